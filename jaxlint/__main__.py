@@ -1,0 +1,5 @@
+import sys
+
+from jaxlint.cli import main
+
+sys.exit(main())

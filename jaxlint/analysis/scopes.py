@@ -1,0 +1,473 @@
+"""One pass over a module: imports, scopes, functions, calls, bindings and mutations.
+
+The pass records only what later stages ask for, so that a file costs one walk.  Names are
+resolved by the import table built here (``import jax.numpy as jnp`` makes ``jnp.zeros``
+resolve to ``jax.numpy.zeros``); LibCST's QualifiedNameProvider is not used on purpose: it
+costs several times the parse on large files.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Tuple
+
+import libcst as cst
+
+# Binding kinds that make a name a *variable* (as opposed to an import, def or class).
+VALUE_KINDS = frozenset({"assign", "aug", "for", "with", "walrus", "global", "nonlocal"})
+
+CONTAINER_CTORS = frozenset(
+    {
+        "list",
+        "dict",
+        "set",
+        "collections.deque",
+        "collections.defaultdict",
+        "collections.OrderedDict",
+        "collections.Counter",
+    }
+)
+
+
+class Binding:
+    __slots__ = ("order", "kind", "value")
+
+    def __init__(self, order: Optional[int], kind: str, value: Optional[cst.BaseExpression]):
+        self.order = order  # None: written from another function, at an unknown time
+        self.kind = kind
+        self.value = value
+
+
+class Scope:
+    __slots__ = (
+        "kind",
+        "node",
+        "parent",
+        "name",
+        "imports",
+        "defs",
+        "classes",
+        "bindings",
+        "mutations",
+        "globals",
+        "nonlocals",
+        "loops",
+        "calls",
+        "func",
+        "node_info",
+    )
+
+    def __init__(self, kind: str, node, parent: Optional["Scope"], name: str):
+        self.kind = kind  # "module" | "class" | "function"
+        self.node = node
+        self.parent = parent
+        self.name = name
+        self.imports: Dict[str, str] = {}
+        self.defs: Dict[str, "FuncInfo"] = {}
+        self.classes: Dict[str, "ClassInfo"] = {}
+        self.bindings: Dict[str, List[Binding]] = {}
+        # name -> (order, kind) of in-place mutations; order None: from another function;
+        # kind "method" (x.append(...)) or "store" (x[k] = v, x.attr = v, del x[k])
+        self.mutations: Dict[str, List[Tuple[Optional[int], str]]] = {}
+        self.globals: set = set()
+        self.nonlocals: set = set()
+        self.loops: List[Tuple[int, int]] = []
+        # (callee expression, order) for every call made directly in this scope
+        self.calls: List[Tuple[cst.BaseExpression, int]] = []
+        self.func: Optional["FuncInfo"] = None
+        self.node_info: Optional["ClassInfo"] = None
+
+    def bind(self, name: str, order: Optional[int], kind: str, value=None) -> None:
+        lst = self.bindings.get(name)
+        if lst is None:
+            self.bindings[name] = [Binding(order, kind, value)]
+        else:
+            lst.append(Binding(order, kind, value))
+
+    def lookup_scope(self, name: str) -> Optional["Scope"]:
+        """The scope that owns ``name`` as seen from code in this scope (LEGB, classes skipped)."""
+        s: Optional[Scope] = self
+        first = True
+        while s is not None:
+            if s.kind != "class" or first:
+                if name in s.globals:
+                    return self.module()
+                if name in s.bindings or name in s.defs or name in s.imports or name in s.classes:
+                    return s
+            first = False
+            s = s.parent
+        return None
+
+    def module(self) -> "Scope":
+        s = self
+        while s.parent is not None:
+            s = s.parent
+        return s
+
+    def resolve_import(self, name: str) -> Optional[str]:
+        s: Optional[Scope] = self
+        while s is not None:
+            q = s.imports.get(name)
+            if q is not None:
+                return q
+            if name in s.bindings or name in s.defs:
+                # A local variable shadows an import of the same name further out.
+                if s.kind != "class":
+                    return None
+            s = s.parent
+        return None
+
+    def lookup_def(self, name: str) -> Optional["FuncInfo"]:
+        s: Optional[Scope] = self
+        first = True
+        while s is not None:
+            if s.kind != "class" or first:
+                f = s.defs.get(name)
+                if f is not None:
+                    return f
+            first = False
+            s = s.parent
+        return None
+
+    def enclosing_class(self) -> Optional["ClassInfo"]:
+        """The class whose method body this scope is (for ``self.method`` calls)."""
+        s: Optional[Scope] = self
+        while s is not None and s.kind == "function":
+            if s.parent is not None and s.parent.kind == "class":
+                return s.parent.node_info
+            s = s.parent
+        return None
+
+
+class ClassInfo:
+    __slots__ = ("node", "name", "scope", "body_scope", "bases")
+
+    def __init__(self, node: cst.ClassDef, scope: Scope, body_scope: Scope):
+        self.node = node
+        self.name = node.name.value
+        self.scope = scope
+        self.body_scope = body_scope
+        self.bases = [a.value for a in node.bases]
+
+
+class FuncInfo:
+    """A function definition or lambda, with the scope it is defined in."""
+
+    __slots__ = ("node", "name", "scope", "body_scope", "cls", "params", "is_lambda", "qualname")
+
+    def __init__(self, node, name: str, scope: Scope, body_scope: Optional[Scope], cls=None):
+        self.node = node
+        self.name = name
+        self.scope = scope  # where the def statement is
+        self.body_scope = body_scope  # the function's own scope (None for lambdas)
+        self.cls = cls  # ClassInfo when defined directly in a class body
+        self.is_lambda = isinstance(node, cst.Lambda)
+        self.params = node.params
+        prefix = []
+        s = scope
+        while s is not None and s.parent is not None:
+            prefix.append(s.name)
+            s = s.parent
+        self.qualname = ".".join(list(reversed(prefix)) + [name])
+
+    @property
+    def is_method(self) -> bool:
+        if self.cls is None:
+            return False
+        for d in self.node.decorators if not self.is_lambda else ():
+            if isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod":
+                return False
+        return True
+
+    def positional_params(self) -> List[cst.Param]:
+        p = self.params
+        return list(p.posonly_params) + list(p.params)
+
+    def all_param_names(self) -> List[str]:
+        p = self.params
+        names = [x.name.value for x in list(p.posonly_params) + list(p.params) + list(p.kwonly_params)]
+        if isinstance(p.star_arg, cst.Param):
+            names.append(p.star_arg.name.value)
+        if p.star_kwarg is not None:
+            names.append(p.star_kwarg.name.value)
+        return names
+
+
+def dotted_name(expr) -> Optional[str]:
+    """``a.b.c`` -> "a.b.c"; None for anything that is not a plain dotted name."""
+    parts = []
+    while isinstance(expr, cst.Attribute):
+        parts.append(expr.attr.value)
+        expr = expr.value
+    if isinstance(expr, cst.Name):
+        parts.append(expr.value)
+        return ".".join(reversed(parts))
+    return None
+
+
+def _import_module_name(node) -> str:
+    if node is None:
+        return ""
+    return dotted_name(node) or ""
+
+
+def target_names(target) -> List[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        out: List[str] = []
+        for el in target.elements:
+            out.extend(target_names(el.value))
+        return out
+    if isinstance(target, cst.StarredElement):
+        return target_names(target.value)
+    return []
+
+
+def base_name(expr) -> Optional[str]:
+    """The variable a subscript/attribute chain starts from: ``a.b[0].c`` -> "a"."""
+    while isinstance(expr, (cst.Attribute, cst.Subscript)):
+        expr = expr.value
+    if isinstance(expr, cst.Name):
+        return expr.value
+    return None
+
+
+MUTATING_METHODS = frozenset(
+    {
+        "append",
+        "extend",
+        "insert",
+        "pop",
+        "remove",
+        "clear",
+        "update",
+        "setdefault",
+        "popitem",
+        "add",
+        "discard",
+        "appendleft",
+        "extendleft",
+        "sort",
+        "reverse",
+    }
+)
+
+
+class ModuleIndex(cst.CSTVisitor):
+    """Collects the module facts in one walk."""
+
+    def __init__(self, module: cst.Module):
+        super().__init__()
+        self.module_node = module
+        self.module_scope = Scope("module", module, None, "<module>")
+        self.scope = self.module_scope
+        self.functions: List[FuncInfo] = []
+        self.func_by_node: Dict[int, FuncInfo] = {}
+        self.classes: List[ClassInfo] = []
+        # (call node, scope, order) for every call in the module
+        self.calls: List[Tuple[cst.Call, Scope, int]] = []
+        # (target, statement, scope, is_aug) for every ``x[...] = v`` / ``x[...] op= v``
+        self.subscript_stores: List[Tuple[cst.Subscript, cst.CSTNode, Scope, bool]] = []
+        self.order = 0
+        self._loop_starts: List[Tuple[Scope, int]] = []
+        self._stmt: Optional[cst.CSTNode] = None
+        module.visit(self)
+
+    # -- scopes ---------------------------------------------------------------
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> Optional[bool]:
+        self.order += 1
+        parent = self.scope
+        for d in node.decorators:
+            d.decorator.visit(self)
+        self._visit_param_defaults(node.params)
+        if node.returns is not None:
+            node.returns.visit(self)
+        body_scope = Scope("function", node, parent, node.name.value)
+        cls = parent.node_info if parent.kind == "class" else None
+        info = FuncInfo(node, node.name.value, parent, body_scope, cls)
+        body_scope.func = info
+        parent.defs[node.name.value] = info
+        parent.bind(node.name.value, self.order, "def")
+        self.functions.append(info)
+        self.func_by_node[id(node)] = info
+        self.scope = body_scope
+        for p in info.all_param_names():
+            body_scope.bind(p, self.order, "param")
+        node.body.visit(self)
+        self.scope = parent
+        return False
+
+    def _visit_param_defaults(self, params: cst.Parameters) -> None:
+        for p in list(params.posonly_params) + list(params.params) + list(params.kwonly_params):
+            if p.default is not None:
+                p.default.visit(self)
+            if p.annotation is not None:
+                p.annotation.visit(self)
+
+    def visit_Lambda(self, node: cst.Lambda) -> Optional[bool]:
+        info = FuncInfo(node, "<lambda>", self.scope, None)
+        self.func_by_node[id(node)] = info
+        self._visit_param_defaults(node.params)
+        node.body.visit(self)
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> Optional[bool]:
+        self.order += 1
+        parent = self.scope
+        for d in node.decorators:
+            d.decorator.visit(self)
+        for a in node.bases:
+            a.visit(self)
+        body_scope = Scope("class", node, parent, node.name.value)
+        info = ClassInfo(node, parent, body_scope)
+        body_scope.node_info = info
+        parent.classes[node.name.value] = info
+        parent.bind(node.name.value, self.order, "class")
+        self.classes.append(info)
+        self.scope = body_scope
+        node.body.visit(self)
+        self.scope = parent
+        return False
+
+    # -- statements -------------------------------------------------------------
+    def visit_SimpleStatementLine(self, node) -> None:
+        self.order += 1
+        self._stmt = node
+
+    def visit_If(self, node) -> None:
+        self.order += 1
+
+    def visit_With(self, node: cst.With) -> None:
+        self.order += 1
+        for item in node.items:
+            if item.asname is not None:
+                for n in target_names(item.asname.name):
+                    self.scope.bind(n, self.order, "with")
+
+    def visit_For(self, node: cst.For) -> None:
+        self.order += 1
+        self._loop_starts.append((self.scope, self.order))
+        for n in target_names(node.target):
+            self.scope.bind(n, self.order, "for")
+
+    def leave_For(self, node) -> None:
+        scope, start = self._loop_starts.pop()
+        scope.loops.append((start, self.order))
+
+    def visit_While(self, node) -> None:
+        self.order += 1
+        self._loop_starts.append((self.scope, self.order))
+
+    def leave_While(self, node) -> None:
+        scope, start = self._loop_starts.pop()
+        scope.loops.append((start, self.order))
+
+    def visit_Global(self, node: cst.Global) -> None:
+        for n in node.names:
+            self.scope.globals.add(n.name.value)
+
+    def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
+        for n in node.names:
+            self.scope.nonlocals.add(n.name.value)
+
+    def visit_Import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            full = _import_module_name(alias.name)
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                local = alias.asname.name.value
+                self.scope.imports[local] = full
+            else:
+                local = full.split(".")[0]
+                self.scope.imports[local] = local
+            self.scope.bind(local, self.order, "import")
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        mod = "." * len(node.relative) + _import_module_name(node.module)
+        if isinstance(node.names, cst.ImportStar):
+            return
+        for alias in node.names:
+            name = _import_module_name(alias.name)
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                local = alias.asname.name.value
+            else:
+                local = name
+            sep = "" if mod.endswith(".") else "."
+            self.scope.imports[local] = f"{mod}{sep}{name}" if mod else name
+            self.scope.bind(local, self.order, "import")
+
+    def _bind_target(self, target, kind: str, value) -> None:
+        scope = self.scope
+        if isinstance(target, cst.Name):
+            self._bind_name(target.value, kind, value)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for el in target.elements:
+                self._bind_target(el.value, kind, None)
+        elif isinstance(target, cst.StarredElement):
+            self._bind_target(target.value, kind, None)
+        elif isinstance(target, (cst.Subscript, cst.Attribute)):
+            b = base_name(target)
+            if b is not None:
+                self._mutate(b, "store")
+            if isinstance(target, cst.Subscript):
+                self.subscript_stores.append((target, self._stmt, scope, kind == "aug"))
+
+    def _bind_name(self, name: str, kind: str, value) -> None:
+        scope = self.scope
+        if scope.kind == "function" and name in scope.globals:
+            scope.bind(name, self.order, kind, value)
+            self.module_scope.bind(name, None, "global", value)
+        elif scope.kind == "function" and name in scope.nonlocals:
+            scope.bind(name, self.order, kind, value)
+            owner = scope.parent.lookup_scope(name) if scope.parent else None
+            if owner is not None:
+                owner.bind(name, None, "nonlocal", value)
+        else:
+            scope.bind(name, self.order, kind, value)
+
+    def _mutate(self, name: str, kind: str) -> None:
+        scope = self.scope
+        owner = scope.lookup_scope(name)
+        if owner is None:
+            return
+        order = self.order if owner is scope else None
+        owner.mutations.setdefault(name, []).append((order, kind))
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for t in node.targets:
+            self._bind_target(t.target, "assign", node.value if len(node.targets) == 1 else None)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None:
+            self._bind_target(node.target, "assign", node.value)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._bind_target(node.target, "aug", None)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        if isinstance(node.target, cst.Name):
+            self._bind_name(node.target.value, "walrus", node.value)
+
+    def visit_Del(self, node: cst.Del) -> None:
+        t = node.target
+        if isinstance(t, (cst.Subscript, cst.Attribute)):
+            b = base_name(t)
+            if b is not None:
+                self._mutate(b, "store")
+
+    def visit_Call(self, node: cst.Call) -> None:
+        scope = self.scope
+        self.calls.append((node, scope, self.order))
+        func = node.func
+        scope.calls.append((func, self.order))
+        if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS:
+            b = func.value
+            if isinstance(b, cst.Name):
+                self._mutate(b.value, "method")
+
+    # Comprehension variables belong to the comprehension, not to the scope.
+    def visit_CompFor(self, node) -> None:
+        pass
+
+
+def build_index(module: cst.Module) -> ModuleIndex:
+    return ModuleIndex(module)

@@ -1,0 +1,512 @@
+"""Which functions JAX traces with abstract values, by what, and with which static parameters.
+
+JAX APIs are recognised by the import they resolve to, never by spelling: ``import jax as jx;
+@jx.jit``, ``from jax import jit as J``, ``@partial(jax.jit, static_argnames=...)`` and
+``g = jax.jit(f)`` all name the same transform.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
+
+import libcst as cst
+
+from jaxlint.analysis.scopes import FuncInfo, ModuleIndex, Scope, dotted_name
+
+
+class Transform:
+    """What a JAX API does to the function it is given."""
+
+    __slots__ = ("label", "cached", "fn_args", "statics", "in_axes", "filtered", "opaque_attrs")
+
+    def __init__(
+        self,
+        label: str,
+        fn_args: Sequence[Tuple[int, str]] = ((0, "fun"),),
+        cached: bool = False,
+        statics: bool = False,
+        in_axes: bool = False,
+        filtered: bool = False,
+        opaque_attrs: bool = False,
+    ):
+        self.label = label  # "jitted", "vmapped", "lax.scan body", ...
+        self.fn_args = tuple(fn_args)  # (position, keyword) of the function arguments
+        self.cached = cached  # the trace is cached and replayed: values read are frozen
+        self.statics = statics  # accepts static_argnums / static_argnames
+        self.in_axes = in_axes  # in_axes=None leaves an argument a plain Python value
+        self.filtered = filtered  # equinox filter_*: only array arguments are traced
+        self.opaque_attrs = opaque_attrs  # attributes of arguments may be static (nnx modules)
+
+
+_JIT = Transform("jitted", cached=True, statics=True)
+_PMAP = Transform("pmapped", cached=True, statics=True, in_axes=True)
+_VMAP = Transform("vmapped", in_axes=True)
+_REMAT = Transform("checkpointed", statics=True)
+_SHAPE = Transform("abstractly evaluated")
+_JAXPR = Transform("traced by make_jaxpr", statics=True)
+_SCAN = Transform("lax.scan body", ((0, "f"),))
+_FORI = Transform("lax.fori_loop body", ((2, "body_fun"),))
+_WHILE = Transform("lax.while_loop function", ((0, "cond_fun"), (1, "body_fun")))
+_COND = Transform("lax.cond branch", ((1, "true_fun"), (2, "false_fun")))
+_SWITCH = Transform("lax.switch branch", ((1, "branches"),))
+_MAP = Transform("lax.map function", ((0, "f"),))
+_ASSOC = Transform("lax.associative_scan function", ((0, "fn"),))
+_SHARD = Transform("shard_map-ped", ((0, "f"),))
+_PALLAS = Transform("Pallas kernel", ((0, "kernel"),))
+_FILTER_JIT = Transform("filter-jitted", cached=True, filtered=True)
+_FILTER_VMAP = Transform("filter-vmapped", filtered=True)
+_NNX_JIT = Transform("nnx-jitted", cached=True, statics=True, opaque_attrs=True)
+_NNX_VMAP = Transform("nnx-vmapped", in_axes=True, opaque_attrs=True)
+
+TRANSFORMS: Dict[str, Transform] = {
+    "jax.jit": _JIT,
+    "jax.pjit": _JIT,
+    "jax.experimental.pjit.pjit": _JIT,
+    "flax.linen.jit": _JIT,
+    "jax.pmap": _PMAP,
+    "jax.vmap": _VMAP,
+    "jax.checkpoint": _REMAT,
+    "jax.remat": _REMAT,
+    "jax.ad_checkpoint.checkpoint": _REMAT,
+    "jax.ad_checkpoint.remat": _REMAT,
+    "jax.eval_shape": _SHAPE,
+    "jax.make_jaxpr": _JAXPR,
+    "jax.lax.scan": _SCAN,
+    "jax.lax.fori_loop": _FORI,
+    "jax.lax.while_loop": _WHILE,
+    "jax.lax.cond": _COND,
+    "jax.lax.switch": _SWITCH,
+    "jax.lax.map": _MAP,
+    "jax.lax.associative_scan": _ASSOC,
+    "jax.shard_map": _SHARD,
+    "jax.experimental.shard_map.shard_map": _SHARD,
+    "jax.experimental.pallas.pallas_call": _PALLAS,
+    "equinox.filter_jit": _FILTER_JIT,
+    "equinox.filter_pmap": _FILTER_JIT,
+    "equinox.filter_vmap": _FILTER_VMAP,
+    "equinox.filter_eval_shape": _SHAPE,
+    "equinox.filter_checkpoint": _REMAT,
+    "flax.nnx.jit": _NNX_JIT,
+    "flax.nnx.vmap": _NNX_VMAP,
+    "flax.nnx.remat": _REMAT,
+    "flax.nnx.scan": _SCAN,
+    "flax.nnx.cond": _COND,
+    "flax.nnx.switch": _SWITCH,
+    "flax.nnx.fori_loop": _FORI,
+    "flax.nnx.while_loop": _WHILE,
+    "haiku.scan": _SCAN,
+    "haiku.fori_loop": _FORI,
+    "haiku.while_loop": _WHILE,
+    "haiku.cond": _COND,
+    "haiku.switch": _SWITCH,
+    "haiku.map": _MAP,
+    "haiku.vmap": _VMAP,
+    "haiku.remat": _REMAT,
+}
+
+# Wrappers that hand their arguments on unchanged.  ``jax.grad`` and friends evaluate with
+# concrete primal values, so Python control flow in the wrapped function works *unless*
+# something around them traces (``jax.jit(jax.grad(f))``).
+PASS_THROUGH: FrozenSet[str] = frozenset(
+    {
+        "jax.grad",
+        "jax.value_and_grad",
+        "jax.jacfwd",
+        "jax.jacrev",
+        "jax.jacobian",
+        "jax.hessian",
+        "jax.custom_jvp",
+        "jax.custom_vjp",
+        "jax.custom_gradient",
+        "jax.named_call",
+        "jax.closure_convert",
+        "equinox.filter_grad",
+        "equinox.filter_value_and_grad",
+        "equinox.filter_custom_jvp",
+        "equinox.filter_custom_vjp",
+        "functools.wraps",
+        "functools.lru_cache",
+        "functools.cache",
+    }
+)
+
+PARTIAL = frozenset({"functools.partial"})
+
+
+def normalise(qual: Optional[str]) -> Optional[str]:
+    """Map the many import paths of one API to a canonical name."""
+    if qual is None:
+        return None
+    if qual.startswith("jax.experimental.jax2tf"):
+        return qual
+    for old, new in (
+        ("jax._src.api.", "jax."),
+        ("jax.api.", "jax."),
+        ("jax._src.lax.control_flow.", "jax.lax."),
+        ("jax._src.lax.lax.", "jax.lax."),
+        ("jax.numpy.lax.", "jax.lax."),
+        ("jax.tree_util.", "jax.tree_util."),
+        ("jax.experimental.pallas.tpu.", "jax.experimental.pallas."),
+        ("flax.experimental.nnx.", "flax.nnx."),
+    ):
+        if qual.startswith(old):
+            return new + qual[len(old) :]
+    return qual
+
+
+def resolve(expr, scope: Scope) -> Optional[str]:
+    """The qualified name an expression refers to through the module's imports."""
+    name = dotted_name(expr)
+    if name is None:
+        return None
+    head, _, rest = name.partition(".")
+    q = scope.resolve_import(head)
+    if q is None:
+        if head in ("print", "range", "int", "float", "bool", "complex", "len", "min", "max"):
+            return None
+        return None
+    return normalise(q + ("." + rest if rest else ""))
+
+
+class StaticSpec:
+    """Parsed static_argnums / static_argnames of one application of a transform."""
+
+    __slots__ = ("nums", "names", "nodes", "opaque")
+
+    def __init__(self):
+        self.nums: List[Tuple[int, cst.CSTNode]] = []
+        self.names: List[Tuple[str, cst.CSTNode]] = []
+        self.nodes: List[cst.CSTNode] = []
+        self.opaque = False  # the spec is not a literal: we cannot know what is static
+
+
+def _int_value(node) -> Optional[int]:
+    if isinstance(node, cst.Integer):
+        try:
+            return int(node.value, 0)
+        except ValueError:
+            return None
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        v = _int_value(node.expression)
+        return -v if v is not None else None
+    return None
+
+
+def _str_value(node) -> Optional[str]:
+    if isinstance(node, cst.SimpleString):
+        try:
+            v = node.evaluated_value
+        except Exception:  # noqa: BLE001 - odd literals are simply not understood
+            return None
+        return v if isinstance(v, str) else None
+    return None
+
+
+def parse_statics(args: Sequence[cst.Arg], spec: StaticSpec) -> None:
+    for a in args:
+        if a.keyword is None:
+            continue
+        kw = a.keyword.value
+        if kw in ("static_argnums", "static_broadcasted_argnums"):
+            _parse_seq(a.value, _int_value, spec.nums, spec)
+        elif kw == "static_argnames":
+            _parse_seq(a.value, _str_value, spec.names, spec)
+
+
+def _parse_seq(value, conv, out, spec: StaticSpec) -> None:
+    spec.nodes.append(value)
+    if isinstance(value, (cst.Tuple, cst.List, cst.Set)):
+        for el in value.elements:
+            v = conv(el.value)
+            if v is None:
+                spec.opaque = True
+            else:
+                out.append((v, el.value))
+        return
+    if isinstance(value, cst.Name) and value.value == "None":
+        return
+    v = conv(value)
+    if v is None:
+        spec.opaque = True
+    else:
+        out.append((v, value))
+
+
+def kwarg(call: cst.Call, name: str) -> Optional[cst.BaseExpression]:
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value == name:
+            return a.value
+    return None
+
+
+def positional(call: cst.Call) -> List[cst.BaseExpression]:
+    out = []
+    for a in call.args:
+        if a.keyword is not None:
+            break
+        if a.star:
+            break
+        out.append(a.value)
+    return out
+
+
+class Application:
+    """One way a function is traced: ``@jax.jit`` on it, ``lax.scan(it, ...)``, ..."""
+
+    __slots__ = (
+        "func",
+        "transform",
+        "statics",
+        "site",
+        "site_scope",
+        "bound_self",
+        "bound_pos",
+        "bound_kw",
+        "unbatched",
+        "opaque_axes",
+        "through_grad",
+    )
+
+    def __init__(self, func: FuncInfo, transform: Transform, site, site_scope: Scope):
+        self.func = func
+        self.transform = transform
+        self.statics = StaticSpec()
+        self.site = site  # the decorator or call that applies the transform
+        self.site_scope = site_scope
+        self.bound_self = False  # jax.jit(self.method): self is a concrete Python object
+        self.bound_pos = 0  # partial(f, a, b): the first parameters are bound
+        self.bound_kw: FrozenSet[str] = frozenset()
+        self.unbatched: FrozenSet[int] = frozenset()  # vmap in_axes=None positions
+        self.opaque_axes = False
+        self.through_grad = False
+
+
+def _parse_in_axes(call_or_args, app: Application) -> None:
+    value = None
+    for a in call_or_args:
+        if a.keyword is not None and a.keyword.value == "in_axes":
+            value = a.value
+    if value is None:
+        # positional in_axes: vmap(f, in_axes, out_axes)
+        pos = [a for a in call_or_args if a.keyword is None]
+        if len(pos) >= 2:
+            value = pos[1].value
+    if value is None:
+        return
+    if isinstance(value, (cst.Tuple, cst.List)):
+        none_pos = set()
+        for i, el in enumerate(value.elements):
+            v = el.value
+            if isinstance(v, cst.Name) and v.value == "None":
+                none_pos.add(i)
+            elif isinstance(v, cst.Integer) or (
+                isinstance(v, cst.UnaryOperation) and isinstance(v.expression, cst.Integer)
+            ):
+                continue
+            else:
+                app.opaque_axes = True
+        app.unbatched = frozenset(none_pos)
+    elif isinstance(value, cst.Name) and value.value == "None":
+        app.opaque_axes = True
+    elif not isinstance(value, (cst.Integer, cst.UnaryOperation)):
+        app.opaque_axes = True
+
+
+class FnRef:
+    """A function value as the analysis sees it: which def, and what is already bound."""
+
+    __slots__ = ("func", "bound_self", "bound_pos", "bound_kw", "through_grad", "jit")
+
+    def __init__(self, func: FuncInfo):
+        self.func = func
+        self.bound_self = False
+        self.bound_pos = 0
+        self.bound_kw: FrozenSet[str] = frozenset()
+        self.through_grad = False
+        self.jit: Optional[Application] = None
+
+
+class TransformFinder:
+    """Finds every traced entry point of a module."""
+
+    def __init__(self, index: ModuleIndex, extra_jit: FrozenSet[str] = frozenset()):
+        self.index = index
+        self.extra_jit = extra_jit
+        self.applications: List[Application] = []
+        self.by_func: Dict[int, List[Application]] = {}
+        # (scope id, name) -> Application, for ``g = jax.jit(f)``
+        self.aliases: Dict[Tuple[int, str], Application] = {}
+        self._find()
+
+    # -- recognising transforms -------------------------------------------------
+    def transform_of(self, expr, scope: Scope) -> Optional[Tuple[Transform, List[cst.Arg]]]:
+        """``jax.jit`` / ``partial(jax.jit, k=v)`` / ``eqx.filter_jit(donate=...)``."""
+        q = resolve(expr, scope)
+        if q is not None:
+            t = TRANSFORMS.get(q)
+            if t is None and q in self.extra_jit:
+                t = _JIT
+            if t is not None:
+                return t, []
+            return None
+        if isinstance(expr, cst.Call):
+            fq = resolve(expr.func, scope)
+            if fq in PARTIAL and expr.args and expr.args[0].keyword is None:
+                inner = self.transform_of(expr.args[0].value, scope)
+                if inner is not None:
+                    return inner[0], list(expr.args[1:])
+            elif fq is not None:
+                t = TRANSFORMS.get(fq) or (_JIT if fq in self.extra_jit else None)
+                # ``@eqx.filter_jit(donate="all")`` / ``@nnx.jit(static_argnums=1)`` style
+                if t is not None and not any(a.keyword is None for a in expr.args[:1]):
+                    return t, list(expr.args)
+        return None
+
+    def is_pass_through(self, expr, scope: Scope) -> bool:
+        q = resolve(expr, scope)
+        if q is None and isinstance(expr, cst.Call):
+            q = resolve(expr.func, scope)
+            if q in PARTIAL and expr.args:
+                return self.is_pass_through(expr.args[0].value, scope)
+        return q in PASS_THROUGH
+
+    # -- resolving function arguments -----------------------------------------
+    def resolve_fn(self, expr, scope: Scope, depth: int = 0) -> Optional[FnRef]:
+        if depth > 6:
+            return None
+        idx = self.index
+        if isinstance(expr, cst.Lambda):
+            f = idx.func_by_node.get(id(expr))
+            return FnRef(f) if f is not None else None
+        if isinstance(expr, cst.Name):
+            f = scope.lookup_def(expr.value)
+            if f is not None:
+                return FnRef(f)
+            owner = scope.lookup_scope(expr.value)
+            if owner is not None:
+                alias = self.aliases.get((id(owner), expr.value))
+                if alias is not None:
+                    r = FnRef(alias.func)
+                    r.bound_self = alias.bound_self
+                    r.jit = alias
+                    return r
+                binds = owner.bindings.get(expr.value, ())
+                if len(binds) == 1 and binds[0].value is not None and binds[0].kind == "assign":
+                    return self.resolve_fn(binds[0].value, owner, depth + 1)
+            return None
+        if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
+            if expr.value.value in ("self", "cls"):
+                cls = scope.enclosing_class()
+                if cls is not None:
+                    f = cls.body_scope.defs.get(expr.attr.value)
+                    if f is not None:
+                        r = FnRef(f)
+                        r.bound_self = True
+                        return r
+            return None
+        if isinstance(expr, cst.Call):
+            fq = resolve(expr.func, scope)
+            if not expr.args or expr.args[0].keyword is not None or expr.args[0].star:
+                return None
+            if fq in PARTIAL:
+                inner = self.resolve_fn(expr.args[0].value, scope, depth + 1)
+                if inner is not None:
+                    inner.bound_pos += sum(1 for a in expr.args[1:] if a.keyword is None)
+                    inner.bound_kw = inner.bound_kw | {
+                        a.keyword.value for a in expr.args[1:] if a.keyword is not None
+                    }
+                return inner
+            if fq in PASS_THROUGH or (fq is not None and fq in TRANSFORMS):
+                inner = self.resolve_fn(expr.args[0].value, scope, depth + 1)
+                if inner is not None and fq in PASS_THROUGH:
+                    inner.through_grad = True
+                return inner
+        return None
+
+    # -- finding applications ---------------------------------------------------
+    def _add(self, app: Application) -> None:
+        self.applications.append(app)
+        self.by_func.setdefault(id(app.func.node), []).append(app)
+
+    def _find(self) -> None:
+        idx = self.index
+        for f in idx.functions:
+            self._from_decorators(f)
+        for call, scope, _order in idx.calls:
+            found = self.transform_of(call.func, scope)
+            if found is None:
+                continue
+            t, extra = found
+            args = list(call.args)
+            self._from_call(call, t, extra + args, scope)
+
+    def _from_decorators(self, f: FuncInfo) -> None:
+        node = f.node
+        tracing: List[Tuple[Transform, List[cst.Arg], cst.Decorator]] = []
+        for d in reversed(node.decorators):
+            found = self.transform_of(d.decorator, f.scope)
+            if found is not None:
+                tracing.append((found[0], found[1], d))
+        if not tracing:
+            return
+        t, args, dec = tracing[-1] if len(tracing) == 1 else tracing[0]
+        app = Application(f, t, dec, f.scope)
+        parse_statics(args, app.statics)
+        if t.in_axes:
+            _parse_in_axes(args, app)
+        if len(tracing) > 1:
+            # Several tracing transforms stacked: a parameter stays static only if every
+            # one of them keeps it static; be silent about what we cannot combine.
+            if any(x[0].statics and x[1] for x in tracing[1:]):
+                app.statics.opaque = True
+            app.statics.nums = []
+            app.statics.names = []
+            app.unbatched = frozenset()
+            app.transform = next((x[0] for x in tracing if x[0].cached), t)
+        self._add(app)
+
+    def _from_call(self, call: cst.Call, t: Transform, args: List[cst.Arg], scope: Scope) -> None:
+        fn_exprs: List[cst.BaseExpression] = []
+        pos = [a.value for a in args if a.keyword is None and not a.star]
+        for i, kw in t.fn_args:
+            v = None
+            for a in args:
+                if a.keyword is not None and a.keyword.value == kw:
+                    v = a.value
+            if v is None and i < len(pos):
+                v = pos[i]
+            if v is None:
+                continue
+            if t is _SWITCH and isinstance(v, (cst.List, cst.Tuple)):
+                fn_exprs.extend(el.value for el in v.elements)
+            else:
+                fn_exprs.append(v)
+        for e in fn_exprs:
+            ref = self.resolve_fn(e, scope)
+            if ref is None:
+                continue
+            app = Application(ref.func, t, call, scope)
+            app.bound_self = ref.bound_self
+            app.bound_pos = ref.bound_pos
+            app.bound_kw = ref.bound_kw
+            app.through_grad = ref.through_grad
+            if t.statics:
+                parse_statics([a for a in args if a.keyword is not None], app.statics)
+            if t.in_axes:
+                _parse_in_axes(args[1:] if args and args[0].keyword is None else args, app)
+            self._add(app)
+            self._record_alias(call, scope, app)
+
+    def _record_alias(self, call: cst.Call, scope: Scope, app: Application) -> None:
+        # ``g = jax.jit(f, ...)``: remember g so that its call sites can be checked.
+        for name, binds in scope.bindings.items():
+            for b in binds:
+                if b.value is call:
+                    self.aliases[(id(scope), name)] = app
+
+    # -- questions the analysis asks ---------------------------------------------
+    def entries(self) -> List[Application]:
+        return self.applications
+
+    def is_traced_def(self, f: FuncInfo) -> bool:
+        return id(f.node) in self.by_func

@@ -1,0 +1,180 @@
+"""The ``jaxlint`` command."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections import Counter
+from typing import List, Optional, Sequence
+
+from jaxlint import __version__
+from jaxlint.config import Config, ConfigError, load_config, with_overrides
+from jaxlint.discovery import discover, relpath
+from jaxlint.engine import lint_source, read_and_lint
+from jaxlint.findings import Finding
+from jaxlint.formats import FORMATTERS
+from jaxlint.rules import ALL_RULES, RULES_BY_CODE, selected_rules
+
+
+class UsageError(Exception):
+    pass
+
+
+def _codes(value: Optional[str]):
+    if value is None:
+        return None
+    return tuple(c.strip().upper() for c in value.replace(" ", ",").split(",") if c.strip())
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="jaxlint",
+        description="Find JAX trace-time bugs without running the code.",
+        epilog="Exit status: 0 no findings, 1 findings, 2 usage or configuration error.",
+    )
+    p.add_argument("paths", nargs="*", help="files or folders to lint (default: .); '-' reads standard input")
+    p.add_argument("--select", metavar="CODES", help="comma-separated code prefixes to enable (e.g. JAX1,JAX302)")
+    p.add_argument("--ignore", metavar="CODES", help="comma-separated code prefixes to disable")
+    p.add_argument("--extend-select", metavar="CODES", help="add to the configured selection")
+    p.add_argument("--extend-ignore", metavar="CODES", help="add to the configured ignores")
+    p.add_argument("--format", default="text", help="output format: " + ", ".join(FORMATTERS))
+    p.add_argument("--output-file", "-o", metavar="FILE", help="write the report to FILE instead of standard output")
+    p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    p.add_argument("--statistics", action="store_true", help="print a count of findings per code")
+    p.add_argument("--show-fixes", action="store_true", help="print the fix advice under each finding (text format)")
+    p.add_argument("--explain", metavar="CODE", help="print a rule's documentation and examples, then exit")
+    p.add_argument("--list-rules", action="store_true", help="list every rule and exit")
+    p.add_argument("--config", metavar="PYPROJECT", help="read [tool.jaxlint] from this file")
+    p.add_argument("--stdin-filename", metavar="NAME", help="lint standard input, reporting it as NAME")
+    p.add_argument("--quiet", "-q", action="store_true", help="no summary line on standard error")
+    color = p.add_mutually_exclusive_group()
+    color.add_argument("--color", dest="color", action="store_const", const=True, default=None, help="force colour")
+    color.add_argument("--no-color", dest="color", action="store_const", const=False, help="never colour")
+    p.add_argument("--version", action="version", version=f"jaxlint {__version__}")
+    return p
+
+
+def explain(code: str) -> str:
+    rule = RULES_BY_CODE.get(code.upper())
+    if rule is None:
+        raise UsageError(f"unknown rule code '{code}' (see jaxlint --list-rules)")
+    return rule.explain()
+
+
+def list_rules() -> str:
+    return "".join(f"{r.code}  {r.name:28s} {r.summary()}\n" for r in ALL_RULES)
+
+
+def effective_config(args, paths: Sequence[str]) -> Config:
+    cfg = load_config(paths, args.config)
+    select = _codes(args.select)
+    ignore = _codes(args.ignore)
+    cfg = with_overrides(cfg, select=select, ignore=ignore)
+    if args.extend_select:
+        cfg = with_overrides(cfg, select=cfg.select + _codes(args.extend_select))
+    if args.extend_ignore:
+        cfg = with_overrides(cfg, ignore=cfg.ignore + _codes(args.extend_ignore))
+    for c in cfg.select + cfg.ignore:
+        if not c.startswith("JAX"):
+            raise ConfigError(f"unknown code prefix '{c}': jaxlint codes start with JAX")
+    return cfg
+
+
+def lint_files(files: List[str], cfg: Config, args) -> List[Finding]:
+    rules = selected_rules(cfg.select, cfg.ignore)
+    out: List[Finding] = []
+    for path in files:
+        if path == "-":
+            out.extend(_lint_stdin(args, cfg, rules))
+            continue
+        out.extend(read_and_lint(path, relpath(path), cfg, rules))
+    return out
+
+
+def _lint_stdin(args, cfg: Config, rules) -> List[Finding]:
+    data = sys.stdin.buffer.read()
+    name = args.stdin_filename or "-"
+    return lint_source(data, relpath(name) if name != "-" else name, cfg, rules)
+
+
+def use_color(args, stream) -> bool:
+    if args.color is not None:
+        return args.color
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return _run(args, parser)
+    except (UsageError, ConfigError) as e:
+        print(f"jaxlint: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("jaxlint: interrupted", file=sys.stderr)
+        return 130
+
+
+def _run(args, parser) -> int:
+    if args.explain:
+        sys.stdout.write(explain(args.explain))
+        return 0
+    if args.list_rules:
+        sys.stdout.write(list_rules())
+        return 0
+    if args.format not in FORMATTERS:
+        raise UsageError(f"unknown format '{args.format}' (choose from {', '.join(FORMATTERS)})")
+    paths = list(args.paths)
+    if args.stdin_filename and not paths:
+        paths = ["-"]
+    if not paths:
+        paths = ["."]
+    cfg = effective_config(args, [p for p in paths if p != "-"])
+    files, missing = discover(paths, cfg)
+    findings = lint_files(files, cfg, args)
+    findings.sort(key=Finding.sort_key)
+
+    out_stream = sys.stdout
+    fh = None
+    if args.output_file:
+        fh = open(args.output_file, "w", encoding="utf-8", newline="\n")
+        out_stream = fh
+    try:
+        fmt = FORMATTERS[args.format]
+        if args.format == "text":
+            text = fmt(findings, color=use_color(args, out_stream), show_fix=args.show_fixes)
+        else:
+            text = fmt(findings)
+        out_stream.write(text)
+        if args.statistics:
+            counts = Counter(f.code for f in findings)
+            stats = "".join(
+                f"{counts[c]:<5d} {c} {RULES_BY_CODE[c].name if c in RULES_BY_CODE else ''}\n" for c in sorted(counts)
+            )
+            (sys.stdout if args.format == "text" and fh is None else sys.stderr).write(stats)
+    finally:
+        if fh is not None:
+            fh.close()
+    for m in missing:
+        print(f"jaxlint: error: {m}: no such file or directory", file=sys.stderr)
+    if not args.quiet:
+        nfiles = len({f.path for f in findings})
+        if findings:
+            print(
+                f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} in {nfiles} file{'s' if nfiles != 1 else ''} "
+                f"({len(files)} checked).",
+                file=sys.stderr,
+            )
+        else:
+            print(f"All checks passed ({len(files)} file{'s' if len(files) != 1 else ''} checked).", file=sys.stderr)
+    if missing:
+        return 2
+    if findings and not args.exit_zero:
+        return 1
+    return 0

@@ -1,0 +1,89 @@
+"""Which files a run lints."""
+
+from __future__ import annotations
+
+import os
+from typing import Iterator, List, Sequence, Tuple
+
+from jaxlint.config import Config
+
+SKIP_DIRS = frozenset(
+    {
+        "__pycache__",
+        "node_modules",
+        "venv",
+        "env",
+        "site-packages",
+        "build",
+        "dist",
+        ".jaxlint_cache",
+    }
+)
+
+
+def _is_venv(path: str) -> bool:
+    return os.path.isfile(os.path.join(path, "pyvenv.cfg"))
+
+
+def relpath(path: str) -> str:
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        return path.replace(os.sep, "/")
+    if rel.startswith(".." + os.sep) or rel == "..":
+        return path.replace(os.sep, "/")
+    return rel.replace(os.sep, "/")
+
+
+def discover(paths: Sequence[str], config: Config) -> Tuple[List[str], List[str]]:
+    """(files to lint, paths that do not exist).  Explicit files are linted even if excluded by
+    a folder rule, like flake8; explicit files still honour exclude patterns that match them."""
+    files: List[str] = []
+    missing: List[str] = []
+    seen = set()
+    for p in paths:
+        if p == "-":
+            files.append(p)
+            continue
+        if not os.path.lexists(p):
+            missing.append(p)
+            continue
+        if os.path.isdir(p):
+            for f in _walk(p, config):
+                key = os.path.realpath(f)
+                if key not in seen:
+                    seen.add(key)
+                    files.append(f)
+        else:
+            if config.is_excluded(relpath(p)):
+                continue
+            key = os.path.realpath(p)
+            if key not in seen:
+                seen.add(key)
+                files.append(p)
+    return files, missing
+
+
+def _walk(root: str, config: Config) -> Iterator[str]:
+    visited = set()
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=True):
+        real = os.path.realpath(dirpath)
+        if real in visited:  # a symlink loop
+            dirnames[:] = []
+            continue
+        visited.add(real)
+        keep = []
+        for d in sorted(dirnames):
+            if d.startswith(".") or d in SKIP_DIRS or d.endswith(".egg-info"):
+                continue
+            full = os.path.join(dirpath, d)
+            if _is_venv(full) or config.is_excluded(relpath(full)):
+                continue
+            keep.append(d)
+        dirnames[:] = keep
+        for fn in sorted(filenames):
+            if fn.endswith((".py", ".pyi")):
+                full = os.path.join(dirpath, fn)
+                if config.is_excluded(relpath(full)):
+                    continue
+                yield full

@@ -1,0 +1,280 @@
+"""read -> gate -> parse -> analyse -> rules -> suppressions -> findings.
+
+One engine for every face (CLI, flake8 plugin, pre-commit, formats, dynamic mode).  Nothing
+here imports or executes the code being linted.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import tokenize
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from jaxlint.analysis.scopes import ModuleIndex
+from jaxlint.analysis.tracing import EVENTS, Analyzer
+from jaxlint.analysis.transforms import TransformFinder
+from jaxlint.config import Config
+from jaxlint.findings import Finding
+from jaxlint.rules import RULES_BY_CODE, selected_rules
+
+NOQA_RE = re.compile(
+    r"#\s*noqa(?::[\s]?(?P<codes>[A-Z][0-9]+(?:[,\s]+[A-Z][0-9]+)*))?",
+    re.IGNORECASE,
+)
+NOQA_PREFIX_RE = re.compile(r"#\s*noqa:\s*(?P<codes>[A-Z]+[0-9]*(?:[,\s]+[A-Z]+[0-9]*)*)", re.IGNORECASE)
+
+
+def decode_source(data: bytes) -> str:
+    """Decode like Python does: BOM, coding cookie, else UTF-8.  Raises UnicodeDecodeError/SyntaxError."""
+    enc, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    text = data.decode(enc)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text
+
+
+class ModuleContext:
+    """What module-level rule checks see."""
+
+    def __init__(self, module, index, finder, analyzer, reporter):
+        self.module = module
+        self.index = index
+        self.finder = finder
+        self.analyzer = analyzer
+        self.cache: dict = {}
+        self._reporter = reporter
+        self._call_scope: Optional[Dict[int, object]] = None
+
+    def report(self, rule, node, **fields) -> None:
+        self._reporter(rule, node, None, fields)
+
+    def scope_of_call(self, call):
+        if self._call_scope is None:
+            self._call_scope = {id(c): s for c, s, _ in self.index.calls}
+        return self._call_scope.get(id(call))
+
+
+class _Pending:
+    __slots__ = ("rule", "node", "frame", "fields")
+
+    def __init__(self, rule, node, frame, fields):
+        self.rule = rule
+        self.node = node
+        self.frame = frame
+        self.fields = fields
+
+
+def _short(code: str, limit: int = 60) -> str:
+    code = " ".join(code.split())
+    return code if len(code) <= limit else code[: limit - 3] + "..."
+
+
+def mentions_jax(text: str, extra: Sequence[str] = ()) -> bool:
+    if "jax" in text:
+        return True
+    return any(e.split(".")[0] in text for e in extra)
+
+
+def lint_source(
+    source,
+    path: str = "<string>",
+    config: Optional[Config] = None,
+    rules=None,
+) -> List[Finding]:
+    """Lint one module given as text or bytes.  Never raises for bad input."""
+    config = config or Config()
+    if rules is None:
+        rules = selected_rules(config.select, config.ignore)
+    enabled = {r.code for r in rules}
+    if isinstance(source, bytes):
+        try:
+            text = decode_source(source)
+        except (UnicodeDecodeError, SyntaxError, LookupError) as e:
+            return _meta(path, "JAX001", f"cannot decode file: {e}", 1, 1, enabled)
+    else:
+        text = source
+    if not mentions_jax(text, config.extra_jit_decorators):
+        return []
+    if "\x00" in text:
+        return _meta(path, "JAX001", "file contains a NUL byte", 1, 1, enabled)
+    try:
+        module = cst.parse_module(text)
+    except cst.ParserSyntaxError as e:
+        return _meta(path, "JAX001", f"syntax error: {e.message}", e.raw_line, e.raw_column + 1, enabled)
+    except RecursionError:
+        return _meta(path, "JAX001", "file is too deeply nested to parse", 1, 1, enabled)
+    except Exception as e:  # noqa: BLE001 - the parser may fail in other ways on odd input
+        return _meta(path, "JAX001", f"cannot parse file: {type(e).__name__}: {e}", 1, 1, enabled)
+    try:
+        findings = _analyse(module, text, path, config, rules)
+    except RecursionError:
+        return _meta(path, "JAX002", "RecursionError: file too deeply nested for the analysis", 1, 1, enabled)
+    except Exception as e:  # noqa: BLE001 - one file's bug must never stop a run
+        return _meta(path, "JAX002", f"{type(e).__name__}: {e}", 1, 1, enabled)
+    ignored = config.ignored_for(path)
+    if ignored:
+        findings = [f for f in findings if not any(f.code.startswith(c) for c in ignored)]
+    return apply_noqa(findings, text)
+
+
+def _meta(path, code, detail, line, col, enabled) -> List[Finding]:
+    if code not in enabled:
+        return []
+    rule = RULES_BY_CODE[code]
+    return [
+        Finding(
+            path=path,
+            line=max(1, int(line or 1)),
+            column=max(1, int(col or 1)),
+            end_line=max(1, int(line or 1)),
+            end_column=max(1, int(col or 1)) + 1,
+            code=code,
+            name=rule.name,
+            message=rule.message.format(detail=detail),
+            fix=rule.fix,
+        )
+    ]
+
+
+def _analyse(module: cst.Module, text: str, path: str, config: Config, rules) -> List[Finding]:
+    instances = [r() for r in rules if r.code not in ("JAX001", "JAX002")]
+    handlers: Dict[str, list] = {}
+    for ev in EVENTS:
+        hs = [getattr(r, "on_" + ev) for r in instances if hasattr(r, "on_" + ev)]
+        if hs:
+            handlers[ev] = hs
+    pending: List[_Pending] = []
+    seen = set()
+
+    def report(rule, node, frame, fields):
+        key = (id(node), rule.code)
+        if key in seen:
+            return
+        seen.add(key)
+        pending.append(_Pending(rule, node, frame, fields))
+
+    index = ModuleIndex(module)
+    finder = TransformFinder(index, frozenset(config.extra_jit_decorators))
+    analyzer = Analyzer(index, finder, handlers, report)
+    mctx = ModuleContext(module, index, finder, analyzer, report)
+    analyzer.module_ctx = mctx
+    analyzer.cache = mctx.cache
+    if finder.applications:
+        analyzer.run()
+    for r in instances:
+        check = getattr(r, "check_module", None)
+        if check is not None:
+            check(mctx)
+    if not pending:
+        return []
+    return _materialise(module, path, pending)
+
+
+def _materialise(module: cst.Module, path: str, pending: List[_Pending]) -> List[Finding]:
+    # Positions are computed only for files with findings: the one costly metadata pass.
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    positions = wrapper.resolve(PositionProvider)
+    out = []
+    for p in pending:
+        rng = positions.get(p.node)
+        if rng is None:
+            continue
+        fields = {}
+        for k, v in p.fields.items():
+            if isinstance(v, cst.CSTNode):
+                v = _short(module.code_for_node(v))
+            fields[k] = v
+        suggestion = fields.pop("suggestion", None)
+        if p.frame is not None:
+            fields.setdefault("where", p.frame.where)
+        rule = p.rule
+        message = rule.message.format(**fields)
+        fix = rule.fix.format(**fields) if "{" in rule.fix else rule.fix
+        context = None
+        if p.frame is not None:
+            entry = p.frame.entry
+            epos = positions.get(entry.func.node)
+            context = {
+                "function": p.frame.func.name,
+                "entry": entry.func.qualname,
+                "entry_line": epos.start.line if epos is not None else None,
+                "transform": entry.transform.label,
+            }
+        sugg = None
+        if suggestion:
+            sugg = {
+                "text": suggestion,
+                "line": rng.start.line,
+                "column": rng.start.column + 1,
+                "end_line": rng.end.line,
+                "end_column": rng.end.column + 1,
+            }
+        out.append(
+            Finding(
+                path=path,
+                line=rng.start.line,
+                column=rng.start.column + 1,
+                end_line=rng.end.line,
+                end_column=rng.end.column + 1,
+                code=rule.code,
+                name=rule.name,
+                message=message,
+                fix=fix,
+                suggestion=sugg,
+                context=context,
+            )
+        )
+    out.sort(key=Finding.sort_key)
+    return out
+
+
+def noqa_codes(line: str) -> Optional[Tuple[str, ...]]:
+    """None: no noqa; (): bare noqa (everything); else the code prefixes listed."""
+    if "#" not in line or "noqa" not in line.lower():
+        return None
+    m = NOQA_PREFIX_RE.search(line)
+    if m:
+        return tuple(c.upper() for c in re.split(r"[,\s]+", m.group("codes")) if c)
+    if re.search(r"#\s*noqa(?![:\w])", line, re.IGNORECASE):
+        return ()
+    return None
+
+
+def apply_noqa(findings: List[Finding], text: str) -> List[Finding]:
+    if not findings or "noqa" not in text.lower():
+        return findings
+    lines = text.splitlines()
+    out = []
+    for f in findings:
+        line = lines[f.line - 1] if 0 < f.line <= len(lines) else ""
+        codes = noqa_codes(line)
+        if codes is None or (codes and not any(f.code.startswith(c) for c in codes)):
+            out.append(f)
+    return out
+
+
+def read_and_lint(path: str, display: str, config: Config, rules=None) -> List[Finding]:
+    """Read a file and lint it; unreadable files give a JAX001 finding."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as e:
+        enabled = {r.code for r in (rules or selected_rules(config.select, config.ignore))}
+        return _meta(display, "JAX001", f"cannot read file: {e.strerror or e}", 1, 1, enabled)
+    return lint_source(data, display, config, rules)
+
+
+def lint_paths(paths: Iterable[str], config: Optional[Config] = None) -> List[Finding]:
+    """Lint files (not folders) and return all findings, sorted."""
+    config = config or Config()
+    rules = selected_rules(config.select, config.ignore)
+    out: List[Finding] = []
+    for p in paths:
+        out.extend(read_and_lint(p, p, config, rules))
+    out.sort(key=Finding.sort_key)
+    return out

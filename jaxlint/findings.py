@@ -1,0 +1,38 @@
+"""The one record every face of jaxlint speaks: a finding."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Dict, Optional
+
+
+@dataclass(frozen=True)
+class Finding:
+    path: str
+    line: int  # 1-based
+    column: int  # 1-based
+    end_line: int
+    end_column: int  # 1-based, exclusive
+    code: str
+    name: str
+    message: str
+    fix: str = ""
+    # An exact replacement, when the rule knows one: {"text": ..., span as above}.
+    suggestion: Optional[Dict[str, Any]] = field(default=None, compare=False)
+    # Set by the dynamic mode: {"status": "confirmed|refuted|unverified", "detail": ...}.
+    dynamic: Optional[Dict[str, Any]] = field(default=None, compare=False)
+    # Extra facts the dynamic mode and formats may use (entry function, traced name...).
+    context: Optional[Dict[str, Any]] = field(default=None, compare=False)
+
+    def sort_key(self):
+        return (self.path, self.line, self.column, self.code, self.message)
+
+    def to_dict(self) -> Dict[str, Any]:
+        d = asdict(self)
+        if d["suggestion"] is None:
+            del d["suggestion"]
+        if d["dynamic"] is None:
+            del d["dynamic"]
+        if d["context"] is None:
+            del d["context"]
+        return d

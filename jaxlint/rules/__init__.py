@@ -1,0 +1,72 @@
+"""The rule registry: every rule class, by code."""
+
+from __future__ import annotations
+
+from typing import Dict, Iterable, List, Sequence, Type
+
+from jaxlint.rules.base import Rule
+from jaxlint.rules.frozen import (
+    FrozenCapture,
+    InplaceArrayUpdate,
+    OuterStateMutation,
+    PrintInTraced,
+    TraceTimeRandomness,
+)
+from jaxlint.rules.meta import InternalError, ParseError
+from jaxlint.rules.static_args import StaticArrayParam, StaticSpecMismatch, UnhashableStaticArg
+from jaxlint.rules.traced_values import (
+    NumpyOnTracer,
+    TracedAssert,
+    TracedBoolOp,
+    TracedConcretization,
+    TracedIf,
+    TracedRangeOrIndex,
+    TracedShape,
+    TracedWhile,
+)
+
+ALL_RULES: List[Type[Rule]] = [
+    ParseError,
+    InternalError,
+    TracedIf,
+    TracedWhile,
+    TracedRangeOrIndex,
+    TracedConcretization,
+    TracedAssert,
+    TracedBoolOp,
+    NumpyOnTracer,
+    TracedShape,
+    StaticArrayParam,
+    UnhashableStaticArg,
+    StaticSpecMismatch,
+    FrozenCapture,
+    PrintInTraced,
+    OuterStateMutation,
+    InplaceArrayUpdate,
+    TraceTimeRandomness,
+]
+
+RULES_BY_CODE: Dict[str, Type[Rule]] = {r.code: r for r in ALL_RULES}
+
+
+def code_matches(code: str, prefixes: Iterable[str]) -> bool:
+    return any(code.startswith(p) for p in prefixes)
+
+
+def selected_rules(select: Sequence[str] = (), ignore: Sequence[str] = ()) -> List[Type[Rule]]:
+    """Rules enabled by select/ignore prefixes (the longest matching prefix wins, as in flake8)."""
+    out = []
+    for r in ALL_RULES:
+        if is_enabled(r.code, select, ignore, r.default_enabled):
+            out.append(r)
+    return out
+
+
+def is_enabled(code: str, select: Sequence[str], ignore: Sequence[str], default: bool = True) -> bool:
+    s = max((len(p) for p in select if code.startswith(p)), default=-1)
+    i = max((len(p) for p in ignore if code.startswith(p)), default=-1)
+    if not select:
+        s = 0 if default else -1
+    if s < 0:
+        return False
+    return s >= i if i >= 0 else True

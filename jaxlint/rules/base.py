@@ -1,0 +1,47 @@
+"""What a rule is: metadata, docs, examples, and the events it listens to."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import ClassVar, List
+
+
+class Rule:
+    """Base class.  Subclasses set the class attributes and implement ``on_<event>`` handlers
+    (called by the traced-value interpreter) and/or ``check_module`` (called once per file).
+
+    The docstring is the rule's documentation, under the headings *What it does*, *Why is this
+    bad?*, *Example*, *Use instead* (and *References*).  ``bad`` and ``good`` are complete
+    example modules: in ``bad`` every line that must be flagged ends with ``# error: CODE``;
+    ``good`` must be silent.  The test suite runs them all.
+    """
+
+    code: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+    message: ClassVar[str] = ""  # str.format template; {where} names the traced function
+    fix: ClassVar[str] = ""
+    prevents: ClassVar[str] = ""  # the JAX error (or silent misbehaviour) the rule prevents
+    bad: ClassVar[List[str]] = []
+    good: ClassVar[List[str]] = []
+    default_enabled: ClassVar[bool] = True
+
+    @classmethod
+    def docs(cls) -> str:
+        return textwrap.dedent(cls.__doc__ or "").strip()
+
+    @classmethod
+    def summary(cls) -> str:
+        doc = cls.docs()
+        for line in doc.splitlines():
+            line = line.strip()
+            if line and not line.startswith("#") and not line.lower().startswith("what it does"):
+                return line
+        return cls.name
+
+    @classmethod
+    def explain(cls) -> str:
+        parts = [f"{cls.code} ({cls.name})", "", cls.docs(), "", f"Prevents: {cls.prevents}", f"Fix: {cls.fix}"]
+        for title, examples in (("Flagged", cls.bad), ("Not flagged", cls.good)):
+            for ex in examples:
+                parts += ["", f"{title}:", textwrap.indent(textwrap.dedent(ex).strip("\n"), "    ")]
+        return "\n".join(parts).rstrip() + "\n"

@@ -1,0 +1,290 @@
+"""JAX2xx: static arguments.
+
+``static_argnums``/``static_argnames`` make a parameter part of the compilation cache key: it
+must be hashable, and the spec must name real parameters.  References: ``jax.jit`` API docs;
+"ValueError: Non-hashable static arguments are not supported".
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.analysis.scopes import CONTAINER_CTORS
+from jaxlint.analysis.tracing import STATIC_FUNCS, is_array_annotation
+from jaxlint.analysis.transforms import resolve
+from jaxlint.rules.base import Rule
+
+_NUMPY_MAKERS = frozenset(
+    {"array", "asarray", "zeros", "ones", "empty", "full", "arange", "linspace", "eye", "zeros_like", "ones_like"}
+)
+
+
+def describe_unhashable(expr, scope, depth: int = 0) -> Optional[str]:
+    """'a list' / 'a dict' / 'a set' / 'an array' for an expression that is surely unhashable."""
+    if isinstance(expr, (cst.List, cst.ListComp)):
+        return "a list"
+    if isinstance(expr, (cst.Dict, cst.DictComp)):
+        return "a dict"
+    if isinstance(expr, (cst.Set, cst.SetComp)):
+        return "a set"
+    if isinstance(expr, cst.Call):
+        q = resolve(expr.func, scope)
+        if q is None and isinstance(expr.func, cst.Name) and scope.lookup_scope(expr.func.value) is None:
+            if expr.func.value in ("list", "dict", "set", "bytearray"):
+                return "a " + expr.func.value
+            return None
+        if q is None:
+            return None
+        if q in CONTAINER_CTORS:
+            return "a " + q.rsplit(".", 1)[-1]
+        if q.startswith(("jax.numpy.", "jax.random.")) and q not in STATIC_FUNCS:
+            if q.rsplit(".", 1)[-1][:1].isupper():
+                return None
+            return "an array"
+        if q.startswith("numpy.") and q[6:] in _NUMPY_MAKERS:
+            return "an array"
+        return None
+    if isinstance(expr, cst.Name) and depth < 3:
+        owner = scope.lookup_scope(expr.value)
+        if owner is None:
+            return None
+        binds = owner.bindings.get(expr.value, ())
+        if len(binds) == 1 and binds[0].kind == "assign" and binds[0].value is not None:
+            return describe_unhashable(binds[0].value, owner, depth + 1)
+    return None
+
+
+def _callable_positional(app):
+    f = app.func
+    pos = [p.name.value for p in f.positional_params()]
+    skip = app.bound_pos + (1 if app.bound_self and f.is_method else 0)
+    return pos[skip:]
+
+
+class StaticArrayParam(Rule):
+    """
+    What it does
+        Flags a parameter listed in ``static_argnums``/``static_argnames`` that is annotated as
+        an array (``jax.Array``, ``jnp.ndarray``, ``np.ndarray``, jaxtyping ``Float[Array, ...]``).
+
+    Why is this bad?
+        Static arguments are hashed into the compilation cache key.  Arrays are not hashable:
+        ``ValueError: Non-hashable static arguments are not supported``.  ("Static makes the
+        array a constant" is a common misunderstanding.)
+
+    Example
+        @partial(jax.jit, static_argnums=(1,))
+        def apply(x, w: jax.Array):
+            return x @ w
+
+    Use instead
+        Pass the array as a normal (traced) argument; keep ``static_argnums`` for loop counts,
+        flags and other small hashable configuration.
+
+    References
+        https://jax.readthedocs.io/en/latest/_autosummary/jax.jit.html
+    """
+
+    code = "JAX201"
+    name = "static-array-param"
+    message = "Parameter `{var}` of {func}() is an array but is declared static"
+    fix = "remove `{var}` from static_argnums/static_argnames and pass it as a traced argument; static arguments must be hashable"
+    prevents = "ValueError: Non-hashable static arguments are not supported"
+    bad = [
+        """
+        from functools import partial
+        import jax
+
+        @partial(jax.jit, static_argnums=(1,))
+        def apply(x, w: jax.Array):  # error: JAX201
+            return x @ w
+        """
+    ]
+    good = [
+        """
+        from functools import partial
+        import jax
+
+        @partial(jax.jit, static_argnames=["n"])
+        def apply(x: jax.Array, n: int):
+            return x * n
+        """
+    ]
+
+    def check_module(self, m):
+        for app in m.finder.applications:
+            if not app.transform.statics:
+                continue
+            statics, opaque = m.analyzer.static_names(app)
+            if opaque or not statics:
+                continue
+            f = app.func
+            params = list(f.positional_params()) + list(f.params.kwonly_params)
+            for p in params:
+                if p.name.value in statics and is_array_annotation(p.annotation, f.scope):
+                    m.report(self, p, var=p.name.value, func=f.name)
+
+
+class UnhashableStaticArg(Rule):
+    """
+    What it does
+        Flags a call that passes a list, dict, set or array for a static parameter of a jitted
+        function (``static_argnums``, ``static_argnames``, ``pmap``'s
+        ``static_broadcasted_argnums``).
+
+    Why is this bad?
+        JAX hashes static arguments to look up the compiled function: ``ValueError:
+        Non-hashable static arguments are not supported``.
+
+    Example
+        step = jax.jit(update, static_argnums=(1,))
+        step(params, [64, 64])
+
+    Use instead
+        A tuple (``(64, 64)``), a frozenset, or a scalar; or make the parameter non-static.
+
+    References
+        https://jax.readthedocs.io/en/latest/_autosummary/jax.jit.html
+    """
+
+    code = "JAX202"
+    name = "unhashable-static-arg"
+    message = "{what} is passed for static parameter `{var}` of {func}()"
+    fix = "pass a hashable value (a tuple instead of a list, a frozenset, a scalar), or make `{var}` a traced argument"
+    prevents = "ValueError: Non-hashable static arguments are not supported"
+    bad = [
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def mlp(x, sizes):
+            for s in sizes:
+                x = x[:s]
+            return x
+
+        mlp_jit = jax.jit(mlp, static_argnums=(1,))
+        mlp_jit(jnp.ones(8), [4, 2])  # error: JAX202
+        """
+    ]
+    good = [
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def mlp(x, sizes):
+            for s in sizes:
+                x = x[:s]
+            return x
+
+        mlp_jit = jax.jit(mlp, static_argnums=(1,))
+        mlp_jit(jnp.ones(8), (4, 2))
+        """
+    ]
+
+    def check_module(self, m):
+        for app in m.finder.applications:
+            if not app.transform.statics:
+                continue
+            statics, opaque = m.analyzer.static_names(app)
+            if opaque or not statics:
+                continue
+            pos = _callable_positional(app)
+            for call in m.analyzer.call_sites(app):
+                scope = m.scope_of_call(call)
+                if scope is None:
+                    continue
+                i = 0
+                for a in call.args:
+                    if a.star:
+                        break
+                    if a.keyword is not None:
+                        pname = a.keyword.value
+                    else:
+                        pname = pos[i] if i < len(pos) else None
+                        i += 1
+                    if pname in statics:
+                        what = describe_unhashable(a.value, scope)
+                        if what is not None:
+                            m.report(self, a.value, what=what.capitalize(), var=pname, func=app.func.name)
+
+
+class StaticSpecMismatch(Rule):
+    """
+    What it does
+        Flags ``static_argnums`` indices beyond the function's positional parameters and
+        ``static_argnames`` that are not parameter names.
+
+    Why is this bad?
+        JAX raises ``ValueError`` when the function is jitted or called; a typo in
+        ``static_argnames`` otherwise leaves the intended parameter traced.
+
+    Example
+        @partial(jax.jit, static_argnames=["num_step"])
+        def run(x, num_steps): ...
+
+    Use instead
+        ``static_argnames=["num_steps"]``.
+
+    References
+        https://jax.readthedocs.io/en/latest/_autosummary/jax.jit.html
+    """
+
+    code = "JAX203"
+    name = "static-spec-mismatch"
+    message = "{detail}"
+    fix = "make static_argnums / static_argnames match the signature of {func}()"
+    prevents = "ValueError: Jitted function has invalid argnames / static_argnums"
+    bad = [
+        """
+        from functools import partial
+        import jax
+
+        @partial(jax.jit, static_argnames=["num_step"])  # error: JAX203
+        def run(x, num_steps):
+            return x * num_steps
+
+        def body(x, y):
+            return x + y
+
+        body_jit = jax.jit(body, static_argnums=(2,))  # error: JAX203
+        """
+    ]
+    good = [
+        """
+        from functools import partial
+        import jax
+
+        @partial(jax.jit, static_argnames=["num_steps"])
+        def run(x, num_steps):
+            return x * num_steps
+
+        @partial(jax.jit, static_argnames=["mode"])
+        def flexible(x, **kwargs):
+            return x
+        """
+    ]
+
+    def check_module(self, m):
+        for app in m.finder.applications:
+            if not app.transform.statics or app.statics.opaque:
+                continue
+            f = app.func
+            p = f.params
+            pos = _callable_positional(app)
+            has_star = isinstance(p.star_arg, cst.Param)
+            names = set(pos) | {x.name.value for x in p.kwonly_params}
+            for n, node in app.statics.names:
+                if n not in names and p.star_kwarg is None:
+                    m.report(self, node, detail=f"static_argnames names `{n}`, which is not a parameter of {f.name}()", func=f.name)
+            if has_star:
+                continue
+            for i, node in app.statics.nums:
+                if i >= len(pos) or i < -len(pos):
+                    m.report(
+                        self,
+                        node,
+                        detail=f"static_argnums index {i} is out of range: {f.name}() takes {len(pos)} positional argument{'s' if len(pos) != 1 else ''}",
+                        func=f.name,
+                    )
