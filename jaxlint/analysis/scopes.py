@@ -65,9 +65,9 @@ class Scope:
         self.defs: Dict[str, "FuncInfo"] = {}
         self.classes: Dict[str, "ClassInfo"] = {}
         self.bindings: Dict[str, List[Binding]] = {}
-        # name -> (order, kind) of in-place mutations; order None: from another function;
+        # name -> (order, kind, scope) of in-place mutations; order None: from another function;
         # kind "method" (x.append(...)) or "store" (x[k] = v, x.attr = v, del x[k])
-        self.mutations: Dict[str, List[Tuple[Optional[int], str]]] = {}
+        self.mutations: Dict[str, List[Tuple[Optional[int], str, "Scope"]]] = {}
         self.globals: set = set()
         self.nonlocals: set = set()
         self.loops: List[Tuple[int, int]] = []
@@ -430,7 +430,7 @@ class ModuleIndex(cst.CSTVisitor):
         if owner is None:
             return
         order = self.order if owner is scope else None
-        owner.mutations.setdefault(name, []).append((order, kind))
+        owner.mutations.setdefault(name, []).append((order, kind, scope))
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for t in node.targets:

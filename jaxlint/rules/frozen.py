@@ -91,7 +91,12 @@ def is_rebound(m, owner: Scope, name: str) -> bool:
     binds = [b for b in owner.bindings.get(name, ()) if b.kind in VALUE_KINDS]
     muts = owner.mutations.get(name, [])
     containers = _all_container_bindings(owner, name)
-    muts = [o for o, kind in muts if kind == "store" or containers]
+    # Mutations made inside traced functions are JAX303's business, not a rebinding between calls.
+    muts = [
+        o
+        for o, kind, where in muts
+        if (kind == "store" or containers) and not (where.func is not None and tc.finder.is_traced_def(where.func))
+    ]
     result = False
     if any(b.order is None for b in binds) or any(o is None for o in muts):
         result = True  # written from another function, at any time
