@@ -85,8 +85,11 @@ def lint_source(
     path: str = "<string>",
     config: Optional[Config] = None,
     rules=None,
+    noqa: bool = True,
 ) -> List[Finding]:
-    """Lint one module given as text or bytes.  Never raises for bad input."""
+    """Lint one module given as text or bytes.  Never raises for bad input.
+
+    ``noqa=False`` leaves ``# noqa`` comments to the caller (flake8 applies its own)."""
     config = config or Config()
     if rules is None:
         rules = selected_rules(config.select, config.ignore)
@@ -119,7 +122,7 @@ def lint_source(
     ignored = config.ignored_for(path)
     if ignored:
         findings = [f for f in findings if not any(f.code.startswith(c) for c in ignored)]
-    return apply_noqa(findings, text)
+    return apply_noqa(findings, text) if noqa else findings
 
 
 def _meta(path, code, detail, line, col, enabled) -> List[Finding]:
