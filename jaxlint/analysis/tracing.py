@@ -843,6 +843,8 @@ class Interp:
             name = target.value
             if name in self.fr.declared:
                 self.emit("name_write", self.fr, target, name, v, node or st)
+            if v.k == T and v.name != name and v.fn is None:
+                v = Val(T, name, v.f, v.items)  # messages name the variable the user wrote
             self.fr.env[name] = v
         elif isinstance(target, (cst.Tuple, cst.List)):
             els = target.elements

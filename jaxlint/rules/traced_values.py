@@ -25,10 +25,10 @@ def _label(v, node):
 
 
 _TEST_WORDS = {
-    "if": "if",
-    "elif": "elif",
-    "ifexp": "conditional expression",
-    "comprehension": "comprehension filter",
+    "if": "`if`",
+    "elif": "`elif`",
+    "ifexp": "`... if ... else ...`",
+    "comprehension": "comprehension `if` filter",
 }
 
 
@@ -61,7 +61,7 @@ class TracedIf(Rule):
 
     code = "JAX101"
     name = "traced-if"
-    message = "Python `{kind}` on traced value `{var}` in {where}"
+    message = "Python {kind} on traced value `{var}` in {where}"
     fix = (
         "use jnp.where(cond, a, b) if both branches are cheap and safe, lax.cond(cond, true_fn, "
         "false_fn, operand) if a branch is costly or unsafe, or static_argnames if `{var}` is configuration"

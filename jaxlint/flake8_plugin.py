@@ -1,0 +1,65 @@
+"""flake8 plugin: the same findings as the ``jaxlint`` command, reported through flake8.
+
+The plugin is a thin face over :func:`jaxlint.engine.lint_source`; it does no analysis of its
+own.  Three points where flake8's conventions differ from jaxlint's:
+
+* Columns: flake8 adds 1 to the column a plugin yields, so the plugin yields the 0-based column
+  and ``flake8`` prints the same column as ``jaxlint``.
+* ``# noqa``: flake8 applies it (and honours ``--disable-noqa``), so the engine is asked not to.
+  Filtering here as well would make ``--disable-noqa`` a lie.
+* Selection: flake8's ``--select`` / ``--ignore`` / ``per-file-ignores`` filter what the plugin
+  reports.  ``[tool.jaxlint]`` in the nearest ``pyproject.toml`` still decides which rules run
+  and how the analysis sees the code (``extra-jit-decorators``), so both tools agree on a project.
+
+A syntax error is reported by flake8 itself (E999) before any plugin runs.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+
+from jaxlint import __version__
+from jaxlint.config import Config, load_config
+from jaxlint.discovery import relpath
+from jaxlint.engine import lint_source, mentions_jax
+
+# flake8 lints many files of the same folders; pyproject.toml is read once per folder.
+_CONFIGS: Dict[str, Config] = {}
+
+
+def _config_for(filename: str) -> Config:
+    # For standard input ``filename`` is flake8's --stdin-display-name ("stdin" by default).
+    folder = os.path.dirname(os.path.abspath(filename))
+    cfg = _CONFIGS.get(folder)
+    if cfg is None:
+        cfg = load_config([folder])
+        _CONFIGS[folder] = cfg
+    return cfg
+
+
+class JaxlintChecker:
+    name = "jaxlint"
+    version = __version__
+
+    def __init__(self, tree, filename: str, lines: Optional[Sequence[str]] = None) -> None:
+        # ``tree`` (flake8's ast) is requested only because flake8 runs a plugin once per file
+        # when it asks for it; jaxlint parses with LibCST, and only files that mention jax.
+        self.filename = filename
+        self.lines = lines
+
+    def _source(self) -> str:
+        if self.lines is not None:
+            return "".join(self.lines)
+        with open(self.filename, "rb") as fh:
+            return fh.read().decode("utf-8", "surrogateescape")
+
+    def run(self) -> Iterator[Tuple[int, int, str, type]]:
+        text = self._source()
+        config = _config_for(self.filename)
+        # The cheap text gate: no LibCST parse for a file that never mentions jax.
+        if not mentions_jax(text, config.extra_jit_decorators):
+            return
+        findings: List = lint_source(text, relpath(self.filename), config, noqa=False)
+        for f in findings:
+            yield f.line, f.column - 1, f"{f.code} {f.message}", type(self)
