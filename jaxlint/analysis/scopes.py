@@ -253,11 +253,167 @@ MUTATING_METHODS = frozenset(
 )
 
 
-class ModuleIndex(cst.CSTVisitor):
+# -- a cheap walk -------------------------------------------------------------------------
+#
+# ``CSTNode.visit`` rebuilds every node of the tree on the way back up (about 0.7x the parse
+# time for a visitor that does nothing).  The index only reads the tree, so it walks the
+# children itself: same order as LibCST (the order of ``_visit_and_replace_children``), same
+# ``visit_X``/``leave_X`` semantics (``visit_X`` returning False skips the children, ``leave_X``
+# still runs), but no node is rebuilt and whitespace, tokens and leaves are never entered.
+
+# Fields that only ever hold whitespace or punctuation.
+_SKIP_FIELDS = frozenset(
+    {
+        "lpar",
+        "rpar",
+        "lbracket",
+        "rbracket",
+        "lbrace",
+        "rbrace",
+        "leading_lines",
+        "lines_after_decorators",
+        "header",
+        "footer",
+        "comma",
+        "semicolon",
+        "dot",
+        "colon",
+        "equal",
+        "operator",
+        "trailing_whitespace",
+        "newline",
+        "asynchronous",
+        "whitespace",
+        "whitespace_before",
+        "whitespace_after",
+    }
+)
+
+
+def _leaf_types() -> frozenset:
+    """Node types whose subtrees hold no statement, call or binding: never entered."""
+    from libcst._nodes import op as _op, whitespace as _ws
+
+    out = set()
+    for mod in (_op, _ws):
+        for v in vars(mod).values():
+            if isinstance(v, type) and issubclass(v, cst.CSTNode):
+                out.add(v)
+    out.update(
+        {
+            cst.Name,
+            cst.Integer,
+            cst.Float,
+            cst.Imaginary,
+            cst.SimpleString,
+            cst.Ellipsis,
+            cst.LeftParen,
+            cst.RightParen,
+            cst.LeftSquareBracket,
+            cst.RightSquareBracket,
+            cst.LeftCurlyBrace,
+            cst.RightCurlyBrace,
+            cst.Asynchronous,
+            cst.FormattedStringText,
+        }
+    )
+    return frozenset(out)
+
+
+class _FieldRecorder(cst.CSTVisitor):
+    """Records the order in which LibCST visits a node's child fields (one level only)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fields: List[str] = []
+
+    def on_visit(self, node) -> bool:
+        return False
+
+    def on_leave(self, original_node) -> None:
+        pass
+
+    def on_visit_attribute(self, node, attribute: str) -> None:
+        self.fields.append(attribute)
+
+    def on_leave_attribute(self, original_node, attribute: str) -> None:
+        pass
+
+
+_FIELD_ORDER: Dict[type, Tuple[str, ...]] = {}
+
+
+def child_fields(node: cst.CSTNode) -> Tuple[str, ...]:
+    """The child fields of ``node``'s type in LibCST's visiting order, punctuation left out."""
+    t = type(node)
+    fields = _FIELD_ORDER.get(t)
+    if fields is None:
+        rec = _FieldRecorder()
+        node._visit_and_replace_children(rec)
+        seen: List[str] = []
+        for f in rec.fields:
+            if f not in seen and f not in _SKIP_FIELDS and not f.startswith("whitespace"):
+                seen.append(f)
+        fields = _FIELD_ORDER[t] = tuple(seen)
+    return fields
+
+
+class FastVisitor:
+    """A read-only visitor with ``CSTVisitor``'s hooks and order, minus the tree rebuild.
+
+    Subclasses define ``visit_<Type>(node)`` (return False to skip the children) and
+    ``leave_<Type>(node)``; ``self.walk(node)`` visits a subtree.  Types with a hook are always
+    entered, even when they are normally skipped as leaves.
+    """
+
+    _plans: Dict[type, tuple]
+    _skip: frozenset
+
+    def __init_subclass__(cls, **kw) -> None:
+        super().__init_subclass__(**kw)
+        cls._plans = {}
+        hooked = {n.split("_", 1)[1] for n in dir(cls) if n.startswith(("visit_", "leave_"))}
+        leaves = {t for t in _LEAF_TYPES if t.__name__ not in hooked}
+        cls._skip = frozenset(leaves | {type(None), str, type(cst.MaybeSentinel.DEFAULT)})
+
+    def _plan(self, node) -> tuple:
+        t = type(node)
+        cls = type(self)
+        plan = (
+            getattr(cls, "visit_" + t.__name__, None),
+            getattr(cls, "leave_" + t.__name__, None),
+            child_fields(node),
+        )
+        cls._plans[t] = plan
+        return plan
+
+    def walk(self, node) -> None:
+        plan = self._plans.get(type(node))
+        if plan is None:
+            plan = self._plan(node)
+        visit, leave, fields = plan
+        if visit is None or visit(self, node) is not False:
+            skip = self._skip
+            for name in fields:
+                v = getattr(node, name)
+                tv = type(v)
+                if tv is tuple or tv is list:
+                    for c in v:
+                        if type(c) not in skip:
+                            self.walk(c)
+                elif tv not in skip:
+                    self.walk(v)
+        if leave is not None:
+            leave(self, node)
+
+
+_LEAF_TYPES = _leaf_types()
+
+
+class ModuleIndex(FastVisitor):
     """Collects the module facts in one walk."""
 
     def __init__(self, module: cst.Module):
-        super().__init__()
         self.module_node = module
         self.module_scope = Scope("module", module, None, "<module>")
         self.scope = self.module_scope
@@ -271,17 +427,17 @@ class ModuleIndex(cst.CSTVisitor):
         self.order = 0
         self._loop_starts: List[Tuple[Scope, int]] = []
         self._stmt: Optional[cst.CSTNode] = None
-        module.visit(self)
+        self.walk(module)
 
     # -- scopes ---------------------------------------------------------------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> Optional[bool]:
         self.order += 1
         parent = self.scope
         for d in node.decorators:
-            d.decorator.visit(self)
+            self.walk(d.decorator)
         self._visit_param_defaults(node.params)
         if node.returns is not None:
-            node.returns.visit(self)
+            self.walk(node.returns)
         body_scope = Scope("function", node, parent, node.name.value)
         cls = parent.node_info if parent.kind == "class" else None
         info = FuncInfo(node, node.name.value, parent, body_scope, cls)
@@ -293,31 +449,31 @@ class ModuleIndex(cst.CSTVisitor):
         self.scope = body_scope
         for p in info.all_param_names():
             body_scope.bind(p, self.order, "param")
-        node.body.visit(self)
+        self.walk(node.body)
         self.scope = parent
         return False
 
     def _visit_param_defaults(self, params: cst.Parameters) -> None:
         for p in list(params.posonly_params) + list(params.params) + list(params.kwonly_params):
             if p.default is not None:
-                p.default.visit(self)
+                self.walk(p.default)
             if p.annotation is not None:
-                p.annotation.visit(self)
+                self.walk(p.annotation)
 
     def visit_Lambda(self, node: cst.Lambda) -> Optional[bool]:
         info = FuncInfo(node, "<lambda>", self.scope, None)
         self.func_by_node[id(node)] = info
         self._visit_param_defaults(node.params)
-        node.body.visit(self)
+        self.walk(node.body)
         return False
 
     def visit_ClassDef(self, node: cst.ClassDef) -> Optional[bool]:
         self.order += 1
         parent = self.scope
         for d in node.decorators:
-            d.decorator.visit(self)
+            self.walk(d.decorator)
         for a in node.bases:
-            a.visit(self)
+            self.walk(a)
         body_scope = Scope("class", node, parent, node.name.value)
         info = ClassInfo(node, parent, body_scope)
         body_scope.node_info = info
@@ -325,7 +481,7 @@ class ModuleIndex(cst.CSTVisitor):
         parent.bind(node.name.value, self.order, "class")
         self.classes.append(info)
         self.scope = body_scope
-        node.body.visit(self)
+        self.walk(node.body)
         self.scope = parent
         return False
 

@@ -21,7 +21,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.scopes import FuncInfo, ModuleIndex, Scope, VALUE_KINDS, dotted_name
+from jaxlint.analysis.scopes import MUTATING_METHODS, VALUE_KINDS, FuncInfo, ModuleIndex, Scope, dotted_name
 from jaxlint.analysis.transforms import (
     PARTIAL,
     PASS_THROUGH,
@@ -647,12 +647,14 @@ def is_array_annotation(ann, scope: Scope) -> bool:
 class Interp:
     """Interprets one function body in a Frame."""
 
-    __slots__ = ("a", "fr", "emit")
+    __slots__ = ("a", "fr", "emit", "receiver")
 
     def __init__(self, analyzer: Analyzer, frame: Frame):
         self.a = analyzer
         self.fr = frame
         self.emit = analyzer.emit
+        # The name being mutated in place (``h.append(x)``, ``d[k] = v``): not a value read.
+        self.receiver: Optional[cst.Name] = None
 
     # -- statements --------------------------------------------------------------
     def block(self, body) -> None:
@@ -862,10 +864,14 @@ class Interp:
         elif isinstance(target, cst.StarredElement):
             self.assign(target.value, v, st, node)
         elif isinstance(target, cst.Subscript):
+            if isinstance(target.value, cst.Name):
+                self.receiver = target.value
             base = self.eval(target.value)
             idx = [self.eval_slice(s) for s in target.slice]
             self.emit("store", self.fr, "subscript", target, base, idx, v, node or st, aug)
         elif isinstance(target, cst.Attribute):
+            if isinstance(target.value, cst.Name):
+                self.receiver = target.value
             base = self.eval(target.value)
             self.emit("store", self.fr, "attr", target, base, [], v, node or st, aug)
 
@@ -900,7 +906,7 @@ class Interp:
         if owner is None:
             return STATIC  # builtins
         binds = owner.bindings.get(name)
-        if binds and any(b.kind in VALUE_KINDS for b in binds):
+        if e is not self.receiver and binds and any(b.kind in VALUE_KINDS for b in binds):
             self.emit("capture", self.fr, e, name, owner)
         f = owner.defs.get(name)
         if f is not None:
@@ -1408,6 +1414,8 @@ class Interp:
                     if self_val.k == T and not any(v.k == T for _, v in argvals):
                         return UNKNOWN
                     return self.invoke(e, Val(S, meth, 0, None, (ref, None, [], {})), argvals, self_val)
+        if meth in MUTATING_METHODS and isinstance(base_expr, cst.Name):
+            self.receiver = base_expr
         base = self.eval(base_expr)
         argvals = self.args(e)
         self.emit("method", fr, e, base, meth, argvals)

@@ -669,9 +669,6 @@ class TracedShape(Rule):
     def on_subscript(self, ctx, node, base, idx):
         if base.f & DICT or base.f & OPAQUE:
             return
-        value = node.value
-        if isinstance(value, cst.Attribute) and value.attr.value == "at":
-            return
         if base.k != T and not (base.k == 0 and base.f & PYSEQ):
             return
         for el, v in zip(node.slice, idx):
