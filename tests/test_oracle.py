@@ -36,7 +36,7 @@ ERRORS = {
     "JAX105": ("TracerBoolConversionError",),
     "JAX106": ("TracerBoolConversionError",),
     "JAX103": ("TracerIntegerConversionError",),
-    "JAX104": ("ConcretizationTypeError", "TracerIntegerConversionError"),
+    "JAX104": ("ConcretizationTypeError", "TracerIntegerConversionError", "TracerBoolConversionError"),
     "JAX107": ("TracerArrayConversionError",),
     "JAX108": ("ConcretizationTypeError", "NonConcreteBooleanIndexError", "IndexError", "TypeError"),
     "JAX201": ("ValueError",),

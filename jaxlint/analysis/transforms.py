@@ -42,8 +42,8 @@ _JIT = Transform("jitted", cached=True, statics=True)
 _PMAP = Transform("pmapped", cached=True, statics=True, in_axes=True)
 _VMAP = Transform("vmapped", in_axes=True)
 _REMAT = Transform("checkpointed", statics=True)
-_SHAPE = Transform("abstractly evaluated")
-_JAXPR = Transform("traced by make_jaxpr", statics=True)
+_SHAPE = Transform("eval_shape-traced")
+_JAXPR = Transform("make_jaxpr-traced", statics=True)
 _SCAN = Transform("lax.scan body", ((0, "f"),))
 _FORI = Transform("lax.fori_loop body", ((2, "body_fun"),))
 _WHILE = Transform("lax.while_loop function", ((0, "cond_fun"), (1, "body_fun")))
@@ -51,7 +51,6 @@ _COND = Transform("lax.cond branch", ((1, "true_fun"), (2, "false_fun")))
 _SWITCH = Transform("lax.switch branch", ((1, "branches"),))
 _MAP = Transform("lax.map function", ((0, "f"),))
 _ASSOC = Transform("lax.associative_scan function", ((0, "fn"),))
-_SHARD = Transform("shard_map-ped", ((0, "f"),))
 _PALLAS = Transform("Pallas kernel", ((0, "kernel"),))
 _FILTER_JIT = Transform("filter-jitted", cached=True, filtered=True)
 _FILTER_VMAP = Transform("filter-vmapped", filtered=True)
@@ -78,8 +77,6 @@ TRANSFORMS: Dict[str, Transform] = {
     "jax.lax.switch": _SWITCH,
     "jax.lax.map": _MAP,
     "jax.lax.associative_scan": _ASSOC,
-    "jax.shard_map": _SHARD,
-    "jax.experimental.shard_map.shard_map": _SHARD,
     "jax.experimental.pallas.pallas_call": _PALLAS,
     "equinox.filter_jit": _FILTER_JIT,
     "equinox.filter_pmap": _FILTER_JIT,
@@ -120,6 +117,10 @@ PASS_THROUGH: FrozenSet[str] = frozenset(
         "jax.custom_gradient",
         "jax.named_call",
         "jax.closure_convert",
+        # shard_map called eagerly runs its body on concrete per-shard values (ShardMapTracer);
+        # under jit it is traced like everything else.
+        "jax.shard_map",
+        "jax.experimental.shard_map.shard_map",
         "equinox.filter_grad",
         "equinox.filter_value_and_grad",
         "equinox.filter_custom_jvp",
