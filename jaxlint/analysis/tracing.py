@@ -537,6 +537,9 @@ class Analyzer:
             env[p.star_arg.name.value] = Val(joinall(extra_pos).k if extra_pos else S, p.star_arg.name.value, PYSEQ)
         if p.star_kwarg is not None:
             env[p.star_kwarg.name.value] = Val(U, None, DICT)
+        for n, v in list(env.items()):
+            if v.k == T and v.fn is None and v.name != n:
+                env[n] = Val(T, n, v.f, v.items)  # name parameters as the helper does
         key = (
             id(f.node),
             tuple(sorted((n, v.k, v.f) for n, v in env.items())),

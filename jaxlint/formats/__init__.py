@@ -47,3 +47,7 @@ def register(name: str, fn: Callable[..., str]) -> None:
 
 def available() -> List[str]:
     return list(FORMATTERS)
+
+
+# The machine formats register themselves; imported last because they import ``register``.
+from jaxlint.formats import github, gitlab, rdjson, sarif  # noqa: E402,F401

@@ -1,0 +1,832 @@
+"""What to run to confirm each finding of one file, worked out statically.
+
+Everything here reads the source with LibCST; nothing imports JAX or the user's module.  The
+result is a JSON-able plan that the worker process (``jaxlint.dynamic.worker``) carries out.
+
+Example arguments are built in this order: an explicit ``# jaxlint: example(x=f32[3,4], n=3)``
+spec; calls of the function in the same file whose arguments are literals or simple
+``jnp.*``/``np.*`` calls (read, never run, including under ``if __name__ == "__main__":``);
+annotations; defaults (left unpassed); guesses.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from jaxlint.analysis.scopes import FuncInfo, ModuleIndex, Scope, dotted_name
+from jaxlint.analysis.tracing import Analyzer
+from jaxlint.analysis.transforms import Application, TransformFinder, resolve
+from jaxlint.findings import Finding
+
+# The error classes JAX raises for each rule (names of classes in the exception's MRO).
+CONCRETE = ["ConcretizationTypeError", "TracerBoolConversionError", "TracerIntegerConversionError"]
+EXPECTED: Dict[str, List[str]] = {
+    "JAX101": ["TracerBoolConversionError", "ConcretizationTypeError"],
+    "JAX102": ["TracerBoolConversionError", "ConcretizationTypeError"],
+    "JAX103": ["TracerIntegerConversionError", "ConcretizationTypeError"],
+    "JAX104": CONCRETE,
+    "JAX105": ["TracerBoolConversionError", "ConcretizationTypeError"],
+    "JAX106": ["TracerBoolConversionError", "ConcretizationTypeError"],
+    "JAX107": ["TracerArrayConversionError"],
+    "JAX108": CONCRETE + ["NonConcreteBooleanIndexError", "TypeError", "IndexError"],
+    "JAX304": ["TypeError"],
+}
+# A substring the error message must contain, when the class alone is too broad.
+EXPECTED_TEXT: Dict[str, str] = {"JAX304": "immutable"}
+
+TRACE_CODES = frozenset(EXPECTED)
+EFFECT_CODES = frozenset({"JAX302", "JAX303", "JAX306"})
+
+DTYPES = {
+    "f16": "float16",
+    "bf16": "bfloat16",
+    "f32": "float32",
+    "f64": "float64",
+    "i8": "int8",
+    "i16": "int16",
+    "i32": "int32",
+    "i64": "int64",
+    "u8": "uint8",
+    "u32": "uint32",
+    "c64": "complex64",
+    "bool": "bool",
+}
+JAXTYPING_DTYPES = {
+    "Float": "float32",
+    "Float32": "float32",
+    "Float64": "float64",
+    "Float16": "float16",
+    "BFloat16": "bfloat16",
+    "Inexact": "float32",
+    "Real": "float32",
+    "Num": "float32",
+    "Shaped": "float32",
+    "Int": "int32",
+    "Int32": "int32",
+    "Int64": "int64",
+    "Integer": "int32",
+    "UInt": "uint32",
+    "UInt8": "uint8",
+    "UInt32": "uint32",
+    "Bool": "bool",
+    "Complex": "complex64",
+    "Complex64": "complex64",
+}
+ARRAY_TYPES = frozenset({"Array", "ndarray", "ArrayLike", "ArrayImpl", "Tracer", "DeviceArray"})
+SAFE_ROOTS = ("jax.numpy.", "numpy.", "jax.random.", "math.", "jax.nn.")
+UNSAFE_CALLS = frozenset(
+    {"save", "savez", "savez_compressed", "savetxt", "load", "loadtxt", "fromfile", "genfromtxt", "memmap", "tofile", "fromregex", "DataSource"}
+)
+SAFE_METHODS = frozenset({"reshape", "astype", "T", "sum", "mean"})
+SPEC_RE = re.compile(r"jaxlint:\s*example\((?P<body>.*)\)\s*$")
+MAX_ARGSETS = 8
+SIZE = 3
+
+# Value specs shipped to the worker:
+#   {"k": "array", "shape": [...], "dtype": "float32"}   an abstract (or ones-filled) array
+#   {"k": "expr", "src": "jax.numpy.ones((3,))"}          a vetted jax/numpy expression
+#   {"k": "py", "src": "3"}                               a Python literal (ast.literal_eval)
+
+
+def _arr(shape, dtype="float32") -> dict:
+    return {"k": "array", "shape": list(shape), "dtype": dtype}
+
+
+def _py(value_src: str) -> dict:
+    return {"k": "py", "src": value_src}
+
+
+GUESSES = [("scalar", _arr(())), ("vector", _arr((SIZE,))), ("matrix", _arr((SIZE, SIZE)))]
+
+
+class FileFacts:
+    """The parsed module and the analysis facts the planner needs."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.lines = text.splitlines()
+        self.module = cst.parse_module(text)
+        wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
+        self.pos = wrapper.resolve(PositionProvider)
+        self.index = ModuleIndex(self.module)
+        self.finder = TransformFinder(self.index)
+        self.analyzer = Analyzer(self.index, self.finder, {}, lambda *a: None)
+
+    def line_of(self, node) -> Optional[int]:
+        p = self.pos.get(node)
+        return p.start.line if p is not None else None
+
+    def span(self, node) -> Tuple[int, int]:
+        p = self.pos[node]
+        return p.start.line, p.end.line
+
+    def func_at_def_line(self, line: int) -> List[FuncInfo]:
+        return [f for f in self.index.functions if not f.is_lambda and self.line_of(f.node.name) == line] + [
+            f for f in self.index.functions if f.is_lambda and self.line_of(f.node) == line
+        ]
+
+    def innermost_func(self, line: int) -> Optional[FuncInfo]:
+        best = None
+        for f in self.index.functions:
+            if f.is_lambda or f.node not in self.pos:
+                continue
+            a, b = self.span(f.node)
+            if a <= line <= b and (best is None or a >= self.span(best.node)[0]):
+                best = f
+        return best
+
+
+def top_level(f: FuncInfo) -> Optional[FuncInfo]:
+    """The module-level function (or method of a module-level class) that contains ``f``."""
+    cur = f
+    while cur is not None:
+        s = cur.scope
+        if s.kind == "module":
+            return cur
+        if s.kind == "class" and s.parent is not None and s.parent.kind == "module":
+            return cur
+        if s.kind == "function":
+            cur = s.func
+        else:
+            return None
+    return None
+
+
+def target_of(f: FuncInfo, facts: FileFacts) -> Optional[dict]:
+    """How the worker finds the function object: a qualname reachable from the module."""
+    if f.is_lambda:
+        return None
+    s = f.scope
+    if s.kind == "module":
+        return {"qualname": f.name, "cls": None, "def_line": facts.line_of(f.node.name), "method": False}
+    if s.kind == "class" and s.parent is not None and s.parent.kind == "module":
+        static = any(
+            isinstance(d.decorator, cst.Name) and d.decorator.value in ("staticmethod", "classmethod") for d in f.node.decorators
+        )
+        return {"qualname": f.name, "cls": s.name, "def_line": facts.line_of(f.node.name), "method": not static}
+    return None
+
+
+# -- simple expressions --------------------------------------------------------------------------
+
+
+def render(expr, scope: Scope, depth: int = 0) -> Optional[str]:
+    """Canonical source for a literal or a simple jax/numpy expression; None otherwise."""
+    if depth > 4:
+        return None
+    if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString)):
+        return expr.value
+    if isinstance(expr, cst.ConcatenatedString):
+        try:
+            v = expr.evaluated_value
+        except Exception:  # noqa: BLE001
+            return None
+        return repr(v) if isinstance(v, (str, bytes)) else None
+    if isinstance(expr, cst.Name):
+        if expr.value in ("True", "False", "None"):
+            return expr.value
+        owner = scope.lookup_scope(expr.value)
+        if owner is None:
+            return None
+        binds = owner.bindings.get(expr.value, ())
+        if len(binds) == 1 and binds[0].kind == "assign" and binds[0].value is not None:
+            return render(binds[0].value, owner, depth + 1)
+        q = resolve(expr, scope)
+        return q if q is not None and q.startswith(SAFE_ROOTS) else None
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus, cst.BitInvert)):
+        inner = render(expr.expression, scope, depth)
+        op = {cst.Minus: "-", cst.Plus: "+", cst.BitInvert: "~"}[type(expr.operator)]
+        return f"({op}{inner})" if inner is not None else None
+    if isinstance(expr, cst.BinaryOperation):
+        left = render(expr.left, scope, depth)
+        right = render(expr.right, scope, depth)
+        if left is None or right is None:
+            return None
+        op = cst.Module([]).code_for_node(expr.operator).strip()
+        return f"({left} {op} {right})"
+    if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
+        parts = []
+        for el in expr.elements:
+            if isinstance(el, cst.StarredElement):
+                return None
+            r = render(el.value, scope, depth)
+            if r is None:
+                return None
+            parts.append(r)
+        if isinstance(expr, cst.Tuple):
+            return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+        if isinstance(expr, cst.Set):
+            return "{" + ", ".join(parts) + "}" if parts else None
+        return "[" + ", ".join(parts) + "]"
+    if isinstance(expr, cst.Dict):
+        parts = []
+        for el in expr.elements:
+            if not isinstance(el, cst.DictElement):
+                return None
+            k = render(el.key, scope, depth)
+            v = render(el.value, scope, depth)
+            if k is None or v is None:
+                return None
+            parts.append(f"{k}: {v}")
+        return "{" + ", ".join(parts) + "}"
+    if isinstance(expr, cst.Attribute):
+        q = resolve(expr, scope)
+        if q is not None:
+            return q if q.startswith(SAFE_ROOTS) and q.rsplit(".", 1)[-1] not in UNSAFE_CALLS else None
+        if expr.attr.value == "T":
+            base = render(expr.value, scope, depth)
+            return f"{base}.T" if base is not None else None
+        return None
+    if isinstance(expr, cst.Call):
+        func = expr.func
+        q = resolve(func, scope)
+        if q is not None:
+            if not q.startswith(SAFE_ROOTS) or q.rsplit(".", 1)[-1] in UNSAFE_CALLS:
+                return None
+            head = q
+        elif isinstance(func, cst.Attribute) and func.attr.value in SAFE_METHODS:
+            base = render(func.value, scope, depth)
+            if base is None:
+                return None
+            head = f"{base}.{func.attr.value}"
+        else:
+            return None
+        args = []
+        for a in expr.args:
+            if a.star:
+                return None
+            r = render(a.value, scope, depth)
+            if r is None:
+                return None
+            args.append(f"{a.keyword.value}={r}" if a.keyword is not None else r)
+        return f"{head}({', '.join(args)})"
+    return None
+
+
+def value_of_src(src: str) -> dict:
+    try:
+        ast.literal_eval(src)
+        return _py(src)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return {"k": "expr", "src": src}
+
+
+# -- explicit example specs ---------------------------------------------------------------------
+
+
+def _spec_value(node: ast.AST) -> Optional[dict]:
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in DTYPES:
+        sl = node.slice
+        dims = sl.elts if isinstance(sl, ast.Tuple) else [sl]
+        shape = []
+        for d in dims:
+            if isinstance(d, ast.Constant) and isinstance(d.value, int) and not isinstance(d.value, bool):
+                shape.append(d.value)
+            else:
+                return None
+        return _arr(shape, DTYPES[node.value.id])
+    if isinstance(node, ast.Name) and node.id in DTYPES:
+        return _arr((), DTYPES[node.id])
+    if isinstance(node, ast.Name) and node.id == "key":
+        return {"k": "expr", "src": "jax.random.PRNGKey(0)"}
+    try:
+        ast.literal_eval(node)
+    except (ValueError, SyntaxError, TypeError):
+        return None
+    return _py(ast.unparse(node))
+
+
+def parse_spec(body: str) -> Optional[Tuple[List[dict], Dict[str, dict]]]:
+    try:
+        call = ast.parse(f"_example({body})", mode="eval").body
+    except SyntaxError:
+        return None
+    if not isinstance(call, ast.Call):
+        return None
+    pos = []
+    for a in call.args:
+        v = _spec_value(a)
+        if v is None:
+            return None
+        pos.append(v)
+    kw = {}
+    for k in call.keywords:
+        if k.arg is None:
+            return None
+        v = _spec_value(k.value)
+        if v is None:
+            return None
+        kw[k.arg] = v
+    return pos, kw
+
+
+def explicit_specs(f: FuncInfo, facts: FileFacts) -> List[Tuple[List[dict], Dict[str, dict]]]:
+    node = f.node
+    if f.is_lambda or node not in facts.pos:
+        return []
+    start = facts.line_of(node.decorators[0]) if node.decorators else facts.line_of(node)
+    body_start = None
+    body = node.body
+    if isinstance(body, cst.IndentedBlock) and body.body:
+        body_start = facts.line_of(body.body[0])
+    if start is None:
+        return []
+    end = body_start or start
+    lines = facts.lines
+    first = start
+    while first - 2 >= 0 and lines[first - 2].lstrip().startswith("#"):
+        first -= 1
+    texts = [lines[i - 1] for i in range(first, min(end, len(lines)) + 1)]
+    doc = node.get_docstring() if isinstance(node, cst.FunctionDef) else None
+    if doc:
+        texts.extend(doc.splitlines())
+    out = []
+    for t in texts:
+        m = SPEC_RE.search(t.strip())
+        if m:
+            spec = parse_spec(m.group("body"))
+            if spec is not None:
+                out.append(spec)
+    return out
+
+
+# -- parameters and argument sets -----------------------------------------------------------------
+
+
+class Param:
+    __slots__ = ("name", "kind", "node", "static", "annotation", "has_default")
+
+    def __init__(self, name, kind, node, static, annotation, has_default):
+        self.name = name
+        self.kind = kind  # "pos" | "posonly" | "kw"
+        self.node = node
+        self.static = static
+        self.annotation = annotation
+        self.has_default = has_default
+
+
+def params_of(f: FuncInfo, statics: set, skip: int) -> List[Param]:
+    p = f.params
+    out = []
+    for i, x in enumerate(list(p.posonly_params) + list(p.params)):
+        if i < skip:
+            continue
+        kind = "posonly" if i < len(p.posonly_params) else "pos"
+        out.append(Param(x.name.value, kind, x, x.name.value in statics, x.annotation, x.default is not None))
+    for x in p.kwonly_params:
+        out.append(Param(x.name.value, "kw", x, x.name.value in statics, x.annotation, x.default is not None))
+    return out
+
+
+def from_annotation(param: Param, scope: Scope) -> Optional[dict]:
+    ann = param.annotation
+    if ann is None:
+        return None
+    expr = ann.annotation
+    if isinstance(expr, cst.SimpleString):
+        return None
+    if isinstance(expr, cst.Subscript):
+        head = dotted_name(expr.value)
+        last = head.rsplit(".", 1)[-1] if head else None
+        if last in JAXTYPING_DTYPES and len(expr.slice) == 2:
+            dims_node = expr.slice[1].slice
+            if isinstance(dims_node, cst.Index) and isinstance(dims_node.value, cst.SimpleString):
+                try:
+                    dims = dims_node.value.evaluated_value
+                except Exception:  # noqa: BLE001
+                    return None
+                if not isinstance(dims, str):
+                    return None
+                shape = []
+                for d in dims.split():
+                    if d in ("...",) or d.startswith("*") or d.startswith("#") and d[1:] == "...":
+                        continue
+                    d = d.lstrip("#_")
+                    shape.append(int(d) if d.isdigit() else SIZE)
+                return _arr(shape, JAXTYPING_DTYPES[last])
+        return None
+    name = dotted_name(expr)
+    if name is None:
+        return None
+    last = name.rsplit(".", 1)[-1]
+    if last in ("int", "float", "bool") and "." not in name:
+        if param.static:
+            return _py({"int": "3", "float": "1.5", "bool": "True"}[last])
+        return _arr((), {"int": "int32", "float": "float32", "bool": "bool"}[last])
+    if last == "str" and param.static:
+        return _py("'a'")
+    if last in ARRAY_TYPES:
+        return {"k": "array?"}  # an array of unknown rank: the guesses decide
+    if last in ("PRNGKey", "KeyArray"):
+        return {"k": "expr", "src": "jax.random.PRNGKey(0)"}
+    return None
+
+
+def call_args(call: cst.Call, params: List[Param], scope: Scope) -> Optional[Dict[str, Optional[dict]]]:
+    """Values a call passes, by parameter name (None: passed but not a simple value)."""
+    out: Dict[str, Optional[dict]] = {}
+    positional = [p for p in params if p.kind != "kw"]
+    i = 0
+    by_name = {p.name: p for p in params}
+    for a in call.args:
+        if a.star:
+            return None
+        if a.keyword is None:
+            if i >= len(positional):
+                return None
+            name = positional[i].name
+            i += 1
+        else:
+            name = a.keyword.value
+            if name not in by_name:
+                return None
+        src = render(a.value, scope)
+        out[name] = value_of_src(src) if src is not None else None
+    return out
+
+
+def call_sites(f: FuncInfo, facts: FileFacts, apps: Sequence[Application]) -> List[Tuple[cst.Call, Scope]]:
+    out = []
+    seen = set()
+    for app in apps:
+        for c in facts.analyzer.call_sites(app):
+            if id(c) not in seen:
+                seen.add(id(c))
+                out.append(c)
+    for call, scope, _ in facts.index.calls:
+        if id(call) in seen:
+            continue
+        func = call.func
+        hit = False
+        if isinstance(func, cst.Name):
+            if scope.lookup_def(func.value) is f:
+                hit = True
+            else:
+                owner = scope.lookup_scope(func.value)
+                alias = facts.finder.aliases.get((id(owner), func.value)) if owner is not None else None
+                hit = alias is not None and alias.func is f
+        elif isinstance(func, cst.Call) and func.args and func.args[0].keyword is None:
+            inner = func.args[0].value
+            hit = isinstance(inner, cst.Name) and scope.lookup_def(inner.value) is f
+        if hit:
+            seen.add(id(call))
+            out.append(call)
+    scope_of = {id(c): s for c, s, _ in facts.index.calls}
+    return [(c, scope_of[id(c)]) for c in out if id(c) in scope_of]
+
+
+def argsets_for(f: FuncInfo, facts: FileFacts, params: List[Param], apps: Sequence[Application]) -> Tuple[List[dict], List[str]]:
+    """Candidate argument sets, best first; and the parameters only guesses could fill."""
+    base: Dict[str, Optional[dict]] = {}
+    for p in params:
+        v = from_annotation(p, f.scope)
+        if v is not None:
+            base[p.name] = v
+        elif p.has_default:
+            base[p.name] = {"k": "omit"}
+    sources: List[Tuple[str, Dict[str, Optional[dict]]]] = []
+    for pos, kw in explicit_specs(f, facts):
+        vals: Dict[str, Optional[dict]] = {}
+        positional = [p for p in params if p.kind != "kw"]
+        for i, v in enumerate(pos):
+            if i < len(positional):
+                vals[positional[i].name] = v
+        vals.update(kw)
+        sources.append(("example spec", vals))
+    for call, scope in call_sites(f, facts, apps):
+        vals = call_args(call, params, scope)
+        if vals is None:
+            continue
+        # an unpassed parameter keeps its default
+        for p in params:
+            if p.name not in vals and p.has_default:
+                vals[p.name] = {"k": "omit"}
+        sources.append((f"call at line {facts.line_of(call)}", vals))
+    sources.append(("annotations and defaults", {}))
+    out = []
+    seen = set()
+    guessed: List[str] = []
+    for label, vals in sources:
+        for gname, g in GUESSES:
+            args = []
+            used_guess = False
+            for p in params:
+                v = vals.get(p.name)
+                if v is None:
+                    v = base.get(p.name)
+                if v is None or v.get("k") == "array?":
+                    used_guess = True
+                    if p.static:
+                        v = _py("3")
+                    else:
+                        v = g
+                    if label == "annotations and defaults" and p.name not in guessed and (p.name not in base):
+                        guessed.append(p.name)
+                args.append({"name": p.name, "kind": p.kind, "static": p.static, "value": v})
+            key = repr(args)
+            if key not in seen:
+                seen.add(key)
+                out.append({"source": label + (f", {gname} guesses" if used_guess else ""), "args": args})
+            if not used_guess:
+                break
+    return out[:MAX_ARGSETS], guessed
+
+
+# -- per finding ----------------------------------------------------------------------------------
+
+
+def _apps_of(f: FuncInfo, facts: FileFacts) -> List[Application]:
+    return facts.finder.by_func.get(id(f.node), [])
+
+
+def _entry_app(finding: Finding, facts: FileFacts) -> Optional[Application]:
+    ctx = finding.context or {}
+    line = ctx.get("entry_line")
+    if line is None:
+        return None
+    cands = []
+    for f in facts.func_at_def_line(line):
+        cands.extend(_apps_of(f, facts))
+    for a in cands:
+        if a.transform.label == ctx.get("transform"):
+            return a
+    return cands[0] if cands else None
+
+
+def _statics(app: Application, facts: FileFacts) -> Tuple[set, bool]:
+    names, opaque = facts.analyzer.static_names(app)
+    names = set(names)
+    f = app.func
+    pos = [p.name.value for p in f.positional_params()]
+    skip = app.bound_pos + (1 if app.bound_self and f.is_method else 0)
+    for i in app.unbatched:
+        if 0 <= i < len(pos) - skip:
+            names.add(pos[skip + i])
+    names |= set(app.bound_kw)
+    return names, opaque
+
+
+def entry_driver(app: Application, facts: FileFacts, how: str) -> Optional[dict]:
+    f = app.func
+    target = target_of(f, facts)
+    if target is None:
+        return None
+    statics, opaque = _statics(app, facts)
+    skip = app.bound_pos + (1 if target["method"] else 0)
+    params = params_of(f, statics, skip)
+    if app.bound_kw:
+        params = [p for p in params if p.name not in app.bound_kw]
+    argsets, guessed = argsets_for(f, facts, params, _apps_of(f, facts))
+    return {
+        "how": how,
+        "target": target,
+        "label": f"{app.transform.label} {f.qualname}()",
+        "filtered": app.transform.filtered,
+        "self_static": bool(target["method"] and (app.bound_self or (f.positional_params() and f.positional_params()[0].name.value in statics))),
+        "opaque": opaque,
+        "argsets": argsets,
+        "guessed": guessed,
+    }
+
+
+def plain_driver(f: FuncInfo, facts: FileFacts) -> Optional[dict]:
+    target = target_of(f, facts)
+    if target is None:
+        return None
+    params = params_of(f, set(), 1 if target["method"] else 0)
+    argsets, guessed = argsets_for(f, facts, params, _apps_of(f, facts))
+    return {
+        "how": "call",
+        "target": target,
+        "label": f"{f.qualname}()",
+        "filtered": False,
+        "self_static": True,
+        "opaque": False,
+        "argsets": argsets,
+        "guessed": guessed,
+    }
+
+
+def _site_driver(app: Application, facts: FileFacts) -> Optional[dict]:
+    """The module-level function whose body applies the transform (``lax.scan(body, ...)``)."""
+    if isinstance(app.site, cst.Decorator):
+        holder = app.func.scope.func if app.func.scope.kind == "function" else None
+    else:
+        holder = app.site_scope.func if app.site_scope.kind == "function" else None
+    if holder is None:
+        return None
+    top = top_level(holder)
+    return plain_driver(top, facts) if top is not None else None
+
+
+def _stub(app: Application) -> str:
+    """A def with the same signature (defaults replaced by None): enough for jax.jit's checks."""
+    f = app.func
+    p = f.params
+    skip = app.bound_pos + (1 if app.bound_self and f.is_method else 0)
+    parts = []
+    posonly = list(p.posonly_params)
+    regular = list(p.params)
+    allpos = posonly + regular
+    for i, x in enumerate(allpos):
+        if i < skip:
+            continue
+        parts.append(x.name.value + ("=None" if x.default is not None else ""))
+        if i == len(posonly) - 1 and i >= skip:
+            parts.append("/")
+    if isinstance(p.star_arg, cst.Param):
+        parts.append("*" + p.star_arg.name.value)
+    elif p.kwonly_params:
+        parts.append("*")
+    for x in p.kwonly_params:
+        if x.name.value in app.bound_kw:
+            continue
+        parts.append(x.name.value + ("=None" if x.default is not None else ""))
+    if p.star_kwarg is not None:
+        parts.append("**" + p.star_kwarg.name.value)
+    return f"def {f.name if not f.is_lambda else '_lambda'}({', '.join(parts)}):\n    return None\n"
+
+
+def _spec_of(app: Application) -> dict:
+    return {"nums": [i for i, _ in app.statics.nums], "names": [n for n, _ in app.statics.names]}
+
+
+def _app_for_static_finding(finding: Finding, facts: FileFacts) -> Optional[Application]:
+    """JAX2xx findings carry no context: find the application whose spec or parameters they point at."""
+    for app in facts.finder.applications:
+        if not app.transform.statics:
+            continue
+        nodes = [n for _, n in app.statics.nums] + [n for _, n in app.statics.names]
+        nodes += list(app.func.positional_params()) + list(app.func.params.kwonly_params)
+        for n in nodes:
+            p = facts.pos.get(n)
+            if p is not None and p.start.line == finding.line and p.start.column + 1 == finding.column:
+                return app
+    return None
+
+
+def _call_of_arg(finding: Finding, facts: FileFacts):
+    for call, scope, _ in facts.index.calls:
+        for a in call.args:
+            p = facts.pos.get(a.value)
+            if p is not None and p.start.line == finding.line and p.start.column + 1 == finding.column:
+                return call, scope, a
+    return None
+
+
+def _unhashable_value(finding: Finding) -> dict:
+    m = finding.message.lower()
+    if m.startswith("a dict"):
+        return _py("{'a': 1}")
+    if m.startswith("a set"):
+        return _py("{1, 2}")
+    if m.startswith("an array"):
+        return {"k": "expr", "src": "jax.numpy.ones((3,))"}
+    return _py("[1, 2]")
+
+
+def plan_finding(finding: Finding, facts: FileFacts) -> dict:
+    code = finding.code
+    check = {"code": code, "line": finding.line, "end_line": finding.end_line}
+    if code in TRACE_CODES:
+        check["kind"] = "trace"
+        check["expect"] = EXPECTED[code]
+        check["expect_text"] = EXPECTED_TEXT.get(code, "")
+        drivers = []
+        app = _entry_app(finding, facts)
+        if app is not None:
+            d = entry_driver(app, facts, "jaxpr")
+            if d is not None:
+                drivers.append(d)
+            d = _site_driver(app, facts)
+            if d is not None:
+                drivers.append(d)
+        elif code == "JAX304":
+            f = facts.innermost_func(finding.line)
+            top = top_level(f) if f is not None else None
+            if top is not None:
+                d = plain_driver(top, facts)
+                if d is not None:
+                    drivers.append(d)
+            else:
+                check["module_level"] = True
+        check["drivers"] = drivers
+        if not drivers and not check.get("module_level"):
+            check["reason"] = "no entry point reachable from the module (nested function or lambda)"
+        return check
+    if code == "JAX301":
+        check["kind"] = "capture"
+        src = facts.lines[finding.line - 1] if finding.line <= len(facts.lines) else ""
+        var = src[finding.column - 1 : finding.end_column - 1] if finding.line == finding.end_line else ""
+        check["var"] = var
+        app = _entry_app(finding, facts)
+        d = entry_driver(app, facts, "jaxpr") if app is not None else None
+        check["drivers"] = [d] if d is not None else []
+        if d is None:
+            check["reason"] = "no entry point reachable from the module (nested function or lambda)"
+        ctx = finding.context or {}
+        check["in_entry"] = ctx.get("function") == (app.func.name if app is not None else None)
+        return check
+    if code in EFFECT_CODES:
+        check["kind"] = "effect"
+        app = _entry_app(finding, facts)
+        drivers = []
+        if app is not None:
+            d = entry_driver(app, facts, "jit")
+            if d is not None:
+                d["cached"] = app.transform.cached
+                d["statics"] = _spec_of(app)
+                d["aliases"] = [name for (sid, name), a in facts.finder.aliases.items() if a is app and sid == id(facts.index.module_scope)]
+                drivers.append(d)
+        check["drivers"] = drivers
+        if not drivers:
+            check["reason"] = "no entry point reachable from the module (nested function or lambda)"
+        return check
+    if code in ("JAX201", "JAX203"):
+        check["kind"] = "static"
+        app = _app_for_static_finding(finding, facts)
+        if app is None:
+            check["kind"] = "none"
+            check["reason"] = "could not find the jitted function behind this finding"
+            return check
+        check["stub"] = _stub(app)
+        check["spec"] = _spec_of(app)
+        check["expect_text"] = "Non-hashable static" if code == "JAX201" else ""
+        if code == "JAX201":
+            statics, _ = _statics(app, facts)
+            params = params_of(app.func, statics, app.bound_pos + (1 if app.bound_self and app.func.is_method else 0))
+            check["args"] = [
+                {"name": p.name, "kind": p.kind, "static": p.static, "value": _arr((SIZE,)) if p.static else _arr(())}
+                for p in params
+                if not p.has_default or p.static
+            ]
+        else:
+            check["args"] = None  # applying jax.jit is enough
+        return check
+    if code == "JAX202":
+        check["kind"] = "static"
+        hit = _call_of_arg(finding, facts)
+        app = None
+        if hit is not None:
+            call, scope, arg = hit
+            for a in facts.finder.applications:
+                if call in facts.analyzer.call_sites(a):
+                    app = a
+                    break
+        if app is None:
+            check["kind"] = "none"
+            check["reason"] = "could not find the jitted function behind this call"
+            return check
+        statics, _ = _statics(app, facts)
+        skip = app.bound_pos + (1 if app.bound_self and app.func.is_method else 0)
+        params = params_of(app.func, statics, skip)
+        vals = call_args(call, params, scope) or {}
+        args = []
+        for p in params:
+            v = vals.get(p.name)
+            if p.name not in vals:
+                if p.has_default:
+                    continue
+                v = None
+            if v is None:
+                node_arg = arg if p.name == _param_for_arg(call, arg, params) else None
+                v = _unhashable_value(finding) if node_arg is not None else (_py("3") if p.static else _arr(()))
+            args.append({"name": p.name, "kind": p.kind, "static": p.static, "value": v})
+        check["stub"] = _stub(app)
+        check["spec"] = _spec_of(app)
+        check["args"] = args
+        check["expect_text"] = "Non-hashable static"
+        return check
+    check["kind"] = "none"
+    check["reason"] = f"no dynamic check for {code}"
+    return check
+
+
+def _param_for_arg(call: cst.Call, arg: cst.Arg, params: List[Param]) -> Optional[str]:
+    if arg.keyword is not None:
+        return arg.keyword.value
+    positional = [p for p in params if p.kind != "kw"]
+    i = 0
+    for a in call.args:
+        if a.keyword is not None or a.star:
+            break
+        if a is arg:
+            return positional[i].name if i < len(positional) else None
+        i += 1
+    return None
+
+
+def plan_file(text: str, findings: Sequence[Finding]) -> List[dict]:
+    facts = FileFacts(text)
+    out = []
+    for f in findings:
+        try:
+            out.append(plan_finding(f, facts))
+        except Exception as e:  # noqa: BLE001 - planning one finding must not stop the others
+            out.append({"code": f.code, "line": f.line, "end_line": f.end_line, "kind": "none", "reason": f"could not plan a check: {type(e).__name__}: {e}"})
+    return out

@@ -1,0 +1,103 @@
+"""Stable identities for findings, shared by SARIF, GitLab Code Quality and ``--baseline``.
+
+A fingerprint must survive edits that only move a finding (lines added or removed above it,
+re-indentation) and change when the flagged code itself changes.  So it hashes what the finding
+*is* rather than where it sits: the rule code, the repository-relative path, the flagged source
+line with its whitespace collapsed, and the occurrence index among findings of the same code on
+identical lines of the same file (two ``if x > 0:`` lines in one file stay distinct).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from typing import Dict, List, Optional, Sequence
+
+from jaxlint.findings import Finding
+
+VERSION = "v1"  # bump when the recipe changes: old baselines then match nothing, loudly
+
+
+def project_root(start: Optional[str] = None) -> str:
+    """The top of the git work tree containing ``start`` (default: the current folder), else
+    ``start`` itself.  Found by looking for ``.git``, without running git."""
+    start = os.path.abspath(start or os.getcwd())
+    d = start
+    while True:
+        if os.path.exists(os.path.join(d, ".git")):
+            return d
+        parent = os.path.dirname(d)
+        if parent == d:
+            return start
+        d = parent
+
+
+def repo_path(path: str, root: Optional[str] = None) -> str:
+    """``path`` (as reported, relative to the current folder) relative to ``root``, with forward
+    slashes.  Paths outside ``root`` and pseudo-paths such as ``-`` are returned with forward
+    slashes only."""
+    if path in ("-", "<stdin>", "<string>"):
+        return path
+    root = root or project_root()
+    full = os.path.abspath(path)
+    try:
+        rel = os.path.relpath(full, root)
+    except ValueError:  # another drive on Windows
+        return path.replace(os.sep, "/")
+    if rel == ".." or rel.startswith(".." + os.sep):
+        return path.replace(os.sep, "/")
+    return rel.replace(os.sep, "/")
+
+
+class SourceLines:
+    """Source lines of reported files, read once each.  ``texts`` supplies files that are not on
+    disk (standard input); files that cannot be read give no lines."""
+
+    def __init__(self, texts: Optional[Dict[str, str]] = None) -> None:
+        self._lines: Dict[str, List[str]] = {}
+        for path, text in (texts or {}).items():
+            self._lines[path] = text.splitlines()
+
+    def lines(self, path: str) -> List[str]:
+        got = self._lines.get(path)
+        if got is None:
+            got = []
+            try:
+                with open(path, "rb") as fh:
+                    data = fh.read()
+                from jaxlint.engine import decode_source
+
+                got = decode_source(data).splitlines()
+            except (OSError, UnicodeDecodeError, SyntaxError, LookupError):
+                pass
+            self._lines[path] = got
+        return got
+
+    def line(self, path: str, lineno: int) -> str:
+        lines = self.lines(path)
+        return lines[lineno - 1] if 0 < lineno <= len(lines) else ""
+
+
+def normalize(line: str) -> str:
+    return " ".join(line.split())
+
+
+def fingerprints(
+    findings: Sequence[Finding],
+    root: Optional[str] = None,
+    sources: Optional[SourceLines] = None,
+) -> List[str]:
+    """One fingerprint per finding, in the order given."""
+    root = root or project_root()
+    sources = sources or SourceLines()
+    order = sorted(range(len(findings)), key=lambda i: findings[i].sort_key())
+    seen: Dict[tuple, int] = {}
+    out: List[str] = [""] * len(findings)
+    for i in order:
+        f = findings[i]
+        key = (f.code, repo_path(f.path, root), normalize(sources.line(f.path, f.line)))
+        n = seen.get(key, 0)
+        seen[key] = n + 1
+        h = hashlib.sha256("\0".join((VERSION, *key, str(n))).encode("utf-8", "surrogatepass")).hexdigest()
+        out[i] = h[:32]
+    return out

@@ -1,0 +1,46 @@
+"""GitLab Code Quality report (a JSON array of issues in the Code Climate subset GitLab reads)."""
+
+from __future__ import annotations
+
+import json
+from typing import Optional, Sequence
+
+from jaxlint.findings import Finding
+from jaxlint.fingerprint import SourceLines, fingerprints, repo_path
+from jaxlint.formats import register
+from jaxlint.formats._common import rule_name
+
+def gitlab_severity(code: str) -> str:
+    if code == "JAX001":
+        return "critical"
+    if code == "JAX002":
+        return "info"
+    return "major" if code.startswith(("JAX1", "JAX2")) else "minor"
+
+
+def format_gitlab(
+    findings: Sequence[Finding],
+    root: Optional[str] = None,
+    sources: Optional[SourceLines] = None,
+    **_,
+) -> str:
+    prints = fingerprints(findings, root, sources)
+    issues = []
+    for f, fp in zip(findings, prints):
+        issue = {
+            "type": "issue",
+            "check_name": f.code,
+            "description": f"{f.code} {f.message}",
+            "content": {"body": f"{rule_name(f.code)}: {f.fix}" if f.fix else rule_name(f.code)},
+            "categories": ["Bug Risk"],
+            "fingerprint": fp,
+            "severity": gitlab_severity(f.code),
+            "location": {"path": repo_path(f.path, root), "lines": {"begin": f.line, "end": f.end_line}},
+        }
+        if f.dynamic:
+            issue["dynamic"] = f.dynamic
+        issues.append(issue)
+    return json.dumps(issues, indent=2, ensure_ascii=False) + "\n"
+
+
+register("gitlab", format_gitlab)

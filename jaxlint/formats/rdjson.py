@@ -1,0 +1,71 @@
+"""reviewdog's Diagnostic Format (rdjson), for ``reviewdog -f=rdjson``.
+
+reviewdog reads this with a strict protobuf JSON parser that rejects unknown fields, so nothing
+outside the schema is emitted: the dynamic verdict goes into the message text.  Columns are
+1-based UTF-8 byte offsets, as the format requires (jaxlint counts characters)."""
+
+from __future__ import annotations
+
+import json
+from typing import Optional, Sequence
+
+from jaxlint.findings import Finding
+from jaxlint.fingerprint import SourceLines, repo_path
+from jaxlint.formats import register
+from jaxlint.formats._common import HOMEPAGE, dynamic_note, rule_url, severity
+
+
+def byte_column(sources: SourceLines, path: str, line: int, column: int) -> int:
+    text = sources.line(path, line)
+    return len(text[: column - 1].encode("utf-8", "surrogatepass")) + 1 if text else column
+
+
+def _position(sources: SourceLines, path: str, line: int, column: int) -> dict:
+    return {"line": line, "column": byte_column(sources, path, line, column)}
+
+
+def format_rdjson(
+    findings: Sequence[Finding],
+    root: Optional[str] = None,
+    sources: Optional[SourceLines] = None,
+    **_,
+) -> str:
+    sources = sources or SourceLines()
+    diagnostics = []
+    for f in findings:
+        message = f.message
+        note = dynamic_note(f)
+        if note:
+            message += f" [{note}]"
+        d = {
+            "message": message,
+            "location": {
+                "path": repo_path(f.path, root),
+                "range": {
+                    "start": _position(sources, f.path, f.line, f.column),
+                    "end": _position(sources, f.path, f.end_line, f.end_column),
+                },
+            },
+            "severity": severity(f.code).upper(),
+            "code": {"value": f.code, "url": rule_url(f.code)},
+        }
+        s = f.suggestion
+        if s:
+            d["suggestions"] = [
+                {
+                    "range": {
+                        "start": _position(sources, f.path, s["line"], s["column"]),
+                        "end": _position(sources, f.path, s["end_line"], s["end_column"]),
+                    },
+                    "text": s["text"],
+                }
+            ]
+        diagnostics.append(d)
+    result = {
+        "source": {"name": "jaxlint", "url": HOMEPAGE},
+        "diagnostics": diagnostics,
+    }
+    return json.dumps(result, indent=2, ensure_ascii=False) + "\n"
+
+
+register("rdjson", format_rdjson)

@@ -1,0 +1,182 @@
+"""SARIF 2.1.0, for GitHub code scanning and other SARIF viewers.
+
+Paths are relative to the repository root (``uriBaseId: SRCROOT``); columns count Unicode code
+points (``columnKind``), as jaxlint does.  ``partialFingerprints`` come from
+:mod:`jaxlint.fingerprint`, so moving code up or down does not re-open an alert."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import textwrap
+from typing import List, Optional, Sequence, Tuple
+from urllib.parse import quote
+
+from jaxlint import __version__
+from jaxlint.findings import Finding
+from jaxlint.fingerprint import VERSION, SourceLines, fingerprints, repo_path
+from jaxlint.formats import register
+from jaxlint.formats._common import HOMEPAGE, rule_url, severity
+from jaxlint.rules import ALL_RULES
+
+SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+FINGERPRINT_KEY = f"jaxlint/{VERSION}"
+
+
+def doc_sections(rule) -> List[Tuple[str, str]]:
+    """The rule's docs as (heading, dedented body) pairs: headings start at column 0."""
+    out: List[Tuple[str, List[str]]] = []
+    for raw in rule.docs().splitlines():
+        if raw and not raw[0].isspace():
+            out.append((raw.strip(), []))
+        elif out:
+            out[-1][1].append(raw)
+    return [(h, textwrap.dedent("\n".join(body)).strip("\n")) for h, body in out]
+
+
+def short_description(rule) -> str:
+    """The first paragraph of "What it does", on one line."""
+    for heading, body in doc_sections(rule):
+        if heading.lower() == "what it does" and body.strip():
+            return " ".join(body.split("\n\n")[0].split())
+    return rule.name
+
+
+def _is_code(body: str) -> bool:
+    if body.strip() in ("", "(none)"):
+        return False
+    try:
+        ast.parse(body)
+    except SyntaxError:
+        return False
+    return True
+
+
+def generic_fix(rule) -> str:
+    """The rule's fix advice without the per-finding fields (``{var}``) its template names."""
+    return re.sub(r"`?\{\w+\}`?", "the value", rule.fix)
+
+
+def help_text(rule) -> str:
+    text = f"{rule.code} ({rule.name})\n\n{rule.docs()}\n"
+    return text + (f"\nFix: {generic_fix(rule)}\n" if rule.fix else "")
+
+
+def help_markdown(rule) -> str:
+    parts = [f"**{rule.code} ({rule.name})**"]
+    for heading, body in doc_sections(rule):
+        parts.append(f"**{heading}**")
+        if heading.lower() in ("example", "use instead") and _is_code(body):
+            parts.append(f"```python\n{body}\n```")
+        else:
+            parts.append(" ".join(body.split()))
+    if rule.fix:
+        parts.append(f"**Fix:** {generic_fix(rule)}")
+    return "\n\n".join(parts) + "\n"
+
+
+def sarif_rules() -> list:
+    out = []
+    for rule in ALL_RULES:
+        out.append(
+            {
+                "id": rule.code,
+                "name": rule.name,
+                "shortDescription": {"text": short_description(rule)},
+                "fullDescription": {"text": rule.docs()},
+                "help": {"text": help_text(rule), "markdown": help_markdown(rule)},
+                "helpUri": rule_url(rule.code),
+                "defaultConfiguration": {"level": severity(rule.code), "enabled": bool(rule.default_enabled)},
+                "properties": {"tags": ["jax", "correctness"]},
+            }
+        )
+    return out
+
+
+def artifact_uri(path: str) -> str:
+    """A relative URI reference: percent-encoded as RFC 3986 requires (viewers decode it)."""
+    return quote(path, safe="/")
+
+
+def _region(line: int, column: int, end_line: int, end_column: int) -> dict:
+    return {"startLine": line, "startColumn": column, "endLine": end_line, "endColumn": end_column}
+
+
+def format_sarif(
+    findings: Sequence[Finding],
+    root: Optional[str] = None,
+    sources: Optional[SourceLines] = None,
+    **_,
+) -> str:
+    rules = sarif_rules()
+    index = {r["id"]: i for i, r in enumerate(rules)}
+    prints = fingerprints(findings, root, sources)
+    results = []
+    for f, fp in zip(findings, prints):
+        loc = {"uri": artifact_uri(repo_path(f.path, root)), "uriBaseId": "SRCROOT"}
+        result = {
+            "ruleId": f.code,
+            "level": severity(f.code),
+            "message": {"text": f.message},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": loc,
+                        "region": _region(f.line, f.column, f.end_line, f.end_column),
+                    }
+                }
+            ],
+            "partialFingerprints": {FINGERPRINT_KEY: fp},
+        }
+        if f.code in index:
+            result["ruleIndex"] = index[f.code]
+        s = f.suggestion
+        if s:
+            result["fixes"] = [
+                {
+                    "description": {"text": f.fix or "replace"},
+                    "artifactChanges": [
+                        {
+                            "artifactLocation": dict(loc),
+                            "replacements": [
+                                {
+                                    "deletedRegion": _region(s["line"], s["column"], s["end_line"], s["end_column"]),
+                                    "insertedContent": {"text": s["text"]},
+                                }
+                            ],
+                        }
+                    ],
+                }
+            ]
+        props = {}
+        if f.fix:
+            props["fix"] = f.fix
+        if f.dynamic:
+            props["dynamic"] = f.dynamic
+        if props:
+            result["properties"] = props
+        results.append(result)
+    log = {
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "jaxlint",
+                        "version": __version__,
+                        "semanticVersion": __version__,
+                        "informationUri": HOMEPAGE,
+                        "rules": rules,
+                    }
+                },
+                "columnKind": "unicodeCodePoints",
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+
+
+register("sarif", format_sarif)
