@@ -101,7 +101,12 @@ def _py(value_src: str) -> dict:
     return {"k": "py", "src": value_src}
 
 
-GUESSES = [("scalar", _arr(())), ("vector", _arr((SIZE,))), ("matrix", _arr((SIZE, SIZE)))]
+GUESSES = [
+    ("scalar", _arr(())),
+    ("vector", _arr((SIZE,))),
+    ("matrix", _arr((SIZE, SIZE))),
+    ("integer", _arr((), "int32")),
+]
 
 
 class FileFacts:
@@ -127,7 +132,7 @@ class FileFacts:
 
     def func_at_def_line(self, line: int) -> List[FuncInfo]:
         return [f for f in self.index.functions if not f.is_lambda and self.line_of(f.node.name) == line] + [
-            f for f in self.index.functions if f.is_lambda and self.line_of(f.node) == line
+            f for f in self.index.func_by_node.values() if f.is_lambda and self.line_of(f.node) == line
         ]
 
     def innermost_func(self, line: int) -> Optional[FuncInfo]:
@@ -168,7 +173,46 @@ def target_of(f: FuncInfo, facts: FileFacts) -> Optional[dict]:
         static = any(
             isinstance(d.decorator, cst.Name) and d.decorator.value in ("staticmethod", "classmethod") for d in f.node.decorators
         )
-        return {"qualname": f.name, "cls": s.name, "def_line": facts.line_of(f.node.name), "method": not static}
+        return {
+            "qualname": f.name,
+            "cls": s.name,
+            "def_line": facts.line_of(f.node.name),
+            "method": not static,
+            "ctors": constructor_calls(s.name, facts),
+        }
+    return None
+
+
+def constructor_calls(cls_name: str, facts: FileFacts) -> List[dict]:
+    """Arguments of ``Cls(...)`` calls in the file (simple values only); the empty call last."""
+    out = []
+    for call, scope, _ in facts.index.calls:
+        if not (isinstance(call.func, cst.Name) and call.func.value == cls_name):
+            continue
+        if scope.lookup_scope(cls_name) is not facts.index.module_scope:
+            continue
+        pos, kw, ok = [], {}, True
+        for a in call.args:
+            src = render(a.value, scope) if not a.star else None
+            if src is None:
+                ok = False
+                break
+            if a.keyword is None:
+                pos.append(value_of_src(src))
+            else:
+                kw[a.keyword.value] = value_of_src(src)
+        if ok and {"pos": pos, "kw": kw} not in out:
+            out.append({"pos": pos, "kw": kw})
+    if {"pos": [], "kw": {}} not in out:
+        out.append({"pos": [], "kw": {}})
+    return out[:4]
+
+
+def lambda_target(f: FuncInfo, facts: FileFacts) -> Optional[dict]:
+    """A lambda reachable through a module-level name: ``g = jax.jit(lambda x: ...)``."""
+    for (sid, name), app in facts.finder.aliases.items():
+        if app.func is f and sid == id(facts.index.module_scope):
+            return {"qualname": name, "cls": None, "def_line": facts.line_of(f.node), "method": False, "lambda": True}
     return None
 
 
@@ -573,7 +617,7 @@ def _statics(app: Application, facts: FileFacts) -> Tuple[set, bool]:
 
 def entry_driver(app: Application, facts: FileFacts, how: str) -> Optional[dict]:
     f = app.func
-    target = target_of(f, facts)
+    target = lambda_target(f, facts) if f.is_lambda else target_of(f, facts)
     if target is None:
         return None
     statics, opaque = _statics(app, facts)
@@ -621,7 +665,13 @@ def _site_driver(app: Application, facts: FileFacts) -> Optional[dict]:
     if holder is None:
         return None
     top = top_level(holder)
-    return plain_driver(top, facts) if top is not None else None
+    d = plain_driver(top, facts) if top is not None else None
+    if d is not None and isinstance(app.site, cst.Decorator) and app.func.scope.func is top:
+        # a factory that returns the jitted function: call what it returns
+        statics, _ = _statics(app, facts)
+        params = params_of(app.func, statics, app.bound_pos)
+        d["then"], _ = argsets_for(app.func, facts, params, _apps_of(app.func, facts))
+    return d
 
 
 def _stub(app: Application) -> str:
@@ -786,6 +836,7 @@ def plan_finding(finding: Finding, facts: FileFacts) -> dict:
         skip = app.bound_pos + (1 if app.bound_self and app.func.is_method else 0)
         params = params_of(app.func, statics, skip)
         vals = call_args(call, params, scope) or {}
+        by_kw = {a.keyword.value for a in call.args if a.keyword is not None}
         args = []
         for p in params:
             v = vals.get(p.name)
@@ -796,7 +847,8 @@ def plan_finding(finding: Finding, facts: FileFacts) -> dict:
             if v is None:
                 node_arg = arg if p.name == _param_for_arg(call, arg, params) else None
                 v = _unhashable_value(finding) if node_arg is not None else (_py("3") if p.static else _arr(()))
-            args.append({"name": p.name, "kind": p.kind, "static": p.static, "value": v})
+            kind = "kw" if p.name in by_kw and p.kind != "posonly" else p.kind
+            args.append({"name": p.name, "kind": kind, "static": p.static, "value": v})
         check["stub"] = _stub(app)
         check["spec"] = _spec_of(app)
         check["args"] = args

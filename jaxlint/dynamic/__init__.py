@@ -1,0 +1,261 @@
+"""``jaxlint --dynamic``: confirm static findings by tracing the code with JAX.
+
+Safety model: for every file with findings, a separate worker process (``python -m
+jaxlint.dynamic.worker``) imports the file as a module -- which executes its top-level code, but
+never its ``if __name__ == "__main__":`` block -- and then traces the functions behind the
+findings with ``jax.make_jaxpr`` / ``jax.jit`` on CPU.  Each worker has a timeout; an import
+error, a crash, a hang or a ``sys.exit`` only makes that file's findings ``unverified``.
+
+This package never imports JAX itself (only the worker does), and the static rules never import
+this package.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from typing import Dict, List, Optional, Sequence, TextIO, Tuple
+
+from jaxlint.findings import Finding
+
+INSTALL_HINT = "pip install 'jaxlint[dynamic]'"
+DEFAULT_TIMEOUT = 60.0
+STATUSES = ("confirmed", "refuted", "unverified")
+
+
+def jax_available() -> bool:
+    """Whether JAX can be imported, found without importing it."""
+    try:
+        return importlib.util.find_spec("jax") is not None and importlib.util.find_spec("jaxlib") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _mark(f: Finding, status: str, detail: Optional[str]) -> Finding:
+    return dataclasses.replace(f, dynamic={"status": status, "detail": detail})
+
+
+class _Job:
+    """One worker process checking one file."""
+
+    def __init__(self, path: str, real: str, findings: List[Finding], checks: List[dict], tmp: str, n: int):
+        self.path = path
+        self.real = real
+        self.findings = findings
+        self.checks = checks
+        self.plan_file = os.path.join(tmp, f"plan{n}.json")
+        self.out_file = os.path.join(tmp, f"out{n}.jsonl")
+        self.err_file = os.path.join(tmp, f"err{n}.txt")
+        self.results: Dict[int, Tuple[str, str]] = {}
+        self.imported = False
+        self.import_reason: Optional[str] = None
+        self.done = False
+        self.current: Optional[str] = None
+        self.current_id: Optional[int] = None
+        self.proc: Optional[subprocess.Popen] = None
+        self.started = 0.0
+        self._pos = 0
+
+    def start(self, timeout: float) -> None:
+        with open(self.plan_file, "w", encoding="utf-8") as fh:
+            json.dump({"path": self.real, "checks": self.checks}, fh)
+        open(self.out_file, "w").close()
+        env = dict(os.environ)
+        env["JAX_PLATFORMS"] = "cpu"
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        env["PYTHONPATH"] = here + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        self.err = open(self.err_file, "wb")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "jaxlint.dynamic.worker", self.plan_file, self.out_file],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=self.err,
+            env=env,
+            start_new_session=True,
+        )
+        self.started = time.monotonic()
+        self.timeout = timeout
+
+    def read(self) -> None:
+        with open(self.out_file, encoding="utf-8") as fh:
+            fh.seek(self._pos)
+            data = fh.read()
+        # only complete lines
+        end = data.rfind("\n")
+        if end < 0:
+            return
+        self._pos += len(data[: end + 1].encode("utf-8"))
+        for line in data[: end + 1].splitlines():
+            try:
+                ev = json.loads(line)
+            except ValueError:
+                continue
+            kind = ev.get("event")
+            if kind == "imported":
+                self.imported = True
+            elif kind == "import_failed":
+                self.import_reason = ev.get("reason")
+            elif kind == "check":
+                self.current = ev.get("label")
+                self.current_id = ev.get("id")
+            elif kind == "result":
+                self.results[ev["id"]] = (ev["status"], ev.get("detail"))
+            elif kind == "done":
+                self.done = True
+
+    def poll(self) -> bool:
+        """True when the job is over (finished, failed or killed)."""
+        assert self.proc is not None
+        self.read()
+        rc = self.proc.poll()
+        if rc is not None:
+            self.read()
+            self.returncode = rc
+            self._close()
+            return True
+        if time.monotonic() - self.started > self.timeout:
+            self.kill()
+            self.read()
+            self.returncode = None
+            self.timed_out = True
+            self._close()
+            return True
+        return False
+
+    def kill(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            self.proc.kill()
+        self.proc.wait()
+
+    def _close(self) -> None:
+        try:
+            self.err.close()
+        except OSError:
+            pass
+
+    def _stderr_tail(self) -> str:
+        try:
+            with open(self.err_file, "rb") as fh:
+                lines = [l for l in fh.read().decode("utf-8", "replace").splitlines() if l.strip()]
+        except OSError:
+            return ""
+        return lines[-1].strip()[:160] if lines else ""
+
+    def outcome(self) -> List[Finding]:
+        timed_out = getattr(self, "timed_out", False)
+        rc = getattr(self, "returncode", None)
+        if timed_out:
+            where = "while importing the module" if not self.imported else (f"while checking {self.current}" if self.current else "")
+            reason = f"timed out after {self.timeout:g} s {where}".rstrip()
+        elif self.import_reason:
+            reason = self.import_reason
+        elif not self.done:
+            how = f"was killed by signal {-rc}" if rc is not None and rc < 0 else f"exited with status {rc}"
+            where = "while importing the module" if not self.imported else (f"while checking {self.current}" if self.current else "")
+            tail = self._stderr_tail()
+            reason = f"the worker process {how} {where}".rstrip() + (f" ({tail})" if tail else "")
+        else:
+            reason = "no result"
+        out = []
+        for i, f in enumerate(self.findings):
+            status, detail = self.results.get(i, ("unverified", reason))
+            out.append(_mark(f, status, detail))
+        return out
+
+
+def confirm(
+    findings: Sequence[Finding],
+    real_paths: Dict[str, str],
+    timeout: float = DEFAULT_TIMEOUT,
+    progress: Optional[TextIO] = None,
+    jobs: Optional[int] = None,
+) -> List[Finding]:
+    """Return the findings with ``dynamic`` set.  ``real_paths`` maps a finding's path to the file."""
+    from jaxlint.dynamic.plan import plan_file
+
+    by_file: Dict[str, List[int]] = {}
+    result: List[Optional[Finding]] = list(findings)
+    for i, f in enumerate(findings):
+        if f.code in ("JAX001", "JAX002"):
+            result[i] = _mark(f, "unverified", f"no dynamic check for {f.code}")
+        elif f.path not in real_paths:
+            result[i] = _mark(f, "unverified", "only files can be imported")
+        else:
+            by_file.setdefault(f.path, []).append(i)
+    tmp = tempfile.mkdtemp(prefix="jaxlint-dynamic-")
+    pending: List[Tuple[_Job, List[int]]] = []
+    try:
+        for n, (path, idxs) in enumerate(sorted(by_file.items())):
+            real = os.path.abspath(real_paths[path])
+            fl = [findings[i] for i in idxs]
+            try:
+                with open(real, "rb") as fh:
+                    data = fh.read()
+                from jaxlint.engine import decode_source
+
+                checks = plan_file(decode_source(data), fl)
+            except Exception as e:  # noqa: BLE001 - one file must not stop the run
+                for i in idxs:
+                    result[i] = _mark(findings[i], "unverified", f"could not plan the checks: {type(e).__name__}: {e}")
+                continue
+            pending.append((_Job(path, real, fl, checks, tmp, n), idxs))
+        total = len(pending)
+        jobs = max(1, jobs or min(2, os.cpu_count() or 1))
+        running: List[Tuple[_Job, List[int]]] = []
+        queue = list(pending)
+        finished = 0
+        try:
+            while queue or running:
+                while queue and len(running) < jobs:
+                    job, idxs = queue.pop(0)
+                    job.start(timeout)
+                    running.append((job, idxs))
+                still = []
+                for job, idxs in running:
+                    if job.poll():
+                        finished += 1
+                        for i, f in zip(idxs, job.outcome()):
+                            result[i] = f
+                    else:
+                        still.append((job, idxs))
+                running = still
+                if progress is not None and running:
+                    job = running[0][0]
+                    what = f": {job.current}" if job.current else (": importing" if not job.imported else "")
+                    line = f"jaxlint --dynamic: file {finished + 1} of {total} {job.path}{what}"
+                    progress.write("\r\x1b[K" + line[:200])
+                    progress.flush()
+                if running:
+                    time.sleep(0.05)
+        finally:
+            for job, _ in running:
+                job.kill()
+            if progress is not None and total:
+                progress.write("\r\x1b[K")
+                progress.flush()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return [f for f in result if f is not None]
+
+
+def summary(findings: Sequence[Finding]) -> str:
+    c = Counter((f.dynamic or {}).get("status") for f in findings)
+    return f"{c['confirmed']} confirmed, {c['refuted']} refuted, {c['unverified']} unverified"
+
+
+def drop_refuted(findings: Sequence[Finding]) -> List[Finding]:
+    return [f for f in findings if (f.dynamic or {}).get("status") != "refuted"]

@@ -1,0 +1,645 @@
+"""The worker process of ``jaxlint --dynamic``: ``python -m jaxlint.dynamic.worker PLAN OUT``.
+
+It imports one user module (under its own name, never as ``__main__``), then carries out the
+checks of the plan and appends one JSON line per event to OUT, so that whatever it finished
+before a hang or a crash is kept.  This is the only part of jaxlint that imports JAX or user
+code; it does not import the rest of jaxlint either.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import importlib.util
+import inspect
+import io
+import json
+import math
+import os
+import re
+import sys
+
+jax = None
+jnp = None
+np = None
+
+
+class Out:
+    def __init__(self, path):
+        self.fh = open(path, "a", encoding="utf-8")
+
+    def emit(self, **obj):
+        self.fh.write(json.dumps(obj) + "\n")
+        self.fh.flush()
+
+
+# -- which lines of the file run -------------------------------------------------------------
+
+
+class LineTracker:
+    """Lines of one file that run, and whether a target span was left without an exception."""
+
+    def __init__(self, path, first, last):
+        self.path = path
+        self.first = first
+        self.last = last
+        self.hits = 0  # times a line of the span ran
+        self.passed = 0  # times execution left the span without an exception
+        self._last = {}
+        self._exc = {}
+
+    def _in(self, line):
+        return line is not None and self.first <= line <= self.last
+
+    def _global(self, frame, event, arg):
+        if frame.f_code.co_filename != self.path:
+            return None
+        return self._local
+
+    def _local(self, frame, event, arg):
+        if event == "line":
+            line = frame.f_lineno
+            prev = self._last.get(frame)
+            if self._in(line):
+                if not self._in(prev):
+                    self.hits += 1
+            elif self._in(prev) and not self._exc.get(frame):
+                self.passed += 1
+            self._last[frame] = line
+            self._exc[frame] = False
+        elif event == "exception":
+            self._exc[frame] = True
+        elif event == "return":
+            if self._in(self._last.get(frame)) and not self._exc.get(frame):
+                self.passed += 1
+            self._last.pop(frame, None)
+            self._exc.pop(frame, None)
+        return self._local
+
+    def __enter__(self):
+        self._old = sys.gettrace()
+        sys.settrace(self._global)
+        return self
+
+    def __exit__(self, *exc):
+        sys.settrace(self._old)
+        self._last.clear()
+        self._exc.clear()
+        return False
+
+
+# -- values -----------------------------------------------------------------------------------------
+
+
+def build_value(spec, abstract):
+    k = spec["k"]
+    if k == "array":
+        dtype = jnp.dtype(spec["dtype"])
+        shape = tuple(spec["shape"])
+        if abstract:
+            return jax.ShapeDtypeStruct(shape, dtype)
+        return jnp.ones(shape, dtype)
+    if k == "py":
+        return ast.literal_eval(spec["src"])
+    if k == "expr":
+        # The planner only lets literals and jax/numpy/math calls through.
+        return eval(spec["src"], {"__builtins__": {}}, {"jax": jax, "numpy": np, "math": math})  # noqa: S307
+    raise ValueError(f"unknown value kind {k}")
+
+
+def is_arraylike(v):
+    return isinstance(v, (jax.Array, np.ndarray, np.generic, jax.ShapeDtypeStruct))
+
+
+def assemble(args, values):
+    """Positional prefix while nothing is omitted, keywords after that."""
+    pos, kw = [], {}
+    omitted = False
+    for a in args:
+        name = a["name"]
+        if name not in values:
+            omitted = True
+            continue
+        if a["kind"] == "posonly" or (a["kind"] == "pos" and not omitted):
+            pos.append(values[name])
+        else:
+            kw[name] = values[name]
+    return pos, kw
+
+
+def file_frames(exc, path):
+    """Line numbers of the frames of ``path`` in the exception's traceback (and its causes)."""
+    lines = []
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        tb = exc.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == path:
+                lines.append(tb.tb_lineno)
+            tb = tb.tb_next
+        exc = exc.__cause__ or exc.__context__
+    return lines
+
+
+def classes(exc):
+    return [c.__name__ for c in type(exc).__mro__]
+
+
+def short(exc):
+    msg = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    if ". " in msg:
+        msg = msg.split(". ")[0] + "."
+    if len(msg) > 160:
+        msg = msg[:157] + "..."
+    return f"{type(exc).__name__}: {msg}" if msg else type(exc).__name__
+
+
+def matches(exc, check, path):
+    """The exception is the expected one and was raised on the finding's lines."""
+    expect = check.get("expect") or []
+    if not any(c in expect for c in classes(exc)):
+        return False
+    text = check.get("expect_text") or ""
+    if text and text.lower() not in str(exc).lower():
+        return False
+    return any(check["line"] <= ln <= check["end_line"] for ln in file_frames(exc, path))
+
+
+# -- finding the function objects -----------------------------------------------------------------
+
+
+class Unverified(Exception):
+    pass
+
+
+def raw_function(obj, name, path):
+    if name is None:
+        name = "<lambda>"
+    for _ in range(12):
+        if inspect.isfunction(obj) and obj.__code__.co_filename == path and obj.__code__.co_name == name:
+            return obj
+        if isinstance(obj, (staticmethod, classmethod)):
+            obj = obj.__func__
+            continue
+        nxt = getattr(obj, "__wrapped__", None)
+        if nxt is None:
+            nxt = getattr(obj, "__func__", None)
+        if nxt is None or nxt is obj:
+            break
+        obj = nxt
+    return None
+
+
+def lookup(mod, target, path):
+    """(raw function, the module's own object for it, the class or None)."""
+    name = target["qualname"]
+    if target["cls"]:
+        cls = getattr(mod, target["cls"], None)
+        if cls is None:
+            raise Unverified(f"class {target['cls']} is not defined at module level after import")
+        obj = cls.__dict__.get(name)
+    else:
+        cls = None
+        obj = getattr(mod, name, None)
+    if obj is None:
+        raise Unverified(f"{name}() is not defined at module level after import")
+    raw = raw_function(obj, None if target.get("lambda") else name, path)
+    if raw is None:
+        raise Unverified(f"cannot find the Python function behind {name}")
+    return raw, obj, cls
+
+
+def instance_of(cls, target):
+    err = None
+    for ctor in target.get("ctors") or [{"pos": [], "kw": {}}]:
+        try:
+            pos = [build_value(v, False) for v in ctor["pos"]]
+            kw = {k: build_value(v, False) for k, v in ctor["kw"].items()}
+            return cls(*pos, **kw)
+        except Exception as e:  # noqa: BLE001
+            err = err or e
+    raise Unverified(f"could not build an instance of {cls.__name__} ({short(err)})")
+
+
+# -- checks ---------------------------------------------------------------------------------------
+
+
+def prepare(argset, driver, abstract):
+    """(static values, traced values) by parameter name."""
+    statics, traced = {}, {}
+    for a in argset["args"]:
+        v = a["value"]
+        if v["k"] == "omit":
+            continue
+        static = a["static"]
+        val = build_value(v, abstract and not static)
+        if driver.get("filtered") and not is_arraylike(val):
+            static = True
+        (statics if static else traced)[a["name"]] = val
+    return statics, traced
+
+
+def trace_once(raw, driver, argset, self_obj, how, then_set=None):
+    args = argset["args"]
+    if how == "jaxpr":
+        statics, traced = prepare(argset, driver, abstract=True)
+        self_static = driver.get("self_static", True)
+        if self_obj is not None and not self_static:
+            traced["__self__"] = self_obj
+
+        def wrapper(tr):
+            vals = dict(statics)
+            vals.update(tr)
+            s = vals.pop("__self__", self_obj)
+            pos, kw = assemble(args, vals)
+            if s is not None:
+                pos = [s] + pos
+            return raw(*pos, **kw)
+
+        return jax.make_jaxpr(wrapper)(traced)
+    statics, traced = prepare(argset, driver, abstract=False)
+    vals = dict(statics)
+    vals.update(traced)
+    pos, kw = assemble(args, vals)
+    if self_obj is not None:
+        pos = [self_obj] + pos
+    result = raw(*pos, **kw)
+    if then_set is not None and callable(result):
+        # a factory: call the function it returned
+        st, tr = prepare(then_set, {}, abstract=False)
+        vals = dict(st)
+        vals.update(tr)
+        p2, k2 = assemble(then_set["args"], vals)
+        result(*p2, **k2)
+    return result
+
+
+def guessed_note(driver):
+    g = driver.get("guessed") or []
+    return f"could not build arguments for {', '.join(g)}" if g else ""
+
+
+def check_trace(mod, path, check):
+    notes = []
+    for driver in check["drivers"]:
+        try:
+            raw, _obj, cls = lookup(mod, driver["target"], path)
+            self_obj = instance_of(cls, driver["target"]) if driver["target"]["method"] else None
+        except Unverified as e:
+            notes.append(str(e))
+            continue
+        how = driver["how"]
+        attempts = [(a, t) for a in driver["argsets"] for t in (driver.get("then") or [None])][:16]
+        for argset, then_set in attempts:
+            jax.clear_caches()
+            tracker = LineTracker(path, check["line"], check["end_line"])
+            err = None
+            try:
+                with tracker:
+                    trace_once(raw, driver, argset, self_obj, how, then_set)
+            except Exception as e:  # noqa: BLE001 - the user's code may raise anything
+                err = e
+            if err is not None and matches(err, check, path):
+                return "confirmed", f"{type(err).__name__} tracing {driver['label']}"
+            if err is None and tracker.passed:
+                return "refuted", "traced without error"
+            if err is not None:
+                if any(check["line"] <= ln <= check["end_line"] for ln in file_frames(err, path)):
+                    notes.append(f"line {check['line']} raised {short(err)}")
+                elif tracker.passed:
+                    notes.append(f"line {check['line']} traced without error, but tracing {driver['label']} then failed: {short(err)}")
+                else:
+                    notes.append(f"tracing {driver['label']} failed before line {check['line']}: {short(err)}")
+            else:
+                notes.append(f"tracing {driver['label']} did not reach line {check['line']}")
+        g = guessed_note(driver)
+        if g:
+            notes.insert(0, g)
+    return "unverified", pick_note(notes, check)
+
+
+def pick_note(notes, check):
+    if not notes:
+        return check.get("reason") or "no way to call the traced function"
+    # the most specific note: an error raised on the line, else the first
+    for n in notes:
+        if n.startswith(f"line {check['line']} raised"):
+            return n
+    return notes[0]
+
+
+def variants(v):
+    """Different values of the same type (and, for containers, of another length)."""
+    if isinstance(v, bool):
+        return [not v]
+    if isinstance(v, int):
+        return [v + 1]
+    if isinstance(v, float):
+        return [v + 1.0 if v + 1.0 != v else v * 2.0 + 1.0]
+    if isinstance(v, complex):
+        return [v + 1]
+    if isinstance(v, str):
+        return [v + "_"]
+    if isinstance(v, (jax.Array, np.ndarray)):
+        if v.dtype == bool:
+            return [~v]
+        return [v + 1]
+    if isinstance(v, (list, tuple)):
+        out = []
+        inner = []
+        for e in v:
+            vs = variants(e)
+            if not vs:
+                inner = None
+                break
+            inner.append(vs[0])
+        if inner is not None and v:
+            out.append(type(v)(inner) if isinstance(v, list) else tuple(inner))
+        if isinstance(v, list):
+            out.append(v + v[-1:] if v else [1.0])
+        return out
+    if isinstance(v, dict):
+        out = []
+        new = {}
+        for k, e in v.items():
+            vs = variants(e)
+            new[k] = vs[0] if vs else e
+        if v and new != v:
+            out.append(new)
+        out.append({**v, "__jaxlint_extra__": 1.0})
+        return out
+    return []
+
+
+def same_jaxpr(a, b):
+    if str(a.jaxpr) != str(b.jaxpr):
+        return False
+    if len(a.consts) != len(b.consts):
+        return False
+    for x, y in zip(a.consts, b.consts):
+        try:
+            xa, ya = np.asarray(x), np.asarray(y)
+        except Exception:  # noqa: BLE001
+            if x is not y:
+                return False
+            continue
+        if xa.shape != ya.shape or xa.dtype != ya.dtype or not np.array_equal(xa, ya):
+            return False
+    return True
+
+
+def check_capture(mod, path, check):
+    var = check.get("var")
+    if not var or not check["drivers"]:
+        return "unverified", check.get("reason") or "cannot tell which variable is captured"
+    driver = check["drivers"][0]
+    try:
+        raw, _obj, cls = lookup(mod, driver["target"], path)
+        self_obj = instance_of(cls, driver["target"]) if driver["target"]["method"] else None
+    except Unverified as e:
+        return "unverified", str(e)
+    if var in raw.__code__.co_freevars:
+        cell = raw.__closure__[raw.__code__.co_freevars.index(var)]
+        get, put = (lambda: cell.cell_contents), (lambda v: setattr(cell, "cell_contents", v))
+    elif var in raw.__globals__:
+        g = raw.__globals__
+        get, put = (lambda: g[var]), (lambda v: g.__setitem__(var, v))
+    else:
+        return "unverified", f"`{var}` is neither a module global nor a closure variable of {driver['label']}"
+    old = get()
+    alts = [a for a in variants(old) if a is not old]
+    if not alts:
+        return "unverified", f"cannot make a different value of type {type(old).__name__} for `{var}`"
+    notes = []
+    for argset in driver["argsets"]:
+        try:
+            jax.clear_caches()
+            first = trace_once(raw, driver, argset, self_obj, "jaxpr")
+        except Exception as e:  # noqa: BLE001
+            notes.append(f"tracing {driver['label']} failed: {short(e)}")
+            continue
+        changed = False
+        try:
+            for alt in alts:
+                put(alt)
+                jax.clear_caches()
+                try:
+                    second = trace_once(raw, driver, argset, self_obj, "jaxpr")
+                except Exception:  # noqa: BLE001 - a different value that breaks the trace is still a dependency
+                    changed = True
+                    break
+                if not same_jaxpr(first, second):
+                    changed = True
+                    break
+        finally:
+            put(old)
+        if changed:
+            return "confirmed", f"the trace of {driver['label']} changes when `{var}` changes"
+        return "refuted", f"the trace of {driver['label']} does not depend on `{var}`"
+    g = guessed_note(driver)
+    return "unverified", g or pick_note(notes, check)
+
+
+def check_effect(mod, path, check):
+    notes = []
+    for driver in check["drivers"]:
+        try:
+            raw, obj, cls = lookup(mod, driver["target"], path)
+            self_obj = instance_of(cls, driver["target"]) if driver["target"]["method"] else None
+        except Unverified as e:
+            notes.append(str(e))
+            continue
+        user = None
+        if driver.get("cached"):
+            if obj is not raw and not isinstance(obj, (staticmethod, classmethod)) and callable(obj):
+                user = obj if self_obj is None else obj.__get__(self_obj, cls)
+            else:
+                for alias in driver.get("aliases") or []:
+                    cand = getattr(mod, alias, None)
+                    if cand is not None and callable(cand):
+                        user = cand
+                        break
+        if user is not None:
+            fn = user
+            bind_self = None
+            made = False
+        else:
+            spec = driver.get("statics") or {}
+            target = raw if self_obj is None else raw.__get__(self_obj, cls)
+            fn = jax.jit(target, **jit_statics(spec.get("nums", []), spec.get("names", [])))
+            bind_self = None
+            made = True
+        for argset in driver["argsets"]:
+            counts = []
+            outputs = []
+            err = None
+            try:
+                for _ in range(2):
+                    statics, traced = prepare(argset, driver, abstract=False)
+                    vals = dict(statics)
+                    vals.update(traced)
+                    pos, kw = assemble(argset["args"], vals)
+                    if bind_self is not None:
+                        pos = [bind_self] + pos
+                    tracker = LineTracker(path, check["line"], check["end_line"])
+                    buf = io.StringIO()
+                    with contextlib.redirect_stdout(buf), tracker:
+                        r = fn(*pos, **kw)
+                        jax.block_until_ready(r)
+                    counts.append(tracker.hits)
+                    outputs.append(buf.getvalue())
+            except Exception as e:  # noqa: BLE001
+                err = e
+            if err is not None:
+                notes.append(f"calling {driver['label']} failed: {short(err)}")
+                continue
+            if counts[0] == 0:
+                notes.append(f"calling {driver['label']} did not reach line {check['line']}")
+                continue
+            if check["code"] == "JAX302" and not outputs[0]:
+                notes.append(f"line {check['line']} printed nothing")
+                continue
+            if counts[1] == 0:
+                if made:
+                    return "confirmed", f"runs only while tracing {driver['label']} under jax.jit"
+                return "confirmed", f"runs while tracing {driver['label']}, not on the cached second call"
+            if not made:
+                return "refuted", f"runs on every call of {driver['label']}"
+            notes.append(f"line {check['line']} ran on both calls")
+        g = guessed_note(driver)
+        if g:
+            notes.insert(0, g)
+    return "unverified", pick_note(notes, check)
+
+
+def jit_statics(nums, names):
+    """Only the keywords the user gave: an explicit empty static_argnums stops JAX from
+    inferring positions from static_argnames."""
+    kw = {}
+    if nums:
+        kw["static_argnums"] = tuple(nums)
+    if names:
+        kw["static_argnames"] = tuple(names)
+    return kw
+
+
+def check_static(mod, path, check):
+    ns = {}
+    exec(compile(check["stub"], "<jaxlint stub>", "exec"), ns)  # noqa: S102 - a signature we generated
+    stub = next(v for k, v in ns.items() if callable(v) and not k.startswith("__"))
+    spec = check["spec"]
+    try:
+        jitted = jax.jit(stub, **jit_statics(spec["nums"], spec["names"]))
+        if check.get("args") is not None:
+            statics, traced = prepare({"args": check["args"]}, {}, abstract=False)
+            vals = dict(statics)
+            vals.update(traced)
+            pos, kw = assemble(check["args"], vals)
+            jitted(*pos, **kw)
+    except ValueError as e:
+        text = check.get("expect_text") or ""
+        if not text or text.lower() in str(e).lower():
+            return "confirmed", short(e)
+        return "unverified", f"jax.jit raised another error: {short(e)}"
+    except Exception as e:  # noqa: BLE001
+        return "unverified", f"jax.jit raised another error: {short(e)}"
+    if check.get("args") is None:
+        return "refuted", "jax.jit accepted the static argument spec"
+    return "refuted", "jax.jit accepted the call"
+
+
+def run_check(mod, path, check):
+    kind = check.get("kind")
+    if kind == "trace":
+        if check.get("module_level"):
+            return "unverified", f"line {check['line']} is not inside a function and did not raise while importing"
+        return check_trace(mod, path, check)
+    if kind == "capture":
+        return check_capture(mod, path, check)
+    if kind == "effect":
+        return check_effect(mod, path, check)
+    if kind == "static":
+        return check_static(mod, path, check)
+    return "unverified", check.get("reason") or "no dynamic check"
+
+
+def module_name(path):
+    stem = os.path.splitext(os.path.basename(path))[0]
+    if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", stem) or stem in sys.modules or stem == "__main__":
+        stem = "_jaxlint_dynamic_" + re.sub(r"\W", "_", stem)
+    return stem
+
+
+def main(argv):
+    global jax, jnp, np
+    plan_path, out_path = argv[1], argv[2]
+    out = Out(out_path)
+    with open(plan_path, encoding="utf-8") as fh:
+        plan = json.load(fh)
+    # Whatever the user's code prints must not mix with our results.
+    os.dup2(2, 1)
+    os.environ["JAX_PLATFORMS"] = "cpu"
+    import jax as _jax
+    import jax.numpy as _jnp
+    import numpy as _np
+
+    jax, jnp, np = _jax, _jnp, _np
+    jax.config.update("jax_traceback_filtering", "off")
+    path = os.path.realpath(plan["path"])
+    folder = os.path.dirname(path)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    out.emit(event="importing")
+    name = module_name(path)
+    try:
+        spec = importlib.util.spec_from_file_location(name, path)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+    except SystemExit as e:
+        out.emit(event="import_failed", reason=f"the module called sys.exit({e.code!r}) while being imported")
+        return 0
+    except BaseException as e:  # noqa: BLE001 - anything the module raises
+        for i, check in enumerate(plan["checks"]):
+            if check.get("kind") in ("trace", "static") and matches(e, _import_expect(check), path):
+                out.emit(event="result", id=i, status="confirmed", detail=f"{type(e).__name__} while importing the module")
+        out.emit(event="import_failed", reason=f"import failed: {short(e)}")
+        return 0
+    out.emit(event="imported")
+    for i, check in enumerate(plan["checks"]):
+        out.emit(event="check", id=i, label=_label(check))
+        try:
+            status, detail = run_check(mod, path, check)
+        except SystemExit as e:
+            status, detail = "unverified", f"the code called sys.exit({e.code!r}) during the check"
+        except BaseException as e:  # noqa: BLE001
+            status, detail = "unverified", f"the check failed: {short(e)}"
+        out.emit(event="result", id=i, status=status, detail=detail)
+    out.emit(event="done")
+    return 0
+
+
+def _import_expect(check):
+    if check.get("kind") == "static":
+        return {
+            "expect": ["ValueError"],
+            "expect_text": check.get("expect_text") or "",
+            "line": check["line"],
+            "end_line": check["end_line"],
+        }
+    return check
+
+
+def _label(check):
+    for d in check.get("drivers") or []:
+        return d.get("label", "")
+    return check.get("code", "")
+
+
+if __name__ == "__main__":
+    rc = main(sys.argv)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # Do not wait for threads the user's module may have started.
+    os._exit(rc)
