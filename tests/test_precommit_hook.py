@@ -1,0 +1,162 @@
+"""The pre-commit hook, driven through the real ``pre-commit`` in temporary git repositories.
+
+pre-commit installs the hook from a git repository at a commit.  ``pre-commit try-repo`` on a
+local checkout with uncommitted changes builds a shadow commit from *tracked* files only
+(staged files and ``git add -u``), so new untracked modules would be missing from the hook.  The
+tests therefore commit a snapshot of exactly what ``pip install .`` needs from this working tree
+(pyproject.toml, README.md, .pre-commit-hooks.yaml, jaxlint/) into a fresh repository and point
+pre-commit at that: the result is the same in a fresh CI clone and in a work tree mid-edit.
+
+Installing the hook environment downloads libcst (and the build backend) from the package
+index: the only network use of the test suite.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+import yaml
+
+from clirun import ROOT, commit_all, env, git, init_repo
+
+TIMEOUT = 900  # creating a virtualenv and installing libcst can be slow on a cold cache
+
+BAD = """\
+import jax
+
+
+@jax.jit
+def relu(x):
+    if x > 0:
+        return x
+    return 0.0 * x
+"""
+
+GOOD = """\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def relu(x):
+    return jnp.where(x > 0, x, 0.0 * x)
+"""
+
+
+def _snapshot(dest: str) -> str:
+    os.makedirs(dest)
+    for name in ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "LICENSE"):
+        if os.path.exists(os.path.join(ROOT, name)):
+            shutil.copy2(os.path.join(ROOT, name), dest)
+    shutil.copytree(
+        os.path.join(ROOT, "jaxlint"),
+        os.path.join(dest, "jaxlint"),
+        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"),
+    )
+    init_repo(dest)
+    commit_all(dest, "snapshot")
+    return git(["rev-parse", "HEAD"], cwd=dest).stdout.decode().strip()
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory):
+    base = tmp_path_factory.mktemp("precommit")
+    hook_repo = str(base / "jaxlint-hook")
+    rev = _snapshot(hook_repo)
+    project = str(base / "project")
+    os.makedirs(project)
+    init_repo(project)
+    with open(os.path.join(project, "bad.py"), "w") as fh:
+        fh.write(BAD)
+    with open(os.path.join(project, "good.py"), "w") as fh:
+        fh.write(GOOD)
+    with open(os.path.join(project, "notes.txt"), "w") as fh:
+        fh.write("jax is great: not Python, so never passed to the hook\n")
+    with open(os.path.join(project, ".pre-commit-config.yaml"), "w") as fh:
+        fh.write(f"repos:\n  - repo: {hook_repo}\n    rev: {rev}\n    hooks:\n      - id: jaxlint\n")
+    commit_all(project, "project")
+    return {"hook_repo": hook_repo, "rev": rev, "project": project, "home": str(base / "pre-commit-home")}
+
+
+def pre_commit(args, setup) -> subprocess.CompletedProcess:
+    e = env(
+        PRE_COMMIT_HOME=setup["home"],
+        PRE_COMMIT_COLOR="never",
+        GIT_AUTHOR_NAME="Test",
+        GIT_AUTHOR_EMAIL="test@example.com",
+        GIT_COMMITTER_NAME="Test",
+        GIT_COMMITTER_EMAIL="test@example.com",
+    )
+    # The hook must not see this checkout on its path: it runs from its own environment.
+    e.pop("PYTHONPATH", None)
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", *args],
+        cwd=setup["project"],
+        capture_output=True,
+        env=e,
+        timeout=TIMEOUT,
+    )
+
+
+def test_manifest():
+    with open(os.path.join(ROOT, ".pre-commit-hooks.yaml")) as fh:
+        (hook,) = yaml.safe_load(fh)
+    assert hook["id"] == "jaxlint"
+    assert hook["entry"] == "jaxlint"
+    assert hook["language"] == "python"
+    assert hook["types_or"] == ["python", "pyi"]
+    assert "additional_dependencies" not in hook
+
+
+def test_try_repo_fails_on_a_finding_and_prints_it(setup):
+    p = pre_commit(["try-repo", setup["hook_repo"], "jaxlint", "--files", "bad.py", "good.py"], setup)
+    out = p.stdout.decode()
+    assert p.returncode == 1, out + p.stderr.decode()
+    assert "jaxlint" in out and "Failed" in out
+    assert "bad.py:6:8: JAX101 Python `if` on traced value `x` in jitted relu()" in out
+    assert "good.py:" not in out
+
+
+def test_try_repo_passes_on_a_clean_file(setup):
+    p = pre_commit(["try-repo", setup["hook_repo"], "jaxlint", "--files", "good.py", "notes.txt"], setup)
+    out = p.stdout.decode()
+    assert p.returncode == 0, out + p.stderr.decode()
+    assert "jaxlint" in out and "Passed" in out
+
+
+def test_run_with_committed_config_and_core_only_environment(setup):
+    p = pre_commit(["run", "--all-files"], setup)
+    out = p.stdout.decode()
+    assert p.returncode == 1, out + p.stderr.decode()
+    assert "bad.py:6:8: JAX101" in out
+    assert "good.py:" not in out
+    assert "notes.txt" not in out  # not Python: pre-commit never passes it (it would be a JAX001)
+
+    # The hook environment holds the core only: libcst, never jax.
+    envs = []
+    for dirpath, dirnames, _ in os.walk(setup["home"]):
+        for d in dirnames:
+            if d.startswith("py_env-"):
+                envs.append(os.path.join(dirpath, d))
+    assert len(envs) == 1, envs
+    py = os.path.join(envs[0], "Scripts" if os.name == "nt" else "bin", "python")
+    clean = env()
+    clean.pop("PYTHONPATH", None)
+    listing = subprocess.run(
+        [py, "-m", "pip", "list", "--format=freeze"], capture_output=True, timeout=120, env=clean
+    ).stdout.decode()
+    names = {line.split("==")[0].lower() for line in listing.splitlines()}
+    assert "libcst" in names and "jaxlint" in names
+    assert not names & {"jax", "jaxlib", "numpy"}
+
+    # Fixing the code makes the hook pass.
+    with open(os.path.join(setup["project"], "bad.py"), "w") as fh:
+        fh.write(textwrap.dedent(GOOD))
+    p = pre_commit(["run", "--all-files"], setup)
+    assert p.returncode == 0, p.stdout.decode() + p.stderr.decode()
+    assert "Passed" in p.stdout.decode()
