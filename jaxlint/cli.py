@@ -51,8 +51,54 @@ def build_parser() -> argparse.ArgumentParser:
     color = p.add_mutually_exclusive_group()
     color.add_argument("--color", dest="color", action="store_const", const=True, default=None, help="force colour")
     color.add_argument("--no-color", dest="color", action="store_const", const=False, help="never colour")
+    _add_dynamic_options(p)
     p.add_argument("--version", action="version", version=f"jaxlint {__version__}")
     return p
+
+
+def _add_dynamic_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group(
+        "dynamic mode",
+        "--dynamic marks each finding confirmed, refuted or unverified by tracing the code with JAX on CPU. "
+        "It IMPORTS each file that has findings, which EXECUTES the module's top-level code (never its "
+        "if __name__ == '__main__': block), in a separate process with a timeout. Use it only on code you trust. "
+        "Needs: pip install 'jaxlint[dynamic]'.",
+    )
+    g.add_argument("--dynamic", action="store_true", help="confirm findings by tracing them with jax.make_jaxpr / jax.jit")
+    g.add_argument(
+        "--dynamic-timeout", type=float, default=60.0, metavar="SECONDS", help="time allowed per file (default: 60)"
+    )
+    g.add_argument("--dynamic-drop-refuted", action="store_true", help="leave refuted findings out of the report")
+
+
+def _dynamic(findings: List[Finding], files: List[str], args) -> List[Finding]:
+    """Run dynamic mode over the findings (jaxlint.dynamic is imported only here)."""
+    from jaxlint import dynamic
+
+    if not dynamic.jax_available():
+        raise DynamicUnavailable(f"--dynamic needs JAX: {dynamic.INSTALL_HINT}")
+    if args.dynamic_timeout <= 0:
+        raise UsageError("--dynamic-timeout must be positive")
+    real = {relpath(f): f for f in files if f != "-"}
+    progress = sys.stderr if sys.stderr.isatty() else None
+    findings = dynamic.confirm(findings, real, timeout=args.dynamic_timeout, progress=progress)
+    if not args.quiet:
+        print(f"Dynamic check: {dynamic.summary(findings)}.", file=sys.stderr)
+    if args.dynamic_drop_refuted:
+        findings = dynamic.drop_refuted(findings)
+    return findings
+
+
+class DynamicUnavailable(UsageError):
+    pass
+
+
+def _check_dynamic_available(args) -> None:
+    if getattr(args, "dynamic", False):
+        from jaxlint import dynamic
+
+        if not dynamic.jax_available():
+            raise DynamicUnavailable(f"--dynamic needs JAX: {dynamic.INSTALL_HINT}")
 
 
 def explain(code: str) -> str:
@@ -136,9 +182,12 @@ def _run(args, parser) -> int:
     if not paths:
         paths = ["."]
     cfg = effective_config(args, [p for p in paths if p != "-"])
+    _check_dynamic_available(args)
     files, missing = discover(paths, cfg)
     findings = lint_files(files, cfg, args)
     findings.sort(key=Finding.sort_key)
+    if getattr(args, "dynamic", False) and findings:
+        findings = _dynamic(findings, files, args)
 
     out_stream = sys.stdout
     fh = None

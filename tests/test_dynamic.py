@@ -1,0 +1,189 @@
+"""``jaxlint --dynamic`` against real JAX on CPU."""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytest.importorskip("jax")
+
+from jaxlint import cli, dynamic  # noqa: E402
+from jaxlint.config import Config  # noqa: E402
+from jaxlint.engine import lint_source, read_and_lint  # noqa: E402
+from jaxlint.formats import format_text  # noqa: E402
+from jaxlint.rules.traced_values import TracedIf  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIXTURES = sorted(glob.glob(os.path.join(ROOT, "fixtures", "*.py")))
+DYN = os.path.join(ROOT, "fixtures", "dynamic")
+
+
+def lint(paths):
+    out = []
+    for p in paths:
+        out.extend(read_and_lint(p, p, Config()))
+    return out
+
+
+def run_dynamic(paths, timeout=60.0):
+    findings = lint(paths)
+    return dynamic.confirm(findings, {p: p for p in paths}, timeout=timeout)
+
+
+def statuses(findings):
+    return {(os.path.basename(f.path), f.line, f.code): (f.dynamic["status"], f.dynamic["detail"]) for f in findings}
+
+
+def test_every_fixture_finding_is_confirmed():
+    assert len(FIXTURES) >= 5
+    findings = run_dynamic(FIXTURES)
+    assert len(findings) >= 50
+    not_confirmed = {k: v for k, v in statuses(findings).items() if v[0] != "confirmed"}
+    assert not_confirmed == {}
+
+
+def test_example_arguments_from_spec_call_site_annotation_and_default():
+    path = os.path.join(DYN, "arguments.py")
+    got = statuses(run_dynamic([path]))
+    assert got == {
+        ("arguments.py", 15, "JAX101"): ("confirmed", "TracerBoolConversionError tracing jitted from_spec()"),
+        ("arguments.py", 23, "JAX102"): ("confirmed", "TracerBoolConversionError tracing jitted from_call_site()"),
+        ("arguments.py", 31, "JAX104"): ("confirmed", "ConcretizationTypeError tracing jitted from_annotation()"),
+        ("arguments.py", 39, "JAX104"): ("confirmed", "ConcretizationTypeError tracing jitted static_with_default()"),
+    }
+
+
+class OverEagerIf(TracedIf):
+    """Test-only: flags every `if` in a traced function, traced or not."""
+
+    def on_test(self, ctx, kind, test, v, stmt):
+        if kind == "if":
+            ctx.report(self, test, kind="`if`", var="?")
+
+
+def test_wrong_static_finding_is_refuted():
+    path = os.path.join(DYN, "static_tests.py")
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    assert lint_source(text, path) == []  # the real rules are silent here
+    wrong = lint_source(text, path, rules=[OverEagerIf])
+    assert [(f.line, f.code) for f in wrong] == [(12, "JAX101"), (19, "JAX101")]
+    out = dynamic.confirm(wrong, {path: path}, timeout=60)
+    assert [(f.line, f.dynamic) for f in out] == [
+        (12, {"status": "refuted", "detail": "traced without error"}),
+        (19, {"status": "refuted", "detail": "traced without error"}),
+    ]
+    text_out = format_text(out)
+    assert text_out.splitlines()[0].endswith(" [refuted: traced without error]")
+    assert dynamic.summary(out) == "0 confirmed, 2 refuted, 0 unverified"
+    assert dynamic.drop_refuted(out) == []
+
+
+def test_cli_drop_refuted_and_machine_output(monkeypatch, capsys):
+    path = os.path.join(DYN, "static_tests.py")
+    good = os.path.join(DYN, "main_writes_file.py")
+    real_lint_files = cli.lint_files
+
+    def with_wrong_finding(files, cfg, args):
+        out = real_lint_files(files, cfg, args)
+        with open(path, encoding="utf-8") as fh:
+            out.extend(lint_source(fh.read(), cli.relpath(path), cfg, rules=[OverEagerIf]))
+        return out
+
+    monkeypatch.setattr(cli, "lint_files", with_wrong_finding)
+    rc = cli.main([path, good, "--dynamic", "--format", "json"])
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert rc == 1
+    assert [(os.path.basename(d["path"]), d["line"], d["dynamic"]["status"]) for d in data] == [
+        ("main_writes_file.py", 12, "confirmed"),
+        ("static_tests.py", 12, "refuted"),
+        ("static_tests.py", 19, "refuted"),
+    ]
+    assert data[1]["dynamic"] == {"status": "refuted", "detail": "traced without error"}
+    assert "Dynamic check: 1 confirmed, 2 refuted, 0 unverified." in err
+    assert "\r" not in err  # no progress when standard error is not a terminal
+
+    rc = cli.main([path, good, "--dynamic", "--dynamic-drop-refuted"])
+    out, err = capsys.readouterr()
+    assert rc == 1
+    assert out.splitlines() == [
+        f"{cli.relpath(good)}:12:8: JAX101 Python `if` on traced value `x` in jitted relu_broken() [confirmed]"
+    ]
+    assert "Dynamic check: 1 confirmed, 2 refuted, 0 unverified." in err
+
+
+def test_unimportable_modules_are_unverified_and_the_run_goes_on():
+    names = ["import_hang.py", "import_exit.py", "import_raise.py", "import_missing.py", "main_writes_file.py"]
+    paths = [os.path.join(DYN, n) for n in names]
+    start = time.monotonic()
+    got = statuses(run_dynamic(paths, timeout=8))
+    elapsed = time.monotonic() - start
+    assert got == {
+        ("import_hang.py", 10, "JAX101"): ("unverified", "timed out after 8 s while importing the module"),
+        ("import_exit.py", 10, "JAX101"): ("unverified", "the module called sys.exit(3) while being imported"),
+        ("import_raise.py", 10, "JAX101"): ("unverified", "import failed: RuntimeError: configuration file not found"),
+        ("import_missing.py", 10, "JAX101"): (
+            "unverified",
+            "import failed: ModuleNotFoundError: No module named 'jaxlint_fixture_package_that_does_not_exist'",
+        ),
+        ("main_writes_file.py", 12, "JAX101"): ("confirmed", "TracerBoolConversionError tracing jitted relu_broken()"),
+    }
+    assert elapsed < 8 + 40
+
+
+def test_main_block_never_runs(tmp_path):
+    src = os.path.join(DYN, "main_writes_file.py")
+    target = tmp_path / "main_writes_file.py"
+    shutil.copy(src, target)
+    marker = tmp_path / "main_block_ran.txt"
+    proc = subprocess.run(
+        [sys.executable, "-m", "jaxlint", "--dynamic", "--dynamic-timeout", "60", str(target)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stdout.rstrip().endswith("in jitted relu_broken() [confirmed]")
+    assert not marker.exists()
+    # the block really writes the file when the module runs as a script
+    subprocess.run([sys.executable, str(target)], capture_output=True, cwd=tmp_path, check=True)
+    assert marker.read_text() == "the __main__ block ran\n"
+
+
+def test_parent_process_never_imports_jax():
+    path = os.path.join(DYN, "main_writes_file.py")
+    code = (
+        "import sys\n"
+        "from jaxlint.cli import main\n"
+        f"rc = main(['--dynamic', '-q', {path!r}])\n"
+        "assert rc == 1, rc\n"
+        "assert not any(m == 'jax' or m.startswith('jax.') for m in sys.modules), 'jax imported'\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.rstrip().endswith("[confirmed]")
+
+
+def test_without_jax_dynamic_exits_2(monkeypatch, capsys):
+    monkeypatch.setattr(dynamic, "jax_available", lambda: False)
+    rc = cli.main(["--dynamic", os.path.join(DYN, "main_writes_file.py")])
+    _, err = capsys.readouterr()
+    assert rc == 2
+    assert err == "jaxlint: error: --dynamic needs JAX: pip install 'jaxlint[dynamic]'\n"
+
+
+def test_help_documents_the_safety_model(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "EXECUTES the module's top-level code" in out
+    assert "--dynamic-timeout SECONDS" in out
+    assert "--dynamic-drop-refuted" in out
