@@ -8,7 +8,7 @@ import sys
 from collections import Counter
 from typing import List, Optional, Sequence
 
-from jaxlint import __version__
+from jaxlint import __version__, baseline, diffmode
 from jaxlint.config import Config, ConfigError, load_config, with_overrides
 from jaxlint.discovery import discover, relpath
 from jaxlint.engine import lint_source, read_and_lint
@@ -51,7 +51,16 @@ def build_parser() -> argparse.ArgumentParser:
     color = p.add_mutually_exclusive_group()
     color.add_argument("--color", dest="color", action="store_const", const=True, default=None, help="force colour")
     color.add_argument("--no-color", dest="color", action="store_const", const=False, help="never colour")
+    p.add_argument(
+        "--jobs", "-j", type=int, metavar="N", default=None, help="worker processes (default: the number of CPUs)"
+    )
+    p.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
+    p.add_argument("--cache-dir", metavar="DIR", help="result cache folder (default: .jaxlint_cache next to pyproject.toml, else in the working folder)")
     _add_dynamic_options(p)
+    # Review modes: only what a change introduced (jaxlint/diffmode.py, jaxlint/baseline.py).
+    p.add_argument("--diff", metavar="REV", help="lint only lines added or changed since git merge-base REV HEAD")
+    p.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
+    p.add_argument("--write-baseline", metavar="FILE", help="record the current findings in FILE and report none")
     p.add_argument("--version", action="version", version=f"jaxlint {__version__}")
     return p
 
@@ -128,14 +137,21 @@ def effective_config(args, paths: Sequence[str]) -> Config:
 
 
 def lint_files(files: List[str], cfg: Config, args) -> List[Finding]:
+    from jaxlint import cache, runner
+
     rules = selected_rules(cfg.select, cfg.ignore)
-    out: List[Finding] = []
-    for path in files:
-        if path == "-":
-            out.extend(_lint_stdin(args, cfg, rules))
-            continue
-        out.extend(read_and_lint(path, relpath(path), cfg, rules))
-    return out
+    cache_dir = None
+    if not getattr(args, "no_cache", False):
+        cache_dir = getattr(args, "cache_dir", None) or cache.default_directory(cfg.root)
+    return runner.lint_files(
+        files,
+        cfg,
+        rules,
+        jobs=getattr(args, "jobs", None),
+        cache_dir=cache_dir,
+        display=relpath,
+        stdin=lambda: _lint_stdin(args, cfg, rules),
+    )
 
 
 def _lint_stdin(args, cfg: Config, rules) -> List[Finding]:
@@ -183,9 +199,15 @@ def _run(args, parser) -> int:
         paths = ["."]
     cfg = effective_config(args, [p for p in paths if p != "-"])
     _check_dynamic_available(args)
+    diff_scope = diffmode.scope_for(args)
+    if diff_scope is not None:
+        paths = diff_scope.files([p for p in args.paths if p != "-"])
     files, missing = discover(paths, cfg)
     findings = lint_files(files, cfg, args)
     findings.sort(key=Finding.sort_key)
+    if diff_scope is not None:
+        findings = diff_scope.filter(findings)
+    findings = baseline.apply(args, findings)
     if getattr(args, "dynamic", False) and findings:
         findings = _dynamic(findings, files, args)
 

@@ -563,7 +563,10 @@ class ModuleIndex(FastVisitor):
         elif isinstance(target, (cst.Subscript, cst.Attribute)):
             b = base_name(target)
             if b is not None:
-                self._mutate(b, "store")
+                if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
+                    self._mutate(b, "attr:" + target.attr.value)
+                else:
+                    self._mutate(b, "store")
             if isinstance(target, cst.Subscript):
                 self.subscript_stores.append((target, self._stmt, scope, kind == "aug"))
 

@@ -43,6 +43,8 @@ PYSEQ = 4  # a Python list/tuple/range: indexing it needs a concrete integer
 DICT = 8  # a Python dict (pytree container)
 OPAQUE = 16  # attributes may be static fields (self, nnx modules, equinox filter_jit args)
 SHAPE = 32  # a shape tuple (static)
+REF = 64  # a mutable Ref (Pallas): ``ref[...] = v`` is its API
+RAW = 128  # a parameter as received: could be an array, a pytree container or None
 
 
 class Val:
@@ -141,6 +143,8 @@ STATIC_FUNCS = frozenset(
         "jax.debug.visualize_array_sharding",
         "jax.ensure_compile_time_eval",
         "jax.typeof",
+        "jax.lax.dtype",
+        "jax.numpy.ndarray",
     }
 )
 
@@ -152,9 +156,32 @@ TRACED_PREFIXES = (
     "jax.scipy.",
     "jax.image.",
     "jax.ops.",
-    "jax.experimental.pallas.",
     "jax.lax.linalg.",
 )
+
+# Pallas is mostly Python-level helpers (cdiv, BlockSpec, next_power_of_2); these are traced.
+PALLAS_TRACED = frozenset(
+    {
+        "program_id",
+        "num_programs",
+        "load",
+        "store",
+        "swap",
+        "atomic_add",
+        "atomic_max",
+        "atomic_min",
+        "atomic_and",
+        "atomic_or",
+        "atomic_xor",
+        "atomic_xchg",
+        "atomic_cas",
+        "dot",
+        "max_contiguous",
+        "multiple_of",
+    }
+)
+
+STATIC_PREFIXES = ("jax.dtypes.", "jax.sharding.", "jax.typing.", "jax.core.", "jax.tree_util.register")
 
 TREE_MAPS = frozenset(
     {
@@ -178,9 +205,14 @@ CALLBACKS = frozenset(
 # Methods on Python containers, not arrays.
 DICT_METHODS = frozenset({"keys", "values", "items", "get"})
 
+# NumPy functions that only read a tracer's shape or dtype: a static result.
+NUMPY_STATIC = frozenset(
+    {"shape", "ndim", "size", "result_type", "dtype", "issubdtype", "iinfo", "finfo", "isscalar", "iscomplexobj", "isrealobj", "can_cast", "promote_types"}
+)
+
 # NumPy functions that work on tracers because they dispatch to the array's own method or
-# only read its shape (verified against JAX: see tests/test_oracle.py).
-NUMPY_SAFE = frozenset(
+# only read its shape (verified against JAX: see fixtures/concretization.py and the oracle test).
+NUMPY_SAFE = NUMPY_STATIC | frozenset(
     {
         "sum",
         "mean",
@@ -211,12 +243,6 @@ NUMPY_SAFE = frozenset(
         "trace",
         "diagonal",
         "searchsorted",
-        "result_type",
-        "dtype",
-        "issubdtype",
-        "iinfo",
-        "finfo",
-        "isscalar",
     }
 )
 
@@ -328,6 +354,7 @@ class Analyzer:
         self.active: set = set()
         self._ctx_cache: Dict[int, Context] = {}
         self.analyzed_entries: List[Tuple[Application, Frame]] = []
+        self.container_cache: Dict[int, frozenset] = {}
 
     # -- plumbing ----------------------------------------------------------------
     def emit(self, event: str, frame: Frame, *args) -> None:
@@ -474,9 +501,22 @@ class Analyzer:
         if f.is_method and not app.bound_self and param is f.positional_params()[0]:
             return Val(T, name, OPAQUE)  # a traced ``self``: its fields may be static
         flags = OPAQUE if t.opaque_attrs else 0
-        if is_array_annotation(param.annotation, f.scope):
-            flags |= ARRAY
-        return Val(T, name, flags)
+        if t.refs or is_ref_name(name):
+            return Val(T, name, flags | REF)
+        return Val(T, name, flags | self.param_shape_flags(f, param, name))
+
+    def param_shape_flags(self, f: FuncInfo, param, name: str) -> int:
+        """ARRAY when the parameter is surely an array or scalar; RAW when it may be a pytree
+        container (it is indexed, iterated, unpacked, compared with None...): then its bare
+        truthiness (``if p:``) is a container or None check, not a bool conversion."""
+        if is_array_annotation(param.annotation, f.scope) or is_scalar_annotation(param.annotation):
+            return ARRAY
+        d = param.default
+        if isinstance(d, (cst.Integer, cst.Float)) or isinstance(d, cst.Name) and d.value in ("True", "False"):
+            return ARRAY
+        if name in container_uses(f.node, self.container_cache):
+            return RAW
+        return 0
 
     # -- functions called from traced code --------------------------------------
     def call_function(
@@ -586,7 +626,7 @@ class Analyzer:
             if i < skip or i - skip < len(bound_args) or name in statics or name in bound_kw:
                 sub.env[name] = STATIC if i < skip else (bound_args[i - skip] if i - skip < len(bound_args) else STATIC)
             else:
-                sub.env[name] = Val(T, name)
+                sub.env[name] = Val(T, name, REF if is_ref_name(name) else self.param_shape_flags(f, param, name))
         for param in p.kwonly_params:
             name = param.name.value
             sub.env[name] = STATIC if (name in statics or name in bound_kw or param.default is not None) else Val(T, name)
@@ -609,6 +649,76 @@ class Analyzer:
         if not frame.returns:
             return STATIC
         return joinall(frame.returns)
+
+
+def is_ref_name(name: str) -> bool:
+    return name.endswith(("_ref", "_refs")) or name in ("ref", "refs")
+
+
+_SCALAR_TYPES = frozenset({"bool", "int", "float", "complex"})
+
+
+def is_scalar_annotation(ann) -> bool:
+    if ann is None:
+        return False
+    e = ann.annotation if isinstance(ann, cst.Annotation) else ann
+    return isinstance(e, cst.Name) and e.value in _SCALAR_TYPES
+
+
+class _ContainerUses(cst.CSTVisitor):
+    def __init__(self):
+        super().__init__()
+        self.names: set = set()
+
+    def _add(self, e) -> None:
+        if isinstance(e, cst.Name):
+            self.names.add(e.value)
+
+    def visit_Subscript(self, node) -> None:
+        self._add(node.value)
+
+    def visit_For(self, node) -> None:
+        self._add(node.iter)
+
+    def visit_CompFor(self, node) -> None:
+        self._add(node.iter)
+
+    def visit_StarredElement(self, node) -> None:
+        self._add(node.value)
+
+    def visit_Arg(self, node) -> None:
+        if node.star:
+            self._add(node.value)
+
+    def visit_Assign(self, node) -> None:
+        if any(isinstance(t.target, (cst.Tuple, cst.List)) for t in node.targets):
+            self._add(node.value)
+
+    def visit_Comparison(self, node) -> None:
+        if any(isinstance(c.operator, (cst.Is, cst.IsNot)) for c in node.comparisons):
+            self._add(node.left)
+            for c in node.comparisons:
+                self._add(c.comparator)
+
+    def visit_Call(self, node) -> None:
+        f = node.func
+        if isinstance(f, cst.Name) and f.value in ("len", "isinstance", "list", "tuple", "dict", "iter", "zip", "enumerate"):
+            if node.args:
+                self._add(node.args[0].value)
+        elif isinstance(f, cst.Attribute) and f.attr.value in ("array", "asarray", "tree_map", "map", "tree_leaves", "leaves"):
+            for a in node.args:
+                self._add(a.value)
+
+
+def container_uses(node, cache: Dict[int, frozenset]) -> frozenset:
+    """Names a function uses as containers (indexed, iterated, unpacked, compared with None)."""
+    key = id(node)
+    r = cache.get(key)
+    if r is None:
+        v = _ContainerUses()
+        node.visit(v)
+        r = cache[key] = frozenset(v.names)
+    return r
 
 
 def is_array_annotation(ann, scope: Scope) -> bool:
@@ -650,7 +760,7 @@ def is_array_annotation(ann, scope: Scope) -> bool:
 class Interp:
     """Interprets one function body in a Frame."""
 
-    __slots__ = ("a", "fr", "emit", "receiver")
+    __slots__ = ("a", "fr", "emit", "receiver", "attr_hint")
 
     def __init__(self, analyzer: Analyzer, frame: Frame):
         self.a = analyzer
@@ -658,6 +768,8 @@ class Interp:
         self.emit = analyzer.emit
         # The name being mutated in place (``h.append(x)``, ``d[k] = v``): not a value read.
         self.receiver: Optional[cst.Name] = None
+        # (name node, attribute) while evaluating ``name.attribute``: captures say which field is read
+        self.attr_hint: Optional[tuple] = None
 
     # -- statements --------------------------------------------------------------
     def block(self, body) -> None:
@@ -910,7 +1022,9 @@ class Interp:
             return STATIC  # builtins
         binds = owner.bindings.get(name)
         if e is not self.receiver and binds and any(b.kind in VALUE_KINDS for b in binds):
-            self.emit("capture", self.fr, e, name, owner)
+            hint = self.attr_hint
+            attr = hint[1] if hint is not None and hint[0] is e else None
+            self.emit("capture", self.fr, e, name, owner, attr)
         f = owner.defs.get(name)
         if f is not None:
             return Val(S, name, 0, None, (FnRef(f), None, [], {}))
@@ -925,8 +1039,10 @@ class Interp:
             if isinstance(head, cst.Name) and self.fr.lookup(head.value) is None:
                 if resolve(e, self.fr.scope) is not None:
                     return STATIC  # a module attribute: jnp.float32, jnp.pi, lax.add
-        base = self.eval(base_expr)
         attr = e.attr.value
+        if isinstance(base_expr, cst.Name):
+            self.attr_hint = (base_expr, attr)
+        base = self.eval(base_expr)
         if attr in STATIC_ATTRS:
             return Val(S, None, SHAPE | PYSEQ if attr == "shape" else 0)
         if base.k == S:
@@ -978,7 +1094,7 @@ class Interp:
             if a.f & PYSEQ and isinstance(op, (cst.Multiply, cst.MultiplyAssign)) and b.k == S:
                 return Val(T, a.name, PYSEQ)
             name = a.name if a.k == T else b.name
-            return Val(T, name, ARRAY if (a.f | b.f) & ARRAY or isinstance(op, cst.MatrixMultiply) else 0)
+            return Val(T, name, ARRAY)  # arithmetic on a tracer gives an array
         if a.k == U or b.k == U:
             return UNKNOWN
         if a.container or b.container:
@@ -997,7 +1113,7 @@ class Interp:
         if isinstance(e.operator, cst.Not):
             self.emit("not_", self.fr, e, v, t)
             if v.k == T:
-                return Val(T, v.name, BOOL)
+                return Val(T, v.name, BOOL | (v.f & RAW))
             return Val(v.k)
         if v.k == T:
             return Val(T, v.name, v.f & (ARRAY | BOOL))
@@ -1227,8 +1343,14 @@ class Interp:
             if q.endswith("flatten"):
                 return Val(k, leaves.name, PYSEQ, (leaves, STATIC))
             return leaves
-        if q.startswith("jax.tree_util.") or q.startswith("jax.tree."):
+        if q.startswith(("jax.tree_util.", "jax.tree.")):
             return self.generic(argvals)
+        if q.startswith(STATIC_PREFIXES):
+            return STATIC
+        if q.startswith("jax.experimental.pallas."):
+            if q.rsplit(".", 1)[-1] not in PALLAS_TRACED:
+                return self.generic(argvals)
+            return Val(T, first_traced_name([v for _, v in argvals]), ARRAY)
         if q.startswith(TRACED_PREFIXES):
             if fr.concrete:
                 return STATIC
@@ -1243,7 +1365,7 @@ class Interp:
                 flags |= BOOL
             return Val(T, name, flags)
         if q.startswith("numpy."):
-            if q.startswith("numpy.random."):
+            if q.startswith("numpy.random.") or q[6:] in NUMPY_STATIC:
                 return STATIC
             if any(v.k == T for _, v in argvals):
                 return Val(T, first_traced_name([v for _, v in argvals]), ARRAY) if q[6:] in NUMPY_SAFE else UNKNOWN

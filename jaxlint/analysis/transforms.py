@@ -17,7 +17,7 @@ from jaxlint.analysis.scopes import FuncInfo, ModuleIndex, Scope, dotted_name
 class Transform:
     """What a JAX API does to the function it is given."""
 
-    __slots__ = ("label", "cached", "fn_args", "statics", "in_axes", "filtered", "opaque_attrs")
+    __slots__ = ("label", "cached", "fn_args", "statics", "in_axes", "filtered", "opaque_attrs", "effects", "refs")
 
     def __init__(
         self,
@@ -28,6 +28,8 @@ class Transform:
         in_axes: bool = False,
         filtered: bool = False,
         opaque_attrs: bool = False,
+        effects: bool = True,
+        refs: bool = False,
     ):
         self.label = label  # "jitted", "vmapped", "lax.scan body", ...
         self.fn_args = tuple(fn_args)  # (position, keyword) of the function arguments
@@ -36,14 +38,19 @@ class Transform:
         self.in_axes = in_axes  # in_axes=None leaves an argument a plain Python value
         self.filtered = filtered  # equinox filter_*: only array arguments are traced
         self.opaque_attrs = opaque_attrs  # attributes of arguments may be static (nnx modules)
+        # Side effects are a bug only where the function is meant to run per call; eval_shape
+        # and make_jaxpr are asked for exactly one trace.
+        self.effects = effects
+        self.refs = refs  # arguments are mutable Refs (Pallas kernels)
 
 
 _JIT = Transform("jitted", cached=True, statics=True)
 _PMAP = Transform("pmapped", cached=True, statics=True, in_axes=True)
 _VMAP = Transform("vmapped", in_axes=True)
 _REMAT = Transform("checkpointed", statics=True)
-_SHAPE = Transform("eval_shape-traced")
-_JAXPR = Transform("make_jaxpr-traced", statics=True)
+_SHAPE = Transform("eval_shape-traced", effects=False)
+_FILTER_SHAPE = Transform("eval_shape-traced", effects=False, filtered=True)
+_JAXPR = Transform("make_jaxpr-traced", statics=True, effects=False)
 _SCAN = Transform("lax.scan body", ((0, "f"),))
 _FORI = Transform("lax.fori_loop body", ((2, "body_fun"),))
 _WHILE = Transform("lax.while_loop function", ((0, "cond_fun"), (1, "body_fun")))
@@ -51,7 +58,7 @@ _COND = Transform("lax.cond branch", ((1, "true_fun"), (2, "false_fun")))
 _SWITCH = Transform("lax.switch branch", ((1, "branches"),))
 _MAP = Transform("lax.map function", ((0, "f"),))
 _ASSOC = Transform("lax.associative_scan function", ((0, "fn"),))
-_PALLAS = Transform("Pallas kernel", ((0, "kernel"),))
+_PALLAS = Transform("Pallas kernel", ((0, "kernel"),), refs=True)
 _FILTER_JIT = Transform("filter-jitted", cached=True, filtered=True)
 _FILTER_VMAP = Transform("filter-vmapped", filtered=True)
 _NNX_JIT = Transform("nnx-jitted", cached=True, statics=True, opaque_attrs=True)
@@ -81,7 +88,7 @@ TRANSFORMS: Dict[str, Transform] = {
     "equinox.filter_jit": _FILTER_JIT,
     "equinox.filter_pmap": _FILTER_JIT,
     "equinox.filter_vmap": _FILTER_VMAP,
-    "equinox.filter_eval_shape": _SHAPE,
+    "equinox.filter_eval_shape": _FILTER_SHAPE,
     "equinox.filter_checkpoint": _REMAT,
     "flax.nnx.jit": _NNX_JIT,
     "flax.nnx.vmap": _NNX_VMAP,
@@ -389,6 +396,8 @@ class TransformFinder:
                 if alias is not None:
                     r = FnRef(alias.func)
                     r.bound_self = alias.bound_self
+                    r.bound_pos = alias.bound_pos
+                    r.bound_kw = alias.bound_kw
                     r.jit = alias
                     return r
                 binds = owner.bindings.get(expr.value, ())
@@ -417,6 +426,8 @@ class TransformFinder:
                         a.keyword.value for a in expr.args[1:] if a.keyword is not None
                     }
                 return inner
+            if fq is not None and TRANSFORMS.get(fq) is _PALLAS:
+                return None  # a kernel is traced with Refs by pallas_call itself, not by outer transforms
             if fq in PASS_THROUGH or (fq is not None and fq in TRANSFORMS):
                 inner = self.resolve_fn(expr.args[0].value, scope, depth + 1)
                 if inner is not None and fq in PASS_THROUGH:

@@ -13,7 +13,7 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.analysis.scopes import CONTAINER_CTORS, MUTATING_METHODS, VALUE_KINDS, Scope
-from jaxlint.analysis.tracing import DICT, OPAQUE, PYSEQ, T, STATIC_FUNCS
+from jaxlint.analysis.tracing import DICT, OPAQUE, PYSEQ, REF, STATIC_FUNCS, T
 from jaxlint.analysis.transforms import resolve
 from jaxlint.rules.base import Rule
 
@@ -79,10 +79,13 @@ class _TracedCallables:
         return [o for fx, o in scope.calls if self.runs_traced(fx, scope)]
 
 
-def is_rebound(m, owner: Scope, name: str) -> bool:
-    """Is ``name`` (bound in ``owner``) rebound or mutated after a traced function could have run?"""
+def is_rebound(m, owner: Scope, name: str, attr: Optional[str] = None) -> bool:
+    """Is ``name`` (bound in ``owner``) rebound or mutated after a traced function could have run?
+
+    ``attr``: the read is ``name.attr``; then setting another attribute (``FLAGS.verbose = 1``)
+    does not change what was read."""
     cache = m.cache.setdefault("rebound", {})
-    key = (id(owner), name)
+    key = (id(owner), name, attr)
     if key in cache:
         return cache[key]
     tc = m.cache.get("traced_callables")
@@ -95,7 +98,8 @@ def is_rebound(m, owner: Scope, name: str) -> bool:
     muts = [
         o
         for o, kind, where in muts
-        if (kind == "store" or containers) and not (where.func is not None and tc.finder.is_traced_def(where.func))
+        if (kind == "store" or kind.startswith("attr:") and attr in (None, kind[5:]) or kind == "method" and containers)
+        and not (where.func is not None and tc.finder.is_traced_def(where.func))
     ]
     result = False
     if any(b.order is None for b in binds) or any(o is None for o in muts):
@@ -187,14 +191,14 @@ class FrozenCapture(Rule):
         """
     ]
 
-    def on_capture(self, ctx, node, name, owner):
+    def on_capture(self, ctx, node, name, owner, attr):
         if not ctx.cached or name in ctx.frame.declared:
             return
         seen = ctx.analyzer.cache.setdefault("301-seen", set())
         key = (id(ctx.func.node), name)
         if key in seen:
             return
-        if is_rebound(ctx.analyzer.module_ctx, owner, name):
+        if is_rebound(ctx.analyzer.module_ctx, owner, name, attr):
             seen.add(key)
             ctx.report(self, node, var=name)
 
@@ -253,7 +257,7 @@ class PrintInTraced(Rule):
     ]
 
     def on_call(self, ctx, node, q, argvals):
-        if q != "builtins.print":
+        if q != "builtins.print" or not ctx.frame.entry.transform.effects:
             return
         for a, v in argvals:
             if a.keyword is None and v.k == T:
@@ -349,6 +353,8 @@ class OuterStateMutation(Rule):
     ]
 
     def on_name_write(self, ctx, target, name, v, stmt):
+        if not ctx.frame.entry.transform.effects:
+            return
         kind = "nonlocal" if self._is_nonlocal(ctx, name) else "global"
         ctx.report(self, stmt, what=f"Assignment to {kind} `{name}`")
 
@@ -371,7 +377,11 @@ class OuterStateMutation(Rule):
         return owner
 
     def on_method(self, ctx, node, base, meth, argvals):
-        if meth not in MUTATING_METHODS:
+        # Recording static facts at trace time (shapes, names) is deliberate and harmless;
+        # storing a tracer outside is the bug (it leaks, and it happens once per trace).
+        if meth not in MUTATING_METHODS or not ctx.frame.entry.transform.effects:
+            return
+        if not any(v.k == T for _, v in argvals):
             return
         obj = node.func.value
         if isinstance(obj, cst.Name):
@@ -396,7 +406,7 @@ class OuterStateMutation(Rule):
 
     def on_store(self, ctx, kind, target, base, idx, v, stmt, aug):
         obj = target.value
-        if not isinstance(obj, cst.Name):
+        if not isinstance(obj, cst.Name) or not ctx.frame.entry.transform.effects:
             return
         name = obj.value
         if kind == "attr" and self._is_self(ctx, name):
@@ -405,7 +415,7 @@ class OuterStateMutation(Rule):
             ctx.report(self, stmt, what=f"`self.{target.attr.value} = ...`")
             return
         owner = self._outer(ctx, name)
-        if owner is None:
+        if owner is None or v.k != T:
             return
         if kind == "attr":
             ctx.report(self, stmt, what=f"Attribute assignment on outer `{name}`")
@@ -494,7 +504,7 @@ class InplaceArrayUpdate(Rule):
     ]
 
     def on_store(self, ctx, kind, target, base, idx, v, stmt, aug):
-        if kind != "subscript" or base.k != T or base.f & (DICT | PYSEQ | OPAQUE):
+        if kind != "subscript" or base.k != T or base.f & (DICT | PYSEQ | OPAQUE | REF):
             return
         if len(target.slice) == 1:
             sl = target.slice[0].slice
@@ -616,6 +626,8 @@ class TraceTimeRandomness(Rule):
     ]
 
     def on_call(self, ctx, node, q, argvals):
+        if not ctx.frame.entry.transform.effects:
+            return
         if q in _CLOCKS or (q.startswith(_RANDOM_CLOCK_PREFIXES) and q not in _RANDOM_OK):
             short = q.replace("numpy.", "np.")
             ctx.report(self, node, func=short)

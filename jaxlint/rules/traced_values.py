@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.tracing import BOOL, DICT, OPAQUE, PYSEQ, T, NUMPY_SAFE
+from jaxlint.analysis.tracing import ARRAY, BOOL, DICT, NUMPY_SAFE, OPAQUE, PYSEQ, RAW, REF, T
 from jaxlint.rules.base import Rule
 
 
 def _plain_traced(v) -> bool:
-    """A traced value whose truthiness JAX would have to compute (not a Python container)."""
-    return v.k == T and not v.f & (PYSEQ | DICT | OPAQUE)
+    """A traced value whose truthiness JAX would have to compute: not a Python container, and
+    not a parameter that the function also treats as a container (it may be a tuple or None)."""
+    if v.k != T or v.f & (PYSEQ | DICT | OPAQUE | REF):
+        return False
+    return not (v.f & RAW and not v.f & ARRAY)
 
 
 def _label(v, node):

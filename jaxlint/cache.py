@@ -1,0 +1,208 @@
+"""Result cache: a file whose content, configuration and jaxlint are unchanged is not re-linted.
+
+One entry per (file content, display path, configuration, rule set, jaxlint build) in
+``<cache dir>/<2 hex>/<62 hex>.json``.  The key mixes in:
+
+* the SHA-256 of the file's bytes and the path findings are reported under (per-file ignores
+  and the ``path`` of every finding depend on it);
+* ``Config.key()`` and the codes of the selected rules;
+* the jaxlint version and a digest of jaxlint's own source files (a development checkout that
+  changes the analysis without bumping the version must not reuse stale results), and the
+  LibCST version (the parser decides what a syntax error is);
+* an optional list of dependency digests.  Today a file's findings depend on that file alone
+  and the list is empty; an analysis that reads summaries of other modules passes their digests
+  here, so that editing a module invalidates the files that depend on it.
+
+Writes go to a temporary file in the same folder followed by ``os.replace``, which is atomic:
+two jaxlint processes sharing a cache never see a half-written entry, and the last writer wins
+with an entry that is equally valid.  An entry that cannot be read, does not parse or does not
+carry the full key it was stored under is treated as a miss and rewritten.  Every failure to
+write is ignored: the cache makes runs faster, never different, and never makes them fail.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from typing import Iterable, List, Optional, Sequence
+
+from jaxlint import __version__
+from jaxlint.findings import Finding
+
+FORMAT = 1
+DEFAULT_DIR = ".jaxlint_cache"
+
+_FINDING_FIELDS = (
+    "path",
+    "line",
+    "column",
+    "end_line",
+    "end_column",
+    "code",
+    "name",
+    "message",
+    "fix",
+    "suggestion",
+    "dynamic",
+    "context",
+)
+
+_BUILD: Optional[str] = None
+
+# Parts of jaxlint that never change what the engine finds in a file: editing them keeps the
+# cache.  Everything else in the package (engine, analysis, rules, config...) is in the digest.
+_NOT_IN_BUILD = frozenset(
+    {
+        "dynamic",
+        "formats",
+        "__main__.py",
+        "cli.py",
+        "cache.py",
+        "runner.py",
+        "discovery.py",
+        "fingerprint.py",
+        "flake8_plugin.py",
+    }
+)
+
+
+def build_digest() -> str:
+    """jaxlint version + digest of its source files + LibCST version (computed once)."""
+    global _BUILD
+    if _BUILD is None:
+        h = hashlib.sha256()
+        h.update(f"jaxlint {__version__}\0".encode())
+        try:
+            import libcst
+
+            h.update(f"libcst {getattr(libcst, '__version__', '?')}\0".encode())
+        except Exception:  # pragma: no cover - libcst is a hard dependency
+            pass
+        root = os.path.dirname(os.path.abspath(__file__))
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and d not in _NOT_IN_BUILD)
+            for fn in sorted(filenames):
+                if fn.endswith(".py") and fn not in _NOT_IN_BUILD:
+                    full = os.path.join(dirpath, fn)
+                    try:
+                        with open(full, "rb") as fh:
+                            data = fh.read()
+                    except OSError:
+                        continue
+                    h.update(os.path.relpath(full, root).replace(os.sep, "/").encode() + b"\0")
+                    h.update(hashlib.sha256(data).digest())
+        _BUILD = h.hexdigest()
+    return _BUILD
+
+
+def content_digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def settings_digest(config_key: str, rule_codes: Iterable[str]) -> str:
+    """Everything about the run (not the file) that changes results."""
+    h = hashlib.sha256()
+    h.update(build_digest().encode() + b"\0")
+    h.update(config_key.encode("utf-8", "surrogatepass") + b"\0")
+    h.update(",".join(sorted(rule_codes)).encode() + b"\0")
+    return h.hexdigest()
+
+
+def entry_key(settings: str, content: str, path: str, deps: Sequence[str] = ()) -> str:
+    """The full key of one file's entry.  ``deps``: digests of what the findings depend on
+    besides the file itself (order-insensitive); empty while the analysis is per-module."""
+    h = hashlib.sha256()
+    h.update(settings.encode() + b"\0")
+    h.update(content.encode() + b"\0")
+    h.update(path.encode("utf-8", "surrogatepass") + b"\0")
+    for d in sorted(deps):
+        h.update(b"dep:" + d.encode() + b"\0")
+    return h.hexdigest()
+
+
+def _finding_to_json(f: Finding) -> dict:
+    return {k: getattr(f, k) for k in _FINDING_FIELDS}
+
+
+def _finding_from_json(d: dict) -> Finding:
+    return Finding(**{k: d[k] for k in _FINDING_FIELDS})
+
+
+class Cache:
+    """A folder of entries.  ``get`` returns None on any miss; ``put`` never raises."""
+
+    def __init__(self, directory: str, config_key: str, rule_codes: Iterable[str]):
+        self.directory = directory
+        self.settings = settings_digest(config_key, rule_codes)
+        self._ready = False
+        self.hits = 0
+        self.misses = 0
+
+    def key(self, content: str, path: str, deps: Sequence[str] = ()) -> str:
+        return entry_key(self.settings, content, path, deps)
+
+    def _file(self, key: str) -> str:
+        return os.path.join(self.directory, key[:2], key[2:] + ".json")
+
+    def get(self, key: str) -> Optional[List[Finding]]:
+        try:
+            with open(self._file(key), "rb") as fh:
+                raw = fh.read()
+        except OSError:
+            self.misses += 1
+            return None
+        try:
+            entry = json.loads(raw)
+            if not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("key") != key:
+                raise ValueError("not an entry for this key")
+            findings = [_finding_from_json(d) for d in entry["findings"]]
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+            self.misses += 1  # corrupt or truncated: a miss; the caller rewrites it
+            return None
+        self.hits += 1
+        return findings
+
+    def _prepare(self) -> bool:
+        if not self._ready:
+            try:
+                os.makedirs(self.directory, exist_ok=True)
+                ignore = os.path.join(self.directory, ".gitignore")
+                if not os.path.exists(ignore):
+                    _atomic_write(ignore, b"# Created by jaxlint; safe to delete.\n*\n")
+                self._ready = True
+            except OSError:
+                return False
+        return True
+
+    def put(self, key: str, findings: List[Finding]) -> None:
+        if not self._prepare():
+            return
+        entry = {"format": FORMAT, "key": key, "findings": [_finding_to_json(f) for f in findings]}
+        try:
+            data = json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+            path = self._file(key)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            _atomic_write(path, data)
+        except (OSError, TypeError, ValueError):
+            pass
+
+
+def _atomic_write(path: str, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".part", dir=os.path.dirname(path))
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def default_directory(root: Optional[str]) -> str:
+    """``.jaxlint_cache`` next to the configuring pyproject.toml, else in the working folder."""
+    return os.path.join(root or os.getcwd(), DEFAULT_DIR)

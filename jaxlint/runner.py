@@ -1,0 +1,175 @@
+"""Lint many files: the result cache, then a process pool for what the cache does not hold.
+
+Each file is read once, in the main process; its bytes are hashed for the cache key and, on a
+miss, handed to a worker (so a file that changes during the run is linted as it was hashed).
+Results come back per file and are returned in the order of ``files``: the output does not
+depend on ``jobs``, on how the files were chunked, or on which worker finished first.
+
+A pool costs a fork per worker and pickling of every finding; for a handful of files (what
+pre-commit and editors pass) that costs more than it saves, so small runs stay in-process.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Callable, List, Optional, Sequence, Tuple
+
+from jaxlint.cache import Cache, content_digest
+from jaxlint.config import Config
+from jaxlint.findings import Finding
+
+# Below either threshold the run is linted in this process.
+POOL_MIN_FILES = 8
+POOL_MIN_BYTES = 256 * 1024
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+# -- worker side ----------------------------------------------------------------------------
+
+_W: dict = {}
+
+
+def _init_worker(config: Config, rule_codes: Tuple[str, ...], cache_dir: Optional[str]) -> None:
+    from jaxlint.rules import RULES_BY_CODE
+
+    rules = [RULES_BY_CODE[c] for c in rule_codes]
+    _W["config"] = config
+    _W["rules"] = rules
+    _W["cache"] = Cache(cache_dir, config.key(), rule_codes) if cache_dir else None
+
+
+def _lint_one(data: bytes, display: str, config: Config, rules, cache: Optional[Cache], key: Optional[str]):
+    from jaxlint.engine import lint_source
+
+    findings = lint_source(data, display, config, rules)
+    if cache is not None and key is not None:
+        cache.put(key, findings)
+    return findings
+
+
+# Set in the parent just before a fork: workers read the files' bytes from their copy of it
+# instead of receiving them through a pipe.
+_FORKED_TODO: Optional[list] = None
+
+
+def _work(chunk) -> List[Tuple[int, List[Finding]]]:
+    config, rules, cache = _W["config"], _W["rules"], _W["cache"]
+    if _FORKED_TODO is not None:
+        chunk = [_FORKED_TODO[j] for j in chunk]
+    return [(i, _lint_one(data, display, config, rules, cache, key)) for i, data, display, key in chunk]
+
+
+# -- main side ------------------------------------------------------------------------------
+
+
+def _chunks(items: List[tuple], jobs: int) -> List[List[tuple]]:
+    """Largest files first (the long tail ends together), in chunks small enough to balance
+    and large enough that the per-task overhead stays negligible."""
+    items = sorted(items, key=lambda it: -len(it[1][1]))
+    size = max(1, min(16, len(items) // (jobs * 8)))
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def _pool_context():
+    import multiprocessing as mp
+
+    # fork: workers start in milliseconds with jaxlint already imported, and inherit the hash
+    # seed of this process.
+    if sys.platform != "win32" and "fork" in mp.get_all_start_methods():
+        return mp.get_context("fork")
+    return mp.get_context("spawn")
+
+
+def lint_files(
+    files: Sequence[str],
+    config: Config,
+    rules=None,
+    jobs: Optional[int] = None,
+    cache_dir: Optional[str] = None,
+    display: Optional[Callable[[str], str]] = None,
+    stdin: Optional[Callable[[], List[Finding]]] = None,
+) -> List[Finding]:
+    """Findings for ``files`` in file order (each file's own findings sorted).
+
+    ``jobs``: worker processes (None: one per CPU).  ``cache_dir``: the result cache folder, or
+    None for no cache.  ``display``: maps a path to the path findings report (default: as
+    given).  ``stdin``: called for the path "-"."""
+    from jaxlint.rules import selected_rules
+
+    if rules is None:
+        rules = selected_rules(config.select, config.ignore)
+    rule_codes = tuple(r.code for r in rules)
+    jobs = default_jobs() if jobs is None or jobs < 1 else jobs
+    show = display or (lambda p: p)
+    cache = Cache(cache_dir, config.key(), rule_codes) if cache_dir else None
+
+    results: List[Optional[List[Finding]]] = [None] * len(files)
+    todo: List[Tuple[int, bytes, str, Optional[str]]] = []
+    # One process: lint each miss as soon as it is read (memory stays at one file's worth).
+    stream = jobs == 1 or len(files) < POOL_MIN_FILES
+    for i, path in enumerate(files):
+        if path == "-":
+            results[i] = stdin() if stdin is not None else []
+            continue
+        shown = show(path)
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            from jaxlint.engine import read_and_lint
+
+            results[i] = read_and_lint(path, shown, config, rules)  # reports the error
+            continue
+        key = None
+        if cache is not None:
+            key = cache.key(content_digest(data), shown)
+            hit = cache.get(key)
+            if hit is not None:
+                results[i] = hit
+                continue
+        if stream:
+            results[i] = _lint_one(data, shown, config, rules, cache, key)
+        else:
+            todo.append((i, data, shown, key))
+
+    if todo:
+        total = sum(len(t[1]) for t in todo)
+        if jobs > 1 and len(todo) >= POOL_MIN_FILES and total >= POOL_MIN_BYTES:
+            _run_pool(todo, results, config, rule_codes, cache_dir if cache is not None else None, jobs)
+        else:
+            for i, data, shown, key in todo:
+                results[i] = _lint_one(data, shown, config, rules, cache, key)
+
+    out: List[Finding] = []
+    for r in results:
+        if r:
+            out.extend(r)
+    return out
+
+
+def _run_pool(todo, results, config: Config, rule_codes, cache_dir, jobs: int) -> None:
+    global _FORKED_TODO
+    ctx = _pool_context()
+    forked = ctx.get_start_method() == "fork"
+    chunks = _chunks(list(enumerate(todo)), jobs)
+    if forked:
+        tasks = [[j for j, _ in c] for c in chunks]
+    else:
+        tasks = [[t for _, t in c] for c in chunks]
+    _FORKED_TODO = todo if forked else None
+    try:
+        with ctx.Pool(
+            min(jobs, len(tasks)), initializer=_init_worker, initargs=(config, rule_codes, cache_dir)
+        ) as pool:
+            for done in pool.imap_unordered(_work, tasks):
+                for i, findings in done:
+                    results[i] = findings
+    finally:
+        _FORKED_TODO = None
