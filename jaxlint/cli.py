@@ -13,6 +13,7 @@ from jaxlint.config import Config, ConfigError, load_config, with_overrides
 from jaxlint.discovery import discover, relpath
 from jaxlint.engine import lint_source, read_and_lint
 from jaxlint.findings import Finding
+from jaxlint.fingerprint import remember_source
 from jaxlint.formats import FORMATTERS
 from jaxlint.rules import ALL_RULES, RULES_BY_CODE, selected_rules
 
@@ -157,7 +158,9 @@ def lint_files(files: List[str], cfg: Config, args) -> List[Finding]:
 def _lint_stdin(args, cfg: Config, rules) -> List[Finding]:
     data = sys.stdin.buffer.read()
     name = args.stdin_filename or "-"
-    return lint_source(data, relpath(name) if name != "-" else name, cfg, rules)
+    display = relpath(name) if name != "-" else name
+    remember_source(display, data)  # machine formats read lines for columns and fingerprints
+    return lint_source(data, display, cfg, rules)
 
 
 def use_color(args, stream) -> bool:

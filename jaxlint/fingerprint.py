@@ -49,13 +49,30 @@ def repo_path(path: str, root: Optional[str] = None) -> str:
     return rel.replace(os.sep, "/")
 
 
+# Sources linted from memory (standard input), by the path they are reported under: the file of
+# that name on disk, if any, may hold something else (an editor's unsaved buffer).
+_IN_MEMORY: Dict[str, str] = {}
+
+
+def remember_source(path: str, source) -> None:
+    """Record the text linted for ``path`` when it did not come from the file itself."""
+    if isinstance(source, bytes):
+        from jaxlint.engine import decode_source
+
+        try:
+            source = decode_source(source)
+        except (UnicodeDecodeError, SyntaxError, LookupError):
+            source = ""
+    _IN_MEMORY[path] = source
+
+
 class SourceLines:
     """Source lines of reported files, read once each.  ``texts`` supplies files that are not on
     disk (standard input); files that cannot be read give no lines."""
 
     def __init__(self, texts: Optional[Dict[str, str]] = None) -> None:
         self._lines: Dict[str, List[str]] = {}
-        for path, text in (texts or {}).items():
+        for path, text in {**_IN_MEMORY, **(texts or {})}.items():
             self._lines[path] = text.splitlines()
 
     def lines(self, path: str) -> List[str]:
