@@ -98,6 +98,8 @@ def first_traced_name(vals: Sequence[Val]) -> Optional[str]:
     return None
 
 
+ARRAY_ATTRS = frozenset({"T", "mT", "real", "imag", "at", "flat"})
+
 STATIC_ATTRS = frozenset(
     {"shape", "ndim", "dtype", "size", "weak_type", "sharding", "aval", "itemsize", "nbytes"}
 )
@@ -578,8 +580,9 @@ class Analyzer:
         if p.star_kwarg is not None:
             env[p.star_kwarg.name.value] = Val(U, None, DICT)
         for n, v in list(env.items()):
-            if v.k == T and v.fn is None and v.name != n:
-                env[n] = Val(T, n, v.f, v.items)  # name parameters as the helper does
+            if v.k == T and v.fn is None and (v.name != n or is_ref_name(n)):
+                # name parameters as the helper does; ``*_ref`` parameters are Pallas Refs
+                env[n] = Val(T, n, v.f | (REF if is_ref_name(n) else 0), v.items)
         key = (
             id(f.node),
             tuple(sorted((n, v.k, v.f) for n, v in env.items())),
@@ -1053,7 +1056,11 @@ class Interp:
             return UNKNOWN
         if base.k == T:
             name = dotted_name(e) or base.name
-            return Val(T, name, ARRAY if base.f & ARRAY else 0)
+            if base.f & ARRAY or attr in ARRAY_ATTRS:
+                return Val(T, name, ARRAY)
+            # A field of a pytree argument: a leaf (traced) or static metadata of a dataclass
+            # (``field(pytree_node=False)``, ``eqx.field(static=True)``).  We cannot tell.
+            return UNKNOWN
         return UNKNOWN
 
     def eval_slice(self, s: cst.SubscriptElement) -> Val:
@@ -1091,8 +1098,8 @@ class Interp:
         if a.k == T or b.k == T:
             if a.container and b.container and isinstance(op, (cst.Add, cst.AddAssign)):
                 return Val(T, a.name or b.name, PYSEQ)
-            if a.f & PYSEQ and isinstance(op, (cst.Multiply, cst.MultiplyAssign)) and b.k == S:
-                return Val(T, a.name, PYSEQ)
+            if a.f & PYSEQ and isinstance(op, (cst.Multiply, cst.MultiplyAssign)):
+                return Val(T, a.name, PYSEQ)  # [x] * n: a Python list
             name = a.name if a.k == T else b.name
             return Val(T, name, ARRAY)  # arithmetic on a tracer gives an array
         if a.k == U or b.k == U:
@@ -1354,6 +1361,8 @@ class Interp:
         if q.startswith(TRACED_PREFIXES):
             if fr.concrete:
                 return STATIC
+            if q.rsplit(".", 1)[-1].startswith("_"):
+                return self.generic(argvals)  # private helpers: often Python-level utilities
             name = first_traced_name([v for _, v in argvals])
             flags = ARRAY
             last = q.rsplit(".", 1)[-1]

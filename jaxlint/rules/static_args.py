@@ -195,7 +195,7 @@ class UnhashableStaticArg(Rule):
                 scope = m.scope_of_call(call)
                 if scope is None:
                     continue
-                i = 0
+                i = 1 if isinstance(call.func, cst.Attribute) and app.func.is_method and not app.bound_self else 0
                 for a in call.args:
                     if a.star:
                         break
