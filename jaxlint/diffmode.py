@@ -190,6 +190,9 @@ def scope_for(args) -> Optional[DiffScope]:
         return None
     # git runs where the first path is, so that `jaxlint --diff main ../repo` works too.
     paths = [p for p in getattr(args, "paths", []) if p != "-"]
+    for p in paths:
+        if not os.path.lexists(p):
+            raise DiffError(f"{p}: no such file or directory")
     start = None
     if paths:
         first = os.path.abspath(paths[0])

@@ -181,6 +181,11 @@ def test_diff_unknown_revision_exits_2(repo):
     assert not os.path.exists(os.path.join(str(repo), "x"))
 
 
+def test_diff_with_a_missing_path_exits_2(repo):
+    p = jaxlint(["--diff", "main", "nope/"], cwd=str(repo))
+    assert (p.returncode, p.stderr.decode()) == (2, "jaxlint: error: nope/: no such file or directory\n")
+
+
 def test_diff_without_commits_exits_2(tmp_path):
     init_repo(str(tmp_path / "empty"))
     p = jaxlint(["--diff", "main"], cwd=str(tmp_path / "empty"))
