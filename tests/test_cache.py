@@ -1,0 +1,204 @@
+"""The result cache: never changes results, survives corruption and concurrent writers."""
+
+from __future__ import annotations
+
+import glob
+import json
+import multiprocessing as mp
+import os
+import shutil
+
+import pytest
+
+from jaxlint import cache as cache_mod
+from jaxlint import engine, runner
+from jaxlint.cache import Cache, entry_key
+from jaxlint.config import Config
+from jaxlint.findings import Finding
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIXTURES = os.path.join(ROOT, "fixtures")
+
+EXTRA = {
+    "plain.py": "print('no jax in here')\n",
+    "broken.py": "import jax\ndef f(:\n",
+    "edited.py": "import jax\n\n@jax.jit\ndef f(x):\n    return x + 1\n",
+}
+
+
+@pytest.fixture
+def tree(tmp_path):
+    """A few real fixtures (full of findings), a file without jax and a syntax error."""
+    for f in sorted(glob.glob(os.path.join(FIXTURES, "*.py")), key=os.path.getsize)[:2]:
+        shutil.copy(f, tmp_path / os.path.basename(f))
+    for name, text in EXTRA.items():
+        (tmp_path / name).write_text(text)
+    return tmp_path
+
+
+def files_of(tree):
+    return sorted(str(p) for p in tree.iterdir() if p.suffix == ".py")
+
+
+def dicts(findings):
+    return [f.to_dict() for f in findings]
+
+
+def lint(files, cache_dir, config=Config(), jobs=1):
+    return dicts(runner.lint_files(files, config, jobs=jobs, cache_dir=cache_dir))
+
+
+class CountingEngine:
+    """Counts the files the engine actually lints (a cache hit never reaches it)."""
+
+    def __init__(self, monkeypatch):
+        self.calls = []
+        real = engine.lint_source
+
+        def counted(source, path="<string>", *a, **kw):
+            self.calls.append(path)
+            return real(source, path, *a, **kw)
+
+        monkeypatch.setattr(engine, "lint_source", counted)
+
+
+def test_cold_warm_and_edits_equal_a_cacheless_run(tree, tmp_path_factory, monkeypatch):
+    files = files_of(tree)
+    cdir = str(tmp_path_factory.mktemp("cache"))
+    reference = lint(files, None)
+    assert any(f["code"].startswith("JAX1") for f in reference)  # the tree has findings
+    assert any(f["code"] == "JAX001" for f in reference)
+
+    counter = CountingEngine(monkeypatch)
+    assert lint(files, cdir) == reference  # cold
+    assert len(counter.calls) == len(files)
+    assert lint(files, cdir) == reference  # warm: nothing linted again
+    assert len(counter.calls) == len(files)
+
+    # Edit one file: a new finding appears, only that file is linted again.
+    edited = tree / "edited.py"
+    edited.write_text(edited.read_text().replace("return x + 1", "if x > 0:\n        return x\n    return -x"))
+    counter.calls.clear()
+    after = lint(files, cdir)
+    assert counter.calls == [str(edited)]
+    assert after == lint(files, None)
+    assert any(f["path"] == str(edited) and f["code"] == "JAX101" for f in after)
+
+    # Edit it back: the old entry is still valid and is used.
+    edited.write_text(EXTRA["edited.py"])
+    counter.calls.clear()
+    assert lint(files, cdir) == reference
+    assert counter.calls == []
+
+
+def test_findings_round_trip_exactly(tree, tmp_path):
+    files = files_of(tree)
+    cdir = str(tmp_path / "c")
+    cold = runner.lint_files(files, Config(), jobs=1, cache_dir=cdir)
+    warm = runner.lint_files(files, Config(), jobs=1, cache_dir=cdir)
+    assert [f.to_dict() for f in warm] == [f.to_dict() for f in cold]
+    assert all(type(f) is Finding for f in warm)
+
+
+def test_configuration_and_rule_set_are_part_of_the_key(tree, tmp_path, monkeypatch):
+    files = files_of(tree)
+    cdir = str(tmp_path / "c")
+    lint(files, cdir)
+    counter = CountingEngine(monkeypatch)
+    only = Config(select=("JAX3",))
+    got = lint(files, cdir, only)
+    assert len(counter.calls) == len(files)  # a different selection is a different entry
+    assert got == lint(files, None, only)
+    assert got and all(f["code"].startswith("JAX3") for f in got)
+    pfi = Config(per_file_ignores=(("*.py", ("JAX1",)),))
+    assert lint(files, cdir, pfi) == lint(files, None, pfi)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda data: b"",
+        lambda data: data[: len(data) // 2],
+        lambda data: b"\x00\xff garbage",
+        lambda data: b"[]",
+        lambda data: json.dumps({"format": 1, "key": "0" * 64, "findings": []}).encode(),
+        lambda data: json.dumps({**json.loads(data), "findings": [{"path": "x"}]}).encode(),
+    ],
+    ids=["empty", "truncated", "garbage", "not-an-object", "wrong-key", "bad-finding"],
+)
+def test_corrupt_entries_are_ignored_and_rewritten(tree, tmp_path, damage):
+    files = files_of(tree)
+    cdir = str(tmp_path / "c")
+    reference = lint(files, None)
+    lint(files, cdir)
+    entries = [p for p in glob.glob(os.path.join(cdir, "*", "*.json"))]
+    assert len(entries) == len(files)
+    for p in entries:
+        with open(p, "rb") as fh:
+            data = fh.read()
+        with open(p, "wb") as fh:
+            fh.write(damage(data))
+    assert lint(files, cdir) == reference
+    for p in entries:  # rewritten as valid entries
+        with open(p, "rb") as fh:
+            assert json.loads(fh.read())["format"] == cache_mod.FORMAT
+    assert lint(files, cdir) == reference
+
+
+def test_cache_folder_has_a_gitignore_and_no_leftover_temporaries(tree, tmp_path):
+    cdir = tmp_path / "c"
+    lint(files_of(tree), str(cdir))
+    assert (cdir / ".gitignore").read_text().splitlines()[-1] == "*"
+    assert not [p for p in glob.glob(str(cdir / "**" / "*"), recursive=True) if ".tmp-" in p]
+
+
+def test_an_unusable_cache_folder_never_fails_a_run(tree, tmp_path):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder should be")
+    files = files_of(tree)
+    assert lint(files, str(blocker / "cache")) == lint(files, None)
+
+
+def test_dependency_digests_change_the_key_in_any_order():
+    base = entry_key("settings", "content", "a.py")
+    assert entry_key("settings", "content", "a.py", []) == base
+    with_deps = entry_key("settings", "content", "a.py", ["d1", "d2"])
+    assert with_deps != base
+    assert entry_key("settings", "content", "a.py", ["d2", "d1"]) == with_deps
+    assert entry_key("settings", "content", "a.py", ["d1", "d3"]) != with_deps
+    c = Cache("unused", Config().key(), ["JAX101"])
+    assert c.key("content", "a.py", ["d1"]) != c.key("content", "a.py")
+    assert c.key("content", "a.py") != c.key("content", "b.py")
+    assert c.key("content", "a.py") != Cache("unused", Config(select=("JAX1",)).key(), ["JAX101"]).key("content", "a.py")
+    assert c.key("content", "a.py") != Cache("unused", Config().key(), ["JAX102"]).key("content", "a.py")
+
+
+def _hammer(cdir, key, payload, rounds, out):
+    c = Cache(cdir, "cfg", ["JAX101"])
+    bad = 0
+    for _ in range(rounds):
+        c.put(key, payload)
+        got = c.get(key)
+        if got is None or [f.to_dict() for f in got] != [f.to_dict() for f in payload]:
+            bad += 1
+    out.put(bad)
+
+
+@pytest.mark.skipif("fork" not in mp.get_all_start_methods(), reason="needs fork")
+def test_concurrent_writers_never_expose_a_partial_entry(tmp_path):
+    cdir = str(tmp_path / "c")
+    findings = [
+        Finding("a.py", i, 1, i, 2, "JAX101", "traced-if", "m" * 2000, "fix", context={"function": "f"})
+        for i in range(1, 40)
+    ]
+    key = Cache(cdir, "cfg", ["JAX101"]).key("digest", "a.py")
+    ctx = mp.get_context("fork")
+    q = ctx.Queue()
+    procs = [ctx.Process(target=_hammer, args=(cdir, key, findings, 150, q)) for _ in range(3)]
+    for p in procs:
+        p.start()
+    results = [q.get(timeout=120) for _ in procs]
+    for p in procs:
+        p.join()
+    assert results == [0, 0, 0]
+    assert not [p for p in glob.glob(os.path.join(cdir, "**", "*"), recursive=True) if ".tmp-" in p]

@@ -1,0 +1,176 @@
+"""The module index walks the tree itself; it must see exactly what LibCST's visit would."""
+
+from __future__ import annotations
+
+import glob
+import os
+
+import libcst as cst
+import pytest
+
+from jaxlint.analysis.scopes import FastVisitor, ModuleIndex, child_fields
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+SOURCE = '''
+import jax, jax.numpy as jnp
+from jax import lax as L
+from . import sibling
+from .pkg.mod import thing as t
+G = []
+
+@jax.jit
+@decorate(jnp.ones(3))
+async def f(x, y: "T" = g(1), *args, z=h(), **kw) -> ret(2):
+    global G
+    a, (b, *c) = x, (y, 1, 2)
+    d: int = k(a)
+    G.append(a)
+    a.b.c = 1
+    x[0] += 1
+    del x[1], a.b
+    if (n := len(x)) > 0 and not x or y:
+        pass
+    elif q := x:
+        pass
+    else:
+        lam = lambda u, v=w(): u(v) + t(f"{u(1)!r:>{v(2)}}")
+    for i, j in enumerate(zip(a, b)):
+        while i:
+            i -= call(i)
+            break
+        else:
+            continue
+    else:
+        print([m(e) for e in x if p(e)], {k2: v2() for k2, v2 in kw.items()}, {s() for s in ()}, (g2() for g2 in ()))
+    with open(p()) as fh, lock() as (l1, l2):
+        async for item in fh:
+            await item.read()
+    try:
+        raise E(1) from F(2)
+    except (A, B) as e:
+        yield from gen(e)
+    finally:
+        cleanup()
+    try:
+        pass
+    except* C:
+        pass
+    finally:
+        return x[a:b(1):c(2), ...] @ y if z else -w ** 2
+    match x:
+        case {"k": [1, *rest]} if guard(rest):
+            pass
+        case Point(x=0) | None:
+            pass
+
+class C(Base, metaclass=meta(1)):
+    attr: int = field(default=f())
+    def method(self, s=self_default()):
+        nonlocal_target = 1
+        def inner():
+            nonlocal nonlocal_target
+            nonlocal_target = 2
+            self.items.append(inner)
+        return inner
+    x = [y for y in range(3)]
+    assert cond(x), msg()
+'''
+
+
+class RefIndex(ModuleIndex, cst.CSTVisitor):
+    """The same index, walked by LibCST's own ``visit``."""
+
+    def walk(self, node):
+        node.visit(self)
+
+
+def snapshot(ix):
+    ids = {}
+
+    def nid(n):
+        return None if n is None else ids.setdefault(id(n), len(ids))
+
+    def sid(s):
+        return (s.kind, s.name, nid(s.node))
+
+    def scope(s):
+        return (
+            sid(s),
+            sorted(s.imports.items()),
+            sorted((k, [(b.order, b.kind, nid(b.value)) for b in v]) for k, v in s.bindings.items()),
+            sorted((k, [(o, kd, sid(sc)) for o, kd, sc in v]) for k, v in s.mutations.items()),
+            sorted(s.globals),
+            sorted(s.nonlocals),
+            list(s.loops),
+            [(nid(c), o) for c, o in s.calls],
+            sorted(s.defs),
+            sorted(s.classes),
+        )
+
+    return [
+        [(nid(c), sid(s), o) for c, s, o in ix.calls],
+        [(nid(t), nid(st), sid(s), a) for t, st, s, a in ix.subscript_stores],
+        [(f.qualname, nid(f.node)) for f in ix.functions],
+        sorted(nid_ for nid_ in (ids.setdefault(k, len(ids)) for k in ix.func_by_node)),
+        [scope(s) for s in [ix.module_scope] + [f.body_scope for f in ix.functions] + [c.body_scope for c in ix.classes]],
+        ix.order,
+    ]
+
+
+def sources():
+    yield "synthetic", SOURCE
+    for path in sorted(glob.glob(os.path.join(ROOT, "fixtures", "*.py")) + glob.glob(os.path.join(ROOT, "jaxlint", "**", "*.py"), recursive=True)):
+        with open(path, encoding="utf-8") as fh:
+            yield os.path.relpath(path, ROOT), fh.read()
+
+
+@pytest.mark.parametrize("name,text", list(sources()), ids=lambda v: v if isinstance(v, str) and len(v) < 80 else "")
+def test_fast_walk_records_what_libcst_visit_records(name, text):
+    module = cst.parse_module(text)
+    assert snapshot(ModuleIndex(module)) == snapshot(RefIndex(module))
+
+
+def test_hooks_and_order_match_libcst():
+    events_fast, events_ref = [], []
+
+    class Fast(FastVisitor):
+        def visit_Call(self, node):
+            events_fast.append(("call", node))
+
+        def leave_Call(self, node):
+            events_fast.append(("/call", node))
+
+        def visit_Name(self, node):  # normally a skipped leaf: hooked, it is entered
+            events_fast.append(("name", node))
+
+        def visit_Lambda(self, node):
+            events_fast.append(("lambda", node))
+            return False
+
+    class Ref(cst.CSTVisitor):
+        def visit_Call(self, node):
+            events_ref.append(("call", node))
+
+        def leave_Call(self, node):
+            events_ref.append(("/call", node))
+
+        def visit_Name(self, node):
+            events_ref.append(("name", node))
+
+        def visit_Lambda(self, node):
+            events_ref.append(("lambda", node))
+            return False
+
+    module = cst.parse_module(SOURCE)
+    Fast().walk(module)
+    module.visit(Ref())
+    assert len(events_fast) > 100
+    assert [(k, id(n)) for k, n in events_fast] == [(k, id(n)) for k, n in events_ref]
+
+
+def test_child_fields_follow_libcst_order_without_punctuation():
+    call = cst.parse_expression("f(a, b=1)")
+    assert child_fields(call) == ("func", "args")
+    ifexp = cst.parse_expression("a if b else c")
+    assert child_fields(ifexp) == ("body", "test", "orelse")
