@@ -1,0 +1,384 @@
+#!/usr/bin/env python3
+"""Speed benchmark: jaxlint next to the bare LibCST parse of the same files, in one run.
+
+    python benchmarks/bench.py CORPUS [--jobs N] [--repeat R] [--json OUT]
+
+CORPUS is a folder of Python sources, e.g. made by ``../shared/tools/make-corpus.sh``.  Every
+measure runs in a fresh interpreter (``python -m jaxlint ...``), on a frozen copy of this
+checkout's ``jaxlint`` package (so edits made while the benchmark runs cannot invalidate the
+cache between the cold and warm runs), with ``PYTHONHASHSEED=0``.
+
+Measures (ratios are to the bare parse of the same files, same run, same machine):
+
+* parse       bare ``libcst.parse_module`` of every file (read, decode, parse), one process
+* cold-1      ``jaxlint -j 1`` with an empty cache
+* cold-N      ``jaxlint -j N`` with an empty cache
+* warm        ``jaxlint -j N`` again, nothing changed
+* one-edit    a ~300-file package: cold run, then one file edited (its largest file that
+              mentions jax), then a warm run; findings compared with a run without cache
+* flake8      ``flake8 --select JAX`` with the jaxlint plugin (skipped if the plugin is absent)
+* single      one ~500-line file as pre-commit runs it: wall time including interpreter start
+* growth      time per line on the largest files, against the corpus average
+* peak RSS    of the cold single-process run
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Dict, List, Optional, Sequence, Tuple
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+
+PARSE_SCRIPT = r"""
+import sys, time
+from jaxlint.engine import decode_source
+import libcst as cst
+files = sys.stdin.read().splitlines()
+t0 = time.perf_counter()
+ok = 0
+for f in files:
+    try:
+        with open(f, "rb") as fh:
+            text = decode_source(fh.read())
+        cst.parse_module(text)
+        ok += 1
+    except Exception:
+        pass
+print(ok, time.perf_counter() - t0)
+"""
+
+GROWTH_SCRIPT = r"""
+import sys, time, json
+import libcst as cst
+from jaxlint.engine import decode_source, lint_source
+from jaxlint.config import Config
+out = []
+for f in sys.stdin.read().splitlines():
+    with open(f, "rb") as fh:
+        data = fh.read()
+    text = decode_source(data)
+    lint_source(data, f, Config())  # warm the interpreter's caches on this file
+    t0 = time.perf_counter(); cst.parse_module(text); tp = time.perf_counter() - t0
+    t0 = time.perf_counter(); lint_source(data, f, Config()); tl = time.perf_counter() - t0
+    out.append({"file": f, "lines": text.count("\n") + 1, "parse_s": tp, "lint_s": tl})
+print(json.dumps(out))
+"""
+
+
+class Run:
+    def __init__(self, wall: float, rss_kb: int, stdout: str, returncode: int):
+        self.wall = wall
+        self.rss_mb = rss_kb / 1024.0
+        self.stdout = stdout
+        self.returncode = returncode
+
+
+def run(cmd: Sequence[str], env: Dict[str, str], cwd: Optional[str] = None, stdin: Optional[str] = None) -> Run:
+    """Run a command; wall time and the peak RSS of its main process (from wait4)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as inp:
+        if stdin is not None:
+            inp.write(stdin.encode())
+            inp.seek(0)
+        t0 = time.perf_counter()
+        p = subprocess.Popen(list(cmd), env=env, cwd=cwd, stdin=inp, stdout=out, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t0
+        p.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        return Run(wall, usage.ru_maxrss, out.read().decode("utf-8", "replace"), p.returncode)
+
+
+def median_run(n: int, fn) -> Run:
+    runs = [fn() for _ in range(n)]
+    runs.sort(key=lambda r: r.wall)
+    return runs[len(runs) // 2]
+
+
+def count_lines(files: Sequence[str]) -> int:
+    total = 0
+    for f in files:
+        with open(f, "rb") as fh:
+            total += fh.read().count(b"\n")
+    return total
+
+
+def mentions_jax(path: str) -> bool:
+    with open(path, "rb") as fh:
+        return b"jax" in fh.read()
+
+
+def snapshot(dest: str) -> str:
+    """A frozen copy of the jaxlint package under test; returns the PYTHONPATH entry."""
+    src = os.path.join(dest, "src")
+    shutil.copytree(os.path.join(REPO, "jaxlint"), os.path.join(src, "jaxlint"), ignore=shutil.ignore_patterns("__pycache__"))
+    return src
+
+
+def jaxlint_cmd(paths: Sequence[str], *extra: str) -> List[str]:
+    return [sys.executable, "-m", "jaxlint", *paths, "--format", "json", "--exit-zero", "-q", *extra]
+
+
+def pick_package(targets: Sequence[str], target: int = 300) -> Optional[str]:
+    """The package (a subfolder of the corpus) whose file count is closest to ``target``."""
+    if len(targets) == 1:
+        corpus = targets[0]
+        dirs = [os.path.join(corpus, n) for n in sorted(os.listdir(corpus)) if not n.startswith(".")]
+    else:
+        dirs = list(targets)
+    best, best_d = None, None
+    for d in dirs:
+        if not os.path.isdir(d):
+            continue
+        n = sum(1 for _, _, fs in os.walk(d) for f in fs if f.endswith(".py"))
+        if n and (best_d is None or abs(n - target) < best_d):
+            best, best_d = d, abs(n - target)
+    return best
+
+
+def pick_single(files: Sequence[str], target: int = 500) -> Optional[str]:
+    best, best_d = None, None
+    for f in files:
+        with open(f, "rb") as fh:
+            data = fh.read()
+        if b"jax" not in data:
+            continue
+        d = abs(data.count(b"\n") - target)
+        if best_d is None or d < best_d:
+            best, best_d = f, d
+    return best
+
+
+def flake8_plugin_available(env) -> bool:
+    r = run([sys.executable, "-c", "import flake8, jaxlint.flake8_plugin as p; p.JaxlintChecker"], env)
+    return r.returncode == 0
+
+
+def flake8_entry_point(env) -> bool:
+    code = (
+        "import importlib.metadata as m, sys; "
+        "sys.exit(0 if any(e.name == 'JAX' for e in m.entry_points(group='flake8.extension')) else 1)"
+    )
+    return run([sys.executable, "-c", code], env).returncode == 0
+
+
+def fmt_rate(nfiles: int, lines: int, secs: float) -> str:
+    return f"{nfiles / secs:8.1f} files/s {lines / secs / 1000:7.1f} kLOC/s"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("corpus", help="folder of Python sources (e.g. made by make-corpus.sh)")
+    ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 2, help="N for the --jobs run (default: CPUs)")
+    ap.add_argument("--repeat", "-r", type=int, default=1, help="repeat the corpus-wide runs, report medians")
+    ap.add_argument("--single-repeat", type=int, default=7, help="repeats of the single-file run")
+    ap.add_argument(
+        "--only", metavar="NAMES", help="comma-separated subfolders of CORPUS to use (e.g. flax,optax,equinox: the mid subset)"
+    )
+    ap.add_argument("--package", help="the ~300-file package for the one-edit run (default: closest to 300 files)")
+    ap.add_argument("--skip-flake8", action="store_true")
+    ap.add_argument("--json", metavar="OUT", help="write every measure as JSON to OUT")
+    args = ap.parse_args(argv)
+
+    corpus = os.path.abspath(args.corpus)
+    tmp = tempfile.mkdtemp(prefix="jaxlint-bench-")
+    try:
+        return _bench(args, corpus, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _bench(args, corpus: str, tmp: str) -> int:
+    src = snapshot(tmp)
+    env = dict(os.environ, PYTHONPATH=src, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
+    env.pop("NO_COLOR", None)
+    sys.path.insert(0, src)
+    from jaxlint.config import load_config  # noqa: E402  (the snapshot)
+    from jaxlint.discovery import discover  # noqa: E402
+
+    if args.only:
+        targets = [os.path.join(corpus, n.strip()) for n in args.only.split(",") if n.strip()]
+    else:
+        targets = [corpus]
+    files, _ = discover(targets, load_config([corpus]))
+    lines = count_lines(files)
+    njax = sum(1 for f in files if mentions_jax(f))
+    R: Dict[str, object] = {
+        "corpus": corpus,
+        "only": args.only,
+        "files": len(files),
+        "files_mentioning_jax": njax,
+        "lines": lines,
+        "jobs": args.jobs,
+        "repeat": args.repeat,
+        "python": sys.version.split()[0],
+        "cpus": os.cpu_count(),
+    }
+    print(f"corpus {corpus}: {len(files)} files ({njax} mention jax), {lines} lines; jobs={args.jobs}")
+    rep = max(1, args.repeat)
+
+    # Byte-compile the snapshot once so no run pays for it.
+    run([sys.executable, "-m", "compileall", "-q", src], dict(env, PYTHONDONTWRITEBYTECODE=""))
+    env["PYTHONDONTWRITEBYTECODE"] = ""
+
+    # -- bare parse ------------------------------------------------------------------------
+    filelist = "\n".join(files)
+
+    def parse_once():
+        return run([sys.executable, "-c", PARSE_SCRIPT], env, stdin=filelist)
+
+    p = median_run(rep, parse_once)
+    parsed, parse_loop = p.stdout.split()
+    parse = p.wall
+    R["parse"] = {"wall_s": parse, "loop_s": float(parse_loop), "parsed_files": int(parsed), "rss_mb": p.rss_mb}
+    print(f"parse    {parse:8.2f} s  {fmt_rate(len(files), lines, parse)}  (parse loop {float(parse_loop):.2f} s)")
+
+    def ratio(x):
+        return x / parse
+
+    # -- cold, one process; cold, N processes; warm -------------------------------------------
+    def cold(jobs: int):
+        def once():
+            cache = tempfile.mkdtemp(dir=tmp)
+            r = run(jaxlint_cmd(targets, "-j", str(jobs), "--cache-dir", cache), env)
+            shutil.rmtree(cache, ignore_errors=True)
+            return r
+
+        return median_run(rep, once)
+
+    c1 = cold(1)
+    nfind = len(json.loads(c1.stdout))
+    R["findings"] = nfind
+    R["cold_1"] = {"wall_s": c1.wall, "ratio": ratio(c1.wall), "rss_mb": c1.rss_mb}
+    print(f"cold -j1 {c1.wall:8.2f} s  {fmt_rate(len(files), lines, c1.wall)}  {ratio(c1.wall):5.2f}x parse  (target <= 1.5x)  peak RSS {c1.rss_mb:.0f} MB (target < 300)")
+    cN = cold(args.jobs)
+    R["cold_n"] = {"wall_s": cN.wall, "ratio": ratio(cN.wall), "rss_mb_main": cN.rss_mb}
+    print(f"cold -j{args.jobs} {cN.wall:8.2f} s  {fmt_rate(len(files), lines, cN.wall)}  {ratio(cN.wall):5.2f}x parse  (target <= 0.85x)")
+    same = cN.stdout == c1.stdout
+
+    cache = os.path.join(tmp, "warm-cache")
+    first = run(jaxlint_cmd(targets, "-j", str(args.jobs), "--cache-dir", cache), env)
+    w = median_run(max(3, rep), lambda: run(jaxlint_cmd(targets, "-j", str(args.jobs), "--cache-dir", cache), env))
+    same = same and first.stdout == c1.stdout and w.stdout == c1.stdout
+    R["warm"] = {"wall_s": w.wall, "of_cold_1": w.wall / c1.wall, "of_cold_n": w.wall / cN.wall, "ratio": ratio(w.wall)}
+    R["outputs_identical"] = same
+    print(f"warm     {w.wall:8.2f} s  {w.wall / c1.wall * 100:5.1f}% of cold -j1, {w.wall / cN.wall * 100:5.1f}% of cold -j{args.jobs} (target <= 5%)")
+    print(f"         output identical for -j1, -j{args.jobs}, cold and warm: {same}; {nfind} findings")
+
+    # -- one file of a ~300-file package edited ---------------------------------------------
+    pkg = os.path.abspath(args.package) if args.package else pick_package(targets)
+    if pkg:
+        work = os.path.join(tmp, "edit")
+        shutil.copytree(pkg, os.path.join(work, os.path.basename(pkg)))
+        pfiles, _ = discover([os.path.join(work, os.path.basename(pkg))], load_config([work]))
+        cands = [f for f in pfiles if mentions_jax(f)]
+        victim = max(cands, key=os.path.getsize) if cands else pfiles[0]
+        pc = os.path.join(tmp, "edit-cache")
+        cmd = jaxlint_cmd(["."], "-j", str(args.jobs), "--cache-dir", pc)
+        pcold = run(cmd, env, cwd=work)
+        edits = []
+        for k in range(max(3, rep)):
+            with open(victim, "a", encoding="utf-8") as fh:
+                fh.write(f"\n# edited by the benchmark ({k})\n")
+            edits.append(run(cmd, env, cwd=work))
+        edits.sort(key=lambda r: r.wall)
+        e = edits[len(edits) // 2]
+        fresh = run(jaxlint_cmd(["."], "-j", str(args.jobs), "--no-cache"), env, cwd=work)
+        eq = edits[-1].stdout == fresh.stdout
+        R["one_edit"] = {
+            "package": os.path.basename(pkg),
+            "package_files": len(pfiles),
+            "edited": os.path.relpath(victim, work),
+            "edited_lines": count_lines([victim]),
+            "cold_s": pcold.wall,
+            "edit_s": e.wall,
+            "of_cold": e.wall / pcold.wall,
+            "findings_equal_cold": eq,
+        }
+        print(
+            f"one edit {e.wall:8.2f} s  {e.wall / pcold.wall * 100:5.1f}% of cold {pcold.wall:.2f} s (target <= 10%)  "
+            f"[{os.path.basename(pkg)}, {len(pfiles)} files, edited {os.path.relpath(victim, work)} "
+            f"({R['one_edit']['edited_lines']} lines)]; findings equal a cache-less run: {eq}"
+        )
+
+    # -- flake8 with the plugin ---------------------------------------------------------------
+    if args.skip_flake8:
+        R["flake8"] = None
+    elif flake8_plugin_available(env):
+        cfg = os.path.join(tmp, "flake8.cfg")
+        with open(cfg, "w") as fh:
+            fh.write("[flake8]\nselect = JAX\n")
+            if not flake8_entry_point(env):  # not pip-installed: register the plugin locally
+                fh.write(f"[flake8:local-plugins]\nextension =\n    JAX = jaxlint.flake8_plugin:JaxlintChecker\npaths = {src}\n")
+        f8 = median_run(
+            rep,
+            lambda: run([sys.executable, "-m", "flake8", "--config", cfg, "--select", "JAX", "-j", str(args.jobs), "--exit-zero", *targets], env),
+        )
+        n8 = sum(1 for ln in f8.stdout.splitlines() if ": JAX" in ln)
+        R["flake8"] = {"wall_s": f8.wall, "ratio": ratio(f8.wall), "findings": n8}
+        print(f"flake8   {f8.wall:8.2f} s  {fmt_rate(len(files), lines, f8.wall)}  {ratio(f8.wall):5.2f}x parse  (-j{args.jobs}, {n8} JAX findings)")
+    else:
+        R["flake8"] = None
+        print("flake8   skipped: flake8 or jaxlint.flake8_plugin is not importable")
+
+    # -- one ~500-line file, as pre-commit calls it --------------------------------------------
+    single = pick_single(files)
+    if single:
+        d = os.path.join(tmp, "single")
+        os.makedirs(d)
+        target = os.path.join(d, os.path.basename(single))
+        shutil.copy(single, target)
+        nl = count_lines([target])
+        s_cold = median_run(args.single_repeat, lambda: run(jaxlint_cmd([target], "--no-cache"), env, cwd=d))
+        sc = os.path.join(tmp, "single-cache")
+        run(jaxlint_cmd([target], "--cache-dir", sc), env, cwd=d)
+        s_warm = median_run(args.single_repeat, lambda: run(jaxlint_cmd([target], "--cache-dir", sc), env, cwd=d))
+        s_py = median_run(args.single_repeat, lambda: run([sys.executable, "-c", "pass"], env))
+        R["single"] = {
+            "file": os.path.relpath(single, corpus),
+            "lines": nl,
+            "wall_s": s_cold.wall,
+            "cached_wall_s": s_warm.wall,
+            "python_start_s": s_py.wall,
+        }
+        print(
+            f"single   {s_cold.wall:8.3f} s  wall, interpreter start included (target < 0.3 s); cached {s_warm.wall:.3f} s; "
+            f"bare `python -c pass` {s_py.wall:.3f} s  [{os.path.relpath(single, corpus)}, {nl} lines]"
+        )
+
+    # -- growth ---------------------------------------------------------------------------------
+    big = sorted((f for f in files if mentions_jax(f)), key=os.path.getsize)[-3:]
+    g = run([sys.executable, "-c", GROWTH_SCRIPT], env, stdin="\n".join(big))
+    try:
+        rows = json.loads(g.stdout)
+    except ValueError:
+        rows = []
+    avg = c1.wall / lines
+    growth = []
+    for row in rows:
+        per = row["lint_s"] / row["lines"]
+        growth.append(dict(row, file=os.path.relpath(row["file"], corpus), per_line_vs_avg=per / avg, lint_vs_parse=row["lint_s"] / row["parse_s"]))
+        print(
+            f"growth   {os.path.relpath(row['file'], corpus)}: {row['lines']} lines, {row['lint_s']:.2f} s, "
+            f"{per / avg:4.2f}x the corpus time per line (target <= 1.5x), {row['lint_s'] / row['parse_s']:.2f}x its parse"
+        )
+    R["growth"] = growth
+
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(R, fh, indent=2)
+            fh.write("\n")
+        print(f"wrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
