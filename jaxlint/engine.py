@@ -86,10 +86,13 @@ def lint_source(
     config: Optional[Config] = None,
     rules=None,
     noqa: bool = True,
+    calls: Optional[list] = None,
 ) -> List[Finding]:
     """Lint one module given as text or bytes.  Never raises for bad input.
 
-    ``noqa=False`` leaves ``# noqa`` comments to the caller (flake8 applies its own)."""
+    ``noqa=False`` leaves ``# noqa`` comments to the caller (flake8 applies its own).
+    ``calls``: when a list, the calls this module's traced code makes with traced arguments
+    into imported functions are appended to it (plain dicts; see jaxlint.project)."""
     config = config or Config()
     if rules is None:
         rules = selected_rules(config.select, config.ignore)
@@ -114,7 +117,7 @@ def lint_source(
     except Exception as e:  # noqa: BLE001 - the parser may fail in other ways on odd input
         return _meta(path, "JAX001", f"cannot parse file: {type(e).__name__}: {e}", 1, 1, enabled)
     try:
-        findings = _analyse(module, text, path, config, rules)
+        findings = _analyse(module, text, path, config, rules, calls)
     except RecursionError:
         return _meta(path, "JAX002", "RecursionError: file too deeply nested for the analysis", 1, 1, enabled)
     except Exception as e:  # noqa: BLE001 - one file's bug must never stop a run
@@ -144,7 +147,7 @@ def _meta(path, code, detail, line, col, enabled) -> List[Finding]:
     ]
 
 
-def _analyse(module: cst.Module, text: str, path: str, config: Config, rules) -> List[Finding]:
+def _analyse(module: cst.Module, text: str, path: str, config: Config, rules, calls=None) -> List[Finding]:
     instances = [r() for r in rules if r.code not in ("JAX001", "JAX002")]
     handlers: Dict[str, list] = {}
     for ev in EVENTS:
@@ -163,7 +166,12 @@ def _analyse(module: cst.Module, text: str, path: str, config: Config, rules) ->
 
     index = ModuleIndex(module)
     finder = TransformFinder(index, frozenset(config.extra_jit_decorators))
-    analyzer = Analyzer(index, finder, handlers, report)
+    external = None
+    if calls is not None:
+        from jaxlint.project import call_recorder
+
+        external = call_recorder(path, calls)
+    analyzer = Analyzer(index, finder, handlers, report, external)
     mctx = ModuleContext(module, index, finder, analyzer, report)
     analyzer.module_ctx = mctx
     analyzer.cache = mctx.cache
@@ -261,7 +269,7 @@ def apply_noqa(findings: List[Finding], text: str) -> List[Finding]:
     return out
 
 
-def read_and_lint(path: str, display: str, config: Config, rules=None) -> List[Finding]:
+def read_and_lint(path: str, display: str, config: Config, rules=None, calls: Optional[list] = None) -> List[Finding]:
     """Read a file and lint it; unreadable files give a JAX001 finding."""
     try:
         with open(path, "rb") as fh:
@@ -269,7 +277,7 @@ def read_and_lint(path: str, display: str, config: Config, rules=None) -> List[F
     except OSError as e:
         enabled = {r.code for r in (rules or selected_rules(config.select, config.ignore))}
         return _meta(display, "JAX001", f"cannot read file: {e.strerror or e}", 1, 1, enabled)
-    return lint_source(data, display, config, rules)
+    return lint_source(data, display, config, rules, calls=calls)
 
 
 def lint_paths(paths: Iterable[str], config: Optional[Config] = None) -> List[Finding]:

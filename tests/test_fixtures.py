@@ -1,31 +1,36 @@
 """Lint every fixture and compare with the ``# error:`` markers written in it: exact (line, code)
-pairs, and the column where a marker gives one."""
+pairs, and the column where a marker gives one.  A package folder is linted as one run, so
+that helpers imported from its other modules are analysed (cross-module findings)."""
 
-import glob
 import os
 
 import pytest
 
+from fixture_units import ROOT, units
 from jaxlint.config import Config
-from jaxlint.engine import read_and_lint
-from markers import actual, describe, expected_markers
+from jaxlint.project import lint_together
+from markers import describe, expected_markers
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FIXTURES = sorted(glob.glob(os.path.join(ROOT, "fixtures", "**", "*.py"), recursive=True))
+UNITS = units()
 
 
 def test_there_are_fixtures():
-    assert len(FIXTURES) >= 8
+    assert len(UNITS) >= 9
+    assert any(len(files) > 1 for _, files in UNITS), "a package fixture for cross-module analysis"
 
 
-@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: os.path.relpath(p, ROOT))
-def test_fixture(path):
-    with open(path, encoding="utf-8") as fh:
-        text = fh.read()
-    findings = read_and_lint(path, os.path.relpath(path, ROOT), Config())
-    want, cols = expected_markers(text)
-    got = actual(findings)
-    assert got == want, f"missing {describe(want - got)}; unexpected {describe(got - want, findings)}"
-    by_key = {(f.line, f.code): f.column for f in findings}
+@pytest.mark.parametrize("name,files", UNITS, ids=[u[0] for u in UNITS])
+def test_fixture(name, files):
+    findings = lint_together([(f, os.path.relpath(f, ROOT)) for f in files], Config())
+    want, cols = set(), {}
+    for f in files:
+        with open(f, encoding="utf-8") as fh:
+            w, c = expected_markers(fh.read())
+        rel = os.path.relpath(f, ROOT)
+        want |= {(rel, line, code) for line, code in w}
+        cols.update({(rel, line, code): col for (line, code), col in c.items()})
+    got = {(f.path, f.line, f.code) for f in findings}
+    assert got == want, f"missing {sorted(want - got)}; unexpected {sorted(got - want)}"
+    by_key = {(f.path, f.line, f.code): f.column for f in findings}
     for key, col in cols.items():
         assert by_key[key] == col, f"{key}: column {by_key[key]} != {col}"

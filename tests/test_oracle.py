@@ -48,29 +48,42 @@ FROZEN_CODES = ("JAX301", "JAX302", "JAX303", "JAX306")
 
 
 def _load(path):
+    """Import a fixture: a plain file under a unique name, a package module by its dotted name."""
+    folder = os.path.dirname(path)
+    if os.path.isfile(os.path.join(folder, "__init__.py")):
+        parts = [os.path.splitext(os.path.basename(path))[0]]
+        while os.path.isfile(os.path.join(folder, "__init__.py")):
+            folder, pkg = os.path.split(folder)
+            parts.insert(0, pkg)
+        sys.path.insert(0, folder)
+        try:
+            return importlib.import_module(".".join(parts))
+        finally:
+            sys.path.remove(folder)
     name = "oracle_" + os.path.relpath(path, ROOT).replace(os.sep, "_").replace(".", "_")
     spec = importlib.util.spec_from_file_location(name, path)
     mod = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, os.path.dirname(path))
+    sys.path.insert(0, folder)
     try:
         spec.loader.exec_module(mod)
     finally:
-        sys.path.remove(os.path.dirname(path))
+        sys.path.remove(folder)
     return mod
 
 
 class LineRecorder:
     """Lines of one file executed while active."""
 
-    def __init__(self, filename):
-        self.filename = filename
+    def __init__(self, filenames):
+        self.filenames = filenames
         self.lines = set()
 
     def _trace(self, frame, event, arg):
-        if frame.f_code.co_filename != self.filename:
+        filename = frame.f_code.co_filename
+        if filename not in self.filenames:
             return None
         if event == "line":
-            self.lines.add(frame.f_lineno)
+            self.lines.add((filename, frame.f_lineno))
         return self._trace
 
     def __enter__(self):
@@ -83,9 +96,9 @@ class LineRecorder:
         return False
 
 
-def _run(case, filename):
-    """(lines executed, exception or None) for one call, stdout swallowed."""
-    rec = LineRecorder(filename)
+def _run(case, filenames):
+    """((file, line) executed, exception or None) for one call, stdout swallowed."""
+    rec = LineRecorder(filenames)
     err = None
     with contextlib.redirect_stdout(io.StringIO()):
         try:
@@ -96,9 +109,9 @@ def _run(case, filename):
     return rec.lines, err
 
 
-def _fail_line(err, filename):
-    frames = [f for f in traceback.extract_tb(err.__traceback__) if f.filename == filename]
-    return frames[-1].lineno if frames else None
+def _fail_line(err, filenames):
+    frames = [f for f in traceback.extract_tb(err.__traceback__) if f.filename in filenames]
+    return (frames[-1].filename, frames[-1].lineno) if frames else None
 
 
 def _error_ok(code, err):
@@ -112,58 +125,66 @@ def _error_ok(code, err):
     return True
 
 
-with_cases = []
-for p in FIXTURES:
-    with open(p, encoding="utf-8") as fh:
-        if "CASES" in fh.read():
-            with_cases.append(p)
+from fixture_units import units  # noqa: E402
+
+UNITS = []
+for _name, _files in units():
+    for _p in _files:
+        with open(_p, encoding="utf-8") as fh:
+            if "\nCASES = [" in fh.read():
+                UNITS.append((_name, _p, _files))
 
 
 def test_fixtures_have_cases():
-    assert len(with_cases) >= 8
+    assert len(UNITS) >= 9
 
 
-@pytest.mark.parametrize("path", with_cases, ids=lambda p: os.path.relpath(p, ROOT))
-def test_oracle(path):
-    with open(path, encoding="utf-8") as fh:
-        text = fh.read()
-    want, _ = expected_markers(text)
+@pytest.mark.parametrize("name,path,files", UNITS, ids=[u[0] for u in UNITS])
+def test_oracle(name, path, files):
+    want = set()
+    for f in files:
+        with open(f, encoding="utf-8") as fh:
+            w, _ = expected_markers(fh.read())
+        want |= {(os.path.realpath(f), line, code) for line, code in w}
     codes_at = {}
-    for line, code in want:
-        codes_at.setdefault(line, set()).add(code)
-    filename = os.path.abspath(path)
+    for fname, line, code in want:
+        codes_at.setdefault((fname, line), set()).add(code)
     mod = _load(path)
-    filename = mod.__file__
-    failures = {}  # line -> exception
+    filenames = {os.path.realpath(f) for f in files}
+    filenames |= {f for f in files}
+    failures = {}  # (file, line) -> exception
     twice_frozen = set()
     problems = []
     for i, case in enumerate(mod.CASES):
         jax.clear_caches()
-        first, err = _run(case, filename)
+        first, err = _run(case, filenames)
         if err is not None:
-            line = _fail_line(err, filename)
-            marked = codes_at.get(line, set())
+            where = _fail_line(err, filenames)
+            if where is not None:
+                where = (os.path.realpath(where[0]), where[1])
+            marked = codes_at.get(where, set())
             if not any(c in ERRORS and _error_ok(c, err) for c in marked):
                 problems.append(
-                    f"case {i} raised {type(err).__name__} at line {line} (marked {sorted(marked) or 'nothing'}): "
+                    f"case {i} raised {type(err).__name__} at {where} (marked {sorted(marked) or 'nothing'}): "
                     f"{str(err).splitlines()[0][:120]}"
                 )
-            failures[line] = err
+            failures[where] = err
             continue
-        second, err2 = _run(case, filename)
+        second, err2 = _run(case, filenames)
         assert err2 is None, f"case {i} failed only on its second call: {err2!r}"
-        twice_frozen |= first - second
-    for line, code in sorted(want):
+        twice_frozen |= {(os.path.realpath(f), line) for f, line in first - second}
+    for fname, line, code in sorted(want):
+        where = (fname, line)
         if code in ERRORS and code != "JAX201":
-            err = failures.get(line)
+            err = failures.get(where)
             if err is None or not _error_ok(code, err):
-                problems.append(f"line {line} is marked {code} but no case fails there with {ERRORS[code]}")
+                problems.append(f"{where} is marked {code} but no case fails there with {ERRORS[code]}")
         elif code == "JAX201":
             if not any(_error_ok(code, e) for e in failures.values()):
-                problems.append(f"line {line} is marked JAX201 but no case fails with a non-hashable static argument")
+                problems.append(f"{where} is marked JAX201 but no case fails with a non-hashable static argument")
         elif code in FROZEN_CODES:
-            if line not in twice_frozen:
-                problems.append(f"line {line} is marked {code} but does not run only at trace time in any case")
+            if where not in twice_frozen:
+                problems.append(f"{where} is marked {code} but does not run only at trace time in any case")
     for check in getattr(mod, "FROZEN", []):
         jax.clear_caches()
         with contextlib.redirect_stdout(io.StringIO()):

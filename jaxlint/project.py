@@ -1,0 +1,295 @@
+"""Analysis across the modules of one run.
+
+Linting a file also records the calls its traced code makes, with traced arguments, into
+imported functions (``from .utils import helper``; ``utils.helper(x)``): plain records that
+are a pure function of the file's source, so they can be cached with its findings.  After
+every file is linted, each record whose target is a module of the same run is followed: the
+target function is interpreted with those arguments traced, and what it does wrong is
+reported in the target's file, naming the traced entry point and its file.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import libcst as cst
+
+from jaxlint.analysis.scopes import ModuleIndex
+from jaxlint.analysis.tracing import ARRAY, BOOL, EVENTS, PYSEQ, RAW, DICT, REF, Analyzer, Frame, Val
+from jaxlint.analysis.transforms import FnRef, TransformFinder
+from jaxlint.config import Config
+from jaxlint.findings import Finding
+
+_KEEP_FLAGS = ARRAY | BOOL | PYSEQ | DICT | RAW | REF
+MAX_ROUNDS = 3
+
+
+def call_recorder(path: str, calls: list):
+    """The Analyzer's hook for imported callees: remember the call, know nothing of the result."""
+
+    def record(interp, call_node, q: str, argvals):
+        fr = interp.fr
+        args: List[list] = []
+        kwargs: Dict[str, list] = {}
+        for a, v in argvals:
+            if a.star:
+                return None  # *args / **kwargs: we cannot map arguments to parameters
+            kv = [v.k, v.f & _KEEP_FLAGS]
+            if a.keyword is not None:
+                kwargs[a.keyword.value] = kv
+            else:
+                args.append(kv)
+        t = fr.entry.transform
+        calls.append(
+            {
+                "target": q,
+                "args": args,
+                "kwargs": kwargs,
+                "entry": fr.entry_name,
+                "cached": bool(fr.cached),
+                "effects": bool(t.effects),
+                "label": t.label,
+            }
+        )
+        return None
+
+    return record
+
+
+def module_name(path: str) -> str:
+    """Dotted module name of a file, from the packages (folders with __init__.py) around it."""
+    path = os.path.abspath(path)
+    d, fn = os.path.split(path)
+    base = os.path.splitext(fn)[0]
+    parts = [] if base == "__init__" else [base]
+    while os.path.isfile(os.path.join(d, "__init__.py")):
+        d, pkg = os.path.split(d)
+        parts.insert(0, pkg)
+        if not pkg:
+            break
+    return ".".join(parts)
+
+
+def absolute(target: str, importer_module: str, importer_is_package: bool) -> str:
+    """Resolve a relative qualified name (``..utils.f``) against the importing module."""
+    if not target.startswith("."):
+        return target
+    level = len(target) - len(target.lstrip("."))
+    rest = target[level:]
+    pkg = importer_module if importer_is_package else importer_module.rpartition(".")[0]
+    for _ in range(level - 1):
+        pkg = pkg.rpartition(".")[0]
+    return f"{pkg}.{rest}" if pkg else rest
+
+
+class _RemoteTransform:
+    statics = in_axes = filtered = opaque_attrs = refs = False
+
+    def __init__(self, label: str, cached: bool, effects: bool):
+        self.label = label
+        self.cached = cached
+        self.effects = effects
+
+
+class _RemoteFunc:
+    def __init__(self, qualname: str):
+        self.node = None
+        self.qualname = qualname
+        self.name = qualname
+
+
+class _RemoteEntry:
+    """Stands for the traced entry point that lives in another file."""
+
+    def __init__(self, rec: dict, where: str):
+        self.transform = _RemoteTransform(rec["label"], rec["cached"], rec["effects"])
+        self.func = _RemoteFunc(where)
+        self.bound_self = False
+
+
+class _Target:
+    """One module of the run, parsed on demand for cross-module analysis."""
+
+    def __init__(self, path: str, display: str, module: cst.Module, text: str, config: Config, rules):
+        from jaxlint.engine import _Pending
+
+        self.path = path
+        self.display = display
+        self.module = module
+        self.text = text
+        self.pending: List = []
+        self.seen = set()
+        self.calls: list = []
+        instances = [r() for r in rules if r.code not in ("JAX001", "JAX002")]
+        handlers: Dict[str, list] = {}
+        for ev in EVENTS:
+            hs = [getattr(r, "on_" + ev) for r in instances if hasattr(r, "on_" + ev)]
+            if hs:
+                handlers[ev] = hs
+
+        def report(rule, node, frame, fields):
+            key = (id(node), rule.code)
+            if key not in self.seen:
+                self.seen.add(key)
+                self.pending.append(_Pending(rule, node, frame, fields))
+
+        self.index = ModuleIndex(module)
+        self.finder = TransformFinder(self.index, frozenset(config.extra_jit_decorators))
+        self.analyzer = Analyzer(self.index, self.finder, handlers, report, call_recorder(display, self.calls))
+        self.analyzer.cache = {}
+
+        class _M:  # what module-level helpers of rules expect (JAX301 asks for rebinding facts)
+            pass
+
+        m = _M()
+        m.index, m.finder, m.analyzer, m.cache = self.index, self.finder, self.analyzer, self.analyzer.cache
+        self.analyzer.module_ctx = m
+
+    def function(self, name: str):
+        scope = self.index.module_scope
+        f = scope.defs.get(name)
+        if f is not None:
+            return FnRef(f), None
+        app = self.finder.aliases.get((id(scope), name))
+        if app is not None:
+            r = FnRef(app.func)
+            r.bound_self = app.bound_self
+            return r, None
+        q = scope.imports.get(name)
+        return None, q  # maybe re-exported from another module
+
+    def follow(self, rec: dict, ref: FnRef, importer: str) -> None:
+        where = f"{rec['entry']} in {importer}"
+        entry = _RemoteEntry(rec, where)
+        frame = Frame(ref.func, ref.func.scope, where, entry, rec["cached"])
+        frame.entry_name = where
+        argvals = []
+        for k, f in rec["args"]:
+            argvals.append((cst.Arg(value=cst.Name("_")), Val(k, None, f)))
+        for kw, (k, f) in sorted(rec["kwargs"].items()):
+            argvals.append((cst.Arg(value=cst.Name("_"), keyword=cst.Name(kw)), Val(k, None, f)))
+        self.analyzer.call_function(frame, None, (ref, None, [], {}), argvals)
+
+    def findings(self, config: Config) -> List[Finding]:
+        from jaxlint.engine import _materialise, apply_noqa
+
+        if not self.pending:
+            return []
+        out = _materialise(self.module, self.display, self.pending)
+        ignored = config.ignored_for(self.display)
+        if ignored:
+            out = [f for f in out if not any(f.code.startswith(c) for c in ignored)]
+        return apply_noqa(out, self.text)
+
+
+def cross_module_findings(
+    files: Sequence[Tuple[str, str]],
+    calls_by_display: Dict[str, list],
+    existing: Sequence[Finding],
+    config: Config,
+    rules,
+) -> List[Finding]:
+    """Findings inside imported helpers of the run's modules, reached with traced arguments.
+
+    ``files``: (path, display) of every linted file; ``calls_by_display``: the records each
+    file's lint produced.  Findings already in ``existing`` (same place, same code) are not
+    repeated."""
+    from jaxlint.engine import decode_source
+
+    if not any(calls_by_display.values()):
+        return []
+    by_module: Dict[str, Tuple[str, str]] = {}
+    info: Dict[str, Tuple[str, bool]] = {}
+    for path, display in files:
+        if path == "-":
+            continue
+        name = module_name(path)
+        if name:
+            by_module.setdefault(name, (path, display))
+        info[display] = (name, os.path.basename(path) == "__init__.py")
+    targets: Dict[str, Optional[_Target]] = {}
+
+    def target(modname: str) -> Optional[_Target]:
+        if modname in targets:
+            return targets[modname]
+        t = None
+        loc = by_module.get(modname)
+        if loc is not None:
+            path, display = loc
+            try:
+                with open(path, "rb") as fh:
+                    text = decode_source(fh.read())
+                t = _Target(path, display, cst.parse_module(text), text, config, rules)
+            except Exception:  # noqa: BLE001 - a file that fails here was already reported
+                t = None
+        targets[modname] = t
+        return t
+
+    def resolve(qual: str, hops: int = 0):
+        mod, _, name = qual.rpartition(".")
+        t = target(mod) if mod else None
+        if t is None:
+            return None, None
+        ref, reexport = t.function(name)
+        if ref is not None:
+            return t, ref
+        if reexport is not None and hops < 3:
+            modname, is_pkg = module_name(t.path), os.path.basename(t.path) == "__init__.py"
+            return resolve(absolute(reexport, modname, is_pkg), hops + 1)
+        return None, None
+
+    work = [(display, rec) for display, recs in sorted(calls_by_display.items()) for rec in recs]
+    done = set()
+    for _ in range(MAX_ROUNDS):
+        next_work = []
+        for importer, rec in work:
+            modname, is_pkg = info.get(importer, ("", False))
+            qual = absolute(rec["target"], modname, is_pkg)
+            key = (qual, repr(rec))
+            if key in done:
+                continue
+            done.add(key)
+            t, ref = resolve(qual)
+            if t is None:
+                continue
+            before = len(t.calls)
+            try:
+                t.follow(rec, ref, importer)
+            except RecursionError:
+                continue
+            for r in t.calls[before:]:
+                next_work.append((t.display, r))
+        if not next_work:
+            break
+        work = next_work
+    have = {(f.path, f.line, f.column, f.code) for f in existing}
+    out: List[Finding] = []
+    for t in targets.values():
+        if t is None:
+            continue
+        for f in t.findings(config):
+            if (f.path, f.line, f.column, f.code) not in have:
+                have.add((f.path, f.line, f.column, f.code))
+                out.append(f)
+    out.sort(key=Finding.sort_key)
+    return out
+
+
+def lint_together(files: Sequence[Tuple[str, str]], config: Optional[Config] = None, rules=None) -> List[Finding]:
+    """Lint (path, display) files as one run, with cross-module analysis (single process)."""
+    from jaxlint.engine import read_and_lint
+    from jaxlint.rules import selected_rules
+
+    config = config or Config()
+    if rules is None:
+        rules = selected_rules(config.select, config.ignore)
+    findings: List[Finding] = []
+    calls: Dict[str, list] = {}
+    for path, display in files:
+        c: list = []
+        findings.extend(read_and_lint(path, display, config, rules, calls=c))
+        calls[display] = c
+    findings.extend(cross_module_findings(files, calls, findings, config, rules))
+    findings.sort(key=Finding.sort_key)
+    return findings
