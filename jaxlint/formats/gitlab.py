@@ -10,6 +10,7 @@ from jaxlint.fingerprint import SourceLines, fingerprints, repo_path
 from jaxlint.formats import register
 from jaxlint.formats._common import rule_name
 
+
 def gitlab_severity(code: str) -> str:
     if code == "JAX001":
         return "critical"
