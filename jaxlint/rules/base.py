@@ -6,6 +6,11 @@ import textwrap
 from typing import ClassVar, List
 
 
+class _Placeholders(dict):
+    def __missing__(self, key):
+        return f"<{key}>"
+
+
 class Rule:
     """Base class.  Subclasses set the class attributes and implement ``on_<event>`` handlers
     (called by the traced-value interpreter) and/or ``check_module`` (called once per file).
@@ -31,16 +36,29 @@ class Rule:
 
     @classmethod
     def summary(cls) -> str:
-        doc = cls.docs()
-        for line in doc.splitlines():
+        """The first sentence of the *What it does* paragraph."""
+        lines = []
+        for line in cls.docs().splitlines():
             line = line.strip()
-            if line and not line.startswith("#") and not line.lower().startswith("what it does"):
-                return line
-        return cls.name
+            if line.lower().startswith("what it does"):
+                continue
+            if not line:
+                if lines:
+                    break
+                continue
+            lines.append(line)
+        text = " ".join(lines)
+        end = text.find(". ")
+        return (text[: end + 1] if end >= 0 else text) or cls.name
+
+    @classmethod
+    def generic_fix(cls) -> str:
+        """The fix advice with its placeholders spelled as <var>, for docs."""
+        return cls.fix.format_map(_Placeholders())
 
     @classmethod
     def explain(cls) -> str:
-        parts = [f"{cls.code} ({cls.name})", "", cls.docs(), "", f"Prevents: {cls.prevents}", f"Fix: {cls.fix}"]
+        parts = [f"{cls.code} ({cls.name})", "", cls.docs(), "", f"Prevents: {cls.prevents}", f"Fix: {cls.generic_fix()}"]
         for title, examples in (("Flagged", cls.bad), ("Not flagged", cls.good)):
             for ex in examples:
                 parts += ["", f"{title}:", textwrap.indent(textwrap.dedent(ex).strip("\n"), "    ")]
