@@ -9,8 +9,9 @@ JAX on CPU:
   are exactly JAX's failures: unmarked look-alikes in the same cases run fine);
 * every line marked JAX301/302/303/306 must run while tracing and not when the compiled
   function is called again (its effect is frozen at trace time);
-* every check in ``FROZEN`` (a callable returning True when the frozen value or effect is
-  observed) must return True.
+* every check in ``FROZEN`` (a callable returning True when the trace-time behaviour the
+  markers claim is observed: a frozen value, a lost side effect, a retrace on every call)
+  must return True.
 """
 
 import contextlib

@@ -13,7 +13,8 @@ from jaxlint.rules.frozen import (
     TraceTimeRandomness,
 )
 from jaxlint.rules.meta import InternalError, ParseError
-from jaxlint.rules.static_args import StaticArrayParam, StaticSpecMismatch, UnhashableStaticArg
+from jaxlint.rules.recompile import JitInLoop
+from jaxlint.rules.static_args import ChangingStaticArg, StaticArrayParam, StaticSpecMismatch, UnhashableStaticArg
 from jaxlint.rules.traced_values import (
     NumpyOnTracer,
     TracedAssert,
@@ -39,11 +40,13 @@ ALL_RULES: List[Type[Rule]] = [
     StaticArrayParam,
     UnhashableStaticArg,
     StaticSpecMismatch,
+    ChangingStaticArg,
     FrozenCapture,
     PrintInTraced,
     OuterStateMutation,
     InplaceArrayUpdate,
     TraceTimeRandomness,
+    JitInLoop,
 ]
 
 RULES_BY_CODE: Dict[str, Type[Rule]] = {r.code: r for r in ALL_RULES}

@@ -288,3 +288,102 @@ class StaticSpecMismatch(Rule):
                         detail=f"static_argnums index {i} is out of range: {f.name}() takes {len(pos)} positional argument{'s' if len(pos) != 1 else ''}",
                         func=f.name,
                     )
+
+
+def _loop_target_of(scope, name: str, order: int):
+    """The order of the ``for`` statement that binds ``name`` and encloses ``order``, if any."""
+    for b in scope.bindings.get(name, ()):
+        if b.kind != "for" or b.order is None:
+            continue
+        for start, end in scope.loops:
+            if start == b.order and start <= order <= end:
+                return start
+    return None
+
+
+class ChangingStaticArg(Rule):
+    """
+    What it does
+        Flags a loop variable passed for a static parameter of a jitted function inside that
+        loop (``for step in range(1000): train(x, step)`` with ``step`` static).
+
+    Why is this bad?
+        Each new static value is a new cache key: JAX traces and compiles the function again
+        on every iteration, which is usually slower than not using ``jit`` at all.
+
+    Example
+        step_fn = jax.jit(update, static_argnums=(1,))
+        for step in range(1000):
+            params = step_fn(params, step)
+
+    Use instead
+        Pass the changing value as a traced argument (drop it from ``static_argnums``) and
+        branch with ``jnp.where``/``lax.cond`` if needed; keep static arguments for values that
+        take a few distinct values.
+
+    References
+        https://jax.readthedocs.io/en/latest/jit-compilation.html#caching
+    """
+
+    code = "JAX204"
+    name = "changing-static-arg"
+    message = "Static parameter `{var}` of {func}() gets the loop variable `{arg}`: a new compilation on every iteration"
+    fix = "make `{var}` a traced argument (remove it from static_argnums/static_argnames)"
+    prevents = "recompilation on every call"
+    bad = [
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def update(w, step):
+            return w * 0.99 + step
+
+        update_jit = jax.jit(update, static_argnums=(1,))
+        w = jnp.ones(3)
+        for step in range(5):
+            w = update_jit(w, step)  # error: JAX204
+        """
+    ]
+    good = [
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def update(w, step, mode):
+            return w * 0.99 + step if mode == "sgd" else w
+
+        update_jit = jax.jit(update, static_argnums=(2,))
+        w = jnp.ones(3)
+        for step in range(5):
+            w = update_jit(w, step, "sgd")
+        """
+    ]
+
+    def check_module(self, m):
+        orders = m.cache.get("call-orders")
+        if orders is None:
+            orders = m.cache["call-orders"] = {id(c): (s, o) for c, s, o in m.index.calls}
+        for app in m.finder.applications:
+            if not app.transform.statics:
+                continue
+            statics, opaque = m.analyzer.static_names(app)
+            if opaque or not statics:
+                continue
+            pos = _callable_positional(app)
+            for call in m.analyzer.call_sites(app):
+                so = orders.get(id(call))
+                if so is None:
+                    continue
+                scope, order = so
+                i = 1 if isinstance(call.func, cst.Attribute) and app.func.is_method and not app.bound_self else 0
+                for a in call.args:
+                    if a.star:
+                        break
+                    if a.keyword is not None:
+                        pname = a.keyword.value
+                    else:
+                        pname = pos[i] if i < len(pos) else None
+                        i += 1
+                    if pname in statics and isinstance(a.value, cst.Name):
+                        if _loop_target_of(scope, a.value.value, order) is not None:
+                            m.report(self, a.value, var=pname, func=app.func.name, arg=a.value.value)
