@@ -1,0 +1,168 @@
+"""The jaxlint command: exit codes, selection, suppression, configuration, and the promise that
+static mode never imports JAX or the code it reads."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from clirun import ROOT, env, jaxlint
+
+BUGGY = textwrap.dedent(
+    """\
+    import jax
+
+    @jax.jit
+    def f(x, n):
+        if x > 0:
+            x = x + 1
+        for _ in range(n):
+            x = x * 2
+        print("x", x)
+        return x
+    """
+)
+
+
+@pytest.fixture
+def proj(tmp_path):
+    (tmp_path / "bad.py").write_text(BUGGY)
+    (tmp_path / "good.py").write_text("import jax\n\n@jax.jit\ndef g(x):\n    return x * 2\n")
+    (tmp_path / "notjax.py").write_text("def h(x):\n    if x > 0:\n        return x\n")
+    return tmp_path
+
+
+def codes(out: bytes):
+    return sorted(line.split()[1] for line in out.decode().splitlines() if line.strip())
+
+
+def test_exit_codes_and_output_shape(proj):
+    p = jaxlint(["--no-cache", "bad.py"], cwd=str(proj))
+    assert p.returncode == 1
+    assert p.stdout.decode().splitlines() == [
+        "bad.py:5:8: JAX101 Python `if` on traced value `x` in jitted f()",
+        "bad.py:7:14: JAX103 `range()` with traced value `n` in jitted f()",
+        "bad.py:9:5: JAX302 `print()` of traced value `x` in jitted f() runs only while tracing and shows a tracer, not its value",
+    ]
+    assert "Found 3 findings in 1 file" in p.stderr.decode()
+    assert jaxlint(["--no-cache", "good.py", "notjax.py"], cwd=str(proj)).returncode == 0
+    assert jaxlint(["--no-cache", "--exit-zero", "bad.py"], cwd=str(proj)).returncode == 0
+
+
+def test_folder_default_and_missing_path(proj):
+    p = jaxlint(["--no-cache"], cwd=str(proj))
+    assert p.returncode == 1 and codes(p.stdout) == ["JAX101", "JAX103", "JAX302"]
+    p = jaxlint(["--no-cache", "bad.py", "nope.py"], cwd=str(proj))
+    assert p.returncode == 2
+    assert "nope.py: no such file or directory" in p.stderr.decode()
+    assert codes(p.stdout) == ["JAX101", "JAX103", "JAX302"]  # the rest was still linted
+
+
+@pytest.mark.parametrize(
+    "args,expected",
+    [
+        (["--select", "JAX1"], ["JAX101", "JAX103"]),
+        (["--select", "JAX101,JAX302"], ["JAX101", "JAX302"]),
+        (["--ignore", "JAX3"], ["JAX101", "JAX103"]),
+        (["--select", "JAX1", "--ignore", "JAX103"], ["JAX101"]),
+        (["--ignore", "JAX1", "--extend-select", "JAX103"], ["JAX103"]),
+    ],
+)
+def test_select_and_ignore(proj, args, expected):
+    p = jaxlint(["--no-cache", *args, "bad.py"], cwd=str(proj))
+    assert codes(p.stdout) == expected
+
+
+@pytest.mark.parametrize(
+    "comment,expected",
+    [
+        ("  # noqa", ["JAX103", "JAX302"]),
+        ("  # noqa: JAX101", ["JAX103", "JAX302"]),
+        ("  # noqa: JAX1", ["JAX103", "JAX302"]),
+        ("  # NOQA:JAX101,E501", ["JAX103", "JAX302"]),
+        ("  # noqa: JAX302", ["JAX101", "JAX103", "JAX302"]),
+    ],
+)
+def test_noqa(proj, comment, expected):
+    src = BUGGY.replace("if x > 0:", "if x > 0:" + comment)
+    (proj / "bad.py").write_text(src)
+    assert codes(jaxlint(["--no-cache", "bad.py"], cwd=str(proj)).stdout) == expected
+
+
+def test_pyproject_configuration(proj):
+    (proj / "pyproject.toml").write_text(
+        textwrap.dedent(
+            """\
+            [tool.jaxlint]
+            ignore = ["JAX302"]
+            exclude = ["skipped/*"]
+            extra-jit-decorators = ["mylib.fast"]
+
+            [tool.jaxlint.per-file-ignores]
+            "tests/*" = ["JAX1"]
+            """
+        )
+    )
+    (proj / "skipped").mkdir()
+    (proj / "skipped" / "x.py").write_text(BUGGY)
+    (proj / "tests").mkdir()
+    (proj / "tests" / "t.py").write_text(BUGGY)
+    (proj / "custom.py").write_text(
+        "import jax\nimport mylib\n\n@mylib.fast\ndef k(x):\n    return float(x)\n"
+    )
+    out = json.loads(jaxlint(["--no-cache", "--format", "json", "."], cwd=str(proj)).stdout)
+    got = sorted((f["path"], f["code"]) for f in out)
+    assert got == [("bad.py", "JAX101"), ("bad.py", "JAX103"), ("custom.py", "JAX104")]
+
+
+def test_bad_configuration_is_a_usage_error(proj):
+    (proj / "pyproject.toml").write_text("[tool.jaxlint]\nselct = ['JAX1']\n")
+    p = jaxlint(["bad.py"], cwd=str(proj))
+    assert p.returncode == 2
+    assert p.stderr.decode().startswith("jaxlint: error: [tool.jaxlint] unknown setting 'selct'")
+    assert "Traceback" not in p.stderr.decode()
+
+
+def test_explain_and_list_rules():
+    p = jaxlint(["--explain", "JAX101"])
+    text = p.stdout.decode()
+    assert p.returncode == 0
+    for heading in ("What it does", "Why is this bad?", "Example", "Use instead", "jnp.where", "lax.cond"):
+        assert heading in text
+    assert jaxlint(["--explain", "JAX999"]).returncode == 2
+    listing = jaxlint(["--list-rules"]).stdout.decode()
+    assert "JAX304  inplace-array-update" in listing
+
+
+def test_static_mode_imports_neither_jax_nor_the_linted_code(tmp_path):
+    marker = tmp_path / "ran"
+    (tmp_path / "evil.py").write_text(
+        f"import jax\nopen({str(marker)!r}, 'w').write('x')\n\n@jax.jit\ndef f(x):\n    return x if x > 0 else -x\n"
+    )
+    code = (
+        "import sys; from jaxlint.cli import main; rc = main(['--no-cache', '-q', %r]);"
+        "assert not any(m == 'jax' or m.startswith('jax.') for m in sys.modules), 'jax imported';"
+        "assert 'evil' not in sys.modules; sys.exit(rc)" % str(tmp_path / "evil.py")
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env(), cwd=ROOT, timeout=120)
+    assert p.returncode == 1, p.stderr.decode()
+    assert "JAX101" in p.stdout.decode()
+    assert not marker.exists()
+
+
+def test_console_script_is_installed_and_agrees_with_python_dash_m(proj):
+    import shutil
+
+    exe = shutil.which("jaxlint")
+    assert exe, "the jaxlint console script is on PATH after pip install"
+    a = subprocess.run([exe, "--no-cache", "bad.py"], cwd=str(proj), capture_output=True, env=env(), timeout=120)
+    b = jaxlint(["--no-cache", "bad.py"], cwd=str(proj))
+    assert a.returncode == b.returncode == 1
+    assert a.stdout == b.stdout
+    v = subprocess.run([exe, "--version"], capture_output=True, env=env(), timeout=60)
+    from jaxlint import __version__
+
+    assert v.stdout.decode().strip() == f"jaxlint {__version__}"
