@@ -565,6 +565,30 @@ _SHAPE_ARGS = {
     "jax.lax.full": ((0,), ("shape",)),
 }
 
+# Arguments that must be static Python values (axes, counts, sizes): (positions, keywords).
+_STATIC_ARGS = {
+    "jax.numpy.expand_dims": ((1,), ("axis",)),
+    "jax.numpy.squeeze": ((1,), ("axis",)),
+    "jax.numpy.moveaxis": ((1, 2), ("source", "destination")),
+    "jax.numpy.swapaxes": ((1, 2), ("axis1", "axis2")),
+    "jax.numpy.transpose": ((1,), ("axes",)),
+    "jax.numpy.concatenate": ((1,), ("axis",)),
+    "jax.numpy.stack": ((1,), ("axis",)),
+    "jax.numpy.split": ((1, 2), ("indices_or_sections", "axis")),
+    "jax.numpy.array_split": ((1, 2), ("indices_or_sections", "axis")),
+    "jax.numpy.pad": ((1,), ("pad_width",)),
+    "jax.numpy.histogram": ((1,), ("bins",)),
+    "jax.numpy.triu": ((1,), ("k",)),
+    "jax.numpy.tril": ((1,), ("k",)),
+    "jax.nn.one_hot": ((1,), ("num_classes",)),
+    "jax.lax.top_k": ((1,), ("k",)),
+}
+for _f in ("sum", "mean", "max", "min", "prod", "std", "var", "any", "all", "argmax", "argmin", "cumsum", "cumprod", "median", "nansum", "nanmean", "nanmax", "nanmin", "count_nonzero", "flip", "sort", "argsort"):
+    _STATIC_ARGS["jax.numpy." + _f] = ((1,), ("axis",))
+_REDUCING_METHODS = frozenset(
+    {"sum", "mean", "max", "min", "prod", "std", "var", "any", "all", "argmax", "argmin", "cumsum", "cumprod", "squeeze"}
+)
+
 _NEEDS_SIZE = frozenset(
     {
         "jax.numpy.nonzero",
@@ -650,6 +674,28 @@ class TracedShape(Rule):
                     ctx.report(self, a.value, what="Array shape", var=_label(v, a.value))
                     return
             return
+        spec = _STATIC_ARGS.get(q)
+        if spec is None and q.startswith(("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.")):
+            spec = ((), ("axis", "axes"))
+        if spec is not None:
+            positions, keywords = spec
+            pos = [(a, v) for a, v in argvals if a.keyword is None and not a.star]
+            hits = [pos[i] for i in positions if i < len(pos)]
+            hits += [(a, v) for a, v in argvals if a.keyword is not None and a.keyword.value in keywords]
+            for a, v in hits:
+                if v.k == T:
+                    ctx.report(self, a.value, what="A static argument (axis, size or count)", var=_label(v, a.value))
+                    return
+        if q == "jax.numpy.repeat" and not any(a.keyword is not None and a.keyword.value == "total_repeat_length" for a, _ in argvals):
+            pos = [(a, v) for a, v in argvals if a.keyword is None and not a.star]
+            rep = pos[1] if len(pos) > 1 else next(((a, v) for a, v in argvals if a.keyword is not None and a.keyword.value == "repeats"), None)
+            if rep is not None and rep[1].k == T:
+                ctx.report(self, rep[0].value, what="The output size of `jnp.repeat()` without total_repeat_length=", var=_label(rep[1], rep[0].value))
+                return
+        if q == "jax.numpy.bincount" and argvals and argvals[0][1].k == T:
+            if not any(a.keyword is not None and a.keyword.value == "length" for a, _ in argvals) and len([a for a, _ in argvals if a.keyword is None]) < 3:
+                ctx.report(self, node, what="The size of `jnp.bincount()` without length=", var=_label(argvals[0][1], argvals[0][0].value))
+                return
         if q in _NEEDS_SIZE or q == "jax.numpy.where" and len([a for a, _ in argvals if a.keyword is None]) == 1:
             if any(a.keyword is not None and a.keyword.value == "size" for a, _ in argvals):
                 return
@@ -664,6 +710,11 @@ class TracedShape(Rule):
             for a, v in argvals:
                 if a.keyword is None and v.k == T:
                     ctx.report(self, a.value, what="Array shape", var=_label(v, a.value))
+                    return
+        elif meth in _REDUCING_METHODS or meth in ("swapaxes", "transpose"):
+            for a, v in argvals:
+                if (a.keyword is None or a.keyword.value in ("axis", "axes", "axis1", "axis2")) and v.k == T and not a.star:
+                    ctx.report(self, a.value, what="A static argument (axis)", var=_label(v, a.value))
                     return
         elif meth == "nonzero":
             if not any(a.keyword is not None and a.keyword.value == "size" for a, _ in argvals):
