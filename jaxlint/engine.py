@@ -13,7 +13,7 @@ import tokenize
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from jaxlint.positions import node_positions
 
 from jaxlint.analysis.scopes import ModuleIndex
 from jaxlint.analysis.tracing import EVENTS, Analyzer
@@ -188,8 +188,8 @@ def _analyse(module: cst.Module, text: str, path: str, config: Config, rules, ca
 
 def _materialise(module: cst.Module, path: str, pending: List[_Pending]) -> List[Finding]:
     # Positions are computed only for files with findings: the one costly metadata pass.
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    positions = wrapper.resolve(PositionProvider)
+    # jaxlint.positions: PositionProvider's ranges without its per-node objects.
+    positions = node_positions(module)
     out = []
     for p in pending:
         rng = positions.get(p.node)
