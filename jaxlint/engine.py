@@ -74,6 +74,48 @@ def _short(code: str, limit: int = 60) -> str:
     return code if len(code) <= limit else code[: limit - 3] + "..."
 
 
+# CPython's tokenizer refuses brackets nested deeper than this ("too many nested parentheses");
+# LibCST's parser overflows the C stack (SIGSEGV) at a few thousand levels, so such a file must
+# never reach it.
+MAX_BRACKET_DEPTH = 200
+_BRACKETS_RE = re.compile(r"[\[\](){}]")
+
+
+def bracket_nesting_error(text: str) -> Optional[Tuple[str, int, int]]:
+    """(message, line, column) when brackets nest deeper than Python allows, else None.
+
+    A quick scan that ignores strings and comments decides; only a file it finds deeper than
+    the limit is tokenized to know for sure."""
+    if sum(text.count(c) for c in "([{") <= MAX_BRACKET_DEPTH:
+        return None
+    depth = deepest = 0
+    for m in _BRACKETS_RE.finditer(text):
+        if m.group() in "([{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        elif depth:
+            depth -= 1
+    if deepest <= MAX_BRACKET_DEPTH:
+        return None
+    depth = 0
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type != tokenize.OP:
+                continue
+            if tok.string in ("(", "[", "{"):
+                depth += 1
+                if depth > MAX_BRACKET_DEPTH:
+                    line, col = tok.start
+                    return (f"too many nested parentheses (more than {MAX_BRACKET_DEPTH} levels)", line, col + 1)
+            elif tok.string in (")", "]", "}") and depth:
+                depth -= 1
+    except (tokenize.TokenError, SyntaxError) as e:
+        # Not Python either way; and the quick scan says the parser could not take it.
+        return (f"syntax error: {e.args[0] if e.args else e}", 1, 1)
+    return None
+
+
 def mentions_jax(text: str, extra: Sequence[str] = ()) -> bool:
     if "jax" in text:
         return True
@@ -104,10 +146,13 @@ def lint_source(
             return _meta(path, "JAX001", f"cannot decode file: {e}", 1, 1, enabled)
     else:
         text = source
+    if "\x00" in text:  # before the gate: such a file is not Python, whatever it mentions
+        return _meta(path, "JAX001", "file contains a NUL byte", 1, 1, enabled)
     if not mentions_jax(text, config.extra_jit_decorators):
         return []
-    if "\x00" in text:
-        return _meta(path, "JAX001", "file contains a NUL byte", 1, 1, enabled)
+    too_deep = bracket_nesting_error(text)
+    if too_deep is not None:
+        return _meta(path, "JAX001", too_deep[0], too_deep[1], too_deep[2], enabled)
     try:
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as e:
@@ -116,8 +161,16 @@ def lint_source(
         return _meta(path, "JAX001", "file is too deeply nested to parse", 1, 1, enabled)
     except Exception as e:  # noqa: BLE001 - the parser may fail in other ways on odd input
         return _meta(path, "JAX001", f"cannot parse file: {type(e).__name__}: {e}", 1, 1, enabled)
+    ncalls = len(calls) if calls is not None else 0
     try:
-        findings = _analyse(module, text, path, config, rules, calls)
+        try:
+            findings = _analyse(module, text, path, config, rules, calls)
+        except RecursionError:
+            # Deeply nested code (the parser accepts far more than the default recursion limit
+            # lets the analysis walk): analyse again on a thread with room for it.
+            if calls is not None:
+                del calls[ncalls:]
+            findings = _run_deep(_analyse, module, text, path, config, rules, calls)
     except RecursionError:
         return _meta(path, "JAX002", "RecursionError: file too deeply nested for the analysis", 1, 1, enabled)
     except Exception as e:  # noqa: BLE001 - one file's bug must never stop a run
@@ -126,6 +179,41 @@ def lint_source(
     if ignored:
         findings = [f for f in findings if not any(f.code.startswith(c) for c in ignored)]
     return apply_noqa(findings, text) if noqa else findings
+
+
+DEEP_STACK_BYTES = 512 * 1024 * 1024
+DEEP_RECURSION_LIMIT = 60_000
+
+
+def _run_deep(fn, *args):
+    """``fn(*args)`` on a thread with a large stack and a raised recursion limit (restored after)."""
+    import sys
+    import threading
+
+    box: dict = {}
+
+    def target():
+        try:
+            box["value"] = fn(*args)
+        except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
+            box["error"] = e
+
+    old_limit = sys.getrecursionlimit()
+    old_stack = threading.stack_size()
+    sys.setrecursionlimit(max(old_limit, DEEP_RECURSION_LIMIT))
+    try:
+        threading.stack_size(DEEP_STACK_BYTES)
+        try:
+            t = threading.Thread(target=target, name="jaxlint-deep")
+            t.start()
+        finally:
+            threading.stack_size(old_stack)
+        t.join()
+    finally:
+        sys.setrecursionlimit(old_limit)
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
 def _meta(path, code, detail, line, col, enabled) -> List[Finding]:
@@ -272,12 +360,46 @@ def apply_noqa(findings: List[Finding], text: str) -> List[Finding]:
 def read_and_lint(path: str, display: str, config: Config, rules=None, calls: Optional[list] = None) -> List[Finding]:
     """Read a file and lint it; unreadable files give a JAX001 finding."""
     try:
-        with open(path, "rb") as fh:
-            data = fh.read()
+        data = read_regular_file(path)
     except OSError as e:
         enabled = {r.code for r in (rules or selected_rules(config.select, config.ignore))}
         return _meta(display, "JAX001", f"cannot read file: {e.strerror or e}", 1, 1, enabled)
     return lint_source(data, display, config, rules, calls=calls)
+
+
+def read_regular_file(path: str) -> bytes:
+    """The bytes of a regular file.  Anything else (a FIFO, a device, a socket) raises OSError
+    instead of blocking or reading forever: opening is non-blocking, and checked before reading."""
+    import errno
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = file_kind(mode)
+            raise OSError(errno.EINVAL, f"not a regular file ({kind})", path)
+        with os.fdopen(fd, "rb") as fh:
+            fd = -1
+            return fh.read()
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
+def file_kind(mode: int) -> str:
+    import stat
+
+    for test, name in (
+        (stat.S_ISFIFO, "a named pipe"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISDIR, "a directory"),
+    ):
+        if test(mode):
+            return name
+    return "not a regular file"
 
 
 def lint_paths(paths: Iterable[str], config: Optional[Config] = None) -> List[Finding]:
