@@ -10,7 +10,7 @@ from typing import List, Optional, Sequence
 
 from jaxlint import __version__, baseline, diffmode
 from jaxlint.config import Config, ConfigError, load_config, with_overrides
-from jaxlint.discovery import discover, relpath
+from jaxlint.discovery import discover, not_a_file_reason, relpath
 from jaxlint.engine import lint_source, read_and_lint
 from jaxlint.findings import Finding
 from jaxlint.fingerprint import remember_source
@@ -236,7 +236,7 @@ def _run(args, parser) -> int:
         if fh is not None:
             fh.close()
     for m in missing:
-        print(f"jaxlint: error: {m}: no such file or directory", file=sys.stderr)
+        print(f"jaxlint: error: {m}: {not_a_file_reason(m)}", file=sys.stderr)
     if not args.quiet:
         nfiles = len({f.path for f in findings})
         if findings:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from typing import Iterator, List, Sequence, Tuple
 
 from jaxlint.config import Config
@@ -35,8 +36,28 @@ def relpath(path: str) -> str:
     return rel.replace(os.sep, "/")
 
 
+def _regular_or_unreadable(path: str) -> bool:
+    """False only for what exists and is not a regular file (FIFO, device, socket).  A broken
+    symlink or a path that cannot be stat'ed is kept: reading it reports the error."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return True
+
+
+def not_a_file_reason(path: str) -> str:
+    """Why a path given on the command line cannot be linted."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return "no such file or directory"
+    from jaxlint.engine import file_kind
+
+    return f"is not a regular file ({file_kind(st.st_mode)}); use '-' to lint standard input"
+
+
 def discover(paths: Sequence[str], config: Config) -> Tuple[List[str], List[str]]:
-    """(files to lint, paths that do not exist).  Explicit files are linted even if excluded by
+    """(files to lint, paths that do not exist or are not regular files).  Explicit files are linted even if excluded by
     a folder rule, like flake8; explicit files still honour exclude patterns that match them."""
     files: List[str] = []
     missing: List[str] = []
@@ -56,6 +77,9 @@ def discover(paths: Sequence[str], config: Config) -> Tuple[List[str], List[str]
                     files.append(f)
         else:
             if config.is_excluded(relpath(p)):
+                continue
+            if not _regular_or_unreadable(p):  # a FIFO or device named on the command line
+                missing.append(p)
                 continue
             key = os.path.realpath(p)
             if key not in seen:
@@ -84,6 +108,6 @@ def _walk(root: str, config: Config) -> Iterator[str]:
         for fn in sorted(filenames):
             if fn.endswith((".py", ".pyi")):
                 full = os.path.join(dirpath, fn)
-                if config.is_excluded(relpath(full)):
-                    continue
+                if config.is_excluded(relpath(full)) or not _regular_or_unreadable(full):
+                    continue  # a FIFO named x.py would block the run: never opened
                 yield full
