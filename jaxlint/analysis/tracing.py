@@ -375,10 +375,14 @@ class Analyzer:
         for app in self.finder.entries():
             if self._nested_in_entry(app.func):
                 continue  # interpreted inline, with the enclosing tracers in scope
+            if app.nargs is not None and self._in_traced(app.site_scope):
+                continue  # a lax body handed over inside traced code: interpreted there, with its operands
             self.analyze_entry(app)
 
     def _nested_in_entry(self, f: FuncInfo) -> bool:
-        s = f.scope
+        return self._in_traced(f.scope)
+
+    def _in_traced(self, s) -> bool:
         while s is not None:
             if s.kind == "function" and s.func is not None and self.finder.is_traced_def(s.func):
                 return True
@@ -469,20 +473,38 @@ class Analyzer:
         if app.bound_self and f.is_method and positional:
             frame.env[positional[0].name.value] = STATIC
             skip = 1
+        nargs = app.nargs
+        operands = None
+        if nargs is not None and isinstance(app.site, cst.Call):
+            site_args = [(a, structure_of(a.value, app.site_scope)) for a in app.site.args]
+            operands = lax_operands(resolve(app.site.func, app.site_scope) or "", site_args)
         for i, param in enumerate(positional[skip:]):
             name = param.name.value
             if i < app.bound_pos:
                 frame.env[name] = STATIC
                 continue
+            j = i - app.bound_pos
+            if nargs is not None and j >= nargs and param.default is not None:
+                frame.env[name] = STATIC  # the primitive does not pass it: its default stays
+                continue
+            if operands is not None and j < len(operands) and operands[j].container:
+                o = operands[j]
+                frame.env[name] = Val(T, name, o.f, o.items)  # a carried Python list/tuple/dict
+                continue
             frame.env[name] = self._param_val(app, param, name, statics, opaque, passed, i, f)
         for param in p.kwonly_params:
             name = param.name.value
+            if nargs is not None and param.default is not None:
+                frame.env[name] = STATIC
+                continue
             frame.env[name] = self._param_val(app, param, name, statics, opaque, passed, -1, f)
         if isinstance(p.star_arg, cst.Param):
             k = U if (opaque or t.filtered or app.opaque_axes) else T
-            frame.env[p.star_arg.name.value] = Val(k, p.star_arg.name.value, PYSEQ)
+            sname = p.star_arg.name.value
+            frame.env[sname] = Val(k, sname, PYSEQ | (REF if t.refs or is_ref_name(sname) else 0))
         if p.star_kwarg is not None:
-            k = U if (opaque or t.filtered or app.opaque_axes) else T
+            known = {x.name.value for x in positional} | {x.name.value for x in p.kwonly_params}
+            k = U if (opaque or t.filtered or app.opaque_axes or app.bound_kw - known) else T
             frame.env[p.star_kwarg.name.value] = Val(k, p.star_kwarg.name.value, DICT)
         self.analyzed_entries.append((app, frame))
         self.run_frame(frame)
@@ -607,8 +629,12 @@ class Analyzer:
         self.memo[key] = result
         return result
 
-    def trace_inline(self, frame: Frame, fnval: tuple, label: str, statics: set = frozenset()) -> None:
-        """A function handed to a tracing transform inside traced code: every parameter traced."""
+    def trace_inline(
+        self, frame: Frame, fnval: tuple, label: str, statics: set = frozenset(), operands: Optional[List[Val]] = None
+    ) -> None:
+        """A function handed to a tracing transform inside traced code.  ``operands``: what a lax
+        primitive passes positionally (the carry keeps its pytree structure); further parameters
+        keep their defaults.  Without ``operands`` every parameter is traced."""
         ref, closure, bound_args, bound_kw = fnval
         f: FuncInfo = ref.func
         if frame.depth >= self.MAX_DEPTH:
@@ -624,17 +650,25 @@ class Analyzer:
         positional = f.positional_params()
         p = f.params
         skip = 1 if (ref.bound_self and f.is_method) else 0
+        nb = len(bound_args)
         for i, param in enumerate(positional):
             name = param.name.value
-            if i < skip or i - skip < len(bound_args) or name in statics or name in bound_kw:
-                sub.env[name] = STATIC if i < skip else (bound_args[i - skip] if i - skip < len(bound_args) else STATIC)
+            j = i - skip - nb  # index among the operands the primitive passes
+            if i < skip or i - skip < nb or name in statics or name in bound_kw:
+                sub.env[name] = STATIC if i < skip else (bound_args[i - skip] if i - skip < nb else STATIC)
+            elif operands is not None and j < len(operands):
+                v = operands[j]
+                sub.env[name] = Val(v.k, name, v.f | (REF if is_ref_name(name) else 0), v.items) if v.k == T else v
+            elif operands is not None and param.default is not None:
+                sub.env[name] = STATIC
             else:
                 sub.env[name] = Val(T, name, REF if is_ref_name(name) else self.param_shape_flags(f, param, name))
         for param in p.kwonly_params:
             name = param.name.value
             sub.env[name] = STATIC if (name in statics or name in bound_kw or param.default is not None) else Val(T, name)
         if isinstance(p.star_arg, cst.Param):
-            sub.env[p.star_arg.name.value] = Val(T, p.star_arg.name.value, PYSEQ)
+            sname = p.star_arg.name.value
+            sub.env[sname] = Val(T, sname, PYSEQ | (REF if is_ref_name(sname) else 0))
         if p.star_kwarg is not None:
             sub.env[p.star_kwarg.name.value] = Val(T, p.star_kwarg.name.value, DICT)
         try:
@@ -731,7 +765,7 @@ def is_array_annotation(ann, scope: Scope) -> bool:
     e = ann.annotation if isinstance(ann, cst.Annotation) else ann
     if isinstance(e, cst.Subscript):
         q = resolve(e.value, scope) or dotted_name(e.value) or ""
-        if q.startswith("jaxtyping.") or q.split(".")[-1] in (
+        if q.split(".")[-1] in (
             "Float",
             "Int",
             "Bool",
@@ -846,10 +880,82 @@ class Interp:
     def x_Del(self, n, st) -> None:
         pass
 
+    # -- narrowing: tests after which a name is surely a Python value -----------------
+    _SCALAR_TYPES = frozenset(
+        {
+            "int",
+            "float",
+            "bool",
+            "complex",
+            "str",
+            "bytes",
+            "numbers.Number",
+            "numbers.Integral",
+            "numbers.Real",
+            "numbers.Complex",
+            "numpy.integer",
+            "numpy.floating",
+            "numpy.number",
+            "numpy.generic",
+            "numpy.bool_",
+        }
+    )
+    _ARRAY_TYPES = frozenset({"jax.core.Tracer", "jax.Array", "jax.numpy.ndarray"})
+
+    def _type_names(self, e) -> List[str]:
+        items = [el.value for el in e.elements] if isinstance(e, cst.Tuple) else [e]
+        out = []
+        for it in items:
+            q = resolve(it, self.fr.scope)
+            if q is None and isinstance(it, cst.Name) and self.fr.scope.lookup_scope(it.value) is None:
+                q = it.value
+            out.append(q or "")
+        return out
+
+    def narrow(self, test) -> List[str]:
+        """Names that hold Python values wherever ``test`` is true."""
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+            return self.narrow(test.left) + self.narrow(test.right)
+        negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
+        call = test.expression if negated else test
+        if not isinstance(call, cst.Call) or not call.args or not isinstance(call.args[0].value, cst.Name):
+            return []
+        name = call.args[0].value.value
+        func = call.func
+        fname = dotted_name(func) or ""
+        if fname == "isinstance" and len(call.args) == 2 and self.fr.scope.lookup_scope("isinstance") is None:
+            types = self._type_names(call.args[1].value)
+            if not negated and types and all(t in self._SCALAR_TYPES for t in types):
+                return [name]
+            if negated and types and all(t in self._ARRAY_TYPES for t in types):
+                return [name]
+            return []
+        last = fname.rsplit(".", 1)[-1].lower()
+        if "tracer" in last and (negated and last.startswith("is") or not negated and last.startswith("not")):
+            return [name]  # ``not is_tracer(x)``, ``not_jax_tracer(x)``
+        if not negated and last in ("is_concrete", "is_constant"):
+            return [name]
+        return []
+
+    def _with_static(self, names, fn):
+        saved = {n: self.fr.env.get(n) for n in names}
+        for n in names:
+            self.fr.env[n] = STATIC
+        try:
+            return fn()
+        finally:
+            for n, v in saved.items():
+                if v is None:
+                    self.fr.env.pop(n, None)
+                else:
+                    self.fr.env[n] = v
+
     def s_If(self, st: cst.If, kind: str = "if") -> None:
         v = self.eval(st.test, True)
         self.emit("test", self.fr, kind, st.test, v, st)
         before = dict(self.fr.env)
+        for n in self.narrow(st.test):
+            self.fr.env[n] = STATIC
         self.block(st.body)
         after_body = self.fr.env
         self.fr.env = dict(before)
@@ -963,8 +1069,9 @@ class Interp:
             name = target.value
             if name in self.fr.declared:
                 self.emit("name_write", self.fr, target, name, v, node or st)
-            if v.k == T and v.name != name and v.fn is None:
-                v = Val(T, name, v.f, v.items)  # messages name the variable the user wrote
+            if v.k == T and v.fn is None and (v.name != name or is_ref_name(name)):
+                # messages name the variable the user wrote; ``*_ref`` variables are Pallas Refs
+                v = Val(T, name, v.f | (REF if is_ref_name(name) else 0), v.items)
             self.fr.env[name] = v
         elif isinstance(target, (cst.Tuple, cst.List)):
             els = target.elements
@@ -973,7 +1080,7 @@ class Interp:
                 for e, item in zip(els, v.items):
                     self.assign(e.value, item, st, node)
             else:
-                sub = Val(v.k, v.name, 0) if v.k != S else STATIC
+                sub = Val(v.k, v.name, v.f & REF) if v.k != S else STATIC
                 for e in els:
                     if isinstance(e, cst.StarredElement):
                         self.assign(e.value, Val(sub.k, sub.name, PYSEQ), st, node)
@@ -1075,8 +1182,10 @@ class Interp:
         idx = [self.eval_slice(s) for s in e.slice]
         self.emit("subscript", self.fr, e, base, idx)
         if base.k == T:
+            if base.f & PYSEQ and len(idx) == 1 and isinstance(e.slice[0].slice, cst.Slice):
+                return Val(T, base.name, base.f & (PYSEQ | REF), None)  # lst[:] is a list
             if base.f & (PYSEQ | DICT) and base.items is None:
-                return Val(T, base.name, 0)
+                return Val(T, base.name, base.f & REF)
             if base.items is not None and len(idx) == 1:
                 i = _const_index(e.slice[0])
                 if i is not None and -len(base.items) <= i < len(base.items):
@@ -1119,6 +1228,8 @@ class Interp:
         v = self.eval(e.expression, t and isinstance(e.operator, cst.Not))
         if isinstance(e.operator, cst.Not):
             self.emit("not_", self.fr, e, v, t)
+            if v.f & (PYSEQ | DICT):
+                return STATIC  # ``not args``: an emptiness check of a Python container
             if v.k == T:
                 return Val(T, v.name, BOOL | (v.f & RAW))
             return Val(v.k)
@@ -1128,11 +1239,18 @@ class Interp:
 
     def e_BooleanOperation(self, e, t) -> Val:
         a = self.eval(e.left, t)
-        b = self.eval(e.right, t)
+        names = self.narrow(e.left) if isinstance(e.operator, cst.And) else []
+        b = self._with_static(names, lambda: self.eval(e.right, t)) if names else self.eval(e.right, t)
         self.emit("boolop", self.fr, e, a, b, t)
         return join(a, b)
 
     def e_Comparison(self, e: cst.Comparison, t) -> Val:
+        if _is_str(e.left) or any(_is_str(c.comparator) for c in e.comparisons):
+            # Comparing with strings: the other side is a Python string (a dict key, a mode).
+            self.eval(e.left)
+            for c in e.comparisons:
+                self.eval(c.comparator)
+            return STATIC
         left = self.eval(e.left)
         vals = [left]
         static = True
@@ -1158,7 +1276,9 @@ class Interp:
     def e_IfExp(self, e: cst.IfExp, t) -> Val:
         v = self.eval(e.test, True)
         self.emit("test", self.fr, "ifexp", e.test, v, e)
-        return join(self.eval(e.body), self.eval(e.orelse))
+        names = self.narrow(e.test)
+        body = self._with_static(names, lambda: self.eval(e.body)) if names else self.eval(e.body)
+        return join(body, self.eval(e.orelse))
 
     def e_Lambda(self, e: cst.Lambda, t) -> Val:
         f = self.a.index.func_by_node.get(id(e))
@@ -1238,6 +1358,15 @@ class Interp:
 
     def element_of(self, expr, it: Val) -> Val:
         """The value bound by ``for target in expr``."""
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and not expr.args:
+            meth = expr.func.attr.value
+            if meth == "keys":
+                return STATIC  # dict keys are Python values, even in a pytree of tracers
+            if meth == "items":
+                base = self.eval(expr.func.value)
+                return Val(base.k, base.name, PYSEQ, (STATIC, Val(base.k, base.name) if base.k != S else STATIC))
+        if it.f & DICT and it.items is None:
+            return STATIC  # iterating a dict gives its keys
         if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
             fname = expr.func.value
             builtin = self.fr.lookup(fname) is None and self.fr.scope.lookup_scope(fname) is None
@@ -1252,6 +1381,8 @@ class Interp:
         if it.items is not None and it.items:
             return joinall(it.items) if all(v.k == it.items[0].k for v in it.items) else Val(it.k, it.name)
         if it.k == T:
+            if it.f & RAW and not it.f & ARRAY:
+                return Val(T, it.name, RAW)  # rows of an array, or keys of a dict: cannot tell yet
             return Val(T, it.name, it.f & ARRAY if not it.container else 0)
         return Val(it.k) if it.k != S else STATIC
 
@@ -1331,13 +1462,13 @@ class Interp:
                 leaf = joinall(trees) if trees else STATIC
                 if leaf.k == T:
                     fn = self.fn_from(e.args[0].value)
-                    if fn is not None:
-                        leafval = Val(T, leaf.name)
-                        n = len(trees)
-                        vals = [(cst.Arg(value=cst.Name("_")), leafval) for _ in range(n)]
-                        if q.endswith("with_path"):
-                            vals = [(cst.Arg(value=cst.Name("_")), STATIC)] + vals
-                        self.a.call_function(fr, e, fn, vals)
+                    if fn is None:
+                        return UNKNOWN
+                    vals = [(cst.Arg(value=cst.Name("_")), Val(t.k, t.name) if t.k == T else t) for t in trees]
+                    if q.endswith("with_path"):
+                        vals = [(cst.Arg(value=cst.Name("_")), STATIC)] + vals
+                    r = self.a.call_function(fr, e, fn, vals)
+                    return Val(r.k, leaf.name, leaf.f & (DICT | PYSEQ)) if r.k != S else STATIC
                 return Val(leaf.k, leaf.name, leaf.f & (DICT | PYSEQ)) if leaf.k != S else STATIC
             return UNKNOWN
         if q in CALLBACKS:
@@ -1358,6 +1489,8 @@ class Interp:
             if q.rsplit(".", 1)[-1] not in PALLAS_TRACED:
                 return self.generic(argvals)
             return Val(T, first_traced_name([v for _, v in argvals]), ARRAY)
+        if q in ("jax.lax.psum", "jax.lax.axis_size") and argvals and argvals[0][1].k == S:
+            return STATIC  # psum(1, axis) is the axis size, a Python int
         if q.startswith(TRACED_PREFIXES):
             if fr.concrete:
                 return STATIC
@@ -1426,13 +1559,19 @@ class Interp:
                 fns.extend(el.value for el in expr.elements)
             else:
                 fns.append(expr)
+        operands = self.lax_operands(q, t, e, argvals)
         for expr in fns:
             fn = self.fn_from(expr)
             if fn is not None:
-                self.a.trace_inline(fr, fn, t.label)
+                self.a.trace_inline(fr, fn, t.label, frozenset(), operands)
         if fr.concrete:
             return STATIC
         return Val(T, first_traced_name([v for _, v in argvals]), 0)
+
+    def lax_operands(self, q: str, t: Transform, e: cst.Call, argvals) -> Optional[List[Val]]:
+        if t.arity is None:
+            return None
+        return lax_operands(q, argvals)
 
     BUILTIN_STATIC = frozenset(
         {
@@ -1582,6 +1721,83 @@ class Interp:
             return UNKNOWN
         # a method of a concrete Python object
         return self.generic(argvals)
+
+
+def lax_operands(q: str, argvals) -> Optional[List[Val]]:
+    """What a lax primitive passes to its function(s), from its (Arg, Val) arguments: the
+    carry keeps its pytree structure, every leaf becomes an array."""
+    if any(a.star for a, _ in argvals):
+        return None
+    pos = [(a, v) for a, v in argvals if a.keyword is None]
+    kw = {a.keyword.value: (a, v) for a, v in argvals if a.keyword is not None}
+
+    def arg(i, name):
+        if i < len(pos):
+            return pos[i]
+        return kw.get(name)
+
+    short = q.rsplit(".", 1)[-1]
+    if short == "scan":
+        init, xs = arg(1, "init"), arg(2, "xs")
+        x = STATIC if xs is None or _is_none(xs[0].value) else Val(T, xs[1].name, ARRAY)
+        return [carried(init), x]
+    if short == "fori_loop":
+        return [Val(T, None, ARRAY), carried(arg(3, "init_val"))]
+    if short == "while_loop":
+        return [carried(arg(2, "init_val"))]
+    if short in ("cond", "switch"):
+        start = 3 if short == "cond" else 2
+        return [carried(p) for p in pos[start:]]
+    if short == "map":
+        return [Val(T, None, ARRAY)]
+    return None
+
+
+def structure_of(expr, scope: Scope, depth: int = 0) -> Val:
+    """The pytree structure of an expression outside traced code, as far as literals show it."""
+    if isinstance(expr, (cst.Tuple, cst.List)) and not any(isinstance(el, cst.StarredElement) for el in expr.elements):
+        items = tuple(structure_of(el.value, scope, depth + 1) for el in expr.elements)
+        return Val(S, None, PYSEQ, items)
+    if isinstance(expr, cst.Dict):
+        return Val(S, None, DICT)
+    if isinstance(expr, cst.Name) and depth < 4:
+        if expr.value == "None":
+            return STATIC
+        owner = scope.lookup_scope(expr.value)
+        binds = owner.bindings.get(expr.value, ()) if owner is not None else ()
+        if len(binds) == 1 and binds[0].kind == "assign" and binds[0].value is not None:
+            return structure_of(binds[0].value, owner, depth + 1)
+    return Val(U)
+
+
+def _is_str(e) -> bool:
+    if isinstance(e, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+        return True
+    if isinstance(e, (cst.Tuple, cst.List, cst.Set)) and e.elements:
+        return all(isinstance(el.value, (cst.SimpleString, cst.ConcatenatedString)) for el in e.elements)
+    return False
+
+
+def _is_none(e) -> bool:
+    return isinstance(e, cst.Name) and e.value == "None"
+
+
+def carried(av) -> Val:
+    """A lax operand as the function receives it: every leaf an array, the containers kept."""
+    if av is None:
+        return Val(T, None, 0)
+    a, v = av
+    if _is_none(a.value):
+        return STATIC
+    return to_traced(v)
+
+
+def to_traced(v: Val) -> Val:
+    if v.items is not None:
+        return Val(T, v.name, v.f & (PYSEQ | DICT), tuple(to_traced(x) for x in v.items))
+    if v.f & (PYSEQ | DICT):
+        return Val(T, v.name, v.f & (PYSEQ | DICT))
+    return Val(T, v.name, v.f & (ARRAY | BOOL | RAW | REF) or (ARRAY if v.k == S else v.f & RAW))
 
 
 def _const_index(s: cst.SubscriptElement) -> Optional[int]:

@@ -17,7 +17,18 @@ from jaxlint.analysis.scopes import FuncInfo, ModuleIndex, Scope, dotted_name
 class Transform:
     """What a JAX API does to the function it is given."""
 
-    __slots__ = ("label", "cached", "fn_args", "statics", "in_axes", "filtered", "opaque_attrs", "effects", "refs")
+    __slots__ = (
+        "label",
+        "cached",
+        "fn_args",
+        "statics",
+        "in_axes",
+        "filtered",
+        "opaque_attrs",
+        "effects",
+        "refs",
+        "arity",
+    )
 
     def __init__(
         self,
@@ -30,6 +41,7 @@ class Transform:
         opaque_attrs: bool = False,
         effects: bool = True,
         refs: bool = False,
+        arity=None,
     ):
         self.label = label  # "jitted", "vmapped", "lax.scan body", ...
         self.fn_args = tuple(fn_args)  # (position, keyword) of the function arguments
@@ -42,6 +54,10 @@ class Transform:
         # and make_jaxpr are asked for exactly one trace.
         self.effects = effects
         self.refs = refs  # arguments are mutable Refs (Pallas kernels)
+        # How many positional arguments the primitive passes to the function, from the number
+        # of positional arguments of the primitive's call (None: the caller decides).  Further
+        # parameters keep their defaults: Python values.
+        self.arity = arity
 
 
 _JIT = Transform("jitted", cached=True, statics=True)
@@ -51,13 +67,13 @@ _REMAT = Transform("checkpointed", statics=True)
 _SHAPE = Transform("eval_shape-traced", effects=False)
 _FILTER_SHAPE = Transform("eval_shape-traced", effects=False, filtered=True)
 _JAXPR = Transform("make_jaxpr-traced", statics=True, effects=False)
-_SCAN = Transform("lax.scan body", ((0, "f"),))
-_FORI = Transform("lax.fori_loop body", ((2, "body_fun"),))
-_WHILE = Transform("lax.while_loop function", ((0, "cond_fun"), (1, "body_fun")))
-_COND = Transform("lax.cond branch", ((1, "true_fun"), (2, "false_fun")))
-_SWITCH = Transform("lax.switch branch", ((1, "branches"),))
-_MAP = Transform("lax.map function", ((0, "f"),))
-_ASSOC = Transform("lax.associative_scan function", ((0, "fn"),))
+_SCAN = Transform("lax.scan body", ((0, "f"),), arity=lambda n: 2)
+_FORI = Transform("lax.fori_loop body", ((2, "body_fun"),), arity=lambda n: 2)
+_WHILE = Transform("lax.while_loop function", ((0, "cond_fun"), (1, "body_fun")), arity=lambda n: 1)
+_COND = Transform("lax.cond branch", ((1, "true_fun"), (2, "false_fun")), arity=lambda n: max(n - 3, 0))
+_SWITCH = Transform("lax.switch branch", ((1, "branches"),), arity=lambda n: max(n - 2, 0))
+_MAP = Transform("lax.map function", ((0, "f"),), arity=lambda n: 1)
+_ASSOC = Transform("lax.associative_scan function", ((0, "fn"),), arity=lambda n: 2)
 _PALLAS = Transform("Pallas kernel", ((0, "kernel"),), refs=True)
 _FILTER_JIT = Transform("filter-jitted", cached=True, filtered=True)
 _FILTER_VMAP = Transform("filter-vmapped", filtered=True)
@@ -273,6 +289,7 @@ class Application:
         "unbatched",
         "opaque_axes",
         "through_grad",
+        "nargs",
     )
 
     def __init__(self, func: FuncInfo, transform: Transform, site, site_scope: Scope):
@@ -287,9 +304,12 @@ class Application:
         self.unbatched: FrozenSet[int] = frozenset()  # vmap in_axes=None positions
         self.opaque_axes = False
         self.through_grad = False
+        self.nargs: Optional[int] = None  # positional arguments the function receives, if known
 
 
-def _parse_in_axes(call_or_args, app: Application) -> None:
+def _parse_in_axes(call_or_args, app: Application, pos_index: int = 1) -> None:
+    """``in_axes`` given by keyword, or positionally at ``pos_index`` among the arguments
+    (1 in ``vmap(f, in_axes)``; 0 in ``partial(vmap, in_axes)``)."""
     value = None
     for a in call_or_args:
         if a.keyword is not None and a.keyword.value == "in_axes":
@@ -297,8 +317,8 @@ def _parse_in_axes(call_or_args, app: Application) -> None:
     if value is None:
         # positional in_axes: vmap(f, in_axes, out_axes)
         pos = [a for a in call_or_args if a.keyword is None]
-        if len(pos) >= 2:
-            value = pos[1].value
+        if len(pos) > pos_index:
+            value = pos[pos_index].value
     if value is None:
         return
     if isinstance(value, (cst.Tuple, cst.List)):
@@ -388,9 +408,23 @@ class TransformFinder:
             return FnRef(f) if f is not None else None
         if isinstance(expr, cst.Name):
             f = scope.lookup_def(expr.value)
-            if f is not None:
-                return FnRef(f)
             owner = scope.lookup_scope(expr.value)
+            if f is not None:
+                ref = FnRef(f)
+                # ``f = functools.partial(f, k=v)`` after the def: the name now has k bound.
+                for b in owner.bindings.get(expr.value, ()) if owner is not None else ():
+                    v = b.value
+                    if (
+                        b.kind == "assign"
+                        and isinstance(v, cst.Call)
+                        and resolve(v.func, owner) in PARTIAL
+                        and v.args
+                        and isinstance(v.args[0].value, cst.Name)
+                        and v.args[0].value.value == expr.value
+                    ):
+                        ref.bound_pos += sum(1 for a in v.args[1:] if a.keyword is None)
+                        ref.bound_kw = ref.bound_kw | {a.keyword.value for a in v.args[1:] if a.keyword is not None}
+                return ref
             if owner is not None:
                 alias = self.aliases.get((id(owner), expr.value))
                 if alias is not None:
@@ -465,7 +499,7 @@ class TransformFinder:
         app = Application(f, t, dec, f.scope)
         parse_statics(args, app.statics)
         if t.in_axes:
-            _parse_in_axes(args, app)
+            _parse_in_axes(args, app, 0)
         if len(tracing) > 1:
             # Several tracing transforms stacked: a parameter stays static only if every
             # one of them keeps it static; be silent about what we cannot combine.
@@ -505,7 +539,9 @@ class TransformFinder:
             if t.statics:
                 parse_statics([a for a in args if a.keyword is not None], app.statics)
             if t.in_axes:
-                _parse_in_axes(args[1:] if args and args[0].keyword is None else args, app)
+                _parse_in_axes(args, app, 1)
+            if t.arity is not None:
+                app.nargs = t.arity(len(pos))
             self._add(app)
             self._record_alias(call, scope, app)
 
