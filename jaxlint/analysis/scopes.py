@@ -504,7 +504,7 @@ class ModuleIndex(FastVisitor):
         self.order += 1
         self._loop_starts.append((self.scope, self.order))
         for n in target_names(node.target):
-            self.scope.bind(n, self.order, "for")
+            self.scope.bind(n, self.order, "for", node)
 
     def leave_For(self, node) -> None:
         scope, start = self._loop_starts.pop()

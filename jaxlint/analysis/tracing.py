@@ -45,6 +45,7 @@ OPAQUE = 16  # attributes may be static fields (self, nnx modules, equinox filte
 SHAPE = 32  # a shape tuple (static)
 REF = 64  # a mutable Ref (Pallas): ``ref[...] = v`` is its API
 RAW = 128  # a parameter as received: could be an array, a pytree container or None
+NOTNONE = 256  # a Python value known not to be None (bound by functools.partial to an expression)
 
 
 class Val:
@@ -484,6 +485,9 @@ class Analyzer:
                 frame.env[name] = STATIC
                 continue
             j = i - app.bound_pos
+            if name in app.bound_set:
+                frame.env[name] = Val(S, None, NOTNONE)
+                continue
             if nargs is not None and j >= nargs and param.default is not None:
                 frame.env[name] = STATIC  # the primitive does not pass it: its default stays
                 continue
@@ -511,6 +515,8 @@ class Analyzer:
 
     def _param_val(self, app, param, name, statics, opaque, passed, i, f) -> Val:
         t = app.transform
+        if name in app.bound_set:
+            return Val(S, None, NOTNONE)
         if name in statics or name in app.bound_kw:
             return STATIC
         if opaque:
@@ -670,7 +676,9 @@ class Analyzer:
             sname = p.star_arg.name.value
             sub.env[sname] = Val(T, sname, PYSEQ | (REF if is_ref_name(sname) else 0))
         if p.star_kwarg is not None:
-            sub.env[p.star_kwarg.name.value] = Val(T, p.star_kwarg.name.value, DICT)
+            known = {x.name.value for x in positional} | {x.name.value for x in p.kwonly_params}
+            k = U if set(bound_kw) - known or ref.bound_kw - known else T
+            sub.env[p.star_kwarg.name.value] = Val(k, p.star_kwarg.name.value, DICT)
         try:
             self.run_frame(sub)
         finally:
@@ -950,7 +958,29 @@ class Interp:
                 else:
                     self.fr.env[n] = v
 
+    def _none_test(self, test) -> Optional[bool]:
+        """For ``x is None`` / ``x is not None`` on a value known not to be None: the outcome."""
+        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name)):
+            return None
+        c = test.comparisons[0]
+        if not _is_none(c.comparator) or not isinstance(c.operator, (cst.Is, cst.IsNot)):
+            return None
+        v = self.fr.lookup(test.left.value)
+        if v is None or not v.f & NOTNONE:
+            return None
+        return isinstance(c.operator, cst.IsNot)
+
     def s_If(self, st: cst.If, kind: str = "if") -> None:
+        known = self._none_test(st.test)
+        if known is True:
+            self.block(st.body)  # the else branch cannot run
+            return
+        if known is False:
+            if isinstance(st.orelse, cst.If):
+                self.s_If(st.orelse, "if")
+            elif isinstance(st.orelse, cst.Else):
+                self.block(st.orelse.body)
+            return
         v = self.eval(st.test, True)
         self.emit("test", self.fr, kind, st.test, v, st)
         before = dict(self.fr.env)
@@ -1453,7 +1483,13 @@ class Interp:
                     ref, closure, bargs, bkw = fn
                     bargs = list(bargs) + [v for a, v in argvals[1:] if a.keyword is None and not a.star]
                     bkw = dict(bkw)
-                    bkw.update({a.keyword.value: v for a, v in argvals[1:] if a.keyword is not None})
+                    bkw.update(
+                        {
+                            a.keyword.value: v if _is_none(a.value) else Val(v.k, v.name, v.f | NOTNONE, v.items, v.fn)
+                            for a, v in argvals[1:]
+                            if a.keyword is not None
+                        }
+                    )
                     return Val(S, None, 0, None, (ref, closure, bargs, bkw))
             return STATIC
         if q in TREE_MAPS:
@@ -1758,15 +1794,22 @@ def structure_of(expr, scope: Scope, depth: int = 0) -> Val:
     if isinstance(expr, (cst.Tuple, cst.List)) and not any(isinstance(el, cst.StarredElement) for el in expr.elements):
         items = tuple(structure_of(el.value, scope, depth + 1) for el in expr.elements)
         return Val(S, None, PYSEQ, items)
-    if isinstance(expr, cst.Dict):
+    if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
+        return Val(S, None, PYSEQ)
+    if isinstance(expr, (cst.Dict, cst.DictComp)):
         return Val(S, None, DICT)
     if isinstance(expr, cst.Name) and depth < 4:
         if expr.value == "None":
             return STATIC
         owner = scope.lookup_scope(expr.value)
         binds = owner.bindings.get(expr.value, ()) if owner is not None else ()
-        if len(binds) == 1 and binds[0].kind == "assign" and binds[0].value is not None:
-            return structure_of(binds[0].value, owner, depth + 1)
+        assigns = sorted(
+            (b for b in binds if b.kind == "assign" and b.value is not None and b.order is not None),
+            key=lambda b: b.order,
+        )
+        if assigns:
+            # The structure a variable is created with (``x = [a, b]``) is the one a loop carries.
+            return structure_of(assigns[0].value, owner, depth + 1)
     return Val(U)
 
 

@@ -290,6 +290,7 @@ class Application:
         "opaque_axes",
         "through_grad",
         "nargs",
+        "bound_set",
     )
 
     def __init__(self, func: FuncInfo, transform: Transform, site, site_scope: Scope):
@@ -305,6 +306,7 @@ class Application:
         self.opaque_axes = False
         self.through_grad = False
         self.nargs: Optional[int] = None  # positional arguments the function receives, if known
+        self.bound_set: FrozenSet[str] = frozenset()
 
 
 def _parse_in_axes(call_or_args, app: Application, pos_index: int = 1) -> None:
@@ -340,16 +342,25 @@ def _parse_in_axes(call_or_args, app: Application, pos_index: int = 1) -> None:
         app.opaque_axes = True
 
 
+def _not_none_keywords(args) -> FrozenSet[str]:
+    return frozenset(
+        a.keyword.value
+        for a in args
+        if a.keyword is not None and not (isinstance(a.value, cst.Name) and a.value.value == "None")
+    )
+
+
 class FnRef:
     """A function value as the analysis sees it: which def, and what is already bound."""
 
-    __slots__ = ("func", "bound_self", "bound_pos", "bound_kw", "through_grad", "jit")
+    __slots__ = ("func", "bound_self", "bound_pos", "bound_kw", "bound_set", "through_grad", "jit")
 
     def __init__(self, func: FuncInfo):
         self.func = func
         self.bound_self = False
         self.bound_pos = 0
         self.bound_kw: FrozenSet[str] = frozenset()
+        self.bound_set: FrozenSet[str] = frozenset()  # bound keywords whose value is not None
         self.through_grad = False
         self.jit: Optional[Application] = None
 
@@ -424,6 +435,7 @@ class TransformFinder:
                     ):
                         ref.bound_pos += sum(1 for a in v.args[1:] if a.keyword is None)
                         ref.bound_kw = ref.bound_kw | {a.keyword.value for a in v.args[1:] if a.keyword is not None}
+                        ref.bound_set = ref.bound_set | _not_none_keywords(v.args[1:])
                 return ref
             if owner is not None:
                 alias = self.aliases.get((id(owner), expr.value))
@@ -432,6 +444,7 @@ class TransformFinder:
                     r.bound_self = alias.bound_self
                     r.bound_pos = alias.bound_pos
                     r.bound_kw = alias.bound_kw
+                    r.bound_set = alias.bound_set
                     r.jit = alias
                     return r
                 binds = owner.bindings.get(expr.value, ())
@@ -459,6 +472,7 @@ class TransformFinder:
                     inner.bound_kw = inner.bound_kw | {
                         a.keyword.value for a in expr.args[1:] if a.keyword is not None
                     }
+                    inner.bound_set = inner.bound_set | _not_none_keywords(expr.args[1:])
                 return inner
             if fq is not None and TRANSFORMS.get(fq) is _PALLAS:
                 return None  # a kernel is traced with Refs by pallas_call itself, not by outer transforms
@@ -535,6 +549,7 @@ class TransformFinder:
             app.bound_self = ref.bound_self
             app.bound_pos = ref.bound_pos
             app.bound_kw = ref.bound_kw
+            app.bound_set = ref.bound_set
             app.through_grad = ref.through_grad
             if t.statics:
                 parse_statics([a for a in args if a.keyword is not None], app.statics)

@@ -10,9 +10,9 @@ from jaxlint.rules.base import Rule
 class JitInLoop(Rule):
     """
     What it does
-        Flags ``jax.jit`` applied to a fresh function every time it runs: ``jax.jit(lambda ...)``
-        called at once inside a function, or ``jax.jit(...)`` of a lambda or a function defined
-        inside a loop.
+        Flags ``jax.jit`` applied to a fresh function every time it runs and used right away: a
+        lambda (or a function defined in the loop) jitted and called inside a loop, or
+        ``jax.jit(lambda ...)(args)`` in a function that is itself called in a loop.
 
     Why is this bad?
         JAX caches compilations by function object.  A new lambda (or nested function) is a new
@@ -47,6 +47,7 @@ class JitInLoop(Rule):
         for i in range(3):
             double = jax.jit(lambda v: v * 2)  # error: JAX401
             double(xs[i])
+            predict(xs, xs[i])
         """
     ]
     good = [
@@ -65,10 +66,19 @@ class JitInLoop(Rule):
         xs = jnp.ones((3, 2))
         for i in range(3):
             jax.jit(scale)(xs[i])
+
+        def setup_once(x):
+            return jax.jit(lambda v: v + 1)(x)
+
+        table = {n: jax.jit(lambda v, n=n: v * n) for n in range(3)}
+        fns = []
+        for n in range(3):
+            fns.append(jax.jit(lambda v, n=n: v * n))
         """
     ]
 
     def check_module(self, m):
+        called_in_loop = None
         for call, scope, order in m.index.calls:
             fn_expr = call.args[0].value if call.args and call.args[0].keyword is None else None
             if fn_expr is None:
@@ -77,16 +87,27 @@ class JitInLoop(Rule):
             if found is None or not found[0].cached or found[1]:
                 continue
             api = "jax.jit"
-            in_loop = any(start <= order <= end for start, end in scope.loops)
+            loops = [(start, end) for start, end in scope.loops if start <= order <= end]
+            fresh = None
             if isinstance(fn_expr, cst.Lambda):
-                if in_loop:
-                    m.report(self, call, api=api, what="lambda created in a loop")
-                elif scope.kind == "function" and self._called_at_once(call, m):
-                    m.report(self, call, api=api, what="lambda created on every call of the enclosing function")
-            elif isinstance(fn_expr, cst.Name) and in_loop:
+                fresh = "lambda created in a loop" if loops else None
+            elif isinstance(fn_expr, cst.Name) and loops:
                 f = scope.defs.get(fn_expr.value)
-                if f is not None and any(start <= order <= end and start < self._def_order(scope, f) for start, end in scope.loops):
-                    m.report(self, call, api=api, what="function defined inside the loop")
+                if f is not None and any(start < self._def_order(scope, f) for start, _ in loops):
+                    fresh = "function defined inside the loop"
+            if fresh is not None:
+                # Only when the jitted function is used right there, in the same iteration; a
+                # loop that builds a table of jitted functions compiles each one once.
+                if self._called_at_once(call, m) or self._called_in(call, scope, loops[-1]):
+                    m.report(self, call, api=api, what=fresh)
+                continue
+            if isinstance(fn_expr, cst.Lambda) and scope.kind == "function" and self._called_at_once(call, m):
+                # A lambda jitted and called at once: a new compilation per call of the function,
+                # which matters when the function itself runs repeatedly (called in a loop).
+                if called_in_loop is None:
+                    called_in_loop = self._functions_called_in_loops(m)
+                if scope.func is not None and scope.func.name in called_in_loop:
+                    m.report(self, call, api=api, what="lambda created on every call of the enclosing function")
 
     @staticmethod
     def _called_at_once(call, m) -> bool:
@@ -94,6 +115,24 @@ class JitInLoop(Rule):
             if c.func is call:
                 return True
         return False
+
+    @staticmethod
+    def _called_in(call, scope, loop) -> bool:
+        """``g = jax.jit(...)`` then ``g(...)`` later in the same loop."""
+        start, end = loop
+        names = [n for n, binds in scope.bindings.items() for b in binds if b.value is call]
+        return any(
+            isinstance(fx, cst.Name) and fx.value in names and start <= o <= end for fx, o in scope.calls
+        )
+
+    @staticmethod
+    def _functions_called_in_loops(m) -> set:
+        out = set()
+        for c, s, o in m.index.calls:
+            if isinstance(c.func, (cst.Name, cst.Attribute)) and any(a <= o <= b for a, b in s.loops):
+                f = c.func
+                out.add(f.value if isinstance(f, cst.Name) else f.attr.value)
+        return out
 
     @staticmethod
     def _def_order(scope, f) -> int:

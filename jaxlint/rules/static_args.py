@@ -290,10 +290,25 @@ class StaticSpecMismatch(Rule):
                     )
 
 
-def _loop_target_of(scope, name: str, order: int):
-    """The order of the ``for`` statement that binds ``name`` and encloses ``order``, if any."""
+def _counter_loop_of(scope, name: str, order: int):
+    """The order of the ``for`` statement enclosing ``order`` whose target ``name`` counts
+    (``for name in range(...)``, ``for name, _ in enumerate(...)``): many distinct values."""
     for b in scope.bindings.get(name, ()):
-        if b.kind != "for" or b.order is None:
+        if b.kind != "for" or b.order is None or not isinstance(b.value, cst.For):
+            continue
+        loop = b.value
+        it = loop.iter
+        if not (isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and scope.lookup_scope(it.func.value) is None):
+            continue
+        t = loop.target
+        counts = (it.func.value == "range" and isinstance(t, cst.Name) and t.value == name) or (
+            it.func.value == "enumerate"
+            and isinstance(t, cst.Tuple)
+            and t.elements
+            and isinstance(t.elements[0].value, cst.Name)
+            and t.elements[0].value.value == name
+        )
+        if not counts:
             continue
         for start, end in scope.loops:
             if start == b.order and start <= order <= end:
@@ -304,8 +319,10 @@ def _loop_target_of(scope, name: str, order: int):
 class ChangingStaticArg(Rule):
     """
     What it does
-        Flags a loop variable passed for a static parameter of a jitted function inside that
-        loop (``for step in range(1000): train(x, step)`` with ``step`` static).
+        Flags a loop counter passed for a static parameter of a jitted function inside that
+        loop (``for step in range(1000): train(x, step)`` with ``step`` static).  Loops over a
+        few literal values (``for mode in ("a", "b")``) are what static arguments are for and
+        are not flagged.
 
     Why is this bad?
         Each new static value is a new cache key: JAX traces and compiles the function again
@@ -385,5 +402,5 @@ class ChangingStaticArg(Rule):
                         pname = pos[i] if i < len(pos) else None
                         i += 1
                     if pname in statics and isinstance(a.value, cst.Name):
-                        if _loop_target_of(scope, a.value.value, order) is not None:
+                        if _counter_loop_of(scope, a.value.value, order) is not None:
                             m.report(self, a.value, var=pname, func=app.func.name, arg=a.value.value)

@@ -23,6 +23,11 @@ def _plain_traced(v) -> bool:
     return not (v.f & RAW and not v.f & ARRAY)
 
 
+def _is_at_indexer(e) -> bool:
+    """``x.at[i]``: its .min()/.max() are updates, not reductions over an axis."""
+    return isinstance(e, cst.Subscript) and isinstance(e.value, cst.Attribute) and e.value.attr.value == "at"
+
+
 def _label(v, node):
     return v.name if v.name else node
 
@@ -711,7 +716,7 @@ class TracedShape(Rule):
                 if a.keyword is None and v.k == T:
                     ctx.report(self, a.value, what="Array shape", var=_label(v, a.value))
                     return
-        elif meth in _REDUCING_METHODS or meth in ("swapaxes", "transpose"):
+        elif (meth in _REDUCING_METHODS or meth in ("swapaxes", "transpose")) and not _is_at_indexer(node.func.value):
             for a, v in argvals:
                 if (a.keyword is None or a.keyword.value in ("axis", "axes", "axis1", "axis2")) and v.k == T and not a.star:
                     ctx.report(self, a.value, what="A static argument (axis)", var=_label(v, a.value))
