@@ -269,6 +269,7 @@ class Frame:
         "concrete",
         "depth",
         "entry_name",
+        "notnone",
     )
 
     def __init__(self, func: FuncInfo, scope: Scope, where: str, entry: Application, cached: bool):
@@ -284,6 +285,9 @@ class Frame:
         self.concrete = 0  # inside ``with jax.ensure_compile_time_eval()``
         self.depth = 0
         self.entry_name = ""
+        # Enclosing-scope names known not to be None where the function is handed to JAX
+        # (``if prev is None: return ...`` earlier in the enclosing function).
+        self.notnone: frozenset = frozenset()
 
     def lookup(self, name: str) -> Optional[Val]:
         v = self.env.get(name)
@@ -510,6 +514,8 @@ class Analyzer:
             known = {x.name.value for x in positional} | {x.name.value for x in p.kwonly_params}
             k = U if (opaque or t.filtered or app.opaque_axes or app.bound_kw - known) else T
             frame.env[p.star_kwarg.name.value] = Val(k, p.star_kwarg.name.value, DICT)
+        if isinstance(app.site, cst.Call) and app.site_scope.kind == "function":
+            frame.notnone = guarded_not_none(app.site_scope.node, app.site)
         self.analyzed_entries.append((app, frame))
         self.run_frame(frame)
 
@@ -966,7 +972,10 @@ class Interp:
         if not _is_none(c.comparator) or not isinstance(c.operator, (cst.Is, cst.IsNot)):
             return None
         v = self.fr.lookup(test.left.value)
-        if v is None or not v.f & NOTNONE:
+        if v is None:
+            if test.left.value not in self.fr.notnone:
+                return None
+        elif not v.f & NOTNONE:
             return None
         return isinstance(c.operator, cst.IsNot)
 
@@ -1757,6 +1766,57 @@ class Interp:
             return UNKNOWN
         # a method of a concrete Python object
         return self.generic(argvals)
+
+
+class _Contains(cst.CSTVisitor):
+    def __init__(self, target):
+        super().__init__()
+        self.target = target
+        self.found = False
+
+    def on_visit(self, node) -> bool:
+        if node is self.target:
+            self.found = True
+        return not self.found
+
+
+def _exits(block) -> bool:
+    body = block.body if isinstance(block, (cst.IndentedBlock, cst.SimpleStatementSuite)) else []
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, cst.SimpleStatementLine) and last.body:
+        return isinstance(last.body[-1], (cst.Return, cst.Raise))
+    return False
+
+
+def guarded_not_none(func_node, site) -> frozenset:
+    """Names that ``if name is None: ... return`` guards make non-None before ``site``, among
+    the top-level statements of ``func_node``."""
+    out = set()
+    alias = {}  # ``nbrs = neighbors``: a guard on one is a guard on the other
+    for st in func_node.body.body:
+        v = _Contains(site)
+        st.visit(v)
+        if v.found:
+            break
+        if isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1 and isinstance(st.body[0], cst.Assign):
+            a = st.body[0]
+            if len(a.targets) == 1 and isinstance(a.targets[0].target, cst.Name) and isinstance(a.value, cst.Name):
+                alias[a.targets[0].target.value] = a.value.value
+        if isinstance(st, cst.If) and st.orelse is None and _exits(st.body):
+            t = st.test
+            if (
+                isinstance(t, cst.Comparison)
+                and isinstance(t.left, cst.Name)
+                and len(t.comparisons) == 1
+                and isinstance(t.comparisons[0].operator, cst.Is)
+                and _is_none(t.comparisons[0].comparator)
+            ):
+                out.add(t.left.value)
+                if t.left.value in alias:
+                    out.add(alias[t.left.value])
+    return frozenset(out)
 
 
 def lax_operands(q: str, argvals) -> Optional[List[Val]]:
