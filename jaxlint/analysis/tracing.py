@@ -46,6 +46,7 @@ SHAPE = 32  # a shape tuple (static)
 REF = 64  # a mutable Ref (Pallas): ``ref[...] = v`` is its API
 RAW = 128  # a parameter as received: could be an array, a pytree container or None
 NOTNONE = 256  # a Python value known not to be None (bound by functools.partial to an expression)
+FIELD = 512  # a field of a pytree argument: a leaf, or static metadata of a dataclass
 
 
 class Val:
@@ -1205,8 +1206,10 @@ class Interp:
             if base.f & ARRAY or attr in ARRAY_ATTRS:
                 return Val(T, name, ARRAY)
             # A field of a pytree argument: a leaf (traced) or static metadata of a dataclass
-            # (``field(pytree_node=False)``, ``eqx.field(static=True)``).  We cannot tell.
-            return UNKNOWN
+            # (``field(pytree_node=False)``, ``eqx.field(static=True)``).  Arithmetic and
+            # comparisons on it say it is a number (``state.step % 100 == 0``); its bare
+            # truthiness, a range() over it or a shape made of it do not: RAW.
+            return Val(T, name, RAW | FIELD)
         return UNKNOWN
 
     def eval_slice(self, s: cst.SubscriptElement) -> Val:

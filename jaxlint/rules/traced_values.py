@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.tracing import ARRAY, BOOL, DICT, NUMPY_SAFE, OPAQUE, PYSEQ, RAW, REF, T
+from jaxlint.analysis.tracing import ARRAY, BOOL, DICT, FIELD, NUMPY_SAFE, OPAQUE, PYSEQ, RAW, REF, T
 from jaxlint.rules.base import Rule
 
 
@@ -19,6 +19,15 @@ def _plain_traced(v) -> bool:
     """A traced value whose truthiness JAX would have to compute: not a Python container, and
     not a parameter that the function also treats as a container (it may be a tuple or None)."""
     if v.k != T or v.f & (PYSEQ | DICT | OPAQUE | REF):
+        return False
+    return not (v.f & RAW and not v.f & ARRAY)
+
+
+def _surely(v) -> bool:
+    """Surely holds a tracer: not a field or container that may be static metadata."""
+    if v.items is not None:
+        return any(_surely(i) for i in v.items)
+    if v.k != T or v.f & (OPAQUE | REF):
         return False
     return not (v.f & RAW and not v.f & ARRAY)
 
@@ -521,7 +530,7 @@ class NumpyOnTracer(Rule):
         if short in NUMPY_SAFE or "." in short and short.split(".")[0] not in ("linalg", "fft"):
             return
         for a, v in argvals:
-            if v.k == T and not v.f & OPAQUE:
+            if v.k == T and not v.f & (OPAQUE | REF | FIELD):
                 ctx.report(self, node, func="np." + short, short=short, var=_label(v, a.value))
                 return
 
@@ -670,12 +679,12 @@ class TracedShape(Rule):
             positions, keywords = spec
             pos = [(a, v) for a, v in argvals if a.keyword is None and not a.star]
             for i in positions:
-                if i < len(pos) and pos[i][1].k == T:
+                if i < len(pos) and _surely(pos[i][1]):
                     a, v = pos[i]
                     ctx.report(self, a.value, what="Array shape", var=_label(v, a.value))
                     return
             for a, v in argvals:
-                if a.keyword is not None and a.keyword.value in keywords and v.k == T:
+                if a.keyword is not None and a.keyword.value in keywords and _surely(v):
                     ctx.report(self, a.value, what="Array shape", var=_label(v, a.value))
                     return
             return
@@ -688,23 +697,23 @@ class TracedShape(Rule):
             hits = [pos[i] for i in positions if i < len(pos)]
             hits += [(a, v) for a, v in argvals if a.keyword is not None and a.keyword.value in keywords]
             for a, v in hits:
-                if v.k == T:
+                if _surely(v):
                     ctx.report(self, a.value, what="A static argument (axis, size or count)", var=_label(v, a.value))
                     return
         if q == "jax.numpy.repeat" and not any(a.keyword is not None and a.keyword.value == "total_repeat_length" for a, _ in argvals):
             pos = [(a, v) for a, v in argvals if a.keyword is None and not a.star]
             rep = pos[1] if len(pos) > 1 else next(((a, v) for a, v in argvals if a.keyword is not None and a.keyword.value == "repeats"), None)
-            if rep is not None and rep[1].k == T:
+            if rep is not None and _surely(rep[1]):
                 ctx.report(self, rep[0].value, what="The output size of `jnp.repeat()` without total_repeat_length=", var=_label(rep[1], rep[0].value))
                 return
-        if q == "jax.numpy.bincount" and argvals and argvals[0][1].k == T:
+        if q == "jax.numpy.bincount" and argvals and _surely(argvals[0][1]):
             if not any(a.keyword is not None and a.keyword.value == "length" for a, _ in argvals) and len([a for a, _ in argvals if a.keyword is None]) < 3:
                 ctx.report(self, node, what="The size of `jnp.bincount()` without length=", var=_label(argvals[0][1], argvals[0][0].value))
                 return
         if q in _NEEDS_SIZE or q == "jax.numpy.where" and len([a for a, _ in argvals if a.keyword is None]) == 1:
             if any(a.keyword is not None and a.keyword.value == "size" for a, _ in argvals):
                 return
-            if argvals and argvals[0][1].k == T:
+            if argvals and _surely(argvals[0][1]):
                 short = q.rsplit(".", 1)[-1]
                 ctx.report(self, node, what=f"The size of `jnp.{short}()` without size=", var=_label(argvals[0][1], argvals[0][0].value))
 
@@ -713,12 +722,12 @@ class TracedShape(Rule):
             return
         if meth in ("reshape", "broadcast_to"):
             for a, v in argvals:
-                if a.keyword is None and v.k == T:
+                if a.keyword is None and _surely(v):
                     ctx.report(self, a.value, what="Array shape", var=_label(v, a.value))
                     return
         elif (meth in _REDUCING_METHODS or meth in ("swapaxes", "transpose")) and not _is_at_indexer(node.func.value):
             for a, v in argvals:
-                if (a.keyword is None or a.keyword.value in ("axis", "axes", "axis1", "axis2")) and v.k == T and not a.star:
+                if (a.keyword is None or a.keyword.value in ("axis", "axes", "axis1", "axis2")) and _surely(v) and not a.star:
                     ctx.report(self, a.value, what="A static argument (axis)", var=_label(v, a.value))
                     return
         elif meth == "nonzero":
@@ -731,7 +740,7 @@ class TracedShape(Rule):
         if base.k != T and not (base.k == 0 and base.f & PYSEQ):
             return
         for el, v in zip(node.slice, idx):
-            if isinstance(el.slice, cst.Slice) and v.k == T:
+            if isinstance(el.slice, cst.Slice) and _surely(v):
                 ctx.report(self, node, what="Slice bound", var=_label(v, el.slice))
                 return
             if isinstance(el.slice, cst.Index) and v.k == T and v.f & BOOL and base.k == T:
