@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 
+import libcst as cst
 import pytest
 
 pytest.importorskip("jax")
@@ -18,6 +19,8 @@ from jaxlint import cli, dynamic  # noqa: E402
 from jaxlint.config import Config  # noqa: E402
 from jaxlint.engine import lint_source, read_and_lint  # noqa: E402
 from jaxlint.formats import format_text  # noqa: E402
+from jaxlint.rules.recompile import JitInLoop  # noqa: E402
+from jaxlint.rules.static_args import ChangingStaticArg  # noqa: E402
 from jaxlint.rules.traced_values import TracedIf  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -84,6 +87,73 @@ def test_wrong_static_finding_is_refuted():
     assert text_out.splitlines()[0].endswith(" [refuted: traced without error]")
     assert dynamic.summary(out) == "0 confirmed, 2 refuted, 0 unverified"
     assert dynamic.drop_refuted(out) == []
+
+
+RECOMPILE = os.path.join(DYN, "recompile_checks.py")
+
+
+def test_recompilation_checks_confirm_and_explain_what_they_cannot_rebuild():
+    got = statuses(run_dynamic([RECOMPILE]))
+    assert got == {
+        ("recompile_checks.py", 16, "JAX204"): (
+            "confirmed",
+            "the module's jitted power() traced and compiled again for each new `k` (the loop's values 1, 2, 3): "
+            "3 times for 3 values; the same value twice compiled once",
+        ),
+        ("recompile_checks.py", 30, "JAX204"): (
+            "unverified",
+            "could not build arguments for params (calling the module's jitted apply() failed: "
+            "TypeError: JAX does not support string indexing; got idx='w')",
+        ),
+        ("recompile_checks.py", 62, "JAX401"): (
+            "confirmed",
+            "each evaluation of jax.jit(double) traces and compiles again: the second traced once and compiled once "
+            "with the same arguments; one jitted object called twice compiled once",
+        ),
+        ("recompile_checks.py", 69, "JAX401"): (
+            "unverified",
+            "the lambda reads `scale`, a local variable of scaled_all(): it cannot be rebuilt on its own",
+        ),
+        ("recompile_checks.py", 74, "JAX401"): (
+            "unverified",
+            "could not build arguments for d (calling jax.jit(lambda) failed: "
+            "TypeError: JAX does not support string indexing; got idx='w')",
+        ),
+    }
+
+
+class EveryLoopArgument(ChangingStaticArg):
+    """Test-only: flags every `k` passed to a jitted function, static or not."""
+
+    def check_module(self, m):
+        for app in m.finder.applications:
+            for call in m.analyzer.call_sites(app):
+                for a in call.args:
+                    if isinstance(a.value, cst.Name) and a.value.value == "k":
+                        m.report(self, a.value, var="k", func=app.func.name, arg="k")
+
+
+class EveryJitOfAName(JitInLoop):
+    """Test-only: flags `jax.jit(name)` even when `name` is a module-level function."""
+
+    def check_module(self, m):
+        for call, scope, _ in m.index.calls:
+            if scope.kind != "function" or not call.args or not isinstance(call.args[0].value, cst.Name):
+                continue
+            if m.finder.transform_of(call.func, scope):
+                    m.report(self, call, api="jax.jit", what="function")
+
+
+def test_recompilation_checks_refute_a_traced_argument_and_a_module_level_function():
+    with open(RECOMPILE, encoding="utf-8") as fh:
+        text = fh.read()
+    wrong = lint_source(text, RECOMPILE, rules=[EveryLoopArgument, EveryJitOfAName])
+    assert [(f.line, f.code) for f in wrong] == [(16, "JAX204"), (30, "JAX204"), (43, "JAX204"), (52, "JAX401"), (62, "JAX401")]
+    out = dynamic.confirm(wrong, {RECOMPILE: RECOMPILE}, timeout=60)
+    assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out if f.line in (43, 52)] == [
+        (43, "refuted", "the module's jitted shift() traced once for the loop's values 0, 1, 2 of `k`: `k` is not static"),
+        (52, "refuted", "evaluating jax.jit(halve) twice reuses the first trace and compilation"),
+    ]
 
 
 def test_cli_drop_refuted_and_machine_output(monkeypatch, capsys):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -524,8 +524,16 @@ def call_sites(f: FuncInfo, facts: FileFacts, apps: Sequence[Application]) -> Li
     return [(c, scope_of[id(c)]) for c in out if id(c) in scope_of]
 
 
-def argsets_for(f: FuncInfo, facts: FileFacts, params: List[Param], apps: Sequence[Application]) -> Tuple[List[dict], List[str]]:
-    """Candidate argument sets, best first; and the parameters only guesses could fill."""
+def argsets_for(
+    f: FuncInfo,
+    facts: FileFacts,
+    params: List[Param],
+    apps: Sequence[Application],
+    fill: Optional[Callable[[cst.Call, Scope, Dict[str, Optional[dict]]], None]] = None,
+) -> Tuple[List[dict], List[str]]:
+    """Candidate argument sets, best first; and the parameters only guesses could fill.
+
+    ``fill`` may complete the values a call site passes (``None``: not a simple value) in place."""
     base: Dict[str, Optional[dict]] = {}
     for p in params:
         v = from_annotation(p, f.scope)
@@ -546,6 +554,8 @@ def argsets_for(f: FuncInfo, facts: FileFacts, params: List[Param], apps: Sequen
         vals = call_args(call, params, scope)
         if vals is None:
             continue
+        if fill is not None:
+            fill(call, scope, vals)
         # an unpassed parameter keeps its default
         for p in params:
             if p.name not in vals and p.has_default:
@@ -854,8 +864,313 @@ def plan_finding(finding: Finding, facts: FileFacts) -> dict:
         check["args"] = args
         check["expect_text"] = "Non-hashable static"
         return check
+    if code == "JAX204":
+        return _plan_retrace(finding, facts, check)
+    if code == "JAX401":
+        return _plan_fresh_jit(finding, facts, check)
     check["kind"] = "none"
     check["reason"] = f"no dynamic check for {code}"
+    return check
+
+
+def _none(check: dict, reason: str) -> dict:
+    check["kind"] = "none"
+    check["reason"] = reason
+    return check
+
+
+# -- JAX204: a changing static argument -------------------------------------------------------------
+
+RETRACE_VALUES = 3
+
+
+class _Fors(cst.CSTVisitor):
+    def __init__(self):
+        self.fors: List[cst.For] = []
+
+    def visit_For(self, node: cst.For) -> None:
+        self.fors.append(node)
+
+
+def _enclosing_for(var: str, line: int, facts: FileFacts) -> Optional[cst.For]:
+    """The innermost ``for var in ...`` loop around ``line``."""
+    fors = getattr(facts, "_fors", None)
+    if fors is None:
+        v = _Fors()
+        facts.module.visit(v)
+        fors = facts._fors = v.fors
+    best = None
+    for node in fors:
+        if not (isinstance(node.target, cst.Name) and node.target.value == var) or node not in facts.pos:
+            continue
+        a, b = facts.span(node)
+        if a <= line <= b and (best is None or a >= facts.span(best)[0]):
+            best = node
+    return best
+
+
+def _loop_values(expr, scope: Scope, line: int, facts: FileFacts) -> Tuple[List[dict], str]:
+    """Values the loop gives the variable (a literal range or list), else three distinct ints."""
+    loop = _enclosing_for(expr.value, line, facts) if isinstance(expr, cst.Name) else None
+    it = loop.iter if loop is not None else None
+    if (
+        isinstance(it, cst.Call)
+        and isinstance(it.func, cst.Name)
+        and it.func.value == "range"
+        and scope.lookup_scope("range") is None
+        and 1 <= len(it.args) <= 3
+        and not any(a.keyword is not None or a.star for a in it.args)
+    ):
+        nums = []
+        for a in it.args:
+            r = render(a.value, scope)
+            try:
+                n = ast.literal_eval(r) if r is not None else None
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                n = None
+            if not isinstance(n, int) or isinstance(n, bool):
+                nums = None
+                break
+            nums.append(n)
+        if nums is not None and (len(nums) < 3 or nums[2] != 0):
+            vals = list(range(*nums)[:RETRACE_VALUES])
+            return [_py(repr(v)) for v in vals], "the loop's values " + ", ".join(map(repr, vals))
+    if isinstance(it, (cst.List, cst.Tuple)):
+        srcs: Optional[List[str]] = []
+        for el in it.elements:
+            r = render(el.value, scope) if not isinstance(el, cst.StarredElement) else None
+            if r is None:
+                srcs = None
+                break
+            if r not in srcs:
+                srcs.append(r)
+        if srcs is not None:
+            srcs = srcs[:RETRACE_VALUES]
+            return [value_of_src(x) for x in srcs], "the loop's values " + ", ".join(srcs)
+    return [_py("0"), _py("1"), _py("2")], "the values 0, 1, 2"
+
+
+def _plan_retrace(finding: Finding, facts: FileFacts, check: dict) -> dict:
+    """Call the jitted function with the loop's values for the static parameter, counting traces."""
+    check["kind"] = "retrace"
+    hit = _call_of_arg(finding, facts)
+    app = None
+    if hit is not None:
+        call, scope, arg = hit
+        for a in facts.finder.applications:
+            if call in facts.analyzer.call_sites(a):
+                app = a
+                break
+    if app is None:
+        return _none(check, "could not find the jitted function behind this call")
+    statics, _ = _statics(app, facts)
+    skip = app.bound_pos + (1 if app.bound_self and app.func.is_method else 0)
+    params = params_of(app.func, statics, skip)
+    if app.bound_kw:
+        params = [p for p in params if p.name not in app.bound_kw]
+    pname = _param_for_arg(call, arg, params)
+    if pname is None:
+        return _none(check, "could not tell which parameter the loop variable is passed for")
+    values, where = _loop_values(arg.value, scope, finding.line, facts)
+    if len(values) < 2:
+        return _none(check, "the loop runs fewer than two times")
+    d = entry_driver(app, facts, "jit")
+    if d is None:
+        return _none(check, "no entry point reachable from the module (nested function or lambda)")
+    d["cached"] = True  # prefer the user's own jitted object
+    d["statics"] = _spec_of(app)
+    d["aliases"] = [name for (sid, name), a in facts.finder.aliases.items() if a is app and sid == id(facts.index.module_scope)]
+    d["guessed"] = [g for g in d["guessed"] if g != pname]  # its values are the loop's
+    check["drivers"] = [d]
+    check["param"] = pname
+    check["values"] = values
+    check["values_from"] = where
+    return check
+
+
+# -- JAX401: jax.jit of a fresh function --------------------------------------------------------------
+
+
+class _Names(cst.CSTVisitor):
+    """Names a function reads (attribute names and keywords left out) and the parameters it binds."""
+
+    def __init__(self):
+        self.names: set = set()
+        self.params: set = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.add(node.value)
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        node.value.visit(self)
+        return False
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        node.value.visit(self)
+        return False
+
+    def visit_Param(self, node: cst.Param) -> bool:
+        self.params.add(node.name.value)
+        if node.annotation is not None:
+            node.annotation.visit(self)
+        if node.default is not None:
+            node.default.visit(self)
+        return False
+
+
+def _enclosing_local(f: FuncInfo, site_scope: Scope) -> Optional[str]:
+    """A variable of an enclosing function the fresh function reads (it cannot be rebuilt alone)."""
+    v = _Names()
+    f.node.visit(v)
+    if not f.is_lambda:
+        v.names.discard(f.name)
+    for n in sorted(v.names - v.params):
+        owner = (f.body_scope or site_scope).lookup_scope(n)
+        if owner is None or owner.kind == "module":
+            continue
+        s: Optional[Scope] = owner
+        inside = False
+        while s is not None and f.body_scope is not None:
+            if s is f.body_scope:
+                inside = True
+                break
+            s = s.parent
+        if not inside:
+            return n
+    return None
+
+
+def _static_positions(jit_kw: Dict[str, str], params: List[Param]) -> set:
+    out = set()
+    nums = ast.literal_eval(jit_kw["static_argnums"]) if "static_argnums" in jit_kw else ()
+    names = ast.literal_eval(jit_kw["static_argnames"]) if "static_argnames" in jit_kw else ()
+    nums = (nums,) if isinstance(nums, int) else tuple(nums or ())
+    names = (names,) if isinstance(names, str) else tuple(names or ())
+    positional = [p.name for p in params if p.kind != "kw"]
+    for i in nums:
+        if isinstance(i, int) and -len(positional) <= i < len(positional):
+            out.add(positional[i])
+    out.update(n for n in names if isinstance(n, str))
+    return out
+
+
+def _enclosing_values(encl: FuncInfo, facts: FileFacts) -> Dict[str, dict]:
+    """Simple values a call site in the file passes to the enclosing function, by parameter."""
+    params = params_of(encl, set(), 1 if encl.is_method else 0)
+    best: Dict[str, dict] = {}
+    for c, s in call_sites(encl, facts, _apps_of(encl, facts)):
+        vals = call_args(c, params, s) or {}
+        known = {k: v for k, v in vals.items() if v is not None}
+        if len(known) > len(best):
+            best = known
+    return best
+
+
+def _arg_exprs(call: cst.Call, params: List[Param]) -> Dict[str, cst.BaseExpression]:
+    out = {}
+    positional = [p for p in params if p.kind != "kw"]
+    i = 0
+    for a in call.args:
+        if a.star:
+            break
+        if a.keyword is None:
+            if i < len(positional):
+                out[positional[i].name] = a.value
+            i += 1
+        else:
+            out[a.keyword.value] = a.value
+    return out
+
+
+def _plan_fresh_jit(finding: Finding, facts: FileFacts, check: dict) -> dict:
+    """Build the function twice from its source (in the module's globals), jit and call each."""
+    check["kind"] = "fresh_jit"
+    hit = None
+    for call, scope, _ in facts.index.calls:
+        p = facts.pos.get(call)
+        # `jax.jit(f)(x)` starts where `jax.jit(f)` does: take the call that applies the transform
+        if p is not None and p.start.line == finding.line and p.start.column + 1 == finding.column:
+            if facts.finder.transform_of(call.func, scope) is not None:
+                hit = (call, scope)
+                break
+    if hit is None or not hit[0].args or hit[0].args[0].keyword is not None:
+        return _none(check, "could not find the jax.jit call behind this finding")
+    call, scope = hit
+    api = resolve(call.func, scope)
+    if api != "jax.jit":
+        shown = api or cst.Module([]).code_for_node(call.func)
+        return _none(check, f"only jax.jit is rebuilt, not {shown}")
+    jit_kw: Dict[str, str] = {}
+    for a in call.args[1:]:
+        r = render(a.value, scope) if a.keyword is not None and not a.star else None
+        try:
+            ast.literal_eval(r) if r is not None else None
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            r = None
+        if r is None:
+            return _none(check, "an argument of jax.jit(...) is not a literal")
+        jit_kw[a.keyword.value] = r
+    fn_expr = call.args[0].value
+    empty = cst.Module([])
+    if isinstance(fn_expr, cst.Lambda):
+        f = facts.index.func_by_node.get(id(fn_expr))
+        what = "lambda"
+    elif isinstance(fn_expr, cst.Name):
+        f = scope.lookup_def(fn_expr.value)
+        what = f"{fn_expr.value}()"
+    else:
+        f = None
+    if f is None:
+        return _none(check, "could not find the function passed to jax.jit")
+    check["jit_kw"] = jit_kw
+    check["what"] = what
+    if not f.is_lambda and f.scope.kind == "module":
+        # the same function object every time: jax.jit(f) twice should reuse the trace
+        check["global"] = f.name
+    else:
+        if not f.is_lambda and f.node.decorators:
+            return _none(check, f"{f.name}() is decorated: rebuilding it would run the decorators")
+        local = _enclosing_local(f, scope)
+        if local is not None:
+            encl = scope.func.qualname + "()" if scope.kind == "function" and scope.func is not None else "the enclosing code"
+            return _none(check, f"the {what} reads `{local}`, a local variable of {encl}: it cannot be rebuilt on its own")
+        node = f.node
+        for prm in list(node.params.params) + list(node.params.posonly_params) + list(node.params.kwonly_params):
+            if prm.default is not None and render(prm.default, scope) is None:
+                return _none(check, f"the default of `{prm.name.value}` is not a literal")
+        if f.is_lambda:
+            check["src"] = empty.code_for_node(node)
+            check["mode"] = "eval"
+        else:
+            check["src"] = empty.code_for_node(node.with_changes(leading_lines=()))
+            check["mode"] = "exec"
+            check["name"] = f.name
+        check["src_line"] = facts.line_of(node)
+    params = params_of(f, set(), 0)
+    statics = _static_positions(jit_kw, params)
+    for p in params:
+        p.static = p.name in statics
+    encl = scope.func if scope.kind == "function" else None
+    enclosing: Optional[Dict[str, dict]] = None
+
+    def fill(c: cst.Call, s: Scope, vals: Dict[str, Optional[dict]]) -> None:
+        # `jax.jit(lambda p, v: ...)(params, x)` inside `def predict(params, x)`: what callers pass
+        nonlocal enclosing
+        if encl is None or encl.body_scope is None:
+            return
+        for name, expr in _arg_exprs(c, params).items():
+            if vals.get(name) is None and isinstance(expr, cst.Name) and expr.value in encl.all_param_names():
+                if s.lookup_scope(expr.value) is encl.body_scope:
+                    if enclosing is None:
+                        enclosing = _enclosing_values(encl, facts)
+                    if expr.value in enclosing:
+                        vals[name] = enclosing[expr.value]
+
+    app = next((a for a in facts.finder.applications if a.site is call), None)
+    apps = [app] if app is not None else []
+    if not f.is_lambda:
+        apps += [a for a in _apps_of(f, facts) if a is not app]
+    check["argsets"], check["guessed"] = argsets_for(f, facts, params, apps, fill)
     return check
 
 

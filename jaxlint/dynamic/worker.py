@@ -450,26 +450,8 @@ def check_effect(mod, path, check):
         except Unverified as e:
             notes.append(str(e))
             continue
-        user = None
-        if driver.get("cached"):
-            if obj is not raw and not isinstance(obj, (staticmethod, classmethod)) and callable(obj):
-                user = obj if self_obj is None else obj.__get__(self_obj, cls)
-            else:
-                for alias in driver.get("aliases") or []:
-                    cand = getattr(mod, alias, None)
-                    if cand is not None and callable(cand):
-                        user = cand
-                        break
-        if user is not None:
-            fn = user
-            bind_self = None
-            made = False
-        else:
-            spec = driver.get("statics") or {}
-            target = raw if self_obj is None else raw.__get__(self_obj, cls)
-            fn = jax.jit(target, **jit_statics(spec.get("nums", []), spec.get("names", [])))
-            bind_self = None
-            made = True
+        fn, made = jitted_callable(mod, driver, raw, obj, cls, self_obj)
+        bind_self = None
         for argset in driver["argsets"]:
             counts = []
             outputs = []
@@ -510,6 +492,191 @@ def check_effect(mod, path, check):
         g = guessed_note(driver)
         if g:
             notes.insert(0, g)
+    return "unverified", pick_note(notes, check)
+
+
+def jitted_callable(mod, driver, raw, obj, cls, self_obj):
+    """(callable, made): the user's own jitted object when the module has one, else
+    ``jax.jit(raw, <the same static spec>)``."""
+    user = None
+    if driver.get("cached"):
+        if obj is not raw and not isinstance(obj, (staticmethod, classmethod)) and callable(obj):
+            user = obj if self_obj is None else obj.__get__(self_obj, cls)
+        else:
+            for alias in driver.get("aliases") or []:
+                cand = getattr(mod, alias, None)
+                if cand is not None and callable(cand):
+                    user = cand
+                    break
+    if user is not None:
+        return user, False
+    spec = driver.get("statics") or {}
+    target = raw if self_obj is None else raw.__get__(self_obj, cls)
+    return jax.jit(target, **jit_statics(spec.get("nums", []), spec.get("names", []))), True
+
+
+# -- recompilation: counting traces and compilations -----------------------------------------------
+
+BACKEND_COMPILE_EVENT = "/jax/core/compile/backend_compile_duration"
+
+
+class Counts:
+    """Traces and XLA compilations while active.
+
+    A trace is counted each time the Python function's code object starts running (``sys.setprofile``
+    "call" events): JAX runs the function once per trace and never on a cache hit.  Compilations are
+    the backend-compile events of the public ``jax.monitoring`` API."""
+
+    def __init__(self, code):
+        self.code = code
+        self.traces = 0
+        self.compiles = 0
+
+    def _profile(self, frame, event, arg):
+        if event == "call" and frame.f_code is self.code:
+            self.traces += 1
+
+    def _event(self, event, duration, **kw):
+        if event == BACKEND_COMPILE_EVENT:
+            self.compiles += 1
+
+    def __enter__(self):
+        self._old = sys.getprofile()
+        jax.monitoring.register_event_duration_secs_listener(self._event)
+        sys.setprofile(self._profile)
+        return self
+
+    def __exit__(self, *exc):
+        sys.setprofile(self._old)
+        jax.monitoring.unregister_event_duration_listener(self._event)
+        return False
+
+
+def counted_calls(code, calls):
+    """(traces, compilations) each ``(fn, pos, kw)`` call adds, starting from empty caches.
+
+    Arguments are built beforehand, so the only compilations are those of the calls."""
+    jax.clear_caches()
+    out = []
+    with Counts(code) as c:
+        for fn, pos, kw in calls:
+            t, k = c.traces, c.compiles
+            jax.block_until_ready(fn(*pos, **kw))
+            out.append((c.traces - t, c.compiles - k))
+    return out
+
+
+def built_call(argset, driver, overrides=None):
+    statics, traced = prepare(argset, driver, abstract=False)
+    vals = dict(statics)
+    vals.update(traced)
+    vals.update(overrides or {})
+    return assemble(argset["args"], vals)
+
+
+def _times(n):
+    return "once" if n == 1 else "twice" if n == 2 else f"{n} times"
+
+
+def check_retrace(mod, path, check):
+    """JAX204: one call per value of the static parameter, plus a repeated first call as control."""
+    driver = check["drivers"][0]
+    try:
+        raw, obj, cls = lookup(mod, driver["target"], path)
+        self_obj = instance_of(cls, driver["target"]) if driver["target"]["method"] else None
+    except Unverified as e:
+        return "unverified", str(e)
+    fn, made = jitted_callable(mod, driver, raw, obj, cls, self_obj)
+    name = check["param"]
+    label = driver["label"] if made else f"the module's jitted {driver['label'].split(' ', 1)[-1]}"
+    values = [build_value(v, False) for v in check["values"]]
+    notes = []
+    for argset in driver["argsets"]:
+        try:
+            order = [values[0]] + values
+            calls = [(fn, *built_call(argset, driver, {name: v})) for v in order]
+            counts = counted_calls(raw.__code__, calls)
+        except Exception as e:  # noqa: BLE001 - the user's code may raise anything
+            notes.append(f"calling {label} failed: {short(e)}")
+            continue
+        (t0, _), (t1, k1), rest = counts[0], counts[1], counts[2:]
+        if t0 == 0:
+            notes.append(f"calling {label} did not trace it")
+            continue
+        if t1 or k1:
+            return "unverified", f"{label} traced again when called twice with the same arguments"
+        traces = sum(t for t, _ in rest)
+        compiles = sum(k for _, k in rest)
+        if all(t >= 1 and k >= 1 for t, k in rest):
+            return "confirmed", (
+                f"{label} traced and compiled again for each new `{name}` ({check['values_from']}): "
+                f"{_times(1 + traces)} for {len(values)} values; the same value twice compiled once"
+            )
+        if traces == 0 and compiles == 0:
+            return "refuted", f"{label} traced once for {check['values_from']} of `{name}`: `{name}` is not static"
+        notes.append(f"{label} traced {_times(t0 + traces)} and compiled {_times(compiles + counts[0][1])} for {len(values)} values of `{name}`")
+    g = guessed_note(driver)
+    if g and notes:
+        return "unverified", f"{g} ({notes[0]})"
+    return "unverified", pick_note(notes, check)
+
+
+def check_fresh_jit(mod, path, check):
+    """JAX401: evaluate the function expression twice, jit each, call with the same arguments."""
+    jit_kw = {k: ast.literal_eval(v) for k, v in check["jit_kw"].items()}
+    what = check["what"]
+    if check.get("global"):
+        name = check["global"]
+        if not inspect.isfunction(getattr(mod, name, None)):
+            return "unverified", f"{name} is not a plain function after import"
+
+        def make():
+            return getattr(mod, name)
+
+        shown = f"jax.jit({name})"
+    else:
+        mode = check["mode"]
+        tree = ast.parse(check["src"], mode=mode)
+        ast.increment_lineno(tree, check["src_line"] - 1)
+        # the user's own source text, compiled once in the module's globals (line numbers kept)
+        code = compile(tree, path, mode)
+
+        def make():
+            if mode == "eval":
+                return eval(code, mod.__dict__)  # noqa: S307 - evaluates to a function; runs nothing else
+            ns = {}
+            exec(code, mod.__dict__, ns)  # noqa: S102 - an undecorated def with literal defaults
+            return ns[check["name"]]
+
+        shown = "jax.jit(lambda)" if what == "lambda" else f"jax.jit({what[:-2]})"
+    driver = {"filtered": False}
+    notes = []
+    for argset in check["argsets"]:
+        try:
+            first, second = make(), make()
+            j1, j2 = jax.jit(first, **jit_kw), jax.jit(second, **jit_kw)
+            pos, kw = built_call(argset, driver)
+            counts = counted_calls(first.__code__, [(j1, pos, kw), (j1, pos, kw), (j2, pos, kw)])
+        except Exception as e:  # noqa: BLE001
+            notes.append(f"calling {shown} failed: {short(e)}")
+            continue
+        (t0, k0), (t1, k1), (t2, k2) = counts
+        if t0 == 0:
+            notes.append(f"calling {shown} did not trace the {what}")
+            continue
+        if t1 or k1:
+            return "unverified", f"one {shown} called twice traced twice"
+        if t2 >= 1 and k2 >= 1:
+            return "confirmed", (
+                f"each evaluation of {shown} traces and compiles again: the second traced {_times(t2)} "
+                f"and compiled {_times(k2)} with the same arguments; one jitted object called twice compiled once"
+            )
+        if t2 == 0 and k2 == 0:
+            return "refuted", f"evaluating {shown} twice reuses the first trace and compilation"
+        notes.append(f"the second {shown} traced {_times(t2)} and compiled {_times(k2)}")
+    g = check.get("guessed") or []
+    if g and notes:
+        return "unverified", f"could not build arguments for {', '.join(g)} ({notes[0]})"
     return "unverified", pick_note(notes, check)
 
 
@@ -561,6 +728,10 @@ def run_check(mod, path, check):
         return check_effect(mod, path, check)
     if kind == "static":
         return check_static(mod, path, check)
+    if kind == "retrace":
+        return check_retrace(mod, path, check)
+    if kind == "fresh_jit":
+        return check_fresh_jit(mod, path, check)
     return "unverified", check.get("reason") or "no dynamic check"
 
 
@@ -581,6 +752,7 @@ def main(argv):
     os.dup2(2, 1)
     os.environ["JAX_PLATFORMS"] = "cpu"
     import jax as _jax
+    import jax.monitoring  # noqa: F401 - compilation events
     import jax.numpy as _jnp
     import numpy as _np
 
