@@ -270,6 +270,10 @@ def _bench(args, corpus: str, tmp: str) -> int:
     same = same and first.stdout == c1.stdout and w.stdout == c1.stdout
     R["warm"] = {"wall_s": w.wall, "of_cold_1": w.wall / c1.wall, "of_cold_n": w.wall / cN.wall, "ratio": ratio(w.wall)}
     R["outputs_identical"] = same
+    if not same and args.json:  # keep the evidence next to the report
+        for name, r in (("cold-1", c1), (f"cold-{args.jobs}", cN), ("warm-first", first), ("warm", w)):
+            with open(f"{args.json}.{name}.out", "w") as fh:
+                fh.write(r.stdout)
     print(f"warm     {w.wall:8.2f} s  {w.wall / c1.wall * 100:5.1f}% of cold -j1, {w.wall / cN.wall * 100:5.1f}% of cold -j{args.jobs} (target <= 5%)")
     print(f"         output identical for -j1, -j{args.jobs}, cold and warm: {same}; {nfind} findings")
 
