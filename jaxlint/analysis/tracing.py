@@ -46,18 +46,21 @@ SHAPE = 32  # a shape tuple (static)
 REF = 64  # a mutable Ref (Pallas): ``ref[...] = v`` is its API
 RAW = 128  # a parameter as received: could be an array, a pytree container or None
 NOTNONE = 256  # a Python value known not to be None (bound by functools.partial to an expression)
-FIELD = 512  # a field of a pytree argument: a leaf, or static metadata of a dataclass
 
 
 class Val:
-    __slots__ = ("k", "name", "f", "items", "fn")
+    __slots__ = ("k", "name", "f", "items", "fn", "cls")
 
-    def __init__(self, k: int, name: Optional[str] = None, f: int = 0, items=None, fn=None):
+    def __init__(self, k: int, name: Optional[str] = None, f: int = 0, items=None, fn=None, cls=None):
         self.k = k
         self.name = name
         self.f = f
         self.items = items
         self.fn = fn  # (FnRef, closure env, bound positional Vals, bound keyword Vals)
+        self.cls = cls  # the pytree class (ClassInfo) of a traced value, when its annotation says
+
+    def renamed(self, name: str, extra: int = 0) -> "Val":
+        return Val(self.k, name, self.f | extra, self.items, None, self.cls)
 
     @property
     def traced(self) -> bool:
@@ -540,7 +543,19 @@ class Analyzer:
         flags = OPAQUE if t.opaque_attrs else 0
         if t.refs or is_ref_name(name):
             return Val(T, name, flags | REF)
-        return Val(T, name, flags | self.param_shape_flags(f, param, name))
+        return Val(T, name, flags | self.param_shape_flags(f, param, name), cls=self.pytree_class(param, f))
+
+    def pytree_class(self, param, f: FuncInfo):
+        """The module's class a parameter is annotated with (``state: TrainState``), if any."""
+        ann = param.annotation
+        if ann is None:
+            return None
+        e = ann.annotation
+        if isinstance(e, cst.Name):
+            owner = f.scope.lookup_scope(e.value)
+            if owner is not None:
+                return owner.classes.get(e.value)
+        return None
 
     def param_shape_flags(self, f: FuncInfo, param, name: str) -> int:
         """ARRAY when the parameter is surely an array or scalar; RAW when it may be a pytree
@@ -617,7 +632,7 @@ class Analyzer:
         for n, v in list(env.items()):
             if v.k == T and v.fn is None and (v.name != n or is_ref_name(n)):
                 # name parameters as the helper does; ``*_ref`` parameters are Pallas Refs
-                env[n] = Val(T, n, v.f | (REF if is_ref_name(n) else 0), v.items)
+                env[n] = v.renamed(n, REF if is_ref_name(n) else 0)
         key = (
             id(f.node),
             tuple(sorted((n, v.k, v.f) for n, v in env.items())),
@@ -1111,7 +1126,7 @@ class Interp:
                 self.emit("name_write", self.fr, target, name, v, node or st)
             if v.k == T and v.fn is None and (v.name != name or is_ref_name(name)):
                 # messages name the variable the user wrote; ``*_ref`` variables are Pallas Refs
-                v = Val(T, name, v.f | (REF if is_ref_name(name) else 0), v.items)
+                v = v.renamed(name, REF if is_ref_name(name) else 0)
             self.fr.env[name] = v
         elif isinstance(target, (cst.Tuple, cst.List)):
             els = target.elements
@@ -1206,10 +1221,14 @@ class Interp:
             if base.f & ARRAY or attr in ARRAY_ATTRS:
                 return Val(T, name, ARRAY)
             # A field of a pytree argument: a leaf (traced) or static metadata of a dataclass
-            # (``field(pytree_node=False)``, ``eqx.field(static=True)``).  Arithmetic and
-            # comparisons on it say it is a number (``state.step % 100 == 0``); its bare
-            # truthiness, a range() over it or a shape made of it do not: RAW.
-            return Val(T, name, RAW | FIELD)
+            # (``field(pytree_node=False)``, ``eqx.field(static=True)``).  Only the class can
+            # tell: a NamedTuple's fields are leaves; a dataclass says which fields are static.
+            kind = field_kind(base.cls, attr) if base.cls is not None else None
+            if kind == "leaf":
+                return Val(T, name, 0)
+            if kind == "static":
+                return STATIC
+            return UNKNOWN
         return UNKNOWN
 
     def eval_slice(self, s: cst.SubscriptElement) -> Val:
@@ -1874,6 +1893,57 @@ def structure_of(expr, scope: Scope, depth: int = 0) -> Val:
             # The structure a variable is created with (``x = [a, b]``) is the one a loop carries.
             return structure_of(assigns[0].value, owner, depth + 1)
     return Val(U)
+
+
+_STATIC_FIELD_FUNCS = frozenset({"static_field", "field", "dataclass_field"})
+
+
+def field_kind(cls, attr: str) -> Optional[str]:
+    """'leaf' / 'static' for a field of a pytree class defined in the module; None if unknown."""
+    base_names = {(dotted_name(b) or "").rsplit(".", 1)[-1] for b in cls.bases}
+    named_tuple = "NamedTuple" in base_names
+    for d in cls.node.decorators:
+        # register_dataclass(..., meta_fields=["topology"]) / partial(register_dataclass, ...)
+        dec = d.decorator
+        if isinstance(dec, cst.Call):
+            for a in dec.args:
+                if a.keyword is not None and a.keyword.value == "meta_fields" and isinstance(a.value, (cst.List, cst.Tuple)):
+                    if any(isinstance(el.value, cst.SimpleString) and el.value.value[1:-1] == attr for el in a.value.elements):
+                        return "static"
+    for st in cls.node.body.body:
+        if not isinstance(st, cst.SimpleStatementLine):
+            continue
+        for small in st.body:
+            if not isinstance(small, cst.AnnAssign) or not isinstance(small.target, cst.Name):
+                continue
+            if small.target.value != attr:
+                continue
+            if named_tuple:
+                return "leaf"
+            v = small.value
+            if isinstance(v, cst.Call):
+                fname = (dotted_name(v.func) or "").rsplit(".", 1)[-1]
+                if fname == "static_field":
+                    return "static"
+                if fname in _STATIC_FIELD_FUNCS:
+                    for a in v.args:
+                        if a.keyword is None:
+                            continue
+                        k, val = a.keyword.value, a.value
+                        if k == "pytree_node" and isinstance(val, cst.Name) and val.value == "False":
+                            return "static"
+                        if k == "static" and isinstance(val, cst.Name) and val.value == "True":
+                            return "static"
+                        if k == "metadata" and isinstance(val, cst.Dict):
+                            for el in val.elements:
+                                if (
+                                    isinstance(el, cst.DictElement)
+                                    and isinstance(el.key, cst.SimpleString)
+                                    and el.key.value[1:-1] == "static"
+                                ):
+                                    return "static"
+            return "leaf" if cls.node.decorators or named_tuple else None
+    return None
 
 
 def _is_str(e) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.tracing import ARRAY, BOOL, DICT, FIELD, NUMPY_SAFE, OPAQUE, PYSEQ, RAW, REF, T
+from jaxlint.analysis.tracing import ARRAY, BOOL, DICT, NUMPY_SAFE, OPAQUE, PYSEQ, RAW, REF, T
 from jaxlint.rules.base import Rule
 
 
@@ -530,7 +530,7 @@ class NumpyOnTracer(Rule):
         if short in NUMPY_SAFE or "." in short and short.split(".")[0] not in ("linalg", "fft"):
             return
         for a, v in argvals:
-            if v.k == T and not v.f & (OPAQUE | REF | FIELD):
+            if v.k == T and not v.f & (OPAQUE | REF):
                 ctx.report(self, node, func="np." + short, short=short, var=_label(v, a.value))
                 return
 
