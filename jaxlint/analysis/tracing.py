@@ -21,7 +21,15 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.scopes import MUTATING_METHODS, VALUE_KINDS, FuncInfo, ModuleIndex, Scope, dotted_name
+from jaxlint.analysis.scopes import (
+    MUTATING_METHODS,
+    VALUE_KINDS,
+    FastVisitor,
+    FuncInfo,
+    ModuleIndex,
+    Scope,
+    dotted_name,
+)
 from jaxlint.analysis.transforms import (
     PARTIAL,
     PASS_THROUGH,
@@ -366,6 +374,8 @@ class Analyzer:
         self._ctx_cache: Dict[int, Context] = {}
         self.analyzed_entries: List[Tuple[Application, Frame]] = []
         self.container_cache: Dict[int, frozenset] = {}
+        self._callee_table: Optional[Dict] = None
+        self._alias_by_app: Optional[Dict] = None
 
     # -- plumbing ----------------------------------------------------------------
     def emit(self, event: str, frame: Frame, *args) -> None:
@@ -425,12 +435,38 @@ class Analyzer:
             names.update(callable_pos[:npos])
         return names
 
+    def _calls_by_callee(self) -> Dict:
+        """Calls grouped by the callee's name (``f(...)``, ``self.f(...)``) or node: built once,
+        so that finding one function's call sites does not scan every call of the module."""
+        table = self._callee_table
+        if table is None:
+            table = {}
+            for call, scope, _ in self.index.calls:
+                func = call.func
+                if isinstance(func, cst.Name):
+                    key = func.value
+                elif isinstance(func, cst.Attribute):
+                    key = "." + func.attr.value
+                else:
+                    key = id(func)
+                table.setdefault(key, []).append((call, scope))
+            self._callee_table = table
+        return table
+
     def call_sites(self, app: Application) -> List[cst.Call]:
         """Calls of the traced callable within this module."""
         out = []
         f = app.func
         site = app.site
-        for call, scope, _ in self.index.calls:
+        table = self._calls_by_callee()
+        candidates = list(table.get(id(site), ()))
+        if isinstance(site, cst.Decorator):
+            candidates += table.get(f.name, ())
+            if f.cls is not None:
+                candidates += table.get("." + f.name, ())
+        else:
+            candidates += [c for name, _app in self._alias_names(app) for c in table.get(name, ())]
+        for call, scope in candidates:
             func = call.func
             if func is site:
                 out.append(call)  # jax.jit(f)(...)
@@ -453,6 +489,15 @@ class Analyzer:
             ):
                 out.append(call)
         return out
+
+    def _alias_names(self, app: Application):
+        names = self._alias_by_app
+        if names is None:
+            names = {}
+            for (_sid, name), a in self.finder.aliases.items():
+                names.setdefault(id(a), []).append((name, a))
+            self._alias_by_app = names
+        return names.get(id(app), [])
 
     def static_names(self, app: Application) -> Tuple[set, bool]:
         """Names of parameters made static; and whether the spec could not be read."""
@@ -732,9 +777,8 @@ def is_scalar_annotation(ann) -> bool:
     return isinstance(e, cst.Name) and e.value in _SCALAR_TYPES
 
 
-class _ContainerUses(cst.CSTVisitor):
+class _ContainerUses(FastVisitor):
     def __init__(self):
-        super().__init__()
         self.names: set = set()
 
     def _add(self, e) -> None:
@@ -783,7 +827,7 @@ def container_uses(node, cache: Dict[int, frozenset]) -> frozenset:
     r = cache.get(key)
     if r is None:
         v = _ContainerUses()
-        node.visit(v)
+        v.walk(node)
         r = cache[key] = frozenset(v.names)
     return r
 

@@ -375,6 +375,7 @@ class TransformFinder:
         self.by_func: Dict[int, List[Application]] = {}
         # (scope id, name) -> Application, for ``g = jax.jit(f)``
         self.aliases: Dict[Tuple[int, str], Application] = {}
+        self._bound_values: Dict[int, Dict[int, List[str]]] = {}
         self._find()
 
     # -- recognising transforms -------------------------------------------------
@@ -562,10 +563,16 @@ class TransformFinder:
 
     def _record_alias(self, call: cst.Call, scope: Scope, app: Application) -> None:
         # ``g = jax.jit(f, ...)``: remember g so that its call sites can be checked.
-        for name, binds in scope.bindings.items():
-            for b in binds:
-                if b.value is call:
-                    self.aliases[(id(scope), name)] = app
+        by_value = self._bound_values.get(id(scope))
+        if by_value is None:
+            by_value = {}
+            for name, binds in scope.bindings.items():
+                for b in binds:
+                    if b.value is not None:
+                        by_value.setdefault(id(b.value), []).append(name)
+            self._bound_values[id(scope)] = by_value
+        for name in by_value.get(id(call), ()):
+            self.aliases[(id(scope), name)] = app
 
     # -- questions the analysis asks ---------------------------------------------
     def entries(self) -> List[Application]:
