@@ -19,6 +19,7 @@ from jaxlint import cli, dynamic  # noqa: E402
 from jaxlint.config import Config  # noqa: E402
 from jaxlint.engine import lint_source, read_and_lint  # noqa: E402
 from jaxlint.formats import format_text  # noqa: E402
+from jaxlint.rules.frozen import FrozenCapture  # noqa: E402
 from jaxlint.rules.recompile import JitInLoop  # noqa: E402
 from jaxlint.rules.static_args import ChangingStaticArg  # noqa: E402
 from jaxlint.rules.traced_values import TracedIf  # noqa: E402
@@ -52,14 +53,15 @@ def test_every_fixture_finding_is_confirmed():
     assert not_confirmed == {}
 
 
-def test_example_arguments_from_spec_call_site_annotation_and_default():
+def test_example_arguments_from_spec_call_site_annotation_default_and_named_tuple():
     path = os.path.join(DYN, "arguments.py")
     got = statuses(run_dynamic([path]))
     assert got == {
-        ("arguments.py", 15, "JAX101"): ("confirmed", "TracerBoolConversionError tracing jitted from_spec()"),
-        ("arguments.py", 23, "JAX102"): ("confirmed", "TracerBoolConversionError tracing jitted from_call_site()"),
-        ("arguments.py", 31, "JAX104"): ("confirmed", "ConcretizationTypeError tracing jitted from_annotation()"),
-        ("arguments.py", 39, "JAX104"): ("confirmed", "ConcretizationTypeError tracing jitted static_with_default()"),
+        ("arguments.py", 17, "JAX101"): ("confirmed", "TracerBoolConversionError tracing jitted from_spec()"),
+        ("arguments.py", 25, "JAX102"): ("confirmed", "TracerBoolConversionError tracing jitted from_call_site()"),
+        ("arguments.py", 33, "JAX104"): ("confirmed", "ConcretizationTypeError tracing jitted from_annotation()"),
+        ("arguments.py", 41, "JAX104"): ("confirmed", "ConcretizationTypeError tracing jitted static_with_default()"),
+        ("arguments.py", 52, "JAX104"): ("confirmed", "ConcretizationTypeError tracing jitted from_named_tuple()"),
     }
 
 
@@ -153,6 +155,67 @@ def test_recompilation_checks_refute_a_traced_argument_and_a_module_level_functi
     assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out if f.line in (43, 52)] == [
         (43, "refuted", "the module's jitted shift() traced once for the loop's values 0, 1, 2 of `k`: `k` is not static"),
         (52, "refuted", "evaluating jax.jit(halve) twice reuses the first trace and compilation"),
+    ]
+
+
+CLOSURES = os.path.join(DYN, "closures.py")
+
+
+def test_capture_in_a_factory_changes_the_closure_cell():
+    frozen = os.path.join(ROOT, "fixtures", "frozen_effects.py")
+    got = {k: v for k, v in statuses(run_dynamic([frozen, CLOSURES])).items() if k[2] == "JAX301"}
+    assert got == {
+        ("frozen_effects.py", 21, "JAX301"): ("confirmed", "the trace of jitted scaled() changes when `scale` changes"),
+        ("frozen_effects.py", 26, "JAX301"): ("confirmed", "the trace of jitted tempered() changes when `settings` changes"),
+        ("frozen_effects.py", 96, "JAX301"): (
+            "confirmed",
+            "the trace of jitted make_trainer.step() changes when the closure variable `lr` changes "
+            "(built by calling make_trainer())",
+        ),
+        ("closures.py", 12, "JAX301"): (
+            "confirmed",
+            "the trace of jitted make_updater.update() changes when the closure variable `momentum` changes "
+            "(built by calling make_updater())",
+        ),
+        ("closures.py", 39, "JAX301"): (
+            "unverified",
+            "apply() is not among what make_hidden() returned (a str) or the closures it refers to",
+        ),
+        ("closures.py", 54, "JAX301"): (
+            "unverified",
+            "could not build arguments for cfg of make_decayed() "
+            "(calling make_decayed() failed: TypeError: 'int' object is not subscriptable)",
+        ),
+        ("closures.py", 70, "JAX301"): (
+            "unverified",
+            "step() is nested in train_inline(), which returns nothing: it cannot be reached from outside",
+        ),
+    }
+
+
+class TestedClosureAsCapture(FrozenCapture):
+    """Test-only: flags a variable tested by an `if` in a jitted function as a frozen capture."""
+
+    def on_capture(self, ctx, node, name, owner, attr):
+        pass
+
+    def on_test(self, ctx, kind, test, v, stmt):
+        if kind == "if" and isinstance(test, cst.Name):
+            ctx.report(self, test, var=test.value)
+
+
+def test_capture_in_a_factory_that_does_not_change_the_trace_is_refuted():
+    with open(CLOSURES, encoding="utf-8") as fh:
+        text = fh.read()
+    wrong = lint_source(text, CLOSURES, rules=[TestedClosureAsCapture])
+    assert [(f.line, f.code, f.context["entry"]) for f in wrong] == [(27, "JAX301", "make_scaler.scaled")]
+    out = dynamic.confirm(wrong, {CLOSURES: CLOSURES}, timeout=60)
+    assert [f.dynamic for f in out] == [
+        {
+            "status": "refuted",
+            "detail": "the trace of jitted make_scaler.scaled() does not depend on the closure variable `verbose` "
+            "(built by calling make_scaler())",
+        }
     ]
 
 

@@ -91,6 +91,7 @@ SIZE = 3
 #   {"k": "array", "shape": [...], "dtype": "float32"}   an abstract (or ones-filled) array
 #   {"k": "expr", "src": "jax.numpy.ones((3,))"}          a vetted jax/numpy expression
 #   {"k": "py", "src": "3"}                               a Python literal (ast.literal_eval)
+#   {"k": "ctor", "cls": "State", "pos": [...]}           a NamedTuple class of the module, by field
 
 
 def _arr(shape, dtype="float32") -> dict:
@@ -427,11 +428,41 @@ def params_of(f: FuncInfo, statics: set, skip: int) -> List[Param]:
     return out
 
 
-def from_annotation(param: Param, scope: Scope) -> Optional[dict]:
+def _namedtuple_value(expr, scope: Scope, depth: int) -> Optional[dict]:
+    """A module-level ``class C(NamedTuple)`` of the same file, built from its fields' annotations."""
+    if depth > 3 or not isinstance(expr, cst.Name):
+        return None
+    owner = scope.lookup_scope(expr.value)
+    info = owner.classes.get(expr.value) if owner is not None and owner.parent is None else None
+    if info is None or not any((resolve(b, owner) or dotted_name(b) or "").endswith("NamedTuple") for b in info.bases):
+        return None
+    fields = []
+    body = info.node.body
+    for stmt in body.body if isinstance(body, cst.IndentedBlock) else ():
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                if small.value is not None:
+                    return {"k": "ctor", "cls": info.name, "pos": fields}  # the rest keep their defaults
+                field = Param(small.target.value, "pos", None, False, small.annotation, False)
+                v = from_annotation(field, owner, depth + 1)
+                if v is None or v.get("k") == "array?":
+                    v = _arr(()) if v is not None else None
+                if v is None:
+                    return None
+                fields.append(v)
+    return {"k": "ctor", "cls": info.name, "pos": fields} if fields else None
+
+
+def from_annotation(param: Param, scope: Scope, depth: int = 0) -> Optional[dict]:
     ann = param.annotation
     if ann is None:
         return None
     expr = ann.annotation
+    nt = _namedtuple_value(expr, scope, depth)
+    if nt is not None:
+        return nt
     if isinstance(expr, cst.SimpleString):
         return None
     if isinstance(expr, cst.Subscript):
@@ -684,6 +715,98 @@ def _site_driver(app: Application, facts: FileFacts) -> Optional[dict]:
     return d
 
 
+class _Returns(cst.CSTVisitor):
+    """Whether a function's own body returns a value (nested defs, classes and lambdas left out)."""
+
+    def __init__(self):
+        self.found = False
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if node.value is not None:
+            self.found = True
+
+    def visit_FunctionDef(self, node) -> bool:
+        return False
+
+    def visit_ClassDef(self, node) -> bool:
+        return False
+
+    def visit_Lambda(self, node) -> bool:
+        return False
+
+
+def _returns_value(f: FuncInfo) -> bool:
+    v = _Returns()
+    body = f.node.body
+    if isinstance(body, cst.BaseSuite):
+        body.visit(v)
+    return v.found
+
+
+def _factory_argsets(factory: FuncInfo, facts: FileFacts) -> Tuple[List[dict], List[str]]:
+    """Arguments for calling a factory: Python numbers where nothing better is known, then arrays."""
+    out: List[dict] = []
+    seen = set()
+    guessed: List[str] = []
+    for static in (True, False):
+        params = params_of(factory, set(), 0)
+        for p in params:
+            p.static = static
+        sets, g = argsets_for(factory, facts, params, _apps_of(factory, facts))
+        if static:
+            guessed = g
+        for s in sets:
+            key = repr([(a["name"], a["value"]) for a in s["args"]])
+            if key not in seen:
+                seen.add(key)
+                out.append(s)
+    return out[:MAX_ARGSETS], guessed
+
+
+def factory_driver(app: Application, facts: FileFacts, how: str) -> Tuple[Optional[dict], str]:
+    """A transformed function nested in a module-level factory (a def that returns something):
+    the worker calls the factory and looks for the function in what it returns and its closures."""
+    f = app.func
+    factory = top_level(f)
+    if factory is None or factory is f or factory.scope.kind != "module" or factory.is_lambda:
+        return None, "no entry point reachable from the module (nested function or lambda)"
+    shown = "the lambda" if f.is_lambda else f"{f.name}()"
+    if _apps_of(factory, facts):
+        return None, f"{shown} is nested in {factory.name}(), which is itself transformed"
+    if not _returns_value(factory):
+        return None, f"{shown} is nested in {factory.name}(), which returns nothing: it cannot be reached from outside"
+    if f.is_lambda:
+        lines = [facts.line_of(f.node)]
+    else:
+        lines = [facts.line_of(f.node.name)]
+        if f.node.decorators:
+            lines.insert(0, facts.line_of(f.node.decorators[0]))  # co_firstlineno of a decorated def
+    fac_argsets, fac_guessed = _factory_argsets(factory, facts)
+    statics, opaque = _statics(app, facts)
+    params = params_of(f, statics, app.bound_pos)
+    if app.bound_kw:
+        params = [p for p in params if p.name not in app.bound_kw]
+    argsets, guessed = argsets_for(f, facts, params, _apps_of(f, facts))
+    target = {
+        "qualname": f.name,
+        "cls": None,
+        "def_line": lines[-1],
+        "method": False,
+        "lambda": f.is_lambda,
+        "factory": {"qualname": factory.name, "argsets": fac_argsets, "guessed": fac_guessed, "lines": lines},
+    }
+    return {
+        "how": how,
+        "target": target,
+        "label": f"{app.transform.label} {f.qualname}()",
+        "filtered": app.transform.filtered,
+        "self_static": True,
+        "opaque": opaque,
+        "argsets": argsets,
+        "guessed": guessed,
+    }, ""
+
+
 def _stub(app: Application) -> str:
     """A def with the same signature (defaults replaced by None): enough for jax.jit's checks."""
     f = app.func
@@ -786,9 +909,12 @@ def plan_finding(finding: Finding, facts: FileFacts) -> dict:
         check["var"] = var
         app = _entry_app(finding, facts)
         d = entry_driver(app, facts, "jaxpr") if app is not None else None
+        reason = "no entry point reachable from the module (nested function or lambda)"
+        if d is None and app is not None:
+            d, reason = factory_driver(app, facts, "jaxpr")
         check["drivers"] = [d] if d is not None else []
         if d is None:
-            check["reason"] = "no entry point reachable from the module (nested function or lambda)"
+            check["reason"] = reason
         ctx = finding.context or {}
         check["in_entry"] = ctx.get("function") == (app.func.name if app is not None else None)
         return check

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import importlib.util
 import inspect
 import io
@@ -22,6 +23,7 @@ import sys
 jax = None
 jnp = None
 np = None
+MODULE = None  # the imported user module
 
 
 class Out:
@@ -101,6 +103,12 @@ def build_value(spec, abstract):
         return jnp.ones(shape, dtype)
     if k == "py":
         return ast.literal_eval(spec["src"])
+    if k == "ctor":
+        # a NamedTuple class defined at module level in the checked file
+        cls = getattr(MODULE, spec["cls"], None)
+        if not (isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields")):
+            raise ValueError(f"{spec['cls']} is not a NamedTuple class after import")
+        return cls(*[build_value(v, abstract) for v in spec["pos"]])
     if k == "expr":
         # The planner only lets literals and jax/numpy/math calls through.
         return eval(spec["src"], {"__builtins__": {}}, {"jax": jax, "numpy": np, "math": math})  # noqa: S307
@@ -193,6 +201,9 @@ def raw_function(obj, name, path):
 
 def lookup(mod, target, path):
     """(raw function, the module's own object for it, the class or None)."""
+    if target.get("factory"):
+        raw, obj = from_factory(mod, target, path)
+        return raw, obj, None
     name = target["qualname"]
     if target["cls"]:
         cls = getattr(mod, target["cls"], None)
@@ -208,6 +219,109 @@ def lookup(mod, target, path):
     if raw is None:
         raise Unverified(f"cannot find the Python function behind {name}")
     return raw, obj, cls
+
+
+FACTORY_DEPTH = 6  # hops from the returned object: closure cells, __wrapped__, containers, attributes
+FACTORY_NODES = 5000
+
+
+def _children(obj):
+    """Objects reachable from ``obj`` in one hop (closure cells, wrapped functions, contents)."""
+    out = []
+    if inspect.isfunction(obj):
+        for cell in obj.__closure__ or ():
+            try:
+                out.append(cell.cell_contents)
+            except ValueError:  # a cell not assigned yet
+                pass
+    elif isinstance(obj, (list, tuple, set, frozenset)):
+        out.extend(obj)
+        return out
+    elif isinstance(obj, dict):
+        out.extend(obj.values())
+        return out
+    elif inspect.ismethod(obj):
+        out.extend([obj.__func__, obj.__self__])
+        return out
+    elif isinstance(obj, (staticmethod, classmethod)):
+        out.append(obj.__func__)
+        return out
+    elif isinstance(obj, functools.partial):
+        out.append(obj.func)
+        out.extend(obj.args)
+        out.extend(obj.keywords.values())
+        return out
+    wrapped = getattr(obj, "__wrapped__", None)  # functools.wraps, and jax's jitted functions
+    if wrapped is not None and wrapped is not obj:
+        out.append(wrapped)
+    if not inspect.isfunction(obj) and not inspect.ismodule(obj) and not isinstance(obj, type):
+        d = getattr(obj, "__dict__", None)
+        if isinstance(d, dict):
+            out.extend(d.values())
+    return out
+
+
+def find_nested(root, name, lines, path):
+    """(the Python function, the object that wraps it) for the def ``name`` starting on one of
+    ``lines`` of ``path``, searched breadth-first from ``root``; None when it is not there."""
+    frontier = [(root, None)]
+    seen = set()
+    for _ in range(FACTORY_DEPTH + 1):
+        nxt = []
+        for obj, parent in frontier:
+            if id(obj) in seen or obj is None or isinstance(obj, (str, bytes, int, float, complex, bool)):
+                continue
+            seen.add(id(obj))
+            if len(seen) > FACTORY_NODES:
+                return None
+            if inspect.isfunction(obj):
+                code = obj.__code__
+                if code.co_filename == path and code.co_name == name and code.co_firstlineno in lines:
+                    return obj, (parent if parent is not None else obj)
+            try:
+                kids = _children(obj)
+            except Exception:  # noqa: BLE001 - an attribute of user code may raise
+                continue
+            nxt.extend((k, obj) for k in kids)
+        frontier = nxt
+        if not frontier:
+            break
+    return None
+
+
+def from_factory(mod, target, path):
+    """Call the module-level factory with example arguments and find the nested function in what
+    it returns (and, through closure cells, in what that refers to)."""
+    fac = target["factory"]
+    fname = fac["qualname"]
+    want = "<lambda>" if target.get("lambda") else target["qualname"]
+    shown = "the lambda" if target.get("lambda") else f"{want}()"
+    factory = getattr(mod, fname, None)
+    if factory is None:
+        raise Unverified(f"{fname}() is not defined at module level after import")
+    if not callable(factory):
+        raise Unverified(f"{fname} is not callable after import")
+    lines = set(fac["lines"])
+    err = None
+    returned = []
+    for argset in fac["argsets"]:
+        try:
+            pos, kw = built_call(argset, {})
+            result = factory(*pos, **kw)
+        except Exception as e:  # noqa: BLE001 - the user's code may raise anything
+            err = err or e
+            continue
+        hit = find_nested(result, want, lines, path)
+        if hit is not None:
+            return hit
+        returned.append(type(result).__name__)
+    if not returned:
+        g = fac.get("guessed") or []
+        why = f"calling {fname}() failed: {short(err)}" if err is not None else f"no arguments to call {fname}() with"
+        raise Unverified(f"could not build arguments for {', '.join(g)} of {fname}() ({why})" if g else why)
+    raise Unverified(
+        f"{shown} is not among what {fname}() returned (a {returned[0]}) or the closures it refers to"
+    )
 
 
 def instance_of(cls, target):
@@ -402,11 +516,19 @@ def check_capture(mod, path, check):
     if var in raw.__code__.co_freevars:
         cell = raw.__closure__[raw.__code__.co_freevars.index(var)]
         get, put = (lambda: cell.cell_contents), (lambda v: setattr(cell, "cell_contents", v))
+        shown = f"the closure variable `{var}`"
     elif var in raw.__globals__:
         g = raw.__globals__
         get, put = (lambda: g[var]), (lambda v: g.__setitem__(var, v))
+        shown = f"`{var}`"
     else:
         return "unverified", f"`{var}` is neither a module global nor a closure variable of {driver['label']}"
+    fac = driver["target"].get("factory")
+    built = f" (built by calling {fac['qualname']}())" if fac else ""
+    try:
+        get()
+    except ValueError:
+        return "unverified", f"{shown} of {driver['label']} has no value yet{built}"
     old = get()
     alts = [a for a in variants(old) if a is not old]
     if not alts:
@@ -435,8 +557,8 @@ def check_capture(mod, path, check):
         finally:
             put(old)
         if changed:
-            return "confirmed", f"the trace of {driver['label']} changes when `{var}` changes"
-        return "refuted", f"the trace of {driver['label']} does not depend on `{var}`"
+            return "confirmed", f"the trace of {driver['label']} changes when {shown} changes{built}"
+        return "refuted", f"the trace of {driver['label']} does not depend on {shown}{built}"
     g = guessed_note(driver)
     return "unverified", g or pick_note(notes, check)
 
@@ -743,7 +865,7 @@ def module_name(path):
 
 
 def main(argv):
-    global jax, jnp, np
+    global jax, jnp, np, MODULE
     plan_path, out_path = argv[1], argv[2]
     out = Out(out_path)
     with open(plan_path, encoding="utf-8") as fh:
@@ -778,6 +900,7 @@ def main(argv):
                 out.emit(event="result", id=i, status="confirmed", detail=f"{type(e).__name__} while importing the module")
         out.emit(event="import_failed", reason=f"import failed: {short(e)}")
         return 0
+    MODULE = mod
     out.emit(event="imported")
     for i, check in enumerate(plan["checks"]):
         out.emit(event="check", id=i, label=_label(check))
