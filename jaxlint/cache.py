@@ -26,12 +26,12 @@ import hashlib
 import json
 import os
 import tempfile
-from typing import Iterable, List, Optional, Sequence
+from typing import Iterable, List, Optional, Sequence, Tuple
 
 from jaxlint import __version__
 from jaxlint.findings import Finding
 
-FORMAT = 1
+FORMAT = 2  # 2: entries carry the cross-module call records
 DEFAULT_DIR = ".jaxlint_cache"
 
 _FINDING_FIELDS = (
@@ -147,6 +147,11 @@ class Cache:
         return os.path.join(self.directory, key[:2], key[2:] + ".json")
 
     def get(self, key: str) -> Optional[List[Finding]]:
+        entry = self.get_entry(key)
+        return entry[0] if entry is not None else None
+
+    def get_entry(self, key: str) -> Optional[Tuple[List[Finding], list]]:
+        """(findings, cross-module call records) or None."""
         try:
             with open(self._file(key), "rb") as fh:
                 raw = fh.read()
@@ -158,11 +163,14 @@ class Cache:
             if not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("key") != key:
                 raise ValueError("not an entry for this key")
             findings = [_finding_from_json(d) for d in entry["findings"]]
+            calls = entry.get("calls", [])
+            if not isinstance(calls, list):
+                raise ValueError("calls must be a list")
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
             self.misses += 1  # corrupt or truncated: a miss; the caller rewrites it
             return None
         self.hits += 1
-        return findings
+        return findings, calls
 
     def _prepare(self) -> bool:
         if not self._ready:
@@ -176,10 +184,10 @@ class Cache:
                 return False
         return True
 
-    def put(self, key: str, findings: List[Finding]) -> None:
+    def put(self, key: str, findings: List[Finding], calls: Sequence[dict] = ()) -> None:
         if not self._prepare():
             return
-        entry = {"format": FORMAT, "key": key, "findings": [_finding_to_json(f) for f in findings]}
+        entry = {"format": FORMAT, "key": key, "findings": [_finding_to_json(f) for f in findings], "calls": list(calls)}
         try:
             data = json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
             path = self._file(key)

@@ -144,7 +144,8 @@ def lint_files(files: List[str], cfg: Config, args) -> List[Finding]:
     cache_dir = None
     if not getattr(args, "no_cache", False):
         cache_dir = getattr(args, "cache_dir", None) or cache.default_directory(cfg.root)
-    return runner.lint_files(
+    calls: dict = {}
+    findings = runner.lint_files(
         files,
         cfg,
         rules,
@@ -152,7 +153,15 @@ def lint_files(files: List[str], cfg: Config, args) -> List[Finding]:
         cache_dir=cache_dir,
         display=relpath,
         stdin=lambda: _lint_stdin(args, cfg, rules),
+        calls_out=calls,
     )
+    if calls:
+        # Helpers imported from other modules of this run, called with traced arguments.
+        from jaxlint.project import cross_module_findings
+
+        pairs = [(p, relpath(p)) for p in files if p != "-"]
+        findings.extend(cross_module_findings(pairs, calls, findings, cfg, rules))
+    return findings
 
 
 def _lint_stdin(args, cfg: Config, rules) -> List[Finding]:

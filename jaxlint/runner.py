@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from jaxlint.cache import Cache, content_digest
 from jaxlint.config import Config
@@ -46,12 +46,14 @@ def _init_worker(config: Config, rule_codes: Tuple[str, ...], cache_dir: Optiona
 
 
 def _lint_one(data: bytes, display: str, config: Config, rules, cache: Optional[Cache], key: Optional[str]):
+    """(findings, cross-module call records) of one file."""
     from jaxlint.engine import lint_source
 
-    findings = lint_source(data, display, config, rules)
+    calls: list = []
+    findings = lint_source(data, display, config, rules, calls=calls)
     if cache is not None and key is not None:
-        cache.put(key, findings)
-    return findings
+        cache.put(key, findings, calls)
+    return findings, calls
 
 
 # Set in the parent just before a fork: workers read the files' bytes from their copy of it
@@ -59,7 +61,7 @@ def _lint_one(data: bytes, display: str, config: Config, rules, cache: Optional[
 _FORKED_TODO: Optional[list] = None
 
 
-def _work(chunk) -> List[Tuple[int, List[Finding]]]:
+def _work(chunk) -> List[Tuple[int, Tuple[List[Finding], list]]]:
     config, rules, cache = _W["config"], _W["rules"], _W["cache"]
     if _FORKED_TODO is not None:
         chunk = [_FORKED_TODO[j] for j in chunk]
@@ -95,12 +97,14 @@ def lint_files(
     cache_dir: Optional[str] = None,
     display: Optional[Callable[[str], str]] = None,
     stdin: Optional[Callable[[], List[Finding]]] = None,
+    calls_out: Optional[Dict[str, list]] = None,
 ) -> List[Finding]:
     """Findings for ``files`` in file order (each file's own findings sorted).
 
     ``jobs``: worker processes (None: one per CPU).  ``cache_dir``: the result cache folder, or
     None for no cache.  ``display``: maps a path to the path findings report (default: as
-    given).  ``stdin``: called for the path "-"."""
+    given).  ``stdin``: called for the path "-".  ``calls_out``: filled with each file's
+    cross-module call records (by displayed path), cached along with its findings."""
     from jaxlint.rules import selected_rules
 
     if rules is None:
@@ -111,6 +115,7 @@ def lint_files(
     cache = Cache(cache_dir, config.key(), rule_codes) if cache_dir else None
 
     results: List[Optional[List[Finding]]] = [None] * len(files)
+    calls: List[list] = [[] for _ in files]
     todo: List[Tuple[int, bytes, str, Optional[str]]] = []
     # One process: lint each miss as soon as it is read (memory stays at one file's worth).
     stream = jobs == 1 or len(files) < POOL_MIN_FILES
@@ -130,22 +135,27 @@ def lint_files(
         key = None
         if cache is not None:
             key = cache.key(content_digest(data), shown)
-            hit = cache.get(key)
+            hit = cache.get_entry(key)
             if hit is not None:
-                results[i] = hit
+                results[i], calls[i] = hit
                 continue
         if stream:
-            results[i] = _lint_one(data, shown, config, rules, cache, key)
+            results[i], calls[i] = _lint_one(data, shown, config, rules, cache, key)
         else:
             todo.append((i, data, shown, key))
 
     if todo:
         total = sum(len(t[1]) for t in todo)
         if jobs > 1 and len(todo) >= POOL_MIN_FILES and total >= POOL_MIN_BYTES:
-            _run_pool(todo, results, config, rule_codes, cache_dir if cache is not None else None, jobs)
+            _run_pool(todo, results, calls, config, rule_codes, cache_dir if cache is not None else None, jobs)
         else:
             for i, data, shown, key in todo:
-                results[i] = _lint_one(data, shown, config, rules, cache, key)
+                results[i], calls[i] = _lint_one(data, shown, config, rules, cache, key)
+
+    if calls_out is not None:
+        for i, path in enumerate(files):
+            if path != "-" and calls[i]:
+                calls_out[show(path)] = calls[i]
 
     out: List[Finding] = []
     for r in results:
@@ -154,7 +164,7 @@ def lint_files(
     return out
 
 
-def _run_pool(todo, results, config: Config, rule_codes, cache_dir, jobs: int) -> None:
+def _run_pool(todo, results, calls, config: Config, rule_codes, cache_dir, jobs: int) -> None:
     global _FORKED_TODO
     ctx = _pool_context()
     forked = ctx.get_start_method() == "fork"
@@ -169,7 +179,8 @@ def _run_pool(todo, results, config: Config, rule_codes, cache_dir, jobs: int) -
             min(jobs, len(tasks)), initializer=_init_worker, initargs=(config, rule_codes, cache_dir)
         ) as pool:
             for done in pool.imap_unordered(_work, tasks):
-                for i, findings in done:
+                for i, (findings, file_calls) in done:
                     results[i] = findings
+                    calls[i] = file_calls
     finally:
         _FORKED_TODO = None

@@ -202,3 +202,33 @@ def test_concurrent_writers_never_expose_a_partial_entry(tmp_path):
         p.join()
     assert results == [0, 0, 0]
     assert not [p for p in glob.glob(os.path.join(cdir, "**", "*"), recursive=True) if ".tmp-" in p]
+
+
+def test_cross_module_findings_survive_the_cache(tmp_path):
+    """Call records are cached with each file's findings: a warm run over a package reports the
+    same findings in imported helpers as a cold one."""
+    import shutil
+    import subprocess
+    import sys
+
+    from clirun import env
+
+    pkg = tmp_path / "solver_pkg"
+    shutil.copytree(os.path.join(ROOT, "fixtures", "solver_pkg"), pkg)
+    cache_dir = tmp_path / "cache"
+
+    def run(*extra):
+        p = subprocess.run(
+            [sys.executable, "-m", "jaxlint", "-q", *extra, "solver_pkg"],
+            cwd=str(tmp_path),
+            capture_output=True,
+            env=env(),
+            timeout=120,
+        )
+        assert p.returncode == 1, p.stderr.decode()
+        return p.stdout
+
+    cold = run("--no-cache")
+    assert b"in is_converged(), called with traced values from jitted solve_step() in solver_pkg/train.py" in cold
+    assert run("--cache-dir", str(cache_dir)) == cold
+    assert run("--cache-dir", str(cache_dir)) == cold  # warm: every file from the cache

@@ -87,9 +87,12 @@ def fixture_runs(tmp_path_factory):
     by_file_flake8 = {}
     for t in parse_flake8(p.stdout):
         by_file_flake8.setdefault(t[0], []).append(t)
+    # flake8 sees one file at a time: compare with `jaxlint FILE`, one file per run (a run over
+    # several files adds findings in imported helpers, which a per-file plugin cannot see).
     by_file_cli = {}
-    for t in cli_tuples(jaxlint_json(FIXTURES)):
-        by_file_cli.setdefault(t[0], []).append(t)
+    for fixture in FIXTURES:
+        for t in cli_tuples(jaxlint_json(["--no-cache", fixture])):
+            by_file_cli.setdefault(t[0], []).append(t)
     return by_file_flake8, by_file_cli
 
 
