@@ -11,7 +11,7 @@ from typing import List, Optional, Sequence
 from jaxlint import __version__, baseline, diffmode
 from jaxlint.config import Config, ConfigError, load_config, with_overrides
 from jaxlint.discovery import discover, not_a_file_reason, relpath
-from jaxlint.engine import lint_source, read_and_lint
+from jaxlint.engine import lint_source
 from jaxlint.findings import Finding
 from jaxlint.fingerprint import remember_source
 from jaxlint.formats import FORMATTERS

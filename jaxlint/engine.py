@@ -22,10 +22,6 @@ from jaxlint.config import Config
 from jaxlint.findings import Finding
 from jaxlint.rules import RULES_BY_CODE, selected_rules
 
-NOQA_RE = re.compile(
-    r"#\s*noqa(?::[\s]?(?P<codes>[A-Z][0-9]+(?:[,\s]+[A-Z][0-9]+)*))?",
-    re.IGNORECASE,
-)
 NOQA_PREFIX_RE = re.compile(r"#\s*noqa:\s*(?P<codes>[A-Z]+[0-9]*(?:[,\s]+[A-Z]+[0-9]*)*)", re.IGNORECASE)
 
 

@@ -83,8 +83,12 @@ def _pool_context():
     import multiprocessing as mp
 
     # fork: workers start in milliseconds with jaxlint already imported, and inherit the hash
-    # seed of this process.
-    if sys.platform != "win32" and "fork" in mp.get_all_start_methods():
+    # seed of this process.  Forking a process that runs other threads (JAX's, when jaxlint is
+    # used as a library next to it) can deadlock the child: start fresh interpreters then.
+    import threading
+
+    threaded = threading.active_count() > 1 or "jax" in sys.modules or "jaxlib" in sys.modules
+    if sys.platform != "win32" and "fork" in mp.get_all_start_methods() and not threaded:
         return mp.get_context("fork")
     return mp.get_context("spawn")
 

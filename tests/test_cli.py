@@ -2,7 +2,6 @@
 static mode never imports JAX or the code it reads."""
 
 import json
-import os
 import subprocess
 import sys
 import textwrap

@@ -627,6 +627,3 @@ class ModuleIndex(FastVisitor):
     def visit_CompFor(self, node) -> None:
         pass
 
-
-def build_index(module: cst.Module) -> ModuleIndex:
-    return ModuleIndex(module)

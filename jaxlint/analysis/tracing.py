@@ -371,7 +371,6 @@ class Analyzer:
         self.external = external  # cross-module resolver, or None
         self.memo: Dict[tuple, Val] = {}
         self.active: set = set()
-        self._ctx_cache: Dict[int, Context] = {}
         self.analyzed_entries: List[Tuple[Application, Frame]] = []
         self.container_cache: Dict[int, frozenset] = {}
         self._callee_table: Optional[Dict] = None

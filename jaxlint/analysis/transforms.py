@@ -186,8 +186,6 @@ def resolve(expr, scope: Scope) -> Optional[str]:
     head, _, rest = name.partition(".")
     q = scope.resolve_import(head)
     if q is None:
-        if head in ("print", "range", "int", "float", "bool", "complex", "len", "min", "max"):
-            return None
         return None
     return normalise(q + ("." + rest if rest else ""))
 
@@ -255,12 +253,6 @@ def _parse_seq(value, conv, out, spec: StaticSpec) -> None:
     else:
         out.append((v, value))
 
-
-def kwarg(call: cst.Call, name: str) -> Optional[cst.BaseExpression]:
-    for a in call.args:
-        if a.keyword is not None and a.keyword.value == name:
-            return a.value
-    return None
 
 
 def positional(call: cst.Call) -> List[cst.BaseExpression]:

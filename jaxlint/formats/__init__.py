@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Callable, Dict, List, Sequence
+from typing import Callable, Dict, Sequence
 
 from jaxlint.findings import Finding
 
@@ -44,9 +44,6 @@ FORMATTERS: Dict[str, Callable[..., str]] = {
 def register(name: str, fn: Callable[..., str]) -> None:
     FORMATTERS[name] = fn
 
-
-def available() -> List[str]:
-    return list(FORMATTERS)
 
 
 # The machine formats register themselves; imported last because they import ``register``.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, Sequence, Type
+from typing import Dict, List, Sequence, Type
 
 from jaxlint.rules.base import Rule
 from jaxlint.rules.frozen import (
@@ -50,10 +50,6 @@ ALL_RULES: List[Type[Rule]] = [
 ]
 
 RULES_BY_CODE: Dict[str, Type[Rule]] = {r.code: r for r in ALL_RULES}
-
-
-def code_matches(code: str, prefixes: Iterable[str]) -> bool:
-    return any(code.startswith(p) for p in prefixes)
 
 
 def selected_rules(select: Sequence[str] = (), ignore: Sequence[str] = ()) -> List[Type[Rule]]:
