@@ -37,7 +37,7 @@ ERRORS = {
     "JAX105": ("TracerBoolConversionError",),
     "JAX106": ("TracerBoolConversionError",),
     "JAX103": ("TracerIntegerConversionError",),
-    "JAX104": ("ConcretizationTypeError", "TracerIntegerConversionError", "TracerBoolConversionError"),
+    "JAX104": ("ConcretizationTypeError", "TracerIntegerConversionError", "TracerBoolConversionError", "TypeError"),
     "JAX107": ("TracerArrayConversionError",),
     "JAX108": (
         "ConcretizationTypeError",

@@ -54,6 +54,7 @@ SHAPE = 32  # a shape tuple (static)
 REF = 64  # a mutable Ref (Pallas): ``ref[...] = v`` is its API
 RAW = 128  # a parameter as received: could be an array, a pytree container or None
 NOTNONE = 256  # a Python value known not to be None (bound by functools.partial to an expression)
+TEXT = 512  # a string formatted from a traced value (it shows the tracer, not the numbers)
 
 
 class Val:
@@ -344,7 +345,19 @@ class Context:
         self.analyzer.report(rule, node, self.frame, fields)
 
 
-EVENTS = ("test", "call", "method", "boolop", "not_", "compare_in", "subscript", "store", "capture", "name_write")
+EVENTS = (
+    "test",
+    "call",
+    "method",
+    "boolop",
+    "not_",
+    "compare_in",
+    "subscript",
+    "store",
+    "capture",
+    "name_write",
+    "format_spec",
+)
 
 
 def _entry_label(t: Transform, func: FuncInfo) -> str:
@@ -1211,10 +1224,15 @@ class Interp:
     e_Float = e_Imaginary = e_SimpleString = e_ConcatenatedString = e_Ellipsis = e_Integer
 
     def e_FormattedString(self, e, t) -> Val:
+        traced = None
         for part in e.parts:
             if isinstance(part, cst.FormattedStringExpression):
-                self.eval(part.expression)
-        return STATIC
+                v = self.eval(part.expression)
+                if v.k == T and traced is None:
+                    traced = v
+                if part.format_spec:
+                    self.emit("format_spec", self.fr, part, v)
+        return Val(S, traced.name, TEXT) if traced is not None else STATIC
 
     def e_Name(self, e: cst.Name, t) -> Val:
         v = self.fr.lookup(e.value)
@@ -1750,6 +1768,8 @@ class Interp:
         if name in self.BUILTIN_STATIC or name in ("int", "float", "bool", "complex", "range"):
             if name == "range":
                 return Val(S, None, PYSEQ)
+            if name in ("str", "repr", "format") and vals and vals[0].k == T:
+                return Val(S, vals[0].name, TEXT)
             return STATIC
         if name in ("abs", "round", "sum", "pow", "divmod", "min", "max"):
             v = joinall(vals) if vals else STATIC
@@ -1829,6 +1849,9 @@ class Interp:
             return Val(T, base.name, flags)
         if base.k == U:
             return UNKNOWN
+        if meth == "format" and isinstance(base_expr, (cst.SimpleString, cst.ConcatenatedString)):
+            traced = next((v for _, v in argvals if v.k == T), None)
+            return Val(S, traced.name, TEXT) if traced is not None else STATIC
         # a method of a concrete Python object
         return self.generic(argvals)
 

@@ -13,7 +13,7 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.analysis.scopes import CONTAINER_CTORS, MUTATING_METHODS, VALUE_KINDS, Scope
-from jaxlint.analysis.tracing import DICT, OPAQUE, PYSEQ, REF, STATIC_FUNCS, T
+from jaxlint.analysis.tracing import DICT, OPAQUE, PYSEQ, REF, STATIC_FUNCS, TEXT, T
 from jaxlint.analysis.transforms import resolve
 from jaxlint.rules.base import Rule
 
@@ -260,7 +260,7 @@ class PrintInTraced(Rule):
         if q != "builtins.print" or not ctx.frame.entry.transform.effects:
             return
         for a, v in argvals:
-            if a.keyword is None and v.k == T:
+            if a.keyword is None and (v.k == T or v.f & TEXT):
                 ctx.report(self, node, var=v.name or a.value, suggestion=_debug_print_fix(node))
                 return
 

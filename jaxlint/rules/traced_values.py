@@ -275,7 +275,8 @@ class TracedConcretization(Rule):
     """
     What it does
         Flags ``int()``, ``float()``, ``bool()``, ``complex()``, ``.item()``, ``.tolist()``,
-        ``operator.index()`` and ``math.*`` functions applied to a traced value.
+        ``operator.index()``, ``math.*`` functions and f-string format specs (``f"{x:.3f}"``)
+        applied to a traced value.
 
     Why is this bad?
         Each needs the concrete value, which does not exist while tracing: JAX raises
@@ -335,6 +336,11 @@ class TracedConcretization(Rule):
             if _plain_traced(v):
                 ctx.report(self, node, func=label, var=_label(v, a.value))
                 return
+
+    def on_format_spec(self, ctx, part, v):
+        # f"{x:.3f}" formats a concrete number; a tracer refuses the format spec (TypeError).
+        if _plain_traced(v):
+            ctx.report(self, part, func=part, var=_label(v, part.expression))
 
     def on_method(self, ctx, node, base, meth, argvals):
         if meth in ("item", "tolist") and _plain_traced(base):
