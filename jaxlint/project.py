@@ -41,12 +41,14 @@ def call_recorder(path: str, calls: list):
             else:
                 args.append(kv)
         t = fr.entry.transform
+        origin = getattr(fr.entry, "origin", None)  # (entry, file) when the entry is in another file
         calls.append(
             {
                 "target": q,
                 "args": args,
                 "kwargs": kwargs,
-                "entry": fr.entry_name,
+                "entry": origin[0] if origin else fr.entry_name,
+                "entry_path": origin[1] if origin else path,
                 "cached": bool(fr.cached),
                 "effects": bool(t.effects),
                 "label": t.label,
@@ -102,10 +104,11 @@ class _RemoteFunc:
 class _RemoteEntry:
     """Stands for the traced entry point that lives in another file."""
 
-    def __init__(self, rec: dict, where: str):
+    def __init__(self, rec: dict, where: str, path: str):
         self.transform = _RemoteTransform(rec["label"], rec["cached"], rec["effects"])
         self.func = _RemoteFunc(where)
         self.bound_self = False
+        self.origin = (rec["entry"], path)
 
 
 class _Target:
@@ -160,8 +163,9 @@ class _Target:
         return None, q  # maybe re-exported from another module
 
     def follow(self, rec: dict, ref: FnRef, importer: str) -> None:
-        where = f"{rec['entry']} in {importer}"
-        entry = _RemoteEntry(rec, where)
+        path = rec.get("entry_path", importer)
+        where = f"{rec['entry']} in {path}"
+        entry = _RemoteEntry(rec, where, path)
         frame = Frame(ref.func, ref.func.scope, where, entry, rec["cached"])
         frame.entry_name = where
         argvals = []

@@ -55,6 +55,8 @@ REF = 64  # a mutable Ref (Pallas): ``ref[...] = v`` is its API
 RAW = 128  # a parameter as received: could be an array, a pytree container or None
 NOTNONE = 256  # a Python value known not to be None (bound by functools.partial to an expression)
 TEXT = 512  # a string formatted from a traced value (it shows the tracer, not the numbers)
+TRUE = 1024  # a Python value known to be true (the literal True)
+FALSE = 2048  # a Python value known to be false (False, None)
 
 
 class Val:
@@ -85,6 +87,7 @@ class Val:
 
 STATIC = Val(S)
 UNKNOWN = Val(U)
+_KNOWN_CONSTANTS = {"True": Val(S, None, TRUE), "False": Val(S, None, FALSE), "None": Val(S, None, FALSE)}
 
 
 def join(a: Val, b: Val) -> Val:
@@ -590,7 +593,7 @@ class Analyzer:
             return UNKNOWN
         if param.default is not None and passed is not None and name not in passed:
             # JAX does not bind defaults the caller did not pass: they stay Python values.
-            return STATIC
+            return default_val(param.default)
         if i >= 0 and (i in app.unbatched or app.opaque_axes):
             return UNKNOWN  # vmap(in_axes=None) hands the value through untouched
         if t.filtered:
@@ -620,6 +623,9 @@ class Analyzer:
         truthiness (``if p:``) is a container or None check, not a bool conversion."""
         if is_array_annotation(param.annotation, f.scope) or is_scalar_annotation(param.annotation):
             return ARRAY
+        cf = annotation_container(param.annotation)
+        if cf:
+            return cf
         d = param.default
         if isinstance(d, (cst.Integer, cst.Float)) or isinstance(d, cst.Name) and d.value in ("True", "False"):
             return ARRAY
@@ -679,13 +685,27 @@ class Analyzer:
                 if star_seen:
                     env[name] = UNKNOWN
                 elif param.default is not None:
-                    env[name] = STATIC
+                    env[name] = default_val(param.default)
                 else:
                     env[name] = UNKNOWN
         if isinstance(p.star_arg, cst.Param):
             env[p.star_arg.name.value] = Val(joinall(extra_pos).k if extra_pos else S, p.star_arg.name.value, PYSEQ)
         if p.star_kwarg is not None:
             env[p.star_kwarg.name.value] = Val(U, None, DICT)
+        for app in self.finder.by_func.get(id(f.node), ()):
+            # Calling a function that is itself jitted with static parameters: those stay Python
+            # values inside it (a tracer passed there is a different error, at the call).
+            if isinstance(app.site, cst.Decorator) and app.transform.statics:
+                statics, opaque = self.static_names(app)
+                for n in statics:
+                    if n in env:
+                        env[n] = STATIC
+        for param in positional + list(p.kwonly_params):
+            v = env.get(param.name.value)
+            if v is not None and v.k == T and not v.container:
+                cf = annotation_container(param.annotation)
+                if cf:
+                    env[param.name.value] = Val(T, v.name, cf)
         for n, v in list(env.items()):
             if v.k == T and v.fn is None and (v.name != n or is_ref_name(n)):
                 # name parameters as the helper does; ``*_ref`` parameters are Pallas Refs
@@ -773,6 +793,42 @@ class Analyzer:
         if not frame.returns:
             return STATIC
         return joinall(frame.returns)
+
+
+_CONTAINER_ANNOTATIONS = {
+    "Dict": DICT,
+    "dict": DICT,
+    "Mapping": DICT,
+    "MutableMapping": DICT,
+    "List": PYSEQ,
+    "list": PYSEQ,
+    "Sequence": PYSEQ,
+    "Tuple": PYSEQ,
+    "tuple": PYSEQ,
+    "Iterable": PYSEQ,
+}
+
+
+def annotation_container(ann) -> int:
+    """DICT / PYSEQ when a parameter's annotation says it is a Python container (possibly
+    Optional): its truthiness is an emptiness check, not a tracer's."""
+    if ann is None:
+        return 0
+    e = ann.annotation if isinstance(ann, cst.Annotation) else ann
+    if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, cst.BitOr):
+        return annotation_container(e.left) or annotation_container(e.right)
+    if isinstance(e, cst.Subscript):
+        head = (dotted_name(e.value) or "").rsplit(".", 1)[-1]
+        if head in ("Optional", "Union"):
+            for el in e.slice:
+                if isinstance(el.slice, cst.Index):
+                    f = annotation_container(el.slice.value)
+                    if f:
+                        return f
+            return 0
+        e = e.value
+    head = (dotted_name(e) or "").rsplit(".", 1)[-1]
+    return _CONTAINER_ANNOTATIONS.get(head, 0)
 
 
 def is_ref_name(name: str) -> bool:
@@ -1011,8 +1067,8 @@ class Interp:
         fname = dotted_name(func) or ""
         if fname == "isinstance" and len(call.args) == 2 and self.fr.scope.lookup_scope("isinstance") is None:
             types = self._type_names(call.args[1].value)
-            if not negated and types and all(t in self._SCALAR_TYPES for t in types):
-                return [name]
+            if not negated and types and not any(t in self._ARRAY_TYPES or t in ("", "object", "numpy.ndarray") for t in types):
+                return [name]  # a Python scalar, or an instance of a Python class: not a tracer
             if negated and types and all(t in self._ARRAY_TYPES for t in types):
                 return [name]
             return []
@@ -1021,6 +1077,14 @@ class Interp:
             return [name]  # ``not is_tracer(x)``, ``not_jax_tracer(x)``
         if not negated and last in ("is_concrete", "is_constant"):
             return [name]
+        return []
+
+    def narrow_false(self, test) -> List[str]:
+        """Names that hold Python values wherever ``test`` is false."""
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            return self.narrow(test.expression)
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
+            return self.narrow_false(test.left) + self.narrow_false(test.right)
         return []
 
     def _with_static(self, names, fn):
@@ -1035,6 +1099,20 @@ class Interp:
                     self.fr.env.pop(n, None)
                 else:
                     self.fr.env[n] = v
+
+    def _known_truth(self, test) -> Optional[bool]:
+        """The outcome of a test on Python values known here (``if not apply_softmax:`` with the
+        default ``True``): the other branch is dead code at trace time."""
+        if not isinstance(test, (cst.Name, cst.UnaryOperation)):
+            return None
+        if isinstance(test, cst.UnaryOperation) and not isinstance(test.operator, cst.Not):
+            return None
+        v = self.eval(test, True)
+        if v.k == S and v.f & TRUE:
+            return True
+        if v.k == S and v.f & FALSE:
+            return False
+        return None
 
     def _none_test(self, test) -> Optional[bool]:
         """For ``x is None`` / ``x is not None`` on a value known not to be None: the outcome."""
@@ -1053,6 +1131,8 @@ class Interp:
 
     def s_If(self, st: cst.If, kind: str = "if") -> None:
         known = self._none_test(st.test)
+        if known is None:
+            known = self._known_truth(st.test)
         if known is True:
             self.block(st.body)  # the else branch cannot run
             return
@@ -1074,6 +1154,12 @@ class Interp:
             self.s_If(st.orelse, "elif")
         elif isinstance(st.orelse, cst.Else):
             self.block(st.orelse.body)
+        if st.orelse is None and _exits(st.body):
+            # ``if not isinstance(x, C): raise ...``: past it, x is a C (a Python object)
+            self.fr.env = dict(self.fr.env)
+            for n in self.narrow_false(st.test):
+                self.fr.env[n] = STATIC
+            return
         self.fr.env = merge(after_body, self.fr.env)
 
     def s_For(self, st: cst.For) -> None:
@@ -1235,6 +1321,8 @@ class Interp:
         return Val(S, traced.name, TEXT) if traced is not None else STATIC
 
     def e_Name(self, e: cst.Name, t) -> Val:
+        if e.value in _KNOWN_CONSTANTS:
+            return _KNOWN_CONSTANTS[e.value]
         v = self.fr.lookup(e.value)
         if v is not None and e.value not in self.fr.declared:
             return v
@@ -1350,6 +1438,8 @@ class Interp:
         v = self.eval(e.expression, t and isinstance(e.operator, cst.Not))
         if isinstance(e.operator, cst.Not):
             self.emit("not_", self.fr, e, v, t)
+            if v.k == S and v.f & (TRUE | FALSE):
+                return Val(S, None, FALSE if v.f & TRUE else TRUE)
             if v.f & (PYSEQ | DICT):
                 return STATIC  # ``not args``: an emptiness check of a Python container
             if v.k == T:
@@ -1377,8 +1467,11 @@ class Interp:
         vals = [left]
         static = True
         for c in e.comparisons:
-            r = self.eval(c.comparator)
             op = c.operator
+            if isinstance(op, (cst.In, cst.NotIn)) and isinstance(c.comparator, cst.Name):
+                # ``key in REGISTRY``: a membership lookup in a table, not a value computed with
+                self.receiver = c.comparator
+            r = self.eval(c.comparator)
             if isinstance(op, (cst.In, cst.NotIn)):
                 self.emit("compare_in", self.fr, e, vals[-1], r, c, t)
                 if isinstance(e.left, cst.SimpleString) or vals[-1].k == S and r.f & DICT:
@@ -1735,6 +1828,8 @@ class Interp:
         fr = self.fr
         name = func.value
         local = fr.lookup(name)
+        if name in ("isinstance", "issubclass") and len(e.args) == 2 and isinstance(e.args[1].value, cst.Name):
+            self.receiver = e.args[1].value  # a table of types consulted, not a value computed with
         argvals = self.args(e)
         if local is not None and name not in fr.declared:
             if local.fn is not None:
@@ -2010,6 +2105,13 @@ def field_kind(cls, attr: str) -> Optional[str]:
                                     return "static"
             return "leaf" if cls.node.decorators or named_tuple else None
     return None
+
+
+def default_val(default) -> Val:
+    """A parameter left at its default: a Python value, known when it is a literal bool/None."""
+    if isinstance(default, cst.Name) and default.value in _KNOWN_CONSTANTS:
+        return _KNOWN_CONSTANTS[default.value]
+    return STATIC
 
 
 def _is_str(e) -> bool:

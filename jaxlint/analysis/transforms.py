@@ -165,6 +165,7 @@ def normalise(qual: Optional[str]) -> Optional[str]:
         return qual
     for old, new in (
         ("jax._src.api.", "jax."),
+        ("jax._src.core.", "jax.core."),
         ("jax.api.", "jax."),
         ("jax._src.lax.control_flow.", "jax.lax."),
         ("jax._src.lax.lax.", "jax.lax."),
