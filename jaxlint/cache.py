@@ -172,6 +172,31 @@ class Cache:
         self.hits += 1
         return findings, calls
 
+    def get_json(self, key: str) -> Optional[dict]:
+        """A free-form entry (the cross-module phase's), or None on any miss."""
+        try:
+            with open(self._file(key), "rb") as fh:
+                entry = json.loads(fh.read())
+            if not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("key") != key:
+                raise ValueError("not an entry for this key")
+            data = entry["data"]
+            if not isinstance(data, dict):
+                raise ValueError("bad entry")
+        except (OSError, ValueError, KeyError, TypeError, RecursionError):
+            return None
+        return data
+
+    def put_json(self, key: str, data: dict) -> None:
+        if not self._prepare():
+            return
+        try:
+            raw = json.dumps({"format": FORMAT, "key": key, "data": data}, ensure_ascii=False).encode("utf-8", "surrogatepass")
+            path = self._file(key)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            _atomic_write(path, raw)
+        except (OSError, TypeError, ValueError):
+            pass
+
     def _prepare(self) -> bool:
         if not self._ready:
             try:

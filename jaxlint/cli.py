@@ -160,7 +160,8 @@ def lint_files(files: List[str], cfg: Config, args) -> List[Finding]:
         from jaxlint.project import cross_module_findings
 
         pairs = [(p, relpath(p)) for p in files if p != "-"]
-        findings.extend(cross_module_findings(pairs, calls, findings, cfg, rules))
+        xcache = cache.Cache(cache_dir, cfg.key(), tuple(r.code for r in rules)) if cache_dir else None
+        findings.extend(cross_module_findings(pairs, calls, findings, cfg, rules, xcache))
     return findings
 
 

@@ -10,6 +10,8 @@ reported in the target's file, naming the traced entry point and its file.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -193,12 +195,14 @@ def cross_module_findings(
     existing: Sequence[Finding],
     config: Config,
     rules,
+    cache=None,
 ) -> List[Finding]:
     """Findings inside imported helpers of the run's modules, reached with traced arguments.
 
     ``files``: (path, display) of every linted file; ``calls_by_display``: the records each
     file's lint produced.  Findings already in ``existing`` (same place, same code) are not
     repeated."""
+    from jaxlint.cache import _finding_from_json, _finding_to_json, content_digest
     from jaxlint.engine import decode_source
 
     if not any(calls_by_display.values()):
@@ -223,7 +227,9 @@ def cross_module_findings(
             path, display = loc
             try:
                 with open(path, "rb") as fh:
-                    text = decode_source(fh.read())
+                    data = fh.read()
+                used[path] = content_digest(data)
+                text = decode_source(data)
                 t = _Target(path, display, cst.parse_module(text), text, config, rules)
             except Exception:  # noqa: BLE001 - a file that fails here was already reported
                 t = None
@@ -244,6 +250,32 @@ def cross_module_findings(
         return None, None
 
     work = [(display, rec) for display, recs in sorted(calls_by_display.items()) for rec in recs]
+    cache_key = None
+    if cache is not None:
+        # The records, and which modules the run has (a new module can resolve a record), make
+        # the key; the contents of the modules the phase read are checked on every hit.
+        blob = json.dumps([work, sorted(by_module.items())], sort_keys=True, separators=(",", ":")).encode()
+        cache_key = cache.key(hashlib.sha256(blob).hexdigest(), "<cross-module>")
+        hit = cache.get_json(cache_key)
+        if hit is not None and _deps_unchanged(hit.get("deps", [])):
+            seen = {(e.path, e.line, e.column, e.code) for e in existing}
+            found = [_finding_from_json(d) for d in hit["findings"]]
+            return [f for f in found if (f.path, f.line, f.column, f.code) not in seen]
+    used: Dict[str, str] = {}  # path -> content digest of every module the phase read
+    have = {(f.path, f.line, f.column, f.code) for f in existing}
+    out: List[Finding] = []
+
+    def harvest() -> None:
+        # Findings of this round, then the parsed trees go: memory stays at one round's worth.
+        for t in targets.values():
+            if t is None:
+                continue
+            for f in t.findings(config):
+                if (f.path, f.line, f.column, f.code) not in have:
+                    have.add((f.path, f.line, f.column, f.code))
+                    out.append(f)
+        targets.clear()
+
     done = set()
     for _ in range(MAX_ROUNDS):
         next_work = []
@@ -264,20 +296,31 @@ def cross_module_findings(
                 continue
             for r in t.calls[before:]:
                 next_work.append((t.display, r))
+        harvest()
         if not next_work:
             break
         work = next_work
-    have = {(f.path, f.line, f.column, f.code) for f in existing}
-    out: List[Finding] = []
-    for t in targets.values():
-        if t is None:
-            continue
-        for f in t.findings(config):
-            if (f.path, f.line, f.column, f.code) not in have:
-                have.add((f.path, f.line, f.column, f.code))
-                out.append(f)
+    harvest()
     out.sort(key=Finding.sort_key)
+    if cache is not None and cache_key is not None:
+        cache.put_json(
+            cache_key,
+            {"deps": sorted([p, d] for p, d in used.items()), "findings": [_finding_to_json(f) for f in out]},
+        )
     return out
+
+
+def _deps_unchanged(deps) -> bool:
+    from jaxlint.cache import content_digest
+
+    for path, digest in deps:
+        try:
+            with open(path, "rb") as fh:
+                if content_digest(fh.read()) != digest:
+                    return False
+        except OSError:
+            return False
+    return True
 
 
 def lint_together(files: Sequence[Tuple[str, str]], config: Optional[Config] = None, rules=None) -> List[Finding]:

@@ -232,3 +232,38 @@ def test_cross_module_findings_survive_the_cache(tmp_path):
     assert b"in is_converged(), called with traced values from jitted solve_step() in solver_pkg/train.py" in cold
     assert run("--cache-dir", str(cache_dir)) == cold
     assert run("--cache-dir", str(cache_dir)) == cold  # warm: every file from the cache
+
+
+def test_cross_module_phase_is_cached_and_revalidated(tmp_path):
+    """The cross-module phase's result is reused while the modules it read are unchanged, and
+    recomputed when one of them changes."""
+    import shutil
+
+    from jaxlint.cache import Cache
+    from jaxlint.config import Config
+    from jaxlint.engine import read_and_lint
+    from jaxlint.project import cross_module_findings
+    from jaxlint.rules import selected_rules
+
+    pkg = tmp_path / "solver_pkg"
+    shutil.copytree(os.path.join(ROOT, "fixtures", "solver_pkg"), pkg)
+    files = sorted((str(p), os.path.relpath(p, tmp_path)) for p in pkg.glob("*.py"))
+    rules = selected_rules()
+    cache = Cache(str(tmp_path / "cache"), Config().key(), tuple(r.code for r in rules))
+
+    def phase():
+        calls, own = {}, []
+        for path, display in files:
+            c = []
+            own += read_and_lint(path, display, Config(), rules, calls=c)
+            calls[display] = c
+        return [(f.path, f.line, f.code) for f in cross_module_findings(files, calls, own, Config(), rules, cache)]
+
+    first = phase()
+    assert ("solver_pkg/metrics.py", 7, "JAX101") in first
+    assert phase() == first  # from the cache
+    metrics = pkg / "metrics.py"
+    metrics.write_text(metrics.read_text().replace("    if err < tol:  # error: JAX101\n", "    if False:\n"))
+    after = phase()
+    assert ("solver_pkg/metrics.py", 7, "JAX101") not in after
+    assert ("solver_pkg/metrics.py", 13, "JAX104") in after
