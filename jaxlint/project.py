@@ -279,9 +279,17 @@ def cross_module_findings(
     done = set()
     for _ in range(MAX_ROUNDS):
         next_work = []
+        items = []
         for importer, rec in work:
             modname, is_pkg = info.get(importer, ("", False))
             qual = absolute(rec["target"], modname, is_pkg)
+            items.append((qual.rpartition(".")[0], qual, importer, rec))
+        items.sort(key=lambda it: it[0])  # one target module after the other: one tree in memory
+        current = None
+        for module, qual, importer, rec in items:
+            if module != current:
+                harvest()
+                current = module
             key = (qual, repr(rec))
             if key in done:
                 continue
