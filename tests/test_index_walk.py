@@ -174,3 +174,19 @@ def test_child_fields_follow_libcst_order_without_punctuation():
     assert child_fields(call) == ("func", "args")
     ifexp = cst.parse_expression("a if b else c")
     assert child_fields(ifexp) == ("body", "test", "orelse")
+
+
+def test_walk_does_not_depend_on_the_first_instance_of_a_node_type():
+    """An optional child missing from the first node of a type seen (``f"{x}"`` has no format
+    spec) must still be walked in later nodes of that type (``f"{x:{width()}}"``)."""
+    from jaxlint.analysis import scopes
+
+    saved = dict(scopes._FIELD_ORDER)
+    scopes._FIELD_ORDER.clear()
+    try:
+        ModuleIndex(cst.parse_module('import jax\na = f"{x}"\n'))
+        ix = ModuleIndex(cst.parse_module('import jax\nb = f"{x:{width()}}"\n'))
+        assert [c.func.value for c, _s, _o in ix.calls] == ["width"]
+    finally:
+        scopes._FIELD_ORDER.clear()
+        scopes._FIELD_ORDER.update(saved)

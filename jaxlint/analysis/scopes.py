@@ -8,6 +8,8 @@ costs several times the parse on large files.
 
 from __future__ import annotations
 
+import dataclasses
+
 from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
@@ -354,6 +356,13 @@ def child_fields(node: cst.CSTNode) -> Tuple[str, ...]:
         for f in rec.fields:
             if f not in seen and f not in _SKIP_FIELDS and not f.startswith("whitespace"):
                 seen.append(f)
+        # An optional child that is None in this instance is not visited, so not recorded
+        # (f"{x}" has no format_spec): keep every other field too, or later instances of the
+        # type that have it would not be walked there.  Non-node values are skipped by walk().
+        for f in dataclasses.fields(t):
+            name = f.name
+            if name not in seen and name not in _SKIP_FIELDS and not name.startswith("whitespace"):
+                seen.append(name)
         fields = _FIELD_ORDER[t] = tuple(seen)
     return fields
 
@@ -374,7 +383,7 @@ class FastVisitor:
         cls._plans = {}
         hooked = {n.split("_", 1)[1] for n in dir(cls) if n.startswith(("visit_", "leave_"))}
         leaves = {t for t in _LEAF_TYPES if t.__name__ not in hooked}
-        cls._skip = frozenset(leaves | {type(None), str, type(cst.MaybeSentinel.DEFAULT)})
+        cls._skip = frozenset(leaves | {type(None), str, bool, int, float, type(cst.MaybeSentinel.DEFAULT)})
 
     def _plan(self, node) -> tuple:
         t = type(node)

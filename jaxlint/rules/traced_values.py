@@ -340,7 +340,9 @@ class TracedConcretization(Rule):
     def on_format_spec(self, ctx, part, v):
         # f"{x:.3f}" formats a concrete number; a tracer refuses the format spec (TypeError).
         if _plain_traced(v):
-            ctx.report(self, part, func=part, var=_label(v, part.expression))
+            spec = "".join(p.value for p in part.format_spec if isinstance(p, cst.FormattedStringText))
+            label = v.name or "x"
+            ctx.report(self, part, func=f"format({label}, {spec!r})", var=_label(v, part.expression))
 
     def on_method(self, ctx, node, base, meth, argvals):
         if meth in ("item", "tolist") and _plain_traced(base):
