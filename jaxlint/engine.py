@@ -231,13 +231,19 @@ def _meta(path, code, detail, line, col, enabled) -> List[Finding]:
     ]
 
 
-def _analyse(module: cst.Module, text: str, path: str, config: Config, rules, calls=None) -> List[Finding]:
+def rule_handlers(rules):
+    """(rule instances, {event: [bound on_<event> handlers]}) for the analysis rules."""
     instances = [r() for r in rules if r.code not in ("JAX001", "JAX002")]
     handlers: Dict[str, list] = {}
     for ev in EVENTS:
         hs = [getattr(r, "on_" + ev) for r in instances if hasattr(r, "on_" + ev)]
         if hs:
             handlers[ev] = hs
+    return instances, handlers
+
+
+def _analyse(module: cst.Module, text: str, path: str, config: Config, rules, calls=None) -> List[Finding]:
+    instances, handlers = rule_handlers(rules)
     pending: List[_Pending] = []
     seen = set()
 

@@ -18,7 +18,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import libcst as cst
 
 from jaxlint.analysis.scopes import ModuleIndex
-from jaxlint.analysis.tracing import ARRAY, BOOL, EVENTS, PYSEQ, RAW, DICT, REF, Analyzer, Frame, Val
+from jaxlint.analysis.tracing import ARRAY, BOOL, DICT, PYSEQ, RAW, REF, Analyzer, Frame, Val
 from jaxlint.analysis.transforms import FnRef, TransformFinder
 from jaxlint.config import Config
 from jaxlint.findings import Finding
@@ -117,7 +117,7 @@ class _Target:
     """One module of the run, parsed on demand for cross-module analysis."""
 
     def __init__(self, path: str, display: str, module: cst.Module, text: str, config: Config, rules):
-        from jaxlint.engine import _Pending
+        from jaxlint.engine import _Pending, rule_handlers
 
         self.path = path
         self.display = display
@@ -126,12 +126,7 @@ class _Target:
         self.pending: List = []
         self.seen = set()
         self.calls: list = []
-        instances = [r() for r in rules if r.code not in ("JAX001", "JAX002")]
-        handlers: Dict[str, list] = {}
-        for ev in EVENTS:
-            hs = [getattr(r, "on_" + ev) for r in instances if hasattr(r, "on_" + ev)]
-            if hs:
-                handlers[ev] = hs
+        _instances, handlers = rule_handlers(rules)
 
         def report(rule, node, frame, fields):
             key = (id(node), rule.code)
