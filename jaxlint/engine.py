@@ -44,15 +44,9 @@ class ModuleContext:
         self.analyzer = analyzer
         self.cache: dict = {}
         self._reporter = reporter
-        self._call_scope: Optional[Dict[int, object]] = None
 
     def report(self, rule, node, **fields) -> None:
         self._reporter(rule, node, None, fields)
-
-    def scope_of_call(self, call):
-        if self._call_scope is None:
-            self._call_scope = {id(c): s for c, s, _ in self.index.calls}
-        return self._call_scope.get(id(call))
 
 
 class _Pending:

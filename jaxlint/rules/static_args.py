@@ -63,6 +63,41 @@ def _callable_positional(app):
     return pos[skip:]
 
 
+def static_arguments(m):
+    """(application, argument, parameter name, scope, order) for every argument passed for a
+    static parameter at a call site of a jitted function of the module (computed once)."""
+    found = m.cache.get("static-arguments")
+    if found is not None:
+        return found
+    found = m.cache["static-arguments"] = []
+    where = {id(c): (s, o) for c, s, o in m.index.calls}
+    for app in m.finder.applications:
+        if not app.transform.statics:
+            continue
+        statics, opaque = m.analyzer.static_names(app)
+        if opaque or not statics:
+            continue
+        pos = _callable_positional(app)
+        for call in m.analyzer.call_sites(app):
+            so = where.get(id(call))
+            if so is None:
+                continue
+            scope, order = so
+            # self.method(...) of a decorated method: self is bound, the arguments start after it
+            i = 1 if isinstance(call.func, cst.Attribute) and app.func.is_method and not app.bound_self else 0
+            for a in call.args:
+                if a.star:
+                    break
+                if a.keyword is not None:
+                    pname = a.keyword.value
+                else:
+                    pname = pos[i] if i < len(pos) else None
+                    i += 1
+                if pname in statics:
+                    found.append((app, a, pname, scope, order))
+    return found
+
+
 class StaticArrayParam(Rule):
     """
     What it does
@@ -184,30 +219,10 @@ class UnhashableStaticArg(Rule):
     ]
 
     def check_module(self, m):
-        for app in m.finder.applications:
-            if not app.transform.statics:
-                continue
-            statics, opaque = m.analyzer.static_names(app)
-            if opaque or not statics:
-                continue
-            pos = _callable_positional(app)
-            for call in m.analyzer.call_sites(app):
-                scope = m.scope_of_call(call)
-                if scope is None:
-                    continue
-                i = 1 if isinstance(call.func, cst.Attribute) and app.func.is_method and not app.bound_self else 0
-                for a in call.args:
-                    if a.star:
-                        break
-                    if a.keyword is not None:
-                        pname = a.keyword.value
-                    else:
-                        pname = pos[i] if i < len(pos) else None
-                        i += 1
-                    if pname in statics:
-                        what = describe_unhashable(a.value, scope)
-                        if what is not None:
-                            m.report(self, a.value, what=what.capitalize(), var=pname, func=app.func.name)
+        for app, arg, pname, scope, _order in static_arguments(m):
+            what = describe_unhashable(arg.value, scope)
+            if what is not None:
+                m.report(self, arg.value, what=what.capitalize(), var=pname, func=app.func.name)
 
 
 class StaticSpecMismatch(Rule):
@@ -377,30 +392,6 @@ class ChangingStaticArg(Rule):
     ]
 
     def check_module(self, m):
-        orders = m.cache.get("call-orders")
-        if orders is None:
-            orders = m.cache["call-orders"] = {id(c): (s, o) for c, s, o in m.index.calls}
-        for app in m.finder.applications:
-            if not app.transform.statics:
-                continue
-            statics, opaque = m.analyzer.static_names(app)
-            if opaque or not statics:
-                continue
-            pos = _callable_positional(app)
-            for call in m.analyzer.call_sites(app):
-                so = orders.get(id(call))
-                if so is None:
-                    continue
-                scope, order = so
-                i = 1 if isinstance(call.func, cst.Attribute) and app.func.is_method and not app.bound_self else 0
-                for a in call.args:
-                    if a.star:
-                        break
-                    if a.keyword is not None:
-                        pname = a.keyword.value
-                    else:
-                        pname = pos[i] if i < len(pos) else None
-                        i += 1
-                    if pname in statics and isinstance(a.value, cst.Name):
-                        if _counter_loop_of(scope, a.value.value, order) is not None:
-                            m.report(self, a.value, var=pname, func=app.func.name, arg=a.value.value)
+        for app, arg, pname, scope, order in static_arguments(m):
+            if isinstance(arg.value, cst.Name) and _counter_loop_of(scope, arg.value.value, order) is not None:
+                m.report(self, arg.value, var=pname, func=app.func.name, arg=arg.value.value)
