@@ -360,6 +360,7 @@ EVENTS = (
     "capture",
     "name_write",
     "format_spec",
+    "traced_static_arg",
 )
 
 
@@ -699,6 +700,11 @@ class Analyzer:
                 statics, opaque = self.static_names(app)
                 for n in statics:
                     if n in env:
+                        v = env[n]
+                        if call is not None and v.k == T and not v.f & (RAW | OPAQUE | REF | PYSEQ | DICT):
+                            arg = _arg_for(call, positional, n, ref.bound_self and f.is_method)
+                            if arg is not None:
+                                self.emit("traced_static_arg", frame, arg, n, f, v)
                         env[n] = STATIC
         for param in positional + list(p.kwonly_params):
             v = env.get(param.name.value)
@@ -2112,6 +2118,23 @@ def default_val(default) -> Val:
     if isinstance(default, cst.Name) and default.value in _KNOWN_CONSTANTS:
         return _KNOWN_CONSTANTS[default.value]
     return STATIC
+
+
+def _arg_for(call: cst.Call, positional, name: str, bound_self: bool) -> Optional[cst.Arg]:
+    """The argument of ``call`` that lands on parameter ``name``."""
+    names = [p.name.value for p in positional][1 if bound_self else 0 :]
+    i = 0
+    for a in call.args:
+        if a.star:
+            return None
+        if a.keyword is not None:
+            if a.keyword.value == name:
+                return a
+            continue
+        if i < len(names) and names[i] == name:
+            return a
+        i += 1
+    return None
 
 
 def _is_str(e) -> bool:

@@ -167,7 +167,8 @@ class UnhashableStaticArg(Rule):
     What it does
         Flags a call that passes a list, dict, set or array for a static parameter of a jitted
         function (``static_argnums``, ``static_argnames``, ``pmap``'s
-        ``static_broadcasted_argnums``).
+        ``static_broadcasted_argnums``), and a traced value passed for one from inside another
+        traced function.
 
     Why is this bad?
         JAX hashes static arguments to look up the compiled function: ``ValueError:
@@ -217,6 +218,10 @@ class UnhashableStaticArg(Rule):
         mlp_jit(jnp.ones(8), (4, 2))
         """
     ]
+
+    def on_traced_static_arg(self, ctx, arg, pname, func, v):
+        # A jitted function calling another jitted function: a tracer is not hashable either.
+        ctx.report(self, arg.value, what=f"Traced value `{v.name or pname}`", var=pname, func=func.name)
 
     def check_module(self, m):
         for app, arg, pname, scope, _order in static_arguments(m):
