@@ -517,11 +517,8 @@ class Analyzer:
 
     def static_names(self, app: Application) -> Tuple[set, bool]:
         """Names of parameters made static; and whether the spec could not be read."""
-        f = app.func
         spec = app.statics
-        pos = [p.name.value for p in f.positional_params()]
-        skip = app.bound_pos + (1 if app.bound_self and f.is_method else 0)
-        pos = pos[skip:]
+        pos = app.jit_positional()
         names = {n for n, _ in spec.names}
         for i, _node in spec.nums:
             j = i + len(pos) if i < 0 else i

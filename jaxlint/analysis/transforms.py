@@ -301,6 +301,16 @@ class Application:
         self.nargs: Optional[int] = None  # positional arguments the function receives, if known
         self.bound_set: FrozenSet[str] = frozenset()
 
+    @property
+    def skipped(self) -> int:
+        """Leading positional parameters the transformed callable does not take: those bound by
+        functools.partial, and ``self`` of a bound method (``jax.jit(self.step)``)."""
+        return self.bound_pos + (1 if self.bound_self and self.func.is_method else 0)
+
+    def jit_positional(self) -> List[str]:
+        """Positional parameter names as the transform sees them (what static_argnums index)."""
+        return [p.name.value for p in self.func.positional_params()][self.skipped :]
+
 
 def _parse_in_axes(call_or_args, app: Application, pos_index: int = 1) -> None:
     """``in_axes`` given by keyword, or positionally at ``pos_index`` among the arguments

@@ -56,11 +56,6 @@ def describe_unhashable(expr, scope, depth: int = 0) -> Optional[str]:
     return None
 
 
-def _callable_positional(app):
-    f = app.func
-    pos = [p.name.value for p in f.positional_params()]
-    skip = app.bound_pos + (1 if app.bound_self and f.is_method else 0)
-    return pos[skip:]
 
 
 def static_arguments(m):
@@ -77,7 +72,7 @@ def static_arguments(m):
         statics, opaque = m.analyzer.static_names(app)
         if opaque or not statics:
             continue
-        pos = _callable_positional(app)
+        pos = app.jit_positional()
         for call in m.analyzer.call_sites(app):
             so = where.get(id(call))
             if so is None:
@@ -292,7 +287,7 @@ class StaticSpecMismatch(Rule):
                 continue
             f = app.func
             p = f.params
-            pos = _callable_positional(app)
+            pos = app.jit_positional()
             has_star = isinstance(p.star_arg, cst.Param)
             names = set(pos) | {x.name.value for x in p.kwonly_params}
             for n, node in app.statics.names:
