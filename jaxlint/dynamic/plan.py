@@ -649,7 +649,7 @@ def _statics(app: Application, facts: FileFacts) -> Tuple[set, bool]:
     names = set(names)
     f = app.func
     pos = [p.name.value for p in f.positional_params()]
-    skip = app.bound_pos + (1 if app.bound_self and f.is_method else 0)
+    skip = app.skipped
     for i in app.unbatched:
         if 0 <= i < len(pos) - skip:
             names.add(pos[skip + i])
@@ -812,7 +812,7 @@ def _stub(app: Application) -> str:
     """A def with the same signature (defaults replaced by None): enough for jax.jit's checks."""
     f = app.func
     p = f.params
-    skip = app.bound_pos + (1 if app.bound_self and f.is_method else 0)
+    skip = app.skipped
     parts = []
     posonly = list(p.posonly_params)
     regular = list(p.params)
@@ -852,6 +852,17 @@ def _app_for_static_finding(finding: Finding, facts: FileFacts) -> Optional[Appl
             if p is not None and p.start.line == finding.line and p.start.column + 1 == finding.column:
                 return app
     return None
+
+
+def _app_of_arg(finding: Finding, facts: FileFacts):
+    """((call, scope, argument), application) for a finding that points at a call's argument:
+    the jitted function that call reaches, or None."""
+    hit = _call_of_arg(finding, facts)
+    if hit is not None:
+        for a in facts.finder.applications:
+            if hit[0] in facts.analyzer.call_sites(a):
+                return hit, a
+    return hit, None
 
 
 def _call_of_arg(finding: Finding, facts: FileFacts):
@@ -946,7 +957,7 @@ def plan_finding(finding: Finding, facts: FileFacts) -> dict:
         check["expect_text"] = "Non-hashable static" if code == "JAX201" else ""
         if code == "JAX201":
             statics, _ = _statics(app, facts)
-            params = params_of(app.func, statics, app.bound_pos + (1 if app.bound_self and app.func.is_method else 0))
+            params = params_of(app.func, statics, app.skipped)
             check["args"] = [
                 {"name": p.name, "kind": p.kind, "static": p.static, "value": _arr((SIZE,)) if p.static else _arr(())}
                 for p in params
@@ -957,20 +968,14 @@ def plan_finding(finding: Finding, facts: FileFacts) -> dict:
         return check
     if code == "JAX202":
         check["kind"] = "static"
-        hit = _call_of_arg(finding, facts)
-        app = None
-        if hit is not None:
-            call, scope, arg = hit
-            for a in facts.finder.applications:
-                if call in facts.analyzer.call_sites(a):
-                    app = a
-                    break
+        hit, app = _app_of_arg(finding, facts)
         if app is None:
             check["kind"] = "none"
             check["reason"] = "could not find the jitted function behind this call"
             return check
+        call, scope, arg = hit
         statics, _ = _statics(app, facts)
-        skip = app.bound_pos + (1 if app.bound_self and app.func.is_method else 0)
+        skip = app.skipped
         params = params_of(app.func, statics, skip)
         vals = call_args(call, params, scope) or {}
         by_kw = {a.keyword.value for a in call.args if a.keyword is not None}
@@ -1080,18 +1085,12 @@ def _loop_values(expr, scope: Scope, line: int, facts: FileFacts) -> Tuple[List[
 def _plan_retrace(finding: Finding, facts: FileFacts, check: dict) -> dict:
     """Call the jitted function with the loop's values for the static parameter, counting traces."""
     check["kind"] = "retrace"
-    hit = _call_of_arg(finding, facts)
-    app = None
-    if hit is not None:
-        call, scope, arg = hit
-        for a in facts.finder.applications:
-            if call in facts.analyzer.call_sites(a):
-                app = a
-                break
+    hit, app = _app_of_arg(finding, facts)
     if app is None:
         return _none(check, "could not find the jitted function behind this call")
+    call, scope, arg = hit
     statics, _ = _statics(app, facts)
-    skip = app.bound_pos + (1 if app.bound_self and app.func.is_method else 0)
+    skip = app.skipped
     params = params_of(app.func, statics, skip)
     if app.bound_kw:
         params = [p for p in params if p.name not in app.bound_kw]

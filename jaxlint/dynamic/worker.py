@@ -389,6 +389,14 @@ def trace_once(raw, driver, argset, self_obj, how, then_set=None):
     return result
 
 
+def resolve_target(mod, driver, path):
+    """(function, object, class, instance for a method or None) of a driver's target; raises
+    Unverified with the reason when it cannot be reached or instantiated."""
+    target = driver["target"]
+    raw, obj, cls = lookup(mod, target, path)
+    return raw, obj, cls, instance_of(cls, target) if target["method"] else None
+
+
 def guessed_note(driver):
     g = driver.get("guessed") or []
     return f"could not build arguments for {', '.join(g)}" if g else ""
@@ -398,8 +406,7 @@ def check_trace(mod, path, check):
     notes = []
     for driver in check["drivers"]:
         try:
-            raw, _obj, cls = lookup(mod, driver["target"], path)
-            self_obj = instance_of(cls, driver["target"]) if driver["target"]["method"] else None
+            raw, _obj, cls, self_obj = resolve_target(mod, driver, path)
         except Unverified as e:
             notes.append(str(e))
             continue
@@ -509,8 +516,7 @@ def check_capture(mod, path, check):
         return "unverified", check.get("reason") or "cannot tell which variable is captured"
     driver = check["drivers"][0]
     try:
-        raw, _obj, cls = lookup(mod, driver["target"], path)
-        self_obj = instance_of(cls, driver["target"]) if driver["target"]["method"] else None
+        raw, _obj, cls, self_obj = resolve_target(mod, driver, path)
     except Unverified as e:
         return "unverified", str(e)
     if var in raw.__code__.co_freevars:
@@ -567,8 +573,7 @@ def check_effect(mod, path, check):
     notes = []
     for driver in check["drivers"]:
         try:
-            raw, obj, cls = lookup(mod, driver["target"], path)
-            self_obj = instance_of(cls, driver["target"]) if driver["target"]["method"] else None
+            raw, obj, cls, self_obj = resolve_target(mod, driver, path)
         except Unverified as e:
             notes.append(str(e))
             continue
@@ -704,8 +709,7 @@ def check_retrace(mod, path, check):
     """JAX204: one call per value of the static parameter, plus a repeated first call as control."""
     driver = check["drivers"][0]
     try:
-        raw, obj, cls = lookup(mod, driver["target"], path)
-        self_obj = instance_of(cls, driver["target"]) if driver["target"]["method"] else None
+        raw, obj, cls, self_obj = resolve_target(mod, driver, path)
     except Unverified as e:
         return "unverified", str(e)
     fn, made = jitted_callable(mod, driver, raw, obj, cls, self_obj)
