@@ -1103,20 +1103,6 @@ class Interp:
                 else:
                     self.fr.env[n] = v
 
-    def _known_truth(self, test) -> Optional[bool]:
-        """The outcome of a test on Python values known here (``if not apply_softmax:`` with the
-        default ``True``): the other branch is dead code at trace time."""
-        if not isinstance(test, (cst.Name, cst.UnaryOperation)):
-            return None
-        if isinstance(test, cst.UnaryOperation) and not isinstance(test.operator, cst.Not):
-            return None
-        v = self.eval(test, True)
-        if v.k == S and v.f & TRUE:
-            return True
-        if v.k == S and v.f & FALSE:
-            return False
-        return None
-
     def _none_test(self, test) -> Optional[bool]:
         """For ``x is None`` / ``x is not None`` on a value known not to be None: the outcome."""
         if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name)):
@@ -1134,10 +1120,13 @@ class Interp:
 
     def s_If(self, st: cst.If, kind: str = "if") -> None:
         known = self._none_test(st.test)
-        if known is None:
-            known = self._known_truth(st.test)
+        v = self.eval(st.test, True)
+        self.emit("test", self.fr, kind, st.test, v, st)
+        if known is None and v.k == S and v.f & (TRUE | FALSE):
+            # A Python value known here (``if not apply_softmax:`` with the default True).
+            known = bool(v.f & TRUE)
         if known is True:
-            self.block(st.body)  # the else branch cannot run
+            self.block(st.body)  # the else branch cannot run at trace time
             return
         if known is False:
             if isinstance(st.orelse, cst.If):
@@ -1145,8 +1134,6 @@ class Interp:
             elif isinstance(st.orelse, cst.Else):
                 self.block(st.orelse.body)
             return
-        v = self.eval(st.test, True)
-        self.emit("test", self.fr, kind, st.test, v, st)
         before = dict(self.fr.env)
         for n in self.narrow(st.test):
             self.fr.env[n] = STATIC
@@ -1954,16 +1941,14 @@ class Interp:
         return self.generic(argvals)
 
 
-class _Contains(cst.CSTVisitor):
-    def __init__(self, target):
-        super().__init__()
+class _ContainsCall(FastVisitor):
+    def __init__(self, target: cst.Call):
         self.target = target
         self.found = False
 
-    def on_visit(self, node) -> bool:
+    def visit_Call(self, node) -> None:
         if node is self.target:
             self.found = True
-        return not self.found
 
 
 def _exits(block) -> bool:
@@ -1982,8 +1967,8 @@ def guarded_not_none(func_node, site) -> frozenset:
     out = set()
     alias = {}  # ``nbrs = neighbors``: a guard on one is a guard on the other
     for st in func_node.body.body:
-        v = _Contains(site)
-        st.visit(v)
+        v = _ContainsCall(site)
+        v.walk(st)
         if v.found:
             break
         if isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1 and isinstance(st.body[0], cst.Assign):
