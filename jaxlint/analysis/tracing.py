@@ -425,20 +425,15 @@ class Analyzer:
         return False
 
     def passed_params(self, app: Application) -> Optional[set]:
-        """Parameter names some call site passes; None when unknowable (all count as passed)."""
+        """Parameter names some call site of the module passes; None when unknowable (every
+        parameter then counts as passed)."""
         t = app.transform
         if not t.statics and not t.in_axes and not t.filtered:
             return None  # lax bodies and the like receive every operand
-        return self.finder_call_sites_passed(app)
-
-    def finder_call_sites_passed(self, app: Application) -> Optional[set]:
         f = app.func
+        # At a call site a method's self is the object the method is called on.
+        callable_pos = [p.name.value for p in f.positional_params()][app.bound_pos + (1 if f.is_method else 0) :]
         names: set = set()
-        pos_params = [p.name.value for p in f.positional_params()]
-        skip = (1 if (app.bound_self or f.is_method) else 0) + app.bound_pos
-        if app.bound_self and not f.is_method:
-            skip = app.bound_pos
-        callable_pos = pos_params[skip:]
         for call in self.call_sites(app):
             npos = 0
             for a in call.args:

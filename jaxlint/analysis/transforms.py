@@ -281,7 +281,6 @@ class Application:
         "bound_kw",
         "unbatched",
         "opaque_axes",
-        "through_grad",
         "nargs",
         "bound_set",
     )
@@ -297,7 +296,6 @@ class Application:
         self.bound_kw: FrozenSet[str] = frozenset()
         self.unbatched: FrozenSet[int] = frozenset()  # vmap in_axes=None positions
         self.opaque_axes = False
-        self.through_grad = False
         self.nargs: Optional[int] = None  # positional arguments the function receives, if known
         self.bound_set: FrozenSet[str] = frozenset()
 
@@ -356,7 +354,7 @@ def _not_none_keywords(args) -> FrozenSet[str]:
 class FnRef:
     """A function value as the analysis sees it: which def, and what is already bound."""
 
-    __slots__ = ("func", "bound_self", "bound_pos", "bound_kw", "bound_set", "through_grad", "jit")
+    __slots__ = ("func", "bound_self", "bound_pos", "bound_kw", "bound_set", "jit")
 
     def __init__(self, func: FuncInfo):
         self.func = func
@@ -364,7 +362,6 @@ class FnRef:
         self.bound_pos = 0
         self.bound_kw: FrozenSet[str] = frozenset()
         self.bound_set: FrozenSet[str] = frozenset()  # bound keywords whose value is not None
-        self.through_grad = False
         self.jit: Optional[Application] = None
 
 
@@ -481,10 +478,7 @@ class TransformFinder:
             if fq is not None and TRANSFORMS.get(fq) is _PALLAS:
                 return None  # a kernel is traced with Refs by pallas_call itself, not by outer transforms
             if fq in PASS_THROUGH or (fq is not None and fq in TRANSFORMS):
-                inner = self.resolve_fn(expr.args[0].value, scope, depth + 1)
-                if inner is not None and fq in PASS_THROUGH:
-                    inner.through_grad = True
-                return inner
+                return self.resolve_fn(expr.args[0].value, scope, depth + 1)
         return None
 
     # -- finding applications ---------------------------------------------------
@@ -554,7 +548,6 @@ class TransformFinder:
             app.bound_pos = ref.bound_pos
             app.bound_kw = ref.bound_kw
             app.bound_set = ref.bound_set
-            app.through_grad = ref.through_grad
             if t.statics:
                 parse_statics([a for a in args if a.keyword is not None], app.statics)
             if t.in_axes:
