@@ -423,7 +423,6 @@ class ModuleIndex(FastVisitor):
     """Collects the module facts in one walk."""
 
     def __init__(self, module: cst.Module):
-        self.module_node = module
         self.module_scope = Scope("module", module, None, "<module>")
         self.scope = self.module_scope
         self.functions: List[FuncInfo] = []

@@ -74,10 +74,6 @@ class Val:
         return Val(self.k, name, self.f | extra, self.items, None, self.cls)
 
     @property
-    def traced(self) -> bool:
-        return self.k == T
-
-    @property
     def container(self) -> bool:
         return bool(self.f & (PYSEQ | DICT))
 
@@ -407,7 +403,7 @@ class Analyzer:
 
     # -- entry points ----------------------------------------------------------
     def run(self) -> None:
-        for app in self.finder.entries():
+        for app in self.finder.applications:
             if self._nested_in_entry(app.func):
                 continue  # interpreted inline, with the enclosing tracers in scope
             if app.nargs is not None and self._in_traced(app.site_scope):

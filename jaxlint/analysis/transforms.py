@@ -402,14 +402,6 @@ class TransformFinder:
                     return t, list(expr.args)
         return None
 
-    def is_pass_through(self, expr, scope: Scope) -> bool:
-        q = resolve(expr, scope)
-        if q is None and isinstance(expr, cst.Call):
-            q = resolve(expr.func, scope)
-            if q in PARTIAL and expr.args:
-                return self.is_pass_through(expr.args[0].value, scope)
-        return q in PASS_THROUGH
-
     # -- resolving function arguments -----------------------------------------
     def resolve_fn(self, expr, scope: Scope, depth: int = 0) -> Optional[FnRef]:
         if depth > 6:
@@ -571,8 +563,5 @@ class TransformFinder:
             self.aliases[(id(scope), name)] = app
 
     # -- questions the analysis asks ---------------------------------------------
-    def entries(self) -> List[Application]:
-        return self.applications
-
     def is_traced_def(self, f: FuncInfo) -> bool:
         return id(f.node) in self.by_func
