@@ -16,7 +16,8 @@ import libcst as cst
 from jaxlint.positions import node_positions
 
 from jaxlint.analysis.scopes import ModuleIndex
-from jaxlint.analysis.tracing import EVENTS, Analyzer
+from jaxlint.analysis.calls import Analyzer
+from jaxlint.analysis.events import EVENTS
 from jaxlint.analysis.transforms import TransformFinder
 from jaxlint.config import Config
 from jaxlint.findings import Finding

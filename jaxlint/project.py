@@ -18,7 +18,9 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import libcst as cst
 
 from jaxlint.analysis.scopes import ModuleIndex
-from jaxlint.analysis.tracing import ARRAY, BOOL, DICT, PYSEQ, RAW, REF, Analyzer, Frame, Val
+from jaxlint.analysis.calls import Analyzer
+from jaxlint.analysis.frame import Frame
+from jaxlint.analysis.values import ARRAY, BOOL, DICT, PYSEQ, RAW, REF, Val
 from jaxlint.analysis.transforms import FnRef, TransformFinder
 from jaxlint.config import Config
 from jaxlint.findings import Finding
@@ -31,13 +33,13 @@ def call_recorder(path: str, calls: list):
     """The Analyzer's hook for imported callees: remember the call, know nothing of the result."""
 
     def record(interp, call_node, q: str, argvals):
-        fr = interp.fr
+        fr = interp.frame
         args: List[list] = []
         kwargs: Dict[str, list] = {}
         for a, v in argvals:
             if a.star:
                 return None  # *args / **kwargs: we cannot map arguments to parameters
-            kv = [v.k, v.f & _KEEP_FLAGS]
+            kv = [v.kind, v.flags & _KEEP_FLAGS]
             if a.keyword is not None:
                 kwargs[a.keyword.value] = kv
             else:

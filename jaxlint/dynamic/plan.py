@@ -19,7 +19,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from jaxlint.analysis.scopes import FuncInfo, ModuleIndex, Scope, dotted_name
-from jaxlint.analysis.tracing import Analyzer
+from jaxlint.analysis.calls import Analyzer
 from jaxlint.analysis.transforms import Application, TransformFinder, resolve
 from jaxlint.findings import Finding
 

@@ -13,7 +13,8 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.analysis.scopes import CONTAINER_CTORS, MUTATING_METHODS, VALUE_KINDS, Scope
-from jaxlint.analysis.tracing import DICT, OPAQUE, PYSEQ, REF, STATIC_FUNCS, TEXT, T
+from jaxlint.analysis.jax_api import STATIC_FUNCS
+from jaxlint.analysis.values import DICT, OPAQUE, PYSEQ, REF, TEXT, TRACED
 from jaxlint.analysis.transforms import resolve
 from jaxlint.rules.base import Rule
 
@@ -260,7 +261,7 @@ class PrintInTraced(Rule):
         if q != "builtins.print" or not ctx.frame.entry.transform.effects:
             return
         for a, v in argvals:
-            if a.keyword is None and (v.k == T or v.f & TEXT):
+            if a.keyword is None and (v.kind == TRACED or v.flags & TEXT):
                 ctx.report(self, node, var=v.name or a.value, suggestion=_debug_print_fix(node))
                 return
 
@@ -381,7 +382,7 @@ class OuterStateMutation(Rule):
         # storing a tracer outside is the bug (it leaks, and it happens once per trace).
         if meth not in MUTATING_METHODS or not ctx.frame.entry.transform.effects:
             return
-        if not any(v.k == T for _, v in argvals):
+        if not any(v.kind == TRACED for _, v in argvals):
             return
         obj = node.func.value
         if isinstance(obj, cst.Name):
@@ -415,7 +416,7 @@ class OuterStateMutation(Rule):
             ctx.report(self, stmt, what=f"`self.{target.attr.value} = ...`")
             return
         owner = self._outer(ctx, name)
-        if owner is None or v.k != T:
+        if owner is None or v.kind != TRACED:
             return
         if kind == "attr":
             ctx.report(self, stmt, what=f"Attribute assignment on outer `{name}`")
@@ -504,7 +505,7 @@ class InplaceArrayUpdate(Rule):
     ]
 
     def on_store(self, ctx, kind, target, base, idx, v, stmt, aug):
-        if kind != "subscript" or base.k != T or base.f & (DICT | PYSEQ | OPAQUE | REF):
+        if kind != "subscript" or base.kind != TRACED or base.flags & (DICT | PYSEQ | OPAQUE | REF):
             return
         if len(target.slice) == 1:
             sl = target.slice[0].slice

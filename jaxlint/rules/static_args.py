@@ -12,7 +12,8 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.analysis.scopes import CONTAINER_CTORS
-from jaxlint.analysis.tracing import STATIC_FUNCS, is_array_annotation
+from jaxlint.analysis.annotations import is_array_annotation
+from jaxlint.analysis.jax_api import STATIC_FUNCS
 from jaxlint.analysis.transforms import resolve
 from jaxlint.rules.base import Rule
 

@@ -11,25 +11,26 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.tracing import ARRAY, BOOL, DICT, NUMPY_SAFE, OPAQUE, PYSEQ, RAW, REF, T
+from jaxlint.analysis.jax_api import NUMPY_SAFE
+from jaxlint.analysis.values import ARRAY, BOOL, DICT, OPAQUE, PYSEQ, RAW, REF, TRACED
 from jaxlint.rules.base import Rule
 
 
 def _plain_traced(v) -> bool:
     """A traced value whose truthiness JAX would have to compute: not a Python container, and
     not a parameter that the function also treats as a container (it may be a tuple or None)."""
-    if v.k != T or v.f & (PYSEQ | DICT | OPAQUE | REF):
+    if v.kind != TRACED or v.flags & (PYSEQ | DICT | OPAQUE | REF):
         return False
-    return not (v.f & RAW and not v.f & ARRAY)
+    return not (v.flags & RAW and not v.flags & ARRAY)
 
 
 def _surely(v) -> bool:
     """Surely holds a tracer: not a field or container that may be static metadata."""
     if v.items is not None:
         return any(_surely(i) for i in v.items)
-    if v.k != T or v.f & (OPAQUE | REF):
+    if v.kind != TRACED or v.flags & (OPAQUE | REF):
         return False
-    return not (v.f & RAW and not v.f & ARRAY)
+    return not (v.flags & RAW and not v.flags & ARRAY)
 
 
 def _is_at_indexer(e) -> bool:
@@ -264,10 +265,10 @@ class TracedRangeOrIndex(Rule):
                     return
 
     def on_subscript(self, ctx, node, base, idx):
-        if base.k == T or not base.f & PYSEQ or len(idx) != 1:
+        if base.kind == TRACED or not base.flags & PYSEQ or len(idx) != 1:
             return
         el = node.slice[0]
-        if isinstance(el.slice, cst.Index) and _plain_traced(idx[0]) and not idx[0].f & BOOL:
+        if isinstance(el.slice, cst.Index) and _plain_traced(idx[0]) and not idx[0].flags & BOOL:
             ctx.report(self, node, what="Python sequence indexed", var=_label(idx[0], el.slice.value))
 
 
@@ -468,14 +469,14 @@ class TracedBoolOp(Rule):
     def on_call(self, ctx, node, q, argvals):
         if q in ("builtins.min", "builtins.max"):
             for a, v in argvals:
-                if a.keyword is None and (_plain_traced(v) or (v.k == T and v.f & PYSEQ and len(argvals) == 1)):
+                if a.keyword is None and (_plain_traced(v) or (v.kind == TRACED and v.flags & PYSEQ and len(argvals) == 1)):
                     ctx.report(self, node, op=f"`{q[9:]}()`", var=_label(v, a.value))
                     return
 
     def on_compare_in(self, ctx, node, left, right, comparison, in_test):
         if in_test:
             return
-        if _plain_traced(left) and right.f & PYSEQ or _plain_traced(right) and not left.f & (PYSEQ | DICT):
+        if _plain_traced(left) and right.flags & PYSEQ or _plain_traced(right) and not left.flags & (PYSEQ | DICT):
             v = left if _plain_traced(left) else right
             ctx.report(self, node, op="`in`", var=_label(v, node.left))
 
@@ -538,7 +539,7 @@ class NumpyOnTracer(Rule):
         if short in NUMPY_SAFE or "." in short and short.split(".")[0] not in ("linalg", "fft"):
             return
         for a, v in argvals:
-            if v.k == T and not v.f & (OPAQUE | REF):
+            if v.kind == TRACED and not v.flags & (OPAQUE | REF):
                 ctx.report(self, node, func="np." + short, short=short, var=_label(v, a.value))
                 return
 
@@ -726,7 +727,7 @@ class TracedShape(Rule):
                 ctx.report(self, node, what=f"The size of `jnp.{short}()` without size=", var=_label(argvals[0][1], argvals[0][0].value))
 
     def on_method(self, ctx, node, base, meth, argvals):
-        if base.k != T or base.f & (OPAQUE | PYSEQ | DICT):
+        if base.kind != TRACED or base.flags & (OPAQUE | PYSEQ | DICT):
             return
         if meth in ("reshape", "broadcast_to"):
             for a, v in argvals:
@@ -743,14 +744,14 @@ class TracedShape(Rule):
                 ctx.report(self, node, what="The size of `.nonzero()` without size=", var=_label(base, node.func.value))
 
     def on_subscript(self, ctx, node, base, idx):
-        if base.f & DICT or base.f & OPAQUE:
+        if base.flags & DICT or base.flags & OPAQUE:
             return
-        if base.k != T and not (base.k == 0 and base.f & PYSEQ):
+        if base.kind != TRACED and not (base.kind == 0 and base.flags & PYSEQ):
             return
         for el, v in zip(node.slice, idx):
             if isinstance(el.slice, cst.Slice) and _surely(v):
                 ctx.report(self, node, what="Slice bound", var=_label(v, el.slice))
                 return
-            if isinstance(el.slice, cst.Index) and v.k == T and v.f & BOOL and base.k == T:
+            if isinstance(el.slice, cst.Index) and v.kind == TRACED and v.flags & BOOL and base.kind == TRACED:
                 ctx.report(self, node, what="Boolean mask index (result size)", var=_label(v, el.slice.value))
                 return

@@ -1,0 +1,485 @@
+"""Entry points and calls: every traced function of a module is interpreted from here, and a
+call from traced code into a function of the module is evaluated with its abstract arguments
+(memoised per abstract signature)."""
+
+from __future__ import annotations
+
+from typing import Callable, Dict, List, Optional, Tuple
+
+import libcst as cst
+
+from jaxlint.analysis.annotations import (
+    annotation_container,
+    container_uses,
+    is_array_annotation,
+    is_ref_name,
+    is_scalar_annotation,
+)
+from jaxlint.analysis.events import Context
+from jaxlint.analysis.frame import Frame
+from jaxlint.analysis.interpreter import Interp, guarded_not_none, structure_of
+from jaxlint.analysis.jax_api import lax_operands
+from jaxlint.analysis.scopes import FuncInfo, ModuleIndex
+from jaxlint.analysis.transforms import Application, Transform, TransformFinder, resolve
+from jaxlint.analysis.values import (
+    ARRAY,
+    DICT,
+    Env,
+    NOTNONE,
+    OPAQUE,
+    PYSEQ,
+    RAW,
+    REF,
+    STATIC,
+    STATIC_VAL,
+    TRACED,
+    UNKNOWN,
+    UNKNOWN_VAL,
+    Val,
+    default_val,
+    joinall,
+)
+
+
+def _entry_label(t: Transform, func: FuncInfo) -> str:
+    return f"{t.label} {func.name}()"
+
+class Analyzer:
+    """Interprets every traced function of a module and publishes events to the rules."""
+
+    MAX_DEPTH = 5
+
+    def __init__(
+        self,
+        index: ModuleIndex,
+        finder: TransformFinder,
+        handlers: Dict[str, List[Callable]],
+        report: Callable,
+        external=None,
+    ):
+        self.index = index
+        self.finder = finder
+        self.handlers = handlers
+        self._report = report
+        self.external = external  # cross-module resolver, or None
+        self.memo: Dict[tuple, Val] = {}
+        self.active: set = set()
+        self.analyzed_entries: List[Tuple[Application, Frame]] = []
+        self.container_cache: Dict[int, frozenset] = {}
+        self._callee_table: Optional[Dict] = None
+        self._alias_by_app: Optional[Dict] = None
+
+    # -- plumbing ----------------------------------------------------------------
+    def emit(self, event: str, frame: Frame, *args) -> None:
+        hs = self.handlers.get(event)
+        if not hs:
+            return
+        ctx = Context(frame, self)
+        for h in hs:
+            h(ctx, *args)
+
+    def report(self, rule, node, frame: Frame, fields) -> None:
+        self._report(rule, node, frame, fields)
+
+    # -- entry points ----------------------------------------------------------
+    def run(self) -> None:
+        for app in self.finder.applications:
+            if self._nested_in_entry(app.func):
+                continue  # interpreted inline, with the enclosing tracers in scope
+            if app.nargs is not None and self._in_traced(app.site_scope):
+                continue  # a lax body handed over inside traced code: interpreted there, with its operands
+            self.analyze_entry(app)
+
+    def _nested_in_entry(self, f: FuncInfo) -> bool:
+        return self._in_traced(f.scope)
+
+    def _in_traced(self, s) -> bool:
+        while s is not None:
+            if s.kind == "function" and s.func is not None and self.finder.is_traced_def(s.func):
+                return True
+            s = s.parent
+        return False
+
+    def passed_params(self, app: Application) -> Optional[set]:
+        """Parameter names some call site of the module passes; None when unknowable (every
+        parameter then counts as passed)."""
+        t = app.transform
+        if not t.statics and not t.in_axes and not t.filtered:
+            return None  # lax bodies and the like receive every operand
+        f = app.func
+        # At a call site a method's self is the object the method is called on.
+        callable_pos = [p.name.value for p in f.positional_params()][app.bound_pos + (1 if f.is_method else 0) :]
+        names: set = set()
+        for call in self.call_sites(app):
+            npos = 0
+            for a in call.args:
+                if a.star:
+                    return None
+                if a.keyword is None:
+                    npos += 1
+                else:
+                    names.add(a.keyword.value)
+            names.update(callable_pos[:npos])
+        return names
+
+    def _calls_by_callee(self) -> Dict:
+        """Calls grouped by the callee's name (``f(...)``, ``self.f(...)``) or node: built once,
+        so that finding one function's call sites does not scan every call of the module."""
+        table = self._callee_table
+        if table is None:
+            table = {}
+            for call, scope, _ in self.index.calls:
+                func = call.func
+                if isinstance(func, cst.Name):
+                    key = func.value
+                elif isinstance(func, cst.Attribute):
+                    key = "." + func.attr.value
+                else:
+                    key = id(func)
+                table.setdefault(key, []).append((call, scope))
+            self._callee_table = table
+        return table
+
+    def call_sites(self, app: Application) -> List[cst.Call]:
+        """Calls of the traced callable within this module."""
+        out = []
+        f = app.func
+        site = app.site
+        table = self._calls_by_callee()
+        candidates = list(table.get(id(site), ()))
+        if isinstance(site, cst.Decorator):
+            candidates += table.get(f.name, ())
+            if f.cls is not None:
+                candidates += table.get("." + f.name, ())
+        else:
+            candidates += [c for name, _app in self._alias_names(app) for c in table.get(name, ())]
+        for call, scope in candidates:
+            func = call.func
+            if func is site:
+                out.append(call)  # jax.jit(f)(...)
+                continue
+            if isinstance(func, cst.Name):
+                if isinstance(site, cst.Decorator):
+                    if scope.lookup_def(func.value) is f:
+                        out.append(call)
+                else:
+                    owner = scope.lookup_scope(func.value)
+                    if owner is not None and self.finder.aliases.get((id(owner), func.value)) is app:
+                        out.append(call)
+            elif (
+                isinstance(func, cst.Attribute)
+                and isinstance(site, cst.Decorator)
+                and f.cls is not None
+                and isinstance(func.value, cst.Name)
+                and func.value.value in ("self", "cls")
+                and func.attr.value == f.name
+            ):
+                out.append(call)
+        return out
+
+    def _alias_names(self, app: Application):
+        names = self._alias_by_app
+        if names is None:
+            names = {}
+            for (_sid, name), a in self.finder.aliases.items():
+                names.setdefault(id(a), []).append((name, a))
+            self._alias_by_app = names
+        return names.get(id(app), [])
+
+    def static_names(self, app: Application) -> Tuple[set, bool]:
+        """Names of parameters made static; and whether the spec could not be read."""
+        spec = app.statics
+        pos = app.jit_positional()
+        names = {n for n, _ in spec.names}
+        for i, _node in spec.nums:
+            j = i + len(pos) if i < 0 else i
+            if 0 <= j < len(pos):
+                names.add(pos[j])
+        return names, spec.opaque
+
+    def analyze_entry(self, app: Application) -> None:
+        f = app.func
+        t = app.transform
+        where = _entry_label(t, f)
+        frame = Frame(f, f.body_scope or f.scope, where, app, t.cached)
+        frame.entry_name = where
+        statics, opaque = self.static_names(app)
+        passed = self.passed_params(app)
+        p = f.params
+        positional = f.positional_params()
+        skip = 0
+        if app.bound_self and f.is_method and positional:
+            frame.env[positional[0].name.value] = STATIC_VAL
+            skip = 1
+        nargs = app.nargs
+        operands = None
+        if nargs is not None and isinstance(app.site, cst.Call):
+            site_args = [(a, structure_of(a.value, app.site_scope)) for a in app.site.args]
+            operands = lax_operands(resolve(app.site.func, app.site_scope) or "", site_args)
+        for i, param in enumerate(positional[skip:]):
+            name = param.name.value
+            if i < app.bound_pos:
+                frame.env[name] = STATIC_VAL
+                continue
+            j = i - app.bound_pos
+            if name in app.bound_set:
+                frame.env[name] = Val(STATIC, None, NOTNONE)
+                continue
+            if nargs is not None and j >= nargs and param.default is not None:
+                frame.env[name] = STATIC_VAL  # the primitive does not pass it: its default stays
+                continue
+            if operands is not None and j < len(operands) and operands[j].container:
+                o = operands[j]
+                frame.env[name] = Val(TRACED, name, o.flags, o.items)  # a carried Python list/tuple/dict
+                continue
+            frame.env[name] = self._param_val(app, param, name, statics, opaque, passed, i, f)
+        for param in p.kwonly_params:
+            name = param.name.value
+            if nargs is not None and param.default is not None:
+                frame.env[name] = STATIC_VAL
+                continue
+            frame.env[name] = self._param_val(app, param, name, statics, opaque, passed, -1, f)
+        if isinstance(p.star_arg, cst.Param):
+            k = UNKNOWN if (opaque or t.filtered or app.opaque_axes) else TRACED
+            sname = p.star_arg.name.value
+            frame.env[sname] = Val(k, sname, PYSEQ | (REF if t.refs or is_ref_name(sname) else 0))
+        if p.star_kwarg is not None:
+            known = {x.name.value for x in positional} | {x.name.value for x in p.kwonly_params}
+            k = UNKNOWN if (opaque or t.filtered or app.opaque_axes or app.bound_kw - known) else TRACED
+            frame.env[p.star_kwarg.name.value] = Val(k, p.star_kwarg.name.value, DICT)
+        if isinstance(app.site, cst.Call) and app.site_scope.kind == "function":
+            frame.notnone = guarded_not_none(app.site_scope.node, app.site)
+        self.analyzed_entries.append((app, frame))
+        self.run_frame(frame)
+
+    def _param_val(self, app, param, name, statics, opaque, passed, i, f) -> Val:
+        t = app.transform
+        if name in app.bound_set:
+            return Val(STATIC, None, NOTNONE)
+        if name in statics or name in app.bound_kw:
+            return STATIC_VAL
+        if opaque:
+            return UNKNOWN_VAL
+        if param.default is not None and passed is not None and name not in passed:
+            # JAX does not bind defaults the caller did not pass: they stay Python values.
+            return default_val(param.default)
+        if i >= 0 and (i in app.unbatched or app.opaque_axes):
+            return UNKNOWN_VAL  # vmap(in_axes=None) hands the value through untouched
+        if t.filtered:
+            return Val(TRACED, name, ARRAY) if is_array_annotation(param.annotation, f.scope) else UNKNOWN_VAL
+        if f.is_method and not app.bound_self and param is f.positional_params()[0]:
+            return Val(TRACED, name, OPAQUE)  # a traced ``self``: its fields may be static
+        flags = OPAQUE if t.opaque_attrs else 0
+        if t.refs or is_ref_name(name):
+            return Val(TRACED, name, flags | REF)
+        return Val(TRACED, name, flags | self.param_shape_flags(f, param, name), cls=self.pytree_class(param, f))
+
+    def pytree_class(self, param, f: FuncInfo):
+        """The module's class a parameter is annotated with (``state: TrainState``), if any."""
+        ann = param.annotation
+        if ann is None:
+            return None
+        e = ann.annotation
+        if isinstance(e, cst.Name):
+            owner = f.scope.lookup_scope(e.value)
+            if owner is not None:
+                return owner.classes.get(e.value)
+        return None
+
+    def param_shape_flags(self, f: FuncInfo, param, name: str) -> int:
+        """ARRAY when the parameter is surely an array or scalar; RAW when it may be a pytree
+        container (it is indexed, iterated, unpacked, compared with None...): then its bare
+        truthiness (``if p:``) is a container or None check, not a bool conversion."""
+        if is_array_annotation(param.annotation, f.scope) or is_scalar_annotation(param.annotation):
+            return ARRAY
+        cf = annotation_container(param.annotation)
+        if cf:
+            return cf
+        d = param.default
+        if isinstance(d, (cst.Integer, cst.Float)) or isinstance(d, cst.Name) and d.value in ("True", "False"):
+            return ARRAY
+        if name in container_uses(f.node, self.container_cache):
+            return RAW
+        return 0
+
+    # -- functions called from traced code --------------------------------------
+    def call_function(
+        self,
+        frame: Frame,
+        call: Optional[cst.Call],
+        fnval: tuple,
+        argvals: List[Tuple[cst.Arg, Val]],
+        self_val: Optional[Val] = None,
+    ) -> Val:
+        ref, closure, bound_args, bound_kw = fnval
+        f: FuncInfo = ref.func
+        if not any(v.kind == TRACED for _, v in argvals) and not any(v.kind == TRACED for v in bound_args) and not (
+            self_val is not None and self_val.kind == TRACED
+        ):
+            return STATIC_VAL if all(v.kind == STATIC for _, v in argvals) else UNKNOWN_VAL
+        if frame.depth >= self.MAX_DEPTH:
+            return UNKNOWN_VAL
+        env: Env = {}
+        positional = f.positional_params()
+        p = f.params
+        idx = 0
+        if ref.bound_self and f.is_method and positional:
+            env[positional[0].name.value] = self_val if self_val is not None else STATIC_VAL
+            idx = 1
+        for v in bound_args:
+            if idx < len(positional):
+                env[positional[idx].name.value] = v
+            idx += 1
+        star_seen = False
+        extra_pos: List[Val] = []
+        for a, v in argvals:
+            if a.keyword is not None:
+                env[a.keyword.value] = v
+                continue
+            if a.star:
+                star_seen = True
+                continue
+            if star_seen:
+                continue
+            if idx < len(positional):
+                env[positional[idx].name.value] = v
+            else:
+                extra_pos.append(v)
+            idx += 1
+        for k, v in bound_kw.items():
+            env.setdefault(k, v)
+        for param in positional + list(p.kwonly_params):
+            name = param.name.value
+            if name not in env:
+                if star_seen:
+                    env[name] = UNKNOWN_VAL
+                elif param.default is not None:
+                    env[name] = default_val(param.default)
+                else:
+                    env[name] = UNKNOWN_VAL
+        if isinstance(p.star_arg, cst.Param):
+            env[p.star_arg.name.value] = Val(joinall(extra_pos).kind if extra_pos else STATIC, p.star_arg.name.value, PYSEQ)
+        if p.star_kwarg is not None:
+            env[p.star_kwarg.name.value] = Val(UNKNOWN, None, DICT)
+        for app in self.finder.by_func.get(id(f.node), ()):
+            # Calling a function that is itself jitted with static parameters: those stay Python
+            # values inside it (a tracer passed there is a different error, at the call).
+            if isinstance(app.site, cst.Decorator) and app.transform.statics:
+                statics, opaque = self.static_names(app)
+                for n in statics:
+                    if n in env:
+                        v = env[n]
+                        if call is not None and v.kind == TRACED and not v.flags & (RAW | OPAQUE | REF | PYSEQ | DICT):
+                            arg = _arg_for(call, positional, n, ref.bound_self and f.is_method)
+                            if arg is not None:
+                                self.emit("traced_static_arg", frame, arg, n, f, v)
+                        env[n] = STATIC_VAL
+        for param in positional + list(p.kwonly_params):
+            v = env.get(param.name.value)
+            if v is not None and v.kind == TRACED and not v.container:
+                cf = annotation_container(param.annotation)
+                if cf:
+                    env[param.name.value] = Val(TRACED, v.name, cf)
+        for n, v in list(env.items()):
+            if v.kind == TRACED and v.fn is None and (v.name != n or is_ref_name(n)):
+                # name parameters as the helper does; ``*_ref`` parameters are Pallas Refs
+                env[n] = v.renamed(n, REF if is_ref_name(n) else 0)
+        key = (
+            id(f.node),
+            tuple(sorted((n, v.kind, v.flags) for n, v in env.items())),
+            frame.cached,
+            id(closure) if closure else 0,
+        )
+        if key in self.memo:
+            return self.memo[key]
+        if key in self.active:
+            return UNKNOWN_VAL
+        self.active.add(key)
+        where = f"{f.name}(), called with traced values from {frame.entry_name}"
+        sub = Frame(f, f.body_scope or f.scope, where, frame.entry, frame.cached)
+        sub.entry_name = frame.entry_name
+        sub.env = env
+        sub.closure = closure
+        sub.depth = frame.depth + 1
+        try:
+            result = self.run_frame(sub)
+        finally:
+            self.active.discard(key)
+        self.memo[key] = result
+        return result
+
+    def trace_inline(
+        self, frame: Frame, fnval: tuple, label: str, statics: set = frozenset(), operands: Optional[List[Val]] = None
+    ) -> None:
+        """A function handed to a tracing transform inside traced code.  ``operands``: what a lax
+        primitive passes positionally (the carry keeps its pytree structure); further parameters
+        keep their defaults.  Without ``operands`` every parameter is traced."""
+        ref, closure, bound_args, bound_kw = fnval
+        f: FuncInfo = ref.func
+        if frame.depth >= self.MAX_DEPTH:
+            return
+        key = (id(f.node), "inline", frame.cached, id(closure) if closure else 0)
+        if key in self.memo or key in self.active:
+            return
+        self.active.add(key)
+        sub = Frame(f, f.body_scope or f.scope, f"{label} {f.name}() inside {frame.entry_name}", frame.entry, frame.cached)
+        sub.entry_name = frame.entry_name
+        sub.closure = closure
+        sub.depth = frame.depth + 1
+        positional = f.positional_params()
+        p = f.params
+        skip = 1 if (ref.bound_self and f.is_method) else 0
+        nb = len(bound_args)
+        for i, param in enumerate(positional):
+            name = param.name.value
+            j = i - skip - nb  # index among the operands the primitive passes
+            if i < skip or i - skip < nb or name in statics or name in bound_kw:
+                sub.env[name] = STATIC_VAL if i < skip else (bound_args[i - skip] if i - skip < nb else STATIC_VAL)
+            elif operands is not None and j < len(operands):
+                v = operands[j]
+                sub.env[name] = Val(v.kind, name, v.flags | (REF if is_ref_name(name) else 0), v.items) if v.kind == TRACED else v
+            elif operands is not None and param.default is not None:
+                sub.env[name] = STATIC_VAL
+            else:
+                sub.env[name] = Val(TRACED, name, REF if is_ref_name(name) else self.param_shape_flags(f, param, name))
+        for param in p.kwonly_params:
+            name = param.name.value
+            sub.env[name] = STATIC_VAL if (name in statics or name in bound_kw or param.default is not None) else Val(TRACED, name)
+        if isinstance(p.star_arg, cst.Param):
+            sname = p.star_arg.name.value
+            sub.env[sname] = Val(TRACED, sname, PYSEQ | (REF if is_ref_name(sname) else 0))
+        if p.star_kwarg is not None:
+            known = {x.name.value for x in positional} | {x.name.value for x in p.kwonly_params}
+            k = UNKNOWN if set(bound_kw) - known or ref.bound_kw - known else TRACED
+            sub.env[p.star_kwarg.name.value] = Val(k, p.star_kwarg.name.value, DICT)
+        try:
+            self.run_frame(sub)
+        finally:
+            self.active.discard(key)
+        self.memo[key] = STATIC_VAL
+
+    def run_frame(self, frame: Frame) -> Val:
+        node = frame.func.node
+        if isinstance(node, cst.Lambda):
+            v = Interp(self, frame).eval(node.body)
+            return v
+        Interp(self, frame).block(node.body)
+        if not frame.returns:
+            return STATIC_VAL
+        return joinall(frame.returns)
+
+def _arg_for(call: cst.Call, positional, name: str, bound_self: bool) -> Optional[cst.Arg]:
+    """The argument of ``call`` that lands on parameter ``name``."""
+    names = [p.name.value for p in positional][1 if bound_self else 0 :]
+    i = 0
+    for a in call.args:
+        if a.star:
+            return None
+        if a.keyword is not None:
+            if a.keyword.value == name:
+                return a
+            continue
+        if i < len(names) and names[i] == name:
+            return a
+        i += 1
+    return None

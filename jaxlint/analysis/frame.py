@@ -1,0 +1,60 @@
+"""The state of one function being interpreted."""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+from jaxlint.analysis.scopes import FuncInfo, Scope
+from jaxlint.analysis.transforms import Application
+from jaxlint.analysis.values import Env, Val
+
+
+class Frame:
+    """The state of one function being interpreted."""
+
+    __slots__ = (
+        "func",
+        "scope",
+        "env",
+        "closure",
+        "where",
+        "entry",
+        "cached",
+        "declared",
+        "returns",
+        "concrete",
+        "depth",
+        "entry_name",
+        "notnone",
+    )
+
+    def __init__(self, func: FuncInfo, scope: Scope, where: str, entry: Application, cached: bool):
+        self.func = func
+        self.scope = scope
+        self.env: Env = {}
+        self.closure: Optional[List[Env]] = None  # enclosing traced environments, innermost first
+        self.where = where
+        self.entry = entry
+        self.cached = cached
+        self.declared: set = set()  # global / nonlocal names
+        self.returns: List[Val] = []
+        self.concrete = 0  # inside ``with jax.ensure_compile_time_eval()``
+        self.depth = 0
+        self.entry_name = ""
+        # Enclosing-scope names known not to be None where the function is handed to JAX
+        # (``if prev is None: return ...`` earlier in the enclosing function).
+        self.notnone: frozenset = frozenset()
+
+    def lookup(self, name: str) -> Optional[Val]:
+        v = self.env.get(name)
+        if v is not None:
+            return v
+        if self.closure:
+            for e in self.closure:
+                v = e.get(name)
+                if v is not None:
+                    return v
+        return None
+
+    def is_local(self, name: str) -> bool:
+        return self.lookup(name) is not None and name not in self.declared

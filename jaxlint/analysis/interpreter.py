@@ -1,0 +1,1134 @@
+"""Statements and expressions of traced code, evaluated to abstract values.
+
+The interpreter walks statements once (loops twice, so loop-carried values propagate), follows
+calls into functions of the same module through the Analyzer, and reports what it sees as
+*events* (jaxlint.analysis.events) that the rule classes subscribe to; it never decides what is
+a finding itself.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, List, Optional, Tuple
+
+import libcst as cst
+
+from jaxlint.analysis.annotations import is_ref_name
+from jaxlint.analysis.classes import field_kind
+from jaxlint.analysis.frame import Frame
+from jaxlint.analysis.jax_api import (
+    ARRAY_ATTRS,
+    CALLBACKS,
+    DICT_METHODS,
+    NUMPY_SAFE,
+    NUMPY_STATIC,
+    PALLAS_TRACED,
+    STATIC_ATTRS,
+    STATIC_FUNCS,
+    STATIC_PREFIXES,
+    TRACED_PREFIXES,
+    TREE_MAPS,
+    lax_operands,
+)
+from jaxlint.analysis.scopes import MUTATING_METHODS, VALUE_KINDS, FastVisitor, Scope, dotted_name
+from jaxlint.analysis.syntax import const_index, is_none_literal, is_string_literal, string_value
+from jaxlint.analysis.transforms import PARTIAL, PASS_THROUGH, TRANSFORMS, FnRef, Transform, parse_statics, resolve
+from jaxlint.analysis.values import (
+    ARRAY,
+    BOOL,
+    DICT,
+    FALSE,
+    KNOWN_CONSTANTS,
+    NOTNONE,
+    OPAQUE,
+    PYSEQ,
+    RAW,
+    REF,
+    SHAPE,
+    STATIC,
+    STATIC_VAL,
+    TEXT,
+    TRACED,
+    TRUE,
+    UNKNOWN,
+    UNKNOWN_VAL,
+    Val,
+    first_traced_name,
+    join,
+    joinall,
+    merge,
+    same_kinds,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from jaxlint.analysis.calls import Analyzer
+
+
+class Interp:
+    """Interprets one function body in a Frame."""
+
+    __slots__ = ("analyzer", "frame", "emit", "receiver", "attr_hint")
+
+    def __init__(self, analyzer: Analyzer, frame: Frame):
+        self.analyzer = analyzer
+        self.frame = frame
+        self.emit = analyzer.emit
+        # The name being mutated in place (``h.append(x)``, ``d[k] = v``): not a value read.
+        self.receiver: Optional[cst.Name] = None
+        # (name node, attribute) while evaluating ``name.attribute``: captures say which field is read
+        self.attr_hint: Optional[tuple] = None
+
+    # -- statements --------------------------------------------------------------
+    def block(self, body) -> None:
+        if isinstance(body, cst.IndentedBlock) or isinstance(body, cst.SimpleStatementSuite):
+            stmts = body.body
+        else:
+            stmts = body
+        for st in stmts:
+            self.stmt(st)
+
+    def stmt(self, st) -> None:
+        m = getattr(self, "s_" + type(st).__name__, None)
+        if m is not None:
+            m(st)
+
+    def s_SimpleStatementLine(self, st) -> None:
+        for small in st.body:
+            m = getattr(self, "x_" + type(small).__name__, None)
+            if m is not None:
+                m(small, st)
+
+    def s_SimpleStatementSuite(self, st) -> None:
+        self.s_SimpleStatementLine(st)
+
+    def x_Expr(self, n, st) -> None:
+        self.eval(n.value)
+
+    def x_Assign(self, n, st) -> None:
+        v = self.eval(n.value)
+        for t in n.targets:
+            self.assign(t.target, v, st, n)
+
+    def x_AnnAssign(self, n, st) -> None:
+        if n.value is not None:
+            self.assign(n.target, self.eval(n.value), st, n)
+
+    def x_AugAssign(self, n, st) -> None:
+        v = self.eval(n.value)
+        t = n.target
+        if isinstance(t, cst.Name):
+            old = self.frame.lookup(t.value)
+            if old is None:
+                old = self.name_val(t) if t.value in self.frame.declared else STATIC_VAL
+            new = self.binop(old, v, n.operator)
+            self.assign(t, new, st, n, aug=True)
+        else:
+            self.assign(t, v, st, n, aug=True)
+
+    def x_Return(self, n, st) -> None:
+        self.frame.returns.append(self.eval(n.value) if n.value is not None else STATIC_VAL)
+
+    def x_Assert(self, n, st) -> None:
+        v = self.eval(n.test, True)
+        self.emit("test", self.frame, "assert", n.test, v, n)
+
+    def x_Raise(self, n, st) -> None:
+        if n.exc is not None:
+            self.eval(n.exc)
+
+    def x_Global(self, n, st) -> None:
+        for name in n.names:
+            self.frame.declared.add(name.name.value)
+
+    x_Nonlocal = x_Global
+
+    def x_Import(self, n, st) -> None:
+        for alias in n.names:
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                self.frame.env.pop(alias.asname.name.value, None)
+
+    def x_Del(self, n, st) -> None:
+        pass
+
+    # -- narrowing: tests after which a name is surely a Python value -----------------
+    _SCALAR_TYPES = frozenset(
+        {
+            "int",
+            "float",
+            "bool",
+            "complex",
+            "str",
+            "bytes",
+            "numbers.Number",
+            "numbers.Integral",
+            "numbers.Real",
+            "numbers.Complex",
+            "numpy.integer",
+            "numpy.floating",
+            "numpy.number",
+            "numpy.generic",
+            "numpy.bool_",
+        }
+    )
+    _ARRAY_TYPES = frozenset({"jax.core.Tracer", "jax.Array", "jax.numpy.ndarray"})
+
+    def _type_names(self, e) -> List[str]:
+        items = [el.value for el in e.elements] if isinstance(e, cst.Tuple) else [e]
+        out = []
+        for it in items:
+            q = resolve(it, self.frame.scope)
+            if q is None and isinstance(it, cst.Name) and self.frame.scope.lookup_scope(it.value) is None:
+                q = it.value
+            out.append(q or "")
+        return out
+
+    def narrow(self, test) -> List[str]:
+        """Names that hold Python values wherever ``test`` is true."""
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+            return self.narrow(test.left) + self.narrow(test.right)
+        negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
+        call = test.expression if negated else test
+        if not isinstance(call, cst.Call) or not call.args or not isinstance(call.args[0].value, cst.Name):
+            return []
+        name = call.args[0].value.value
+        func = call.func
+        fname = dotted_name(func) or ""
+        if fname == "isinstance" and len(call.args) == 2 and self.frame.scope.lookup_scope("isinstance") is None:
+            types = self._type_names(call.args[1].value)
+            if not negated and types and not any(t in self._ARRAY_TYPES or t in ("", "object", "numpy.ndarray") for t in types):
+                return [name]  # a Python scalar, or an instance of a Python class: not a tracer
+            if negated and types and all(t in self._ARRAY_TYPES for t in types):
+                return [name]
+            return []
+        last = fname.rsplit(".", 1)[-1].lower()
+        if "tracer" in last and (negated and last.startswith("is") or not negated and last.startswith("not")):
+            return [name]  # ``not is_tracer(x)``, ``not_jax_tracer(x)``
+        if not negated and last in ("is_concrete", "is_constant"):
+            return [name]
+        return []
+
+    def narrow_false(self, test) -> List[str]:
+        """Names that hold Python values wherever ``test`` is false."""
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            return self.narrow(test.expression)
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
+            return self.narrow_false(test.left) + self.narrow_false(test.right)
+        return []
+
+    def _with_static(self, names, fn):
+        saved = {n: self.frame.env.get(n) for n in names}
+        for n in names:
+            self.frame.env[n] = STATIC_VAL
+        try:
+            return fn()
+        finally:
+            for n, v in saved.items():
+                if v is None:
+                    self.frame.env.pop(n, None)
+                else:
+                    self.frame.env[n] = v
+
+    def _none_test(self, test) -> Optional[bool]:
+        """For ``x is None`` / ``x is not None`` on a value known not to be None: the outcome."""
+        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name)):
+            return None
+        c = test.comparisons[0]
+        if not is_none_literal(c.comparator) or not isinstance(c.operator, (cst.Is, cst.IsNot)):
+            return None
+        v = self.frame.lookup(test.left.value)
+        if v is None:
+            if test.left.value not in self.frame.notnone:
+                return None
+        elif not v.flags & NOTNONE:
+            return None
+        return isinstance(c.operator, cst.IsNot)
+
+    def s_If(self, st: cst.If, kind: str = "if") -> None:
+        known = self._none_test(st.test)
+        v = self.eval(st.test, True)
+        self.emit("test", self.frame, kind, st.test, v, st)
+        if known is None and v.kind == STATIC and v.flags & (TRUE | FALSE):
+            # A Python value known here (``if not apply_softmax:`` with the default True).
+            known = bool(v.flags & TRUE)
+        if known is True:
+            self.block(st.body)  # the else branch cannot run at trace time
+            return
+        if known is False:
+            if isinstance(st.orelse, cst.If):
+                self.s_If(st.orelse, "if")
+            elif isinstance(st.orelse, cst.Else):
+                self.block(st.orelse.body)
+            return
+        before = dict(self.frame.env)
+        for n in self.narrow(st.test):
+            self.frame.env[n] = STATIC_VAL
+        self.block(st.body)
+        after_body = self.frame.env
+        self.frame.env = dict(before)
+        if isinstance(st.orelse, cst.If):
+            self.s_If(st.orelse, "elif")
+        elif isinstance(st.orelse, cst.Else):
+            self.block(st.orelse.body)
+        if st.orelse is None and _exits(st.body):
+            # ``if not isinstance(x, C): raise ...``: past it, x is a C (a Python object)
+            self.frame.env = dict(self.frame.env)
+            for n in self.narrow_false(st.test):
+                self.frame.env[n] = STATIC_VAL
+            return
+        self.frame.env = merge(after_body, self.frame.env)
+
+    def s_For(self, st: cst.For) -> None:
+        it = self.eval(st.iter)
+        elem = self.element_of(st.iter, it)
+        before = dict(self.frame.env)
+        for _ in range(2):
+            self.assign(st.target, elem, st, None)
+            snapshot = dict(self.frame.env)
+            self.block(st.body)
+            self.frame.env = merge(before, self.frame.env)
+            if same_kinds(snapshot, self.frame.env):
+                break
+        if st.orelse is not None:
+            self.block(st.orelse.body)
+
+    def s_While(self, st: cst.While) -> None:
+        before = dict(self.frame.env)
+        for _ in range(2):
+            v = self.eval(st.test, True)
+            self.emit("test", self.frame, "while", st.test, v, st)
+            snapshot = dict(self.frame.env)
+            self.block(st.body)
+            self.frame.env = merge(before, self.frame.env)
+            if same_kinds(snapshot, self.frame.env):
+                break
+        if st.orelse is not None:
+            self.block(st.orelse.body)
+
+    def s_Try(self, st) -> None:
+        before = dict(self.frame.env)
+        self.block(st.body)
+        if st.orelse is not None:
+            self.block(st.orelse.body)
+        envs = [self.frame.env]
+        for h in st.handlers:
+            self.frame.env = dict(before)
+            if h.name is not None and isinstance(h.name.name, cst.Name):
+                self.frame.env[h.name.name.value] = STATIC_VAL
+            self.block(h.body)
+            envs.append(self.frame.env)
+        env = envs[0]
+        for e in envs[1:]:
+            env = merge(env, e)
+        self.frame.env = env
+        if st.finalbody is not None:
+            self.block(st.finalbody.body)
+
+    s_TryStar = s_Try
+
+    def s_With(self, st: cst.With) -> None:
+        concrete = False
+        for item in st.items:
+            e = item.item
+            if isinstance(e, cst.Call) and resolve(e.func, self.frame.scope) == "jax.ensure_compile_time_eval":
+                concrete = True
+                v = STATIC_VAL
+            else:
+                v = self.eval(e)
+            if item.asname is not None:
+                self.assign(item.asname.name, UNKNOWN_VAL if v.kind != STATIC else STATIC_VAL, st, None)
+        if concrete:
+            self.frame.concrete += 1
+        try:
+            self.block(st.body)
+        finally:
+            if concrete:
+                self.frame.concrete -= 1
+
+    def s_FunctionDef(self, st: cst.FunctionDef) -> None:
+        f = self.analyzer.index.func_by_node.get(id(st))
+        if f is None:
+            return
+        for d in st.decorators:
+            self.eval(d.decorator)
+        closure = [self.frame.env] + (self.frame.closure or [])
+        ref = FnRef(f)
+        fnval = (ref, closure, [], {})
+        self.frame.env[st.name.value] = Val(STATIC, st.name.value, 0, None, fnval)
+        apps = self.analyzer.finder.by_func.get(id(st))
+        if apps:
+            for app in apps:
+                if isinstance(app.site, cst.Decorator):
+                    statics, _ = self.analyzer.static_names(app)
+                    self.analyzer.trace_inline(self.frame, fnval, app.transform.label, statics)
+
+    def s_ClassDef(self, st) -> None:
+        self.frame.env[st.name.value] = STATIC_VAL
+
+    def s_Match(self, st) -> None:
+        self.eval(st.subject)
+        before = dict(self.frame.env)
+        env = None
+        for case in st.cases:
+            self.frame.env = dict(before)
+            self.block(case.body)
+            env = self.frame.env if env is None else merge(env, self.frame.env)
+        if env is not None:
+            self.frame.env = env
+
+    # -- binding ---------------------------------------------------------------
+    def assign(self, target, v: Val, st, node, aug: bool = False) -> None:
+        if isinstance(target, cst.Name):
+            name = target.value
+            if name in self.frame.declared:
+                self.emit("name_write", self.frame, target, name, v, node or st)
+            if v.kind == TRACED and v.fn is None and (v.name != name or is_ref_name(name)):
+                # messages name the variable the user wrote; ``*_ref`` variables are Pallas Refs
+                v = v.renamed(name, REF if is_ref_name(name) else 0)
+            self.frame.env[name] = v
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            els = target.elements
+            starred = any(isinstance(e, cst.StarredElement) for e in els)
+            if v.items is not None and not starred and len(v.items) == len(els):
+                for e, item in zip(els, v.items):
+                    self.assign(e.value, item, st, node)
+            else:
+                sub = Val(v.kind, v.name, v.flags & REF) if v.kind != STATIC else STATIC_VAL
+                for e in els:
+                    if isinstance(e, cst.StarredElement):
+                        self.assign(e.value, Val(sub.kind, sub.name, PYSEQ), st, node)
+                    else:
+                        self.assign(e.value, sub, st, node)
+        elif isinstance(target, cst.StarredElement):
+            self.assign(target.value, v, st, node)
+        elif isinstance(target, cst.Subscript):
+            if isinstance(target.value, cst.Name):
+                self.receiver = target.value
+            base = self.eval(target.value)
+            idx = [self.eval_slice(s) for s in target.slice]
+            self.emit("store", self.frame, "subscript", target, base, idx, v, node or st, aug)
+        elif isinstance(target, cst.Attribute):
+            if isinstance(target.value, cst.Name):
+                self.receiver = target.value
+            base = self.eval(target.value)
+            self.emit("store", self.frame, "attr", target, base, [], v, node or st, aug)
+
+    # -- expressions -------------------------------------------------------------
+    def eval(self, e, in_test: bool = False) -> Val:
+        m = getattr(self, "e_" + type(e).__name__, None)
+        if m is None:
+            return UNKNOWN_VAL
+        return m(e, in_test)
+
+    def e_Integer(self, e, t) -> Val:
+        return STATIC_VAL
+
+    e_Float = e_Imaginary = e_SimpleString = e_ConcatenatedString = e_Ellipsis = e_Integer
+
+    def e_FormattedString(self, e, t) -> Val:
+        traced = None
+        for part in e.parts:
+            if isinstance(part, cst.FormattedStringExpression):
+                v = self.eval(part.expression)
+                if v.kind == TRACED and traced is None:
+                    traced = v
+                if part.format_spec:
+                    self.emit("format_spec", self.frame, part, v)
+        return Val(STATIC, traced.name, TEXT) if traced is not None else STATIC_VAL
+
+    def e_Name(self, e: cst.Name, t) -> Val:
+        if e.value in KNOWN_CONSTANTS:
+            return KNOWN_CONSTANTS[e.value]
+        v = self.frame.lookup(e.value)
+        if v is not None and e.value not in self.frame.declared:
+            return v
+        return self.name_val(e)
+
+    def name_val(self, e: cst.Name) -> Val:
+        """A name that is not local to the traced computation: a global or a closure."""
+        name = e.value
+        owner = self.frame.scope.lookup_scope(name)
+        if owner is None:
+            return STATIC_VAL  # builtins
+        binds = owner.bindings.get(name)
+        if e is not self.receiver and binds and any(b.kind in VALUE_KINDS for b in binds):
+            hint = self.attr_hint
+            attr = hint[1] if hint is not None and hint[0] is e else None
+            self.emit("capture", self.frame, e, name, owner, attr)
+        f = owner.defs.get(name)
+        if f is not None:
+            return Val(STATIC, name, 0, None, (FnRef(f), None, [], {}))
+        return STATIC_VAL
+
+    def e_Attribute(self, e: cst.Attribute, t) -> Val:
+        base_expr = e.value
+        if isinstance(base_expr, (cst.Name, cst.Attribute)):
+            head = base_expr
+            while isinstance(head, cst.Attribute):
+                head = head.value
+            if isinstance(head, cst.Name) and self.frame.lookup(head.value) is None:
+                if resolve(e, self.frame.scope) is not None:
+                    return STATIC_VAL  # a module attribute: jnp.float32, jnp.pi, lax.add
+        attr = e.attr.value
+        if isinstance(base_expr, cst.Name):
+            self.attr_hint = (base_expr, attr)
+        base = self.eval(base_expr)
+        if attr in STATIC_ATTRS:
+            return Val(STATIC, None, SHAPE | PYSEQ if attr == "shape" else 0)
+        if base.kind == STATIC:
+            if base.fn is not None or base.flags & OPAQUE:
+                return STATIC_VAL
+            return STATIC_VAL
+        if base.flags & OPAQUE:
+            return UNKNOWN_VAL
+        if base.kind == TRACED:
+            name = dotted_name(e) or base.name
+            if base.flags & ARRAY or attr in ARRAY_ATTRS:
+                return Val(TRACED, name, ARRAY)
+            # A field of a pytree argument: a leaf (traced) or static metadata of a dataclass
+            # (``field(pytree_node=False)``, ``eqx.field(static=True)``).  Only the class can
+            # tell: a NamedTuple's fields are leaves; a dataclass says which fields are static.
+            kind = field_kind(base.cls, attr) if base.cls is not None else None
+            if kind == "leaf":
+                return Val(TRACED, name, 0)
+            if kind == "static":
+                return STATIC_VAL
+            return UNKNOWN_VAL
+        return UNKNOWN_VAL
+
+    def eval_slice(self, s: cst.SubscriptElement) -> Val:
+        sl = s.slice
+        if isinstance(sl, cst.Index):
+            return self.eval(sl.value)
+        vals = [self.eval(x) for x in (sl.lower, sl.upper, sl.step) if x is not None]
+        return Val(max((v.kind for v in vals), default=STATIC), first_traced_name(vals), PYSEQ, tuple(vals))
+
+    def e_Subscript(self, e: cst.Subscript, t) -> Val:
+        base = self.eval(e.value)
+        idx = [self.eval_slice(s) for s in e.slice]
+        self.emit("subscript", self.frame, e, base, idx)
+        if base.kind == TRACED:
+            if base.flags & PYSEQ and len(idx) == 1 and isinstance(e.slice[0].slice, cst.Slice):
+                return Val(TRACED, base.name, base.flags & (PYSEQ | REF), None)  # lst[:] is a list
+            if base.flags & (PYSEQ | DICT) and base.items is None:
+                return Val(TRACED, base.name, base.flags & REF)
+            if base.items is not None and len(idx) == 1:
+                i = const_index(e.slice[0])
+                if i is not None and -len(base.items) <= i < len(base.items):
+                    return base.items[i]
+            return Val(TRACED, base.name, base.flags & ARRAY)
+        if base.kind == STATIC:
+            if any(v.kind == TRACED for v in idx):
+                return UNKNOWN_VAL
+            if base.items is not None and len(idx) == 1:
+                i = const_index(e.slice[0])
+                if i is not None and -len(base.items) <= i < len(base.items):
+                    return base.items[i]
+            if any(v.kind == UNKNOWN for v in idx):
+                return UNKNOWN_VAL
+            return STATIC_VAL
+        return UNKNOWN_VAL
+
+    def binop(self, a: Val, b: Val, op) -> Val:
+        if a.kind == TRACED or b.kind == TRACED:
+            if a.container and b.container and isinstance(op, (cst.Add, cst.AddAssign)):
+                return Val(TRACED, a.name or b.name, PYSEQ)
+            if a.flags & PYSEQ and isinstance(op, (cst.Multiply, cst.MultiplyAssign)):
+                return Val(TRACED, a.name, PYSEQ)  # [x] * n: a Python list
+            name = a.name if a.kind == TRACED else b.name
+            return Val(TRACED, name, ARRAY)  # arithmetic on a tracer gives an array
+        if a.kind == UNKNOWN or b.kind == UNKNOWN:
+            return UNKNOWN_VAL
+        if a.container or b.container:
+            return Val(STATIC, None, a.flags & (PYSEQ | DICT))
+        return STATIC_VAL
+
+    def e_BinaryOperation(self, e, t) -> Val:
+        a = self.eval(e.left)
+        b = self.eval(e.right)
+        if isinstance(e.left, (cst.SimpleString, cst.FormattedString)) and isinstance(e.operator, cst.Modulo):
+            return STATIC_VAL
+        return self.binop(a, b, e.operator)
+
+    def e_UnaryOperation(self, e, t) -> Val:
+        v = self.eval(e.expression, t and isinstance(e.operator, cst.Not))
+        if isinstance(e.operator, cst.Not):
+            self.emit("not_", self.frame, e, v, t)
+            if v.kind == STATIC and v.flags & (TRUE | FALSE):
+                return Val(STATIC, None, FALSE if v.flags & TRUE else TRUE)
+            if v.flags & (PYSEQ | DICT):
+                return STATIC_VAL  # ``not args``: an emptiness check of a Python container
+            if v.kind == TRACED:
+                return Val(TRACED, v.name, BOOL | (v.flags & RAW))
+            return Val(v.kind)
+        if v.kind == TRACED:
+            return Val(TRACED, v.name, v.flags & (ARRAY | BOOL))
+        return Val(v.kind)
+
+    def e_BooleanOperation(self, e, t) -> Val:
+        a = self.eval(e.left, t)
+        names = self.narrow(e.left) if isinstance(e.operator, cst.And) else []
+        b = self._with_static(names, lambda: self.eval(e.right, t)) if names else self.eval(e.right, t)
+        self.emit("boolop", self.frame, e, a, b, t)
+        return join(a, b)
+
+    def e_Comparison(self, e: cst.Comparison, t) -> Val:
+        if is_string_literal(e.left) or any(is_string_literal(c.comparator) for c in e.comparisons):
+            # Comparing with strings: the other side is a Python string (a dict key, a mode).
+            self.eval(e.left)
+            for c in e.comparisons:
+                self.eval(c.comparator)
+            return STATIC_VAL
+        left = self.eval(e.left)
+        vals = [left]
+        static = True
+        for c in e.comparisons:
+            op = c.operator
+            if isinstance(op, (cst.In, cst.NotIn)) and isinstance(c.comparator, cst.Name):
+                # ``key in REGISTRY``: a membership lookup in a table, not a value computed with
+                self.receiver = c.comparator
+            r = self.eval(c.comparator)
+            if isinstance(op, (cst.In, cst.NotIn)):
+                self.emit("compare_in", self.frame, e, vals[-1], r, c, t)
+                if isinstance(e.left, cst.SimpleString) or vals[-1].kind == STATIC and r.flags & DICT:
+                    vals.append(STATIC_VAL)
+                    continue
+                static = False
+            elif not isinstance(op, (cst.Is, cst.IsNot)):
+                static = False
+            vals.append(r)
+        if static:
+            return STATIC_VAL
+        k = max(v.kind for v in vals)
+        if k == TRACED:
+            return Val(TRACED, first_traced_name(vals), BOOL | ARRAY)
+        return Val(k)
+
+    def e_IfExp(self, e: cst.IfExp, t) -> Val:
+        v = self.eval(e.test, True)
+        self.emit("test", self.frame, "ifexp", e.test, v, e)
+        names = self.narrow(e.test)
+        body = self._with_static(names, lambda: self.eval(e.body)) if names else self.eval(e.body)
+        return join(body, self.eval(e.orelse))
+
+    def e_Lambda(self, e: cst.Lambda, t) -> Val:
+        f = self.analyzer.index.func_by_node.get(id(e))
+        if f is None:
+            return STATIC_VAL
+        closure = [self.frame.env] + (self.frame.closure or [])
+        return Val(STATIC, None, 0, None, (FnRef(f), closure, [], {}))
+
+    def _seq(self, e, flags) -> Val:
+        items = []
+        plain = True
+        for el in e.elements:
+            if isinstance(el, cst.StarredElement):
+                plain = False
+                items.append(self.eval(el.value))
+            else:
+                items.append(self.eval(el.value))
+        k = max((v.kind for v in items), default=STATIC)
+        return Val(k, first_traced_name(items), flags, tuple(items) if plain else None)
+
+    def e_Tuple(self, e, t) -> Val:
+        return self._seq(e, PYSEQ)
+
+    e_List = e_Tuple
+
+    def e_Set(self, e, t) -> Val:
+        v = self._seq(e, PYSEQ)
+        return Val(v.kind, v.name, PYSEQ)
+
+    def e_Dict(self, e, t) -> Val:
+        vals = []
+        for el in e.elements:
+            if isinstance(el, cst.DictElement):
+                self.eval(el.key)
+                vals.append(self.eval(el.value))
+            else:
+                vals.append(self.eval(el.value))
+        k = max((v.kind for v in vals), default=STATIC)
+        return Val(k, first_traced_name(vals), DICT)
+
+    def _comp(self, e, elts) -> Val:
+        saved = self.frame.env
+        self.frame.env = dict(saved)
+        try:
+            fr = e.for_in
+            while fr is not None:
+                it = self.eval(fr.iter)
+                self.assign(fr.target, self.element_of(fr.iter, it), None, None)
+                for cond in fr.ifs:
+                    v = self.eval(cond.test, True)
+                    self.emit("test", self.frame, "comprehension", cond.test, v, cond)
+                fr = fr.inner_for_in
+            vals = [self.eval(x) for x in elts]
+        finally:
+            self.frame.env = saved
+        k = max((v.kind for v in vals), default=STATIC)
+        return Val(k, first_traced_name(vals), PYSEQ)
+
+    def e_ListComp(self, e, t) -> Val:
+        return self._comp(e, [e.elt])
+
+    e_SetComp = e_GeneratorExp = e_ListComp
+
+    def e_DictComp(self, e, t) -> Val:
+        v = self._comp(e, [e.key, e.value])
+        return Val(v.kind, v.name, DICT)
+
+    def e_NamedExpr(self, e, t) -> Val:
+        v = self.eval(e.value, t)
+        if isinstance(e.target, cst.Name):
+            self.frame.env[e.target.value] = v
+        return v
+
+    def e_Await(self, e, t) -> Val:
+        self.eval(e.expression)
+        return UNKNOWN_VAL
+
+    def element_of(self, expr, it: Val) -> Val:
+        """The value bound by ``for target in expr``."""
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and not expr.args:
+            meth = expr.func.attr.value
+            if meth == "keys":
+                return STATIC_VAL  # dict keys are Python values, even in a pytree of tracers
+            if meth == "items":
+                base = self.eval(expr.func.value)
+                return Val(base.kind, base.name, PYSEQ, (STATIC_VAL, Val(base.kind, base.name) if base.kind != STATIC else STATIC_VAL))
+        if it.flags & DICT and it.items is None:
+            return STATIC_VAL  # iterating a dict gives its keys
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
+            fname = expr.func.value
+            builtin = self.frame.lookup(fname) is None and self.frame.scope.lookup_scope(fname) is None
+            if builtin and fname == "range":
+                return STATIC_VAL
+            if builtin and fname == "enumerate" and expr.args:
+                inner = self.eval(expr.args[0].value)
+                return Val(inner.kind, inner.name, PYSEQ, (STATIC_VAL, self.element_of(expr.args[0].value, inner)))
+            if builtin and fname == "zip":
+                items = tuple(self.element_of(a.value, self.eval(a.value)) for a in expr.args if a.keyword is None)
+                return Val(max((v.kind for v in items), default=STATIC), first_traced_name(items), PYSEQ, items)
+        if it.items is not None and it.items:
+            return joinall(it.items) if all(v.kind == it.items[0].kind for v in it.items) else Val(it.kind, it.name)
+        if it.kind == TRACED:
+            if it.flags & RAW and not it.flags & ARRAY:
+                return Val(TRACED, it.name, RAW)  # rows of an array, or keys of a dict: cannot tell yet
+            return Val(TRACED, it.name, it.flags & ARRAY if not it.container else 0)
+        return Val(it.kind) if it.kind != STATIC else STATIC_VAL
+
+    # -- calls -----------------------------------------------------------------------
+    def e_Call(self, e: cst.Call, t) -> Val:
+        fr = self.frame
+        func = e.func
+        q = None
+        head = func
+        while isinstance(head, cst.Attribute):
+            head = head.value
+        if isinstance(head, cst.Name) and fr.lookup(head.value) is None:
+            q = resolve(func, fr.scope)
+        if q is not None:
+            return self.call_qualified(e, q)
+        if isinstance(func, cst.Name):
+            return self.call_name(e, func)
+        if isinstance(func, cst.Attribute):
+            return self.call_attribute(e, func)
+        fv = self.eval(func)
+        argvals = self.args(e)
+        if fv.fn is not None:
+            return self.invoke(e, fv, argvals)
+        return self.generic(argvals, fv)
+
+    def args(self, e: cst.Call) -> List[Tuple[cst.Arg, Val]]:
+        return [(a, self.eval(a.value)) for a in e.args]
+
+    def generic(self, argvals, fv: Val = STATIC_VAL) -> Val:
+        k = max([fv.kind] + [v.kind for _, v in argvals])
+        if k == STATIC:
+            return STATIC_VAL
+        return UNKNOWN_VAL
+
+    def invoke(self, e, fv: Val, argvals, self_val: Optional[Val] = None) -> Val:
+        ref = fv.fn[0]
+        if ref.jit is not None:
+            return self.analyzer.call_function(self.frame, e, fv.fn, argvals, self_val) if any(v.kind == TRACED for _, v in argvals) else UNKNOWN_VAL
+        return self.analyzer.call_function(self.frame, e, fv.fn, argvals, self_val)
+
+    def fn_from(self, expr) -> Optional[tuple]:
+        """A function value for an expression handed to a transform."""
+        v = self.eval(expr)
+        if v.fn is not None:
+            return v.fn
+        ref = self.analyzer.finder.resolve_fn(expr, self.frame.scope)
+        if ref is not None:
+            return (ref, None, [], {})
+        return None
+
+    def call_qualified(self, e: cst.Call, q: str) -> Val:
+        fr = self.frame
+        argvals = self.args(e)
+        self.emit("call", fr, e, q, argvals)
+        t = TRANSFORMS.get(q)
+        if t is not None:
+            return self.call_transform(e, q, t, argvals)
+        if q in PASS_THROUGH:
+            if argvals and e.args[0].keyword is None:
+                fn = self.fn_from(e.args[0].value)
+                if fn is not None:
+                    return Val(STATIC, None, 0, None, fn)
+            return STATIC_VAL
+        if q in PARTIAL:
+            if argvals and e.args[0].keyword is None:
+                fn = self.fn_from(e.args[0].value)
+                if fn is not None:
+                    ref, closure, bargs, bkw = fn
+                    bargs = list(bargs) + [v for a, v in argvals[1:] if a.keyword is None and not a.star]
+                    bkw = dict(bkw)
+                    bkw.update(
+                        {
+                            a.keyword.value: v if is_none_literal(a.value) else Val(v.kind, v.name, v.flags | NOTNONE, v.items, v.fn)
+                            for a, v in argvals[1:]
+                            if a.keyword is not None
+                        }
+                    )
+                    return Val(STATIC, None, 0, None, (ref, closure, bargs, bkw))
+            return STATIC_VAL
+        if q in TREE_MAPS:
+            if argvals and e.args[0].keyword is None:
+                trees = [v for a, v in argvals[1:] if a.keyword is None]
+                leaf = joinall(trees) if trees else STATIC_VAL
+                if leaf.kind == TRACED:
+                    fn = self.fn_from(e.args[0].value)
+                    if fn is None:
+                        return UNKNOWN_VAL
+                    vals = [(cst.Arg(value=cst.Name("_")), Val(t.kind, t.name) if t.kind == TRACED else t) for t in trees]
+                    if q.endswith("with_path"):
+                        vals = [(cst.Arg(value=cst.Name("_")), STATIC_VAL)] + vals
+                    r = self.analyzer.call_function(fr, e, fn, vals)
+                    return Val(r.kind, leaf.name, leaf.flags & (DICT | PYSEQ)) if r.kind != STATIC else STATIC_VAL
+                return Val(leaf.kind, leaf.name, leaf.flags & (DICT | PYSEQ)) if leaf.kind != STATIC else STATIC_VAL
+            return UNKNOWN_VAL
+        if q in CALLBACKS:
+            return Val(TRACED, None) if any(v.kind == TRACED for _, v in argvals) else STATIC_VAL
+        if q in STATIC_FUNCS:
+            return STATIC_VAL
+        if q in ("jax.tree_util.tree_leaves", "jax.tree.leaves", "jax.tree_util.tree_flatten", "jax.tree.flatten"):
+            k = max((v.kind for _, v in argvals), default=STATIC)
+            leaves = Val(k, first_traced_name([v for _, v in argvals]), PYSEQ)
+            if q.endswith("flatten"):
+                return Val(k, leaves.name, PYSEQ, (leaves, STATIC_VAL))
+            return leaves
+        if q.startswith(("jax.tree_util.", "jax.tree.")):
+            return self.generic(argvals)
+        if q.startswith(STATIC_PREFIXES):
+            return STATIC_VAL
+        if q.startswith("jax.experimental.pallas."):
+            if q.rsplit(".", 1)[-1] not in PALLAS_TRACED:
+                return self.generic(argvals)
+            return Val(TRACED, first_traced_name([v for _, v in argvals]), ARRAY)
+        if q in ("jax.lax.psum", "jax.lax.axis_size") and argvals and argvals[0][1].kind == STATIC:
+            return STATIC_VAL  # psum(1, axis) is the axis size, a Python int
+        if q.startswith(TRACED_PREFIXES):
+            if fr.concrete:
+                return STATIC_VAL
+            if q.rsplit(".", 1)[-1].startswith("_"):
+                return self.generic(argvals)  # private helpers: often Python-level utilities
+            name = first_traced_name([v for _, v in argvals])
+            flags = ARRAY
+            last = q.rsplit(".", 1)[-1]
+            if last.startswith(("is", "logical_", "equal", "not_equal", "greater", "less")) or last in (
+                "any",
+                "all",
+                "signbit",
+            ):
+                flags |= BOOL
+            return Val(TRACED, name, flags)
+        if q.startswith("numpy."):
+            if q.startswith("numpy.random.") or q[6:] in NUMPY_STATIC:
+                return STATIC_VAL
+            if any(v.kind == TRACED for _, v in argvals):
+                return Val(TRACED, first_traced_name([v for _, v in argvals]), ARRAY) if q[6:] in NUMPY_SAFE else UNKNOWN_VAL
+            return self.generic(argvals)
+        if q.startswith(("math.", "random.", "time.", "operator.", "builtins.")):
+            return STATIC_VAL if all(v.kind == STATIC for _, v in argvals) else UNKNOWN_VAL
+        ext = self.analyzer.external
+        if ext is not None and any(v.kind == TRACED for _, v in argvals):
+            r = ext(self, e, q, argvals)
+            if r is not None:
+                return r
+        return self.generic(argvals)
+
+    def call_transform(self, e, q: str, t: Transform, argvals) -> Val:
+        fr = self.frame
+        # Transforms that return a function: jit, vmap, checkpoint, ...
+        if t.fn_args and t.fn_args[0][0] == 0 and t.fn_args[0][1] in ("fun",) or q in (
+            "jax.make_jaxpr",
+        ):
+            if argvals and e.args[0].keyword is None:
+                fn = self.fn_from(e.args[0].value)
+                if fn is not None:
+                    ref, closure, bargs, bkw = fn
+                    spec_nodes = [a for a in e.args if a.keyword is not None]
+                    if spec_nodes and t.statics:
+                        from jaxlint.analysis.transforms import StaticSpec
+
+                        sp = StaticSpec()
+                        parse_statics(spec_nodes, sp)
+                        if sp.opaque or sp.nums or sp.names:
+                            return STATIC_VAL  # static parameters by call: not followed further
+                    return Val(STATIC, None, 0, None, fn)
+            return STATIC_VAL
+        if q == "jax.eval_shape" or q == "equinox.filter_eval_shape":
+            return STATIC_VAL
+        # Control flow primitives: they trace the functions they are given, right here.
+        pos = [(a, v) for a, v in argvals if a.keyword is None and not a.star]
+        fns = []
+        for i, kw in t.fn_args:
+            expr = None
+            for a, _v in argvals:
+                if a.keyword is not None and a.keyword.value == kw:
+                    expr = a.value
+            if expr is None and i < len(pos):
+                expr = pos[i][0].value
+            if expr is None:
+                continue
+            if isinstance(expr, (cst.List, cst.Tuple)):
+                fns.extend(el.value for el in expr.elements)
+            else:
+                fns.append(expr)
+        operands = self.lax_operands(q, t, e, argvals)
+        for expr in fns:
+            fn = self.fn_from(expr)
+            if fn is not None:
+                self.analyzer.trace_inline(fr, fn, t.label, frozenset(), operands)
+        if fr.concrete:
+            return STATIC_VAL
+        return Val(TRACED, first_traced_name([v for _, v in argvals]), 0)
+
+    def lax_operands(self, q: str, t: Transform, e: cst.Call, argvals) -> Optional[List[Val]]:
+        if t.arity is None:
+            return None
+        return lax_operands(q, argvals)
+
+    BUILTIN_STATIC = frozenset(
+        {
+            "len",
+            "isinstance",
+            "issubclass",
+            "type",
+            "hasattr",
+            "callable",
+            "id",
+            "repr",
+            "str",
+            "print",
+            "super",
+            "format",
+            "hash",
+            "vars",
+            "dir",
+            "setattr",
+            "delattr",
+            "iter",
+            "next",
+            "object",
+            "NotImplementedError",
+            "ValueError",
+            "TypeError",
+            "RuntimeError",
+            "AssertionError",
+        }
+    )
+
+    def call_name(self, e: cst.Call, func: cst.Name) -> Val:
+        fr = self.frame
+        name = func.value
+        local = fr.lookup(name)
+        if name in ("isinstance", "issubclass") and len(e.args) == 2 and isinstance(e.args[1].value, cst.Name):
+            self.receiver = e.args[1].value  # a table of types consulted, not a value computed with
+        argvals = self.args(e)
+        if local is not None and name not in fr.declared:
+            if local.fn is not None:
+                return self.invoke(e, local, argvals)
+            return self.generic(argvals, local)
+        owner = fr.scope.lookup_scope(name)
+        if owner is None:
+            # A builtin.
+            self.emit("call", fr, e, "builtins." + name, argvals)
+            return self.builtin(e, name, argvals)
+        f = owner.defs.get(name)
+        if f is not None:
+            return self.invoke(e, Val(STATIC, name, 0, None, (FnRef(f), None, [], {})), argvals)
+        app = self.analyzer.finder.aliases.get((id(owner), name))
+        if app is not None:
+            ref = FnRef(app.func)
+            ref.bound_self = app.bound_self
+            return self.invoke(e, Val(STATIC, name, 0, None, (ref, None, [], {})), argvals)
+        v = self.name_val(func)
+        if v.fn is not None:
+            return self.invoke(e, v, argvals)
+        ref = self.analyzer.finder.resolve_fn(func, fr.scope)
+        if ref is not None:
+            return self.invoke(e, Val(STATIC, name, 0, None, (ref, None, [], {})), argvals)
+        if owner.classes.get(name) is not None:
+            return self.generic(argvals)
+        return self.generic(argvals)
+
+    def builtin(self, e, name: str, argvals) -> Val:
+        vals = [v for _, v in argvals]
+        if name in self.BUILTIN_STATIC or name in ("int", "float", "bool", "complex", "range"):
+            if name == "range":
+                return Val(STATIC, None, PYSEQ)
+            if name in ("str", "repr", "format") and vals and vals[0].kind == TRACED:
+                return Val(STATIC, vals[0].name, TEXT)
+            return STATIC_VAL
+        if name in ("abs", "round", "sum", "pow", "divmod", "min", "max"):
+            v = joinall(vals) if vals else STATIC_VAL
+            if v.kind == TRACED:
+                return Val(TRACED, v.name, ARRAY)
+            return Val(v.kind)
+        if name in ("list", "tuple", "sorted", "reversed", "set", "frozenset"):
+            v = vals[0] if vals else STATIC_VAL
+            if v.items is not None:
+                return Val(v.kind, v.name, PYSEQ, v.items if name in ("list", "tuple") else None)
+            return Val(v.kind, v.name, PYSEQ)
+        if name in ("zip", "enumerate", "map", "filter"):
+            v = joinall(vals) if vals else STATIC_VAL
+            return Val(v.kind, v.name, PYSEQ)
+        if name == "dict":
+            v = joinall(vals) if vals else STATIC_VAL
+            return Val(v.kind, v.name, DICT)
+        if name == "getattr" and vals:
+            if len(argvals) >= 2 and isinstance(argvals[1][0].value, cst.SimpleString):
+                attr = string_value(argvals[1][0].value)
+                if attr in STATIC_ATTRS:
+                    return STATIC_VAL
+            base = vals[0]
+            if base.kind == TRACED and not base.flags & OPAQUE:
+                return Val(TRACED, base.name)
+            return STATIC_VAL if base.kind == STATIC else UNKNOWN_VAL
+        return self.generic(argvals)
+
+    def call_attribute(self, e: cst.Call, func: cst.Attribute) -> Val:
+        fr = self.frame
+        meth = func.attr.value
+        base_expr = func.value
+        # self.method(...) / cls.method(...) within a class
+        if isinstance(base_expr, cst.Name) and base_expr.value in ("self", "cls"):
+            cls = fr.scope.enclosing_class() if fr.func.cls is None else fr.func.cls
+            if cls is None:
+                cls = fr.scope.enclosing_class()
+            if cls is not None:
+                f = cls.body_scope.defs.get(meth)
+                if f is not None:
+                    self_val = fr.lookup(base_expr.value) or STATIC_VAL
+                    argvals = self.args(e)
+                    ref = FnRef(f)
+                    ref.bound_self = True
+                    if self_val.kind == TRACED and not any(v.kind == TRACED for _, v in argvals):
+                        return UNKNOWN_VAL
+                    return self.invoke(e, Val(STATIC, meth, 0, None, (ref, None, [], {})), argvals, self_val)
+        if meth in MUTATING_METHODS and isinstance(base_expr, cst.Name):
+            self.receiver = base_expr
+        base = self.eval(base_expr)
+        argvals = self.args(e)
+        self.emit("method", fr, e, base, meth, argvals)
+        if base.fn is not None:
+            return STATIC_VAL
+        if base.kind == TRACED:
+            if base.flags & OPAQUE:
+                return UNKNOWN_VAL
+            if meth in ("item", "tolist"):
+                return STATIC_VAL
+            if base.container:
+                if meth in DICT_METHODS:
+                    if meth == "items":
+                        return Val(TRACED, base.name, PYSEQ, None)
+                    if meth == "keys":
+                        return Val(STATIC, None, PYSEQ)
+                    return Val(TRACED, base.name, PYSEQ if meth == "values" else 0)
+                if meth in ("index", "count"):
+                    return UNKNOWN_VAL
+                return Val(TRACED, base.name)
+            if meth in ("set", "add", "multiply", "divide", "power", "min", "max", "apply", "get"):
+                return Val(TRACED, base.name, ARRAY)
+            if fr.concrete:
+                return STATIC_VAL
+            flags = ARRAY
+            if meth in ("any", "all"):
+                flags |= BOOL
+            return Val(TRACED, base.name, flags)
+        if base.kind == UNKNOWN:
+            return UNKNOWN_VAL
+        if meth == "format" and isinstance(base_expr, (cst.SimpleString, cst.ConcatenatedString)):
+            traced = next((v for _, v in argvals if v.kind == TRACED), None)
+            return Val(STATIC, traced.name, TEXT) if traced is not None else STATIC_VAL
+        # a method of a concrete Python object
+        return self.generic(argvals)
+
+class _ContainsCall(FastVisitor):
+    def __init__(self, target: cst.Call):
+        self.target = target
+        self.found = False
+
+    def visit_Call(self, node) -> None:
+        if node is self.target:
+            self.found = True
+
+def _exits(block) -> bool:
+    body = block.body if isinstance(block, (cst.IndentedBlock, cst.SimpleStatementSuite)) else []
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, cst.SimpleStatementLine) and last.body:
+        return isinstance(last.body[-1], (cst.Return, cst.Raise))
+    return False
+
+def guarded_not_none(func_node, site) -> frozenset:
+    """Names that ``if name is None: ... return`` guards make non-None before ``site``, among
+    the top-level statements of ``func_node``."""
+    out = set()
+    alias = {}  # ``nbrs = neighbors``: a guard on one is a guard on the other
+    for st in func_node.body.body:
+        v = _ContainsCall(site)
+        v.walk(st)
+        if v.found:
+            break
+        if isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1 and isinstance(st.body[0], cst.Assign):
+            a = st.body[0]
+            if len(a.targets) == 1 and isinstance(a.targets[0].target, cst.Name) and isinstance(a.value, cst.Name):
+                alias[a.targets[0].target.value] = a.value.value
+        if isinstance(st, cst.If) and st.orelse is None and _exits(st.body):
+            t = st.test
+            if (
+                isinstance(t, cst.Comparison)
+                and isinstance(t.left, cst.Name)
+                and len(t.comparisons) == 1
+                and isinstance(t.comparisons[0].operator, cst.Is)
+                and is_none_literal(t.comparisons[0].comparator)
+            ):
+                out.add(t.left.value)
+                if t.left.value in alias:
+                    out.add(alias[t.left.value])
+    return frozenset(out)
+
+def structure_of(expr, scope: Scope, depth: int = 0) -> Val:
+    """The pytree structure of an expression outside traced code, as far as literals show it."""
+    if isinstance(expr, (cst.Tuple, cst.List)) and not any(isinstance(el, cst.StarredElement) for el in expr.elements):
+        items = tuple(structure_of(el.value, scope, depth + 1) for el in expr.elements)
+        return Val(STATIC, None, PYSEQ, items)
+    if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
+        return Val(STATIC, None, PYSEQ)
+    if isinstance(expr, (cst.Dict, cst.DictComp)):
+        return Val(STATIC, None, DICT)
+    if isinstance(expr, cst.Name) and depth < 4:
+        if expr.value == "None":
+            return STATIC_VAL
+        owner = scope.lookup_scope(expr.value)
+        binds = owner.bindings.get(expr.value, ()) if owner is not None else ()
+        assigns = sorted(
+            (b for b in binds if b.kind == "assign" and b.value is not None and b.order is not None),
+            key=lambda b: b.order,
+        )
+        if assigns:
+            # The structure a variable is created with (``x = [a, b]``) is the one a loop carries.
+            return structure_of(assigns[0].value, owner, depth + 1)
+    return Val(UNKNOWN)

@@ -1,0 +1,201 @@
+"""Every table of JAX and NumPy knowledge the interpreter uses, in one place.
+
+Each entry was checked against JAX (see fixtures/ and the oracle test): what a call returns on
+tracers, which attributes are static, which NumPy functions dispatch to the array's methods.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+from jaxlint.analysis.syntax import is_none_literal
+from jaxlint.analysis.values import ARRAY, STATIC_VAL, TRACED, Val, to_traced
+
+
+ARRAY_ATTRS = frozenset({"T", "mT", "real", "imag", "at", "flat"})
+
+STATIC_ATTRS = frozenset(
+    {"shape", "ndim", "dtype", "size", "weak_type", "sharding", "aval", "itemsize", "nbytes"}
+)
+
+# jax.numpy / lax functions whose result is a Python value even on tracers.
+STATIC_FUNCS = frozenset(
+    {
+        "jax.numpy.shape",
+        "jax.numpy.ndim",
+        "jax.numpy.size",
+        "jax.numpy.issubdtype",
+        "jax.numpy.isdtype",
+        "jax.numpy.result_type",
+        "jax.numpy.promote_types",
+        "jax.numpy.dtype",
+        "jax.numpy.finfo",
+        "jax.numpy.iinfo",
+        "jax.numpy.can_cast",
+        "jax.numpy.isscalar",
+        "jax.numpy.iscomplexobj",
+        "jax.numpy.isrealobj",
+        "jax.numpy.broadcast_shapes",
+        "jax.numpy.get_printoptions",
+        "jax.lax.broadcast_shapes",
+        "jax.lax.axis_size",
+        "jax.core.get_aval",
+        "jax.tree_util.tree_structure",
+        "jax.tree.structure",
+        "jax.tree_util.treedef_is_leaf",
+        "jax.devices",
+        "jax.local_devices",
+        "jax.device_count",
+        "jax.local_device_count",
+        "jax.process_index",
+        "jax.process_count",
+        "jax.default_backend",
+        "jax.eval_shape",
+        "jax.ShapeDtypeStruct",
+        "jax.named_scope",
+        "jax.debug.print",
+        "jax.debug.callback",
+        "jax.debug.breakpoint",
+        "jax.debug.visualize_array_sharding",
+        "jax.ensure_compile_time_eval",
+        "jax.typeof",
+        "jax.lax.dtype",
+        "jax.numpy.ndarray",
+    }
+)
+
+TRACED_PREFIXES = (
+    "jax.numpy.",
+    "jax.lax.",
+    "jax.random.",
+    "jax.nn.",
+    "jax.scipy.",
+    "jax.image.",
+    "jax.ops.",
+    "jax.lax.linalg.",
+)
+
+# Pallas is mostly Python-level helpers (cdiv, BlockSpec, next_power_of_2); these are traced.
+PALLAS_TRACED = frozenset(
+    {
+        "program_id",
+        "num_programs",
+        "load",
+        "store",
+        "swap",
+        "atomic_add",
+        "atomic_max",
+        "atomic_min",
+        "atomic_and",
+        "atomic_or",
+        "atomic_xor",
+        "atomic_xchg",
+        "atomic_cas",
+        "dot",
+        "max_contiguous",
+        "multiple_of",
+    }
+)
+
+STATIC_PREFIXES = ("jax.dtypes.", "jax.sharding.", "jax.typing.", "jax.core.", "jax.tree_util.register")
+
+TREE_MAPS = frozenset(
+    {
+        "jax.tree_util.tree_map",
+        "jax.tree.map",
+        "jax.tree_map",
+        "jax.tree_util.tree_map_with_path",
+        "jax.tree.map_with_path",
+    }
+)
+
+CALLBACKS = frozenset(
+    {
+        "jax.pure_callback",
+        "jax.experimental.io_callback",
+        "jax.experimental.host_callback.call",
+        "jax.experimental.host_callback.id_tap",
+    }
+)
+
+# Methods on Python containers, not arrays.
+DICT_METHODS = frozenset({"keys", "values", "items", "get"})
+
+# NumPy functions that only read a tracer's shape or dtype: a static result.
+NUMPY_STATIC = frozenset(
+    {"shape", "ndim", "size", "result_type", "dtype", "issubdtype", "iinfo", "finfo", "isscalar", "iscomplexobj", "isrealobj", "can_cast", "promote_types"}
+)
+
+# NumPy functions that work on tracers because they dispatch to the array's own method or
+# only read its shape (verified against JAX: see fixtures/concretization.py and the oracle test).
+NUMPY_SAFE = NUMPY_STATIC | frozenset(
+    {
+        "sum",
+        "mean",
+        "prod",
+        "max",
+        "min",
+        "amax",
+        "amin",
+        "any",
+        "all",
+        "argmax",
+        "argmin",
+        "std",
+        "var",
+        "cumsum",
+        "cumprod",
+        "round",
+        "around",
+        "reshape",
+        "transpose",
+        "squeeze",
+        "swapaxes",
+        "shape",
+        "ndim",
+        "size",
+        "take",
+        "repeat",
+        "trace",
+        "diagonal",
+        "searchsorted",
+    }
+)
+
+def lax_operands(q: str, argvals) -> Optional[List[Val]]:
+    """What a lax primitive passes to its function(s), from its (Arg, Val) arguments: the
+    carry keeps its pytree structure, every leaf becomes an array."""
+    if any(a.star for a, _ in argvals):
+        return None
+    pos = [(a, v) for a, v in argvals if a.keyword is None]
+    kw = {a.keyword.value: (a, v) for a, v in argvals if a.keyword is not None}
+
+    def arg(i, name):
+        if i < len(pos):
+            return pos[i]
+        return kw.get(name)
+
+    short = q.rsplit(".", 1)[-1]
+    if short == "scan":
+        init, xs = arg(1, "init"), arg(2, "xs")
+        x = STATIC_VAL if xs is None or is_none_literal(xs[0].value) else Val(TRACED, xs[1].name, ARRAY)
+        return [carried(init), x]
+    if short == "fori_loop":
+        return [Val(TRACED, None, ARRAY), carried(arg(3, "init_val"))]
+    if short == "while_loop":
+        return [carried(arg(2, "init_val"))]
+    if short in ("cond", "switch"):
+        start = 3 if short == "cond" else 2
+        return [carried(p) for p in pos[start:]]
+    if short == "map":
+        return [Val(TRACED, None, ARRAY)]
+    return None
+
+def carried(av) -> Val:
+    """A lax operand as the function receives it: every leaf an array, the containers kept."""
+    if av is None:
+        return Val(TRACED, None, 0)
+    a, v = av
+    if is_none_literal(a.value):
+        return STATIC_VAL
+    return to_traced(v)
