@@ -8,6 +8,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 import libcst as cst
 
+from jaxlint.analysis.classes import LEAF, STATIC_FIELD, ClassModel, annotation_class, is_classmethod, is_property
 from jaxlint.analysis.annotations import (
     annotation_container,
     container_uses,
@@ -18,10 +19,13 @@ from jaxlint.analysis.annotations import (
 from jaxlint.analysis.events import Context
 from jaxlint.analysis.frame import Frame
 from jaxlint.analysis.interpreter import Interp, guarded_not_none, structure_of
-from jaxlint.analysis.jax_api import lax_operands
+from jaxlint.analysis.jax_api import TYPE_ERROR_CODES, lax_operands
 from jaxlint.analysis.scopes import FuncInfo, ModuleIndex
-from jaxlint.analysis.transforms import Application, Transform, TransformFinder, resolve
+from jaxlint.analysis.transforms import Application, FnRef, Transform, TransformFinder, resolve
 from jaxlint.analysis.values import (
+    KNOWN_CONSTANTS,
+    first_traced_name,
+    signature,
     ARRAY,
     DICT,
     Env,
@@ -65,6 +69,7 @@ class Analyzer:
         self.memo: Dict[tuple, Val] = {}
         self.active: set = set()
         self.analyzed_entries: List[Tuple[Application, Frame]] = []
+        self.classes = ClassModel(index)
         self.container_cache: Dict[int, frozenset] = {}
         self._callee_table: Optional[Dict] = None
         self._alias_by_app: Optional[Dict] = None
@@ -79,6 +84,8 @@ class Analyzer:
             h(ctx, *args)
 
     def report(self, rule, node, frame: Frame, fields) -> None:
+        if frame.catches_tracer_errors and rule.code in TYPE_ERROR_CODES:
+            return  # ``try: int(x) except TypeError:``: the check only when concrete, on purpose
         self._report(rule, node, frame, fields)
 
     # -- entry points ----------------------------------------------------------
@@ -209,7 +216,7 @@ class Analyzer:
         positional = f.positional_params()
         skip = 0
         if app.bound_self and f.is_method and positional:
-            frame.env[positional[0].name.value] = STATIC_VAL
+            frame.env[positional[0].name.value] = Val(STATIC, None, 0, cls=f.cls)
             skip = 1
         nargs = app.nargs
         operands = None
@@ -222,6 +229,9 @@ class Analyzer:
                 frame.env[name] = STATIC_VAL
                 continue
             j = i - app.bound_pos
+            if name in app.bound_false:
+                frame.env[name] = KNOWN_CONSTANTS["False"]
+                continue
             if name in app.bound_set:
                 frame.env[name] = Val(STATIC, None, NOTNONE)
                 continue
@@ -254,9 +264,13 @@ class Analyzer:
 
     def _param_val(self, app, param, name, statics, opaque, passed, i, f) -> Val:
         t = app.transform
+        if name in app.bound_false:
+            return KNOWN_CONSTANTS["False"]
         if name in app.bound_set:
             return Val(STATIC, None, NOTNONE)
         if name in statics or name in app.bound_kw:
+            if f.is_method and param is f.positional_params()[0]:
+                return Val(STATIC, None, 0, cls=f.cls)  # a static ``self``: its methods still resolve
             return STATIC_VAL
         if opaque:
             return UNKNOWN_VAL
@@ -268,7 +282,9 @@ class Analyzer:
         if t.filtered:
             return Val(TRACED, name, ARRAY) if is_array_annotation(param.annotation, f.scope) else UNKNOWN_VAL
         if f.is_method and not app.bound_self and param is f.positional_params()[0]:
-            return Val(TRACED, name, OPAQUE)  # a traced ``self``: its fields may be static
+            # A traced ``self`` is a pytree of its class: the class model says which fields are
+            # leaves; where it cannot tell, the fields stay unknown.
+            return Val(TRACED, name, OPAQUE, cls=f.cls)
         flags = OPAQUE if t.opaque_attrs else 0
         if t.refs or is_ref_name(name):
             return Val(TRACED, name, flags | REF)
@@ -276,15 +292,72 @@ class Analyzer:
 
     def pytree_class(self, param, f: FuncInfo):
         """The module's class a parameter is annotated with (``state: TrainState``), if any."""
-        ann = param.annotation
-        if ann is None:
+        return annotation_class(param.annotation.annotation, f.scope) if param.annotation is not None else None
+
+    # -- instances of the module's classes -------------------------------------------
+    def instance_attribute(self, frame: Frame, base: Val, attr: str, name: Optional[str]) -> Optional[Val]:
+        """``base.attr`` for an instance of a class of the module: a bound method, a property
+        evaluated with the receiver, a constructed field, or a field by the pytree model.
+        None when the class does not say (the caller falls back to what the value shows)."""
+        cls = base.cls
+        f = self.classes.member(cls, attr)
+        if f is not None:
+            ref = FnRef(f)
+            if is_property(f):
+                ref.bound_self = True
+                return self.call_function(frame, None, (ref, None, [], {}), [], base)
+            if not f.is_method:
+                return Val(STATIC, attr, 0, None, (ref, None, [], {}))
+            receiver = Val(STATIC, None, 0, cls=cls) if is_classmethod(f) else base
+            return Val(STATIC, attr, 0, None, (ref, None, [receiver], {}))
+        if base.items is not None:
+            names = self.classes.field_names(cls)
+            if attr in names and names.index(attr) < len(base.items):
+                return base.items[names.index(attr)]
+        if base.kind != TRACED:
             return None
-        e = ann.annotation
-        if isinstance(e, cst.Name):
-            owner = f.scope.lookup_scope(e.value)
-            if owner is not None:
-                return owner.classes.get(e.value)
+        kind = self.classes.field_kind(cls, attr)
+        if kind == LEAF:
+            return Val(TRACED, name, 0, cls=self.classes.field_class(cls, attr))
+        if kind == STATIC_FIELD:
+            return STATIC_VAL
         return None
+
+    def construct(self, frame: Frame, call: cst.Call, cls, argvals) -> Val:
+        """``Cls(...)`` in traced code: a NamedTuple or dataclass keeps its fields one by one."""
+        kinds = [v.kind for _, v in argvals]
+        kind = max(kinds, default=STATIC)
+        names = self.classes.field_names(cls)
+        pytree = self.classes.pytree_kind(cls)
+        if pytree in ("namedtuple", "dataclass", "equinox") and names and not self.classes.has_own_init(cls):
+            if not any(a.star for a, _ in argvals):
+                given: Dict[str, Val] = {}
+                pos = [v for a, v in argvals if a.keyword is None]
+                for n, v in zip(names, pos):
+                    given[n] = v
+                for a, v in argvals:
+                    if a.keyword is not None:
+                        given[a.keyword.value] = v
+                items = tuple(given.get(n, STATIC_VAL) for n in names)
+                return Val(max((i.kind for i in items), default=STATIC), first_traced_name(items), 0, items, None, cls)
+        if kind == STATIC:
+            return Val(STATIC, None, 0, cls=cls)
+        return UNKNOWN_VAL
+
+    def replaced(self, base: Val, argvals) -> Val:
+        """``x._replace(f=v)`` / ``x.replace(f=v)``: the same class with those fields changed."""
+        names = self.classes.field_names(base.cls)
+        if base.items is not None and all(a.keyword is not None for a, _ in argvals):
+            items = list(base.items)
+            for a, v in argvals:
+                if a.keyword.value in names and names.index(a.keyword.value) < len(items):
+                    items[names.index(a.keyword.value)] = v
+            items = tuple(items)
+            return Val(max((i.kind for i in items), default=STATIC), first_traced_name(items), 0, items, None, base.cls)
+        kind = max([base.kind] + [v.kind for _, v in argvals])
+        if kind != base.kind:
+            return UNKNOWN_VAL
+        return Val(base.kind, base.name, base.flags, None, None, base.cls)
 
     def param_shape_flags(self, f: FuncInfo, param, name: str) -> int:
         """ARRAY when the parameter is surely an array or scalar; RAW when it may be a pytree
@@ -313,10 +386,13 @@ class Analyzer:
     ) -> Val:
         ref, closure, bound_args, bound_kw = fnval
         f: FuncInfo = ref.func
-        if not any(v.kind == TRACED for _, v in argvals) and not any(v.kind == TRACED for v in bound_args) and not (
-            self_val is not None and self_val.kind == TRACED
-        ):
-            return STATIC_VAL if all(v.kind == STATIC for _, v in argvals) else UNKNOWN_VAL
+        # The body is interpreted even when no argument is traced: what it returns (a jnp
+        # result is a tracer) and what it does (a print, an append) both happen under the trace.
+        with_traced = (
+            any(v.kind == TRACED for _, v in argvals)
+            or any(v.kind == TRACED for v in bound_args)
+            or (self_val is not None and self_val.kind == TRACED)
+        )
         if frame.depth >= self.MAX_DEPTH:
             return UNKNOWN_VAL
         env: Env = {}
@@ -324,7 +400,7 @@ class Analyzer:
         p = f.params
         idx = 0
         if ref.bound_self and f.is_method and positional:
-            env[positional[0].name.value] = self_val if self_val is not None else STATIC_VAL
+            env[positional[0].name.value] = self_val if self_val is not None else Val(STATIC, None, 0, cls=f.cls)
             idx = 1
         for v in bound_args:
             if idx < len(positional):
@@ -370,7 +446,7 @@ class Analyzer:
                     if n in env:
                         v = env[n]
                         if call is not None and v.kind == TRACED and not v.flags & (RAW | OPAQUE | REF | PYSEQ | DICT):
-                            arg = _arg_for(call, positional, n, ref.bound_self and f.is_method)
+                            arg = _arg_for(call, positional, n, (1 if ref.bound_self and f.is_method else 0) + len(bound_args))
                             if arg is not None:
                                 self.emit("traced_static_arg", frame, arg, n, f, v)
                         env[n] = STATIC_VAL
@@ -386,8 +462,9 @@ class Analyzer:
                 env[n] = v.renamed(n, REF if is_ref_name(n) else 0)
         key = (
             id(f.node),
-            tuple(sorted((n, v.kind, v.flags) for n, v in env.items())),
+            tuple(sorted((n, signature(v)) for n, v in env.items())),
             frame.cached,
+            frame.catches_tracer_errors > 0,
             id(closure) if closure else 0,
         )
         if key in self.memo:
@@ -395,12 +472,13 @@ class Analyzer:
         if key in self.active:
             return UNKNOWN_VAL
         self.active.add(key)
-        where = f"{f.name}(), called with traced values from {frame.entry_name}"
+        where = f"{f.name}(), called {'with traced values ' if with_traced else ''}from {frame.entry_name}"
         sub = Frame(f, f.body_scope or f.scope, where, frame.entry, frame.cached)
         sub.entry_name = frame.entry_name
         sub.env = env
         sub.closure = closure
         sub.depth = frame.depth + 1
+        sub.catches_tracer_errors = frame.catches_tracer_errors
         try:
             result = self.run_frame(sub)
         finally:
@@ -468,9 +546,9 @@ class Analyzer:
             return STATIC_VAL
         return joinall(frame.returns)
 
-def _arg_for(call: cst.Call, positional, name: str, bound_self: bool) -> Optional[cst.Arg]:
+def _arg_for(call: cst.Call, positional, name: str, bound: int) -> Optional[cst.Arg]:
     """The argument of ``call`` that lands on parameter ``name``."""
-    names = [p.name.value for p in positional][1 if bound_self else 0 :]
+    names = [p.name.value for p in positional][bound:]
     i = 0
     for a in call.args:
         if a.star:

@@ -53,4 +53,5 @@ EVENTS = (
     "name_write",
     "format_spec",
     "traced_static_arg",
+    "chained_compare",
 )

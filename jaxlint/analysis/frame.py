@@ -26,6 +26,7 @@ class Frame:
         "depth",
         "entry_name",
         "notnone",
+        "catches_tracer_errors",
     )
 
     def __init__(self, func: FuncInfo, scope: Scope, where: str, entry: Application, cached: bool):
@@ -44,6 +45,9 @@ class Frame:
         # Enclosing-scope names known not to be None where the function is handed to JAX
         # (``if prev is None: return ...`` earlier in the enclosing function).
         self.notnone: frozenset = frozenset()
+        # Inside ``try: ... except TypeError:`` (or a handler that catches JAX's tracer errors,
+        # which are TypeErrors): a conversion there is the deliberate "only when concrete" check.
+        self.catches_tracer_errors = 0
 
     def lookup(self, name: str) -> Optional[Val]:
         v = self.env.get(name)

@@ -13,10 +13,13 @@ from typing import TYPE_CHECKING, List, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.annotations import is_ref_name
-from jaxlint.analysis.classes import field_kind
 from jaxlint.analysis.frame import Frame
 from jaxlint.analysis.jax_api import (
     ARRAY_ATTRS,
+    ARRAY_METHODS,
+    DISABLE_JIT_FLAGS,
+    TRACER_ERROR_CLASSES,
+    TRACER_ERROR_HANDLERS,
     CALLBACKS,
     DICT_METHODS,
     NUMPY_SAFE,
@@ -33,6 +36,7 @@ from jaxlint.analysis.scopes import MUTATING_METHODS, VALUE_KINDS, FastVisitor, 
 from jaxlint.analysis.syntax import const_index, is_none_literal, is_string_literal, string_value
 from jaxlint.analysis.transforms import PARTIAL, PASS_THROUGH, TRANSFORMS, FnRef, Transform, parse_statics, resolve
 from jaxlint.analysis.values import (
+    NONE,
     ARRAY,
     BOOL,
     DICT,
@@ -181,12 +185,14 @@ class Interp:
             out.append(q or "")
         return out
 
-    def narrow(self, test) -> List[str]:
-        """Names that hold Python values wherever ``test`` is true."""
-        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+    def narrow(self, test, negated: bool = False) -> List[str]:
+        """Names that hold Python values wherever ``test`` is true (``negated``: false)."""
+        if not negated and isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
             return self.narrow(test.left) + self.narrow(test.right)
-        negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
-        call = test.expression if negated else test
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            negated, call = not negated, test.expression
+        else:
+            call = test
         if not isinstance(call, cst.Call) or not call.args or not isinstance(call.args[0].value, cst.Name):
             return []
         name = call.args[0].value.value
@@ -212,6 +218,8 @@ class Interp:
             return self.narrow(test.expression)
         if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
             return self.narrow_false(test.left) + self.narrow_false(test.right)
+        if isinstance(test, cst.Call):
+            return self.narrow(test, negated=True)  # past ``if isinstance(x, Tracer): return``
         return []
 
     def _with_static(self, names, fn):
@@ -238,7 +246,9 @@ class Interp:
         if v is None:
             if test.left.value not in self.frame.notnone:
                 return None
-        elif not v.flags & NOTNONE:
+        elif v.kind == STATIC and v.flags & NONE:
+            return isinstance(c.operator, cst.Is)  # a default None the caller left alone
+        elif not (v.flags & NOTNONE or v.items is not None or v.fn is not None or v.kind == TRACED and v.flags & ARRAY):
             return None
         return isinstance(c.operator, cst.IsNot)
 
@@ -305,7 +315,12 @@ class Interp:
 
     def s_Try(self, st) -> None:
         before = dict(self.frame.env)
-        self.block(st.body)
+        guarded = any(self.catches_tracer_errors(h) for h in st.handlers)
+        self.frame.catches_tracer_errors += guarded
+        try:
+            self.block(st.body)
+        finally:
+            self.frame.catches_tracer_errors -= guarded
         if st.orelse is not None:
             self.block(st.orelse.body)
         envs = [self.frame.env]
@@ -323,6 +338,18 @@ class Interp:
             self.block(st.finalbody.body)
 
     s_TryStar = s_Try
+
+    def catches_tracer_errors(self, handler) -> bool:
+        """A bare ``except:``, or one naming TypeError, Exception or a JAX tracer error."""
+        if handler.type is None:
+            return True
+        types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
+        for t in types:
+            e = t.value if isinstance(t, cst.Element) else t
+            q = resolve(e, self.frame.scope) or dotted_name(e) or ""
+            if q in TRACER_ERROR_HANDLERS or q.rsplit(".", 1)[-1] in TRACER_ERROR_CLASSES:
+                return True
+        return False
 
     def s_With(self, st: cst.With) -> None:
         concrete = False
@@ -465,12 +492,19 @@ class Interp:
             while isinstance(head, cst.Attribute):
                 head = head.value
             if isinstance(head, cst.Name) and self.frame.lookup(head.value) is None:
-                if resolve(e, self.frame.scope) is not None:
+                q = resolve(e, self.frame.scope)
+                if q in DISABLE_JIT_FLAGS:
+                    return KNOWN_CONSTANTS["False"]  # jit traces only while jit is enabled
+                if q is not None:
                     return STATIC_VAL  # a module attribute: jnp.float32, jnp.pi, lax.add
         attr = e.attr.value
         if isinstance(base_expr, cst.Name):
             self.attr_hint = (base_expr, attr)
         base = self.eval(base_expr)
+        if base.cls is not None and base.kind != UNKNOWN:
+            member = self.analyzer.instance_attribute(self.frame, base, attr, dotted_name(e) or base.name)
+            if member is not None:
+                return member
         if attr in STATIC_ATTRS:
             return Val(STATIC, None, SHAPE | PYSEQ if attr == "shape" else 0)
         if base.kind == STATIC:
@@ -483,14 +517,8 @@ class Interp:
             name = dotted_name(e) or base.name
             if base.flags & ARRAY or attr in ARRAY_ATTRS:
                 return Val(TRACED, name, ARRAY)
-            # A field of a pytree argument: a leaf (traced) or static metadata of a dataclass
-            # (``field(pytree_node=False)``, ``eqx.field(static=True)``).  Only the class can
-            # tell: a NamedTuple's fields are leaves; a dataclass says which fields are static.
-            kind = field_kind(base.cls, attr) if base.cls is not None else None
-            if kind == "leaf":
-                return Val(TRACED, name, 0)
-            if kind == "static":
-                return STATIC_VAL
+            # A field of a pytree whose class the model cannot place: a leaf or static
+            # metadata, only the class can tell.
             return UNKNOWN_VAL
         return UNKNOWN_VAL
 
@@ -565,6 +593,10 @@ class Interp:
 
     def e_BooleanOperation(self, e, t) -> Val:
         a = self.eval(e.left, t)
+        if a.kind == STATIC and a.flags & (TRUE | FALSE):
+            # A known Python bool short-circuits: ``False and x`` never reads ``x``.
+            decided = bool(a.flags & TRUE) == isinstance(e.operator, cst.Or)
+            return a if decided else self.eval(e.right, t)
         names = self.narrow(e.left) if isinstance(e.operator, cst.And) else []
         b = self._with_static(names, lambda: self.eval(e.right, t)) if names else self.eval(e.right, t)
         self.emit("boolop", self.frame, e, a, b, t)
@@ -595,6 +627,10 @@ class Interp:
             elif not isinstance(op, (cst.Is, cst.IsNot)):
                 static = False
             vals.append(r)
+        if len(e.comparisons) > 1:
+            # ``0 < x < 1`` is ``(0 < x) and (x < 1)``: the first comparison is made a bool.
+            first = Val(max(vals[0].kind, vals[1].kind), first_traced_name(vals[:2]), BOOL | ARRAY)
+            self.emit("chained_compare", self.frame, e, first, t)
         if static:
             return STATIC_VAL
         k = max(v.kind for v in vals)
@@ -968,9 +1004,26 @@ class Interp:
         ref = self.analyzer.finder.resolve_fn(func, fr.scope)
         if ref is not None:
             return self.invoke(e, Val(STATIC, name, 0, None, (ref, None, [], {})), argvals)
-        if owner.classes.get(name) is not None:
-            return self.generic(argvals)
+        cls = owner.classes.get(name)
+        if cls is not None:
+            return self.analyzer.construct(fr, e, cls, argvals)
         return self.generic(argvals)
+
+    def call_super(self, e: cst.Call, meth: str) -> Optional[Val]:
+        """``super().meth(...)`` in a method: the next class in the module's MRO that has it."""
+        fr = self.frame
+        cls = fr.func.cls
+        if cls is None or not fr.func.is_method:
+            return None
+        positional = fr.func.positional_params()
+        self_val = fr.lookup(positional[0].name.value) if positional else None
+        for c in self.analyzer.classes.mro(cls)[1:]:
+            f = c.body_scope.defs.get(meth)
+            if f is not None:
+                ref = FnRef(f)
+                ref.bound_self = True
+                return self.invoke(e, Val(STATIC, meth, 0, None, (ref, None, [], {})), self.args(e), self_val or STATIC_VAL)
+        return None
 
     def builtin(self, e, name: str, argvals) -> Val:
         vals = [v for _, v in argvals]
@@ -1011,21 +1064,18 @@ class Interp:
         fr = self.frame
         meth = func.attr.value
         base_expr = func.value
-        # self.method(...) / cls.method(...) within a class
-        if isinstance(base_expr, cst.Name) and base_expr.value in ("self", "cls"):
+        if isinstance(base_expr, cst.Call) and isinstance(base_expr.func, cst.Name) and base_expr.func.value == "super":
+            r = self.call_super(e, meth)
+            if r is not None:
+                return r
+        if isinstance(base_expr, cst.Name) and base_expr.value in ("self", "cls") and fr.lookup(base_expr.value) is None:
+            # ``self.method(...)`` inside a nested function or lambda of a method
             cls = fr.scope.enclosing_class() if fr.func.cls is None else fr.func.cls
-            if cls is None:
-                cls = fr.scope.enclosing_class()
-            if cls is not None:
-                f = cls.body_scope.defs.get(meth)
-                if f is not None:
-                    self_val = fr.lookup(base_expr.value) or STATIC_VAL
-                    argvals = self.args(e)
-                    ref = FnRef(f)
-                    ref.bound_self = True
-                    if self_val.kind == TRACED and not any(v.kind == TRACED for _, v in argvals):
-                        return UNKNOWN_VAL
-                    return self.invoke(e, Val(STATIC, meth, 0, None, (ref, None, [], {})), argvals, self_val)
+            f = self.analyzer.classes.member(cls, meth) if cls is not None else None
+            if f is not None:
+                ref = FnRef(f)
+                ref.bound_self = True
+                return self.invoke(e, Val(STATIC, meth, 0, None, (ref, None, [], {})), self.args(e), STATIC_VAL)
         if meth in MUTATING_METHODS and isinstance(base_expr, cst.Name):
             self.receiver = base_expr
         base = self.eval(base_expr)
@@ -1033,6 +1083,14 @@ class Interp:
         self.emit("method", fr, e, base, meth, argvals)
         if base.fn is not None:
             return STATIC_VAL
+        if base.cls is not None and base.kind != UNKNOWN and not base.flags & ARRAY:
+            # A method of a class of the module, evaluated with the real receiver.
+            method = self.analyzer.instance_attribute(fr, base, meth, base.name)
+            if method is not None and method.fn is not None:
+                return self.invoke(e, method, argvals)
+            if meth in ("replace", "_replace") and self.analyzer.classes.pytree_kind(base.cls) is not None:
+                return self.analyzer.replaced(base, argvals)
+            return UNKNOWN_VAL
         if base.kind == TRACED:
             if base.flags & OPAQUE:
                 return UNKNOWN_VAL
@@ -1052,6 +1110,10 @@ class Interp:
                 return Val(TRACED, base.name, ARRAY)
             if fr.concrete:
                 return STATIC_VAL
+            if not base.flags & ARRAY and meth not in ARRAY_METHODS:
+                # Not a jax.Array method, on a value whose class jaxlint cannot see: it may
+                # return anything (``model.number_of_links()`` reads a static field).
+                return UNKNOWN_VAL
             flags = ARRAY
             if meth in ("any", "all"):
                 flags |= BOOL

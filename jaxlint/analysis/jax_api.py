@@ -14,6 +14,35 @@ from jaxlint.analysis.values import ARRAY, STATIC_VAL, TRACED, Val, to_traced
 
 ARRAY_ATTRS = frozenset({"T", "mT", "real", "imag", "at", "flat"})
 
+# Methods of jax.Array that return arrays (checked against ``dir(jax.Array)`` in the tests).
+# On a value whose class is unknown, only these are taken to be array computations.
+ARRAY_METHODS = frozenset(
+    {
+        "all", "any", "argmax", "argmin", "argpartition", "argsort", "astype", "byteswap",
+        "choose", "clip", "compress", "conj", "conjugate", "copy", "cumprod", "cumsum",
+        "diagonal", "dot", "flatten", "max", "mean", "min", "nonzero", "prod", "ptp", "ravel",
+        "repeat", "reshape", "round", "searchsorted", "sort", "squeeze", "std", "sum",
+        "swapaxes", "take", "trace", "transpose", "var", "view", "item", "tolist",
+    }
+)
+
+# Under a trace, jit is enabled: ``if config.disable_jit.value:`` guards the eager path.
+DISABLE_JIT_FLAGS = frozenset({"jax.config.jax_disable_jit", "jax._src.config.disable_jit.value", "jax._src.config._disable_jit.value"})
+
+# Handlers that catch JAX's tracer conversion errors: they all derive from TypeError.
+TRACER_ERROR_HANDLERS = frozenset({"TypeError", "Exception", "BaseException", "builtins.TypeError", "builtins.Exception"})
+TRACER_ERROR_CLASSES = frozenset(
+    {
+        "ConcretizationTypeError",
+        "TracerBoolConversionError",
+        "TracerIntegerConversionError",
+        "TracerArrayConversionError",
+        "JAXTypeError",
+    }
+)
+# Codes whose JAX error is one of those TypeErrors (a try/except around them is deliberate).
+TYPE_ERROR_CODES = frozenset({"JAX101", "JAX102", "JAX103", "JAX104", "JAX105", "JAX106", "JAX107"})
+
 STATIC_ATTRS = frozenset(
     {"shape", "ndim", "dtype", "size", "weak_type", "sharding", "aval", "itemsize", "nbytes"}
 )

@@ -283,6 +283,7 @@ class Application:
         "opaque_axes",
         "nargs",
         "bound_set",
+        "bound_false",
     )
 
     def __init__(self, func: FuncInfo, transform: Transform, site, site_scope: Scope):
@@ -298,6 +299,7 @@ class Application:
         self.opaque_axes = False
         self.nargs: Optional[int] = None  # positional arguments the function receives, if known
         self.bound_set: FrozenSet[str] = frozenset()
+        self.bound_false: FrozenSet[str] = frozenset()
 
     @property
     def skipped(self) -> int:
@@ -351,10 +353,15 @@ def _not_none_keywords(args) -> FrozenSet[str]:
     )
 
 
+def _false_keywords(args) -> FrozenSet[str]:
+    """Keywords bound to the literal False (``partial(f, numpy_resid=False)``): known flags."""
+    return frozenset(a.keyword.value for a in args if a.keyword is not None and isinstance(a.value, cst.Name) and a.value.value == "False")
+
+
 class FnRef:
     """A function value as the analysis sees it: which def, and what is already bound."""
 
-    __slots__ = ("func", "bound_self", "bound_pos", "bound_kw", "bound_set", "jit")
+    __slots__ = ("func", "bound_self", "bound_pos", "bound_kw", "bound_set", "bound_false", "jit")
 
     def __init__(self, func: FuncInfo):
         self.func = func
@@ -362,6 +369,7 @@ class FnRef:
         self.bound_pos = 0
         self.bound_kw: FrozenSet[str] = frozenset()
         self.bound_set: FrozenSet[str] = frozenset()  # bound keywords whose value is not None
+        self.bound_false: FrozenSet[str] = frozenset()  # bound keywords whose value is False
         self.jit: Optional[Application] = None
 
 
@@ -429,6 +437,7 @@ class TransformFinder:
                         ref.bound_pos += sum(1 for a in v.args[1:] if a.keyword is None)
                         ref.bound_kw = ref.bound_kw | {a.keyword.value for a in v.args[1:] if a.keyword is not None}
                         ref.bound_set = ref.bound_set | _not_none_keywords(v.args[1:])
+                        ref.bound_false = ref.bound_false | _false_keywords(v.args[1:])
                 return ref
             if owner is not None:
                 alias = self.aliases.get((id(owner), expr.value))
@@ -438,6 +447,7 @@ class TransformFinder:
                     r.bound_pos = alias.bound_pos
                     r.bound_kw = alias.bound_kw
                     r.bound_set = alias.bound_set
+                    r.bound_false = alias.bound_false
                     r.jit = alias
                     return r
                 binds = owner.bindings.get(expr.value, ())
@@ -466,6 +476,7 @@ class TransformFinder:
                         a.keyword.value for a in expr.args[1:] if a.keyword is not None
                     }
                     inner.bound_set = inner.bound_set | _not_none_keywords(expr.args[1:])
+                    inner.bound_false = inner.bound_false | _false_keywords(expr.args[1:])
                 return inner
             if fq is not None and TRANSFORMS.get(fq) is _PALLAS:
                 return None  # a kernel is traced with Refs by pallas_call itself, not by outer transforms
@@ -540,6 +551,7 @@ class TransformFinder:
             app.bound_pos = ref.bound_pos
             app.bound_kw = ref.bound_kw
             app.bound_set = ref.bound_set
+            app.bound_false = ref.bound_false
             if t.statics:
                 parse_statics([a for a in args if a.keyword is not None], app.statics)
             if t.in_axes:

@@ -37,6 +37,7 @@ NOTNONE = 256  # a Python value known not to be None (bound by functools.partial
 TEXT = 512  # a string formatted from a traced value (it shows the tracer, not the numbers)
 TRUE = 1024  # a Python value known to be true (the literal True)
 FALSE = 2048  # a Python value known to be false (False, None)
+NONE = 4096  # the Python value None
 
 
 class Val:
@@ -66,18 +67,34 @@ class Val:
 
 STATIC_VAL = Val(STATIC)
 UNKNOWN_VAL = Val(UNKNOWN)
-KNOWN_CONSTANTS = {"True": Val(STATIC, None, TRUE), "False": Val(STATIC, None, FALSE), "None": Val(STATIC, None, FALSE)}
+KNOWN_CONSTANTS = {"True": Val(STATIC, None, TRUE), "False": Val(STATIC, None, FALSE), "None": Val(STATIC, None, FALSE | NONE)}
 
 
 def join(a: Val, b: Val) -> Val:
+    """The value that is ``a`` on one path and ``b`` on another.  Tuples of the same length
+    are joined position by position: ``return d, True`` / ``return d, False`` keep a static
+    flag next to a traced ``d``."""
     if a is b:
         return a
+    if a.items is not None and b.items is not None and len(a.items) == len(b.items):
+        items = tuple(join(x, y) for x, y in zip(a.items, b.items))
+        kind = max((i.kind for i in items), default=max(a.kind, b.kind))
+        return Val(kind, first_traced_name(items) or a.name or b.name, a.flags & b.flags, items)
+    cls = a.cls if a.cls is b.cls else None
     if a.kind == b.kind:
         if a.kind == STATIC:
             return a if a.flags == b.flags and a.fn is None else Val(STATIC, None, a.flags & b.flags)
-        return Val(a.kind, a.name or b.name, a.flags & b.flags)
+        return Val(a.kind, a.name or b.name, a.flags & b.flags, None, None, cls)
     hi, lo = (a, b) if a.kind > b.kind else (b, a)
-    return Val(hi.kind, hi.name, hi.flags & lo.flags if hi.kind == UNKNOWN else hi.flags)
+    return Val(hi.kind, hi.name, hi.flags & lo.flags if hi.kind == UNKNOWN else hi.flags, None, None, cls if hi.kind == TRACED else None)
+
+
+def signature(v: Val, depth: int = 0) -> tuple:
+    """What a call's memo key keeps of an argument: kind, flags, class and element structure."""
+    items = None
+    if v.items is not None and depth < 3:
+        items = tuple(signature(i, depth + 1) for i in v.items)
+    return (v.kind, v.flags, id(v.cls) if v.cls is not None else 0, items)
 
 
 def joinall(vals: Sequence[Val]) -> Val:

@@ -20,6 +20,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from jaxlint.analysis.scopes import FuncInfo, ModuleIndex, Scope, dotted_name
 from jaxlint.analysis.calls import Analyzer
+from jaxlint.analysis.classes import LEAF, STATIC_FIELD, ClassModel
 from jaxlint.analysis.transforms import Application, TransformFinder, resolve
 from jaxlint.findings import Finding
 
@@ -92,7 +93,7 @@ SIZE = 3
 #   {"k": "array", "shape": [...], "dtype": "float32"}   an abstract (or ones-filled) array
 #   {"k": "expr", "src": "jax.numpy.ones((3,))"}          a vetted jax/numpy expression
 #   {"k": "py", "src": "3"}                               a Python literal (ast.literal_eval)
-#   {"k": "ctor", "cls": "State", "pos": [...]}           a NamedTuple class of the module, by field
+#   {"k": "ctor", "cls": "State", "pos": [...]}           a pytree class of the module, by field
 
 
 def _arr(shape, dtype="float32") -> dict:
@@ -429,30 +430,63 @@ def params_of(f: FuncInfo, statics: set, skip: int) -> List[Param]:
     return out
 
 
-def _namedtuple_value(expr, scope: Scope, depth: int) -> Optional[dict]:
-    """A module-level ``class C(NamedTuple)`` of the same file, built from its fields' annotations."""
+def _has_default(value) -> bool:
+    """``x: int = 3`` / ``field(default=...)`` give a default; ``field(static=True)`` does not."""
+    if value is None:
+        return False
+    if isinstance(value, cst.Call) and (dotted_name(value.func) or "").rsplit(".", 1)[-1] in ("field", "static_field"):
+        return any(a.keyword is not None and a.keyword.value in ("default", "default_factory") for a in value.args)
+    return True
+
+
+def _instance_value(expr, scope: Scope, depth: int) -> Optional[dict]:
+    """An instance of a module-level pytree class of the same file: built field by field from
+    the annotations (NamedTuple, dataclass pytrees, Equinox modules), or from ``__init__``'s
+    parameters, where the class model says which are leaves (arrays) and which static."""
     if depth > 3 or not isinstance(expr, cst.Name):
         return None
     owner = scope.lookup_scope(expr.value)
     info = owner.classes.get(expr.value) if owner is not None and owner.parent is None else None
-    if info is None or not any((resolve(b, owner) or dotted_name(b) or "").endswith("NamedTuple") for b in info.bases):
+    if info is None:
         return None
+    model = ClassModel(None)
+    kind = model.pytree_kind(info)
+    if kind is None or kind == "static":
+        return None
+    init = model.member(info, "__init__")
+    if init is not None and kind != "namedtuple":
+        values = []
+        for x in init.positional_params()[1:]:
+            if x.default is not None:
+                break
+            field_kind = model.field_kind(info, x.name.value)
+            param = Param(x.name.value, "pos", x, field_kind == STATIC_FIELD, x.annotation, False)
+            v = from_annotation(param, owner, depth + 1)
+            if v is None or v.get("k") == "array?":
+                v = _arr((SIZE,)) if field_kind == LEAF or v is not None else _py("3") if field_kind == STATIC_FIELD else None
+            if v is None:
+                return None
+            values.append(v)
+        return {"k": "ctor", "cls": info.name, "pos": values}
     fields = []
-    body = info.node.body
-    for stmt in body.body if isinstance(body, cst.IndentedBlock) else ():
-        if not isinstance(stmt, cst.SimpleStatementLine):
-            continue
-        for small in stmt.body:
-            if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-                if small.value is not None:
-                    return {"k": "ctor", "cls": info.name, "pos": fields}  # the rest keep their defaults
-                field = Param(small.target.value, "pos", None, False, small.annotation, False)
-                v = from_annotation(field, owner, depth + 1)
-                if v is None or v.get("k") == "array?":
-                    v = _arr(()) if v is not None else None
-                if v is None:
-                    return None
-                fields.append(v)
+    declared = {}
+    for c in model.mro(info):
+        for stmt in c.node.body.body if isinstance(c.node.body, cst.IndentedBlock) else ():
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                        declared.setdefault(small.target.value, small)
+    for name in model.field_names(info):
+        small = declared[name]
+        if _has_default(small.value):
+            break  # the rest keep their defaults
+        static = model.field_kind(info, name) == STATIC_FIELD
+        v = from_annotation(Param(name, "pos", None, static, small.annotation, False), owner, depth + 1)
+        if v is None or v.get("k") == "array?":
+            v = _arr(()) if v is not None else None
+        if v is None:
+            return None
+        fields.append(v)
     return {"k": "ctor", "cls": info.name, "pos": fields} if fields else None
 
 
@@ -461,9 +495,9 @@ def from_annotation(param: Param, scope: Scope, depth: int = 0) -> Optional[dict
     if ann is None:
         return None
     expr = ann.annotation
-    nt = _namedtuple_value(expr, scope, depth)
-    if nt is not None:
-        return nt
+    instance = _instance_value(expr, scope, depth)
+    if instance is not None:
+        return instance
     if isinstance(expr, cst.SimpleString):
         return None
     if isinstance(expr, cst.Subscript):
@@ -496,6 +530,8 @@ def from_annotation(param: Param, scope: Scope, depth: int = 0) -> Optional[dict
         return _arr((), {"int": "int32", "float": "float32", "bool": "bool"}[last])
     if last == "str" and param.static:
         return _py("'a'")
+    if last == "tuple" and param.static:
+        return _py("()")
     if last in ARRAY_TYPES:
         return {"k": "array?"}  # an array of unknown rank: the guesses decide
     if last in ("PRNGKey", "KeyArray"):

@@ -431,7 +431,7 @@ class TracedBoolOp(Rule):
     code = "JAX106"
     name = "traced-bool-op"
     message = "{op} converts traced value `{var}` to a Python bool in {where}"
-    fix = "use jnp.logical_and / jnp.logical_or / jnp.logical_not, jnp.minimum / jnp.maximum, or jnp.isin"
+    fix = "use jnp.logical_and / jnp.logical_or / jnp.logical_not, jnp.minimum / jnp.maximum, jnp.isin, or (a < x) & (x < b) for a chained comparison"
     prevents = "TracerBoolConversionError"
     bad = [
         """
@@ -461,6 +461,10 @@ class TracedBoolOp(Rule):
         if not in_test and _plain_traced(a):
             op = "`and`" if isinstance(node.operator, cst.And) else "`or`"
             ctx.report(self, node, op=op, var=_label(a, node.left))
+
+    def on_chained_compare(self, ctx, node, first, in_test):
+        if not in_test and _plain_traced(first):
+            ctx.report(self, node, op="a chained comparison", var=_label(first, node.left))
 
     def on_not_(self, ctx, node, v, in_test):
         if not in_test and _plain_traced(v):
