@@ -22,7 +22,7 @@ ARRAY_METHODS = frozenset(
         "choose", "clip", "compress", "conj", "conjugate", "copy", "cumprod", "cumsum",
         "diagonal", "dot", "flatten", "max", "mean", "min", "nonzero", "prod", "ptp", "ravel",
         "repeat", "reshape", "round", "searchsorted", "sort", "squeeze", "std", "sum",
-        "swapaxes", "take", "trace", "transpose", "var", "view", "item", "tolist",
+        "swapaxes", "take", "trace", "transpose", "var", "view", "item",
     }
 )
 
