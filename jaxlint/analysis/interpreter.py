@@ -414,7 +414,7 @@ class Interp:
         elif isinstance(target, (cst.Tuple, cst.List)):
             els = target.elements
             starred = any(isinstance(e, cst.StarredElement) for e in els)
-            if v.items is not None and not starred and len(v.items) == len(els):
+            if v.items is not None and v.keys is None and not starred and len(v.items) == len(els):
                 for e, item in zip(els, v.items):
                     self.assign(e.value, item, st, node)
             else:
@@ -529,27 +529,36 @@ class Interp:
         vals = [self.eval(x) for x in (sl.lower, sl.upper, sl.step) if x is not None]
         return Val(max((v.kind for v in vals), default=STATIC), first_traced_name(vals), PYSEQ, tuple(vals))
 
+    @staticmethod
+    def member(base: Val, el: cst.SubscriptElement) -> Optional[Val]:
+        """``base[el]`` when the structure of ``base`` knows it: a tuple position or a dict key."""
+        if base.items is None:
+            return None
+        if base.keys is not None:
+            key = string_value(el.slice.value) if isinstance(el.slice, cst.Index) else None
+            return base.items[base.keys.index(key)] if key in base.keys else None
+        i = const_index(el)
+        if i is not None and -len(base.items) <= i < len(base.items):
+            return base.items[i]
+        return None
+
     def e_Subscript(self, e: cst.Subscript, t) -> Val:
         base = self.eval(e.value)
         idx = [self.eval_slice(s) for s in e.slice]
         self.emit("subscript", self.frame, e, base, idx)
+        if len(idx) == 1 and (base.kind == TRACED or base.kind == STATIC and idx[0].kind != TRACED):
+            known = self.member(base, e.slice[0])
+            if known is not None:
+                return known
         if base.kind == TRACED:
             if base.flags & PYSEQ and len(idx) == 1 and isinstance(e.slice[0].slice, cst.Slice):
                 return Val(TRACED, base.name, base.flags & (PYSEQ | REF), None)  # lst[:] is a list
             if base.flags & (PYSEQ | DICT) and base.items is None:
                 return Val(TRACED, base.name, base.flags & REF)
-            if base.items is not None and len(idx) == 1:
-                i = const_index(e.slice[0])
-                if i is not None and -len(base.items) <= i < len(base.items):
-                    return base.items[i]
             return Val(TRACED, base.name, base.flags & ARRAY)
         if base.kind == STATIC:
             if any(v.kind == TRACED for v in idx):
                 return UNKNOWN_VAL
-            if base.items is not None and len(idx) == 1:
-                i = const_index(e.slice[0])
-                if i is not None and -len(base.items) <= i < len(base.items):
-                    return base.items[i]
             if any(v.kind == UNKNOWN for v in idx):
                 return UNKNOWN_VAL
             return STATIC_VAL
@@ -682,6 +691,10 @@ class Interp:
             else:
                 vals.append(self.eval(el.value))
         k = max((v.kind for v in vals), default=STATIC)
+        keys = tuple(string_value(el.key) for el in e.elements if isinstance(el, cst.DictElement))
+        if len(keys) == len(vals) and None not in keys and len(set(keys)) == len(keys):
+            # string keys: each value keeps its own kind (``cfg["n"]`` static next to ``cfg["w"]``)
+            return Val(k, first_traced_name(vals), DICT, tuple(vals), None, None, keys)
         return Val(k, first_traced_name(vals), DICT)
 
     def _comp(self, e, elts) -> Val:
@@ -730,7 +743,7 @@ class Interp:
             if meth == "items":
                 base = self.eval(expr.func.value)
                 return Val(base.kind, base.name, PYSEQ, (STATIC_VAL, Val(base.kind, base.name) if base.kind != STATIC else STATIC_VAL))
-        if it.flags & DICT and it.items is None:
+        if it.flags & DICT:
             return STATIC_VAL  # iterating a dict gives its keys
         if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
             fname = expr.func.value
@@ -1098,6 +1111,10 @@ class Interp:
                 return STATIC_VAL
             if base.container:
                 if meth in DICT_METHODS:
+                    if meth == "get" and base.keys is not None and argvals and argvals[0][0].keyword is None:
+                        key = string_value(argvals[0][0].value)
+                        if key in base.keys:
+                            return base.items[base.keys.index(key)]
                     if meth == "items":
                         return Val(TRACED, base.name, PYSEQ, None)
                     if meth == "keys":

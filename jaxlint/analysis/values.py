@@ -44,18 +44,19 @@ class Val:
     """An abstract value: its kind, the variable it came from (for messages), its flags, and
     where known its elements (``items``), the function it is (``fn``) or its class (``cls``)."""
 
-    __slots__ = ("kind", "name", "flags", "items", "fn", "cls")
+    __slots__ = ("kind", "name", "flags", "items", "fn", "cls", "keys")
 
-    def __init__(self, kind: int, name: Optional[str] = None, flags: int = 0, items=None, fn=None, cls=None):
+    def __init__(self, kind: int, name: Optional[str] = None, flags: int = 0, items=None, fn=None, cls=None, keys=None):
         self.kind = kind
         self.name = name
         self.flags = flags
         self.items = items
         self.fn = fn  # (FnRef, closure env, bound positional Vals, bound keyword Vals)
         self.cls = cls  # the pytree class (ClassInfo) of a traced value, when its annotation says
+        self.keys = keys  # a dict literal's string keys, in the order of ``items``
 
     def renamed(self, name: str, extra: int = 0) -> "Val":
-        return Val(self.kind, name, self.flags | extra, self.items, None, self.cls)
+        return Val(self.kind, name, self.flags | extra, self.items, None, self.cls, self.keys)
 
     @property
     def container(self) -> bool:
@@ -76,10 +77,10 @@ def join(a: Val, b: Val) -> Val:
     flag next to a traced ``d``."""
     if a is b:
         return a
-    if a.items is not None and b.items is not None and len(a.items) == len(b.items):
+    if a.items is not None and b.items is not None and len(a.items) == len(b.items) and a.keys == b.keys:
         items = tuple(join(x, y) for x, y in zip(a.items, b.items))
         kind = max((i.kind for i in items), default=max(a.kind, b.kind))
-        return Val(kind, first_traced_name(items) or a.name or b.name, a.flags & b.flags, items)
+        return Val(kind, first_traced_name(items) or a.name or b.name, a.flags & b.flags, items, None, None, a.keys)
     cls = a.cls if a.cls is b.cls else None
     if a.kind == b.kind:
         if a.kind == STATIC:
@@ -94,7 +95,7 @@ def signature(v: Val, depth: int = 0) -> tuple:
     items = None
     if v.items is not None and depth < 3:
         items = tuple(signature(i, depth + 1) for i in v.items)
-    return (v.kind, v.flags, id(v.cls) if v.cls is not None else 0, items)
+    return (v.kind, v.flags, id(v.cls) if v.cls is not None else 0, items, v.keys)
 
 
 def joinall(vals: Sequence[Val]) -> Val:
@@ -136,7 +137,7 @@ def same_kinds(a: Env, b: Env) -> bool:
 
 def to_traced(v: Val) -> Val:
     if v.items is not None:
-        return Val(TRACED, v.name, v.flags & (PYSEQ | DICT), tuple(to_traced(x) for x in v.items))
+        return Val(TRACED, v.name, v.flags & (PYSEQ | DICT), tuple(to_traced(x) for x in v.items), None, None, v.keys)
     if v.flags & (PYSEQ | DICT):
         return Val(TRACED, v.name, v.flags & (PYSEQ | DICT))
     return Val(TRACED, v.name, v.flags & (ARRAY | BOOL | RAW | REF) or (ARRAY if v.kind == STATIC else v.flags & RAW))
