@@ -55,6 +55,7 @@ def call_recorder(path: str, calls: list):
                 "entry_path": origin[1] if origin else path,
                 "cached": bool(fr.cached),
                 "effects": bool(t.effects),
+                "differentiated": bool(t.differentiated),
                 "label": t.label,
             }
         )
@@ -92,10 +93,11 @@ def absolute(target: str, importer_module: str, importer_is_package: bool) -> st
 class _RemoteTransform:
     statics = in_axes = filtered = opaque_attrs = refs = False
 
-    def __init__(self, label: str, cached: bool, effects: bool):
+    def __init__(self, label: str, cached: bool, effects: bool, differentiated: bool):
         self.label = label
         self.cached = cached
         self.effects = effects
+        self.differentiated = differentiated
 
 
 class _RemoteFunc:
@@ -109,7 +111,7 @@ class _RemoteEntry:
     """Stands for the traced entry point that lives in another file."""
 
     def __init__(self, rec: dict, where: str, path: str):
-        self.transform = _RemoteTransform(rec["label"], rec["cached"], rec["effects"])
+        self.transform = _RemoteTransform(rec["label"], rec["cached"], rec["effects"], rec.get("differentiated", False))
         self.func = _RemoteFunc(where)
         self.bound_self = False
         self.origin = (rec["entry"], path)

@@ -29,3 +29,23 @@ def test_disable_jit_flag_is_false_while_tracing():
 
     f(1.0)
     assert seen == [(False, False)]
+
+
+def test_capitalised_names_of_class_namespaces_are_classes():
+    import importlib
+    import typing
+
+    for prefix in jax_api.CLASS_NAMESPACES:
+        module = importlib.import_module(prefix.rstrip("."))
+        for name in dir(module):
+            if name[:1].isupper():
+                obj = getattr(module, name)
+                assert isinstance(obj, type) or typing.get_origin(obj) is not None, f"{prefix}{name}"
+
+
+def test_static_lax_helpers_return_python_values():
+    from jax import lax
+
+    dims = lax.conv_dimension_numbers((1, 1, 3, 3), (1, 1, 2, 2), ("NCHW", "OIHW", "NCHW"))
+    assert not isinstance(dims, jax.Array)
+    assert lax.padtype_to_pads((4, 4), (2, 2), (1, 1), "SAME") == [(0, 1), (0, 1)]

@@ -19,7 +19,7 @@ from jaxlint.analysis.annotations import (
 from jaxlint.analysis.events import Context
 from jaxlint.analysis.frame import Frame
 from jaxlint.analysis.interpreter import Interp, guarded_not_none, structure_of
-from jaxlint.analysis.jax_api import TYPE_ERROR_CODES, lax_operands
+from jaxlint.analysis.jax_api import DIFFERENTIATED_ERROR_CODES, TYPE_ERROR_CODES, lax_operands
 from jaxlint.analysis.scopes import FuncInfo, ModuleIndex
 from jaxlint.analysis.transforms import Application, FnRef, Transform, TransformFinder, resolve
 from jaxlint.analysis.values import (
@@ -84,6 +84,8 @@ class Analyzer:
             h(ctx, *args)
 
     def report(self, rule, node, frame: Frame, fields) -> None:
+        if frame.entry.transform.differentiated and rule.code not in DIFFERENTIATED_ERROR_CODES:
+            return  # JVP tracers carry concrete values: only NumPy's conversion fails on them
         if frame.catches_tracer_errors and rule.code in TYPE_ERROR_CODES:
             return  # ``try: int(x) except TypeError:``: the check only when concrete, on purpose
         self._report(rule, node, frame, fields)
@@ -264,6 +266,12 @@ class Analyzer:
 
     def _param_val(self, app, param, name, statics, opaque, passed, i, f) -> Val:
         t = app.transform
+        if t.differentiated:
+            if app.argnums is None:
+                return UNKNOWN_VAL
+            j = i - app.bound_pos
+            if i < 0 or j not in app.argnums:
+                return STATIC_VAL  # not differentiated: the caller's concrete value
         if name in app.bound_false:
             return KNOWN_CONSTANTS["False"]
         if name in app.bound_set:

@@ -17,6 +17,7 @@ from jaxlint.analysis.frame import Frame
 from jaxlint.analysis.jax_api import (
     ARRAY_ATTRS,
     ARRAY_METHODS,
+    CLASS_NAMESPACES,
     DISABLE_JIT_FLAGS,
     TRACER_ERROR_CLASSES,
     TRACER_ERROR_HANDLERS,
@@ -875,6 +876,8 @@ class Interp:
             return Val(TRACED, first_traced_name([v for _, v in argvals]), ARRAY)
         if q in ("jax.lax.psum", "jax.lax.axis_size") and argvals and argvals[0][1].kind == STATIC:
             return STATIC_VAL  # psum(1, axis) is the axis size, a Python int
+        if q.startswith(CLASS_NAMESPACES) and q.rsplit(".", 1)[-1][:1].isupper():
+            return self.generic(argvals)  # a class (lax.ConvDimensionNumbers, lax.Precision): a Python object
         if q.startswith(TRACED_PREFIXES):
             if fr.concrete:
                 return STATIC_VAL

@@ -26,6 +26,10 @@ ARRAY_METHODS = frozenset(
     }
 )
 
+# What still fails under jax.grad and friends alone, where values are JVP tracers with a
+# concrete primal: NumPy's __array__ conversion (Python control flow and int() work).
+DIFFERENTIATED_ERROR_CODES = frozenset({"JAX107"})
+
 # Under a trace, jit is enabled: ``if config.disable_jit.value:`` guards the eager path.
 DISABLE_JIT_FLAGS = frozenset({"jax.config.jax_disable_jit", "jax._src.config.disable_jit.value", "jax._src.config._disable_jit.value"})
 
@@ -67,6 +71,8 @@ STATIC_FUNCS = frozenset(
         "jax.numpy.broadcast_shapes",
         "jax.numpy.get_printoptions",
         "jax.lax.broadcast_shapes",
+        "jax.lax.conv_dimension_numbers",
+        "jax.lax.padtype_to_pads",
         "jax.lax.axis_size",
         "jax.core.get_aval",
         "jax.tree_util.tree_structure",
@@ -92,6 +98,10 @@ STATIC_FUNCS = frozenset(
         "jax.numpy.ndarray",
     }
 )
+
+# In these modules every capitalised public name is a class or a type (checked in the tests):
+# calling it builds a Python object, not an array.
+CLASS_NAMESPACES = ("jax.numpy.", "jax.lax.", "jax.nn.")
 
 TRACED_PREFIXES = (
     "jax.numpy.",

@@ -28,6 +28,7 @@ class Transform:
         "effects",
         "refs",
         "arity",
+        "differentiated",
     )
 
     def __init__(
@@ -42,6 +43,7 @@ class Transform:
         effects: bool = True,
         refs: bool = False,
         arity=None,
+        differentiated: bool = False,
     ):
         self.label = label  # "jitted", "vmapped", "lax.scan body", ...
         self.fn_args = tuple(fn_args)  # (position, keyword) of the function arguments
@@ -58,6 +60,10 @@ class Transform:
         # of positional arguments of the primitive's call (None: the caller decides).  Further
         # parameters keep their defaults: Python values.
         self.arity = arity
+        # jax.grad and friends alone: the differentiated arguments are JVP tracers with concrete
+        # primal values.  Python control flow and int()/float() work on them; only NumPy's
+        # __array__ conversion fails (TracerArrayConversionError).
+        self.differentiated = differentiated
 
 
 _JIT = Transform("jitted", cached=True, statics=True)
@@ -78,6 +84,7 @@ _PALLAS = Transform("Pallas kernel", ((0, "kernel"),), refs=True)
 _FILTER_JIT = Transform("filter-jitted", cached=True, filtered=True)
 _FILTER_VMAP = Transform("filter-vmapped", filtered=True)
 _NNX_JIT = Transform("nnx-jitted", cached=True, statics=True, opaque_attrs=True)
+_GRAD = Transform("differentiated", effects=False, differentiated=True)
 _NNX_VMAP = Transform("nnx-vmapped", in_axes=True, opaque_attrs=True)
 
 TRANSFORMS: Dict[str, Transform] = {
@@ -122,6 +129,12 @@ TRANSFORMS: Dict[str, Transform] = {
     "haiku.map": _MAP,
     "haiku.vmap": _VMAP,
     "haiku.remat": _REMAT,
+    "jax.grad": _GRAD,
+    "jax.value_and_grad": _GRAD,
+    "jax.jacfwd": _GRAD,
+    "jax.jacrev": _GRAD,
+    "jax.jacobian": _GRAD,
+    "jax.hessian": _GRAD,
 }
 
 # Wrappers that hand their arguments on unchanged.  ``jax.grad`` and friends evaluate with
@@ -284,6 +297,7 @@ class Application:
         "nargs",
         "bound_set",
         "bound_false",
+        "argnums",
     )
 
     def __init__(self, func: FuncInfo, transform: Transform, site, site_scope: Scope):
@@ -292,6 +306,8 @@ class Application:
         self.statics = StaticSpec()
         self.site = site  # the decorator or call that applies the transform
         self.site_scope = site_scope
+        # jax.grad(f, argnums=...): the differentiated positions; None when they cannot be read
+        self.argnums: Optional[Tuple[int, ...]] = (0,)
         self.bound_self = False  # jax.jit(self.method): self is a concrete Python object
         self.bound_pos = 0  # partial(f, a, b): the first parameters are bound
         self.bound_kw: FrozenSet[str] = frozenset()
@@ -351,6 +367,24 @@ def _not_none_keywords(args) -> FrozenSet[str]:
         for a in args
         if a.keyword is not None and not (isinstance(a.value, cst.Name) and a.value.value == "None")
     )
+
+
+def _parse_argnums(args) -> Optional[Tuple[int, ...]]:
+    """``argnums=1`` / ``argnums=(0, 2)`` of jax.grad and friends (the second positional
+    argument too); None when it is not a literal."""
+    node = None
+    for i, a in enumerate(args):
+        if a.keyword is not None and a.keyword.value == "argnums" or a.keyword is None and i == 0:
+            node = a.value
+    if node is None:
+        return (0,)
+    items = [el.value for el in node.elements] if isinstance(node, (cst.Tuple, cst.List)) else [node]
+    out = []
+    for it in items:
+        if not isinstance(it, cst.Integer):
+            return None
+        out.append(int(it.value))
+    return tuple(out)
 
 
 def _false_keywords(args) -> FrozenSet[str]:
@@ -510,9 +544,13 @@ class TransformFinder:
                 tracing.append((found[0], found[1], d))
         if not tracing:
             return
+        # jax.jit over jax.grad traces: the differentiation does not change what jit sees.
+        tracing = [x for x in tracing if not x[0].differentiated] or tracing
         t, args, dec = tracing[-1] if len(tracing) == 1 else tracing[0]
         app = Application(f, t, dec, f.scope)
         parse_statics(args, app.statics)
+        if t.differentiated:
+            app.argnums = _parse_argnums(args)
         if t.in_axes:
             _parse_in_axes(args, app, 0)
         if len(tracing) > 1:
@@ -554,6 +592,8 @@ class TransformFinder:
             app.bound_false = ref.bound_false
             if t.statics:
                 parse_statics([a for a in args if a.keyword is not None], app.statics)
+            if t.differentiated:
+                app.argnums = _parse_argnums(args[1:])
             if t.in_axes:
                 _parse_in_axes(args, app, 1)
             if t.arity is not None:

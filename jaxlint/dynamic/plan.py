@@ -690,6 +690,10 @@ def _statics(app: Application, facts: FileFacts) -> Tuple[set, bool]:
         if 0 <= i < len(pos) - skip:
             names.add(pos[skip + i])
     names |= set(app.bound_kw)
+    if app.transform.differentiated and app.argnums is not None:
+        # jax.grad differentiates only its argnums: the others stay concrete values
+        callable_pos = pos[skip:]
+        names |= {n for i, n in enumerate(callable_pos) if i not in app.argnums}
     return names, opaque
 
 
@@ -931,7 +935,8 @@ def plan_finding(finding: Finding, facts: FileFacts) -> dict:
         drivers = []
         app = _entry_app(finding, facts)
         if app is not None:
-            d = entry_driver(app, facts, "jaxpr")
+            # Under jax.grad and friends alone the values are JVP tracers over concrete ones.
+            d = entry_driver(app, facts, "jvp" if app.transform.differentiated else "jaxpr")
             if d is not None:
                 drivers.append(d)
             d = _site_driver(app, facts)

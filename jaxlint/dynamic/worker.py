@@ -372,6 +372,19 @@ def trace_once(raw, driver, argset, self_obj, how, then_set=None):
             return raw(*pos, **kw)
 
         return jax.make_jaxpr(wrapper)(traced)
+    if how == "jvp":
+        statics, traced = prepare(argset, driver, abstract=False)
+
+        def differentiated(tr):
+            vals = dict(statics)
+            vals.update(tr)
+            pos, kw = assemble(args, vals)
+            if self_obj is not None:
+                pos = [self_obj] + pos
+            return raw(*pos, **kw)
+
+        tangents = jax.tree_util.tree_map(jax.numpy.zeros_like, traced)
+        return jax.jvp(differentiated, (traced,), (tangents,))
     statics, traced = prepare(argset, driver, abstract=False)
     vals = dict(statics)
     vals.update(traced)
