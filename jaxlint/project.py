@@ -20,6 +20,7 @@ import libcst as cst
 from jaxlint.analysis.scopes import ModuleIndex
 from jaxlint.analysis.tracing import ARRAY, BOOL, DICT, PYSEQ, RAW, REF, Analyzer, Frame, Val
 from jaxlint.analysis.transforms import FnRef, TransformFinder
+from jaxlint import selectors
 from jaxlint.config import Config
 from jaxlint.findings import Finding
 
@@ -120,12 +121,14 @@ class _Target:
         from jaxlint.engine import _Pending, rule_handlers
 
         self.path = path
+        self.config = config
         self.display = display
         self.module = module
         self.text = text
         self.pending: List = []
         self.seen = set()
         self.calls: list = []
+        self.silenced: List[tuple] = []  # (path, line, code) of findings a `# noqa` silenced
         _instances, handlers = rule_handlers(rules)
 
         def report(rule, node, frame, fields):
@@ -180,8 +183,12 @@ class _Target:
         out = _materialise(self.module, self.display, self.pending)
         ignored = config.ignored_for(self.display)
         if ignored:
-            out = [f for f in out if not any(f.code.startswith(c) for c in ignored)]
-        return apply_noqa(out, self.text)
+            out = [f for f in out if not selectors.any_matches(f.code, ignored)]
+        kept = apply_noqa(out, self.text)
+        if len(kept) != len(out):
+            kept_set = set(kept)
+            self.silenced.extend((f.path, f.line, f.code) for f in out if f not in kept_set)
+        return kept
 
 
 def cross_module_findings(
@@ -191,12 +198,15 @@ def cross_module_findings(
     config: Config,
     rules,
     cache=None,
+    silenced_out: Optional[list] = None,
+    config_for=None,
 ) -> List[Finding]:
     """Findings inside imported helpers of the run's modules, reached with traced arguments.
 
     ``files``: (path, display) of every linted file; ``calls_by_display``: the records each
     file's lint produced.  Findings already in ``existing`` (same place, same code) are not
-    repeated."""
+    repeated.  ``silenced_out``: filled with (path, line, code) of the findings a ``# noqa``
+    silenced (they make the comment a used one)."""
     from jaxlint.cache import _finding_from_json, _finding_to_json, content_digest
     from jaxlint.engine import decode_source
 
@@ -225,7 +235,13 @@ def cross_module_findings(
                     data = fh.read()
                 used[path] = content_digest(data)
                 text = decode_source(data)
-                t = _Target(path, display, cst.parse_module(text), text, config, rules)
+                tconfig, trules = config, rules
+                if config_for is not None:
+                    from jaxlint.rules import selected_rules
+
+                    tconfig = config_for(path)
+                    trules = selected_rules(tconfig.select, tconfig.ignore)
+                t = _Target(path, display, cst.parse_module(text), text, tconfig, trules)
             except Exception:  # noqa: BLE001 - a file that fails here was already reported
                 t = None
         targets[modname] = t
@@ -255,20 +271,24 @@ def cross_module_findings(
         if hit is not None and _deps_unchanged(hit.get("deps", [])):
             seen = {(e.path, e.line, e.column, e.code) for e in existing}
             found = [_finding_from_json(d) for d in hit["findings"]]
+            if silenced_out is not None:
+                silenced_out.extend(tuple(x) for x in hit.get("silenced", []))
             return [f for f in found if (f.path, f.line, f.column, f.code) not in seen]
     used: Dict[str, str] = {}  # path -> content digest of every module the phase read
     have = {(f.path, f.line, f.column, f.code) for f in existing}
     out: List[Finding] = []
+    silenced: List[tuple] = []
 
     def harvest() -> None:
         # Findings of this round, then the parsed trees go: memory stays at one round's worth.
         for t in targets.values():
             if t is None:
                 continue
-            for f in t.findings(config):
+            for f in t.findings(t.config):
                 if (f.path, f.line, f.column, f.code) not in have:
                     have.add((f.path, f.line, f.column, f.code))
                     out.append(f)
+            silenced.extend(t.silenced)
         targets.clear()
 
     done = set()
@@ -305,10 +325,16 @@ def cross_module_findings(
         work = next_work
     harvest()
     out.sort(key=Finding.sort_key)
+    if silenced_out is not None:
+        silenced_out.extend(silenced)
     if cache is not None and cache_key is not None:
         cache.put_json(
             cache_key,
-            {"deps": sorted([p, d] for p, d in used.items()), "findings": [_finding_to_json(f) for f in out]},
+            {
+                "deps": sorted([p, d] for p, d in used.items()),
+                "findings": [_finding_to_json(f) for f in out],
+                "silenced": sorted(set(silenced)),
+            },
         )
     return out
 

@@ -67,7 +67,11 @@ def test_folder_default_and_missing_path(proj):
         (["--select", "JAX101,JAX302"], ["JAX101", "JAX302"]),
         (["--ignore", "JAX3"], ["JAX101", "JAX103"]),
         (["--select", "JAX1", "--ignore", "JAX103"], ["JAX101"]),
-        (["--ignore", "JAX1", "--extend-select", "JAX103"], ["JAX103"]),
+        # extend-select adds to the default selection (it does not replace it).
+        (["--ignore", "JAX1", "--extend-select", "JAX103"], ["JAX103", "JAX302"]),
+        (["--select", "ALL"], ["JAX101", "JAX103", "JAX302"]),
+        (["--select", "ALL", "--ignore", "JAX1"], ["JAX302"]),
+        (["--select", "jax1"], ["JAX101", "JAX103"]),
     ],
 )
 def test_select_and_ignore(proj, args, expected):
@@ -121,7 +125,8 @@ def test_bad_configuration_is_a_usage_error(proj):
     (proj / "pyproject.toml").write_text("[tool.jaxlint]\nselct = ['JAX1']\n")
     p = jaxlint(["bad.py"], cwd=str(proj))
     assert p.returncode == 2
-    assert p.stderr.decode().startswith("jaxlint: error: [tool.jaxlint] unknown setting 'selct'")
+    assert "[tool.jaxlint] unknown setting 'selct'" in p.stderr.decode()
+    assert len(p.stderr.decode().splitlines()) == 1
     assert "Traceback" not in p.stderr.decode()
 
 
