@@ -23,8 +23,13 @@ class UsageError(Exception):
     pass
 
 
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2, like every other bad input
+        self.exit(2, f"jaxlint: error: {message} (see jaxlint --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="jaxlint",
         description="Find JAX trace-time bugs without running the code.",
         epilog="Exit status: 0 no findings, 1 findings, 2 usage or configuration error.",
