@@ -14,7 +14,7 @@ from jaxlint.discovery import discover, not_a_file_reason, relpath
 from jaxlint.engine import lint_source
 from jaxlint.findings import Finding
 from jaxlint.fingerprint import remember_source
-from jaxlint.formats import FORMATTERS
+from jaxlint.formats import FORMATTERS, TEXT_FORMATS
 from jaxlint.output import open_report
 from jaxlint.rules import ALL_RULES, RULES_BY_CODE, selected_rules
 
@@ -39,11 +39,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ignore", metavar="CODES", help="comma-separated code prefixes to disable")
     p.add_argument("--extend-select", metavar="CODES", help="add to the configured selection")
     p.add_argument("--extend-ignore", metavar="CODES", help="add to the configured ignores")
-    p.add_argument("--format", default="text", help="output format: " + ", ".join(FORMATTERS))
+    p.add_argument(
+        "--output-format",
+        "--format",
+        dest="format",
+        default="text",
+        metavar="FORMAT",
+        help="output format: " + ", ".join(FORMATTERS) + " (text: full on a terminal, concise otherwise)",
+    )
     p.add_argument("--output-file", "-o", metavar="FILE", help="write the report to FILE instead of standard output")
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     p.add_argument("--statistics", action="store_true", help="print a count of findings per code")
-    p.add_argument("--show-fixes", action="store_true", help="print the fix advice under each finding (text format)")
+    p.add_argument("--show-fixes", action="store_true", help="print the fix advice under each finding (concise format; full always shows it)")
     p.add_argument("--explain", metavar="CODE", help="print a rule's documentation and examples, then exit")
     p.add_argument("--list-rules", action="store_true", help="list every rule and exit")
     p.add_argument(
@@ -209,6 +216,10 @@ def _lint_stdin(args, cfg: Config, rules) -> List[Finding]:
     return lint_source(data, display, cfg, rules)
 
 
+def _is_terminal(stream) -> bool:
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
 def use_color(args, stream) -> bool:
     if args.color is not None:
         return args.color
@@ -298,8 +309,9 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
 
     out_stream = fh if fh is not None else sys.stdout
     fmt = FORMATTERS[args.format]
-    if args.format == "text":
-        text = fmt(findings, color=use_color(args, out_stream), show_fix=args.show_fixes)
+    if args.format in TEXT_FORMATS:
+        full = args.format == "full" or (args.format == "text" and _is_terminal(out_stream))
+        text = FORMATTERS["full" if full else "concise"](findings, color=use_color(args, out_stream), show_fix=args.show_fixes)
     else:
         text = fmt(findings)
     out_stream.write(text)
@@ -308,7 +320,7 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
         stats = "".join(
             f"{counts[c]:<5d} {c} {RULES_BY_CODE[c].name if c in RULES_BY_CODE else ''}\n" for c in sorted(counts)
         )
-        (sys.stdout if args.format == "text" and fh is None else sys.stderr).write(stats)
+        (sys.stdout if args.format in TEXT_FORMATS and fh is None else sys.stderr).write(stats)
     for m in missing:
         print(f"jaxlint: error: {m}: {not_a_file_reason(m)}", file=sys.stderr)
     if not args.quiet:

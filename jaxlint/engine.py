@@ -298,7 +298,24 @@ def _materialise(module: cst.Module, path: str, pending: List[_Pending]) -> List
         if rng is None:
             continue
         fields = {}
+        related = None
+        for node, note in p.fields.get("related", ()):
+            where = positions.get(node)
+            if where is not None:
+                related = related or []
+                related.append(
+                    {
+                        "path": path,
+                        "line": where.start.line,
+                        "column": where.start.column + 1,
+                        "end_line": where.end.line,
+                        "end_column": where.end.column + 1,
+                        "message": note,
+                    }
+                )
         for k, v in p.fields.items():
+            if k == "related":
+                continue
             if isinstance(v, cst.CSTNode):
                 v = _short(module.code_for_node(v))
             fields[k] = v
@@ -340,6 +357,7 @@ def _materialise(module: cst.Module, path: str, pending: List[_Pending]) -> List
                 fix=fix,
                 suggestion=sugg,
                 context=context,
+                related=related,
             )
         )
     out.sort(key=Finding.sort_key)

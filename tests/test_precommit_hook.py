@@ -107,7 +107,8 @@ def test_manifest():
     with open(os.path.join(ROOT, ".pre-commit-hooks.yaml")) as fh:
         (hook,) = yaml.safe_load(fh)
     assert hook["id"] == "jaxlint"
-    assert hook["entry"] == "jaxlint"
+    # In the entry, not in args: a user's `args:` replaces the manifest's.
+    assert hook["entry"] == "jaxlint --force-exclude --output-format concise"
     assert hook["language"] == "python"
     assert hook["types_or"] == ["python", "pyi"]
     assert "additional_dependencies" not in hook

@@ -70,7 +70,7 @@ class UnknownNoqaCode(Rule):
     code = "JAX003"
     name = "unknown-noqa-code"
     message = "{detail}"
-    fix = "Write the code as `jaxlint --list-rules` shows it (upper case), or remove it."
+    fix = "write the code as `jaxlint --list-rules` shows it (upper case), or remove it."
     prevents = "a suppression that silences nothing"
 
 
@@ -93,6 +93,6 @@ class UnusedNoqa(Rule):
     code = "JAX004"
     name = "unused-noqa"
     message = "unused `noqa` code: {codes}"
-    fix = "Remove {codes} from the `# noqa` comment."
+    fix = "remove {codes} from the `# noqa` comment."
     prevents = "a stale suppression that hides the next real finding"
     default_enabled = False
