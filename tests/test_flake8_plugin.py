@@ -267,3 +267,42 @@ def test_unicode_columns_match(tmp_path):
     got = parse_flake8(p.stdout)
     cli = cli_tuples(jaxlint_json(["uni.py"], cwd=str(tmp_path)))
     assert len(got) == 1 and got == cli
+
+
+NOQA_BODY = textwrap.dedent(
+    """\
+    import jax
+
+    @jax.jit
+    def f(x, n):
+        if x > 0:{c1}
+            x = x + 1
+        for _ in range(n):{c2}
+            x = x * 2
+        y = x + \\
+            float(x){c3}
+        return y
+    """
+)
+
+
+@pytest.mark.parametrize(
+    "header,c1,c2,c3",
+    [
+        ("", "  # NOQA: JAX101", "", ""),
+        ("", "  # noqa: jax101", "  # noqa:JAX103", ""),
+        ("", "  # noqa", "  # noqa: JAX1O3", "  # noqa: JAX104"),
+        ("", "  #noqa", "  # noqa: E501,JAX1", "  # noqa:  JAX104"),
+        ("# flake8: noqa\n", "", "", ""),
+        ("# jaxlint: noqa\n", "", "", ""),
+        ("# jaxlint: noqa: JAX10\n", "", "", ""),
+    ],
+    ids=["upper-noqa", "lower-code", "bare-and-typo", "spacing", "flake8-file", "jaxlint-file", "jaxlint-file-codes"],
+)
+def test_noqa_forms_agree_with_flake8(tmp_path, header, c1, c2, c3):
+    (tmp_path / "m.py").write_text(header + NOQA_BODY.format(c1=c1, c2=c2, c3=c3))
+    p = flake8(["--select", "JAX", "m.py"], cwd=str(tmp_path), tmp_path=tmp_path)
+    assert p.returncode in (0, 1), p.stderr.decode()
+    via_flake8 = sorted((row, col, code) for _, row, col, code, _ in parse_flake8(p.stdout))
+    via_cli = sorted((f["line"], f["column"], f["code"]) for f in jaxlint_json(["--no-cache", "m.py"], cwd=str(tmp_path)))
+    assert via_cli == via_flake8

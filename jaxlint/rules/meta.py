@@ -72,6 +72,35 @@ class UnknownNoqaCode(Rule):
     message = "{detail}"
     fix = "write the code as `jaxlint --list-rules` shows it (upper case), or remove it."
     prevents = "a suppression that silences nothing"
+    bad = [
+        """
+        import jax
+
+        @jax.jit
+        def relu(x):
+            if x > 0:  # noqa: JAX1O1  # error: JAX101, JAX003
+                return x
+            return 0.0 * x
+
+        def plain(n):
+            if n > 0:  # noqa: jax101  # error: JAX003
+                return n
+            return 0
+        """
+    ]
+    good = [
+        """
+        import jax
+
+        @jax.jit
+        def relu(x):
+            if x > 0:  # noqa: JAX101, E501
+                return x
+            return 0.0 * x
+
+        text = "# noqa: JAX1O1 in a string is no comment"
+        """
+    ]
 
 
 class UnusedNoqa(Rule):
@@ -96,3 +125,29 @@ class UnusedNoqa(Rule):
     fix = "remove {codes} from the `# noqa` comment."
     prevents = "a stale suppression that hides the next real finding"
     default_enabled = False
+    bad = [
+        """
+        import jax
+
+        @jax.jit
+        def scale(x):
+            y = x * 2  # noqa: JAX101  # error: JAX004
+            if x > 0:  # noqa: JAX101, JAX302  # error: JAX004
+                return y
+            return -y
+        """
+    ]
+    good = [
+        """
+        import jax
+
+        @jax.jit
+        def relu(x):
+            if x > 0:  # noqa: JAX101, E501
+                return x
+            return 0.0 * x
+
+        def plain(x):
+            return x  # noqa: E501
+        """
+    ]
