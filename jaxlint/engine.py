@@ -146,7 +146,9 @@ def lint_source(
     try:
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as e:
-        return _meta(path, "JAX001", f"syntax error: {e.message}", e.raw_line, e.raw_column + 1, enabled)
+        from jaxlint.syntax_errors import describe
+
+        return _meta(path, "JAX001", *describe(text, e), enabled)
     except RecursionError:
         return _meta(path, "JAX001", "file is too deeply nested to parse", 1, 1, enabled)
     except Exception as e:  # noqa: BLE001 - the parser may fail in other ways on odd input

@@ -275,7 +275,7 @@ def test_rdjson_without_findings_and_parse_error_validate(repo):
     broken = json.loads(run("rdjson", ["pkg/broken.py"], repo).stdout)
     validate("rdjson-DiagnosticResult.json", broken)
     (d,) = broken["diagnostics"]
-    assert (d["code"]["value"], d["location"]["range"]["start"]) == ("JAX001", {"line": 2, "column": 1})
+    assert (d["code"]["value"], d["location"]["range"]["start"]) == ("JAX001", {"line": 2, "column": 10})
 
 
 def test_rdjson_validator_is_not_vacuous():
@@ -291,7 +291,7 @@ def test_github_workflow_commands(repo):
     p = run("github", ["mödel.py", "clean.py", "broken.py"], repo / "pkg")
     lines = p.stdout.decode("utf-8").splitlines()
     assert lines == [
-        "::error file=pkg/broken.py,line=2,col=1,endLine=2,endColumn=1,title=JAX001 syntax-error::"
+        "::error file=pkg/broken.py,line=2,col=10,endLine=2,endColumn=10,title=JAX001 syntax-error::"
         + escape_data(
             json.loads(run("json", ["broken.py"], repo / "pkg").stdout)[0]["message"]
             + "\nFix the syntax error (or the file's encoding) so that the file parses."
