@@ -52,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--statistics", action="store_true", help="print a count of findings per code")
     p.add_argument("--show-fixes", action="store_true", help="print the fix advice under each finding (concise format; full always shows it)")
     p.add_argument("--explain", metavar="CODE", help="print a rule's documentation and examples, then exit")
-    p.add_argument("--list-rules", action="store_true", help="list every rule and exit")
+    p.add_argument("--list-rules", action="store_true", help="list every rule and exit (--format json for a machine-readable list)")
     p.add_argument(
         "--config", metavar="FILE", help="use this pyproject.toml or jaxlint.toml for every file (default: the closest one above each file)"
     )
@@ -141,8 +141,14 @@ def explain(code: str) -> str:
     return rule.explain()
 
 
-def list_rules() -> str:
-    return "".join(f"{r.code}  {r.name:28s} {r.summary()}\n" for r in ALL_RULES)
+def list_rules(fmt: str = "text") -> str:
+    from jaxlint.formats.rule_list import rule_json, rule_table
+
+    if fmt == "json":
+        return rule_json()
+    if fmt not in TEXT_FORMATS:
+        raise UsageError(f"--list-rules prints text or json, not '{fmt}'")
+    return rule_table()
 
 
 def make_resolver(args) -> Resolver:
@@ -248,7 +254,7 @@ def _run(args, parser) -> int:
         sys.stdout.write(explain(args.explain))
         return 0
     if args.list_rules:
-        sys.stdout.write(list_rules())
+        sys.stdout.write(list_rules(args.format))
         return 0
     if args.format not in FORMATTERS:
         raise UsageError(f"unknown format '{args.format}' (choose from {', '.join(FORMATTERS)})")

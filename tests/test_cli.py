@@ -170,3 +170,29 @@ def test_console_script_is_installed_and_agrees_with_python_dash_m(proj):
     from jaxlint import __version__
 
     assert v.stdout.decode().strip() == f"jaxlint {__version__}"
+
+
+def test_explain_is_plain_text_for_every_rule():
+    from jaxlint.rules import ALL_RULES
+
+    for rule in ALL_RULES:
+        p = jaxlint(["--explain", rule.code.lower()]) if rule.code == "JAX101" else None
+        text = rule.explain()
+        assert "``" not in text, rule.code
+        if p is not None:
+            assert p.returncode == 0 and p.stdout.decode() == text
+
+
+def test_list_rules_wraps_to_the_terminal_and_has_a_json_form():
+    from jaxlint.rules import ALL_RULES
+
+    p = jaxlint(["--list-rules"], COLUMNS="60")
+    lines = p.stdout.decode().splitlines()
+    assert p.returncode == 0 and all(len(line) <= 60 for line in lines)
+    assert [line.split()[0] for line in lines if line.startswith("JAX")] == [r.code for r in ALL_RULES]
+    assert "``" not in p.stdout.decode()
+    p = jaxlint(["--list-rules", "--format", "json"])
+    rows = json.loads(p.stdout)
+    assert [r["code"] for r in rows] == [r.code for r in ALL_RULES]
+    assert {r["code"] for r in rows if not r["default_enabled"]} == {"JAX004"}
+    assert jaxlint(["--list-rules", "--format", "sarif"]).returncode == 2
