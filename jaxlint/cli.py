@@ -95,7 +95,7 @@ def _add_dynamic_options(p: argparse.ArgumentParser) -> None:
         "--dynamic marks each finding confirmed, refuted or unverified by tracing the code with JAX on CPU. "
         "It IMPORTS each file that has findings, which EXECUTES the module's top-level code (never its "
         "if __name__ == '__main__': block), in a separate process with a timeout. Use it only on code you trust. "
-        "Needs: pip install 'jaxlint[dynamic]'.",
+        "Needs JAX next to jaxlint: python -m pip install 'jax>=0.4.30'.",
     )
     g.add_argument("--dynamic", action="store_true", help="confirm findings by tracing them with jax.make_jaxpr / jax.jit")
     g.add_argument(
