@@ -306,3 +306,19 @@ def test_noqa_forms_agree_with_flake8(tmp_path, header, c1, c2, c3):
     via_flake8 = sorted((row, col, code) for _, row, col, code, _ in parse_flake8(p.stdout))
     via_cli = sorted((f["line"], f["column"], f["code"]) for f in jaxlint_json(["--no-cache", "m.py"], cwd=str(tmp_path)))
     assert via_cli == via_flake8
+
+
+def test_flake8_with_an_absolute_path_from_elsewhere_uses_the_files_configuration(tmp_path):
+    # Editors run flake8 on an absolute path from any folder: the globs stay relative to the
+    # pyproject.toml that defines them.
+    proj = tmp_path / "proj"
+    (proj / "tests").mkdir(parents=True)
+    (proj / "pyproject.toml").write_text('[tool.jaxlint.per-file-ignores]\n"tests/*" = ["JAX101"]\n')
+    (proj / "tests" / "t.py").write_text(NOQA_BODY.format(c1="", c2="", c3=""))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    target = str(proj / "tests" / "t.py")
+    p = flake8(["--select", "JAX", target], cwd=str(elsewhere), tmp_path=tmp_path)
+    assert sorted(code for *_, code, _ in parse_flake8(p.stdout)) == ["JAX103", "JAX104"]
+    via_cli = jaxlint_json(["--no-cache", target], cwd=str(elsewhere))
+    assert sorted(f["code"] for f in via_cli) == ["JAX103", "JAX104"]
