@@ -167,21 +167,12 @@ def effective_config(args, paths: Sequence[str]) -> Config:
     return make_resolver(args).for_path(start)
 
 
-class _ConfigSource:
-    def __init__(self, config_for):
-        self.config_for = config_for
-
-
 def lint_files(files: List[str], cfg, args) -> List[Finding]:
-    """Findings of ``files``; ``cfg`` is one Config for all, or a Resolver (each file its own)."""
-    from jaxlint import cache, noqa, runner
+    """Findings of ``files``; ``cfg`` is one Config for all, or a function giving each file's."""
+    from jaxlint import cache, runner
+    from jaxlint.project import cross_module_phase
 
-    if isinstance(cfg, _ConfigSource):
-        config_for = cfg.config_for
-    elif isinstance(cfg, Resolver):
-        config_for = cfg.for_path
-    else:
-        config_for = lambda _p: cfg  # noqa: E731
+    config_for = cfg if callable(cfg) else (lambda _p: cfg)
     first = config_for(next((f for f in files if f != "-"), "."))
     cache_dir = None
     if not getattr(args, "no_cache", False):
@@ -198,19 +189,8 @@ def lint_files(files: List[str], cfg, args) -> List[Finding]:
     )
     if calls:
         # Helpers imported from other modules of this run, called with traced arguments.
-        from jaxlint.project import cross_module_findings
-        from jaxlint.rules import selected_rules
-
         pairs = [(p, relpath(p)) for p in files if p != "-"]
-        configs = {config_for(p) for p, _ in pairs}
-        key = "|".join(sorted(c.key() for c in configs))
-        rules = selected_rules(first.select, first.ignore)
-        xcache = cache.Cache(cache_dir, key, tuple(r.code for r in rules)) if cache_dir else None
-        silenced: list = []
-        findings.extend(
-            cross_module_findings(pairs, calls, findings, first, rules, xcache, silenced_out=silenced, config_for=config_for)
-        )
-        findings = noqa.retract_unused(findings, silenced)
+        findings = cross_module_phase(pairs, calls, findings, config_for, cache_dir)
     return findings
 
 
@@ -305,7 +285,7 @@ def _config_for(resolver: Resolver, args):
 
 
 def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> int:
-    findings = lint_files(files, _ConfigSource(_config_for(resolver, args)), args)
+    findings = lint_files(files, _config_for(resolver, args), args)
     findings.sort(key=Finding.sort_key)
     if diff_scope is not None:
         findings = diff_scope.filter(findings)

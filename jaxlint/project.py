@@ -339,6 +339,33 @@ def cross_module_findings(
     return out
 
 
+def cross_module_phase(
+    files: Sequence[Tuple[str, str]],
+    calls_by_display: Dict[str, list],
+    findings: List[Finding],
+    config_for,
+    cache_dir: Optional[str] = None,
+) -> List[Finding]:
+    """``findings`` plus those of :func:`cross_module_findings`, for a run whose files each have
+    their own configuration (``config_for(path)``).  A JAX004 (unused ``noqa``) made by the
+    per-file pass is withdrawn when this phase found a finding that the comment silences."""
+    from jaxlint import noqa
+    from jaxlint.cache import Cache
+    from jaxlint.rules import selected_rules
+
+    first = config_for(files[0][0]) if files else Config()
+    rules = selected_rules(first.select, first.ignore)
+    xcache = None
+    if cache_dir:
+        key = "|".join(sorted({config_for(p).key() for p, _ in files}))
+        xcache = Cache(cache_dir, key, tuple(r.code for r in rules))
+    silenced: list = []
+    found = cross_module_findings(
+        files, calls_by_display, findings, first, rules, xcache, silenced_out=silenced, config_for=config_for
+    )
+    return noqa.retract_unused(list(findings) + found, silenced)
+
+
 def _deps_unchanged(deps) -> bool:
     from jaxlint.cache import content_digest
 
