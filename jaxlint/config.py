@@ -196,7 +196,7 @@ def parse_table(table: Any, root: Optional[str] = None, source: Optional[str] = 
     if source is not None and os.path.basename(source) == "pyproject.toml":
         label += "[tool.jaxlint] "
     if not isinstance(table, dict):
-        raise ConfigError(f"{label}must be a table, not {_type_name(table)}".replace("] must", "] must"))
+        raise ConfigError(f"{label}must be a table, not {_type_name(table)}")
     norm: Dict[str, Any] = {}
     for k, v in table.items():
         k2 = k.replace("_", "-")
@@ -207,7 +207,10 @@ def parse_table(table: Any, root: Optional[str] = None, source: Optional[str] = 
         if k2 in norm:
             raise ConfigError(f"{label}'{k}' is set twice")
         norm[k2] = v
-    where = lambda key: f"{label}{key}"  # noqa: E731
+
+    def where(key: str) -> str:
+        return f"{label}{key}"
+
     select = _selectors(norm.get("select", []), where("select"))
     select = selectors.extend(select, _selectors(norm.get("extend-select", []), where("extend-select")))
     ignore = _selectors(norm.get("ignore", []), where("ignore")) + _selectors(
