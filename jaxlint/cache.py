@@ -31,7 +31,7 @@ from typing import Iterable, List, Optional, Sequence, Tuple
 from jaxlint import __version__
 from jaxlint.findings import Finding
 
-FORMAT = 2  # 2: entries carry the cross-module call records
+FORMAT = 3  # 2: entries carry the cross-module call records; 3: findings carry related locations
 DEFAULT_DIR = ".jaxlint_cache"
 
 _FINDING_FIELDS = (
@@ -47,6 +47,7 @@ _FINDING_FIELDS = (
     "suggestion",
     "dynamic",
     "context",
+    "related",
 )
 
 _BUILD: Optional[str] = None

@@ -8,13 +8,14 @@ import sys
 from collections import Counter
 from typing import List, Optional, Sequence
 
-from jaxlint import __version__, baseline, diffmode
-from jaxlint.config import Config, ConfigError, load_config, with_overrides
+from jaxlint import __version__, baseline, diffmode, selectors
+from jaxlint.config import Config, ConfigError, Overrides, Resolver
 from jaxlint.discovery import discover, not_a_file_reason, relpath
 from jaxlint.engine import lint_source
 from jaxlint.findings import Finding
 from jaxlint.fingerprint import remember_source
-from jaxlint.formats import FORMATTERS
+from jaxlint.formats import FORMATTERS, TEXT_FORMATS
+from jaxlint.output import open_report
 from jaxlint.rules import ALL_RULES, RULES_BY_CODE, selected_rules
 
 
@@ -22,14 +23,13 @@ class UsageError(Exception):
     pass
 
 
-def _codes(value: Optional[str]):
-    if value is None:
-        return None
-    return tuple(c.strip().upper() for c in value.replace(" ", ",").split(",") if c.strip())
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2, like every other bad input
+        self.exit(2, f"jaxlint: error: {message} (see jaxlint --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="jaxlint",
         description="Find JAX trace-time bugs without running the code.",
         epilog="Exit status: 0 no findings, 1 findings, 2 usage or configuration error.",
@@ -39,14 +39,37 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ignore", metavar="CODES", help="comma-separated code prefixes to disable")
     p.add_argument("--extend-select", metavar="CODES", help="add to the configured selection")
     p.add_argument("--extend-ignore", metavar="CODES", help="add to the configured ignores")
-    p.add_argument("--format", default="text", help="output format: " + ", ".join(FORMATTERS))
+    p.add_argument(
+        "--output-format",
+        "--format",
+        dest="format",
+        default="text",
+        metavar="FORMAT",
+        help="output format: " + ", ".join(FORMATTERS) + " (text: full on a terminal, concise otherwise)",
+    )
     p.add_argument("--output-file", "-o", metavar="FILE", help="write the report to FILE instead of standard output")
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     p.add_argument("--statistics", action="store_true", help="print a count of findings per code")
-    p.add_argument("--show-fixes", action="store_true", help="print the fix advice under each finding (text format)")
+    p.add_argument("--show-fixes", action="store_true", help="print the fix advice under each finding (concise format; full always shows it)")
     p.add_argument("--explain", metavar="CODE", help="print a rule's documentation and examples, then exit")
-    p.add_argument("--list-rules", action="store_true", help="list every rule and exit")
-    p.add_argument("--config", metavar="PYPROJECT", help="read [tool.jaxlint] from this file")
+    p.add_argument("--list-rules", action="store_true", help="list every rule and exit (--format json for a machine-readable list)")
+    p.add_argument(
+        "--config", metavar="FILE", help="use this pyproject.toml or jaxlint.toml for every file (default: the closest one above each file)"
+    )
+    p.add_argument("--isolated", action="store_true", help="ignore every configuration file")
+    p.add_argument("--show-settings", metavar="FILE", help="print the settings that apply to FILE, then exit")
+    p.add_argument("--show-files", action="store_true", help="print the files that would be linted, then exit")
+    p.add_argument(
+        "--no-respect-gitignore",
+        dest="respect_gitignore",
+        action="store_false",
+        help="also lint files that git ignores (.gitignore, .git/info/exclude)",
+    )
+    p.add_argument(
+        "--force-exclude",
+        action="store_true",
+        help="apply exclude settings to files named on the command line too (what the pre-commit hook does)",
+    )
     p.add_argument("--stdin-filename", metavar="NAME", help="lint standard input, reporting it as NAME")
     p.add_argument("--quiet", "-q", action="store_true", help="no summary line on standard error")
     color = p.add_mutually_exclusive_group()
@@ -72,7 +95,7 @@ def _add_dynamic_options(p: argparse.ArgumentParser) -> None:
         "--dynamic marks each finding confirmed, refuted or unverified by tracing the code with JAX on CPU. "
         "It IMPORTS each file that has findings, which EXECUTES the module's top-level code (never its "
         "if __name__ == '__main__': block), in a separate process with a timeout. Use it only on code you trust. "
-        "Needs: pip install 'jaxlint[dynamic]'.",
+        "Needs JAX next to jaxlint: python -m pip install 'jax>=0.4.30'.",
     )
     g.add_argument("--dynamic", action="store_true", help="confirm findings by tracing them with jax.make_jaxpr / jax.jit")
     g.add_argument(
@@ -118,50 +141,56 @@ def explain(code: str) -> str:
     return rule.explain()
 
 
-def list_rules() -> str:
-    return "".join(f"{r.code}  {r.name:28s} {r.summary()}\n" for r in ALL_RULES)
+def list_rules(fmt: str = "text") -> str:
+    from jaxlint.formats.rule_list import rule_json, rule_table
+
+    if fmt == "json":
+        return rule_json()
+    if fmt not in TEXT_FORMATS:
+        raise UsageError(f"--list-rules prints text or json, not '{fmt}'")
+    return rule_table()
+
+
+def make_resolver(args) -> Resolver:
+    overrides = Overrides(
+        select=selectors.parse_option(args.select, "--select"),
+        ignore=selectors.parse_option(args.ignore, "--ignore"),
+        extend_select=selectors.parse_option(args.extend_select, "--extend-select") or (),
+        extend_ignore=selectors.parse_option(args.extend_ignore, "--extend-ignore") or (),
+    )
+    return Resolver(args.config, getattr(args, "isolated", False), overrides)
 
 
 def effective_config(args, paths: Sequence[str]) -> Config:
-    cfg = load_config(paths, args.config)
-    select = _codes(args.select)
-    ignore = _codes(args.ignore)
-    cfg = with_overrides(cfg, select=select, ignore=ignore)
-    if args.extend_select:
-        cfg = with_overrides(cfg, select=cfg.select + _codes(args.extend_select))
-    if args.extend_ignore:
-        cfg = with_overrides(cfg, ignore=cfg.ignore + _codes(args.extend_ignore))
-    for c in cfg.select + cfg.ignore:
-        if not c.startswith("JAX"):
-            raise ConfigError(f"unknown code prefix '{c}': jaxlint codes start with JAX")
-    return cfg
+    """The settings for the first path (the run's cache folder is chosen from it)."""
+    start = next((p for p in paths if p != "-"), ".")
+    return make_resolver(args).for_path(start)
 
 
-def lint_files(files: List[str], cfg: Config, args) -> List[Finding]:
+def lint_files(files: List[str], cfg, args) -> List[Finding]:
+    """Findings of ``files``; ``cfg`` is one Config for all, or a function giving each file's."""
     from jaxlint import cache, runner
+    from jaxlint.project import cross_module_phase
 
-    rules = selected_rules(cfg.select, cfg.ignore)
+    config_for = cfg if callable(cfg) else (lambda _p: cfg)
+    first = config_for(next((f for f in files if f != "-"), "."))
     cache_dir = None
     if not getattr(args, "no_cache", False):
-        cache_dir = getattr(args, "cache_dir", None) or cache.default_directory(cfg.root)
+        cache_dir = getattr(args, "cache_dir", None) or cache.default_directory(first.root)
     calls: dict = {}
-    findings = runner.lint_files(
+    findings = runner.lint_configured(
         files,
-        cfg,
-        rules,
+        config_for,
         jobs=getattr(args, "jobs", None),
         cache_dir=cache_dir,
         display=relpath,
-        stdin=lambda: _lint_stdin(args, cfg, rules),
+        stdin=lambda c, r: _lint_stdin(args, c, r),
         calls_out=calls,
     )
     if calls:
         # Helpers imported from other modules of this run, called with traced arguments.
-        from jaxlint.project import cross_module_findings
-
         pairs = [(p, relpath(p)) for p in files if p != "-"]
-        xcache = cache.Cache(cache_dir, cfg.key(), tuple(r.code for r in rules)) if cache_dir else None
-        findings.extend(cross_module_findings(pairs, calls, findings, cfg, rules, xcache))
+        findings = cross_module_phase(pairs, calls, findings, config_for, cache_dir)
     return findings
 
 
@@ -171,6 +200,10 @@ def _lint_stdin(args, cfg: Config, rules) -> List[Finding]:
     display = relpath(name) if name != "-" else name
     remember_source(display, data)  # machine formats read lines for columns and fingerprints
     return lint_source(data, display, cfg, rules)
+
+
+def _is_terminal(stream) -> bool:
+    return hasattr(stream, "isatty") and stream.isatty()
 
 
 def use_color(args, stream) -> bool:
@@ -188,7 +221,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)
     try:
         return _run(args, parser)
-    except (UsageError, ConfigError) as e:
+    except (UsageError, ConfigError, selectors.SelectorError) as e:
         print(f"jaxlint: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -201,22 +234,58 @@ def _run(args, parser) -> int:
         sys.stdout.write(explain(args.explain))
         return 0
     if args.list_rules:
-        sys.stdout.write(list_rules())
+        sys.stdout.write(list_rules(args.format))
         return 0
     if args.format not in FORMATTERS:
         raise UsageError(f"unknown format '{args.format}' (choose from {', '.join(FORMATTERS)})")
     paths = list(args.paths)
-    if args.stdin_filename and not paths:
+    if args.stdin_filename:
+        if any(p != "-" for p in paths):
+            # As ruff does: standard input is what gets linted; saying so beats guessing.
+            print("jaxlint: warning: --stdin-filename lints standard input; the paths given are ignored", file=sys.stderr)
         paths = ["-"]
     if not paths:
         paths = ["."]
-    cfg = effective_config(args, [p for p in paths if p != "-"])
+    resolver = make_resolver(args)
+    if args.show_settings:
+        sys.stdout.write(resolver.for_path(args.show_settings).describe())
+        return 0
     _check_dynamic_available(args)
     diff_scope = diffmode.scope_for(args)
     if diff_scope is not None:
         paths = diff_scope.files([p for p in args.paths if p != "-"])
-    files, missing = discover(paths, cfg)
-    findings = lint_files(files, cfg, args)
+    found = discover(paths, _config_for(resolver, args), args.respect_gitignore, args.force_exclude)
+    files, missing = found.files, found.missing
+    for w in found.warnings:
+        print(f"jaxlint: warning: {w}", file=sys.stderr)
+    for e in found.errors:
+        print(f"jaxlint: error: {e}", file=sys.stderr)
+    if args.show_files:
+        sys.stdout.write("".join(relpath(f) + "\n" for f in files))
+        for m in missing:
+            print(f"jaxlint: error: {m}: {not_a_file_reason(m)}", file=sys.stderr)
+        return 2 if missing or found.errors else 0
+    fh = open_report(args.output_file) if args.output_file else None
+    try:
+        return _lint_and_report(args, files, missing, found.errors, resolver, diff_scope, fh)
+    finally:
+        if fh is not None:
+            fh.close()
+
+
+def _config_for(resolver: Resolver, args):
+    """Each path's settings; standard input takes those of its --stdin-filename."""
+
+    def config_for(path: str) -> Config:
+        if path == "-" and args.stdin_filename:
+            return resolver.for_path(args.stdin_filename)
+        return resolver.for_path(path)
+
+    return config_for
+
+
+def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> int:
+    findings = lint_files(files, _config_for(resolver, args), args)
     findings.sort(key=Finding.sort_key)
     if diff_scope is not None:
         findings = diff_scope.filter(findings)
@@ -224,27 +293,20 @@ def _run(args, parser) -> int:
     if getattr(args, "dynamic", False) and findings:
         findings = _dynamic(findings, files, args)
 
-    out_stream = sys.stdout
-    fh = None
-    if args.output_file:
-        fh = open(args.output_file, "w", encoding="utf-8", newline="\n")
-        out_stream = fh
-    try:
-        fmt = FORMATTERS[args.format]
-        if args.format == "text":
-            text = fmt(findings, color=use_color(args, out_stream), show_fix=args.show_fixes)
-        else:
-            text = fmt(findings)
-        out_stream.write(text)
-        if args.statistics:
-            counts = Counter(f.code for f in findings)
-            stats = "".join(
-                f"{counts[c]:<5d} {c} {RULES_BY_CODE[c].name if c in RULES_BY_CODE else ''}\n" for c in sorted(counts)
-            )
-            (sys.stdout if args.format == "text" and fh is None else sys.stderr).write(stats)
-    finally:
-        if fh is not None:
-            fh.close()
+    out_stream = fh if fh is not None else sys.stdout
+    fmt = FORMATTERS[args.format]
+    if args.format in TEXT_FORMATS:
+        full = args.format == "full" or (args.format == "text" and _is_terminal(out_stream))
+        text = FORMATTERS["full" if full else "concise"](findings, color=use_color(args, out_stream), show_fix=args.show_fixes)
+    else:
+        text = fmt(findings)
+    out_stream.write(text)
+    if args.statistics:
+        counts = Counter(f.code for f in findings)
+        stats = "".join(
+            f"{counts[c]:<5d} {c} {RULES_BY_CODE[c].name if c in RULES_BY_CODE else ''}\n" for c in sorted(counts)
+        )
+        (sys.stdout if args.format in TEXT_FORMATS and fh is None else sys.stderr).write(stats)
     for m in missing:
         print(f"jaxlint: error: {m}: {not_a_file_reason(m)}", file=sys.stderr)
     if not args.quiet:
@@ -257,7 +319,7 @@ def _run(args, parser) -> int:
             )
         else:
             print(f"All checks passed ({len(files)} file{'s' if len(files) != 1 else ''} checked).", file=sys.stderr)
-    if missing:
+    if missing or errors:
         return 2
     if findings and not args.exit_zero:
         return 1

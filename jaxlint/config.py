@@ -1,12 +1,26 @@
-"""Settings from ``[tool.jaxlint]`` in pyproject.toml and the command line."""
+"""Settings: ``[tool.jaxlint]`` in pyproject.toml, or a ``jaxlint.toml`` / ``.jaxlint.toml``, and
+the command line.
+
+Configuration is hierarchical, as in ruff: each file is linted with the closest configuration
+file above it (a ``pyproject.toml`` counts only when it has a ``[tool.jaxlint]`` table; in one
+folder ``.jaxlint.toml`` wins over ``jaxlint.toml``, which wins over ``pyproject.toml``).  Globs
+(``exclude``, ``extend-exclude``, ``per-file-ignores``) are relative to the folder of the file
+that defines them, so neither the working folder nor the order of the paths changes a result.
+``--config FILE`` makes one file serve every path, ``--isolated`` ignores them all, and the
+command-line selection is applied on top of whichever file applies.
+"""
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import os
+import re
 import sys
-from dataclasses import dataclass, replace
-from typing import List, Optional, Sequence, Tuple
+from dataclasses import dataclass, field, replace
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from jaxlint import selectors
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -18,40 +32,121 @@ class ConfigError(Exception):
     """A configuration problem: reported as one line, exit code 2."""
 
 
+# ruff's default list of tool and environment folders, matched by name anywhere in the tree
+# (plus jaxlint's own cache).  A folder named build/ or env/ is often a real package: not here.
+DEFAULT_EXCLUDE: Tuple[str, ...] = (
+    ".bzr",
+    ".direnv",
+    ".eggs",
+    ".git",
+    ".git-rewrite",
+    ".hg",
+    ".ipynb_checkpoints",
+    ".jaxlint_cache",
+    ".mypy_cache",
+    ".nox",
+    ".pants.d",
+    ".pyenv",
+    ".pytest_cache",
+    ".pytype",
+    ".ruff_cache",
+    ".svn",
+    ".tox",
+    ".venv",
+    ".vscode",
+    "__pypackages__",
+    "_build",
+    "buck-out",
+    "dist",
+    "node_modules",
+    "site-packages",
+    "venv",
+)
+
+# In one folder, the first of these that configures jaxlint wins.
+CONFIG_FILES = (".jaxlint.toml", "jaxlint.toml", "pyproject.toml")
+
+
+def _posix(path: str) -> str:
+    return path.replace(os.sep, "/")
+
+
+def _match(rel: str, pattern: str) -> bool:
+    """A glob against a path relative to the configuration folder: the whole path, a leading
+    folder (``third_party`` or ``third_party/``), or, for a pattern without a slash, any one
+    component (``*_pb2.py``, ``generated``)."""
+    pat = pattern.rstrip("/")
+    if pat.startswith("./"):
+        pat = pat[2:]
+    if fnmatch.fnmatchcase(rel, pat) or rel.startswith(pat + "/"):
+        return True
+    if "/" not in pat:
+        return any(fnmatch.fnmatchcase(part, pat) for part in rel.split("/"))
+    return False
+
+
 @dataclass(frozen=True)
 class Config:
     select: Tuple[str, ...] = ()
     ignore: Tuple[str, ...] = ()
     per_file_ignores: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
-    exclude: Tuple[str, ...] = ()
+    exclude: Tuple[str, ...] = DEFAULT_EXCLUDE
     extra_jit_decorators: Tuple[str, ...] = ()
-    root: Optional[str] = None  # folder of the pyproject.toml that configured us
+    root: Optional[str] = None  # folder of the configuration file: globs are relative to it
+    extend_exclude: Tuple[str, ...] = ()
+    source: Optional[str] = field(default=None, compare=False)  # the file it was read from
 
     def key(self) -> str:
-        """A stable description of everything that changes results (for caches)."""
-        return repr((self.select, self.ignore, self.per_file_ignores, self.extra_jit_decorators))
+        """A stable description of everything that changes a file's findings (for caches)."""
+        return repr((self.select, self.ignore, self.per_file_ignores, self.extra_jit_decorators, self.root))
 
-    def ignored_for(self, relpath: str) -> Tuple[str, ...]:
+    def relative(self, path: str) -> str:
+        """``path`` relative to the configuration folder (as given when there is none)."""
+        if self.root is None or path in ("-", "<stdin>", "<string>"):
+            p = _posix(path)
+            return p[2:] if p.startswith("./") else p
+        try:
+            return _posix(os.path.relpath(os.path.abspath(path), self.root))
+        except ValueError:  # another drive on Windows
+            return _posix(path)
+
+    def ignored_for(self, path: str) -> Tuple[str, ...]:
+        rel = self.relative(path)
         out: List[str] = []
-        p = relpath.replace(os.sep, "/")
         for pattern, codes in self.per_file_ignores:
-            if fnmatch.fnmatch(p, pattern) or fnmatch.fnmatch(os.path.basename(p), pattern):
+            if _match(rel, pattern):
                 out.extend(codes)
         return tuple(out)
 
-    def is_excluded(self, relpath: str) -> bool:
-        p = relpath.replace(os.sep, "/").lstrip("./") if relpath not in (".", "./") else relpath
-        parts = p.split("/")
-        for pattern in self.exclude:
-            pat = pattern.rstrip("/")
-            if fnmatch.fnmatch(p, pat) or any(fnmatch.fnmatch(part, pat) for part in parts):
-                return True
-            if p.startswith(pat + "/"):
-                return True
-        return False
+    def is_excluded(self, path: str) -> bool:
+        """Whether ``exclude`` or ``extend-exclude`` match ``path`` (a file or a folder)."""
+        rel = self.relative(path)
+        if rel in (".", ""):
+            return False
+        return any(_match(rel, p) for p in self.exclude + self.extend_exclude)
+
+    def describe(self) -> str:
+        """The settings as ``--show-settings`` prints them."""
+        rows = [
+            ("configuration file", self.source or "(none: defaults)"),
+            ("root", self.root or "(working folder)"),
+            ("select", ", ".join(self.select) or "(default rules)"),
+            ("ignore", ", ".join(self.ignore) or "(none)"),
+            ("exclude", ", ".join(self.exclude) or "(none)"),
+            ("extend-exclude", ", ".join(self.extend_exclude) or "(none)"),
+            ("extra-jit-decorators", ", ".join(self.extra_jit_decorators) or "(none)"),
+        ]
+        lines = [f"{k:22s} {v}" for k, v in rows]
+        lines.append("per-file-ignores" + ("" if self.per_file_ignores else "       (none)"))
+        for pattern, codes in self.per_file_ignores:
+            lines.append(f"  {pattern!r:20s} {', '.join(codes)}")
+        from jaxlint.rules import selected_rules
+
+        lines.append("enabled rules          " + ", ".join(r.code for r in selected_rules(self.select, self.ignore)))
+        return "\n".join(lines) + "\n"
 
 
-KNOWN_KEYS = {
+KNOWN_KEYS = (
     "select",
     "ignore",
     "extend-select",
@@ -60,47 +155,205 @@ KNOWN_KEYS = {
     "exclude",
     "extend-exclude",
     "extra-jit-decorators",
-}
+)
+
+_DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 
-def _codes(value, key: str) -> Tuple[str, ...]:
-    if isinstance(value, str):
-        value = [v for v in value.replace(",", " ").split() if v]
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"[tool.jaxlint] {key} must be a list of strings")
-    return tuple(v.strip().upper() for v in value)
+def _type_name(value: Any) -> str:
+    return {str: "a string", int: "a number", float: "a number", bool: "a boolean", dict: "a table", list: "a list"}.get(
+        type(value), type(value).__name__
+    )
 
 
-def parse_table(table: dict, root: Optional[str] = None) -> Config:
-    norm = {}
+def _strings(value: Any, where: str, what: str = "a list of strings") -> List[str]:
+    if not isinstance(value, list):
+        raise ConfigError(f"{where} must be {what}, not {_type_name(value)}")
+    for v in value:
+        if not isinstance(v, str):
+            raise ConfigError(f"{where} must be {what}, but holds {_type_name(v)}")
+    return list(value)
+
+
+def _selectors(value: Any, where: str) -> Tuple[str, ...]:
+    try:
+        return selectors.validate(_strings(value, where, "a list of rule codes"), where)
+    except selectors.SelectorError as e:
+        raise ConfigError(str(e)) from None
+
+
+def _globs(value: Any, where: str) -> Tuple[str, ...]:
+    out = _strings(value, where, "a list of glob patterns")
+    for g in out:
+        if not g.strip():
+            raise ConfigError(f"{where} holds an empty pattern")
+    return tuple(out)
+
+
+def parse_table(table: Any, root: Optional[str] = None, source: Optional[str] = None) -> Config:
+    """A Config from the jaxlint table of ``source`` (its folder is ``root``)."""
+    label = f"{source}: " if source else ""
+    if source is not None and os.path.basename(source) == "pyproject.toml":
+        label += "[tool.jaxlint] "
+    if not isinstance(table, dict):
+        raise ConfigError(f"{label}must be a table, not {_type_name(table)}")
+    norm: Dict[str, Any] = {}
     for k, v in table.items():
         k2 = k.replace("_", "-")
         if k2 not in KNOWN_KEYS:
-            raise ConfigError(f"[tool.jaxlint] unknown setting '{k}' (known: {', '.join(sorted(KNOWN_KEYS))})")
+            close = difflib.get_close_matches(k2, KNOWN_KEYS, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else f" (known: {', '.join(KNOWN_KEYS)})"
+            raise ConfigError(f"{label}unknown setting '{k}'{hint}")
+        if k2 in norm:
+            raise ConfigError(f"{label}'{k}' is set twice")
         norm[k2] = v
-    select = _codes(norm.get("select", []), "select") + _codes(norm.get("extend-select", []), "extend-select")
-    ignore = _codes(norm.get("ignore", []), "ignore") + _codes(norm.get("extend-ignore", []), "extend-ignore")
+
+    def where(key: str) -> str:
+        return f"{label}{key}"
+
+    select = _selectors(norm.get("select", []), where("select"))
+    select = selectors.extend(select, _selectors(norm.get("extend-select", []), where("extend-select")))
+    ignore = _selectors(norm.get("ignore", []), where("ignore")) + _selectors(
+        norm.get("extend-ignore", []), where("extend-ignore")
+    )
     pfi = norm.get("per-file-ignores", {})
     if not isinstance(pfi, dict):
-        raise ConfigError("[tool.jaxlint] per-file-ignores must be a table of glob = [codes]")
-    per_file = tuple((str(k), _codes(v, f"per-file-ignores.{k}")) for k, v in pfi.items())
-    exclude = norm.get("exclude", []) + norm.get("extend-exclude", [])
-    if not isinstance(exclude, list) or not all(isinstance(v, str) for v in exclude):
-        raise ConfigError("[tool.jaxlint] exclude must be a list of glob patterns")
-    extra = norm.get("extra-jit-decorators", [])
-    if not isinstance(extra, list) or not all(isinstance(v, str) for v in extra):
-        raise ConfigError("[tool.jaxlint] extra-jit-decorators must be a list of dotted names")
-    return Config(select, ignore, per_file, tuple(exclude), tuple(extra), root)
+        raise ConfigError(f"{where('per-file-ignores')} must be a table of glob = [codes], not {_type_name(pfi)}")
+    per_file = tuple((str(k), _selectors(v, where(f"per-file-ignores.{k!r}"))) for k, v in pfi.items())
+    exclude = _globs(norm["exclude"], where("exclude")) if "exclude" in norm else DEFAULT_EXCLUDE
+    extend_exclude = _globs(norm.get("extend-exclude", []), where("extend-exclude"))
+    extra = _strings(norm.get("extra-jit-decorators", []), where("extra-jit-decorators"), "a list of dotted names")
+    for name in extra:
+        if not _DOTTED.match(name):
+            raise ConfigError(f"{where('extra-jit-decorators')}: '{name}' is not a dotted name such as mylib.jit")
+    return Config(select, ignore, per_file, exclude, tuple(extra), root, extend_exclude, source)
+
+
+def _shown(path: str) -> str:
+    from jaxlint.discovery import relpath
+
+    return relpath(path)
+
+
+def read_config_file(path: str) -> Optional[Config]:
+    """The Config a file defines; None for a pyproject.toml without a ``[tool.jaxlint]`` table."""
+    shown = _shown(path)
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except IsADirectoryError:
+        raise ConfigError(f"{shown}: is a folder, not a configuration file") from None
+    except OSError as e:
+        raise ConfigError(f"cannot read {shown}: {e.strerror or e}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"{shown}: not valid UTF-8 (byte {e.start}); TOML files must be UTF-8") from None
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{shown}: invalid TOML: {e}") from None
+    root = os.path.dirname(os.path.abspath(path))
+    if os.path.basename(path) == "pyproject.toml":
+        tool = doc.get("tool")
+        if tool is None:
+            return None
+        if not isinstance(tool, dict):
+            raise ConfigError(f"{shown}: 'tool' must be a table, not {_type_name(tool)}")
+        table = tool.get("jaxlint")
+        if table is None:
+            return None
+        if not isinstance(table, dict):
+            raise ConfigError(f"{shown}: [tool.jaxlint] must be a table, not {_type_name(table)}")
+    else:
+        # jaxlint.toml holds the settings at the top level; a [tool.jaxlint] table there is
+        # accepted too, so a pyproject section can be moved as it is.
+        tool = doc.get("tool")
+        table = tool["jaxlint"] if isinstance(tool, dict) and isinstance(tool.get("jaxlint"), dict) and len(doc) == 1 else doc
+    return parse_table(table, root, shown)
+
+
+@dataclass(frozen=True)
+class Overrides:
+    """What the command line says about selection; applied on top of every file's settings."""
+
+    select: Optional[Tuple[str, ...]] = None
+    ignore: Optional[Tuple[str, ...]] = None
+    extend_select: Tuple[str, ...] = ()
+    extend_ignore: Tuple[str, ...] = ()
+    extend_exclude: Tuple[str, ...] = ()
+
+    def apply(self, cfg: Config) -> Config:
+        select = self.select if self.select is not None else cfg.select
+        ignore = self.ignore if self.ignore is not None else cfg.ignore
+        if self.select is not None and self.ignore is None:
+            ignore = ()  # --select replaces the file's whole selection, as in ruff
+        select = selectors.extend(select, self.extend_select)
+        ignore = tuple(ignore) + self.extend_ignore
+        if self.extend_exclude:
+            cfg = replace(cfg, extend_exclude=cfg.extend_exclude + self.extend_exclude)
+        return replace(cfg, select=tuple(select), ignore=tuple(ignore))
+
+
+class Resolver:
+    """Which configuration applies to each path (memoised per folder)."""
+
+    def __init__(self, explicit: Optional[str] = None, isolated: bool = False, overrides: Overrides = Overrides()):
+        self.overrides = overrides
+        self.isolated = isolated
+        self._by_folder: Dict[str, Config] = {}
+        self._fixed: Optional[Config] = None
+        if isolated:
+            self._fixed = overrides.apply(Config())
+        elif explicit is not None:
+            if not os.path.exists(explicit):
+                raise ConfigError(f"configuration file not found: {explicit}")
+            cfg = read_config_file(explicit)
+            if cfg is None:  # a pyproject.toml without our table: its folder, default settings
+                cfg = Config(root=os.path.dirname(os.path.abspath(explicit)), source=_shown(explicit))
+            self._fixed = overrides.apply(cfg)
+
+    def for_path(self, path: str) -> Config:
+        """The settings for a file or folder (``-`` and missing paths: from the working folder)."""
+        if self._fixed is not None:
+            return self._fixed
+        if path == "-":
+            folder = os.getcwd()
+        else:
+            full = os.path.abspath(path)
+            folder = full if os.path.isdir(full) else os.path.dirname(full)
+        return self._folder(folder)
+
+    def _folder(self, folder: str) -> Config:
+        got = self._by_folder.get(folder)
+        if got is not None:
+            return got
+        cfg = None
+        for name in CONFIG_FILES:
+            cand = os.path.join(folder, name)
+            if os.path.isfile(cand):
+                cfg = read_config_file(cand)
+                if cfg is not None:
+                    break
+        if cfg is not None:
+            got = self.overrides.apply(cfg)
+        else:
+            parent = os.path.dirname(folder)
+            got = self._folder(parent) if parent != folder else self.overrides.apply(Config())
+        self._by_folder[folder] = got
+        return got
 
 
 def find_pyproject(start: str) -> Optional[str]:
+    """The closest configuration file above ``start`` that configures jaxlint."""
     d = os.path.abspath(start)
     if os.path.isfile(d):
         d = os.path.dirname(d)
     while True:
-        cand = os.path.join(d, "pyproject.toml")
-        if os.path.isfile(cand):
-            return cand
+        for name in CONFIG_FILES:
+            cand = os.path.join(d, name)
+            if os.path.isfile(cand) and read_config_file(cand) is not None:
+                return cand
         parent = os.path.dirname(d)
         if parent == d:
             return None
@@ -108,29 +361,12 @@ def find_pyproject(start: str) -> Optional[str]:
 
 
 def load_config(paths: Sequence[str] = (), explicit: Optional[str] = None) -> Config:
-    """Config from ``explicit`` or the first pyproject.toml above the first path (or cwd)."""
-    if explicit is not None:
-        pyproject = explicit
-        if not os.path.isfile(pyproject):
-            raise ConfigError(f"config file not found: {explicit}")
-    else:
-        start = paths[0] if paths else os.getcwd()
-        if not os.path.exists(start):
-            start = os.getcwd()
-        pyproject = find_pyproject(start)
-    if pyproject is None:
-        return Config()
-    try:
-        with open(pyproject, "rb") as fh:
-            data = tomllib.load(fh)
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        raise ConfigError(f"cannot read {pyproject}: {e}") from None
-    table = data.get("tool", {}).get("jaxlint")
-    if table is None:
-        return Config(root=os.path.dirname(os.path.abspath(pyproject)))
-    if not isinstance(table, dict):
-        raise ConfigError(f"{pyproject}: [tool.jaxlint] must be a table")
-    return parse_table(table, os.path.dirname(os.path.abspath(pyproject)))
+    """The settings for the first path (or the working folder)."""
+    resolver = Resolver(explicit)
+    start = paths[0] if paths else os.getcwd()
+    if not os.path.exists(start):
+        start = os.getcwd()
+    return resolver.for_path(start)
 
 
 def with_overrides(cfg: Config, **kw) -> Config:

@@ -1,25 +1,27 @@
-"""Which files a run lints."""
+"""Which files a run lints.
+
+* A folder is walked for ``*.py`` and ``*.pyi``.  Folders matched by the ``exclude`` list
+  (ruff's default list of tool and environment folders unless configured) or by
+  ``extend-exclude`` of the configuration that governs them are skipped, as are virtual
+  environments (a ``pyvenv.cfg``) and, by default, what git ignores.
+* A file named on the command line is linted even when excluded, unless ``force_exclude``
+  (what pre-commit needs: it passes every staged file by name).
+* Folder symlinks are followed only when they point inside the folder being walked.
+* Nothing is skipped silently: a path with no Python file gives a warning, an unreadable folder
+  an error.
+"""
 
 from __future__ import annotations
 
 import os
 import stat
-from typing import Iterator, List, Sequence, Tuple
+import subprocess
+from dataclasses import dataclass, field
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 from jaxlint.config import Config
 
-SKIP_DIRS = frozenset(
-    {
-        "__pycache__",
-        "node_modules",
-        "venv",
-        "env",
-        "site-packages",
-        "build",
-        "dist",
-        ".jaxlint_cache",
-    }
-)
+SOURCE_SUFFIXES = (".py", ".pyi")
 
 
 def _is_venv(path: str) -> bool:
@@ -56,41 +58,132 @@ def not_a_file_reason(path: str) -> str:
     return f"is not a regular file ({file_kind(st.st_mode)}); use '-' to lint standard input"
 
 
-def discover(paths: Sequence[str], config: Config) -> Tuple[List[str], List[str]]:
-    """(files to lint, paths that do not exist or are not regular files).  Explicit files are linted even if excluded by
-    a folder rule, like flake8; explicit files still honour exclude patterns that match them."""
-    files: List[str] = []
-    missing: List[str] = []
-    seen = set()
+class GitIgnored:
+    """What git ignores, asked of git itself (``git ls-files``) once per repository.  Outside a
+    repository, or without git, nothing is ignored."""
+
+    def __init__(self) -> None:
+        self._repos: Dict[str, Optional[Tuple[Set[str], Set[str]]]] = {}
+        self._top_of: Dict[str, Optional[str]] = {}
+
+    def _toplevel(self, folder: str) -> Optional[str]:
+        if folder in self._top_of:
+            return self._top_of[folder]
+        top = None
+        d = folder
+        while True:
+            if os.path.exists(os.path.join(d, ".git")):
+                top = d
+                break
+            parent = os.path.dirname(d)
+            if parent == d:
+                break
+            d = parent
+        self._top_of[folder] = top
+        return top
+
+    def _listing(self, top: str) -> Optional[Tuple[Set[str], Set[str]]]:
+        if top in self._repos:
+            return self._repos[top]
+        got = None
+        try:
+            p = subprocess.run(
+                ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                cwd=top,
+                capture_output=True,
+                timeout=120,
+            )
+            if p.returncode == 0:
+                files = {os.path.normpath(os.path.join(top, f)) for f in p.stdout.decode("utf-8", "surrogateescape").split("\0") if f}
+                dirs = set()
+                for f in files:
+                    d = os.path.dirname(f)
+                    while d not in dirs and len(d) >= len(top):
+                        dirs.add(d)
+                        d = os.path.dirname(d)
+                got = (files, dirs)
+        except (OSError, subprocess.SubprocessError):
+            got = None
+        self._repos[top] = got
+        return got
+
+    def ignored(self, path: str, is_dir: bool) -> bool:
+        full = os.path.normpath(os.path.abspath(path))
+        top = self._toplevel(full if is_dir else os.path.dirname(full))
+        if top is None:
+            return False
+        listing = self._listing(top)
+        if listing is None:
+            return False
+        files, dirs = listing
+        return full not in (dirs if is_dir else files)
+
+
+@dataclass
+class Discovery:
+    files: List[str] = field(default_factory=list)
+    missing: List[str] = field(default_factory=list)  # paths that do not exist or are not files
+    errors: List[str] = field(default_factory=list)  # "path: reason" for unreadable folders
+    warnings: List[str] = field(default_factory=list)
+
+
+def discover(
+    paths: Sequence[str],
+    config_for: Callable[[str], Config],
+    respect_gitignore: bool = True,
+    force_exclude: bool = False,
+) -> Discovery:
+    out = Discovery()
+    seen: Set[str] = set()
+    git = GitIgnored() if respect_gitignore else None
+    if isinstance(config_for, Config):  # one configuration for everything
+        fixed = config_for
+        config_for = lambda _p: fixed  # noqa: E731
     for p in paths:
         if p == "-":
-            files.append(p)
+            out.files.append(p)
             continue
         if not os.path.lexists(p):
-            missing.append(p)
+            out.missing.append(p)
             continue
         if os.path.isdir(p):
-            for f in _walk(p, config):
+            if force_exclude and _explicit_excluded(p, config_for(p)):
+                continue
+            before = len(out.files)
+            for f in _walk(p, config_for, git, out.errors):
                 key = os.path.realpath(f)
                 if key not in seen:
                     seen.add(key)
-                    files.append(f)
-        else:
-            if config.is_excluded(relpath(p)):
-                continue
-            if not _regular_or_unreadable(p):  # a FIFO or device named on the command line
-                missing.append(p)
-                continue
-            key = os.path.realpath(p)
-            if key not in seen:
-                seen.add(key)
-                files.append(p)
-    return files, missing
+                    out.files.append(f)
+            if len(out.files) == before and not any(e.startswith(p) for e in out.errors):
+                out.warnings.append(f"{p}: no Python files to lint")
+            continue
+        if force_exclude and (_explicit_excluded(p, config_for(p)) or (git is not None and git.ignored(p, False))):
+            continue
+        if not _regular_or_unreadable(p):  # a FIFO or device named on the command line
+            out.missing.append(p)
+            continue
+        key = os.path.realpath(p)
+        if key not in seen:
+            seen.add(key)
+            out.files.append(p)
+    return out
 
 
-def _walk(root: str, config: Config) -> Iterator[str]:
-    visited = set()
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=True):
+def _explicit_excluded(path: str, config: Config) -> bool:
+    """--force-exclude: the exclude lists apply to a path named on the command line, and to
+    every folder above it up to the configuration folder."""
+    return config.is_excluded(path)
+
+
+def _walk(root: str, config_for: Callable[[str], Config], git: Optional[GitIgnored], errors: List[str]) -> Iterator[str]:
+    top_real = os.path.realpath(root)
+    visited: Set[str] = set()
+
+    def onerror(e: OSError) -> None:
+        errors.append(f"{relpath(e.filename or root)}: cannot read folder: {e.strerror or e}")
+
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=True, onerror=onerror):
         real = os.path.realpath(dirpath)
         if real in visited:  # a symlink loop
             dirnames[:] = []
@@ -98,16 +191,25 @@ def _walk(root: str, config: Config) -> Iterator[str]:
         visited.add(real)
         keep = []
         for d in sorted(dirnames):
-            if d.startswith(".") or d in SKIP_DIRS or d.endswith(".egg-info"):
-                continue
             full = os.path.join(dirpath, d)
-            if _is_venv(full) or config.is_excluded(relpath(full)):
+            if os.path.islink(full):
+                target = os.path.realpath(full)
+                # A folder symlink is followed only inside the tree being linted: one pointing
+                # elsewhere (a virtualenv, the whole home folder) would lint someone else's code.
+                if not (target == top_real or target.startswith(top_real + os.sep)):
+                    continue
+            if _is_venv(full) or config_for(full).is_excluded(full):
+                continue
+            if git is not None and git.ignored(full, True):
                 continue
             keep.append(d)
         dirnames[:] = keep
         for fn in sorted(filenames):
-            if fn.endswith((".py", ".pyi")):
-                full = os.path.join(dirpath, fn)
-                if config.is_excluded(relpath(full)) or not _regular_or_unreadable(full):
-                    continue  # a FIFO named x.py would block the run: never opened
-                yield full
+            if not fn.endswith(SOURCE_SUFFIXES):
+                continue
+            full = os.path.join(dirpath, fn)
+            if config_for(full).is_excluded(full) or not _regular_or_unreadable(full):
+                continue  # a FIFO named x.py would block the run: never opened
+            if git is not None and git.ignored(full, False):
+                continue
+            yield full

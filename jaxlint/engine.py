@@ -19,11 +19,11 @@ from jaxlint.analysis.scopes import ModuleIndex
 from jaxlint.analysis.calls import Analyzer
 from jaxlint.analysis.events import EVENTS
 from jaxlint.analysis.transforms import TransformFinder
+from jaxlint import noqa as noqa_comments, selectors
 from jaxlint.config import Config
 from jaxlint.findings import Finding
 from jaxlint.rules import RULES_BY_CODE, selected_rules
 
-NOQA_PREFIX_RE = re.compile(r"#\s*noqa:\s*(?P<codes>[A-Z]+[0-9]*(?:[,\s]+[A-Z]+[0-9]*)*)", re.IGNORECASE)
 
 
 def decode_source(data: bytes) -> str:
@@ -147,7 +147,9 @@ def lint_source(
     try:
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as e:
-        return _meta(path, "JAX001", f"syntax error: {e.message}", e.raw_line, e.raw_column + 1, enabled)
+        from jaxlint.syntax_errors import describe
+
+        return _meta(path, "JAX001", *describe(text, e), enabled)
     except RecursionError:
         return _meta(path, "JAX001", "file is too deeply nested to parse", 1, 1, enabled)
     except Exception as e:  # noqa: BLE001 - the parser may fail in other ways on odd input
@@ -168,8 +170,26 @@ def lint_source(
         return _meta(path, "JAX002", f"{type(e).__name__}: {e}", 1, 1, enabled)
     ignored = config.ignored_for(path)
     if ignored:
-        findings = [f for f in findings if not any(f.code.startswith(c) for c in ignored)]
-    return apply_noqa(findings, text) if noqa else findings
+        findings = [f for f in findings if not selectors.any_matches(f.code, ignored)]
+    return _apply_directives(findings, text, path, enabled, noqa)
+
+
+def _apply_directives(findings: List[Finding], text: str, path: str, enabled, suppress: bool) -> List[Finding]:
+    """The module's ``noqa`` comments: their own findings (JAX003/JAX004), then, unless flake8
+    applies them itself (``suppress=False``), the suppressions."""
+    directives = noqa_comments.scan(text)
+    if directives is None:
+        return findings
+    if directives.skip_file:
+        return []  # flake8 skips such a file before any plugin runs, and so does jaxlint
+    extra = noqa_comments.directive_findings(findings, path, directives, enabled)
+    if extra:
+        findings = sorted(findings + extra, key=Finding.sort_key)
+    if suppress:
+        return noqa_comments.suppress(findings, text, directives)
+    if directives.file_codes:  # flake8 knows nothing of `# jaxlint: noqa: CODES`
+        return [f for f in findings if not f.code.startswith(directives.file_codes)]
+    return findings
 
 
 DEEP_STACK_BYTES = 512 * 1024 * 1024
@@ -228,7 +248,7 @@ def _meta(path, code, detail, line, col, enabled) -> List[Finding]:
 
 def rule_handlers(rules):
     """(rule instances, {event: [bound on_<event> handlers]}) for the analysis rules."""
-    instances = [r() for r in rules if r.code not in ("JAX001", "JAX002")]
+    instances = [r() for r in rules if not r.code.startswith("JAX0")]
     handlers: Dict[str, list] = {}
     for ev in EVENTS:
         hs = [getattr(r, "on_" + ev) for r in instances if hasattr(r, "on_" + ev)]
@@ -281,7 +301,24 @@ def _materialise(module: cst.Module, path: str, pending: List[_Pending]) -> List
         if rng is None:
             continue
         fields = {}
+        related = None
+        for node, note in p.fields.get("related", ()):
+            where = positions.get(node)
+            if where is not None:
+                related = related or []
+                related.append(
+                    {
+                        "path": path,
+                        "line": where.start.line,
+                        "column": where.start.column + 1,
+                        "end_line": where.end.line,
+                        "end_column": where.end.column + 1,
+                        "message": note,
+                    }
+                )
         for k, v in p.fields.items():
+            if k == "related":
+                continue
             if isinstance(v, cst.CSTNode):
                 v = _short(module.code_for_node(v))
             fields[k] = v
@@ -323,6 +360,7 @@ def _materialise(module: cst.Module, path: str, pending: List[_Pending]) -> List
                 fix=fix,
                 suggestion=sugg,
                 context=context,
+                related=related,
             )
         )
     out.sort(key=Finding.sort_key)
@@ -330,28 +368,12 @@ def _materialise(module: cst.Module, path: str, pending: List[_Pending]) -> List
 
 
 def noqa_codes(line: str) -> Optional[Tuple[str, ...]]:
-    """None: no noqa; (): bare noqa (everything); else the code prefixes listed."""
-    if "#" not in line or "noqa" not in line.lower():
-        return None
-    m = NOQA_PREFIX_RE.search(line)
-    if m:
-        return tuple(c.upper() for c in re.split(r"[,\s]+", m.group("codes")) if c)
-    if re.search(r"#\s*noqa(?![:\w])", line, re.IGNORECASE):
-        return ()
-    return None
+    """None: no noqa; (): bare noqa (everything); else the codes listed (see jaxlint.noqa)."""
+    return noqa_comments.inline_codes(line)
 
 
 def apply_noqa(findings: List[Finding], text: str) -> List[Finding]:
-    if not findings or "noqa" not in text.lower():
-        return findings
-    lines = text.splitlines()
-    out = []
-    for f in findings:
-        line = lines[f.line - 1] if 0 < f.line <= len(lines) else ""
-        codes = noqa_codes(line)
-        if codes is None or (codes and not any(f.code.startswith(c) for c in codes)):
-            out.append(f)
-    return out
+    return noqa_comments.suppress(findings, text)
 
 
 def read_and_lint(path: str, display: str, config: Config, rules=None, calls: Optional[list] = None) -> List[Finding]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,9 @@ class Finding:
     dynamic: Optional[Dict[str, Any]] = field(default=None, compare=False)
     # Extra facts the dynamic mode and formats may use (entry function, traced name...).
     context: Optional[Dict[str, Any]] = field(default=None, compare=False)
+    # Other places that explain the finding (where a frozen capture is changed), each
+    # {"path", "line", "column", "end_line", "end_column", "message"}.
+    related: Optional[List[Dict[str, Any]]] = field(default=None, compare=False)
 
     def sort_key(self):
         return (self.path, self.line, self.column, self.code, self.message)
@@ -35,4 +38,6 @@ class Finding:
             del d["dynamic"]
         if d["context"] is None:
             del d["context"]
+        if d["related"] is None:
+            del d["related"]
         return d

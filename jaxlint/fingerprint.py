@@ -32,14 +32,27 @@ def project_root(start: Optional[str] = None) -> str:
         d = parent
 
 
+_TOPS: Dict[str, Optional[str]] = {}
+
+
+def repository_of(folder: str) -> Optional[str]:
+    """The top of the git work tree holding ``folder``, or None (memoised per folder)."""
+    if folder not in _TOPS:
+        top = project_root(folder)
+        _TOPS[folder] = top if os.path.exists(os.path.join(top, ".git")) else None
+    return _TOPS[folder]
+
+
 def repo_path(path: str, root: Optional[str] = None) -> str:
     """``path`` (as reported, relative to the current folder) relative to ``root``, with forward
-    slashes.  Paths outside ``root`` and pseudo-paths such as ``-`` are returned with forward
-    slashes only."""
+    slashes.  Without ``root``, relative to the git repository that holds the file, so that the
+    working folder a run starts from never changes a fingerprint or a reported path (outside
+    any repository: relative to the working folder).  Paths outside ``root`` and pseudo-paths
+    such as ``-`` are returned with forward slashes only."""
     if path in ("-", "<stdin>", "<string>"):
         return path
-    root = root or project_root()
     full = os.path.abspath(path)
+    root = root or repository_of(os.path.dirname(full)) or os.getcwd()
     try:
         rel = os.path.relpath(full, root)
     except ValueError:  # another drive on Windows
@@ -105,7 +118,6 @@ def fingerprints(
     sources: Optional[SourceLines] = None,
 ) -> List[str]:
     """One fingerprint per finding, in the order given."""
-    root = root or project_root()
     sources = sources or SourceLines()
     order = sorted(range(len(findings)), key=lambda i: findings[i].sort_key())
     seen: Dict[tuple, int] = {}

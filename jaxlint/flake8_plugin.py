@@ -6,9 +6,11 @@ own.  Three points where flake8's conventions differ from jaxlint's:
 * Columns: flake8 adds 1 to the column a plugin yields, so the plugin yields the 0-based column
   and ``flake8`` prints the same column as ``jaxlint``.
 * ``# noqa``: flake8 applies it (and honours ``--disable-noqa``), so the engine is asked not to.
-  Filtering here as well would make ``--disable-noqa`` a lie.
+  Filtering here as well would make ``--disable-noqa`` a lie.  Only what flake8 does not know
+  is applied here: a file-level ``# jaxlint: noqa`` (``# flake8: noqa`` is flake8's own).
 * Selection: flake8's ``--select`` / ``--ignore`` / ``per-file-ignores`` filter what the plugin
-  reports.  ``[tool.jaxlint]`` in the nearest ``pyproject.toml`` still decides which rules run
+  reports.  The jaxlint configuration closest to each file (as for the ``jaxlint`` command, its
+  globs relative to its own folder, whatever flake8's working folder) still decides which rules run
   and how the analysis sees the code (``extra-jit-decorators``), so both tools agree on a project.
 
 A syntax error is reported by flake8 itself (E999) before any plugin runs.

@@ -22,6 +22,7 @@ from jaxlint.analysis.calls import Analyzer
 from jaxlint.analysis.frame import Frame
 from jaxlint.analysis.values import ARRAY, BOOL, DICT, PYSEQ, RAW, REF, Val
 from jaxlint.analysis.transforms import FnRef, TransformFinder
+from jaxlint import selectors
 from jaxlint.config import Config
 from jaxlint.findings import Finding
 
@@ -124,12 +125,14 @@ class _Target:
         from jaxlint.engine import _Pending, rule_handlers
 
         self.path = path
+        self.config = config
         self.display = display
         self.module = module
         self.text = text
         self.pending: List = []
         self.seen = set()
         self.calls: list = []
+        self.silenced: List[tuple] = []  # (path, line, code) of findings a `# noqa` silenced
         _instances, handlers = rule_handlers(rules)
 
         def report(rule, node, frame, fields):
@@ -184,8 +187,12 @@ class _Target:
         out = _materialise(self.module, self.display, self.pending)
         ignored = config.ignored_for(self.display)
         if ignored:
-            out = [f for f in out if not any(f.code.startswith(c) for c in ignored)]
-        return apply_noqa(out, self.text)
+            out = [f for f in out if not selectors.any_matches(f.code, ignored)]
+        kept = apply_noqa(out, self.text)
+        if len(kept) != len(out):
+            kept_set = set(kept)
+            self.silenced.extend((f.path, f.line, f.code) for f in out if f not in kept_set)
+        return kept
 
 
 def cross_module_findings(
@@ -195,12 +202,15 @@ def cross_module_findings(
     config: Config,
     rules,
     cache=None,
+    silenced_out: Optional[list] = None,
+    config_for=None,
 ) -> List[Finding]:
     """Findings inside imported helpers of the run's modules, reached with traced arguments.
 
     ``files``: (path, display) of every linted file; ``calls_by_display``: the records each
     file's lint produced.  Findings already in ``existing`` (same place, same code) are not
-    repeated."""
+    repeated.  ``silenced_out``: filled with (path, line, code) of the findings a ``# noqa``
+    silenced (they make the comment a used one)."""
     from jaxlint.cache import _finding_from_json, _finding_to_json, content_digest
     from jaxlint.engine import decode_source
 
@@ -229,7 +239,13 @@ def cross_module_findings(
                     data = fh.read()
                 used[path] = content_digest(data)
                 text = decode_source(data)
-                t = _Target(path, display, cst.parse_module(text), text, config, rules)
+                tconfig, trules = config, rules
+                if config_for is not None:
+                    from jaxlint.rules import selected_rules
+
+                    tconfig = config_for(path)
+                    trules = selected_rules(tconfig.select, tconfig.ignore)
+                t = _Target(path, display, cst.parse_module(text), text, tconfig, trules)
             except Exception:  # noqa: BLE001 - a file that fails here was already reported
                 t = None
         targets[modname] = t
@@ -259,20 +275,24 @@ def cross_module_findings(
         if hit is not None and _deps_unchanged(hit.get("deps", [])):
             seen = {(e.path, e.line, e.column, e.code) for e in existing}
             found = [_finding_from_json(d) for d in hit["findings"]]
+            if silenced_out is not None:
+                silenced_out.extend(tuple(x) for x in hit.get("silenced", []))
             return [f for f in found if (f.path, f.line, f.column, f.code) not in seen]
     used: Dict[str, str] = {}  # path -> content digest of every module the phase read
     have = {(f.path, f.line, f.column, f.code) for f in existing}
     out: List[Finding] = []
+    silenced: List[tuple] = []
 
     def harvest() -> None:
         # Findings of this round, then the parsed trees go: memory stays at one round's worth.
         for t in targets.values():
             if t is None:
                 continue
-            for f in t.findings(config):
+            for f in t.findings(t.config):
                 if (f.path, f.line, f.column, f.code) not in have:
                     have.add((f.path, f.line, f.column, f.code))
                     out.append(f)
+            silenced.extend(t.silenced)
         targets.clear()
 
     done = set()
@@ -309,12 +329,45 @@ def cross_module_findings(
         work = next_work
     harvest()
     out.sort(key=Finding.sort_key)
+    if silenced_out is not None:
+        silenced_out.extend(silenced)
     if cache is not None and cache_key is not None:
         cache.put_json(
             cache_key,
-            {"deps": sorted([p, d] for p, d in used.items()), "findings": [_finding_to_json(f) for f in out]},
+            {
+                "deps": sorted([p, d] for p, d in used.items()),
+                "findings": [_finding_to_json(f) for f in out],
+                "silenced": sorted(set(silenced)),
+            },
         )
     return out
+
+
+def cross_module_phase(
+    files: Sequence[Tuple[str, str]],
+    calls_by_display: Dict[str, list],
+    findings: List[Finding],
+    config_for,
+    cache_dir: Optional[str] = None,
+) -> List[Finding]:
+    """``findings`` plus those of :func:`cross_module_findings`, for a run whose files each have
+    their own configuration (``config_for(path)``).  A JAX004 (unused ``noqa``) made by the
+    per-file pass is withdrawn when this phase found a finding that the comment silences."""
+    from jaxlint import noqa
+    from jaxlint.cache import Cache
+    from jaxlint.rules import selected_rules
+
+    first = config_for(files[0][0]) if files else Config()
+    rules = selected_rules(first.select, first.ignore)
+    xcache = None
+    if cache_dir:
+        key = "|".join(sorted({config_for(p).key() for p, _ in files}))
+        xcache = Cache(cache_dir, key, tuple(r.code for r in rules))
+    silenced: list = []
+    found = cross_module_findings(
+        files, calls_by_display, findings, first, rules, xcache, silenced_out=silenced, config_for=config_for
+    )
+    return noqa.retract_unused(list(findings) + found, silenced)
 
 
 def _deps_unchanged(deps) -> bool:

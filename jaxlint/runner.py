@@ -188,3 +188,37 @@ def _run_pool(todo, results, calls, config: Config, rule_codes, cache_dir, jobs:
                     calls[i] = file_calls
     finally:
         _FORKED_TODO = None
+
+
+def lint_configured(
+    files: Sequence[str],
+    config_for: Callable[[str], Config],
+    jobs: Optional[int] = None,
+    cache_dir: Optional[str] = None,
+    display: Optional[Callable[[str], str]] = None,
+    stdin: Optional[Callable[[Config, list], List[Finding]]] = None,
+    calls_out: Optional[Dict[str, list]] = None,
+) -> List[Finding]:
+    """:func:`lint_files` where each file has its own configuration (``config_for(path)``):
+    files that share one are linted together, so a run with one configuration is one batch."""
+    from jaxlint.rules import selected_rules
+
+    groups: Dict[Config, List[str]] = {}
+    for path in files:
+        groups.setdefault(config_for(path), []).append(path)
+    out: List[Finding] = []
+    for config, members in groups.items():
+        rules = selected_rules(config.select, config.ignore)
+        out.extend(
+            lint_files(
+                members,
+                config,
+                rules,
+                jobs=jobs,
+                cache_dir=cache_dir,
+                display=display,
+                stdin=(lambda c=config, r=rules: stdin(c, r)) if stdin is not None else None,
+                calls_out=calls_out,
+            )
+        )
+    return out

@@ -67,7 +67,11 @@ def test_folder_default_and_missing_path(proj):
         (["--select", "JAX101,JAX302"], ["JAX101", "JAX302"]),
         (["--ignore", "JAX3"], ["JAX101", "JAX103"]),
         (["--select", "JAX1", "--ignore", "JAX103"], ["JAX101"]),
-        (["--ignore", "JAX1", "--extend-select", "JAX103"], ["JAX103"]),
+        # extend-select adds to the default selection (it does not replace it).
+        (["--ignore", "JAX1", "--extend-select", "JAX103"], ["JAX103", "JAX302"]),
+        (["--select", "ALL"], ["JAX101", "JAX103", "JAX302"]),
+        (["--select", "ALL", "--ignore", "JAX1"], ["JAX302"]),
+        (["--select", "jax1"], ["JAX101", "JAX103"]),
     ],
 )
 def test_select_and_ignore(proj, args, expected):
@@ -121,7 +125,8 @@ def test_bad_configuration_is_a_usage_error(proj):
     (proj / "pyproject.toml").write_text("[tool.jaxlint]\nselct = ['JAX1']\n")
     p = jaxlint(["bad.py"], cwd=str(proj))
     assert p.returncode == 2
-    assert p.stderr.decode().startswith("jaxlint: error: [tool.jaxlint] unknown setting 'selct'")
+    assert "[tool.jaxlint] unknown setting 'selct'" in p.stderr.decode()
+    assert len(p.stderr.decode().splitlines()) == 1
     assert "Traceback" not in p.stderr.decode()
 
 
@@ -165,3 +170,29 @@ def test_console_script_is_installed_and_agrees_with_python_dash_m(proj):
     from jaxlint import __version__
 
     assert v.stdout.decode().strip() == f"jaxlint {__version__}"
+
+
+def test_explain_is_plain_text_for_every_rule():
+    from jaxlint.rules import ALL_RULES
+
+    for rule in ALL_RULES:
+        p = jaxlint(["--explain", rule.code.lower()]) if rule.code == "JAX101" else None
+        text = rule.explain()
+        assert "``" not in text, rule.code
+        if p is not None:
+            assert p.returncode == 0 and p.stdout.decode() == text
+
+
+def test_list_rules_wraps_to_the_terminal_and_has_a_json_form():
+    from jaxlint.rules import ALL_RULES
+
+    p = jaxlint(["--list-rules"], COLUMNS="60")
+    lines = p.stdout.decode().splitlines()
+    assert p.returncode == 0 and all(len(line) <= 60 for line in lines)
+    assert [line.split()[0] for line in lines if line.startswith("JAX")] == [r.code for r in ALL_RULES]
+    assert "``" not in p.stdout.decode()
+    p = jaxlint(["--list-rules", "--format", "json"])
+    rows = json.loads(p.stdout)
+    assert [r["code"] for r in rows] == [r.code for r in ALL_RULES]
+    assert {r["code"] for r in rows if not r["default_enabled"]} == {"JAX004"}
+    assert jaxlint(["--list-rules", "--format", "sarif"]).returncode == 2

@@ -115,7 +115,13 @@ def test_colour_on_a_terminal(proj):
     rc, out = run_on_tty(["m.py"], str(proj))
     assert rc == 1
     assert "\x1b[1;31mJAX101\x1b[0m" in out
-    assert out.count("\x1b[1;31m") == 3
+    # The full format is the default on a terminal: each code in red on its headline and under
+    # its caret (all three are errors), with the fix advice.
+    assert out.count("\x1b[1;31m") == 6
+    assert out.count("help") == 3
+    rc, out = run_on_tty(["--output-format", "concise", "m.py"], str(proj))
+    assert rc == 1
+    assert out.count("\x1b[1;31m") == 3 and "help" not in out
 
 
 @pytest.mark.parametrize(

@@ -267,3 +267,58 @@ def test_unicode_columns_match(tmp_path):
     got = parse_flake8(p.stdout)
     cli = cli_tuples(jaxlint_json(["uni.py"], cwd=str(tmp_path)))
     assert len(got) == 1 and got == cli
+
+
+NOQA_BODY = textwrap.dedent(
+    """\
+    import jax
+
+    @jax.jit
+    def f(x, n):
+        if x > 0:{c1}
+            x = x + 1
+        for _ in range(n):{c2}
+            x = x * 2
+        y = x + \\
+            float(x){c3}
+        return y
+    """
+)
+
+
+@pytest.mark.parametrize(
+    "header,c1,c2,c3",
+    [
+        ("", "  # NOQA: JAX101", "", ""),
+        ("", "  # noqa: jax101", "  # noqa:JAX103", ""),
+        ("", "  # noqa", "  # noqa: JAX1O3", "  # noqa: JAX104"),
+        ("", "  #noqa", "  # noqa: E501,JAX1", "  # noqa:  JAX104"),
+        ("# flake8: noqa\n", "", "", ""),
+        ("# jaxlint: noqa\n", "", "", ""),
+        ("# jaxlint: noqa: JAX10\n", "", "", ""),
+    ],
+    ids=["upper-noqa", "lower-code", "bare-and-typo", "spacing", "flake8-file", "jaxlint-file", "jaxlint-file-codes"],
+)
+def test_noqa_forms_agree_with_flake8(tmp_path, header, c1, c2, c3):
+    (tmp_path / "m.py").write_text(header + NOQA_BODY.format(c1=c1, c2=c2, c3=c3))
+    p = flake8(["--select", "JAX", "m.py"], cwd=str(tmp_path), tmp_path=tmp_path)
+    assert p.returncode in (0, 1), p.stderr.decode()
+    via_flake8 = sorted((row, col, code) for _, row, col, code, _ in parse_flake8(p.stdout))
+    via_cli = sorted((f["line"], f["column"], f["code"]) for f in jaxlint_json(["--no-cache", "m.py"], cwd=str(tmp_path)))
+    assert via_cli == via_flake8
+
+
+def test_flake8_with_an_absolute_path_from_elsewhere_uses_the_files_configuration(tmp_path):
+    # Editors run flake8 on an absolute path from any folder: the globs stay relative to the
+    # pyproject.toml that defines them.
+    proj = tmp_path / "proj"
+    (proj / "tests").mkdir(parents=True)
+    (proj / "pyproject.toml").write_text('[tool.jaxlint.per-file-ignores]\n"tests/*" = ["JAX101"]\n')
+    (proj / "tests" / "t.py").write_text(NOQA_BODY.format(c1="", c2="", c3=""))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    target = str(proj / "tests" / "t.py")
+    p = flake8(["--select", "JAX", target], cwd=str(elsewhere), tmp_path=tmp_path)
+    assert sorted(code for *_, code, _ in parse_flake8(p.stdout)) == ["JAX103", "JAX104"]
+    via_cli = jaxlint_json(["--no-cache", target], cwd=str(elsewhere))
+    assert sorted(f["code"] for f in via_cli) == ["JAX103", "JAX104"]

@@ -68,7 +68,7 @@ def run(fmt, args, cwd):
 
 
 def test_all_formats_registered():
-    assert list(FORMATTERS) == ["text", "json", "github", "gitlab", "rdjson", "sarif"]
+    assert list(FORMATTERS) == ["text", "json", "full", "concise", "github", "gitlab", "rdjson", "sarif"]
 
 
 def test_unknown_format_exits_2(tmp_path):
@@ -275,7 +275,7 @@ def test_rdjson_without_findings_and_parse_error_validate(repo):
     broken = json.loads(run("rdjson", ["pkg/broken.py"], repo).stdout)
     validate("rdjson-DiagnosticResult.json", broken)
     (d,) = broken["diagnostics"]
-    assert (d["code"]["value"], d["location"]["range"]["start"]) == ("JAX001", {"line": 2, "column": 1})
+    assert (d["code"]["value"], d["location"]["range"]["start"]) == ("JAX001", {"line": 2, "column": 10})
 
 
 def test_rdjson_validator_is_not_vacuous():
@@ -291,7 +291,7 @@ def test_github_workflow_commands(repo):
     p = run("github", ["mödel.py", "clean.py", "broken.py"], repo / "pkg")
     lines = p.stdout.decode("utf-8").splitlines()
     assert lines == [
-        "::error file=pkg/broken.py,line=2,col=1,endLine=2,endColumn=1,title=JAX001 syntax-error::"
+        "::error file=pkg/broken.py,line=2,col=10,endLine=2,endColumn=10,title=JAX001 syntax-error::"
         + escape_data(
             json.loads(run("json", ["broken.py"], repo / "pkg").stdout)[0]["message"]
             + "\nFix the syntax error (or the file's encoding) so that the file parses."
@@ -418,3 +418,50 @@ def test_git_checkout_root_is_used_even_without_commits(tmp_path):
     write(root / "deep" / "er" / "m.py", MODEL)
     p = run("rdjson", ["m.py"], root / "deep" / "er")
     assert [d["location"]["path"] for d in json.loads(p.stdout)["diagnostics"]] == ["deep/er/m.py"] * 2
+
+
+def _frozen_capture_findings(tmp_path):
+    from jaxlint.engine import lint_source
+
+    src = "import jax\n\nlr = 0.1\n\n\n@jax.jit\ndef step(w):\n    return w - lr * w\n\n\nw = step(1.0)\nlr = 0.01\nw = step(w)\n"
+    path = tmp_path / "fr.py"
+    path.write_text(src)
+    return lint_source(src, str(path))
+
+
+def test_frozen_capture_names_where_the_value_changes(tmp_path):
+    (f,) = _frozen_capture_findings(tmp_path)
+    assert (f.code, f.line, f.column) == ("JAX301", 8, 16)
+    assert [(r["line"], r["column"], r["message"]) for r in f.related] == [(12, 6, "`lr` gets a new value here")]
+
+
+def test_full_text_format_shows_source_caret_help_and_related(tmp_path):
+    from jaxlint.formats.text import format_full
+
+    findings = _frozen_capture_findings(tmp_path)
+    lines = format_full(findings).splitlines()
+    assert lines[0].endswith("JAX301 " + findings[0].message)
+    assert lines[2] == "8 |     return w - lr * w"
+    assert lines[3] == "  |                ^^ JAX301"
+    assert lines[4].startswith("  = note: `lr` gets a new value here (") and lines[4].endswith("fr.py:12:6)")
+    assert lines[5] == "    12 | lr = 0.01"
+    assert lines[-1].startswith("  = help: pass `lr` as an argument")
+    coloured = format_full(findings, color=True)
+    assert "\x1b[1;33mJAX301" in coloured  # a warning: yellow, as SARIF's level says
+
+
+def test_related_locations_in_sarif_and_rdjson(tmp_path):
+    findings = _frozen_capture_findings(tmp_path)
+    sarif = json.loads(FORMATTERS["sarif"](findings))
+    (result,) = sarif["runs"][0]["results"]
+    (rel,) = result["relatedLocations"]
+    assert rel["physicalLocation"]["region"]["startLine"] == 12 and rel["message"]["text"] == "`lr` gets a new value here"
+    rd = json.loads(FORMATTERS["rdjson"](findings))
+    (diag,) = rd["diagnostics"]
+    assert diag["related_locations"][0]["location"]["range"]["start"] == {"line": 12, "column": 6}
+
+
+def test_related_locations_validate_against_the_schemas(tmp_path):
+    findings = _frozen_capture_findings(tmp_path)
+    validate("sarif-schema-2.1.0.json", json.loads(FORMATTERS["sarif"](findings)))
+    validate("rdjson-DiagnosticResult.json", json.loads(FORMATTERS["rdjson"](findings)))

@@ -107,7 +107,8 @@ def test_manifest():
     with open(os.path.join(ROOT, ".pre-commit-hooks.yaml")) as fh:
         (hook,) = yaml.safe_load(fh)
     assert hook["id"] == "jaxlint"
-    assert hook["entry"] == "jaxlint"
+    # In the entry, not in args: a user's `args:` replaces the manifest's.
+    assert hook["entry"] == "jaxlint --force-exclude --output-format concise"
     assert hook["language"] == "python"
     assert hook["types_or"] == ["python", "pyi"]
     assert "additional_dependencies" not in hook
@@ -160,3 +161,44 @@ def test_run_with_committed_config_and_core_only_environment(setup):
     p = pre_commit(["run", "--all-files"], setup)
     assert p.returncode == 0, p.stdout.decode() + p.stderr.decode()
     assert "Passed" in p.stdout.decode()
+
+
+def test_monorepo_with_nested_configurations_agrees_with_jaxlint_dot(setup, tmp_path):
+    import re
+
+    from clirun import jaxlint
+
+    mono = tmp_path / "mono"
+    files = {
+        "pyproject.toml": '[tool.jaxlint]\nextend-exclude = ["gen/*"]\n',
+        "top.py": BAD,
+        "gen/generated.py": BAD,
+        # Its own configuration, with globs relative to its folder.
+        "services/a/pyproject.toml": '[tool.jaxlint]\nselect = ["JAX3"]\n\n[tool.jaxlint.per-file-ignores]\n"legacy/*" = ["JAX3"]\n',
+        "services/a/model.py": BAD.replace("    return 0.0 * x\n", "    print(x)\n    return 0.0 * x\n"),
+        "services/a/legacy/old.py": BAD.replace("    return 0.0 * x\n", "    print(x)\n    return 0.0 * x\n"),
+        # A pyproject.toml without [tool.jaxlint]: the root configuration still applies.
+        "services/b/pyproject.toml": '[project]\nname = "b"\n',
+        "services/b/gen/kept.py": BAD,
+        "services/b/env/cartpole.py": BAD,
+    }
+    for name, text in files.items():
+        (mono / name).parent.mkdir(parents=True, exist_ok=True)
+        (mono / name).write_text(text)
+    init_repo(str(mono))
+    (mono / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {setup['hook_repo']}\n    rev: {setup['rev']}\n    hooks:\n      - id: jaxlint\n"
+    )
+    commit_all(str(mono), "mono")
+    finding = re.compile(r"^(\S+\.py):(\d+):\d+: (JAX\d{3}) ", re.M)
+    p = pre_commit(["run", "--all-files"], {**setup, "project": str(mono)})
+    via_hook = sorted(finding.findall(p.stdout.decode()))
+    direct = jaxlint(["--no-cache", "--output-format", "concise", "."], cwd=str(mono))
+    via_cli = sorted(finding.findall(direct.stdout.decode()))
+    assert via_hook == via_cli, p.stdout.decode()
+    assert via_cli == [
+        ("services/a/model.py", "8", "JAX302"),
+        ("services/b/env/cartpole.py", "6", "JAX101"),
+        ("services/b/gen/kept.py", "6", "JAX101"),
+        ("top.py", "6", "JAX101"),
+    ]

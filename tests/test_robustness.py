@@ -238,8 +238,9 @@ def test_tabs_and_spaces():
     mixed = "import jax\n@jax.jit\ndef relu(x):\n    if x > 0:\n\treturn x\n    return -x\n"
     with pytest.raises(TabError):
         compile(mixed, "mixed.py", "exec")
+    # Reported where Python's parser stops: the line indented with a tab.
     assert summary(lint_checked(mixed)) == [
-        (1, 1, "JAX001", "syntax error: tokenizer error: inconsistent mixing of tabs and spaces")
+        (5, 1, "JAX001", "syntax error: inconsistent use of tabs and spaces in indentation")
     ]
 
 
@@ -345,7 +346,7 @@ BAD_FILES = {
     ),
     "mixed_tabs.py": (
         b"import jax\n@jax.jit\ndef relu(x):\n    if x > 0:\n\treturn x\n    return -x\n",
-        "mixed_tabs.py:1:1: JAX001 syntax error: tokenizer error: inconsistent mixing of tabs and spaces",
+        "mixed_tabs.py:5:1: JAX001 syntax error: inconsistent use of tabs and spaces in indentation",
     ),
     "deep.py": (
         b"import jax\ny = " + b"(" * 5000 + b"x" + b")" * 5000 + b"\n",
@@ -575,3 +576,19 @@ def test_output_is_deterministic_across_runs_and_jobs(tmp_path):
     text = outputs["text"].pop()
     assert "JAX002" not in text
     assert GOOD_LINE.format("gen/mod_00.py").replace(":6:", ":7:") in text
+
+
+@pytest.mark.parametrize(
+    "source,line,column",
+    [
+        ("import jax\ndef f(x) return x\n", 2, 10),
+        ("import jax\nx = [1, 2\ny = 3\n", 2, 5),
+        ("import jax\nif True:\nprint(jax)\n", 3, 1),
+    ],
+)
+def test_syntax_error_is_reported_where_the_parser_stops(source, line, column):
+    (f,) = lint_source(source, "broken.py")
+    assert (f.code, f.line, f.column) == ("JAX001", line, column)
+    with pytest.raises(SyntaxError) as info:
+        compile(source, "broken.py", "exec")
+    assert (info.value.lineno, info.value.offset) == (line, column)

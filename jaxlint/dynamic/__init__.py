@@ -27,7 +27,7 @@ from typing import Dict, List, Optional, Sequence, TextIO, Tuple
 
 from jaxlint.findings import Finding
 
-INSTALL_HINT = "pip install 'jaxlint[dynamic]'"
+INSTALL_HINT = "python -m pip install 'jax>=0.4.30' (from a clone of jaxlint: python -m pip install '.[dynamic]')"
 DEFAULT_TIMEOUT = 60.0
 STATUSES = ("confirmed", "refuted", "unverified")
 

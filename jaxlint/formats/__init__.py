@@ -8,27 +8,25 @@ from typing import Callable, Dict, Sequence
 from jaxlint.findings import Finding
 
 
-def _dynamic_suffix(f: Finding) -> str:
-    d = f.dynamic
-    if not d:
-        return ""
-    status = d.get("status", "")
-    detail = d.get("detail")
-    return f" [{status}: {detail}]" if detail and status != "confirmed" else f" [{status}]"
+def format_text(findings: Sequence[Finding], color: bool = False, show_fix: bool = False, full: bool = False, **kw) -> str:
+    """``text``: the ``full`` format on a terminal, ``concise`` elsewhere (the caller decides)."""
+    from jaxlint.formats.text import format_concise, format_full
+
+    if full:
+        return format_full(findings, color=color, **kw)
+    return format_concise(findings, color=color, show_fix=show_fix)
 
 
-def format_text(findings: Sequence[Finding], color: bool = False, show_fix: bool = False) -> str:
-    lines = []
-    for f in findings:
-        if color:
-            loc = f"\x1b[1m{f.path}\x1b[0m\x1b[36m:\x1b[0m{f.line}\x1b[36m:\x1b[0m{f.column}\x1b[36m:\x1b[0m"
-            code = f"\x1b[1;31m{f.code}\x1b[0m"
-            lines.append(f"{loc} {code} {f.message}{_dynamic_suffix(f)}")
-        else:
-            lines.append(f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}{_dynamic_suffix(f)}")
-        if show_fix and f.fix:
-            lines.append(f"    fix: {f.fix}")
-    return "\n".join(lines) + ("\n" if lines else "")
+def _full(findings: Sequence[Finding], color: bool = False, **kw) -> str:
+    from jaxlint.formats.text import format_full
+
+    return format_full(findings, color=color, **kw)
+
+
+def _concise(findings: Sequence[Finding], color: bool = False, show_fix: bool = False, **_) -> str:
+    from jaxlint.formats.text import format_concise
+
+    return format_concise(findings, color=color, show_fix=show_fix)
 
 
 def format_json(findings: Sequence[Finding], **_) -> str:
@@ -38,7 +36,13 @@ def format_json(findings: Sequence[Finding], **_) -> str:
 FORMATTERS: Dict[str, Callable[..., str]] = {
     "text": format_text,
     "json": format_json,
+    "full": _full,
+    "concise": _concise,
 }
+
+
+# Formats meant for people: coloured on a terminal.
+TEXT_FORMATS = ("text", "full", "concise")
 
 
 def register(name: str, fn: Callable[..., str]) -> None:

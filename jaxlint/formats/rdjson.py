@@ -49,6 +49,20 @@ def format_rdjson(
             "severity": severity(f.code).upper(),
             "code": {"value": f.code, "url": rule_url(f.code)},
         }
+        if f.related:
+            d["related_locations"] = [
+                {
+                    "message": r["message"],
+                    "location": {
+                        "path": repo_path(r["path"], root),
+                        "range": {
+                            "start": _position(sources, r["path"], r["line"], r["column"]),
+                            "end": _position(sources, r["path"], r["end_line"], r["end_column"]),
+                        },
+                    },
+                }
+                for r in f.related
+            ]
         s = f.suggestion
         if s:
             d["suggestions"] = [

@@ -131,6 +131,18 @@ def format_sarif(
         }
         if f.code in index:
             result["ruleIndex"] = index[f.code]
+        if f.related:
+            result["relatedLocations"] = [
+                {
+                    "id": i,
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": artifact_uri(repo_path(r["path"], root)), "uriBaseId": "SRCROOT"},
+                        "region": _region(r["line"], r["column"], r["end_line"], r["end_column"]),
+                    },
+                    "message": {"text": r["message"]},
+                }
+                for i, r in enumerate(f.related)
+            ]
         s = f.suggestion
         if s:
             result["fixes"] = [

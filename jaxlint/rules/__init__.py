@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Dict, List, Sequence, Type
 
 from jaxlint.rules.base import Rule
+from jaxlint.selectors import is_enabled  # noqa: F401 - re-exported for callers of the registry
 from jaxlint.rules.frozen import (
     FrozenCapture,
     InplaceArrayUpdate,
@@ -12,7 +13,7 @@ from jaxlint.rules.frozen import (
     PrintInTraced,
     TraceTimeRandomness,
 )
-from jaxlint.rules.meta import InternalError, ParseError
+from jaxlint.rules.meta import InternalError, ParseError, UnknownNoqaCode, UnusedNoqa
 from jaxlint.rules.recompile import JitInLoop
 from jaxlint.rules.static_args import ChangingStaticArg, StaticArrayParam, StaticSpecMismatch, UnhashableStaticArg
 from jaxlint.rules.traced_values import (
@@ -29,6 +30,8 @@ from jaxlint.rules.traced_values import (
 ALL_RULES: List[Type[Rule]] = [
     ParseError,
     InternalError,
+    UnknownNoqaCode,
+    UnusedNoqa,
     TracedIf,
     TracedWhile,
     TracedRangeOrIndex,
@@ -59,13 +62,3 @@ def selected_rules(select: Sequence[str] = (), ignore: Sequence[str] = ()) -> Li
         if is_enabled(r.code, select, ignore, r.default_enabled):
             out.append(r)
     return out
-
-
-def is_enabled(code: str, select: Sequence[str], ignore: Sequence[str], default: bool = True) -> bool:
-    s = max((len(p) for p in select if code.startswith(p)), default=-1)
-    i = max((len(p) for p in ignore if code.startswith(p)), default=-1)
-    if not select:
-        s = 0 if default else -1
-    if s < 0:
-        return False
-    return s >= i if i >= 0 else True

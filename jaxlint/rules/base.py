@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from typing import ClassVar, List
+
+
+_LITERAL_RE = re.compile(r"``(.+?)``", re.DOTALL)
 
 
 class _Placeholders(dict):
@@ -57,8 +61,13 @@ class Rule:
         return cls.fix.format_map(_Placeholders())
 
     @classmethod
+    def plain_docs(cls) -> str:
+        """The docs as plain text: reST inline literals (````x````) lose their markup."""
+        return _LITERAL_RE.sub(r"\1", cls.docs())
+
+    @classmethod
     def explain(cls) -> str:
-        parts = [f"{cls.code} ({cls.name})", "", cls.docs(), "", f"Prevents: {cls.prevents}", f"Fix: {cls.generic_fix()}"]
+        parts = [f"{cls.code} ({cls.name})", "", cls.plain_docs(), "", f"Prevents: {cls.prevents}", f"Fix: {cls.generic_fix()}"]
         for title, examples in (("Flagged", cls.bad), ("Not flagged", cls.good)):
             for ex in examples:
                 parts += ["", f"{title}:", textwrap.indent(textwrap.dedent(ex).strip("\n"), "    ")]

@@ -121,7 +121,19 @@ def is_rebound(m, owner: Scope, name: str, attr: Optional[str] = None) -> bool:
                             result = True
                             break
     cache[key] = result
+    if result:
+        m.cache.setdefault("rebound-witness", {})[key] = _rebinding_witness(binds)
     return result
+
+
+def _rebinding_witness(binds) -> Optional[cst.CSTNode]:
+    """The value of a rebinding that is not the first assignment (the place a reader should
+    look at), when the scope facts hold one; None when only mutations change the name."""
+    ordered = sorted(binds, key=lambda b: (b.order is None, b.order if b.order is not None else 0))
+    for b in ordered[1:] if len(ordered) > 1 else [b for b in ordered if b.order is None]:
+        if b.value is not None:
+            return b.value
+    return None
 
 
 class FrozenCapture(Rule):
@@ -201,7 +213,9 @@ class FrozenCapture(Rule):
             return
         if is_rebound(ctx.analyzer.module_ctx, owner, name, attr):
             seen.add(key)
-            ctx.report(self, node, var=name)
+            witness = ctx.analyzer.module_ctx.cache.get("rebound-witness", {}).get((id(owner), name, attr))
+            related = [(witness, f"`{name}` gets a new value here")] if witness is not None else []
+            ctx.report(self, node, var=name, related=related)
 
 
 class PrintInTraced(Rule):

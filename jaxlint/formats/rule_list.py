@@ -1,0 +1,58 @@
+"""``--list-rules``: the catalogue as a table wrapped to the terminal, or as JSON."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import textwrap
+from typing import Optional
+
+from jaxlint.formats._common import severity
+
+
+def _summary(rule) -> str:
+    from jaxlint.rules.base import _LITERAL_RE
+
+    return _LITERAL_RE.sub(r"\1", rule.summary())
+
+
+def _rules():
+    from jaxlint.rules import ALL_RULES
+
+    return ALL_RULES
+
+
+def rule_table(width: Optional[int] = None) -> str:
+    width = width or shutil.get_terminal_size((100, 24)).columns
+    rules = _rules()
+    name_width = max(len(r.name) for r in rules)
+    indent = len(rules[0].code) + 2 + name_width + 2
+    out = []
+    for r in rules:
+        summary = _summary(r) + ("" if r.default_enabled else " (off by default)")
+        lines = textwrap.wrap(summary, max(20, width - indent)) or [""]
+        out.append(f"{r.code}  {r.name:<{name_width}}  {lines[0]}")
+        out.extend(" " * indent + line for line in lines[1:])
+    return "\n".join(out) + "\n"
+
+
+def rule_json() -> str:
+    return (
+        json.dumps(
+            [
+                {
+                    "code": r.code,
+                    "name": r.name,
+                    "summary": _summary(r),
+                    "severity": severity(r.code),
+                    "default_enabled": bool(r.default_enabled),
+                    "fix": r.generic_fix(),
+                    "prevents": r.prevents,
+                }
+                for r in _rules()
+            ],
+            indent=2,
+            ensure_ascii=False,
+        )
+        + "\n"
+    )

@@ -1,0 +1,100 @@
+"""Text for people: ``full`` (the default on a terminal) and ``concise`` (one line per finding:
+pipes, grep, pre-commit).
+
+``full`` shows, under the location line, the flagged source line with a caret under the range,
+a ``help:`` line with the fix advice, and the related locations (where a frozen capture gets
+its new value).  Colour follows the severity that every machine format reports: red for errors
+(code that fails when JAX traces it), yellow for warnings (code that runs but misbehaves)."""
+
+from __future__ import annotations
+
+from typing import List, Optional, Sequence
+
+from jaxlint.findings import Finding
+from jaxlint.fingerprint import SourceLines
+from jaxlint.formats._common import severity
+
+RESET = "\x1b[0m"
+BOLD = "\x1b[1m"
+CYAN = "\x1b[36m"
+BLUE = "\x1b[1;34m"
+SEVERITY_COLOUR = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m"}
+
+
+def _paint(text: str, colour: str, on: bool) -> str:
+    return f"{colour}{text}{RESET}" if on else text
+
+
+def dynamic_suffix(f: Finding) -> str:
+    d = f.dynamic
+    if not d:
+        return ""
+    status = d.get("status", "")
+    detail = d.get("detail")
+    return f" [{status}: {detail}]" if detail and status != "confirmed" else f" [{status}]"
+
+
+def headline(f: Finding, color: bool = False) -> str:
+    """``path:line:col: CODE message`` (the concise line)."""
+    if color:
+        sep = _paint(":", CYAN, True)
+        loc = f"{_paint(f.path, BOLD, True)}{sep}{f.line}{sep}{f.column}{sep}"
+    else:
+        loc = f"{f.path}:{f.line}:{f.column}:"
+    code = _paint(f.code, SEVERITY_COLOUR[severity(f.code)], color)
+    return f"{loc} {code} {f.message}{dynamic_suffix(f)}"
+
+
+def format_concise(findings: Sequence[Finding], color: bool = False, show_fix: bool = False, **_) -> str:
+    lines = []
+    for f in findings:
+        lines.append(headline(f, color))
+        if show_fix and f.fix:
+            lines.append(f"    fix: {f.fix}")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _expand_tabs(text: str) -> str:
+    return text.replace("\t", "    ")
+
+
+def _snippet(sources: SourceLines, path: str, line: int, column: int, end_line: int, end_column: int, label: str, colour: str, color: bool) -> List[str]:
+    """The source line and a caret line under [column, end_column) (to the end of the line when
+    the range goes on to later lines)."""
+    text = sources.line(path, line)
+    if not text:
+        return []
+    width = len(str(line))
+    gutter = _paint(" " * width + " |", BLUE, color)
+    start = max(0, column - 1)
+    end = end_column - 1 if end_line == line else len(text.rstrip())
+    end = max(end, start + 1)
+    lead = _expand_tabs(text[:start])
+    marks = "^" * max(1, len(_expand_tabs(text[start:end])))
+    return [
+        gutter,
+        _paint(f"{line:>{width}} |", BLUE, color) + " " + _expand_tabs(text.rstrip("\n")),
+        gutter + " " + " " * len(lead) + _paint(marks + (" " + label if label else ""), colour, color),
+    ]
+
+
+def format_full(
+    findings: Sequence[Finding], color: bool = False, sources: Optional[SourceLines] = None, **_
+) -> str:
+    sources = sources or SourceLines()
+    blocks = []
+    for f in findings:
+        colour = SEVERITY_COLOUR[severity(f.code)]
+        lines = [headline(f, color)]
+        lines += _snippet(sources, f.path, f.line, f.column, f.end_line, f.end_column, f.code, colour, color)
+        for r in f.related or ():
+            where = f"{r['path']}:{r['line']}:{r['column']}"
+            lines.append(f"  {_paint('=', BLUE, color)} {_paint('note', BOLD, color)}: {r['message']} ({where})")
+            lines += [
+                "    " + row
+                for row in _snippet(sources, r["path"], r["line"], r["column"], r["end_line"], r["end_column"], "", CYAN, color)[1:]
+            ]
+        if f.fix:
+            lines.append(f"  {_paint('=', BLUE, color)} {_paint('help', BOLD, color)}: {f.fix}")
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) + ("\n" if blocks else "")

@@ -1,0 +1,216 @@
+"""``# noqa`` suppressions, read exactly as flake8 reads them, so that the ``jaxlint`` command
+and the flake8 plugin agree on every comment.
+
+* ``# noqa`` silences every finding of its line, ``# noqa: JAX101,JAX3`` the listed codes and
+  code prefixes.  The word ``noqa`` may be written in any case; the codes are compared as
+  written, so ``# noqa: jax101`` silences nothing (both tools then report the finding, and
+  jaxlint says why: JAX003).
+* A comment applies to the whole logical line when the line is continued by a backslash or by a
+  multi-line string (flake8's mapping of physical lines to ``noqa`` lines).
+* A line of its own ``# flake8: noqa`` or ``# jaxlint: noqa`` skips the file.
+  ``# jaxlint: noqa: JAX3`` silences only those codes in the whole file.
+
+Two findings come from the comments themselves: JAX003, a ``noqa`` code that is not a jaxlint
+code (a typo silences nothing); JAX004 (opt-in), a jaxlint code that silences nothing.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from dataclasses import dataclass
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+from jaxlint.findings import Finding
+
+# flake8's own grammar (flake8.defaults.NOQA_INLINE_REGEXP and NOQA_FILE).
+INLINE_RE = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
+FILE_RE = re.compile(r"\s*# (?P<tool>flake8|jaxlint)[:=]\s*noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
+_ANY_RE = re.compile(r"noqa", re.IGNORECASE)
+_CODE_RE = re.compile(r"[^,\s]+")
+OWN_PREFIX = "JAX"
+
+
+def codes_of(codes_str: str) -> Tuple[str, ...]:
+    return tuple(c for c in re.split(r"[,\s]+", codes_str) if c)
+
+
+def inline_codes(line: str) -> Optional[Tuple[str, ...]]:
+    """None: no ``# noqa`` on the line; (): a bare one (everything); else the codes listed."""
+    m = INLINE_RE.search(line)
+    if m is None:
+        return None
+    if m.group("codes") is None:
+        return ()
+    return codes_of(m.group("codes"))
+
+
+def silences(codes: Optional[Tuple[str, ...]], code: str) -> bool:
+    if codes is None:
+        return False
+    return not codes or code in codes or code.startswith(codes)
+
+
+@dataclass
+class FileDirectives:
+    skip_file: bool
+    file_codes: Tuple[str, ...]
+    noqa_lines: Dict[int, str]  # line -> the text flake8 searches for its noqa comment
+    comments: List[Tuple[int, int, str]]  # (line, 0-based column, text) of comment tokens with noqa
+
+
+def scan(text: str) -> Optional[FileDirectives]:
+    """The suppressions of a module, or None when it has none (the common, cheap case)."""
+    if _ANY_RE.search(text) is None:
+        return None
+    lines = text.splitlines(keepends=True)
+    skip = False
+    file_codes: List[str] = []
+    for line in lines:
+        m = FILE_RE.match(line)
+        if m is None:
+            continue
+        if m.group("tool").lower() == "jaxlint" and m.group("codes"):
+            file_codes.extend(codes_of(m.group("codes")))
+        else:
+            skip = True
+    mapping: Dict[int, str] = {}
+    comments: List[Tuple[int, int, str]] = []
+    try:
+        lo, hi = len(lines) + 2, -1
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type in (tokenize.ENDMARKER, tokenize.DEDENT):
+                continue
+            if tok.type == tokenize.COMMENT and _ANY_RE.search(tok.string):
+                comments.append((tok.start[0], tok.start[1], tok.string))
+            lo, hi = min(lo, tok.start[0]), max(hi, tok.end[0])
+            if tok.type in (tokenize.NL, tokenize.NEWLINE):
+                joined = "".join(lines[lo - 1 : hi])
+                for n in range(lo, hi + 1):
+                    mapping[n] = joined
+                lo, hi = len(lines) + 2, -1
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        # As flake8 does when it cannot tokenize: each physical line stands for itself.
+        mapping = {}
+        comments = []
+    return FileDirectives(skip, tuple(file_codes), mapping, comments)
+
+
+def _line_text(d: FileDirectives, lines: Sequence[str], line: int) -> str:
+    got = d.noqa_lines.get(line)
+    if got is not None:
+        return got
+    return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def suppress(findings: Sequence[Finding], text: str, directives: Optional[FileDirectives] = None) -> List[Finding]:
+    """The findings no ``# noqa`` silences."""
+    d = directives if directives is not None else scan(text)
+    if d is None or not findings:
+        return list(findings)
+    if d.skip_file:
+        return []
+    lines = text.splitlines()
+    out = []
+    for f in findings:
+        if d.file_codes and f.code.startswith(d.file_codes):
+            continue
+        if silences(inline_codes(_line_text(d, lines, f.line)), f.code):
+            continue
+        out.append(f)
+    return out
+
+
+def _meta_finding(rule, path: str, line: int, col0: int, length: int, **fields) -> Finding:
+    return Finding(
+        path=path,
+        line=line,
+        column=col0 + 1,
+        end_line=line,
+        end_column=col0 + 1 + max(1, length),
+        code=rule.code,
+        name=rule.name,
+        message=rule.message.format(**fields),
+        fix=rule.fix.format(**fields) if "{" in rule.fix else rule.fix,
+    )
+
+
+def directive_findings(
+    findings: Sequence[Finding],
+    path: str,
+    directives: Optional[FileDirectives],
+    enabled: Set[str],
+) -> List[Finding]:
+    """JAX003 for ``noqa`` codes that are not jaxlint codes; JAX004 for jaxlint codes that
+    silence nothing (reported only for codes whose rules all ran: otherwise nobody can tell)."""
+    if directives is None or not ({"JAX003", "JAX004"} & enabled) or directives.skip_file:
+        return []
+    from jaxlint import selectors
+    from jaxlint.rules import RULES_BY_CODE
+
+    known = selectors.known_codes()
+    # A comment serves every line of its logical line (the same joined text in the mapping).
+    def group(line: int):
+        joined = directives.noqa_lines.get(line)
+        return id(joined) if joined is not None else ("line", line)
+
+    by_group: Dict[object, List[str]] = {}
+    for f in findings:
+        by_group.setdefault(group(f.line), []).append(f.code)
+    out: List[Finding] = []
+    for line, col0, comment in directives.comments:
+        m = INLINE_RE.search(comment)
+        if m is None or m.group("codes") is None:
+            continue
+        base = col0 + m.start("codes")
+        unused: List[str] = []
+        first_unused = None
+        for cm in _CODE_RE.finditer(m.group("codes")):
+            code = cm.group()
+            if not code.upper().startswith(OWN_PREFIX):
+                continue  # another tool's code (E501, F401): not ours to judge
+            start = base + cm.start()
+            if not any(k.startswith(code) for k in known):
+                if "JAX003" in enabled:
+                    hint = selectors.suggestion(code.upper())
+                    if code != code.upper() and selectors.is_known(code.upper()):
+                        detail = f"`# noqa` codes are case-sensitive: '{code}' silences nothing (did you mean '{code.upper()}'?)"
+                    elif hint:
+                        detail = f"unknown rule code '{code}' in `# noqa` silences nothing (did you mean '{hint}'?)"
+                    else:
+                        detail = f"unknown rule code '{code}' in `# noqa` silences nothing"
+                    out.append(_meta_finding(RULES_BY_CODE["JAX003"], path, line, start, len(code), detail=detail))
+                continue
+            if "JAX004" not in enabled:
+                continue
+            covered = [k for k in known if k.startswith(code)]
+            if not all(k in enabled for k in covered):
+                continue  # a rule this run did not run may be what the comment is for
+            if not any(c.startswith(code) for c in by_group.get(group(line), ())):
+                unused.append(code)
+                if first_unused is None:
+                    first_unused = (start, len(code))
+        if unused and first_unused is not None:
+            out.append(
+                _meta_finding(
+                    RULES_BY_CODE["JAX004"], path, line, first_unused[0], first_unused[1], codes=", ".join(unused)
+                )
+            )
+    return out
+
+
+def retract_unused(findings: Iterable[Finding], silenced: Iterable[Tuple[str, int, str]]) -> List[Finding]:
+    """Drop JAX004 reports made before the cross-module phase when that phase found (and a
+    ``# noqa`` silenced) a finding on their line: the comment was in use after all."""
+    used: Dict[Tuple[str, int], List[str]] = {}
+    for path, line, code in silenced:
+        used.setdefault((path, line), []).append(code)
+    if not used:
+        return list(findings)
+    out = []
+    for f in findings:
+        if f.code == "JAX004" and (f.path, f.line) in used:
+            continue
+        out.append(f)
+    return out

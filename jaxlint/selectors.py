@@ -1,0 +1,126 @@
+"""Rule selectors: the code prefixes of ``--select``, ``--ignore``, ``per-file-ignores`` and the
+configuration keys.
+
+A selector is ``ALL`` or a prefix of at least one real code (``JAX``, ``JAX1``, ``JAX10``,
+``JAX101``).  Anything else is refused with a suggestion: a selector that matches nothing would
+otherwise turn rules off (or on) silently, and a typo such as ``JAX1O1`` would leave CI green.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Iterable, List, Optional, Sequence, Tuple
+
+ALL = "ALL"
+# Stands for "the rules that are on by default" when only extend-select was given: the effective
+# selection is then DEFAULT plus the extra selectors.
+DEFAULT = "DEFAULT"
+
+
+class SelectorError(ValueError):
+    """An unknown selector; the message is one line, ready to print."""
+
+
+def known_codes() -> Tuple[str, ...]:
+    from jaxlint.rules import ALL_RULES
+
+    return tuple(r.code for r in ALL_RULES)
+
+
+def _prefixes() -> List[str]:
+    """Every prefix that selects something, shortest first (``JAX``, ``JAX0``, ..., ``JAX101``)."""
+    out = set()
+    for code in known_codes():
+        for n in range(3, len(code) + 1):
+            out.add(code[:n])
+    return sorted(out, key=lambda p: (len(p), p))
+
+
+def is_known(selector: str) -> bool:
+    return selector == ALL or any(code.startswith(selector) for code in known_codes())
+
+
+def suggestion(selector: str) -> Optional[str]:
+    """The closest real selector, when one is close enough to be what was meant."""
+    candidates = _prefixes()
+    same_length = [p for p in candidates if len(p) == len(selector)]
+    for pool in (same_length, candidates):
+        close = difflib.get_close_matches(selector, pool, n=1, cutoff=0.6)
+        if close:
+            return close[0]
+    return None
+
+
+def unknown_message(selector: str) -> str:
+    hint = suggestion(selector)
+    if hint:
+        return f"unknown rule selector '{selector}' (did you mean '{hint}'?)"
+    return f"unknown rule selector '{selector}' (see jaxlint --list-rules)"
+
+
+def normalise(selector: str) -> str:
+    return selector.strip().upper()
+
+
+def validate(selectors: Iterable[str], where: str) -> Tuple[str, ...]:
+    """The selectors, upper-cased; raises SelectorError naming ``where`` for an unknown one."""
+    out = []
+    for raw in selectors:
+        sel = normalise(raw)
+        if not sel:
+            continue
+        if not is_known(sel):
+            raise SelectorError(f"{where}: {unknown_message(sel)}")
+        out.append(sel)
+    return tuple(out)
+
+
+def split(value: str) -> List[str]:
+    """``"JAX1, JAX302 JAX4"`` -> ``["JAX1", "JAX302", "JAX4"]``."""
+    return [v for v in value.replace(",", " ").split() if v]
+
+
+def parse_option(value: Optional[str], option: str) -> Optional[Tuple[str, ...]]:
+    """A command-line option's selectors (None when the option was not given)."""
+    if value is None:
+        return None
+    return validate(split(value), option)
+
+
+def matches(code: str, selector: str) -> bool:
+    if selector == DEFAULT:
+        from jaxlint.rules import RULES_BY_CODE
+
+        rule = RULES_BY_CODE.get(code)
+        return rule is not None and rule.default_enabled
+    return selector == ALL or code.startswith(selector)
+
+
+def specificity(selector: str) -> int:
+    """How specific a selector is: the longest matching selector decides, ``ALL`` least of all."""
+    return 0 if selector in (ALL, DEFAULT) else len(selector)
+
+
+def extend(select: Sequence[str], extra: Sequence[str]) -> Tuple[str, ...]:
+    """``select`` plus ``extra``; with no ``select``, the default rules plus ``extra``."""
+    if not extra:
+        return tuple(select)
+    return tuple(select or (DEFAULT,)) + tuple(extra)
+
+
+def is_enabled(code: str, select: Sequence[str], ignore: Sequence[str], default: bool = True) -> bool:
+    """The longest matching selector wins (as in flake8 and ruff); a tie goes to ``select``.
+    Without a ``select``, rules that are on by default run."""
+    s = max((specificity(p) for p in select if matches(code, p) and p != DEFAULT), default=-1)
+    if default and DEFAULT in select:
+        s = max(s, 0)
+    i = max((specificity(p) for p in ignore if matches(code, p)), default=-1)
+    if not select:
+        s = 0 if default else -1
+    if s < 0:
+        return False
+    return s >= i if i >= 0 else True
+
+
+def any_matches(code: str, selectors: Iterable[str]) -> bool:
+    return any(matches(code, s) for s in selectors)

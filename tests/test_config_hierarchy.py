@@ -1,0 +1,206 @@
+"""Hierarchical configuration and discovery: each file uses the closest configuration above it,
+globs are relative to the file that defines them, and neither the working folder nor the order
+of the paths changes a result."""
+
+import json
+import os
+import textwrap
+
+import pytest
+
+from clirun import commit_all, init_repo, jaxlint
+
+BUGGY = textwrap.dedent(
+    """\
+    import jax
+
+    @jax.jit
+    def f(x, n):
+        if x > 0:
+            x = x + 1
+        for _ in range(n):
+            x = x * 2
+        print("x", x)
+        return x
+    """
+)
+
+TREE = {
+    "pyproject.toml": '[tool.jaxlint]\nignore = ["JAX302"]\nextend-exclude = ["gen/*"]\n\n[tool.jaxlint.per-file-ignores]\n"tests/*" = ["JAX103"]\n',
+    "a.py": BUGGY,
+    "tests/t.py": BUGGY,
+    "gen/g.py": BUGGY,
+    # A pyproject.toml without [tool.jaxlint] does not hide the root configuration.
+    "sub/pyproject.toml": '[project]\nname = "sub"\n',
+    "sub/s.py": BUGGY,
+    # jaxlint.toml wins over the pyproject.toml beside it; its globs are relative to pkg/.
+    "pkg/pyproject.toml": '[tool.jaxlint]\nselect = ["JAX3"]\n',
+    "pkg/jaxlint.toml": 'select = ["JAX1"]\n\n[per-file-ignores]\n"inner/*" = ["JAX101"]\n',
+    "pkg/p.py": BUGGY,
+    "pkg/inner/q.py": BUGGY,
+    # Real packages named like build folders are linted; tool folders are not.
+    "rlpkg/env/cartpole.py": BUGGY,
+    "build/b.py": BUGGY,
+    ".venv/lib/x.py": BUGGY,
+    "node_modules/m.py": BUGGY,
+    # What git ignores is not linted.
+    ".gitignore": "scratch/\n",
+    "scratch/tmp.py": BUGGY,
+}
+
+EXPECTED = {
+    ("a.py", 5, "JAX101"),
+    ("a.py", 7, "JAX103"),
+    ("tests/t.py", 5, "JAX101"),
+    ("sub/s.py", 5, "JAX101"),
+    ("sub/s.py", 7, "JAX103"),
+    ("pkg/p.py", 5, "JAX101"),
+    ("pkg/p.py", 7, "JAX103"),
+    ("pkg/inner/q.py", 7, "JAX103"),
+    ("rlpkg/env/cartpole.py", 5, "JAX101"),
+    ("rlpkg/env/cartpole.py", 7, "JAX103"),
+    ("build/b.py", 5, "JAX101"),
+    ("build/b.py", 7, "JAX103"),
+}
+
+
+@pytest.fixture
+def repo(tmp_path):
+    root = tmp_path / "repo"
+    for name, text in TREE.items():
+        target = root / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+    init_repo(str(root))
+    commit_all(str(root))
+    return root
+
+
+def findings(cwd, args):
+    p = jaxlint(["--no-cache", "--format", "json", *args], cwd=str(cwd))
+    assert p.returncode in (0, 1), p.stderr.decode()
+    out = json.loads(p.stdout)
+    return p, out
+
+
+def normalised(root, cwd, out):
+    real_root = os.path.realpath(root)
+    return {
+        (os.path.relpath(os.path.realpath(os.path.join(str(cwd), f["path"])), real_root).replace(os.sep, "/"), f["line"], f["code"])
+        for f in out
+    }
+
+
+PATHS = ["pkg", "a.py", "tests", "sub", "rlpkg", "build", "gen", ".venv", "node_modules", "scratch"]
+
+
+@pytest.mark.parametrize("where", ["root", "subfolder", "outside"])
+@pytest.mark.parametrize("order", ["forward", "reversed"])
+def test_same_findings_from_every_folder_and_path_order(repo, where, order):
+    cwd, prefix = {"root": (repo, ""), "subfolder": (repo / "pkg" / "inner", "../../"), "outside": (repo.parent, "repo/")}[where]
+    paths = [prefix + p for p in (PATHS if order == "forward" else PATHS[::-1])]
+    # Folders named on the command line are walked with the exclusions of their configuration;
+    # gen/, .venv/, node_modules/ and scratch/ hold no file to lint, which is said.
+    p, out = findings(cwd, paths)
+    assert normalised(repo, cwd, out) == EXPECTED
+    err = p.stderr.decode()
+    for skipped in ("gen", ".venv", "node_modules", "scratch"):
+        assert f"{prefix}{skipped}: no Python files to lint" in err
+
+
+@pytest.mark.parametrize("where", ["root", "subfolder", "outside"])
+def test_whole_tree_from_every_folder(repo, where):
+    cwd, target = {"root": (repo, "."), "subfolder": (repo / "pkg" / "inner", "../.."), "outside": (repo.parent, "repo")}[where]
+    _, out = findings(cwd, [target])
+    assert normalised(repo, cwd, out) == EXPECTED
+
+
+def test_pre_commit_style_run_agrees_with_the_whole_tree(repo):
+    # pre-commit passes every staged file by name, from the repository root, with the hook's
+    # --force-exclude: excluded files named explicitly stay excluded.
+    tracked = sorted(n for n in TREE if n.endswith(".py") and not n.startswith("scratch/"))
+    _, out = findings(repo, ["--force-exclude", *tracked])
+    assert normalised(repo, repo, out) == EXPECTED
+    # Without --force-exclude an explicit file is linted, as in ruff.
+    _, out = findings(repo, ["gen/g.py"])
+    assert normalised(repo, repo, out) == {("gen/g.py", 5, "JAX101"), ("gen/g.py", 7, "JAX103")}
+
+
+def test_no_respect_gitignore(repo):
+    _, out = findings(repo, ["--no-respect-gitignore", "scratch"])
+    assert normalised(repo, repo, out) == {("scratch/tmp.py", 5, "JAX101"), ("scratch/tmp.py", 7, "JAX103")}
+
+
+@pytest.mark.parametrize("where", ["root", "outside"])
+def test_stdin_filename_takes_the_configuration_of_the_named_path(repo, where):
+    cwd, prefix = (repo, "") if where == "root" else (repo.parent, "repo/")
+    p = jaxlint(["--no-cache", "--stdin-filename", prefix + "pkg/inner/q.py", "-"], cwd=str(cwd), stdin=BUGGY.encode())
+    assert [line.split()[1] for line in p.stdout.decode().splitlines()] == ["JAX103"]
+
+
+def test_stdin_filename_with_paths_lints_stdin_and_says_the_paths_are_ignored(repo):
+    p = jaxlint(["--no-cache", "--stdin-filename", "x.py", "a.py"], cwd=str(repo), stdin=b"import jax\n")
+    assert p.returncode == 0
+    assert "the paths given are ignored" in p.stderr.decode()
+    assert "1 file checked" in p.stderr.decode()
+
+
+def test_explicit_config_and_isolated(repo):
+    (repo / "strict.toml").write_text('select = ["JAX302"]\n')
+    _, out = findings(repo, ["--config", "strict.toml", "a.py", "pkg/p.py"])
+    assert normalised(repo, repo, out) == {("a.py", 9, "JAX302"), ("pkg/p.py", 9, "JAX302")}
+    _, out = findings(repo, ["--isolated", "tests/t.py"])
+    assert {c for _, _, c in normalised(repo, repo, out)} == {"JAX101", "JAX103", "JAX302"}
+
+
+def test_baseline_is_relative_to_the_repository_of_each_file(repo):
+    p = jaxlint(["--no-cache", "--write-baseline", "base.json", "."], cwd=str(repo))
+    assert p.returncode == 0, p.stderr.decode()
+    for cwd, target in ((repo.parent, "repo"), (repo / "pkg", "..")):
+        p = jaxlint(["--no-cache", "--baseline", str(repo / "base.json"), target], cwd=str(cwd))
+        assert p.returncode == 0, p.stdout.decode()
+        assert p.stdout == b""
+
+
+def test_show_settings_and_show_files(repo):
+    p = jaxlint(["--show-settings", "pkg/inner/q.py"], cwd=str(repo))
+    assert p.returncode == 0
+    text = p.stdout.decode()
+    assert "pkg/jaxlint.toml" in text and "'inner/*'" in text and "JAX101" in text
+    p = jaxlint(["--show-files", "."], cwd=str(repo))
+    assert p.returncode == 0
+    assert sorted(p.stdout.decode().split()) == sorted({path for path, _, _ in EXPECTED})
+
+
+def test_folder_symlink_out_of_the_tree_is_not_followed(repo, tmp_path):
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "o.py").write_text(BUGGY)
+    os.symlink(str(outside), str(repo / "rlpkg" / "link"))
+    (repo / "rlpkg" / "inner").mkdir()
+    os.symlink(str(repo / "build"), str(repo / "rlpkg" / "inner" / "to_build"))
+    _, out = findings(repo, ["--no-respect-gitignore", "rlpkg"])
+    paths = {path for path, _, _ in normalised(repo, repo, out)}
+    assert paths == {"rlpkg/env/cartpole.py"}  # the link to build/ leaves rlpkg/: not followed either
+
+
+def test_unreadable_folder_is_reported(repo, monkeypatch):
+    # chmod cannot lock root out, so the refusal is what os.scandir would raise.
+    from jaxlint.config import Resolver
+    from jaxlint.discovery import discover
+
+    locked = repo / "rlpkg" / "locked"
+    locked.mkdir()
+    (locked / "x.py").write_text(BUGGY)
+    real_scandir = os.scandir
+
+    def scandir(path="."):
+        if os.path.abspath(path) == str(locked):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    monkeypatch.chdir(repo)
+    found = discover(["rlpkg"], Resolver().for_path, respect_gitignore=False)
+    assert found.files == [os.path.join("rlpkg", "env", "cartpole.py")]
+    assert found.errors == ["rlpkg/locked: cannot read folder: Permission denied"]

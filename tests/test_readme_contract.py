@@ -1,0 +1,80 @@
+"""What the README promises about installing and using jaxlint holds: every install line
+installs this project, pinned revisions exist, every option and setting is documented, and
+the figures are measurements."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+
+import pytest
+
+from clirun import ROOT
+from jaxlint.cli import build_parser
+from jaxlint.config import KNOWN_KEYS
+from jaxlint.rules import RULES_BY_CODE
+
+with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
+    README = fh.read()
+
+# `pip install jaxlint`, `pip install -U 'jaxlint[dynamic]'`: the index's jaxlint, another project.
+BARE_INSTALL = re.compile(r"pip3? install(?:\s+-\S+)*[^\n|&;]*?(?<![\w/.@+-])['\"]?jaxlint(?:\[[^\]]*\])?['\"]?(?=\s|$)(?!\s*@)")
+REPO_PIN = re.compile(r"git\+https://github\.com/jaxlint/jaxlint@([0-9A-Za-z._/-]+)")
+
+
+def test_the_bare_install_pattern_is_not_vacuous():
+    for bad in ("pip install jaxlint", "pip install jaxlint flake8", "python -m pip install -U 'jaxlint[dynamic]'"):
+        assert BARE_INSTALL.search(bad), bad
+    for good in ("python -m pip install .", 'pip install "git+https://github.com/jaxlint/jaxlint@abc"', "pip install flake8"):
+        assert not BARE_INSTALL.search(good), good
+
+
+def test_no_install_line_installs_the_index_project():
+    assert not BARE_INSTALL.findall(README)
+    from jaxlint import dynamic
+
+    assert not BARE_INSTALL.search(dynamic.INSTALL_HINT)
+    assert not BARE_INSTALL.search(build_parser().format_help())
+
+
+def _pins():
+    pins = REPO_PIN.findall(README)
+    pins += re.findall(r"^\s*rev:\s*(\S+)", README, re.M)
+    return pins
+
+
+def test_pinned_revisions_are_one_commit_that_exists():
+    pins = _pins()
+    assert len(pins) >= 4  # install, flake8, GitHub Actions, GitLab, pre-commit
+    assert len(set(pins)) == 1, set(pins)
+    (rev,) = set(pins)
+    assert re.fullmatch(r"[0-9a-f]{40}", rev), "pin a full commit id (tags do not exist yet)"
+    shallow = subprocess.run(["git", "rev-parse", "--is-shallow-repository"], cwd=ROOT, capture_output=True, text=True)
+    if shallow.returncode == 0 and shallow.stdout.strip() == "false":
+        assert subprocess.run(["git", "cat-file", "-e", rev + "^{commit}"], cwd=ROOT).returncode == 0, rev
+    assert "git ls-remote https://github.com/jaxlint/jaxlint main" in README  # how to pick a newer one
+
+
+def _long_options():
+    out = []
+    for action in build_parser()._actions:
+        out.extend(s for s in action.option_strings if s.startswith("--"))
+    return out
+
+
+@pytest.mark.parametrize("option", _long_options())
+def test_every_option_is_in_the_readme(option):
+    assert re.search(re.escape(option) + r"(?![\w-])", README), option
+
+
+@pytest.mark.parametrize("key", KNOWN_KEYS)
+def test_every_setting_is_in_the_readme(key):
+    assert re.search(r"^" + re.escape(key) + r" = |\[tool\.jaxlint\." + re.escape(key) + r"\]", README, re.M), key
+
+
+def test_readme_mentions_only_real_codes_and_no_targets():
+    for code in set(re.findall(r"\bJAX\d{3}\b", README)):
+        assert code in RULES_BY_CODE, code
+    assert "not met" not in README and "| target |" not in README
+    assert "`-` reads standard input" in README
