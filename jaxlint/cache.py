@@ -45,6 +45,7 @@ _FINDING_FIELDS = (
     "message",
     "fix",
     "suggestion",
+    "autofix",
     "dynamic",
     "context",
 )

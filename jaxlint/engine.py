@@ -20,6 +20,8 @@ from jaxlint.analysis.tracing import EVENTS, Analyzer
 from jaxlint.analysis.transforms import TransformFinder
 from jaxlint.config import Config
 from jaxlint.findings import Finding
+from jaxlint.fixes.declare import from_suggestion as fix_from_suggestion
+from jaxlint.fixes.declare import materialise as materialise_fix
 from jaxlint.rules import RULES_BY_CODE, selected_rules
 
 NOQA_PREFIX_RE = re.compile(r"#\s*noqa:\s*(?P<codes>[A-Z]+[0-9]*(?:[,\s]+[A-Z]+[0-9]*)*)", re.IGNORECASE)
@@ -285,6 +287,7 @@ def _materialise(module: cst.Module, path: str, pending: List[_Pending]) -> List
                 v = _short(module.code_for_node(v))
             fields[k] = v
         suggestion = fields.pop("suggestion", None)
+        autofix = fields.pop("autofix", None)
         if p.frame is not None:
             fields.setdefault("where", p.frame.where)
         rule = p.rule
@@ -309,6 +312,10 @@ def _materialise(module: cst.Module, path: str, pending: List[_Pending]) -> List
                 "end_line": rng.end.line,
                 "end_column": rng.end.column + 1,
             }
+        if autofix is not None:
+            autofix = materialise_fix(autofix, module, positions)
+        elif sugg is not None and rule.fix_safety:
+            autofix = fix_from_suggestion(sugg, f"Replace with `{_short(suggestion)}`", rule.fix_safety)
         out.append(
             Finding(
                 path=path,
@@ -321,6 +328,7 @@ def _materialise(module: cst.Module, path: str, pending: List[_Pending]) -> List
                 message=message,
                 fix=fix,
                 suggestion=sugg,
+                autofix=autofix,
                 context=context,
             )
         )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.analysis.tracing import ARRAY, BOOL, DICT, NUMPY_SAFE, OPAQUE, PYSEQ, RAW, REF, T
+from jaxlint.fixes.jnp_equivalent import jnp_fix
 from jaxlint.rules.base import Rule
 
 
@@ -508,6 +509,7 @@ class NumpyOnTracer(Rule):
     message = "NumPy function `{func}` called on traced value `{var}` in {where}"
     fix = "use the jax.numpy equivalent (jnp.{short})"
     prevents = "TracerArrayConversionError"
+    fix_safety = "safe"
     bad = [
         """
         import jax
@@ -539,7 +541,8 @@ class NumpyOnTracer(Rule):
             return
         for a, v in argvals:
             if v.k == T and not v.f & (OPAQUE | REF):
-                ctx.report(self, node, func="np." + short, short=short, var=_label(v, a.value))
+                fix = jnp_fix(node, short, ctx.frame.scope)
+                ctx.report(self, node, func="np." + short, short=short, var=_label(v, a.value), autofix=fix)
                 return
 
 

@@ -1,0 +1,104 @@
+"""Fixes: each ``fixtures/fixes/<name>.in.py`` fixed gives exactly ``<name>.out.py``, and fixing
+that again changes nothing.  ``<name>.unsafe.in.py`` pairs are fixed with the unsafe tier.
+
+Under real JAX, each ``.out.py`` runs its ``CASES`` without error and every ``CHECKS`` function
+(the results the code meant) returns True, while in the ``.in.py`` every check fails (raises or
+returns something else): the fix is what makes the code work."""
+
+import contextlib
+import glob
+import io
+import os
+
+import pytest
+
+from fixture_units import FIXTURES_DIR, ROOT
+from jaxlint.config import Config
+from jaxlint.engine import lint_source
+from jaxlint.fixes.apply import applicable, fix_source
+from markers import expected_markers
+
+PAIRS = sorted(glob.glob(os.path.join(FIXTURES_DIR, "fixes", "*.in.py")))
+
+
+def _read(path):
+    with open(path, encoding="utf-8", newline="") as fh:
+        return fh.read()
+
+
+def _out(path):
+    return path[: -len(".in.py")] + ".out.py"
+
+
+def _fix(text, path, unsafe):
+    rel = os.path.relpath(path, ROOT)
+    return fix_source(text, lambda t: lint_source(t, rel, Config()), unsafe=unsafe)
+
+
+def _unsafe(path):
+    return path.endswith(".unsafe.in.py")
+
+
+def _id(path):
+    return os.path.basename(path)[: -len(".in.py")]
+
+
+def test_there_are_fix_fixtures():
+    assert len(PAIRS) >= 4
+    for p in PAIRS:
+        assert os.path.isfile(_out(p)), f"{_out(p)} is missing"
+
+
+@pytest.mark.parametrize("path", PAIRS, ids=[_id(p) for p in PAIRS])
+def test_fix(path):
+    source = _read(path)
+    want, _ = expected_markers(source)
+    result = _fix(source, path, _unsafe(path))
+    assert result.refused is None
+    assert result.source == _read(_out(path))
+    # Every marked finding has a fix of the tier, all were applied, and nothing is left.
+    first = lint_source(source, os.path.relpath(path, ROOT), Config())
+    assert {(f.line, f.code) for f in first if applicable(f, _unsafe(path))} == want
+    assert len(result.fixed) >= len(want)
+    assert result.remaining == []
+    again = _fix(result.source, path, _unsafe(path))
+    assert again.source == result.source and again.fixed == []
+
+
+
+def _load(path):
+    import importlib.util
+    import sys
+
+    name = "fixed_" + os.path.basename(path).replace(".", "_")
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, os.path.dirname(path))
+    try:
+        spec.loader.exec_module(mod)
+    finally:
+        sys.path.remove(os.path.dirname(path))
+    return mod
+
+
+def _check_passes(check):
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            return check() is True
+    except Exception:  # noqa: BLE001 - a check that raises has failed
+        return False
+
+
+@pytest.mark.parametrize("path", PAIRS, ids=[_id(p) for p in PAIRS])
+def test_fixed_code_runs_under_jax(path):
+    pytest.importorskip("jax")
+    fixed = _load(_out(path))
+    assert fixed.CHECKS, "a fix fixture says what the code meant"
+    for case in fixed.CASES:
+        with contextlib.redirect_stdout(io.StringIO()):
+            case()
+    failed = [c.__name__ for c in fixed.CHECKS if not _check_passes(c)]
+    assert not failed, f"{_id(path)}: fixed code does not do what it meant: {failed}"
+    original = _load(path)
+    passing = [c.__name__ for c in original.CHECKS if _check_passes(c)]
+    assert not passing, f"{_id(path)}: checks pass before the fix, so they test nothing: {passing}"
