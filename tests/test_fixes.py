@@ -102,3 +102,63 @@ def test_fixed_code_runs_under_jax(path):
     original = _load(path)
     passing = [c.__name__ for c in original.CHECKS if _check_passes(c)]
     assert not passing, f"{_id(path)}: checks pass before the fix, so they test nothing: {passing}"
+
+
+# --- the applier ----------------------------------------------------------------------------------
+
+
+def _finding(line, col, end_col, text, safety="safe", code="JAX999"):
+    from jaxlint.findings import Finding
+
+    edit = {"text": text, "line": line, "column": col, "end_line": line, "end_column": end_col}
+    return Finding("m.py", line, col, line, end_col, code, "n", "m", autofix={"title": "t", "safety": safety, "edits": [edit]})
+
+
+def test_a_fix_whose_result_does_not_parse_is_refused():
+    source = "x = 1\ny = 2\n"
+    result = fix_source(source, lambda t: [_finding(1, 5, 6, "(")] if t == source else [])
+    assert result.source == source
+    assert result.fixed == []
+    assert result.refused.startswith("syntax error")
+
+
+def test_overlapping_fixes_take_one_per_round_until_nothing_changes():
+    rounds = []
+
+    def lint(text):
+        rounds.append(text)
+        if text == "a = b + c\n":
+            # Two fixes of the same span: one is applied, the other is seen again next round.
+            return [_finding(1, 5, 10, "d"), _finding(1, 5, 6, "e")]
+        return []
+
+    result = fix_source("a = b + c\n", lint)
+    assert result.source == "a = d\n"
+    assert len(result.fixed) == 1 and rounds == ["a = b + c\n", "a = d\n"]
+
+
+def test_unsafe_fixes_only_when_asked():
+    source = "a = b\n"
+    lint = lambda t: [_finding(1, 5, 6, "c", safety="unsafe")] if t == source else []  # noqa: E731
+    safe_only = fix_source(source, lint)
+    assert safe_only.source == source and safe_only.unsafe_available() == 1
+    assert fix_source(source, lint, unsafe=True).source == "a = c\n"
+
+
+def test_rounds_are_bounded():
+    from jaxlint.fixes.apply import MAX_ROUNDS
+
+    calls = []
+
+    def lint(text):
+        calls.append(text)
+        return [_finding(1, 5, 6, "b" if text.endswith("a\n") else "a")]
+
+    fix_source("x = a\n", lint)
+    assert len(calls) == MAX_ROUNDS + 1
+
+
+def test_fixes_keep_comments_and_blank_lines_crlf():
+    source = "import jax\r\n\r\n# about f\r\n@jax.jit\r\ndef f(x):\r\n    print('x', x)  # debug\r\n\r\n    return x\r\n"
+    result = fix_source(source, lambda t: lint_source(t, "m.py", Config()))
+    assert result.source == source.replace("print('x', x)", 'jax.debug.print("x {}", x)')

@@ -35,6 +35,15 @@ class Replace:
 
 
 @dataclass(frozen=True)
+class ReplaceSpan:
+    """From the start of ``first`` to the end of ``last`` (statements of one block)."""
+
+    first: cst.CSTNode
+    last: cst.CSTNode
+    new: str
+
+
+@dataclass(frozen=True)
 class AddImport:
     """``statement`` (one line, no newline) added after the leading imports of the module."""
 
@@ -44,7 +53,7 @@ class AddImport:
 @dataclass(frozen=True)
 class Fix:
     title: str
-    edits: Tuple[Union[Replace, AddImport], ...]
+    edits: Tuple[Union[Replace, ReplaceSpan, AddImport], ...]
     safety: str = SAFE
 
     def __post_init__(self):
@@ -73,6 +82,11 @@ def materialise(fix: Fix, module: cst.Module, positions) -> Optional[Dict[str, A
                 return None
             text = e.new if isinstance(e.new, str) else module.code_for_node(e.new)
             edits.append(_edit(rng.start.line, rng.start.column + 1, rng.end.line, rng.end.column + 1, text))
+        elif isinstance(e, ReplaceSpan):
+            a, b = positions.get(e.first), positions.get(e.last)
+            if a is None or b is None:
+                return None
+            edits.append(_edit(a.start.line, a.start.column + 1, b.end.line, b.end.column + 1, e.new))
         else:
             from jaxlint.fixes.imports import import_edit
 

@@ -13,6 +13,8 @@ import libcst as cst
 
 from jaxlint.analysis.tracing import ARRAY, BOOL, DICT, NUMPY_SAFE, OPAQUE, PYSEQ, RAW, REF, T
 from jaxlint.fixes.jnp_equivalent import jnp_fix
+from jaxlint.fixes.logical_ops import boolop_fix, min_max_fix, not_fix
+from jaxlint.fixes.where_select import next_statement, where_fix_if, where_fix_ifexp
 from jaxlint.rules.base import Rule
 
 
@@ -85,6 +87,7 @@ class TracedIf(Rule):
         "false_fn, operand) if a branch is costly or unsafe, or static_argnames if `{var}` is configuration"
     )
     prevents = "TracerBoolConversionError"
+    fix_safety = "unsafe"
     bad = [
         """
         import jax
@@ -131,7 +134,12 @@ class TracedIf(Rule):
 
     def on_test(self, ctx, kind, test, v, stmt):
         if kind in ("if", "elif", "ifexp", "comprehension") and _plain_traced(v):
-            ctx.report(self, test, kind=_TEST_WORDS[kind], var=_label(v, test))
+            fix = None
+            if kind == "ifexp":
+                fix = where_fix_ifexp(stmt, ctx.frame.scope)
+            elif kind == "if":
+                fix = where_fix_if(stmt, next_statement(ctx.func.node, stmt), ctx.frame.scope)
+            ctx.report(self, test, kind=_TEST_WORDS[kind], var=_label(v, test), autofix=fix)
 
 
 class TracedWhile(Rule):
@@ -433,6 +441,7 @@ class TracedBoolOp(Rule):
     message = "{op} converts traced value `{var}` to a Python bool in {where}"
     fix = "use jnp.logical_and / jnp.logical_or / jnp.logical_not, jnp.minimum / jnp.maximum, or jnp.isin"
     prevents = "TracerBoolConversionError"
+    fix_safety = "unsafe"
     bad = [
         """
         import jax
@@ -460,17 +469,18 @@ class TracedBoolOp(Rule):
     def on_boolop(self, ctx, node, a, b, in_test):
         if not in_test and _plain_traced(a):
             op = "`and`" if isinstance(node.operator, cst.And) else "`or`"
-            ctx.report(self, node, op=op, var=_label(a, node.left))
+            ctx.report(self, node, op=op, var=_label(a, node.left), autofix=boolop_fix(node, ctx.frame.scope))
 
     def on_not_(self, ctx, node, v, in_test):
         if not in_test and _plain_traced(v):
-            ctx.report(self, node, op="`not`", var=_label(v, node.expression))
+            ctx.report(self, node, op="`not`", var=_label(v, node.expression), autofix=not_fix(node, ctx.frame.scope))
 
     def on_call(self, ctx, node, q, argvals):
         if q in ("builtins.min", "builtins.max"):
             for a, v in argvals:
                 if a.keyword is None and (_plain_traced(v) or (v.k == T and v.f & PYSEQ and len(argvals) == 1)):
-                    ctx.report(self, node, op=f"`{q[9:]}()`", var=_label(v, a.value))
+                    fix = min_max_fix(node, q[9:], ctx.frame.scope)
+                    ctx.report(self, node, op=f"`{q[9:]}()`", var=_label(v, a.value), autofix=fix)
                     return
 
     def on_compare_in(self, ctx, node, left, right, comparison, in_test):
