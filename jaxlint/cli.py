@@ -13,6 +13,7 @@ from jaxlint.config import Config, ConfigError, load_config, with_overrides
 from jaxlint.discovery import discover, not_a_file_reason, relpath
 from jaxlint.engine import lint_source
 from jaxlint.findings import Finding
+from jaxlint.fixes import run as fixrun
 from jaxlint.fingerprint import remember_source
 from jaxlint.formats import FORMATTERS
 from jaxlint.rules import ALL_RULES, RULES_BY_CODE, selected_rules
@@ -43,7 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--output-file", "-o", metavar="FILE", help="write the report to FILE instead of standard output")
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     p.add_argument("--statistics", action="store_true", help="print a count of findings per code")
-    p.add_argument("--show-fixes", action="store_true", help="print the fix advice under each finding (text format)")
+    p.add_argument("--show-advice", action="store_true", help="print the fix advice under each finding as a help: line (text format)")
+    _add_fix_options(p)
     p.add_argument("--explain", metavar="CODE", help="print a rule's documentation and examples, then exit")
     p.add_argument("--list-rules", action="store_true", help="list every rule and exit")
     p.add_argument("--config", metavar="PYPROJECT", help="read [tool.jaxlint] from this file")
@@ -64,6 +66,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--write-baseline", metavar="FILE", help="record the current findings in FILE and report none")
     p.add_argument("--version", action="version", version=f"jaxlint {__version__}")
     return p
+
+
+def _add_fix_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("fixes", "Rules with a known rewrite fix their findings (jaxlint/fixes); unsafe fixes may change behaviour.")
+    g.add_argument("--fix", action="store_true", help="apply safe fixes, writing the files in place (with --stdin-filename: the fixed source to standard output)")
+    g.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --fix-diff, also apply the unsafe fixes")
+    g.add_argument("--fix-diff", action="store_true", help="print the unified diff of the fixes without writing anything")
+    g.add_argument("--show-fixes", action="store_true", help="list the fixes applied and those available")
+    g.add_argument("--add-noqa", action="store_true", help="add '# noqa: CODE' to the line of every finding, then exit")
 
 
 def _add_dynamic_options(p: argparse.ArgumentParser) -> None:
@@ -216,6 +227,20 @@ def _run(args, parser) -> int:
     if diff_scope is not None:
         paths = diff_scope.files([p for p in args.paths if p != "-"])
     files, missing = discover(paths, cfg)
+    fixed = None
+    if fixrun.requested(args):
+        rules = selected_rules(cfg.select, cfg.ignore)
+        if files == ["-"]:
+            name = args.stdin_filename or "-"
+            return fixrun.fix_stdin(sys.stdin.buffer.read(), relpath(name) if name != "-" else name, cfg, rules, args)
+        fixed = fixrun.fix_files(files, relpath, cfg, rules, write=not args.fix_diff, unsafe=args.unsafe_fixes)
+        for name, reason in fixed.refused:
+            print(f"jaxlint: error: {name}: fixes not applied, the result would not parse ({reason})", file=sys.stderr)
+        if args.fix_diff:
+            sys.stdout.write("".join(fixed.diffs))
+            if not args.quiet:
+                print(fixrun.summary(len(fixed.fixed), fixed.unsafe_more, applied=False), file=sys.stderr)
+            return 1 if fixed.diffs else 0
     findings = lint_files(files, cfg, args)
     findings.sort(key=Finding.sort_key)
     if diff_scope is not None:
@@ -223,6 +248,11 @@ def _run(args, parser) -> int:
     findings = baseline.apply(args, findings)
     if getattr(args, "dynamic", False) and findings:
         findings = _dynamic(findings, files, args)
+    if args.add_noqa:
+        real = {relpath(f): f for f in files if f != "-"}
+        added, nfiles = fixrun.add_noqa_to_files(findings, real.get)
+        print(f"Added {added} noqa comment{'s' if added != 1 else ''} to {nfiles} file{'s' if nfiles != 1 else ''}.", file=sys.stderr)
+        return 0
 
     out_stream = sys.stdout
     fh = None
@@ -232,7 +262,7 @@ def _run(args, parser) -> int:
     try:
         fmt = FORMATTERS[args.format]
         if args.format == "text":
-            text = fmt(findings, color=use_color(args, out_stream), show_fix=args.show_fixes)
+            text = fmt(findings, color=use_color(args, out_stream), show_fix=args.show_advice)
         else:
             text = fmt(findings)
         out_stream.write(text)
@@ -245,6 +275,9 @@ def _run(args, parser) -> int:
     finally:
         if fh is not None:
             fh.close()
+    if args.show_fixes:
+        listing = fixrun.show_fixes(fixed.fixed if fixed else [], findings, fixed is not None, args.unsafe_fixes)
+        (sys.stdout if args.format == "text" and fh is None else sys.stderr).write(listing)
     for m in missing:
         print(f"jaxlint: error: {m}: {not_a_file_reason(m)}", file=sys.stderr)
     if not args.quiet:
@@ -257,6 +290,8 @@ def _run(args, parser) -> int:
             )
         else:
             print(f"All checks passed ({len(files)} file{'s' if len(files) != 1 else ''} checked).", file=sys.stderr)
+        if fixed is not None:
+            print(fixrun.summary(len(fixed.fixed), 0 if args.unsafe_fixes else fixrun.unsafe_fixable(findings)), file=sys.stderr)
     if missing:
         return 2
     if findings and not args.exit_zero:

@@ -27,7 +27,7 @@ def format_text(findings: Sequence[Finding], color: bool = False, show_fix: bool
         else:
             lines.append(f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}{_dynamic_suffix(f)}")
         if show_fix and f.fix:
-            lines.append(f"    fix: {f.fix}")
+            lines.append(f"    help: {f.fix}")
     return "\n".join(lines) + ("\n" if lines else "")
 
 
