@@ -195,6 +195,9 @@ def use_color(args, stream) -> bool:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["server"]:
+        return _server(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -205,6 +208,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except KeyboardInterrupt:
         print("jaxlint: interrupted", file=sys.stderr)
         return 130
+
+
+def _server(argv) -> int:
+    """``jaxlint server``: the language server (needs the ``server`` extra)."""
+    try:
+        from jaxlint.server import main as server_main
+    except ImportError as e:
+        print(f"jaxlint: error: the language server needs pygls and lsprotocol: pip install 'jaxlint[server]' ({e})", file=sys.stderr)
+        return 2
+    return server_main(argv)
 
 
 def _run(args, parser) -> int:
