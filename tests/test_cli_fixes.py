@@ -126,3 +126,15 @@ def test_fix_on_every_fixture_parses_and_is_stable(tmp_path):
     for path, text in snapshot.items():
         with open(path, encoding="utf-8") as fh:
             assert fh.read() == text, path
+
+
+def test_rdjson_offers_single_edit_safe_fixes_as_suggestions(tmp_path):
+    import json
+
+    (tmp_path / "u.py").write_text("import jax.numpy as jnp\n\nbuf = jnp.zeros(3)\nbuf[0] += 1.0\n")
+    p = jaxlint(["--no-cache", "--format", "rdjson", "u.py"], cwd=str(tmp_path))
+    (d,) = json.loads(p.stdout)["diagnostics"]
+    assert d["code"]["value"] == "JAX304"
+    assert d["suggestions"] == [
+        {"range": {"start": {"line": 4, "column": 1}, "end": {"line": 4, "column": 14}}, "text": "buf = buf.at[0].add(1.0)"}
+    ]
