@@ -14,6 +14,7 @@ import libcst as cst
 from jaxlint.analysis.tracing import ARRAY, BOOL, DICT, NUMPY_SAFE, OPAQUE, PYSEQ, RAW, REF, T
 from jaxlint.fixes.jnp_equivalent import jnp_fix
 from jaxlint.fixes.logical_ops import boolop_fix, min_max_fix, not_fix
+from jaxlint.fixes.static_param import parameter_fix
 from jaxlint.fixes.where_select import next_statement, where_fix_if, where_fix_ifexp
 from jaxlint.rules.base import Rule
 
@@ -139,6 +140,8 @@ class TracedIf(Rule):
                 fix = where_fix_ifexp(stmt, ctx.frame.scope)
             elif kind == "if":
                 fix = where_fix_if(stmt, next_statement(ctx.func.node, stmt), ctx.frame.scope)
+            if fix is None and kind in ("if", "elif"):
+                fix = parameter_fix(ctx, test, v)
             ctx.report(self, test, kind=_TEST_WORDS[kind], var=_label(v, test), autofix=fix)
 
 
@@ -171,6 +174,7 @@ class TracedWhile(Rule):
     message = "Python `while` condition depends on traced value `{var}` in {where}"
     fix = "use lax.while_loop(cond_fun, body_fun, init), or loop over a static count"
     prevents = "TracerBoolConversionError"
+    fix_safety = "unsafe"
     bad = [
         """
         import jax
@@ -196,7 +200,7 @@ class TracedWhile(Rule):
 
     def on_test(self, ctx, kind, test, v, stmt):
         if kind == "while" and _plain_traced(v):
-            ctx.report(self, test, var=_label(v, test))
+            ctx.report(self, test, var=_label(v, test), autofix=parameter_fix(ctx, test, v))
 
 
 class TracedRangeOrIndex(Rule):
@@ -230,6 +234,7 @@ class TracedRangeOrIndex(Rule):
     message = "{what} with traced value `{var}` in {where}"
     fix = "make `{var}` static with static_argnames, or use lax.fori_loop / lax.scan; index arrays, not Python sequences, with traced integers"
     prevents = "TracerIntegerConversionError"
+    fix_safety = "unsafe"
     bad = [
         """
         import jax
@@ -267,9 +272,9 @@ class TracedRangeOrIndex(Rule):
 
     def on_call(self, ctx, node, q, argvals):
         if q == "builtins.range":
-            for _a, v in argvals:
+            for a, v in argvals:
                 if _plain_traced(v):
-                    ctx.report(self, node, what="`range()`", var=_label(v, node))
+                    ctx.report(self, node, what="`range()`", var=_label(v, node), autofix=parameter_fix(ctx, a.value, v))
                     return
 
     def on_subscript(self, ctx, node, base, idx):
