@@ -65,6 +65,7 @@ _NOT_IN_BUILD = frozenset(
         "discovery.py",
         "fingerprint.py",
         "flake8_plugin.py",
+        "server.py",
     }
 )
 

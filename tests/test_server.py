@@ -205,3 +205,19 @@ async def test_clean_shutdown_and_jax_never_imported(bare_client, project):
         modules = fh.read().split()
     assert "jaxlint.server" in modules and "pygls" in modules
     assert not [m for m in modules if m == "jax" or m.startswith(("jax.", "jaxlib"))]
+
+
+async def test_a_slow_file_does_not_hold_up_the_others(client, project):
+    slow = project / "slow.py"
+    big = "import jax\n\n" + "".join(f"@jax.jit\ndef f{i}(x):\n    if x > {i}:\n        x = x - 1\n    return x\n\n\n" for i in range(500))
+    fast = project / "m.py"
+    order = []
+    _open(client, slow, big)
+    _open(client, fast, SRC)
+    while len(order) < 2:
+        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        for uri in (slow.as_uri(), fast.as_uri()):
+            if uri in client.diagnostics and uri not in order:
+                order.append(uri)
+    assert order == [fast.as_uri(), slow.as_uri()]
+    assert len(client.diagnostics[slow.as_uri()]) == 500
