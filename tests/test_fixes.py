@@ -162,3 +162,32 @@ def test_fixes_keep_comments_and_blank_lines_crlf():
     source = "import jax\r\n\r\n# about f\r\n@jax.jit\r\ndef f(x):\r\n    print('x', x)  # debug\r\n\r\n    return x\r\n"
     result = fix_source(source, lambda t: lint_source(t, "m.py", Config()))
     assert result.source == source.replace("print('x', x)", 'jax.debug.print("x {}", x)')
+
+
+def test_a_rule_with_a_suggestion_and_a_fix_safety_has_a_fix():
+    """How API-migration rules plug in: an exact ``suggestion=`` plus ``fix_safety``."""
+    import libcst as cst
+
+    from jaxlint.rules.base import Rule
+
+    class TreeMapMigration(Rule):
+        code = "JAX699"
+        name = "example-migration"
+        message = "`jax.tree_map` is removed"
+        fix = "use jax.tree.map"
+        fix_safety = "safe"
+
+        def check_module(self, m):
+            for call, _scope, _order in m.index.calls:
+                if isinstance(call.func, cst.Attribute) and call.func.attr.value == "tree_map":
+                    m.report(self, call.func, suggestion="jax.tree.map")
+
+    source = "import jax\n\ny = jax.tree_map(abs, [1, -2])  # migrate\n"
+    lint = lambda t: lint_source(t, "m.py", Config(), rules=[TreeMapMigration])  # noqa: E731
+    (finding,) = lint(source)
+    assert finding.autofix == {
+        "title": "Replace with `jax.tree.map`",
+        "safety": "safe",
+        "edits": [{"text": "jax.tree.map", "line": 3, "column": 5, "end_line": 3, "end_column": 17}],
+    }
+    assert fix_source(source, lint).source == "import jax\n\ny = jax.tree.map(abs, [1, -2])  # migrate\n"
