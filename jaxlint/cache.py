@@ -45,6 +45,7 @@ _FINDING_FIELDS = (
     "message",
     "fix",
     "suggestion",
+    "autofix",
     "dynamic",
     "context",
     "related",
@@ -65,6 +66,7 @@ _NOT_IN_BUILD = frozenset(
         "discovery.py",
         "fingerprint.py",
         "flake8_plugin.py",
+        "server.py",
     }
 )
 

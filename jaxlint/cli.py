@@ -13,10 +13,11 @@ from jaxlint.config import Config, ConfigError, Overrides, Resolver
 from jaxlint.discovery import discover, not_a_file_reason, relpath
 from jaxlint.engine import lint_source
 from jaxlint.findings import Finding
+from jaxlint.fixes import run as fixrun
 from jaxlint.fingerprint import remember_source
 from jaxlint.formats import FORMATTERS, TEXT_FORMATS
 from jaxlint.output import open_report
-from jaxlint.rules import ALL_RULES, RULES_BY_CODE, selected_rules
+from jaxlint.rules import RULES_BY_CODE, selected_rules
 
 
 class UsageError(Exception):
@@ -50,7 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--output-file", "-o", metavar="FILE", help="write the report to FILE instead of standard output")
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     p.add_argument("--statistics", action="store_true", help="print a count of findings per code")
-    p.add_argument("--show-fixes", action="store_true", help="print the fix advice under each finding (concise format; full always shows it)")
+    p.add_argument("--show-advice", action="store_true", help="print the fix advice under each finding as a help: line (text format)")
+    _add_fix_options(p)
     p.add_argument("--explain", metavar="CODE", help="print a rule's documentation and examples, then exit")
     p.add_argument("--list-rules", action="store_true", help="list every rule and exit (--format json for a machine-readable list)")
     p.add_argument(
@@ -87,6 +89,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--write-baseline", metavar="FILE", help="record the current findings in FILE and report none")
     p.add_argument("--version", action="version", version=f"jaxlint {__version__}")
     return p
+
+
+def _add_fix_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("fixes", "Rules with a known rewrite fix their findings (jaxlint/fixes); unsafe fixes may change behaviour.")
+    g.add_argument("--fix", action="store_true", help="apply safe fixes, writing the files in place (with --stdin-filename: the fixed source to standard output)")
+    g.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --fix-diff, also apply the unsafe fixes")
+    g.add_argument("--fix-diff", action="store_true", help="print the unified diff of the fixes without writing anything")
+    g.add_argument("--show-fixes", action="store_true", help="list the fixes applied and those available")
+    g.add_argument("--add-noqa", action="store_true", help="add '# noqa: CODE' to the line of every finding, then exit")
 
 
 def _add_dynamic_options(p: argparse.ArgumentParser) -> None:
@@ -217,6 +228,9 @@ def use_color(args, stream) -> bool:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["server"]:
+        return _server(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -227,6 +241,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except KeyboardInterrupt:
         print("jaxlint: interrupted", file=sys.stderr)
         return 130
+
+
+def _server(argv) -> int:
+    """``jaxlint server``: the language server (needs the ``server`` extra)."""
+    try:
+        from jaxlint.server import main as server_main
+    except ImportError as e:
+        print(f"jaxlint: error: the language server needs pygls and lsprotocol: pip install 'jaxlint[server]' ({e})", file=sys.stderr)
+        return 2
+    return server_main(argv)
 
 
 def _run(args, parser) -> int:
@@ -285,19 +309,40 @@ def _config_for(resolver: Resolver, args):
 
 
 def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> int:
-    findings = lint_files(files, _config_for(resolver, args), args)
+    config_for = _config_for(resolver, args)
+    fixed = None
+    if fixrun.requested(args):
+        if files == ["-"]:
+            name = args.stdin_filename or "-"
+            cfg = config_for("-")
+            rules = selected_rules(cfg.select, cfg.ignore)
+            return fixrun.fix_stdin(sys.stdin.buffer.read(), relpath(name) if name != "-" else name, cfg, rules, args)
+        fixed = fixrun.fix_files(files, relpath, config_for, write=not args.fix_diff, unsafe=args.unsafe_fixes)
+        for name, reason in fixed.refused:
+            print(f"jaxlint: error: {name}: fixes not applied, the result would not parse ({reason})", file=sys.stderr)
+        if args.fix_diff:
+            sys.stdout.write("".join(fixed.diffs))
+            if not args.quiet:
+                print(fixrun.summary(len(fixed.fixed), fixed.unsafe_more, applied=False), file=sys.stderr)
+            return 1 if fixed.diffs else 0
+    findings = lint_files(files, config_for, args)
     findings.sort(key=Finding.sort_key)
     if diff_scope is not None:
         findings = diff_scope.filter(findings)
     findings = baseline.apply(args, findings)
     if getattr(args, "dynamic", False) and findings:
         findings = _dynamic(findings, files, args)
+    if args.add_noqa:
+        real = {relpath(f): f for f in files if f != "-"}
+        added, nfiles = fixrun.add_noqa_to_files(findings, real.get)
+        print(f"Added {added} noqa comment{'s' if added != 1 else ''} to {nfiles} file{'s' if nfiles != 1 else ''}.", file=sys.stderr)
+        return 0
 
     out_stream = fh if fh is not None else sys.stdout
     fmt = FORMATTERS[args.format]
     if args.format in TEXT_FORMATS:
         full = args.format == "full" or (args.format == "text" and _is_terminal(out_stream))
-        text = FORMATTERS["full" if full else "concise"](findings, color=use_color(args, out_stream), show_fix=args.show_fixes)
+        text = FORMATTERS["full" if full else "concise"](findings, color=use_color(args, out_stream), show_fix=args.show_advice)
     else:
         text = fmt(findings)
     out_stream.write(text)
@@ -307,6 +352,9 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
             f"{counts[c]:<5d} {c} {RULES_BY_CODE[c].name if c in RULES_BY_CODE else ''}\n" for c in sorted(counts)
         )
         (sys.stdout if args.format in TEXT_FORMATS and fh is None else sys.stderr).write(stats)
+    if args.show_fixes:
+        listing = fixrun.show_fixes(fixed.fixed if fixed else [], findings, fixed is not None, args.unsafe_fixes)
+        (sys.stdout if args.format in TEXT_FORMATS and fh is None else sys.stderr).write(listing)
     for m in missing:
         print(f"jaxlint: error: {m}: {not_a_file_reason(m)}", file=sys.stderr)
     if not args.quiet:
@@ -319,6 +367,8 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
             )
         else:
             print(f"All checks passed ({len(files)} file{'s' if len(files) != 1 else ''} checked).", file=sys.stderr)
+        if fixed is not None:
+            print(fixrun.summary(len(fixed.fixed), 0 if args.unsafe_fixes else fixrun.unsafe_fixable(findings)), file=sys.stderr)
     if missing or errors:
         return 2
     if findings and not args.exit_zero:

@@ -22,6 +22,8 @@ from jaxlint.analysis.transforms import TransformFinder
 from jaxlint import noqa as noqa_comments, selectors
 from jaxlint.config import Config
 from jaxlint.findings import Finding
+from jaxlint.fixes.declare import from_suggestion as fix_from_suggestion
+from jaxlint.fixes.declare import materialise as materialise_fix
 from jaxlint.rules import RULES_BY_CODE, selected_rules
 
 
@@ -323,6 +325,7 @@ def _materialise(module: cst.Module, path: str, pending: List[_Pending]) -> List
                 v = _short(module.code_for_node(v))
             fields[k] = v
         suggestion = fields.pop("suggestion", None)
+        autofix = fields.pop("autofix", None)
         if p.frame is not None:
             fields.setdefault("where", p.frame.where)
         rule = p.rule
@@ -347,6 +350,10 @@ def _materialise(module: cst.Module, path: str, pending: List[_Pending]) -> List
                 "end_line": rng.end.line,
                 "end_column": rng.end.column + 1,
             }
+        if autofix is not None:
+            autofix = materialise_fix(autofix, module, positions)
+        elif sugg is not None and rule.fix_safety:
+            autofix = fix_from_suggestion(sugg, f"Replace with `{_short(suggestion)}`", rule.fix_safety)
         out.append(
             Finding(
                 path=path,
@@ -359,6 +366,7 @@ def _materialise(module: cst.Module, path: str, pending: List[_Pending]) -> List
                 message=message,
                 fix=fix,
                 suggestion=sugg,
+                autofix=autofix,
                 context=context,
                 related=related,
             )

@@ -19,6 +19,9 @@ class Finding:
     fix: str = ""
     # An exact replacement, when the rule knows one: {"text": ..., span as above}.
     suggestion: Optional[Dict[str, Any]] = field(default=None, compare=False)
+    # The rule's fix, when it has one: {"title", "safety": "safe"|"unsafe", "edits": [spans as
+    # above, with "text"]} (see jaxlint.fixes).  Not part of the JSON output.
+    autofix: Optional[Dict[str, Any]] = field(default=None, compare=False)
     # Set by the dynamic mode: {"status": "confirmed|refuted|unverified", "detail": ...}.
     dynamic: Optional[Dict[str, Any]] = field(default=None, compare=False)
     # Extra facts the dynamic mode and formats may use (entry function, traced name...).
@@ -34,6 +37,7 @@ class Finding:
         d = asdict(self)
         if d["suggestion"] is None:
             del d["suggestion"]
+        del d["autofix"]
         if d["dynamic"] is None:
             del d["dynamic"]
         if d["context"] is None:

@@ -150,7 +150,7 @@ def test_empty_no_color_does_not_disable(proj):
 def test_never_colour_in_a_pipe(proj):
     p = jaxlint(["m.py"], cwd=str(proj))
     assert b"\x1b" not in p.stdout + p.stderr
-    p = jaxlint(["--show-fixes", "--statistics", "m.py"], cwd=str(proj))
+    p = jaxlint(["--show-advice", "--show-fixes", "--statistics", "m.py"], cwd=str(proj))
     assert b"\x1b" not in p.stdout + p.stderr
 
 

@@ -36,3 +36,14 @@ def dynamic_note(f: Finding) -> Optional[str]:
     status = d.get("status", "")
     detail = d.get("detail")
     return f"dynamic check: {status}: {detail}" if detail else f"dynamic check: {status}"
+
+
+def suggested_edit(f: Finding) -> Optional[dict]:
+    """The exact replacement a review bot can offer: the rule's suggestion, else its fix when
+    that is safe and a single edit (a fix that also adds an import cannot be one suggestion)."""
+    if f.suggestion:
+        return f.suggestion
+    fix = f.autofix
+    if fix and fix.get("safety") == "safe" and len(fix.get("edits", ())) == 1:
+        return fix["edits"][0]
+    return None

@@ -12,7 +12,7 @@ from typing import Optional, Sequence
 from jaxlint.findings import Finding
 from jaxlint.fingerprint import SourceLines, repo_path
 from jaxlint.formats import register
-from jaxlint.formats._common import HOMEPAGE, dynamic_note, rule_url, severity
+from jaxlint.formats._common import HOMEPAGE, dynamic_note, rule_url, severity, suggested_edit
 
 
 def byte_column(sources: SourceLines, path: str, line: int, column: int) -> int:
@@ -63,7 +63,7 @@ def format_rdjson(
                 }
                 for r in f.related
             ]
-        s = f.suggestion
+        s = suggested_edit(f)
         if s:
             d["suggestions"] = [
                 {

@@ -33,6 +33,9 @@ class Rule:
     bad: ClassVar[List[str]] = []
     good: ClassVar[List[str]] = []
     default_enabled: ClassVar[bool] = True
+    # "safe" or "unsafe" when the rule offers fixes (jaxlint.fixes): a fix is passed to
+    # ``report(..., autofix=Fix(...))``, or an exact ``suggestion=`` text becomes one.
+    fix_safety: ClassVar[str] = ""
 
     @classmethod
     def docs(cls) -> str:

@@ -16,6 +16,10 @@ from jaxlint.analysis.scopes import CONTAINER_CTORS, MUTATING_METHODS, VALUE_KIN
 from jaxlint.analysis.jax_api import STATIC_FUNCS
 from jaxlint.analysis.values import DICT, OPAQUE, PYSEQ, REF, TEXT, TRACED
 from jaxlint.analysis.transforms import resolve
+from jaxlint.fixes.at_update import at_update_fix
+from jaxlint.fixes.debug_print import debug_print_call
+from jaxlint.fixes.declare import SAFE, replace
+from jaxlint.fixes.names import module_reference
 from jaxlint.rules.base import Rule
 
 
@@ -246,6 +250,7 @@ class PrintInTraced(Rule):
     message = "`print()` of traced value `{var}` in {where} runs only while tracing and shows a tracer, not its value"
     fix = 'use jax.debug.print("... {{}}", {var}) to print the runtime value on every call'
     prevents = "debug output that shows tracers and disappears after the first call"
+    fix_safety = "safe"
     bad = [
         """
         import jax
@@ -276,30 +281,20 @@ class PrintInTraced(Rule):
             return
         for a, v in argvals:
             if a.keyword is None and (v.kind == TRACED or v.flags & TEXT):
-                ctx.report(self, node, var=v.name or a.value, suggestion=_debug_print_fix(node))
+                text, fix = _debug_print_fix(ctx, node)
+                ctx.report(self, node, var=v.name or a.value, suggestion=text, autofix=fix)
                 return
 
 
-def _debug_print_fix(node: cst.Call) -> Optional[str]:
-    """``print("a", x)`` -> ``jax.debug.print("a {}", x)`` when that is exactly equivalent."""
-    fmt = []
-    rest = []
-    for a in node.args:
-        if a.keyword is not None or a.star:
-            return None
-        v = a.value
-        if isinstance(v, cst.SimpleString):
-            try:
-                s = v.evaluated_value
-            except Exception:  # noqa: BLE001
-                return None
-            if not isinstance(s, str) or "{" in s or "}" in s or "\\" in s or '"' in s:
-                return None
-            fmt.append(s)
-        else:
-            fmt.append("{}")
-            rest.append(cst.Module([]).code_for_node(v))
-    return "jax.debug.print(" + ", ".join(['"' + " ".join(fmt) + '"'] + rest) + ")"
+def _debug_print_fix(ctx, node: cst.Call):
+    """(suggestion text, Fix) for ``print(...)`` -> ``jax.debug.print(...)``, or (None, None)."""
+    ref = module_reference(ctx.frame.scope, "jax", "jax")
+    if ref is None:
+        return None, None
+    text = debug_print_call(node, ref[0])
+    if text is None:
+        return None, None
+    return text, replace(node, text, f"Replace with `{ref[0]}.debug.print`", SAFE, ref[1])
 
 
 class OuterStateMutation(Rule):
@@ -487,6 +482,7 @@ class InplaceArrayUpdate(Rule):
     message = "In-place update of JAX array `{var}`; JAX arrays are immutable"
     fix = "use `{var} = {var}.at[...].{method}(...)` instead"
     prevents = "TypeError: JAX arrays are immutable and do not support in-place item assignment"
+    fix_safety = "safe"
     bad = [
         """
         import jax
@@ -526,7 +522,8 @@ class InplaceArrayUpdate(Rule):
             if isinstance(sl, cst.Index) and isinstance(sl.value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
                 return  # a dict pytree
         var = cst.Module([]).code_for_node(target.value)
-        ctx.report(self, stmt, var=var, method=_at_method(stmt))
+        local = isinstance(target.value, cst.Name) and ctx.is_local(target.value.value)
+        ctx.report(self, stmt, var=var, method=_at_method(stmt), autofix=at_update_fix(stmt) if local else None)
 
     def check_module(self, m):
         for target, stmt, scope, aug in m.index.subscript_stores:
@@ -546,13 +543,13 @@ class InplaceArrayUpdate(Rule):
                     break
             if ok:
                 small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and stmt.body else stmt
-                m.report(self, small, var=obj.value, method=_at_method(small))
+                m.report(self, small, var=obj.value, method=_at_method(small), autofix=at_update_fix(small))
 
 
 def _at_method(stmt) -> str:
     if isinstance(stmt, cst.AugAssign):
         op = type(stmt.operator).__name__
-        return {"AddAssign": "add", "MultiplyAssign": "multiply", "DivideAssign": "divide", "PowerAssign": "power"}.get(op, "set")
+        return {"AddAssign": "add", "SubtractAssign": "subtract", "MultiplyAssign": "multiply", "DivideAssign": "divide", "PowerAssign": "power"}.get(op, "set")
     return "set"
 
 

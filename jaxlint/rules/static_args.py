@@ -15,6 +15,7 @@ from jaxlint.analysis.scopes import CONTAINER_CTORS
 from jaxlint.analysis.annotations import is_array_annotation
 from jaxlint.analysis.jax_api import STATIC_FUNCS
 from jaxlint.analysis.transforms import resolve
+from jaxlint.fixes.static_argname import rename_fix
 from jaxlint.rules.base import Rule
 
 _NUMPY_MAKERS = frozenset(
@@ -252,6 +253,7 @@ class StaticSpecMismatch(Rule):
     message = "{detail}"
     fix = "make static_argnums / static_argnames match the signature of {func}()"
     prevents = "ValueError: Jitted function has invalid argnames / static_argnums"
+    fix_safety = "safe"
     bad = [
         """
         from functools import partial
@@ -291,9 +293,11 @@ class StaticSpecMismatch(Rule):
             pos = app.jit_positional()
             has_star = isinstance(p.star_arg, cst.Param)
             names = set(pos) | {x.name.value for x in p.kwonly_params}
+            given = [n for n, _ in app.statics.names]
             for n, node in app.statics.names:
                 if n not in names and p.star_kwarg is None:
-                    m.report(self, node, detail=f"static_argnames names `{n}`, which is not a parameter of {f.name}()", func=f.name)
+                    fix = rename_fix(node, n, sorted(names), given)
+                    m.report(self, node, detail=f"static_argnames names `{n}`, which is not a parameter of {f.name}()", func=f.name, autofix=fix)
             if has_star:
                 continue
             for i, node in app.statics.nums:

@@ -13,6 +13,10 @@ import libcst as cst
 
 from jaxlint.analysis.jax_api import NUMPY_SAFE
 from jaxlint.analysis.values import ARRAY, BOOL, DICT, OPAQUE, PYSEQ, RAW, REF, TRACED
+from jaxlint.fixes.jnp_equivalent import jnp_fix
+from jaxlint.fixes.logical_ops import boolop_fix, min_max_fix, not_fix
+from jaxlint.fixes.static_param import parameter_fix
+from jaxlint.fixes.where_select import next_statement, where_fix_if, where_fix_ifexp
 from jaxlint.rules.base import Rule
 
 
@@ -85,6 +89,7 @@ class TracedIf(Rule):
         "false_fn, operand) if a branch is costly or unsafe, or static_argnames if `{var}` is configuration"
     )
     prevents = "TracerBoolConversionError"
+    fix_safety = "unsafe"
     bad = [
         """
         import jax
@@ -131,7 +136,14 @@ class TracedIf(Rule):
 
     def on_test(self, ctx, kind, test, v, stmt):
         if kind in ("if", "elif", "ifexp", "comprehension") and _plain_traced(v):
-            ctx.report(self, test, kind=_TEST_WORDS[kind], var=_label(v, test))
+            fix = None
+            if kind == "ifexp":
+                fix = where_fix_ifexp(stmt, ctx.frame.scope)
+            elif kind == "if":
+                fix = where_fix_if(stmt, next_statement(ctx.func.node, stmt), ctx.frame.scope)
+            if fix is None and kind in ("if", "elif"):
+                fix = parameter_fix(ctx, test, v)
+            ctx.report(self, test, kind=_TEST_WORDS[kind], var=_label(v, test), autofix=fix)
 
 
 class TracedWhile(Rule):
@@ -163,6 +175,7 @@ class TracedWhile(Rule):
     message = "Python `while` condition depends on traced value `{var}` in {where}"
     fix = "use lax.while_loop(cond_fun, body_fun, init), or loop over a static count"
     prevents = "TracerBoolConversionError"
+    fix_safety = "unsafe"
     bad = [
         """
         import jax
@@ -188,7 +201,7 @@ class TracedWhile(Rule):
 
     def on_test(self, ctx, kind, test, v, stmt):
         if kind == "while" and _plain_traced(v):
-            ctx.report(self, test, var=_label(v, test))
+            ctx.report(self, test, var=_label(v, test), autofix=parameter_fix(ctx, test, v))
 
 
 class TracedRangeOrIndex(Rule):
@@ -222,6 +235,7 @@ class TracedRangeOrIndex(Rule):
     message = "{what} with traced value `{var}` in {where}"
     fix = "make `{var}` static with static_argnames, or use lax.fori_loop / lax.scan; index arrays, not Python sequences, with traced integers"
     prevents = "TracerIntegerConversionError"
+    fix_safety = "unsafe"
     bad = [
         """
         import jax
@@ -259,9 +273,9 @@ class TracedRangeOrIndex(Rule):
 
     def on_call(self, ctx, node, q, argvals):
         if q == "builtins.range":
-            for _a, v in argvals:
+            for a, v in argvals:
                 if _plain_traced(v):
-                    ctx.report(self, node, what="`range()`", var=_label(v, node))
+                    ctx.report(self, node, what="`range()`", var=_label(v, node), autofix=parameter_fix(ctx, a.value, v))
                     return
 
     def on_subscript(self, ctx, node, base, idx):
@@ -433,6 +447,7 @@ class TracedBoolOp(Rule):
     message = "{op} converts traced value `{var}` to a Python bool in {where}"
     fix = "use jnp.logical_and / jnp.logical_or / jnp.logical_not, jnp.minimum / jnp.maximum, jnp.isin, or (a < x) & (x < b) for a chained comparison"
     prevents = "TracerBoolConversionError"
+    fix_safety = "unsafe"
     bad = [
         """
         import jax
@@ -460,7 +475,7 @@ class TracedBoolOp(Rule):
     def on_boolop(self, ctx, node, a, b, in_test):
         if not in_test and _plain_traced(a):
             op = "`and`" if isinstance(node.operator, cst.And) else "`or`"
-            ctx.report(self, node, op=op, var=_label(a, node.left))
+            ctx.report(self, node, op=op, var=_label(a, node.left), autofix=boolop_fix(node, ctx.frame.scope))
 
     def on_chained_compare(self, ctx, node, first, in_test):
         if not in_test and _plain_traced(first):
@@ -468,13 +483,14 @@ class TracedBoolOp(Rule):
 
     def on_not_(self, ctx, node, v, in_test):
         if not in_test and _plain_traced(v):
-            ctx.report(self, node, op="`not`", var=_label(v, node.expression))
+            ctx.report(self, node, op="`not`", var=_label(v, node.expression), autofix=not_fix(node, ctx.frame.scope))
 
     def on_call(self, ctx, node, q, argvals):
         if q in ("builtins.min", "builtins.max"):
             for a, v in argvals:
                 if a.keyword is None and (_plain_traced(v) or (v.kind == TRACED and v.flags & PYSEQ and len(argvals) == 1)):
-                    ctx.report(self, node, op=f"`{q[9:]}()`", var=_label(v, a.value))
+                    fix = min_max_fix(node, q[9:], ctx.frame.scope)
+                    ctx.report(self, node, op=f"`{q[9:]}()`", var=_label(v, a.value), autofix=fix)
                     return
 
     def on_compare_in(self, ctx, node, left, right, comparison, in_test):
@@ -513,6 +529,7 @@ class NumpyOnTracer(Rule):
     message = "NumPy function `{func}` called on traced value `{var}` in {where}"
     fix = "use the jax.numpy equivalent (jnp.{short})"
     prevents = "TracerArrayConversionError"
+    fix_safety = "safe"
     bad = [
         """
         import jax
@@ -544,7 +561,8 @@ class NumpyOnTracer(Rule):
             return
         for a, v in argvals:
             if v.kind == TRACED and not v.flags & (OPAQUE | REF):
-                ctx.report(self, node, func="np." + short, short=short, var=_label(v, a.value))
+                fix = jnp_fix(node, short, ctx.frame.scope)
+                ctx.report(self, node, func="np." + short, short=short, var=_label(v, a.value), autofix=fix)
                 return
 
 

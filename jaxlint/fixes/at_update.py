@@ -1,0 +1,44 @@
+"""``x[i] = v`` / ``x[i] op= v`` on a JAX array -> ``x = x.at[i].<method>(v)`` (JAX304).
+
+Only for a plain name (``x``, not ``self.x`` or ``a.b``) bound in the scope of the statement:
+rebinding a global or closure name there would make it local to the function.  The original
+statement raises ``TypeError`` on a JAX array, so the rebinding cannot change code that ran.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.fixes.declare import SAFE, Fix, replace
+
+_METHODS = {
+    cst.AddAssign: "add",
+    cst.SubtractAssign: "subtract",
+    cst.MultiplyAssign: "multiply",
+    cst.DivideAssign: "divide",
+    cst.PowerAssign: "power",
+}
+
+_EMPTY = cst.Module([])
+
+
+def at_update_fix(stmt) -> Optional[Fix]:
+    if isinstance(stmt, cst.Assign):
+        if len(stmt.targets) != 1:
+            return None  # x[0] = y[0] = v: two targets, one expression
+        target, method = stmt.targets[0].target, "set"
+    elif isinstance(stmt, cst.AugAssign):
+        target, method = stmt.target, _METHODS.get(type(stmt.operator))
+        if method is None:
+            return None  # //=, %=, @=, ...: no .at[] method computes them
+    else:
+        return None
+    if not isinstance(target, cst.Subscript) or not isinstance(target.value, cst.Name):
+        return None
+    name = target.value.value
+    index = _EMPTY.code_for_node(target.with_changes(value=cst.Name("_"))).strip()[1:]  # "[i, j]"
+    value = _EMPTY.code_for_node(stmt.value)
+    text = f"{name} = {name}.at{index}.{method}({value})"
+    return replace(stmt, text, f"Replace with `{name} = {name}.at{index}.{method}(...)`", SAFE)

@@ -1,0 +1,51 @@
+"""``np.<f>(tracer)`` -> ``jnp.<f>(tracer)`` where ``jax.numpy`` computes the same (JAX107).
+
+Only the functions listed here, called with positional arguments and the keywords listed:
+``jnp.<f>`` differs from NumPy elsewhere (``out=``, in-place, type promotion of Python
+scalars in a few corners, ``np.where(cond)`` with one argument returning a data-dependent
+size).  The call raises ``TracerArrayConversionError`` as written, so no code that ran changes.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.fixes.declare import SAFE, Fix, replace
+from jaxlint.fixes.names import module_reference
+
+_ELEMENTWISE = (
+    "abs absolute negative positive sign sqrt cbrt square reciprocal exp exp2 expm1 log log2 log10 log1p "
+    "sin cos tan arcsin arccos arctan sinh cosh tanh arcsinh arccosh arctanh deg2rad rad2deg degrees radians "
+    "floor ceil trunc rint fix isnan isinf isfinite signbit logical_not "
+    "add subtract multiply divide true_divide power maximum minimum fmax fmin arctan2 hypot logaddexp "
+    "logaddexp2 logical_and logical_or logical_xor equal not_equal less less_equal greater greater_equal "
+    "copysign nextafter heaviside where"
+).split()
+_ARRAYS = (
+    "asarray array dot matmul outer inner vdot kron tensordot einsum concatenate stack hstack vstack "
+    "column_stack atleast_1d atleast_2d atleast_3d clip diff cross tril triu flip fliplr flipud roll "
+    "ravel expand_dims tile broadcast_to zeros_like ones_like full_like sort argsort cumsum cumprod "
+    "nan_to_num interp convolve isclose allclose array_equal linalg.norm linalg.inv linalg.det "
+    "linalg.solve linalg.eigh linalg.cholesky linalg.qr linalg.svd linalg.slogdet linalg.pinv "
+    "fft.fft fft.ifft fft.rfft fft.irfft fft.fft2 fft.ifft2 fft.fftn fft.ifftn"
+).split()
+SAME_IN_JNP = frozenset(_ELEMENTWISE + _ARRAYS)
+
+# Keywords that mean the same in both.
+_KEYWORDS = frozenset({"axis", "keepdims", "axes", "k", "a_min", "a_max", "ord", "precision"})
+
+
+def jnp_fix(node: cst.Call, short: str, scope) -> Optional[Fix]:
+    if short not in SAME_IN_JNP or not isinstance(node.func, cst.Attribute):
+        return None
+    if any(a.star or (a.keyword is not None and a.keyword.value not in _KEYWORDS) for a in node.args):
+        return None
+    if short == "where" and len(node.args) != 3:
+        return None
+    ref = module_reference(scope, "jax.numpy", "jnp")
+    if ref is None:
+        return None
+    new_func = cst.parse_expression(f"{ref[0]}.{short}")
+    return replace(node.func, new_func, f"Replace with `{ref[0]}.{short}`", SAFE, ref[1])

@@ -1,0 +1,56 @@
+"""``--add-noqa``: a ``# noqa: CODE`` comment on the line of every remaining finding.
+
+A comment can only end a line that ends a token line (not inside a multi-line string, not
+after a backslash continuation); findings on other lines are left alone.  A line that already
+has ``# noqa: CODES`` gets the new codes added to its list.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from typing import Dict, Iterable, List, Set, Tuple
+
+from jaxlint.engine import NOQA_PREFIX_RE
+from jaxlint.fixes.edits import _NEWLINE
+
+
+def _commentable_lines(text: str) -> Set[int]:
+    lines = set()
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type in (tokenize.NEWLINE, tokenize.NL):
+                lines.add(tok.start[0])
+    except (tokenize.TokenError, SyntaxError):
+        return set()
+    return lines
+
+
+def add_noqa(text: str, findings: Iterable) -> Tuple[str, int]:
+    """(text with the comments added, how many lines got one)."""
+    codes: Dict[int, List[str]] = {}
+    for f in findings:
+        codes.setdefault(f.line, [])
+        if f.code not in codes[f.line]:
+            codes[f.line].append(f.code)
+    if not codes:
+        return text, 0
+    ok = _commentable_lines(text)
+    parts = _NEWLINE.split(text)
+    ends = _NEWLINE.findall(text)
+    added = 0
+    for line, cs in codes.items():
+        if line not in ok or line > len(parts):
+            continue
+        body = parts[line - 1]
+        m = NOQA_PREFIX_RE.search(body)
+        if m:
+            have = set(re.split(r"[,\s]+", m.group("codes").upper()))
+            body = body[: m.end("codes")] + "".join(", " + c for c in cs if c not in have) + body[m.end("codes"):]
+        else:
+            body = body.rstrip() + "  # noqa: " + ", ".join(cs)
+        parts[line - 1] = body
+        added += 1
+    out = "".join(p + (ends[i] if i < len(ends) else "") for i, p in enumerate(parts))
+    return out, added

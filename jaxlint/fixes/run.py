@@ -1,0 +1,171 @@
+"""What ``--fix``, ``--unsafe-fixes``, ``--fix-diff``, ``--show-fixes`` and ``--add-noqa`` do
+to files and standard input.  The command line only declares the flags and calls these."""
+
+from __future__ import annotations
+
+import codecs
+import difflib
+import sys
+import tokenize
+import io
+from dataclasses import dataclass, field
+from typing import Callable, List, Optional, Sequence, Tuple
+
+from jaxlint.engine import decode_source, lint_source, read_regular_file
+from jaxlint.findings import Finding
+from jaxlint.fixes.apply import FixResult, applicable, fix_source
+from jaxlint.fixes.declare import SAFE
+from jaxlint.rules import selected_rules
+
+
+def requested(args) -> bool:
+    return bool(getattr(args, "fix", False) or getattr(args, "fix_diff", False))
+
+
+@dataclass
+class Outcome:
+    fixed: List[Finding] = field(default_factory=list)
+    changed: List[str] = field(default_factory=list)  # display paths whose source changed
+    diffs: List[str] = field(default_factory=list)
+    refused: List[Tuple[str, str]] = field(default_factory=list)  # (display path, reason)
+    unsafe_more: int = 0  # findings left that an unsafe fix could handle
+
+
+def _decode(data: bytes) -> Tuple[str, str, bool]:
+    """(text, encoding, had a BOM)."""
+    enc, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    bom = data.startswith(codecs.BOM_UTF8)
+    return decode_source(data), ("utf-8" if enc == "utf-8-sig" else enc), bom
+
+
+def _encode(text: str, encoding: str, bom: bool) -> bytes:
+    return (codecs.BOM_UTF8 if bom else b"") + text.encode(encoding)
+
+
+def fix_text(text: str, display: str, cfg, rules, unsafe: bool) -> FixResult:
+    return fix_source(text, lambda t: lint_source(t, display, cfg, rules), unsafe=unsafe)
+
+
+def unified_diff(before: str, after: str, display: str) -> str:
+    return "".join(
+        difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True), f"a/{display}", f"b/{display}")
+    )
+
+
+def fix_files(files: Sequence[str], display: Callable[[str], str], config_for, write: bool, unsafe: bool) -> Outcome:
+    """Fix each file with the settings that apply to it (``config_for(path)``); write it back
+    when ``write``, else collect its diff."""
+    out = Outcome()
+    for path in files:
+        if path == "-":
+            continue
+        name = display(path)
+        try:
+            data = read_regular_file(path)
+            text, encoding, bom = _decode(data)
+        except (OSError, UnicodeDecodeError, SyntaxError, LookupError):
+            continue  # reported as JAX001 by the lint that follows
+        cfg = config_for(path)
+        result = fix_text(text, name, cfg, selected_rules(cfg.select, cfg.ignore), unsafe)
+        if result.refused:
+            out.refused.append((name, result.refused))
+        if not unsafe:
+            out.unsafe_more += unsafe_fixable(result.remaining)
+        if result.source == text:
+            continue
+        out.fixed.extend(result.fixed)
+        out.changed.append(name)
+        if write:
+            with open(path, "wb") as fh:
+                fh.write(_encode(result.source, encoding, bom))
+        else:
+            out.diffs.append(unified_diff(text, result.source, name))
+    return out
+
+
+def fix_stdin(data: bytes, name: str, cfg, rules, args) -> int:
+    """``--stdin-filename NAME --fix``: the fixed source on standard output (``--fix-diff``: its
+    diff), the findings that remain on standard error."""
+    try:
+        text, _, _ = _decode(data)
+    except (UnicodeDecodeError, SyntaxError, LookupError):
+        sys.stdout.buffer.write(data)
+        return 1
+    result = fix_text(text, name, cfg, rules, args.unsafe_fixes)
+    if getattr(args, "fix_diff", False):
+        sys.stdout.write(unified_diff(text, result.source, name))
+    else:
+        sys.stdout.write(result.source)
+    sys.stdout.flush()
+    from jaxlint.formats import format_text
+
+    sys.stderr.write(format_text(result.remaining))
+    if result.refused:
+        print(f"jaxlint: error: {name}: fixes not applied, the result would not parse ({result.refused})", file=sys.stderr)
+    if not args.quiet:
+        more = 0 if args.unsafe_fixes else unsafe_fixable(result.remaining)
+        print(summary(len(result.fixed), more, not getattr(args, "fix_diff", False)), file=sys.stderr)
+    if getattr(args, "fix_diff", False):
+        return 1 if result.source != text else 0
+    return 1 if result.remaining and not args.exit_zero else 0
+
+
+def unsafe_fixable(findings: Sequence[Finding]) -> int:
+    return sum(1 for f in findings if applicable(f, unsafe=True) and not applicable(f, unsafe=False))
+
+
+def summary(fixed: int, more: int, applied: bool = True) -> str:
+    """``more``: findings left that an unsafe fix could handle."""
+    verb = "Fixed" if applied else "Would fix"
+    text = f"{verb} {fixed} finding{'s' if fixed != 1 else ''}"
+    if more:
+        text += f" ({more} more fixable with --unsafe-fixes)"
+    return text + "."
+
+
+def show_fixes(fixed: Sequence[Finding], remaining: Sequence[Finding], fixing: bool, unsafe: bool) -> str:
+    """``--show-fixes``: what was fixed, and what could still be fixed, with which flags."""
+
+    def item(f: Finding) -> str:
+        return f"  {f.path}:{f.line}:{f.column}: {f.code} {f.autofix['title']}\n"
+
+    lines = []
+    if fixing:
+        lines.append(f"Fixed {len(fixed)} finding{'s' if len(fixed) != 1 else ''}:\n" if fixed else "No fixes applied.\n")
+        lines += [item(f) for f in fixed]
+    groups = (
+        ("--fix", [f for f in remaining if applicable(f, unsafe=False)]),
+        ("--fix --unsafe-fixes", [f for f in remaining if applicable(f, unsafe=True) and f.autofix["safety"] != SAFE]),
+    )
+    for flags, found in groups:
+        if found:
+            lines.append(f"Fixable with {flags}:\n")
+            lines += [item(f) for f in found]
+    return "".join(lines)
+
+
+def add_noqa_to_files(findings: Sequence[Finding], real_path: Callable[[str], Optional[str]]) -> Tuple[int, int]:
+    """(comments added, files changed) for ``--add-noqa``."""
+    from jaxlint.fixes.apply import parse_error
+    from jaxlint.fixes.noqa import add_noqa
+
+    by_path = {}
+    for f in findings:
+        if f.code not in ("JAX001", "JAX002"):
+            by_path.setdefault(f.path, []).append(f)
+    added = files = 0
+    for display, fs in sorted(by_path.items()):
+        path = real_path(display)
+        if path is None:
+            continue
+        try:
+            text, encoding, bom = _decode(read_regular_file(path))
+        except (OSError, UnicodeDecodeError, SyntaxError, LookupError):
+            continue
+        new, n = add_noqa(text, fs)
+        if n and parse_error(new) is None:
+            with open(path, "wb") as fh:
+                fh.write(_encode(new, encoding, bom))
+            added += n
+            files += 1
+    return added, files

@@ -1,0 +1,140 @@
+"""The fix flags of the real command: --fix, --unsafe-fixes, --fix-diff, --show-fixes,
+--add-noqa, and --fix with --stdin-filename."""
+
+import ast
+import os
+import shutil
+
+import pytest
+
+from clirun import ROOT, jaxlint
+
+SRC = '''import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(x):
+    print("x", x)  # show it
+    return x if x.sum() > 0 else -x
+'''
+
+SAFE_FIXED = SRC.replace('print("x", x)', 'jax.debug.print("x {}", x)')
+ALL_FIXED = SAFE_FIXED.replace("return x if x.sum() > 0 else -x", "return jnp.where(x.sum() > 0, x, -x)")
+LEFT = "m.py:8:17: JAX101 Python `if` on traced value `x` in jitted step()\n".replace("`if`", "`... if ... else ...`")
+
+
+@pytest.fixture
+def proj(tmp_path):
+    (tmp_path / "m.py").write_text(SRC)
+    return tmp_path
+
+
+def test_fix_writes_safe_fixes_and_reports_what_is_left(proj):
+    p = jaxlint(["--no-cache", "--fix", "m.py"], cwd=str(proj))
+    assert (proj / "m.py").read_text() == SAFE_FIXED
+    assert p.returncode == 1
+    assert p.stdout.decode() == LEFT
+    assert p.stderr.decode() == "Found 1 finding in 1 file (1 checked).\nFixed 1 finding (1 more fixable with --unsafe-fixes).\n"
+    again = jaxlint(["--no-cache", "--fix", "m.py"], cwd=str(proj))
+    assert (proj / "m.py").read_text() == SAFE_FIXED
+    assert again.stderr.decode().endswith("Fixed 0 findings (1 more fixable with --unsafe-fixes).\n")
+
+
+def test_unsafe_fixes(proj):
+    p = jaxlint(["--no-cache", "--fix", "--unsafe-fixes", "m.py"], cwd=str(proj))
+    assert (proj / "m.py").read_text() == ALL_FIXED
+    assert (p.returncode, p.stdout.decode()) == (0, "")
+    assert p.stderr.decode() == "All checks passed (1 file checked).\nFixed 2 findings.\n"
+
+
+def test_fix_diff_prints_and_writes_nothing(proj):
+    p = jaxlint(["--no-cache", "--fix-diff", "m.py"], cwd=str(proj))
+    assert (proj / "m.py").read_text() == SRC
+    assert p.returncode == 1
+    assert p.stdout.decode() == (
+        "--- a/m.py\n+++ b/m.py\n@@ -4,5 +4,5 @@\n \n @jax.jit\n def step(x):\n"
+        '-    print("x", x)  # show it\n+    jax.debug.print("x {}", x)  # show it\n'
+        "     return x if x.sum() > 0 else -x\n"
+    )
+    assert p.stderr.decode() == "Would fix 1 finding (1 more fixable with --unsafe-fixes).\n"
+    clean = jaxlint(["--no-cache", "--fix-diff", "--select", "JAX3", "m.py"], cwd=str(proj))
+    assert clean.returncode == 1
+    (proj / "m.py").write_text(SAFE_FIXED)
+    nothing = jaxlint(["--no-cache", "--fix-diff", "m.py"], cwd=str(proj))
+    assert (nothing.returncode, nothing.stdout) == (0, b"")
+
+
+def test_show_fixes_lists_available_and_applied(proj):
+    p = jaxlint(["--no-cache", "--show-fixes", "m.py"], cwd=str(proj))
+    out = p.stdout.decode()
+    assert out.endswith(
+        "Fixable with --fix:\n  m.py:7:5: JAX302 Replace with `jax.debug.print`\n"
+        "Fixable with --fix --unsafe-fixes:\n  m.py:8:17: JAX101 Replace with `jnp.where`\n"
+    )
+    p = jaxlint(["--no-cache", "--fix", "--show-fixes", "m.py"], cwd=str(proj))
+    assert p.stdout.decode() == LEFT + (
+        "Fixed 1 finding:\n  m.py:7:5: JAX302 Replace with `jax.debug.print`\n"
+        "Fixable with --fix --unsafe-fixes:\n  m.py:8:17: JAX101 Replace with `jnp.where`\n"
+    )
+
+
+def test_show_advice_prints_help_lines(proj):
+    p = jaxlint(["--no-cache", "--show-advice", "--select", "JAX302", "m.py"], cwd=str(proj))
+    assert p.stdout.decode().splitlines()[1] == '    help: use jax.debug.print("... {}", x) to print the runtime value on every call'
+
+
+def test_stdin_fix_writes_the_fixed_source_to_stdout(proj):
+    p = jaxlint(["--fix", "--stdin-filename", "pkg/m.py"], cwd=str(proj), stdin=SRC.encode())
+    assert p.stdout.decode() == SAFE_FIXED
+    assert p.returncode == 1
+    assert p.stderr.decode() == LEFT.replace("m.py", "pkg/m.py") + "Fixed 1 finding (1 more fixable with --unsafe-fixes).\n"
+    assert (proj / "m.py").read_text() == SRC
+
+
+def test_add_noqa_silences_every_remaining_finding(proj):
+    (proj / "m.py").write_text(SRC + "\n\n@jax.jit\ndef g(x):\n    return x and 1  # noqa: JAX302\n")
+    p = jaxlint(["--no-cache", "--add-noqa", "m.py"], cwd=str(proj))
+    assert p.returncode == 0
+    assert p.stderr.decode() == "Added 3 noqa comments to 1 file.\n"
+    text = (proj / "m.py").read_text()
+    assert '    print("x", x)  # show it  # noqa: JAX302\n' in text
+    assert "    return x if x.sum() > 0 else -x  # noqa: JAX101\n" in text
+    assert "    return x and 1  # noqa: JAX302, JAX106\n" in text
+    after = jaxlint(["--no-cache", "m.py"], cwd=str(proj))
+    assert after.returncode == 0
+
+
+def test_fix_on_every_fixture_parses_and_is_stable(tmp_path):
+    tree = tmp_path / "fixtures"
+    shutil.copytree(os.path.join(ROOT, "fixtures"), tree)
+    first = jaxlint(["--no-cache", "--fix", "--unsafe-fixes", "--exit-zero", "fixtures"], cwd=str(tmp_path))
+    assert first.returncode == 0, first.stderr.decode()
+    assert "fixes not applied" not in first.stderr.decode()
+    fixed = int(first.stderr.decode().splitlines()[-1].split()[1])
+    assert fixed >= 30
+    snapshot = {}
+    for dirpath, _, names in os.walk(tree):
+        for n in names:
+            if n.endswith(".py"):
+                path = os.path.join(dirpath, n)
+                with open(path, encoding="utf-8") as fh:
+                    snapshot[path] = fh.read()
+                ast.parse(snapshot[path], path)
+    second = jaxlint(["--no-cache", "--fix", "--unsafe-fixes", "--exit-zero", "fixtures"], cwd=str(tmp_path))
+    assert second.stderr.decode().splitlines()[-1] == "Fixed 0 findings."
+    for path, text in snapshot.items():
+        with open(path, encoding="utf-8") as fh:
+            assert fh.read() == text, path
+
+
+def test_rdjson_offers_single_edit_safe_fixes_as_suggestions(tmp_path):
+    import json
+
+    (tmp_path / "u.py").write_text("import jax.numpy as jnp\n\nbuf = jnp.zeros(3)\nbuf[0] += 1.0\n")
+    p = jaxlint(["--no-cache", "--format", "rdjson", "u.py"], cwd=str(tmp_path))
+    (d,) = json.loads(p.stdout)["diagnostics"]
+    assert d["code"]["value"] == "JAX304"
+    assert d["suggestions"] == [
+        {"range": {"start": {"line": 4, "column": 1}, "end": {"line": 4, "column": 14}}, "text": "buf = buf.at[0].add(1.0)"}
+    ]

@@ -1,0 +1,193 @@
+"""Fixes: each ``fixtures/fixes/<name>.in.py`` fixed gives exactly ``<name>.out.py``, and fixing
+that again changes nothing.  ``<name>.unsafe.in.py`` pairs are fixed with the unsafe tier.
+
+Under real JAX, each ``.out.py`` runs its ``CASES`` without error and every ``CHECKS`` function
+(the results the code meant) returns True, while in the ``.in.py`` every check fails (raises or
+returns something else): the fix is what makes the code work."""
+
+import contextlib
+import glob
+import io
+import os
+
+import pytest
+
+from fixture_units import FIXTURES_DIR, ROOT
+from jaxlint.config import Config
+from jaxlint.engine import lint_source
+from jaxlint.fixes.apply import applicable, fix_source
+from markers import expected_markers
+
+PAIRS = sorted(glob.glob(os.path.join(FIXTURES_DIR, "fixes", "*.in.py")))
+
+
+def _read(path):
+    with open(path, encoding="utf-8", newline="") as fh:
+        return fh.read()
+
+
+def _out(path):
+    return path[: -len(".in.py")] + ".out.py"
+
+
+def _fix(text, path, unsafe):
+    rel = os.path.relpath(path, ROOT)
+    return fix_source(text, lambda t: lint_source(t, rel, Config()), unsafe=unsafe)
+
+
+def _unsafe(path):
+    return path.endswith(".unsafe.in.py")
+
+
+def _id(path):
+    return os.path.basename(path)[: -len(".in.py")]
+
+
+def test_there_are_fix_fixtures():
+    assert len(PAIRS) >= 4
+    for p in PAIRS:
+        assert os.path.isfile(_out(p)), f"{_out(p)} is missing"
+
+
+@pytest.mark.parametrize("path", PAIRS, ids=[_id(p) for p in PAIRS])
+def test_fix(path):
+    source = _read(path)
+    want, _ = expected_markers(source)
+    result = _fix(source, path, _unsafe(path))
+    assert result.refused is None
+    assert result.source == _read(_out(path))
+    # Every marked finding has a fix of the tier, all were applied, and nothing is left.
+    first = lint_source(source, os.path.relpath(path, ROOT), Config())
+    assert {(f.line, f.code) for f in first if applicable(f, _unsafe(path))} == want
+    assert len(result.fixed) >= len(want)
+    assert result.remaining == []
+    again = _fix(result.source, path, _unsafe(path))
+    assert again.source == result.source and again.fixed == []
+
+
+
+def _load(path):
+    import importlib.util
+    import sys
+
+    name = "fixed_" + os.path.basename(path).replace(".", "_")
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, os.path.dirname(path))
+    try:
+        spec.loader.exec_module(mod)
+    finally:
+        sys.path.remove(os.path.dirname(path))
+    return mod
+
+
+def _check_passes(check):
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            return check() is True
+    except Exception:  # noqa: BLE001 - a check that raises has failed
+        return False
+
+
+@pytest.mark.parametrize("path", PAIRS, ids=[_id(p) for p in PAIRS])
+def test_fixed_code_runs_under_jax(path):
+    pytest.importorskip("jax")
+    fixed = _load(_out(path))
+    assert fixed.CHECKS, "a fix fixture says what the code meant"
+    for case in fixed.CASES:
+        with contextlib.redirect_stdout(io.StringIO()):
+            case()
+    failed = [c.__name__ for c in fixed.CHECKS if not _check_passes(c)]
+    assert not failed, f"{_id(path)}: fixed code does not do what it meant: {failed}"
+    original = _load(path)
+    passing = [c.__name__ for c in original.CHECKS if _check_passes(c)]
+    assert not passing, f"{_id(path)}: checks pass before the fix, so they test nothing: {passing}"
+
+
+# --- the applier ----------------------------------------------------------------------------------
+
+
+def _finding(line, col, end_col, text, safety="safe", code="JAX999"):
+    from jaxlint.findings import Finding
+
+    edit = {"text": text, "line": line, "column": col, "end_line": line, "end_column": end_col}
+    return Finding("m.py", line, col, line, end_col, code, "n", "m", autofix={"title": "t", "safety": safety, "edits": [edit]})
+
+
+def test_a_fix_whose_result_does_not_parse_is_refused():
+    source = "x = 1\ny = 2\n"
+    result = fix_source(source, lambda t: [_finding(1, 5, 6, "(")] if t == source else [])
+    assert result.source == source
+    assert result.fixed == []
+    assert result.refused.startswith("syntax error")
+
+
+def test_overlapping_fixes_take_one_per_round_until_nothing_changes():
+    rounds = []
+
+    def lint(text):
+        rounds.append(text)
+        if text == "a = b + c\n":
+            # Two fixes of the same span: one is applied, the other is seen again next round.
+            return [_finding(1, 5, 10, "d"), _finding(1, 5, 6, "e")]
+        return []
+
+    result = fix_source("a = b + c\n", lint)
+    assert result.source == "a = d\n"
+    assert len(result.fixed) == 1 and rounds == ["a = b + c\n", "a = d\n"]
+
+
+def test_unsafe_fixes_only_when_asked():
+    source = "a = b\n"
+    lint = lambda t: [_finding(1, 5, 6, "c", safety="unsafe")] if t == source else []  # noqa: E731
+    safe_only = fix_source(source, lint)
+    assert safe_only.source == source and safe_only.unsafe_available() == 1
+    assert fix_source(source, lint, unsafe=True).source == "a = c\n"
+
+
+def test_rounds_are_bounded():
+    from jaxlint.fixes.apply import MAX_ROUNDS
+
+    calls = []
+
+    def lint(text):
+        calls.append(text)
+        return [_finding(1, 5, 6, "b" if text.endswith("a\n") else "a")]
+
+    fix_source("x = a\n", lint)
+    assert len(calls) == MAX_ROUNDS + 1
+
+
+def test_fixes_keep_comments_and_blank_lines_crlf():
+    source = "import jax\r\n\r\n# about f\r\n@jax.jit\r\ndef f(x):\r\n    print('x', x)  # debug\r\n\r\n    return x\r\n"
+    result = fix_source(source, lambda t: lint_source(t, "m.py", Config()))
+    assert result.source == source.replace("print('x', x)", 'jax.debug.print("x {}", x)')
+
+
+def test_a_rule_with_a_suggestion_and_a_fix_safety_has_a_fix():
+    """How API-migration rules plug in: an exact ``suggestion=`` plus ``fix_safety``."""
+    import libcst as cst
+
+    from jaxlint.rules.base import Rule
+
+    class TreeMapMigration(Rule):
+        code = "JAX699"
+        name = "example-migration"
+        message = "`jax.tree_map` is removed"
+        fix = "use jax.tree.map"
+        fix_safety = "safe"
+
+        def check_module(self, m):
+            for call, _scope, _order in m.index.calls:
+                if isinstance(call.func, cst.Attribute) and call.func.attr.value == "tree_map":
+                    m.report(self, call.func, suggestion="jax.tree.map")
+
+    source = "import jax\n\ny = jax.tree_map(abs, [1, -2])  # migrate\n"
+    lint = lambda t: lint_source(t, "m.py", Config(), rules=[TreeMapMigration])  # noqa: E731
+    (finding,) = lint(source)
+    assert finding.autofix == {
+        "title": "Replace with `jax.tree.map`",
+        "safety": "safe",
+        "edits": [{"text": "jax.tree.map", "line": 3, "column": 5, "end_line": 3, "end_column": 17}],
+    }
+    assert fix_source(source, lint).source == "import jax\n\ny = jax.tree.map(abs, [1, -2])  # migrate\n"

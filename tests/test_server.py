@@ -1,0 +1,223 @@
+"""The language server, driven over stdio by a real LSP client (pytest-lsp): diagnostics on
+open, change and save, code actions applied, hover, configuration, a file that does not parse,
+a clean shutdown, and a server process that never imports JAX."""
+
+import os
+import sys
+import tempfile
+
+import pytest
+
+pytest.importorskip("pygls")
+pytest_lsp = pytest.importorskip("pytest_lsp")
+
+from lsprotocol import types  # noqa: E402
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities  # noqa: E402
+
+from clirun import ROOT  # noqa: E402
+
+pytestmark = pytest.mark.asyncio
+
+# The server process writes the names of the modules it imported here when it exits.
+MODULES_DIR = tempfile.mkdtemp(prefix="jaxlint-server-modules-")
+LAUNCH = (
+    "import atexit, os, sys\n"
+    "def _record():\n"
+    f"    with open(os.path.join({MODULES_DIR!r}, str(os.getpid())), 'w') as fh:\n"
+    "        fh.write('\\n'.join(sorted(sys.modules)))\n"
+    "atexit.register(_record)\n"
+    "from jaxlint.cli import main\n"
+    "sys.exit(main(['server']))\n"
+)
+ENV = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+SRC = '''import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(x):
+    print("x", x)
+    return x if x.sum() > 0 else -x
+'''
+
+
+@pytest.fixture
+def project(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.jaxlint]\nignore = ['JAX306']\n")
+    return tmp_path
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-c", LAUNCH], server_env=ENV))
+async def client(lsp_client: LanguageClient, project):
+    await lsp_client.initialize_session(
+        types.InitializeParams(capabilities=client_capabilities("visual-studio-code"), root_uri=project.as_uri())
+    )
+    yield
+    await lsp_client.shutdown_session()
+
+
+def _open(client, path, text, version=1):
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=path.as_uri(), language_id="python", version=version, text=text)
+        )
+    )
+
+
+async def _diagnostics(client, uri):
+    while True:
+        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        if uri in client.diagnostics:
+            return client.diagnostics.pop(uri)
+
+
+def _summary(diags):
+    return [
+        (d.code, d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character, d.severity, d.source)
+        for d in diags
+    ]
+
+
+def _apply(text, edits):
+    lines = text.splitlines(keepends=True)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+
+    def off(p):
+        return offsets[min(p.line, len(lines))] + p.character
+
+    for e in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        text = text[: off(e.range.start)] + e.new_text + text[off(e.range.end):]
+    return text
+
+
+async def test_diagnostics_on_open(client, project):
+    path = project / "m.py"
+    _open(client, path, SRC)
+    diags = await _diagnostics(client, path.as_uri())
+    E, W = types.DiagnosticSeverity.Error, types.DiagnosticSeverity.Warning
+    assert _summary(diags) == [("JAX302", 6, 4, 6, 17, W, "jaxlint"), ("JAX101", 7, 16, 7, 27, E, "jaxlint")]
+    assert diags[0].message == "`print()` of traced value `x` in jitted step() runs only while tracing and shows a tracer, not its value"
+    assert diags[0].code_description.href == "https://github.com/jaxlint/jaxlint#what-it-finds"
+
+
+async def test_unsaved_changes_are_linted(client, project):
+    path = project / "m.py"
+    path.write_text("import jax\n")  # the file on disk is clean; the buffer is not
+    _open(client, path, SRC)
+    assert len(await _diagnostics(client, path.as_uri())) == 2
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=path.as_uri(), version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=SRC.replace('    print("x", x)\n', ""))],
+        )
+    )
+    assert _summary(await _diagnostics(client, path.as_uri())) == [("JAX101", 6, 16, 6, 27, types.DiagnosticSeverity.Error, "jaxlint")]
+    client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri())))
+    assert len(await _diagnostics(client, path.as_uri())) == 1
+
+
+async def _actions(client, path, line, only=None, character=4):
+    rng = types.Range(types.Position(line=line, character=character), types.Position(line=line, character=character))
+    return await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=path.as_uri()),
+            range=rng,
+            context=types.CodeActionContext(diagnostics=[], only=only),
+        )
+    )
+
+
+async def test_code_actions_apply(client, project):
+    path = project / "m.py"
+    _open(client, path, SRC)
+    await _diagnostics(client, path.as_uri())
+    actions = await _actions(client, path, 6)
+    assert [(a.title, a.kind) for a in actions] == [
+        ("JAX302: Replace with `jax.debug.print`", "quickfix"),
+        ("JAX302: Ignore with `# noqa: JAX302`", "quickfix"),
+        ("jaxlint: Fix all safe problems", "source.fixAll.jaxlint"),
+    ]
+    (edit,) = actions[0].edit.document_changes
+    assert _apply(SRC, edit.edits) == SRC.replace('print("x", x)', 'jax.debug.print("x {}", x)')
+    (noqa,) = actions[1].edit.document_changes
+    assert _apply(SRC, noqa.edits) == SRC.replace('print("x", x)', 'print("x", x)  # noqa: JAX302')
+    unsafe = await _actions(client, path, 7, character=20)
+    assert unsafe[0].title == "JAX101: Replace with `jnp.where` (unsafe fix)"
+    assert not unsafe[0].is_preferred
+    (fixed,) = unsafe[0].edit.document_changes
+    assert _apply(SRC, fixed.edits) == SRC.replace("return x if x.sum() > 0 else -x", "return jnp.where(x.sum() > 0, x, -x)")
+    fix_all = await _actions(client, path, 0, only=["source.fixAll"])
+    assert [a.kind for a in fix_all] == ["source.fixAll.jaxlint"]
+    (all_edit,) = fix_all[0].edit.document_changes
+    assert _apply(SRC, all_edit.edits) == SRC.replace('print("x", x)', 'jax.debug.print("x {}", x)')
+
+
+async def test_hover_explains_the_rule(client, project):
+    path = project / "m.py"
+    _open(client, path, SRC)
+    await _diagnostics(client, path.as_uri())
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()), position=types.Position(line=6, character=6))
+    )
+    text = hover.contents.value
+    assert text.startswith("**JAX302** `print-in-traced`: `print()` of traced value `x`")
+    assert "What it does" in text and "jax.debug.print" in text
+    nothing = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()), position=types.Position(line=0, character=0))
+    )
+    assert nothing is None
+
+
+async def test_configuration_from_pyproject(client, project):
+    path = project / "noisy.py"
+    _open(client, path, "import jax\nimport time\n\n@jax.jit\ndef f(x):\n    return x + time.time()\n")
+    assert list(await _diagnostics(client, path.as_uri())) == []  # JAX306 is ignored in pyproject.toml
+
+
+async def test_a_file_that_does_not_parse_is_reported_and_the_server_goes_on(client, project):
+    bad = project / "bad.py"
+    _open(client, bad, "import jax\ndef f(:\n")
+    assert [d.code for d in await _diagnostics(client, bad.as_uri())] == ["JAX001"]
+    good = project / "m.py"
+    _open(client, good, SRC)
+    assert len(await _diagnostics(client, good.as_uri())) == 2
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-c", LAUNCH], server_env=ENV))
+async def bare_client(lsp_client: LanguageClient, project):
+    await lsp_client.initialize_session(
+        types.InitializeParams(capabilities=client_capabilities("neovim"), root_uri=project.as_uri())
+    )
+    yield
+
+
+async def test_clean_shutdown_and_jax_never_imported(bare_client, project):
+    path = project / "m.py"
+    _open(bare_client, path, SRC)
+    assert len(await _diagnostics(bare_client, path.as_uri())) == 2
+    await bare_client.shutdown_session()
+    process = bare_client._server
+    assert process.returncode == 0
+    with open(os.path.join(MODULES_DIR, str(process.pid))) as fh:
+        modules = fh.read().split()
+    assert "jaxlint.server" in modules and "pygls" in modules
+    assert not [m for m in modules if m == "jax" or m.startswith(("jax.", "jaxlib"))]
+
+
+async def test_a_slow_file_does_not_hold_up_the_others(client, project):
+    slow = project / "slow.py"
+    big = "import jax\n\n" + "".join(f"@jax.jit\ndef f{i}(x):\n    if x > {i}:\n        x = x - 1\n    return x\n\n\n" for i in range(500))
+    fast = project / "m.py"
+    order = []
+    _open(client, slow, big)
+    _open(client, fast, SRC)
+    while len(order) < 2:
+        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        for uri in (slow.as_uri(), fast.as_uri()):
+            if uri in client.diagnostics and uri not in order:
+                order.append(uri)
+    assert order == [fast.as_uri(), slow.as_uri()]
+    assert len(client.diagnostics[slow.as_uri()]) == 500
