@@ -12,7 +12,7 @@ import re
 import tokenize
 from typing import Dict, Iterable, List, Set, Tuple
 
-from jaxlint.engine import NOQA_PREFIX_RE
+from jaxlint.noqa import INLINE_RE
 from jaxlint.fixes.edits import _NEWLINE
 
 
@@ -44,7 +44,9 @@ def add_noqa(text: str, findings: Iterable) -> Tuple[str, int]:
         if line not in ok or line > len(parts):
             continue
         body = parts[line - 1]
-        m = NOQA_PREFIX_RE.search(body)
+        m = INLINE_RE.search(body)
+        if m and m.group("codes") is None:
+            continue  # a bare ``# noqa`` silences every code already
         if m:
             have = set(re.split(r"[,\s]+", m.group("codes").upper()))
             body = body[: m.end("codes")] + "".join(", " + c for c in cs if c not in have) + body[m.end("codes"):]

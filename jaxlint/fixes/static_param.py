@@ -124,7 +124,7 @@ def configuration_name(expr) -> Optional[str]:
 
 def parameter_fix(ctx, expr, v) -> Optional[Fix]:
     """The fix for a traced value tested as configuration in the jitted function itself."""
-    from jaxlint.analysis.tracing import is_array_annotation
+    from jaxlint.analysis.annotations import is_array_annotation
 
     name = configuration_name(expr)
     app = ctx.frame.entry

@@ -50,7 +50,7 @@ def format_concise(findings: Sequence[Finding], color: bool = False, show_fix: b
     for f in findings:
         lines.append(headline(f, color))
         if show_fix and f.fix:
-            lines.append(f"    fix: {f.fix}")
+            lines.append(f"    help: {f.fix}")
     return "\n".join(lines) + ("\n" if lines else "")
 
 
