@@ -8,12 +8,13 @@ import sys
 from collections import Counter
 from typing import List, Optional, Sequence
 
-from jaxlint import __version__, baseline, diffmode
+from jaxlint import __version__
+from jaxlint.review import baseline, diffmode
 from jaxlint.config import Config, ConfigError, load_config, with_overrides
-from jaxlint.discovery import discover, not_a_file_reason, relpath
-from jaxlint.engine import lint_source
+from jaxlint.engine.discovery import discover, not_a_file_reason, relpath
+from jaxlint.engine.pipeline import lint_source
 from jaxlint.findings import Finding
-from jaxlint.fingerprint import remember_source
+from jaxlint.review.fingerprint import remember_source
 from jaxlint.formats import FORMATTERS
 from jaxlint.rules import ALL_RULES, RULES_BY_CODE, selected_rules
 
@@ -58,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
     p.add_argument("--cache-dir", metavar="DIR", help="result cache folder (default: .jaxlint_cache next to pyproject.toml, else in the working folder)")
     _add_dynamic_options(p)
-    # Review modes: only what a change introduced (jaxlint/diffmode.py, jaxlint/baseline.py).
+    # Review modes: only what a change introduced (jaxlint/review/diffmode.py, jaxlint/review/baseline.py).
     p.add_argument("--diff", metavar="REV", help="lint only lines added or changed since git merge-base REV HEAD")
     p.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
     p.add_argument("--write-baseline", metavar="FILE", help="record the current findings in FILE and report none")
@@ -138,7 +139,7 @@ def effective_config(args, paths: Sequence[str]) -> Config:
 
 
 def lint_files(files: List[str], cfg: Config, args) -> List[Finding]:
-    from jaxlint import cache, runner
+    from jaxlint.engine import cache, runner
 
     rules = selected_rules(cfg.select, cfg.ignore)
     cache_dir = None
@@ -157,7 +158,7 @@ def lint_files(files: List[str], cfg: Config, args) -> List[Finding]:
     )
     if calls:
         # Helpers imported from other modules of this run, called with traced arguments.
-        from jaxlint.project import cross_module_findings
+        from jaxlint.engine.project import cross_module_findings
 
         pairs = [(p, relpath(p)) for p in files if p != "-"]
         xcache = cache.Cache(cache_dir, cfg.key(), tuple(r.code for r in rules)) if cache_dir else None

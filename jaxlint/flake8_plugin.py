@@ -21,8 +21,9 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 from jaxlint import __version__
 from jaxlint.config import Config, load_config
-from jaxlint.discovery import relpath
-from jaxlint.engine import lint_source, mentions_jax
+from jaxlint.engine.discovery import relpath
+from jaxlint.engine.pipeline import lint_source
+from jaxlint.engine.source import mentions_jax
 
 # flake8 lints many files of the same folders; pyproject.toml is read once per folder.
 _CONFIGS: Dict[str, Config] = {}

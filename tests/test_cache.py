@@ -10,9 +10,9 @@ import shutil
 
 import pytest
 
-from jaxlint import cache as cache_mod
-from jaxlint import engine, runner
-from jaxlint.cache import Cache, entry_key
+from jaxlint.engine import cache as cache_mod
+from jaxlint.engine import pipeline, runner
+from jaxlint.engine.cache import Cache, entry_key
 from jaxlint.config import Config
 from jaxlint.findings import Finding
 
@@ -53,13 +53,13 @@ class CountingEngine:
 
     def __init__(self, monkeypatch):
         self.calls = []
-        real = engine.lint_source
+        real = pipeline.lint_source
 
         def counted(source, path="<string>", *a, **kw):
             self.calls.append(path)
             return real(source, path, *a, **kw)
 
-        monkeypatch.setattr(engine, "lint_source", counted)
+        monkeypatch.setattr(pipeline, "lint_source", counted)
 
 
 def test_cold_warm_and_edits_equal_a_cacheless_run(tree, tmp_path_factory, monkeypatch):
@@ -239,10 +239,10 @@ def test_cross_module_phase_is_cached_and_revalidated(tmp_path):
     recomputed when one of them changes."""
     import shutil
 
-    from jaxlint.cache import Cache
+    from jaxlint.engine.cache import Cache
     from jaxlint.config import Config
-    from jaxlint.engine import read_and_lint
-    from jaxlint.project import cross_module_findings
+    from jaxlint.engine.pipeline import read_and_lint
+    from jaxlint.engine.project import cross_module_findings
     from jaxlint.rules import selected_rules
 
     pkg = tmp_path / "solver_pkg"

@@ -17,7 +17,7 @@ pytest.importorskip("jax")
 
 from jaxlint import cli, dynamic  # noqa: E402
 from jaxlint.config import Config  # noqa: E402
-from jaxlint.engine import lint_source, read_and_lint  # noqa: E402
+from jaxlint.engine.pipeline import lint_source, read_and_lint  # noqa: E402
 from jaxlint.formats import format_text  # noqa: E402
 from jaxlint.rules.frozen import FrozenCapture  # noqa: E402
 from jaxlint.rules.recompile import JitInLoop  # noqa: E402

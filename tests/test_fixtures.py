@@ -8,7 +8,7 @@ import pytest
 
 from fixture_units import ROOT, units
 from jaxlint.config import Config
-from jaxlint.project import lint_together
+from jaxlint.engine.project import lint_together
 from markers import expected_markers
 
 UNITS = units()

@@ -13,7 +13,7 @@ import pytest
 from clirun import git, init_repo, jaxlint
 from jaxlint import __version__
 from jaxlint.findings import Finding
-from jaxlint.fingerprint import SourceLines, fingerprints
+from jaxlint.review.fingerprint import SourceLines, fingerprints
 from jaxlint.formats import FORMATTERS
 from jaxlint.formats.github import escape_data, escape_property
 from jaxlint.rules import ALL_RULES

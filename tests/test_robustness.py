@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 from clirun import ROOT, env, jaxlint
 from jaxlint import lint_source
 from jaxlint.config import Config
-from jaxlint.engine import read_and_lint
+from jaxlint.engine.pipeline import read_and_lint
 from jaxlint.rules import ALL_RULES
 
 # -- the invariant ----------------------------------------------------------------------------
@@ -556,7 +556,7 @@ def _determinism_tree(root):
 
 
 def test_output_is_deterministic_across_runs_and_jobs(tmp_path):
-    from jaxlint.runner import POOL_MIN_BYTES, POOL_MIN_FILES
+    from jaxlint.engine.runner import POOL_MIN_BYTES, POOL_MIN_FILES
 
     _determinism_tree(tmp_path)
     sizes = [os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(tmp_path) for f in fs]

@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-from jaxlint import cli, runner
+from jaxlint import cli
+from jaxlint.engine import runner
 from jaxlint.config import Config
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

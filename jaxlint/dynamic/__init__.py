@@ -205,7 +205,7 @@ def confirm(
             try:
                 with open(real, "rb") as fh:
                     data = fh.read()
-                from jaxlint.engine import decode_source
+                from jaxlint.engine.source import decode_source
 
                 checks = plan_file(decode_source(data), fl)
             except Exception as e:  # noqa: BLE001 - one file must not stop the run

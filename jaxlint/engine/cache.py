@@ -57,13 +57,13 @@ _NOT_IN_BUILD = frozenset(
     {
         "dynamic",
         "formats",
+        "review",
         "__main__.py",
         "cli.py",
-        "cache.py",
-        "runner.py",
-        "discovery.py",
-        "fingerprint.py",
         "flake8_plugin.py",
+        "engine/cache.py",
+        "engine/runner.py",
+        "engine/discovery.py",
     }
 )
 
@@ -80,11 +80,13 @@ def build_digest() -> str:
             h.update(f"libcst {getattr(libcst, '__version__', '?')}\0".encode())
         except Exception:  # pragma: no cover - libcst is a hard dependency
             pass
-        root = os.path.dirname(os.path.abspath(__file__))
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the jaxlint package
         for dirpath, dirnames, filenames in os.walk(root):
-            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and d not in _NOT_IN_BUILD)
+            rel = os.path.relpath(dirpath, root).replace(os.sep, "/")
+            prefix = "" if rel == "." else rel + "/"
+            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and prefix + d not in _NOT_IN_BUILD)
             for fn in sorted(filenames):
-                if fn.endswith(".py") and fn not in _NOT_IN_BUILD:
+                if fn.endswith(".py") and prefix + fn not in _NOT_IN_BUILD:
                     full = os.path.join(dirpath, fn)
                     try:
                         with open(full, "rb") as fh:

@@ -1,4 +1,4 @@
-"""read -> gate -> parse -> analyse -> rules -> suppressions -> findings.
+"""One module: read -> gate -> parse -> analyse -> rules -> suppressions -> findings.
 
 One engine for every face (CLI, flake8 plugin, pre-commit, formats, dynamic mode).  Nothing
 here imports or executes the code being linted.
@@ -6,32 +6,21 @@ here imports or executes the code being linted.
 
 from __future__ import annotations
 
-import io
-import os
-import re
-import tokenize
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+import sys
+import threading
+from typing import Dict, Iterable, List, Optional
 
 import libcst as cst
-from jaxlint.positions import node_positions
 
 from jaxlint.analysis.scopes import ModuleIndex
 from jaxlint.analysis.tracing import EVENTS, Analyzer
 from jaxlint.analysis.transforms import TransformFinder
 from jaxlint.config import Config
+from jaxlint.engine.noqa import apply_noqa
+from jaxlint.engine.positions import node_positions
+from jaxlint.engine.source import bracket_nesting_error, decode_source, mentions_jax, read_regular_file
 from jaxlint.findings import Finding
 from jaxlint.rules import RULES_BY_CODE, selected_rules
-
-NOQA_PREFIX_RE = re.compile(r"#\s*noqa:\s*(?P<codes>[A-Z]+[0-9]*(?:[,\s]+[A-Z]+[0-9]*)*)", re.IGNORECASE)
-
-
-def decode_source(data: bytes) -> str:
-    """Decode like Python does: BOM, coding cookie, else UTF-8.  Raises UnicodeDecodeError/SyntaxError."""
-    enc, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    text = data.decode(enc)
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return text
 
 
 class ModuleContext:
@@ -64,54 +53,6 @@ def _short(code: str, limit: int = 60) -> str:
     return code if len(code) <= limit else code[: limit - 3] + "..."
 
 
-# CPython's tokenizer refuses brackets nested deeper than this ("too many nested parentheses");
-# LibCST's parser overflows the C stack (SIGSEGV) at a few thousand levels, so such a file must
-# never reach it.
-MAX_BRACKET_DEPTH = 200
-_BRACKETS_RE = re.compile(r"[\[\](){}]")
-
-
-def bracket_nesting_error(text: str) -> Optional[Tuple[str, int, int]]:
-    """(message, line, column) when brackets nest deeper than Python allows, else None.
-
-    A quick scan that ignores strings and comments decides; only a file it finds deeper than
-    the limit is tokenized to know for sure."""
-    if sum(text.count(c) for c in "([{") <= MAX_BRACKET_DEPTH:
-        return None
-    depth = deepest = 0
-    for m in _BRACKETS_RE.finditer(text):
-        if m.group() in "([{":
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-        elif depth:
-            depth -= 1
-    if deepest <= MAX_BRACKET_DEPTH:
-        return None
-    depth = 0
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-            if tok.type != tokenize.OP:
-                continue
-            if tok.string in ("(", "[", "{"):
-                depth += 1
-                if depth > MAX_BRACKET_DEPTH:
-                    line, col = tok.start
-                    return (f"too many nested parentheses (more than {MAX_BRACKET_DEPTH} levels)", line, col + 1)
-            elif tok.string in (")", "]", "}") and depth:
-                depth -= 1
-    except (tokenize.TokenError, SyntaxError) as e:
-        # Not Python either way; and the quick scan says the parser could not take it.
-        return (f"syntax error: {e.args[0] if e.args else e}", 1, 1)
-    return None
-
-
-def mentions_jax(text: str, extra: Sequence[str] = ()) -> bool:
-    if "jax" in text:
-        return True
-    return any(e.split(".")[0] in text for e in extra)
-
-
 def lint_source(
     source,
     path: str = "<string>",
@@ -124,7 +65,7 @@ def lint_source(
 
     ``noqa=False`` leaves ``# noqa`` comments to the caller (flake8 applies its own).
     ``calls``: when a list, the calls this module's traced code makes with traced arguments
-    into imported functions are appended to it (plain dicts; see jaxlint.project)."""
+    into imported functions are appended to it (plain dicts; see jaxlint.engine.project)."""
     config = config or Config()
     if rules is None:
         rules = selected_rules(config.select, config.ignore)
@@ -177,9 +118,6 @@ DEEP_RECURSION_LIMIT = 60_000
 
 def _run_deep(fn, *args):
     """``fn(*args)`` on a thread with a large stack and a raised recursion limit (restored after)."""
-    import sys
-    import threading
-
     box: dict = {}
 
     def target():
@@ -252,7 +190,7 @@ def _analyse(module: cst.Module, text: str, path: str, config: Config, rules, ca
     finder = TransformFinder(index, frozenset(config.extra_jit_decorators))
     external = None
     if calls is not None:
-        from jaxlint.project import call_recorder
+        from jaxlint.engine.project import call_recorder
 
         external = call_recorder(path, calls)
     analyzer = Analyzer(index, finder, handlers, report, external)
@@ -272,7 +210,7 @@ def _analyse(module: cst.Module, text: str, path: str, config: Config, rules, ca
 
 def _materialise(module: cst.Module, path: str, pending: List[_Pending]) -> List[Finding]:
     # Positions are computed only for files with findings: the one costly metadata pass.
-    # jaxlint.positions: PositionProvider's ranges without its per-node objects.
+    # jaxlint.engine.positions: PositionProvider's ranges without its per-node objects.
     positions = node_positions(module)
     out = []
     for p in pending:
@@ -328,31 +266,6 @@ def _materialise(module: cst.Module, path: str, pending: List[_Pending]) -> List
     return out
 
 
-def noqa_codes(line: str) -> Optional[Tuple[str, ...]]:
-    """None: no noqa; (): bare noqa (everything); else the code prefixes listed."""
-    if "#" not in line or "noqa" not in line.lower():
-        return None
-    m = NOQA_PREFIX_RE.search(line)
-    if m:
-        return tuple(c.upper() for c in re.split(r"[,\s]+", m.group("codes")) if c)
-    if re.search(r"#\s*noqa(?![:\w])", line, re.IGNORECASE):
-        return ()
-    return None
-
-
-def apply_noqa(findings: List[Finding], text: str) -> List[Finding]:
-    if not findings or "noqa" not in text.lower():
-        return findings
-    lines = text.splitlines()
-    out = []
-    for f in findings:
-        line = lines[f.line - 1] if 0 < f.line <= len(lines) else ""
-        codes = noqa_codes(line)
-        if codes is None or (codes and not any(f.code.startswith(c) for c in codes)):
-            out.append(f)
-    return out
-
-
 def read_and_lint(path: str, display: str, config: Config, rules=None, calls: Optional[list] = None) -> List[Finding]:
     """Read a file and lint it; unreadable files give a JAX001 finding."""
     try:
@@ -361,41 +274,6 @@ def read_and_lint(path: str, display: str, config: Config, rules=None, calls: Op
         enabled = {r.code for r in (rules or selected_rules(config.select, config.ignore))}
         return _meta(display, "JAX001", f"cannot read file: {e.strerror or e}", 1, 1, enabled)
     return lint_source(data, display, config, rules, calls=calls)
-
-
-def read_regular_file(path: str) -> bytes:
-    """The bytes of a regular file.  Anything else (a FIFO, a device, a socket) raises OSError
-    instead of blocking or reading forever: opening is non-blocking, and checked before reading."""
-    import errno
-    import stat
-
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            kind = file_kind(mode)
-            raise OSError(errno.EINVAL, f"not a regular file ({kind})", path)
-        with os.fdopen(fd, "rb") as fh:
-            fd = -1
-            return fh.read()
-    finally:
-        if fd >= 0:
-            os.close(fd)
-
-
-def file_kind(mode: int) -> str:
-    import stat
-
-    for test, name in (
-        (stat.S_ISFIFO, "a named pipe"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-        (stat.S_ISSOCK, "a socket"),
-        (stat.S_ISDIR, "a directory"),
-    ):
-        if test(mode):
-            return name
-    return "not a regular file"
 
 
 def lint_paths(paths: Iterable[str], config: Optional[Config] = None) -> List[Finding]:

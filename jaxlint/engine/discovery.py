@@ -51,7 +51,7 @@ def not_a_file_reason(path: str) -> str:
         st = os.stat(path)
     except OSError:
         return "no such file or directory"
-    from jaxlint.engine import file_kind
+    from jaxlint.engine.source import file_kind
 
     return f"is not a regular file ({file_kind(st.st_mode)}); use '-' to lint standard input"
 

@@ -57,7 +57,7 @@ _IN_MEMORY: Dict[str, str] = {}
 def remember_source(path: str, source) -> None:
     """Record the text linted for ``path`` when it did not come from the file itself."""
     if isinstance(source, bytes):
-        from jaxlint.engine import decode_source
+        from jaxlint.engine.source import decode_source
 
         try:
             source = decode_source(source)
@@ -82,7 +82,7 @@ class SourceLines:
             try:
                 with open(path, "rb") as fh:
                     data = fh.read()
-                from jaxlint.engine import decode_source
+                from jaxlint.engine.source import decode_source
 
                 got = decode_source(data).splitlines()
             except (OSError, UnicodeDecodeError, SyntaxError, LookupError):

@@ -15,7 +15,7 @@ import os
 import sys
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from jaxlint.cache import Cache, content_digest
+from jaxlint.engine.cache import Cache, content_digest
 from jaxlint.config import Config
 from jaxlint.findings import Finding
 
@@ -47,7 +47,7 @@ def _init_worker(config: Config, rule_codes: Tuple[str, ...], cache_dir: Optiona
 
 def _lint_one(data: bytes, display: str, config: Config, rules, cache: Optional[Cache], key: Optional[str]):
     """(findings, cross-module call records) of one file."""
-    from jaxlint.engine import lint_source
+    from jaxlint.engine.pipeline import lint_source
 
     calls: list = []
     findings = lint_source(data, display, config, rules, calls=calls)
@@ -132,7 +132,7 @@ def lint_files(
             with open(path, "rb") as fh:
                 data = fh.read()
         except OSError:
-            from jaxlint.engine import read_and_lint
+            from jaxlint.engine.pipeline import read_and_lint
 
             results[i] = read_and_lint(path, shown, config, rules)  # reports the error
             continue

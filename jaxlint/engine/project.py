@@ -117,7 +117,7 @@ class _Target:
     """One module of the run, parsed on demand for cross-module analysis."""
 
     def __init__(self, path: str, display: str, module: cst.Module, text: str, config: Config, rules):
-        from jaxlint.engine import _Pending, rule_handlers
+        from jaxlint.engine.pipeline import _Pending, rule_handlers
 
         self.path = path
         self.display = display
@@ -173,7 +173,8 @@ class _Target:
         self.analyzer.call_function(frame, None, (ref, None, [], {}), argvals)
 
     def findings(self, config: Config) -> List[Finding]:
-        from jaxlint.engine import _materialise, apply_noqa
+        from jaxlint.engine.noqa import apply_noqa
+        from jaxlint.engine.pipeline import _materialise
 
         if not self.pending:
             return []
@@ -197,8 +198,8 @@ def cross_module_findings(
     ``files``: (path, display) of every linted file; ``calls_by_display``: the records each
     file's lint produced.  Findings already in ``existing`` (same place, same code) are not
     repeated."""
-    from jaxlint.cache import _finding_from_json, _finding_to_json, content_digest
-    from jaxlint.engine import decode_source
+    from jaxlint.engine.cache import _finding_from_json, _finding_to_json, content_digest
+    from jaxlint.engine.source import decode_source
 
     if not any(calls_by_display.values()):
         return []
@@ -314,7 +315,7 @@ def cross_module_findings(
 
 
 def _deps_unchanged(deps) -> bool:
-    from jaxlint.cache import content_digest
+    from jaxlint.engine.cache import content_digest
 
     for path, digest in deps:
         try:
@@ -328,7 +329,7 @@ def _deps_unchanged(deps) -> bool:
 
 def lint_together(files: Sequence[Tuple[str, str]], config: Optional[Config] = None, rules=None) -> List[Finding]:
     """Lint (path, display) files as one run, with cross-module analysis (single process)."""
-    from jaxlint.engine import read_and_lint
+    from jaxlint.engine.pipeline import read_and_lint
     from jaxlint.rules import selected_rules
 
     config = config or Config()
