@@ -19,10 +19,10 @@ from jaxlint import cli, dynamic  # noqa: E402
 from jaxlint.config import Config  # noqa: E402
 from jaxlint.engine.pipeline import lint_source, read_and_lint  # noqa: E402
 from jaxlint.formats import format_text  # noqa: E402
-from jaxlint.rules.frozen import FrozenCapture  # noqa: E402
-from jaxlint.rules.recompile import JitInLoop  # noqa: E402
-from jaxlint.rules.static_args import ChangingStaticArg  # noqa: E402
-from jaxlint.rules.traced_values import TracedIf  # noqa: E402
+from jaxlint.rules.frozen.frozen_capture import FrozenCapture  # noqa: E402
+from jaxlint.rules.recompile.jit_of_fresh_function import JitInLoop  # noqa: E402
+from jaxlint.rules.static_args.changing_static_arg import ChangingStaticArg  # noqa: E402
+from jaxlint.rules.traced_values.traced_if import TracedIf  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = sorted(glob.glob(os.path.join(ROOT, "fixtures", "*.py")))
@@ -193,7 +193,7 @@ def test_capture_in_a_factory_changes_the_closure_cell():
     }
 
 
-class TestedClosureAsCapture(FrozenCapture):
+class IfTestFlaggedAsCapture(FrozenCapture):
     """Test-only: flags a variable tested by an `if` in a jitted function as a frozen capture."""
 
     def on_capture(self, ctx, node, name, owner, attr):
@@ -207,7 +207,7 @@ class TestedClosureAsCapture(FrozenCapture):
 def test_capture_in_a_factory_that_does_not_change_the_trace_is_refuted():
     with open(CLOSURES, encoding="utf-8") as fh:
         text = fh.read()
-    wrong = lint_source(text, CLOSURES, rules=[TestedClosureAsCapture])
+    wrong = lint_source(text, CLOSURES, rules=[IfTestFlaggedAsCapture])
     assert [(f.line, f.code, f.context["entry"]) for f in wrong] == [(27, "JAX301", "make_scaler.scaled")]
     out = dynamic.confirm(wrong, {CLOSURES: CLOSURES}, timeout=60)
     assert [f.dynamic for f in out] == [

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import sys
 import threading
+from functools import cached_property
 from typing import Dict, Iterable, List, Optional
 
 import libcst as cst
 
+from jaxlint.analysis.call_sites import CallSites
+from jaxlint.analysis.rebinding import Rebinding
 from jaxlint.analysis.scopes import ModuleIndex
+from jaxlint.analysis.static_arguments import StaticArgument, find_static_arguments
 from jaxlint.analysis.tracing import EVENTS, Analyzer
 from jaxlint.analysis.transforms import TransformFinder
 from jaxlint.config import Config
@@ -24,15 +28,26 @@ from jaxlint.rules import RULES_BY_CODE, selected_rules
 
 
 class ModuleContext:
-    """What module-level rule checks see."""
+    """What module-level rule checks see: the module's facts, each computed on first use."""
 
     def __init__(self, module, index, finder, analyzer, reporter):
         self.module = module
         self.index = index
         self.finder = finder
         self.analyzer = analyzer
-        self.cache: dict = {}
         self._reporter = reporter
+
+    @cached_property
+    def static_arguments(self) -> List[StaticArgument]:
+        return find_static_arguments(self.index, self.finder, self.analyzer)
+
+    @cached_property
+    def rebinding(self) -> Rebinding:
+        return Rebinding(self.index, self.finder)
+
+    @cached_property
+    def call_sites(self) -> CallSites:
+        return CallSites(self.index)
 
     def report(self, rule, node, **fields) -> None:
         self._reporter(rule, node, None, fields)
@@ -196,7 +211,6 @@ def _analyse(module: cst.Module, text: str, path: str, config: Config, rules, ca
     analyzer = Analyzer(index, finder, handlers, report, external)
     mctx = ModuleContext(module, index, finder, analyzer, report)
     analyzer.module_ctx = mctx
-    analyzer.cache = mctx.cache
     if finder.applications:
         analyzer.run()
     for r in instances:

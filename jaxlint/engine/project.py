@@ -117,7 +117,7 @@ class _Target:
     """One module of the run, parsed on demand for cross-module analysis."""
 
     def __init__(self, path: str, display: str, module: cst.Module, text: str, config: Config, rules):
-        from jaxlint.engine.pipeline import _Pending, rule_handlers
+        from jaxlint.engine.pipeline import ModuleContext, _Pending, rule_handlers
 
         self.path = path
         self.display = display
@@ -137,14 +137,7 @@ class _Target:
         self.index = ModuleIndex(module)
         self.finder = TransformFinder(self.index, frozenset(config.extra_jit_decorators))
         self.analyzer = Analyzer(self.index, self.finder, handlers, report, call_recorder(display, self.calls))
-        self.analyzer.cache = {}
-
-        class _M:  # what module-level helpers of rules expect (JAX301 asks for rebinding facts)
-            pass
-
-        m = _M()
-        m.index, m.finder, m.analyzer, m.cache = self.index, self.finder, self.analyzer, self.analyzer.cache
-        self.analyzer.module_ctx = m
+        self.analyzer.module_ctx = ModuleContext(module, self.index, self.finder, self.analyzer, report)
 
     def function(self, name: str):
         scope = self.index.module_scope
