@@ -16,7 +16,7 @@ from jaxlint.engine.pipeline import lint_source
 from jaxlint.findings import Finding
 from jaxlint.review.fingerprint import remember_source
 from jaxlint.formats import FORMATTERS
-from jaxlint.rules import ALL_RULES, RULES_BY_CODE, selected_rules
+from jaxlint.rules import ALL_RULES, RULES_BY_CODE, rules_for
 
 
 class UsageError(Exception):
@@ -40,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ignore", metavar="CODES", help="comma-separated code prefixes to disable")
     p.add_argument("--extend-select", metavar="CODES", help="add to the configured selection")
     p.add_argument("--extend-ignore", metavar="CODES", help="add to the configured ignores")
+    p.add_argument("--preview", action="store_true", default=None, help="also run rules in preview (their findings may still change)")
     p.add_argument("--format", default="text", help="output format: " + ", ".join(FORMATTERS))
     p.add_argument("--output-file", "-o", metavar="FILE", help="write the report to FILE instead of standard output")
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
@@ -127,7 +128,7 @@ def effective_config(args, paths: Sequence[str]) -> Config:
     cfg = load_config(paths, args.config)
     select = _codes(args.select)
     ignore = _codes(args.ignore)
-    cfg = with_overrides(cfg, select=select, ignore=ignore)
+    cfg = with_overrides(cfg, select=select, ignore=ignore, preview=getattr(args, "preview", None))
     if args.extend_select:
         cfg = with_overrides(cfg, select=cfg.select + _codes(args.extend_select))
     if args.extend_ignore:
@@ -141,7 +142,7 @@ def effective_config(args, paths: Sequence[str]) -> Config:
 def lint_files(files: List[str], cfg: Config, args) -> List[Finding]:
     from jaxlint.engine import cache, runner
 
-    rules = selected_rules(cfg.select, cfg.ignore)
+    rules = rules_for(cfg)
     cache_dir = None
     if not getattr(args, "no_cache", False):
         cache_dir = getattr(args, "cache_dir", None) or cache.default_directory(cfg.root)

@@ -26,6 +26,7 @@ class Config:
     exclude: Tuple[str, ...] = ()
     extra_jit_decorators: Tuple[str, ...] = ()
     root: Optional[str] = None  # folder of the pyproject.toml that configured us
+    preview: bool = False  # run the rules whose status is "preview" too
 
     def key(self) -> str:
         """A stable description of everything that changes results (for caches)."""
@@ -60,6 +61,7 @@ KNOWN_KEYS = {
     "exclude",
     "extend-exclude",
     "extra-jit-decorators",
+    "preview",
 }
 
 
@@ -90,7 +92,10 @@ def parse_table(table: dict, root: Optional[str] = None) -> Config:
     extra = norm.get("extra-jit-decorators", [])
     if not isinstance(extra, list) or not all(isinstance(v, str) for v in extra):
         raise ConfigError("[tool.jaxlint] extra-jit-decorators must be a list of dotted names")
-    return Config(select, ignore, per_file, tuple(exclude), tuple(extra), root)
+    preview = norm.get("preview", False)
+    if not isinstance(preview, bool):
+        raise ConfigError("[tool.jaxlint] preview must be true or false")
+    return Config(select, ignore, per_file, tuple(exclude), tuple(extra), root, preview)
 
 
 def find_pyproject(start: str) -> Optional[str]:

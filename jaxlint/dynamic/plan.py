@@ -22,26 +22,7 @@ from jaxlint.analysis.scopes import FuncInfo, ModuleIndex, Scope, dotted_name
 from jaxlint.analysis.tracing import Analyzer
 from jaxlint.analysis.transforms import Application, TransformFinder, resolve
 from jaxlint.findings import Finding
-
-# The error classes JAX raises for each rule (names of classes in the exception's MRO).
-CONCRETE = ["ConcretizationTypeError", "TracerBoolConversionError", "TracerIntegerConversionError"]
-EXPECTED: Dict[str, List[str]] = {
-    "JAX101": ["TracerBoolConversionError", "ConcretizationTypeError"],
-    "JAX102": ["TracerBoolConversionError", "ConcretizationTypeError"],
-    "JAX103": ["TracerIntegerConversionError", "ConcretizationTypeError"],
-    # TypeError: a tracer refuses an f-string format spec (f"{x:.3f}")
-    "JAX104": CONCRETE + ["TypeError"],
-    "JAX105": ["TracerBoolConversionError", "ConcretizationTypeError"],
-    "JAX106": ["TracerBoolConversionError", "ConcretizationTypeError"],
-    "JAX107": ["TracerArrayConversionError"],
-    "JAX108": CONCRETE + ["NonConcreteBooleanIndexError", "TypeError", "IndexError"],
-    "JAX304": ["TypeError"],
-}
-# A substring the error message must contain, when the class alone is too broad.
-EXPECTED_TEXT: Dict[str, str] = {"JAX304": "immutable"}
-
-TRACE_CODES = frozenset(EXPECTED)
-EFFECT_CODES = frozenset({"JAX302", "JAX303", "JAX306"})
+from jaxlint.rules import RULES_BY_CODE
 
 DTYPES = {
     "f16": "float16",
@@ -885,13 +866,20 @@ def _unhashable_value(finding: Finding) -> dict:
     return _py("[1, 2]")
 
 
+def expected_errors(prevents) -> List[List[str]]:
+    """The worker's form of a rule's declared errors: [class name, message regex] pairs."""
+    return [[e.exception, e.message] for e in prevents.errors]
+
+
 def plan_finding(finding: Finding, facts: FileFacts) -> dict:
     code = finding.code
     check = {"code": code, "line": finding.line, "end_line": finding.end_line}
-    if code in TRACE_CODES:
+    rule = RULES_BY_CODE.get(code)
+    prevents = rule.prevents if rule is not None else None
+    if prevents is not None and prevents.kind == "raises":
+        check["expect"] = expected_errors(prevents)
+    if prevents is not None and prevents.kind == "raises" and prevents.stage == "trace":
         check["kind"] = "trace"
-        check["expect"] = EXPECTED[code]
-        check["expect_text"] = EXPECTED_TEXT.get(code, "")
         drivers = []
         app = _entry_app(finding, facts)
         if app is not None:
@@ -930,7 +918,7 @@ def plan_finding(finding: Finding, facts: FileFacts) -> dict:
         ctx = finding.context or {}
         check["in_entry"] = ctx.get("function") == (app.func.name if app is not None else None)
         return check
-    if code in EFFECT_CODES:
+    if prevents is not None and prevents.kind == "frozen":
         check["kind"] = "effect"
         app = _entry_app(finding, facts)
         drivers = []
@@ -954,7 +942,6 @@ def plan_finding(finding: Finding, facts: FileFacts) -> dict:
             return check
         check["stub"] = _stub(app)
         check["spec"] = _spec_of(app)
-        check["expect_text"] = "Non-hashable static" if code == "JAX201" else ""
         if code == "JAX201":
             statics, _ = _statics(app, facts)
             params = params_of(app.func, statics, app.skipped)
@@ -994,7 +981,6 @@ def plan_finding(finding: Finding, facts: FileFacts) -> dict:
         check["stub"] = _stub(app)
         check["spec"] = _spec_of(app)
         check["args"] = args
-        check["expect_text"] = "Non-hashable static"
         return check
     if code == "JAX204":
         return _plan_retrace(finding, facts, check)

@@ -24,7 +24,7 @@ from jaxlint.engine.noqa import apply_noqa
 from jaxlint.engine.positions import node_positions
 from jaxlint.engine.source import bracket_nesting_error, decode_source, mentions_jax, read_regular_file
 from jaxlint.findings import Finding
-from jaxlint.rules import RULES_BY_CODE, selected_rules
+from jaxlint.rules import RULES_BY_CODE, rules_for
 
 
 class ModuleContext:
@@ -83,7 +83,7 @@ def lint_source(
     into imported functions are appended to it (plain dicts; see jaxlint.engine.project)."""
     config = config or Config()
     if rules is None:
-        rules = selected_rules(config.select, config.ignore)
+        rules = rules_for(config)
     enabled = {r.code for r in rules}
     if isinstance(source, bytes):
         try:
@@ -285,7 +285,7 @@ def read_and_lint(path: str, display: str, config: Config, rules=None, calls: Op
     try:
         data = read_regular_file(path)
     except OSError as e:
-        enabled = {r.code for r in (rules or selected_rules(config.select, config.ignore))}
+        enabled = {r.code for r in (rules or rules_for(config))}
         return _meta(display, "JAX001", f"cannot read file: {e.strerror or e}", 1, 1, enabled)
     return lint_source(data, display, config, rules, calls=calls)
 
@@ -293,7 +293,7 @@ def read_and_lint(path: str, display: str, config: Config, rules=None, calls: Op
 def lint_paths(paths: Iterable[str], config: Optional[Config] = None) -> List[Finding]:
     """Lint files (not folders) and return all findings, sorted."""
     config = config or Config()
-    rules = selected_rules(config.select, config.ignore)
+    rules = rules_for(config)
     out: List[Finding] = []
     for p in paths:
         out.extend(read_and_lint(p, p, config, rules))

@@ -323,11 +323,11 @@ def _deps_unchanged(deps) -> bool:
 def lint_together(files: Sequence[Tuple[str, str]], config: Optional[Config] = None, rules=None) -> List[Finding]:
     """Lint (path, display) files as one run, with cross-module analysis (single process)."""
     from jaxlint.engine.pipeline import read_and_lint
-    from jaxlint.rules import selected_rules
+    from jaxlint.rules import rules_for
 
     config = config or Config()
     if rules is None:
-        rules = selected_rules(config.select, config.ignore)
+        rules = rules_for(config)
     findings: List[Finding] = []
     calls: Dict[str, list] = {}
     for path, display in files:

@@ -109,10 +109,10 @@ def lint_files(
     None for no cache.  ``display``: maps a path to the path findings report (default: as
     given).  ``stdin``: called for the path "-".  ``calls_out``: filled with each file's
     cross-module call records (by displayed path), cached along with its findings."""
-    from jaxlint.rules import selected_rules
+    from jaxlint.rules import rules_for
 
     if rules is None:
-        rules = selected_rules(config.select, config.ignore)
+        rules = rules_for(config)
     rule_codes = tuple(r.code for r in rules)
     jobs = default_jobs() if jobs is None or jobs < 1 else jobs
     show = display or (lambda p: p)

@@ -8,7 +8,7 @@ import every other rule.
 
 from __future__ import annotations
 
-_REGISTRY_NAMES = ("ALL_RULES", "RULES_BY_CODE", "selected_rules", "is_enabled")
+_REGISTRY_NAMES = ("ALL_RULES", "RULES_BY_CODE", "selected_rules", "rules_for", "is_enabled")
 
 __all__ = list(_REGISTRY_NAMES)
 

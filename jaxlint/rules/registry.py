@@ -13,6 +13,7 @@ from typing import Dict, List, Sequence, Type
 from jaxlint.rules.base import Rule
 
 RULES_PACKAGE = "jaxlint.rules"
+STATUSES = ("stable", "preview")
 
 
 class RegistryError(Exception):
@@ -45,6 +46,8 @@ def discover_rules(package: str = RULES_PACKAGE) -> List[Type[Rule]]:
                 other = found[rule.code]
                 raise RegistryError(f"{rule.code} is defined twice: {other.__module__} and {module.__name__}")
             found[rule.code] = rule
+        if rule.status not in STATUSES:
+            raise RegistryError(f"{rule.code}: status must be one of {', '.join(STATUSES)}, not {rule.status!r}")
     return [found[c] for c in sorted(found)]
 
 
@@ -53,13 +56,23 @@ ALL_RULES: List[Type[Rule]] = discover_rules()
 RULES_BY_CODE: Dict[str, Type[Rule]] = {r.code: r for r in ALL_RULES}
 
 
-def selected_rules(select: Sequence[str] = (), ignore: Sequence[str] = ()) -> List[Type[Rule]]:
-    """Rules enabled by select/ignore prefixes (the longest matching prefix wins, as in flake8)."""
+def selected_rules(select: Sequence[str] = (), ignore: Sequence[str] = (), preview: bool = False) -> List[Type[Rule]]:
+    """Rules enabled by select/ignore prefixes (the longest matching prefix wins, as in flake8).
+
+    A preview rule runs only with ``preview``, even when selected by its code (as in Ruff):
+    preview rules may still change, and a team opts in to that."""
     out = []
     for r in ALL_RULES:
+        if r.status == "preview" and not preview:
+            continue
         if is_enabled(r.code, select, ignore, r.default_enabled):
             out.append(r)
     return out
+
+
+def rules_for(config) -> List[Type[Rule]]:
+    """The rules a run with this configuration enables."""
+    return selected_rules(config.select, config.ignore, config.preview)
 
 
 def is_enabled(code: str, select: Sequence[str], ignore: Sequence[str], default: bool = True) -> bool:

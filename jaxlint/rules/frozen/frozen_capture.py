@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import frozen
 
 
 class FrozenCapture(Rule):
@@ -40,7 +41,7 @@ class FrozenCapture(Rule):
     name = "frozen-capture"
     message = "`{var}` is read by {where} but changed elsewhere; the value seen at trace time is frozen into the compiled function"
     fix = "pass `{var}` as an argument (or make it static if it is configuration) so that changes take effect"
-    prevents = "stale values silently baked into the compiled function"
+    prevents = frozen("stale values silently baked into the compiled function")
     bad = [
         """
         import jax

@@ -7,6 +7,7 @@ import libcst as cst
 from jaxlint.analysis.expression_kinds import is_jax_array_expr
 from jaxlint.analysis.tracing import DICT, OPAQUE, PYSEQ, REF, T
 from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import ErrorPattern, raises
 
 
 def _at_method(stmt) -> str:
@@ -41,7 +42,10 @@ class InplaceArrayUpdate(Rule):
     name = "inplace-array-update"
     message = "In-place update of JAX array `{var}`; JAX arrays are immutable"
     fix = "use `{var} = {var}.at[...].{method}(...)` instead"
-    prevents = "TypeError: JAX arrays are immutable and do not support in-place item assignment"
+    prevents = raises(
+        ErrorPattern("TypeError", r"JAX arrays are immutable"),
+        description="TypeError: JAX arrays are immutable and do not support in-place item assignment",
+    )
     bad = [
         """
         import jax

@@ -10,6 +10,7 @@ from jaxlint.analysis.expression_kinds import all_container_bindings
 from jaxlint.analysis.scopes import MUTATING_METHODS, VALUE_KINDS, Scope
 from jaxlint.analysis.tracing import T
 from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import frozen
 
 
 class OuterStateMutation(Rule):
@@ -44,7 +45,7 @@ class OuterStateMutation(Rule):
     name = "outer-state-mutation"
     message = "{what} in {where} runs once per trace, not once per call"
     fix = "return the new value from the function instead of mutating outer state; use jax.debug.callback for real side effects"
-    prevents = "side effects lost after the first call; leaked tracers (UnexpectedTracerError)"
+    prevents = frozen("side effects lost after the first call; leaked tracers (UnexpectedTracerError)")
     bad = [
         """
         import jax

@@ -8,6 +8,7 @@ import libcst as cst
 
 from jaxlint.analysis.tracing import T, TEXT
 from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import frozen
 
 
 def _debug_print_fix(node: cst.Call) -> Optional[str]:
@@ -59,7 +60,7 @@ class PrintInTraced(Rule):
     name = "print-in-traced"
     message = "`print()` of traced value `{var}` in {where} runs only while tracing and shows a tracer, not its value"
     fix = 'use jax.debug.print("... {{}}", {var}) to print the runtime value on every call'
-    prevents = "debug output that shows tracers and disappears after the first call"
+    prevents = frozen("debug output that shows tracers and disappears after the first call")
     bad = [
         """
         import jax

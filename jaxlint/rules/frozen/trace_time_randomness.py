@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from jaxlint.analysis.impure_calls import CLOCKS, RANDOM_PREFIXES, RANDOM_SETUP
 from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import frozen
 
 
 class TraceTimeRandomness(Rule):
@@ -33,7 +34,7 @@ class TraceTimeRandomness(Rule):
     name = "trace-time-randomness"
     message = "`{func}()` in {where} is evaluated once at trace time; every call reuses the same value"
     fix = "use jax.random with a key passed as an argument; pass times and other host values as arguments"
-    prevents = "the same random number or timestamp replayed on every call"
+    prevents = frozen("the same random number or timestamp replayed on every call")
     bad = [
         """
         import jax

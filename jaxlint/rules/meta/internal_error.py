@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import nothing
 
 
 class InternalError(Rule):
@@ -25,4 +26,4 @@ class InternalError(Rule):
     name = "internal-error"
     message = "internal error while analysing this file: {detail}"
     fix = "Report this to the jaxlint maintainers; exclude the file meanwhile."
-    prevents = "nothing: this is a jaxlint bug"
+    prevents = nothing("nothing: this is a jaxlint bug")

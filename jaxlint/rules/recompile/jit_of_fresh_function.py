@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import recompiles
 
 
 class JitInLoop(Rule):
@@ -34,7 +35,7 @@ class JitInLoop(Rule):
     name = "jit-of-fresh-function"
     message = "`{api}` of a {what} compiles again every time this runs"
     fix = "jit the function once (at module level or outside the loop) and reuse the jitted function"
-    prevents = "recompilation on every call"
+    prevents = recompiles()
     bad = [
         """
         import jax

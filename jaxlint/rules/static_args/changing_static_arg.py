@@ -6,6 +6,7 @@ import libcst as cst
 
 from jaxlint.analysis.static_arguments import counter_loop_of
 from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import recompiles
 
 
 class ChangingStaticArg(Rule):
@@ -38,7 +39,7 @@ class ChangingStaticArg(Rule):
     name = "changing-static-arg"
     message = "Static parameter `{var}` of {func}() gets the loop variable `{arg}`: a new compilation on every iteration"
     fix = "make `{var}` a traced argument (remove it from static_argnums/static_argnames)"
-    prevents = "recompilation on every call"
+    prevents = recompiles()
     bad = [
         """
         import jax

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from jaxlint.analysis.tracing import is_array_annotation
 from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import ErrorPattern, raises
 
 
 class StaticArrayParam(Rule):
@@ -34,7 +35,11 @@ class StaticArrayParam(Rule):
     name = "static-array-param"
     message = "Parameter `{var}` of {func}() is an array but is declared static"
     fix = "remove `{var}` from static_argnums/static_argnames and pass it as a traced argument; static arguments must be hashable"
-    prevents = "ValueError: Non-hashable static arguments are not supported"
+    prevents = raises(
+        ErrorPattern("ValueError", r"Non-hashable static arguments are not supported"),
+        stage="call",
+        description="ValueError: Non-hashable static arguments are not supported",
+    )
     bad = [
         """
         from functools import partial

@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import ErrorPattern, raises
 
 
 class StaticSpecMismatch(Rule):
@@ -32,7 +33,11 @@ class StaticSpecMismatch(Rule):
     name = "static-spec-mismatch"
     message = "{detail}"
     fix = "make static_argnums / static_argnames match the signature of {func}()"
-    prevents = "ValueError: Jitted function has invalid argnames / static_argnums"
+    prevents = raises(
+        ErrorPattern("ValueError", r"Jitted function has (invalid argnames|static_argnums)"),
+        stage="call",
+        description="ValueError: Jitted function has invalid argnames / static_argnums",
+    )
     bad = [
         """
         from functools import partial

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from jaxlint.analysis.expression_kinds import describe_unhashable
 from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import ErrorPattern, raises
 
 
 class UnhashableStaticArg(Rule):
@@ -33,7 +34,11 @@ class UnhashableStaticArg(Rule):
     name = "unhashable-static-arg"
     message = "{what} is passed for static parameter `{var}` of {func}()"
     fix = "pass a hashable value (a tuple instead of a list, a frozenset, a scalar), or make `{var}` a traced argument"
-    prevents = "ValueError: Non-hashable static arguments are not supported"
+    prevents = raises(
+        ErrorPattern("ValueError", r"Non-hashable static arguments are not supported"),
+        stage="call",
+        description="ValueError: Non-hashable static arguments are not supported",
+    )
     bad = [
         """
         import jax

@@ -5,6 +5,7 @@ from __future__ import annotations
 from jaxlint.analysis.tracing import NUMPY_SAFE, OPAQUE, REF, T
 from jaxlint.analysis.value_checks import value_label
 from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import ErrorPattern, raises
 
 
 class NumpyOnTracer(Rule):
@@ -34,7 +35,7 @@ class NumpyOnTracer(Rule):
     name = "numpy-on-tracer"
     message = "NumPy function `{func}` called on traced value `{var}` in {where}"
     fix = "use the jax.numpy equivalent (jnp.{short})"
-    prevents = "TracerArrayConversionError"
+    prevents = raises(ErrorPattern("TracerArrayConversionError"))
     bad = [
         """
         import jax

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from jaxlint.analysis.value_checks import plain_traced, value_label
 from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import ErrorPattern, raises
 
 
 class TracedAssert(Rule):
@@ -33,7 +34,7 @@ class TracedAssert(Rule):
     name = "traced-assert"
     message = "`assert` on traced value `{var}` in {where}"
     fix = "use jax.experimental.checkify.check or equinox.error_if for runtime checks; assert only on static facts such as shapes"
-    prevents = "TracerBoolConversionError"
+    prevents = raises(ErrorPattern("TracerBoolConversionError"))
     bad = [
         """
         import jax

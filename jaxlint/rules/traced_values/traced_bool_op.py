@@ -7,6 +7,7 @@ import libcst as cst
 from jaxlint.analysis.tracing import DICT, PYSEQ, T
 from jaxlint.analysis.value_checks import plain_traced, value_label
 from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import ErrorPattern, raises
 
 
 class TracedBoolOp(Rule):
@@ -35,7 +36,7 @@ class TracedBoolOp(Rule):
     name = "traced-bool-op"
     message = "{op} converts traced value `{var}` to a Python bool in {where}"
     fix = "use jnp.logical_and / jnp.logical_or / jnp.logical_not, jnp.minimum / jnp.maximum, or jnp.isin"
-    prevents = "TracerBoolConversionError"
+    prevents = raises(ErrorPattern("TracerBoolConversionError"))
     bad = [
         """
         import jax

@@ -6,6 +6,7 @@ import libcst as cst
 
 from jaxlint.analysis.value_checks import plain_traced, value_label
 from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import ErrorPattern, raises
 
 
 class TracedConcretization(Rule):
@@ -36,7 +37,13 @@ class TracedConcretization(Rule):
     name = "traced-concretization"
     message = "`{func}` needs a concrete value but `{var}` is traced in {where}"
     fix = "keep the value as an array (jnp.sqrt, x.astype(...)), or convert it outside the traced function"
-    prevents = "ConcretizationTypeError"
+    prevents = raises(
+        ErrorPattern("ConcretizationTypeError"),
+        ErrorPattern("TracerIntegerConversionError"),
+        # f"{x:.3f}": a tracer refuses a format spec
+        ErrorPattern("TypeError", r"unsupported format string"),
+        description="ConcretizationTypeError",
+    )
     bad = [
         """
         import math

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from jaxlint.analysis.value_checks import plain_traced, value_label
 from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import ErrorPattern, raises
 
 
 _TEST_WORDS = {
@@ -48,7 +49,7 @@ class TracedIf(Rule):
         "use jnp.where(cond, a, b) if both branches are cheap and safe, lax.cond(cond, true_fn, "
         "false_fn, operand) if a branch is costly or unsafe, or static_argnames if `{var}` is configuration"
     )
-    prevents = "TracerBoolConversionError"
+    prevents = raises(ErrorPattern("TracerBoolConversionError"))
     bad = [
         """
         import jax

@@ -7,6 +7,7 @@ import libcst as cst
 from jaxlint.analysis.tracing import BOOL, PYSEQ, T
 from jaxlint.analysis.value_checks import plain_traced, value_label
 from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import ErrorPattern, raises
 
 
 class TracedRangeOrIndex(Rule):
@@ -39,7 +40,7 @@ class TracedRangeOrIndex(Rule):
     name = "traced-range-or-index"
     message = "{what} with traced value `{var}` in {where}"
     fix = "make `{var}` static with static_argnames, or use lax.fori_loop / lax.scan; index arrays, not Python sequences, with traced integers"
-    prevents = "TracerIntegerConversionError"
+    prevents = raises(ErrorPattern("TracerIntegerConversionError"))
     bad = [
         """
         import jax

@@ -8,6 +8,7 @@ from jaxlint.analysis.jax_signatures import NEEDS_SIZE, REDUCING_METHODS, SHAPE_
 from jaxlint.analysis.tracing import BOOL, DICT, OPAQUE, PYSEQ, T
 from jaxlint.analysis.value_checks import is_at_indexer, surely_traced, value_label
 from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import ErrorPattern, raises
 
 
 class TracedShape(Rule):
@@ -41,7 +42,14 @@ class TracedShape(Rule):
     name = "traced-shape"
     message = "{what} depends on traced value `{var}` in {where}"
     fix = "shapes must be static: make `{var}` static, use jnp.where(mask, x, 0) instead of x[mask], pass size= to nonzero/where/unique, or lax.dynamic_slice for traced offsets"
-    prevents = "ConcretizationTypeError / NonConcreteBooleanIndexError / IndexError (non-static shape)"
+    prevents = raises(
+        ErrorPattern("ConcretizationTypeError"),
+        ErrorPattern("TracerIntegerConversionError"),
+        ErrorPattern("NonConcreteBooleanIndexError"),
+        ErrorPattern("IndexError", r"must be static"),
+        ErrorPattern("TypeError", r"[Ss]hapes must be 1D sequences of concrete values"),
+        description="ConcretizationTypeError / NonConcreteBooleanIndexError / IndexError (non-static shape)",
+    )
     bad = [
         """
         import jax

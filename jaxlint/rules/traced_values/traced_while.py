@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from jaxlint.analysis.value_checks import plain_traced, value_label
 from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import ErrorPattern, raises
 
 
 class TracedWhile(Rule):
@@ -34,7 +35,7 @@ class TracedWhile(Rule):
     name = "traced-while"
     message = "Python `while` condition depends on traced value `{var}` in {where}"
     fix = "use lax.while_loop(cond_fun, body_fun, init), or loop over a static count"
-    prevents = "TracerBoolConversionError"
+    prevents = raises(ErrorPattern("TracerBoolConversionError"))
     bad = [
         """
         import jax
