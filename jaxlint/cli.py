@@ -11,8 +11,10 @@ from typing import List, Optional, Sequence
 from jaxlint import __version__
 from jaxlint.review import baseline, diffmode
 from jaxlint.config import Config, ConfigError, load_config, with_overrides
-from jaxlint.engine.discovery import discover, not_a_file_reason, relpath
+from jaxlint.engine.cache import default_directory as default_cache_directory
+from jaxlint.engine.discovery import not_a_file_reason, relpath
 from jaxlint.engine.pipeline import lint_source
+from jaxlint.engine.run import RunResult, lint_files
 from jaxlint.findings import Finding
 from jaxlint.review.fingerprint import remember_source
 from jaxlint.formats import FORMATTERS
@@ -83,7 +85,7 @@ def _add_dynamic_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--dynamic-drop-refuted", action="store_true", help="leave refuted findings out of the report")
 
 
-def _dynamic(findings: List[Finding], files: List[str], args) -> List[Finding]:
+def _dynamic(findings: List[Finding], files: List[str], args, cfg: Config) -> List[Finding]:
     """Run dynamic mode over the findings (jaxlint.dynamic is imported only here)."""
     from jaxlint import dynamic
 
@@ -93,7 +95,7 @@ def _dynamic(findings: List[Finding], files: List[str], args) -> List[Finding]:
         raise UsageError("--dynamic-timeout must be positive")
     real = {relpath(f): f for f in files if f != "-"}
     progress = sys.stderr if sys.stderr.isatty() else None
-    findings = dynamic.confirm(findings, real, timeout=args.dynamic_timeout, progress=progress)
+    findings = dynamic.confirm(findings, real, timeout=args.dynamic_timeout, progress=progress, config=cfg)
     if not args.quiet:
         print(f"Dynamic check: {dynamic.summary(findings)}.", file=sys.stderr)
     if args.dynamic_drop_refuted:
@@ -139,32 +141,20 @@ def effective_config(args, paths: Sequence[str]) -> Config:
     return cfg
 
 
-def lint_files(files: List[str], cfg: Config, args) -> List[Finding]:
-    from jaxlint.engine import cache, runner
-
-    rules = rules_for(cfg)
+def lint_paths(paths: List[str], cfg: Config, args) -> RunResult:
+    """The engine's one pipeline, with the command line's run options."""
     cache_dir = None
     if not getattr(args, "no_cache", False):
-        cache_dir = getattr(args, "cache_dir", None) or cache.default_directory(cfg.root)
-    calls: dict = {}
-    findings = runner.lint_files(
-        files,
+        cache_dir = getattr(args, "cache_dir", None) or default_cache_directory(cfg.root)
+    rules = rules_for(cfg)
+    return lint_files(
+        paths,
         cfg,
-        rules,
         jobs=getattr(args, "jobs", None),
         cache_dir=cache_dir,
         display=relpath,
         stdin=lambda: _lint_stdin(args, cfg, rules),
-        calls_out=calls,
     )
-    if calls:
-        # Helpers imported from other modules of this run, called with traced arguments.
-        from jaxlint.engine.project import cross_module_findings
-
-        pairs = [(p, relpath(p)) for p in files if p != "-"]
-        xcache = cache.Cache(cache_dir, cfg.key(), tuple(r.code for r in rules)) if cache_dir else None
-        findings.extend(cross_module_findings(pairs, calls, findings, cfg, rules, xcache))
-    return findings
 
 
 def _lint_stdin(args, cfg: Config, rules) -> List[Finding]:
@@ -172,7 +162,7 @@ def _lint_stdin(args, cfg: Config, rules) -> List[Finding]:
     name = args.stdin_filename or "-"
     display = relpath(name) if name != "-" else name
     remember_source(display, data)  # machine formats read lines for columns and fingerprints
-    return lint_source(data, display, cfg, rules)
+    return lint_source(data, display, cfg, rules).findings
 
 
 def use_color(args, stream) -> bool:
@@ -217,14 +207,13 @@ def _run(args, parser) -> int:
     diff_scope = diffmode.scope_for(args)
     if diff_scope is not None:
         paths = diff_scope.files([p for p in args.paths if p != "-"])
-    files, missing = discover(paths, cfg)
-    findings = lint_files(files, cfg, args)
-    findings.sort(key=Finding.sort_key)
+    run = lint_paths(paths, cfg, args)
+    files, missing, findings = run.files, run.missing, run.findings
     if diff_scope is not None:
         findings = diff_scope.filter(findings)
     findings = baseline.apply(args, findings)
     if getattr(args, "dynamic", False) and findings:
-        findings = _dynamic(findings, files, args)
+        findings = _dynamic(findings, files, args, cfg)
 
     out_stream = sys.stdout
     fh = None

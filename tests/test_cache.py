@@ -45,7 +45,7 @@ def dicts(findings):
 
 
 def lint(files, cache_dir, config=Config(), jobs=1):
-    return dicts(runner.lint_files(files, config, jobs=jobs, cache_dir=cache_dir))
+    return dicts(runner.lint_each(files, config, jobs=jobs, cache_dir=cache_dir).findings)
 
 
 class CountingEngine:
@@ -94,8 +94,8 @@ def test_cold_warm_and_edits_equal_a_cacheless_run(tree, tmp_path_factory, monke
 def test_findings_round_trip_exactly(tree, tmp_path):
     files = files_of(tree)
     cdir = str(tmp_path / "c")
-    cold = runner.lint_files(files, Config(), jobs=1, cache_dir=cdir)
-    warm = runner.lint_files(files, Config(), jobs=1, cache_dir=cdir)
+    cold = runner.lint_each(files, Config(), jobs=1, cache_dir=cdir).findings
+    warm = runner.lint_each(files, Config(), jobs=1, cache_dir=cdir).findings
     assert [f.to_dict() for f in warm] == [f.to_dict() for f in cold]
     assert all(type(f) is Finding for f in warm)
 
@@ -254,9 +254,9 @@ def test_cross_module_phase_is_cached_and_revalidated(tmp_path):
     def phase():
         calls, own = {}, []
         for path, display in files:
-            c = []
-            own += read_and_lint(path, display, Config(), rules, calls=c)
-            calls[display] = c
+            result = read_and_lint(path, display, Config(), rules)
+            own += result.findings
+            calls[display] = result.calls
         return [(f.path, f.line, f.code) for f in cross_module_findings(files, calls, own, Config(), rules, cache)]
 
     first = phase()

@@ -32,7 +32,7 @@ DYN = os.path.join(ROOT, "fixtures", "dynamic")
 def lint(paths):
     out = []
     for p in paths:
-        out.extend(read_and_lint(p, p, Config()))
+        out.extend(read_and_lint(p, p, Config()).findings)
     return out
 
 
@@ -77,8 +77,8 @@ def test_wrong_static_finding_is_refuted():
     path = os.path.join(DYN, "static_tests.py")
     with open(path, encoding="utf-8") as fh:
         text = fh.read()
-    assert lint_source(text, path) == []  # the real rules are silent here
-    wrong = lint_source(text, path, rules=[OverEagerIf])
+    assert lint_source(text, path).findings == []  # the real rules are silent here
+    wrong = lint_source(text, path, rules=[OverEagerIf]).findings
     assert [(f.line, f.code) for f in wrong] == [(12, "JAX101"), (19, "JAX101")]
     out = dynamic.confirm(wrong, {path: path}, timeout=60)
     assert [(f.line, f.dynamic) for f in out] == [
@@ -149,7 +149,7 @@ class EveryJitOfAName(JitInLoop):
 def test_recompilation_checks_refute_a_traced_argument_and_a_module_level_function():
     with open(RECOMPILE, encoding="utf-8") as fh:
         text = fh.read()
-    wrong = lint_source(text, RECOMPILE, rules=[EveryLoopArgument, EveryJitOfAName])
+    wrong = lint_source(text, RECOMPILE, rules=[EveryLoopArgument, EveryJitOfAName]).findings
     assert [(f.line, f.code) for f in wrong] == [(16, "JAX204"), (30, "JAX204"), (43, "JAX204"), (52, "JAX401"), (62, "JAX401")]
     out = dynamic.confirm(wrong, {RECOMPILE: RECOMPILE}, timeout=60)
     assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out if f.line in (43, 52)] == [
@@ -207,7 +207,7 @@ class IfTestFlaggedAsCapture(FrozenCapture):
 def test_capture_in_a_factory_that_does_not_change_the_trace_is_refuted():
     with open(CLOSURES, encoding="utf-8") as fh:
         text = fh.read()
-    wrong = lint_source(text, CLOSURES, rules=[IfTestFlaggedAsCapture])
+    wrong = lint_source(text, CLOSURES, rules=[IfTestFlaggedAsCapture]).findings
     assert [(f.line, f.code, f.context["entry"]) for f in wrong] == [(27, "JAX301", "make_scaler.scaled")]
     out = dynamic.confirm(wrong, {CLOSURES: CLOSURES}, timeout=60)
     assert [f.dynamic for f in out] == [
@@ -222,15 +222,16 @@ def test_capture_in_a_factory_that_does_not_change_the_trace_is_refuted():
 def test_cli_drop_refuted_and_machine_output(monkeypatch, capsys):
     path = os.path.join(DYN, "static_tests.py")
     good = os.path.join(DYN, "main_writes_file.py")
-    real_lint_files = cli.lint_files
+    real_lint_paths = cli.lint_paths
 
-    def with_wrong_finding(files, cfg, args):
-        out = real_lint_files(files, cfg, args)
+    def with_wrong_finding(paths, cfg, args):
+        run = real_lint_paths(paths, cfg, args)
         with open(path, encoding="utf-8") as fh:
-            out.extend(lint_source(fh.read(), cli.relpath(path), cfg, rules=[OverEagerIf]))
-        return out
+            run.findings.extend(lint_source(fh.read(), cli.relpath(path), cfg, rules=[OverEagerIf]).findings)
+        run.findings.sort(key=lambda f: f.sort_key())
+        return run
 
-    monkeypatch.setattr(cli, "lint_files", with_wrong_finding)
+    monkeypatch.setattr(cli, "lint_paths", with_wrong_finding)
     rc = cli.main([path, good, "--dynamic", "--format", "json"])
     out, err = capsys.readouterr()
     data = json.loads(out)

@@ -47,7 +47,7 @@ def check_result(findings, source) -> None:
 
 
 def lint_checked(source, path="fuzz.py"):
-    findings = lint_source(source, path)
+    findings = lint_source(source, path).findings
     check_result(findings, source)
     return findings
 
@@ -302,7 +302,7 @@ def test_unreadable_file_in_process(tmp_path, monkeypatch):
         return real_open(path, *args, **kwargs)
 
     monkeypatch.setattr(os, "open", refusing_open)
-    assert summary(read_and_lint(str(target), "secret.py", Config())) == [
+    assert summary(read_and_lint(str(target), "secret.py", Config()).findings) == [
         (1, 1, "JAX001", "cannot read file: Permission denied")
     ]
 
@@ -311,7 +311,7 @@ def test_fifo_read_directly_does_not_block(tmp_path):
     fifo = tmp_path / "pipe.py"
     os.mkfifo(fifo)
     start = time.monotonic()
-    assert summary(read_and_lint(str(fifo), "pipe.py", Config())) == [
+    assert summary(read_and_lint(str(fifo), "pipe.py", Config()).findings) == [
         (1, 1, "JAX001", "cannot read file: not a regular file (a named pipe)")
     ]
     assert time.monotonic() - start < 5
@@ -473,7 +473,7 @@ from jaxlint import lint_source
 t0 = time.monotonic()
 src = big_module(100_000)
 t1 = time.monotonic()
-findings = lint_source(src, "big.py")
+findings = lint_source(src, "big.py").findings
 t2 = time.monotonic()
 print(json.dumps({
     "lines": src.count("\\n"), "bytes": len(src), "generate_s": t1 - t0, "lint_s": t2 - t1,
@@ -532,7 +532,7 @@ def test_static_mode_never_executes_user_code(tmp_path):
     make_tree(tmp_path, {"hostile.py": HOSTILE.format(marker=marker).encode()})
     expected = "hostile.py:17:12: JAX104 `float()` needs a concrete value but `x` is traced in jitted f()"
     # In this process: a fork or sys.exit here would take the test run down with it.
-    findings = read_and_lint(str(tmp_path / "hostile.py"), "hostile.py", Config())
+    findings = read_and_lint(str(tmp_path / "hostile.py"), "hostile.py", Config()).findings
     assert [f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}" for f in findings] == [expected]
     # And through the command line, as a user runs it.
     rc, out, err = run_cli(["hostile.py"], tmp_path)

@@ -19,7 +19,7 @@ for rule in ALL_RULES:
 @pytest.mark.parametrize("rule,src,bad", CASES)
 def test_example(rule, src, bad):
     text = textwrap.dedent(src).lstrip("\n")
-    findings = lint_source(text, "example.py")
+    findings = lint_source(text, "example.py").findings
     want, _ = expected_markers(text)
     got = actual(findings)
     assert got == want, f"missing {describe(want - got)}; unexpected {describe(got - want, findings)}"

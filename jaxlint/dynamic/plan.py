@@ -16,11 +16,11 @@ import re
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
-from jaxlint.analysis.scopes import FuncInfo, ModuleIndex, Scope, dotted_name
-from jaxlint.analysis.tracing import Analyzer
-from jaxlint.analysis.transforms import Application, TransformFinder, resolve
+from jaxlint.analysis.scopes import FuncInfo, Scope, dotted_name
+from jaxlint.analysis.transforms import Application, resolve
+from jaxlint.config import Config
+from jaxlint.engine.module_analysis import ModuleAnalysis
 from jaxlint.findings import Finding
 from jaxlint.rules import RULES_BY_CODE
 
@@ -95,15 +95,16 @@ GUESSES = [
 class FileFacts:
     """The parsed module and the analysis facts the planner needs."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, config: Config):
         self.text = text
         self.lines = text.splitlines()
-        self.module = cst.parse_module(text)
-        wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
-        self.pos = wrapper.resolve(PositionProvider)
-        self.index = ModuleIndex(self.module)
-        self.finder = TransformFinder(self.index)
-        self.analyzer = Analyzer(self.index, self.finder, {}, lambda *a: None)
+        # The engine's analysis of the module, with the run's configuration.
+        self.analysis = ModuleAnalysis.of_text(text, config)
+        self.module = self.analysis.module
+        self.pos = self.analysis.positions
+        self.index = self.analysis.index
+        self.finder = self.analysis.finder
+        self.analyzer = self.analysis.analyzer
 
     def line_of(self, node) -> Optional[int]:
         p = self.pos.get(node)
@@ -1300,8 +1301,8 @@ def _param_for_arg(call: cst.Call, arg: cst.Arg, params: List[Param]) -> Optiona
     return None
 
 
-def plan_file(text: str, findings: Sequence[Finding]) -> List[dict]:
-    facts = FileFacts(text)
+def plan_file(text: str, findings: Sequence[Finding], config: Optional[Config] = None) -> List[dict]:
+    facts = FileFacts(text, config or Config())
     out = []
     for f in findings:
         try:

@@ -2,7 +2,8 @@
 
 ``source`` reads and decodes files and holds the cheap gates; ``pipeline`` lints one module;
 ``noqa`` applies suppressions; ``positions`` computes node ranges for the files with findings;
-``discovery``, ``runner`` and ``cache`` lint many files; ``project`` is the cross-module phase.
+``discovery``, ``runner`` and ``cache`` lint many files; ``project`` is the cross-module phase; ``run`` is the one
+pipeline for many files (discovery, runner, cache, cross-module phase).
 
 The names below are loaded on first use, so importing one engine module does not pull in the
 analysis and the rules.
@@ -12,8 +13,8 @@ from __future__ import annotations
 
 _EXPORTS = {
     "lint_source": "jaxlint.engine.pipeline",
-    "lint_paths": "jaxlint.engine.pipeline",
     "read_and_lint": "jaxlint.engine.pipeline",
+    "lint_files": "jaxlint.engine.run",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -124,11 +124,11 @@ def entry_key(settings: str, content: str, path: str, deps: Sequence[str] = ()) 
     return h.hexdigest()
 
 
-def _finding_to_json(f: Finding) -> dict:
+def finding_to_json(f: Finding) -> dict:
     return {k: getattr(f, k) for k in _FINDING_FIELDS}
 
 
-def _finding_from_json(d: dict) -> Finding:
+def finding_from_json(d: dict) -> Finding:
     return Finding(**{k: d[k] for k in _FINDING_FIELDS})
 
 
@@ -164,7 +164,7 @@ class Cache:
             entry = json.loads(raw)
             if not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("key") != key:
                 raise ValueError("not an entry for this key")
-            findings = [_finding_from_json(d) for d in entry["findings"]]
+            findings = [finding_from_json(d) for d in entry["findings"]]
             calls = entry.get("calls", [])
             if not isinstance(calls, list):
                 raise ValueError("calls must be a list")
@@ -214,7 +214,7 @@ class Cache:
     def put(self, key: str, findings: List[Finding], calls: Sequence[dict] = ()) -> None:
         if not self._prepare():
             return
-        entry = {"format": FORMAT, "key": key, "findings": [_finding_to_json(f) for f in findings], "calls": list(calls)}
+        entry = {"format": FORMAT, "key": key, "findings": [finding_to_json(f) for f in findings], "calls": list(calls)}
         try:
             data = json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
             path = self._file(key)

@@ -7,6 +7,7 @@ import stat
 from typing import Iterator, List, Sequence, Tuple
 
 from jaxlint.config import Config
+from jaxlint.engine.source import file_kind
 
 SKIP_DIRS = frozenset(
     {
@@ -51,8 +52,6 @@ def not_a_file_reason(path: str) -> str:
         st = os.stat(path)
     except OSError:
         return "no such file or directory"
-    from jaxlint.engine.source import file_kind
-
     return f"is not a regular file ({file_kind(st.st_mode)}); use '-' to lint standard input"
 
 

@@ -17,48 +17,18 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.scopes import ModuleIndex
-from jaxlint.analysis.tracing import ARRAY, BOOL, DICT, PYSEQ, RAW, REF, Analyzer, Frame, Val
-from jaxlint.analysis.transforms import FnRef, TransformFinder
+from jaxlint.analysis.tracing import Frame, Val
+from jaxlint.analysis.transforms import FnRef
 from jaxlint.config import Config
+from jaxlint.engine.cache import content_digest, finding_from_json, finding_to_json
+from jaxlint.engine.call_records import call_recorder
+from jaxlint.engine.module_analysis import ModuleAnalysis
+from jaxlint.engine.noqa import apply_noqa
+from jaxlint.engine.reporting import Reports, materialise, rule_handlers
+from jaxlint.engine.source import decode_source
 from jaxlint.findings import Finding
 
-_KEEP_FLAGS = ARRAY | BOOL | PYSEQ | DICT | RAW | REF
 MAX_ROUNDS = 3
-
-
-def call_recorder(path: str, calls: list):
-    """The Analyzer's hook for imported callees: remember the call, know nothing of the result."""
-
-    def record(interp, call_node, q: str, argvals):
-        fr = interp.fr
-        args: List[list] = []
-        kwargs: Dict[str, list] = {}
-        for a, v in argvals:
-            if a.star:
-                return None  # *args / **kwargs: we cannot map arguments to parameters
-            kv = [v.k, v.f & _KEEP_FLAGS]
-            if a.keyword is not None:
-                kwargs[a.keyword.value] = kv
-            else:
-                args.append(kv)
-        t = fr.entry.transform
-        origin = getattr(fr.entry, "origin", None)  # (entry, file) when the entry is in another file
-        calls.append(
-            {
-                "target": q,
-                "args": args,
-                "kwargs": kwargs,
-                "entry": origin[0] if origin else fr.entry_name,
-                "entry_path": origin[1] if origin else path,
-                "cached": bool(fr.cached),
-                "effects": bool(t.effects),
-                "label": t.label,
-            }
-        )
-        return None
-
-    return record
 
 
 def module_name(path: str) -> str:
@@ -117,27 +87,15 @@ class _Target:
     """One module of the run, parsed on demand for cross-module analysis."""
 
     def __init__(self, path: str, display: str, module: cst.Module, text: str, config: Config, rules):
-        from jaxlint.engine.pipeline import ModuleContext, _Pending, rule_handlers
-
         self.path = path
         self.display = display
-        self.module = module
-        self.text = text
-        self.pending: List = []
-        self.seen = set()
+        self.reports = Reports()
         self.calls: list = []
         _instances, handlers = rule_handlers(rules)
-
-        def report(rule, node, frame, fields):
-            key = (id(node), rule.code)
-            if key not in self.seen:
-                self.seen.add(key)
-                self.pending.append(_Pending(rule, node, frame, fields))
-
-        self.index = ModuleIndex(module)
-        self.finder = TransformFinder(self.index, frozenset(config.extra_jit_decorators))
-        self.analyzer = Analyzer(self.index, self.finder, handlers, report, call_recorder(display, self.calls))
-        self.analyzer.module_ctx = ModuleContext(module, self.index, self.finder, self.analyzer, report)
+        self.analysis = ModuleAnalysis(module, text, config, handlers, self.reports, call_recorder(display, self.calls))
+        self.index = self.analysis.index
+        self.finder = self.analysis.finder
+        self.analyzer = self.analysis.analyzer
 
     def function(self, name: str):
         scope = self.index.module_scope
@@ -166,16 +124,13 @@ class _Target:
         self.analyzer.call_function(frame, None, (ref, None, [], {}), argvals)
 
     def findings(self, config: Config) -> List[Finding]:
-        from jaxlint.engine.noqa import apply_noqa
-        from jaxlint.engine.pipeline import _materialise
-
-        if not self.pending:
+        if not self.reports.pending:
             return []
-        out = _materialise(self.module, self.display, self.pending)
+        out = materialise(self.analysis.module, self.display, self.reports.pending, self.analysis.positions)
         ignored = config.ignored_for(self.display)
         if ignored:
             out = [f for f in out if not any(f.code.startswith(c) for c in ignored)]
-        return apply_noqa(out, self.text)
+        return apply_noqa(out, self.analysis.text)
 
 
 def cross_module_findings(
@@ -191,9 +146,6 @@ def cross_module_findings(
     ``files``: (path, display) of every linted file; ``calls_by_display``: the records each
     file's lint produced.  Findings already in ``existing`` (same place, same code) are not
     repeated."""
-    from jaxlint.engine.cache import _finding_from_json, _finding_to_json, content_digest
-    from jaxlint.engine.source import decode_source
-
     if not any(calls_by_display.values()):
         return []
     by_module: Dict[str, Tuple[str, str]] = {}
@@ -248,7 +200,7 @@ def cross_module_findings(
         hit = cache.get_json(cache_key)
         if hit is not None and _deps_unchanged(hit.get("deps", [])):
             seen = {(e.path, e.line, e.column, e.code) for e in existing}
-            found = [_finding_from_json(d) for d in hit["findings"]]
+            found = [finding_from_json(d) for d in hit["findings"]]
             return [f for f in found if (f.path, f.line, f.column, f.code) not in seen]
     used: Dict[str, str] = {}  # path -> content digest of every module the phase read
     have = {(f.path, f.line, f.column, f.code) for f in existing}
@@ -302,14 +254,12 @@ def cross_module_findings(
     if cache is not None and cache_key is not None:
         cache.put_json(
             cache_key,
-            {"deps": sorted([p, d] for p, d in used.items()), "findings": [_finding_to_json(f) for f in out]},
+            {"deps": sorted([p, d] for p, d in used.items()), "findings": [finding_to_json(f) for f in out]},
         )
     return out
 
 
 def _deps_unchanged(deps) -> bool:
-    from jaxlint.engine.cache import content_digest
-
     for path, digest in deps:
         try:
             with open(path, "rb") as fh:
@@ -318,22 +268,3 @@ def _deps_unchanged(deps) -> bool:
         except OSError:
             return False
     return True
-
-
-def lint_together(files: Sequence[Tuple[str, str]], config: Optional[Config] = None, rules=None) -> List[Finding]:
-    """Lint (path, display) files as one run, with cross-module analysis (single process)."""
-    from jaxlint.engine.pipeline import read_and_lint
-    from jaxlint.rules import rules_for
-
-    config = config or Config()
-    if rules is None:
-        rules = rules_for(config)
-    findings: List[Finding] = []
-    calls: Dict[str, list] = {}
-    for path, display in files:
-        c: list = []
-        findings.extend(read_and_lint(path, display, config, rules, calls=c))
-        calls[display] = c
-    findings.extend(cross_module_findings(files, calls, findings, config, rules))
-    findings.sort(key=Finding.sort_key)
-    return findings
