@@ -1,7 +1,8 @@
 """What to run to confirm each finding of one file, worked out statically.
 
 Everything here reads the source with LibCST; nothing imports JAX or the user's module.  The
-result is a JSON-able plan that the worker process (``jaxlint.dynamic.worker``) carries out.
+result is a JSON-able plan that the worker process (``jaxlint.dynamic.worker``) carries out;
+``jaxlint.dynamic.protocol`` says what its keys are.
 
 Example arguments are built in this order: an explicit ``# jaxlint: example(x=f32[3,4], n=3)``
 spec; calls of the function in the same file whose arguments are literals or simple
@@ -20,6 +21,7 @@ import libcst as cst
 from jaxlint.analysis.scopes import FuncInfo, Scope, dotted_name
 from jaxlint.analysis.transforms import Application, resolve
 from jaxlint.config import Config
+from jaxlint.dynamic.protocol import Check, Driver, Value
 from jaxlint.engine.module_analysis import ModuleAnalysis
 from jaxlint.findings import Finding
 from jaxlint.rules import RULES_BY_CODE
@@ -76,11 +78,11 @@ SIZE = 3
 #   {"k": "ctor", "cls": "State", "pos": [...]}           a NamedTuple class of the module, by field
 
 
-def _arr(shape, dtype="float32") -> dict:
+def _arr(shape, dtype="float32") -> Value:
     return {"k": "array", "shape": list(shape), "dtype": dtype}
 
 
-def _py(value_src: str) -> dict:
+def _py(value_src: str) -> Value:
     return {"k": "py", "src": value_src}
 
 
@@ -639,7 +641,7 @@ def _statics(app: Application, facts: FileFacts) -> Tuple[set, bool]:
     return names, opaque
 
 
-def entry_driver(app: Application, facts: FileFacts, how: str) -> Optional[dict]:
+def entry_driver(app: Application, facts: FileFacts, how: str) -> Optional[Driver]:
     f = app.func
     target = lambda_target(f, facts) if f.is_lambda else target_of(f, facts)
     if target is None:
@@ -662,7 +664,7 @@ def entry_driver(app: Application, facts: FileFacts, how: str) -> Optional[dict]
     }
 
 
-def plain_driver(f: FuncInfo, facts: FileFacts) -> Optional[dict]:
+def plain_driver(f: FuncInfo, facts: FileFacts) -> Optional[Driver]:
     target = target_of(f, facts)
     if target is None:
         return None
@@ -680,7 +682,7 @@ def plain_driver(f: FuncInfo, facts: FileFacts) -> Optional[dict]:
     }
 
 
-def _site_driver(app: Application, facts: FileFacts) -> Optional[dict]:
+def _site_driver(app: Application, facts: FileFacts) -> Optional[Driver]:
     """The module-level function whose body applies the transform (``lax.scan(body, ...)``)."""
     if isinstance(app.site, cst.Decorator):
         holder = app.func.scope.func if app.func.scope.kind == "function" else None
@@ -746,7 +748,7 @@ def _factory_argsets(factory: FuncInfo, facts: FileFacts) -> Tuple[List[dict], L
     return out[:MAX_ARGSETS], guessed
 
 
-def factory_driver(app: Application, facts: FileFacts, how: str) -> Tuple[Optional[dict], str]:
+def factory_driver(app: Application, facts: FileFacts, how: str) -> Tuple[Optional[Driver], str]:
     """A transformed function nested in a module-level factory (a def that returns something):
     the worker calls the factory and looks for the function in what it returns and its closures."""
     f = app.func
@@ -856,15 +858,15 @@ def _call_of_arg(finding: Finding, facts: FileFacts):
     return None
 
 
-def _unhashable_value(finding: Finding) -> dict:
-    m = finding.message.lower()
-    if m.startswith("a dict"):
-        return _py("{'a': 1}")
-    if m.startswith("a set"):
-        return _py("{1, 2}")
-    if m.startswith("an array"):
+# A value of the kind the engine saw passed for the static parameter.
+_UNHASHABLE_EXAMPLES = {"dict": "{'a': 1}", "set": "{1, 2}", "list": "[1, 2]"}
+
+
+def _unhashable_value(finding: Finding) -> Value:
+    kind = finding.facts.value_kind if finding.facts is not None else None
+    if kind == "array":
         return {"k": "expr", "src": "jax.numpy.ones((3,))"}
-    return _py("[1, 2]")
+    return _py(_UNHASHABLE_EXAMPLES.get(kind or "", "[1, 2]"))
 
 
 def expected_errors(prevents) -> List[List[str]]:
@@ -872,7 +874,7 @@ def expected_errors(prevents) -> List[List[str]]:
     return [[e.exception, e.message] for e in prevents.errors]
 
 
-def plan_finding(finding: Finding, facts: FileFacts) -> dict:
+def plan_finding(finding: Finding, facts: FileFacts) -> Check:
     code = finding.code
     check = {"code": code, "line": finding.line, "end_line": finding.end_line}
     rule = RULES_BY_CODE.get(code)
@@ -1301,7 +1303,7 @@ def _param_for_arg(call: cst.Call, arg: cst.Arg, params: List[Param]) -> Optiona
     return None
 
 
-def plan_file(text: str, findings: Sequence[Finding], config: Optional[Config] = None) -> List[dict]:
+def plan_file(text: str, findings: Sequence[Finding], config: Optional[Config] = None) -> List[Check]:
     facts = FileFacts(text, config or Config())
     out = []
     for f in findings:

@@ -26,12 +26,13 @@ import hashlib
 import json
 import os
 import tempfile
+from dataclasses import asdict
 from typing import Iterable, List, Optional, Sequence, Tuple
 
 from jaxlint import __version__
-from jaxlint.findings import Finding
+from jaxlint.findings import Finding, FindingFacts
 
-FORMAT = 2  # 2: entries carry the cross-module call records
+FORMAT = 3  # 2: entries carry the cross-module call records; 3: findings carry their facts
 DEFAULT_DIR = ".jaxlint_cache"
 
 _FINDING_FIELDS = (
@@ -125,11 +126,14 @@ def entry_key(settings: str, content: str, path: str, deps: Sequence[str] = ()) 
 
 
 def finding_to_json(f: Finding) -> dict:
-    return {k: getattr(f, k) for k in _FINDING_FIELDS}
+    d = {k: getattr(f, k) for k in _FINDING_FIELDS}
+    d["facts"] = asdict(f.facts) if f.facts is not None else None
+    return d
 
 
 def finding_from_json(d: dict) -> Finding:
-    return Finding(**{k: d[k] for k in _FINDING_FIELDS})
+    facts = d.get("facts")
+    return Finding(**{k: d[k] for k in _FINDING_FIELDS}, facts=FindingFacts(**facts) if facts else None)
 
 
 class Cache:

@@ -70,6 +70,7 @@ def materialise(module: cst.Module, path: str, pending: List[Pending], positions
                 v = _short(module.code_for_node(v))
             fields[k] = v
         suggestion = fields.pop("suggestion", None)
+        facts = fields.pop("facts", None)
         if p.frame is not None:
             fields.setdefault("where", p.frame.where)
         rule = p.rule
@@ -107,6 +108,7 @@ def materialise(module: cst.Module, path: str, pending: List[Pending], positions
                 fix=fix,
                 suggestion=sugg,
                 context=context,
+                facts=facts,
             )
         )
     out.sort(key=Finding.sort_key)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from jaxlint.analysis.expression_kinds import describe_unhashable
+from jaxlint.findings import FindingFacts
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
 
@@ -70,10 +71,12 @@ class UnhashableStaticArg(Rule):
 
     def on_traced_static_arg(self, ctx, arg, pname, func, v):
         # A jitted function calling another jitted function: a tracer is not hashable either.
-        ctx.report(self, arg.value, what=f"Traced value `{v.name or pname}`", var=pname, func=func.name)
+        facts = FindingFacts(value_kind="tracer", entry=func.qualname, parameter=pname)
+        ctx.report(self, arg.value, what=f"Traced value `{v.name or pname}`", var=pname, func=func.name, facts=facts)
 
     def check_module(self, m):
         for app, arg, pname, scope, _order in m.static_arguments:
             what = describe_unhashable(arg.value, scope)
             if what is not None:
-                m.report(self, arg.value, what=what.capitalize(), var=pname, func=app.func.name)
+                facts = FindingFacts(value_kind=what.split(" ", 1)[1], entry=app.func.qualname, parameter=pname)
+                m.report(self, arg.value, what=what.capitalize(), var=pname, func=app.func.name, facts=facts)
