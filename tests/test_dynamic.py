@@ -13,7 +13,12 @@ import time
 import libcst as cst
 import pytest
 
-pytest.importorskip("jax")
+from requirements import require  # noqa: E402
+
+require("jax")
+
+# Starts JAX worker processes: minutes, not seconds.
+pytestmark = pytest.mark.slow
 
 from jaxlint import cli, dynamic  # noqa: E402
 from jaxlint.config import Config  # noqa: E402

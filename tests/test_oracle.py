@@ -27,7 +27,9 @@ import traceback
 
 import pytest
 
-jax = pytest.importorskip("jax")
+from requirements import require  # noqa: E402
+
+jax = require("jax")
 
 from markers import expected_markers  # noqa: E402
 

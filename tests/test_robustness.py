@@ -93,13 +93,24 @@ def with_decorators(src: str, decorator: str) -> str:
     return DEF_RE.sub(lambda m: f"{m.group(1)}{decorator}\n{m.group(0)}", src)
 
 
+# Generated programs are often odd but valid Python that CPython warns about while compiling
+# (``1()``: "'int' object is not callable"); the warning is about the input, not jaxlint.
+quiet_syntax_warnings = pytest.mark.filterwarnings("ignore::SyntaxWarning")
+# Fuzzing takes its time; the rest of this file is quick.
+fuzz = pytest.mark.slow
+
+
 @fuzz_settings(100)
+@fuzz
+@quiet_syntax_warnings
 @given(hypothesmith.from_grammar())
 def test_fuzz_generated_programs(src):
     lint_checked("import jax\n" + src)
 
 
 @fuzz_settings(100)
+@fuzz
+@quiet_syntax_warnings
 @given(hypothesmith.from_grammar(), st.sampled_from(JAX_DECORATORS))
 def test_fuzz_generated_programs_jitted(src, decorator):
     lint_checked(PRELUDE + with_decorators(src, decorator))
@@ -160,12 +171,16 @@ def test_mutation_corpus_is_not_empty():
 
 
 @fuzz_settings(250)
+@fuzz
+@quiet_syntax_warnings
 @given(mutated())
 def test_fuzz_mutated_fixtures(src):
     lint_checked(src)
 
 
 @fuzz_settings(50)
+@fuzz
+@quiet_syntax_warnings
 @given(mutated(), st.sampled_from(["utf-8", "utf-8-sig", "latin-1"]), st.sampled_from(["\n", "\r\n", "\r"]))
 def test_fuzz_mutated_fixtures_as_bytes(src, encoding, newline):
     data = src.replace("\n", newline).encode(encoding, errors="replace")
@@ -487,6 +502,7 @@ print(json.dumps({
 BIG_RSS_LIMIT_MB = 1600
 
 
+@pytest.mark.slow
 def test_100k_line_module_time_and_memory(tmp_path):
     # The generator is shared with the child through a tiny module (the child must not import
     # the test file, which imports hypothesis and pytest and would inflate the measurement).
