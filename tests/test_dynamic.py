@@ -326,3 +326,18 @@ def test_help_documents_the_safety_model(capsys):
     assert "EXECUTES the module's top-level code" in out
     assert "--dynamic-timeout SECONDS" in out
     assert "--dynamic-drop-refuted" in out
+
+
+def test_configured_jit_decorators_are_entry_points(tmp_path):
+    """The plan sees what the engine saw: a function under a configured jit wrapper is traced."""
+    (tmp_path / "mylib.py").write_text("import jax\n\n\ndef fastjit(f):\n    return jax.jit(f)\n", encoding="utf-8")
+    path = tmp_path / "uses_wrapper.py"
+    path.write_text(
+        "from mylib import fastjit\n\n\n@fastjit\ndef f(x):\n    if x > 0:\n        return x\n    return -x\n",
+        encoding="utf-8",
+    )
+    cfg = Config(extra_jit_decorators=("mylib.fastjit",))
+    findings = lint_source(path.read_text(encoding="utf-8"), str(path), cfg).findings
+    assert [(f.line, f.code) for f in findings] == [(6, "JAX101")]
+    out = dynamic.confirm(findings, {str(path): str(path)}, timeout=60, config=cfg)
+    assert [f.dynamic["status"] for f in out] == ["confirmed"]
