@@ -39,7 +39,7 @@ REPO = os.path.dirname(HERE)
 
 PARSE_SCRIPT = r"""
 import sys, time
-from jaxlint.engine import decode_source
+from jaxlint.engine.source import decode_source
 import libcst as cst
 files = sys.stdin.read().splitlines()
 t0 = time.perf_counter()
@@ -58,7 +58,8 @@ print(ok, time.perf_counter() - t0)
 GROWTH_SCRIPT = r"""
 import sys, time, json
 import libcst as cst
-from jaxlint.engine import decode_source, lint_source
+from jaxlint.engine.pipeline import lint_source
+from jaxlint.engine.source import decode_source
 from jaxlint.config import Config
 out = []
 for f in sys.stdin.read().splitlines():
@@ -201,7 +202,7 @@ def _bench(args, corpus: str, tmp: str) -> int:
     env.pop("NO_COLOR", None)
     sys.path.insert(0, src)
     from jaxlint.config import load_config  # noqa: E402  (the snapshot)
-    from jaxlint.discovery import discover  # noqa: E402
+    from jaxlint.engine.discovery import discover  # noqa: E402
 
     if args.only:
         targets = [os.path.join(corpus, n.strip()) for n in args.only.split(",") if n.strip()]

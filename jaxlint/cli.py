@@ -8,16 +8,19 @@ import sys
 from collections import Counter
 from typing import List, Optional, Sequence
 
-from jaxlint import __version__, baseline, diffmode, selectors
+from jaxlint import __version__, selectors
+from jaxlint.review import baseline, diffmode
 from jaxlint.config import Config, ConfigError, Overrides, Resolver
-from jaxlint.discovery import discover, not_a_file_reason, relpath
-from jaxlint.engine import lint_source
+from jaxlint.engine.discovery import discover, not_a_file_reason, relpath
+from jaxlint.engine.cache import default_directory as default_cache_directory
+from jaxlint.engine.pipeline import lint_source
+from jaxlint.engine.run import lint_files
 from jaxlint.findings import Finding
 from jaxlint.fixes import run as fixrun
-from jaxlint.fingerprint import remember_source
+from jaxlint.review.fingerprint import remember_source
 from jaxlint.formats import FORMATTERS, TEXT_FORMATS
 from jaxlint.output import open_report
-from jaxlint.rules import RULES_BY_CODE, selected_rules
+from jaxlint.rules import RULES_BY_CODE, rules_for
 
 
 class UsageError(Exception):
@@ -40,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ignore", metavar="CODES", help="comma-separated code prefixes to disable")
     p.add_argument("--extend-select", metavar="CODES", help="add to the configured selection")
     p.add_argument("--extend-ignore", metavar="CODES", help="add to the configured ignores")
+    p.add_argument("--preview", action="store_true", default=None, help="also run rules in preview (their findings may still change)")
     p.add_argument(
         "--output-format",
         "--format",
@@ -83,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
     p.add_argument("--cache-dir", metavar="DIR", help="result cache folder (default: .jaxlint_cache next to pyproject.toml, else in the working folder)")
     _add_dynamic_options(p)
-    # Review modes: only what a change introduced (jaxlint/diffmode.py, jaxlint/baseline.py).
+    # Review modes: only what a change introduced (jaxlint/review/diffmode.py, jaxlint/review/baseline.py).
     p.add_argument("--diff", metavar="REV", help="lint only lines added or changed since git merge-base REV HEAD")
     p.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
     p.add_argument("--write-baseline", metavar="FILE", help="record the current findings in FILE and report none")
@@ -115,7 +119,7 @@ def _add_dynamic_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--dynamic-drop-refuted", action="store_true", help="leave refuted findings out of the report")
 
 
-def _dynamic(findings: List[Finding], files: List[str], args) -> List[Finding]:
+def _dynamic(findings: List[Finding], files: List[str], args, cfg: Config) -> List[Finding]:
     """Run dynamic mode over the findings (jaxlint.dynamic is imported only here)."""
     from jaxlint import dynamic
 
@@ -125,7 +129,7 @@ def _dynamic(findings: List[Finding], files: List[str], args) -> List[Finding]:
         raise UsageError("--dynamic-timeout must be positive")
     real = {relpath(f): f for f in files if f != "-"}
     progress = sys.stderr if sys.stderr.isatty() else None
-    findings = dynamic.confirm(findings, real, timeout=args.dynamic_timeout, progress=progress)
+    findings = dynamic.confirm(findings, real, timeout=args.dynamic_timeout, progress=progress, config=cfg)
     if not args.quiet:
         print(f"Dynamic check: {dynamic.summary(findings)}.", file=sys.stderr)
     if args.dynamic_drop_refuted:
@@ -168,6 +172,7 @@ def make_resolver(args) -> Resolver:
         ignore=selectors.parse_option(args.ignore, "--ignore"),
         extend_select=selectors.parse_option(args.extend_select, "--extend-select") or (),
         extend_ignore=selectors.parse_option(args.extend_ignore, "--extend-ignore") or (),
+        preview=getattr(args, "preview", None),
     )
     return Resolver(args.config, getattr(args, "isolated", False), overrides)
 
@@ -178,31 +183,23 @@ def effective_config(args, paths: Sequence[str]) -> Config:
     return make_resolver(args).for_path(start)
 
 
-def lint_files(files: List[str], cfg, args) -> List[Finding]:
-    """Findings of ``files``; ``cfg`` is one Config for all, or a function giving each file's."""
-    from jaxlint import cache, runner
-    from jaxlint.project import cross_module_phase
-
-    config_for = cfg if callable(cfg) else (lambda _p: cfg)
+def lint_paths(files: List[str], config_for, args) -> List[Finding]:
+    """The engine's one pipeline (jaxlint.engine.run) over discovered files, with the command
+    line's run options; ``config_for(path)`` gives each file's settings."""
     first = config_for(next((f for f in files if f != "-"), "."))
     cache_dir = None
     if not getattr(args, "no_cache", False):
-        cache_dir = getattr(args, "cache_dir", None) or cache.default_directory(first.root)
-    calls: dict = {}
-    findings = runner.lint_configured(
-        files,
+        cache_dir = getattr(args, "cache_dir", None) or default_cache_directory(first.root)
+    run = lint_files(
+        (),
         config_for,
+        files=files,
         jobs=getattr(args, "jobs", None),
         cache_dir=cache_dir,
         display=relpath,
         stdin=lambda c, r: _lint_stdin(args, c, r),
-        calls_out=calls,
     )
-    if calls:
-        # Helpers imported from other modules of this run, called with traced arguments.
-        pairs = [(p, relpath(p)) for p in files if p != "-"]
-        findings = cross_module_phase(pairs, calls, findings, config_for, cache_dir)
-    return findings
+    return run.findings
 
 
 def _lint_stdin(args, cfg: Config, rules) -> List[Finding]:
@@ -210,7 +207,7 @@ def _lint_stdin(args, cfg: Config, rules) -> List[Finding]:
     name = args.stdin_filename or "-"
     display = relpath(name) if name != "-" else name
     remember_source(display, data)  # machine formats read lines for columns and fingerprints
-    return lint_source(data, display, cfg, rules)
+    return lint_source(data, display, cfg, rules).findings
 
 
 def _is_terminal(stream) -> bool:
@@ -315,7 +312,7 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
         if files == ["-"]:
             name = args.stdin_filename or "-"
             cfg = config_for("-")
-            rules = selected_rules(cfg.select, cfg.ignore)
+            rules = rules_for(cfg)
             return fixrun.fix_stdin(sys.stdin.buffer.read(), relpath(name) if name != "-" else name, cfg, rules, args)
         fixed = fixrun.fix_files(files, relpath, config_for, write=not args.fix_diff, unsafe=args.unsafe_fixes)
         for name, reason in fixed.refused:
@@ -325,13 +322,13 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
             if not args.quiet:
                 print(fixrun.summary(len(fixed.fixed), fixed.unsafe_more, applied=False), file=sys.stderr)
             return 1 if fixed.diffs else 0
-    findings = lint_files(files, config_for, args)
+    findings = lint_paths(files, config_for, args)
     findings.sort(key=Finding.sort_key)
     if diff_scope is not None:
         findings = diff_scope.filter(findings)
     findings = baseline.apply(args, findings)
     if getattr(args, "dynamic", False) and findings:
-        findings = _dynamic(findings, files, args)
+        findings = _dynamic(findings, files, args, config_for(next((f for f in files if f != "-"), ".")))
     if args.add_noqa:
         real = {relpath(f): f for f in files if f != "-"}
         added, nfiles = fixrun.add_noqa_to_files(findings, real.get)

@@ -95,10 +95,11 @@ class Config:
     root: Optional[str] = None  # folder of the configuration file: globs are relative to it
     extend_exclude: Tuple[str, ...] = ()
     source: Optional[str] = field(default=None, compare=False)  # the file it was read from
+    preview: bool = False  # run the rules whose status is "preview" too
 
     def key(self) -> str:
         """A stable description of everything that changes a file's findings (for caches)."""
-        return repr((self.select, self.ignore, self.per_file_ignores, self.extra_jit_decorators, self.root))
+        return repr((self.select, self.ignore, self.per_file_ignores, self.extra_jit_decorators, self.root, self.preview))
 
     def relative(self, path: str) -> str:
         """``path`` relative to the configuration folder (as given when there is none)."""
@@ -140,9 +141,9 @@ class Config:
         lines.append("per-file-ignores" + ("" if self.per_file_ignores else "       (none)"))
         for pattern, codes in self.per_file_ignores:
             lines.append(f"  {pattern!r:20s} {', '.join(codes)}")
-        from jaxlint.rules import selected_rules
+        from jaxlint.rules import rules_for
 
-        lines.append("enabled rules          " + ", ".join(r.code for r in selected_rules(self.select, self.ignore)))
+        lines.append("enabled rules          " + ", ".join(r.code for r in rules_for(self)))
         return "\n".join(lines) + "\n"
 
 
@@ -155,6 +156,7 @@ KNOWN_KEYS = (
     "exclude",
     "extend-exclude",
     "extra-jit-decorators",
+    "preview",
 )
 
 _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
@@ -226,11 +228,14 @@ def parse_table(table: Any, root: Optional[str] = None, source: Optional[str] = 
     for name in extra:
         if not _DOTTED.match(name):
             raise ConfigError(f"{where('extra-jit-decorators')}: '{name}' is not a dotted name such as mylib.jit")
-    return Config(select, ignore, per_file, exclude, tuple(extra), root, extend_exclude, source)
+    preview = norm.get("preview", False)
+    if not isinstance(preview, bool):
+        raise ConfigError(f"{where('preview')} must be true or false, not {_type_name(preview)}")
+    return Config(select, ignore, per_file, exclude, tuple(extra), root, extend_exclude, source, preview)
 
 
 def _shown(path: str) -> str:
-    from jaxlint.discovery import relpath
+    from jaxlint.engine.discovery import relpath
 
     return relpath(path)
 
@@ -282,6 +287,7 @@ class Overrides:
     extend_select: Tuple[str, ...] = ()
     extend_ignore: Tuple[str, ...] = ()
     extend_exclude: Tuple[str, ...] = ()
+    preview: Optional[bool] = None  # --preview
 
     def apply(self, cfg: Config) -> Config:
         select = self.select if self.select is not None else cfg.select
@@ -292,6 +298,8 @@ class Overrides:
         ignore = tuple(ignore) + self.extend_ignore
         if self.extend_exclude:
             cfg = replace(cfg, extend_exclude=cfg.extend_exclude + self.extend_exclude)
+        if self.preview is not None:
+            cfg = replace(cfg, preview=self.preview)
         return replace(cfg, select=tuple(select), ignore=tuple(ignore))
 
 

@@ -7,6 +7,15 @@ from typing import Any, Dict, List, Optional
 
 
 @dataclass(frozen=True)
+class FindingFacts:
+    """What the analysis knew when it reported, for the dynamic mode (not part of the output)."""
+
+    value_kind: Optional[str] = None  # what was passed or used: "list", "dict", "set", "array", "tracer"
+    entry: Optional[str] = None  # qualified name of the traced (or jitted) function involved
+    parameter: Optional[str] = None  # the parameter the value is passed for
+
+
+@dataclass(frozen=True)
 class Finding:
     path: str
     line: int  # 1-based
@@ -29,12 +38,14 @@ class Finding:
     # Other places that explain the finding (where a frozen capture is changed), each
     # {"path", "line", "column", "end_line", "end_column", "message"}.
     related: Optional[List[Dict[str, Any]]] = field(default=None, compare=False)
+    facts: Optional[FindingFacts] = field(default=None, compare=False)
 
     def sort_key(self):
         return (self.path, self.line, self.column, self.code, self.message)
 
     def to_dict(self) -> Dict[str, Any]:
         d = asdict(self)
+        del d["facts"]  # for the engine's own use; the reports stay as they are
         if d["suggestion"] is None:
             del d["suggestion"]
         del d["autofix"]

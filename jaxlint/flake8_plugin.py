@@ -23,8 +23,9 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 from jaxlint import __version__
 from jaxlint.config import Config, load_config
-from jaxlint.discovery import relpath
-from jaxlint.engine import lint_source, mentions_jax
+from jaxlint.engine.discovery import relpath
+from jaxlint.engine.pipeline import lint_source
+from jaxlint.engine.source import mentions_jax
 
 # flake8 lints many files of the same folders; pyproject.toml is read once per folder.
 _CONFIGS: Dict[str, Config] = {}
@@ -62,6 +63,6 @@ class JaxlintChecker:
         # The cheap text gate: no LibCST parse for a file that never mentions jax.
         if not mentions_jax(text, config.extra_jit_decorators):
             return
-        findings: List = lint_source(text, relpath(self.filename), config, noqa=False)
+        findings = lint_source(text, relpath(self.filename), config, noqa=False).findings
         for f in findings:
             yield f.line, f.column - 1, f"{f.code} {f.message}", type(self)

@@ -27,7 +27,7 @@ from pygls.workspace.position_codec import ServerTextPosition
 
 from jaxlint import __version__
 from jaxlint.config import Config, ConfigError, load_config
-from jaxlint.engine import lint_source
+from jaxlint.engine.pipeline import lint_source
 from jaxlint.findings import Finding
 from jaxlint.fixes import edits as fix_edits
 from jaxlint.fixes.apply import applicable, fix_source
@@ -60,7 +60,7 @@ def lint_buffer(path: Optional[str], text: str) -> List[Finding]:
         display = display.replace(os.sep, "/")
         if cfg.is_excluded(display):
             return []
-    return lint_source(text, display, cfg)
+    return lint_source(text, display, cfg).findings
 
 
 def line_edits(old: str, new: str) -> List[types.TextEdit]:

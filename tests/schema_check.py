@@ -1,4 +1,5 @@
-"""Offline JSON-schema validation against the schemas in ../shared/schemas."""
+"""Offline JSON-schema validation against the published SARIF and rdjson schemas, stored in
+tests/schemas/ (``JAXLINT_SCHEMAS`` points elsewhere)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from referencing.exceptions import NoSuchResource
 
 from clirun import ROOT
 
-SCHEMAS = os.environ.get("JAXLINT_SCHEMAS") or os.path.join(os.path.dirname(ROOT), "shared", "schemas")
+SCHEMAS = os.environ.get("JAXLINT_SCHEMAS") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "schemas")
 
 
 def _no_network(uri: str):

@@ -10,9 +10,9 @@ import shutil
 
 import pytest
 
-from jaxlint import cache as cache_mod
-from jaxlint import engine, runner
-from jaxlint.cache import Cache, entry_key
+from jaxlint.engine import cache as cache_mod
+from jaxlint.engine import pipeline, runner
+from jaxlint.engine.cache import Cache, entry_key
 from jaxlint.config import Config
 from jaxlint.findings import Finding
 
@@ -45,7 +45,7 @@ def dicts(findings):
 
 
 def lint(files, cache_dir, config=Config(), jobs=1):
-    return dicts(runner.lint_files(files, config, jobs=jobs, cache_dir=cache_dir))
+    return dicts(runner.lint_each(files, config, jobs=jobs, cache_dir=cache_dir).findings)
 
 
 class CountingEngine:
@@ -53,13 +53,13 @@ class CountingEngine:
 
     def __init__(self, monkeypatch):
         self.calls = []
-        real = engine.lint_source
+        real = pipeline.lint_source
 
         def counted(source, path="<string>", *a, **kw):
             self.calls.append(path)
             return real(source, path, *a, **kw)
 
-        monkeypatch.setattr(engine, "lint_source", counted)
+        monkeypatch.setattr(pipeline, "lint_source", counted)
 
 
 def test_cold_warm_and_edits_equal_a_cacheless_run(tree, tmp_path_factory, monkeypatch):
@@ -94,8 +94,8 @@ def test_cold_warm_and_edits_equal_a_cacheless_run(tree, tmp_path_factory, monke
 def test_findings_round_trip_exactly(tree, tmp_path):
     files = files_of(tree)
     cdir = str(tmp_path / "c")
-    cold = runner.lint_files(files, Config(), jobs=1, cache_dir=cdir)
-    warm = runner.lint_files(files, Config(), jobs=1, cache_dir=cdir)
+    cold = runner.lint_each(files, Config(), jobs=1, cache_dir=cdir).findings
+    warm = runner.lint_each(files, Config(), jobs=1, cache_dir=cdir).findings
     assert [f.to_dict() for f in warm] == [f.to_dict() for f in cold]
     assert all(type(f) is Finding for f in warm)
 
@@ -239,10 +239,10 @@ def test_cross_module_phase_is_cached_and_revalidated(tmp_path):
     recomputed when one of them changes."""
     import shutil
 
-    from jaxlint.cache import Cache
+    from jaxlint.engine.cache import Cache
     from jaxlint.config import Config
-    from jaxlint.engine import read_and_lint
-    from jaxlint.project import cross_module_findings
+    from jaxlint.engine.pipeline import read_and_lint
+    from jaxlint.engine.project import cross_module_findings
     from jaxlint.rules import selected_rules
 
     pkg = tmp_path / "solver_pkg"
@@ -254,9 +254,9 @@ def test_cross_module_phase_is_cached_and_revalidated(tmp_path):
     def phase():
         calls, own = {}, []
         for path, display in files:
-            c = []
-            own += read_and_lint(path, display, Config(), rules, calls=c)
-            calls[display] = c
+            result = read_and_lint(path, display, Config(), rules)
+            own += result.findings
+            calls[display] = result.calls
         return [(f.path, f.line, f.code) for f in cross_module_findings(files, calls, own, Config(), rules, cache)]
 
     first = phase()

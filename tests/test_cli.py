@@ -2,6 +2,7 @@
 static mode never imports JAX or the code it reads."""
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -160,8 +161,10 @@ def test_static_mode_imports_neither_jax_nor_the_linted_code(tmp_path):
 def test_console_script_is_installed_and_agrees_with_python_dash_m(proj):
     import shutil
 
-    exe = shutil.which("jaxlint")
-    assert exe, "the jaxlint console script is on PATH after pip install"
+    # pip puts the console script next to the interpreter, whether or not that folder is on PATH
+    # (a virtual environment used without activating it).
+    exe = shutil.which("jaxlint", path=os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")]))
+    assert exe, "the jaxlint console script is installed next to the interpreter by pip install"
     a = subprocess.run([exe, "--no-cache", "bad.py"], cwd=str(proj), capture_output=True, env=env(), timeout=120)
     b = jaxlint(["--no-cache", "bad.py"], cwd=str(proj))
     assert a.returncode == b.returncode == 1

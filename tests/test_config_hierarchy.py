@@ -187,7 +187,7 @@ def test_folder_symlink_out_of_the_tree_is_not_followed(repo, tmp_path):
 def test_unreadable_folder_is_reported(repo, monkeypatch):
     # chmod cannot lock root out, so the refusal is what os.scandir would raise.
     from jaxlint.config import Resolver
-    from jaxlint.discovery import discover
+    from jaxlint.engine.discovery import discover
 
     locked = repo / "rlpkg" / "locked"
     locked.mkdir()

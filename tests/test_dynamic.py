@@ -13,16 +13,21 @@ import time
 import libcst as cst
 import pytest
 
-pytest.importorskip("jax")
+from requirements import require  # noqa: E402
+
+require("jax")
+
+# Starts JAX worker processes: minutes, not seconds.
+pytestmark = pytest.mark.slow
 
 from jaxlint import cli, dynamic  # noqa: E402
 from jaxlint.config import Config  # noqa: E402
-from jaxlint.engine import lint_source, read_and_lint  # noqa: E402
+from jaxlint.engine.pipeline import lint_source, read_and_lint  # noqa: E402
 from jaxlint.formats import format_text  # noqa: E402
-from jaxlint.rules.frozen import FrozenCapture  # noqa: E402
-from jaxlint.rules.recompile import JitInLoop  # noqa: E402
-from jaxlint.rules.static_args import ChangingStaticArg  # noqa: E402
-from jaxlint.rules.traced_values import TracedIf  # noqa: E402
+from jaxlint.rules.frozen.frozen_capture import FrozenCapture  # noqa: E402
+from jaxlint.rules.recompile.jit_of_fresh_function import JitInLoop  # noqa: E402
+from jaxlint.rules.static_args.changing_static_arg import ChangingStaticArg  # noqa: E402
+from jaxlint.rules.traced_values.traced_if import TracedIf  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = sorted(glob.glob(os.path.join(ROOT, "fixtures", "*.py")))
@@ -32,7 +37,7 @@ DYN = os.path.join(ROOT, "fixtures", "dynamic")
 def lint(paths):
     out = []
     for p in paths:
-        out.extend(read_and_lint(p, p, Config()))
+        out.extend(read_and_lint(p, p, Config()).findings)
     return out
 
 
@@ -77,8 +82,8 @@ def test_wrong_static_finding_is_refuted():
     path = os.path.join(DYN, "static_tests.py")
     with open(path, encoding="utf-8") as fh:
         text = fh.read()
-    assert lint_source(text, path) == []  # the real rules are silent here
-    wrong = lint_source(text, path, rules=[OverEagerIf])
+    assert lint_source(text, path).findings == []  # the real rules are silent here
+    wrong = lint_source(text, path, rules=[OverEagerIf]).findings
     assert [(f.line, f.code) for f in wrong] == [(12, "JAX101"), (19, "JAX101")]
     out = dynamic.confirm(wrong, {path: path}, timeout=60)
     assert [(f.line, f.dynamic) for f in out] == [
@@ -149,7 +154,7 @@ class EveryJitOfAName(JitInLoop):
 def test_recompilation_checks_refute_a_traced_argument_and_a_module_level_function():
     with open(RECOMPILE, encoding="utf-8") as fh:
         text = fh.read()
-    wrong = lint_source(text, RECOMPILE, rules=[EveryLoopArgument, EveryJitOfAName])
+    wrong = lint_source(text, RECOMPILE, rules=[EveryLoopArgument, EveryJitOfAName]).findings
     assert [(f.line, f.code) for f in wrong] == [(16, "JAX204"), (30, "JAX204"), (43, "JAX204"), (52, "JAX401"), (62, "JAX401")]
     out = dynamic.confirm(wrong, {RECOMPILE: RECOMPILE}, timeout=60)
     assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out if f.line in (43, 52)] == [
@@ -193,7 +198,7 @@ def test_capture_in_a_factory_changes_the_closure_cell():
     }
 
 
-class TestedClosureAsCapture(FrozenCapture):
+class IfTestFlaggedAsCapture(FrozenCapture):
     """Test-only: flags a variable tested by an `if` in a jitted function as a frozen capture."""
 
     def on_capture(self, ctx, node, name, owner, attr):
@@ -207,7 +212,7 @@ class TestedClosureAsCapture(FrozenCapture):
 def test_capture_in_a_factory_that_does_not_change_the_trace_is_refuted():
     with open(CLOSURES, encoding="utf-8") as fh:
         text = fh.read()
-    wrong = lint_source(text, CLOSURES, rules=[TestedClosureAsCapture])
+    wrong = lint_source(text, CLOSURES, rules=[IfTestFlaggedAsCapture]).findings
     assert [(f.line, f.code, f.context["entry"]) for f in wrong] == [(27, "JAX301", "make_scaler.scaled")]
     out = dynamic.confirm(wrong, {CLOSURES: CLOSURES}, timeout=60)
     assert [f.dynamic for f in out] == [
@@ -222,16 +227,16 @@ def test_capture_in_a_factory_that_does_not_change_the_trace_is_refuted():
 def test_cli_drop_refuted_and_machine_output(monkeypatch, capsys):
     path = os.path.join(DYN, "static_tests.py")
     good = os.path.join(DYN, "main_writes_file.py")
-    real_lint_files = cli.lint_files
+    real_lint_paths = cli.lint_paths
 
-    def with_wrong_finding(files, cfg, args):
-        out = real_lint_files(files, cfg, args)
+    def with_wrong_finding(paths, cfg, args):
+        out = real_lint_paths(paths, cfg, args)
         with open(path, encoding="utf-8") as fh:
-            # cfg: the settings of each file (a resolver); this file has none of its own.
-            out.extend(lint_source(fh.read(), cli.relpath(path), rules=[OverEagerIf]))
+            # cfg: the settings of each file (a function); this file has none of its own.
+            out.extend(lint_source(fh.read(), cli.relpath(path), rules=[OverEagerIf]).findings)
         return out
 
-    monkeypatch.setattr(cli, "lint_files", with_wrong_finding)
+    monkeypatch.setattr(cli, "lint_paths", with_wrong_finding)
     rc = cli.main([path, good, "--dynamic", "--format", "json"])
     out, err = capsys.readouterr()
     data = json.loads(out)
@@ -322,3 +327,18 @@ def test_help_documents_the_safety_model(capsys):
     assert "EXECUTES the module's top-level code" in out
     assert "--dynamic-timeout SECONDS" in out
     assert "--dynamic-drop-refuted" in out
+
+
+def test_configured_jit_decorators_are_entry_points(tmp_path):
+    """The plan sees what the engine saw: a function under a configured jit wrapper is traced."""
+    (tmp_path / "mylib.py").write_text("import jax\n\n\ndef fastjit(f):\n    return jax.jit(f)\n", encoding="utf-8")
+    path = tmp_path / "uses_wrapper.py"
+    path.write_text(
+        "from mylib import fastjit\n\n\n@fastjit\ndef f(x):\n    if x > 0:\n        return x\n    return -x\n",
+        encoding="utf-8",
+    )
+    cfg = Config(extra_jit_decorators=("mylib.fastjit",))
+    findings = lint_source(path.read_text(encoding="utf-8"), str(path), cfg).findings
+    assert [(f.line, f.code) for f in findings] == [(6, "JAX101")]
+    out = dynamic.confirm(findings, {str(path): str(path)}, timeout=60, config=cfg)
+    assert [f.dynamic["status"] for f in out] == ["confirmed"]

@@ -32,7 +32,7 @@ def _out(path):
 
 def _fix(text, path, unsafe):
     rel = os.path.relpath(path, ROOT)
-    return fix_source(text, lambda t: lint_source(t, rel, Config()), unsafe=unsafe)
+    return fix_source(text, lambda t: lint_source(t, rel, Config()).findings, unsafe=unsafe)
 
 
 def _unsafe(path):
@@ -57,7 +57,7 @@ def test_fix(path):
     assert result.refused is None
     assert result.source == _read(_out(path))
     # Every marked finding has a fix of the tier, all were applied, and nothing is left.
-    first = lint_source(source, os.path.relpath(path, ROOT), Config())
+    first = lint_source(source, os.path.relpath(path, ROOT), Config()).findings
     assert {(f.line, f.code) for f in first if applicable(f, _unsafe(path))} == want
     assert len(result.fixed) >= len(want)
     assert result.remaining == []
@@ -160,7 +160,7 @@ def test_rounds_are_bounded():
 
 def test_fixes_keep_comments_and_blank_lines_crlf():
     source = "import jax\r\n\r\n# about f\r\n@jax.jit\r\ndef f(x):\r\n    print('x', x)  # debug\r\n\r\n    return x\r\n"
-    result = fix_source(source, lambda t: lint_source(t, "m.py", Config()))
+    result = fix_source(source, lambda t: lint_source(t, "m.py", Config()).findings)
     assert result.source == source.replace("print('x', x)", 'jax.debug.print("x {}", x)')
 
 
@@ -183,7 +183,7 @@ def test_a_rule_with_a_suggestion_and_a_fix_safety_has_a_fix():
                     m.report(self, call.func, suggestion="jax.tree.map")
 
     source = "import jax\n\ny = jax.tree_map(abs, [1, -2])  # migrate\n"
-    lint = lambda t: lint_source(t, "m.py", Config(), rules=[TreeMapMigration])  # noqa: E731
+    lint = lambda t: lint_source(t, "m.py", Config(), rules=[TreeMapMigration]).findings  # noqa: E731
     (finding,) = lint(source)
     assert finding.autofix == {
         "title": "Replace with `jax.tree.map`",

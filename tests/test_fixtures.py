@@ -8,7 +8,7 @@ import pytest
 
 from fixture_units import ROOT, units
 from jaxlint.config import Config
-from jaxlint.project import lint_together
+from jaxlint.engine.run import lint_files
 from markers import expected_markers
 
 UNITS = units()
@@ -21,7 +21,7 @@ def test_there_are_fixtures():
 
 @pytest.mark.parametrize("name,files", UNITS, ids=[u[0] for u in UNITS])
 def test_fixture(name, files):
-    findings = lint_together([(f, os.path.relpath(f, ROOT)) for f in files], Config())
+    findings = lint_files(files, Config(), jobs=1, display=lambda p: os.path.relpath(p, ROOT)).findings
     want, cols = set(), {}
     for f in files:
         with open(f, encoding="utf-8") as fh:

@@ -13,6 +13,9 @@ import pytest
 
 from clirun import ROOT, env, jaxlint, jaxlint_json
 
+# Runs flake8 in subprocesses.
+pytestmark = pytest.mark.slow
+
 FIXTURES = sorted(
     os.path.relpath(p, ROOT).replace(os.sep, "/")
     for p in glob.glob(os.path.join(ROOT, "fixtures", "**", "*.py"), recursive=True)

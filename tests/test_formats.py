@@ -13,7 +13,7 @@ import pytest
 from clirun import git, init_repo, jaxlint
 from jaxlint import __version__
 from jaxlint.findings import Finding
-from jaxlint.fingerprint import SourceLines, fingerprints
+from jaxlint.review.fingerprint import SourceLines, fingerprints
 from jaxlint.formats import FORMATTERS
 from jaxlint.formats.github import escape_data, escape_property
 from jaxlint.rules import ALL_RULES
@@ -426,7 +426,7 @@ def _frozen_capture_findings(tmp_path):
     src = "import jax\n\nlr = 0.1\n\n\n@jax.jit\ndef step(w):\n    return w - lr * w\n\n\nw = step(1.0)\nlr = 0.01\nw = step(w)\n"
     path = tmp_path / "fr.py"
     path.write_text(src)
-    return lint_source(src, str(path))
+    return lint_source(src, str(path)).findings
 
 
 def test_frozen_capture_names_where_the_value_changes(tmp_path):

@@ -1,4 +1,4 @@
-"""jaxlint.positions gives exactly LibCST's PositionProvider ranges, for every node."""
+"""jaxlint.engine.positions gives exactly LibCST's PositionProvider ranges, for every node."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from jaxlint.positions import node_positions
+from jaxlint.engine.positions import node_positions
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

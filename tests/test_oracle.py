@@ -3,12 +3,15 @@
 Each fixture is a real module.  Its ``CASES`` (zero-argument callables) run under the installed
 JAX on CPU:
 
-* a case that raises must raise at a line marked with a JAX1xx/JAX2xx/JAX304 code, with the
-  exception JAX raises for that code;
-* every line marked JAX1xx/JAX202/JAX203/JAX304 must be where some case raises (so the markers
-  are exactly JAX's failures: unmarked look-alikes in the same cases run fine);
-* every line marked JAX301/302/303/306 must run while tracing and not when the compiled
+What each code means is read from its rule's ``prevents`` declaration (the same one the dynamic
+mode checks findings against); a marked code that no rule declares fails the test.
+
+* a case that raises must raise at a marked line, with an error the mark's rule declares;
+* every line marked with a "raises" code must be where some case raises that error (so the
+  markers are exactly JAX's failures: unmarked look-alikes in the same cases run fine);
+* every line marked with a "frozen" code must run while tracing and not when the compiled
   function is called again (its effect is frozen at trace time);
+* a module with "recompiles" marks must have ``FROZEN`` checks that observe the retrace;
 * every check in ``FROZEN`` (a callable returning True when the trace-time behaviour the
   markers claim is observed: a frozen value, a lost side effect, a retrace on every call)
   must return True.
@@ -24,36 +27,22 @@ import traceback
 
 import pytest
 
-jax = pytest.importorskip("jax")
+from requirements import require  # noqa: E402
+
+jax = require("jax")
 
 from markers import expected_markers  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = sorted(glob.glob(os.path.join(ROOT, "fixtures", "**", "*.py"), recursive=True))
 
-ERRORS = {
-    "JAX101": ("TracerBoolConversionError",),
-    "JAX102": ("TracerBoolConversionError",),
-    "JAX105": ("TracerBoolConversionError",),
-    "JAX106": ("TracerBoolConversionError",),
-    "JAX103": ("TracerIntegerConversionError",),
-    "JAX104": ("ConcretizationTypeError", "TracerIntegerConversionError", "TracerBoolConversionError", "TypeError"),
-    "JAX107": ("TracerArrayConversionError",),
-    "JAX108": (
-        "ConcretizationTypeError",
-        "NonConcreteBooleanIndexError",
-        "IndexError",
-        "TypeError",
-        "TracerIntegerConversionError",
-        "TracerBoolConversionError",
-        "ValueError",
-    ),
-    "JAX201": ("ValueError",),
-    "JAX202": ("ValueError",),
-    "JAX203": ("ValueError",),
-    "JAX304": ("TypeError",),
-}
-FROZEN_CODES = ("JAX301", "JAX302", "JAX303", "JAX306")
+from jaxlint.rules import RULES_BY_CODE  # noqa: E402
+
+
+def prevents(code):
+    """The rule's declaration of what JAX does; None for a code no rule declares."""
+    rule = RULES_BY_CODE.get(code)
+    return None if rule is None or rule.prevents.kind == "none" else rule.prevents
 
 
 def _load(path):
@@ -123,15 +112,13 @@ def _fail_line(err, filenames):
     return (frames[-1].filename, frames[-1].lineno) if frames else None
 
 
+def _raises(code):
+    p = prevents(code)
+    return p is not None and p.kind == "raises"
+
+
 def _error_ok(code, err):
-    name = type(err).__name__
-    if name not in ERRORS[code]:
-        return False
-    if code in ("JAX201", "JAX202"):
-        return "Non-hashable static arguments" in str(err)
-    if code == "JAX304":
-        return "immutable" in str(err)
-    return True
+    return _raises(code) and prevents(code).matches(err)
 
 
 from fixture_units import units  # noqa: E402
@@ -172,7 +159,7 @@ def test_oracle(name, path, files):
             if where is not None:
                 where = (os.path.realpath(where[0]), where[1])
             marked = codes_at.get(where, set())
-            if not any(c in ERRORS and _error_ok(c, err) for c in marked):
+            if not any(_error_ok(c, err) for c in marked):
                 problems.append(
                     f"case {i} raised {type(err).__name__} at {where} (marked {sorted(marked) or 'nothing'}): "
                     f"{str(err).splitlines()[0][:120]}"
@@ -184,16 +171,25 @@ def test_oracle(name, path, files):
         twice_frozen |= {(os.path.realpath(f), line) for f, line in first - second}
     for fname, line, code in sorted(want):
         where = (fname, line)
-        if code in ERRORS and code != "JAX201":
+        declared = prevents(code)
+        if declared is None:
+            problems.append(f"{where} is marked {code}, but no rule declares what JAX does for {code}")
+        elif declared.kind == "raises" and declared.stage == "call" and code == "JAX201":
+            # A static array parameter fails where the jitted function is called, not at the mark.
+            if not any(_error_ok(code, e) for e in failures.values()):
+                problems.append(f"{where} is marked {code} but no case fails with {declared.description}")
+        elif declared.kind == "raises":
             err = failures.get(where)
             if err is None or not _error_ok(code, err):
-                problems.append(f"{where} is marked {code} but no case fails there with {ERRORS[code]}")
-        elif code == "JAX201":
-            if not any(_error_ok(code, e) for e in failures.values()):
-                problems.append(f"{where} is marked JAX201 but no case fails with a non-hashable static argument")
-        elif code in FROZEN_CODES:
+                problems.append(f"{where} is marked {code} but no case fails there with {declared.description}")
+        elif declared.kind == "frozen":
             if where not in twice_frozen:
                 problems.append(f"{where} is marked {code} but does not run only at trace time in any case")
+        elif declared.kind == "recompiles":
+            if not getattr(mod, "FROZEN", []):
+                problems.append(f"{where} is marked {code} but the module has no FROZEN check that observes the retrace")
+        else:
+            problems.append(f"{where} is marked {code}, whose declared kind {declared.kind!r} the oracle cannot check")
     for check in getattr(mod, "FROZEN", []):
         jax.clear_caches()
         with contextlib.redirect_stdout(io.StringIO()):

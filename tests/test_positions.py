@@ -51,7 +51,7 @@ SRC = textwrap.dedent(
 
 
 def test_positions():
-    got = {(f.code, f.line, f.column, f.end_line, f.end_column) for f in lint_source(SRC, "m.py")}
+    got = {(f.code, f.line, f.column, f.end_line, f.end_column) for f in lint_source(SRC, "m.py").findings}
     assert got == {
         ("JAX101", 12, 8, 12, 19),  # the condition
         ("JAX102", 14, 11, 14, 22),  # the condition

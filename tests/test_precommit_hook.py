@@ -24,6 +24,9 @@ import yaml
 
 from clirun import ROOT, commit_all, env, git, init_repo
 
+# Runs pre-commit on temporary git repositories.
+pytestmark = pytest.mark.slow
+
 TIMEOUT = 900  # creating a virtualenv and installing libcst can be slow on a cold cache
 
 BAD = """\

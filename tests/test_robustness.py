@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 from clirun import ROOT, env, jaxlint
 from jaxlint import lint_source
 from jaxlint.config import Config
-from jaxlint.engine import read_and_lint
+from jaxlint.engine.pipeline import read_and_lint
 from jaxlint.rules import ALL_RULES
 
 # -- the invariant ----------------------------------------------------------------------------
@@ -47,7 +47,7 @@ def check_result(findings, source) -> None:
 
 
 def lint_checked(source, path="fuzz.py"):
-    findings = lint_source(source, path)
+    findings = lint_source(source, path).findings
     check_result(findings, source)
     return findings
 
@@ -93,13 +93,24 @@ def with_decorators(src: str, decorator: str) -> str:
     return DEF_RE.sub(lambda m: f"{m.group(1)}{decorator}\n{m.group(0)}", src)
 
 
+# Generated programs are often odd but valid Python that CPython warns about while compiling
+# (``1()``: "'int' object is not callable"); the warning is about the input, not jaxlint.
+quiet_syntax_warnings = pytest.mark.filterwarnings("ignore::SyntaxWarning")
+# Fuzzing takes its time; the rest of this file is quick.
+fuzz = pytest.mark.slow
+
+
 @fuzz_settings(100)
+@fuzz
+@quiet_syntax_warnings
 @given(hypothesmith.from_grammar())
 def test_fuzz_generated_programs(src):
     lint_checked("import jax\n" + src)
 
 
 @fuzz_settings(100)
+@fuzz
+@quiet_syntax_warnings
 @given(hypothesmith.from_grammar(), st.sampled_from(JAX_DECORATORS))
 def test_fuzz_generated_programs_jitted(src, decorator):
     lint_checked(PRELUDE + with_decorators(src, decorator))
@@ -160,12 +171,16 @@ def test_mutation_corpus_is_not_empty():
 
 
 @fuzz_settings(250)
+@fuzz
+@quiet_syntax_warnings
 @given(mutated())
 def test_fuzz_mutated_fixtures(src):
     lint_checked(src)
 
 
 @fuzz_settings(50)
+@fuzz
+@quiet_syntax_warnings
 @given(mutated(), st.sampled_from(["utf-8", "utf-8-sig", "latin-1"]), st.sampled_from(["\n", "\r\n", "\r"]))
 def test_fuzz_mutated_fixtures_as_bytes(src, encoding, newline):
     data = src.replace("\n", newline).encode(encoding, errors="replace")
@@ -303,7 +318,7 @@ def test_unreadable_file_in_process(tmp_path, monkeypatch):
         return real_open(path, *args, **kwargs)
 
     monkeypatch.setattr(os, "open", refusing_open)
-    assert summary(read_and_lint(str(target), "secret.py", Config())) == [
+    assert summary(read_and_lint(str(target), "secret.py", Config()).findings) == [
         (1, 1, "JAX001", "cannot read file: Permission denied")
     ]
 
@@ -312,7 +327,7 @@ def test_fifo_read_directly_does_not_block(tmp_path):
     fifo = tmp_path / "pipe.py"
     os.mkfifo(fifo)
     start = time.monotonic()
-    assert summary(read_and_lint(str(fifo), "pipe.py", Config())) == [
+    assert summary(read_and_lint(str(fifo), "pipe.py", Config()).findings) == [
         (1, 1, "JAX001", "cannot read file: not a regular file (a named pipe)")
     ]
     assert time.monotonic() - start < 5
@@ -474,7 +489,7 @@ from jaxlint import lint_source
 t0 = time.monotonic()
 src = big_module(100_000)
 t1 = time.monotonic()
-findings = lint_source(src, "big.py")
+findings = lint_source(src, "big.py").findings
 t2 = time.monotonic()
 print(json.dumps({
     "lines": src.count("\\n"), "bytes": len(src), "generate_s": t1 - t0, "lint_s": t2 - t1,
@@ -488,6 +503,7 @@ print(json.dumps({
 BIG_RSS_LIMIT_MB = 1600
 
 
+@pytest.mark.slow
 def test_100k_line_module_time_and_memory(tmp_path):
     # The generator is shared with the child through a tiny module (the child must not import
     # the test file, which imports hypothesis and pytest and would inflate the measurement).
@@ -533,7 +549,7 @@ def test_static_mode_never_executes_user_code(tmp_path):
     make_tree(tmp_path, {"hostile.py": HOSTILE.format(marker=marker).encode()})
     expected = "hostile.py:17:12: JAX104 `float()` needs a concrete value but `x` is traced in jitted f()"
     # In this process: a fork or sys.exit here would take the test run down with it.
-    findings = read_and_lint(str(tmp_path / "hostile.py"), "hostile.py", Config())
+    findings = read_and_lint(str(tmp_path / "hostile.py"), "hostile.py", Config()).findings
     assert [f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}" for f in findings] == [expected]
     # And through the command line, as a user runs it.
     rc, out, err = run_cli(["hostile.py"], tmp_path)
@@ -557,7 +573,7 @@ def _determinism_tree(root):
 
 
 def test_output_is_deterministic_across_runs_and_jobs(tmp_path):
-    from jaxlint.runner import POOL_MIN_BYTES, POOL_MIN_FILES
+    from jaxlint.engine.runner import POOL_MIN_BYTES, POOL_MIN_FILES
 
     _determinism_tree(tmp_path)
     sizes = [os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(tmp_path) for f in fs]
@@ -587,7 +603,7 @@ def test_output_is_deterministic_across_runs_and_jobs(tmp_path):
     ],
 )
 def test_syntax_error_is_reported_where_the_parser_stops(source, line, column):
-    (f,) = lint_source(source, "broken.py")
+    (f,) = lint_source(source, "broken.py").findings
     assert (f.code, f.line, f.column) == ("JAX001", line, column)
     with pytest.raises(SyntaxError) as info:
         compile(source, "broken.py", "exec")

@@ -22,7 +22,7 @@ def test_example(rule, src, bad):
     text = textwrap.dedent(src).lstrip("\n")
     # A rule that is off by default is shown with it enabled on top of the defaults.
     config = None if rule.default_enabled else Config(select=selectors.extend((), (rule.code,)))
-    findings = lint_source(text, "example.py", config)
+    findings = lint_source(text, "example.py", config).findings
     want, _ = expected_markers(text)
     got = actual(findings)
     assert got == want, f"missing {describe(want - got)}; unexpected {describe(got - want, findings)}"

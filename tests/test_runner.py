@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-from jaxlint import cli, runner
+from jaxlint import cli
+from jaxlint.engine import runner
 from jaxlint.config import Config
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -43,12 +44,12 @@ def always_pool(monkeypatch):
 
 def test_jobs_do_not_change_results_or_their_order(tree, always_pool):
     files = files_of(tree)
-    one = dicts(runner.lint_files(files, Config(), jobs=1))
+    one = dicts(runner.lint_each(files, Config(), jobs=1).findings)
     assert len({f["path"] for f in one}) >= 3
     for jobs in (2, 3, 7):
-        assert dicts(runner.lint_files(files, Config(), jobs=jobs)) == one
+        assert dicts(runner.lint_each(files, Config(), jobs=jobs).findings) == one
     # Findings come in the order of the files given, whoever finished first.
-    rev = dicts(runner.lint_files(files[::-1], Config(), jobs=2))
+    rev = dicts(runner.lint_each(files[::-1], Config(), jobs=2).findings)
     order = []
     for f in rev:
         if f["path"] not in order:
@@ -58,11 +59,11 @@ def test_jobs_do_not_change_results_or_their_order(tree, always_pool):
 
 def test_pool_with_cache_equals_single_process(tree, tmp_path_factory, always_pool):
     files = files_of(tree)
-    ref = dicts(runner.lint_files(files, Config(), jobs=1))
+    ref = dicts(runner.lint_each(files, Config(), jobs=1).findings)
     cdir = str(tmp_path_factory.mktemp("cache"))
-    assert dicts(runner.lint_files(files, Config(), jobs=2, cache_dir=cdir)) == ref  # workers write
+    assert dicts(runner.lint_each(files, Config(), jobs=2, cache_dir=cdir).findings) == ref  # workers write
     assert len(glob.glob(os.path.join(cdir, "*", "*.json"))) == len(files)
-    assert dicts(runner.lint_files(files, Config(), jobs=2, cache_dir=cdir)) == ref  # all hits
+    assert dicts(runner.lint_each(files, Config(), jobs=2, cache_dir=cdir).findings) == ref  # all hits
 
 
 def test_a_handful_of_files_stays_in_process(tree, monkeypatch):
@@ -71,7 +72,7 @@ def test_a_handful_of_files_stays_in_process(tree, monkeypatch):
 
     monkeypatch.setattr(runner, "_run_pool", no_pool)
     files = files_of(tree)[:3]
-    assert runner.lint_files(files, Config(), jobs=4) == runner.lint_files(files, Config(), jobs=1)
+    assert runner.lint_each(files, Config(), jobs=4).findings == runner.lint_each(files, Config(), jobs=1).findings
 
 
 def test_large_runs_use_the_pool(tree, monkeypatch):
@@ -86,7 +87,7 @@ def test_large_runs_use_the_pool(tree, monkeypatch):
     monkeypatch.setattr(runner, "POOL_MIN_BYTES", 0)
     files = files_of(tree)
     assert len(files) >= runner.POOL_MIN_FILES
-    runner.lint_files(files, Config(), jobs=2)
+    runner.lint_each(files, Config(), jobs=2).findings
     assert used == [len(files)]
 
 
@@ -101,7 +102,7 @@ def test_chunks_cover_every_file_once_largest_first():
 
 def test_unreadable_and_missing_files_are_reported(tmp_path):
     missing = str(tmp_path / "gone.py")
-    got = runner.lint_files([missing], Config(), jobs=1, cache_dir=str(tmp_path / "c"))
+    got = runner.lint_each([missing], Config(), jobs=1, cache_dir=str(tmp_path / "c")).findings
     assert [f.code for f in got] == ["JAX001"]
 
 

@@ -25,6 +25,8 @@ import time
 from collections import Counter
 from typing import Dict, List, Optional, Sequence, TextIO, Tuple
 
+from jaxlint.config import Config
+from jaxlint.engine.source import decode_source
 from jaxlint.findings import Finding
 
 INSTALL_HINT = "python -m pip install 'jax>=0.4.30' (from a clone of jaxlint: python -m pip install '.[dynamic]')"
@@ -183,8 +185,12 @@ def confirm(
     timeout: float = DEFAULT_TIMEOUT,
     progress: Optional[TextIO] = None,
     jobs: Optional[int] = None,
+    config: Optional[Config] = None,
 ) -> List[Finding]:
-    """Return the findings with ``dynamic`` set.  ``real_paths`` maps a finding's path to the file."""
+    """Return the findings with ``dynamic`` set.  ``real_paths`` maps a finding's path to the file.
+
+    ``config``: the run's configuration, so that the plan sees what the engine saw (the
+    configured ``extra-jit-decorators`` are jits)."""
     from jaxlint.dynamic.plan import plan_file
 
     by_file: Dict[str, List[int]] = {}
@@ -205,9 +211,7 @@ def confirm(
             try:
                 with open(real, "rb") as fh:
                     data = fh.read()
-                from jaxlint.engine import decode_source
-
-                checks = plan_file(decode_source(data), fl)
+                checks = plan_file(decode_source(data), fl, config or Config())
             except Exception as e:  # noqa: BLE001 - one file must not stop the run
                 for i in idxs:
                     result[i] = _mark(findings[i], "unverified", f"could not plan the checks: {type(e).__name__}: {e}")

@@ -1,7 +1,8 @@
 """What to run to confirm each finding of one file, worked out statically.
 
 Everything here reads the source with LibCST; nothing imports JAX or the user's module.  The
-result is a JSON-able plan that the worker process (``jaxlint.dynamic.worker``) carries out.
+result is a JSON-able plan that the worker process (``jaxlint.dynamic.worker``) carries out;
+``jaxlint.dynamic.protocol`` says what its keys are.
 
 Example arguments are built in this order: an explicit ``# jaxlint: example(x=f32[3,4], n=3)``
 spec; calls of the function in the same file whose arguments are literals or simple
@@ -16,33 +17,15 @@ import re
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
-from jaxlint.analysis.scopes import FuncInfo, ModuleIndex, Scope, dotted_name
-from jaxlint.analysis.calls import Analyzer
+from jaxlint.analysis.scopes import FuncInfo, Scope, dotted_name
+from jaxlint.analysis.transforms import Application, resolve
+from jaxlint.config import Config
+from jaxlint.dynamic.protocol import Check, Driver, Value
+from jaxlint.engine.module_analysis import ModuleAnalysis
 from jaxlint.analysis.classes import LEAF, STATIC_FIELD, ClassModel
-from jaxlint.analysis.transforms import Application, TransformFinder, resolve
 from jaxlint.findings import Finding
-
-# The error classes JAX raises for each rule (names of classes in the exception's MRO).
-CONCRETE = ["ConcretizationTypeError", "TracerBoolConversionError", "TracerIntegerConversionError"]
-EXPECTED: Dict[str, List[str]] = {
-    "JAX101": ["TracerBoolConversionError", "ConcretizationTypeError"],
-    "JAX102": ["TracerBoolConversionError", "ConcretizationTypeError"],
-    "JAX103": ["TracerIntegerConversionError", "ConcretizationTypeError"],
-    # TypeError: a tracer refuses an f-string format spec (f"{x:.3f}")
-    "JAX104": CONCRETE + ["TypeError"],
-    "JAX105": ["TracerBoolConversionError", "ConcretizationTypeError"],
-    "JAX106": ["TracerBoolConversionError", "ConcretizationTypeError"],
-    "JAX107": ["TracerArrayConversionError"],
-    "JAX108": CONCRETE + ["NonConcreteBooleanIndexError", "TypeError", "IndexError"],
-    "JAX304": ["TypeError"],
-}
-# A substring the error message must contain, when the class alone is too broad.
-EXPECTED_TEXT: Dict[str, str] = {"JAX304": "immutable"}
-
-TRACE_CODES = frozenset(EXPECTED)
-EFFECT_CODES = frozenset({"JAX302", "JAX303", "JAX306"})
+from jaxlint.rules import RULES_BY_CODE
 
 DTYPES = {
     "f16": "float16",
@@ -96,11 +79,11 @@ SIZE = 3
 #   {"k": "ctor", "cls": "State", "pos": [...]}           a pytree class of the module, by field
 
 
-def _arr(shape, dtype="float32") -> dict:
+def _arr(shape, dtype="float32") -> Value:
     return {"k": "array", "shape": list(shape), "dtype": dtype}
 
 
-def _py(value_src: str) -> dict:
+def _py(value_src: str) -> Value:
     return {"k": "py", "src": value_src}
 
 
@@ -115,15 +98,16 @@ GUESSES = [
 class FileFacts:
     """The parsed module and the analysis facts the planner needs."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, config: Config):
         self.text = text
         self.lines = text.splitlines()
-        self.module = cst.parse_module(text)
-        wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
-        self.pos = wrapper.resolve(PositionProvider)
-        self.index = ModuleIndex(self.module)
-        self.finder = TransformFinder(self.index)
-        self.analyzer = Analyzer(self.index, self.finder, {}, lambda *a: None)
+        # The engine's analysis of the module, with the run's configuration.
+        self.analysis = ModuleAnalysis.of_text(text, config)
+        self.module = self.analysis.module
+        self.pos = self.analysis.positions
+        self.index = self.analysis.index
+        self.finder = self.analysis.finder
+        self.analyzer = self.analysis.analyzer
 
     def line_of(self, node) -> Optional[int]:
         p = self.pos.get(node)
@@ -697,7 +681,7 @@ def _statics(app: Application, facts: FileFacts) -> Tuple[set, bool]:
     return names, opaque
 
 
-def entry_driver(app: Application, facts: FileFacts, how: str) -> Optional[dict]:
+def entry_driver(app: Application, facts: FileFacts, how: str) -> Optional[Driver]:
     f = app.func
     target = lambda_target(f, facts) if f.is_lambda else target_of(f, facts)
     if target is None:
@@ -720,7 +704,7 @@ def entry_driver(app: Application, facts: FileFacts, how: str) -> Optional[dict]
     }
 
 
-def plain_driver(f: FuncInfo, facts: FileFacts) -> Optional[dict]:
+def plain_driver(f: FuncInfo, facts: FileFacts) -> Optional[Driver]:
     target = target_of(f, facts)
     if target is None:
         return None
@@ -738,7 +722,7 @@ def plain_driver(f: FuncInfo, facts: FileFacts) -> Optional[dict]:
     }
 
 
-def _site_driver(app: Application, facts: FileFacts) -> Optional[dict]:
+def _site_driver(app: Application, facts: FileFacts) -> Optional[Driver]:
     """The module-level function whose body applies the transform (``lax.scan(body, ...)``)."""
     if isinstance(app.site, cst.Decorator):
         holder = app.func.scope.func if app.func.scope.kind == "function" else None
@@ -804,7 +788,7 @@ def _factory_argsets(factory: FuncInfo, facts: FileFacts) -> Tuple[List[dict], L
     return out[:MAX_ARGSETS], guessed
 
 
-def factory_driver(app: Application, facts: FileFacts, how: str) -> Tuple[Optional[dict], str]:
+def factory_driver(app: Application, facts: FileFacts, how: str) -> Tuple[Optional[Driver], str]:
     """A transformed function nested in a module-level factory (a def that returns something):
     the worker calls the factory and looks for the function in what it returns and its closures."""
     f = app.func
@@ -914,24 +898,31 @@ def _call_of_arg(finding: Finding, facts: FileFacts):
     return None
 
 
-def _unhashable_value(finding: Finding) -> dict:
-    m = finding.message.lower()
-    if m.startswith("a dict"):
-        return _py("{'a': 1}")
-    if m.startswith("a set"):
-        return _py("{1, 2}")
-    if m.startswith("an array"):
+# A value of the kind the engine saw passed for the static parameter.
+_UNHASHABLE_EXAMPLES = {"dict": "{'a': 1}", "set": "{1, 2}", "list": "[1, 2]"}
+
+
+def _unhashable_value(finding: Finding) -> Value:
+    kind = finding.facts.value_kind if finding.facts is not None else None
+    if kind == "array":
         return {"k": "expr", "src": "jax.numpy.ones((3,))"}
-    return _py("[1, 2]")
+    return _py(_UNHASHABLE_EXAMPLES.get(kind or "", "[1, 2]"))
 
 
-def plan_finding(finding: Finding, facts: FileFacts) -> dict:
+def expected_errors(prevents) -> List[List[str]]:
+    """The worker's form of a rule's declared errors: [class name, message regex] pairs."""
+    return [[e.exception, e.message] for e in prevents.errors]
+
+
+def plan_finding(finding: Finding, facts: FileFacts) -> Check:
     code = finding.code
     check = {"code": code, "line": finding.line, "end_line": finding.end_line}
-    if code in TRACE_CODES:
+    rule = RULES_BY_CODE.get(code)
+    prevents = rule.prevents if rule is not None else None
+    if prevents is not None and prevents.kind == "raises":
+        check["expect"] = expected_errors(prevents)
+    if prevents is not None and prevents.kind == "raises" and prevents.stage == "trace":
         check["kind"] = "trace"
-        check["expect"] = EXPECTED[code]
-        check["expect_text"] = EXPECTED_TEXT.get(code, "")
         drivers = []
         app = _entry_app(finding, facts)
         if app is not None:
@@ -971,7 +962,7 @@ def plan_finding(finding: Finding, facts: FileFacts) -> dict:
         ctx = finding.context or {}
         check["in_entry"] = ctx.get("function") == (app.func.name if app is not None else None)
         return check
-    if code in EFFECT_CODES:
+    if prevents is not None and prevents.kind == "frozen":
         check["kind"] = "effect"
         app = _entry_app(finding, facts)
         drivers = []
@@ -995,7 +986,6 @@ def plan_finding(finding: Finding, facts: FileFacts) -> dict:
             return check
         check["stub"] = _stub(app)
         check["spec"] = _spec_of(app)
-        check["expect_text"] = "Non-hashable static" if code == "JAX201" else ""
         if code == "JAX201":
             statics, _ = _statics(app, facts)
             params = params_of(app.func, statics, app.skipped)
@@ -1035,7 +1025,6 @@ def plan_finding(finding: Finding, facts: FileFacts) -> dict:
         check["stub"] = _stub(app)
         check["spec"] = _spec_of(app)
         check["args"] = args
-        check["expect_text"] = "Non-hashable static"
         return check
     if code == "JAX204":
         return _plan_retrace(finding, facts, check)
@@ -1355,8 +1344,8 @@ def _param_for_arg(call: cst.Call, arg: cst.Arg, params: List[Param]) -> Optiona
     return None
 
 
-def plan_file(text: str, findings: Sequence[Finding]) -> List[dict]:
-    facts = FileFacts(text)
+def plan_file(text: str, findings: Sequence[Finding], config: Optional[Config] = None) -> List[Check]:
+    facts = FileFacts(text, config or Config())
     out = []
     for f in findings:
         try:

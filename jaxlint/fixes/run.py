@@ -11,11 +11,12 @@ import io
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Sequence, Tuple
 
-from jaxlint.engine import decode_source, lint_source, read_regular_file
+from jaxlint.engine.pipeline import lint_source
+from jaxlint.engine.source import decode_source, read_regular_file
 from jaxlint.findings import Finding
 from jaxlint.fixes.apply import FixResult, applicable, fix_source
 from jaxlint.fixes.declare import SAFE
-from jaxlint.rules import selected_rules
+from jaxlint.rules import rules_for
 
 
 def requested(args) -> bool:
@@ -43,7 +44,7 @@ def _encode(text: str, encoding: str, bom: bool) -> bytes:
 
 
 def fix_text(text: str, display: str, cfg, rules, unsafe: bool) -> FixResult:
-    return fix_source(text, lambda t: lint_source(t, display, cfg, rules), unsafe=unsafe)
+    return fix_source(text, lambda t: lint_source(t, display, cfg, rules).findings, unsafe=unsafe)
 
 
 def unified_diff(before: str, after: str, display: str) -> str:
@@ -66,7 +67,7 @@ def fix_files(files: Sequence[str], display: Callable[[str], str], config_for, w
         except (OSError, UnicodeDecodeError, SyntaxError, LookupError):
             continue  # reported as JAX001 by the lint that follows
         cfg = config_for(path)
-        result = fix_text(text, name, cfg, selected_rules(cfg.select, cfg.ignore), unsafe)
+        result = fix_text(text, name, cfg, rules_for(cfg), unsafe)
         if result.refused:
             out.refused.append((name, result.refused))
         if not unsafe:

@@ -6,7 +6,7 @@ import json
 from typing import Optional, Sequence
 
 from jaxlint.findings import Finding
-from jaxlint.fingerprint import SourceLines, fingerprints, repo_path
+from jaxlint.review.fingerprint import SourceLines, fingerprints, repo_path
 from jaxlint.formats import register
 from jaxlint.formats._common import rule_name
 

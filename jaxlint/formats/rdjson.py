@@ -10,7 +10,7 @@ import json
 from typing import Optional, Sequence
 
 from jaxlint.findings import Finding
-from jaxlint.fingerprint import SourceLines, repo_path
+from jaxlint.review.fingerprint import SourceLines, repo_path
 from jaxlint.formats import register
 from jaxlint.formats._common import HOMEPAGE, dynamic_note, rule_url, severity, suggested_edit
 

@@ -47,7 +47,7 @@ def rule_json() -> str:
                     "severity": severity(r.code),
                     "default_enabled": bool(r.default_enabled),
                     "fix": r.generic_fix(),
-                    "prevents": r.prevents,
+                    "prevents": r.prevents.description,
                 }
                 for r in _rules()
             ],

@@ -2,7 +2,7 @@
 
 Paths are relative to the repository root (``uriBaseId: SRCROOT``); columns count Unicode code
 points (``columnKind``), as jaxlint does.  ``partialFingerprints`` come from
-:mod:`jaxlint.fingerprint`, so moving code up or down does not re-open an alert."""
+:mod:`jaxlint.review.fingerprint`, so moving code up or down does not re-open an alert."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 from jaxlint import __version__
 from jaxlint.findings import Finding
-from jaxlint.fingerprint import VERSION, SourceLines, fingerprints, repo_path
+from jaxlint.review.fingerprint import VERSION, SourceLines, fingerprints, repo_path
 from jaxlint.formats import register
 from jaxlint.formats._common import HOMEPAGE, rule_url, severity
 from jaxlint.rules import ALL_RULES

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import List, Optional, Sequence
 
 from jaxlint.findings import Finding
-from jaxlint.fingerprint import SourceLines
+from jaxlint.review.fingerprint import SourceLines
 from jaxlint.formats._common import severity
 
 RESET = "\x1b[0m"

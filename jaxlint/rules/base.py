@@ -6,6 +6,8 @@ import re
 import textwrap
 from typing import ClassVar, List
 
+from jaxlint.rules.prevents import Prevents, nothing
+
 
 _LITERAL_RE = re.compile(r"``(.+?)``", re.DOTALL)
 
@@ -29,10 +31,14 @@ class Rule:
     name: ClassVar[str] = ""
     message: ClassVar[str] = ""  # str.format template; {where} names the traced function
     fix: ClassVar[str] = ""
-    prevents: ClassVar[str] = ""  # the JAX error (or silent misbehaviour) the rule prevents
+    # The JAX error (or trace-time misbehaviour) the rule prevents; the dynamic mode and the
+    # oracle test check findings and fixtures against it (jaxlint/rules/prevents.py).
+    prevents: ClassVar[Prevents] = nothing("")
     bad: ClassVar[List[str]] = []
     good: ClassVar[List[str]] = []
     default_enabled: ClassVar[bool] = True
+    # "stable", or "preview": runs only with --preview (or ``preview = true``), like Ruff's.
+    status: ClassVar[str] = "stable"
     # "safe" or "unsafe" when the rule offers fixes (jaxlint.fixes): a fix is passed to
     # ``report(..., autofix=Fix(...))``, or an exact ``suggestion=`` text becomes one.
     fix_safety: ClassVar[str] = ""
@@ -70,7 +76,7 @@ class Rule:
 
     @classmethod
     def explain(cls) -> str:
-        parts = [f"{cls.code} ({cls.name})", "", cls.plain_docs(), "", f"Prevents: {cls.prevents}", f"Fix: {cls.generic_fix()}"]
+        parts = [f"{cls.code} ({cls.name})", "", cls.plain_docs(), "", f"Prevents: {cls.prevents.description}", f"Fix: {cls.generic_fix()}"]
         for title, examples in (("Flagged", cls.bad), ("Not flagged", cls.good)):
             for ex in examples:
                 parts += ["", f"{title}:", textwrap.indent(textwrap.dedent(ex).strip("\n"), "    ")]

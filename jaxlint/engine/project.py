@@ -17,52 +17,20 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.scopes import ModuleIndex
-from jaxlint.analysis.calls import Analyzer
 from jaxlint.analysis.frame import Frame
-from jaxlint.analysis.values import ARRAY, BOOL, DICT, PYSEQ, RAW, REF, Val
-from jaxlint.analysis.transforms import FnRef, TransformFinder
+from jaxlint.analysis.values import Val
+from jaxlint.analysis.transforms import FnRef
 from jaxlint import selectors
 from jaxlint.config import Config
+from jaxlint.engine.cache import content_digest, finding_from_json, finding_to_json
+from jaxlint.engine.call_records import call_recorder
+from jaxlint.engine.module_analysis import ModuleAnalysis
+from jaxlint.noqa import suppress as apply_noqa
+from jaxlint.engine.reporting import Reports, materialise, rule_handlers
+from jaxlint.engine.source import decode_source
 from jaxlint.findings import Finding
 
-_KEEP_FLAGS = ARRAY | BOOL | PYSEQ | DICT | RAW | REF
 MAX_ROUNDS = 3
-
-
-def call_recorder(path: str, calls: list):
-    """The Analyzer's hook for imported callees: remember the call, know nothing of the result."""
-
-    def record(interp, call_node, q: str, argvals):
-        fr = interp.frame
-        args: List[list] = []
-        kwargs: Dict[str, list] = {}
-        for a, v in argvals:
-            if a.star:
-                return None  # *args / **kwargs: we cannot map arguments to parameters
-            kv = [v.kind, v.flags & _KEEP_FLAGS]
-            if a.keyword is not None:
-                kwargs[a.keyword.value] = kv
-            else:
-                args.append(kv)
-        t = fr.entry.transform
-        origin = getattr(fr.entry, "origin", None)  # (entry, file) when the entry is in another file
-        calls.append(
-            {
-                "target": q,
-                "args": args,
-                "kwargs": kwargs,
-                "entry": origin[0] if origin else fr.entry_name,
-                "entry_path": origin[1] if origin else path,
-                "cached": bool(fr.cached),
-                "effects": bool(t.effects),
-                "differentiated": bool(t.differentiated),
-                "label": t.label,
-            }
-        )
-        return None
-
-    return record
 
 
 def module_name(path: str) -> str:
@@ -122,36 +90,17 @@ class _Target:
     """One module of the run, parsed on demand for cross-module analysis."""
 
     def __init__(self, path: str, display: str, module: cst.Module, text: str, config: Config, rules):
-        from jaxlint.engine import _Pending, rule_handlers
-
         self.path = path
         self.config = config
         self.display = display
-        self.module = module
-        self.text = text
-        self.pending: List = []
-        self.seen = set()
+        self.reports = Reports()
         self.calls: list = []
         self.silenced: List[tuple] = []  # (path, line, code) of findings a `# noqa` silenced
         _instances, handlers = rule_handlers(rules)
-
-        def report(rule, node, frame, fields):
-            key = (id(node), rule.code)
-            if key not in self.seen:
-                self.seen.add(key)
-                self.pending.append(_Pending(rule, node, frame, fields))
-
-        self.index = ModuleIndex(module)
-        self.finder = TransformFinder(self.index, frozenset(config.extra_jit_decorators))
-        self.analyzer = Analyzer(self.index, self.finder, handlers, report, call_recorder(display, self.calls))
-        self.analyzer.cache = {}
-
-        class _M:  # what module-level helpers of rules expect (JAX301 asks for rebinding facts)
-            pass
-
-        m = _M()
-        m.index, m.finder, m.analyzer, m.cache = self.index, self.finder, self.analyzer, self.analyzer.cache
-        self.analyzer.module_ctx = m
+        self.analysis = ModuleAnalysis(module, text, config, handlers, self.reports, call_recorder(display, self.calls))
+        self.index = self.analysis.index
+        self.finder = self.analysis.finder
+        self.analyzer = self.analysis.analyzer
 
     def function(self, name: str):
         scope = self.index.module_scope
@@ -180,15 +129,13 @@ class _Target:
         self.analyzer.call_function(frame, None, (ref, None, [], {}), argvals)
 
     def findings(self, config: Config) -> List[Finding]:
-        from jaxlint.engine import _materialise, apply_noqa
-
-        if not self.pending:
+        if not self.reports.pending:
             return []
-        out = _materialise(self.module, self.display, self.pending)
+        out = materialise(self.analysis.module, self.display, self.reports.pending, self.analysis.positions)
         ignored = config.ignored_for(self.display)
         if ignored:
             out = [f for f in out if not selectors.any_matches(f.code, ignored)]
-        kept = apply_noqa(out, self.text)
+        kept = apply_noqa(out, self.analysis.text)
         if len(kept) != len(out):
             kept_set = set(kept)
             self.silenced.extend((f.path, f.line, f.code) for f in out if f not in kept_set)
@@ -211,9 +158,6 @@ def cross_module_findings(
     file's lint produced.  Findings already in ``existing`` (same place, same code) are not
     repeated.  ``silenced_out``: filled with (path, line, code) of the findings a ``# noqa``
     silenced (they make the comment a used one)."""
-    from jaxlint.cache import _finding_from_json, _finding_to_json, content_digest
-    from jaxlint.engine import decode_source
-
     if not any(calls_by_display.values()):
         return []
     by_module: Dict[str, Tuple[str, str]] = {}
@@ -241,10 +185,10 @@ def cross_module_findings(
                 text = decode_source(data)
                 tconfig, trules = config, rules
                 if config_for is not None:
-                    from jaxlint.rules import selected_rules
+                    from jaxlint.rules import rules_for
 
                     tconfig = config_for(path)
-                    trules = selected_rules(tconfig.select, tconfig.ignore)
+                    trules = rules_for(tconfig)
                 t = _Target(path, display, cst.parse_module(text), text, tconfig, trules)
             except Exception:  # noqa: BLE001 - a file that fails here was already reported
                 t = None
@@ -274,7 +218,7 @@ def cross_module_findings(
         hit = cache.get_json(cache_key)
         if hit is not None and _deps_unchanged(hit.get("deps", [])):
             seen = {(e.path, e.line, e.column, e.code) for e in existing}
-            found = [_finding_from_json(d) for d in hit["findings"]]
+            found = [finding_from_json(d) for d in hit["findings"]]
             if silenced_out is not None:
                 silenced_out.extend(tuple(x) for x in hit.get("silenced", []))
             return [f for f in found if (f.path, f.line, f.column, f.code) not in seen]
@@ -336,7 +280,7 @@ def cross_module_findings(
             cache_key,
             {
                 "deps": sorted([p, d] for p, d in used.items()),
-                "findings": [_finding_to_json(f) for f in out],
+                "findings": [finding_to_json(f) for f in out],
                 "silenced": sorted(set(silenced)),
             },
         )
@@ -354,11 +298,11 @@ def cross_module_phase(
     their own configuration (``config_for(path)``).  A JAX004 (unused ``noqa``) made by the
     per-file pass is withdrawn when this phase found a finding that the comment silences."""
     from jaxlint import noqa
-    from jaxlint.cache import Cache
-    from jaxlint.rules import selected_rules
+    from jaxlint.engine.cache import Cache
+    from jaxlint.rules import rules_for
 
     first = config_for(files[0][0]) if files else Config()
-    rules = selected_rules(first.select, first.ignore)
+    rules = rules_for(first)
     xcache = None
     if cache_dir:
         key = "|".join(sorted({config_for(p).key() for p, _ in files}))
@@ -371,8 +315,6 @@ def cross_module_phase(
 
 
 def _deps_unchanged(deps) -> bool:
-    from jaxlint.cache import content_digest
-
     for path, digest in deps:
         try:
             with open(path, "rb") as fh:
@@ -381,22 +323,3 @@ def _deps_unchanged(deps) -> bool:
         except OSError:
             return False
     return True
-
-
-def lint_together(files: Sequence[Tuple[str, str]], config: Optional[Config] = None, rules=None) -> List[Finding]:
-    """Lint (path, display) files as one run, with cross-module analysis (single process)."""
-    from jaxlint.engine import read_and_lint
-    from jaxlint.rules import selected_rules
-
-    config = config or Config()
-    if rules is None:
-        rules = selected_rules(config.select, config.ignore)
-    findings: List[Finding] = []
-    calls: Dict[str, list] = {}
-    for path, display in files:
-        c: list = []
-        findings.extend(read_and_lint(path, display, config, rules, calls=c))
-        calls[display] = c
-    findings.extend(cross_module_findings(files, calls, findings, config, rules))
-    findings.sort(key=Finding.sort_key)
-    return findings

@@ -26,12 +26,13 @@ import hashlib
 import json
 import os
 import tempfile
+from dataclasses import asdict
 from typing import Iterable, List, Optional, Sequence, Tuple
 
 from jaxlint import __version__
-from jaxlint.findings import Finding
+from jaxlint.findings import Finding, FindingFacts
 
-FORMAT = 3  # 2: entries carry the cross-module call records; 3: findings carry related locations
+FORMAT = 4  # 2: entries carry the cross-module call records; 3: findings carry their facts; 4: and related locations
 DEFAULT_DIR = ".jaxlint_cache"
 
 _FINDING_FIELDS = (
@@ -59,14 +60,14 @@ _NOT_IN_BUILD = frozenset(
     {
         "dynamic",
         "formats",
+        "review",
         "__main__.py",
         "cli.py",
-        "cache.py",
-        "runner.py",
-        "discovery.py",
-        "fingerprint.py",
         "flake8_plugin.py",
         "server.py",
+        "engine/cache.py",
+        "engine/runner.py",
+        "engine/discovery.py",
     }
 )
 
@@ -83,11 +84,13 @@ def build_digest() -> str:
             h.update(f"libcst {getattr(libcst, '__version__', '?')}\0".encode())
         except Exception:  # pragma: no cover - libcst is a hard dependency
             pass
-        root = os.path.dirname(os.path.abspath(__file__))
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the jaxlint package
         for dirpath, dirnames, filenames in os.walk(root):
-            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and d not in _NOT_IN_BUILD)
+            rel = os.path.relpath(dirpath, root).replace(os.sep, "/")
+            prefix = "" if rel == "." else rel + "/"
+            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and prefix + d not in _NOT_IN_BUILD)
             for fn in sorted(filenames):
-                if fn.endswith(".py") and fn not in _NOT_IN_BUILD:
+                if fn.endswith(".py") and prefix + fn not in _NOT_IN_BUILD:
                     full = os.path.join(dirpath, fn)
                     try:
                         with open(full, "rb") as fh:
@@ -125,12 +128,15 @@ def entry_key(settings: str, content: str, path: str, deps: Sequence[str] = ()) 
     return h.hexdigest()
 
 
-def _finding_to_json(f: Finding) -> dict:
-    return {k: getattr(f, k) for k in _FINDING_FIELDS}
+def finding_to_json(f: Finding) -> dict:
+    d = {k: getattr(f, k) for k in _FINDING_FIELDS}
+    d["facts"] = asdict(f.facts) if f.facts is not None else None
+    return d
 
 
-def _finding_from_json(d: dict) -> Finding:
-    return Finding(**{k: d[k] for k in _FINDING_FIELDS})
+def finding_from_json(d: dict) -> Finding:
+    facts = d.get("facts")
+    return Finding(**{k: d[k] for k in _FINDING_FIELDS}, facts=FindingFacts(**facts) if facts else None)
 
 
 class Cache:
@@ -165,7 +171,7 @@ class Cache:
             entry = json.loads(raw)
             if not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("key") != key:
                 raise ValueError("not an entry for this key")
-            findings = [_finding_from_json(d) for d in entry["findings"]]
+            findings = [finding_from_json(d) for d in entry["findings"]]
             calls = entry.get("calls", [])
             if not isinstance(calls, list):
                 raise ValueError("calls must be a list")
@@ -215,7 +221,7 @@ class Cache:
     def put(self, key: str, findings: List[Finding], calls: Sequence[dict] = ()) -> None:
         if not self._prepare():
             return
-        entry = {"format": FORMAT, "key": key, "findings": [_finding_to_json(f) for f in findings], "calls": list(calls)}
+        entry = {"format": FORMAT, "key": key, "findings": [finding_to_json(f) for f in findings], "calls": list(calls)}
         try:
             data = json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
             path = self._file(key)

@@ -13,6 +13,7 @@ import hashlib
 import os
 from typing import Dict, List, Optional, Sequence
 
+from jaxlint.engine.source import decode_source
 from jaxlint.findings import Finding
 
 VERSION = "v1"  # bump when the recipe changes: old baselines then match nothing, loudly
@@ -70,8 +71,6 @@ _IN_MEMORY: Dict[str, str] = {}
 def remember_source(path: str, source) -> None:
     """Record the text linted for ``path`` when it did not come from the file itself."""
     if isinstance(source, bytes):
-        from jaxlint.engine import decode_source
-
         try:
             source = decode_source(source)
         except (UnicodeDecodeError, SyntaxError, LookupError):
@@ -95,8 +94,6 @@ class SourceLines:
             try:
                 with open(path, "rb") as fh:
                     data = fh.read()
-                from jaxlint.engine import decode_source
-
                 got = decode_source(data).splitlines()
             except (OSError, UnicodeDecodeError, SyntaxError, LookupError):
                 pass

@@ -1,10 +1,11 @@
-"""JAX4xx: recompilation and compile-time cost."""
+"""JAX401 jit-of-fresh-function."""
 
 from __future__ import annotations
 
 import libcst as cst
 
 from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import recompiles
 
 
 class JitInLoop(Rule):
@@ -34,7 +35,7 @@ class JitInLoop(Rule):
     name = "jit-of-fresh-function"
     message = "`{api}` of a {what} compiles again every time this runs"
     fix = "jit the function once (at module level or outside the loop) and reuse the jitted function"
-    prevents = "recompilation on every call"
+    prevents = recompiles()
     bad = [
         """
         import jax
@@ -98,23 +99,16 @@ class JitInLoop(Rule):
             if fresh is not None:
                 # Only when the jitted function is used right there, in the same iteration; a
                 # loop that builds a table of jitted functions compiles each one once.
-                if self._called_at_once(call, m) or self._called_in(call, scope, loops[-1]):
+                if m.call_sites.is_called_at_once(call) or self._called_in(call, scope, loops[-1]):
                     m.report(self, call, api=api, what=fresh)
                 continue
-            if isinstance(fn_expr, cst.Lambda) and scope.kind == "function" and self._called_at_once(call, m):
+            if isinstance(fn_expr, cst.Lambda) and scope.kind == "function" and m.call_sites.is_called_at_once(call):
                 # A lambda jitted and called at once: a new compilation per call of the function,
                 # which matters when the function itself runs repeatedly (called in a loop).
                 if called_in_loop is None:
-                    called_in_loop = self._functions_called_in_loops(m)
+                    called_in_loop = m.call_sites.names_called_in_loops()
                 if scope.func is not None and scope.func.name in called_in_loop:
                     m.report(self, call, api=api, what="lambda created on every call of the enclosing function")
-
-    @staticmethod
-    def _called_at_once(call, m) -> bool:
-        for c, _s, _o in m.index.calls:
-            if c.func is call:
-                return True
-        return False
 
     @staticmethod
     def _called_in(call, scope, loop) -> bool:
@@ -126,18 +120,8 @@ class JitInLoop(Rule):
         )
 
     @staticmethod
-    def _functions_called_in_loops(m) -> set:
-        out = set()
-        for c, s, o in m.index.calls:
-            if isinstance(c.func, (cst.Name, cst.Attribute)) and any(a <= o <= b for a, b in s.loops):
-                f = c.func
-                out.add(f.value if isinstance(f, cst.Name) else f.attr.value)
-        return out
-
-    @staticmethod
     def _def_order(scope, f) -> int:
         for b in scope.bindings.get(f.name, ()):
             if b.kind == "def" and b.order is not None:
                 return b.order
         return -1
-

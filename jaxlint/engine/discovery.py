@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 from jaxlint.config import Config
+from jaxlint.engine.source import file_kind
 
 SOURCE_SUFFIXES = (".py", ".pyi")
 
@@ -53,8 +54,6 @@ def not_a_file_reason(path: str) -> str:
         st = os.stat(path)
     except OSError:
         return "no such file or directory"
-    from jaxlint.engine import file_kind
-
     return f"is not a regular file ({file_kind(st.st_mode)}); use '-' to lint standard input"
 
 

@@ -83,7 +83,8 @@ class _OffsetState(CodegenState):
 
 
 class Positions:
-    """``get(node)`` -> ``CodeRange`` (1-based lines, 0-based columns) or None."""
+    """``get(node)`` -> ``CodeRange`` (1-based lines, 0-based columns) or None; ``positions[node]``
+    and ``node in positions`` as for a mapping."""
 
     def __init__(self, module: cst.Module):
         state = _OffsetState(module.default_indent, module.default_newline)
@@ -100,6 +101,15 @@ class Positions:
         if span is None:
             return None
         return CodeRange(self._pos(span[0]), self._pos(span[1]))
+
+    def __getitem__(self, node) -> CodeRange:
+        rng = self.get(node)
+        if rng is None:
+            raise KeyError(node)
+        return rng
+
+    def __contains__(self, node) -> bool:
+        return id(node) in self._spans
 
 
 def node_positions(module: cst.Module) -> Positions:

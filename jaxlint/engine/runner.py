@@ -15,9 +15,13 @@ import os
 import sys
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from jaxlint.cache import Cache, content_digest
+from dataclasses import dataclass, field
+
 from jaxlint.config import Config
+from jaxlint.engine import pipeline
+from jaxlint.engine.cache import Cache, content_digest
 from jaxlint.findings import Finding
+from jaxlint.rules import RULES_BY_CODE, rules_for
 
 # Below either threshold the run is linted in this process.
 POOL_MIN_FILES = 8
@@ -36,9 +40,16 @@ def default_jobs() -> int:
 _W: dict = {}
 
 
-def _init_worker(config: Config, rule_codes: Tuple[str, ...], cache_dir: Optional[str]) -> None:
-    from jaxlint.rules import RULES_BY_CODE
+@dataclass
+class EachResult:
+    """Every file's own findings, in file order, and the cross-module call records of each
+    file (by displayed path)."""
 
+    findings: List[Finding] = field(default_factory=list)
+    calls: Dict[str, list] = field(default_factory=dict)
+
+
+def _init_worker(config: Config, rule_codes: Tuple[str, ...], cache_dir: Optional[str]) -> None:
     rules = [RULES_BY_CODE[c] for c in rule_codes]
     _W["config"] = config
     _W["rules"] = rules
@@ -47,13 +58,10 @@ def _init_worker(config: Config, rule_codes: Tuple[str, ...], cache_dir: Optiona
 
 def _lint_one(data: bytes, display: str, config: Config, rules, cache: Optional[Cache], key: Optional[str]):
     """(findings, cross-module call records) of one file."""
-    from jaxlint.engine import lint_source
-
-    calls: list = []
-    findings = lint_source(data, display, config, rules, calls=calls)
+    result = pipeline.lint_source(data, display, config, rules)
     if cache is not None and key is not None:
-        cache.put(key, findings, calls)
-    return findings, calls
+        cache.put(key, result.findings, result.calls)
+    return result.findings, result.calls
 
 
 # Set in the parent just before a fork: workers read the files' bytes from their copy of it
@@ -93,7 +101,7 @@ def _pool_context():
     return mp.get_context("spawn")
 
 
-def lint_files(
+def lint_each(
     files: Sequence[str],
     config: Config,
     rules=None,
@@ -101,18 +109,15 @@ def lint_files(
     cache_dir: Optional[str] = None,
     display: Optional[Callable[[str], str]] = None,
     stdin: Optional[Callable[[], List[Finding]]] = None,
-    calls_out: Optional[Dict[str, list]] = None,
-) -> List[Finding]:
+) -> EachResult:
     """Findings for ``files`` in file order (each file's own findings sorted).
 
     ``jobs``: worker processes (None: one per CPU).  ``cache_dir``: the result cache folder, or
     None for no cache.  ``display``: maps a path to the path findings report (default: as
-    given).  ``stdin``: called for the path "-".  ``calls_out``: filled with each file's
-    cross-module call records (by displayed path), cached along with its findings."""
-    from jaxlint.rules import selected_rules
-
+    given).  ``stdin``: called for the path "-".  Each file's cross-module call records are
+    cached along with its findings."""
     if rules is None:
-        rules = selected_rules(config.select, config.ignore)
+        rules = rules_for(config)
     rule_codes = tuple(r.code for r in rules)
     jobs = default_jobs() if jobs is None or jobs < 1 else jobs
     show = display or (lambda p: p)
@@ -132,9 +137,7 @@ def lint_files(
             with open(path, "rb") as fh:
                 data = fh.read()
         except OSError:
-            from jaxlint.engine import read_and_lint
-
-            results[i] = read_and_lint(path, shown, config, rules)  # reports the error
+            results[i] = pipeline.read_and_lint(path, shown, config, rules).findings  # reports the error
             continue
         key = None
         if cache is not None:
@@ -156,15 +159,12 @@ def lint_files(
             for i, data, shown, key in todo:
                 results[i], calls[i] = _lint_one(data, shown, config, rules, cache, key)
 
-    if calls_out is not None:
-        for i, path in enumerate(files):
-            if path != "-" and calls[i]:
-                calls_out[show(path)] = calls[i]
-
-    out: List[Finding] = []
-    for r in results:
-        if r:
-            out.extend(r)
+    out = EachResult()
+    for i, path in enumerate(files):
+        if path != "-" and calls[i]:
+            out.calls[show(path)] = calls[i]
+        if results[i]:
+            out.findings.extend(results[i])
     return out
 
 
@@ -197,28 +197,24 @@ def lint_configured(
     cache_dir: Optional[str] = None,
     display: Optional[Callable[[str], str]] = None,
     stdin: Optional[Callable[[Config, list], List[Finding]]] = None,
-    calls_out: Optional[Dict[str, list]] = None,
-) -> List[Finding]:
-    """:func:`lint_files` where each file has its own configuration (``config_for(path)``):
+) -> EachResult:
+    """:func:`lint_each` where each file has its own configuration (``config_for(path)``):
     files that share one are linted together, so a run with one configuration is one batch."""
-    from jaxlint.rules import selected_rules
-
     groups: Dict[Config, List[str]] = {}
     for path in files:
         groups.setdefault(config_for(path), []).append(path)
-    out: List[Finding] = []
+    out = EachResult()
     for config, members in groups.items():
-        rules = selected_rules(config.select, config.ignore)
-        out.extend(
-            lint_files(
-                members,
-                config,
-                rules,
-                jobs=jobs,
-                cache_dir=cache_dir,
-                display=display,
-                stdin=(lambda c=config, r=rules: stdin(c, r)) if stdin is not None else None,
-                calls_out=calls_out,
-            )
+        rules = rules_for(config)
+        each = lint_each(
+            members,
+            config,
+            rules,
+            jobs=jobs,
+            cache_dir=cache_dir,
+            display=display,
+            stdin=(lambda c=config, r=rules: stdin(c, r)) if stdin is not None else None,
         )
+        out.findings.extend(each.findings)
+        out.calls.update(each.calls)
     return out

@@ -1,0 +1,78 @@
+"""One module's analysis, built once per file with the run's configuration.
+
+The import index, the transform finder (which sees the configured ``extra-jit-decorators``)
+and the traced-value interpreter are set up here and nowhere else: the one-module pipeline,
+the cross-module phase and the dynamic planner all stand on the same facts.  The facts rules
+ask for by name (static arguments, rebinding, call sites) and node positions are computed on
+first use.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Callable, Dict, List, Optional
+
+import libcst as cst
+
+from jaxlint.analysis.call_sites import CallSites
+from jaxlint.analysis.rebinding import Rebinding
+from jaxlint.analysis.scopes import ModuleIndex
+from jaxlint.analysis.static_arguments import StaticArgument, find_static_arguments
+from jaxlint.analysis.calls import Analyzer
+from jaxlint.analysis.transforms import TransformFinder
+from jaxlint.config import Config
+from jaxlint.engine.positions import node_positions
+
+# (rule, node, frame or None, message fields): how rules report, through the pipeline.
+Reporter = Callable[[object, cst.CSTNode, object, dict], None]
+
+
+def _no_report(rule, node, frame, fields) -> None:
+    pass
+
+
+class ModuleAnalysis:
+    def __init__(
+        self,
+        module: cst.Module,
+        text: str,
+        config: Config,
+        handlers: Optional[Dict[str, list]] = None,
+        report: Reporter = _no_report,
+        external=None,
+    ):
+        self.module = module
+        self.text = text
+        self.config = config
+        self.index = ModuleIndex(module)
+        self.finder = TransformFinder(self.index, frozenset(config.extra_jit_decorators))
+        self.analyzer = Analyzer(self.index, self.finder, handlers or {}, report, external)
+        # Event handlers reach the module's facts through the analyzer they are called from.
+        self.analyzer.module_ctx = self
+        self._report = report
+
+    @classmethod
+    def of_text(cls, text: str, config: Config) -> "ModuleAnalysis":
+        """The facts of a module, without rules listening (the dynamic planner's view)."""
+        return cls(cst.parse_module(text), text, config)
+
+    @cached_property
+    def positions(self):
+        """Node -> CodeRange, as LibCST's PositionProvider gives them (computed on first use)."""
+        return node_positions(self.module)
+
+    @cached_property
+    def static_arguments(self) -> List[StaticArgument]:
+        return find_static_arguments(self.index, self.finder, self.analyzer)
+
+    @cached_property
+    def rebinding(self) -> Rebinding:
+        return Rebinding(self.index, self.finder)
+
+    @cached_property
+    def call_sites(self) -> CallSites:
+        return CallSites(self.index)
+
+    def report(self, rule, node, **fields) -> None:
+        """For ``check_module`` rules: a finding at ``node``."""
+        self._report(rule, node, None, fields)

@@ -1,0 +1,141 @@
+"""From rule reports to findings: the rule instances and their event handlers for one module,
+the reports they make (one per node and code), and the findings those become once positions
+are known."""
+
+from __future__ import annotations
+
+from typing import Dict, List
+
+import libcst as cst
+
+from jaxlint.analysis.events import EVENTS
+from jaxlint.findings import Finding
+from jaxlint.fixes.declare import from_suggestion as fix_from_suggestion
+from jaxlint.fixes.declare import materialise as materialise_fix
+
+# The linter's own codes: reported by the pipeline, never by the analysis.
+META_CODES = ("JAX001", "JAX002", "JAX003", "JAX004")
+
+
+class Pending:
+    __slots__ = ("rule", "node", "frame", "fields")
+
+    def __init__(self, rule, node, frame, fields):
+        self.rule = rule
+        self.node = node
+        self.frame = frame
+        self.fields = fields
+
+
+def rule_handlers(rules):
+    """(rule instances, {event: [bound on_<event> handlers]}) for the analysis rules."""
+    instances = [r() for r in rules if r.code not in META_CODES]
+    handlers: Dict[str, list] = {}
+    for ev in EVENTS:
+        hs = [getattr(r, "on_" + ev) for r in instances if hasattr(r, "on_" + ev)]
+        if hs:
+            handlers[ev] = hs
+    return instances, handlers
+
+
+class Reports:
+    """The reports of one module's rules, at most one per (node, code)."""
+
+    def __init__(self) -> None:
+        self.pending: List[Pending] = []
+        self._seen: set = set()
+
+    def __call__(self, rule, node, frame, fields) -> None:
+        key = (id(node), rule.code)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        self.pending.append(Pending(rule, node, frame, fields))
+
+
+def _short(code: str, limit: int = 60) -> str:
+    code = " ".join(code.split())
+    return code if len(code) <= limit else code[: limit - 3] + "..."
+
+
+def materialise(module: cst.Module, path: str, pending: List[Pending], positions) -> List[Finding]:
+    """``positions``: node -> range (ModuleAnalysis.positions: computed only for files with
+    findings, the one costly metadata pass)."""
+    out = []
+    for p in pending:
+        rng = positions.get(p.node)
+        if rng is None:
+            continue
+        fields = {}
+        related = None
+        for node, note in p.fields.get("related", ()):
+            where = positions.get(node)
+            if where is not None:
+                related = related or []
+                related.append(
+                    {
+                        "path": path,
+                        "line": where.start.line,
+                        "column": where.start.column + 1,
+                        "end_line": where.end.line,
+                        "end_column": where.end.column + 1,
+                        "message": note,
+                    }
+                )
+        for k, v in p.fields.items():
+            if k == "related":
+                continue
+            if isinstance(v, cst.CSTNode):
+                v = _short(module.code_for_node(v))
+            fields[k] = v
+        suggestion = fields.pop("suggestion", None)
+        autofix = fields.pop("autofix", None)
+        facts = fields.pop("facts", None)
+        if p.frame is not None:
+            fields.setdefault("where", p.frame.where)
+        rule = p.rule
+        message = rule.message.format(**fields)
+        fix = rule.fix.format(**fields) if "{" in rule.fix else rule.fix
+        context = None
+        if p.frame is not None:
+            entry = p.frame.entry
+            epos = positions.get(entry.func.node)
+            context = {
+                "function": p.frame.func.name,
+                "entry": entry.func.qualname,
+                "entry_line": epos.start.line if epos is not None else None,
+                "transform": entry.transform.label,
+            }
+        sugg = None
+        if suggestion:
+            sugg = {
+                "text": suggestion,
+                "line": rng.start.line,
+                "column": rng.start.column + 1,
+                "end_line": rng.end.line,
+                "end_column": rng.end.column + 1,
+            }
+        if autofix is not None:
+            autofix = materialise_fix(autofix, module, positions)
+        elif sugg is not None and rule.fix_safety:
+            autofix = fix_from_suggestion(sugg, f"Replace with `{_short(suggestion)}`", rule.fix_safety)
+        out.append(
+            Finding(
+                path=path,
+                line=rng.start.line,
+                column=rng.start.column + 1,
+                end_line=rng.end.line,
+                end_column=rng.end.column + 1,
+                code=rule.code,
+                name=rule.name,
+                message=message,
+                fix=fix,
+                suggestion=sugg,
+                autofix=autofix,
+                context=context,
+                related=related,
+                facts=facts,
+            )
+        )
+    out.sort(key=Finding.sort_key)
+    return out

@@ -1,0 +1,92 @@
+"""JAX301 frozen-capture."""
+
+from __future__ import annotations
+
+from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import frozen
+
+
+class FrozenCapture(Rule):
+    """
+    What it does
+        Flags a global or closure variable read inside a jitted function when the variable is
+        rebound or mutated elsewhere after the function may have been traced (reassigned at module
+        level after a call, written through ``global``/``nonlocal``, mutated with ``.append``,
+        ``[k] = v``, ``.attr = v``).
+
+    Why is this bad?
+        The value is read once, at trace time, and baked into the compiled function as a
+        constant.  Later changes are silently ignored while shapes and dtypes of the arguments
+        stay the same: the learning-rate schedule that never decays.
+
+    Example
+        lr = 0.1
+
+        @jax.jit
+        def step(w, g):
+            return w - lr * g
+
+        step(w, g)
+        lr = 0.01   # step still uses 0.1
+
+    Use instead
+        Pass the value as an argument: ``def step(w, g, lr)``.  A module constant that is never
+        rebound is fine and is not flagged.
+
+    References
+        https://jax.readthedocs.io/en/latest/notebooks/Common_Gotchas_in_JAX.html#pure-functions
+    """
+
+    code = "JAX301"
+    name = "frozen-capture"
+    message = "`{var}` is read by {where} but changed elsewhere; the value seen at trace time is frozen into the compiled function"
+    fix = "pass `{var}` as an argument (or make it static if it is configuration) so that changes take effect"
+    prevents = frozen("stale values silently baked into the compiled function")
+    bad = [
+        """
+        import jax
+        import jax.numpy as jnp
+
+        lr = 0.1
+
+        @jax.jit
+        def step(w, g):
+            return w - lr * g  # error: JAX301
+
+        w = step(jnp.ones(3), jnp.ones(3))
+        lr = 0.01
+        w = step(w, jnp.ones(3))
+        """
+    ]
+    good = [
+        """
+        import jax
+        import jax.numpy as jnp
+
+        LR = 0.1
+
+        @jax.jit
+        def step(w, g, lr):
+            return w - lr * g * LR
+
+        w = step(jnp.ones(3), jnp.ones(3), 0.1)
+        w = step(w, jnp.ones(3), 0.01)
+        """
+    ]
+
+    def __init__(self) -> None:
+        # (function, name) pairs already reported: one finding per captured name and function.
+        self._reported: set = set()
+
+    def on_capture(self, ctx, node, name, owner, attr):
+        if not ctx.cached or name in ctx.frame.declared:
+            return
+        key = (id(ctx.func.node), name)
+        if key in self._reported:
+            return
+        rebinding = ctx.analyzer.module_ctx.rebinding
+        if rebinding.is_rebound(owner, name, attr):
+            self._reported.add(key)
+            witness = rebinding.witness(owner, name)
+            related = [(witness, f"`{name}` gets a new value here")] if witness is not None else []
+            ctx.report(self, node, var=name, related=related)

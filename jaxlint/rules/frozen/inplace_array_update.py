@@ -1,0 +1,111 @@
+"""JAX304 inplace-array-update."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from jaxlint.analysis.expression_kinds import is_jax_array_expr
+from jaxlint.analysis.values import DICT, OPAQUE, PYSEQ, REF, TRACED
+from jaxlint.fixes.at_update import at_update_fix
+from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import ErrorPattern, raises
+
+
+def _at_method(stmt) -> str:
+    if isinstance(stmt, cst.AugAssign):
+        op = type(stmt.operator).__name__
+        return {"AddAssign": "add", "SubtractAssign": "subtract", "MultiplyAssign": "multiply", "DivideAssign": "divide", "PowerAssign": "power"}.get(op, "set")
+    return "set"
+
+
+class InplaceArrayUpdate(Rule):
+    """
+    What it does
+        Flags ``x[i] = v`` and ``x[i] += v`` where ``x`` is a JAX array: a traced value inside a
+        traced function, or a variable bound only to ``jnp.*`` results anywhere.
+
+    Why is this bad?
+        JAX arrays are immutable: ``TypeError: JAX arrays are immutable and do not support
+        in-place item assignment``.
+
+    Example
+        x = jnp.zeros(3)
+        x[0] = 1.0
+
+    Use instead
+        ``x = x.at[0].set(1.0)`` (``.add``, ``.multiply``, ``.min``, ``.max`` for the others).
+
+    References
+        https://jax.readthedocs.io/en/latest/_autosummary/jax.numpy.ndarray.at.html
+    """
+
+    code = "JAX304"
+    name = "inplace-array-update"
+    message = "In-place update of JAX array `{var}`; JAX arrays are immutable"
+    fix = "use `{var} = {var}.at[...].{method}(...)` instead"
+    prevents = raises(
+        ErrorPattern("TypeError", r"JAX arrays are immutable"),
+        description="TypeError: JAX arrays are immutable and do not support in-place item assignment",
+    )
+    fix_safety = "safe"
+    bad = [
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def bump(x):
+            x[0] = 1.0  # error: JAX304
+            return x
+
+        buf = jnp.zeros(4)
+        buf[1] += 2.0  # error: JAX304
+        """
+    ]
+    good = [
+        """
+        import jax
+        import jax.numpy as jnp
+        import numpy as np
+
+        @jax.jit
+        def bump(x, d):
+            d["seen"] = x
+            x = x.at[0].set(1.0)
+            return x
+
+        buf = np.zeros(4)
+        buf[1] += 2.0
+        """
+    ]
+
+    def on_store(self, ctx, kind, target, base, idx, v, stmt, aug):
+        if kind != "subscript" or base.kind != TRACED or base.flags & (DICT | PYSEQ | OPAQUE | REF):
+            return
+        if len(target.slice) == 1:
+            sl = target.slice[0].slice
+            if isinstance(sl, cst.Index) and isinstance(sl.value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+                return  # a dict pytree
+        var = cst.Module([]).code_for_node(target.value)
+        local = isinstance(target.value, cst.Name) and ctx.is_local(target.value.value)
+        ctx.report(self, stmt, var=var, method=_at_method(stmt), autofix=at_update_fix(stmt) if local else None)
+
+    def check_module(self, m):
+        for target, stmt, scope, aug in m.index.subscript_stores:
+            obj = target.value
+            if not isinstance(obj, cst.Name) or stmt is None:
+                continue
+            binds = scope.bindings.get(obj.value, ())
+            if not binds:
+                continue
+            ok = True
+            for b in binds:
+                if b.kind == "param":
+                    ok = False
+                    break
+                if b.kind != "assign" or b.value is None or not is_jax_array_expr(b.value, scope):
+                    ok = False
+                    break
+            if ok:
+                small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and stmt.body else stmt
+                m.report(self, small, var=obj.value, method=_at_method(small), autofix=at_update_fix(small))

@@ -1,0 +1,149 @@
+"""JAX303 outer-state-mutation."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.analysis.expression_kinds import all_container_bindings
+from jaxlint.analysis.scopes import MUTATING_METHODS, VALUE_KINDS, Scope
+from jaxlint.analysis.values import TRACED
+from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import frozen
+
+
+class OuterStateMutation(Rule):
+    """
+    What it does
+        Flags writes to state outside a traced function: assignment to a ``global`` or
+        ``nonlocal`` name, ``.append``/``.update``/``[k] = v``/``.attr = v`` on a global or
+        closure container, and ``self.attr = ...`` in a traced method.
+
+    Why is this bad?
+        The write happens once per trace, not once per call: counters stop counting, logs stay
+        empty after the first call, and the stored values are tracers that leak out of the
+        transformation (``UnexpectedTracerError`` when used later).
+
+    Example
+        history = []
+
+        @jax.jit
+        def step(x):
+            history.append(x)
+            return x * 2
+
+    Use instead
+        Return the new state from the function and keep it in the caller
+        (``x, history_item = step(x)``); use ``jax.debug.callback`` for genuine side effects.
+
+    References
+        https://jax.readthedocs.io/en/latest/notebooks/Common_Gotchas_in_JAX.html#pure-functions
+    """
+
+    code = "JAX303"
+    name = "outer-state-mutation"
+    message = "{what} in {where} runs once per trace, not once per call"
+    fix = "return the new value from the function instead of mutating outer state; use jax.debug.callback for real side effects"
+    prevents = frozen("side effects lost after the first call; leaked tracers (UnexpectedTracerError)")
+    bad = [
+        """
+        import jax
+        import jax.numpy as jnp
+
+        history = []
+        calls = 0
+
+        @jax.jit
+        def step(x):
+            global calls
+            calls += 1  # error: JAX303
+            history.append(x)  # error: JAX303
+            return x * 2
+
+        step(jnp.ones(3))
+        """
+    ]
+    good = [
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def step(x):
+            parts = []
+            for i in range(3):
+                parts.append(x * i)
+            return jnp.stack(parts)
+        """
+    ]
+
+    def on_name_write(self, ctx, target, name, v, stmt):
+        if not ctx.frame.entry.transform.effects:
+            return
+        kind = "nonlocal" if self._is_nonlocal(ctx, name) else "global"
+        ctx.report(self, stmt, what=f"Assignment to {kind} `{name}`")
+
+    @staticmethod
+    def _is_nonlocal(ctx, name):
+        body = ctx.func.body_scope
+        return body is not None and name in body.nonlocals
+
+    def _outer(self, ctx, name: str) -> Optional[Scope]:
+        if ctx.is_local(name):
+            return None
+        if ctx.frame.lookup(name) is not None:
+            return None
+        owner = ctx.frame.scope.lookup_scope(name)
+        if owner is None or owner is ctx.frame.scope:
+            return None
+        binds = owner.bindings.get(name, ())
+        if not any(b.kind in VALUE_KINDS for b in binds):
+            return None
+        return owner
+
+    def on_method(self, ctx, node, base, meth, argvals):
+        # Recording static facts at trace time (shapes, names) is deliberate and harmless;
+        # storing a tracer outside is the bug (it leaks, and it happens once per trace).
+        if meth not in MUTATING_METHODS or not ctx.frame.entry.transform.effects:
+            return
+        if not any(v.kind == TRACED for _, v in argvals):
+            return
+        obj = node.func.value
+        if isinstance(obj, cst.Name):
+            owner = self._outer(ctx, obj.value)
+            if owner is not None and all_container_bindings(owner, obj.value):
+                ctx.report(self, node, what=f"`{obj.value}.{meth}()` on outer `{obj.value}`")
+        elif (
+            isinstance(obj, cst.Attribute)
+            and isinstance(obj.value, cst.Name)
+            and self._is_self(ctx, obj.value.value)
+            and meth in ("append", "extend", "insert", "appendleft")
+        ):
+            ctx.report(self, node, what=f"`self.{obj.attr.value}.{meth}()`")
+
+    @staticmethod
+    def _is_self(ctx, name: str) -> bool:
+        f = ctx.func
+        if f.is_lambda or not f.is_method:
+            return False
+        pos = f.positional_params()
+        return bool(pos) and pos[0].name.value == name and ctx.frame.lookup(name) is not None
+
+    def on_store(self, ctx, kind, target, base, idx, v, stmt, aug):
+        obj = target.value
+        if not isinstance(obj, cst.Name) or not ctx.frame.entry.transform.effects:
+            return
+        name = obj.value
+        if kind == "attr" and self._is_self(ctx, name):
+            if ctx.frame.entry.transform.opaque_attrs:
+                return  # nnx modules carry mutable state through nnx transforms by design
+            ctx.report(self, stmt, what=f"`self.{target.attr.value} = ...`")
+            return
+        owner = self._outer(ctx, name)
+        if owner is None or v.kind != TRACED:
+            return
+        if kind == "attr":
+            ctx.report(self, stmt, what=f"Attribute assignment on outer `{name}`")
+        else:
+            ctx.report(self, stmt, what=f"Item assignment into outer `{name}`")

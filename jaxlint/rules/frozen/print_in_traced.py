@@ -1,0 +1,88 @@
+"""JAX302 print-in-traced."""
+
+from __future__ import annotations
+
+
+import libcst as cst
+
+from jaxlint.analysis.values import TEXT, TRACED
+from jaxlint.fixes.debug_print import debug_print_call
+from jaxlint.fixes.declare import SAFE, replace
+from jaxlint.fixes.names import module_reference
+from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import frozen
+
+
+def _debug_print_fix(ctx, node: cst.Call):
+    """(suggestion text, Fix) for ``print(...)`` -> ``jax.debug.print(...)``, or (None, None)."""
+    ref = module_reference(ctx.frame.scope, "jax", "jax")
+    if ref is None:
+        return None, None
+    text = debug_print_call(node, ref[0])
+    if text is None:
+        return None, None
+    return text, replace(node, text, f"Replace with `{ref[0]}.debug.print`", SAFE, ref[1])
+
+
+class PrintInTraced(Rule):
+    """
+    What it does
+        Flags ``print()`` of a traced value inside a traced function.
+
+    Why is this bad?
+        ``print`` runs while JAX traces: it shows ``Traced<ShapedArray(...)>`` instead of
+        numbers, and under ``jax.jit`` it runs only when the function is (re)compiled, not on
+        every call.
+
+    Example
+        @jax.jit
+        def f(x):
+            print("x =", x)
+            return x * 2
+
+    Use instead
+        ``jax.debug.print("x = {}", x)`` prints the runtime value on every call.
+
+    References
+        https://jax.readthedocs.io/en/latest/debugging/print_breakpoint.html
+    """
+
+    code = "JAX302"
+    name = "print-in-traced"
+    message = "`print()` of traced value `{var}` in {where} runs only while tracing and shows a tracer, not its value"
+    fix = 'use jax.debug.print("... {{}}", {var}) to print the runtime value on every call'
+    prevents = frozen("debug output that shows tracers and disappears after the first call")
+    fix_safety = "safe"
+    bad = [
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def f(x):
+            print("tracing with", x)  # error: JAX302
+            return x * 2
+
+        f_jit = jax.jit(f)
+        f_jit(jnp.array([1.0, 2.0, 3.0]))
+        """
+    ]
+    good = [
+        """
+        import jax
+
+        @jax.jit
+        def f(x):
+            print("compiling f for shape", x.shape)
+            jax.debug.print("x = {}", x)
+            return x * 2
+        """
+    ]
+
+    def on_call(self, ctx, node, q, argvals):
+        if q != "builtins.print" or not ctx.frame.entry.transform.effects:
+            return
+        for a, v in argvals:
+            if a.keyword is None and (v.kind == TRACED or v.flags & TEXT):
+                text, fix = _debug_print_fix(ctx, node)
+                ctx.report(self, node, var=v.name or a.value, suggestion=text, autofix=fix)
+                return

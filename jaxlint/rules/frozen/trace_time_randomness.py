@@ -1,0 +1,63 @@
+"""JAX306 trace-time-randomness."""
+
+from __future__ import annotations
+
+from jaxlint.analysis.impure_calls import CLOCKS, RANDOM_PREFIXES, RANDOM_SETUP
+from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import frozen
+
+
+class TraceTimeRandomness(Rule):
+    """
+    What it does
+        Flags Python or NumPy randomness (``random.random()``, ``np.random.normal()``) and clock
+        reads (``time.time()``) inside a traced function.
+
+    Why is this bad?
+        They run once, at trace time; the compiled function replays the same "random" number
+        or timestamp on every call.
+
+    Example
+        @jax.jit
+        def noisy(x):
+            return x + np.random.normal()
+
+    Use instead
+        ``jax.random`` with a key passed in as an argument
+        (``x + jax.random.normal(key, x.shape)``); pass timestamps as arguments.
+
+    References
+        https://jax.readthedocs.io/en/latest/random-numbers.html
+    """
+
+    code = "JAX306"
+    name = "trace-time-randomness"
+    message = "`{func}()` in {where} is evaluated once at trace time; every call reuses the same value"
+    fix = "use jax.random with a key passed as an argument; pass times and other host values as arguments"
+    prevents = frozen("the same random number or timestamp replayed on every call")
+    bad = [
+        """
+        import jax
+        import numpy as np
+
+        @jax.jit
+        def noisy(x):
+            return x + np.random.normal()  # error: JAX306
+        """
+    ]
+    good = [
+        """
+        import jax
+
+        @jax.jit
+        def noisy(x, key):
+            return x + jax.random.normal(key, x.shape)
+        """
+    ]
+
+    def on_call(self, ctx, node, q, argvals):
+        if not ctx.frame.entry.transform.effects:
+            return
+        if q in CLOCKS or (q.startswith(RANDOM_PREFIXES) and q not in RANDOM_SETUP):
+            short = q.replace("numpy.", "np.")
+            ctx.report(self, node, func=short)

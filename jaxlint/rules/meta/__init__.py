@@ -1,0 +1,1 @@
+"""JAX0xx: the linter reporting on itself.  These never come from the analysis."""

@@ -1,0 +1,65 @@
+"""What a rule prevents, in a form the dynamic mode and the JAX oracle test can check.
+
+Four kinds:
+
+* ``raises``: JAX raises one of ``errors`` (an exception class, named as in JAX, and a regular
+  expression its message must match; a subclass of the class counts too).  ``stage`` says when:
+  ``"trace"`` while the function is traced, ``"call"`` when ``jax.jit`` is applied or the
+  jitted function is called (static-argument checks).
+* ``frozen``: the code runs once, at trace time, and the compiled function replays its effect
+  or value.
+* ``recompiles``: each call traces and compiles again.
+* ``none``: not a JAX behaviour (the linter's own JAX0xx codes).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence, Tuple
+
+
+@dataclass(frozen=True)
+class ErrorPattern:
+    exception: str  # the class name; a subclass matches too
+    message: str = ""  # a regular expression searched in str(exception); "" matches any
+
+    def matches(self, class_names: Sequence[str], text: str) -> bool:
+        """``class_names``: the names of the exception's classes, its MRO."""
+        return self.exception in class_names and (not self.message or re.search(self.message, text) is not None)
+
+
+@dataclass(frozen=True)
+class Prevents:
+    kind: str  # "raises" | "frozen" | "recompiles" | "none"
+    description: str  # for people: the --explain text and the README table
+    errors: Tuple[ErrorPattern, ...] = ()
+    stage: str = ""  # for "raises": "trace" or "call"
+
+    def matches(self, exc: BaseException) -> bool:
+        names = [c.__name__ for c in type(exc).__mro__]
+        return any(p.matches(names, str(exc)) for p in self.errors)
+
+
+KINDS = ("raises", "frozen", "recompiles", "none")
+
+
+def raises(*errors: ErrorPattern, stage: str = "trace", description: str = "") -> Prevents:
+    if not errors:
+        raise ValueError("raises() needs at least one error")
+    if stage not in ("trace", "call"):
+        raise ValueError(f"unknown stage {stage!r}")
+    text = description or " / ".join(e.exception for e in errors)
+    return Prevents("raises", text, tuple(errors), stage)
+
+
+def frozen(description: str) -> Prevents:
+    return Prevents("frozen", description)
+
+
+def recompiles(description: str = "recompilation on every call") -> Prevents:
+    return Prevents("recompiles", description)
+
+
+def nothing(description: str) -> Prevents:
+    return Prevents("none", description)

@@ -1,0 +1,1 @@
+"""JAX4xx: recompilation and compile-time cost."""

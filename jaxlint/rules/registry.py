@@ -1,0 +1,76 @@
+"""The rule registry: every ``Rule`` subclass defined in the family packages under
+``jaxlint/rules/`` (one rule per module), found by walking the packages, sorted by code.
+
+A new rule is a new module in its family's folder; nothing else names it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from typing import Dict, List, Sequence, Type
+
+from jaxlint.rules.base import Rule
+from jaxlint.selectors import is_enabled
+
+RULES_PACKAGE = "jaxlint.rules"
+STATUSES = ("stable", "preview")
+
+
+class RegistryError(Exception):
+    """Two rules share a code, or a rule module defines no rule or several."""
+
+
+def discover_rules(package: str = RULES_PACKAGE) -> List[Type[Rule]]:
+    """Every rule of the family subpackages of ``package``, sorted by code."""
+    root = importlib.import_module(package)
+    found: Dict[str, Type[Rule]] = {}
+    for family in sorted(pkgutil.iter_modules(root.__path__), key=lambda m: m.name):
+        if not family.ispkg:
+            continue
+        fam = importlib.import_module(f"{package}.{family.name}")
+        for mod_info in sorted(pkgutil.iter_modules(fam.__path__), key=lambda m: m.name):
+            if mod_info.ispkg or mod_info.name.startswith("_"):
+                continue
+            module = importlib.import_module(f"{fam.__name__}.{mod_info.name}")
+            rules = [
+                obj
+                for obj in vars(module).values()
+                if isinstance(obj, type) and issubclass(obj, Rule) and obj is not Rule and obj.__module__ == module.__name__
+            ]
+            if len(rules) != 1:
+                raise RegistryError(f"{module.__name__} defines {len(rules)} rules; a rule module defines exactly one")
+            rule = rules[0]
+            if not rule.code:
+                raise RegistryError(f"{module.__name__}.{rule.__name__} has no code")
+            if rule.code in found:
+                other = found[rule.code]
+                raise RegistryError(f"{rule.code} is defined twice: {other.__module__} and {module.__name__}")
+            found[rule.code] = rule
+        if rule.status not in STATUSES:
+            raise RegistryError(f"{rule.code}: status must be one of {', '.join(STATUSES)}, not {rule.status!r}")
+    return [found[c] for c in sorted(found)]
+
+
+ALL_RULES: List[Type[Rule]] = discover_rules()
+
+RULES_BY_CODE: Dict[str, Type[Rule]] = {r.code: r for r in ALL_RULES}
+
+
+def selected_rules(select: Sequence[str] = (), ignore: Sequence[str] = (), preview: bool = False) -> List[Type[Rule]]:
+    """Rules enabled by select/ignore prefixes (the longest matching prefix wins, as in flake8).
+
+    A preview rule runs only with ``preview``, even when selected by its code (as in Ruff):
+    preview rules may still change, and a team opts in to that."""
+    out = []
+    for r in ALL_RULES:
+        if r.status == "preview" and not preview:
+            continue
+        if is_enabled(r.code, select, ignore, r.default_enabled):
+            out.append(r)
+    return out
+
+
+def rules_for(config) -> List[Type[Rule]]:
+    """The rules a run with this configuration enables."""
+    return selected_rules(config.select, config.ignore, config.preview)

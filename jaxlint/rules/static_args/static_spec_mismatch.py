@@ -1,0 +1,96 @@
+"""JAX203 static-spec-mismatch."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from jaxlint.fixes.static_argname import rename_fix
+from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import ErrorPattern, raises
+
+
+class StaticSpecMismatch(Rule):
+    """
+    What it does
+        Flags ``static_argnums`` indices beyond the function's positional parameters and
+        ``static_argnames`` that are not parameter names.
+
+    Why is this bad?
+        JAX raises ``ValueError`` when the function is jitted or called; a typo in
+        ``static_argnames`` otherwise leaves the intended parameter traced.
+
+    Example
+        @partial(jax.jit, static_argnames=["num_step"])
+        def run(x, num_steps): ...
+
+    Use instead
+        ``static_argnames=["num_steps"]``.
+
+    References
+        https://jax.readthedocs.io/en/latest/_autosummary/jax.jit.html
+    """
+
+    code = "JAX203"
+    name = "static-spec-mismatch"
+    message = "{detail}"
+    fix = "make static_argnums / static_argnames match the signature of {func}()"
+    prevents = raises(
+        ErrorPattern("ValueError", r"Jitted function has (invalid argnames|static_argnums)"),
+        stage="call",
+        description="ValueError: Jitted function has invalid argnames / static_argnums",
+    )
+    fix_safety = "safe"
+    bad = [
+        """
+        from functools import partial
+        import jax
+
+        @partial(jax.jit, static_argnames=["num_step"])  # error: JAX203
+        def run(x, num_steps):
+            return x * num_steps
+
+        def body(x, y):
+            return x + y
+
+        body_jit = jax.jit(body, static_argnums=(2,))  # error: JAX203
+        """
+    ]
+    good = [
+        """
+        from functools import partial
+        import jax
+
+        @partial(jax.jit, static_argnames=["num_steps"])
+        def run(x, num_steps):
+            return x * num_steps
+
+        @partial(jax.jit, static_argnames=["mode"])
+        def flexible(x, **kwargs):
+            return x
+        """
+    ]
+
+    def check_module(self, m):
+        for app in m.finder.applications:
+            if not app.transform.statics or app.statics.opaque:
+                continue
+            f = app.func
+            p = f.params
+            pos = app.jit_positional()
+            has_star = isinstance(p.star_arg, cst.Param)
+            names = set(pos) | {x.name.value for x in p.kwonly_params}
+            given = [n for n, _ in app.statics.names]
+            for n, node in app.statics.names:
+                if n not in names and p.star_kwarg is None:
+                    fix = rename_fix(node, n, sorted(names), given)
+                    m.report(self, node, detail=f"static_argnames names `{n}`, which is not a parameter of {f.name}()", func=f.name, autofix=fix)
+            if has_star:
+                continue
+            for i, node in app.statics.nums:
+                if i >= len(pos) or i < -len(pos):
+                    m.report(
+                        self,
+                        node,
+                        detail=f"static_argnums index {i} is out of range: {f.name}() takes {len(pos)} positional argument{'s' if len(pos) != 1 else ''}",
+                        func=f.name,
+                    )

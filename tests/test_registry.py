@@ -1,0 +1,89 @@
+"""The registry finds every rule in the family packages, and the README's table lists them."""
+
+import os
+import re
+
+import pytest
+
+from jaxlint.config import Config, ConfigError, parse_table
+from jaxlint.rules import ALL_RULES, RULES_BY_CODE, rules_for, selected_rules
+from jaxlint.rules.prevents import KINDS
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def test_rules_are_sorted_by_code_and_unique():
+    codes = [r.code for r in ALL_RULES]
+    assert codes == sorted(codes)
+    assert len(codes) == len(set(codes))
+    assert codes[:2] == ["JAX001", "JAX002"]
+
+
+def test_each_rule_lives_in_its_family_package_one_per_module():
+    modules = [r.__module__ for r in ALL_RULES]
+    assert len(modules) == len(set(modules))
+    for r in ALL_RULES:
+        family = r.__module__.split(".")[2]
+        assert r.__module__.count(".") == 3, r.__module__
+        assert r.__module__.rsplit(".", 1)[1] == r.name.replace("-", "_"), (r.code, r.__module__)
+        assert family, r.code
+
+
+def test_every_rule_declares_what_it_prevents():
+    for r in ALL_RULES:
+        p = r.prevents
+        assert p.kind in KINDS, r.code
+        assert p.description, r.code
+        if p.kind == "raises":
+            assert p.errors and p.stage in ("trace", "call"), r.code
+    assert RULES_BY_CODE["JAX101"].prevents.kind == "raises"
+    assert RULES_BY_CODE["JAX301"].prevents.kind == "frozen"
+    assert RULES_BY_CODE["JAX401"].prevents.kind == "recompiles"
+    assert RULES_BY_CODE["JAX001"].prevents.kind == "none"
+
+
+def test_readme_table_lists_every_rule():
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
+        readme = fh.read()
+    rows = re.findall(r"^\| (JAX\d{3}) \| ([a-z0-9-]+) \|", readme, re.M)
+    assert len(rows) == len(set(rows))
+    assert sorted(rows) == [(r.code, r.name) for r in ALL_RULES]
+
+
+@pytest.fixture
+def a_preview_rule(monkeypatch):
+
+    rule = RULES_BY_CODE["JAX401"]
+    monkeypatch.setattr(rule, "status", "preview")
+    return rule
+
+
+def test_preview_rules_run_only_with_preview(a_preview_rule):
+    code = a_preview_rule.code
+    assert code not in {r.code for r in selected_rules()}
+    assert code not in {r.code for r in selected_rules(select=(code,))}
+    assert code in {r.code for r in selected_rules(preview=True)}
+    assert code in {r.code for r in rules_for(Config(preview=True))}
+    assert code not in {r.code for r in rules_for(Config(preview=True, ignore=(code,)))}
+
+
+def test_preview_config_key():
+    assert parse_table({"preview": True}).preview is True
+    assert parse_table({}).preview is False
+    with pytest.raises(ConfigError):
+        parse_table({"preview": "yes"})
+
+
+def test_preview_command_line_flag(a_preview_rule, tmp_path, monkeypatch, capsys):
+    from jaxlint import cli
+
+    src = tmp_path / "m.py"
+    src.write_text(
+        "import jax\n\n\ndef f(x):\n    return jax.jit(lambda v: v + 1)(x)\n\n\nfor i in range(3):\n    f(i)\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["--no-cache", "--format", "json", "m.py"]) == 0
+    capsys.readouterr()
+    assert cli.main(["--no-cache", "--preview", "--format", "json", "m.py"]) == 1
+    assert '"JAX401"' in capsys.readouterr().out
