@@ -26,10 +26,16 @@ class Config:
     exclude: Tuple[str, ...] = ()
     extra_jit_decorators: Tuple[str, ...] = ()
     root: Optional[str] = None  # folder of the pyproject.toml that configured us
+    # The JAX the code must run on (None: the newest JAX jaxlint knows), and the oldest JAX it
+    # must still support (None: no lower bound), as (major, minor, patch).
+    target_jax: Optional[Tuple[int, int, int]] = None
+    min_jax: Optional[Tuple[int, int, int]] = None
 
     def key(self) -> str:
         """A stable description of everything that changes results (for caches)."""
-        return repr((self.select, self.ignore, self.per_file_ignores, self.extra_jit_decorators))
+        return repr(
+            (self.select, self.ignore, self.per_file_ignores, self.extra_jit_decorators, self.target_jax, self.min_jax)
+        )
 
     def ignored_for(self, relpath: str) -> Tuple[str, ...]:
         out: List[str] = []
@@ -60,7 +66,18 @@ KNOWN_KEYS = {
     "exclude",
     "extend-exclude",
     "extra-jit-decorators",
+    "target-jax",
+    "min-jax",
 }
+
+
+def _jax_version(value, key: str) -> Optional[Tuple[int, int, int]]:
+    from jaxlint.analysis.jax_api_migrations import parse_version
+
+    v = parse_version(value) if isinstance(value, str) else None
+    if v is None:
+        raise ConfigError(f'[tool.jaxlint] {key} must be a JAX version string such as "0.6" or "0.4.30" (got {value!r})')
+    return v
 
 
 def _codes(value, key: str) -> Tuple[str, ...]:
@@ -90,7 +107,13 @@ def parse_table(table: dict, root: Optional[str] = None) -> Config:
     extra = norm.get("extra-jit-decorators", [])
     if not isinstance(extra, list) or not all(isinstance(v, str) for v in extra):
         raise ConfigError("[tool.jaxlint] extra-jit-decorators must be a list of dotted names")
-    return Config(select, ignore, per_file, tuple(exclude), tuple(extra), root)
+    target = _jax_version(norm["target-jax"], "target-jax") if "target-jax" in norm else None
+    minimum = _jax_version(norm["min-jax"], "min-jax") if "min-jax" in norm else None
+    if target is not None and minimum is not None and minimum > target:
+        raise ConfigError(
+            f"[tool.jaxlint] min-jax ({norm['min-jax']}) must not be newer than target-jax ({norm['target-jax']})"
+        )
+    return Config(select, ignore, per_file, tuple(exclude), tuple(extra), root, target, minimum)
 
 
 def find_pyproject(start: str) -> Optional[str]:

@@ -37,13 +37,17 @@ def decode_source(data: bytes) -> str:
 class ModuleContext:
     """What module-level rule checks see."""
 
-    def __init__(self, module, index, finder, analyzer, reporter):
+    def __init__(self, module, index, finder, analyzer, reporter, text: str = "", jax_versions=(None, None)):
         self.module = module
         self.index = index
         self.finder = finder
         self.analyzer = analyzer
         self.cache: dict = {}
         self._reporter = reporter
+        self.text = text
+        # (the JAX the code must run on, the oldest JAX it must support): the configured
+        # target-jax (default: the newest release jaxlint knows) and min-jax (or None).
+        self.target_jax, self.min_jax = jax_versions
 
     def report(self, rule, node, **fields) -> None:
         self._reporter(rule, node, None, fields)
@@ -236,6 +240,12 @@ def rule_handlers(rules):
     return instances, handlers
 
 
+def jax_versions(config: Config):
+    from jaxlint.analysis.jax_api_migrations import NEWEST
+
+    return (config.target_jax or NEWEST, config.min_jax)
+
+
 def _analyse(module: cst.Module, text: str, path: str, config: Config, rules, calls=None) -> List[Finding]:
     instances, handlers = rule_handlers(rules)
     pending: List[_Pending] = []
@@ -256,7 +266,7 @@ def _analyse(module: cst.Module, text: str, path: str, config: Config, rules, ca
 
         external = call_recorder(path, calls)
     analyzer = Analyzer(index, finder, handlers, report, external)
-    mctx = ModuleContext(module, index, finder, analyzer, report)
+    mctx = ModuleContext(module, index, finder, analyzer, report, text, jax_versions(config))
     analyzer.module_ctx = mctx
     analyzer.cache = mctx.cache
     if finder.applications:
@@ -285,6 +295,8 @@ def _materialise(module: cst.Module, path: str, pending: List[_Pending]) -> List
                 v = _short(module.code_for_node(v))
             fields[k] = v
         suggestion = fields.pop("suggestion", None)
+        fix_safety = fields.pop("fix_safety", None)
+        extra_context = fields.pop("context", None)
         if p.frame is not None:
             fields.setdefault("where", p.frame.where)
         rule = p.rule
@@ -309,6 +321,10 @@ def _materialise(module: cst.Module, path: str, pending: List[_Pending]) -> List
                 "end_line": rng.end.line,
                 "end_column": rng.end.column + 1,
             }
+            if fix_safety is not None:
+                sugg["safety"] = fix_safety
+        if extra_context:
+            context = dict(context or {}, **extra_context)
         out.append(
             Finding(
                 path=path,

@@ -9,6 +9,10 @@ JAX on CPU:
   are exactly JAX's failures: unmarked look-alikes in the same cases run fine);
 * every line marked JAX301/302/303/306 must run while tracing and not when the compiled
   function is called again (its effect is frozen at trace time);
+* a case that raises at a line marked JAX601 (removed API) raises AttributeError or ImportError
+  there, and every JAX601 line is where some case raises;
+* every line marked JAX602 (deprecated API) is where some case gets a DeprecationWarning, and
+  every DeprecationWarning a case gets at a line of the fixture is marked JAX602;
 * every check in ``FROZEN`` (a callable returning True when the trace-time behaviour the
   markers claim is observed: a frozen value, a lost side effect, a retrace on every call)
   must return True.
@@ -21,6 +25,7 @@ import io
 import os
 import sys
 import traceback
+import warnings
 
 import pytest
 
@@ -52,7 +57,9 @@ ERRORS = {
     "JAX202": ("ValueError",),
     "JAX203": ("ValueError",),
     "JAX304": ("TypeError",),
+    "JAX601": ("AttributeError", "ImportError", "ModuleNotFoundError"),
 }
+WARNING_CODES = ("JAX602",)
 FROZEN_CODES = ("JAX301", "JAX302", "JAX303", "JAX306")
 
 
@@ -106,16 +113,23 @@ class LineRecorder:
 
 
 def _run(case, filenames):
-    """((file, line) executed, exception or None) for one call, stdout swallowed."""
+    """((file, line) executed, exception or None, (file, line) of DeprecationWarnings) for one
+    call, stdout swallowed."""
     rec = LineRecorder(filenames)
     err = None
-    with contextlib.redirect_stdout(io.StringIO()):
+    with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         try:
             with rec:
                 case()
         except Exception as e:  # noqa: BLE001 - the oracle wants every failure
             err = e
-    return rec.lines, err
+    warned = {
+        (os.path.realpath(w.filename), w.lineno)
+        for w in caught
+        if issubclass(w.category, DeprecationWarning) and w.filename in filenames
+    }
+    return rec.lines, err, warned
 
 
 def _fail_line(err, filenames):
@@ -163,10 +177,12 @@ def test_oracle(name, path, files):
     filenames |= {f for f in files}
     failures = {}  # (file, line) -> exception
     twice_frozen = set()
+    deprecated_at = set()
     problems = []
     for i, case in enumerate(mod.CASES):
         jax.clear_caches()
-        first, err = _run(case, filenames)
+        first, err, warned = _run(case, filenames)
+        deprecated_at |= warned
         if err is not None:
             where = _fail_line(err, filenames)
             if where is not None:
@@ -179,7 +195,7 @@ def test_oracle(name, path, files):
                 )
             failures[where] = err
             continue
-        second, err2 = _run(case, filenames)
+        second, err2, _ = _run(case, filenames)
         assert err2 is None, f"case {i} failed only on its second call: {err2!r}"
         twice_frozen |= {(os.path.realpath(f), line) for f, line in first - second}
     for fname, line, code in sorted(want):
@@ -191,9 +207,15 @@ def test_oracle(name, path, files):
         elif code == "JAX201":
             if not any(_error_ok(code, e) for e in failures.values()):
                 problems.append(f"{where} is marked JAX201 but no case fails with a non-hashable static argument")
+        elif code in WARNING_CODES:
+            if where not in deprecated_at:
+                problems.append(f"{where} is marked {code} but no case gets a DeprecationWarning there")
         elif code in FROZEN_CODES:
             if where not in twice_frozen:
                 problems.append(f"{where} is marked {code} but does not run only at trace time in any case")
+    for where in sorted(deprecated_at):
+        if not codes_at.get(where, set()) & set(WARNING_CODES):
+            problems.append(f"a case gets a DeprecationWarning at {where}, which is not marked {WARNING_CODES}")
     for check in getattr(mod, "FROZEN", []):
         jax.clear_caches()
         with contextlib.redirect_stdout(io.StringIO()):

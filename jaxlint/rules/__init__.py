@@ -13,6 +13,8 @@ from jaxlint.rules.frozen import (
     TraceTimeRandomness,
 )
 from jaxlint.rules.meta import InternalError, ParseError
+from jaxlint.rules.migrations.deprecated_jax_api import DeprecatedJaxApi
+from jaxlint.rules.migrations.removed_jax_api import RemovedJaxApi
 from jaxlint.rules.recompile import JitInLoop
 from jaxlint.rules.static_args import ChangingStaticArg, StaticArrayParam, StaticSpecMismatch, UnhashableStaticArg
 from jaxlint.rules.traced_values import (
@@ -47,6 +49,8 @@ ALL_RULES: List[Type[Rule]] = [
     InplaceArrayUpdate,
     TraceTimeRandomness,
     JitInLoop,
+    RemovedJaxApi,
+    DeprecatedJaxApi,
 ]
 
 RULES_BY_CODE: Dict[str, Type[Rule]] = {r.code: r for r in ALL_RULES}
