@@ -6,8 +6,8 @@ reported at the import (that is where a removed name fails); the uses of the nam
 not reported again.  An attribute chain (``jnp.product``) is reported where it is written.
 
 Code that guards the access is a deliberate compatibility shim and is left alone: a ``try``
-whose handlers catch ImportError/AttributeError, and an ``if`` that tests ``hasattr`` or a
-version.
+whose handlers catch ImportError/AttributeError (its body and its handlers), and an ``if`` that
+tests ``hasattr`` or a version.
 """
 
 from __future__ import annotations
@@ -88,14 +88,13 @@ class _ReferenceFinder(FastVisitor):
 
     # -- guards -----------------------------------------------------------------------------
     def visit_Try(self, node: cst.Try) -> bool:
-        if any(_catches_missing_name(h) for h in node.handlers):
-            self.guarded += 1
-            self.walk(node.body)
-            self.guarded -= 1
-        else:
-            self.walk(node.body)
+        # ``try: new except ImportError: old`` (or the other way round): both are the shim.
+        shim = any(_catches_missing_name(h) for h in node.handlers)
+        self.guarded += shim
+        self.walk(node.body)
         for h in node.handlers:
             self.walk(h.body)
+        self.guarded -= shim
         if node.orelse is not None:
             self.walk(node.orelse)
         if node.finalbody is not None:
