@@ -13,6 +13,8 @@ JAX on CPU:
   there, and every JAX601 line is where some case raises;
 * every line marked JAX602 (deprecated API) is where some case gets a DeprecationWarning, and
   every DeprecationWarning a case gets at a line of the fixture is marked JAX602;
+* every line marked JAX501 (discarded update) runs in some case; the fixture's ``FROZEN``
+  checks observe that the array it meant to update is unchanged;
 * every check in ``FROZEN`` (a callable returning True when the trace-time behaviour the
   markers claim is observed: a frozen value, a lost side effect, a retrace on every call)
   must return True.
@@ -60,6 +62,7 @@ ERRORS = {
     "JAX601": ("AttributeError", "ImportError", "ModuleNotFoundError"),
 }
 WARNING_CODES = ("JAX602",)
+RUN_CODES = ("JAX501",)
 FROZEN_CODES = ("JAX301", "JAX302", "JAX303", "JAX306")
 
 
@@ -178,11 +181,13 @@ def test_oracle(name, path, files):
     failures = {}  # (file, line) -> exception
     twice_frozen = set()
     deprecated_at = set()
+    executed = set()
     problems = []
     for i, case in enumerate(mod.CASES):
         jax.clear_caches()
         first, err, warned = _run(case, filenames)
         deprecated_at |= warned
+        executed |= {(os.path.realpath(f), line) for f, line in first}
         if err is not None:
             where = _fail_line(err, filenames)
             if where is not None:
@@ -207,6 +212,9 @@ def test_oracle(name, path, files):
         elif code == "JAX201":
             if not any(_error_ok(code, e) for e in failures.values()):
                 problems.append(f"{where} is marked JAX201 but no case fails with a non-hashable static argument")
+        elif code in RUN_CODES:
+            if where not in executed:
+                problems.append(f"{where} is marked {code} but no case runs it")
         elif code in WARNING_CODES:
             if where not in deprecated_at:
                 problems.append(f"{where} is marked {code} but no case gets a DeprecationWarning there")

@@ -12,11 +12,12 @@ tests ``hasattr`` or a version.
 
 from __future__ import annotations
 
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import List, NamedTuple, Optional, Tuple
 
 import libcst as cst
 
 from jaxlint.analysis.jax_api_migrations import TAILS, Migration, lookup
+from jaxlint.analysis.scoped_walk import ScopedVisitor
 from jaxlint.analysis.scopes import FastVisitor, ModuleIndex, Scope, dotted_name
 
 _GUARD_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError", "Exception", "BaseException"})
@@ -36,19 +37,13 @@ def api_references(index: ModuleIndex, text: str) -> List[ApiReference]:
     if not any(tail in text for tail in TAILS):
         return []
     finder = _ReferenceFinder(index)
-    finder.walk(index.module_scope.node)
+    finder.run()
     return finder.found
 
 
-def _imports_jax(scope: Scope) -> bool:
-    return any(q == "jax" or q.startswith("jax.") for q in scope.imports.values())
-
-
-class _ReferenceFinder(FastVisitor):
+class _ReferenceFinder(ScopedVisitor):
     def __init__(self, index: ModuleIndex):
-        self.index = index
-        self.scope = index.module_scope
-        self.class_scopes: Dict[int, Scope] = {id(c.node): c.body_scope for c in index.classes}
+        super().__init__(index)
         self.found: List[ApiReference] = []
         self.guarded = 0
         # (scope id, local name) bound by an import already reported; and, for ``import a.b.c``
@@ -57,34 +52,6 @@ class _ReferenceFinder(FastVisitor):
         self.reported_prefixes: set = set()
         # How the module spells ``jax`` itself, for a replacement outside the aliased module.
         self.jax_alias = next((k for k, v in index.module_scope.imports.items() if v == "jax"), None)
-
-    # -- scopes -----------------------------------------------------------------------------
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        for d in node.decorators:
-            self.walk(d.decorator)
-        self.walk(node.params)
-        if node.returns is not None:
-            self.walk(node.returns)
-        info = self.index.func_by_node.get(id(node))
-        outer = self.scope
-        if info is not None and info.body_scope is not None:
-            self.scope = info.body_scope
-        self.walk(node.body)
-        self.scope = outer
-        return False
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        for d in node.decorators:
-            self.walk(d.decorator)
-        for a in node.bases:
-            self.walk(a)
-        for k in node.keywords:
-            self.walk(k)
-        outer = self.scope
-        self.scope = self.class_scopes.get(id(node), outer)
-        self.walk(node.body)
-        self.scope = outer
-        return False
 
     # -- guards -----------------------------------------------------------------------------
     def visit_Try(self, node: cst.Try) -> bool:

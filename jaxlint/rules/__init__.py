@@ -16,6 +16,7 @@ from jaxlint.rules.meta import InternalError, ParseError
 from jaxlint.rules.migrations.deprecated_jax_api import DeprecatedJaxApi
 from jaxlint.rules.migrations.removed_jax_api import RemovedJaxApi
 from jaxlint.rules.recompile import JitInLoop
+from jaxlint.rules.silent.discarded_update import DiscardedUpdate
 from jaxlint.rules.static_args import ChangingStaticArg, StaticArrayParam, StaticSpecMismatch, UnhashableStaticArg
 from jaxlint.rules.traced_values import (
     NumpyOnTracer,
@@ -49,6 +50,7 @@ ALL_RULES: List[Type[Rule]] = [
     InplaceArrayUpdate,
     TraceTimeRandomness,
     JitInLoop,
+    DiscardedUpdate,
     RemovedJaxApi,
     DeprecatedJaxApi,
 ]
