@@ -17,6 +17,7 @@ from jaxlint.rules.migrations.deprecated_jax_api import DeprecatedJaxApi
 from jaxlint.rules.migrations.removed_jax_api import RemovedJaxApi
 from jaxlint.rules.recompile import JitInLoop
 from jaxlint.rules.silent.discarded_update import DiscardedUpdate
+from jaxlint.rules.silent.formatted_debug_print import FormattedDebugPrint
 from jaxlint.rules.static_args import ChangingStaticArg, StaticArrayParam, StaticSpecMismatch, UnhashableStaticArg
 from jaxlint.rules.traced_values import (
     NumpyOnTracer,
@@ -51,6 +52,7 @@ ALL_RULES: List[Type[Rule]] = [
     TraceTimeRandomness,
     JitInLoop,
     DiscardedUpdate,
+    FormattedDebugPrint,
     RemovedJaxApi,
     DeprecatedJaxApi,
 ]
