@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Dict, List, Sequence, Type
 
 from jaxlint.rules.base import Rule
+from jaxlint.rules.changing_shape_arg import ChangingShapeArg
 from jaxlint.rules.frozen import (
     FrozenCapture,
     InplaceArrayUpdate,
@@ -45,6 +46,7 @@ ALL_RULES: List[Type[Rule]] = [
     UnhashableStaticArg,
     StaticSpecMismatch,
     ChangingStaticArg,
+    ChangingShapeArg,
     FrozenCapture,
     PrintInTraced,
     OuterStateMutation,
