@@ -1000,6 +1000,14 @@ def plan_finding(finding: Finding, facts: FileFacts) -> dict:
         return _plan_retrace(finding, facts, check)
     if code == "JAX401":
         return _plan_fresh_jit(finding, facts, check)
+    if code in ("JAX601", "JAX602"):
+        # The claim is about JAX, not about the module: look the old name up in the installed JAX.
+        ctx = finding.context or {}
+        check["kind"] = "jax_api"
+        check["name"] = ctx.get("old_api")
+        check["deprecated_in"] = ctx.get("deprecated_in")
+        check["removed_in"] = ctx.get("removed_in")
+        return check
     check["kind"] = "none"
     check["reason"] = f"no dynamic check for {code}"
     return check
