@@ -10,6 +10,7 @@ import warnings
 import pytest
 
 from clirun import env
+from jax_deprecations import forget_deprecation_warnings
 from jaxlint import lint_source
 from jaxlint.analysis.jax_api_migrations import BY_NAME, MIGRATIONS, NEWEST, fix_safety, lookup, parse_version, status
 from jaxlint.config import Config, ConfigError, parse_table
@@ -26,6 +27,7 @@ def _access(qualified: str):
     Reached the way code reaches it: import the longest prefix that is a module, then attributes.
     A removed module raises ImportError; a removed attribute AttributeError."""
     parts = qualified.split(".")
+    forget_deprecation_warnings()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         obj = _MISSING
@@ -43,6 +45,11 @@ def _access(qualified: str):
             break
     deprecations = [w for w in caught if issubclass(w.category, DeprecationWarning)]
     return obj, deprecations
+
+
+def test_a_deprecated_name_warns_on_every_access_after_forgetting():
+    for _ in range(2):
+        assert _access("jax.experimental.pjit.pjit")[1]
 
 
 @pytest.mark.parametrize("m", MIGRATIONS, ids=[m.old for m in MIGRATIONS])

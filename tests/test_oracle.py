@@ -35,6 +35,7 @@ import pytest
 
 jax = pytest.importorskip("jax")
 
+from jax_deprecations import forget_deprecation_warnings  # noqa: E402
 from markers import expected_markers  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -124,6 +125,7 @@ def _run(case, filenames):
     call, stdout swallowed."""
     rec = LineRecorder(filenames)
     err = None
+    forget_deprecation_warnings()
     with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:

@@ -849,6 +849,13 @@ def _reach_jax_name(qualified):
     import warnings
 
     parts = qualified.split(".")
+    # JAX warns once per process (its module __getattr__ is functools.cache'd); forget that, so
+    # that a second finding of the same name sees the warning too.
+    for modname, module in list(sys.modules.items()):
+        if modname == "jax" or modname.startswith("jax."):
+            clear = getattr(getattr(module, "__dict__", {}).get("__getattr__"), "cache_clear", None)
+            if clear is not None:
+                clear()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         found = False
