@@ -96,10 +96,25 @@ class Config:
     extend_exclude: Tuple[str, ...] = ()
     source: Optional[str] = field(default=None, compare=False)  # the file it was read from
     preview: bool = False  # run the rules whose status is "preview" too
+    # The JAX the code must run on (None: the newest JAX jaxlint knows), and the oldest JAX it
+    # must still support (None: no lower bound), as (major, minor, patch).
+    target_jax: Optional[Tuple[int, int, int]] = None
+    min_jax: Optional[Tuple[int, int, int]] = None
 
     def key(self) -> str:
         """A stable description of everything that changes a file's findings (for caches)."""
-        return repr((self.select, self.ignore, self.per_file_ignores, self.extra_jit_decorators, self.root, self.preview))
+        return repr(
+            (
+                self.select,
+                self.ignore,
+                self.per_file_ignores,
+                self.extra_jit_decorators,
+                self.root,
+                self.preview,
+                self.target_jax,
+                self.min_jax,
+            )
+        )
 
     def relative(self, path: str) -> str:
         """``path`` relative to the configuration folder (as given when there is none)."""
@@ -157,9 +172,20 @@ KNOWN_KEYS = (
     "extend-exclude",
     "extra-jit-decorators",
     "preview",
+    "target-jax",
+    "min-jax",
 )
 
 _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+
+
+def _jax_version(value, where: str) -> Tuple[int, int, int]:
+    from jaxlint.analysis.jax_api_migrations import parse_version
+
+    v = parse_version(value) if isinstance(value, str) else None
+    if v is None:
+        raise ConfigError(f'{where} must be a JAX version string such as "0.6" or "0.4.30", not {value!r}')
+    return v
 
 
 def _type_name(value: Any) -> str:
@@ -231,7 +257,13 @@ def parse_table(table: Any, root: Optional[str] = None, source: Optional[str] = 
     preview = norm.get("preview", False)
     if not isinstance(preview, bool):
         raise ConfigError(f"{where('preview')} must be true or false, not {_type_name(preview)}")
-    return Config(select, ignore, per_file, exclude, tuple(extra), root, extend_exclude, source, preview)
+    target = _jax_version(norm["target-jax"], where("target-jax")) if "target-jax" in norm else None
+    minimum = _jax_version(norm["min-jax"], where("min-jax")) if "min-jax" in norm else None
+    if target is not None and minimum is not None and minimum > target:
+        raise ConfigError(f"{where('min-jax')} ({norm['min-jax']}) must not be newer than target-jax ({norm['target-jax']})")
+    return Config(
+        select, ignore, per_file, exclude, tuple(extra), root, extend_exclude, source, preview, target_jax=target, min_jax=minimum
+    )
 
 
 def _shown(path: str) -> str:

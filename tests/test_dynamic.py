@@ -50,12 +50,21 @@ def statuses(findings):
     return {(os.path.basename(f.path), f.line, f.code): (f.dynamic["status"], f.dynamic["detail"]) for f in findings}
 
 
+# Rules the dynamic mode has no check for yet; their fixtures are checked against JAX by the
+# oracle (tests/test_oracle.py) instead.
+NO_DYNAMIC_CHECK = {"JAX205", "JAX501", "JAX502"}
+
+
 def test_every_fixture_finding_is_confirmed():
     assert len(FIXTURES) >= 5
     findings = run_dynamic(FIXTURES)
     assert len(findings) >= 50
-    not_confirmed = {k: v for k, v in statuses(findings).items() if v[0] != "confirmed"}
+    got = statuses(findings)
+    not_confirmed = {k: v for k, v in got.items() if v[0] != "confirmed" and k[2] not in NO_DYNAMIC_CHECK}
     assert not_confirmed == {}
+    unchecked = {v for k, v in got.items() if k[2] in NO_DYNAMIC_CHECK}
+    assert {detail for _, detail in unchecked} == {f"no dynamic check for {c}" for c in NO_DYNAMIC_CHECK}
+    assert any(k[2] == "JAX601" for k in got) and any(k[2] == "JAX602" for k in got)
 
 
 def test_example_arguments_from_spec_call_site_annotation_default_and_named_tuple():

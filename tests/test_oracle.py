@@ -12,6 +12,10 @@ mode checks findings against); a marked code that no rule declares fails the tes
 * every line marked with a "frozen" code must run while tracing and not when the compiled
   function is called again (its effect is frozen at trace time);
 * a module with "recompiles" marks must have ``FROZEN`` checks that observe the retrace;
+* every line marked with a "warns" code is where some case gets that warning, and every
+  DeprecationWarning a case gets at a line of the fixture is marked with such a code;
+* every line marked with a "wrong-result" code runs in some case (and may raise only an error
+  its rule tolerates); the fixture's ``FROZEN`` checks observe the wrong result;
 * every check in ``FROZEN`` (a callable returning True when the trace-time behaviour the
   markers claim is observed: a frozen value, a lost side effect, a retrace on every call)
   must return True.
@@ -24,6 +28,7 @@ import io
 import os
 import sys
 import traceback
+import warnings
 
 import pytest
 
@@ -31,6 +36,7 @@ from requirements import require  # noqa: E402
 
 jax = require("jax")
 
+from jax_deprecations import forget_deprecation_warnings  # noqa: E402
 from markers import expected_markers  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -95,16 +101,24 @@ class LineRecorder:
 
 
 def _run(case, filenames):
-    """((file, line) executed, exception or None) for one call, stdout swallowed."""
+    """((file, line) executed, exception or None, (file, line) of DeprecationWarnings) for one
+    call, stdout swallowed."""
     rec = LineRecorder(filenames)
     err = None
-    with contextlib.redirect_stdout(io.StringIO()):
+    forget_deprecation_warnings()
+    with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         try:
             with rec:
                 case()
         except Exception as e:  # noqa: BLE001 - the oracle wants every failure
             err = e
-    return rec.lines, err
+    warned = {
+        (os.path.realpath(w.filename), w.lineno)
+        for w in caught
+        if issubclass(w.category, DeprecationWarning) and w.filename in filenames
+    }
+    return rec.lines, err, warned
 
 
 def _fail_line(err, filenames):
@@ -119,6 +133,11 @@ def _raises(code):
 
 def _error_ok(code, err):
     return _raises(code) and prevents(code).matches(err)
+
+
+def _tolerated(code, err):
+    p = prevents(code)
+    return p is not None and p.kind == "wrong-result" and p.matches(err)
 
 
 from fixture_units import units  # noqa: E402
@@ -151,22 +170,26 @@ def test_oracle(name, path, files):
     failures = {}  # (file, line) -> exception
     twice_frozen = set()
     problems = []
+    deprecated_at = set()
+    executed = set()
     for i, case in enumerate(mod.CASES):
         jax.clear_caches()
-        first, err = _run(case, filenames)
+        first, err, warned = _run(case, filenames)
+        deprecated_at |= warned
+        executed |= {(os.path.realpath(f), line) for f, line in first}
         if err is not None:
             where = _fail_line(err, filenames)
             if where is not None:
                 where = (os.path.realpath(where[0]), where[1])
             marked = codes_at.get(where, set())
-            if not any(_error_ok(c, err) for c in marked):
+            if not any(_error_ok(c, err) or _tolerated(c, err) for c in marked):
                 problems.append(
                     f"case {i} raised {type(err).__name__} at {where} (marked {sorted(marked) or 'nothing'}): "
                     f"{str(err).splitlines()[0][:120]}"
                 )
             failures[where] = err
             continue
-        second, err2 = _run(case, filenames)
+        second, err2, _ = _run(case, filenames)
         assert err2 is None, f"case {i} failed only on its second call: {err2!r}"
         twice_frozen |= {(os.path.realpath(f), line) for f, line in first - second}
     for fname, line, code in sorted(want):
@@ -188,8 +211,20 @@ def test_oracle(name, path, files):
         elif declared.kind == "recompiles":
             if not getattr(mod, "FROZEN", []):
                 problems.append(f"{where} is marked {code} but the module has no FROZEN check that observes the retrace")
+        elif declared.kind == "warns":
+            if where not in deprecated_at:
+                problems.append(f"{where} is marked {code} but no case gets a {declared.description} there")
+        elif declared.kind == "wrong-result":
+            if where not in executed:
+                problems.append(f"{where} is marked {code} but no case runs it")
         else:
             problems.append(f"{where} is marked {code}, whose declared kind {declared.kind!r} the oracle cannot check")
+    warning_codes = {c for _f, _l, c in want if prevents(c) is not None and prevents(c).kind == "warns"}
+    for where in sorted(deprecated_at):
+        if not codes_at.get(where, set()) & warning_codes and not any(
+            prevents(c) is not None and prevents(c).kind == "warns" for c in codes_at.get(where, set())
+        ):
+            problems.append(f"a case gets a DeprecationWarning at {where}, which is not marked with a deprecation code")
     for check in getattr(mod, "FROZEN", []):
         jax.clear_caches()
         with contextlib.redirect_stdout(io.StringIO()):

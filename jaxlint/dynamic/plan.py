@@ -919,6 +919,14 @@ def plan_finding(finding: Finding, facts: FileFacts) -> Check:
     check = {"code": code, "line": finding.line, "end_line": finding.end_line}
     rule = RULES_BY_CODE.get(code)
     prevents = rule.prevents if rule is not None else None
+    if code in ("JAX601", "JAX602"):
+        # The claim is about JAX, not about the module: look the old name up in the installed JAX.
+        ctx = finding.context or {}
+        check["kind"] = "jax_api"
+        check["name"] = ctx.get("old_api")
+        check["deprecated_in"] = ctx.get("deprecated_in")
+        check["removed_in"] = ctx.get("removed_in")
+        return check
     if prevents is not None and prevents.kind == "raises":
         check["expect"] = expected_errors(prevents)
     if prevents is not None and prevents.kind == "raises" and prevents.stage == "trace":

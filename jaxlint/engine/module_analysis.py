@@ -73,6 +73,25 @@ class ModuleAnalysis:
     def call_sites(self) -> CallSites:
         return CallSites(self.index)
 
+    @cached_property
+    def api_references(self):
+        """Uses of the JAX APIs in the migration table (JAX601/JAX602)."""
+        from jaxlint.analysis.api_references import api_references
+
+        return api_references(self.index, self.text)
+
+    @property
+    def target_jax(self):
+        """The JAX the code must run on: ``target-jax``, else the newest release jaxlint knows."""
+        from jaxlint.analysis.jax_api_migrations import NEWEST
+
+        return self.config.target_jax or NEWEST
+
+    @property
+    def min_jax(self):
+        """The oldest JAX the code must still run on (``min-jax``), or None."""
+        return self.config.min_jax
+
     def report(self, rule, node, **fields) -> None:
         """For ``check_module`` rules: a finding at ``node``."""
         self._report(rule, node, None, fields)

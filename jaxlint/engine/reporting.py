@@ -89,6 +89,8 @@ def materialise(module: cst.Module, path: str, pending: List[Pending], positions
                 v = _short(module.code_for_node(v))
             fields[k] = v
         suggestion = fields.pop("suggestion", None)
+        fix_safety = fields.pop("fix_safety", None)
+        extra_context = fields.pop("context", None)
         autofix = fields.pop("autofix", None)
         facts = fields.pop("facts", None)
         if p.frame is not None:
@@ -115,6 +117,10 @@ def materialise(module: cst.Module, path: str, pending: List[Pending], positions
                 "end_line": rng.end.line,
                 "end_column": rng.end.column + 1,
             }
+            if fix_safety is not None:
+                sugg["safety"] = fix_safety
+        if extra_context:
+            context = dict(context or {}, **extra_context)
         if autofix is not None:
             autofix = materialise_fix(autofix, module, positions)
         elif sugg is not None and rule.fix_safety:

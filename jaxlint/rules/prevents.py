@@ -9,6 +9,9 @@ Four kinds:
 * ``frozen``: the code runs once, at trace time, and the compiled function replays its effect
   or value.
 * ``recompiles``: each call traces and compiles again.
+* ``warns``: JAX warns (``errors`` holds the warning class): a deprecated API.
+* ``wrong-result``: the code runs without an error and computes something else than meant
+  (a discarded update); ``errors`` lists the errors it may raise instead, if any.
 * ``none``: not a JAX behaviour (the linter's own JAX0xx codes).
 """
 
@@ -31,7 +34,7 @@ class ErrorPattern:
 
 @dataclass(frozen=True)
 class Prevents:
-    kind: str  # "raises" | "frozen" | "recompiles" | "none"
+    kind: str  # one of KINDS
     description: str  # for people: the --explain text and the README table
     errors: Tuple[ErrorPattern, ...] = ()
     stage: str = ""  # for "raises": "trace" or "call"
@@ -41,7 +44,7 @@ class Prevents:
         return any(p.matches(names, str(exc)) for p in self.errors)
 
 
-KINDS = ("raises", "frozen", "recompiles", "none")
+KINDS = ("raises", "frozen", "recompiles", "warns", "wrong-result", "none")
 
 
 def raises(*errors: ErrorPattern, stage: str = "trace", description: str = "") -> Prevents:
@@ -59,6 +62,14 @@ def frozen(description: str) -> Prevents:
 
 def recompiles(description: str = "recompilation on every call") -> Prevents:
     return Prevents("recompiles", description)
+
+
+def warns(warning: ErrorPattern, description: str = "") -> Prevents:
+    return Prevents("warns", description or warning.exception, (warning,))
+
+
+def wrong_result(description: str, *tolerated: ErrorPattern) -> Prevents:
+    return Prevents("wrong-result", description, tuple(tolerated))
 
 
 def nothing(description: str) -> Prevents:
