@@ -208,7 +208,7 @@ def _bench(args, corpus: str, tmp: str) -> int:
         targets = [os.path.join(corpus, n.strip()) for n in args.only.split(",") if n.strip()]
     else:
         targets = [corpus]
-    files, _ = discover(targets, load_config([corpus]))
+    files = discover(targets, load_config([corpus])).files
     lines = count_lines(files)
     njax = sum(1 for f in files if mentions_jax(f))
     R: Dict[str, object] = {

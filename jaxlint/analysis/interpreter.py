@@ -17,6 +17,7 @@ from jaxlint.analysis.frame import Frame
 from jaxlint.analysis.jax_api import (
     ARRAY_ATTRS,
     ARRAY_METHODS,
+    CONCRETE_CONTEXTS,
     CLASS_NAMESPACES,
     DISABLE_JIT_FLAGS,
     TRACER_ERROR_CLASSES,
@@ -203,7 +204,8 @@ class Interp:
             types = self._type_names(call.args[1].value)
             if not negated and types and not any(t in self._ARRAY_TYPES or t in ("", "object", "numpy.ndarray") for t in types):
                 return [name]  # a Python scalar, or an instance of a Python class: not a tracer
-            if negated and types and all(t in self._ARRAY_TYPES for t in types):
+            if negated and types and any(t in self._ARRAY_TYPES for t in types):
+                # not an instance of a type every tracer is an instance of: not a tracer
                 return [name]
             return []
         last = fname.rsplit(".", 1)[-1].lower()
@@ -356,7 +358,7 @@ class Interp:
         concrete = False
         for item in st.items:
             e = item.item
-            if isinstance(e, cst.Call) and resolve(e.func, self.frame.scope) == "jax.ensure_compile_time_eval":
+            if isinstance(e, cst.Call) and resolve(e.func, self.frame.scope) in CONCRETE_CONTEXTS:
                 concrete = True
                 v = STATIC_VAL
             else:
@@ -634,6 +636,11 @@ class Interp:
                     vals.append(STATIC_VAL)
                     continue
                 static = False
+                if vals[-1].kind == STATIC and r.kind == TRACED and not r.flags & ARRAY:
+                    # ``KEY in batch``: a key lookup in a pytree dict (its structure is static),
+                    # or a search in an array; the value cannot tell which.
+                    vals.append(UNKNOWN_VAL)
+                    continue
             elif not isinstance(op, (cst.Is, cst.IsNot)):
                 static = False
             vals.append(r)

@@ -30,6 +30,10 @@ ARRAY_METHODS = frozenset(
 # concrete primal: NumPy's __array__ conversion (Python control flow and int() work).
 DIFFERENTIATED_ERROR_CODES = frozenset({"JAX107"})
 
+# ``with ...:`` blocks whose body computes with concrete values: ensure_compile_time_eval, and
+# disable_jit (lax.scan and friends then run as Python loops on real values).
+CONCRETE_CONTEXTS = frozenset({"jax.ensure_compile_time_eval", "jax.disable_jit"})
+
 # Under a trace, jit is enabled: ``if config.disable_jit.value:`` guards the eager path.
 DISABLE_JIT_FLAGS = frozenset({"jax.config.jax_disable_jit", "jax._src.config.disable_jit.value", "jax._src.config._disable_jit.value"})
 

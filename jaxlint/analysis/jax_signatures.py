@@ -62,7 +62,6 @@ STATIC_VALUE_ARGS = {
     "jax.numpy.split": ((1, 2), ("indices_or_sections", "axis")),
     "jax.numpy.array_split": ((1, 2), ("indices_or_sections", "axis")),
     "jax.numpy.pad": ((1,), ("pad_width",)),
-    "jax.numpy.histogram": ((1,), ("bins",)),
     "jax.numpy.triu": ((1,), ("k",)),
     "jax.numpy.tril": ((1,), ("k",)),
     "jax.nn.one_hot": ((1,), ("num_classes",)),

@@ -126,6 +126,8 @@ class Scope:
                 f = s.defs.get(name)
                 if f is not None:
                     return f
+                if name in s.bindings or name in s.imports or name in s.classes:
+                    return None  # a parameter or variable shadows any def further out
             first = False
             s = s.parent
         return None

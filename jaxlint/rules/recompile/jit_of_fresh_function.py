@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jaxlint.analysis.scopes import FastVisitor
+from jaxlint.analysis.transforms import resolve
+
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
 
@@ -87,15 +90,23 @@ class JitInLoop(Rule):
             found = m.finder.transform_of(call.func, scope)
             if found is None or not found[0].cached or found[1]:
                 continue
-            api = "jax.jit"
+            if _in_traced_code(scope, m.finder):
+                continue  # a loop inside a traced function runs only while that one is traced
+            api = resolve(call.func, scope) or "jax.jit"
             loops = [(start, end) for start, end in scope.loops if start <= order <= end]
             fresh = None
+            func = None
             if isinstance(fn_expr, cst.Lambda):
                 fresh = "lambda created in a loop" if loops else None
+                func = m.index.func_by_node.get(id(fn_expr))
             elif isinstance(fn_expr, cst.Name) and loops:
-                f = scope.defs.get(fn_expr.value)
-                if f is not None and any(start < self._def_order(scope, f) for start, _ in loops):
+                func = scope.defs.get(fn_expr.value)
+                if func is not None and any(start < self._def_order(scope, func) for start, _ in loops):
                     fresh = "function defined inside the loop"
+            if fresh is not None and func is not None and _reads_loop_variables(func, scope, loops[-1]):
+                # Each iteration jits a different program (it reads the loop's variables): a
+                # compilation per iteration is what the code asks for.
+                continue
             if fresh is not None:
                 # Only when the jitted function is used right there, in the same iteration; a
                 # loop that builds a table of jitted functions compiles each one once.
@@ -125,3 +136,32 @@ class JitInLoop(Rule):
             if b.kind == "def" and b.order is not None:
                 return b.order
         return -1
+
+
+def _in_traced_code(scope, finder) -> bool:
+    s = scope
+    while s is not None:
+        if s.kind == "function" and s.func is not None and finder.is_traced_def(s.func):
+            return True
+        s = s.parent
+    return False
+
+
+def _reads_loop_variables(func, scope, loop) -> bool:
+    """Does the function read a variable that the loop binds (its target, or an assignment in
+    its body)?"""
+    start, end = loop
+    varying = {n for n, binds in scope.bindings.items() if any(b.order is not None and start <= b.order <= end and b.kind != "def" for b in binds)}
+    if not varying:
+        return False
+    names = _NamesRead()
+    names.walk(func.node)
+    return bool(varying & names.names)
+
+
+class _NamesRead(FastVisitor):
+    def __init__(self):
+        self.names = set()
+
+    def visit_Name(self, node) -> None:
+        self.names.add(node.value)
