@@ -282,7 +282,7 @@ def _bench(args, corpus: str, tmp: str) -> int:
     if pkg:
         work = os.path.join(tmp, "edit")
         shutil.copytree(pkg, os.path.join(work, os.path.basename(pkg)))
-        pfiles, _ = discover([os.path.join(work, os.path.basename(pkg))], load_config([work]))
+        pfiles = discover([os.path.join(work, os.path.basename(pkg))], load_config([work])).files
         cands = [f for f in pfiles if mentions_jax(f)]
         victim = max(cands, key=os.path.getsize) if cands else pfiles[0]
         pc = os.path.join(tmp, "edit-cache")
