@@ -351,3 +351,15 @@ def test_configured_jit_decorators_are_entry_points(tmp_path):
     assert [(f.line, f.code) for f in findings] == [(6, "JAX101")]
     out = dynamic.confirm(findings, {str(path): str(path)}, timeout=60, config=cfg)
     assert [f.dynamic["status"] for f in out] == ["confirmed"]
+
+
+def test_a_cross_module_finding_says_its_entry_point_is_in_another_file():
+    from jaxlint.engine.run import lint_files
+
+    pkg = os.path.join(ROOT, "fixtures", "solver_pkg")
+    run = lint_files([pkg], Config(), jobs=1, display=lambda p: os.path.relpath(p, ROOT))
+    found = [f for f in run.findings if f.path.endswith("metrics.py") and f.line == 7]
+    real = {f.path: os.path.join(ROOT, f.path) for f in found}
+    (checked,) = dynamic.confirm(found, real, timeout=60)
+    assert checked.dynamic["status"] == "unverified"
+    assert "is in another file" in checked.dynamic["detail"]

@@ -914,6 +914,15 @@ def expected_errors(prevents) -> List[List[str]]:
     return [[e.exception, e.message] for e in prevents.errors]
 
 
+def no_entry_reason(finding: Finding) -> str:
+    """Why no traced entry point could be called: it lives in another file (a cross-module
+    finding), or it is not reachable from the module's top level."""
+    entry = (finding.context or {}).get("entry") or ""
+    if " in " in entry:
+        return f"its traced entry point, {entry}, is in another file (dynamic mode imports one file at a time)"
+    return "no entry point reachable from the module (nested function or lambda)"
+
+
 def plan_finding(finding: Finding, facts: FileFacts) -> Check:
     code = finding.code
     check = {"code": code, "line": finding.line, "end_line": finding.end_line}
@@ -952,7 +961,7 @@ def plan_finding(finding: Finding, facts: FileFacts) -> Check:
                 check["module_level"] = True
         check["drivers"] = drivers
         if not drivers and not check.get("module_level"):
-            check["reason"] = "no entry point reachable from the module (nested function or lambda)"
+            check["reason"] = no_entry_reason(finding)
         return check
     if code == "JAX301":
         check["kind"] = "capture"
@@ -961,7 +970,7 @@ def plan_finding(finding: Finding, facts: FileFacts) -> Check:
         check["var"] = var
         app = _entry_app(finding, facts)
         d = entry_driver(app, facts, "jaxpr") if app is not None else None
-        reason = "no entry point reachable from the module (nested function or lambda)"
+        reason = no_entry_reason(finding)
         if d is None and app is not None:
             d, reason = factory_driver(app, facts, "jaxpr")
         check["drivers"] = [d] if d is not None else []
@@ -983,7 +992,7 @@ def plan_finding(finding: Finding, facts: FileFacts) -> Check:
                 drivers.append(d)
         check["drivers"] = drivers
         if not drivers:
-            check["reason"] = "no entry point reachable from the module (nested function or lambda)"
+            check["reason"] = no_entry_reason(finding)
         return check
     if code in ("JAX201", "JAX203"):
         check["kind"] = "static"
