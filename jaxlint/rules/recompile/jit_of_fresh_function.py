@@ -6,6 +6,7 @@ import libcst as cst
 
 from jaxlint.analysis.scopes import FastVisitor
 from jaxlint.analysis.transforms import resolve
+from jaxlint.fixes.hoist_jit import hoist_fix, innermost_loop
 
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
@@ -37,6 +38,7 @@ class JitInLoop(Rule):
     code = "JAX401"
     name = "jit-of-fresh-function"
     message = "`{api}` of a {what} compiles again every time this runs"
+    fix_safety = "unsafe"
     fix = "jit the function once (at module level or outside the loop) and reuse the jitted function"
     prevents = recompiles()
     bad = [
@@ -111,7 +113,7 @@ class JitInLoop(Rule):
                 # Only when the jitted function is used right there, in the same iteration; a
                 # loop that builds a table of jitted functions compiles each one once.
                 if m.call_sites.is_called_at_once(call) or self._called_in(call, scope, loops[-1]):
-                    m.report(self, call, api=api, what=fresh)
+                    m.report(self, call, api=api, what=fresh, autofix=self._hoist(m, call, scope, fn_expr))
                 continue
             if isinstance(fn_expr, cst.Lambda) and scope.kind == "function" and m.call_sites.is_called_at_once(call):
                 # A lambda jitted and called at once: a new compilation per call of the function,
@@ -120,6 +122,23 @@ class JitInLoop(Rule):
                     called_in_loop = m.call_sites.names_called_in_loops()
                 if scope.func is not None and scope.func.name in called_in_loop:
                     m.report(self, call, api=api, what="lambda created on every call of the enclosing function")
+
+    @staticmethod
+    def _hoist(m, call, scope, fn_expr):
+        """The unsafe fix: a lambda that reads none of the loop's variables, jitted before the loop."""
+        if not isinstance(fn_expr, cst.Lambda):
+            return None
+        body = m.module.body if scope.kind == "module" else scope.node.body.body if isinstance(scope.node, cst.FunctionDef) else ()
+        loop = innermost_loop(body, call)
+        if loop is None:
+            return None
+        rng = m.positions.get(loop)
+        if rng is None:
+            return None
+        taken = set(m.index.module_scope.bindings) | set(scope.bindings) | set(m.index.module_scope.defs)
+        lines = m.text.splitlines()
+        tail = lines[rng.end.line - 1][rng.end.column :] if rng.end.line <= len(lines) else ""
+        return hoist_fix(call, loop, rng.start.column, taken, tail)
 
     @staticmethod
     def _called_in(call, scope, loop) -> bool:
