@@ -6,6 +6,8 @@ import libcst as cst
 
 from jaxlint.analysis.values import DICT, PYSEQ, TRACED
 from jaxlint.analysis.value_checks import plain_traced, value_label
+from jaxlint.fixes.declare import UNSAFE, replace
+from jaxlint.fixes.where_select import condition_code
 from jaxlint.fixes.logical_ops import boolop_fix, min_max_fix, not_fix
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
@@ -70,7 +72,8 @@ class TracedBoolOp(Rule):
 
     def on_chained_compare(self, ctx, node, first, in_test):
         if not in_test and plain_traced(first):
-            ctx.report(self, node, op="a chained comparison", var=value_label(first, node.left))
+            fix = replace(node, condition_code(node), "Replace with `(a < x) & (x < b)`", UNSAFE)
+            ctx.report(self, node, op="a chained comparison", var=value_label(first, node.left), autofix=fix)
 
     def on_not_(self, ctx, node, v, in_test):
         if not in_test and plain_traced(v):
