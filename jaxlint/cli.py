@@ -272,7 +272,7 @@ def _run(args, parser) -> int:
         sys.stdout.write(resolver.for_path(args.show_settings).describe())
         return 0
     _check_dynamic_available(args)
-    diff_scope = diffmode.scope_for(args)
+    diff_scope = diffmode.scope_for(args.diff, args.paths)
     if diff_scope is not None:
         paths = diff_scope.files([p for p in args.paths if p != "-"])
     found = discover(paths, _config_for(resolver, args), args.respect_gitignore, args.force_exclude)
@@ -326,7 +326,7 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
     findings.sort(key=Finding.sort_key)
     if diff_scope is not None:
         findings = diff_scope.filter(findings)
-    findings = baseline.apply(args, findings)
+    findings = baseline.apply(findings, args.baseline, args.write_baseline)
     if getattr(args, "dynamic", False) and findings:
         findings = _dynamic(findings, files, args, config_for(next((f for f in files if f != "-"), ".")))
     if args.add_noqa:
