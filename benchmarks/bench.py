@@ -201,14 +201,14 @@ def _bench(args, corpus: str, tmp: str) -> int:
     env = dict(os.environ, PYTHONPATH=src, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
     env.pop("NO_COLOR", None)
     sys.path.insert(0, src)
-    from jaxlint.config import load_config  # noqa: E402  (the snapshot)
+    from jaxlint.config import Resolver  # noqa: E402  (the snapshot)
     from jaxlint.engine.discovery import discover  # noqa: E402
 
     if args.only:
         targets = [os.path.join(corpus, n.strip()) for n in args.only.split(",") if n.strip()]
     else:
         targets = [corpus]
-    files = discover(targets, load_config([corpus])).files
+    files = discover(targets, Resolver().for_path).files  # each file's settings, as the CLI reads them
     lines = count_lines(files)
     njax = sum(1 for f in files if mentions_jax(f))
     R: Dict[str, object] = {
@@ -282,7 +282,7 @@ def _bench(args, corpus: str, tmp: str) -> int:
     if pkg:
         work = os.path.join(tmp, "edit")
         shutil.copytree(pkg, os.path.join(work, os.path.basename(pkg)))
-        pfiles = discover([os.path.join(work, os.path.basename(pkg))], load_config([work])).files
+        pfiles = discover([os.path.join(work, os.path.basename(pkg))], Resolver().for_path).files
         cands = [f for f in pfiles if mentions_jax(f)]
         victim = max(cands, key=os.path.getsize) if cands else pfiles[0]
         pc = os.path.join(tmp, "edit-cache")

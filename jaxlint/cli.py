@@ -9,18 +9,13 @@ from collections import Counter
 from typing import List, Optional, Sequence
 
 from jaxlint import __version__, selectors
-from jaxlint.review import baseline, diffmode
 from jaxlint.config import Config, ConfigError, Overrides, Resolver
 from jaxlint.engine.discovery import discover, not_a_file_reason, relpath
-from jaxlint.engine.cache import default_directory as default_cache_directory
-from jaxlint.engine.pipeline import lint_source
-from jaxlint.engine.run import lint_files
 from jaxlint.findings import Finding
-from jaxlint.fixes import run as fixrun
-from jaxlint.review.fingerprint import remember_source
 from jaxlint.formats import FORMATTERS, TEXT_FORMATS
-from jaxlint.output import open_report
-from jaxlint.rules import RULES_BY_CODE, rules_for
+
+# The rest is imported where it is used: a plain run, as pre-commit makes it, loads the engine
+# and its own output format, not the fixes machinery, review modes, other formats or dynamic mode.
 
 
 class UsageError(Exception):
@@ -150,6 +145,8 @@ def _check_dynamic_available(args) -> None:
 
 
 def explain(code: str) -> str:
+    from jaxlint.rules import RULES_BY_CODE
+
     rule = RULES_BY_CODE.get(code.upper())
     if rule is None:
         raise UsageError(f"unknown rule code '{code}' (see jaxlint --list-rules)")
@@ -186,10 +183,14 @@ def effective_config(args, paths: Sequence[str]) -> Config:
 def lint_paths(files: List[str], config_for, args) -> List[Finding]:
     """The engine's one pipeline (jaxlint.engine.run) over discovered files, with the command
     line's run options; ``config_for(path)`` gives each file's settings."""
+    from jaxlint.engine.run import lint_files
+
     first = config_for(next((f for f in files if f != "-"), "."))
     cache_dir = None
     if not getattr(args, "no_cache", False):
-        cache_dir = getattr(args, "cache_dir", None) or default_cache_directory(first.root)
+        from jaxlint.engine.cache import default_directory
+
+        cache_dir = getattr(args, "cache_dir", None) or default_directory(first.root)
     run = lint_files(
         (),
         config_for,
@@ -203,6 +204,9 @@ def lint_paths(files: List[str], config_for, args) -> List[Finding]:
 
 
 def _lint_stdin(args, cfg: Config, rules) -> List[Finding]:
+    from jaxlint.engine.pipeline import lint_source
+    from jaxlint.review.fingerprint import remember_source
+
     data = sys.stdin.buffer.read()
     name = args.stdin_filename or "-"
     display = relpath(name) if name != "-" else name
@@ -272,8 +276,11 @@ def _run(args, parser) -> int:
         sys.stdout.write(resolver.for_path(args.show_settings).describe())
         return 0
     _check_dynamic_available(args)
-    diff_scope = diffmode.scope_for(args)
-    if diff_scope is not None:
+    diff_scope = None
+    if args.diff is not None:
+        from jaxlint.review import diffmode
+
+        diff_scope = diffmode.scope_for(args.diff, args.paths)
         paths = diff_scope.files([p for p in args.paths if p != "-"])
     found = discover(paths, _config_for(resolver, args), args.respect_gitignore, args.force_exclude)
     files, missing = found.files, found.missing
@@ -286,7 +293,11 @@ def _run(args, parser) -> int:
         for m in missing:
             print(f"jaxlint: error: {m}: {not_a_file_reason(m)}", file=sys.stderr)
         return 2 if missing or found.errors else 0
-    fh = open_report(args.output_file) if args.output_file else None
+    fh = None
+    if args.output_file:
+        from jaxlint.output import open_report
+
+        fh = open_report(args.output_file)
     try:
         return _lint_and_report(args, files, missing, found.errors, resolver, diff_scope, fh)
     finally:
@@ -308,8 +319,12 @@ def _config_for(resolver: Resolver, args):
 def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> int:
     config_for = _config_for(resolver, args)
     fixed = None
-    if fixrun.requested(args):
+    if args.fix or args.fix_diff or args.add_noqa or args.show_fixes:
+        from jaxlint.fixes import run as fixrun
+    if args.fix or args.fix_diff:
         if files == ["-"]:
+            from jaxlint.rules import rules_for
+
             name = args.stdin_filename or "-"
             cfg = config_for("-")
             rules = rules_for(cfg)
@@ -326,7 +341,10 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
     findings.sort(key=Finding.sort_key)
     if diff_scope is not None:
         findings = diff_scope.filter(findings)
-    findings = baseline.apply(args, findings)
+    if args.baseline or args.write_baseline:
+        from jaxlint.review import baseline
+
+        findings = baseline.apply(findings, args.baseline, args.write_baseline)
     if getattr(args, "dynamic", False) and findings:
         findings = _dynamic(findings, files, args, config_for(next((f for f in files if f != "-"), ".")))
     if args.add_noqa:
@@ -344,6 +362,8 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
         text = fmt(findings)
     out_stream.write(text)
     if args.statistics:
+        from jaxlint.rules import RULES_BY_CODE
+
         counts = Counter(f.code for f in findings)
         stats = "".join(
             f"{counts[c]:<5d} {c} {RULES_BY_CODE[c].name if c in RULES_BY_CODE else ''}\n" for c in sorted(counts)

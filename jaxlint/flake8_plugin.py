@@ -13,7 +13,8 @@ own.  Three points where flake8's conventions differ from jaxlint's:
   globs relative to its own folder, whatever flake8's working folder) still decides which rules run
   and how the analysis sees the code (``extra-jit-decorators``), so both tools agree on a project.
 
-A syntax error is reported by flake8 itself (E999) before any plugin runs.
+A syntax error is reported by flake8 itself (E999) before any plugin runs.  A configuration
+jaxlint cannot read is a plugin failure, which flake8 reports in one line of its own.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import os
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 from jaxlint import __version__
-from jaxlint.config import Config, load_config
+from jaxlint.config import Config, ConfigError, load_config
 from jaxlint.engine.discovery import relpath
 from jaxlint.engine.pipeline import lint_source
 from jaxlint.engine.source import mentions_jax
@@ -41,6 +42,14 @@ def _config_for(filename: str) -> Config:
     return cfg
 
 
+class ConfigurationFailure(Exception):
+    """A jaxlint configuration error as flake8 shows it: flake8 prints the ``repr`` of the
+    exception a plugin raised, so the repr is the one-line message (file, table, key, problem)."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
 class JaxlintChecker:
     name = "jaxlint"
     version = __version__
@@ -50,6 +59,13 @@ class JaxlintChecker:
         # when it asks for it; jaxlint parses with LibCST, and only files that mention jax.
         self.filename = filename
         self.lines = lines
+        # Read here, not in run(): flake8 reports an exception raised while it creates the checker
+        # as a plugin failure, in one line, but shows one raised while it iterates the results as
+        # a traceback.
+        try:
+            self.config = _config_for(filename)
+        except ConfigError as e:
+            raise ConfigurationFailure(str(e)) from None
 
     def _source(self) -> str:
         if self.lines is not None:
@@ -59,7 +75,7 @@ class JaxlintChecker:
 
     def run(self) -> Iterator[Tuple[int, int, str, type]]:
         text = self._source()
-        config = _config_for(self.filename)
+        config = self.config
         # The cheap text gate: no LibCST parse for a file that never mentions jax.
         if not mentions_jax(text, config.extra_jit_decorators):
             return

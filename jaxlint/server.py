@@ -2,7 +2,8 @@
 
 Diagnostics are computed on the editor's buffer (not the file on disk) when a document is
 opened, changed (after a short pause in typing) and saved, with the configuration a CLI run
-would use (``[tool.jaxlint]`` of the nearest ``pyproject.toml``).  Code actions offer each
+would use (``[tool.jaxlint]`` of the nearest ``pyproject.toml``), with the places a finding
+involves as ``relatedInformation``.  Code actions offer each
 finding's fix (unsafe ones say so), a ``# noqa`` comment, and ``source.fixAll.jaxlint`` (all
 safe fixes).  Hovering a diagnostic shows the rule's documentation.
 
@@ -127,10 +128,16 @@ class JaxlintServer(LanguageServer):
 
     @staticmethod
     def client_range(doc, f: Finding) -> types.Range:
+        return JaxlintServer.span_range(doc, f.line, f.column, f.end_line, f.end_column)
+
+    @staticmethod
+    def span_range(doc, line: int, column: int, end_line: int, end_column: int) -> types.Range:
+        """A 1-based span of the document (columns in code points, end exclusive) in the
+        client's units."""
         lines = doc.lines
         codec = doc.position_codec
-        start = codec.position_to_client_units(lines, ServerTextPosition(line=f.line - 1, character=f.column - 1))
-        end = codec.position_to_client_units(lines, ServerTextPosition(line=f.end_line - 1, character=f.end_column - 1))
+        start = codec.position_to_client_units(lines, ServerTextPosition(line=line - 1, character=column - 1))
+        end = codec.position_to_client_units(lines, ServerTextPosition(line=end_line - 1, character=end_column - 1))
         return types.Range(start=start, end=end)
 
     def diagnostic(self, doc, f: Finding) -> types.Diagnostic:
@@ -141,7 +148,28 @@ class JaxlintServer(LanguageServer):
             code=f.code,
             code_description=types.CodeDescription(href=rule_url(f.code)),
             source=SOURCE,
+            related_information=self.related_information(doc, f),
         )
+
+    def related_information(self, doc, f: Finding) -> Optional[List[types.DiagnosticRelatedInformation]]:
+        """Where else the finding points (where a frozen capture gets a new value), for clients
+        that show related information."""
+        if not f.related or not self._client_shows_related():
+            return None
+        out = []
+        for r in f.related:
+            if r["path"] != f.path:
+                # The analysis relates places of one module; a location elsewhere has no buffer
+                # to convert its columns against, so it is left out rather than misplaced.
+                continue
+            where = self.span_range(doc, r["line"], r["column"], r["end_line"], r["end_column"])
+            out.append(types.DiagnosticRelatedInformation(location=types.Location(uri=doc.uri, range=where), message=r["message"]))
+        return out or None
+
+    def _client_shows_related(self) -> bool:
+        caps = self.client_capabilities.text_document
+        diagnostics = caps.publish_diagnostics if caps is not None else None
+        return bool(diagnostics is not None and diagnostics.related_information)
 
     @staticmethod
     def contains(f: Finding, line: int, char: int) -> bool:

@@ -158,6 +158,46 @@ def test_static_mode_imports_neither_jax_nor_the_linted_code(tmp_path):
     assert not marker.exists()
 
 
+def _modules_loaded_by(args, cwd):
+    code = (
+        "import sys; from jaxlint.cli import main; rc = main(%r);"
+        "print(*sorted(m for m in sys.modules if m.startswith('jaxlint')), file=sys.stderr); sys.exit(rc)" % list(args)
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env(), cwd=str(cwd), timeout=120)
+    assert p.returncode in (0, 1), p.stderr.decode()
+    return set(p.stderr.decode().split())
+
+
+# What a plain run leaves alone: the --fix machinery, the review modes, the output formats it does
+# not print, report files and dynamic mode.
+NOT_FOR_A_PLAIN_RUN = {
+    "jaxlint.fixes.run",
+    "jaxlint.fixes.apply",
+    "jaxlint.fixes.noqa",
+    "jaxlint.review.baseline",
+    "jaxlint.review.diffmode",
+    "jaxlint.formats.github",
+    "jaxlint.formats.gitlab",
+    "jaxlint.formats.rdjson",
+    "jaxlint.formats.sarif",
+    "jaxlint.output",
+    "jaxlint.dynamic",
+}
+
+
+def test_a_plain_run_imports_only_what_it_uses(proj):
+    loaded = _modules_loaded_by(["--no-cache", "-q", "bad.py"], proj)
+    assert {"jaxlint.engine.pipeline", "jaxlint.formats.text"} <= loaded
+    assert loaded & NOT_FOR_A_PLAIN_RUN == set()
+
+
+def test_the_options_import_what_they_need(proj):
+    loaded = _modules_loaded_by(["--no-cache", "-q", "--format", "sarif", "--write-baseline", "b.json", "bad.py"], proj)
+    assert loaded & NOT_FOR_A_PLAIN_RUN == {"jaxlint.formats.sarif", "jaxlint.review.baseline"}
+    loaded = _modules_loaded_by(["--no-cache", "-q", "--fix-diff", "bad.py"], proj)
+    assert loaded & NOT_FOR_A_PLAIN_RUN == {"jaxlint.fixes.run", "jaxlint.fixes.apply"}
+
+
 def test_console_script_is_installed_and_agrees_with_python_dash_m(proj):
     import shutil
 

@@ -272,3 +272,36 @@ def test_baseline_and_diff_combine(repo):
     put(r, "new.py", module(WHILE_FN.format(n=1)))
     p = jaxlint(["--diff", "main", "--baseline", "b.json", "--format", "json"], cwd=r)
     assert found(p) == [("kept.py", 13, "JAX103"), ("new.py", 6, "JAX102")]
+
+
+def test_scope_for_takes_the_revision_and_the_paths(repo, monkeypatch):
+    from jaxlint.review.diffmode import scope_for
+
+    r = str(repo)
+    assert scope_for(None, [r]) is None
+    put(r, "kept.py", module(IF_FN.format(n=1), RANGE_FN.format(n=1)))
+    put(r, "new.py", module(WHILE_FN.format(n=1)))
+    monkeypatch.chdir(r)
+    scope = scope_for("main", ["-", "."])
+    assert scope.files() == ["kept.py", "new.py"]
+    assert scope.changed[os.path.realpath("kept.py")] == set(range(9, 16))
+    assert scope.changed[os.path.realpath("new.py")] is None
+
+
+def test_baseline_apply_takes_the_two_file_names(repo, capsys):
+    import io
+
+    from jaxlint.findings import Finding
+    from jaxlint.review import baseline
+
+    r = str(repo)
+    path = os.path.join(r, "kept.py")
+    first = Finding(path, 6, 8, 6, 13, "JAX101", "traced-if", "`x` is traced")
+    second = Finding(path, 7, 16, 7, 17, "JAX101", "traced-if", "`x` is traced too")
+    written = os.path.join(r, "b.json")
+    log = io.StringIO()
+    assert baseline.apply([first], write_path=written, log=log) == []
+    assert log.getvalue() == f"jaxlint: wrote 1 finding to baseline {written}\n"
+    assert baseline.apply([first, second], baseline_path=written) == [second]
+    assert baseline.apply([first, second]) == [first, second]
+    assert capsys.readouterr().err == ""

@@ -224,6 +224,21 @@ def test_syntax_error_is_flake8s_e999(tmp_path):
     assert [t[3] for t in cli_tuples(jaxlint_json([f], cwd=str(tmp_path)))] == ["JAX001"]
 
 
+def test_a_malformed_configuration_is_one_line_not_a_traceback(tmp_path):
+    _write(tmp_path / "pyproject.toml", "[tool.jaxlint]\nselect = 3\n")
+    _write(tmp_path / "uses_jit.py", NOQA_SOURCE)
+    p = flake8(["--select", "JAX", "uses_jit.py"], tmp_path=tmp_path, cwd=str(tmp_path))
+    reason = "pyproject.toml: [tool.jaxlint] select must be a list of rule codes, not a number"
+    assert p.returncode == 1
+    assert p.stderr == b""
+    first, *rest = p.stdout.decode().splitlines()
+    assert first.startswith("uses_jit.py: ") and first.endswith(f" failed during execution due to {reason}"), first
+    assert rest == ["Run flake8 with greater verbosity to see more details"]
+    # The command says the same thing.
+    cli = jaxlint(["uses_jit.py"], cwd=str(tmp_path))
+    assert (cli.returncode, cli.stderr.decode()) == (2, f"jaxlint: error: {reason}\n")
+
+
 def test_stdin_matches_cli_stdin_filename(tmp_path):
     data = textwrap.dedent(NOQA_SOURCE).encode()
     p = flake8(

@@ -103,6 +103,39 @@ async def test_diagnostics_on_open(client, project):
     assert diags[0].code_description.href == "https://github.com/jaxlint/jaxlint#what-it-finds"
 
 
+FROZEN = """import jax
+
+learning_rate = 0.1
+
+
+@jax.jit
+def sgd_step(w, g):
+    return w - learning_rate * g
+
+
+def decay():
+    global learning_rate
+    learning_rate = 0.05
+"""
+
+
+async def test_related_information_points_where_a_captured_value_changes(client, project):
+    path = project / "frozen.py"
+    _open(client, path, FROZEN)
+    (diag,) = await _diagnostics(client, path.as_uri())
+    assert _summary([diag]) == [("JAX301", 7, 15, 7, 28, types.DiagnosticSeverity.Warning, "jaxlint")]
+    assert [(r.location.uri, r.location.range, r.message) for r in diag.related_information] == [
+        (
+            path.as_uri(),
+            types.Range(types.Position(line=12, character=20), types.Position(line=12, character=24)),
+            "`learning_rate` gets a new value here",
+        )
+    ]
+    # A finding with nothing related has no related information.
+    _open(client, project / "m.py", SRC)
+    assert [d.related_information for d in await _diagnostics(client, (project / "m.py").as_uri())] == [None, None]
+
+
 async def test_unsaved_changes_are_linted(client, project):
     path = project / "m.py"
     path.write_text("import jax\n")  # the file on disk is clean; the buffer is not

@@ -19,10 +19,6 @@ from jaxlint.fixes.declare import SAFE
 from jaxlint.rules import rules_for
 
 
-def requested(args) -> bool:
-    return bool(getattr(args, "fix", False) or getattr(args, "fix_diff", False))
-
-
 @dataclass
 class Outcome:
     fixed: List[Finding] = field(default_factory=list)

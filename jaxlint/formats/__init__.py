@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 from typing import Callable, Dict, Sequence
 
@@ -33,22 +34,27 @@ def format_json(findings: Sequence[Finding], **_) -> str:
     return json.dumps([f.to_dict() for f in findings], indent=2, ensure_ascii=False) + "\n"
 
 
+def _on_demand(module: str, function: str) -> Callable[..., str]:
+    """A machine format, imported the first time it prints: a run pays only for its own."""
+
+    def format_findings(findings: Sequence[Finding], **kw) -> str:
+        return getattr(importlib.import_module(f"jaxlint.formats.{module}"), function)(findings, **kw)
+
+    format_findings.__name__ = function
+    return format_findings
+
+
 FORMATTERS: Dict[str, Callable[..., str]] = {
     "text": format_text,
     "json": format_json,
     "full": _full,
     "concise": _concise,
+    "github": _on_demand("github", "format_github"),
+    "gitlab": _on_demand("gitlab", "format_gitlab"),
+    "rdjson": _on_demand("rdjson", "format_rdjson"),
+    "sarif": _on_demand("sarif", "format_sarif"),
 }
 
 
 # Formats meant for people: coloured on a terminal.
 TEXT_FORMATS = ("text", "full", "concise")
-
-
-def register(name: str, fn: Callable[..., str]) -> None:
-    FORMATTERS[name] = fn
-
-
-
-# The machine formats register themselves; imported last because they import ``register``.
-from jaxlint.formats import github, gitlab, rdjson, sarif  # noqa: E402,F401

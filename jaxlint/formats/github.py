@@ -6,7 +6,6 @@ from typing import Optional, Sequence
 
 from jaxlint.findings import Finding
 from jaxlint.review.fingerprint import repo_path
-from jaxlint.formats import register
 from jaxlint.formats._common import dynamic_note, rule_name, severity
 
 
@@ -41,6 +40,3 @@ def format_github(findings: Sequence[Finding], root: Optional[str] = None, **_) 
             message += "\n" + f.fix
         out.append(f"::{severity(f.code)} {props}::{escape_data(message)}\n")
     return "".join(out)
-
-
-register("github", format_github)

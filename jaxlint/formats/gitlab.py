@@ -7,7 +7,6 @@ from typing import Optional, Sequence
 
 from jaxlint.findings import Finding
 from jaxlint.review.fingerprint import SourceLines, fingerprints, repo_path
-from jaxlint.formats import register
 from jaxlint.formats._common import rule_name
 
 
@@ -42,6 +41,3 @@ def format_gitlab(
             issue["dynamic"] = f.dynamic
         issues.append(issue)
     return json.dumps(issues, indent=2, ensure_ascii=False) + "\n"
-
-
-register("gitlab", format_gitlab)

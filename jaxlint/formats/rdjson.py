@@ -11,7 +11,6 @@ from typing import Optional, Sequence
 
 from jaxlint.findings import Finding
 from jaxlint.review.fingerprint import SourceLines, repo_path
-from jaxlint.formats import register
 from jaxlint.formats._common import HOMEPAGE, dynamic_note, rule_url, severity, suggested_edit
 
 
@@ -80,6 +79,3 @@ def format_rdjson(
         "diagnostics": diagnostics,
     }
     return json.dumps(result, indent=2, ensure_ascii=False) + "\n"
-
-
-register("rdjson", format_rdjson)

@@ -16,7 +16,6 @@ from urllib.parse import quote
 from jaxlint import __version__
 from jaxlint.findings import Finding
 from jaxlint.review.fingerprint import VERSION, SourceLines, fingerprints, repo_path
-from jaxlint.formats import register
 from jaxlint.formats._common import HOMEPAGE, rule_url, severity
 from jaxlint.rules import ALL_RULES
 
@@ -189,6 +188,3 @@ def format_sarif(
         ],
     }
     return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
-
-
-register("sarif", format_sarif)

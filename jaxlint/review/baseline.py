@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, TextIO
 
 from jaxlint.config import ConfigError
 from jaxlint.findings import Finding
@@ -74,15 +74,18 @@ def filter_new(
     return [f for f, fp in zip(findings, prints) if fp not in known]
 
 
-def apply(args, findings: List[Finding]) -> List[Finding]:
-    """--write-baseline records the findings (which are then baselined: none is reported);
-    --baseline drops the recorded ones."""
+def apply(
+    findings: List[Finding], baseline_path: Optional[str] = None, write_path: Optional[str] = None, log: Optional[TextIO] = None
+) -> List[Finding]:
+    """``write_path`` (--write-baseline) records the findings, which are then baselined: none is
+    reported, and a line saying so goes to ``log`` (standard error by default);
+    ``baseline_path`` (--baseline) drops the recorded ones."""
     out = findings
     sources = SourceLines()
-    if getattr(args, "write_baseline", None):
-        n = write(args.write_baseline, out, sources=sources)
-        print(f"jaxlint: wrote {n} finding{'s' if n != 1 else ''} to baseline {args.write_baseline}", file=sys.stderr)
+    if write_path:
+        n = write(write_path, out, sources=sources)
+        print(f"jaxlint: wrote {n} finding{'s' if n != 1 else ''} to baseline {write_path}", file=log or sys.stderr)
         out = []
-    if getattr(args, "baseline", None):
-        out = filter_new(out, load(args.baseline), sources=sources)
+    if baseline_path:
+        out = filter_new(out, load(baseline_path), sources=sources)
     return out

@@ -183,13 +183,13 @@ def changed_lines(rev: str, cwd: Optional[str] = None) -> DiffScope:
     return DiffScope(base, changed)
 
 
-def scope_for(args) -> Optional[DiffScope]:
-    """The --diff scope of a command line, or None without --diff."""
-    rev = getattr(args, "diff", None)
+def scope_for(rev: Optional[str], paths: Sequence[str] = ()) -> Optional[DiffScope]:
+    """The --diff scope for revision ``rev`` (None without --diff) over the paths the command
+    line names (standard input, ``-``, is left out)."""
     if rev is None:
         return None
     # git runs where the first path is, so that `jaxlint --diff main ../repo` works too.
-    paths = [p for p in getattr(args, "paths", []) if p != "-"]
+    paths = [p for p in paths if p != "-"]
     for p in paths:
         if not os.path.lexists(p):
             raise DiffError(f"{p}: no such file or directory")
