@@ -7,7 +7,7 @@ is computed per module and memoised per (scope, name, attribute).
 
 from __future__ import annotations
 
-from typing import Dict, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
@@ -62,12 +62,83 @@ class TracedCallables:
 
 
 class Rebinding:
-    """The module's answers, memoised."""
+    """The module's answers, memoised.
+
+    A write made by the body of another function W happens when W runs, so it can make a
+    compiled function stale only if W can run after a traced (cached) callable was first
+    called: a point of host code "can follow a trace" when, in its own scope, a call that runs
+    a traced callable comes before it or shares a loop with it; when its scope is a function
+    that runs a traced callable itself and runs more than once (its second run follows the
+    first one's trace); or when some call of that function, found in the module, is such a
+    point (followed through callers to a bounded depth).  A function that nothing in the module
+    calls is an entry point whose callers are not visible: whether its writes follow a trace
+    is unknown, and an unknown answer is no finding.
+    """
+
+    MAX_CALLER_DEPTH = 4
 
     def __init__(self, index: ModuleIndex, finder: TransformFinder):
+        self.index = index
         self.traced_callables = TracedCallables(index, finder)
         self._answers: Dict[Tuple[int, str, Optional[str]], bool] = {}
+        self._call_sites: Optional[Dict[int, List[Tuple[Scope, int]]]] = None
+        self._follows: Dict[Tuple[int, int], bool] = {}
+        self._repeats: Dict[int, bool] = {}
 
+    # -- where functions are called -------------------------------------------------------
+    def call_sites(self, func) -> List[Tuple[Scope, int]]:
+        """(scope, order) of every call of ``func`` by its name, found in the module."""
+        if self._call_sites is None:
+            sites: Dict[int, List[Tuple[Scope, int]]] = {}
+            for call, scope, order in self.index.calls:
+                f = call.func
+                if not isinstance(f, cst.Name):
+                    continue
+                owner = scope.lookup_scope(f.value)
+                target = owner.defs.get(f.value) if owner is not None else None
+                if target is not None:
+                    sites.setdefault(id(target.node), []).append((scope, order))
+            self._call_sites = sites
+        return self._call_sites.get(id(func.node), [])
+
+    def _runs_repeatedly(self, scope: Scope, depth: int) -> bool:
+        """Can the body of function ``scope`` run more than once?  True when nothing in the
+        module calls it (its callers are outside), when it is called from two places, from a
+        loop, or from a function that runs repeatedly."""
+        key = id(scope)
+        if key in self._repeats:
+            return self._repeats[key]
+        self._repeats[key] = False  # recursion guard
+        sites = self.call_sites(scope.func) if scope.func is not None else []
+        result = not sites or len(sites) > 1
+        if not result:
+            (site_scope, order), = sites
+            result = _in_loop(site_scope, order) or (
+                site_scope.kind == "function" and depth < self.MAX_CALLER_DEPTH and self._runs_repeatedly(site_scope, depth + 1)
+            )
+        self._repeats[key] = result
+        return result
+
+    def can_follow_trace(self, scope: Scope, order: int, depth: int = 0) -> bool:
+        """Can the host statement at ``order`` of ``scope`` run after a traced callable ran?"""
+        key = (id(scope), order)
+        if key in self._follows:
+            return self._follows[key]
+        self._follows[key] = False  # recursion guard
+        calls = self.traced_callables.call_orders(scope)
+        result = any(c < order for c in calls) or any(
+            start <= order <= end and any(start <= c <= end for c in calls) for start, end in scope.loops
+        )
+        if not result and scope.kind == "function" and scope.func is not None:
+            if calls and self._runs_repeatedly(scope, depth):
+                result = True
+            elif depth < self.MAX_CALLER_DEPTH:
+                result = any(self.can_follow_trace(s, o, depth + 1) for s, o in self.call_sites(scope.func))
+        # A class body runs once, when the class is defined: left unknown (no finding).
+        self._follows[key] = result
+        return result
+
+    # -- the question the rule asks ---------------------------------------------------------
     def is_rebound(self, owner: Scope, name: str, attr: Optional[str] = None) -> bool:
         """Is ``name`` (bound in ``owner``) rebound or mutated after a traced function could have run?
 
@@ -77,21 +148,25 @@ class Rebinding:
         if key in self._answers:
             return self._answers[key]
         tc = self.traced_callables
-        binds = [b for b in owner.bindings.get(name, ()) if b.kind in VALUE_KINDS]
-        muts = owner.mutations.get(name, [])
         containers = all_container_bindings(owner, name)
-        # Mutations made inside traced functions are JAX303's business, not a rebinding between calls.
-        muts = [
-            o
-            for o, kind, where in muts
-            if (kind == "store" or kind.startswith("attr:") and attr in (None, kind[5:]) or kind == "method" and containers)
-            and not (where.func is not None and tc.finder.is_traced_def(where.func))
+
+        def changes_read(kind: str) -> bool:
+            return kind == "store" or kind.startswith("attr:") and attr in (None, kind[5:]) or kind == "method" and containers
+
+        def in_traced(where: Scope) -> bool:
+            # Mutations made inside traced functions are JAX303's business, not a rebinding between calls.
+            return where.func is not None and tc.finder.is_traced_def(where.func)
+
+        binds = [b.order for b in owner.bindings.get(name, ()) if b.kind in VALUE_KINDS and b.order is not None]
+        muts = [o for o, kind, where in owner.mutations.get(name, []) if o is not None and changes_read(kind) and not in_traced(where)]
+        remote = [
+            (where, o)
+            for where, o, kind in owner.remote_writes.get(name, [])
+            if kind in ("global", "nonlocal") or changes_read(kind) and not in_traced(where)
         ]
-        result = False
-        if any(b.order is None for b in binds) or any(o is None for o in muts):
-            result = True  # written from another function, at any time
-        else:
-            writes = sorted([b.order for b in binds] + muts)
+        result = any(self.can_follow_trace(where, o) for where, o in remote)
+        if not result:
+            writes = sorted(binds + muts)
             if len(writes) > 1 or muts:
                 calls = tc.call_orders(owner)
                 if calls:
@@ -117,3 +192,7 @@ class Rebinding:
             if b.value is not None:
                 return b.value
         return None
+
+
+def _in_loop(scope: Scope, order: int) -> bool:
+    return any(start <= order <= end for start, end in scope.loops)
