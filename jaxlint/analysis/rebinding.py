@@ -80,7 +80,7 @@ class Rebinding:
     def __init__(self, index: ModuleIndex, finder: TransformFinder):
         self.index = index
         self.traced_callables = TracedCallables(index, finder)
-        self._answers: Dict[Tuple[int, str, Optional[str]], bool] = {}
+        self._answers: Dict[Tuple[int, str, Optional[str], int], bool] = {}
         self._call_sites: Optional[Dict[int, List[Tuple[Scope, int]]]] = None
         self._follows: Dict[Tuple[int, int], bool] = {}
         self._repeats: Dict[int, bool] = {}
@@ -139,12 +139,40 @@ class Rebinding:
         return result
 
     # -- the question the rule asks ---------------------------------------------------------
-    def is_rebound(self, owner: Scope, name: str, attr: Optional[str] = None) -> bool:
+    # -- the last use of a local jitted function ------------------------------------------
+    def local_call_orders(self, reader, owner: Scope) -> Optional[List[int]]:
+        """The orders of every call of ``reader`` when it is a function defined in ``owner`` that
+        is only ever called there, by name (it is not returned, stored, passed on or called from
+        a nested function); None when it may be called from anywhere else.
+
+        Only then does its last call in ``owner`` end its use: a module-level jitted function
+        can be called by any importer after the module has rebound what it reads."""
+        if reader is None or owner.kind != "function" or reader.scope is not owner or reader.is_lambda:
+            return None
+        if not self.traced_callables.cached_def(reader):
+            return None
+        callees = {id(call.func): (scope, order) for call, scope, order in self.index.calls}
+        orders: List[int] = []
+        stack = list(owner.node.body.children)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.Name):
+                if node.value == reader.name and node is not reader.node.name:
+                    site = callees.get(id(node))
+                    if site is None or site[0] is not owner:
+                        return None
+                    orders.append(site[1])
+                continue
+            stack.extend(node.children)
+        return orders
+
+    def is_rebound(self, owner: Scope, name: str, attr: Optional[str] = None, reader=None) -> bool:
         """Is ``name`` (bound in ``owner``) rebound or mutated after a traced function could have run?
 
         ``attr``: the read is ``name.attr``; then setting another attribute (``FLAGS.verbose = 1``)
-        does not change what was read."""
-        key = (id(owner), name, attr)
+        does not change what was read.  ``reader``: the traced function that reads it; a
+        rebinding after its last use cannot change what it computes."""
+        key = (id(owner), name, attr, id(reader))
         if key in self._answers:
             return self._answers[key]
         tc = self.traced_callables
@@ -173,6 +201,9 @@ class Rebinding:
                     first = min(calls)
                     first_write = writes[0]
                     later = [w for w in writes if w > first and (muts or w != first_write)]
+                    uses = self.local_call_orders(reader, owner) if later else None
+                    if uses is not None:
+                        later = [w for w in later if any(u > w for u in uses) or _share_loop(owner, w, uses)]
                     if later:
                         result = True
                     else:
@@ -196,3 +227,7 @@ class Rebinding:
 
 def _in_loop(scope: Scope, order: int) -> bool:
     return any(start <= order <= end for start, end in scope.loops)
+
+
+def _share_loop(scope: Scope, order: int, others: List[int]) -> bool:
+    return any(start <= order <= end and any(start <= o <= end for o in others) for start, end in scope.loops)

@@ -85,7 +85,8 @@ class FrozenCapture(Rule):
         if key in self._reported:
             return
         rebinding = ctx.analyzer.module_ctx.rebinding
-        if rebinding.is_rebound(owner, name, attr):
+        entry = ctx.frame.entry
+        if rebinding.is_rebound(owner, name, attr, reader=entry.func if entry is not None else None):
             self._reported.add(key)
             witness = rebinding.witness(owner, name)
             related = [(witness, f"`{name}` gets a new value here")] if witness is not None else []
