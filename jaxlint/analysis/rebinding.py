@@ -23,6 +23,7 @@ class TracedCallables:
         self.finder = finder
         self.index = index
         self.reach: Dict[int, bool] = {}
+        self._orders: Dict[int, list] = {}
 
     def cached_def(self, f) -> bool:
         return any(a.transform.cached for a in self.finder.by_func.get(id(f.node), ()))
@@ -58,7 +59,10 @@ class TracedCallables:
         return r
 
     def call_orders(self, scope: Scope):
-        return [o for fx, o in scope.calls if self.runs_traced(fx, scope)]
+        orders = self._orders.get(id(scope))
+        if orders is None:
+            orders = self._orders[id(scope)] = [o for fx, o in scope.calls if self.runs_traced(fx, scope)]
+        return orders
 
 
 class Rebinding:
@@ -82,8 +86,10 @@ class Rebinding:
         self.traced_callables = TracedCallables(index, finder)
         self._answers: Dict[Tuple[int, str, Optional[str], int], bool] = {}
         self._call_sites: Optional[Dict[int, List[Tuple[Scope, int]]]] = None
-        self._follows: Dict[Tuple[int, int], bool] = {}
-        self._repeats: Dict[int, bool] = {}
+        # Keyed with the depth too: an answer cut short at the depth bound is no answer for a
+        # shallower question.
+        self._follows: Dict[Tuple[int, int, int], bool] = {}
+        self._repeats: Dict[Tuple[int, int], bool] = {}
 
     # -- where functions are called -------------------------------------------------------
     def call_sites(self, func) -> List[Tuple[Scope, int]]:
@@ -105,7 +111,7 @@ class Rebinding:
         """Can the body of function ``scope`` run more than once?  True when nothing in the
         module calls it (its callers are outside), when it is called from two places, from a
         loop, or from a function that runs repeatedly."""
-        key = id(scope)
+        key = (id(scope), depth)
         if key in self._repeats:
             return self._repeats[key]
         self._repeats[key] = False  # recursion guard
@@ -121,7 +127,7 @@ class Rebinding:
 
     def can_follow_trace(self, scope: Scope, order: int, depth: int = 0) -> bool:
         """Can the host statement at ``order`` of ``scope`` run after a traced callable ran?"""
-        key = (id(scope), order)
+        key = (id(scope), order, depth)
         if key in self._follows:
             return self._follows[key]
         self._follows[key] = False  # recursion guard
