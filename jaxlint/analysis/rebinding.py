@@ -86,6 +86,7 @@ class Rebinding:
         self.traced_callables = TracedCallables(index, finder)
         self._answers: Dict[Tuple[int, str, Optional[str], int], bool] = {}
         self._call_sites: Optional[Dict[int, List[Tuple[Scope, int]]]] = None
+        self._callees: Optional[Dict[int, Tuple[Scope, int]]] = None
         # Keyed with the depth too: an answer cut short at the depth bound is no answer for a
         # shallower question.
         self._follows: Dict[Tuple[int, int, int], bool] = {}
@@ -157,7 +158,9 @@ class Rebinding:
             return None
         if not self.traced_callables.cached_def(reader):
             return None
-        callees = {id(call.func): (scope, order) for call, scope, order in self.index.calls}
+        if self._callees is None:
+            self._callees = {id(call.func): (scope, order) for call, scope, order in self.index.calls}
+        callees = self._callees
         orders: List[int] = []
         stack = list(owner.node.body.children)
         while stack:
