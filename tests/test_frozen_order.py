@@ -217,3 +217,25 @@ def read(x):
 register("a")
 """
     ) == []
+
+
+def test_function_that_runs_the_step_once_but_after_another_traced_call():
+    # main() runs once, but only after scaled() was traced with the first value.
+    assert frozen(
+        HEADER
+        + """
+scale = 1.0
+
+@jax.jit
+def scaled(x):
+    return x * scale
+
+def main():
+    global scale
+    scale = 4.0
+    return scaled(jnp.ones(3))
+
+warm = scaled(jnp.ones(3))
+main()
+"""
+    ) == [(9, 16)]

@@ -136,16 +136,14 @@ class Rebinding:
         result = any(c < order for c in calls) or any(
             start <= order <= end and any(start <= c <= end for c in calls) for start, end in scope.loops
         )
+        # A class body runs once, when the class is defined: only its own statements count.
         if not result and scope.kind == "function" and scope.func is not None:
-            if calls and self._runs_repeatedly(scope, depth):
-                result = True
-            elif depth < self.MAX_CALLER_DEPTH:
+            result = bool(calls) and self._runs_repeatedly(scope, depth)
+            if not result and depth < self.MAX_CALLER_DEPTH:
                 result = any(self.can_follow_trace(s, o, depth + 1) for s, o in self.call_sites(scope.func))
-        # A class body runs once, when the class is defined: left unknown (no finding).
         self._follows[key] = result
         return result
 
-    # -- the question the rule asks ---------------------------------------------------------
     # -- the last use of a local jitted function ------------------------------------------
     def local_call_orders(self, reader, owner: Scope) -> Optional[List[int]]:
         """The orders of every call of ``reader`` when it is a function defined in ``owner`` that
@@ -175,6 +173,7 @@ class Rebinding:
             stack.extend(node.children)
         return orders
 
+    # -- the question the rule asks ---------------------------------------------------------
     def is_rebound(self, owner: Scope, name: str, attr: Optional[str] = None, reader=None) -> bool:
         """Is ``name`` (bound in ``owner``) rebound or mutated after a traced function could have run?
 
