@@ -100,6 +100,7 @@ def snapshot(ix):
             sorted(s.imports.items()),
             sorted((k, [(b.order, b.kind, nid(b.value)) for b in v]) for k, v in s.bindings.items()),
             sorted((k, [(o, kd, sid(sc)) for o, kd, sc in v]) for k, v in s.mutations.items()),
+            sorted((k, [(sid(sc), o, kd) for sc, o, kd in v]) for k, v in s.remote_writes.items()),
             sorted(s.globals),
             sorted(s.nonlocals),
             list(s.loops),

@@ -7,7 +7,7 @@ is computed per module and memoised per (scope, name, attribute).
 
 from __future__ import annotations
 
-from typing import Dict, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
@@ -23,6 +23,7 @@ class TracedCallables:
         self.finder = finder
         self.index = index
         self.reach: Dict[int, bool] = {}
+        self._orders: Dict[int, list] = {}
 
     def cached_def(self, f) -> bool:
         return any(a.transform.cached for a in self.finder.by_func.get(id(f.node), ()))
@@ -58,46 +59,159 @@ class TracedCallables:
         return r
 
     def call_orders(self, scope: Scope):
-        return [o for fx, o in scope.calls if self.runs_traced(fx, scope)]
+        orders = self._orders.get(id(scope))
+        if orders is None:
+            orders = self._orders[id(scope)] = [o for fx, o in scope.calls if self.runs_traced(fx, scope)]
+        return orders
 
 
 class Rebinding:
-    """The module's answers, memoised."""
+    """The module's answers, memoised.
+
+    A write made by the body of another function W happens when W runs, so it can make a
+    compiled function stale only if W can run after a traced (cached) callable was first
+    called: a point of host code "can follow a trace" when, in its own scope, a call that runs
+    a traced callable comes before it or shares a loop with it; when its scope is a function
+    that runs a traced callable itself and runs more than once (its second run follows the
+    first one's trace); or when some call of that function, found in the module, is such a
+    point (followed through callers to a bounded depth).  A function that nothing in the module
+    calls is an entry point whose callers are not visible: whether its writes follow a trace
+    is unknown, and an unknown answer is no finding.
+    """
+
+    MAX_CALLER_DEPTH = 4
 
     def __init__(self, index: ModuleIndex, finder: TransformFinder):
+        self.index = index
         self.traced_callables = TracedCallables(index, finder)
-        self._answers: Dict[Tuple[int, str, Optional[str]], bool] = {}
+        self._answers: Dict[Tuple[int, str, Optional[str], int], bool] = {}
+        self._call_sites: Optional[Dict[int, List[Tuple[Scope, int]]]] = None
+        self._callees: Optional[Dict[int, Tuple[Scope, int]]] = None
+        # Keyed with the depth too: an answer cut short at the depth bound is no answer for a
+        # shallower question.
+        self._follows: Dict[Tuple[int, int, int], bool] = {}
+        self._repeats: Dict[Tuple[int, int], bool] = {}
 
-    def is_rebound(self, owner: Scope, name: str, attr: Optional[str] = None) -> bool:
+    # -- where functions are called -------------------------------------------------------
+    def call_sites(self, func) -> List[Tuple[Scope, int]]:
+        """(scope, order) of every call of ``func`` by its name, found in the module."""
+        if self._call_sites is None:
+            sites: Dict[int, List[Tuple[Scope, int]]] = {}
+            for call, scope, order in self.index.calls:
+                f = call.func
+                if not isinstance(f, cst.Name):
+                    continue
+                owner = scope.lookup_scope(f.value)
+                target = owner.defs.get(f.value) if owner is not None else None
+                if target is not None:
+                    sites.setdefault(id(target.node), []).append((scope, order))
+            self._call_sites = sites
+        return self._call_sites.get(id(func.node), [])
+
+    def _runs_repeatedly(self, scope: Scope, depth: int) -> bool:
+        """Can the body of function ``scope`` run more than once?  True when nothing in the
+        module calls it (its callers are outside), when it is called from two places, from a
+        loop, or from a function that runs repeatedly."""
+        key = (id(scope), depth)
+        if key in self._repeats:
+            return self._repeats[key]
+        self._repeats[key] = False  # recursion guard
+        sites = self.call_sites(scope.func) if scope.func is not None else []
+        result = not sites or len(sites) > 1
+        if not result:
+            (site_scope, order), = sites
+            result = _in_loop(site_scope, order) or (
+                site_scope.kind == "function" and depth < self.MAX_CALLER_DEPTH and self._runs_repeatedly(site_scope, depth + 1)
+            )
+        self._repeats[key] = result
+        return result
+
+    def can_follow_trace(self, scope: Scope, order: int, depth: int = 0) -> bool:
+        """Can the host statement at ``order`` of ``scope`` run after a traced callable ran?"""
+        key = (id(scope), order, depth)
+        if key in self._follows:
+            return self._follows[key]
+        self._follows[key] = False  # recursion guard
+        calls = self.traced_callables.call_orders(scope)
+        result = any(c < order for c in calls) or any(
+            start <= order <= end and any(start <= c <= end for c in calls) for start, end in scope.loops
+        )
+        # A class body runs once, when the class is defined: only its own statements count.
+        if not result and scope.kind == "function" and scope.func is not None:
+            result = bool(calls) and self._runs_repeatedly(scope, depth)
+            if not result and depth < self.MAX_CALLER_DEPTH:
+                result = any(self.can_follow_trace(s, o, depth + 1) for s, o in self.call_sites(scope.func))
+        self._follows[key] = result
+        return result
+
+    # -- the last use of a local jitted function ------------------------------------------
+    def local_call_orders(self, reader, owner: Scope) -> Optional[List[int]]:
+        """The orders of every call of ``reader`` when it is a function defined in ``owner`` that
+        is only ever called there, by name (it is not returned, stored, passed on or called from
+        a nested function); None when it may be called from anywhere else.
+
+        Only then does its last call in ``owner`` end its use: a module-level jitted function
+        can be called by any importer after the module has rebound what it reads."""
+        if reader is None or owner.kind != "function" or reader.scope is not owner or reader.is_lambda:
+            return None
+        if not self.traced_callables.cached_def(reader):
+            return None
+        if self._callees is None:
+            self._callees = {id(call.func): (scope, order) for call, scope, order in self.index.calls}
+        callees = self._callees
+        orders: List[int] = []
+        stack = list(owner.node.body.children)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.Name):
+                if node.value == reader.name and node is not reader.node.name:
+                    site = callees.get(id(node))
+                    if site is None or site[0] is not owner:
+                        return None
+                    orders.append(site[1])
+                continue
+            stack.extend(node.children)
+        return orders
+
+    # -- the question the rule asks ---------------------------------------------------------
+    def is_rebound(self, owner: Scope, name: str, attr: Optional[str] = None, reader=None) -> bool:
         """Is ``name`` (bound in ``owner``) rebound or mutated after a traced function could have run?
 
         ``attr``: the read is ``name.attr``; then setting another attribute (``FLAGS.verbose = 1``)
-        does not change what was read."""
-        key = (id(owner), name, attr)
+        does not change what was read.  ``reader``: the traced function that reads it; a
+        rebinding after its last use cannot change what it computes."""
+        key = (id(owner), name, attr, id(reader))
         if key in self._answers:
             return self._answers[key]
         tc = self.traced_callables
-        binds = [b for b in owner.bindings.get(name, ()) if b.kind in VALUE_KINDS]
-        muts = owner.mutations.get(name, [])
         containers = all_container_bindings(owner, name)
-        # Mutations made inside traced functions are JAX303's business, not a rebinding between calls.
-        muts = [
-            o
-            for o, kind, where in muts
-            if (kind == "store" or kind.startswith("attr:") and attr in (None, kind[5:]) or kind == "method" and containers)
-            and not (where.func is not None and tc.finder.is_traced_def(where.func))
+
+        def changes_read(kind: str) -> bool:
+            return kind == "store" or kind.startswith("attr:") and attr in (None, kind[5:]) or kind == "method" and containers
+
+        def in_traced(where: Scope) -> bool:
+            # Mutations made inside traced functions are JAX303's business, not a rebinding between calls.
+            return where.func is not None and tc.finder.is_traced_def(where.func)
+
+        binds = [b.order for b in owner.bindings.get(name, ()) if b.kind in VALUE_KINDS and b.order is not None]
+        muts = [o for o, kind, where in owner.mutations.get(name, []) if o is not None and changes_read(kind) and not in_traced(where)]
+        remote = [
+            (where, o)
+            for where, o, kind in owner.remote_writes.get(name, [])
+            if kind in ("global", "nonlocal") or changes_read(kind) and not in_traced(where)
         ]
-        result = False
-        if any(b.order is None for b in binds) or any(o is None for o in muts):
-            result = True  # written from another function, at any time
-        else:
-            writes = sorted([b.order for b in binds] + muts)
+        result = any(self.can_follow_trace(where, o) for where, o in remote)
+        if not result:
+            writes = sorted(binds + muts)
             if len(writes) > 1 or muts:
                 calls = tc.call_orders(owner)
                 if calls:
                     first = min(calls)
                     first_write = writes[0]
                     later = [w for w in writes if w > first and (muts or w != first_write)]
+                    uses = self.local_call_orders(reader, owner) if later else None
+                    if uses is not None:
+                        later = [w for w in later if any(u > w for u in uses) or _share_loop(owner, w, uses)]
                     if later:
                         result = True
                     else:
@@ -117,3 +231,11 @@ class Rebinding:
             if b.value is not None:
                 return b.value
         return None
+
+
+def _in_loop(scope: Scope, order: int) -> bool:
+    return any(start <= order <= end for start, end in scope.loops)
+
+
+def _share_loop(scope: Scope, order: int, others: List[int]) -> bool:
+    return any(start <= order <= end and any(start <= o <= end for o in others) for start, end in scope.loops)

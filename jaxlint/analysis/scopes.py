@@ -54,6 +54,7 @@ class Scope:
         "nonlocals",
         "loops",
         "calls",
+        "remote_writes",
         "func",
         "node_info",
     )
@@ -75,6 +76,12 @@ class Scope:
         self.loops: List[Tuple[int, int]] = []
         # (callee expression, order) for every call made directly in this scope
         self.calls: List[Tuple[cst.BaseExpression, int]] = []
+        # name -> (writer scope, order in the writer, kind) for each write to a variable of this
+        # scope made from the body of another function or class (the bindings and mutations
+        # recorded here with order None).  The write happens when the writer runs, so its order
+        # is one of the writer's statements.  kind: "global" / "nonlocal" for a rebinding, else
+        # the mutation kind ("method", "store", "attr:NAME").
+        self.remote_writes: Dict[str, List[Tuple["Scope", int, str]]] = {}
         self.func: Optional["FuncInfo"] = None
         self.node_info: Optional["ClassInfo"] = None
 
@@ -585,11 +592,13 @@ class ModuleIndex(FastVisitor):
         if scope.kind == "function" and name in scope.globals:
             scope.bind(name, self.order, kind, value)
             self.module_scope.bind(name, None, "global", value)
+            self.module_scope.remote_writes.setdefault(name, []).append((scope, self.order, "global"))
         elif scope.kind == "function" and name in scope.nonlocals:
             scope.bind(name, self.order, kind, value)
             owner = scope.parent.lookup_scope(name) if scope.parent else None
             if owner is not None:
                 owner.bind(name, None, "nonlocal", value)
+                owner.remote_writes.setdefault(name, []).append((scope, self.order, "nonlocal"))
         else:
             scope.bind(name, self.order, kind, value)
 
@@ -600,6 +609,8 @@ class ModuleIndex(FastVisitor):
             return
         order = self.order if owner is scope else None
         owner.mutations.setdefault(name, []).append((order, kind, scope))
+        if order is None:
+            owner.remote_writes.setdefault(name, []).append((scope, self.order, kind))
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for t in node.targets:

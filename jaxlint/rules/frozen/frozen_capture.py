@@ -10,9 +10,12 @@ class FrozenCapture(Rule):
     """
     What it does
         Flags a global or closure variable read inside a jitted function when the variable is
-        rebound or mutated elsewhere after the function may have been traced (reassigned at module
-        level after a call, written through ``global``/``nonlocal``, mutated with ``.append``,
-        ``[k] = v``, ``.attr = v``).
+        rebound or mutated after the function may have been traced: reassigned after a call of
+        it, or in a loop that calls it, or written (through ``global``/``nonlocal``, ``.append``,
+        ``[k] = v``, ``.attr = v``) by a function that can run after such a call.  A function
+        that only runs before the first traced call (a ``register_*`` helper called at import
+        time) is fine; so is a setter that nothing in the module calls, since when its callers
+        run cannot be known, and a rebinding after the last call of a local jitted function.
 
     Why is this bad?
         The value is read once, at trace time, and baked into the compiled function as a
@@ -85,7 +88,8 @@ class FrozenCapture(Rule):
         if key in self._reported:
             return
         rebinding = ctx.analyzer.module_ctx.rebinding
-        if rebinding.is_rebound(owner, name, attr):
+        entry = ctx.frame.entry
+        if rebinding.is_rebound(owner, name, attr, reader=entry.func if entry is not None else None):
             self._reported.add(key)
             witness = rebinding.witness(owner, name)
             related = [(witness, f"`{name}` gets a new value here")] if witness is not None else []
