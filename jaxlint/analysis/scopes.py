@@ -439,6 +439,9 @@ class ModuleIndex(FastVisitor):
         self.classes: List[ClassInfo] = []
         # (call node, scope, order) for every call in the module
         self.calls: List[Tuple[cst.Call, Scope, int]] = []
+        # Calls made inside ``with jax.disable_jit():``: JAX runs them eagerly, nothing is traced.
+        self.eager_calls: set = set()
+        self._eager_depth = 0
         # (target, statement, scope, is_aug) for every ``x[...] = v`` / ``x[...] op= v``
         self.subscript_stores: List[Tuple[cst.Subscript, cst.CSTNode, Scope, bool]] = []
         self.order = 0
@@ -512,10 +515,24 @@ class ModuleIndex(FastVisitor):
 
     def visit_With(self, node: cst.With) -> None:
         self.order += 1
+        if any(self._disables_jit(item.item) for item in node.items):
+            self._eager_depth += 1
         for item in node.items:
             if item.asname is not None:
                 for n in target_names(item.asname.name):
                     self.scope.bind(n, self.order, "with")
+
+    def leave_With(self, node: cst.With) -> None:
+        if any(self._disables_jit(item.item) for item in node.items):
+            self._eager_depth -= 1
+
+    def _disables_jit(self, e) -> bool:
+        if not isinstance(e, cst.Call):
+            return False
+        name = dotted_name(e.func) or ""
+        head, _, rest = name.partition(".")
+        q = self.scope.resolve_import(head) if head else None
+        return q is not None and (q + "." + rest if rest else q) == "jax.disable_jit"
 
     def visit_For(self, node: cst.For) -> None:
         self.order += 1
@@ -637,6 +654,8 @@ class ModuleIndex(FastVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         scope = self.scope
         self.calls.append((node, scope, self.order))
+        if self._eager_depth:
+            self.eager_calls.add(id(node))
         func = node.func
         scope.calls.append((func, self.order))
         if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS:

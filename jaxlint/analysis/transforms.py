@@ -528,6 +528,8 @@ class TransformFinder:
         for f in idx.functions:
             self._from_decorators(f)
         for call, scope, _order in idx.calls:
+            if id(call) in idx.eager_calls:
+                continue  # under ``with jax.disable_jit():`` the function runs on concrete values
             found = self.transform_of(call.func, scope)
             if found is None:
                 continue
