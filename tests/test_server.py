@@ -116,6 +116,13 @@ def sgd_step(w, g):
 def decay():
     global learning_rate
     learning_rate = 0.05
+
+
+def train(w):
+    for _ in range(3):
+        w = sgd_step(w, 1.0)
+        decay()
+    return w
 """
 
 
