@@ -123,8 +123,9 @@ def materialise(module: cst.Module, path: str, pending: List[Pending], positions
             context = dict(context or {}, **extra_context)
         if autofix is not None:
             autofix = materialise_fix(autofix, module, positions)
-        elif sugg is not None and rule.fix_safety:
-            autofix = fix_from_suggestion(sugg, f"Replace with `{_short(suggestion)}`", rule.fix_safety)
+        elif sugg is not None and (fix_safety or rule.fix_safety):
+            # the finding's own tier (an API rename newer than min-jax is unsafe) wins
+            autofix = fix_from_suggestion(sugg, f"Replace with `{_short(suggestion)}`", fix_safety or rule.fix_safety)
         out.append(
             Finding(
                 path=path,
