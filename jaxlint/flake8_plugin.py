@@ -20,7 +20,7 @@ jaxlint cannot read is a plugin failure, which flake8 reports in one line of its
 from __future__ import annotations
 
 import os
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Dict, Iterator, Optional, Sequence, Tuple
 
 from jaxlint import __version__
 from jaxlint.config import Config, ConfigError, load_config

@@ -10,7 +10,6 @@ import jsonschema
 from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource
 
-from clirun import ROOT
 
 SCHEMAS = os.environ.get("JAXLINT_SCHEMAS") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "schemas")
 

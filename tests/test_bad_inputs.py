@@ -1,7 +1,6 @@
 """Every bad input is one line on standard error and exit 2: never a traceback, never exit 1
 (which means "findings"), never a run that silently checks nothing."""
 
-import os
 import textwrap
 
 import pytest

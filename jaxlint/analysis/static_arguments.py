@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import List, NamedTuple, Optional
+from typing import Iterator, List, NamedTuple, Optional, Tuple
 
 import libcst as cst
 
@@ -35,19 +35,26 @@ def find_static_arguments(index: ModuleIndex, finder: TransformFinder, analyzer:
             if so is None:
                 continue
             scope, order = so
-            # self.method(...) of a decorated method: self is bound, the arguments start after it
-            i = 1 if isinstance(call.func, cst.Attribute) and app.func.is_method and not app.bound_self else 0
-            for a in call.args:
-                if a.star:
-                    break
-                if a.keyword is not None:
-                    pname = a.keyword.value
-                else:
-                    pname = pos[i] if i < len(pos) else None
-                    i += 1
+            for a, pname in arguments_by_parameter(app, call, pos):
                 if pname in statics:
                     found.append(StaticArgument(app, a, pname, scope, order))
     return found
+
+
+def arguments_by_parameter(app: Application, call: cst.Call, pos: List[str]) -> Iterator[Tuple[cst.Arg, Optional[str]]]:
+    """(argument, the parameter it lands on, or None) for a call of the jitted callable, up to
+    the first ``*args``/``**kwargs``; ``pos``: the callable's positional parameters
+    (``app.jit_positional()``)."""
+    # self.method(...) of a decorated method: self is bound, the arguments start after it
+    i = 1 if isinstance(call.func, cst.Attribute) and app.func.is_method and not app.bound_self else 0
+    for a in call.args:
+        if a.star:
+            return
+        if a.keyword is not None:
+            yield a, a.keyword.value
+        else:
+            yield a, pos[i] if i < len(pos) else None
+            i += 1
 
 
 def counter_loop_of(scope: Scope, name: str, order: int) -> Optional[int]:

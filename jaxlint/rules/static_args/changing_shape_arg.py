@@ -8,6 +8,7 @@ import libcst as cst
 
 from jaxlint.analysis.scopes import FastVisitor
 from jaxlint.analysis.transforms import resolve
+from jaxlint.analysis.static_arguments import arguments_by_parameter
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
 
@@ -97,15 +98,7 @@ class ChangingShapeArg(Rule):
                 counters = _loop_counters(scope, order)
                 if not counters:
                     continue
-                i = 1 if isinstance(call.func, cst.Attribute) and app.func.is_method and not app.bound_self else 0
-                for a in call.args:
-                    if a.star:
-                        break
-                    if a.keyword is not None:
-                        pname = a.keyword.value
-                    else:
-                        pname = pos[i] if i < len(pos) else None
-                        i += 1
+                for a, pname in arguments_by_parameter(app, call, pos):
                     if pname is None or pname in statics:
                         continue
                     var = _shape_follows(a.value, counters, scope)
