@@ -292,22 +292,21 @@ class Interp:
     def s_For(self, st: cst.For) -> None:
         it = self.eval(st.iter)
         elem = self.element_of(st.iter, it)
-        before = dict(self.frame.env)
-        for _ in range(2):
-            self.assign(st.target, elem, st, None)
-            snapshot = dict(self.frame.env)
-            self.block(st.body)
-            self.frame.env = merge(before, self.frame.env)
-            if same_kinds(snapshot, self.frame.env):
-                break
-        if st.orelse is not None:
-            self.block(st.orelse.body)
+        self._loop(st, lambda: self.assign(st.target, elem, st, None))
 
     def s_While(self, st: cst.While) -> None:
-        before = dict(self.frame.env)
-        for _ in range(2):
+        def head() -> None:
             v = self.eval(st.test, True)
             self.emit("test", self.frame, "while", st.test, v, st)
+
+        self._loop(st, head)
+
+    def _loop(self, st, head) -> None:
+        """A loop body twice at most (until the kinds stop changing), so that loop-carried
+        values reach the next iteration; ``head`` runs before each pass."""
+        before = dict(self.frame.env)
+        for _ in range(2):
+            head()
             snapshot = dict(self.frame.env)
             self.block(st.body)
             self.frame.env = merge(before, self.frame.env)
