@@ -8,7 +8,12 @@ mode checks findings against); a marked code that no rule declares fails the tes
 
 * a case that raises must raise at a marked line, with an error the mark's rule declares;
 * every line marked with a "raises" code must be where some case raises that error (so the
-  markers are exactly JAX's failures: unmarked look-alikes in the same cases run fine);
+  markers are exactly JAX's failures: unmarked look-alikes in the same cases run fine); for a
+  code whose error comes where the flagged declaration is used (``at="use"``), some case must
+  raise it, and the cases that raise it at unmarked lines are exactly one per mark;
+* every line marked with a "stale" code must run inside a ``FROZEN`` check that returns True
+  (the check calls the compiled function, changes the object, calls again and sees the old
+  result);
 * every line marked with a "frozen" code must run while tracing and not when the compiled
   function is called again (its effect is frozen at trace time);
 * a module with "recompiles" marks must have ``FROZEN`` checks that observe the retrace;
@@ -172,6 +177,8 @@ def test_oracle(name, path, files):
     problems = []
     deprecated_at = set()
     executed = set()
+    use_codes = sorted({c for _f, _l, c in want if prevents(c) is not None and prevents(c).kind == "raises" and prevents(c).at == "use"})
+    use_failures = {}  # use code -> indices of the cases that fail with its error at an unmarked line
     for i, case in enumerate(mod.CASES):
         jax.clear_caches()
         first, err, warned = _run(case, filenames)
@@ -182,7 +189,12 @@ def test_oracle(name, path, files):
             if where is not None:
                 where = (os.path.realpath(where[0]), where[1])
             marked = codes_at.get(where, set())
-            if not any(_error_ok(c, err) or _tolerated(c, err) for c in marked):
+            at_use = [c for c in use_codes if _error_ok(c, err)] if not marked else []
+            if at_use:
+                # The error of a declaration flagged elsewhere (a static array parameter, an
+                # array in static metadata), raised where the declaration is used.
+                use_failures.setdefault(at_use[0], []).append(i)
+            elif not any(_error_ok(c, err) or _tolerated(c, err) for c in marked):
                 problems.append(
                     f"case {i} raised {type(err).__name__} at {where} (marked {sorted(marked) or 'nothing'}): "
                     f"{str(err).splitlines()[0][:120]}"
@@ -197,8 +209,8 @@ def test_oracle(name, path, files):
         declared = prevents(code)
         if declared is None:
             problems.append(f"{where} is marked {code}, but no rule declares what JAX does for {code}")
-        elif declared.kind == "raises" and declared.stage == "call" and code == "JAX201":
-            # A static array parameter fails where the jitted function is called, not at the mark.
+        elif declared.kind == "raises" and declared.at == "use":
+            # The declaration fails where it is used (a call of the jitted function), not at the mark.
             if not any(_error_ok(code, e) for e in failures.values()):
                 problems.append(f"{where} is marked {code} but no case fails with {declared.description}")
         elif declared.kind == "raises":
@@ -217,18 +229,32 @@ def test_oracle(name, path, files):
         elif declared.kind == "wrong-result":
             if where not in executed:
                 problems.append(f"{where} is marked {code} but no case runs it")
+        elif declared.kind == "stale":
+            pass  # checked with the FROZEN checks below
         else:
             problems.append(f"{where} is marked {code}, whose declared kind {declared.kind!r} the oracle cannot check")
+    for code, cases in sorted(use_failures.items()):
+        # One failing case per mark: a correct look-alike that fails too is one case too many.
+        marks = sum(1 for _f, _l, c in want if c == code)
+        if len(cases) != marks:
+            problems.append(f"{len(cases)} cases (#{', #'.join(map(str, cases))}) fail with the error of {code} at unmarked lines, for {marks} marks")
     warning_codes = {c for _f, _l, c in want if prevents(c) is not None and prevents(c).kind == "warns"}
     for where in sorted(deprecated_at):
         if not codes_at.get(where, set()) & warning_codes and not any(
             prevents(c) is not None and prevents(c).kind == "warns" for c in codes_at.get(where, set())
         ):
             problems.append(f"a case gets a DeprecationWarning at {where}, which is not marked with a deprecation code")
+    observed_stale = set()  # lines run by a FROZEN check that saw the old value
     for check in getattr(mod, "FROZEN", []):
         jax.clear_caches()
-        with contextlib.redirect_stdout(io.StringIO()):
+        with contextlib.redirect_stdout(io.StringIO()), LineRecorder(filenames) as rec:
             ok = check()
         if ok is not True:
             problems.append(f"{check.__name__}() did not observe a frozen value")
+        else:
+            observed_stale |= {(os.path.realpath(f), line) for f, line in rec.lines}
+    for fname, line, code in sorted(want):
+        declared = prevents(code)
+        if declared is not None and declared.kind == "stale" and (fname, line) not in observed_stale:
+            problems.append(f"{(fname, line)} is marked {code} but no FROZEN check runs it and observes the old result")
     assert not problems, "\n".join(problems)

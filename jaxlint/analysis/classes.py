@@ -17,7 +17,7 @@ A class the model cannot place (a plain class, a base class from another library
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Set
+from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -228,6 +228,14 @@ class ClassModel:
     def _flattened(self, cls: ClassInfo) -> Dict[str, str]:
         """Children and aux data of ``tree_flatten``: ``return (self.a, self.b), (self.n,)``."""
         out: Dict[str, str] = {}
+        for name, kind, _node in self.flatten_parts(cls):
+            out.setdefault(name, kind)
+        return out
+
+    def flatten_parts(self, cls: ClassInfo) -> List[Tuple[str, str, cst.CSTNode]]:
+        """(attribute, LEAF or STATIC_FIELD, the ``self.attr`` expression) for each attribute the
+        class's flatten function returns, children first; [] when it cannot be read."""
+        out: List[Tuple[str, str, cst.CSTNode]] = []
         flatten = cls.body_scope.defs.get("tree_flatten")
         if flatten is None and cls.name in self.registrations():
             call = self.registrations()[cls.name]
@@ -239,19 +247,61 @@ class ClassModel:
         if not params:
             return out
         me = params[0].name.value
-        local_attrs: Dict[str, List[str]] = {}
+        local_attrs: Dict[str, List[cst.Attribute]] = {}
         for st in flatten.node.body.body:
             if not isinstance(st, cst.SimpleStatementLine):
                 continue
             for small in st.body:
                 if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
-                    local_attrs[small.targets[0].target.value] = _self_attrs(small.value, me)
+                    local_attrs[small.targets[0].target.value] = _self_attr_nodes(small.value, me)
                 if isinstance(small, cst.Return) and isinstance(small.value, cst.Tuple) and len(small.value.elements) == 2:
                     children, aux = (el.value for el in small.value.elements)
                     for part, kind in ((children, LEAF), (aux, STATIC_FIELD)):
-                        names = local_attrs.get(part.value, []) if isinstance(part, cst.Name) else _self_attrs(part, me)
-                        for n in names:
-                            out.setdefault(n, kind)
+                        nodes = local_attrs.get(part.value, []) if isinstance(part, cst.Name) else _self_attr_nodes(part, me)
+                        out.extend((n.attr.value, kind, n) for n in nodes)
+        return out
+
+    def metadata_declarations(self, cls: ClassInfo) -> Dict[str, cst.CSTNode]:
+        """The static metadata fields of a pytree class (those JAX compares as part of the
+        treedef), each with where it is declared: the field's annotated assignment, the
+        ``meta_fields`` string, or the ``self.attr`` in the aux data of its flatten function.
+        Class attributes and ``ClassVar`` are not fields and are left out."""
+        kind = self.pytree_kind(cls)
+        out: Dict[str, cst.CSTNode] = {}
+        if kind not in ("dataclass", "equinox", "custom"):
+            return out
+        for c in reversed(self.mro(cls)):
+            if kind == "custom":
+                for name, part_kind, node in self.flatten_parts(c):
+                    if part_kind == STATIC_FIELD:
+                        out.setdefault(name, node)
+                continue
+            for name, node in self.annotated_fields(c).items():
+                if self.field_kind(cls, name) == STATIC_FIELD and not _is_classvar(node, c.scope):
+                    out[name] = node
+            for call in self._meta_field_calls(c):
+                for a in call.args:
+                    if a.keyword is not None and a.keyword.value == "meta_fields" and isinstance(a.value, (cst.List, cst.Tuple)):
+                        for el in a.value.elements:
+                            name = string_value(el.value)
+                            if name is not None and name not in out:
+                                out[name] = el.value
+        return out
+
+    def _meta_field_calls(self, cls: ClassInfo) -> List[cst.Call]:
+        calls = [d.decorator for d in cls.node.decorators if isinstance(d.decorator, cst.Call)]
+        reg = self.registrations().get(cls.name)
+        if reg is not None:
+            calls.append(reg)
+        return calls
+
+    def annotated_fields(self, cls: ClassInfo) -> Dict[str, cst.AnnAssign]:
+        out: Dict[str, cst.AnnAssign] = {}
+        for st in cls.node.body.body:
+            if isinstance(st, cst.SimpleStatementLine):
+                for small in st.body:
+                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                        out[small.target.value] = small
         return out
 
     def field_names(self, cls: ClassInfo) -> List[str]:
@@ -329,11 +379,13 @@ def _string_list(e) -> List[str]:
     return []
 
 
-def _self_attrs(e, me: str) -> List[str]:
-    """``(self.a, self.b)`` / ``[self.a]`` / ``self.a`` -> ["a", "b"]."""
+def _self_attr_nodes(e, me: str) -> List[cst.Attribute]:
+    """``(self.a, self.b)`` / ``[self.a]`` / ``self.a`` -> the ``self.a``, ``self.b`` nodes."""
     items = [el.value for el in e.elements] if isinstance(e, (cst.Tuple, cst.List)) else [e]
-    out = []
-    for it in items:
-        if isinstance(it, cst.Attribute) and isinstance(it.value, cst.Name) and it.value.value == me:
-            out.append(it.attr.value)
-    return out
+    return [it for it in items if isinstance(it, cst.Attribute) and isinstance(it.value, cst.Name) and it.value.value == me]
+
+
+def _is_classvar(decl: cst.AnnAssign, scope: Scope) -> bool:
+    ann = decl.annotation.annotation
+    head = ann.value if isinstance(ann, cst.Subscript) else ann
+    return qualified(head, scope) in CLASSVAR

@@ -5,9 +5,14 @@ Four kinds:
 * ``raises``: JAX raises one of ``errors`` (an exception class, named as in JAX, and a regular
   expression its message must match; a subclass of the class counts too).  ``stage`` says when:
   ``"trace"`` while the function is traced, ``"call"`` when ``jax.jit`` is applied or the
-  jitted function is called (static-argument checks).
+  jitted function is called (static-argument checks).  ``at`` says where, relative to the
+  flagged line: ``"mark"`` (JAX raises there) or ``"use"`` (the flagged line declares something
+  that fails where it is used: a static array parameter fails at the calls of the function, an
+  array in a pytree's static metadata where an instance reaches a jitted function).
 * ``frozen``: the code runs once, at trace time, and the compiled function replays its effect
   or value.
+* ``stale``: host code changes an object a compiled function was traced with, and the next
+  call reuses the compiled function: it returns what the old value gave.
 * ``recompiles``: each call traces and compiles again.
 * ``warns``: JAX warns (``errors`` holds the warning class): a deprecated API.
 * ``wrong-result``: the code runs without an error and computes something else than meant
@@ -38,26 +43,33 @@ class Prevents:
     description: str  # for people: the --explain text and the README table
     errors: Tuple[ErrorPattern, ...] = ()
     stage: str = ""  # for "raises": "trace" or "call"
+    at: str = "mark"  # for "raises": "mark" (JAX raises at the flagged line) or "use"
 
     def matches(self, exc: BaseException) -> bool:
         names = [c.__name__ for c in type(exc).__mro__]
         return any(p.matches(names, str(exc)) for p in self.errors)
 
 
-KINDS = ("raises", "frozen", "recompiles", "warns", "wrong-result", "none")
+KINDS = ("raises", "frozen", "stale", "recompiles", "warns", "wrong-result", "none")
 
 
-def raises(*errors: ErrorPattern, stage: str = "trace", description: str = "") -> Prevents:
+def raises(*errors: ErrorPattern, stage: str = "trace", description: str = "", at: str = "mark") -> Prevents:
     if not errors:
         raise ValueError("raises() needs at least one error")
     if stage not in ("trace", "call"):
         raise ValueError(f"unknown stage {stage!r}")
+    if at not in ("mark", "use"):
+        raise ValueError(f"unknown place {at!r}")
     text = description or " / ".join(e.exception for e in errors)
-    return Prevents("raises", text, tuple(errors), stage)
+    return Prevents("raises", text, tuple(errors), stage, at)
 
 
 def frozen(description: str) -> Prevents:
     return Prevents("frozen", description)
+
+
+def stale(description: str) -> Prevents:
+    return Prevents("stale", description)
 
 
 def recompiles(description: str = "recompilation on every call") -> Prevents:

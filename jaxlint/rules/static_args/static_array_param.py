@@ -38,6 +38,7 @@ class StaticArrayParam(Rule):
     prevents = raises(
         ErrorPattern("ValueError", r"Non-hashable static arguments are not supported"),
         stage="call",
+        at="use",
         description="ValueError: Non-hashable static arguments are not supported",
     )
     bad = [
