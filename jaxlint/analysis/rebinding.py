@@ -239,3 +239,25 @@ def _in_loop(scope: Scope, order: int) -> bool:
 
 def _share_loop(scope: Scope, order: int, others: List[int]) -> bool:
     return any(start <= order <= end and any(start <= o <= end for o in others) for start, end in scope.loops)
+
+
+def use_before_stale_use(scope: Scope, uses: List[int], change: int, resets: List[int]) -> Optional[int]:
+    """For a value used at ``uses`` (orders in ``scope``) and changed in place at ``change``: the
+    order of a use that precedes the change and is followed by another use of the same value,
+    so that the change happens between two uses; None when there is none.
+
+    ``resets``: orders where the variable is bound to a new value, which ends the old one's
+    uses.  In a loop, a change and a use in the same body meet again on the next iteration,
+    unless the body rebinds the variable."""
+    def clear(lo: int, hi: int) -> bool:
+        return not any(lo < r < hi for r in resets)
+
+    before = [u for u in uses if u < change and clear(u, change)]
+    if before and any(u > change and clear(change, u) for u in uses):
+        return min(before)
+    for start, end in scope.loops:
+        if start <= change <= end and not any(start <= r <= end for r in resets):
+            inside = [u for u in uses if start <= u <= end]
+            if inside:
+                return min(inside)
+    return None

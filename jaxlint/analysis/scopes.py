@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 import libcst as cst
 
@@ -428,6 +428,16 @@ class FastVisitor:
 _LEAF_TYPES = _leaf_types()
 
 
+class AttributeWrite(NamedTuple):
+    name: str  # the variable: ``obj``
+    attr: str  # its attribute that changes: ``a`` of ``obj.a.b = v``
+    node: cst.CSTNode  # the assignment target, or the mutating call
+    value: Optional[cst.BaseExpression]  # the assigned value (None for ``+=`` and calls)
+    in_place: bool  # the object ``obj.a`` is changed (``obj.a.b = v``), not rebound
+    scope: "Scope"
+    order: int
+
+
 class ModuleIndex(FastVisitor):
     """Collects the module facts in one walk."""
 
@@ -444,6 +454,9 @@ class ModuleIndex(FastVisitor):
         self._eager_depth = 0
         # (target, statement, scope, is_aug) for every ``x[...] = v`` / ``x[...] op= v``
         self.subscript_stores: List[Tuple[cst.Subscript, cst.CSTNode, Scope, bool]] = []
+        # Every change of an attribute of a variable: ``obj.a = v``, ``obj.a += v``,
+        # ``obj.a.b = v``, ``obj.a[k] = v``, ``obj.a.append(v)``.
+        self.attribute_writes: List[AttributeWrite] = []
         self.order = 0
         self._loop_starts: List[Tuple[Scope, int]] = []
         self._stmt: Optional[cst.CSTNode] = None
@@ -603,6 +616,7 @@ class ModuleIndex(FastVisitor):
                     self._mutate(b, "store")
             if isinstance(target, cst.Subscript):
                 self.subscript_stores.append((target, self._stmt, scope, kind == "aug"))
+            self._attribute_write(target, value)
 
     def _bind_name(self, name: str, kind: str, value) -> None:
         scope = self.scope
@@ -662,6 +676,21 @@ class ModuleIndex(FastVisitor):
             b = func.value
             if isinstance(b, cst.Name):
                 self._mutate(b.value, "method")
+            elif isinstance(b, (cst.Attribute, cst.Subscript)):
+                self._attribute_write(b, None, node)
+
+    def _attribute_write(self, target, value, call: Optional[cst.Call] = None) -> None:
+        """Record ``obj.attr...`` changed by a store (``target``) or by a mutating method ``call``."""
+        chain = target
+        while isinstance(chain, (cst.Attribute, cst.Subscript)) and not (
+            isinstance(chain, cst.Attribute) and isinstance(chain.value, cst.Name)
+        ):
+            chain = chain.value
+        if isinstance(chain, cst.Attribute) and isinstance(chain.value, cst.Name):
+            in_place = call is not None or chain is not target
+            self.attribute_writes.append(
+                AttributeWrite(chain.value.value, chain.attr.value, call or target, value, in_place, self.scope, self.order)
+            )
 
     # Comprehension variables belong to the comprehension, not to the scope.
     def visit_CompFor(self, node) -> None:

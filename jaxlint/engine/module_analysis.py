@@ -70,6 +70,13 @@ class ModuleAnalysis:
         return Rebinding(self.index, self.finder)
 
     @cached_property
+    def static_objects(self):
+        """Objects jitted functions are compiled for, and the host code that changes them (JAX307)."""
+        from jaxlint.analysis.static_objects import StaticObjects
+
+        return StaticObjects(self.index, self.analyzer, self.analyzer.classes)
+
+    @cached_property
     def call_sites(self) -> CallSites:
         return CallSites(self.index)
 

@@ -1,0 +1,308 @@
+"""Objects a jitted function is compiled for, changed in place between two of its calls.
+
+``jit`` looks a call up in its cache by the ``hash`` and ``==`` of what it treats as static,
+and the cache keeps a reference to the object it was first given.  Changing that object in
+place does not make a new cache entry: the stored key changes with it and still compares
+equal, so the next call reuses the function compiled for the old attribute values.  A
+``__hash__``/``__eq__`` over the changed attribute does not help for the same reason (the
+entry's key is the changed object).  The objects a jitted function keeps this way:
+
+* an argument passed for a ``static_argnums``/``static_argnames`` parameter;
+* ``self`` of a method jitted with ``static_argnums=0``;
+* ``self`` of a bound method jitted and stored on the instance (``self.f = jax.jit(self.f)``):
+  the traced function reads its attributes at trace time;
+* an instance of a ``register_static`` class, and the objects in the static metadata fields of
+  a pytree (changed in place: ``state.config.lr = ...``).
+
+A change counts when, in one host scope, it comes between two calls of the same jitted function
+with the same variable (or in a loop that makes such a call), the variable is not rebound in
+between, and the traced function reads the changed attribute.  A change made by a method of
+the object (``model.set_scale(2.0)``) counts at the call of that method.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
+
+import libcst as cst
+
+from jaxlint.analysis.classes import STATIC_FIELD, ClassModel, qualified
+from jaxlint.analysis.rebinding import use_before_stale_use
+from jaxlint.analysis.scopes import VALUE_KINDS, AttributeWrite, ClassInfo, FuncInfo, ModuleIndex, Scope
+from jaxlint.analysis.static_arguments import arguments_by_parameter
+from jaxlint.analysis.transforms import Application
+
+FROZEN_KINDS = ("equinox",)  # instances refuse attribute assignment
+DATACLASS = "dataclasses.dataclass"
+
+
+class Keeper(NamedTuple):
+    """A jitted function and the parameter whose object it is compiled for."""
+
+    app: Application
+    param: str  # the parameter of app.func that receives the object
+    label: str  # how the finding names the jitted function
+    metadata_only: bool  # only in-place changes of static metadata fields count
+
+
+class KeptCall(NamedTuple):
+    keeper: Keeper
+    name: str  # the variable passed
+    call: cst.Call
+    scope: Scope
+    order: int
+
+
+class StaleChange(NamedTuple):
+    write: AttributeWrite  # what changes the attribute (the line to report)
+    name: str  # the variable whose attribute changes
+    keeper: Keeper
+    first_call: cst.Call  # a call of the jitted function before the change
+    via: Optional[cst.Call]  # the method call that makes the change, if it is made in a method
+
+
+class StaticObjects:
+    def __init__(self, index: ModuleIndex, analyzer, classes: ClassModel):
+        self.index = index
+        self.analyzer = analyzer
+        self.finder = analyzer.finder
+        self.classes = classes
+        self._reads: Dict[Tuple[int, str], Set[str]] = {}
+        self._where = {id(c): (s, o) for c, s, o in index.calls}
+
+    # -- what is passed where ------------------------------------------------------------
+    def kept_calls(self) -> Iterator[KeptCall]:
+        for app in self.finder.applications:
+            if not app.transform.cached or app.transform.filtered:
+                continue
+            f = app.func
+            statics, opaque = self.analyzer.static_names(app) if app.transform.statics else (set(), False)
+            if opaque:
+                continue
+            label = f"jitted {f.qualname}()"
+            positional = [p.name.value for p in f.positional_params()]
+            me = positional[0] if f.is_method and positional else None
+            if me is not None and (me in statics or app.bound_self):
+                keeper = Keeper(app, me, label, False)
+                yield from self._method_calls(app, keeper)
+            pos = app.jit_positional()
+            for call in self.analyzer.call_sites(app):
+                where = self._where.get(id(call))
+                if where is None:
+                    continue
+                scope, order = where
+                for arg, pname in arguments_by_parameter(app, call, pos):
+                    if pname is None or not isinstance(arg.value, cst.Name):
+                        continue
+                    name = arg.value.value
+                    if pname in statics:
+                        yield KeptCall(Keeper(app, pname, label, False), name, call, scope, order)
+                        continue
+                    cls = self.instance_class(name, scope)
+                    kind = self.classes.pytree_kind(cls) if cls is not None else None
+                    if kind == "static":
+                        yield KeptCall(Keeper(app, pname, label, False), name, call, scope, order)
+                    elif kind in ("dataclass", "equinox", "custom"):
+                        yield KeptCall(Keeper(app, pname, label, True), name, call, scope, order)
+
+    def _method_calls(self, app: Application, keeper: Keeper) -> Iterator[KeptCall]:
+        """``obj.method(...)`` / ``obj(...)`` / ``self.method(...)`` calls of a method whose
+        ``self`` the jitted function keeps."""
+        f = app.func
+        cls = f.cls
+        if cls is None:
+            return
+        names = {f.name}
+        if app.bound_self:
+            # self.f = jax.jit(self.f): the jitted function is called through the attribute
+            names = set(self._stored_as(app))
+            if not names:
+                return
+        for call, scope, order in self.index.calls:
+            func = call.func
+            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value in names:
+                obj = func.value.value
+            elif isinstance(func, cst.Name) and f.name == "__call__" and not app.bound_self:
+                obj = func.value
+            else:
+                continue
+            if self._is_instance_of(obj, scope, cls):
+                yield KeptCall(keeper, obj, call, scope, order)
+
+    def _stored_as(self, app: Application) -> List[str]:
+        site = app.site
+        return [w.attr for w in self.index.attribute_writes if w.value is site and not w.in_place]
+
+    # -- classes of variables --------------------------------------------------------------
+    def instance_class(self, name: str, scope: Scope) -> Optional[ClassInfo]:
+        """The module class every binding of ``name`` constructs (``m = Model(...)``); for the
+        first parameter of a method, that method's class."""
+        owner = scope.lookup_scope(name)
+        if owner is None:
+            return None
+        binds = owner.bindings.get(name, ())
+        if not binds:
+            return None
+        found: Optional[ClassInfo] = None
+        for b in binds:
+            if b.kind == "param":
+                f = owner.func
+                params = f.positional_params() if f is not None else []
+                if f is None or f.cls is None or not params or params[0].name.value != name:
+                    return None
+                c = f.cls
+            elif b.kind == "assign" and isinstance(b.value, cst.Call) and isinstance(b.value.func, cst.Name):
+                where = owner.lookup_scope(b.value.func.value)
+                c = where.classes.get(b.value.func.value) if where is not None else None
+                if c is None:
+                    return None
+            else:
+                return None
+            if found is not None and c is not found:
+                return None
+            found = c
+        return found
+
+    def _is_instance_of(self, name: str, scope: Scope, cls: ClassInfo) -> bool:
+        c = self.instance_class(name, scope)
+        return c is not None and cls in self.classes.mro(c)
+
+    # -- what the traced function reads ---------------------------------------------------------
+    def reads(self, keeper: Keeper) -> Set[str]:
+        key = (id(keeper.app.func.node), keeper.param)
+        r = self._reads.get(key)
+        if r is None:
+            f = keeper.app.func
+            cls = f.cls if f.is_method and f.positional_params() and f.positional_params()[0].name.value == keeper.param else None
+            r = self._reads[key] = self._attrs_read(f, keeper.param, cls, 0, set())
+        return r
+
+    def _attrs_read(self, f: FuncInfo, param: str, cls: Optional[ClassInfo], depth: int, seen: Set[int]) -> Set[str]:
+        out: Set[str] = set()
+        if id(f.node) in seen:
+            return out
+        seen.add(id(f.node))
+        stack = [f.node.body]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == param:
+                attr = node.attr.value
+                out.add(attr)
+                # self.helper(...) or a property: what it reads is read too
+                member = self.classes.member(cls, attr) if cls is not None else None
+                if member is not None and depth < 3:
+                    params = member.positional_params()
+                    if params:
+                        out |= self._attrs_read(member, params[0].name.value, cls, depth + 1, seen)
+                continue
+            stack.extend(node.children)
+        return out
+
+    # -- changes between calls ---------------------------------------------------------------
+    def _writes_in(self, scope: Scope, name: str) -> List[Tuple[int, AttributeWrite, Optional[cst.Call]]]:
+        """(order in ``scope``, write, method call or None): the changes of ``name``'s attributes
+        made in ``scope``, directly or by a method of its class called there."""
+        out = [(w.order, w, None) for w in self._writes_by_scope().get(id(scope), ()) if w.name == name]
+        cls = self.instance_class(name, scope)
+        if cls is None:
+            return out
+        for fx, order in scope.calls:
+            if not (isinstance(fx, cst.Attribute) and isinstance(fx.value, cst.Name) and fx.value.value == name):
+                continue
+            method = self.classes.member(cls, fx.attr.value)
+            if method is None or method.body_scope is None or self.finder.is_traced_def(method):
+                continue
+            params = method.positional_params()
+            if not params:
+                continue
+            me = params[0].name.value
+            call = self._call_of(fx)
+            for w in self._writes_by_scope().get(id(method.body_scope), ()):
+                if w.name == me:
+                    out.append((order, w, call))
+        return out
+
+    def _call_of(self, func_expr) -> Optional[cst.Call]:
+        calls = getattr(self, "_calls_by_func", None)
+        if calls is None:
+            calls = self._calls_by_func = {id(c.func): c for c, _s, _o in self.index.calls}
+        return calls.get(id(func_expr))
+
+    def _writes_by_scope(self) -> Dict[int, List[AttributeWrite]]:
+        by = getattr(self, "_by_scope", None)
+        if by is None:
+            by = self._by_scope = {}
+            for w in self.index.attribute_writes:
+                by.setdefault(id(w.scope), []).append(w)
+        return by
+
+    def stale_changes(self) -> List[StaleChange]:
+        groups: Dict[Tuple[int, int, str, str], List[KeptCall]] = {}
+        for kc in self.kept_calls():
+            if kc.scope.func is not None and self.finder.is_traced_def(kc.scope.func):
+                continue  # a call inside traced code is traced, not a cached call
+            groups.setdefault((id(kc.keeper.app), id(kc.scope), kc.name, kc.keeper.param), []).append(kc)
+        out: List[StaleChange] = []
+        seen: Set[int] = set()
+        for calls in groups.values():
+            first = calls[0]
+            scope, name, keeper = first.scope, first.name, first.keeper
+            if not self._mutable_object(name, scope, keeper):
+                continue
+            reads = self.reads(keeper)
+            uses = sorted(c.order for c in calls)
+            resets = [b.order for b in self._owner_bindings(scope, name) if b.order is not None]
+            for order, w, via in self._writes_in(scope, name):
+                if w.attr not in reads or id(w.node) in seen:
+                    continue
+                if keeper.metadata_only and not (w.in_place and self._static_field(name, scope, w.attr)):
+                    continue
+                before = use_before_stale_use(scope, uses, order, resets)
+                if before is None:
+                    continue
+                seen.add(id(w.node))
+                first_call = next(c.call for c in calls if c.order == before)
+                out.append(StaleChange(w, name, keeper, first_call, via))
+        return out
+
+    def _owner_bindings(self, scope: Scope, name: str):
+        owner = scope.lookup_scope(name)
+        if owner is not scope:
+            return []
+        return [b for b in scope.bindings.get(name, ()) if b.kind in VALUE_KINDS]
+
+    def _static_field(self, name: str, scope: Scope, attr: str) -> bool:
+        cls = self.instance_class(name, scope)
+        return cls is not None and self.classes.field_kind(cls, attr) == STATIC_FIELD
+
+    def _mutable_object(self, name: str, scope: Scope, keeper: Keeper) -> bool:
+        """False when the object cannot be the one JAX keeps: the variable is not a local or
+        global of this scope, or its class makes it unhashable (then JAX refuses it and the
+        unhashable-argument rule speaks)."""
+        owner = scope.lookup_scope(name)
+        if owner is None or owner.kind == "class":
+            return False
+        cls = self.instance_class(name, scope)
+        if cls is None:
+            return True
+        if keeper.metadata_only:
+            return True  # the pytree itself is flattened; what it holds is what changes
+        if self.classes.pytree_kind(cls) in FROZEN_KINDS:
+            return False
+        return not self._unhashable(cls)
+
+    def _unhashable(self, cls: ClassInfo) -> bool:
+        """A ``@dataclass`` with ``eq`` and neither ``frozen`` nor ``unsafe_hash`` sets
+        ``__hash__`` to None."""
+        for c in self.classes.mro(cls):
+            if "__hash__" in c.body_scope.defs:
+                return False
+            for d in c.node.decorators:
+                dec = d.decorator
+                if qualified(dec, c.scope) != DATACLASS:
+                    continue
+                keywords = {a.keyword.value: a.value for a in dec.args if a.keyword is not None} if isinstance(dec, cst.Call) else {}
+                true = lambda k: isinstance(keywords.get(k), cst.Name) and keywords[k].value == "True"  # noqa: E731
+                false = lambda k: isinstance(keywords.get(k), cst.Name) and keywords[k].value == "False"  # noqa: E731
+                return not (true("frozen") or true("unsafe_hash") or false("eq"))
+        return False

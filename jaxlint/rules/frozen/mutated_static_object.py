@@ -1,0 +1,109 @@
+"""JAX307 mutated-static-object."""
+
+from __future__ import annotations
+
+from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import stale
+
+
+class MutatedStaticObject(Rule):
+    """
+    What it does
+        Flags host code that changes an attribute of an object a jitted function was compiled
+        for, between two calls of that function with the same object: an argument passed for a
+        ``static_argnums``/``static_argnames`` parameter, ``self`` of a method jitted with
+        ``static_argnums=0``, ``self`` of a bound method jitted and stored on the instance
+        (``self.step = jax.jit(self.step)``), an instance of a ``register_static`` class, or an
+        object held in a static metadata field of a pytree.  The change may be made by a method
+        of the object called between the two calls (``model.set_scale(2.0)``).  Only attributes
+        the jitted function reads count.
+
+    Why is this bad?
+        ``jit`` finds the compiled function for a call by the ``hash`` and ``==`` of the static
+        object, and its cache holds a reference to that very object.  After an in-place change
+        the cached key is the changed object, which still equals what is passed, so the next
+        call reuses the function traced with the old attribute values: the new value is
+        silently ignored.  Defining ``__hash__``/``__eq__`` over the attribute does not help
+        (the cache entry's key changed with the object); it only makes an equal new object
+        reuse the stale function too.
+
+    Example
+        class Model:
+            def __init__(self, scale):
+                self.scale = scale
+
+            @partial(jax.jit, static_argnums=0)
+            def __call__(self, x):
+                return x * self.scale
+
+        model = Model(2.0)
+        model(x)
+        model.scale = 3.0   # ignored: model(x) still multiplies by 2.0
+        model(x)
+
+    Use instead
+        Treat static objects as immutable: make them frozen dataclasses and pass a new one
+        (``cfg = dataclasses.replace(cfg, scale=3.0)``), or pass the changing value as a traced
+        argument (``def __call__(self, x, scale)``) or make the class a pytree whose changing
+        attributes are leaves.
+
+    References
+        https://docs.jax.dev/en/latest/_autosummary/jax.jit.html (static arguments "should be hashable, meaning both __hash__ and __eq__ are implemented, and immutable")
+        https://docs.jax.dev/en/latest/faq.html#how-to-use-jit-with-methods
+    """
+
+    code = "JAX307"
+    name = "mutated-static-object"
+    message = "`{var}` is changed after {where} was compiled for `{obj}`; the next call reuses the compiled function, which still sees the old value"
+    fix = "do not change an object jit treats as static: pass a new (frozen) object, or pass `{var}` as a traced argument"
+    prevents = stale("stale values: the compiled function keeps the object's old attributes")
+    bad = [
+        """
+        from functools import partial
+        import jax
+        import jax.numpy as jnp
+
+        class Config:
+            def __init__(self, scale):
+                self.scale = scale
+
+        @partial(jax.jit, static_argnums=1)
+        def apply(x, cfg):
+            return x * cfg.scale
+
+        cfg = Config(2.0)
+        y = apply(jnp.ones(3), cfg)
+        cfg.scale = 3.0  # error: JAX307
+        y = apply(jnp.ones(3), cfg)
+        """
+    ]
+    good = [
+        """
+        import dataclasses
+        from functools import partial
+        import jax
+        import jax.numpy as jnp
+
+        @dataclasses.dataclass(frozen=True)
+        class Config:
+            scale: float
+
+        @partial(jax.jit, static_argnums=1)
+        def apply(x, cfg):
+            return x * cfg.scale
+
+        cfg = Config(2.0)
+        y = apply(jnp.ones(3), cfg)
+        cfg = dataclasses.replace(cfg, scale=3.0)
+        y = apply(jnp.ones(3), cfg)
+        """
+    ]
+
+    def check_module(self, m):
+        for change in m.static_objects.stale_changes():
+            w = change.write
+            var = f"{change.name}.{w.attr}"
+            related = [(change.first_call, f"{change.keeper.label} is compiled for `{change.name}` here")]
+            if change.via is not None:
+                related.append((change.via, "the method that changes it is called here"))
+            m.report(self, w.node, var=var, where=change.keeper.label, obj=change.name, related=related)
