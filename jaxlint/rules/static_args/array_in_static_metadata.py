@@ -77,6 +77,15 @@ class ArrayInStaticMetadata(Rule):
 
         norm = Normalizer(2.0, jnp.zeros(3))  # error: JAX206
         """,
+        """
+        import jax
+        import jax_dataclasses as jdc
+
+        @jdc.pytree_dataclass
+        class Box:
+            center: jax.Array
+            corners: jdc.Static[jax.Array]  # error: JAX206
+        """,
     ]
     good = [
         """
