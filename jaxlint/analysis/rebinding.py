@@ -261,3 +261,8 @@ def use_before_stale_use(scope: Scope, uses: List[int], change: int, resets: Lis
             if inside:
                 return min(inside)
     return None
+
+
+def runs_repeatedly(rebinding: "Rebinding", scope: Scope) -> bool:
+    """Can the body of function ``scope`` run more than once (see ``Rebinding``)?"""
+    return scope.kind == "function" and scope.func is not None and rebinding._runs_repeatedly(scope, 0)

@@ -27,12 +27,13 @@ from typing import Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
 import libcst as cst
 
 from jaxlint.analysis.classes import STATIC_FIELD, ClassModel, qualified
-from jaxlint.analysis.rebinding import use_before_stale_use
+from jaxlint.analysis.rebinding import Rebinding, runs_repeatedly, use_before_stale_use
 from jaxlint.analysis.scopes import VALUE_KINDS, AttributeWrite, ClassInfo, FuncInfo, ModuleIndex, Scope
 from jaxlint.analysis.static_arguments import arguments_by_parameter
 from jaxlint.analysis.transforms import Application
 
 FROZEN_KINDS = ("equinox",)  # instances refuse attribute assignment
+CONSTRUCTION = ("__init__", "__post_init__", "__new__", "setup")
 DATACLASS = "dataclasses.dataclass"
 
 
@@ -62,8 +63,9 @@ class StaleChange(NamedTuple):
 
 
 class StaticObjects:
-    def __init__(self, index: ModuleIndex, analyzer, classes: ClassModel):
+    def __init__(self, index: ModuleIndex, analyzer, classes: ClassModel, rebinding: Rebinding):
         self.index = index
+        self.rebinding = rebinding
         self.analyzer = analyzer
         self.finder = analyzer.finder
         self.classes = classes
@@ -258,11 +260,42 @@ class StaticObjects:
                 if keeper.metadata_only and not (w.in_place and self._static_field(name, scope, w.attr)):
                     continue
                 before = use_before_stale_use(scope, uses, order, resets)
+                if before is None and self._own_state_of_repeated_method(scope, name):
+                    # The next run of the method calls the jitted function again, on the same
+                    # instance, after the change this run made.
+                    before = min(uses) if not resets else None
                 if before is None:
                     continue
                 seen.add(id(w.node))
                 first_call = next(c.call for c in calls if c.order == before)
                 out.append(StaleChange(w, name, keeper, first_call, via))
+        return out
+
+    def _own_state_of_repeated_method(self, scope: Scope, name: str) -> bool:
+        """Is ``name`` the ``self`` of a method that runs repeatedly on one instance: called
+        from outside the module or more than once, and not part of building the instance
+        (``__init__``, ``__post_init__``, ``setup``, or a method those call)?"""
+        f = scope.func
+        if f is None or f.cls is None or f.is_lambda:
+            return False
+        params = f.positional_params()
+        if not params or params[0].name.value != name or f.name in self._construction_methods(f.cls):
+            return False
+        return runs_repeatedly(self.rebinding, scope)
+
+    def _construction_methods(self, cls: ClassInfo) -> Set[str]:
+        todo = [n for n in CONSTRUCTION if n in cls.body_scope.defs]
+        out: Set[str] = set(CONSTRUCTION)
+        while todo:
+            m = cls.body_scope.defs.get(todo.pop())
+            if m is None or m.body_scope is None:
+                continue
+            for fx, _order in m.body_scope.calls:
+                if isinstance(fx, cst.Attribute) and isinstance(fx.value, cst.Name) and fx.value.value == "self":
+                    n = fx.attr.value
+                    if n not in out and n in cls.body_scope.defs:
+                        out.add(n)
+                        todo.append(n)
         return out
 
     def _owner_bindings(self, scope: Scope, name: str):
@@ -289,7 +322,8 @@ class StaticObjects:
             return True  # the pytree itself is flattened; what it holds is what changes
         if self.classes.pytree_kind(cls) in FROZEN_KINDS:
             return False
-        return not self._unhashable(cls)
+        # A jitted bound method holds its instance without hashing it.
+        return keeper.app.bound_self or not self._unhashable(cls)
 
     def _unhashable(self, cls: ClassInfo) -> bool:
         """A ``@dataclass`` with ``eq`` and neither ``frozen`` nor ``unsafe_hash`` sets

@@ -74,7 +74,7 @@ class ModuleAnalysis:
         """Objects jitted functions are compiled for, and the host code that changes them (JAX307)."""
         from jaxlint.analysis.static_objects import StaticObjects
 
-        return StaticObjects(self.index, self.analyzer, self.analyzer.classes)
+        return StaticObjects(self.index, self.analyzer, self.analyzer.classes, self.rebinding)
 
     @cached_property
     def call_sites(self) -> CallSites:
