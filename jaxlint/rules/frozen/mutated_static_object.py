@@ -15,8 +15,12 @@ class MutatedStaticObject(Rule):
         ``static_argnums=0``, ``self`` of a bound method jitted and stored on the instance
         (``self.step = jax.jit(self.step)``), an instance of a ``register_static`` class, or an
         object held in a static metadata field of a pytree.  The change may be made by a method
-        of the object called between the two calls (``model.set_scale(2.0)``).  Only attributes
-        the jitted function reads count.
+        of the object called between the two calls (``model.set_scale(2.0)``), or by a method
+        that itself calls the jitted method and changes what it reads (``def learn(self, x):
+        y = self.predict(x); self.weight = ...``): its next run on the instance reuses the old
+        compiled function.  Only attributes the jitted function reads count; a change before
+        the first call, after the last one, or on a variable rebound in between (a frozen
+        dataclass passed through ``dataclasses.replace``) is fine.
 
     Why is this bad?
         ``jit`` finds the compiled function for a call by the ``hash`` and ``==`` of the static
