@@ -315,6 +315,8 @@ class StaticObjects:
         owner = scope.lookup_scope(name)
         if owner is None or owner.kind == "class":
             return False
+        if owner is not scope and any(b.order is None for b in owner.bindings.get(name, ())):
+            return False  # rebound by other functions (``global``): which object is passed is unknown
         cls = self.instance_class(name, scope)
         if cls is None:
             return True
