@@ -233,7 +233,8 @@ def is_shaped_array(expr, scope: Scope, depth: int = 0) -> bool:
         if name in _LIKE and positional:
             first = positional[0]
             if isinstance(first, (cst.List, cst.Tuple)):
-                return len(first.elements) > 0 and not isinstance(first.elements[0], cst.StarredElement)
+                # one element makes a one-element array, which compares like a bool
+                return len(first.elements) > 1 and not any(isinstance(el, cst.StarredElement) for el in first.elements)
             return is_shaped_array(first, scope, depth + 1)
     return False
 
