@@ -13,6 +13,12 @@ Four kinds:
 * ``wrong-result``: the code runs without an error and computes something else than meant
   (a discarded update); ``errors`` lists the errors it may raise instead, if any.
 * ``none``: not a JAX behaviour (the linter's own JAX0xx codes).
+
+``observe`` says how the dynamic mode (and a reader) sees a ``frozen`` or ``wrong-result``
+behaviour happen: for ``frozen``, ``"effect"`` (the line runs while tracing and not on the
+cached call, the default) or ``"capture"`` (the trace changes when the captured variable
+does); for ``wrong-result``, ``"unchanged"`` (the variable is the same array after the
+line) or ``"formatted-tracer"`` (a string formatted at trace time shows a tracer).
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ class Prevents:
     description: str  # for people: the --explain text and the README table
     errors: Tuple[ErrorPattern, ...] = ()
     stage: str = ""  # for "raises": "trace" or "call"
+    observe: str = ""  # for "frozen" and "wrong-result": one of OBSERVE[kind]
 
     def matches(self, exc: BaseException) -> bool:
         names = [c.__name__ for c in type(exc).__mro__]
@@ -45,6 +52,7 @@ class Prevents:
 
 
 KINDS = ("raises", "frozen", "recompiles", "warns", "wrong-result", "none")
+OBSERVE = {"frozen": ("effect", "capture"), "wrong-result": ("unchanged", "formatted-tracer")}
 
 
 def raises(*errors: ErrorPattern, stage: str = "trace", description: str = "") -> Prevents:
@@ -56,8 +64,10 @@ def raises(*errors: ErrorPattern, stage: str = "trace", description: str = "") -
     return Prevents("raises", text, tuple(errors), stage)
 
 
-def frozen(description: str) -> Prevents:
-    return Prevents("frozen", description)
+def frozen(description: str, observe: str = "effect") -> Prevents:
+    if observe not in OBSERVE["frozen"]:
+        raise ValueError(f"unknown observation {observe!r}")
+    return Prevents("frozen", description, observe=observe)
 
 
 def recompiles(description: str = "recompilation on every call") -> Prevents:
@@ -68,8 +78,10 @@ def warns(warning: ErrorPattern, description: str = "") -> Prevents:
     return Prevents("warns", description or warning.exception, (warning,))
 
 
-def wrong_result(description: str, *tolerated: ErrorPattern) -> Prevents:
-    return Prevents("wrong-result", description, tuple(tolerated))
+def wrong_result(description: str, *tolerated: ErrorPattern, observe: str = "") -> Prevents:
+    if observe and observe not in OBSERVE["wrong-result"]:
+        raise ValueError(f"unknown observation {observe!r}")
+    return Prevents("wrong-result", description, tuple(tolerated), observe=observe)
 
 
 def nothing(description: str) -> Prevents:
