@@ -205,7 +205,9 @@ def _plan_retrace(check: dict, facts: FindingFacts) -> Check:
     check["drivers"] = [d]
     check["param"] = pname
     check["values"] = values
-    check["changes"] = "value" if static else "shape"
+    # the loop variable itself (or a static parameter) changes the value; an expression of it
+    # (`x[:i]`, `jnp.zeros(i)`) the shape
+    check["changes"] = "value" if static or loop.get("direct") else "shape"
     where = loop.get("from") or ""
     check["values_from"] = where if loop.get("var") == pname else f"{where} of `{loop.get('var')}`"
     return check  # type: ignore[return-value]

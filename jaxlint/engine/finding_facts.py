@@ -429,7 +429,8 @@ class FactsDeriver:
             if src is None:
                 return {"var": var, "values": [], "from": where_from, "guessed": guessed}
             rendered.append(value_of_src(src))
-        return {"var": var, "values": rendered, "from": where_from, "guessed": guessed}
+        direct = isinstance(expr, cst.Name) and expr.value == var
+        return {"var": var, "values": rendered, "from": where_from, "guessed": guessed, "direct": direct}
 
     def _rebuild(self, node) -> Optional[dict]:
         """``jax.jit(f)`` of a function built anew: how the worker builds it twice."""
