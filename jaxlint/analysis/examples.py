@@ -575,10 +575,28 @@ class Examples:
             elif isinstance(func, cst.Call) and func.args and func.args[0].keyword is None:
                 inner = func.args[0].value
                 hit = isinstance(inner, cst.Name) and scope.lookup_def(inner.value) is f
+            elif isinstance(func, cst.Attribute) and f.cls is not None and func.attr.value == f.name:
+                hit = self._instance_of(func.value, scope, call, f.cls)
             if hit:
                 seen.add(id(call))
                 out.append(call)
         return [(c, self.where(c)[0]) for c in out if self.where(c) is not None]
+
+    def _instance_of(self, expr, scope: Scope, call: cst.Call, cls) -> bool:
+        """``expr`` is a name last assigned a ``Cls(...)`` of the module before ``call``."""
+        if not isinstance(expr, cst.Name):
+            return False
+        owner = scope.lookup_scope(expr.value)
+        if owner is None:
+            return False
+        where = self.where(call)
+        b = _nearest_binding(owner, expr.value, where[1] if where is not None and owner is scope else None)
+        value = b.value if b is not None and b.kind == "assign" else None
+        return (
+            isinstance(value, cst.Call)
+            and isinstance(value.func, cst.Name)
+            and _module_class(value.func.value, owner) is cls
+        )
 
     def explicit_specs(self, f: FuncInfo) -> List[Tuple[List[dict], Dict[str, dict]]]:
         node = f.node
