@@ -371,3 +371,22 @@ def test_a_cross_module_finding_says_its_entry_point_is_in_another_file():
     (checked,) = dynamic.confirm(found, real, timeout=60)
     assert checked.dynamic["status"] == "unverified"
     assert "is in another file" in checked.dynamic["detail"]
+
+
+def test_a_static_spec_is_checked_even_when_the_module_cannot_be_imported(tmp_path):
+    """jax.jit is applied to a stub of the signature: the module itself is not needed."""
+    path = tmp_path / "needs_a_missing_package.py"
+    path.write_text(
+        "from functools import partial\n\n"
+        "import jax\n"
+        "import jaxlint_fixture_package_that_does_not_exist  # noqa: F401\n\n\n"
+        "@partial(jax.jit, static_argnums=(2,))\n"
+        "def step(x, n):\n"
+        "    return x * n\n",
+        encoding="utf-8",
+    )
+    findings = lint_source(path.read_text(encoding="utf-8"), str(path)).findings
+    assert [(f.line, f.code) for f in findings] == [(7, "JAX203")]
+    (out,) = dynamic.confirm(findings, {str(path): str(path)}, timeout=60)
+    assert out.dynamic["status"] == "confirmed"
+    assert out.dynamic["detail"].startswith("ValueError: ")
