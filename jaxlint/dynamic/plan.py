@@ -194,8 +194,10 @@ def _plan_retrace(check: dict, facts: FindingFacts) -> Check:
     if loop is None:
         return _none(check, "the argument does not change with a loop around the call")
     values = loop.get("values") or []
+    if not values:
+        return _none(check, "could not build the argument's values over the loop")
     if len(values) < 2:
-        return _none(check, "the loop runs fewer than two times" if not loop.get("values") == [] else "could not build the argument's values over the loop")
+        return _none(check, "the loop runs fewer than two times")
     if call.get("callee") is None:
         return _none(check, NO_ENTRY)
     pname = facts.parameter

@@ -411,8 +411,6 @@ class FactsDeriver:
             return None
         var, b = best
         values, where_from = _loop_values(b.value, var, scope)
-        if len(values) < 2:
-            return None
         guessed = []
         rendered = []
         for v in values:
