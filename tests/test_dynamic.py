@@ -26,6 +26,9 @@ from jaxlint.engine.pipeline import lint_source, read_and_lint  # noqa: E402
 from jaxlint.formats import format_text  # noqa: E402
 from jaxlint.rules.frozen.frozen_capture import FrozenCapture  # noqa: E402
 from jaxlint.rules.recompile.jit_of_fresh_function import JitInLoop  # noqa: E402
+from jaxlint.rules.silent.discarded_update import DiscardedUpdate  # noqa: E402
+from jaxlint.rules.silent.formatted_debug_print import FormattedDebugPrint  # noqa: E402
+from jaxlint.rules.static_args.changing_shape_arg import ChangingShapeArg  # noqa: E402
 from jaxlint.rules.static_args.changing_static_arg import ChangingStaticArg  # noqa: E402
 from jaxlint.rules.traced_values.traced_if import TracedIf  # noqa: E402
 
@@ -390,3 +393,93 @@ def test_a_static_spec_is_checked_even_when_the_module_cannot_be_imported(tmp_pa
     (out,) = dynamic.confirm(findings, {str(path): str(path)}, timeout=60)
     assert out.dynamic["status"] == "confirmed"
     assert out.dynamic["detail"].startswith("ValueError: ")
+
+
+LOOK_ALIKES = '''import jax
+import jax.numpy as jnp
+
+
+class Grid:
+    def __init__(self):
+        self.shape = (4,)
+
+    def reshape(self, *shape):
+        self.shape = shape
+
+
+@jax.jit
+def total(x):
+    return x.sum()
+
+
+@jax.jit
+def show(x):
+    jax.debug.print(f"shape {x.shape}: {{}}", x)
+    return x
+
+
+def windows(data):
+    out = []
+    for i in range(3):
+        out.append(total(data[i : i + 4]))
+    return out
+
+
+def regrid():
+    g = Grid()
+    g.reshape(2, 2)
+    return g
+
+
+def main():
+    windows(jnp.arange(10.0))
+    show(jnp.ones(3))
+    regrid()
+'''
+
+
+class EveryWindow(ChangingShapeArg):
+    """Test-only: flags every slice passed to a jitted function in a loop."""
+
+    def check_module(self, m):
+        for app in m.finder.applications:
+            for call in m.analyzer.call_sites(app):
+                for a in call.args:
+                    if isinstance(a.value, cst.Subscript):
+                        m.report(self, a.value, arg=a.value, func=app.func.name, var="i")
+
+
+class EveryReshapeStatement(DiscardedUpdate):
+    """Test-only: flags every `name.reshape(...)` statement, whatever the object."""
+
+    def check_module(self, m):
+        for call, _scope, _ in m.index.calls:
+            f = call.func
+            if isinstance(f, cst.Attribute) and f.attr.value == "reshape" and isinstance(f.value, cst.Name):
+                m.report(self, call, expr=call, var=f.value.value)
+
+
+class EveryDebugPrint(FormattedDebugPrint):
+    """Test-only: flags every jax.debug.print in traced code."""
+
+    def on_call(self, ctx, node, q, argvals):
+        if q == "jax.debug.print":
+            ctx.report(self, node, api=q, var="x", advice="")
+
+
+def test_recompile_and_wrong_result_checks_refute_look_alikes(tmp_path):
+    path = tmp_path / "look_alikes.py"
+    path.write_text(LOOK_ALIKES, encoding="utf-8")
+    assert lint_source(LOOK_ALIKES, str(path)).findings == []  # the real rules are silent
+    wrong = lint_source(LOOK_ALIKES, str(path), rules=[EveryWindow, EveryReshapeStatement, EveryDebugPrint]).findings
+    assert [(f.line, f.code) for f in wrong] == [(20, "JAX502"), (27, "JAX205"), (33, "JAX501")]
+    out = dynamic.confirm(wrong, {str(path): str(path)}, timeout=60)
+    assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out] == [
+        (20, "refuted", "the string printed by line 20 shows no tracer: 'shape (3,): {}'"),
+        (
+            27,
+            "refuted",
+            "the module's jitted total() traced once for `x` over the loop's values 0, 1, 2 of `i`: its shape does not change",
+        ),
+        (33, "refuted", "`g` is a Grid, not a JAX array: line 33 may change it in place"),
+    ]

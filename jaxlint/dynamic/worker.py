@@ -1044,6 +1044,9 @@ def check_unchanged(mod, path, check):
         runs = [(b, a) for b, a in watch.runs if b is not None]
         if runs:
             before, after = runs[0]
+            if not isinstance(before, (jax.Array, jax.core.Tracer)):
+                # only a JAX array is sure to be immutable: another object may change in place
+                return "refuted", f"`{var}` is a {type(before).__name__}, not a JAX array: line {check['line']} may change it in place"
             if after is before:
                 return "confirmed", (
                     f"`{var}` is the same {type(before).__name__} after line {check['line']} ran "
