@@ -18,7 +18,7 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.examples import Examples, Param, arr, params_of, py, render, value_of_src
+from jaxlint.analysis.examples import Examples, Param, params_of, render, value_of_src
 from jaxlint.analysis.scopes import FuncInfo, Scope
 from jaxlint.analysis.transforms import Application, resolve
 from jaxlint.findings import FindingFacts
@@ -721,5 +721,3 @@ def _static_positions(jit_kw: Dict[str, str], params: List[Param]) -> set:
     out.update(n for n in names if isinstance(n, str))
     return out
 
-
-__all__ = ["FactsDeriver", "top_level", "arr", "py"]
