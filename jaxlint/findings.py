@@ -8,11 +8,26 @@ from typing import Any, Dict, List, Optional
 
 @dataclass(frozen=True)
 class FindingFacts:
-    """What the analysis knew when it reported, for the dynamic mode (not part of the output)."""
+    """What the analysis knew when it reported, in plain JSON-able values, for the dynamic mode
+    (not part of the output).  Derived for every finding by jaxlint.engine.finding_facts from
+    the node, the traced frame and the fields its rule reported; the shapes of the callable
+    descriptions are jaxlint.dynamic.protocol's ``Callee``, ``CallFacts``, ``Signature`` and
+    ``Rebuild``."""
 
     value_kind: Optional[str] = None  # what was passed or used: "list", "dict", "set", "array", "tracer"
     entry: Optional[str] = None  # qualified name of the traced (or jitted) function involved
     parameter: Optional[str] = None  # the parameter the value is passed for
+    variable: Optional[str] = None  # the variable the finding is about (a capture, an array)
+    in_entry: Optional[bool] = None  # the finding is in the traced entry function itself
+    traced: Optional[Dict[str, Any]] = None  # the traced entry point, as the worker reaches it
+    site: Optional[Dict[str, Any]] = None  # the module-level function that applies the transform
+    host: Optional[Dict[str, Any]] = None  # outside traced code: the enclosing module-level function
+    unreachable: Optional[str] = None  # why the traced entry point cannot be reached
+    module_level: Optional[bool] = None  # outside traced code and outside any function
+    call: Optional[Dict[str, Any]] = None  # the call of a jitted callable the finding points at
+    jitted: Optional[Dict[str, Any]] = None  # that callable's signature and static spec
+    rebuild: Optional[Dict[str, Any]] = None  # jax.jit(...) of a fresh function: how to build it twice
+    api: Optional[Dict[str, Any]] = None  # a JAX API the finding names (old_api, deprecated_in, removed_in)
 
 
 @dataclass(frozen=True)

@@ -25,8 +25,6 @@ import time
 from collections import Counter
 from typing import Dict, List, Optional, Sequence, TextIO, Tuple
 
-from jaxlint.config import Config
-from jaxlint.engine.source import decode_source
 from jaxlint.findings import Finding
 
 INSTALL_HINT = "python -m pip install 'jax>=0.4.30' (from a clone of jaxlint: python -m pip install '.[dynamic]')"
@@ -185,20 +183,17 @@ def confirm(
     timeout: float = DEFAULT_TIMEOUT,
     progress: Optional[TextIO] = None,
     jobs: Optional[int] = None,
-    config: Optional[Config] = None,
 ) -> List[Finding]:
     """Return the findings with ``dynamic`` set.  ``real_paths`` maps a finding's path to the file.
 
-    ``config``: the run's configuration, so that the plan sees what the engine saw (the
-    configured ``extra-jit-decorators`` are jits)."""
-    from jaxlint.dynamic.plan import plan_file
+    The checks are planned from the findings' own facts (derived by the engine with the run's
+    configuration), so the files are not read or parsed again here."""
+    from jaxlint.dynamic.plan import plan_checks
 
     by_file: Dict[str, List[int]] = {}
     result: List[Optional[Finding]] = list(findings)
     for i, f in enumerate(findings):
-        if f.code in ("JAX001", "JAX002"):
-            result[i] = _mark(f, "unverified", f"no dynamic check for {f.code}")
-        elif f.path not in real_paths:
+        if f.path not in real_paths:
             result[i] = _mark(f, "unverified", "only files can be imported")
         else:
             by_file.setdefault(f.path, []).append(i)
@@ -208,13 +203,11 @@ def confirm(
         for n, (path, idxs) in enumerate(sorted(by_file.items())):
             real = os.path.abspath(real_paths[path])
             fl = [findings[i] for i in idxs]
-            try:
-                with open(real, "rb") as fh:
-                    data = fh.read()
-                checks = plan_file(decode_source(data), fl, config or Config())
-            except Exception as e:  # noqa: BLE001 - one file must not stop the run
-                for i in idxs:
-                    result[i] = _mark(findings[i], "unverified", f"could not plan the checks: {type(e).__name__}: {e}")
+            checks = plan_checks(fl)
+            if all(c["kind"] == "none" for c in checks):
+                # nothing to run: the module is not imported at all
+                for i, c in zip(idxs, checks):
+                    result[i] = _mark(findings[i], "unverified", c.get("reason"))
                 continue
             pending.append((_Job(path, real, fl, checks, tmp, n), idxs))
         total = len(pending)

@@ -1,5 +1,7 @@
-"""The plan the planner (jaxlint.dynamic.plan) hands to the worker (jaxlint.dynamic.worker), and
-the events the worker sends back.  Both sides are plain JSON; these types say what the keys are.
+"""The plan the planner (jaxlint.dynamic.plan) hands to the worker (jaxlint.dynamic.worker), the
+events the worker sends back, and the callable descriptions the engine puts in a finding's
+facts (jaxlint.findings.FindingFacts, derived by jaxlint.engine.finding_facts), which the plan
+passes on.  Everything is plain JSON; these types say what the keys are.
 
 The worker reads the plan from a JSON file and writes one JSON event per line to its standard
 output.  It imports nothing else of jaxlint's engine: this module uses only ``typing``.
@@ -7,16 +9,18 @@ output.  It imports nothing else of jaxlint's engine: this module uses only ``ty
 
 from __future__ import annotations
 
-from typing import Dict, List, Literal, TypedDict
+from typing import Dict, List, Literal, Optional, TypedDict
 
 
 class Value(TypedDict, total=False):
     """How to build one argument.  ``k`` says which keys apply:
 
     ``array`` (``shape``, ``dtype``): an array of ones; ``py`` (``src``): a Python literal;
-    ``expr`` (``src``): a ``jnp.*``/``np.*`` expression read from a call site; ``ctor``
-    (``cls``, ``pos``): a NamedTuple of the module built from field values; ``omit``: leave
-    a parameter with a default unpassed."""
+    ``expr`` (``src``): an expression of literals, ``jnp.*``/``np.*``/``math.*`` calls and the
+    module's own globals and class constructors, evaluated after the import; ``ctor``
+    (``cls``, ``pos``): an instance of a class of the module built from field values;
+    ``omit``: leave a parameter with a default unpassed.  (``array?``, an array of unknown
+    rank, only exists while the engine picks examples.)"""
 
     k: Literal["array", "py", "expr", "ctor", "omit"]
     shape: List[int]
@@ -26,41 +30,137 @@ class Value(TypedDict, total=False):
     pos: List["Value"]
 
 
-ArgSet = Dict[str, Value]  # parameter name -> value
+class Arg(TypedDict):
+    """One parameter of an example call, with its value."""
+
+    name: str
+    kind: Literal["pos", "posonly", "kw"]
+    static: bool  # built as a Python value, never traced
+    value: Value
 
 
-class Target(TypedDict, total=False):
-    """Where to find the function object in the imported module."""
+class ArgSet(TypedDict):
+    """One candidate set of example arguments."""
 
-    qualname: str
-    method: bool  # a method: called on an instance built for it
+    source: str  # where the values come from: "call at line 12", "example spec", "... guesses"
+    args: List[Arg]
+
+
+class Constructor(TypedDict):
+    """Arguments of a ``Cls(...)`` call of the module, to build an instance for a method."""
+
+    pos: List[Value]
+    kw: Dict[str, Value]
 
 
 class Factory(TypedDict, total=False):
-    """The enclosing function to call first; it returns (or refers to) the traced one."""
+    """The enclosing module-level function to call first; what it returns (or its closures)
+    holds the traced function."""
 
     qualname: str
     argsets: List[ArgSet]
     guessed: List[str]
-    lines: List[int]
+    lines: List[int]  # the lines the nested def (or its first decorator) starts on
 
 
-class Driver(TypedDict, total=False):
-    """One way to run the traced function."""
+# Where to find the function object in the imported module ("lambda" is a Python keyword: hence
+# this form).
+Target = TypedDict(
+    "Target",
+    {
+        "qualname": str,  # the name in the module (or class, or the factory's result)
+        "cls": Optional[str],  # the module-level class that holds it, for a method
+        "def_line": Optional[int],
+        "method": bool,  # a method: called on an instance built for it
+        "lambda": bool,  # a lambda bound to a module-level name
+        "ctors": List[Constructor],  # for a method: ways to build the instance, best first
+        "factory": Factory,
+    },
+    total=False,
+)
 
-    how: Literal["jaxpr", "jit", "call"]  # make_jaxpr, jax.jit and call twice, or a plain call
+
+class Callee(TypedDict, total=False):
+    """A callable of the module as the worker reaches and calls it (in a finding's facts:
+    ``traced``, ``site``, ``host``, ``call.callee``)."""
+
     target: Target
     label: str  # "jitted step()", for messages
+    differentiated: bool  # under jax.grad and friends alone: JVP tracers over concrete values
+    cached: bool  # jitted: a second call with the same arguments replays the compiled code
     filtered: bool  # eqx.filter_jit: non-array arguments are static
     self_static: bool
     opaque: bool  # the static spec could not be read
     argsets: List[ArgSet]  # candidates, best first
     guessed: List[str]  # parameters only guesses could fill
     then: List[ArgSet]  # a factory: call what it returns with these
-    factory: Factory
-    cached: bool  # effect checks: the function is cached (jitted)
     statics: Dict[str, list]  # {"nums": [...], "names": [...]}
     aliases: List[str]  # module-level names bound to the jitted object
+
+
+class Driver(Callee, total=False):
+    """One way to run the function of a check: a Callee and how to run it."""
+
+    how: Literal["jaxpr", "jvp", "jit", "call"]  # make_jaxpr, jax.jvp, jax.jit (called twice), a plain call
+
+
+class ParamFacts(TypedDict):
+    name: str
+    kind: Literal["pos", "posonly", "kw"]
+    static: bool
+    has_default: bool
+
+
+class Signature(TypedDict):
+    """A jitted callable's signature (facts ``jitted``)."""
+
+    stub: str  # a def with the same parameters (defaults replaced by None)
+    spec: Dict[str, list]  # {"nums": [...], "names": [...]} as written
+    params: List[ParamFacts]
+
+
+# The values an argument takes over the innermost loop around its call.
+Loop = TypedDict(
+    "Loop",
+    {
+        "var": str,  # the loop variable
+        "values": List[Value],  # the argument for the loop's first values (empty: could not build it)
+        "direct": bool,  # the argument is the loop variable itself
+        "guessed": List[str],  # names in the argument replaced by a guessed array
+        "from": str,  # "the loop's values 1, 2, 3"
+    },
+    total=False,
+)
+
+
+class CallFacts(TypedDict, total=False):
+    """The call of a jitted callable a finding points at (facts ``call``)."""
+
+    line: int
+    callee: Optional[Callee]
+    values: Dict[str, Optional[Value]]  # by parameter; None: passed, but not a simple value
+    keywords: List[str]  # parameters passed by keyword
+    loop: Loop
+
+
+# ``jax.jit(f)`` of a function built anew (facts ``rebuild``); ``reason`` alone when the
+# function cannot be rebuilt on its own.
+Rebuild = TypedDict(
+    "Rebuild",
+    {
+        "reason": str,
+        "jit_kw": Dict[str, str],  # literal keyword arguments of jax.jit, as source
+        "what": str,  # "lambda" or "name()"
+        "global": str,  # a module-level function: the same object each time
+        "src": str,  # the function's source, compiled in the module's globals
+        "mode": Literal["eval", "exec"],
+        "name": str,
+        "src_line": int,
+        "argsets": List[ArgSet],
+        "guessed": List[str],
+    },
+    total=False,
+)
 
 
 ErrorPatternPair = List[str]  # [exception class name, message regex ("" for any)]
@@ -68,15 +168,24 @@ ErrorPatternPair = List[str]  # [exception class name, message regex ("" for any
 
 # What to run for one finding.  ``kind`` says which keys apply:
 #
-# * ``trace``: run a driver; confirmed when an ``expect`` error is raised on the finding's
-# lines (``module_level``: when importing the module already raises it);
-# * ``capture`` (JAX301): trace with the captured ``var`` changed; confirmed when the trace
-# changes (``in_entry``: the read is in the entry function itself);
-# * ``effect`` (JAX302/303/306): confirmed when the lines run while tracing and not on the
-# cached second call;
-# * ``static`` (JAX201-203): apply ``jax.jit`` with ``spec`` to a ``stub`` of the signature,
-# call it with ``args``; confirmed on an ``expect`` error;
-# * ``retrace`` / ``fresh_jit`` (JAX204/JAX401): count traces and compilations;
+# * ``trace``: run the drivers; confirmed when an ``expect`` error is raised on the finding's
+#   lines (``module_level``: when importing the module already raises it);
+# * ``capture`` (frozen, observed by capture): trace with the captured ``var`` changed;
+#   confirmed when the trace changes (``in_entry``: the read is in the entry function itself);
+# * ``effect`` (frozen): confirmed when the lines run while tracing and not on the cached
+#   second call;
+# * ``static`` (raises when jax.jit is applied or called): apply ``jax.jit`` with ``spec`` to a
+#   ``stub`` of the signature, call it with ``args``; confirmed on an ``expect`` error;
+# * ``retrace`` (recompiles): call the driver with each of ``values`` for ``param`` (taken
+#   from ``values_from``; ``changes``: what differs, the value or the shape), counting traces
+#   and compilations;
+# * ``fresh_jit`` (recompiles, a fresh function): build the function twice (the Rebuild keys),
+#   jit each and count;
+# * ``unchanged`` (wrong-result): run the drivers; confirmed when ``var`` is the same object
+#   after the lines ran;
+# * ``formatted-tracer`` (wrong-result): run the drivers; confirmed when a string handed to
+#   jax.debug on the lines shows a tracer (or an ``expect`` error is raised);
+# * ``jax_api``: look ``name`` up in the installed JAX (``deprecated_in``, ``removed_in``);
 # * ``none``: nothing to run (``reason`` says why).
 Check = TypedDict(
     "Check",
@@ -84,7 +193,9 @@ Check = TypedDict(
         "code": str,
         "line": int,
         "end_line": int,
-        "kind": str,
+        "kind": Literal[
+            "trace", "capture", "effect", "static", "retrace", "fresh_jit", "unchanged", "formatted-tracer", "jax_api", "none"
+        ],
         "reason": str,
         "expect": List[ErrorPatternPair],  # from the rule's ``prevents`` declaration
         "drivers": List[Driver],
@@ -93,19 +204,22 @@ Check = TypedDict(
         "in_entry": bool,
         "stub": str,
         "spec": Dict[str, list],
-        "args": List[dict],  # [{"name", "kind", "static", "value"}], or None: applying jax.jit is enough
+        "args": Optional[List[Arg]],  # None: applying jax.jit is enough
         "argsets": List[ArgSet],
         "guessed": List[str],
         "mode": str,
         "src": str,
         "src_line": int,
         "what": str,
-        "values": list,
+        "values": List[Value],
         "values_from": str,
+        "changes": Literal["value", "shape"],
         "param": str,
-        "name": str,
+        "name": Optional[str],
+        "deprecated_in": Optional[str],
+        "removed_in": Optional[str],
         "jit_kw": Dict[str, str],
-        "global": bool,  # the capture is a module global (a Python keyword: hence this form)
+        "global": str,  # the rebuilt function is a module global (a Python keyword: hence this form)
     },
     total=False,
 )
@@ -118,13 +232,12 @@ class Plan(TypedDict):
 
 class Event(TypedDict, total=False):
     """One line of the worker's output: ``event`` is ``importing``, ``imported``, ``import_failed``
-    (``reason``),
-    ``check`` (``id``, ``label``), ``result`` (``id``, ``status``, ``detail``) or ``done``."""
+    (``reason``), ``check`` (``id``, ``label``), ``result`` (``id``, ``status``, ``detail``) or
+    ``done``."""
 
-    event: str
+    event: Literal["importing", "imported", "import_failed", "check", "result", "done"]
     id: int
     label: str
     status: Literal["confirmed", "refuted", "unverified"]
     detail: str
     reason: str
-

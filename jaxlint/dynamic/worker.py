@@ -110,9 +110,16 @@ def build_value(spec, abstract):
             raise ValueError(f"{spec['cls']} is not a class after import")
         return cls(*[build_value(v, abstract) for v in spec["pos"]])
     if k == "expr":
-        # The planner only lets literals and jax/numpy/math calls through.
-        return eval(spec["src"], {"__builtins__": {}}, {"jax": jax, "numpy": np, "math": math})  # noqa: S307
+        # The engine lets through literals, jax/numpy/math calls, and the module's own globals
+        # and class constructors (what the module's code would pass); nothing else.
+        return eval(spec["src"], {"__builtins__": {}}, expr_namespace())  # noqa: S307
     raise ValueError(f"unknown value kind {k}")
+
+
+def expr_namespace():
+    ns = dict(vars(MODULE)) if MODULE is not None else {}
+    ns.update({"jax": jax, "numpy": np, "math": math})
+    return ns
 
 
 def is_arraylike(v):
@@ -756,6 +763,8 @@ def check_retrace(mod, path, check):
                 f"{_times(1 + traces)} for {len(values)} values; the same value twice compiled once"
             )
         if traces == 0 and compiles == 0:
+            if check.get("changes") == "shape":
+                return "refuted", f"{label} traced once for `{name}` over {check['values_from']}: its shape does not change"
             return "refuted", f"{label} traced once for {check['values_from']} of `{name}`: `{name}` is not static"
         notes.append(f"{label} traced {_times(t0 + traces)} and compiled {_times(compiles + counts[0][1])} for {len(values)} values of `{name}`")
     g = guessed_note(driver)
@@ -929,7 +938,215 @@ def run_check(mod, path, check):
         return check_retrace(mod, path, check)
     if kind == "fresh_jit":
         return check_fresh_jit(mod, path, check)
+    if kind == "unchanged":
+        return check_unchanged(mod, path, check)
+    if kind == "formatted-tracer":
+        return check_formatted(mod, path, check)
     return "unverified", check.get("reason") or "no dynamic check"
+
+
+# -- wrong results: a discarded update, a string formatted from a tracer ------------------------
+
+
+class Watch:
+    """Watches ``var`` around each run of the statement on lines ``first``..``last``: whether it
+    is the same object after the statement as before it (a statement that raised is left out)."""
+
+    def __init__(self, path, first, last, var):
+        self.path = path
+        self.first = first
+        self.last = last
+        self.var = var
+        self.runs = []  # (before, after) of each completed run
+        self._open = {}  # frame -> value before the statement
+
+    def _value(self, frame):
+        parts = self.var.split(".")
+        if parts[0] not in frame.f_locals:
+            return None
+        obj = frame.f_locals[parts[0]]
+        for attr in parts[1:]:
+            obj = getattr(obj, attr, None)
+        return obj
+
+    def _global(self, frame, event, arg):
+        if frame.f_code.co_filename != self.path:
+            return None
+        return self._local
+
+    def _close(self, frame):
+        if frame in self._open:
+            before = self._open.pop(frame)
+            self.runs.append((before, self._value(frame)))
+
+    def _local(self, frame, event, arg):
+        inside = frame in self._open
+        if event == "line":
+            here = self.first <= frame.f_lineno <= self.last
+            if inside and not here:
+                self._close(frame)
+            elif here and not inside:
+                self._open[frame] = self._value(frame)
+        elif event == "exception":
+            self._open.pop(frame, None)
+        elif event == "return":
+            self._close(frame)
+        return self._local
+
+    def __enter__(self):
+        self._old = sys.gettrace()
+        sys.settrace(self._global)
+        return self
+
+    def __exit__(self, *exc):
+        sys.settrace(self._old)
+        self._open.clear()
+        return False
+
+
+def _run_drivers(mod, path, check, run):
+    """``run(raw, driver, argset, self_obj)`` for each driver and argument set until it returns
+    a (status, detail); the notes of the attempts otherwise."""
+    notes = []
+    for driver in check["drivers"]:
+        try:
+            raw, _obj, cls, self_obj = resolve_target(mod, driver, path)
+        except Unverified as e:
+            notes.append(str(e))
+            continue
+        for argset in driver["argsets"][:8]:
+            jax.clear_caches()
+            outcome = run(raw, driver, argset, self_obj, notes)
+            if outcome is not None:
+                return outcome
+        g = guessed_note(driver)
+        if g:
+            notes.insert(0, g)
+    return "unverified", pick_note(notes, check)
+
+
+def _how(driver):
+    return "tracing" if driver["how"] in ("jaxpr", "jvp") else "calling"
+
+
+def check_unchanged(mod, path, check):
+    """JAX501: the statement runs, and the variable is the same array afterwards."""
+    var = check["var"]
+
+    def run(raw, driver, argset, self_obj, notes):
+        watch = Watch(path, check["line"], check["end_line"], var)
+        err = None
+        try:
+            with watch:
+                trace_once(raw, driver, argset, self_obj, driver["how"])
+        except Exception as e:  # noqa: BLE001 - the user's code may raise anything
+            err = e
+        runs = [(b, a) for b, a in watch.runs if b is not None]
+        if runs:
+            before, after = runs[0]
+            if not isinstance(before, (jax.Array, jax.core.Tracer)):
+                # only a JAX array is sure to be immutable: another object may change in place
+                return "refuted", f"`{var}` is a {type(before).__name__}, not a JAX array: line {check['line']} may change it in place"
+            if after is before:
+                return "confirmed", (
+                    f"`{var}` is the same {type(before).__name__} after line {check['line']} ran "
+                    f"({_how(driver)} {driver['label']}): the new array was discarded"
+                )
+            return "refuted", f"`{var}` is another object after line {check['line']} ran ({_how(driver)} {driver['label']})"
+        if err is not None:
+            notes.append(f"{_how(driver)} {driver['label']} failed: {short(err)}")
+        else:
+            notes.append(f"{_how(driver)} {driver['label']} did not run line {check['line']}")
+        return None
+
+    return _run_drivers(mod, path, check, run)
+
+
+# What a tracer looks like when it is formatted into a string.
+TRACER_TEXT = re.compile(r"Tracer\b|Tracer[<(\[]|Traced<")
+
+
+class FormatRecorder:
+    """Records the strings passed to ``jax.debug.print`` / ``jax.debug.callback`` from lines
+    ``first``..``last`` of ``path`` while active (the calls still go through)."""
+
+    def __init__(self, path, first, last):
+        self.path = path
+        self.first = first
+        self.last = last
+        self.strings = []
+
+    def _wrap(self, fn, all_args):
+        def wrapper(*args, **kwargs):
+            caller = sys._getframe(1)
+            if caller.f_code.co_filename == self.path and self.first <= caller.f_lineno <= self.last:
+                values = list(args) + list(kwargs.values()) if all_args else list(args[:1]) + [kwargs.get("fmt")]
+                self.strings.extend(v for v in values if isinstance(v, str))
+            return fn(*args, **kwargs)
+
+        return wrapper
+
+    def __enter__(self):
+        import jax.debug
+
+        self._saved = (jax.debug.print, jax.debug.callback)
+        jax.debug.print = self._wrap(self._saved[0], False)
+        jax.debug.callback = self._wrap(self._saved[1], True)
+        return self
+
+    def __exit__(self, *exc):
+        import jax.debug
+
+        jax.debug.print, jax.debug.callback = self._saved
+        return False
+
+
+def check_formatted(mod, path, check):
+    """JAX502: the string handed to jax.debug.print was formatted while tracing: it shows a
+    tracer (or JAX rejects the keyword arguments it left without a placeholder)."""
+
+    def run(raw, driver, argset, self_obj, notes):
+        rec = FormatRecorder(path, check["line"], check["end_line"])
+        err = None
+        try:
+            with rec, contextlib.redirect_stdout(io.StringIO()):
+                trace_once(raw, driver, argset, self_obj, driver["how"])
+        except Exception as e:  # noqa: BLE001
+            err = e
+        shown = [t for t in rec.strings if TRACER_TEXT.search(t)]
+        if shown:
+            text = shown[0] if len(shown[0]) <= 60 else shown[0][:57] + "..."
+            return "confirmed", f"the string printed by line {check['line']} is {text!r} ({_how(driver)} {driver['label']})"
+        if err is not None and matches(err, check, path):
+            return "confirmed", f"{short(err)} ({_how(driver)} {driver['label']})"
+        if rec.strings:
+            return "refuted", f"the string printed by line {check['line']} shows no tracer: {rec.strings[0][:60]!r}"
+        if err is not None:
+            notes.append(f"{_how(driver)} {driver['label']} failed: {short(err)}")
+        else:
+            notes.append(f"{_how(driver)} {driver['label']} did not call jax.debug on line {check['line']}")
+        return None
+
+    return _run_drivers(mod, path, check, run)
+
+
+def package_name(path):
+    """(the folder above the outermost package, dotted name) of a module inside a package
+    (a folder with ``__init__.py``); None for a plain file."""
+    folder = os.path.dirname(path)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    if not os.path.isfile(os.path.join(folder, "__init__.py")) or not stem.isidentifier():
+        return None
+    parts = [stem] if stem != "__init__" else []
+    while os.path.isfile(os.path.join(folder, "__init__.py")):
+        folder, pkg = os.path.split(folder)
+        if not pkg.isidentifier():
+            return None
+        parts.insert(0, pkg)
+    name = ".".join(parts)
+    if name.split(".")[0] in sys.modules:
+        return None  # would shadow a module already imported (jax itself, the standard library)
+    return folder, name
 
 
 def module_name(path):
@@ -956,28 +1173,51 @@ def main(argv):
     jax, jnp, np = _jax, _jnp, _np
     jax.config.update("jax_traceback_filtering", "off")
     path = os.path.realpath(plan["path"])
-    folder = os.path.dirname(path)
+    package = package_name(path)
+    folder = package[0] if package else os.path.dirname(path)
     if folder not in sys.path:
         sys.path.insert(0, folder)
     out.emit(event="importing")
-    name = module_name(path)
     try:
-        spec = importlib.util.spec_from_file_location(name, path)
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        spec.loader.exec_module(mod)
+        if package:
+            # A module of a package, imported by its dotted name (its relative imports work);
+            # its package's __init__ runs first, as it does for any importer.
+            mod = importlib.import_module(package[1])
+        else:
+            name = module_name(path)
+            spec = importlib.util.spec_from_file_location(name, path)
+            mod = importlib.util.module_from_spec(spec)
+            sys.modules[name] = mod
+            spec.loader.exec_module(mod)
     except SystemExit as e:
+        run_checks(out, None, path, plan["checks"], MODULE_FREE)
         out.emit(event="import_failed", reason=f"the module called sys.exit({e.code!r}) while being imported")
         return 0
     except BaseException as e:  # noqa: BLE001 - anything the module raises
+        done = set()
         for i, check in enumerate(plan["checks"]):
             if check.get("kind") in ("trace", "static") and matches(e, check, path):
                 out.emit(event="result", id=i, status="confirmed", detail=f"{type(e).__name__} while importing the module")
+                done.add(i)
+        run_checks(out, None, path, plan["checks"], MODULE_FREE, skip=done)
         out.emit(event="import_failed", reason=f"import failed: {short(e)}")
         return 0
     MODULE = mod
     out.emit(event="imported")
-    for i, check in enumerate(plan["checks"]):
+    run_checks(out, mod, path, plan["checks"])
+    out.emit(event="done")
+    return 0
+
+
+# Checks that need nothing of the module: jax.jit applied to a stub of the signature, a name
+# looked up in JAX.  They still run when the module cannot be imported.
+MODULE_FREE = ("static", "jax_api")
+
+
+def run_checks(out, mod, path, checks, kinds=None, skip=()):
+    for i, check in enumerate(checks):
+        if i in skip or (kinds is not None and check.get("kind") not in kinds):
+            continue
         out.emit(event="check", id=i, label=_label(check))
         try:
             status, detail = run_check(mod, path, check)
@@ -986,8 +1226,6 @@ def main(argv):
         except BaseException as e:  # noqa: BLE001
             status, detail = "unverified", f"the check failed: {short(e)}"
         out.emit(event="result", id=i, status=status, detail=detail)
-    out.emit(event="done")
-    return 0
 
 
 def _label(check):

@@ -2,9 +2,9 @@
 
 The import index, the transform finder (which sees the configured ``extra-jit-decorators``)
 and the traced-value interpreter are set up here and nowhere else: the one-module pipeline,
-the cross-module phase and the dynamic planner all stand on the same facts.  The facts rules
-ask for by name (static arguments, rebinding, call sites) and node positions are computed on
-first use.
+the cross-module phase and the facts of findings (for the dynamic mode) all stand on the same
+analysis.  The facts rules ask for by name (static arguments, rebinding, call sites) and node
+positions are computed on first use.
 """
 
 from __future__ import annotations
@@ -50,11 +50,6 @@ class ModuleAnalysis:
         # Event handlers reach the module's facts through the analyzer they are called from.
         self.analyzer.module_ctx = self
         self._report = report
-
-    @classmethod
-    def of_text(cls, text: str, config: Config) -> "ModuleAnalysis":
-        """The facts of a module, without rules listening (the dynamic planner's view)."""
-        return cls(cst.parse_module(text), text, config)
 
     @cached_property
     def positions(self):

@@ -102,7 +102,7 @@ def _analyse(module: cst.Module, text: str, path: str, config: Config, rules):
             check(analysis)
     if not reports.pending:
         return [], calls
-    return materialise(module, path, reports.pending, analysis.positions), calls
+    return materialise(module, path, reports.pending, analysis.positions, analysis), calls
 
 
 DEEP_STACK_BYTES = 512 * 1024 * 1024

@@ -131,7 +131,7 @@ class _Target:
     def findings(self, config: Config) -> List[Finding]:
         if not self.reports.pending:
             return []
-        out = materialise(self.analysis.module, self.display, self.reports.pending, self.analysis.positions)
+        out = materialise(self.analysis.module, self.display, self.reports.pending, self.analysis.positions, self.analysis)
         ignored = config.ignored_for(self.display)
         if ignored:
             out = [f for f in out if not selectors.any_matches(f.code, ignored)]

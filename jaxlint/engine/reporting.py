@@ -58,10 +58,16 @@ def _short(code: str, limit: int = 60) -> str:
     return code if len(code) <= limit else code[: limit - 3] + "..."
 
 
-def materialise(module: cst.Module, path: str, pending: List[Pending], positions) -> List[Finding]:
+def materialise(module: cst.Module, path: str, pending: List[Pending], positions, analysis=None) -> List[Finding]:
     """``positions``: node -> range (ModuleAnalysis.positions: computed only for files with
-    findings, the one costly metadata pass)."""
+    findings, the one costly metadata pass).  ``analysis``: the module's ModuleAnalysis, from
+    which each finding gets its structured facts (jaxlint.engine.finding_facts)."""
     out = []
+    deriver = None
+    if analysis is not None:
+        from jaxlint.engine.finding_facts import FactsDeriver
+
+        deriver = FactsDeriver(analysis)
     for p in pending:
         rng = positions.get(p.node)
         if rng is None:
@@ -93,6 +99,11 @@ def materialise(module: cst.Module, path: str, pending: List[Pending], positions
         extra_context = fields.pop("context", None)
         autofix = fields.pop("autofix", None)
         facts = fields.pop("facts", None)
+        if deriver is not None:
+            try:
+                facts = deriver.derive(p.node, p.frame, p.fields, facts)
+            except Exception:  # noqa: BLE001 - facts are for the dynamic mode; the finding stands without them
+                pass
         if p.frame is not None:
             fields.setdefault("where", p.frame.where)
         rule = p.rule

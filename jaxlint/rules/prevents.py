@@ -18,6 +18,12 @@ Four kinds:
 * ``wrong-result``: the code runs without an error and computes something else than meant
   (a discarded update); ``errors`` lists the errors it may raise instead, if any.
 * ``none``: not a JAX behaviour (the linter's own JAX0xx codes).
+
+``observe`` says how the dynamic mode (and a reader) sees a ``frozen`` or ``wrong-result``
+behaviour happen: for ``frozen``, ``"effect"`` (the line runs while tracing and not on the
+cached call, the default) or ``"capture"`` (the trace changes when the captured variable
+does); for ``wrong-result``, ``"unchanged"`` (the variable is the same array after the
+line) or ``"formatted-tracer"`` (a string formatted at trace time shows a tracer).
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ class Prevents:
     errors: Tuple[ErrorPattern, ...] = ()
     stage: str = ""  # for "raises": "trace" or "call"
     at: str = "mark"  # for "raises": "mark" (JAX raises at the flagged line) or "use"
+    observe: str = ""  # for "frozen" and "wrong-result": one of OBSERVE[kind]
 
     def matches(self, exc: BaseException) -> bool:
         names = [c.__name__ for c in type(exc).__mro__]
@@ -51,6 +58,7 @@ class Prevents:
 
 
 KINDS = ("raises", "frozen", "stale", "recompiles", "warns", "wrong-result", "none")
+OBSERVE = {"frozen": ("effect", "capture"), "wrong-result": ("unchanged", "formatted-tracer")}
 
 
 def raises(*errors: ErrorPattern, stage: str = "trace", description: str = "", at: str = "mark") -> Prevents:
@@ -64,8 +72,10 @@ def raises(*errors: ErrorPattern, stage: str = "trace", description: str = "", a
     return Prevents("raises", text, tuple(errors), stage, at)
 
 
-def frozen(description: str) -> Prevents:
-    return Prevents("frozen", description)
+def frozen(description: str, observe: str = "effect") -> Prevents:
+    if observe not in OBSERVE["frozen"]:
+        raise ValueError(f"unknown observation {observe!r}")
+    return Prevents("frozen", description, observe=observe)
 
 
 def stale(description: str) -> Prevents:
@@ -80,8 +90,10 @@ def warns(warning: ErrorPattern, description: str = "") -> Prevents:
     return Prevents("warns", description or warning.exception, (warning,))
 
 
-def wrong_result(description: str, *tolerated: ErrorPattern) -> Prevents:
-    return Prevents("wrong-result", description, tuple(tolerated))
+def wrong_result(description: str, *tolerated: ErrorPattern, observe: str = "") -> Prevents:
+    if observe and observe not in OBSERVE["wrong-result"]:
+        raise ValueError(f"unknown observation {observe!r}")
+    return Prevents("wrong-result", description, tuple(tolerated), observe=observe)
 
 
 def nothing(description: str) -> Prevents:

@@ -44,7 +44,7 @@ class FrozenCapture(Rule):
     name = "frozen-capture"
     message = "`{var}` is read by {where} but changed elsewhere; the value seen at trace time is frozen into the compiled function"
     fix = "pass `{var}` as an argument (or make it static if it is configuration) so that changes take effect"
-    prevents = frozen("stale values silently baked into the compiled function")
+    prevents = frozen("stale values silently baked into the compiled function", observe="capture")
     bad = [
         """
         import jax

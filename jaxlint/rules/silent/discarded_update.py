@@ -49,7 +49,7 @@ class DiscardedUpdate(Rule):
     name = "discarded-update"
     message = "the result of `{expr}` is discarded: JAX arrays are immutable, so `{var}` is unchanged"
     fix = "assign the result, e.g. `{var} = {expr}`"
-    prevents = wrong_result("an update that silently does nothing")
+    prevents = wrong_result("an update that silently does nothing", observe="unchanged")
     bad = [
         """
         import jax

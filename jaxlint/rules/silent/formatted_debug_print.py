@@ -49,6 +49,7 @@ class FormattedDebugPrint(Rule):
     prevents = wrong_result(
         "debug output that shows a tracer; ValueError: Unused keyword arguments when x=x is added",
         ErrorPattern("ValueError", "Unused keyword arguments"),
+        observe="formatted-tracer",
     )
     bad = [
         """

@@ -1,0 +1,723 @@
+"""The structured facts of a finding, derived from what its rule reported.
+
+A rule reports a node, the frame of the traced function it was in (if any) and its message
+fields.  From those alone -- the same for every rule -- this module says what the dynamic mode
+needs to know, without reading the message: the traced entry point and how to reach it from
+the imported module, the enclosing host function, the call of a jitted callable the finding
+points at (the parameter, the values passed, the loop that changes them), the jitted
+function's signature and static spec, the ``jax.jit(...)`` of a fresh function, and example
+arguments for each callable (jaxlint.analysis.examples).  A new rule gets them without edits
+here.  Computed only for the findings of a module, when their positions are known.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Dict, List, Optional, Tuple
+
+import libcst as cst
+
+from jaxlint.analysis.examples import Examples, Param, params_of, render, value_of_src
+from jaxlint.analysis.scopes import FuncInfo, Scope
+from jaxlint.analysis.transforms import Application, resolve
+from jaxlint.findings import FindingFacts
+
+RETRACE_VALUES = 3
+# An array of unknown contents that a shape-changing argument is cut from (``data[:i]``).
+UNKNOWN_ARRAY = "jax.numpy.arange(16.0)"
+_DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+
+
+class FactsDeriver:
+    """Facts for the reports of one module (``analysis``: its ModuleAnalysis)."""
+
+    def __init__(self, analysis):
+        self.analysis = analysis
+        self.index = analysis.index
+        self.finder = analysis.finder
+        self.analyzer = analysis.analyzer
+        self.examples = Examples(analysis)
+        self._args: Optional[Dict[int, Tuple[cst.Call, Scope, cst.Arg]]] = None
+        self._callees: Dict[Tuple[int, str], Optional[dict]] = {}
+
+    # -- positions and lookups ---------------------------------------------------------------
+    def line_of(self, node) -> Optional[int]:
+        return self.examples.line_of(node)
+
+    def _arg_of(self, node) -> Optional[Tuple[cst.Call, Scope, cst.Arg]]:
+        """The call whose argument ``node`` is."""
+        if self._args is None:
+            self._args = {}
+            for call, scope, _ in self.index.calls:
+                for a in call.args:
+                    self._args.setdefault(id(a.value), (call, scope, a))
+        return self._args.get(id(node))
+
+    def _app_reached_by(self, call: cst.Call) -> Optional[Application]:
+        for a in self.finder.applications:
+            if call in self.analyzer.call_sites(a):
+                return a
+        return None
+
+    def _app_declaring(self, node) -> Optional[Application]:
+        """The application whose static spec or parameter list holds ``node``."""
+        for app in self.finder.applications:
+            if not app.transform.statics:
+                continue
+            nodes = [n for _, n in app.statics.nums] + [n for _, n in app.statics.names]
+            nodes += list(app.func.positional_params()) + list(app.func.params.kwonly_params)
+            if any(n is node for n in nodes):
+                return app
+        return None
+
+    def _enclosing_function(self, node) -> Optional[FuncInfo]:
+        """The innermost def around ``node`` (by the spans the engine computed)."""
+        pos = self.analysis.positions
+        where = pos.get(node)
+        if where is None:
+            return None
+        line = where.start.line
+        best, best_start = None, -1
+        for f in self.index.functions:
+            if f.is_lambda:
+                continue
+            span = pos.get(f.node)
+            if span is not None and span.start.line <= line <= span.end.line and span.start.line >= best_start:
+                best, best_start = f, span.start.line
+        return best
+
+    # -- callables -------------------------------------------------------------------------
+    def statics(self, app: Application) -> Tuple[set, bool]:
+        names, opaque = self.analyzer.static_names(app)
+        names = set(names)
+        f = app.func
+        pos = [p.name.value for p in f.positional_params()]
+        skip = app.skipped
+        for i in app.unbatched:
+            if 0 <= i < len(pos) - skip:
+                names.add(pos[skip + i])
+        names |= set(app.bound_kw)
+        if app.transform.differentiated and app.argnums is not None:
+            # jax.grad differentiates only its argnums: the others stay concrete values
+            callable_pos = pos[skip:]
+            names |= {n for i, n in enumerate(callable_pos) if i not in app.argnums}
+        return names, opaque
+
+    def target(self, f: FuncInfo) -> Optional[dict]:
+        """How the worker finds the function object: a name reachable from the module."""
+        if f.is_lambda:
+            for (sid, name), app in self.finder.aliases.items():
+                if app.func is f and sid == id(self.index.module_scope):
+                    return {"qualname": name, "cls": None, "def_line": self.line_of(f.node), "method": False, "lambda": True}
+            return None
+        s = f.scope
+        if s.kind == "module":
+            return {"qualname": f.name, "cls": None, "def_line": self.line_of(f.node.name), "method": False}
+        if s.kind == "class" and s.parent is not None and s.parent.kind == "module":
+            static = any(
+                isinstance(d.decorator, cst.Name) and d.decorator.value in ("staticmethod", "classmethod") for d in f.node.decorators
+            )
+            return {
+                "qualname": f.name,
+                "cls": s.name,
+                "def_line": self.line_of(f.node.name),
+                "method": not static,
+                "ctors": self.constructor_calls(s.name),
+            }
+        return None
+
+    def constructor_calls(self, cls_name: str) -> List[dict]:
+        """Arguments of ``Cls(...)`` calls in the module (simple values only); the empty call last."""
+        out = []
+        for call, scope, _ in self.index.calls:
+            if not (isinstance(call.func, cst.Name) and call.func.value == cls_name):
+                continue
+            if scope.lookup_scope(cls_name) is not self.index.module_scope:
+                continue
+            pos, kw, ok = [], {}, True
+            for a in call.args:
+                src = self.examples.render_at(a.value, call) if not a.star else None
+                if src is None:
+                    ok = False
+                    break
+                if a.keyword is None:
+                    pos.append(value_of_src(src))
+                else:
+                    kw[a.keyword.value] = value_of_src(src)
+            if ok and {"pos": pos, "kw": kw} not in out:
+                out.append({"pos": pos, "kw": kw})
+        if {"pos": [], "kw": {}} not in out:
+            out.append({"pos": [], "kw": {}})
+        return out[:4]
+
+    def _aliases(self, app: Application) -> List[str]:
+        mid = id(self.index.module_scope)
+        return [name for (sid, name), a in self.finder.aliases.items() if a is app and sid == mid]
+
+    def entry(self, app: Application) -> Optional[dict]:
+        """The transformed function as the worker calls it, with its example arguments."""
+        key = (id(app), "entry")
+        if key not in self._callees:
+            self._callees[key] = self._entry(app)
+        return self._callees[key]
+
+    def _entry(self, app: Application) -> Optional[dict]:
+        f = app.func
+        target = self.target(f)
+        if target is None:
+            return None
+        statics, opaque = self.statics(app)
+        skip = app.bound_pos + (1 if target["method"] else 0)
+        params = self._callable_params(app, statics, skip)
+        argsets, guessed = self.examples.argsets(f, params, self.examples.apps_of(f))
+        first = f.positional_params()
+        return {
+            "target": target,
+            "label": f"{app.transform.label} {f.qualname}()",
+            "differentiated": bool(app.transform.differentiated),
+            "cached": bool(app.transform.cached),
+            "filtered": bool(app.transform.filtered),
+            "self_static": bool(target["method"] and (app.bound_self or (first and first[0].name.value in statics))),
+            "opaque": opaque,
+            "argsets": argsets,
+            "guessed": guessed,
+            "statics": self.spec(app),
+            "aliases": self._aliases(app),
+        }
+
+    def _callable_params(self, app: Application, statics: set, skip: int) -> List[Param]:
+        params = params_of(app.func, statics, skip)
+        if app.bound_kw:
+            params = [p for p in params if p.name not in app.bound_kw]
+        return params
+
+    def plain(self, f: FuncInfo) -> Optional[dict]:
+        """A host function of the module, called as it is."""
+        key = (id(f.node), "plain")
+        if key in self._callees:
+            return self._callees[key]
+        target = self.target(f)
+        out = None
+        if target is not None:
+            params = params_of(f, set(), 1 if target["method"] else 0)
+            argsets, guessed = self.examples.argsets(f, params, self.examples.apps_of(f))
+            out = {
+                "target": target,
+                "label": f"{f.qualname}()",
+                "filtered": False,
+                "self_static": True,
+                "opaque": False,
+                "argsets": argsets,
+                "guessed": guessed,
+            }
+        self._callees[key] = out
+        return out
+
+    def site(self, app: Application) -> Optional[dict]:
+        """The module-level function whose body applies the transform (``lax.scan(body, ...)``)."""
+        if isinstance(app.site, cst.Decorator):
+            holder = app.func.scope.func if app.func.scope.kind == "function" else None
+        else:
+            holder = app.site_scope.func if app.site_scope.kind == "function" else None
+        if holder is None:
+            return None
+        top = top_level(holder)
+        d = self.plain(top) if top is not None else None
+        if d is not None and isinstance(app.site, cst.Decorator) and app.func.scope.func is top:
+            # a factory that returns the jitted function: call what it returns
+            statics, _ = self.statics(app)
+            params = params_of(app.func, statics, app.bound_pos)
+            d = dict(d)
+            d["then"], _ = self.examples.argsets(app.func, params, self.examples.apps_of(app.func))
+        return d
+
+    def factory(self, app: Application) -> Tuple[Optional[dict], str]:
+        """A transformed function nested in a module-level factory (a def that returns something):
+        the worker calls the factory and looks for the function in what it returns."""
+        f = app.func
+        fac = top_level(f)
+        if fac is None or fac is f or fac.scope.kind != "module" or fac.is_lambda:
+            return None, "no entry point reachable from the module (nested function or lambda)"
+        shown = "the lambda" if f.is_lambda else f"{f.name}()"
+        if self.examples.apps_of(fac):
+            return None, f"{shown} is nested in {fac.name}(), which is itself transformed"
+        if not _returns_value(fac):
+            return None, f"{shown} is nested in {fac.name}(), which returns nothing: it cannot be reached from outside"
+        if f.is_lambda:
+            lines = [self.line_of(f.node)]
+        else:
+            lines = [self.line_of(f.node.name)]
+            if f.node.decorators:
+                lines.insert(0, self.line_of(f.node.decorators[0]))  # co_firstlineno of a decorated def
+        fac_argsets, fac_guessed = self._factory_argsets(fac)
+        statics, opaque = self.statics(app)
+        params = self._callable_params(app, statics, app.bound_pos)
+        argsets, guessed = self.examples.argsets(f, params, self.examples.apps_of(f))
+        target = {
+            "qualname": f.name,
+            "cls": None,
+            "def_line": lines[-1],
+            "method": False,
+            "lambda": f.is_lambda,
+            "factory": {"qualname": fac.name, "argsets": fac_argsets, "guessed": fac_guessed, "lines": lines},
+        }
+        return {
+            "target": target,
+            "label": f"{app.transform.label} {f.qualname}()",
+            "differentiated": bool(app.transform.differentiated),
+            "cached": bool(app.transform.cached),
+            "filtered": bool(app.transform.filtered),
+            "self_static": True,
+            "opaque": opaque,
+            "argsets": argsets,
+            "guessed": guessed,
+            "statics": self.spec(app),
+            "aliases": [],
+        }, ""
+
+    def _factory_argsets(self, fac: FuncInfo) -> Tuple[List[dict], List[str]]:
+        """Arguments for calling a factory: Python numbers where nothing better is known, then arrays."""
+        out: List[dict] = []
+        seen = set()
+        guessed: List[str] = []
+        for static in (True, False):
+            params = params_of(fac, set(), 0)
+            for p in params:
+                p.static = static
+            sets, g = self.examples.argsets(fac, params, self.examples.apps_of(fac))
+            if static:
+                guessed = g
+            for s in sets:
+                key = repr([(a["name"], a["value"]) for a in s["args"]])
+                if key not in seen:
+                    seen.add(key)
+                    out.append(s)
+        return out[:8], guessed
+
+    @staticmethod
+    def spec(app: Application) -> dict:
+        return {"nums": [i for i, _ in app.statics.nums], "names": [n for n, _ in app.statics.names]}
+
+    def signature(self, app: Application) -> dict:
+        """The jitted callable's signature: a stub def (defaults replaced by None) and its
+        parameters, enough for ``jax.jit``'s own checks."""
+        statics, _ = self.statics(app)
+        params = params_of(app.func, statics, app.skipped)
+        return {
+            "stub": _stub(app),
+            "spec": self.spec(app),
+            "params": [{"name": p.name, "kind": p.kind, "static": p.static, "has_default": p.has_default} for p in params],
+        }
+
+    # -- one report --------------------------------------------------------------------------
+    def derive(self, node, frame, fields: dict, given: Optional[FindingFacts]) -> FindingFacts:
+        out: Dict[str, object] = {}
+        var = fields.get("var")
+        if isinstance(var, str) and _DOTTED.match(var):
+            out["variable"] = var
+        context = fields.get("context") or {}
+        if context.get("old_api"):
+            out["api"] = {k: context.get(k) for k in ("old_api", "deprecated_in", "removed_in")}
+        if frame is not None:
+            entry = frame.entry
+            out["entry"] = entry.func.qualname
+            out["in_entry"] = frame.func is entry.func
+            if not isinstance(entry, Application):
+                out["unreachable"] = f"its traced entry point, {entry.func.qualname}, is in another file (dynamic mode imports one file at a time)"
+            else:
+                traced = self.entry(entry)
+                reason = "no entry point reachable from the module (nested function or lambda)"
+                if traced is None:
+                    traced, reason = self.factory(entry)
+                if traced is not None:
+                    out["traced"] = traced
+                else:
+                    out["unreachable"] = reason
+                site = self.site(entry)
+                if site is not None:
+                    out["site"] = site
+        else:
+            host = self._enclosing_function(node)
+            top = top_level(host) if host is not None else None
+            if top is not None:
+                plain = self.plain(top)
+                if plain is not None:
+                    out["host"] = plain
+            elif host is None:
+                out["module_level"] = True
+        hit = self._arg_of(node)
+        if hit is not None:
+            self._call_facts(hit, out)
+        declaring = self._app_declaring(node)
+        if declaring is not None:
+            out["jitted"] = self.signature(declaring)
+            if isinstance(node, cst.Param):
+                out["parameter"] = node.name.value
+        rebuild = self._rebuild(node)
+        if rebuild is not None:
+            out["rebuild"] = rebuild
+        if given is not None:
+            for k in ("value_kind", "entry", "parameter"):
+                v = getattr(given, k)
+                if v is not None:
+                    out[k] = v
+        return FindingFacts(**out)
+
+    def _call_facts(self, hit, out: dict) -> None:
+        """The finding points at an argument of a call: of which jitted callable, for which
+        parameter, with which values; and, in a loop, the values the argument takes."""
+        call, scope, arg = hit
+        app = self._app_reached_by(call)
+        if app is None:
+            return
+        statics, _ = self.statics(app)
+        params = self._callable_params(app, statics, app.skipped)
+        pname = _param_for_arg(call, arg, params)
+        sig = self.signature(app)
+        sig["params"] = [p for p in sig["params"] if p["name"] not in app.bound_kw]
+        out["jitted"] = sig
+        values = self.examples.call_args(call, params) or {}
+        facts = {
+            "line": self.line_of(call),
+            "callee": self.entry(app),
+            "values": values,
+            "keywords": [a.keyword.value for a in call.args if a.keyword is not None],
+        }
+        if pname is not None:
+            out.setdefault("parameter", pname)
+            loop = self._loop(arg.value, call, scope)
+            if loop is not None:
+                facts["loop"] = loop
+        out["call"] = facts
+
+    def _loop(self, expr, call: cst.Call, scope: Scope) -> Optional[dict]:
+        """The values ``expr`` takes over the innermost ``for`` loop around ``call`` whose
+        variable it reads: the loop's first values substituted for the variable."""
+        where = self.examples.where(call)
+        if where is None:
+            return None
+        order = where[1]
+        names = _names_in(expr)
+        best = None
+        for name in names:
+            for b in scope.bindings.get(name, ()):
+                if b.kind != "for" or b.order is None or not isinstance(b.value, cst.For):
+                    continue
+                if any(start == b.order and start <= order <= end for start, end in scope.loops):
+                    if best is None or b.order > best[1].order:
+                        best = (name, b)
+        if best is None:
+            return None
+        var, b = best
+        values, where_from = _loop_values(b.value, var, scope)
+        guessed = []
+        rendered = []
+        for v in values:
+            subst = {var: v}
+            src = self.examples.render_at(expr, call, subst)
+            if src is None:
+                # names the example cannot build (a parameter nobody passes): an array of ones
+                for n in sorted(names - {var}):
+                    if self.examples.render_at(cst.Name(n), call) is None and scope.lookup_scope(n) is not None:
+                        subst[n] = UNKNOWN_ARRAY
+                        if n not in guessed:
+                            guessed.append(n)
+                src = self.examples.render_at(expr, call, subst)
+            if src is None:
+                return {"var": var, "values": [], "from": where_from, "guessed": guessed}
+            rendered.append(value_of_src(src))
+        direct = isinstance(expr, cst.Name) and expr.value == var
+        return {"var": var, "values": rendered, "from": where_from, "guessed": guessed, "direct": direct}
+
+    def _rebuild(self, node) -> Optional[dict]:
+        """``jax.jit(f)`` of a function built anew: how the worker builds it twice."""
+        if not isinstance(node, cst.Call):
+            return None
+        call = None
+        for cand in (node, node.func):
+            if isinstance(cand, cst.Call) and self.examples.where(cand) is not None:
+                scope = self.examples.where(cand)[0]
+                if self.finder.transform_of(cand.func, scope) is not None:
+                    call = cand
+                    break
+        if call is None:
+            return None
+        scope = self.examples.where(call)[0]
+        if not call.args or call.args[0].keyword is not None:
+            return {"reason": "could not find the function passed to jax.jit"}
+        api = resolve(call.func, scope)
+        if api != "jax.jit":
+            shown = api or cst.Module([]).code_for_node(call.func)
+            return {"reason": f"only jax.jit is rebuilt, not {shown}"}
+        jit_kw: Dict[str, str] = {}
+        for a in call.args[1:]:
+            r = render(a.value, scope) if a.keyword is not None and not a.star else None
+            try:
+                ast.literal_eval(r) if r is not None else None
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                r = None
+            if r is None:
+                return {"reason": "an argument of jax.jit(...) is not a literal"}
+            jit_kw[a.keyword.value] = r
+        fn_expr = call.args[0].value
+        empty = cst.Module([])
+        if isinstance(fn_expr, cst.Lambda):
+            f = self.index.func_by_node.get(id(fn_expr))
+            what = "lambda"
+        elif isinstance(fn_expr, cst.Name):
+            f = scope.lookup_def(fn_expr.value)
+            what = f"{fn_expr.value}()"
+        else:
+            f = None
+        if f is None:
+            return {"reason": "could not find the function passed to jax.jit"}
+        out: Dict[str, object] = {"jit_kw": jit_kw, "what": what}
+        if not f.is_lambda and f.scope.kind == "module":
+            # the same function object every time: jax.jit(f) twice should reuse the trace
+            out["global"] = f.name
+        else:
+            if not f.is_lambda and f.node.decorators:
+                return {"reason": f"{f.name}() is decorated: rebuilding it would run the decorators"}
+            local = _enclosing_local(f, scope)
+            if local is not None:
+                encl = scope.func.qualname + "()" if scope.kind == "function" and scope.func is not None else "the enclosing code"
+                return {"reason": f"the {what} reads `{local}`, a local variable of {encl}: it cannot be rebuilt on its own"}
+            fnode = f.node
+            for prm in list(fnode.params.params) + list(fnode.params.posonly_params) + list(fnode.params.kwonly_params):
+                if prm.default is not None and render(prm.default, scope) is None:
+                    return {"reason": f"the default of `{prm.name.value}` is not a literal"}
+            if f.is_lambda:
+                out["src"] = empty.code_for_node(fnode)
+                out["mode"] = "eval"
+            else:
+                out["src"] = empty.code_for_node(fnode.with_changes(leading_lines=()))
+                out["mode"] = "exec"
+                out["name"] = f.name
+            out["src_line"] = self.line_of(fnode)
+        params = params_of(f, set(), 0)
+        statics = _static_positions(jit_kw, params)
+        for p in params:
+            p.static = p.name in statics
+        app = next((a for a in self.finder.applications if a.site is call), None)
+        apps = [app] if app is not None else []
+        if not f.is_lambda:
+            apps += [a for a in self.examples.apps_of(f) if a is not app]
+        out["argsets"], out["guessed"] = self.examples.argsets(f, params, apps)
+        return out
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+
+def top_level(f: FuncInfo) -> Optional[FuncInfo]:
+    """The module-level function (or method of a module-level class) that contains ``f``."""
+    cur = f
+    while cur is not None:
+        s = cur.scope
+        if s.kind == "module":
+            return cur
+        if s.kind == "class" and s.parent is not None and s.parent.kind == "module":
+            return cur
+        if s.kind == "function":
+            cur = s.func
+        else:
+            return None
+    return None
+
+
+class _Returns(cst.CSTVisitor):
+    """Whether a function's own body returns a value (nested defs, classes and lambdas left out)."""
+
+    def __init__(self):
+        self.found = False
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if node.value is not None:
+            self.found = True
+
+    def visit_FunctionDef(self, node) -> bool:
+        return False
+
+    def visit_ClassDef(self, node) -> bool:
+        return False
+
+    def visit_Lambda(self, node) -> bool:
+        return False
+
+
+def _returns_value(f: FuncInfo) -> bool:
+    v = _Returns()
+    body = f.node.body
+    if isinstance(body, cst.BaseSuite):
+        body.visit(v)
+    return v.found
+
+
+def _stub(app: Application) -> str:
+    f = app.func
+    p = f.params
+    skip = app.skipped
+    parts = []
+    posonly = list(p.posonly_params)
+    allpos = posonly + list(p.params)
+    for i, x in enumerate(allpos):
+        if i < skip:
+            continue
+        parts.append(x.name.value + ("=None" if x.default is not None else ""))
+        if i == len(posonly) - 1 and i >= skip:
+            parts.append("/")
+    if isinstance(p.star_arg, cst.Param):
+        parts.append("*" + p.star_arg.name.value)
+    elif p.kwonly_params:
+        parts.append("*")
+    for x in p.kwonly_params:
+        if x.name.value in app.bound_kw:
+            continue
+        parts.append(x.name.value + ("=None" if x.default is not None else ""))
+    if p.star_kwarg is not None:
+        parts.append("**" + p.star_kwarg.name.value)
+    return f"def {f.name if not f.is_lambda else '_lambda'}({', '.join(parts)}):\n    return None\n"
+
+
+def _param_for_arg(call: cst.Call, arg: cst.Arg, params: List[Param]) -> Optional[str]:
+    if arg.keyword is not None:
+        return arg.keyword.value
+    positional = [p for p in params if p.kind != "kw"]
+    i = 0
+    for a in call.args:
+        if a.keyword is not None or a.star:
+            break
+        if a is arg:
+            return positional[i].name if i < len(positional) else None
+        i += 1
+    return None
+
+
+class _NameReads(cst.CSTVisitor):
+    def __init__(self):
+        self.names: set = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.add(node.value)
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        node.value.visit(self)
+        return False
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        node.value.visit(self)
+        return False
+
+
+def _names_in(expr) -> set:
+    v = _NameReads()
+    expr.visit(v)
+    return v.names
+
+
+def _loop_values(loop: cst.For, var: str, scope: Scope) -> Tuple[List[str], str]:
+    """Source of the first values the loop gives ``var`` (a literal ``range`` or list), else
+    three distinct ints."""
+    it = loop.iter
+    counted = isinstance(loop.target, cst.Name) and loop.target.value == var
+    if (
+        counted
+        and isinstance(it, cst.Call)
+        and isinstance(it.func, cst.Name)
+        and it.func.value == "range"
+        and scope.lookup_scope("range") is None
+        and 1 <= len(it.args) <= 3
+        and not any(a.keyword is not None or a.star for a in it.args)
+    ):
+        nums = []
+        for a in it.args:
+            r = render(a.value, scope)
+            try:
+                n = ast.literal_eval(r) if r is not None else None
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                n = None
+            if not isinstance(n, int) or isinstance(n, bool):
+                nums = None
+                break
+            nums.append(n)
+        if nums is not None and (len(nums) < 3 or nums[2] != 0):
+            vals = list(range(*nums)[:RETRACE_VALUES])
+            return [repr(v) for v in vals], "the loop's values " + ", ".join(map(repr, vals))
+    if counted and isinstance(it, (cst.List, cst.Tuple)):
+        srcs: Optional[List[str]] = []
+        for el in it.elements:
+            r = render(el.value, scope) if not isinstance(el, cst.StarredElement) else None
+            if r is None:
+                srcs = None
+                break
+            if r not in srcs:
+                srcs.append(r)
+        if srcs is not None:
+            srcs = srcs[:RETRACE_VALUES]
+            return srcs, "the loop's values " + ", ".join(srcs)
+    return ["0", "1", "2"], "the values 0, 1, 2"
+
+
+class _Names(cst.CSTVisitor):
+    """Names a function reads (attribute names and keywords left out) and the parameters it binds."""
+
+    def __init__(self):
+        self.names: set = set()
+        self.params: set = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.add(node.value)
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        node.value.visit(self)
+        return False
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        node.value.visit(self)
+        return False
+
+    def visit_Param(self, node: cst.Param) -> bool:
+        self.params.add(node.name.value)
+        if node.annotation is not None:
+            node.annotation.visit(self)
+        if node.default is not None:
+            node.default.visit(self)
+        return False
+
+
+def _enclosing_local(f: FuncInfo, site_scope: Scope) -> Optional[str]:
+    """A variable of an enclosing function the fresh function reads (it cannot be rebuilt alone)."""
+    v = _Names()
+    f.node.visit(v)
+    if not f.is_lambda:
+        v.names.discard(f.name)
+    for n in sorted(v.names - v.params):
+        owner = (f.body_scope or site_scope).lookup_scope(n)
+        if owner is None or owner.kind == "module":
+            continue
+        s: Optional[Scope] = owner
+        inside = False
+        while s is not None and f.body_scope is not None:
+            if s is f.body_scope:
+                inside = True
+                break
+            s = s.parent
+        if not inside:
+            return n
+    return None
+
+
+def _static_positions(jit_kw: Dict[str, str], params: List[Param]) -> set:
+    out = set()
+    nums = ast.literal_eval(jit_kw["static_argnums"]) if "static_argnums" in jit_kw else ()
+    names = ast.literal_eval(jit_kw["static_argnames"]) if "static_argnames" in jit_kw else ()
+    nums = (nums,) if isinstance(nums, int) else tuple(nums or ())
+    names = (names,) if isinstance(names, str) else tuple(names or ())
+    positional = [p.name for p in params if p.kind != "kw"]
+    for i in nums:
+        if isinstance(i, int) and -len(positional) <= i < len(positional):
+            out.add(positional[i])
+    out.update(n for n in names if isinstance(n, str))
+    return out
+
