@@ -8,7 +8,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.classes import LEAF, STATIC_FIELD, ClassModel, annotation_class, is_classmethod, is_property
+from jaxlint.analysis.classes import LEAF, STATIC_FIELD, annotation_class, is_classmethod, is_property
 from jaxlint.analysis.annotations import (
     annotation_container,
     container_uses,
@@ -69,7 +69,8 @@ class Analyzer:
         self.memo: Dict[tuple, Val] = {}
         self.active: set = set()
         self.analyzed_entries: List[Tuple[Application, Frame]] = []
-        self.classes = ClassModel(index)
+        self.classes = finder.classes
+        self.receivers = finder.receivers
         self.container_cache: Dict[int, frozenset] = {}
         self._callee_table: Optional[Dict] = None
         self._alias_by_app: Optional[Dict] = None
@@ -218,7 +219,9 @@ class Analyzer:
         positional = f.positional_params()
         skip = 0
         if app.bound_self and f.is_method and positional:
-            frame.env[positional[0].name.value] = Val(STATIC, None, 0, cls=f.cls)
+            # A bound method: ``self`` is the Python object it is bound to, its attributes
+            # Python values, its methods those of the receiver's class.
+            frame.env[positional[0].name.value] = Val(STATIC, None, 0, cls=app.receiver_cls or f.cls)
             skip = 1
         nargs = app.nargs
         operands = None
@@ -322,6 +325,13 @@ class Analyzer:
             names = self.classes.field_names(cls)
             if attr in names and names.index(attr) < len(base.items):
                 return base.items[names.index(attr)]
+        if base.kind == STATIC:
+            # An attribute of a Python object (a bound method's ``self``): an instance of the
+            # class its methods build it with (``self.model = Model(...)``), if they agree.
+            r = self.receivers.attribute_receiver(cls, attr)
+            if r is not None and r.cls is not None:
+                return Val(STATIC, None, 0, cls=r.cls)
+            return None
         if base.kind != TRACED:
             return None
         kind = self.classes.field_kind(cls, attr)
