@@ -9,6 +9,8 @@ mode checks findings against); a marked code that no rule declares fails the tes
 * a case that raises must raise at a marked line, with an error the mark's rule declares;
 * every line marked with a "raises" code must be where some case raises that error (so the
   markers are exactly JAX's failures: unmarked look-alikes in the same cases run fine);
+  a rule whose error comes from inside the flagged call (``within_call``: a captured module's
+  ``__call__`` writes its state) is marked on the call, and the error must pass through it;
 * every line marked with a "frozen" code must run while tracing and not when the compiled
   function is called again (its effect is frozen at trace time);
 * a module with "recompiles" marks must have ``FROZEN`` checks that observe the retrace;
@@ -122,8 +124,13 @@ def _run(case, filenames):
 
 
 def _fail_line(err, filenames):
-    frames = [f for f in traceback.extract_tb(err.__traceback__) if f.filename in filenames]
-    return (frames[-1].filename, frames[-1].lineno) if frames else None
+    frames = _fail_path(err, filenames)
+    return frames[-1] if frames else None
+
+
+def _fail_path(err, filenames):
+    """The (file, line) of the fixture's frames the error passed through, outermost first."""
+    return [(f.filename, f.lineno) for f in traceback.extract_tb(err.__traceback__) if f.filename in filenames]
 
 
 def _raises(code):
@@ -133,6 +140,12 @@ def _raises(code):
 
 def _error_ok(code, err):
     return _raises(code) and prevents(code).matches(err)
+
+
+def _within_call(code, err):
+    """A code whose error comes from inside the flagged call: it may be marked on any line the
+    error passed through."""
+    return _error_ok(code, err) and prevents(code).within_call
 
 
 def _tolerated(code, err):
@@ -168,6 +181,7 @@ def test_oracle(name, path, files):
     filenames = {os.path.realpath(f) for f in files}
     filenames |= {f for f in files}
     failures = {}  # (file, line) -> exception
+    passed_through = {}  # (file, line) -> exception, for every fixture frame of a failure
     twice_frozen = set()
     problems = []
     deprecated_at = set()
@@ -182,7 +196,11 @@ def test_oracle(name, path, files):
             if where is not None:
                 where = (os.path.realpath(where[0]), where[1])
             marked = codes_at.get(where, set())
-            if not any(_error_ok(c, err) or _tolerated(c, err) for c in marked):
+            path = [(os.path.realpath(f), line) for f, line in _fail_path(err, filenames)]
+            for at in path:
+                passed_through.setdefault(at, err)
+            outer = any(_within_call(c, err) for at in path for c in codes_at.get(at, set()))
+            if not outer and not any(_error_ok(c, err) or _tolerated(c, err) for c in marked):
                 problems.append(
                     f"case {i} raised {type(err).__name__} at {where} (marked {sorted(marked) or 'nothing'}): "
                     f"{str(err).splitlines()[0][:120]}"
@@ -201,6 +219,10 @@ def test_oracle(name, path, files):
             # A static array parameter fails where the jitted function is called, not at the mark.
             if not any(_error_ok(code, e) for e in failures.values()):
                 problems.append(f"{where} is marked {code} but no case fails with {declared.description}")
+        elif declared.kind == "raises" and declared.within_call:
+            err = passed_through.get(where)
+            if err is None or not _error_ok(code, err):
+                problems.append(f"{where} is marked {code} but no case fails inside it with {declared.description}")
         elif declared.kind == "raises":
             err = failures.get(where)
             if err is None or not _error_ok(code, err):

@@ -30,14 +30,22 @@ _MAX_DEPTH = 6
 
 class Receiver:
     """An object's class: one of the module (``cls``) or an imported one (``external``, its
-    qualified name), and the call that built it when a single one did."""
+    qualified name), and the call that built it when a single one did (with the scope that
+    call is in)."""
 
-    __slots__ = ("cls", "external", "built")
+    __slots__ = ("cls", "external", "built", "scope")
 
-    def __init__(self, cls: Optional[ClassInfo] = None, external: Optional[str] = None, built: Optional[cst.Call] = None):
+    def __init__(
+        self,
+        cls: Optional[ClassInfo] = None,
+        external: Optional[str] = None,
+        built: Optional[cst.Call] = None,
+        scope: Optional[Scope] = None,
+    ):
         self.cls = cls
         self.external = external
         self.built = built
+        self.scope = scope
 
     def same_class(self, other: "Receiver") -> bool:
         return self.cls is other.cls and self.external == other.external
@@ -113,12 +121,12 @@ class ReceiverModel:
                 if cls is not None:
                     if any(b.kind != "class" for b in owner.bindings.get(func.value, ())):
                         return None  # the class name is rebound: cannot tell what is called
-                    return Receiver(cls, None, call)
+                    return Receiver(cls, None, call, scope)
                 if func.value in owner.defs:
                     return None  # a function of the module: what it returns is not read here
         q = resolve(func, scope)
         if q is not None:
-            return Receiver(None, q, call)
+            return Receiver(None, q, call, scope)
         return None
 
     def _name(self, name: str, scope: Scope, depth: int) -> Optional[Receiver]:
@@ -147,8 +155,12 @@ class ReceiverModel:
             return Receiver(func.cls)
         for p in positional + list(func.params.kwonly_params):
             if p.name.value == name and p.annotation is not None:
-                cls = annotation_class(p.annotation.annotation, func.scope)
-                return Receiver(cls) if cls is not None else None
+                ann = p.annotation.annotation
+                cls = annotation_class(ann, func.scope)
+                if cls is not None:
+                    return Receiver(cls)
+                q = resolve(ann, func.scope)  # ``rngs: nnx.Rngs``: a class of another library
+                return Receiver(None, q) if q is not None else None
         return None
 
     def attribute_receiver(self, cls: ClassInfo, attr: str, depth: int = 0) -> Optional[Receiver]:

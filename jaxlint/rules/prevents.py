@@ -38,6 +38,9 @@ class Prevents:
     description: str  # for people: the --explain text and the README table
     errors: Tuple[ErrorPattern, ...] = ()
     stage: str = ""  # for "raises": "trace" or "call"
+    # For "raises": the error comes from inside the flagged call, possibly from a line of the
+    # user's own code that the call runs (a module's ``__call__``), not from the flagged line.
+    within_call: bool = False
 
     def matches(self, exc: BaseException) -> bool:
         names = [c.__name__ for c in type(exc).__mro__]
@@ -47,13 +50,13 @@ class Prevents:
 KINDS = ("raises", "frozen", "recompiles", "warns", "wrong-result", "none")
 
 
-def raises(*errors: ErrorPattern, stage: str = "trace", description: str = "") -> Prevents:
+def raises(*errors: ErrorPattern, stage: str = "trace", description: str = "", within_call: bool = False) -> Prevents:
     if not errors:
         raise ValueError("raises() needs at least one error")
     if stage not in ("trace", "call"):
         raise ValueError(f"unknown stage {stage!r}")
     text = description or " / ".join(e.exception for e in errors)
-    return Prevents("raises", text, tuple(errors), stage)
+    return Prevents("raises", text, tuple(errors), stage, within_call)
 
 
 def frozen(description: str) -> Prevents:
