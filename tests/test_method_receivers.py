@@ -97,3 +97,22 @@ def test_an_attribute_set_in_init_names_its_class():
                 return jax.jit(self.gate.apply)
         """
     ) == [(IF_LINE, "JAX101")]
+
+
+def test_an_attribute_set_from_an_annotated_parameter_names_its_class():
+    assert _codes(
+        """
+        class Owner:
+            def __init__(self, gate: Soft):
+                self.gate = gate
+                self.fast = jax.jit(self.gate.apply)
+        """
+    ) == [(IF_LINE, "JAX101")]
+    assert _codes(
+        """
+        class Owner:
+            def __init__(self, gate):
+                self.gate = gate
+                self.fast = jax.jit(self.gate.apply)
+        """
+    ) == []

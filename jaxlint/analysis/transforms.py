@@ -540,9 +540,19 @@ class TransformFinder:
         """``obj.method`` / ``self.method`` / ``Cls(...).method`` / ``self.model.apply``: the
         method of the receiver's class (inherited ones too).  A receiver whose class the module
         does not show gives None: nothing is said about a function that cannot be read."""
-        from jaxlint.analysis.classes import is_property
+        from jaxlint.analysis.classes import is_classmethod, is_property
 
         attr = expr.attr.value
+        named = self._named_class(expr.value, scope)
+        if named is not None:
+            # ``Cls.method``: a static or class method, or a plain function taking ``self``
+            f = self.classes.member(named, attr)
+            if f is None or is_property(f):
+                return None
+            ref = FnRef(f)
+            ref.bound_self = is_classmethod(f)
+            ref.receiver_cls = named
+            return ref
         receiver = self.receivers.receiver_of(expr.value, scope)
         cls = receiver.cls if receiver is not None else None
         if cls is None and isinstance(expr.value, cst.Name) and expr.value.value in ("self", "cls"):
@@ -556,6 +566,17 @@ class TransformFinder:
         ref.bound_self = True
         ref.receiver_cls = cls
         return ref
+
+    @staticmethod
+    def _named_class(expr, scope: Scope):
+        """The class of the module a bare name refers to (never rebound), else None."""
+        if not isinstance(expr, cst.Name):
+            return None
+        owner = scope.lookup_scope(expr.value)
+        cls = owner.classes.get(expr.value) if owner is not None else None
+        if cls is None or any(b.kind != "class" for b in owner.bindings.get(expr.value, ())):
+            return None
+        return cls
 
     # -- finding applications ---------------------------------------------------
     def _add(self, app: Application) -> None:
