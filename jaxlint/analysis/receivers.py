@@ -22,7 +22,7 @@ from typing import Dict, List, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.classes import ClassModel, annotation_class, is_classmethod
-from jaxlint.analysis.scopes import ClassInfo, FastVisitor, Scope
+from jaxlint.analysis.scopes import ClassInfo, Scope
 from jaxlint.analysis.transforms import resolve
 
 _MAX_DEPTH = 6
@@ -63,8 +63,9 @@ def _agreed(found: List[Optional[Receiver]]) -> Optional[Receiver]:
     return Receiver(first.cls, first.external, None)
 
 
-class _SelfAttributeWrites(FastVisitor):
-    """``<me>.attr = value`` statements of one method body."""
+class _SelfAttributeWrites:
+    """``<me>.attr = value`` statements of one method body.  Only statements are visited (the
+    bodies of ``if``, loops, ``with``, ``try``), never expressions: a write is a statement."""
 
     def __init__(self, me: str):
         self.me = me
@@ -77,15 +78,39 @@ class _SelfAttributeWrites(FastVisitor):
             for el in target.elements:
                 self._target(el.value, None)  # unpacked: the value of each element is not read
 
-    def visit_Assign(self, node: cst.Assign) -> None:
-        for t in node.targets:
-            self._target(t.target, node.value if len(node.targets) == 1 else None)
+    def block(self, suite) -> None:
+        for st in getattr(suite, "body", ()):
+            self.statement(st)
 
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        self._target(node.target, node.value)
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._target(node.target, None)
+    def statement(self, st) -> None:
+        if isinstance(st, cst.SimpleStatementLine):
+            for small in st.body:
+                if isinstance(small, cst.Assign):
+                    for t in small.targets:
+                        self._target(t.target, small.value if len(small.targets) == 1 else None)
+                elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
+                    self._target(small.target, small.value if isinstance(small, cst.AnnAssign) else None)
+            return
+        if isinstance(st, (cst.FunctionDef, cst.ClassDef)):
+            return  # a nested function's ``self`` is its own business
+        if isinstance(st, cst.If):
+            self.block(st.body)
+            if isinstance(st.orelse, cst.If):
+                self.statement(st.orelse)
+            elif st.orelse is not None:
+                self.block(st.orelse.body)
+            return
+        body = getattr(st, "body", None)
+        if isinstance(body, cst.BaseSuite):
+            self.block(body)
+        for part in ("orelse", "finalbody"):
+            sub = getattr(st, part, None)
+            if sub is not None:
+                self.block(sub.body)
+        for h in getattr(st, "handlers", ()):
+            self.block(h.body)
+        for case in getattr(st, "cases", ()):
+            self.block(case.body)
 
 
 class ReceiverModel:
@@ -197,7 +222,7 @@ class ReceiverModel:
                 if not f.is_method or not positional or f.body_scope is None:
                     continue
                 v = _SelfAttributeWrites(positional[0].name.value)
-                v.walk(f.node.body)
+                v.block(f.node.body)
                 for attr, value in v.writes:
                     writes.setdefault(attr, []).append((value, f.body_scope))
             self._writes[id(cls)] = writes
