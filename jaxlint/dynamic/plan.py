@@ -651,17 +651,23 @@ def _apps_of(f: FuncInfo, facts: FileFacts) -> List[Application]:
 
 
 def _entry_app(finding: Finding, facts: FileFacts) -> Optional[Application]:
+    apps = _entry_apps(finding, facts)
+    return apps[0] if apps else None
+
+
+def _entry_apps(finding: Finding, facts: FileFacts) -> List[Application]:
+    """The applications of the finding's entry function, those of its transform first: one
+    method can be traced bound to objects of different classes (``jax.jit(Gate().apply)``,
+    ``jax.jit(SoftGate().apply)``)."""
     ctx = finding.context or {}
     line = ctx.get("entry_line")
     if line is None:
-        return None
+        return []
     cands = []
     for f in facts.func_at_def_line(line):
         cands.extend(_apps_of(f, facts))
-    for a in cands:
-        if a.transform.label == ctx.get("transform"):
-            return a
-    return cands[0] if cands else None
+    same = [a for a in cands if a.transform.label == ctx.get("transform")]
+    return same or cands[:1]
 
 
 def _statics(app: Application, facts: FileFacts) -> Tuple[set, bool]:
@@ -702,6 +708,18 @@ def entry_driver(app: Application, facts: FileFacts, how: str) -> Optional[Drive
         "argsets": argsets,
         "guessed": guessed,
     }
+
+
+def _receiver_driver(entry: Optional[Driver], app: Application, facts: FileFacts) -> Optional[Driver]:
+    """For a method bound to an object of a subclass (``jax.jit(SoftGate().apply)`` of a method
+    defined on ``Gate``): the same driver on an object of that subclass, whose overrides apply."""
+    receiver = app.receiver_cls
+    if entry is None or not entry["target"].get("cls") or receiver is None or receiver is app.func.cls:
+        return None
+    if receiver.scope is not facts.index.module_scope:
+        return None
+    target = dict(entry["target"], instance_cls=receiver.name, ctors=constructor_calls(receiver.name, facts))
+    return dict(entry, target=target)
 
 
 def plain_driver(f: FuncInfo, facts: FileFacts) -> Optional[Driver]:
@@ -941,16 +959,14 @@ def plan_finding(finding: Finding, facts: FileFacts) -> Check:
     if prevents is not None and prevents.kind == "raises" and prevents.stage == "trace":
         check["kind"] = "trace"
         drivers = []
-        app = _entry_app(finding, facts)
-        if app is not None:
+        apps = _entry_apps(finding, facts)
+        for app in apps:
             # Under jax.grad and friends alone the values are JVP tracers over concrete ones.
-            d = entry_driver(app, facts, "jvp" if app.transform.differentiated else "jaxpr")
-            if d is not None:
-                drivers.append(d)
-            d = _site_driver(app, facts)
-            if d is not None:
-                drivers.append(d)
-        elif code == "JAX304":
+            entry = entry_driver(app, facts, "jvp" if app.transform.differentiated else "jaxpr")
+            for d in (entry, _receiver_driver(entry, app, facts), _site_driver(app, facts)):
+                if d is not None and d not in drivers:
+                    drivers.append(d)
+        if not apps and code == "JAX304":
             f = facts.innermost_func(finding.line)
             top = top_level(f) if f is not None else None
             if top is not None:

@@ -16,6 +16,17 @@ def _uses_nnx(m) -> bool:
     return any(q.startswith(("flax.nnx", "flax.experimental.nnx")) or q == "flax" for s in scopes for q in s.imports.values())
 
 
+def _entry_context(m, app) -> dict:
+    """The traced entry point, as interpreter findings carry it (the dynamic mode runs it)."""
+    pos = m.positions.get(app.func.node)
+    return {
+        "function": app.func.name,
+        "entry": app.func.qualname,
+        "entry_line": pos.start.line if pos is not None else None,
+        "transform": app.transform.label,
+    }
+
+
 class CapturedNnxModule(Rule):
     """
     What it does
@@ -141,4 +152,4 @@ class CapturedNnxModule(Rule):
                 if found is None:
                     continue
                 reported.add(id(c.call))
-                m.report(self, c.call, var=dotted_name(c.obj) or "module", state=found, where=where)
+                m.report(self, c.call, var=dotted_name(c.obj) or "module", state=found, where=where, context=_entry_context(m, app))
