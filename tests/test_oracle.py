@@ -11,6 +11,8 @@ mode checks findings against); a marked code that no rule declares fails the tes
   markers are exactly JAX's failures: unmarked look-alikes in the same cases run fine); for a
   code whose error comes where the flagged declaration is used (``at="use"``), some case must
   raise it, and the cases that raise it at unmarked lines are exactly one per mark;
+  a rule whose error comes from inside the flagged call (``within_call``: a captured module's
+  ``__call__`` writes its state) is marked on the call, and the error must pass through it;
 * every line marked with a "stale" code must run inside a ``FROZEN`` check that returns True
   (the check calls the compiled function, changes the object, calls again and sees the old
   result);
@@ -127,8 +129,13 @@ def _run(case, filenames):
 
 
 def _fail_line(err, filenames):
-    frames = [f for f in traceback.extract_tb(err.__traceback__) if f.filename in filenames]
-    return (frames[-1].filename, frames[-1].lineno) if frames else None
+    frames = _fail_path(err, filenames)
+    return frames[-1] if frames else None
+
+
+def _fail_path(err, filenames):
+    """The (file, line) of the fixture's frames the error passed through, outermost first."""
+    return [(f.filename, f.lineno) for f in traceback.extract_tb(err.__traceback__) if f.filename in filenames]
 
 
 def _raises(code):
@@ -138,6 +145,12 @@ def _raises(code):
 
 def _error_ok(code, err):
     return _raises(code) and prevents(code).matches(err)
+
+
+def _within_call(code, err):
+    """A code whose error comes from inside the flagged call: it may be marked on any line the
+    error passed through."""
+    return _error_ok(code, err) and prevents(code).within_call
 
 
 def _tolerated(code, err):
@@ -173,6 +186,7 @@ def test_oracle(name, path, files):
     filenames = {os.path.realpath(f) for f in files}
     filenames |= {f for f in files}
     failures = {}  # (file, line) -> exception
+    passed_through = {}  # (file, line) -> exception, for every fixture frame of a failure
     twice_frozen = set()
     problems = []
     deprecated_at = set()
@@ -189,12 +203,17 @@ def test_oracle(name, path, files):
             if where is not None:
                 where = (os.path.realpath(where[0]), where[1])
             marked = codes_at.get(where, set())
-            at_use = [c for c in use_codes if _error_ok(c, err)] if not marked else []
+            path = [(os.path.realpath(f), line) for f, line in _fail_path(err, filenames)]
+            for frame_at in path:
+                passed_through.setdefault(frame_at, err)
+            # a marked call whose error is raised inside the code it runs (within_call)
+            outer = any(_within_call(c, err) for frame_at in path for c in codes_at.get(frame_at, set()))
+            at_use = [c for c in use_codes if _error_ok(c, err)] if not marked and not outer else []
             if at_use:
                 # The error of a declaration flagged elsewhere (a static array parameter, an
                 # array in static metadata), raised where the declaration is used.
                 use_failures.setdefault(at_use[0], []).append(i)
-            elif not any(_error_ok(c, err) or _tolerated(c, err) for c in marked):
+            elif not outer and not any(_error_ok(c, err) or _tolerated(c, err) for c in marked):
                 problems.append(
                     f"case {i} raised {type(err).__name__} at {where} (marked {sorted(marked) or 'nothing'}): "
                     f"{str(err).splitlines()[0][:120]}"
@@ -213,6 +232,10 @@ def test_oracle(name, path, files):
             # The declaration fails where it is used (a call of the jitted function), not at the mark.
             if not any(_error_ok(code, e) for e in failures.values()):
                 problems.append(f"{where} is marked {code} but no case fails with {declared.description}")
+        elif declared.kind == "raises" and declared.within_call:
+            err = passed_through.get(where)
+            if err is None or not _error_ok(code, err):
+                problems.append(f"{where} is marked {code} but no case fails inside it with {declared.description}")
         elif declared.kind == "raises":
             err = failures.get(where)
             if err is None or not _error_ok(code, err):

@@ -45,6 +45,23 @@ def annotation_container(ann) -> int:
     head = (dotted_name(e) or "").rsplit(".", 1)[-1]
     return _CONTAINER_ANNOTATIONS.get(head, 0)
 
+_MAYBE_NONE_HEADS = frozenset({"Optional", "Union", "Any", "object", "None", "NoneType"})
+
+
+def is_not_none_annotation(ann) -> bool:
+    """True when an annotation names a type that excludes None (``NeighborList``,
+    ``Tuple[int, int]``); False for ``Optional[...]``, ``X | None``, ``Any``, strings."""
+    if ann is None:
+        return False
+    e = ann.annotation if isinstance(ann, cst.Annotation) else ann
+    if isinstance(e, cst.Subscript):
+        e = e.value
+    if not isinstance(e, (cst.Name, cst.Attribute)):
+        return False
+    head = (dotted_name(e) or "").rsplit(".", 1)[-1]
+    return bool(head) and head not in _MAYBE_NONE_HEADS
+
+
 def is_ref_name(name: str) -> bool:
     return name.endswith(("_ref", "_refs")) or name in ("ref", "refs")
 

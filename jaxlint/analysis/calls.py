@@ -8,11 +8,12 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.classes import LEAF, STATIC_FIELD, ClassModel, annotation_class, is_classmethod, is_property
+from jaxlint.analysis.classes import LEAF, STATIC_FIELD, annotation_class, is_classmethod, is_property
 from jaxlint.analysis.annotations import (
     annotation_container,
     container_uses,
     is_array_annotation,
+    is_not_none_annotation,
     is_ref_name,
     is_scalar_annotation,
 )
@@ -69,7 +70,8 @@ class Analyzer:
         self.memo: Dict[tuple, Val] = {}
         self.active: set = set()
         self.analyzed_entries: List[Tuple[Application, Frame]] = []
-        self.classes = ClassModel(index)
+        self.classes = finder.classes
+        self.receivers = finder.receivers
         self.container_cache: Dict[int, frozenset] = {}
         self._callee_table: Optional[Dict] = None
         self._alias_by_app: Optional[Dict] = None
@@ -218,7 +220,9 @@ class Analyzer:
         positional = f.positional_params()
         skip = 0
         if app.bound_self and f.is_method and positional:
-            frame.env[positional[0].name.value] = Val(STATIC, None, 0, cls=f.cls)
+            # A bound method: ``self`` is the Python object it is bound to, its attributes
+            # Python values, its methods those of the receiver's class.
+            frame.env[positional[0].name.value] = Val(STATIC, None, 0, cls=app.receiver_cls or f.cls)
             skip = 1
         nargs = app.nargs
         operands = None
@@ -294,6 +298,10 @@ class Analyzer:
             # leaves; where it cannot tell, the fields stay unknown.
             return Val(TRACED, name, OPAQUE, cls=f.cls)
         flags = OPAQUE if t.opaque_attrs else 0
+        if is_not_none_annotation(param.annotation):
+            # ``neighbors: NeighborList``: the caller passes one, so ``if neighbors is None:``
+            # further down (in a helper it is handed to) is a branch this trace does not take.
+            flags |= NOTNONE
         if t.refs or is_ref_name(name):
             return Val(TRACED, name, flags | REF)
         return Val(TRACED, name, flags | self.param_shape_flags(f, param, name), cls=self.pytree_class(param, f))
@@ -322,6 +330,13 @@ class Analyzer:
             names = self.classes.field_names(cls)
             if attr in names and names.index(attr) < len(base.items):
                 return base.items[names.index(attr)]
+        if base.kind == STATIC:
+            # An attribute of a Python object (a bound method's ``self``): an instance of the
+            # class its methods build it with (``self.model = Model(...)``), if they agree.
+            r = self.receivers.attribute_receiver(cls, attr)
+            if r is not None and r.cls is not None:
+                return Val(STATIC, None, 0, cls=r.cls)
+            return None
         if base.kind != TRACED:
             return None
         kind = self.classes.field_kind(cls, attr)
@@ -520,7 +535,14 @@ class Analyzer:
             name = param.name.value
             j = i - skip - nb  # index among the operands the primitive passes
             if i < skip or i - skip < nb or name in statics or name in bound_kw:
-                sub.env[name] = STATIC_VAL if i < skip else (bound_args[i - skip] if i - skip < nb else STATIC_VAL)
+                if i < skip:
+                    sub.env[name] = STATIC_VAL
+                elif i - skip < nb:
+                    sub.env[name] = bound_args[i - skip]
+                else:
+                    # what functools.partial bound reaches the body: ``partial(f, k=None)`` makes
+                    # ``if k is None:`` the branch taken, ``k=expr`` the branch not taken
+                    sub.env[name] = bound_kw.get(name, STATIC_VAL)
             elif operands is not None and j < len(operands):
                 v = operands[j]
                 sub.env[name] = Val(v.kind, name, v.flags | (REF if is_ref_name(name) else 0), v.items) if v.kind == TRACED else v
@@ -530,7 +552,10 @@ class Analyzer:
                 sub.env[name] = Val(TRACED, name, REF if is_ref_name(name) else self.param_shape_flags(f, param, name))
         for param in p.kwonly_params:
             name = param.name.value
-            sub.env[name] = STATIC_VAL if (name in statics or name in bound_kw or param.default is not None) else Val(TRACED, name)
+            if name in bound_kw:
+                sub.env[name] = bound_kw[name]
+            else:
+                sub.env[name] = STATIC_VAL if (name in statics or param.default is not None) else Val(TRACED, name)
         if isinstance(p.star_arg, cst.Param):
             sname = p.star_arg.name.value
             sub.env[sname] = Val(TRACED, sname, PYSEQ | (REF if is_ref_name(sname) else 0))

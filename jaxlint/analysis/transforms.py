@@ -298,6 +298,7 @@ class Application:
         "bound_set",
         "bound_false",
         "argnums",
+        "receiver_cls",
     )
 
     def __init__(self, func: FuncInfo, transform: Transform, site, site_scope: Scope):
@@ -316,6 +317,9 @@ class Application:
         self.nargs: Optional[int] = None  # positional arguments the function receives, if known
         self.bound_set: FrozenSet[str] = frozenset()
         self.bound_false: FrozenSet[str] = frozenset()
+        # The class of the object a bound method belongs to (``jax.jit(model.apply)`` with
+        # ``model = Model(...)``): a subclass of the method's own class, or that class.
+        self.receiver_cls = None
 
     @property
     def skipped(self) -> int:
@@ -395,7 +399,7 @@ def _false_keywords(args) -> FrozenSet[str]:
 class FnRef:
     """A function value as the analysis sees it: which def, and what is already bound."""
 
-    __slots__ = ("func", "bound_self", "bound_pos", "bound_kw", "bound_set", "bound_false", "jit")
+    __slots__ = ("func", "bound_self", "bound_pos", "bound_kw", "bound_set", "bound_false", "jit", "receiver_cls")
 
     def __init__(self, func: FuncInfo):
         self.func = func
@@ -405,6 +409,7 @@ class FnRef:
         self.bound_set: FrozenSet[str] = frozenset()  # bound keywords whose value is not None
         self.bound_false: FrozenSet[str] = frozenset()  # bound keywords whose value is False
         self.jit: Optional[Application] = None
+        self.receiver_cls = None  # a bound method: the class of the object it is bound to
 
 
 class TransformFinder:
@@ -418,7 +423,27 @@ class TransformFinder:
         # (scope id, name) -> Application, for ``g = jax.jit(f)``
         self.aliases: Dict[Tuple[int, str], Application] = {}
         self._bound_values: Dict[int, Dict[int, List[str]]] = {}
+        self._classes = None
+        self._receivers = None
         self._find()
+
+    @property
+    def classes(self):
+        """The module's class model (inheritance, pytree fields), built on first use."""
+        if self._classes is None:
+            from jaxlint.analysis.classes import ClassModel  # classes reads names through this module
+
+            self._classes = ClassModel(self.index)
+        return self._classes
+
+    @property
+    def receivers(self):
+        """What objects are instances of (``obj = Cls(...)``, ``self.model = Model(...)``)."""
+        if self._receivers is None:
+            from jaxlint.analysis.receivers import ReceiverModel
+
+            self._receivers = ReceiverModel(self.classes)
+        return self._receivers
 
     # -- recognising transforms -------------------------------------------------
     def transform_of(self, expr, scope: Scope) -> Optional[Tuple[Transform, List[cst.Arg]]]:
@@ -478,6 +503,7 @@ class TransformFinder:
                 if alias is not None:
                     r = FnRef(alias.func)
                     r.bound_self = alias.bound_self
+                    r.receiver_cls = alias.receiver_cls
                     r.bound_pos = alias.bound_pos
                     r.bound_kw = alias.bound_kw
                     r.bound_set = alias.bound_set
@@ -488,16 +514,8 @@ class TransformFinder:
                 if len(binds) == 1 and binds[0].value is not None and binds[0].kind == "assign":
                     return self.resolve_fn(binds[0].value, owner, depth + 1)
             return None
-        if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
-            if expr.value.value in ("self", "cls"):
-                cls = scope.enclosing_class()
-                if cls is not None:
-                    f = cls.body_scope.defs.get(expr.attr.value)
-                    if f is not None:
-                        r = FnRef(f)
-                        r.bound_self = True
-                        return r
-            return None
+        if isinstance(expr, cst.Attribute):
+            return self._bound_method(expr, scope)
         if isinstance(expr, cst.Call):
             fq = resolve(expr.func, scope)
             if not expr.args or expr.args[0].keyword is not None or expr.args[0].star:
@@ -517,6 +535,48 @@ class TransformFinder:
             if fq in PASS_THROUGH or (fq is not None and fq in TRANSFORMS):
                 return self.resolve_fn(expr.args[0].value, scope, depth + 1)
         return None
+
+    def _bound_method(self, expr: cst.Attribute, scope: Scope) -> Optional[FnRef]:
+        """``obj.method`` / ``self.method`` / ``Cls(...).method`` / ``self.model.apply``: the
+        method of the receiver's class (inherited ones too).  A receiver whose class the module
+        does not show gives None: nothing is said about a function that cannot be read."""
+        from jaxlint.analysis.classes import is_classmethod, is_property
+
+        attr = expr.attr.value
+        named = self._named_class(expr.value, scope)
+        if named is not None:
+            # ``Cls.method``: a static or class method, or a plain function taking ``self``
+            f = self.classes.member(named, attr)
+            if f is None or is_property(f):
+                return None
+            ref = FnRef(f)
+            ref.bound_self = is_classmethod(f)
+            ref.receiver_cls = named
+            return ref
+        receiver = self.receivers.receiver_of(expr.value, scope)
+        cls = receiver.cls if receiver is not None else None
+        if cls is None and isinstance(expr.value, cst.Name) and expr.value.value in ("self", "cls"):
+            cls = scope.enclosing_class()  # a lambda or nested function of a method
+        if cls is None:
+            return None
+        f = self.classes.member(cls, attr)
+        if f is None or is_property(f):
+            return None
+        ref = FnRef(f)
+        ref.bound_self = True
+        ref.receiver_cls = cls
+        return ref
+
+    @staticmethod
+    def _named_class(expr, scope: Scope):
+        """The class of the module a bare name refers to (never rebound), else None."""
+        if not isinstance(expr, cst.Name):
+            return None
+        owner = scope.lookup_scope(expr.value)
+        cls = owner.classes.get(expr.value) if owner is not None else None
+        if cls is None or any(b.kind != "class" for b in owner.bindings.get(expr.value, ())):
+            return None
+        return cls
 
     # -- finding applications ---------------------------------------------------
     def _add(self, app: Application) -> None:
@@ -588,6 +648,7 @@ class TransformFinder:
                 continue
             app = Application(ref.func, t, call, scope)
             app.bound_self = ref.bound_self
+            app.receiver_cls = ref.receiver_cls
             app.bound_pos = ref.bound_pos
             app.bound_kw = ref.bound_kw
             app.bound_set = ref.bound_set

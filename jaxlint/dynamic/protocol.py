@@ -74,6 +74,8 @@ Target = TypedDict(
         "method": bool,  # a method: called on an instance built for it
         "lambda": bool,  # a lambda bound to a module-level name
         "ctors": List[Constructor],  # for a method: ways to build the instance, best first
+        # a method bound to an object of this subclass of ``cls`` (its overrides apply)
+        "instance_cls": str,
         "factory": Factory,
     },
     total=False,

@@ -418,6 +418,12 @@ def resolve_target(mod, driver, path):
     Unverified with the reason when it cannot be reached or instantiated."""
     target = driver["target"]
     raw, obj, cls = lookup(mod, target, path)
+    if target["method"] and target.get("instance_cls"):
+        # the method is bound to an object of a subclass of the class that defines it
+        sub = getattr(mod, target["instance_cls"], None)
+        if sub is None:
+            raise Unverified(f"class {target['instance_cls']} is not defined at module level after import")
+        return raw, obj, cls, instance_of(sub, target)
     return raw, obj, cls, instance_of(cls, target) if target["method"] else None
 
 
@@ -428,6 +434,7 @@ def guessed_note(driver):
 
 def check_trace(mod, path, check):
     notes = []
+    refuted = False  # some driver traced the line without error; another may still fail there
     for driver in check["drivers"]:
         try:
             raw, _obj, cls, self_obj = resolve_target(mod, driver, path)
@@ -448,7 +455,8 @@ def check_trace(mod, path, check):
             if err is not None and matches(err, check, path):
                 return "confirmed", f"{type(err).__name__} tracing {driver['label']}"
             if err is None and tracker.passed:
-                return "refuted", "traced without error"
+                refuted = True
+                break
             if err is not None:
                 if any(check["line"] <= ln <= check["end_line"] for ln in file_frames(err, path)):
                     notes.append(f"line {check['line']} raised {short(err)}")
@@ -461,6 +469,8 @@ def check_trace(mod, path, check):
         g = guessed_note(driver)
         if g:
             notes.insert(0, g)
+    if refuted:
+        return "refuted", "traced without error"
     return "unverified", pick_note(notes, check)
 
 
@@ -643,6 +653,8 @@ def check_effect(mod, path, check):
         g = guessed_note(driver)
         if g:
             notes.insert(0, g)
+    if refuted:
+        return "refuted", "traced without error"
     return "unverified", pick_note(notes, check)
 
 

@@ -167,6 +167,11 @@ class FactsDeriver:
         target = self.target(f)
         if target is None:
             return None
+        receiver = getattr(app, "receiver_cls", None)
+        if target["method"] and receiver is not None and receiver is not f.cls and receiver.scope is self.index.module_scope:
+            # A method bound to an object of a subclass (``jax.jit(SoftGate().apply)`` of a
+            # method defined on ``Gate``): the worker builds that subclass, whose overrides apply.
+            target = dict(target, instance_cls=receiver.name, ctors=self.constructor_calls(receiver.name))
         statics, opaque = self.statics(app)
         skip = app.bound_pos + (1 if target["method"] else 0)
         params = self._callable_params(app, statics, skip)

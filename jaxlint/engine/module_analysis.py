@@ -94,6 +94,14 @@ class ModuleAnalysis:
         """The oldest JAX the code must still run on (``min-jax``), or None."""
         return self.config.min_jax
 
-    def report(self, rule, node, **fields) -> None:
-        """For ``check_module`` rules: a finding at ``node``."""
-        self._report(rule, node, None, fields)
+    def report(self, rule, node, entry=None, **fields) -> None:
+        """For ``check_module`` rules: a finding at ``node``.  ``entry``: the transform
+        application (jaxlint.analysis.transforms.Application) whose tracing reaches ``node``,
+        when the rule knows it; the finding then carries that entry point like the
+        interpreter's findings do (its context and facts, which the dynamic mode runs)."""
+        frame = None
+        if entry is not None:
+            from jaxlint.analysis.frame import Frame
+
+            frame = Frame(entry.func, entry.func.scope, f"{entry.transform.label} {entry.func.name}()", entry, False)
+        self._report(rule, node, frame, fields)

@@ -50,6 +50,9 @@ class Prevents:
     errors: Tuple[ErrorPattern, ...] = ()
     stage: str = ""  # for "raises": "trace" or "call"
     at: str = "mark"  # for "raises": "mark" (JAX raises at the flagged line) or "use"
+    # For "raises": the error comes from inside the flagged call, possibly from a line of the
+    # user's own code that the call runs (a module's ``__call__``), not from the flagged line.
+    within_call: bool = False
     observe: str = ""  # for "frozen" and "wrong-result": one of OBSERVE[kind]
 
     def matches(self, exc: BaseException) -> bool:
@@ -61,7 +64,9 @@ KINDS = ("raises", "frozen", "stale", "recompiles", "warns", "wrong-result", "no
 OBSERVE = {"frozen": ("effect", "capture"), "wrong-result": ("unchanged", "formatted-tracer")}
 
 
-def raises(*errors: ErrorPattern, stage: str = "trace", description: str = "", at: str = "mark") -> Prevents:
+def raises(
+    *errors: ErrorPattern, stage: str = "trace", description: str = "", at: str = "mark", within_call: bool = False
+) -> Prevents:
     if not errors:
         raise ValueError("raises() needs at least one error")
     if stage not in ("trace", "call"):
@@ -69,7 +74,7 @@ def raises(*errors: ErrorPattern, stage: str = "trace", description: str = "", a
     if at not in ("mark", "use"):
         raise ValueError(f"unknown place {at!r}")
     text = description or " / ".join(e.exception for e in errors)
-    return Prevents("raises", text, tuple(errors), stage, at)
+    return Prevents("raises", text, tuple(errors), stage, at=at, within_call=within_call)
 
 
 def frozen(description: str, observe: str = "effect") -> Prevents:
