@@ -230,8 +230,20 @@ def _reads_loop_variables(nodes, scope, loop) -> bool:
     if not varying:
         return False
     names = _NamesRead()
-    for node in nodes:
+    todo, seen = list(nodes), set()
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        before = set(names.names)
         names.walk(node)
+        # a function of this scope that the callable uses (``jax.grad(fun)``, ``partial(fun)``)
+        # reads what its body reads
+        for n in names.names - before:
+            f = scope.defs.get(n)
+            if f is not None:
+                todo.append(f.node)
     return bool(varying & names.names)
 
 
