@@ -23,9 +23,13 @@ class ChangingShapeArg(Rule):
     What it does
         Flags a call of a jitted function inside a ``for i in range(...)`` loop whose argument
         has a shape that depends on the loop counter: a slice bounded by it (``f(x[:i])``) or an
-        array built with it as a size (``f(jnp.zeros(i))``, ``f(jnp.arange(i))``).  A window of
-        fixed width (``x[i:i + 8]``) and an index (``x[i]``) keep their shape and are not
-        flagged.
+        array built with it as a size (``f(jnp.zeros(i))``, ``f(jnp.arange(i))``); an array or
+        list that the loop's body grows on every iteration (``xs = jnp.concatenate([xs, y])``,
+        ``hist.append(y)`` then ``f(jnp.stack(hist))``); and batches cut without padding
+        (``for i in range(0, len(x), bs): f(x[i:i + bs])``), whose last one is shorter unless
+        the length is provably a multiple of ``bs``.  A window of fixed width (``x[i:i + 8]``),
+        an index (``x[i]``) and full batches only (``range(0, len(x) - bs + 1, bs)``) keep
+        their shape and are not flagged.
 
     Why is this bad?
         ``jax.jit`` caches a compilation per input shape.  A shape that changes every
@@ -37,8 +41,9 @@ class ChangingShapeArg(Rule):
             loss = loss_fn(params, data[:i])
 
     Use instead
-        Pad to a fixed shape and pass a mask (or the valid length as a traced value), or bucket
-        the lengths into a few sizes so that only a few shapes are ever compiled.
+        Pad to a fixed shape and pass a mask (or the valid length as a traced value), bucket
+        the lengths into a few sizes so that only a few shapes are ever compiled, or drop (or
+        pad) the incomplete last batch.
 
     References
         https://docs.jax.dev/en/latest/jit-compilation.html#caching
