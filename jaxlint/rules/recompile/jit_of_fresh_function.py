@@ -143,16 +143,19 @@ class JitInLoop(Rule):
             # per call, which matters when that function itself runs repeatedly (in a loop).
             if not (m.call_sites.is_called_at_once(call) or self._called_in(call, scope, (order, 1 << 62))):
                 continue
-            if called_in_loop is None:
-                called_in_loop = m.call_sites.names_called_in_loops()
-            if scope.func.name in called_in_loop:
+            if isinstance(fn_expr, cst.Lambda):
+                if called_in_loop is None:
+                    called_in_loop = m.call_sites.names_called_in_loops()
+                runs_repeatedly = scope.func.name in called_in_loop
+            else:
+                runs_repeatedly = _runs_in_loop(m, scope.func)
+            if runs_repeatedly:
                 m.report(self, call, subject=f"`{api}` of a {built[0]}", detail=f" (a new object on every call of {scope.func.name}(), which runs in a loop)")
         self._check_static_callables(m)
 
     def _check_static_callables(self, m):
         """A lambda or partial object passed for a static parameter: hashed by identity, so a
         new one is a new cache key."""
-        called_in_loop = None
         for app, arg, pname, scope, order in m.static_arguments:
             if not app.transform.cached or _in_traced_code(scope, m.finder):
                 continue
@@ -167,9 +170,7 @@ class JitInLoop(Rule):
             else:
                 if scope.kind != "function" or scope.func is None:
                     continue
-                if called_in_loop is None:
-                    called_in_loop = m.call_sites.names_called_in_loops()
-                if scope.func.name not in called_in_loop:
+                if not _runs_in_loop(m, scope.func):
                     continue
                 where = "on every call of " + scope.func.name + "()"
             m.report(
@@ -276,6 +277,24 @@ def _built_anew(m, expr, scope, bound_methods: bool = True):
             return None
         return f"bound method `{expr.value.value}.{expr.attr.value}`", (expr.value,)
     return None
+
+
+def _runs_in_loop(m, func) -> bool:
+    """Is ``func`` called inside a loop of the module: by name for a function, as
+    ``self.name(...)`` (from a method of its class) or ``obj.name(...)`` (``obj = Cls(...)``)
+    for a method?"""
+    for call, scope, order in m.index.calls:
+        if not any(a <= order <= b for a, b in scope.loops):
+            continue
+        fn = call.func
+        if isinstance(fn, cst.Name) and not func.is_method:
+            if fn.value == func.name and scope.lookup_def(fn.value) is func:
+                return True
+        elif isinstance(fn, cst.Attribute) and func.is_method and fn.attr.value == func.name and isinstance(fn.value, cst.Name):
+            cls = _instance_class(m, fn.value.value, scope)
+            if cls is not None and m.analyzer.classes.member(cls, func.name) is func:
+                return True
+    return False
 
 
 def _plain_function(f) -> bool:

@@ -371,10 +371,16 @@ def _length_of(stop, base, scope) -> bool:
 
 
 def _divisible(base, step, scope) -> bool:
-    """The array's first dimension and the batch size are literals, and one divides the other."""
-    if not (isinstance(step, cst.Integer) and isinstance(base, cst.Name)):
+    """The array's first dimension and the batch size are literals, and one divides the other;
+    or the array was cut to a multiple of the batch size (``x = x[: n // bs * bs]``)."""
+    if not isinstance(base, cst.Name):
         return False
     binds = scope.bindings.get(base.value, ())
+    for b in binds:
+        if isinstance(b.value, cst.Subscript) and _cut_to_multiple(b.value, step):
+            return True
+    if not isinstance(step, cst.Integer):
+        return False
     if len(binds) != 1 or binds[0].kind != "assign" or not isinstance(binds[0].value, cst.Call):
         return False
     ctor = binds[0].value
@@ -387,3 +393,31 @@ def _divisible(base, step, scope) -> bool:
         return False
     size, bs = first.evaluated_value, step.evaluated_value
     return bs > 0 and size % bs == 0
+
+
+class _Rounds(FastVisitor):
+    def __init__(self, step):
+        self.step = step
+        self.rounds = False
+        self.mentions = False
+
+    def visit_BinaryOperation(self, node) -> None:
+        if isinstance(node.operator, (cst.FloorDivide, cst.Modulo)):
+            self.rounds = True
+
+    def visit_Name(self, node) -> None:
+        if _same(node, self.step):
+            self.mentions = True
+
+    def visit_Integer(self, node) -> None:
+        if _same(node, self.step):
+            self.mentions = True
+
+
+def _cut_to_multiple(sub: cst.Subscript, step) -> bool:
+    """``x[: n // bs * bs]`` / ``x[: n - n % bs]``: a length rounded down to the batch size."""
+    if len(sub.slice) < 1 or not isinstance(sub.slice[0].slice, cst.Slice) or sub.slice[0].slice.upper is None:
+        return False
+    v = _Rounds(step)
+    v.walk(sub.slice[0].slice.upper)
+    return v.rounds and v.mentions
