@@ -91,8 +91,8 @@ class WeakTypeFlip(Rule):
         classes = m.analyzer.classes
         for app in m.finder.applications:
             t = app.transform
-            if not (t.cached and t.statics) or t.opaque_attrs:
-                continue  # jax.jit / pmap: Python scalars are traced as weakly typed arrays
+            if not (t.cached and t.statics) or t.opaque_attrs or t.in_axes:
+                continue  # jax.jit: Python scalars are traced as weakly typed arrays
             statics, opaque = m.analyzer.static_names(app)
             if opaque:
                 continue
