@@ -84,9 +84,9 @@ class WeakTypeFlip(Rule):
     ]
 
     def check_module(self, m):
-        assigned = _assigned_calls(m.module)
-        if not assigned:
+        if not any(s.loops for _c, s, _o in m.index.calls):
             return
+        assigned = None
         where = {id(c): (s, o) for c, s, o in m.index.calls}
         classes = m.analyzer.classes
         for app in m.finder.applications:
@@ -101,13 +101,17 @@ class WeakTypeFlip(Rule):
                 continue
             pos = app.jit_positional()
             for call in m.analyzer.call_sites(app):
-                target = assigned.get(id(call))
                 so = where.get(id(call))
-                if target is None or so is None:
+                if so is None:
                     continue
                 scope, order = so
                 loops = [lp for lp in scope.loops if lp[0] <= order <= lp[1]]
                 if not loops:
+                    continue
+                if assigned is None:
+                    assigned = _assigned_calls(m.module)  # only for modules with a jitted call in a loop
+                target = assigned.get(id(call))
+                if target is None:
                     continue
                 loop = max(loops)
                 args = list(arguments_by_parameter(app, call, pos))

@@ -114,8 +114,10 @@ class ChangingShapeArg(Rule):
 
     def _growing_and_ragged(self, m):
         """Arguments that grow on every iteration, and batches whose last one is shorter."""
+        if not any(s.loops for _c, s, _o in m.index.calls):
+            return  # nothing is called in a loop
         where = {id(c): (s, o) for c, s, o in m.index.calls}
-        loops_of = m.loop_updates.loops
+        loops_of = None
         for app in m.finder.applications:
             if not app.transform.cached:
                 continue
@@ -124,12 +126,17 @@ class ChangingShapeArg(Rule):
                 continue
             pos = app.jit_positional()
             for call in m.analyzer.call_sites(app):
-                so, loops = where.get(id(call)), loops_of.get(id(call))
-                if so is None or not loops:
+                so = where.get(id(call))
+                if so is None:
                     continue
                 scope, order = so
                 around = [lp for lp in scope.loops if lp[0] <= order <= lp[1]]
                 if not around:
+                    continue
+                if loops_of is None:
+                    loops_of = m.loop_updates.loops
+                loops = loops_of.get(id(call))
+                if not loops:
                     continue
                 loop, span = loops[-1], max(around)
                 for a, pname in arguments_by_parameter(app, call, pos):

@@ -6,6 +6,7 @@ import libcst as cst
 
 from jaxlint.analysis.static_arguments import arguments_by_parameter, counter_loop_of
 from jaxlint.analysis.transforms import resolve
+from jaxlint.analysis.weak_types import single_return
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
 
@@ -83,6 +84,8 @@ class ChangingStaticArg(Rule):
     ]
 
     def check_module(self, m):
+        if not any(s.loops for _c, s, _o in m.index.calls):
+            return  # nothing is called in a loop
         call_of = {id(a): c for c, _s, _o in m.index.calls for a in c.args}
         updates = m.loop_updates
         for app, arg, pname, scope, order in m.static_arguments:
@@ -288,8 +291,6 @@ def _incremented_field(m, classes, name: str, loop, call):
 
 def _bumped_by_jitted(m, classes, value: cst.Call, name: str, scope):
     """``model = step(model)`` where ``step``'s only return rebuilds its parameter bumped."""
-    from jaxlint.analysis.weak_types import single_return
-
     for app in m.finder.applications:
         if not (app.transform.cached and app.transform.filtered) or value not in m.analyzer.call_sites(app):
             continue
