@@ -84,8 +84,9 @@ class ChangingStaticArg(Rule):
     ]
 
     def check_module(self, m):
-        if not any(s.loops for _c, s, _o in m.index.calls):
-            return  # nothing is called in a loop
+        filtered = any(a.transform.cached and a.transform.filtered for a in m.finder.applications)
+        if not (m.static_arguments or filtered) or not any(s.loops for _c, s, _o in m.index.calls):
+            return  # no static argument, or nothing called in a loop
         call_of = {id(a): c for c, _s, _o in m.index.calls for a in c.args}
         updates = m.loop_updates
         for app, arg, pname, scope, order in m.static_arguments:
@@ -103,7 +104,8 @@ class ChangingStaticArg(Rule):
                 continue
             if isinstance(v, cst.Name):
                 self._through_wrapper(m, app, pname, v.value, scope, updates)
-        self._equinox_counters(m, updates)
+        if filtered:
+            self._equinox_counters(m, updates)
 
     def _through_wrapper(self, m, app, pname, param, scope, updates):
         """``def train_step(x, lr): return step_jit(x, lr)`` called in a loop with a changing ``lr``."""
