@@ -56,7 +56,12 @@ def statuses(findings):
 # Rules the dynamic mode cannot check yet (a field declaration, a change between two calls
 # of the module's own program); their fixtures are checked against JAX by the
 # oracle (tests/test_oracle.py) instead.
-NO_DYNAMIC_CHECK = {"JAX206", "JAX307"}
+NO_DYNAMIC_CHECK = {"JAX206", "JAX307", "JAX402"}
+# Fixtures of forms the dynamic checks of JAX204/JAX205/JAX401 do not rebuild yet (a wrapper's
+# parameter, an equinox field, partial objects, bound methods, static callables, arrays that
+# grow from the previous iteration rather than with the loop variable): their
+# findings may stay unverified, never refuted; the oracle counts their compilations.
+NOT_REBUILT = {"changing_statics.py", "fresh_callables.py", "growing_shapes.py"}
 
 
 def test_every_fixture_finding_is_confirmed():
@@ -64,7 +69,11 @@ def test_every_fixture_finding_is_confirmed():
     findings = run_dynamic(FIXTURES)
     assert len(findings) >= 50
     got = statuses(findings)
-    not_confirmed = {k: v for k, v in got.items() if v[0] != "confirmed" and k[2] not in NO_DYNAMIC_CHECK}
+    not_confirmed = {
+        k: v
+        for k, v in got.items()
+        if v[0] != "confirmed" and k[2] not in NO_DYNAMIC_CHECK and not (k[0] in NOT_REBUILT and v[0] == "unverified")
+    }
     assert not_confirmed == {}
     # never refuted: the dynamic mode says it could not check them
     assert {v[0] for k, v in got.items() if k[2] in NO_DYNAMIC_CHECK} == {"unverified"}
@@ -164,7 +173,7 @@ class EveryLoopArgument(ChangingStaticArg):
             for call in m.analyzer.call_sites(app):
                 for a in call.args:
                     if isinstance(a.value, cst.Name) and a.value.value == "k":
-                        m.report(self, a.value, var="k", func=app.func.name, arg="k")
+                        m.report(self, a.value, static="Static parameter `k`", func=app.func.name, what="the loop variable `k`")
 
 
 class EveryJitOfAName(JitInLoop):
@@ -175,7 +184,7 @@ class EveryJitOfAName(JitInLoop):
             if scope.kind != "function" or not call.args or not isinstance(call.args[0].value, cst.Name):
                 continue
             if m.finder.transform_of(call.func, scope):
-                    m.report(self, call, api="jax.jit", what="function")
+                    m.report(self, call, subject="`jax.jit` of a function", detail="")
 
 
 def test_recompilation_checks_refute_a_traced_argument_and_a_module_level_function():
@@ -454,7 +463,7 @@ class EveryWindow(ChangingShapeArg):
             for call in m.analyzer.call_sites(app):
                 for a in call.args:
                     if isinstance(a.value, cst.Subscript):
-                        m.report(self, a.value, arg=a.value, func=app.func.name, var="i")
+                        m.report(self, a.value, arg=a.value, func=app.func.name, var="i", how="changes shape with `i`")
 
 
 class EveryReshapeStatement(DiscardedUpdate):

@@ -212,6 +212,7 @@ def _plan_retrace(check: dict, facts: FindingFacts) -> Check:
     check["changes"] = "value" if static or loop.get("direct") else "shape"
     where = loop.get("from") or ""
     check["values_from"] = where if loop.get("var") == pname else f"{where} of `{loop.get('var')}`"
+    check["values_known"] = bool(loop.get("values_known", True))
     return check  # type: ignore[return-value]
 
 

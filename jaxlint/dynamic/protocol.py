@@ -130,6 +130,8 @@ Loop = TypedDict(
         "direct": bool,  # the argument is the loop variable itself
         "guessed": List[str],  # names in the argument replaced by a guessed array
         "from": str,  # "the loop's values 1, 2, 3"
+        # the values are the loop's own (a literal range or list), not distinct ints in their place
+        "values_known": bool,
     },
     total=False,
 )
@@ -215,6 +217,7 @@ Check = TypedDict(
         "what": str,
         "values": List[Value],
         "values_from": str,
+        "values_known": bool,  # see Loop
         "changes": Literal["value", "shape"],
         "param": str,
         "name": Optional[str],

@@ -415,7 +415,7 @@ class FactsDeriver:
         if best is None:
             return None
         var, b = best
-        values, where_from = _loop_values(b.value, var, scope)
+        values, where_from, known = _loop_values(b.value, var, scope)
         guessed = []
         rendered = []
         for v in values:
@@ -430,10 +430,10 @@ class FactsDeriver:
                             guessed.append(n)
                 src = self.examples.render_at(expr, call, subst)
             if src is None:
-                return {"var": var, "values": [], "from": where_from, "guessed": guessed}
+                return {"var": var, "values": [], "from": where_from, "guessed": guessed, "values_known": known}
             rendered.append(value_of_src(src))
         direct = isinstance(expr, cst.Name) and expr.value == var
-        return {"var": var, "values": rendered, "from": where_from, "guessed": guessed, "direct": direct}
+        return {"var": var, "values": rendered, "from": where_from, "guessed": guessed, "direct": direct, "values_known": known}
 
     def _rebuild(self, node) -> Optional[dict]:
         """``jax.jit(f)`` of a function built anew: how the worker builds it twice."""
@@ -621,9 +621,9 @@ def _names_in(expr) -> set:
     return v.names
 
 
-def _loop_values(loop: cst.For, var: str, scope: Scope) -> Tuple[List[str], str]:
+def _loop_values(loop: cst.For, var: str, scope: Scope) -> Tuple[List[str], str, bool]:
     """Source of the first values the loop gives ``var`` (a literal ``range`` or list), else
-    three distinct ints."""
+    three distinct ints; and whether they are the loop's own values."""
     it = loop.iter
     counted = isinstance(loop.target, cst.Name) and loop.target.value == var
     if (
@@ -648,7 +648,7 @@ def _loop_values(loop: cst.For, var: str, scope: Scope) -> Tuple[List[str], str]
             nums.append(n)
         if nums is not None and (len(nums) < 3 or nums[2] != 0):
             vals = list(range(*nums)[:RETRACE_VALUES])
-            return [repr(v) for v in vals], "the loop's values " + ", ".join(map(repr, vals))
+            return [repr(v) for v in vals], "the loop's values " + ", ".join(map(repr, vals)), True
     if counted and isinstance(it, (cst.List, cst.Tuple)):
         srcs: Optional[List[str]] = []
         for el in it.elements:
@@ -660,8 +660,8 @@ def _loop_values(loop: cst.For, var: str, scope: Scope) -> Tuple[List[str], str]
                 srcs.append(r)
         if srcs is not None:
             srcs = srcs[:RETRACE_VALUES]
-            return srcs, "the loop's values " + ", ".join(srcs)
-    return ["0", "1", "2"], "the values 0, 1, 2"
+            return srcs, "the loop's values " + ", ".join(srcs), True
+    return ["0", "1", "2"], "the values 0, 1, 2", False
 
 
 class _Names(cst.CSTVisitor):

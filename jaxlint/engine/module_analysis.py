@@ -72,6 +72,13 @@ class ModuleAnalysis:
         return StaticObjects(self.index, self.analyzer, self.analyzer.classes, self.rebinding)
 
     @cached_property
+    def loop_updates(self):
+        """Variables that change on every iteration of the loops around each call."""
+        from jaxlint.analysis.loop_updates import LoopUpdates
+
+        return LoopUpdates(self.module)
+
+    @cached_property
     def call_sites(self) -> CallSites:
         return CallSites(self.index)
 

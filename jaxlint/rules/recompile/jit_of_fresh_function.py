@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jaxlint.analysis.classes import decorator_names, is_classmethod, is_property
 from jaxlint.analysis.scopes import FastVisitor
 from jaxlint.analysis.transforms import resolve
 from jaxlint.fixes.hoist_jit import hoist_fix, innermost_loop
@@ -15,45 +16,60 @@ from jaxlint.rules.prevents import recompiles
 class JitInLoop(Rule):
     """
     What it does
-        Flags ``jax.jit`` applied to a fresh function every time it runs and used right away: a
-        lambda (or a function defined in the loop) jitted and called inside a loop, or
-        ``jax.jit(lambda ...)(args)`` in a function that is itself called in a loop.
+        Flags ``jax.jit`` applied to a callable that is a new object every time it runs, and
+        used right away: a lambda, a ``functools.partial``, a ``jax.grad``/``jax.vmap``
+        result, a bound method (``jax.jit(self.apply)``: every attribute access binds a new
+        method object) or a function defined in the loop, jitted and called inside a loop; the
+        same (or a nested ``def``) jitted and called in a function that is itself called in a
+        loop.  Also a lambda or ``partial`` object built anew for a static parameter.  A
+        callable that reads the loop's variables is a different program in each iteration and
+        is not flagged.
 
     Why is this bad?
-        JAX caches compilations by function object.  A new lambda (or nested function) is a new
-        object each time, so every call traces and compiles again.
+        JAX caches compilations by function object, and static arguments by hash and
+        equality; lambdas, partial objects and bound methods compare by identity.  A new one
+        each time means every call traces and compiles again.
 
     Example
         def predict(params, x):
             return jax.jit(lambda p, v: p @ v)(params, x)
 
+        for batch in batches:
+            loss = jax.jit(partial(loss_fn, model))(params, batch)
+
     Use instead
-        Define and jit the function once, at module level or outside the loop, and call the
-        jitted function.
+        Build the function and jit it once, at module level, in ``__init__`` or before the
+        loop, and call the jitted function; pass one callable object for a static parameter.
 
     References
-        https://jax.readthedocs.io/en/latest/jit-compilation.html#caching
+        https://docs.jax.dev/en/latest/jit-compilation.html#caching
     """
 
     code = "JAX401"
     name = "jit-of-fresh-function"
-    message = "`{api}` of a {what} compiles again every time this runs"
+    message = "{subject} compiles again every time this runs{detail}"
     fix_safety = "unsafe"
-    fix = "jit the function once (at module level or outside the loop) and reuse the jitted function"
+    fix = "build the function and jit it once (at module level, in __init__, or before the loop) and reuse the jitted function"
     prevents = recompiles()
     bad = [
         """
+        import functools
         import jax
         import jax.numpy as jnp
 
         def predict(params, x):
             return jax.jit(lambda p, v: p @ v)(params, x)  # error: JAX401
 
+        def loss(w, v):
+            return (w * v).sum()
+
         xs = jnp.ones((3, 2))
         for i in range(3):
             double = jax.jit(lambda v: v * 2)  # error: JAX401
             double(xs[i])
             predict(xs, xs[i])
+            jax.jit(functools.partial(loss, xs[0]))(xs[i])  # error: JAX401
+            jax.jit(jax.grad(loss))(xs[0], xs[i])  # error: JAX401
         """
     ]
     good = [
@@ -96,32 +112,73 @@ class JitInLoop(Rule):
                 continue  # a loop inside a traced function runs only while that one is traced
             api = resolve(call.func, scope) or "jax.jit"
             loops = [(start, end) for start, end in scope.loops if start <= order <= end]
-            fresh = None
-            func = None
-            if isinstance(fn_expr, cst.Lambda):
-                fresh = "lambda created in a loop" if loops else None
-                func = m.index.func_by_node.get(id(fn_expr))
-            elif isinstance(fn_expr, cst.Name) and loops:
-                func = scope.defs.get(fn_expr.value)
-                if func is not None and any(start < self._def_order(scope, func) for start, _ in loops):
-                    fresh = "function defined inside the loop"
-            if fresh is not None and func is not None and _reads_loop_variables(func, scope, loops[-1]):
-                # Each iteration jits a different program (it reads the loop's variables): a
-                # compilation per iteration is what the code asks for.
-                continue
-            if fresh is not None:
+            built = _built_anew(m, fn_expr, scope)
+            if loops:
+                fresh, reads = None, ()
+                if built is not None:
+                    fresh, reads = built[0] + " created in a loop", built[1]
+                elif isinstance(fn_expr, cst.Name):
+                    func = scope.defs.get(fn_expr.value)
+                    if func is not None and any(start < self._def_order(scope, func) for start, _ in loops):
+                        fresh, reads = "function defined inside the loop", (func.node,)
+                if fresh is None:
+                    continue
+                if _reads_loop_variables(reads, scope, loops[-1]):
+                    # Each iteration jits a different program (it reads the loop's variables): a
+                    # compilation per iteration is what the code asks for.
+                    continue
                 # Only when the jitted function is used right there, in the same iteration; a
                 # loop that builds a table of jitted functions compiles each one once.
                 if m.call_sites.is_called_at_once(call) or self._called_in(call, scope, loops[-1]):
-                    m.report(self, call, api=api, what=fresh, autofix=self._hoist(m, call, scope, fn_expr))
+                    autofix = self._hoist(m, call, scope, fn_expr)
+                    m.report(self, call, subject=f"`{api}` of a {fresh}", detail="", autofix=autofix)
                 continue
-            if isinstance(fn_expr, cst.Lambda) and scope.kind == "function" and m.call_sites.is_called_at_once(call):
-                # A lambda jitted and called at once: a new compilation per call of the function,
-                # which matters when the function itself runs repeatedly (called in a loop).
+            if scope.kind != "function" or scope.func is None:
+                continue
+            if built is None and isinstance(fn_expr, cst.Name) and fn_expr.value in scope.defs:
+                built = (f"function `{fn_expr.value}` defined inside {scope.func.name}()", ())
+            if built is None:
+                continue
+            # Built on every call of the enclosing function and used there: a new compilation
+            # per call, which matters when that function itself runs repeatedly (in a loop).
+            if not (m.call_sites.is_called_at_once(call) or self._called_in(call, scope, (order, 1 << 62))):
+                continue
+            if isinstance(fn_expr, cst.Lambda):
                 if called_in_loop is None:
                     called_in_loop = m.call_sites.names_called_in_loops()
-                if scope.func is not None and scope.func.name in called_in_loop:
-                    m.report(self, call, api=api, what="lambda created on every call of the enclosing function")
+                runs_repeatedly = scope.func.name in called_in_loop
+            else:
+                runs_repeatedly = _runs_in_loop(m, scope.func)
+            if runs_repeatedly:
+                m.report(self, call, subject=f"`{api}` of a {built[0]}", detail=f" (a new object on every call of {scope.func.name}(), which runs in a loop)")
+        self._check_static_callables(m)
+
+    def _check_static_callables(self, m):
+        """A lambda or partial object passed for a static parameter: hashed by identity, so a
+        new one is a new cache key."""
+        for app, arg, pname, scope, order in m.static_arguments:
+            if not app.transform.cached or _in_traced_code(scope, m.finder):
+                continue
+            built = _built_anew(m, arg.value, scope, bound_methods=False)
+            if built is None:
+                continue
+            loops = [(start, end) for start, end in scope.loops if start <= order <= end]
+            if loops:
+                if _reads_loop_variables(built[1], scope, loops[-1]):
+                    continue
+                where = "in every iteration"
+            else:
+                if scope.kind != "function" or scope.func is None:
+                    continue
+                if not _runs_in_loop(m, scope.func):
+                    continue
+                where = "on every call of " + scope.func.name + "()"
+            m.report(
+                self,
+                arg.value,
+                subject=f"{app.func.name}()",
+                detail=f": its static parameter `{pname}` gets a new {built[0]} {where}, and JAX compares static callables by identity",
+            )
 
     @staticmethod
     def _hoist(m, call, scope, fn_expr):
@@ -166,16 +223,106 @@ def _in_traced_code(scope, finder) -> bool:
     return False
 
 
-def _reads_loop_variables(func, scope, loop) -> bool:
-    """Does the function read a variable that the loop binds (its target, or an assignment in
-    its body)?"""
+def _reads_loop_variables(nodes, scope, loop) -> bool:
+    """Do the nodes read a variable that the loop binds (its target, or an assignment in its
+    body)?"""
     start, end = loop
     varying = {n for n, binds in scope.bindings.items() if any(b.order is not None and start <= b.order <= end and b.kind != "def" for b in binds)}
     if not varying:
         return False
     names = _NamesRead()
-    names.walk(func.node)
+    todo, seen = list(nodes), set()
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        before = set(names.names)
+        names.walk(node)
+        # a function of this scope that the callable uses (``jax.grad(fun)``, ``partial(fun)``)
+        # reads what its body reads
+        for n in names.names - before:
+            f = scope.defs.get(n)
+            if f is not None:
+                todo.append(f.node)
     return bool(varying & names.names)
+
+
+# Transforms whose result is a new function object on every evaluation.
+FRESH_TRANSFORMS = frozenset(
+    {"jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.hessian", "jax.vmap", "jax.checkpoint", "jax.remat"}
+)
+PARTIALS = frozenset({"functools.partial", "jax.tree_util.Partial"})
+
+
+def _built_anew(m, expr, scope, bound_methods: bool = True):
+    """(what it is, the nodes it reads) when evaluating ``expr`` makes a new callable object
+    each time: a lambda, ``functools.partial(...)``, ``jax.grad(f)``, or a bound method
+    ``self.method`` (each attribute access binds a new method object)."""
+    if isinstance(expr, cst.Lambda):
+        return "lambda", (expr,)
+    if isinstance(expr, cst.Call):
+        q = resolve(expr.func, scope)
+        if q in PARTIALS and expr.args:
+            return ("`" + q.rsplit(".", 1)[-1] + "` object"), tuple(a.value for a in expr.args)
+        if q in FRESH_TRANSFORMS and expr.args:
+            return f"`{q}` result", tuple(a.value for a in expr.args)
+        return None
+    if bound_methods and isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
+        cls = _instance_class(m, expr.value.value, scope)
+        if cls is None:
+            return None
+        f = m.analyzer.classes.member(cls, expr.attr.value)
+        if f is None or isinstance(f.node, cst.Lambda) or _plain_function(f):
+            return None
+        return f"bound method `{expr.value.value}.{expr.attr.value}`", (expr.value,)
+    return None
+
+
+def _runs_in_loop(m, func) -> bool:
+    """Is ``func`` called inside a loop of the module: by name for a function, as
+    ``self.name(...)`` (from a method of its class) or ``obj.name(...)`` (``obj = Cls(...)``)
+    for a method?"""
+    for call, scope, order in m.index.calls:
+        if not any(a <= order <= b for a, b in scope.loops):
+            continue
+        fn = call.func
+        if isinstance(fn, cst.Name) and not func.is_method:
+            if fn.value == func.name and scope.lookup_def(fn.value) is func:
+                return True
+        elif isinstance(fn, cst.Attribute) and func.is_method and fn.attr.value == func.name and isinstance(fn.value, cst.Name):
+            cls = _instance_class(m, fn.value.value, scope)
+            if cls is not None and m.analyzer.classes.member(cls, func.name) is func:
+                return True
+    return False
+
+
+def _plain_function(f) -> bool:
+    """staticmethod (a plain function on every access) or property (not a method object)."""
+    names = decorator_names(f.node, f.scope)
+    return "staticmethod" in names or is_property(f)
+
+
+def _instance_class(m, name: str, scope):
+    """The module class whose instance ``name`` is: ``self`` of a method, or a variable bound
+    once to ``Cls(...)``."""
+    f = scope.func if scope.kind == "function" else None
+    if f is not None and f.cls is not None and f.is_method and not is_classmethod(f):
+        positional = f.positional_params()
+        if positional and positional[0].name.value == name and len(scope.bindings.get(name, ())) == 1:
+            return f.cls
+    binds = scope.bindings.get(name, ())
+    if len(binds) == 1 and binds[0].kind == "assign" and isinstance(binds[0].value, cst.Call):
+        callee = binds[0].value.func
+        if isinstance(callee, cst.Name):
+            s = scope
+            while s is not None:
+                if callee.value in s.classes:
+                    return s.classes[callee.value]
+                if callee.value in s.bindings or callee.value in s.defs:
+                    return None
+                s = s.parent
+    return None
 
 
 class _NamesRead(FastVisitor):

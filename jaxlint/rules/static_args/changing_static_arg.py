@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.static_arguments import counter_loop_of
+from jaxlint.analysis.static_arguments import arguments_by_parameter, counter_loop_of
+from jaxlint.analysis.transforms import resolve
+from jaxlint.analysis.weak_types import single_return
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
 
@@ -12,10 +14,15 @@ from jaxlint.rules.prevents import recompiles
 class ChangingStaticArg(Rule):
     """
     What it does
-        Flags a loop counter passed for a static parameter of a jitted function inside that
-        loop (``for step in range(1000): train(x, step)`` with ``step`` static).  Loops over a
-        few literal values (``for mode in ("a", "b")``) are what static arguments are for and
-        are not flagged.
+        Flags a value that changes on every iteration of a loop passed for a static parameter
+        of a jitted (or pmapped, ``static_broadcasted_argnums``) function inside that loop: the
+        loop counter (``for step in range(1000): train(x, step)``), a variable the loop updates
+        from itself (``lr = lr * 0.9``, ``n += 1``), also when it reaches the static parameter
+        through a wrapper function's parameter; and a Python ``int`` field of an
+        ``equinox.Module`` (static under ``eqx.filter_jit``) incremented on each step.  Loops
+        over a few literal values (``for mode in ("a", "b")``) and updates under an ``if`` (a
+        schedule that changes now and then) are what static arguments are for and are not
+        flagged.
 
     Why is this bad?
         Each new static value is a new cache key: JAX traces and compiles the function again
@@ -37,8 +44,8 @@ class ChangingStaticArg(Rule):
 
     code = "JAX204"
     name = "changing-static-arg"
-    message = "Static parameter `{var}` of {func}() gets the loop variable `{arg}`: a new compilation on every iteration"
-    fix = "make `{var}` a traced argument (remove it from static_argnums/static_argnames)"
+    message = "{static} of {func}() gets {what}: a new compilation on every iteration"
+    fix = "pass the changing value as a traced argument (drop it from static_argnums/static_argnames; keep an equinox counter as an array)"
     prevents = recompiles()
     bad = [
         """
@@ -50,8 +57,11 @@ class ChangingStaticArg(Rule):
 
         update_jit = jax.jit(update, static_argnums=(1,))
         w = jnp.ones(3)
+        lr = 0.1
         for step in range(5):
             w = update_jit(w, step)  # error: JAX204
+            w = update_jit(w, lr)  # error: JAX204
+            lr = lr * 0.9
         """
     ]
     good = [
@@ -64,12 +74,259 @@ class ChangingStaticArg(Rule):
 
         update_jit = jax.jit(update, static_argnums=(2,))
         w = jnp.ones(3)
+        lr = 0.1
         for step in range(5):
             w = update_jit(w, step, "sgd")
+            if step % 100 == 99:
+                lr = lr * 0.5
+            w = update_jit(w, lr, "sgd")
         """
     ]
 
     def check_module(self, m):
+        filtered = any(a.transform.cached and a.transform.filtered for a in m.finder.applications)
+        if not (m.static_arguments or filtered) or not any(s.loops for _c, s, _o in m.index.calls):
+            return  # no static argument, or nothing called in a loop
+        call_of = {id(a): c for c, _s, _o in m.index.calls for a in c.args}
+        updates = m.loop_updates
         for app, arg, pname, scope, order in m.static_arguments:
-            if isinstance(arg.value, cst.Name) and counter_loop_of(scope, arg.value.value, order) is not None:
-                m.report(self, arg.value, var=pname, func=app.func.name, arg=arg.value.value)
+            v = arg.value
+            static = f"Static parameter `{pname}`"
+            if isinstance(v, cst.Name) and counter_loop_of(scope, v.value, order) is not None:
+                m.report(self, v, static=static, func=app.func.name, what=f"the loop variable `{v.value}`")
+                continue
+            call = call_of.get(id(arg))
+            if call is None:
+                continue
+            changing = _changing_name(v, call, updates, m)
+            if changing is not None:
+                m.report(self, v, static=static, func=app.func.name, what=changing[0] + changing[1])
+                continue
+            if isinstance(v, cst.Name):
+                self._through_wrapper(m, app, pname, v.value, scope, updates)
+        if filtered:
+            self._equinox_counters(m, updates)
+
+    def _through_wrapper(self, m, app, pname, param, scope, updates):
+        """``def train_step(x, lr): return step_jit(x, lr)`` called in a loop with a changing ``lr``."""
+        g = scope.func if scope.kind == "function" else None
+        if g is None or isinstance(g.node, cst.Lambda) or m.finder.is_traced_def(g):
+            return
+        binds = scope.bindings.get(param, ())
+        if len(binds) != 1 or binds[0].kind != "param":
+            return
+        positional = [p.name.value for p in g.positional_params()]
+        for call, _s, _o in m.index.calls:
+            fn = call.func
+            if isinstance(fn, cst.Name) and not g.is_method:
+                if _s.lookup_def(fn.value) is not g:
+                    continue
+                names = positional
+            elif isinstance(fn, cst.Attribute) and g.is_method and fn.attr.value == g.name:
+                names = positional[1:]
+            else:
+                continue
+            i = 0
+            for a in call.args:
+                if a.star:
+                    break
+                lands = a.keyword.value if a.keyword is not None else (names[i] if i < len(names) else None)
+                if a.keyword is None:
+                    i += 1
+                if lands != param:
+                    continue
+                changing = _changing_name(a.value, call, updates, m)
+                if changing is not None:
+                    what = f"{changing[0]} through {g.name}(){changing[1]}"
+                    m.report(self, a.value, static=f"Static parameter `{pname}`", func=app.func.name, what=what)
+
+    def _equinox_counters(self, m, updates):
+        """An ``int`` field of an equinox Module, static under ``eqx.filter_jit``, incremented in the loop."""
+        classes = m.analyzer.classes
+        for app in m.finder.applications:
+            t = app.transform
+            if not (t.cached and t.filtered):
+                continue
+            for call in m.analyzer.call_sites(app):
+                loops = updates.loops.get(id(call))
+                if not loops:
+                    continue
+                for a, _pname in arguments_by_parameter(app, call, app.jit_positional()):
+                    if not isinstance(a.value, cst.Name):
+                        continue
+                    found = _incremented_field(m, classes, a.value.value, loops[-1], call)
+                    if found is not None:
+                        cls, field = found
+                        m.report(
+                            self,
+                            a.value,
+                            static=f"Static field `{field}` of the `{a.value.value}` argument",
+                            func=app.func.name,
+                            what=f"a new value (`{cls.name}.{field}` is a Python number incremented in the loop, and `eqx.filter_jit` treats non-array fields as static)",
+                        )
+
+
+def _changing_name(expr, call, updates, m):
+    """``name``, or ``name + k``, where ``name`` changes on every iteration around ``call``."""
+    core = expr
+    while isinstance(core, cst.BinaryOperation) and isinstance(core.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)):
+        core = core.left if isinstance(core.left, (cst.Name, cst.BinaryOperation)) else core.right
+    if not isinstance(core, cst.Name):
+        return None
+    u = updates.changing_at(call, core.value)
+    if u is None:
+        return None
+    if u.counter:
+        return (f"the loop variable `{core.value}`" if core is expr else f"`{m.module.code_for_node(expr)}` of the loop variable `{core.value}`"), ""
+    shown = m.module.code_for_node(u.statement).strip()
+    return f"`{core.value}`", f", which changes on every iteration (`{shown}`)"
+
+
+def _python_number_fields(classes, cls) -> dict:
+    """Fields of an equinox Module annotated ``int``/``float``, with their literal defaults."""
+    out = {}
+    if classes.pytree_kind(cls) != "equinox":
+        return out
+    for c in classes.mro(cls):
+        for st in c.node.body.body:
+            if not isinstance(st, cst.SimpleStatementLine):
+                continue
+            for small in st.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    ann = small.annotation.annotation
+                    if isinstance(ann, cst.Name) and ann.value in ("int", "float") and c.scope.lookup_scope(ann.value) is None:
+                        out.setdefault(small.target.value, small.value)
+    return out
+
+
+def _class_named(scope, name):
+    s = scope
+    while s is not None:
+        if name in s.classes:
+            return s.classes[name]
+        if name in s.bindings or name in s.defs:
+            return None
+        s = s.parent
+    return None
+
+
+def _is_literal_number(expr) -> bool:
+    if isinstance(expr, cst.UnaryOperation):
+        expr = expr.expression
+    return isinstance(expr, (cst.Integer, cst.Float))
+
+
+def _bumps(expr, base: str, field: str) -> bool:
+    """``base.field + k`` / ``base.field - k``."""
+    return (
+        isinstance(expr, cst.BinaryOperation)
+        and isinstance(expr.operator, (cst.Add, cst.Subtract))
+        and isinstance(expr.left, cst.Attribute)
+        and isinstance(expr.left.value, cst.Name)
+        and expr.left.value.value == base
+        and expr.left.attr.value == field
+    )
+
+
+def _rebuilt_fields(m, classes, expr, base: str, scope):
+    """(class, field) when ``expr`` rebuilds ``base`` with a number field bumped:
+    ``Cls(..., field=base.field + 1)``, ``eqx.tree_at(lambda t: t.field, base, base.field + 1)``."""
+    if not isinstance(expr, cst.Call):
+        return None
+    q = resolve(expr.func, scope)
+    args = [a for a in expr.args if not a.star]
+    if q == "equinox.tree_at" and len(args) >= 3 and isinstance(args[0].value, cst.Lambda):
+        where = args[0].value.body
+        if isinstance(where, cst.Attribute) and isinstance(args[1].value, cst.Name) and args[1].value.value == base:
+            if _bumps(args[2].value, base, where.attr.value):
+                return None, where.attr.value
+        return None
+    if isinstance(expr.func, cst.Name):
+        cls = _class_named(scope, expr.func.value)
+        if cls is None:
+            return None
+        numbers = _python_number_fields(classes, cls)
+        names = classes.field_names(cls)
+        given = dict(zip(names, [a.value for a in args if a.keyword is None]))
+        given.update({a.keyword.value: a.value for a in args if a.keyword is not None})
+        for field in numbers:
+            if field in given and _bumps(given[field], base, field):
+                return cls, field
+    return None
+
+
+def _incremented_field(m, classes, name: str, loop, call):
+    """(class, field) when ``name`` starts as an equinox Module with a Python number in
+    ``field`` and the loop's body rebinds it with that field incremented, directly or through
+    a filter-jitted function that returns it so."""
+    scope = None
+    for c, s, _o in m.index.calls:
+        if c is call:
+            scope = s
+            break
+    if scope is None:
+        return None
+    bump = None
+    for st in loop.body.body if isinstance(loop.body, cst.IndentedBlock) else ():
+        if not isinstance(st, cst.SimpleStatementLine):
+            continue
+        for small in st.body:
+            if not (isinstance(small, cst.Assign) and len(small.targets) == 1):
+                continue
+            t = small.targets[0].target
+            if not (isinstance(t, cst.Name) and t.value == name):
+                continue
+            found = _rebuilt_fields(m, classes, small.value, name, scope)
+            if found is None and isinstance(small.value, cst.Call):
+                found = _bumped_by_jitted(m, classes, small.value, name, scope)
+            if found is None:
+                return None  # another rebinding in the loop: cannot tell
+            bump = found
+    if bump is None:
+        return None
+    cls, field = bump
+    init = _initial_number(m, classes, scope, name, field, call)
+    if init is None or (cls is not None and init is not cls):
+        return None
+    return init, field
+
+
+def _bumped_by_jitted(m, classes, value: cst.Call, name: str, scope):
+    """``model = step(model)`` where ``step``'s only return rebuilds its parameter bumped."""
+    for app in m.finder.applications:
+        if not (app.transform.cached and app.transform.filtered) or value not in m.analyzer.call_sites(app):
+            continue
+        for a, pname in arguments_by_parameter(app, value, app.jit_positional()):
+            if pname is not None and isinstance(a.value, cst.Name) and a.value.value == name:
+                ret = single_return(app.func.node)
+                body = app.func.body_scope or app.func.scope
+                if ret is not None:
+                    return _rebuilt_fields(m, classes, ret, pname, body)
+    return None
+
+
+def _initial_number(m, classes, scope, name: str, field: str, call):
+    """The equinox class of ``name`` when it is bound once before the loop to ``Cls(...)``
+    with a number literal (given or defaulted) in ``field``."""
+    order = next((o for c, _s, o in m.index.calls if c is call), None)
+    around = [lp for lp in scope.loops if order is not None and lp[0] <= order <= lp[1]]
+    if not around:
+        return None
+    start = max(around)[0]
+    before = [(b.order, b.value) for b in scope.bindings.get(name, ()) if b.kind == "assign" and isinstance(b.value, cst.Call) and b.order is not None and b.order < start]
+    if not before:
+        return None
+    value = max(before, key=lambda x: x[0])[1]
+    if not isinstance(value.func, cst.Name):
+        return None
+    cls = _class_named(scope, value.func.value)
+    if cls is None:
+        return None
+    numbers = _python_number_fields(classes, cls)
+    if field not in numbers:
+        return None
+    names = classes.field_names(cls)
+    given = dict(zip(names, [a.value for a in value.args if a.keyword is None and not a.star]))
+    given.update({a.keyword.value: a.value for a in value.args if a.keyword is not None})
+    literal = given.get(field, numbers[field])
+    return cls if literal is not None and _is_literal_number(literal) else None

@@ -1,0 +1,303 @@
+"""JAX402 weak-type-flip."""
+
+from __future__ import annotations
+
+from typing import Dict, Optional
+
+import libcst as cst
+
+from jaxlint.analysis.scopes import FastVisitor
+from jaxlint.analysis.static_arguments import arguments_by_parameter
+from jaxlint.analysis.weak_types import ANY_ARRAY, KIND_NAMES, Fields, TypeEvaluator, Typ, literal_type, single_return
+from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import recompiles
+
+
+class WeakTypeFlip(Rule):
+    """
+    What it does
+        Flags a jitted function called in a loop as ``x = f(x)`` when ``x`` starts as a Python
+        scalar (``x = 0.0``, a parameter default, or a ``NamedTuple`` field such as
+        ``State(count=0)``) and ``f`` returns it strongly typed or with another dtype: reduced
+        (``jnp.sum``), cast (``astype``, ``jnp.asarray(x, jnp.float32)``) or mixed with a
+        strongly typed array.  Results that stay weak (``x * 0.5``, ``jnp.sin(x)``,
+        ``state.count + 1``) compile once and are not flagged.
+
+    Why is this bad?
+        ``jax.jit`` keys its cache on each argument's dtype and weak type.  A Python scalar is
+        weakly typed; the function's own result is not, so the first call and the second each
+        trace and compile.  In a training loop that doubles the compile time of the step.
+
+    Example
+        total = 0.0
+        for batch in batches:
+            total = accumulate(total, batch)   # returns total + batch.sum()
+
+    Use instead
+        Start from an array of the result's type: ``total = jnp.zeros((), jnp.float32)`` or
+        ``jnp.asarray(0.0, jnp.float32)`` (``jnp.asarray(0.0)`` alone is still weakly typed).
+
+    References
+        https://docs.jax.dev/en/latest/type_promotion.html#weak-types
+    """
+
+    code = "JAX402"
+    name = "weak-type-flip"
+    message = "`{arg}` is {was} on the first call of {func}() and its result ({now}) on the next ones: a second compilation"
+    fix = "start `{arg}` as an array of the result's dtype (`jnp.asarray(v, dtype)` or `jnp.zeros((), dtype)`)"
+    prevents = recompiles()
+    bad = [
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def accumulate(total, batch):
+            return total + batch.sum()
+
+        batches = jnp.ones((4, 3))
+        total = 0.0
+        for i in range(4):
+            total = accumulate(total, batches[i])  # error: JAX402
+        """
+    ]
+    good = [
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def accumulate(total, batch):
+            return total + batch.sum()
+
+        @jax.jit
+        def decay(x):
+            return x * 0.5
+
+        batches = jnp.ones((4, 3))
+        total = jnp.zeros((), jnp.float32)
+        x = 1.0
+        for i in range(4):
+            total = accumulate(total, batches[i])
+            x = decay(x)
+        """
+    ]
+
+    def check_module(self, m):
+        if not any(s.loops for _c, s, _o in m.index.calls):
+            return
+        assigned = None
+        where = {id(c): (s, o) for c, s, o in m.index.calls}
+        classes = m.analyzer.classes
+        for app in m.finder.applications:
+            t = app.transform
+            if not (t.cached and t.statics) or t.opaque_attrs or t.in_axes:
+                continue  # jax.jit: Python scalars are traced as weakly typed arrays
+            statics, opaque = m.analyzer.static_names(app)
+            if opaque:
+                continue
+            ret = single_return(app.func.node)
+            if ret is None:
+                continue
+            pos = app.jit_positional()
+            for call in m.analyzer.call_sites(app):
+                so = where.get(id(call))
+                if so is None:
+                    continue
+                scope, order = so
+                loops = [lp for lp in scope.loops if lp[0] <= order <= lp[1]]
+                if not loops:
+                    continue
+                if assigned is None:
+                    assigned = _assigned_calls(m.module)  # only for modules with a jitted call in a loop
+                target = assigned.get(id(call))
+                if target is None:
+                    continue
+                loop = max(loops)
+                args = list(arguments_by_parameter(app, call, pos))
+                for a, pname in args:
+                    if pname is None or pname in statics or not isinstance(a.value, cst.Name):
+                        continue
+                    name = a.value.value
+                    out_expr = _returned_for(target, name, ret)
+                    if out_expr is None:
+                        continue
+                    init = _initial_type(m, scope, name, loop, order, classes)
+                    if init is None:
+                        continue
+                    out = _output_type(m, app, out_expr, pname, init, args, scope, classes)
+                    change = _flip(init, out)
+                    if change is not None:
+                        was, now = change
+                        m.report(self, a.value, arg=name, was=was, now=now, func=app.func.name)
+
+
+class _Assigns(FastVisitor):
+    def __init__(self):
+        self.out: Dict[int, cst.BaseExpression] = {}
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if len(node.targets) == 1 and isinstance(node.value, cst.Call):
+            self.out[id(node.value)] = node.targets[0].target
+
+
+def _assigned_calls(module) -> Dict[int, cst.BaseExpression]:
+    """id(call) -> the target of ``target = call(...)``."""
+    v = _Assigns()
+    v.walk(module)
+    return v.out
+
+
+def _returned_for(target, name: str, ret) -> Optional[cst.BaseExpression]:
+    """The part of the returned expression that the assignment binds to ``name``."""
+    if isinstance(target, cst.Name):
+        return ret if target.value == name else None
+    if isinstance(target, (cst.Tuple, cst.List)) and isinstance(ret, cst.Tuple):
+        els = target.elements
+        if len(els) != len(ret.elements) or any(isinstance(e, cst.StarredElement) for e in list(els) + list(ret.elements)):
+            return None
+        for e, r in zip(els, ret.elements):
+            if isinstance(e.value, cst.Name) and e.value.value == name:
+                return r.value
+    return None
+
+
+def _host_evaluator(scope, classes, depth: int = 0) -> TypeEvaluator:
+    """Types of host-side names bound exactly once to an expression the evaluator knows."""
+
+    def names(n: str):
+        if depth > 3:
+            return None
+        owner = scope.lookup_scope(n)
+        if owner is None:
+            return None
+        binds = owner.bindings.get(n, ())
+        if len(binds) != 1 or binds[0].kind != "assign" or binds[0].value is None:
+            return None
+        return _host_evaluator(owner, classes, depth + 1).of(binds[0].value)
+
+    return TypeEvaluator(scope, names, classes)
+
+
+def _initial_type(m, scope, name: str, loop, order: int, classes):
+    """The type ``name`` has when the loop starts, if every rebinding in the loop is the call's."""
+    start, end = loop
+    before = None
+    for b in scope.bindings.get(name, ()):
+        if b.order is None:
+            return None
+        if start <= b.order <= end:
+            if b.order != order:
+                return None
+        elif b.order < start and (before is None or b.order > before.order):
+            before = b
+    if before is None:
+        return None
+    if before.kind == "param":
+        return _default_type(m, scope, name, classes)
+    if before.kind != "assign" or before.value is None:
+        return None
+    t = _host_evaluator(scope, classes).of(before.value)
+    if isinstance(t, Typ) and t.weak:
+        return t
+    if isinstance(t, Fields) and any(isinstance(f, Typ) and f.weak for f in t.fields.values()):
+        return t
+    return None
+
+
+def _default_type(m, scope, name: str, classes):
+    """A parameter whose literal default is used: the module never calls the function, or
+    calls it somewhere without that argument."""
+    f = scope.func
+    if f is None or isinstance(f.node, cst.Lambda):
+        return None
+    params = f.node.params
+    plain = list(params.posonly_params) + list(params.params)
+    names = [p.name.value for p in plain]
+    param = next((p for p in plain + list(params.kwonly_params) if p.name.value == name), None)
+    if param is None or param.default is None:
+        return None
+    t = literal_type(param.default)
+    if t is None:
+        return None
+    index = names.index(name) if name in names else None
+    calls = omitted = 0
+    for call, _s, _o in m.index.calls:
+        fn = call.func
+        callee = fn.value if isinstance(fn, cst.Name) else fn.attr.value if isinstance(fn, cst.Attribute) else None
+        if callee != f.name:
+            continue
+        calls += 1
+        if any(a.star for a in call.args):
+            continue
+        positional = [a for a in call.args if a.keyword is None]
+        by_name = any(a.keyword is not None and a.keyword.value == name for a in call.args)
+        bound_self = 1 if f.is_method and isinstance(fn, cst.Attribute) else 0
+        by_position = index is not None and len(positional) > index - bound_self
+        omitted += not (by_name or by_position)
+    return t if omitted or not calls else None
+
+
+def _output_type(m, app, expr, pname: str, init, args, host_scope, classes):
+    f = app.func
+    body = f.body_scope
+    host = _host_evaluator(host_scope, classes)
+    passed = {p: a.value for a, p in args if p is not None}
+    params = {}
+    if not isinstance(f.node, cst.Lambda):
+        ps = f.node.params
+        params = {p.name.value: p for p in list(ps.posonly_params) + list(ps.params) + list(ps.kwonly_params)}
+    skipped = {p.name.value for p in f.positional_params()[: app.skipped]} | set(app.bound_kw)
+    memo: Dict[str, object] = {}
+
+    def names(n: str):
+        if n == pname:
+            return init
+        if n in memo:
+            return memo[n]
+        memo[n] = None  # a cycle answers "unknown"
+        out = None
+        if n in params:
+            if n in skipped:
+                out = None
+            elif n in passed:
+                # a traced argument: an array inside, whatever its type on the host
+                out = host.of(passed[n]) or ANY_ARRAY
+            elif params[n].default is not None:
+                out = literal_type(params[n].default)
+        elif body is not None and n in body.bindings:
+            binds = body.bindings[n]
+            if len(binds) == 1 and binds[0].kind == "assign" and binds[0].value is not None:
+                out = evaluator.of(binds[0].value)
+        elif body is not None:
+            out = _host_evaluator(body, classes).names(n)
+        memo[n] = out
+        return out
+
+    evaluator = TypeEvaluator(body or f.scope, names, classes)
+    return evaluator.of(expr)
+
+
+def _describe(t: Typ) -> str:
+    kind = KIND_NAMES.get(t.kind, "array")
+    return f"a weakly typed {kind}" if t.weak else f"a strongly typed {kind}"
+
+
+def _flip(init, out):
+    """(what the first call gets, what the next ones get), or None when they are the same."""
+    if isinstance(init, Typ):
+        if not isinstance(out, Typ):
+            return None
+        if not out.weak or (out.kind is not None and out.kind != init.kind):
+            return f"a Python {KIND_NAMES[init.kind]} (weakly typed)", _describe(out)
+        return None
+    if isinstance(init, Fields):
+        if not isinstance(out, Fields) or out.cls is not init.cls:
+            return None
+        for name, t in init.fields.items():
+            if not isinstance(t, Typ) or not t.weak:
+                continue
+            o = out.fields.get(name)
+            if isinstance(o, Typ) and (not o.weak or (o.kind is not None and o.kind != t.kind)):
+                return f"a {init.cls.name} whose `{name}` is a Python {KIND_NAMES[t.kind]} (weakly typed)", f"`{name}` {_describe(o)}"
+    return None
