@@ -213,6 +213,15 @@ class Analyzer:
         frame = Frame(f, f.body_scope or f.scope, where, app, t.cached)
         frame.entry_name = where
         statics, opaque = self.static_names(app)
+        if isinstance(app.site, cst.Call):
+            # A transform over a function that is itself jitted with static parameters: the
+            # inner jit hashes those first (a tracer there fails, JAX202), so its body only
+            # ever sees Python values for them.
+            for inner in self.finder.by_func.get(id(f.node), ()):
+                if isinstance(inner.site, cst.Decorator) and inner.transform.statics and inner.transform.cached:
+                    inner_statics, inner_opaque = self.static_names(inner)
+                    if not inner_opaque:
+                        statics = statics | inner_statics
         passed = self.passed_params(app)
         p = f.params
         positional = f.positional_params()
