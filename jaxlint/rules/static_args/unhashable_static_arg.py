@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from jaxlint.analysis.value_checks import surely_traced
 from jaxlint.findings import FindingFacts
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
+
+
+SCAN = frozenset({"jax.lax.scan"})
 
 
 class UnhashableStaticArg(Rule):
@@ -22,7 +26,8 @@ class UnhashableStaticArg(Rule):
         that forward it, factories that return the jitted function, and
         ``functools.partial``; a transform over a jitted function (``jax.make_jaxpr``,
         ``jax.vmap``, ``jax.jit``, ``jax.grad`` over that argument) passes tracers for its
-        static parameters unless it declares them static too.
+        static parameters unless it declares them static too.  Also a traced value passed
+        for ``custom_vjp``'s ``nondiff_argnums`` or for ``lax.scan``'s ``length`` / ``unroll``.
 
     Why is this bad?
         JAX hashes static arguments to look up the compiled function: ``ValueError:
@@ -45,6 +50,8 @@ class UnhashableStaticArg(Rule):
     fix = "pass a hashable value (a tuple instead of a list, a frozenset, a scalar), or make `{var}` a traced argument"
     prevents = raises(
         ErrorPattern("ValueError", r"Non-hashable static arguments are not supported"),
+        ErrorPattern("UnexpectedTracerError", r"nondiff_argnums"),
+        ErrorPattern("ConcretizationTypeError", r"argument to `scan` expects a concrete"),
         stage="call",
         description="ValueError: Non-hashable static arguments are not supported",
     )
@@ -77,10 +84,22 @@ class UnhashableStaticArg(Rule):
         """
     ]
 
-    def on_traced_static_arg(self, ctx, arg, pname, func, v):
+    def on_traced_static_arg(self, ctx, arg, pname, func, v, via=""):
         # A jitted function calling another jitted function: a tracer is not hashable either.
         facts = FindingFacts(value_kind="tracer", entry=func.qualname, parameter=pname)
-        ctx.report(self, arg.value, what=f"Traced value `{v.name or pname}`", var=pname, func=func.name, via="", facts=facts)
+        ctx.report(self, arg.value, what=f"Traced value `{v.name or pname}`", var=pname, func=func.name, via=via, facts=facts)
+
+    def on_call(self, ctx, node, q, argvals):
+        # lax.scan needs a Python int for length and unroll: it builds the loop from them.
+        if q not in SCAN:
+            return
+        for a, v in argvals:
+            if a.keyword is not None and a.keyword.value in ("length", "unroll") and surely_traced(v):
+                facts = FindingFacts(value_kind="tracer", entry=ctx.frame.entry.func.qualname, parameter=a.keyword.value)
+                ctx.report(
+                    self, a.value, what=f"Traced value `{v.name or a.keyword.value}`", var=a.keyword.value, func="lax.scan",
+                    via=": it must be a Python int", facts=facts,
+                )
 
     def check_module(self, m):
         seen = set()
