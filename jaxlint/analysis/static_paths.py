@@ -318,14 +318,20 @@ class StaticPaths:
                     leaf = self._unhashable_leaf(v)
                     if leaf is not None and pname is not None:
                         what, node = leaf
-                        self._add(a.value, what + ", a non-array leaf that filter_jit hashes,", pname, app.func, node if node is not a.value else None, "")
+                        self._add(a.value, what, pname, app.func, node if node is not a.value else None, ": filter_jit hashes the non-array leaves of its arguments")
 
     def _unhashable_leaf(self, v: Optional[HostValue], depth: int = 0):
         if v is None or depth > 3:
             return None
-        if v.kind == INSTANCE and v.cls is not None and self.hv.classes.pytree_kind(v.cls) is None:
-            what = v.unhashable(self.hv.classes)
-            return (what, v.node) if what is not None and what.startswith("an instance") else None
+        if v.kind == INSTANCE and v.cls is not None:
+            if self.hv.classes.pytree_kind(v.cls) is None:
+                what = v.unhashable(self.hv.classes)
+                return (what, v.node) if what is not None and what.startswith("an instance") else None
+            for field in (v.fields or {}).values():  # a pytree: its fields are split into leaves
+                r = self._unhashable_leaf(field, depth + 1)
+                if r is not None:
+                    return r
+            return None
         if v.kind == TUPLE and v.items:
             for it in v.items:
                 r = self._unhashable_leaf(it, depth + 1)

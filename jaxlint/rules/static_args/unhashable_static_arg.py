@@ -111,7 +111,8 @@ class UnhashableStaticArg(Rule):
             related = ()
             if p.built is not None:
                 where = m.positions.get(p.built)
-                if where is not None:
+                at = m.positions.get(p.node)
+                if where is not None and at is not None and where.start.line != at.start.line:
                     what += f" (built at line {where.start.line})"
                     related = ((p.built, "the value is built here"),)
             facts = FindingFacts(value_kind=p.kind, entry=p.func.qualname, parameter=p.param)
