@@ -269,3 +269,31 @@ def test_comprehension_reads_the_scope_for_other_names():
         return [tile(jnp.ones(3), r) for _ in (1, 2)]  # here
     """
     assert findings(body) == [(line_of(body, "# here"), 31, "JAX202")]
+
+
+def test_name_rebound_by_an_inner_function_is_not_known():
+    body = """
+    def main():
+        reps = [1, 2]
+
+        def fix():
+            nonlocal reps
+            reps = (1, 2)
+
+        fix()
+        return tile(jnp.ones(3), reps)
+    """
+    assert findings(body) == []
+
+
+def test_wrapper_that_looks_at_its_parameter_is_not_followed():
+    body = """
+    def wrap(x, reps):
+        if isinstance(reps, list):
+            return tile(x, tuple(reps))
+        return tile(x, reps)
+
+
+    wrap(jnp.ones(3), [1, 2])
+    """
+    assert findings(body) == []

@@ -653,6 +653,8 @@ class HostValues:
         if owner is None:
             return SCALAR_VAL if n in ("True", "False", "None") else None
         if owner is scope and scope.kind != "class":
+            if any(b.order is None for b in scope.bindings.get(n, ())):
+                return None  # rebound from an inner function (nonlocal / global): at an unknown time
             if n in env:
                 return env[n]
             if n in scope.defs and len(scope.bindings.get(n, ())) == 1:

@@ -24,7 +24,7 @@ import libcst as cst
 
 from jaxlint.analysis.calls import Analyzer
 from jaxlint.analysis.host_values import INSTANCE, JITTED, PARAM, TUPLE, HostValue, HostValues
-from jaxlint.analysis.scopes import FuncInfo, ModuleIndex, Scope, dotted_name
+from jaxlint.analysis.scopes import FastVisitor, FuncInfo, ModuleIndex, Scope, dotted_name
 from jaxlint.analysis.static_arguments import arguments_by_parameter
 from jaxlint.analysis.transforms import Application, TransformFinder
 
@@ -144,6 +144,8 @@ class StaticPaths:
             key = (id(wrapper.node), param, id(target))
             if key in seen or depth >= MAX_WRAPPERS or any(b.kind != "param" for b in wrapper.body_scope.bindings.get(param, ())):
                 continue
+            if param in _tested_names(wrapper):
+                continue  # ``if isinstance(sizes, list): ...``: the wrapper looks at what it gets
             seen.add(key)
             for call, scope, arg in self._calls_of(wrapper, param):
                 via = f" through {wrapper.name}()"
@@ -338,6 +340,45 @@ class StaticPaths:
                 if r is not None:
                     return r
         return None
+
+
+class _TestedNames(FastVisitor):
+    """Names read in the conditions of a function's ``if``/``while``/ternaries and asserts."""
+
+    def __init__(self):
+        self.names: Set[str] = set()
+
+    def _names_in(self, e) -> None:
+        _NameCollector(self.names).walk(e)
+
+    def visit_If(self, node) -> None:
+        self._names_in(node.test)
+
+    def visit_While(self, node) -> None:
+        self._names_in(node.test)
+
+    def visit_IfExp(self, node) -> None:
+        self._names_in(node.test)
+
+    def visit_Assert(self, node) -> None:
+        self._names_in(node.test)
+
+    def visit_Match(self, node) -> None:
+        self._names_in(node.subject)
+
+
+class _NameCollector(FastVisitor):
+    def __init__(self, out: Set[str]):
+        self.out = out
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.out.add(node.value)
+
+
+def _tested_names(f: FuncInfo) -> Set[str]:
+    v = _TestedNames()
+    v.walk(f.node.body)
+    return v.names
 
 
 def _arg_for(call: cst.Call, names: List[str], param: str) -> Iterator[cst.Arg]:
