@@ -44,12 +44,19 @@ class StaticPath(NamedTuple):
 
 
 def _kind_word(what: str) -> str:
-    if "array" in what and not what.startswith(("a tuple", "an instance", "an optimiser")):
-        return "array"
-    for w in ("list", "dict", "set", "tracer"):
-        if what.startswith(("a " + w, "an " + w)):
-            return w
-    return what.split(" (", 1)[0].split(" ", 1)[-1]
+    """The value's kind in one word or two, for FindingFacts.value_kind."""
+    for prefix, word in (
+        ("an instance", "instance"),
+        ("a tuple", "tuple"),
+        ("an optimiser state", "optimiser state"),
+        ("a tracer", "tracer"),
+        ("a list", "list"),
+        ("a dict", "dict"),
+        ("a set", "set"),
+    ):
+        if what.startswith(prefix):
+            return word
+    return "array" if "array" in what else what
 
 
 class StaticPaths:
