@@ -125,7 +125,7 @@ class StaticPaths:
             return None
         if self._traced_scope(scope) and self._tracer_reported(v, what):
             return None  # a tracer there: the traced-value interpreter reports it
-        self._add(at, what, pname, func, v.node if v.node is not expr else None, via)
+        self._add(at, what, pname, func, v.node if v.node is not at else None, via)
         return None
 
     def _add(self, node, what: str, pname: str, func: FuncInfo, built, via: str) -> None:

@@ -1017,10 +1017,10 @@ def plan_finding(finding: Finding, facts: FileFacts) -> Check:
     if code == "JAX202":
         check["kind"] = "static"
         hit, app = _app_of_arg(finding, facts)
-        if app is None:
-            check["kind"] = "none"
-            check["reason"] = "could not find the jitted function behind this call"
-            return check
+        kind = finding.facts.value_kind if finding.facts is not None else None
+        if app is None or app.transform.filtered or kind in ("instance", "tuple", "optimiser state"):
+            # no stand-in value shows that kind (or equinox's own hashing): run the real code
+            return _host_path_check(finding, facts, check)
         call, scope, arg = hit
         statics, _ = _statics(app, facts)
         skip = app.skipped
@@ -1050,6 +1050,39 @@ def plan_finding(finding: Finding, facts: FileFacts) -> Check:
     check["kind"] = "none"
     check["reason"] = f"no dynamic check for {code}"
     return check
+
+
+def _host_path_check(finding: Finding, facts: FileFacts, check: dict) -> dict:
+    """A JAX202 value that reaches the static slot along a path (a wrapper, a factory,
+    ``functools.partial``, a transform over the jitted function, a static ``self``) or a tracer
+    in a traced function: run what builds the value and expect JAX's error on the finding's
+    line.  In traced code that is the traced entry point; in host code the module-level
+    function where the value is built, when it takes no arguments (guessed arguments could
+    take another path and refute a real finding)."""
+    drivers = []
+    if (finding.context or {}).get("entry"):
+        app = _entry_app(finding, facts)
+        d = entry_driver(app, facts, "jaxpr") if app is not None else None
+        if d is not None:
+            drivers.append(d)
+    else:
+        line = finding.related[0]["line"] if finding.related else finding.line
+        f = facts.innermost_func(line)
+        top = top_level(f) if f is not None else None
+        if top is not None and top is f and not f.is_method and not _required_params(f):
+            d = plain_driver(f, facts)
+            if d is not None:
+                drivers.append(d)
+    if not drivers:
+        return _none(check, "could not find the jitted function behind this call")
+    check["kind"] = "trace"
+    check["drivers"] = drivers
+    return check
+
+
+def _required_params(f: FuncInfo) -> list:
+    p = f.params
+    return [x for x in list(p.posonly_params) + list(p.params) + list(p.kwonly_params) if x.default is None]
 
 
 def _none(check: dict, reason: str) -> dict:
