@@ -22,6 +22,9 @@ class FindingFacts:
     traced: Optional[Dict[str, Any]] = None  # the traced entry point, as the worker reaches it
     site: Optional[Dict[str, Any]] = None  # the module-level function that applies the transform
     host: Optional[Dict[str, Any]] = None  # outside traced code: the enclosing module-level function
+    # A value that reaches a static slot along a path (a wrapper, a factory, a partial): the
+    # module-level function with no required parameters where it is built, run as it is.
+    builder: Optional[Dict[str, Any]] = None
     unreachable: Optional[str] = None  # why the traced entry point cannot be reached
     module_level: Optional[bool] = None  # outside traced code and outside any function
     call: Optional[Dict[str, Any]] = None  # the call of a jitted callable the finding points at

@@ -105,7 +105,7 @@ def test_every_key_of_plans_and_facts_is_declared_by_the_protocol():
             _check_value(v, f"{where}.values", problems)
         facts = f.facts
         assert facts is not None, where
-        for name in ("traced", "site", "host"):
+        for name in ("traced", "site", "host", "builder"):
             _check_callee(getattr(facts, name), protocol.Callee, f"{where}.facts.{name}", problems)
         if facts.call is not None:
             extra = set(facts.call) - declared(protocol.CallFacts)

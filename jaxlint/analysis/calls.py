@@ -215,6 +215,15 @@ class Analyzer:
         frame = Frame(f, f.body_scope or f.scope, where, app, t.cached)
         frame.entry_name = where
         statics, opaque = self.static_names(app)
+        if isinstance(app.site, cst.Call):
+            # A transform over a function that is itself jitted with static parameters: the
+            # inner jit hashes those first (a tracer there fails, JAX202), so its body only
+            # ever sees Python values for them.
+            for inner in self.finder.by_func.get(id(f.node), ()):
+                if isinstance(inner.site, cst.Decorator) and inner.transform.statics and inner.transform.cached:
+                    inner_statics, inner_opaque = self.static_names(inner)
+                    if not inner_opaque:
+                        statics = statics | inner_statics
         passed = self.passed_params(app)
         p = f.params
         positional = f.positional_params()
@@ -473,6 +482,13 @@ class Analyzer:
                             if arg is not None:
                                 self.emit("traced_static_arg", frame, arg, n, f, v)
                         env[n] = STATIC_VAL
+        if call is not None and not f.is_lambda and f.node.decorators:
+            for n in custom_vjp_nondiff(f):
+                v = env.get(n)
+                if v is not None and v.kind == TRACED and not v.flags & (RAW | OPAQUE | REF | PYSEQ | DICT):
+                    arg = _arg_for(call, positional, n, len(bound_args))
+                    if arg is not None:
+                        self.emit("traced_static_arg", frame, arg, n, f, v, ": custom_vjp's nondiff_argnums take no tracers")
         for param in positional + list(p.kwonly_params):
             v = env.get(param.name.value)
             if v is not None and v.kind == TRACED and not v.container:
@@ -578,6 +594,32 @@ class Analyzer:
         if not frame.returns:
             return STATIC_VAL
         return joinall(frame.returns)
+
+def custom_vjp_nondiff(f: FuncInfo) -> List[str]:
+    """Parameters of ``@partial(jax.custom_vjp, nondiff_argnums=...)`` (or
+    ``@jax.custom_vjp(nondiff_argnums=...)``): a tracer there fails (UnexpectedTracerError);
+    ``custom_jvp`` takes one."""
+    for d in f.node.decorators:
+        dec = d.decorator
+        if not isinstance(dec, cst.Call):
+            continue
+        q = resolve(dec.func, f.scope)
+        args = dec.args
+        if q == "functools.partial" and args and args[0].keyword is None:
+            q, args = resolve(args[0].value, f.scope), args[1:]
+        if q != "jax.custom_vjp":
+            continue
+        names = [p.name.value for p in f.positional_params()]
+        out = []
+        for a in args:
+            if a.keyword is not None and a.keyword.value == "nondiff_argnums":
+                items = [el.value for el in a.value.elements] if isinstance(a.value, (cst.Tuple, cst.List)) else [a.value]
+                for it in items:
+                    if isinstance(it, cst.Integer) and int(it.value) < len(names):
+                        out.append(names[int(it.value)])
+        return out
+    return []
+
 
 def _arg_for(call: cst.Call, positional, name: str, bound: int) -> Optional[cst.Arg]:
     """The argument of ``call`` that lands on parameter ``name``."""

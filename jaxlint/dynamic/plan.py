@@ -85,6 +85,10 @@ def plan_finding(finding: Finding) -> Check:
         check["expect"] = expected_errors(prevents)
     kind = prevents.kind
     if kind == "raises" and prevents.stage == "call":
+        if facts.value_kind is not None and (
+            facts.jitted is None or facts.jitted.get("filtered") or facts.value_kind in _NO_STAND_IN
+        ):
+            return _plan_host_path(check, facts)
         return _plan_static(check, facts)
     if kind == "raises":
         check["kind"] = "trace"
@@ -133,6 +137,27 @@ def plan_finding(finding: Finding) -> Check:
             return _none(check, reason)
         return check  # type: ignore[return-value]
     return _none(check, f"no dynamic check for {finding.code}")
+
+
+# Value kinds no stand-in value shows (the module's own class, equinox's own hashing).
+_NO_STAND_IN = ("instance", "tuple", "optimiser state")
+
+
+def _plan_host_path(check: dict, facts: FindingFacts) -> Check:
+    """A value that reaches a static slot along a path (a wrapper, a factory,
+    ``functools.partial``, a transform over the jitted function, a static ``self``), or one no
+    stand-in can show: run the code that builds it and expect JAX's error on the finding's
+    line.  In traced code that is the traced entry point; in host code the module-level
+    function where the value is built."""
+    if facts.traced is not None:
+        drivers = [_driver(facts.traced, "jaxpr")]
+    elif facts.builder is not None:
+        drivers = [_driver(facts.builder, "call")]
+    else:
+        return _none(check, "could not find code that builds the value without guessing its arguments")
+    check["kind"] = "trace"
+    check["drivers"] = drivers
+    return check  # type: ignore[return-value]
 
 
 def _plan_static(check: dict, facts: FindingFacts) -> Check:

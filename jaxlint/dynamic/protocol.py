@@ -117,6 +117,7 @@ class Signature(TypedDict):
     """A jitted callable's signature (facts ``jitted``)."""
 
     stub: str  # a def with the same parameters (defaults replaced by None)
+    filtered: bool  # eqx.filter_jit: it hashes the non-array leaves itself
     spec: Dict[str, list]  # {"nums": [...], "names": [...]} as written
     params: List[ParamFacts]
 

@@ -311,6 +311,7 @@ class FactsDeriver:
         params = params_of(app.func, statics, app.skipped)
         return {
             "stub": _stub(app),
+            "filtered": bool(app.transform.filtered),
             "spec": self.spec(app),
             "params": [{"name": p.name, "kind": p.kind, "static": p.static, "has_default": p.has_default} for p in params],
         }
@@ -359,6 +360,12 @@ class FactsDeriver:
             out["jitted"] = self.signature(declaring)
             if isinstance(node, cst.Param):
                 out["parameter"] = node.name.value
+        if given is not None and given.value_kind is not None:
+            # where the value is built: the first related location, else the finding itself
+            related = fields.get("related")
+            builder = self._builder(related[0][0] if related else node)
+            if builder is not None:
+                out["builder"] = builder
         rebuild = self._rebuild(node)
         if rebuild is not None:
             out["rebuild"] = rebuild
@@ -368,6 +375,18 @@ class FactsDeriver:
                 if v is not None:
                     out[k] = v
         return FindingFacts(**out)
+
+    def _builder(self, node) -> Optional[dict]:
+        """The module-level function around ``node``, when it can run as it is: not a method,
+        and no required parameters (guessed arguments could take another path and refute a
+        real finding)."""
+        f = self._enclosing_function(node)
+        if f is None or top_level(f) is not f or f.is_method:
+            return None
+        p = f.params
+        if any(x.default is None for x in list(p.posonly_params) + list(p.params) + list(p.kwonly_params)):
+            return None
+        return self.plain(f)
 
     def _call_facts(self, hit, out: dict) -> None:
         """The finding points at an argument of a call: of which jitted callable, for which

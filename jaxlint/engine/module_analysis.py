@@ -61,6 +61,20 @@ class ModuleAnalysis:
         return find_static_arguments(self.index, self.finder, self.analyzer)
 
     @cached_property
+    def static_paths(self):
+        """Every value that reaches a slot JAX hashes, with where it was built (JAX202)."""
+        from jaxlint.analysis.static_paths import StaticPaths
+
+        return StaticPaths(self.index, self.finder, self.analyzer, self.host_values).run()
+
+    @cached_property
+    def host_values(self):
+        """Host-mode values of the module (``HostValues.value(expr, scope, call)``)."""
+        from jaxlint.analysis.host_values import HostValues
+
+        return HostValues(self.index, self.finder, self.analyzer.classes)
+
+    @cached_property
     def rebinding(self) -> Rebinding:
         return Rebinding(self.index, self.finder)
 

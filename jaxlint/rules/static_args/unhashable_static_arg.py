@@ -2,19 +2,32 @@
 
 from __future__ import annotations
 
-from jaxlint.analysis.expression_kinds import describe_unhashable
+from jaxlint.analysis.value_checks import surely_traced
 from jaxlint.findings import FindingFacts
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
 
 
+SCAN = frozenset({"jax.lax.scan"})
+
+
 class UnhashableStaticArg(Rule):
     """
     What it does
-        Flags a call that passes a list, dict, set or array for a static parameter of a jitted
-        function (``static_argnums``, ``static_argnames``, ``pmap``'s
-        ``static_broadcasted_argnums``), and a traced value passed for one from inside another
-        traced function.
+        Flags a value that JAX must hash but cannot: a list, dict, set, JAX or NumPy array,
+        optimiser state, or an instance of a class without ``__hash__`` (a dataclass with eq and
+        without ``frozen=True``, a class defining ``__eq__`` only), passed for a static
+        parameter of a jitted function (``static_argnums``, ``static_argnames``, ``pmap``'s
+        ``static_broadcasted_argnums``), for a static ``self``, or as a non-array leaf of an
+        ``equinox.filter_jit`` argument; and a traced value passed for a static parameter.
+
+        The value is followed from where host code builds it (module level, ``__main__``
+        blocks, tests, training loops; through reassignment and branches), through wrappers
+        that forward it, factories that return the jitted function, and
+        ``functools.partial``; a transform over a jitted function (``jax.make_jaxpr``,
+        ``jax.vmap``, ``jax.jit``, ``jax.grad`` over that argument) passes tracers for its
+        static parameters unless it declares them static too.  Also a traced value passed
+        for ``custom_vjp``'s ``nondiff_argnums`` or for ``lax.scan``'s ``length`` / ``unroll``.
 
     Why is this bad?
         JAX hashes static arguments to look up the compiled function: ``ValueError:
@@ -33,10 +46,12 @@ class UnhashableStaticArg(Rule):
 
     code = "JAX202"
     name = "unhashable-static-arg"
-    message = "{what} is passed for static parameter `{var}` of {func}()"
+    message = "{what} is passed for static parameter `{var}` of {func}(){via}"
     fix = "pass a hashable value (a tuple instead of a list, a frozenset, a scalar), or make `{var}` a traced argument"
     prevents = raises(
         ErrorPattern("ValueError", r"Non-hashable static arguments are not supported"),
+        ErrorPattern("UnexpectedTracerError", r"nondiff_argnums"),
+        ErrorPattern("ConcretizationTypeError", r"argument to `scan` expects a concrete"),
         stage="call",
         description="ValueError: Non-hashable static arguments are not supported",
     )
@@ -69,14 +84,36 @@ class UnhashableStaticArg(Rule):
         """
     ]
 
-    def on_traced_static_arg(self, ctx, arg, pname, func, v):
+    def on_traced_static_arg(self, ctx, arg, pname, func, v, via=""):
         # A jitted function calling another jitted function: a tracer is not hashable either.
         facts = FindingFacts(value_kind="tracer", entry=func.qualname, parameter=pname)
-        ctx.report(self, arg.value, what=f"Traced value `{v.name or pname}`", var=pname, func=func.name, facts=facts)
+        ctx.report(self, arg.value, what=f"Traced value `{v.name or pname}`", var=pname, func=func.name, via=via, facts=facts)
+
+    def on_call(self, ctx, node, q, argvals):
+        # lax.scan needs a Python int for length and unroll: it builds the loop from them.
+        if q not in SCAN:
+            return
+        for a, v in argvals:
+            if a.keyword is not None and a.keyword.value in ("length", "unroll") and surely_traced(v):
+                facts = FindingFacts(value_kind="tracer", entry=ctx.frame.entry.func.qualname, parameter=a.keyword.value)
+                ctx.report(
+                    self, a.value, what=f"Traced value `{v.name or a.keyword.value}`", var=a.keyword.value, func="lax.scan",
+                    via=": it must be a Python int", facts=facts,
+                )
 
     def check_module(self, m):
-        for app, arg, pname, scope, _order in m.static_arguments:
-            what = describe_unhashable(arg.value, scope)
-            if what is not None:
-                facts = FindingFacts(value_kind=what.split(" ", 1)[1], entry=app.func.qualname, parameter=pname)
-                m.report(self, arg.value, what=what.capitalize(), var=pname, func=app.func.name, facts=facts)
+        seen = set()
+        for p in m.static_paths:
+            if id(p.node) in seen:
+                continue  # one finding where JAX raises, however many callers reach it
+            seen.add(id(p.node))
+            what = p.what[0].upper() + p.what[1:]
+            related = ()
+            if p.built is not None:
+                where = m.positions.get(p.built)
+                at = m.positions.get(p.node)
+                if where is not None and at is not None and where.start.line != at.start.line:
+                    what += f" (built at line {where.start.line})"
+                    related = ((p.built, "the value is built here"),)
+            facts = FindingFacts(value_kind=p.kind, entry=p.func.qualname, parameter=p.param)
+            m.report(self, p.node, what=what, var=p.param, func=p.func.name, via=p.via, facts=facts, related=related)

@@ -1,0 +1,299 @@
+"""Host-mode values reaching a static parameter (JAX202): the interpreter of eager code, and the
+paths the fixture files cannot show (a ``__main__`` block is never run by the oracle)."""
+
+import textwrap
+
+from jaxlint import lint_source
+
+HEADER = """\
+from functools import partial
+import dataclasses
+import jax
+import jax.numpy as jnp
+
+
+@partial(jax.jit, static_argnums=(1,))
+def tile(x, reps):
+    return jnp.tile(x, reps)
+"""
+
+
+def findings(body):
+    text = HEADER + textwrap.dedent(body)
+    return [(f.line, f.column, f.code) for f in lint_source(text, "example.py").findings if f.code == "JAX202"]
+
+
+def line_of(body, marker):
+    text = HEADER + textwrap.dedent(body)
+    return next(i for i, line in enumerate(text.splitlines(), 1) if marker in line)
+
+
+def test_main_block_reassignment():
+    body = """
+    if __name__ == "__main__":
+        reps = 2
+        tile(jnp.ones(3), reps)
+        reps = jnp.array([1, 2])
+        tile(jnp.ones(3), reps)  # here
+    """
+    assert findings(body) == [(line_of(body, "# here"), 23, "JAX202")]
+
+
+def test_branches_that_disagree_are_unknown():
+    body = """
+    def main(flag):
+        reps = 2
+        if flag:
+            reps = [1, 2]
+        tile(jnp.ones(3), reps)
+    """
+    assert findings(body) == []
+
+
+def test_branches_that_agree():
+    body = """
+    def main(flag):
+        if flag:
+            reps = [1, 2]
+        else:
+            reps = [3]
+        tile(jnp.ones(3), reps)  # here
+    """
+    assert findings(body) == [(line_of(body, "# here"), 23, "JAX202")]
+
+
+def test_a_path_that_returns_is_left_out():
+    body = """
+    def main(flag):
+        reps = [1, 2]
+        if flag:
+            reps = 2
+        else:
+            return None
+        return tile(jnp.ones(3), reps)
+    """
+    assert findings(body) == []
+
+
+def test_loop_rebinding_reaches_the_next_iteration():
+    body = """
+    def main():
+        reps = 2
+        for _ in range(3):
+            tile(jnp.ones(3), reps)
+            reps = [1, 2]
+    """
+    # the first iteration passes an int, the next a list: not surely unhashable
+    assert findings(body) == []
+
+
+def test_lambda_reads_the_latest_binding():
+    body = """
+    reps = [1, 2]
+    run = lambda: tile(jnp.ones(3), reps)
+    reps = 2
+    """
+    assert findings(body) == []
+
+
+def test_comprehension_variable_shadows_the_scope():
+    body = """
+    def main():
+        r = [1, 2]
+        return [tile(jnp.ones(3), r) for r in (1, 2)]
+    """
+    assert findings(body) == []
+
+
+def test_global_read_from_a_function():
+    body = """
+    SIZES = [1, 2]
+
+
+    def main():
+        return tile(jnp.ones(3), SIZES)  # here
+    """
+    assert findings(body) == [(line_of(body, "# here"), 30, "JAX202")]
+
+
+def test_wrapper_of_a_wrapper():
+    body = """
+    def inner(x, reps):
+        return tile(x, reps)  # here
+
+
+    def outer(x, reps):
+        return inner(x, reps)
+
+
+    outer(jnp.ones(3), [1, 2])
+    """
+    assert findings(body) == [(line_of(body, "# here"), 20, "JAX202")]
+
+
+def test_wrapper_that_rebinds_its_parameter_is_not_followed():
+    body = """
+    def wrap(x, reps):
+        reps = tuple(reps)
+        return tile(x, reps)
+
+
+    wrap(jnp.ones(3), [1, 2])
+    """
+    assert findings(body) == []
+
+
+def test_method_wrapper_called_on_an_instance():
+    body = """
+    class Runner:
+        def run(self, x, reps):
+            return tile(x, reps)  # here
+
+
+    Runner().run(jnp.ones(3), [1, 2])
+    """
+    assert findings(body) == [(line_of(body, "# here"), 24, "JAX202")]
+
+
+def test_custom_hash_and_plain_classes_hash():
+    body = """
+    class Spec:
+        def __eq__(self, other):
+            return True
+
+        def __hash__(self):
+            return 0
+
+
+    class Plain:
+        pass
+
+
+    @dataclasses.dataclass(eq=False)
+    class NoEq:
+        n: int = 1
+
+
+    tile(jnp.ones(3), Spec())
+    tile(jnp.ones(3), Plain())
+    tile(jnp.ones(3), NoEq())
+    """
+    assert findings(body) == []
+
+
+def test_unhashable_classes():
+    body = """
+    @dataclasses.dataclass
+    class Spec:
+        n: int = 1
+
+
+    class Child(Spec):
+        pass
+
+
+    @dataclasses.dataclass(unsafe_hash=True)
+    class Holder:
+        items: list = dataclasses.field(default_factory=list)
+
+
+    tile(jnp.ones(3), Spec())  # one
+    tile(jnp.ones(3), Child())  # two
+    tile(jnp.ones(3), Holder())  # three
+    """
+    assert findings(body) == [
+        (line_of(body, "# one"), 19, "JAX202"),
+        (line_of(body, "# two"), 19, "JAX202"),
+        (line_of(body, "# three"), 19, "JAX202"),
+    ]
+
+
+def test_class_with_a_base_from_elsewhere_is_not_known():
+    body = """
+    import collections
+
+
+    class Spec(collections.UserDict):
+        pass
+
+
+    tile(jnp.ones(3), Spec())
+    """
+    assert findings(body) == []
+
+
+def test_result_of_a_jitted_function():
+    body = """
+    @jax.jit
+    def init(x):
+        return x * 2
+
+
+    def main():
+        reps = init(jnp.ones(2))
+        return tile(jnp.ones(3), reps)  # here
+    """
+    assert findings(body) == [(line_of(body, "# here"), 30, "JAX202")]
+
+
+def test_message_names_the_parameter_function_and_origin():
+    text = HEADER + textwrap.dedent(
+        """
+        def wrap(x, reps):
+            return tile(x, reps)
+
+
+        sizes = [1, 2]
+        wrap(jnp.ones(3), sizes)
+        """
+    )
+    (f,) = [f for f in lint_source(text, "example.py").findings if f.code == "JAX202"]
+    built = text.splitlines().index("sizes = [1, 2]") + 1
+    assert f.message == f"A list (built at line {built}) is passed for static parameter `reps` of tile() through wrap()"
+    assert f.facts.parameter == "reps" and f.facts.value_kind == "list" and f.facts.entry == "tile"
+    assert f.related and f.related[0]["line"] == built
+
+
+def test_lambda_without_rebinding():
+    body = """
+    reps = [1, 2]
+    run = lambda: tile(jnp.ones(3), reps)  # here
+    """
+    assert findings(body) == [(line_of(body, "# here"), 33, "JAX202")]
+
+
+def test_comprehension_reads_the_scope_for_other_names():
+    body = """
+    def main():
+        r = [1, 2]
+        return [tile(jnp.ones(3), r) for _ in (1, 2)]  # here
+    """
+    assert findings(body) == [(line_of(body, "# here"), 31, "JAX202")]
+
+
+def test_name_rebound_by_an_inner_function_is_not_known():
+    body = """
+    def main():
+        reps = [1, 2]
+
+        def fix():
+            nonlocal reps
+            reps = (1, 2)
+
+        fix()
+        return tile(jnp.ones(3), reps)
+    """
+    assert findings(body) == []
+
+
+def test_wrapper_that_looks_at_its_parameter_is_not_followed():
+    body = """
+    def wrap(x, reps):
+        if isinstance(reps, list):
+            return tile(x, tuple(reps))
+        return tile(x, reps)
+
+
+    wrap(jnp.ones(3), [1, 2])
+    """
+    assert findings(body) == []
