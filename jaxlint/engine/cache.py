@@ -79,9 +79,10 @@ def build_digest() -> str:
         h = hashlib.sha256()
         h.update(f"jaxlint {__version__}\0".encode())
         try:
-            import libcst
+            # LibCST keeps its version in a generated module (the package has no __version__).
+            from libcst._version import __version__ as libcst_version
 
-            h.update(f"libcst {getattr(libcst, '__version__', '?')}\0".encode())
+            h.update(f"libcst {libcst_version}\0".encode())
         except Exception:  # pragma: no cover - libcst is a hard dependency
             pass
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the jaxlint package
