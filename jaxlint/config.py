@@ -12,7 +12,6 @@ command-line selection is applied on top of whichever file applies.
 
 from __future__ import annotations
 
-import difflib
 import fnmatch
 import os
 import re
@@ -229,6 +228,8 @@ def parse_table(table: Any, root: Optional[str] = None, source: Optional[str] = 
     for k, v in table.items():
         k2 = k.replace("_", "-")
         if k2 not in KNOWN_KEYS:
+            import difflib  # only for an unknown key
+
             close = difflib.get_close_matches(k2, KNOWN_KEYS, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else f" (known: {', '.join(KNOWN_KEYS)})"
             raise ConfigError(f"{label}unknown setting '{k}'{hint}")

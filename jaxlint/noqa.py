@@ -19,7 +19,6 @@ from __future__ import annotations
 import io
 import re
 import tokenize
-from dataclasses import dataclass
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from jaxlint.findings import Finding
@@ -52,12 +51,42 @@ def silences(codes: Optional[Tuple[str, ...]], code: str) -> bool:
     return not codes or code in codes or code.startswith(codes)
 
 
-@dataclass
 class FileDirectives:
-    skip_file: bool
-    file_codes: Tuple[str, ...]
-    noqa_lines: Dict[int, str]  # line -> the text flake8 searches for its noqa comment
-    comments: List[Tuple[int, int, str]]  # (line, 0-based column, text) of comment tokens with noqa
+    """The ``noqa`` comments of a module.  The file-wide directives are read from the lines;
+    the per-line mapping and the comment tokens need the tokenizer, which costs about a tenth of
+    a parse, so they are computed on first use: most modules with a ``noqa`` somewhere have no
+    finding for it to silence and no jaxlint code in it to check."""
+
+    def __init__(self, text: str, lines: List[str], skip_file: bool, file_codes: Tuple[str, ...]):
+        self.skip_file = skip_file
+        self.file_codes = file_codes
+        self._text = text
+        self._lines = lines
+        self._tokens: Optional[Tuple[Dict[int, str], List[Tuple[int, int, str]]]] = None
+
+    @property
+    def noqa_lines(self) -> Dict[int, str]:
+        """line -> the text flake8 searches for its noqa comment (its logical line)."""
+        return self._tokenized()[0]
+
+    @property
+    def comments(self) -> List[Tuple[int, int, str]]:
+        """(line, 0-based column, text) of comment tokens with noqa."""
+        return self._tokenized()[1]
+
+    def may_name_own_codes(self) -> bool:
+        """False when no ``# noqa:`` anywhere in the text (comments or not) lists a code with
+        jaxlint's prefix: then no comment can give JAX003 or JAX004."""
+        for m in INLINE_RE.finditer(self._text):
+            codes = m.group("codes")
+            if codes is not None and OWN_PREFIX in codes.upper():
+                return True
+        return False
+
+    def _tokenized(self) -> Tuple[Dict[int, str], List[Tuple[int, int, str]]]:
+        if self._tokens is None:
+            self._tokens = _tokenize(self._text, self._lines)
+        return self._tokens
 
 
 def scan(text: str) -> Optional[FileDirectives]:
@@ -75,6 +104,10 @@ def scan(text: str) -> Optional[FileDirectives]:
             file_codes.extend(codes_of(m.group("codes")))
         else:
             skip = True
+    return FileDirectives(text, lines, skip, tuple(file_codes))
+
+
+def _tokenize(text: str, lines: List[str]) -> Tuple[Dict[int, str], List[Tuple[int, int, str]]]:
     mapping: Dict[int, str] = {}
     comments: List[Tuple[int, int, str]] = []
     try:
@@ -94,7 +127,7 @@ def scan(text: str) -> Optional[FileDirectives]:
         # As flake8 does when it cannot tokenize: each physical line stands for itself.
         mapping = {}
         comments = []
-    return FileDirectives(skip, tuple(file_codes), mapping, comments)
+    return mapping, comments
 
 
 def _line_text(d: FileDirectives, lines: Sequence[str], line: int) -> str:
@@ -145,6 +178,8 @@ def directive_findings(
     """JAX003 for ``noqa`` codes that are not jaxlint codes; JAX004 for jaxlint codes that
     silence nothing (reported only for codes whose rules all ran: otherwise nobody can tell)."""
     if directives is None or not ({"JAX003", "JAX004"} & enabled) or directives.skip_file:
+        return []
+    if not directives.may_name_own_codes():
         return []
     from jaxlint import selectors
     from jaxlint.rules import RULES_BY_CODE

@@ -8,7 +8,6 @@ otherwise turn rules off (or on) silently, and a typo such as ``JAX1O1`` would l
 
 from __future__ import annotations
 
-import difflib
 from typing import Iterable, List, Optional, Sequence, Tuple
 
 ALL = "ALL"
@@ -44,6 +43,8 @@ def suggestion(selector: str) -> Optional[str]:
     """The closest real selector, when one is close enough to be what was meant."""
     candidates = _prefixes()
     same_length = [p for p in candidates if len(p) == len(selector)]
+    import difflib  # only for a selector that matches no rule
+
     for pool in (same_length, candidates):
         close = difflib.get_close_matches(selector, pool, n=1, cutoff=0.6)
         if close:

@@ -267,3 +267,14 @@ def test_cross_module_phase_is_cached_and_revalidated(tmp_path):
     after = phase()
     assert ("solver_pkg/metrics.py", 7, "JAX101") not in after
     assert ("solver_pkg/metrics.py", 13, "JAX104") in after
+
+
+def test_build_digest_changes_with_the_libcst_version(monkeypatch):
+    # The parser decides what a syntax error is: another LibCST must not reuse the entries.
+    import libcst._version
+
+    monkeypatch.setattr(cache_mod, "_BUILD", None)
+    before = cache_mod.build_digest()
+    monkeypatch.setattr(libcst._version, "__version__", "0.0.0-other")
+    monkeypatch.setattr(cache_mod, "_BUILD", None)
+    assert cache_mod.build_digest() != before

@@ -204,3 +204,26 @@ def test_unreadable_folder_is_reported(repo, monkeypatch):
     found = discover(["rlpkg"], Resolver().for_path, respect_gitignore=False)
     assert found.files == [os.path.join("rlpkg", "env", "cartpole.py")]
     assert found.errors == ["rlpkg/locked: cannot read folder: Permission denied"]
+
+
+def test_force_exclude_asks_git_about_the_named_files(repo):
+    # What git ignores among files named with --force-exclude (what pre-commit passes), asked of
+    # git for those files only: an ignored untracked file is skipped; a tracked file that matches
+    # an ignore pattern, and an untracked file that matches none, are linted.  Names are literal,
+    # not patterns: "w*.py" is not "wide.py".
+    (repo / "scratch" / "new.py").write_text(TREE["a.py"])
+    (repo / "w*.py").write_text(TREE["a.py"])
+    (repo / "wide.py").write_text(TREE["a.py"])
+    (repo / ".gitignore").write_text("scratch/\nwide.py\n")
+    (repo / "kept.py").write_text(TREE["a.py"])
+    from clirun import git
+    from jaxlint.config import Resolver
+    from jaxlint.engine.discovery import discover
+
+    git(["add", "-f", "kept.py"], cwd=str(repo))
+    (repo / ".gitignore").write_text("scratch/\nwide.py\nkept.py\n")
+    named = ["scratch/new.py", "w*.py", "wide.py", "kept.py", "a.py"]
+    found = discover([str(repo / n) for n in named], Resolver().for_path, force_exclude=True)
+    assert sorted(os.path.relpath(f, repo) for f in found.files) == ["a.py", "kept.py", "w*.py"]
+    found = discover([str(repo / n) for n in named], Resolver().for_path, force_exclude=False)
+    assert len(found.files) == len(named)

@@ -79,9 +79,10 @@ def build_digest() -> str:
         h = hashlib.sha256()
         h.update(f"jaxlint {__version__}\0".encode())
         try:
-            import libcst
+            # LibCST keeps its version in a generated module (the package has no __version__).
+            from libcst._version import __version__ as libcst_version
 
-            h.update(f"libcst {getattr(libcst, '__version__', '?')}\0".encode())
+            h.update(f"libcst {libcst_version}\0".encode())
         except Exception:  # pragma: no cover - libcst is a hard dependency
             pass
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the jaxlint package
@@ -146,6 +147,7 @@ class Cache:
         self.directory = directory
         self.settings = settings_digest(config_key, rule_codes)
         self._ready = False
+        self._folders: set = set()  # entry folders known to exist: one mkdir per folder and run
         self.hits = 0
         self.misses = 0
 
@@ -200,11 +202,19 @@ class Cache:
             return
         try:
             raw = json.dumps({"format": FORMAT, "key": key, "data": data}, ensure_ascii=False).encode("utf-8", "surrogatepass")
-            path = self._file(key)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            _atomic_write(path, raw)
-        except (OSError, TypeError, ValueError):
-            pass
+        except (TypeError, ValueError):
+            return
+        self._write(key, raw)
+
+    def _write(self, key: str, data: bytes) -> None:
+        folder = os.path.join(self.directory, key[:2])
+        try:
+            if folder not in self._folders:
+                os.makedirs(folder, exist_ok=True)
+                self._folders.add(folder)
+            _atomic_write(os.path.join(folder, key[2:] + ".json"), data)
+        except OSError:
+            self._folders.discard(folder)  # removed under us: created again by the next write
 
     def _prepare(self) -> bool:
         if not self._ready:
@@ -224,11 +234,9 @@ class Cache:
         entry = {"format": FORMAT, "key": key, "findings": [finding_to_json(f) for f in findings], "calls": list(calls)}
         try:
             data = json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
-            path = self._file(key)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            _atomic_write(path, data)
-        except (OSError, TypeError, ValueError):
-            pass
+        except (TypeError, ValueError):
+            return
+        self._write(key, data)
 
 
 def _atomic_write(path: str, data: bytes) -> None:

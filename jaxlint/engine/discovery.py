@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import stat
-import subprocess
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
@@ -84,6 +83,8 @@ class GitIgnored:
     def _listing(self, top: str) -> Optional[Tuple[Set[str], Set[str]]]:
         if top in self._repos:
             return self._repos[top]
+        import subprocess  # only in a git repository
+
         got = None
         try:
             p = subprocess.run(
@@ -105,6 +106,37 @@ class GitIgnored:
             got = None
         self._repos[top] = got
         return got
+
+    def ignored_files(self, paths: Sequence[str]) -> Set[str]:
+        """Those of ``paths`` (files) that git ignores.  Git is asked about these files only:
+        pre-commit names a handful of files of what may be a very large repository, and listing
+        all of it on every commit would cost more than linting them."""
+        by_top: Dict[str, List[str]] = {}
+        for p in paths:
+            full = os.path.normpath(os.path.abspath(p))
+            top = self._toplevel(os.path.dirname(full))
+            if top is not None:
+                by_top.setdefault(top, []).append(full)
+        if not by_top:
+            return set()
+        import subprocess  # only in a git repository
+
+        ignored: Set[str] = set()
+        for top, fulls in by_top.items():
+            for i in range(0, len(fulls), 1000):  # well under any command-line limit
+                chunk = fulls[i : i + 1000]
+                cmd = ["git", "--literal-pathspecs", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--"]
+                cmd.extend(os.path.relpath(f, top) for f in chunk)
+                try:
+                    proc = subprocess.run(cmd, cwd=top, capture_output=True, timeout=120)
+                except (OSError, subprocess.SubprocessError):
+                    continue  # as for a folder: without git, nothing is ignored
+                if proc.returncode != 0:
+                    continue
+                out = proc.stdout.decode("utf-8", "surrogateescape").split("\0")
+                listed = {os.path.normpath(os.path.join(top, f)) for f in out if f}
+                ignored.update(f for f in chunk if f not in listed)
+        return {p for p in paths if os.path.normpath(os.path.abspath(p)) in ignored}
 
     def ignored(self, path: str, is_dir: bool) -> bool:
         full = os.path.normpath(os.path.abspath(path))
@@ -138,6 +170,9 @@ def discover(
     if isinstance(config_for, Config):  # one configuration for everything
         fixed = config_for
         config_for = lambda _p: fixed  # noqa: E731
+    named_ignored: Set[str] = set()
+    if force_exclude and git is not None:
+        named_ignored = git.ignored_files([p for p in paths if p != "-" and os.path.lexists(p) and not os.path.isdir(p)])
     for p in paths:
         if p == "-":
             out.files.append(p)
@@ -157,7 +192,7 @@ def discover(
             if len(out.files) == before and not any(e.startswith(p) for e in out.errors):
                 out.warnings.append(f"{p}: no Python files to lint")
             continue
-        if force_exclude and (_explicit_excluded(p, config_for(p)) or (git is not None and git.ignored(p, False))):
+        if force_exclude and (_explicit_excluded(p, config_for(p)) or p in named_ignored):
             continue
         if not _regular_or_unreadable(p):  # a FIFO or device named on the command line
             out.missing.append(p)

@@ -16,6 +16,7 @@ import libcst as cst
 
 from jaxlint.config import Config
 from jaxlint.engine.call_records import call_recorder
+from jaxlint.engine.collection import one_collection_per_module
 from jaxlint.engine.module_analysis import ModuleAnalysis
 from jaxlint import selectors
 from jaxlint.engine.noqa import apply_directives
@@ -45,6 +46,11 @@ def lint_source(
     """Lint one module given as text or bytes.  Never raises for bad input.
 
     ``noqa=False`` leaves ``# noqa`` comments to the caller (flake8 applies its own)."""
+    with one_collection_per_module():
+        return _lint_source(source, path, config, rules, noqa)
+
+
+def _lint_source(source, path: str, config: Optional[Config], rules, noqa: bool) -> ModuleResult:
     config = config or Config()
     if rules is None:
         rules = rules_for(config)

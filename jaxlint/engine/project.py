@@ -24,6 +24,7 @@ from jaxlint import selectors
 from jaxlint.config import Config
 from jaxlint.engine.cache import content_digest, finding_from_json, finding_to_json
 from jaxlint.engine.call_records import call_recorder
+from jaxlint.engine.collection import one_collection_per_module
 from jaxlint.engine.module_analysis import ModuleAnalysis
 from jaxlint.noqa import suppress as apply_noqa
 from jaxlint.engine.reporting import Reports, materialise, rule_handlers
@@ -238,40 +239,43 @@ def cross_module_findings(
                     out.append(f)
             silenced.extend(t.silenced)
         targets.clear()
+        paused.collect()
 
     done = set()
-    for _ in range(MAX_ROUNDS):
-        next_work = []
-        items = []
-        for importer, rec in work:
-            modname, is_pkg = info.get(importer, ("", False))
-            qual = absolute(rec["target"], modname, is_pkg)
-            items.append((qual.rpartition(".")[0], qual, importer, rec))
-        items.sort(key=lambda it: it[0])  # one target module after the other: one tree in memory
-        current = None
-        for module, qual, importer, rec in items:
-            if module != current:
-                harvest()
-                current = module
-            key = (qual, repr(rec))
-            if key in done:
-                continue
-            done.add(key)
-            t, ref = resolve(qual)
-            if t is None:
-                continue
-            before = len(t.calls)
-            try:
-                t.follow(rec, ref, importer)
-            except RecursionError:
-                continue
-            for r in t.calls[before:]:
-                next_work.append((t.display, r))
+    # Each target module's tree goes at the next harvest: collect then, not while it is read.
+    with one_collection_per_module() as paused:
+        for _ in range(MAX_ROUNDS):
+            next_work = []
+            items = []
+            for importer, rec in work:
+                modname, is_pkg = info.get(importer, ("", False))
+                qual = absolute(rec["target"], modname, is_pkg)
+                items.append((qual.rpartition(".")[0], qual, importer, rec))
+            items.sort(key=lambda it: it[0])  # one target module after the other: one tree in memory
+            current = None
+            for module, qual, importer, rec in items:
+                if module != current:
+                    harvest()
+                    current = module
+                key = (qual, repr(rec))
+                if key in done:
+                    continue
+                done.add(key)
+                t, ref = resolve(qual)
+                if t is None:
+                    continue
+                before = len(t.calls)
+                try:
+                    t.follow(rec, ref, importer)
+                except RecursionError:
+                    continue
+                for r in t.calls[before:]:
+                    next_work.append((t.display, r))
+            harvest()
+            if not next_work:
+                break
+            work = next_work
         harvest()
-        if not next_work:
-            break
-        work = next_work
-    harvest()
     out.sort(key=Finding.sort_key)
     if silenced_out is not None:
         silenced_out.extend(silenced)

@@ -104,6 +104,16 @@ class _DiscardedResults(ScopedVisitor):
         # A class of the module with its own ``at`` may give ``.at[...]`` in-place meaning.
         self.own_at = any("at" in c.body_scope.defs or "at" in c.body_scope.bindings for c in index.classes)
 
+    # A statement never sits inside an expression: below a simple statement only its own
+    # expression statements matter, and the walk need not enter the expressions (most nodes).
+    def visit_SimpleStatementLine(self, node) -> bool:
+        for stmt in node.body:
+            if isinstance(stmt, cst.Expr):
+                self.visit_Expr(stmt)
+        return False
+
+    visit_SimpleStatementSuite = visit_SimpleStatementLine
+
     def visit_Expr(self, node: cst.Expr) -> bool:
         value = node.value
         if not isinstance(value, cst.Call):

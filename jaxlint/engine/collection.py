@@ -1,0 +1,41 @@
+"""Garbage collection around the linting of one module.
+
+Parsing builds a tree of tens of thousands of nodes that lives until the module is done.  With
+the interpreter's default thresholds a young-generation collection runs every 700 allocations
+and, as the tree is promoted, the older generations are scanned again and again: measured, that
+is a fifth of a run's CPU time.  The tree itself holds no reference cycles (reference counting
+frees it); the analysis' scopes and frames do, and they die with the module.  So automatic
+collection is paused while one module is linted, and the young generation (everything the module
+allocated) is collected once when it is done.
+"""
+
+from __future__ import annotations
+
+import gc
+from contextlib import contextmanager
+from typing import Iterator
+
+
+class _Paused:
+    def __init__(self, active: bool):
+        self.active = active
+
+    def collect(self) -> None:
+        """Between modules of a paused block: collect what the last one left."""
+        if self.active:
+            gc.collect(0)
+
+
+@contextmanager
+def one_collection_per_module() -> Iterator[_Paused]:
+    """Pause automatic collection for the block; then collect what it left behind.  A caller
+    that has collection switched off keeps it off (and nothing is collected)."""
+    if not gc.isenabled():
+        yield _Paused(False)
+        return
+    gc.disable()
+    try:
+        yield _Paused(True)
+    finally:
+        gc.enable()
+        gc.collect(0)
