@@ -287,12 +287,13 @@ class Rebinding:
         result = any(self.can_follow_trace(where, o) for where, o in remote)
         if not result:
             writes = sorted(binds + muts)
-            if len(writes) > 1 or muts:
-                uses = self.local_uses(reader, owner)
-                if uses is not None:
-                    result = _stale_between_uses(owner, writes, *uses)
-                else:
-                    result = self._written_after_a_call(owner, writes, bool(muts))
+            # A parameter's value comes with the call: every assignment to it is a rebinding.
+            rebinds_all = bool(muts) or any(b.kind == "param" for b in owner.bindings.get(name, ()))
+            uses = self.local_uses(reader, owner) if writes else None
+            if uses is not None:
+                result = _stale_between_uses(owner, writes, *uses)
+            elif len(writes) > 1 or rebinds_all and writes:
+                result = self._written_after_a_call(owner, writes, rebinds_all)
         self._answers[key] = result
         return result
 
