@@ -102,7 +102,7 @@ def signature(v: Val, depth: int = 0) -> tuple:
     items = None
     if v.items is not None and depth < 3:
         items = tuple(signature(i, depth + 1) for i in v.items)
-    outer = (id(v.outer[0]), v.outer[1]) if v.outer is not None else None
+    outer = (id(v.outer[0]), v.outer[1], id(v.outer[2])) if v.outer is not None else None
     return (v.kind, v.flags, id(v.cls) if v.cls is not None else 0, items, v.keys, outer)
 
 
