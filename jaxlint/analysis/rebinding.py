@@ -161,7 +161,8 @@ class Rebinding:
 
         A module-level jitted function never qualifies: an importer can call it after the
         module has rebound what it reads."""
-        if reader is None or owner.kind != "function" or reader.scope is not owner:
+        # (An entry point of another file, in the cross-module phase, has no scope here.)
+        if reader is None or owner.kind != "function" or getattr(reader, "scope", None) is not owner:
             return None
         if not self.traced_callables.cached_def(reader):
             return None
