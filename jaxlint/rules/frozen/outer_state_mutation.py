@@ -18,9 +18,13 @@ CONSUMING_METHODS = frozenset({"pop", "popleft", "popitem"})
 class OuterStateMutation(Rule):
     """
     What it does
-        Flags writes to state outside a traced function: assignment to a ``global`` or
-        ``nonlocal`` name, ``.append``/``.update``/``[k] = v``/``.attr = v`` on a global or
-        closure container, and ``self.attr = ...`` in a traced method.
+        Flags writes to state outside a traced function, in it or in any function it calls:
+        assignment to a ``global`` or ``nonlocal`` name; ``.append``/``.update``/``[k] = v``/
+        ``.attr = v`` of a traced value on a global or closure container or object, also through
+        a local alias (``buf = STATE; buf.append(x)``) or a helper's parameter
+        (``add_to(STATE, x)``); ``COUNTS["calls"] += 1`` and ``.pop()``/``.popleft()`` on one,
+        whatever the value; and ``self.attr = ...`` in a traced method.  Recording a Python value
+        (``SHAPES.append(x.shape)``) is a deliberate trace-time record and is not flagged.
 
     Why is this bad?
         The write happens once per trace, not once per call: counters stop counting, logs stay
