@@ -190,3 +190,22 @@ def test_global_key_never_changed_is_not_frozen_state():
             return x + init(x.shape)
         """
     ) == []
+
+
+def test_key_lookup_in_forwarded_kwargs_is_a_python_bool():
+    # **kwargs now keeps what was passed (a traced value here); ``name in kwargs`` still only
+    # looks at the keys.
+    assert codes(
+        """
+        def tree_set(tree, **kwargs):
+            def replace(node):
+                if node.__class__.__name__ in kwargs:
+                    return kwargs[node.__class__.__name__]
+                return node
+            return jax.tree_util.tree_map(replace, tree)
+
+        @jax.jit
+        def set_lr(state, lr):
+            return tree_set(state, learning_rate=lr)
+        """
+    ) == []

@@ -662,7 +662,9 @@ class Interp:
             r = self.eval(c.comparator)
             if isinstance(op, (cst.In, cst.NotIn)):
                 self.emit("compare_in", self.frame, e, vals[-1], r, c, t)
-                if isinstance(e.left, cst.SimpleString) or vals[-1].kind == STATIC and r.flags & DICT:
+                # A key lookup in a Python dict (``name in kwargs``) gives a Python bool: the
+                # keys are Python values, whatever the dict holds.
+                if isinstance(e.left, cst.SimpleString) or vals[-1].kind != TRACED and r.flags & DICT:
                     vals.append(STATIC_VAL)
                     continue
                 static = False
