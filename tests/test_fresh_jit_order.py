@@ -1,6 +1,6 @@
 """JAX301 for jitted functions that their enclosing function builds afresh: stale only when one
-compiled function is called again after a rebinding.  fixtures/fresh_jit_order.py runs the
-shapes JAX can check twice; these are the ones built anew on every call."""
+compiled function is called again after a rebinding.  fixtures/nested_entries/fresh_jit_order.py
+runs the shapes JAX can check twice; these are the ones built anew on every call."""
 
 import textwrap
 
