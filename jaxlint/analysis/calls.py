@@ -439,10 +439,26 @@ class Analyzer:
                 env[positional[idx].name.value] = v
             idx += 1
         star_seen = False
+        kwargs_seen = False
         extra_pos: List[Val] = []
-        for a, v in argvals:
+        extra_kw: Dict[str, Val] = {}
+        named = {x.name.value for x in positional} | {x.name.value for x in p.kwonly_params}
+        for a, v in _spread(argvals):
+            if a is None:  # ``**kwargs`` forwarded with keys the analysis knows
+                k, v = v
+                if k in named or p.star_kwarg is None:
+                    env[k] = v
+                else:
+                    extra_kw[k] = v
+                continue
             if a.keyword is not None:
-                env[a.keyword.value] = v
+                if a.keyword.value in named or p.star_kwarg is None:
+                    env[a.keyword.value] = v
+                else:
+                    extra_kw[a.keyword.value] = v
+                continue
+            if a.star == "**":
+                kwargs_seen = True
                 continue
             if a.star:
                 star_seen = True
@@ -466,9 +482,19 @@ class Analyzer:
                 else:
                     env[name] = UNKNOWN_VAL
         if isinstance(p.star_arg, cst.Param):
-            env[p.star_arg.name.value] = Val(joinall(extra_pos).kind if extra_pos else STATIC, p.star_arg.name.value, PYSEQ)
+            sname = p.star_arg.name.value
+            if star_seen:
+                env[sname] = Val(joinall(extra_pos).kind if extra_pos else STATIC, sname, PYSEQ)
+            else:
+                # the exact positional arguments: ``f(*args)`` in the helper hands them on as they are
+                env[sname] = Val(joinall(extra_pos).kind if extra_pos else STATIC, sname, PYSEQ, tuple(extra_pos))
         if p.star_kwarg is not None:
-            env[p.star_kwarg.name.value] = Val(UNKNOWN, None, DICT)
+            kname = p.star_kwarg.name.value
+            if kwargs_seen or star_seen:
+                env[kname] = Val(UNKNOWN, None, DICT)
+            else:
+                vals = tuple(extra_kw.values())
+                env[kname] = Val(joinall(vals).kind if vals else STATIC, kname, DICT, vals, None, None, tuple(extra_kw))
         for app in self.finder.by_func.get(id(f.node), ()):
             # Calling a function that is itself jitted with static parameters: those stay Python
             # values inside it (a tracer passed there is a different error, at the call).
@@ -619,6 +645,21 @@ def custom_vjp_nondiff(f: FuncInfo) -> List[str]:
                         out.append(names[int(it.value)])
         return out
     return []
+
+
+def _spread(argvals):
+    """The arguments of a call with ``*args`` / ``**kwargs`` opened where their structure is
+    known (a helper forwarding what it was given): positional items as plain arguments, known
+    keywords as (None, (key, value)) pairs."""
+    out = []
+    for a, v in argvals:
+        if a.star == "*" and v.items is not None and v.keys is None:
+            out.extend((cst.Arg(value=a.value), item) for item in v.items)
+        elif a.star == "**" and v.keys is not None and v.items is not None and len(v.keys) == len(v.items):
+            out.extend((None, (k, item)) for k, item in zip(v.keys, v.items))
+        else:
+            out.append((a, v))
+    return out
 
 
 def _arg_for(call: cst.Call, positional, name: str, bound: int) -> Optional[cst.Arg]:

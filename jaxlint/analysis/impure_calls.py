@@ -3,7 +3,12 @@ they run once, and the compiled function replays the value they returned."""
 
 from __future__ import annotations
 
-RANDOM_PREFIXES = ("random.", "numpy.random.")
+import libcst as cst
+
+from jaxlint.analysis.scopes import VALUE_KINDS, Scope
+from jaxlint.analysis.transforms import resolve
+
+RANDOM_PREFIXES = ("random.", "numpy.random.", "secrets.")
 # Seeding and generator construction: not a draw.
 RANDOM_SETUP = frozenset(
     {
@@ -19,6 +24,9 @@ RANDOM_SETUP = frozenset(
         "numpy.random.PCG64",
         "numpy.random.get_state",
         "numpy.random.set_state",
+        "random.SystemRandom",
+        "secrets.SystemRandom",
+        "secrets.compare_digest",
     }
 )
 CLOCKS = frozenset(
@@ -34,7 +42,34 @@ CLOCKS = frozenset(
         "datetime.datetime.utcnow",
         "datetime.datetime.today",
         "datetime.date.today",
+        "time.thread_time",
+        "time.thread_time_ns",
+        "uuid.uuid1",
         "uuid.uuid4",
         "os.urandom",
+        "os.getrandom",
     }
 )
+
+# Host random generators: an object built by one of these draws a new number on each method
+# call, except for the methods that seed it or save and restore its state.
+RNG_CONSTRUCTORS = frozenset(
+    {
+        "numpy.random.default_rng",
+        "numpy.random.RandomState",
+        "numpy.random.Generator",
+        "random.Random",
+        "random.SystemRandom",
+        "secrets.SystemRandom",
+    }
+)
+RNG_SETUP_METHODS = frozenset({"seed", "getstate", "setstate", "get_state", "set_state", "spawn", "jumped"})
+
+
+def is_host_rng(owner: Scope, name: str) -> bool:
+    """Is every value ``name`` is bound to in ``owner`` a host random generator?"""
+    binds = [b for b in owner.bindings.get(name, ()) if b.kind in VALUE_KINDS]
+    return bool(binds) and all(
+        b.kind == "assign" and isinstance(b.value, cst.Call) and resolve(b.value.func, owner) in RNG_CONSTRUCTORS
+        for b in binds
+    )

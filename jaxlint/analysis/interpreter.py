@@ -72,7 +72,7 @@ if TYPE_CHECKING:  # pragma: no cover
 class Interp:
     """Interprets one function body in a Frame."""
 
-    __slots__ = ("analyzer", "frame", "emit", "receiver", "attr_hint")
+    __slots__ = ("analyzer", "frame", "emit", "receiver", "attr_hint", "deferring")
 
     def __init__(self, analyzer: Analyzer, frame: Frame):
         self.analyzer = analyzer
@@ -82,6 +82,8 @@ class Interp:
         self.receiver: Optional[cst.Name] = None
         # (name node, attribute) while evaluating ``name.attribute``: captures say which field is read
         self.attr_hint: Optional[tuple] = None
+        # While an outer variable is only bound to a name (see ``outer_object``).
+        self.deferring = False
 
     # -- statements --------------------------------------------------------------
     def block(self, body) -> None:
@@ -110,7 +112,10 @@ class Interp:
         self.eval(n.value)
 
     def x_Assign(self, n, st) -> None:
-        v = self.eval(n.value)
+        if len(n.targets) == 1 and isinstance(n.targets[0].target, cst.Name):
+            v = self.outer_object(n.value)  # ``buf = STATE``: read when ``buf`` is read
+        else:
+            v = self.eval(n.value)
         for t in n.targets:
             self.assign(t.target, v, st, n)
 
@@ -468,6 +473,11 @@ class Interp:
             return KNOWN_CONSTANTS[e.value]
         v = self.frame.lookup(e.value)
         if v is not None and e.value not in self.frame.declared:
+            if v.outer is not None and v.outer[2] is not None and e is not self.receiver:
+                # ``buf = STATE`` (or a helper's parameter given ``STATE``), and now ``buf`` is
+                # read as a value: that is where ``STATE`` is read.
+                owner, name, node = v.outer
+                self.emit("capture", self.frame, node, name, owner, None)
             return v
         return self.name_val(e)
 
@@ -478,14 +488,35 @@ class Interp:
         if owner is None:
             return STATIC_VAL  # builtins
         binds = owner.bindings.get(name)
-        if e is not self.receiver and binds and any(b.kind in VALUE_KINDS for b in binds):
+        variable = bool(binds) and any(b.kind in VALUE_KINDS for b in binds)
+        if e is not self.receiver and variable:
             hint = self.attr_hint
             attr = hint[1] if hint is not None and hint[0] is e else None
             self.emit("capture", self.frame, e, name, owner, attr)
         f = owner.defs.get(name)
         if f is not None:
             return Val(STATIC, name, 0, None, (FnRef(f), None, [], {}))
+        if variable and owner is not self.frame.scope:
+            # Not a local bound later in this function: the outer variable's object itself.
+            return Val(STATIC, None, 0, outer=(owner, name, e if e is self.receiver and self.deferring else None))
         return STATIC_VAL
+
+    def outer_object(self, e) -> Val:
+        """``e`` evaluated where it may only be bound to a name (``buf = STATE``, a helper's
+        parameter): a global or closure variable there is not read yet.  Its value keeps the
+        read, and reports it where the new name is read as a value; writing through the new
+        name (``buf.append(x)``) is no read of ``STATE``."""
+        if not isinstance(e, cst.Name) or self.frame.lookup(e.value) is not None and e.value not in self.frame.declared:
+            return self.eval(e)
+        owner = self.frame.scope.lookup_scope(e.value)
+        if owner is None or owner is self.frame.scope or e.value in owner.defs:
+            return self.eval(e)
+        self.receiver = e
+        self.deferring = True
+        try:
+            return self.eval(e)
+        finally:
+            self.deferring = False
 
     def e_Attribute(self, e: cst.Attribute, t) -> Val:
         base_expr = e.value
@@ -631,7 +662,9 @@ class Interp:
             r = self.eval(c.comparator)
             if isinstance(op, (cst.In, cst.NotIn)):
                 self.emit("compare_in", self.frame, e, vals[-1], r, c, t)
-                if isinstance(e.left, cst.SimpleString) or vals[-1].kind == STATIC and r.flags & DICT:
+                # A key lookup in a Python dict (``name in kwargs``) gives a Python bool: the
+                # keys are Python values, whatever the dict holds.
+                if isinstance(e.left, cst.SimpleString) or vals[-1].kind != TRACED and r.flags & DICT:
                     vals.append(STATIC_VAL)
                     continue
                 static = False
@@ -1002,7 +1035,14 @@ class Interp:
         local = fr.lookup(name)
         if name in ("isinstance", "issubclass") and len(e.args) == 2 and isinstance(e.args[1].value, cst.Name):
             self.receiver = e.args[1].value  # a table of types consulted, not a value computed with
-        argvals = self.args(e)
+        if local is not None and name not in fr.declared:
+            helper = local.fn is not None
+        else:
+            owner = fr.scope.lookup_scope(name)
+            helper = owner is not None and name in owner.defs
+        # A helper of the module reads its arguments where its body does: ``add_to(STATE, x)``
+        # hands ``STATE`` over, and only the helper's use of it says whether it is read.
+        argvals = [(a, self.outer_object(a.value) if not a.star else self.eval(a.value)) for a in e.args] if helper else self.args(e)
         if local is not None and name not in fr.declared:
             if local.fn is not None:
                 return self.invoke(e, local, argvals)

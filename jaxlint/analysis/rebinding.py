@@ -13,7 +13,7 @@ import libcst as cst
 
 from jaxlint.analysis.expression_kinds import all_container_bindings
 from jaxlint.analysis.scopes import VALUE_KINDS, ModuleIndex, Scope
-from jaxlint.analysis.transforms import TransformFinder
+from jaxlint.analysis.transforms import PARTIAL, PASS_THROUGH, TRANSFORMS, TransformFinder, resolve
 
 
 class TracedCallables:
@@ -86,7 +86,8 @@ class Rebinding:
         self.traced_callables = TracedCallables(index, finder)
         self._answers: Dict[Tuple[int, str, Optional[str], int], bool] = {}
         self._call_sites: Optional[Dict[int, List[Tuple[Scope, int]]]] = None
-        self._callees: Optional[Dict[int, Tuple[Scope, int]]] = None
+        self._call_orders: Optional[Dict[int, Tuple[Scope, int]]] = None
+        self._parent_maps: Dict[int, Dict[int, cst.CSTNode]] = {}
         # Keyed with the depth too: an answer cut short at the depth bound is no answer for a
         # shallower question.
         self._follows: Dict[Tuple[int, int, int], bool] = {}
@@ -144,28 +145,112 @@ class Rebinding:
         self._follows[key] = result
         return result
 
-    # -- the last use of a local jitted function ------------------------------------------
-    def local_call_orders(self, reader, owner: Scope) -> Optional[List[int]]:
-        """The orders of every call of ``reader`` when it is a function defined in ``owner`` that
-        is only ever called there, by name (it is not returned, stored, passed on or called from
-        a nested function); None when it may be called from anywhere else.
+    # -- the uses of a local jitted function ----------------------------------------------
+    def local_uses(self, reader, owner: Scope) -> Optional[Tuple[int, List[int]]]:
+        """(creation order, call orders) of a jitted function that ``owner`` creates afresh each
+        time it runs and that is only ever called there; None when it may be called from
+        anywhere else.
 
-        Only then does its last call in ``owner`` end its use: a module-level jitted function
-        can be called by any importer after the module has rebound what it reads."""
-        if reader is None or owner.kind != "function" or reader.scope is not owner or reader.is_lambda:
+        ``reader`` qualifies when it is a nested ``def`` or lambda of the function ``owner``:
+        every run of ``owner`` makes a new function object, and JAX keys its trace cache on that
+        object, so nothing compiled in one run is replayed in the next.  Its compiled form must
+        not escape either: the name is only called (``@jax.jit def step``), or handed straight
+        to a transform whose result is called on the spot (``jax.jit(jax.vmap(step))(x)``) or
+        bound to a local name that is only called.  Returned, stored, passed on or called from
+        a nested function, it may be called after anything.
+
+        A module-level jitted function never qualifies: an importer can call it after the
+        module has rebound what it reads."""
+        # (An entry point of another file, in the cross-module phase, has no scope here.)
+        if reader is None or owner.kind != "function" or getattr(reader, "scope", None) is not owner:
             return None
         if not self.traced_callables.cached_def(reader):
             return None
-        if self._callees is None:
-            self._callees = {id(call.func): (scope, order) for call, scope, order in self.index.calls}
-        callees = self._callees
+        sites = self._sites()
+        parents = self._parents(owner)
+        if reader.is_lambda:
+            outer = self._transform_chain(reader.node, parents, owner)
+            if outer is None:
+                return None
+            site = sites.get(id(outer))
+            return (site[1], self._chain_calls(outer, parents, owner, sites)) if site is not None else None
+        defs = [b.order for b in owner.bindings.get(reader.name, ()) if b.kind == "def"]
+        if len(defs) != 1 or len(owner.bindings.get(reader.name, ())) != 1:
+            return None  # the name is rebound: which function a use reaches is not clear
         orders: List[int] = []
         stack = list(owner.node.body.children)
         while stack:
             node = stack.pop()
             if isinstance(node, cst.Name):
                 if node.value == reader.name and node is not reader.node.name:
-                    site = callees.get(id(node))
+                    parent = parents.get(id(node))
+                    if isinstance(parent, cst.Call) and parent.func is node:
+                        site = sites.get(id(parent))
+                        if site is None or site[0] is not owner:
+                            return None
+                        orders.append(site[1])
+                        continue
+                    outer = self._transform_chain(node, parents, owner)
+                    calls = self._chain_calls(outer, parents, owner, sites) if outer is not None else None
+                    if calls is None:
+                        return None
+                    orders.extend(calls)
+                continue
+            stack.extend(node.children)
+        return defs[0], orders
+
+    def _sites(self) -> Dict[int, Tuple[Scope, int]]:
+        if self._call_orders is None:
+            self._call_orders = {id(call): (scope, order) for call, scope, order in self.index.calls}
+        return self._call_orders
+
+    def _parents(self, owner: Scope) -> Dict[int, cst.CSTNode]:
+        parents = self._parent_maps.get(id(owner))
+        if parents is None:
+            parents = self._parent_maps[id(owner)] = {}
+            stack = [owner.node.body]
+            while stack:
+                node = stack.pop()
+                for c in node.children:
+                    parents[id(c)] = node
+                    stack.append(c)
+        return parents
+
+    def _transform_chain(self, node, parents, owner: Scope) -> Optional[cst.Call]:
+        """The outermost call of ``jax.jit(jax.vmap(node), ...)``-like wrapping of ``node`` (the
+        function as the first positional argument of each transform), or None when ``node`` is
+        used any other way."""
+        outer = None
+        while True:
+            arg = parents.get(id(node))
+            call = parents.get(id(arg)) if isinstance(arg, cst.Arg) else None
+            if not isinstance(call, cst.Call) or not call.args or call.args[0] is not arg or arg.keyword is not None or arg.star:
+                return outer
+            q = resolve(call.func, owner)
+            if q not in TRANSFORMS and q not in PASS_THROUGH and q not in PARTIAL:
+                return outer
+            outer = node = call
+
+    def _chain_calls(self, outer: cst.Call, parents, owner: Scope, sites) -> Optional[List[int]]:
+        """The orders at which the callable built by ``outer`` is called: on the spot, or through
+        a local name that is only called in ``owner``; None when it escapes."""
+        parent = parents.get(id(outer))
+        if isinstance(parent, cst.Call) and parent.func is outer:
+            site = sites.get(id(parent))
+            return [site[1]] if site is not None and site[0] is owner else None
+        if not isinstance(parent, cst.Assign) or len(parent.targets) != 1 or not isinstance(parent.targets[0].target, cst.Name):
+            return None
+        name = parent.targets[0].target.value
+        if len(owner.bindings.get(name, ())) != 1 or name in owner.nonlocals or name in owner.globals:
+            return None
+        orders: List[int] = []
+        stack = list(owner.node.body.children)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.Name):
+                if node.value == name and node is not parent.targets[0].target:
+                    call = parents.get(id(node))
+                    site = sites.get(id(call)) if isinstance(call, cst.Call) and call.func is node else None
                     if site is None or site[0] is not owner:
                         return None
                     orders.append(site[1])
@@ -203,24 +288,29 @@ class Rebinding:
         result = any(self.can_follow_trace(where, o) for where, o in remote)
         if not result:
             writes = sorted(binds + muts)
-            if len(writes) > 1 or muts:
-                calls = tc.call_orders(owner)
-                if calls:
-                    first = min(calls)
-                    first_write = writes[0]
-                    later = [w for w in writes if w > first and (muts or w != first_write)]
-                    uses = self.local_call_orders(reader, owner) if later else None
-                    if uses is not None:
-                        later = [w for w in later if any(u > w for u in uses) or _share_loop(owner, w, uses)]
-                    if later:
-                        result = True
-                    else:
-                        for start, end in owner.loops:
-                            if any(start <= w <= end for w in writes) and any(start <= c <= end for c in calls):
-                                result = True
-                                break
+            # A parameter's value comes with the call: every assignment to it is a rebinding.
+            rebinds_all = bool(muts) or any(b.kind == "param" for b in owner.bindings.get(name, ()))
+            uses = self.local_uses(reader, owner) if writes else None
+            if uses is not None:
+                result = _stale_between_uses(owner, writes, *uses)
+            elif len(writes) > 1 or rebinds_all and writes:
+                result = self._written_after_a_call(owner, writes, rebinds_all)
         self._answers[key] = result
         return result
+
+    def _written_after_a_call(self, owner: Scope, writes: List[int], mutated: bool) -> bool:
+        """Can a write of ``owner`` come after a traced call made there?  (The first binding is
+        the initial value, unless the name is also mutated in place.)"""
+        calls = self.traced_callables.call_orders(owner)
+        if not calls:
+            return False
+        first = min(calls)
+        first_write = writes[0]
+        if any(w > first and (mutated or w != first_write) for w in writes):
+            return True
+        return any(
+            any(start <= w <= end for w in writes) and any(start <= c <= end for c in calls) for start, end in owner.loops
+        )
 
     def witness(self, owner: Scope, name: str):
         """The value of a rebinding that is not the first assignment (the place a reader should
@@ -231,6 +321,22 @@ class Rebinding:
             if b.value is not None:
                 return b.value
         return None
+
+
+def _stale_between_uses(owner: Scope, writes: List[int], created: int, uses: List[int]) -> bool:
+    """Does a write fall between two calls of one compiled function, created at ``created``?
+    Either between the first and the last call in the order of the code, or in a loop that also
+    calls it but does not create it anew (a loop that does gives each iteration its own trace)."""
+    if not uses:
+        return False
+    first, last = min(uses), max(uses)
+    for w in writes:
+        if first < w < last:
+            return True
+        for start, end in owner.loops:
+            if start <= w <= end and not start <= created <= end and any(start <= u <= end for u in uses):
+                return True
+    return False
 
 
 def _in_loop(scope: Scope, order: int) -> bool:

@@ -243,6 +243,21 @@ def base_name(expr) -> Optional[str]:
     return None
 
 
+def _alias_target(scope: Scope, name: str) -> Optional[str]:
+    """The variable ``name`` stands for when every binding of it in ``scope`` so far is
+    ``name = OTHER``."""
+    binds = scope.bindings.get(name)
+    if not binds:
+        return None
+    targets = {b.value.value for b in binds if b.kind == "assign" and isinstance(b.value, cst.Name)}
+    if len(targets) != 1 or len(binds) != sum(1 for b in binds if b.kind == "assign" and isinstance(b.value, cst.Name)):
+        return None
+    target = targets.pop()
+    if target == name or target in ("None", "True", "False"):
+        return None
+    return target
+
+
 MUTATING_METHODS = frozenset(
     {
         "append",
@@ -258,6 +273,7 @@ MUTATING_METHODS = frozenset(
         "discard",
         "appendleft",
         "extendleft",
+        "popleft",
         "sort",
         "reverse",
     }
@@ -636,12 +652,18 @@ class ModuleIndex(FastVisitor):
     def _mutate(self, name: str, kind: str) -> None:
         scope = self.scope
         owner = scope.lookup_scope(name)
-        if owner is None:
-            return
-        order = self.order if owner is scope else None
-        owner.mutations.setdefault(name, []).append((order, kind, scope))
-        if order is None:
-            owner.remote_writes.setdefault(name, []).append((scope, self.order, kind))
+        for _ in range(3):
+            if owner is None:
+                return
+            order = self.order if owner is scope else None
+            owner.mutations.setdefault(name, []).append((order, kind, scope))
+            if order is None:
+                owner.remote_writes.setdefault(name, []).append((scope, self.order, kind))
+            # ``t = TABLE; t["a"] = 1`` changes TABLE's object too.
+            target = _alias_target(owner, name)
+            if target is None:
+                return
+            name, owner = target, owner.lookup_scope(target)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for t in node.targets:

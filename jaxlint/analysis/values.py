@@ -44,9 +44,11 @@ class Val:
     """An abstract value: its kind, the variable it came from (for messages), its flags, and
     where known its elements (``items``), the function it is (``fn``) or its class (``cls``)."""
 
-    __slots__ = ("kind", "name", "flags", "items", "fn", "cls", "keys")
+    __slots__ = ("kind", "name", "flags", "items", "fn", "cls", "keys", "outer")
 
-    def __init__(self, kind: int, name: Optional[str] = None, flags: int = 0, items=None, fn=None, cls=None, keys=None):
+    def __init__(
+        self, kind: int, name: Optional[str] = None, flags: int = 0, items=None, fn=None, cls=None, keys=None, outer=None
+    ):
         self.kind = kind
         self.name = name
         self.flags = flags
@@ -54,6 +56,11 @@ class Val:
         self.fn = fn  # (FnRef, closure env, bound positional Vals, bound keyword Vals)
         self.cls = cls  # the pytree class (ClassInfo) of a traced value, when its annotation says
         self.keys = keys  # a dict literal's string keys, in the order of ``items``
+        # (scope, name, node) of the global or closure variable whose object this is (``STATE``
+        # in ``buf = STATE``, or in a helper's parameter given ``STATE``): a write through the
+        # value changes that variable's object.  ``node``: the ``STATE`` whose read is reported
+        # where the value is read (None once reported).
+        self.outer = outer
 
     def renamed(self, name: str, extra: int = 0) -> "Val":
         return Val(self.kind, name, self.flags | extra, self.items, None, self.cls, self.keys)
@@ -84,7 +91,7 @@ def join(a: Val, b: Val) -> Val:
     cls = a.cls if a.cls is b.cls else None
     if a.kind == b.kind:
         if a.kind == STATIC:
-            return a if a.flags == b.flags and a.fn is None else Val(STATIC, None, a.flags & b.flags)
+            return a if a.flags == b.flags and a.fn is None and a.outer == b.outer else Val(STATIC, None, a.flags & b.flags)
         return Val(a.kind, a.name or b.name, a.flags & b.flags, None, None, cls)
     hi, lo = (a, b) if a.kind > b.kind else (b, a)
     return Val(hi.kind, hi.name, hi.flags & lo.flags if hi.kind == UNKNOWN else hi.flags, None, None, cls if hi.kind == TRACED else None)
@@ -95,7 +102,8 @@ def signature(v: Val, depth: int = 0) -> tuple:
     items = None
     if v.items is not None and depth < 3:
         items = tuple(signature(i, depth + 1) for i in v.items)
-    return (v.kind, v.flags, id(v.cls) if v.cls is not None else 0, items, v.keys)
+    outer = (id(v.outer[0]), v.outer[1], id(v.outer[2])) if v.outer is not None else None
+    return (v.kind, v.flags, id(v.cls) if v.cls is not None else 0, items, v.keys, outer)
 
 
 def joinall(vals: Sequence[Val]) -> Val:

@@ -16,6 +16,10 @@ class FrozenCapture(Rule):
         that only runs before the first traced call (a ``register_*`` helper called at import
         time) is fine; so is a setter that nothing in the module calls, since when its callers
         run cannot be known, and a rebinding after the last call of a local jitted function.
+        A nested function that its enclosing function jits and calls on the spot
+        (``jax.jit(jax.vmap(update_one))(balls)``) is a new function, traced afresh, on every
+        run: it is stale only when the same compiled function is called again after the
+        rebinding, in the same run or in a loop that does not build it anew.
 
     Why is this bad?
         The value is read once, at trace time, and baked into the compiled function as a

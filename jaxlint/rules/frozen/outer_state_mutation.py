@@ -2,23 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import libcst as cst
 
 from jaxlint.analysis.expression_kinds import all_container_bindings
-from jaxlint.analysis.scopes import MUTATING_METHODS, VALUE_KINDS, Scope
+from jaxlint.analysis.scopes import MUTATING_METHODS
 from jaxlint.analysis.values import TRACED
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import frozen
 
 
+# Methods that take a value out of a container: the traced code uses what they return.
+CONSUMING_METHODS = frozenset({"pop", "popleft", "popitem"})
+
+
 class OuterStateMutation(Rule):
     """
     What it does
-        Flags writes to state outside a traced function: assignment to a ``global`` or
-        ``nonlocal`` name, ``.append``/``.update``/``[k] = v``/``.attr = v`` on a global or
-        closure container, and ``self.attr = ...`` in a traced method.
+        Flags writes to state outside a traced function, in it or in any function it calls:
+        assignment to a ``global`` or ``nonlocal`` name; ``.append``/``.update``/``[k] = v``/
+        ``.attr = v`` of a traced value on a global or closure container or object, also through
+        a local alias (``buf = STATE; buf.append(x)``) or a helper's parameter
+        (``add_to(STATE, x)``); ``COUNTS["calls"] += 1`` and ``.pop()``/``.popleft()`` on one,
+        whatever the value; and ``self.attr = ...`` in a traced method.  Recording a Python value
+        (``SHAPES.append(x.shape)``) is a deliberate trace-time record and is not flagged.
 
     Why is this bad?
         The write happens once per trace, not once per call: counters stop counting, logs stay
@@ -89,31 +95,19 @@ class OuterStateMutation(Rule):
         body = ctx.func.body_scope
         return body is not None and name in body.nonlocals
 
-    def _outer(self, ctx, name: str) -> Optional[Scope]:
-        if ctx.is_local(name):
-            return None
-        if ctx.frame.lookup(name) is not None:
-            return None
-        owner = ctx.frame.scope.lookup_scope(name)
-        if owner is None or owner is ctx.frame.scope:
-            return None
-        binds = owner.bindings.get(name, ())
-        if not any(b.kind in VALUE_KINDS for b in binds):
-            return None
-        return owner
-
     def on_method(self, ctx, node, base, meth, argvals):
         # Recording static facts at trace time (shapes, names) is deliberate and harmless;
         # storing a tracer outside is the bug (it leaks, and it happens once per trace).
         if meth not in MUTATING_METHODS or not ctx.frame.entry.transform.effects:
             return
-        if not any(v.kind == TRACED for _, v in argvals):
+        # ``SCHEDULE.pop(0)`` takes a value out once per trace, whatever it is called with.
+        if not any(v.kind == TRACED for _, v in argvals) and meth not in CONSUMING_METHODS:
             return
         obj = node.func.value
         if isinstance(obj, cst.Name):
-            owner = self._outer(ctx, obj.value)
-            if owner is not None and all_container_bindings(owner, obj.value):
-                ctx.report(self, node, what=f"`{obj.value}.{meth}()` on outer `{obj.value}`")
+            # ``STATE.append(x)``, or the same list through a local alias or a helper's parameter
+            if base.outer is not None and all_container_bindings(*base.outer[:2]):
+                ctx.report(self, node, what=f"`{obj.value}.{meth}()` on outer `{base.outer[1]}`")
         elif (
             isinstance(obj, cst.Attribute)
             and isinstance(obj.value, cst.Name)
@@ -140,10 +134,13 @@ class OuterStateMutation(Rule):
                 return  # nnx modules carry mutable state through nnx transforms by design
             ctx.report(self, stmt, what=f"`self.{target.attr.value} = ...`")
             return
-        owner = self._outer(ctx, name)
-        if owner is None or v.kind != TRACED:
+        if base.outer is None:
             return
+        # A tracer stored outside leaks; ``COUNTS["calls"] += 1`` counts traces, not calls.
+        if v.kind != TRACED and not aug:
+            return
+        outer = base.outer[1]
         if kind == "attr":
-            ctx.report(self, stmt, what=f"Attribute assignment on outer `{name}`")
+            ctx.report(self, stmt, what=f"Attribute assignment on outer `{outer}`")
         else:
-            ctx.report(self, stmt, what=f"Item assignment into outer `{name}`")
+            ctx.report(self, stmt, what=f"Item assignment into outer `{outer}`")

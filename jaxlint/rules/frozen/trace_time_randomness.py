@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jaxlint.analysis.impure_calls import CLOCKS, RANDOM_PREFIXES, RANDOM_SETUP
+from jaxlint.analysis.impure_calls import CLOCKS, RANDOM_PREFIXES, RANDOM_SETUP, RNG_SETUP_METHODS, is_host_rng
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import frozen
 
@@ -10,8 +10,10 @@ from jaxlint.rules.prevents import frozen
 class TraceTimeRandomness(Rule):
     """
     What it does
-        Flags Python or NumPy randomness (``random.random()``, ``np.random.normal()``) and clock
-        reads (``time.time()``) inside a traced function.
+        Flags Python or NumPy randomness (``random.random()``, ``np.random.normal()``,
+        ``secrets``, ``uuid``, ``os.urandom``), draws from a global or captured host generator
+        (``RNG = np.random.default_rng(); RNG.normal()``) and clock reads (``time.time()``)
+        inside a traced function or a function it calls.
 
     Why is this bad?
         They run once, at trace time; the compiled function replays the same "random" number
@@ -61,3 +63,10 @@ class TraceTimeRandomness(Rule):
         if q in CLOCKS or (q.startswith(RANDOM_PREFIXES) and q not in RANDOM_SETUP):
             short = q.replace("numpy.", "np.")
             ctx.report(self, node, func=short)
+
+    def on_method(self, ctx, node, base, meth, argvals):
+        if not ctx.frame.entry.transform.effects or base.outer is None or meth in RNG_SETUP_METHODS:
+            return
+        owner, name, _ = base.outer
+        if is_host_rng(owner, name):
+            ctx.report(self, node, func=f"{name}.{meth}")
