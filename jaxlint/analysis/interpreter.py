@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, List, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.annotations import is_ref_name
+from jaxlint.analysis.classes import annotation_class
 from jaxlint.analysis.frame import Frame
 from jaxlint.analysis.jax_api import (
     ARRAY_ATTRS,
@@ -206,6 +207,8 @@ class Interp:
         func = call.func
         fname = dotted_name(func) or ""
         if fname == "isinstance" and len(call.args) == 2 and self.frame.scope.lookup_scope("isinstance") is None:
+            if not negated and annotation_class(call.args[1].value, self.frame.scope) is not None:
+                return [name]  # an instance of a class of the module (see ``narrowed``)
             types = self._type_names(call.args[1].value)
             if not negated and types and not any(t in self._ARRAY_TYPES or t in ("", "object", "numpy.ndarray") for t in types):
                 return [name]  # a Python scalar, or an instance of a Python class: not a tracer
@@ -230,10 +233,33 @@ class Interp:
             return self.narrow(test, negated=True)  # past ``if isinstance(x, Tracer): return``
         return []
 
-    def _with_static(self, names, fn):
+    def narrowed(self, name: str, test) -> Val:
+        """What ``name`` holds where ``test`` narrowed it: an instance of a pytree class of the
+        module when the test is ``isinstance(name, Cls)`` on a traced value (a tree leaf picked
+        out with ``is_leaf=``, a pytree argument), whose leaves stay traced and whose static
+        fields are Python values (the class's field model); otherwise a Python value."""
+        call = test.expression if isinstance(test, cst.UnaryOperation) else test
+        if (
+            call is test
+            and isinstance(call, cst.Call)
+            and dotted_name(call.func) == "isinstance"
+            and len(call.args) == 2
+            and isinstance(call.args[0].value, cst.Name)
+            and call.args[0].value.value == name
+        ):
+            v = self.frame.lookup(name)
+            cls = annotation_class(call.args[1].value, self.frame.scope)
+            if v is not None and v.kind == TRACED and cls is not None:
+                kind = self.analyzer.classes.pytree_kind(cls)
+                if kind is not None and kind != "static":
+                    return Val(TRACED, name, 0, cls=cls)
+        return STATIC_VAL
+
+    def _with_static(self, names, fn, test=None):
         saved = {n: self.frame.env.get(n) for n in names}
+        values = {n: self.narrowed(n, test) if test is not None else STATIC_VAL for n in names}
         for n in names:
-            self.frame.env[n] = STATIC_VAL
+            self.frame.env[n] = values[n]
         try:
             return fn()
         finally:
@@ -277,8 +303,8 @@ class Interp:
                 self.block(st.orelse.body)
             return
         before = dict(self.frame.env)
-        for n in self.narrow(st.test):
-            self.frame.env[n] = STATIC_VAL
+        narrowed = {n: self.narrowed(n, st.test) for n in self.narrow(st.test)}
+        self.frame.env.update(narrowed)
         self.block(st.body)
         after_body = self.frame.env
         self.frame.env = dict(before)
@@ -691,7 +717,7 @@ class Interp:
         v = self.eval(e.test, True)
         self.emit("test", self.frame, "ifexp", e.test, v, e)
         names = self.narrow(e.test)
-        body = self._with_static(names, lambda: self.eval(e.body)) if names else self.eval(e.body)
+        body = self._with_static(names, lambda: self.eval(e.body), e.test) if names else self.eval(e.body)
         return join(body, self.eval(e.orelse))
 
     def e_Lambda(self, e: cst.Lambda, t) -> Val:
