@@ -93,6 +93,13 @@ class ModuleAnalysis:
         return LoopUpdates(self.module)
 
     @cached_property
+    def looped_calls(self):
+        """Calls of jitted callables inside Python loops (jaxlint.analysis.looped_calls)."""
+        from jaxlint.analysis.looped_calls import looped_calls
+
+        return looped_calls(self.index, self.finder, self.analyzer)
+
+    @cached_property
     def call_sites(self) -> CallSites:
         return CallSites(self.index)
 

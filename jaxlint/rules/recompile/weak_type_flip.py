@@ -84,52 +84,42 @@ class WeakTypeFlip(Rule):
     ]
 
     def check_module(self, m):
-        if not any(s.loops for _c, s, _o in m.index.calls):
-            return
         assigned = None
-        where = {id(c): (s, o) for c, s, o in m.index.calls}
         classes = m.analyzer.classes
-        for app in m.finder.applications:
+        returns = {}
+        for lc in m.looped_calls:
+            app, statics, call, scope, order = lc.app, lc.statics, lc.call, lc.scope, lc.order
             t = app.transform
-            if not (t.cached and t.statics) or t.opaque_attrs or t.in_axes:
+            if not t.statics or t.opaque_attrs or t.in_axes:
                 continue  # jax.jit: Python scalars are traced as weakly typed arrays
-            statics, opaque = m.analyzer.static_names(app)
-            if opaque:
-                continue
-            ret = single_return(app.func.node)
+            if id(app) not in returns:
+                returns[id(app)] = single_return(app.func.node)
+            ret = returns[id(app)]
             if ret is None:
                 continue
+            if assigned is None:
+                assigned = _assigned_calls(m.module)  # only for modules with a jitted call in a loop
+            target = assigned.get(id(call))
+            if target is None:
+                continue
+            loop = lc.innermost
             pos = app.jit_positional()
-            for call in m.analyzer.call_sites(app):
-                so = where.get(id(call))
-                if so is None:
+            args = list(arguments_by_parameter(app, call, pos))
+            for a, pname in args:
+                if pname is None or pname in statics or not isinstance(a.value, cst.Name):
                     continue
-                scope, order = so
-                loops = [lp for lp in scope.loops if lp[0] <= order <= lp[1]]
-                if not loops:
+                name = a.value.value
+                out_expr = _returned_for(target, name, ret)
+                if out_expr is None:
                     continue
-                if assigned is None:
-                    assigned = _assigned_calls(m.module)  # only for modules with a jitted call in a loop
-                target = assigned.get(id(call))
-                if target is None:
+                init = _initial_type(m, scope, name, loop, order, classes)
+                if init is None:
                     continue
-                loop = max(loops)
-                args = list(arguments_by_parameter(app, call, pos))
-                for a, pname in args:
-                    if pname is None or pname in statics or not isinstance(a.value, cst.Name):
-                        continue
-                    name = a.value.value
-                    out_expr = _returned_for(target, name, ret)
-                    if out_expr is None:
-                        continue
-                    init = _initial_type(m, scope, name, loop, order, classes)
-                    if init is None:
-                        continue
-                    out = _output_type(m, app, out_expr, pname, init, args, scope, classes)
-                    change = _flip(init, out)
-                    if change is not None:
-                        was, now = change
-                        m.report(self, a.value, arg=name, was=was, now=now, func=app.func.name)
+                out = _output_type(m, app, out_expr, pname, init, args, scope, classes)
+                change = _flip(init, out)
+                if change is not None:
+                    was, now = change
+                    m.report(self, a.value, arg=name, was=was, now=now, func=app.func.name)
 
 
 class _Assigns(FastVisitor):

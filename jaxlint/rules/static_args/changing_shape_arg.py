@@ -88,63 +88,35 @@ class ChangingShapeArg(Rule):
 
     def check_module(self, m):
         self._growing_and_ragged(m)
-        where = {id(c): (s, o) for c, s, o in m.index.calls}
-        for app in m.finder.applications:
-            if not app.transform.cached:
+        for lc in m.looped_calls:
+            counters = _loop_counters(lc.scope, lc.order)
+            if not counters:
                 continue
-            statics, opaque = m.analyzer.static_names(app)
-            if opaque:
-                continue
-            pos = app.jit_positional()
-            for call in m.analyzer.call_sites(app):
-                so = where.get(id(call))
-                if so is None:
+            for a, pname in arguments_by_parameter(lc.app, lc.call, lc.app.jit_positional()):
+                if pname is None or pname in lc.statics:
                     continue
-                scope, order = so
-                counters = _loop_counters(scope, order)
-                if not counters:
-                    continue
-                for a, pname in arguments_by_parameter(app, call, pos):
-                    if pname is None or pname in statics:
-                        continue
-                    var = _shape_follows(a.value, counters, scope)
-                    if var is not None:
-                        how = f"changes shape with the loop variable `{var}`: a new compilation on every iteration"
-                        m.report(self, a.value, arg=a.value, func=app.func.name, var=var, how=how)
+                var = _shape_follows(a.value, counters, lc.scope)
+                if var is not None:
+                    how = f"changes shape with the loop variable `{var}`: a new compilation on every iteration"
+                    m.report(self, a.value, arg=a.value, func=lc.app.func.name, var=var, how=how)
 
     def _growing_and_ragged(self, m):
         """Arguments that grow on every iteration, and batches whose last one is shorter."""
-        if not any(s.loops for _c, s, _o in m.index.calls):
-            return  # nothing is called in a loop
-        where = {id(c): (s, o) for c, s, o in m.index.calls}
-        loops_of = None
-        for app in m.finder.applications:
-            if not app.transform.cached:
+        looped = m.looped_calls
+        if not looped:
+            return
+        loops_of = m.loop_updates.loops
+        for lc in looped:
+            loops = loops_of.get(id(lc.call))
+            if not loops:
                 continue
-            statics, opaque = m.analyzer.static_names(app)
-            if opaque:
-                continue
-            pos = app.jit_positional()
-            for call in m.analyzer.call_sites(app):
-                so = where.get(id(call))
-                if so is None:
+            loop, span = loops[-1], lc.innermost
+            for a, pname in arguments_by_parameter(lc.app, lc.call, lc.app.jit_positional()):
+                if pname is None or pname in lc.statics:
                     continue
-                scope, order = so
-                around = [lp for lp in scope.loops if lp[0] <= order <= lp[1]]
-                if not around:
-                    continue
-                if loops_of is None:
-                    loops_of = m.loop_updates.loops
-                loops = loops_of.get(id(call))
-                if not loops:
-                    continue
-                loop, span = loops[-1], max(around)
-                for a, pname in arguments_by_parameter(app, call, pos):
-                    if pname is None or pname in statics:
-                        continue
-                    how = _grows(a.value, loop, span, scope) or _ragged_batch(a.value, loop, scope)
-                    if how is not None:
-                        m.report(self, a.value, arg=a.value, func=app.func.name, var="", how=how)
+                how = _grows(a.value, loop, span, lc.scope) or _ragged_batch(a.value, loop, lc.scope)
+                if how is not None:
+                    m.report(self, a.value, arg=a.value, func=lc.app.func.name, var="", how=how)
 
 
 def _loop_counters(scope, order: int) -> set:
