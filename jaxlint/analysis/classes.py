@@ -334,6 +334,19 @@ class ClassModel:
         return None
 
 
+def class_named(scope: Scope, name: str) -> Optional[ClassInfo]:
+    """The class ``name`` means in ``scope``: the innermost enclosing scope that defines or
+    binds the name decides (a rebinding hides an outer class)."""
+    s = scope
+    while s is not None:
+        if name in s.classes:
+            return s.classes[name]
+        if name in s.bindings or name in s.defs:
+            return None
+        s = s.parent
+    return None
+
+
 def annotation_class(e, scope: Scope) -> Optional[ClassInfo]:
     """The module class an annotation names (``TrainState``, ``"TrainState"``), if any."""
     if isinstance(e, cst.SimpleString):

@@ -22,6 +22,7 @@ from typing import Callable, Dict, NamedTuple, Optional, Union
 
 import libcst as cst
 
+from jaxlint.analysis.classes import class_named
 from jaxlint.analysis.scopes import FastVisitor, Scope
 from jaxlint.analysis.transforms import resolve
 
@@ -232,7 +233,7 @@ class TypeEvaluator:
         """``State(count=0, w=w)``: a NamedTuple of the module, field by field."""
         if self.classes is None or not isinstance(call.func, cst.Name):
             return None
-        cls = _lookup_class(self.scope, call.func.value)
+        cls = class_named(self.scope, call.func.value)
         if cls is None or self.classes.pytree_kind(cls) != "namedtuple":
             return None
         names = self.classes.field_names(cls)
@@ -251,17 +252,6 @@ class TypeEvaluator:
 
 def _cast(kind: Optional[int]) -> Typ:
     return Typ(kind, False, kind if kind is not None else BOOL)
-
-
-def _lookup_class(scope: Scope, name: str):
-    s = scope
-    while s is not None:
-        if name in s.classes:
-            return s.classes[name]
-        if name in s.bindings or name in s.defs:
-            return None
-        s = s.parent
-    return None
 
 
 def _field_defaults(cls) -> Dict[str, cst.BaseExpression]:

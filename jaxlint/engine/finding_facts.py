@@ -619,6 +619,8 @@ def _param_for_arg(call: cst.Call, arg: cst.Arg, params: List[Param]) -> Optiona
 
 
 class _NameReads(cst.CSTVisitor):
+    """Names an expression reads (attribute names and keywords left out)."""
+
     def __init__(self):
         self.names: set = set()
 
@@ -683,23 +685,12 @@ def _loop_values(loop: cst.For, var: str, scope: Scope) -> Tuple[List[str], str,
     return ["0", "1", "2"], "the values 0, 1, 2", False
 
 
-class _Names(cst.CSTVisitor):
+class _Names(_NameReads):
     """Names a function reads (attribute names and keywords left out) and the parameters it binds."""
 
     def __init__(self):
-        self.names: set = set()
+        super().__init__()
         self.params: set = set()
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self.names.add(node.value)
-
-    def visit_Attribute(self, node: cst.Attribute) -> bool:
-        node.value.visit(self)
-        return False
-
-    def visit_Arg(self, node: cst.Arg) -> bool:
-        node.value.visit(self)
-        return False
 
     def visit_Param(self, node: cst.Param) -> bool:
         self.params.add(node.name.value)

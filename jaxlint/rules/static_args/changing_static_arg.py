@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jaxlint.analysis.classes import class_named
 from jaxlint.analysis.static_arguments import arguments_by_parameter, counter_loop_of
 from jaxlint.analysis.transforms import resolve
 from jaxlint.analysis.weak_types import single_return
@@ -199,17 +200,6 @@ def _python_number_fields(classes, cls) -> dict:
     return out
 
 
-def _class_named(scope, name):
-    s = scope
-    while s is not None:
-        if name in s.classes:
-            return s.classes[name]
-        if name in s.bindings or name in s.defs:
-            return None
-        s = s.parent
-    return None
-
-
 def _is_literal_number(expr) -> bool:
     if isinstance(expr, cst.UnaryOperation):
         expr = expr.expression
@@ -242,7 +232,7 @@ def _rebuilt_fields(m, classes, expr, base: str, scope):
                 return None, where.attr.value
         return None
     if isinstance(expr.func, cst.Name):
-        cls = _class_named(scope, expr.func.value)
+        cls = class_named(scope, expr.func.value)
         if cls is None:
             return None
         numbers = _python_number_fields(classes, cls)
@@ -319,7 +309,7 @@ def _initial_number(m, classes, scope, name: str, field: str, call):
     value = max(before, key=lambda x: x[0])[1]
     if not isinstance(value.func, cst.Name):
         return None
-    cls = _class_named(scope, value.func.value)
+    cls = class_named(scope, value.func.value)
     if cls is None:
         return None
     numbers = _python_number_fields(classes, cls)
