@@ -1072,6 +1072,12 @@ class Interp:
         if local is not None and name not in fr.declared:
             if local.fn is not None:
                 return self.invoke(e, local, argvals)
+            if local.cls is not None and local.kind != UNKNOWN and not local.flags & ARRAY:
+                # Calling an instance of a class of the module (``net(x)`` on an eqx.Module):
+                # its ``__call__``, evaluated with the real receiver.
+                method = self.analyzer.instance_attribute(fr, local, "__call__", local.name)
+                if method is not None and method.fn is not None:
+                    return self.invoke(e, method, argvals)
             return self.generic(argvals, local)
         owner = fr.scope.lookup_scope(name)
         if owner is None:
@@ -1176,6 +1182,11 @@ class Interp:
             method = self.analyzer.instance_attribute(fr, base, meth, base.name)
             if method is not None and method.fn is not None:
                 return self.invoke(e, method, argvals)
+            if method is not None and method.cls is not None and method.kind != UNKNOWN and not method.flags & ARRAY:
+                # ``self.encoder(x)``: a field holding an instance of a class of the module
+                called = self.analyzer.instance_attribute(fr, method, "__call__", method.name)
+                if called is not None and called.fn is not None:
+                    return self.invoke(e, called, argvals)
             if meth in ("replace", "_replace") and self.analyzer.classes.pytree_kind(base.cls) is not None:
                 return self.analyzer.replaced(base, argvals)
             return UNKNOWN_VAL
