@@ -159,6 +159,11 @@ class ClassModel:
         self._kind[key] = kind
         return kind
 
+    def is_linen_module(self, cls: ClassInfo) -> bool:
+        """A ``flax.linen.Module`` subclass: ``model.apply(variables, *inputs)`` runs its
+        ``__call__`` (or the ``method=`` it names)."""
+        return any({qualified(b, c.scope) for b in c.bases} & LINEN_MODULE_BASES for c in self.mro(cls))
+
     def field_kind(self, cls: ClassInfo, attr: str) -> Optional[str]:
         """LEAF / STATIC_FIELD for an attribute of an instance of ``cls``; None if unknown."""
         fields = self._fields.get(id(cls))
@@ -332,6 +337,9 @@ class ClassModel:
                     if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.target.value == attr:
                         return annotation_class(small.annotation.annotation, c.scope)
         return None
+
+
+LINEN_MODULE_BASES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
 
 
 def class_named(scope: Scope, name: str) -> Optional[ClassInfo]:

@@ -1154,6 +1154,35 @@ class Interp:
             return STATIC_VAL if base.kind == STATIC else UNKNOWN_VAL
         return self.generic(argvals)
 
+    # Keywords of ``flax.linen.Module.apply`` that are not inputs of the method it runs.
+    _LINEN_APPLY_OPTIONS = frozenset({"rngs", "method", "mutable", "capture_intermediates"})
+
+    def _linen_apply(self, e: cst.Call, model: Val, argvals) -> Val:
+        """``model.apply(variables, *inputs, method=..., mutable=...)`` on a linen module of
+        the module: its ``__call__`` (or the method named by ``method=``) with the inputs."""
+        name = "__call__"
+        mutable = False
+        for a, _v in argvals:
+            if a.keyword is None:
+                continue
+            if a.keyword.value == "mutable":
+                mutable = True
+            elif a.keyword.value == "method":
+                m = a.value
+                if isinstance(m, cst.Attribute):
+                    name = m.attr.value
+                else:
+                    name = string_value(m) if isinstance(m, cst.SimpleString) else None
+        if name is None or not argvals or argvals[0][0].keyword is not None:
+            return UNKNOWN_VAL
+        bound = self.analyzer.instance_attribute(self.frame, model, name, model.name)
+        if bound is None or bound.fn is None:
+            return UNKNOWN_VAL
+        inputs = [(a, v) for a, v in argvals[1:] if a.keyword is None or a.keyword.value not in self._LINEN_APPLY_OPTIONS]
+        out = self.invoke(e, bound, inputs)
+        # with ``mutable=`` apply returns (output, updated collections)
+        return UNKNOWN_VAL if mutable else out
+
     def call_attribute(self, e: cst.Call, func: cst.Attribute) -> Val:
         fr = self.frame
         meth = func.attr.value
@@ -1173,6 +1202,12 @@ class Interp:
         if meth in MUTATING_METHODS and isinstance(base_expr, cst.Name):
             self.receiver = base_expr
         base = self.eval(base_expr)
+        if base.kind == STATIC and base.cls is None and base.fn is None and isinstance(base_expr, cst.Name) and fr.lookup(base_expr.value) is None:
+            # A module-level object (``model = MLP(4)``) read by traced code: an instance of
+            # the class it is built with, when every assignment agrees.
+            r = self.analyzer.receivers.receiver_of(base_expr, fr.scope)
+            if r is not None and r.cls is not None:
+                base = Val(STATIC, None, 0, cls=r.cls)
         argvals = self.args(e)
         self.emit("method", fr, e, base, meth, argvals)
         if base.fn is not None:
@@ -1187,6 +1222,8 @@ class Interp:
                 called = self.analyzer.instance_attribute(fr, method, "__call__", method.name)
                 if called is not None and called.fn is not None:
                     return self.invoke(e, called, argvals)
+            if meth == "apply" and method is None and self.analyzer.classes.is_linen_module(base.cls):
+                return self._linen_apply(e, base, argvals)
             if meth in ("replace", "_replace") and self.analyzer.classes.pytree_kind(base.cls) is not None:
                 return self.analyzer.replaced(base, argvals)
             return UNKNOWN_VAL
