@@ -558,6 +558,32 @@ def sum_rows():
     for i in range(3):
         total = accumulate(total, DATA[i])
     return total
+
+
+@jax.jit
+def step(total, count):
+    return total + jnp.float32(1.0), count + 1
+
+
+def count_up():
+    total = 0.0
+    count = 0
+    for _ in range(3):
+        total, count = step(total, count)
+    return total, count
+
+
+@jax.jit
+def halve_step(x, count):
+    return x * 0.5, count + 1
+
+
+def halve_count():
+    x = 1.0
+    count = 0
+    for _ in range(3):
+        x, count = halve_step(x, count)
+    return x, count
 """
 
 
@@ -578,19 +604,31 @@ class EveryFedBackArgument(WeakTypeFlip):
                     assign = inner.body[0]
                     if not (isinstance(assign, cst.Assign) and isinstance(assign.value, cst.Call)):
                         continue
-                    target = assign.targets[0].target.value
+                    bound = assign.targets[0].target
+                    # the first name bound: the whole result, or the first element of a tuple
+                    target, part = (bound.value, None) if isinstance(bound, cst.Name) else (bound.elements[0].value.value, 0)
                     for arg in assign.value.args:
                         if isinstance(arg.value, cst.Name) and arg.value.value == target and target in start:
                             func = assign.value.func.value
-                            m.report(self, arg.value, arg=target, was="?", now="?", func=func, start=start[target], part=None)
+                            m.report(self, arg.value, arg=target, was="?", now="?", func=func, start=start[target], part=part)
 
 
 def test_weak_type_check_confirms_refutes_and_never_stands_on_a_guess(tmp_path):
     path = tmp_path / "fed_back.py"
     path.write_text(FED_BACK, encoding="utf-8")
-    assert [(f.line, f.code) for f in lint_source(FED_BACK, str(path)).findings] == [(39, "JAX402")]
+    real = lint_source(FED_BACK, str(path)).findings
+    assert [(f.line, f.column, f.code) for f in real] == [(39, 28, "JAX402"), (52, 29, "JAX402")]
+    # the first element of the returned tuple takes the place of `total`; `count` stays 0
+    assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in dynamic.confirm(real[1:], {str(path): str(path)}, timeout=60)] == [
+        (
+            52,
+            "confirmed",
+            "the module's jitted step() traced and compiled again when its result took the place of `total` = 0.0; "
+            "the same arguments twice compiled once",
+        )
+    ]
     wrong = lint_source(FED_BACK, str(path), rules=[EveryFedBackArgument]).findings
-    assert [(f.line, f.code) for f in wrong] == [(25, "JAX402"), (32, "JAX402"), (39, "JAX402")]
+    assert [(f.line, f.code) for f in wrong] == [(25, "JAX402"), (32, "JAX402"), (39, "JAX402"), (52, "JAX402"), (65, "JAX402")]
     out = dynamic.confirm(wrong, {str(path): str(path)}, timeout=60)
     assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out] == [
         (25, "refuted", "the module's jitted decay() traced once when its result took the place of `x` = 1.0"),
@@ -603,4 +641,12 @@ def test_weak_type_check_confirms_refutes_and_never_stands_on_a_guess(tmp_path):
             "the module's jitted accumulate() traced and compiled again when its result took the place of `total` = 0.0; "
             "the same arguments twice compiled once",
         ),
+        (
+            52,
+            "confirmed",
+            "the module's jitted step() traced and compiled again when its result took the place of `total` = 0.0; "
+            "the same arguments twice compiled once",
+        ),
+        # the first element of the returned tuple stays a weak float
+        (65, "refuted", "the module's jitted halve_step() traced once when its result took the place of `x` = 1.0"),
     ]
