@@ -26,6 +26,7 @@ from jaxlint.engine.pipeline import lint_source, read_and_lint  # noqa: E402
 from jaxlint.formats import format_text  # noqa: E402
 from jaxlint.rules.frozen.frozen_capture import FrozenCapture  # noqa: E402
 from jaxlint.rules.recompile.jit_of_fresh_function import JitInLoop  # noqa: E402
+from jaxlint.rules.recompile.weak_type_flip import WeakTypeFlip  # noqa: E402
 from jaxlint.rules.silent.discarded_update import DiscardedUpdate  # noqa: E402
 from jaxlint.rules.silent.formatted_debug_print import FormattedDebugPrint  # noqa: E402
 from jaxlint.rules.static_args.changing_shape_arg import ChangingShapeArg  # noqa: E402
@@ -56,12 +57,15 @@ def statuses(findings):
 # Rules the dynamic mode cannot check yet (a field declaration, a change between two calls
 # of the module's own program); their fixtures are checked against JAX by the
 # oracle (tests/test_oracle.py) instead.
-NO_DYNAMIC_CHECK = {"JAX206", "JAX307", "JAX402"}
+NO_DYNAMIC_CHECK = {"JAX206", "JAX307"}
 # Fixtures of forms the dynamic checks of JAX204/JAX205/JAX401 do not rebuild yet (a wrapper's
 # parameter, an equinox field, partial objects, bound methods, static callables, arrays that
 # grow from the previous iteration rather than with the loop variable): their
 # findings may stay unverified, never refuted; the oracle counts their compilations.
 NOT_REBUILT = {"changing_statics.py", "fresh_callables.py", "growing_shapes.py"}
+# JAX402 findings whose other argument (`batch`) the module builds from a parameter nobody
+# passes: a guessed array's dtype would decide the result's type, so they stay unverified.
+GUESSED_BATCH = {74, 81, 87, 108, 115, 122}
 
 
 def test_every_fixture_finding_is_confirmed():
@@ -74,16 +78,27 @@ def test_every_fixture_finding_is_confirmed():
         for k, v in got.items()
         if v[0] != "confirmed" and k[2] not in NO_DYNAMIC_CHECK and not (k[0] in NOT_REBUILT and v[0] == "unverified")
     }
-    assert not_confirmed == {}
+    assert set(not_confirmed) == {("weak_types.py", line, "JAX402") for line in GUESSED_BATCH}
+    assert {v for v in not_confirmed.values()} == {
+        ("unverified", f"could not build `batch` of the call at line {line} without guessing its dtype") for line in GUESSED_BATCH
+    }
     # never refuted: the dynamic mode says it could not check them
     assert {v[0] for k, v in got.items() if k[2] in NO_DYNAMIC_CHECK} == {"unverified"}
     # every code of the fixtures has a dynamic check, including the recompilation and
     # silent-wrong-result ones
-    assert {"JAX204", "JAX205", "JAX401", "JAX501", "JAX502", "JAX601", "JAX602"} <= {k[2] for k in got}
+    assert {"JAX204", "JAX205", "JAX401", "JAX402", "JAX501", "JAX502", "JAX601", "JAX602"} <= {k[2] for k in got}
     details = {k: v[1] for k, v in got.items()}
     assert details[("changing_shapes.py", 23, "JAX205")] == (
         "the module's jitted total() traced and compiled again for each new `x` (the loop's values 1, 2, 3 of `i`): "
         "3 times for 3 values; the same value twice compiled once"
+    )
+    assert details[("weak_types.py", 94, "JAX402")] == (
+        "the module's jitted decay() traced and compiled again when its result took the place of `x` = 1; "
+        "the same arguments twice compiled once"
+    )
+    assert details[("weak_types.py", 101, "JAX402")] == (
+        "the module's jitted to_float32() traced and compiled again when its result took the place of `x` = 0.0; "
+        "the same arguments twice compiled once"
     )
     assert details[("discarded_updates.py", 20, "JAX501")] == (
         "`x` is the same ArrayImpl after line 20 ran (calling bump_discarded()): the new array was discarded"
@@ -499,4 +514,139 @@ def test_recompile_and_wrong_result_checks_refute_look_alikes(tmp_path):
             "the module's jitted total() traced once for `x` over the loop's values 0, 1, 2 of `i`: its shape does not change",
         ),
         (33, "refuted", "`g` is a Grid, not a JAX array: line 33 may change it in place"),
+    ]
+
+
+FED_BACK = """\
+import jax
+import jax.numpy as jnp
+
+DATA = jnp.ones((3, 2))
+
+
+@jax.jit
+def decay(x):
+    return x * 0.5
+
+
+@jax.jit
+def scaled(x, factor):
+    return x * factor
+
+
+@jax.jit
+def accumulate(total, batch):
+    return total + batch.sum()
+
+
+def halve(steps):
+    x = 1.0
+    for _ in range(steps):
+        x = decay(x)
+    return x
+
+
+def scale(steps, factor):
+    x = 1.0
+    for _ in range(steps):
+        x = scaled(x, factor)
+    return x
+
+
+def sum_rows():
+    total = 0.0
+    for i in range(3):
+        total = accumulate(total, DATA[i])
+    return total
+
+
+@jax.jit
+def step(total, count):
+    return total + jnp.float32(1.0), count + 1
+
+
+def count_up():
+    total = 0.0
+    count = 0
+    for _ in range(3):
+        total, count = step(total, count)
+    return total, count
+
+
+@jax.jit
+def halve_step(x, count):
+    return x * 0.5, count + 1
+
+
+def halve_count():
+    x = 1.0
+    count = 0
+    for _ in range(3):
+        x, count = halve_step(x, count)
+    return x, count
+"""
+
+
+class EveryFedBackArgument(WeakTypeFlip):
+    """Test-only: flags every `x = f(x, ...)` in a loop after `x = <value>`, whatever f returns."""
+
+    def check_module(self, m):
+        for fn in m.module.body:
+            if not isinstance(fn, cst.FunctionDef):
+                continue
+            start = {}
+            for stmt in fn.body.body:
+                if isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assign):
+                    start[stmt.body[0].targets[0].target.value] = stmt.body[0].value
+                if not isinstance(stmt, cst.For):
+                    continue
+                for inner in stmt.body.body:
+                    assign = inner.body[0]
+                    if not (isinstance(assign, cst.Assign) and isinstance(assign.value, cst.Call)):
+                        continue
+                    bound = assign.targets[0].target
+                    # the first name bound: the whole result, or the first element of a tuple
+                    target, part = (bound.value, None) if isinstance(bound, cst.Name) else (bound.elements[0].value.value, 0)
+                    for arg in assign.value.args:
+                        if isinstance(arg.value, cst.Name) and arg.value.value == target and target in start:
+                            func = assign.value.func.value
+                            m.report(self, arg.value, arg=target, was="?", now="?", func=func, start=start[target], part=part)
+
+
+def test_weak_type_check_confirms_refutes_and_never_stands_on_a_guess(tmp_path):
+    path = tmp_path / "fed_back.py"
+    path.write_text(FED_BACK, encoding="utf-8")
+    real = lint_source(FED_BACK, str(path)).findings
+    assert [(f.line, f.column, f.code) for f in real] == [(39, 28, "JAX402"), (52, 29, "JAX402")]
+    # the first element of the returned tuple takes the place of `total`; `count` stays 0
+    assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in dynamic.confirm(real[1:], {str(path): str(path)}, timeout=60)] == [
+        (
+            52,
+            "confirmed",
+            "the module's jitted step() traced and compiled again when its result took the place of `total` = 0.0; "
+            "the same arguments twice compiled once",
+        )
+    ]
+    wrong = lint_source(FED_BACK, str(path), rules=[EveryFedBackArgument]).findings
+    assert [(f.line, f.code) for f in wrong] == [(25, "JAX402"), (32, "JAX402"), (39, "JAX402"), (52, "JAX402"), (65, "JAX402")]
+    out = dynamic.confirm(wrong, {str(path): str(path)}, timeout=60)
+    assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out] == [
+        (25, "refuted", "the module's jitted decay() traced once when its result took the place of `x` = 1.0"),
+        # `factor` is a parameter nobody passes: a guessed array's dtype would decide
+        (32, "unverified", "could not build `factor` of the call at line 32 without guessing its dtype"),
+        # the loop's first row of DATA for `batch`
+        (
+            39,
+            "confirmed",
+            "the module's jitted accumulate() traced and compiled again when its result took the place of `total` = 0.0; "
+            "the same arguments twice compiled once",
+        ),
+        (
+            52,
+            "confirmed",
+            "the module's jitted step() traced and compiled again when its result took the place of `total` = 0.0; "
+            "the same arguments twice compiled once",
+        ),
+        # the first element of the returned tuple stays a weak float
+        (65, "refuted", "the module's jitted halve_step() traced once when its result took the place of `x` = 1.0"),
     ]

@@ -228,3 +228,29 @@ def test_the_linters_own_codes_have_no_check(meta):
     f = dataclasses.replace(fixture_findings()[0], code=meta, facts=FindingFacts())
     (check,) = plan.plan_checks([f])
     assert check == {"code": meta, "line": f.line, "end_line": f.end_line, "kind": "none", "reason": f"no dynamic check for {meta}"}
+
+
+def test_a_weak_type_flip_is_planned_from_its_starting_value_and_the_calls_own_arguments():
+    path = os.path.join(os.path.dirname(FIXTURES[0]), "weak_types.py")
+    checks = {c["line"]: c for c in plan.plan_checks(read_and_lint(path, path, Config()).findings) if c["code"] == "JAX402"}
+    halve = checks[94]
+    assert (halve["kind"], halve["fed_back"], halve["param"], halve["values"], halve["result_part"]) == (
+        "retrace",
+        True,
+        "x",
+        [{"k": "py", "src": "1"}],
+        None,
+    )
+    assert [a["args"] for a in halve["drivers"][0]["argsets"]] == [[{"name": "x", "kind": "pos", "static": False, "value": {"k": "py", "src": "1"}}]]
+    # `batch` comes from a parameter nobody passes: no check stands on a guessed array
+    assert checks[87]["reason"] == "could not build `batch` of the call at line 87 without guessing its dtype"
+    assert checks[108]["kind"] == "none"
+
+
+def test_the_starting_value_is_the_literal_the_argument_starts_as():
+    path = os.path.join(os.path.dirname(FIXTURES[0]), "weak_types.py")
+    calls = {f.line: f.facts.call for f in read_and_lint(path, path, Config()).findings if f.code == "JAX402"}
+    assert calls[87]["start"] == {"k": "py", "src": "0.0"}  # the parameter's default, not the caller's array
+    assert calls[81]["start"] == {"k": "expr", "src": "jax.numpy.asarray(0.0)"}
+    assert calls[122]["start"] == {"k": "expr", "src": "Totals()"}
+    assert {c["result_part"] for c in calls.values()} == {None}

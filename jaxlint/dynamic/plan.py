@@ -122,6 +122,8 @@ def plan_finding(finding: Finding) -> Check:
     if kind == "recompiles":
         if facts.rebuild is not None:
             return _plan_rebuild(check, facts)
+        if facts.call is not None and "start" in facts.call:
+            return _plan_fed_back(check, facts)
         return _plan_retrace(check, facts)
     if kind == "wrong-result" and prevents.observe in ("unchanged", "formatted-tracer"):
         check["kind"] = prevents.observe
@@ -239,6 +241,63 @@ def _plan_retrace(check: dict, facts: FindingFacts) -> Check:
     check["values_from"] = where if loop.get("var") == pname else f"{where} of `{loop.get('var')}`"
     check["values_known"] = bool(loop.get("values_known", True))
     return check  # type: ignore[return-value]
+
+
+def _plan_fed_back(check: dict, facts: FindingFacts) -> Check:
+    """Call the jitted function with the value the argument starts as, then with the first
+    call's result in its place, counting traces and compilations."""
+    check["kind"] = "retrace"
+    call = facts.call or {}
+    if facts.parameter is None:
+        return _none(check, "the finding points at no argument of a jitted call")
+    if call.get("callee") is None:
+        return _none(check, NO_ENTRY)
+    pname = facts.parameter
+    d = _driver(call["callee"], "jit", cached=True)  # the user's own jitted object
+    d["guessed"] = []  # the one argument set below holds no guess
+    first, unknown = _first_pass_argset(facts, call, pname)
+    if first is None:
+        # A guessed array is strongly typed float32: it can make the result strong (or keep it
+        # weak) where the module's own argument would not, so neither verdict could stand on it.
+        what = ", ".join(f"`{n}`" for n in unknown) or "the arguments"
+        return _none(check, f"could not build {what} of the call at line {call.get('line')} without guessing its dtype")
+    d["argsets"] = [first]
+    check["drivers"] = [d]
+    check["param"] = pname
+    check["values"] = [call["start"]]
+    check["fed_back"] = True
+    check["result_part"] = call.get("result_part")
+    check["call_line"] = call.get("line")
+    return check  # type: ignore[return-value]
+
+
+def _first_pass_argset(facts: FindingFacts, call, pname: str):
+    """The call's own arguments on the first pass of its loop (the loop's first values for what
+    the loop variable builds), when none is a guess; else None and the parameters only a guess
+    could fill."""
+    passed = call.get("values") or {}
+    first = call.get("first_values") or {}
+    keywords = set(call.get("keywords") or ())
+    args = []
+    unknown = []
+    for p in (facts.jitted or {}).get("params", ()):
+        name = p["name"]
+        if name == pname:
+            v = call["start"]
+        elif name in first:
+            v = first[name]
+        elif passed.get(name) is not None:
+            v = passed[name]
+        elif name not in passed and p["has_default"]:
+            v = {"k": "omit"}
+        else:
+            unknown.append(name)
+            continue
+        kind = "kw" if name in keywords and p["kind"] != "posonly" else p["kind"]
+        args.append({"name": name, "kind": kind, "static": p["static"], "value": v})
+    if unknown or not args:
+        return None, unknown
+    return {"source": f"call at line {call.get('line')}", "args": args}, []
 
 
 def _plan_rebuild(check: dict, facts: FindingFacts) -> Check:

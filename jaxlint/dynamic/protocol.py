@@ -146,6 +146,10 @@ class CallFacts(TypedDict, total=False):
     values: Dict[str, Optional[Value]]  # by parameter; None: passed, but not a simple value
     keywords: List[str]  # parameters passed by keyword
     loop: Loop
+    # the value the argument starts as, when a loop passes the call's result back in its place
+    start: Value
+    result_part: Optional[int]  # which element of the returned tuple is passed back (None: all)
+    first_values: Dict[str, Value]  # other arguments on the loop's first pass, built without guesses
 
 
 # ``jax.jit(f)`` of a function built anew (facts ``rebuild``); ``reason`` alone when the
@@ -183,7 +187,8 @@ ErrorPatternPair = List[str]  # [exception class name, message regex ("" for any
 #   ``stub`` of the signature, call it with ``args``; confirmed on an ``expect`` error;
 # * ``retrace`` (recompiles): call the driver with each of ``values`` for ``param`` (taken
 #   from ``values_from``; ``changes``: what differs, the value or the shape), counting traces
-#   and compilations;
+#   and compilations; ``fed_back``: call it with the single value, then with the first call's
+#   result (its element ``result_part``) in its place;
 # * ``fresh_jit`` (recompiles, a fresh function): build the function twice (the Rebuild keys),
 #   jit each and count;
 # * ``unchanged`` (wrong-result): run the drivers; confirmed when ``var`` is the same object
@@ -221,6 +226,9 @@ Check = TypedDict(
         "values_known": bool,  # see Loop
         "changes": Literal["value", "shape"],
         "param": str,
+        "fed_back": bool,
+        "call_line": int,  # the call a fed_back check reproduces
+        "result_part": Optional[int],
         "name": Optional[str],
         "deprecated_in": Optional[str],
         "removed_in": Optional[str],

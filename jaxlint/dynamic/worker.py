@@ -743,6 +743,8 @@ def _times(n):
 
 def check_retrace(mod, path, check):
     """JAX204: one call per value of the static parameter, plus a repeated first call as control."""
+    if check.get("fed_back"):
+        return check_fed_back(mod, path, check)
     driver = check["drivers"][0]
     try:
         raw, obj, cls, self_obj = resolve_target(mod, driver, path)
@@ -786,6 +788,65 @@ def check_retrace(mod, path, check):
     g = guessed_note(driver)
     if g and notes:
         return "unverified", f"{g} ({notes[0]})"
+    return "unverified", pick_note(notes, check)
+
+
+def _replaced(pos, kw, marker, value):
+    return [value if a is marker else a for a in pos], {k: value if a is marker else a for k, a in kw.items()}
+
+
+def check_fed_back(mod, path, check):
+    """JAX402: call the jitted function with the value the argument starts as (twice, as
+    control), then with the first call's result in its place."""
+    driver = check["drivers"][0]
+    try:
+        raw, obj, cls, self_obj = resolve_target(mod, driver, path)
+    except Unverified as e:
+        return "unverified", str(e)
+    fn, made = jitted_callable(mod, driver, raw, obj, cls, self_obj)
+    name = check["param"]
+    part = check.get("result_part")
+    label = driver["label"] if made else f"the module's jitted {driver['label'].split(' ', 1)[-1]}"
+    start_src = check["values"][0].get("src", "its first value")
+    this_call = f"call at line {check.get('call_line')}"
+    notes = [f"the arguments of the {this_call} were not given"]
+    # only the call's own arguments: a guessed array's dtype could decide the result's type
+    for argset in [a for a in driver["argsets"] if a["source"] == this_call]:
+        notes = []
+        marker = object()
+        try:
+            start = build_value(check["values"][0], False)
+            pos, kw = built_call(argset, driver, {name: start})
+            again = built_call(argset, driver, {name: build_value(check["values"][0], False)})
+            pos2, kw2 = built_call(argset, driver, {name: marker})  # built before counting
+            jax.clear_caches()
+            with Counts(raw.__code__) as c:
+                result = fn(*pos, **kw)
+                jax.block_until_ready(result)
+                t0, k0 = c.traces, c.compiles
+                jax.block_until_ready(fn(*again[0], **again[1]))
+                t1, k1 = c.traces - t0, c.compiles - k0
+                fed = result if part is None else result[part]
+                pos2, kw2 = _replaced(pos2, kw2, marker, fed)
+                before = c.traces, c.compiles
+                jax.block_until_ready(fn(*pos2, **kw2))
+                t2, k2 = c.traces - before[0], c.compiles - before[1]
+        except Exception as e:  # noqa: BLE001 - the user's code may raise anything
+            notes.append(f"calling {label} failed: {short(e)}")
+            continue
+        if t0 == 0:
+            notes.append(f"calling {label} did not trace it")
+            continue
+        if t1 or k1:
+            return "unverified", f"{label} traced again when called twice with the same arguments"
+        if t2 >= 1 and k2 >= 1:
+            return "confirmed", (
+                f"{label} traced and compiled again when its result took the place of `{name}` = {start_src}; "
+                "the same arguments twice compiled once"
+            )
+        if t2 == 0 and k2 == 0:
+            return "refuted", f"{label} traced once when its result took the place of `{name}` = {start_src}"
+        notes.append(f"{label} traced {_times(t2)} and compiled {_times(k2)} more when its result took the place of `{name}`")
     return "unverified", pick_note(notes, check)
 
 

@@ -354,7 +354,7 @@ class FactsDeriver:
                 out["module_level"] = True
         hit = self._arg_of(node)
         if hit is not None:
-            self._call_facts(hit, out)
+            self._call_facts(hit, out, fields)
         declaring = self._app_declaring(node)
         if declaring is not None:
             out["jitted"] = self.signature(declaring)
@@ -388,9 +388,12 @@ class FactsDeriver:
             return None
         return self.plain(f)
 
-    def _call_facts(self, hit, out: dict) -> None:
+    def _call_facts(self, hit, out: dict, fields: dict) -> None:
         """The finding points at an argument of a call: of which jitted callable, for which
-        parameter, with which values; and, in a loop, the values the argument takes."""
+        parameter, with which values; and, in a loop, the values the argument takes.  A rule
+        that reports ``start`` (the expression the argument starts as, before a loop that
+        passes the call's result back in its place) and ``part`` (which element of the
+        result, None for all of it) gets the start's value too."""
         call, scope, arg = hit
         app = self._app_reached_by(call)
         if app is None:
@@ -413,7 +416,33 @@ class FactsDeriver:
             loop = self._loop(arg.value, call, scope)
             if loop is not None:
                 facts["loop"] = loop
+            start = fields.get("start")
+            if isinstance(start, cst.BaseExpression):
+                src = self.examples.render_at(start, call)
+                if src is not None:
+                    facts["start"] = value_of_src(src)
+                    facts["result_part"] = fields.get("part")
+                    facts["first_values"] = self._first_values(call, scope, params, pname, values)
         out["call"] = facts
+
+    def _first_values(self, call: cst.Call, scope: Scope, params: List[Param], skip: str, values: dict) -> Dict[str, dict]:
+        """The other arguments of ``call`` on the first pass of the loops around it: the
+        loop's own first value for its variable.  Only arguments built without a guess."""
+        out: Dict[str, dict] = {}
+        positional = [p for p in params if p.kind != "kw"]
+        for i, a in enumerate(call.args):
+            if a.star:
+                return {}
+            name = a.keyword.value if a.keyword is not None else positional[i].name if i < len(positional) else None
+            if name is None or name == skip:
+                continue
+            if values.get(name) is not None:
+                out[name] = values[name]
+                continue
+            loop = self._loop(a.value, call, scope)
+            if loop and loop.get("values") and loop.get("values_known") and not loop.get("guessed"):
+                out[name] = loop["values"][0]
+        return out
 
     def _loop(self, expr, call: cst.Call, scope: Scope) -> Optional[dict]:
         """The values ``expr`` takes over the innermost ``for`` loop around ``call`` whose

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Dict, Optional
+from typing import Dict, Optional, Tuple
 
 import libcst as cst
 
@@ -109,17 +109,21 @@ class WeakTypeFlip(Rule):
                 if pname is None or pname in statics or not isinstance(a.value, cst.Name):
                     continue
                 name = a.value.value
-                out_expr = _returned_for(target, name, ret)
-                if out_expr is None:
+                returned = _returned_for(target, name, ret)
+                if returned is None:
                     continue
-                init = _initial_type(m, scope, name, loop, order, classes)
-                if init is None:
+                out_expr, part = returned
+                initial = _initial_type(m, scope, name, loop, order, classes)
+                if initial is None:
                     continue
+                init, start = initial
                 out = _output_type(m, app, out_expr, pname, init, args, scope, classes)
                 change = _flip(init, out)
                 if change is not None:
                     was, now = change
-                    m.report(self, a.value, arg=name, was=was, now=now, func=app.func.name)
+                    # start, part: what the first call gets and which part of the result the
+                    # next ones get (the dynamic mode calls the function both ways)
+                    m.report(self, a.value, arg=name, was=was, now=now, func=app.func.name, start=start, part=part)
 
 
 class _Assigns(FastVisitor):
@@ -138,17 +142,18 @@ def _assigned_calls(module) -> Dict[int, cst.BaseExpression]:
     return v.out
 
 
-def _returned_for(target, name: str, ret) -> Optional[cst.BaseExpression]:
-    """The part of the returned expression that the assignment binds to ``name``."""
+def _returned_for(target, name: str, ret) -> Optional[Tuple[cst.BaseExpression, Optional[int]]]:
+    """The part of the returned expression that the assignment binds to ``name``, and its index
+    in the returned tuple (None: the whole result)."""
     if isinstance(target, cst.Name):
-        return ret if target.value == name else None
+        return (ret, None) if target.value == name else None
     if isinstance(target, (cst.Tuple, cst.List)) and isinstance(ret, cst.Tuple):
         els = target.elements
         if len(els) != len(ret.elements) or any(isinstance(e, cst.StarredElement) for e in list(els) + list(ret.elements)):
             return None
-        for e, r in zip(els, ret.elements):
+        for i, (e, r) in enumerate(zip(els, ret.elements)):
             if isinstance(e.value, cst.Name) and e.value.value == name:
-                return r.value
+                return r.value, i
     return None
 
 
@@ -170,7 +175,8 @@ def _host_evaluator(scope, classes, depth: int = 0) -> TypeEvaluator:
 
 
 def _initial_type(m, scope, name: str, loop, order: int, classes):
-    """The type ``name`` has when the loop starts, if every rebinding in the loop is the call's."""
+    """The type ``name`` has when the loop starts, if every rebinding in the loop is the call's,
+    and the expression it starts as (an assigned value or a parameter's default)."""
     start, end = loop
     before = None
     for b in scope.bindings.get(name, ()):
@@ -189,9 +195,9 @@ def _initial_type(m, scope, name: str, loop, order: int, classes):
         return None
     t = _host_evaluator(scope, classes).of(before.value)
     if isinstance(t, Typ) and t.weak:
-        return t
+        return t, before.value
     if isinstance(t, Fields) and any(isinstance(f, Typ) and f.weak for f in t.fields.values()):
-        return t
+        return t, before.value
     return None
 
 
@@ -225,7 +231,7 @@ def _default_type(m, scope, name: str, classes):
         bound_self = 1 if f.is_method and isinstance(fn, cst.Attribute) else 0
         by_position = index is not None and len(positional) > index - bound_self
         omitted += not (by_name or by_position)
-    return t if omitted or not calls else None
+    return (t, param.default) if omitted or not calls else None
 
 
 def _output_type(m, app, expr, pname: str, init, args, host_scope, classes):
