@@ -38,13 +38,42 @@ class Out:
 # -- which lines of the file run -------------------------------------------------------------
 
 
-class LineTracker:
-    """Lines of one file that run, and whether a target span was left without an exception."""
+class SpanTracer:
+    """A ``sys.settrace`` hook over the frames of one file, watching the lines ``first``..``last``
+    (one span of the finding); subclasses say what they record in ``_local`` and ``_reset``."""
 
     def __init__(self, path, first, last):
         self.path = path
         self.first = first
         self.last = last
+
+    def _global(self, frame, event, arg):
+        if frame.f_code.co_filename != self.path:
+            return None
+        return self._local
+
+    def _local(self, frame, event, arg):
+        raise NotImplementedError
+
+    def _reset(self):
+        """Forget the per-frame state once tracing stops."""
+
+    def __enter__(self):
+        self._old = sys.gettrace()
+        sys.settrace(self._global)
+        return self
+
+    def __exit__(self, *exc):
+        sys.settrace(self._old)
+        self._reset()
+        return False
+
+
+class LineTracker(SpanTracer):
+    """Lines of one file that run, and whether a target span was left without an exception."""
+
+    def __init__(self, path, first, last):
+        super().__init__(path, first, last)
         self.hits = 0  # times a line of the span ran
         self.passed = 0  # times execution left the span without an exception
         self._last = {}
@@ -52,11 +81,6 @@ class LineTracker:
 
     def _in(self, line):
         return line is not None and self.first <= line <= self.last
-
-    def _global(self, frame, event, arg):
-        if frame.f_code.co_filename != self.path:
-            return None
-        return self._local
 
     def _local(self, frame, event, arg):
         if event == "line":
@@ -78,16 +102,9 @@ class LineTracker:
             self._exc.pop(frame, None)
         return self._local
 
-    def __enter__(self):
-        self._old = sys.gettrace()
-        sys.settrace(self._global)
-        return self
-
-    def __exit__(self, *exc):
-        sys.settrace(self._old)
+    def _reset(self):
         self._last.clear()
         self._exc.clear()
-        return False
 
 
 # -- values -----------------------------------------------------------------------------------------
@@ -1023,14 +1040,12 @@ def run_check(mod, path, check):
 # -- wrong results: a discarded update, a string formatted from a tracer ------------------------
 
 
-class Watch:
+class Watch(SpanTracer):
     """Watches ``var`` around each run of the statement on lines ``first``..``last``: whether it
     is the same object after the statement as before it (a statement that raised is left out)."""
 
     def __init__(self, path, first, last, var):
-        self.path = path
-        self.first = first
-        self.last = last
+        super().__init__(path, first, last)
         self.var = var
         self.runs = []  # (before, after) of each completed run
         self._open = {}  # frame -> value before the statement
@@ -1043,11 +1058,6 @@ class Watch:
         for attr in parts[1:]:
             obj = getattr(obj, attr, None)
         return obj
-
-    def _global(self, frame, event, arg):
-        if frame.f_code.co_filename != self.path:
-            return None
-        return self._local
 
     def _close(self, frame):
         if frame in self._open:
@@ -1068,15 +1078,8 @@ class Watch:
             self._close(frame)
         return self._local
 
-    def __enter__(self):
-        self._old = sys.gettrace()
-        sys.settrace(self._global)
-        return self
-
-    def __exit__(self, *exc):
-        sys.settrace(self._old)
+    def _reset(self):
         self._open.clear()
-        return False
 
 
 def _run_drivers(mod, path, check, run):
