@@ -255,9 +255,10 @@ class Interp:
                     return Val(TRACED, name, 0, cls=cls)
         return STATIC_VAL
 
-    def _with_static(self, names, fn, test=None):
+    def _with_narrowed(self, test, names, fn):
+        """``fn()`` with ``names`` holding what ``test`` narrowed them to (see ``narrowed``)."""
         saved = {n: self.frame.env.get(n) for n in names}
-        values = {n: self.narrowed(n, test) if test is not None else STATIC_VAL for n in names}
+        values = {n: self.narrowed(n, test) for n in names}
         for n in names:
             self.frame.env[n] = values[n]
         try:
@@ -666,7 +667,7 @@ class Interp:
             decided = bool(a.flags & TRUE) == isinstance(e.operator, cst.Or)
             return a if decided else self.eval(e.right, t)
         names = self.narrow(e.left) if isinstance(e.operator, cst.And) else []
-        b = self._with_static(names, lambda: self.eval(e.right, t)) if names else self.eval(e.right, t)
+        b = self._with_narrowed(e.left, names, lambda: self.eval(e.right, t)) if names else self.eval(e.right, t)
         self.emit("boolop", self.frame, e, a, b, t)
         return join(a, b)
 
@@ -717,7 +718,7 @@ class Interp:
         v = self.eval(e.test, True)
         self.emit("test", self.frame, "ifexp", e.test, v, e)
         names = self.narrow(e.test)
-        body = self._with_static(names, lambda: self.eval(e.body), e.test) if names else self.eval(e.body)
+        body = self._with_narrowed(e.test, names, lambda: self.eval(e.body)) if names else self.eval(e.body)
         return join(body, self.eval(e.orelse))
 
     def e_Lambda(self, e: cst.Lambda, t) -> Val:
