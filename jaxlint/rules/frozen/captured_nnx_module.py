@@ -128,7 +128,6 @@ class CapturedNnxModule(Rule):
         for app in m.finder.applications:
             if calls.in_traced(app.func.scope):
                 continue  # traced inside another traced function: the outer entry point reports
-            where = f"{app.transform.label} {app.func.name}()"
             for c in calls.of(app):
                 if id(c.call) in reported:
                     continue
@@ -141,4 +140,4 @@ class CapturedNnxModule(Rule):
                 if found is None:
                     continue
                 reported.add(id(c.call))
-                m.report(self, c.call, var=dotted_name(c.obj) or "module", state=found, where=where, entry=app)
+                m.report(self, c.call, var=dotted_name(c.obj) or "module", state=found, entry=app)  # the entry names `where`
