@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, List, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.annotations import is_ref_name
-from jaxlint.analysis.classes import annotation_class
+from jaxlint.analysis.classes import annotation_class, class_named, is_classmethod
 from jaxlint.analysis.frame import Frame
 from jaxlint.analysis.jax_api import (
     ARRAY_ATTRS,
@@ -1120,6 +1120,22 @@ class Interp:
                 return self.invoke(e, Val(STATIC, meth, 0, None, (ref, None, [], {})), self.args(e), self_val or STATIC_VAL)
         return None
 
+    def call_on_class(self, e: cst.Call, class_name: cst.Name, meth: str) -> Optional[Val]:
+        """``Cls.meth(...)`` on a class of the module: a staticmethod gets the arguments as
+        written, a classmethod the class first, and a plain method read off the class is a
+        function whose first argument is the instance."""
+        cls = class_named(self.frame.scope, class_name.value)
+        if cls is None:
+            return None
+        f = self.analyzer.classes.member(cls, meth)
+        if f is None:
+            return None
+        ref = FnRef(f)
+        argvals = self.args(e)
+        if is_classmethod(f):
+            return self.invoke(e, Val(STATIC, meth, 0, None, (ref, None, [Val(STATIC, None, 0, cls=cls)], {})), argvals)
+        return self.invoke(e, Val(STATIC, meth, 0, None, (ref, None, [], {})), argvals)
+
     def builtin(self, e, name: str, argvals) -> Val:
         vals = [v for _, v in argvals]
         if name in self.BUILTIN_STATIC or name in ("int", "float", "bool", "complex", "range"):
@@ -1200,6 +1216,10 @@ class Interp:
                 ref = FnRef(f)
                 ref.bound_self = True
                 return self.invoke(e, Val(STATIC, meth, 0, None, (ref, None, [], {})), self.args(e), STATIC_VAL)
+        if isinstance(base_expr, cst.Name) and fr.lookup(base_expr.value) is None:
+            r = self.call_on_class(e, base_expr, meth)
+            if r is not None:
+                return r
         if meth in MUTATING_METHODS and isinstance(base_expr, cst.Name):
             self.receiver = base_expr
         base = self.eval(base_expr)
