@@ -21,11 +21,12 @@ from jaxlint.analysis.events import Context
 from jaxlint.analysis.frame import Frame
 from jaxlint.analysis.interpreter import Interp, guarded_not_none, structure_of
 from jaxlint.analysis.jax_api import DIFFERENTIATED_ERROR_CODES, TYPE_ERROR_CODES, lax_operands
-from jaxlint.analysis.scopes import FuncInfo, ModuleIndex
-from jaxlint.analysis.transforms import Application, FnRef, Transform, TransformFinder, resolve
+from jaxlint.analysis.scopes import ClassInfo, FuncInfo, ModuleIndex, Scope
+from jaxlint.analysis.transforms import Application, FnRef, Transform, TransformFinder, arguments_by_parameter, resolve
 from jaxlint.analysis.values import (
     KNOWN_CONSTANTS,
     first_traced_name,
+    to_traced,
     signature,
     ARRAY,
     DICT,
@@ -153,6 +154,10 @@ class Analyzer:
 
     def call_sites(self, app: Application) -> List[cst.Call]:
         """Calls of the traced callable within this module."""
+        return [call for call, _scope in self.call_sites_with_scopes(app)]
+
+    def call_sites_with_scopes(self, app: Application) -> List[Tuple[cst.Call, Scope]]:
+        """Calls of the traced callable within this module, with the scope each is in."""
         out = []
         f = app.func
         site = app.site
@@ -167,16 +172,16 @@ class Analyzer:
         for call, scope in candidates:
             func = call.func
             if func is site:
-                out.append(call)  # jax.jit(f)(...)
+                out.append((call, scope))  # jax.jit(f)(...)
                 continue
             if isinstance(func, cst.Name):
                 if isinstance(site, cst.Decorator):
                     if scope.lookup_def(func.value) is f:
-                        out.append(call)
+                        out.append((call, scope))
                 else:
                     owner = scope.lookup_scope(func.value)
                     if owner is not None and self.finder.aliases.get((id(owner), func.value)) is app:
-                        out.append(call)
+                        out.append((call, scope))
             elif (
                 isinstance(func, cst.Attribute)
                 and isinstance(site, cst.Decorator)
@@ -185,7 +190,7 @@ class Analyzer:
                 and func.value.value in ("self", "cls")
                 and func.attr.value == f.name
             ):
-                out.append(call)
+                out.append((call, scope))
         return out
 
     def _alias_names(self, app: Application):
@@ -253,6 +258,9 @@ class Analyzer:
             if nargs is not None and j >= nargs and param.default is not None:
                 frame.env[name] = STATIC_VAL  # the primitive does not pass it: its default stays
                 continue
+            if operands is not None and j < len(operands) and operands[j].cls is not None:
+                frame.env[name] = to_traced(operands[j]).renamed(name)  # a carried instance of a class of the module
+                continue
             if operands is not None and j < len(operands) and operands[j].container:
                 o = operands[j]
                 frame.env[name] = Val(TRACED, name, o.flags, o.items)  # a carried Python list/tuple/dict
@@ -313,11 +321,35 @@ class Analyzer:
             flags |= NOTNONE
         if t.refs or is_ref_name(name):
             return Val(TRACED, name, flags | REF)
-        return Val(TRACED, name, flags | self.param_shape_flags(f, param, name), cls=self.pytree_class(param, f))
+        cls = self.pytree_class(param, f) if param.annotation is not None else self.passed_class(app, param, i)
+        return Val(TRACED, name, flags | self.param_shape_flags(f, param, name), cls=cls)
 
     def pytree_class(self, param, f: FuncInfo):
         """The module's class a parameter is annotated with (``state: TrainState``), if any."""
         return annotation_class(param.annotation.annotation, f.scope) if param.annotation is not None else None
+
+    def passed_class(self, app: Application, param, i: int) -> Optional[ClassInfo]:
+        """The pytree class of the module whose instances the call sites pass for ``param``
+        (``run(Cfg(w, 3))``, or a name built as one), when every call site that shows what it
+        passes agrees on one.  Each such call is a trace of its own, with that class."""
+        f = app.func
+        if f.is_method or app.bound_pos or not isinstance(app.site, (cst.Decorator, cst.Call)):
+            return None
+        names = [p.name.value for p in f.positional_params()]
+        pname = param.name.value
+        found = None
+        for call, scope in self.call_sites_with_scopes(app):
+            for arg, lands_on in arguments_by_parameter(app, call, names):
+                if lands_on != pname:
+                    continue
+                r = self.receivers.receiver_of(arg.value, scope)
+                cls = r.cls if r is not None else None
+                if cls is None or self.classes.pytree_kind(cls) is None:
+                    continue
+                if found is not None and found is not cls:
+                    return None
+                found = cls
+        return found
 
     # -- instances of the module's classes -------------------------------------------
     def instance_attribute(self, frame: Frame, base: Val, attr: str, name: Optional[str]) -> Optional[Val]:
@@ -587,7 +619,7 @@ class Analyzer:
                     sub.env[name] = bound_kw.get(name, STATIC_VAL)
             elif operands is not None and j < len(operands):
                 v = operands[j]
-                sub.env[name] = Val(v.kind, name, v.flags | (REF if is_ref_name(name) else 0), v.items) if v.kind == TRACED else v
+                sub.env[name] = Val(v.kind, name, v.flags | (REF if is_ref_name(name) else 0), v.items, None, v.cls) if v.kind == TRACED else v
             elif operands is not None and param.default is not None:
                 sub.env[name] = STATIC_VAL
             else:
@@ -677,3 +709,4 @@ def _arg_for(call: cst.Call, positional, name: str, bound: int) -> Optional[cst.
             return a
         i += 1
     return None
+

@@ -1342,6 +1342,10 @@ def structure_of(expr, scope: Scope, depth: int = 0) -> Val:
         return Val(STATIC, None, PYSEQ)
     if isinstance(expr, (cst.Dict, cst.DictComp)):
         return Val(STATIC, None, DICT)
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
+        cls = class_named(scope, expr.func.value)
+        if cls is not None:
+            return Val(STATIC, None, 0, cls=cls)  # ``State(x, 0)``: an instance of the class
     if isinstance(expr, cst.Name) and depth < 4:
         if expr.value == "None":
             return STATIC_VAL

@@ -8,7 +8,7 @@ import libcst as cst
 
 from jaxlint.analysis.scopes import ModuleIndex, Scope
 from jaxlint.analysis.calls import Analyzer
-from jaxlint.analysis.transforms import Application, TransformFinder
+from jaxlint.analysis.transforms import Application, TransformFinder, arguments_by_parameter
 
 
 class StaticArgument(NamedTuple):
@@ -39,22 +39,6 @@ def find_static_arguments(index: ModuleIndex, finder: TransformFinder, analyzer:
                 if pname in statics:
                     found.append(StaticArgument(app, a, pname, scope, order))
     return found
-
-
-def arguments_by_parameter(app: Application, call: cst.Call, pos: List[str]) -> Iterator[Tuple[cst.Arg, Optional[str]]]:
-    """(argument, the parameter it lands on, or None) for a call of the jitted callable, up to
-    the first ``*args``/``**kwargs``; ``pos``: the callable's positional parameters
-    (``app.jit_positional()``)."""
-    # self.method(...) of a decorated method: self is bound, the arguments start after it
-    i = 1 if isinstance(call.func, cst.Attribute) and app.func.is_method and not app.bound_self else 0
-    for a in call.args:
-        if a.star:
-            return
-        if a.keyword is not None:
-            yield a, a.keyword.value
-        else:
-            yield a, pos[i] if i < len(pos) else None
-            i += 1
 
 
 def counter_loop_of(scope: Scope, name: str, order: int) -> Optional[int]:

@@ -7,7 +7,7 @@ JAX APIs are recognised by the import they resolve to, never by spelling: ``impo
 
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
@@ -330,6 +330,22 @@ class Application:
     def jit_positional(self) -> List[str]:
         """Positional parameter names as the transform sees them (what static_argnums index)."""
         return [p.name.value for p in self.func.positional_params()][self.skipped :]
+
+
+def arguments_by_parameter(app: Application, call: cst.Call, pos: List[str]) -> Iterator[Tuple[cst.Arg, Optional[str]]]:
+    """(argument, the parameter it lands on, or None) for a call of the jitted callable, up to
+    the first ``*args``/``**kwargs``; ``pos``: the callable's positional parameters
+    (``app.jit_positional()``)."""
+    # self.method(...) of a decorated method: self is bound, the arguments start after it
+    i = 1 if isinstance(call.func, cst.Attribute) and app.func.is_method and not app.bound_self else 0
+    for a in call.args:
+        if a.star:
+            return
+        if a.keyword is not None:
+            yield a, a.keyword.value
+        else:
+            yield a, pos[i] if i < len(pos) else None
+            i += 1
 
 
 def _parse_in_axes(call_or_args, app: Application, pos_index: int = 1) -> None:

@@ -144,6 +144,11 @@ def same_kinds(a: Env, b: Env) -> bool:
 
 
 def to_traced(v: Val) -> Val:
+    """``v`` as a traced function receives it when JAX flattens it: every leaf a tracer."""
+    if v.cls is not None and v.fn is None:
+        # An instance of a class of the module (a NamedTuple or dataclass carry): which fields
+        # are leaves is the class model's to say, not the values it was built with.
+        return Val(TRACED, v.name, 0, None, None, v.cls)
     if v.items is not None:
         return Val(TRACED, v.name, v.flags & (PYSEQ | DICT), tuple(to_traced(x) for x in v.items), None, None, v.keys)
     if v.flags & (PYSEQ | DICT):
