@@ -6,7 +6,7 @@ import libcst as cst
 
 from jaxlint.analysis.expression_kinds import all_container_bindings
 from jaxlint.analysis.scopes import MUTATING_METHODS
-from jaxlint.analysis.values import TRACED
+from jaxlint.analysis.values import DICT, PYSEQ, TRACED
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import frozen
 
@@ -126,7 +126,22 @@ class OuterStateMutation(Rule):
 
     def on_store(self, ctx, kind, target, base, idx, v, stmt, aug):
         obj = target.value
-        if not isinstance(obj, cst.Name) or not ctx.frame.entry.transform.effects:
+        if not ctx.frame.entry.transform.effects:
+            return
+        if (
+            kind == "subscript"
+            and isinstance(obj, cst.Attribute)
+            and isinstance(obj.value, cst.Name)
+            and self._is_self(ctx, obj.value.value)
+            and not ctx.frame.entry.transform.opaque_attrs
+            and (v.kind == TRACED or aug)
+            and not (base.kind == TRACED and not base.flags & (DICT | PYSEQ))
+        ):
+            # ``self.cache[key] = x``: the container lives on the Python object, past the trace
+            # (the tracer leaks); ``self.counts[k] += 1`` counts traces.
+            ctx.report(self, stmt, what=f"Item assignment into `self.{obj.attr.value}`")
+            return
+        if not isinstance(obj, cst.Name):
             return
         name = obj.value
         if kind == "attr" and self._is_self(ctx, name):

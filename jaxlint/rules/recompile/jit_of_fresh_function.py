@@ -230,22 +230,60 @@ def _reads_loop_variables(nodes, scope, loop) -> bool:
     varying = {n for n, binds in scope.bindings.items() if any(b.order is not None and start <= b.order <= end and b.kind != "def" for b in binds)}
     if not varying:
         return False
-    names = _NamesRead()
+    read = set()
     todo, seen = list(nodes), set()
     while todo:
         node = todo.pop()
         if id(node) in seen:
             continue
         seen.add(id(node))
-        before = set(names.names)
+        names = _NamesRead()
         names.walk(node)
+        # A lambda's or function's own parameters and locals are not the loop's variables,
+        # even when they share a name (``def loss(params, batch)`` jitted in ``for batch in``).
+        found = (names.names - _own_names(node, _body_scope_of(node, scope))) | _default_names(node)
+        read |= found
         # a function of this scope that the callable uses (``jax.grad(fun)``, ``partial(fun)``)
         # reads what its body reads
-        for n in names.names - before:
+        for n in found:
             f = scope.defs.get(n)
             if f is not None:
                 todo.append(f.node)
-    return bool(varying & names.names)
+    return bool(varying & read)
+
+
+def _body_scope_of(node, scope):
+    """The body scope of a function of ``scope`` whose node this is (None for others)."""
+    for f in scope.defs.values():
+        if f.node is node:
+            return f.body_scope
+    return None
+
+
+def _default_names(node) -> set:
+    """Names the parameter defaults of a lambda or def read: evaluated where it is built."""
+    if not isinstance(node, (cst.Lambda, cst.FunctionDef)):
+        return set()
+    p = node.params
+    names = _NamesRead()
+    for x in list(p.posonly_params) + list(p.params) + list(p.kwonly_params):
+        if x.default is not None:
+            names.walk(x.default)
+    return names.names
+
+
+def _own_names(node, body_scope) -> set:
+    """Names a lambda or def binds for itself: its parameters, and a def's local bindings."""
+    if isinstance(node, cst.Lambda):
+        p = node.params
+        own = {x.name.value for x in list(p.posonly_params) + list(p.params) + list(p.kwonly_params)}
+        for star in (p.star_arg, p.star_kwarg):
+            if isinstance(star, cst.Param):
+                own.add(star.name.value)
+        return own
+    if isinstance(node, cst.FunctionDef) and body_scope is not None:
+        return {n for n in body_scope.bindings if n not in body_scope.globals and n not in body_scope.nonlocals}
+    return set()
 
 
 # Transforms whose result is a new function object on every evaluation.
