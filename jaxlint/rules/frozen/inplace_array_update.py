@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jaxlint.analysis.attribute_values import AttributeValues
 from jaxlint.analysis.expression_kinds import is_jax_array_expr
 from jaxlint.analysis.values import DICT, OPAQUE, PYSEQ, REF, TRACED
 from jaxlint.fixes.at_update import at_update_fix
@@ -91,8 +92,18 @@ class InplaceArrayUpdate(Rule):
         ctx.report(self, stmt, var=var, method=_at_method(stmt), autofix=at_update_fix(stmt) if local else None)
 
     def check_module(self, m):
+        attr_arrays = None
         for target, stmt, scope, aug in m.index.subscript_stores:
             obj = target.value
+            if isinstance(obj, cst.Attribute) and isinstance(obj.value, cst.Name) and stmt is not None:
+                if attr_arrays is None:
+                    attr_arrays = AttributeValues(m.index, m.analyzer.classes)
+                values = attr_arrays.values(obj, scope)
+                if values and all(is_jax_array_expr(v, s) for v, s in values):
+                    var = cst.Module([]).code_for_node(obj)
+                    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and stmt.body else stmt
+                    m.report(self, small, var=var, method=_at_method(small))
+                continue
             if not isinstance(obj, cst.Name) or stmt is None:
                 continue
             binds = scope.bindings.get(obj.value, ())
@@ -109,3 +120,4 @@ class InplaceArrayUpdate(Rule):
             if ok:
                 small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and stmt.body else stmt
                 m.report(self, small, var=obj.value, method=_at_method(small), autofix=at_update_fix(small))
+

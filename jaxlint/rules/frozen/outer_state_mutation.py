@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.expression_kinds import all_container_bindings
+from jaxlint.analysis.attribute_values import AttributeValues
+from jaxlint.analysis.expression_kinds import all_container_bindings, is_container_value
 from jaxlint.analysis.scopes import MUTATING_METHODS
 from jaxlint.analysis.values import DICT, PYSEQ, TRACED
 from jaxlint.rules.base import Rule
@@ -116,6 +117,15 @@ class OuterStateMutation(Rule):
         ):
             ctx.report(self, node, what=f"`self.{obj.attr.value}.{meth}()`")
 
+    def _holds_container(self, ctx, target) -> bool:
+        """``self.cache`` is only ever bound to a list, dict or set (``self.cache = {}``)."""
+        index = ctx.analyzer.finder.index
+        cached = getattr(self, "_attribute_values", None)
+        if cached is None or cached[0] is not index:
+            cached = self._attribute_values = (index, AttributeValues(index, ctx.analyzer.classes))
+        values = cached[1].values(target, ctx.func.body_scope or ctx.func.scope)
+        return bool(values) and all(is_container_value(v, s) for v, s in values)
+
     @staticmethod
     def _is_self(ctx, name: str) -> bool:
         f = ctx.func
@@ -135,7 +145,7 @@ class OuterStateMutation(Rule):
             and self._is_self(ctx, obj.value.value)
             and not ctx.frame.entry.transform.opaque_attrs
             and (v.kind == TRACED or aug)
-            and not (base.kind == TRACED and not base.flags & (DICT | PYSEQ))
+            and (base.flags & (DICT | PYSEQ) or self._holds_container(ctx, obj))
         ):
             # ``self.cache[key] = x``: the container lives on the Python object, past the trace
             # (the tracer leaks); ``self.counts[k] += 1`` counts traces.

@@ -151,7 +151,39 @@ class JitInLoop(Rule):
                 runs_repeatedly = _runs_in_loop(m, scope.func)
             if runs_repeatedly:
                 m.report(self, call, subject=f"`{api}` of a {built[0]}", detail=f" (a new object on every call of {scope.func.name}(), which runs in a loop)")
+        self._check_decorated_defs(m)
         self._check_static_callables(m)
+
+    def _check_decorated_defs(self, m):
+        """``@jax.jit`` on a ``def`` that runs again and again: inside a function called in a
+        loop, or inside a loop, and called right there.  Each run makes a new function object,
+        and JAX caches compilations by function object."""
+        for app in m.finder.applications:
+            f, site = app.func, app.site
+            if not isinstance(site, cst.Decorator) or not app.transform.cached or f.is_lambda:
+                continue
+            scope = f.scope
+            if scope.kind not in ("function", "module") or _in_traced_code(scope, m.finder):
+                continue
+            order = self._def_order(scope, f)
+            calls = [o for fx, o in scope.calls if isinstance(fx, cst.Name) and fx.value == f.name and o > order and scope.lookup_def(f.name) is f]
+            if not calls:
+                continue
+            api = _decorator_api(site.decorator, scope)
+            loops = [(start, end) for start, end in scope.loops if start <= order <= end]
+            if loops:
+                loop = loops[-1]
+                if not any(loop[0] <= o <= loop[1] for o in calls) or _reads_loop_variables((f.node,), scope, loop):
+                    continue
+                m.report(self, site, subject=f"`{api}` of a function defined inside the loop", detail="")
+                continue
+            if scope.kind == "function" and scope.func is not None and _runs_in_loop(m, scope.func):
+                m.report(
+                    self,
+                    site,
+                    subject=f"`{api}` of function `{f.name}` defined inside {scope.func.name}()",
+                    detail=f" (a new object on every call of {scope.func.name}(), which runs in a loop)",
+                )
 
     def _check_static_callables(self, m):
         """A lambda or partial object passed for a static parameter: hashed by identity, so a
@@ -212,6 +244,15 @@ class JitInLoop(Rule):
             if b.kind == "def" and b.order is not None:
                 return b.order
         return -1
+
+
+def _decorator_api(expr, scope) -> str:
+    """The transform a decorator applies: ``jax.jit`` of ``@functools.partial(jax.jit, ...)``."""
+    if isinstance(expr, cst.Call) and resolve(expr.func, scope) in PARTIALS and expr.args:
+        expr = expr.args[0].value
+    if isinstance(expr, cst.Call):
+        expr = expr.func
+    return resolve(expr, scope) or "jax.jit"
 
 
 def _in_traced_code(scope, finder) -> bool:
