@@ -113,7 +113,11 @@ class JitInLoop(Rule):
             api = resolve(call.func, scope) or "jax.jit"
             loops = [(start, end) for start, end in scope.loops if start <= order <= end]
             built = _built_anew(m, fn_expr, scope)
+            bound = _local_value(fn_expr, scope) if built is None else None
             if loops:
+                if bound is not None and loops[-1][0] <= bound[1] <= loops[-1][1]:
+                    # ``f = lambda v: ...`` in the loop body, then ``jax.jit(f)``
+                    built = _built_anew(m, bound[0], scope)
                 fresh, reads = None, ()
                 if built is not None:
                     fresh, reads = built[0] + " created in a loop", built[1]
@@ -137,6 +141,11 @@ class JitInLoop(Rule):
                 continue
             if built is None and isinstance(fn_expr, cst.Name) and fn_expr.value in scope.defs:
                 built = (f"function `{fn_expr.value}` defined inside {scope.func.name}()", ())
+            if built is None and bound is not None:
+                # ``grad_fn = jax.value_and_grad(loss_fn)`` in the function, then ``jax.jit(grad_fn)``
+                built = _built_anew(m, bound[0], scope)
+                if built is not None:
+                    fn_expr = bound[0]
             if built is None:
                 continue
             # Built on every call of the enclosing function and used there: a new compilation
@@ -244,6 +253,16 @@ class JitInLoop(Rule):
             if b.kind == "def" and b.order is not None:
                 return b.order
         return -1
+
+
+def _local_value(expr, scope):
+    """(value, order) of a name the scope binds exactly once, by a plain assignment."""
+    if not isinstance(expr, cst.Name) or expr.value in scope.globals or expr.value in scope.nonlocals:
+        return None
+    binds = scope.bindings.get(expr.value, ())
+    if len(binds) != 1 or binds[0].kind != "assign" or binds[0].value is None or binds[0].order is None:
+        return None
+    return binds[0].value, binds[0].order
 
 
 def _decorator_api(expr, scope) -> str:
