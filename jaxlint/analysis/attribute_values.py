@@ -3,6 +3,7 @@ attribute of that name in the module binds, when nothing else can set it."""
 
 from __future__ import annotations
 
+import weakref
 from typing import List, Optional, Tuple
 
 import libcst as cst
@@ -50,6 +51,17 @@ class AttributeValues:
             if wf is not None and wf.cls in mro and wf.positional_params() and wf.positional_params()[0].name.value == w.name:
                 own = True
         return out if own else None
+
+
+_BY_INDEX: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def attribute_values(index, classes) -> AttributeValues:
+    """The module's AttributeValues, built once per module index."""
+    found = _BY_INDEX.get(index)
+    if found is None:
+        found = _BY_INDEX[index] = AttributeValues(index, classes)
+    return found
 
 
 def _annotates(node: cst.ClassDef, attr: str) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.attribute_values import AttributeValues
+from jaxlint.analysis.attribute_values import attribute_values
 from jaxlint.analysis.expression_kinds import is_jax_array_expr
 from jaxlint.analysis.values import DICT, OPAQUE, PYSEQ, REF, TRACED
 from jaxlint.fixes.at_update import at_update_fix
@@ -97,7 +97,7 @@ class InplaceArrayUpdate(Rule):
             obj = target.value
             if isinstance(obj, cst.Attribute) and isinstance(obj.value, cst.Name) and stmt is not None:
                 if attr_arrays is None:
-                    attr_arrays = AttributeValues(m.index, m.analyzer.classes)
+                    attr_arrays = attribute_values(m.index, m.analyzer.classes)
                 values = attr_arrays.values(obj, scope)
                 if values and all(is_jax_array_expr(v, s) for v, s in values):
                     var = cst.Module([]).code_for_node(obj)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.attribute_values import AttributeValues
+from jaxlint.analysis.attribute_values import attribute_values
 from jaxlint.analysis.expression_kinds import all_container_bindings, is_container_value
 from jaxlint.analysis.scopes import MUTATING_METHODS
 from jaxlint.analysis.values import DICT, PYSEQ, TRACED
@@ -113,17 +113,16 @@ class OuterStateMutation(Rule):
             isinstance(obj, cst.Attribute)
             and isinstance(obj.value, cst.Name)
             and self._is_self(ctx, obj.value.value)
-            and meth in ("append", "extend", "insert", "appendleft")
+            # ``self.history.append(x)`` is a list's; ``self.metrics.update(...)`` only when
+            # ``self.metrics`` is a dict (``self.tx.update(grads, state)`` is optax's, pure)
+            and (meth in ("append", "extend", "insert", "appendleft") or self._holds_container(ctx, obj))
         ):
             ctx.report(self, node, what=f"`self.{obj.attr.value}.{meth}()`")
 
     def _holds_container(self, ctx, target) -> bool:
         """``self.cache`` is only ever bound to a list, dict or set (``self.cache = {}``)."""
-        index = ctx.analyzer.finder.index
-        cached = getattr(self, "_attribute_values", None)
-        if cached is None or cached[0] is not index:
-            cached = self._attribute_values = (index, AttributeValues(index, ctx.analyzer.classes))
-        values = cached[1].values(target, ctx.func.body_scope or ctx.func.scope)
+        known = attribute_values(ctx.analyzer.finder.index, ctx.analyzer.classes)
+        values = known.values(target, ctx.func.body_scope or ctx.func.scope)
         return bool(values) and all(is_container_value(v, s) for v, s in values)
 
     @staticmethod
