@@ -23,7 +23,9 @@ class InplaceArrayUpdate(Rule):
     """
     What it does
         Flags ``x[i] = v`` and ``x[i] += v`` where ``x`` is a JAX array: a traced value inside a
-        traced function, or a variable bound only to ``jnp.*`` results anywhere.
+        traced function, or a variable bound only to ``jnp.*`` results anywhere; also
+        ``self.buf[i] = v`` in a method when every assignment of ``.buf`` in the module binds a
+        ``jnp.*`` result (``self.buf = jnp.zeros(n)`` in ``__init__``).
 
     Why is this bad?
         JAX arrays are immutable: ``TypeError: JAX arrays are immutable and do not support

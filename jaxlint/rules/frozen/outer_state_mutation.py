@@ -24,7 +24,9 @@ class OuterStateMutation(Rule):
         ``.attr = v`` of a traced value on a global or closure container or object, also through
         a local alias (``buf = STATE; buf.append(x)``) or a helper's parameter
         (``add_to(STATE, x)``); ``COUNTS["calls"] += 1`` and ``.pop()``/``.popleft()`` on one,
-        whatever the value; and ``self.attr = ...`` in a traced method.  Recording a Python value
+        whatever the value; and ``self.attr = ...`` in a traced method, as well as
+        ``self.cache[k] = x`` and ``self.metrics.update(...)`` on an attribute that only ever
+        holds a list, dict or set.  Recording a Python value
         (``SHAPES.append(x.shape)``) is a deliberate trace-time record and is not flagged.
 
     Why is this bad?

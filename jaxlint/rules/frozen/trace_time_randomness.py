@@ -14,8 +14,8 @@ class TraceTimeRandomness(Rule):
     """
     What it does
         Flags Python or NumPy randomness (``random.random()``, ``np.random.normal()``,
-        ``secrets``, ``uuid``, ``os.urandom``), draws from a global or captured host generator
-        (``RNG = np.random.default_rng(); RNG.normal()``) and clock reads (``time.time()``)
+        ``secrets``, ``uuid``, ``os.urandom``), draws from a global, captured or ``self`` host generator
+        (``RNG = np.random.default_rng(); RNG.normal()``, ``self.rng.normal()``) and clock reads (``time.time()``)
         inside a traced function or a function it calls.
 
     Why is this bad?

@@ -19,9 +19,10 @@ class JitInLoop(Rule):
         Flags ``jax.jit`` applied to a callable that is a new object every time it runs, and
         used right away: a lambda, a ``functools.partial``, a ``jax.grad``/``jax.vmap``
         result, a bound method (``jax.jit(self.apply)``: every attribute access binds a new
-        method object) or a function defined in the loop, jitted and called inside a loop; the
-        same (or a nested ``def``) jitted and called in a function that is itself called in a
-        loop.  Also a lambda or ``partial`` object built anew for a static parameter.  A
+        method object) or a function defined in the loop, jitted (by call or ``@jax.jit``) and called
+        inside a loop; the same (or a nested ``def``) jitted and called in a function that is
+        itself called in a loop; a name bound to one of these there
+        (``grad_fn = jax.value_and_grad(loss_fn)``, then ``jax.jit(grad_fn)``).  Also a lambda or ``partial`` object built anew for a static parameter.  A
         callable that reads the loop's variables is a different program in each iteration and
         is not flagged.
 
