@@ -381,13 +381,18 @@ def _built_anew(m, expr, scope, bound_methods: bool = True):
 def _runs_in_loop(m, func) -> bool:
     """Is ``func`` called inside a loop of the module: by name for a function, as
     ``self.name(...)`` (from a method of its class) or ``obj.name(...)`` (``obj = Cls(...)``)
-    for a method?"""
+    for a method, as ``obj(...)`` for ``__call__``?"""
     for call, scope, order in m.index.calls:
         if not any(a <= order <= b for a, b in scope.loops):
             continue
         fn = call.func
         if isinstance(fn, cst.Name) and not func.is_method:
             if fn.value == func.name and scope.lookup_def(fn.value) is func:
+                return True
+        elif isinstance(fn, cst.Name) and func.name == "__call__":
+            # ``predict(x)`` on ``predict = Predictor(...)``: its ``__call__``
+            cls = _instance_class(m, fn.value, scope)
+            if cls is not None and m.analyzer.classes.member(cls, "__call__") is func:
                 return True
         elif isinstance(fn, cst.Attribute) and func.is_method and fn.attr.value == func.name and isinstance(fn.value, cst.Name):
             cls = _instance_class(m, fn.value.value, scope)
