@@ -69,7 +69,9 @@ RNG_SETUP_METHODS = frozenset({"seed", "getstate", "setstate", "get_state", "set
 def is_host_rng(owner: Scope, name: str) -> bool:
     """Is every value ``name`` is bound to in ``owner`` a host random generator?"""
     binds = [b for b in owner.bindings.get(name, ()) if b.kind in VALUE_KINDS]
-    return bool(binds) and all(
-        b.kind == "assign" and isinstance(b.value, cst.Call) and resolve(b.value.func, owner) in RNG_CONSTRUCTORS
-        for b in binds
-    )
+    return bool(binds) and all(b.kind == "assign" and is_rng_constructor(b.value, owner) for b in binds)
+
+
+def is_rng_constructor(expr, scope: Scope) -> bool:
+    """``np.random.default_rng(0)``, ``random.Random()``: a new host random generator."""
+    return isinstance(expr, cst.Call) and resolve(expr.func, scope) in RNG_CONSTRUCTORS

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, List, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.annotations import is_ref_name
-from jaxlint.analysis.classes import annotation_class, class_named, is_classmethod
+from jaxlint.analysis.classes import annotation_class, class_named, is_classmethod, is_property
 from jaxlint.analysis.frame import Frame
 from jaxlint.analysis.jax_api import (
     ARRAY_ATTRS,
@@ -1096,13 +1096,27 @@ class Interp:
         v = self.name_val(func)
         if v.fn is not None:
             return self.invoke(e, v, argvals)
-        ref = self.analyzer.finder.resolve_fn(func, fr.scope)
+        ref = self.analyzer.finder.resolve_fn(func, fr.scope) or self._instance_call(func)
         if ref is not None:
             return self.invoke(e, Val(STATIC, name, 0, None, (ref, None, [], {})), argvals)
         cls = owner.classes.get(name)
         if cls is not None:
             return self.analyzer.construct(fr, e, cls, argvals)
         return self.generic(argvals)
+
+    def _instance_call(self, func: cst.Name) -> Optional[FnRef]:
+        """``model(x)`` on a global or captured instance of a class of the module
+        (``model = Net(...)``): its ``__call__``, bound to the object as ``model.forward``
+        would be."""
+        receiver = self.analyzer.finder.receivers.receiver_of(func, self.frame.scope)
+        cls = receiver.cls if receiver is not None else None
+        f = self.analyzer.classes.member(cls, "__call__") if cls is not None else None
+        if f is None or not f.is_method or is_property(f) or is_classmethod(f):
+            return None
+        ref = FnRef(f)
+        ref.bound_self = True
+        ref.receiver_cls = cls
+        return ref
 
     def call_super(self, e: cst.Call, meth: str) -> Optional[Val]:
         """``super().meth(...)`` in a method: the next class in the module's MRO that has it."""

@@ -24,6 +24,7 @@ class TracedCallables:
         self.index = index
         self.reach: Dict[int, bool] = {}
         self._orders: Dict[int, list] = {}
+        self._jitted_sites = None
 
     def cached_def(self, f) -> bool:
         return any(a.transform.cached for a in self.finder.by_func.get(id(f.node), ()))
@@ -32,6 +33,8 @@ class TracedCallables:
         if isinstance(func_expr, cst.Call):
             # jax.jit(f)(x)
             return any(a.site is func_expr and a.transform.cached for a in self.finder.applications)
+        if isinstance(func_expr, cst.Attribute) and isinstance(func_expr.value, cst.Name):
+            return self._method_runs_traced(func_expr, scope, depth)
         if not isinstance(func_expr, cst.Name):
             return False
         name = func_expr.value
@@ -47,6 +50,26 @@ class TracedCallables:
         if self.cached_def(f):
             return True
         return depth < 4 and self.reaches(f, depth + 1)
+
+    def _method_runs_traced(self, func_expr: cst.Attribute, scope: Scope, depth: int) -> bool:
+        """``model.predict(x)`` on an instance of a class of the module: a jitted method, a
+        method that runs one, or an attribute its methods bind to a jitted function
+        (``self.run = jax.jit(self._run)``)."""
+        receiver = self.finder.receivers.receiver_of(func_expr.value, scope)
+        cls = receiver.cls if receiver is not None else None
+        if cls is None:
+            return False
+        attr = func_expr.attr.value
+        f = self.finder.classes.member(cls, attr)
+        if f is not None:
+            return self.cached_def(f) or (depth < 4 and self.reaches(f, depth + 1))
+        if self._jitted_sites is None:
+            self._jitted_sites = {id(a.site) for a in self.finder.applications if a.transform.cached and isinstance(a.site, cst.Call)}
+        mro = self.finder.classes.mro(cls)
+        return any(
+            w.attr == attr and w.value is not None and id(w.value) in self._jitted_sites and w.scope.func is not None and w.scope.func.cls in mro
+            for w in self.index.attribute_writes
+        )
 
     def reaches(self, f, depth: int) -> bool:
         key = id(f.node)

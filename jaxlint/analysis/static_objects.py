@@ -197,6 +197,16 @@ class StaticObjects:
                     if params:
                         out |= self._attrs_read(member, params[0].name.value, cls, depth + 1, seen)
                 continue
+            if isinstance(node, cst.Assign):
+                # ``self.cache[k] = x`` stores into the object and reads nothing of it
+                stack.append(node.value)
+                for t in node.targets:
+                    target = t.target
+                    if isinstance(target, cst.Subscript) and _is_attribute_of(target.value, param):
+                        stack.extend(target.slice)
+                    else:
+                        stack.append(target)
+                continue
             stack.extend(node.children)
         return out
 
@@ -342,3 +352,7 @@ class StaticObjects:
                 false = lambda k: isinstance(keywords.get(k), cst.Name) and keywords[k].value == "False"  # noqa: E731
                 return not (true("frozen") or true("unsafe_hash") or false("eq"))
         return False
+
+
+def _is_attribute_of(e, name: str) -> bool:
+    return isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name) and e.value.value == name

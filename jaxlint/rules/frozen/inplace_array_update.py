@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jaxlint.analysis.attribute_values import attribute_values
 from jaxlint.analysis.expression_kinds import is_jax_array_expr
 from jaxlint.analysis.values import DICT, OPAQUE, PYSEQ, REF, TRACED
 from jaxlint.fixes.at_update import at_update_fix
@@ -22,7 +23,9 @@ class InplaceArrayUpdate(Rule):
     """
     What it does
         Flags ``x[i] = v`` and ``x[i] += v`` where ``x`` is a JAX array: a traced value inside a
-        traced function, or a variable bound only to ``jnp.*`` results anywhere.
+        traced function, or a variable bound only to ``jnp.*`` results anywhere; also
+        ``self.buf[i] = v`` in a method when every assignment of ``.buf`` in the module binds a
+        ``jnp.*`` result (``self.buf = jnp.zeros(n)`` in ``__init__``).
 
     Why is this bad?
         JAX arrays are immutable: ``TypeError: JAX arrays are immutable and do not support
@@ -91,8 +94,18 @@ class InplaceArrayUpdate(Rule):
         ctx.report(self, stmt, var=var, method=_at_method(stmt), autofix=at_update_fix(stmt) if local else None)
 
     def check_module(self, m):
+        attr_arrays = None
         for target, stmt, scope, aug in m.index.subscript_stores:
             obj = target.value
+            if isinstance(obj, cst.Attribute) and isinstance(obj.value, cst.Name) and stmt is not None:
+                if attr_arrays is None:
+                    attr_arrays = attribute_values(m.index, m.analyzer.classes)
+                values = attr_arrays.values(obj, scope)
+                if values and all(is_jax_array_expr(v, s) for v, s in values):
+                    var = cst.Module([]).code_for_node(obj)
+                    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and stmt.body else stmt
+                    m.report(self, small, var=var, method=_at_method(small))
+                continue
             if not isinstance(obj, cst.Name) or stmt is None:
                 continue
             binds = scope.bindings.get(obj.value, ())
@@ -109,3 +122,4 @@ class InplaceArrayUpdate(Rule):
             if ok:
                 small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and stmt.body else stmt
                 m.report(self, small, var=obj.value, method=_at_method(small), autofix=at_update_fix(small))
+

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.expression_kinds import all_container_bindings
+from jaxlint.analysis.attribute_values import attribute_values
+from jaxlint.analysis.expression_kinds import all_container_bindings, is_container_value
 from jaxlint.analysis.scopes import MUTATING_METHODS
-from jaxlint.analysis.values import TRACED
+from jaxlint.analysis.values import DICT, PYSEQ, TRACED
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import frozen
 
@@ -23,7 +24,9 @@ class OuterStateMutation(Rule):
         ``.attr = v`` of a traced value on a global or closure container or object, also through
         a local alias (``buf = STATE; buf.append(x)``) or a helper's parameter
         (``add_to(STATE, x)``); ``COUNTS["calls"] += 1`` and ``.pop()``/``.popleft()`` on one,
-        whatever the value; and ``self.attr = ...`` in a traced method.  Recording a Python value
+        whatever the value; and ``self.attr = ...`` in a traced method, as well as
+        ``self.cache[k] = x`` and ``self.metrics.update(...)`` on an attribute that only ever
+        holds a list, dict or set.  Recording a Python value
         (``SHAPES.append(x.shape)``) is a deliberate trace-time record and is not flagged.
 
     Why is this bad?
@@ -112,9 +115,17 @@ class OuterStateMutation(Rule):
             isinstance(obj, cst.Attribute)
             and isinstance(obj.value, cst.Name)
             and self._is_self(ctx, obj.value.value)
-            and meth in ("append", "extend", "insert", "appendleft")
+            # ``self.history.append(x)`` is a list's; ``self.metrics.update(...)`` only when
+            # ``self.metrics`` is a dict (``self.tx.update(grads, state)`` is optax's, pure)
+            and (meth in ("append", "extend", "insert", "appendleft") or self._holds_container(ctx, obj))
         ):
             ctx.report(self, node, what=f"`self.{obj.attr.value}.{meth}()`")
+
+    def _holds_container(self, ctx, target) -> bool:
+        """``self.cache`` is only ever bound to a list, dict or set (``self.cache = {}``)."""
+        known = attribute_values(ctx.analyzer.finder.index, ctx.analyzer.classes)
+        values = known.values(target, ctx.func.body_scope or ctx.func.scope)
+        return bool(values) and all(is_container_value(v, s) for v, s in values)
 
     @staticmethod
     def _is_self(ctx, name: str) -> bool:
@@ -126,7 +137,22 @@ class OuterStateMutation(Rule):
 
     def on_store(self, ctx, kind, target, base, idx, v, stmt, aug):
         obj = target.value
-        if not isinstance(obj, cst.Name) or not ctx.frame.entry.transform.effects:
+        if not ctx.frame.entry.transform.effects:
+            return
+        if (
+            kind == "subscript"
+            and isinstance(obj, cst.Attribute)
+            and isinstance(obj.value, cst.Name)
+            and self._is_self(ctx, obj.value.value)
+            and not ctx.frame.entry.transform.opaque_attrs
+            and (v.kind == TRACED or aug)
+            and (base.flags & (DICT | PYSEQ) or self._holds_container(ctx, obj))
+        ):
+            # ``self.cache[key] = x``: the container lives on the Python object, past the trace
+            # (the tracer leaks); ``self.counts[k] += 1`` counts traces.
+            ctx.report(self, stmt, what=f"Item assignment into `self.{obj.attr.value}`")
+            return
+        if not isinstance(obj, cst.Name):
             return
         name = obj.value
         if kind == "attr" and self._is_self(ctx, name):

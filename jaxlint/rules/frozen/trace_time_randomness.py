@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from jaxlint.analysis.impure_calls import CLOCKS, RANDOM_PREFIXES, RANDOM_SETUP, RNG_SETUP_METHODS, is_host_rng
+import libcst as cst
+
+from jaxlint.analysis.attribute_values import attribute_values
+from jaxlint.analysis.impure_calls import CLOCKS, RANDOM_PREFIXES, RANDOM_SETUP, RNG_SETUP_METHODS, is_host_rng, is_rng_constructor
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import frozen
 
@@ -11,8 +14,8 @@ class TraceTimeRandomness(Rule):
     """
     What it does
         Flags Python or NumPy randomness (``random.random()``, ``np.random.normal()``,
-        ``secrets``, ``uuid``, ``os.urandom``), draws from a global or captured host generator
-        (``RNG = np.random.default_rng(); RNG.normal()``) and clock reads (``time.time()``)
+        ``secrets``, ``uuid``, ``os.urandom``), draws from a global, captured or ``self`` host generator
+        (``RNG = np.random.default_rng(); RNG.normal()``, ``self.rng.normal()``) and clock reads (``time.time()``)
         inside a traced function or a function it calls.
 
     Why is this bad?
@@ -65,8 +68,21 @@ class TraceTimeRandomness(Rule):
             ctx.report(self, node, func=short)
 
     def on_method(self, ctx, node, base, meth, argvals):
-        if not ctx.frame.entry.transform.effects or base.outer is None or meth in RNG_SETUP_METHODS:
+        if not ctx.frame.entry.transform.effects or meth in RNG_SETUP_METHODS:
+            return
+        if base.outer is None:
+            obj = node.func.value if isinstance(node.func, cst.Attribute) else None
+            if isinstance(obj, cst.Attribute) and self._self_rng(ctx, obj):
+                ctx.report(self, node, func=f"{cst.Module([]).code_for_node(obj)}.{meth}")
             return
         owner, name, _ = base.outer
         if is_host_rng(owner, name):
             ctx.report(self, node, func=f"{name}.{meth}")
+
+    @staticmethod
+    def _self_rng(ctx, target) -> bool:
+        """``self.rng`` of a method, only ever bound to a host generator
+        (``self.rng = np.random.default_rng(0)`` in ``__init__``)."""
+        known = attribute_values(ctx.analyzer.finder.index, ctx.analyzer.classes)
+        values = known.values(target, ctx.func.body_scope or ctx.func.scope)
+        return bool(values) and all(is_rng_constructor(v, s) for v, s in values)

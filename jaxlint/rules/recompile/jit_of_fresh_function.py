@@ -19,9 +19,10 @@ class JitInLoop(Rule):
         Flags ``jax.jit`` applied to a callable that is a new object every time it runs, and
         used right away: a lambda, a ``functools.partial``, a ``jax.grad``/``jax.vmap``
         result, a bound method (``jax.jit(self.apply)``: every attribute access binds a new
-        method object) or a function defined in the loop, jitted and called inside a loop; the
-        same (or a nested ``def``) jitted and called in a function that is itself called in a
-        loop.  Also a lambda or ``partial`` object built anew for a static parameter.  A
+        method object) or a function defined in the loop, jitted (by call or ``@jax.jit``) and called
+        inside a loop; the same (or a nested ``def``) jitted and called in a function that is
+        itself called in a loop; a name bound to one of these there
+        (``grad_fn = jax.value_and_grad(loss_fn)``, then ``jax.jit(grad_fn)``).  Also a lambda or ``partial`` object built anew for a static parameter.  A
         callable that reads the loop's variables is a different program in each iteration and
         is not flagged.
 
@@ -113,7 +114,11 @@ class JitInLoop(Rule):
             api = resolve(call.func, scope) or "jax.jit"
             loops = [(start, end) for start, end in scope.loops if start <= order <= end]
             built = _built_anew(m, fn_expr, scope)
+            bound = _local_value(fn_expr, scope) if built is None else None
             if loops:
+                if bound is not None and loops[-1][0] <= bound[1] <= loops[-1][1]:
+                    # ``f = lambda v: ...`` in the loop body, then ``jax.jit(f)``
+                    built = _built_anew(m, bound[0], scope)
                 fresh, reads = None, ()
                 if built is not None:
                     fresh, reads = built[0] + " created in a loop", built[1]
@@ -137,6 +142,11 @@ class JitInLoop(Rule):
                 continue
             if built is None and isinstance(fn_expr, cst.Name) and fn_expr.value in scope.defs:
                 built = (f"function `{fn_expr.value}` defined inside {scope.func.name}()", ())
+            if built is None and bound is not None:
+                # ``grad_fn = jax.value_and_grad(loss_fn)`` in the function, then ``jax.jit(grad_fn)``
+                built = _built_anew(m, bound[0], scope)
+                if built is not None:
+                    fn_expr = bound[0]
             if built is None:
                 continue
             # Built on every call of the enclosing function and used there: a new compilation
@@ -151,7 +161,39 @@ class JitInLoop(Rule):
                 runs_repeatedly = _runs_in_loop(m, scope.func)
             if runs_repeatedly:
                 m.report(self, call, subject=f"`{api}` of a {built[0]}", detail=f" (a new object on every call of {scope.func.name}(), which runs in a loop)")
+        self._check_decorated_defs(m)
         self._check_static_callables(m)
+
+    def _check_decorated_defs(self, m):
+        """``@jax.jit`` on a ``def`` that runs again and again: inside a function called in a
+        loop, or inside a loop, and called right there.  Each run makes a new function object,
+        and JAX caches compilations by function object."""
+        for app in m.finder.applications:
+            f, site = app.func, app.site
+            if not isinstance(site, cst.Decorator) or not app.transform.cached or f.is_lambda:
+                continue
+            scope = f.scope
+            if scope.kind not in ("function", "module") or _in_traced_code(scope, m.finder):
+                continue
+            order = self._def_order(scope, f)
+            calls = [o for fx, o in scope.calls if isinstance(fx, cst.Name) and fx.value == f.name and o > order and scope.lookup_def(f.name) is f]
+            if not calls:
+                continue
+            api = _decorator_api(site.decorator, scope)
+            loops = [(start, end) for start, end in scope.loops if start <= order <= end]
+            if loops:
+                loop = loops[-1]
+                if not any(loop[0] <= o <= loop[1] for o in calls) or _reads_loop_variables((f.node,), scope, loop):
+                    continue
+                m.report(self, site, subject=f"`{api}` of a function defined inside the loop", detail="")
+                continue
+            if scope.kind == "function" and scope.func is not None and _runs_in_loop(m, scope.func):
+                m.report(
+                    self,
+                    site,
+                    subject=f"`{api}` of function `{f.name}` defined inside {scope.func.name}()",
+                    detail=f" (a new object on every call of {scope.func.name}(), which runs in a loop)",
+                )
 
     def _check_static_callables(self, m):
         """A lambda or partial object passed for a static parameter: hashed by identity, so a
@@ -214,6 +256,25 @@ class JitInLoop(Rule):
         return -1
 
 
+def _local_value(expr, scope):
+    """(value, order) of a name the scope binds exactly once, by a plain assignment."""
+    if not isinstance(expr, cst.Name) or expr.value in scope.globals or expr.value in scope.nonlocals:
+        return None
+    binds = scope.bindings.get(expr.value, ())
+    if len(binds) != 1 or binds[0].kind != "assign" or binds[0].value is None or binds[0].order is None:
+        return None
+    return binds[0].value, binds[0].order
+
+
+def _decorator_api(expr, scope) -> str:
+    """The transform a decorator applies: ``jax.jit`` of ``@functools.partial(jax.jit, ...)``."""
+    if isinstance(expr, cst.Call) and resolve(expr.func, scope) in PARTIALS and expr.args:
+        expr = expr.args[0].value
+    if isinstance(expr, cst.Call):
+        expr = expr.func
+    return resolve(expr, scope) or "jax.jit"
+
+
 def _in_traced_code(scope, finder) -> bool:
     s = scope
     while s is not None:
@@ -230,22 +291,60 @@ def _reads_loop_variables(nodes, scope, loop) -> bool:
     varying = {n for n, binds in scope.bindings.items() if any(b.order is not None and start <= b.order <= end and b.kind != "def" for b in binds)}
     if not varying:
         return False
-    names = _NamesRead()
+    read = set()
     todo, seen = list(nodes), set()
     while todo:
         node = todo.pop()
         if id(node) in seen:
             continue
         seen.add(id(node))
-        before = set(names.names)
+        names = _NamesRead()
         names.walk(node)
+        # A lambda's or function's own parameters and locals are not the loop's variables,
+        # even when they share a name (``def loss(params, batch)`` jitted in ``for batch in``).
+        found = (names.names - _own_names(node, _body_scope_of(node, scope))) | _default_names(node)
+        read |= found
         # a function of this scope that the callable uses (``jax.grad(fun)``, ``partial(fun)``)
         # reads what its body reads
-        for n in names.names - before:
+        for n in found:
             f = scope.defs.get(n)
             if f is not None:
                 todo.append(f.node)
-    return bool(varying & names.names)
+    return bool(varying & read)
+
+
+def _body_scope_of(node, scope):
+    """The body scope of a function of ``scope`` whose node this is (None for others)."""
+    for f in scope.defs.values():
+        if f.node is node:
+            return f.body_scope
+    return None
+
+
+def _default_names(node) -> set:
+    """Names the parameter defaults of a lambda or def read: evaluated where it is built."""
+    if not isinstance(node, (cst.Lambda, cst.FunctionDef)):
+        return set()
+    p = node.params
+    names = _NamesRead()
+    for x in list(p.posonly_params) + list(p.params) + list(p.kwonly_params):
+        if x.default is not None:
+            names.walk(x.default)
+    return names.names
+
+
+def _own_names(node, body_scope) -> set:
+    """Names a lambda or def binds for itself: its parameters, and a def's local bindings."""
+    if isinstance(node, cst.Lambda):
+        p = node.params
+        own = {x.name.value for x in list(p.posonly_params) + list(p.params) + list(p.kwonly_params)}
+        for star in (p.star_arg, p.star_kwarg):
+            if isinstance(star, cst.Param):
+                own.add(star.name.value)
+        return own
+    if isinstance(node, cst.FunctionDef) and body_scope is not None:
+        return {n for n in body_scope.bindings if n not in body_scope.globals and n not in body_scope.nonlocals}
+    return set()
 
 
 # Transforms whose result is a new function object on every evaluation.
@@ -282,13 +381,18 @@ def _built_anew(m, expr, scope, bound_methods: bool = True):
 def _runs_in_loop(m, func) -> bool:
     """Is ``func`` called inside a loop of the module: by name for a function, as
     ``self.name(...)`` (from a method of its class) or ``obj.name(...)`` (``obj = Cls(...)``)
-    for a method?"""
+    for a method, as ``obj(...)`` for ``__call__``?"""
     for call, scope, order in m.index.calls:
         if not any(a <= order <= b for a, b in scope.loops):
             continue
         fn = call.func
         if isinstance(fn, cst.Name) and not func.is_method:
             if fn.value == func.name and scope.lookup_def(fn.value) is func:
+                return True
+        elif isinstance(fn, cst.Name) and func.name == "__call__":
+            # ``predict(x)`` on ``predict = Predictor(...)``: its ``__call__``
+            cls = _instance_class(m, fn.value, scope)
+            if cls is not None and m.analyzer.classes.member(cls, "__call__") is func:
                 return True
         elif isinstance(fn, cst.Attribute) and func.is_method and fn.attr.value == func.name and isinstance(fn.value, cst.Name):
             cls = _instance_class(m, fn.value.value, scope)
