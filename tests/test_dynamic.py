@@ -54,10 +54,8 @@ def statuses(findings):
     return {(os.path.basename(f.path), f.line, f.code): (f.dynamic["status"], f.dynamic["detail"]) for f in findings}
 
 
-# Rules the dynamic mode cannot check yet (a field declaration, a change between two calls
-# of the module's own program); their fixtures are checked against JAX by the
-# oracle (tests/test_oracle.py) instead.
-NO_DYNAMIC_CHECK = {"JAX206", "JAX307"}
+# Every rule of the fixtures has a dynamic check.
+NO_DYNAMIC_CHECK: set = set()
 # Fixtures of forms the dynamic checks of JAX204/JAX205/JAX401 do not rebuild yet (a wrapper's
 # parameter, an equinox field, partial objects, bound methods, static callables, arrays that
 # grow from the previous iteration rather than with the loop variable): their
@@ -82,8 +80,7 @@ def test_every_fixture_finding_is_confirmed():
     assert {v for v in not_confirmed.values()} == {
         ("unverified", f"could not build `batch` of the call at line {line} without guessing its dtype") for line in GUESSED_BATCH
     }
-    # never refuted: the dynamic mode says it could not check them
-    assert {v[0] for k, v in got.items() if k[2] in NO_DYNAMIC_CHECK} == {"unverified"}
+    assert not any(k[2] in NO_DYNAMIC_CHECK for k in got)
     # every code of the fixtures has a dynamic check, including the recompilation and
     # silent-wrong-result ones
     assert {"JAX204", "JAX205", "JAX401", "JAX402", "JAX501", "JAX502", "JAX601", "JAX602"} <= {k[2] for k in got}

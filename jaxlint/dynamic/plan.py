@@ -84,6 +84,10 @@ def plan_finding(finding: Finding) -> Check:
     if prevents.errors:
         check["expect"] = expected_errors(prevents)
     kind = prevents.kind
+    if kind == "raises" and prevents.stage == "call" and prevents.at == "use" and facts.jitted is None and facts.instance is not None:
+        return _plan_instances(check, facts)
+    if kind == "stale":
+        return _plan_stale(check, facts)
     if kind == "raises" and prevents.stage == "call":
         if facts.value_kind is not None and (
             facts.jitted is None or facts.jitted.get("filtered") or facts.value_kind in _NO_STAND_IN
@@ -159,6 +163,39 @@ def _plan_host_path(check: dict, facts: FindingFacts) -> Check:
         return _none(check, "could not find code that builds the value without guessing its arguments")
     check["kind"] = "trace"
     check["drivers"] = drivers
+    return check  # type: ignore[return-value]
+
+
+def _plan_instances(check: dict, facts: FindingFacts) -> Check:
+    """What fails where an instance of the class reaches a jitted function (an array in its
+    static metadata): build two instances the way the module does and pass each to one."""
+    instance = facts.instance or {}
+    if not instance.get("ctors"):
+        return _none(check, f"could not find a construction of {instance.get('cls')} whose arguments are simple values")
+    check["kind"] = "pytree_arg"
+    check["cls"] = instance["cls"]
+    check["attr"] = instance["attr"]
+    check["ctors"] = instance["ctors"]
+    return check  # type: ignore[return-value]
+
+
+def _plan_stale(check: dict, facts: FindingFacts) -> Check:
+    """Run the code around the first call of the jitted function, as it is, with that
+    function's calls recorded: does a call after the change reuse the old compiled function?"""
+    related = facts.related_call
+    if related is None:
+        return _none(check, "the finding names no call of a jitted function that the change follows")
+    if not facts.attribute:
+        return _none(check, "the finding names no attribute that changes")
+    runner = related["runner"]
+    check["kind"] = "stale"
+    check["drivers"] = [_driver(runner, "call")]
+    check["watched"] = related["callee"]
+    check["attribute"] = facts.attribute
+    check["call_line"] = related.get("line")
+    # A method changes its own object for its next run (``self.weight = ...`` after
+    # ``self.predict(x)``): it runs twice on one instance.
+    check["repeat"] = bool(runner["target"].get("method"))
     return check  # type: ignore[return-value]
 
 

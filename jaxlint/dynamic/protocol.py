@@ -53,6 +53,12 @@ class Constructor(TypedDict):
     kw: Dict[str, Value]
 
 
+class Construction(Constructor):
+    """A ``Cls(...)`` call of the module, with the line it is on."""
+
+    line: int
+
+
 class Factory(TypedDict, total=False):
     """The enclosing module-level function to call first; what it returns (or its closures)
     holds the traced function."""
@@ -172,6 +178,26 @@ Rebuild = TypedDict(
 )
 
 
+class InstanceFacts(TypedDict):
+    """The module's class a finding names and one of its attributes (facts ``instance``), with
+    the module's own constructions of it: the finding's own ``Cls(...)`` call alone when the
+    finding is an argument of one."""
+
+    cls: str
+    attr: str
+    ctors: List[Construction]
+
+
+class RelatedCall(TypedDict, total=False):
+    """The first related location of a finding in host code, when it is a call of a jitted
+    callable (facts ``related_call``): the callable, and the module-level function (or method
+    of a module-level class) around the call, which runs it."""
+
+    line: int
+    callee: Callee
+    runner: Callee
+
+
 ErrorPatternPair = List[str]  # [exception class name, message regex ("" for any)]
 
 
@@ -195,6 +221,15 @@ ErrorPatternPair = List[str]  # [exception class name, message regex ("" for any
 #   after the lines ran;
 # * ``formatted-tracer`` (wrong-result): run the drivers; confirmed when a string handed to
 #   jax.debug on the lines shows a tracer (or an ``expect`` error is raised);
+# * ``pytree_arg`` (raises where an instance is used): build two instances of ``cls`` by each
+#   of ``ctors`` and pass them to one jitted function; confirmed on an ``expect`` error whose
+#   cause is ``attr`` (its two values have no truth value when compared), refuted when the
+#   second call is accepted;
+# * ``stale`` (host code changes a static object): run the drivers (the code around the first
+#   call; a method twice on one instance) with the calls of ``watched`` recorded; confirmed
+#   when, after the lines changed ``attribute``, a call with that object reuses the compiled
+#   function and returns another result than the function run eagerly; refuted when such a
+#   call traces again;
 # * ``jax_api``: look ``name`` up in the installed JAX (``deprecated_in``, ``removed_in``);
 # * ``none``: nothing to run (``reason`` says why).
 Check = TypedDict(
@@ -204,7 +239,18 @@ Check = TypedDict(
         "line": int,
         "end_line": int,
         "kind": Literal[
-            "trace", "capture", "effect", "static", "retrace", "fresh_jit", "unchanged", "formatted-tracer", "jax_api", "none"
+            "trace",
+            "capture",
+            "effect",
+            "static",
+            "retrace",
+            "fresh_jit",
+            "unchanged",
+            "formatted-tracer",
+            "pytree_arg",
+            "stale",
+            "jax_api",
+            "none",
         ],
         "reason": str,
         "expect": List[ErrorPatternPair],  # from the rule's ``prevents`` declaration
@@ -234,6 +280,12 @@ Check = TypedDict(
         "removed_in": Optional[str],
         "jit_kw": Dict[str, str],
         "global": str,  # the rebuilt function is a module global (a Python keyword: hence this form)
+        "cls": str,  # pytree_arg
+        "attr": str,
+        "ctors": List[Construction],
+        "watched": Callee,  # stale: the jitted callable whose calls are recorded
+        "attribute": str,  # stale: the attribute the lines change, as the code there names it
+        "repeat": bool,  # stale: the driver is a method, run twice on one instance
     },
     total=False,
 )

@@ -957,6 +957,306 @@ def check_static(mod, path, check):
     return "refuted", "jax.jit accepted the call"
 
 
+# -- a pytree's static metadata: two instances through one jitted function ----------------------
+
+
+def _leaves(tree):
+    return jax.tree_util.tree_leaves(tree)
+
+
+def _truth_error(a, b):
+    """The error ``bool(a == b)`` raises (what JAX's metadata comparison meets), or None."""
+    try:
+        bool(a == b)
+    except Exception as e:  # noqa: BLE001 - an array's comparison has no truth value
+        return e
+    return None
+
+
+def _shown_ctor(cls, ctor):
+    return f"{cls}(...) at line {ctor.get('line')}"
+
+
+def check_pytree_arg(mod, path, check):
+    """JAX206: two instances built by the same construction, passed in turn to one jitted
+    function; the second call compares the treedefs' metadata with the first's."""
+    cls = getattr(mod, check["cls"], None)
+    if not isinstance(cls, type):
+        return "unverified", f"{check['cls']} is not a class after import"
+    attr = check["attr"]
+    notes = []
+    accepted = []
+    for ctor in check["ctors"]:
+        shown = _shown_ctor(check["cls"], ctor)
+        try:
+            first, second = (cls(*[build_value(v, False) for v in ctor["pos"]], **{k: build_value(v, False) for k, v in ctor["kw"].items()}) for _ in range(2))
+        except Exception as e:  # noqa: BLE001 - the user's constructor may raise anything
+            notes.append(f"building {shown} failed: {short(e)}")
+            continue
+        mine, theirs = getattr(first, attr, None), getattr(second, attr, None)
+        if mine is not None and mine is theirs:
+            # The same object twice compares equal by identity: building it anew is not how
+            # the module builds it.
+            notes.append(f"both instances built by {shown} share one `{attr}` object")
+            continue
+        jitted = jax.jit(_leaves)
+        try:
+            jitted(first)
+        except Exception as e:  # noqa: BLE001
+            notes.append(f"calling a jitted function with {shown} failed: {short(e)}")
+            continue
+        try:
+            jitted(second)
+        except Exception as e:  # noqa: BLE001
+            if not expected_error(e, check.get("expect")):
+                notes.append(f"the second call raised another error: {short(e)}")
+                continue
+            cause = _truth_error(mine, theirs)
+            if cause is None:
+                notes.append(f"the second call raised {short(e)}, but `{attr}` compares with == (another field fails)")
+                continue
+            return "confirmed", (
+                f"a jitted function called with a second instance built by {shown} raised {short(e)} "
+                f"(`{attr}` holds a {type(mine).__name__}: {short(cause)})"
+            )
+        accepted.append(shown)
+    if accepted and not notes:
+        return "refuted", f"a jitted function took two instances built by {accepted[0]}: their metadata compares with =="
+    return "unverified", pick_note(notes, check)
+
+
+# -- a static object changed between two calls: the compiled function reused -------------------
+
+
+class ChangeWatch(SpanTracer):
+    """The objects whose attribute the lines change: ``attribute`` (``self.gain``) read in the
+    frame that runs them; ``passed`` counts the runs that left the lines without an exception."""
+
+    def __init__(self, path, first, last, attribute):
+        super().__init__(path, first, last)
+        self.parts = attribute.split(".")
+        self.objects = []  # (the root object, the object that owns the changed attribute)
+        self.values = []  # (before, after) of the attribute
+        self.passed = 0
+        self._open = {}
+
+    def _read(self, frame, parts):
+        if parts[0] not in frame.f_locals:
+            return None
+        obj = frame.f_locals[parts[0]]
+        for attr in parts[1:]:
+            obj = getattr(obj, attr, None)
+        return obj
+
+    def _close(self, frame, ok):
+        if frame not in self._open:
+            return
+        before = self._open.pop(frame)
+        if ok:
+            self.passed += 1
+            self.values.append((before, self._read(frame, self.parts)))
+
+    def _local(self, frame, event, arg):
+        inside = frame in self._open
+        if event == "line":
+            here = self.first <= frame.f_lineno <= self.last
+            if inside and not here:
+                self._close(frame, True)
+            elif here and not inside:
+                root = frame.f_locals.get(self.parts[0])
+                owner = self._read(frame, self.parts[:-1])
+                if root is not None:
+                    self.objects.append((root, owner))
+                self._open[frame] = self._read(frame, self.parts)
+        elif event == "exception":
+            self._open.pop(frame, None)
+        elif event == "return":
+            self._close(frame, True)
+        return self._local
+
+    def _reset(self):
+        self._open.clear()
+
+
+def _same_result(a, b):
+    la, ta = jax.tree_util.tree_flatten(a)
+    lb, tb = jax.tree_util.tree_flatten(b)
+    if ta != tb or len(la) != len(lb):
+        return False
+    for x, y in zip(la, lb):
+        try:
+            xa, ya = np.asarray(x), np.asarray(y)
+        except Exception:  # noqa: BLE001
+            if x != y:
+                return False
+            continue
+        if xa.shape != ya.shape or not np.allclose(xa, ya, rtol=1e-5, atol=1e-6, equal_nan=True):
+            return False
+    return True
+
+
+class CallRecorder:
+    """Wraps the jitted callable where the module's code reaches it (a module global, a class
+    attribute, the result of ``jax.jit`` of the function while the driver runs) and records,
+    for each call made after the watched lines ran: whether it traced, whether it passed the
+    changed object, and whether its result is what the function gives run eagerly now."""
+
+    def __init__(self, raw, counts, watch):
+        self.raw = raw
+        self.counts = counts
+        self.watch = watch
+        self.calls = []  # after the change: {"traced", "mine", "stale"}
+        self.before = 0  # calls before the change
+        self._busy = False
+        self._restore = []
+
+    def _passes(self, args, kw, bound):
+        objs = [o for pair in self.watch.objects for o in pair if o is not None]
+        cands = list(args) + list(kw.values()) + ([bound] if bound is not None else [])
+        for c in cands:
+            if any(c is o for o in objs):
+                return True
+            d = getattr(c, "__dict__", None)
+            if isinstance(d, dict) and any(v is o for v in d.values() for o in objs):
+                return True
+        return False
+
+    def wrap(self, real, bound=None):
+        rec = self
+
+        def recorded(*args, **kw):
+            if rec._busy:
+                return real(*args, **kw)
+            changed = rec.watch.passed > 0
+            t0 = rec.counts.traces
+            result = real(*args, **kw)
+            jax.block_until_ready(result)
+            if not changed:
+                rec.before += 1
+                return result
+            traced = rec.counts.traces > t0
+            rec._busy = True
+            try:
+                with jax.disable_jit():
+                    fresh = real(*args, **kw)
+            except Exception:  # noqa: BLE001 - the eager run is only a comparison
+                fresh = result
+            finally:
+                rec._busy = False
+            rec.calls.append({"traced": traced, "mine": rec._passes(args, kw, bound), "stale": not _same_result(result, fresh)})
+            return result
+
+        recorded.__wrapped__ = real
+        return recorded
+
+    def _jitted_by_raw(self, fun):
+        f = getattr(fun, "__func__", fun)
+        return f is self.raw
+
+    def install(self, mod, cls, path):
+        """Replace every way the module reaches a jitted form of the function."""
+        name = self.raw.__name__
+        for key, val in list(vars(mod).items()):
+            if val is not self.raw and callable(val) and not isinstance(val, type) and raw_function(val, name, path) is self.raw:
+                self._set(mod, key, self.wrap(val))
+        if cls is not None:
+            for klass in [cls] + [c for c in vars(mod).values() if isinstance(c, type) and issubclass(c, cls) and c is not cls]:
+                val = klass.__dict__.get(name)
+                if val is not None and val is not self.raw and not isinstance(val, (staticmethod, classmethod)) and callable(val):
+                    self._set(klass, name, self.wrap(val))
+        real_jit = jax.jit
+        rec = self
+
+        def jit(fun=None, *a, **k):
+            if fun is None:
+                return lambda f: jit(f, *a, **k)
+            made = real_jit(fun, *a, **k)
+            return rec.wrap(made, getattr(fun, "__self__", None)) if rec._jitted_by_raw(fun) else made
+
+        self._set(jax, "jit", jit)
+        for key, val in list(vars(mod).items()):
+            if val is real_jit:
+                self._set(mod, key, jit)
+
+    def _set(self, owner, key, value):
+        self._restore.append((owner, key, owner.__dict__[key] if key in owner.__dict__ else None, key in owner.__dict__))
+        setattr(owner, key, value)
+
+    def uninstall(self):
+        for owner, key, old, had in reversed(self._restore):
+            if had:
+                setattr(owner, key, old)
+            else:
+                delattr(owner, key)
+        self._restore.clear()
+
+
+def _changed_values(watch):
+    for before, after in watch.values:
+        if isinstance(before, (int, float, str, bool)) and isinstance(after, (int, float, str, bool)) and before != after:
+            return f" ({before!r} -> {after!r})"
+    return ""
+
+
+def check_stale(mod, path, check):
+    """JAX307: run the code around the first call (a method twice on one instance) with the
+    jitted function's calls recorded, and look at the calls made after the lines ran."""
+    watched = check["watched"]
+    try:
+        raw, _obj, cls = lookup(mod, watched["target"], path)
+    except Unverified as e:
+        return "unverified", str(e)
+    label = watched["label"]
+    attribute = check["attribute"]
+    notes = []
+    for driver in check["drivers"]:
+        try:
+            runner, _o, _c, self_obj = resolve_target(mod, driver, path)
+        except Unverified as e:
+            notes.append(str(e))
+            continue
+        # the arguments the module passes: a guessed array would decide what the results show
+        argsets = [a for a in driver["argsets"] if not a["source"].endswith("guesses")]
+        if not argsets:
+            notes.append(guessed_note(driver) or f"no arguments to call {driver['label']} with")
+            continue
+        for argset in argsets[:4]:
+            jax.clear_caches()
+            watch = ChangeWatch(path, check["line"], check["end_line"], attribute)
+            err = None
+            with Counts(raw.__code__) as counts:
+                rec = CallRecorder(raw, counts, watch)
+                rec.install(mod, cls, path)
+                try:
+                    with watch:
+                        for _ in range(2 if check.get("repeat") else 1):
+                            trace_once(runner, driver, argset, self_obj, "call")
+                except Exception as e:  # noqa: BLE001 - the user's code may raise anything
+                    err = e
+                finally:
+                    rec.uninstall()
+            mine = [c for c in rec.calls if c["mine"]]
+            changed = f"line {check['line']} changed `{attribute}`{_changed_values(watch)}"
+            if any(not c["traced"] and c["stale"] for c in mine):
+                return "confirmed", (
+                    f"after {changed}, {label} reused the function compiled before and returned another result "
+                    f"than the function run eagerly (running {driver['label']})"
+                )
+            if any(c["traced"] for c in mine):
+                return "refuted", f"after {changed}, {label} traced again (running {driver['label']})"
+            if mine:
+                notes.append(f"after {changed}, {label} reused its compiled function, but its result is what the function gives run eagerly")
+            elif not watch.passed:
+                why = f" (it raised {short(err)})" if err is not None else ""
+                notes.append(f"running {driver['label']} did not run line {check['line']}{why}")
+            elif not rec.before:
+                notes.append(f"running {driver['label']}, {label} was not called before {changed}")
+            else:
+                why = f" (it raised {short(err)})" if err is not None else ""
+                notes.append(f"running {driver['label']}, {label} was not called with the changed object after {changed}{why}")
+    return "unverified", pick_note(notes, check)
+
+
 def _reach_jax_name(qualified):
     """(found, DeprecationWarnings) reaching ``qualified`` as code does: import the longest
     module prefix, then the attributes."""
@@ -1034,6 +1334,10 @@ def run_check(mod, path, check):
         return check_unchanged(mod, path, check)
     if kind == "formatted-tracer":
         return check_formatted(mod, path, check)
+    if kind == "pytree_arg":
+        return check_pytree_arg(mod, path, check)
+    if kind == "stale":
+        return check_stale(mod, path, check)
     return "unverified", check.get("reason") or "no dynamic check"
 
 
