@@ -25,11 +25,13 @@ from jaxlint.config import Config  # noqa: E402
 from jaxlint.engine.pipeline import lint_source, read_and_lint  # noqa: E402
 from jaxlint.formats import format_text  # noqa: E402
 from jaxlint.rules.frozen.frozen_capture import FrozenCapture  # noqa: E402
+from jaxlint.rules.frozen.mutated_static_object import MutatedStaticObject  # noqa: E402
 from jaxlint.rules.recompile.jit_of_fresh_function import JitInLoop  # noqa: E402
 from jaxlint.rules.recompile.weak_type_flip import WeakTypeFlip  # noqa: E402
 from jaxlint.rules.silent.discarded_update import DiscardedUpdate  # noqa: E402
 from jaxlint.rules.silent.formatted_debug_print import FormattedDebugPrint  # noqa: E402
 from jaxlint.rules.static_args.changing_shape_arg import ChangingShapeArg  # noqa: E402
+from jaxlint.rules.static_args.array_in_static_metadata import ArrayInStaticMetadata  # noqa: E402
 from jaxlint.rules.static_args.changing_static_arg import ChangingStaticArg  # noqa: E402
 from jaxlint.rules.traced_values.traced_if import TracedIf  # noqa: E402
 
@@ -646,4 +648,157 @@ def test_weak_type_check_confirms_refutes_and_never_stands_on_a_guess(tmp_path):
         ),
         # the first element of the returned tuple stays a weak float
         (65, "refuted", "the module's jitted halve_step() traced once when its result took the place of `x` = 1.0"),
+    ]
+
+
+METADATA_LOOK_ALIKES = """\
+import jax
+import jax.numpy as jnp
+from flax import struct
+
+
+@struct.dataclass
+class Mixed:
+    x: jax.Array
+    table: object = struct.field(pytree_node=False)
+    size: int = struct.field(pytree_node=False)
+
+
+@struct.dataclass
+class Tempered:
+    x: jax.Array
+    temperature: object = struct.field(pytree_node=False)
+
+
+MIXED = Mixed(jnp.ones(3), jnp.arange(3.0), 3)
+TEMPERED = Tempered(jnp.ones(3), jnp.float32(0.5))
+"""
+
+
+class EveryMetadataField(ArrayInStaticMetadata):
+    """Test-only: flags every static metadata field, whatever it holds."""
+
+    def check_module(self, m):
+        for cls in m.index.classes:
+            for name, decl in m.analyzer.classes.metadata_declarations(cls).items():
+                m.report(self, decl, var=name, cls=cls.name)
+
+
+def test_metadata_check_confirms_an_array_and_refutes_a_scalar(tmp_path):
+    path = tmp_path / "metadata_look_alikes.py"
+    path.write_text(METADATA_LOOK_ALIKES, encoding="utf-8")
+    real = lint_source(METADATA_LOOK_ALIKES, str(path)).findings
+    assert [(f.line, f.code) for f in real] == [(19, "JAX206")]
+    wrong = lint_source(METADATA_LOOK_ALIKES, str(path), rules=[EveryMetadataField]).findings
+    assert [(f.line, f.code) for f in wrong] == [(9, "JAX206"), (10, "JAX206"), (16, "JAX206")]
+    out = dynamic.confirm(real + wrong, {str(path): str(path)}, timeout=60)
+    failed = (
+        "a jitted function called with a second instance built by Mixed(...) at line 19 raised ValueError: "
+        "Exception raised while checking equality of metadata fields of pytree. (`table` is an array of type "
+        "ArrayImpl: ValueError: The truth value of an array with more than one element is ambiguous.)"
+    )
+    assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out] == [
+        (19, "confirmed", failed),
+        (9, "confirmed", failed),
+        # the call fails on `table`: `size` is not what fails
+        (
+            10,
+            "unverified",
+            "the second call raised ValueError: Exception raised while checking equality of metadata fields of pytree.; "
+            "`size` compares with ==, so another field fails",
+        ),
+        # a 0-d array compares like a bool
+        (16, "refuted", "a jitted function took two instances built by Tempered(...) at line 20: their metadata compares with =="),
+    ]
+
+
+STALE_LOOK_ALIKES = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+ONES = jnp.ones(2)
+
+
+class Scaling:
+    def __init__(self, factor):
+        self.factor = factor
+        self.label = ""
+
+
+@partial(jax.jit, static_argnames="scaling")
+def rescale(x, scaling):
+    return x * scaling.factor
+
+
+def changed():
+    scaling = Scaling(2.0)
+    first = rescale(ONES, scaling)
+    scaling.factor = 3.0
+    return first, rescale(ONES, scaling)
+
+
+def changed_before_first_call():
+    scaling = Scaling(2.0)
+    scaling.factor = 3.0
+    return rescale(ONES, scaling)
+
+
+def changed_a_copy():
+    scaling = Scaling(2.0)
+    first = rescale(ONES, scaling)
+    scaling = Scaling(scaling.factor)
+    scaling.factor = 3.0
+    return first, rescale(ONES, scaling)
+
+
+def unread_attribute_changed():
+    scaling = Scaling(2.0)
+    first = rescale(ONES, scaling)
+    scaling.label = "tuned"
+    return first, rescale(ONES, scaling)
+"""
+
+
+class EveryAttributeWriteNearAJitCall(MutatedStaticObject):
+    """Test-only: flags every attribute write in a function that calls rescale(), whatever
+    the order and the object."""
+
+    def check_module(self, m):
+        for w in m.index.attribute_writes:
+            if w.scope.kind != "function" or w.scope.func.is_method:
+                continue
+            calls = [(o, c) for c, s, o in m.index.calls if s is w.scope and isinstance(c.func, cst.Name) and c.func.value == "rescale"]
+            if calls:
+                first = min(calls, key=lambda oc: oc[0])[1]
+                m.report(self, w.node, var=f"{w.name}.{w.attr}", where="jitted rescale()", obj=w.name, related=[(first, "first call")])
+
+
+def test_stale_check_confirms_a_change_between_calls_and_refutes_a_new_trace(tmp_path):
+    path = tmp_path / "stale_look_alikes.py"
+    path.write_text(STALE_LOOK_ALIKES, encoding="utf-8")
+    real = lint_source(STALE_LOOK_ALIKES, str(path)).findings
+    assert [(f.line, f.code) for f in real] == [(23, "JAX307")]
+    wrong = lint_source(STALE_LOOK_ALIKES, str(path), rules=[EveryAttributeWriteNearAJitCall]).findings
+    assert [(f.line, f.code) for f in wrong] == [(23, "JAX307"), (29, "JAX307"), (37, "JAX307"), (44, "JAX307")]
+    out = dynamic.confirm(wrong, {str(path): str(path)}, timeout=60)
+    assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out] == [
+        (
+            23,
+            "confirmed",
+            "after line 23 changed `scaling.factor` (2.0 -> 3.0), jitted rescale() reused the function compiled before "
+            "and returned another result than the function run eagerly (running changed())",
+        ),
+        # the first call comes after the change: it traces with the new value
+        (29, "refuted", "after line 29 changed `scaling.factor` (2.0 -> 3.0), jitted rescale() traced again (running changed_before_first_call())"),
+        # a new object: a new cache entry
+        (37, "refuted", "after line 37 changed `scaling.factor` (2.0 -> 3.0), jitted rescale() traced again (running changed_a_copy())"),
+        # the compiled function does not read the attribute: its result is right
+        (
+            44,
+            "unverified",
+            "after line 44 changed `scaling.label` ('' -> 'tuned'), jitted rescale() reused its compiled function, "
+            "but its result is what the function gives run eagerly",
+        ),
     ]
