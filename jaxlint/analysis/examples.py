@@ -150,7 +150,8 @@ def render(
         if owner.kind != "class":
             b = _nearest_binding(owner, expr.value, before if owner is scope else None)
             if b is not None and b.kind == "assign" and b.value is not None:
-                r = render(b.value, owner, b.order if owner is scope else None, None, depth + 1)
+                # a parameter in that value is still what the callers pass (the fallback)
+                r = render(b.value, owner, b.order if owner is scope else None, None, depth + 1, fallback if owner is scope else None)
                 if r is not None:
                     return r
         q = resolve(expr, scope)

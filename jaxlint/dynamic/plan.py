@@ -255,6 +255,11 @@ def _plan_retrace(check: dict, facts: FindingFacts) -> Check:
     if call is None or facts.parameter is None:
         return _none(check, "the finding points at no argument of a jitted call")
     loop = call.get("loop")
+    changes_value = loop is not None and (loop.get("direct") or any(p["name"] == facts.parameter and p["static"] for p in (facts.jitted or {}).get("params", ())))
+    if (loop is None or not (loop.get("values_known", True) or changes_value)) and facts.host is not None and call.get("callee") is not None:
+        # The loop's own values are not the loop variable's (``lr = lr * 0.9``, a growing
+        # array, a short last batch): the code around the call runs as it is.
+        return _plan_host_calls(check, facts)
     if loop is None:
         return _none(check, "the argument does not change with a loop around the call")
     values = loop.get("values") or []
@@ -277,6 +282,22 @@ def _plan_retrace(check: dict, facts: FindingFacts) -> Check:
     where = loop.get("from") or ""
     check["values_from"] = where if loop.get("var") == pname else f"{where} of `{loop.get('var')}`"
     check["values_known"] = bool(loop.get("values_known", True))
+    return check  # type: ignore[return-value]
+
+
+def _plan_host_calls(check: dict, facts: FindingFacts) -> Check:
+    """Run the module-level function around the call, counting the traces and compilations of
+    each call the finding's line makes."""
+    call = facts.call or {}
+    check["kind"] = "host_calls"
+    check["drivers"] = [_driver(facts.host, "call")]
+    check["watched"] = call["callee"]
+    check["param"] = facts.parameter
+    check["call_line"] = call.get("line")
+    # A value carried from one iteration to the next (``lr = lr * 0.9``) is said to change on
+    # every iteration: each call must compile again.  One the loop variable builds may repeat
+    # (full batches, then a short last one).
+    check["every"] = call.get("loop") is None
     return check  # type: ignore[return-value]
 
 

@@ -230,6 +230,11 @@ ErrorPatternPair = List[str]  # [exception class name, message regex ("" for any
 #   when, after the lines changed ``attribute``, a call with that object reuses the compiled
 #   function and returns another result than the function run eagerly; refuted when such a
 #   call traces again;
+# * ``host_calls`` (recompiles, the loop's values not the loop variable's): run the drivers as
+#   they are, counting the traces and compilations of each call of ``watched`` made while the
+#   lines (from ``call_line``) run; confirmed when a call after the first compiles again
+#   (``every``: each of them does) and the last call repeated does not, refuted when no later
+#   call traces;
 # * ``jax_api``: look ``name`` up in the installed JAX (``deprecated_in``, ``removed_in``);
 # * ``none``: nothing to run (``reason`` says why).
 Check = TypedDict(
@@ -249,6 +254,7 @@ Check = TypedDict(
             "formatted-tracer",
             "pytree_arg",
             "stale",
+            "host_calls",
             "jax_api",
             "none",
         ],
@@ -283,9 +289,10 @@ Check = TypedDict(
         "cls": str,  # pytree_arg
         "attr": str,
         "ctors": List[Construction],
-        "watched": Callee,  # stale: the jitted callable whose calls are recorded
+        "watched": Callee,  # stale, host_calls: the jitted callable whose calls are recorded
         "attribute": str,  # stale: the attribute the lines change, as the code there names it
         "repeat": bool,  # stale: the driver is a method, run twice on one instance
+        "every": bool,  # host_calls: each call after the first must compile again
     },
     total=False,
 )

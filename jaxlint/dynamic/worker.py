@@ -1096,31 +1096,20 @@ def _same_result(a, b):
     return True
 
 
-class CallRecorder:
-    """Wraps the jitted callable where the module's code reaches it (a module global, a class
-    attribute, the result of ``jax.jit`` of the function while the driver runs) and records,
-    for each call made after the watched lines ran: whether it traced, whether it passed the
-    changed object, and whether its result is what the function gives run eagerly now."""
+class Interceptor:
+    """Wraps the jitted callable where the module's code reaches it -- a module global, a class
+    attribute, and the result of ``jax.jit`` of the function while a driver runs -- so that
+    each call goes through ``record(real, bound, args, kw)``; ``uninstall`` puts everything
+    back."""
 
-    def __init__(self, raw, counts, watch):
+    def __init__(self, raw, counts):
         self.raw = raw
         self.counts = counts
-        self.watch = watch
-        self.calls = []  # after the change: {"traced", "mine", "stale"}
-        self.before = 0  # calls before the change
         self._busy = False
         self._restore = []
 
-    def _passes(self, args, kw, bound):
-        objs = [o for pair in self.watch.objects for o in pair if o is not None]
-        cands = list(args) + list(kw.values()) + ([bound] if bound is not None else [])
-        for c in cands:
-            if any(c is o for o in objs):
-                return True
-            d = getattr(c, "__dict__", None)
-            if isinstance(d, dict) and any(v is o for v in d.values() for o in objs):
-                return True
-        return False
+    def record(self, real, bound, args, kw):
+        return real(*args, **kw)
 
     def wrap(self, real, bound=None):
         rec = self
@@ -1128,34 +1117,15 @@ class CallRecorder:
         def recorded(*args, **kw):
             if rec._busy:
                 return real(*args, **kw)
-            changed = rec.watch.passed > 0
-            t0 = rec.counts.traces
-            result = real(*args, **kw)
-            jax.block_until_ready(result)
-            if not changed:
-                rec.before += 1
-                return result
-            traced = rec.counts.traces > t0
-            rec._busy = True
-            try:
-                with jax.disable_jit():
-                    fresh = real(*args, **kw)
-            except Exception:  # noqa: BLE001 - the eager run is only a comparison
-                fresh = result
-            finally:
-                rec._busy = False
-            rec.calls.append({"traced": traced, "mine": rec._passes(args, kw, bound), "stale": not _same_result(result, fresh)})
-            return result
+            return rec.record(real, bound, args, kw)
 
         recorded.__wrapped__ = real
         return recorded
 
     def _jitted_by_raw(self, fun):
-        f = getattr(fun, "__func__", fun)
-        return f is self.raw
+        return getattr(fun, "__func__", fun) is self.raw
 
     def install(self, mod, cls, path):
-        """Replace every way the module reaches a jitted form of the function."""
         name = self.raw.__name__
         for key, val in list(vars(mod).items()):
             if val is not self.raw and callable(val) and not isinstance(val, type) and raw_function(val, name, path) is self.raw:
@@ -1192,6 +1162,78 @@ class CallRecorder:
         self._restore.clear()
 
 
+class StaleRecorder(Interceptor):
+    """Records, for each call made after the watched lines ran: whether it traced, whether it
+    passed the changed object, and whether its result is what the function gives run eagerly
+    now."""
+
+    def __init__(self, raw, counts, watch):
+        super().__init__(raw, counts)
+        self.watch = watch
+        self.calls = []  # after the change: {"traced", "mine", "stale"}
+        self.before = 0  # calls before the change
+
+    def _passes(self, args, kw, bound):
+        objs = [o for pair in self.watch.objects for o in pair if o is not None]
+        cands = list(args) + list(kw.values()) + ([bound] if bound is not None else [])
+        for c in cands:
+            if any(c is o for o in objs):
+                return True
+            d = getattr(c, "__dict__", None)
+            if isinstance(d, dict) and any(v is o for v in d.values() for o in objs):
+                return True
+        return False
+
+    def record(self, real, bound, args, kw):
+        changed = self.watch.passed > 0
+        t0 = self.counts.traces
+        result = real(*args, **kw)
+        jax.block_until_ready(result)
+        if not changed:
+            self.before += 1
+            return result
+        traced = self.counts.traces > t0
+        self._busy = True
+        try:
+            with jax.disable_jit():
+                fresh = real(*args, **kw)
+        except Exception:  # noqa: BLE001 - the eager run is only a comparison
+            fresh = result
+        finally:
+            self._busy = False
+        self.calls.append({"traced": traced, "mine": self._passes(args, kw, bound), "stale": not _same_result(result, fresh)})
+        return result
+
+
+class LineCalls(Interceptor):
+    """Records the traces and compilations of each call made while a frame of ``path`` runs
+    lines ``first``..``last`` (the call the finding points at, however deep the call is)."""
+
+    def __init__(self, raw, counts, path, first, last):
+        super().__init__(raw, counts)
+        self.path = path
+        self.first = first
+        self.last = last
+        self.calls = []  # (traces, compilations, the callable, args, kw)
+
+    def _from_lines(self):
+        frame = sys._getframe(2)
+        while frame is not None:
+            if frame.f_code.co_filename == self.path and self.first <= frame.f_lineno <= self.last:
+                return True
+            frame = frame.f_back
+        return False
+
+    def record(self, real, bound, args, kw):
+        if not self._from_lines():
+            return real(*args, **kw)
+        t0, k0 = self.counts.traces, self.counts.compiles
+        result = real(*args, **kw)
+        jax.block_until_ready(result)
+        self.calls.append((self.counts.traces - t0, self.counts.compiles - k0, real, args, kw))
+        return result
+
+
 def _changed_values(watch):
     for before, after in watch.values:
         if isinstance(before, (int, float, str, bool)) and isinstance(after, (int, float, str, bool)) and before != after:
@@ -1226,7 +1268,7 @@ def check_stale(mod, path, check):
             watch = ChangeWatch(path, check["line"], check["end_line"], attribute)
             err = None
             with Counts(raw.__code__) as counts:
-                rec = CallRecorder(raw, counts, watch)
+                rec = StaleRecorder(raw, counts, watch)
                 rec.install(mod, cls, path)
                 try:
                     with watch:
@@ -1255,6 +1297,82 @@ def check_stale(mod, path, check):
             else:
                 why = f" (it raised {short(err)})" if err is not None else ""
                 notes.append(f"running {driver['label']}, {label} was not called with the changed object after {changed}{why}")
+    return "unverified", pick_note(notes, check)
+
+
+def check_host_calls(mod, path, check):
+    """JAX204/JAX205/JAX401 when the loop's values are not the loop variable's: run the code
+    around the call as it is, counting the traces and compilations of each call the finding's
+    line makes; the last call repeated is the control."""
+    watched = check["watched"]
+    try:
+        raw, _obj, cls = lookup(mod, watched["target"], path)
+    except Unverified as e:
+        return "unverified", str(e)
+    label = watched["label"]
+    first = min(check["line"], check.get("call_line") or check["line"])
+    notes = []
+    for driver in check["drivers"]:
+        try:
+            runner, _o, _c, self_obj = resolve_target(mod, driver, path)
+        except Unverified as e:
+            notes.append(str(e))
+            continue
+        # what the module passes: a guessed array's shape would decide whether shapes change
+        argsets = [a for a in driver["argsets"] if not a["source"].endswith("guesses")]
+        if not argsets:
+            notes.append(guessed_note(driver) or f"no arguments to call {driver['label']} with")
+            continue
+        for argset in argsets[:4]:
+            jax.clear_caches()
+            err = None
+            with Counts(raw.__code__) as counts:
+                rec = LineCalls(raw, counts, path, first, check["end_line"])
+                rec.install(mod, cls, path)
+                try:
+                    trace_once(runner, driver, argset, self_obj, "call")
+                except Exception as e:  # noqa: BLE001 - the user's code may raise anything
+                    err = e
+                finally:
+                    rec.uninstall()
+                calls = rec.calls
+                again = None
+                if len(calls) >= 2:
+                    _t, _k, real, args, kw = calls[-1]
+                    t0, k0 = counts.traces, counts.compiles
+                    try:
+                        jax.block_until_ready(real(*args, **kw))
+                        again = (counts.traces - t0, counts.compiles - k0)
+                    except Exception as e:  # noqa: BLE001
+                        err = err or e
+            running = f"running {driver['label']}"
+            if len(calls) < 2:
+                why = f"; it raised {short(err)}" if err is not None else ""
+                notes.append(f"{running}, line {check['line']} called {label} {_times(len(calls)) if calls else 'never'}{why}")
+                continue
+            if again is None:
+                notes.append(f"{running}, repeating the last call of {label} failed: {short(err)}")
+                continue
+            if again != (0, 0):
+                return "unverified", f"{label} traced again when its last call was repeated with the same arguments"
+            later = calls[1:]
+            retraced = sum(1 for t, k, *_ in later if t and k)
+            traces = sum(t for t, *_ in calls)
+            compiles = sum(k for _t, k, *_ in calls)
+            if retraced and check.get("every") and retraced < len(later):
+                notes.append(
+                    f"{label} traced {_times(traces)} and compiled {_times(compiles)} for the {len(calls)} calls "
+                    f"line {check['line']} made ({running}): not on every call"
+                )
+                continue
+            if retraced:
+                return "confirmed", (
+                    f"{label} traced {_times(traces)} and compiled {_times(compiles)} for the {len(calls)} calls "
+                    f"line {check['line']} made ({running}); the last call repeated compiled nothing"
+                )
+            if all(t == 0 and k == 0 for t, k, *_ in later):
+                return "refuted", f"{label} traced once for the {len(calls)} calls line {check['line']} made ({running})"
+            notes.append(f"{label} traced {_times(traces)} and compiled {_times(compiles)} for the {len(calls)} calls line {check['line']} made")
     return "unverified", pick_note(notes, check)
 
 
@@ -1339,6 +1457,8 @@ def run_check(mod, path, check):
         return check_pytree_arg(mod, path, check)
     if kind == "stale":
         return check_stale(mod, path, check)
+    if kind == "host_calls":
+        return check_host_calls(mod, path, check)
     return "unverified", check.get("reason") or "no dynamic check"
 
 
