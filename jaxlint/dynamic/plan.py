@@ -259,7 +259,9 @@ def _plan_retrace(check: dict, facts: FindingFacts) -> Check:
     if (loop is None or not (loop.get("values_known", True) or changes_value)) and facts.host is not None and call.get("callee") is not None:
         # The loop's own values are not the loop variable's (``lr = lr * 0.9``, a growing
         # array, a short last batch): the code around the call runs as it is.
-        return _plan_host_calls(check, facts)
+        # each call compiles again when the value changes on every iteration, not with the
+        # loop variable; one the loop variable builds may repeat (a short last batch)
+        return _plan_host_calls(check, facts, every=loop is None)
     if loop is None:
         return _none(check, "the argument does not change with a loop around the call")
     values = loop.get("values") or []
@@ -285,19 +287,16 @@ def _plan_retrace(check: dict, facts: FindingFacts) -> Check:
     return check  # type: ignore[return-value]
 
 
-def _plan_host_calls(check: dict, facts: FindingFacts) -> Check:
+def _plan_host_calls(check: dict, facts: FindingFacts, every: bool) -> Check:
     """Run the module-level function around the call, counting the traces and compilations of
-    each call the finding's line makes."""
+    each call the finding's line makes (``every``: each call after the first must compile)."""
     call = facts.call or {}
     check["kind"] = "host_calls"
     check["drivers"] = [_driver(facts.host, "call")]
     check["watched"] = call["callee"]
     check["param"] = facts.parameter
     check["call_line"] = call.get("line")
-    # A value carried from one iteration to the next (``lr = lr * 0.9``) is said to change on
-    # every iteration: each call must compile again.  One the loop variable builds may repeat
-    # (full batches, then a short last one).
-    check["every"] = call.get("loop") is None
+    check["every"] = every
     return check  # type: ignore[return-value]
 
 
@@ -314,6 +313,11 @@ def _plan_fed_back(check: dict, facts: FindingFacts) -> Check:
     d = _driver(call["callee"], "jit", cached=True)  # the user's own jitted object
     d["guessed"] = []  # the one argument set below holds no guess
     first, unknown = _first_pass_argset(facts, call, pname)
+    if first is None and _runs_with_the_modules_arguments(facts.host):
+        # The other arguments come from what the module passes the function around the loop
+        # (``batches[i]`` of its caller's array): run it as it is; one more compilation, for
+        # the result in the argument's place, is the finding.
+        return _plan_host_calls(check, facts, every=False)
     if first is None:
         # A guessed array is strongly typed float32: it can make the result strong (or keep it
         # weak) where the module's own argument would not, so neither verdict could stand on it.
@@ -327,6 +331,11 @@ def _plan_fed_back(check: dict, facts: FindingFacts) -> Check:
     check["result_part"] = call.get("result_part")
     check["call_line"] = call.get("line")
     return check  # type: ignore[return-value]
+
+
+def _runs_with_the_modules_arguments(host) -> bool:
+    """A callable some argument set of which holds no guess."""
+    return host is not None and any(not a["source"].endswith("guesses") for a in host.get("argsets") or ())
 
 
 def _first_pass_argset(facts: FindingFacts, call, pname: str):

@@ -1128,7 +1128,11 @@ class Interceptor:
     def install(self, mod, cls, path):
         name = self.raw.__name__
         for key, val in list(vars(mod).items()):
-            if val is not self.raw and callable(val) and not isinstance(val, type) and raw_function(val, name, path) is self.raw:
+            try:
+                jitted = val is not self.raw and callable(val) and not isinstance(val, type) and raw_function(val, name, path) is self.raw
+            except Exception:  # noqa: BLE001 - an attribute of a user object may raise
+                jitted = False
+            if jitted:
                 self._set(mod, key, self.wrap(val))
         if cls is not None:
             for klass in [cls] + [c for c in vars(mod).values() if isinstance(c, type) and issubclass(c, cls) and c is not cls]:
@@ -1269,8 +1273,8 @@ def check_stale(mod, path, check):
             err = None
             with Counts(raw.__code__) as counts:
                 rec = StaleRecorder(raw, counts, watch)
-                rec.install(mod, cls, path)
                 try:
+                    rec.install(mod, cls, path)
                     with watch:
                         for _ in range(2 if check.get("repeat") else 1):
                             trace_once(runner, driver, argset, self_obj, "call")
@@ -1328,8 +1332,8 @@ def check_host_calls(mod, path, check):
             err = None
             with Counts(raw.__code__) as counts:
                 rec = LineCalls(raw, counts, path, first, check["end_line"])
-                rec.install(mod, cls, path)
                 try:
+                    rec.install(mod, cls, path)
                     trace_once(runner, driver, argset, self_obj, "call")
                 except Exception as e:  # noqa: BLE001 - the user's code may raise anything
                     err = e
