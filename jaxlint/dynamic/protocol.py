@@ -235,6 +235,11 @@ ErrorPatternPair = List[str]  # [exception class name, message regex ("" for any
 #   lines (from ``call_line``) run; confirmed when a call after the first compiles again
 #   (``every``: each of them does) and the last call repeated does not, refuted when no later
 #   call traces;
+# * ``jit_calls`` (recompiles, ``jax.jit`` of an object that cannot be rebuilt): run the
+#   drivers as they are, recording the first call of each object ``jax.jit`` returns on the
+#   lines; confirmed when each object after the first traces its function again, with
+#   arguments of the same shapes and dtypes, into the same program, refuted when none of
+#   them traces or compiles;
 # * ``jax_api``: look ``name`` up in the installed JAX (``deprecated_in``, ``removed_in``);
 # * ``none``: nothing to run (``reason`` says why).
 Check = TypedDict(
@@ -255,6 +260,7 @@ Check = TypedDict(
             "pytree_arg",
             "stale",
             "host_calls",
+            "jit_calls",
             "jax_api",
             "none",
         ],

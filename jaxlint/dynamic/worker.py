@@ -19,6 +19,7 @@ import math
 import os
 import re
 import sys
+import weakref
 
 jax = None
 jnp = None
@@ -706,12 +707,12 @@ class Counts:
     the backend-compile events of the public ``jax.monitoring`` API."""
 
     def __init__(self, code):
-        self.code = code
+        self.codes = {code} if code is not None else set()
         self.traces = 0
         self.compiles = 0
 
     def _profile(self, frame, event, arg):
-        if event == "call" and frame.f_code is self.code:
+        if event == "call" and frame.f_code in self.codes:
             self.traces += 1
 
     def _event(self, event, duration, **kw):
@@ -1209,6 +1210,99 @@ class StaleRecorder(Interceptor):
         return result
 
 
+def running_lines(path, first, last):
+    """Whether a frame of ``path`` on the stack is running lines ``first``..``last``."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_filename == path and first <= frame.f_lineno <= last:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def signature(args, kw):
+    """What a jitted function's cache sees of its arguments, for arrays: the tree structure,
+    shapes, dtypes and weak types; other leaves by type and value."""
+
+    def leaf(v):
+        if is_arraylike(v):
+            return ("array", tuple(v.shape), str(v.dtype), bool(getattr(v, "weak_type", False)))
+        return (type(v).__name__, repr(v))
+
+    leaves, tree = jax.tree_util.tree_flatten((args, kw))
+    return str(tree), tuple(leaf(v) for v in leaves)
+
+
+def underlying_code(fun):
+    """The code object of the Python function behind a callable: through bound methods,
+    ``functools.partial`` and ``__wrapped__`` (``jax.grad`` results); None if there is none."""
+    for _ in range(12):
+        if inspect.isfunction(fun):
+            return fun.__code__
+        if inspect.ismethod(fun):
+            fun = fun.__func__
+        elif isinstance(fun, functools.partial):
+            fun = fun.func
+        else:
+            nxt = getattr(fun, "__wrapped__", None)
+            if nxt is None or nxt is fun:
+                return None
+            fun = nxt
+    return None
+
+
+class FreshJits(Interceptor):
+    """Wraps what ``jax.jit`` returns while lines ``first``..``last`` of ``path`` run, and
+    records the compilations of each call of each such jitted object."""
+
+    def __init__(self, counts, path, first, last):
+        super().__init__(None, counts)
+        self.path = path
+        self.first = first
+        self.last = last
+        # per jitted object: {"calls": [(traces, compilations, argument signature)], "program": its
+        # lowered text for the first call's arguments}
+        self.made = []
+
+    def install(self, mod, cls=None, path=None):
+        real_jit = jax.jit
+        rec = self
+
+        def jit(fun=None, *a, **k):
+            if fun is None:
+                return lambda f: jit(f, *a, **k)
+            made = real_jit(fun, *a, **k)
+            if not running_lines(rec.path, rec.first, rec.last):
+                return made
+            # No reference to the jitted object is kept: JAX drops a cache entry with the
+            # callable it was made for, and an object kept alive would change what it reuses.
+            entry = {"calls": []}
+            rec.made.append(entry)
+            code = underlying_code(fun)
+            if code is not None:
+                rec.counts.codes.add(code)
+
+            def called(*args, **kw):
+                t0, k0 = rec.counts.traces, rec.counts.compiles
+                result = made(*args, **kw)
+                jax.block_until_ready(result)
+                entry["calls"].append((rec.counts.traces - t0, rec.counts.compiles - k0, signature(args, kw)))
+                if "program" not in entry:
+                    try:
+                        entry["program"] = made.lower(*args, **kw).as_text()
+                    except Exception:  # noqa: BLE001 - not every jitted object lowers
+                        entry["program"] = None
+                return result
+
+            called.__wrapped__ = made
+            return called
+
+        self._set(jax, "jit", jit)
+        for key, val in list(vars(mod).items()):
+            if val is real_jit:
+                self._set(mod, key, jit)
+
+
 class LineCalls(Interceptor):
     """Records the traces and compilations of each call made while a frame of ``path`` runs
     lines ``first``..``last`` (the call the finding points at, however deep the call is)."""
@@ -1220,21 +1314,18 @@ class LineCalls(Interceptor):
         self.last = last
         self.calls = []  # (traces, compilations, the callable, args, kw)
 
-    def _from_lines(self):
-        frame = sys._getframe(2)
-        while frame is not None:
-            if frame.f_code.co_filename == self.path and self.first <= frame.f_lineno <= self.last:
-                return True
-            frame = frame.f_back
-        return False
-
     def record(self, real, bound, args, kw):
-        if not self._from_lines():
+        if not running_lines(self.path, self.first, self.last):
             return real(*args, **kw)
         t0, k0 = self.counts.traces, self.counts.compiles
         result = real(*args, **kw)
         jax.block_until_ready(result)
-        self.calls.append((self.counts.traces - t0, self.counts.compiles - k0, real, args, kw))
+        try:
+            # a weak reference: a jitted object kept alive would keep its cache entry too
+            ref = weakref.ref(real)
+        except TypeError:
+            ref = lambda: real  # noqa: E731 - a callable that supports no weak reference
+        self.calls.append((self.counts.traces - t0, self.counts.compiles - k0, ref, args, kw))
         return result
 
 
@@ -1342,9 +1433,12 @@ def check_host_calls(mod, path, check):
                 calls = rec.calls
                 again = None
                 if len(calls) >= 2:
-                    _t, _k, real, args, kw = calls[-1]
+                    _t, _k, ref, args, kw = calls[-1]
+                    real = ref()
                     t0, k0 = counts.traces, counts.compiles
                     try:
+                        if real is None:
+                            raise Unverified("the jitted object no longer exists")
                         jax.block_until_ready(real(*args, **kw))
                         again = (counts.traces - t0, counts.compiles - k0)
                     except Exception as e:  # noqa: BLE001
@@ -1377,6 +1471,62 @@ def check_host_calls(mod, path, check):
             if all(t == 0 and k == 0 for t, k, *_ in later):
                 return "refuted", f"{label} traced once for the {len(calls)} calls line {check['line']} made ({running})"
             notes.append(f"{label} traced {_times(traces)} and compiled {_times(compiles)} for the {len(calls)} calls line {check['line']} made")
+    return "unverified", pick_note(notes, check)
+
+
+def check_jit_calls(mod, path, check):
+    """JAX401 on ``jax.jit(...)`` of an object the worker cannot rebuild: run the code around
+    it as it is, with the first call of each jitted object the lines make recorded."""
+    notes = []
+    for driver in check["drivers"]:
+        try:
+            runner, _o, _c, self_obj = resolve_target(mod, driver, path)
+        except Unverified as e:
+            notes.append(str(e))
+            continue
+        argsets = [a for a in driver["argsets"] if not a["source"].endswith("guesses")]
+        if not argsets:
+            notes.append(guessed_note(driver) or f"no arguments to call {driver['label']} with")
+            continue
+        running = f"running {driver['label']}"
+        for argset in argsets[:4]:
+            jax.clear_caches()
+            err = None
+            with Counts(None) as counts:
+                rec = FreshJits(counts, path, check["line"], check["end_line"])
+                try:
+                    rec.install(mod)
+                    trace_once(runner, driver, argset, self_obj, "call")
+                except Exception as e:  # noqa: BLE001 - the user's code may raise anything
+                    err = e
+                finally:
+                    rec.uninstall()
+            firsts = [m["calls"][0] for m in rec.made if m["calls"]]
+            if len(firsts) < 2:
+                why = f"; it raised {short(err)}" if err is not None else ""
+                notes.append(f"{running}, line {check['line']} made {len(firsts)} jitted object(s) that were called{why}")
+                continue
+            if len({sig for _t, _k, sig in firsts}) > 1:
+                # other shapes or values would trace again with one jitted object too
+                notes.append(f"{running}, the objects `jax.jit` made on line {check['line']} were called with different arguments")
+                continue
+            programs = {m.get("program") for m in rec.made if m["calls"]}
+            if None in programs or len(programs) > 1:
+                # a new program each time (a loop variable in the partial) is what is asked for
+                what = "could not all be lowered" if None in programs else "compiled different programs"
+                notes.append(f"{running}, the objects `jax.jit` made on line {check['line']} {what}")
+                continue
+            later = firsts[1:]
+            compiled = f"compiled {_times(sum(k for _t, k, _s in firsts))}"
+            counted = f"traced {_times(sum(t for t, *_ in firsts))} and {compiled}"
+            if all(t for t, *_ in later):
+                return "confirmed", (
+                    f"each of the {len(firsts)} objects `jax.jit` made on line {check['line']} traced its function again on "
+                    f"its first call, with arguments of the same shapes and dtypes, into the same program ({compiled}, {running})"
+                )
+            if not any(t or k for t, k, _s in later):
+                return "refuted", f"the {len(firsts)} objects `jax.jit` made on line {check['line']} shared one trace ({running})"
+            notes.append(f"the {len(firsts)} objects `jax.jit` made on line {check['line']} {counted}: not each of them")
     return "unverified", pick_note(notes, check)
 
 
@@ -1463,6 +1613,8 @@ def run_check(mod, path, check):
         return check_stale(mod, path, check)
     if kind == "host_calls":
         return check_host_calls(mod, path, check)
+    if kind == "jit_calls":
+        return check_jit_calls(mod, path, check)
     return "unverified", check.get("reason") or "no dynamic check"
 
 
