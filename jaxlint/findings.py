@@ -39,6 +39,9 @@ class FindingFacts:
     # The first related location, when it is a call of a jitted callable in host code: the
     # callable and the module-level function around the call (protocol ``RelatedCall``).
     related_call: Optional[Dict[str, Any]] = None
+    # A traced function nested in a module-level function that returns nothing: the function
+    # and the outer one, which makes and calls it (protocol ``Nested``).
+    nested: Optional[Dict[str, Any]] = None
 
 
 @dataclass(frozen=True)

@@ -790,10 +790,19 @@ def test_stale_check_confirms_a_change_between_calls_and_refutes_a_new_trace(tmp
             "after line 23 changed `scaling.factor` (2.0 -> 3.0), jitted rescale() reused the function compiled before "
             "and returned another result than the function run eagerly (running changed())",
         ),
-        # the first call comes after the change: it traces with the new value
-        (29, "refuted", "after line 29 changed `scaling.factor` (2.0 -> 3.0), jitted rescale() traced again (running changed_before_first_call())"),
+        # the first call comes after the change: nothing was compiled before it
+        (
+            29,
+            "unverified",
+            "running changed_before_first_call(), jitted rescale() was not called before line 29 changed `scaling.factor` (2.0 -> 3.0)",
+        ),
         # a new object: a new cache entry
-        (37, "refuted", "after line 37 changed `scaling.factor` (2.0 -> 3.0), jitted rescale() traced again (running changed_a_copy())"),
+        (
+            37,
+            "refuted",
+            "after line 37 changed `scaling.factor` (2.0 -> 3.0), jitted rescale() traced again for arguments it had "
+            "compiled for (running changed_a_copy())",
+        ),
         # the compiled function does not read the attribute: its result is right
         (
             44,
@@ -978,5 +987,115 @@ def test_jit_of_an_object_that_cannot_be_rebuilt_runs_the_loop(tmp_path):
             36,
             "unverified",
             "running partial_of_loop_variable(), the objects `jax.jit` made on line 36 compiled different programs",
+        ),
+    ]
+
+
+NESTED = """\
+import jax
+import jax.numpy as jnp
+
+OUT = []
+
+
+def two_phases(x):
+    scale = 1.0
+
+    def scale_by(v):
+        return v * scale
+
+    scaled = jax.jit(scale_by)
+    OUT.append(scaled(x))
+    scale = 10.0
+    OUT.append(scaled(x))
+
+
+def jitted_again(x):
+    scale = 1.0
+
+    def scale_by(v):
+        return v * scale
+
+    OUT.append(jax.jit(scale_by)(x))
+    scale = 10.0
+    OUT.append(jax.jit(scale_by)(x))
+
+
+def new_shape(x):
+    scale = 1.0
+
+    def scale_by(v):
+        return v * scale
+
+    scaled = jax.jit(scale_by)
+    OUT.append(scaled(x))
+    scale = 10.0
+    OUT.append(scaled(jnp.ones(5)))
+
+
+def rebound_after_the_last_call(x):
+    scale = 1.0
+
+    def scale_by(v):
+        return v * scale
+
+    OUT.append(jax.jit(scale_by)(x))
+    scale = 10.0
+    OUT.append(scale)
+
+
+two_phases(jnp.ones(2))
+jitted_again(jnp.ones(2))
+new_shape(jnp.ones(2))
+rebound_after_the_last_call(jnp.ones(2))
+
+
+def made_each_phase(x):
+    for scale in (1.0, 10.0):
+
+        def scale_by(v):
+            return v * scale
+
+        OUT.append(jax.jit(scale_by)(x))
+
+
+made_each_phase(jnp.ones(2))
+"""
+
+
+class EveryCapture(FrozenCapture):
+    """Test-only: flags every variable a traced function reads from outside."""
+
+    def on_capture(self, ctx, node, name, owner, attr):
+        ctx.report(self, node, var=name)
+
+
+def test_capture_in_a_function_that_returns_nothing_runs_it(tmp_path):
+    path = tmp_path / "nested.py"
+    path.write_text(NESTED, encoding="utf-8")
+    assert [(f.line, f.code) for f in lint_source(NESTED, str(path)).findings] == [(11, "JAX301"), (23, "JAX301"), (34, "JAX301")]
+    wrong = lint_source(NESTED, str(path), rules=[EveryCapture]).findings
+    out = dynamic.confirm(wrong, {str(path): str(path)}, timeout=60)
+    stale = "jitted scale_by() reused the function compiled before and returned another result than the function run eagerly"
+    assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out] == [
+        (11, "confirmed", f"after `scale` was rebound, {stale} (running two_phases())"),
+        # jax.jit of the same function again reuses its trace
+        (23, "confirmed", f"after `scale` was rebound, {stale} (running jitted_again())"),
+        # the new shape traces again and sees the new value; the old shape would not
+        (
+            34,
+            "unverified",
+            "after `scale` was rebound, jitted scale_by() traced again, for arguments of other shapes (running new_shape())",
+        ),
+        (
+            46,
+            "unverified",
+            "running rebound_after_the_last_call(), `scale` was not rebound between two calls of jitted scale_by()",
+        ),
+        # a def run again is a new function: its trace sees the new value
+        (
+            63,
+            "refuted",
+            "after `scale` was rebound, jitted scale_by() traced again for arguments it had compiled for (running made_each_phase())",
         ),
     ]

@@ -114,7 +114,11 @@ def plan_finding(finding: Finding) -> Check:
         check["var"] = facts.variable or ""
         check["drivers"] = [_driver(facts.traced, "jaxpr")] if facts.traced is not None else []
         check["in_entry"] = bool(facts.in_entry)
-        if facts.traced is None:
+        if facts.traced is None and facts.nested is not None and _runs_with_the_modules_arguments(facts.nested["runner"]):
+            # made and called inside a function that returns nothing: run that function
+            check["drivers"] = [_driver(facts.nested["runner"], "call")]
+            check["nested"] = facts.nested
+        elif facts.traced is None:
             check["reason"] = _unreachable(facts)
         return check  # type: ignore[return-value]
     if kind == "frozen":

@@ -198,6 +198,16 @@ class RelatedCall(TypedDict, total=False):
     runner: Callee
 
 
+class Nested(TypedDict):
+    """A traced function defined in a module-level function that returns nothing (facts
+    ``nested``): its name, the lines its def (or first decorator) starts on, and the outer
+    function, which makes the jitted function and calls it."""
+
+    name: str
+    lines: List[int]
+    runner: Callee
+
+
 ErrorPatternPair = List[str]  # [exception class name, message regex ("" for any)]
 
 
@@ -206,7 +216,11 @@ ErrorPatternPair = List[str]  # [exception class name, message regex ("" for any
 # * ``trace``: run the drivers; confirmed when an ``expect`` error is raised on the finding's
 #   lines (``module_level``: when importing the module already raises it);
 # * ``capture`` (frozen, observed by capture): trace with the captured ``var`` changed;
-#   confirmed when the trace changes (``in_entry``: the read is in the entry function itself);
+#   confirmed when the trace changes (``in_entry``: the read is in the entry function itself).
+#   With ``nested``, the driver (the outer function) runs as it is instead, its jitted calls of
+#   the nested function recorded: confirmed when a call after ``var`` was rebound reuses the
+#   compiled function and returns another result than the function run eagerly, refuted when
+#   it traces again;
 # * ``effect`` (frozen): confirmed when the lines run while tracing and not on the cached
 #   second call;
 # * ``static`` (raises when jax.jit is applied or called): apply ``jax.jit`` with ``spec`` to a
@@ -299,6 +313,7 @@ Check = TypedDict(
         "attribute": str,  # stale: the attribute the lines change, as the code there names it
         "repeat": bool,  # stale: the driver is a method, run twice on one instance
         "every": bool,  # host_calls: each call after the first must compile again
+        "nested": Nested,  # capture: the traced function is made inside the driver
     },
     total=False,
 )

@@ -564,6 +564,8 @@ def same_jaxpr(a, b):
 
 def check_capture(mod, path, check):
     var = check.get("var")
+    if var and check.get("nested") and check["drivers"]:
+        return check_capture_in_run(mod, path, check)
     if not var or not check["drivers"]:
         return "unverified", check.get("reason") or "cannot tell which variable is captured"
     driver = check["drivers"][0]
@@ -619,6 +621,150 @@ def check_capture(mod, path, check):
         return "refuted", f"the trace of {driver['label']} does not depend on {shown}{built}"
     g = guessed_note(driver)
     return "unverified", g or pick_note(notes, check)
+
+
+def nested_function(fun, name, lines, path):
+    """The Python function ``name`` defined on one of ``lines`` of ``path`` behind a callable
+    (through bound methods, ``functools.partial`` and ``__wrapped__``: ``jax.vmap`` results)."""
+    for _ in range(12):
+        if inspect.isfunction(fun):
+            code = fun.__code__
+            if code.co_filename == path and code.co_name == name and code.co_firstlineno in lines:
+                return fun
+        if inspect.ismethod(fun):
+            fun = fun.__func__
+        elif isinstance(fun, functools.partial):
+            fun = fun.func
+        else:
+            nxt = getattr(fun, "__wrapped__", None)
+            if nxt is None or nxt is fun:
+                return None
+            fun = nxt
+    return None
+
+
+class NestedCalls:
+    """Wraps what ``jax.jit`` returns for the nested function while the outer one runs, and
+    records each call that does not trace: whether the captured variable was rebound since the
+    last trace, and whether the result is what the function gives run eagerly."""
+
+    def __init__(self, counts, path, nested, var):
+        self.counts = counts
+        self.path = path
+        self.name = nested["name"]
+        self.lines = set(nested["lines"])
+        self.var = var
+        self.calls = []  # {"traced", "changed", "stale", "same_args"}
+        self.made = 0
+        self.seen = {}  # code of the nested def -> [(the variable's value, arguments) at each trace]
+        self._saved = None
+
+    def __enter__(self):
+        real_jit = jax.jit
+        rec = self
+
+        def jit(fun=None, *a, **k):
+            if fun is None:
+                return lambda f: jit(f, *a, **k)
+            made = real_jit(fun, *a, **k)
+            inner = nested_function(fun, rec.name, rec.lines, rec.path)
+            code = inner.__code__ if inner is not None else None
+            if code is None or rec.var not in code.co_freevars:
+                return made
+            cell = inner.__closure__[code.co_freevars.index(rec.var)]
+            rec.counts.codes.add(code)
+            rec.made += 1
+            # the variable's value at the last trace of this def, by any jitted object of it
+            # (JAX's cache is the function's: jax.jit of it again reuses the trace; a def run
+            # again makes a new function, whose trace sees the new value)
+            seen = rec.seen.setdefault(code, [])
+
+            def called(*args, **kw):
+                before = cell.cell_contents
+                sig = array_signature(args, kw)
+                t0 = rec.counts.traces
+                result = made(*args, **kw)
+                jax.block_until_ready(result)
+                traced = rec.counts.traces > t0
+                changed = bool(seen) and not (before is seen[-1][0] or _same_result(before, seen[-1][0]))
+                if traced:
+                    if changed:
+                        same = any(sig == s for _v, s in seen)
+                        rec.calls.append({"traced": True, "changed": True, "stale": False, "same_args": same})
+                    seen.append((before, sig))
+                    return result
+                stale = False
+                if changed:
+                    try:
+                        with jax.disable_jit():
+                            stale = not _same_result(result, made(*args, **kw))
+                    except Exception:  # noqa: BLE001 - the eager run is only a comparison
+                        stale = False
+                rec.calls.append({"traced": False, "changed": changed, "stale": stale})
+                return result
+
+            called.__wrapped__ = made
+            return called
+
+        self._saved = real_jit
+        jax.jit = jit
+        return self
+
+    def __exit__(self, *exc):
+        jax.jit = self._saved
+        return False
+
+
+RUN_ITEMS = 8  # items taken from an outer function that is a generator
+
+
+def check_capture_in_run(mod, path, check):
+    """JAX301 in a function nested in one that returns nothing: run the outer function as it
+    is (its items, for a generator) with the nested function's jitted calls recorded."""
+    var = check["var"]
+    nested = check["nested"]
+    shown = f"jitted {nested['name']}()"
+    notes = []
+    for driver in check["drivers"]:
+        try:
+            runner, _o, _c, self_obj = resolve_target(mod, driver, path)
+        except Unverified as e:
+            notes.append(str(e))
+            continue
+        argsets = [a for a in driver["argsets"] if not a["source"].endswith("guesses")]
+        if not argsets:
+            notes.append(guessed_note(driver) or f"no arguments to call {driver['label']} with")
+            continue
+        running = f"running {driver['label']}"
+        for argset in argsets[:4]:
+            jax.clear_caches()
+            err = None
+            with Counts(None) as counts, NestedCalls(counts, path, nested, var) as rec:
+                try:
+                    result = trace_once(runner, driver, argset, self_obj, "call")
+                    if inspect.isgenerator(result):
+                        for _ in zip(range(RUN_ITEMS), result):
+                            pass
+                except Exception as e:  # noqa: BLE001 - the user's code may raise anything
+                    err = e
+            changed = [c for c in rec.calls if c["changed"]]
+            if any(c["stale"] for c in changed):
+                return "confirmed", (
+                    f"after `{var}` was rebound, {shown} reused the function compiled before and returned another "
+                    f"result than the function run eagerly ({running})"
+                )
+            if any(c["traced"] and c["same_args"] for c in changed):
+                return "refuted", f"after `{var}` was rebound, {shown} traced again for arguments it had compiled for ({running})"
+            why = f"; it raised {short(err)}" if err is not None else ""
+            if any(c["traced"] for c in changed):
+                notes.append(f"after `{var}` was rebound, {shown} traced again, for arguments of other shapes ({running})")
+            elif changed:
+                notes.append(f"after `{var}` was rebound, {shown} reused its compiled function, but its result is what the function gives run eagerly")
+            elif not rec.made:
+                notes.append(f"{running} did not jit {nested['name']}(){why}")
+            else:
+                notes.append(f"{running}, `{var}` was not rebound between two calls of {shown}{why}")
+    return "unverified", pick_note(notes, check)
 
 
 def check_effect(mod, path, check):
@@ -1175,8 +1321,9 @@ class StaleRecorder(Interceptor):
     def __init__(self, raw, counts, watch):
         super().__init__(raw, counts)
         self.watch = watch
-        self.calls = []  # after the change: {"traced", "mine", "stale"}
+        self.calls = []  # after the change: {"traced", "mine", "stale", "same_args"}
         self.before = 0  # calls before the change
+        self.signatures = set()  # their arguments' array signatures
 
     def _passes(self, args, kw, bound):
         objs = [o for pair in self.watch.objects for o in pair if o is not None]
@@ -1196,6 +1343,7 @@ class StaleRecorder(Interceptor):
         jax.block_until_ready(result)
         if not changed:
             self.before += 1
+            self.signatures.add(array_signature(args, kw))
             return result
         traced = self.counts.traces > t0
         self._busy = True
@@ -1206,7 +1354,15 @@ class StaleRecorder(Interceptor):
             fresh = result
         finally:
             self._busy = False
-        self.calls.append({"traced": traced, "mine": self._passes(args, kw, bound), "stale": not _same_result(result, fresh)})
+        self.calls.append(
+            {
+                "traced": traced,
+                "mine": self._passes(args, kw, bound),
+                "stale": not _same_result(result, fresh),
+                # a new trace for arguments of shapes seen before the change: not a new shape's
+                "same_args": array_signature(args, kw) in self.signatures,
+            }
+        )
         return result
 
 
@@ -1231,6 +1387,15 @@ def signature(args, kw):
 
     leaves, tree = jax.tree_util.tree_flatten((args, kw))
     return str(tree), tuple(leaf(v) for v in leaves)
+
+
+def array_signature(args, kw):
+    """``signature`` with other leaves by type alone: what a trace depends on besides static
+    values."""
+    leaves, tree = jax.tree_util.tree_flatten((args, kw))
+    return str(tree), tuple(
+        ("array", tuple(v.shape), str(v.dtype), bool(getattr(v, "weak_type", False))) if is_arraylike(v) else type(v).__name__ for v in leaves
+    )
 
 
 def underlying_code(fun):
@@ -1380,9 +1545,13 @@ def check_stale(mod, path, check):
                     f"after {changed}, {label} reused the function compiled before and returned another result "
                     f"than the function run eagerly (running {driver['label']})"
                 )
-            if any(c["traced"] for c in mine):
-                return "refuted", f"after {changed}, {label} traced again (running {driver['label']})"
-            if mine:
+            if any(c["traced"] and c["same_args"] for c in mine):
+                return "refuted", f"after {changed}, {label} traced again for arguments it had compiled for (running {driver['label']})"
+            if mine and not rec.before:
+                notes.append(f"running {driver['label']}, {label} was not called before {changed}")
+            elif any(c["traced"] for c in mine):
+                notes.append(f"after {changed}, {label} traced again, for arguments of other shapes (running {driver['label']})")
+            elif mine:
                 notes.append(f"after {changed}, {label} reused its compiled function, but its result is what the function gives run eagerly")
             elif not watch.passed:
                 why = f" (it raised {short(err)})" if err is not None else ""

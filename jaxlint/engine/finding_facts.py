@@ -329,6 +329,22 @@ class FactsDeriver:
             "aliases": [],
         }, ""
 
+    def nested(self, app: Application) -> Optional[dict]:
+        """A transformed def nested in a module-level function that returns nothing (it makes
+        the jitted function and calls it itself): the def's name and lines, and the outer
+        function as the worker calls it."""
+        f = app.func
+        fac = top_level(f)
+        if f.is_lambda or fac is None or fac is f or fac.scope.kind != "module" or fac.is_lambda or _returns_value(fac):
+            return None
+        runner = self.plain(fac)
+        if runner is None:
+            return None
+        lines = [self.line_of(f.node.name)]
+        if f.node.decorators:
+            lines.insert(0, self.line_of(f.node.decorators[0]))
+        return {"name": f.name, "lines": lines, "runner": runner}
+
     def _factory_argsets(self, fac: FuncInfo) -> Tuple[List[dict], List[str]]:
         """Arguments for calling a factory: Python numbers where nothing better is known, then arrays."""
         out: List[dict] = []
@@ -388,6 +404,9 @@ class FactsDeriver:
                     out["traced"] = traced
                 else:
                     out["unreachable"] = reason
+                    nested = self.nested(entry)
+                    if nested is not None:
+                        out["nested"] = nested
                 site = self.site(entry)
                 if site is not None:
                     out["site"] = site
