@@ -259,12 +259,15 @@ def _plan_retrace(check: dict, facts: FindingFacts) -> Check:
     if call is None or facts.parameter is None:
         return _none(check, "the finding points at no argument of a jitted call")
     loop = call.get("loop")
-    changes_value = loop is not None and (loop.get("direct") or any(p["name"] == facts.parameter and p["static"] for p in (facts.jitted or {}).get("params", ())))
-    if (loop is None or not (loop.get("values_known", True) or changes_value)) and facts.host is not None and call.get("callee") is not None:
-        # The loop's own values are not the loop variable's (``lr = lr * 0.9``, a growing
-        # array, a short last batch): the code around the call runs as it is.
-        # each call compiles again when the value changes on every iteration, not with the
-        # loop variable; one the loop variable builds may repeat (a short last batch)
+    static = any(p["name"] == facts.parameter and p["static"] for p in (facts.jitted or {}).get("params", ()))
+    changes_value = loop is not None and (loop.get("direct") or static)
+    stand_ins = loop is not None and not loop.get("values_known", True)
+    if (loop is None or (stand_ins and not changes_value)) and facts.host is not None and call.get("callee") is not None:
+        # The values are not the loop variable's own (``lr = lr * 0.9``, a growing array), or
+        # distinct ints in place of the loop's would say nothing about the shapes it makes (a
+        # short last batch): the code around the call runs as it is.  A value that changes
+        # from one iteration to the next must compile on every call; one the loop variable
+        # builds may repeat (full batches, then a short one).
         return _plan_host_calls(check, facts, every=loop is None)
     if loop is None:
         return _none(check, "the argument does not change with a loop around the call")

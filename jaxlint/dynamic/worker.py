@@ -1136,7 +1136,10 @@ def check_pytree_arg(mod, path, check):
     for ctor in check["ctors"]:
         shown = _shown_ctor(check["cls"], ctor)
         try:
-            first, second = (cls(*[build_value(v, False) for v in ctor["pos"]], **{k: build_value(v, False) for k, v in ctor["kw"].items()}) for _ in range(2))
+            first, second = (
+                cls(*[build_value(v, False) for v in ctor["pos"]], **{k: build_value(v, False) for k, v in ctor["kw"].items()})
+                for _ in range(2)
+            )
         except Exception as e:  # noqa: BLE001 - the user's constructor may raise anything
             notes.append(f"building {shown} failed: {short(e)}")
             continue
@@ -1394,7 +1397,8 @@ def array_signature(args, kw):
     values."""
     leaves, tree = jax.tree_util.tree_flatten((args, kw))
     return str(tree), tuple(
-        ("array", tuple(v.shape), str(v.dtype), bool(getattr(v, "weak_type", False))) if is_arraylike(v) else type(v).__name__ for v in leaves
+        ("array", tuple(v.shape), str(v.dtype), bool(getattr(v, "weak_type", False))) if is_arraylike(v) else type(v).__name__
+        for v in leaves
     )
 
 
