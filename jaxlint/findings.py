@@ -31,6 +31,17 @@ class FindingFacts:
     jitted: Optional[Dict[str, Any]] = None  # that callable's signature and static spec
     rebuild: Optional[Dict[str, Any]] = None  # jax.jit(...) of a fresh function: how to build it twice
     api: Optional[Dict[str, Any]] = None  # a JAX API the finding names (old_api, deprecated_in, removed_in)
+    # The finding's node as a dotted name, when it is an attribute (``self.gain`` of ``self.gain = g``).
+    attribute: Optional[str] = None
+    # The class of the module the finding names (``cls``), one of its attributes and the
+    # module's constructions of it (protocol ``InstanceFacts``).
+    instance: Optional[Dict[str, Any]] = None
+    # The first related location, when it is a call of a jitted callable in host code: the
+    # callable and the module-level function around the call (protocol ``RelatedCall``).
+    related_call: Optional[Dict[str, Any]] = None
+    # A traced function nested in a module-level function that returns nothing: the function
+    # and the outer one, which makes and calls it (protocol ``Nested``).
+    nested: Optional[Dict[str, Any]] = None
 
 
 @dataclass(frozen=True)

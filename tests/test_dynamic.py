@@ -25,11 +25,13 @@ from jaxlint.config import Config  # noqa: E402
 from jaxlint.engine.pipeline import lint_source, read_and_lint  # noqa: E402
 from jaxlint.formats import format_text  # noqa: E402
 from jaxlint.rules.frozen.frozen_capture import FrozenCapture  # noqa: E402
+from jaxlint.rules.frozen.mutated_static_object import MutatedStaticObject  # noqa: E402
 from jaxlint.rules.recompile.jit_of_fresh_function import JitInLoop  # noqa: E402
 from jaxlint.rules.recompile.weak_type_flip import WeakTypeFlip  # noqa: E402
 from jaxlint.rules.silent.discarded_update import DiscardedUpdate  # noqa: E402
 from jaxlint.rules.silent.formatted_debug_print import FormattedDebugPrint  # noqa: E402
 from jaxlint.rules.static_args.changing_shape_arg import ChangingShapeArg  # noqa: E402
+from jaxlint.rules.static_args.array_in_static_metadata import ArrayInStaticMetadata  # noqa: E402
 from jaxlint.rules.static_args.changing_static_arg import ChangingStaticArg  # noqa: E402
 from jaxlint.rules.traced_values.traced_if import TracedIf  # noqa: E402
 
@@ -54,18 +56,13 @@ def statuses(findings):
     return {(os.path.basename(f.path), f.line, f.code): (f.dynamic["status"], f.dynamic["detail"]) for f in findings}
 
 
-# Rules the dynamic mode cannot check yet (a field declaration, a change between two calls
-# of the module's own program); their fixtures are checked against JAX by the
-# oracle (tests/test_oracle.py) instead.
-NO_DYNAMIC_CHECK = {"JAX206", "JAX307"}
-# Fixtures of forms the dynamic checks of JAX204/JAX205/JAX401 do not rebuild yet (a wrapper's
-# parameter, an equinox field, partial objects, bound methods, static callables, arrays that
-# grow from the previous iteration rather than with the loop variable): their
-# findings may stay unverified, never refuted; the oracle counts their compilations.
-NOT_REBUILT = {"changing_statics.py", "fresh_callables.py", "growing_shapes.py"}
-# JAX402 findings whose other argument (`batch`) the module builds from a parameter nobody
-# passes: a guessed array's dtype would decide the result's type, so they stay unverified.
-GUESSED_BATCH = {74, 81, 87, 108, 115, 122}
+# Findings of forms the dynamic checks of JAX204/JAX401 do not rebuild yet (a static value
+# passed through a wrapper's parameter; `jax.jit` in a method that its callers run in a
+# loop): unverified, never refuted; the oracle counts their compilations.
+NOT_REBUILT = {
+    ("changing_statics.py", 50, "JAX204"),
+    ("fresh_callables.py", 33, "JAX401"),
+}
 
 
 def test_every_fixture_finding_is_confirmed():
@@ -73,20 +70,14 @@ def test_every_fixture_finding_is_confirmed():
     findings = run_dynamic(FIXTURES)
     assert len(findings) >= 50
     got = statuses(findings)
-    not_confirmed = {
-        k: v
-        for k, v in got.items()
-        if v[0] != "confirmed" and k[2] not in NO_DYNAMIC_CHECK and not (k[0] in NOT_REBUILT and v[0] == "unverified")
+    not_confirmed = {k: v for k, v in got.items() if v[0] != "confirmed"}
+    assert set(not_confirmed) == NOT_REBUILT
+    assert {v[0] for v in not_confirmed.values()} == {"unverified"}
+    # every code of the fixtures has a dynamic check, including the recompilation,
+    # static-metadata, stale-object and silent-wrong-result ones
+    assert {"JAX204", "JAX205", "JAX206", "JAX307", "JAX401", "JAX402", "JAX501", "JAX502", "JAX601", "JAX602"} <= {
+        k[2] for k in got if got[k][0] == "confirmed"
     }
-    assert set(not_confirmed) == {("weak_types.py", line, "JAX402") for line in GUESSED_BATCH}
-    assert {v for v in not_confirmed.values()} == {
-        ("unverified", f"could not build `batch` of the call at line {line} without guessing its dtype") for line in GUESSED_BATCH
-    }
-    # never refuted: the dynamic mode says it could not check them
-    assert {v[0] for k, v in got.items() if k[2] in NO_DYNAMIC_CHECK} == {"unverified"}
-    # every code of the fixtures has a dynamic check, including the recompilation and
-    # silent-wrong-result ones
-    assert {"JAX204", "JAX205", "JAX401", "JAX402", "JAX501", "JAX502", "JAX601", "JAX602"} <= {k[2] for k in got}
     details = {k: v[1] for k, v in got.items()}
     assert details[("changing_shapes.py", 23, "JAX205")] == (
         "the module's jitted total() traced and compiled again for each new `x` (the loop's values 1, 2, 3 of `i`): "
@@ -99,6 +90,11 @@ def test_every_fixture_finding_is_confirmed():
     assert details[("weak_types.py", 101, "JAX402")] == (
         "the module's jitted to_float32() traced and compiled again when its result took the place of `x` = 0.0; "
         "the same arguments twice compiled once"
+    )
+    # `batch` is a row of what the module passes sum_batches(): the loop runs as it is
+    assert details[("weak_types.py", 74, "JAX402")] == (
+        "jitted accumulate() traced twice and compiled twice for the 3 calls line 74 made (running sum_batches()); "
+        "the last call repeated compiled nothing"
     )
     assert details[("discarded_updates.py", 20, "JAX501")] == (
         "`x` is the same ArrayImpl after line 20 ran (calling bump_discarded()): the new array was discarded"
@@ -168,9 +164,12 @@ def test_recompilation_checks_confirm_and_explain_what_they_cannot_rebuild():
             "each evaluation of jax.jit(double) traces and compiles again: the second traced once and compiled once "
             "with the same arguments; one jitted object called twice compiled once",
         ),
+        # the lambda reads `scale`, a local variable of scaled_all(): it cannot be rebuilt on
+        # its own, and scaled_all() runs as main() calls it
         ("recompile_checks.py", 69, "JAX401"): (
-            "unverified",
-            "the lambda reads `scale`, a local variable of scaled_all(): it cannot be rebuilt on its own",
+            "confirmed",
+            "each of the 2 objects `jax.jit` made on line 69 traced its function again on its first call, with arguments "
+            "of the same shapes and dtypes, into the same program (compiled twice, running scaled_all())",
         ),
         ("recompile_checks.py", 74, "JAX401"): (
             "unverified",
@@ -649,4 +648,454 @@ def test_weak_type_check_confirms_refutes_and_never_stands_on_a_guess(tmp_path):
         ),
         # the first element of the returned tuple stays a weak float
         (65, "refuted", "the module's jitted halve_step() traced once when its result took the place of `x` = 1.0"),
+    ]
+
+
+METADATA_LOOK_ALIKES = """\
+import jax
+import jax.numpy as jnp
+from flax import struct
+
+
+@struct.dataclass
+class Mixed:
+    x: jax.Array
+    table: object = struct.field(pytree_node=False)
+    size: int = struct.field(pytree_node=False)
+
+
+@struct.dataclass
+class Tempered:
+    x: jax.Array
+    temperature: object = struct.field(pytree_node=False)
+
+
+MIXED = Mixed(jnp.ones(3), jnp.arange(3.0), 3)
+TEMPERED = Tempered(jnp.ones(3), jnp.float32(0.5))
+"""
+
+
+class EveryMetadataField(ArrayInStaticMetadata):
+    """Test-only: flags every static metadata field, whatever it holds."""
+
+    def check_module(self, m):
+        for cls in m.index.classes:
+            for name, decl in m.analyzer.classes.metadata_declarations(cls).items():
+                m.report(self, decl, var=name, cls=cls.name)
+
+
+def test_metadata_check_confirms_an_array_and_refutes_a_scalar(tmp_path):
+    path = tmp_path / "metadata_look_alikes.py"
+    path.write_text(METADATA_LOOK_ALIKES, encoding="utf-8")
+    real = lint_source(METADATA_LOOK_ALIKES, str(path)).findings
+    assert [(f.line, f.code) for f in real] == [(19, "JAX206")]
+    wrong = lint_source(METADATA_LOOK_ALIKES, str(path), rules=[EveryMetadataField]).findings
+    assert [(f.line, f.code) for f in wrong] == [(9, "JAX206"), (10, "JAX206"), (16, "JAX206")]
+    out = dynamic.confirm(real + wrong, {str(path): str(path)}, timeout=60)
+    failed = (
+        "a jitted function called with a second instance built by Mixed(...) at line 19 raised ValueError: "
+        "Exception raised while checking equality of metadata fields of pytree. (`table` is an array of type "
+        "ArrayImpl: ValueError: The truth value of an array with more than one element is ambiguous.)"
+    )
+    assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out] == [
+        (19, "confirmed", failed),
+        (9, "confirmed", failed),
+        # the call fails on `table`: `size` is not what fails
+        (
+            10,
+            "unverified",
+            "the second call raised ValueError: Exception raised while checking equality of metadata fields of pytree.; "
+            "`size` compares with ==, so another field fails",
+        ),
+        # a 0-d array compares like a bool
+        (16, "refuted", "a jitted function took two instances built by Tempered(...) at line 20: their metadata compares with =="),
+    ]
+
+
+STALE_LOOK_ALIKES = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+ONES = jnp.ones(2)
+
+
+class Scaling:
+    def __init__(self, factor):
+        self.factor = factor
+        self.label = ""
+
+
+@partial(jax.jit, static_argnames="scaling")
+def rescale(x, scaling):
+    return x * scaling.factor
+
+
+def changed():
+    scaling = Scaling(2.0)
+    first = rescale(ONES, scaling)
+    scaling.factor = 3.0
+    return first, rescale(ONES, scaling)
+
+
+def changed_before_first_call():
+    scaling = Scaling(2.0)
+    scaling.factor = 3.0
+    return rescale(ONES, scaling)
+
+
+def changed_a_copy():
+    scaling = Scaling(2.0)
+    first = rescale(ONES, scaling)
+    scaling = Scaling(scaling.factor)
+    scaling.factor = 3.0
+    return first, rescale(ONES, scaling)
+
+
+def unread_attribute_changed():
+    scaling = Scaling(2.0)
+    first = rescale(ONES, scaling)
+    scaling.label = "tuned"
+    return first, rescale(ONES, scaling)
+"""
+
+
+class EveryAttributeWriteNearAJitCall(MutatedStaticObject):
+    """Test-only: flags every attribute write in a function that calls rescale(), whatever
+    the order and the object."""
+
+    def check_module(self, m):
+        for w in m.index.attribute_writes:
+            if w.scope.kind != "function" or w.scope.func.is_method:
+                continue
+            calls = [(o, c) for c, s, o in m.index.calls if s is w.scope and isinstance(c.func, cst.Name) and c.func.value == "rescale"]
+            if calls:
+                first = min(calls, key=lambda oc: oc[0])[1]
+                m.report(self, w.node, var=f"{w.name}.{w.attr}", where="jitted rescale()", obj=w.name, related=[(first, "first call")])
+
+
+def test_stale_check_confirms_a_change_between_calls_and_refutes_a_new_trace(tmp_path):
+    path = tmp_path / "stale_look_alikes.py"
+    path.write_text(STALE_LOOK_ALIKES, encoding="utf-8")
+    real = lint_source(STALE_LOOK_ALIKES, str(path)).findings
+    assert [(f.line, f.code) for f in real] == [(23, "JAX307")]
+    wrong = lint_source(STALE_LOOK_ALIKES, str(path), rules=[EveryAttributeWriteNearAJitCall]).findings
+    assert [(f.line, f.code) for f in wrong] == [(23, "JAX307"), (29, "JAX307"), (37, "JAX307"), (44, "JAX307")]
+    out = dynamic.confirm(wrong, {str(path): str(path)}, timeout=60)
+    assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out] == [
+        (
+            23,
+            "confirmed",
+            "after line 23 changed `scaling.factor` (2.0 -> 3.0), jitted rescale() reused the function compiled before "
+            "and returned another result than the function run eagerly (running changed())",
+        ),
+        # the first call comes after the change: nothing was compiled before it
+        (
+            29,
+            "unverified",
+            "running changed_before_first_call(), jitted rescale() was not called before line 29 changed `scaling.factor` (2.0 -> 3.0)",
+        ),
+        # a new object: a new cache entry
+        (
+            37,
+            "refuted",
+            "after line 37 changed `scaling.factor` (2.0 -> 3.0), jitted rescale() traced again for arguments it had "
+            "compiled for (running changed_a_copy())",
+        ),
+        # the compiled function does not read the attribute: its result is right
+        (
+            44,
+            "unverified",
+            "after line 44 changed `scaling.label` ('' -> 'tuned'), jitted rescale() reused its compiled function, "
+            "but its result is what the function gives run eagerly",
+        ),
+    ]
+
+
+class EveryLr(ChangingStaticArg):
+    """Test-only: flags every `lr` passed to a jitted function, static or not, in a loop or not."""
+
+    def check_module(self, m):
+        for app in m.finder.applications:
+            for call in m.analyzer.call_sites(app):
+                for a in call.args:
+                    if isinstance(a.value, cst.Name) and a.value.value == "lr":
+                        m.report(self, a.value, static="Static parameter `lr`", func=app.func.name, what="`lr`")
+
+
+class EveryBatchOfTotal(ChangingShapeArg):
+    """Test-only: flags every slice passed to total()."""
+
+    def check_module(self, m):
+        for app in m.finder.applications:
+            if app.func.name != "total":
+                continue
+            for call in m.analyzer.call_sites(app):
+                for a in call.args:
+                    if isinstance(a.value, cst.Subscript):
+                        m.report(self, a.value, arg=a.value, func="total", var="", how="is a batch")
+
+
+def test_running_the_loop_refutes_values_that_repeat():
+    statics = os.path.join(ROOT, "fixtures", "changing_statics.py")
+    shapes = os.path.join(ROOT, "fixtures", "growing_shapes.py")
+    with open(statics, encoding="utf-8") as fh:
+        wrong = lint_source(fh.read(), statics, rules=[EveryLr]).findings
+    with open(shapes, encoding="utf-8") as fh:
+        wrong += lint_source(fh.read(), shapes, rules=[EveryBatchOfTotal]).findings
+    out = dynamic.confirm(wrong, {statics: statics, shapes: shapes}, timeout=60)
+    got = [(os.path.basename(f.path), f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out]
+    assert got == [
+        (
+            "changing_statics.py",
+            30,
+            "confirmed",
+            "jitted sgd() traced 3 times and compiled 3 times for the 3 calls line 30 made (running decayed()); "
+            "the last call repeated compiled nothing",
+        ),
+        # not in a loop: one call
+        ("changing_statics.py", 44, "unverified", "running train_step(), line 44 called jitted sgd() once"),
+        (
+            "changing_statics.py",
+            58,
+            "confirmed",
+            "pmapped sgd() traced 3 times and compiled 3 times for the 3 calls line 58 made (running pmapped()); "
+            "the last call repeated compiled nothing",
+        ),
+        # `lr` changes once in four iterations: two compilations, not one per iteration
+        (
+            "changing_statics.py",
+            108,
+            "unverified",
+            "jitted sgd() traced twice and compiled twice for the 4 calls line 108 made (running decayed_now_and_then()): "
+            "not on every call",
+        ),
+        # `lr` is traced
+        ("changing_statics.py", 117, "refuted", "jitted sgd() traced once for the 3 calls line 117 made (running decayed_traced())"),
+        # 10 rows in batches of 4: a short last batch
+        (
+            "growing_shapes.py",
+            55,
+            "confirmed",
+            "jitted total() traced twice and compiled twice for the 3 calls line 55 made (running batched()); "
+            "the last call repeated compiled nothing",
+        ),
+        (
+            "growing_shapes.py",
+            63,
+            "confirmed",
+            "jitted total() traced twice and compiled twice for the 3 calls line 63 made (running batched_by_shape()); "
+            "the last call repeated compiled nothing",
+        ),
+        # the batches are all full
+        ("growing_shapes.py", 74, "refuted", "jitted total() traced once for the 3 calls line 74 made (running batched_evenly())"),
+        ("growing_shapes.py", 81, "refuted", "jitted total() traced once for the 2 calls line 81 made (running full_batches_only())"),
+        # one row at a time
+        ("growing_shapes.py", 98, "refuted", "jitted total() traced once for the 3 calls line 98 made (running stacked_after_the_loop())"),
+    ]
+
+
+def test_weak_type_check_runs_the_loop_when_the_other_argument_comes_from_the_caller():
+    path = os.path.join(ROOT, "fixtures", "weak_types.py")
+    with open(path, encoding="utf-8") as fh:
+        wrong = lint_source(fh.read(), path, rules=[EveryFedBackArgument]).findings
+    out = {f.line: (f.dynamic["status"], f.dynamic["detail"]) for f in dynamic.confirm(wrong, {path: path}, timeout=60)}
+    # the look-alikes start strongly typed: one compilation
+    assert {line: out[line] for line in (132, 139, 160)} == {
+        132: ("refuted", "jitted accumulate() traced once for the 3 calls line 132 made (running sum_batches_typed())"),
+        139: ("refuted", "jitted accumulate() traced once for the 3 calls line 139 made (running sum_batches_float32())"),
+        160: ("refuted", "jitted record() traced once for the 3 calls line 160 made (running track_typed())"),
+    }
+    assert out[108] == (
+        "confirmed",
+        "jitted record() traced twice and compiled twice for the 3 calls line 108 made (running track()); "
+        "the last call repeated compiled nothing",
+    )
+
+
+JIT_CALLS = """\
+import functools
+
+import jax
+import jax.numpy as jnp
+
+X = jnp.ones(3)
+
+
+def scaled(x, a):
+    return x * a
+
+
+class Model:
+    def __init__(self, k):
+        self.k = k
+
+    def forward(self, x):
+        return x * self.k
+
+
+def partial_in_loop(x):
+    for _ in range(3):
+        x = jax.jit(functools.partial(scaled, a=2.0))(x)
+    return x
+
+
+def kept_bound_method(x):
+    forward = Model(2.0).forward
+    for _ in range(3):
+        x = jax.jit(forward)(x)
+    return x
+
+
+def partial_of_loop_variable(x):
+    for i in range(3):
+        x = jax.jit(functools.partial(scaled, a=float(i)))(x)
+    return x
+
+
+CASES = [lambda: partial_in_loop(X), lambda: kept_bound_method(X), lambda: partial_of_loop_variable(X)]
+"""
+
+
+class EveryJitCalled(JitInLoop):
+    """Test-only: flags every `jax.jit(...)(...)` in a function."""
+
+    def check_module(self, m):
+        for call, scope, _ in m.index.calls:
+            if scope.kind == "function" and isinstance(call.func, cst.Call) and m.finder.transform_of(call.func.func, scope):
+                m.report(self, call.func, subject="`jax.jit` of something", detail="")
+
+
+def test_jit_of_an_object_that_cannot_be_rebuilt_runs_the_loop(tmp_path):
+    path = tmp_path / "jit_calls.py"
+    path.write_text(JIT_CALLS, encoding="utf-8")
+    assert [(f.line, f.code) for f in lint_source(JIT_CALLS, str(path)).findings] == [(23, "JAX401")]
+    wrong = lint_source(JIT_CALLS, str(path), rules=[EveryJitCalled]).findings
+    out = dynamic.confirm(wrong, {str(path): str(path)}, timeout=60)
+    assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out] == [
+        (
+            23,
+            "confirmed",
+            "each of the 3 objects `jax.jit` made on line 23 traced its function again on its first call, with arguments "
+            "of the same shapes and dtypes, into the same program (compiled 3 times, running partial_in_loop())",
+        ),
+        # one bound method object, kept: JAX's cache entry for it is reused
+        (30, "refuted", "the 3 objects `jax.jit` made on line 30 shared one trace (running kept_bound_method())"),
+        # a new program on each iteration is what the loop asks for
+        (
+            36,
+            "unverified",
+            "running partial_of_loop_variable(), the objects `jax.jit` made on line 36 compiled different programs",
+        ),
+    ]
+
+
+NESTED = """\
+import jax
+import jax.numpy as jnp
+
+OUT = []
+
+
+def two_phases(x):
+    scale = 1.0
+
+    def scale_by(v):
+        return v * scale
+
+    scaled = jax.jit(scale_by)
+    OUT.append(scaled(x))
+    scale = 10.0
+    OUT.append(scaled(x))
+
+
+def jitted_again(x):
+    scale = 1.0
+
+    def scale_by(v):
+        return v * scale
+
+    OUT.append(jax.jit(scale_by)(x))
+    scale = 10.0
+    OUT.append(jax.jit(scale_by)(x))
+
+
+def new_shape(x):
+    scale = 1.0
+
+    def scale_by(v):
+        return v * scale
+
+    scaled = jax.jit(scale_by)
+    OUT.append(scaled(x))
+    scale = 10.0
+    OUT.append(scaled(jnp.ones(5)))
+
+
+def rebound_after_the_last_call(x):
+    scale = 1.0
+
+    def scale_by(v):
+        return v * scale
+
+    OUT.append(jax.jit(scale_by)(x))
+    scale = 10.0
+    OUT.append(scale)
+
+
+two_phases(jnp.ones(2))
+jitted_again(jnp.ones(2))
+new_shape(jnp.ones(2))
+rebound_after_the_last_call(jnp.ones(2))
+
+
+def made_each_phase(x):
+    for scale in (1.0, 10.0):
+
+        def scale_by(v):
+            return v * scale
+
+        OUT.append(jax.jit(scale_by)(x))
+
+
+made_each_phase(jnp.ones(2))
+"""
+
+
+class EveryCapture(FrozenCapture):
+    """Test-only: flags every variable a traced function reads from outside."""
+
+    def on_capture(self, ctx, node, name, owner, attr):
+        ctx.report(self, node, var=name)
+
+
+def test_capture_in_a_function_that_returns_nothing_runs_it(tmp_path):
+    path = tmp_path / "nested.py"
+    path.write_text(NESTED, encoding="utf-8")
+    assert [(f.line, f.code) for f in lint_source(NESTED, str(path)).findings] == [(11, "JAX301"), (23, "JAX301"), (34, "JAX301")]
+    wrong = lint_source(NESTED, str(path), rules=[EveryCapture]).findings
+    out = dynamic.confirm(wrong, {str(path): str(path)}, timeout=60)
+    stale = "jitted scale_by() reused the function compiled before and returned another result than the function run eagerly"
+    assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out] == [
+        (11, "confirmed", f"after `scale` was rebound, {stale} (running two_phases())"),
+        # jax.jit of the same function again reuses its trace
+        (23, "confirmed", f"after `scale` was rebound, {stale} (running jitted_again())"),
+        # the new shape traces again and sees the new value; the old shape would not
+        (
+            34,
+            "unverified",
+            "after `scale` was rebound, jitted scale_by() traced again, for arguments of other shapes (running new_shape())",
+        ),
+        (
+            46,
+            "unverified",
+            "running rebound_after_the_last_call(), `scale` was not rebound between two calls of jitted scale_by()",
+        ),
+        # a def run again is a new function: its trace sees the new value
+        (
+            63,
+            "refuted",
+            "after `scale` was rebound, jitted scale_by() traced again for arguments it had compiled for (running made_each_phase())",
+        ),
     ]

@@ -150,7 +150,8 @@ def render(
         if owner.kind != "class":
             b = _nearest_binding(owner, expr.value, before if owner is scope else None)
             if b is not None and b.kind == "assign" and b.value is not None:
-                r = render(b.value, owner, b.order if owner is scope else None, None, depth + 1)
+                # a parameter in that value is still what the callers pass (the fallback)
+                r = render(b.value, owner, b.order if owner is scope else None, None, depth + 1, fallback if owner is scope else None)
                 if r is not None:
                     return r
         q = resolve(expr, scope)
@@ -568,6 +569,9 @@ class Examples:
             if isinstance(func, cst.Name):
                 if scope.lookup_def(func.value) is f:
                     hit = True
+                elif f.cls is not None and f.name == "__call__":
+                    # ``model(x)`` on an instance runs its class's ``__call__``
+                    hit = self._instance_of(func, scope, call, f.cls)
                 else:
                     owner = scope.lookup_scope(func.value)
                     alias = self.finder.aliases.get((id(owner), func.value)) if owner is not None else None
@@ -583,7 +587,9 @@ class Examples:
         return [(c, self.where(c)[0]) for c in out if self.where(c) is not None]
 
     def _instance_of(self, expr, scope: Scope, call: cst.Call, cls) -> bool:
-        """``expr`` is a name last assigned a ``Cls(...)`` of the module before ``call``."""
+        """``expr`` is ``Cls(...)`` of the module, or a name last assigned one before ``call``."""
+        if isinstance(expr, cst.Call):
+            return isinstance(expr.func, cst.Name) and _module_class(expr.func.value, scope) is cls
         if not isinstance(expr, cst.Name):
             return False
         owner = scope.lookup_scope(expr.value)

@@ -84,6 +84,10 @@ def plan_finding(finding: Finding) -> Check:
     if prevents.errors:
         check["expect"] = expected_errors(prevents)
     kind = prevents.kind
+    if kind == "raises" and prevents.stage == "call" and prevents.at == "use" and facts.jitted is None and facts.instance is not None:
+        return _plan_instances(check, facts)
+    if kind == "stale":
+        return _plan_stale(check, facts)
     if kind == "raises" and prevents.stage == "call":
         if facts.value_kind is not None and (
             facts.jitted is None or facts.jitted.get("filtered") or facts.value_kind in _NO_STAND_IN
@@ -110,7 +114,11 @@ def plan_finding(finding: Finding) -> Check:
         check["var"] = facts.variable or ""
         check["drivers"] = [_driver(facts.traced, "jaxpr")] if facts.traced is not None else []
         check["in_entry"] = bool(facts.in_entry)
-        if facts.traced is None:
+        if facts.traced is None and facts.nested is not None and _runs_with_the_modules_arguments(facts.nested["runner"]):
+            # made and called inside a function that returns nothing: run that function
+            check["drivers"] = [_driver(facts.nested["runner"], "call")]
+            check["nested"] = facts.nested
+        elif facts.traced is None:
             check["reason"] = _unreachable(facts)
         return check  # type: ignore[return-value]
     if kind == "frozen":
@@ -159,6 +167,39 @@ def _plan_host_path(check: dict, facts: FindingFacts) -> Check:
         return _none(check, "could not find code that builds the value without guessing its arguments")
     check["kind"] = "trace"
     check["drivers"] = drivers
+    return check  # type: ignore[return-value]
+
+
+def _plan_instances(check: dict, facts: FindingFacts) -> Check:
+    """What fails where an instance of the class reaches a jitted function (an array in its
+    static metadata): build two instances the way the module does and pass each to one."""
+    instance = facts.instance or {}
+    if not instance.get("ctors"):
+        return _none(check, f"could not find a construction of {instance.get('cls')} whose arguments are simple values")
+    check["kind"] = "pytree_arg"
+    check["cls"] = instance["cls"]
+    check["attr"] = instance["attr"]
+    check["ctors"] = instance["ctors"]
+    return check  # type: ignore[return-value]
+
+
+def _plan_stale(check: dict, facts: FindingFacts) -> Check:
+    """Run the code around the first call of the jitted function, as it is, with that
+    function's calls recorded: does a call after the change reuse the old compiled function?"""
+    related = facts.related_call
+    if related is None:
+        return _none(check, "the finding names no call of a jitted function that the change follows")
+    if not facts.attribute:
+        return _none(check, "the finding names no attribute that changes")
+    runner = related["runner"]
+    check["kind"] = "stale"
+    check["drivers"] = [_driver(runner, "call")]
+    check["watched"] = related["callee"]
+    check["attribute"] = facts.attribute
+    check["call_line"] = related.get("line")
+    # A method changes its own object for its next run (``self.weight = ...`` after
+    # ``self.predict(x)``): it runs twice on one instance.
+    check["repeat"] = bool(runner["target"].get("method"))
     return check  # type: ignore[return-value]
 
 
@@ -218,6 +259,16 @@ def _plan_retrace(check: dict, facts: FindingFacts) -> Check:
     if call is None or facts.parameter is None:
         return _none(check, "the finding points at no argument of a jitted call")
     loop = call.get("loop")
+    static = any(p["name"] == facts.parameter and p["static"] for p in (facts.jitted or {}).get("params", ()))
+    changes_value = loop is not None and (loop.get("direct") or static)
+    stand_ins = loop is not None and not loop.get("values_known", True)
+    if (loop is None or (stand_ins and not changes_value)) and facts.host is not None and call.get("callee") is not None:
+        # The values are not the loop variable's own (``lr = lr * 0.9``, a growing array), or
+        # distinct ints in place of the loop's would say nothing about the shapes it makes (a
+        # short last batch): the code around the call runs as it is.  A value that changes
+        # from one iteration to the next must compile on every call; one the loop variable
+        # builds may repeat (full batches, then a short one).
+        return _plan_host_calls(check, facts, every=loop is None)
     if loop is None:
         return _none(check, "the argument does not change with a loop around the call")
     values = loop.get("values") or []
@@ -243,6 +294,19 @@ def _plan_retrace(check: dict, facts: FindingFacts) -> Check:
     return check  # type: ignore[return-value]
 
 
+def _plan_host_calls(check: dict, facts: FindingFacts, every: bool) -> Check:
+    """Run the module-level function around the call, counting the traces and compilations of
+    each call the finding's line makes (``every``: each call after the first must compile)."""
+    call = facts.call or {}
+    check["kind"] = "host_calls"
+    check["drivers"] = [_driver(facts.host, "call")]
+    check["watched"] = call["callee"]
+    check["param"] = facts.parameter
+    check["call_line"] = call.get("line")
+    check["every"] = every
+    return check  # type: ignore[return-value]
+
+
 def _plan_fed_back(check: dict, facts: FindingFacts) -> Check:
     """Call the jitted function with the value the argument starts as, then with the first
     call's result in its place, counting traces and compilations."""
@@ -256,6 +320,11 @@ def _plan_fed_back(check: dict, facts: FindingFacts) -> Check:
     d = _driver(call["callee"], "jit", cached=True)  # the user's own jitted object
     d["guessed"] = []  # the one argument set below holds no guess
     first, unknown = _first_pass_argset(facts, call, pname)
+    if first is None and _runs_with_the_modules_arguments(facts.host):
+        # The other arguments come from what the module passes the function around the loop
+        # (``batches[i]`` of its caller's array): run it as it is; one more compilation, for
+        # the result in the argument's place, is the finding.
+        return _plan_host_calls(check, facts, every=False)
     if first is None:
         # A guessed array is strongly typed float32: it can make the result strong (or keep it
         # weak) where the module's own argument would not, so neither verdict could stand on it.
@@ -269,6 +338,11 @@ def _plan_fed_back(check: dict, facts: FindingFacts) -> Check:
     check["result_part"] = call.get("result_part")
     check["call_line"] = call.get("line")
     return check  # type: ignore[return-value]
+
+
+def _runs_with_the_modules_arguments(host) -> bool:
+    """A callable some argument set of which holds no guess."""
+    return host is not None and any(not a["source"].endswith("guesses") for a in host.get("argsets") or ())
 
 
 def _first_pass_argset(facts: FindingFacts, call, pname: str):
@@ -303,6 +377,12 @@ def _first_pass_argset(facts: FindingFacts, call, pname: str):
 def _plan_rebuild(check: dict, facts: FindingFacts) -> Check:
     """Build the function twice from its source (in the module's globals), jit and call each."""
     rebuild = facts.rebuild or {}
+    if rebuild.get("reason") and _runs_with_the_modules_arguments(facts.host):
+        # What is jitted cannot be built on its own (a ``partial``, a ``jax.grad`` result, a
+        # bound method): the code around it runs as it is, with the jitted objects recorded.
+        check["kind"] = "jit_calls"
+        check["drivers"] = [_driver(facts.host, "call")]
+        return check  # type: ignore[return-value]
     if rebuild.get("reason"):
         return _none(check, rebuild["reason"])
     check["kind"] = "fresh_jit"

@@ -53,6 +53,12 @@ class Constructor(TypedDict):
     kw: Dict[str, Value]
 
 
+class Construction(Constructor):
+    """A ``Cls(...)`` call of the module, with the line it is on."""
+
+    line: int
+
+
 class Factory(TypedDict, total=False):
     """The enclosing module-level function to call first; what it returns (or its closures)
     holds the traced function."""
@@ -172,6 +178,36 @@ Rebuild = TypedDict(
 )
 
 
+class InstanceFacts(TypedDict):
+    """The module's class a finding names and one of its attributes (facts ``instance``), with
+    the module's own constructions of it: the finding's own ``Cls(...)`` call alone when the
+    finding is an argument of one."""
+
+    cls: str
+    attr: str
+    ctors: List[Construction]
+
+
+class RelatedCall(TypedDict, total=False):
+    """The first related location of a finding in host code, when it is a call of a jitted
+    callable (facts ``related_call``): the callable, and the module-level function (or method
+    of a module-level class) around the call, which runs it."""
+
+    line: int
+    callee: Callee
+    runner: Callee
+
+
+class Nested(TypedDict):
+    """A traced function defined in a module-level function that returns nothing (facts
+    ``nested``): its name, the lines its def (or first decorator) starts on, and the outer
+    function, which makes the jitted function and calls it."""
+
+    name: str
+    lines: List[int]
+    runner: Callee
+
+
 ErrorPatternPair = List[str]  # [exception class name, message regex ("" for any)]
 
 
@@ -180,7 +216,11 @@ ErrorPatternPair = List[str]  # [exception class name, message regex ("" for any
 # * ``trace``: run the drivers; confirmed when an ``expect`` error is raised on the finding's
 #   lines (``module_level``: when importing the module already raises it);
 # * ``capture`` (frozen, observed by capture): trace with the captured ``var`` changed;
-#   confirmed when the trace changes (``in_entry``: the read is in the entry function itself);
+#   confirmed when the trace changes (``in_entry``: the read is in the entry function itself).
+#   With ``nested``, the driver (the outer function) runs as it is instead, its jitted calls of
+#   the nested function recorded: confirmed when a call after ``var`` was rebound reuses the
+#   compiled function and returns another result than the function run eagerly, refuted when
+#   it traces again;
 # * ``effect`` (frozen): confirmed when the lines run while tracing and not on the cached
 #   second call;
 # * ``static`` (raises when jax.jit is applied or called): apply ``jax.jit`` with ``spec`` to a
@@ -195,6 +235,25 @@ ErrorPatternPair = List[str]  # [exception class name, message regex ("" for any
 #   after the lines ran;
 # * ``formatted-tracer`` (wrong-result): run the drivers; confirmed when a string handed to
 #   jax.debug on the lines shows a tracer (or an ``expect`` error is raised);
+# * ``pytree_arg`` (raises where an instance is used): build two instances of ``cls`` by each
+#   of ``ctors`` and pass them to one jitted function; confirmed on an ``expect`` error whose
+#   cause is ``attr`` (its two values have no truth value when compared), refuted when the
+#   second call is accepted;
+# * ``stale`` (host code changes a static object): run the drivers (the code around the first
+#   call; a method twice on one instance) with the calls of ``watched`` recorded; confirmed
+#   when, after the lines changed ``attribute``, a call with that object reuses the compiled
+#   function and returns another result than the function run eagerly; refuted when such a
+#   call traces again;
+# * ``host_calls`` (recompiles, the loop's values not the loop variable's): run the drivers as
+#   they are, counting the traces and compilations of each call of ``watched`` made while the
+#   lines (from ``call_line``) run; confirmed when a call after the first compiles again
+#   (``every``: each of them does) and the last call repeated does not, refuted when no later
+#   call traces;
+# * ``jit_calls`` (recompiles, ``jax.jit`` of an object that cannot be rebuilt): run the
+#   drivers as they are, recording the first call of each object ``jax.jit`` returns on the
+#   lines; confirmed when each object after the first traces its function again, with
+#   arguments of the same shapes and dtypes, into the same program, refuted when none of
+#   them traces or compiles;
 # * ``jax_api``: look ``name`` up in the installed JAX (``deprecated_in``, ``removed_in``);
 # * ``none``: nothing to run (``reason`` says why).
 Check = TypedDict(
@@ -204,7 +263,20 @@ Check = TypedDict(
         "line": int,
         "end_line": int,
         "kind": Literal[
-            "trace", "capture", "effect", "static", "retrace", "fresh_jit", "unchanged", "formatted-tracer", "jax_api", "none"
+            "trace",
+            "capture",
+            "effect",
+            "static",
+            "retrace",
+            "fresh_jit",
+            "unchanged",
+            "formatted-tracer",
+            "pytree_arg",
+            "stale",
+            "host_calls",
+            "jit_calls",
+            "jax_api",
+            "none",
         ],
         "reason": str,
         "expect": List[ErrorPatternPair],  # from the rule's ``prevents`` declaration
@@ -234,6 +306,14 @@ Check = TypedDict(
         "removed_in": Optional[str],
         "jit_kw": Dict[str, str],
         "global": str,  # the rebuilt function is a module global (a Python keyword: hence this form)
+        "cls": str,  # pytree_arg
+        "attr": str,
+        "ctors": List[Construction],
+        "watched": Callee,  # stale, host_calls: the jitted callable whose calls are recorded
+        "attribute": str,  # stale: the attribute the lines change, as the code there names it
+        "repeat": bool,  # stale: the driver is a method, run twice on one instance
+        "every": bool,  # host_calls: each call after the first must compile again
+        "nested": Nested,  # capture: the traced function is made inside the driver
     },
     total=False,
 )

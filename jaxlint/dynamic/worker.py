@@ -19,6 +19,7 @@ import math
 import os
 import re
 import sys
+import weakref
 
 jax = None
 jnp = None
@@ -563,6 +564,8 @@ def same_jaxpr(a, b):
 
 def check_capture(mod, path, check):
     var = check.get("var")
+    if var and check.get("nested") and check["drivers"]:
+        return check_capture_in_run(mod, path, check)
     if not var or not check["drivers"]:
         return "unverified", check.get("reason") or "cannot tell which variable is captured"
     driver = check["drivers"][0]
@@ -618,6 +621,150 @@ def check_capture(mod, path, check):
         return "refuted", f"the trace of {driver['label']} does not depend on {shown}{built}"
     g = guessed_note(driver)
     return "unverified", g or pick_note(notes, check)
+
+
+def nested_function(fun, name, lines, path):
+    """The Python function ``name`` defined on one of ``lines`` of ``path`` behind a callable
+    (through bound methods, ``functools.partial`` and ``__wrapped__``: ``jax.vmap`` results)."""
+    for _ in range(12):
+        if inspect.isfunction(fun):
+            code = fun.__code__
+            if code.co_filename == path and code.co_name == name and code.co_firstlineno in lines:
+                return fun
+        if inspect.ismethod(fun):
+            fun = fun.__func__
+        elif isinstance(fun, functools.partial):
+            fun = fun.func
+        else:
+            nxt = getattr(fun, "__wrapped__", None)
+            if nxt is None or nxt is fun:
+                return None
+            fun = nxt
+    return None
+
+
+class NestedCalls:
+    """Wraps what ``jax.jit`` returns for the nested function while the outer one runs, and
+    records each call that does not trace: whether the captured variable was rebound since the
+    last trace, and whether the result is what the function gives run eagerly."""
+
+    def __init__(self, counts, path, nested, var):
+        self.counts = counts
+        self.path = path
+        self.name = nested["name"]
+        self.lines = set(nested["lines"])
+        self.var = var
+        self.calls = []  # {"traced", "changed", "stale", "same_args"}
+        self.made = 0
+        self.seen = {}  # code of the nested def -> [(the variable's value, arguments) at each trace]
+        self._saved = None
+
+    def __enter__(self):
+        real_jit = jax.jit
+        rec = self
+
+        def jit(fun=None, *a, **k):
+            if fun is None:
+                return lambda f: jit(f, *a, **k)
+            made = real_jit(fun, *a, **k)
+            inner = nested_function(fun, rec.name, rec.lines, rec.path)
+            code = inner.__code__ if inner is not None else None
+            if code is None or rec.var not in code.co_freevars:
+                return made
+            cell = inner.__closure__[code.co_freevars.index(rec.var)]
+            rec.counts.codes.add(code)
+            rec.made += 1
+            # the variable's value at the last trace of this def, by any jitted object of it
+            # (JAX's cache is the function's: jax.jit of it again reuses the trace; a def run
+            # again makes a new function, whose trace sees the new value)
+            seen = rec.seen.setdefault(code, [])
+
+            def called(*args, **kw):
+                before = cell.cell_contents
+                sig = array_signature(args, kw)
+                t0 = rec.counts.traces
+                result = made(*args, **kw)
+                jax.block_until_ready(result)
+                traced = rec.counts.traces > t0
+                changed = bool(seen) and not (before is seen[-1][0] or _same_result(before, seen[-1][0]))
+                if traced:
+                    if changed:
+                        same = any(sig == s for _v, s in seen)
+                        rec.calls.append({"traced": True, "changed": True, "stale": False, "same_args": same})
+                    seen.append((before, sig))
+                    return result
+                stale = False
+                if changed:
+                    try:
+                        with jax.disable_jit():
+                            stale = not _same_result(result, made(*args, **kw))
+                    except Exception:  # noqa: BLE001 - the eager run is only a comparison
+                        stale = False
+                rec.calls.append({"traced": False, "changed": changed, "stale": stale})
+                return result
+
+            called.__wrapped__ = made
+            return called
+
+        self._saved = real_jit
+        jax.jit = jit
+        return self
+
+    def __exit__(self, *exc):
+        jax.jit = self._saved
+        return False
+
+
+RUN_ITEMS = 8  # items taken from an outer function that is a generator
+
+
+def check_capture_in_run(mod, path, check):
+    """JAX301 in a function nested in one that returns nothing: run the outer function as it
+    is (its items, for a generator) with the nested function's jitted calls recorded."""
+    var = check["var"]
+    nested = check["nested"]
+    shown = f"jitted {nested['name']}()"
+    notes = []
+    for driver in check["drivers"]:
+        try:
+            runner, _o, _c, self_obj = resolve_target(mod, driver, path)
+        except Unverified as e:
+            notes.append(str(e))
+            continue
+        argsets = [a for a in driver["argsets"] if not a["source"].endswith("guesses")]
+        if not argsets:
+            notes.append(guessed_note(driver) or f"no arguments to call {driver['label']} with")
+            continue
+        running = f"running {driver['label']}"
+        for argset in argsets[:4]:
+            jax.clear_caches()
+            err = None
+            with Counts(None) as counts, NestedCalls(counts, path, nested, var) as rec:
+                try:
+                    result = trace_once(runner, driver, argset, self_obj, "call")
+                    if inspect.isgenerator(result):
+                        for _ in zip(range(RUN_ITEMS), result):
+                            pass
+                except Exception as e:  # noqa: BLE001 - the user's code may raise anything
+                    err = e
+            changed = [c for c in rec.calls if c["changed"]]
+            if any(c["stale"] for c in changed):
+                return "confirmed", (
+                    f"after `{var}` was rebound, {shown} reused the function compiled before and returned another "
+                    f"result than the function run eagerly ({running})"
+                )
+            if any(c["traced"] and c["same_args"] for c in changed):
+                return "refuted", f"after `{var}` was rebound, {shown} traced again for arguments it had compiled for ({running})"
+            why = f"; it raised {short(err)}" if err is not None else ""
+            if any(c["traced"] for c in changed):
+                notes.append(f"after `{var}` was rebound, {shown} traced again, for arguments of other shapes ({running})")
+            elif changed:
+                notes.append(f"after `{var}` was rebound, {shown} reused its compiled function, but its result is what the function gives run eagerly")
+            elif not rec.made:
+                notes.append(f"{running} did not jit {nested['name']}(){why}")
+            else:
+                notes.append(f"{running}, `{var}` was not rebound between two calls of {shown}{why}")
+    return "unverified", pick_note(notes, check)
 
 
 def check_effect(mod, path, check):
@@ -706,12 +853,12 @@ class Counts:
     the backend-compile events of the public ``jax.monitoring`` API."""
 
     def __init__(self, code):
-        self.code = code
+        self.codes = {code} if code is not None else set()
         self.traces = 0
         self.compiles = 0
 
     def _profile(self, frame, event, arg):
-        if event == "call" and frame.f_code is self.code:
+        if event == "call" and frame.f_code in self.codes:
             self.traces += 1
 
     def _event(self, event, duration, **kw):
@@ -957,6 +1104,605 @@ def check_static(mod, path, check):
     return "refuted", "jax.jit accepted the call"
 
 
+# -- a pytree's static metadata: two instances through one jitted function ----------------------
+
+
+def _leaves(tree):
+    return jax.tree_util.tree_leaves(tree)
+
+
+def _truth_error(a, b):
+    """The error ``bool(a == b)`` raises (what JAX's metadata comparison meets), or None."""
+    try:
+        bool(a == b)
+    except Exception as e:  # noqa: BLE001 - an array's comparison has no truth value
+        return e
+    return None
+
+
+def _shown_ctor(cls, ctor):
+    return f"{cls}(...) at line {ctor.get('line')}"
+
+
+def check_pytree_arg(mod, path, check):
+    """JAX206: two instances built by the same construction, passed in turn to one jitted
+    function; the second call compares the treedefs' metadata with the first's."""
+    cls = getattr(mod, check["cls"], None)
+    if not isinstance(cls, type):
+        return "unverified", f"{check['cls']} is not a class after import"
+    attr = check["attr"]
+    notes = []
+    accepted = []
+    for ctor in check["ctors"]:
+        shown = _shown_ctor(check["cls"], ctor)
+        try:
+            first, second = (
+                cls(*[build_value(v, False) for v in ctor["pos"]], **{k: build_value(v, False) for k, v in ctor["kw"].items()})
+                for _ in range(2)
+            )
+        except Exception as e:  # noqa: BLE001 - the user's constructor may raise anything
+            notes.append(f"building {shown} failed: {short(e)}")
+            continue
+        mine, theirs = getattr(first, attr, None), getattr(second, attr, None)
+        if mine is not None and mine is theirs and _truth_error(mine, mine) is not None:
+            # JAX compares the metadata as tuples, which take one object as equal to itself:
+            # the two instances say nothing about two different arrays.
+            notes.append(f"both instances built by {shown} share one `{attr}` array")
+            continue
+        jax.clear_caches()  # a cache entry of an earlier check would be compared with
+        jitted = jax.jit(functools.partial(_leaves))
+        try:
+            jitted(first)
+        except Exception as e:  # noqa: BLE001
+            notes.append(f"calling a jitted function with {shown} failed: {short(e)}")
+            continue
+        try:
+            jitted(second)
+        except Exception as e:  # noqa: BLE001
+            if not expected_error(e, check.get("expect")):
+                notes.append(f"the second call raised another error: {short(e)}")
+                continue
+            cause = _truth_error(mine, theirs)
+            if cause is None:
+                notes.append(f"the second call raised {short(e)}; `{attr}` compares with ==, so another field fails")
+                continue
+            return "confirmed", (
+                f"a jitted function called with a second instance built by {shown} raised {short(e)} "
+                f"(`{attr}` is an array of type {type(mine).__name__}: {short(cause)})"
+            )
+        accepted.append(shown)
+    if accepted and not notes:
+        return "refuted", f"a jitted function took two instances built by {accepted[0]}: their metadata compares with =="
+    return "unverified", pick_note(notes, check)
+
+
+# -- a static object changed between two calls: the compiled function reused -------------------
+
+
+class ChangeWatch(SpanTracer):
+    """The objects whose attribute the lines change: ``attribute`` (``self.gain``) read in the
+    frame that runs them; ``passed`` counts the runs that left the lines without an exception."""
+
+    def __init__(self, path, first, last, attribute):
+        super().__init__(path, first, last)
+        self.parts = attribute.split(".")
+        self.objects = []  # (the root object, the object that owns the changed attribute)
+        self.values = []  # (before, after) of the attribute
+        self.passed = 0
+        self._open = {}
+
+    def _read(self, frame, parts):
+        if parts[0] not in frame.f_locals:
+            return None
+        obj = frame.f_locals[parts[0]]
+        for attr in parts[1:]:
+            obj = getattr(obj, attr, None)
+        return obj
+
+    def _close(self, frame, ok):
+        if frame not in self._open:
+            return
+        before = self._open.pop(frame)
+        if ok:
+            self.passed += 1
+            self.values.append((before, self._read(frame, self.parts)))
+
+    def _local(self, frame, event, arg):
+        inside = frame in self._open
+        if event == "line":
+            here = self.first <= frame.f_lineno <= self.last
+            if inside and not here:
+                self._close(frame, True)
+            elif here and not inside:
+                root = frame.f_locals.get(self.parts[0])
+                owner = self._read(frame, self.parts[:-1])
+                if root is not None:
+                    self.objects.append((root, owner))
+                self._open[frame] = self._read(frame, self.parts)
+        elif event == "exception":
+            self._open.pop(frame, None)
+        elif event == "return":
+            self._close(frame, True)
+        return self._local
+
+    def _reset(self):
+        self._open.clear()
+
+
+def _same_result(a, b):
+    la, ta = jax.tree_util.tree_flatten(a)
+    lb, tb = jax.tree_util.tree_flatten(b)
+    if ta != tb or len(la) != len(lb):
+        return False
+    for x, y in zip(la, lb):
+        try:
+            xa, ya = np.asarray(x), np.asarray(y)
+        except Exception:  # noqa: BLE001
+            if x != y:
+                return False
+            continue
+        if xa.shape != ya.shape or not np.allclose(xa, ya, rtol=1e-5, atol=1e-6, equal_nan=True):
+            return False
+    return True
+
+
+class Interceptor:
+    """Wraps the jitted callable where the module's code reaches it -- a module global, a class
+    attribute, and the result of ``jax.jit`` of the function while a driver runs -- so that
+    each call goes through ``record(real, bound, args, kw)``; ``uninstall`` puts everything
+    back."""
+
+    def __init__(self, raw, counts):
+        self.raw = raw
+        self.counts = counts
+        self._busy = False
+        self._restore = []
+
+    def record(self, real, bound, args, kw):
+        return real(*args, **kw)
+
+    def wrap(self, real, bound=None):
+        rec = self
+
+        def recorded(*args, **kw):
+            if rec._busy:
+                return real(*args, **kw)
+            return rec.record(real, bound, args, kw)
+
+        recorded.__wrapped__ = real
+        return recorded
+
+    def _jitted_by_raw(self, fun):
+        return getattr(fun, "__func__", fun) is self.raw
+
+    def install(self, mod, cls, path):
+        name = self.raw.__name__
+        for key, val in list(vars(mod).items()):
+            try:
+                jitted = val is not self.raw and callable(val) and not isinstance(val, type) and raw_function(val, name, path) is self.raw
+            except Exception:  # noqa: BLE001 - an attribute of a user object may raise
+                jitted = False
+            if jitted:
+                self._set(mod, key, self.wrap(val))
+        if cls is not None:
+            for klass in [cls] + [c for c in vars(mod).values() if isinstance(c, type) and issubclass(c, cls) and c is not cls]:
+                val = klass.__dict__.get(name)
+                if val is not None and val is not self.raw and not isinstance(val, (staticmethod, classmethod)) and callable(val):
+                    self._set(klass, name, self.wrap(val))
+        real_jit = jax.jit
+        rec = self
+
+        def jit(fun=None, *a, **k):
+            if fun is None:
+                return lambda f: jit(f, *a, **k)
+            made = real_jit(fun, *a, **k)
+            return rec.wrap(made, getattr(fun, "__self__", None)) if rec._jitted_by_raw(fun) else made
+
+        self._set(jax, "jit", jit)
+        for key, val in list(vars(mod).items()):
+            if val is real_jit:
+                self._set(mod, key, jit)
+
+    def _set(self, owner, key, value):
+        self._restore.append((owner, key, owner.__dict__[key] if key in owner.__dict__ else None, key in owner.__dict__))
+        setattr(owner, key, value)
+
+    def uninstall(self):
+        for owner, key, old, had in reversed(self._restore):
+            if had:
+                setattr(owner, key, old)
+            else:
+                delattr(owner, key)
+        self._restore.clear()
+
+
+class StaleRecorder(Interceptor):
+    """Records, for each call made after the watched lines ran: whether it traced, whether it
+    passed the changed object, and whether its result is what the function gives run eagerly
+    now."""
+
+    def __init__(self, raw, counts, watch):
+        super().__init__(raw, counts)
+        self.watch = watch
+        self.calls = []  # after the change: {"traced", "mine", "stale", "same_args"}
+        self.before = 0  # calls before the change
+        self.signatures = set()  # their arguments' array signatures
+
+    def _passes(self, args, kw, bound):
+        objs = [o for pair in self.watch.objects for o in pair if o is not None]
+        cands = list(args) + list(kw.values()) + ([bound] if bound is not None else [])
+        for c in cands:
+            if any(c is o for o in objs):
+                return True
+            d = getattr(c, "__dict__", None)
+            if isinstance(d, dict) and any(v is o for v in d.values() for o in objs):
+                return True
+        return False
+
+    def record(self, real, bound, args, kw):
+        changed = self.watch.passed > 0
+        t0 = self.counts.traces
+        result = real(*args, **kw)
+        jax.block_until_ready(result)
+        if not changed:
+            self.before += 1
+            self.signatures.add(array_signature(args, kw))
+            return result
+        traced = self.counts.traces > t0
+        self._busy = True
+        try:
+            with jax.disable_jit():
+                fresh = real(*args, **kw)
+        except Exception:  # noqa: BLE001 - the eager run is only a comparison
+            fresh = result
+        finally:
+            self._busy = False
+        self.calls.append(
+            {
+                "traced": traced,
+                "mine": self._passes(args, kw, bound),
+                "stale": not _same_result(result, fresh),
+                # a new trace for arguments of shapes seen before the change: not a new shape's
+                "same_args": array_signature(args, kw) in self.signatures,
+            }
+        )
+        return result
+
+
+def running_lines(path, first, last):
+    """Whether a frame of ``path`` on the stack is running lines ``first``..``last``."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_filename == path and first <= frame.f_lineno <= last:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def signature(args, kw):
+    """What a jitted function's cache sees of its arguments, for arrays: the tree structure,
+    shapes, dtypes and weak types; other leaves by type and value."""
+
+    def leaf(v):
+        if is_arraylike(v):
+            return ("array", tuple(v.shape), str(v.dtype), bool(getattr(v, "weak_type", False)))
+        return (type(v).__name__, repr(v))
+
+    leaves, tree = jax.tree_util.tree_flatten((args, kw))
+    return str(tree), tuple(leaf(v) for v in leaves)
+
+
+def array_signature(args, kw):
+    """``signature`` with other leaves by type alone: what a trace depends on besides static
+    values."""
+    leaves, tree = jax.tree_util.tree_flatten((args, kw))
+    return str(tree), tuple(
+        ("array", tuple(v.shape), str(v.dtype), bool(getattr(v, "weak_type", False))) if is_arraylike(v) else type(v).__name__
+        for v in leaves
+    )
+
+
+def underlying_code(fun):
+    """The code object of the Python function behind a callable: through bound methods,
+    ``functools.partial`` and ``__wrapped__`` (``jax.grad`` results); None if there is none."""
+    for _ in range(12):
+        if inspect.isfunction(fun):
+            return fun.__code__
+        if inspect.ismethod(fun):
+            fun = fun.__func__
+        elif isinstance(fun, functools.partial):
+            fun = fun.func
+        else:
+            nxt = getattr(fun, "__wrapped__", None)
+            if nxt is None or nxt is fun:
+                return None
+            fun = nxt
+    return None
+
+
+class FreshJits(Interceptor):
+    """Wraps what ``jax.jit`` returns while lines ``first``..``last`` of ``path`` run, and
+    records the compilations of each call of each such jitted object."""
+
+    def __init__(self, counts, path, first, last):
+        super().__init__(None, counts)
+        self.path = path
+        self.first = first
+        self.last = last
+        # per jitted object: {"calls": [(traces, compilations, argument signature)], "program": its
+        # lowered text for the first call's arguments}
+        self.made = []
+
+    def install(self, mod, cls=None, path=None):
+        real_jit = jax.jit
+        rec = self
+
+        def jit(fun=None, *a, **k):
+            if fun is None:
+                return lambda f: jit(f, *a, **k)
+            made = real_jit(fun, *a, **k)
+            if not running_lines(rec.path, rec.first, rec.last):
+                return made
+            # No reference to the jitted object is kept: JAX drops a cache entry with the
+            # callable it was made for, and an object kept alive would change what it reuses.
+            entry = {"calls": []}
+            rec.made.append(entry)
+            code = underlying_code(fun)
+            if code is not None:
+                rec.counts.codes.add(code)
+
+            def called(*args, **kw):
+                t0, k0 = rec.counts.traces, rec.counts.compiles
+                result = made(*args, **kw)
+                jax.block_until_ready(result)
+                entry["calls"].append((rec.counts.traces - t0, rec.counts.compiles - k0, signature(args, kw)))
+                if "program" not in entry:
+                    try:
+                        entry["program"] = made.lower(*args, **kw).as_text()
+                    except Exception:  # noqa: BLE001 - not every jitted object lowers
+                        entry["program"] = None
+                return result
+
+            called.__wrapped__ = made
+            return called
+
+        self._set(jax, "jit", jit)
+        for key, val in list(vars(mod).items()):
+            if val is real_jit:
+                self._set(mod, key, jit)
+
+
+class LineCalls(Interceptor):
+    """Records the traces and compilations of each call made while a frame of ``path`` runs
+    lines ``first``..``last`` (the call the finding points at, however deep the call is)."""
+
+    def __init__(self, raw, counts, path, first, last):
+        super().__init__(raw, counts)
+        self.path = path
+        self.first = first
+        self.last = last
+        self.calls = []  # (traces, compilations, the callable, args, kw)
+
+    def record(self, real, bound, args, kw):
+        if not running_lines(self.path, self.first, self.last):
+            return real(*args, **kw)
+        t0, k0 = self.counts.traces, self.counts.compiles
+        result = real(*args, **kw)
+        jax.block_until_ready(result)
+        try:
+            # a weak reference: a jitted object kept alive would keep its cache entry too
+            ref = weakref.ref(real)
+        except TypeError:
+            ref = lambda: real  # noqa: E731 - a callable that supports no weak reference
+        self.calls.append((self.counts.traces - t0, self.counts.compiles - k0, ref, args, kw))
+        return result
+
+
+def _changed_values(watch):
+    for before, after in watch.values:
+        if isinstance(before, (int, float, str, bool)) and isinstance(after, (int, float, str, bool)) and before != after:
+            return f" ({before!r} -> {after!r})"
+    return ""
+
+
+def check_stale(mod, path, check):
+    """JAX307: run the code around the first call (a method twice on one instance) with the
+    jitted function's calls recorded, and look at the calls made after the lines ran."""
+    watched = check["watched"]
+    try:
+        raw, _obj, cls = lookup(mod, watched["target"], path)
+    except Unverified as e:
+        return "unverified", str(e)
+    label = watched["label"]
+    attribute = check["attribute"]
+    notes = []
+    for driver in check["drivers"]:
+        try:
+            runner, _o, _c, self_obj = resolve_target(mod, driver, path)
+        except Unverified as e:
+            notes.append(str(e))
+            continue
+        # the arguments the module passes: a guessed array would decide what the results show
+        argsets = [a for a in driver["argsets"] if not a["source"].endswith("guesses")]
+        if not argsets:
+            notes.append(guessed_note(driver) or f"no arguments to call {driver['label']} with")
+            continue
+        for argset in argsets[:4]:
+            jax.clear_caches()
+            watch = ChangeWatch(path, check["line"], check["end_line"], attribute)
+            err = None
+            with Counts(raw.__code__) as counts:
+                rec = StaleRecorder(raw, counts, watch)
+                try:
+                    rec.install(mod, cls, path)
+                    with watch:
+                        for _ in range(2 if check.get("repeat") else 1):
+                            trace_once(runner, driver, argset, self_obj, "call")
+                except Exception as e:  # noqa: BLE001 - the user's code may raise anything
+                    err = e
+                finally:
+                    rec.uninstall()
+            mine = [c for c in rec.calls if c["mine"]]
+            changed = f"line {check['line']} changed `{attribute}`{_changed_values(watch)}"
+            if any(not c["traced"] and c["stale"] for c in mine):
+                return "confirmed", (
+                    f"after {changed}, {label} reused the function compiled before and returned another result "
+                    f"than the function run eagerly (running {driver['label']})"
+                )
+            if any(c["traced"] and c["same_args"] for c in mine):
+                return "refuted", f"after {changed}, {label} traced again for arguments it had compiled for (running {driver['label']})"
+            if mine and not rec.before:
+                notes.append(f"running {driver['label']}, {label} was not called before {changed}")
+            elif any(c["traced"] for c in mine):
+                notes.append(f"after {changed}, {label} traced again, for arguments of other shapes (running {driver['label']})")
+            elif mine:
+                notes.append(f"after {changed}, {label} reused its compiled function, but its result is what the function gives run eagerly")
+            elif not watch.passed:
+                why = f" (it raised {short(err)})" if err is not None else ""
+                notes.append(f"running {driver['label']} did not run line {check['line']}{why}")
+            elif not rec.before:
+                notes.append(f"running {driver['label']}, {label} was not called before {changed}")
+            else:
+                why = f" (it raised {short(err)})" if err is not None else ""
+                notes.append(f"running {driver['label']}, {label} was not called with the changed object after {changed}{why}")
+    return "unverified", pick_note(notes, check)
+
+
+def check_host_calls(mod, path, check):
+    """JAX204/JAX205/JAX401 when the loop's values are not the loop variable's: run the code
+    around the call as it is, counting the traces and compilations of each call the finding's
+    line makes; the last call repeated is the control."""
+    watched = check["watched"]
+    try:
+        raw, _obj, cls = lookup(mod, watched["target"], path)
+    except Unverified as e:
+        return "unverified", str(e)
+    label = watched["label"]
+    first = min(check["line"], check.get("call_line") or check["line"])
+    notes = []
+    for driver in check["drivers"]:
+        try:
+            runner, _o, _c, self_obj = resolve_target(mod, driver, path)
+        except Unverified as e:
+            notes.append(str(e))
+            continue
+        # what the module passes: a guessed array's shape would decide whether shapes change
+        argsets = [a for a in driver["argsets"] if not a["source"].endswith("guesses")]
+        if not argsets:
+            notes.append(guessed_note(driver) or f"no arguments to call {driver['label']} with")
+            continue
+        for argset in argsets[:4]:
+            jax.clear_caches()
+            err = None
+            with Counts(raw.__code__) as counts:
+                rec = LineCalls(raw, counts, path, first, check["end_line"])
+                try:
+                    rec.install(mod, cls, path)
+                    trace_once(runner, driver, argset, self_obj, "call")
+                except Exception as e:  # noqa: BLE001 - the user's code may raise anything
+                    err = e
+                finally:
+                    rec.uninstall()
+                calls = rec.calls
+                again = None
+                if len(calls) >= 2:
+                    _t, _k, ref, args, kw = calls[-1]
+                    real = ref()
+                    t0, k0 = counts.traces, counts.compiles
+                    try:
+                        if real is None:
+                            raise Unverified("the jitted object no longer exists")
+                        jax.block_until_ready(real(*args, **kw))
+                        again = (counts.traces - t0, counts.compiles - k0)
+                    except Exception as e:  # noqa: BLE001
+                        err = err or e
+            running = f"running {driver['label']}"
+            if len(calls) < 2:
+                why = f"; it raised {short(err)}" if err is not None else ""
+                notes.append(f"{running}, line {check['line']} called {label} {_times(len(calls)) if calls else 'never'}{why}")
+                continue
+            if again is None:
+                notes.append(f"{running}, repeating the last call of {label} failed: {short(err)}")
+                continue
+            if again != (0, 0):
+                return "unverified", f"{label} traced again when its last call was repeated with the same arguments"
+            later = calls[1:]
+            retraced = sum(1 for t, k, *_ in later if t and k)
+            traces = sum(t for t, *_ in calls)
+            compiles = sum(k for _t, k, *_ in calls)
+            if retraced and check.get("every") and retraced < len(later):
+                notes.append(
+                    f"{label} traced {_times(traces)} and compiled {_times(compiles)} for the {len(calls)} calls "
+                    f"line {check['line']} made ({running}): not on every call"
+                )
+                continue
+            if retraced:
+                return "confirmed", (
+                    f"{label} traced {_times(traces)} and compiled {_times(compiles)} for the {len(calls)} calls "
+                    f"line {check['line']} made ({running}); the last call repeated compiled nothing"
+                )
+            if all(t == 0 and k == 0 for t, k, *_ in later):
+                return "refuted", f"{label} traced once for the {len(calls)} calls line {check['line']} made ({running})"
+            notes.append(f"{label} traced {_times(traces)} and compiled {_times(compiles)} for the {len(calls)} calls line {check['line']} made")
+    return "unverified", pick_note(notes, check)
+
+
+def check_jit_calls(mod, path, check):
+    """JAX401 on ``jax.jit(...)`` of an object the worker cannot rebuild: run the code around
+    it as it is, with the first call of each jitted object the lines make recorded."""
+    notes = []
+    for driver in check["drivers"]:
+        try:
+            runner, _o, _c, self_obj = resolve_target(mod, driver, path)
+        except Unverified as e:
+            notes.append(str(e))
+            continue
+        argsets = [a for a in driver["argsets"] if not a["source"].endswith("guesses")]
+        if not argsets:
+            notes.append(guessed_note(driver) or f"no arguments to call {driver['label']} with")
+            continue
+        running = f"running {driver['label']}"
+        for argset in argsets[:4]:
+            jax.clear_caches()
+            err = None
+            with Counts(None) as counts:
+                rec = FreshJits(counts, path, check["line"], check["end_line"])
+                try:
+                    rec.install(mod)
+                    trace_once(runner, driver, argset, self_obj, "call")
+                except Exception as e:  # noqa: BLE001 - the user's code may raise anything
+                    err = e
+                finally:
+                    rec.uninstall()
+            firsts = [m["calls"][0] for m in rec.made if m["calls"]]
+            if len(firsts) < 2:
+                why = f"; it raised {short(err)}" if err is not None else ""
+                notes.append(f"{running}, line {check['line']} made {len(firsts)} jitted object(s) that were called{why}")
+                continue
+            if len({sig for _t, _k, sig in firsts}) > 1:
+                # other shapes or values would trace again with one jitted object too
+                notes.append(f"{running}, the objects `jax.jit` made on line {check['line']} were called with different arguments")
+                continue
+            programs = {m.get("program") for m in rec.made if m["calls"]}
+            if None in programs or len(programs) > 1:
+                # a new program each time (a loop variable in the partial) is what is asked for
+                what = "could not all be lowered" if None in programs else "compiled different programs"
+                notes.append(f"{running}, the objects `jax.jit` made on line {check['line']} {what}")
+                continue
+            later = firsts[1:]
+            compiled = f"compiled {_times(sum(k for _t, k, _s in firsts))}"
+            counted = f"traced {_times(sum(t for t, *_ in firsts))} and {compiled}"
+            if all(t for t, *_ in later):
+                return "confirmed", (
+                    f"each of the {len(firsts)} objects `jax.jit` made on line {check['line']} traced its function again on "
+                    f"its first call, with arguments of the same shapes and dtypes, into the same program ({compiled}, {running})"
+                )
+            if not any(t or k for t, k, _s in later):
+                return "refuted", f"the {len(firsts)} objects `jax.jit` made on line {check['line']} shared one trace ({running})"
+            notes.append(f"the {len(firsts)} objects `jax.jit` made on line {check['line']} {counted}: not each of them")
+    return "unverified", pick_note(notes, check)
+
+
 def _reach_jax_name(qualified):
     """(found, DeprecationWarnings) reaching ``qualified`` as code does: import the longest
     module prefix, then the attributes."""
@@ -1034,6 +1780,14 @@ def run_check(mod, path, check):
         return check_unchanged(mod, path, check)
     if kind == "formatted-tracer":
         return check_formatted(mod, path, check)
+    if kind == "pytree_arg":
+        return check_pytree_arg(mod, path, check)
+    if kind == "stale":
+        return check_stale(mod, path, check)
+    if kind == "host_calls":
+        return check_host_calls(mod, path, check)
+    if kind == "jit_calls":
+        return check_jit_calls(mod, path, check)
     return "unverified", check.get("reason") or "no dynamic check"
 
 

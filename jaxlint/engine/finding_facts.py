@@ -19,7 +19,7 @@ from typing import Dict, List, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.examples import Examples, Param, params_of, render, value_of_src
-from jaxlint.analysis.scopes import FuncInfo, Scope
+from jaxlint.analysis.scopes import FuncInfo, Scope, dotted_name
 from jaxlint.analysis.transforms import Application, resolve
 from jaxlint.findings import FindingFacts
 
@@ -130,26 +130,74 @@ class FactsDeriver:
     def constructor_calls(self, cls_name: str) -> List[dict]:
         """Arguments of ``Cls(...)`` calls in the module (simple values only); the empty call last."""
         out = []
-        for call, scope, _ in self.index.calls:
-            if not (isinstance(call.func, cst.Name) and call.func.value == cls_name):
-                continue
-            if scope.lookup_scope(cls_name) is not self.index.module_scope:
-                continue
-            pos, kw, ok = [], {}, True
-            for a in call.args:
-                src = self.examples.render_at(a.value, call) if not a.star else None
-                if src is None:
-                    ok = False
-                    break
-                if a.keyword is None:
-                    pos.append(value_of_src(src))
-                else:
-                    kw[a.keyword.value] = value_of_src(src)
-            if ok and {"pos": pos, "kw": kw} not in out:
-                out.append({"pos": pos, "kw": kw})
+        for call, _scope, _ in self.index.calls:
+            built = self._construction(call, cls_name)
+            if built is not None and built not in out:
+                out.append(built)
         if {"pos": [], "kw": {}} not in out:
             out.append({"pos": [], "kw": {}})
         return out[:4]
+
+    def _construction(self, call: cst.Call, cls_name: str) -> Optional[dict]:
+        """The arguments of ``call`` when it is ``Cls(...)`` of the module's class ``cls_name``
+        and each argument is a simple value."""
+        where = self.examples.where(call)
+        if where is None or not (isinstance(call.func, cst.Name) and call.func.value == cls_name):
+            return None
+        if where[0].lookup_scope(cls_name) is not self.index.module_scope:
+            return None
+        pos, kw = [], {}
+        for a in call.args:
+            src = self.examples.render_at(a.value, call) if not a.star else None
+            if src is None:
+                return None
+            if a.keyword is None:
+                pos.append(value_of_src(src))
+            else:
+                kw[a.keyword.value] = value_of_src(src)
+        return {"pos": pos, "kw": kw}
+
+    def instance(self, node, cls_name: str, attr: str) -> Optional[dict]:
+        """The module's constructions of its class ``cls_name``, with their lines: only the
+        construction ``node`` is an argument of, when it is one (what that call passes is the
+        finding); else every construction of the module whose arguments are simple values."""
+        if self.index.module_scope.classes.get(cls_name) is None:
+            return None
+        hit = self._arg_of(node)
+        calls = [hit[0]] if hit is not None and self._construction(hit[0], cls_name) is not None else [c for c, _s, _o in self.index.calls]
+        ctors: List[dict] = []
+        for call in calls:
+            built = self._construction(call, cls_name)
+            if built is not None and built not in ctors:
+                ctors.append(dict(built, line=self.line_of(call)))
+        return {"cls": cls_name, "attr": attr, "ctors": ctors[:4]}
+
+    def _app_called_by(self, call: cst.Call) -> Optional[Application]:
+        """The application a call of host code calls: a call site of it, or a call of the
+        method on an instance of its class (``obj.method(...)``, ``obj(...)`` for ``__call__``)."""
+        app = self._app_reached_by(call)
+        if app is not None:
+            return app
+        for a in self.finder.applications:
+            if a.func.cls is not None and any(c is call for c, _s in self.examples.call_sites(a.func, [])):
+                return a
+        return None
+
+    def related_call(self, node) -> Optional[dict]:
+        """``node`` (a related location) as a call of a jitted callable: the callable and the
+        module-level function around the call."""
+        if not isinstance(node, cst.Call):
+            return None
+        app = self._app_called_by(node)
+        if app is None:
+            return None
+        callee = self.entry(app)
+        host = self._enclosing_function(node)
+        top = top_level(host) if host is not None else None
+        runner = self.plain(top) if top is not None else None
+        if callee is None or runner is None:
+            return None
+        return {"line": self.line_of(node), "callee": callee, "runner": runner}
 
     def _aliases(self, app: Application) -> List[str]:
         mid = id(self.index.module_scope)
@@ -281,6 +329,22 @@ class FactsDeriver:
             "aliases": [],
         }, ""
 
+    def nested(self, app: Application) -> Optional[dict]:
+        """A transformed def nested in a module-level function that returns nothing (it makes
+        the jitted function and calls it itself): the def's name and lines, and the outer
+        function as the worker calls it."""
+        f = app.func
+        fac = top_level(f)
+        if f.is_lambda or fac is None or fac is f or fac.scope.kind != "module" or fac.is_lambda or _returns_value(fac):
+            return None
+        runner = self.plain(fac)
+        if runner is None:
+            return None
+        lines = [self.line_of(f.node.name)]
+        if f.node.decorators:
+            lines.insert(0, self.line_of(f.node.decorators[0]))
+        return {"name": f.name, "lines": lines, "runner": runner}
+
     def _factory_argsets(self, fac: FuncInfo) -> Tuple[List[dict], List[str]]:
         """Arguments for calling a factory: Python numbers where nothing better is known, then arrays."""
         out: List[dict] = []
@@ -340,6 +404,9 @@ class FactsDeriver:
                     out["traced"] = traced
                 else:
                     out["unreachable"] = reason
+                    nested = self.nested(entry)
+                    if nested is not None:
+                        out["nested"] = nested
                 site = self.site(entry)
                 if site is not None:
                     out["site"] = site
@@ -369,6 +436,20 @@ class FactsDeriver:
         rebuild = self._rebuild(node)
         if rebuild is not None:
             out["rebuild"] = rebuild
+        if isinstance(node, cst.Attribute):
+            attribute = dotted_name(node)
+            if attribute is not None:
+                out["attribute"] = attribute
+        cls_name = fields.get("cls")
+        if isinstance(cls_name, str) and isinstance(var, str) and var.isidentifier():
+            instance = self.instance(node, cls_name, var)
+            if instance is not None:
+                out["instance"] = instance
+        related = fields.get("related")
+        if frame is None and related:
+            rc = self.related_call(related[0][0])
+            if rc is not None:
+                out["related_call"] = rc
         if given is not None:
             for k in ("value_kind", "entry", "parameter"):
                 v = getattr(given, k)
