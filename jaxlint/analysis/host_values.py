@@ -733,6 +733,8 @@ class HostValues:
         if q.startswith("jax.example_libraries.optimizers.") and q.rsplit(".", 1)[-1][:1].islower():
             # (init_fun, update_fun, get_params); every init_fun's state holds arrays
             return HostValue(TUPLE, e, items=(HostValue(OPT_INIT, e), None, None))
+        if q == "equinox.partition":
+            return self._partition(e, scope, env, shadow)
         if q in PARTIAL and e.args and e.args[0].keyword is None and not e.args[0].star:
             inner = self.eval(e.args[0].value, scope, env, shadow)
             if inner is None or inner.kind != JITTED or any(a.star or a.keyword is not None for a in e.args[1:]):
@@ -746,6 +748,22 @@ class HostValues:
         if app is not None and _plain_jit(app) and not app.bound_pos and not app.bound_kw and not app.bound_self:
             return HostValue(JITTED, e, app=app)
         return None
+
+    def _partition(self, e: cst.Call, scope: Scope, env: Env, shadow: frozenset) -> Optional[HostValue]:
+        """``params, static = eqx.partition(model, eqx.is_array)``: the static half is the same
+        pytree with its arrays replaced by None; its other fields (a dict, a list, a config
+        object) stay, and are hashed when the half is passed for a static parameter."""
+        args = [a for a in e.args if not a.star]
+        positional = [a.value for a in args if a.keyword is None]
+        keywords = {a.keyword.value: a.value for a in args if a.keyword is not None}
+        tree = positional[0] if positional else keywords.get("pytree")
+        spec = positional[1] if len(positional) > 1 else keywords.get("filter_spec")
+        if tree is None or spec is None or len(e.args) != len(args) or set(keywords) - {"pytree", "filter_spec"}:
+            return None
+        if resolve(spec, scope) != "equinox.is_array":
+            return None  # another filter may keep some arrays in the static half
+        static = _without_arrays(self.eval(tree, scope, env, shadow), 0)
+        return HostValue(TUPLE, e, items=(None, static)) if static is not None else None
 
     # -- instances ---------------------------------------------------------------------
     def _construct(self, e: cst.Call, cls: ClassInfo, scope: Scope, env: Env, shadow: frozenset) -> HostValue:
@@ -806,6 +824,25 @@ class HostValues:
             if a.keyword is not None and a.keyword.value in ("compare", "hash", "static", "pytree_node"):
                 return True
         return qualified(st.value.func, cls.scope).rsplit(".", 1)[-1] == "static_field"
+
+
+def _without_arrays(v: Optional[HostValue], depth: int) -> Optional[HostValue]:
+    """What ``eqx.partition(v, eqx.is_array)`` leaves in its static half: arrays become None;
+    containers and instances keep their shape (a list of arrays is a list of Nones)."""
+    if v is None or depth > 4:
+        return None
+    if v.kind in (JAX_ARRAY, NUMPY_ARRAY, JIT_RESULT):
+        return SCALAR_VAL
+    if v.kind in (LIST, DICT, SET, SCALAR):
+        return v
+    if v.kind == TUPLE and v.items is not None:
+        return HostValue(TUPLE, v.node, items=tuple(_without_arrays(it, depth + 1) for it in v.items))
+    if v.kind == INSTANCE and v.cls is not None:
+        if v.fields is None:
+            return None  # the fields are not known: neither is what stays
+        fields = {n: _without_arrays(f, depth + 1) for n, f in v.fields.items()}
+        return HostValue(INSTANCE, v.node, cls=v.cls, fields=fields)
+    return None
 
 
 def _plain_jit(app: Application) -> bool:
