@@ -213,10 +213,13 @@ class NnxAttributes:
         return by.get(id(scope), ())
 
     # -- the writes -----------------------------------------------------------------------
-    def _self_writes(self) -> Iterator[tuple]:
-        """(write, method, class) for ``self.attr = value`` in methods of NNX pytree classes."""
+    def _self_writes(self, in_place: bool = False) -> Iterator[tuple]:
+        """(write, method, class) for ``self.attr = value`` in methods of NNX pytree classes;
+        ``in_place``: also the changes of ``self.attr`` in place."""
         for w in self.index.attribute_writes:
-            if w.in_place or w.value is None:
+            if not in_place and (w.in_place or w.value is None):
+                continue
+            if w.in_place and not _direct(w):
                 continue
             f = w.scope.func if w.scope.kind == "function" else None
             if f is None or f.cls is None or f.is_lambda:
@@ -249,6 +252,65 @@ class NnxAttributes:
             if what is not None:
                 out.append(StaticDataWrite(w.value, w.attr, cls, what, first.value))
         return out
+
+
+    def static_data_additions(self) -> List[StaticDataWrite]:
+        """``self.layers = []`` then ``self.layers.append(nnx.Linear(...))`` (or ``extend``,
+        ``insert``, ``self.heads[k] = ...``) in ``__init__``: the container stays a static
+        attribute, and Flax checks the static attributes when the constructor returns
+        (``ValueError: Found unexpected data ... in static attribute``)."""
+        out: List[StaticDataWrite] = []
+        by_attr: dict = {}
+        for w, f, cls in self._self_writes(in_place=True):
+            if f.name == "__init__":
+                by_attr.setdefault((id(f.node), w.attr), []).append((w, f, cls))
+        for ws in by_attr.values():
+            rebinds = [w for w, _f, _c in ws if not w.in_place]
+            if not rebinds or not all(_plain_container(w.value, w.scope) and self.container_data(w.value, w.scope) is None for w in rebinds):
+                continue
+            first = min(w.order for w in rebinds)
+            for w, _f, cls in sorted(ws, key=lambda t: t[0].order):
+                if not w.in_place or w.order < first:
+                    continue
+                what = self._added_data(w)
+                if what is not None:
+                    # one finding per attribute: the constructor fails once, however many adds
+                    out.append(StaticDataWrite(w.node, w.attr, cls, what, None))
+                    break
+        return out
+
+    def _added_data(self, w: AttributeWrite) -> Optional[str]:
+        node = w.node
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Attribute):
+            m = node.func.attr.value
+            if m not in GROWERS or not node.args or node.args[-1].star:
+                return None
+            arg = node.args[-1].value
+            return self._elements_of(arg, w.scope, 0) if m == "extend" else self.data(arg, w.scope)
+        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Attribute) and w.value is not None:
+            return self.data(w.value, w.scope)
+        return None
+
+
+def _direct(w: AttributeWrite) -> bool:
+    """The change is made on ``self.attr`` itself (``self.attr.append(v)``, ``self.attr[k] =
+    v``), not deeper (``self.attr.sub.append(v)``)."""
+    node = w.node
+    if isinstance(node, cst.Call):
+        return isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Attribute) and isinstance(node.func.value.value, cst.Name)
+    return isinstance(node, cst.Subscript) and isinstance(node.value, cst.Attribute) and isinstance(node.value.value, cst.Name)
+
+
+def _plain_container(e, scope: Scope) -> bool:
+    """A list or dict display, or ``list()`` / ``dict()`` of the builtins."""
+    if isinstance(e, (cst.List, cst.Dict)):
+        return True
+    return (
+        isinstance(e, cst.Call)
+        and isinstance(e.func, cst.Name)
+        and e.func.value in ("list", "dict")
+        and scope.lookup_scope(e.func.value) is None
+    )
 
 
 def _is_static_or_class_method(f: FuncInfo) -> bool:
