@@ -333,6 +333,8 @@ class StaticPaths:
                 v = self.hv.value(receiver, scope, call)
                 if v is None or v.kind != INSTANCE or v.cls is None or self.hv.classes.member(v.cls, f.name) is not f:
                     continue
+                if pos[0] not in statics and self.hv.classes.pytree_kind(v.cls) is None:
+                    continue  # a traced self that is no known pytree fails first (JAX209)
                 self._reported.add(id(call))
                 for a, pname in arguments_by_parameter(app, call, pos):
                     if pname in statics and pname != pos[0]:
