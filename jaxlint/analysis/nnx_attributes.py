@@ -14,7 +14,9 @@ What is not static: ``nnx.List(...)`` / ``nnx.Dict(...)`` (modules themselves), 
 with ``nnx.data(...)``, an attribute declared at class level (``layers: list = nnx.data()``,
 ``nnx.Data[...]``), a class built with ``pytree=False`` or derived from ``nnx.Object``.  A list
 of ints or strings is static and fine.  Only classes jaxlint can resolve to ``nnx.Module`` or
-``nnx.Pytree`` count, and only values the code shows to be data.
+``nnx.Pytree`` count, without other class keywords (``experimental_pytree=True`` belongs to
+older Flax releases, which sorted attributes differently), and only values the code shows to
+be data.
 """
 
 from __future__ import annotations
@@ -71,6 +73,11 @@ class NnxAttributes:
                 return False
         found = False
         for c in self.classes.mro(cls):
+            for kw in c.node.keywords:
+                if kw.keyword is None or kw.keyword.value != "pytree":
+                    # another class keyword (``experimental_pytree=True`` of older Flax
+                    # releases, a metaclass): attributes may be sorted by other rules
+                    return False
             for b in c.bases:
                 q = qualified(b, c.scope)
                 if q in NNX_OBJECTS:

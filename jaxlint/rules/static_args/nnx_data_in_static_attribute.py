@@ -88,6 +88,14 @@ class NnxDataInStaticAttribute(Rule):
             def __init__(self, use_bias):
                 self.bias = nnx.Param(jnp.zeros(4)) if use_bias else None
         """,
+        """
+        import jax
+        from flax import nnx
+
+        class Tower(nnx.Module, experimental_pytree=True):
+            def __init__(self, rngs):
+                self.layers = [nnx.Linear(4, 4, rngs=rngs) for _ in range(3)]
+        """,
     ]
 
     def check_module(self, m):
