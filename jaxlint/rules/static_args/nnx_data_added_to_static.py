@@ -1,4 +1,4 @@
-"""JAX208 nnx-data-added-to-static-attribute."""
+"""JAX208 nnx-data-added-to-static."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
 
 
-class NnxDataAddedToStaticAttribute(Rule):
+class NnxDataAddedToStatic(Rule):
     """
     What it does
         Flags, in the ``__init__`` of a Flax NNX module, data added in place to an attribute
@@ -38,7 +38,7 @@ class NnxDataAddedToStaticAttribute(Rule):
     """
 
     code = "JAX208"
-    name = "nnx-data-added-to-static-attribute"
+    name = "nnx-data-added-to-static"
     message = "{what} is added to `{var}` of NNX module `{cls}`, a plain container and so a static attribute; the constructor refuses data there"
     fix = "start `{var}` from nnx.List() / nnx.Dict(), or assign nnx.List(...) once it is built"
     prevents = raises(

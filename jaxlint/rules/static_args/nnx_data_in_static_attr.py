@@ -1,4 +1,4 @@
-"""JAX207 nnx-data-in-static-attribute."""
+"""JAX207 nnx-data-in-static-attr."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
 
 
-class NnxDataInStaticAttribute(Rule):
+class NnxDataInStaticAttr(Rule):
     """
     What it does
         Flags an attribute of a Flax NNX module (``nnx.Module``, ``nnx.Pytree``) assigned a
@@ -42,7 +42,7 @@ class NnxDataInStaticAttribute(Rule):
     """
 
     code = "JAX207"
-    name = "nnx-data-in-static-attribute"
+    name = "nnx-data-in-static-attr"
     message = "attribute `{var}` of NNX module `{cls}` is assigned {what}{how}; NNX keeps it static and refuses data there"
     fix = "use nnx.List(...) / nnx.Dict(...) or wrap the value with nnx.data(...)"
     prevents = raises(
