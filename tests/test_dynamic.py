@@ -56,6 +56,9 @@ def statuses(findings):
     return {(os.path.basename(f.path), f.line, f.code): (f.dynamic["status"], f.dynamic["detail"]) for f in findings}
 
 
+# Rules the dynamic mode cannot check yet (declarations flax or JAX refuses, a self that is
+# not a pytree); their fixtures are checked against JAX by the oracle (tests/test_oracle.py).
+NO_DYNAMIC_CHECK = {"JAX207", "JAX208", "JAX209"}
 # Findings of forms the dynamic checks of JAX204/JAX401 do not rebuild yet (a static value
 # passed through a wrapper's parameter; `jax.jit` in a method that its callers run in a
 # loop): unverified, never refuted; the oracle counts their compilations.
@@ -80,7 +83,9 @@ def test_every_fixture_finding_is_confirmed():
     findings = run_dynamic(FIXTURES)
     assert len(findings) >= 50
     got = statuses(findings)
-    not_confirmed = {k: v for k, v in got.items() if v[0] != "confirmed"}
+    unchecked = {k: v for k, v in got.items() if k[2] in NO_DYNAMIC_CHECK}
+    assert unchecked and {v[0] for v in unchecked.values()} == {"unverified"}
+    not_confirmed = {k: v for k, v in got.items() if v[0] != "confirmed" and k[2] not in NO_DYNAMIC_CHECK}
     assert set(not_confirmed) == NOT_REBUILT
     assert {v[0] for v in not_confirmed.values()} == {"unverified"}
     # every code of the fixtures has a dynamic check, including the recompilation,

@@ -49,3 +49,12 @@ def test_static_lax_helpers_return_python_values():
     dims = lax.conv_dimension_numbers((1, 1, 3, 3), (1, 1, 2, 2), ("NCHW", "OIHW", "NCHW"))
     assert not isinstance(dims, jax.Array)
     assert lax.padtype_to_pads((4, 4), (2, 2), (1, 1), "SAME") == [(0, 1), (0, 1)]
+
+
+def test_nnx_data_classes_are_variables_or_graph_nodes():
+    nnx = pytest.importorskip("flax.nnx")
+    from flax.nnx import graphlib
+
+    for name in jax_api.NNX_DATA_CLASSES:
+        cls = getattr(nnx, name)
+        assert issubclass(cls, nnx.Variable) or graphlib.is_node_type(cls), name

@@ -42,6 +42,11 @@ OPTIMIZER = "optimiser"  # an optax GradientTransformation (its .init builds a s
 OPT_INIT = "opt_init"  # jax.example_libraries.optimizers init function
 PARAM = "param"  # a parameter of the enclosing function, as received
 FUNCTION = "function"  # a def of the module that is not jitted (hashable; its result is followed)
+ARG_PARSER = "argument parser"  # an argparse.ArgumentParser (its parse_args() builds a Namespace)
+NAMESPACE = "namespace"  # an argparse.Namespace: it defines __eq__ and no __hash__
+
+# Kinds that are arrays or containers of arrays: hashing any of them fails.
+ARRAY_KINDS = frozenset({JAX_ARRAY, NUMPY_ARRAY, OPT_STATE, JIT_RESULT})
 
 _UNHASHABLE_KINDS = {
     LIST: "a list",
@@ -51,6 +56,7 @@ _UNHASHABLE_KINDS = {
     NUMPY_ARRAY: "a NumPy array",
     OPT_STATE: "an optimiser state",
     JIT_RESULT: "the arrays returned by a jitted function",
+    NAMESPACE: "an argparse.Namespace (it defines __eq__ without __hash__)",
 }
 
 # optax optimisers whose state holds arrays (step counts, moments): verified with optax; sgd
@@ -120,8 +126,11 @@ def join(a: Optional[HostValue], b: Optional[HostValue]) -> Optional[HostValue]:
     """One path gives ``a``, another ``b``: the same kind survives, anything else is unknown."""
     if a is b:
         return a
-    if a is None or b is None or a.kind != b.kind:
+    if a is None or b is None:
         return None
+    if a.kind != b.kind:
+        # arrays either way (an optimiser state, then the state a jitted step returns): unhashable
+        return a if a.kind in ARRAY_KINDS and b.kind in ARRAY_KINDS else None
     if a.kind == TUPLE:
         if a.items is None or b.items is None or len(a.items) != len(b.items):
             return HostValue(TUPLE, a.node)
@@ -695,6 +704,10 @@ class HostValues:
                 return SCALAR_VAL if m == "item" else None
             if base.kind == OPTIMIZER and m == "init":
                 return HostValue(OPT_STATE, e)
+            if base.kind == ARG_PARSER and m == "parse_args":
+                return HostValue(NAMESPACE, e)
+            if base.kind == ARG_PARSER and m == "parse_known_args":
+                return HostValue(TUPLE, e, items=(HostValue(NAMESPACE, e), HostValue(LIST, e)))
             if base.kind in (LIST, DICT, SET) and m == "copy":
                 return HostValue(base.kind, e)
             return None
@@ -720,6 +733,10 @@ class HostValues:
                 return HostValue(JAX_ARRAY, e)
         if q.startswith("numpy.") and q[6:] in NUMPY_ARRAY_MAKERS:
             return HostValue(NUMPY_ARRAY, e)
+        if q == "argparse.ArgumentParser":
+            return HostValue(ARG_PARSER, e)
+        if q == "argparse.Namespace":
+            return HostValue(NAMESPACE, e)
         if q in CONTAINER_CTORS:
             return HostValue(LIST if q == "collections.deque" else DICT, e)
         if q.startswith("optax."):
@@ -733,6 +750,8 @@ class HostValues:
         if q.startswith("jax.example_libraries.optimizers.") and q.rsplit(".", 1)[-1][:1].islower():
             # (init_fun, update_fun, get_params); every init_fun's state holds arrays
             return HostValue(TUPLE, e, items=(HostValue(OPT_INIT, e), None, None))
+        if q == "equinox.partition":
+            return self._partition(e, scope, env, shadow)
         if q in PARTIAL and e.args and e.args[0].keyword is None and not e.args[0].star:
             inner = self.eval(e.args[0].value, scope, env, shadow)
             if inner is None or inner.kind != JITTED or any(a.star or a.keyword is not None for a in e.args[1:]):
@@ -746,6 +765,22 @@ class HostValues:
         if app is not None and _plain_jit(app) and not app.bound_pos and not app.bound_kw and not app.bound_self:
             return HostValue(JITTED, e, app=app)
         return None
+
+    def _partition(self, e: cst.Call, scope: Scope, env: Env, shadow: frozenset) -> Optional[HostValue]:
+        """``params, static = eqx.partition(model, eqx.is_array)``: the static half is the same
+        pytree with its arrays replaced by None; its other fields (a dict, a list, a config
+        object) stay, and are hashed when the half is passed for a static parameter."""
+        args = [a for a in e.args if not a.star]
+        positional = [a.value for a in args if a.keyword is None]
+        keywords = {a.keyword.value: a.value for a in args if a.keyword is not None}
+        tree = positional[0] if positional else keywords.get("pytree")
+        spec = positional[1] if len(positional) > 1 else keywords.get("filter_spec")
+        if tree is None or spec is None or len(e.args) != len(args) or set(keywords) - {"pytree", "filter_spec"}:
+            return None
+        if resolve(spec, scope) != "equinox.is_array":
+            return None  # another filter may keep some arrays in the static half
+        static = _without_arrays(self.eval(tree, scope, env, shadow), 0)
+        return HostValue(TUPLE, e, items=(None, static)) if static is not None else None
 
     # -- instances ---------------------------------------------------------------------
     def _construct(self, e: cst.Call, cls: ClassInfo, scope: Scope, env: Env, shadow: frozenset) -> HostValue:
@@ -764,7 +799,54 @@ class HostValues:
             for n in list(fields):
                 if self._field_excluded(cls, n):
                     del fields[n]
+        elif names and not any(a.star for a in e.args):
+            fields = self._init_fields(e, cls, names, scope, env, shadow)
         return HostValue(INSTANCE, e, cls=cls, fields=fields)
+
+    def _init_fields(self, e: cst.Call, cls: ClassInfo, names, scope: Scope, env: Env, shadow: frozenset):
+        """The fields an own ``__init__`` copies from its parameters (``self.nested = nested``),
+        with what the call passes for them; a field assigned anything else, or more than once,
+        is not known."""
+        if any("__new__" in c.body_scope.defs for c in self.classes.mro(cls)):
+            return None
+        init = self.classes.member(cls, "__init__")
+        if init is None or init.body_scope is None or init.is_lambda:
+            return None
+        params = init.positional_params()
+        if not params:
+            return None
+        me = params[0].name.value
+        positional = [p.name.value for p in params[1:]]
+        given: Dict[str, cst.BaseExpression] = {}
+        i = 0
+        for a in e.args:
+            if a.keyword is not None:
+                given[a.keyword.value] = a.value
+            elif i < len(positional):
+                given[positional[i]] = a.value
+                i += 1
+            else:
+                return None  # more arguments than parameters: *args
+        writes: Dict[str, list] = {}
+        for w in self.index.attribute_writes:
+            if w.scope is init.body_scope and w.name == me:
+                writes.setdefault(w.attr, []).append(w)
+        top = set()
+        for st in init.node.body.body:
+            if isinstance(st, cst.SimpleStatementLine):
+                top.update(id(small.value) for small in st.body if isinstance(small, (cst.Assign, cst.AnnAssign)))
+        fields: Dict[str, Optional[HostValue]] = {}
+        for n in names:
+            ws = writes.get(n, ())
+            v = None
+            if len(ws) == 1 and not ws[0].in_place and isinstance(ws[0].value, cst.Name) and id(ws[0].value) in top:
+                p = ws[0].value.value
+                binds = init.body_scope.bindings.get(p, ())
+                if len(binds) == 1 and binds[0].kind == "param" and p in given:
+                    v = self.eval(given[p], scope, env, shadow)
+            if not self._field_excluded(cls, n):
+                fields[n] = v
+        return fields
 
     def _field_statement(self, cls: ClassInfo, name: str) -> Optional[cst.AnnAssign]:
         for c in self.classes.mro(cls):
@@ -806,6 +888,25 @@ class HostValues:
             if a.keyword is not None and a.keyword.value in ("compare", "hash", "static", "pytree_node"):
                 return True
         return qualified(st.value.func, cls.scope).rsplit(".", 1)[-1] == "static_field"
+
+
+def _without_arrays(v: Optional[HostValue], depth: int) -> Optional[HostValue]:
+    """What ``eqx.partition(v, eqx.is_array)`` leaves in its static half: arrays become None;
+    containers and instances keep their shape (a list of arrays is a list of Nones)."""
+    if v is None or depth > 4:
+        return None
+    if v.kind in (JAX_ARRAY, NUMPY_ARRAY, JIT_RESULT):
+        return SCALAR_VAL
+    if v.kind in (LIST, DICT, SET, SCALAR):
+        return v
+    if v.kind == TUPLE and v.items is not None:
+        return HostValue(TUPLE, v.node, items=tuple(_without_arrays(it, depth + 1) for it in v.items))
+    if v.kind == INSTANCE and v.cls is not None:
+        if v.fields is None:
+            return None  # the fields are not known: neither is what stays
+        fields = {n: _without_arrays(f, depth + 1) for n, f in v.fields.items()}
+        return HostValue(INSTANCE, v.node, cls=v.cls, fields=fields)
+    return None
 
 
 def _plain_jit(app: Application) -> bool:

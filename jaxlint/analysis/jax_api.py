@@ -161,6 +161,21 @@ CALLBACKS = frozenset(
     }
 )
 
+# Flax NNX classes whose instances are data when assigned to an attribute of an NNX pytree
+# (``nnx.is_data``: Variables and graph nodes), checked against the installed Flax in the tests.
+# An NNX module keeps a plain list, dict or tuple as a *static* attribute and refuses one that
+# holds such a value.
+NNX_DATA_CLASSES = frozenset(
+    {
+        "BatchNorm", "BatchStat", "Bidirectional", "Cache", "Conv", "ConvTranspose", "Dict", "Dropout",
+        "EMA", "Einsum", "Embed", "GRUCell", "GroupNorm", "InstanceNorm", "Intermediate", "LSTMCell",
+        "LayerNorm", "Linear", "LinearGeneral", "List", "LoRA", "LoRALinear", "LoRAParam",
+        "MultiHeadAttention", "MultiMetric", "OptimizedLSTMCell", "Optimizer", "PReLU", "Param",
+        "Perturbation", "RMSNorm", "RNN", "Rngs", "Sequential", "SimpleCell", "SpectralNorm",
+        "Variable", "WeightNorm",
+    }
+)
+
 # Methods on Python containers, not arrays.
 DICT_METHODS = frozenset({"keys", "values", "items", "get"})
 

@@ -9,6 +9,9 @@ from jaxlint.rules.prevents import ErrorPattern, raises
 
 
 SCAN = frozenset({"jax.lax.scan"})
+# Equinox splits a pytree by a filter spec of Python bools (or callables); a traced leaf there
+# is refused (``ValueError: `filter_spec` leaf values cannot be traced arrays``).
+EQX_FILTERS = frozenset({"equinox.partition", "equinox.filter"})
 
 
 class UnhashableStaticArg(Rule):
@@ -27,7 +30,11 @@ class UnhashableStaticArg(Rule):
         ``functools.partial``; a transform over a jitted function (``jax.make_jaxpr``,
         ``jax.vmap``, ``jax.jit``, ``jax.grad`` over that argument) passes tracers for its
         static parameters unless it declares them static too.  Also a traced value passed
-        for ``custom_vjp``'s ``nondiff_argnums`` or for ``lax.scan``'s ``length`` / ``unroll``.
+        for ``custom_vjp``'s ``nondiff_argnums``, for ``lax.scan``'s ``length`` / ``unroll``, or
+        as the ``filter_spec`` of ``eqx.partition`` / ``eqx.filter`` (a spec computed from traced
+        leaves: equinox needs Python bools); and the static half of ``eqx.partition(model,
+        eqx.is_array)`` passed for a static parameter of ``jax.jit`` when a field it keeps is a
+        dict or list (``eqx.filter_jit`` splits those and is fine).
 
     Why is this bad?
         JAX hashes static arguments to look up the compiled function: ``ValueError:
@@ -52,6 +59,7 @@ class UnhashableStaticArg(Rule):
         ErrorPattern("ValueError", r"Non-hashable static arguments are not supported"),
         ErrorPattern("UnexpectedTracerError", r"nondiff_argnums"),
         ErrorPattern("ConcretizationTypeError", r"argument to `scan` expects a concrete"),
+        ErrorPattern("ValueError", r"`filter_spec` leaf values cannot be traced arrays"),
         stage="call",
         description="ValueError: Non-hashable static arguments are not supported",
     )
@@ -90,6 +98,9 @@ class UnhashableStaticArg(Rule):
         ctx.report(self, arg.value, what=f"Traced value `{v.name or pname}`", var=pname, func=func.name, via=via, facts=facts)
 
     def on_call(self, ctx, node, q, argvals):
+        if q in EQX_FILTERS:
+            self._traced_filter_spec(ctx, q, argvals)
+            return
         # lax.scan needs a Python int for length and unroll: it builds the loop from them.
         if q not in SCAN:
             return
@@ -100,6 +111,22 @@ class UnhashableStaticArg(Rule):
                     self, a.value, what=f"Traced value `{v.name or a.keyword.value}`", var=a.keyword.value, func="lax.scan",
                     via=": it must be a Python int", facts=facts,
                 )
+
+    def _traced_filter_spec(self, ctx, q, argvals):
+        """``eqx.partition(model, jax.tree.map(lambda w: w > 0, model))`` in traced code."""
+        positional = [(a, v) for a, v in argvals if a.keyword is None and not a.star]
+        spec = next(((a, v) for a, v in argvals if a.keyword is not None and a.keyword.value == "filter_spec"), None)
+        if spec is None and len(positional) >= 2:
+            spec = positional[1]
+        if spec is None or not surely_traced(spec[1]):
+            return
+        a, v = spec
+        name = "eqx." + q.rsplit(".", 1)[-1]
+        facts = FindingFacts(value_kind="tracer", entry=ctx.frame.entry.func.qualname, parameter="filter_spec")
+        ctx.report(
+            self, a.value, what=f"Traced value `{v.name or 'filter_spec'}`", var="filter_spec", func=name,
+            via=": its leaves must be Python bools or callables", facts=facts,
+        )
 
     def check_module(self, m):
         seen = set()

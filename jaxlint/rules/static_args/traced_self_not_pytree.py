@@ -1,0 +1,86 @@
+"""JAX209 traced-self-not-pytree."""
+
+from __future__ import annotations
+
+from jaxlint.analysis.traced_self import TracedSelf
+from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import ErrorPattern, raises
+
+
+class TracedSelfNotPytree(Rule):
+    """
+    What it does
+        Flags a call of a method decorated with ``jax.jit`` (or ``partial(jax.jit,
+        static_argnums=...)`` that leaves out ``self``) on an instance of a plain class: one
+        that is not a pytree (not a dataclass registered with JAX, an ``equinox.Module``, a
+        ``flax.struct`` dataclass, a NamedTuple or a class registered with
+        ``register_pytree_node``).
+
+    Why is this bad?
+        The jit traces ``self`` like any other parameter that is not static, and an instance of
+        a plain class is not an array: ``TypeError: Error interpreting argument to <function
+        Solver.run> as an abstract array ... passed to the function at path self``.  A
+        common slip is ``static_argnums=(1,)`` meant for the first argument after ``self``: the
+        indices count ``self``.
+
+    Example
+        class Solver:
+            @partial(jax.jit, static_argnums=(1,))
+            def run(self, x, n):
+                ...
+
+        Solver().run(x, 3)
+
+    Use instead
+        Count ``self`` in the indices (``static_argnums=(0, 2)``, or ``static_argnames``) and
+        make the class hashable by what the method reads, or make the class a pytree
+        (``equinox.Module``, ``jax.tree_util.register_dataclass``), or jit a function that
+        takes the arrays.
+
+    References
+        https://docs.jax.dev/en/latest/faq.html#how-to-use-jit-with-methods
+    """
+
+    code = "JAX209"
+    name = "traced-self-not-pytree"
+    message = "`{var}` is an instance of `{cls}`, which is not a pytree, and jitted {func}() traces `self`"
+    fix = "make `self` static (static_argnums=0, counting self in the indices), make `{cls}` a pytree, or jit a function of the arrays"
+    prevents = raises(
+        ErrorPattern("TypeError", r"as an abstract array"),
+        stage="call",
+        description="TypeError: Error interpreting argument to <function> as an abstract array (path self)",
+    )
+    bad = [
+        """
+        from functools import partial
+        import jax
+        import jax.numpy as jnp
+
+        class Solver:
+            @partial(jax.jit, static_argnums=(1,))
+            def run(self, x, n):
+                return x * n
+
+        solver = Solver()
+        solver.run(jnp.ones(3), 2)  # error: JAX209
+        """
+    ]
+    good = [
+        """
+        from functools import partial
+        import jax
+        import jax.numpy as jnp
+
+        class Solver:
+            @partial(jax.jit, static_argnums=(0, 2))
+            def run(self, x, n):
+                return x * n
+
+        solver = Solver()
+        solver.run(jnp.ones(3), 2)
+        """
+    ]
+
+    def check_module(self, m):
+        for hit in TracedSelf(m.index, m.finder, m.analyzer, m.host_values).calls():
+            m.report(self, hit.receiver, var=m.module.code_for_node(hit.receiver), cls=hit.cls.name, func=hit.func.name)
