@@ -75,8 +75,34 @@ class Analyzer:
         self.container_cache: Dict[int, frozenset] = {}
         self._callee_table: Optional[Dict] = None
         self._alias_by_app: Optional[Dict] = None
+        self._host_values = None
+        self._jax_array_names: Dict[Tuple[int, str], bool] = {}
 
     # -- plumbing ----------------------------------------------------------------
+    @property
+    def host_values(self):
+        """Host-mode values of the module (the module analysis's, when there is one)."""
+        ctx = getattr(self, "module_ctx", None)
+        if ctx is not None:
+            return ctx.host_values
+        if self._host_values is None:
+            from jaxlint.analysis.host_values import HostValues
+
+            self._host_values = HostValues(self.index, self.finder, self.classes)
+        return self._host_values
+
+    def is_jax_array(self, name: str, owner) -> bool:
+        """The global or closure variable ``name`` of ``owner`` surely holds one concrete JAX
+        array wherever traced code reads it (``W = jnp.ones(3)`` at module level)."""
+        key = (id(owner), name)
+        known = self._jax_array_names.get(key)
+        if known is None:
+            from jaxlint.analysis.host_values import JAX_ARRAY
+
+            v = self.host_values.outer_value(name, owner)
+            known = self._jax_array_names[key] = v is not None and v.kind == JAX_ARRAY
+        return known
+
     def emit(self, event: str, frame: Frame, *args) -> None:
         hs = self.handlers.get(event)
         if not hs:
@@ -214,6 +240,8 @@ class Analyzer:
         where = _entry_label(t, f)
         frame = Frame(f, f.body_scope or f.scope, where, app, t.cached)
         frame.entry_name = where
+        # ``jax.vmap(f)`` of a function that is itself decorated with ``@jax.jit`` is staged too.
+        frame.staged = app.stages or any(a.stages for a in self.finder.by_func.get(id(f.node), ()) if isinstance(a.site, cst.Decorator))
         statics, opaque = self.static_names(app)
         if isinstance(app.site, cst.Call):
             # A transform over a function that is itself jitted with static parameters: the
@@ -525,10 +553,19 @@ class Analyzer:
             if v.kind == TRACED and v.fn is None and (v.name != n or is_ref_name(n)):
                 # name parameters as the helper does; ``*_ref`` parameters are Pallas Refs
                 env[n] = v.renamed(n, REF if is_ref_name(n) else 0)
+        # A jitted function (``@jax.jit``, ``g = jax.jit(f)``, ``jax.jit(f)(x)``) is staged
+        # wherever it is called from, a vmapped-only frame too.
+        staged = (
+            frame.staged
+            or ref.stages
+            or ref.jit is not None and ref.jit.stages
+            or any(a.stages for a in self.finder.by_func.get(id(f.node), ()) if isinstance(a.site, cst.Decorator))
+        )
         key = (
             id(f.node),
             tuple(sorted((n, signature(v)) for n, v in env.items())),
             frame.cached,
+            staged,
             frame.catches_tracer_errors > 0,
             id(closure) if closure else 0,
         )
@@ -544,6 +581,7 @@ class Analyzer:
         sub.closure = closure
         sub.depth = frame.depth + 1
         sub.catches_tracer_errors = frame.catches_tracer_errors
+        sub.staged = staged
         try:
             result = self.run_frame(sub)
         finally:
@@ -552,16 +590,24 @@ class Analyzer:
         return result
 
     def trace_inline(
-        self, frame: Frame, fnval: tuple, label: str, statics: set = frozenset(), operands: Optional[List[Val]] = None
+        self,
+        frame: Frame,
+        fnval: tuple,
+        label: str,
+        statics: set = frozenset(),
+        operands: Optional[List[Val]] = None,
+        stages: bool = True,
     ) -> None:
         """A function handed to a tracing transform inside traced code.  ``operands``: what a lax
         primitive passes positionally (the carry keeps its pytree structure); further parameters
-        keep their defaults.  Without ``operands`` every parameter is traced."""
+        keep their defaults.  Without ``operands`` every parameter is traced.  ``stages``: the
+        transform stages the function (it is staged anyway inside a staged frame)."""
         ref, closure, bound_args, bound_kw = fnval
         f: FuncInfo = ref.func
         if frame.depth >= self.MAX_DEPTH:
             return
-        key = (id(f.node), "inline", frame.cached, id(closure) if closure else 0)
+        staged = frame.staged or stages
+        key = (id(f.node), "inline", frame.cached, staged, id(closure) if closure else 0)
         if key in self.memo or key in self.active:
             return
         self.active.add(key)
@@ -569,6 +615,7 @@ class Analyzer:
         sub.entry_name = frame.entry_name
         sub.closure = closure
         sub.depth = frame.depth + 1
+        sub.staged = staged
         positional = f.positional_params()
         p = f.params
         skip = 1 if (ref.bound_self and f.is_method) else 0
