@@ -30,6 +30,7 @@ from jaxlint.analysis.values import (
     ARRAY,
     DICT,
     Env,
+    JAXARR,
     NOTNONE,
     OPAQUE,
     PYSEQ,
@@ -76,7 +77,7 @@ class Analyzer:
         self._callee_table: Optional[Dict] = None
         self._alias_by_app: Optional[Dict] = None
         self._host_values = None
-        self._jax_array_names: Dict[Tuple[int, str], bool] = {}
+        self._outer_flags: Dict[Tuple[int, str], int] = {}
 
     # -- plumbing ----------------------------------------------------------------
     @property
@@ -91,16 +92,18 @@ class Analyzer:
             self._host_values = HostValues(self.index, self.finder, self.classes)
         return self._host_values
 
-    def is_jax_array(self, name: str, owner) -> bool:
-        """The global or closure variable ``name`` of ``owner`` surely holds one concrete JAX
-        array wherever traced code reads it (``W = jnp.ones(3)`` at module level)."""
+    def outer_flags(self, name: str, owner) -> int:
+        """What traced code reading the global or closure variable ``name`` of ``owner`` can
+        rely on, wherever it reads it: JAXARR for one concrete JAX array (``W = jnp.ones(3)``
+        at module level), PYSEQ for a Python list or tuple (indexing it needs a Python int)."""
         key = (id(owner), name)
-        known = self._jax_array_names.get(key)
+        known = self._outer_flags.get(key)
         if known is None:
-            from jaxlint.analysis.host_values import JAX_ARRAY
+            from jaxlint.analysis.host_values import JAX_ARRAY, LIST, TUPLE
 
             v = self.host_values.outer_value(name, owner)
-            known = self._jax_array_names[key] = v is not None and v.kind == JAX_ARRAY
+            kind = v.kind if v is not None else None
+            known = self._outer_flags[key] = JAXARR if kind == JAX_ARRAY else PYSEQ if kind in (LIST, TUPLE) else 0
         return known
 
     def emit(self, event: str, frame: Frame, *args) -> None:

@@ -527,7 +527,7 @@ class Interp:
             return Val(STATIC, name, 0, None, (FnRef(f), None, [], {}))
         if variable and owner is not self.frame.scope:
             # Not a local bound later in this function: the outer variable's object itself.
-            flags = JAXARR if self.analyzer.is_jax_array(name, owner) else 0
+            flags = self.analyzer.outer_flags(name, owner)
             return Val(STATIC, None, flags, outer=(owner, name, e if e is self.receiver and self.deferring else None))
         return STATIC_VAL
 
