@@ -31,6 +31,7 @@ from jaxlint.analysis.values import (
     DICT,
     Env,
     JAXARR,
+    NPARR,
     NOTNONE,
     OPAQUE,
     PYSEQ,
@@ -95,15 +96,16 @@ class Analyzer:
     def outer_flags(self, name: str, owner) -> int:
         """What traced code reading the global or closure variable ``name`` of ``owner`` can
         rely on, wherever it reads it: JAXARR for one concrete JAX array (``W = jnp.ones(3)``
-        at module level), PYSEQ for a Python list or tuple (indexing it needs a Python int)."""
+        at module level), NPARR for a NumPy array, PYSEQ for a Python list or tuple (indexing
+        it needs a Python int)."""
         key = (id(owner), name)
         known = self._outer_flags.get(key)
         if known is None:
-            from jaxlint.analysis.host_values import JAX_ARRAY, LIST, TUPLE
+            from jaxlint.analysis.host_values import JAX_ARRAY, LIST, NUMPY_ARRAY, TUPLE
 
             v = self.host_values.outer_value(name, owner)
-            kind = v.kind if v is not None else None
-            known = self._outer_flags[key] = JAXARR if kind == JAX_ARRAY else PYSEQ if kind in (LIST, TUPLE) else 0
+            flags = {JAX_ARRAY: JAXARR, NUMPY_ARRAY: NPARR, LIST: PYSEQ, TUPLE: PYSEQ}
+            known = self._outer_flags[key] = flags.get(v.kind, 0) if v is not None else 0
         return known
 
     def emit(self, event: str, frame: Frame, *args) -> None:

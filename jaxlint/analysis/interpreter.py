@@ -15,6 +15,7 @@ import libcst as cst
 from jaxlint.analysis.annotations import is_ref_name
 from jaxlint.analysis.classes import annotation_class
 from jaxlint.analysis.frame import Frame
+from jaxlint.analysis.host_values import NUMPY_ARRAY_MAKERS
 from jaxlint.analysis.jax_api import (
     ARRAY_ATTRS,
     AXIS_DEPENDENT,
@@ -47,6 +48,7 @@ from jaxlint.analysis.values import (
     FALSE,
     JAXARR,
     KNOWN_CONSTANTS,
+    NPARR,
     NOTNONE,
     OPAQUE,
     PYSEQ,
@@ -994,6 +996,8 @@ class Interp:
             # input is: under vmap or grad alone JAX computes on concrete values eagerly.
             return self.array_op([v for _, v in argvals], flags)
         if q.startswith("numpy."):
+            if q[6:] in NUMPY_ARRAY_MAKERS and all(v.kind == STATIC for _, v in argvals):
+                return Val(STATIC, None, NPARR)
             if q.startswith("numpy.random.") or q[6:] in NUMPY_STATIC:
                 return STATIC_VAL
             if any(v.kind == TRACED for _, v in argvals):

@@ -44,6 +44,7 @@ NONE = 4096  # the Python value None
 # Under a staging transform (jit, a lax loop body...) every JAX operation on it gives a
 # tracer, although the array itself, its shape and its conversions stay Python values.
 JAXARR = 8192
+NPARR = 16384  # a NumPy array: indexing it with a tracer converts the tracer with __array__
 
 
 class Val:
