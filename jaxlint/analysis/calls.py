@@ -93,6 +93,21 @@ class Analyzer:
             self._host_values = HostValues(self.index, self.finder, self.classes)
         return self._host_values
 
+    def attribute_is_jax_array(self, cls, attr: str) -> bool:
+        """Every value the methods of ``cls`` assign to ``self.attr`` is one JAX array."""
+        key = (id(cls), "." + attr)
+        known = self._outer_flags.get(key)
+        if known is None:
+            from jaxlint.analysis.host_values import JAX_ARRAY
+
+            writes = self.receivers.attribute_values(cls, attr)
+            hv = self.host_values
+            known = bool(writes) and all(
+                value is not None and (v := hv.value(value, scope)) is not None and v.kind == JAX_ARRAY for value, scope in writes
+            )
+            self._outer_flags[key] = known
+        return bool(known)
+
     def outer_flags(self, name: str, owner) -> int:
         """What traced code reading the global or closure variable ``name`` of ``owner`` can
         rely on, wherever it reads it: JAXARR for one concrete JAX array (``W = jnp.ones(3)``
@@ -378,6 +393,8 @@ class Analyzer:
             r = self.receivers.attribute_receiver(cls, attr)
             if r is not None and r.cls is not None:
                 return Val(STATIC, None, 0, cls=r.cls)
+            if self.classes.member(cls, attr) is None and self.attribute_is_jax_array(cls, attr):
+                return Val(STATIC, None, JAXARR)  # ``self.A = jnp.eye(n)``: a concrete JAX array
             return None
         if base.kind != TRACED:
             return None
