@@ -590,6 +590,8 @@ class Interp:
             if base.flags & JAXARR and attr in ARRAY_ATTRS:
                 # ``W.T``, ``W.at``: still the concrete array's view (``W.T`` of a vector is ``W``)
                 return Val(STATIC, None, JAXARR)
+            if base.fn is not None or base.flags & OPAQUE:
+                return STATIC_VAL
             return STATIC_VAL
         if base.flags & OPAQUE:
             return UNKNOWN_VAL
