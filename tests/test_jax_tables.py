@@ -58,3 +58,54 @@ def test_nnx_data_classes_are_variables_or_graph_nodes():
     for name in jax_api.NNX_DATA_CLASSES:
         cls = getattr(nnx, name)
         assert issubclass(cls, nnx.Variable) or graphlib.is_node_type(cls), name
+
+
+def _stage_runners():
+    """How to run a probe function under each transform of the table, with concrete inputs."""
+    x = jax.numpy.ones(3)
+    whole = lambda t, f: t(f)(x)  # noqa: E731
+    scalar = lambda t, f: t(lambda y: f(y).sum())(x)  # noqa: E731
+    return {
+        "jax.jit": whole,
+        "jax.vmap": whole,
+        "jax.pmap": lambda t, f: t(f)(x[None]),
+        "jax.checkpoint": whole,
+        "jax.remat": whole,
+        "jax.eval_shape": lambda t, f: t(f, x),
+        "jax.make_jaxpr": whole,
+        "jax.lax.scan": lambda t, f: t(lambda c, y: (f(c), None), 0.0, x),
+        "jax.lax.fori_loop": lambda t, f: t(0, 3, lambda i, c: f(c), 0.0),
+        "jax.lax.while_loop": lambda t, f: t(lambda c: f(c) < 3, lambda c: c + 1, 0.0),
+        "jax.lax.cond": lambda t, f: t(True, f, lambda c: c, 1.0),
+        "jax.lax.switch": lambda t, f: t(0, [f, lambda c: c], 1.0),
+        "jax.lax.map": lambda t, f: t(f, x),
+        "jax.lax.associative_scan": lambda t, f: t(lambda a, b: f(a) + b, x),
+        "jax.grad": scalar,
+        "jax.value_and_grad": scalar,
+        "jax.jacfwd": whole,
+        "jax.jacrev": whole,
+        "jax.hessian": scalar,
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_stage_runners()))
+def test_transforms_that_stage_trace_operations_on_concrete_values(name):
+    """``Transform.stages``: inside the function, a JAX operation on a NumPy constant gives a
+    tracer exactly under the transforms that stage (jit, lax bodies...), not under vmap/grad."""
+    import importlib
+
+    import numpy as np
+
+    from jaxlint.analysis.transforms import TRANSFORMS
+
+    module, _, attr = name.rpartition(".")
+    transform = getattr(importlib.import_module(module), attr)
+    table = np.ones(3)
+    seen = []
+
+    def probe(y):
+        seen.append(isinstance(jax.numpy.sum(table), jax.core.Tracer))
+        return y
+
+    _stage_runners()[name](transform, probe)
+    assert seen and all(s == TRANSFORMS[name].stages for s in seen), (name, seen)

@@ -31,6 +31,8 @@ from jaxlint.analysis.values import (
     ARRAY,
     DICT,
     Env,
+    JAXARR,
+    NPARR,
     NOTNONE,
     OPAQUE,
     PYSEQ,
@@ -76,8 +78,52 @@ class Analyzer:
         self.container_cache: Dict[int, frozenset] = {}
         self._callee_table: Optional[Dict] = None
         self._alias_by_app: Optional[Dict] = None
+        self._host_values = None
+        self._outer_flags: Dict[Tuple[int, str], int] = {}
 
     # -- plumbing ----------------------------------------------------------------
+    @property
+    def host_values(self):
+        """Host-mode values of the module (the module analysis's, when there is one)."""
+        ctx = getattr(self, "module_ctx", None)
+        if ctx is not None:
+            return ctx.host_values
+        if self._host_values is None:
+            from jaxlint.analysis.host_values import HostValues
+
+            self._host_values = HostValues(self.index, self.finder, self.classes)
+        return self._host_values
+
+    def attribute_is_jax_array(self, cls, attr: str) -> bool:
+        """Every value the methods of ``cls`` assign to ``self.attr`` is one JAX array."""
+        key = (id(cls), "." + attr)
+        known = self._outer_flags.get(key)
+        if known is None:
+            from jaxlint.analysis.host_values import JAX_ARRAY
+
+            writes = self.receivers.attribute_values(cls, attr)
+            hv = self.host_values
+            known = bool(writes) and all(
+                value is not None and (v := hv.value(value, scope)) is not None and v.kind == JAX_ARRAY for value, scope in writes
+            )
+            self._outer_flags[key] = known
+        return bool(known)
+
+    def outer_flags(self, name: str, owner) -> int:
+        """What traced code reading the global or closure variable ``name`` of ``owner`` can
+        rely on, wherever it reads it: JAXARR for one concrete JAX array (``W = jnp.ones(3)``
+        at module level), NPARR for a NumPy array, PYSEQ for a Python list or tuple (indexing
+        it needs a Python int)."""
+        key = (id(owner), name)
+        known = self._outer_flags.get(key)
+        if known is None:
+            from jaxlint.analysis.host_values import JAX_ARRAY, LIST, NUMPY_ARRAY, TUPLE
+
+            v = self.host_values.outer_value(name, owner)
+            flags = {JAX_ARRAY: JAXARR, NUMPY_ARRAY: NPARR, LIST: PYSEQ, TUPLE: PYSEQ}
+            known = self._outer_flags[key] = flags.get(v.kind, 0) if v is not None else 0
+        return known
+
     def emit(self, event: str, frame: Frame, *args) -> None:
         hs = self.handlers.get(event)
         if not hs:
@@ -219,6 +265,8 @@ class Analyzer:
         where = _entry_label(t, f)
         frame = Frame(f, f.body_scope or f.scope, where, app, t.cached)
         frame.entry_name = where
+        # ``jax.vmap(f)`` of a function that is itself decorated with ``@jax.jit`` is staged too.
+        frame.staged = app.stages or any(a.stages for a in self.finder.by_func.get(id(f.node), ()) if isinstance(a.site, cst.Decorator))
         statics, opaque = self.static_names(app)
         if isinstance(app.site, cst.Call):
             # A transform over a function that is itself jitted with static parameters: the
@@ -377,6 +425,8 @@ class Analyzer:
             r = self.receivers.attribute_receiver(cls, attr)
             if r is not None and r.cls is not None:
                 return Val(STATIC, None, 0, cls=r.cls)
+            if self.classes.member(cls, attr) is None and self.attribute_is_jax_array(cls, attr):
+                return Val(STATIC, None, JAXARR)  # ``self.A = jnp.eye(n)``: a concrete JAX array
             return None
         if base.kind != TRACED:
             return None
@@ -557,10 +607,19 @@ class Analyzer:
             if v.kind == TRACED and v.fn is None and (v.name != n or is_ref_name(n)):
                 # name parameters as the helper does; ``*_ref`` parameters are Pallas Refs
                 env[n] = v.renamed(n, REF if is_ref_name(n) else 0)
+        # A jitted function (``@jax.jit``, ``g = jax.jit(f)``, ``jax.jit(f)(x)``) is staged
+        # wherever it is called from, a vmapped-only frame too.
+        staged = (
+            frame.staged
+            or ref.stages
+            or ref.jit is not None and ref.jit.stages
+            or any(a.stages for a in self.finder.by_func.get(id(f.node), ()) if isinstance(a.site, cst.Decorator))
+        )
         key = (
             id(f.node),
             tuple(sorted((n, signature(v)) for n, v in env.items())),
             frame.cached,
+            staged,
             frame.catches_tracer_errors > 0,
             id(closure) if closure else 0,
         )
@@ -576,6 +635,7 @@ class Analyzer:
         sub.closure = closure
         sub.depth = frame.depth + 1
         sub.catches_tracer_errors = frame.catches_tracer_errors
+        sub.staged = staged
         try:
             result = self.run_frame(sub)
         finally:
@@ -584,16 +644,24 @@ class Analyzer:
         return result
 
     def trace_inline(
-        self, frame: Frame, fnval: tuple, label: str, statics: set = frozenset(), operands: Optional[List[Val]] = None
+        self,
+        frame: Frame,
+        fnval: tuple,
+        label: str,
+        statics: set = frozenset(),
+        operands: Optional[List[Val]] = None,
+        stages: bool = True,
     ) -> None:
         """A function handed to a tracing transform inside traced code.  ``operands``: what a lax
         primitive passes positionally (the carry keeps its pytree structure); further parameters
-        keep their defaults.  Without ``operands`` every parameter is traced."""
+        keep their defaults.  Without ``operands`` every parameter is traced.  ``stages``: the
+        transform stages the function (it is staged anyway inside a staged frame)."""
         ref, closure, bound_args, bound_kw = fnval
         f: FuncInfo = ref.func
         if frame.depth >= self.MAX_DEPTH:
             return
-        key = (id(f.node), "inline", frame.cached, id(closure) if closure else 0)
+        staged = frame.staged or stages
+        key = (id(f.node), "inline", frame.cached, staged, id(closure) if closure else 0)
         if key in self.memo or key in self.active:
             return
         self.active.add(key)
@@ -601,6 +669,7 @@ class Analyzer:
         sub.entry_name = frame.entry_name
         sub.closure = closure
         sub.depth = frame.depth + 1
+        sub.staged = staged
         positional = f.positional_params()
         p = f.params
         skip = 1 if (ref.bound_self and f.is_method) else 0

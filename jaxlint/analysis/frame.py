@@ -27,6 +27,7 @@ class Frame:
         "entry_name",
         "notnone",
         "catches_tracer_errors",
+        "staged",
     )
 
     def __init__(self, func: FuncInfo, scope: Scope, where: str, entry: Application, cached: bool):
@@ -48,6 +49,9 @@ class Frame:
         # Inside ``try: ... except TypeError:`` (or a handler that catches JAX's tracer errors,
         # which are TypeErrors): a conversion there is the deliberate "only when concrete" check.
         self.catches_tracer_errors = 0
+        # Some transform around this function stages it (jit, a lax loop body...): JAX
+        # operations on concrete values give tracers here.  Under vmap or grad alone, False.
+        self.staged = True
 
     def lookup(self, name: str) -> Optional[Val]:
         v = self.env.get(name)

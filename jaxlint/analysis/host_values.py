@@ -545,6 +545,11 @@ class HostValues:
         self._runs[key] = run
         return run
 
+    def outer_value(self, name: str, owner: Scope) -> Optional[HostValue]:
+        """What ``name`` of ``owner`` holds where an inner function (traced code reading a
+        global or a closure variable) reads it; None when not known."""
+        return self._outer_name(name, owner)
+
     def _outer_name(self, name: str, owner: Scope) -> Optional[HostValue]:
         """A name of an enclosing scope read from an inner function: every value it is ever
         bound to must agree (the inner function may run at any time)."""

@@ -15,8 +15,10 @@ import libcst as cst
 from jaxlint.analysis.annotations import is_ref_name
 from jaxlint.analysis.classes import annotation_class, class_named, is_classmethod, is_property
 from jaxlint.analysis.frame import Frame
+from jaxlint.analysis.host_values import NUMPY_ARRAY_MAKERS
 from jaxlint.analysis.jax_api import (
     ARRAY_ATTRS,
+    AXIS_DEPENDENT,
     ARRAY_METHODS,
     CONCRETE_CONTEXTS,
     CLASS_NAMESPACES,
@@ -44,7 +46,9 @@ from jaxlint.analysis.values import (
     BOOL,
     DICT,
     FALSE,
+    JAXARR,
     KNOWN_CONSTANTS,
+    NPARR,
     NOTNONE,
     OPAQUE,
     PYSEQ,
@@ -419,7 +423,7 @@ class Interp:
             for app in apps:
                 if isinstance(app.site, cst.Decorator):
                     statics, _ = self.analyzer.static_names(app)
-                    self.analyzer.trace_inline(self.frame, fnval, app.transform.label, statics)
+                    self.analyzer.trace_inline(self.frame, fnval, app.transform.label, statics, stages=app.stages)
 
     def s_ClassDef(self, st) -> None:
         self.frame.env[st.name.value] = STATIC_VAL
@@ -525,8 +529,23 @@ class Interp:
             return Val(STATIC, name, 0, None, (FnRef(f), None, [], {}))
         if variable and owner is not self.frame.scope:
             # Not a local bound later in this function: the outer variable's object itself.
-            return Val(STATIC, None, 0, outer=(owner, name, e if e is self.receiver and self.deferring else None))
+            flags = self.analyzer.outer_flags(name, owner)
+            return Val(STATIC, None, flags, outer=(owner, name, e if e is self.receiver and self.deferring else None))
         return STATIC_VAL
+
+    def array_op(self, vals, flags: int = 0) -> Val:
+        """A JAX computation with a concrete JAX array among its inputs (``W.sum()``, ``W[0]``,
+        ``W + 1`` on a global ``W``) and the other inputs ``vals``: a tracer where the frame
+        is staged (omnistaging: JAX stages every operation under jit, concrete inputs too), a
+        concrete array under vmap or grad alone and inside ``ensure_compile_time_eval()``."""
+        traced = first_traced_name(vals)
+        if traced is not None or any(v.kind == TRACED for v in vals):
+            return Val(TRACED, traced, ARRAY | flags)
+        if any(v.kind == UNKNOWN for v in vals):
+            return UNKNOWN_VAL
+        if self.frame.staged and not self.frame.concrete:
+            return Val(TRACED, None, ARRAY | flags)
+        return Val(STATIC, None, JAXARR | flags)
 
     def outer_object(self, e) -> Val:
         """``e`` evaluated where it may only be bound to a name (``buf = STATE``, a helper's
@@ -568,6 +587,9 @@ class Interp:
         if attr in STATIC_ATTRS:
             return Val(STATIC, None, SHAPE | PYSEQ if attr == "shape" else 0)
         if base.kind == STATIC:
+            if base.flags & JAXARR and attr in ARRAY_ATTRS:
+                # ``W.T``, ``W.at``: still the concrete array's view (``W.T`` of a vector is ``W``)
+                return Val(STATIC, None, JAXARR)
             if base.fn is not None or base.flags & OPAQUE:
                 return STATIC_VAL
             return STATIC_VAL
@@ -617,6 +639,8 @@ class Interp:
                 return Val(TRACED, base.name, base.flags & REF)
             return Val(TRACED, base.name, base.flags & ARRAY)
         if base.kind == STATIC:
+            if base.flags & JAXARR:
+                return self.array_op(idx)
             if any(v.kind == TRACED for v in idx):
                 return UNKNOWN_VAL
             if any(v.kind == UNKNOWN for v in idx):
@@ -634,6 +658,8 @@ class Interp:
             return Val(TRACED, name, ARRAY)  # arithmetic on a tracer gives an array
         if a.kind == UNKNOWN or b.kind == UNKNOWN:
             return UNKNOWN_VAL
+        if (a.flags | b.flags) & JAXARR:
+            return self.array_op([a, b])
         if a.container or b.container:
             return Val(STATIC, None, a.flags & (PYSEQ | DICT))
         return STATIC_VAL
@@ -658,6 +684,8 @@ class Interp:
             return Val(v.kind)
         if v.kind == TRACED:
             return Val(TRACED, v.name, v.flags & (ARRAY | BOOL))
+        if v.flags & JAXARR:
+            return self.array_op([v])
         return Val(v.kind)
 
     def e_BooleanOperation(self, e, t) -> Val:
@@ -681,6 +709,7 @@ class Interp:
         left = self.eval(e.left)
         vals = [left]
         static = True
+        arrays = False  # an elementwise comparison with a concrete JAX array
         for c in e.comparisons:
             op = c.operator
             if isinstance(op, (cst.In, cst.NotIn)) and isinstance(c.comparator, cst.Name):
@@ -702,16 +731,22 @@ class Interp:
                     continue
             elif not isinstance(op, (cst.Is, cst.IsNot)):
                 static = False
+                arrays = arrays or bool((vals[-1].flags | r.flags) & JAXARR)
             vals.append(r)
         if len(e.comparisons) > 1:
             # ``0 < x < 1`` is ``(0 < x) and (x < 1)``: the first comparison is made a bool.
-            first = Val(max(vals[0].kind, vals[1].kind), first_traced_name(vals[:2]), BOOL | ARRAY)
+            if (vals[0].flags | vals[1].flags) & JAXARR:
+                first = self.array_op(vals[:2], BOOL)
+            else:
+                first = Val(max(vals[0].kind, vals[1].kind), first_traced_name(vals[:2]), BOOL | ARRAY)
             self.emit("chained_compare", self.frame, e, first, t)
         if static:
             return STATIC_VAL
         k = max(v.kind for v in vals)
         if k == TRACED:
             return Val(TRACED, first_traced_name(vals), BOOL | ARRAY)
+        if k == STATIC and arrays:
+            return self.array_op([], BOOL)
         return Val(k)
 
     def e_IfExp(self, e: cst.IfExp, t) -> Val:
@@ -829,6 +864,8 @@ class Interp:
             if it.flags & RAW and not it.flags & ARRAY:
                 return Val(TRACED, it.name, RAW)  # rows of an array, or keys of a dict: cannot tell yet
             return Val(TRACED, it.name, it.flags & ARRAY if not it.container else 0)
+        if it.flags & JAXARR:
+            return self.array_op([])  # the rows of a concrete array are sliced out by JAX
         return Val(it.kind) if it.kind != STATIC else STATIC_VAL
 
     # -- calls -----------------------------------------------------------------------
@@ -945,12 +982,9 @@ class Interp:
         if q.startswith(CLASS_NAMESPACES) and q.rsplit(".", 1)[-1][:1].isupper():
             return self.generic(argvals)  # a class (lax.ConvDimensionNumbers, lax.Precision): a Python object
         if q.startswith(TRACED_PREFIXES):
-            if fr.concrete:
-                return STATIC_VAL
             if q.rsplit(".", 1)[-1].startswith("_"):
                 return self.generic(argvals)  # private helpers: often Python-level utilities
-            name = first_traced_name([v for _, v in argvals])
-            flags = ARRAY
+            flags = 0
             last = q.rsplit(".", 1)[-1]
             if last.startswith(("is", "logical_", "equal", "not_equal", "greater", "less")) or last in (
                 "any",
@@ -958,8 +992,14 @@ class Interp:
                 "signbit",
             ):
                 flags |= BOOL
-            return Val(TRACED, name, flags)
+            if q in AXIS_DEPENDENT and not fr.concrete:
+                return Val(TRACED, None, ARRAY)
+            # Traced where the frame stages (even ``jnp.ones(3)``), else traced only when an
+            # input is: under vmap or grad alone JAX computes on concrete values eagerly.
+            return self.array_op([v for _, v in argvals], flags)
         if q.startswith("numpy."):
+            if q[6:] in NUMPY_ARRAY_MAKERS and all(v.kind == STATIC for _, v in argvals):
+                return Val(STATIC, None, NPARR)
             if q.startswith("numpy.random.") or q[6:] in NUMPY_STATIC:
                 return STATIC_VAL
             if any(v.kind == TRACED for _, v in argvals):
@@ -992,6 +1032,11 @@ class Interp:
                         parse_statics(spec_nodes, sp)
                         if sp.opaque or sp.nums or sp.names:
                             return STATIC_VAL  # static parameters by call: not followed further
+                    if t.stages and not ref.stages:
+                        # ``jax.jit(g)(x)`` inside a vmapped function: g's body is staged
+                        ref = ref.copy()
+                        ref.stages = True
+                        fn = (ref, closure, bargs, bkw)
                     return Val(STATIC, None, 0, None, fn)
             return STATIC_VAL
         if q == "jax.eval_shape" or q == "equinox.filter_eval_shape":
@@ -1016,9 +1061,9 @@ class Interp:
         for expr in fns:
             fn = self.fn_from(expr)
             if fn is not None:
-                self.analyzer.trace_inline(fr, fn, t.label, frozenset(), operands)
-        if fr.concrete:
-            return STATIC_VAL
+                self.analyzer.trace_inline(fr, fn, t.label, frozenset(), operands, t.stages)
+        if fr.concrete or not fr.staged and all(v.kind == STATIC for _, v in argvals):
+            return STATIC_VAL  # run eagerly on concrete operands
         return Val(TRACED, first_traced_name([v for _, v in argvals]), 0)
 
     def lax_operands(self, q: str, t: Transform, e: cst.Call, argvals) -> Optional[List[Val]]:
@@ -1092,6 +1137,7 @@ class Interp:
         if app is not None:
             ref = FnRef(app.func)
             ref.bound_self = app.bound_self
+            ref.stages = app.stages  # ``g = jax.jit(f)``: calling g stages f
             return self.invoke(e, Val(STATIC, name, 0, None, (ref, None, [], {})), argvals)
         v = self.name_val(func)
         if v.fn is not None:
@@ -1158,6 +1204,8 @@ class Interp:
             if name in ("str", "repr", "format") and vals and vals[0].kind == TRACED:
                 return Val(STATIC, vals[0].name, TEXT)
             return STATIC_VAL
+        if name in ("abs", "round", "sum", "pow", "divmod") and any(v.flags & JAXARR for v in vals):
+            return self.array_op(vals)  # ``abs(W)`` is ``W.__abs__()``: a JAX operation
         if name in ("abs", "round", "sum", "pow", "divmod", "min", "max"):
             v = joinall(vals) if vals else STATIC_VAL
             if v.kind == TRACED:
@@ -1213,6 +1261,9 @@ class Interp:
         out = self.invoke(e, bound, inputs)
         # with ``mutable=`` apply returns (output, updated collections)
         return UNKNOWN_VAL if mutable else out
+
+    # Methods of ``x.at[i]``: functional updates, they return arrays.
+    _UPDATE_METHODS = frozenset({"set", "add", "multiply", "divide", "power", "min", "max", "apply", "get"})
 
     def call_attribute(self, e: cst.Call, func: cst.Attribute) -> Val:
         fr = self.frame
@@ -1281,7 +1332,7 @@ class Interp:
                 if meth in ("index", "count"):
                     return UNKNOWN_VAL
                 return Val(TRACED, base.name)
-            if meth in ("set", "add", "multiply", "divide", "power", "min", "max", "apply", "get"):
+            if meth in self._UPDATE_METHODS:
                 return Val(TRACED, base.name, ARRAY)
             if fr.concrete:
                 return STATIC_VAL
@@ -1295,6 +1346,12 @@ class Interp:
             return Val(TRACED, base.name, flags)
         if base.kind == UNKNOWN:
             return UNKNOWN_VAL
+        if base.flags & JAXARR:
+            if meth in ("item", "tolist"):
+                return STATIC_VAL  # a concrete array converts to Python values
+            if meth in ARRAY_METHODS or meth in self._UPDATE_METHODS:
+                return self.array_op([v for _, v in argvals], BOOL if meth in ("any", "all") else 0)
+            return self.generic(argvals)
         if meth == "format" and isinstance(base_expr, (cst.SimpleString, cst.ConcatenatedString)):
             traced = next((v for _, v in argvals if v.kind == TRACED), None)
             return Val(STATIC, traced.name, TEXT) if traced is not None else STATIC_VAL

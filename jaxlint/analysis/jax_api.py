@@ -176,6 +176,11 @@ NNX_DATA_CLASSES = frozenset(
     }
 )
 
+
+# Functions whose result depends on the named axis they run under, not only on their
+# arguments: a batched value under vmap even when every argument is a Python value.
+AXIS_DEPENDENT = frozenset({"jax.lax.axis_index"})
+
 # Methods on Python containers, not arrays.
 DICT_METHODS = frozenset({"keys", "values", "items", "get"})
 

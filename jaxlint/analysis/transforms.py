@@ -29,6 +29,7 @@ class Transform:
         "refs",
         "arity",
         "differentiated",
+        "stages",
     )
 
     def __init__(
@@ -44,6 +45,7 @@ class Transform:
         refs: bool = False,
         arity=None,
         differentiated: bool = False,
+        stages: bool = True,
     ):
         self.label = label  # "jitted", "vmapped", "lax.scan body", ...
         self.fn_args = tuple(fn_args)  # (position, keyword) of the function arguments
@@ -64,11 +66,16 @@ class Transform:
         # primal values.  Python control flow and int()/float() work on them; only NumPy's
         # __array__ conversion fails (TracerArrayConversionError).
         self.differentiated = differentiated
+        # The function is traced to a jaxpr ("staged out"): every JAX operation in it gives a
+        # tracer, even on concrete inputs (``jnp.sum(GLOBAL)``).  vmap and grad alone evaluate
+        # operations on concrete values eagerly, and so does associative_scan (plain Python
+        # over slices of its operands).
+        self.stages = stages
 
 
 _JIT = Transform("jitted", cached=True, statics=True)
 _PMAP = Transform("pmapped", cached=True, statics=True, in_axes=True)
-_VMAP = Transform("vmapped", in_axes=True)
+_VMAP = Transform("vmapped", in_axes=True, stages=False)
 _REMAT = Transform("checkpointed", statics=True)
 _SHAPE = Transform("eval_shape-traced", effects=False)
 _FILTER_SHAPE = Transform("eval_shape-traced", effects=False, filtered=True)
@@ -79,13 +86,13 @@ _WHILE = Transform("lax.while_loop function", ((0, "cond_fun"), (1, "body_fun"))
 _COND = Transform("lax.cond branch", ((1, "true_fun"), (2, "false_fun")), arity=lambda n: max(n - 3, 0))
 _SWITCH = Transform("lax.switch branch", ((1, "branches"),), arity=lambda n: max(n - 2, 0))
 _MAP = Transform("lax.map function", ((0, "f"),), arity=lambda n: 1)
-_ASSOC = Transform("lax.associative_scan function", ((0, "fn"),), arity=lambda n: 2)
+_ASSOC = Transform("lax.associative_scan function", ((0, "fn"),), arity=lambda n: 2, stages=False)
 _PALLAS = Transform("Pallas kernel", ((0, "kernel"),), refs=True)
 _FILTER_JIT = Transform("filter-jitted", cached=True, filtered=True)
-_FILTER_VMAP = Transform("filter-vmapped", filtered=True)
+_FILTER_VMAP = Transform("filter-vmapped", filtered=True, stages=False)
 _NNX_JIT = Transform("nnx-jitted", cached=True, statics=True, opaque_attrs=True)
-_GRAD = Transform("differentiated", effects=False, differentiated=True)
-_NNX_VMAP = Transform("nnx-vmapped", in_axes=True, opaque_attrs=True)
+_GRAD = Transform("differentiated", effects=False, differentiated=True, stages=False)
+_NNX_VMAP = Transform("nnx-vmapped", in_axes=True, opaque_attrs=True, stages=False)
 
 TRANSFORMS: Dict[str, Transform] = {
     "jax.jit": _JIT,
@@ -299,11 +306,15 @@ class Application:
         "bound_false",
         "argnums",
         "receiver_cls",
+        "stages",
     )
 
     def __init__(self, func: FuncInfo, transform: Transform, site, site_scope: Scope):
         self.func = func
         self.transform = transform
+        # Some transform of this application stages the function (``@jax.jit`` stacked on
+        # ``@jax.vmap`` does, though the vmap is the one recorded).
+        self.stages = transform.stages
         self.statics = StaticSpec()
         self.site = site  # the decorator or call that applies the transform
         self.site_scope = site_scope
@@ -415,7 +426,7 @@ def _false_keywords(args) -> FrozenSet[str]:
 class FnRef:
     """A function value as the analysis sees it: which def, and what is already bound."""
 
-    __slots__ = ("func", "bound_self", "bound_pos", "bound_kw", "bound_set", "bound_false", "jit", "receiver_cls")
+    __slots__ = ("func", "bound_self", "bound_pos", "bound_kw", "bound_set", "bound_false", "jit", "receiver_cls", "stages")
 
     def __init__(self, func: FuncInfo):
         self.func = func
@@ -426,6 +437,13 @@ class FnRef:
         self.bound_false: FrozenSet[str] = frozenset()  # bound keywords whose value is False
         self.jit: Optional[Application] = None
         self.receiver_cls = None  # a bound method: the class of the object it is bound to
+        self.stages = False  # wrapped by a staging transform where it was built (``jax.jit(g)``)
+
+    def copy(self) -> "FnRef":
+        out = FnRef(self.func)
+        for slot in FnRef.__slots__[1:]:
+            setattr(out, slot, getattr(self, slot))
+        return out
 
 
 class TransformFinder:
@@ -640,6 +658,7 @@ class TransformFinder:
             app.statics.names = []
             app.unbatched = frozenset()
             app.transform = next((x[0] for x in tracing if x[0].cached), t)
+            app.stages = any(x[0].stages for x in tracing)
         self._add(app)
 
     def _from_call(self, call: cst.Call, t: Transform, args: List[cst.Arg], scope: Scope) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.values import ARRAY, DICT, OPAQUE, PYSEQ, RAW, REF, TRACED
+from jaxlint.analysis.values import ARRAY, DICT, JAXARR, OPAQUE, PYSEQ, RAW, REF, STATIC, TRACED
 
 
 def plain_traced(v) -> bool:
@@ -23,6 +23,12 @@ def surely_traced(v) -> bool:
     if v.kind != TRACED or v.flags & (OPAQUE | REF):
         return False
     return not (v.flags & RAW and not v.flags & ARRAY)
+
+
+def staged_array(frame, v) -> bool:
+    """A concrete JAX array (a global ``W = jnp.ones(3)``) in a frame that stages JAX operations:
+    comparing it, or its elements, gives a tracer (``max(W)``, ``min(S, 1.0)``)."""
+    return v.kind == STATIC and bool(v.flags & JAXARR) and frame.staged and not frame.concrete
 
 
 def is_at_indexer(e) -> bool:

@@ -4,9 +4,11 @@ Every value has a *kind*:
 
 * ``STATIC``: a concrete Python value at trace time (constants, ``x.shape``, ``len(x)``,
   static and unpassed-default parameters, module globals, values under
-  ``jax.ensure_compile_time_eval()``);
-* ``TRACED``: an abstract tracer (non-static parameters and everything computed from them,
-  every ``jnp.*``/``lax.*``/``jax.random.*`` result);
+  ``jax.ensure_compile_time_eval()``, JAX computations on concrete values where no enclosing
+  transform stages them: under ``jax.vmap`` or ``jax.grad`` alone);
+* ``TRACED``: an abstract tracer (non-static parameters and everything computed from them;
+  under a staging transform every ``jnp.*``/``lax.*``/``jax.random.*`` result, also of
+  concrete inputs such as a global JAX array);
 * ``UNKNOWN``: the analysis cannot tell (results of calls it cannot resolve, attributes of
   objects whose fields may be static).  Rules stay silent on ``UNKNOWN``: precision first.
 
@@ -38,6 +40,11 @@ TEXT = 512  # a string formatted from a traced value (it shows the tracer, not t
 TRUE = 1024  # a Python value known to be true (the literal True)
 FALSE = 2048  # a Python value known to be false (False, None)
 NONE = 4096  # the Python value None
+# A concrete JAX array (a module global, or computed where nothing stages the computation).
+# Under a staging transform (jit, a lax loop body...) every JAX operation on it gives a
+# tracer, although the array itself, its shape and its conversions stay Python values.
+JAXARR = 8192
+NPARR = 16384  # a NumPy array: indexing it with a tracer converts the tracer with __array__
 
 
 class Val:

@@ -42,6 +42,7 @@ def call_recorder(path: str, calls: list):
                 "cached": bool(fr.cached),
                 "effects": bool(t.effects),
                 "differentiated": bool(t.differentiated),
+                "staged": bool(fr.staged),
                 "label": t.label,
             }
         )

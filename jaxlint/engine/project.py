@@ -122,6 +122,7 @@ class _Target:
         entry = _RemoteEntry(rec, where, path)
         frame = Frame(ref.func, ref.func.scope, where, entry, rec["cached"])
         frame.entry_name = where
+        frame.staged = rec.get("staged", True)
         argvals = []
         for k, f in rec["args"]:
             argvals.append((cst.Arg(value=cst.Name("_")), Val(k, None, f)))

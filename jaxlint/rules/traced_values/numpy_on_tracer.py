@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from jaxlint.analysis.jax_api import NUMPY_SAFE
-from jaxlint.analysis.values import OPAQUE, REF, TRACED
-from jaxlint.analysis.value_checks import value_label
+import libcst as cst
+
+from jaxlint.analysis.values import NPARR, OPAQUE, REF, STATIC, TRACED
+from jaxlint.analysis.value_checks import plain_traced, value_label
 from jaxlint.fixes.jnp_equivalent import jnp_fix
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
@@ -14,7 +16,7 @@ class NumpyOnTracer(Rule):
     """
     What it does
         Flags a NumPy function (``np.exp``, ``np.asarray``, ``np.where``, ...) called on a traced
-        value.
+        value, and a NumPy array indexed with one (``np.arange(n)[i]``).
 
     Why is this bad?
         NumPy converts its inputs to ``numpy.ndarray``, which needs concrete data:
@@ -72,4 +74,14 @@ class NumpyOnTracer(Rule):
             if v.kind == TRACED and not v.flags & (OPAQUE | REF):
                 fix = jnp_fix(node, short, ctx.frame.scope)
                 ctx.report(self, node, func="np." + short, short=short, var=value_label(v, a.value), autofix=fix)
+                return
+
+    def on_subscript(self, ctx, node, base, idx):
+        # ``ndarray.__getitem__`` converts an array index to a NumPy array (a traced slice
+        # bound is another error: the slice needs a Python int).
+        if base.kind != STATIC or not base.flags & NPARR:
+            return
+        for el, v in zip(node.slice, idx):
+            if isinstance(el.slice, cst.Index) and plain_traced(v):
+                ctx.report(self, node, func="ndarray.__getitem__", short="asarray(...)[...]", var=value_label(v, el.slice.value))
                 return

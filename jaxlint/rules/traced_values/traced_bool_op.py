@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.analysis.values import DICT, PYSEQ, TRACED
-from jaxlint.analysis.value_checks import plain_traced, value_label
+from jaxlint.analysis.value_checks import plain_traced, staged_array, value_label
 from jaxlint.fixes.declare import UNSAFE, replace
 from jaxlint.fixes.where_select import condition_code
 from jaxlint.fixes.logical_ops import boolop_fix, min_max_fix, not_fix
@@ -82,7 +82,9 @@ class TracedBoolOp(Rule):
     def on_call(self, ctx, node, q, argvals):
         if q in ("builtins.min", "builtins.max"):
             for a, v in argvals:
-                if a.keyword is None and (plain_traced(v) or (v.kind == TRACED and v.flags & PYSEQ and len(argvals) == 1)):
+                if a.keyword is None and (
+                    plain_traced(v) or (v.kind == TRACED and v.flags & PYSEQ and len(argvals) == 1) or staged_array(ctx.frame, v)
+                ):
                     fix = min_max_fix(node, q[9:], ctx.frame.scope)
                     ctx.report(self, node, op=f"`{q[9:]}()`", var=value_label(v, a.value), autofix=fix)
                     return
