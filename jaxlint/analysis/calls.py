@@ -313,11 +313,23 @@ class Analyzer:
             flags |= NOTNONE
         if t.refs or is_ref_name(name):
             return Val(TRACED, name, flags | REF)
-        return Val(TRACED, name, flags | self.param_shape_flags(f, param, name), cls=self.pytree_class(param, f))
+        flags |= self.param_shape_flags(f, param, name)
+        cls = self.pytree_class(param, f)
+        ext = self.imported_class(param, f) if cls is None and not flags & ARRAY else None
+        return Val(TRACED, name, flags, cls=cls, ext=ext)
 
     def pytree_class(self, param, f: FuncInfo):
         """The module's class a parameter is annotated with (``state: TrainState``), if any."""
         return annotation_class(param.annotation.annotation, f.scope) if param.annotation is not None else None
+
+    @staticmethod
+    def imported_class(param, f: FuncInfo) -> Optional[str]:
+        """The imported name a parameter is annotated with (``robot: Robot`` after ``from .models
+        import Robot``): maybe a class of another module of the run, which the cross-module
+        phase looks up."""
+        if param.annotation is None:
+            return None
+        return resolve(param.annotation.annotation, f.scope)
 
     # -- instances of the module's classes -------------------------------------------
     def instance_attribute(self, frame: Frame, base: Val, attr: str, name: Optional[str]) -> Optional[Val]:

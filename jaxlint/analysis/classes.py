@@ -111,6 +111,23 @@ class ClassModel:
             self._mro[id(cls)] = r
         return r
 
+    def imported_base(self, cls: ClassInfo) -> Optional[str]:
+        """The qualified name (as imported) of the one base class, along the module's MRO of
+        ``cls``, that is not a class of the module; None when there is none or several (then
+        which one defines a member cannot be told here)."""
+        found = []
+        for c in self.mro(cls):
+            local = self.bases(c)
+            for b in c.bases:
+                if isinstance(b, cst.Name) and any(x.name == b.value for x in local):
+                    continue
+                q = resolve(b, c.scope)
+                if q is None:
+                    return None  # a base the module computes: nothing to look up
+                if q not in found:
+                    found.append(q)
+        return found[0] if len(found) == 1 else None
+
     def member(self, cls: ClassInfo, name: str) -> Optional[FuncInfo]:
         """The function ``name`` of the class or its bases in the module."""
         for c in self.mro(cls):

@@ -16,9 +16,13 @@ _KEEP_FLAGS = ARRAY | BOOL | PYSEQ | DICT | RAW | REF
 
 
 def call_recorder(path: str, calls: list):
-    """The Analyzer's hook for imported callees: remember the call, know nothing of the result."""
+    """The Analyzer's hook for imported callees: remember the call, know nothing of the result.
 
-    def record(interp, call_node, q: str, argvals):
+    ``member``: the call is ``obj.member(...)`` (or, with ``attribute``, the read ``obj.member``)
+    on an instance (``self_val``) of the imported class ``q``; the cross-module phase looks the
+    member up in that class and its bases."""
+
+    def record(interp, call_node, q: str, argvals, member=None, self_val=None, attribute=False):
         fr = interp.frame
         args: List[list] = []
         kwargs: Dict[str, list] = {}
@@ -32,8 +36,12 @@ def call_recorder(path: str, calls: list):
                 args.append(kv)
         t = fr.entry.transform
         origin = getattr(fr.entry, "origin", None)  # (entry, file) when the entry is in another file
+        rec = {}
+        if member is not None:
+            rec = {"member": member, "self": [self_val.kind, self_val.flags & _KEEP_FLAGS], "attribute": attribute}
         calls.append(
             {
+                **rec,
                 "target": q,
                 "args": args,
                 "kwargs": kwargs,

@@ -18,7 +18,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import libcst as cst
 
 from jaxlint.analysis.frame import Frame
-from jaxlint.analysis.values import Val
+from jaxlint.analysis.classes import decorator_names, is_classmethod, is_property
+from jaxlint.analysis.values import OPAQUE, STATIC, TRACED, Val
 from jaxlint.analysis.transforms import FnRef
 from jaxlint import selectors
 from jaxlint.config import Config
@@ -116,7 +117,38 @@ class _Target:
         q = scope.imports.get(name)
         return None, q  # maybe re-exported from another module
 
-    def follow(self, rec: dict, ref: FnRef, importer: str) -> None:
+    def cls(self, name: str):
+        """(the class ``name`` of the module, None) or (None, the import it may be re-exported from)."""
+        scope = self.index.module_scope
+        c = scope.classes.get(name)
+        if c is not None:
+            return c, None
+        return None, scope.imports.get(name)
+
+    def follow_member(self, rec: dict, cls, f, importer: str) -> None:
+        """``obj.member(...)`` of a record, on an instance of ``cls`` (a class of this module
+        whose MRO has ``f``): ``f`` interpreted with the receiver the record describes."""
+        decorators = decorator_names(f.node, f.scope) if not f.is_lambda else set()
+        if rec.get("attribute") and not is_property(f):
+            return  # a method read, not called, or a field: nothing runs here
+        if not f.is_method and "staticmethod" not in decorators:
+            return
+        kind, flags = rec["self"]
+        if is_classmethod(f):
+            self_val = Val(STATIC, None, 0, cls=cls)
+        elif kind == TRACED:
+            # A traced receiver is a pytree of its class: the class model says which fields are
+            # leaves; where it cannot tell, the fields stay unknown.
+            self_val = Val(TRACED, None, flags | OPAQUE, cls=cls)
+        elif kind == STATIC:
+            self_val = Val(STATIC, None, 0, cls=cls)
+        else:
+            return
+        ref = FnRef(f)
+        ref.bound_self = "staticmethod" not in decorators
+        self.follow(rec, ref, importer, self_val if ref.bound_self else None)
+
+    def follow(self, rec: dict, ref: FnRef, importer: str, self_val: Optional[Val] = None) -> None:
         path = rec.get("entry_path", importer)
         where = f"{rec['entry']} in {path}"
         entry = _RemoteEntry(rec, where, path)
@@ -127,7 +159,7 @@ class _Target:
             argvals.append((cst.Arg(value=cst.Name("_")), Val(k, None, f)))
         for kw, (k, f) in sorted(rec["kwargs"].items()):
             argvals.append((cst.Arg(value=cst.Name("_"), keyword=cst.Name(kw)), Val(k, None, f)))
-        self.analyzer.call_function(frame, None, (ref, None, [], {}), argvals)
+        self.analyzer.call_function(frame, None, (ref, None, [], {}), argvals, self_val)
 
     def findings(self, config: Config) -> List[Finding]:
         if not self.reports.pending:
@@ -209,6 +241,27 @@ def cross_module_findings(
             return resolve(absolute(reexport, modname, is_pkg), hops + 1)
         return None, None
 
+    def resolve_member(qual: str, member: str, hops: int = 0):
+        """(target, class, function) for ``member`` of the class ``qual``, looked up along its
+        bases, also those in other modules of the run."""
+        mod, _, name = qual.rpartition(".")
+        t = target(mod) if mod else None
+        if t is None or hops > 3:
+            return None, None, None
+        modname, is_pkg = module_name(t.path), os.path.basename(t.path) == "__init__.py"
+        cls, reexport = t.cls(name)
+        if cls is None:
+            if reexport is None:
+                return None, None, None
+            return resolve_member(absolute(reexport, modname, is_pkg), member, hops + 1)
+        f = t.analyzer.classes.member(cls, member)
+        if f is not None:
+            return t, cls, f
+        base = t.analyzer.classes.imported_base(cls)
+        if base is None:
+            return None, None, None
+        return resolve_member(absolute(base, modname, is_pkg), member, hops + 1)
+
     work = [(display, rec) for display, recs in sorted(calls_by_display.items()) for rec in recs]
     cache_key = None
     if cache is not None:
@@ -261,12 +314,18 @@ def cross_module_findings(
                 if key in done:
                     continue
                 done.add(key)
-                t, ref = resolve(qual)
+                if "member" in rec:
+                    t, cls, f = resolve_member(qual, rec["member"])
+                else:
+                    (t, ref), cls = resolve(qual), None
                 if t is None:
                     continue
                 before = len(t.calls)
                 try:
-                    t.follow(rec, ref, importer)
+                    if cls is not None:
+                        t.follow_member(rec, cls, f, importer)
+                    else:
+                        t.follow(rec, ref, importer)
                 except RecursionError:
                     continue
                 for r in t.calls[before:]:
