@@ -1,0 +1,70 @@
+"""Classes of other modules of the run: methods, properties, ``super()`` and inherited members
+of a class imported by the module whose jitted code calls them are interpreted where the class
+is defined, and what goes wrong there is reported in the class's file (fixtures/robot_pkg)."""
+
+import os
+import shutil
+
+from fixture_units import ROOT
+from jaxlint.config import Config
+from jaxlint.engine.run import lint_files
+
+PKG = os.path.join(ROOT, "fixtures", "robot_pkg")
+
+EXPECTED = [
+    ("robot_pkg/base.py", 13, 9, "JAX302"),
+    ("robot_pkg/base.py", 22, 12, "JAX101"),
+    ("robot_pkg/models.py", 15, 12, "JAX101"),
+    ("robot_pkg/models.py", 47, 12, "JAX101"),
+    ("robot_pkg/models.py", 53, 16, "JAX104"),
+    ("robot_pkg/models.py", 77, 18, "JAX103"),
+]
+
+
+def _lint(root, jobs=1, cache_dir=None, names=None):
+    files = [os.path.join(root, n) for n in (names or sorted(os.listdir(root))) if n.endswith(".py")]
+    display = lambda p: os.path.relpath(p, os.path.dirname(root))  # noqa: E731
+    return lint_files(files, Config(), jobs=jobs, cache_dir=cache_dir, display=display).findings
+
+
+def _keys(findings):
+    return [(f.path, f.line, f.column, f.code) for f in findings]
+
+
+def test_methods_of_imported_classes_are_followed_where_the_class_is():
+    found = _lint(PKG)
+    assert _keys(found) == EXPECTED
+    by_line = {(f.path, f.line): f.message for f in found}
+    assert "jitted walk_drifted() in robot_pkg/train.py" in by_line[("robot_pkg/base.py", 22)]
+    assert "in step(), called with traced values from jitted walk() in robot_pkg/train.py" in by_line[("robot_pkg/models.py", 15)]
+
+
+def test_two_processes_give_the_same_findings(monkeypatch):
+    from jaxlint.engine import runner
+
+    # the package is small: make ``jobs=2`` really lint it in two worker processes
+    monkeypatch.setattr(runner, "POOL_MIN_FILES", 1)
+    monkeypatch.setattr(runner, "POOL_MIN_BYTES", 0)
+    one = _lint(PKG, jobs=1)
+    two = _lint(PKG, jobs=2)
+    assert [f.to_dict() for f in one] == [f.to_dict() for f in two]
+    assert _keys(two) == EXPECTED
+
+
+def test_without_the_class_module_the_methods_are_unknown():
+    # train.py alone: Robot, Arm, ... cannot be seen, so what their methods return is unknown
+    # and nothing is reported in train.py (``if arm.links() > 2`` there is a static test).
+    assert _keys(_lint(PKG, names=["train.py"])) == []
+    # models.py and train.py without base.py: the members inherited from Body are not found.
+    assert _keys(_lint(PKG, names=["models.py", "train.py"])) == [k for k in EXPECTED if k[0] != "robot_pkg/base.py"]
+
+
+def test_editing_the_base_class_module_is_seen_by_a_cached_run(tmp_path):
+    pkg = tmp_path / "robot_pkg"
+    shutil.copytree(PKG, pkg)
+    cache = str(tmp_path / "cache")
+    assert _keys(_lint(str(pkg), cache_dir=cache)) == EXPECTED
+    assert _keys(_lint(str(pkg), cache_dir=cache)) == EXPECTED
+    base = pkg / "base.py"
+    base.write_text(base.read_text().replace("        if x.sum() > self.n:  # error: JAX101\n", "        if self.n > 1:\n"))
+    assert _keys(_lint(str(pkg), cache_dir=cache)) == [k for k in EXPECTED if k[:2] != ("robot_pkg/base.py", 22)]
