@@ -18,6 +18,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import libcst as cst
 
 from jaxlint.analysis.frame import Frame
+from jaxlint.analysis.jax_api import STATIC_PREFIXES, TRACED_PREFIXES
 from jaxlint.analysis.classes import decorator_names, is_classmethod, is_property
 from jaxlint.analysis.values import OPAQUE, STATIC, TRACED, Val
 from jaxlint.analysis.transforms import FnRef
@@ -33,6 +34,8 @@ from jaxlint.engine.source import decode_source
 from jaxlint.findings import Finding
 
 MAX_ROUNDS = 3
+# Functions whose behaviour jaxlint knows from its tables: never a wrapper of a user's jit.
+KNOWN_APIS = TRACED_PREFIXES + STATIC_PREFIXES + ("numpy.",)
 
 
 def module_name(path: str) -> str:
@@ -98,7 +101,8 @@ class _Target:
         self.reports = Reports()
         self.calls: list = []
         self.silenced: List[tuple] = []  # (path, line, code) of findings a `# noqa` silenced
-        _instances, handlers = rule_handlers(rules)
+        self.rules, handlers = rule_handlers(rules)
+        self._forwards = None  # StaticPaths.forwards of the module, once asked for
         self.analysis = ModuleAnalysis(module, text, config, handlers, self.reports, call_recorder(display, self.calls))
         self.index = self.analysis.index
         self.finder = self.analysis.finder
@@ -116,6 +120,51 @@ class _Target:
             return r, None
         q = scope.imports.get(name)
         return None, q  # maybe re-exported from another module
+
+    def _report_paths(self, paths) -> None:
+        rule = next((r for r in self.rules if r.code == "JAX202"), None)
+        if rule is not None and paths:
+            self.analysis.__dict__["static_paths"] = paths  # the rule reports these paths, and only these
+            rule.check_module(self.analysis)
+
+    def host_paths(self, lookup) -> list:
+        """JAX202 at the module's host calls whose callee, a factory of another module
+        (``lookup``: see StaticPaths.imported), puts the value in a static slot.  Returns the
+        paths that end in a wrapper of another module, as (StaticPath, text saying where the
+        value is built)."""
+        from jaxlint.analysis.static_paths import RemoteSlot, StaticPaths
+
+        if not any(r.code == "JAX202" for r in self.rules):
+            return []
+        a = self.analysis
+        paths = StaticPaths(a.index, a.finder, a.analyzer, a.host_values).imported(lookup)
+        self._report_paths([p for p in paths if not isinstance(p.node, RemoteSlot)])
+        remote = []
+        for p in paths:
+            if isinstance(p.node, RemoteSlot):
+                where = a.positions.get(p.built) if p.built is not None else None
+                built = f" (built at line {where.start.line} of {self.display})" if where is not None else f" (passed in {self.display})"
+                remote.append((p, built))
+        return remote
+
+    def wrapper_path(self, path, built: str) -> None:
+        """Report, at the static slot inside this module's wrapper, a value of another module
+        that reaches it (``path.node``: the RemoteSlot naming the wrapper and parameter)."""
+        from jaxlint.analysis.static_paths import StaticPath, StaticPaths
+
+        if self._forwards is None:
+            a = self.analysis
+            sp = StaticPaths(a.index, a.finder, a.analyzer, a.host_values)
+            sp.run()
+            self._forwards = sp.forwards
+        slot = path.node
+        f = self.index.module_scope.defs.get(slot.export["name"])
+        if f is None:
+            return
+        for param, func, pname, node in self._forwards.get(id(f.node), ()):
+            if param == slot.param and pname == slot.pname and isinstance(node, cst.CSTNode):
+                what = path.what + built
+                self._report_paths([StaticPath(node, what, pname, func, None, f" through {f.name}()", path.kind)])
 
     def cls(self, name: str):
         """(the class ``name`` of the module, None) or (None, the import it may be re-exported from)."""
@@ -262,7 +311,30 @@ def cross_module_findings(
             return None, None, None
         return resolve_member(absolute(base, modname, is_pkg), member, hops + 1)
 
-    work = [(display, rec) for display, recs in sorted(calls_by_display.items()) for rec in recs]
+    # What each module provides to host code elsewhere: its wrappers and factories of jitted
+    # functions with static parameters, by (module, name).
+    exports: Dict[Tuple[str, str], dict] = {}
+    for display, recs in sorted(calls_by_display.items()):
+        for rec in recs:
+            if "provides" in rec and display in info:
+                exports.setdefault((info[display][0], rec["name"]), dict(rec, path=display, module=info[display][0]))
+
+    def resolve_export(qual: str, hops: int = 0) -> Optional[dict]:
+        mod, _, name = qual.rpartition(".")
+        found = exports.get((mod, name))
+        if found is not None or hops >= 3 or mod not in by_module or qual.startswith(KNOWN_APIS):
+            return found
+        if os.path.basename(by_module[mod][0]) != "__init__.py":
+            return None
+        t = target(mod)  # a package re-exporting the function: ``from .utils import wrap``
+        if t is None:
+            return None
+        reexport = t.index.module_scope.imports.get(name)
+        if reexport is None:
+            return None
+        return resolve_export(absolute(reexport, mod, True), hops + 1)
+
+    work = [(display, rec) for display, recs in sorted(calls_by_display.items()) for rec in recs if "provides" not in rec]
     cache_key = None
     if cache is not None:
         # The records, and which modules the run has (a new module can resolve a record), make
@@ -302,6 +374,10 @@ def cross_module_findings(
             items = []
             for importer, rec in work:
                 modname, is_pkg = info.get(importer, ("", False))
+                if "host" in rec:
+                    # checked in the importer's own tree, against what the callee's module provides
+                    items.append((modname, absolute(rec["host"], modname, is_pkg), importer, rec))
+                    continue
                 qual = absolute(rec["target"], modname, is_pkg)
                 items.append((qual.rpartition(".")[0], qual, importer, rec))
             items.sort(key=lambda it: it[0])  # one target module after the other: one tree in memory
@@ -310,10 +386,29 @@ def cross_module_findings(
                 if module != current:
                     harvest()
                     current = module
-                key = (qual, repr(rec))
+                key = ("host", module) if "host" in rec else (qual, repr(rec))  # a module's host calls: checked at once
                 if key in done:
                     continue
                 done.add(key)
+                if "host" in rec:
+                    if not module or resolve_export(qual) is None:
+                        continue
+                    t = target(module)
+                    if t is None:
+                        continue
+                    is_pkg = info.get(importer, ("", False))[1]
+
+                    def lookup(q, returned, module=module, is_pkg=is_pkg):
+                        found = resolve_export(absolute(q, module, is_pkg))
+                        if found is None or (found["provides"] == "factory") != returned:
+                            return None
+                        return found
+
+                    for path, built in t.host_paths(lookup):
+                        w = target(path.node.export["module"])
+                        if w is not None:
+                            w.wrapper_path(path, built)
+                    continue
                 if "member" in rec:
                     t, cls, f = resolve_member(qual, rec["member"])
                 else:
