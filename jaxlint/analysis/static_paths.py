@@ -23,6 +23,7 @@ from typing import Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
 import libcst as cst
 
 from jaxlint.analysis.calls import Analyzer
+from jaxlint.analysis.jax_api import STATIC_PREFIXES, TRACED_PREFIXES
 from jaxlint.analysis.host_values import INSTANCE, JITTED, PARAM, TUPLE, HostValue, HostValues
 from jaxlint.analysis.scopes import FastVisitor, FuncInfo, ModuleIndex, Scope, dotted_name
 from jaxlint.analysis.static_arguments import arguments_by_parameter
@@ -31,6 +32,8 @@ from jaxlint.analysis.transforms import Application, TransformFinder, resolve
 # Outer transforms that trace the positions they are given (unless told otherwise).
 TRACING_LABELS = frozenset({"jitted", "make_jaxpr-traced", "vmapped", "differentiated"})
 MAX_WRAPPERS = 3
+# Functions whose behaviour jaxlint knows from its tables: never a wrapper of a user's jit.
+KNOWN_APIS = TRACED_PREFIXES + STATIC_PREFIXES + ("numpy.",)
 
 
 class StaticPath(NamedTuple):
@@ -115,8 +118,10 @@ class StaticPaths:
         return (q, returned) if q is not None else None
 
     def _record_imported_callees(self) -> None:
-        """Host calls of imported functions (or of what they return) given a value JAX cannot
-        hash: recorded, so that the cross-module phase checks them against the callee."""
+        """Host calls of imported functions (or of what they return) with arguments: recorded
+        by name, so that the cross-module phase checks them when the callee turns out to be a
+        wrapper or a factory.  The arguments are not looked at here: that costs an
+        interpretation of the calling scope, paid only for the few calls whose callee is one."""
         host_call = getattr(self.analyzer.external, "host_call", None)
         if host_call is None:
             return
@@ -124,13 +129,9 @@ class StaticPaths:
             if not call.args or id(call) in self._reported:
                 continue
             callee = self._imported_callee(call, scope)
-            if callee is None or self._traced_scope(scope):
+            if callee is None or callee[0].startswith(KNOWN_APIS) or self._traced_scope(scope):
                 continue
-            for a in call.args:
-                v = None if a.star else self.hv.value(a.value, scope, call)
-                if v is not None and (v.kind == PARAM or v.unhashable(self.hv.classes) is not None):
-                    host_call(callee[0])
-                    break
+            host_call(callee[0])
 
     def _record_exports(self) -> None:
         """The module-level wrappers and factories of the module, recorded for callers in

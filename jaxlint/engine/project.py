@@ -18,7 +18,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import libcst as cst
 
 from jaxlint.analysis.frame import Frame
-from jaxlint.analysis.jax_api import STATIC_PREFIXES, TRACED_PREFIXES
+from jaxlint.analysis.static_paths import KNOWN_APIS
 from jaxlint.analysis.classes import decorator_names, is_classmethod, is_property
 from jaxlint.analysis.values import OPAQUE, STATIC, TRACED, Val
 from jaxlint.analysis.transforms import FnRef
@@ -34,8 +34,6 @@ from jaxlint.engine.source import decode_source
 from jaxlint.findings import Finding
 
 MAX_ROUNDS = 3
-# Functions whose behaviour jaxlint knows from its tables: never a wrapper of a user's jit.
-KNOWN_APIS = TRACED_PREFIXES + STATIC_PREFIXES + ("numpy.",)
 
 
 def module_name(path: str) -> str:
@@ -319,20 +317,26 @@ def cross_module_findings(
             if "provides" in rec and display in info:
                 exports.setdefault((info[display][0], rec["name"]), dict(rec, path=display, module=info[display][0]))
 
+    package_imports: Dict[str, Dict[str, str]] = {}  # a package's imports, kept across rounds
+    resolved_exports: Dict[str, Optional[dict]] = {}
+
     def resolve_export(qual: str, hops: int = 0) -> Optional[dict]:
+        if hops == 0 and qual in resolved_exports:
+            return resolved_exports[qual]
         mod, _, name = qual.rpartition(".")
         found = exports.get((mod, name))
-        if found is not None or hops >= 3 or mod not in by_module or qual.startswith(KNOWN_APIS):
-            return found
-        if os.path.basename(by_module[mod][0]) != "__init__.py":
-            return None
-        t = target(mod)  # a package re-exporting the function: ``from .utils import wrap``
-        if t is None:
-            return None
-        reexport = t.index.module_scope.imports.get(name)
-        if reexport is None:
-            return None
-        return resolve_export(absolute(reexport, mod, True), hops + 1)
+        if found is None and hops < 3 and mod in by_module and not qual.startswith(KNOWN_APIS):
+            if os.path.basename(by_module[mod][0]) == "__init__.py":
+                # a package re-exporting the function: ``from .utils import wrap``
+                if mod not in package_imports:
+                    t = target(mod)
+                    package_imports[mod] = dict(t.index.module_scope.imports) if t is not None else {}
+                reexport = package_imports[mod].get(name)
+                if reexport is not None:
+                    found = resolve_export(absolute(reexport, mod, True), hops + 1)
+        if hops == 0:
+            resolved_exports[qual] = found
+        return found
 
     work = [(display, rec) for display, recs in sorted(calls_by_display.items()) for rec in recs if "provides" not in rec]
     cache_key = None
