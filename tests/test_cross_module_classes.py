@@ -68,3 +68,59 @@ def test_editing_the_base_class_module_is_seen_by_a_cached_run(tmp_path):
     base = pkg / "base.py"
     base.write_text(base.read_text().replace("        if x.sum() > self.n:  # error: JAX101\n", "        if self.n > 1:\n"))
     assert _keys(_lint(str(pkg), cache_dir=cache)) == [k for k in EXPECTED if k[:2] != ("robot_pkg/base.py", 22)]
+
+
+MODELS = '''
+import equinox as eqx
+import jax
+
+
+class Gate(eqx.Module):
+    w: jax.Array
+    n: int = eqx.field(static=True)
+
+    def __call__(self, x):
+        if self.w.sum() > self.n:
+            return x
+        return -x
+'''
+
+CALLER = '''
+import jax
+import jax.numpy as jnp
+
+from .models import Gate
+
+GATE = Gate(jnp.ones(3), 2)
+
+
+@jax.jit
+def gated(gate, x):
+    return gate(x)
+
+
+def main(other):
+    gated(GATE, jnp.ones(3))
+    {second_call}
+'''
+
+
+def _package(tmp_path, second_call):
+    pkg = tmp_path / "gate_pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "models.py").write_text(MODELS)
+    (pkg / "train.py").write_text(CALLER.replace("{second_call}", second_call))
+    return str(pkg)
+
+
+def test_an_unannotated_parameter_is_an_instance_of_what_every_call_builds(tmp_path):
+    # Every call passes a Gate built in the module: ``gate(x)`` runs Gate.__call__ with a
+    # traced receiver, whose ``w`` is a leaf (traced) and ``n`` static metadata.
+    pkg = _package(tmp_path, "gated(Gate(jnp.zeros(3), 1), jnp.ones(3))")
+    assert _keys(_lint(pkg)) == [("gate_pkg/models.py", 11, 12, "JAX101")]
+
+
+def test_calls_that_disagree_on_the_class_leave_it_unknown(tmp_path):
+    pkg = _package(tmp_path, "gated(other, jnp.ones(3))")
+    assert _keys(_lint(pkg)) == []

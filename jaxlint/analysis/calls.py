@@ -20,7 +20,7 @@ from jaxlint.analysis.annotations import (
 from jaxlint.analysis.events import Context
 from jaxlint.analysis.frame import Frame
 from jaxlint.analysis.interpreter import Interp, guarded_not_none, structure_of
-from jaxlint.analysis.jax_api import DIFFERENTIATED_ERROR_CODES, TYPE_ERROR_CODES, lax_operands
+from jaxlint.analysis.jax_api import DIFFERENTIATED_ERROR_CODES, KNOWN_APIS, TYPE_ERROR_CODES, lax_operands
 from jaxlint.analysis.scopes import FuncInfo, ModuleIndex
 from jaxlint.analysis.transforms import Application, FnRef, Transform, TransformFinder, resolve
 from jaxlint.analysis.values import (
@@ -75,6 +75,7 @@ class Analyzer:
         self.container_cache: Dict[int, frozenset] = {}
         self._callee_table: Optional[Dict] = None
         self._alias_by_app: Optional[Dict] = None
+        self._call_scopes: Optional[Dict[int, object]] = None
 
     # -- plumbing ----------------------------------------------------------------
     def emit(self, event: str, frame: Frame, *args) -> None:
@@ -315,8 +316,30 @@ class Analyzer:
             return Val(TRACED, name, flags | REF)
         flags |= self.param_shape_flags(f, param, name)
         cls = self.pytree_class(param, f)
-        ext = self.imported_class(param, f) if cls is None and not flags & ARRAY else None
+        ext = None
+        if cls is None and not flags & ARRAY:
+            ext = self.imported_class(param, f) if param.annotation is not None else self.built_at_call_sites(app, name)
         return Val(TRACED, name, flags, cls=cls, ext=ext)
+
+    def built_at_call_sites(self, app: Application, name: str) -> Optional[str]:
+        """The imported class every call of the jitted function in the module builds the
+        argument for ``name`` with (``arm = Arm(w, 3)`` ... ``gate(arm, x)``), if they agree."""
+        pos = app.jit_positional()
+        if name not in pos or app.bound_pos:
+            return None
+        if self._call_scopes is None:
+            self._call_scopes = {id(c): s for c, s, _ in self.index.calls}
+        found = set()
+        for call in self.call_sites(app):
+            scope = self._call_scopes.get(id(call))
+            arg = _arg_named(call, pos, name)
+            if scope is None or arg is None or isinstance(call.func, cst.Attribute):
+                return None
+            r = self.receivers.receiver_of(arg.value, scope)
+            if r is None or r.cls is not None or r.external is None or r.built is None or r.external.startswith(KNOWN_APIS):
+                return None
+            found.add(r.external)
+        return found.pop() if len(found) == 1 else None
 
     def pytree_class(self, param, f: FuncInfo):
         """The module's class a parameter is annotated with (``state: TrainState``), if any."""
@@ -672,6 +695,23 @@ def _spread(argvals):
         else:
             out.append((a, v))
     return out
+
+
+def _arg_named(call: cst.Call, names: List[str], name: str) -> Optional[cst.Arg]:
+    """The argument of ``call`` that lands on parameter ``name`` (``names``: the positional
+    parameters as the call sees them)."""
+    i = 0
+    for a in call.args:
+        if a.star:
+            return None
+        if a.keyword is not None:
+            if a.keyword.value == name:
+                return a
+            continue
+        if i < len(names) and names[i] == name:
+            return a
+        i += 1
+    return None
 
 
 def _arg_for(call: cst.Call, positional, name: str, bound: int) -> Optional[cst.Arg]:

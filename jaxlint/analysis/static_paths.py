@@ -23,7 +23,7 @@ from typing import Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
 import libcst as cst
 
 from jaxlint.analysis.calls import Analyzer
-from jaxlint.analysis.jax_api import STATIC_PREFIXES, TRACED_PREFIXES
+from jaxlint.analysis.jax_api import KNOWN_APIS
 from jaxlint.analysis.host_values import INSTANCE, JITTED, PARAM, TUPLE, HostValue, HostValues
 from jaxlint.analysis.scopes import FastVisitor, FuncInfo, ModuleIndex, Scope, dotted_name
 from jaxlint.analysis.static_arguments import arguments_by_parameter
@@ -32,8 +32,6 @@ from jaxlint.analysis.transforms import Application, TransformFinder, resolve
 # Outer transforms that trace the positions they are given (unless told otherwise).
 TRACING_LABELS = frozenset({"jitted", "make_jaxpr-traced", "vmapped", "differentiated"})
 MAX_WRAPPERS = 3
-# Functions whose behaviour jaxlint knows from its tables: never a wrapper of a user's jit.
-KNOWN_APIS = TRACED_PREFIXES + STATIC_PREFIXES + ("numpy.",)
 
 
 class StaticPath(NamedTuple):

@@ -18,7 +18,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import libcst as cst
 
 from jaxlint.analysis.frame import Frame
-from jaxlint.analysis.static_paths import KNOWN_APIS
+from jaxlint.analysis.jax_api import KNOWN_APIS
 from jaxlint.analysis.classes import decorator_names, is_classmethod, is_property
 from jaxlint.analysis.values import OPAQUE, STATIC, TRACED, Val
 from jaxlint.analysis.transforms import FnRef
