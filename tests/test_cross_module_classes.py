@@ -18,6 +18,9 @@ EXPECTED = [
     ("robot_pkg/models.py", 47, 12, "JAX101"),
     ("robot_pkg/models.py", 53, 16, "JAX104"),
     ("robot_pkg/models.py", 77, 18, "JAX103"),
+    # the field models of Arm and Pose, read in models.py, used in train.py
+    ("robot_pkg/train.py", 69, 8, "JAX101"),
+    ("robot_pkg/train.py", 81, 22, "JAX108"),
 ]
 
 
@@ -52,8 +55,8 @@ def test_two_processes_give_the_same_findings(monkeypatch):
 
 
 def test_without_the_class_module_the_methods_are_unknown():
-    # train.py alone: Robot, Arm, ... cannot be seen, so what their methods return is unknown
-    # and nothing is reported in train.py (``if arm.links() > 2`` there is a static test).
+    # train.py alone: Robot, Arm, ... cannot be seen, so their fields and what their methods
+    # return are unknown, and nothing is reported in train.py.
     assert _keys(_lint(PKG, names=["train.py"])) == []
     # models.py and train.py without base.py: the members inherited from Body are not found.
     assert _keys(_lint(PKG, names=["models.py", "train.py"])) == [k for k in EXPECTED if k[0] != "robot_pkg/base.py"]
@@ -124,3 +127,18 @@ def test_an_unannotated_parameter_is_an_instance_of_what_every_call_builds(tmp_p
 def test_calls_that_disagree_on_the_class_leave_it_unknown(tmp_path):
     pkg = _package(tmp_path, "gated(other, jnp.ones(3))")
     assert _keys(_lint(pkg)) == []
+
+
+def test_a_field_made_a_leaf_in_the_class_module_changes_the_callers_findings(tmp_path):
+    # train.py is unchanged; its ``jnp.zeros((arm.n, 3))`` is a traced shape once ``n`` is no
+    # longer static metadata of Arm in models.py, also in a run that reuses the cache.
+    pkg = tmp_path / "robot_pkg"
+    shutil.copytree(PKG, pkg)
+    cache = str(tmp_path / "cache")
+    assert _keys(_lint(str(pkg), cache_dir=cache)) == EXPECTED
+    models = pkg / "models.py"
+    models.write_text(models.read_text().replace("    n: int = eqx.field(static=True)\n", "    n: int\n"))
+    after = _keys(_lint(str(pkg), cache_dir=cache))
+    assert ("robot_pkg/train.py", 68, 22, "JAX108") in after
+    assert ("robot_pkg/train.py", 49, 8, "JAX101") in after  # what arm.links() returns, now traced
+    assert ("robot_pkg/models.py", 41, 27, "JAX108") in after

@@ -76,6 +76,9 @@ class Analyzer:
         self._callee_table: Optional[Dict] = None
         self._alias_by_app: Optional[Dict] = None
         self._call_scopes: Optional[Dict[int, object]] = None
+        # Classes of other modules, by the name this module imports them with: given by the
+        # cross-module phase when it interprets the module again knowing them.
+        self.foreign: Dict[str, object] = {}
 
     # -- plumbing ----------------------------------------------------------------
     def emit(self, event: str, frame: Frame, *args) -> None:
@@ -319,6 +322,14 @@ class Analyzer:
         ext = None
         if cls is None and not flags & ARRAY:
             ext = self.imported_class(param, f) if param.annotation is not None else self.built_at_call_sites(app, name)
+            if ext is not None:
+                cls = self.foreign.get(ext)
+                if cls is not None:
+                    ext = None
+                else:
+                    uses = getattr(self.external, "uses_class", None)
+                    if uses is not None:
+                        uses(ext)
         return Val(TRACED, name, flags, cls=cls, ext=ext)
 
     def built_at_call_sites(self, app: Application, name: str) -> Optional[str]:

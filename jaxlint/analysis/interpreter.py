@@ -1230,7 +1230,9 @@ class Interp:
             if r is not None and r.cls is not None:
                 base = Val(STATIC, None, 0, cls=r.cls)
             elif r is not None and r.external is not None:
-                base = Val(STATIC, None, 0, ext=r.external)  # maybe a class of another module of the run
+                known = self.analyzer.foreign.get(r.external)
+                # maybe a class of another module of the run
+                base = Val(STATIC, None, 0, cls=known) if known is not None else Val(STATIC, None, 0, ext=r.external)
         argvals = self.args(e)
         self.emit("method", fr, e, base, meth, argvals)
         if base.fn is not None:

@@ -69,6 +69,15 @@ class CallRecorder:
         """A wrapper or factory of the module, for host calls in other modules."""
         self.calls.append(rec)
 
+    def uses_class(self, q: str) -> None:
+        """A traced parameter is an instance of the imported ``q``: if that is a class of the
+        run, the cross-module phase interprets the module again knowing it (its fields, what
+        its methods return)."""
+        key = "class " + q
+        if key not in self._hosts:
+            self._hosts.add(key)
+            self.calls.append({"uses": q})
+
     def host_call(self, q: str) -> None:
         """Host code calls the imported function ``q`` (or what it returns) with a value JAX
         cannot hash: if ``q`` forwards it to a static parameter, or returns a jitted function

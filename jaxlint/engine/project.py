@@ -164,6 +164,21 @@ class _Target:
                 what = path.what + built
                 self._report_paths([StaticPath(node, what, pname, func, None, f" through {f.name}()", path.kind)])
 
+    def reinterpret(self, foreign: dict, delegates: dict) -> None:
+        """Interpret the module's traced code again, knowing the classes of other modules its
+        traced parameters are instances of (``foreign``: by the name the module imports them
+        with; ``delegates``: their modules' class models).  What their methods do wrong is
+        reported in their own files by the records; here only this module's findings count
+        (reports at nodes of other modules have no position here and are dropped)."""
+        an = self.analyzer
+        an.foreign = foreign
+        an.classes.delegates = delegates
+        external, an.external = an.external, None
+        try:
+            an.run()
+        finally:
+            an.external = external
+
     def cls(self, name: str):
         """(the class ``name`` of the module, None) or (None, the import it may be re-exported from)."""
         scope = self.index.module_scope
@@ -288,6 +303,20 @@ def cross_module_findings(
             return resolve(absolute(reexport, modname, is_pkg), hops + 1)
         return None, None
 
+    def resolve_class(qual: str, hops: int = 0):
+        """(target, class) for the class ``qual``, following re-exports."""
+        mod, _, name = qual.rpartition(".")
+        t = target(mod) if mod and not qual.startswith(KNOWN_APIS) else None
+        if t is None or hops > 3:
+            return None, None
+        cls, reexport = t.cls(name)
+        if cls is not None:
+            return t, cls
+        if reexport is None:
+            return None, None
+        modname, is_pkg = module_name(t.path), os.path.basename(t.path) == "__init__.py"
+        return resolve_class(absolute(reexport, modname, is_pkg), hops + 1)
+
     def resolve_member(qual: str, member: str, hops: int = 0):
         """(target, class, function) for ``member`` of the class ``qual``, looked up along its
         bases, also those in other modules of the run."""
@@ -376,8 +405,14 @@ def cross_module_findings(
         for _ in range(MAX_ROUNDS):
             next_work = []
             items = []
+            uses: Dict[str, List[str]] = {}
             for importer, rec in work:
                 modname, is_pkg = info.get(importer, ("", False))
+                if "uses" in rec:
+                    if not uses.get(modname):
+                        items.append((modname, modname, importer, rec))
+                    uses.setdefault(modname, []).append(rec["uses"])
+                    continue
                 if "host" in rec:
                     # checked in the importer's own tree, against what the callee's module provides
                     items.append((modname, absolute(rec["host"], modname, is_pkg), importer, rec))
@@ -390,10 +425,26 @@ def cross_module_findings(
                 if module != current:
                     harvest()
                     current = module
-                key = ("host", module) if "host" in rec else (qual, repr(rec))  # a module's host calls: checked at once
+                # a module's host calls, and the classes it uses: each handled once for the module
+                key = ("host", module) if "host" in rec else ("uses", module) if "uses" in rec else (qual, repr(rec))
                 if key in done:
                     continue
                 done.add(key)
+                if "uses" in rec:
+                    is_pkg = info.get(importer, ("", False))[1]
+                    foreign, delegates = {}, {}
+                    for q in sorted(set(uses.get(module, ()))):
+                        tq, cls = resolve_class(absolute(q, module, is_pkg))
+                        if cls is not None:
+                            foreign[q] = cls
+                            delegates[id(tq.index.module_scope)] = tq.analyzer.classes
+                    t = target(module) if foreign and module else None
+                    if t is not None:
+                        try:
+                            t.reinterpret(foreign, delegates)
+                        except RecursionError:
+                            pass
+                    continue
                 if "host" in rec:
                     if not module or resolve_export(qual) is None:
                         continue
