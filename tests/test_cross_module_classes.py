@@ -142,3 +142,28 @@ def test_a_field_made_a_leaf_in_the_class_module_changes_the_callers_findings(tm
     assert ("robot_pkg/train.py", 68, 22, "JAX108") in after
     assert ("robot_pkg/train.py", 49, 8, "JAX101") in after  # what arm.links() returns, now traced
     assert ("robot_pkg/models.py", 41, 27, "JAX108") in after
+
+
+def test_a_traced_instance_of_a_class_the_model_cannot_place_stays_unknown(tmp_path):
+    # Registered as a pytree in a way the class model does not read: inside the trace the
+    # receiver is something jaxlint cannot describe, so its methods are not followed.
+    pkg = tmp_path / "opaque_pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "models.py").write_text(
+        "import jax\n\n\n"
+        "class Lazy:\n"
+        "    def __init_subclass__(cls):\n"
+        "        jax.tree_util.register_pytree_node(cls, lambda o: ((), o), lambda o, _: o)\n\n"
+        "    def forward(self, x):\n"
+        "        if self._fwd is None:\n"
+        "            self._fwd = abs\n"
+        "        return self._fwd(x)\n"
+    )
+    (pkg / "train.py").write_text(
+        "import jax\n\nfrom .models import Lazy\n\n\n"
+        "@jax.jit\n"
+        "def f(x, b: Lazy):\n"
+        "    return b.forward(x)\n"
+    )
+    assert _keys(_lint(str(pkg))) == []

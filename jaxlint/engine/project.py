@@ -187,9 +187,10 @@ class _Target:
             return c, None
         return None, scope.imports.get(name)
 
-    def follow_member(self, rec: dict, cls, f, importer: str) -> None:
+    def follow_member(self, rec: dict, cls, f, importer: str, pytree: bool) -> None:
         """``obj.member(...)`` of a record, on an instance of ``cls`` (a class of this module
-        whose MRO has ``f``): ``f`` interpreted with the receiver the record describes."""
+        whose MRO has ``f``): ``f`` interpreted with the receiver the record describes.
+        ``pytree``: the receiver's class is a pytree the class model can place."""
         decorators = decorator_names(f.node, f.scope) if not f.is_lambda else set()
         if rec.get("attribute") and not is_property(f):
             return  # a method read, not called, or a field: nothing runs here
@@ -199,6 +200,10 @@ class _Target:
         if is_classmethod(f):
             self_val = Val(STATIC, None, 0, cls=cls)
         elif kind == TRACED:
+            if not pytree:
+                # A traced instance of a class the model cannot place as a pytree: what it is
+                # inside the trace (its fields, whether a write to it persists) is not known.
+                return
             # A traced receiver is a pytree of its class: the class model says which fields are
             # leaves; where it cannot tell, the fields stay unknown.
             self_val = Val(TRACED, None, flags | OPAQUE, cls=cls)
@@ -316,6 +321,19 @@ def cross_module_findings(
             return None, None
         modname, is_pkg = module_name(t.path), os.path.basename(t.path) == "__init__.py"
         return resolve_class(absolute(reexport, modname, is_pkg), hops + 1)
+
+    def is_pytree(qual: str, hops: int = 0) -> bool:
+        """Whether the class ``qual`` is a pytree the class model places, also through a base
+        class in another module of the run."""
+        t, cls = resolve_class(qual)
+        if cls is None or hops > 3:
+            return False
+        if t.analyzer.classes.pytree_kind(cls) is not None:
+            return True
+        base = t.analyzer.classes.imported_base(cls)
+        if base is None:
+            return False
+        return is_pytree(absolute(base, module_name(t.path), os.path.basename(t.path) == "__init__.py"), hops + 1)
 
     def resolve_member(qual: str, member: str, hops: int = 0):
         """(target, class, function) for ``member`` of the class ``qual``, looked up along its
@@ -473,7 +491,7 @@ def cross_module_findings(
                 before = len(t.calls)
                 try:
                     if cls is not None:
-                        t.follow_member(rec, cls, f, importer)
+                        t.follow_member(rec, cls, f, importer, rec["self"][0] != TRACED or is_pytree(qual))
                     else:
                         t.follow(rec, ref, importer)
                 except RecursionError:
