@@ -1230,9 +1230,11 @@ class Interp:
             if r is not None and r.cls is not None:
                 base = Val(STATIC, None, 0, cls=r.cls)
             elif r is not None and r.external is not None:
+                # maybe a class of another module of the run; the value keeps what it was read
+                # as (the global whose object it is)
                 known = self.analyzer.foreign.get(r.external)
-                # maybe a class of another module of the run
-                base = Val(STATIC, None, 0, cls=known) if known is not None else Val(STATIC, None, 0, ext=r.external)
+                ext = r.external if known is None else None
+                base = Val(base.kind, base.name, base.flags, base.items, base.fn, known, base.keys, base.outer, ext)
         argvals = self.args(e)
         self.emit("method", fr, e, base, meth, argvals)
         if base.fn is not None:
