@@ -1,11 +1,22 @@
 """Analysis across the modules of one run.
 
-Linting a file also records the calls its traced code makes, with traced arguments, into
-imported functions (``from .utils import helper``; ``utils.helper(x)``): plain records that
-are a pure function of the file's source, so they can be cached with its findings.  After
-every file is linted, each record whose target is a module of the same run is followed: the
-target function is interpreted with those arguments traced, and what it does wrong is
-reported in the target's file, naming the traced entry point and its file.
+Linting a file also records (jaxlint.engine.call_records) plain records that are a pure
+function of the file's source, so they can be cached with its findings:
+
+* calls its traced code makes, with traced arguments, into imported functions
+  (``from .utils import helper``; ``utils.helper(x)``), and into members of instances of
+  imported classes (``robot.step(x)``, a property, ``super().method()``, a member inherited
+  from an imported base), with the receiver traced or static;
+* the imported classes its traced parameters are instances of;
+* its host calls of imported functions (or of what they return), and the wrappers and
+  factories of jitted functions with static parameters it provides.
+
+After every file is linted, each record whose target is a module of the same run is
+followed: the target function or member is interpreted with those arguments, and what it does
+wrong is reported in the target's file, naming the traced entry point and its file; a module
+using classes of the run is interpreted again knowing them; host calls are checked against
+what the callee's module provides (JAX202).  Nothing here depends on how the files were
+split between processes, so ``-j 2`` gives the output of ``-j 1``.
 """
 
 from __future__ import annotations
