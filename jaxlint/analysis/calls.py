@@ -20,7 +20,7 @@ from jaxlint.analysis.annotations import (
 from jaxlint.analysis.events import Context
 from jaxlint.analysis.frame import Frame
 from jaxlint.analysis.interpreter import Interp, guarded_not_none, structure_of
-from jaxlint.analysis.jax_api import DIFFERENTIATED_ERROR_CODES, TYPE_ERROR_CODES, lax_operands
+from jaxlint.analysis.jax_api import DIFFERENTIATED_ERROR_CODES, KNOWN_APIS, TYPE_ERROR_CODES, lax_operands
 from jaxlint.analysis.scopes import ClassInfo, FuncInfo, ModuleIndex, Scope
 from jaxlint.analysis.transforms import Application, FnRef, Transform, TransformFinder, arguments_by_parameter, resolve
 from jaxlint.analysis.values import (
@@ -80,6 +80,9 @@ class Analyzer:
         self._alias_by_app: Optional[Dict] = None
         self._host_values = None
         self._outer_flags: Dict[Tuple[int, str], int] = {}
+        # Classes of other modules, by the name this module imports them with: given by the
+        # cross-module phase when it interprets the module again knowing them.
+        self.foreign: Dict[str, object] = {}
 
     # -- plumbing ----------------------------------------------------------------
     @property
@@ -369,8 +372,37 @@ class Analyzer:
             flags |= NOTNONE
         if t.refs or is_ref_name(name):
             return Val(TRACED, name, flags | REF)
+        flags |= self.param_shape_flags(f, param, name)
         cls = self.pytree_class(param, f) if param.annotation is not None else self.passed_class(app, param, i)
-        return Val(TRACED, name, flags | self.param_shape_flags(f, param, name), cls=cls)
+        ext = None
+        if cls is None and not flags & ARRAY:
+            ext = self.imported_class(param, f) if param.annotation is not None else self.built_at_call_sites(app, name)
+            if ext is not None:
+                cls = self.foreign.get(ext)
+                if cls is not None:
+                    ext = None
+                else:
+                    uses = getattr(self.external, "uses_class", None)
+                    if uses is not None:
+                        uses(ext)
+        return Val(TRACED, name, flags, cls=cls, ext=ext)
+
+    def built_at_call_sites(self, app: Application, name: str) -> Optional[str]:
+        """The imported class every call of the jitted function in the module builds the
+        argument for ``name`` with (``arm = Arm(w, 3)`` ... ``gate(arm, x)``), if they agree."""
+        pos = app.jit_positional()
+        if name not in pos or app.bound_pos:
+            return None
+        found = set()
+        for call, scope in self.call_sites_with_scopes(app):
+            arg = _arg_named(call, pos, name)
+            if scope is None or arg is None or isinstance(call.func, cst.Attribute):
+                return None
+            r = self.receivers.receiver_of(arg.value, scope)
+            if r is None or r.cls is not None or r.external is None or r.built is None or r.external.startswith(KNOWN_APIS):
+                return None
+            found.add(r.external)
+        return found.pop() if len(found) == 1 else None
 
     def pytree_class(self, param, f: FuncInfo):
         """The module's class a parameter is annotated with (``state: TrainState``), if any."""
@@ -398,6 +430,15 @@ class Analyzer:
                     return None
                 found = cls
         return found
+
+    @staticmethod
+    def imported_class(param, f: FuncInfo) -> Optional[str]:
+        """The imported name a parameter is annotated with (``robot: Robot`` after ``from .models
+        import Robot``): maybe a class of another module of the run, which the cross-module
+        phase looks up."""
+        if param.annotation is None:
+            return None
+        return resolve(param.annotation.annotation, f.scope)
 
     # -- instances of the module's classes -------------------------------------------
     def instance_attribute(self, frame: Frame, base: Val, attr: str, name: Optional[str]) -> Optional[Val]:
@@ -761,6 +802,23 @@ def _spread(argvals):
         else:
             out.append((a, v))
     return out
+
+
+def _arg_named(call: cst.Call, names: List[str], name: str) -> Optional[cst.Arg]:
+    """The argument of ``call`` that lands on parameter ``name`` (``names``: the positional
+    parameters as the call sees them)."""
+    i = 0
+    for a in call.args:
+        if a.star:
+            return None
+        if a.keyword is not None:
+            if a.keyword.value == name:
+                return a
+            continue
+        if i < len(names) and names[i] == name:
+            return a
+        i += 1
+    return None
 
 
 def _arg_for(call: cst.Call, positional, name: str, bound: int) -> Optional[cst.Arg]:

@@ -87,6 +87,18 @@ class ClassModel:
         self._kind: Dict[int, Optional[str]] = {}
         self._fields: Dict[int, Dict[str, str]] = {}
         self._registrations: Optional[Dict[str, cst.Call]] = None
+        # id(module scope) -> the ClassModel of another module whose classes this module's
+        # analysis is given (the cross-module phase): their registrations are read there
+        self.delegates: Dict[int, "ClassModel"] = {}
+
+    def _owner(self, cls: ClassInfo) -> "ClassModel":
+        """The class model of the module ``cls`` is defined in."""
+        if not self.delegates:
+            return self
+        s = cls.scope
+        while s.parent is not None:
+            s = s.parent
+        return self.delegates.get(id(s), self)
 
     # -- inheritance ---------------------------------------------------------------
     def bases(self, cls: ClassInfo) -> List[ClassInfo]:
@@ -111,6 +123,23 @@ class ClassModel:
             self._mro[id(cls)] = r
         return r
 
+    def imported_base(self, cls: ClassInfo) -> Optional[str]:
+        """The qualified name (as imported) of the one base class, along the module's MRO of
+        ``cls``, that is not a class of the module; None when there is none or several (then
+        which one defines a member cannot be told here)."""
+        found = []
+        for c in self.mro(cls):
+            local = self.bases(c)
+            for b in c.bases:
+                if isinstance(b, cst.Name) and any(x.name == b.value for x in local):
+                    continue
+                q = resolve(b, c.scope)
+                if q is None:
+                    return None  # a base the module computes: nothing to look up
+                if q not in found:
+                    found.append(q)
+        return found[0] if len(found) == 1 else None
+
     def member(self, cls: ClassInfo, name: str) -> Optional[FuncInfo]:
         """The function ``name`` of the class or its bases in the module."""
         for c in self.mro(cls):
@@ -134,6 +163,9 @@ class ClassModel:
 
     def pytree_kind(self, cls: ClassInfo) -> Optional[str]:
         """How the class is a pytree: 'namedtuple', 'dataclass', 'equinox', 'custom', 'static'; None."""
+        owner = self._owner(cls)
+        if owner is not self:
+            return owner.pytree_kind(cls)
         key = id(cls)
         if key in self._kind:
             return self._kind[key]
@@ -166,6 +198,9 @@ class ClassModel:
 
     def field_kind(self, cls: ClassInfo, attr: str) -> Optional[str]:
         """LEAF / STATIC_FIELD for an attribute of an instance of ``cls``; None if unknown."""
+        owner = self._owner(cls)
+        if owner is not self:
+            return owner.field_kind(cls, attr)
         fields = self._fields.get(id(cls))
         if fields is None:
             fields = self._fields[id(cls)] = {}
@@ -240,6 +275,9 @@ class ClassModel:
     def flatten_parts(self, cls: ClassInfo) -> List[Tuple[str, str, cst.CSTNode]]:
         """(attribute, LEAF or STATIC_FIELD, the ``self.attr`` expression) for each attribute the
         class's flatten function returns, children first; [] when it cannot be read."""
+        owner = self._owner(cls)
+        if owner is not self:
+            return owner.flatten_parts(cls)
         out: List[Tuple[str, str, cst.CSTNode]] = []
         flatten = cls.body_scope.defs.get("tree_flatten")
         if flatten is None and cls.name in self.registrations():

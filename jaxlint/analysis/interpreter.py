@@ -584,6 +584,8 @@ class Interp:
             member = self.analyzer.instance_attribute(self.frame, base, attr, dotted_name(e) or base.name)
             if member is not None:
                 return member
+        elif base.ext is not None and base.kind == TRACED and not base.flags & ARRAY and attr not in STATIC_ATTRS:
+            self.foreign_member(e, base, attr, [], attribute=True)  # a property is read where its class is
         if attr in STATIC_ATTRS:
             return Val(STATIC, None, SHAPE | PYSEQ if attr == "shape" else 0)
         if base.kind == STATIC:
@@ -1124,6 +1126,8 @@ class Interp:
                 method = self.analyzer.instance_attribute(fr, local, "__call__", local.name)
                 if method is not None and method.fn is not None:
                     return self.invoke(e, method, argvals)
+            elif local.ext is not None and local.cls is None and local.kind != UNKNOWN and not local.flags & ARRAY:
+                self.foreign_member(e, local, "__call__", argvals)
             return self.generic(argvals, local)
         owner = fr.scope.lookup_scope(name)
         if owner is None:
@@ -1164,6 +1168,17 @@ class Interp:
         ref.receiver_cls = cls
         return ref
 
+    def foreign_member(self, e, base: Val, member: str, argvals, attribute: bool = False, cls_name: Optional[str] = None) -> None:
+        """``base.member(...)`` (or the attribute read ``base.member``) on an instance of a class
+        imported from another module: handed to the cross-module phase, which interprets the
+        member where the class is defined.  Here its result stays unknown."""
+        ext = self.analyzer.external
+        if ext is None:
+            return
+        if base.kind != TRACED and not any(v.kind == TRACED for _, v in argvals):
+            return  # nothing traced goes in: what the member does is host code
+        ext(self, e, cls_name or base.ext, argvals, member=member, self_val=base, attribute=attribute)
+
     def call_super(self, e: cst.Call, meth: str) -> Optional[Val]:
         """``super().meth(...)`` in a method: the next class in the module's MRO that has it."""
         fr = self.frame
@@ -1178,6 +1193,11 @@ class Interp:
                 ref = FnRef(f)
                 ref.bound_self = True
                 return self.invoke(e, Val(STATIC, meth, 0, None, (ref, None, [], {})), self.args(e), self_val or STATIC_VAL)
+        base = self.analyzer.classes.imported_base(cls)
+        if base is not None and self_val is not None:
+            # The next class is in another module: followed there; here the result is unknown.
+            self.foreign_member(e, self_val, meth, self.args(e), cls_name=base)
+            return UNKNOWN_VAL
         return None
 
     def call_on_class(self, e: cst.Call, class_name: cst.Name, meth: str) -> Optional[Val]:
@@ -1294,10 +1314,18 @@ class Interp:
             r = self.analyzer.receivers.receiver_of(base_expr, fr.scope)
             if r is not None and r.cls is not None:
                 base = Val(STATIC, None, 0, cls=r.cls)
+            elif r is not None and r.external is not None:
+                # maybe a class of another module of the run; the value keeps what it was read
+                # as (the global whose object it is)
+                known = self.analyzer.foreign.get(r.external)
+                ext = r.external if known is None else None
+                base = Val(base.kind, base.name, base.flags, base.items, base.fn, known, base.keys, base.outer, ext)
         argvals = self.args(e)
         self.emit("method", fr, e, base, meth, argvals)
         if base.fn is not None:
             return STATIC_VAL
+        if base.ext is not None and base.cls is None and base.kind != UNKNOWN and not base.flags & ARRAY:
+            self.foreign_member(e, base, meth, argvals)
         if base.cls is not None and base.kind != UNKNOWN and not base.flags & ARRAY:
             # A method of a class of the module, evaluated with the real receiver.
             method = self.analyzer.instance_attribute(fr, base, meth, base.name)
@@ -1312,6 +1340,10 @@ class Interp:
                 return self._linen_apply(e, base, argvals)
             if meth in ("replace", "_replace") and self.analyzer.classes.pytree_kind(base.cls) is not None:
                 return self.analyzer.replaced(base, argvals)
+            if method is None:
+                inherited = self.analyzer.classes.imported_base(base.cls)
+                if inherited is not None:
+                    self.foreign_member(e, base, meth, argvals, cls_name=inherited)
             return UNKNOWN_VAL
         if base.kind == TRACED:
             if base.flags & OPAQUE:

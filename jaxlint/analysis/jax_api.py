@@ -262,3 +262,7 @@ def carried(av) -> Val:
     if is_none_literal(a.value):
         return STATIC_VAL
     return to_traced(v)
+
+# Functions and classes whose behaviour the tables above give: never a user's class, wrapper
+# or factory that the cross-module phase could look up.
+KNOWN_APIS = TRACED_PREFIXES + STATIC_PREFIXES + ("numpy.",)

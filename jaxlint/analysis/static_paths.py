@@ -23,10 +23,11 @@ from typing import Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
 import libcst as cst
 
 from jaxlint.analysis.calls import Analyzer
+from jaxlint.analysis.jax_api import KNOWN_APIS
 from jaxlint.analysis.host_values import INSTANCE, JITTED, PARAM, TUPLE, HostValue, HostValues
 from jaxlint.analysis.scopes import FastVisitor, FuncInfo, ModuleIndex, Scope, dotted_name
 from jaxlint.analysis.static_arguments import arguments_by_parameter
-from jaxlint.analysis.transforms import Application, TransformFinder
+from jaxlint.analysis.transforms import Application, TransformFinder, resolve
 
 # Outer transforms that trace the positions they are given (unless told otherwise).
 TRACING_LABELS = frozenset({"jitted", "make_jaxpr-traced", "vmapped", "differentiated"})
@@ -70,6 +71,10 @@ class StaticPaths:
         self._reported: Set[int] = set()
         self._by_name: Optional[Dict[str, List[Tuple[cst.Call, Scope]]]] = None
         self._factory_ids: Optional[Set[int]] = None
+        # id(def) of a module-level function -> [(parameter, jitted function, static
+        # parameter, the argument at the slot)]: the wrappers whose parameter reaches a static
+        # slot, for callers in other modules
+        self.forwards: Dict[int, List[Tuple[str, FuncInfo, str, cst.CSTNode]]] = {}
 
     def run(self) -> List[StaticPath]:
         wrappers = []
@@ -84,6 +89,124 @@ class StaticPaths:
         self._static_self()
         self._instance_methods()
         self._filter_jit()
+        self._record_imported_callees()
+        self._record_exports()
+        return self.found
+
+    # -- callees in other modules ---------------------------------------------------------
+    def _imported_callee(self, call: cst.Call, scope: Scope) -> Optional[Tuple[str, bool]]:
+        """(the imported name, whether the call is of what it returns) for ``wrap(...)``,
+        ``utils.wrap(...)``, ``make_step()(...)`` and ``step(...)`` after ``step = make_step()``."""
+        func = call.func
+        returned = False
+        if isinstance(func, cst.Name):
+            owner = scope.lookup_scope(func.value)
+            if owner is None:
+                return None
+            if func.value not in owner.imports:
+                binds = owner.bindings.get(func.value, ())
+                values = [b.value for b in binds]
+                if not values or any(not isinstance(v, cst.Call) for v in values):
+                    return None
+                names = {resolve(v.func, owner) for v in values}
+                if len(names) != 1 or None in names:
+                    return None
+                return names.pop(), True
+        elif isinstance(func, cst.Call):
+            func, returned = func.func, True
+        q = resolve(func, scope)
+        return (q, returned) if q is not None else None
+
+    def _record_imported_callees(self) -> None:
+        """Host calls of imported functions (or of what they return) with arguments: recorded
+        by name, so that the cross-module phase checks them when the callee turns out to be a
+        wrapper or a factory.  The arguments are not looked at here: that costs an
+        interpretation of the calling scope, paid only for the few calls whose callee is one."""
+        host_call = getattr(self.analyzer.external, "host_call", None)
+        if host_call is None:
+            return
+        for call, scope, _ in self.index.calls:
+            if not call.args or id(call) in self._reported:
+                continue
+            callee = self._imported_callee(call, scope)
+            if callee is None or callee[0].startswith(KNOWN_APIS) or self._traced_scope(scope):
+                continue
+            host_call(callee[0])
+
+    def _record_exports(self) -> None:
+        """The module-level wrappers and factories of the module, recorded for callers in
+        other modules: plain values (names), a pure function of this module's source."""
+        provides = getattr(self.analyzer.external, "provides", None)
+        if provides is None:
+            return
+        for f in self.index.module_scope.defs.values():
+            if f.is_lambda or f.is_method:
+                continue
+            forwards = self.forwards.get(id(f.node))
+            if forwards:
+                names = [p.name.value for p in f.positional_params()]
+                provides(
+                    {
+                        "provides": "wrapper",
+                        "name": f.name,
+                        "params": names,
+                        "forwards": sorted({(param, func.name, func.qualname, pname) for param, func, pname, _ in forwards}),
+                    }
+                )
+            if id(f.node) not in self._factories():
+                continue
+            v = self.hv.returned(f)
+            if v is None or v.kind != JITTED:
+                continue
+            app = v.app
+            statics, opaque = self.analyzer.static_names(app)
+            if opaque or not statics or app.func.is_method:
+                continue
+            provides(
+                {
+                    "provides": "factory",
+                    "name": f.name,
+                    "jitted": [app.func.name, app.func.qualname],
+                    "positional": app.jit_positional()[len(v.bound) :],
+                    "statics": sorted(statics),
+                }
+            )
+
+    def imported(self, lookup) -> List[StaticPath]:
+        """The paths into static slots of functions of other modules.  ``lookup(name,
+        returned)`` gives, for an imported name, what its module recorded
+        (:meth:`_record_exports`): a wrapper when ``returned`` is False, a factory when True;
+        else None.  ``func`` of each path is a stand-in with the jitted function's names."""
+        wrappers = []
+        for call, scope, _ in self.index.calls:
+            if not call.args:
+                continue
+            callee = self._imported_callee(call, scope)
+            if callee is None or self._traced_scope(scope):
+                continue
+            q, returned = callee
+            found = lookup(q, returned)
+            if not found:
+                continue
+            checks = []
+            if returned:
+                func = _JittedElsewhere(*found["jitted"])
+                via = f" (the jitted function returned by {_origin(call.func, scope)})"
+                checks = [(a, pname, func) for a, pname in _by_parameter(call, found["positional"]) if pname in found["statics"]]
+            else:
+                # JAX raises inside the wrapper, where the value reaches the slot: the path ends
+                # there, in the wrapper's module (``RemoteSlot``)
+                via = ""
+                for param, name, qualname, pname in found["forwards"]:
+                    func = _JittedElsewhere(name, qualname)
+                    slot_node = RemoteSlot(found, param, pname)
+                    checks.extend((a, pname, func, slot_node) for a in _arg_for(call, found["params"], param))
+            for a, pname, func, *remote in checks:
+                at = remote[0] if remote else a.value
+                slot = self._check(a.value, scope, call, pname, func, at, via)
+                if slot is not None and scope.func is not None:
+                    wrappers.append((scope.func, slot, func, pname, at, 0))
+        self._wrappers(wrappers)
         return self.found
 
     # -- helpers ------------------------------------------------------------------------
@@ -156,6 +279,8 @@ class StaticPaths:
             if param in _tested_names(wrapper):
                 continue  # ``if isinstance(sizes, list): ...``: the wrapper looks at what it gets
             seen.add(key)
+            if wrapper.scope.kind == "module" and not wrapper.is_method:
+                self.forwards.setdefault(id(wrapper.node), []).append((param, func, pname, target))
             for call, scope, arg in self._calls_of(wrapper, param):
                 via = f" through {wrapper.name}()"
                 slot = self._check(arg.value, scope, call, pname, func, target, via)
@@ -380,6 +505,39 @@ class StaticPaths:
                 if r is not None:
                     return r
         return None
+
+
+class RemoteSlot:
+    """Where a path ends when the static slot is in a wrapper of another module: its export
+    record, the wrapper's parameter and the static parameter it reaches."""
+
+    def __init__(self, export: dict, param: str, pname: str):
+        self.export = export
+        self.param = param
+        self.pname = pname
+
+
+class _JittedElsewhere:
+    """A jitted function of another module, by its names (what a path's message needs)."""
+
+    is_method = False
+
+    def __init__(self, name: str, qualname: str):
+        self.name = name
+        self.qualname = qualname
+
+
+def _by_parameter(call: cst.Call, pos: List[str]) -> Iterator[Tuple[cst.Arg, Optional[str]]]:
+    """(argument, the parameter it lands on, or None), up to the first ``*args``/``**kwargs``."""
+    i = 0
+    for a in call.args:
+        if a.star:
+            return
+        if a.keyword is not None:
+            yield a, a.keyword.value
+        else:
+            yield a, pos[i] if i < len(pos) else None
+            i += 1
 
 
 class _TestedNames(FastVisitor):

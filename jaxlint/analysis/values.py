@@ -49,12 +49,22 @@ NPARR = 16384  # a NumPy array: indexing it with a tracer converts the tracer wi
 
 class Val:
     """An abstract value: its kind, the variable it came from (for messages), its flags, and
-    where known its elements (``items``), the function it is (``fn``) or its class (``cls``)."""
+    where known its elements (``items``), the function it is (``fn``) or its class (``cls``, or
+    ``ext`` for a class imported from another module)."""
 
-    __slots__ = ("kind", "name", "flags", "items", "fn", "cls", "keys", "outer")
+    __slots__ = ("kind", "name", "flags", "items", "fn", "cls", "keys", "outer", "ext")
 
     def __init__(
-        self, kind: int, name: Optional[str] = None, flags: int = 0, items=None, fn=None, cls=None, keys=None, outer=None
+        self,
+        kind: int,
+        name: Optional[str] = None,
+        flags: int = 0,
+        items=None,
+        fn=None,
+        cls=None,
+        keys=None,
+        outer=None,
+        ext: Optional[str] = None,
     ):
         self.kind = kind
         self.name = name
@@ -68,9 +78,13 @@ class Val:
         # value changes that variable's object.  ``node``: the ``STATE`` whose read is reported
         # where the value is read (None once reported).
         self.outer = outer
+        # The qualified name (as imported, maybe relative: ``.models.Robot``) of the class this
+        # is an instance of, when that class lives in another module: its methods are followed
+        # there by the cross-module phase; here they are unknown.
+        self.ext = ext
 
     def renamed(self, name: str, extra: int = 0) -> "Val":
-        return Val(self.kind, name, self.flags | extra, self.items, None, self.cls, self.keys)
+        return Val(self.kind, name, self.flags | extra, self.items, None, self.cls, self.keys, None, self.ext)
 
     @property
     def container(self) -> bool:
@@ -99,7 +113,7 @@ def join(a: Val, b: Val) -> Val:
     if a.kind == b.kind:
         if a.kind == STATIC:
             return a if a.flags == b.flags and a.fn is None and a.outer == b.outer else Val(STATIC, None, a.flags & b.flags)
-        return Val(a.kind, a.name or b.name, a.flags & b.flags, None, None, cls)
+        return Val(a.kind, a.name or b.name, a.flags & b.flags, None, None, cls, ext=a.ext if a.ext == b.ext else None)
     hi, lo = (a, b) if a.kind > b.kind else (b, a)
     return Val(hi.kind, hi.name, hi.flags & lo.flags if hi.kind == UNKNOWN else hi.flags, None, None, cls if hi.kind == TRACED else None)
 
@@ -110,7 +124,7 @@ def signature(v: Val, depth: int = 0) -> tuple:
     if v.items is not None and depth < 3:
         items = tuple(signature(i, depth + 1) for i in v.items)
     outer = (id(v.outer[0]), v.outer[1], id(v.outer[2])) if v.outer is not None else None
-    return (v.kind, v.flags, id(v.cls) if v.cls is not None else 0, items, v.keys, outer)
+    return (v.kind, v.flags, id(v.cls) if v.cls is not None else 0, items, v.keys, outer, v.ext)
 
 
 def joinall(vals: Sequence[Val]) -> Val:

@@ -1,4 +1,6 @@
-"""Calls a module's traced code makes, with traced arguments, into imported functions.
+"""Calls a module's traced code makes, with traced arguments, into imported functions and
+methods of imported classes; and calls its host code makes into imported functions with
+values JAX cannot hash (the callee may be a wrapper or a factory of a jitted function).
 
 Each is a plain record, a pure function of the file's source, so it is cached with the file's
 findings; the cross-module phase (jaxlint.engine.project) follows the records whose target is
@@ -15,10 +17,22 @@ from jaxlint.analysis.values import ARRAY, BOOL, DICT, PYSEQ, RAW, REF
 _KEEP_FLAGS = ARRAY | BOOL | PYSEQ | DICT | RAW | REF
 
 
-def call_recorder(path: str, calls: list):
+def call_recorder(path: str, calls: list) -> "CallRecorder":
+    return CallRecorder(path, calls)
+
+
+class CallRecorder:
     """The Analyzer's hook for imported callees: remember the call, know nothing of the result."""
 
-    def record(interp, call_node, q: str, argvals):
+    def __init__(self, path: str, calls: list):
+        self.path = path
+        self.calls = calls
+        self._hosts: set = set()
+
+    def __call__(self, interp, call_node, q: str, argvals, member=None, self_val=None, attribute=False):
+        """``member``: the call is ``obj.member(...)`` (or, with ``attribute``, the read
+        ``obj.member``) on an instance (``self_val``) of the imported class ``q``; the
+        cross-module phase looks the member up in that class and its bases."""
         fr = interp.frame
         args: List[list] = []
         kwargs: Dict[str, list] = {}
@@ -32,13 +46,17 @@ def call_recorder(path: str, calls: list):
                 args.append(kv)
         t = fr.entry.transform
         origin = getattr(fr.entry, "origin", None)  # (entry, file) when the entry is in another file
-        calls.append(
+        rec = {}
+        if member is not None:
+            rec = {"member": member, "self": [self_val.kind, self_val.flags & _KEEP_FLAGS], "attribute": attribute}
+        self.calls.append(
             {
+                **rec,
                 "target": q,
                 "args": args,
                 "kwargs": kwargs,
                 "entry": origin[0] if origin else fr.entry_name,
-                "entry_path": origin[1] if origin else path,
+                "entry_path": origin[1] if origin else self.path,
                 "cached": bool(fr.cached),
                 "effects": bool(t.effects),
                 "differentiated": bool(t.differentiated),
@@ -48,4 +66,23 @@ def call_recorder(path: str, calls: list):
         )
         return None
 
-    return record
+    def provides(self, rec: dict) -> None:
+        """A wrapper or factory of the module, for host calls in other modules."""
+        self.calls.append(rec)
+
+    def uses_class(self, q: str) -> None:
+        """A traced parameter is an instance of the imported ``q``: if that is a class of the
+        run, the cross-module phase interprets the module again knowing it (its fields, what
+        its methods return)."""
+        key = "class " + q
+        if key not in self._hosts:
+            self._hosts.add(key)
+            self.calls.append({"uses": q})
+
+    def host_call(self, q: str) -> None:
+        """Host code calls the imported function ``q`` (or what it returns) with a value JAX
+        cannot hash: if ``q`` forwards it to a static parameter, or returns a jitted function
+        with one there, the cross-module phase reports the call."""
+        if q not in self._hosts:
+            self._hosts.add(q)
+            self.calls.append({"host": q})

@@ -1,11 +1,22 @@
 """Analysis across the modules of one run.
 
-Linting a file also records the calls its traced code makes, with traced arguments, into
-imported functions (``from .utils import helper``; ``utils.helper(x)``): plain records that
-are a pure function of the file's source, so they can be cached with its findings.  After
-every file is linted, each record whose target is a module of the same run is followed: the
-target function is interpreted with those arguments traced, and what it does wrong is
-reported in the target's file, naming the traced entry point and its file.
+Linting a file also records (jaxlint.engine.call_records) plain records that are a pure
+function of the file's source, so they can be cached with its findings:
+
+* calls its traced code makes, with traced arguments, into imported functions
+  (``from .utils import helper``; ``utils.helper(x)``), and into members of instances of
+  imported classes (``robot.step(x)``, a property, ``super().method()``, a member inherited
+  from an imported base), with the receiver traced or static;
+* the imported classes its traced parameters are instances of;
+* its host calls of imported functions (or of what they return), and the wrappers and
+  factories of jitted functions with static parameters it provides.
+
+After every file is linted, each record whose target is a module of the same run is
+followed: the target function or member is interpreted with those arguments, and what it does
+wrong is reported in the target's file, naming the traced entry point and its file; a module
+using classes of the run is interpreted again knowing them; host calls are checked against
+what the callee's module provides (JAX202).  Nothing here depends on how the files were
+split between processes, so ``-j 2`` gives the output of ``-j 1``.
 """
 
 from __future__ import annotations
@@ -18,7 +29,9 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import libcst as cst
 
 from jaxlint.analysis.frame import Frame
-from jaxlint.analysis.values import Val
+from jaxlint.analysis.jax_api import KNOWN_APIS
+from jaxlint.analysis.classes import decorator_names, is_classmethod, is_property
+from jaxlint.analysis.values import OPAQUE, STATIC, TRACED, Val
 from jaxlint.analysis.transforms import FnRef
 from jaxlint import selectors
 from jaxlint.config import Config
@@ -97,7 +110,8 @@ class _Target:
         self.reports = Reports()
         self.calls: list = []
         self.silenced: List[tuple] = []  # (path, line, code) of findings a `# noqa` silenced
-        _instances, handlers = rule_handlers(rules)
+        self.rules, handlers = rule_handlers(rules)
+        self._forwards = None  # StaticPaths.forwards of the module, once asked for
         self.analysis = ModuleAnalysis(module, text, config, handlers, self.reports, call_recorder(display, self.calls))
         self.index = self.analysis.index
         self.finder = self.analysis.finder
@@ -116,7 +130,103 @@ class _Target:
         q = scope.imports.get(name)
         return None, q  # maybe re-exported from another module
 
-    def follow(self, rec: dict, ref: FnRef, importer: str) -> None:
+    def _report_paths(self, paths) -> None:
+        rule = next((r for r in self.rules if r.code == "JAX202"), None)
+        if rule is not None and paths:
+            self.analysis.__dict__["static_paths"] = paths  # the rule reports these paths, and only these
+            rule.check_module(self.analysis)
+
+    def host_paths(self, lookup) -> list:
+        """JAX202 at the module's host calls whose callee, a factory of another module
+        (``lookup``: see StaticPaths.imported), puts the value in a static slot.  Returns the
+        paths that end in a wrapper of another module, as (StaticPath, text saying where the
+        value is built)."""
+        from jaxlint.analysis.static_paths import RemoteSlot, StaticPaths
+
+        if not any(r.code == "JAX202" for r in self.rules):
+            return []
+        a = self.analysis
+        paths = StaticPaths(a.index, a.finder, a.analyzer, a.host_values).imported(lookup)
+        self._report_paths([p for p in paths if not isinstance(p.node, RemoteSlot)])
+        remote = []
+        for p in paths:
+            if isinstance(p.node, RemoteSlot):
+                where = a.positions.get(p.built) if p.built is not None else None
+                built = f" (built at line {where.start.line} of {self.display})" if where is not None else f" (passed in {self.display})"
+                remote.append((p, built))
+        return remote
+
+    def wrapper_path(self, path, built: str) -> None:
+        """Report, at the static slot inside this module's wrapper, a value of another module
+        that reaches it (``path.node``: the RemoteSlot naming the wrapper and parameter)."""
+        from jaxlint.analysis.static_paths import StaticPath, StaticPaths
+
+        if self._forwards is None:
+            a = self.analysis
+            sp = StaticPaths(a.index, a.finder, a.analyzer, a.host_values)
+            sp.run()
+            self._forwards = sp.forwards
+        slot = path.node
+        f = self.index.module_scope.defs.get(slot.export["name"])
+        if f is None:
+            return
+        for param, func, pname, node in self._forwards.get(id(f.node), ()):
+            if param == slot.param and pname == slot.pname and isinstance(node, cst.CSTNode):
+                what = path.what + built
+                self._report_paths([StaticPath(node, what, pname, func, None, f" through {f.name}()", path.kind)])
+
+    def reinterpret(self, foreign: dict, delegates: dict) -> None:
+        """Interpret the module's traced code again, knowing the classes of other modules its
+        traced parameters are instances of (``foreign``: by the name the module imports them
+        with; ``delegates``: their modules' class models).  What their methods do wrong is
+        reported in their own files by the records; here only this module's findings count
+        (reports at nodes of other modules have no position here and are dropped)."""
+        an = self.analyzer
+        an.foreign = foreign
+        an.classes.delegates = delegates
+        external, an.external = an.external, None
+        try:
+            an.run()
+        finally:
+            an.external = external
+
+    def cls(self, name: str):
+        """(the class ``name`` of the module, None) or (None, the import it may be re-exported from)."""
+        scope = self.index.module_scope
+        c = scope.classes.get(name)
+        if c is not None:
+            return c, None
+        return None, scope.imports.get(name)
+
+    def follow_member(self, rec: dict, cls, f, importer: str, pytree: bool) -> None:
+        """``obj.member(...)`` of a record, on an instance of ``cls`` (a class of this module
+        whose MRO has ``f``): ``f`` interpreted with the receiver the record describes.
+        ``pytree``: the receiver's class is a pytree the class model can place."""
+        decorators = decorator_names(f.node, f.scope) if not f.is_lambda else set()
+        if rec.get("attribute") and not is_property(f):
+            return  # a method read, not called, or a field: nothing runs here
+        if not f.is_method and "staticmethod" not in decorators:
+            return
+        kind, flags = rec["self"]
+        if is_classmethod(f):
+            self_val = Val(STATIC, None, 0, cls=cls)
+        elif kind == TRACED:
+            if not pytree:
+                # A traced instance of a class the model cannot place as a pytree: what it is
+                # inside the trace (its fields, whether a write to it persists) is not known.
+                return
+            # A traced receiver is a pytree of its class: the class model says which fields are
+            # leaves; where it cannot tell, the fields stay unknown.
+            self_val = Val(TRACED, None, flags | OPAQUE, cls=cls)
+        elif kind == STATIC:
+            self_val = Val(STATIC, None, 0, cls=cls)
+        else:
+            return
+        ref = FnRef(f)
+        ref.bound_self = "staticmethod" not in decorators
+        self.follow(rec, ref, importer, self_val if ref.bound_self else None)
+
+    def follow(self, rec: dict, ref: FnRef, importer: str, self_val: Optional[Val] = None) -> None:
         path = rec.get("entry_path", importer)
         where = f"{rec['entry']} in {path}"
         entry = _RemoteEntry(rec, where, path)
@@ -128,7 +238,7 @@ class _Target:
             argvals.append((cst.Arg(value=cst.Name("_")), Val(k, None, f)))
         for kw, (k, f) in sorted(rec["kwargs"].items()):
             argvals.append((cst.Arg(value=cst.Name("_"), keyword=cst.Name(kw)), Val(k, None, f)))
-        self.analyzer.call_function(frame, None, (ref, None, [], {}), argvals)
+        self.analyzer.call_function(frame, None, (ref, None, [], {}), argvals, self_val)
 
     def findings(self, config: Config) -> List[Finding]:
         if not self.reports.pending:
@@ -210,7 +320,84 @@ def cross_module_findings(
             return resolve(absolute(reexport, modname, is_pkg), hops + 1)
         return None, None
 
-    work = [(display, rec) for display, recs in sorted(calls_by_display.items()) for rec in recs]
+    def resolve_class(qual: str, hops: int = 0):
+        """(target, class) for the class ``qual``, following re-exports."""
+        mod, _, name = qual.rpartition(".")
+        t = target(mod) if mod and not qual.startswith(KNOWN_APIS) else None
+        if t is None or hops > 3:
+            return None, None
+        cls, reexport = t.cls(name)
+        if cls is not None:
+            return t, cls
+        if reexport is None:
+            return None, None
+        modname, is_pkg = module_name(t.path), os.path.basename(t.path) == "__init__.py"
+        return resolve_class(absolute(reexport, modname, is_pkg), hops + 1)
+
+    def is_pytree(qual: str, hops: int = 0) -> bool:
+        """Whether the class ``qual`` is a pytree the class model places, also through a base
+        class in another module of the run."""
+        t, cls = resolve_class(qual)
+        if cls is None or hops > 3:
+            return False
+        if t.analyzer.classes.pytree_kind(cls) is not None:
+            return True
+        base = t.analyzer.classes.imported_base(cls)
+        if base is None:
+            return False
+        return is_pytree(absolute(base, module_name(t.path), os.path.basename(t.path) == "__init__.py"), hops + 1)
+
+    def resolve_member(qual: str, member: str, hops: int = 0):
+        """(target, class, function) for ``member`` of the class ``qual``, looked up along its
+        bases, also those in other modules of the run."""
+        mod, _, name = qual.rpartition(".")
+        t = target(mod) if mod else None
+        if t is None or hops > 3:
+            return None, None, None
+        modname, is_pkg = module_name(t.path), os.path.basename(t.path) == "__init__.py"
+        cls, reexport = t.cls(name)
+        if cls is None:
+            if reexport is None:
+                return None, None, None
+            return resolve_member(absolute(reexport, modname, is_pkg), member, hops + 1)
+        f = t.analyzer.classes.member(cls, member)
+        if f is not None:
+            return t, cls, f
+        base = t.analyzer.classes.imported_base(cls)
+        if base is None:
+            return None, None, None
+        return resolve_member(absolute(base, modname, is_pkg), member, hops + 1)
+
+    # What each module provides to host code elsewhere: its wrappers and factories of jitted
+    # functions with static parameters, by (module, name).
+    exports: Dict[Tuple[str, str], dict] = {}
+    for display, recs in sorted(calls_by_display.items()):
+        for rec in recs:
+            if "provides" in rec and display in info:
+                exports.setdefault((info[display][0], rec["name"]), dict(rec, path=display, module=info[display][0]))
+
+    package_imports: Dict[str, Dict[str, str]] = {}  # a package's imports, kept across rounds
+    resolved_exports: Dict[str, Optional[dict]] = {}
+
+    def resolve_export(qual: str, hops: int = 0) -> Optional[dict]:
+        if hops == 0 and qual in resolved_exports:
+            return resolved_exports[qual]
+        mod, _, name = qual.rpartition(".")
+        found = exports.get((mod, name))
+        if found is None and hops < 3 and mod in by_module and not qual.startswith(KNOWN_APIS):
+            if os.path.basename(by_module[mod][0]) == "__init__.py":
+                # a package re-exporting the function: ``from .utils import wrap``
+                if mod not in package_imports:
+                    t = target(mod)
+                    package_imports[mod] = dict(t.index.module_scope.imports) if t is not None else {}
+                reexport = package_imports[mod].get(name)
+                if reexport is not None:
+                    found = resolve_export(absolute(reexport, mod, True), hops + 1)
+        if hops == 0:
+            resolved_exports[qual] = found
+        return found
+
+    work = [(display, rec) for display, recs in sorted(calls_by_display.items()) for rec in recs if "provides" not in rec]
     cache_key = None
     if cache is not None:
         # The records, and which modules the run has (a new module can resolve a record), make
@@ -248,8 +435,18 @@ def cross_module_findings(
         for _ in range(MAX_ROUNDS):
             next_work = []
             items = []
+            uses: Dict[str, List[str]] = {}
             for importer, rec in work:
                 modname, is_pkg = info.get(importer, ("", False))
+                if "uses" in rec:
+                    if not uses.get(modname):
+                        items.append((modname, modname, importer, rec))
+                    uses.setdefault(modname, []).append(rec["uses"])
+                    continue
+                if "host" in rec:
+                    # checked in the importer's own tree, against what the callee's module provides
+                    items.append((modname, absolute(rec["host"], modname, is_pkg), importer, rec))
+                    continue
                 qual = absolute(rec["target"], modname, is_pkg)
                 items.append((qual.rpartition(".")[0], qual, importer, rec))
             items.sort(key=lambda it: it[0])  # one target module after the other: one tree in memory
@@ -258,16 +455,57 @@ def cross_module_findings(
                 if module != current:
                     harvest()
                     current = module
-                key = (qual, repr(rec))
+                # a module's host calls, and the classes it uses: each handled once for the module
+                key = ("host", module) if "host" in rec else ("uses", module) if "uses" in rec else (qual, repr(rec))
                 if key in done:
                     continue
                 done.add(key)
-                t, ref = resolve(qual)
+                if "uses" in rec:
+                    is_pkg = info.get(importer, ("", False))[1]
+                    foreign, delegates = {}, {}
+                    for q in sorted(set(uses.get(module, ()))):
+                        tq, cls = resolve_class(absolute(q, module, is_pkg))
+                        if cls is not None:
+                            foreign[q] = cls
+                            delegates[id(tq.index.module_scope)] = tq.analyzer.classes
+                    t = target(module) if foreign and module else None
+                    if t is not None:
+                        try:
+                            t.reinterpret(foreign, delegates)
+                        except RecursionError:
+                            pass
+                    continue
+                if "host" in rec:
+                    if not module or resolve_export(qual) is None:
+                        continue
+                    t = target(module)
+                    if t is None:
+                        continue
+                    is_pkg = info.get(importer, ("", False))[1]
+
+                    def lookup(q, returned, module=module, is_pkg=is_pkg):
+                        found = resolve_export(absolute(q, module, is_pkg))
+                        if found is None or (found["provides"] == "factory") != returned:
+                            return None
+                        return found
+
+                    for path, built in t.host_paths(lookup):
+                        w = target(path.node.export["module"])
+                        if w is not None:
+                            w.wrapper_path(path, built)
+                    continue
+                if "member" in rec:
+                    t, cls, f = resolve_member(qual, rec["member"])
+                else:
+                    (t, ref), cls = resolve(qual), None
                 if t is None:
                     continue
                 before = len(t.calls)
                 try:
-                    t.follow(rec, ref, importer)
+                    if cls is not None:
+                        t.follow_member(rec, cls, f, importer, rec["self"][0] != TRACED or is_pytree(qual))
+                    else:
+                        t.follow(rec, ref, importer)
                 except RecursionError:
                     continue
                 for r in t.calls[before:]:
