@@ -292,7 +292,7 @@ class Analyzer:
         nargs = app.nargs
         operands = None
         if nargs is not None and isinstance(app.site, cst.Call):
-            site_args = [(a, structure_of(a.value, app.site_scope)) for a in app.site.args]
+            site_args = [(a, self.carried_structure(a.value, app.site_scope)) for a in app.site.args]
             operands = lax_operands(resolve(app.site.func, app.site_scope) or "", site_args)
         for i, param in enumerate(positional[skip:]):
             name = param.name.value
@@ -335,6 +335,17 @@ class Analyzer:
             frame.notnone = guarded_not_none(app.site_scope.node, app.site)
         self.analyzed_entries.append((app, frame))
         self.run_frame(frame)
+
+    def carried_structure(self, expr, scope) -> Val:
+        """What host code hands a lax primitive: the structure its literals show, or an
+        instance of a class of the module (a name bound to ``State(...)``, or a parameter every
+        call passes one for)."""
+        v = structure_of(expr, scope)
+        if v.kind == UNKNOWN and isinstance(expr, cst.Name):
+            r = self.receivers.receiver_of(expr, scope)
+            if r is not None and r.cls is not None:
+                return Val(STATIC, None, 0, cls=r.cls)
+        return v
 
     def _param_val(self, app, param, name, statics, opaque, passed, i, f) -> Val:
         t = app.transform

@@ -121,6 +121,7 @@ class ReceiverModel:
         # id(class) -> attribute -> [(value or None, scope of the method that writes it)]
         self._writes: Dict[int, Dict[str, List[Tuple[Optional[cst.BaseExpression], Scope]]]] = {}
         self._attributes: Dict[Tuple[int, str], Optional[Receiver]] = {}
+        self._calls_by_name: Optional[Dict[str, List[Tuple[cst.Call, Scope]]]] = None
 
     def receiver_of(self, expr, scope: Scope, depth: int = 0) -> Optional[Receiver]:
         """The class ``expr`` is an instance of, as far as the module shows it."""
@@ -165,14 +166,14 @@ class ReceiverModel:
         found: List[Optional[Receiver]] = []
         for b in binds:
             if b.kind == "param" and func is not None:
-                found.append(self._parameter(func, name))
+                found.append(self._parameter(func, name, depth))
             elif b.kind == "assign" and b.value is not None:
                 found.append(self.receiver_of(b.value, owner, depth + 1))
             else:
                 return None  # a loop variable, a with-target, a write from elsewhere: unknown
         return _agreed(found)
 
-    def _parameter(self, func, name: str) -> Optional[Receiver]:
+    def _parameter(self, func, name: str, depth: int = 0) -> Optional[Receiver]:
         positional = func.positional_params()
         if func.is_method and positional and positional[0].name.value == name:
             if is_classmethod(func):
@@ -186,7 +187,33 @@ class ReceiverModel:
                     return Receiver(cls)
                 q = resolve(ann, func.scope)  # ``rngs: nnx.Rngs``: a class of another library
                 return Receiver(None, q) if q is not None else None
-        return None
+        if func.is_method or not any(p.name.value == name for p in positional) or depth >= _MAX_DEPTH:
+            return None
+        return self._passed_by_callers(func, [p.name.value for p in positional].index(name), name, depth)
+
+    def _passed_by_callers(self, func, i: int, name: str, depth: int) -> Optional[Receiver]:
+        """An unannotated parameter of a plain function: the class of what every call of the
+        function in the module passes for it (``top_p(params, state)`` after ``state =
+        State(...)``), when they all agree."""
+        index = self.classes.index
+        if index is None:
+            return None
+        if self._calls_by_name is None:
+            table: Dict[str, List[Tuple[cst.Call, Scope]]] = {}
+            for call, scope, _ in index.calls:
+                if isinstance(call.func, cst.Name):
+                    table.setdefault(call.func.value, []).append((call, scope))
+            self._calls_by_name = table
+        found: List[Optional[Receiver]] = []
+        for call, scope in self._calls_by_name.get(func.name, ()):
+            if scope.lookup_def(func.name) is not func:
+                continue
+            arg = _argument(call, i, name)
+            if arg is _HIDDEN:
+                return None
+            if arg is not None:
+                found.append(self.receiver_of(arg.value, scope, depth + 1))
+        return _agreed(found)
 
     def attribute_receiver(self, cls: ClassInfo, attr: str, depth: int = 0) -> Optional[Receiver]:
         """The class of ``instance.attr`` for an instance of ``cls``: from the class body's
@@ -242,3 +269,23 @@ def _class_body_annotation(cls: ClassInfo, attr: str):
                     return small.annotation.annotation
     return None
 
+
+
+_HIDDEN = object()  # a ``*args``/``**kwargs`` argument may carry the parameter: cannot tell
+
+
+def _argument(call: cst.Call, i: int, name: str):
+    """The argument of ``call`` for the ``i``-th positional parameter ``name``: an Arg, None
+    when the call leaves it to its default, or _HIDDEN behind a star argument."""
+    pos = 0
+    for a in call.args:
+        if a.star:
+            return _HIDDEN
+        if a.keyword is not None:
+            if a.keyword.value == name:
+                return a
+            continue
+        if pos == i:
+            return a
+        pos += 1
+    return None
