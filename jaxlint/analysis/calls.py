@@ -100,7 +100,17 @@ class Analyzer:
                 continue  # interpreted inline, with the enclosing tracers in scope
             if app.nargs is not None and self._in_traced(app.site_scope):
                 continue  # a lax body handed over inside traced code: interpreted there, with its operands
+            if app.linen_apply and self._runs_other_method(app):
+                continue
             self.analyze_entry(app)
+
+    def _runs_other_method(self, app: Application) -> bool:
+        """A jitted ``model.apply`` some call of which may name another method (``method=``,
+        or keywords it cannot read): ``__call__`` is not surely what is traced."""
+        for call in self.call_sites(app):
+            if any(a.star == "**" or a.keyword is not None and a.keyword.value == "method" for a in call.args):
+                return True
+        return False
 
     def _nested_in_entry(self, f: FuncInfo) -> bool:
         return self._in_traced(f.scope)
@@ -121,6 +131,8 @@ class Analyzer:
         f = app.func
         # At a call site a method's self is the object the method is called on.
         callable_pos = [p.name.value for p in f.positional_params()][app.bound_pos + (1 if f.is_method else 0) :]
+        if app.linen_apply:
+            callable_pos = ["variables"] + callable_pos
         names: set = set()
         for call in self.call_sites(app):
             npos = 0
