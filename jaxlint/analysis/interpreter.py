@@ -1129,8 +1129,10 @@ class Interp:
         return self.generic(argvals)
 
     def _is_layer_attribute(self, cls, attr: str) -> bool:
-        r = self.analyzer.receivers.attribute_receiver(cls, attr)
-        return r is not None and r.cls is None and is_layer_class(r.external)
+        from jaxlint.analysis.traced_fields import LAYER
+
+        held = self.analyzer.traced_fields.held(cls, attr, self.analyzer.classes.is_nnx_module(cls))
+        return held is not None and held[0] == LAYER
 
     def _instance_call(self, func: cst.Name) -> Optional[FnRef]:
         """``model(x)`` on a global or captured instance of a class of the module

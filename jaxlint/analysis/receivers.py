@@ -213,6 +213,11 @@ class ReceiverModel:
                 found.append(self.receiver_of(value, scope, depth + 1) if value is not None else None)
         return _agreed(found)
 
+    def writes_of(self, cls: ClassInfo, attr: str) -> List[Tuple[Optional[cst.BaseExpression], Scope]]:
+        """Every ``self.attr = value`` in the methods of the class and its bases in the module,
+        with the scope of the method (value None: not a plain assignment)."""
+        return [w for c in self.classes.mro(cls) for w in self._attribute_writes(c).get(attr, ())]
+
     def _attribute_writes(self, cls: ClassInfo) -> Dict[str, List[Tuple[Optional[cst.BaseExpression], Scope]]]:
         writes = self._writes.get(id(cls))
         if writes is None:

@@ -38,6 +38,9 @@ TEXT = 512  # a string formatted from a traced value (it shows the tracer, not t
 TRUE = 1024  # a Python value known to be true (the literal True)
 FALSE = 2048  # a Python value known to be false (False, None)
 NONE = 4096  # the Python value None
+# an instance under equinox's filter_jit / filter_vmap: only the fields holding arrays are
+# traced, the others are the Python values they hold (jaxlint.analysis.traced_fields)
+ARRAYS_ONLY = 8192
 
 
 class Val:
