@@ -431,7 +431,7 @@ class Analyzer:
     def filtered_field(self, cls: ClassInfo, attr: str, name: Optional[str]) -> Optional[Val]:
         """``instance.attr`` where only arrays (equinox filter_*) or only Variables and arrays
         (an NNX module) are traced; None when the class does not show what it holds."""
-        from jaxlint.analysis.traced_fields import ARRAY as HOLDS_ARRAY, INSTANCE, LAYER, PYTHON
+        from jaxlint.analysis.traced_fields import ARRAY as HOLDS_ARRAY, INSTANCE, LAYER, PYTHON, VARIABLE
 
         nnx = self.classes.is_nnx_module(cls)
         held = self.traced_fields.held(cls, attr, nnx)
@@ -440,6 +440,8 @@ class Analyzer:
         kind, inner = held
         if kind == HOLDS_ARRAY:
             return Val(TRACED, name, ARRAY)
+        if kind == VARIABLE:
+            return Val(TRACED, name, ARRAY | REF)  # ``v[...] = x`` is its API, as a Ref's
         if kind == PYTHON:
             return STATIC_VAL
         if kind == LAYER:

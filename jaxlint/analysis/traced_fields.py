@@ -29,7 +29,8 @@ from jaxlint.analysis.scopes import ClassInfo
 from jaxlint.analysis.transforms import resolve
 
 # what an attribute holds
-ARRAY = "array"  # an array or an NNX Variable: traced
+ARRAY = "array"  # a JAX or NumPy array: traced
+VARIABLE = "variable"  # an NNX Variable: traced, and updated in place through ``v[...] = x``
 PYTHON = "python"  # a number, string, None, function: a Python value inside
 INSTANCE = "instance"  # an instance of a class of the module (its own attributes decide)
 LAYER = "layer"  # a library layer (``nnx.Linear``): its parameters traced, the rest unknown
@@ -99,7 +100,7 @@ class TracedFields:
         if nnx and self.is_nnx_module(cls) or not nnx and self.is_equinox_module(cls):
             return (INSTANCE, cls)
         if nnx and self._derives_variable(cls):
-            return (ARRAY, None)  # ``class Count(nnx.Variable)``
+            return (VARIABLE, None)  # ``class Count(nnx.Variable)``
         return None
 
     def _derives_variable(self, cls: ClassInfo) -> bool:
@@ -112,7 +113,7 @@ class TracedFields:
         if isinstance(value, cst.Call):
             q = resolve(value.func, scope)
             if q is not None and nnx and q in NNX_VARIABLE:
-                return (ARRAY, None)
+                return (VARIABLE, None)
             if is_layer_class(q):
                 return (LAYER, None)
         r = self.receivers.receiver_of(value, scope)
