@@ -415,15 +415,16 @@ class Analyzer:
 
             out = []
             for n in self.classes.field_names(cls):
-                v = self.filtered_field(cls, n, n)
+                dotted = f"{name}.{n}"
+                v = self.filtered_field(cls, n, dotted)
                 h = fields.get(n)
                 if v is None and h is not None:
                     if h.kind in (JAX_ARRAY, NUMPY_ARRAY):
-                        v = Val(TRACED, n, ARRAY)
+                        v = Val(TRACED, dotted, ARRAY)
                     elif h.kind == SCALAR:
                         v = STATIC_VAL
                     elif h.kind == INSTANCE:
-                        v = self.filtered_instance(h.cls, n, h.fields)
+                        v = self.filtered_instance(h.cls, dotted, h.fields)
                 out.append(v if v is not None else UNKNOWN_VAL)
             items = tuple(out)
         return Val(TRACED, name, OPAQUE | ARRAYS_ONLY, items, None, cls)
