@@ -126,7 +126,7 @@ _EQUINOX_LAYERS = frozenset(
     MultiheadAttention PReLU RMSNorm RotaryPositionalEmbedding Sequential SpectralNorm
     WeightNorm""".split()
 )
-_LAYER_NAMESPACES = (("flax.linen.", _LINEN_LAYERS), ("flax.nnx.", _NNX_LAYERS), ("equinox.nn.", _EQUINOX_LAYERS))
+LAYER_NAMESPACES = (("flax.linen.", _LINEN_LAYERS), ("flax.nnx.", _NNX_LAYERS), ("equinox.nn.", _EQUINOX_LAYERS))
 
 
 def is_layer_class(q) -> bool:
@@ -134,7 +134,7 @@ def is_layer_class(q) -> bool:
     library's submodules, ``flax.linen.linear.Dense``)."""
     if not q:
         return False
-    for prefix, names in _LAYER_NAMESPACES:
+    for prefix, names in LAYER_NAMESPACES:
         if q.startswith(prefix):
             return q.rsplit(".", 1)[-1] in names
     return False
