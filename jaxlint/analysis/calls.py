@@ -78,6 +78,7 @@ class Analyzer:
         self._callee_table: Optional[Dict] = None
         self._alias_by_app: Optional[Dict] = None
         self._traced_fields = None
+        self._host_values = None
 
     @property
     def traced_fields(self):
@@ -85,19 +86,20 @@ class Analyzer:
         if self._traced_fields is None:
             from jaxlint.analysis.traced_fields import TracedFields
 
-            self._traced_fields = TracedFields(self.classes, self.receivers, self.host_values)
+            self._traced_fields = TracedFields(self.classes, self.receivers, lambda: self.host_values)
         return self._traced_fields
 
+    @property
     def host_values(self):
-        """The module's host-mode values, shared with the rules that ask for them."""
+        """Host-mode values of the module (the module analysis's, when there is one)."""
         ctx = getattr(self, "module_ctx", None)
         if ctx is not None:
             return ctx.host_values
-        if getattr(self, "_own_host_values", None) is None:
+        if self._host_values is None:
             from jaxlint.analysis.host_values import HostValues
 
-            self._own_host_values = HostValues(self.index, self.finder, self.classes)
-        return self._own_host_values
+            self._host_values = HostValues(self.index, self.finder, self.classes)
+        return self._host_values
 
     # -- plumbing ----------------------------------------------------------------
     def emit(self, event: str, frame: Frame, *args) -> None:
@@ -392,7 +394,7 @@ class Analyzer:
     def filtered_value(self, expr, scope: Scope, call: cst.Call, name: str) -> Optional[Val]:
         from jaxlint.analysis.host_values import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, SCALAR
 
-        h = self.host_values().value(expr, scope, call)
+        h = self.host_values.value(expr, scope, call)
         if h is not None and h.kind in (JAX_ARRAY, NUMPY_ARRAY):
             return Val(TRACED, name, ARRAY)
         if h is not None and h.kind == SCALAR:

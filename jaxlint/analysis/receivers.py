@@ -213,9 +213,9 @@ class ReceiverModel:
                 found.append(self.receiver_of(value, scope, depth + 1) if value is not None else None)
         return _agreed(found)
 
-    def writes_of(self, cls: ClassInfo, attr: str) -> List[Tuple[Optional[cst.BaseExpression], Scope]]:
-        """Every ``self.attr = value`` in the methods of the class and its bases in the module,
-        with the scope of the method (value None: not a plain assignment)."""
+    def attribute_values(self, cls: ClassInfo, attr: str) -> List[Tuple[Optional[cst.BaseExpression], Scope]]:
+        """What the methods of ``cls`` (and its bases) assign to ``self.attr``: (value, scope)
+        pairs, the value None where it cannot be read (``self.a, self.b = pair``)."""
         return [w for c in self.classes.mro(cls) for w in self._attribute_writes(c).get(attr, ())]
 
     def _attribute_writes(self, cls: ClassInfo) -> Dict[str, List[Tuple[Optional[cst.BaseExpression], Scope]]]:

@@ -69,7 +69,7 @@ class TracedFields:
             return None  # a method or property: the interpreter follows it
         if self.classes.field_kind(cls, attr) == STATIC_FIELD:
             return (PYTHON, None)  # ``eqx.field(static=True)``, a ClassVar, a class attribute
-        written = [self._written(value, scope, nnx) if value is not None else None for value, scope in self.receivers.writes_of(cls, attr)]
+        written = [self._written(value, scope, nnx) if value is not None else None for value, scope in self.receivers.attribute_values(cls, attr)]
         known = [w for w in written if w is not None]
         if known:
             if len(known) != len(written) or any(w != known[0] for w in known[1:]):

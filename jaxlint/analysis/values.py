@@ -40,7 +40,7 @@ FALSE = 2048  # a Python value known to be false (False, None)
 NONE = 4096  # the Python value None
 # an instance under equinox's filter_jit / filter_vmap: only the fields holding arrays are
 # traced, the others are the Python values they hold (jaxlint.analysis.traced_fields)
-ARRAYS_ONLY = 8192
+ARRAYS_ONLY = 32768
 
 
 class Val:
