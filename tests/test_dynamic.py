@@ -66,6 +66,10 @@ NOT_REBUILT = {"changing_statics.py", "fresh_callables.py", "growing_shapes.py"}
 # JAX402 findings whose other argument (`batch`) the module builds from a parameter nobody
 # passes: a guessed array's dtype would decide the result's type, so they stay unverified.
 GUESSED_BATCH = {74, 81, 87, 108, 115, 122}
+# Findings whose traced callable the dynamic mode cannot call with built arguments yet:
+# `jax.jit(model.apply)` of a linen module (its variables come ahead of `__call__`'s
+# parameters) and an `eqx.filter_vmap(in_axes=...)` function: unverified, never refuted.
+NOT_CALLED = {("linen_apply.py", 76, "JAX303"), ("linen_apply.py", 86, "JAX101"), ("filtered_arguments.py", 130, "JAX101")}
 
 
 def test_every_fixture_finding_is_confirmed():
@@ -78,6 +82,8 @@ def test_every_fixture_finding_is_confirmed():
         for k, v in got.items()
         if v[0] != "confirmed" and k[2] not in NO_DYNAMIC_CHECK and not (k[0] in NOT_REBUILT and v[0] == "unverified")
     }
+    assert {k: v[0] for k, v in not_confirmed.items() if k in NOT_CALLED} == dict.fromkeys(NOT_CALLED, "unverified")
+    not_confirmed = {k: v for k, v in not_confirmed.items() if k not in NOT_CALLED}
     assert set(not_confirmed) == {("weak_types.py", line, "JAX402") for line in GUESSED_BATCH}
     assert {v for v in not_confirmed.values()} == {
         ("unverified", f"could not build `batch` of the call at line {line} without guessing its dtype") for line in GUESSED_BATCH
