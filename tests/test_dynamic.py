@@ -76,6 +76,10 @@ NOT_REBUILT = {
     # (run_decorated) returns its result, not the jitted function the check would call twice
     ("fresh_callables.py", 13, "JAX303"),
 }
+# Findings whose traced callable the dynamic mode cannot call with built arguments yet:
+# `jax.jit(model.apply)` of a linen module (its variables come ahead of `__call__`'s
+# parameters) and an `eqx.filter_vmap(in_axes=...)` function: unverified, never refuted.
+NOT_CALLED = {("linen_apply.py", 76, "JAX303"), ("linen_apply.py", 86, "JAX101"), ("filtered_arguments.py", 130, "JAX101")}
 
 
 def test_every_fixture_finding_is_confirmed():
@@ -86,6 +90,8 @@ def test_every_fixture_finding_is_confirmed():
     unchecked = {k: v for k, v in got.items() if k[2] in NO_DYNAMIC_CHECK}
     assert unchecked and {v[0] for v in unchecked.values()} == {"unverified"}
     not_confirmed = {k: v for k, v in got.items() if v[0] != "confirmed" and k[2] not in NO_DYNAMIC_CHECK}
+    assert {k: v[0] for k, v in not_confirmed.items() if k in NOT_CALLED} == dict.fromkeys(NOT_CALLED, "unverified")
+    not_confirmed = {k: v for k, v in not_confirmed.items() if k not in NOT_CALLED}
     assert set(not_confirmed) == NOT_REBUILT
     assert {v[0] for v in not_confirmed.values()} == {"unverified"}
     # every code of the fixtures has a dynamic check, including the recompilation,

@@ -109,3 +109,39 @@ def test_transforms_that_stage_trace_operations_on_concrete_values(name):
 
     _stage_runners()[name](transform, probe)
     assert seen and all(s == TRANSFORMS[name].stages for s in seen), (name, seen)
+
+
+def test_layer_tables_name_callable_modules_of_their_libraries():
+    import importlib
+
+    bases = {"flax.linen.": ("flax.linen", "Module"), "flax.nnx.": ("flax.nnx", "Module"), "equinox.nn.": ("equinox", "Module")}
+    for prefix, names in jax_api.LAYER_NAMESPACES:
+        pytest.importorskip(prefix.split(".")[0])
+        module = importlib.import_module(prefix.rstrip("."))
+        base_module, base_name = bases[prefix]
+        base = getattr(importlib.import_module(base_module), base_name)
+        for name in names:
+            cls = getattr(module, name)
+            assert isinstance(cls, type) and issubclass(cls, base) and callable(getattr(cls, "__call__", None)), f"{prefix}{name}"
+            assert jax_api.is_layer_class(prefix + name)
+    assert not jax_api.is_layer_class("flax.nnx.Rngs") and not jax_api.is_layer_class("flax.linen.Module")
+
+
+def test_a_layer_called_on_a_traced_input_returns_a_tracer():
+    nn = pytest.importorskip("flax.linen")
+    nnx = pytest.importorskip("flax.nnx")
+    eqx = pytest.importorskip("equinox")
+    jnp = jax.numpy
+    seen = []
+    dense = nn.Dense(2)
+    variables = dense.init(jax.random.key(0), jnp.ones(3))
+    linear = nnx.Linear(3, 2, rngs=nnx.Rngs(0))
+    eqx_linear = eqx.nn.Linear(3, 2, key=jax.random.key(0))
+
+    @jax.jit
+    def f(x):
+        seen.extend([dense.apply(variables, x), linear(x), eqx_linear(x)])
+        return x
+
+    f(jnp.ones(3))
+    assert all(isinstance(v, jax.core.Tracer) for v in seen)

@@ -29,6 +29,7 @@ from jaxlint.analysis.values import (
     to_traced,
     signature,
     ARRAY,
+    ARRAYS_ONLY,
     DICT,
     Env,
     JAXARR,
@@ -83,6 +84,17 @@ class Analyzer:
         # Classes of other modules, by the name this module imports them with: given by the
         # cross-module phase when it interprets the module again knowing them.
         self.foreign: Dict[str, object] = {}
+        self._traced_fields = None
+
+    @property
+    def traced_fields(self):
+        """What attributes hold where only arrays and Variables are traced (built on first use)."""
+        if self._traced_fields is None:
+            from jaxlint.analysis.traced_fields import TracedFields
+
+            self._traced_fields = TracedFields(self.classes, self.receivers, lambda: self.host_values)
+        return self._traced_fields
+
 
     # -- plumbing ----------------------------------------------------------------
     @property
@@ -149,7 +161,17 @@ class Analyzer:
                 continue  # interpreted inline, with the enclosing tracers in scope
             if app.nargs is not None and self._in_traced(app.site_scope):
                 continue  # a lax body handed over inside traced code: interpreted there, with its operands
+            if app.linen_apply and self._runs_other_method(app):
+                continue
             self.analyze_entry(app)
+
+    def _runs_other_method(self, app: Application) -> bool:
+        """A jitted ``model.apply`` some call of which may name another method (``method=``,
+        or keywords it cannot read): ``__call__`` is not surely what is traced."""
+        for call in self.call_sites(app):
+            if any(a.star == "**" or a.keyword is not None and a.keyword.value == "method" for a in call.args):
+                return True
+        return False
 
     def _nested_in_entry(self, f: FuncInfo) -> bool:
         return self._in_traced(f.scope)
@@ -170,6 +192,8 @@ class Analyzer:
         f = app.func
         # At a call site a method's self is the object the method is called on.
         callable_pos = [p.name.value for p in f.positional_params()][app.bound_pos + (1 if f.is_method else 0) :]
+        if app.linen_apply:
+            callable_pos = ["variables"] + callable_pos
         names: set = set()
         for call in self.call_sites(app):
             npos = 0
@@ -371,7 +395,14 @@ class Analyzer:
         if i >= 0 and (i in app.unbatched or app.opaque_axes):
             return UNKNOWN_VAL  # vmap(in_axes=None) hands the value through untouched
         if t.filtered:
-            return Val(TRACED, name, ARRAY) if is_array_annotation(param.annotation, f.scope) else UNKNOWN_VAL
+            if is_array_annotation(param.annotation, f.scope):
+                return Val(TRACED, name, ARRAY)
+            if f.is_method and not app.bound_self and param is f.positional_params()[0]:
+                # ``@eqx.filter_jit`` on a method of an eqx.Module: ``self`` is filtered too
+                if self.classes.pytree_kind(f.cls) == "equinox":
+                    return Val(TRACED, name, OPAQUE | ARRAYS_ONLY, cls=f.cls)
+                return UNKNOWN_VAL
+            return self.filtered_argument(app, name)
         if f.is_method and not app.bound_self and param is f.positional_params()[0]:
             # A traced ``self`` is a pytree of its class: the class model says which fields are
             # leaves; where it cannot tell, the fields stay unknown.
@@ -415,6 +446,92 @@ class Analyzer:
             found.add(r.external)
         return found.pop() if len(found) == 1 else None
 
+    def filtered_argument(self, app: Application, name: str) -> Val:
+        """A parameter of a function under equinox's filter_jit / filter_vmap, from what every
+        call site of the module passes: a JAX or NumPy array is traced, a Python scalar or
+        string stays the Python value (filter_jit makes it static), an instance of an
+        eqx.Module class of the module is that instance with its array fields traced.  Unknown
+        when a call site does not show it, or two disagree."""
+        found: Optional[Val] = None
+        sites = self.call_sites_with_scopes(app)
+        if not sites:
+            return UNKNOWN_VAL
+        pos = app.jit_positional()
+        for call, scope in sites:
+            arg = next((a for a, lands_on in arguments_by_parameter(app, call, pos) if lands_on == name), None)
+            if arg is None:
+                return UNKNOWN_VAL  # left at its default there, or behind ``*args``
+            v = self.filtered_value(arg.value, scope, call, name)
+            if v is None:
+                return UNKNOWN_VAL
+            if found is None:
+                found = v
+            elif signature(found) != signature(v):
+                return UNKNOWN_VAL
+        return found if found is not None else UNKNOWN_VAL
+
+    def filtered_value(self, expr, scope: Scope, call: cst.Call, name: str) -> Optional[Val]:
+        from jaxlint.analysis.host_values import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, SCALAR
+
+        h = self.host_values.value(expr, scope, call)
+        if h is not None and h.kind in (JAX_ARRAY, NUMPY_ARRAY):
+            return Val(TRACED, name, ARRAY)
+        if h is not None and h.kind == SCALAR:
+            return STATIC_VAL
+        if h is not None and h.kind == INSTANCE:
+            return self.filtered_instance(h.cls, name, h.fields)
+        r = self.receivers.receiver_of(expr, scope)
+        if r is not None and r.cls is not None:
+            return self.filtered_instance(r.cls, name, None)
+        return None
+
+    def filtered_instance(self, cls: ClassInfo, name: str, fields) -> Optional[Val]:
+        """An eqx.Module instance under a filtered transform; ``fields``: the host values its
+        constructor was given (a dataclass without ``__init__``), else None."""
+        if self.classes.pytree_kind(cls) != "equinox":
+            return None
+        items = None
+        if fields is not None:
+            from jaxlint.analysis.host_values import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, SCALAR
+
+            out = []
+            for n in self.classes.field_names(cls):
+                dotted = f"{name}.{n}"
+                v = self.filtered_field(cls, n, dotted)
+                h = fields.get(n)
+                if v is None and h is not None:
+                    if h.kind in (JAX_ARRAY, NUMPY_ARRAY):
+                        v = Val(TRACED, dotted, ARRAY)
+                    elif h.kind == SCALAR:
+                        v = STATIC_VAL
+                    elif h.kind == INSTANCE:
+                        v = self.filtered_instance(h.cls, dotted, h.fields)
+                out.append(v if v is not None else UNKNOWN_VAL)
+            items = tuple(out)
+        return Val(TRACED, name, OPAQUE | ARRAYS_ONLY, items, None, cls)
+
+    def filtered_field(self, cls: ClassInfo, attr: str, name: Optional[str]) -> Optional[Val]:
+        """``instance.attr`` where only arrays (equinox filter_*) or only Variables and arrays
+        (an NNX module) are traced; None when the class does not show what it holds."""
+        from jaxlint.analysis.traced_fields import ARRAY as HOLDS_ARRAY, INSTANCE, LAYER, PYTHON, VARIABLE
+
+        nnx = self.classes.is_nnx_module(cls)
+        held = self.traced_fields.held(cls, attr, nnx)
+        if held is None:
+            return None
+        kind, inner = held
+        if kind == HOLDS_ARRAY:
+            return Val(TRACED, name, ARRAY)
+        if kind == VARIABLE:
+            return Val(TRACED, name, ARRAY | REF)  # ``v[...] = x`` is its API, as a Ref's
+        if kind == PYTHON:
+            return STATIC_VAL
+        if kind == LAYER:
+            return Val(TRACED, name, OPAQUE)  # its parameters are traced; what else it holds is unknown
+        if kind == INSTANCE:
+            return Val(TRACED, name, OPAQUE if nnx else OPAQUE | ARRAYS_ONLY, cls=inner)
+        return None
+
     def pytree_class(self, param, f: FuncInfo):
         """The module's class a parameter is annotated with (``state: TrainState``), if any."""
         return annotation_class(param.annotation.annotation, f.scope) if param.annotation is not None else None
@@ -435,7 +552,7 @@ class Analyzer:
                     continue
                 r = self.receivers.receiver_of(arg.value, scope)
                 cls = r.cls if r is not None else None
-                if cls is None or self.classes.pytree_kind(cls) is None:
+                if cls is None or self.classes.pytree_kind(cls) is None and not self.classes.is_nnx_module(cls):
                     continue
                 if found is not None and found is not cls:
                     return None
@@ -482,6 +599,8 @@ class Analyzer:
             return None
         if base.kind != TRACED:
             return None
+        if base.flags & ARRAYS_ONLY or self.classes.is_nnx_module(cls):
+            return self.filtered_field(cls, attr, name)
         kind = self.classes.field_kind(cls, attr)
         if kind == LEAF:
             return Val(TRACED, name, 0, cls=self.classes.field_class(cls, attr))

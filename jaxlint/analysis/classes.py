@@ -196,6 +196,10 @@ class ClassModel:
         ``__call__`` (or the ``method=`` it names)."""
         return any({qualified(b, c.scope) for b in c.bases} & LINEN_MODULE_BASES for c in self.mro(cls))
 
+    def is_nnx_module(self, cls: ClassInfo) -> bool:
+        """A ``flax.nnx.Module`` subclass: a pytree of its Variables and arrays."""
+        return any({qualified(b, c.scope) for b in c.bases} & NNX_MODULE_BASES for c in self.mro(cls))
+
     def field_kind(self, cls: ClassInfo, attr: str) -> Optional[str]:
         """LEAF / STATIC_FIELD for an attribute of an instance of ``cls``; None if unknown."""
         owner = self._owner(cls)
@@ -378,6 +382,7 @@ class ClassModel:
 
 
 LINEN_MODULE_BASES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
+NNX_MODULE_BASES = frozenset({"flax.nnx.Module", "flax.nnx.module.Module"})
 
 
 def class_named(scope: Scope, name: str) -> Optional[ClassInfo]:

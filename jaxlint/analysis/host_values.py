@@ -136,7 +136,12 @@ def join(a: Optional[HostValue], b: Optional[HostValue]) -> Optional[HostValue]:
             return HostValue(TUPLE, a.node)
         return HostValue(TUPLE, a.node, items=tuple(join(x, y) for x, y in zip(a.items, b.items)))
     if a.kind == INSTANCE:
-        return a if a.cls is b.cls and a.fields is None and b.fields is None else (HostValue(INSTANCE, a.node, a.cls) if a.cls is b.cls else None)
+        if a.cls is not b.cls:
+            return None
+        if a.fields is not None and b.fields is not None and a.fields.keys() == b.fields.keys():
+            # ``Cfg(jnp.ones(3), 2)`` on both paths: each field as far as the two agree
+            return HostValue(INSTANCE, a.node, a.cls, fields={k: join(v, b.fields[k]) for k, v in a.fields.items()})
+        return a if a.fields is None and b.fields is None else HostValue(INSTANCE, a.node, a.cls)
     if a.kind == JITTED:
         return a if a.app is b.app and len(a.bound) == len(b.bound) and not a.bound else None
     if a.kind == PARAM:

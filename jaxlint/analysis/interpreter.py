@@ -35,6 +35,7 @@ from jaxlint.analysis.jax_api import (
     STATIC_PREFIXES,
     TRACED_PREFIXES,
     TREE_MAPS,
+    is_layer_class,
     lax_operands,
 )
 from jaxlint.analysis.scopes import MUTATING_METHODS, VALUE_KINDS, FastVisitor, Scope, dotted_name
@@ -890,7 +891,26 @@ class Interp:
         argvals = self.args(e)
         if fv.fn is not None:
             return self.invoke(e, fv, argvals)
+        if isinstance(func, cst.Call) and self._is_layer(func):
+            return self.layer_output(argvals)  # ``nn.Dense(4)(x)``
         return self.generic(argvals, fv)
+
+    def _is_layer(self, expr) -> bool:
+        """``expr`` is (or builds) an instance of a library's layer class (``nn.Dense(4)``, a
+        name or attribute every assignment of which builds one)."""
+        if isinstance(expr, cst.Call):
+            return is_layer_class(resolve(expr.func, self.frame.scope))
+        r = self.analyzer.receivers.receiver_of(expr, self.frame.scope)
+        return r is not None and r.cls is None and is_layer_class(r.external)
+
+    def layer_output(self, argvals) -> Val:
+        """What a library layer returns: traced when an input is; with Python inputs it may
+        still compute with traced parameters, or hand its input back (``Identity``): unknown.
+        It may be a tuple (``LSTMCell``), so its bare truthiness is not an array's."""
+        traced = [v for _, v in argvals if v.kind == TRACED]
+        if self.frame.concrete or not traced:
+            return UNKNOWN_VAL
+        return Val(TRACED, first_traced_name(traced), RAW)
 
     def args(self, e: cst.Call) -> List[Tuple[cst.Arg, Val]]:
         return [(a, self.eval(a.value)) for a in e.args]
@@ -1128,6 +1148,8 @@ class Interp:
                     return self.invoke(e, method, argvals)
             elif local.ext is not None and local.cls is None and local.kind != UNKNOWN and not local.flags & ARRAY:
                 self.foreign_member(e, local, "__call__", argvals)
+            if local.kind != UNKNOWN and local.fn is None and local.cls is None and self._is_layer(func):
+                return self.layer_output(argvals)  # ``dense = nn.Dense(4)`` ... ``dense(x)``
             return self.generic(argvals, local)
         owner = fr.scope.lookup_scope(name)
         if owner is None:
@@ -1138,7 +1160,7 @@ class Interp:
         if f is not None:
             return self.invoke(e, Val(STATIC, name, 0, None, (FnRef(f), None, [], {})), argvals)
         app = self.analyzer.finder.aliases.get((id(owner), name))
-        if app is not None:
+        if app is not None and not app.linen_apply:
             ref = FnRef(app.func)
             ref.bound_self = app.bound_self
             ref.stages = app.stages  # ``g = jax.jit(f)``: calling g stages f
@@ -1152,7 +1174,15 @@ class Interp:
         cls = owner.classes.get(name)
         if cls is not None:
             return self.analyzer.construct(fr, e, cls, argvals)
+        if self._is_layer(func):
+            return self.layer_output(argvals)  # a global ``mlp = eqx.nn.MLP(...)``
         return self.generic(argvals)
+
+    def _is_layer_attribute(self, cls, attr: str) -> bool:
+        from jaxlint.analysis.traced_fields import LAYER
+
+        held = self.analyzer.traced_fields.held(cls, attr, self.analyzer.classes.is_nnx_module(cls))
+        return held is not None and held[0] == LAYER
 
     def _instance_call(self, func: cst.Name) -> Optional[FnRef]:
         """``model(x)`` on a global or captured instance of a class of the module
@@ -1338,6 +1368,8 @@ class Interp:
                     return self.invoke(e, called, argvals)
             if meth == "apply" and method is None and self.analyzer.classes.is_linen_module(base.cls):
                 return self._linen_apply(e, base, argvals)
+            if (method is None or method.fn is None and method.cls is None) and self._is_layer_attribute(base.cls, meth):
+                return self.layer_output(argvals)  # ``self.linear(x)`` with ``self.linear = nnx.Linear(...)``
             if meth in ("replace", "_replace") and self.analyzer.classes.pytree_kind(base.cls) is not None:
                 return self.analyzer.replaced(base, argvals)
             if method is None:

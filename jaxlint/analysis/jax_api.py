@@ -103,6 +103,43 @@ STATIC_FUNCS = frozenset(
     }
 )
 
+# Layers of the neural-network libraries (flax 0.12.8, equinox 0.13.8): an instance called
+# computes with jax.numpy on its inputs and its parameters, so inside a trace its output is
+# traced when an input is.  Some return a tuple (LSTMCell's carry and output, equinox's
+# BatchNorm's output and state).
+_LINEN_LAYERS = frozenset(
+    """BatchNorm Bidirectional Conv ConvLSTMCell ConvLocal ConvTranspose Dense DenseGeneral Dropout
+    Einsum Embed GRUCell GroupNorm InstanceNorm LSTMCell LayerNorm MGUCell MultiHeadAttention
+    MultiHeadDotProductAttention OptimizedLSTMCell PReLU RMSNorm RNN SelfAttention Sequential
+    SimpleCell SpectralNorm WeightNorm""".split()
+)
+_NNX_LAYERS = frozenset(
+    """BatchNorm Bidirectional Conv ConvTranspose Dropout Einsum Embed GRUCell GroupNorm
+    InstanceNorm LSTMCell LayerNorm Linear LinearGeneral LoRA LoRALinear MultiHeadAttention
+    OptimizedLSTMCell PReLU RMSNorm RNN Sequential SimpleCell SpectralNorm WeightNorm""".split()
+)
+_EQUINOX_LAYERS = frozenset(
+    """AdaptiveAvgPool1d AdaptiveAvgPool2d AdaptiveAvgPool3d AdaptiveMaxPool1d AdaptiveMaxPool2d
+    AdaptiveMaxPool3d AvgPool1d AvgPool2d AvgPool3d BatchNorm Conv Conv1d Conv2d Conv3d
+    ConvTranspose ConvTranspose1d ConvTranspose2d ConvTranspose3d Dropout Embedding GRUCell
+    GroupNorm Identity LSTMCell LayerNorm Linear MLP MaxPool1d MaxPool2d MaxPool3d
+    MultiheadAttention PReLU RMSNorm RotaryPositionalEmbedding Sequential SpectralNorm
+    WeightNorm""".split()
+)
+LAYER_NAMESPACES = (("flax.linen.", _LINEN_LAYERS), ("flax.nnx.", _NNX_LAYERS), ("equinox.nn.", _EQUINOX_LAYERS))
+
+
+def is_layer_class(q) -> bool:
+    """``flax.linen.Dense``, ``flax.nnx.Linear``, ``equinox.nn.Linear`` (also through the
+    library's submodules, ``flax.linen.linear.Dense``)."""
+    if not q:
+        return False
+    for prefix, names in LAYER_NAMESPACES:
+        if q.startswith(prefix):
+            return q.rsplit(".", 1)[-1] in names
+    return False
+
+
 # In these modules every capitalised public name is a class or a type (checked in the tests):
 # calling it builds a Python object, not an array.
 CLASS_NAMESPACES = ("jax.numpy.", "jax.lax.", "jax.nn.")

@@ -89,7 +89,9 @@ _MAP = Transform("lax.map function", ((0, "f"),), arity=lambda n: 1)
 _ASSOC = Transform("lax.associative_scan function", ((0, "fn"),), arity=lambda n: 2, stages=False)
 _PALLAS = Transform("Pallas kernel", ((0, "kernel"),), refs=True)
 _FILTER_JIT = Transform("filter-jitted", cached=True, filtered=True)
-_FILTER_VMAP = Transform("filter-vmapped", filtered=True, stages=False)
+# filter_vmap(in_axes=...): an array given the axis None is handed through untouched, a
+# concrete array inside (checked with equinox 0.13.8)
+_FILTER_VMAP = Transform("filter-vmapped", filtered=True, in_axes=True, stages=False)
 _NNX_JIT = Transform("nnx-jitted", cached=True, statics=True, opaque_attrs=True)
 _GRAD = Transform("differentiated", effects=False, differentiated=True, stages=False)
 _NNX_VMAP = Transform("nnx-vmapped", in_axes=True, opaque_attrs=True, stages=False)
@@ -307,6 +309,7 @@ class Application:
         "argnums",
         "receiver_cls",
         "stages",
+        "linen_apply",
     )
 
     def __init__(self, func: FuncInfo, transform: Transform, site, site_scope: Scope):
@@ -331,6 +334,9 @@ class Application:
         # The class of the object a bound method belongs to (``jax.jit(model.apply)`` with
         # ``model = Model(...)``): a subclass of the method's own class, or that class.
         self.receiver_cls = None
+        # ``jax.jit(model.apply)`` of a linen module: ``func`` is the module's ``__call__``, and
+        # the callable takes the variables first, ahead of ``__call__``'s own parameters.
+        self.linen_apply = False
 
     @property
     def skipped(self) -> int:
@@ -340,7 +346,8 @@ class Application:
 
     def jit_positional(self) -> List[str]:
         """Positional parameter names as the transform sees them (what static_argnums index)."""
-        return [p.name.value for p in self.func.positional_params()][self.skipped :]
+        own = [p.name.value for p in self.func.positional_params()][self.skipped :]
+        return ["variables"] + own if self.linen_apply else own
 
 
 def arguments_by_parameter(app: Application, call: cst.Call, pos: List[str]) -> Iterator[Tuple[cst.Arg, Optional[str]]]:
@@ -534,6 +541,8 @@ class TransformFinder:
                 return ref
             if owner is not None:
                 alias = self.aliases.get((id(owner), expr.value))
+                if alias is not None and alias.linen_apply:
+                    return None  # its arguments do not line up with ``__call__``'s parameters
                 if alias is not None:
                     r = FnRef(alias.func)
                     r.bound_self = alias.bound_self
@@ -595,6 +604,25 @@ class TransformFinder:
             return None
         f = self.classes.member(cls, attr)
         if f is None or is_property(f):
+            return None
+        ref = FnRef(f)
+        ref.bound_self = True
+        ref.receiver_cls = cls
+        return ref
+
+    def _linen_apply(self, expr, scope: Scope) -> Optional[FnRef]:
+        """``model.apply`` of a flax linen module of the module (``model = MLP()``): a call
+        ``apply(variables, *inputs)`` runs the module's ``__call__`` on the inputs, bound to
+        ``model``.  Only a plain ``jax.jit(model.apply)`` is read so: under ``partial`` or
+        another transform the variables would land on ``__call__``'s parameters."""
+        if not isinstance(expr, cst.Attribute) or expr.attr.value != "apply":
+            return None
+        receiver = self.receivers.receiver_of(expr.value, scope)
+        cls = receiver.cls if receiver is not None else None
+        if cls is None or not self.classes.is_linen_module(cls) or self.classes.member(cls, "apply") is not None:
+            return None
+        f = self.classes.member(cls, "__call__")
+        if f is None or not f.is_method or "variables" in f.all_param_names():
             return None
         ref = FnRef(f)
         ref.bound_self = True
@@ -679,9 +707,14 @@ class TransformFinder:
                 fn_exprs.append(v)
         for e in fn_exprs:
             ref = self.resolve_fn(e, scope)
+            linen_apply = False
+            if ref is None and t is _JIT:
+                ref = self._linen_apply(e, scope)
+                linen_apply = ref is not None
             if ref is None:
                 continue
             app = Application(ref.func, t, call, scope)
+            app.linen_apply = linen_apply
             app.bound_self = ref.bound_self
             app.receiver_cls = ref.receiver_cls
             app.bound_pos = ref.bound_pos

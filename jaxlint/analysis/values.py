@@ -45,6 +45,9 @@ NONE = 4096  # the Python value None
 # tracer, although the array itself, its shape and its conversions stay Python values.
 JAXARR = 8192
 NPARR = 16384  # a NumPy array: indexing it with a tracer converts the tracer with __array__
+# an instance under equinox's filter_jit / filter_vmap: only the fields holding arrays are
+# traced, the others are the Python values they hold (jaxlint.analysis.traced_fields)
+ARRAYS_ONLY = 32768
 
 
 class Val:
