@@ -111,6 +111,8 @@ class Rebinding:
         self._call_sites: Optional[Dict[int, List[Tuple[Scope, int]]]] = None
         self._call_orders: Optional[Dict[int, Tuple[Scope, int]]] = None
         self._parent_maps: Dict[int, Dict[int, cst.CSTNode]] = {}
+        self._name_maps: Dict[int, Dict[str, List[cst.Name]]] = {}
+        self._local_uses: Dict[Tuple[int, int], Optional[Tuple[int, List[int]]]] = {}
         # Keyed with the depth too: an answer cut short at the depth bound is no answer for a
         # shallower question.
         self._follows: Dict[Tuple[int, int, int], bool] = {}
@@ -184,6 +186,12 @@ class Rebinding:
 
         A module-level jitted function never qualifies: an importer can call it after the
         module has rebound what it reads."""
+        key = (id(reader), id(owner))
+        if key not in self._local_uses:
+            self._local_uses[key] = self._find_local_uses(reader, owner)
+        return self._local_uses[key]
+
+    def _find_local_uses(self, reader, owner: Scope) -> Optional[Tuple[int, List[int]]]:
         # (An entry point of another file, in the cross-module phase, has no scope here.)
         if reader is None or owner.kind != "function" or getattr(reader, "scope", None) is not owner:
             return None
@@ -201,25 +209,21 @@ class Rebinding:
         if len(defs) != 1 or len(owner.bindings.get(reader.name, ())) != 1:
             return None  # the name is rebound: which function a use reaches is not clear
         orders: List[int] = []
-        stack = list(owner.node.body.children)
-        while stack:
-            node = stack.pop()
-            if isinstance(node, cst.Name):
-                if node.value == reader.name and node is not reader.node.name:
-                    parent = parents.get(id(node))
-                    if isinstance(parent, cst.Call) and parent.func is node:
-                        site = sites.get(id(parent))
-                        if site is None or site[0] is not owner:
-                            return None
-                        orders.append(site[1])
-                        continue
-                    outer = self._transform_chain(node, parents, owner)
-                    calls = self._chain_calls(outer, parents, owner, sites) if outer is not None else None
-                    if calls is None:
-                        return None
-                    orders.extend(calls)
+        for node in self._names(owner).get(reader.name, ()):
+            if node is reader.node.name:
                 continue
-            stack.extend(node.children)
+            parent = parents.get(id(node))
+            if isinstance(parent, cst.Call) and parent.func is node:
+                site = sites.get(id(parent))
+                if site is None or site[0] is not owner:
+                    return None
+                orders.append(site[1])
+                continue
+            outer = self._transform_chain(node, parents, owner)
+            calls = self._chain_calls(outer, parents, owner, sites) if outer is not None else None
+            if calls is None:
+                return None
+            orders.extend(calls)
         return defs[0], orders
 
     def _sites(self) -> Dict[int, Tuple[Scope, int]]:
@@ -228,16 +232,27 @@ class Rebinding:
         return self._call_orders
 
     def _parents(self, owner: Scope) -> Dict[int, cst.CSTNode]:
+        """Each node's parent in ``owner``'s body (one walk, which also indexes its names)."""
         parents = self._parent_maps.get(id(owner))
         if parents is None:
             parents = self._parent_maps[id(owner)] = {}
+            names: Dict[str, List[cst.Name]] = {}
+            self._name_maps[id(owner)] = names
             stack = [owner.node.body]
             while stack:
                 node = stack.pop()
+                if isinstance(node, cst.Name):
+                    names.setdefault(node.value, []).append(node)
+                    continue
                 for c in node.children:
                     parents[id(c)] = node
                     stack.append(c)
         return parents
+
+    def _names(self, owner: Scope) -> Dict[str, List[cst.Name]]:
+        """Every Name node in ``owner``'s body, by its identifier."""
+        self._parents(owner)
+        return self._name_maps[id(owner)]
 
     def _transform_chain(self, node, parents, owner: Scope) -> Optional[cst.Call]:
         """The outermost call of ``jax.jit(jax.vmap(node), ...)``-like wrapping of ``node`` (the
