@@ -22,6 +22,7 @@ from jaxlint.analysis.frame import Frame
 from jaxlint.analysis.interpreter import Interp, guarded_not_none, structure_of
 from jaxlint.analysis.jax_api import DIFFERENTIATED_ERROR_CODES, KNOWN_APIS, TYPE_ERROR_CODES, lax_operands
 from jaxlint.analysis.scopes import ClassInfo, FuncInfo, ModuleIndex, Scope
+from jaxlint.analysis.syntax import argument_for
 from jaxlint.analysis.transforms import Application, FnRef, Transform, TransformFinder, arguments_by_parameter, resolve
 from jaxlint.analysis.values import (
     KNOWN_CONSTANTS,
@@ -77,7 +78,6 @@ class Analyzer:
         self.classes = finder.classes
         self.receivers = finder.receivers
         self.container_cache: Dict[int, frozenset] = {}
-        self._callee_table: Optional[Dict] = None
         self._alias_by_app: Optional[Dict] = None
         self._host_values = None
         self._outer_flags: Dict[Tuple[int, str], int] = {}
@@ -207,24 +207,6 @@ class Analyzer:
             names.update(callable_pos[:npos])
         return names
 
-    def _calls_by_callee(self) -> Dict:
-        """Calls grouped by the callee's name (``f(...)``, ``self.f(...)``) or node: built once,
-        so that finding one function's call sites does not scan every call of the module."""
-        table = self._callee_table
-        if table is None:
-            table = {}
-            for call, scope, _ in self.index.calls:
-                func = call.func
-                if isinstance(func, cst.Name):
-                    key = func.value
-                elif isinstance(func, cst.Attribute):
-                    key = "." + func.attr.value
-                else:
-                    key = id(func)
-                table.setdefault(key, []).append((call, scope))
-            self._callee_table = table
-        return table
-
     def call_sites(self, app: Application) -> List[cst.Call]:
         """Calls of the traced callable within this module."""
         return [call for call, _scope in self.call_sites_with_scopes(app)]
@@ -234,14 +216,14 @@ class Analyzer:
         out = []
         f = app.func
         site = app.site
-        table = self._calls_by_callee()
-        candidates = list(table.get(id(site), ()))
+        calls_of = self.index.calls_of
+        candidates = list(calls_of(id(site)))
         if isinstance(site, cst.Decorator):
-            candidates += table.get(f.name, ())
+            candidates += calls_of(f.name)
             if f.cls is not None:
-                candidates += table.get("." + f.name, ())
+                candidates += calls_of("." + f.name)
         else:
-            candidates += [c for name, _app in self._alias_names(app) for c in table.get(name, ())]
+            candidates += [c for name, _app in self._alias_names(app) for c in calls_of(name)]
         for call, scope in candidates:
             func = call.func
             if func is site:
@@ -437,8 +419,8 @@ class Analyzer:
             return None
         found = set()
         for call, scope in self.call_sites_with_scopes(app):
-            arg = _arg_named(call, pos, name)
-            if scope is None or arg is None or isinstance(call.func, cst.Attribute):
+            arg = argument_for(call, pos, name)
+            if scope is None or not isinstance(arg, cst.Arg) or isinstance(call.func, cst.Attribute):
                 return None
             r = self.receivers.receiver_of(arg.value, scope)
             if r is None or r.cls is not None or r.external is None or r.built is None or r.external.startswith(KNOWN_APIS):
@@ -757,16 +739,17 @@ class Analyzer:
                     if n in env:
                         v = env[n]
                         if call is not None and v.kind == TRACED and not v.flags & (RAW | OPAQUE | REF | PYSEQ | DICT):
-                            arg = _arg_for(call, positional, n, (1 if ref.bound_self and f.is_method else 0) + len(bound_args))
-                            if arg is not None:
+                            skip = (1 if ref.bound_self and f.is_method else 0) + len(bound_args)
+                            arg = argument_for(call, [q.name.value for q in positional][skip:], n)
+                            if isinstance(arg, cst.Arg):
                                 self.emit("traced_static_arg", frame, arg, n, f, v)
                         env[n] = STATIC_VAL
         if call is not None and not f.is_lambda and f.node.decorators:
             for n in custom_vjp_nondiff(f):
                 v = env.get(n)
                 if v is not None and v.kind == TRACED and not v.flags & (RAW | OPAQUE | REF | PYSEQ | DICT):
-                    arg = _arg_for(call, positional, n, len(bound_args))
-                    if arg is not None:
+                    arg = argument_for(call, [q.name.value for q in positional][len(bound_args):], n)
+                    if isinstance(arg, cst.Arg):
                         self.emit("traced_static_arg", frame, arg, n, f, v, ": custom_vjp's nondiff_argnums take no tracers")
         for param in positional + list(p.kwonly_params):
             v = env.get(param.name.value)
@@ -933,37 +916,4 @@ def _spread(argvals):
             out.append((a, v))
     return out
 
-
-def _arg_named(call: cst.Call, names: List[str], name: str) -> Optional[cst.Arg]:
-    """The argument of ``call`` that lands on parameter ``name`` (``names``: the positional
-    parameters as the call sees them)."""
-    i = 0
-    for a in call.args:
-        if a.star:
-            return None
-        if a.keyword is not None:
-            if a.keyword.value == name:
-                return a
-            continue
-        if i < len(names) and names[i] == name:
-            return a
-        i += 1
-    return None
-
-
-def _arg_for(call: cst.Call, positional, name: str, bound: int) -> Optional[cst.Arg]:
-    """The argument of ``call`` that lands on parameter ``name``."""
-    names = [p.name.value for p in positional][bound:]
-    i = 0
-    for a in call.args:
-        if a.star:
-            return None
-        if a.keyword is not None:
-            if a.keyword.value == name:
-                return a
-            continue
-        if i < len(names) and names[i] == name:
-            return a
-        i += 1
-    return None
 

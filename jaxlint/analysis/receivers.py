@@ -23,6 +23,7 @@ import libcst as cst
 
 from jaxlint.analysis.classes import ClassModel, annotation_class, is_classmethod
 from jaxlint.analysis.scopes import ClassInfo, Scope
+from jaxlint.analysis.syntax import STARRED, argument_for
 from jaxlint.analysis.transforms import resolve
 
 _MAX_DEPTH = 6
@@ -121,7 +122,6 @@ class ReceiverModel:
         # id(class) -> attribute -> [(value or None, scope of the method that writes it)]
         self._writes: Dict[int, Dict[str, List[Tuple[Optional[cst.BaseExpression], Scope]]]] = {}
         self._attributes: Dict[Tuple[int, str], Optional[Receiver]] = {}
-        self._calls_by_name: Optional[Dict[str, List[Tuple[cst.Call, Scope]]]] = None
 
     def receiver_of(self, expr, scope: Scope, depth: int = 0) -> Optional[Receiver]:
         """The class ``expr`` is an instance of, as far as the module shows it."""
@@ -189,27 +189,22 @@ class ReceiverModel:
                 return Receiver(None, q) if q is not None else None
         if func.is_method or not any(p.name.value == name for p in positional) or depth >= _MAX_DEPTH:
             return None
-        return self._passed_by_callers(func, [p.name.value for p in positional].index(name), name, depth)
+        return self._passed_by_callers(func, name, depth)
 
-    def _passed_by_callers(self, func, i: int, name: str, depth: int) -> Optional[Receiver]:
+    def _passed_by_callers(self, func, name: str, depth: int) -> Optional[Receiver]:
         """An unannotated parameter of a plain function: the class of what every call of the
         function in the module passes for it (``top_p(params, state)`` after ``state =
         State(...)``), when they all agree."""
         index = self.classes.index
         if index is None:
             return None
-        if self._calls_by_name is None:
-            table: Dict[str, List[Tuple[cst.Call, Scope]]] = {}
-            for call, scope, _ in index.calls:
-                if isinstance(call.func, cst.Name):
-                    table.setdefault(call.func.value, []).append((call, scope))
-            self._calls_by_name = table
+        names = [p.name.value for p in func.positional_params()]
         found: List[Optional[Receiver]] = []
-        for call, scope in self._calls_by_name.get(func.name, ()):
+        for call, scope in index.calls_of(func.name):
             if scope.lookup_def(func.name) is not func:
                 continue
-            arg = _argument(call, i, name)
-            if arg is _HIDDEN:
+            arg = argument_for(call, names, name)
+            if arg is STARRED:
                 return None
             if arg is not None:
                 found.append(self.receiver_of(arg.value, scope, depth + 1))
@@ -270,22 +265,3 @@ def _class_body_annotation(cls: ClassInfo, attr: str):
     return None
 
 
-
-_HIDDEN = object()  # a ``*args``/``**kwargs`` argument may carry the parameter: cannot tell
-
-
-def _argument(call: cst.Call, i: int, name: str):
-    """The argument of ``call`` for the ``i``-th positional parameter ``name``: an Arg, None
-    when the call leaves it to its default, or _HIDDEN behind a star argument."""
-    pos = 0
-    for a in call.args:
-        if a.star:
-            return _HIDDEN
-        if a.keyword is not None:
-            if a.keyword.value == name:
-                return a
-            continue
-        if pos == i:
-            return a
-        pos += 1
-    return None

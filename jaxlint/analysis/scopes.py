@@ -476,7 +476,27 @@ class ModuleIndex(FastVisitor):
         self.order = 0
         self._loop_starts: List[Tuple[Scope, int]] = []
         self._stmt: Optional[cst.CSTNode] = None
+        self._calls_by_callee: Optional[Dict[object, List[Tuple[cst.Call, Scope]]]] = None
         self.walk(module)
+
+    def calls_of(self, callee) -> List[Tuple[cst.Call, "Scope"]]:
+        """(call, scope) of the calls whose callee is the name ``callee`` (``f(...)``),
+        ``"." + attr`` (``obj.attr(...)``), or for any other callee expression its ``id``.  The
+        table is built once, on first use, so that finding one function's calls does not scan
+        every call of the module."""
+        table = self._calls_by_callee
+        if table is None:
+            table = self._calls_by_callee = {}
+            for call, scope, _ in self.calls:
+                func = call.func
+                if isinstance(func, cst.Name):
+                    key = func.value
+                elif isinstance(func, cst.Attribute):
+                    key = "." + func.attr.value
+                else:
+                    key = id(func)
+                table.setdefault(key, []).append((call, scope))
+        return table.get(callee, [])
 
     # -- scopes ---------------------------------------------------------------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> Optional[bool]:

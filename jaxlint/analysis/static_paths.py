@@ -26,6 +26,7 @@ from jaxlint.analysis.calls import Analyzer
 from jaxlint.analysis.jax_api import KNOWN_APIS
 from jaxlint.analysis.host_values import INSTANCE, JITTED, PARAM, TUPLE, HostValue, HostValues
 from jaxlint.analysis.scopes import FastVisitor, FuncInfo, ModuleIndex, Scope, dotted_name
+from jaxlint.analysis.syntax import argument_for, arguments_by_position
 from jaxlint.analysis.static_arguments import arguments_by_parameter
 from jaxlint.analysis.transforms import Application, TransformFinder, resolve
 
@@ -69,7 +70,6 @@ class StaticPaths:
         self.hv = hv
         self.found: List[StaticPath] = []
         self._reported: Set[int] = set()
-        self._by_name: Optional[Dict[str, List[Tuple[cst.Call, Scope]]]] = None
         self._factory_ids: Optional[Set[int]] = None
         # id(def) of a module-level function -> [(parameter, jitted function, static
         # parameter, the argument at the slot)]: the wrappers whose parameter reaches a static
@@ -192,7 +192,7 @@ class StaticPaths:
             if returned:
                 func = _JittedElsewhere(*found["jitted"])
                 via = f" (the jitted function returned by {_origin(call.func, scope)})"
-                checks = [(a, pname, func) for a, pname in _by_parameter(call, found["positional"]) if pname in found["statics"]]
+                checks = [(a, pname, func) for a, pname in arguments_by_position(call, found["positional"]) if pname in found["statics"]]
             else:
                 # JAX raises inside the wrapper, where the value reaches the slot: the path ends
                 # there, in the wrapper's module (``RemoteSlot``)
@@ -200,7 +200,7 @@ class StaticPaths:
                 for param, name, qualname, pname in found["forwards"]:
                     func = _JittedElsewhere(name, qualname)
                     slot_node = RemoteSlot(found, param, pname)
-                    checks.extend((a, pname, func, slot_node) for a in _arg_for(call, found["params"], param))
+                    checks.extend((a, pname, func, slot_node) for a in _passed(call, found["params"], param))
             for a, pname, func, *remote in checks:
                 at = remote[0] if remote else a.value
                 slot = self._check(a.value, scope, call, pname, func, at, via)
@@ -257,15 +257,8 @@ class StaticPaths:
         self.found.append(StaticPath(node, what, pname, func, built, via, _kind_word(what)))
 
     def _calls_named(self, name: str) -> List[Tuple[cst.Call, Scope]]:
-        if self._by_name is None:
-            table: Dict[str, List[Tuple[cst.Call, Scope]]] = {}
-            for call, scope, _ in self.index.calls:
-                f = call.func
-                key = f.value if isinstance(f, cst.Name) else "." + f.attr.value if isinstance(f, cst.Attribute) else None
-                if key is not None:
-                    table.setdefault(key, []).append((call, scope))
-            self._by_name = table
-        return self._by_name.get(name, [])
+        """Calls of ``name(...)``, or of ``obj.attr(...)`` for ``"." + attr``."""
+        return self.index.calls_of(name)
 
     # -- wrappers -----------------------------------------------------------------------
     def _wrappers(self, todo) -> None:
@@ -296,7 +289,7 @@ class StaticPaths:
         if not f.is_method:
             for call, scope in self._calls_named(f.name):
                 if scope.lookup_def(f.name) is f:
-                    for a in _arg_for(call, names, param):
+                    for a in _passed(call, names, param):
                         yield call, scope, a
             return
         for call, scope in self._calls_named("." + f.name):
@@ -307,7 +300,7 @@ class StaticPaths:
                 v = self.hv.value(receiver, scope, call) if _may_hold_instance(receiver, scope) else None
                 ok = v is not None and v.kind == INSTANCE and v.cls is not None and self.hv.classes.member(v.cls, f.name) is f
             if ok:
-                for a in _arg_for(call, names[1:], param):
+                for a in _passed(call, names[1:], param):
                     yield call, scope, a
 
     # -- jitted callables held in variables: factories and functools.partial ------------------
@@ -527,18 +520,6 @@ class _JittedElsewhere:
         self.qualname = qualname
 
 
-def _by_parameter(call: cst.Call, pos: List[str]) -> Iterator[Tuple[cst.Arg, Optional[str]]]:
-    """(argument, the parameter it lands on, or None), up to the first ``*args``/``**kwargs``."""
-    i = 0
-    for a in call.args:
-        if a.star:
-            return
-        if a.keyword is not None:
-            yield a, a.keyword.value
-        else:
-            yield a, pos[i] if i < len(pos) else None
-            i += 1
-
 
 class _TestedNames(FastVisitor):
     """Names read in the conditions of a function's ``if``/``while``/ternaries and asserts."""
@@ -578,22 +559,6 @@ def _tested_names(f: FuncInfo) -> Set[str]:
     v.walk(f.node.body)
     return v.names
 
-
-def _arg_for(call: cst.Call, names: List[str], param: str) -> Iterator[cst.Arg]:
-    """The argument of ``call`` that lands on ``param`` (``names``: the positional parameters)."""
-    i = 0
-    for a in call.args:
-        if a.star:
-            return
-        if a.keyword is not None:
-            if a.keyword.value == param:
-                yield a
-                return
-            continue
-        if i < len(names) and names[i] == param:
-            yield a
-            return
-        i += 1
 
 
 def _may_hold_instance(expr, scope: Scope) -> bool:
@@ -654,3 +619,9 @@ def _origin(func, scope: Scope) -> str:
                 call = b.value
     name = dotted_name(call.func) if call is not None else None
     return f"{name}()" if name else "a call"
+
+
+def _passed(call: cst.Call, names: List[str], param: str) -> List[cst.Arg]:
+    """The argument ``call`` passes for ``param``, as a list of none or one."""
+    a = argument_for(call, names, param)
+    return [a] if isinstance(a, cst.Arg) else []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Iterator, List, Optional, Tuple
 
 import libcst as cst
 
@@ -39,3 +39,31 @@ def string_value(node) -> Optional[str]:
     except Exception:  # noqa: BLE001
         return None
     return v if isinstance(v, str) else None
+
+
+# ``argument_for`` when a ``*args``/``**kwargs`` argument comes first and may carry the parameter
+STARRED = object()
+
+
+def arguments_by_position(call: cst.Call, names: List[str], start: int = 0) -> Iterator[Tuple[cst.Arg, Optional[str]]]:
+    """(argument, the parameter it lands on, or None) for each argument of ``call``, up to the
+    first ``*args``/``**kwargs``; ``names``: the positional parameters, filled from ``start``."""
+    i = start
+    for a in call.args:
+        if a.star:
+            return
+        if a.keyword is not None:
+            yield a, a.keyword.value
+        else:
+            yield a, names[i] if i < len(names) else None
+            i += 1
+
+
+def argument_for(call: cst.Call, names: List[str], name: str):
+    """The argument of ``call`` that lands on parameter ``name`` (``names``: the positional
+    parameters as the call fills them): an Arg, None when the call leaves the parameter out, or
+    STARRED when a star argument before it may carry it."""
+    for a, lands_on in arguments_by_position(call, names):
+        if lands_on == name:
+            return a
+    return STARRED if any(a.star for a in call.args) else None

@@ -12,6 +12,7 @@ from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
 import libcst as cst
 
 from jaxlint.analysis.scopes import FuncInfo, ModuleIndex, Scope, dotted_name
+from jaxlint.analysis.syntax import arguments_by_position
 
 
 class Transform:
@@ -355,15 +356,8 @@ def arguments_by_parameter(app: Application, call: cst.Call, pos: List[str]) -> 
     the first ``*args``/``**kwargs``; ``pos``: the callable's positional parameters
     (``app.jit_positional()``)."""
     # self.method(...) of a decorated method: self is bound, the arguments start after it
-    i = 1 if isinstance(call.func, cst.Attribute) and app.func.is_method and not app.bound_self else 0
-    for a in call.args:
-        if a.star:
-            return
-        if a.keyword is not None:
-            yield a, a.keyword.value
-        else:
-            yield a, pos[i] if i < len(pos) else None
-            i += 1
+    start = 1 if isinstance(call.func, cst.Attribute) and app.func.is_method and not app.bound_self else 0
+    return arguments_by_position(call, pos, start)
 
 
 def _parse_in_axes(call_or_args, app: Application, pos_index: int = 1) -> None:
