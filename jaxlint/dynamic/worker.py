@@ -718,13 +718,12 @@ class NestedCalls:
 RUN_ITEMS = 8  # items taken from an outer function that is a generator
 
 
-def check_capture_in_run(mod, path, check):
-    """JAX301 in a function nested in one that returns nothing: run the outer function as it
-    is (its items, for a generator) with the nested function's jitted calls recorded."""
-    var = check["var"]
-    nested = check["nested"]
-    shown = f"jitted {nested['name']}()"
-    notes = []
+
+def runs_as_written(mod, path, check, notes):
+    """(driver, runner, self object, argument set) for each way to run the code around the
+    finding as it is: every driver the worker can resolve, with up to four of the argument
+    sets the module itself passes (never guesses: a guessed array could decide what the run
+    shows), JAX's caches cleared before each.  Why a driver cannot run goes to ``notes``."""
     for driver in check["drivers"]:
         try:
             runner, _o, _c, self_obj = resolve_target(mod, driver, path)
@@ -735,35 +734,46 @@ def check_capture_in_run(mod, path, check):
         if not argsets:
             notes.append(guessed_note(driver) or f"no arguments to call {driver['label']} with")
             continue
-        running = f"running {driver['label']}"
         for argset in argsets[:4]:
             jax.clear_caches()
-            err = None
-            with Counts(None) as counts, NestedCalls(counts, path, nested, var) as rec:
-                try:
-                    result = trace_once(runner, driver, argset, self_obj, "call")
-                    if inspect.isgenerator(result):
-                        for _ in zip(range(RUN_ITEMS), result):
-                            pass
-                except Exception as e:  # noqa: BLE001 - the user's code may raise anything
-                    err = e
-            changed = [c for c in rec.calls if c["changed"]]
-            if any(c["stale"] for c in changed):
-                return "confirmed", (
-                    f"after `{var}` was rebound, {shown} reused the function compiled before and returned another "
-                    f"result than the function run eagerly ({running})"
-                )
-            if any(c["traced"] and c["same_args"] for c in changed):
-                return "refuted", f"after `{var}` was rebound, {shown} traced again for arguments it had compiled for ({running})"
-            why = f"; it raised {short(err)}" if err is not None else ""
-            if any(c["traced"] for c in changed):
-                notes.append(f"after `{var}` was rebound, {shown} traced again, for arguments of other shapes ({running})")
-            elif changed:
-                notes.append(f"after `{var}` was rebound, {shown} reused its compiled function, but its result is what the function gives run eagerly")
-            elif not rec.made:
-                notes.append(f"{running} did not jit {nested['name']}(){why}")
-            else:
-                notes.append(f"{running}, `{var}` was not rebound between two calls of {shown}{why}")
+            yield driver, runner, self_obj, argset
+
+
+def check_capture_in_run(mod, path, check):
+    """JAX301 in a function nested in one that returns nothing: run the outer function as it
+    is (its items, for a generator) with the nested function's jitted calls recorded."""
+    var = check["var"]
+    nested = check["nested"]
+    shown = f"jitted {nested['name']}()"
+    notes = []
+    for driver, runner, self_obj, argset in runs_as_written(mod, path, check, notes):
+        running = f"running {driver['label']}"
+        err = None
+        with Counts(None) as counts, NestedCalls(counts, path, nested, var) as rec:
+            try:
+                result = trace_once(runner, driver, argset, self_obj, "call")
+                if inspect.isgenerator(result):
+                    for _ in zip(range(RUN_ITEMS), result):
+                        pass
+            except Exception as e:  # noqa: BLE001 - the user's code may raise anything
+                err = e
+        changed = [c for c in rec.calls if c["changed"]]
+        if any(c["stale"] for c in changed):
+            return "confirmed", (
+                f"after `{var}` was rebound, {shown} reused the function compiled before and returned another "
+                f"result than the function run eagerly ({running})"
+            )
+        if any(c["traced"] and c["same_args"] for c in changed):
+            return "refuted", f"after `{var}` was rebound, {shown} traced again for arguments it had compiled for ({running})"
+        why = f"; it raised {short(err)}" if err is not None else ""
+        if any(c["traced"] for c in changed):
+            notes.append(f"after `{var}` was rebound, {shown} traced again, for arguments of other shapes ({running})")
+        elif changed:
+            notes.append(f"after `{var}` was rebound, {shown} reused its compiled function, but its result is what the function gives run eagerly")
+        elif not rec.made:
+            notes.append(f"{running} did not jit {nested['name']}(){why}")
+        else:
+            notes.append(f"{running}, `{var}` was not rebound between two calls of {shown}{why}")
     return "unverified", pick_note(notes, check)
 
 
@@ -1516,55 +1526,43 @@ def check_stale(mod, path, check):
     label = watched["label"]
     attribute = check["attribute"]
     notes = []
-    for driver in check["drivers"]:
-        try:
-            runner, _o, _c, self_obj = resolve_target(mod, driver, path)
-        except Unverified as e:
-            notes.append(str(e))
-            continue
-        # the arguments the module passes: a guessed array would decide what the results show
-        argsets = [a for a in driver["argsets"] if not a["source"].endswith("guesses")]
-        if not argsets:
-            notes.append(guessed_note(driver) or f"no arguments to call {driver['label']} with")
-            continue
-        for argset in argsets[:4]:
-            jax.clear_caches()
-            watch = ChangeWatch(path, check["line"], check["end_line"], attribute)
-            err = None
-            with Counts(raw.__code__) as counts:
-                rec = StaleRecorder(raw, counts, watch)
-                try:
-                    rec.install(mod, cls, path)
-                    with watch:
-                        for _ in range(2 if check.get("repeat") else 1):
-                            trace_once(runner, driver, argset, self_obj, "call")
-                except Exception as e:  # noqa: BLE001 - the user's code may raise anything
-                    err = e
-                finally:
-                    rec.uninstall()
-            mine = [c for c in rec.calls if c["mine"]]
-            changed = f"line {check['line']} changed `{attribute}`{_changed_values(watch)}"
-            if any(not c["traced"] and c["stale"] for c in mine):
-                return "confirmed", (
-                    f"after {changed}, {label} reused the function compiled before and returned another result "
-                    f"than the function run eagerly (running {driver['label']})"
-                )
-            if any(c["traced"] and c["same_args"] for c in mine):
-                return "refuted", f"after {changed}, {label} traced again for arguments it had compiled for (running {driver['label']})"
-            if mine and not rec.before:
-                notes.append(f"running {driver['label']}, {label} was not called before {changed}")
-            elif any(c["traced"] for c in mine):
-                notes.append(f"after {changed}, {label} traced again, for arguments of other shapes (running {driver['label']})")
-            elif mine:
-                notes.append(f"after {changed}, {label} reused its compiled function, but its result is what the function gives run eagerly")
-            elif not watch.passed:
-                why = f" (it raised {short(err)})" if err is not None else ""
-                notes.append(f"running {driver['label']} did not run line {check['line']}{why}")
-            elif not rec.before:
-                notes.append(f"running {driver['label']}, {label} was not called before {changed}")
-            else:
-                why = f" (it raised {short(err)})" if err is not None else ""
-                notes.append(f"running {driver['label']}, {label} was not called with the changed object after {changed}{why}")
+    for driver, runner, self_obj, argset in runs_as_written(mod, path, check, notes):
+        watch = ChangeWatch(path, check["line"], check["end_line"], attribute)
+        err = None
+        with Counts(raw.__code__) as counts:
+            rec = StaleRecorder(raw, counts, watch)
+            try:
+                rec.install(mod, cls, path)
+                with watch:
+                    for _ in range(2 if check.get("repeat") else 1):
+                        trace_once(runner, driver, argset, self_obj, "call")
+            except Exception as e:  # noqa: BLE001 - the user's code may raise anything
+                err = e
+            finally:
+                rec.uninstall()
+        mine = [c for c in rec.calls if c["mine"]]
+        changed = f"line {check['line']} changed `{attribute}`{_changed_values(watch)}"
+        if any(not c["traced"] and c["stale"] for c in mine):
+            return "confirmed", (
+                f"after {changed}, {label} reused the function compiled before and returned another result "
+                f"than the function run eagerly (running {driver['label']})"
+            )
+        if any(c["traced"] and c["same_args"] for c in mine):
+            return "refuted", f"after {changed}, {label} traced again for arguments it had compiled for (running {driver['label']})"
+        if mine and not rec.before:
+            notes.append(f"running {driver['label']}, {label} was not called before {changed}")
+        elif any(c["traced"] for c in mine):
+            notes.append(f"after {changed}, {label} traced again, for arguments of other shapes (running {driver['label']})")
+        elif mine:
+            notes.append(f"after {changed}, {label} reused its compiled function, but its result is what the function gives run eagerly")
+        elif not watch.passed:
+            why = f" (it raised {short(err)})" if err is not None else ""
+            notes.append(f"running {driver['label']} did not run line {check['line']}{why}")
+        elif not rec.before:
+            notes.append(f"running {driver['label']}, {label} was not called before {changed}")
+        else:
+            why = f" (it raised {short(err)})" if err is not None else ""
+            notes.append(f"running {driver['label']}, {label} was not called with the changed object after {changed}{why}")
     return "unverified", pick_note(notes, check)
 
 
@@ -1580,70 +1578,58 @@ def check_host_calls(mod, path, check):
     label = watched["label"]
     first = min(check["line"], check.get("call_line") or check["line"])
     notes = []
-    for driver in check["drivers"]:
-        try:
-            runner, _o, _c, self_obj = resolve_target(mod, driver, path)
-        except Unverified as e:
-            notes.append(str(e))
-            continue
-        # what the module passes: a guessed array's shape would decide whether shapes change
-        argsets = [a for a in driver["argsets"] if not a["source"].endswith("guesses")]
-        if not argsets:
-            notes.append(guessed_note(driver) or f"no arguments to call {driver['label']} with")
-            continue
-        for argset in argsets[:4]:
-            jax.clear_caches()
-            err = None
-            with Counts(raw.__code__) as counts:
-                rec = LineCalls(raw, counts, path, first, check["end_line"])
+    for driver, runner, self_obj, argset in runs_as_written(mod, path, check, notes):
+        err = None
+        with Counts(raw.__code__) as counts:
+            rec = LineCalls(raw, counts, path, first, check["end_line"])
+            try:
+                rec.install(mod, cls, path)
+                trace_once(runner, driver, argset, self_obj, "call")
+            except Exception as e:  # noqa: BLE001 - the user's code may raise anything
+                err = e
+            finally:
+                rec.uninstall()
+            calls = rec.calls
+            again = None
+            if len(calls) >= 2:
+                _t, _k, ref, args, kw = calls[-1]
+                real = ref()
+                t0, k0 = counts.traces, counts.compiles
                 try:
-                    rec.install(mod, cls, path)
-                    trace_once(runner, driver, argset, self_obj, "call")
-                except Exception as e:  # noqa: BLE001 - the user's code may raise anything
-                    err = e
-                finally:
-                    rec.uninstall()
-                calls = rec.calls
-                again = None
-                if len(calls) >= 2:
-                    _t, _k, ref, args, kw = calls[-1]
-                    real = ref()
-                    t0, k0 = counts.traces, counts.compiles
-                    try:
-                        if real is None:
-                            raise Unverified("the jitted object no longer exists")
-                        jax.block_until_ready(real(*args, **kw))
-                        again = (counts.traces - t0, counts.compiles - k0)
-                    except Exception as e:  # noqa: BLE001
-                        err = err or e
-            running = f"running {driver['label']}"
-            if len(calls) < 2:
-                why = f"; it raised {short(err)}" if err is not None else ""
-                notes.append(f"{running}, line {check['line']} called {label} {_times(len(calls)) if calls else 'never'}{why}")
-                continue
-            if again is None:
-                notes.append(f"{running}, repeating the last call of {label} failed: {short(err)}")
-                continue
-            if again != (0, 0):
-                return "unverified", f"{label} traced again when its last call was repeated with the same arguments"
-            later = calls[1:]
-            retraced = sum(1 for t, k, *_ in later if t and k)
-            traces = sum(t for t, *_ in calls)
-            compiles = sum(k for _t, k, *_ in calls)
-            if retraced and check.get("every") and retraced < len(later):
-                notes.append(
-                    f"{label} traced {_times(traces)} and compiled {_times(compiles)} for the {len(calls)} calls "
-                    f"line {check['line']} made ({running}): not on every call"
-                )
-                continue
-            if retraced:
-                return "confirmed", (
-                    f"{label} traced {_times(traces)} and compiled {_times(compiles)} for the {len(calls)} calls "
-                    f"line {check['line']} made ({running}); the last call repeated compiled nothing"
-                )
-            if all(t == 0 and k == 0 for t, k, *_ in later):
-                return "refuted", f"{label} traced once for the {len(calls)} calls line {check['line']} made ({running})"
-            notes.append(f"{label} traced {_times(traces)} and compiled {_times(compiles)} for the {len(calls)} calls line {check['line']} made")
+                    if real is None:
+                        raise Unverified("the jitted object no longer exists")
+                    jax.block_until_ready(real(*args, **kw))
+                    again = (counts.traces - t0, counts.compiles - k0)
+                except Exception as e:  # noqa: BLE001
+                    err = err or e
+        running = f"running {driver['label']}"
+        if len(calls) < 2:
+            why = f"; it raised {short(err)}" if err is not None else ""
+            notes.append(f"{running}, line {check['line']} called {label} {_times(len(calls)) if calls else 'never'}{why}")
+            continue
+        if again is None:
+            notes.append(f"{running}, repeating the last call of {label} failed: {short(err)}")
+            continue
+        if again != (0, 0):
+            return "unverified", f"{label} traced again when its last call was repeated with the same arguments"
+        later = calls[1:]
+        retraced = sum(1 for t, k, *_ in later if t and k)
+        traces = sum(t for t, *_ in calls)
+        compiles = sum(k for _t, k, *_ in calls)
+        if retraced and check.get("every") and retraced < len(later):
+            notes.append(
+                f"{label} traced {_times(traces)} and compiled {_times(compiles)} for the {len(calls)} calls "
+                f"line {check['line']} made ({running}): not on every call"
+            )
+            continue
+        if retraced:
+            return "confirmed", (
+                f"{label} traced {_times(traces)} and compiled {_times(compiles)} for the {len(calls)} calls "
+                f"line {check['line']} made ({running}); the last call repeated compiled nothing"
+            )
+        if all(t == 0 and k == 0 for t, k, *_ in later):
+            return "refuted", f"{label} traced once for the {len(calls)} calls line {check['line']} made ({running})"
+        notes.append(f"{label} traced {_times(traces)} and compiled {_times(compiles)} for the {len(calls)} calls line {check['line']} made")
     return "unverified", pick_note(notes, check)
 
 
@@ -1651,55 +1637,44 @@ def check_jit_calls(mod, path, check):
     """JAX401 on ``jax.jit(...)`` of an object the worker cannot rebuild: run the code around
     it as it is, with the first call of each jitted object the lines make recorded."""
     notes = []
-    for driver in check["drivers"]:
-        try:
-            runner, _o, _c, self_obj = resolve_target(mod, driver, path)
-        except Unverified as e:
-            notes.append(str(e))
-            continue
-        argsets = [a for a in driver["argsets"] if not a["source"].endswith("guesses")]
-        if not argsets:
-            notes.append(guessed_note(driver) or f"no arguments to call {driver['label']} with")
-            continue
+    for driver, runner, self_obj, argset in runs_as_written(mod, path, check, notes):
         running = f"running {driver['label']}"
-        for argset in argsets[:4]:
-            jax.clear_caches()
-            err = None
-            with Counts(None) as counts:
-                rec = FreshJits(counts, path, check["line"], check["end_line"])
-                try:
-                    rec.install(mod)
-                    trace_once(runner, driver, argset, self_obj, "call")
-                except Exception as e:  # noqa: BLE001 - the user's code may raise anything
-                    err = e
-                finally:
-                    rec.uninstall()
-            firsts = [m["calls"][0] for m in rec.made if m["calls"]]
-            if len(firsts) < 2:
-                why = f"; it raised {short(err)}" if err is not None else ""
-                notes.append(f"{running}, line {check['line']} made {len(firsts)} jitted object(s) that were called{why}")
-                continue
-            if len({sig for _t, _k, sig in firsts}) > 1:
-                # other shapes or values would trace again with one jitted object too
-                notes.append(f"{running}, the objects `jax.jit` made on line {check['line']} were called with different arguments")
-                continue
-            programs = {m.get("program") for m in rec.made if m["calls"]}
-            if None in programs or len(programs) > 1:
-                # a new program each time (a loop variable in the partial) is what is asked for
-                what = "could not all be lowered" if None in programs else "compiled different programs"
-                notes.append(f"{running}, the objects `jax.jit` made on line {check['line']} {what}")
-                continue
-            later = firsts[1:]
-            compiled = f"compiled {_times(sum(k for _t, k, _s in firsts))}"
-            counted = f"traced {_times(sum(t for t, *_ in firsts))} and {compiled}"
-            if all(t for t, *_ in later):
-                return "confirmed", (
-                    f"each of the {len(firsts)} objects `jax.jit` made on line {check['line']} traced its function again on "
-                    f"its first call, with arguments of the same shapes and dtypes, into the same program ({compiled}, {running})"
-                )
-            if not any(t or k for t, k, _s in later):
-                return "refuted", f"the {len(firsts)} objects `jax.jit` made on line {check['line']} shared one trace ({running})"
-            notes.append(f"the {len(firsts)} objects `jax.jit` made on line {check['line']} {counted}: not each of them")
+        err = None
+        with Counts(None) as counts:
+            rec = FreshJits(counts, path, check["line"], check["end_line"])
+            try:
+                rec.install(mod)
+                trace_once(runner, driver, argset, self_obj, "call")
+            except Exception as e:  # noqa: BLE001 - the user's code may raise anything
+                err = e
+            finally:
+                rec.uninstall()
+        firsts = [m["calls"][0] for m in rec.made if m["calls"]]
+        if len(firsts) < 2:
+            why = f"; it raised {short(err)}" if err is not None else ""
+            notes.append(f"{running}, line {check['line']} made {len(firsts)} jitted object(s) that were called{why}")
+            continue
+        if len({sig for _t, _k, sig in firsts}) > 1:
+            # other shapes or values would trace again with one jitted object too
+            notes.append(f"{running}, the objects `jax.jit` made on line {check['line']} were called with different arguments")
+            continue
+        programs = {m.get("program") for m in rec.made if m["calls"]}
+        if None in programs or len(programs) > 1:
+            # a new program each time (a loop variable in the partial) is what is asked for
+            what = "could not all be lowered" if None in programs else "compiled different programs"
+            notes.append(f"{running}, the objects `jax.jit` made on line {check['line']} {what}")
+            continue
+        later = firsts[1:]
+        compiled = f"compiled {_times(sum(k for _t, k, _s in firsts))}"
+        counted = f"traced {_times(sum(t for t, *_ in firsts))} and {compiled}"
+        if all(t for t, *_ in later):
+            return "confirmed", (
+                f"each of the {len(firsts)} objects `jax.jit` made on line {check['line']} traced its function again on "
+                f"its first call, with arguments of the same shapes and dtypes, into the same program ({compiled}, {running})"
+            )
+        if not any(t or k for t, k, _s in later):
+            return "refuted", f"the {len(firsts)} objects `jax.jit` made on line {check['line']} shared one trace ({running})"
+        notes.append(f"the {len(firsts)} objects `jax.jit` made on line {check['line']} {counted}: not each of them")
     return "unverified", pick_note(notes, check)
 
 
