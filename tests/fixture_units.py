@@ -24,3 +24,19 @@ def units():
         if not any(f.startswith(p + os.sep) for p in packages):
             out.append((os.path.relpath(f, ROOT), [f]))
     return out
+
+
+def lint_package(root, jobs=1, cache_dir=None, names=None):
+    """The findings of one run over the modules of the package folder ``root`` (or ``names``
+    in it), shown relative to the folder around it, as a user linting the package sees them."""
+    from jaxlint.config import Config
+    from jaxlint.engine.run import lint_files
+
+    files = [os.path.join(root, n) for n in (names or sorted(os.listdir(root))) if n.endswith(".py")]
+    display = lambda p: os.path.relpath(p, os.path.dirname(root))  # noqa: E731
+    return lint_files(files, Config(), jobs=jobs, cache_dir=cache_dir, display=display).findings
+
+
+def finding_keys(findings):
+    """(path, line, column, code) of each finding, in order."""
+    return [(f.path, f.line, f.column, f.code) for f in findings]

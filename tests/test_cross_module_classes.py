@@ -5,9 +5,7 @@ is defined, and what goes wrong there is reported in the class's file (fixtures/
 import os
 import shutil
 
-from fixture_units import ROOT
-from jaxlint.config import Config
-from jaxlint.engine.run import lint_files
+from fixture_units import ROOT, finding_keys, lint_package
 
 PKG = os.path.join(ROOT, "fixtures", "robot_pkg")
 
@@ -25,19 +23,9 @@ EXPECTED = [
 ]
 
 
-def _lint(root, jobs=1, cache_dir=None, names=None):
-    files = [os.path.join(root, n) for n in (names or sorted(os.listdir(root))) if n.endswith(".py")]
-    display = lambda p: os.path.relpath(p, os.path.dirname(root))  # noqa: E731
-    return lint_files(files, Config(), jobs=jobs, cache_dir=cache_dir, display=display).findings
-
-
-def _keys(findings):
-    return [(f.path, f.line, f.column, f.code) for f in findings]
-
-
 def test_methods_of_imported_classes_are_followed_where_the_class_is():
-    found = _lint(PKG)
-    assert _keys(found) == EXPECTED
+    found = lint_package(PKG)
+    assert finding_keys(found) == EXPECTED
     by_line = {(f.path, f.line): f.message for f in found}
     assert "jitted walk_drifted() in robot_pkg/train.py" in by_line[("robot_pkg/base.py", 22)]
     assert "in step(), called with traced values from jitted walk() in robot_pkg/train.py" in by_line[("robot_pkg/models.py", 17)]
@@ -49,29 +37,29 @@ def test_two_processes_give_the_same_findings(monkeypatch):
     # the package is small: make ``jobs=2`` really lint it in two worker processes
     monkeypatch.setattr(runner, "POOL_MIN_FILES", 1)
     monkeypatch.setattr(runner, "POOL_MIN_BYTES", 0)
-    one = _lint(PKG, jobs=1)
-    two = _lint(PKG, jobs=2)
+    one = lint_package(PKG, jobs=1)
+    two = lint_package(PKG, jobs=2)
     assert [f.to_dict() for f in one] == [f.to_dict() for f in two]
-    assert _keys(two) == EXPECTED
+    assert finding_keys(two) == EXPECTED
 
 
 def test_without_the_class_module_the_methods_are_unknown():
     # train.py alone: Robot, Arm, ... cannot be seen, so their fields and what their methods
     # return are unknown, and nothing is reported in train.py.
-    assert _keys(_lint(PKG, names=["train.py"])) == []
+    assert finding_keys(lint_package(PKG, names=["train.py"])) == []
     # models.py and train.py without base.py: the members inherited from Body are not found.
-    assert _keys(_lint(PKG, names=["models.py", "train.py"])) == [k for k in EXPECTED if k[0] != "robot_pkg/base.py"]
+    assert finding_keys(lint_package(PKG, names=["models.py", "train.py"])) == [k for k in EXPECTED if k[0] != "robot_pkg/base.py"]
 
 
 def test_editing_the_base_class_module_is_seen_by_a_cached_run(tmp_path):
     pkg = tmp_path / "robot_pkg"
     shutil.copytree(PKG, pkg)
     cache = str(tmp_path / "cache")
-    assert _keys(_lint(str(pkg), cache_dir=cache)) == EXPECTED
-    assert _keys(_lint(str(pkg), cache_dir=cache)) == EXPECTED
+    assert finding_keys(lint_package(str(pkg), cache_dir=cache)) == EXPECTED
+    assert finding_keys(lint_package(str(pkg), cache_dir=cache)) == EXPECTED
     base = pkg / "base.py"
     base.write_text(base.read_text().replace("        if x.sum() > self.n:  # error: JAX101\n", "        if self.n > 1:\n"))
-    assert _keys(_lint(str(pkg), cache_dir=cache)) == [k for k in EXPECTED if k[:2] != ("robot_pkg/base.py", 22)]
+    assert finding_keys(lint_package(str(pkg), cache_dir=cache)) == [k for k in EXPECTED if k[:2] != ("robot_pkg/base.py", 22)]
 
 
 MODELS = '''
@@ -122,12 +110,12 @@ def test_an_unannotated_parameter_is_an_instance_of_what_every_call_builds(tmp_p
     # Every call passes a Gate built in the module: ``gate(x)`` runs Gate.__call__ with a
     # traced receiver, whose ``w`` is a leaf (traced) and ``n`` static metadata.
     pkg = _package(tmp_path, "gated(Gate(jnp.zeros(3), 1), jnp.ones(3))")
-    assert _keys(_lint(pkg)) == [("gate_pkg/models.py", 11, 12, "JAX101")]
+    assert finding_keys(lint_package(pkg)) == [("gate_pkg/models.py", 11, 12, "JAX101")]
 
 
 def test_calls_that_disagree_on_the_class_leave_it_unknown(tmp_path):
     pkg = _package(tmp_path, "gated(other, jnp.ones(3))")
-    assert _keys(_lint(pkg)) == []
+    assert finding_keys(lint_package(pkg)) == []
 
 
 def test_a_field_made_a_leaf_in_the_class_module_changes_the_callers_findings(tmp_path):
@@ -136,10 +124,10 @@ def test_a_field_made_a_leaf_in_the_class_module_changes_the_callers_findings(tm
     pkg = tmp_path / "robot_pkg"
     shutil.copytree(PKG, pkg)
     cache = str(tmp_path / "cache")
-    assert _keys(_lint(str(pkg), cache_dir=cache)) == EXPECTED
+    assert finding_keys(lint_package(str(pkg), cache_dir=cache)) == EXPECTED
     models = pkg / "models.py"
     models.write_text(models.read_text().replace("    n: int = eqx.field(static=True)\n", "    n: int\n"))
-    after = _keys(_lint(str(pkg), cache_dir=cache))
+    after = finding_keys(lint_package(str(pkg), cache_dir=cache))
     assert ("robot_pkg/train.py", 68, 22, "JAX108") in after
     assert ("robot_pkg/train.py", 49, 8, "JAX101") in after  # what arm.links() returns, now traced
     assert ("robot_pkg/models.py", 43, 27, "JAX108") in after
@@ -167,4 +155,4 @@ def test_a_traced_instance_of_a_class_the_model_cannot_place_stays_unknown(tmp_p
         "def f(x, b: Lazy):\n"
         "    return b.forward(x)\n"
     )
-    assert _keys(_lint(str(pkg))) == []
+    assert finding_keys(lint_package(str(pkg))) == []
