@@ -84,6 +84,7 @@ class Analyzer:
         # Classes of other modules, by the name this module imports them with: given by the
         # cross-module phase when it interprets the module again knowing them.
         self.foreign: Dict[str, object] = {}
+        self._passed_arguments: Dict[Tuple[int, str], list] = {}
         self._traced_fields = None
 
     @property
@@ -414,13 +415,11 @@ class Analyzer:
     def built_at_call_sites(self, app: Application, name: str) -> Optional[str]:
         """The imported class every call of the jitted function in the module builds the
         argument for ``name`` with (``arm = Arm(w, 3)`` ... ``gate(arm, x)``), if they agree."""
-        pos = app.jit_positional()
-        if name not in pos or app.bound_pos:
+        if name not in app.jit_positional() or app.bound_pos:
             return None
         found = set()
-        for call, scope in self.call_sites_with_scopes(app):
-            arg = argument_for(call, pos, name)
-            if scope is None or not isinstance(arg, cst.Arg) or isinstance(call.func, cst.Attribute):
+        for call, scope, arg in self.passed_arguments(app, name):
+            if arg is None or isinstance(call.func, cst.Attribute):
                 return None
             r = self.receivers.receiver_of(arg.value, scope)
             if r is None or r.cls is not None or r.external is None or r.built is None or r.external.startswith(KNOWN_APIS):
@@ -435,12 +434,10 @@ class Analyzer:
         eqx.Module class of the module is that instance with its array fields traced.  Unknown
         when a call site does not show it, or two disagree."""
         found: Optional[Val] = None
-        sites = self.call_sites_with_scopes(app)
-        if not sites:
+        passed = self.passed_arguments(app, name)
+        if not passed:
             return UNKNOWN_VAL
-        pos = app.jit_positional()
-        for call, scope in sites:
-            arg = next((a for a, lands_on in arguments_by_parameter(app, call, pos) if lands_on == name), None)
+        for call, scope, arg in passed:
             if arg is None:
                 return UNKNOWN_VAL  # left at its default there, or behind ``*args``
             v = self.filtered_value(arg.value, scope, call, name)
@@ -525,21 +522,34 @@ class Analyzer:
         f = app.func
         if f.is_method or app.bound_pos or not isinstance(app.site, (cst.Decorator, cst.Call)):
             return None
-        names = [p.name.value for p in f.positional_params()]
-        pname = param.name.value
         found = None
-        for call, scope in self.call_sites_with_scopes(app):
-            for arg, lands_on in arguments_by_parameter(app, call, names):
-                if lands_on != pname:
-                    continue
-                r = self.receivers.receiver_of(arg.value, scope)
-                cls = r.cls if r is not None else None
-                if cls is None or self.classes.pytree_kind(cls) is None and not self.classes.is_nnx_module(cls):
-                    continue
-                if found is not None and found is not cls:
-                    return None
-                found = cls
+        for _call, scope, arg in self.passed_arguments(app, param.name.value):
+            if arg is None:
+                continue
+            r = self.receivers.receiver_of(arg.value, scope)
+            cls = r.cls if r is not None else None
+            if cls is None or self.classes.pytree_kind(cls) is None and not self.classes.is_nnx_module(cls):
+                continue
+            if found is not None and found is not cls:
+                return None
+            found = cls
         return found
+
+    def passed_arguments(self, app: Application, name: str) -> List[Tuple[cst.Call, Scope, Optional[cst.Arg]]]:
+        """(call, scope, argument) for each call site of the traced callable in the module: the
+        argument it passes for parameter ``name``, or None where it leaves the parameter out or
+        a star argument may carry it.  Computed once per parameter; the parameter's class and
+        its value under a filtered transform are both read from it."""
+        key = (id(app), name)
+        passed = self._passed_arguments.get(key)
+        if passed is None:
+            pos = app.jit_positional()
+            passed = []
+            for call, scope in self.call_sites_with_scopes(app):
+                arg = next((a for a, lands_on in arguments_by_parameter(app, call, pos) if lands_on == name), None)
+                passed.append((call, scope, arg))
+            self._passed_arguments[key] = passed
+        return passed
 
     @staticmethod
     def imported_class(param, f: FuncInfo) -> Optional[str]:
