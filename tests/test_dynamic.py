@@ -200,15 +200,22 @@ def test_recompilation_checks_confirm_and_explain_what_they_cannot_rebuild():
     }
 
 
-class EveryLoopArgument(ChangingStaticArg):
-    """Test-only: flags every `k` passed to a jitted function, static or not."""
+def every_argument_named(name: str, what: str):
+    """A test-only JAX204 that flags every argument `name` passed to a jitted function, static
+    or not, in a loop or not: the dynamic check must refute what is not a recompilation."""
 
-    def check_module(self, m):
-        for app in m.finder.applications:
-            for call in m.analyzer.call_sites(app):
-                for a in call.args:
-                    if isinstance(a.value, cst.Name) and a.value.value == "k":
-                        m.report(self, a.value, static="Static parameter `k`", func=app.func.name, what="the loop variable `k`")
+    class EveryArgumentNamed(ChangingStaticArg):
+        def check_module(self, m):
+            for app in m.finder.applications:
+                for call in m.analyzer.call_sites(app):
+                    for a in call.args:
+                        if isinstance(a.value, cst.Name) and a.value.value == name:
+                            m.report(self, a.value, static=f"Static parameter `{name}`", func=app.func.name, what=what)
+
+    return EveryArgumentNamed
+
+
+EveryLoopArgument = every_argument_named("k", "the loop variable `k`")
 
 
 class EveryJitOfAName(JitInLoop):
@@ -835,15 +842,7 @@ def test_stale_check_confirms_a_change_between_calls_and_refutes_a_new_trace(tmp
     ]
 
 
-class EveryLr(ChangingStaticArg):
-    """Test-only: flags every `lr` passed to a jitted function, static or not, in a loop or not."""
-
-    def check_module(self, m):
-        for app in m.finder.applications:
-            for call in m.analyzer.call_sites(app):
-                for a in call.args:
-                    if isinstance(a.value, cst.Name) and a.value.value == "lr":
-                        m.report(self, a.value, static="Static parameter `lr`", func=app.func.name, what="`lr`")
+EveryLr = every_argument_named("lr", "`lr`")
 
 
 class EveryBatchOfTotal(ChangingShapeArg):
