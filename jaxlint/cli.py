@@ -359,7 +359,7 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
         full = args.format == "full" or (args.format == "text" and _is_terminal(out_stream))
         text = FORMATTERS["full" if full else "concise"](findings, color=use_color(args, out_stream), show_fix=args.show_advice)
     else:
-        text = fmt(findings)
+        text = fmt(findings, unsafe_fixes=args.unsafe_fixes)
     out_stream.write(text)
     if args.statistics:
         from jaxlint.rules import RULES_BY_CODE
