@@ -32,7 +32,7 @@ import ast
 import json
 import re
 import string
-from typing import Collection, List, Optional, Tuple
+from typing import Collection, List, Optional
 
 import libcst as cst
 
