@@ -282,8 +282,13 @@ def _run(args, parser) -> int:
 
         diff_scope = diffmode.scope_for(args.diff, args.paths)
         paths = diff_scope.files([p for p in args.paths if p != "-"])
-    found = discover(paths, _config_for(resolver, args), args.respect_gitignore, args.force_exclude)
+    found = discover(paths, _config_for(resolver, args), args.respect_gitignore, args.force_exclude, args.stdin_filename)
     files, missing = found.files, found.missing
+    if paths == ["-"] and not files and args.fix and not args.fix_diff:
+        # Standard input excluded by --force-exclude: an editor that pipes its buffer through
+        # ``--fix`` gets the buffer back unchanged, never an empty one.
+        sys.stdout.buffer.write(sys.stdin.buffer.read())
+        return 0
     for w in found.warnings:
         print(f"jaxlint: warning: {w}", file=sys.stderr)
     for e in found.errors:

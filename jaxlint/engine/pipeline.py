@@ -22,7 +22,7 @@ from jaxlint import selectors
 from jaxlint.engine.noqa import apply_directives
 from jaxlint.syntax_errors import describe as describe_syntax_error
 from jaxlint.engine.reporting import Reports, materialise, rule_handlers
-from jaxlint.engine.source import bracket_nesting_error, decode_source, mentions_jax, read_regular_file
+from jaxlint.engine.source import bracket_nesting_error, decode_source, expression_depth_error, mentions_jax, read_regular_file
 from jaxlint.findings import Finding
 from jaxlint.rules import RULES_BY_CODE, rules_for
 
@@ -66,9 +66,20 @@ def _lint_source(source, path: str, config: Optional[Config], rules, noqa: bool)
         return ModuleResult(_meta(path, "JAX001", "file contains a NUL byte", 1, 1, enabled))
     if not mentions_jax(text, config.extra_jit_decorators):
         return ModuleResult()
-    too_deep = bracket_nesting_error(text)
+    too_deep = bracket_nesting_error(text) or expression_depth_error(text)
     if too_deep is not None:
         return ModuleResult(_meta(path, "JAX001", too_deep[0], too_deep[1], too_deep[2], enabled))
+    budget = file_time_budget()
+    try:
+        with time_budget(budget):
+            return _parse_and_analyse(text, path, config, rules, noqa, enabled)
+    except OverBudget:
+        return ModuleResult(
+            _meta(path, "JAX002", f"linting this file took longer than its time budget of {budget:g} s ({BUDGET_ENV})", 1, 1, enabled)
+        )
+
+
+def _parse_and_analyse(text: str, path: str, config: Config, rules, noqa: bool, enabled) -> ModuleResult:
     try:
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as e:
@@ -92,6 +103,67 @@ def _lint_source(source, path: str, config: Optional[Config], rules, noqa: bool)
     if ignored:
         findings = [f for f in findings if not selectors.any_matches(f.code, ignored)]
     return ModuleResult(apply_directives(findings, text, path, enabled, noqa), calls)
+
+
+# A file's parse and analysis stop after this many seconds (environment variable
+# JAXLINT_FILE_TIME_BUDGET; 0 turns it off): a pre-commit hook never hangs on one file, and the
+# other files are still linted.  The pre-parse checks above keep ordinary pathological input
+# far below it; this is the bound for what they do not foresee.
+DEFAULT_FILE_TIME_BUDGET = 60.0
+BUDGET_ENV = "JAXLINT_FILE_TIME_BUDGET"
+
+
+class OverBudget(BaseException):
+    """Raised in the linting thread when its file's time budget is spent.  A BaseException, so
+    that no ``except Exception`` inside the analysis swallows it."""
+
+
+def file_time_budget() -> float:
+    import os
+
+    try:
+        value = float(os.environ.get(BUDGET_ENV, DEFAULT_FILE_TIME_BUDGET))
+    except ValueError:
+        return DEFAULT_FILE_TIME_BUDGET
+    return value if value > 0 else 0.0
+
+
+class time_budget:
+    """``with time_budget(seconds):`` raises OverBudget in the body once ``seconds`` have
+    passed (SIGALRM; only in the main thread of a process that has no alarm handler of its
+    own, else no budget applies).  The check runs between Python bytecodes: a long native call
+    finishes first."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.armed = False
+
+    def __enter__(self):
+        import signal
+
+        if (
+            self.seconds <= 0
+            or not hasattr(signal, "setitimer")
+            or threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGALRM) not in (signal.SIG_DFL, None)
+        ):
+            return self
+        signal.signal(signal.SIGALRM, _over_budget)
+        signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        self.armed = True
+        return self
+
+    def __exit__(self, *exc):
+        if self.armed:
+            import signal
+
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        return False
+
+
+def _over_budget(signum, frame):
+    raise OverBudget()
 
 
 def _analyse(module: cst.Module, text: str, path: str, config: Config, rules):
