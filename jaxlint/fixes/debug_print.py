@@ -130,7 +130,15 @@ def _add_format_call(node: cst.Call, template: str, fmt: _Format) -> bool:
         parsed = list(string.Formatter().parse(template))
     except ValueError:
         return False
+    # Each argument of the call is passed once, in the call's order (its evaluation order).
     slots = {}  # positional index or keyword name -> argument index in fmt
+    position = 0
+    for a in node.args:
+        key_of = a.keyword.value if a.keyword is not None else position
+        if a.keyword is None:
+            position += 1
+        slots[key_of] = fmt.new_arg(_code(a.value))
+    used = set()
     auto = 0
     numbering = None  # "auto" or "explicit": str.format refuses a mix
     for literal, name, spec, conv in parsed:
@@ -156,19 +164,12 @@ def _add_format_call(node: cst.Call, template: str, fmt: _Format) -> bool:
             if numbering not in (None, kind):
                 return False
             numbering = kind
-        if isinstance(key, int):
-            if key >= len(positional):
-                return False
-            expr = positional[key].value
-        else:
-            if key not in keywords:
-                return False
-            expr = keywords[key].value
         if key not in slots:
-            slots[key] = fmt.new_arg(_code(expr))
+            return False  # a missing argument: str.format raises
+        used.add(key)
         fmt.field(slots[key], spec or "")
     # Every argument of the call is printed (else its evaluation would be dropped).
-    return len(slots) == len(positional) + len(keywords)
+    return len(used) == len(slots)
 
 
 # A %-conversion whose str.format spelling prints the same: %s, and the float conversions with
