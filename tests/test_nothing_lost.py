@@ -173,6 +173,15 @@ def test_a_file_over_its_time_budget_is_reported_and_the_run_goes_on(tmp_path):
     ]
 
 
+def test_a_result_over_budget_is_not_cached(tmp_path):
+    (tmp_path / "slow.py").write_text(_chain(900))
+    args = ["--isolated", "--cache-dir", str(tmp_path / "cache"), "slow.py"]
+    first = jaxlint(args, cwd=str(tmp_path), JAXLINT_FILE_TIME_BUDGET="0.5")
+    assert "JAX002" in first.stdout.decode()
+    again = jaxlint(args, cwd=str(tmp_path), JAXLINT_FILE_TIME_BUDGET="0")
+    assert (again.returncode, again.stdout.decode()) == (0, "")
+
+
 # --- switches that turn things off ----------------------------------------------------------------
 
 

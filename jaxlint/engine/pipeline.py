@@ -34,6 +34,9 @@ class ModuleResult:
 
     findings: List[Finding] = field(default_factory=list)
     calls: List[dict] = field(default_factory=list)
+    # False when the result depends on more than the text and settings (the file ran out of its
+    # time budget on a busy machine): not to be cached.
+    cacheable: bool = True
 
 
 def lint_source(
@@ -75,7 +78,8 @@ def _lint_source(source, path: str, config: Optional[Config], rules, noqa: bool)
             return _parse_and_analyse(text, path, config, rules, noqa, enabled)
     except OverBudget:
         return ModuleResult(
-            _meta(path, "JAX002", f"linting this file took longer than its time budget of {budget:g} s ({BUDGET_ENV})", 1, 1, enabled)
+            _meta(path, "JAX002", f"linting this file took longer than its time budget of {budget:g} s ({BUDGET_ENV})", 1, 1, enabled),
+            cacheable=False,
         )
 
 

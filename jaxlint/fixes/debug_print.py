@@ -185,7 +185,10 @@ def _percent_spec(flags: str, width: str, precision: str, kind: str) -> str:
     return f"{align}{sign}{alt}{zero}{width}{precision or ''}{kind}"
 
 
-def _add_percent(node: cst.BinaryOperation, template: str, fmt: _Format) -> bool:
+def _add_percent(node: cst.BinaryOperation, template: str, fmt: _Format, is_text: bool) -> bool:
+    """``is_text``: the analysis knows the expression is text made from a traced value; a single
+    operand that is not a tuple display is then that traced value (at run time a tuple there
+    would be several operands, printed differently)."""
     right = node.right
     if isinstance(right, cst.Tuple):
         if any(isinstance(e, cst.StarredElement) for e in right.elements):
@@ -212,7 +215,7 @@ def _add_percent(node: cst.BinaryOperation, template: str, fmt: _Format) -> bool
     if "%" in rest or "%" in re.sub(_PERCENT, "", template):
         return False  # a conversion jaxlint does not translate (%d, %r, %(name)s, %*d, ...)
     # A single operand must be the one value: a tuple at run time would be several.
-    if used != len(values) or (not isinstance(right, cst.Tuple) and used != 1):
+    if used != len(values) or (not isinstance(right, cst.Tuple) and not is_text):
         return False
     fmt.text(rest)
     return True
@@ -262,7 +265,7 @@ def _add_argument(v, fmt: _Format, is_text: bool) -> bool:
     if isinstance(v, cst.BinaryOperation) and isinstance(v.operator, cst.Modulo):
         template = _string_value(v.left)
         if template is not None:
-            return _add_percent(v, template, fmt)
+            return _add_percent(v, template, fmt, is_text)
     if is_text or _is_formatting(v):
         return False
     fmt.field(fmt.new_arg(_code(v)))
