@@ -156,8 +156,15 @@ def test_chains_python_compiles_are_not_said_to_fail_there():
 
 
 def test_ordinary_long_data_is_not_a_chain():
-    # Flat tables (commas between the terms) of negative numbers and strings are not nesting.
-    src = "import jax\nTABLE = [" + ", ".join(f"-{i} * 2" for i in range(5000)) + "]\nNAMES = ['" + "', '".join("ab" for _ in range(5000)) + "']\n"
+    # Flat tables (commas between the terms) of negative numbers and strings are not nesting;
+    # nor is a long run of adjacent string literals (LibCST parses it in linear time), nor the
+    # dots of attribute access along a chain of 600 terms.
+    src = (
+        "import jax\nTABLE = [" + ", ".join(f"-{i} * 2" for i in range(5000)) + "]\n"
+        "NAMES = ['" + "', '".join("ab" for _ in range(5000)) + "']\n"
+        "TEXT = (\n" + "".join("    'line'\n" for _ in range(3000)) + ")\n"
+        "def total(self):\n    return " + " + ".join(["self.params.w"] * 600) + "\n"
+    )
     assert lint_source(src, "m.py", Config()).findings == []
 
 

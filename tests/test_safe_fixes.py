@@ -66,6 +66,13 @@ def test_a_rename_newer_than_min_jax_is_unsafe(tmp_path):
     p = jaxlint(["--no-cache", "--fix", "m.py"], cwd=str(tmp_path))
     assert (tmp_path / "m.py").read_text() == source
     assert p.stderr.decode().endswith("Fixed 0 findings (1 more fixable with --unsafe-fixes).\n")
+    # Nor is it offered as a one-click change, unless unsafe fixes are asked for.
+    p = jaxlint(["--no-cache", "--format", "rdjson", "m.py"], cwd=str(tmp_path))
+    (d,) = json.loads(p.stdout.decode())["diagnostics"]
+    assert d["code"]["value"] == "JAX601" and "suggestions" not in d
+    p = jaxlint(["--no-cache", "--format", "rdjson", "--unsafe-fixes", "m.py"], cwd=str(tmp_path))
+    (d,) = json.loads(p.stdout.decode())["diagnostics"]
+    assert [s["text"] for s in d["suggestions"]] == ["jax.tree.map"]
     p = jaxlint(["--no-cache", "--fix", "--unsafe-fixes", "m.py"], cwd=str(tmp_path))
     assert (tmp_path / "m.py").read_text() == source.replace("jax.tree_map", "jax.tree.map")
 

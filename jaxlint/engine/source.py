@@ -105,7 +105,7 @@ MAX_EXPRESSION_DEPTH = 1000
 # one window.  Only a file with such a window is scanned token by token.
 _WINDOW = 8192
 _WINDOW_OPS = 400
-_OP_TABLE = bytes(1 if chr(i) in "+-*/%&|^~<>@'\"" else 0 for i in range(256))
+_OP_TABLE = bytes(1 if chr(i) in "+-*/%&|^~<>@" else 0 for i in range(256))
 _OP_WORDS_RE = re.compile(rb"\b(?:and|or|not|if|else)\b")
 
 _SCAN_RE = re.compile(
@@ -117,7 +117,7 @@ _SCAN_RE = re.compile(
      |(?P<open>[(\[{])
      |(?P<close>[)\]}])
      |(?P<sep>[,;]|:(?!=))
-     |(?P<op>\*\*|//|<<|>>|<=|>=|==|!=|->|[-+*/%&|^~<>@.]|\b(?:and|or|not|if|else|lambda|in|is|await)\b)
+     |(?P<op>\*\*|//|<<|>>|<=|>=|==|!=|->|[-+*/%&|^~<>@]|\b(?:and|or|not|if|else|lambda|in|is|await)\b)
     """,
     re.X,
 )
@@ -148,16 +148,15 @@ def _dense_window(text: str) -> bool:
 
 def _deepest_expression(text: str) -> Tuple[int, int]:
     """(an upper bound of the deepest expression's operator nesting, the offset where it is
-    reached).  Operators between two separators (``,`` ``;`` ``:``) of one bracket level are one
+    reached).  Attribute dots are not counted: they nest within one term, not along a chain.  Operators between two separators (``,`` ``;`` ``:``) of one bracket level are one
     chain; a chain inside brackets adds to the chain around them; a statement's end starts
-    again.  Strings and comments are skipped; adjacent string literals count as an operator
-    (LibCST nests them too).  Stops once past MAX_EXPRESSION_DEPTH."""
+    again.  Strings and comments are skipped (adjacent string literals are not counted: LibCST
+    parses a long run of them in linear time).  Stops once past MAX_EXPRESSION_DEPTH."""
     stack = [0]
     total = best = where = 0
-    last = None
     for m in _SCAN_RE.finditer(text):
         kind = m.lastgroup
-        if kind == "op" or (kind == "s" and last == "s"):
+        if kind == "op":
             stack[-1] += 1
             total += 1
             if total > best:
@@ -174,8 +173,6 @@ def _deepest_expression(text: str) -> Tuple[int, int]:
             stack[-1] = 0
         elif kind == "nl" and len(stack) == 1:
             total = stack[0] = 0
-        if kind != "c":
-            last = kind
     return best, where
 
 
