@@ -282,8 +282,13 @@ def _run(args, parser) -> int:
 
         diff_scope = diffmode.scope_for(args.diff, args.paths)
         paths = diff_scope.files([p for p in args.paths if p != "-"])
-    found = discover(paths, _config_for(resolver, args), args.respect_gitignore, args.force_exclude)
+    found = discover(paths, _config_for(resolver, args), args.respect_gitignore, args.force_exclude, args.stdin_filename)
     files, missing = found.files, found.missing
+    if paths == ["-"] and not files and args.fix and not args.fix_diff:
+        # Standard input excluded by --force-exclude: an editor that pipes its buffer through
+        # ``--fix`` gets the buffer back unchanged, never an empty one.
+        sys.stdout.buffer.write(sys.stdin.buffer.read())
+        return 0
     for w in found.warnings:
         print(f"jaxlint: warning: {w}", file=sys.stderr)
     for e in found.errors:
@@ -295,14 +300,18 @@ def _run(args, parser) -> int:
         return 2 if missing or found.errors else 0
     fh = None
     if args.output_file:
-        from jaxlint.output import open_report
+        import io
 
-        fh = open_report(args.output_file)
-    try:
-        return _lint_and_report(args, files, missing, found.errors, resolver, diff_scope, fh)
-    finally:
-        if fh is not None:
-            fh.close()
+        from jaxlint.output import check_report_path
+
+        check_report_path(args.output_file, list(files) + [p for p in args.paths if os.path.isfile(p)], args.stdin_filename)
+        fh = io.StringIO()  # written to the file after linting (jaxlint.output)
+    status = _lint_and_report(args, files, missing, found.errors, resolver, diff_scope, fh)
+    if fh is not None:
+        from jaxlint.output import write_report
+
+        write_report(args.output_file, fh.getvalue())
+    return status
 
 
 def _config_for(resolver: Resolver, args):
@@ -332,6 +341,8 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
         fixed = fixrun.fix_files(files, relpath, config_for, write=not args.fix_diff, unsafe=args.unsafe_fixes)
         for name, reason in fixed.refused:
             print(f"jaxlint: error: {name}: fixes not applied, the result would not parse ({reason})", file=sys.stderr)
+        for name, reason in fixed.failed:
+            print(f"jaxlint: error: {name}: cannot write the fixed file, left unchanged: {reason}", file=sys.stderr)
         if args.fix_diff:
             sys.stdout.write("".join(fixed.diffs))
             if not args.quiet:
@@ -349,9 +360,12 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
         findings = _dynamic(findings, files, args)
     if args.add_noqa:
         real = {relpath(f): f for f in files if f != "-"}
-        added, nfiles = fixrun.add_noqa_to_files(findings, real.get)
+        failed = []
+        added, nfiles = fixrun.add_noqa_to_files(findings, real.get, failed)
+        for name, reason in failed:
+            print(f"jaxlint: error: {name}: cannot write the file, left unchanged: {reason}", file=sys.stderr)
         print(f"Added {added} noqa comment{'s' if added != 1 else ''} to {nfiles} file{'s' if nfiles != 1 else ''}.", file=sys.stderr)
-        return 0
+        return 2 if failed else 0
 
     out_stream = fh if fh is not None else sys.stdout
     fmt = FORMATTERS[args.format]
@@ -359,7 +373,7 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
         full = args.format == "full" or (args.format == "text" and _is_terminal(out_stream))
         text = FORMATTERS["full" if full else "concise"](findings, color=use_color(args, out_stream), show_fix=args.show_advice)
     else:
-        text = fmt(findings)
+        text = fmt(findings, unsafe_fixes=args.unsafe_fixes)
     out_stream.write(text)
     if args.statistics:
         from jaxlint.rules import RULES_BY_CODE
@@ -386,7 +400,7 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
             print(f"All checks passed ({len(files)} file{'s' if len(files) != 1 else ''} checked).", file=sys.stderr)
         if fixed is not None:
             print(fixrun.summary(len(fixed.fixed), 0 if args.unsafe_fixes else fixrun.unsafe_fixable(findings)), file=sys.stderr)
-    if missing or errors:
+    if missing or errors or (fixed is not None and fixed.failed):
         return 2
     if findings and not args.exit_zero:
         return 1

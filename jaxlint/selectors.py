@@ -112,13 +112,16 @@ def extend(select: Sequence[str], extra: Sequence[str]) -> Tuple[str, ...]:
 def is_enabled(code: str, select: Sequence[str], ignore: Sequence[str], default: bool = True) -> bool:
     """The longest matching selector wins (as in flake8 and ruff); a tie goes to ``select``.
     Without a ``select``, rules that are on by default run."""
-    s = max((specificity(p) for p in select if matches(code, p) and p != DEFAULT), default=-1)
+    # The default selection is weaker than any selector the user wrote, ``ALL`` included:
+    # ``ignore = ["ALL"]`` turns every default rule off.
+    implicit = -0.5
+    s: float = max((specificity(p) for p in select if matches(code, p) and p != DEFAULT), default=-1)
     if default and DEFAULT in select:
-        s = max(s, 0)
+        s = max(s, implicit)
     i = max((specificity(p) for p in ignore if matches(code, p)), default=-1)
     if not select:
-        s = 0 if default else -1
-    if s < 0:
+        s = implicit if default else -1
+    if s == -1:
         return False
     return s >= i if i >= 0 else True
 

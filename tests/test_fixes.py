@@ -1,9 +1,16 @@
 """Fixes: each ``fixtures/fixes/<name>.in.py`` fixed gives exactly ``<name>.out.py``, and fixing
-that again changes nothing.  ``<name>.unsafe.in.py`` pairs are fixed with the unsafe tier.
+that again changes nothing.  ``<name>.unsafe.in.py`` pairs are fixed with the unsafe tier;
+``<name>.nofix.in.py`` pairs are shapes that ``--fix`` must leave as they are (their ``.out.py``
+is the same text), with every marked finding still there.
 
 Under real JAX, each ``.out.py`` runs its ``CASES`` without error and every ``CHECKS`` function
 (the results the code meant) returns True, while in the ``.in.py`` every check fails (raises or
-returns something else): the fix is what makes the code work."""
+returns something else): the fix is what makes the code work.
+
+Safety is proven by running: every fixture applies its safe fixes, and the fixed program runs
+its traced path (``CASES``: the functions as jitted) and its host path (``HOST_CASES``: the
+calls the program makes outside any transform).  Wherever the original ran, the fixed program
+gives the same result (type, dtype, shape, values), and on the host path prints the same text."""
 
 import contextlib
 import glob
@@ -39,6 +46,10 @@ def _unsafe(path):
     return path.endswith(".unsafe.in.py")
 
 
+def _nofix(path):
+    return path.endswith(".nofix.in.py")
+
+
 def _id(path):
     return os.path.basename(path)[: -len(".in.py")]
 
@@ -54,6 +65,13 @@ def test_fix(path):
     source = _read(path)
     want, _ = expected_markers(source)
     result = _fix(source, path, _unsafe(path))
+    if _nofix(path):
+        # Unchanged by --fix, and the findings stay: none of them has a safe fix.
+        assert _read(_out(path)) == source
+        assert result.source == source and result.fixed == [] and result.refused is None
+        assert {(f.line, f.code) for f in result.remaining} == want
+        assert not [f for f in result.remaining if applicable(f, unsafe=False)]
+        return
     assert result.refused is None
     assert result.source == _read(_out(path))
     # Every marked finding has a fix of the tier, all were applied, and nothing is left.
@@ -92,6 +110,8 @@ def _check_passes(check):
 @pytest.mark.parametrize("path", PAIRS, ids=[_id(p) for p in PAIRS])
 def test_fixed_code_runs_under_jax(path):
     pytest.importorskip("jax")
+    if _nofix(path):
+        return  # nothing is fixed: test_safe_fixes_keep_behaviour_on_both_paths runs it
     fixed = _load(_out(path))
     assert fixed.CHECKS, "a fix fixture says what the code meant"
     for case in fixed.CASES:
@@ -102,6 +122,95 @@ def test_fixed_code_runs_under_jax(path):
     original = _load(path)
     passing = [c.__name__ for c in original.CHECKS if _check_passes(c)]
     assert not passing, f"{_id(path)}: checks pass before the fix, so they test nothing: {passing}"
+
+
+# --- safe fixes keep behaviour, on the traced and the host path ---------------------------------
+
+SAFE_PAIRS = [p for p in PAIRS if not _unsafe(p)]
+
+
+def _canonical(value):
+    """What a caller can observe of a result: its structure and, per leaf, the kind of object,
+    dtype, shape and values (a NumPy float64 array and a JAX float32 one differ)."""
+    import jax
+    import numpy as np
+
+    leaves, treedef = jax.tree.flatten(value)
+    out = []
+    for leaf in leaves:
+        kind = type(leaf).__module__.split(".")[0]
+        dtype = str(leaf.dtype) if hasattr(leaf, "dtype") else None
+        try:
+            values = np.asarray(leaf).tolist()
+        except Exception:  # noqa: BLE001 - an object that is not an array: compare its repr
+            values = repr(leaf)
+        out.append((kind, dtype, np.shape(leaf) if dtype else None, values))
+    return str(treedef), out
+
+
+def _outcome(case):
+    """("ok", result, printed) or ("raised", exception type, printed)."""
+    import jax
+
+    printed = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(printed):
+            value = case()
+            jax.effects_barrier()
+        return "ok", _canonical(value), printed.getvalue()
+    except Exception as e:  # noqa: BLE001 - the outcome is compared, not raised
+        return "raised", type(e).__name__, printed.getvalue()
+
+
+def _differences(original, fixed, path_name):
+    """Where the fixed program behaves differently from the original on ``path_name``
+    (CASES or HOST_CASES), on the calls the original ran."""
+    cases_before = getattr(original, path_name)
+    cases_after = getattr(fixed, path_name)
+    assert len(cases_before) == len(cases_after)
+    found = []
+    for i, (before, after) in enumerate(zip(cases_before, cases_after)):
+        b, a = _outcome(before), _outcome(after)
+        if b[0] != "ok":
+            continue  # the original failed here: the fix may (should) change that
+        if a[0] != "ok" or a[1] != b[1]:
+            found.append(f"{path_name}[{i}]: {b[:2]} became {a[:2]}")
+        elif path_name == "HOST_CASES" and a[2] != b[2]:
+            # On the host the original's prints showed values: the fixed code prints the same.
+            found.append(f"{path_name}[{i}]: printed {b[2]!r}, now {a[2]!r}")
+    return found
+
+
+def _fixed_module(path, tmp_path, unsafe=False):
+    source = _read(path)
+    result = _fix(source, path, unsafe)
+    target = tmp_path / os.path.basename(path).replace(".in.py", ".fixed.py")
+    target.write_text(result.source, encoding="utf-8")
+    return result, _load(str(target))
+
+
+@pytest.mark.parametrize("path", SAFE_PAIRS, ids=[_id(p) for p in SAFE_PAIRS])
+def test_safe_fixes_keep_behaviour_on_both_paths(path, tmp_path):
+    pytest.importorskip("jax")
+    original = _load(path)
+    assert hasattr(original, "CASES") and hasattr(original, "HOST_CASES"), "a fix fixture runs its traced and host paths"
+    _, fixed = _fixed_module(path, tmp_path)
+    assert _differences(original, fixed, "CASES") == []
+    assert _differences(original, fixed, "HOST_CASES") == []
+
+
+def test_the_comparison_sees_what_an_unsafe_fix_changes(tmp_path):
+    """The np -> jnp rewrite in a helper that host code calls, applied anyway (--unsafe-fixes):
+    the host path now gets an immutable JAX float32 array.  The comparison must see it, or the
+    test above could not fail."""
+    pytest.importorskip("jax")
+    path = os.path.join(FIXTURES_DIR, "fixes", "jnp_host_helper.nofix.in.py")
+    result, fixed = _fixed_module(path, tmp_path, unsafe=True)
+    assert "jnp.exp" in result.source
+    found = _differences(_load(path), fixed, "HOST_CASES")
+    assert len(found) == 2
+    assert found[0].startswith("HOST_CASES[0]: ('ok'") and found[0].endswith("became ('raised', 'TypeError')")
+    assert "'numpy', 'float64'" in found[1] and "'jaxlib', 'float32'" in found[1]
 
 
 # --- the applier ----------------------------------------------------------------------------------

@@ -8,6 +8,8 @@ a finding itself.
 
 from __future__ import annotations
 
+import re
+
 from typing import TYPE_CHECKING, List, Optional, Tuple
 
 import libcst as cst
@@ -669,9 +671,16 @@ class Interp:
 
     def e_BinaryOperation(self, e, t) -> Val:
         a = self.eval(e.left)
-        b = self.eval(e.right)
         if isinstance(e.left, (cst.SimpleString, cst.FormattedString)) and isinstance(e.operator, cst.Modulo):
+            # ``"%s" % x``: text showing the tracer when every conversion is a string one
+            # (``%d``/``%f`` convert the tracer to a number, which raises instead).
+            operands = [el.value for el in e.right.elements] if isinstance(e.right, cst.Tuple) else [e.right]
+            vals = [self.eval(o) for o in operands]
+            traced = next((v for v in vals if v.kind == TRACED), None)
+            if traced is not None and _string_conversions_only(e.left):
+                return Val(STATIC, traced.name, TEXT)
             return STATIC_VAL
+        b = self.eval(e.right)
         return self.binop(a, b, e.operator)
 
     def e_UnaryOperation(self, e, t) -> Val:
@@ -1494,3 +1503,20 @@ def structure_of(expr, scope: Scope, depth: int = 0) -> Val:
             # The structure a variable is created with (``x = [a, b]``) is the one a loop carries.
             return structure_of(assigns[0].value, owner, depth + 1)
     return Val(UNKNOWN)
+
+
+_PERCENT_CONVERSION = re.compile(r"%(?:\([^)]*\))?[-+ 0#]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?(.)", re.S)
+
+
+def _string_conversions_only(template) -> bool:
+    """Every %-conversion of the literal ``template`` is ``%s``/``%r``/``%a`` (or ``%%``)."""
+    if not isinstance(template, cst.SimpleString):
+        return False
+    try:
+        text = template.evaluated_value
+    except Exception:  # noqa: BLE001 - odd literals: unknown
+        return False
+    if not isinstance(text, str):
+        return False
+    kinds = [m.group(1) for m in _PERCENT_CONVERSION.finditer(text)]
+    return bool(kinds) and all(k in "sra%" for k in kinds) and any(k != "%" for k in kinds)

@@ -163,7 +163,10 @@ def discover(
     config_for: Callable[[str], Config],
     respect_gitignore: bool = True,
     force_exclude: bool = False,
+    stdin_filename: Optional[str] = None,
 ) -> Discovery:
+    """``stdin_filename``: the name standard input (``-``) stands for; with ``force_exclude``,
+    standard input is dropped when that name is excluded, as a named file would be."""
     out = Discovery()
     seen: Set[str] = set()
     git = GitIgnored() if respect_gitignore else None
@@ -175,6 +178,8 @@ def discover(
         named_ignored = git.ignored_files([p for p in paths if p != "-" and os.path.lexists(p) and not os.path.isdir(p)])
     for p in paths:
         if p == "-":
+            if force_exclude and stdin_filename and _explicit_excluded(stdin_filename, config_for(p)):
+                continue
             out.files.append(p)
             continue
         if not os.path.lexists(p):

@@ -22,7 +22,7 @@ from jaxlint import selectors
 from jaxlint.engine.noqa import apply_directives
 from jaxlint.syntax_errors import describe as describe_syntax_error
 from jaxlint.engine.reporting import Reports, materialise, rule_handlers
-from jaxlint.engine.source import bracket_nesting_error, decode_source, mentions_jax, read_regular_file
+from jaxlint.engine.source import bracket_nesting_error, decode_source, expression_depth_error, mentions_jax, read_regular_file
 from jaxlint.findings import Finding
 from jaxlint.rules import RULES_BY_CODE, rules_for
 
@@ -34,6 +34,9 @@ class ModuleResult:
 
     findings: List[Finding] = field(default_factory=list)
     calls: List[dict] = field(default_factory=list)
+    # False when the result depends on more than the text and settings (the file ran out of its
+    # time budget on a busy machine): not to be cached.
+    cacheable: bool = True
 
 
 def lint_source(
@@ -66,9 +69,27 @@ def _lint_source(source, path: str, config: Optional[Config], rules, noqa: bool)
         return ModuleResult(_meta(path, "JAX001", "file contains a NUL byte", 1, 1, enabled))
     if not mentions_jax(text, config.extra_jit_decorators):
         return ModuleResult()
-    too_deep = bracket_nesting_error(text)
+    too_deep = bracket_nesting_error(text) or expression_depth_error(text)
     if too_deep is not None:
         return ModuleResult(_meta(path, "JAX001", too_deep[0], too_deep[1], too_deep[2], enabled))
+    budget = file_time_budget(text)
+    timer = time_budget(budget)
+    try:
+        with timer:
+            result = _parse_and_analyse(text, path, config, rules, noqa, enabled)
+        if not timer.expired:
+            return result
+        # The alarm went off in code that turned it into another error (a ``finally`` that
+        # raised): the report is the budget, not that error.
+        raise OverBudget()
+    except OverBudget:
+        return ModuleResult(
+            _meta(path, "JAX002", f"linting this file took longer than its time budget of {budget:g} s ({BUDGET_ENV})", 1, 1, enabled),
+            cacheable=False,
+        )
+
+
+def _parse_and_analyse(text: str, path: str, config: Config, rules, noqa: bool, enabled) -> ModuleResult:
     try:
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as e:
@@ -92,6 +113,73 @@ def _lint_source(source, path: str, config: Optional[Config], rules, noqa: bool)
     if ignored:
         findings = [f for f in findings if not selectors.any_matches(f.code, ignored)]
     return ModuleResult(apply_directives(findings, text, path, enabled, noqa), calls)
+
+
+# A file's parse and analysis stop after a time budget: a pre-commit hook never hangs on one
+# file, and the other files are still linted.  The pre-parse checks above keep ordinary
+# pathological input far below it; this is the bound for what they do not foresee.  Linting
+# time grows with the file, so the default grows with it too: 60 s, plus 1 s per 1,000 lines
+# (a 100,000-line module takes about 40 s alone and over 60 s on a busy machine).  The
+# environment variable JAXLINT_FILE_TIME_BUDGET sets one number of seconds for every file; 0
+# turns the budget off.
+DEFAULT_FILE_TIME_BUDGET = 60.0
+BUDGET_SECONDS_PER_LINE = 0.001
+BUDGET_ENV = "JAXLINT_FILE_TIME_BUDGET"
+
+
+class OverBudget(BaseException):
+    """Raised in the linting thread when its file's time budget is spent.  A BaseException, so
+    that no ``except Exception`` inside the analysis swallows it."""
+
+
+def file_time_budget(text: str = "") -> float:
+    import os
+
+    default = DEFAULT_FILE_TIME_BUDGET + BUDGET_SECONDS_PER_LINE * text.count("\n")
+    try:
+        value = float(os.environ.get(BUDGET_ENV, default))
+    except ValueError:
+        return default
+    return value if value > 0 else 0.0
+
+
+class time_budget:
+    """``with time_budget(seconds):`` raises OverBudget in the body once ``seconds`` have
+    passed (SIGALRM; only in the main thread of a process that has no alarm handler of its
+    own, else no budget applies).  The check runs between Python bytecodes: a long native call
+    finishes first."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.armed = False
+        self.expired = False
+
+    def __enter__(self):
+        import signal
+
+        if (
+            self.seconds <= 0
+            or not hasattr(signal, "setitimer")
+            or threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGALRM) not in (signal.SIG_DFL, None)
+        ):
+            return self
+        signal.signal(signal.SIGALRM, self._alarm)
+        signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        self.armed = True
+        return self
+
+    def _alarm(self, signum, frame):
+        self.expired = True
+        raise OverBudget()
+
+    def __exit__(self, *exc):
+        if self.armed:
+            import signal
+
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        return False
 
 
 def _analyse(module: cst.Module, text: str, path: str, config: Config, rules):
@@ -131,7 +219,9 @@ def _run_deep(fn, *args):
     try:
         threading.stack_size(DEEP_STACK_BYTES)
         try:
-            t = threading.Thread(target=target, name="jaxlint-deep")
+            # A daemon: if the file's time budget stops the wait, the process does not wait
+            # for the thread at exit.
+            t = threading.Thread(target=target, name="jaxlint-deep", daemon=True)
             t.start()
         finally:
             threading.stack_size(old_stack)

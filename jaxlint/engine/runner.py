@@ -59,7 +59,7 @@ def _init_worker(config: Config, rule_codes: Tuple[str, ...], cache_dir: Optiona
 def _lint_one(data: bytes, display: str, config: Config, rules, cache: Optional[Cache], key: Optional[str]):
     """(findings, cross-module call records) of one file."""
     result = pipeline.lint_source(data, display, config, rules)
-    if cache is not None and key is not None:
+    if cache is not None and key is not None and result.cacheable:
         cache.put(key, result.findings, result.calls)
     return result.findings, result.calls
 

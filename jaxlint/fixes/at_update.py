@@ -1,7 +1,8 @@
 """``x[i] = v`` / ``x[i] op= v`` on a JAX array -> ``x = x.at[i].<method>(v)`` (JAX304).
 
-Only for a plain name (``x``, not ``self.x`` or ``a.b``) bound in the scope of the statement:
-rebinding a global or closure name there would make it local to the function.  The original
+Only for a plain name (``x``, not ``self.x`` or ``a.b``) that the statement's own scope binds
+(:func:`binds_locally`): rebinding a global or closure name there would make it local to the
+function, and every read of it before the new assignment an ``UnboundLocalError``.  The original
 statement raises ``TypeError`` on a JAX array, so the rebinding cannot change code that ran.
 """
 
@@ -24,7 +25,18 @@ _METHODS = {
 _EMPTY = cst.Module([])
 
 
-def at_update_fix(stmt) -> Optional[Fix]:
+def binds_locally(scope, name: str) -> bool:
+    """``name`` is a local variable of ``scope`` already (a statement of the scope itself binds
+    it, and no ``global``/``nonlocal`` declares it), so one more assignment changes no scoping."""
+    if scope is None or scope.kind == "class" or scope.lookup_scope(name) is not scope:
+        return False
+    if name in scope.globals or name in scope.nonlocals:
+        return False
+    return any(b.order is not None for b in scope.bindings.get(name, ()))
+
+
+def at_update_fix(stmt, scope) -> Optional[Fix]:
+    """The fix for ``stmt`` in ``scope`` (the scope whose code the statement is), or None."""
     if isinstance(stmt, cst.Assign):
         if len(stmt.targets) != 1:
             return None  # x[0] = y[0] = v: two targets, one expression
@@ -38,6 +50,8 @@ def at_update_fix(stmt) -> Optional[Fix]:
     if not isinstance(target, cst.Subscript) or not isinstance(target.value, cst.Name):
         return None
     name = target.value.value
+    if not binds_locally(scope, name):
+        return None
     index = _EMPTY.code_for_node(target.with_changes(value=cst.Name("_"))).strip()[1:]  # "[i, j]"
     value = _EMPTY.code_for_node(stmt.value)
     text = f"{name} = {name}.at{index}.{method}({value})"

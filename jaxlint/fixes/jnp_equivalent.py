@@ -3,7 +3,15 @@
 Only the functions listed here, called with positional arguments and the keywords listed:
 ``jnp.<f>`` differs from NumPy elsewhere (``out=``, in-place, type promotion of Python
 scalars in a few corners, ``np.where(cond)`` with one argument returning a data-dependent
-size).  The call raises ``TracerArrayConversionError`` as written, so no code that ran changes.
+size).  The call raises ``TracerArrayConversionError`` as written, so no traced code that ran
+changes.
+
+The host path does change (``jnp.exp`` of a NumPy array gives a JAX array: another dtype by
+default, immutable), so the fix is safe only where the call cannot run on the host: in the body
+of a function that a tracing decorator wraps (every caller gets the traced version).  In a
+helper that a jitted function calls, or a function jitted by a call (``g = jax.jit(f)``), the
+plain function may also be called from host code, here or from another module: the fix is
+unsafe there.
 """
 
 from __future__ import annotations
@@ -12,7 +20,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.fixes.declare import SAFE, Fix, replace
+from jaxlint.fixes.declare import SAFE, UNSAFE, Fix, replace
 from jaxlint.fixes.names import module_reference
 
 _ELEMENTWISE = (
@@ -37,7 +45,15 @@ SAME_IN_JNP = frozenset(_ELEMENTWISE + _ARRAYS)
 _KEYWORDS = frozenset({"axis", "keepdims", "axes", "k", "a_min", "a_max", "ord", "precision"})
 
 
-def jnp_fix(node: cst.Call, short: str, scope) -> Optional[Fix]:
+def only_traced(frame) -> bool:
+    """The code of ``frame`` runs only under its transform: its function is the one a tracing
+    decorator wraps.  Unknown (a helper, a function transformed by a call): False."""
+    entry = frame.entry
+    return frame.func is entry.func and isinstance(entry.site, cst.Decorator)
+
+
+def jnp_fix(node: cst.Call, short: str, scope, frame=None) -> Optional[Fix]:
+    """``frame``: the analysis frame of the call (its function and how it is traced)."""
     if short not in SAME_IN_JNP or not isinstance(node.func, cst.Attribute):
         return None
     if any(a.star or (a.keyword is not None and a.keyword.value not in _KEYWORDS) for a in node.args):
@@ -48,4 +64,5 @@ def jnp_fix(node: cst.Call, short: str, scope) -> Optional[Fix]:
     if ref is None:
         return None
     new_func = cst.parse_expression(f"{ref[0]}.{short}")
-    return replace(node.func, new_func, f"Replace with `{ref[0]}.{short}`", SAFE, ref[1])
+    safety = SAFE if frame is not None and only_traced(frame) else UNSAFE
+    return replace(node.func, new_func, f"Replace with `{ref[0]}.{short}`", safety, ref[1])

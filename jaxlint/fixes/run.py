@@ -11,6 +11,7 @@ import io
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Sequence, Tuple
 
+from jaxlint.atomic import describe, write_bytes
 from jaxlint.engine.pipeline import lint_source
 from jaxlint.engine.source import decode_source, read_regular_file
 from jaxlint.findings import Finding
@@ -26,6 +27,7 @@ class Outcome:
     diffs: List[str] = field(default_factory=list)
     refused: List[Tuple[str, str]] = field(default_factory=list)  # (display path, reason)
     unsafe_more: int = 0  # findings left that an unsafe fix could handle
+    failed: List[Tuple[str, str]] = field(default_factory=list)  # (display path, why it could not be written)
 
 
 def _decode(data: bytes) -> Tuple[str, str, bool]:
@@ -70,12 +72,16 @@ def fix_files(files: Sequence[str], display: Callable[[str], str], config_for, w
             out.unsafe_more += unsafe_fixable(result.remaining)
         if result.source == text:
             continue
+        if write:
+            try:
+                write_bytes(path, _encode(result.source, encoding, bom))
+            except (OSError, UnicodeEncodeError) as e:
+                # The file is as it was; the other files are still fixed.
+                out.failed.append((name, describe(e) if isinstance(e, OSError) else f"cannot encode the fixed text as {encoding}"))
+                continue
         out.fixed.extend(result.fixed)
         out.changed.append(name)
-        if write:
-            with open(path, "wb") as fh:
-                fh.write(_encode(result.source, encoding, bom))
-        else:
+        if not write:
             out.diffs.append(unified_diff(text, result.source, name))
     return out
 
@@ -141,8 +147,11 @@ def show_fixes(fixed: Sequence[Finding], remaining: Sequence[Finding], fixing: b
     return "".join(lines)
 
 
-def add_noqa_to_files(findings: Sequence[Finding], real_path: Callable[[str], Optional[str]]) -> Tuple[int, int]:
-    """(comments added, files changed) for ``--add-noqa``."""
+def add_noqa_to_files(
+    findings: Sequence[Finding], real_path: Callable[[str], Optional[str]], failed: Optional[List[Tuple[str, str]]] = None
+) -> Tuple[int, int]:
+    """(comments added, files changed) for ``--add-noqa``; files that could not be written are
+    appended to ``failed`` as (display path, reason)."""
     from jaxlint.fixes.apply import parse_error
     from jaxlint.fixes.noqa import add_noqa
 
@@ -161,8 +170,12 @@ def add_noqa_to_files(findings: Sequence[Finding], real_path: Callable[[str], Op
             continue
         new, n = add_noqa(text, fs)
         if n and parse_error(new) is None:
-            with open(path, "wb") as fh:
-                fh.write(_encode(new, encoding, bom))
+            try:
+                write_bytes(path, _encode(new, encoding, bom))
+            except (OSError, UnicodeEncodeError) as e:
+                if failed is not None:
+                    failed.append((display, describe(e) if isinstance(e, OSError) else f"cannot encode as {encoding}"))
+                continue
             added += n
             files += 1
     return added, files

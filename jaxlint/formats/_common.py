@@ -38,12 +38,22 @@ def dynamic_note(f: Finding) -> Optional[str]:
     return f"dynamic check: {status}: {detail}" if detail else f"dynamic check: {status}"
 
 
-def suggested_edit(f: Finding) -> Optional[dict]:
-    """The exact replacement a review bot can offer: the rule's suggestion, else its fix when
-    that is safe and a single edit (a fix that also adds an import cannot be one suggestion)."""
-    if f.suggestion:
-        return f.suggestion
+def offered_edits(f: Finding, unsafe_fixes: bool = False) -> Optional[list]:
+    """The edits of ``f``'s fix that a review bot may offer as a one-click change: a safe fix,
+    or an unsafe one only when the user asked for them (``--unsafe-fixes``).  A rule's
+    suggestion without a fix is advice, not an edit to apply."""
     fix = f.autofix
-    if fix and fix.get("safety") == "safe" and len(fix.get("edits", ())) == 1:
-        return fix["edits"][0]
-    return None
+    if not fix or not fix.get("edits"):
+        return None
+    if fix.get("safety") != "safe" and not unsafe_fixes:
+        return None
+    return [dict(e) for e in fix["edits"]]
+
+
+def suggested_edit(f: Finding, unsafe_fixes: bool = False) -> Optional[dict]:
+    """The one edit a format that carries a single replacement can offer (a fix that also adds
+    an import cannot be one suggestion)."""
+    edits = offered_edits(f, unsafe_fixes)
+    if edits is None or len(edits) != 1:
+        return None
+    return edits[0]

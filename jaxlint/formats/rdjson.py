@@ -2,7 +2,9 @@
 
 reviewdog reads this with a strict protobuf JSON parser that rejects unknown fields, so nothing
 outside the schema is emitted: the dynamic verdict goes into the message text.  Columns are
-1-based UTF-8 byte offsets, as the format requires (jaxlint counts characters)."""
+1-based UTF-8 byte offsets, as the format requires (jaxlint counts characters).  ``suggestions``
+carry safe fixes only (reviewdog posts them as one-click changes); unsafe ones only with
+``--unsafe-fixes``."""
 
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ def format_rdjson(
     findings: Sequence[Finding],
     root: Optional[str] = None,
     sources: Optional[SourceLines] = None,
+    unsafe_fixes: bool = False,
     **_,
 ) -> str:
     sources = sources or SourceLines()
@@ -62,7 +65,7 @@ def format_rdjson(
                 }
                 for r in f.related
             ]
-        s = suggested_edit(f)
+        s = suggested_edit(f, unsafe_fixes)
         if s:
             d["suggestions"] = [
                 {

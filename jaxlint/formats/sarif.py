@@ -16,7 +16,7 @@ from urllib.parse import quote
 from jaxlint import __version__
 from jaxlint.findings import Finding
 from jaxlint.review.fingerprint import VERSION, SourceLines, fingerprints, repo_path
-from jaxlint.formats._common import HOMEPAGE, rule_url, severity
+from jaxlint.formats._common import HOMEPAGE, offered_edits, rule_url, severity
 from jaxlint.rules import ALL_RULES
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -106,8 +106,10 @@ def format_sarif(
     findings: Sequence[Finding],
     root: Optional[str] = None,
     sources: Optional[SourceLines] = None,
+    unsafe_fixes: bool = False,
     **_,
 ) -> str:
+    """``fixes`` carry safe fixes only; unsafe ones only with ``unsafe_fixes`` (--unsafe-fixes)."""
     rules = sarif_rules()
     index = {r["id"]: i for i, r in enumerate(rules)}
     prints = fingerprints(findings, root, sources)
@@ -142,11 +144,11 @@ def format_sarif(
                 }
                 for i, r in enumerate(f.related)
             ]
-        s = f.suggestion
-        if s:
+        edits = offered_edits(f, unsafe_fixes)
+        if edits:
             result["fixes"] = [
                 {
-                    "description": {"text": f.fix or "replace"},
+                    "description": {"text": f.autofix.get("title") or f.fix or "replace"},
                     "artifactChanges": [
                         {
                             "artifactLocation": dict(loc),
@@ -155,6 +157,7 @@ def format_sarif(
                                     "deletedRegion": _region(s["line"], s["column"], s["end_line"], s["end_column"]),
                                     "insertedContent": {"text": s["text"]},
                                 }
+                                for s in edits
                             ],
                         }
                     ],

@@ -10,10 +10,10 @@ is matched.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from typing import List, Optional, Sequence, TextIO
 
+from jaxlint.atomic import write_bytes
 from jaxlint.config import ConfigError
 from jaxlint.findings import Finding
 from jaxlint.review.fingerprint import VERSION, SourceLines, fingerprints, repo_path
@@ -35,12 +35,8 @@ def write(path: str, findings: Sequence[Finding], root: Optional[str] = None, so
         key=lambda e: (e["path"], e["code"], e["fingerprint"]),
     )
     data = {"jaxlint-baseline": FORMAT, "fingerprint": VERSION, "findings": entries}
-    tmp = path + ".tmp"
     try:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-            json.dump(data, fh, indent=2, ensure_ascii=False)
-            fh.write("\n")
-        os.replace(tmp, path)
+        write_bytes(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8", "surrogatepass"))
     except OSError as e:
         raise BaselineError(f"cannot write baseline {path}: {e.strerror or e}") from None
     return len(entries)

@@ -91,7 +91,8 @@ class InplaceArrayUpdate(Rule):
                 return  # a dict pytree
         var = cst.Module([]).code_for_node(target.value)
         local = isinstance(target.value, cst.Name) and ctx.is_local(target.value.value)
-        ctx.report(self, stmt, var=var, method=_at_method(stmt), autofix=at_update_fix(stmt) if local else None)
+        fix = at_update_fix(stmt, ctx.frame.scope) if local else None
+        ctx.report(self, stmt, var=var, method=_at_method(stmt), autofix=fix)
 
     def check_module(self, m):
         attr_arrays = None
@@ -121,5 +122,5 @@ class InplaceArrayUpdate(Rule):
                     break
             if ok:
                 small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and stmt.body else stmt
-                m.report(self, small, var=obj.value, method=_at_method(small), autofix=at_update_fix(small))
+                m.report(self, small, var=obj.value, method=_at_method(small), autofix=at_update_fix(small, scope))
 

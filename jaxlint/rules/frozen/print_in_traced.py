@@ -13,12 +13,14 @@ from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import frozen
 
 
-def _debug_print_fix(ctx, node: cst.Call):
+def _debug_print_fix(ctx, node: cst.Call, argvals):
     """(suggestion text, Fix) for ``print(...)`` -> ``jax.debug.print(...)``, or (None, None)."""
     ref = module_reference(ctx.frame.scope, "jax", "jax")
     if ref is None:
         return None, None
-    text = debug_print_call(node, ref[0])
+    # Text made from a traced value (``"{}".format(x)``) must be translated, not passed on.
+    text_args = {i for i, (_, v) in enumerate(argvals) if v.flags & TEXT}
+    text = debug_print_call(node, ref[0], text_args)
     if text is None:
         return None, None
     return text, replace(node, text, f"Replace with `{ref[0]}.debug.print`", SAFE, ref[1])
@@ -83,6 +85,6 @@ class PrintInTraced(Rule):
             return
         for a, v in argvals:
             if a.keyword is None and (v.kind == TRACED or v.flags & TEXT):
-                text, fix = _debug_print_fix(ctx, node)
+                text, fix = _debug_print_fix(ctx, node, argvals)
                 ctx.report(self, node, var=v.name or a.value, suggestion=text, autofix=fix)
                 return

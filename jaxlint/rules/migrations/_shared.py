@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from jaxlint.analysis.jax_api_migrations import format_version, fix_safety, parse_version, status
+from jaxlint.fixes.declare import UNSAFE, AddImport, Fix, Replace
+from jaxlint.fixes.submodules import needed_import
 
 
 def report_status(rule, m, wanted: str) -> None:
@@ -29,9 +31,33 @@ def report_status(rule, m, wanted: str) -> None:
             },
         }
         if safety is not None and ref.replacement_text is not None and not ref.is_import:
-            fields["suggestion"] = ref.replacement_text
-            fields["fix_safety"] = safety
+            fix = rename_fix(m, ref, safety)
+            if fix is not None:
+                fields["suggestion"] = ref.replacement_text
+                fields["fix_safety"] = fix.safety
+                fields["autofix"] = fix
         m.report(rule, ref.node, **fields)
+
+
+def rename_fix(m, ref, safety: str):
+    """The rename as a fix, with the import its new name needs: ``jax.extend.core.Primitive``
+    after ``import jax`` alone needs ``import jax.extend.core``.  Unsafe when the installed JAX
+    cannot tell which part of the name is a module; None when the import would bind ``jax``
+    over another name."""
+    title = f"Replace with `{ref.replacement_text}`"
+    edits = [Replace(ref.node, ref.replacement_text)]
+    needed = needed_import(ref.migration.new, m.module)
+    if needed is None:
+        safety = UNSAFE
+    elif needed:
+        top = m.index.module_scope
+        binds = top.bindings.get("jax", ())
+        plain_jax = top.imports.get("jax") == "jax" and all(b.kind == "import" for b in binds)
+        if not plain_jax and top.lookup_scope("jax") is not None:
+            return None  # ``import jax.extend.core`` would rebind a ``jax`` the module uses
+        edits.append(AddImport(f"import {needed}"))
+        title += f" and `import {needed}`"
+    return Fix(title, tuple(edits), safety)
 
 
 def _advice(mig, min_jax, spelled) -> str:

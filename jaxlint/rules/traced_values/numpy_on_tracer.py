@@ -72,7 +72,7 @@ class NumpyOnTracer(Rule):
             return
         for a, v in argvals:
             if v.kind == TRACED and not v.flags & (OPAQUE | REF):
-                fix = jnp_fix(node, short, ctx.frame.scope)
+                fix = jnp_fix(node, short, ctx.frame.scope, ctx.frame)
                 ctx.report(self, node, func="np." + short, short=short, var=value_label(v, a.value), autofix=fix)
                 return
 
