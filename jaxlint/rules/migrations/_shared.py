@@ -8,7 +8,7 @@ from jaxlint.analysis.jax_api_migrations import format_version, fix_safety, pars
 def report_status(rule, m, wanted: str) -> None:
     for ref in m.api_references:
         mig = ref.migration
-        if status(mig, m.target_jax) != wanted:
+        if mig is None or status(mig, m.target_jax) != wanted:
             continue
         safety = fix_safety(mig, m.min_jax)
         advice = _advice(mig, m.min_jax, ref.replacement_text)
