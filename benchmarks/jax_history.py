@@ -276,7 +276,9 @@ class Release:
                                 ns.setdefault(n, b)
                         continue
                     sub = f"{src}.{a.name}"
-                    ns[a.asname or a.name] = ("module", sub) if sub in self.sources else ("import", src, a.name)
+                    # ``from numpy import inf as inf``: the explicit re-export idiom.
+                    reexport = a.asname == a.name
+                    ns[a.asname or a.name] = ("module", sub) if sub in self.sources else ("import", src, a.name, reexport)
             elif isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                 targets = st.targets if isinstance(st, ast.Assign) else [st.target]
                 for t in targets:
@@ -375,7 +377,7 @@ class Release:
                 continue
             if b[0] == "module" and not b[1].startswith(("jax", "jaxlib")):
                 continue
-            if b[0] == "import" and not b[1].startswith(("jax", "jaxlib")):
+            if b[0] == "import" and not b[1].startswith(("jax", "jaxlib")) and not (len(b) > 3 and b[3]):
                 continue
             out[name] = b
         for m in self.sources:
@@ -462,7 +464,7 @@ def _top_level_statements(body):
 
 # -- the history ---------------------------------------------------------------------------
 
-_USE = re.compile(r"(?:^|[\s:;,(])(?:[Uu]se|[Rr]eplaced by|in favou?r of|moved to)\s+(?:the\s+)?`?((?:jax|jnp|jax\.numpy|numpy)(?:\.\w+)+)`?")
+_USE = re.compile(r"(?:^|[\s:;,(])(?:[Uu]sed?|[Rr]eplaced by|in favou?r of|moved to)\s+(?:the\s+)?`?((?:jax|jnp|jax\.numpy|numpy)(?:\.\w+)+)`?")
 
 
 _OR = re.compile(r"\bor\s+`?((?:jax|jnp|jax\.numpy)(?:\.\w+)+)`?")
@@ -502,6 +504,7 @@ class History:
         self.dep_message: Dict[str, str] = {}  # the first deprecation message
         self.origin: Dict[str, Optional[str]] = {}  # what it is bound to, when deprecated
         self.is_module: Set[str] = set()
+        self.module_in: Dict[str, Set[str]] = {}  # module -> the releases where it is a module
         self.parsed: Dict[bytes, Optional[ast.Module]] = {}
 
     def add(self, r: Release) -> None:
@@ -514,6 +517,7 @@ class History:
         for mod in r.public_modules:
             states[mod] = ("deprecated", r.module_warning[mod], None) if mod in r.module_warning else ("present", "", None)
             self.is_module.add(mod)
+            self.module_in.setdefault(mod, set()).add(r.version)
             for name, b in r.public_names(mod).items():
                 full = f"{mod}.{name}"
                 if b[0] == "module" and b[1] == full:
@@ -556,6 +560,15 @@ class History:
             if removed is None and deprecated is None:
                 continue
             parent = name.rpartition(".")[0]
+            if (
+                removed is not None
+                and parent in self.alive
+                and index[self.alive[parent]] >= index[removed]
+                and removed not in self.module_in.get(parent, ())
+            ):
+                # The parent is still there but no longer a module jaxlint can read (``jax.memory``
+                # became a namespace object): whether the name is gone is unknown.
+                continue
             if removed is not None and parent in self.alive and parent != "jax" and name not in self.is_module:
                 # Inside a module that is itself gone with it: the module's entry covers it.
                 if self.alive[parent] == last:
@@ -568,7 +581,13 @@ class History:
             # A replacement that is the same object is preferred ("use jax.tree.map (newer JAX) or
             # jax.tree_util.tree_map (any JAX)": the second is jax.tree_map itself).
             new = same[0] if same else (candidates[0] if candidates else None)
-            entry = {"deprecated": deprecated, "removed": removed, "last": last, "message": dep_message or message}
+            entry = {
+                "added": self.first.get(name),
+                "deprecated": deprecated,
+                "removed": removed,
+                "last": last,
+                "message": dep_message or message,
+            }
             if message and message != entry["message"]:
                 entry["removal_message"] = message
             if name in self.is_module:
