@@ -71,6 +71,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="apply exclude settings to files named on the command line too (what the pre-commit hook does)",
     )
+    p.add_argument(
+        "--package-context",
+        action="store_true",
+        help="also read the other modules of each named file's package, for cross-module findings, "
+        "and report the named files only (what the pre-commit hook does)",
+    )
     p.add_argument("--stdin-filename", metavar="NAME", help="lint standard input, reporting it as NAME")
     p.add_argument("--quiet", "-q", action="store_true", help="no summary line on standard error")
     color = p.add_mutually_exclusive_group()
@@ -191,6 +197,11 @@ def lint_paths(files: List[str], config_for, args) -> List[Finding]:
         from jaxlint.engine.cache import default_directory
 
         cache_dir = getattr(args, "cache_dir", None) or default_directory(first.root)
+    named = files
+    if getattr(args, "package_context", False):
+        from jaxlint.engine.discovery import package_context
+
+        files = list(files) + package_context(files, config_for, getattr(args, "respect_gitignore", True))
     run = lint_files(
         (),
         config_for,
@@ -200,6 +211,10 @@ def lint_paths(files: List[str], config_for, args) -> List[Finding]:
         display=relpath,
         stdin=lambda c, r: _lint_stdin(args, c, r),
     )
+    if files is not named:
+        stdin_name = relpath(args.stdin_filename) if getattr(args, "stdin_filename", None) else "-"
+        shown = {relpath(f) if f != "-" else stdin_name for f in named}
+        return [f for f in run.findings if f.path in shown]
     return run.findings
 
 

@@ -85,6 +85,29 @@ def _match(rel: str, pattern: str) -> bool:
 
 
 @dataclass(frozen=True)
+class SourcePath:
+    """A file as linted: ``real``, where it is (absolute, or relative to the working folder),
+    which the configuration's globs match relative to the configuration folder; and ``shown``,
+    the path its findings report.  A face that shows another path than the file's real one (the
+    language server shows it relative to the configuration folder, whatever its own working
+    folder) passes both, so config matching never depends on the working folder."""
+
+    real: str
+    shown: str
+
+    def __str__(self) -> str:
+        return self.shown
+
+
+def real_path(path) -> str:
+    return path.real if isinstance(path, SourcePath) else path
+
+
+def shown_path(path) -> str:
+    return path.shown if isinstance(path, SourcePath) else path
+
+
+@dataclass(frozen=True)
 class Config:
     select: Tuple[str, ...] = ()
     ignore: Tuple[str, ...] = ()
@@ -115,8 +138,10 @@ class Config:
             )
         )
 
-    def relative(self, path: str) -> str:
-        """``path`` relative to the configuration folder (as given when there is none)."""
+    def relative(self, path) -> str:
+        """``path`` (a str or a SourcePath: its real path) relative to the configuration folder
+        (as given when there is none)."""
+        path = real_path(path)
         if self.root is None or path in ("-", "<stdin>", "<string>"):
             p = _posix(path)
             return p[2:] if p.startswith("./") else p

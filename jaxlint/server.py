@@ -27,7 +27,7 @@ from pygls.uris import to_fs_path
 from pygls.workspace.position_codec import ServerTextPosition
 
 from jaxlint import __version__
-from jaxlint.config import Config, ConfigError, load_config
+from jaxlint.config import Config, ConfigError, SourcePath, load_config
 from jaxlint.engine.pipeline import lint_source
 from jaxlint.findings import Finding
 from jaxlint.fixes import edits as fix_edits
@@ -55,13 +55,15 @@ def lint_buffer(path: Optional[str], text: str) -> List[Finding]:
         log.warning("jaxlint: %s; using the default configuration", e)
         cfg = Config()
     if path is None:
-        display = "untitled.py"
-    else:
-        display = os.path.relpath(path, cfg.root) if cfg.root else os.path.basename(path)
-        display = display.replace(os.sep, "/")
-        if cfg.is_excluded(display):
-            return []
-    return lint_source(text, display, cfg).findings
+        return lint_source(text, "untitled.py", cfg).findings
+    # Shown relative to the configuration folder; matched against the configuration by its real
+    # path, as the command line does, whatever this server's working folder is.
+    path = os.path.abspath(path)
+    display = os.path.relpath(path, cfg.root) if cfg.root else os.path.basename(path)
+    where = SourcePath(path, display.replace(os.sep, "/"))
+    if cfg.is_excluded(where):
+        return []
+    return lint_source(text, where, cfg).findings
 
 
 def line_edits(old: str, new: str) -> List[types.TextEdit]:

@@ -211,3 +211,23 @@ def test_help_lists_every_option_of_this_face():
     for opt in ("--statistics", "--output-file", "--quiet", "--color", "--no-color", "--stdin-filename", "--diff",
                 "--baseline", "--write-baseline", "github", "sarif", "rdjson", "gitlab"):
         assert opt in out, opt
+
+
+def test_package_context_reports_cross_module_findings_of_the_named_files_only():
+    """What the pre-commit hook runs: a commit that stages only the helper module still gets the
+    findings there that come from the jitted caller in another module of its package."""
+    from clirun import jaxlint_json
+
+    def found(args):
+        return sorted((f["path"], f["line"], f["column"], f["code"]) for f in jaxlint_json(["--no-cache", *args], cwd=os.path.join(ROOT, "fixtures")))
+
+    helper = "solver_pkg/metrics.py"
+    assert found([helper]) == []
+    assert found(["--package-context", helper]) == [
+        ("solver_pkg/metrics.py", 7, 8, "JAX101"),
+        ("solver_pkg/metrics.py", 13, 12, "JAX104"),
+    ]
+    # The entry module alone: its package is read, but the findings are in metrics.py.
+    assert found(["--package-context", "solver_pkg/train.py"]) == []
+    # Every module named: what `jaxlint solver_pkg` reports.
+    assert found(["--package-context", "solver_pkg/train.py", helper, "solver_pkg/schedule.py"]) == found(["solver_pkg"])

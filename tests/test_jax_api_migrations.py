@@ -2,6 +2,7 @@
 settings that pick which entries apply."""
 
 import importlib
+import importlib.util
 import subprocess
 import sys
 import textwrap
@@ -12,7 +13,7 @@ import pytest
 from clirun import env
 from jax_deprecations import forget_deprecation_warnings
 from jaxlint import lint_source
-from jaxlint.analysis.jax_api_migrations import BY_NAME, MIGRATIONS, NEWEST, fix_safety, lookup, parse_version, status
+from jaxlint.analysis.jax_api_migrations import BY_NAME, MIGRATIONS, NEWEST, RELEASES, fix_safety, lookup, parse_version, status
 from jaxlint.config import Config, ConfigError, parse_table
 
 jax = pytest.importorskip("jax")
@@ -52,57 +53,125 @@ def test_a_deprecated_name_warns_on_every_access_after_forgetting():
         assert _access("jax.experimental.pjit.pjit")[1]
 
 
-@pytest.mark.parametrize("m", MIGRATIONS, ids=[m.old for m in MIGRATIONS])
-def test_entry_matches_installed_jax(m):
-    obj, deprecations = _access(m.old)
-    state = status(m, INSTALLED)
-    if state == "removed":
-        assert obj is _MISSING, f"{m.old} is said to be removed in {m.removed} but JAX {jax.__version__} has it"
-    elif state == "deprecated":
-        assert obj is not _MISSING, f"{m.old} is said to be only deprecated but is absent"
-        assert deprecations, f"{m.old} is said to be deprecated in {m.deprecated} but does not warn"
-    else:
-        assert obj is not _MISSING and not deprecations, f"{m.old} should be present and quiet before {m.deprecated}"
-    if m.new is not None:
-        new, new_deprecations = _access(m.new)
-        assert new is not _MISSING, f"replacement {m.new} of {m.old} does not exist"
-        assert not new_deprecations, f"replacement {m.new} of {m.old} is itself deprecated"
-        assert m.since_version is None or m.since_version <= INSTALLED
-    else:
-        assert m.fix is None and m.advice, f"{m.old}: an entry without replacement says how to migrate"
+def _third_party_missing(qualified: str) -> bool:
+    """Whether the module that holds ``qualified`` cannot be imported for want of a library JAX
+    does not install (tensorflow for jax2tf, ...): the table cannot be checked there."""
+    parts = qualified.split(".")
+    for n in range(len(parts), 1, -1):
+        try:
+            importlib.import_module(".".join(parts[:n]))
+            return False
+        except ModuleNotFoundError as e:
+            if e.name and not e.name.startswith("jax"):
+                return True
+        except ImportError:
+            name = ".".join(parts[:n])
+            try:
+                exists = importlib.util.find_spec(name) is not None
+            except (ImportError, ValueError):
+                exists = False
+            if exists:
+                return True  # the module is there but needs something else ("install flatbuffers")
+            continue
+        except Exception:  # noqa: BLE001 - a module that fails at import for other reasons
+            return True
+    return False
+
+
+def test_table_matches_installed_jax():
+    """Every name the table calls removed (as of the installed JAX) fails to resolve there, every
+    name it calls deprecated warns on access, a name deprecated only later is still there, and
+    every replacement it names exists (when its release is not newer)."""
+    wrong, unchecked = [], []
+    checked = {"removed": 0, "deprecated": 0, "later": 0}
+    for m in MIGRATIONS:
+        if _third_party_missing(m.old):
+            unchecked.append(m.old)
+            continue
+        state = status(m, INSTALLED)
+        if m.module and state == "deprecated":
+            # A deprecated module warns when it is first imported: forget that it was.
+            for name in [n for n in sys.modules if n == m.old or n.startswith(m.old + ".")]:
+                del sys.modules[name]
+        obj, deprecations = _access(m.old)
+        if state == "removed":
+            checked["removed"] += 1
+            if obj is not _MISSING:
+                wrong.append(f"{m.old}: removed in {m.removed} per the table, but JAX {jax.__version__} has it")
+        elif state == "deprecated":
+            checked["deprecated"] += 1
+            if obj is _MISSING or not deprecations:
+                wrong.append(f"{m.old}: deprecated in {m.deprecated} per the table, but {'absent' if obj is _MISSING else 'quiet'}")
+        elif m.added is not None and parse_version(m.added) <= INSTALLED:
+            checked["later"] += 1
+            if obj is _MISSING:
+                wrong.append(f"{m.old}: deprecated or removed only after JAX {jax.__version__}, but absent there")
+        if m.new is not None and (m.since_version is None or m.since_version <= INSTALLED):
+            new, _ = _access(m.new)
+            if new is _MISSING:
+                wrong.append(f"{m.old}: its replacement {m.new} does not exist in JAX {jax.__version__}")
+    assert wrong == []
+    assert checked["removed"] > 500 and checked["deprecated"] > 20, checked
+    # jax2tf and a few others need tensorflow or flatbuffers: about 7% of the table.
+    assert len(unchecked) < 0.1 * len(MIGRATIONS), unchecked
 
 
 def test_table_is_consistent():
     assert len(BY_NAME) == len(MIGRATIONS), "one entry per old name"
+    releases = {parse_version(r) for r in RELEASES}
     for m in MIGRATIONS:
         assert m.deprecated_version is not None or m.removed_version is not None
         if m.deprecated_version is not None and m.removed_version is not None:
             assert m.deprecated_version < m.removed_version, m.old
+        # Messages name only releases that exist.
+        for v in (m.deprecated_version, m.removed_version, m.since_version):
+            assert v is None or v in releases, (m.old, v)
         assert m.fix in ("safe", "unsafe", None)
         if m.fix is not None:
             assert m.new is not None
-    assert NEWEST == max(m.removed_version or m.deprecated_version for m in MIGRATIONS)
-    # The names the task of this rule family names explicitly are in the table.
-    for required in (
-        "jax.tree_map",
-        "jax.tree_leaves",
-        "jax.numpy.product",
-        "jax.numpy.cumproduct",
-        "jax.numpy.alltrue",
-        "jax.numpy.sometrue",
-        "jax.numpy.round_",
-        "jax.experimental.host_callback",
-        "jax.random.KeyArray",
-        "jax.abstract_arrays",
-        "jax.numpy.DeviceArray",
-        "jax.xla_computation",
-        "jax.linear_util",
-        "jax.interpreters.xla.DeviceArray",
-        "jax.experimental.maps.xmap",
-        "jax.experimental.pjit.pjit",
-        "jax.core.Primitive",
-    ):
-        assert required in BY_NAME, required
+        else:
+            assert m.advice, f"{m.old}: an entry without replacement says what JAX says"
+    assert NEWEST == max(releases)
+    assert parse_version(RELEASES[0]) <= (0, 4, 1) and len(RELEASES) >= 60
+
+
+# Names a hand-written table missed; each must be in the computed one.
+REQUIRED = (
+    "jax.tree_map",
+    "jax.tree_leaves",
+    "jax.tree_multimap",
+    "jax.numpy.product",
+    "jax.numpy.cumproduct",
+    "jax.numpy.alltrue",
+    "jax.numpy.sometrue",
+    "jax.numpy.round_",
+    "jax.numpy.NINF",
+    "jax.numpy.NZERO",
+    "jax.numpy.PZERO",
+    "jax.ops.index_update",
+    "jax.experimental.optimizers",
+    "jax.experimental.stax",
+    "jax.experimental.host_callback",
+    "jax.lib.xla_bridge",
+    "jax.interpreters.xla.xla_call_p",
+    "jax.random.KeyArray",
+    "jax.abstract_arrays",
+    "jax.numpy.DeviceArray",
+    "jax.xla_computation",
+    "jax.linear_util",
+    "jax.interpreters.xla.DeviceArray",
+    "jax.experimental.maps",
+    "jax.experimental.pjit.pjit",
+    "jax.core.Primitive",
+    "jax.core.get_aval",
+)
+
+
+@pytest.mark.parametrize("name", REQUIRED)
+def test_the_table_knows(name):
+    hit = lookup(name)
+    assert hit is not None, name
+    assert status(hit[0], NEWEST) is not None
 
 
 def test_lookup_covers_module_members_only_for_module_entries():
@@ -117,9 +186,20 @@ def test_status_and_safety_by_version():
     assert status(tree_map, (0, 4, 25)) is None
     assert status(tree_map, (0, 4, 26)) == "deprecated"
     assert status(tree_map, (0, 6, 0)) == "removed"
+    # JAX's message offers jax.tree.map (0.4.25 or newer) or jax.tree_util.tree_map (any JAX):
+    # the second is the same object as jax.tree_map, so the rename is safe on every JAX.
+    assert tree_map.new == "jax.tree_util.tree_map" and tree_map.since is None
     assert fix_safety(tree_map, None) == "safe"
-    assert fix_safety(tree_map, (0, 4, 25)) == "safe"
-    assert fix_safety(tree_map, (0, 4, 20)) == "unsafe"
+    assert fix_safety(tree_map, (0, 4, 20)) == "safe"
+    # The same object under a name that exists only since 0.5.0: unsafe for an older min-jax.
+    ffi_call = BY_NAME["jax.extend.ffi.ffi_call"]
+    assert ffi_call.new == "jax.ffi.ffi_call" and ffi_call.since == "0.5.0"
+    assert fix_safety(ffi_call, None) == "safe"
+    assert fix_safety(ffi_call, (0, 5, 0)) == "safe"
+    assert fix_safety(ffi_call, (0, 4, 30)) == "unsafe"
+    # Another object: unsafe whatever min-jax says; no replacement named: no fix.
+    assert BY_NAME["jax.random.KeyArray"].new == "jax.Array"
+    assert fix_safety(BY_NAME["jax.random.KeyArray"], None) == "unsafe"
     assert fix_safety(BY_NAME["jax.xla_computation"], None) is None
 
 
@@ -150,11 +230,14 @@ def test_fix_text_and_safety_follow_min_jax():
     (prod, tree) = lint_source(CODE, "m.py", Config()).findings
     assert prod.suggestion["text"] == "jnp.prod" and prod.suggestion["safety"] == "safe"
     assert (prod.line, prod.column, prod.end_column) == (4, 9, 20)
-    assert tree.suggestion["text"] == "jax.tree.map" and tree.suggestion["safety"] == "safe"
-    assert tree.context["replacement"] == "jax.tree.map" and tree.context["removed_in"] == "0.6.0"
-    (_, tree) = lint_source(CODE, "m.py", Config(min_jax=(0, 4, 20))).findings
-    assert tree.suggestion["safety"] == "unsafe"
-    assert "needs JAX >= 0.4.25" in tree.fix and "min-jax 0.4.20" in tree.fix
+    assert tree.suggestion["text"] == "jax.tree_util.tree_map" and tree.suggestion["safety"] == "safe"
+    assert tree.context["replacement"] == "jax.tree_util.tree_map" and tree.context["removed_in"] == "0.6.0"
+    code = "import jax\n\ncall = jax.extend.ffi.ffi_call\n"
+    (call,) = lint_source(code, "m.py", Config()).findings
+    assert (call.line, call.code, call.suggestion["text"], call.suggestion["safety"]) == (3, "JAX601", "jax.ffi.ffi_call", "safe")
+    (call,) = lint_source(code, "m.py", Config(min_jax=(0, 4, 30))).findings
+    assert call.suggestion["safety"] == "unsafe"
+    assert "needs JAX >= 0.5.0" in call.fix and "min-jax 0.4.30" in call.fix
 
 
 def test_config_keys_are_parsed_and_validated():
@@ -204,3 +287,44 @@ IMPORT_FORMS = textwrap.dedent(
 def test_names_resolve_through_imports_and_uses_of_a_flagged_import_are_not_repeated():
     found = [(f.line, f.column, f.code) for f in lint_source(IMPORT_FORMS, "m.py", Config()).findings]
     assert found == [(2, 8, "JAX601"), (3, 6, "JAX601"), (4, 17, "JAX601"), (5, 8, "JAX601"), (13, 21, "JAX601")]
+
+
+UNLOADED = textwrap.dedent(
+    """
+    import jax
+
+
+    def safe_div(x, y):
+        return jax.experimental.checkify.checkify(lambda a, b: a / b)(x, y)
+
+
+    safe_div(1.0, 2.0)
+    """
+).lstrip()
+
+
+def test_unloaded_submodule_is_flagged_and_fails_under_jax():
+    config = Config(select=("JAX603",), preview=True)
+    found = [(f.line, f.column, f.end_column, f.code) for f in lint_source(UNLOADED, "m.py", config).findings]
+    assert found == [(5, 12, 37, "JAX603")]
+    p = subprocess.run([sys.executable, "-c", UNLOADED], capture_output=True, env=env(), timeout=300)
+    assert p.returncode != 0
+    assert "AttributeError" in p.stderr.decode() and "checkify" in p.stderr.decode()
+    # Importing the submodule anywhere in the module makes it an attribute.
+    fixed = UNLOADED.replace("import jax\n", "import jax\nimport jax.experimental.checkify\n", 1)
+    assert lint_source(fixed, "m.py", config).findings == []
+    assert subprocess.run([sys.executable, "-c", fixed], capture_output=True, env=env(), timeout=300).returncode == 0
+
+
+def test_modules_the_table_says_import_jax_leaves_unloaded_are_unloaded():
+    """The table's set is an over-approximation of what ``import jax`` loads: a module outside it
+    is never loaded by ``import jax`` alone (then JAX603 is right to flag an access)."""
+    from jaxlint.analysis.jax_api_migrations import LAZY_PACKAGES, LOADED_BY_IMPORT_JAX, MODULES
+
+    code = "import sys, jax; print('\\n'.join(sorted(sys.modules)))"
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env(), timeout=300)
+    loaded = set(p.stdout.decode().split())
+    assert "jax" in loaded
+    claimed_unloaded = {m for m in MODULES - LOADED_BY_IMPORT_JAX if not any(m.startswith(p + ".") for p in LAZY_PACKAGES)}
+    assert len(claimed_unloaded) > 20
+    assert claimed_unloaded & loaded == set()

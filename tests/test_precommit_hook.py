@@ -111,7 +111,9 @@ def test_manifest():
         (hook,) = yaml.safe_load(fh)
     assert hook["id"] == "jaxlint"
     # In the entry, not in args: a user's `args:` replaces the manifest's.
-    assert hook["entry"] == "jaxlint --force-exclude --output-format concise"
+    assert hook["entry"] == "jaxlint --force-exclude --package-context --output-format concise"
+    # One process per hook run: parallel batches would split a package across processes.
+    assert hook["require_serial"] is True
     assert hook["language"] == "python"
     assert hook["types_or"] == ["python", "pyi"]
     assert "additional_dependencies" not in hook
@@ -204,4 +206,55 @@ def test_monorepo_with_nested_configurations_agrees_with_jaxlint_dot(setup, tmp_
         ("services/b/env/cartpole.py", "6", "JAX101"),
         ("services/b/gen/kept.py", "6", "JAX101"),
         ("top.py", "6", "JAX101"),
+    ]
+
+
+def _copy_fixture_packages(dest) -> None:
+    for name in ("solver_pkg", "robot_pkg", "factory_pkg"):
+        shutil.copytree(
+            os.path.join(ROOT, "fixtures", name),
+            os.path.join(str(dest), name),
+            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
+        )
+
+
+def test_hook_finds_what_jaxlint_pkg_finds_across_modules(setup, tmp_path):
+    """Packages whose findings land in another module than their jitted entry point: the hook
+    (pre-commit would split 11 files into parallel batches) reports exactly what one
+    `jaxlint .` run reports, and a commit that stages only the helper module still gets the
+    helper's findings, which come from the entry point in a module that is not staged."""
+    import re
+
+    from clirun import jaxlint
+
+    repo = tmp_path / "pkgs"
+    repo.mkdir()
+    _copy_fixture_packages(repo)
+    init_repo(str(repo))
+    (repo / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {setup['hook_repo']}\n    rev: {setup['rev']}\n    hooks:\n      - id: jaxlint\n"
+    )
+    commit_all(str(repo), "packages")
+    finding = re.compile(r"^(\S+\.py):(\d+):(\d+): (JAX\d{3}) ", re.M)
+    run = {**setup, "project": str(repo)}
+
+    p = pre_commit(["run", "--all-files"], run)
+    via_hook = sorted(finding.findall(p.stdout.decode()))
+    direct = jaxlint(["--no-cache", "--output-format", "concise", "."], cwd=str(repo))
+    via_cli = sorted(finding.findall(direct.stdout.decode()))
+    assert p.returncode == 1, p.stdout.decode() + p.stderr.decode()
+    assert via_hook == via_cli, p.stdout.decode()
+    # Every one of these is found only across modules (the jitted caller is in train.py).
+    assert ("solver_pkg/metrics.py", "7", "8", "JAX101") in via_cli
+    assert ("solver_pkg/schedule.py", "9", "12", "JAX103") in via_cli
+    assert ("robot_pkg/base.py", "22", "12", "JAX101") in via_cli
+    assert ("factory_pkg/utils.py", "26", "27", "JAX202") in via_cli
+    assert len(via_cli) == 16
+
+    # Only the helper module is named (as in a commit that changes only it).
+    p = pre_commit(["run", "--files", "solver_pkg/metrics.py"], run)
+    assert p.returncode == 1, p.stdout.decode() + p.stderr.decode()
+    assert sorted(finding.findall(p.stdout.decode())) == [
+        ("solver_pkg/metrics.py", "13", "12", "JAX104"),
+        ("solver_pkg/metrics.py", "7", "8", "JAX101"),
     ]

@@ -261,3 +261,61 @@ async def test_a_slow_file_does_not_hold_up_the_others(client, project):
                 order.append(uri)
     assert order == [fast.as_uri(), slow.as_uri()]
     assert len(client.diagnostics[slow.as_uri()]) == 500
+
+
+ELSEWHERE = tempfile.mkdtemp(prefix="jaxlint-server-cwd-")
+LAUNCH_ELSEWHERE = f"import os\nos.chdir({ELSEWHERE!r})\n" + LAUNCH
+
+CONFIGURED = {
+    "pyproject.toml": (
+        "[tool.jaxlint]\nextend-exclude = ['gen/*']\n\n"
+        "[tool.jaxlint.per-file-ignores]\n'legacy/*' = ['JAX302']\n'src/*' = ['JAX101']\n"
+    ),
+    "legacy/old.py": SRC,
+    "src/model.py": SRC,
+    "gen/made.py": SRC,
+    "top.py": SRC,
+}
+
+
+@pytest.fixture
+def configured(tmp_path):
+    for name, text in CONFIGURED.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    return tmp_path
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-c", LAUNCH_ELSEWHERE], server_env=ENV))
+async def elsewhere_client(lsp_client: LanguageClient, configured):
+    await lsp_client.initialize_session(
+        types.InitializeParams(capabilities=client_capabilities("visual-studio-code"), root_uri=configured.as_uri())
+    )
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_a_server_started_in_another_folder_reports_what_the_cli_reports(elsewhere_client, configured):
+    """per-file-ignores and extend-exclude are matched against each file's real path relative
+    to the configuration file, not against the server's working folder."""
+    import re
+
+    from clirun import jaxlint
+
+    cli = jaxlint(["--no-cache", "--force-exclude", "--output-format", "concise", *CONFIGURED], cwd=str(configured))
+    expected = {}
+    for path, line, col, code in re.findall(r"^(\S+\.py):(\d+):(\d+): (JAX\d{3}) ", cli.stdout.decode(), re.M):
+        expected.setdefault(path, []).append((code, int(line) - 1, int(col) - 1))
+    assert expected == {
+        "legacy/old.py": [("JAX101", 7, 16)],
+        "src/model.py": [("JAX302", 6, 4)],
+        "top.py": [("JAX302", 6, 4), ("JAX101", 7, 16)],
+    }
+    for name in CONFIGURED:
+        if not name.endswith(".py"):
+            continue
+        path = configured / name
+        _open(elsewhere_client, path, SRC)
+        diags = await _diagnostics(elsewhere_client, path.as_uri())
+        got = sorted((d.code, d.range.start.line, d.range.start.character) for d in diags)
+        assert got == sorted(expected.get(name, [])), name

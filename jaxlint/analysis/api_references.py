@@ -12,11 +12,12 @@ tests ``hasattr`` or a version.
 
 from __future__ import annotations
 
-from typing import List, NamedTuple, Optional, Tuple
+import sys
+from typing import List, NamedTuple, Optional, Set, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.jax_api_migrations import TAILS, Migration, lookup
+from jaxlint.analysis.jax_api_migrations import LAZY_PACKAGES, LOADED_BY_IMPORT_JAX, MODULES, Migration, lookup, mentions_any
 from jaxlint.analysis.scoped_walk import ScopedVisitor
 from jaxlint.analysis.scopes import FastVisitor, ModuleIndex, Scope, dotted_name
 
@@ -26,24 +27,93 @@ _GUARD_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeE
 class ApiReference(NamedTuple):
     node: cst.CSTNode  # what to underline: the dotted name as written
     written: str  # the name as written ("jnp.product")
-    migration: Migration
+    migration: Optional[Migration]
     # The replacement spelled with the module alias the file uses ("jnp.prod"), when the
     # reference is an attribute chain whose module prefix survives the rename; else None.
     replacement_text: Optional[str]
     is_import: bool
+    # For an attribute path into a JAX submodule that nothing loads (JAX603): that submodule.
+    unloaded: Optional[str] = None
 
 
 def api_references(index: ModuleIndex, text: str) -> List[ApiReference]:
-    if not any(tail in text for tail in TAILS):
+    """References to the migration table's names, and (JAX603) attribute paths into JAX
+    submodules that ``import jax`` does not load and that the module never imports."""
+    migrations = mentions_any(text)
+    loads = _imports_only_jax_and_stdlib(index) if "jax." in text else None
+    if not migrations and loads is None:
         return []
-    finder = _ReferenceFinder(index)
+    finder = _ReferenceFinder(index, migrations, loads)
     finder.run()
     return finder.found
 
 
+def _imports_only_jax_and_stdlib(index: ModuleIndex) -> Optional[Set[str]]:
+    """The modules this module's imports load (every dotted prefix), when it imports nothing but
+    JAX and the standard library; None otherwise (another library may load any JAX submodule,
+    and a relative import may run a package's ``__init__`` that does)."""
+    stdlib = getattr(sys, "stdlib_module_names", None)
+    if stdlib is None:
+        return None
+    v = _ImportedModules()
+    v.walk(index.module_scope.node)
+    if v.unknown:
+        return None
+    loaded: Set[str] = set()
+    for name in v.modules:
+        top = name.split(".")[0]
+        if top != "jax" and top not in stdlib and top != "__future__":
+            return None
+        parts = name.split(".")
+        loaded.update(".".join(parts[: n + 1]) for n in range(len(parts)))
+    return loaded
+
+
+class _ImportedModules(FastVisitor):
+    def __init__(self):
+        self.modules: Set[str] = set()
+        self.unknown = False
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        for alias in node.names:
+            name = dotted_name(alias.name)
+            if name is None:
+                self.unknown = True
+            else:
+                self.modules.add(name)
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        mod = dotted_name(node.module) if node.module is not None else None
+        if node.relative or mod is None:
+            self.unknown = True
+            return False
+        self.modules.add(mod)
+        if mod == "jax" or mod.startswith("jax."):
+            # ``from jax.experimental import checkify`` may load the submodule it names.
+            if isinstance(node.names, cst.ImportStar):
+                self.unknown = True
+            else:
+                for alias in node.names:
+                    name = dotted_name(alias.name)
+                    if name is not None:
+                        self.modules.add(f"{mod}.{name}")
+        return False
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        # importlib.import_module / __import__: loads something we cannot name.
+        name = dotted_name(node.func)
+        if name is not None and name.rsplit(".", 1)[-1] in ("import_module", "__import__"):
+            self.unknown = True
+        return True
+
+
 class _ReferenceFinder(ScopedVisitor):
-    def __init__(self, index: ModuleIndex):
+    def __init__(self, index: ModuleIndex, migrations: bool = True, loads: Optional[Set[str]] = None):
         super().__init__(index)
+        self.migrations = migrations
+        self.loads = loads
+        self.in_annotation = 0
         self.found: List[ApiReference] = []
         self.guarded = 0
         # (scope id, local name) bound by an import already reported; and, for ``import a.b.c``
@@ -140,8 +210,10 @@ class _ReferenceFinder(ScopedVisitor):
             return False
         if any(written == p or written.startswith(p + ".") for p in self.reported_prefixes):
             return False
-        hit = lookup(f"{qualified}.{rest}")
+        hit = lookup(f"{qualified}.{rest}") if self.migrations else None
         if hit is None:
+            if self.loads is not None and qualified == "jax":
+                self._unloaded(node, written)
             return False
         migration, prefix = hit
         # The node spelling the matched prefix: drop one attribute per extra component.
@@ -152,6 +224,34 @@ class _ReferenceFinder(ScopedVisitor):
         shown = dotted_name(target) or written
         self._add(target, shown, migration, _respelled(shown, prefix, migration, self.jax_alias), False)
         return False
+
+    def visit_Annotation(self, node: cst.Annotation) -> bool:
+        # An annotation may never be evaluated (``from __future__ import annotations``).
+        self.in_annotation += 1
+        return True
+
+    def leave_Annotation(self, node: cst.Annotation) -> None:
+        self.in_annotation -= 1
+
+    def _unloaded(self, node: cst.Attribute, written: str) -> None:
+        """``jax.experimental.checkify.checkify`` after ``import jax`` alone: the first submodule
+        on the path that ``import jax`` does not load, that this module never imports, and that
+        no lazily loading package above it could provide."""
+        parts = written.split(".")
+        for n in range(2, len(parts) + 1):
+            mod = "jax." + ".".join(parts[1:n])
+            if mod not in MODULES:
+                return  # an attribute (a function, a class): past the submodules
+            if mod in LOADED_BY_IMPORT_JAX or mod in self.loads:
+                continue
+            if any(mod.startswith(p + ".") for p in LAZY_PACKAGES):
+                return
+            target: cst.CSTNode = node
+            for _ in range(len(parts) - n):
+                target = target.value  # type: ignore[attr-defined]
+            if not self.guarded and not self.in_annotation:
+                self.found.append(ApiReference(target, dotted_name(target) or written, None, None, False, mod))
+            return
 
     def _resolve(self, name: str) -> Tuple[Optional[Scope], Optional[str]]:
         """(scope that imports ``name``, what it imports) as seen from the current scope."""

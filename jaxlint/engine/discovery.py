@@ -209,6 +209,36 @@ def discover(
     return out
 
 
+def package_roots(files: Sequence[str]) -> List[str]:
+    """The outermost package folder (a chain of ``__init__.py`` folders) above each file, once
+    each; a file outside any package has none."""
+    roots: List[str] = []
+    for f in files:
+        if f == "-":
+            continue
+        folder = os.path.dirname(os.path.abspath(f))
+        top = None
+        while os.path.isfile(os.path.join(folder, "__init__.py")) or os.path.isfile(os.path.join(folder, "__init__.pyi")):
+            top = folder
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                break
+            folder = parent
+        if top is not None and top not in roots:
+            roots.append(top)
+    return roots
+
+
+def package_context(
+    files: Sequence[str], config_for: Callable[[str], Config], respect_gitignore: bool = True
+) -> List[str]:
+    """The other modules of the named files' packages (what ``jaxlint pkg`` would lint with
+    them), walked with the usual exclusions, for a run that reports the named files only."""
+    named = {os.path.realpath(f) for f in files if f != "-"}
+    found = discover([os.path.relpath(r) for r in package_roots(files)], config_for, respect_gitignore)
+    return [f for f in found.files if os.path.realpath(f) not in named]
+
+
 def _explicit_excluded(path: str, config: Config) -> bool:
     """--force-exclude: the exclude lists apply to a path named on the command line, and to
     every folder above it up to the configuration folder."""

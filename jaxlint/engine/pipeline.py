@@ -10,11 +10,11 @@ from __future__ import annotations
 import sys
 import threading
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import List, Optional, Union
 
 import libcst as cst
 
-from jaxlint.config import Config
+from jaxlint.config import Config, SourcePath, shown_path
 from jaxlint.engine.call_records import call_recorder
 from jaxlint.engine.collection import one_collection_per_module
 from jaxlint.engine.module_analysis import ModuleAnalysis
@@ -41,19 +41,22 @@ class ModuleResult:
 
 def lint_source(
     source,
-    path: str = "<string>",
+    path: Union[str, SourcePath] = "<string>",
     config: Optional[Config] = None,
     rules=None,
     noqa: bool = True,
 ) -> ModuleResult:
     """Lint one module given as text or bytes.  Never raises for bad input.
 
-    ``noqa=False`` leaves ``# noqa`` comments to the caller (flake8 applies its own)."""
+    ``path``: the path findings report, or a SourcePath when the file's real path (what the
+    configuration's globs match) is another.  ``noqa=False`` leaves ``# noqa`` comments to the
+    caller (flake8 applies its own)."""
     with one_collection_per_module():
         return _lint_source(source, path, config, rules, noqa)
 
 
-def _lint_source(source, path: str, config: Optional[Config], rules, noqa: bool) -> ModuleResult:
+def _lint_source(source, where, config: Optional[Config], rules, noqa: bool) -> ModuleResult:
+    path = shown_path(where)
     config = config or Config()
     if rules is None:
         rules = rules_for(config)
@@ -109,7 +112,7 @@ def _parse_and_analyse(text: str, path: str, config: Config, rules, noqa: bool, 
         return ModuleResult(_meta(path, "JAX002", "RecursionError: file too deeply nested for the analysis", 1, 1, enabled))
     except Exception as e:  # noqa: BLE001 - one file's bug must never stop a run
         return ModuleResult(_meta(path, "JAX002", f"{type(e).__name__}: {e}", 1, 1, enabled))
-    ignored = config.ignored_for(path)
+    ignored = config.ignored_for(where)
     if ignored:
         findings = [f for f in findings if not selectors.any_matches(f.code, ignored)]
     return ModuleResult(apply_directives(findings, text, path, enabled, noqa), calls)

@@ -34,7 +34,7 @@ from jaxlint.analysis.classes import decorator_names, is_classmethod, is_propert
 from jaxlint.analysis.values import OPAQUE, STATIC, TRACED, Val
 from jaxlint.analysis.transforms import FnRef
 from jaxlint import selectors
-from jaxlint.config import Config
+from jaxlint.config import Config, SourcePath
 from jaxlint.engine.cache import content_digest, finding_from_json, finding_to_json
 from jaxlint.engine.call_records import call_recorder
 from jaxlint.engine.collection import one_collection_per_module
@@ -244,7 +244,7 @@ class _Target:
         if not self.reports.pending:
             return []
         out = materialise(self.analysis.module, self.display, self.reports.pending, self.analysis.positions, self.analysis)
-        ignored = config.ignored_for(self.display)
+        ignored = config.ignored_for(SourcePath(self.path, self.display))
         if ignored:
             out = [f for f in out if not selectors.any_matches(f.code, ignored)]
         kept = apply_noqa(out, self.analysis.text)

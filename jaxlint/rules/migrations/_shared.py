@@ -10,7 +10,7 @@ from jaxlint.fixes.submodules import needed_import
 def report_status(rule, m, wanted: str) -> None:
     for ref in m.api_references:
         mig = ref.migration
-        if status(mig, m.target_jax) != wanted:
+        if mig is None or status(mig, m.target_jax) != wanted:
             continue
         safety = fix_safety(mig, m.min_jax)
         advice = _advice(mig, m.min_jax, ref.replacement_text)
