@@ -39,7 +39,7 @@ def test_a_rename_into_a_submodule_imports_it(tmp_path):
 def test_a_rename_within_what_import_jax_loads_adds_nothing(tmp_path):
     source = "import jax\n\ndoubled = jax.tree_map(lambda v: 2 * v, [1])\n"
     _, text = _fix(tmp_path, "m.py", source)
-    assert text == source.replace("jax.tree_map", "jax.tree.map")
+    assert text == source.replace("jax.tree_map", "jax.tree_util.tree_map")
 
 
 def test_no_rename_when_the_import_would_rebind_jax(tmp_path):
@@ -60,8 +60,9 @@ def test_without_jax_installed_a_rename_is_unsafe(monkeypatch):
 
 
 def test_a_rename_newer_than_min_jax_is_unsafe(tmp_path):
+    # jax.ffi.ffi_call exists since JAX 0.5.0.
     (tmp_path / "pyproject.toml").write_text('[tool.jaxlint]\nmin-jax = "0.4.20"\n')
-    source = "import jax\n\ndoubled = jax.tree_map(lambda v: 2 * v, [1])\n"
+    source = "import jax\n\ncall = jax.extend.ffi.ffi_call\n"
     (tmp_path / "m.py").write_text(source)
     p = jaxlint(["--no-cache", "--fix", "m.py"], cwd=str(tmp_path))
     assert (tmp_path / "m.py").read_text() == source
@@ -72,9 +73,9 @@ def test_a_rename_newer_than_min_jax_is_unsafe(tmp_path):
     assert d["code"]["value"] == "JAX601" and "suggestions" not in d
     p = jaxlint(["--no-cache", "--format", "rdjson", "--unsafe-fixes", "m.py"], cwd=str(tmp_path))
     (d,) = json.loads(p.stdout.decode())["diagnostics"]
-    assert [s["text"] for s in d["suggestions"]] == ["jax.tree.map"]
+    assert [s["text"] for s in d["suggestions"]] == ["jax.ffi.ffi_call"]
     p = jaxlint(["--no-cache", "--fix", "--unsafe-fixes", "m.py"], cwd=str(tmp_path))
-    assert (tmp_path / "m.py").read_text() == source.replace("jax.tree_map", "jax.tree.map")
+    assert (tmp_path / "m.py").read_text() == source.replace("jax.extend.ffi.ffi_call", "jax.ffi.ffi_call")
 
 
 # --- np -> jnp only where every caller is traced -------------------------------------------------

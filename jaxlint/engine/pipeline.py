@@ -79,7 +79,7 @@ def _lint_source(source, where, config: Optional[Config], rules, noqa: bool) -> 
     timer = time_budget(budget)
     try:
         with timer:
-            result = _parse_and_analyse(text, path, config, rules, noqa, enabled)
+            result = _parse_and_analyse(text, where, config, rules, noqa, enabled)
         if not timer.expired:
             return result
         # The alarm went off in code that turned it into another error (a ``finally`` that
@@ -92,7 +92,8 @@ def _lint_source(source, where, config: Optional[Config], rules, noqa: bool) -> 
         )
 
 
-def _parse_and_analyse(text: str, path: str, config: Config, rules, noqa: bool, enabled) -> ModuleResult:
+def _parse_and_analyse(text: str, where, config: Config, rules, noqa: bool, enabled) -> ModuleResult:
+    path = shown_path(where)
     try:
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as e:
