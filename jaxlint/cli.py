@@ -114,7 +114,7 @@ def _add_dynamic_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--dynamic-drop-refuted", action="store_true", help="leave refuted findings out of the report")
 
 
-def _dynamic(findings: List[Finding], files: List[str], args) -> List[Finding]:
+def _dynamic(findings: List[Finding], files: List[str], args, config_for=None) -> List[Finding]:
     """Run dynamic mode over the findings (jaxlint.dynamic is imported only here)."""
     from jaxlint import dynamic
 
@@ -124,7 +124,7 @@ def _dynamic(findings: List[Finding], files: List[str], args) -> List[Finding]:
         raise UsageError("--dynamic-timeout must be positive")
     real = {relpath(f): f for f in files if f != "-"}
     progress = sys.stderr if sys.stderr.isatty() else None
-    findings = dynamic.confirm(findings, real, timeout=args.dynamic_timeout, progress=progress)
+    findings = dynamic.confirm(findings, real, timeout=args.dynamic_timeout, progress=progress, config_for=config_for)
     if not args.quiet:
         print(f"Dynamic check: {dynamic.summary(findings)}.", file=sys.stderr)
     if args.dynamic_drop_refuted:
@@ -346,7 +346,7 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
 
         findings = baseline.apply(findings, args.baseline, args.write_baseline)
     if getattr(args, "dynamic", False) and findings:
-        findings = _dynamic(findings, files, args)
+        findings = _dynamic(findings, files, args, config_for)
     if args.add_noqa:
         real = {relpath(f): f for f in files if f != "-"}
         added, nfiles = fixrun.add_noqa_to_files(findings, real.get)

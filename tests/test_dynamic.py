@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import glob
 import json
 import os
@@ -424,16 +425,30 @@ def test_configured_jit_decorators_are_entry_points(tmp_path):
     assert [f.dynamic["status"] for f in out] == ["confirmed"]
 
 
-def test_a_cross_module_finding_says_its_entry_point_is_in_another_file():
+def test_a_cross_module_finding_is_traced_through_its_entry_point_in_the_other_file(tmp_path):
     from jaxlint.engine.run import lint_files
 
     pkg = os.path.join(ROOT, "fixtures", "solver_pkg")
     run = lint_files([pkg], Config(), jobs=1, display=lambda p: os.path.relpath(p, ROOT))
-    found = [f for f in run.findings if f.path.endswith("metrics.py") and f.line == 7]
+    found = [f for f in run.findings if f.path.endswith("metrics.py") and f.line in (7, 13)]
+    # only the finding's own file is mapped: the entry point's file is found next to it
     real = {f.path: os.path.join(ROOT, f.path) for f in found}
-    (checked,) = dynamic.confirm(found, real, timeout=60)
-    assert checked.dynamic["status"] == "unverified"
-    assert "is in another file" in checked.dynamic["detail"]
+    got = {(f.line, f.code): (f.dynamic["status"], f.dynamic["detail"]) for f in dynamic.confirm(found, real, timeout=60)}
+    assert got == {
+        (7, "JAX101"): ("confirmed", "TracerBoolConversionError tracing jitted solve_step()"),
+        (13, "JAX104"): ("confirmed", "ConcretizationTypeError tracing jitted report()"),
+    }
+    # without the entry point's file, the finding says where its entry point is
+    copy = tmp_path / "solver_pkg"
+    copy.mkdir()
+    for name in ("__init__.py", "metrics.py"):
+        shutil.copy(os.path.join(pkg, name), copy / name)
+    moved = [dataclasses.replace(f, path="solver_pkg/metrics.py") for f in found if f.line == 7]
+    (checked,) = dynamic.confirm(moved, {"solver_pkg/metrics.py": str(copy / "metrics.py")}, timeout=60)
+    assert checked.dynamic == {
+        "status": "unverified",
+        "detail": "its traced entry point, jitted solve_step(), is in fixtures/solver_pkg/train.py, which was not found",
+    }
 
 
 def test_a_static_spec_is_checked_even_when_the_module_cannot_be_imported(tmp_path):

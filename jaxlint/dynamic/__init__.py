@@ -183,12 +183,18 @@ def confirm(
     timeout: float = DEFAULT_TIMEOUT,
     progress: Optional[TextIO] = None,
     jobs: Optional[int] = None,
+    config_for=None,
 ) -> List[Finding]:
     """Return the findings with ``dynamic`` set.  ``real_paths`` maps a finding's path to the file.
 
     The checks are planned from the findings' own facts (derived by the engine with the run's
-    configuration), so the files are not read or parsed again here."""
+    configuration), so the files are not read or parsed again here -- except, for a finding
+    whose traced entry point is in another file, that file (``config_for(path)``: its
+    configuration), to describe the entry point (jaxlint.dynamic.remote)."""
     from jaxlint.dynamic.plan import plan_checks
+    from jaxlint.dynamic.remote import reach_remote_entries
+
+    findings = reach_remote_entries(findings, real_paths, config_for)
 
     by_file: Dict[str, List[int]] = {}
     result: List[Optional[Finding]] = list(findings)

@@ -3,7 +3,7 @@
 It imports one user module (under its own name, never as ``__main__``), then carries out the
 checks of the plan and appends one JSON line per event to OUT, so that whatever it finished
 before a hang or a crash is kept.  This is the only part of jaxlint that imports JAX or user
-code; it does not import the rest of jaxlint either.
+code; of jaxlint it imports only its own helpers in this package, which use the standard library.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ import os
 import re
 import sys
 import weakref
+
+from jaxlint.dynamic.imports import import_file
 
 jax = None
 jnp = None
@@ -435,6 +437,7 @@ def resolve_target(mod, driver, path):
     """(function, object, class, instance for a method or None) of a driver's target; raises
     Unverified with the reason when it cannot be reached or instantiated."""
     target = driver["target"]
+    mod, path = driver_module(mod, driver, path)
     raw, obj, cls = lookup(mod, target, path)
     if target["method"] and target.get("instance_cls"):
         # the method is bound to an object of a subclass of the class that defines it
@@ -443,6 +446,21 @@ def resolve_target(mod, driver, path):
             raise Unverified(f"class {target['instance_cls']} is not defined at module level after import")
         return raw, obj, cls, instance_of(sub, target)
     return raw, obj, cls, instance_of(cls, target) if target["method"] else None
+
+
+def driver_module(mod, driver, path):
+    """(module, real path) where the driver's target is defined: the checked module, or the
+    other file of the run that holds the traced entry point of a cross-module finding."""
+    other = driver.get("path")
+    if not other or os.path.realpath(other) == path:
+        return mod, path
+    other = os.path.realpath(other)
+    try:
+        return import_file(other), other
+    except SystemExit as e:
+        raise Unverified(f"{os.path.basename(other)}, where its traced entry point is, called sys.exit({e.code!r}) while being imported")
+    except BaseException as e:  # noqa: BLE001 - anything the module raises
+        raise Unverified(f"importing {os.path.basename(other)}, where its traced entry point is, failed: {short(e)}")
 
 
 def guessed_note(driver):
@@ -1937,32 +1955,6 @@ def check_formatted(mod, path, check):
     return _run_drivers(mod, path, check, run)
 
 
-def package_name(path):
-    """(the folder above the outermost package, dotted name) of a module inside a package
-    (a folder with ``__init__.py``); None for a plain file."""
-    folder = os.path.dirname(path)
-    stem = os.path.splitext(os.path.basename(path))[0]
-    if not os.path.isfile(os.path.join(folder, "__init__.py")) or not stem.isidentifier():
-        return None
-    parts = [stem] if stem != "__init__" else []
-    while os.path.isfile(os.path.join(folder, "__init__.py")):
-        folder, pkg = os.path.split(folder)
-        if not pkg.isidentifier():
-            return None
-        parts.insert(0, pkg)
-    name = ".".join(parts)
-    if name.split(".")[0] in sys.modules:
-        return None  # would shadow a module already imported (jax itself, the standard library)
-    return folder, name
-
-
-def module_name(path):
-    stem = os.path.splitext(os.path.basename(path))[0]
-    if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", stem) or stem in sys.modules or stem == "__main__":
-        stem = "_jaxlint_dynamic_" + re.sub(r"\W", "_", stem)
-    return stem
-
-
 def main(argv):
     global jax, jnp, np, MODULE
     plan_path, out_path = argv[1], argv[2]
@@ -1980,22 +1972,11 @@ def main(argv):
     jax, jnp, np = _jax, _jnp, _np
     jax.config.update("jax_traceback_filtering", "off")
     path = os.path.realpath(plan["path"])
-    package = package_name(path)
-    folder = package[0] if package else os.path.dirname(path)
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
     out.emit(event="importing")
     try:
-        if package:
-            # A module of a package, imported by its dotted name (its relative imports work);
-            # its package's __init__ runs first, as it does for any importer.
-            mod = importlib.import_module(package[1])
-        else:
-            name = module_name(path)
-            spec = importlib.util.spec_from_file_location(name, path)
-            mod = importlib.util.module_from_spec(spec)
-            sys.modules[name] = mod
-            spec.loader.exec_module(mod)
+        # A module of a package is imported by its dotted name (its relative imports work);
+        # its package's __init__ runs first, as it does for any importer.
+        mod = import_file(path)
     except SystemExit as e:
         run_checks(out, None, path, plan["checks"], MODULE_FREE)
         out.emit(event="import_failed", reason=f"the module called sys.exit({e.code!r}) while being imported")
@@ -2027,12 +2008,32 @@ def run_checks(out, mod, path, checks, kinds=None, skip=()):
             continue
         out.emit(event="check", id=i, label=_label(check))
         try:
-            status, detail = run_check(mod, path, check)
+            with _values_of(mod, path, check):
+                status, detail = run_check(mod, path, check)
         except SystemExit as e:
             status, detail = "unverified", f"the code called sys.exit({e.code!r}) during the check"
         except BaseException as e:  # noqa: BLE001
             status, detail = "unverified", f"the check failed: {short(e)}"
         out.emit(event="result", id=i, status=status, detail=detail)
+
+
+@contextlib.contextmanager
+def _values_of(mod, path, check):
+    """Example values of a driver whose target is in another file are that module's: its
+    globals and classes build them while the check runs."""
+    global MODULE
+    saved = MODULE
+    for d in check.get("drivers") or []:
+        if mod is not None and d.get("path"):
+            try:
+                MODULE = driver_module(mod, d, path)[0]
+            except Unverified:
+                pass
+            break
+    try:
+        yield
+    finally:
+        MODULE = saved
 
 
 def _label(check):
