@@ -1135,3 +1135,117 @@ def test_capture_in_a_function_that_returns_nothing_runs_it(tmp_path):
             "after `scale` was rebound, jitted scale_by() traced again for arguments it had compiled for (running made_each_phase())",
         ),
     ]
+
+
+# A small library, as a wheel the test builds from these files and installs into a folder of
+# its own (no network): dynamic mode runs on the installed files.
+INSTALLED_PKG = {
+    "__init__.py": "from .train import relu, step\n",
+    "config.py": "SCALE = 2.0\n",
+    "ops.py": (
+        "import jax.numpy as jnp\n"
+        "\n"
+        "\n"
+        "def clip_positive(x):\n"
+        "    if x.sum() > 0:  # error: JAX101, traced from train.step\n"
+        "        return x\n"
+        "    return -x\n"
+        "\n"
+        "\n"
+        "def scaled(x, factor):\n"
+        "    return x * factor\n"
+    ),
+    "train.py": (
+        "import jax\n"
+        "import jax.numpy as jnp\n"
+        "\n"
+        "from . import config\n"
+        "from .ops import clip_positive, scaled\n"
+        "\n"
+        "\n"
+        "@jax.jit\n"
+        "def step(x: jax.Array):\n"
+        "    return scaled(clip_positive(x), config.SCALE)\n"
+        "\n"
+        "\n"
+        "@jax.jit\n"
+        "def relu(x: jax.Array):\n"
+        "    if x.sum() > 0:  # error: JAX101\n"
+        "        return x\n"
+        "    return jnp.zeros_like(x)\n"
+        "\n"
+        "\n"
+        "@jax.jit\n"
+        "def shift(x: jax.Array):\n"
+        "    n = config.SCALE\n"
+        "    if n > 1:  # a module constant: a Python test\n"
+        "        return x + n\n"
+        "    return x\n"
+    ),
+}
+
+
+def _wheel(folder, name, files):
+    """A wheel of the package ``name`` holding ``files``, written into ``folder``."""
+    import base64
+    import hashlib
+    import zipfile
+
+    dist = f"{name}-0.1.dist-info"
+    entries = {f"{name}/{k}": v for k, v in files.items()}
+    entries[f"{dist}/METADATA"] = f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n"
+    entries[f"{dist}/WHEEL"] = "Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    record = []
+    for k, v in entries.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(v.encode()).digest()).rstrip(b"=").decode()
+        record.append(f"{k},sha256={digest},{len(v.encode())}")
+    record.append(f"{dist}/RECORD,,")
+    entries[f"{dist}/RECORD"] = "\n".join(record) + "\n"
+    path = os.path.join(folder, f"{name}-0.1-py3-none-any.whl")
+    with zipfile.ZipFile(path, "w") as z:
+        for k, v in entries.items():
+            z.writestr(k, v)
+    return path
+
+
+def test_an_installed_library_is_imported_by_its_package_name(tmp_path):
+    name = "jaxlint_installed_demo"
+    wheel = _wheel(str(tmp_path), name, INSTALLED_PKG)
+    site = tmp_path / "site-packages"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-index", "--no-deps", "--no-compile", "--quiet", "--target", str(site), wheel],
+        check=True,
+        capture_output=True,
+    )
+    installed = site / name
+    assert sorted(os.listdir(installed)) == sorted(INSTALLED_PKG)
+    env = dict(os.environ)
+    # the library is importable in the user's environment, as an installed one is
+    env["PYTHONPATH"] = os.pathsep.join([ROOT, str(site)])
+    work = tmp_path / "work"
+    work.mkdir()
+    proc = subprocess.run(
+        # the files, named: a folder under site-packages is excluded from discovery
+        [sys.executable, "-m", "jaxlint", "--dynamic", "--no-cache", "--format", "json"]
+        + [str(installed / n) for n in sorted(INSTALLED_PKG)],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 1, proc.stderr
+    got = [(os.path.basename(d["path"]), d["line"], d["column"], d["code"], d["dynamic"]) for d in json.loads(proc.stdout)]
+    assert got == [
+        # in a helper module, reached from train.step: train.py is imported as
+        # jaxlint_installed_demo.train, so its relative imports work
+        (
+            "ops.py",
+            5,
+            8,
+            "JAX101",
+            {"status": "confirmed", "detail": "TracerBoolConversionError tracing jitted step()"},
+        ),
+        ("train.py", 15, 8, "JAX101", {"status": "confirmed", "detail": "TracerBoolConversionError tracing jitted relu()"}),
+    ]
+    assert "Dynamic check: 2 confirmed, 0 refuted, 0 unverified." in proc.stderr
