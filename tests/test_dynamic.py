@@ -1249,3 +1249,106 @@ def test_an_installed_library_is_imported_by_its_package_name(tmp_path):
         ("train.py", 15, 8, "JAX101", {"status": "confirmed", "detail": "TracerBoolConversionError tracing jitted relu()"}),
     ]
     assert "Dynamic check: 2 confirmed, 0 refuted, 0 unverified." in proc.stderr
+
+
+def test_arguments_come_from_the_modules_driver_code():
+    got = statuses(run_dynamic([os.path.join(DYN, "driver_code.py")]))
+    assert got == {
+        # a parameter dict and a batch built by the module's own functions in the __main__ block
+        ("driver_code.py", 21, "JAX101"): (
+            "confirmed",
+            "TracerBoolConversionError tracing jitted loss() (arguments from the call at line 53 in the `__main__` "
+            "block, run up to it)",
+        ),
+        # called in a loop of main(), which the __main__ block calls
+        ("driver_code.py", 30, "JAX101"): (
+            "confirmed",
+            "TracerBoolConversionError tracing jitted train_step() (arguments from the call at line 45 in main(), "
+            "run up to it)",
+        ),
+        # TOLERANCE is defined only in the __main__ block: its assignment ran, and the call's
+        # `batch`, a global of the block, is read from the module
+        ("driver_code.py", 37, "JAX101"): ("confirmed", "TracerBoolConversionError tracing jitted normalise()"),
+    }
+
+
+DRIVER_WITH_SIDE_EFFECTS = '''"""The __main__ block writes files around the call; only its assignments and the call run."""
+
+import os
+
+import jax
+import jax.numpy as jnp
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def make(n):
+    return jnp.arange(float(n))
+
+
+@jax.jit
+def flip(x):
+    if x.sum() > 0:  # error: JAX101
+        return -x
+    return x
+
+
+if __name__ == "__main__":
+    with open(os.path.join(HERE, "before.txt"), "w") as fh:
+        fh.write("before")
+    data = make(4)
+    print(flip(data))
+    with open(os.path.join(HERE, "after.txt"), "w") as fh:
+        fh.write("after")
+'''
+
+
+def test_driver_code_runs_only_its_assignments_up_to_the_call(tmp_path):
+    path = tmp_path / "side_effects.py"
+    path.write_text(DRIVER_WITH_SIDE_EFFECTS)
+    got = statuses(run_dynamic([str(path)]))
+    assert got == {
+        ("side_effects.py", 17, "JAX101"): (
+            "confirmed",
+            "TracerBoolConversionError tracing jitted flip() (arguments from the call at line 26 in the `__main__` "
+            "block, run up to it)",
+        )
+    }
+    assert sorted(os.listdir(tmp_path)) == ["side_effects.py"]
+
+
+FAILING_DRIVER = '''"""The __main__ block fails before the call: the reason is in the finding's detail."""
+
+import jax
+import jax.numpy as jnp
+
+
+def load(name):
+    raise FileNotFoundError(name)
+
+
+@jax.jit
+def flip(params):
+    if params["w"].sum() > 0:  # error: JAX101
+        return -params["w"]
+    return params["w"]
+
+
+if __name__ == "__main__":
+    params = load("params.npz")
+    print(flip(params))
+'''
+
+
+def test_driver_code_that_fails_before_the_call_says_why(tmp_path):
+    path = tmp_path / "failing_driver.py"
+    path.write_text(FAILING_DRIVER)
+    got = statuses(run_dynamic([str(path)]))
+    assert got == {
+        ("failing_driver.py", 13, "JAX101"): (
+            "unverified",
+            "line 13 raised TypeError: JAX does not support string indexing; got idx='w', with guessed arguments: "
+            "could not build arguments for params (the `__main__` block did not call flip() "
+            "(it raised FileNotFoundError: params.npz))",
+        )
+    }

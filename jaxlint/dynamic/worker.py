@@ -21,12 +21,14 @@ import re
 import sys
 import weakref
 
+from jaxlint.dynamic import drivers
 from jaxlint.dynamic.imports import import_file
 
 jax = None
 jnp = None
 np = None
 MODULE = None  # the imported user module
+LAST_ARGSET = None  # the argument set the running check built last
 
 
 class Out:
@@ -129,6 +131,9 @@ def build_value(spec, abstract):
         if not isinstance(cls, type):
             raise ValueError(f"{spec['cls']} is not a class after import")
         return cls(*[build_value(v, abstract) for v in spec["pos"]])
+    if k == "captured":
+        # what the module's own driver code passed (jaxlint.dynamic.drivers)
+        return drivers.captured_value(spec)
     if k == "expr":
         # The engine lets through literals, jax/numpy/math calls, and the module's own globals
         # and class constructors (what the module's code would pass); nothing else.
@@ -372,6 +377,8 @@ def instance_of(cls, target):
 
 def prepare(argset, driver, abstract):
     """(static values, traced values) by parameter name."""
+    global LAST_ARGSET
+    LAST_ARGSET = argset
     statics, traced = {}, {}
     for a in argset["args"]:
         v = a["value"]
@@ -439,6 +446,12 @@ def resolve_target(mod, driver, path):
     target = driver["target"]
     mod, path = driver_module(mod, driver, path)
     raw, obj, cls = lookup(mod, target, path)
+    if (driver.get("guessed") or not driver.get("argsets")) and "capture_notes" not in driver:
+        # the arguments the source shows hold a guess: first those the module's own driver
+        # code passes, run up to the call
+        found, notes = drivers.argsets(mod, path, driver, raw, obj)
+        driver["argsets"] = found + list(driver.get("argsets") or [])
+        driver["capture_notes"] = notes
     if target["method"] and target.get("instance_cls"):
         # the method is bound to an object of a subclass of the class that defines it
         sub = getattr(mod, target["instance_cls"], None)
@@ -465,7 +478,10 @@ def driver_module(mod, driver, path):
 
 def guessed_note(driver):
     g = driver.get("guessed") or []
-    return f"could not build arguments for {', '.join(g)}" if g else ""
+    if not g:
+        return ""
+    why = "; ".join(driver.get("capture_notes") or [])
+    return f"could not build arguments for {', '.join(g)}" + (f" ({why})" if why else "")
 
 
 def check_trace(mod, path, check):
@@ -514,9 +530,12 @@ def pick_note(notes, check):
     if not notes:
         return check.get("reason") or "no way to call the traced function"
     # the most specific note: an error raised on the line, else the first
+    # (with the arguments guessed because the module's driver code did not reach the call:
+    # why it did not, too)
+    driver_note = next((n for n in notes if n.startswith("could not build arguments") and "did not call" in n), None)
     for n in notes:
         if n.startswith(f"line {check['line']} raised"):
-            return n
+            return f"{n}, with guessed arguments: {driver_note}" if driver_note else n
     return notes[0]
 
 
@@ -2003,13 +2022,17 @@ MODULE_FREE = ("static", "jax_api")
 
 
 def run_checks(out, mod, path, checks, kinds=None, skip=()):
+    global LAST_ARGSET
     for i, check in enumerate(checks):
         if i in skip or (kinds is not None and check.get("kind") not in kinds):
             continue
         out.emit(event="check", id=i, label=_label(check))
         try:
+            LAST_ARGSET = None
             with _values_of(mod, path, check):
                 status, detail = run_check(mod, path, check)
+            if status != "unverified" and LAST_ARGSET is not None and LAST_ARGSET.get("captured"):
+                detail = f"{detail} (arguments from {LAST_ARGSET['source']})"
         except SystemExit as e:
             status, detail = "unverified", f"the code called sys.exit({e.code!r}) during the check"
         except BaseException as e:  # noqa: BLE001
