@@ -103,8 +103,10 @@ def _add_dynamic_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group(
         "dynamic mode",
         "--dynamic marks each finding confirmed, refuted or unverified by tracing the code with JAX on CPU. "
-        "It IMPORTS each file that has findings, which EXECUTES the module's top-level code (never its "
-        "if __name__ == '__main__': block), in a separate process with a timeout. Use it only on code you trust. "
+        "It IMPORTS each file that has findings, which EXECUTES the module's top-level code, in a separate process "
+        "with a timeout; to build arguments it may also run the assignments of the if __name__ == '__main__': block "
+        "and the statements that lead to the call (never its other statements), and functions without required "
+        "parameters that call the entry point, up to that call. Use it only on code you trust. "
         "Needs JAX next to jaxlint: python -m pip install 'jax>=0.4.30'.",
     )
     g.add_argument("--dynamic", action="store_true", help="confirm findings by tracing them with jax.make_jaxpr / jax.jit")

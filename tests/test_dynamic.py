@@ -1352,3 +1352,84 @@ def test_driver_code_that_fails_before_the_call_says_why(tmp_path):
             "(it raised FileNotFoundError: params.npz))",
         )
     }
+
+
+def test_a_nested_function_or_lambda_is_reached_through_the_enclosing_functions_call():
+    got = statuses(run_dynamic([os.path.join(DYN, "driver_nested.py")]))
+    assert got == {
+        ("driver_nested.py", 15, "JAX101"): (
+            "confirmed",
+            "TracerBoolConversionError tracing fit() (arguments from the call at line 29 in the `__main__` block, "
+            "run up to it)",
+        ),
+        # the call's `data.reshape(2, 4)` reads `data`, a global the block defined while it
+        # ran for fit()
+        ("driver_nested.py", 23, "JAX104"): ("confirmed", "ConcretizationTypeError tracing sweep()"),
+    }
+
+
+def test_arguments_come_from_a_lambda_of_a_table_of_cases():
+    got = statuses(run_dynamic([os.path.join(DYN, "driver_lambdas.py")]))
+    assert got == {
+        ("driver_lambdas.py", 15, "JAX101"): (
+            "confirmed",
+            "TracerBoolConversionError tracing jitted scaled_sign() (arguments from the call at line 21 in a lambda, "
+            "run up to it)",
+        )
+    }
+
+
+def test_a_static_value_built_in_host_code_runs_the_function_around_it_with_the_modules_arguments():
+    from jaxlint.engine.run import lint_files
+
+    pkg = os.path.join(ROOT, "fixtures", "factory_pkg")
+    run = lint_files([pkg], Config(), jobs=1, display=lambda p: os.path.relpath(p, ROOT))
+    found = [f for f in run.findings if f.path.endswith("train.py")]
+    real = {f.path: os.path.join(ROOT, f.path) for f in found}
+    got = {(f.line, f.code): (f.dynamic["status"], f.dynamic["detail"]) for f in dynamic.confirm(found, real, timeout=60)}
+    # train_step(x) and the others need `x`: the module's CASES pass them X
+    assert got == {
+        (13, "JAX202"): ("confirmed", "ValueError tracing train_step()"),
+        (21, "JAX202"): ("confirmed", "ValueError tracing train_named()"),
+        (25, "JAX202"): ("confirmed", "ValueError tracing train_fresh()"),
+    }
+
+
+def test_arguments_come_from_the_test_functions_of_the_package(tmp_path):
+    pkg = tmp_path / "jaxlint_tested_demo"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "ops.py").write_text(
+        "import jax\n"
+        "import jax.numpy as jnp\n"
+        "\n"
+        "\n"
+        "@jax.jit\n"
+        "def clipped(batch):\n"
+        "    if batch['x'].max() > batch['limit']:  # error: JAX101\n"
+        "        return jnp.minimum(batch['x'], batch['limit'])\n"
+        "    return batch['x']\n"
+    )
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test_ops.py").write_text(
+        "import jax.numpy as jnp\n"
+        "\n"
+        "from jaxlint_tested_demo.ops import clipped\n"
+        "\n"
+        "\n"
+        "def make_batch():\n"
+        "    return {'x': jnp.arange(4.0), 'limit': 2.0}\n"
+        "\n"
+        "\n"
+        "def test_clipped():\n"
+        "    assert clipped(make_batch()).max() == 2.0\n"
+    )
+    got = statuses(run_dynamic([str(pkg / "ops.py")]))
+    assert got == {
+        ("ops.py", 7, "JAX101"): (
+            "confirmed",
+            "TracerBoolConversionError tracing jitted clipped() (arguments from the call at line 11 in test_clipped() "
+            "of test_ops.py, run up to it)",
+        )
+    }

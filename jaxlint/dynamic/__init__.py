@@ -2,8 +2,10 @@
 
 Safety model: for every file with findings, a separate worker process (``python -m
 jaxlint.dynamic.worker``) imports the file as a module -- which executes its top-level code, but
-never its ``if __name__ == "__main__":`` block -- and then traces the functions behind the
-findings with ``jax.make_jaxpr`` / ``jax.jit`` on CPU.  Each worker has a timeout; an import
+not as ``__main__`` -- and then traces the functions behind the findings with
+``jax.make_jaxpr`` / ``jax.jit`` on CPU.  To build arguments it may run the module's driver code
+up to the call of the entry point (jaxlint.dynamic.drivers): the ``__main__`` block's
+assignments and the statements that lead to the call, never its other statements.  Each worker has a timeout; an import
 error, a crash, a hang or a ``sys.exit`` only makes that file's findings ``unverified``.
 
 This package never imports JAX itself (only the worker does), and the static rules never import

@@ -9,7 +9,12 @@ entry point in the module is run up to its call, and the arguments of that call 
    names the block defines that the module did not have after import stay defined (the module's
    functions read them as globals); names it rebinds get their imported values back;
 2. then the module-level functions with no required parameters that reach the entry point
-   (``main()``, ``demo()``, ``test_step()``), called.
+   (``main()``, ``demo()``, ``test_step()``), called;
+3. then the lambdas without parameters of module-level statements that call it
+   (``CASES = [lambda: step(X), ...]``), called;
+4. when none of those calls it: the test functions of its package (``def test_*()`` without
+   required parameters, in ``test_*.py`` / ``*_test.py`` next to the module or in a ``tests``
+   folder next to it or its package), their file imported.
 
 The entry point is replaced, where the module reaches it (its global names), by a stand-in that
 records the call and stops the run.  Each run has a time limit.  The captured values are kept in this process only;
@@ -20,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import os
 import signal
 import sys
 from typing import Dict, List, Optional
@@ -71,11 +77,16 @@ class _Source:
         self.path = path
         self.main: List[ast.stmt] = []
         self.defs: Dict[str, ast.FunctionDef] = {}
+        self.lambdas: List[ast.Lambda] = []  # lambdas without parameters in module-level statements
         for stmt in self.tree.body:
             if isinstance(stmt, ast.If) and _is_main_test(stmt.test):
                 self.main = list(stmt.body)
             elif isinstance(stmt, ast.FunctionDef):
                 self.defs[stmt.name] = stmt
+            elif not isinstance(stmt, (ast.ClassDef, ast.AsyncFunctionDef)):
+                for n in ast.walk(stmt):
+                    if isinstance(n, ast.Lambda) and not (n.args.args or n.args.posonlyargs or n.args.vararg or n.args.kwonlyargs or n.args.kwarg):
+                        self.lambdas.append(n)
 
     def reaching(self, names: set) -> set:
         """``names`` and the module-level functions that refer to one of them, transitively."""
@@ -109,20 +120,25 @@ _RUNS_DEFINED = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Import, ast.Impor
 class _StandIn:
     """Replaces the entry point in the module's globals while driver code runs."""
 
-    def __init__(self, mod, raw, obj, path):
+    def __init__(self, mod, raw, obj, path, others=()):
         self.mod = mod
         self.raw = raw
         self.path = path
+        # (module, name) of every global bound to the entry point: the module's, and those of
+        # the other modules that import it (its tests)
         self.names = [k for k, v in vars(mod).items() if v is obj or v is raw]
-        self.saved = {k: vars(mod)[k] for k in self.names}
+        self.bound = [(m, k) for m in (mod,) + tuple(others) for k, v in list(vars(m).items()) if v is obj or v is raw]
+        self.saved = {(id(m), k): (m, getattr(m, k)) for m, k in self.bound}
         self.call = None  # (args, kwargs, where)
 
     def _record(self, args, kwargs):
         frame = sys._getframe(2)
-        where = None
-        if frame.f_code.co_filename == self.path:
-            fn = frame.f_code.co_name
-            where = f"the call at line {frame.f_lineno} " + ("in the `__main__` block" if fn == "<module>" else f"in {fn}()")
+        fn = frame.f_code.co_name
+        where = f"the call at line {frame.f_lineno} " + (
+            "in the `__main__` block" if fn == "<module>" else "in a lambda" if fn == "<lambda>" else f"in {fn}()"
+        )
+        if frame.f_code.co_filename != self.path:
+            where += f" of {os.path.basename(frame.f_code.co_filename)}"
         self.call = (args, kwargs, where)
         raise _Captured()
 
@@ -130,13 +146,13 @@ class _StandIn:
         def stand_in(*args, **kwargs):
             self._record(args, kwargs)
 
-        for k in self.names:
-            setattr(self.mod, k, stand_in)
+        for m, k in self.bound:
+            setattr(m, k, stand_in)
         return self
 
     def __exit__(self, *exc):
-        for k, v in self.saved.items():
-            setattr(self.mod, k, v)
+        for (_, k), (m, v) in self.saved.items():
+            setattr(m, k, v)
         return False
 
 
@@ -214,7 +230,110 @@ def capture(mod, path, raw, obj, names) -> tuple:
             found.append((stand_in.call[2] or f"a call made by {name}()", stand_in.call[0], stand_in.call[1]))
         elif why:
             notes.append(f"{name}() did not call {raw.__name__}() ({why})")
+    for lam in src.lambdas:
+        if len(found) >= MAX_CAPTURES:
+            break
+        if not _called_names(lam.body) & reach:
+            continue
+        fn = _module_lambda(mod, path, lam.lineno)
+        if fn is None:
+            continue
+        stand_in = _StandIn(mod, raw, obj, path)
+        why = _run(stand_in, fn)
+        if stand_in.call is not None:
+            found.append((stand_in.call[2] or f"a call made by the lambda at line {lam.lineno}", stand_in.call[0], stand_in.call[1]))
+        elif why:
+            notes.append(f"the lambda at line {lam.lineno} did not call {raw.__name__}() ({why})")
+    if not found:
+        found.extend(_from_tests(mod, path, raw, obj, names, notes))
     return found[:MAX_CAPTURES], notes
+
+
+TEST_FILES = 20  # test files looked at per module
+
+
+def _test_files(path):
+    """Test files of the package around ``path``: ``test_*.py`` / ``*_test.py`` next to it, in
+    a ``tests`` or ``test`` folder next to it, next to its package or above its package."""
+    from jaxlint.dynamic.imports import package_name
+
+    folders = [os.path.dirname(path)]
+    package = package_name(path)
+    top = package[0] if package else os.path.dirname(path)
+    for base in dict.fromkeys([os.path.dirname(path), top, os.path.dirname(top)]):
+        for name in ("tests", "test"):
+            folders.append(os.path.join(base, name))
+    out = []
+    for folder in dict.fromkeys(folders):
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        for n in names:
+            if n.endswith(".py") and (n.startswith("test_") or n.endswith("_test.py")):
+                full = os.path.realpath(os.path.join(folder, n))
+                if full != path:
+                    out.append(full)
+    return out[:TEST_FILES]
+
+
+def _from_tests(mod, path, raw, obj, names, notes):
+    """Calls of the entry point made by the test functions of its package (module-level
+    ``def test_*()`` without required parameters whose source names it)."""
+    from jaxlint.dynamic.imports import import_file
+
+    found = []
+    for test_path in _test_files(path):
+        if len(found) >= MAX_CAPTURES:
+            break
+        src = _source(test_path)
+        if src is None:
+            continue
+        reach = src.reaching(set(names))
+        tests = [d for n, d in src.defs.items() if n.startswith("test") and n not in names and _called_names(d) & reach and not _required(d)]
+        if not tests:
+            continue
+        try:
+            with _Limit():
+                test_mod = import_file(test_path)
+        except (Exception, _TimedOut, SystemExit) as e:  # noqa: BLE001 - the test module may raise anything
+            notes.append(f"importing {os.path.basename(test_path)} failed ({type(e).__name__})")
+            continue
+        for d in tests:
+            fn = getattr(test_mod, d.name, None)
+            if not callable(fn):
+                continue
+            stand_in = _StandIn(mod, raw, obj, path, others=(test_mod,))
+            why = _run(stand_in, fn)
+            if stand_in.call is not None:
+                found.append((stand_in.call[2], stand_in.call[0], stand_in.call[1]))
+                break
+            if why:
+                notes.append(f"{d.name}() of {os.path.basename(test_path)} did not call {raw.__name__}() ({why})")
+    return found
+
+
+def _module_lambda(mod, path, line):
+    """The lambda without parameters defined on ``line`` of the module, held by a global or an
+    element of a global list, tuple or dict; else None."""
+    seen = []
+    for v in list(vars(mod).values()):
+        seen.append(v)
+        if isinstance(v, (list, tuple)):
+            seen.extend(v)
+        elif isinstance(v, dict):
+            seen.extend(v.values())
+    for v in seen:
+        code = getattr(v, "__code__", None)
+        if (
+            inspect.isfunction(v)
+            and code.co_name == "<lambda>"
+            and code.co_filename == path
+            and code.co_firstlineno == line
+            and code.co_argcount == 0
+        ):
+            return v
+    return None
 
 
 def _required(d: ast.FunctionDef) -> bool:

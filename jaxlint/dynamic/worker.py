@@ -446,12 +446,17 @@ def resolve_target(mod, driver, path):
     target = driver["target"]
     mod, path = driver_module(mod, driver, path)
     raw, obj, cls = lookup(mod, target, path)
-    if (driver.get("guessed") or not driver.get("argsets")) and "capture_notes" not in driver:
-        # the arguments the source shows hold a guess: first those the module's own driver
-        # code passes, run up to the call
+    if "capture_notes" not in driver and not _buildable_without_guesses(driver):
+        # each argument set the source shows holds a guess (or cannot be built): first those
+        # the module's own driver code passes, run up to the call
         found, notes = drivers.argsets(mod, path, driver, raw, obj)
         driver["argsets"] = found + list(driver.get("argsets") or [])
         driver["capture_notes"] = notes
+    if driver.get("module_arguments_only"):
+        driver["argsets"] = [a for a in driver["argsets"] if a.get("captured") or not a["source"].endswith("guesses")]
+        if not driver["argsets"]:
+            why = "; ".join(driver.get("capture_notes") or []) or "no code of the module calls it"
+            raise Unverified(f"could not find code that builds the value without guessing the arguments of {driver['label']} ({why})")
     if target["method"] and target.get("instance_cls"):
         # the method is bound to an object of a subclass of the class that defines it
         sub = getattr(mod, target["instance_cls"], None)
@@ -459,6 +464,19 @@ def resolve_target(mod, driver, path):
             raise Unverified(f"class {target['instance_cls']} is not defined at module level after import")
         return raw, obj, cls, instance_of(sub, target)
     return raw, obj, cls, instance_of(cls, target) if target["method"] else None
+
+
+def _buildable_without_guesses(driver):
+    """Whether some argument set of the driver holds no guess and can be built."""
+    for argset in driver.get("argsets") or []:
+        if argset["source"].endswith("guesses") or argset.get("captured"):
+            continue
+        try:
+            prepare(argset, driver, abstract=False)
+        except Exception:  # noqa: BLE001 - a global of the module missing, a constructor failing
+            continue
+        return True
+    return False
 
 
 def driver_module(mod, driver, path):
