@@ -103,7 +103,8 @@ def test_every_fixture_finding_is_confirmed():
     details = {k: v[1] for k, v in got.items()}
     assert details[("changing_shapes.py", 23, "JAX205")] == (
         "the module's jitted total() traced and compiled again for each new `x` (the loop's values 1, 2, 3 of `i`): "
-        "3 times for 3 values; the same value twice compiled once"
+        "3 times for 3 values; the same value twice compiled once (arguments from the call at line 23 in prefix_sums(), "
+        "run up to it)"
     )
     assert details[("weak_types.py", 94, "JAX402")] == (
         "the module's jitted decay() traced and compiled again when its result took the place of `x` = 1; "
@@ -173,7 +174,8 @@ def test_recompilation_checks_confirm_and_explain_what_they_cannot_rebuild():
         ("recompile_checks.py", 16, "JAX204"): (
             "confirmed",
             "the module's jitted power() traced and compiled again for each new `k` (the loop's values 1, 2, 3): "
-            "3 times for 3 values; the same value twice compiled once",
+            "3 times for 3 values; the same value twice compiled once (arguments from the call at line 16 in powers(), "
+            "run up to it)",
         ),
         # `params` is what main() passes to apply_all(), which hands it on
         ("recompile_checks.py", 30, "JAX204"): (
@@ -554,7 +556,8 @@ def test_recompile_and_wrong_result_checks_refute_look_alikes(tmp_path):
         (
             27,
             "refuted",
-            "the module's jitted total() traced once for `x` over the loop's values 0, 1, 2 of `i`: its shape does not change",
+            "the module's jitted total() traced once for `x` over the loop's values 0, 1, 2 of `i`: its shape does not "
+            "change (arguments from the call at line 27 in windows(), run up to it)",
         ),
         (33, "refuted", "`g` is a Grid, not a JAX array: line 33 may change it in place"),
     ]
@@ -1432,4 +1435,26 @@ def test_arguments_come_from_the_test_functions_of_the_package(tmp_path):
             "TracerBoolConversionError tracing jitted clipped() (arguments from the call at line 11 in test_clipped() "
             "of test_ops.py, run up to it)",
         )
+    }
+
+
+REPORTS = sorted(glob.glob(os.path.join(DYN, "reports", "*.py")))
+
+
+def test_reductions_of_reported_bugs_are_confirmed_with_the_scripts_own_arguments():
+    """Each file is a script reduced from a bug report: its arguments, a global or the object it
+    changes exist only once its `__main__` block ran up to the call."""
+    got = statuses(run_dynamic(REPORTS))
+    main = "(arguments from the call at line {} in the `__main__` block, run up to it)"
+    assert got == {
+        ("main_global.py", 11, "JAX101"): ("confirmed", "TracerBoolConversionError tracing jitted soft_threshold() " + main.format(18)),
+        ("nested_objective.py", 20, "JAX101"): ("confirmed", "TracerBoolConversionError tracing fit() " + main.format(28)),
+        ("stale_static.py", 27, "JAX307"): (
+            "confirmed",
+            "after line 27 changed `scaling.factor` (2.0 -> 3.0), jitted rescale() reused the function compiled before "
+            "and returned another result than the function run eagerly (running run()) " + main.format(34),
+        ),
+        ("static_host.py", 20, "JAX202"): ("confirmed", "ValueError: Non-hashable static arguments are not supported."),
+        ("train_loop.py", 34, "JAX101"): ("confirmed", "TracerBoolConversionError tracing jitted update() " + main.format(42)),
+        ("vmap_lambda.py", 13, "JAX101"): ("confirmed", "TracerBoolConversionError tracing report() " + main.format(18)),
     }

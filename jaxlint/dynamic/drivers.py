@@ -342,6 +342,44 @@ def _required(d: ast.FunctionDef) -> bool:
     return len(pos) > len(a.defaults) or any(x is None for x in a.kw_defaults)
 
 
+def _global_reads(fn, mod, depth=2) -> set:
+    """Global names the code of ``fn`` reads (its nested functions' too), and, ``depth`` calls
+    deep, those of the module's functions it names."""
+    out = set()
+    todo = [getattr(fn, "__code__", None)]
+    while todo:
+        code = todo.pop()
+        if code is None:
+            continue
+        out.update(code.co_names)
+        todo.extend(c for c in code.co_consts if inspect.iscode(c))
+    if depth > 0:
+        for name in list(out):
+            g = vars(mod).get(name)
+            if inspect.isfunction(g) and g is not fn and getattr(g, "__module__", None) == mod.__name__:
+                out |= _global_reads(g, mod, depth - 1)
+    return out
+
+
+def reads_driver_globals(mod, path, raw) -> bool:
+    """Whether ``raw`` (or a function of the module it calls) reads a global that only the
+    module's ``__main__`` block defines."""
+    src = _source(path)
+    if src is None or not src.main:
+        return False
+    defined = set()
+    for stmt in src.main:
+        for n in ast.walk(stmt):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                defined.add(n.id)
+            elif isinstance(n, (ast.FunctionDef, ast.ClassDef)):
+                defined.add(n.name)
+            elif isinstance(n, ast.alias):
+                defined.add((n.asname or n.name).split(".")[0])
+    missing = {n for n in defined if n not in vars(mod)}
+    return bool(missing & _global_reads(raw, mod))
+
+
 _DONE: Dict[tuple, tuple] = {}
 
 

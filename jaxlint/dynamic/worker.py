@@ -446,9 +446,10 @@ def resolve_target(mod, driver, path):
     target = driver["target"]
     mod, path = driver_module(mod, driver, path)
     raw, obj, cls = lookup(mod, target, path)
-    if "capture_notes" not in driver and not _buildable_without_guesses(driver):
-        # each argument set the source shows holds a guess (or cannot be built): first those
-        # the module's own driver code passes, run up to the call
+    if "capture_notes" not in driver and (not _buildable_without_guesses(driver) or drivers.reads_driver_globals(mod, path, raw)):
+        # each argument set the source shows holds a guess (or cannot be built), or the
+        # function reads a global only the __main__ block defines: first the arguments the
+        # module's own driver code passes, run up to the call (the block's new globals stay)
         found, notes = drivers.argsets(mod, path, driver, raw, obj)
         driver["argsets"] = found + list(driver.get("argsets") or [])
         driver["capture_notes"] = notes
