@@ -68,6 +68,10 @@ def _called_names(node) -> set:
     return out
 
 
+def _has_parameters(a: ast.arguments) -> bool:
+    return bool(a.args or a.posonlyargs or a.vararg or a.kwonlyargs or a.kwarg)
+
+
 class _Source:
     """The module's source, parsed with ``ast`` (never run from here)."""
 
@@ -85,7 +89,7 @@ class _Source:
                 self.defs[stmt.name] = stmt
             elif not isinstance(stmt, (ast.ClassDef, ast.AsyncFunctionDef)):
                 for n in ast.walk(stmt):
-                    if isinstance(n, ast.Lambda) and not (n.args.args or n.args.posonlyargs or n.args.vararg or n.args.kwonlyargs or n.args.kwarg):
+                    if isinstance(n, ast.Lambda) and not _has_parameters(n.args):
                         self.lambdas.append(n)
 
     def reaching(self, names: set) -> set:
@@ -290,7 +294,9 @@ def _from_tests(mod, path, raw, obj, names, notes):
         if src is None:
             continue
         reach = src.reaching(set(names))
-        tests = [d for n, d in src.defs.items() if n.startswith("test") and n not in names and _called_names(d) & reach and not _required(d)]
+        tests = [
+            d for n, d in src.defs.items() if n.startswith("test") and n not in names and _called_names(d) & reach and not _required(d)
+        ]
         if not tests:
             continue
         try:

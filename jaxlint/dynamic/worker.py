@@ -11,7 +11,6 @@ from __future__ import annotations
 import ast
 import contextlib
 import functools
-import importlib.util
 import inspect
 import io
 import json
