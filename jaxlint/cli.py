@@ -109,8 +109,10 @@ def _add_dynamic_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group(
         "dynamic mode",
         "--dynamic marks each finding confirmed, refuted or unverified by tracing the code with JAX on CPU. "
-        "It IMPORTS each file that has findings, which EXECUTES the module's top-level code (never its "
-        "if __name__ == '__main__': block), in a separate process with a timeout. Use it only on code you trust. "
+        "It IMPORTS each file that has findings, which EXECUTES the module's top-level code, in a separate process "
+        "with a timeout; to build arguments it may also run the assignments of the if __name__ == '__main__': block "
+        "and the statements that lead to the call (never its other statements), and functions without required "
+        "parameters that call the entry point, up to that call. Use it only on code you trust. "
         "Needs JAX next to jaxlint: python -m pip install 'jax>=0.4.30'.",
     )
     g.add_argument("--dynamic", action="store_true", help="confirm findings by tracing them with jax.make_jaxpr / jax.jit")
@@ -120,7 +122,7 @@ def _add_dynamic_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--dynamic-drop-refuted", action="store_true", help="leave refuted findings out of the report")
 
 
-def _dynamic(findings: List[Finding], files: List[str], args) -> List[Finding]:
+def _dynamic(findings: List[Finding], files: List[str], args, config_for=None) -> List[Finding]:
     """Run dynamic mode over the findings (jaxlint.dynamic is imported only here)."""
     from jaxlint import dynamic
 
@@ -130,7 +132,7 @@ def _dynamic(findings: List[Finding], files: List[str], args) -> List[Finding]:
         raise UsageError("--dynamic-timeout must be positive")
     real = {relpath(f): f for f in files if f != "-"}
     progress = sys.stderr if sys.stderr.isatty() else None
-    findings = dynamic.confirm(findings, real, timeout=args.dynamic_timeout, progress=progress)
+    findings = dynamic.confirm(findings, real, timeout=args.dynamic_timeout, progress=progress, config_for=config_for)
     if not args.quiet:
         print(f"Dynamic check: {dynamic.summary(findings)}.", file=sys.stderr)
     if args.dynamic_drop_refuted:
@@ -372,7 +374,7 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
 
         findings = baseline.apply(findings, args.baseline, args.write_baseline)
     if getattr(args, "dynamic", False) and findings:
-        findings = _dynamic(findings, files, args)
+        findings = _dynamic(findings, files, args, config_for)
     if args.add_noqa:
         real = {relpath(f): f for f in files if f != "-"}
         failed = []

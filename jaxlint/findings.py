@@ -42,6 +42,9 @@ class FindingFacts:
     # A traced function nested in a module-level function that returns nothing: the function
     # and the outer one, which makes and calls it (protocol ``Nested``).
     nested: Optional[Dict[str, Any]] = None
+    # A traced entry point that lives in another file of the run (the cross-module phase):
+    # {"label": how the analysis names it ("jitted walk()"), "path": that file as the run shows it}.
+    remote_entry: Optional[Dict[str, Any]] = None
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import glob
 import json
 import os
@@ -102,7 +103,8 @@ def test_every_fixture_finding_is_confirmed():
     details = {k: v[1] for k, v in got.items()}
     assert details[("changing_shapes.py", 23, "JAX205")] == (
         "the module's jitted total() traced and compiled again for each new `x` (the loop's values 1, 2, 3 of `i`): "
-        "3 times for 3 values; the same value twice compiled once"
+        "3 times for 3 values; the same value twice compiled once (arguments from the call at line 23 in prefix_sums(), "
+        "run up to it)"
     )
     assert details[("weak_types.py", 94, "JAX402")] == (
         "the module's jitted decay() traced and compiled again when its result took the place of `x` = 1; "
@@ -172,7 +174,8 @@ def test_recompilation_checks_confirm_and_explain_what_they_cannot_rebuild():
         ("recompile_checks.py", 16, "JAX204"): (
             "confirmed",
             "the module's jitted power() traced and compiled again for each new `k` (the loop's values 1, 2, 3): "
-            "3 times for 3 values; the same value twice compiled once",
+            "3 times for 3 values; the same value twice compiled once (arguments from the call at line 16 in powers(), "
+            "run up to it)",
         ),
         # `params` is what main() passes to apply_all(), which hands it on
         ("recompile_checks.py", 30, "JAX204"): (
@@ -424,16 +427,30 @@ def test_configured_jit_decorators_are_entry_points(tmp_path):
     assert [f.dynamic["status"] for f in out] == ["confirmed"]
 
 
-def test_a_cross_module_finding_says_its_entry_point_is_in_another_file():
+def test_a_cross_module_finding_is_traced_through_its_entry_point_in_the_other_file(tmp_path):
     from jaxlint.engine.run import lint_files
 
     pkg = os.path.join(ROOT, "fixtures", "solver_pkg")
     run = lint_files([pkg], Config(), jobs=1, display=lambda p: os.path.relpath(p, ROOT))
-    found = [f for f in run.findings if f.path.endswith("metrics.py") and f.line == 7]
+    found = [f for f in run.findings if f.path.endswith("metrics.py") and f.line in (7, 13)]
+    # only the finding's own file is mapped: the entry point's file is found next to it
     real = {f.path: os.path.join(ROOT, f.path) for f in found}
-    (checked,) = dynamic.confirm(found, real, timeout=60)
-    assert checked.dynamic["status"] == "unverified"
-    assert "is in another file" in checked.dynamic["detail"]
+    got = {(f.line, f.code): (f.dynamic["status"], f.dynamic["detail"]) for f in dynamic.confirm(found, real, timeout=60)}
+    assert got == {
+        (7, "JAX101"): ("confirmed", "TracerBoolConversionError tracing jitted solve_step()"),
+        (13, "JAX104"): ("confirmed", "ConcretizationTypeError tracing jitted report()"),
+    }
+    # without the entry point's file, the finding says where its entry point is
+    copy = tmp_path / "solver_pkg"
+    copy.mkdir()
+    for name in ("__init__.py", "metrics.py"):
+        shutil.copy(os.path.join(pkg, name), copy / name)
+    moved = [dataclasses.replace(f, path="solver_pkg/metrics.py") for f in found if f.line == 7]
+    (checked,) = dynamic.confirm(moved, {"solver_pkg/metrics.py": str(copy / "metrics.py")}, timeout=60)
+    assert checked.dynamic == {
+        "status": "unverified",
+        "detail": "its traced entry point, jitted solve_step(), is in fixtures/solver_pkg/train.py, which was not found",
+    }
 
 
 def test_a_static_spec_is_checked_even_when_the_module_cannot_be_imported(tmp_path):
@@ -539,7 +556,8 @@ def test_recompile_and_wrong_result_checks_refute_look_alikes(tmp_path):
         (
             27,
             "refuted",
-            "the module's jitted total() traced once for `x` over the loop's values 0, 1, 2 of `i`: its shape does not change",
+            "the module's jitted total() traced once for `x` over the loop's values 0, 1, 2 of `i`: its shape does not "
+            "change (arguments from the call at line 27 in windows(), run up to it)",
         ),
         (33, "refuted", "`g` is a Grid, not a JAX array: line 33 may change it in place"),
     ]
@@ -1120,3 +1138,323 @@ def test_capture_in_a_function_that_returns_nothing_runs_it(tmp_path):
             "after `scale` was rebound, jitted scale_by() traced again for arguments it had compiled for (running made_each_phase())",
         ),
     ]
+
+
+# A small library, as a wheel the test builds from these files and installs into a folder of
+# its own (no network): dynamic mode runs on the installed files.
+INSTALLED_PKG = {
+    "__init__.py": "from .train import relu, step\n",
+    "config.py": "SCALE = 2.0\n",
+    "ops.py": (
+        "import jax.numpy as jnp\n"
+        "\n"
+        "\n"
+        "def clip_positive(x):\n"
+        "    if x.sum() > 0:  # error: JAX101, traced from train.step\n"
+        "        return x\n"
+        "    return -x\n"
+        "\n"
+        "\n"
+        "def scaled(x, factor):\n"
+        "    return x * factor\n"
+    ),
+    "train.py": (
+        "import jax\n"
+        "import jax.numpy as jnp\n"
+        "\n"
+        "from . import config\n"
+        "from .ops import clip_positive, scaled\n"
+        "\n"
+        "\n"
+        "@jax.jit\n"
+        "def step(x: jax.Array):\n"
+        "    return scaled(clip_positive(x), config.SCALE)\n"
+        "\n"
+        "\n"
+        "@jax.jit\n"
+        "def relu(x: jax.Array):\n"
+        "    if x.sum() > 0:  # error: JAX101\n"
+        "        return x\n"
+        "    return jnp.zeros_like(x)\n"
+        "\n"
+        "\n"
+        "@jax.jit\n"
+        "def shift(x: jax.Array):\n"
+        "    n = config.SCALE\n"
+        "    if n > 1:  # a module constant: a Python test\n"
+        "        return x + n\n"
+        "    return x\n"
+    ),
+}
+
+
+def _wheel(folder, name, files):
+    """A wheel of the package ``name`` holding ``files``, written into ``folder``."""
+    import base64
+    import hashlib
+    import zipfile
+
+    dist = f"{name}-0.1.dist-info"
+    entries = {f"{name}/{k}": v for k, v in files.items()}
+    entries[f"{dist}/METADATA"] = f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n"
+    entries[f"{dist}/WHEEL"] = "Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    record = []
+    for k, v in entries.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(v.encode()).digest()).rstrip(b"=").decode()
+        record.append(f"{k},sha256={digest},{len(v.encode())}")
+    record.append(f"{dist}/RECORD,,")
+    entries[f"{dist}/RECORD"] = "\n".join(record) + "\n"
+    path = os.path.join(folder, f"{name}-0.1-py3-none-any.whl")
+    with zipfile.ZipFile(path, "w") as z:
+        for k, v in entries.items():
+            z.writestr(k, v)
+    return path
+
+
+def test_an_installed_library_is_imported_by_its_package_name(tmp_path):
+    name = "jaxlint_installed_demo"
+    wheel = _wheel(str(tmp_path), name, INSTALLED_PKG)
+    site = tmp_path / "site-packages"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-index", "--no-deps", "--no-compile", "--quiet", "--target", str(site), wheel],
+        check=True,
+        capture_output=True,
+    )
+    installed = site / name
+    assert sorted(os.listdir(installed)) == sorted(INSTALLED_PKG)
+    env = dict(os.environ)
+    # the library is importable in the user's environment, as an installed one is
+    env["PYTHONPATH"] = os.pathsep.join([ROOT, str(site)])
+    work = tmp_path / "work"
+    work.mkdir()
+    proc = subprocess.run(
+        # the files, named: a folder under site-packages is excluded from discovery
+        [sys.executable, "-m", "jaxlint", "--dynamic", "--no-cache", "--format", "json"]
+        + [str(installed / n) for n in sorted(INSTALLED_PKG)],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 1, proc.stderr
+    got = [(os.path.basename(d["path"]), d["line"], d["column"], d["code"], d["dynamic"]) for d in json.loads(proc.stdout)]
+    assert got == [
+        # in a helper module, reached from train.step: train.py is imported as
+        # jaxlint_installed_demo.train, so its relative imports work
+        (
+            "ops.py",
+            5,
+            8,
+            "JAX101",
+            {"status": "confirmed", "detail": "TracerBoolConversionError tracing jitted step()"},
+        ),
+        ("train.py", 15, 8, "JAX101", {"status": "confirmed", "detail": "TracerBoolConversionError tracing jitted relu()"}),
+    ]
+    assert "Dynamic check: 2 confirmed, 0 refuted, 0 unverified." in proc.stderr
+
+
+def test_arguments_come_from_the_modules_driver_code():
+    got = statuses(run_dynamic([os.path.join(DYN, "driver_code.py")]))
+    assert got == {
+        # a parameter dict and a batch built by the module's own functions in the __main__ block
+        ("driver_code.py", 21, "JAX101"): (
+            "confirmed",
+            "TracerBoolConversionError tracing jitted loss() (arguments from the call at line 53 in the `__main__` "
+            "block, run up to it)",
+        ),
+        # called in a loop of main(), which the __main__ block calls
+        ("driver_code.py", 30, "JAX101"): (
+            "confirmed",
+            "TracerBoolConversionError tracing jitted train_step() (arguments from the call at line 45 in main(), "
+            "run up to it)",
+        ),
+        # TOLERANCE is defined only in the __main__ block: its assignment ran, and the call's
+        # `batch`, a global of the block, is read from the module
+        ("driver_code.py", 37, "JAX101"): ("confirmed", "TracerBoolConversionError tracing jitted normalise()"),
+    }
+
+
+DRIVER_WITH_SIDE_EFFECTS = '''"""The __main__ block writes files around the call; only its assignments and the call run."""
+
+import os
+
+import jax
+import jax.numpy as jnp
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def make(n):
+    return jnp.arange(float(n))
+
+
+@jax.jit
+def flip(x):
+    if x.sum() > 0:  # error: JAX101
+        return -x
+    return x
+
+
+if __name__ == "__main__":
+    with open(os.path.join(HERE, "before.txt"), "w") as fh:
+        fh.write("before")
+    data = make(4)
+    print(flip(data))
+    with open(os.path.join(HERE, "after.txt"), "w") as fh:
+        fh.write("after")
+'''
+
+
+def test_driver_code_runs_only_its_assignments_up_to_the_call(tmp_path):
+    path = tmp_path / "side_effects.py"
+    path.write_text(DRIVER_WITH_SIDE_EFFECTS)
+    got = statuses(run_dynamic([str(path)]))
+    assert got == {
+        ("side_effects.py", 17, "JAX101"): (
+            "confirmed",
+            "TracerBoolConversionError tracing jitted flip() (arguments from the call at line 26 in the `__main__` "
+            "block, run up to it)",
+        )
+    }
+    assert sorted(os.listdir(tmp_path)) == ["side_effects.py"]
+
+
+FAILING_DRIVER = '''"""The __main__ block fails before the call: the reason is in the finding's detail."""
+
+import jax
+import jax.numpy as jnp
+
+
+def load(name):
+    raise FileNotFoundError(name)
+
+
+@jax.jit
+def flip(params):
+    if params["w"].sum() > 0:  # error: JAX101
+        return -params["w"]
+    return params["w"]
+
+
+if __name__ == "__main__":
+    params = load("params.npz")
+    print(flip(params))
+'''
+
+
+def test_driver_code_that_fails_before_the_call_says_why(tmp_path):
+    path = tmp_path / "failing_driver.py"
+    path.write_text(FAILING_DRIVER)
+    got = statuses(run_dynamic([str(path)]))
+    assert got == {
+        ("failing_driver.py", 13, "JAX101"): (
+            "unverified",
+            "line 13 raised TypeError: JAX does not support string indexing; got idx='w', with guessed arguments: "
+            "could not build arguments for params (the `__main__` block did not call flip() "
+            "(it raised FileNotFoundError: params.npz))",
+        )
+    }
+
+
+def test_a_nested_function_or_lambda_is_reached_through_the_enclosing_functions_call():
+    got = statuses(run_dynamic([os.path.join(DYN, "driver_nested.py")]))
+    assert got == {
+        ("driver_nested.py", 15, "JAX101"): (
+            "confirmed",
+            "TracerBoolConversionError tracing fit() (arguments from the call at line 29 in the `__main__` block, "
+            "run up to it)",
+        ),
+        # the call's `data.reshape(2, 4)` reads `data`, a global the block defined while it
+        # ran for fit()
+        ("driver_nested.py", 23, "JAX104"): ("confirmed", "ConcretizationTypeError tracing sweep()"),
+    }
+
+
+def test_arguments_come_from_a_lambda_of_a_table_of_cases():
+    got = statuses(run_dynamic([os.path.join(DYN, "driver_lambdas.py")]))
+    assert got == {
+        ("driver_lambdas.py", 15, "JAX101"): (
+            "confirmed",
+            "TracerBoolConversionError tracing jitted scaled_sign() (arguments from the call at line 21 in a lambda, "
+            "run up to it)",
+        )
+    }
+
+
+def test_a_static_value_built_in_host_code_runs_the_function_around_it_with_the_modules_arguments():
+    from jaxlint.engine.run import lint_files
+
+    pkg = os.path.join(ROOT, "fixtures", "factory_pkg")
+    run = lint_files([pkg], Config(), jobs=1, display=lambda p: os.path.relpath(p, ROOT))
+    found = [f for f in run.findings if f.path.endswith("train.py")]
+    real = {f.path: os.path.join(ROOT, f.path) for f in found}
+    got = {(f.line, f.code): (f.dynamic["status"], f.dynamic["detail"]) for f in dynamic.confirm(found, real, timeout=60)}
+    # train_step(x) and the others need `x`: the module's CASES pass them X
+    assert got == {
+        (13, "JAX202"): ("confirmed", "ValueError tracing train_step()"),
+        (21, "JAX202"): ("confirmed", "ValueError tracing train_named()"),
+        (25, "JAX202"): ("confirmed", "ValueError tracing train_fresh()"),
+    }
+
+
+def test_arguments_come_from_the_test_functions_of_the_package(tmp_path):
+    pkg = tmp_path / "jaxlint_tested_demo"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "ops.py").write_text(
+        "import jax\n"
+        "import jax.numpy as jnp\n"
+        "\n"
+        "\n"
+        "@jax.jit\n"
+        "def clipped(batch):\n"
+        "    if batch['x'].max() > batch['limit']:  # error: JAX101\n"
+        "        return jnp.minimum(batch['x'], batch['limit'])\n"
+        "    return batch['x']\n"
+    )
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test_ops.py").write_text(
+        "import jax.numpy as jnp\n"
+        "\n"
+        "from jaxlint_tested_demo.ops import clipped\n"
+        "\n"
+        "\n"
+        "def make_batch():\n"
+        "    return {'x': jnp.arange(4.0), 'limit': 2.0}\n"
+        "\n"
+        "\n"
+        "def test_clipped():\n"
+        "    assert clipped(make_batch()).max() == 2.0\n"
+    )
+    got = statuses(run_dynamic([str(pkg / "ops.py")]))
+    assert got == {
+        ("ops.py", 7, "JAX101"): (
+            "confirmed",
+            "TracerBoolConversionError tracing jitted clipped() (arguments from the call at line 11 in test_clipped() "
+            "of test_ops.py, run up to it)",
+        )
+    }
+
+
+REPORTS = sorted(glob.glob(os.path.join(DYN, "reports", "*.py")))
+
+
+def test_reductions_of_reported_bugs_are_confirmed_with_the_scripts_own_arguments():
+    """Each file is a script reduced from a bug report: its arguments, a global or the object it
+    changes exist only once its `__main__` block ran up to the call."""
+    got = statuses(run_dynamic(REPORTS))
+    main = "(arguments from the call at line {} in the `__main__` block, run up to it)"
+    assert got == {
+        ("main_global.py", 11, "JAX101"): ("confirmed", "TracerBoolConversionError tracing jitted soft_threshold() " + main.format(18)),
+        ("nested_objective.py", 20, "JAX101"): ("confirmed", "TracerBoolConversionError tracing fit() " + main.format(28)),
+        ("stale_static.py", 27, "JAX307"): (
+            "confirmed",
+            "after line 27 changed `scaling.factor` (2.0 -> 3.0), jitted rescale() reused the function compiled before "
+            "and returned another result than the function run eagerly (running run()) " + main.format(34),
+        ),
+        ("static_host.py", 20, "JAX202"): ("confirmed", "ValueError: Non-hashable static arguments are not supported."),
+        ("train_loop.py", 34, "JAX101"): ("confirmed", "TracerBoolConversionError tracing jitted update() " + main.format(42)),
+        ("vmap_lambda.py", 13, "JAX101"): ("confirmed", "TracerBoolConversionError tracing report() " + main.format(18)),
+    }

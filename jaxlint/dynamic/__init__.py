@@ -2,8 +2,10 @@
 
 Safety model: for every file with findings, a separate worker process (``python -m
 jaxlint.dynamic.worker``) imports the file as a module -- which executes its top-level code, but
-never its ``if __name__ == "__main__":`` block -- and then traces the functions behind the
-findings with ``jax.make_jaxpr`` / ``jax.jit`` on CPU.  Each worker has a timeout; an import
+not as ``__main__`` -- and then traces the functions behind the findings with
+``jax.make_jaxpr`` / ``jax.jit`` on CPU.  To build arguments it may run the module's driver code
+up to the call of the entry point (jaxlint.dynamic.drivers): the ``__main__`` block's
+assignments and the statements that lead to the call, never its other statements.  Each worker has a timeout; an import
 error, a crash, a hang or a ``sys.exit`` only makes that file's findings ``unverified``.
 
 This package never imports JAX itself (only the worker does), and the static rules never import
@@ -183,12 +185,18 @@ def confirm(
     timeout: float = DEFAULT_TIMEOUT,
     progress: Optional[TextIO] = None,
     jobs: Optional[int] = None,
+    config_for=None,
 ) -> List[Finding]:
     """Return the findings with ``dynamic`` set.  ``real_paths`` maps a finding's path to the file.
 
     The checks are planned from the findings' own facts (derived by the engine with the run's
-    configuration), so the files are not read or parsed again here."""
+    configuration), so the files are not read or parsed again here -- except, for a finding
+    whose traced entry point is in another file, that file (``config_for(path)``: its
+    configuration), to describe the entry point (jaxlint.dynamic.remote)."""
     from jaxlint.dynamic.plan import plan_checks
+    from jaxlint.dynamic.remote import reach_remote_entries
+
+    findings = reach_remote_entries(findings, real_paths, config_for)
 
     by_file: Dict[str, List[int]] = {}
     result: List[Optional[Finding]] = list(findings)

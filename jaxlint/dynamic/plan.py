@@ -163,6 +163,10 @@ def _plan_host_path(check: dict, facts: FindingFacts) -> Check:
         drivers = [_driver(facts.traced, "jaxpr")]
     elif facts.builder is not None:
         drivers = [_driver(facts.builder, "call")]
+    elif facts.host is not None:
+        # the function around the call needs arguments: only those the module passes it (its
+        # driver code's, run up to the call, or a call of it without guesses) can show the path
+        drivers = [_driver(facts.host, "call", module_arguments_only=True)]
     else:
         return _none(check, "could not find code that builds the value without guessing its arguments")
     check["kind"] = "trace"

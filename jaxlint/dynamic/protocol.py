@@ -19,10 +19,11 @@ class Value(TypedDict, total=False):
     ``expr`` (``src``): an expression of literals, ``jnp.*``/``np.*``/``math.*`` calls and the
     module's own globals and class constructors, evaluated after the import; ``ctor``
     (``cls``, ``pos``): an instance of a class of the module built from field values;
-    ``omit``: leave a parameter with a default unpassed.  (``array?``, an array of unknown
+    ``omit``: leave a parameter with a default unpassed; ``captured`` (``i``): a value the
+    module's driver code passed, kept by the worker (jaxlint.dynamic.drivers).  (``array?``, an array of unknown
     rank, only exists while the engine picks examples.)"""
 
-    k: Literal["array", "py", "expr", "ctor", "omit"]
+    k: Literal["array", "py", "expr", "ctor", "omit", "captured"]
     shape: List[int]
     dtype: str
     src: str
@@ -110,6 +111,9 @@ class Driver(Callee, total=False):
     """One way to run the function of a check: a Callee and how to run it."""
 
     how: Literal["jaxpr", "jvp", "jit", "call"]  # make_jaxpr, jax.jvp, jax.jit (called twice), a plain call
+    # run only with arguments the module passes: its driver code's (captured, value kind
+    # ``captured``) or a set that holds no guess; else unverified
+    module_arguments_only: bool
 
 
 class ParamFacts(TypedDict):

@@ -3,7 +3,7 @@
 It imports one user module (under its own name, never as ``__main__``), then carries out the
 checks of the plan and appends one JSON line per event to OUT, so that whatever it finished
 before a hang or a crash is kept.  This is the only part of jaxlint that imports JAX or user
-code; it does not import the rest of jaxlint either.
+code; of jaxlint it imports only its own helpers in this package, which use the standard library.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import ast
 import contextlib
 import functools
-import importlib.util
 import inspect
 import io
 import json
@@ -21,10 +20,14 @@ import re
 import sys
 import weakref
 
+from jaxlint.dynamic import drivers
+from jaxlint.dynamic.imports import import_file
+
 jax = None
 jnp = None
 np = None
 MODULE = None  # the imported user module
+LAST_ARGSET = None  # the argument set the running check built last
 
 
 class Out:
@@ -127,6 +130,9 @@ def build_value(spec, abstract):
         if not isinstance(cls, type):
             raise ValueError(f"{spec['cls']} is not a class after import")
         return cls(*[build_value(v, abstract) for v in spec["pos"]])
+    if k == "captured":
+        # what the module's own driver code passed (jaxlint.dynamic.drivers)
+        return drivers.captured_value(spec)
     if k == "expr":
         # The engine lets through literals, jax/numpy/math calls, and the module's own globals
         # and class constructors (what the module's code would pass); nothing else.
@@ -370,6 +376,8 @@ def instance_of(cls, target):
 
 def prepare(argset, driver, abstract):
     """(static values, traced values) by parameter name."""
+    global LAST_ARGSET
+    LAST_ARGSET = argset
     statics, traced = {}, {}
     for a in argset["args"]:
         v = a["value"]
@@ -435,7 +443,20 @@ def resolve_target(mod, driver, path):
     """(function, object, class, instance for a method or None) of a driver's target; raises
     Unverified with the reason when it cannot be reached or instantiated."""
     target = driver["target"]
+    mod, path = driver_module(mod, driver, path)
     raw, obj, cls = lookup(mod, target, path)
+    if "capture_notes" not in driver and (not _buildable_without_guesses(driver) or drivers.reads_driver_globals(mod, path, raw)):
+        # each argument set the source shows holds a guess (or cannot be built), or the
+        # function reads a global only the __main__ block defines: first the arguments the
+        # module's own driver code passes, run up to the call (the block's new globals stay)
+        found, notes = drivers.argsets(mod, path, driver, raw, obj)
+        driver["argsets"] = found + list(driver.get("argsets") or [])
+        driver["capture_notes"] = notes
+    if driver.get("module_arguments_only"):
+        driver["argsets"] = [a for a in driver["argsets"] if a.get("captured") or not a["source"].endswith("guesses")]
+        if not driver["argsets"]:
+            why = "; ".join(driver.get("capture_notes") or []) or "no code of the module calls it"
+            raise Unverified(f"could not find code that builds the value without guessing the arguments of {driver['label']} ({why})")
     if target["method"] and target.get("instance_cls"):
         # the method is bound to an object of a subclass of the class that defines it
         sub = getattr(mod, target["instance_cls"], None)
@@ -445,9 +466,40 @@ def resolve_target(mod, driver, path):
     return raw, obj, cls, instance_of(cls, target) if target["method"] else None
 
 
+def _buildable_without_guesses(driver):
+    """Whether some argument set of the driver holds no guess and can be built."""
+    for argset in driver.get("argsets") or []:
+        if argset["source"].endswith("guesses") or argset.get("captured"):
+            continue
+        try:
+            prepare(argset, driver, abstract=False)
+        except Exception:  # noqa: BLE001 - a global of the module missing, a constructor failing
+            continue
+        return True
+    return False
+
+
+def driver_module(mod, driver, path):
+    """(module, real path) where the driver's target is defined: the checked module, or the
+    other file of the run that holds the traced entry point of a cross-module finding."""
+    other = driver.get("path")
+    if not other or os.path.realpath(other) == path:
+        return mod, path
+    other = os.path.realpath(other)
+    try:
+        return import_file(other), other
+    except SystemExit as e:
+        raise Unverified(f"{os.path.basename(other)}, where its traced entry point is, called sys.exit({e.code!r}) while being imported")
+    except BaseException as e:  # noqa: BLE001 - anything the module raises
+        raise Unverified(f"importing {os.path.basename(other)}, where its traced entry point is, failed: {short(e)}")
+
+
 def guessed_note(driver):
     g = driver.get("guessed") or []
-    return f"could not build arguments for {', '.join(g)}" if g else ""
+    if not g:
+        return ""
+    why = "; ".join(driver.get("capture_notes") or [])
+    return f"could not build arguments for {', '.join(g)}" + (f" ({why})" if why else "")
 
 
 def check_trace(mod, path, check):
@@ -496,9 +548,12 @@ def pick_note(notes, check):
     if not notes:
         return check.get("reason") or "no way to call the traced function"
     # the most specific note: an error raised on the line, else the first
+    # (with the arguments guessed because the module's driver code did not reach the call:
+    # why it did not, too)
+    driver_note = next((n for n in notes if n.startswith("could not build arguments") and "did not call" in n), None)
     for n in notes:
         if n.startswith(f"line {check['line']} raised"):
-            return n
+            return f"{n}, with guessed arguments: {driver_note}" if driver_note else n
     return notes[0]
 
 
@@ -1937,32 +1992,6 @@ def check_formatted(mod, path, check):
     return _run_drivers(mod, path, check, run)
 
 
-def package_name(path):
-    """(the folder above the outermost package, dotted name) of a module inside a package
-    (a folder with ``__init__.py``); None for a plain file."""
-    folder = os.path.dirname(path)
-    stem = os.path.splitext(os.path.basename(path))[0]
-    if not os.path.isfile(os.path.join(folder, "__init__.py")) or not stem.isidentifier():
-        return None
-    parts = [stem] if stem != "__init__" else []
-    while os.path.isfile(os.path.join(folder, "__init__.py")):
-        folder, pkg = os.path.split(folder)
-        if not pkg.isidentifier():
-            return None
-        parts.insert(0, pkg)
-    name = ".".join(parts)
-    if name.split(".")[0] in sys.modules:
-        return None  # would shadow a module already imported (jax itself, the standard library)
-    return folder, name
-
-
-def module_name(path):
-    stem = os.path.splitext(os.path.basename(path))[0]
-    if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", stem) or stem in sys.modules or stem == "__main__":
-        stem = "_jaxlint_dynamic_" + re.sub(r"\W", "_", stem)
-    return stem
-
-
 def main(argv):
     global jax, jnp, np, MODULE
     plan_path, out_path = argv[1], argv[2]
@@ -1980,22 +2009,11 @@ def main(argv):
     jax, jnp, np = _jax, _jnp, _np
     jax.config.update("jax_traceback_filtering", "off")
     path = os.path.realpath(plan["path"])
-    package = package_name(path)
-    folder = package[0] if package else os.path.dirname(path)
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
     out.emit(event="importing")
     try:
-        if package:
-            # A module of a package, imported by its dotted name (its relative imports work);
-            # its package's __init__ runs first, as it does for any importer.
-            mod = importlib.import_module(package[1])
-        else:
-            name = module_name(path)
-            spec = importlib.util.spec_from_file_location(name, path)
-            mod = importlib.util.module_from_spec(spec)
-            sys.modules[name] = mod
-            spec.loader.exec_module(mod)
+        # A module of a package is imported by its dotted name (its relative imports work);
+        # its package's __init__ runs first, as it does for any importer.
+        mod = import_file(path)
     except SystemExit as e:
         run_checks(out, None, path, plan["checks"], MODULE_FREE)
         out.emit(event="import_failed", reason=f"the module called sys.exit({e.code!r}) while being imported")
@@ -2022,17 +2040,41 @@ MODULE_FREE = ("static", "jax_api")
 
 
 def run_checks(out, mod, path, checks, kinds=None, skip=()):
+    global LAST_ARGSET
     for i, check in enumerate(checks):
         if i in skip or (kinds is not None and check.get("kind") not in kinds):
             continue
         out.emit(event="check", id=i, label=_label(check))
         try:
-            status, detail = run_check(mod, path, check)
+            LAST_ARGSET = None
+            with _values_of(mod, path, check):
+                status, detail = run_check(mod, path, check)
+            if status != "unverified" and LAST_ARGSET is not None and LAST_ARGSET.get("captured"):
+                detail = f"{detail} (arguments from {LAST_ARGSET['source']})"
         except SystemExit as e:
             status, detail = "unverified", f"the code called sys.exit({e.code!r}) during the check"
         except BaseException as e:  # noqa: BLE001
             status, detail = "unverified", f"the check failed: {short(e)}"
         out.emit(event="result", id=i, status=status, detail=detail)
+
+
+@contextlib.contextmanager
+def _values_of(mod, path, check):
+    """Example values of a driver whose target is in another file are that module's: its
+    globals and classes build them while the check runs."""
+    global MODULE
+    saved = MODULE
+    for d in check.get("drivers") or []:
+        if mod is not None and d.get("path"):
+            try:
+                MODULE = driver_module(mod, d, path)[0]
+            except Unverified:
+                pass
+            break
+    try:
+        yield
+    finally:
+        MODULE = saved
 
 
 def _label(check):

@@ -395,6 +395,9 @@ class FactsDeriver:
             out["in_entry"] = frame.func is entry.func
             if not isinstance(entry, Application):
                 out["unreachable"] = f"its traced entry point, {entry.func.qualname}, is in another file (dynamic mode imports one file at a time)"
+                origin = getattr(entry, "origin", None)
+                if origin is not None:
+                    out["remote_entry"] = {"label": origin[0], "path": origin[1]}
             else:
                 traced = self.entry(entry)
                 reason = "no entry point reachable from the module (nested function or lambda)"
