@@ -61,7 +61,7 @@ def lint_buffer(path: Optional[str], text: str) -> List[Finding]:
         display = display.replace(os.sep, "/")
         if cfg.is_excluded(display):
             return []
-    return lint_source(text, display, cfg).findings
+    return lint_source(text, display, cfg, facts=False).findings
 
 
 def line_edits(old: str, new: str) -> List[types.TextEdit]:

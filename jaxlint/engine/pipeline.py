@@ -42,15 +42,18 @@ def lint_source(
     config: Optional[Config] = None,
     rules=None,
     noqa: bool = True,
+    facts: bool = True,
 ) -> ModuleResult:
     """Lint one module given as text or bytes.  Never raises for bad input.
 
-    ``noqa=False`` leaves ``# noqa`` comments to the caller (flake8 applies its own)."""
+    ``noqa=False`` leaves ``# noqa`` comments to the caller (flake8 applies its own).
+    ``facts=False`` leaves out the findings' structured facts, which only the dynamic mode
+    reads (the command line, the flake8 plugin and the language server do not pay for them)."""
     with one_collection_per_module():
-        return _lint_source(source, path, config, rules, noqa)
+        return _lint_source(source, path, config, rules, noqa, facts)
 
 
-def _lint_source(source, path: str, config: Optional[Config], rules, noqa: bool) -> ModuleResult:
+def _lint_source(source, path: str, config: Optional[Config], rules, noqa: bool, facts: bool = True) -> ModuleResult:
     config = config or Config()
     if rules is None:
         rules = rules_for(config)
@@ -79,11 +82,11 @@ def _lint_source(source, path: str, config: Optional[Config], rules, noqa: bool)
         return ModuleResult(_meta(path, "JAX001", f"cannot parse file: {type(e).__name__}: {e}", 1, 1, enabled))
     try:
         try:
-            findings, calls = _analyse(module, text, path, config, rules)
+            findings, calls = _analyse(module, text, path, config, rules, facts)
         except RecursionError:
             # Deeply nested code (the parser accepts far more than the default recursion limit
             # lets the analysis walk): analyse again on a thread with room for it.
-            findings, calls = _run_deep(_analyse, module, text, path, config, rules)
+            findings, calls = _run_deep(_analyse, module, text, path, config, rules, facts)
     except RecursionError:
         return ModuleResult(_meta(path, "JAX002", "RecursionError: file too deeply nested for the analysis", 1, 1, enabled))
     except Exception as e:  # noqa: BLE001 - one file's bug must never stop a run
@@ -94,8 +97,9 @@ def _lint_source(source, path: str, config: Optional[Config], rules, noqa: bool)
     return ModuleResult(apply_directives(findings, text, path, enabled, noqa), calls)
 
 
-def _analyse(module: cst.Module, text: str, path: str, config: Config, rules):
-    """(findings before suppressions, call records) of a parsed module."""
+def _analyse(module: cst.Module, text: str, path: str, config: Config, rules, facts: bool = True):
+    """(findings before suppressions, call records) of a parsed module; ``facts``: derive the
+    findings' facts for the dynamic mode."""
     instances, handlers = rule_handlers(rules)
     reports = Reports()
     calls: List[dict] = []
@@ -108,7 +112,7 @@ def _analyse(module: cst.Module, text: str, path: str, config: Config, rules):
             check(analysis)
     if not reports.pending:
         return [], calls
-    return materialise(module, path, reports.pending, analysis.positions, analysis), calls
+    return materialise(module, path, reports.pending, analysis.positions, analysis if facts else None), calls
 
 
 DEEP_STACK_BYTES = 512 * 1024 * 1024
@@ -162,11 +166,11 @@ def _meta(path, code, detail, line, col, enabled) -> List[Finding]:
     ]
 
 
-def read_and_lint(path: str, display: str, config: Config, rules=None) -> ModuleResult:
+def read_and_lint(path: str, display: str, config: Config, rules=None, facts: bool = True) -> ModuleResult:
     """Read a file and lint it; unreadable files give a JAX001 finding."""
     try:
         data = read_regular_file(path)
     except OSError as e:
         enabled = {r.code for r in (rules or rules_for(config))}
         return ModuleResult(_meta(display, "JAX001", f"cannot read file: {e.strerror or e}", 1, 1, enabled))
-    return lint_source(data, display, config, rules)
+    return lint_source(data, display, config, rules, facts=facts)

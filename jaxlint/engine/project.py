@@ -240,10 +240,11 @@ class _Target:
             argvals.append((cst.Arg(value=cst.Name("_"), keyword=cst.Name(kw)), Val(k, None, f)))
         self.analyzer.call_function(frame, None, (ref, None, [], {}), argvals, self_val)
 
-    def findings(self, config: Config) -> List[Finding]:
+    def findings(self, config: Config, facts: bool = False) -> List[Finding]:
         if not self.reports.pending:
             return []
-        out = materialise(self.analysis.module, self.display, self.reports.pending, self.analysis.positions, self.analysis)
+        a = self.analysis
+        out = materialise(a.module, self.display, self.reports.pending, a.positions, a if facts else None)
         ignored = config.ignored_for(self.display)
         if ignored:
             out = [f for f in out if not selectors.any_matches(f.code, ignored)]
@@ -263,13 +264,15 @@ def cross_module_findings(
     cache=None,
     silenced_out: Optional[list] = None,
     config_for=None,
+    facts: bool = False,
 ) -> List[Finding]:
     """Findings inside imported helpers of the run's modules, reached with traced arguments.
 
     ``files``: (path, display) of every linted file; ``calls_by_display``: the records each
     file's lint produced.  Findings already in ``existing`` (same place, same code) are not
     repeated.  ``silenced_out``: filled with (path, line, code) of the findings a ``# noqa``
-    silenced (they make the comment a used one)."""
+    silenced (they make the comment a used one).  ``facts``: derive the findings' facts (for
+    the dynamic mode)."""
     if not any(calls_by_display.values()):
         return []
     by_module: Dict[str, Tuple[str, str]] = {}
@@ -421,7 +424,7 @@ def cross_module_findings(
         for t in targets.values():
             if t is None:
                 continue
-            for f in t.findings(t.config):
+            for f in t.findings(t.config, facts):
                 if (f.path, f.line, f.column, f.code) not in have:
                     have.add((f.path, f.line, f.column, f.code))
                     out.append(f)
@@ -536,6 +539,7 @@ def cross_module_phase(
     findings: List[Finding],
     config_for,
     cache_dir: Optional[str] = None,
+    facts: bool = False,
 ) -> List[Finding]:
     """``findings`` plus those of :func:`cross_module_findings`, for a run whose files each have
     their own configuration (``config_for(path)``).  A JAX004 (unused ``noqa``) made by the
@@ -549,10 +553,10 @@ def cross_module_phase(
     xcache = None
     if cache_dir:
         key = "|".join(sorted({config_for(p).key() for p, _ in files}))
-        xcache = Cache(cache_dir, key, tuple(r.code for r in rules))
+        xcache = Cache(cache_dir, key, tuple(r.code for r in rules), facts)
     silenced: list = []
     found = cross_module_findings(
-        files, calls_by_display, findings, first, rules, xcache, silenced_out=silenced, config_for=config_for
+        files, calls_by_display, findings, first, rules, xcache, silenced_out=silenced, config_for=config_for, facts=facts
     )
     return noqa.retract_unused(list(findings) + found, silenced)
 
