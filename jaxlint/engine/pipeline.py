@@ -22,7 +22,7 @@ from jaxlint import selectors
 from jaxlint.engine.noqa import apply_directives
 from jaxlint.syntax_errors import describe as describe_syntax_error
 from jaxlint.engine.reporting import Reports, materialise, rule_handlers
-from jaxlint.engine.source import bracket_nesting_error, decode_source, mentions_jax, read_regular_file
+from jaxlint.engine.source import bracket_nesting_error, decode_source, mentions_jax, parse_module, read_regular_file
 from jaxlint.findings import Finding
 from jaxlint.rules import RULES_BY_CODE, rules_for
 
@@ -73,7 +73,7 @@ def _lint_source(source, path: str, config: Optional[Config], rules, noqa: bool,
     if too_deep is not None:
         return ModuleResult(_meta(path, "JAX001", too_deep[0], too_deep[1], too_deep[2], enabled))
     try:
-        module = cst.parse_module(text)
+        module = parse_module(text)
     except cst.ParserSyntaxError as e:
         return ModuleResult(_meta(path, "JAX001", *describe_syntax_error(text, e), enabled))
     except RecursionError:

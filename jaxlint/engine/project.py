@@ -41,7 +41,7 @@ from jaxlint.engine.collection import one_collection_per_module
 from jaxlint.engine.module_analysis import ModuleAnalysis
 from jaxlint.noqa import suppress as apply_noqa
 from jaxlint.engine.reporting import Reports, materialise, rule_handlers
-from jaxlint.engine.source import decode_source
+from jaxlint.engine.source import decode_source, parse_module
 from jaxlint.findings import Finding
 
 MAX_ROUNDS = 3
@@ -304,7 +304,7 @@ def cross_module_findings(
 
                     tconfig = config_for(path)
                     trules = rules_for(tconfig)
-                t = _Target(path, display, cst.parse_module(text), text, tconfig, trules)
+                t = _Target(path, display, parse_module(text), text, tconfig, trules)
             except Exception:  # noqa: BLE001 - a file that fails here was already reported
                 t = None
         targets[modname] = t
