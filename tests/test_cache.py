@@ -184,6 +184,7 @@ def _hammer(cdir, key, payload, rounds, out):
     out.put(bad)
 
 
+@pytest.mark.slow  # starts processes
 @pytest.mark.skipif("fork" not in mp.get_all_start_methods(), reason="needs fork")
 def test_concurrent_writers_never_expose_a_partial_entry(tmp_path):
     cdir = str(tmp_path / "c")
@@ -204,6 +205,7 @@ def test_concurrent_writers_never_expose_a_partial_entry(tmp_path):
     assert not [p for p in glob.glob(os.path.join(cdir, "**", "*"), recursive=True) if ".tmp-" in p]
 
 
+@pytest.mark.slow  # starts processes
 def test_cross_module_findings_survive_the_cache(tmp_path):
     """Call records are cached with each file's findings: a warm run over a package reports the
     same findings in imported helpers as a cold one."""
