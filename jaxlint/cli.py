@@ -212,6 +212,7 @@ def lint_paths(files: List[str], config_for, args) -> List[Finding]:
         cache_dir=cache_dir,
         display=relpath,
         stdin=lambda c, r: _lint_stdin(args, c, r),
+        facts=bool(getattr(args, "dynamic", False)),
     )
     if files is not named:
         stdin_name = relpath(args.stdin_filename) if getattr(args, "stdin_filename", None) else "-"
@@ -228,7 +229,7 @@ def _lint_stdin(args, cfg: Config, rules) -> List[Finding]:
     name = args.stdin_filename or "-"
     display = relpath(name) if name != "-" else name
     remember_source(display, data)  # machine formats read lines for columns and fingerprints
-    return lint_source(data, display, cfg, rules).findings
+    return lint_source(data, display, cfg, rules, facts=bool(getattr(args, "dynamic", False))).findings
 
 
 def _is_terminal(stream) -> bool:

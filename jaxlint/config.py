@@ -77,6 +77,11 @@ def _match(rel: str, pattern: str) -> bool:
     pat = pattern.rstrip("/")
     if pat.startswith("./"):
         pat = pat[2:]
+    if not ("*" in pat or "?" in pat or "[" in pat):
+        # a plain name (most excludes: ".git", "venv"): string tests, no glob matching per part
+        if rel == pat or rel.startswith(pat + "/"):
+            return True
+        return "/" not in pat and pat in rel.split("/")
     if fnmatch.fnmatchcase(rel, pat) or rel.startswith(pat + "/"):
         return True
     if "/" not in pat:

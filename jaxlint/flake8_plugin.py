@@ -79,6 +79,6 @@ class JaxlintChecker:
         # The cheap text gate: no LibCST parse for a file that never mentions jax.
         if not mentions_jax(text, config.extra_jit_decorators):
             return
-        findings = lint_source(text, relpath(self.filename), config, noqa=False).findings
+        findings = lint_source(text, relpath(self.filename), config, noqa=False, facts=False).findings
         for f in findings:
             yield f.line, f.column - 1, f"{f.code} {f.message}", type(self)

@@ -55,7 +55,7 @@ def lint_buffer(path: Optional[str], text: str) -> List[Finding]:
         log.warning("jaxlint: %s; using the default configuration", e)
         cfg = Config()
     if path is None:
-        return lint_source(text, "untitled.py", cfg).findings
+        return lint_source(text, "untitled.py", cfg, facts=False).findings
     # Shown relative to the configuration folder; matched against the configuration by its real
     # path, as the command line does, whatever this server's working folder is.
     path = os.path.abspath(path)
@@ -63,7 +63,7 @@ def lint_buffer(path: Optional[str], text: str) -> List[Finding]:
     where = SourcePath(path, display.replace(os.sep, "/"))
     if cfg.is_excluded(where):
         return []
-    return lint_source(text, where, cfg).findings
+    return lint_source(text, where, cfg, facts=False).findings
 
 
 def line_edits(old: str, new: str) -> List[types.TextEdit]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -29,6 +30,53 @@ def jaxlint(
     timeout: float = 300,
     **extra_env: str,
 ) -> subprocess.CompletedProcess:
+    """The command line, run in this process (``jaxlint.cli.main``): its exit code, and what it
+    wrote to standard output and error, as bytes.  The working folder, standard input and the
+    environment are the child's would be; the test run starts no interpreter for it.  Tests of
+    what only a real process shows (the ``python -m jaxlint`` entry, signals) use
+    :func:`jaxlint_process`."""
+    from jaxlint import cli
+
+    out, err = io.BytesIO(), io.BytesIO()
+    streams = (sys.stdin, sys.stdout, sys.stderr)
+    saved_env = dict(os.environ)
+    saved_cwd = os.getcwd()
+    wrappers = (
+        io.TextIOWrapper(io.BytesIO(stdin or b""), encoding="utf-8"),
+        io.TextIOWrapper(out, encoding="utf-8", newline="\n", write_through=True),
+        io.TextIOWrapper(err, encoding="utf-8", errors="backslashreplace", newline="\n", write_through=True),
+    )
+    sys.stdin, sys.stdout, sys.stderr = wrappers
+    try:
+        for k in ("NO_COLOR", "FORCE_COLOR"):
+            os.environ.pop(k, None)
+        os.environ.update(extra_env)
+        os.chdir(cwd)
+        try:
+            code = cli.main(list(args))
+        except SystemExit as e:  # argparse: --help, usage errors
+            code = e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
+        sys.stdout.flush()
+        sys.stderr.flush()
+    finally:
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+        sys.stdin, sys.stdout, sys.stderr = streams
+    result = subprocess.CompletedProcess(["jaxlint", *args], code or 0, out.getvalue(), err.getvalue())
+    for w in wrappers:
+        w.detach()  # closing the wrapper must not close the buffers read above
+    return result
+
+
+def jaxlint_process(
+    args: Sequence[str],
+    cwd: str = ROOT,
+    stdin: Optional[bytes] = None,
+    timeout: float = 300,
+    **extra_env: str,
+) -> subprocess.CompletedProcess:
+    """``python -m jaxlint`` in a child process."""
     return subprocess.run(
         [sys.executable, "-m", "jaxlint", *args],
         cwd=cwd,

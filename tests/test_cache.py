@@ -184,6 +184,7 @@ def _hammer(cdir, key, payload, rounds, out):
     out.put(bad)
 
 
+@pytest.mark.slow  # starts processes
 @pytest.mark.skipif("fork" not in mp.get_all_start_methods(), reason="needs fork")
 def test_concurrent_writers_never_expose_a_partial_entry(tmp_path):
     cdir = str(tmp_path / "c")
@@ -204,6 +205,7 @@ def test_concurrent_writers_never_expose_a_partial_entry(tmp_path):
     assert not [p for p in glob.glob(os.path.join(cdir, "**", "*"), recursive=True) if ".tmp-" in p]
 
 
+@pytest.mark.slow  # starts processes
 def test_cross_module_findings_survive_the_cache(tmp_path):
     """Call records are cached with each file's findings: a warm run over a package reports the
     same findings in imported helpers as a cold one."""
@@ -278,3 +280,48 @@ def test_build_digest_changes_with_the_libcst_version(monkeypatch):
     monkeypatch.setattr(libcst._version, "__version__", "0.0.0-other")
     monkeypatch.setattr(cache_mod, "_BUILD", None)
     assert cache_mod.build_digest() != before
+
+
+def test_cross_module_work_is_redone_only_where_it_read_an_edited_module(tmp_path, monkeypatch):
+    """The phase's work on each target module is cached on its own: an edit re-parses only the
+    modules of the work that read the edited file, and the findings stay those of a cold run."""
+    import shutil
+
+    from jaxlint.engine import project
+    from jaxlint.engine.cache import Cache
+    from jaxlint.config import Config
+    from jaxlint.engine.pipeline import read_and_lint
+    from jaxlint.rules import selected_rules
+
+    pkg = tmp_path / "solver_pkg"
+    shutil.copytree(os.path.join(ROOT, "fixtures", "solver_pkg"), pkg)
+    files = sorted((str(p), os.path.relpath(p, tmp_path)) for p in pkg.glob("*.py"))
+    rules = selected_rules()
+    cache = Cache(str(tmp_path / "cache"), Config().key(), tuple(r.code for r in rules))
+    parsed = []
+    init = project._Target.__init__
+
+    def counting(self, path, *args):
+        parsed.append(os.path.basename(path))
+        init(self, path, *args)
+
+    monkeypatch.setattr(project._Target, "__init__", counting)
+
+    def phase():
+        parsed.clear()
+        calls, own = {}, []
+        for path, display in files:
+            result = read_and_lint(path, display, Config(), rules)
+            own += result.findings
+            calls[display] = result.calls
+        found = [(f.path, f.line, f.code) for f in project.cross_module_findings(files, calls, own, Config(), rules, cache)]
+        return found, sorted(parsed)
+
+    cold, read = phase()
+    assert cold == [("solver_pkg/metrics.py", 7, "JAX101"), ("solver_pkg/metrics.py", 13, "JAX104"), ("solver_pkg/schedule.py", 9, "JAX103")]
+    assert read == ["metrics.py", "metrics.py", "schedule.py"]  # metrics.py: its own work, and schedule's re-export of rms
+    assert phase() == (cold, [])
+    for name, again in (("train.py", []), ("schedule.py", ["metrics.py", "schedule.py"]), ("metrics.py", read)):
+        with open(pkg / name, "a", encoding="utf-8") as fh:
+            fh.write("\n# edited\n")
+        assert phase() == (cold, again), name

@@ -185,12 +185,14 @@ NOT_FOR_A_PLAIN_RUN = {
 }
 
 
+@pytest.mark.slow  # starts an interpreter
 def test_a_plain_run_imports_only_what_it_uses(proj):
     loaded = _modules_loaded_by(["--no-cache", "-q", "bad.py"], proj)
     assert {"jaxlint.engine.pipeline", "jaxlint.formats.text"} <= loaded
     assert loaded & NOT_FOR_A_PLAIN_RUN == set()
 
 
+@pytest.mark.slow  # starts an interpreter
 def test_the_options_import_what_they_need(proj):
     loaded = _modules_loaded_by(["--no-cache", "-q", "--format", "sarif", "--write-baseline", "b.json", "bad.py"], proj)
     assert loaded & NOT_FOR_A_PLAIN_RUN == {"jaxlint.formats.sarif", "jaxlint.review.baseline"}
@@ -198,6 +200,7 @@ def test_the_options_import_what_they_need(proj):
     assert loaded & NOT_FOR_A_PLAIN_RUN == {"jaxlint.fixes.run", "jaxlint.fixes.apply"}
 
 
+@pytest.mark.slow  # starts an interpreter
 def test_console_script_is_installed_and_agrees_with_python_dash_m(proj):
     import shutil
 

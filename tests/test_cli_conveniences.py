@@ -111,6 +111,7 @@ def run_on_tty(args, cwd, **extra_env):
     return rc, b"".join(chunks).decode()
 
 
+@pytest.mark.slow  # a real process on a pseudo-terminal
 def test_colour_on_a_terminal(proj):
     rc, out = run_on_tty(["m.py"], str(proj))
     assert rc == 1
@@ -133,6 +134,7 @@ def test_colour_on_a_terminal(proj):
         (["--output-file", "out.txt"], {}),
     ],
 )
+@pytest.mark.slow  # a real process on a pseudo-terminal
 def test_no_colour_on_a_terminal_when_asked(proj, args, extra):
     rc, out = run_on_tty([*args, "m.py"], str(proj), **extra)
     assert rc == 1
@@ -141,6 +143,7 @@ def test_no_colour_on_a_terminal_when_asked(proj, args, extra):
         assert (proj / "out.txt").read_text() == "\n".join(LINES) + "\n"
 
 
+@pytest.mark.slow  # a real process on a pseudo-terminal
 def test_empty_no_color_does_not_disable(proj):
     # NO_COLOR disables colour only when it is set to a non-empty value (no-color.org).
     rc, out = run_on_tty(["m.py"], str(proj), NO_COLOR="")

@@ -107,6 +107,7 @@ def _check_passes(check):
         return False
 
 
+@pytest.mark.slow  # runs JAX
 @pytest.mark.parametrize("path", PAIRS, ids=[_id(p) for p in PAIRS])
 def test_fixed_code_runs_under_jax(path):
     pytest.importorskip("jax")

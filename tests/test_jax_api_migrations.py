@@ -251,6 +251,7 @@ def test_config_keys_are_parsed_and_validated():
         parse_table({"target-jax": "0.5", "min-jax": "0.6"})
 
 
+@pytest.mark.slow  # starts an interpreter
 def test_bad_target_jax_is_a_usage_error(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.jaxlint]\ntarget-jax = "newest"\n')
     (tmp_path / "m.py").write_text(CODE)

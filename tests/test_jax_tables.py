@@ -2,6 +2,8 @@
 
 import pytest
 
+pytestmark = pytest.mark.slow  # imports JAX
+
 jax = pytest.importorskip("jax")
 
 from jaxlint.analysis import jax_api  # noqa: E402

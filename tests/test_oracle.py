@@ -39,6 +39,8 @@ import warnings
 
 import pytest
 
+pytestmark = pytest.mark.slow  # runs every fixture under JAX
+
 from requirements import require  # noqa: E402
 
 jax = require("jax")

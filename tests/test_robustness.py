@@ -444,6 +444,7 @@ runpy.run_module("jaxlint", run_name="__main__")
 """
 
 
+@pytest.mark.slow  # starts an interpreter
 def test_cli_unreadable_file(tmp_path):
     make_tree(tmp_path, {"a.py": GOOD, "secret.py": GOOD, "z.py": GOOD})
     p = subprocess.run(

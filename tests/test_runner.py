@@ -42,6 +42,7 @@ def always_pool(monkeypatch):
     monkeypatch.setattr(runner, "POOL_MIN_BYTES", 0)
 
 
+@pytest.mark.slow  # starts a worker pool
 def test_jobs_do_not_change_results_or_their_order(tree, always_pool):
     files = files_of(tree)
     one = dicts(runner.lint_each(files, Config(), jobs=1).findings)
@@ -57,6 +58,7 @@ def test_jobs_do_not_change_results_or_their_order(tree, always_pool):
     assert order == [p for p in files[::-1] if p in order]
 
 
+@pytest.mark.slow  # starts a worker pool
 def test_pool_with_cache_equals_single_process(tree, tmp_path_factory, always_pool):
     files = files_of(tree)
     ref = dicts(runner.lint_each(files, Config(), jobs=1).findings)
@@ -75,6 +77,7 @@ def test_a_handful_of_files_stays_in_process(tree, monkeypatch):
     assert runner.lint_each(files, Config(), jobs=4).findings == runner.lint_each(files, Config(), jobs=1).findings
 
 
+@pytest.mark.slow  # starts a worker pool
 def test_large_runs_use_the_pool(tree, monkeypatch):
     used = []
     real = runner._run_pool

@@ -3,7 +3,6 @@ attribute of that name in the module binds, when nothing else can set it."""
 
 from __future__ import annotations
 
-import weakref
 from typing import List, Optional, Tuple
 
 import libcst as cst
@@ -53,14 +52,13 @@ class AttributeValues:
         return out if own else None
 
 
-_BY_INDEX: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
 def attribute_values(index, classes) -> AttributeValues:
-    """The module's AttributeValues, built once per module index."""
-    found = _BY_INDEX.get(index)
+    """The module's AttributeValues, built once per module index.  Kept on the index itself:
+    a table keyed by the index (even weakly) whose values reach the index back would keep
+    every module's tree alive for the rest of the run."""
+    found = index.__dict__.get("_attribute_values")
     if found is None:
-        found = _BY_INDEX[index] = AttributeValues(index, classes)
+        found = index._attribute_values = AttributeValues(index, classes)
     return found
 
 

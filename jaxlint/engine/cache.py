@@ -108,10 +108,13 @@ def content_digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def settings_digest(config_key: str, rule_codes: Iterable[str]) -> str:
-    """Everything about the run (not the file) that changes results."""
+def settings_digest(config_key: str, rule_codes: Iterable[str], facts: bool = False) -> str:
+    """Everything about the run (not the file) that changes results (``facts``: whether the
+    findings carry the dynamic mode's facts)."""
     h = hashlib.sha256()
     h.update(build_digest().encode() + b"\0")
+    if facts:
+        h.update(b"facts\0")
     h.update(config_key.encode("utf-8", "surrogatepass") + b"\0")
     h.update(",".join(sorted(rule_codes)).encode() + b"\0")
     return h.hexdigest()
@@ -143,9 +146,9 @@ def finding_from_json(d: dict) -> Finding:
 class Cache:
     """A folder of entries.  ``get`` returns None on any miss; ``put`` never raises."""
 
-    def __init__(self, directory: str, config_key: str, rule_codes: Iterable[str]):
+    def __init__(self, directory: str, config_key: str, rule_codes: Iterable[str], facts: bool = False):
         self.directory = directory
-        self.settings = settings_digest(config_key, rule_codes)
+        self.settings = settings_digest(config_key, rule_codes, facts)
         self._ready = False
         self._folders: set = set()  # entry folders known to exist: one mkdir per folder and run
         self.hits = 0

@@ -22,7 +22,7 @@ from jaxlint import selectors
 from jaxlint.engine.noqa import apply_directives
 from jaxlint.syntax_errors import describe as describe_syntax_error
 from jaxlint.engine.reporting import Reports, materialise, rule_handlers
-from jaxlint.engine.source import bracket_nesting_error, decode_source, expression_depth_error, mentions_jax, read_regular_file
+from jaxlint.engine.source import bracket_nesting_error, decode_source, expression_depth_error, mentions_jax, parse_module, read_regular_file
 from jaxlint.findings import Finding
 from jaxlint.rules import RULES_BY_CODE, rules_for
 
@@ -45,17 +45,20 @@ def lint_source(
     config: Optional[Config] = None,
     rules=None,
     noqa: bool = True,
+    facts: bool = True,
 ) -> ModuleResult:
     """Lint one module given as text or bytes.  Never raises for bad input.
 
     ``path``: the path findings report, or a SourcePath when the file's real path (what the
     configuration's globs match) is another.  ``noqa=False`` leaves ``# noqa`` comments to the
-    caller (flake8 applies its own)."""
+    caller (flake8 applies its own).  ``facts=False`` leaves out the findings' structured facts,
+    which only the dynamic mode reads (the command line, the flake8 plugin and the language
+    server do not pay for them)."""
     with one_collection_per_module():
-        return _lint_source(source, path, config, rules, noqa)
+        return _lint_source(source, path, config, rules, noqa, facts)
 
 
-def _lint_source(source, where, config: Optional[Config], rules, noqa: bool) -> ModuleResult:
+def _lint_source(source, where, config: Optional[Config], rules, noqa: bool, facts: bool = True) -> ModuleResult:
     path = shown_path(where)
     config = config or Config()
     if rules is None:
@@ -79,7 +82,7 @@ def _lint_source(source, where, config: Optional[Config], rules, noqa: bool) -> 
     timer = time_budget(budget)
     try:
         with timer:
-            result = _parse_and_analyse(text, where, config, rules, noqa, enabled)
+            result = _parse_and_analyse(text, where, config, rules, noqa, enabled, facts)
         if not timer.expired:
             return result
         # The alarm went off in code that turned it into another error (a ``finally`` that
@@ -92,10 +95,10 @@ def _lint_source(source, where, config: Optional[Config], rules, noqa: bool) -> 
         )
 
 
-def _parse_and_analyse(text: str, where, config: Config, rules, noqa: bool, enabled) -> ModuleResult:
+def _parse_and_analyse(text: str, where, config: Config, rules, noqa: bool, enabled, facts: bool) -> ModuleResult:
     path = shown_path(where)
     try:
-        module = cst.parse_module(text)
+        module = parse_module(text)
     except cst.ParserSyntaxError as e:
         return ModuleResult(_meta(path, "JAX001", *describe_syntax_error(text, e), enabled))
     except RecursionError:
@@ -104,11 +107,11 @@ def _parse_and_analyse(text: str, where, config: Config, rules, noqa: bool, enab
         return ModuleResult(_meta(path, "JAX001", f"cannot parse file: {type(e).__name__}: {e}", 1, 1, enabled))
     try:
         try:
-            findings, calls = _analyse(module, text, path, config, rules)
+            findings, calls = _analyse(module, text, path, config, rules, facts)
         except RecursionError:
             # Deeply nested code (the parser accepts far more than the default recursion limit
             # lets the analysis walk): analyse again on a thread with room for it.
-            findings, calls = _run_deep(_analyse, module, text, path, config, rules)
+            findings, calls = _run_deep(_analyse, module, text, path, config, rules, facts)
     except RecursionError:
         return ModuleResult(_meta(path, "JAX002", "RecursionError: file too deeply nested for the analysis", 1, 1, enabled))
     except Exception as e:  # noqa: BLE001 - one file's bug must never stop a run
@@ -186,8 +189,9 @@ class time_budget:
         return False
 
 
-def _analyse(module: cst.Module, text: str, path: str, config: Config, rules):
-    """(findings before suppressions, call records) of a parsed module."""
+def _analyse(module: cst.Module, text: str, path: str, config: Config, rules, facts: bool = True):
+    """(findings before suppressions, call records) of a parsed module; ``facts``: derive the
+    findings' facts for the dynamic mode."""
     instances, handlers = rule_handlers(rules)
     reports = Reports()
     calls: List[dict] = []
@@ -200,7 +204,7 @@ def _analyse(module: cst.Module, text: str, path: str, config: Config, rules):
             check(analysis)
     if not reports.pending:
         return [], calls
-    return materialise(module, path, reports.pending, analysis.positions, analysis), calls
+    return materialise(module, path, reports.pending, analysis.positions, analysis if facts else None), calls
 
 
 DEEP_STACK_BYTES = 512 * 1024 * 1024
@@ -256,11 +260,11 @@ def _meta(path, code, detail, line, col, enabled) -> List[Finding]:
     ]
 
 
-def read_and_lint(path: str, display: str, config: Config, rules=None) -> ModuleResult:
+def read_and_lint(path: str, display: str, config: Config, rules=None, facts: bool = True) -> ModuleResult:
     """Read a file and lint it; unreadable files give a JAX001 finding."""
     try:
         data = read_regular_file(path)
     except OSError as e:
         enabled = {r.code for r in (rules or rules_for(config))}
         return ModuleResult(_meta(display, "JAX001", f"cannot read file: {e.strerror or e}", 1, 1, enabled))
-    return lint_source(data, display, config, rules)
+    return lint_source(data, display, config, rules, facts=facts)

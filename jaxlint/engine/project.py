@@ -41,7 +41,7 @@ from jaxlint.engine.collection import one_collection_per_module
 from jaxlint.engine.module_analysis import ModuleAnalysis
 from jaxlint.noqa import suppress as apply_noqa
 from jaxlint.engine.reporting import Reports, materialise, rule_handlers
-from jaxlint.engine.source import decode_source
+from jaxlint.engine.source import decode_source, parse_module
 from jaxlint.findings import Finding
 
 MAX_ROUNDS = 3
@@ -240,10 +240,11 @@ class _Target:
             argvals.append((cst.Arg(value=cst.Name("_"), keyword=cst.Name(kw)), Val(k, None, f)))
         self.analyzer.call_function(frame, None, (ref, None, [], {}), argvals, self_val)
 
-    def findings(self, config: Config) -> List[Finding]:
+    def findings(self, config: Config, facts: bool = False) -> List[Finding]:
         if not self.reports.pending:
             return []
-        out = materialise(self.analysis.module, self.display, self.reports.pending, self.analysis.positions, self.analysis)
+        a = self.analysis
+        out = materialise(a.module, self.display, self.reports.pending, a.positions, a if facts else None)
         ignored = config.ignored_for(SourcePath(self.path, self.display))
         if ignored:
             out = [f for f in out if not selectors.any_matches(f.code, ignored)]
@@ -263,13 +264,15 @@ def cross_module_findings(
     cache=None,
     silenced_out: Optional[list] = None,
     config_for=None,
+    facts: bool = False,
 ) -> List[Finding]:
     """Findings inside imported helpers of the run's modules, reached with traced arguments.
 
     ``files``: (path, display) of every linted file; ``calls_by_display``: the records each
     file's lint produced.  Findings already in ``existing`` (same place, same code) are not
     repeated.  ``silenced_out``: filled with (path, line, code) of the findings a ``# noqa``
-    silenced (they make the comment a used one)."""
+    silenced (they make the comment a used one).  ``facts``: derive the findings' facts (for
+    the dynamic mode)."""
     if not any(calls_by_display.values()):
         return []
     by_module: Dict[str, Tuple[str, str]] = {}
@@ -293,7 +296,7 @@ def cross_module_findings(
             try:
                 with open(path, "rb") as fh:
                     data = fh.read()
-                used[path] = content_digest(data)
+                digests[path] = group_deps[path] = content_digest(data)
                 text = decode_source(data)
                 tconfig, trules = config, rules
                 if config_for is not None:
@@ -301,7 +304,7 @@ def cross_module_findings(
 
                     tconfig = config_for(path)
                     trules = rules_for(tconfig)
-                t = _Target(path, display, cst.parse_module(text), text, tconfig, trules)
+                t = _Target(path, display, parse_module(text), text, tconfig, trules)
             except Exception:  # noqa: BLE001 - a file that fails here was already reported
                 t = None
         targets[modname] = t
@@ -377,57 +380,83 @@ def cross_module_findings(
                 exports.setdefault((info[display][0], rec["name"]), dict(rec, path=display, module=info[display][0]))
 
     package_imports: Dict[str, Dict[str, str]] = {}  # a package's imports, kept across rounds
-    resolved_exports: Dict[str, Optional[dict]] = {}
+    # qualified name -> (what it resolves to, the modules read to know it: path -> digest)
+    resolved_exports: Dict[str, Tuple[Optional[dict], Dict[str, str]]] = {}
 
-    def resolve_export(qual: str, hops: int = 0) -> Optional[dict]:
+    def resolve_export(qual: str, hops: int = 0, read: Optional[Dict[str, str]] = None) -> Optional[dict]:
         if hops == 0 and qual in resolved_exports:
-            return resolved_exports[qual]
+            found, known_from = resolved_exports[qual]
+            group_deps.update(known_from)
+            return found
+        read = {} if read is None else read
         mod, _, name = qual.rpartition(".")
         found = exports.get((mod, name))
         if found is None and hops < 3 and mod in by_module and not qual.startswith(KNOWN_APIS):
-            if os.path.basename(by_module[mod][0]) == "__init__.py":
+            path = by_module[mod][0]
+            if os.path.basename(path) == "__init__.py":
                 # a package re-exporting the function: ``from .utils import wrap``
                 if mod not in package_imports:
                     t = target(mod)
                     package_imports[mod] = dict(t.index.module_scope.imports) if t is not None else {}
+                if path in digests:
+                    read[path] = digests[path]
                 reexport = package_imports[mod].get(name)
                 if reexport is not None:
-                    found = resolve_export(absolute(reexport, mod, True), hops + 1)
+                    found = resolve_export(absolute(reexport, mod, True), hops + 1, read)
         if hops == 0:
-            resolved_exports[qual] = found
+            resolved_exports[qual] = (found, read)
+            group_deps.update(read)
         return found
 
     work = [(display, rec) for display, recs in sorted(calls_by_display.items()) for rec in recs if "provides" not in rec]
-    cache_key = None
+    # Incremental by dependency: the work on one target module (its records of one round) is
+    # cached on its own, keyed by those records and what the run knows of every module (names,
+    # and what each provides to host code), and checked on a hit against the contents of the
+    # modules that work read.  An edit re-runs only the work that read the edited module.
+    run_digest = ""
     if cache is not None:
-        # The records, and which modules the run has (a new module can resolve a record), make
-        # the key; the contents of the modules the phase read are checked on every hit.
-        blob = json.dumps([work, sorted(by_module.items())], sort_keys=True, separators=(",", ":")).encode()
-        cache_key = cache.key(hashlib.sha256(blob).hexdigest(), "<cross-module>")
-        hit = cache.get_json(cache_key)
-        if hit is not None and _deps_unchanged(hit.get("deps", [])):
-            seen = {(e.path, e.line, e.column, e.code) for e in existing}
-            found = [finding_from_json(d) for d in hit["findings"]]
-            if silenced_out is not None:
-                silenced_out.extend(tuple(x) for x in hit.get("silenced", []))
-            return [f for f in found if (f.path, f.line, f.column, f.code) not in seen]
-    used: Dict[str, str] = {}  # path -> content digest of every module the phase read
+        blob = json.dumps([sorted(info.items()), sorted(by_module.items()), sorted((list(k), v) for k, v in exports.items())], sort_keys=True, separators=(",", ":"))
+        run_digest = hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()
+    digests: Dict[str, Optional[str]] = {}  # path -> content digest, read once per run
+    group_deps: Dict[str, str] = {}  # path -> digest of the modules the current group read
+
+    def digest_of(path: str) -> Optional[str]:
+        if path not in digests:
+            try:
+                with open(path, "rb") as fh:
+                    digests[path] = content_digest(fh.read())
+            except OSError:
+                digests[path] = None
+        return digests[path]
+
     have = {(f.path, f.line, f.column, f.code) for f in existing}
     out: List[Finding] = []
     silenced: List[tuple] = []
 
-    def harvest() -> None:
-        # Findings of this round, then the parsed trees go: memory stays at one round's worth.
+    def harvest() -> Tuple[List[Finding], List[tuple]]:
+        # Findings of this group, then the parsed trees go: memory stays at one group's worth.
+        found: List[Finding] = []
+        quiet: List[tuple] = []
         for t in targets.values():
             if t is None:
                 continue
-            for f in t.findings(t.config):
-                if (f.path, f.line, f.column, f.code) not in have:
-                    have.add((f.path, f.line, f.column, f.code))
-                    out.append(f)
-            silenced.extend(t.silenced)
+            found.extend(t.findings(t.config, facts))
+            quiet.extend(t.silenced)
         targets.clear()
         paused.collect()
+        return found, quiet
+
+    def keep(found: List[Finding], quiet: List[tuple]) -> None:
+        for f in found:
+            if (f.path, f.line, f.column, f.code) not in have:
+                have.add((f.path, f.line, f.column, f.code))
+                out.append(f)
+        silenced.extend(quiet)
+
+    def group_key(module: str, group: list) -> str:
+        recs = [[qual, importer, info.get(importer), rec] for qual, importer, rec in group]
+        blob = json.dumps([run_digest, module, recs, sorted(set(uses.get(module, ())))], sort_keys=True, separators=(",", ":"))
+        return cache.key(hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest(), "<cross-module>")
 
     done = set()
     # Each target module's tree goes at the next harvest: collect then, not while it is read.
@@ -450,84 +479,102 @@ def cross_module_findings(
                 qual = absolute(rec["target"], modname, is_pkg)
                 items.append((qual.rpartition(".")[0], qual, importer, rec))
             items.sort(key=lambda it: it[0])  # one target module after the other: one tree in memory
-            current = None
+            groups: Dict[str, list] = {}
             for module, qual, importer, rec in items:
-                if module != current:
-                    harvest()
-                    current = module
                 # a module's host calls, and the classes it uses: each handled once for the module
                 key = ("host", module) if "host" in rec else ("uses", module) if "uses" in rec else (qual, repr(rec))
                 if key in done:
                     continue
                 done.add(key)
-                if "uses" in rec:
-                    is_pkg = info.get(importer, ("", False))[1]
-                    foreign, delegates = {}, {}
-                    for q in sorted(set(uses.get(module, ()))):
-                        tq, cls = resolve_class(absolute(q, module, is_pkg))
-                        if cls is not None:
-                            foreign[q] = cls
-                            delegates[id(tq.index.module_scope)] = tq.analyzer.classes
-                    t = target(module) if foreign and module else None
-                    if t is not None:
-                        try:
-                            t.reinterpret(foreign, delegates)
-                        except RecursionError:
-                            pass
-                    continue
-                if "host" in rec:
-                    if not module or resolve_export(qual) is None:
+                groups.setdefault(module, []).append((qual, importer, rec))
+            for module, group in groups.items():
+                gkey = group_key(module, group) if cache is not None else None
+                if gkey is not None:
+                    hit = cache.get_json(gkey)
+                    if hit is not None and all(digest_of(p) == d for p, d in hit.get("deps", [])):
+                        keep([finding_from_json(d) for d in hit["findings"]], [tuple(x) for x in hit.get("silenced", [])])
+                        next_work.extend((d, r) for d, r in hit.get("next", []))
                         continue
-                    t = target(module)
-                    if t is None:
-                        continue
-                    is_pkg = info.get(importer, ("", False))[1]
-
-                    def lookup(q, returned, module=module, is_pkg=is_pkg):
-                        found = resolve_export(absolute(q, module, is_pkg))
-                        if found is None or (found["provides"] == "factory") != returned:
-                            return None
-                        return found
-
-                    for path, built in t.host_paths(lookup):
-                        w = target(path.node.export["module"])
-                        if w is not None:
-                            w.wrapper_path(path, built)
-                    continue
-                if "member" in rec:
-                    t, cls, f = resolve_member(qual, rec["member"])
-                else:
-                    (t, ref), cls = resolve(qual), None
-                if t is None:
-                    continue
-                before = len(t.calls)
-                try:
-                    if cls is not None:
-                        t.follow_member(rec, cls, f, importer, rec["self"][0] != TRACED or is_pytree(qual))
-                    else:
-                        t.follow(rec, ref, importer)
-                except RecursionError:
-                    continue
-                for r in t.calls[before:]:
-                    next_work.append((t.display, r))
-            harvest()
+                group_deps.clear()
+                produced = _follow_group(module, group, uses, info, target, resolve, resolve_class, resolve_member, is_pytree, resolve_export)
+                found, quiet = harvest()
+                keep(found, quiet)
+                next_work.extend(produced)
+                if gkey is not None:
+                    cache.put_json(
+                        gkey,
+                        {
+                            "deps": sorted([p, d] for p, d in group_deps.items()),
+                            "findings": [finding_to_json(f) for f in found],
+                            "silenced": sorted(set(quiet)),
+                            "next": produced,
+                        },
+                    )
             if not next_work:
                 break
             work = next_work
-        harvest()
     out.sort(key=Finding.sort_key)
     if silenced_out is not None:
         silenced_out.extend(silenced)
-    if cache is not None and cache_key is not None:
-        cache.put_json(
-            cache_key,
-            {
-                "deps": sorted([p, d] for p, d in used.items()),
-                "findings": [finding_to_json(f) for f in out],
-                "silenced": sorted(set(silenced)),
-            },
-        )
     return out
+
+
+def _follow_group(module, group, uses, info, target, resolve, resolve_class, resolve_member, is_pytree, resolve_export) -> list:
+    """Follow the records of one round that lead into ``module``; returns the records the
+    followed code makes in turn, as (display, record)."""
+    next_work = []
+    for qual, importer, rec in group:
+        if "uses" in rec:
+            is_pkg = info.get(importer, ("", False))[1]
+            foreign, delegates = {}, {}
+            for q in sorted(set(uses.get(module, ()))):
+                tq, cls = resolve_class(absolute(q, module, is_pkg))
+                if cls is not None:
+                    foreign[q] = cls
+                    delegates[id(tq.index.module_scope)] = tq.analyzer.classes
+            t = target(module) if foreign and module else None
+            if t is not None:
+                try:
+                    t.reinterpret(foreign, delegates)
+                except RecursionError:
+                    pass
+            continue
+        if "host" in rec:
+            if not module or resolve_export(qual) is None:
+                continue
+            t = target(module)
+            if t is None:
+                continue
+            is_pkg = info.get(importer, ("", False))[1]
+
+            def lookup(q, returned, module=module, is_pkg=is_pkg):
+                found = resolve_export(absolute(q, module, is_pkg))
+                if found is None or (found["provides"] == "factory") != returned:
+                    return None
+                return found
+
+            for path, built in t.host_paths(lookup):
+                w = target(path.node.export["module"])
+                if w is not None:
+                    w.wrapper_path(path, built)
+            continue
+        if "member" in rec:
+            t, cls, f = resolve_member(qual, rec["member"])
+        else:
+            (t, ref), cls = resolve(qual), None
+        if t is None:
+            continue
+        before = len(t.calls)
+        try:
+            if cls is not None:
+                t.follow_member(rec, cls, f, importer, rec["self"][0] != TRACED or is_pytree(qual))
+            else:
+                t.follow(rec, ref, importer)
+        except RecursionError:
+            continue
+        for r in t.calls[before:]:
+            next_work.append((t.display, r))
+    return next_work
 
 
 def cross_module_phase(
@@ -536,6 +583,7 @@ def cross_module_phase(
     findings: List[Finding],
     config_for,
     cache_dir: Optional[str] = None,
+    facts: bool = False,
 ) -> List[Finding]:
     """``findings`` plus those of :func:`cross_module_findings`, for a run whose files each have
     their own configuration (``config_for(path)``).  A JAX004 (unused ``noqa``) made by the
@@ -549,20 +597,9 @@ def cross_module_phase(
     xcache = None
     if cache_dir:
         key = "|".join(sorted({config_for(p).key() for p, _ in files}))
-        xcache = Cache(cache_dir, key, tuple(r.code for r in rules))
+        xcache = Cache(cache_dir, key, tuple(r.code for r in rules), facts)
     silenced: list = []
     found = cross_module_findings(
-        files, calls_by_display, findings, first, rules, xcache, silenced_out=silenced, config_for=config_for
+        files, calls_by_display, findings, first, rules, xcache, silenced_out=silenced, config_for=config_for, facts=facts
     )
     return noqa.retract_unused(list(findings) + found, silenced)
-
-
-def _deps_unchanged(deps) -> bool:
-    for path, digest in deps:
-        try:
-            with open(path, "rb") as fh:
-                if content_digest(fh.read()) != digest:
-                    return False
-        except OSError:
-            return False
-    return True

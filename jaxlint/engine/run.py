@@ -38,6 +38,7 @@ def lint_files(
     respect_gitignore: bool = True,
     force_exclude: bool = False,
     files: Optional[Sequence[str]] = None,
+    facts: bool = False,
 ) -> RunResult:
     """Lint files and folders (recursively) as one run.
 
@@ -45,7 +46,9 @@ def lint_files(
     configuration file above it).  ``jobs``: worker processes (None: one per CPU).
     ``cache_dir``: the result cache folder, or None for no cache.  ``display``: the path a
     file's findings report.  ``stdin(config, rules)``: lints standard input, for the path "-".
-    ``files``: already discovered files (``paths`` is then not walked again)."""
+    ``files``: already discovered files (``paths`` is then not walked again).  ``facts``:
+    give each finding the structured facts the dynamic mode plans its checks from (computed
+    only when asked: a plain lint does not pay for them)."""
     if config is None:
         config = Config()
     config_for: ConfigFor = config if callable(config) else (lambda _p, c=config: c)
@@ -55,12 +58,12 @@ def lint_files(
         out.files, out.missing, out.warnings, out.errors = found.files, found.missing, found.warnings, found.errors
     else:
         out.files = list(files)
-    each = runner.lint_configured(out.files, config_for, jobs=jobs, cache_dir=cache_dir, display=display, stdin=stdin)
+    each = runner.lint_configured(out.files, config_for, jobs=jobs, cache_dir=cache_dir, display=display, stdin=stdin, facts=facts)
     findings = each.findings
     if each.calls:
         # Helpers imported from other modules of this run, called with traced arguments.
         pairs = [(p, display(p)) for p in out.files if p != "-"]
-        findings = cross_module_phase(pairs, each.calls, findings, config_for, cache_dir)
+        findings = cross_module_phase(pairs, each.calls, findings, config_for, cache_dir, facts)
     findings.sort(key=Finding.sort_key)
     out.findings = findings
     return out

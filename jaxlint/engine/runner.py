@@ -49,16 +49,17 @@ class EachResult:
     calls: Dict[str, list] = field(default_factory=dict)
 
 
-def _init_worker(config: Config, rule_codes: Tuple[str, ...], cache_dir: Optional[str]) -> None:
+def _init_worker(config: Config, rule_codes: Tuple[str, ...], cache_dir: Optional[str], facts: bool = False) -> None:
     rules = [RULES_BY_CODE[c] for c in rule_codes]
     _W["config"] = config
     _W["rules"] = rules
-    _W["cache"] = Cache(cache_dir, config.key(), rule_codes) if cache_dir else None
+    _W["facts"] = facts
+    _W["cache"] = Cache(cache_dir, config.key(), rule_codes, facts) if cache_dir else None
 
 
-def _lint_one(data: bytes, display: str, config: Config, rules, cache: Optional[Cache], key: Optional[str]):
+def _lint_one(data: bytes, display: str, config: Config, rules, cache: Optional[Cache], key: Optional[str], facts: bool = False):
     """(findings, cross-module call records) of one file."""
-    result = pipeline.lint_source(data, display, config, rules)
+    result = pipeline.lint_source(data, display, config, rules, facts=facts)
     if cache is not None and key is not None and result.cacheable:
         cache.put(key, result.findings, result.calls)
     return result.findings, result.calls
@@ -70,10 +71,10 @@ _FORKED_TODO: Optional[list] = None
 
 
 def _work(chunk) -> List[Tuple[int, Tuple[List[Finding], list]]]:
-    config, rules, cache = _W["config"], _W["rules"], _W["cache"]
+    config, rules, cache, facts = _W["config"], _W["rules"], _W["cache"], _W["facts"]
     if _FORKED_TODO is not None:
         chunk = [_FORKED_TODO[j] for j in chunk]
-    return [(i, _lint_one(data, display, config, rules, cache, key)) for i, data, display, key in chunk]
+    return [(i, _lint_one(data, display, config, rules, cache, key, facts)) for i, data, display, key in chunk]
 
 
 # -- main side ------------------------------------------------------------------------------
@@ -109,19 +110,21 @@ def lint_each(
     cache_dir: Optional[str] = None,
     display: Optional[Callable[[str], str]] = None,
     stdin: Optional[Callable[[], List[Finding]]] = None,
+    facts: bool = False,
 ) -> EachResult:
     """Findings for ``files`` in file order (each file's own findings sorted).
 
     ``jobs``: worker processes (None: one per CPU).  ``cache_dir``: the result cache folder, or
     None for no cache.  ``display``: maps a path to the path findings report (default: as
-    given).  ``stdin``: called for the path "-".  Each file's cross-module call records are
-    cached along with its findings."""
+    given).  ``stdin``: called for the path "-".  ``facts``: derive the findings' facts (for
+    the dynamic mode).  Each file's cross-module call records are cached along with its
+    findings."""
     if rules is None:
         rules = rules_for(config)
     rule_codes = tuple(r.code for r in rules)
     jobs = default_jobs() if jobs is None or jobs < 1 else jobs
     show = display or (lambda p: p)
-    cache = Cache(cache_dir, config.key(), rule_codes) if cache_dir else None
+    cache = Cache(cache_dir, config.key(), rule_codes, facts) if cache_dir else None
 
     results: List[Optional[List[Finding]]] = [None] * len(files)
     calls: List[list] = [[] for _ in files]
@@ -137,7 +140,7 @@ def lint_each(
             with open(path, "rb") as fh:
                 data = fh.read()
         except OSError:
-            results[i] = pipeline.read_and_lint(path, shown, config, rules).findings  # reports the error
+            results[i] = pipeline.read_and_lint(path, shown, config, rules, facts).findings  # reports the error
             continue
         key = None
         if cache is not None:
@@ -147,17 +150,17 @@ def lint_each(
                 results[i], calls[i] = hit
                 continue
         if stream:
-            results[i], calls[i] = _lint_one(data, shown, config, rules, cache, key)
+            results[i], calls[i] = _lint_one(data, shown, config, rules, cache, key, facts)
         else:
             todo.append((i, data, shown, key))
 
     if todo:
         total = sum(len(t[1]) for t in todo)
         if jobs > 1 and len(todo) >= POOL_MIN_FILES and total >= POOL_MIN_BYTES:
-            _run_pool(todo, results, calls, config, rule_codes, cache_dir if cache is not None else None, jobs)
+            _run_pool(todo, results, calls, config, rule_codes, cache_dir if cache is not None else None, jobs, facts)
         else:
             for i, data, shown, key in todo:
-                results[i], calls[i] = _lint_one(data, shown, config, rules, cache, key)
+                results[i], calls[i] = _lint_one(data, shown, config, rules, cache, key, facts)
 
     out = EachResult()
     for i, path in enumerate(files):
@@ -168,7 +171,7 @@ def lint_each(
     return out
 
 
-def _run_pool(todo, results, calls, config: Config, rule_codes, cache_dir, jobs: int) -> None:
+def _run_pool(todo, results, calls, config: Config, rule_codes, cache_dir, jobs: int, facts: bool = False) -> None:
     global _FORKED_TODO
     ctx = _pool_context()
     forked = ctx.get_start_method() == "fork"
@@ -180,7 +183,7 @@ def _run_pool(todo, results, calls, config: Config, rule_codes, cache_dir, jobs:
     _FORKED_TODO = todo if forked else None
     try:
         with ctx.Pool(
-            min(jobs, len(tasks)), initializer=_init_worker, initargs=(config, rule_codes, cache_dir)
+            min(jobs, len(tasks)), initializer=_init_worker, initargs=(config, rule_codes, cache_dir, facts)
         ) as pool:
             for done in pool.imap_unordered(_work, tasks):
                 for i, (findings, file_calls) in done:
@@ -197,6 +200,7 @@ def lint_configured(
     cache_dir: Optional[str] = None,
     display: Optional[Callable[[str], str]] = None,
     stdin: Optional[Callable[[Config, list], List[Finding]]] = None,
+    facts: bool = False,
 ) -> EachResult:
     """:func:`lint_each` where each file has its own configuration (``config_for(path)``):
     files that share one are linted together, so a run with one configuration is one batch."""
@@ -214,6 +218,7 @@ def lint_configured(
             cache_dir=cache_dir,
             display=display,
             stdin=(lambda c=config, r=rules: stdin(c, r)) if stdin is not None else None,
+            facts=facts,
         )
         out.findings.extend(each.findings)
         out.calls.update(each.calls)

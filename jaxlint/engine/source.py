@@ -9,6 +9,7 @@ import io
 import os
 import re
 import stat
+import threading
 import tokenize
 from typing import List, Optional, Sequence, Tuple
 
@@ -202,3 +203,38 @@ def mentions_jax(text: str, extra: Sequence[str] = ()) -> bool:
     if "jax" in text:
         return True
     return any(e.split(".")[0] in text for e in extra)
+
+
+_PARSE_LOCK = threading.Lock()
+
+
+def _unchecked(self) -> None:
+    pass
+
+
+def parse_module(text: str):
+    """``libcst.parse_module(text)`` without LibCST re-validating every node the parser builds.
+
+    Each node's constructor runs ``_validate`` (that whitespace is whitespace, that a name is an
+    identifier...): checks meant for trees built by hand, which a tree the parser built from
+    source passes by construction, and which cost about a quarter of the parse.  They are
+    switched off for the parse only (LibCST's own comment on ``CSTNode.__post_init__`` suggests
+    skipping them when parsing a file); nodes built afterwards, by fixes, are checked as usual.
+    The parse raises exactly what ``libcst.parse_module`` raises."""
+    import libcst as cst
+    from libcst._nodes.base import CSTNode
+
+    if threading.current_thread() is not threading.main_thread() or not _PARSE_LOCK.acquire(blocking=False):
+        # another thread builds nodes meanwhile (or parses): keep its checks
+        return cst.parse_module(text)
+    try:
+        checked = CSTNode.__dict__.get("__post_init__")
+        if checked is None or threading.active_count() > 1:
+            return cst.parse_module(text)
+        CSTNode.__post_init__ = _unchecked
+        try:
+            return cst.parse_module(text)
+        finally:
+            CSTNode.__post_init__ = checked
+    finally:
+        _PARSE_LOCK.release()

@@ -42,7 +42,7 @@ def _encode(text: str, encoding: str, bom: bool) -> bytes:
 
 
 def fix_text(text: str, display: str, cfg, rules, unsafe: bool) -> FixResult:
-    return fix_source(text, lambda t: lint_source(t, display, cfg, rules).findings, unsafe=unsafe)
+    return fix_source(text, lambda t: lint_source(t, display, cfg, rules, facts=False).findings, unsafe=unsafe)
 
 
 def unified_diff(before: str, after: str, display: str) -> str:
