@@ -853,16 +853,16 @@ def main_body(sink: Sink, src: Source, tr: Transform, car: Carrier, passes: bool
             x = {x}
             total = 0.0
             for i, limit in enumerate({values}):
-                total = total + {call('x', 'limit')}
-            print(total)
+                total = total + jnp.sum({call('x', 'limit')})
+            print(float(total))
             """
     if m == "fresh_jit":
         return f"""
             x = {x}
             total = 0.0
             for _ in range(3):
-                total = total + {call('x')}
-            print(total)
+                total = total + jnp.sum({call('x')})
+            print(float(total))
             """
     if m in ("weak_flip", "strong_start"):
         start = "0.0" if m == "weak_flip" else "jnp.zeros(())"
@@ -878,8 +878,8 @@ def main_body(sink: Sink, src: Source, tr: Transform, car: Carrier, passes: bool
             x = {x}
             total = 0.0
             for n in range(2, 5):
-                total = total + {call(piece)}
-            print(total)
+                total = total + jnp.sum({call(piece)})
+            print(float(total))
             """
     if m in ("batches", "even_batches"):
         size = 10 if m == "batches" else 12
@@ -888,15 +888,15 @@ def main_body(sink: Sink, src: Source, tr: Transform, car: Carrier, passes: bool
             batch_size = 4
             total = 0.0
             for start in range(0, data.shape[0], batch_size):
-                total = total + {call('data[start:start + batch_size]')}
-            print(total)
+                total = total + jnp.sum({call('data[start:start + batch_size]')})
+            print(float(total))
             """
     if m == "convention":
         return f"""
             x = {x}
-            limit = {arg}
-            first = run(x, limit)
-            second = run(x, limit=limit)
+            {src.param} = {arg}
+            first = run(x, {src.param})
+            second = run(x, {src.param}={src.param})
             print({fmt('first')}, {fmt('second')})
             """
     raise ValueError(m)

@@ -76,6 +76,8 @@ class Run:
 
 
 RUN = None
+RUNS = 0
+CLEAR_EVERY = 20
 
 
 def _code_of(fun):
@@ -95,6 +97,19 @@ def _code_of(fun):
             continue
         break
     return getattr(fun, "__code__", None)
+
+
+def _counted(fun):
+    """Whether ``fun`` is (or wraps) a function already counted: ``nnx.jit`` and
+    ``eqx.filter_jit`` hand a wrapper of it to ``jax.jit``, which must not count it again."""
+    for _ in range(10):
+        if getattr(fun, "_difftest_counted", False):
+            return True
+        nxt = getattr(fun, "__wrapped__", None) or getattr(fun, "func", None)
+        if nxt is None:
+            return False
+        fun = nxt
+    return False
 
 
 def _leaf_sig(leaf):
@@ -160,7 +175,7 @@ def counting(real):
             return lambda f: transform(f, *args, **kwargs)
         run = RUN
         code = _code_of(fun)
-        if run is None or code is None or code.co_filename != run.path:
+        if run is None or code is None or code.co_filename != run.path or _counted(fun):
             return real(fun, *args, **kwargs)
         key = f"{code.co_name}:{code.co_firstlineno}"
         run.created.setdefault(key, [])
@@ -169,12 +184,13 @@ def counting(real):
                 run.created[key].append(line)
 
         @functools.wraps(fun)
-        def traced(*a, **kw):
+        def traced(*a, **kw):  # the body runs once per trace
             r = RUN
             if r is not None:
                 r.traces[key] = r.traces.get(key, 0) + 1
             return fun(*a, **kw)
 
+        traced._difftest_counted = True
         return Compiled(real(traced, *args, **kwargs), key)
 
     return transform
@@ -252,7 +268,13 @@ def handle(req, limit):
         eager_out, eager_err, eager_lines = run_once(path, limit, eager=True)
         res["eager_output"] = eager_out[-2000:]
         res["eager_error"] = eager_err
-    jax.clear_caches()
+    global RUNS
+    RUNS += 1
+    if RUNS % CLEAR_EVERY == 0:
+        # The programs' functions are new objects in every run, so no cache entry of one
+        # program serves another; clearing now and then only bounds memory (clearing after each
+        # would compile JAX's own small functions again for every program).
+        jax.clear_caches()
     return res
 
 
