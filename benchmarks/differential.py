@@ -107,6 +107,23 @@ def check_fixes(records, tmp, jobs, limit):
     return counts
 
 
+def relint(doc: dict) -> dict:
+    """The same records linted again by this checkout's jaxlint (JAX's verdicts kept): how a
+    change to the analysis moves the numbers, without running the programs again."""
+    records = doc["records"]
+    for r in records:
+        if not r.get("dropped"):
+            r["jaxlint"] = lint(r["source"], f"program_{r['id']:05d}.py")
+    kept = [r for r in records if not r.get("dropped")]
+    summary = summarise(kept, doc["dropped"])
+    old = doc.get("summary", {})
+    for key in ("dropped_reasons", "run_seconds"):
+        if key in old:
+            summary[key] = old[key]
+    doc["summary"] = summary
+    return doc
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--programs", type=int, default=200)
@@ -116,7 +133,16 @@ def main(argv=None) -> int:
     ap.add_argument("--limit", type=int, default=20, help="seconds per program run")
     ap.add_argument("--fix-check", action="store_true", help="apply safe fixes to flagged programs and run them")
     ap.add_argument("--no-parts", action="store_true", help="leave the per-part table out")
+    ap.add_argument("--relint", metavar="JSON", help="lint the programs of an earlier run's JSON again (JAX's verdicts kept)")
     args = ap.parse_args(argv)
+    if args.relint:
+        with open(args.relint, encoding="utf-8") as fh:
+            doc = relint(json.load(fh))
+        print(table(doc["summary"], parts=not args.no_parts))
+        if args.json_out:
+            with open(args.json_out, "w", encoding="utf-8") as fh:
+                json.dump(doc, fh, indent=1)
+        return 0
 
     def progress(done, total):
         if sys.stderr.isatty() and (done % 50 == 0 or done == total):

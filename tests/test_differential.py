@@ -55,12 +55,12 @@ def test_recompilation_is_more_traces_than_signatures_or_shapes_changing_at_one_
     calls = [["f:1", sig, [10, 20], True], ["f:1", sig, [10, 21], False]]
     assert recompilation({"calls": calls, "traces": {"f:1": 1}, "created": {"f:1": [5]}}) is None
     calls[1][3] = True
-    assert recompilation({"calls": calls, "traces": {"f:1": 2}, "created": {"f:1": [5]}}) == [5, 10, 21]
+    assert recompilation({"calls": calls, "traces": {"f:1": 2}, "created": {"f:1": [5]}}) == ([5, 10, 21], 21)
     # two call sites, two shapes: two needed compilations; one site with two shapes: churn
     calls = [["f:1", sig, [10, 20], True], ["f:1", other, [10, 21], True]]
     assert recompilation({"calls": calls, "traces": {"f:1": 2}, "created": {}}) is None
     calls = [["f:1", sig, [10, 20], True], ["f:1", other, [10, 20], True]]
-    assert recompilation({"calls": calls, "traces": {"f:1": 2}, "created": {}}) == [10, 20]
+    assert recompilation({"calls": calls, "traces": {"f:1": 2}, "created": {}}) == ([10, 20], 20)
 
 
 def test_verdicts_use_the_family_on_a_failing_line():

@@ -17,11 +17,15 @@ Outcomes (each observed while the program runs, never taken from the generator):
   function), or when one call chain calls it with more than one signature.  The failing lines
   are the call chain of the call that traced again, and the lines where the compiled callable
   was made.
-- ``stale``: the run completed, and its output differs from the same program run under
-  ``jax.disable_jit()``: a value read after it changed showed the old one, or a side effect ran
-  a different number of times than the calls (the programs print what they computed and what
-  their effects left).  The failing line is the sink's effect line: the read or the effect
-  inside the traced code (where jaxlint reports JAX301/JAX302/JAX303/JAX306/JAX307).
+- ``stale``: the run completed, and its output differs from the reference run of the same
+  program: under ``jax.disable_jit()``, with ``jax.checkpoint`` as the function it wraps (it
+  caches its trace even with jit disabled).  A value read after it changed showed the old one,
+  or a side effect ran a different number of times than the calls (the programs print what
+  they computed and what their effects left).  The reference run is made for the programs of
+  category C (the others have no effect to observe).  The failing line is the sink's effect
+  line: the read or the effect inside the traced code (where jaxlint reports
+  JAX301/JAX302/JAX303/JAX306/JAX307).  It is the one fact a record takes from the program's
+  text rather than from the run: where the effect is, not whether it goes wrong.
 - ``ok``: it completed, compiled no more than needed, and printed what the eager run printed.
 
 A program whose run proves nothing is dropped and counted: a timeout, a crash of the worker, an
@@ -40,7 +44,7 @@ import subprocess
 import sys
 import threading
 import time
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "worker.py")
 
@@ -152,12 +156,14 @@ def run_all(paths: Dict[int, str], jobs: int, limit: int = 20, progress=None, ea
     return results
 
 
-def recompilation(res: dict) -> Optional[List[int]]:
-    """The failing lines when the run recompiled (see the module docstring), else None."""
+def recompilation(res: dict) -> Optional[Tuple[List[int], int]]:
+    """(the failing lines, the deepest line of the first call that compiled again) when the
+    run recompiled (see the module docstring), else None."""
     calls = res.get("calls") or []
     traces = res.get("traces") or {}
     created = res.get("created") or {}
     failing: List[int] = []
+    first: List[int] = []  # the chain of the first call that compiled again
     by_key: Dict[str, list] = {}
     for key, sig, chain, traced in calls:
         by_key.setdefault(key, []).append((tuple(map(tuple, sig)), tuple(chain), traced))
@@ -170,6 +176,7 @@ def recompilation(res: dict) -> Optional[List[int]]:
             for s, chain, traced in items:
                 if traced and s in seen:
                     failing.extend(chain)
+                    first = first or list(chain)
                 if traced:
                     seen.add(s)
         per_chain: Dict[tuple, set] = {}
@@ -179,11 +186,14 @@ def recompilation(res: dict) -> Optional[List[int]]:
             if len(ss) > 1:
                 bad = True
                 failing.extend(chain)
+                first = first or list(chain)
         if bad:
             failing.extend(created.get(key, []))
     if not failing:
         return None
-    return sorted(set(failing))
+    lines = sorted(set(failing))
+    # the deepest line of the first recompiling call's chain: the call of the compiled callable
+    return lines, (first[-1] if first else lines[-1])
 
 
 def label(category: str, res: dict, effect_lines: List[int]) -> dict:
@@ -201,7 +211,7 @@ def label(category: str, res: dict, effect_lines: List[int]) -> dict:
         return {"outcome": "dropped", "reason": f"eager run raised {res['eager_error']}"}
     stale = "eager_output" in res and res.get("output") != res.get("eager_output")
     if rec is not None and category == "R":
-        return {"outcome": "recompiles", "line": rec[-1], "lines": rec}
+        return {"outcome": "recompiles", "line": rec[1], "lines": rec[0]}
     if stale and category == "C":
         return {"outcome": "stale", "line": effect_lines[-1] if effect_lines else None, "lines": list(effect_lines)}
     if rec is not None:
