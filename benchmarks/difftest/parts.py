@@ -144,7 +144,7 @@ def sources(kind: str) -> List[Source]:
                 def tree_unflatten(cls, aux, children):
                     return cls(*children)
             """)),
-        Source("dict", 'cfg["limit"]', param="cfg", arg=f'{{"limit": {lit}, "rate": 0.1}}'),
+        Source("dict", "cfg['limit']", param="cfg", arg=f'{{"limit": {lit}, "rate": 0.1}}'),
         Source("tuple", "cfg[0]", param="cfg", arg=f"({lit}, {lit2})"),
         Source("closure", "limit", kernel_wrap="closure", defs=""),
         Source("global", "LIMIT", defs=f"LIMIT = {lit}"),
@@ -338,7 +338,7 @@ C_SINKS = [
     Sink("randomness", "C", f"""
         noise = RNG.normal(){EFFECT}
         out = x * {{v}} + noise
-        """, defs="RNG = np.random.default_rng(0)", main="twice"),
+        """, defs="RNG = np.random.default_rng(0)", main="report_rng"),
     Sink("jax_random", "C", f"""
         noise = jax.random.normal(jax.random.key(0)){EFFECT}
         out = x * {{v}} + noise
@@ -582,7 +582,8 @@ class Program:
     effect_lines: List[int]
 
 
-GUARD_SHARE = 0.25  # the share of programs whose sink is a guard (its correct form)
+GUARD_SHARE = 0.2  # the share of programs whose sink is a guard (its correct form)
+COMPILED_SHARE = 0.4  # the share drawn among the compiling transforms only (else among all)
 
 
 class Composer:
@@ -597,7 +598,9 @@ class Composer:
             others = [s for s in SINKS[category] if not s.guard]
             sink = self.rng.choice(guards if self.rng.random() < GUARD_SHARE else others)
             src = self.rng.choice([s for s in sources(sink.kind)])
-            tr = self.rng.choice(TRANSFORMS)
+            # half of the transforms compile (jit and its variants), half do not or only stage
+            compiled = [t for t in TRANSFORMS if t.jit]
+            tr = self.rng.choice(compiled if self.rng.random() < COMPILED_SHARE else TRANSFORMS)
             car = self.rng.choice(CARRIERS)
             prog = compose(category, src, sink, tr, car, self.rng)
             if prog is not None:
@@ -625,8 +628,10 @@ def compose(category: str, src: Source, sink: Sink, tr: Transform, car: Carrier,
         return None
     if src.kernel_wrap == "method" and (sink.main.startswith("method_self") or tr.decorator):
         return None
-    if sink.main == "fresh_jit" and tr.decorator:
-        return None
+    if sink.main == "fresh_jit" and (tr.decorator or car.name == "callable_arg"):
+        return None  # the transform is applied at the call: there is no compiled step to pass
+    if sink.main in ("weak_flip", "strong_start") and src.name == "helper_shape":
+        return None  # the carried value is a scalar: it has no first dimension
     if sink.main == "convention" and not passes:
         return None
     imports = {"import functools", "import jax", "import jax.numpy as jnp", "import numpy as np", "from jax import lax"}
@@ -760,7 +765,8 @@ def fresh_carrier(defs: str) -> str:
     """The carrier with the transform applied at the call, every time, instead of once."""
     defs = re.sub(r"\n *step = \{expr\}\n", "\n", defs)
     defs = defs.replace("self._step = {expr}", "self.calls = 0")
-    defs = defs.replace("self._step({args})", "{expr}({args})").replace("step({args})", "{expr}({args})")
+    defs = defs.replace("self._step({args})", "{expr}({args})")
+    defs = re.sub(r"(?<![\w.])step\(\{args\}\)", "{expr}({args})", defs)
     defs = defs.replace("run = {expr}", "def run({params}):\n    return {expr}({args})")
     return defs
 
@@ -811,7 +817,14 @@ def main_body(sink: Sink, src: Source, tr: Transform, car: Carrier, passes: bool
             x = {x}
             for _ in range(3):
                 result = {call('x')}
-            print("cached", "last" in CACHE, {fmt('result')})
+            print("cached", CACHE.get("last"), {fmt('result')})
+            """
+    if m == "report_rng":
+        return f"""
+            x = {x}
+            first = {call('x')}
+            second = {call('x + 1.0')}
+            print({fmt('first')}, {fmt('second')}, "next draw", RNG.random())
             """
     if m == "global_read":
         return f"""

@@ -203,7 +203,11 @@ def label(category: str, res: dict, effect_lines: List[int]) -> dict:
         if err in ("Timeout", "WorkerError", "SystemExit"):
             return {"outcome": "dropped", "reason": err.lower()}
         lines = res.get("lines") or []
-        if err not in AIMED[category] or not lines:
+        aimed = err in AIMED[category] or (
+            # ``jnp.zeros(n)`` with a traced ``n`` is a TypeError naming the tracer
+            category == "A" and err == "TypeError" and "Traced<" in (res.get("message") or "")
+        )
+        if not aimed or not lines:
             return {"outcome": "dropped", "reason": f"unaimed error {err}", "error": err}
         return {"outcome": "raises", "error": err, "line": lines[-1], "lines": sorted(set(lines))}
     rec = recompilation(res)

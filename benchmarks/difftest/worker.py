@@ -77,6 +77,7 @@ class Run:
 
 RUN = None
 RUNS = 0
+RUN_MESSAGE = [""]
 CLEAR_EVERY = 20
 
 
@@ -248,6 +249,7 @@ def run_once(path, limit, eager=False):
     except BaseException as e:  # noqa: BLE001 - anything the program raises is the answer
         err = type(e).__name__
         lines = _program_lines(e.__traceback__, path)
+        RUN_MESSAGE[0] = str(e)[:300]
     finally:
         signal.alarm(0)
     return out.getvalue(), err, lines
@@ -257,10 +259,11 @@ def handle(req, limit):
     global RUN
     path = req["path"]
     RUN = Run(path)
+    RUN_MESSAGE[0] = ""
     output, err, lines = run_once(path, limit)
     run = RUN
     RUN = None
-    res = {"id": req["id"], "output": output[-2000:], "error": err, "lines": lines}
+    res = {"id": req["id"], "output": output[-2000:], "error": err, "lines": lines, "message": RUN_MESSAGE[0]}
     res["traces"] = run.traces
     res["calls"] = [[k, [list(map(str, s)) for s in sig], chain, traced] for k, sig, chain, traced in run.calls]
     res["created"] = run.created
