@@ -73,6 +73,12 @@ class Transform:
         # over slices of its operands).
         self.stages = stages
 
+    @property
+    def runs_per_call(self) -> bool:
+        """The function runs as Python on every call: the trace is neither cached nor staged
+        (``vmap``, ``grad`` alone), so an effect in it happens once per call, as written."""
+        return not self.cached and not self.stages
+
 
 _JIT = Transform("jitted", cached=True, statics=True)
 _PMAP = Transform("pmapped", cached=True, statics=True, in_axes=True)

@@ -175,9 +175,8 @@ class OuterStateMutation(Rule):
             ctx.report(self, stmt, what=f"Item assignment into outer `{outer}`")
 
 
+
 def _runs_per_call(ctx) -> bool:
-    """The traced function runs, as Python, on every call: a transform that neither caches its
-    trace nor stages the function (``jax.vmap``, ``eqx.filter_vmap`` alone).  A write of a
-    Python value there happens once per call, as written; a tracer stored outside still leaks."""
-    t = ctx.frame.entry.transform
-    return not t.cached and not t.stages
+    """A write of a Python value where the function runs on every call (``vmap`` alone)
+    happens once per call, as written; a tracer stored outside still leaks."""
+    return ctx.frame.entry.transform.runs_per_call
