@@ -23,10 +23,11 @@ from difftest.truth import recompilation  # noqa: E402
 import differential  # noqa: E402
 
 SEED = 4242
-PROGRAMS = 120
+PROGRAMS = 80
 # Recall per category (found / failing) and the share of clean programs flagged, measured on
-# SEED with PROGRAMS programs, rounded down: a change may raise them, never lower them.
-THRESHOLDS = {"A": 0.0, "B": 0.0, "C": 0.0, "R": 0.0, "flagged": 1.0}
+# SEED with PROGRAMS programs (A 3/6, B 5/7, C 5/11, R 7/12; 0 of 43 clean programs flagged),
+# set just below: a change may raise recall, never lower it.
+THRESHOLDS = {"A": 0.49, "B": 0.7, "C": 0.45, "R": 0.58, "flagged": 0.03}
 
 
 def test_generation_is_deterministic_and_every_program_parses():
