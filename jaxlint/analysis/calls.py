@@ -223,17 +223,15 @@ class Analyzer:
             candidates += calls_of(f.name)
             if f.cls is not None:
                 candidates += calls_of("." + f.name)
-        else:
-            candidates += [c for name, _app in self._alias_names(app) for c in calls_of(name)]
+        candidates += [c for name, _app in self._alias_names(app) for c in calls_of(name)]
         for call, scope in candidates:
             func = call.func
             if func is site:
                 out.append((call, scope))  # jax.jit(f)(...)
                 continue
             if isinstance(func, cst.Name):
-                if isinstance(site, cst.Decorator):
-                    if scope.lookup_def(func.value) is f:
-                        out.append((call, scope))
+                if isinstance(site, cst.Decorator) and scope.lookup_def(func.value) is f:
+                    out.append((call, scope))
                 else:
                     owner = scope.lookup_scope(func.value)
                     if owner is not None and self.finder.aliases.get((id(owner), func.value)) is app:

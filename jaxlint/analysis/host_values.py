@@ -277,6 +277,19 @@ class _CallCollector(FastVisitor):
         return False
 
 
+def _calls_module_code(callee, module: Scope) -> bool:
+    """The callee of a module-level call may be code of the module (a function or class it
+    defines, or any name it binds other than an import): calling it may run traced code."""
+    while isinstance(callee, (cst.Attribute, cst.Subscript, cst.Call)):
+        callee = callee.value if not isinstance(callee, cst.Call) else callee.func
+    if not isinstance(callee, cst.Name):
+        return True
+    name = callee.value
+    if name in module.imports:
+        return False
+    return name in module.bindings
+
+
 def _target_names(t) -> List[str]:
     if isinstance(t, cst.Name):
         return [t.value]
@@ -571,6 +584,13 @@ class HostValues:
         run = self._run(owner)
         if run is None:
             return None
+        if owner.kind == "module" and len(binds) > 1 and name in run.final:
+            # ``TABLE = np.array(...)`` then ``TABLE = jnp.asarray(TABLE)``: a function that runs
+            # after the module has run reads the last value.  Only when nothing the module
+            # defines is called before that last binding (it could run the function earlier).
+            last = max(b.order for b in binds)
+            if not any(order < last and _calls_module_code(callee, owner) for callee, order in owner.calls):
+                return run.final[name]
         return run.assigned.get(name)
 
     # -- values of definitions ---------------------------------------------------------

@@ -73,6 +73,12 @@ class Transform:
         # over slices of its operands).
         self.stages = stages
 
+    @property
+    def runs_per_call(self) -> bool:
+        """The function runs as Python on every call: the trace is neither cached nor staged
+        (``vmap``, ``grad`` alone), so an effect in it happens once per call, as written."""
+        return not self.cached and not self.stages
+
 
 _JIT = Transform("jitted", cached=True, statics=True)
 _PMAP = Transform("pmapped", cached=True, statics=True, in_axes=True)
@@ -652,6 +658,40 @@ class TransformFinder:
             t, extra = found
             args = list(call.args)
             self._from_call(call, t, extra + args, scope)
+        self._name_aliases()
+
+    def _name_aliases(self) -> None:
+        """``run = step``, bound once, where ``step`` is a jitted def (``@jax.jit``) or an alias
+        of a jitted callable: ``run`` is that callable too (its calls are the callable's)."""
+        idx = self.index
+        scopes = [idx.module_scope] + [f.body_scope for f in idx.functions if f.body_scope is not None]
+        for _round in range(4):  # chains of names, a few deep
+            changed = False
+            for scope in scopes:
+                for name, binds in scope.bindings.items():
+                    if len(binds) != 1 or binds[0].kind != "assign" or not isinstance(binds[0].value, cst.Name):
+                        continue
+                    if (id(scope), name) in self.aliases:
+                        continue
+                    app = self._jitted_name(binds[0].value.value, scope)
+                    if app is not None:
+                        self.aliases[(id(scope), name)] = app
+                        changed = True
+            if not changed:
+                return
+
+    def _jitted_name(self, name: str, scope: Scope) -> Optional[Application]:
+        owner = scope.lookup_scope(name)
+        if owner is None:
+            return None
+        alias = self.aliases.get((id(owner), name))
+        if alias is not None:
+            return alias
+        f = scope.lookup_def(name)
+        if f is None or len(owner.bindings.get(name, ())) != 1:
+            return None
+        decorated = [a for a in self.by_func.get(id(f.node), ()) if isinstance(a.site, cst.Decorator)]
+        return decorated[0] if len(decorated) == 1 and decorated[0].transform.cached else None
 
     def _from_decorators(self, f: FuncInfo) -> None:
         node = f.node

@@ -75,6 +75,7 @@ def absolute(target: str, importer_module: str, importer_is_package: bool) -> st
 
 class _RemoteTransform:
     statics = in_axes = filtered = opaque_attrs = refs = False
+    runs_per_call = False  # not known across files: effects keep their findings
 
     def __init__(self, label: str, cached: bool, effects: bool, differentiated: bool):
         self.label = label

@@ -90,6 +90,8 @@ class OuterStateMutation(Rule):
     def on_name_write(self, ctx, target, name, v, stmt):
         if not ctx.frame.entry.transform.effects:
             return
+        if v.kind != TRACED and _runs_per_call(ctx):
+            return  # ``calls += 1`` under vmap alone: the function runs on every call
         kind = "nonlocal" if self._is_nonlocal(ctx, name) else "global"
         ctx.report(self, stmt, what=f"Assignment to {kind} `{name}`")
 
@@ -145,7 +147,7 @@ class OuterStateMutation(Rule):
             and isinstance(obj.value, cst.Name)
             and self._is_self(ctx, obj.value.value)
             and not ctx.frame.entry.transform.opaque_attrs
-            and (v.kind == TRACED or aug)
+            and (v.kind == TRACED or aug and not _runs_per_call(ctx))
             and (base.flags & (DICT | PYSEQ) or self._holds_container(ctx, obj))
         ):
             # ``self.cache[key] = x``: the container lives on the Python object, past the trace
@@ -162,11 +164,19 @@ class OuterStateMutation(Rule):
             return
         if base.outer is None:
             return
-        # A tracer stored outside leaks; ``COUNTS["calls"] += 1`` counts traces, not calls.
-        if v.kind != TRACED and not aug:
+        # A tracer stored outside leaks; ``COUNTS["calls"] += 1`` counts traces, not calls
+        # (except where every call is a trace of its own).
+        if v.kind != TRACED and (not aug or _runs_per_call(ctx)):
             return
         outer = base.outer[1]
         if kind == "attr":
             ctx.report(self, stmt, what=f"Attribute assignment on outer `{outer}`")
         else:
             ctx.report(self, stmt, what=f"Item assignment into outer `{outer}`")
+
+
+
+def _runs_per_call(ctx) -> bool:
+    """A write of a Python value where the function runs on every call (``vmap`` alone)
+    happens once per call, as written; a tracer stored outside still leaks."""
+    return ctx.frame.entry.transform.runs_per_call

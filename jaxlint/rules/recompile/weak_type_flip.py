@@ -7,7 +7,6 @@ from typing import Dict, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.scopes import FastVisitor
-from jaxlint.analysis.static_arguments import arguments_by_parameter
 from jaxlint.analysis.weak_types import ANY_ARRAY, KIND_NAMES, Fields, TypeEvaluator, Typ, literal_type, single_return
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
@@ -103,8 +102,7 @@ class WeakTypeFlip(Rule):
             if target is None:
                 continue
             loop = lc.innermost
-            pos = app.jit_positional()
-            args = list(arguments_by_parameter(app, call, pos))
+            args = list(lc.arguments())
             for a, pname in args:
                 if pname is None or pname in statics or not isinstance(a.value, cst.Name):
                     continue

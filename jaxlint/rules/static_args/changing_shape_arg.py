@@ -8,7 +8,6 @@ import libcst as cst
 
 from jaxlint.analysis.scopes import FastVisitor
 from jaxlint.analysis.transforms import resolve
-from jaxlint.analysis.static_arguments import arguments_by_parameter
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
 
@@ -92,7 +91,7 @@ class ChangingShapeArg(Rule):
             counters = _loop_counters(lc.scope, lc.order)
             if not counters:
                 continue
-            for a, pname in arguments_by_parameter(lc.app, lc.call, lc.app.jit_positional()):
+            for a, pname in lc.arguments():
                 if pname is None or pname in lc.statics:
                     continue
                 var = _shape_follows(a.value, counters, lc.scope)
@@ -111,7 +110,7 @@ class ChangingShapeArg(Rule):
             if not loops:
                 continue
             loop, span = loops[-1], lc.innermost
-            for a, pname in arguments_by_parameter(lc.app, lc.call, lc.app.jit_positional()):
+            for a, pname in lc.arguments():
                 if pname is None or pname in lc.statics:
                     continue
                 how = _grows(a.value, loop, span, lc.scope) or _ragged_batch(a.value, loop, lc.scope)
@@ -358,6 +357,7 @@ def _divisible(base, step, scope) -> bool:
     for b in binds:
         if isinstance(b.value, cst.Subscript) and _cut_to_multiple(b.value, step):
             return True
+    step = _literal(step, scope)
     if not isinstance(step, cst.Integer):
         return False
     if len(binds) != 1 or binds[0].kind != "assign" or not isinstance(binds[0].value, cst.Call):
@@ -367,11 +367,21 @@ def _divisible(base, step, scope) -> bool:
     if q not in SHAPE_FIRST and q not in ("arange",) or not ctor.args:
         return False
     shape = ctor.args[0].value
-    first = shape.elements[0].value if isinstance(shape, cst.Tuple) and shape.elements else shape
-    if not isinstance(first, cst.Integer) or (q == "arange" and len(ctor.args) != 1):
+    first = _literal(shape.elements[0].value if isinstance(shape, cst.Tuple) and shape.elements else shape, scope)
+    if not isinstance(first, (cst.Integer, cst.Float)) or (q == "arange" and len(ctor.args) != 1):
         return False
     size, bs = first.evaluated_value, step.evaluated_value
-    return bs > 0 and size % bs == 0
+    # ``jnp.arange(12.0)`` has 12 rows too
+    return bs > 0 and float(size).is_integer() and int(size) % bs == 0
+
+
+def _literal(expr, scope):
+    """A name bound once, in this scope, to a number literal stands for the literal."""
+    if isinstance(expr, cst.Name):
+        binds = scope.bindings.get(expr.value, ())
+        if len(binds) == 1 and binds[0].kind == "assign" and isinstance(binds[0].value, (cst.Integer, cst.Float)):
+            return binds[0].value
+    return expr
 
 
 class _Rounds(FastVisitor):

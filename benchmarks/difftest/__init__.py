@@ -1,0 +1,1 @@
+"""The differential test of jaxlint against JAX: generated programs, run and linted."""
