@@ -189,14 +189,37 @@ def expression_depth_error(text: str) -> Optional[Tuple[str, int, int]]:
     line = text.count("\n", 0, offset) + 1
     column = offset - (text.rfind("\n", 0, offset) + 1) + 1
     message = f"expression too deeply nested to analyse (more than {MAX_EXPRESSION_DEPTH} operators in one chain)"
+    error = _compile_error(text)
+    if error is not None:
+        message += f"; CPython cannot compile it either ({error})"
+    return message, line, column
+
+
+# The recursion limit a fresh interpreter starts with.  CPython's compiler scales its own depth
+# limit from the current recursion limit, so whether a deep chain compiles depends on it.
+_INTERPRETER_RECURSION_LIMIT = 1000
+
+
+def _compile_error(text: str) -> Optional[str]:
+    """Why ``python file.py`` could not compile ``text``, or None.  Compiling runs nothing.  It is
+    tried under the limit a fresh interpreter has, whatever this process raised it to (the deep
+    analysis does), so the answer is about the user's program, not about jaxlint's state."""
+    import sys
+
+    previous = sys.getrecursionlimit()
     try:
-        # Compiling runs nothing; it tells whether Python itself could load the file.
+        sys.setrecursionlimit(_INTERPRETER_RECURSION_LIMIT)
+    except RecursionError:  # this stack is already deeper than that: no answer
+        return None
+    try:
         compile(text, "<checked>", "exec", dont_inherit=True)
     except RecursionError:
-        message += "; CPython cannot compile it either (RecursionError: too deeply nested)"
+        return "RecursionError: too deeply nested"
     except (SyntaxError, ValueError, MemoryError) as e:
-        message += f"; CPython cannot compile it either ({type(e).__name__})"
-    return message, line, column
+        return type(e).__name__
+    finally:
+        sys.setrecursionlimit(previous)
+    return None
 
 
 def mentions_jax(text: str, extra: Sequence[str] = ()) -> bool:
