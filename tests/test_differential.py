@@ -80,8 +80,11 @@ def test_verdicts_use_the_family_on_a_failing_line():
 @pytest.mark.slow
 def test_fixed_seed_recall_and_silence(tmp_path):
     pytest.importorskip("jax")
-    doc = differential.evaluate(PROGRAMS, SEED, jobs=2, workdir=str(tmp_path))
+    doc = differential.evaluate(PROGRAMS, SEED, jobs=2, workdir=str(tmp_path), fix_check=True)
     s = doc["summary"]
+    # every safe fix applied to a flagged program, and the fixed program run as written and
+    # eagerly: none behaves otherwise than the intended repair
+    assert s["fixes"]["fixed_programs"] > 0 and s["fixes"]["changed"] == 0, s["fixes"]
     for cat in "ABCR":
         c = s["categories"][cat]
         assert c.get("failing", 0) > 0, cat
