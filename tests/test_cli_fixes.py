@@ -105,6 +105,7 @@ def test_add_noqa_silences_every_remaining_finding(proj):
     assert after.returncode == 0
 
 
+@pytest.mark.slow  # fixes every fixture twice
 def test_fix_on_every_fixture_parses_and_is_stable(tmp_path):
     tree = tmp_path / "fixtures"
     shutil.copytree(os.path.join(ROOT, "fixtures"), tree)

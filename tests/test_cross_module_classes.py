@@ -5,6 +5,8 @@ is defined, and what goes wrong there is reported in the class's file (fixtures/
 import os
 import shutil
 
+import pytest
+
 from fixture_units import ROOT, finding_keys, lint_package
 
 PKG = os.path.join(ROOT, "fixtures", "robot_pkg")
@@ -31,6 +33,7 @@ def test_methods_of_imported_classes_are_followed_where_the_class_is():
     assert "in step(), called with traced values from jitted walk() in robot_pkg/train.py" in by_line[("robot_pkg/models.py", 17)]
 
 
+@pytest.mark.slow  # starts a worker pool
 def test_two_processes_give_the_same_findings(monkeypatch):
     from jaxlint.engine import runner
 

@@ -5,6 +5,8 @@ call of the returned jitted function, or at the slot inside the wrapper."""
 import os
 import shutil
 
+import pytest
+
 from fixture_units import ROOT, finding_keys, lint_package
 
 PKG = os.path.join(ROOT, "fixtures", "factory_pkg")
@@ -29,6 +31,7 @@ def test_factories_and_wrappers_of_another_module():
     )
 
 
+@pytest.mark.slow  # starts a worker pool
 def test_two_processes_give_the_same_findings(monkeypatch):
     from jaxlint.engine import runner
 

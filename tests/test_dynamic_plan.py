@@ -4,6 +4,7 @@ every key it writes is one jaxlint.dynamic.protocol declares."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import glob
 import json
 import os
@@ -22,11 +23,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = sorted(glob.glob(os.path.join(ROOT, "fixtures", "**", "*.py"), recursive=True))
 
 
-def fixture_findings():
+@functools.lru_cache(maxsize=None)
+def fixture_findings() -> tuple:
+    """Every fixture's findings, linted once for all the tests that read them."""
     out = []
     for p in FIXTURES:
         out.extend(read_and_lint(p, p, Config()).findings)
-    return out
+    return tuple(out)
 
 
 def declared(td) -> set:

@@ -126,7 +126,13 @@ def sources():
             yield os.path.relpath(path, ROOT), fh.read()
 
 
-@pytest.mark.parametrize("name,text", list(sources()), ids=lambda v: v if isinstance(v, str) and len(v) < 80 else "")
+# The synthetic source is the rule-work loop's check; every real file of the package and the
+# fixtures is the slow sweep.
+@pytest.mark.parametrize(
+    "name,text",
+    [pytest.param(n, t, marks=() if n == "synthetic" else pytest.mark.slow) for n, t in sources()],
+    ids=lambda v: v if isinstance(v, str) and len(v) < 80 else "",
+)
 def test_fast_walk_records_what_libcst_visit_records(name, text):
     module = cst.parse_module(text)
     assert snapshot(ModuleIndex(module)) == snapshot(RefIndex(module))

@@ -78,6 +78,7 @@ def _third_party_missing(qualified: str) -> bool:
     return False
 
 
+@pytest.mark.slow  # imports JAX
 def test_table_matches_installed_jax():
     """Every name the table calls removed (as of the installed JAX) fails to resolve there, every
     name it calls deprecated warns on access, a name deprecated only later is still there, and
@@ -304,6 +305,7 @@ UNLOADED = textwrap.dedent(
 ).lstrip()
 
 
+@pytest.mark.slow  # starts an interpreter that runs JAX
 def test_unloaded_submodule_is_flagged_and_fails_under_jax():
     config = Config(select=("JAX603",), preview=True)
     found = [(f.line, f.column, f.end_column, f.code) for f in lint_source(UNLOADED, "m.py", config).findings]
@@ -317,6 +319,7 @@ def test_unloaded_submodule_is_flagged_and_fails_under_jax():
     assert subprocess.run([sys.executable, "-c", fixed], capture_output=True, env=env(), timeout=300).returncode == 0
 
 
+@pytest.mark.slow  # starts an interpreter that imports JAX
 def test_modules_the_table_says_import_jax_leaves_unloaded_are_unloaded():
     """The table's set is an over-approximation of what ``import jax`` loads: a module outside it
     is never loaded by ``import jax`` alone (then JAX603 is right to flag an access)."""

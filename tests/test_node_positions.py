@@ -49,7 +49,13 @@ def sources():
             yield os.path.relpath(p, ROOT), fh.read()
 
 
-@pytest.mark.parametrize("name,text", list(sources()), ids=lambda v: v if isinstance(v, str) and len(v) < 60 and "\n" not in v else "")
+# The odd sources are the rule-work loop's check; every fixture and analysis module is the slow
+# sweep.
+@pytest.mark.parametrize(
+    "name,text",
+    [pytest.param(n, t, marks=() if n.startswith("odd") else pytest.mark.slow) for n, t in sources()],
+    ids=lambda v: v if isinstance(v, str) and len(v) < 60 and "\n" not in v else "",
+)
 def test_every_node_has_position_providers_range(name, text):
     module = cst.parse_module(text)
     expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)

@@ -159,6 +159,7 @@ def test_chains_python_compiles_are_not_said_to_fail_there():
     assert f.message == "expression too deeply nested to analyse (more than 1000 operators in one chain)"
 
 
+@pytest.mark.slow  # large inputs
 def test_ordinary_long_data_is_not_a_chain():
     # Flat tables (commas between the terms) of negative numbers and strings are not nesting;
     # nor is a long run of adjacent string literals (LibCST parses it in linear time), nor the
@@ -185,6 +186,7 @@ def test_a_file_over_its_time_budget_is_reported_and_the_run_goes_on(tmp_path):
     ]
 
 
+@pytest.mark.slow  # large inputs
 def test_a_result_over_budget_is_not_cached(tmp_path):
     (tmp_path / "slow.py").write_text(_many_functions(8000))
     args = ["--isolated", "--cache-dir", str(tmp_path / "cache"), "slow.py"]

@@ -12,6 +12,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = sorted(glob.glob(os.path.join(ROOT, "fixtures", "**", "*.py"), recursive=True))
 
 
+@pytest.mark.slow  # parses every fixture twice
 def test_fixture_trees_equal_libcst_parse():
     assert len(FIXTURES) > 50
     for path in FIXTURES:

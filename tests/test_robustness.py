@@ -98,12 +98,15 @@ def with_decorators(src: str, decorator: str) -> str:
 quiet_syntax_warnings = pytest.mark.filterwarnings("ignore::SyntaxWarning")
 # Fuzzing takes its time; the rest of this file is quick.
 fuzz = pytest.mark.slow
+# Building the grammar's parser takes seconds: deferred to the first draw, so that collecting
+# this file (for any test run) does not pay it.
+python_programs = st.deferred(lambda: hypothesmith.from_grammar())
 
 
 @fuzz_settings(100)
 @fuzz
 @quiet_syntax_warnings
-@given(hypothesmith.from_grammar())
+@given(python_programs)
 def test_fuzz_generated_programs(src):
     lint_checked("import jax\n" + src)
 
@@ -111,7 +114,7 @@ def test_fuzz_generated_programs(src):
 @fuzz_settings(100)
 @fuzz
 @quiet_syntax_warnings
-@given(hypothesmith.from_grammar(), st.sampled_from(JAX_DECORATORS))
+@given(python_programs, st.sampled_from(JAX_DECORATORS))
 def test_fuzz_generated_programs_jitted(src, decorator):
     lint_checked(PRELUDE + with_decorators(src, decorator))
 
@@ -269,6 +272,7 @@ NESTED_500 = {
 }
 
 
+@pytest.mark.slow  # large inputs
 @pytest.mark.parametrize("kind", sorted(NESTED_500))
 def test_expression_nested_500_levels(kind):
     src = "import jax\n\n@jax.jit\ndef f(x):\n    if " + NESTED_500[kind](500) + ":\n        return x\n    return x\n"
@@ -573,6 +577,7 @@ def _determinism_tree(root):
     make_tree(root, files)
 
 
+@pytest.mark.slow  # starts worker pools, ten runs
 def test_output_is_deterministic_across_runs_and_jobs(tmp_path):
     from jaxlint.engine.runner import POOL_MIN_BYTES, POOL_MIN_FILES
 

@@ -27,6 +27,16 @@ def tree(tmp_path):
     return tmp_path
 
 
+@pytest.fixture
+def small_tree(tmp_path):
+    """A few fixtures, for the CLI wiring tests: what they check does not grow with the tree."""
+    for name in ("seed_chapter.py", "static_args.py", "debug_prints.py"):
+        shutil.copy(os.path.join(FIXTURES, name), tmp_path / name)
+    (tmp_path / "plain.py").write_text("x = 1\n")
+    (tmp_path / "broken.py").write_text("import jax\nif jax:\n")
+    return tmp_path
+
+
 def files_of(tree):
     return sorted(str(p) for p in tree.iterdir() if p.suffix == ".py")
 
@@ -118,6 +128,7 @@ def run_cli(argv, monkeypatch, cwd):
     return code, out.getvalue()
 
 
+@pytest.mark.slow  # starts worker pools
 def test_cli_output_is_byte_identical_for_any_jobs(tree, monkeypatch, always_pool):
     outs = set()
     for jobs in ("1", "2", "3"):
@@ -128,7 +139,8 @@ def test_cli_output_is_byte_identical_for_any_jobs(tree, monkeypatch, always_poo
     assert len(outs) == 1
 
 
-def test_cli_cache_options(tree, tmp_path_factory, monkeypatch):
+def test_cli_cache_options(small_tree, tmp_path_factory, monkeypatch):
+    tree = small_tree
     elsewhere = tmp_path_factory.mktemp("elsewhere")
     run_cli(["-q", "--no-cache", "."], monkeypatch, tree)
     assert not (tree / ".jaxlint_cache").exists()
@@ -143,7 +155,8 @@ def test_cli_cache_options(tree, tmp_path_factory, monkeypatch):
     assert ".jaxlint_cache" not in out2
 
 
-def test_cli_default_cache_sits_next_to_pyproject(tree, monkeypatch):
+def test_cli_default_cache_sits_next_to_pyproject(small_tree, monkeypatch):
+    tree = small_tree
     (tree / "pyproject.toml").write_text("[tool.jaxlint]\n")
     sub = tree / "sub"
     sub.mkdir()
@@ -152,7 +165,8 @@ def test_cli_default_cache_sits_next_to_pyproject(tree, monkeypatch):
     assert not (sub / ".jaxlint_cache").exists()
 
 
-def test_cli_stdin_among_files(tree, monkeypatch):
+def test_cli_stdin_among_files(small_tree, monkeypatch):
+    tree = small_tree
     src = "import jax\n\n@jax.jit\ndef f(x):\n    if x > 0:\n        return x\n    return -x\n"
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(src.encode())))
     code, out = run_cli(["--no-cache", "--stdin-filename", "mod.py", "-"], monkeypatch, tree)

@@ -16,7 +16,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities  
 
 from clirun import ROOT  # noqa: E402
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.asyncio, pytest.mark.slow]  # starts language-server processes
 
 # The server process writes the names of the modules it imported here when it exits.
 MODULES_DIR = tempfile.mkdtemp(prefix="jaxlint-server-modules-")
