@@ -15,6 +15,12 @@ own.  Three points where flake8's conventions differ from jaxlint's:
 
 A syntax error is reported by flake8 itself (E999) before any plugin runs.  A configuration
 jaxlint cannot read is a plugin failure, which flake8 reports in one line of its own.
+
+Results are cached in the ``jaxlint`` command's cache folder (``.jaxlint_cache`` next to the
+configuring pyproject.toml), keyed by the file's content, path and settings, so a file flake8
+saw before is not analysed again.  The entries are the plugin's own (its findings keep the
+``# noqa`` comments for flake8); ``--jaxlint-cache-dir`` moves them, ``--jaxlint-no-cache``
+turns the cache off.
 """
 
 from __future__ import annotations
@@ -24,9 +30,11 @@ from typing import Dict, Iterator, Optional, Sequence, Tuple
 
 from jaxlint import __version__
 from jaxlint.config import Config, ConfigError, load_config
+from jaxlint.engine.cache import Cache, content_digest, default_directory
 from jaxlint.engine.discovery import relpath
 from jaxlint.engine.pipeline import lint_source
 from jaxlint.engine.source import mentions_jax
+from jaxlint.rules import rules_for
 
 # flake8 lints many files of the same folders; pyproject.toml is read once per folder.
 _CONFIGS: Dict[str, Config] = {}
@@ -40,6 +48,24 @@ def _config_for(filename: str) -> Config:
         cfg = load_config([folder])
         _CONFIGS[folder] = cfg
     return cfg
+
+
+# One cache per folder and settings; flake8 creates a checker per file.
+_CACHES: Dict[Tuple[str, str], Cache] = {}
+# Set from flake8's options (parse_options): None for the default folder, "" for no cache.
+_CACHE_DIR: Optional[str] = None
+
+
+def _cache_for(config: Config, rules) -> Optional[Cache]:
+    directory = _CACHE_DIR if _CACHE_DIR is not None else default_directory(config.root)
+    if not directory:
+        return None
+    # The findings before ``# noqa`` (flake8 applies it): not the command's entries.
+    settings = config.key() + "\nnoqa: left to flake8"
+    cache = _CACHES.get((directory, settings))
+    if cache is None:
+        cache = _CACHES[(directory, settings)] = Cache(directory, settings, [r.code for r in rules])
+    return cache
 
 
 class ConfigurationFailure(Exception):
@@ -67,6 +93,19 @@ class JaxlintChecker:
         except ConfigError as e:
             raise ConfigurationFailure(str(e)) from None
 
+    @staticmethod
+    def add_options(manager) -> None:
+        manager.add_option("--jaxlint-cache-dir", metavar="DIR", parse_from_config=True, help="jaxlint's result cache folder (default: .jaxlint_cache next to pyproject.toml)")
+        manager.add_option("--jaxlint-no-cache", action="store_true", parse_from_config=True, help="do not read or write jaxlint's result cache")
+
+    @staticmethod
+    def parse_options(options) -> None:
+        global _CACHE_DIR
+        if getattr(options, "jaxlint_no_cache", False):
+            _CACHE_DIR = ""
+        else:
+            _CACHE_DIR = getattr(options, "jaxlint_cache_dir", None) or None
+
     def _source(self) -> str:
         if self.lines is not None:
             return "".join(self.lines)
@@ -79,6 +118,15 @@ class JaxlintChecker:
         # The cheap text gate: no LibCST parse for a file that never mentions jax.
         if not mentions_jax(text, config.extra_jit_decorators):
             return
-        findings = lint_source(text, relpath(self.filename), config, noqa=False, facts=False).findings
+        shown = relpath(self.filename)
+        rules = rules_for(config)
+        cache = _cache_for(config, rules)
+        key = cache.key(content_digest(text.encode("utf-8", "surrogateescape")), shown) if cache is not None else None
+        findings = cache.get(key) if cache is not None else None
+        if findings is None:
+            result = lint_source(text, shown, config, rules, noqa=False, facts=False)
+            findings = result.findings
+            if cache is not None and result.cacheable:
+                cache.put(key, findings, result.calls)
         for f in findings:
             yield f.line, f.column - 1, f"{f.code} {f.message}", type(self)

@@ -27,10 +27,11 @@ def _entry_point_installed() -> bool:
     return any(ep.name == "JAX" and ep.value == "jaxlint.flake8_plugin:JaxlintChecker" for ep in eps)
 
 
-def flake8(args, cwd=ROOT, tmp_path=None, stdin=None) -> subprocess.CompletedProcess:
+def flake8(args, cwd=ROOT, tmp_path=None, stdin=None, cache=False) -> subprocess.CompletedProcess:
     """Run the real flake8 with the plugin: through its installed entry point when jaxlint is
     installed (as in CI), otherwise declared as a local plugin (registering both would run it
-    twice).  PYTHONPATH makes either import this checkout's code."""
+    twice).  PYTHONPATH makes either import this checkout's code.  Without ``cache`` the plugin
+    neither reads nor writes its result cache."""
     if _entry_point_installed():
         opts = ["--isolated"]
     else:
@@ -39,6 +40,8 @@ def flake8(args, cwd=ROOT, tmp_path=None, stdin=None) -> subprocess.CompletedPro
         with open(cfg, "w") as fh:
             fh.write(f"[flake8:local-plugins]\nextension =\n    JAX = jaxlint.flake8_plugin:JaxlintChecker\npaths = {ROOT}\n")
         opts = ["--config", cfg]
+    if not cache:
+        opts.append("--jaxlint-no-cache")
     return subprocess.run(
         [sys.executable, "-m", "flake8", *opts, *args],
         cwd=cwd,
@@ -271,6 +274,58 @@ def test_text_gate_skips_parsing(monkeypatch):
     monkeypatch.setattr(libcst, "parse_module", boom)
     lines = ["import numpy as np\n", "def f(x):\n", "    if x > 0:\n", "        return x\n"]
     assert list(flake8_plugin.JaxlintChecker(None, os.path.join(ROOT, "nojax.py"), lines).run()) == []
+
+
+def _checker_runs(monkeypatch, tmp_path, options):
+    """Findings of two checkers on one file, and how many times the plugin analysed it."""
+    from jaxlint import flake8_plugin
+
+    monkeypatch.setattr(flake8_plugin, "_CACHES", {})
+    monkeypatch.setattr(flake8_plugin, "_CACHE_DIR", None)  # restored after the test
+    flake8_plugin.JaxlintChecker.parse_options(options)
+    analysed = []
+    real = flake8_plugin.lint_source
+
+    def counting(*a, **k):
+        analysed.append(a[1])
+        return real(*a, **k)
+
+    monkeypatch.setattr(flake8_plugin, "lint_source", counting)
+    path = tmp_path / "m.py"
+    path.write_text("import jax\n\n\n@jax.jit\ndef f(x):\n    if x > 0:  # noqa: JAX101\n        return x\n    return -x\n")
+    lines = path.read_text().splitlines(True)
+    runs = [list(flake8_plugin.JaxlintChecker(None, str(path), lines).run()) for _ in range(2)]
+    return runs, len(analysed)
+
+
+def test_a_file_seen_before_is_read_from_the_cache(monkeypatch, tmp_path):
+    from types import SimpleNamespace
+
+    cdir = tmp_path / "cache"
+    runs, analysed = _checker_runs(monkeypatch, tmp_path, SimpleNamespace(jaxlint_cache_dir=str(cdir), jaxlint_no_cache=False))
+    assert analysed == 1
+    # the same findings both times, the noqa'd one included (flake8 applies ``# noqa``)
+    assert runs[0] == runs[1] and [r[0] for r in runs[0]] == [6]
+    assert glob.glob(str(cdir / "*" / "*.json"))
+
+
+def test_no_cache_analyses_every_time_and_writes_nothing(monkeypatch, tmp_path):
+    from types import SimpleNamespace
+
+    runs, analysed = _checker_runs(monkeypatch, tmp_path, SimpleNamespace(jaxlint_cache_dir=str(tmp_path / "cache"), jaxlint_no_cache=True))
+    assert analysed == 2 and runs[0] == runs[1]
+    assert not (tmp_path / "cache").exists()
+
+
+def test_flake8_twice_with_the_cache_gives_the_same_report(tmp_path):
+    src = tmp_path / "m.py"
+    src.write_text("import jax\n\n\n@jax.jit\ndef f(x):\n    if x > 0:\n        return x\n    return -x\n")
+    args = ["--select", "JAX", "--jaxlint-cache-dir", str(tmp_path / "cache"), "m.py"]
+    first = flake8(args, cwd=str(tmp_path), tmp_path=tmp_path, cache=True)
+    again = flake8(args, cwd=str(tmp_path), tmp_path=tmp_path, cache=True)
+    assert first.stdout.decode().startswith("m.py:6:8: JAX101 ")
+    assert (again.returncode, again.stdout, again.stderr) == (first.returncode, first.stdout, first.stderr)
+    assert glob.glob(str(tmp_path / "cache" / "*" / "*.json"))
 
 
 def test_unicode_columns_match(tmp_path):
