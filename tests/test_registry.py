@@ -87,3 +87,27 @@ def test_preview_command_line_flag(a_preview_rule, tmp_path, monkeypatch, capsys
     capsys.readouterr()
     assert cli.main(["--no-cache", "--preview", "--format", "json", "m.py"]) == 1
     assert '"JAX401"' in capsys.readouterr().out
+
+
+def test_a_rule_with_an_unknown_status_is_refused_wherever_it_sits(tmp_path, monkeypatch):
+    import sys
+
+    from jaxlint.rules.registry import RegistryError, discover_rules
+
+    family = tmp_path / "fakerules" / "family"
+    family.mkdir(parents=True)
+    (tmp_path / "fakerules" / "__init__.py").write_text("")
+    (family / "__init__.py").write_text("")
+    # the bad status is on the first rule of its family, not the last
+    for name, code, status in (("a_rule", "JAX990", "beta"), ("b_rule", "JAX991", "stable")):
+        (family / f"{name}.py").write_text(
+            "from jaxlint.rules.base import Rule\n\n\n"
+            f"class R(Rule):\n    code = {code!r}\n    name = {name.replace('_', '-')!r}\n    status = {status!r}\n"
+        )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        with pytest.raises(RegistryError, match="JAX990: status must be one of stable, preview, not 'beta'"):
+            discover_rules("fakerules")
+    finally:
+        for m in [m for m in sys.modules if m == "fakerules" or m.startswith("fakerules.")]:
+            del sys.modules[m]

@@ -46,9 +46,9 @@ def discover_rules(package: str = RULES_PACKAGE) -> List[Type[Rule]]:
             if rule.code in found:
                 other = found[rule.code]
                 raise RegistryError(f"{rule.code} is defined twice: {other.__module__} and {module.__name__}")
+            if rule.status not in STATUSES:
+                raise RegistryError(f"{rule.code}: status must be one of {', '.join(STATUSES)}, not {rule.status!r}")
             found[rule.code] = rule
-        if rule.status not in STATUSES:
-            raise RegistryError(f"{rule.code}: status must be one of {', '.join(STATUSES)}, not {rule.status!r}")
     return [found[c] for c in sorted(found)]
 
 
