@@ -300,4 +300,6 @@ def test_a_rule_with_a_suggestion_and_a_fix_safety_has_a_fix():
         "safety": "safe",
         "edits": [{"text": "jax.tree.map", "line": 3, "column": 5, "end_line": 3, "end_column": 17}],
     }
+    # the suggestion carries the tier the rule declares, as the fix does
+    assert finding.suggestion == {"text": "jax.tree.map", "line": 3, "column": 5, "end_line": 3, "end_column": 17, "safety": "safe"}
     assert fix_source(source, lint).source == "import jax\n\ny = jax.tree.map(abs, [1, -2])  # migrate\n"

@@ -126,8 +126,9 @@ def materialise(module: cst.Module, path: str, pending: List[Pending], positions
                 "end_line": rng.end.line,
                 "end_column": rng.end.column + 1,
             }
-            if fix_safety is not None:
-                sugg["safety"] = fix_safety
+            # the finding's own tier (an API rename newer than min-jax is unsafe) wins over the rule's
+            if fix_safety or rule.fix_safety:
+                sugg["safety"] = fix_safety or rule.fix_safety
         if extra_context:
             context = dict(context or {}, **extra_context)
         if autofix is not None:

@@ -98,4 +98,5 @@ def materialise(fix: Fix, module: cst.Module, positions) -> Optional[Dict[str, A
 
 def from_suggestion(suggestion: Dict[str, Any], title: str, safety: str) -> Dict[str, Any]:
     """A rule's exact ``suggestion`` (text for the flagged span) as its fix."""
-    return {"title": title, "safety": safety, "edits": [dict(suggestion)]}
+    edit = {k: suggestion[k] for k in ("text", "line", "column", "end_line", "end_column")}
+    return {"title": title, "safety": safety, "edits": [edit]}
