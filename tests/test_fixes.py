@@ -303,3 +303,16 @@ def test_a_rule_with_a_suggestion_and_a_fix_safety_has_a_fix():
     # the suggestion carries the tier the rule declares, as the fix does
     assert finding.suggestion == {"text": "jax.tree.map", "line": 3, "column": 5, "end_line": 3, "end_column": 17, "safety": "safe"}
     assert fix_source(source, lint).source == "import jax\n\ny = jax.tree.map(abs, [1, -2])  # migrate\n"
+
+
+def test_a_chain_of_ternaries_is_fixed_from_the_inside_out():
+    source = (
+        "import jax\nimport jax.numpy as jnp\n\n\n@jax.jit\ndef clip(x):\n"
+        "    return -1.0 if x < -1.0 else 1.0 if x > 1.0 else x\n"
+    )
+    lint = lambda t: lint_source(t, "m.py", Config()).findings  # noqa: E731
+    # only the inner ternary offers a fix at first: the outer one's would overlap it
+    assert [(f.line, f.column, f.code, f.autofix is not None) for f in lint(source)] == [(7, 20, "JAX101", False), (7, 41, "JAX101", True)]
+    result = fix_source(source, lint, unsafe=True)
+    assert result.source.splitlines()[-1] == "    return jnp.where(x < -1.0, -1.0, jnp.where(x > 1.0, 1.0, x))"
+    assert len(result.fixed) == 2

@@ -81,6 +81,11 @@ def _reference(scope):
 
 
 def where_fix_ifexp(e: cst.IfExp, scope) -> Optional[Fix]:
+    if isinstance(e.body, cst.IfExp) or isinstance(e.orelse, cst.IfExp):
+        # A chain (``a if p else b if q else c``) is fixed from the inside out, one link per
+        # round of ``--fix``: the inner ternary's fix and this one's would overlap, and writing
+        # this one's text now would cost each link of a long chain the whole chain's length.
+        return None
     if not (_value_ok(e.body) and _value_ok(e.orelse)) or _comments(e):
         return None
     ref = _reference(scope)
