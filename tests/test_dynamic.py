@@ -139,9 +139,45 @@ def test_example_arguments_from_spec_call_site_annotation_default_and_named_tupl
     assert got == {
         ("arguments.py", 17, "JAX101"): ("confirmed", "TracerBoolConversionError tracing jitted from_spec()"),
         ("arguments.py", 25, "JAX102"): ("confirmed", "TracerBoolConversionError tracing jitted from_call_site()"),
-        ("arguments.py", 33, "JAX104"): ("confirmed", "ConcretizationTypeError tracing jitted from_annotation()"),
+        ("arguments.py", 33, "JAX104"): (
+            "confirmed",
+            'ConcretizationTypeError tracing jitted from_annotation() (arguments from `img: Float[Array, "2 8"]` as float32[2,8])',
+        ),
         ("arguments.py", 41, "JAX104"): ("confirmed", "ConcretizationTypeError tracing jitted static_with_default()"),
         ("arguments.py", 52, "JAX104"): ("confirmed", "ConcretizationTypeError tracing jitted from_named_tuple()"),
+    }
+
+
+def test_arguments_from_jaxtyping_shapes_and_shape_dtype_struct_defaults():
+    """A named dimension is one size across the parameters and two names are two sizes; a
+    dimension expression is computed; a ShapeDtypeStruct default (a module constant) gives an
+    array of its shape.  The detail names the annotations the arguments came from."""
+    path = os.path.join(DYN, "annotated_shapes.py")
+    got = statuses(run_dynamic([path]))
+    assert got == {
+        ("annotated_shapes.py", 22, "JAX101"): (
+            "confirmed",
+            "TracerBoolConversionError tracing jitted attention_scores() (arguments from "
+            '`queries: Float[Array, "seq d_model"]` as float32[3,4]; `keys: Float[Array, "seq d_model"]` as float32[3,4]; '
+            '`proj: Float[Array, "d_model d_head"]` as float32[4,5])',
+        ),
+        ("annotated_shapes.py", 32, "JAX104"): (
+            "confirmed",
+            "ConcretizationTypeError tracing jitted cross_entropy() (arguments from "
+            '`logits: Float[Array, "batch classes"]` as float32[3,4]; `labels: Int[Array, "batch"]` as int32[3])',
+        ),
+        # `n+1` is one longer than `n`: the concatenation and the sum trace
+        ("annotated_shapes.py", 39, "JAX102"): (
+            "confirmed",
+            "TracerBoolConversionError tracing jitted append_bos() (arguments from "
+            '`tokens: Float[Array, "n"]` as float32[3]; `padded: Float[Array, "n+1"]` as float32[4])',
+        ),
+        # the call passes a decoded request (not a value the source shows): the default's shape
+        ("annotated_shapes.py", 50, "JAX101"): (
+            "confirmed",
+            "TracerBoolConversionError tracing jitted serve() (arguments from the ShapeDtypeStruct default of `request` "
+            "as float32[4,16])",
+        ),
     }
 
 

@@ -29,6 +29,8 @@ class Value(TypedDict, total=False):
     src: str
     cls: str
     pos: List["Value"]
+    # An array read from an annotation also has the key "from" (a keyword, so not declared
+    # here): "`x: Float[Array, 'b n']`", "the ShapeDtypeStruct default of `x`".
 
 
 class Arg(TypedDict):
@@ -45,6 +47,9 @@ class ArgSet(TypedDict):
 
     source: str  # where the values come from: "call at line 12", "example spec", "... guesses"
     args: List[Arg]
+    # Optional "annotated": which arguments are arrays read from annotations, as a finding's
+    # detail names them ("`x: Float[Array, 'b n']` as float32[3,4]"); such a set is tried after
+    # the module's driver code.  Optional "captured": the driver code's values.
 
 
 class Constructor(TypedDict):
