@@ -432,7 +432,7 @@ def from_annotation(param: Param, scope: Scope, depth: int = 0, dims: Optional[D
                 if shape is None:
                     return None
                 v = arr(shape, JAXTYPING_DTYPES[last])
-                v["from"] = f"`{param.name}: {cst.Module([]).code_for_node(expr)}`"
+                v["origin"] = f"`{param.name}: {cst.Module([]).code_for_node(expr)}`"
                 return v
         return None
     name = dotted_name(expr)
@@ -551,7 +551,7 @@ def shape_dtype_default(param: Param, scope: Scope) -> Optional[dict]:
     if not isinstance(name, str) or name not in DTYPES.values():
         return None
     v = arr(shape, name)
-    v["from"] = f"the ShapeDtypeStruct default of `{param.name}`"
+    v["origin"] = f"the ShapeDtypeStruct default of `{param.name}`"
     return v
 
 
@@ -799,11 +799,11 @@ class Examples:
                 if key not in seen:
                     seen.add(key)
                     argset = {"source": label + (f", {gname} guesses" if used_guess else ""), "args": args}
-                    shown = [a for a in args if "from" in a["value"]]
+                    shown = [a for a in args if "origin" in a["value"]]
                     if shown and not used_guess:
                         # built from the annotations (jaxtyping shapes, ShapeDtypeStruct
                         # defaults): the finding's detail says so
-                        argset["annotated"] = "; ".join(f"{a['value']['from']} as {described(a['value'])}" for a in shown)
+                        argset["annotated"] = "; ".join(f"{a['value']['origin']} as {described(a['value'])}" for a in shown)
                     out.append(argset)
                 if not used_guess:
                     break

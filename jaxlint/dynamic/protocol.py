@@ -29,8 +29,9 @@ class Value(TypedDict, total=False):
     src: str
     cls: str
     pos: List["Value"]
-    # An array read from an annotation also has the key "from" (a keyword, so not declared
-    # here): "`x: Float[Array, 'b n']`", "the ShapeDtypeStruct default of `x`".
+    # an array read from an annotation: "`x: Float[Array, 'b n']`", "the ShapeDtypeStruct
+    # default of `x`" (the argument set then names it in ``annotated``)
+    origin: str
 
 
 class Arg(TypedDict):
@@ -42,14 +43,18 @@ class Arg(TypedDict):
     value: Value
 
 
-class ArgSet(TypedDict):
-    """One candidate set of example arguments."""
-
+class _ArgSet(TypedDict):
     source: str  # where the values come from: "call at line 12", "example spec", "... guesses"
     args: List[Arg]
-    # Optional "annotated": which arguments are arrays read from annotations, as a finding's
-    # detail names them ("`x: Float[Array, 'b n']` as float32[3,4]"); such a set is tried after
-    # the module's driver code.  Optional "captured": the driver code's values.
+
+
+class ArgSet(_ArgSet, total=False):
+    """One candidate set of example arguments."""
+
+    # which arguments are arrays read from annotations, as a finding's detail names them
+    # ("`x: Float[Array, 'b n']` as float32[3,4]"); such a set is tried after the module's
+    # driver code
+    annotated: str
 
 
 class Constructor(TypedDict):
