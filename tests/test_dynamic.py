@@ -181,6 +181,38 @@ def test_arguments_from_jaxtyping_shapes_and_shape_dtype_struct_defaults():
     }
 
 
+def test_stale_objects_reached_through_wrappers_methods_call_and_stored_jits_are_confirmed():
+    """The first call reaches the jitted function through a wrapper (and a wrapper of it), a
+    method passing an attribute `__init__` set, `__call__`, or a jitted function stored on the
+    instance: the function around runs as it is and the call after the change returns the old
+    result."""
+    path = os.path.join(ROOT, "fixtures", "stale_through_calls.py")
+    got = statuses(run_dynamic([path]))
+    stale = (
+        "after line {} changed `{}` ({}), jitted {}() reused the function compiled before and returned another result "
+        "than the function run eagerly (running {}())"
+    )
+    assert got == {
+        ("stale_through_calls.py", 43, "JAX307"): (
+            "confirmed",
+            stale.format(43, "config.temperature", "1.0 -> 0.5", "_scaled_logits", "anneal_temperature"),
+        ),
+        ("stale_through_calls.py", 53, "JAX307"): (
+            "confirmed",
+            stale.format(53, "config.temperature", "1.0 -> 0.5", "_scaled_logits", "decode_with_cooling"),
+        ),
+        ("stale_through_calls.py", 81, "JAX307"): ("confirmed", stale.format(81, "hparams.scale", "1.0 -> 2.0", "_reward", "retune_reward")),
+        ("stale_through_calls.py", 110, "JAX307"): (
+            "confirmed",
+            stale.format(110, "stats.mean", "0.0 -> 0.5", "_normalize", "refresh_statistics"),
+        ),
+        ("stale_through_calls.py", 134, "JAX307"): (
+            "confirmed",
+            stale.format(134, "schedule.lr", "0.1 -> 0.01", "sgd_update", "decay_learning_rate"),
+        ),
+    }
+
+
 class OverEagerIf(TracedIf):
     """Test-only: flags every `if` in a traced function, traced or not."""
 

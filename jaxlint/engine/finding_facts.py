@@ -183,12 +183,20 @@ class FactsDeriver:
                 return a
         return None
 
-    def related_call(self, node) -> Optional[dict]:
+    def related_call(self, node, inner=()) -> Optional[dict]:
         """``node`` (a related location) as a call of a jitted callable: the callable and the
-        module-level function around the call."""
+        module-level function around the call.  A call of a wrapper reaches the callable
+        through one of the ``inner`` related locations (its call in the wrapper)."""
         if not isinstance(node, cst.Call):
             return None
         app = self._app_called_by(node)
+        for n in inner:
+            if app is not None:
+                break
+            app = self._app_called_by(n) if isinstance(n, cst.Call) else None
+        if app is None:
+            # ``trainer.step(...)``: a jitted function stored on the instance by its class
+            app = self.analysis.static_objects.stored_apps.get(id(node))
         if app is None:
             return None
         callee = self.entry(app)
@@ -450,7 +458,7 @@ class FactsDeriver:
                 out["instance"] = instance
         related = fields.get("related")
         if frame is None and related:
-            rc = self.related_call(related[0][0])
+            rc = self.related_call(related[0][0], [r[0] for r in related[1:2]])
             if rc is not None:
                 out["related_call"] = rc
         if given is not None:

@@ -108,6 +108,8 @@ class MutatedStaticObject(Rule):
             w = change.write
             var = f"{change.name}.{w.attr}"
             related = [(change.first_call, f"{change.keeper.label} is compiled for `{change.name}` here")]
+            if change.through is not None:
+                related.append((change.through, f"the call above reaches {change.keeper.label} here"))
             if change.via is not None:
                 related.append((change.via, "the method that changes it is called here"))
             m.report(self, w.node, var=var, where=change.keeper.label, obj=change.name, related=related)
