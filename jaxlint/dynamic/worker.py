@@ -20,7 +20,7 @@ import re
 import sys
 import weakref
 
-from jaxlint.dynamic import drivers
+from jaxlint.dynamic import drivers, main_block
 from jaxlint.dynamic.imports import import_file
 
 jax = None
@@ -1573,6 +1573,8 @@ def _changed_values(watch):
 def check_stale(mod, path, check):
     """JAX307: run the code around the first call (a method twice on one instance) with the
     jitted function's calls recorded, and look at the calls made after the lines ran."""
+    if "main_lines" in check:
+        return main_block.check_stale(sys.modules[__name__], mod, path, check)
     watched = check["watched"]
     try:
         raw, _obj, cls = lookup(mod, watched["target"], path)
