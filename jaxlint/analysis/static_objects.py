@@ -96,6 +96,8 @@ class StaticObjects:
             return
         if any(b.kind != "param" for b in kc.scope.bindings.get(kc.name, ())):
             return  # rebound in the wrapper: what it passes on is not the argument
+        if not self._always_runs(kc.call, w):
+            return  # a call under a condition may not be made
         p = w.params
         if p.star_arg is not None and isinstance(p.star_arg, cst.Param) or p.star_kwarg is not None:
             return
@@ -120,7 +122,7 @@ class StaticObjects:
         if not (params and isinstance(passed.value, cst.Name) and passed.value.value == params[0].name.value):
             return
         me = params[0].name.value
-        if any(b.kind != "param" for b in scope.bindings.get(me, ())):
+        if any(b.kind != "param" for b in scope.bindings.get(me, ())) or not self._always_runs(call, m):
             return
         cls = m.cls
         init_param = self._stored_from_init(cls, passed.attr.value)
@@ -148,6 +150,17 @@ class StaticObjects:
         """``name`` holds one object in ``scope`` (what the instance stored is what changes)."""
         owner = scope.lookup_scope(name)
         return owner is not None and owner.kind != "class" and len(owner.bindings.get(name, ())) == 1
+
+    def _always_runs(self, call: cst.Call, f: FuncInfo) -> bool:
+        """``call`` is in a simple statement of ``f``'s body itself (not under an ``if``, a loop,
+        a ``try`` or a ``with``), outside conditional expressions and lambdas."""
+        body = f.node.body
+        if not isinstance(body, cst.IndentedBlock):
+            return False
+        for stmt in body.body:
+            if isinstance(stmt, cst.SimpleStatementLine) and _contains_unconditionally(stmt, call):
+                return True
+        return False
 
     def _stored_from_init(self, cls: ClassInfo, attr: str) -> Optional[Tuple[FuncInfo, str]]:
         """(``__init__``, its parameter) when ``self.attr = param`` in ``__init__`` is the only
@@ -278,7 +291,7 @@ class StaticObjects:
             if id(call) in seen or not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
                 continue
             for _key, attr, cls in stored:
-                if func.attr.value == attr and self._is_instance_of(func.value.value, scope, cls):
+                if func.attr.value == attr and self.instance_class(func.value.value, scope) is cls:
                     out.append(call)
                     self.stored_apps[id(call)] = app
                     break
@@ -517,6 +530,18 @@ class StaticObjects:
                 false = lambda k: isinstance(keywords.get(k), cst.Name) and keywords[k].value == "False"  # noqa: E731
                 return not (true("frozen") or true("unsafe_hash") or false("eq"))
         return False
+
+
+def _contains_unconditionally(root: cst.CSTNode, target: cst.CSTNode) -> bool:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node is target:
+            return True
+        if isinstance(node, (cst.IfExp, cst.BooleanOperation, cst.Lambda, cst.ListComp, cst.GeneratorExp, cst.DictComp, cst.SetComp)):
+            continue
+        stack.extend(node.children)
+    return False
 
 
 def _by_parameter(call: cst.Call, positional: List[str], kwonly: List[str]) -> Iterator[Tuple[cst.Arg, Optional[str]]]:
