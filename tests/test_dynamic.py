@@ -139,9 +139,77 @@ def test_example_arguments_from_spec_call_site_annotation_default_and_named_tupl
     assert got == {
         ("arguments.py", 17, "JAX101"): ("confirmed", "TracerBoolConversionError tracing jitted from_spec()"),
         ("arguments.py", 25, "JAX102"): ("confirmed", "TracerBoolConversionError tracing jitted from_call_site()"),
-        ("arguments.py", 33, "JAX104"): ("confirmed", "ConcretizationTypeError tracing jitted from_annotation()"),
+        ("arguments.py", 33, "JAX104"): (
+            "confirmed",
+            'ConcretizationTypeError tracing jitted from_annotation() (arguments from `img: Float[Array, "2 8"]` as float32[2,8])',
+        ),
         ("arguments.py", 41, "JAX104"): ("confirmed", "ConcretizationTypeError tracing jitted static_with_default()"),
         ("arguments.py", 52, "JAX104"): ("confirmed", "ConcretizationTypeError tracing jitted from_named_tuple()"),
+    }
+
+
+def test_arguments_from_jaxtyping_shapes_and_shape_dtype_struct_defaults():
+    """A named dimension is one size across the parameters and two names are two sizes; a
+    dimension expression is computed; a ShapeDtypeStruct default (a module constant) gives an
+    array of its shape.  The detail names the annotations the arguments came from."""
+    path = os.path.join(DYN, "annotated_shapes.py")
+    got = statuses(run_dynamic([path]))
+    assert got == {
+        ("annotated_shapes.py", 22, "JAX101"): (
+            "confirmed",
+            "TracerBoolConversionError tracing jitted attention_scores() (arguments from "
+            '`queries: Float[Array, "seq d_model"]` as float32[3,4]; `keys: Float[Array, "seq d_model"]` as float32[3,4]; '
+            '`proj: Float[Array, "d_model d_head"]` as float32[4,5])',
+        ),
+        ("annotated_shapes.py", 32, "JAX104"): (
+            "confirmed",
+            "ConcretizationTypeError tracing jitted cross_entropy() (arguments from "
+            '`logits: Float[Array, "batch classes"]` as float32[3,4]; `labels: Int[Array, "batch"]` as int32[3])',
+        ),
+        # `n+1` is one longer than `n`: the concatenation and the sum trace
+        ("annotated_shapes.py", 39, "JAX102"): (
+            "confirmed",
+            "TracerBoolConversionError tracing jitted append_bos() (arguments from "
+            '`tokens: Float[Array, "n"]` as float32[3]; `padded: Float[Array, "n+1"]` as float32[4])',
+        ),
+        # the call passes a decoded request (not a value the source shows): the default's shape
+        ("annotated_shapes.py", 50, "JAX101"): (
+            "confirmed",
+            "TracerBoolConversionError tracing jitted serve() (arguments from the ShapeDtypeStruct default of `request` "
+            "as float32[4,16])",
+        ),
+    }
+
+
+def test_stale_objects_reached_through_wrappers_methods_call_and_stored_jits_are_confirmed():
+    """The first call reaches the jitted function through a wrapper (and a wrapper of it), a
+    method passing an attribute `__init__` set, `__call__`, or a jitted function stored on the
+    instance: the function around runs as it is and the call after the change returns the old
+    result."""
+    path = os.path.join(ROOT, "fixtures", "stale_through_calls.py")
+    got = statuses(run_dynamic([path]))
+    stale = (
+        "after line {} changed `{}` ({}), jitted {}() reused the function compiled before and returned another result "
+        "than the function run eagerly (running {}())"
+    )
+    assert got == {
+        ("stale_through_calls.py", 43, "JAX307"): (
+            "confirmed",
+            stale.format(43, "config.temperature", "1.0 -> 0.5", "_scaled_logits", "anneal_temperature"),
+        ),
+        ("stale_through_calls.py", 53, "JAX307"): (
+            "confirmed",
+            stale.format(53, "config.temperature", "1.0 -> 0.5", "_scaled_logits", "decode_with_cooling"),
+        ),
+        ("stale_through_calls.py", 81, "JAX307"): ("confirmed", stale.format(81, "hparams.scale", "1.0 -> 2.0", "_reward", "retune_reward")),
+        ("stale_through_calls.py", 110, "JAX307"): (
+            "confirmed",
+            stale.format(110, "stats.mean", "0.0 -> 0.5", "_normalize", "refresh_statistics"),
+        ),
+        ("stale_through_calls.py", 134, "JAX307"): (
+            "confirmed",
+            stale.format(134, "schedule.lr", "0.1 -> 0.01", "sgd_update", "decay_learning_rate"),
+        ),
     }
 
 
@@ -1449,11 +1517,24 @@ REPORTS = sorted(glob.glob(os.path.join(DYN, "reports", "*.py")))
 
 def test_reductions_of_reported_bugs_are_confirmed_with_the_scripts_own_arguments():
     """Each file is a script reduced from a bug report: its arguments, a global or the object it
-    changes exist only once its `__main__` block ran up to the call."""
+    changes exist only once its `__main__` block ran up to the call (or, for a stale object,
+    past the change)."""
     got = statuses(run_dynamic(REPORTS))
     main = "(arguments from the call at line {} in the `__main__` block, run up to it)"
     assert got == {
         ("main_global.py", 11, "JAX101"): ("confirmed", "TracerBoolConversionError tracing jitted soft_threshold() " + main.format(18)),
+        # the calls and the change are the block's own statements: the block runs past the change
+        ("objective_target.py", 24, "JAX307"): (
+            "confirmed",
+            "after line 24 changed `objective.target` (1.0 -> 0.5), jitted ForceBalance.compute() reused the function "
+            "compiled before and returned another result than the function run eagerly (running the `__main__` block)",
+        ),
+        # the change is made by a setter the block calls (also before the first call)
+        ("reassigned_callback.py", 16, "JAX307"): (
+            "confirmed",
+            "after line 16 changed `self.rhs`, jitted Integrator.step() reused the function compiled before and returned "
+            "another result than the function run eagerly (running the `__main__` block)",
+        ),
         ("nested_objective.py", 20, "JAX101"): ("confirmed", "TracerBoolConversionError tracing fit() " + main.format(28)),
         ("stale_static.py", 27, "JAX307"): (
             "confirmed",

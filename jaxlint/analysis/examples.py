@@ -404,7 +404,9 @@ def _instance_value(expr, scope: Scope, depth: int) -> Optional[dict]:
     return {"k": "ctor", "cls": info.name, "pos": fields} if fields else None
 
 
-def from_annotation(param: Param, scope: Scope, depth: int = 0) -> Optional[dict]:
+def from_annotation(param: Param, scope: Scope, depth: int = 0, dims: Optional[Dict[str, int]] = None) -> Optional[dict]:
+    """A value of the annotated type; ``dims`` gives the named dimensions of jaxtyping shapes
+    one size each across the parameters of one function (filled as they first appear)."""
     ann = param.annotation
     if ann is None:
         return None
@@ -421,18 +423,17 @@ def from_annotation(param: Param, scope: Scope, depth: int = 0) -> Optional[dict
             dims_node = expr.slice[1].slice
             if isinstance(dims_node, cst.Index) and isinstance(dims_node.value, cst.SimpleString):
                 try:
-                    dims = dims_node.value.evaluated_value
+                    text = dims_node.value.evaluated_value
                 except Exception:  # noqa: BLE001
                     return None
-                if not isinstance(dims, str):
+                if not isinstance(text, str):
                     return None
-                shape = []
-                for d in dims.split():
-                    if d in ("...",) or d.startswith("*") or d.startswith("#") and d[1:] == "...":
-                        continue
-                    d = d.lstrip("#_")
-                    shape.append(int(d) if d.isdigit() else SIZE)
-                return arr(shape, JAXTYPING_DTYPES[last])
+                shape = jaxtyping_shape(text, {} if dims is None else dims)
+                if shape is None:
+                    return None
+                v = arr(shape, JAXTYPING_DTYPES[last])
+                v["origin"] = f"`{param.name}: {cst.Module([]).code_for_node(expr)}`"
+                return v
         return None
     name = dotted_name(expr)
     if name is None:
@@ -451,6 +452,112 @@ def from_annotation(param: Param, scope: Scope, depth: int = 0) -> Optional[dict
     if last in ("PRNGKey", "KeyArray"):
         return {"k": "expr", "src": "jax.random.PRNGKey(0)"}
     return None
+
+
+_DIM_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def jaxtyping_shape(text: str, dims: Dict[str, int]) -> Optional[List[int]]:
+    """The shape a jaxtyping dimension string describes (``"b n"``, ``"2 8"``, ``"n+1"``,
+    ``"#b n"``, ``"*batch c"``): a named dimension takes the size ``dims`` holds for it, else
+    the next free one (3, 4, 5, ...), so that one name is one size across the parameters and
+    two names are two sizes; a variadic dimension (``...``, ``*batch``) is none; an expression
+    of names and integers is computed.  None for what cannot be read."""
+    shape: List[int] = []
+    for d in text.split():
+        if d == "..." or d.startswith("*") or d.startswith("#*"):
+            continue
+        d = d.lstrip("#")
+        if d.isdigit():
+            shape.append(int(d))
+            continue
+        if d == "_" or d.startswith("_") and _DIM_NAME.fullmatch(d):
+            shape.append(SIZE)  # anonymous or unchecked: any size
+            continue
+        if "=" in d:
+            d = d.split("=", 1)[0]
+        for name in _DIM_NAME.findall(d):
+            if name not in dims:
+                dims[name] = SIZE + len(dims)
+        if _DIM_NAME.fullmatch(d):
+            shape.append(dims[d])
+            continue
+        size = _dim_expression(d, dims)
+        if size is None or size < 0:
+            return None
+        shape.append(size)
+    return shape
+
+
+def _dim_expression(src: str, dims: Dict[str, int]) -> Optional[int]:
+    try:
+        node = ast.parse(src, mode="eval").body
+    except SyntaxError:
+        return None
+
+    def ev(n) -> Optional[int]:
+        if isinstance(n, ast.Constant) and isinstance(n.value, int) and not isinstance(n.value, bool):
+            return n.value
+        if isinstance(n, ast.Name):
+            return dims.get(n.id)
+        if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)):
+            a, b = ev(n.left), ev(n.right)
+            if a is None or b is None:
+                return None
+            if isinstance(n.op, ast.Add):
+                return a + b
+            if isinstance(n.op, ast.Sub):
+                return a - b
+            if isinstance(n.op, ast.Mult):
+                return a * b
+            return a // b if b else None
+        return None
+
+    return ev(node)
+
+
+def shape_dtype_default(param: Param, scope: Scope) -> Optional[dict]:
+    """``x=jax.ShapeDtypeStruct((8, 4), jnp.float32)`` (or ``x=SPEC``, a module constant bound
+    once to one): an array of that shape and dtype."""
+    node = param.node
+    default = getattr(node, "default", None) if node is not None else None
+    if isinstance(default, cst.Name):
+        # a module constant: ``SPEC = jax.ShapeDtypeStruct(...)``, bound once
+        owner = scope.lookup_scope(default.value)
+        b = _nearest_binding(owner, default.value, None) if owner is not None and owner.parent is None else None
+        default = b.value if b is not None and b.kind == "assign" else None
+    if not isinstance(default, cst.Call) or resolve(default.func, scope) != "jax.ShapeDtypeStruct":
+        return None
+    args = {i: a.value for i, a in enumerate(a for a in default.args if a.keyword is None)}
+    for a in default.args:
+        if a.keyword is not None:
+            args[{"shape": 0, "dtype": 1}.get(a.keyword.value, a.keyword.value)] = a.value
+    if 0 not in args or 1 not in args:
+        return None
+    try:
+        shape = ast.literal_eval(cst.Module([]).code_for_node(args[0]))
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    if isinstance(shape, int):
+        shape = (shape,)
+    if not isinstance(shape, (tuple, list)) or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in shape):
+        return None
+    dt = args[1]
+    if isinstance(dt, cst.SimpleString):
+        name = dt.evaluated_value
+    else:
+        q = resolve(dt, scope)
+        name = q.rsplit(".", 1)[-1] if q is not None and q.startswith(("jax.numpy.", "numpy.")) else None
+    if not isinstance(name, str) or name not in DTYPES.values():
+        return None
+    v = arr(shape, name)
+    v["origin"] = f"the ShapeDtypeStruct default of `{param.name}`"
+    return v
+
+
+def described(v: dict) -> str:
+    """``float32[2,8]``: how a source's array value is named in a finding's detail."""
+    return f"{v['dtype']}[{','.join(str(d) for d in v['shape'])}]"
 
 
 def as_protocol(p: Param) -> dict:
@@ -644,8 +751,9 @@ class Examples:
         """Candidate argument sets ``{"source", "args"}``, best first; and the parameters only
         guesses could fill.  ``fill`` may complete a call site's values in place."""
         base: Dict[str, Optional[dict]] = {}
+        dims: Dict[str, int] = {}  # jaxtyping's named dimensions: one size across the parameters
         for p in params:
-            v = from_annotation(p, f.scope)
+            v = from_annotation(p, f.scope, dims=dims) or shape_dtype_default(p, f.scope)
             if v is not None:
                 base[p.name] = v
             elif p.has_default:
@@ -690,7 +798,13 @@ class Examples:
                 key = repr(args)
                 if key not in seen:
                     seen.add(key)
-                    out.append({"source": label + (f", {gname} guesses" if used_guess else ""), "args": args})
+                    argset = {"source": label + (f", {gname} guesses" if used_guess else ""), "args": args}
+                    shown = [a for a in args if "origin" in a["value"]]
+                    if shown and not used_guess:
+                        # built from the annotations (jaxtyping shapes, ShapeDtypeStruct
+                        # defaults): the finding's detail says so
+                        argset["annotated"] = "; ".join(f"{a['value']['origin']} as {described(a['value'])}" for a in shown)
+                    out.append(argset)
                 if not used_guess:
                     break
         return out[:MAX_ARGSETS], guessed

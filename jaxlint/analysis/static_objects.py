@@ -52,14 +52,19 @@ class KeptCall(NamedTuple):
     call: cst.Call
     scope: Scope
     order: int
+    through: Optional[cst.Call] = None  # a call of a wrapper: the jitted function's call in it
+
+
+WRAPPER_DEPTH = 2  # wrappers of wrappers followed
 
 
 class StaleChange(NamedTuple):
     write: AttributeWrite  # what changes the attribute (the line to report)
     name: str  # the variable whose attribute changes
     keeper: Keeper
-    first_call: cst.Call  # a call of the jitted function before the change
+    first_call: cst.Call  # a call of the jitted function before the change (or of a wrapper)
     via: Optional[cst.Call]  # the method call that makes the change, if it is made in a method
+    through: Optional[cst.Call] = None  # the jitted function's call in the wrapper, if any
 
 
 class StaticObjects:
@@ -71,9 +76,136 @@ class StaticObjects:
         self.classes = classes
         self._reads: Dict[Tuple[int, str], Set[str]] = {}
         self._where = {id(c): (s, o) for c, s, o in index.calls}
+        # ``trainer.step(...)`` calls of a jitted function stored on an instance: the application
+        self.stored_apps: Dict[int, Application] = {}
 
     # -- what is passed where ------------------------------------------------------------
     def kept_calls(self) -> Iterator[KeptCall]:
+        for kc in self._direct_kept_calls():
+            yield kc
+            yield from self._through_wrappers(kc, WRAPPER_DEPTH)
+
+    def _through_wrappers(self, kc: KeptCall, depth: int) -> Iterator[KeptCall]:
+        """A plain module-level function that hands its parameter on to the kept slot
+        (``def predict(x, cfg): return forward(x, cfg)``): its calls pass their argument's
+        object to the jitted function as it is, so ``predict(x, cfg)`` is a kept call too."""
+        w = kc.scope.func
+        if depth <= 0 or w is None or kc.scope is not w.body_scope or w.is_lambda or w.is_method or w.scope.parent is not None:
+            return
+        if self.finder.is_traced_def(w) or kc.name not in w.all_param_names():
+            return
+        if any(b.kind != "param" for b in kc.scope.bindings.get(kc.name, ())):
+            return  # rebound in the wrapper: what it passes on is not the argument
+        if not self._always_runs(kc.call, w):
+            return  # a call under a condition may not be made
+        p = w.params
+        if p.star_arg is not None and isinstance(p.star_arg, cst.Param) or p.star_kwarg is not None:
+            return
+        positional = [x.name.value for x in w.positional_params()]
+        for call, scope, order in self._calls_of(w):
+            for arg, pname in _by_parameter(call, positional, [x.name.value for x in p.kwonly_params]):
+                if pname == kc.name and isinstance(arg.value, cst.Name):
+                    through = kc.through or kc.call
+                    outer = KeptCall(kc.keeper, arg.value.value, call, scope, order, through)
+                    yield outer
+                    yield from self._through_wrappers(outer, depth - 1)
+
+    def _through_methods(self, keeper: Keeper, passed: cst.Attribute, call: cst.Call, scope: Scope) -> Iterator[KeptCall]:
+        """A method that passes ``self.config`` on (``def apply(self, x): return forward(x,
+        self.config)``), on an instance built from a variable its ``__init__`` stores there
+        (``model = Model(config)``): ``model.apply(x)`` (``model(x)`` for ``__call__``) passes
+        ``config``'s object, so it is a kept call of ``config``."""
+        m = scope.func
+        if m is None or scope is not m.body_scope or m.cls is None or m.is_lambda or self.finder.is_traced_def(m):
+            return
+        params = m.positional_params()
+        if not (params and isinstance(passed.value, cst.Name) and passed.value.value == params[0].name.value):
+            return
+        me = params[0].name.value
+        if any(b.kind != "param" for b in scope.bindings.get(me, ())) or not self._always_runs(call, m):
+            return
+        cls = m.cls
+        init_param = self._stored_from_init(cls, passed.attr.value)
+        if init_param is None:
+            return
+        init, pname = init_param
+        init_positional = [x.name.value for x in init.positional_params()][1:]
+        init_kwonly = [x.name.value for x in init.params.kwonly_params]
+        for outer, oscope, order in self.index.calls:
+            func = outer.func
+            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value == m.name:
+                obj = func.value.value
+            elif isinstance(func, cst.Name) and m.name == "__call__":
+                obj = func.value
+            else:
+                continue
+            built = self._only_construction(obj, oscope, cls)
+            if built is None:
+                continue
+            for arg, name in _by_parameter(built, init_positional, init_kwonly):
+                if name == pname and isinstance(arg.value, cst.Name) and self._bound_once(arg.value.value, oscope):
+                    yield KeptCall(keeper, arg.value.value, outer, oscope, order, call)
+
+    def _bound_once(self, name: str, scope: Scope) -> bool:
+        """``name`` holds one object in ``scope`` (what the instance stored is what changes)."""
+        owner = scope.lookup_scope(name)
+        return owner is not None and owner.kind != "class" and len(owner.bindings.get(name, ())) == 1
+
+    def _always_runs(self, call: cst.Call, f: FuncInfo) -> bool:
+        """``call`` is in a simple statement of ``f``'s body itself (not under an ``if``, a loop,
+        a ``try`` or a ``with``), outside conditional expressions and lambdas."""
+        body = f.node.body
+        if not isinstance(body, cst.IndentedBlock):
+            return False
+        for stmt in body.body:
+            if isinstance(stmt, cst.SimpleStatementLine) and _contains_unconditionally(stmt, call):
+                return True
+        return False
+
+    def _stored_from_init(self, cls: ClassInfo, attr: str) -> Optional[Tuple[FuncInfo, str]]:
+        """(``__init__``, its parameter) when ``self.attr = param`` in ``__init__`` is the only
+        binding of the attribute in the class's methods."""
+        init = cls.body_scope.defs.get("__init__")
+        if init is None or init.body_scope is None:
+            return None
+        writes = self._self_writes(cls, attr)
+        if len(writes) != 1 or writes[0].scope is not init.body_scope or writes[0].in_place:
+            return None
+        value = writes[0].value
+        if not isinstance(value, cst.Name) or value.value not in init.all_param_names():
+            return None
+        if any(b.kind != "param" for b in init.body_scope.bindings.get(value.value, ())):
+            return None
+        return init, value.value
+
+    def _only_construction(self, name: str, scope: Scope, cls: ClassInfo) -> Optional[cst.Call]:
+        """The ``Cls(...)`` call that ``name``, bound once in ``scope``, holds."""
+        owner = scope.lookup_scope(name)
+        if owner is not scope:
+            return None
+        binds = scope.bindings.get(name, ())
+        if len(binds) != 1 or binds[0].kind != "assign":
+            return None
+        value = binds[0].value
+        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
+            return None
+        owner = scope.lookup_scope(value.func.value)
+        if owner is None or owner.classes.get(value.func.value) is not cls:
+            return None
+        return value
+
+    def _calls_of(self, f: FuncInfo) -> List[Tuple[cst.Call, Scope, int]]:
+        by = getattr(self, "_by_callee", None)
+        if by is None:
+            by = self._by_callee = {}
+            for call, scope, order in self.index.calls:
+                if isinstance(call.func, cst.Name):
+                    target = scope.lookup_def(call.func.value)
+                    if target is not None:
+                        by.setdefault(id(target.node), []).append((call, scope, order))
+        return by.get(id(f.node), [])
+
+    def _direct_kept_calls(self) -> Iterator[KeptCall]:
         for app in self.finder.applications:
             if not app.transform.cached or app.transform.filtered:
                 continue
@@ -88,12 +220,18 @@ class StaticObjects:
                 keeper = Keeper(app, me, label, False)
                 yield from self._method_calls(app, keeper)
             pos = app.jit_positional()
-            for call in self.analyzer.call_sites(app):
+            calls = list(self.analyzer.call_sites(app))
+            if not app.bound_self and not f.is_method:
+                calls.extend(self._stored_calls(app, calls))
+            for call in calls:
                 where = self._where.get(id(call))
                 if where is None:
                     continue
                 scope, order = where
                 for arg, pname in arguments_by_parameter(app, call, pos):
+                    if pname in statics and isinstance(arg.value, cst.Attribute):
+                        yield from self._through_methods(Keeper(app, pname, label, False), arg.value, call, scope)
+                        continue
                     if pname is None or not isinstance(arg.value, cst.Name):
                         continue
                     name = arg.value.value
@@ -130,6 +268,46 @@ class StaticObjects:
                 continue
             if self._is_instance_of(obj, scope, cls):
                 yield KeptCall(keeper, obj, call, scope, order)
+
+    def _stored_calls(self, app: Application, known: List[cst.Call]) -> List[cst.Call]:
+        """``trainer.step(x, cfg)`` where the class's method stored the jitted function on its
+        instance (``self.step = jax.jit(scaled, static_argnums=1)``)."""
+        stored = set()
+        for w in self.index.attribute_writes:
+            if w.value is not app.site or w.in_place:
+                continue
+            f = w.scope.func
+            params = f.positional_params() if f is not None and f.cls is not None and not f.is_lambda else []
+            if params and params[0].name.value == w.name:
+                stored.add((id(f.cls.node), w.attr, f.cls))
+        # an attribute the class also binds to something else may not hold the jitted function
+        stored = {(k, attr, cls) for k, attr, cls in stored if all(w.value is app.site for w in self._self_writes(cls, attr))}
+        if not stored:
+            return []
+        seen = {id(c) for c in known}
+        out = []
+        for call, scope, _order in self.index.calls:
+            func = call.func
+            if id(call) in seen or not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
+                continue
+            for _key, attr, cls in stored:
+                if func.attr.value == attr and self.instance_class(func.value.value, scope) is cls:
+                    out.append(call)
+                    self.stored_apps[id(call)] = app
+                    break
+        return out
+
+    def _self_writes(self, cls: ClassInfo, attr: str) -> List[AttributeWrite]:
+        """Every binding of ``self.attr`` in a method of ``cls`` (also ``+=`` and in-place)."""
+        out = []
+        for w in self.index.attribute_writes:
+            f = w.scope.func
+            if w.attr != attr or f is None or f.cls is not cls or f.is_lambda:
+                continue
+            params = f.positional_params()
+            if params and params[0].name.value == w.name:
+                out.append(w)
+        return out
 
     def _stored_as(self, app: Application) -> List[str]:
         site = app.site
@@ -277,8 +455,8 @@ class StaticObjects:
                 if before is None:
                     continue
                 seen.add(id(w.node))
-                first_call = next(c.call for c in calls if c.order == before)
-                out.append(StaleChange(w, name, keeper, first_call, via))
+                first = next(c for c in calls if c.order == before)
+                out.append(StaleChange(w, name, keeper, first.call, via, first.through))
         return out
 
     def _own_state_of_repeated_method(self, scope: Scope, name: str) -> bool:
@@ -352,6 +530,32 @@ class StaticObjects:
                 false = lambda k: isinstance(keywords.get(k), cst.Name) and keywords[k].value == "False"  # noqa: E731
                 return not (true("frozen") or true("unsafe_hash") or false("eq"))
         return False
+
+
+def _contains_unconditionally(root: cst.CSTNode, target: cst.CSTNode) -> bool:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node is target:
+            return True
+        if isinstance(node, (cst.IfExp, cst.BooleanOperation, cst.Lambda, cst.ListComp, cst.GeneratorExp, cst.DictComp, cst.SetComp)):
+            continue
+        stack.extend(node.children)
+    return False
+
+
+def _by_parameter(call: cst.Call, positional: List[str], kwonly: List[str]) -> Iterator[Tuple[cst.Arg, Optional[str]]]:
+    """(argument, the parameter of a plain function it lands on) up to the first ``*``/``**``."""
+    i = 0
+    for a in call.args:
+        if a.star:
+            return
+        if a.keyword is None:
+            yield a, positional[i] if i < len(positional) else None
+            i += 1
+        else:
+            k = a.keyword.value
+            yield a, k if k in positional or k in kwonly else None
 
 
 def _is_attribute_of(e, name: str) -> bool:

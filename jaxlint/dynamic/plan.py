@@ -195,8 +195,16 @@ def _plan_stale(check: dict, facts: FindingFacts) -> Check:
         return _none(check, "the finding names no call of a jitted function that the change follows")
     if not facts.attribute:
         return _none(check, "the finding names no attribute that changes")
-    runner = related["runner"]
     check["kind"] = "stale"
+    check["watched"] = related["callee"]
+    check["attribute"] = facts.attribute
+    check["call_line"] = related.get("line")
+    if related.get("main"):
+        # the script's __main__ block makes the calls: it runs, past the change
+        check["main_lines"] = list(related.get("lines") or [])
+        check["drivers"] = []
+        return check  # type: ignore[return-value]
+    runner = related["runner"]
     check["drivers"] = [_driver(runner, "call")]
     check["watched"] = related["callee"]
     check["attribute"] = facts.attribute

@@ -29,6 +29,9 @@ class Value(TypedDict, total=False):
     src: str
     cls: str
     pos: List["Value"]
+    # an array read from an annotation: "`x: Float[Array, 'b n']`", "the ShapeDtypeStruct
+    # default of `x`" (the argument set then names it in ``annotated``)
+    origin: str
 
 
 class Arg(TypedDict):
@@ -40,11 +43,18 @@ class Arg(TypedDict):
     value: Value
 
 
-class ArgSet(TypedDict):
-    """One candidate set of example arguments."""
-
+class _ArgSet(TypedDict):
     source: str  # where the values come from: "call at line 12", "example spec", "... guesses"
     args: List[Arg]
+
+
+class ArgSet(_ArgSet, total=False):
+    """One candidate set of example arguments."""
+
+    # which arguments are arrays read from annotations, as a finding's detail names them
+    # ("`x: Float[Array, 'b n']` as float32[3,4]"); such a set is tried after the module's
+    # driver code
+    annotated: str
 
 
 class Constructor(TypedDict):
@@ -200,6 +210,10 @@ class RelatedCall(TypedDict, total=False):
     line: int
     callee: Callee
     runner: Callee
+    # or, for calls the script's ``if __name__ == "__main__":`` block makes: ``main`` True and
+    # the block's lines that make the change besides the finding's (a setter's call)
+    main: bool
+    lines: List[int]
 
 
 class Nested(TypedDict):
@@ -247,7 +261,9 @@ ErrorPatternPair = List[str]  # [exception class name, message regex ("" for any
 #   call; a method twice on one instance) with the calls of ``watched`` recorded; confirmed
 #   when, after the lines changed ``attribute``, a call with that object reuses the compiled
 #   function and returns another result than the function run eagerly; refuted when such a
-#   call traces again;
+#   call traces again.  With ``main_lines`` the script's ``__main__`` block is the driver: its
+#   assignments, imports and definitions, the statements that call ``watched`` and those on
+#   the change's lines run, up to the first such call after the change;
 # * ``host_calls`` (recompiles, the loop's values not the loop variable's): run the drivers as
 #   they are, counting the traces and compilations of each call of ``watched`` made while the
 #   lines (from ``call_line``) run; confirmed when a call after the first compiles again
@@ -316,6 +332,8 @@ Check = TypedDict(
         "watched": Callee,  # stale, host_calls: the jitted callable whose calls are recorded
         "attribute": str,  # stale: the attribute the lines change, as the code there names it
         "repeat": bool,  # stale: the driver is a method, run twice on one instance
+        # stale: no drivers; the script's __main__ block runs past the change (these lines too)
+        "main_lines": List[int],
         "every": bool,  # host_calls: each call after the first must compile again
         "nested": Nested,  # capture: the traced function is made inside the driver
     },

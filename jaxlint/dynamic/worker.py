@@ -20,7 +20,7 @@ import re
 import sys
 import weakref
 
-from jaxlint.dynamic import drivers
+from jaxlint.dynamic import drivers, main_block
 from jaxlint.dynamic.imports import import_file
 
 jax = None
@@ -469,8 +469,8 @@ def resolve_target(mod, driver, path):
 def _buildable_without_guesses(driver):
     """Whether some argument set of the driver holds no guess and can be built."""
     for argset in driver.get("argsets") or []:
-        if argset["source"].endswith("guesses") or argset.get("captured"):
-            continue
+        if argset["source"].endswith("guesses") or argset.get("captured") or argset.get("annotated"):
+            continue  # shapes read from annotations come after the module's own driver code
         try:
             prepare(argset, driver, abstract=False)
         except Exception:  # noqa: BLE001 - a global of the module missing, a constructor failing
@@ -1573,6 +1573,8 @@ def _changed_values(watch):
 def check_stale(mod, path, check):
     """JAX307: run the code around the first call (a method twice on one instance) with the
     jitted function's calls recorded, and look at the calls made after the lines ran."""
+    if "main_lines" in check:
+        return main_block.check_stale(sys.modules[__name__], mod, path, check)
     watched = check["watched"]
     try:
         raw, _obj, cls = lookup(mod, watched["target"], path)
@@ -2051,6 +2053,8 @@ def run_checks(out, mod, path, checks, kinds=None, skip=()):
                 status, detail = run_check(mod, path, check)
             if status != "unverified" and LAST_ARGSET is not None and LAST_ARGSET.get("captured"):
                 detail = f"{detail} (arguments from {LAST_ARGSET['source']})"
+            elif status != "unverified" and LAST_ARGSET is not None and LAST_ARGSET.get("annotated"):
+                detail = f"{detail} (arguments from {LAST_ARGSET['annotated']})"
         except SystemExit as e:
             status, detail = "unverified", f"the code called sys.exit({e.code!r}) during the check"
         except BaseException as e:  # noqa: BLE001

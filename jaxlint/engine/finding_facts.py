@@ -183,21 +183,43 @@ class FactsDeriver:
                 return a
         return None
 
-    def related_call(self, node) -> Optional[dict]:
+    def related_call(self, node, inner=()) -> Optional[dict]:
         """``node`` (a related location) as a call of a jitted callable: the callable and the
-        module-level function around the call."""
+        module-level function around the call.  A call of a wrapper reaches the callable
+        through one of the ``inner`` related locations (its call in the wrapper)."""
         if not isinstance(node, cst.Call):
             return None
         app = self._app_called_by(node)
+        for n in inner:
+            if app is not None:
+                break
+            app = self._app_called_by(n) if isinstance(n, cst.Call) else None
+        if app is None:
+            # ``trainer.step(...)``: a jitted function stored on the instance by its class
+            app = self.analysis.static_objects.stored_apps.get(id(node))
         if app is None:
             return None
         callee = self.entry(app)
         host = self._enclosing_function(node)
+        if callee is not None and host is None and self._in_main_block(node):
+            # the script's ``if __name__ == "__main__":`` block makes the calls: it runs them
+            return {"line": self.line_of(node), "callee": callee, "main": True}
         top = top_level(host) if host is not None else None
         runner = self.plain(top) if top is not None else None
         if callee is None or runner is None:
             return None
         return {"line": self.line_of(node), "callee": callee, "runner": runner}
+
+    def _in_main_block(self, node) -> bool:
+        where = self.analysis.positions.get(node)
+        if where is None:
+            return False
+        for stmt in self.analysis.module.body:
+            if isinstance(stmt, cst.If) and _is_main_test(stmt.test):
+                span = self.analysis.positions.get(stmt.body)
+                if span is not None and span.start.line <= where.start.line <= span.end.line:
+                    return True
+        return False
 
     def _aliases(self, app: Application) -> List[str]:
         mid = id(self.index.module_scope)
@@ -450,7 +472,10 @@ class FactsDeriver:
                 out["instance"] = instance
         related = fields.get("related")
         if frame is None and related:
-            rc = self.related_call(related[0][0])
+            rc = self.related_call(related[0][0], [r[0] for r in related[1:2]])
+            if rc is not None and rc.get("main"):
+                # the lines of the block that make the change (``solver.set_rhs(growth)``)
+                rc["lines"] = sorted({self.line_of(n) for n, _ in related[1:] if self._in_main_block(n)} - {None})
             if rc is not None:
                 out["related_call"] = rc
         if given is not None:
@@ -645,6 +670,16 @@ class FactsDeriver:
 
 
 # -- helpers ----------------------------------------------------------------------------------
+
+
+def _is_main_test(test) -> bool:
+    """``__name__ == "__main__"`` (either way round)."""
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.Equal)):
+        return False
+    sides = [test.left, test.comparisons[0].comparator]
+    names = [x for x in sides if isinstance(x, cst.Name) and x.value == "__name__"]
+    strings = [x for x in sides if isinstance(x, cst.SimpleString) and x.evaluated_value == "__main__"]
+    return len(names) == 1 and len(strings) == 1
 
 
 def top_level(f: FuncInfo) -> Optional[FuncInfo]:

@@ -18,7 +18,12 @@ class MutatedStaticObject(Rule):
         of the object called between the two calls (``model.set_scale(2.0)``), or by a method
         that itself calls the jitted method and changes what it reads (``def learn(self, x):
         y = self.predict(x); self.weight = ...``): its next run on the instance reuses the old
-        compiled function.  Only attributes the jitted function reads count; a change before
+        compiled function.  The calls may reach the jitted function through a module-level
+        wrapper that hands the object on (``predict(x, cfg)`` calling ``forward(x, cfg)``), a
+        method or ``__call__`` that passes an attribute its ``__init__`` stored from a variable
+        (``model = Model(cfg); model.apply(x)`` passing ``self.cfg``), or a jitted function
+        stored on the instance (``self.update = jax.jit(sgd, static_argnums=2)``).  Only
+        attributes the jitted function reads count; a change before
         the first call, after the last one, or on a variable rebound in between (a frozen
         dataclass passed through ``dataclasses.replace``) is fine.
 
@@ -108,6 +113,8 @@ class MutatedStaticObject(Rule):
             w = change.write
             var = f"{change.name}.{w.attr}"
             related = [(change.first_call, f"{change.keeper.label} is compiled for `{change.name}` here")]
+            if change.through is not None:
+                related.append((change.through, f"the call above reaches {change.keeper.label} here"))
             if change.via is not None:
                 related.append((change.via, "the method that changes it is called here"))
             m.report(self, w.node, var=var, where=change.keeper.label, obj=change.name, related=related)

@@ -1,0 +1,118 @@
+"""The script's ``if __name__ == "__main__":`` block as the driver of a stale-state check.
+
+JAX307 is about a sequence: a call of the jitted function, a change of the object it was
+compiled for, another call.  When the script's ``__main__`` block makes that sequence
+(``solver.step(y0); solver.set_rhs(growth); solver.step(y0)``), nothing but the block itself can
+replay it.  Of the block run only its assignments, imports and definitions, the statements that
+call the jitted function (or a function of the module that reaches it), the statements on the
+lines that make the change, and the statements that call a method of the module's classes on
+an object the block bound (``solver.set_rhs(decay)``); they run in the module's globals, one by one, under the driver
+time limit, and the run stops after the first statement that made a call after the change.
+Names the block defined stay; names it rebound get their imported values back (as for the
+argument capture in jaxlint.dynamic.drivers).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Callable, List, Optional
+
+from jaxlint.dynamic import drivers
+
+
+def statements(path: str, names: set, lines: List[int]) -> List[ast.stmt]:
+    """The block's statements that run, in order ([] when the module has no such block or none
+    of its statements calls one of ``names``)."""
+    src = drivers._source(path)
+    if src is None or not src.main:
+        return []
+    reach = src.reaching(set(names))
+    if not any(drivers._called_names(s) & reach for s in src.main):
+        return []
+    methods = {
+        f.name for c in src.tree.body if isinstance(c, ast.ClassDef) for f in c.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+    bound = set()
+    out = []
+    for s in src.main:
+        spans = any(s.lineno <= ln <= (s.end_lineno or s.lineno) for ln in lines)
+        if isinstance(s, drivers._RUNS_DEFINED) or drivers._called_names(s) & reach or spans or _own_method_call(s, bound, methods):
+            out.append(s)
+        if isinstance(s, (ast.Assign, ast.AnnAssign)):
+            targets = s.targets if isinstance(s, ast.Assign) else [s.target]
+            bound |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return out
+
+
+def _own_method_call(s: ast.stmt, bound: set, methods: set) -> bool:
+    """``solver.set_rhs(growth)``: a call, as a statement, of a method the module's classes
+    define, on an object the block bound (what changes the object between two calls)."""
+    if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)):
+        return False
+    f = s.value.func
+    return isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in bound and f.attr in methods
+
+
+def run(mod, path: str, stmts: List[ast.stmt], done: Callable[[], bool]) -> Optional[str]:
+    """Run ``stmts`` in the module's globals until ``done()``; why the run ended early, or None."""
+    before = dict(vars(mod))
+    try:
+        with drivers._Limit():
+            for s in stmts:
+                code = compile(ast.Module(body=[s], type_ignores=[]), path, "exec")
+                exec(code, vars(mod))  # noqa: S102 - the module's own driver block, under --dynamic
+                if done():
+                    return None
+    except drivers._TimedOut:
+        return f"it ran for more than {drivers.CAPTURE_SECONDS:g} s"
+    except SystemExit as e:
+        return f"it called sys.exit({e.code!r})"
+    except Exception as e:  # noqa: BLE001 - the driver code may raise anything
+        return f"it raised {type(e).__name__}: {str(e).splitlines()[0][:120] if str(e) else ''}".rstrip(": ")
+    finally:
+        for k, v in before.items():
+            if vars(mod).get(k) is not v:
+                setattr(mod, k, v)
+    return None
+
+
+def check_stale(w, mod, path, check):
+    """JAX307 whose calls the ``__main__`` block makes: the block runs with the calls of the
+    jitted function recorded (``w``: the worker module, whose recorder and watch are used)."""
+    watched = check["watched"]
+    try:
+        raw, _obj, cls = w.lookup(mod, watched["target"], path)
+    except w.Unverified as e:
+        return "unverified", str(e)
+    label = watched["label"]
+    attribute = check["attribute"]
+    names = {raw.__name__} | set(watched.get("aliases") or ())
+    stmts = statements(path, names, [check["line"]] + list(check.get("main_lines") or []))
+    if not stmts:
+        return "unverified", f"the `__main__` block does not call {label}"
+    watch = w.ChangeWatch(path, check["line"], check["end_line"], attribute)
+    with w.Counts(raw.__code__) as counts:
+        rec = w.StaleRecorder(raw, counts, watch)
+        try:
+            rec.install(mod, cls, path)
+            with watch:
+                why = run(mod, path, stmts, lambda: any(c["mine"] and not c["traced"] for c in rec.calls))
+        finally:
+            rec.uninstall()
+    changed = f"line {check['line']} changed `{attribute}`{w._changed_values(watch)}"
+    where = "running the `__main__` block"
+    mine = [c for c in rec.calls if c["mine"]]
+    if any(not c["traced"] and c["stale"] for c in mine):
+        return "confirmed", (
+            f"after {changed}, {label} reused the function compiled before and returned another result "
+            f"than the function run eagerly ({where})"
+        )
+    if any(c["traced"] and c["same_args"] for c in mine):
+        return "refuted", f"after {changed}, {label} traced again for arguments it had compiled for ({where})"
+    if not watch.passed:
+        return "unverified", f"{where} did not run line {check['line']}" + (f" ({why})" if why else "")
+    if not rec.before:
+        return "unverified", f"{where}, {label} was not called before {changed}"
+    if mine:
+        return "unverified", f"after {changed}, {label} reused its compiled function, but its result is what the function gives run eagerly"
+    return "unverified", f"{where}, {label} was not called with the changed object after {changed}" + (f" ({why})" if why else "")
