@@ -96,6 +96,7 @@ def _check_construction(ctor, where, problems):
         _check_value(v, f"{where}.kw.{k}", problems)
 
 
+@pytest.mark.slow  # lints every fixture
 def test_every_key_of_plans_and_facts_is_declared_by_the_protocol():
     findings = fixture_findings()
     assert len(findings) >= 150
@@ -169,6 +170,7 @@ def test_every_key_of_plans_and_facts_is_declared_by_the_protocol():
     } <= kinds
 
 
+@pytest.mark.slow  # lints every fixture
 def test_the_planner_reads_facts_only(monkeypatch):
     """No parse, no positions, no source: a plan comes from the findings alone."""
     findings = fixture_findings()
@@ -190,6 +192,7 @@ def test_the_planner_reads_facts_only(monkeypatch):
     assert plan.plan_checks(reworded) == want
 
 
+@pytest.mark.slow  # lints every fixture
 def test_facts_survive_the_result_cache():
     for f in fixture_findings():
         back = cache.finding_from_json(json.loads(json.dumps(cache.finding_to_json(f))))
@@ -264,7 +267,9 @@ def test_a_traced_parameter_does_not_take_the_callers_value():
 
 @pytest.mark.parametrize("meta", ["JAX001", "JAX002"])
 def test_the_linters_own_codes_have_no_check(meta):
-    f = dataclasses.replace(fixture_findings()[0], code=meta, facts=FindingFacts())
+    text = "import jax\n\n\n@jax.jit\ndef f(x):\n    if x > 0:\n        return x\n    return -x\n"
+    (found,) = lint_source(text, "m.py").findings
+    f = dataclasses.replace(found, code=meta, facts=FindingFacts())
     (check,) = plan.plan_checks([f])
     assert check == {"code": meta, "line": f.line, "end_line": f.end_line, "kind": "none", "reason": f"no dynamic check for {meta}"}
 
