@@ -117,3 +117,39 @@ def test_fixed_seed_recall_and_silence(tmp_path):
         again = label(r["category"], raw[r["id"]], effect)
         assert again["outcome"] == r["jax"]["outcome"], (r["id"], again, r["jax"])
         assert again.get("line") == r["jax"].get("line")
+
+
+JIT_IN_A_LOOP = """\
+import jax
+import jax.numpy as jnp
+
+
+def kernel(x):
+    return jnp.sum(x * 2.0)
+
+
+def main():
+    x = jnp.arange(4.0)
+    for _ in range(3):
+        print(float(jax.jit(kernel)(x)))
+    for scale in (1.0, 2.0, 3.0):
+        print(float(jax.jit(lambda v: jnp.sum(v * scale))(x)))
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+@pytest.mark.slow
+def test_counting_traces_leaves_jaxs_cache_as_it_is(tmp_path):
+    """The worker counts traces by wrapping the function given to a jit; JAX's cache is keyed by
+    that function, so the same function must get the same wrapper: ``jax.jit(kernel)(x)`` in a
+    loop traces once, as it does without the worker, while a lambda made anew traces each time."""
+    pytest.importorskip("jax")
+    from difftest.truth import run_all
+
+    path = tmp_path / "prog.py"
+    path.write_text(JIT_IN_A_LOOP)
+    (res,) = run_all({0: str(path)}, 1).values()
+    assert res["traces"] == {"kernel:5": 1, "<lambda>:14": 3}, res

@@ -63,6 +63,11 @@ class Run:
         self.traces = {}  # code key -> number of traces
         self.calls = []  # (code key, signature, chain, traced)
         self.created = {}  # code key -> lines where a compiled callable of it was made
+        # id(function given to a jit) -> (that function, its counting wrapper).  The same
+        # function always gets the same wrapper, so JAX's cache, which is keyed by the function
+        # object, sees what it would see without the wrapper: ``jax.jit(kernel)(x)`` written
+        # in a loop traces once.  The function is held so that its id is not reused.
+        self.wrappers = {}
 
     def chain(self):
         """The lines of the program on the current stack, outermost first."""
@@ -184,6 +189,10 @@ def counting(real):
             if line not in run.created[key]:
                 run.created[key].append(line)
 
+        known = run.wrappers.get(id(fun))
+        if known is not None and known[0] is fun:
+            return Compiled(real(known[1], *args, **kwargs), key)
+
         @functools.wraps(fun)
         def traced(*a, **kw):  # the body runs once per trace
             r = RUN
@@ -192,6 +201,7 @@ def counting(real):
             return fun(*a, **kw)
 
         traced._difftest_counted = True
+        run.wrappers[id(fun)] = (fun, traced)
         return Compiled(real(traced, *args, **kwargs), key)
 
     return transform
