@@ -20,7 +20,9 @@ class WeakTypeFlip(Rule):
         ``State(count=0)``) and ``f`` returns it strongly typed or with another dtype: reduced
         (``jnp.sum``), cast (``astype``, ``jnp.asarray(x, jnp.float32)``) or mixed with a
         strongly typed array.  Results that stay weak (``x * 0.5``, ``jnp.sin(x)``,
-        ``state.count + 1``) compile once and are not flagged.
+        ``state.count + 1``) compile once and are not flagged.  The same for ``nnx.jit``, and
+        for ``eqx.filter_jit``, which keeps a Python scalar static: there only a result that is
+        surely an array (strongly typed) is flagged.
 
     Why is this bad?
         ``jax.jit`` keys its cache on each argument's dtype and weak type.  A Python scalar is
