@@ -245,6 +245,16 @@ class Analyzer:
                 and func.attr.value == f.name
             ):
                 out.append((call, scope))
+        # calls through any other kind of callable: an attribute set in ``__init__``
+        # (``self._step(x)``), a parameter every caller binds to it (``fn(x)``), a partial
+        seen = {id(call) for call, _scope in out}
+        for call, scope, t in self.finder.call_targets.app_callers(app):
+            if id(call) in seen or t.bound or t.keywords:
+                continue
+            if isinstance(call.func, cst.Attribute) and f.is_method and not app.bound_self:
+                continue  # ``obj.step(...)`` of an unbound method: its first argument is ``obj``
+            seen.add(id(call))
+            out.append((call, scope))
         return out
 
     def _alias_names(self, app: Application):
@@ -543,9 +553,17 @@ class Analyzer:
         if passed is None:
             pos = app.jit_positional()
             passed = []
+            origins = self.finder.call_targets.origins
             for call, scope in self.call_sites_with_scopes(app):
                 arg = next((a for a, lands_on in arguments_by_parameter(app, call, pos) if lands_on == name), None)
-                passed.append((call, scope, arg))
+                up = origins(arg.value, scope, call) if arg is not None else None
+                if up is None or len(up) == 1 and up[0].expr is arg.value:
+                    passed.append((call, scope, arg))
+                    continue
+                # a parameter of a function that forwards it (a method, ``__call__``, a closure
+                # a factory returns, a function handed on by partial): what its callers pass
+                for p in up:
+                    passed.append((p.call if p.call is not None else call, p.scope, cst.Arg(value=p.expr)))
             self._passed_arguments[key] = passed
         return passed
 

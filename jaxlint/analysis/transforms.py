@@ -466,6 +466,7 @@ class TransformFinder:
         self._bound_values: Dict[int, Dict[int, List[str]]] = {}
         self._classes = None
         self._receivers = None
+        self._call_targets = None
         self._find()
 
     @property
@@ -485,6 +486,15 @@ class TransformFinder:
 
             self._receivers = ReceiverModel(self.classes)
         return self._receivers
+
+    @property
+    def call_targets(self):
+        """The function each call reaches, through any kind of callable (built on first use)."""
+        if self._call_targets is None:
+            from jaxlint.analysis.call_targets import CallTargets
+
+            self._call_targets = CallTargets(self.index, self)
+        return self._call_targets
 
     # -- recognising transforms -------------------------------------------------
     def transform_of(self, expr, scope: Scope) -> Optional[Tuple[Transform, List[cst.Arg]]]:
