@@ -127,7 +127,7 @@ class WeakTypeFlip(Rule):
                     was, now = change
                     # start, part: what the first call gets and which part of the result the
                     # next ones get (the dynamic mode calls the function both ways)
-                    m.report(self, a.value, arg=name, was=was, now=now, func=app.func.name, start=start, part=part)
+                    m.report(self, a.value, arg=name, was=was, now=now, func=app.func.name, start=start, part=part, related=lc.related())
 
 
 class _Assigns(FastVisitor):
