@@ -422,10 +422,18 @@ def _repeats(m, func, memo, by_name) -> bool:
     if func.name == "__call__":
         names = None  # called as ``obj(...)``: any name
     sites = by_name.get(func.name, ()) if names else [x for xs in by_name.values() for x in xs if isinstance(x[0].func, cst.Name)]
+    sites = [x for x in sites if _calls(m, x[0], x[1], func)]
+    # and every call that reaches it through another callable (``run = Runner().apply``,
+    # the closure a factory returns, a partial, an instance)
+    seen = {id(c) for c, _s, _o in sites}
+    orders = memo.get("orders")
+    if orders is None:
+        orders = memo["orders"] = {id(c): o for c, _s, o in m.index.calls}
+    for call, scope, _t in m.finder.call_targets.callers(func):
+        if id(call) not in seen and id(call) in orders:
+            sites.append((call, scope, orders[id(call)]))
     out = False
     for call, scope, order in sites:
-        if not _calls(m, call, scope, func):
-            continue
         if any(a <= order <= b for a, b in scope.loops):
             out = True
             break
