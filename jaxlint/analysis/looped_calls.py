@@ -125,9 +125,12 @@ def _forwarding_call(g: FuncInfo) -> Optional[cst.Call]:
 
 
 def _param_map(g: FuncInfo, call: cst.Call, bound) -> Optional[Dict[str, str]]:
-    """{g's parameter -> the parameter of the callee it lands on} when every argument of
-    ``call`` is one of g's own parameters, bound only as a parameter; else None.  ``bound``:
-    the callee's parameter -> what lands there (jaxlint.analysis.call_targets.bind)."""
+    """{g's parameter -> the parameter of the callee it lands on} for the arguments of
+    ``call`` that are g's own parameters, passed as they are (each bound only as a parameter,
+    and passed once); None when an argument's place is unknown or no parameter is forwarded.
+    Other arguments (``self.params``, a constant) are g's own business: they are not the
+    caller's.  ``bound``: the callee's parameter -> what lands there
+    (jaxlint.analysis.call_targets.bind)."""
     scope = g.body_scope
     if scope is None or bound is None:
         return None
@@ -137,13 +140,15 @@ def _param_map(g: FuncInfo, call: cst.Call, bound) -> Optional[Dict[str, str]]:
     for a in call.args:
         v = a.value
         lands = by_expr.get(id(v))
-        if a.star or lands is None or not isinstance(v, cst.Name) or v.value not in params:
+        if a.star or lands is None:
             return None
+        if not isinstance(v, cst.Name) or v.value not in params:
+            continue
         binds = scope.bindings.get(v.value, ())
-        if len(binds) != 1 or binds[0].kind != "param":
+        if len(binds) != 1 or binds[0].kind != "param" or v.value in mapping:
             return None
         mapping[v.value] = lands
-    return mapping
+    return mapping or None
 
 
 def _forwarders(index, finder, apps) -> Dict[int, Forwarder]:
