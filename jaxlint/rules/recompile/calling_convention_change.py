@@ -73,9 +73,11 @@ class CallingConventionChange(Rule):
         shift_jit = eqx.filter_jit(shift)
 
         x = jnp.ones(3)
+        options = {"factor": 5.0}
         y = scale(x, factor=2.0)
         z = scale(x, factor=3.0)
         w = scale(x, factor=4.0)
+        v = scale(x, **options)  # either way: not judged
         a = shift_jit(x, 1.0)
         b = shift_jit(x, offset=1.0)
         """
