@@ -9,8 +9,13 @@ arguments to the signature first and is not affected.
 A ``functools.partial`` (or ``jax.tree_util.Partial``) of the jitted callable counts as a call
 for the arguments it binds: ``partial(step, lr=lr)(x)`` passes ``lr`` by keyword.
 
-Only calls whose arguments can all be read count: a call with ``*args`` or ``**kwargs`` could
-pass any parameter either way and is left out.  Computed once per module.
+Conventions are compared between the calls of one scope (one function body, or the module's
+top level): those run together, one after the other, on the values one flow computes; calls in
+two unrelated functions may never both run, or run on shapes that compile apart anyway.
+Only calls made from host code count: a call inside a traced function is traced with it, once
+per compilation of the outer function, and is not a compilation of its own.  Only calls whose
+arguments can all be read count: a call with ``*args`` or ``**kwargs`` could pass any
+parameter either way and is left out.  Computed once per module.
 """
 
 from __future__ import annotations
@@ -64,27 +69,37 @@ def convention_changes(index, finder: TransformFinder, analyzer) -> List[Convent
             continue  # equinox binds arguments to the signature before it keys its cache
         sites: List[Tuple[int, cst.Call, Scope, bool]] = []
         for call, scope in analyzer.call_sites_with_scopes(app):
-            sites.append((order.get(id(call), 1 << 30), call, scope, False))
+            if not _in_traced(scope, finder):
+                sites.append((order.get(id(call), 1 << 30), call, scope, False))
         if partial_sites is None:
-            partial_sites = [(c, s) for c, s, _o in index.calls if c.args and resolve(c.func, s) in PARTIALS]
+            partial_sites = [(c, s) for c, s, _o in index.calls if c.args and resolve(c.func, s) in PARTIALS and not _in_traced(s, finder)]
         for call, scope in partial_sites:
             if _is_the_jitted(call.args[0].value, scope, app, finder):
                 sites.append((order.get(id(call), 1 << 30), call, scope, True))
         if len(sites) < 2:
             continue
         sites.sort(key=lambda s: s[0])
-        first: Dict[str, cst.Arg] = {}
+        first: Dict[Tuple[int, str], cst.Arg] = {}
         for _o, call, scope, partial_of in sites:
             conv = _conventions(app, call, partial_of)
             if conv is None:
                 continue
             for pname, a in conv.items():
-                seen = first.get(pname)
+                seen = first.get((id(scope), pname))
                 if seen is None:
-                    first[pname] = a
+                    first[(id(scope), pname)] = a
                 elif (seen.keyword is None) != (a.keyword is None):
                     out.append(ConventionChange(app, pname, seen, a, call, scope, a.keyword is not None))
     return out
+
+
+def _in_traced(scope: Scope, finder: TransformFinder) -> bool:
+    s = scope
+    while s is not None:
+        if s.kind == "function" and s.func is not None and finder.is_traced_def(s.func):
+            return True
+        s = s.parent
+    return False
 
 
 def _is_the_jitted(expr, scope: Scope, app: Application, finder: TransformFinder) -> bool:
