@@ -10,9 +10,11 @@ class CallingConventionChange(Rule):
     """
     What it does
         Flags a call of a jitted function that passes a parameter by keyword when an earlier
-        call of the same jitted function passes it by position, or the reverse.  A
-        ``functools.partial`` of the jitted function counts for the arguments it binds
-        (``partial(step, lr=lr)`` passes ``lr`` by keyword).
+        call of the same jitted function in the same function body (or at module level) passes
+        it by position, or the reverse.  A ``functools.partial`` of the jitted function counts
+        for the arguments it binds (``partial(step, lr=lr)`` passes ``lr`` by keyword).  Calls
+        inside traced code (traced once with their caller), calls with ``*args``/``**kwargs``,
+        and calls in two different functions are not compared.
 
     Why is this bad?
         ``jax.jit`` keys its cache on the positional and the keyword arguments separately, so
