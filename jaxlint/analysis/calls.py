@@ -23,7 +23,7 @@ from jaxlint.analysis.interpreter import Interp, guarded_not_none, structure_of
 from jaxlint.analysis.jax_api import DIFFERENTIATED_ERROR_CODES, KNOWN_APIS, TYPE_ERROR_CODES, lax_operands
 from jaxlint.analysis.scopes import ClassInfo, FuncInfo, ModuleIndex, Scope
 from jaxlint.analysis.syntax import argument_for
-from jaxlint.analysis.transforms import Application, FnRef, Transform, TransformFinder, arguments_by_parameter, resolve
+from jaxlint.analysis.transforms import BRANCHES, Application, FnRef, Transform, TransformFinder, arguments_by_parameter, resolve
 from jaxlint.analysis.values import (
     KNOWN_CONSTANTS,
     first_traced_name,
@@ -348,6 +348,8 @@ class Analyzer:
             frame.env[p.star_kwarg.name.value] = Val(k, p.star_kwarg.name.value, DICT)
         if isinstance(app.site, cst.Call) and app.site_scope.kind == "function":
             frame.notnone = guarded_not_none(app.site_scope.node, app.site)
+            # a branch made anew in the host function: its trace-time effects happen on each call
+            frame.fresh = any(t is b for b in BRANCHES) and _made_in(f, app.site_scope)
         self.analyzed_entries.append((app, frame))
         self.run_frame(frame)
 
@@ -799,6 +801,7 @@ class Analyzer:
             id(f.node),
             tuple(sorted((n, signature(v)) for n, v in env.items())),
             frame.cached,
+            frame.fresh,
             staged,
             frame.catches_tracer_errors > 0,
             id(closure) if closure else 0,
@@ -816,6 +819,7 @@ class Analyzer:
         sub.depth = frame.depth + 1
         sub.catches_tracer_errors = frame.catches_tracer_errors
         sub.staged = staged
+        sub.fresh = frame.fresh
         try:
             result = self.run_frame(sub)
         finally:
@@ -841,7 +845,7 @@ class Analyzer:
         if frame.depth >= self.MAX_DEPTH:
             return
         staged = frame.staged or stages
-        key = (id(f.node), "inline", frame.cached, staged, id(closure) if closure else 0)
+        key = (id(f.node), "inline", frame.cached, frame.fresh, staged, id(closure) if closure else 0)
         if key in self.memo or key in self.active:
             return
         self.active.add(key)
@@ -850,6 +854,7 @@ class Analyzer:
         sub.closure = closure
         sub.depth = frame.depth + 1
         sub.staged = staged
+        sub.fresh = frame.fresh
         positional = f.positional_params()
         p = f.params
         skip = 1 if (ref.bound_self and f.is_method) else 0
@@ -901,6 +906,17 @@ class Analyzer:
         if not frame.returns:
             return STATIC_VAL
         return joinall(frame.returns)
+
+def _made_in(f: FuncInfo, scope: Scope) -> bool:
+    """``f`` is a lambda or def written inside the function ``scope`` is the body of: each
+    run of that function makes a new one."""
+    s = f.scope
+    while s is not None:
+        if s is scope:
+            return True
+        s = s.parent
+    return False
+
 
 def custom_vjp_nondiff(f: FuncInfo) -> List[str]:
     """Parameters of ``@partial(jax.custom_vjp, nondiff_argnums=...)`` (or
