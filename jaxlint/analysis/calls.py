@@ -566,8 +566,31 @@ class Analyzer:
                 # a factory returns, a function handed on by partial): what its callers pass
                 for p in up:
                     passed.append((p.call if p.call is not None else call, p.scope, cst.Arg(value=p.expr)))
+            passed.extend(self._bound_passed(app, name))
             self._passed_arguments[key] = passed
         return passed
+
+    def _bound_passed(self, app: Application, name: str) -> List[Tuple[cst.Call, Scope, Optional[cst.Arg]]]:
+        """What calls through a ``functools.partial`` of the jitted callable pass for
+        ``name`` (``fn = partial(apply_fn, model)`` ... ``fn(x)``): the partial's bound
+        argument or the call's own, followed to its origins as a forwarded parameter is."""
+        ct = self.finder.call_targets
+        out: List[Tuple[cst.Call, Scope, Optional[cst.Arg]]] = []
+        for call, scope, t in ct.app_callers(app):
+            if not (t.bound or t.keywords):
+                continue  # a plain call: among the call sites
+            b = ct.bind(t, call, scope)
+            p = b.get(name) if b is not None else None
+            if p is None or p.expr is None:
+                out.append((call, scope, None))
+                continue
+            up = ct.origins(p.expr, p.scope, p.call) if p.call is not None else [p]
+            if up is None:
+                out.append((call, scope, None))
+                continue
+            for q in up:
+                out.append((q.call if q.call is not None else call, q.scope, cst.Arg(value=q.expr)))
+        return out
 
     @staticmethod
     def imported_class(param, f: FuncInfo) -> Optional[str]:
