@@ -175,7 +175,7 @@ class CallTargets:
             return None
         name = expr.value
         sites = self.callers(f)
-        if not sites:
+        if not sites or not self._all_calls_resolved(f):
             return None
         out: List[Passed] = []
         for c, s, t in sites:
@@ -190,6 +190,18 @@ class CallTargets:
                 return None
             out.extend(up)
         return out
+
+    def _all_calls_resolved(self, f: FuncInfo) -> bool:
+        """For a method: every ``<obj>.<name>(...)`` of the module reaches some known
+        function, so that no call of an unknown receiver may be one of its calls too."""
+        if not f.is_method or f.name.startswith("__"):
+            return True
+        key = ("resolved", f.name)
+        known = self._overridden.get(key)
+        if known is None:
+            known = all(self.target(call, scope) is not None for call, scope in self.index.calls_of("." + f.name))
+            self._overridden[key] = known
+        return known
 
     # -- forwarders ----------------------------------------------------------------------
     def _forwarder_param(self, expr, scope: Scope) -> Optional[FuncInfo]:
@@ -368,6 +380,17 @@ class CallTargets:
                 and not _is_classmethod(f)
             ):
                 cls, exact = f.cls, False  # ``self``: the class or a subclass
+        if cls is None and _is_super(base, scope):
+            # ``super().__init__(...)`` in a method of C: the next class after C that defines it
+            here = scope.enclosing_class()
+            mro = self.classes.mro(here) if here is not None else []
+            for c in mro[1:]:
+                m = c.body_scope.defs.get(attr)
+                if m is not None:
+                    if not m.is_method or _is_classmethod(m) or isinstance(m.node, cst.Lambda):
+                        return None
+                    return Target(m, None, (Passed(None, None, None, here),))
+            return None
         if cls is None:
             v = self._value(base, scope, depth + 1, params)
             if isinstance(v, _Instance):
@@ -396,7 +419,7 @@ class CallTargets:
     def _stored(self, cls: ClassInfo, attr: str, depth: int, params: bool):
         """``self.attr`` that every method of the class sets to one callable, never written
         from outside the class."""
-        if attr in self._outside():
+        if attr in self.outside_writes():
             return None
         writes = self.finder.receivers.attribute_values(cls, attr)
         if not writes:
@@ -414,7 +437,7 @@ class CallTargets:
                 return None
         return found
 
-    def _outside(self) -> set:
+    def outside_writes(self) -> set:
         """Attribute names written from code that is not a method of the object's class
         (``runner._step = other``): such an attribute is not read from ``__init__`` alone."""
         if self._outside_writes is None:
@@ -499,6 +522,17 @@ class CallTargets:
         if not app.transform.cached or app.linen_apply:
             return None
         return Target(app.func, app)
+
+
+def _is_super(expr, scope: Scope) -> bool:
+    """``super()`` (or ``super(Cls, self)``) in a method, the builtin not shadowed."""
+    return (
+        isinstance(expr, cst.Call)
+        and isinstance(expr.func, cst.Name)
+        and expr.func.value == "super"
+        and scope.lookup_scope("super") is None
+        and scope.enclosing_class() is not None
+    )
 
 
 def _is_classmethod(f: FuncInfo) -> bool:

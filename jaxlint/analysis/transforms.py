@@ -488,6 +488,7 @@ class TransformFinder:
             from jaxlint.analysis.receivers import ReceiverModel
 
             self._receivers = ReceiverModel(self.classes)
+            self._receivers.call_targets = self.call_targets
         return self._receivers
 
     @property
@@ -497,6 +498,7 @@ class TransformFinder:
             from jaxlint.analysis.call_targets import CallTargets
 
             self._call_targets = CallTargets(self.index, self)
+            self.receivers.call_targets = self._call_targets
         return self._call_targets
 
     # -- recognising transforms -------------------------------------------------
