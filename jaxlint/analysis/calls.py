@@ -401,6 +401,10 @@ class Analyzer:
             # leaves; where it cannot tell, the fields stay unknown.
             return Val(TRACED, name, OPAQUE, cls=f.cls)
         flags = OPAQUE if t.opaque_attrs else 0
+        if flags and self._passes_only_arrays(app, name):
+            # every call passes a number or an array (``step(x, 0.75)``), not a module whose
+            # attributes the transform carries: a plain traced array
+            flags = ARRAY
         if is_not_none_annotation(param.annotation):
             # ``neighbors: NeighborList``: the caller passes one, so ``if neighbors is None:``
             # further down (in a helper it is handed to) is a branch this trace does not take.
@@ -421,6 +425,26 @@ class Analyzer:
                     if uses is not None:
                         uses(ext)
         return Val(TRACED, name, flags, cls=cls, ext=ext)
+
+    def _passes_only_arrays(self, app: Application, name: str) -> bool:
+        """Every visible call passes a number literal or a JAX or NumPy array for ``name``."""
+        from jaxlint.analysis.host_values import JAX_ARRAY, NUMPY_ARRAY
+
+        passed = self.passed_arguments(app, name)
+        if not passed:
+            return False
+        for call, scope, arg in passed:
+            if arg is None:
+                return False
+            e = arg.value
+            while isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Minus):
+                e = e.expression
+            if isinstance(e, (cst.Integer, cst.Float)):
+                continue
+            h = self.host_values.value(arg.value, scope, call)
+            if h is None or h.kind not in (JAX_ARRAY, NUMPY_ARRAY):
+                return False
+        return True
 
     def built_at_call_sites(self, app: Application, name: str) -> Optional[str]:
         """The imported class every call of the jitted function in the module builds the
