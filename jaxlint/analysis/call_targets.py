@@ -264,10 +264,14 @@ class CallTargets:
             return v
         if isinstance(v, _Instance):
             f = self._method(v.cls, "__call__", exact=True)
-            return Target(f, None, (Passed(None, None, None, v.cls),)) if f is not None else None
+            ok = f is not None and f.is_method and not f.is_lambda and _undecorated(f)
+            return Target(f, None, (Passed(None, None, None, v.cls),)) if ok else None
         if isinstance(v, _Class):
+            if any("__new__" in c.body_scope.defs for c in self.classes.mro(v.cls)) or _decorated_class(v.cls):
+                return None  # ``__new__`` or a class decorator: what is built, and how, is not read
             f = self._method(v.cls, "__init__", exact=True)
-            return Target(f, None, (Passed(None, None, None, v.cls),)) if f is not None else None
+            ok = f is not None and f.is_method and not f.is_lambda and _undecorated(f)
+            return Target(f, None, (Passed(None, None, None, v.cls),)) if ok else None
         return None
 
     def _value(self, expr, scope: Scope, depth: int, params: bool):
@@ -326,7 +330,7 @@ class CallTargets:
             decorated = [a for a in self.finder.by_func.get(id(f.node), ()) if isinstance(a.site, cst.Decorator)]
             if decorated:
                 return self._jitted(decorated[0]) if len(decorated) == 1 and decorated[0].transform.cached else None
-            return Target(f)
+            return Target(f) if _undecorated(f) else None
         if len(binds) != 1 or name in owner.globals or name in owner.nonlocals:
             return None
         b = binds[0]
@@ -387,7 +391,7 @@ class CallTargets:
             for c in mro[1:]:
                 m = c.body_scope.defs.get(attr)
                 if m is not None:
-                    if not m.is_method or _is_classmethod(m) or isinstance(m.node, cst.Lambda):
+                    if not m.is_method or _is_classmethod(m) or isinstance(m.node, cst.Lambda) or not _undecorated(m):
                         return None
                     return Target(m, None, (Passed(None, None, None, here),))
             return None
@@ -397,14 +401,14 @@ class CallTargets:
                 cls = v.cls
             elif isinstance(v, _Class):
                 m = self._method(v.cls, attr, exact=True)
-                if m is not None and not m.is_method:
+                if m is not None and not m.is_method and _undecorated(m):
                     return Target(m)  # a staticmethod through the class
                 return None
             else:
                 return None
         m = self._method(cls, attr, exact)
         if m is not None:
-            if _is_classmethod(m) or isinstance(m.node, cst.Lambda):
+            if _is_classmethod(m) or isinstance(m.node, cst.Lambda) or not _undecorated(m):
                 return None
             if not m.is_method:
                 return Target(m)  # a staticmethod
@@ -533,6 +537,19 @@ def _is_super(expr, scope: Scope) -> bool:
         and scope.lookup_scope("super") is None
         and scope.enclosing_class() is not None
     )
+
+
+def _undecorated(f: FuncInfo) -> bool:
+    """A def whose name is the function itself: no decorator (other than ``staticmethod``)
+    that could wrap it and call it differently."""
+    if f.is_lambda:
+        return True
+    return all(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod" for d in f.node.decorators)
+
+
+def _decorated_class(cls: ClassInfo) -> bool:
+    """A class decorator (``@dataclass``, ``@struct.dataclass``) may write ``__init__``."""
+    return bool(cls.node.decorators)
 
 
 def _is_classmethod(f: FuncInfo) -> bool:
