@@ -149,8 +149,12 @@ class Analyzer:
             h(ctx, *args)
 
     def report(self, rule, node, frame: Frame, fields) -> None:
-        if frame.entry.transform.differentiated and rule.code not in DIFFERENTIATED_ERROR_CODES:
-            return  # JVP tracers carry concrete values: only NumPy's conversion fails on them
+        facts = fields.get("facts")
+        concrete = facts is not None and getattr(facts, "value_kind", None) == "array"
+        if frame.entry.transform.differentiated and rule.code not in DIFFERENTIATED_ERROR_CODES and not concrete:
+            # JVP tracers carry concrete values: only NumPy's conversion fails on them (and a
+            # concrete array the caller passed fails where it fails anywhere)
+            return
         if frame.catches_tracer_errors and rule.code in TYPE_ERROR_CODES:
             return  # ``try: int(x) except TypeError:``: the check only when concrete, on purpose
         self._report(rule, node, frame, fields)
@@ -371,7 +375,9 @@ class Analyzer:
                 return UNKNOWN_VAL
             j = i - app.bound_pos
             if i < 0 or j not in app.argnums:
-                return STATIC_VAL  # not differentiated: the caller's concrete value
+                # not differentiated: the caller's concrete value (an array, when every caller
+                # passes one)
+                return self._concrete_passed(app, name) or STATIC_VAL
         if name in app.bound_false:
             return KNOWN_CONSTANTS["False"]
         if name in app.bound_set:
@@ -385,8 +391,11 @@ class Analyzer:
         if param.default is not None and passed is not None and name not in passed:
             # JAX does not bind defaults the caller did not pass: they stay Python values.
             return default_val(param.default)
-        if i >= 0 and (i in app.unbatched or app.opaque_axes):
-            return UNKNOWN_VAL  # vmap(in_axes=None) hands the value through untouched
+        if i >= 0 and i in app.unbatched and not app.opaque_axes:
+            # vmap(in_axes=None) hands the value through untouched: an array every caller passes
+            return self._concrete_passed(app, name) or UNKNOWN_VAL
+        if i >= 0 and app.opaque_axes:
+            return UNKNOWN_VAL
         if t.filtered:
             if is_array_annotation(param.annotation, f.scope):
                 return Val(TRACED, name, ARRAY)
@@ -425,6 +434,24 @@ class Analyzer:
                     if uses is not None:
                         uses(ext)
         return Val(TRACED, name, flags, cls=cls, ext=ext)
+
+    def _concrete_passed(self, app: Application, name: str) -> Optional[Val]:
+        """A concrete JAX (or NumPy) array, when every visible call passes one for ``name``
+        to a transform that hands it over untouched."""
+        from jaxlint.analysis.host_values import JAX_ARRAY, NUMPY_ARRAY
+
+        kinds = set()
+        passed = self.passed_arguments(app, name)
+        for call, scope, arg in passed:
+            if arg is None:
+                return None
+            h = self.host_values.value(arg.value, scope, call)
+            if h is None or h.kind not in (JAX_ARRAY, NUMPY_ARRAY):
+                return None
+            kinds.add(h.kind)
+        if len(kinds) != 1:
+            return None
+        return Val(STATIC, None, JAXARR if kinds == {JAX_ARRAY} else NPARR)
 
     def _passes_only_arrays(self, app: Application, name: str) -> bool:
         """Every visible call passes a number literal or a JAX or NumPy array for ``name``."""
@@ -813,7 +840,8 @@ class Analyzer:
                 for n in statics:
                     if n in env:
                         v = env[n]
-                        if call is not None and v.kind == TRACED and not v.flags & (RAW | OPAQUE | REF | PYSEQ | DICT):
+                        concrete_array = v.kind == STATIC and v.flags & (JAXARR | NPARR)
+                        if call is not None and (v.kind == TRACED or concrete_array) and not v.flags & (RAW | OPAQUE | REF | PYSEQ | DICT):
                             skip = (1 if ref.bound_self and f.is_method else 0) + len(bound_args)
                             arg = argument_for(call, [q.name.value for q in positional][skip:], n)
                             if isinstance(arg, cst.Arg):
