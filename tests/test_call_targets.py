@@ -161,15 +161,28 @@ def test_what_is_not_provable_is_unknown():
             return f(x)
 
 
+        def logged(fn):
+            return fn
+
+
+        @logged
+        def wrapped(x):
+            return f(x)
+
+
         def main(*args):
             r = Runner()
             r.step = g
             use(f, 1)
             use(g, 2)
             forward(*args)
+            wrapped(3)
+            forward(4)
         '''
     )
     assert "self.step(x)" not in out  # rebound from outside the class
     assert "fn(x)" not in out  # two call sites pass different functions
+    assert "wrapped(3)" not in out  # a decorator may wrap it
+    assert out["forward(4)"][0] == "forward"
     call, scope = next((c, s) for c, s, _ in index.calls if module.code_for_node(c) == "f(x)")
     assert ct.origins(call.args[0].value, scope, call) is None  # ``forward(*args)``

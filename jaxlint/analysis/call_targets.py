@@ -175,7 +175,7 @@ class CallTargets:
             return None
         name = expr.value
         sites = self.callers(f)
-        if not sites:
+        if not sites or not self._all_calls_resolved(f):
             return None
         out: List[Passed] = []
         for c, s, t in sites:
@@ -190,6 +190,18 @@ class CallTargets:
                 return None
             out.extend(up)
         return out
+
+    def _all_calls_resolved(self, f: FuncInfo) -> bool:
+        """For a method: every ``<obj>.<name>(...)`` of the module reaches some known
+        function, so that no call of an unknown receiver may be one of its calls too."""
+        if not f.is_method or f.name.startswith("__"):
+            return True
+        key = ("resolved", f.name)
+        known = self._overridden.get(key)
+        if known is None:
+            known = all(self.target(call, scope) is not None for call, scope in self.index.calls_of("." + f.name))
+            self._overridden[key] = known
+        return known
 
     # -- forwarders ----------------------------------------------------------------------
     def _forwarder_param(self, expr, scope: Scope) -> Optional[FuncInfo]:
@@ -252,10 +264,14 @@ class CallTargets:
             return v
         if isinstance(v, _Instance):
             f = self._method(v.cls, "__call__", exact=True)
-            return Target(f, None, (Passed(None, None, None, v.cls),)) if f is not None else None
+            ok = f is not None and f.is_method and not f.is_lambda and _undecorated(f)
+            return Target(f, None, (Passed(None, None, None, v.cls),)) if ok else None
         if isinstance(v, _Class):
+            if any("__new__" in c.body_scope.defs for c in self.classes.mro(v.cls)) or _decorated_class(v.cls):
+                return None  # ``__new__`` or a class decorator: what is built, and how, is not read
             f = self._method(v.cls, "__init__", exact=True)
-            return Target(f, None, (Passed(None, None, None, v.cls),)) if f is not None else None
+            ok = f is not None and f.is_method and not f.is_lambda and _undecorated(f)
+            return Target(f, None, (Passed(None, None, None, v.cls),)) if ok else None
         return None
 
     def _value(self, expr, scope: Scope, depth: int, params: bool):
@@ -314,7 +330,7 @@ class CallTargets:
             decorated = [a for a in self.finder.by_func.get(id(f.node), ()) if isinstance(a.site, cst.Decorator)]
             if decorated:
                 return self._jitted(decorated[0]) if len(decorated) == 1 and decorated[0].transform.cached else None
-            return Target(f)
+            return Target(f) if _undecorated(f) else None
         if len(binds) != 1 or name in owner.globals or name in owner.nonlocals:
             return None
         b = binds[0]
@@ -368,20 +384,31 @@ class CallTargets:
                 and not _is_classmethod(f)
             ):
                 cls, exact = f.cls, False  # ``self``: the class or a subclass
+        if cls is None and _is_super(base, scope):
+            # ``super().__init__(...)`` in a method of C: the next class after C that defines it
+            here = scope.enclosing_class()
+            mro = self.classes.mro(here) if here is not None else []
+            for c in mro[1:]:
+                m = c.body_scope.defs.get(attr)
+                if m is not None:
+                    if not m.is_method or _is_classmethod(m) or isinstance(m.node, cst.Lambda) or not _undecorated(m):
+                        return None
+                    return Target(m, None, (Passed(None, None, None, here),))
+            return None
         if cls is None:
             v = self._value(base, scope, depth + 1, params)
             if isinstance(v, _Instance):
                 cls = v.cls
             elif isinstance(v, _Class):
                 m = self._method(v.cls, attr, exact=True)
-                if m is not None and not m.is_method:
+                if m is not None and not m.is_method and _undecorated(m):
                     return Target(m)  # a staticmethod through the class
                 return None
             else:
                 return None
         m = self._method(cls, attr, exact)
         if m is not None:
-            if _is_classmethod(m) or isinstance(m.node, cst.Lambda):
+            if _is_classmethod(m) or isinstance(m.node, cst.Lambda) or not _undecorated(m):
                 return None
             if not m.is_method:
                 return Target(m)  # a staticmethod
@@ -396,7 +423,7 @@ class CallTargets:
     def _stored(self, cls: ClassInfo, attr: str, depth: int, params: bool):
         """``self.attr`` that every method of the class sets to one callable, never written
         from outside the class."""
-        if attr in self._outside():
+        if attr in self.outside_writes():
             return None
         writes = self.finder.receivers.attribute_values(cls, attr)
         if not writes:
@@ -414,7 +441,7 @@ class CallTargets:
                 return None
         return found
 
-    def _outside(self) -> set:
+    def outside_writes(self) -> set:
         """Attribute names written from code that is not a method of the object's class
         (``runner._step = other``): such an attribute is not read from ``__init__`` alone."""
         if self._outside_writes is None:
@@ -499,6 +526,30 @@ class CallTargets:
         if not app.transform.cached or app.linen_apply:
             return None
         return Target(app.func, app)
+
+
+def _is_super(expr, scope: Scope) -> bool:
+    """``super()`` (or ``super(Cls, self)``) in a method, the builtin not shadowed."""
+    return (
+        isinstance(expr, cst.Call)
+        and isinstance(expr.func, cst.Name)
+        and expr.func.value == "super"
+        and scope.lookup_scope("super") is None
+        and scope.enclosing_class() is not None
+    )
+
+
+def _undecorated(f: FuncInfo) -> bool:
+    """A def whose name is the function itself: no decorator (other than ``staticmethod``)
+    that could wrap it and call it differently."""
+    if f.is_lambda:
+        return True
+    return all(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod" for d in f.node.decorators)
+
+
+def _decorated_class(cls: ClassInfo) -> bool:
+    """A class decorator (``@dataclass``, ``@struct.dataclass``) may write ``__init__``."""
+    return bool(cls.node.decorators)
 
 
 def _is_classmethod(f: FuncInfo) -> bool:

@@ -93,6 +93,9 @@ _WHILE = Transform("lax.while_loop function", ((0, "cond_fun"), (1, "body_fun"))
 _COND = Transform("lax.cond branch", ((1, "true_fun"), (2, "false_fun")), arity=lambda n: max(n - 3, 0))
 _SWITCH = Transform("lax.switch branch", ((1, "branches"),), arity=lambda n: max(n - 2, 0))
 _MAP = Transform("lax.map function", ((0, "f"),), arity=lambda n: 1)
+# Primitives that run the function they are given at most once per call (a loop body runs
+# once per iteration).
+BRANCHES = (_COND, _SWITCH)
 _ASSOC = Transform("lax.associative_scan function", ((0, "fn"),), arity=lambda n: 2, stages=False)
 _PALLAS = Transform("Pallas kernel", ((0, "kernel"),), refs=True)
 _FILTER_JIT = Transform("filter-jitted", cached=True, filtered=True)
@@ -485,6 +488,7 @@ class TransformFinder:
             from jaxlint.analysis.receivers import ReceiverModel
 
             self._receivers = ReceiverModel(self.classes)
+            self._receivers.call_targets = self.call_targets
         return self._receivers
 
     @property
@@ -494,6 +498,7 @@ class TransformFinder:
             from jaxlint.analysis.call_targets import CallTargets
 
             self._call_targets = CallTargets(self.index, self)
+            self.receivers.call_targets = self._call_targets
         return self._call_targets
 
     # -- recognising transforms -------------------------------------------------
