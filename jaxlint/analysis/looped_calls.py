@@ -23,7 +23,6 @@ from typing import Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from jaxlint.analysis.scopes import FuncInfo, ModuleIndex, Scope
-from jaxlint.analysis.syntax import arguments_by_position
 from jaxlint.analysis.transforms import Application, TransformFinder, arguments_by_parameter
 
 
