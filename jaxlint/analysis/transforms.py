@@ -575,6 +575,9 @@ class TransformFinder:
         if isinstance(expr, cst.Attribute):
             return self._bound_method(expr, scope)
         if isinstance(expr, cst.Call):
+            made = self._factory_made(expr, scope)
+            if made is not None:
+                return FnRef(made)
             fq = resolve(expr.func, scope)
             if not expr.args or expr.args[0].keyword is not None or expr.args[0].star:
                 return None
@@ -593,6 +596,32 @@ class TransformFinder:
             if fq in PASS_THROUGH or (fq is not None and fq in TRANSFORMS):
                 return self.resolve_fn(expr.args[0].value, scope, depth + 1)
         return None
+
+    def _factory_made(self, call: cst.Call, scope: Scope) -> Optional[FuncInfo]:
+        """``make_kernel(0.75)`` of a plain function of the module every ``return`` of which
+        gives the same nested ``def`` (a factory returning a closure): that def.  What it reads
+        from the factory is the factory's parameters, unknown here."""
+        from jaxlint.analysis.call_targets import _returns_of, _undecorated
+
+        if not isinstance(call.func, cst.Name):
+            return None
+        f = scope.lookup_def(call.func.value)
+        owner = scope.lookup_scope(call.func.value)
+        if f is None or owner is None or f.is_lambda or f.is_method or f.body_scope is None or not _undecorated(f):
+            return None
+        if len(owner.bindings.get(call.func.value, ())) != 1 or id(f.node) in self.by_func:
+            return None
+        inner = None
+        for r in _returns_of(f.node):
+            if not isinstance(r, cst.Name):
+                return None
+            d = f.body_scope.defs.get(r.value)
+            if d is None or len(f.body_scope.bindings.get(r.value, ())) != 1 or not _undecorated(d):
+                return None
+            if inner is not None and inner is not d:
+                return None
+            inner = d
+        return inner
 
     def _bound_method(self, expr: cst.Attribute, scope: Scope) -> Optional[FnRef]:
         """``obj.method`` / ``self.method`` / ``Cls(...).method`` / ``self.model.apply``: the
