@@ -82,6 +82,22 @@ NOT_REBUILT = {
     ("forwarding_wrappers.py", 57, "JAX205"),
     ("forwarding_wrappers.py", 65, "JAX205"),
     ("forwarding_wrappers.py", 72, "JAX402"),
+    # the same through a bound method, an instance's __call__, a factory's closure and a
+    # partial of a helper
+    ("recompile_through_callables.py", 70, "JAX205"),
+    ("recompile_through_callables.py", 78, "JAX205"),
+    ("recompile_through_callables.py", 86, "JAX402"),
+    ("recompile_through_callables.py", 94, "JAX205"),
+    # a calling convention that changes between two calls: the check rebuilds one call
+    ("calling_conventions.py", 24, "JAX403"),
+    ("calling_conventions.py", 36, "JAX403"),
+    ("calling_conventions.py", 48, "JAX403"),
+    # a jit built in a method or a factory's closure that callers run in a loop, and nnx.jit
+    # (only jax.jit is rebuilt)
+    ("fresh_jit_per_call.py", 30, "JAX401"),
+    ("fresh_jit_per_call.py", 37, "JAX401"),
+    ("fresh_jit_per_call.py", 49, "JAX401"),
+    ("fresh_jit_per_call.py", 55, "JAX401"),
 }
 # Findings whose traced callable the dynamic mode cannot call with built arguments yet:
 # `jax.jit(model.apply)` of a linen module (its variables come ahead of `__call__`'s

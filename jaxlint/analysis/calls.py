@@ -23,7 +23,7 @@ from jaxlint.analysis.interpreter import Interp, guarded_not_none, structure_of
 from jaxlint.analysis.jax_api import DIFFERENTIATED_ERROR_CODES, KNOWN_APIS, TYPE_ERROR_CODES, lax_operands
 from jaxlint.analysis.scopes import ClassInfo, FuncInfo, ModuleIndex, Scope
 from jaxlint.analysis.syntax import argument_for
-from jaxlint.analysis.transforms import Application, FnRef, Transform, TransformFinder, arguments_by_parameter, resolve
+from jaxlint.analysis.transforms import BRANCHES, Application, FnRef, Transform, TransformFinder, arguments_by_parameter, resolve
 from jaxlint.analysis.values import (
     KNOWN_CONSTANTS,
     first_traced_name,
@@ -149,8 +149,12 @@ class Analyzer:
             h(ctx, *args)
 
     def report(self, rule, node, frame: Frame, fields) -> None:
-        if frame.entry.transform.differentiated and rule.code not in DIFFERENTIATED_ERROR_CODES:
-            return  # JVP tracers carry concrete values: only NumPy's conversion fails on them
+        facts = fields.get("facts")
+        concrete = facts is not None and getattr(facts, "value_kind", None) == "array"
+        if frame.entry.transform.differentiated and rule.code not in DIFFERENTIATED_ERROR_CODES and not concrete:
+            # JVP tracers carry concrete values: only NumPy's conversion fails on them (and a
+            # concrete array the caller passed fails where it fails anywhere)
+            return
         if frame.catches_tracer_errors and rule.code in TYPE_ERROR_CODES:
             return  # ``try: int(x) except TypeError:``: the check only when concrete, on purpose
         self._report(rule, node, frame, fields)
@@ -245,6 +249,16 @@ class Analyzer:
                 and func.attr.value == f.name
             ):
                 out.append((call, scope))
+        # calls through any other kind of callable: an attribute set in ``__init__``
+        # (``self._step(x)``), a parameter every caller binds to it (``fn(x)``), a partial
+        seen = {id(call) for call, _scope in out}
+        for call, scope, t in self.finder.call_targets.app_callers(app):
+            if id(call) in seen or t.bound or t.keywords:
+                continue
+            if isinstance(call.func, cst.Attribute) and f.is_method and not app.bound_self:
+                continue  # ``obj.step(...)`` of an unbound method: its first argument is ``obj``
+            seen.add(id(call))
+            out.append((call, scope))
         return out
 
     def _alias_names(self, app: Application):
@@ -338,6 +352,8 @@ class Analyzer:
             frame.env[p.star_kwarg.name.value] = Val(k, p.star_kwarg.name.value, DICT)
         if isinstance(app.site, cst.Call) and app.site_scope.kind == "function":
             frame.notnone = guarded_not_none(app.site_scope.node, app.site)
+            # a branch made anew in the host function: its trace-time effects happen on each call
+            frame.fresh = any(t is b for b in BRANCHES) and _made_in(f, app.site_scope)
         self.analyzed_entries.append((app, frame))
         self.run_frame(frame)
 
@@ -359,7 +375,9 @@ class Analyzer:
                 return UNKNOWN_VAL
             j = i - app.bound_pos
             if i < 0 or j not in app.argnums:
-                return STATIC_VAL  # not differentiated: the caller's concrete value
+                # not differentiated: the caller's concrete value (an array, when every caller
+                # passes one)
+                return self._concrete_passed(app, name) or STATIC_VAL
         if name in app.bound_false:
             return KNOWN_CONSTANTS["False"]
         if name in app.bound_set:
@@ -373,8 +391,11 @@ class Analyzer:
         if param.default is not None and passed is not None and name not in passed:
             # JAX does not bind defaults the caller did not pass: they stay Python values.
             return default_val(param.default)
-        if i >= 0 and (i in app.unbatched or app.opaque_axes):
-            return UNKNOWN_VAL  # vmap(in_axes=None) hands the value through untouched
+        if i >= 0 and i in app.unbatched and not app.opaque_axes:
+            # vmap(in_axes=None) hands the value through untouched: an array every caller passes
+            return self._concrete_passed(app, name) or UNKNOWN_VAL
+        if i >= 0 and app.opaque_axes:
+            return UNKNOWN_VAL
         if t.filtered:
             if is_array_annotation(param.annotation, f.scope):
                 return Val(TRACED, name, ARRAY)
@@ -389,6 +410,10 @@ class Analyzer:
             # leaves; where it cannot tell, the fields stay unknown.
             return Val(TRACED, name, OPAQUE, cls=f.cls)
         flags = OPAQUE if t.opaque_attrs else 0
+        if flags and self._passes_only_arrays(app, name):
+            # every call passes a number or an array (``step(x, 0.75)``), not a module whose
+            # attributes the transform carries: a plain traced array
+            flags = ARRAY
         if is_not_none_annotation(param.annotation):
             # ``neighbors: NeighborList``: the caller passes one, so ``if neighbors is None:``
             # further down (in a helper it is handed to) is a branch this trace does not take.
@@ -409,6 +434,44 @@ class Analyzer:
                     if uses is not None:
                         uses(ext)
         return Val(TRACED, name, flags, cls=cls, ext=ext)
+
+    def _concrete_passed(self, app: Application, name: str) -> Optional[Val]:
+        """A concrete JAX (or NumPy) array, when every visible call passes one for ``name``
+        to a transform that hands it over untouched."""
+        from jaxlint.analysis.host_values import JAX_ARRAY, NUMPY_ARRAY
+
+        kinds = set()
+        passed = self.passed_arguments(app, name)
+        for call, scope, arg in passed:
+            if arg is None:
+                return None
+            h = self.host_values.value(arg.value, scope, call)
+            if h is None or h.kind not in (JAX_ARRAY, NUMPY_ARRAY):
+                return None
+            kinds.add(h.kind)
+        if len(kinds) != 1:
+            return None
+        return Val(STATIC, None, JAXARR if kinds == {JAX_ARRAY} else NPARR)
+
+    def _passes_only_arrays(self, app: Application, name: str) -> bool:
+        """Every visible call passes a number literal or a JAX or NumPy array for ``name``."""
+        from jaxlint.analysis.host_values import JAX_ARRAY, NUMPY_ARRAY
+
+        passed = self.passed_arguments(app, name)
+        if not passed:
+            return False
+        for call, scope, arg in passed:
+            if arg is None:
+                return False
+            e = arg.value
+            while isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Minus):
+                e = e.expression
+            if isinstance(e, (cst.Integer, cst.Float)):
+                continue
+            h = self.host_values.value(arg.value, scope, call)
+            if h is None or h.kind not in (JAX_ARRAY, NUMPY_ARRAY):
+                return False
+        return True
 
     def built_at_call_sites(self, app: Application, name: str) -> Optional[str]:
         """The imported class every call of the jitted function in the module builds the
@@ -543,11 +606,42 @@ class Analyzer:
         if passed is None:
             pos = app.jit_positional()
             passed = []
+            origins = self.finder.call_targets.origins
             for call, scope in self.call_sites_with_scopes(app):
                 arg = next((a for a, lands_on in arguments_by_parameter(app, call, pos) if lands_on == name), None)
-                passed.append((call, scope, arg))
+                up = origins(arg.value, scope, call) if arg is not None else None
+                if up is None or len(up) == 1 and up[0].expr is arg.value:
+                    passed.append((call, scope, arg))
+                    continue
+                # a parameter of a function that forwards it (a method, ``__call__``, a closure
+                # a factory returns, a function handed on by partial): what its callers pass
+                for p in up:
+                    passed.append((p.call if p.call is not None else call, p.scope, cst.Arg(value=p.expr)))
+            passed.extend(self._bound_passed(app, name))
             self._passed_arguments[key] = passed
         return passed
+
+    def _bound_passed(self, app: Application, name: str) -> List[Tuple[cst.Call, Scope, Optional[cst.Arg]]]:
+        """What calls through a ``functools.partial`` of the jitted callable pass for
+        ``name`` (``fn = partial(apply_fn, model)`` ... ``fn(x)``): the partial's bound
+        argument or the call's own, followed to its origins as a forwarded parameter is."""
+        ct = self.finder.call_targets
+        out: List[Tuple[cst.Call, Scope, Optional[cst.Arg]]] = []
+        for call, scope, t in ct.app_callers(app):
+            if not (t.bound or t.keywords):
+                continue  # a plain call: among the call sites
+            b = ct.bind(t, call, scope)
+            p = b.get(name) if b is not None else None
+            if p is None or p.expr is None:
+                out.append((call, scope, None))
+                continue
+            up = ct.origins(p.expr, p.scope, p.call) if p.call is not None else [p]
+            if up is None:
+                out.append((call, scope, None))
+                continue
+            for q in up:
+                out.append((q.call if q.call is not None else call, q.scope, cst.Arg(value=q.expr)))
+        return out
 
     @staticmethod
     def imported_class(param, f: FuncInfo) -> Optional[str]:
@@ -746,7 +840,8 @@ class Analyzer:
                 for n in statics:
                     if n in env:
                         v = env[n]
-                        if call is not None and v.kind == TRACED and not v.flags & (RAW | OPAQUE | REF | PYSEQ | DICT):
+                        concrete_array = v.kind == STATIC and v.flags & (JAXARR | NPARR)
+                        if call is not None and (v.kind == TRACED or concrete_array) and not v.flags & (RAW | OPAQUE | REF | PYSEQ | DICT):
                             skip = (1 if ref.bound_self and f.is_method else 0) + len(bound_args)
                             arg = argument_for(call, [q.name.value for q in positional][skip:], n)
                             if isinstance(arg, cst.Arg):
@@ -781,6 +876,7 @@ class Analyzer:
             id(f.node),
             tuple(sorted((n, signature(v)) for n, v in env.items())),
             frame.cached,
+            frame.fresh,
             staged,
             frame.catches_tracer_errors > 0,
             id(closure) if closure else 0,
@@ -798,6 +894,7 @@ class Analyzer:
         sub.depth = frame.depth + 1
         sub.catches_tracer_errors = frame.catches_tracer_errors
         sub.staged = staged
+        sub.fresh = frame.fresh
         try:
             result = self.run_frame(sub)
         finally:
@@ -823,7 +920,7 @@ class Analyzer:
         if frame.depth >= self.MAX_DEPTH:
             return
         staged = frame.staged or stages
-        key = (id(f.node), "inline", frame.cached, staged, id(closure) if closure else 0)
+        key = (id(f.node), "inline", frame.cached, frame.fresh, staged, id(closure) if closure else 0)
         if key in self.memo or key in self.active:
             return
         self.active.add(key)
@@ -832,6 +929,7 @@ class Analyzer:
         sub.closure = closure
         sub.depth = frame.depth + 1
         sub.staged = staged
+        sub.fresh = frame.fresh
         positional = f.positional_params()
         p = f.params
         skip = 1 if (ref.bound_self and f.is_method) else 0
@@ -883,6 +981,17 @@ class Analyzer:
         if not frame.returns:
             return STATIC_VAL
         return joinall(frame.returns)
+
+def _made_in(f: FuncInfo, scope: Scope) -> bool:
+    """``f`` is a lambda or def written inside the function ``scope`` is the body of: each
+    run of that function makes a new one."""
+    s = f.scope
+    while s is not None:
+        if s is scope:
+            return True
+        s = s.parent
+    return False
+
 
 def custom_vjp_nondiff(f: FuncInfo) -> List[str]:
     """Parameters of ``@partial(jax.custom_vjp, nondiff_argnums=...)`` (or

@@ -28,6 +28,7 @@ class Frame:
         "notnone",
         "catches_tracer_errors",
         "staged",
+        "fresh",
     )
 
     def __init__(self, func: FuncInfo, scope: Scope, where: str, entry: Application, cached: bool):
@@ -52,6 +53,15 @@ class Frame:
         # Some transform around this function stages it (jit, a lax loop body...): JAX
         # operations on concrete values give tracers here.  Under vmap or grad alone, False.
         self.staged = True
+        # The traced function is made anew each time its host function runs (a lambda or a
+        # nested def handed to ``lax.cond`` there) and runs once per call: every run traces it
+        # afresh, so what it does at trace time happens on every call of the host function.
+        self.fresh = False
+
+    @property
+    def runs_per_call(self) -> bool:
+        """What the function does as Python happens on every call, as written."""
+        return self.entry.transform.runs_per_call or self.fresh
 
     def lookup(self, name: str) -> Optional[Val]:
         v = self.env.get(name)

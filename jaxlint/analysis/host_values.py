@@ -528,6 +528,7 @@ class HostValues:
         self._active: set = set()
         self._returns: Dict[int, Optional[HostValue]] = {}
         self._sites: Optional[Dict[int, Application]] = None
+        self._attributes: Dict[Tuple[int, str], Optional[HostValue]] = {}
 
     # -- the API ---------------------------------------------------------------------
     def value(self, expr, scope: Scope, call: Optional[cst.Call] = None) -> Optional[HostValue]:
@@ -645,7 +646,7 @@ class HostValues:
                 if base is None or base.kind not in (JAX_ARRAY, NUMPY_ARRAY):
                     return None
                 return SCALAR_VAL if attr in ("ndim", "size", "dtype") else HostValue(TUPLE if attr == "shape" else base.kind, e)
-            return None
+            return self._object_attribute(e, scope, env, shadow)
         if isinstance(e, cst.Subscript):
             base = self.eval(e.value, scope, env, shadow)
             if base is not None and base.kind == JAX_ARRAY:
@@ -663,6 +664,62 @@ class HostValues:
         if isinstance(e, cst.IfExp):
             return join(self.eval(e.body, scope, env, shadow), self.eval(e.orelse, scope, env, shadow))
         return None
+
+    # -- objects -----------------------------------------------------------------------
+    def _object_attribute(self, e: cst.Attribute, scope: Scope, env: Env, shadow: frozenset) -> Optional[HostValue]:
+        """``obj.attr`` / ``self.attr`` of an instance of a class of the module: the field its
+        constructor was given, else what every write of the attribute by the class's methods
+        stores (a parameter of ``__init__`` followed to what its callers pass)."""
+        attr = e.attr.value
+        base = self.eval(e.value, scope, env, shadow)
+        if base is not None and base.kind == INSTANCE and base.fields is not None and base.fields.get(attr) is not None:
+            return base.fields[attr]
+        if base is not None and base.kind not in (INSTANCE, PARAM):
+            return None
+        r = self.finder.receivers.receiver_of(e.value, scope)
+        if r is None or r.cls is None:
+            return None
+        return self.attribute_value(r.cls, attr)
+
+    def attribute_value(self, cls: ClassInfo, attr: str) -> Optional[HostValue]:
+        """What every write of ``<instance>.attr`` stores, when they agree; None when it is a
+        method or property, is written from outside the class or by a subclass, or a write
+        cannot be read."""
+        key = (id(cls), attr)
+        if key in self._attributes:
+            return self._attributes[key]
+        self._attributes[key] = None  # a cycle answers unknown
+        self._attributes[key] = self._attribute_value(cls, attr)
+        return self._attributes[key]
+
+    def _attribute_value(self, cls: ClassInfo, attr: str) -> Optional[HostValue]:
+        targets = self.finder.call_targets
+        if self.classes.member(cls, attr) is not None or attr in targets.outside_writes():
+            return None
+        receivers = self.finder.receivers
+        for c in self.index.classes:
+            if c is not cls and cls in self.classes.mro(c) and len(receivers.attribute_values(c, attr)) != len(receivers.attribute_values(cls, attr)):
+                return None  # a subclass writes it too
+        writes = receivers.attribute_values(cls, attr)
+        if not writes:
+            return None
+        out: Optional[HostValue] = None
+        for i, (value, scope) in enumerate(writes):
+            if value is None:
+                return None
+            origins = targets.origins(value, scope, None)
+            if origins is None:
+                return None
+            for p in origins:
+                if p.expr is None or p.scope is None:
+                    return None
+                v = self.value(p.expr, p.scope, p.call)
+                if v is None or v.kind == PARAM:
+                    return None
+                out = v if out is None else join(out, v)
+                if out is None:
+                    return None
+        return out
 
     def _binary(self, e: cst.BinaryOperation, scope: Scope, env: Env, shadow: frozenset) -> Optional[HostValue]:
         a = self.eval(e.left, scope, env, shadow)

@@ -1177,7 +1177,7 @@ class Interp:
         v = self.name_val(func)
         if v.fn is not None:
             return self.invoke(e, v, argvals)
-        ref = self.analyzer.finder.resolve_fn(func, fr.scope) or self._instance_call(func)
+        ref = self.analyzer.finder.resolve_fn(func, fr.scope) or self._instance_call(func) or self._passed_callable(e)
         if ref is not None:
             return self.invoke(e, Val(STATIC, name, 0, None, (ref, None, [], {})), argvals)
         cls = owner.classes.get(name)
@@ -1192,6 +1192,17 @@ class Interp:
 
         held = self.analyzer.traced_fields.held(cls, attr, self.analyzer.classes.is_nnx_module(cls))
         return held is not None and held[0] == LAYER
+
+    def _passed_callable(self, e: cst.Call) -> Optional[FnRef]:
+        """``fn(x)`` where ``fn`` is a parameter of an enclosing function (a factory's
+        ``iterated(fn)``, a helper's ``apply_with(fn, x)``) that every call of it binds to the
+        same plain function of the module, with nothing bound to it."""
+        t = self.analyzer.finder.call_targets.target(e, self.frame.scope)
+        if t is None or t.app is not None or t.bound or t.keywords or t.closure is not None or t.func.is_method:
+            return None
+        if t.func.scope.kind != "module":
+            return None  # an inner def: it reads its factory's locals, which this frame does not hold
+        return FnRef(t.func)
 
     def _instance_call(self, func: cst.Name) -> Optional[FnRef]:
         """``model(x)`` on a global or captured instance of a class of the module

@@ -4,11 +4,16 @@ JAX204, JAX205 and JAX402 all start from the same question: which calls of a cac
 (``jax.jit``-like) callable, whose static parameters can be read, sit inside a loop of their
 scope?  This answers it once per module.
 
-A call of a *forwarding wrapper* counts as a call of the jitted callable it forwards to: a plain
-function whose body is only ``return step(a, b)``, each argument one of its own parameters
-(``def run(x, lr): return step_jit(x, lr)``), through any depth of such wrappers.  Each
-argument of the wrapper's call lands on the jitted parameter its own parameter is forwarded to
-(the wrapper's summary, computed once per wrapper)."""
+A call of a *forwarder* counts as a call of the jitted callable it forwards to: a function,
+method, ``__call__`` or closure whose body is only ``return step(a, b)``, each argument one of
+its own parameters (``def run(x, lr): return step_jit(x, lr)``), where ``step`` is whatever the
+call reaches (jaxlint.analysis.call_targets: a jitted function, ``self._step`` set in
+``__init__``, a callable parameter every caller binds, another forwarder), through any depth of
+forwarders.  The forwarder's calls are found the same way (``Runner().apply``, an instance, the
+closure a factory returns, ``functools.partial(apply_with, step)``).  Each argument of such a
+call lands on the jitted parameter its own parameter is forwarded to (the forwarder's summary,
+computed once per forwarder), and the forwarding calls are kept as the chain from the call the
+user edits to the jitted callable."""
 
 from __future__ import annotations
 
@@ -18,7 +23,6 @@ from typing import Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from jaxlint.analysis.scopes import FuncInfo, ModuleIndex, Scope
-from jaxlint.analysis.syntax import arguments_by_position
 from jaxlint.analysis.transforms import Application, TransformFinder, arguments_by_parameter
 
 
@@ -33,10 +37,17 @@ class LoopedCall:
     # for a call of a forwarding wrapper: (argument, jitted parameter) for each argument that
     # reaches the jitted callable; None for a direct call
     forwarded: Optional[Tuple[Tuple[cst.Arg, Optional[str]], ...]] = None
+    # for a call of a forwarder: the forwarding calls, outermost first, down to the call of
+    # the jitted callable
+    chain: Tuple[cst.Call, ...] = ()
 
     @property
     def innermost(self) -> Tuple[int, int]:
         return max(self.loops)
+
+    def related(self):
+        """The forwarding chain as related locations (empty for a direct call)."""
+        return [(c, f"forwarded to {self.app.func.name}() here" if i == len(self.chain) - 1 else "forwarded here") for i, c in enumerate(self.chain)]
 
     def arguments(self):
         """(argument, the jitted parameter it lands on, or None) for the call's arguments."""
@@ -67,20 +78,32 @@ def looped_calls(index: ModuleIndex, finder: TransformFinder, analyzer) -> List[
             loops = [lp for lp in scope.loops if lp[0] <= order <= lp[1]]
             if loops:
                 out.append(LoopedCall(app, statics, call, scope, order, loops))
-    apps = {id(a): a for a in finder.applications}
-    for g, (app, mapping) in _wrapper_summaries(index, finder, apps, direct, analyzer).items():
-        statics, _opaque = analyzer.static_names(app)
-        names = [p.name.value for p in g.positional_params()]
-        for call, scope, order in index.calls:
-            fn = call.func
-            if not isinstance(fn, cst.Name) or scope.lookup_def(fn.value) is not g:
+    ct = finder.call_targets
+    for fwd in _forwarders(index, finder, {id(a) for a in finder.applications if id(a) in direct}).values():
+        statics, _opaque = analyzer.static_names(fwd.app)
+        for call, scope, t in ct.callers(fwd.func):
+            so = where.get(id(call))
+            if so is None or so[0] is not scope:
                 continue
+            order = so[1]
             loops = [lp for lp in scope.loops if lp[0] <= order <= lp[1]]
             if not loops:
                 continue
-            forwarded = tuple((a, mapping.get(p) if p is not None else None) for a, p in arguments_by_position(call, names))
-            out.append(LoopedCall(app, statics, call, scope, order, loops, forwarded))
+            bound = ct.bind(t, call, scope)
+            if bound is None:
+                continue
+            lands = {id(p.expr): name for name, p in bound.items() if p.call is call and p.expr is not None}
+            forwarded = tuple((a, fwd.mapping.get(lands.get(id(a.value)))) for a in call.args)
+            out.append(LoopedCall(fwd.app, statics, call, scope, order, loops, forwarded, fwd.chain))
     return out
+
+
+@dataclass(frozen=True)
+class Forwarder:
+    func: FuncInfo
+    app: Application
+    mapping: Dict[str, str]  # the forwarder's parameter -> the jitted parameter it reaches
+    chain: Tuple[cst.Call, ...]  # the forwarding calls, this one's first
 
 
 def _forwarding_call(g: FuncInfo) -> Optional[cst.Call]:
@@ -100,61 +123,69 @@ def _forwarding_call(g: FuncInfo) -> Optional[cst.Call]:
     return ret.value
 
 
-def _param_map(g: FuncInfo, pairs) -> Optional[Dict[str, str]]:
-    """{g's parameter -> the parameter it lands on} when every argument is one of g's own
-    parameters, bound only as a parameter; else None."""
+def _param_map(g: FuncInfo, call: cst.Call, bound) -> Optional[Dict[str, str]]:
+    """{g's parameter -> the parameter of the callee it lands on} for the arguments of
+    ``call`` that are g's own parameters, passed as they are (each bound only as a parameter,
+    and passed once); None when an argument's place is unknown or no parameter is forwarded.
+    Other arguments (``self.params``, a constant) are g's own business: they are not the
+    caller's.  ``bound``: the callee's parameter -> what lands there
+    (jaxlint.analysis.call_targets.bind)."""
     scope = g.body_scope
-    if scope is None:
+    if scope is None or bound is None:
         return None
     params = set(g.all_param_names())
+    by_expr = {id(p.expr): name for name, p in bound.items() if p.call is call and p.expr is not None}
     mapping: Dict[str, str] = {}
-    for a, lands in pairs:
+    for a in call.args:
         v = a.value
-        if lands is None or not isinstance(v, cst.Name) or v.value not in params:
+        lands = by_expr.get(id(v))
+        if a.star or lands is None:
             return None
+        if not isinstance(v, cst.Name) or v.value not in params:
+            continue
         binds = scope.bindings.get(v.value, ())
-        if len(binds) != 1 or binds[0].kind != "param":
+        if len(binds) != 1 or binds[0].kind != "param" or v.value in mapping:
             return None
         mapping[v.value] = lands
-    return mapping
+    return mapping or None
 
 
-def _wrapper_summaries(index, finder, apps, direct, analyzer) -> Dict[FuncInfo, Tuple[Application, Dict[str, str]]]:
-    """Plain functions that only forward their parameters to a jitted callable, directly or
-    through other such functions: wrapper -> (the jitted callable, parameter map)."""
-    out: Dict[FuncInfo, Tuple[Application, Dict[str, str]]] = {}
-
-    def plain(g: Optional[FuncInfo]) -> bool:
-        return g is not None and not g.is_method and not isinstance(g.node, cst.Lambda) and not finder.is_traced_def(g)
-
-    for aid, sites in direct.items():
-        app = apps[aid]
-        for call, scope in sites:
-            g = scope.func if scope.kind == "function" else None
-            if not plain(g) or _forwarding_call(g) is not call:
-                continue
-            mapping = _param_map(g, arguments_by_parameter(app, call, app.jit_positional()))
-            if mapping is not None:
-                out[g] = (app, mapping)
-    # wrappers of wrappers, to a fixed point (each function at most once)
+def _forwarders(index, finder, apps) -> Dict[int, Forwarder]:
+    """Host functions, methods and closures that only forward their parameters to a jitted
+    callable of ``apps`` (ids), directly or through other forwarders, by the node of each."""
+    ct = finder.call_targets
+    out: Dict[int, Forwarder] = {}
+    candidates = []
+    for call, scope, _order in index.calls:
+        g = scope.func if scope.kind == "function" else None
+        if g is None or isinstance(g.node, cst.Lambda) or finder.is_traced_def(g) or _forwarding_call(g) is not call:
+            continue
+        candidates.append((g, call, scope))
+    # to a fixed point: each function at most once, the calls of the jitted callables first
     changed = True
     while changed:
         changed = False
-        for call, scope, _order in index.calls:
-            g = scope.func if scope.kind == "function" else None
-            if not plain(g) or g in out or _forwarding_call(g) is not call:
+        for g, call, scope in candidates:
+            if id(g.node) in out:
                 continue
-            fn = call.func
-            inner = scope.lookup_def(fn.value) if isinstance(fn, cst.Name) else None
-            if inner is None or inner not in out:
+            t = ct.target(call, scope)
+            if t is None:
                 continue
-            app, inner_map = out[inner]
-            names = [p.name.value for p in inner.positional_params()]
-            pairs = [(a, inner_map.get(p)) for a, p in arguments_by_position(call, names)]
-            if any(a.star for a in call.args):
+            if t.app is not None:
+                if id(t.app) not in apps:
+                    continue
+                mapping = _param_map(g, call, ct.bind(t, call, scope))
+                if mapping is not None:
+                    out[id(g.node)] = Forwarder(g, t.app, mapping, (call,))
+                    changed = True
                 continue
-            mapping = _param_map(g, [(a, lands) for a, lands in pairs if lands is not None])
-            if mapping is not None:
-                out[g] = (app, mapping)
-                changed = True
+            inner = out.get(id(t.func.node))
+            if inner is None or t.func is g:
+                continue
+            mapping = _param_map(g, call, ct.bind(t, call, scope))
+            if mapping is None:
+                continue
+            mapping = {gp: inner.mapping[ip] for gp, ip in mapping.items() if ip in inner.mapping}
+            out[id(g.node)] = Forwarder(g, inner.app, mapping, (call,) + inner.chain)
+            changed = True
     return out

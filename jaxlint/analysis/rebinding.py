@@ -25,11 +25,31 @@ class TracedCallables:
         self.reach: Dict[int, bool] = {}
         self._orders: Dict[int, list] = {}
         self._jitted_sites = None
+        self._calls_by_callee: Optional[Dict[int, cst.Call]] = None
 
     def cached_def(self, f) -> bool:
         return any(a.transform.cached for a in self.finder.by_func.get(id(f.node), ()))
 
     def runs_traced(self, func_expr, scope: Scope, depth: int = 0) -> bool:
+        if self._runs_traced(func_expr, scope, depth):
+            return True
+        # through any other kind of callable: a bound method kept in a name, an instance's
+        # ``__call__``, a closure a factory returned, a partial, an attribute set in ``__init__``
+        call = self._call_of(func_expr)
+        t = self.finder.call_targets.target(call, scope) if call is not None else None
+        if t is None:
+            return False
+        if t.app is not None:
+            return t.app.transform.cached
+        return self.cached_def(t.func) or (depth < 4 and self.reaches(t.func, depth + 1))
+
+    def _call_of(self, func_expr) -> Optional[cst.Call]:
+        calls = self._calls_by_callee
+        if calls is None:
+            calls = self._calls_by_callee = {id(c.func): c for c, _s, _o in self.index.calls}
+        return calls.get(id(func_expr))
+
+    def _runs_traced(self, func_expr, scope: Scope, depth: int = 0) -> bool:
         if isinstance(func_expr, cst.Call):
             # jax.jit(f)(x)
             return any(a.site is func_expr and a.transform.cached for a in self.finder.applications)
@@ -131,6 +151,19 @@ class Rebinding:
                 target = owner.defs.get(f.value) if owner is not None else None
                 if target is not None:
                     sites.setdefault(id(target.node), []).append((scope, order))
+            # calls through methods, instances, closures and partials too
+            orders = {id(call): order for call, _scope, order in self.index.calls}
+            targets = self.traced_callables.finder.call_targets
+            for call, scope, _order in self.index.calls:
+                t = targets.target(call, scope)
+                if t is None or t.app is not None:
+                    continue
+                f = call.func
+                if isinstance(f, cst.Name):
+                    owner = scope.lookup_scope(f.value)
+                    if owner is not None and owner.defs.get(f.value) is t.func:
+                        continue  # found by its name above
+                sites.setdefault(id(t.func.node), []).append((scope, orders[id(call)]))
             self._call_sites = sites
         return self._call_sites.get(id(func.node), [])
 

@@ -122,6 +122,8 @@ class ReceiverModel:
         # id(class) -> attribute -> [(value or None, scope of the method that writes it)]
         self._writes: Dict[int, Dict[str, List[Tuple[Optional[cst.BaseExpression], Scope]]]] = {}
         self._attributes: Dict[Tuple[int, str], Optional[Receiver]] = {}
+        # the module's call targets (set by the transform finder): what reaches a method
+        self.call_targets = None
 
     def receiver_of(self, expr, scope: Scope, depth: int = 0) -> Optional[Receiver]:
         """The class ``expr`` is an instance of, as far as the module shows it."""
@@ -187,9 +189,29 @@ class ReceiverModel:
                     return Receiver(cls)
                 q = resolve(ann, func.scope)  # ``rngs: nnx.Rngs``: a class of another library
                 return Receiver(None, q) if q is not None else None
-        if func.is_method or not any(p.name.value == name for p in positional) or depth >= _MAX_DEPTH:
+        if not any(p.name.value == name for p in positional) or depth >= _MAX_DEPTH:
             return None
+        if func.is_method:
+            return self._passed_to_method(func, name, depth)
         return self._passed_by_callers(func, name, depth)
+
+    def _passed_to_method(self, func, name: str, depth: int) -> Optional[Receiver]:
+        """An unannotated parameter of a method (``__init__``'s ``config``, ``fit``'s
+        ``batch``): the class of what every call reaching it passes, through instances,
+        bound methods and ``super().__init__``, when they agree."""
+        targets = self.call_targets
+        if targets is None or func.body_scope is None:
+            return None
+        me = cst.Name(name)
+        origins = targets.origins(me, func.body_scope, None)
+        if origins is None or any(p.expr is me for p in origins):
+            return None  # not followed (a traced method's parameter)
+        found: List[Optional[Receiver]] = []
+        for p in origins:
+            if p.expr is None or p.scope is None:
+                return None
+            found.append(self.receiver_of(p.expr, p.scope, depth + 1))
+        return _agreed(found)
 
     def _passed_by_callers(self, func, name: str, depth: int) -> Optional[Receiver]:
         """An unannotated parameter of a plain function: the class of what every call of the

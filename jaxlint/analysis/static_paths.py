@@ -286,13 +286,25 @@ class StaticPaths:
         if self.finder.by_func.get(id(f.node)):
             return  # a traced function: what it receives is the interpreter's business
         names = [p.name.value for p in f.positional_params()]
+        seen = set()
+        # calls through any kind of callable: a bound method kept in a name, an instance's
+        # ``__call__``, a closure a factory returned, a partial
+        targets = self.finder.call_targets
+        for call, scope, t in targets.callers(f):
+            b = targets.bind(t, call, scope)
+            p = b.get(param) if b is not None else None
+            if p is not None and p.call is call:
+                seen.add(id(call))
+                yield call, scope, cst.Arg(value=p.expr)
         if not f.is_method:
             for call, scope in self._calls_named(f.name):
-                if scope.lookup_def(f.name) is f:
+                if scope.lookup_def(f.name) is f and id(call) not in seen:
                     for a in _passed(call, names, param):
                         yield call, scope, a
             return
         for call, scope in self._calls_named("." + f.name):
+            if id(call) in seen:
+                continue
             receiver = call.func.value
             if isinstance(receiver, cst.Name) and receiver.value == "self":
                 ok = scope.enclosing_class() is f.cls

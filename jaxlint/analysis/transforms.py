@@ -93,6 +93,9 @@ _WHILE = Transform("lax.while_loop function", ((0, "cond_fun"), (1, "body_fun"))
 _COND = Transform("lax.cond branch", ((1, "true_fun"), (2, "false_fun")), arity=lambda n: max(n - 3, 0))
 _SWITCH = Transform("lax.switch branch", ((1, "branches"),), arity=lambda n: max(n - 2, 0))
 _MAP = Transform("lax.map function", ((0, "f"),), arity=lambda n: 1)
+# Primitives that run the function they are given at most once per call (a loop body runs
+# once per iteration).
+BRANCHES = (_COND, _SWITCH)
 _ASSOC = Transform("lax.associative_scan function", ((0, "fn"),), arity=lambda n: 2, stages=False)
 _PALLAS = Transform("Pallas kernel", ((0, "kernel"),), refs=True)
 _FILTER_JIT = Transform("filter-jitted", cached=True, filtered=True)
@@ -466,6 +469,7 @@ class TransformFinder:
         self._bound_values: Dict[int, Dict[int, List[str]]] = {}
         self._classes = None
         self._receivers = None
+        self._call_targets = None
         self._find()
 
     @property
@@ -484,7 +488,18 @@ class TransformFinder:
             from jaxlint.analysis.receivers import ReceiverModel
 
             self._receivers = ReceiverModel(self.classes)
+            self._receivers.call_targets = self.call_targets
         return self._receivers
+
+    @property
+    def call_targets(self):
+        """The function each call reaches, through any kind of callable (built on first use)."""
+        if self._call_targets is None:
+            from jaxlint.analysis.call_targets import CallTargets
+
+            self._call_targets = CallTargets(self.index, self)
+            self.receivers.call_targets = self._call_targets
+        return self._call_targets
 
     # -- recognising transforms -------------------------------------------------
     def transform_of(self, expr, scope: Scope) -> Optional[Tuple[Transform, List[cst.Arg]]]:
@@ -560,6 +575,9 @@ class TransformFinder:
         if isinstance(expr, cst.Attribute):
             return self._bound_method(expr, scope)
         if isinstance(expr, cst.Call):
+            made = self._factory_made(expr, scope)
+            if made is not None:
+                return FnRef(made)
             fq = resolve(expr.func, scope)
             if not expr.args or expr.args[0].keyword is not None or expr.args[0].star:
                 return None
@@ -578,6 +596,32 @@ class TransformFinder:
             if fq in PASS_THROUGH or (fq is not None and fq in TRANSFORMS):
                 return self.resolve_fn(expr.args[0].value, scope, depth + 1)
         return None
+
+    def _factory_made(self, call: cst.Call, scope: Scope) -> Optional[FuncInfo]:
+        """``make_kernel(0.75)`` of a plain function of the module every ``return`` of which
+        gives the same nested ``def`` (a factory returning a closure): that def.  What it reads
+        from the factory is the factory's parameters, unknown here."""
+        from jaxlint.analysis.call_targets import _returns_of, _undecorated
+
+        if not isinstance(call.func, cst.Name):
+            return None
+        f = scope.lookup_def(call.func.value)
+        owner = scope.lookup_scope(call.func.value)
+        if f is None or owner is None or f.is_lambda or f.is_method or f.body_scope is None or not _undecorated(f):
+            return None
+        if len(owner.bindings.get(call.func.value, ())) != 1 or id(f.node) in self.by_func:
+            return None
+        inner = None
+        for r in _returns_of(f.node):
+            if not isinstance(r, cst.Name):
+                return None
+            d = f.body_scope.defs.get(r.value)
+            if d is None or len(f.body_scope.bindings.get(r.value, ())) != 1 or not _undecorated(d):
+                return None
+            if inner is not None and inner is not d:
+                return None
+            inner = d
+        return inner
 
     def _bound_method(self, expr: cst.Attribute, scope: Scope) -> Optional[FnRef]:
         """``obj.method`` / ``self.method`` / ``Cls(...).method`` / ``self.model.apply``: the

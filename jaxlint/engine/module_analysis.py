@@ -100,6 +100,14 @@ class ModuleAnalysis:
         return looped_calls(self.index, self.finder, self.analyzer)
 
     @cached_property
+    def convention_changes(self):
+        """Parameters of a jitted callable passed by position at one call and by keyword at
+        another (jaxlint.analysis.calling_conventions)."""
+        from jaxlint.analysis.calling_conventions import convention_changes
+
+        return convention_changes(self.index, self.finder, self.analyzer)
+
+    @cached_property
     def call_sites(self) -> CallSites:
         return CallSites(self.index)
 

@@ -179,4 +179,4 @@ class OuterStateMutation(Rule):
 def _runs_per_call(ctx) -> bool:
     """A write of a Python value where the function runs on every call (``vmap`` alone)
     happens once per call, as written; a tracer stored outside still leaks."""
-    return ctx.frame.entry.transform.runs_per_call
+    return ctx.frame.runs_per_call

@@ -62,7 +62,7 @@ class TraceTimeRandomness(Rule):
 
     def on_call(self, ctx, node, q, argvals):
         t = ctx.frame.entry.transform
-        if not t.effects or t.runs_per_call:
+        if not t.effects or ctx.frame.runs_per_call:
             return  # under ``vmap`` alone the function runs, and draws, on every call
         if q in CLOCKS or (q.startswith(RANDOM_PREFIXES) and q not in RANDOM_SETUP):
             short = q.replace("numpy.", "np.")
@@ -70,7 +70,7 @@ class TraceTimeRandomness(Rule):
 
     def on_method(self, ctx, node, base, meth, argvals):
         t = ctx.frame.entry.transform
-        if not t.effects or t.runs_per_call or meth in RNG_SETUP_METHODS:
+        if not t.effects or ctx.frame.runs_per_call or meth in RNG_SETUP_METHODS:
             return
         if base.outer is None:
             obj = node.func.value if isinstance(node.func, cst.Attribute) else None

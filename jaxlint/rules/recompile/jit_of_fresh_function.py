@@ -114,6 +114,11 @@ class JitInLoop(Rule):
             api = resolve(call.func, scope) or "jax.jit"
             loops = [(start, end) for start, end in scope.loops if start <= order <= end]
             built = _built_anew(m, fn_expr, scope)
+            if built is None and api in REWRAPPING_JITS:
+                # it wraps the function in a new one on every application: each result is a
+                # new cache, whatever the function
+                rewrapped = f"function `{_dotted(fn_expr)}` that it wraps anew on each application" if _dotted(fn_expr) else "function it wraps anew on each application"
+                built = (rewrapped, (fn_expr,))
             bound = _local_value(fn_expr, scope) if built is None else None
             if loops:
                 if bound is not None and loops[-1][0] <= bound[1] <= loops[-1][1]:
@@ -121,7 +126,7 @@ class JitInLoop(Rule):
                     built = _built_anew(m, bound[0], scope)
                 fresh, reads = None, ()
                 if built is not None:
-                    fresh, reads = built[0] + " created in a loop", built[1]
+                    fresh, reads = built[0] + ("" if api in REWRAPPING_JITS else " created in a loop"), built[1]
                 elif isinstance(fn_expr, cst.Name):
                     func = scope.defs.get(fn_expr.value)
                     if func is not None and any(start < self._def_order(scope, func) for start, _ in loops):
@@ -352,6 +357,19 @@ FRESH_TRANSFORMS = frozenset(
     {"jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.hessian", "jax.vmap", "jax.checkpoint", "jax.remat"}
 )
 PARTIALS = frozenset({"functools.partial", "jax.tree_util.Partial"})
+# Jits that wrap the function they are given in a new function on every application, so that
+# even a module-level function compiles again under each new result (flax 0.12: ``nnx.jit``).
+# ``jax.jit`` and ``eqx.filter_jit`` of one function object share their cache.
+REWRAPPING_JITS = frozenset({"flax.nnx.jit"})
+
+
+def _dotted(expr):
+    if isinstance(expr, cst.Name):
+        return expr.value
+    if isinstance(expr, cst.Attribute):
+        inner = _dotted(expr.value)
+        return inner and f"{inner}.{expr.attr.value}"
+    return None
 
 
 def _built_anew(m, expr, scope, bound_methods: bool = True):
@@ -379,25 +397,71 @@ def _built_anew(m, expr, scope, bound_methods: bool = True):
 
 
 def _runs_in_loop(m, func) -> bool:
-    """Is ``func`` called inside a loop of the module: by name for a function, as
-    ``self.name(...)`` (from a method of its class) or ``obj.name(...)`` (``obj = Cls(...)``)
-    for a method, as ``obj(...)`` for ``__call__``?"""
-    for call, scope, order in m.index.calls:
-        if not any(a <= order <= b for a, b in scope.loops):
-            continue
-        fn = call.func
-        if isinstance(fn, cst.Name) and not func.is_method:
-            if fn.value == func.name and scope.lookup_def(fn.value) is func:
-                return True
-        elif isinstance(fn, cst.Name) and func.name == "__call__":
-            # ``predict(x)`` on ``predict = Predictor(...)``: its ``__call__``
-            cls = _instance_class(m, fn.value, scope)
-            if cls is not None and m.analyzer.classes.member(cls, "__call__") is func:
-                return True
-        elif isinstance(fn, cst.Attribute) and func.is_method and fn.attr.value == func.name and isinstance(fn.value, cst.Name):
-            cls = _instance_class(m, fn.value.value, scope)
-            if cls is not None and m.analyzer.classes.member(cls, func.name) is func:
-                return True
+    """Does ``func`` run again and again: called inside a loop of the module, or from a
+    function that does (any depth)?  By name for a function, as ``self.name(...)`` (from a
+    method of its class) or ``obj.name(...)`` (``obj = Cls(...)``) for a method, as ``obj(...)``
+    for ``__call__``.  Computed once per module and function."""
+    memo = m.__dict__.setdefault("_jax401_repeated", {})
+    if "by_name" not in memo:
+        by_name = {}
+        for call, scope, order in m.index.calls:
+            fn = call.func
+            name = fn.value if isinstance(fn, cst.Name) else fn.attr.value if isinstance(fn, cst.Attribute) else None
+            if name is not None:
+                by_name.setdefault(name, []).append((call, scope, order))
+        memo["by_name"] = by_name
+    return _repeats(m, func, memo, memo["by_name"])
+
+
+def _repeats(m, func, memo, by_name) -> bool:
+    key = id(func.node)
+    if key in memo:
+        return memo[key]
+    memo[key] = False  # a cycle of calls answers "no" (until shown otherwise)
+    names = [func.name]
+    if func.name == "__call__":
+        names = None  # called as ``obj(...)``: any name
+    sites = by_name.get(func.name, ()) if names else [x for xs in by_name.values() for x in xs if isinstance(x[0].func, cst.Name)]
+    sites = [x for x in sites if _calls(m, x[0], x[1], func)]
+    # and every call that reaches it through another callable (``run = Runner().apply``,
+    # the closure a factory returns, a partial, an instance)
+    seen = {id(c) for c, _s, _o in sites}
+    orders = memo.get("orders")
+    if orders is None:
+        orders = memo["orders"] = {id(c): o for c, _s, o in m.index.calls}
+    for call, scope, _t in m.finder.call_targets.callers(func):
+        if id(call) not in seen and id(call) in orders:
+            sites.append((call, scope, orders[id(call)]))
+    if "in_comprehensions" not in memo:
+        v = _ComprehensionCalls()
+        v.walk(m.module)
+        memo["in_comprehensions"] = v.calls
+    repeated = memo["in_comprehensions"]
+    out = False
+    for call, scope, order in sites:
+        if any(a <= order <= b for a, b in scope.loops) or id(call) in repeated:
+            out = True
+            break
+        caller = scope.func if scope.kind == "function" else None
+        if caller is not None and caller is not func and _repeats(m, caller, memo, by_name):
+            out = True
+            break
+    memo[key] = out
+    return out
+
+
+def _calls(m, call, scope, func) -> bool:
+    """Is ``call`` a call of ``func``?"""
+    fn = call.func
+    if isinstance(fn, cst.Name) and not func.is_method:
+        return fn.value == func.name and scope.lookup_def(fn.value) is func
+    if isinstance(fn, cst.Name) and func.name == "__call__":
+        # ``predict(x)`` on ``predict = Predictor(...)``: its ``__call__``
+        cls = _instance_class(m, fn.value, scope)
+        return cls is not None and m.analyzer.classes.member(cls, "__call__") is func
+    if isinstance(fn, cst.Attribute) and func.is_method and fn.attr.value == func.name and isinstance(fn.value, cst.Name):
+        cls = _instance_class(m, fn.value.value, scope)
+        return cls is not None and m.analyzer.classes.member(cls, func.name) is func
     return False
 
 
@@ -427,6 +491,44 @@ def _instance_class(m, name: str, scope):
                     return None
                 s = s.parent
     return None
+
+
+class _ComprehensionCalls(FastVisitor):
+    """Ids of the calls a comprehension makes once per element: in its element (or key and
+    value), its conditions, and the iterables of its inner ``for`` clauses."""
+
+    def __init__(self):
+        self.calls = set()
+        self._depth = 0
+
+    def _parts(self, node):
+        parts = [getattr(node, n) for n in ("elt", "key", "value") if getattr(node, n, None) is not None]
+        f = node.for_in
+        first = True
+        while f is not None:
+            if not first:
+                parts.append(f.iter)
+            parts.extend(c.test for c in f.ifs)
+            first = False
+            f = f.inner_for_in
+        return parts
+
+    def _comprehension(self, node) -> bool:
+        inner = _AllCalls()
+        for part in self._parts(node):
+            inner.walk(part)
+        self.calls |= inner.calls
+        return True
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension
+
+
+class _AllCalls(FastVisitor):
+    def __init__(self):
+        self.calls = set()
+
+    def visit_Call(self, node) -> None:
+        self.calls.add(id(node))
 
 
 class _NamesRead(FastVisitor):

@@ -20,7 +20,9 @@ class WeakTypeFlip(Rule):
         ``State(count=0)``) and ``f`` returns it strongly typed or with another dtype: reduced
         (``jnp.sum``), cast (``astype``, ``jnp.asarray(x, jnp.float32)``) or mixed with a
         strongly typed array.  Results that stay weak (``x * 0.5``, ``jnp.sin(x)``,
-        ``state.count + 1``) compile once and are not flagged.
+        ``state.count + 1``) compile once and are not flagged.  The same for ``nnx.jit``, and
+        for ``eqx.filter_jit``, which keeps a Python scalar static: there only a result that is
+        surely an array (strongly typed) is flagged.
 
     Why is this bad?
         ``jax.jit`` keys its cache on each argument's dtype and weak type.  A Python scalar is
@@ -89,8 +91,10 @@ class WeakTypeFlip(Rule):
         for lc in m.looped_calls:
             app, statics, call, scope, order = lc.app, lc.statics, lc.call, lc.scope, lc.order
             t = app.transform
-            if not t.statics or t.opaque_attrs or t.in_axes:
-                continue  # jax.jit: Python scalars are traced as weakly typed arrays
+            if t.in_axes or not (t.statics or t.filtered):
+                continue
+            # jax.jit and nnx.jit trace a Python scalar as a weakly typed array; equinox's
+            # filter_jit keeps it static, so an array result is a new signature either way
             if id(app) not in returns:
                 returns[id(app)] = single_return(app.func.node)
             ret = returns[id(app)]
@@ -115,13 +119,15 @@ class WeakTypeFlip(Rule):
                 if initial is None:
                     continue
                 init, start = initial
+                if t.opaque_attrs and not isinstance(init, Typ):
+                    continue  # nnx.jit: attributes of an object argument may be static
                 out = _output_type(m, app, out_expr, pname, init, args, scope, classes)
-                change = _flip(init, out)
+                change = _flip(init, out, strong_only=t.filtered)
                 if change is not None:
                     was, now = change
                     # start, part: what the first call gets and which part of the result the
                     # next ones get (the dynamic mode calls the function both ways)
-                    m.report(self, a.value, arg=name, was=was, now=now, func=app.func.name, start=start, part=part)
+                    m.report(self, a.value, arg=name, was=was, now=now, func=app.func.name, start=start, part=part, related=lc.related())
 
 
 class _Assigns(FastVisitor):
@@ -277,12 +283,14 @@ def _describe(t: Typ) -> str:
     return f"a weakly typed {kind}" if t.weak else f"a strongly typed {kind}"
 
 
-def _flip(init, out):
-    """(what the first call gets, what the next ones get), or None when they are the same."""
+def _flip(init, out, strong_only: bool = False):
+    """(what the first call gets, what the next ones get), or None when they are the same.
+    ``strong_only``: only a strongly typed result counts (equinox's filter_jit hands a Python
+    scalar result back as it is, so only a result that is surely an array changes the key)."""
     if isinstance(init, Typ):
         if not isinstance(out, Typ):
             return None
-        if not out.weak or (out.kind is not None and out.kind != init.kind):
+        if not out.weak or (not strong_only and out.kind is not None and out.kind != init.kind):
             return f"a Python {KIND_NAMES[init.kind]} (weakly typed)", _describe(out)
         return None
     if isinstance(init, Fields):
@@ -292,6 +300,6 @@ def _flip(init, out):
             if not isinstance(t, Typ) or not t.weak:
                 continue
             o = out.fields.get(name)
-            if isinstance(o, Typ) and (not o.weak or (o.kind is not None and o.kind != t.kind)):
+            if isinstance(o, Typ) and (not o.weak or (not strong_only and o.kind is not None and o.kind != t.kind)):
                 return f"a {init.cls.name} whose `{name}` is a Python {KIND_NAMES[t.kind]} (weakly typed)", f"`{name}` {_describe(o)}"
     return None

@@ -97,7 +97,7 @@ class ChangingShapeArg(Rule):
                 var = _shape_follows(a.value, counters, lc.scope)
                 if var is not None:
                     how = f"changes shape with the loop variable `{var}`: a new compilation on every iteration"
-                    m.report(self, a.value, arg=a.value, func=lc.app.func.name, var=var, how=how)
+                    m.report(self, a.value, arg=a.value, func=lc.app.func.name, var=var, how=how, related=lc.related())
 
     def _growing_and_ragged(self, m):
         """Arguments that grow on every iteration, and batches whose last one is shorter."""
@@ -115,7 +115,7 @@ class ChangingShapeArg(Rule):
                     continue
                 how = _grows(a.value, loop, span, lc.scope) or _ragged_batch(a.value, loop, lc.scope)
                 if how is not None:
-                    m.report(self, a.value, arg=a.value, func=lc.app.func.name, var="", how=how)
+                    m.report(self, a.value, arg=a.value, func=lc.app.func.name, var="", how=how, related=lc.related())
 
 
 def _loop_counters(scope, order: int) -> set:

@@ -1,0 +1,188 @@
+"""Call targets: the function each call reaches through methods, instances, attributes set in
+``__init__``, factories, ``functools.partial`` and callables passed as arguments, and what
+lands on each parameter; unknown wherever a step is not provable."""
+
+import textwrap
+
+import libcst as cst
+
+from jaxlint.analysis.call_targets import CallTargets
+from jaxlint.analysis.scopes import ModuleIndex
+from jaxlint.analysis.transforms import TransformFinder
+
+SOURCE = '''
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def train_step(params, batch):
+    return params - 0.1 * jnp.mean(batch)
+
+
+def loss_fn(model, x):
+    return jnp.sum(model * x)
+
+
+class Trainer:
+    def __init__(self, lr):
+        self.lr = lr
+        self._step = jax.jit(loss_fn)
+
+    def fit(self, params, batch):
+        return self._step(params, batch)
+
+    def __call__(self, params, batch):
+        return self.fit(params, batch)
+
+
+class Base:
+    def __init__(self):
+        self.update = train_step
+
+
+class Child(Base):
+    def __init__(self):
+        super().__init__()
+
+    def run(self, p, b):
+        return self.update(p, b)
+
+
+def sgd_update(lr, params, batch):
+    return params - lr * jnp.mean(batch)
+
+
+def make_train_step(cfg):
+    step = train_step
+
+    def apply(params, batch):
+        return step(params, batch)
+
+    return apply
+
+
+def run_loop(step_fn, params, data):
+    for batch in data:
+        params = step_fn(params, batch)
+    return params
+
+
+def main():
+    trainer = Trainer(0.1)
+    trainer.fit(jnp.ones(3), jnp.ones(3))
+    trainer(jnp.ones(3), jnp.ones(3))
+    apply = make_train_step({"lr": 0.1})
+    apply(jnp.ones(3), jnp.ones(3))
+    bound = functools.partial(sgd_update, 0.1)
+    run_loop(bound, jnp.ones(3), [jnp.ones(3)])
+    Child().run(jnp.ones(3), jnp.ones(3))
+'''
+
+
+def _targets(source: str):
+    module = cst.parse_module(textwrap.dedent(source))
+    index = ModuleIndex(module)
+    ct = CallTargets(index, TransformFinder(index))
+    out = {}
+    for call, scope, _ in index.calls:
+        t = ct.target(call, scope)
+        if t is None:
+            continue
+        b = ct.bind(t, call, scope)
+        bound = None
+        if b is not None:
+            bound = {k: (module.code_for_node(p.expr) if p.expr is not None else "<" + p.receiver.name + ">") for k, p in b.items()}
+        out[module.code_for_node(call)] = (t.func.qualname, t.app is not None, t.closure is not None, bound)
+    return out, ct, index, module
+
+
+def test_each_kind_of_callable_reaches_its_function():
+    out, _, _, _ = _targets(SOURCE)
+    assert out["self._step(params, batch)"] == ("loss_fn", True, False, {"model": "params", "x": "batch"})
+    assert out["trainer.fit(jnp.ones(3), jnp.ones(3))"] == (
+        "Trainer.fit", False, False, {"self": "<Trainer>", "params": "jnp.ones(3)", "batch": "jnp.ones(3)"}
+    )
+    assert out["trainer(jnp.ones(3), jnp.ones(3))"][0] == "Trainer.__call__"
+    assert out["Trainer(0.1)"] == ("Trainer.__init__", False, False, {"self": "<Trainer>", "lr": "0.1"})
+    assert out["apply(jnp.ones(3), jnp.ones(3))"] == (
+        "make_train_step.apply", False, True, {"params": "jnp.ones(3)", "batch": "jnp.ones(3)"}
+    )
+    assert out["step(params, batch)"] == ("train_step", True, False, {"params": "params", "batch": "batch"})
+    # the parameter ``step_fn`` is bound to the partial at the only call of run_loop
+    assert out["step_fn(params, batch)"] == ("sgd_update", False, False, {"lr": "0.1", "params": "params", "batch": "batch"})
+    # an attribute set in the base class's ``__init__``
+    assert out["self.update(p, b)"] == ("train_step", True, False, {"params": "p", "batch": "b"})
+
+
+def test_forwarded_parameters_lead_to_the_callers_values():
+    _, ct, index, module = _targets(SOURCE)
+    call, scope = next((c, s) for c, s, _ in index.calls if module.code_for_node(c) == "self._step(params, batch)")
+    arg = call.args[0].value
+    origins = ct.origins(arg, scope, call)
+    # fit is called directly and through __call__: both hand it ``jnp.ones(3)``
+    assert [module.code_for_node(p.expr) for p in origins] == ["jnp.ones(3)", "jnp.ones(3)"]
+    assert {id(p.call) for p in origins} == {
+        id(c) for c, _, _ in index.calls if module.code_for_node(c) in ("trainer.fit(jnp.ones(3), jnp.ones(3))", "trainer(jnp.ones(3), jnp.ones(3))")
+    }
+
+
+def test_what_is_not_provable_is_unknown():
+    out, ct, index, module = _targets(
+        '''
+        import jax
+
+
+        @jax.jit
+        def f(x):
+            return x
+
+
+        @jax.jit
+        def g(x):
+            return x
+
+
+        class Runner:
+            def __init__(self):
+                self.step = f
+
+            def go(self, x):
+                return self.step(x)
+
+
+        def use(fn, x):
+            return fn(x)
+
+
+        def forward(x):
+            return f(x)
+
+
+        def logged(fn):
+            return fn
+
+
+        @logged
+        def wrapped(x):
+            return f(x)
+
+
+        def main(*args):
+            r = Runner()
+            r.step = g
+            use(f, 1)
+            use(g, 2)
+            forward(*args)
+            wrapped(3)
+            forward(4)
+        '''
+    )
+    assert "self.step(x)" not in out  # rebound from outside the class
+    assert "fn(x)" not in out  # two call sites pass different functions
+    assert "wrapped(3)" not in out  # a decorator may wrap it
+    assert out["forward(4)"][0] == "forward"
+    call, scope = next((c, s) for c, s, _ in index.calls if module.code_for_node(c) == "f(x)")
+    assert ct.origins(call.args[0].value, scope, call) is None  # ``forward(*args)``
