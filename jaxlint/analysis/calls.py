@@ -135,7 +135,15 @@ class Analyzer:
         if known is None:
             from jaxlint.analysis.host_values import JAX_ARRAY, LIST, NUMPY_ARRAY, TUPLE
 
+            from jaxlint.analysis.host_values import PARAM
+
             v = self.host_values.outer_value(name, owner)
+            binds = owner.bindings.get(name, ())
+            if v is None and owner.func is not None and binds and all(b.kind == "param" for b in binds):
+                v = self.host_values.passed_value(owner.func, name)
+            elif v is not None and v.kind == PARAM:
+                # a parameter of the enclosing host function: what every call of it passes
+                v = self.host_values.passed_value(owner.func, v.name)
             flags = {JAX_ARRAY: JAXARR, NUMPY_ARRAY: NPARR, LIST: PYSEQ, TUPLE: PYSEQ}
             known = self._outer_flags[key] = flags.get(v.kind, 0) if v is not None else 0
         return known
@@ -448,9 +456,12 @@ class Analyzer:
         return found if found is not None else UNKNOWN_VAL
 
     def filtered_value(self, expr, scope: Scope, call: cst.Call, name: str) -> Optional[Val]:
-        from jaxlint.analysis.host_values import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, SCALAR
+        from jaxlint.analysis.host_values import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, PARAM, SCALAR
 
         h = self.host_values.value(expr, scope, call)
+        if h is not None and h.kind == PARAM:
+            # a wrapper's parameter handed on: what every call of the wrapper passes
+            h = self.host_values.passed_value(scope.func, h.name)
         if h is not None and h.kind in (JAX_ARRAY, NUMPY_ARRAY):
             return Val(TRACED, name, ARRAY)
         if h is not None and h.kind == SCALAR:

@@ -27,6 +27,7 @@ import libcst as cst
 from jaxlint.analysis.array_values import ARRAY_ATTRS, ARRAY_METHODS, NOT_ONE_ARRAY, NOT_ONE_ARRAY_RANDOM, functional_update
 from jaxlint.analysis.classes import ClassModel, decorator_names, qualified
 from jaxlint.analysis.scopes import CONTAINER_CTORS, ClassInfo, FastVisitor, FuncInfo, ModuleIndex, Scope
+from jaxlint.analysis.syntax import argument_for
 from jaxlint.analysis.transforms import PARTIAL, Application, TransformFinder, resolve
 
 # kinds
@@ -290,6 +291,14 @@ def _calls_module_code(callee, module: Scope) -> bool:
     return name in module.bindings
 
 
+class _NameCounter(FastVisitor):
+    def __init__(self, out: Dict[str, int]):
+        self.out = out
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.out[node.value] = self.out.get(node.value, 0) + 1
+
+
 def _target_names(t) -> List[str]:
     if isinstance(t, cst.Name):
         return [t.value]
@@ -528,6 +537,8 @@ class HostValues:
         self._active: set = set()
         self._returns: Dict[int, Optional[HostValue]] = {}
         self._sites: Optional[Dict[int, Application]] = None
+        self._passed: Dict[Tuple[int, str], Optional[HostValue]] = {}
+        self._name_counts: Optional[Dict[str, int]] = None
 
     # -- the API ---------------------------------------------------------------------
     def value(self, expr, scope: Scope, call: Optional[cst.Call] = None) -> Optional[HostValue]:
@@ -592,6 +603,57 @@ class HostValues:
             if not any(order < last and _calls_module_code(callee, owner) for callee, order in owner.calls):
                 return run.final[name]
         return run.assigned.get(name)
+
+    # -- parameters of plain functions, from their call sites ------------------------------
+    def passed_value(self, f: Optional[FuncInfo], name: str, depth: int = 0) -> Optional[HostValue]:
+        """What parameter ``name`` of the plain function ``f`` holds, from every call of ``f``
+        in the module (``def run(x, cfg): return step(x, cfg)`` ... ``run(x, Cfg(1.0))``): the
+        value all of them pass, followed through callers that forward their own parameter.
+        None when a call is not visible (``f`` is also used as a value), a call leaves the
+        parameter out or passes it through ``*args``, or two calls disagree on its kind."""
+        if f is None or f.is_lambda or f.is_method or f.body_scope is None or depth > 3:
+            return None
+        key = (id(f.node), name)
+        if key in self._passed:
+            return self._passed[key]
+        self._passed[key] = None  # while being computed: a recursive call is not known
+        out = self._passed_value(f, name, depth)
+        self._passed[key] = out
+        return out
+
+    def _passed_value(self, f: FuncInfo, name: str, depth: int) -> Optional[HostValue]:
+        if self.finder.by_func.get(id(f.node)) or self.finder.is_traced_def(f):
+            return None  # a transform's function: what it receives is traced, not passed
+        positional = [p.name.value for p in f.positional_params()]
+        if name not in positional or any(b.kind != "param" for b in f.body_scope.bindings.get(name, ())):
+            return None
+        calls = [(c, s) for c, s in self.index.calls_of(f.name) if s.lookup_def(f.name) is f]
+        if not calls or self._name_count(f.name) != len(self.index.calls_of(f.name)) + 1:
+            return None  # never called, or referenced other than by a call (a callback, an alias)
+        out: Optional[HostValue] = None
+        for call, scope in calls:
+            if scope.lookup_def(f.name) is not f:
+                return None
+            a = argument_for(call, positional, name)
+            if not isinstance(a, cst.Arg) or a.star:
+                return None
+            v = self.value(a.value, scope, call)
+            if v is not None and v.kind == PARAM:
+                v = self.passed_value(scope.func, v.name, depth + 1)
+            if v is None or out is not None and v.kind != out.kind:
+                return None
+            out = v if out is None else join(out, v)
+            if out is None:
+                return None
+        return out
+
+    def _name_count(self, name: str) -> int:
+        """How many times ``name`` is written as a name in the module (computed once)."""
+        counts = self._name_counts
+        if counts is None:
+            counts = self._name_counts = {}
+            _NameCounter(counts).walk(self.index.module_scope.node)
+        return counts.get(name, 0)
 
     # -- values of definitions ---------------------------------------------------------
     def function_value(self, f: FuncInfo) -> HostValue:

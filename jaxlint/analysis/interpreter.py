@@ -530,6 +530,13 @@ class Interp:
         f = owner.defs.get(name)
         if f is not None:
             return Val(STATIC, name, 0, None, (FnRef(f), None, [], {}))
+        outer = owner is not self.frame.scope or self.frame.func.is_lambda  # a lambda shares its scope
+        if binds and not variable and outer and owner.func is not None and all(b.kind == "param" for b in binds):
+            # A parameter of the host function around this one (a lax body reading it): what
+            # every call of that function passes (a concrete JAX array is staged here too).
+            flags = self.analyzer.outer_flags(name, owner)
+            if flags:
+                return Val(STATIC, None, flags)
         if variable and owner is not self.frame.scope:
             # Not a local bound later in this function: the outer variable's object itself.
             flags = self.analyzer.outer_flags(name, owner)
