@@ -456,14 +456,14 @@ class Analyzer:
         return found if found is not None else UNKNOWN_VAL
 
     def filtered_value(self, expr, scope: Scope, call: cst.Call, name: str) -> Optional[Val]:
-        from jaxlint.analysis.host_values import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, PARAM, SCALAR
+        from jaxlint.analysis.host_values import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, PARAM, SCALAR
 
         h = self.host_values.value(expr, scope, call)
         if h is not None and h.kind == PARAM:
             # a wrapper's parameter handed on: what every call of the wrapper passes
             h = self.host_values.passed_value(scope.func, h.name)
-        if h is not None and h.kind in (JAX_ARRAY, NUMPY_ARRAY):
-            return Val(TRACED, name, ARRAY)
+        if h is not None and h.kind in (JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR):
+            return Val(TRACED, name, ARRAY)  # equinox's filters trace NumPy scalars too
         if h is not None and h.kind == SCALAR:
             return STATIC_VAL
         if h is not None and h.kind == INSTANCE:
@@ -480,7 +480,7 @@ class Analyzer:
             return None
         items = None
         if fields is not None:
-            from jaxlint.analysis.host_values import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, SCALAR
+            from jaxlint.analysis.host_values import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, SCALAR
 
             out = []
             for n in self.classes.field_names(cls):
@@ -488,7 +488,7 @@ class Analyzer:
                 v = self.filtered_field(cls, n, dotted)
                 h = fields.get(n)
                 if v is None and h is not None:
-                    if h.kind in (JAX_ARRAY, NUMPY_ARRAY):
+                    if h.kind in (JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR):
                         v = Val(TRACED, dotted, ARRAY)
                     elif h.kind == SCALAR:
                         v = STATIC_VAL

@@ -38,6 +38,7 @@ JIT_RESULT = "jit result"  # the outputs of a jitted function: arrays
 INSTANCE = "instance"  # of a class of the module
 TUPLE = "tuple"
 SCALAR = "scalar"  # numbers, strings, bytes, None, booleans, ranges, functions, classes
+NUMPY_SCALAR = "NumPy scalar"  # np.float32(0.5): hashable, yet an array to equinox's filters
 JITTED = "jitted"  # a jitted callable of the module with static parameters
 OPTIMIZER = "optimiser"  # an optax GradientTransformation (its .init builds a state)
 OPT_INIT = "opt_init"  # jax.example_libraries.optimizers init function
@@ -74,6 +75,12 @@ NUMPY_ARRAY_MAKERS = frozenset(
         "array", "asarray", "zeros", "ones", "empty", "full", "arange", "linspace", "eye", "identity",
         "zeros_like", "ones_like", "full_like", "empty_like", "stack", "concatenate", "vstack", "hstack",
         "random.rand", "random.randn", "random.normal", "random.uniform",
+    }
+)
+NUMPY_SCALAR_TYPES = frozenset(
+    {
+        "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
+        "uint32", "uint64", "bool_", "complex64", "complex128",
     }
 )
 SCALAR_BUILTINS = frozenset({"int", "float", "str", "bool", "len", "round", "abs", "repr", "hash", "range", "frozenset", "bytes", "complex", "id", "ord", "chr"})
@@ -825,6 +832,8 @@ class HostValues:
                 return HostValue(JAX_ARRAY, e)
         if q.startswith("numpy.") and q[6:] in NUMPY_ARRAY_MAKERS:
             return HostValue(NUMPY_ARRAY, e)
+        if q.startswith("numpy.") and q[6:] in NUMPY_SCALAR_TYPES:
+            return HostValue(NUMPY_SCALAR, e)
         if q == "argparse.ArgumentParser":
             return HostValue(ARG_PARSER, e)
         if q == "argparse.Namespace":

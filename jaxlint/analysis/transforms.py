@@ -366,9 +366,27 @@ def arguments_by_parameter(app: Application, call: cst.Call, pos: List[str]) -> 
     return arguments_by_position(call, pos, start)
 
 
+def literal_binding(value, scope: Optional[Scope]):
+    """The literal a name stands for (``AXES = (0, None)`` at module level, bound once and
+    never rebound from a function), or the expression itself."""
+    if not isinstance(value, cst.Name) or value.value == "None" or scope is None:
+        return value
+    owner = scope.lookup_scope(value.value)
+    if owner is None or value.value in owner.imports:
+        return value
+    binds = owner.bindings.get(value.value, ())
+    if len(binds) != 1 or binds[0].kind != "assign" or binds[0].order is None:
+        return value
+    bound = binds[0].value
+    if isinstance(bound, (cst.Tuple, cst.Integer)) or isinstance(bound, cst.Name) and bound.value == "None":
+        return bound
+    return value
+
+
 def _parse_in_axes(call_or_args, app: Application, pos_index: int = 1) -> None:
     """``in_axes`` given by keyword, or positionally at ``pos_index`` among the arguments
-    (1 in ``vmap(f, in_axes)``; 0 in ``partial(vmap, in_axes)``)."""
+    (1 in ``vmap(f, in_axes)``; 0 in ``partial(vmap, in_axes)``), or through a name bound
+    once to a literal."""
     value = None
     for a in call_or_args:
         if a.keyword is not None and a.keyword.value == "in_axes":
@@ -380,6 +398,7 @@ def _parse_in_axes(call_or_args, app: Application, pos_index: int = 1) -> None:
             value = pos[pos_index].value
     if value is None:
         return
+    value = literal_binding(value, app.site_scope)
     if isinstance(value, (cst.Tuple, cst.List)):
         none_pos = set()
         for i, el in enumerate(value.elements):
