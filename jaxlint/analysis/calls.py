@@ -282,6 +282,11 @@ class Analyzer:
         frame = Frame(f, f.body_scope or f.scope, where, app, t.cached)
         frame.entry_name = where
         # ``jax.vmap(f)`` of a function that is itself decorated with ``@jax.jit`` is staged too.
+        # A cond/switch branch defined in the eager host function that hands it over is a new
+        # function object on each call: JAX traces it on each call (no cache hit).
+        app.fresh_per_call = bool(
+            t.branch and isinstance(app.site, cst.Call) and f.scope.kind == "function" and f.scope is app.site_scope
+        )
         frame.staged = app.stages or any(a.stages for a in self.finder.by_func.get(id(f.node), ()) if isinstance(a.site, cst.Decorator))
         statics, opaque = self.static_names(app)
         if isinstance(app.site, cst.Call):

@@ -533,7 +533,11 @@ class Interp:
         outer = owner is not self.frame.scope or self.frame.func.is_lambda  # a lambda shares its scope
         if binds and not variable and outer and owner.func is not None and all(b.kind == "param" for b in binds):
             # A parameter of the host function around this one (a lax body reading it): what
-            # every call of that function passes (a concrete JAX array is staged here too).
+            # every call of that function passes (a concrete JAX array is staged here too; the
+            # function a factory is given is that function).
+            passed = self.analyzer.host_values.passed_value(owner.func, name)
+            if passed is not None and passed.func is not None and not passed.func.is_lambda:
+                return Val(STATIC, name, 0, None, (FnRef(passed.func), None, [], {}))
             flags = self.analyzer.outer_flags(name, owner)
             if flags:
                 return Val(STATIC, None, flags)

@@ -31,6 +31,7 @@ class Transform:
         "arity",
         "differentiated",
         "stages",
+        "branch",
     )
 
     def __init__(
@@ -47,6 +48,7 @@ class Transform:
         arity=None,
         differentiated: bool = False,
         stages: bool = True,
+        branch: bool = False,
     ):
         self.label = label  # "jitted", "vmapped", "lax.scan body", ...
         self.fn_args = tuple(fn_args)  # (position, keyword) of the function arguments
@@ -72,6 +74,9 @@ class Transform:
         # operations on concrete values eagerly, and so does associative_scan (plain Python
         # over slices of its operands).
         self.stages = stages
+        # lax.cond / lax.switch: the function runs once per call of the primitive, not per
+        # iteration of a loop
+        self.branch = branch
 
     @property
     def runs_per_call(self) -> bool:
@@ -90,8 +95,8 @@ _JAXPR = Transform("make_jaxpr-traced", statics=True, effects=False)
 _SCAN = Transform("lax.scan body", ((0, "f"),), arity=lambda n: 2)
 _FORI = Transform("lax.fori_loop body", ((2, "body_fun"),), arity=lambda n: 2)
 _WHILE = Transform("lax.while_loop function", ((0, "cond_fun"), (1, "body_fun")), arity=lambda n: 1)
-_COND = Transform("lax.cond branch", ((1, "true_fun"), (2, "false_fun")), arity=lambda n: max(n - 3, 0))
-_SWITCH = Transform("lax.switch branch", ((1, "branches"),), arity=lambda n: max(n - 2, 0))
+_COND = Transform("lax.cond branch", ((1, "true_fun"), (2, "false_fun")), arity=lambda n: max(n - 3, 0), branch=True)
+_SWITCH = Transform("lax.switch branch", ((1, "branches"),), arity=lambda n: max(n - 2, 0), branch=True)
 _MAP = Transform("lax.map function", ((0, "f"),), arity=lambda n: 1)
 _ASSOC = Transform("lax.associative_scan function", ((0, "fn"),), arity=lambda n: 2, stages=False)
 _PALLAS = Transform("Pallas kernel", ((0, "kernel"),), refs=True)
@@ -184,6 +189,13 @@ PASS_THROUGH: FrozenSet[str] = frozenset(
 )
 
 PARTIAL = frozenset({"functools.partial"})
+
+
+def entry_runs_per_call(entry) -> bool:
+    """Effects in the traced function happen once per call of the entry point, as written:
+    its transform neither caches nor stages it (``vmap``), or it is a lax branch made anew on
+    every call of an eager host function."""
+    return bool(entry.transform.runs_per_call or getattr(entry, "fresh_per_call", False))
 
 
 def normalise(qual: Optional[str]) -> Optional[str]:
@@ -317,6 +329,7 @@ class Application:
         "receiver_cls",
         "stages",
         "linen_apply",
+        "fresh_per_call",
     )
 
     def __init__(self, func: FuncInfo, transform: Transform, site, site_scope: Scope):
@@ -328,6 +341,10 @@ class Application:
         self.statics = StaticSpec()
         self.site = site  # the decorator or call that applies the transform
         self.site_scope = site_scope
+        # A lax.cond/switch branch made anew on every call of the host function around it
+        # (a lambda or a local def there): JAX traces it again on every call, so an effect in
+        # it happens once per call, as written.
+        self.fresh_per_call = False
         # jax.grad(f, argnums=...): the differentiated positions; None when they cannot be read
         self.argnums: Optional[Tuple[int, ...]] = (0,)
         self.bound_self = False  # jax.jit(self.method): self is a concrete Python object

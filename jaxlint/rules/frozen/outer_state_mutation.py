@@ -7,6 +7,7 @@ import libcst as cst
 from jaxlint.analysis.attribute_values import attribute_values
 from jaxlint.analysis.expression_kinds import all_container_bindings, is_container_value
 from jaxlint.analysis.scopes import MUTATING_METHODS
+from jaxlint.analysis.transforms import entry_runs_per_call
 from jaxlint.analysis.values import DICT, PYSEQ, TRACED
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import frozen
@@ -179,4 +180,4 @@ class OuterStateMutation(Rule):
 def _runs_per_call(ctx) -> bool:
     """A write of a Python value where the function runs on every call (``vmap`` alone)
     happens once per call, as written; a tracer stored outside still leaks."""
-    return ctx.frame.entry.transform.runs_per_call
+    return entry_runs_per_call(ctx.frame.entry)

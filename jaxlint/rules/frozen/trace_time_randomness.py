@@ -6,6 +6,7 @@ import libcst as cst
 
 from jaxlint.analysis.attribute_values import attribute_values
 from jaxlint.analysis.impure_calls import CLOCKS, RANDOM_PREFIXES, RANDOM_SETUP, RNG_SETUP_METHODS, is_host_rng, is_rng_constructor
+from jaxlint.analysis.transforms import entry_runs_per_call
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import frozen
 
@@ -62,7 +63,7 @@ class TraceTimeRandomness(Rule):
 
     def on_call(self, ctx, node, q, argvals):
         t = ctx.frame.entry.transform
-        if not t.effects or t.runs_per_call:
+        if not t.effects or entry_runs_per_call(ctx.frame.entry):
             return  # under ``vmap`` alone the function runs, and draws, on every call
         if q in CLOCKS or (q.startswith(RANDOM_PREFIXES) and q not in RANDOM_SETUP):
             short = q.replace("numpy.", "np.")
@@ -70,7 +71,7 @@ class TraceTimeRandomness(Rule):
 
     def on_method(self, ctx, node, base, meth, argvals):
         t = ctx.frame.entry.transform
-        if not t.effects or t.runs_per_call or meth in RNG_SETUP_METHODS:
+        if not t.effects or entry_runs_per_call(ctx.frame.entry) or meth in RNG_SETUP_METHODS:
             return
         if base.outer is None:
             obj = node.func.value if isinstance(node.func, cst.Attribute) else None
