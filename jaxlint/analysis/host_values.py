@@ -299,11 +299,38 @@ def _calls_module_code(callee, module: Scope) -> bool:
 
 
 class _NameCounter(FastVisitor):
-    def __init__(self, out: Dict[str, int]):
+    """How many times each variable is written as a name: (id of the scope that owns it, name)
+    -> count.  Attribute names (``obj.run``) are no variable's."""
+
+    def __init__(self, index: ModuleIndex, out: Dict[Tuple[int, str], int]):
+        self.index = index
         self.out = out
+        self.scope = index.module_scope
+
+    def _count(self, name: str) -> None:
+        owner = self.scope.lookup_scope(name)
+        key = (id(owner), name)
+        self.out[key] = self.out.get(key, 0) + 1
 
     def visit_Name(self, node: cst.Name) -> None:
-        self.out[node.value] = self.out.get(node.value, 0) + 1
+        self._count(node.value)
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        self.walk(node.value)
+        return False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self._count(node.name.value)
+        for d in node.decorators:
+            self.walk(d)
+        info = self.index.func_by_node.get(id(node))
+        outer = self.scope
+        if info is not None and info.body_scope is not None:
+            self.scope = info.body_scope
+        self.walk(node.params)
+        self.walk(node.body)
+        self.scope = outer
+        return False
 
 
 def _target_names(t) -> List[str]:
@@ -545,7 +572,7 @@ class HostValues:
         self._returns: Dict[int, Optional[HostValue]] = {}
         self._sites: Optional[Dict[int, Application]] = None
         self._passed: Dict[Tuple[int, str], Optional[HostValue]] = {}
-        self._name_counts: Optional[Dict[str, int]] = None
+        self._name_counts: Optional[Dict[Tuple[int, str], int]] = None
 
     # -- the API ---------------------------------------------------------------------
     def value(self, expr, scope: Scope, call: Optional[cst.Call] = None) -> Optional[HostValue]:
@@ -635,7 +662,7 @@ class HostValues:
         if name not in positional or any(b.kind != "param" for b in f.body_scope.bindings.get(name, ())):
             return None
         calls = [(c, s) for c, s in self.index.calls_of(f.name) if s.lookup_def(f.name) is f]
-        if not calls or self._name_count(f.name) != len(self.index.calls_of(f.name)) + 1:
+        if not calls or self._name_count(f.scope, f.name) != len(calls) + 1:
             return None  # never called, or referenced other than by a call (a callback, an alias)
         out: Optional[HostValue] = None
         for call, scope in calls:
@@ -654,13 +681,75 @@ class HostValues:
                 return None
         return out
 
-    def _name_count(self, name: str) -> int:
-        """How many times ``name`` is written as a name in the module (computed once)."""
+    def star_values(self, g: Optional[FuncInfo]) -> Optional[Tuple[Optional[HostValue], ...]]:
+        """What the ``*args`` of ``g`` hold, when ``g`` is the closure a factory returns
+        (``def scanned(fn): def run(x, *args): ...; return run``) and the factory's result is
+        bound once to a module name that is only ever called (``step = scanned(kernel)`` ...
+        ``step(x, cfg)``): the extra positional arguments, the same number at every call, each
+        the value the calls agree on (None where they do not).  None when not known."""
+        if g is None or g.is_lambda or g.is_method or not isinstance(g.params.star_arg, cst.Param):
+            return None
+        key = (id(g.node), "*")
+        if key in self._passed:
+            return self._passed[key]
+        self._passed[key] = None
+        out = self._star_values(g)
+        self._passed[key] = out
+        return out
+
+    def _star_values(self, g: FuncInfo) -> Optional[Tuple[Optional[HostValue], ...]]:
+        factory = g.scope.func
+        if factory is None or factory.is_lambda or factory.is_method or factory.scope.kind != "module":
+            return None
+        if g.scope.defs.get(g.name) is not g or len(g.scope.bindings.get(g.name, ())) != 1:
+            return None
+        returns = _returns_of(factory.node)
+        if not returns or any(not (isinstance(r, cst.Name) and r.value == g.name) for r in returns):
+            return None
+        module = self.index.module_scope
+        # ``step = scanned(kernel)``: every call of the factory binds one module name
+        names = []
+        for call, scope in self.index.calls_of(factory.name):
+            if scope.lookup_def(factory.name) is not factory:
+                continue
+            binds = [n for n, bs in module.bindings.items() if len(bs) == 1 and bs[0].kind == "assign" and bs[0].value is call]
+            if len(binds) != 1:
+                return None
+            names.append(binds[0])
+        if not names or self._name_count(factory.scope, factory.name) != len(names) + 1:
+            return None
+        fixed = len(g.positional_params())
+        out: Optional[list] = None
+        for name in names:
+            calls = [(c, sc) for c, sc in self.index.calls_of(name) if sc.lookup_scope(name) is module]
+            if self._name_count(module, name) != len(calls) + 1:
+                return None  # the closure is also used as a value: its calls are not all seen
+            for call, scope in calls:
+                if any(a.star or a.keyword is not None for a in call.args):
+                    return None
+                extra = call.args[fixed:]
+                vals = []
+                for a in extra:
+                    v = self.value(a.value, scope, call)
+                    if v is not None and v.kind == PARAM:
+                        v = self.passed_value(scope.func, v.name)
+                    vals.append(v)
+                if out is None:
+                    out = vals
+                elif len(out) != len(vals):
+                    return None
+                else:
+                    out = [x if x is not None and y is not None and x.kind == y.kind and join(x, y) is not None else None for x, y in zip(out, vals)]
+        return tuple(out) if out is not None else None
+
+    def _name_count(self, owner: Scope, name: str) -> int:
+        """How many times the variable ``name`` of ``owner`` is written as a name in the
+        module (the counts are computed once)."""
         counts = self._name_counts
         if counts is None:
             counts = self._name_counts = {}
-            _NameCounter(counts).walk(self.index.module_scope.node)
-        return counts.get(name, 0)
+            _NameCounter(self.index, counts).walk(self.index.module_scope.node)
+        return counts.get((id(owner), name), 0)
 
     # -- values of definitions ---------------------------------------------------------
     def function_value(self, f: FuncInfo) -> HostValue:
