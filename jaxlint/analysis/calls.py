@@ -401,7 +401,7 @@ class Analyzer:
             # A traced ``self`` is a pytree of its class: the class model says which fields are
             # leaves; where it cannot tell, the fields stay unknown.
             return Val(TRACED, name, OPAQUE, cls=f.cls)
-        flags = OPAQUE if t.opaque_attrs else 0
+        flags = OPAQUE if t.opaque_attrs and not self.arrays_passed(app, name) else 0
         if is_not_none_annotation(param.annotation):
             # ``neighbors: NeighborList``: the caller passes one, so ``if neighbors is None:``
             # further down (in a helper it is handed to) is a branch this trace does not take.
@@ -422,6 +422,25 @@ class Analyzer:
                     if uses is not None:
                         uses(ext)
         return Val(TRACED, name, flags, cls=cls, ext=ext)
+
+    def arrays_passed(self, app: Application, name: str) -> bool:
+        """Every call site of the module passes an array for ``name`` (followed through the
+        wrappers that forward it): under nnx.jit that is a plain traced array, no module whose
+        attributes may be static."""
+        from jaxlint.analysis.host_values import JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, PARAM
+
+        passed = self.passed_arguments(app, name)
+        if not passed:
+            return False
+        for _call, scope, arg in passed:
+            if arg is None or arg.star:
+                return False
+            h = self.host_values.value(arg.value, scope, _call)
+            if h is not None and h.kind == PARAM:
+                h = self.host_values.passed_value(scope.func, h.name)
+            if h is None or h.kind not in (JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR):
+                return False
+        return True
 
     def built_at_call_sites(self, app: Application, name: str) -> Optional[str]:
         """The imported class every call of the jitted function in the module builds the
