@@ -157,7 +157,9 @@ class Analyzer:
             h(ctx, *args)
 
     def report(self, rule, node, frame: Frame, fields) -> None:
-        if frame.entry.transform.differentiated and rule.code not in DIFFERENTIATED_ERROR_CODES:
+        # ``unhashable=True``: the value fails where JAX hashes it, tracer or concrete array
+        unhashable = fields.pop("unhashable", False)
+        if frame.entry.transform.differentiated and rule.code not in DIFFERENTIATED_ERROR_CODES and not unhashable:
             return  # JVP tracers carry concrete values: only NumPy's conversion fails on them
         if frame.catches_tracer_errors and rule.code in TYPE_ERROR_CODES:
             return  # ``try: int(x) except TypeError:``: the check only when concrete, on purpose
@@ -372,7 +374,8 @@ class Analyzer:
                 return UNKNOWN_VAL
             j = i - app.bound_pos
             if i < 0 or j not in app.argnums:
-                return STATIC_VAL  # not differentiated: the caller's concrete value
+                # not differentiated: the caller's concrete value (a JAX array stays one)
+                return self.concrete_passed(app, name)
         if name in app.bound_false:
             return KNOWN_CONSTANTS["False"]
         if name in app.bound_set:
@@ -427,20 +430,41 @@ class Analyzer:
         """Every call site of the module passes an array for ``name`` (followed through the
         wrappers that forward it): under nnx.jit that is a plain traced array, no module whose
         attributes may be static."""
-        from jaxlint.analysis.host_values import JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, PARAM
+        from jaxlint.analysis.host_values import JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR
+
+        return self.passed_kind(app, name) in (JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR)
+
+    def concrete_passed(self, app: Application, name: str) -> Val:
+        """A value the transform hands on untouched: a concrete JAX or NumPy array when every
+        call site passes one, else a Python value."""
+        from jaxlint.analysis.host_values import JAX_ARRAY, NUMPY_ARRAY
+
+        kind = self.passed_kind(app, name) if name in app.jit_positional() else None
+        if kind == JAX_ARRAY:
+            return Val(STATIC, None, JAXARR)
+        if kind == NUMPY_ARRAY:
+            return Val(STATIC, None, NPARR)
+        return STATIC_VAL
+
+    def passed_kind(self, app: Application, name: str) -> Optional[str]:
+        """The host kind of what every call site of the module passes for ``name`` (followed
+        through the wrappers that forward it), when they all agree; else None."""
+        from jaxlint.analysis.host_values import PARAM
 
         passed = self.passed_arguments(app, name)
         if not passed:
-            return False
+            return None
+        kind = None
         for _call, scope, arg in passed:
             if arg is None or arg.star:
-                return False
+                return None
             h = self.host_values.value(arg.value, scope, _call)
             if h is not None and h.kind == PARAM:
                 h = self.host_values.passed_value(scope.func, h.name)
-            if h is None or h.kind not in (JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR):
-                return False
-        return True
+            if h is None or kind is not None and h.kind != kind:
+                return None
+            kind = h.kind
+        return kind
 
     def built_at_call_sites(self, app: Application, name: str) -> Optional[str]:
         """The imported class every call of the jitted function in the module builds the
@@ -781,7 +805,9 @@ class Analyzer:
                 for n in statics:
                     if n in env:
                         v = env[n]
-                        if call is not None and v.kind == TRACED and not v.flags & (RAW | OPAQUE | REF | PYSEQ | DICT):
+                        traced = v.kind == TRACED and not v.flags & (RAW | OPAQUE | REF | PYSEQ | DICT)
+                        if call is not None and (traced or v.kind == STATIC and v.flags & (JAXARR | NPARR)):
+                            # a tracer, or a concrete array: neither is hashable
                             skip = (1 if ref.bound_self and f.is_method else 0) + len(bound_args)
                             arg = argument_for(call, [q.name.value for q in positional][skip:], n)
                             if isinstance(arg, cst.Arg):
