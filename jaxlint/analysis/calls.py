@@ -4,7 +4,7 @@ call from traced code into a function of the module is evaluated with its abstra
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
 
 import libcst as cst
 
@@ -81,6 +81,8 @@ class Analyzer:
         self._alias_by_app: Optional[Dict] = None
         self._host_values = None
         self._outer_flags: Dict[Tuple[int, str], int] = {}
+        # id(def or lambda node) -> the names it reads from the functions around it
+        self.free_names: Dict[int, FrozenSet[str]] = {}
         # Classes of other modules, by the name this module imports them with: given by the
         # cross-module phase when it interprets the module again knowing them.
         self.foreign: Dict[str, object] = {}
