@@ -17,6 +17,7 @@ import libcst as cst
 from jaxlint.analysis.scopes import FastVisitor, FuncInfo
 from jaxlint.analysis.values import TRACED, Val
 
+
 class _Names(FastVisitor):
     """Names read in a function, and names bound anywhere in it (parameters of it and of the
     functions nested in it, assignment, loop and ``with`` targets, comprehension variables)."""

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import libcst as cst
-
 from jaxlint.analysis.escapes import captured_tracer
 from jaxlint.analysis.scopes import MUTATING_METHODS
 from jaxlint.analysis.values import TRACED
