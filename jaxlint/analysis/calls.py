@@ -4,7 +4,7 @@ call from traced code into a function of the module is evaluated with its abstra
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
 
 import libcst as cst
 
@@ -81,6 +81,8 @@ class Analyzer:
         self._alias_by_app: Optional[Dict] = None
         self._host_values = None
         self._outer_flags: Dict[Tuple[int, str], int] = {}
+        # id(def or lambda node) -> the names it reads from the functions around it
+        self.free_names: Dict[int, FrozenSet[str]] = {}
         # Classes of other modules, by the name this module imports them with: given by the
         # cross-module phase when it interprets the module again knowing them.
         self.foreign: Dict[str, object] = {}
@@ -135,7 +137,15 @@ class Analyzer:
         if known is None:
             from jaxlint.analysis.host_values import JAX_ARRAY, LIST, NUMPY_ARRAY, TUPLE
 
+            from jaxlint.analysis.host_values import PARAM
+
             v = self.host_values.outer_value(name, owner)
+            binds = owner.bindings.get(name, ())
+            if v is None and owner.func is not None and binds and all(b.kind == "param" for b in binds):
+                v = self.host_values.passed_value(owner.func, name)
+            elif v is not None and v.kind == PARAM:
+                # a parameter of the enclosing host function: what every call of it passes
+                v = self.host_values.passed_value(owner.func, v.name)
             flags = {JAX_ARRAY: JAXARR, NUMPY_ARRAY: NPARR, LIST: PYSEQ, TUPLE: PYSEQ}
             known = self._outer_flags[key] = flags.get(v.kind, 0) if v is not None else 0
         return known
@@ -149,12 +159,13 @@ class Analyzer:
             h(ctx, *args)
 
     def report(self, rule, node, frame: Frame, fields) -> None:
+        # ``unhashable=True``: the value fails where JAX hashes it, tracer or concrete array; a
+        # concrete array the caller passed fails where it fails anywhere
+        unhashable = fields.pop("unhashable", False)
         facts = fields.get("facts")
         concrete = facts is not None and getattr(facts, "value_kind", None) == "array"
-        if frame.entry.transform.differentiated and rule.code not in DIFFERENTIATED_ERROR_CODES and not concrete:
-            # JVP tracers carry concrete values: only NumPy's conversion fails on them (and a
-            # concrete array the caller passed fails where it fails anywhere)
-            return
+        if frame.entry.transform.differentiated and rule.code not in DIFFERENTIATED_ERROR_CODES and not (unhashable or concrete):
+            return  # JVP tracers carry concrete values: only NumPy's conversion fails on them
         if frame.catches_tracer_errors and rule.code in TYPE_ERROR_CODES:
             return  # ``try: int(x) except TypeError:``: the check only when concrete, on purpose
         self._report(rule, node, frame, fields)
@@ -288,6 +299,11 @@ class Analyzer:
         frame = Frame(f, f.body_scope or f.scope, where, app, t.cached)
         frame.entry_name = where
         # ``jax.vmap(f)`` of a function that is itself decorated with ``@jax.jit`` is staged too.
+        # A cond/switch branch defined in the eager host function that hands it over is a new
+        # function object on each call: JAX traces it on each call (no cache hit).
+        app.fresh_per_call = bool(
+            t.branch and isinstance(app.site, cst.Call) and f.scope.kind == "function" and f.scope is app.site_scope
+        )
         frame.staged = app.stages or any(a.stages for a in self.finder.by_func.get(id(f.node), ()) if isinstance(a.site, cst.Decorator))
         statics, opaque = self.static_names(app)
         if isinstance(app.site, cst.Call):
@@ -375,9 +391,8 @@ class Analyzer:
                 return UNKNOWN_VAL
             j = i - app.bound_pos
             if i < 0 or j not in app.argnums:
-                # not differentiated: the caller's concrete value (an array, when every caller
-                # passes one)
-                return self._concrete_passed(app, name) or STATIC_VAL
+                # not differentiated: the caller's concrete value (a JAX array stays one)
+                return self.concrete_passed(app, name)
         if name in app.bound_false:
             return KNOWN_CONSTANTS["False"]
         if name in app.bound_set:
@@ -410,7 +425,7 @@ class Analyzer:
             # leaves; where it cannot tell, the fields stay unknown.
             return Val(TRACED, name, OPAQUE, cls=f.cls)
         flags = OPAQUE if t.opaque_attrs else 0
-        if flags and self._passes_only_arrays(app, name):
+        if flags and (self._passes_only_arrays(app, name) or self.arrays_passed(app, name)):
             # every call passes a number or an array (``step(x, 0.75)``), not a module whose
             # attributes the transform carries: a plain traced array
             flags = ARRAY
@@ -435,24 +450,6 @@ class Analyzer:
                         uses(ext)
         return Val(TRACED, name, flags, cls=cls, ext=ext)
 
-    def _concrete_passed(self, app: Application, name: str) -> Optional[Val]:
-        """A concrete JAX (or NumPy) array, when every visible call passes one for ``name``
-        to a transform that hands it over untouched."""
-        from jaxlint.analysis.host_values import JAX_ARRAY, NUMPY_ARRAY
-
-        kinds = set()
-        passed = self.passed_arguments(app, name)
-        for call, scope, arg in passed:
-            if arg is None:
-                return None
-            h = self.host_values.value(arg.value, scope, call)
-            if h is None or h.kind not in (JAX_ARRAY, NUMPY_ARRAY):
-                return None
-            kinds.add(h.kind)
-        if len(kinds) != 1:
-            return None
-        return Val(STATIC, None, JAXARR if kinds == {JAX_ARRAY} else NPARR)
-
     def _passes_only_arrays(self, app: Application, name: str) -> bool:
         """Every visible call passes a number literal or a JAX or NumPy array for ``name``."""
         from jaxlint.analysis.host_values import JAX_ARRAY, NUMPY_ARRAY
@@ -472,6 +469,58 @@ class Analyzer:
             if h is None or h.kind not in (JAX_ARRAY, NUMPY_ARRAY):
                 return False
         return True
+
+    def arrays_passed(self, app: Application, name: str) -> bool:
+        """Every call site of the module passes an array for ``name`` (followed through the
+        wrappers that forward it): under nnx.jit that is a plain traced array, no module whose
+        attributes may be static."""
+        from jaxlint.analysis.host_values import JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR
+
+        return self.passed_kind(app, name) in (JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR)
+
+    def _concrete_passed(self, app: Application, name: str) -> Optional[Val]:
+        """A concrete JAX (or NumPy) array, when every visible call passes one for ``name``
+        to a transform that hands it over untouched; else None."""
+        from jaxlint.analysis.host_values import JAX_ARRAY, NUMPY_ARRAY
+
+        kind = self.passed_kind(app, name)
+        if kind == JAX_ARRAY:
+            return Val(STATIC, None, JAXARR)
+        if kind == NUMPY_ARRAY:
+            return Val(STATIC, None, NPARR)
+        return None
+
+    def concrete_passed(self, app: Application, name: str) -> Val:
+        """A value the transform hands on untouched: a concrete JAX or NumPy array when every
+        call site passes one, else a Python value."""
+        from jaxlint.analysis.host_values import JAX_ARRAY, NUMPY_ARRAY
+
+        kind = self.passed_kind(app, name) if name in app.jit_positional() else None
+        if kind == JAX_ARRAY:
+            return Val(STATIC, None, JAXARR)
+        if kind == NUMPY_ARRAY:
+            return Val(STATIC, None, NPARR)
+        return STATIC_VAL
+
+    def passed_kind(self, app: Application, name: str) -> Optional[str]:
+        """The host kind of what every call site of the module passes for ``name`` (followed
+        through the wrappers that forward it), when they all agree; else None."""
+        from jaxlint.analysis.host_values import PARAM
+
+        passed = self.passed_arguments(app, name)
+        if not passed:
+            return None
+        kind = None
+        for _call, scope, arg in passed:
+            if arg is None or arg.star:
+                return None
+            h = self.host_values.value(arg.value, scope, _call)
+            if h is not None and h.kind == PARAM:
+                h = self.host_values.passed_value(scope.func, h.name)
+            if h is None or kind is not None and h.kind != kind:
+                return None
+            kind = h.kind
+        return kind
 
     def built_at_call_sites(self, app: Application, name: str) -> Optional[str]:
         """The imported class every call of the jitted function in the module builds the
@@ -511,11 +560,14 @@ class Analyzer:
         return found if found is not None else UNKNOWN_VAL
 
     def filtered_value(self, expr, scope: Scope, call: cst.Call, name: str) -> Optional[Val]:
-        from jaxlint.analysis.host_values import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, SCALAR
+        from jaxlint.analysis.host_values import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, PARAM, SCALAR
 
         h = self.host_values.value(expr, scope, call)
-        if h is not None and h.kind in (JAX_ARRAY, NUMPY_ARRAY):
-            return Val(TRACED, name, ARRAY)
+        if h is not None and h.kind == PARAM:
+            # a wrapper's parameter handed on: what every call of the wrapper passes
+            h = self.host_values.passed_value(scope.func, h.name)
+        if h is not None and h.kind in (JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR):
+            return Val(TRACED, name, ARRAY)  # equinox's filters trace NumPy scalars too
         if h is not None and h.kind == SCALAR:
             return STATIC_VAL
         if h is not None and h.kind == INSTANCE:
@@ -532,7 +584,7 @@ class Analyzer:
             return None
         items = None
         if fields is not None:
-            from jaxlint.analysis.host_values import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, SCALAR
+            from jaxlint.analysis.host_values import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, SCALAR
 
             out = []
             for n in self.classes.field_names(cls):
@@ -540,7 +592,7 @@ class Analyzer:
                 v = self.filtered_field(cls, n, dotted)
                 h = fields.get(n)
                 if v is None and h is not None:
-                    if h.kind in (JAX_ARRAY, NUMPY_ARRAY):
+                    if h.kind in (JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR):
                         v = Val(TRACED, dotted, ARRAY)
                     elif h.kind == SCALAR:
                         v = STATIC_VAL
@@ -840,8 +892,9 @@ class Analyzer:
                 for n in statics:
                     if n in env:
                         v = env[n]
-                        concrete_array = v.kind == STATIC and v.flags & (JAXARR | NPARR)
-                        if call is not None and (v.kind == TRACED or concrete_array) and not v.flags & (RAW | OPAQUE | REF | PYSEQ | DICT):
+                        traced = v.kind == TRACED and not v.flags & (RAW | OPAQUE | REF | PYSEQ | DICT)
+                        if call is not None and (traced or v.kind == STATIC and v.flags & (JAXARR | NPARR)):
+                            # a tracer, or a concrete array: neither is hashable
                             skip = (1 if ref.bound_self and f.is_method else 0) + len(bound_args)
                             arg = argument_for(call, [q.name.value for q in positional][skip:], n)
                             if isinstance(arg, cst.Arg):

@@ -61,7 +61,9 @@ class Frame:
     @property
     def runs_per_call(self) -> bool:
         """What the function does as Python happens on every call, as written."""
-        return self.entry.transform.runs_per_call or self.fresh
+        # ``fresh_per_call``: the entry itself is such a function (a branch made anew by an eager
+        # host function, found where the transform is applied)
+        return bool(self.entry.transform.runs_per_call or self.fresh or getattr(self.entry, "fresh_per_call", False))
 
     def lookup(self, name: str) -> Optional[Val]:
         v = self.env.get(name)

@@ -27,6 +27,7 @@ import libcst as cst
 from jaxlint.analysis.array_values import ARRAY_ATTRS, ARRAY_METHODS, NOT_ONE_ARRAY, NOT_ONE_ARRAY_RANDOM, functional_update
 from jaxlint.analysis.classes import ClassModel, decorator_names, qualified
 from jaxlint.analysis.scopes import CONTAINER_CTORS, ClassInfo, FastVisitor, FuncInfo, ModuleIndex, Scope
+from jaxlint.analysis.syntax import argument_for
 from jaxlint.analysis.transforms import PARTIAL, Application, TransformFinder, resolve
 
 # kinds
@@ -37,6 +38,7 @@ JIT_RESULT = "jit result"  # the outputs of a jitted function: arrays
 INSTANCE = "instance"  # of a class of the module
 TUPLE = "tuple"
 SCALAR = "scalar"  # numbers, strings, bytes, None, booleans, ranges, functions, classes
+NUMPY_SCALAR = "NumPy scalar"  # np.float32(0.5): hashable, yet an array to equinox's filters
 JITTED = "jitted"  # a jitted callable of the module with static parameters
 OPTIMIZER = "optimiser"  # an optax GradientTransformation (its .init builds a state)
 OPT_INIT = "opt_init"  # jax.example_libraries.optimizers init function
@@ -73,6 +75,12 @@ NUMPY_ARRAY_MAKERS = frozenset(
         "array", "asarray", "zeros", "ones", "empty", "full", "arange", "linspace", "eye", "identity",
         "zeros_like", "ones_like", "full_like", "empty_like", "stack", "concatenate", "vstack", "hstack",
         "random.rand", "random.randn", "random.normal", "random.uniform",
+    }
+)
+NUMPY_SCALAR_TYPES = frozenset(
+    {
+        "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
+        "uint32", "uint64", "bool_", "complex64", "complex128",
     }
 )
 SCALAR_BUILTINS = frozenset({"int", "float", "str", "bool", "len", "round", "abs", "repr", "hash", "range", "frozenset", "bytes", "complex", "id", "ord", "chr"})
@@ -288,6 +296,41 @@ def _calls_module_code(callee, module: Scope) -> bool:
     if name in module.imports:
         return False
     return name in module.bindings
+
+
+class _NameCounter(FastVisitor):
+    """How many times each variable is written as a name: (id of the scope that owns it, name)
+    -> count.  Attribute names (``obj.run``) are no variable's."""
+
+    def __init__(self, index: ModuleIndex, out: Dict[Tuple[int, str], int]):
+        self.index = index
+        self.out = out
+        self.scope = index.module_scope
+
+    def _count(self, name: str) -> None:
+        owner = self.scope.lookup_scope(name)
+        key = (id(owner), name)
+        self.out[key] = self.out.get(key, 0) + 1
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self._count(node.value)
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        self.walk(node.value)
+        return False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self._count(node.name.value)
+        for d in node.decorators:
+            self.walk(d)
+        info = self.index.func_by_node.get(id(node))
+        outer = self.scope
+        if info is not None and info.body_scope is not None:
+            self.scope = info.body_scope
+        self.walk(node.params)
+        self.walk(node.body)
+        self.scope = outer
+        return False
 
 
 def _target_names(t) -> List[str]:
@@ -529,6 +572,8 @@ class HostValues:
         self._returns: Dict[int, Optional[HostValue]] = {}
         self._sites: Optional[Dict[int, Application]] = None
         self._attributes: Dict[Tuple[int, str], Optional[HostValue]] = {}
+        self._passed: Dict[Tuple[int, str], Optional[HostValue]] = {}
+        self._name_counts: Optional[Dict[Tuple[int, str], int]] = None
 
     # -- the API ---------------------------------------------------------------------
     def value(self, expr, scope: Scope, call: Optional[cst.Call] = None) -> Optional[HostValue]:
@@ -593,6 +638,119 @@ class HostValues:
             if not any(order < last and _calls_module_code(callee, owner) for callee, order in owner.calls):
                 return run.final[name]
         return run.assigned.get(name)
+
+    # -- parameters of plain functions, from their call sites ------------------------------
+    def passed_value(self, f: Optional[FuncInfo], name: str, depth: int = 0) -> Optional[HostValue]:
+        """What parameter ``name`` of the plain function ``f`` holds, from every call of ``f``
+        in the module (``def run(x, cfg): return step(x, cfg)`` ... ``run(x, Cfg(1.0))``): the
+        value all of them pass, followed through callers that forward their own parameter.
+        None when a call is not visible (``f`` is also used as a value), a call leaves the
+        parameter out or passes it through ``*args``, or two calls disagree on its kind."""
+        if f is None or f.is_lambda or f.is_method or f.body_scope is None or depth > 3:
+            return None
+        key = (id(f.node), name)
+        if key in self._passed:
+            return self._passed[key]
+        self._passed[key] = None  # while being computed: a recursive call is not known
+        out = self._passed_value(f, name, depth)
+        self._passed[key] = out
+        return out
+
+    def _passed_value(self, f: FuncInfo, name: str, depth: int) -> Optional[HostValue]:
+        if self.finder.by_func.get(id(f.node)) or self.finder.is_traced_def(f):
+            return None  # a transform's function: what it receives is traced, not passed
+        positional = [p.name.value for p in f.positional_params()]
+        if name not in positional or any(b.kind != "param" for b in f.body_scope.bindings.get(name, ())):
+            return None
+        calls = [(c, s) for c, s in self.index.calls_of(f.name) if s.lookup_def(f.name) is f]
+        if not calls or self._name_count(f.scope, f.name) != len(calls) + 1:
+            return None  # never called, or referenced other than by a call (a callback, an alias)
+        out: Optional[HostValue] = None
+        for call, scope in calls:
+            if scope.lookup_def(f.name) is not f:
+                return None
+            a = argument_for(call, positional, name)
+            if not isinstance(a, cst.Arg) or a.star:
+                return None
+            v = self.value(a.value, scope, call)
+            if v is not None and v.kind == PARAM:
+                v = self.passed_value(scope.func, v.name, depth + 1)
+            if v is None or out is not None and v.kind != out.kind:
+                return None
+            out = v if out is None else join(out, v)
+            if out is None:
+                return None
+        return out
+
+    def star_values(self, g: Optional[FuncInfo]) -> Optional[Tuple[Optional[HostValue], ...]]:
+        """What the ``*args`` of ``g`` hold, when ``g`` is the closure a factory returns
+        (``def scanned(fn): def run(x, *args): ...; return run``) and the factory's result is
+        bound once to a module name that is only ever called (``step = scanned(kernel)`` ...
+        ``step(x, cfg)``): the extra positional arguments, the same number at every call, each
+        the value the calls agree on (None where they do not).  None when not known."""
+        if g is None or g.is_lambda or g.is_method or not isinstance(g.params.star_arg, cst.Param):
+            return None
+        key = (id(g.node), "*")
+        if key in self._passed:
+            return self._passed[key]
+        self._passed[key] = None
+        out = self._star_values(g)
+        self._passed[key] = out
+        return out
+
+    def _star_values(self, g: FuncInfo) -> Optional[Tuple[Optional[HostValue], ...]]:
+        factory = g.scope.func
+        if factory is None or factory.is_lambda or factory.is_method or factory.scope.kind != "module":
+            return None
+        if g.scope.defs.get(g.name) is not g or len(g.scope.bindings.get(g.name, ())) != 1:
+            return None
+        returns = _returns_of(factory.node)
+        if not returns or any(not (isinstance(r, cst.Name) and r.value == g.name) for r in returns):
+            return None
+        module = self.index.module_scope
+        # ``step = scanned(kernel)``: every call of the factory binds one module name
+        names = []
+        for call, scope in self.index.calls_of(factory.name):
+            if scope.lookup_def(factory.name) is not factory:
+                continue
+            binds = [n for n, bs in module.bindings.items() if len(bs) == 1 and bs[0].kind == "assign" and bs[0].value is call]
+            if len(binds) != 1:
+                return None
+            names.append(binds[0])
+        if not names or self._name_count(factory.scope, factory.name) != len(names) + 1:
+            return None
+        fixed = len(g.positional_params())
+        out: Optional[list] = None
+        for name in names:
+            calls = [(c, sc) for c, sc in self.index.calls_of(name) if sc.lookup_scope(name) is module]
+            if self._name_count(module, name) != len(calls) + 1:
+                return None  # the closure is also used as a value: its calls are not all seen
+            for call, scope in calls:
+                if any(a.star or a.keyword is not None for a in call.args):
+                    return None
+                extra = call.args[fixed:]
+                vals = []
+                for a in extra:
+                    v = self.value(a.value, scope, call)
+                    if v is not None and v.kind == PARAM:
+                        v = self.passed_value(scope.func, v.name)
+                    vals.append(v)
+                if out is None:
+                    out = vals
+                elif len(out) != len(vals):
+                    return None
+                else:
+                    out = [x if x is not None and y is not None and x.kind == y.kind and join(x, y) is not None else None for x, y in zip(out, vals)]
+        return tuple(out) if out is not None else None
+
+    def _name_count(self, owner: Scope, name: str) -> int:
+        """How many times the variable ``name`` of ``owner`` is written as a name in the
+        module (the counts are computed once)."""
+        counts = self._name_counts
+        if counts is None:
+            counts = self._name_counts = {}
+            _NameCounter(self.index, counts).walk(self.index.module_scope.node)
+        return counts.get((id(owner), name), 0)
 
     # -- values of definitions ---------------------------------------------------------
     def function_value(self, f: FuncInfo) -> HostValue:
@@ -820,6 +978,8 @@ class HostValues:
                 return HostValue(JAX_ARRAY, e)
         if q.startswith("numpy.") and q[6:] in NUMPY_ARRAY_MAKERS:
             return HostValue(NUMPY_ARRAY, e)
+        if q.startswith("numpy.") and q[6:] in NUMPY_SCALAR_TYPES:
+            return HostValue(NUMPY_SCALAR, e)
         if q == "argparse.ArgumentParser":
             return HostValue(ARG_PARSER, e)
         if q == "argparse.Namespace":

@@ -530,6 +530,24 @@ class Interp:
         f = owner.defs.get(name)
         if f is not None:
             return Val(STATIC, name, 0, None, (FnRef(f), None, [], {}))
+        outer = owner is not self.frame.scope or self.frame.func.is_lambda  # a lambda shares its scope
+        if binds and not variable and outer and owner.func is not None and all(b.kind == "param" for b in binds):
+            # A parameter of the host function around this one (a lax body reading it): what
+            # every call of that function passes (a concrete JAX array is staged here too; the
+            # function a factory is given is that function).
+            star = owner.func.params.star_arg
+            if isinstance(star, cst.Param) and star.name.value == name:
+                # ``*args`` of the closure a factory returns: what the closure's calls pass
+                vals = self.analyzer.host_values.star_values(owner.func)
+                if vals is not None:
+                    return Val(STATIC, name, PYSEQ, tuple(_host_val(v) for v in vals))
+                return STATIC_VAL
+            passed = self.analyzer.host_values.passed_value(owner.func, name)
+            if passed is not None and passed.func is not None and not passed.func.is_lambda:
+                return Val(STATIC, name, 0, None, (FnRef(passed.func), None, [], {}))
+            flags = self.analyzer.outer_flags(name, owner)
+            if flags:
+                return Val(STATIC, None, flags)
         if variable and owner is not self.frame.scope:
             # Not a local bound later in this function: the outer variable's object itself.
             flags = self.analyzer.outer_flags(name, owner)
@@ -1531,3 +1549,18 @@ def _string_conversions_only(template) -> bool:
         return False
     kinds = [m.group(1) for m in _PERCENT_CONVERSION.finditer(text)]
     return bool(kinds) and all(k in "sra%" for k in kinds) and any(k != "%" for k in kinds)
+
+
+def _host_val(h) -> Val:
+    """A value host code hands over, as traced code sees it before any JAX operation."""
+    from jaxlint.analysis.host_values import JAX_ARRAY, NUMPY_ARRAY, SCALAR
+
+    if h is None:
+        return UNKNOWN_VAL
+    if h.kind == JAX_ARRAY:
+        return Val(STATIC, None, JAXARR)
+    if h.kind == NUMPY_ARRAY:
+        return Val(STATIC, None, NPARR)
+    if h.kind == SCALAR:
+        return STATIC_VAL
+    return UNKNOWN_VAL

@@ -27,8 +27,9 @@ ARRAY_METHODS = frozenset(
 )
 
 # What still fails under jax.grad and friends alone, where values are JVP tracers with a
-# concrete primal: NumPy's __array__ conversion (Python control flow and int() work).
-DIFFERENTIATED_ERROR_CODES = frozenset({"JAX107"})
+# concrete primal: NumPy's __array__ conversion (Python control flow and int() work), and an
+# in-place update (no JAX array, concrete or traced, supports ``x[i] = v``).
+DIFFERENTIATED_ERROR_CODES = frozenset({"JAX107", "JAX304"})
 
 # ``with ...:`` blocks whose body computes with concrete values: ensure_compile_time_eval, and
 # disable_jit (lax.scan and friends then run as Python loops on real values).

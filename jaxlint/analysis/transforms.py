@@ -31,6 +31,7 @@ class Transform:
         "arity",
         "differentiated",
         "stages",
+        "branch",
     )
 
     def __init__(
@@ -47,6 +48,7 @@ class Transform:
         arity=None,
         differentiated: bool = False,
         stages: bool = True,
+        branch: bool = False,
     ):
         self.label = label  # "jitted", "vmapped", "lax.scan body", ...
         self.fn_args = tuple(fn_args)  # (position, keyword) of the function arguments
@@ -72,6 +74,9 @@ class Transform:
         # operations on concrete values eagerly, and so does associative_scan (plain Python
         # over slices of its operands).
         self.stages = stages
+        # lax.cond / lax.switch: the function runs once per call of the primitive, not per
+        # iteration of a loop
+        self.branch = branch
 
     @property
     def runs_per_call(self) -> bool:
@@ -90,8 +95,8 @@ _JAXPR = Transform("make_jaxpr-traced", statics=True, effects=False)
 _SCAN = Transform("lax.scan body", ((0, "f"),), arity=lambda n: 2)
 _FORI = Transform("lax.fori_loop body", ((2, "body_fun"),), arity=lambda n: 2)
 _WHILE = Transform("lax.while_loop function", ((0, "cond_fun"), (1, "body_fun")), arity=lambda n: 1)
-_COND = Transform("lax.cond branch", ((1, "true_fun"), (2, "false_fun")), arity=lambda n: max(n - 3, 0))
-_SWITCH = Transform("lax.switch branch", ((1, "branches"),), arity=lambda n: max(n - 2, 0))
+_COND = Transform("lax.cond branch", ((1, "true_fun"), (2, "false_fun")), arity=lambda n: max(n - 3, 0), branch=True)
+_SWITCH = Transform("lax.switch branch", ((1, "branches"),), arity=lambda n: max(n - 2, 0), branch=True)
 _MAP = Transform("lax.map function", ((0, "f"),), arity=lambda n: 1)
 # Primitives that run the function they are given at most once per call (a loop body runs
 # once per iteration).
@@ -320,6 +325,7 @@ class Application:
         "receiver_cls",
         "stages",
         "linen_apply",
+        "fresh_per_call",
     )
 
     def __init__(self, func: FuncInfo, transform: Transform, site, site_scope: Scope):
@@ -331,6 +337,10 @@ class Application:
         self.statics = StaticSpec()
         self.site = site  # the decorator or call that applies the transform
         self.site_scope = site_scope
+        # A lax.cond/switch branch made anew on every call of the host function around it
+        # (a lambda or a local def there): JAX traces it again on every call, so an effect in
+        # it happens once per call, as written.
+        self.fresh_per_call = False
         # jax.grad(f, argnums=...): the differentiated positions; None when they cannot be read
         self.argnums: Optional[Tuple[int, ...]] = (0,)
         self.bound_self = False  # jax.jit(self.method): self is a concrete Python object
@@ -369,9 +379,27 @@ def arguments_by_parameter(app: Application, call: cst.Call, pos: List[str]) -> 
     return arguments_by_position(call, pos, start)
 
 
+def literal_binding(value, scope: Optional[Scope]):
+    """The literal a name stands for (``AXES = (0, None)`` at module level, bound once and
+    never rebound from a function), or the expression itself."""
+    if not isinstance(value, cst.Name) or value.value == "None" or scope is None:
+        return value
+    owner = scope.lookup_scope(value.value)
+    if owner is None or value.value in owner.imports:
+        return value
+    binds = owner.bindings.get(value.value, ())
+    if len(binds) != 1 or binds[0].kind != "assign" or binds[0].order is None:
+        return value
+    bound = binds[0].value
+    if isinstance(bound, (cst.Tuple, cst.Integer)) or isinstance(bound, cst.Name) and bound.value == "None":
+        return bound
+    return value
+
+
 def _parse_in_axes(call_or_args, app: Application, pos_index: int = 1) -> None:
     """``in_axes`` given by keyword, or positionally at ``pos_index`` among the arguments
-    (1 in ``vmap(f, in_axes)``; 0 in ``partial(vmap, in_axes)``)."""
+    (1 in ``vmap(f, in_axes)``; 0 in ``partial(vmap, in_axes)``), or through a name bound
+    once to a literal."""
     value = None
     for a in call_or_args:
         if a.keyword is not None and a.keyword.value == "in_axes":
@@ -383,6 +411,7 @@ def _parse_in_axes(call_or_args, app: Application, pos_index: int = 1) -> None:
             value = pos[pos_index].value
     if value is None:
         return
+    value = literal_binding(value, app.site_scope)
     if isinstance(value, (cst.Tuple, cst.List)):
         none_pos = set()
         for i, el in enumerate(value.elements):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from jaxlint.analysis.values import JAXARR, TRACED
 from jaxlint.analysis.value_checks import surely_traced
+from jaxlint.analysis.values import JAXARR, TRACED
 from jaxlint.findings import FindingFacts
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
@@ -95,14 +95,17 @@ class UnhashableStaticArg(Rule):
 
     def on_traced_static_arg(self, ctx, arg, pname, func, v, via=""):
         # A jitted function calling another jitted function: a tracer is not hashable either,
-        # nor a concrete array (a caller's array under ``jax.grad`` or ``vmap(in_axes=None)``).
+        # nor is a concrete array that traced code hands on.
         if v.kind != TRACED:
             what = "A JAX array" if v.flags & JAXARR else "A NumPy array"
             facts = FindingFacts(value_kind="array", entry=func.qualname, parameter=pname)
-            ctx.report(self, arg.value, what=what, var=pname, func=func.name, via=via, facts=facts)
+            ctx.report(self, arg.value, what=what, var=pname, func=func.name, via=via, facts=facts, unhashable=True)
             return
         facts = FindingFacts(value_kind="tracer", entry=func.qualname, parameter=pname)
-        ctx.report(self, arg.value, what=f"Traced value `{v.name or pname}`", var=pname, func=func.name, via=via, facts=facts)
+        ctx.report(
+            self, arg.value, what=f"Traced value `{v.name or pname}`", var=pname, func=func.name, via=via, facts=facts,
+            unhashable=True,
+        )
 
     def on_call(self, ctx, node, q, argvals):
         if q in EQX_FILTERS:

@@ -1,0 +1,143 @@
+"""JAX309 escaped-tracer-closure."""
+
+from __future__ import annotations
+
+from jaxlint.analysis.escapes import captured_tracer
+from jaxlint.analysis.scopes import MUTATING_METHODS
+from jaxlint.analysis.values import TRACED
+from jaxlint.rules.base import Rule
+from jaxlint.rules.prevents import ErrorPattern, raises
+
+
+class EscapedTracerClosure(Rule):
+    """
+    What it does
+        Flags a closure made inside a traced function that holds the trace's tracers (a
+        ``lambda`` or nested ``def`` reading a traced variable, or a ``functools.partial``
+        binding one) and leaves the trace: stored into a global or closure container or object
+        (``CALLBACKS.append(lambda: x * 2)``, ``CACHE["f"] = f``, ``registry.fn = f``), assigned
+        to a global, or returned from an ``eqx.filter_jit`` function (which hands non-array
+        outputs back as they are).  A closure that reads only Python values, NumPy constants or
+        module-level arrays holds no tracer and is not flagged; neither is a closure that is
+        called inside the trace.
+
+    Why is this bad?
+        The tracers belong to a trace that has ended.  Calling the closure later computes with
+        them and JAX raises ``UnexpectedTracerError``.
+
+    Example
+        @eqx.filter_jit
+        def make_predictor(w):
+            return lambda x: w @ x
+
+        predict = make_predictor(w)
+        predict(x)  # UnexpectedTracerError
+
+    Use instead
+        Return the arrays and build the function outside the trace
+        (``w = fit(...); predict = lambda x: w @ x``), or pass the values the closure needs as
+        arguments when it is called.
+
+    References
+        https://docs.jax.dev/en/latest/errors.html#jax.errors.UnexpectedTracerError
+    """
+
+    code = "JAX309"
+    name = "escaped-tracer-closure"
+    message = "{what} holds tracer `{var}` of {where} and is used after the trace ends"
+    fix = "return arrays from the traced function and build the callable outside it, or pass the values as arguments"
+    prevents = raises(
+        ErrorPattern("UnexpectedTracerError"),
+        description="UnexpectedTracerError when the closure is called after the trace",
+        at="use",
+    )
+    bad = [
+        """
+        import equinox as eqx
+        import jax
+        import jax.numpy as jnp
+
+        CALLBACKS = []
+
+        @jax.jit
+        def step(x):
+            y = x * 2.0
+            CALLBACKS.append(lambda: y + 1.0)  # error: JAX309
+            return y
+
+        @eqx.filter_jit
+        def make_scaler(scale):
+            return lambda v: v * scale  # error: JAX309
+
+        step(jnp.ones(3))
+        CALLBACKS[0]()
+        make_scaler(jnp.float32(2.0))(jnp.ones(3))
+        """
+    ]
+    good = [
+        """
+        import equinox as eqx
+        import jax
+        import jax.numpy as jnp
+        import numpy as np
+
+        CALLBACKS = []
+        TABLE = np.arange(3.0)
+
+        @jax.jit
+        def step(x):
+            CALLBACKS.append(lambda: TABLE.sum())  # a NumPy constant: no tracer
+            double = lambda v: v * 2.0
+            return double(x)  # called inside the trace
+
+        @eqx.filter_jit
+        def make_scaler(scale: float):
+            return lambda v: v * 2.0
+
+        step(jnp.ones(3))
+        CALLBACKS[0]()
+        """
+    ]
+
+    def _captured(self, ctx, v):
+        if v is None or v.kind == TRACED or v.fn is None:
+            return None
+        return captured_tracer(v, ctx.analyzer.free_names)
+
+    def on_method(self, ctx, node, base, meth, argvals):
+        if meth not in MUTATING_METHODS or base.outer is None:
+            return
+        for _a, v in argvals:
+            var = self._captured(ctx, v)
+            if var is not None:
+                ctx.report(self, node, what=f"A closure stored by `{meth}()` on outer `{base.outer[1]}`", var=var)
+                return
+
+    def on_store(self, ctx, kind, target, base, idx, v, stmt, aug):
+        if aug or base is None or base.outer is None:
+            return
+        var = self._captured(ctx, v)
+        if var is not None:
+            ctx.report(self, stmt, what=f"A closure stored on outer `{base.outer[1]}`", var=var)
+
+    def on_name_write(self, ctx, target, name, v, stmt):
+        var = self._captured(ctx, v)
+        if var is not None:
+            ctx.report(self, stmt, what=f"A closure assigned to global `{name}`", var=var)
+
+    def check_module(self, m):
+        for app, frame in m.analyzer.analyzed_entries:
+            t = app.transform
+            if not (t.filtered and t.cached) or frame.closure:
+                continue
+            for v in frame.returns:
+                for item in (v.items or ()) if v.fn is None else (v,):
+                    var = self._captured_in(m, item)
+                    if var is not None:
+                        node = item.fn[0].func.node
+                        m.report(self, node, entry=app, what="A closure returned from the trace", var=var)
+
+    def _captured_in(self, m, v):
+        if v is None or v.kind == TRACED or v.fn is None:
+            return None
+        return captured_tracer(v, m.analyzer.free_names)
