@@ -1030,6 +1030,12 @@ class Interp:
             return STATIC_VAL  # psum(1, axis) is the axis size, a Python int
         if q.startswith(CLASS_NAMESPACES) and q.rsplit(".", 1)[-1][:1].isupper():
             return self.generic(argvals)  # a class (lax.ConvDimensionNumbers, lax.Precision): a Python object
+        if q == "jax.numpy.asarray" and len(argvals) == 1 and e.args[0].keyword is None and not e.args[0].star:
+            v = argvals[0][1]
+            if v.kind == STATIC and v.flags & JAXARR:
+                # ``jnp.asarray`` of a JAX array (no dtype) returns that array itself: a concrete
+                # array stays concrete even where the frame stages (``.item()`` of it works)
+                return v
         if q.startswith(TRACED_PREFIXES):
             if q.rsplit(".", 1)[-1].startswith("_"):
                 return self.generic(argvals)  # private helpers: often Python-level utilities
@@ -1284,8 +1290,20 @@ class Interp:
             return self.invoke(e, Val(STATIC, meth, 0, None, (ref, None, [Val(STATIC, None, 0, cls=cls)], {})), argvals)
         return self.invoke(e, Val(STATIC, meth, 0, None, (ref, None, [], {})), argvals)
 
+    # Python types no JAX array (tracer or concrete) is an instance of.
+    _NOT_ARRAY_TYPES = frozenset({"int", "float", "bool", "complex", "str", "bytes"})
+
     def builtin(self, e, name: str, argvals) -> Val:
         vals = [v for _, v in argvals]
+        if name == "isinstance" and len(argvals) == 2 and not any(a.star for a, _ in argvals):
+            v = vals[0]
+            array = v.kind == TRACED and not v.flags & (PYSEQ | DICT | OPAQUE | REF | RAW) and v.items is None and v.cls is None
+            if array or v.kind == STATIC and v.flags & JAXARR:
+                types = self._type_names(argvals[1][0].value)
+                if types and all(t in self._NOT_ARRAY_TYPES for t in types):
+                    # ``isinstance(x, (int, float))`` on an array is False, which JAX never
+                    # changes: ``isinstance(x, float) and x > 0`` never reads ``x > 0``
+                    return KNOWN_CONSTANTS["False"]
         if name in self.BUILTIN_STATIC or name in ("int", "float", "bool", "complex", "range"):
             if name == "range":
                 return Val(STATIC, None, PYSEQ)
