@@ -329,3 +329,16 @@ def test_a_changed_static_object_is_planned_from_the_call_it_follows():
     # a method that changes its own object after calling the jitted method: run twice
     learn = checks[120]
     assert ([d["label"] for d in learn["drivers"]], learn["repeat"]) == (["Learner.learn()"], True)
+
+
+def test_an_error_after_the_trace_is_not_checked_by_tracing():
+    """JAX309: tracing succeeds and the error comes when the escaped closure is called later; a
+    trace check would refute a true finding, so there is none, and the reason says why."""
+    text = (
+        "import jax\n\nHOOKS = []\n\n\n@jax.jit\ndef step(x):\n    HOOKS.append(lambda: x * 2)\n    return x\n"
+    )
+    found = [f for f in lint_source(text, "m.py").findings if f.code == "JAX309"]
+    assert found, [f.code for f in lint_source(text, "m.py").findings]
+    (check,) = plan.plan_checks(found[:1])
+    assert check["kind"] == "none"
+    assert check["reason"] == "JAX309's error comes when the leaked value is used after the trace, which no dynamic check drives yet"

@@ -48,7 +48,7 @@ class Prevents:
     kind: str  # one of KINDS
     description: str  # for people: the --explain text and the README table
     errors: Tuple[ErrorPattern, ...] = ()
-    stage: str = ""  # for "raises": "trace" or "call"
+    stage: str = ""  # for "raises": "trace", "call", or "after" (when what the trace leaked is used)
     at: str = "mark"  # for "raises": "mark" (JAX raises at the flagged line) or "use"
     # For "raises": the error comes from inside the flagged call, possibly from a line of the
     # user's own code that the call runs (a module's ``__call__``), not from the flagged line.
@@ -69,7 +69,7 @@ def raises(
 ) -> Prevents:
     if not errors:
         raise ValueError("raises() needs at least one error")
-    if stage not in ("trace", "call"):
+    if stage not in ("trace", "call", "after"):
         raise ValueError(f"unknown stage {stage!r}")
     if at not in ("mark", "use"):
         raise ValueError(f"unknown place {at!r}")

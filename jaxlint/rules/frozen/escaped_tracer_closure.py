@@ -48,6 +48,7 @@ class EscapedTracerClosure(Rule):
     fix = "return arrays from the traced function and build the callable outside it, or pass the values as arguments"
     prevents = raises(
         ErrorPattern("UnexpectedTracerError"),
+        stage="after",
         description="UnexpectedTracerError when the closure is called after the trace",
         at="use",
     )
