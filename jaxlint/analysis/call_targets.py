@@ -350,13 +350,22 @@ class CallTargets:
         sites = self._plain_callers.get(id(f.node), [])
         if not sites:
             return None
-        found: Optional[Target] = None
+        passed = []
         for call, s, t in sites:
             b = self.bind(t, call, s)
-            if b is None or name not in b or b[name].expr is None:
+            if b is None or name not in b:
                 return None
-            p = b[name]
-            v = self._value(p.expr, p.scope, depth + 1, False)
+            passed.append((b[name].expr, b[name].scope))
+        return self._agreed(passed, depth, False)
+
+    def _agreed(self, values, depth: int, params: bool) -> Optional[Target]:
+        """The callable every (expression, scope) of ``values`` is, when each is one and they
+        are all the same; None when one is unknown (or missing) or two differ."""
+        found: Optional[Target] = None
+        for expr, scope in values:
+            if expr is None:
+                return None
+            v = self._value(expr, scope, depth + 1, params)
             if not isinstance(v, Target):
                 return None
             if found is None:
@@ -428,18 +437,7 @@ class CallTargets:
         writes = self.finder.receivers.attribute_values(cls, attr)
         if not writes:
             return None
-        found = None
-        for value, s in writes:
-            if value is None:
-                return None
-            v = self._value(value, s, depth + 1, params)
-            if not isinstance(v, Target):
-                return None
-            if found is None:
-                found = v
-            elif not found.same(v):
-                return None
-        return found
+        return self._agreed(writes, depth, params)
 
     def outside_writes(self) -> set:
         """Attribute names written from code that is not a method of the object's class
