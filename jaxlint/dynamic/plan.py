@@ -272,6 +272,8 @@ def _plan_retrace(check: dict, facts: FindingFacts) -> Check:
     traces and compilations."""
     check["kind"] = "retrace"
     call = facts.call
+    if call is None and _forwarded(facts):
+        return _plan_forwarded(check, facts)
     if call is None or facts.parameter is None:
         return _none(check, "the finding points at no argument of a jitted call")
     loop = call.get("loop")
@@ -320,6 +322,27 @@ def _plan_host_calls(check: dict, facts: FindingFacts, every: bool) -> Check:
     check["param"] = facts.parameter
     check["call_line"] = call.get("line")
     check["every"] = every
+    return check  # type: ignore[return-value]
+
+
+def _forwarded(facts: FindingFacts) -> bool:
+    """The finding is a call of a wrapper that forwards to a jitted callable (a related
+    location is that callable's call, inside the wrapper), in a module-level function."""
+    related = facts.related_call
+    return related is not None and related.get("callee") is not None and facts.host is not None
+
+
+def _plan_forwarded(check: dict, facts: FindingFacts) -> Check:
+    """A call of a wrapper (a forwarding function, a method, ``__call__``, a partial) that
+    reaches the jitted callable: the function around the finding runs as it is, and each call
+    of the jitted callable made while the finding's line runs, however deep, is counted.  The
+    values may repeat (full batches, then a short one): one more compilation is the finding."""
+    check["kind"] = "host_calls"
+    check["drivers"] = [_driver(facts.host, "call")]
+    check["watched"] = facts.related_call["callee"]
+    check["param"] = facts.parameter
+    check["call_line"] = check["line"]
+    check["every"] = False
     return check  # type: ignore[return-value]
 
 

@@ -1547,6 +1547,7 @@ class LineCalls(Interceptor):
         self.first = first
         self.last = last
         self.calls = []  # (traces, compilations, the callable, args, kw)
+        self.last_called = None
 
     def record(self, real, bound, args, kw):
         if not running_lines(self.path, self.first, self.last):
@@ -1559,6 +1560,9 @@ class LineCalls(Interceptor):
             ref = weakref.ref(real)
         except TypeError:
             ref = lambda: real  # noqa: E731 - a callable that supports no weak reference
+        # the last one called stays alive, to repeat its call as the control: a jitted object
+        # made in an instance or a closure of the run dies with it
+        self.last_called = real
         self.calls.append((self.counts.traces - t0, self.counts.compiles - k0, ref, args, kw))
         return result
 

@@ -104,12 +104,13 @@ class ChangingStaticArg(Rule):
                 m.report(self, v, static=static, func=app.func.name, what=changing[0] + changing[1])
                 continue
             if isinstance(v, cst.Name):
-                self._through_wrapper(m, app, pname, v.value, scope, updates)
+                self._through_wrapper(m, app, pname, v.value, scope, updates, call)
         if filtered:
             self._equinox_counters(m, updates)
 
-    def _through_wrapper(self, m, app, pname, param, scope, updates):
-        """``def train_step(x, lr): return step_jit(x, lr)`` called in a loop with a changing ``lr``."""
+    def _through_wrapper(self, m, app, pname, param, scope, updates, inner):
+        """``def train_step(x, lr): return step_jit(x, lr)`` called in a loop with a changing ``lr``
+        (``inner``: the wrapper's call of the jitted function, a related location)."""
         g = scope.func if scope.kind == "function" else None
         if g is None or isinstance(g.node, cst.Lambda) or m.finder.is_traced_def(g):
             return
@@ -139,7 +140,8 @@ class ChangingStaticArg(Rule):
                 changing = _changing_name(a.value, call, updates, m)
                 if changing is not None:
                     what = f"{changing[0]} through {g.name}(){changing[1]}"
-                    m.report(self, a.value, static=f"Static parameter `{pname}`", func=app.func.name, what=what)
+                    related = [(inner, f"forwarded to {app.func.name}() here")]
+                    m.report(self, a.value, static=f"Static parameter `{pname}`", func=app.func.name, what=what, related=related)
 
     def _equinox_counters(self, m, updates):
         """An ``int`` field of an equinox Module, static under ``eqx.filter_jit``, incremented in the loop."""
