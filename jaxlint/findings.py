@@ -45,6 +45,9 @@ class FindingFacts:
     # A traced entry point that lives in another file of the run (the cross-module phase):
     # {"label": how the analysis names it ("jitted walk()"), "path": that file as the run shows it}.
     remote_entry: Optional[Dict[str, Any]] = None
+    # Two calls of one jitted callable that pass a parameter the two ways, position and keyword
+    # (protocol ``ConventionFacts``).
+    convention: Optional[Dict[str, Any]] = None
 
 
 @dataclass(frozen=True)

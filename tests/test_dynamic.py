@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import glob
 import json
@@ -27,6 +28,7 @@ from jaxlint.engine.pipeline import lint_source, read_and_lint  # noqa: E402
 from jaxlint.formats import format_text  # noqa: E402
 from jaxlint.rules.frozen.frozen_capture import FrozenCapture  # noqa: E402
 from jaxlint.rules.frozen.mutated_static_object import MutatedStaticObject  # noqa: E402
+from jaxlint.rules.recompile.calling_convention_change import CallingConventionChange  # noqa: E402
 from jaxlint.rules.recompile.jit_of_fresh_function import JitInLoop  # noqa: E402
 from jaxlint.rules.recompile.weak_type_flip import WeakTypeFlip  # noqa: E402
 from jaxlint.rules.silent.discarded_update import DiscardedUpdate  # noqa: E402
@@ -79,10 +81,6 @@ NOT_REBUILT = {
     # a changing shape passed through an instance's __call__ to a jitted lambda the instance
     # makes: the lambda cannot be looked up to watch its calls
     ("recompile_through_callables.py", 78, "JAX205"),
-    # a calling convention that changes between two calls: the check rebuilds one call
-    ("calling_conventions.py", 24, "JAX403"),
-    ("calling_conventions.py", 36, "JAX403"),
-    ("calling_conventions.py", 48, "JAX403"),
     # a jit built in a method or a factory's closure that callers run in a loop, and nnx.jit
     # (only jax.jit is rebuilt)
     ("fresh_jit_per_call.py", 30, "JAX401"),
@@ -149,6 +147,10 @@ def test_every_fixture_finding_is_confirmed():
     assert details[("changing_statics.py", 50, "JAX204")] == (
         "jitted sgd() traced 3 times and compiled 3 times for the 3 calls line 50 made (running through_wrapper()); "
         "the last call repeated compiled nothing"
+    )
+    assert details[("calling_conventions.py", 48, "JAX403")] == (
+        "jitted apply_dropout() traced and compiled again for a call passing `rate` by keyword, with the values of a "
+        "call passing it by position that had compiled; the same call twice compiled once (running noisy_views())"
     )
     assert details[("discarded_updates.py", 20, "JAX501")] == (
         "`x` is the same ArrayImpl after line 20 ran (calling bump_discarded()): the new array was discarded"
@@ -1623,3 +1625,40 @@ def test_calls_through_a_forwarder_are_counted_in_the_jitted_function():
         (91, "refuted", "jitted decay() traced once for the 3 calls line 91 made (running running_strong())"),
     ]
 
+
+class ConventionsOfEveryJit(CallingConventionChange):
+    """Test-only: compares the calling conventions of equinox's filter_jit too, which binds
+    the arguments to the signature before it looks its cache up."""
+
+    def check_module(self, m):
+        for app in m.finder.applications:
+            if app.transform.filtered:
+                unfiltered = copy.copy(app.transform)
+                unfiltered.filtered = False
+                app.transform = unfiltered
+        super().check_module(m)
+
+
+def test_calling_conventions_are_confirmed_by_jaxs_cache_and_refuted_under_filter_jit():
+    """Each finding's call is made again with its own values, the parameter passed the other
+    way first: jax.jit compiles again, eqx.filter_jit serves the second convention from its
+    cache."""
+    path = os.path.join(ROOT, "fixtures", "calling_conventions.py")
+    with open(path, encoding="utf-8") as fh:
+        findings = lint_source(fh.read(), path, rules=[ConventionsOfEveryJit]).findings
+    out = dynamic.confirm(findings, {path: path}, timeout=60)
+    again = (
+        "jitted {}() traced and compiled again for a call passing `{}` by {}, with the values of a call passing it "
+        "by {} that had compiled; the same call twice compiled once (running {}())"
+    )
+    assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out] == [
+        (24, "confirmed", again.format("sgd_update", "lr", "keyword", "position", "train")),
+        (36, "confirmed", again.format("forward", "training", "position", "keyword", "fit_and_evaluate")),
+        (48, "confirmed", again.format("apply_dropout", "rate", "keyword", "position", "noisy_views")),
+        (
+            83,
+            "refuted",
+            "filter-jitted scale_rows() reused its compiled function when `factor` was passed by keyword instead of by "
+            "position (running scaled_both_ways())",
+        ),
+    ]

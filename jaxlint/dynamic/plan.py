@@ -132,6 +132,8 @@ def plan_finding(finding: Finding) -> Check:
             check["reason"] = _unreachable(facts)
         return check  # type: ignore[return-value]
     if kind == "recompiles":
+        if facts.convention is not None:
+            return _plan_convention(check, facts)
         if facts.rebuild is not None:
             return _plan_rebuild(check, facts)
         if facts.call is not None and "start" in facts.call:
@@ -322,6 +324,21 @@ def _plan_host_calls(check: dict, facts: FindingFacts, every: bool) -> Check:
     check["param"] = facts.parameter
     check["call_line"] = call.get("line")
     check["every"] = every
+    return check  # type: ignore[return-value]
+
+
+def _plan_convention(check: dict, facts: FindingFacts) -> Check:
+    """Run the function around the two calls as it is, recording the jitted callable's calls:
+    the finding's call is made again with its own values, passing the parameter the other way
+    first, and JAX's cache is watched."""
+    convention = facts.convention or {}
+    if facts.host is None:
+        return _none(check, "the calls are not inside a module-level function the check can run")
+    check["kind"] = "convention"
+    check["drivers"] = [_driver(facts.host, "call")]
+    check["watched"] = convention["callee"]
+    check["param"] = convention["param"]
+    check["by_keyword"] = convention["by_keyword"]
     return check  # type: ignore[return-value]
 
 

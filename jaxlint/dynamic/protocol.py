@@ -226,6 +226,15 @@ class Nested(TypedDict):
     runner: Callee
 
 
+class ConventionFacts(TypedDict):
+    """Two calls of one jitted callable, one passing ``param`` by position and the other by
+    keyword (facts ``convention``): the callable, and how the finding's call passes it."""
+
+    callee: Callee
+    param: str
+    by_keyword: bool
+
+
 ErrorPatternPair = List[str]  # [exception class name, message regex ("" for any)]
 
 
@@ -274,6 +283,11 @@ ErrorPatternPair = List[str]  # [exception class name, message regex ("" for any
 #   lines; confirmed when each object after the first traces its function again, with
 #   arguments of the same shapes and dtypes, into the same program, refuted when none of
 #   them traces or compiles;
+# * ``convention`` (recompiles, a parameter passed by position at one call and by keyword at
+#   another): run the drivers as they are, recording the calls of ``watched``; a call that
+#   passes ``param`` the finding's way (``by_keyword``) is made again, with the same values,
+#   passing it the other way first (twice, as control) and then as it was: confirmed when it
+#   traces and compiles again, refuted when JAX's cache serves it;
 # * ``jax_api``: look ``name`` up in the installed JAX (``deprecated_in``, ``removed_in``);
 # * ``none``: nothing to run (``reason`` says why).
 Check = TypedDict(
@@ -295,6 +309,7 @@ Check = TypedDict(
             "stale",
             "host_calls",
             "jit_calls",
+            "convention",
             "jax_api",
             "none",
         ],
@@ -336,6 +351,7 @@ Check = TypedDict(
         "main_lines": List[int],
         "every": bool,  # host_calls: each call after the first must compile again
         "nested": Nested,  # capture: the traced function is made inside the driver
+        "by_keyword": bool,  # convention: the finding's call passes ``param`` by keyword
     },
     total=False,
 )

@@ -20,7 +20,7 @@ import re
 import sys
 import weakref
 
-from jaxlint.dynamic import drivers, main_block
+from jaxlint.dynamic import conventions, drivers, main_block
 from jaxlint.dynamic.imports import import_file
 
 jax = None
@@ -1824,6 +1824,8 @@ def run_check(mod, path, check):
         return check_host_calls(mod, path, check)
     if kind == "jit_calls":
         return check_jit_calls(mod, path, check)
+    if kind == "convention":
+        return conventions.check(sys.modules[__name__], mod, path, check)
     return "unverified", check.get("reason") or "no dynamic check"
 
 

@@ -478,6 +478,11 @@ class FactsDeriver:
                 rc["lines"] = sorted({self.line_of(n) for n, _ in related[1:] if self._in_main_block(n)} - {None})
             if rc is not None:
                 out["related_call"] = rc
+        change = fields.get("convention")
+        if change is not None:
+            callee = self.entry(change.app)
+            if callee is not None:
+                out["convention"] = {"callee": callee, "param": change.param, "by_keyword": change.by_keyword}
         if given is not None:
             for k in ("value_kind", "entry", "parameter"):
                 v = getattr(given, k)

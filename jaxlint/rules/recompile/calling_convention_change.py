@@ -97,4 +97,5 @@ class CallingConventionChange(Rule):
                 now=how(change.by_keyword),
                 was=how(not change.by_keyword),
                 related=related,
+                convention=change,
             )

@@ -1,0 +1,135 @@
+"""The worker's check of a parameter passed by position at one call of a jitted callable and by
+keyword at another (JAX403): ``jax.jit`` keys its cache on the positional and the keyword
+arguments apart, so the two conventions are two compilations of the same values.
+
+The function around the calls runs as it is, with the calls of the jitted callable recorded.
+When the run passes the parameter both ways, one call that passes it the finding's way is made
+again with its own values: passing the parameter the other way (twice: the second call is the
+control), then the finding's way.  JAX's cache says the rest: the finding's way traces and
+compiles again, or it is served from the cache.  ``w`` is the worker module (jaxlint.dynamic.worker), whose
+counting, interception and argument building are used; it imports JAX, this module does not.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+MAX_CALLS = 32  # calls of the jitted callable kept per run (the first ones, and the finding's line's)
+
+
+def _recorder(w, raw, counts, path, first, last):
+    """An interceptor (w.Interceptor) that keeps the calls of the jitted callable: the jitted
+    object, the object it is bound to, the arguments, and whether lines ``first``..``last``
+    were running."""
+
+    class Calls(w.Interceptor):
+        def __init__(self):
+            super().__init__(raw, counts)
+            self.calls = []
+
+        def record(self, real, bound, args, kw):
+            result = real(*args, **kw)
+            on_line = w.running_lines(path, first, last)
+            if len(self.calls) < MAX_CALLS or on_line:
+                self.calls.append({"real": real, "bound": bound, "args": tuple(args), "kw": dict(kw), "on_line": on_line})
+            return result
+
+    return Calls()
+
+
+def _parameters(raw, bound):
+    """The parameter names the jitted object's arguments line up with (``self`` left out when
+    ``jax.jit`` was given a bound method)."""
+    names = list(inspect.signature(raw).parameters)
+    return names[1:] if bound is not None else names
+
+
+def _way(call, names, param):
+    """"keyword", "position" or None (not passed) for ``param`` at a recorded call."""
+    if param in call["kw"]:
+        return "keyword"
+    if param in names and names.index(param) < len(call["args"]):
+        return "position"
+    return None
+
+
+def _other_way(call, names, param):
+    """(args, kw) of ``call`` with ``param`` passed the other way and every other argument as
+    it was; None when that cannot be written (a positional parameter after it, a parameter
+    before it passed by keyword)."""
+    args, kw = list(call["args"]), dict(call["kw"])
+    i = names.index(param)
+    if param in kw:
+        if len(args) != i:
+            return None
+        value = kw.pop(param)
+        return args + [value], kw
+    if i != len(args) - 1:
+        return None
+    kw[param] = args.pop()
+    return args, kw
+
+
+def check(w, mod, path, check):
+    watched = check["watched"]
+    try:
+        raw, _obj, cls = w.lookup(mod, watched["target"], path)
+    except w.Unverified as e:
+        return "unverified", str(e)
+    label = watched["label"]
+    param = check["param"]
+    now = "keyword" if check["by_keyword"] else "position"
+    other = "position" if check["by_keyword"] else "keyword"
+    notes = []
+    for driver, runner, self_obj, argset in w.runs_as_written(mod, path, check, notes):
+        running = f"running {driver['label']}"
+        err = None
+        with w.Counts(raw.__code__) as counts:
+            rec = _recorder(w, raw, counts, path, check["line"], check["end_line"])
+            try:
+                rec.install(mod, cls, path)
+                w.trace_once(runner, driver, argset, self_obj, "call")
+            except Exception as e:  # noqa: BLE001 - the user's code may raise anything
+                err = e
+            finally:
+                rec.uninstall()
+        ways = {}  # the first call passing the parameter each way (the finding's line first)
+        for call in sorted(rec.calls, key=lambda c: not c["on_line"]):
+            ways.setdefault(_way(call, _parameters(raw, call["bound"]), param), call)
+        if now not in ways or other not in ways:
+            # the code must pass it both ways in one run: a single convention compiles once
+            seen = " and by ".join(x for x in ("position", "keyword") if x in ways)
+            what = f"only by {seen}" if seen else "never"
+            why = f"; it raised {w.short(err)}" if err is not None else ""
+            notes.append(f"{running}, {label} was called with `{param}` passed {what}{why}")
+            continue
+        chosen = ways[now]
+        names = _parameters(raw, chosen["bound"])
+        moved = _other_way(chosen, names, param)
+        if moved is None:
+            notes.append(f"{running}, the call of {label} passing `{param}` by {now} cannot pass it by {other} alone")
+            continue
+        fn = chosen["real"]
+        try:
+            counted = w.counted_calls(
+                raw.__code__,
+                [(fn, *moved), (fn, *moved), (fn, list(chosen["args"]), chosen["kw"])],
+            )
+        except Exception as e:  # noqa: BLE001 - the user's code may raise anything
+            notes.append(f"calling {label} again with the recorded arguments failed: {w.short(e)}")
+            continue
+        (t0, k0), (t1, k1), (t2, k2) = counted
+        if t0 == 0:
+            notes.append(f"calling {label} with `{param}` passed by {other} did not trace it")
+            continue
+        if t1 or k1:
+            return "unverified", f"{label} traced again when called twice with `{param}` passed by {other}"
+        if t2 >= 1 and k2 >= 1:
+            return "confirmed", (
+                f"{label} traced and compiled again for a call passing `{param}` by {now}, with the values of a call "
+                f"passing it by {other} that had compiled; the same call twice compiled once ({running})"
+            )
+        if t2 == 0 and k2 == 0:
+            return "refuted", f"{label} reused its compiled function when `{param}` was passed by {now} instead of by {other} ({running})"
+        notes.append(f"{label} traced {w._times(t2)} and compiled {w._times(k2)} when `{param}` was passed by {now}")
+    return "unverified", w.pick_note(notes, check)
