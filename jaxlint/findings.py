@@ -48,6 +48,9 @@ class FindingFacts:
     # Two calls of one jitted callable that pass a parameter the two ways, position and keyword
     # (protocol ``ConventionFacts``).
     convention: Optional[Dict[str, Any]] = None
+    # The module-level function around the loop that runs the finding's function again and
+    # again (a jitted object made on each of its calls), as the worker calls it (``Callee``).
+    repeater: Optional[Dict[str, Any]] = None
 
 
 @dataclass(frozen=True)

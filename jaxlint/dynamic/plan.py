@@ -433,11 +433,14 @@ def _first_pass_argset(facts: FindingFacts, call, pname: str):
 def _plan_rebuild(check: dict, facts: FindingFacts) -> Check:
     """Build the function twice from its source (in the module's globals), jit and call each."""
     rebuild = facts.rebuild or {}
-    if rebuild.get("reason") and _runs_with_the_modules_arguments(facts.host):
+    # the function around the jax.jit, then the one whose loop runs it again and again
+    runners = [d for d in (facts.host, facts.repeater) if _runs_with_the_modules_arguments(d)]
+    if rebuild.get("reason") and runners:
         # What is jitted cannot be built on its own (a ``partial``, a ``jax.grad`` result, a
-        # bound method): the code around it runs as it is, with the jitted objects recorded.
+        # bound method, a decorated def): the code around it runs as it is, with the jitted
+        # objects recorded.
         check["kind"] = "jit_calls"
-        check["drivers"] = [_driver(facts.host, "call")]
+        check["drivers"] = [_driver(d, "call") for d in runners]
         return check  # type: ignore[return-value]
     if rebuild.get("reason"):
         return _none(check, rebuild["reason"])

@@ -478,6 +478,13 @@ class FactsDeriver:
                 rc["lines"] = sorted({self.line_of(n) for n, _ in related[1:] if self._in_main_block(n)} - {None})
             if rc is not None:
                 out["related_call"] = rc
+        loop_call = fields.get("repeated_by")
+        if isinstance(loop_call, cst.Call):
+            around = self._enclosing_function(loop_call)
+            top = top_level(around) if around is not None else None
+            repeater = self.plain(top) if top is not None else None
+            if repeater is not None:
+                out["repeater"] = repeater
         change = fields.get("convention")
         if change is not None:
             callee = self.entry(change.app)
@@ -599,6 +606,12 @@ class FactsDeriver:
 
     def _rebuild(self, node) -> Optional[dict]:
         """``jax.jit(f)`` of a function built anew: how the worker builds it twice."""
+        if isinstance(node, cst.Decorator):
+            app = next((a for a in self.finder.applications if a.site is node), None)
+            if app is None or not app.transform.cached:
+                return None
+            # the decorator runs each time the def statement does, in the code around it
+            return {"reason": f"the decorated {app.func.name}() is made by the code around it, not on its own"}
         if not isinstance(node, cst.Call):
             return None
         call = None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 import libcst as cst
 
 from jaxlint.analysis.classes import decorator_names, is_classmethod, is_property
@@ -158,14 +160,17 @@ class JitInLoop(Rule):
             # per call, which matters when that function itself runs repeatedly (in a loop).
             if not (m.call_sites.is_called_at_once(call) or self._called_in(call, scope, (order, 1 << 62))):
                 continue
+            loop_call = None
             if isinstance(fn_expr, cst.Lambda):
                 if called_in_loop is None:
                     called_in_loop = m.call_sites.names_called_in_loops()
                 runs_repeatedly = scope.func.name in called_in_loop
             else:
-                runs_repeatedly = _runs_in_loop(m, scope.func)
+                loop_call = _runs_in_loop(m, scope.func)
+                runs_repeatedly = loop_call is not None
             if runs_repeatedly:
-                m.report(self, call, subject=f"`{api}` of a {built[0]}", detail=f" (a new object on every call of {scope.func.name}(), which runs in a loop)")
+                detail = f" (a new object on every call of {scope.func.name}(), which runs in a loop)"
+                m.report(self, call, subject=f"`{api}` of a {built[0]}", detail=detail, repeated_by=loop_call)
         self._check_decorated_defs(m)
         self._check_static_callables(m)
 
@@ -192,12 +197,14 @@ class JitInLoop(Rule):
                     continue
                 m.report(self, site, subject=f"`{api}` of a function defined inside the loop", detail="")
                 continue
-            if scope.kind == "function" and scope.func is not None and _runs_in_loop(m, scope.func):
+            loop_call = _runs_in_loop(m, scope.func) if scope.kind == "function" and scope.func is not None else None
+            if loop_call is not None:
                 m.report(
                     self,
                     site,
                     subject=f"`{api}` of function `{f.name}` defined inside {scope.func.name}()",
                     detail=f" (a new object on every call of {scope.func.name}(), which runs in a loop)",
+                    repeated_by=loop_call,
                 )
 
     def _check_static_callables(self, m):
@@ -217,7 +224,7 @@ class JitInLoop(Rule):
             else:
                 if scope.kind != "function" or scope.func is None:
                     continue
-                if not _runs_in_loop(m, scope.func):
+                if _runs_in_loop(m, scope.func) is None:
                     continue
                 where = "on every call of " + scope.func.name + "()"
             m.report(
@@ -396,11 +403,12 @@ def _built_anew(m, expr, scope, bound_methods: bool = True):
     return None
 
 
-def _runs_in_loop(m, func) -> bool:
+def _runs_in_loop(m, func) -> Optional[cst.Call]:
     """Does ``func`` run again and again: called inside a loop of the module, or from a
-    function that does (any depth)?  By name for a function, as ``self.name(...)`` (from a
-    method of its class) or ``obj.name(...)`` (``obj = Cls(...)``) for a method, as ``obj(...)``
-    for ``__call__``.  Computed once per module and function."""
+    function that does (any depth)?  The call in the loop (of ``func`` or of a function that
+    reaches it), or None.  By name for a function, as ``self.name(...)`` (from a method of its
+    class) or ``obj.name(...)`` (``obj = Cls(...)``) for a method, as ``obj(...)`` for
+    ``__call__``.  Computed once per module and function."""
     memo = m.__dict__.setdefault("_jax401_repeated", {})
     if "by_name" not in memo:
         by_name = {}
@@ -413,11 +421,11 @@ def _runs_in_loop(m, func) -> bool:
     return _repeats(m, func, memo, memo["by_name"])
 
 
-def _repeats(m, func, memo, by_name) -> bool:
+def _repeats(m, func, memo, by_name) -> Optional[cst.Call]:
     key = id(func.node)
     if key in memo:
         return memo[key]
-    memo[key] = False  # a cycle of calls answers "no" (until shown otherwise)
+    memo[key] = None  # a cycle of calls answers "no" (until shown otherwise)
     names = [func.name]
     if func.name == "__call__":
         names = None  # called as ``obj(...)``: any name
@@ -437,15 +445,16 @@ def _repeats(m, func, memo, by_name) -> bool:
         v.walk(m.module)
         memo["in_comprehensions"] = v.calls
     repeated = memo["in_comprehensions"]
-    out = False
+    out = None
     for call, scope, order in sites:
         if any(a <= order <= b for a, b in scope.loops) or id(call) in repeated:
-            out = True
+            out = call
             break
         caller = scope.func if scope.kind == "function" else None
-        if caller is not None and caller is not func and _repeats(m, caller, memo, by_name):
-            out = True
-            break
+        if caller is not None and caller is not func:
+            out = _repeats(m, caller, memo, by_name)
+            if out is not None:
+                break
     memo[key] = out
     return out
 
