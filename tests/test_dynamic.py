@@ -32,6 +32,8 @@ from jaxlint.rules.recompile.calling_convention_change import CallingConventionC
 from jaxlint.rules.recompile.jit_of_fresh_function import JitInLoop  # noqa: E402
 from jaxlint.rules.recompile.weak_type_flip import WeakTypeFlip  # noqa: E402
 from jaxlint.rules.silent.discarded_update import DiscardedUpdate  # noqa: E402
+from jaxlint.rules.static_args.nnx_data_in_static_attr import NnxDataInStaticAttr  # noqa: E402
+from jaxlint.rules.static_args.traced_self_not_pytree import TracedSelfNotPytree  # noqa: E402
 from jaxlint.rules.silent.formatted_debug_print import FormattedDebugPrint  # noqa: E402
 from jaxlint.rules.static_args.changing_shape_arg import ChangingShapeArg  # noqa: E402
 from jaxlint.rules.static_args.array_in_static_metadata import ArrayInStaticMetadata  # noqa: E402
@@ -59,10 +61,9 @@ def statuses(findings):
     return {(os.path.basename(f.path), f.line, f.code): (f.dynamic["status"], f.dynamic["detail"]) for f in findings}
 
 
-# Rules the dynamic mode cannot check yet (declarations flax or JAX refuses, a self that is
-# not a pytree, a closure whose error comes when it is used after the trace); their fixtures are
-# checked against JAX by the oracle (tests/test_oracle.py).
-NO_DYNAMIC_CHECK = {"JAX207", "JAX208", "JAX209", "JAX309"}
+# Rules the dynamic mode cannot check yet (a closure whose error comes when it is used after
+# the trace); their fixtures are checked against JAX by the oracle (tests/test_oracle.py).
+NO_DYNAMIC_CHECK = {"JAX309"}
 # Findings of forms the dynamic checks do not rebuild yet: unverified, never refuted; the
 # oracle checks them against JAX.
 NOT_REBUILT = {
@@ -102,7 +103,12 @@ def test_every_fixture_finding_is_confirmed():
     assert {v[0] for v in not_confirmed.values()} == {"unverified"}
     # every code of the fixtures has a dynamic check, including the recompilation,
     # static-metadata, stale-object and silent-wrong-result ones
-    assert {"JAX204", "JAX205", "JAX206", "JAX307", "JAX401", "JAX402", "JAX501", "JAX502", "JAX601", "JAX602"} <= {
+    assert {"JAX204", "JAX205", "JAX206", "JAX207", "JAX208", "JAX209", "JAX307", "JAX401", "JAX402", "JAX403"} | {
+        "JAX501",
+        "JAX502",
+        "JAX601",
+        "JAX602",
+    } <= {
         k[2] for k in got if got[k][0] == "confirmed"
     }
     details = {k: v[1] for k, v in got.items()}
@@ -142,6 +148,12 @@ def test_every_fixture_finding_is_confirmed():
         "each of the 3 objects `jax.jit` made on line 192 traced its function again on its first call, with arguments "
         "of the same shapes and dtypes, into the same program (compiled 3 times, running decorated_called_in_loop())"
     )
+    # built as the module builds it: Flax refuses the data when the constructor returns
+    assert details[("nnx_static_attributes.py", 81, "JAX208")] == (
+        "ValueError: Found unexpected data on value of type <class 'list'> in static attribute 'layers' of Pytree type "
+        "'<class 'nnx_static_attributes.Tower'>'. building Tower (the call at line 193 in a lambda)"
+    )
+    assert details[("traced_self.py", 59, "JAX209")] == "TypeError tracing scale_called()"
     assert details[("discarded_updates.py", 20, "JAX501")] == (
         "`x` is the same ArrayImpl after line 20 ran (calling bump_discarded()): the new array was discarded"
     )
@@ -1699,4 +1711,70 @@ def test_a_jit_made_on_each_call_is_observed_through_the_loop_that_repeats_it():
             "the same arguments; one jitted object called twice compiled once",
         ),
         (236, "confirmed", made.format(236, "named_grad_called_in_loop")),
+    ]
+
+
+class EveryAttributeOfAnInit(NnxDataInStaticAttr):
+    """Test-only: flags every `self.name = ...` of every constructor, data or not."""
+
+    def check_module(self, m):
+        for f in m.index.functions:
+            if f.name != "__init__" or f.cls is None:
+                continue
+            for stmt in f.node.body.body:
+                for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
+                    if isinstance(small, cst.Assign) and isinstance(small.targets[0].target, cst.Attribute):
+                        attr = small.targets[0].target.attr.value
+                        m.report(self, small.value, var=f"self.{attr}", cls=f.cls.name, what="a value", how="")
+
+
+def test_building_the_class_as_the_module_does_refutes_attributes_flax_accepts():
+    """A finding in a constructor: the class is built with the arguments the module's code
+    passes it.  nnx.List, nnx.Dict, nnx.data, a class-level declaration, `pytree=False` and a
+    plain class are accepted: refuted."""
+    path = os.path.join(ROOT, "fixtures", "nnx_static_attributes.py")
+    with open(path, encoding="utf-8") as fh:
+        findings = lint_source(fh.read(), path, rules=[EveryAttributeOfAnInit]).findings
+    out = dynamic.confirm([f for f in findings if f.line >= 116], {path: path}, timeout=60)
+    ran = "building {} ran line {} without error ({})"
+    assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out] == [
+        (118, "refuted", ran.format("MLPList", 118, "the call at line 164 in run_list()")),
+        (119, "refuted", ran.format("MLPList", 119, "the call at line 164 in run_list()")),
+        (129, "refuted", ran.format("MultiHeadDict", 129, "the call at line 188 in a lambda")),
+        (130, "refuted", ran.format("MultiHeadDict", 130, "the call at line 188 in a lambda")),
+        (137, "refuted", ran.format("Declared", 137, "the call at line 189 in a lambda")),
+        (142, "refuted", ran.format("NotAPytree", 142, "the call at line 190 in a lambda")),
+        (147, "refuted", ran.format("DenseOptional", 147, "the call at line 191 in a lambda")),
+        (148, "refuted", ran.format("DenseOptional", 148, "the call at line 191 in a lambda")),
+        (149, "refuted", ran.format("DenseOptional", 149, "the call at line 191 in a lambda")),
+        (150, "refuted", ran.format("DenseOptional", 150, "the call at line 191 in a lambda")),
+        # a plain class (not an NNX module), built as its source shows it built
+        (155, "refuted", ran.format("Config", 155, "Config()")),
+    ]
+
+
+class EveryJittedMethodCall(TracedSelfNotPytree):
+    """Test-only: flags every call of a jitted method or jitted callable instance, whatever
+    its class and static spec."""
+
+    def check_module(self, m):
+        for call, scope, _ in m.index.calls:
+            f = call.func
+            if isinstance(f, cst.Attribute) and f.attr.value in ("power", "apply") or isinstance(f, cst.Name) and f.value in ("layer", "scale"):
+                receiver = f.value if isinstance(f, cst.Attribute) else f
+                m.report(self, receiver, var=m.module.code_for_node(receiver), cls="?", func="?")
+
+
+def test_a_static_or_pytree_self_is_refuted_by_calling_the_method():
+    """The function around the call runs as it is: `self` counted in static_argnums, a
+    `self` named static, an equinox Module and a plain jitted function all trace."""
+    path = os.path.join(ROOT, "fixtures", "traced_self.py")
+    with open(path, encoding="utf-8") as fh:
+        findings = lint_source(fh.read(), path, rules=[EveryJittedMethodCall]).findings
+    out = dynamic.confirm(findings, {path: path}, timeout=60)
+    assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out] == [
+        (64, "refuted", "traced without error"),
+        (68, "refuted", "traced without error"),
+        (73, "refuted", "traced without error"),
+        (82, "refuted", "traced without error"),
     ]

@@ -191,9 +191,10 @@ def _run(stand_in, run) -> Optional[str]:
     return "it never called it"
 
 
-def capture(mod, path, raw, obj, names) -> tuple:
+def capture(mod, path, raw, obj, names, tests=True) -> tuple:
     """([(source, args, kwargs)], notes): the calls of the entry point the module's driver code
-    makes (at most MAX_CAPTURES), and why each driver did not reach it."""
+    makes (at most MAX_CAPTURES), and why each driver did not reach it.  ``tests``: when the
+    module's own code makes none, look in the test functions of its package too."""
     src = _source(path)
     if src is None:
         return [], []
@@ -248,7 +249,7 @@ def capture(mod, path, raw, obj, names) -> tuple:
             found.append((stand_in.call[2] or f"a call made by the lambda at line {lam.lineno}", stand_in.call[0], stand_in.call[1]))
         elif why:
             notes.append(f"the lambda at line {lam.lineno} did not call {raw.__name__}() ({why})")
-    if not found:
+    if not found and tests:
         found.extend(_from_tests(mod, path, raw, obj, names, notes))
     return found[:MAX_CAPTURES], notes
 

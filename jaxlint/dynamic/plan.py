@@ -97,6 +97,8 @@ def plan_finding(finding: Finding) -> Check:
             facts.jitted is None or facts.jitted.get("filtered") or facts.value_kind in _NO_STAND_IN
         ):
             return _plan_host_path(check, facts)
+        if facts.jitted is None and facts.host is not None:
+            return _plan_host_run(check, facts, at_use=prevents.at == "use")
         return _plan_static(check, facts)
     if kind == "raises":
         check["kind"] = "trace"
@@ -177,6 +179,25 @@ def _plan_host_path(check: dict, facts: FindingFacts) -> Check:
         return _none(check, "could not find code that builds the value without guessing its arguments")
     check["kind"] = "trace"
     check["drivers"] = drivers
+    return check  # type: ignore[return-value]
+
+
+def _plan_host_run(check: dict, facts: FindingFacts, at_use: bool) -> Check:
+    """No jitted signature to stub (the error is not about a jitted function's parameters: a
+    Flax module's attribute, a method's ``self``): run the code around the finding with the
+    module's own arguments and expect the error.  A constructor runs by building its class as
+    the module's code does."""
+    host = facts.host or {}
+    if host["target"].get("method") and host["target"].get("qualname") == "__init__":
+        check["kind"] = "construct"
+        check["cls"] = host["target"]["cls"]
+        check["ctors"] = list(host["target"].get("ctors") or [])
+        # the error comes where the object is used (when the constructor returns): the lines
+        # must have run, the error need not come from them
+        check["at_use"] = at_use
+        return check  # type: ignore[return-value]
+    check["kind"] = "trace"
+    check["drivers"] = [_driver(host, "call", module_arguments_only=True)]
     return check  # type: ignore[return-value]
 
 

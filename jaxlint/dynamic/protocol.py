@@ -288,6 +288,10 @@ ErrorPatternPair = List[str]  # [exception class name, message regex ("" for any
 #   passes ``param`` the finding's way (``by_keyword``) is made again, with the same values,
 #   passing it the other way first (twice, as control) and then as it was: confirmed when it
 #   traces and compiles again, refuted when JAX's cache serves it;
+# * ``construct`` (raises while a module's class is built): build ``cls`` with the arguments
+#   the module's own code passes it (jaxlint.dynamic.drivers), then with ``ctors``; confirmed on
+#   an ``expect`` error raised on the finding's lines (``at_use``: raised by the construction
+#   after the lines ran), refuted when the construction ran them and returned;
 # * ``jax_api``: look ``name`` up in the installed JAX (``deprecated_in``, ``removed_in``);
 # * ``none``: nothing to run (``reason`` says why).
 Check = TypedDict(
@@ -310,6 +314,7 @@ Check = TypedDict(
             "host_calls",
             "jit_calls",
             "convention",
+            "construct",
             "jax_api",
             "none",
         ],
@@ -341,7 +346,7 @@ Check = TypedDict(
         "removed_in": Optional[str],
         "jit_kw": Dict[str, str],
         "global": str,  # the rebuilt function is a module global (a Python keyword: hence this form)
-        "cls": str,  # pytree_arg
+        "cls": str,  # pytree_arg, construct
         "attr": str,
         "ctors": List[Construction],
         "watched": Callee,  # stale, host_calls: the jitted callable whose calls are recorded
@@ -352,6 +357,7 @@ Check = TypedDict(
         "every": bool,  # host_calls: each call after the first must compile again
         "nested": Nested,  # capture: the traced function is made inside the driver
         "by_keyword": bool,  # convention: the finding's call passes ``param`` by keyword
+        "at_use": bool,  # construct: the error comes when the constructor returns
     },
     total=False,
 )

@@ -20,7 +20,7 @@ import re
 import sys
 import weakref
 
-from jaxlint.dynamic import conventions, drivers, main_block
+from jaxlint.dynamic import constructions, conventions, drivers, main_block
 from jaxlint.dynamic.imports import import_file
 
 jax = None
@@ -1826,6 +1826,8 @@ def run_check(mod, path, check):
         return check_jit_calls(mod, path, check)
     if kind == "convention":
         return conventions.check(sys.modules[__name__], mod, path, check)
+    if kind == "construct":
+        return constructions.check(sys.modules[__name__], mod, path, check)
     return "unverified", check.get("reason") or "no dynamic check"
 
 
