@@ -139,6 +139,9 @@ def test_every_fixture_finding_is_confirmed():
         "jitted sgd() traced 3 times and compiled 3 times for the 3 calls line 50 made (running through_wrapper()); "
         "the last call repeated compiled nothing"
     )
+    assert details[("recompile_through_callables.py", 78, "JAX205")] == (
+        "jitted Predictor.__init__.<lambda>() is made inside a function: no name of the module reaches it to watch its calls"
+    )
     assert details[("calling_conventions.py", 48, "JAX403")] == (
         "jitted apply_dropout() traced and compiled again for a call passing `rate` by keyword, with the values of a "
         "call passing it by position that had compiled; the same call twice compiled once (running noisy_views())"

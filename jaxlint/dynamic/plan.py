@@ -220,6 +220,8 @@ def _plan_stale(check: dict, facts: FindingFacts) -> Check:
     related = facts.related_call
     if related is None:
         return _none(check, "the finding names no call of a jitted function that the change follows")
+    if related.get("callee") is None:
+        return _none(check, related["why"])
     if not facts.attribute:
         return _none(check, "the finding names no attribute that changes")
     check["kind"] = "stale"
@@ -297,6 +299,8 @@ def _plan_retrace(check: dict, facts: FindingFacts) -> Check:
     call = facts.call
     if call is None and _forwarded(facts):
         return _plan_forwarded(check, facts)
+    if call is None and facts.related_call is not None and facts.related_call.get("callee") is None:
+        return _none(check, facts.related_call["why"])
     if call is None or facts.parameter is None:
         return _none(check, "the finding points at no argument of a jitted call")
     loop = call.get("loop")

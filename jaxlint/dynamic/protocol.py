@@ -214,6 +214,9 @@ class RelatedCall(TypedDict, total=False):
     # the block's lines that make the change besides the finding's (a setter's call)
     main: bool
     lines: List[int]
+    # or, for a callable no name of the module reaches (a lambda made in a method): ``callee``
+    # None and why it cannot be watched
+    why: str
 
 
 class Nested(TypedDict):

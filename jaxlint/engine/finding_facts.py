@@ -200,13 +200,17 @@ class FactsDeriver:
         if app is None:
             return None
         callee = self.entry(app)
+        if callee is None:
+            # a lambda or def made inside a function: no name reaches it
+            what = f"{app.transform.label} {app.func.qualname}()"
+            return {"line": self.line_of(node), "callee": None, "why": f"{what} is made inside a function: no name of the module reaches it to watch its calls"}
         host = self._enclosing_function(node)
-        if callee is not None and host is None and self._in_main_block(node):
+        if host is None and self._in_main_block(node):
             # the script's ``if __name__ == "__main__":`` block makes the calls: it runs them
             return {"line": self.line_of(node), "callee": callee, "main": True}
         top = top_level(host) if host is not None else None
         runner = self.plain(top) if top is not None else None
-        if callee is None or runner is None:
+        if runner is None:
             return None
         return {"line": self.line_of(node), "callee": callee, "runner": runner}
 
