@@ -37,11 +37,14 @@ def _recorder(w, raw, counts, path, first, last):
     return Calls()
 
 
-def _parameters(raw, bound):
-    """The parameter names the jitted object's arguments line up with (``self`` left out when
-    ``jax.jit`` was given a bound method)."""
-    names = list(inspect.signature(raw).parameters)
-    return names[1:] if bound is not None else names
+def _parameters(call, raw):
+    """The parameter names a recorded call's arguments line up with: the jitted object's own
+    signature (through ``functools.partial`` and bound methods it wraps), else the function's."""
+    try:
+        return list(inspect.signature(call["real"]).parameters)
+    except (TypeError, ValueError):
+        names = list(inspect.signature(raw).parameters)
+        return names[1:] if call["bound"] is not None else names
 
 
 def _way(call, names, param):
@@ -95,16 +98,20 @@ def check(w, mod, path, check):
                 rec.uninstall()
         ways = {}  # the first call passing the parameter each way (the finding's line first)
         for call in sorted(rec.calls, key=lambda c: not c["on_line"]):
-            ways.setdefault(_way(call, _parameters(raw, call["bound"]), param), call)
+            ways.setdefault(_way(call, _parameters(call, raw), param), call)
         if now not in ways or other not in ways:
             # the code must pass it both ways in one run: a single convention compiles once
-            seen = " and by ".join(x for x in ("position", "keyword") if x in ways)
-            what = f"only by {seen}" if seen else "never"
+            seen = [x for x in ("position", "keyword") if x in ways]
+            what = (
+                f"was called with `{param}` passed only by {seen[0]}"
+                if seen
+                else "was not called through the module's globals, a class attribute or jax.jit applied while it ran"
+            )
             why = f"; it raised {w.short(err)}" if err is not None else ""
-            notes.append(f"{running}, {label} was called with `{param}` passed {what}{why}")
+            notes.append(f"{running}, {label} {what}{why}")
             continue
         chosen = ways[now]
-        names = _parameters(raw, chosen["bound"])
+        names = _parameters(chosen, raw)
         moved = _other_way(chosen, names, param)
         if moved is None:
             notes.append(f"{running}, the call of {label} passing `{param}` by {now} cannot pass it by {other} alone")
