@@ -70,9 +70,6 @@ NOT_REBUILT = {
     # a helper's effect reached from several jitted entry points; the one the facts name
     # (run_decorated) returns its result, not the jitted function the check would call twice
     ("fresh_callables.py", 13, "JAX303"),
-    # a changing shape passed through an instance's __call__ to a jitted lambda the instance
-    # makes: the lambda cannot be looked up to watch its calls
-    ("recompile_through_callables.py", 78, "JAX205"),
     # a lax body a factory builds from the function it is given (``scanned(step_fn)``): the
     # body's callable parameter is not an array the check can build
     ("staged_bodies.py", 32, "JAX108"),
@@ -139,8 +136,10 @@ def test_every_fixture_finding_is_confirmed():
         "jitted sgd() traced 3 times and compiled 3 times for the 3 calls line 50 made (running through_wrapper()); "
         "the last call repeated compiled nothing"
     )
+    # a lambda jitted in `__init__`, found by its code
     assert details[("recompile_through_callables.py", 78, "JAX205")] == (
-        "jitted Predictor.__init__.<lambda>() is made inside a function: no name of the module reaches it to watch its calls"
+        "jitted Predictor.__init__.<lambda>() traced 3 times and compiled 3 times for the 3 calls line 78 made "
+        "(running predict_prefixes()); the last call repeated compiled nothing"
     )
     assert details[("calling_conventions.py", 48, "JAX403")] == (
         "jitted apply_dropout() traced and compiled again for a call passing `rate` by keyword, with the values of a "
@@ -1780,4 +1779,36 @@ def test_a_static_or_pytree_self_is_refuted_by_calling_the_method():
         (68, "refuted", "traced without error"),
         (73, "refuted", "traced without error"),
         (82, "refuted", "traced without error"),
+    ]
+
+
+class EveryPredictorCall(ChangingShapeArg):
+    """Test-only: flags the second argument of every `predictor(...)` call, with the call of
+    the jitted lambda in `Predictor.__call__` as the related location."""
+
+    def check_module(self, m):
+        inner = next(c for c, s, _ in m.index.calls if s.func is not None and s.func.name == "__call__")
+        for call, _scope, _ in m.index.calls:
+            if isinstance(call.func, cst.Name) and call.func.value == "predictor":
+                related = [(inner, "forwarded to <lambda>() here")]
+                m.report(self, call.args[1].value, arg=call.args[1].value, func="<lambda>", var="", how="is forwarded", related=related)
+
+
+def test_a_jitted_lambda_made_in_init_is_watched_by_its_code():
+    """`self._forward = jax.jit(lambda ...)` in `__init__`: each instance jits a new lambda of
+    one code, found in `__init__`'s code; its calls are counted.  A prefix that grows compiles
+    on each call, a batch padded to one size once."""
+    path = os.path.join(ROOT, "fixtures", "recompile_through_callables.py")
+    with open(path, encoding="utf-8") as fh:
+        findings = lint_source(fh.read(), path, rules=[EveryPredictorCall]).findings
+    out = dynamic.confirm(findings, {path: path}, timeout=60)
+    lam = "jitted Predictor.__init__.<lambda>()"
+    assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out] == [
+        (
+            78,
+            "confirmed",
+            f"{lam} traced 3 times and compiled 3 times for the 3 calls line 78 made (running predict_prefixes()); "
+            "the last call repeated compiled nothing",
+        ),
+        (115, "refuted", f"{lam} traced once for the 3 calls line 115 made (running predict_padded())"),
     ]

@@ -94,6 +94,9 @@ Target = TypedDict(
         # a method bound to an object of this subclass of ``cls`` (its overrides apply)
         "instance_cls": str,
         "factory": Factory,
+        # a function made inside this module-level function (or method of ``cls``), found by
+        # its code there: watched, never called
+        "made_in": Dict[str, Optional[str]],
     },
     total=False,
 )

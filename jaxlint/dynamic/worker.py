@@ -20,7 +20,7 @@ import re
 import sys
 import weakref
 
-from jaxlint.dynamic import constructions, conventions, drivers, main_block
+from jaxlint.dynamic import constructions, conventions, drivers, made_in, main_block
 from jaxlint.dynamic.imports import import_file
 
 jax = None
@@ -239,6 +239,11 @@ def lookup(mod, target, path):
     if target.get("factory"):
         raw, obj = from_factory(mod, target, path)
         return raw, obj, None
+    if target.get("made_in"):
+        raw, why = made_in.stand_in(mod, target, path)
+        if raw is None:
+            raise Unverified(why)
+        return raw, raw, None
     name = target["qualname"]
     if target["cls"]:
         cls = getattr(mod, target["cls"], None)
@@ -1338,7 +1343,9 @@ class Interceptor:
         return recorded
 
     def _jitted_by_raw(self, fun):
-        return getattr(fun, "__func__", fun) is self.raw
+        # by code: a function made anew on each run of the code around it is the same function
+        fun = getattr(fun, "__func__", fun)
+        return fun is self.raw or (inspect.isfunction(fun) and inspect.isfunction(self.raw) and fun.__code__ is self.raw.__code__)
 
     def install(self, mod, cls, path):
         name = self.raw.__name__

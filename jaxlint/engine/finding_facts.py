@@ -199,9 +199,9 @@ class FactsDeriver:
             app = self.analysis.static_objects.stored_apps.get(id(node))
         if app is None:
             return None
-        callee = self.entry(app)
+        callee = self.entry(app) or self._made_inside(app)
         if callee is None:
-            # a lambda or def made inside a function: no name reaches it
+            # made where no name of the module reaches it, nor its enclosing function
             what = f"{app.transform.label} {app.func.qualname}()"
             return {"line": self.line_of(node), "callee": None, "why": f"{what} is made inside a function: no name of the module reaches it to watch its calls"}
         host = self._enclosing_function(node)
@@ -213,6 +213,25 @@ class FactsDeriver:
         if runner is None:
             return None
         return {"line": self.line_of(node), "callee": callee, "runner": runner}
+
+    def _made_inside(self, app: Application) -> Optional[dict]:
+        """A callable to watch, not to call: the lambda or def made inside a module-level
+        function or a method of a module-level class (``jax.jit(lambda ...)`` in ``__init__``),
+        which the worker finds by its code in that function's."""
+        f = app.func
+        outer = f.scope.func if f.scope.kind == "function" else None
+        where = self.target(outer) if outer is not None and not outer.is_lambda else None
+        if where is None:
+            return None
+        target = {
+            "qualname": f.name if not f.is_lambda else "<lambda>",
+            "cls": None,
+            "def_line": self.line_of(f.node),
+            "method": False,
+            "lambda": f.is_lambda,
+            "made_in": {"qualname": where["qualname"], "cls": where["cls"]},
+        }
+        return {"target": target, "label": f"{app.transform.label} {f.qualname}()", "argsets": [], "guessed": []}
 
     def _in_main_block(self, node) -> bool:
         where = self.analysis.positions.get(node)
