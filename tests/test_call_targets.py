@@ -186,3 +186,30 @@ def test_what_is_not_provable_is_unknown():
     assert out["forward(4)"][0] == "forward"
     call, scope = next((c, s) for c, s, _ in index.calls if module.code_for_node(c) == "f(x)")
     assert ct.origins(call.args[0].value, scope, call) is None  # ``forward(*args)``
+
+
+def test_a_function_also_used_as_a_value_has_callers_nobody_sees():
+    source = '''
+        import jax
+        import jax.numpy as jnp
+
+
+        def scale(x, factor):
+            return x * factor
+
+
+        def shift(x, offset):
+            return x + offset
+
+
+        def run(xs):
+            a = scale(xs, 2.0)
+            b = shift(xs, 1.0)
+            return a, b, jax.tree.map(lambda v: shift(v, 3.0), xs), list(map(scale, xs, xs))
+        '''
+    _, ct, index, module = _targets(source)
+    funcs = {f.name: f for f in index.functions if not f.is_lambda}
+    # ``scale`` is also handed to ``map``: what its parameters hold is not known
+    assert ct.param_origins(funcs["scale"], "factor") is None
+    # ``shift`` is only ever called, from ``run`` and from a lambda: both values are seen
+    assert sorted(module.code_for_node(p.expr) for p in ct.param_origins(funcs["shift"], "offset")) == ["1.0", "3.0"]

@@ -137,8 +137,8 @@ def test_every_fixture_finding_is_confirmed():
         "the last call repeated compiled nothing"
     )
     # a lambda jitted in `__init__`, found by its code
-    assert details[("recompile_through_callables.py", 78, "JAX205")] == (
-        "jitted Predictor.__init__.<lambda>() traced 3 times and compiled 3 times for the 3 calls line 78 made "
+    assert details[("recompile_through_callables.py", 79, "JAX205")] == (
+        "jitted Predictor.__init__.<lambda>() traced 3 times and compiled 3 times for the 3 calls line 79 made "
         "(running predict_prefixes()); the last call repeated compiled nothing"
     )
     assert details[("calling_conventions.py", 48, "JAX403")] == (
@@ -1805,10 +1805,10 @@ def test_a_jitted_lambda_made_in_init_is_watched_by_its_code():
     lam = "jitted Predictor.__init__.<lambda>()"
     assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out] == [
         (
-            78,
+            79,
             "confirmed",
-            f"{lam} traced 3 times and compiled 3 times for the 3 calls line 78 made (running predict_prefixes()); "
+            f"{lam} traced 3 times and compiled 3 times for the 3 calls line 79 made (running predict_prefixes()); "
             "the last call repeated compiled nothing",
         ),
-        (115, "refuted", f"{lam} traced once for the 3 calls line 115 made (running predict_padded())"),
+        (116, "refuted", f"{lam} traced once for the 3 calls line 116 made (running predict_padded())"),
     ]

@@ -38,7 +38,7 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.scopes import ClassInfo, FuncInfo, ModuleIndex, Scope
+from jaxlint.analysis.scopes import ClassInfo, FastVisitor, FuncInfo, ModuleIndex, Scope
 from jaxlint.analysis.transforms import PARTIAL, Application, TransformFinder, resolve
 
 MAX_DEPTH = 6
@@ -110,6 +110,7 @@ class CallTargets:
         self._outside_writes: Optional[set] = None
         self._overridden: Dict[Tuple[int, str], bool] = {}
         self._scope_of_call: Optional[Dict[int, Scope]] = None
+        self._mentions: Optional[Dict[Tuple[int, str], int]] = None
 
     # -- the API -------------------------------------------------------------------------
     def target(self, call: cst.Call, scope: Scope) -> Optional[Target]:
@@ -164,16 +165,20 @@ class CallTargets:
     def origins(self, expr, scope: Scope, call: Optional[cst.Call], depth: int = 0) -> Optional[List[Passed]]:
         """Where the value of ``expr`` comes from when it is a parameter of the (host)
         function ``scope`` belongs to, received as is: what every call of that function
-        passes for it, followed the same way up to a few forwarders.  None when the
-        function's calls are not all visible, or one does not pass it (a default, ``*args``);
-        ``[Passed(expr, scope, call)]`` when ``expr`` is not such a parameter."""
-        here = Passed(expr, scope, call)
+        passes for it (:meth:`param_origins`).  ``[Passed(expr, scope, call)]`` when ``expr``
+        is not such a parameter; None when not known."""
         f = self._forwarder_param(expr, scope)
         if f is None:
-            return [here]
+            return [Passed(expr, scope, call)]
+        return self.param_origins(f, expr.value, depth)
+
+    def param_origins(self, f: FuncInfo, name: str, depth: int = 0) -> Optional[List[Passed]]:
+        """What every call of the host function ``f`` passes for its parameter ``name``,
+        followed the same way through up to a few forwarders (``def run(x, cfg): return
+        step(x, cfg)``).  None when the function's calls are not all visible (it is also
+        used as a value), or one does not pass it (a default, ``*args``)."""
         if depth >= MAX_FORWARDS:
             return None
-        name = expr.value
         sites = self.callers(f)
         if not sites or not self._all_calls_resolved(f):
             return None
@@ -191,10 +196,23 @@ class CallTargets:
             out.extend(up)
         return out
 
+    def mentions(self, owner: Scope, name: str) -> int:
+        """How many times the variable ``name`` of ``owner`` is written as a name in the
+        module (counted once for all)."""
+        if self._mentions is None:
+            self._mentions = {}
+            _NameMentions(self.index, self._mentions).walk(self.index.module_scope.node)
+        return self._mentions.get((id(owner), name), 0)
+
     def _all_calls_resolved(self, f: FuncInfo) -> bool:
         """For a method: every ``<obj>.<name>(...)`` of the module reaches some known
-        function, so that no call of an unknown receiver may be one of its calls too."""
-        if not f.is_method or f.name.startswith("__"):
+        function, so that no call of an unknown receiver may be one of its calls too.  For a
+        plain function: its name is written only where it is defined and where it is called
+        (passed as a callback or aliased, it has calls nobody sees)."""
+        if not f.is_method:
+            direct = [c for c, _s, _t in self.callers(f) if isinstance(c.func, cst.Name) and c.func.value == f.name]
+            return len(direct) == len(self.callers(f)) and self.mentions(f.scope, f.name) == len(direct) + 1
+        if f.name.startswith("__"):
             return True
         key = ("resolved", f.name)
         known = self._overridden.get(key)
@@ -594,3 +612,39 @@ def _ends_in_return(st) -> bool:
         other = st.orelse.body.body if isinstance(st.orelse, cst.Else) else [st.orelse]
         return bool(st.body.body) and _ends_in_return(st.body.body[-1]) and bool(other) and _ends_in_return(other[-1])
     return False
+
+
+class _NameMentions(FastVisitor):
+    """How many times each variable is written as a name (its definition, its calls, and any
+    other use): (id of the scope that owns it, name)
+    -> count.  Attribute names (``obj.run``) are no variable's."""
+
+    def __init__(self, index: ModuleIndex, out: Dict[Tuple[int, str], int]):
+        self.index = index
+        self.out = out
+        self.scope = index.module_scope
+
+    def _count(self, name: str) -> None:
+        owner = self.scope.lookup_scope(name)
+        key = (id(owner), name)
+        self.out[key] = self.out.get(key, 0) + 1
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self._count(node.value)
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        self.walk(node.value)
+        return False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self._count(node.name.value)
+        for d in node.decorators:
+            self.walk(d)
+        info = self.index.func_by_node.get(id(node))
+        outer = self.scope
+        if info is not None and info.body_scope is not None:
+            self.scope = info.body_scope
+        self.walk(node.params)
+        self.walk(node.body)
+        self.scope = outer
+        return False

@@ -298,41 +298,6 @@ def _calls_module_code(callee, module: Scope) -> bool:
     return name in module.bindings
 
 
-class _NameCounter(FastVisitor):
-    """How many times each variable is written as a name: (id of the scope that owns it, name)
-    -> count.  Attribute names (``obj.run``) are no variable's."""
-
-    def __init__(self, index: ModuleIndex, out: Dict[Tuple[int, str], int]):
-        self.index = index
-        self.out = out
-        self.scope = index.module_scope
-
-    def _count(self, name: str) -> None:
-        owner = self.scope.lookup_scope(name)
-        key = (id(owner), name)
-        self.out[key] = self.out.get(key, 0) + 1
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self._count(node.value)
-
-    def visit_Attribute(self, node: cst.Attribute) -> bool:
-        self.walk(node.value)
-        return False
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        self._count(node.name.value)
-        for d in node.decorators:
-            self.walk(d)
-        info = self.index.func_by_node.get(id(node))
-        outer = self.scope
-        if info is not None and info.body_scope is not None:
-            self.scope = info.body_scope
-        self.walk(node.params)
-        self.walk(node.body)
-        self.scope = outer
-        return False
-
-
 def _target_names(t) -> List[str]:
     if isinstance(t, cst.Name):
         return [t.value]
@@ -573,7 +538,6 @@ class HostValues:
         self._sites: Optional[Dict[int, Application]] = None
         self._attributes: Dict[Tuple[int, str], Optional[HostValue]] = {}
         self._passed: Dict[Tuple[int, str], Optional[HostValue]] = {}
-        self._name_counts: Optional[Dict[Tuple[int, str], int]] = None
 
     # -- the API ---------------------------------------------------------------------
     def value(self, expr, scope: Scope, call: Optional[cst.Call] = None) -> Optional[HostValue]:
@@ -662,20 +626,15 @@ class HostValues:
         positional = [p.name.value for p in f.positional_params()]
         if name not in positional or any(b.kind != "param" for b in f.body_scope.bindings.get(name, ())):
             return None
-        calls = [(c, s) for c, s in self.index.calls_of(f.name) if s.lookup_def(f.name) is f]
-        if not calls or self._name_count(f.scope, f.name) != len(calls) + 1:
-            return None  # never called, or referenced other than by a call (a callback, an alias)
+        origins = self.finder.call_targets.param_origins(f, name)
+        if not origins:
+            return None
         out: Optional[HostValue] = None
-        for call, scope in calls:
-            if scope.lookup_def(f.name) is not f:
-                return None
-            a = argument_for(call, positional, name)
-            if not isinstance(a, cst.Arg) or a.star:
-                return None
-            v = self.value(a.value, scope, call)
-            if v is not None and v.kind == PARAM:
-                v = self.passed_value(scope.func, v.name, depth + 1)
-            if v is None or out is not None and v.kind != out.kind:
+        for p in origins:
+            if p.expr is None:
+                return None  # a receiver: an object, not an argument
+            v = self.value(p.expr, p.scope, p.call)
+            if v is None or v.kind == PARAM or out is not None and v.kind != out.kind:
                 return None
             out = v if out is None else join(out, v)
             if out is None:
@@ -744,13 +703,7 @@ class HostValues:
         return tuple(out) if out is not None else None
 
     def _name_count(self, owner: Scope, name: str) -> int:
-        """How many times the variable ``name`` of ``owner`` is written as a name in the
-        module (the counts are computed once)."""
-        counts = self._name_counts
-        if counts is None:
-            counts = self._name_counts = {}
-            _NameCounter(self.index, counts).walk(self.index.module_scope.node)
-        return counts.get((id(owner), name), 0)
+        return self.finder.call_targets.mentions(owner, name)
 
     # -- values of definitions ---------------------------------------------------------
     def function_value(self, f: FuncInfo) -> HostValue:
