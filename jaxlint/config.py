@@ -209,7 +209,7 @@ _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 
 def _jax_version(value, where: str) -> Tuple[int, int, int]:
-    from jaxlint.analysis.jax_api_migrations import parse_version
+    from jaxlint.analysis.jax.jax_api_migrations import parse_version
 
     v = parse_version(value) if isinstance(value, str) else None
     if v is None:

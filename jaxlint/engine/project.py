@@ -28,11 +28,11 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.frame import Frame
-from jaxlint.analysis.jax_api import KNOWN_APIS
-from jaxlint.analysis.classes import decorator_names, is_classmethod, is_property
-from jaxlint.analysis.values import OPAQUE, STATIC, TRACED, Val
-from jaxlint.analysis.transforms import FnRef
+from jaxlint.analysis.traced.frame import Frame
+from jaxlint.analysis.jax.jax_api import KNOWN_APIS
+from jaxlint.analysis.model.classes import decorator_names, is_classmethod, is_property
+from jaxlint.analysis.traced.values import OPAQUE, STATIC, TRACED, Val
+from jaxlint.analysis.model.transforms import FnRef
 from jaxlint import selectors
 from jaxlint.config import Config, SourcePath
 from jaxlint.engine.cache import content_digest, finding_from_json, finding_to_json
@@ -142,7 +142,7 @@ class _Target:
         (``lookup``: see StaticPaths.imported), puts the value in a static slot.  Returns the
         paths that end in a wrapper of another module, as (StaticPath, text saying where the
         value is built)."""
-        from jaxlint.analysis.static_paths import RemoteSlot, StaticPaths
+        from jaxlint.analysis.facts.static_paths import RemoteSlot, StaticPaths
 
         if not any(r.code == "JAX202" for r in self.rules):
             return []
@@ -160,7 +160,7 @@ class _Target:
     def wrapper_path(self, path, built: str) -> None:
         """Report, at the static slot inside this module's wrapper, a value of another module
         that reaches it (``path.node``: the RemoteSlot naming the wrapper and parameter)."""
-        from jaxlint.analysis.static_paths import StaticPath, StaticPaths
+        from jaxlint.analysis.facts.static_paths import StaticPath, StaticPaths
 
         if self._forwards is None:
             a = self.analysis

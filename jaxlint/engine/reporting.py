@@ -8,7 +8,7 @@ from typing import Dict, List
 
 import libcst as cst
 
-from jaxlint.analysis.events import EVENTS
+from jaxlint.analysis.traced.events import EVENTS
 from jaxlint.findings import Finding
 
 # The linter's own codes: reported by the pipeline, never by the analysis.
