@@ -20,7 +20,8 @@ import libcst as cst
 
 from jaxlint.analysis.facts.examples import Examples, Param, params_of, render, value_of_src
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope, dotted_name
-from jaxlint.analysis.model.transforms import Application, resolve
+from jaxlint.analysis.model.transforms import Application
+from jaxlint.analysis.model.names import resolve
 from jaxlint.findings import FindingFacts
 
 RETRACE_VALUES = 3

@@ -13,7 +13,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.analysis.model.transforms import PARTIAL, resolve
+from jaxlint.analysis.model.names import PARTIAL, resolve
 from jaxlint.fixes.declare import UNSAFE, AddImport, Fix, Replace
 from jaxlint.fixes.imports import name_is_free
 

@@ -26,7 +26,8 @@ from typing import Dict, List, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.syntax.scopes import Scope
-from jaxlint.analysis.model.transforms import Application, TransformFinder, arguments_by_parameter, resolve
+from jaxlint.analysis.model.transforms import Application, TransformFinder, arguments_by_parameter
+from jaxlint.analysis.model.names import resolve
 
 PARTIALS = frozenset({"functools.partial", "jax.tree_util.Partial"})
 

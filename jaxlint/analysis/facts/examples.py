@@ -21,7 +21,8 @@ import libcst as cst
 
 from jaxlint.analysis.model.classes import LEAF, STATIC_FIELD, ClassModel
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope, dotted_name
-from jaxlint.analysis.model.transforms import Application, resolve
+from jaxlint.analysis.model.transforms import Application
+from jaxlint.analysis.model.names import resolve
 
 DTYPES = {
     "f16": "float16",

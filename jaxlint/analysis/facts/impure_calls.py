@@ -6,7 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.analysis.syntax.scopes import VALUE_KINDS, Scope
-from jaxlint.analysis.model.transforms import resolve
+from jaxlint.analysis.model.names import resolve
 
 RANDOM_PREFIXES = ("random.", "numpy.random.", "secrets.")
 # Seeding and generator construction: not a draw.

@@ -30,7 +30,7 @@ from jaxlint.analysis.host.host_values import JAX_ARRAY, NUMPY_ARRAY, HostValues
 from jaxlint.analysis.jax.jax_api import NNX_DATA_CLASSES
 from jaxlint.analysis.model.nnx_state import _has_exit
 from jaxlint.analysis.syntax.scopes import AttributeWrite, ClassInfo, FuncInfo, ModuleIndex, Scope
-from jaxlint.analysis.model.transforms import resolve
+from jaxlint.analysis.model.names import resolve
 
 NNX_PYTREES = frozenset({"flax.nnx.Module", "flax.nnx.module.Module", "flax.nnx.Pytree", "flax.nnx.pytreelib.Pytree"})
 NNX_OBJECTS = frozenset({"flax.nnx.Object", "flax.nnx.pytreelib.Object"})

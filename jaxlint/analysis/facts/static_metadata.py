@@ -22,7 +22,7 @@ from jaxlint.analysis.traced.annotations import is_array_annotation
 from jaxlint.analysis.host.array_values import functional_update
 from jaxlint.analysis.model.classes import STATIC_ANNOTATIONS, ClassModel, qualified
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, ModuleIndex, Scope
-from jaxlint.analysis.model.transforms import resolve
+from jaxlint.analysis.model.names import resolve
 
 # Constructors whose result has the shape they are given (never a 0-d array for a shape
 # argument, since ``shape=()`` is spelled out and rare).

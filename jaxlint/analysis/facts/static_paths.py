@@ -28,7 +28,8 @@ from jaxlint.analysis.host.host_values import INSTANCE, JITTED, PARAM, TUPLE, Ho
 from jaxlint.analysis.syntax.scopes import FastVisitor, FuncInfo, ModuleIndex, Scope, dotted_name
 from jaxlint.analysis.syntax.nodes import argument_for, arguments_by_position
 from jaxlint.analysis.facts.static_arguments import arguments_by_parameter
-from jaxlint.analysis.model.transforms import Application, TransformFinder, resolve
+from jaxlint.analysis.model.transforms import Application, TransformFinder
+from jaxlint.analysis.model.names import resolve
 
 # Outer transforms that trace the positions they are given (unless told otherwise).
 TRACING_LABELS = frozenset({"jitted", "make_jaxpr-traced", "vmapped", "differentiated"})

@@ -24,7 +24,7 @@ import libcst as cst
 
 from jaxlint.analysis.model.classes import class_named
 from jaxlint.analysis.syntax.scopes import FastVisitor, Scope
-from jaxlint.analysis.model.transforms import resolve
+from jaxlint.analysis.model.names import resolve
 
 BOOL, INT, FLOAT, COMPLEX = 0, 1, 2, 3
 KIND_NAMES = {BOOL: "bool", INT: "int", FLOAT: "float", COMPLEX: "complex"}

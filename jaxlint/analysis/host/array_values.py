@@ -15,7 +15,7 @@ from typing import Dict, Optional
 import libcst as cst
 
 from jaxlint.analysis.syntax.scopes import ModuleIndex, Scope
-from jaxlint.analysis.model.transforms import resolve
+from jaxlint.analysis.model.names import resolve
 
 # jax.numpy functions whose result is not one array: Python values, dtypes, tuples, lists.
 NOT_ONE_ARRAY = frozenset(

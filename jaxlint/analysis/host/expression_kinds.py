@@ -7,7 +7,7 @@ import libcst as cst
 
 from jaxlint.analysis.syntax.scopes import CONTAINER_CTORS, VALUE_KINDS, Scope
 from jaxlint.analysis.jax.jax_api import STATIC_FUNCS
-from jaxlint.analysis.model.transforms import resolve
+from jaxlint.analysis.model.names import resolve
 
 
 def is_container_value(expr, scope: Scope) -> bool:

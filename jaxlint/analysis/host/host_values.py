@@ -28,7 +28,8 @@ from jaxlint.analysis.host.array_values import ARRAY_ATTRS, ARRAY_METHODS, NOT_O
 from jaxlint.analysis.model.classes import ClassModel, decorator_names, qualified
 from jaxlint.analysis.syntax.scopes import CONTAINER_CTORS, ClassInfo, FastVisitor, FuncInfo, ModuleIndex, Scope
 from jaxlint.analysis.syntax.nodes import argument_for
-from jaxlint.analysis.model.transforms import PARTIAL, Application, TransformFinder, resolve
+from jaxlint.analysis.model.transforms import Application, TransformFinder
+from jaxlint.analysis.model.names import PARTIAL, resolve
 
 # kinds
 LIST, DICT, SET = "list", "dict", "set"

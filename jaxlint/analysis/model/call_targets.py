@@ -39,7 +39,8 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, ModuleIndex, Scope
-from jaxlint.analysis.model.transforms import PARTIAL, Application, TransformFinder, resolve
+from jaxlint.analysis.model.transforms import Application, TransformFinder
+from jaxlint.analysis.model.names import PARTIAL, resolve
 
 MAX_DEPTH = 6
 MAX_FORWARDS = 4

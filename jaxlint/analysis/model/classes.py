@@ -23,7 +23,7 @@ import libcst as cst
 
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, ModuleIndex, Scope, dotted_name
 from jaxlint.analysis.syntax.nodes import string_value
-from jaxlint.analysis.model.transforms import resolve
+from jaxlint.analysis.model.names import resolve
 
 LEAF = "leaf"
 STATIC_FIELD = "static"

@@ -24,7 +24,7 @@ from jaxlint.analysis.model.classes import qualified
 from jaxlint.analysis.model.receivers import Receiver, ReceiverModel
 from jaxlint.analysis.syntax.scopes import ClassInfo, FastVisitor, FuncInfo, dotted_name
 from jaxlint.analysis.syntax.nodes import is_none_literal
-from jaxlint.analysis.model.transforms import resolve
+from jaxlint.analysis.model.names import resolve
 
 NNX_MODULE = frozenset({"flax.nnx.Module", "flax.nnx.module.Module"})
 NNX_VARIABLE = frozenset(

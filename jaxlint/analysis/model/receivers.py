@@ -24,7 +24,7 @@ import libcst as cst
 from jaxlint.analysis.model.classes import ClassModel, annotation_class, is_classmethod
 from jaxlint.analysis.syntax.scopes import ClassInfo, Scope
 from jaxlint.analysis.syntax.nodes import STARRED, argument_for
-from jaxlint.analysis.model.transforms import resolve
+from jaxlint.analysis.model.names import resolve
 
 _MAX_DEPTH = 6
 

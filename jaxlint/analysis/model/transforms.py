@@ -11,7 +11,8 @@ from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.scopes import FuncInfo, ModuleIndex, Scope, dotted_name
+from jaxlint.analysis.model.names import PARTIAL, resolve
+from jaxlint.analysis.syntax.scopes import FuncInfo, ModuleIndex, Scope
 from jaxlint.analysis.syntax.nodes import arguments_by_position
 
 
@@ -190,42 +191,6 @@ PASS_THROUGH: FrozenSet[str] = frozenset(
         "functools.cache",
     }
 )
-
-PARTIAL = frozenset({"functools.partial"})
-
-
-def normalise(qual: Optional[str]) -> Optional[str]:
-    """Map the many import paths of one API to a canonical name."""
-    if qual is None:
-        return None
-    if qual.startswith("jax.experimental.jax2tf"):
-        return qual
-    for old, new in (
-        ("jax._src.api.", "jax."),
-        ("jax._src.core.", "jax.core."),
-        ("jax.api.", "jax."),
-        ("jax._src.lax.control_flow.", "jax.lax."),
-        ("jax._src.lax.lax.", "jax.lax."),
-        ("jax.numpy.lax.", "jax.lax."),
-        ("jax.tree_util.", "jax.tree_util."),
-        ("jax.experimental.pallas.tpu.", "jax.experimental.pallas."),
-        ("flax.experimental.nnx.", "flax.nnx."),
-    ):
-        if qual.startswith(old):
-            return new + qual[len(old) :]
-    return qual
-
-
-def resolve(expr, scope: Scope) -> Optional[str]:
-    """The qualified name an expression refers to through the module's imports."""
-    name = dotted_name(expr)
-    if name is None:
-        return None
-    head, _, rest = name.partition(".")
-    q = scope.resolve_import(head)
-    if q is None:
-        return None
-    return normalise(q + ("." + rest if rest else ""))
 
 
 class StaticSpec:

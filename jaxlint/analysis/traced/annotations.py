@@ -7,7 +7,7 @@ from typing import Dict
 import libcst as cst
 
 from jaxlint.analysis.syntax.scopes import FastVisitor, Scope, dotted_name
-from jaxlint.analysis.model.transforms import resolve
+from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.traced.values import DICT, PYSEQ
 
 

@@ -23,7 +23,8 @@ from jaxlint.analysis.traced.interpreter import Interp, guarded_not_none, struct
 from jaxlint.analysis.jax.jax_api import DIFFERENTIATED_ERROR_CODES, KNOWN_APIS, TYPE_ERROR_CODES, lax_operands
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, ModuleIndex, Scope
 from jaxlint.analysis.syntax.nodes import argument_for
-from jaxlint.analysis.model.transforms import BRANCHES, Application, FnRef, Transform, TransformFinder, arguments_by_parameter, resolve
+from jaxlint.analysis.model.transforms import BRANCHES, Application, FnRef, Transform, TransformFinder, arguments_by_parameter
+from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.traced.values import (
     KNOWN_CONSTANTS,
     first_traced_name,

@@ -42,7 +42,8 @@ from jaxlint.analysis.jax.jax_api import (
 )
 from jaxlint.analysis.syntax.scopes import MUTATING_METHODS, VALUE_KINDS, FastVisitor, Scope, dotted_name
 from jaxlint.analysis.syntax.nodes import const_index, is_none_literal, is_string_literal, string_value
-from jaxlint.analysis.model.transforms import PARTIAL, PASS_THROUGH, TRANSFORMS, FnRef, Transform, parse_statics, resolve
+from jaxlint.analysis.model.transforms import PASS_THROUGH, TRANSFORMS, FnRef, Transform, parse_statics
+from jaxlint.analysis.model.names import PARTIAL, resolve
 from jaxlint.analysis.traced.values import (
     NONE,
     ARRAY,

@@ -26,7 +26,7 @@ from jaxlint.analysis.jax.jax_api import is_layer_class
 from jaxlint.analysis.model.nnx_state import NNX_VARIABLE
 from jaxlint.analysis.model.receivers import ReceiverModel
 from jaxlint.analysis.syntax.scopes import ClassInfo
-from jaxlint.analysis.model.transforms import resolve
+from jaxlint.analysis.model.names import resolve
 
 # what an attribute holds
 ARRAY = "array"  # a JAX or NumPy array: traced

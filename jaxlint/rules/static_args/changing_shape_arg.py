@@ -7,7 +7,7 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.analysis.syntax.scopes import FastVisitor
-from jaxlint.analysis.model.transforms import resolve
+from jaxlint.analysis.model.names import resolve
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
 

@@ -6,7 +6,7 @@ import libcst as cst
 
 from jaxlint.analysis.model.classes import class_named
 from jaxlint.analysis.facts.static_arguments import arguments_by_parameter, counter_loop_of
-from jaxlint.analysis.model.transforms import resolve
+from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.facts.weak_types import single_return
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
