@@ -11,7 +11,9 @@ from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
+from jaxlint.analysis.model.classes import ClassModel, is_classmethod, is_property
 from jaxlint.analysis.model.names import PARTIAL, resolve
+from jaxlint.analysis.model.receivers import ReceiverModel
 from jaxlint.analysis.syntax.scopes import FuncInfo, ModuleIndex, Scope
 from jaxlint.analysis.syntax.nodes import arguments_by_position
 
@@ -470,8 +472,6 @@ class TransformFinder:
     def classes(self):
         """The module's class model (inheritance, pytree fields), built on first use."""
         if self._classes is None:
-            from jaxlint.analysis.model.classes import ClassModel  # classes reads names through this module
-
             self._classes = ClassModel(self.index)
         return self._classes
 
@@ -479,8 +479,6 @@ class TransformFinder:
     def receivers(self):
         """What objects are instances of (``obj = Cls(...)``, ``self.model = Model(...)``)."""
         if self._receivers is None:
-            from jaxlint.analysis.model.receivers import ReceiverModel
-
             self._receivers = ReceiverModel(self.classes)
             self._receivers.call_targets = self.call_targets
         return self._receivers
@@ -621,8 +619,6 @@ class TransformFinder:
         """``obj.method`` / ``self.method`` / ``Cls(...).method`` / ``self.model.apply``: the
         method of the receiver's class (inherited ones too).  A receiver whose class the module
         does not show gives None: nothing is said about a function that cannot be read."""
-        from jaxlint.analysis.model.classes import is_classmethod, is_property
-
         attr = expr.attr.value
         named = self._named_class(expr.value, scope)
         if named is not None:
