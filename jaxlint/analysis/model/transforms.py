@@ -15,6 +15,7 @@ from jaxlint.analysis.model.classes import ClassModel, is_classmethod, is_proper
 from jaxlint.analysis.model.names import PARTIAL, resolve
 from jaxlint.analysis.model.receivers import ReceiverModel
 from jaxlint.analysis.syntax.scopes import FuncInfo, ModuleIndex, Scope
+from jaxlint.analysis.syntax.functions import _returns_of, _undecorated
 from jaxlint.analysis.syntax.nodes import arguments_by_position
 
 
@@ -593,8 +594,6 @@ class TransformFinder:
         """``make_kernel(0.75)`` of a plain function of the module every ``return`` of which
         gives the same nested ``def`` (a factory returning a closure): that def.  What it reads
         from the factory is the factory's parameters, unknown here."""
-        from jaxlint.analysis.model.call_targets import _returns_of, _undecorated
-
         if not isinstance(call.func, cst.Name):
             return None
         f = scope.lookup_def(call.func.value)
