@@ -17,7 +17,7 @@ import libcst as cst
 from jaxlint.analysis.traced.annotations import is_ref_name
 from jaxlint.analysis.model.classes import annotation_class, class_named, is_classmethod, is_property
 from jaxlint.analysis.traced.frame import Frame
-from jaxlint.analysis.host.host_values import NUMPY_ARRAY_MAKERS
+from jaxlint.analysis.host.host_values import JAX_ARRAY, NUMPY_ARRAY, NUMPY_ARRAY_MAKERS, SCALAR
 from jaxlint.analysis.jax.jax_api import (
     ARRAY_ATTRS,
     AXIS_DEPENDENT,
@@ -42,8 +42,9 @@ from jaxlint.analysis.jax.jax_api import (
 )
 from jaxlint.analysis.syntax.scopes import MUTATING_METHODS, VALUE_KINDS, FastVisitor, Scope, dotted_name
 from jaxlint.analysis.syntax.nodes import const_index, is_none_literal, is_string_literal, string_value
-from jaxlint.analysis.model.transforms import PASS_THROUGH, TRANSFORMS, FnRef, Transform, parse_statics
+from jaxlint.analysis.model.transforms import PASS_THROUGH, TRANSFORMS, FnRef, StaticSpec, Transform, parse_statics
 from jaxlint.analysis.model.names import PARTIAL, resolve
+from jaxlint.analysis.traced.traced_fields import LAYER
 from jaxlint.analysis.traced.values import (
     NONE,
     ARRAY,
@@ -1082,8 +1083,6 @@ class Interp:
                     ref, closure, bargs, bkw = fn
                     spec_nodes = [a for a in e.args if a.keyword is not None]
                     if spec_nodes and t.statics:
-                        from jaxlint.analysis.model.transforms import StaticSpec
-
                         sp = StaticSpec()
                         parse_statics(spec_nodes, sp)
                         if sp.opaque or sp.nums or sp.names:
@@ -1213,8 +1212,6 @@ class Interp:
         return self.generic(argvals)
 
     def _is_layer_attribute(self, cls, attr: str) -> bool:
-        from jaxlint.analysis.traced.traced_fields import LAYER
-
         held = self.analyzer.traced_fields.held(cls, attr, self.analyzer.classes.is_nnx_module(cls))
         return held is not None and held[0] == LAYER
 
@@ -1572,8 +1569,6 @@ def _string_conversions_only(template) -> bool:
 
 def _host_val(h) -> Val:
     """A value host code hands over, as traced code sees it before any JAX operation."""
-    from jaxlint.analysis.host.host_values import JAX_ARRAY, NUMPY_ARRAY, SCALAR
-
     if h is None:
         return UNKNOWN_VAL
     if h.kind == JAX_ARRAY:

@@ -22,6 +22,7 @@ import libcst as cst
 
 from jaxlint.analysis.traced.annotations import is_array_annotation, is_scalar_annotation
 from jaxlint.analysis.model.classes import STATIC_FIELD, ClassModel, annotation_class, qualified
+from jaxlint.analysis.host.host_values import JAX_ARRAY, NUMPY_ARRAY, SCALAR
 from jaxlint.analysis.jax.jax_api import is_layer_class
 from jaxlint.analysis.model.nnx_state import NNX_VARIABLE
 from jaxlint.analysis.model.receivers import ReceiverModel
@@ -108,8 +109,6 @@ class TracedFields:
 
     def _written(self, value, scope, nnx: bool) -> Optional[Held]:
         """What one assignment ``self.attr = value`` binds."""
-        from jaxlint.analysis.host.host_values import JAX_ARRAY, NUMPY_ARRAY, SCALAR
-
         if isinstance(value, cst.Call):
             q = resolve(value.func, scope)
             if q is not None and nnx and q in NNX_VARIABLE:
