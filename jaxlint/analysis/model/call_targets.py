@@ -34,14 +34,16 @@ API::
 
 from __future__ import annotations
 
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, List, NamedTuple, Optional, Tuple
 
 import libcst as cst
 
 from jaxlint.analysis.syntax.functions import _returns_of, _undecorated
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, ModuleIndex, Scope
-from jaxlint.analysis.model.transforms import Application, TransformFinder
 from jaxlint.analysis.model.names import PARTIAL, resolve
+
+if TYPE_CHECKING:  # annotations only: transforms builds the call targets
+    from jaxlint.analysis.model.transforms import Application, TransformFinder
 
 MAX_DEPTH = 6
 MAX_FORWARDS = 4

@@ -11,6 +11,7 @@ from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
+from jaxlint.analysis.model.call_targets import CallTargets
 from jaxlint.analysis.model.classes import ClassModel, is_classmethod, is_property
 from jaxlint.analysis.model.names import PARTIAL, resolve
 from jaxlint.analysis.model.receivers import ReceiverModel
@@ -488,8 +489,6 @@ class TransformFinder:
     def call_targets(self):
         """The function each call reaches, through any kind of callable (built on first use)."""
         if self._call_targets is None:
-            from jaxlint.analysis.model.call_targets import CallTargets
-
             self._call_targets = CallTargets(self.index, self)
             self.receivers.call_targets = self._call_targets
         return self._call_targets
