@@ -20,7 +20,8 @@ from jaxlint.analysis.traced.annotations import (
 from jaxlint.analysis.traced.events import Context
 from jaxlint.analysis.traced.frame import Frame
 from jaxlint.analysis.traced.interpreter import Interp, guarded_not_none, structure_of
-from jaxlint.analysis.jax.jax_api import DIFFERENTIATED_ERROR_CODES, KNOWN_APIS, TYPE_ERROR_CODES, lax_operands
+from jaxlint.analysis.jax.jax_api import DIFFERENTIATED_ERROR_CODES, KNOWN_APIS, TYPE_ERROR_CODES
+from jaxlint.analysis.traced.lax_operands import lax_operands
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, ModuleIndex, Scope
 from jaxlint.analysis.syntax.nodes import argument_for
 from jaxlint.analysis.model.transforms import BRANCHES, Application, FnRef, Transform, TransformFinder, arguments_by_parameter

@@ -38,8 +38,8 @@ from jaxlint.analysis.jax.jax_api import (
     TRACED_PREFIXES,
     TREE_MAPS,
     is_layer_class,
-    lax_operands,
 )
+from jaxlint.analysis.traced.lax_operands import lax_operands
 from jaxlint.analysis.syntax.scopes import MUTATING_METHODS, VALUE_KINDS, FastVisitor, Scope, dotted_name
 from jaxlint.analysis.syntax.nodes import const_index, is_none_literal, is_string_literal, string_value
 from jaxlint.analysis.model.transforms import PASS_THROUGH, TRANSFORMS, FnRef, StaticSpec, Transform, parse_statics
