@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from jaxlint import selectors
+from jaxlint.paths import relpath
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -298,8 +299,6 @@ def parse_table(table: Any, root: Optional[str] = None, source: Optional[str] = 
 
 
 def _shown(path: str) -> str:
-    from jaxlint.engine.discovery import relpath
-
     return relpath(path)
 
 
