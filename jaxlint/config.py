@@ -19,7 +19,7 @@ import sys
 from dataclasses import dataclass, field, replace
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from jaxlint import selectors
+from jaxlint import selection, selectors
 from jaxlint.paths import relpath
 
 if sys.version_info >= (3, 11):
@@ -272,7 +272,7 @@ def parse_table(table: Any, root: Optional[str] = None, source: Optional[str] = 
         return f"{label}{key}"
 
     select = _selectors(norm.get("select", []), where("select"))
-    select = selectors.extend(select, _selectors(norm.get("extend-select", []), where("extend-select")))
+    select = selection.extend(select, _selectors(norm.get("extend-select", []), where("extend-select")))
     ignore = _selectors(norm.get("ignore", []), where("ignore")) + _selectors(
         norm.get("extend-ignore", []), where("extend-ignore")
     )
@@ -356,7 +356,7 @@ class Overrides:
         ignore = self.ignore if self.ignore is not None else cfg.ignore
         if self.select is not None and self.ignore is None:
             ignore = ()  # --select replaces the file's whole selection, as in ruff
-        select = selectors.extend(select, self.extend_select)
+        select = selection.extend(select, self.extend_select)
         ignore = tuple(ignore) + self.extend_ignore
         if self.extend_exclude:
             cfg = replace(cfg, extend_exclude=cfg.extend_exclude + self.extend_exclude)

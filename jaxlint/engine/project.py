@@ -33,7 +33,7 @@ from jaxlint.analysis.jax.jax_api import KNOWN_APIS
 from jaxlint.analysis.model.classes import decorator_names, is_classmethod, is_property
 from jaxlint.analysis.traced.values import OPAQUE, STATIC, TRACED, Val
 from jaxlint.analysis.model.transforms import FnRef
-from jaxlint import selectors
+from jaxlint import selection
 from jaxlint.config import Config, SourcePath
 from jaxlint.engine.cache import content_digest, finding_from_json, finding_to_json
 from jaxlint.engine.call_records import call_recorder
@@ -248,7 +248,7 @@ class _Target:
         out = materialise(a.module, self.display, self.reports.pending, a.positions, a if facts else None)
         ignored = config.ignored_for(SourcePath(self.path, self.display))
         if ignored:
-            out = [f for f in out if not selectors.any_matches(f.code, ignored)]
+            out = [f for f in out if not selection.any_matches(f.code, ignored)]
         kept = apply_noqa(out, self.analysis.text)
         if len(kept) != len(out):
             kept_set = set(kept)
