@@ -186,7 +186,7 @@ class Config:
         lines.append("per-file-ignores" + ("" if self.per_file_ignores else "       (none)"))
         for pattern, codes in self.per_file_ignores:
             lines.append(f"  {pattern!r:20s} {', '.join(codes)}")
-        from jaxlint.rules import rules_for
+        from jaxlint.rules import rules_for  # the registry imports every rule: only to show settings
 
         lines.append("enabled rules          " + ", ".join(r.code for r in rules_for(self)))
         return "\n".join(lines) + "\n"
@@ -210,7 +210,7 @@ _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 
 def _jax_version(value, where: str) -> Tuple[int, int, int]:
-    from jaxlint.analysis.jax.jax_api_migrations import parse_version
+    from jaxlint.analysis.jax.jax_api_migrations import parse_version  # reads the release table: only if configured
 
     v = parse_version(value) if isinstance(value, str) else None
     if v is None:

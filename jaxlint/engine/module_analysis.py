@@ -15,10 +15,13 @@ from typing import Callable, Dict, List, Optional
 import libcst as cst
 
 from jaxlint.analysis.facts.call_sites import CallSites
+from jaxlint.analysis.host.host_values import HostValues
+from jaxlint.analysis.jax.jax_api_migrations import NEWEST
 from jaxlint.analysis.facts.rebinding import Rebinding
 from jaxlint.analysis.syntax.scopes import ModuleIndex
 from jaxlint.analysis.facts.static_arguments import StaticArgument, find_static_arguments
 from jaxlint.analysis.traced.calls import Analyzer
+from jaxlint.analysis.traced.frame import Frame
 from jaxlint.analysis.model.transforms import TransformFinder
 from jaxlint.config import Config
 from jaxlint.engine.positions import node_positions
@@ -63,6 +66,7 @@ class ModuleAnalysis:
     @cached_property
     def static_paths(self):
         """Every value that reaches a slot JAX hashes, with where it was built (JAX202)."""
+        # imported when a rule first asks for the fact, not at start-up
         from jaxlint.analysis.facts.static_paths import StaticPaths
 
         return StaticPaths(self.index, self.finder, self.analyzer, self.host_values).run()
@@ -70,8 +74,6 @@ class ModuleAnalysis:
     @cached_property
     def host_values(self):
         """Host-mode values of the module (``HostValues.value(expr, scope, call)``)."""
-        from jaxlint.analysis.host.host_values import HostValues
-
         return HostValues(self.index, self.finder, self.analyzer.classes)
 
     @cached_property
@@ -81,6 +83,7 @@ class ModuleAnalysis:
     @cached_property
     def static_objects(self):
         """Objects jitted functions are compiled for, and the host code that changes them (JAX307)."""
+        # imported when a rule first asks for the fact, not at start-up
         from jaxlint.analysis.facts.static_objects import StaticObjects
 
         return StaticObjects(self.index, self.analyzer, self.analyzer.classes, self.rebinding)
@@ -88,6 +91,7 @@ class ModuleAnalysis:
     @cached_property
     def loop_updates(self):
         """Variables that change on every iteration of the loops around each call."""
+        # imported when a rule first asks for the fact, not at start-up
         from jaxlint.analysis.facts.loop_updates import LoopUpdates
 
         return LoopUpdates(self.module)
@@ -95,6 +99,7 @@ class ModuleAnalysis:
     @cached_property
     def looped_calls(self):
         """Calls of jitted callables inside Python loops (jaxlint.analysis.facts.looped_calls)."""
+        # imported when a rule first asks for the fact, not at start-up
         from jaxlint.analysis.facts.looped_calls import looped_calls
 
         return looped_calls(self.index, self.finder, self.analyzer)
@@ -103,6 +108,7 @@ class ModuleAnalysis:
     def convention_changes(self):
         """Parameters of a jitted callable passed by position at one call and by keyword at
         another (jaxlint.analysis.facts.calling_conventions)."""
+        # imported when a rule first asks for the fact, not at start-up
         from jaxlint.analysis.facts.calling_conventions import convention_changes
 
         return convention_changes(self.index, self.finder, self.analyzer)
@@ -114,6 +120,7 @@ class ModuleAnalysis:
     @cached_property
     def api_references(self):
         """Uses of the JAX APIs in the migration table (JAX601/JAX602)."""
+        # imported when a rule first asks for the fact, not at start-up
         from jaxlint.analysis.facts.api_references import api_references
 
         return api_references(self.index, self.text)
@@ -121,8 +128,6 @@ class ModuleAnalysis:
     @property
     def target_jax(self):
         """The JAX the code must run on: ``target-jax``, else the newest release jaxlint knows."""
-        from jaxlint.analysis.jax.jax_api_migrations import NEWEST
-
         return self.config.target_jax or NEWEST
 
     @property
@@ -137,7 +142,5 @@ class ModuleAnalysis:
         interpreter's findings do (its context and facts, which the dynamic mode runs)."""
         frame = None
         if entry is not None:
-            from jaxlint.analysis.traced.frame import Frame
-
             frame = Frame(entry.func, entry.func.scope, f"{entry.transform.label} {entry.func.name}()", entry, False)
         self._report(rule, node, frame, fields)

@@ -33,9 +33,9 @@ from jaxlint.analysis.jax.jax_api import KNOWN_APIS
 from jaxlint.analysis.model.classes import decorator_names, is_classmethod, is_property
 from jaxlint.analysis.traced.values import OPAQUE, STATIC, TRACED, Val
 from jaxlint.analysis.model.transforms import FnRef
-from jaxlint import selection
+from jaxlint import noqa, selection
 from jaxlint.config import Config, SourcePath
-from jaxlint.engine.cache import content_digest, finding_from_json, finding_to_json
+from jaxlint.engine.cache import Cache, content_digest, finding_from_json, finding_to_json
 from jaxlint.engine.call_records import call_recorder
 from jaxlint.engine.collection import one_collection_per_module
 from jaxlint.engine.module_analysis import ModuleAnalysis
@@ -43,6 +43,7 @@ from jaxlint.noqa import suppress as apply_noqa
 from jaxlint.engine.reporting import Reports, materialise, rule_handlers
 from jaxlint.engine.source import decode_source, parse_module
 from jaxlint.findings import Finding
+from jaxlint.rules import rules_for
 
 MAX_ROUNDS = 3
 
@@ -142,6 +143,7 @@ class _Target:
         (``lookup``: see StaticPaths.imported), puts the value in a static slot.  Returns the
         paths that end in a wrapper of another module, as (StaticPath, text saying where the
         value is built)."""
+        # imported when a rule first asks for the fact, not at start-up
         from jaxlint.analysis.facts.static_paths import RemoteSlot, StaticPaths
 
         if not any(r.code == "JAX202" for r in self.rules):
@@ -160,6 +162,7 @@ class _Target:
     def wrapper_path(self, path, built: str) -> None:
         """Report, at the static slot inside this module's wrapper, a value of another module
         that reaches it (``path.node``: the RemoteSlot naming the wrapper and parameter)."""
+        # imported when a rule first asks for the fact, not at start-up
         from jaxlint.analysis.facts.static_paths import StaticPath, StaticPaths
 
         if self._forwards is None:
@@ -301,8 +304,6 @@ def cross_module_findings(
                 text = decode_source(data)
                 tconfig, trules = config, rules
                 if config_for is not None:
-                    from jaxlint.rules import rules_for
-
                     tconfig = config_for(path)
                     trules = rules_for(tconfig)
                 t = _Target(path, display, parse_module(text), text, tconfig, trules)
@@ -589,10 +590,6 @@ def cross_module_phase(
     """``findings`` plus those of :func:`cross_module_findings`, for a run whose files each have
     their own configuration (``config_for(path)``).  A JAX004 (unused ``noqa``) made by the
     per-file pass is withdrawn when this phase found a finding that the comment silences."""
-    from jaxlint import noqa
-    from jaxlint.engine.cache import Cache
-    from jaxlint.rules import rules_for
-
     first = config_for(files[0][0]) if files else Config()
     rules = rules_for(first)
     xcache = None
