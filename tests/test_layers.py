@@ -185,12 +185,12 @@ def test_an_import_up_a_layer_is_found(tmp_path):
             "jaxlint/__init__.py": "",
             "jaxlint/analysis/__init__.py": "",
             "jaxlint/analysis/syntax/__init__.py": "",
-            "jaxlint/analysis/syntax/walk.py": "def f():\n    from jaxlint.analysis.traced.calls import Analyzer\n",
+            "jaxlint/analysis/syntax/scopes.py": "def f():\n    from jaxlint.analysis.traced.calls import Analyzer\n",
             "jaxlint/analysis/traced/__init__.py": "",
-            "jaxlint/analysis/traced/calls.py": "from jaxlint.analysis.syntax.walk import f\n",
+            "jaxlint/analysis/traced/calls.py": "from jaxlint.analysis.syntax.scopes import f\n",
         },
     )
     assert upward(imports(root, "jaxlint")) == [
-        "jaxlint.analysis.syntax.walk:2 imports jaxlint.analysis.traced.calls"
+        "jaxlint.analysis.syntax.scopes:2 imports jaxlint.analysis.traced.calls"
         " (jaxlint.analysis.traced is above jaxlint.analysis.syntax)"
     ]
