@@ -11,7 +11,7 @@ The 0.3 releases are read too (``--since``), from the same sources, so that name
 removed before 0.4 (``jax.tree_multimap``, ``jax.ops.index_update``,
 ``jax.experimental.optimizers``) are known.
 
-The table (``jaxlint/analysis/jax_history.json``) lists, for every public name or module that a
+The table (``jaxlint/analysis/jax/jax_history.json``) lists, for every public name or module that a
 release deprecated or removed: the release that deprecated it (the first one whose
 ``_deprecations`` entry still holds the object, or whose module warns on import), the release
 that removed it (the first one without it, or whose registry entry holds ``None``), JAX's own
@@ -23,7 +23,7 @@ loads in the newest release (the import closure of ``jax/__init__.py``), and whi
 The committed table was made with::
 
     python benchmarks/jax_history.py --cache /tmp/jax-wheels --git /path/to/jax-clone \\
-        --out jaxlint/analysis/jax_history.json
+        --out jaxlint/analysis/jax/jax_history.json
 
 ``--cache`` is the download folder (keep it outside the repository).  ``--versions`` takes an
 explicit list instead of asking the package index (``pip index versions jax``).

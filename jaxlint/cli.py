@@ -10,9 +10,10 @@ from typing import List, Optional, Sequence
 
 from jaxlint import __version__, selectors
 from jaxlint.config import Config, ConfigError, Overrides, Resolver
-from jaxlint.engine.discovery import discover, not_a_file_reason, relpath
+from jaxlint.engine.discovery import discover, not_a_file_reason
 from jaxlint.findings import Finding
 from jaxlint.formats import FORMATTERS, TEXT_FORMATS
+from jaxlint.paths import relpath
 
 # The rest is imported where it is used: a plain run, as pre-commit makes it, loads the engine
 # and its own output format, not the fixes machinery, review modes, other formats or dynamic mode.

@@ -19,7 +19,8 @@ import sys
 from dataclasses import dataclass, field, replace
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from jaxlint import selectors
+from jaxlint import selection, selectors
+from jaxlint.paths import relpath
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -185,7 +186,7 @@ class Config:
         lines.append("per-file-ignores" + ("" if self.per_file_ignores else "       (none)"))
         for pattern, codes in self.per_file_ignores:
             lines.append(f"  {pattern!r:20s} {', '.join(codes)}")
-        from jaxlint.rules import rules_for
+        from jaxlint.rules import rules_for  # the registry imports every rule: only to show settings
 
         lines.append("enabled rules          " + ", ".join(r.code for r in rules_for(self)))
         return "\n".join(lines) + "\n"
@@ -209,7 +210,7 @@ _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 
 def _jax_version(value, where: str) -> Tuple[int, int, int]:
-    from jaxlint.analysis.jax_api_migrations import parse_version
+    from jaxlint.analysis.jax.jax_api_migrations import parse_version  # reads the release table: only if configured
 
     v = parse_version(value) if isinstance(value, str) else None
     if v is None:
@@ -271,7 +272,7 @@ def parse_table(table: Any, root: Optional[str] = None, source: Optional[str] = 
         return f"{label}{key}"
 
     select = _selectors(norm.get("select", []), where("select"))
-    select = selectors.extend(select, _selectors(norm.get("extend-select", []), where("extend-select")))
+    select = selection.extend(select, _selectors(norm.get("extend-select", []), where("extend-select")))
     ignore = _selectors(norm.get("ignore", []), where("ignore")) + _selectors(
         norm.get("extend-ignore", []), where("extend-ignore")
     )
@@ -298,8 +299,6 @@ def parse_table(table: Any, root: Optional[str] = None, source: Optional[str] = 
 
 
 def _shown(path: str) -> str:
-    from jaxlint.engine.discovery import relpath
-
     return relpath(path)
 
 
@@ -357,7 +356,7 @@ class Overrides:
         ignore = self.ignore if self.ignore is not None else cfg.ignore
         if self.select is not None and self.ignore is None:
             ignore = ()  # --select replaces the file's whole selection, as in ruff
-        select = selectors.extend(select, self.extend_select)
+        select = selection.extend(select, self.extend_select)
         ignore = tuple(ignore) + self.extend_ignore
         if self.extend_exclude:
             cfg = replace(cfg, extend_exclude=cfg.extend_exclude + self.extend_exclude)

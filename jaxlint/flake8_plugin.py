@@ -31,7 +31,7 @@ from typing import Dict, Iterator, Optional, Sequence, Tuple
 from jaxlint import __version__
 from jaxlint.config import Config, ConfigError, load_config
 from jaxlint.engine.cache import Cache, content_digest, default_directory
-from jaxlint.engine.discovery import relpath
+from jaxlint.paths import relpath
 from jaxlint.engine.pipeline import lint_source
 from jaxlint.engine.source import mentions_jax
 from jaxlint.rules import rules_for

@@ -181,6 +181,7 @@ def directive_findings(
         return []
     if not directives.may_name_own_codes():
         return []
+    # the registry imports every rule: only for comments that may name our own codes
     from jaxlint import selectors
     from jaxlint.rules import RULES_BY_CODE
 

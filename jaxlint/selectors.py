@@ -8,12 +8,9 @@ otherwise turn rules off (or on) silently, and a typo such as ``JAX1O1`` would l
 
 from __future__ import annotations
 
-from typing import Iterable, List, Optional, Sequence, Tuple
+from typing import Iterable, List, Optional, Tuple
 
-ALL = "ALL"
-# Stands for "the rules that are on by default" when only extend-select was given: the effective
-# selection is then DEFAULT plus the extra selectors.
-DEFAULT = "DEFAULT"
+from jaxlint.selection import ALL
 
 
 class SelectorError(ValueError):
@@ -21,7 +18,7 @@ class SelectorError(ValueError):
 
 
 def known_codes() -> Tuple[str, ...]:
-    from jaxlint.rules import ALL_RULES
+    from jaxlint.rules import ALL_RULES  # the registry imports every rule: only once a selector is checked
 
     return tuple(r.code for r in ALL_RULES)
 
@@ -86,45 +83,3 @@ def parse_option(value: Optional[str], option: str) -> Optional[Tuple[str, ...]]
     if value is None:
         return None
     return validate(split(value), option)
-
-
-def matches(code: str, selector: str) -> bool:
-    if selector == DEFAULT:
-        from jaxlint.rules import RULES_BY_CODE
-
-        rule = RULES_BY_CODE.get(code)
-        return rule is not None and rule.default_enabled
-    return selector == ALL or code.startswith(selector)
-
-
-def specificity(selector: str) -> int:
-    """How specific a selector is: the longest matching selector decides, ``ALL`` least of all."""
-    return 0 if selector in (ALL, DEFAULT) else len(selector)
-
-
-def extend(select: Sequence[str], extra: Sequence[str]) -> Tuple[str, ...]:
-    """``select`` plus ``extra``; with no ``select``, the default rules plus ``extra``."""
-    if not extra:
-        return tuple(select)
-    return tuple(select or (DEFAULT,)) + tuple(extra)
-
-
-def is_enabled(code: str, select: Sequence[str], ignore: Sequence[str], default: bool = True) -> bool:
-    """The longest matching selector wins (as in flake8 and ruff); a tie goes to ``select``.
-    Without a ``select``, rules that are on by default run."""
-    # The default selection is weaker than any selector the user wrote, ``ALL`` included:
-    # ``ignore = ["ALL"]`` turns every default rule off.
-    implicit = -0.5
-    s: float = max((specificity(p) for p in select if matches(code, p) and p != DEFAULT), default=-1)
-    if default and DEFAULT in select:
-        s = max(s, implicit)
-    i = max((specificity(p) for p in ignore if matches(code, p)), default=-1)
-    if not select:
-        s = implicit if default else -1
-    if s == -1:
-        return False
-    return s >= i if i >= 0 else True
-
-
-def any_matches(code: str, selectors: Iterable[str]) -> bool:
-    return any(matches(code, s) for s in selectors)

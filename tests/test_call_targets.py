@@ -6,9 +6,9 @@ import textwrap
 
 import libcst as cst
 
-from jaxlint.analysis.call_targets import CallTargets
-from jaxlint.analysis.scopes import ModuleIndex
-from jaxlint.analysis.transforms import TransformFinder
+from jaxlint.analysis.model.call_targets import CallTargets
+from jaxlint.analysis.syntax.scopes import ModuleIndex
+from jaxlint.analysis.model.transforms import TransformFinder
 
 SOURCE = '''
 import functools

@@ -8,7 +8,7 @@ import os
 import libcst as cst
 import pytest
 
-from jaxlint.analysis.scopes import FastVisitor, ModuleIndex, child_fields
+from jaxlint.analysis.syntax.scopes import FastVisitor, ModuleIndex, child_fields
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -186,7 +186,7 @@ def test_child_fields_follow_libcst_order_without_punctuation():
 def test_walk_does_not_depend_on_the_first_instance_of_a_node_type():
     """An optional child missing from the first node of a type seen (``f"{x}"`` has no format
     spec) must still be walked in later nodes of that type (``f"{x:{width()}}"``)."""
-    from jaxlint.analysis import scopes
+    from jaxlint.analysis.syntax import scopes
 
     saved = dict(scopes._FIELD_ORDER)
     scopes._FIELD_ORDER.clear()

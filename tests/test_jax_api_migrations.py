@@ -13,7 +13,7 @@ import pytest
 from clirun import env
 from jax_deprecations import forget_deprecation_warnings
 from jaxlint import lint_source
-from jaxlint.analysis.jax_api_migrations import BY_NAME, MIGRATIONS, NEWEST, RELEASES, fix_safety, lookup, parse_version, status
+from jaxlint.analysis.jax.jax_api_migrations import BY_NAME, MIGRATIONS, NEWEST, RELEASES, fix_safety, lookup, parse_version, status
 from jaxlint.config import Config, ConfigError, parse_table
 
 jax = pytest.importorskip("jax")
@@ -323,7 +323,7 @@ def test_unloaded_submodule_is_flagged_and_fails_under_jax():
 def test_modules_the_table_says_import_jax_leaves_unloaded_are_unloaded():
     """The table's set is an over-approximation of what ``import jax`` loads: a module outside it
     is never loaded by ``import jax`` alone (then JAX603 is right to flag an access)."""
-    from jaxlint.analysis.jax_api_migrations import LAZY_PACKAGES, LOADED_BY_IMPORT_JAX, MODULES
+    from jaxlint.analysis.jax.jax_api_migrations import LAZY_PACKAGES, LOADED_BY_IMPORT_JAX, MODULES
 
     code = "import sys, jax; print('\\n'.join(sorted(sys.modules)))"
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env(), timeout=300)

@@ -6,7 +6,7 @@ pytestmark = pytest.mark.slow  # imports JAX
 
 jax = pytest.importorskip("jax")
 
-from jaxlint.analysis import jax_api  # noqa: E402
+from jaxlint.analysis.jax import jax_api  # noqa: E402
 
 
 def test_array_methods_are_methods_of_jax_arrays():
@@ -98,7 +98,7 @@ def test_transforms_that_stage_trace_operations_on_concrete_values(name):
 
     import numpy as np
 
-    from jaxlint.analysis.transforms import TRANSFORMS
+    from jaxlint.analysis.model.transforms import TRANSFORMS
 
     module, _, attr = name.rpartition(".")
     transform = getattr(importlib.import_module(module), attr)

@@ -43,7 +43,7 @@ def sources():
     for i, text in enumerate(ODD):
         yield f"odd{i}", text
     paths = sorted(glob.glob(os.path.join(ROOT, "fixtures", "*.py")))
-    paths += sorted(glob.glob(os.path.join(ROOT, "jaxlint", "analysis", "*.py")))
+    paths += sorted(glob.glob(os.path.join(ROOT, "jaxlint", "analysis", "**", "*.py"), recursive=True))
     for p in paths:
         with open(p, encoding="utf-8", newline="") as fh:
             yield os.path.relpath(p, ROOT), fh.read()

@@ -4,7 +4,7 @@ import textwrap
 
 import pytest
 
-from jaxlint import lint_source, selectors
+from jaxlint import lint_source, selection
 from jaxlint.config import Config
 from jaxlint.rules import ALL_RULES
 from markers import actual, describe, expected_markers
@@ -22,9 +22,9 @@ def test_example(rule, src, bad):
     text = textwrap.dedent(src).lstrip("\n")
     # A rule that is off by default is shown with it enabled on top of the defaults.
     # A preview rule is shown with preview on, as a user opts in to it.
-    config = None if rule.default_enabled else Config(select=selectors.extend((), (rule.code,)))
+    config = None if rule.default_enabled else Config(select=selection.extend((), (rule.code,)))
     if rule.status == "preview":
-        config = Config(select=selectors.extend((), (rule.code,)), preview=True)
+        config = Config(select=selection.extend((), (rule.code,)), preview=True)
     findings = lint_source(text, "example.py", config).findings
     want, _ = expected_markers(text)
     got = actual(findings)

@@ -193,6 +193,7 @@ def confirm(
     configuration), so the files are not read or parsed again here -- except, for a finding
     whose traced entry point is in another file, that file (``config_for(path)``: its
     configuration), to describe the entry point (jaxlint.dynamic.remote)."""
+    # engine-side only: the worker process imports this package too, and must stay light
     from jaxlint.dynamic.plan import plan_checks
     from jaxlint.dynamic.remote import reach_remote_entries
 

@@ -30,6 +30,8 @@ import signal
 import sys
 from typing import Dict, List, Optional
 
+from jaxlint.dynamic.imports import import_file, package_name
+
 CAPTURE_SECONDS = 10.0
 MAX_CAPTURES = 2
 
@@ -260,8 +262,6 @@ TEST_FILES = 20  # test files looked at per module
 def _test_files(path):
     """Test files of the package around ``path``: ``test_*.py`` / ``*_test.py`` next to it, in
     a ``tests`` or ``test`` folder next to it, next to its package or above its package."""
-    from jaxlint.dynamic.imports import package_name
-
     folders = [os.path.dirname(path)]
     package = package_name(path)
     top = package[0] if package else os.path.dirname(path)
@@ -285,8 +285,6 @@ def _test_files(path):
 def _from_tests(mod, path, raw, obj, names, notes):
     """Calls of the entry point made by the test functions of its package (module-level
     ``def test_*()`` without required parameters whose source names it)."""
-    from jaxlint.dynamic.imports import import_file
-
     found = []
     for test_path in _test_files(path):
         if len(found) >= MAX_CAPTURES:

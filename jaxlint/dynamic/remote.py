@@ -22,6 +22,7 @@ from jaxlint.findings import Finding
 def _entries(path: str, config: Config) -> Dict[str, dict]:
     """The transformed functions of the file at ``path``, by the label the analysis gives its
     frames (``jitted walk()``), each as the worker reaches it; {} when it cannot be read."""
+    # the engine: only for an entry point in another file
     import libcst as cst
 
     from jaxlint.engine.finding_facts import FactsDeriver

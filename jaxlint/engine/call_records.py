@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Dict, List
 
-from jaxlint.analysis.values import ARRAY, BOOL, DICT, PYSEQ, RAW, REF
+from jaxlint.analysis.traced.values import ARRAY, BOOL, DICT, PYSEQ, RAW, REF
 
 # The value flags that survive into a record: what the callee needs to know of an argument.
 _KEEP_FLAGS = ARRAY | BOOL | PYSEQ | DICT | RAW | REF

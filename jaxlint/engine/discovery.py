@@ -20,22 +20,13 @@ from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Tupl
 
 from jaxlint.config import Config
 from jaxlint.engine.source import file_kind
+from jaxlint.paths import relpath
 
 SOURCE_SUFFIXES = (".py", ".pyi")
 
 
 def _is_venv(path: str) -> bool:
     return os.path.isfile(os.path.join(path, "pyvenv.cfg"))
-
-
-def relpath(path: str) -> str:
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:  # another drive on Windows
-        return path.replace(os.sep, "/")
-    if rel.startswith(".." + os.sep) or rel == "..":
-        return path.replace(os.sep, "/")
-    return rel.replace(os.sep, "/")
 
 
 def _regular_or_unreadable(path: str) -> bool:

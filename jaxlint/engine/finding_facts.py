@@ -6,7 +6,7 @@ needs to know, without reading the message: the traced entry point and how to re
 the imported module, the enclosing host function, the call of a jitted callable the finding
 points at (the parameter, the values passed, the loop that changes them), the jitted
 function's signature and static spec, the ``jax.jit(...)`` of a fresh function, and example
-arguments for each callable (jaxlint.analysis.examples).  A new rule gets them without edits
+arguments for each callable (jaxlint.analysis.facts.examples).  A new rule gets them without edits
 here.  Computed only for the findings of a module, when their positions are known.
 """
 
@@ -18,9 +18,10 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.examples import Examples, Param, params_of, render, value_of_src
-from jaxlint.analysis.scopes import FuncInfo, Scope, dotted_name
-from jaxlint.analysis.transforms import Application, resolve
+from jaxlint.analysis.facts.examples import Examples, Param, params_of, render, value_of_src
+from jaxlint.analysis.syntax.scopes import FuncInfo, Scope, dotted_name
+from jaxlint.analysis.model.transforms import Application
+from jaxlint.analysis.model.names import resolve
 from jaxlint.findings import FindingFacts
 
 RETRACE_VALUES = 3

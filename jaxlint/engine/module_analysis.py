@@ -14,12 +14,15 @@ from typing import Callable, Dict, List, Optional
 
 import libcst as cst
 
-from jaxlint.analysis.call_sites import CallSites
-from jaxlint.analysis.rebinding import Rebinding
-from jaxlint.analysis.scopes import ModuleIndex
-from jaxlint.analysis.static_arguments import StaticArgument, find_static_arguments
-from jaxlint.analysis.calls import Analyzer
-from jaxlint.analysis.transforms import TransformFinder
+from jaxlint.analysis.facts.call_sites import CallSites
+from jaxlint.analysis.host.host_values import HostValues
+from jaxlint.analysis.jax.jax_api_migrations import NEWEST
+from jaxlint.analysis.facts.rebinding import Rebinding
+from jaxlint.analysis.syntax.scopes import ModuleIndex
+from jaxlint.analysis.facts.static_arguments import StaticArgument, find_static_arguments
+from jaxlint.analysis.traced.calls import Analyzer
+from jaxlint.analysis.traced.frame import Frame
+from jaxlint.analysis.model.transforms import TransformFinder
 from jaxlint.config import Config
 from jaxlint.engine.positions import node_positions
 
@@ -63,15 +66,14 @@ class ModuleAnalysis:
     @cached_property
     def static_paths(self):
         """Every value that reaches a slot JAX hashes, with where it was built (JAX202)."""
-        from jaxlint.analysis.static_paths import StaticPaths
+        # imported when a rule first asks for the fact, not at start-up
+        from jaxlint.analysis.facts.static_paths import StaticPaths
 
         return StaticPaths(self.index, self.finder, self.analyzer, self.host_values).run()
 
     @cached_property
     def host_values(self):
         """Host-mode values of the module (``HostValues.value(expr, scope, call)``)."""
-        from jaxlint.analysis.host_values import HostValues
-
         return HostValues(self.index, self.finder, self.analyzer.classes)
 
     @cached_property
@@ -81,29 +83,33 @@ class ModuleAnalysis:
     @cached_property
     def static_objects(self):
         """Objects jitted functions are compiled for, and the host code that changes them (JAX307)."""
-        from jaxlint.analysis.static_objects import StaticObjects
+        # imported when a rule first asks for the fact, not at start-up
+        from jaxlint.analysis.facts.static_objects import StaticObjects
 
         return StaticObjects(self.index, self.analyzer, self.analyzer.classes, self.rebinding)
 
     @cached_property
     def loop_updates(self):
         """Variables that change on every iteration of the loops around each call."""
-        from jaxlint.analysis.loop_updates import LoopUpdates
+        # imported when a rule first asks for the fact, not at start-up
+        from jaxlint.analysis.facts.loop_updates import LoopUpdates
 
         return LoopUpdates(self.module)
 
     @cached_property
     def looped_calls(self):
-        """Calls of jitted callables inside Python loops (jaxlint.analysis.looped_calls)."""
-        from jaxlint.analysis.looped_calls import looped_calls
+        """Calls of jitted callables inside Python loops (jaxlint.analysis.facts.looped_calls)."""
+        # imported when a rule first asks for the fact, not at start-up
+        from jaxlint.analysis.facts.looped_calls import looped_calls
 
         return looped_calls(self.index, self.finder, self.analyzer)
 
     @cached_property
     def convention_changes(self):
         """Parameters of a jitted callable passed by position at one call and by keyword at
-        another (jaxlint.analysis.calling_conventions)."""
-        from jaxlint.analysis.calling_conventions import convention_changes
+        another (jaxlint.analysis.facts.calling_conventions)."""
+        # imported when a rule first asks for the fact, not at start-up
+        from jaxlint.analysis.facts.calling_conventions import convention_changes
 
         return convention_changes(self.index, self.finder, self.analyzer)
 
@@ -114,15 +120,14 @@ class ModuleAnalysis:
     @cached_property
     def api_references(self):
         """Uses of the JAX APIs in the migration table (JAX601/JAX602)."""
-        from jaxlint.analysis.api_references import api_references
+        # imported when a rule first asks for the fact, not at start-up
+        from jaxlint.analysis.facts.api_references import api_references
 
         return api_references(self.index, self.text)
 
     @property
     def target_jax(self):
         """The JAX the code must run on: ``target-jax``, else the newest release jaxlint knows."""
-        from jaxlint.analysis.jax_api_migrations import NEWEST
-
         return self.config.target_jax or NEWEST
 
     @property
@@ -132,12 +137,10 @@ class ModuleAnalysis:
 
     def report(self, rule, node, entry=None, **fields) -> None:
         """For ``check_module`` rules: a finding at ``node``.  ``entry``: the transform
-        application (jaxlint.analysis.transforms.Application) whose tracing reaches ``node``,
+        application (jaxlint.analysis.model.transforms.Application) whose tracing reaches ``node``,
         when the rule knows it; the finding then carries that entry point like the
         interpreter's findings do (its context and facts, which the dynamic mode runs)."""
         frame = None
         if entry is not None:
-            from jaxlint.analysis.frame import Frame
-
             frame = Frame(entry.func, entry.func.scope, f"{entry.transform.label} {entry.func.name}()", entry, False)
         self._report(rule, node, frame, fields)

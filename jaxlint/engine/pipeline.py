@@ -18,7 +18,7 @@ from jaxlint.config import Config, SourcePath, shown_path
 from jaxlint.engine.call_records import call_recorder
 from jaxlint.engine.collection import one_collection_per_module
 from jaxlint.engine.module_analysis import ModuleAnalysis
-from jaxlint import selectors
+from jaxlint import selection
 from jaxlint.engine.noqa import apply_directives
 from jaxlint.syntax_errors import describe as describe_syntax_error
 from jaxlint.engine.reporting import Reports, materialise, rule_handlers
@@ -118,7 +118,7 @@ def _parse_and_analyse(text: str, where, config: Config, rules, noqa: bool, enab
         return ModuleResult(_meta(path, "JAX002", f"{type(e).__name__}: {e}", 1, 1, enabled))
     ignored = config.ignored_for(where)
     if ignored:
-        findings = [f for f in findings if not selectors.any_matches(f.code, ignored)]
+        findings = [f for f in findings if not selection.any_matches(f.code, ignored)]
     return ModuleResult(apply_directives(findings, text, path, enabled, noqa), calls)
 
 

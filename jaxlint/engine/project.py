@@ -28,14 +28,14 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.frame import Frame
-from jaxlint.analysis.jax_api import KNOWN_APIS
-from jaxlint.analysis.classes import decorator_names, is_classmethod, is_property
-from jaxlint.analysis.values import OPAQUE, STATIC, TRACED, Val
-from jaxlint.analysis.transforms import FnRef
-from jaxlint import selectors
+from jaxlint.analysis.traced.frame import Frame
+from jaxlint.analysis.jax.jax_api import KNOWN_APIS
+from jaxlint.analysis.model.classes import decorator_names, is_classmethod, is_property
+from jaxlint.analysis.traced.values import OPAQUE, STATIC, TRACED, Val
+from jaxlint.analysis.model.transforms import FnRef
+from jaxlint import noqa, selection
 from jaxlint.config import Config, SourcePath
-from jaxlint.engine.cache import content_digest, finding_from_json, finding_to_json
+from jaxlint.engine.cache import Cache, content_digest, finding_from_json, finding_to_json
 from jaxlint.engine.call_records import call_recorder
 from jaxlint.engine.collection import one_collection_per_module
 from jaxlint.engine.module_analysis import ModuleAnalysis
@@ -43,6 +43,7 @@ from jaxlint.noqa import suppress as apply_noqa
 from jaxlint.engine.reporting import Reports, materialise, rule_handlers
 from jaxlint.engine.source import decode_source, parse_module
 from jaxlint.findings import Finding
+from jaxlint.rules import rules_for
 
 MAX_ROUNDS = 3
 
@@ -142,7 +143,8 @@ class _Target:
         (``lookup``: see StaticPaths.imported), puts the value in a static slot.  Returns the
         paths that end in a wrapper of another module, as (StaticPath, text saying where the
         value is built)."""
-        from jaxlint.analysis.static_paths import RemoteSlot, StaticPaths
+        # imported when a rule first asks for the fact, not at start-up
+        from jaxlint.analysis.facts.static_paths import RemoteSlot, StaticPaths
 
         if not any(r.code == "JAX202" for r in self.rules):
             return []
@@ -160,7 +162,8 @@ class _Target:
     def wrapper_path(self, path, built: str) -> None:
         """Report, at the static slot inside this module's wrapper, a value of another module
         that reaches it (``path.node``: the RemoteSlot naming the wrapper and parameter)."""
-        from jaxlint.analysis.static_paths import StaticPath, StaticPaths
+        # imported when a rule first asks for the fact, not at start-up
+        from jaxlint.analysis.facts.static_paths import StaticPath, StaticPaths
 
         if self._forwards is None:
             a = self.analysis
@@ -248,7 +251,7 @@ class _Target:
         out = materialise(a.module, self.display, self.reports.pending, a.positions, a if facts else None)
         ignored = config.ignored_for(SourcePath(self.path, self.display))
         if ignored:
-            out = [f for f in out if not selectors.any_matches(f.code, ignored)]
+            out = [f for f in out if not selection.any_matches(f.code, ignored)]
         kept = apply_noqa(out, self.analysis.text)
         if len(kept) != len(out):
             kept_set = set(kept)
@@ -301,8 +304,6 @@ def cross_module_findings(
                 text = decode_source(data)
                 tconfig, trules = config, rules
                 if config_for is not None:
-                    from jaxlint.rules import rules_for
-
                     tconfig = config_for(path)
                     trules = rules_for(tconfig)
                 t = _Target(path, display, parse_module(text), text, tconfig, trules)
@@ -589,10 +590,6 @@ def cross_module_phase(
     """``findings`` plus those of :func:`cross_module_findings`, for a run whose files each have
     their own configuration (``config_for(path)``).  A JAX004 (unused ``noqa``) made by the
     per-file pass is withdrawn when this phase found a finding that the comment silences."""
-    from jaxlint import noqa
-    from jaxlint.engine.cache import Cache
-    from jaxlint.rules import rules_for
-
     first = config_for(files[0][0]) if files else Config()
     rules = rules_for(first)
     xcache = None

@@ -8,8 +8,9 @@ from typing import Dict, List
 
 import libcst as cst
 
-from jaxlint.analysis.events import EVENTS
+from jaxlint.analysis.traced.events import EVENTS
 from jaxlint.findings import Finding
+from jaxlint.fixes.declare import from_suggestion as fix_from_suggestion, materialise as materialise_fix
 
 # The linter's own codes: reported by the pipeline, never by the analysis.
 META_CODES = ("JAX001", "JAX002", "JAX003", "JAX004")
@@ -63,6 +64,7 @@ def materialise(module: cst.Module, path: str, pending: List[Pending], positions
     out = []
     deriver = None
     if analysis is not None:
+        # imported only when findings carry their facts, not at start-up
         from jaxlint.engine.finding_facts import FactsDeriver
 
         deriver = FactsDeriver(analysis)
@@ -132,12 +134,8 @@ def materialise(module: cst.Module, path: str, pending: List[Pending], positions
         if extra_context:
             context = dict(context or {}, **extra_context)
         if autofix is not None:
-            from jaxlint.fixes.declare import materialise as materialise_fix
-
             autofix = materialise_fix(autofix, module, positions)
         elif sugg is not None and (fix_safety or rule.fix_safety):
-            from jaxlint.fixes.declare import from_suggestion as fix_from_suggestion
-
             # the finding's own tier (an API rename newer than min-jax is unsafe) wins
             autofix = fix_from_suggestion(sugg, f"Replace with `{_short(suggestion)}`", fix_safety or rule.fix_safety)
         out.append(

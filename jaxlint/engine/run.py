@@ -10,9 +10,10 @@ from typing import Callable, List, Optional, Sequence, Union
 
 from jaxlint.config import Config
 from jaxlint.engine import runner
-from jaxlint.engine.discovery import discover, relpath
+from jaxlint.engine.discovery import discover
 from jaxlint.engine.project import cross_module_phase
 from jaxlint.findings import Finding
+from jaxlint.paths import relpath
 
 
 @dataclass

@@ -23,6 +23,8 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 
 import libcst as cst
 
+from jaxlint.fixes.imports import import_edit
+
 SAFE = "safe"
 UNSAFE = "unsafe"
 SAFETIES = (SAFE, UNSAFE)
@@ -88,8 +90,6 @@ def materialise(fix: Fix, module: cst.Module, positions) -> Optional[Dict[str, A
                 return None
             edits.append(_edit(a.start.line, a.start.column + 1, b.end.line, b.end.column + 1, e.new))
         else:
-            from jaxlint.fixes.imports import import_edit
-
             edit = import_edit(module, positions, e.statement)
             if edit is not None:
                 edits.append(_edit(*edit))

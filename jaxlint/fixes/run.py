@@ -15,8 +15,9 @@ from jaxlint.atomic import describe, write_bytes
 from jaxlint.engine.pipeline import lint_source
 from jaxlint.engine.source import decode_source, read_regular_file
 from jaxlint.findings import Finding
-from jaxlint.fixes.apply import FixResult, applicable, fix_source
+from jaxlint.fixes.apply import FixResult, applicable, fix_source, parse_error
 from jaxlint.fixes.declare import SAFE
+from jaxlint.formats import format_text
 from jaxlint.rules import rules_for
 
 
@@ -100,8 +101,6 @@ def fix_stdin(data: bytes, name: str, cfg, rules, args) -> int:
     else:
         sys.stdout.write(result.source)
     sys.stdout.flush()
-    from jaxlint.formats import format_text
-
     sys.stderr.write(format_text(result.remaining))
     if result.refused:
         print(f"jaxlint: error: {name}: fixes not applied, the result would not parse ({result.refused})", file=sys.stderr)
@@ -152,8 +151,7 @@ def add_noqa_to_files(
 ) -> Tuple[int, int]:
     """(comments added, files changed) for ``--add-noqa``; files that could not be written are
     appended to ``failed`` as (display path, reason)."""
-    from jaxlint.fixes.apply import parse_error
-    from jaxlint.fixes.noqa import add_noqa
+    from jaxlint.fixes.noqa import add_noqa  # --add-noqa only: --fix and --fix-diff never load it
 
     by_path = {}
     for f in findings:

@@ -13,7 +13,8 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.analysis.transforms import PARTIAL, resolve
+from jaxlint.analysis.model.names import PARTIAL, resolve
+from jaxlint.analysis.traced.annotations import is_array_annotation
 from jaxlint.fixes.declare import UNSAFE, AddImport, Fix, Replace
 from jaxlint.fixes.imports import name_is_free
 
@@ -124,8 +125,6 @@ def configuration_name(expr) -> Optional[str]:
 
 def parameter_fix(ctx, expr, v) -> Optional[Fix]:
     """The fix for a traced value tested as configuration in the jitted function itself."""
-    from jaxlint.analysis.annotations import is_array_annotation
-
     name = configuration_name(expr)
     app = ctx.frame.entry
     f = ctx.func

@@ -11,7 +11,7 @@ from jaxlint.findings import Finding
 
 def format_text(findings: Sequence[Finding], color: bool = False, show_fix: bool = False, full: bool = False, **kw) -> str:
     """``text``: the ``full`` format on a terminal, ``concise`` elsewhere (the caller decides)."""
-    from jaxlint.formats.text import format_concise, format_full
+    from jaxlint.formats.text import format_concise, format_full  # a run pays only for its own format
 
     if full:
         return format_full(findings, color=color, **kw)
@@ -19,13 +19,13 @@ def format_text(findings: Sequence[Finding], color: bool = False, show_fix: bool
 
 
 def _full(findings: Sequence[Finding], color: bool = False, **kw) -> str:
-    from jaxlint.formats.text import format_full
+    from jaxlint.formats.text import format_full  # a run pays only for its own format
 
     return format_full(findings, color=color, **kw)
 
 
 def _concise(findings: Sequence[Finding], color: bool = False, show_fix: bool = False, **_) -> str:
-    from jaxlint.formats.text import format_concise
+    from jaxlint.formats.text import format_concise  # a run pays only for its own format
 
     return format_concise(findings, color=color, show_fix=show_fix)
 

@@ -8,17 +8,15 @@ import textwrap
 from typing import Optional
 
 from jaxlint.formats._common import severity
+from jaxlint.rules import ALL_RULES
+from jaxlint.rules.base import _LITERAL_RE
 
 
 def _summary(rule) -> str:
-    from jaxlint.rules.base import _LITERAL_RE
-
     return _LITERAL_RE.sub(r"\1", rule.summary())
 
 
 def _rules():
-    from jaxlint.rules import ALL_RULES
-
     return ALL_RULES
 
 

@@ -11,7 +11,7 @@ import pkgutil
 from typing import Dict, List, Sequence, Type
 
 from jaxlint.rules.base import Rule
-from jaxlint.selectors import is_enabled
+from jaxlint.selection import is_enabled
 
 RULES_PACKAGE = "jaxlint.rules"
 STATUSES = ("stable", "preview")

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from jaxlint.analysis.escapes import captured_tracer
-from jaxlint.analysis.scopes import MUTATING_METHODS
-from jaxlint.analysis.values import TRACED
+from jaxlint.analysis.traced.escapes import captured_tracer
+from jaxlint.analysis.syntax.scopes import MUTATING_METHODS
+from jaxlint.analysis.traced.values import TRACED
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
 

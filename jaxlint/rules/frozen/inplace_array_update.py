@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.attribute_values import attribute_values
-from jaxlint.analysis.expression_kinds import is_jax_array_expr
-from jaxlint.analysis.values import DICT, OPAQUE, PYSEQ, REF, TRACED
+from jaxlint.analysis.model.attribute_values import attribute_values
+from jaxlint.analysis.host.expression_kinds import is_jax_array_expr
+from jaxlint.analysis.traced.values import DICT, OPAQUE, PYSEQ, REF, TRACED
 from jaxlint.fixes.at_update import at_update_fix
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises

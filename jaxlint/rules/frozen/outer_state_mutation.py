@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.attribute_values import attribute_values
-from jaxlint.analysis.expression_kinds import all_container_bindings, is_container_value
-from jaxlint.analysis.scopes import MUTATING_METHODS
-from jaxlint.analysis.values import DICT, PYSEQ, TRACED
+from jaxlint.analysis.model.attribute_values import attribute_values
+from jaxlint.analysis.host.expression_kinds import all_container_bindings, is_container_value
+from jaxlint.analysis.syntax.scopes import MUTATING_METHODS
+from jaxlint.analysis.traced.values import DICT, PYSEQ, TRACED
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import frozen
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.values import TEXT, TRACED
+from jaxlint.analysis.traced.values import TEXT, TRACED
 from jaxlint.fixes.debug_print import debug_print_call
 from jaxlint.fixes.declare import SAFE, replace
 from jaxlint.fixes.names import module_reference

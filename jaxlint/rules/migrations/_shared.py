@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jaxlint.analysis.jax_api_migrations import format_version, fix_safety, parse_version, status
+from jaxlint.analysis.jax.jax_api_migrations import format_version, fix_safety, parse_version, status
 from jaxlint.fixes.declare import UNSAFE, AddImport, Fix, Replace
 from jaxlint.fixes.submodules import needed_import
 

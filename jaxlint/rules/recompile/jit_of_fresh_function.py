@@ -6,9 +6,9 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.analysis.classes import decorator_names, is_classmethod, is_property
-from jaxlint.analysis.scopes import FastVisitor
-from jaxlint.analysis.transforms import resolve
+from jaxlint.analysis.model.classes import decorator_names, is_classmethod, is_property
+from jaxlint.analysis.syntax.scopes import FastVisitor
+from jaxlint.analysis.model.names import resolve
 from jaxlint.fixes.hoist_jit import hoist_fix, innermost_loop
 
 from jaxlint.rules.base import Rule

@@ -6,10 +6,10 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.analysis.array_values import ArrayFacts, functional_update
-from jaxlint.analysis.scoped_walk import ScopedVisitor
-from jaxlint.analysis.scopes import dotted_name
-from jaxlint.analysis.transforms import resolve
+from jaxlint.analysis.host.array_values import ArrayFacts, functional_update
+from jaxlint.analysis.syntax.scoped_walk import ScopedVisitor
+from jaxlint.analysis.syntax.scopes import dotted_name
+from jaxlint.analysis.model.names import resolve
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import wrong_result
 

@@ -6,7 +6,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.analysis.values import TEXT, TRACED
+from jaxlint.analysis.traced.values import TEXT, TRACED
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, wrong_result
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jaxlint.analysis.static_metadata import arrays_in_metadata
+from jaxlint.analysis.facts.static_metadata import arrays_in_metadata
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
 

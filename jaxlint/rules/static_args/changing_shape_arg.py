@@ -6,8 +6,8 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.analysis.scopes import FastVisitor
-from jaxlint.analysis.transforms import resolve
+from jaxlint.analysis.syntax.scopes import FastVisitor
+from jaxlint.analysis.model.names import resolve
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
 

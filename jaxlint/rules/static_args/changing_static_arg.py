@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.classes import class_named
-from jaxlint.analysis.static_arguments import arguments_by_parameter, counter_loop_of
-from jaxlint.analysis.transforms import resolve
-from jaxlint.analysis.weak_types import single_return
+from jaxlint.analysis.model.classes import class_named
+from jaxlint.analysis.facts.static_arguments import arguments_by_parameter, counter_loop_of
+from jaxlint.analysis.model.names import resolve
+from jaxlint.analysis.facts.weak_types import single_return
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jaxlint.analysis.nnx_attributes import NnxAttributes
+from jaxlint.analysis.facts.nnx_attributes import NnxAttributes
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
 

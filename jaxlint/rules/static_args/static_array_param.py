@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jaxlint.analysis.annotations import is_array_annotation
+from jaxlint.analysis.traced.annotations import is_array_annotation
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
 

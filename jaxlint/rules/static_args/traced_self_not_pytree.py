@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jaxlint.analysis.traced_self import TracedSelf
+from jaxlint.analysis.facts.traced_self import TracedSelf
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
 

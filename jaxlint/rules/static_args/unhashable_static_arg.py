@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from jaxlint.analysis.value_checks import surely_traced
-from jaxlint.analysis.values import JAXARR, TRACED
+from jaxlint.analysis.traced.value_checks import surely_traced
+from jaxlint.analysis.traced.values import JAXARR, TRACED
 from jaxlint.findings import FindingFacts
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from jaxlint.analysis.jax_api import NUMPY_SAFE
+from jaxlint.analysis.jax.jax_api import NUMPY_SAFE
 import libcst as cst
 
-from jaxlint.analysis.values import NPARR, OPAQUE, REF, STATIC, TRACED
-from jaxlint.analysis.value_checks import plain_traced, value_label
+from jaxlint.analysis.traced.values import NPARR, OPAQUE, REF, STATIC, TRACED
+from jaxlint.analysis.traced.value_checks import plain_traced, value_label
 from jaxlint.fixes.jnp_equivalent import jnp_fix
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jaxlint.analysis.value_checks import plain_traced, value_label
+from jaxlint.analysis.traced.value_checks import plain_traced, value_label
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.values import DICT, PYSEQ, TRACED
-from jaxlint.analysis.value_checks import plain_traced, staged_array, value_label
+from jaxlint.analysis.traced.values import DICT, PYSEQ, TRACED
+from jaxlint.analysis.traced.value_checks import plain_traced, staged_array, value_label
 from jaxlint.fixes.declare import UNSAFE, replace
 from jaxlint.fixes.where_select import condition_code
 from jaxlint.fixes.logical_ops import boolop_fix, min_max_fix, not_fix

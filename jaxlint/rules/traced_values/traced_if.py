@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jaxlint.analysis.value_checks import plain_traced, value_label
+from jaxlint.analysis.traced.value_checks import plain_traced, value_label
 from jaxlint.fixes.static_param import parameter_fix
 from jaxlint.fixes.where_select import next_statement, where_fix_if, where_fix_ifexp
 from jaxlint.rules.base import Rule

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.values import BOOL, PYSEQ, TRACED
-from jaxlint.analysis.value_checks import plain_traced, value_label
+from jaxlint.analysis.traced.values import BOOL, PYSEQ, TRACED
+from jaxlint.analysis.traced.value_checks import plain_traced, value_label
 from jaxlint.fixes.static_param import parameter_fix
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.jax_signatures import NEEDS_SIZE, REDUCING_METHODS, SHAPE_ARGS, STATIC_VALUE_ARGS
-from jaxlint.analysis.values import BOOL, DICT, OPAQUE, PYSEQ, TRACED
-from jaxlint.analysis.value_checks import is_at_indexer, surely_traced, value_label
+from jaxlint.analysis.jax.jax_signatures import NEEDS_SIZE, REDUCING_METHODS, SHAPE_ARGS, STATIC_VALUE_ARGS
+from jaxlint.analysis.traced.values import BOOL, DICT, OPAQUE, PYSEQ, TRACED
+from jaxlint.analysis.traced.value_checks import is_at_indexer, surely_traced, value_label
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
 

@@ -1,0 +1,1 @@
+"""Per-module facts the rules ask for, each computed once per module."""

@@ -1,0 +1,334 @@
+"""Where a module refers to an API of the migration table, resolved through its imports.
+
+``import jax as jx; jx.tree_map`` and ``from jax import tree_map`` both refer to
+``jax.tree_map``; a local function named ``tree_map`` does not.  An import of an old name is
+reported at the import (that is where a removed name fails); the uses of the name it binds are
+not reported again.  An attribute chain (``jnp.product``) is reported where it is written.
+
+Code that guards the access is a deliberate compatibility shim and is left alone: a ``try``
+whose handlers catch ImportError/AttributeError (its body and its handlers), and an ``if`` that
+tests ``hasattr`` or a version.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import List, NamedTuple, Optional, Set, Tuple
+
+import libcst as cst
+
+from jaxlint.analysis.jax.jax_api_migrations import LAZY_PACKAGES, LOADED_BY_IMPORT_JAX, MODULES, Migration, lookup, mentions_any
+from jaxlint.analysis.syntax.scoped_walk import ScopedVisitor
+from jaxlint.analysis.syntax.scopes import FastVisitor, ModuleIndex, Scope, dotted_name
+
+_GUARD_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError", "Exception", "BaseException"})
+
+
+class ApiReference(NamedTuple):
+    node: cst.CSTNode  # what to underline: the dotted name as written
+    written: str  # the name as written ("jnp.product")
+    migration: Optional[Migration]
+    # The replacement spelled with the module alias the file uses ("jnp.prod"), when the
+    # reference is an attribute chain whose module prefix survives the rename; else None.
+    replacement_text: Optional[str]
+    is_import: bool
+    # For an attribute path into a JAX submodule that nothing loads (JAX603): that submodule.
+    unloaded: Optional[str] = None
+
+
+def api_references(index: ModuleIndex, text: str) -> List[ApiReference]:
+    """References to the migration table's names, and (JAX603) attribute paths into JAX
+    submodules that ``import jax`` does not load and that the module never imports."""
+    migrations = mentions_any(text)
+    loads = _imports_only_jax_and_stdlib(index) if "jax." in text else None
+    if not migrations and loads is None:
+        return []
+    finder = _ReferenceFinder(index, migrations, loads)
+    finder.run()
+    return finder.found
+
+
+def _imports_only_jax_and_stdlib(index: ModuleIndex) -> Optional[Set[str]]:
+    """The modules this module's imports load (every dotted prefix), when it imports nothing but
+    JAX and the standard library; None otherwise (another library may load any JAX submodule,
+    and a relative import may run a package's ``__init__`` that does)."""
+    stdlib = getattr(sys, "stdlib_module_names", None)
+    if stdlib is None:
+        return None
+    v = _ImportedModules()
+    v.walk(index.module_scope.node)
+    if v.unknown:
+        return None
+    loaded: Set[str] = set()
+    for name in v.modules:
+        top = name.split(".")[0]
+        if top != "jax" and top not in stdlib and top != "__future__":
+            return None
+        parts = name.split(".")
+        loaded.update(".".join(parts[: n + 1]) for n in range(len(parts)))
+    return loaded
+
+
+class _ImportedModules(FastVisitor):
+    def __init__(self):
+        self.modules: Set[str] = set()
+        self.unknown = False
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        for alias in node.names:
+            name = dotted_name(alias.name)
+            if name is None:
+                self.unknown = True
+            else:
+                self.modules.add(name)
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        mod = dotted_name(node.module) if node.module is not None else None
+        if node.relative or mod is None:
+            self.unknown = True
+            return False
+        self.modules.add(mod)
+        if mod == "jax" or mod.startswith("jax."):
+            # ``from jax.experimental import checkify`` may load the submodule it names.
+            if isinstance(node.names, cst.ImportStar):
+                self.unknown = True
+            else:
+                for alias in node.names:
+                    name = dotted_name(alias.name)
+                    if name is not None:
+                        self.modules.add(f"{mod}.{name}")
+        return False
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        # importlib.import_module / __import__: loads something we cannot name.
+        name = dotted_name(node.func)
+        if name is not None and name.rsplit(".", 1)[-1] in ("import_module", "__import__"):
+            self.unknown = True
+        return True
+
+
+class _ReferenceFinder(ScopedVisitor):
+    def __init__(self, index: ModuleIndex, migrations: bool = True, loads: Optional[Set[str]] = None):
+        super().__init__(index)
+        self.migrations = migrations
+        self.loads = loads
+        self.in_annotation = 0
+        self.found: List[ApiReference] = []
+        self.guarded = 0
+        # (scope id, local name) bound by an import already reported; and, for ``import a.b.c``
+        # without ``as``, the dotted prefixes reported.
+        self.reported_bindings: set = set()
+        self.reported_prefixes: set = set()
+        # How the module spells ``jax`` itself, for a replacement outside the aliased module.
+        self.jax_alias = next((k for k, v in index.module_scope.imports.items() if v == "jax"), None)
+
+    # -- guards -----------------------------------------------------------------------------
+    def visit_Try(self, node: cst.Try) -> bool:
+        # ``try: new except ImportError: old`` (or the other way round): both are the shim.
+        shim = any(_catches_missing_name(h) for h in node.handlers)
+        self.guarded += shim
+        self.walk(node.body)
+        for h in node.handlers:
+            self.walk(h.body)
+        self.guarded -= shim
+        if node.orelse is not None:
+            self.walk(node.orelse)
+        if node.finalbody is not None:
+            self.walk(node.finalbody)
+        return False
+
+    def visit_If(self, node: cst.If) -> bool:
+        if _tests_availability(node.test):
+            # Both branches: the usual shim is ``if hasattr(jax, "tree"): new else: old``.
+            self.guarded += 1
+            self.walk(node.body)
+            if node.orelse is not None:
+                self.walk(node.orelse)
+            self.guarded -= 1
+            return False
+        return True
+
+    def visit_IfExp(self, node: cst.IfExp) -> bool:
+        if _tests_availability(node.test):
+            return False
+        return True
+
+    # -- references -------------------------------------------------------------------------
+    def visit_Import(self, node: cst.Import) -> bool:
+        for alias in node.names:
+            full = dotted_name(alias.name)
+            if full is None:
+                continue
+            hit = lookup(full)
+            if hit is None:
+                continue
+            local = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) else None
+            if local is not None:
+                self.reported_bindings.add((id(self.scope), local))
+            else:
+                self.reported_prefixes.add(full)
+            self._add(alias.name, full, hit[0], None, True)
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        if node.relative or isinstance(node.names, cst.ImportStar):
+            return False
+        mod = dotted_name(node.module) if node.module is not None else None
+        if mod is None:
+            return False
+        hit = lookup(mod)
+        if hit is not None:
+            self._add(node.module, mod, hit[0], None, True)
+            for alias in node.names:
+                self.reported_bindings.add((id(self.scope), _local(alias)))
+            return False
+        for alias in node.names:
+            name = dotted_name(alias.name)
+            if name is None:
+                continue
+            hit = lookup(f"{mod}.{name}")
+            if hit is None:
+                continue
+            self.reported_bindings.add((id(self.scope), _local(alias)))
+            self._add(alias.name, f"{mod}.{name}", hit[0], None, True)
+        return False
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
+        # ``jax.tree_map = jax.tree.map`` patches the old name back in: not a use of it.
+        return not isinstance(node.target, cst.Attribute)
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        written = dotted_name(node)
+        if written is None:
+            return True
+        base, _, rest = written.partition(".")
+        owner, qualified = self._resolve(base)
+        if qualified is None or not (qualified == "jax" or qualified.startswith("jax.")):
+            return False
+        if (id(owner), base) in self.reported_bindings:
+            return False
+        if any(written == p or written.startswith(p + ".") for p in self.reported_prefixes):
+            return False
+        hit = lookup(f"{qualified}.{rest}") if self.migrations else None
+        if hit is None:
+            if self.loads is not None and qualified == "jax":
+                self._unloaded(node, written)
+            return False
+        migration, prefix = hit
+        # The node spelling the matched prefix: drop one attribute per extra component.
+        extra = len(f"{qualified}.{rest}".split(".")) - len(prefix.split("."))
+        target: cst.CSTNode = node
+        for _ in range(extra):
+            target = target.value  # type: ignore[attr-defined]
+        shown = dotted_name(target) or written
+        self._add(target, shown, migration, _respelled(shown, prefix, migration, self.jax_alias), False)
+        return False
+
+    def visit_Annotation(self, node: cst.Annotation) -> bool:
+        # An annotation may never be evaluated (``from __future__ import annotations``).
+        self.in_annotation += 1
+        return True
+
+    def leave_Annotation(self, node: cst.Annotation) -> None:
+        self.in_annotation -= 1
+
+    def _unloaded(self, node: cst.Attribute, written: str) -> None:
+        """``jax.experimental.checkify.checkify`` after ``import jax`` alone: the first submodule
+        on the path that ``import jax`` does not load, that this module never imports, and that
+        no lazily loading package above it could provide."""
+        parts = written.split(".")
+        for n in range(2, len(parts) + 1):
+            mod = "jax." + ".".join(parts[1:n])
+            if mod not in MODULES:
+                return  # an attribute (a function, a class): past the submodules
+            if mod in LOADED_BY_IMPORT_JAX or mod in self.loads:
+                continue
+            if any(mod.startswith(p + ".") for p in LAZY_PACKAGES):
+                return
+            target: cst.CSTNode = node
+            for _ in range(len(parts) - n):
+                target = target.value  # type: ignore[attr-defined]
+            if not self.guarded and not self.in_annotation:
+                self.found.append(ApiReference(target, dotted_name(target) or written, None, None, False, mod))
+            return
+
+    def _resolve(self, name: str) -> Tuple[Optional[Scope], Optional[str]]:
+        """(scope that imports ``name``, what it imports) as seen from the current scope."""
+        s: Optional[Scope] = self.scope
+        first = True
+        while s is not None:
+            if s.kind != "class" or first:
+                q = s.imports.get(name)
+                if q is not None:
+                    return s, q
+                if name in s.bindings or name in s.defs or name in s.classes:
+                    return s, None
+            first = False
+            s = s.parent
+        return None, None
+
+    def _add(self, node, written: str, migration: Migration, replacement: Optional[str], is_import: bool) -> None:
+        if self.guarded:
+            return
+        self.found.append(ApiReference(node, written, migration, replacement, is_import))
+
+
+def _local(alias: cst.ImportAlias) -> str:
+    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+        return alias.asname.name.value
+    return dotted_name(alias.name) or ""
+
+
+def _respelled(written: str, matched: str, m: Migration, jax_alias: Optional[str]) -> Optional[str]:
+    """``jnp.product`` for ``jax.numpy.product`` -> ``jnp.prod``: the alias is kept when the old
+    and new names share the module it stands for; otherwise the new name spelled from the
+    module's own ``import jax`` (None when it has none)."""
+    if m.new is None:
+        return None
+    written_parts = written.split(".")
+    matched_parts = matched.split(".")
+    # The alias stands for the leading components of ``matched`` that ``written`` does not spell.
+    alias_covers = matched_parts[: len(matched_parts) - len(written_parts) + 1]
+    new_parts = m.new.split(".")
+    if new_parts[: len(alias_covers)] == alias_covers:
+        return ".".join([written_parts[0]] + new_parts[len(alias_covers) :])
+    if jax_alias is None or new_parts[0] != "jax":
+        return None
+    return ".".join([jax_alias] + new_parts[1:])
+
+
+def _catches_missing_name(handler: cst.ExceptHandler) -> bool:
+    t = handler.type
+    if t is None:
+        return True
+    names = [e.value for e in t.elements] if isinstance(t, cst.Tuple) else [t]
+    for n in names:
+        d = dotted_name(n)
+        if d is not None and d.rsplit(".", 1)[-1] in _GUARD_EXCEPTIONS:
+            return True
+    return False
+
+
+class _AvailabilityTest(FastVisitor):
+    def __init__(self):
+        self.found = False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Name) and node.func.value in ("hasattr", "getattr"):
+            self.found = True
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if "version" in node.value.lower():
+            self.found = True
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if "version" in node.attr.value.lower():
+            self.found = True
+
+
+def _tests_availability(test: cst.BaseExpression) -> bool:
+    """``hasattr(jax, "tree")``, ``jax.__version__ >= ...``, ``JAX_VERSION < (0, 4, 25)``."""
+    v = _AvailabilityTest()
+    v.walk(test)
+    return v.found

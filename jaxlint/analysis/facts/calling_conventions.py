@@ -1,0 +1,113 @@
+"""How each call of a jitted callable passes each parameter: by position or by keyword.
+
+``jax.jit`` (and ``nnx.jit``) key their cache on the positional arguments and the keyword
+arguments separately: ``step(x, lr)`` and ``step(x, lr=lr)`` are two entries, so the second
+call traces and compiles again although the values are the same (checked with jax 0.10.2 and
+flax 0.12).  The order of keywords does not matter.  ``equinox.filter_jit`` binds the
+arguments to the signature first and is not affected.
+
+A ``functools.partial`` (or ``jax.tree_util.Partial``) of the jitted callable counts as a call
+for the arguments it binds: ``partial(step, lr=lr)(x)`` passes ``lr`` by keyword.
+
+Conventions are compared between the calls of one scope (one function body, or the module's
+top level): those run together, one after the other, on the values one flow computes; calls in
+two unrelated functions may never both run, or run on shapes that compile apart anyway.
+Only calls made from host code count: a call inside a traced function is traced with it, once
+per compilation of the outer function, and is not a compilation of its own.  Only calls whose
+arguments can all be read count: a call with ``*args`` or ``**kwargs`` could pass any
+parameter either way and is left out.  Computed once per module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Tuple
+
+import libcst as cst
+
+from jaxlint.analysis.syntax.scopes import Scope
+from jaxlint.analysis.model.transforms import Application, TransformFinder, arguments_by_parameter
+from jaxlint.analysis.model.names import resolve
+
+PARTIALS = frozenset({"functools.partial", "jax.tree_util.Partial"})
+
+
+@dataclass(frozen=True)
+class ConventionChange:
+    app: Application  # the jitted callable
+    param: str  # the parameter passed both ways
+    first: cst.Arg  # the argument at the first call (in the module's order)
+    arg: cst.Arg  # the argument at a later call that passes it the other way
+    call: cst.Call  # that later call
+    scope: Scope
+    by_keyword: bool  # how ``arg`` passes it
+
+
+def _conventions(app: Application, call: cst.Call, partial_of: bool) -> Optional[Dict[str, cst.Arg]]:
+    """{parameter: the argument passing it} for a call (or a partial) whose arguments are all
+    readable; None otherwise."""
+    args = list(call.args)
+    if any(a.star for a in args):
+        return None
+    if partial_of:
+        args = args[1:]  # partial(step, ...): the callable first
+        call = call.with_changes(args=args)
+    positional = app.jit_positional()
+    out: Dict[str, cst.Arg] = {}
+    for a, pname in arguments_by_parameter(app, call, positional):
+        if pname is not None and pname in positional:
+            out[pname] = a
+    return out
+
+
+def convention_changes(index, finder: TransformFinder, analyzer) -> List[ConventionChange]:
+    order = {id(c): i for i, (c, _s, _o) in enumerate(index.calls)}
+    partial_sites = None
+    out: List[ConventionChange] = []
+    for app in finder.applications:
+        t = app.transform
+        if not t.cached or t.filtered:
+            continue  # equinox binds arguments to the signature before it keys its cache
+        sites: List[Tuple[int, cst.Call, Scope, bool]] = []
+        for call, scope in analyzer.call_sites_with_scopes(app):
+            if not _in_traced(scope, finder):
+                sites.append((order.get(id(call), 1 << 30), call, scope, False))
+        if partial_sites is None:
+            partial_sites = [(c, s) for c, s, _o in index.calls if c.args and resolve(c.func, s) in PARTIALS and not _in_traced(s, finder)]
+        for call, scope in partial_sites:
+            if _is_the_jitted(call.args[0].value, scope, app, finder):
+                sites.append((order.get(id(call), 1 << 30), call, scope, True))
+        if len(sites) < 2:
+            continue
+        sites.sort(key=lambda s: s[0])
+        first: Dict[Tuple[int, str], cst.Arg] = {}
+        for _o, call, scope, partial_of in sites:
+            conv = _conventions(app, call, partial_of)
+            if conv is None:
+                continue
+            for pname, a in conv.items():
+                seen = first.get((id(scope), pname))
+                if seen is None:
+                    first[(id(scope), pname)] = a
+                elif (seen.keyword is None) != (a.keyword is None):
+                    out.append(ConventionChange(app, pname, seen, a, call, scope, a.keyword is not None))
+    return out
+
+
+def _in_traced(scope: Scope, finder: TransformFinder) -> bool:
+    s = scope
+    while s is not None:
+        if s.kind == "function" and s.func is not None and finder.is_traced_def(s.func):
+            return True
+        s = s.parent
+    return False
+
+
+def _is_the_jitted(expr, scope: Scope, app: Application, finder: TransformFinder) -> bool:
+    """Is ``expr`` (the first argument of a ``partial``) the jitted callable ``app``?"""
+    if not isinstance(expr, cst.Name):
+        return False
+    owner = scope.lookup_scope(expr.value)
+    if owner is not None and finder.aliases.get((id(owner), expr.value)) is app:
+        return True
+    return isinstance(app.site, cst.Decorator) and scope.lookup_def(expr.value) is app.func

@@ -1,0 +1,147 @@
+"""Calls a traced function makes on objects it does not receive as arguments.
+
+``model(x)`` / ``model.encode(x)`` / ``self.model(x)`` inside a traced function, where ``model``
+(or ``self``) comes from the closure, a global, or the Python object a bound method is bound to:
+the object exists outside the trace.  The traced function's own body is searched, with nested
+functions and lambdas, and the module's plain functions it calls by name (a few levels deep),
+so that a helper that reads a global is seen from the entry point that traces it.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Iterator, List, Optional, Set
+
+import libcst as cst
+
+from jaxlint.analysis.syntax.scopes import FastVisitor, FuncInfo, ModuleIndex, Scope
+from jaxlint.analysis.model.transforms import Application, TransformFinder
+
+_HELPER_DEPTH = 2
+
+
+class CapturedCall:
+    """One call on an outside object: the object expression and the method called on it."""
+
+    __slots__ = ("call", "obj", "method", "scope")
+
+    def __init__(self, call: cst.Call, obj: cst.BaseExpression, method: str, scope: Scope):
+        self.call = call
+        self.obj = obj  # ``model`` in ``model(x)`` and in ``model.encode(x)``; ``self.model``...
+        self.method = method  # "__call__" for ``model(x)``
+        self.scope = scope  # where the call is, to resolve the object's names from
+
+
+class _Body(FastVisitor):
+    """The calls of one function body and the names its lambdas and comprehensions bind."""
+
+    def __init__(self):
+        self.calls: List[cst.Call] = []
+        self.local: Set[str] = set()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.calls.append(node)
+
+    def visit_Lambda(self, node: cst.Lambda) -> None:
+        p = node.params
+        for x in list(p.posonly_params) + list(p.params) + list(p.kwonly_params):
+            self.local.add(x.name.value)
+        for x in (p.star_arg, p.star_kwarg):
+            if isinstance(x, cst.Param):
+                self.local.add(x.name.value)
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        _names(node.target, self.local)
+
+
+def _names(target, out: Set[str]) -> None:
+    if isinstance(target, cst.Name):
+        out.add(target.value)
+    elif isinstance(target, (cst.Tuple, cst.List)):
+        for el in target.elements:
+            _names(el.value, out)
+    elif isinstance(target, cst.StarredElement):
+        _names(target.value, out)
+
+
+def _head(e) -> Optional[cst.Name]:
+    while isinstance(e, cst.Attribute):
+        e = e.value
+    return e if isinstance(e, cst.Name) else None
+
+
+class CapturedCalls:
+    """Calls on outside objects, per traced entry point of a module."""
+
+    def __init__(self, index: ModuleIndex, finder: TransformFinder):
+        self.index = index
+        self.finder = finder
+        self._scope_of: Optional[Dict[int, Scope]] = None
+
+    def _call_scope(self, call: cst.Call) -> Optional[Scope]:
+        if self._scope_of is None:
+            self._scope_of = {id(c): s for c, s, _ in self.index.calls}
+        return self._scope_of.get(id(call))
+
+    def in_traced(self, s: Optional[Scope]) -> bool:
+        while s is not None:
+            if s.kind == "function" and s.func is not None and self.finder.is_traced_def(s.func):
+                return True
+            s = s.parent
+        return False
+
+    def of(self, app: Application) -> Iterator[CapturedCall]:
+        f = app.func
+        outside_self = None
+        positional = f.positional_params()
+        if f.is_method and positional and self._self_is_python_object(app):
+            outside_self = positional[0].name.value
+        seen: Set[int] = set()
+        yield from self._walk(f, outside_self, seen, 0)
+
+    def _self_is_python_object(self, app: Application) -> bool:
+        """``jax.jit(self.step)`` or ``static_argnums=0``: ``self`` is not traced, it is the
+        object itself, from outside the trace."""
+        if app.bound_self:
+            return True
+        first = app.func.positional_params()[0].name.value
+        return any(n == first for n, _ in app.statics.names) or any(i == 0 for i, _ in app.statics.nums)
+
+    def _walk(self, f: FuncInfo, outside_self: Optional[str], seen: Set[int], depth: int) -> Iterator[CapturedCall]:
+        if id(f.node) in seen:
+            return
+        seen.add(id(f.node))
+        body = _Body()
+        body.walk(f.node.body)
+        if f.is_lambda:
+            body.local.update(f.all_param_names())
+        for call in body.calls:
+            scope = self._call_scope(call)
+            if scope is None:
+                continue
+            func = call.func
+            head = _head(func)
+            if head is None or head.value in body.local:
+                continue
+            if head.value == outside_self:
+                pass
+            elif not self._captured(head.value, scope, f):
+                if isinstance(func, cst.Name) and depth < _HELPER_DEPTH:
+                    helper = scope.lookup_def(func.value)
+                    if helper is not None and not helper.is_method and not self.finder.is_traced_def(helper):
+                        yield from self._walk(helper, None, seen, depth + 1)
+                continue
+            if isinstance(func, cst.Attribute):
+                yield CapturedCall(call, func.value, func.attr.value, scope)
+            yield CapturedCall(call, func, "__call__", scope)
+
+    def _captured(self, name: str, scope: Scope, f: FuncInfo) -> bool:
+        """``name`` read in ``f`` is a variable of a scope outside ``f`` that no trace runs in."""
+        owner = scope.lookup_scope(name)
+        if owner is None or name in owner.defs or name in owner.classes or name in owner.imports:
+            return False
+        s: Optional[Scope] = owner
+        while s is not None:
+            if s is f.body_scope:
+                return False  # a local of the traced function (or of a function inside it)
+            s = s.parent
+        return not self.in_traced(owner)

@@ -1,0 +1,353 @@
+"""Attributes of Flax NNX modules that are static, and the data assigned to them.
+
+An ``nnx.Module`` (any ``nnx.Pytree``) sorts its attributes when they are set: a value that is
+data (a JAX or NumPy array, an ``nnx.Variable`` such as ``nnx.Param``, another module, an
+``nnx.Rngs``) becomes a pytree leaf; anything else, plain lists, dicts and tuples included, is
+static.  Flax checks the static ones (verified with flax 0.12.8):
+
+* a plain ``list`` / ``dict`` / ``tuple`` holding data raises ``ValueError: Found data on value
+  of type '<class 'list'>' assigned to static attribute``, wherever it is assigned;
+* an attribute first set to a static value (``self.bias = None``) refuses data later
+  (``ValueError: Cannot assign data value ... to static attribute``).
+
+What is not static: ``nnx.List(...)`` / ``nnx.Dict(...)`` (modules themselves), a value wrapped
+with ``nnx.data(...)``, an attribute declared at class level (``layers: list = nnx.data()``,
+``nnx.Data[...]``), a class built with ``pytree=False`` or derived from ``nnx.Object``.  A list
+of ints or strings is static and fine.  Only classes jaxlint can resolve to ``nnx.Module`` or
+``nnx.Pytree`` count, without other class keywords (``experimental_pytree=True`` belongs to
+older Flax releases, which sorted attributes differently), and only values the code shows to
+be data.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, List, NamedTuple, Optional
+
+import libcst as cst
+
+from jaxlint.analysis.model.classes import ClassModel, class_named, qualified
+from jaxlint.analysis.host.host_values import JAX_ARRAY, NUMPY_ARRAY, HostValues
+from jaxlint.analysis.jax.jax_api import NNX_DATA_CLASSES
+from jaxlint.analysis.model.nnx_state import _has_exit
+from jaxlint.analysis.syntax.scopes import AttributeWrite, ClassInfo, FuncInfo, ModuleIndex, Scope
+from jaxlint.analysis.model.names import resolve
+
+NNX_PYTREES = frozenset({"flax.nnx.Module", "flax.nnx.module.Module", "flax.nnx.Pytree", "flax.nnx.pytreelib.Pytree"})
+NNX_OBJECTS = frozenset({"flax.nnx.Object", "flax.nnx.pytreelib.Object"})
+NNX_PREFIXES = ("flax.nnx.", "flax.experimental.nnx.")
+CONTAINER_WORDS = {cst.List: "a list", cst.Tuple: "a tuple", cst.Dict: "a dict", cst.ListComp: "a list", cst.DictComp: "a dict"}
+BUILTIN_CONTAINERS = {"list": "a list", "tuple": "a tuple", "dict": "a dict"}
+GROWERS = frozenset({"append", "extend", "insert"})
+_MAX_DEPTH = 3
+
+
+class StaticDataWrite(NamedTuple):
+    node: cst.CSTNode  # the assigned value
+    attr: str
+    cls: ClassInfo
+    what: str  # "a list holding nnx.Linear modules"
+    first: Optional[cst.CSTNode]  # the earlier static assignment, for the second form
+
+
+class NnxAttributes:
+    def __init__(self, index: ModuleIndex, classes: ClassModel, hv: HostValues):
+        self.index = index
+        self.classes = classes
+        self.hv = hv
+        self._pytree: dict = {}
+
+    # -- which classes sort their attributes ---------------------------------------------
+    def is_nnx_pytree(self, cls: ClassInfo) -> bool:
+        """Derives from ``nnx.Module`` / ``nnx.Pytree`` through classes jaxlint resolves, and
+        neither it nor a base says ``pytree=False`` or derives from ``nnx.Object`` (whose own
+        keyword decides: a subclass of a ``pytree=False`` class is a pytree again, so only the
+        class's own keyword and the bases it names count)."""
+        key = id(cls)
+        if key not in self._pytree:
+            self._pytree[key] = self._derives_pytree(cls)
+        return self._pytree[key]
+
+    def _derives_pytree(self, cls: ClassInfo) -> bool:
+        for kw in cls.node.keywords:
+            if kw.keyword is not None and kw.keyword.value == "pytree" and not (isinstance(kw.value, cst.Name) and kw.value.value == "True"):
+                return False
+        found = False
+        for c in self.classes.mro(cls):
+            for kw in c.node.keywords:
+                if kw.keyword is None or kw.keyword.value != "pytree":
+                    # another class keyword (``experimental_pytree=True`` of older Flax
+                    # releases, a metaclass): attributes may be sorted by other rules
+                    return False
+            for b in c.bases:
+                q = qualified(b, c.scope)
+                if q in NNX_OBJECTS:
+                    return False
+                if q in NNX_PYTREES:
+                    found = True
+        if not found:
+            return False
+        # Every base must be a class of the module or nnx itself: an unresolved base may
+        # change how attributes are set.
+        for c in self.classes.mro(cls):
+            for b in c.bases:
+                if not isinstance(b, cst.Name) and qualified(b, c.scope) not in NNX_PYTREES:
+                    return False
+                if isinstance(b, cst.Name) and class_named(c.scope, b.value) is None and qualified(b, c.scope) not in NNX_PYTREES:
+                    return False
+        return True
+
+    def _declared(self, cls: ClassInfo, attr: str) -> bool:
+        """The class (or a base) declares the attribute in its body: ``layers: list =
+        nnx.data()``, ``layers: nnx.Data[list]``; its status is then what the declaration says."""
+        for c in self.classes.mro(cls):
+            for st in c.node.body.body:
+                if not isinstance(st, cst.SimpleStatementLine):
+                    continue
+                for small in st.body:
+                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.target.value == attr:
+                        return True
+                    if isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == attr for t in small.targets):
+                        return True
+        return False
+
+    # -- what is data ----------------------------------------------------------------------
+    def data(self, e, scope: Scope, depth: int = 0) -> Optional[str]:
+        """What makes ``e`` data for NNX ("an nnx.Linear module", "a JAX array"); None when it
+        is not data or not known to be."""
+        if depth > _MAX_DEPTH:
+            return None
+        if isinstance(e, cst.Call):
+            if isinstance(e.func, cst.Name):
+                cls = class_named(scope, e.func.value)
+                if cls is not None:
+                    return f"a `{cls.name}` module" if self.is_nnx_pytree(cls) else None
+            q = resolve(e.func, scope)
+            if q is not None:
+                for prefix in NNX_PREFIXES:
+                    if q.startswith(prefix) and q[len(prefix):] in NNX_DATA_CLASSES:
+                        return f"an nnx.{q[len(prefix):]}"
+            v = self.hv.eval(e, scope, {}, frozenset())
+            if v is not None and v.kind in (JAX_ARRAY, NUMPY_ARRAY):
+                return "a " + v.kind
+            return None
+        if isinstance(e, cst.Name):
+            b = self._single_assignment(e.value, scope)
+            return self.data(b, scope, depth + 1) if b is not None else None
+        return None
+
+    def _single_assignment(self, name: str, scope: Scope):
+        binds = scope.bindings.get(name, ())
+        if scope.lookup_scope(name) is not scope or len(binds) != 1 or binds[0].kind != "assign":
+            return None
+        return binds[0].value
+
+    def container_data(self, e, scope: Scope, depth: int = 0) -> Optional[str]:
+        """``e`` is a plain list, dict or tuple holding data: "a list holding an nnx.Linear"."""
+        if depth > _MAX_DEPTH:
+            return None
+        word = CONTAINER_WORDS.get(type(e))
+        if word is not None:
+            inner = self._elements_data(e, scope, depth)
+            return f"{word} holding {inner}" if inner is not None else None
+        if isinstance(e, cst.Call) and isinstance(e.func, cst.Name) and e.func.value in BUILTIN_CONTAINERS:
+            if scope.lookup_scope(e.func.value) is not None:
+                return None  # a local function shadows the builtin
+            word = BUILTIN_CONTAINERS[e.func.value]
+            for a in e.args:
+                if a.star:
+                    return None
+                v = a.value
+                inner = (
+                    self.data(v.elt, scope, depth + 1)
+                    if isinstance(v, cst.GeneratorExp)
+                    else self.data(v, scope, depth + 1) if a.keyword is not None
+                    else self._elements_of(v, scope, depth)
+                )
+                if inner is not None:
+                    return f"{word} holding {inner}"
+            return None
+        if isinstance(e, cst.Name):
+            return self._grown_list(e.value, scope, depth)
+        return None
+
+    def _elements_of(self, e, scope: Scope, depth: int) -> Optional[str]:
+        found = self.container_data(e, scope, depth + 1)
+        return found.split(" holding ", 1)[1] if found is not None else None
+
+    def _elements_data(self, e, scope: Scope, depth: int) -> Optional[str]:
+        if isinstance(e, (cst.List, cst.Tuple)):
+            items = [el.value for el in e.elements if not isinstance(el, cst.StarredElement)]
+        elif isinstance(e, cst.Dict):
+            items = [el.value for el in e.elements if isinstance(el, cst.DictElement)]
+        elif isinstance(e, cst.ListComp):
+            items = [e.elt]
+        elif isinstance(e, cst.DictComp):
+            items = [e.value]
+        else:
+            return None
+        for it in items:
+            found = self.data(it, scope, depth + 1) or self._elements_of(it, scope, depth)
+            if found is not None:
+                return found
+        return None
+
+    def _grown_list(self, name: str, scope: Scope, depth: int) -> Optional[str]:
+        """``layers = []`` then ``layers.append(nnx.Linear(...))`` in the same function."""
+        value = self._single_assignment(name, scope)
+        if not isinstance(value, cst.List) or value.elements:
+            return self.container_data(value, scope, depth + 1) if value is not None else None
+        for call, s, _o in self._calls_in(scope):
+            f = call.func
+            if (
+                isinstance(f, cst.Attribute)
+                and f.attr.value in GROWERS
+                and isinstance(f.value, cst.Name)
+                and f.value.value == name
+                and call.args
+            ):
+                arg = call.args[-1].value
+                found = self.data(arg, s, depth + 1) if f.attr.value != "extend" else self._elements_of(arg, s, depth)
+                if found is not None:
+                    return f"a list holding {found}"
+        return None
+
+    def _calls_in(self, scope: Scope):
+        by = getattr(self, "_by_scope", None)
+        if by is None:
+            by = self._by_scope = {}
+            for c, s, o in self.index.calls:
+                by.setdefault(id(s), []).append((c, s, o))
+        return by.get(id(scope), ())
+
+    # -- the writes -----------------------------------------------------------------------
+    def _self_writes(self, in_place: bool = False) -> Iterator[tuple]:
+        """(write, method, class) for ``self.attr = value`` in methods of NNX pytree classes;
+        ``in_place``: also the changes of ``self.attr`` in place."""
+        for w in self.index.attribute_writes:
+            if not in_place and (w.in_place or w.value is None):
+                continue
+            if w.in_place and not _direct(w):
+                continue
+            f = w.scope.func if w.scope.kind == "function" else None
+            if f is None or f.cls is None or f.is_lambda:
+                continue
+            params = f.positional_params()
+            if not params or params[0].name.value != w.name or _is_static_or_class_method(f):
+                continue
+            if not self.is_nnx_pytree(f.cls) or self._declared(f.cls, w.attr):
+                continue
+            yield w, f, f.cls
+
+    def static_data_writes(self) -> List[StaticDataWrite]:
+        out: List[StaticDataWrite] = []
+        writes = list(self._self_writes())
+        if not writes:
+            return out
+        firsts = {}
+        for w, f, cls in writes:
+            if f.name == "__init__" and _literal_static(w.value) and _top_level(w, f):
+                firsts.setdefault((id(cls), w.attr), w)
+        for w, f, cls in writes:
+            what = self.container_data(w.value, w.scope)
+            if what is not None:
+                out.append(StaticDataWrite(w.value, w.attr, cls, what, None))
+                continue
+            first = firsts.get((id(cls), w.attr))
+            if first is None or first is w or f.name == "__init__" and w.order < first.order:
+                continue
+            what = self.data(w.value, w.scope)
+            if what is not None:
+                out.append(StaticDataWrite(w.value, w.attr, cls, what, first.value))
+        return out
+
+
+    def static_data_additions(self) -> List[StaticDataWrite]:
+        """``self.layers = []`` then ``self.layers.append(nnx.Linear(...))`` (or ``extend``,
+        ``insert``, ``self.heads[k] = ...``) in ``__init__``: the container stays a static
+        attribute, and Flax checks the static attributes when the constructor returns
+        (``ValueError: Found unexpected data ... in static attribute``)."""
+        out: List[StaticDataWrite] = []
+        by_attr: dict = {}
+        for w, f, cls in self._self_writes(in_place=True):
+            if f.name == "__init__":
+                by_attr.setdefault((id(f.node), w.attr), []).append((w, f, cls))
+        for ws in by_attr.values():
+            rebinds = [w for w, _f, _c in ws if not w.in_place]
+            if not rebinds or not all(_plain_container(w.value, w.scope) and self.container_data(w.value, w.scope) is None for w in rebinds):
+                continue
+            first = min(w.order for w in rebinds)
+            for w, _f, cls in sorted(ws, key=lambda t: t[0].order):
+                if not w.in_place or w.order < first:
+                    continue
+                what = self._added_data(w)
+                if what is not None:
+                    # one finding per attribute: the constructor fails once, however many adds
+                    out.append(StaticDataWrite(w.node, w.attr, cls, what, None))
+                    break
+        return out
+
+    def _added_data(self, w: AttributeWrite) -> Optional[str]:
+        node = w.node
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Attribute):
+            m = node.func.attr.value
+            if m not in GROWERS or not node.args or node.args[-1].star:
+                return None
+            arg = node.args[-1].value
+            return self._elements_of(arg, w.scope, 0) if m == "extend" else self.data(arg, w.scope)
+        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Attribute) and w.value is not None:
+            return self.data(w.value, w.scope)
+        return None
+
+
+def _direct(w: AttributeWrite) -> bool:
+    """The change is made on ``self.attr`` itself (``self.attr.append(v)``, ``self.attr[k] =
+    v``), not deeper (``self.attr.sub.append(v)``)."""
+    node = w.node
+    if isinstance(node, cst.Call):
+        return isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Attribute) and isinstance(node.func.value.value, cst.Name)
+    return isinstance(node, cst.Subscript) and isinstance(node.value, cst.Attribute) and isinstance(node.value.value, cst.Name)
+
+
+def _plain_container(e, scope: Scope) -> bool:
+    """A list or dict display, or ``list()`` / ``dict()`` of the builtins."""
+    if isinstance(e, (cst.List, cst.Dict)):
+        return True
+    return (
+        isinstance(e, cst.Call)
+        and isinstance(e.func, cst.Name)
+        and e.func.value in ("list", "dict")
+        and scope.lookup_scope(e.func.value) is None
+    )
+
+
+def _is_static_or_class_method(f: FuncInfo) -> bool:
+    for d in f.node.decorators:
+        if isinstance(d.decorator, cst.Name) and d.decorator.value in ("staticmethod", "classmethod"):
+            return True
+    return False
+
+
+def _literal_static(e) -> bool:
+    """None, True/False, a number or a string: static for NNX."""
+    if isinstance(e, cst.UnaryOperation):
+        e = e.expression
+    if isinstance(e, cst.Name):
+        return e.value in ("None", "True", "False")
+    return isinstance(e, (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString))
+
+
+def _top_level(w: AttributeWrite, f: FuncInfo) -> bool:
+    """The write is a statement of the function's own body, before any ``return``: it runs on
+    every call."""
+    for st in f.node.body.body:
+        if isinstance(st, cst.SimpleStatementLine):
+            for small in st.body:
+                if isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is w.value:
+                    return True
+                if isinstance(small, (cst.Return, cst.Raise)):
+                    return False
+        elif not isinstance(st, (cst.FunctionDef, cst.ClassDef)):
+            # statements after a branch still run, but a branch may return first
+            if _has_exit(st):
+                return False
+    return False

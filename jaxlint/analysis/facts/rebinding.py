@@ -1,0 +1,446 @@
+"""Is a global or closure variable rebound or mutated after a jitted function could have read it?
+
+A jitted function reads its globals once, at trace time; a later write is never seen by the
+compiled function.  The answer depends on where the module calls its traced functions, so it
+is computed per module and memoised per (scope, name, attribute).
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Tuple
+
+import libcst as cst
+
+from jaxlint.analysis.host.expression_kinds import all_container_bindings
+from jaxlint.analysis.syntax.scopes import VALUE_KINDS, ModuleIndex, Scope
+from jaxlint.analysis.model.transforms import PASS_THROUGH, TRANSFORMS, TransformFinder
+from jaxlint.analysis.model.names import PARTIAL, resolve
+
+
+class TracedCallables:
+    """Which calls, made in a scope, run a cached (jitted) traced function."""
+
+    def __init__(self, index: ModuleIndex, finder: TransformFinder):
+        self.finder = finder
+        self.index = index
+        self.reach: Dict[int, bool] = {}
+        self._orders: Dict[int, list] = {}
+        self._jitted_sites = None
+        self._calls_by_callee: Optional[Dict[int, cst.Call]] = None
+
+    def cached_def(self, f) -> bool:
+        return any(a.transform.cached for a in self.finder.by_func.get(id(f.node), ()))
+
+    def runs_traced(self, func_expr, scope: Scope, depth: int = 0) -> bool:
+        if self._runs_traced(func_expr, scope, depth):
+            return True
+        # through any other kind of callable: a bound method kept in a name, an instance's
+        # ``__call__``, a closure a factory returned, a partial, an attribute set in ``__init__``
+        call = self._call_of(func_expr)
+        t = self.finder.call_targets.target(call, scope) if call is not None else None
+        if t is None:
+            return False
+        if t.app is not None:
+            return t.app.transform.cached
+        return self.cached_def(t.func) or (depth < 4 and self.reaches(t.func, depth + 1))
+
+    def _call_of(self, func_expr) -> Optional[cst.Call]:
+        calls = self._calls_by_callee
+        if calls is None:
+            calls = self._calls_by_callee = {id(c.func): c for c, _s, _o in self.index.calls}
+        return calls.get(id(func_expr))
+
+    def _runs_traced(self, func_expr, scope: Scope, depth: int = 0) -> bool:
+        if isinstance(func_expr, cst.Call):
+            # jax.jit(f)(x)
+            return any(a.site is func_expr and a.transform.cached for a in self.finder.applications)
+        if isinstance(func_expr, cst.Attribute) and isinstance(func_expr.value, cst.Name):
+            return self._method_runs_traced(func_expr, scope, depth)
+        if not isinstance(func_expr, cst.Name):
+            return False
+        name = func_expr.value
+        owner = scope.lookup_scope(name)
+        if owner is None:
+            return False
+        app = self.finder.aliases.get((id(owner), name))
+        if app is not None and app.transform.cached:
+            return True
+        f = owner.defs.get(name)
+        if f is None:
+            return False
+        if self.cached_def(f):
+            return True
+        return depth < 4 and self.reaches(f, depth + 1)
+
+    def _method_runs_traced(self, func_expr: cst.Attribute, scope: Scope, depth: int) -> bool:
+        """``model.predict(x)`` on an instance of a class of the module: a jitted method, a
+        method that runs one, or an attribute its methods bind to a jitted function
+        (``self.run = jax.jit(self._run)``)."""
+        receiver = self.finder.receivers.receiver_of(func_expr.value, scope)
+        cls = receiver.cls if receiver is not None else None
+        if cls is None:
+            return False
+        attr = func_expr.attr.value
+        f = self.finder.classes.member(cls, attr)
+        if f is not None:
+            return self.cached_def(f) or (depth < 4 and self.reaches(f, depth + 1))
+        if self._jitted_sites is None:
+            self._jitted_sites = {id(a.site) for a in self.finder.applications if a.transform.cached and isinstance(a.site, cst.Call)}
+        mro = self.finder.classes.mro(cls)
+        return any(
+            w.attr == attr and w.value is not None and id(w.value) in self._jitted_sites and w.scope.func is not None and w.scope.func.cls in mro
+            for w in self.index.attribute_writes
+        )
+
+    def reaches(self, f, depth: int) -> bool:
+        key = id(f.node)
+        if key in self.reach:
+            return self.reach[key]
+        self.reach[key] = False  # recursion guard
+        body = f.body_scope
+        r = body is not None and any(self.runs_traced(fx, body, depth) for fx, _ in body.calls)
+        self.reach[key] = r
+        return r
+
+    def call_orders(self, scope: Scope):
+        orders = self._orders.get(id(scope))
+        if orders is None:
+            orders = self._orders[id(scope)] = [o for fx, o in scope.calls if self.runs_traced(fx, scope)]
+        return orders
+
+
+class Rebinding:
+    """The module's answers, memoised.
+
+    A write made by the body of another function W happens when W runs, so it can make a
+    compiled function stale only if W can run after a traced (cached) callable was first
+    called: a point of host code "can follow a trace" when, in its own scope, a call that runs
+    a traced callable comes before it or shares a loop with it; when its scope is a function
+    that runs a traced callable itself and runs more than once (its second run follows the
+    first one's trace); or when some call of that function, found in the module, is such a
+    point (followed through callers to a bounded depth).  A function that nothing in the module
+    calls is an entry point whose callers are not visible: whether its writes follow a trace
+    is unknown, and an unknown answer is no finding.
+    """
+
+    MAX_CALLER_DEPTH = 4
+
+    def __init__(self, index: ModuleIndex, finder: TransformFinder):
+        self.index = index
+        self.traced_callables = TracedCallables(index, finder)
+        self._answers: Dict[Tuple[int, str, Optional[str], int], bool] = {}
+        self._call_sites: Optional[Dict[int, List[Tuple[Scope, int]]]] = None
+        self._call_orders: Optional[Dict[int, Tuple[Scope, int]]] = None
+        self._parent_maps: Dict[int, Dict[int, cst.CSTNode]] = {}
+        self._name_maps: Dict[int, Dict[str, List[cst.Name]]] = {}
+        self._local_uses: Dict[Tuple[int, int], Optional[Tuple[int, List[int]]]] = {}
+        # Keyed with the depth too: an answer cut short at the depth bound is no answer for a
+        # shallower question.
+        self._follows: Dict[Tuple[int, int, int], bool] = {}
+        self._repeats: Dict[Tuple[int, int], bool] = {}
+
+    # -- where functions are called -------------------------------------------------------
+    def call_sites(self, func) -> List[Tuple[Scope, int]]:
+        """(scope, order) of every call of ``func`` by its name, found in the module."""
+        if self._call_sites is None:
+            sites: Dict[int, List[Tuple[Scope, int]]] = {}
+            for call, scope, order in self.index.calls:
+                f = call.func
+                if not isinstance(f, cst.Name):
+                    continue
+                owner = scope.lookup_scope(f.value)
+                target = owner.defs.get(f.value) if owner is not None else None
+                if target is not None:
+                    sites.setdefault(id(target.node), []).append((scope, order))
+            # calls through methods, instances, closures and partials too
+            orders = {id(call): order for call, _scope, order in self.index.calls}
+            targets = self.traced_callables.finder.call_targets
+            for call, scope, _order in self.index.calls:
+                t = targets.target(call, scope)
+                if t is None or t.app is not None:
+                    continue
+                f = call.func
+                if isinstance(f, cst.Name):
+                    owner = scope.lookup_scope(f.value)
+                    if owner is not None and owner.defs.get(f.value) is t.func:
+                        continue  # found by its name above
+                sites.setdefault(id(t.func.node), []).append((scope, orders[id(call)]))
+            self._call_sites = sites
+        return self._call_sites.get(id(func.node), [])
+
+    def _runs_repeatedly(self, scope: Scope, depth: int) -> bool:
+        """Can the body of function ``scope`` run more than once?  True when nothing in the
+        module calls it (its callers are outside), when it is called from two places, from a
+        loop, or from a function that runs repeatedly."""
+        key = (id(scope), depth)
+        if key in self._repeats:
+            return self._repeats[key]
+        self._repeats[key] = False  # recursion guard
+        sites = self.call_sites(scope.func) if scope.func is not None else []
+        result = not sites or len(sites) > 1
+        if not result:
+            (site_scope, order), = sites
+            result = _in_loop(site_scope, order) or (
+                site_scope.kind == "function" and depth < self.MAX_CALLER_DEPTH and self._runs_repeatedly(site_scope, depth + 1)
+            )
+        self._repeats[key] = result
+        return result
+
+    def can_follow_trace(self, scope: Scope, order: int, depth: int = 0) -> bool:
+        """Can the host statement at ``order`` of ``scope`` run after a traced callable ran?"""
+        key = (id(scope), order, depth)
+        if key in self._follows:
+            return self._follows[key]
+        self._follows[key] = False  # recursion guard
+        calls = self.traced_callables.call_orders(scope)
+        result = any(c < order for c in calls) or any(
+            start <= order <= end and any(start <= c <= end for c in calls) for start, end in scope.loops
+        )
+        # A class body runs once, when the class is defined: only its own statements count.
+        if not result and scope.kind == "function" and scope.func is not None:
+            result = bool(calls) and self._runs_repeatedly(scope, depth)
+            if not result and depth < self.MAX_CALLER_DEPTH:
+                result = any(self.can_follow_trace(s, o, depth + 1) for s, o in self.call_sites(scope.func))
+        self._follows[key] = result
+        return result
+
+    # -- the uses of a local jitted function ----------------------------------------------
+    def local_uses(self, reader, owner: Scope) -> Optional[Tuple[int, List[int]]]:
+        """(creation order, call orders) of a jitted function that ``owner`` creates afresh each
+        time it runs and that is only ever called there; None when it may be called from
+        anywhere else.
+
+        ``reader`` qualifies when it is a nested ``def`` or lambda of the function ``owner``:
+        every run of ``owner`` makes a new function object, and JAX keys its trace cache on that
+        object, so nothing compiled in one run is replayed in the next.  Its compiled form must
+        not escape either: the name is only called (``@jax.jit def step``), or handed straight
+        to a transform whose result is called on the spot (``jax.jit(jax.vmap(step))(x)``) or
+        bound to a local name that is only called.  Returned, stored, passed on or called from
+        a nested function, it may be called after anything.
+
+        A module-level jitted function never qualifies: an importer can call it after the
+        module has rebound what it reads."""
+        key = (id(reader), id(owner))
+        if key not in self._local_uses:
+            self._local_uses[key] = self._find_local_uses(reader, owner)
+        return self._local_uses[key]
+
+    def _find_local_uses(self, reader, owner: Scope) -> Optional[Tuple[int, List[int]]]:
+        # (An entry point of another file, in the cross-module phase, has no scope here.)
+        if reader is None or owner.kind != "function" or getattr(reader, "scope", None) is not owner:
+            return None
+        if not self.traced_callables.cached_def(reader):
+            return None
+        sites = self._sites()
+        parents = self._parents(owner)
+        if reader.is_lambda:
+            outer = self._transform_chain(reader.node, parents, owner)
+            if outer is None:
+                return None
+            site = sites.get(id(outer))
+            return (site[1], self._chain_calls(outer, parents, owner, sites)) if site is not None else None
+        defs = [b.order for b in owner.bindings.get(reader.name, ()) if b.kind == "def"]
+        if len(defs) != 1 or len(owner.bindings.get(reader.name, ())) != 1:
+            return None  # the name is rebound: which function a use reaches is not clear
+        orders: List[int] = []
+        for node in self._names(owner).get(reader.name, ()):
+            if node is reader.node.name:
+                continue
+            parent = parents.get(id(node))
+            if isinstance(parent, cst.Call) and parent.func is node:
+                site = sites.get(id(parent))
+                if site is None or site[0] is not owner:
+                    return None
+                orders.append(site[1])
+                continue
+            outer = self._transform_chain(node, parents, owner)
+            calls = self._chain_calls(outer, parents, owner, sites) if outer is not None else None
+            if calls is None:
+                return None
+            orders.extend(calls)
+        return defs[0], orders
+
+    def _sites(self) -> Dict[int, Tuple[Scope, int]]:
+        if self._call_orders is None:
+            self._call_orders = {id(call): (scope, order) for call, scope, order in self.index.calls}
+        return self._call_orders
+
+    def _parents(self, owner: Scope) -> Dict[int, cst.CSTNode]:
+        """Each node's parent in ``owner``'s body (one walk, which also indexes its names)."""
+        parents = self._parent_maps.get(id(owner))
+        if parents is None:
+            parents = self._parent_maps[id(owner)] = {}
+            names: Dict[str, List[cst.Name]] = {}
+            self._name_maps[id(owner)] = names
+            stack = [owner.node.body]
+            while stack:
+                node = stack.pop()
+                if isinstance(node, cst.Name):
+                    names.setdefault(node.value, []).append(node)
+                    continue
+                for c in node.children:
+                    parents[id(c)] = node
+                    stack.append(c)
+        return parents
+
+    def _names(self, owner: Scope) -> Dict[str, List[cst.Name]]:
+        """Every Name node in ``owner``'s body, by its identifier."""
+        self._parents(owner)
+        return self._name_maps[id(owner)]
+
+    def _transform_chain(self, node, parents, owner: Scope) -> Optional[cst.Call]:
+        """The outermost call of ``jax.jit(jax.vmap(node), ...)``-like wrapping of ``node`` (the
+        function as the first positional argument of each transform), or None when ``node`` is
+        used any other way."""
+        outer = None
+        while True:
+            arg = parents.get(id(node))
+            call = parents.get(id(arg)) if isinstance(arg, cst.Arg) else None
+            if not isinstance(call, cst.Call) or not call.args or call.args[0] is not arg or arg.keyword is not None or arg.star:
+                return outer
+            q = resolve(call.func, owner)
+            if q not in TRANSFORMS and q not in PASS_THROUGH and q not in PARTIAL:
+                return outer
+            outer = node = call
+
+    def _chain_calls(self, outer: cst.Call, parents, owner: Scope, sites) -> Optional[List[int]]:
+        """The orders at which the callable built by ``outer`` is called: on the spot, or through
+        a local name that is only called in ``owner``; None when it escapes."""
+        parent = parents.get(id(outer))
+        if isinstance(parent, cst.Call) and parent.func is outer:
+            site = sites.get(id(parent))
+            return [site[1]] if site is not None and site[0] is owner else None
+        if not isinstance(parent, cst.Assign) or len(parent.targets) != 1 or not isinstance(parent.targets[0].target, cst.Name):
+            return None
+        name = parent.targets[0].target.value
+        if len(owner.bindings.get(name, ())) != 1 or name in owner.nonlocals or name in owner.globals:
+            return None
+        orders: List[int] = []
+        stack = list(owner.node.body.children)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.Name):
+                if node.value == name and node is not parent.targets[0].target:
+                    call = parents.get(id(node))
+                    site = sites.get(id(call)) if isinstance(call, cst.Call) and call.func is node else None
+                    if site is None or site[0] is not owner:
+                        return None
+                    orders.append(site[1])
+                continue
+            stack.extend(node.children)
+        return orders
+
+    # -- the question the rule asks ---------------------------------------------------------
+    def is_rebound(self, owner: Scope, name: str, attr: Optional[str] = None, reader=None) -> bool:
+        """Is ``name`` (bound in ``owner``) rebound or mutated after a traced function could have run?
+
+        ``attr``: the read is ``name.attr``; then setting another attribute (``FLAGS.verbose = 1``)
+        does not change what was read.  ``reader``: the traced function that reads it; a
+        rebinding after its last use cannot change what it computes."""
+        key = (id(owner), name, attr, id(reader))
+        if key in self._answers:
+            return self._answers[key]
+        tc = self.traced_callables
+        containers = all_container_bindings(owner, name)
+
+        def changes_read(kind: str) -> bool:
+            return kind == "store" or kind.startswith("attr:") and attr in (None, kind[5:]) or kind == "method" and containers
+
+        def in_traced(where: Scope) -> bool:
+            # Mutations made inside traced functions are JAX303's business, not a rebinding between calls.
+            return where.func is not None and tc.finder.is_traced_def(where.func)
+
+        binds = [b.order for b in owner.bindings.get(name, ()) if b.kind in VALUE_KINDS and b.order is not None]
+        muts = [o for o, kind, where in owner.mutations.get(name, []) if o is not None and changes_read(kind) and not in_traced(where)]
+        remote = [
+            (where, o)
+            for where, o, kind in owner.remote_writes.get(name, [])
+            if kind in ("global", "nonlocal") or changes_read(kind) and not in_traced(where)
+        ]
+        result = any(self.can_follow_trace(where, o) for where, o in remote)
+        if not result:
+            writes = sorted(binds + muts)
+            # A parameter's value comes with the call: every assignment to it is a rebinding.
+            rebinds_all = bool(muts) or any(b.kind == "param" for b in owner.bindings.get(name, ()))
+            uses = self.local_uses(reader, owner) if writes else None
+            if uses is not None:
+                result = _stale_between_uses(owner, writes, *uses)
+            elif len(writes) > 1 or rebinds_all and writes:
+                result = self._written_after_a_call(owner, writes, rebinds_all)
+        self._answers[key] = result
+        return result
+
+    def _written_after_a_call(self, owner: Scope, writes: List[int], mutated: bool) -> bool:
+        """Can a write of ``owner`` come after a traced call made there?  (The first binding is
+        the initial value, unless the name is also mutated in place.)"""
+        calls = self.traced_callables.call_orders(owner)
+        if not calls:
+            return False
+        first = min(calls)
+        first_write = writes[0]
+        if any(w > first and (mutated or w != first_write) for w in writes):
+            return True
+        return any(
+            any(start <= w <= end for w in writes) and any(start <= c <= end for c in calls) for start, end in owner.loops
+        )
+
+    def witness(self, owner: Scope, name: str):
+        """The value of a rebinding that is not the first assignment (the place a reader should
+        look at), when the scope facts hold one; None when only mutations change the name."""
+        binds = [b for b in owner.bindings.get(name, ()) if b.kind in VALUE_KINDS]
+        ordered = sorted(binds, key=lambda b: (b.order is None, b.order if b.order is not None else 0))
+        for b in ordered[1:] if len(ordered) > 1 else [b for b in ordered if b.order is None]:
+            if b.value is not None:
+                return b.value
+        return None
+
+
+def _stale_between_uses(owner: Scope, writes: List[int], created: int, uses: List[int]) -> bool:
+    """Does a write fall between two calls of one compiled function, created at ``created``?
+    Either between the first and the last call in the order of the code, or in a loop that also
+    calls it but does not create it anew (a loop that does gives each iteration its own trace)."""
+    if not uses:
+        return False
+    first, last = min(uses), max(uses)
+    for w in writes:
+        if first < w < last:
+            return True
+        for start, end in owner.loops:
+            if start <= w <= end and not start <= created <= end and any(start <= u <= end for u in uses):
+                return True
+    return False
+
+
+def _in_loop(scope: Scope, order: int) -> bool:
+    return any(start <= order <= end for start, end in scope.loops)
+
+
+def _share_loop(scope: Scope, order: int, others: List[int]) -> bool:
+    return any(start <= order <= end and any(start <= o <= end for o in others) for start, end in scope.loops)
+
+
+def use_before_stale_use(scope: Scope, uses: List[int], change: int, resets: List[int]) -> Optional[int]:
+    """For a value used at ``uses`` (orders in ``scope``) and changed in place at ``change``: the
+    order of a use that precedes the change and is followed by another use of the same value,
+    so that the change happens between two uses; None when there is none.
+
+    ``resets``: orders where the variable is bound to a new value, which ends the old one's
+    uses.  In a loop, a change and a use in the same body meet again on the next iteration,
+    unless the body rebinds the variable."""
+    def clear(lo: int, hi: int) -> bool:
+        return not any(lo < r < hi for r in resets)
+
+    before = [u for u in uses if u < change and clear(u, change)]
+    if before and any(u > change and clear(change, u) for u in uses):
+        return min(before)
+    for start, end in scope.loops:
+        if start <= change <= end and not any(start <= r <= end for r in resets):
+            inside = [u for u in uses if start <= u <= end]
+            if inside:
+                return min(inside)
+    return None
+
+
+def runs_repeatedly(rebinding: "Rebinding", scope: Scope) -> bool:
+    """Can the body of function ``scope`` run more than once (see ``Rebinding``)?"""
+    return scope.kind == "function" and scope.func is not None and rebinding._runs_repeatedly(scope, 0)

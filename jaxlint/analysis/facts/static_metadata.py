@@ -1,0 +1,255 @@
+"""Static metadata fields of the module's pytree classes that hold arrays.
+
+JAX keeps a pytree's metadata (``eqx.field(static=True)``, ``flax.struct.field(pytree_node=
+False)``, ``meta_fields``, the aux data of a custom flatten) in the treedef, and compares it with
+``==`` when it looks up a compiled function.  An array there makes that comparison an array,
+whose truth value is ambiguous, so the second call with another instance fails.
+
+A field holds an array when its annotation says so (``jax.Array``, ``np.ndarray``, jaxtyping),
+or when a value that is certainly an array with more than one element is put into it: assigned
+in ``__init__`` / ``__post_init__``, or passed at a construction of the class in the module.  A
+0-d array compares to a plain bool, so scalar constructors (``jnp.float32(1.0)``,
+``jnp.array(0.5)``) are no evidence.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, NamedTuple, Optional
+
+import libcst as cst
+
+from jaxlint.analysis.traced.annotations import is_array_annotation
+from jaxlint.analysis.host.array_values import functional_update
+from jaxlint.analysis.model.classes import STATIC_ANNOTATIONS, ClassModel, qualified
+from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, ModuleIndex, Scope
+from jaxlint.analysis.model.names import resolve
+
+# Constructors whose result has the shape they are given (never a 0-d array for a shape
+# argument, since ``shape=()`` is spelled out and rare).
+_SHAPED = frozenset({"ones", "zeros", "full", "empty", "arange", "linspace", "logspace", "eye", "identity", "tri"})
+# Functions whose result has the shape of their array argument(s).
+_LIKE = frozenset({"ones_like", "zeros_like", "full_like", "empty_like", "array", "asarray", "stack", "concatenate", "copy"})
+# jax.random samplers: ``normal(key, shape)``; without a shape the sample is a scalar.
+_SAMPLERS = frozenset({"normal", "uniform", "bernoulli", "randint", "truncated_normal", "choice", "permutation", "gumbel", "categorical"})
+_NUMPY_RANDOM = frozenset({"rand", "randn", "normal", "uniform", "random", "randint", "standard_normal"})
+_ARRAY_METHODS = frozenset({"reshape", "astype", "copy", "transpose", "T"})
+_MODULES = ("jax.numpy.", "numpy.")
+
+
+class ArrayInMetadata(NamedTuple):
+    cls: ClassInfo
+    field: str
+    node: cst.CSTNode  # where to report: the declaration, or the value put into the field
+    evidence: str  # "annotation" | "assignment" | "construction"
+
+
+def arrays_in_metadata(index: ModuleIndex, classes: ClassModel) -> List[ArrayInMetadata]:
+    out: List[ArrayInMetadata] = []
+    constructions = _constructions(index)
+    for cls in index.classes:
+        fields = classes.metadata_declarations(cls)
+        if not fields:
+            continue
+        init = classes.member(cls, "__init__")
+        for name, decl in fields.items():
+            found = _annotated_array(classes, cls, name, decl, init)
+            if found is not None:
+                out.append(ArrayInMetadata(cls, name, found, "annotation"))
+                continue
+            value = _assigned_array(classes, cls, name)
+            if value is not None:
+                out.append(ArrayInMetadata(cls, name, value, "assignment"))
+                continue
+            for call, scope in constructions.get(cls.name, ()):
+                if _class_of_call(call, scope) is not cls:
+                    continue
+                arg = _argument_for(classes, cls, init, call, name)
+                if arg is not None and is_shaped_array(arg, scope):
+                    out.append(ArrayInMetadata(cls, name, arg, "construction"))
+                    break
+    return out
+
+
+def _annotated_array(classes: ClassModel, cls: ClassInfo, name: str, decl, init: Optional[FuncInfo]):
+    """The declaration to report when the field's annotation says array."""
+    for c in classes.mro(cls):
+        ann = classes.annotated_fields(c).get(name)
+        if ann is None:
+            continue
+        e = ann.annotation.annotation
+        if isinstance(e, cst.Subscript) and qualified(e.value, c.scope) in STATIC_ANNOTATIONS and e.slice:
+            inner = e.slice[0].slice
+            e = inner.value if isinstance(inner, cst.Index) else e
+        if is_array_annotation(e, c.scope):
+            return ann.target if decl is ann else decl
+        return None  # annotated otherwise: the annotation decides
+    # An attribute set in __init__ from a parameter annotated as an array.
+    if init is not None and init.body_scope is not None:
+        for target, value in _self_assignments(init):
+            if target == name and isinstance(value, cst.Name):
+                p = _param(init, value.value)
+                if p is not None and p.annotation is not None and is_array_annotation(p.annotation, init.scope):
+                    return decl
+    return None
+
+
+def _assigned_array(classes: ClassModel, cls: ClassInfo, name: str) -> Optional[cst.CSTNode]:
+    for method in ("__init__", "__post_init__"):
+        f = classes.member(cls, method)
+        if f is None or f.body_scope is None:
+            continue
+        for target, value in _self_assignments(f):
+            if target == name and not isinstance(value, cst.Name) and is_shaped_array(value, f.body_scope):
+                return value
+    return None
+
+
+def _self_assignments(f: FuncInfo):
+    """``self.attr = value`` statements at the top level of a method's body."""
+    params = f.positional_params()
+    if not params:
+        return
+    me = params[0].name.value
+    for st in f.node.body.body:
+        if not isinstance(st, cst.SimpleStatementLine):
+            continue
+        for small in st.body:
+            if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                t = small.targets[0].target
+                if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == me:
+                    yield t.attr.value, small.value
+            # eqx/frozen dataclasses in __post_init__: object.__setattr__(self, "name", value)
+            if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+                call = small.value
+                if (
+                    isinstance(call.func, cst.Attribute)
+                    and call.func.attr.value == "__setattr__"
+                    and len(call.args) == 3
+                    and isinstance(call.args[0].value, cst.Name)
+                    and call.args[0].value.value == me
+                    and isinstance(call.args[1].value, cst.SimpleString)
+                ):
+                    yield call.args[1].value.evaluated_value, call.args[2].value
+
+
+def _param(f: FuncInfo, name: str) -> Optional[cst.Param]:
+    p = f.params
+    for param in list(p.posonly_params) + list(p.params) + list(p.kwonly_params):
+        if param.name.value == name:
+            return param
+    return None
+
+
+def _constructions(index: ModuleIndex) -> Dict[str, List[tuple]]:
+    out: Dict[str, List[tuple]] = {}
+    for call, scope, _order in index.calls:
+        if isinstance(call.func, cst.Name):
+            out.setdefault(call.func.value, []).append((call, scope))
+    return out
+
+
+def _class_of_call(call: cst.Call, scope: Scope) -> Optional[ClassInfo]:
+    owner = scope.lookup_scope(call.func.value)
+    return owner.classes.get(call.func.value) if owner is not None else None
+
+
+def _argument_for(classes: ClassModel, cls: ClassInfo, init: Optional[FuncInfo], call: cst.Call, field: str):
+    """The argument of ``Cls(...)`` that becomes ``field``, when it can be told."""
+    if any(a.star for a in call.args):
+        return None
+    if init is None:
+        if not classes.has_own_init(cls):
+            names = classes.field_names(cls)
+            return _bind(call, names, field)
+        return None
+    params = [p.name.value for p in init.positional_params()][1:]
+    sources = [value.value for target, value in _self_assignments(init) if target == field and isinstance(value, cst.Name)]
+    for src in sources:
+        arg = _bind(call, params, src)
+        if arg is not None:
+            return arg
+    return None
+
+
+def _bind(call: cst.Call, names: List[str], wanted: str):
+    i = 0
+    for a in call.args:
+        if a.keyword is not None:
+            if a.keyword.value == wanted:
+                return a.value
+            continue
+        if i < len(names) and names[i] == wanted:
+            return a.value
+        i += 1
+    return None
+
+
+def is_shaped_array(expr, scope: Scope, depth: int = 0) -> bool:
+    """Is ``expr`` certainly a JAX or NumPy array of one or more dimensions?"""
+    if depth > 4:
+        return False
+    if isinstance(expr, cst.Name):
+        owner = scope.lookup_scope(expr.value)
+        if owner is None or expr.value in owner.defs or expr.value in owner.classes or expr.value in owner.imports:
+            return False
+        binds = owner.bindings.get(expr.value, ())
+        if not binds:
+            return False
+        for b in binds:
+            if b.kind == "param":
+                f = owner.func
+                p = _param(f, expr.value) if f is not None and not f.is_lambda else None
+                if p is None or p.annotation is None or not is_array_annotation(p.annotation, f.scope):
+                    return False
+            elif b.kind != "assign" or b.value is None or not is_shaped_array(b.value, owner, depth + 1):
+                return False
+        return True
+    if not isinstance(expr, cst.Call):
+        return False
+    update = functional_update(expr)
+    if update is not None:
+        sub = update.func.value
+        return is_shaped_array(sub.value.value, scope, depth + 1)
+    func = expr.func
+    if isinstance(func, cst.Attribute) and func.attr.value in _ARRAY_METHODS and not _module_call(func, scope):
+        return func.attr.value != "reshape" and is_shaped_array(func.value, scope, depth + 1)
+    q = resolve(func, scope)
+    if q is None:
+        return False
+    positional = [a.value for a in expr.args if a.keyword is None and not a.star]
+    keywords = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
+    if q.startswith("jax.random."):
+        name = q[len("jax.random.") :]
+        return name in _SAMPLERS and (len(positional) >= 2 and not _empty_shape(positional[1]) or "shape" in keywords)
+    if q.startswith("numpy.random."):
+        name = q[len("numpy.random.") :]
+        return name in _NUMPY_RANDOM and (bool(positional) and name in ("rand", "randn") or "size" in keywords)
+    for prefix in _MODULES:
+        if not q.startswith(prefix):
+            continue
+        name = q[len(prefix) :]
+        if name in _SHAPED:
+            return bool(positional) and not _empty_shape(positional[0])
+        if name in _LIKE and positional:
+            first = positional[0]
+            if isinstance(first, (cst.List, cst.Tuple)):
+                # one element makes a one-element array, which compares like a bool
+                return len(first.elements) > 1 and not any(isinstance(el, cst.StarredElement) for el in first.elements)
+            return is_shaped_array(first, scope, depth + 1)
+    return False
+
+
+def _module_call(func: cst.Attribute, scope: Scope) -> bool:
+    q = resolve(func, scope)
+    return q is not None and q.startswith(_MODULES)
+
+
+def _empty_shape(e) -> bool:
+    """``()`` or ``1`` / ``(1,)``: a shape whose array compares to a plain bool."""
+    if isinstance(e, (cst.Tuple, cst.List)):
+        return not e.elements or len(e.elements) == 1 and _one(e.elements[0].value)
+    return _one(e)
+
+
+def _one(e) -> bool:
+    return isinstance(e, cst.Integer) and e.value == "1"

@@ -1,0 +1,108 @@
+"""Jitted methods called on instances of classes that are not pytrees.
+
+``@jax.jit`` on a method traces every parameter that is not static, ``self`` too: JAX flattens
+the instance as a pytree and needs array leaves.  An instance of a plain class is one leaf that
+is not an array, and the call fails: ``TypeError: Error interpreting argument to <function
+Solver.run> as an abstract array``.  (``@classmethod`` under the jit passes the class the same
+way.)  Declaring ``self`` static, registering the class as a pytree, or using a pytree class
+(an ``equinox.Module``, a ``flax.struct`` dataclass, a registered dataclass) avoids it.
+
+Only what the module shows counts: the receiver is built from the class itself in host code,
+the class and its bases are classes of the module (or ``object``) without decorators, no call
+in the module is handed the class (``register_pytree_node(Solver, ...)``,
+``register_static(Solver)``), and the method is jitted by ``jax.jit`` / ``jax.pmap`` directly.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, NamedTuple, Set
+
+import libcst as cst
+
+from jaxlint.analysis.model.classes import ClassModel
+from jaxlint.analysis.host.host_values import INSTANCE, HostValues
+from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, ModuleIndex
+from jaxlint.analysis.model.transforms import Application, TransformFinder
+
+
+class TracedSelfCall(NamedTuple):
+    call: cst.Call
+    receiver: cst.BaseExpression
+    func: FuncInfo
+    cls: ClassInfo
+
+
+def _plain_jit(app: Application) -> bool:
+    t = app.transform
+    return t.cached and t.statics and not t.filtered and not t.opaque_attrs
+
+
+class TracedSelf:
+    def __init__(self, index: ModuleIndex, finder: TransformFinder, analyzer, hv: HostValues):
+        self.index = index
+        self.finder = finder
+        self.analyzer = analyzer
+        self.hv = hv
+        self.classes: ClassModel = hv.classes
+        self._handed: Set[str] = set()
+
+    def calls(self) -> Iterator[TracedSelfCall]:
+        methods = {}
+        for app in self.finder.applications:
+            f = app.func
+            if not isinstance(app.site, cst.Decorator) or not f.is_method or app.bound_self or not _plain_jit(app):
+                continue
+            if any(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod" for d in f.node.decorators):
+                continue
+            pos = app.jit_positional()
+            statics, opaque = self.analyzer.static_names(app) if app.transform.statics else (set(), False)
+            if opaque or not pos or pos[0] in statics or app.skipped:
+                continue
+            methods.setdefault(f.name, []).append(f)
+        if not methods:
+            return
+        self._handed = self._classes_handed_to_calls()
+        for call, scope, _o in self.index.calls:
+            func = call.func
+            if isinstance(func, cst.Attribute) and func.attr.value in methods:
+                receiver, name = func.value, func.attr.value
+            elif isinstance(func, cst.Name) and "__call__" in methods:
+                receiver, name = func, "__call__"  # calling the instance runs its __call__
+            else:
+                continue
+            if isinstance(receiver, cst.Name) and receiver.value in ("self", "cls"):
+                continue
+            if self.analyzer._in_traced(scope):
+                continue
+            v = self.hv.value(receiver, scope, call)
+            if v is None or v.kind != INSTANCE or v.cls is None:
+                continue
+            f = self.classes.member(v.cls, name)
+            if f not in methods[name] or not self._plain_class(v.cls):
+                continue
+            yield TracedSelfCall(call, receiver, f, v.cls)
+
+    def _plain_class(self, cls: ClassInfo) -> bool:
+        """Not a pytree, and nothing the module does could make it one."""
+        if self.classes.pytree_kind(cls) is not None:
+            return False
+        for c in self.classes.mro(cls):
+            if c.node.decorators or c.name in self._handed:
+                return False
+            if "__jax_array__" in c.body_scope.defs:
+                return False
+            known = {b.name for b in self.classes.bases(c)}
+            for b in c.bases:
+                if not (isinstance(b, cst.Name) and (b.value in known or b.value == "object" and c.scope.lookup_scope("object") is None)):
+                    return False
+            if c.node.keywords:
+                return False  # a metaclass or __init_subclass__ keywords
+        return True
+
+    def _classes_handed_to_calls(self) -> Set[str]:
+        out: Set[str] = set()
+        for call, _s, _o in self.index.calls:
+            for a in call.args:
+                if isinstance(a.value, cst.Name):
+                    out.add(a.value.value)
+        return out

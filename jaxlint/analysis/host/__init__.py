@@ -1,0 +1,1 @@
+"""Host mode: what names and expressions hold where code runs eagerly."""

@@ -1,0 +1,1 @@
+"""What JAX and NumPy do, as data: API tables, signatures, removed and deprecated APIs."""

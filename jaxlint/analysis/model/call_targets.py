@@ -1,0 +1,609 @@
+"""Call targets: which function of the module a call reaches, and what lands on its parameters.
+
+A call reaches a function through many kinds of callable, and each is followed as far as the
+module proves it:
+
+* a def, or a name bound once to another callable (``run = step``);
+* a jitted callable (``@jax.jit``, ``step = jax.jit(f)``): the target carries its application;
+* a bound method of an instance of a class of the module (``Runner().apply``, ``obj.apply``
+  after ``obj = Runner()``, ``self.apply`` when no subclass overrides it);
+* an instance (``obj(...)`` calls ``__call__``), and a class (``Runner(...)`` calls
+  ``__init__``);
+* an attribute that every method of the class (and no code outside it) sets to one callable
+  (``self._step = jax.jit(kernel)`` in ``__init__``, also through ``super().__init__``);
+* the closure a factory returns (``run = make_runner()`` reaches the inner ``def run``);
+* ``functools.partial(f, a, k=v)``: ``f`` with its leading parameters and keywords bound;
+* a parameter that every visible call of its function binds to the same callable
+  (``def apply_with(fn, x): return fn(x)``), one level deep.
+
+Anything else is unknown (None): two assignments or call sites that disagree, an attribute
+written from outside its class, star arguments, a callee of another module.  Every answer is
+memoised per call node (per expression for callee values), and the table of callers is built
+once per module.
+
+API::
+
+    ct = CallTargets(index, finder)
+    t = ct.target(call, scope)            # Target or None
+    t.func, t.app                         # the def reached; the jitted application, if any
+    ct.bind(t, call)                      # {parameter: Passed} for what the call passes
+    ct.callers(func)                      # [(call, scope, Target)] of every call reaching func
+    ct.app_callers(app)                   # the same for a jitted callable
+    ct.origins(arg_expr, scope, depth)    # where a forwarded parameter's value comes from
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Dict, List, NamedTuple, Optional, Tuple
+
+import libcst as cst
+
+from jaxlint.analysis.syntax.functions import _returns_of, _undecorated
+from jaxlint.analysis.syntax.scopes import ClassInfo, FastVisitor, FuncInfo, ModuleIndex, Scope
+from jaxlint.analysis.model.names import PARTIAL, resolve
+
+if TYPE_CHECKING:  # annotations only: transforms builds the call targets
+    from jaxlint.analysis.model.transforms import Application, TransformFinder
+
+MAX_DEPTH = 6
+MAX_FORWARDS = 4
+
+
+class Passed(NamedTuple):
+    """What lands on one parameter: an expression written in ``scope`` (inside ``call``, the
+    call it is an argument of, or None for a value bound earlier, such as a partial's
+    argument), or the receiver of a bound method (``expr`` None, ``receiver`` its class)."""
+
+    expr: Optional[cst.BaseExpression]
+    scope: Optional[Scope]
+    call: Optional[cst.Call]
+    receiver: Optional[ClassInfo] = None
+
+
+class Target(NamedTuple):
+    """A function a call reaches.  ``bound``: values for its leading positional parameters
+    bound before the call (the receiver, a partial's arguments); ``keywords``: parameters a
+    partial bound by name; ``closure``: the factory scope an inner def was returned from."""
+
+    func: FuncInfo
+    app: Optional[Application] = None
+    bound: Tuple[Passed, ...] = ()
+    keywords: Tuple[Tuple[str, Passed], ...] = ()
+    closure: Optional[Scope] = None
+
+    def same(self, other: "Target") -> bool:
+        """The same callable with the same bindings (by the expressions that bound them)."""
+        return (
+            self.func is other.func
+            and self.app is other.app
+            and len(self.bound) == len(other.bound)
+            and all(_same_passed(a, b) for a, b in zip(self.bound, other.bound))
+            and len(self.keywords) == len(other.keywords)
+            and all(k1 == k2 and _same_passed(a, b) for (k1, a), (k2, b) in zip(self.keywords, other.keywords))
+        )
+
+
+def _same_passed(a: Passed, b: Passed) -> bool:
+    if a.expr is None or b.expr is None:
+        return a.expr is None and b.expr is None and a.receiver is b.receiver
+    return a.expr is b.expr
+
+
+class _Instance(NamedTuple):
+    cls: ClassInfo
+
+
+class _Class(NamedTuple):
+    cls: ClassInfo
+
+
+class CallTargets:
+    """Call targets of one module (see the module docstring)."""
+
+    def __init__(self, index: ModuleIndex, finder: TransformFinder):
+        self.index = index
+        self.finder = finder
+        self.classes = finder.classes
+        self._targets: Dict[int, Optional[Target]] = {}
+        self._values: Dict[Tuple[int, int, bool], object] = {}
+        self._active: set = set()
+        self._by_site: Optional[Dict[int, Application]] = None
+        self._callers: Optional[Dict[int, List[Tuple[cst.Call, Scope, Target]]]] = None
+        self._app_callers: Optional[Dict[int, List[Tuple[cst.Call, Scope, Target]]]] = None
+        self._plain_callers: Optional[Dict[int, List[Tuple[cst.Call, Scope, Target]]]] = None
+        self._outside_writes: Optional[set] = None
+        self._overridden: Dict[Tuple[int, str], bool] = {}
+        self._scope_of_call: Optional[Dict[int, Scope]] = None
+        self._mentions: Optional[Dict[Tuple[int, str], int]] = None
+
+    # -- the API -------------------------------------------------------------------------
+    def target(self, call: cst.Call, scope: Scope) -> Optional[Target]:
+        """The function ``call`` (written in ``scope``) reaches, or None when not provable."""
+        self._build()
+        key = id(call)
+        if key not in self._targets:
+            self._targets[key] = None
+            self._targets[key] = self._call_target(call, scope, params=True)
+        return self._targets[key]
+
+    def bind(self, t: Target, call: cst.Call, scope: Scope) -> Optional[Dict[str, Passed]]:
+        """{parameter name: what lands there} for ``call`` reaching ``t``; parameters left at
+        their defaults are absent.  None when a star argument makes the binding unknown."""
+        if any(a.star for a in call.args):
+            return None
+        # a jitted callable takes the parameters its transform leaves (``self`` of a bound
+        # method and a partial's arguments are already bound)
+        names = t.app.jit_positional() if t.app is not None else [p.name.value for p in t.func.positional_params()]
+        out: Dict[str, Passed] = {}
+        for i, b in enumerate(t.bound):
+            if i < len(names):
+                out[names[i]] = b
+        i = len(t.bound)
+        kwonly = {p.name.value for p in t.func.params.kwonly_params}
+        for a in call.args:
+            if a.keyword is None:
+                if i >= len(names):
+                    return None  # into ``*args``
+                out[names[i]] = Passed(a.value, scope, call)
+                i += 1
+            else:
+                k = a.keyword.value
+                if k not in names and k not in kwonly:
+                    return None  # into ``**kwargs``
+                out[k] = Passed(a.value, scope, call)
+        for k, b in t.keywords:
+            out.setdefault(k, b)
+        return out
+
+    def callers(self, func: FuncInfo) -> List[Tuple[cst.Call, Scope, Target]]:
+        """Every call of the module that reaches ``func`` (not through its jit: see
+        :meth:`app_callers`), with the target each reaches it as."""
+        self._build()
+        return self._callers.get(id(func.node), [])
+
+    def app_callers(self, app: Application) -> List[Tuple[cst.Call, Scope, Target]]:
+        """Every call of the module that reaches the jitted callable ``app``."""
+        self._build()
+        return self._app_callers.get(id(app), [])
+
+    def origins(self, expr, scope: Scope, call: Optional[cst.Call], depth: int = 0) -> Optional[List[Passed]]:
+        """Where the value of ``expr`` comes from when it is a parameter of the (host)
+        function ``scope`` belongs to, received as is: what every call of that function
+        passes for it (:meth:`param_origins`).  ``[Passed(expr, scope, call)]`` when ``expr``
+        is not such a parameter; None when not known."""
+        f = self._forwarder_param(expr, scope)
+        if f is None:
+            return [Passed(expr, scope, call)]
+        return self.param_origins(f, expr.value, depth)
+
+    def param_origins(self, f: FuncInfo, name: str, depth: int = 0) -> Optional[List[Passed]]:
+        """What every call of the host function ``f`` passes for its parameter ``name``,
+        followed the same way through up to a few forwarders (``def run(x, cfg): return
+        step(x, cfg)``).  None when the function's calls are not all visible (it is also
+        used as a value), or one does not pass it (a default, ``*args``)."""
+        if depth >= MAX_FORWARDS:
+            return None
+        sites = self.callers(f)
+        if not sites or not self._all_calls_resolved(f):
+            return None
+        out: List[Passed] = []
+        for c, s, t in sites:
+            b = self.bind(t, c, s)
+            if b is None or name not in b:
+                return None
+            p = b[name]
+            if p.expr is None:
+                return None  # the receiver: an object, not an argument
+            up = self.origins(p.expr, p.scope, p.call, depth + 1) if p.call is not None else [p]
+            if up is None:
+                return None
+            out.extend(up)
+        return out
+
+    def mentions(self, owner: Scope, name: str) -> int:
+        """How many times the variable ``name`` of ``owner`` is written as a name in the
+        module (counted once for all)."""
+        if self._mentions is None:
+            self._mentions = {}
+            _NameMentions(self.index, self._mentions).walk(self.index.module_scope.node)
+        return self._mentions.get((id(owner), name), 0)
+
+    def _all_calls_resolved(self, f: FuncInfo) -> bool:
+        """For a method: every ``<obj>.<name>(...)`` of the module reaches some known
+        function, so that no call of an unknown receiver may be one of its calls too.  For a
+        plain function: its name is written only where it is defined and where it is called
+        (passed as a callback or aliased, it has calls nobody sees)."""
+        if not f.is_method:
+            direct = [c for c, _s, _t in self.callers(f) if isinstance(c.func, cst.Name) and c.func.value == f.name]
+            return len(direct) == len(self.callers(f)) and self.mentions(f.scope, f.name) == len(direct) + 1
+        if f.name.startswith("__"):
+            return True
+        key = ("resolved", f.name)
+        known = self._overridden.get(key)
+        if known is None:
+            known = all(self.target(call, scope) is not None for call, scope in self.index.calls_of("." + f.name))
+            self._overridden[key] = known
+        return known
+
+    # -- forwarders ----------------------------------------------------------------------
+    def _forwarder_param(self, expr, scope: Scope) -> Optional[FuncInfo]:
+        """The host function whose parameter ``expr`` is (bound only as the parameter)."""
+        if not isinstance(expr, cst.Name) or scope.kind != "function" or scope.func is None:
+            return None
+        f = scope.func
+        if f.is_lambda or self.finder.is_traced_def(f) or self._in_traced(scope):
+            return None
+        binds = scope.bindings.get(expr.value, ())
+        if len(binds) != 1 or binds[0].kind != "param" or expr.value in scope.globals or expr.value in scope.nonlocals:
+            return None
+        positional = f.positional_params()
+        if f.is_method and positional and positional[0].name.value == expr.value:
+            return None  # ``self``
+        if not any(p.name.value == expr.value for p in positional + list(f.params.kwonly_params)):
+            return None  # ``*args`` / ``**kwargs``
+        return f
+
+    def _in_traced(self, s: Optional[Scope]) -> bool:
+        while s is not None:
+            if s.kind == "function" and s.func is not None and self.finder.is_traced_def(s.func):
+                return True
+            s = s.parent
+        return False
+
+    # -- the callers table ---------------------------------------------------------------
+    def _build(self) -> None:
+        if self._callers is not None:
+            return
+        # First without callables passed as parameters (they need the callers of their
+        # function), then with them, the first table answering those questions.
+        self._plain_callers = self._table(params=False)
+        callers: Dict[int, List] = {}
+        app_callers: Dict[int, List] = {}
+        for call, scope, _order in self.index.calls:
+            t = self._call_target(call, scope, params=True)
+            self._targets[id(call)] = t
+            if t is None:
+                continue
+            if t.app is not None:
+                app_callers.setdefault(id(t.app), []).append((call, scope, t))
+            else:
+                callers.setdefault(id(t.func.node), []).append((call, scope, t))
+        self._callers = callers
+        self._app_callers = app_callers
+
+    def _table(self, params: bool) -> Dict[int, List]:
+        out: Dict[int, List] = {}
+        for call, scope, _order in self.index.calls:
+            t = self._call_target(call, scope, params=params)
+            if t is not None and t.app is None:
+                out.setdefault(id(t.func.node), []).append((call, scope, t))
+        return out
+
+    # -- resolution ----------------------------------------------------------------------
+    def _call_target(self, call: cst.Call, scope: Scope, params: bool) -> Optional[Target]:
+        v = self._value(call.func, scope, 0, params)
+        if isinstance(v, Target):
+            return v
+        if isinstance(v, _Instance):
+            f = self._method(v.cls, "__call__", exact=True)
+            ok = f is not None and f.is_method and not f.is_lambda and _undecorated(f)
+            return Target(f, None, (Passed(None, None, None, v.cls),)) if ok else None
+        if isinstance(v, _Class):
+            if any("__new__" in c.body_scope.defs for c in self.classes.mro(v.cls)) or _decorated_class(v.cls):
+                return None  # ``__new__`` or a class decorator: what is built, and how, is not read
+            f = self._method(v.cls, "__init__", exact=True)
+            ok = f is not None and f.is_method and not f.is_lambda and _undecorated(f)
+            return Target(f, None, (Passed(None, None, None, v.cls),)) if ok else None
+        return None
+
+    def _value(self, expr, scope: Scope, depth: int, params: bool):
+        """What a callee expression holds: a Target, an _Instance, a _Class, or None."""
+        if depth > MAX_DEPTH:
+            return None
+        key = (id(expr), id(scope), params)
+        if key in self._values:
+            return self._values[key]
+        if key in self._active:
+            return None
+        self._active.add(key)
+        try:
+            v = self._value_of(expr, scope, depth, params)
+        finally:
+            self._active.discard(key)
+        self._values[key] = v
+        return v
+
+    def _value_of(self, expr, scope: Scope, depth: int, params: bool):
+        if isinstance(expr, cst.Lambda):
+            f = self.index.func_by_node.get(id(expr))
+            return Target(f) if f is not None else None
+        if isinstance(expr, cst.Name):
+            return self._name(expr.value, scope, depth, params)
+        if isinstance(expr, cst.Attribute):
+            return self._attribute(expr, scope, depth, params)
+        if isinstance(expr, cst.Call):
+            app = self._app_at(expr)
+            if app is not None:
+                return self._jitted(app)
+            if resolve(expr.func, scope) in PARTIAL:
+                return self._partial(expr, scope, depth, params)
+            callee = self._value(expr.func, scope, depth + 1, params)
+            if isinstance(callee, _Class):
+                return _Instance(callee.cls)
+            if isinstance(callee, Target) and callee.app is None and not callee.bound and not callee.keywords:
+                return self._returned(callee.func, depth, params)
+            return None
+        return None
+
+    def _name(self, name: str, scope: Scope, depth: int, params: bool):
+        owner = scope.lookup_scope(name)
+        if owner is None or name in owner.imports:
+            return None
+        alias = self.finder.aliases.get((id(owner), name))
+        if alias is not None:
+            return self._jitted(alias) if not alias.linen_apply else None
+        binds = owner.bindings.get(name, ())
+        if name in owner.classes:
+            return _Class(owner.classes[name]) if all(b.kind == "class" for b in binds) and len(binds) == 1 else None
+        f = owner.defs.get(name)
+        if f is not None:
+            if len(binds) != 1 or binds[0].kind != "def":
+                return None  # the def's name is rebound
+            decorated = [a for a in self.finder.by_func.get(id(f.node), ()) if isinstance(a.site, cst.Decorator)]
+            if decorated:
+                return self._jitted(decorated[0]) if len(decorated) == 1 and decorated[0].transform.cached else None
+            return Target(f) if _undecorated(f) else None
+        if len(binds) != 1 or name in owner.globals or name in owner.nonlocals:
+            return None
+        b = binds[0]
+        if b.order is None:
+            return None  # written from another function
+        if b.kind == "assign" and b.value is not None:
+            return self._value(b.value, owner, depth + 1, params)
+        if b.kind == "param" and params and owner.kind == "function":
+            return self._parameter_callable(name, owner, depth)
+        return None
+
+    def _parameter_callable(self, name: str, scope: Scope, depth: int) -> Optional[Target]:
+        """A parameter called as a function: the callable every visible call binds to it."""
+        f = self._forwarder_param(cst.Name(name), scope)
+        if f is None or self._plain_callers is None:
+            return None
+        sites = self._plain_callers.get(id(f.node), [])
+        if not sites:
+            return None
+        passed = []
+        for call, s, t in sites:
+            b = self.bind(t, call, s)
+            if b is None or name not in b:
+                return None
+            passed.append((b[name].expr, b[name].scope))
+        return self._agreed(passed, depth, False)
+
+    def _agreed(self, values, depth: int, params: bool) -> Optional[Target]:
+        """The callable every (expression, scope) of ``values`` is, when each is one and they
+        are all the same; None when one is unknown (or missing) or two differ."""
+        found: Optional[Target] = None
+        for expr, scope in values:
+            if expr is None:
+                return None
+            v = self._value(expr, scope, depth + 1, params)
+            if not isinstance(v, Target):
+                return None
+            if found is None:
+                found = v
+            elif not found.same(v):
+                return None
+        return found
+
+    def _attribute(self, expr: cst.Attribute, scope: Scope, depth: int, params: bool):
+        attr = expr.attr.value
+        base = expr.value
+        cls = None
+        exact = True
+        if isinstance(base, cst.Name):
+            owner = scope.lookup_scope(base.value)
+            f = owner.func if owner is not None and owner.kind == "function" else None
+            binds = owner.bindings.get(base.value, ()) if owner is not None else ()
+            if (
+                f is not None
+                and f.is_method
+                and f.positional_params()
+                and f.positional_params()[0].name.value == base.value
+                and len(binds) == 1
+                and binds[0].kind == "param"
+                and not _is_classmethod(f)
+            ):
+                cls, exact = f.cls, False  # ``self``: the class or a subclass
+        if cls is None and _is_super(base, scope):
+            # ``super().__init__(...)`` in a method of C: the next class after C that defines it
+            here = scope.enclosing_class()
+            mro = self.classes.mro(here) if here is not None else []
+            for c in mro[1:]:
+                m = c.body_scope.defs.get(attr)
+                if m is not None:
+                    if not m.is_method or _is_classmethod(m) or isinstance(m.node, cst.Lambda) or not _undecorated(m):
+                        return None
+                    return Target(m, None, (Passed(None, None, None, here),))
+            return None
+        if cls is None:
+            v = self._value(base, scope, depth + 1, params)
+            if isinstance(v, _Instance):
+                cls = v.cls
+            elif isinstance(v, _Class):
+                m = self._method(v.cls, attr, exact=True)
+                if m is not None and not m.is_method and _undecorated(m):
+                    return Target(m)  # a staticmethod through the class
+                return None
+            else:
+                return None
+        m = self._method(cls, attr, exact)
+        if m is not None:
+            if _is_classmethod(m) or isinstance(m.node, cst.Lambda) or not _undecorated(m):
+                return None
+            if not m.is_method:
+                return Target(m)  # a staticmethod
+            decorated = [a for a in self.finder.by_func.get(id(m.node), ()) if isinstance(a.site, cst.Decorator)]
+            if decorated:
+                return None  # a jitted method: its own call sites are read with its transform
+            return Target(m, None, (Passed(None, None, None, cls),))
+        if not exact and self._overridden_attr(cls, attr):
+            return None
+        return self._stored(cls, attr, depth, params)
+
+    def _stored(self, cls: ClassInfo, attr: str, depth: int, params: bool):
+        """``self.attr`` that every method of the class sets to one callable, never written
+        from outside the class."""
+        if attr in self.outside_writes():
+            return None
+        writes = self.finder.receivers.attribute_values(cls, attr)
+        if not writes:
+            return None
+        return self._agreed(writes, depth, params)
+
+    def outside_writes(self) -> set:
+        """Attribute names written from code that is not a method of the object's class
+        (``runner._step = other``): such an attribute is not read from ``__init__`` alone."""
+        if self._outside_writes is None:
+            out = set()
+            for w in self.index.attribute_writes:
+                s = w.scope
+                f = s.func if s.kind == "function" else None
+                positional = f.positional_params() if f is not None and f.is_method else []
+                if not positional or positional[0].name.value != w.name:
+                    out.add(w.attr)
+            self._outside_writes = out
+        return self._outside_writes
+
+    def _method(self, cls: ClassInfo, name: str, exact: bool) -> Optional[FuncInfo]:
+        m = self.classes.member(cls, name)
+        if m is None or (not exact and self._overridden_attr(cls, name)):
+            return None
+        return m
+
+    def _overridden_attr(self, cls: ClassInfo, name: str) -> bool:
+        """A subclass of the module defines ``name`` again (``self.name`` may reach it)."""
+        key = (id(cls), name)
+        known = self._overridden.get(key)
+        if known is None:
+            known = any(
+                c is not cls and cls in self.classes.mro(c) and name in c.body_scope.defs for c in self.index.classes
+            )
+            self._overridden[key] = known
+        return known
+
+    def _partial(self, call: cst.Call, scope: Scope, depth: int, params: bool) -> Optional[Target]:
+        args = call.args
+        if not args or args[0].keyword is not None or args[0].star or any(a.star for a in args[1:]):
+            return None
+        inner = self._value(args[0].value, scope, depth + 1, params)
+        if not isinstance(inner, Target):
+            return None
+        bound = list(inner.bound)
+        keywords = list(inner.keywords)
+        for a in args[1:]:
+            if a.keyword is None:
+                if keywords:
+                    return None  # positional after keywords: the order is not followed
+                bound.append(Passed(a.value, scope, None))
+            else:
+                keywords.append((a.keyword.value, Passed(a.value, scope, None)))
+        return Target(inner.func, inner.app, tuple(bound), tuple(keywords), inner.closure)
+
+    def _returned(self, f: FuncInfo, depth: int, params: bool) -> Optional[Target]:
+        """What a factory returns, when every ``return`` gives the same callable."""
+        if f.is_lambda or f.body_scope is None or self.finder.is_traced_def(f):
+            return None
+        found = None
+        for r in _returns_of(f.node):
+            if r is None:
+                return None
+            v = self._value(r, f.body_scope, depth + 1, params)
+            if not isinstance(v, Target):
+                return None
+            if found is None:
+                found = v
+            elif not found.same(v):
+                return None
+        if found is None:
+            return None
+        if found.func.scope is f.body_scope:
+            found = found._replace(closure=f.body_scope)  # an inner def: it captures the factory's locals
+        return found
+
+    # -- jitted callables ----------------------------------------------------------------
+    def _app_at(self, call: cst.Call) -> Optional[Application]:
+        by_site = self._by_site
+        if by_site is None:
+            by_site = self._by_site = {}
+            for app in self.finder.applications:
+                if isinstance(app.site, cst.Call) and app.transform.cached:
+                    by_site.setdefault(id(app.site), []).append(app)
+        apps = by_site.get(id(call))
+        return apps[0] if apps and len(apps) == 1 else None
+
+    def _jitted(self, app: Application) -> Optional[Target]:
+        if not app.transform.cached or app.linen_apply:
+            return None
+        return Target(app.func, app)
+
+
+def _is_super(expr, scope: Scope) -> bool:
+    """``super()`` (or ``super(Cls, self)``) in a method, the builtin not shadowed."""
+    return (
+        isinstance(expr, cst.Call)
+        and isinstance(expr.func, cst.Name)
+        and expr.func.value == "super"
+        and scope.lookup_scope("super") is None
+        and scope.enclosing_class() is not None
+    )
+
+
+def _decorated_class(cls: ClassInfo) -> bool:
+    """A class decorator (``@dataclass``, ``@struct.dataclass``) may write ``__init__``."""
+    return bool(cls.node.decorators)
+
+
+def _is_classmethod(f: FuncInfo) -> bool:
+    if f.is_lambda:
+        return False
+    for d in f.node.decorators:
+        if isinstance(d.decorator, cst.Name) and d.decorator.value == "classmethod":
+            return True
+    return False
+
+
+class _NameMentions(FastVisitor):
+    """How many times each variable is written as a name, its definition, its calls and any
+    other use: (id of the scope that owns it, name) -> count.  Attribute names (``obj.run``)
+    are no variable's."""
+
+    def __init__(self, index: ModuleIndex, out: Dict[Tuple[int, str], int]):
+        self.index = index
+        self.out = out
+        self.scope = index.module_scope
+
+    def _count(self, name: str) -> None:
+        owner = self.scope.lookup_scope(name)
+        key = (id(owner), name)
+        self.out[key] = self.out.get(key, 0) + 1
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self._count(node.value)
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        self.walk(node.value)
+        return False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self._count(node.name.value)
+        for d in node.decorators:
+            self.walk(d)
+        info = self.index.func_by_node.get(id(node))
+        outer = self.scope
+        if info is not None and info.body_scope is not None:
+            self.scope = info.body_scope
+        self.walk(node.params)
+        self.walk(node.body)
+        self.scope = outer
+        return False

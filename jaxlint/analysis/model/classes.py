@@ -1,0 +1,455 @@
+"""The class model: methods with inheritance, and which fields of a pytree class are leaves
+(tracers under a trace) and which are static metadata (Python values), decided by how the
+class is declared.
+
+* ``typing.NamedTuple``: every field is a leaf.
+* ``flax.struct.dataclass`` / ``PyTreeNode``, ``chex.dataclass``, ``jax_dataclasses``,
+  ``jax.tree_util.register_dataclass``: fields are leaves, except ``field(pytree_node=False)``,
+  ``static_field()``, ``Static[...]``, ``meta_fields=[...]``.
+* ``equinox.Module``: fields are leaves, except ``eqx.field(static=True)`` / ``static_field()``.
+* ``register_pytree_node_class`` / ``register_pytree_node(Cls, flatten, ...)``: the attributes
+  ``tree_flatten`` returns as children are leaves, those in its aux data are static.
+* ``ClassVar`` annotations and plain class attributes are class attributes: Python values.
+
+A class the model cannot place (a plain class, a base class from another library) answers
+``None``: the rules stay silent on its fields.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Set, Tuple
+
+import libcst as cst
+
+from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, ModuleIndex, Scope, dotted_name
+from jaxlint.analysis.syntax.nodes import string_value
+from jaxlint.analysis.model.names import resolve
+
+LEAF = "leaf"
+STATIC_FIELD = "static"
+
+NAMED_TUPLE_BASES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
+EQUINOX_BASES = frozenset({"equinox.Module"})
+FLAX_STRUCT_BASES = frozenset({"flax.struct.PyTreeNode"})
+DATACLASS_PYTREE_DECORATORS = frozenset(
+    {
+        "flax.struct.dataclass",
+        "chex.dataclass",
+        "chex.mappable_dataclass",
+        "jax_dataclasses.pytree_dataclass",
+        "jax.tree_util.register_dataclass",
+        "tjax.dataclass",
+    }
+)
+CUSTOM_PYTREE_DECORATORS = frozenset({"jax.tree_util.register_pytree_node_class", "jax.tree_util.register_pytree_with_keys_class"})
+STATIC_PYTREE_DECORATORS = frozenset({"jax.tree_util.register_static"})
+REGISTER_CALLS = frozenset({"jax.tree_util.register_dataclass", "jax.tree_util.register_pytree_node", "jax.tree_util.register_pytree_with_keys"})
+# Calls that declare a dataclass field; their keywords say whether it is static.
+FIELD_FUNCS = frozenset({"field", "static_field", "dataclass_field"})
+STATIC_ANNOTATIONS = frozenset({"jax_dataclasses.Static", "Static"})
+CLASSVAR = frozenset({"typing.ClassVar", "ClassVar"})
+
+
+def qualified(expr, scope: Scope) -> str:
+    """An expression's resolved dotted name (``flax.struct.dataclass``), else its spelling."""
+    if isinstance(expr, cst.Call):
+        expr = expr.func
+    return resolve(expr, scope) or dotted_name(expr) or ""
+
+
+def decorator_names(node, scope: Scope) -> Set[str]:
+    out = set()
+    for d in getattr(node, "decorators", ()):
+        dec = d.decorator
+        q = qualified(dec, scope)
+        if q in ("functools.partial", "partial") and isinstance(dec, cst.Call) and dec.args:
+            q = qualified(dec.args[0].value, scope)
+        out.add(q)
+    return out
+
+
+def is_property(func: FuncInfo) -> bool:
+    names = decorator_names(func.node, func.scope)
+    return any(n == "property" or n.endswith("cached_property") for n in names)
+
+
+def is_classmethod(func: FuncInfo) -> bool:
+    return "classmethod" in decorator_names(func.node, func.scope)
+
+
+class ClassModel:
+    """The classes of one module: inheritance, members and the pytree field model (computed
+    on demand, memoised)."""
+
+    def __init__(self, index: Optional[ModuleIndex]):
+        self.index = index
+        self._mro: Dict[int, List[ClassInfo]] = {}
+        self._kind: Dict[int, Optional[str]] = {}
+        self._fields: Dict[int, Dict[str, str]] = {}
+        self._registrations: Optional[Dict[str, cst.Call]] = None
+        # id(module scope) -> the ClassModel of another module whose classes this module's
+        # analysis is given (the cross-module phase): their registrations are read there
+        self.delegates: Dict[int, "ClassModel"] = {}
+
+    def _owner(self, cls: ClassInfo) -> "ClassModel":
+        """The class model of the module ``cls`` is defined in."""
+        if not self.delegates:
+            return self
+        s = cls.scope
+        while s.parent is not None:
+            s = s.parent
+        return self.delegates.get(id(s), self)
+
+    # -- inheritance ---------------------------------------------------------------
+    def bases(self, cls: ClassInfo) -> List[ClassInfo]:
+        out = []
+        for b in cls.bases:
+            if isinstance(b, cst.Name):
+                owner = cls.scope.lookup_scope(b.value)
+                c = owner.classes.get(b.value) if owner is not None else None
+                if c is not None and c is not cls:
+                    out.append(c)
+        return out
+
+    def mro(self, cls: ClassInfo) -> List[ClassInfo]:
+        r = self._mro.get(id(cls))
+        if r is None:
+            r, todo = [], [cls]
+            while todo and len(r) < 32:
+                c = todo.pop(0)
+                if c not in r:
+                    r.append(c)
+                    todo.extend(self.bases(c))
+            self._mro[id(cls)] = r
+        return r
+
+    def imported_base(self, cls: ClassInfo) -> Optional[str]:
+        """The qualified name (as imported) of the one base class, along the module's MRO of
+        ``cls``, that is not a class of the module; None when there is none or several (then
+        which one defines a member cannot be told here)."""
+        found = []
+        for c in self.mro(cls):
+            local = self.bases(c)
+            for b in c.bases:
+                if isinstance(b, cst.Name) and any(x.name == b.value for x in local):
+                    continue
+                q = resolve(b, c.scope)
+                if q is None:
+                    return None  # a base the module computes: nothing to look up
+                if q not in found:
+                    found.append(q)
+        return found[0] if len(found) == 1 else None
+
+    def member(self, cls: ClassInfo, name: str) -> Optional[FuncInfo]:
+        """The function ``name`` of the class or its bases in the module."""
+        for c in self.mro(cls):
+            f = c.body_scope.defs.get(name)
+            if f is not None:
+                return f
+        return None
+
+    # -- the pytree field model -------------------------------------------------------
+    def registrations(self) -> Dict[str, cst.Call]:
+        """``register_dataclass(Cls, ...)`` / ``register_pytree_node(Cls, ...)`` calls, by class name."""
+        if self._registrations is None:
+            regs: Dict[str, cst.Call] = {}
+            for call, scope, _ in self.index.calls if self.index is not None else ():
+                if not call.args or not isinstance(call.args[0].value, cst.Name):
+                    continue
+                if qualified(call.func, scope) in REGISTER_CALLS:
+                    regs[call.args[0].value.value] = call
+            self._registrations = regs
+        return self._registrations
+
+    def pytree_kind(self, cls: ClassInfo) -> Optional[str]:
+        """How the class is a pytree: 'namedtuple', 'dataclass', 'equinox', 'custom', 'static'; None."""
+        owner = self._owner(cls)
+        if owner is not self:
+            return owner.pytree_kind(cls)
+        key = id(cls)
+        if key in self._kind:
+            return self._kind[key]
+        kind = None
+        for c in self.mro(cls):
+            decos = decorator_names(c.node, c.scope)
+            bases = {qualified(b, c.scope) for b in c.bases}
+            if decos & STATIC_PYTREE_DECORATORS:
+                kind = "static"
+            elif bases & NAMED_TUPLE_BASES:
+                kind = "namedtuple"
+            elif bases & EQUINOX_BASES:
+                kind = "equinox"
+            elif decos & DATACLASS_PYTREE_DECORATORS or bases & FLAX_STRUCT_BASES:
+                kind = "dataclass"
+            elif decos & CUSTOM_PYTREE_DECORATORS:
+                kind = "custom"
+            elif c.name in self.registrations():
+                call = self.registrations()[c.name]
+                kind = "dataclass" if qualified(call.func, c.scope).endswith("register_dataclass") else "custom"
+            if kind is not None:
+                break
+        self._kind[key] = kind
+        return kind
+
+    def is_linen_module(self, cls: ClassInfo) -> bool:
+        """A ``flax.linen.Module`` subclass: ``model.apply(variables, *inputs)`` runs its
+        ``__call__`` (or the ``method=`` it names)."""
+        return any({qualified(b, c.scope) for b in c.bases} & LINEN_MODULE_BASES for c in self.mro(cls))
+
+    def is_nnx_module(self, cls: ClassInfo) -> bool:
+        """A ``flax.nnx.Module`` subclass: a pytree of its Variables and arrays."""
+        return any({qualified(b, c.scope) for b in c.bases} & NNX_MODULE_BASES for c in self.mro(cls))
+
+    def field_kind(self, cls: ClassInfo, attr: str) -> Optional[str]:
+        """LEAF / STATIC_FIELD for an attribute of an instance of ``cls``; None if unknown."""
+        owner = self._owner(cls)
+        if owner is not self:
+            return owner.field_kind(cls, attr)
+        fields = self._fields.get(id(cls))
+        if fields is None:
+            fields = self._fields[id(cls)] = {}
+            kind = self.pytree_kind(cls)
+            if kind is not None:
+                for c in reversed(self.mro(cls)):
+                    fields.update(self._declared_fields(c, kind))
+        return fields.get(attr)
+
+    def _declared_fields(self, cls: ClassInfo, kind: str) -> Dict[str, str]:
+        out: Dict[str, str] = {}
+        if kind == "static":
+            return {name: STATIC_FIELD for name in self._annotated(cls)}
+        for st in cls.node.body.body:
+            if not isinstance(st, cst.SimpleStatementLine):
+                continue
+            for small in st.body:
+                if isinstance(small, cst.Assign):
+                    # a class attribute without an annotation is not a field: a Python value
+                    for t in small.targets:
+                        if isinstance(t.target, cst.Name):
+                            out[t.target.value] = STATIC_FIELD
+                if not isinstance(small, cst.AnnAssign) or not isinstance(small.target, cst.Name):
+                    continue
+                name = small.target.value
+                ann = small.annotation.annotation
+                head = ann.value if isinstance(ann, cst.Subscript) else ann
+                hq = qualified(head, cls.scope)
+                if hq in CLASSVAR:
+                    out[name] = STATIC_FIELD
+                elif kind == "namedtuple":
+                    out[name] = LEAF
+                elif kind == "custom":
+                    continue  # decided by tree_flatten below
+                elif hq in STATIC_ANNOTATIONS or _static_field_call(small.value, cls.scope):
+                    out[name] = STATIC_FIELD
+                else:
+                    out[name] = LEAF
+        if kind == "dataclass" and cls.name in self.registrations():
+            call = self.registrations()[cls.name]
+            for a in call.args:
+                if a.keyword is not None and a.keyword.value in ("data_fields", "meta_fields"):
+                    for name in _string_list(a.value):
+                        out[name] = LEAF if a.keyword.value == "data_fields" else STATIC_FIELD
+        for d in cls.node.decorators:
+            dec = d.decorator
+            if isinstance(dec, cst.Call):  # partial(register_dataclass, meta_fields=[...]) and alike
+                for a in dec.args:
+                    if a.keyword is not None and a.keyword.value in ("data_fields", "meta_fields"):
+                        for name in _string_list(a.value):
+                            out[name] = LEAF if a.keyword.value == "data_fields" else STATIC_FIELD
+        if kind == "custom":
+            out.update(self._flattened(cls))
+        return out
+
+    def _annotated(self, cls: ClassInfo) -> List[str]:
+        out = []
+        for st in cls.node.body.body:
+            if isinstance(st, cst.SimpleStatementLine):
+                for small in st.body:
+                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                        out.append(small.target.value)
+        return out
+
+    def _flattened(self, cls: ClassInfo) -> Dict[str, str]:
+        """Children and aux data of ``tree_flatten``: ``return (self.a, self.b), (self.n,)``."""
+        out: Dict[str, str] = {}
+        for name, kind, _node in self.flatten_parts(cls):
+            out.setdefault(name, kind)
+        return out
+
+    def flatten_parts(self, cls: ClassInfo) -> List[Tuple[str, str, cst.CSTNode]]:
+        """(attribute, LEAF or STATIC_FIELD, the ``self.attr`` expression) for each attribute the
+        class's flatten function returns, children first; [] when it cannot be read."""
+        owner = self._owner(cls)
+        if owner is not self:
+            return owner.flatten_parts(cls)
+        out: List[Tuple[str, str, cst.CSTNode]] = []
+        flatten = cls.body_scope.defs.get("tree_flatten")
+        if flatten is None and cls.name in self.registrations():
+            call = self.registrations()[cls.name]
+            if len(call.args) > 1 and isinstance(call.args[1].value, cst.Name):
+                flatten = cls.scope.lookup_def(call.args[1].value.value)
+        if flatten is None or flatten.is_lambda:
+            return out
+        params = flatten.positional_params()
+        if not params:
+            return out
+        me = params[0].name.value
+        local_attrs: Dict[str, List[cst.Attribute]] = {}
+        for st in flatten.node.body.body:
+            if not isinstance(st, cst.SimpleStatementLine):
+                continue
+            for small in st.body:
+                if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+                    local_attrs[small.targets[0].target.value] = _self_attr_nodes(small.value, me)
+                if isinstance(small, cst.Return) and isinstance(small.value, cst.Tuple) and len(small.value.elements) == 2:
+                    children, aux = (el.value for el in small.value.elements)
+                    for part, kind in ((children, LEAF), (aux, STATIC_FIELD)):
+                        nodes = local_attrs.get(part.value, []) if isinstance(part, cst.Name) else _self_attr_nodes(part, me)
+                        out.extend((n.attr.value, kind, n) for n in nodes)
+        return out
+
+    def metadata_declarations(self, cls: ClassInfo) -> Dict[str, cst.CSTNode]:
+        """The static metadata fields of a pytree class (those JAX compares as part of the
+        treedef), each with where it is declared: the field's annotated assignment, the
+        ``meta_fields`` string, or the ``self.attr`` in the aux data of its flatten function.
+        Class attributes and ``ClassVar`` are not fields and are left out."""
+        kind = self.pytree_kind(cls)
+        out: Dict[str, cst.CSTNode] = {}
+        if kind not in ("dataclass", "equinox", "custom"):
+            return out
+        for c in reversed(self.mro(cls)):
+            if kind == "custom":
+                for name, part_kind, node in self.flatten_parts(c):
+                    if part_kind == STATIC_FIELD:
+                        out.setdefault(name, node)
+                continue
+            for name, node in self.annotated_fields(c).items():
+                if self.field_kind(cls, name) == STATIC_FIELD and not _is_classvar(node, c.scope):
+                    out[name] = node
+            for call in self._meta_field_calls(c):
+                for a in call.args:
+                    if a.keyword is not None and a.keyword.value == "meta_fields" and isinstance(a.value, (cst.List, cst.Tuple)):
+                        for el in a.value.elements:
+                            name = string_value(el.value)
+                            if name is not None and name not in out:
+                                out[name] = el.value
+        return out
+
+    def _meta_field_calls(self, cls: ClassInfo) -> List[cst.Call]:
+        calls = [d.decorator for d in cls.node.decorators if isinstance(d.decorator, cst.Call)]
+        reg = self.registrations().get(cls.name)
+        if reg is not None:
+            calls.append(reg)
+        return calls
+
+    def annotated_fields(self, cls: ClassInfo) -> Dict[str, cst.AnnAssign]:
+        out: Dict[str, cst.AnnAssign] = {}
+        for st in cls.node.body.body:
+            if isinstance(st, cst.SimpleStatementLine):
+                for small in st.body:
+                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                        out[small.target.value] = small
+        return out
+
+    def field_names(self, cls: ClassInfo) -> List[str]:
+        """The declared fields in constructor order (bases first), ``ClassVar`` excluded."""
+        out: List[str] = []
+        for c in reversed(self.mro(cls)):
+            for st in c.node.body.body:
+                if not isinstance(st, cst.SimpleStatementLine):
+                    continue
+                for small in st.body:
+                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                        ann = small.annotation.annotation
+                        head = ann.value if isinstance(ann, cst.Subscript) else ann
+                        if qualified(head, c.scope) not in CLASSVAR and small.target.value not in out:
+                            out.append(small.target.value)
+        return out
+
+    def has_own_init(self, cls: ClassInfo) -> bool:
+        return any("__init__" in c.body_scope.defs or "__new__" in c.body_scope.defs for c in self.mro(cls))
+
+    def field_class(self, cls: ClassInfo, attr: str) -> Optional[ClassInfo]:
+        """The module class a field is annotated with (``params: Params``), if any."""
+        for c in self.mro(cls):
+            for st in c.node.body.body:
+                if not isinstance(st, cst.SimpleStatementLine):
+                    continue
+                for small in st.body:
+                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.target.value == attr:
+                        return annotation_class(small.annotation.annotation, c.scope)
+        return None
+
+
+LINEN_MODULE_BASES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
+NNX_MODULE_BASES = frozenset({"flax.nnx.Module", "flax.nnx.module.Module"})
+
+
+def class_named(scope: Scope, name: str) -> Optional[ClassInfo]:
+    """The class ``name`` means in ``scope``: the innermost enclosing scope that defines or
+    binds the name decides (a rebinding hides an outer class)."""
+    s = scope
+    while s is not None:
+        if name in s.classes:
+            return s.classes[name]
+        if name in s.bindings or name in s.defs:
+            return None
+        s = s.parent
+    return None
+
+
+def annotation_class(e, scope: Scope) -> Optional[ClassInfo]:
+    """The module class an annotation names (``TrainState``, ``"TrainState"``), if any."""
+    if isinstance(e, cst.SimpleString):
+        text = string_value(e)
+        if text is None or not text.isidentifier():
+            return None
+        e = cst.Name(text)
+    if isinstance(e, cst.Name):
+        owner = scope.lookup_scope(e.value)
+        if owner is not None:
+            return owner.classes.get(e.value)
+    return None
+
+
+def _static_field_call(value, scope: Scope) -> bool:
+    if not isinstance(value, cst.Call):
+        return False
+    q = qualified(value.func, scope)
+    last = q.rsplit(".", 1)[-1]
+    if last == "static_field":
+        return True
+    if last not in FIELD_FUNCS:
+        return False
+    for a in value.args:
+        if a.keyword is None:
+            continue
+        k, v = a.keyword.value, a.value
+        if k == "pytree_node" and isinstance(v, cst.Name) and v.value == "False":
+            return True
+        if k == "static" and isinstance(v, cst.Name) and v.value == "True":
+            return True
+        if k == "metadata" and isinstance(v, cst.Dict):
+            for el in v.elements:
+                if isinstance(el, cst.DictElement) and string_value(el.key) in ("static", "pytree_node"):
+                    if string_value(el.key) == "static" or isinstance(el.value, cst.Name) and el.value.value == "False":
+                        return True
+    return False
+
+
+def _string_list(e) -> List[str]:
+    if isinstance(e, (cst.List, cst.Tuple)):
+        return [s for s in (string_value(el.value) for el in e.elements) if s is not None]
+    return []
+
+
+def _self_attr_nodes(e, me: str) -> List[cst.Attribute]:
+    """``(self.a, self.b)`` / ``[self.a]`` / ``self.a`` -> the ``self.a``, ``self.b`` nodes."""
+    items = [el.value for el in e.elements] if isinstance(e, (cst.Tuple, cst.List)) else [e]
+    return [it for it in items if isinstance(it, cst.Attribute) and isinstance(it.value, cst.Name) and it.value.value == me]
+
+
+def _is_classvar(decl: cst.AnnAssign, scope: Scope) -> bool:
+    ann = decl.annotation.annotation
+    head = ann.value if isinstance(ann, cst.Subscript) else ann
+    return qualified(head, scope) in CLASSVAR

@@ -1,0 +1,49 @@
+"""Names through the module's imports: the one resolver every part of the analysis asks.
+
+``import jax as jx; jx.jit`` and ``from jax import jit`` both resolve to ``jax.jit``; the many
+import paths of one API (``jax._src.api.jit``, ``flax.experimental.nnx``) are mapped to the name
+the tables use.  A local name that shadows an import resolves to None: it is not the API.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from jaxlint.analysis.syntax.scopes import Scope, dotted_name
+
+# ``functools.partial``: what binds arguments ahead of a call, wherever it comes from
+PARTIAL = frozenset({"functools.partial"})
+
+
+def normalise(qual: Optional[str]) -> Optional[str]:
+    """Map the many import paths of one API to a canonical name."""
+    if qual is None:
+        return None
+    if qual.startswith("jax.experimental.jax2tf"):
+        return qual
+    for old, new in (
+        ("jax._src.api.", "jax."),
+        ("jax._src.core.", "jax.core."),
+        ("jax.api.", "jax."),
+        ("jax._src.lax.control_flow.", "jax.lax."),
+        ("jax._src.lax.lax.", "jax.lax."),
+        ("jax.numpy.lax.", "jax.lax."),
+        ("jax.tree_util.", "jax.tree_util."),
+        ("jax.experimental.pallas.tpu.", "jax.experimental.pallas."),
+        ("flax.experimental.nnx.", "flax.nnx."),
+    ):
+        if qual.startswith(old):
+            return new + qual[len(old) :]
+    return qual
+
+
+def resolve(expr, scope: Scope) -> Optional[str]:
+    """The qualified name an expression refers to through the module's imports."""
+    name = dotted_name(expr)
+    if name is None:
+        return None
+    head, _, rest = name.partition(".")
+    q = scope.resolve_import(head)
+    if q is None:
+        return None
+    return normalise(q + ("." + rest if rest else ""))

@@ -1,0 +1,289 @@
+"""What an object is an instance of, read from how it was built.
+
+``obj.method`` handed to ``jax.jit`` is a method of a class of the module only when ``obj`` can be
+traced back to that class:
+
+* ``obj = Cls(...)`` (every assignment of the name builds the same class);
+* ``Cls(...).method`` directly;
+* ``self`` (or whatever the first parameter of a method is called);
+* an attribute set in a method of the class (``self.model = Model(...)`` in ``__init__``) or
+  declared with an annotation in the class body (``model: Model``);
+* a parameter annotated with the class (``def train(model: Model)``).
+
+Anything else has no receiver: the analysis then says nothing about the call (unknown, never
+traced).  Classes of other libraries are kept by their qualified name (``flax.nnx.Dropout``)
+together with the call that built them, for rules that know those classes.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Tuple
+
+import libcst as cst
+
+from jaxlint.analysis.model.classes import ClassModel, annotation_class, is_classmethod
+from jaxlint.analysis.syntax.scopes import ClassInfo, Scope
+from jaxlint.analysis.syntax.nodes import STARRED, argument_for
+from jaxlint.analysis.model.names import resolve
+
+_MAX_DEPTH = 6
+
+
+class Receiver:
+    """An object's class: one of the module (``cls``) or an imported one (``external``, its
+    qualified name), and the call that built it when a single one did (with the scope that
+    call is in)."""
+
+    __slots__ = ("cls", "external", "built", "scope")
+
+    def __init__(
+        self,
+        cls: Optional[ClassInfo] = None,
+        external: Optional[str] = None,
+        built: Optional[cst.Call] = None,
+        scope: Optional[Scope] = None,
+    ):
+        self.cls = cls
+        self.external = external
+        self.built = built
+        self.scope = scope
+
+    def same_class(self, other: "Receiver") -> bool:
+        return self.cls is other.cls and self.external == other.external
+
+
+def _agreed(found: List[Optional[Receiver]]) -> Optional[Receiver]:
+    """The one class every way of building the value agrees on, else None."""
+    if not found or any(r is None for r in found):
+        return None
+    first = found[0]
+    if not all(first.same_class(r) for r in found[1:]):
+        return None
+    if len(found) == 1:
+        return first
+    return Receiver(first.cls, first.external, None)
+
+
+class _SelfAttributeWrites:
+    """``<me>.attr = value`` statements of one method body.  Only statements are visited (the
+    bodies of ``if``, loops, ``with``, ``try``), never expressions: a write is a statement."""
+
+    def __init__(self, me: str):
+        self.me = me
+        self.writes: List[Tuple[str, Optional[cst.BaseExpression]]] = []
+
+    def _target(self, target, value) -> None:
+        if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == self.me:
+            self.writes.append((target.attr.value, value))
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for el in target.elements:
+                self._target(el.value, None)  # unpacked: the value of each element is not read
+
+    def block(self, suite) -> None:
+        for st in getattr(suite, "body", ()):
+            self.statement(st)
+
+    def statement(self, st) -> None:
+        if isinstance(st, cst.SimpleStatementLine):
+            for small in st.body:
+                if isinstance(small, cst.Assign):
+                    for t in small.targets:
+                        self._target(t.target, small.value if len(small.targets) == 1 else None)
+                elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
+                    self._target(small.target, small.value if isinstance(small, cst.AnnAssign) else None)
+            return
+        if isinstance(st, (cst.FunctionDef, cst.ClassDef)):
+            return  # a nested function's ``self`` is its own business
+        if isinstance(st, cst.If):
+            self.block(st.body)
+            if isinstance(st.orelse, cst.If):
+                self.statement(st.orelse)
+            elif st.orelse is not None:
+                self.block(st.orelse.body)
+            return
+        body = getattr(st, "body", None)
+        if isinstance(body, cst.BaseSuite):
+            self.block(body)
+        for part in ("orelse", "finalbody"):
+            sub = getattr(st, part, None)
+            if sub is not None:
+                self.block(sub.body)
+        for h in getattr(st, "handlers", ()):
+            self.block(h.body)
+        for case in getattr(st, "cases", ()):
+            self.block(case.body)
+
+
+class ReceiverModel:
+    """Receivers of the module's expressions, memoised per class attribute."""
+
+    def __init__(self, classes: ClassModel):
+        self.classes = classes
+        # id(class) -> attribute -> [(value or None, scope of the method that writes it)]
+        self._writes: Dict[int, Dict[str, List[Tuple[Optional[cst.BaseExpression], Scope]]]] = {}
+        self._attributes: Dict[Tuple[int, str], Optional[Receiver]] = {}
+        # the module's call targets (set by the transform finder): what reaches a method
+        self.call_targets = None
+
+    def receiver_of(self, expr, scope: Scope, depth: int = 0) -> Optional[Receiver]:
+        """The class ``expr`` is an instance of, as far as the module shows it."""
+        if depth > _MAX_DEPTH:
+            return None
+        if isinstance(expr, cst.Call):
+            return self._built_by(expr, scope)
+        if isinstance(expr, cst.Name):
+            return self._name(expr.value, scope, depth)
+        if isinstance(expr, cst.Attribute):
+            base = self.receiver_of(expr.value, scope, depth + 1)
+            if base is None or base.cls is None:
+                return None
+            return self.attribute_receiver(base.cls, expr.attr.value, depth + 1)
+        return None
+
+    def _built_by(self, call: cst.Call, scope: Scope) -> Optional[Receiver]:
+        func = call.func
+        if isinstance(func, cst.Name):
+            owner = scope.lookup_scope(func.value)
+            if owner is not None:
+                cls = owner.classes.get(func.value)
+                if cls is not None:
+                    if any(b.kind != "class" for b in owner.bindings.get(func.value, ())):
+                        return None  # the class name is rebound: cannot tell what is called
+                    return Receiver(cls, None, call, scope)
+                if func.value in owner.defs:
+                    return None  # a function of the module: what it returns is not read here
+        q = resolve(func, scope)
+        if q is not None:
+            return Receiver(None, q, call, scope)
+        return None
+
+    def _name(self, name: str, scope: Scope, depth: int) -> Optional[Receiver]:
+        owner = scope.lookup_scope(name)
+        if owner is None or name in owner.classes or name in owner.defs or name in owner.imports:
+            return None
+        binds = owner.bindings.get(name, ())
+        if not binds:
+            return None
+        func = owner.func if owner.kind == "function" else None
+        found: List[Optional[Receiver]] = []
+        for b in binds:
+            if b.kind == "param" and func is not None:
+                found.append(self._parameter(func, name, depth))
+            elif b.kind == "assign" and b.value is not None:
+                found.append(self.receiver_of(b.value, owner, depth + 1))
+            else:
+                return None  # a loop variable, a with-target, a write from elsewhere: unknown
+        return _agreed(found)
+
+    def _parameter(self, func, name: str, depth: int = 0) -> Optional[Receiver]:
+        positional = func.positional_params()
+        if func.is_method and positional and positional[0].name.value == name:
+            if is_classmethod(func):
+                return None  # ``cls``: the class itself, not an instance of it
+            return Receiver(func.cls)
+        for p in positional + list(func.params.kwonly_params):
+            if p.name.value == name and p.annotation is not None:
+                ann = p.annotation.annotation
+                cls = annotation_class(ann, func.scope)
+                if cls is not None:
+                    return Receiver(cls)
+                q = resolve(ann, func.scope)  # ``rngs: nnx.Rngs``: a class of another library
+                return Receiver(None, q) if q is not None else None
+        if not any(p.name.value == name for p in positional) or depth >= _MAX_DEPTH:
+            return None
+        if func.is_method:
+            return self._passed_to_method(func, name, depth)
+        return self._passed_by_callers(func, name, depth)
+
+    def _passed_to_method(self, func, name: str, depth: int) -> Optional[Receiver]:
+        """An unannotated parameter of a method (``__init__``'s ``config``, ``fit``'s
+        ``batch``): the class of what every call reaching it passes, through instances,
+        bound methods and ``super().__init__``, when they agree."""
+        targets = self.call_targets
+        if targets is None or func.body_scope is None:
+            return None
+        me = cst.Name(name)
+        origins = targets.origins(me, func.body_scope, None)
+        if origins is None or any(p.expr is me for p in origins):
+            return None  # not followed (a traced method's parameter)
+        found: List[Optional[Receiver]] = []
+        for p in origins:
+            if p.expr is None or p.scope is None:
+                return None
+            found.append(self.receiver_of(p.expr, p.scope, depth + 1))
+        return _agreed(found)
+
+    def _passed_by_callers(self, func, name: str, depth: int) -> Optional[Receiver]:
+        """An unannotated parameter of a plain function: the class of what every call of the
+        function in the module passes for it (``top_p(params, state)`` after ``state =
+        State(...)``), when they all agree."""
+        index = self.classes.index
+        if index is None:
+            return None
+        names = [p.name.value for p in func.positional_params()]
+        found: List[Optional[Receiver]] = []
+        for call, scope in index.calls_of(func.name):
+            if scope.lookup_def(func.name) is not func:
+                continue
+            arg = argument_for(call, names, name)
+            if arg is STARRED:
+                return None
+            if arg is not None:
+                found.append(self.receiver_of(arg.value, scope, depth + 1))
+        return _agreed(found)
+
+    def attribute_receiver(self, cls: ClassInfo, attr: str, depth: int = 0) -> Optional[Receiver]:
+        """The class of ``instance.attr`` for an instance of ``cls``: from the class body's
+        annotation, or from what the methods assign to it (all of them must agree)."""
+        key = (id(cls), attr)
+        if key in self._attributes:
+            return self._attributes[key]
+        self._attributes[key] = None  # a cycle (``self.a = self.a``) answers unknown
+        result = self._attribute_receiver(cls, attr, depth)
+        self._attributes[key] = result
+        return result
+
+    def _attribute_receiver(self, cls: ClassInfo, attr: str, depth: int) -> Optional[Receiver]:
+        for c in self.classes.mro(cls):
+            if self.classes.member(c, attr) is not None:
+                return None  # a method or property, not an instance attribute
+            declared = _class_body_annotation(c, attr)
+            if declared is not None:
+                found = annotation_class(declared, c.scope)
+                return Receiver(found) if found is not None else None
+        found: List[Optional[Receiver]] = []
+        for c in self.classes.mro(cls):
+            for value, scope in self._attribute_writes(c).get(attr, ()):
+                found.append(self.receiver_of(value, scope, depth + 1) if value is not None else None)
+        return _agreed(found)
+
+    def attribute_values(self, cls: ClassInfo, attr: str) -> List[Tuple[Optional[cst.BaseExpression], Scope]]:
+        """What the methods of ``cls`` (and its bases) assign to ``self.attr``: (value, scope)
+        pairs, the value None where it cannot be read (``self.a, self.b = pair``)."""
+        return [w for c in self.classes.mro(cls) for w in self._attribute_writes(c).get(attr, ())]
+
+    def _attribute_writes(self, cls: ClassInfo) -> Dict[str, List[Tuple[Optional[cst.BaseExpression], Scope]]]:
+        writes = self._writes.get(id(cls))
+        if writes is None:
+            writes = {}
+            for f in cls.body_scope.defs.values():
+                positional = f.positional_params()
+                if not f.is_method or not positional or f.body_scope is None:
+                    continue
+                v = _SelfAttributeWrites(positional[0].name.value)
+                v.block(f.node.body)
+                for attr, value in v.writes:
+                    writes.setdefault(attr, []).append((value, f.body_scope))
+            self._writes[id(cls)] = writes
+        return writes
+
+
+def _class_body_annotation(cls: ClassInfo, attr: str):
+    for st in cls.node.body.body:
+        if isinstance(st, cst.SimpleStatementLine):
+            for small in st.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.target.value == attr:
+                    return small.annotation.annotation
+    return None
+
+

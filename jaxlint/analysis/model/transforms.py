@@ -1,0 +1,816 @@
+"""Which functions JAX traces with abstract values, by what, and with which static parameters.
+
+JAX APIs are recognised by the import they resolve to, never by spelling: ``import jax as jx;
+@jx.jit``, ``from jax import jit as J``, ``@partial(jax.jit, static_argnames=...)`` and
+``g = jax.jit(f)`` all name the same transform.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
+
+import libcst as cst
+
+from jaxlint.analysis.model.call_targets import CallTargets
+from jaxlint.analysis.model.classes import ClassModel, is_classmethod, is_property
+from jaxlint.analysis.model.names import PARTIAL, resolve
+from jaxlint.analysis.model.receivers import ReceiverModel
+from jaxlint.analysis.syntax.scopes import FuncInfo, ModuleIndex, Scope
+from jaxlint.analysis.syntax.functions import _returns_of, _undecorated
+from jaxlint.analysis.syntax.nodes import arguments_by_position
+
+
+class Transform:
+    """What a JAX API does to the function it is given."""
+
+    __slots__ = (
+        "label",
+        "cached",
+        "fn_args",
+        "statics",
+        "in_axes",
+        "filtered",
+        "opaque_attrs",
+        "effects",
+        "refs",
+        "arity",
+        "differentiated",
+        "stages",
+        "branch",
+    )
+
+    def __init__(
+        self,
+        label: str,
+        fn_args: Sequence[Tuple[int, str]] = ((0, "fun"),),
+        cached: bool = False,
+        statics: bool = False,
+        in_axes: bool = False,
+        filtered: bool = False,
+        opaque_attrs: bool = False,
+        effects: bool = True,
+        refs: bool = False,
+        arity=None,
+        differentiated: bool = False,
+        stages: bool = True,
+        branch: bool = False,
+    ):
+        self.label = label  # "jitted", "vmapped", "lax.scan body", ...
+        self.fn_args = tuple(fn_args)  # (position, keyword) of the function arguments
+        self.cached = cached  # the trace is cached and replayed: values read are frozen
+        self.statics = statics  # accepts static_argnums / static_argnames
+        self.in_axes = in_axes  # in_axes=None leaves an argument a plain Python value
+        self.filtered = filtered  # equinox filter_*: only array arguments are traced
+        self.opaque_attrs = opaque_attrs  # attributes of arguments may be static (nnx modules)
+        # Side effects are a bug only where the function is meant to run per call; eval_shape
+        # and make_jaxpr are asked for exactly one trace.
+        self.effects = effects
+        self.refs = refs  # arguments are mutable Refs (Pallas kernels)
+        # How many positional arguments the primitive passes to the function, from the number
+        # of positional arguments of the primitive's call (None: the caller decides).  Further
+        # parameters keep their defaults: Python values.
+        self.arity = arity
+        # jax.grad and friends alone: the differentiated arguments are JVP tracers with concrete
+        # primal values.  Python control flow and int()/float() work on them; only NumPy's
+        # __array__ conversion fails (TracerArrayConversionError).
+        self.differentiated = differentiated
+        # The function is traced to a jaxpr ("staged out"): every JAX operation in it gives a
+        # tracer, even on concrete inputs (``jnp.sum(GLOBAL)``).  vmap and grad alone evaluate
+        # operations on concrete values eagerly, and so does associative_scan (plain Python
+        # over slices of its operands).
+        self.stages = stages
+        # lax.cond / lax.switch: the function runs once per call of the primitive, not per
+        # iteration of a loop
+        self.branch = branch
+
+    @property
+    def runs_per_call(self) -> bool:
+        """The function runs as Python on every call: the trace is neither cached nor staged
+        (``vmap``, ``grad`` alone), so an effect in it happens once per call, as written."""
+        return not self.cached and not self.stages
+
+
+_JIT = Transform("jitted", cached=True, statics=True)
+_PMAP = Transform("pmapped", cached=True, statics=True, in_axes=True)
+_VMAP = Transform("vmapped", in_axes=True, stages=False)
+_REMAT = Transform("checkpointed", statics=True)
+_SHAPE = Transform("eval_shape-traced", effects=False)
+_FILTER_SHAPE = Transform("eval_shape-traced", effects=False, filtered=True)
+_JAXPR = Transform("make_jaxpr-traced", statics=True, effects=False)
+_SCAN = Transform("lax.scan body", ((0, "f"),), arity=lambda n: 2)
+_FORI = Transform("lax.fori_loop body", ((2, "body_fun"),), arity=lambda n: 2)
+_WHILE = Transform("lax.while_loop function", ((0, "cond_fun"), (1, "body_fun")), arity=lambda n: 1)
+_COND = Transform("lax.cond branch", ((1, "true_fun"), (2, "false_fun")), arity=lambda n: max(n - 3, 0), branch=True)
+_SWITCH = Transform("lax.switch branch", ((1, "branches"),), arity=lambda n: max(n - 2, 0), branch=True)
+_MAP = Transform("lax.map function", ((0, "f"),), arity=lambda n: 1)
+# Primitives that run the function they are given at most once per call (a loop body runs
+# once per iteration).
+BRANCHES = (_COND, _SWITCH)
+_ASSOC = Transform("lax.associative_scan function", ((0, "fn"),), arity=lambda n: 2, stages=False)
+_PALLAS = Transform("Pallas kernel", ((0, "kernel"),), refs=True)
+_FILTER_JIT = Transform("filter-jitted", cached=True, filtered=True)
+# filter_vmap(in_axes=...): an array given the axis None is handed through untouched, a
+# concrete array inside (checked with equinox 0.13.8)
+_FILTER_VMAP = Transform("filter-vmapped", filtered=True, in_axes=True, stages=False)
+_NNX_JIT = Transform("nnx-jitted", cached=True, statics=True, opaque_attrs=True)
+_GRAD = Transform("differentiated", effects=False, differentiated=True, stages=False)
+_NNX_VMAP = Transform("nnx-vmapped", in_axes=True, opaque_attrs=True, stages=False)
+
+TRANSFORMS: Dict[str, Transform] = {
+    "jax.jit": _JIT,
+    "jax.pjit": _JIT,
+    "jax.experimental.pjit.pjit": _JIT,
+    "flax.linen.jit": _JIT,
+    "jax.pmap": _PMAP,
+    "jax.vmap": _VMAP,
+    "jax.checkpoint": _REMAT,
+    "jax.remat": _REMAT,
+    "jax.ad_checkpoint.checkpoint": _REMAT,
+    "jax.ad_checkpoint.remat": _REMAT,
+    "jax.eval_shape": _SHAPE,
+    "jax.make_jaxpr": _JAXPR,
+    "jax.lax.scan": _SCAN,
+    "jax.lax.fori_loop": _FORI,
+    "jax.lax.while_loop": _WHILE,
+    "jax.lax.cond": _COND,
+    "jax.lax.switch": _SWITCH,
+    "jax.lax.map": _MAP,
+    "jax.lax.associative_scan": _ASSOC,
+    "jax.experimental.pallas.pallas_call": _PALLAS,
+    "equinox.filter_jit": _FILTER_JIT,
+    "equinox.filter_pmap": _FILTER_JIT,
+    "equinox.filter_vmap": _FILTER_VMAP,
+    "equinox.filter_eval_shape": _FILTER_SHAPE,
+    "equinox.filter_checkpoint": _REMAT,
+    "flax.nnx.jit": _NNX_JIT,
+    "flax.nnx.vmap": _NNX_VMAP,
+    "flax.nnx.remat": _REMAT,
+    "flax.nnx.scan": _SCAN,
+    "flax.nnx.cond": _COND,
+    "flax.nnx.switch": _SWITCH,
+    "flax.nnx.fori_loop": _FORI,
+    "flax.nnx.while_loop": _WHILE,
+    "haiku.scan": _SCAN,
+    "haiku.fori_loop": _FORI,
+    "haiku.while_loop": _WHILE,
+    "haiku.cond": _COND,
+    "haiku.switch": _SWITCH,
+    "haiku.map": _MAP,
+    "haiku.vmap": _VMAP,
+    "haiku.remat": _REMAT,
+    "jax.grad": _GRAD,
+    "jax.value_and_grad": _GRAD,
+    "jax.jacfwd": _GRAD,
+    "jax.jacrev": _GRAD,
+    "jax.jacobian": _GRAD,
+    "jax.hessian": _GRAD,
+}
+
+# Wrappers that hand their arguments on unchanged.  ``jax.grad`` and friends evaluate with
+# concrete primal values, so Python control flow in the wrapped function works *unless*
+# something around them traces (``jax.jit(jax.grad(f))``).
+PASS_THROUGH: FrozenSet[str] = frozenset(
+    {
+        "jax.grad",
+        "jax.value_and_grad",
+        "jax.jacfwd",
+        "jax.jacrev",
+        "jax.jacobian",
+        "jax.hessian",
+        "jax.custom_jvp",
+        "jax.custom_vjp",
+        "jax.custom_gradient",
+        "jax.named_call",
+        "jax.closure_convert",
+        # shard_map called eagerly runs its body on concrete per-shard values (ShardMapTracer);
+        # under jit it is traced like everything else.
+        "jax.shard_map",
+        "jax.experimental.shard_map.shard_map",
+        "equinox.filter_grad",
+        "equinox.filter_value_and_grad",
+        "equinox.filter_custom_jvp",
+        "equinox.filter_custom_vjp",
+        "functools.wraps",
+        "functools.lru_cache",
+        "functools.cache",
+    }
+)
+
+
+class StaticSpec:
+    """Parsed static_argnums / static_argnames of one application of a transform."""
+
+    __slots__ = ("nums", "names", "nodes", "opaque")
+
+    def __init__(self):
+        self.nums: List[Tuple[int, cst.CSTNode]] = []
+        self.names: List[Tuple[str, cst.CSTNode]] = []
+        self.nodes: List[cst.CSTNode] = []
+        self.opaque = False  # the spec is not a literal: we cannot know what is static
+
+
+def _int_value(node) -> Optional[int]:
+    if isinstance(node, cst.Integer):
+        try:
+            return int(node.value, 0)
+        except ValueError:
+            return None
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        v = _int_value(node.expression)
+        return -v if v is not None else None
+    return None
+
+
+def _str_value(node) -> Optional[str]:
+    if isinstance(node, cst.SimpleString):
+        try:
+            v = node.evaluated_value
+        except Exception:  # noqa: BLE001 - odd literals are simply not understood
+            return None
+        return v if isinstance(v, str) else None
+    return None
+
+
+def parse_statics(args: Sequence[cst.Arg], spec: StaticSpec) -> None:
+    for a in args:
+        if a.keyword is None:
+            continue
+        kw = a.keyword.value
+        if kw in ("static_argnums", "static_broadcasted_argnums"):
+            _parse_seq(a.value, _int_value, spec.nums, spec)
+        elif kw == "static_argnames":
+            _parse_seq(a.value, _str_value, spec.names, spec)
+
+
+def _parse_seq(value, conv, out, spec: StaticSpec) -> None:
+    spec.nodes.append(value)
+    if isinstance(value, (cst.Tuple, cst.List, cst.Set)):
+        for el in value.elements:
+            v = conv(el.value)
+            if v is None:
+                spec.opaque = True
+            else:
+                out.append((v, el.value))
+        return
+    if isinstance(value, cst.Name) and value.value == "None":
+        return
+    v = conv(value)
+    if v is None:
+        spec.opaque = True
+    else:
+        out.append((v, value))
+
+
+
+def positional(call: cst.Call) -> List[cst.BaseExpression]:
+    out = []
+    for a in call.args:
+        if a.keyword is not None:
+            break
+        if a.star:
+            break
+        out.append(a.value)
+    return out
+
+
+class Application:
+    """One way a function is traced: ``@jax.jit`` on it, ``lax.scan(it, ...)``, ..."""
+
+    __slots__ = (
+        "func",
+        "transform",
+        "statics",
+        "site",
+        "site_scope",
+        "bound_self",
+        "bound_pos",
+        "bound_kw",
+        "unbatched",
+        "opaque_axes",
+        "nargs",
+        "bound_set",
+        "bound_false",
+        "argnums",
+        "receiver_cls",
+        "stages",
+        "linen_apply",
+        "fresh_per_call",
+    )
+
+    def __init__(self, func: FuncInfo, transform: Transform, site, site_scope: Scope):
+        self.func = func
+        self.transform = transform
+        # Some transform of this application stages the function (``@jax.jit`` stacked on
+        # ``@jax.vmap`` does, though the vmap is the one recorded).
+        self.stages = transform.stages
+        self.statics = StaticSpec()
+        self.site = site  # the decorator or call that applies the transform
+        self.site_scope = site_scope
+        # A lax.cond/switch branch made anew on every call of the host function around it
+        # (a lambda or a local def there): JAX traces it again on every call, so an effect in
+        # it happens once per call, as written.
+        self.fresh_per_call = False
+        # jax.grad(f, argnums=...): the differentiated positions; None when they cannot be read
+        self.argnums: Optional[Tuple[int, ...]] = (0,)
+        self.bound_self = False  # jax.jit(self.method): self is a concrete Python object
+        self.bound_pos = 0  # partial(f, a, b): the first parameters are bound
+        self.bound_kw: FrozenSet[str] = frozenset()
+        self.unbatched: FrozenSet[int] = frozenset()  # vmap in_axes=None positions
+        self.opaque_axes = False
+        self.nargs: Optional[int] = None  # positional arguments the function receives, if known
+        self.bound_set: FrozenSet[str] = frozenset()
+        self.bound_false: FrozenSet[str] = frozenset()
+        # The class of the object a bound method belongs to (``jax.jit(model.apply)`` with
+        # ``model = Model(...)``): a subclass of the method's own class, or that class.
+        self.receiver_cls = None
+        # ``jax.jit(model.apply)`` of a linen module: ``func`` is the module's ``__call__``, and
+        # the callable takes the variables first, ahead of ``__call__``'s own parameters.
+        self.linen_apply = False
+
+    @property
+    def skipped(self) -> int:
+        """Leading positional parameters the transformed callable does not take: those bound by
+        functools.partial, and ``self`` of a bound method (``jax.jit(self.step)``)."""
+        return self.bound_pos + (1 if self.bound_self and self.func.is_method else 0)
+
+    def jit_positional(self) -> List[str]:
+        """Positional parameter names as the transform sees them (what static_argnums index)."""
+        own = [p.name.value for p in self.func.positional_params()][self.skipped :]
+        return ["variables"] + own if self.linen_apply else own
+
+
+def arguments_by_parameter(app: Application, call: cst.Call, pos: List[str]) -> Iterator[Tuple[cst.Arg, Optional[str]]]:
+    """(argument, the parameter it lands on, or None) for a call of the jitted callable, up to
+    the first ``*args``/``**kwargs``; ``pos``: the callable's positional parameters
+    (``app.jit_positional()``)."""
+    # self.method(...) of a decorated method: self is bound, the arguments start after it
+    start = 1 if isinstance(call.func, cst.Attribute) and app.func.is_method and not app.bound_self else 0
+    return arguments_by_position(call, pos, start)
+
+
+def literal_binding(value, scope: Optional[Scope]):
+    """The literal a name stands for (``AXES = (0, None)`` at module level, bound once and
+    never rebound from a function), or the expression itself."""
+    if not isinstance(value, cst.Name) or value.value == "None" or scope is None:
+        return value
+    owner = scope.lookup_scope(value.value)
+    if owner is None or value.value in owner.imports:
+        return value
+    binds = owner.bindings.get(value.value, ())
+    if len(binds) != 1 or binds[0].kind != "assign" or binds[0].order is None:
+        return value
+    bound = binds[0].value
+    if isinstance(bound, (cst.Tuple, cst.Integer)) or isinstance(bound, cst.Name) and bound.value == "None":
+        return bound
+    return value
+
+
+def _parse_in_axes(call_or_args, app: Application, pos_index: int = 1) -> None:
+    """``in_axes`` given by keyword, or positionally at ``pos_index`` among the arguments
+    (1 in ``vmap(f, in_axes)``; 0 in ``partial(vmap, in_axes)``), or through a name bound
+    once to a literal."""
+    value = None
+    for a in call_or_args:
+        if a.keyword is not None and a.keyword.value == "in_axes":
+            value = a.value
+    if value is None:
+        # positional in_axes: vmap(f, in_axes, out_axes)
+        pos = [a for a in call_or_args if a.keyword is None]
+        if len(pos) > pos_index:
+            value = pos[pos_index].value
+    if value is None:
+        return
+    value = literal_binding(value, app.site_scope)
+    if isinstance(value, (cst.Tuple, cst.List)):
+        none_pos = set()
+        for i, el in enumerate(value.elements):
+            v = el.value
+            if isinstance(v, cst.Name) and v.value == "None":
+                none_pos.add(i)
+            elif isinstance(v, cst.Integer) or (
+                isinstance(v, cst.UnaryOperation) and isinstance(v.expression, cst.Integer)
+            ):
+                continue
+            else:
+                app.opaque_axes = True
+        app.unbatched = frozenset(none_pos)
+    elif isinstance(value, cst.Name) and value.value == "None":
+        app.opaque_axes = True
+    elif not isinstance(value, (cst.Integer, cst.UnaryOperation)):
+        app.opaque_axes = True
+
+
+def _not_none_keywords(args) -> FrozenSet[str]:
+    return frozenset(
+        a.keyword.value
+        for a in args
+        if a.keyword is not None and not (isinstance(a.value, cst.Name) and a.value.value == "None")
+    )
+
+
+def _parse_argnums(args) -> Optional[Tuple[int, ...]]:
+    """``argnums=1`` / ``argnums=(0, 2)`` of jax.grad and friends (the second positional
+    argument too); None when it is not a literal."""
+    node = None
+    for i, a in enumerate(args):
+        if a.keyword is not None and a.keyword.value == "argnums" or a.keyword is None and i == 0:
+            node = a.value
+    if node is None:
+        return (0,)
+    items = [el.value for el in node.elements] if isinstance(node, (cst.Tuple, cst.List)) else [node]
+    out = []
+    for it in items:
+        if not isinstance(it, cst.Integer):
+            return None
+        out.append(int(it.value))
+    return tuple(out)
+
+
+def _false_keywords(args) -> FrozenSet[str]:
+    """Keywords bound to the literal False (``partial(f, numpy_resid=False)``): known flags."""
+    return frozenset(a.keyword.value for a in args if a.keyword is not None and isinstance(a.value, cst.Name) and a.value.value == "False")
+
+
+class FnRef:
+    """A function value as the analysis sees it: which def, and what is already bound."""
+
+    __slots__ = ("func", "bound_self", "bound_pos", "bound_kw", "bound_set", "bound_false", "jit", "receiver_cls", "stages")
+
+    def __init__(self, func: FuncInfo):
+        self.func = func
+        self.bound_self = False
+        self.bound_pos = 0
+        self.bound_kw: FrozenSet[str] = frozenset()
+        self.bound_set: FrozenSet[str] = frozenset()  # bound keywords whose value is not None
+        self.bound_false: FrozenSet[str] = frozenset()  # bound keywords whose value is False
+        self.jit: Optional[Application] = None
+        self.receiver_cls = None  # a bound method: the class of the object it is bound to
+        self.stages = False  # wrapped by a staging transform where it was built (``jax.jit(g)``)
+
+    def copy(self) -> "FnRef":
+        out = FnRef(self.func)
+        for slot in FnRef.__slots__[1:]:
+            setattr(out, slot, getattr(self, slot))
+        return out
+
+
+class TransformFinder:
+    """Finds every traced entry point of a module."""
+
+    def __init__(self, index: ModuleIndex, extra_jit: FrozenSet[str] = frozenset()):
+        self.index = index
+        self.extra_jit = extra_jit
+        self.applications: List[Application] = []
+        self.by_func: Dict[int, List[Application]] = {}
+        # (scope id, name) -> Application, for ``g = jax.jit(f)``
+        self.aliases: Dict[Tuple[int, str], Application] = {}
+        self._bound_values: Dict[int, Dict[int, List[str]]] = {}
+        self._classes = None
+        self._receivers = None
+        self._call_targets = None
+        self._find()
+
+    @property
+    def classes(self):
+        """The module's class model (inheritance, pytree fields), built on first use."""
+        if self._classes is None:
+            self._classes = ClassModel(self.index)
+        return self._classes
+
+    @property
+    def receivers(self):
+        """What objects are instances of (``obj = Cls(...)``, ``self.model = Model(...)``)."""
+        if self._receivers is None:
+            self._receivers = ReceiverModel(self.classes)
+            self._receivers.call_targets = self.call_targets
+        return self._receivers
+
+    @property
+    def call_targets(self):
+        """The function each call reaches, through any kind of callable (built on first use)."""
+        if self._call_targets is None:
+            self._call_targets = CallTargets(self.index, self)
+            self.receivers.call_targets = self._call_targets
+        return self._call_targets
+
+    # -- recognising transforms -------------------------------------------------
+    def transform_of(self, expr, scope: Scope) -> Optional[Tuple[Transform, List[cst.Arg]]]:
+        """``jax.jit`` / ``partial(jax.jit, k=v)`` / ``eqx.filter_jit(donate=...)``."""
+        q = resolve(expr, scope)
+        if q is not None:
+            t = TRANSFORMS.get(q)
+            if t is None and q in self.extra_jit:
+                t = _JIT
+            if t is not None:
+                return t, []
+            return None
+        if isinstance(expr, cst.Call):
+            fq = resolve(expr.func, scope)
+            if fq in PARTIAL and expr.args and expr.args[0].keyword is None:
+                inner = self.transform_of(expr.args[0].value, scope)
+                if inner is not None:
+                    return inner[0], list(expr.args[1:])
+            elif fq is not None:
+                t = TRANSFORMS.get(fq) or (_JIT if fq in self.extra_jit else None)
+                # ``@eqx.filter_jit(donate="all")`` / ``@nnx.jit(static_argnums=1)`` style
+                if t is not None and not any(a.keyword is None for a in expr.args[:1]):
+                    return t, list(expr.args)
+        return None
+
+    # -- resolving function arguments -----------------------------------------
+    def resolve_fn(self, expr, scope: Scope, depth: int = 0) -> Optional[FnRef]:
+        if depth > 6:
+            return None
+        idx = self.index
+        if isinstance(expr, cst.Lambda):
+            f = idx.func_by_node.get(id(expr))
+            return FnRef(f) if f is not None else None
+        if isinstance(expr, cst.Name):
+            f = scope.lookup_def(expr.value)
+            owner = scope.lookup_scope(expr.value)
+            if f is not None:
+                ref = FnRef(f)
+                # ``f = functools.partial(f, k=v)`` after the def: the name now has k bound.
+                for b in owner.bindings.get(expr.value, ()) if owner is not None else ():
+                    v = b.value
+                    if (
+                        b.kind == "assign"
+                        and isinstance(v, cst.Call)
+                        and resolve(v.func, owner) in PARTIAL
+                        and v.args
+                        and isinstance(v.args[0].value, cst.Name)
+                        and v.args[0].value.value == expr.value
+                    ):
+                        ref.bound_pos += sum(1 for a in v.args[1:] if a.keyword is None)
+                        ref.bound_kw = ref.bound_kw | {a.keyword.value for a in v.args[1:] if a.keyword is not None}
+                        ref.bound_set = ref.bound_set | _not_none_keywords(v.args[1:])
+                        ref.bound_false = ref.bound_false | _false_keywords(v.args[1:])
+                return ref
+            if owner is not None:
+                alias = self.aliases.get((id(owner), expr.value))
+                if alias is not None and alias.linen_apply:
+                    return None  # its arguments do not line up with ``__call__``'s parameters
+                if alias is not None:
+                    r = FnRef(alias.func)
+                    r.bound_self = alias.bound_self
+                    r.receiver_cls = alias.receiver_cls
+                    r.bound_pos = alias.bound_pos
+                    r.bound_kw = alias.bound_kw
+                    r.bound_set = alias.bound_set
+                    r.bound_false = alias.bound_false
+                    r.jit = alias
+                    return r
+                binds = owner.bindings.get(expr.value, ())
+                if len(binds) == 1 and binds[0].value is not None and binds[0].kind == "assign":
+                    return self.resolve_fn(binds[0].value, owner, depth + 1)
+            return None
+        if isinstance(expr, cst.Attribute):
+            return self._bound_method(expr, scope)
+        if isinstance(expr, cst.Call):
+            made = self._factory_made(expr, scope)
+            if made is not None:
+                return FnRef(made)
+            fq = resolve(expr.func, scope)
+            if not expr.args or expr.args[0].keyword is not None or expr.args[0].star:
+                return None
+            if fq in PARTIAL:
+                inner = self.resolve_fn(expr.args[0].value, scope, depth + 1)
+                if inner is not None:
+                    inner.bound_pos += sum(1 for a in expr.args[1:] if a.keyword is None)
+                    inner.bound_kw = inner.bound_kw | {
+                        a.keyword.value for a in expr.args[1:] if a.keyword is not None
+                    }
+                    inner.bound_set = inner.bound_set | _not_none_keywords(expr.args[1:])
+                    inner.bound_false = inner.bound_false | _false_keywords(expr.args[1:])
+                return inner
+            if fq is not None and TRANSFORMS.get(fq) is _PALLAS:
+                return None  # a kernel is traced with Refs by pallas_call itself, not by outer transforms
+            if fq in PASS_THROUGH or (fq is not None and fq in TRANSFORMS):
+                return self.resolve_fn(expr.args[0].value, scope, depth + 1)
+        return None
+
+    def _factory_made(self, call: cst.Call, scope: Scope) -> Optional[FuncInfo]:
+        """``make_kernel(0.75)`` of a plain function of the module every ``return`` of which
+        gives the same nested ``def`` (a factory returning a closure): that def.  What it reads
+        from the factory is the factory's parameters, unknown here."""
+        if not isinstance(call.func, cst.Name):
+            return None
+        f = scope.lookup_def(call.func.value)
+        owner = scope.lookup_scope(call.func.value)
+        if f is None or owner is None or f.is_lambda or f.is_method or f.body_scope is None or not _undecorated(f):
+            return None
+        if len(owner.bindings.get(call.func.value, ())) != 1 or id(f.node) in self.by_func:
+            return None
+        inner = None
+        for r in _returns_of(f.node):
+            if not isinstance(r, cst.Name):
+                return None
+            d = f.body_scope.defs.get(r.value)
+            if d is None or len(f.body_scope.bindings.get(r.value, ())) != 1 or not _undecorated(d):
+                return None
+            if inner is not None and inner is not d:
+                return None
+            inner = d
+        return inner
+
+    def _bound_method(self, expr: cst.Attribute, scope: Scope) -> Optional[FnRef]:
+        """``obj.method`` / ``self.method`` / ``Cls(...).method`` / ``self.model.apply``: the
+        method of the receiver's class (inherited ones too).  A receiver whose class the module
+        does not show gives None: nothing is said about a function that cannot be read."""
+        attr = expr.attr.value
+        named = self._named_class(expr.value, scope)
+        if named is not None:
+            # ``Cls.method``: a static or class method, or a plain function taking ``self``
+            f = self.classes.member(named, attr)
+            if f is None or is_property(f):
+                return None
+            ref = FnRef(f)
+            ref.bound_self = is_classmethod(f)
+            ref.receiver_cls = named
+            return ref
+        receiver = self.receivers.receiver_of(expr.value, scope)
+        cls = receiver.cls if receiver is not None else None
+        if cls is None and isinstance(expr.value, cst.Name) and expr.value.value in ("self", "cls"):
+            cls = scope.enclosing_class()  # a lambda or nested function of a method
+        if cls is None:
+            return None
+        f = self.classes.member(cls, attr)
+        if f is None or is_property(f):
+            return None
+        ref = FnRef(f)
+        ref.bound_self = True
+        ref.receiver_cls = cls
+        return ref
+
+    def _linen_apply(self, expr, scope: Scope) -> Optional[FnRef]:
+        """``model.apply`` of a flax linen module of the module (``model = MLP()``): a call
+        ``apply(variables, *inputs)`` runs the module's ``__call__`` on the inputs, bound to
+        ``model``.  Only a plain ``jax.jit(model.apply)`` is read so: under ``partial`` or
+        another transform the variables would land on ``__call__``'s parameters."""
+        if not isinstance(expr, cst.Attribute) or expr.attr.value != "apply":
+            return None
+        receiver = self.receivers.receiver_of(expr.value, scope)
+        cls = receiver.cls if receiver is not None else None
+        if cls is None or not self.classes.is_linen_module(cls) or self.classes.member(cls, "apply") is not None:
+            return None
+        f = self.classes.member(cls, "__call__")
+        if f is None or not f.is_method or "variables" in f.all_param_names():
+            return None
+        ref = FnRef(f)
+        ref.bound_self = True
+        ref.receiver_cls = cls
+        return ref
+
+    @staticmethod
+    def _named_class(expr, scope: Scope):
+        """The class of the module a bare name refers to (never rebound), else None."""
+        if not isinstance(expr, cst.Name):
+            return None
+        owner = scope.lookup_scope(expr.value)
+        cls = owner.classes.get(expr.value) if owner is not None else None
+        if cls is None or any(b.kind != "class" for b in owner.bindings.get(expr.value, ())):
+            return None
+        return cls
+
+    # -- finding applications ---------------------------------------------------
+    def _add(self, app: Application) -> None:
+        self.applications.append(app)
+        self.by_func.setdefault(id(app.func.node), []).append(app)
+
+    def _find(self) -> None:
+        idx = self.index
+        for f in idx.functions:
+            self._from_decorators(f)
+        for call, scope, _order in idx.calls:
+            if id(call) in idx.eager_calls:
+                continue  # under ``with jax.disable_jit():`` the function runs on concrete values
+            found = self.transform_of(call.func, scope)
+            if found is None:
+                continue
+            t, extra = found
+            args = list(call.args)
+            self._from_call(call, t, extra + args, scope)
+        self._name_aliases()
+
+    def _name_aliases(self) -> None:
+        """``run = step``, bound once, where ``step`` is a jitted def (``@jax.jit``) or an alias
+        of a jitted callable: ``run`` is that callable too (its calls are the callable's)."""
+        idx = self.index
+        scopes = [idx.module_scope] + [f.body_scope for f in idx.functions if f.body_scope is not None]
+        for _round in range(4):  # chains of names, a few deep
+            changed = False
+            for scope in scopes:
+                for name, binds in scope.bindings.items():
+                    if len(binds) != 1 or binds[0].kind != "assign" or not isinstance(binds[0].value, cst.Name):
+                        continue
+                    if (id(scope), name) in self.aliases:
+                        continue
+                    app = self._jitted_name(binds[0].value.value, scope)
+                    if app is not None:
+                        self.aliases[(id(scope), name)] = app
+                        changed = True
+            if not changed:
+                return
+
+    def _jitted_name(self, name: str, scope: Scope) -> Optional[Application]:
+        owner = scope.lookup_scope(name)
+        if owner is None:
+            return None
+        alias = self.aliases.get((id(owner), name))
+        if alias is not None:
+            return alias
+        f = scope.lookup_def(name)
+        if f is None or len(owner.bindings.get(name, ())) != 1:
+            return None
+        decorated = [a for a in self.by_func.get(id(f.node), ()) if isinstance(a.site, cst.Decorator)]
+        return decorated[0] if len(decorated) == 1 and decorated[0].transform.cached else None
+
+    def _from_decorators(self, f: FuncInfo) -> None:
+        node = f.node
+        tracing: List[Tuple[Transform, List[cst.Arg], cst.Decorator]] = []
+        for d in reversed(node.decorators):
+            found = self.transform_of(d.decorator, f.scope)
+            if found is not None:
+                tracing.append((found[0], found[1], d))
+        if not tracing:
+            return
+        # jax.jit over jax.grad traces: the differentiation does not change what jit sees.
+        tracing = [x for x in tracing if not x[0].differentiated] or tracing
+        t, args, dec = tracing[-1] if len(tracing) == 1 else tracing[0]
+        app = Application(f, t, dec, f.scope)
+        parse_statics(args, app.statics)
+        if t.differentiated:
+            app.argnums = _parse_argnums(args)
+        if t.in_axes:
+            _parse_in_axes(args, app, 0)
+        if len(tracing) > 1:
+            # Several tracing transforms stacked: a parameter stays static only if every
+            # one of them keeps it static; be silent about what we cannot combine.
+            if any(x[0].statics and x[1] for x in tracing[1:]):
+                app.statics.opaque = True
+            app.statics.nums = []
+            app.statics.names = []
+            app.unbatched = frozenset()
+            app.transform = next((x[0] for x in tracing if x[0].cached), t)
+            app.stages = any(x[0].stages for x in tracing)
+        self._add(app)
+
+    def _from_call(self, call: cst.Call, t: Transform, args: List[cst.Arg], scope: Scope) -> None:
+        fn_exprs: List[cst.BaseExpression] = []
+        pos = [a.value for a in args if a.keyword is None and not a.star]
+        for i, kw in t.fn_args:
+            v = None
+            for a in args:
+                if a.keyword is not None and a.keyword.value == kw:
+                    v = a.value
+            if v is None and i < len(pos):
+                v = pos[i]
+            if v is None:
+                continue
+            if t is _SWITCH and isinstance(v, (cst.List, cst.Tuple)):
+                fn_exprs.extend(el.value for el in v.elements)
+            else:
+                fn_exprs.append(v)
+        for e in fn_exprs:
+            ref = self.resolve_fn(e, scope)
+            linen_apply = False
+            if ref is None and t is _JIT:
+                ref = self._linen_apply(e, scope)
+                linen_apply = ref is not None
+            if ref is None:
+                continue
+            app = Application(ref.func, t, call, scope)
+            app.linen_apply = linen_apply
+            app.bound_self = ref.bound_self
+            app.receiver_cls = ref.receiver_cls
+            app.bound_pos = ref.bound_pos
+            app.bound_kw = ref.bound_kw
+            app.bound_set = ref.bound_set
+            app.bound_false = ref.bound_false
+            if t.statics:
+                parse_statics([a for a in args if a.keyword is not None], app.statics)
+            if t.differentiated:
+                app.argnums = _parse_argnums(args[1:])
+            if t.in_axes:
+                _parse_in_axes(args, app, 1)
+            if t.arity is not None:
+                app.nargs = t.arity(len(pos))
+            self._add(app)
+            self._record_alias(call, scope, app)
+
+    def _record_alias(self, call: cst.Call, scope: Scope, app: Application) -> None:
+        # ``g = jax.jit(f, ...)``: remember g so that its call sites can be checked.
+        by_value = self._bound_values.get(id(scope))
+        if by_value is None:
+            by_value = {}
+            for name, binds in scope.bindings.items():
+                for b in binds:
+                    if b.value is not None:
+                        by_value.setdefault(id(b.value), []).append(name)
+            self._bound_values[id(scope)] = by_value
+        for name in by_value.get(id(call), ()):
+            self.aliases[(id(scope), name)] = app
+
+    # -- questions the analysis asks ---------------------------------------------
+    def is_traced_def(self, f: FuncInfo) -> bool:
+        return id(f.node) in self.by_func

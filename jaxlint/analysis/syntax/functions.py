@@ -1,0 +1,55 @@
+"""Questions about a def's own syntax: the values its ``return`` statements give, and whether a
+decorator may wrap it."""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+import libcst as cst
+
+from jaxlint.analysis.syntax.scopes import FuncInfo
+
+
+def _returns_of(node) -> List[Optional[cst.BaseExpression]]:
+    """The values of the ``return`` statements of a def (None for a bare ``return``), not of
+    nested functions or classes; a body that can end without ``return`` adds None."""
+    out: List[Optional[cst.BaseExpression]] = []
+
+    class V(cst.CSTVisitor):
+        def visit_Return(self, r: cst.Return) -> None:
+            out.append(r.value)
+
+        def visit_FunctionDef(self, n) -> bool:
+            return False
+
+        def visit_ClassDef(self, n) -> bool:
+            return False
+
+        def visit_Lambda(self, n) -> bool:
+            return False
+
+    for st in node.body.body if isinstance(node.body, cst.IndentedBlock) else ():
+        st.visit(V())
+    body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+    if not body or not _ends_in_return(body[-1]):
+        out.append(None)
+    return out
+
+
+def _ends_in_return(st) -> bool:
+    if isinstance(st, cst.SimpleStatementLine):
+        return any(isinstance(s, (cst.Return, cst.Raise)) for s in st.body)
+    if isinstance(st, cst.If):
+        if st.orelse is None:
+            return False
+        other = st.orelse.body.body if isinstance(st.orelse, cst.Else) else [st.orelse]
+        return bool(st.body.body) and _ends_in_return(st.body.body[-1]) and bool(other) and _ends_in_return(other[-1])
+    return False
+
+
+def _undecorated(f: FuncInfo) -> bool:
+    """A def whose name is the function itself: no decorator (other than ``staticmethod``)
+    that could wrap it and call it differently."""
+    if f.is_lambda:
+        return True
+    return all(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod" for d in f.node.decorators)

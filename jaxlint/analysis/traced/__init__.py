@@ -1,0 +1,1 @@
+"""Traced code: the abstract values, the interpreter, and the events it publishes."""

@@ -1,0 +1,162 @@
+"""What a parameter's annotation, name and uses say about the value it receives."""
+
+from __future__ import annotations
+
+from typing import Dict
+
+import libcst as cst
+
+from jaxlint.analysis.syntax.scopes import FastVisitor, Scope, dotted_name
+from jaxlint.analysis.model.names import resolve
+from jaxlint.analysis.traced.values import DICT, PYSEQ
+
+
+_CONTAINER_ANNOTATIONS = {
+    "Dict": DICT,
+    "dict": DICT,
+    "Mapping": DICT,
+    "MutableMapping": DICT,
+    "List": PYSEQ,
+    "list": PYSEQ,
+    "Sequence": PYSEQ,
+    "Tuple": PYSEQ,
+    "tuple": PYSEQ,
+    "Iterable": PYSEQ,
+}
+
+def annotation_container(ann) -> int:
+    """DICT / PYSEQ when a parameter's annotation says it is a Python container (possibly
+    Optional): its truthiness is an emptiness check, not a tracer's."""
+    if ann is None:
+        return 0
+    e = ann.annotation if isinstance(ann, cst.Annotation) else ann
+    if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, cst.BitOr):
+        return annotation_container(e.left) or annotation_container(e.right)
+    if isinstance(e, cst.Subscript):
+        head = (dotted_name(e.value) or "").rsplit(".", 1)[-1]
+        if head in ("Optional", "Union"):
+            for el in e.slice:
+                if isinstance(el.slice, cst.Index):
+                    f = annotation_container(el.slice.value)
+                    if f:
+                        return f
+            return 0
+        e = e.value
+    head = (dotted_name(e) or "").rsplit(".", 1)[-1]
+    return _CONTAINER_ANNOTATIONS.get(head, 0)
+
+_MAYBE_NONE_HEADS = frozenset({"Optional", "Union", "Any", "object", "None", "NoneType"})
+
+
+def is_not_none_annotation(ann) -> bool:
+    """True when an annotation names a type that excludes None (``NeighborList``,
+    ``Tuple[int, int]``); False for ``Optional[...]``, ``X | None``, ``Any``, strings."""
+    if ann is None:
+        return False
+    e = ann.annotation if isinstance(ann, cst.Annotation) else ann
+    if isinstance(e, cst.Subscript):
+        e = e.value
+    if not isinstance(e, (cst.Name, cst.Attribute)):
+        return False
+    head = (dotted_name(e) or "").rsplit(".", 1)[-1]
+    return bool(head) and head not in _MAYBE_NONE_HEADS
+
+
+def is_ref_name(name: str) -> bool:
+    return name.endswith(("_ref", "_refs")) or name in ("ref", "refs")
+
+_SCALAR_TYPES = frozenset({"bool", "int", "float", "complex"})
+
+def is_scalar_annotation(ann) -> bool:
+    if ann is None:
+        return False
+    e = ann.annotation if isinstance(ann, cst.Annotation) else ann
+    return isinstance(e, cst.Name) and e.value in _SCALAR_TYPES
+
+class _ContainerUses(FastVisitor):
+    def __init__(self):
+        self.names: set = set()
+
+    def _add(self, e) -> None:
+        if isinstance(e, cst.Name):
+            self.names.add(e.value)
+
+    def visit_Subscript(self, node) -> None:
+        self._add(node.value)
+
+    def visit_For(self, node) -> None:
+        self._add(node.iter)
+
+    def visit_CompFor(self, node) -> None:
+        self._add(node.iter)
+
+    def visit_StarredElement(self, node) -> None:
+        self._add(node.value)
+
+    def visit_Arg(self, node) -> None:
+        if node.star:
+            self._add(node.value)
+
+    def visit_Assign(self, node) -> None:
+        if any(isinstance(t.target, (cst.Tuple, cst.List)) for t in node.targets):
+            self._add(node.value)
+
+    def visit_Comparison(self, node) -> None:
+        if any(isinstance(c.operator, (cst.Is, cst.IsNot)) for c in node.comparisons):
+            self._add(node.left)
+            for c in node.comparisons:
+                self._add(c.comparator)
+
+    def visit_Call(self, node) -> None:
+        f = node.func
+        if isinstance(f, cst.Name) and f.value in ("len", "isinstance", "list", "tuple", "dict", "iter", "zip", "enumerate"):
+            if node.args:
+                self._add(node.args[0].value)
+        elif isinstance(f, cst.Attribute) and f.attr.value in ("array", "asarray", "tree_map", "map", "tree_leaves", "leaves"):
+            for a in node.args:
+                self._add(a.value)
+
+def container_uses(node, cache: Dict[int, frozenset]) -> frozenset:
+    """Names a function uses as containers (indexed, iterated, unpacked, compared with None)."""
+    key = id(node)
+    r = cache.get(key)
+    if r is None:
+        v = _ContainerUses()
+        v.walk(node)
+        r = cache[key] = frozenset(v.names)
+    return r
+
+def is_array_annotation(ann, scope: Scope) -> bool:
+    """``jax.Array``, ``jnp.ndarray``, ``np.ndarray``, ``chex.Array``, jaxtyping ``Float[Array, "n"]``."""
+    if ann is None:
+        return False
+    e = ann.annotation if isinstance(ann, cst.Annotation) else ann
+    if isinstance(e, cst.Subscript):
+        q = resolve(e.value, scope) or dotted_name(e.value) or ""
+        if q.split(".")[-1] in (
+            "Float",
+            "Int",
+            "Bool",
+            "Shaped",
+            "Num",
+            "Real",
+            "Inexact",
+            "Integer",
+            "UInt",
+            "Complex",
+        ):
+            return True
+        return False
+    q = resolve(e, scope)
+    if q is None:
+        n = dotted_name(e)
+        return n in ("Array", "jax.Array", "jnp.ndarray", "np.ndarray", "chex.Array")
+    return q in (
+        "jax.Array",
+        "jax.numpy.ndarray",
+        "numpy.ndarray",
+        "chex.Array",
+        "jaxtyping.Array",
+        "jax.typing.Array",
+        "jax.core.Tracer",
+    ) or q.endswith(".Array") and q.startswith(("jax", "chex", "jaxtyping"))

@@ -1,0 +1,80 @@
+"""The state of one function being interpreted."""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
+from jaxlint.analysis.model.transforms import Application
+from jaxlint.analysis.traced.values import Env, Val
+
+
+class Frame:
+    """The state of one function being interpreted."""
+
+    __slots__ = (
+        "func",
+        "scope",
+        "env",
+        "closure",
+        "where",
+        "entry",
+        "cached",
+        "declared",
+        "returns",
+        "concrete",
+        "depth",
+        "entry_name",
+        "notnone",
+        "catches_tracer_errors",
+        "staged",
+        "fresh",
+    )
+
+    def __init__(self, func: FuncInfo, scope: Scope, where: str, entry: Application, cached: bool):
+        self.func = func
+        self.scope = scope
+        self.env: Env = {}
+        self.closure: Optional[List[Env]] = None  # enclosing traced environments, innermost first
+        self.where = where
+        self.entry = entry
+        self.cached = cached
+        self.declared: set = set()  # global / nonlocal names
+        self.returns: List[Val] = []
+        self.concrete = 0  # inside ``with jax.ensure_compile_time_eval()``
+        self.depth = 0
+        self.entry_name = ""
+        # Enclosing-scope names known not to be None where the function is handed to JAX
+        # (``if prev is None: return ...`` earlier in the enclosing function).
+        self.notnone: frozenset = frozenset()
+        # Inside ``try: ... except TypeError:`` (or a handler that catches JAX's tracer errors,
+        # which are TypeErrors): a conversion there is the deliberate "only when concrete" check.
+        self.catches_tracer_errors = 0
+        # Some transform around this function stages it (jit, a lax loop body...): JAX
+        # operations on concrete values give tracers here.  Under vmap or grad alone, False.
+        self.staged = True
+        # The traced function is made anew each time its host function runs (a lambda or a
+        # nested def handed to ``lax.cond`` there) and runs once per call: every run traces it
+        # afresh, so what it does at trace time happens on every call of the host function.
+        self.fresh = False
+
+    @property
+    def runs_per_call(self) -> bool:
+        """What the function does as Python happens on every call, as written."""
+        # ``fresh_per_call``: the entry itself is such a function (a branch made anew by an eager
+        # host function, found where the transform is applied)
+        return bool(self.entry.transform.runs_per_call or self.fresh or getattr(self.entry, "fresh_per_call", False))
+
+    def lookup(self, name: str) -> Optional[Val]:
+        v = self.env.get(name)
+        if v is not None:
+            return v
+        if self.closure:
+            for e in self.closure:
+                v = e.get(name)
+                if v is not None:
+                    return v
+        return None
+
+    def is_local(self, name: str) -> bool:
+        return self.lookup(name) is not None and name not in self.declared

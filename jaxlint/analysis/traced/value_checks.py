@@ -1,0 +1,40 @@
+"""Questions rules ask about an abstract value from the interpreter: is it surely a tracer, would
+JAX have to compute its truth value, and what to call it in a message."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from jaxlint.analysis.traced.values import ARRAY, DICT, JAXARR, OPAQUE, PYSEQ, RAW, REF, STATIC, TRACED
+
+
+def plain_traced(v) -> bool:
+    """A traced value whose truthiness JAX would have to compute: not a Python container, and
+    not a parameter that the function also treats as a container (it may be a tuple or None)."""
+    if v.kind != TRACED or v.flags & (PYSEQ | DICT | OPAQUE | REF):
+        return False
+    return not (v.flags & RAW and not v.flags & ARRAY)
+
+
+def surely_traced(v) -> bool:
+    """Surely holds a tracer: not a field or container that may be static metadata."""
+    if v.items is not None:
+        return any(surely_traced(i) for i in v.items)
+    if v.kind != TRACED or v.flags & (OPAQUE | REF):
+        return False
+    return not (v.flags & RAW and not v.flags & ARRAY)
+
+
+def staged_array(frame, v) -> bool:
+    """A concrete JAX array (a global ``W = jnp.ones(3)``) in a frame that stages JAX operations:
+    comparing it, or its elements, gives a tracer (``max(W)``, ``min(S, 1.0)``)."""
+    return v.kind == STATIC and bool(v.flags & JAXARR) and frame.staged and not frame.concrete
+
+
+def is_at_indexer(e) -> bool:
+    """``x.at[i]``: its .min()/.max() are updates, not reductions over an axis."""
+    return isinstance(e, cst.Subscript) and isinstance(e.value, cst.Attribute) and e.value.attr.value == "at"
+
+
+def value_label(v, node):
+    return v.name if v.name else node

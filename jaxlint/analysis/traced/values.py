@@ -1,0 +1,187 @@
+"""The abstract values of the interpreter: what a name or an expression holds at trace time.
+
+Every value has a *kind*:
+
+* ``STATIC``: a concrete Python value at trace time (constants, ``x.shape``, ``len(x)``,
+  static and unpassed-default parameters, module globals, values under
+  ``jax.ensure_compile_time_eval()``, JAX computations on concrete values where no enclosing
+  transform stages them: under ``jax.vmap`` or ``jax.grad`` alone);
+* ``TRACED``: an abstract tracer (non-static parameters and everything computed from them;
+  under a staging transform every ``jnp.*``/``lax.*``/``jax.random.*`` result, also of
+  concrete inputs such as a global JAX array);
+* ``UNKNOWN``: the analysis cannot tell (results of calls it cannot resolve, attributes of
+  objects whose fields may be static).  Rules stay silent on ``UNKNOWN``: precision first.
+
+and *flags* that refine it (an array, a Python sequence, a boolean mask...).  Containers keep
+their structure per element (``items``) where the code shows it.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Optional, Sequence
+
+import libcst as cst
+
+
+# kinds, ordered: a join takes the highest
+STATIC, UNKNOWN, TRACED = 0, 1, 2
+
+# flags
+BOOL = 1  # a boolean array (comparison, isnan, logical_*): used as a mask it is data-dependent
+ARRAY = 2  # known to be an array (not a pytree container)
+PYSEQ = 4  # a Python list/tuple/range: indexing it needs a concrete integer
+DICT = 8  # a Python dict (pytree container)
+OPAQUE = 16  # attributes may be static fields (self, nnx modules, equinox filter_jit args)
+SHAPE = 32  # a shape tuple (static)
+REF = 64  # a mutable Ref (Pallas): ``ref[...] = v`` is its API
+RAW = 128  # a parameter as received: could be an array, a pytree container or None
+NOTNONE = 256  # a Python value known not to be None (bound by functools.partial to an expression)
+TEXT = 512  # a string formatted from a traced value (it shows the tracer, not the numbers)
+TRUE = 1024  # a Python value known to be true (the literal True)
+FALSE = 2048  # a Python value known to be false (False, None)
+NONE = 4096  # the Python value None
+# A concrete JAX array (a module global, or computed where nothing stages the computation).
+# Under a staging transform (jit, a lax loop body...) every JAX operation on it gives a
+# tracer, although the array itself, its shape and its conversions stay Python values.
+JAXARR = 8192
+NPARR = 16384  # a NumPy array: indexing it with a tracer converts the tracer with __array__
+# an instance under equinox's filter_jit / filter_vmap: only the fields holding arrays are
+# traced, the others are the Python values they hold (jaxlint.analysis.traced.traced_fields)
+ARRAYS_ONLY = 32768
+
+
+class Val:
+    """An abstract value: its kind, the variable it came from (for messages), its flags, and
+    where known its elements (``items``), the function it is (``fn``) or its class (``cls``, or
+    ``ext`` for a class imported from another module)."""
+
+    __slots__ = ("kind", "name", "flags", "items", "fn", "cls", "keys", "outer", "ext")
+
+    def __init__(
+        self,
+        kind: int,
+        name: Optional[str] = None,
+        flags: int = 0,
+        items=None,
+        fn=None,
+        cls=None,
+        keys=None,
+        outer=None,
+        ext: Optional[str] = None,
+    ):
+        self.kind = kind
+        self.name = name
+        self.flags = flags
+        self.items = items
+        self.fn = fn  # (FnRef, closure env, bound positional Vals, bound keyword Vals)
+        self.cls = cls  # the pytree class (ClassInfo) of a traced value, when its annotation says
+        self.keys = keys  # a dict literal's string keys, in the order of ``items``
+        # (scope, name, node) of the global or closure variable whose object this is (``STATE``
+        # in ``buf = STATE``, or in a helper's parameter given ``STATE``): a write through the
+        # value changes that variable's object.  ``node``: the ``STATE`` whose read is reported
+        # where the value is read (None once reported).
+        self.outer = outer
+        # The qualified name (as imported, maybe relative: ``.models.Robot``) of the class this
+        # is an instance of, when that class lives in another module: its methods are followed
+        # there by the cross-module phase; here they are unknown.
+        self.ext = ext
+
+    def renamed(self, name: str, extra: int = 0) -> "Val":
+        return Val(self.kind, name, self.flags | extra, self.items, None, self.cls, self.keys, None, self.ext)
+
+    @property
+    def container(self) -> bool:
+        return bool(self.flags & (PYSEQ | DICT))
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"Val({('static', 'unknown', 'traced')[self.kind]}, {self.name!r}, flags={self.flags})"
+
+
+STATIC_VAL = Val(STATIC)
+UNKNOWN_VAL = Val(UNKNOWN)
+KNOWN_CONSTANTS = {"True": Val(STATIC, None, TRUE), "False": Val(STATIC, None, FALSE), "None": Val(STATIC, None, FALSE | NONE)}
+
+
+def join(a: Val, b: Val) -> Val:
+    """The value that is ``a`` on one path and ``b`` on another.  Tuples of the same length
+    are joined position by position: ``return d, True`` / ``return d, False`` keep a static
+    flag next to a traced ``d``."""
+    if a is b:
+        return a
+    if a.items is not None and b.items is not None and len(a.items) == len(b.items) and a.keys == b.keys:
+        items = tuple(join(x, y) for x, y in zip(a.items, b.items))
+        kind = max((i.kind for i in items), default=max(a.kind, b.kind))
+        return Val(kind, first_traced_name(items) or a.name or b.name, a.flags & b.flags, items, None, None, a.keys)
+    cls = a.cls if a.cls is b.cls else None
+    if a.kind == b.kind:
+        if a.kind == STATIC:
+            return a if a.flags == b.flags and a.fn is None and a.outer == b.outer else Val(STATIC, None, a.flags & b.flags)
+        return Val(a.kind, a.name or b.name, a.flags & b.flags, None, None, cls, ext=a.ext if a.ext == b.ext else None)
+    hi, lo = (a, b) if a.kind > b.kind else (b, a)
+    return Val(hi.kind, hi.name, hi.flags & lo.flags if hi.kind == UNKNOWN else hi.flags, None, None, cls if hi.kind == TRACED else None)
+
+
+def signature(v: Val, depth: int = 0) -> tuple:
+    """What a call's memo key keeps of an argument: kind, flags, class and element structure."""
+    items = None
+    if v.items is not None and depth < 3:
+        items = tuple(signature(i, depth + 1) for i in v.items)
+    outer = (id(v.outer[0]), v.outer[1], id(v.outer[2])) if v.outer is not None else None
+    return (v.kind, v.flags, id(v.cls) if v.cls is not None else 0, items, v.keys, outer, v.ext)
+
+
+def joinall(vals: Sequence[Val]) -> Val:
+    out = STATIC_VAL
+    for v in vals:
+        out = v if out is STATIC_VAL else join(out, v)
+    return out
+
+
+def first_traced_name(vals: Sequence[Val]) -> Optional[str]:
+    for v in vals:
+        if v.kind == TRACED and v.name:
+            return v.name
+    return None
+
+
+Env = Dict[str, Val]
+
+
+def merge(a: Env, b: Env) -> Env:
+    if a is b:
+        return a
+    out = dict(a)
+    for k, v in b.items():
+        old = out.get(k)
+        out[k] = v if old is None else join(old, v)
+    return out
+
+
+def same_kinds(a: Env, b: Env) -> bool:
+    if len(a) != len(b):
+        return False
+    for k, v in a.items():
+        w = b.get(k)
+        if w is None or w.kind != v.kind or w.flags != v.flags:
+            return False
+    return True
+
+
+def to_traced(v: Val) -> Val:
+    """``v`` as a traced function receives it when JAX flattens it: every leaf a tracer."""
+    if v.cls is not None and v.fn is None:
+        # An instance of a class of the module (a NamedTuple or dataclass carry): which fields
+        # are leaves is the class model's to say, not the values it was built with.
+        return Val(TRACED, v.name, 0, None, None, v.cls)
+    if v.items is not None:
+        return Val(TRACED, v.name, v.flags & (PYSEQ | DICT), tuple(to_traced(x) for x in v.items), None, None, v.keys)
+    if v.flags & (PYSEQ | DICT):
+        return Val(TRACED, v.name, v.flags & (PYSEQ | DICT))
+    return Val(TRACED, v.name, v.flags & (ARRAY | BOOL | RAW | REF) or (ARRAY if v.kind == STATIC else v.flags & RAW))
+
+
+def default_val(default) -> Val:
+    """A parameter left at its default: a Python value, known when it is a literal bool/None."""
+    if isinstance(default, cst.Name) and default.value in KNOWN_CONSTANTS:
+        return KNOWN_CONSTANTS[default.value]
+    return STATIC_VAL

@@ -1,0 +1,16 @@
+"""How a path is shown in messages and reports: relative to the working directory with forward
+slashes, or as given when it lies outside it."""
+
+from __future__ import annotations
+
+import os
+
+
+def relpath(path: str) -> str:
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        return path.replace(os.sep, "/")
+    if rel.startswith(".." + os.sep) or rel == "..":
+        return path.replace(os.sep, "/")
+    return rel.replace(os.sep, "/")

@@ -1,0 +1,51 @@
+"""Which rule codes a selection enables: ``select`` and ``ignore`` prefixes, the longest
+matching one deciding (as in flake8 and ruff).  Plain strings in, no knowledge of the rules:
+the registry and the configuration both stand on it."""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence, Tuple
+
+ALL = "ALL"
+# Stands for "the rules that are on by default" when only extend-select was given: the effective
+# selection is then DEFAULT plus the extra selectors.
+DEFAULT = "DEFAULT"
+
+
+def matches(code: str, selector: str) -> bool:
+    """``ALL`` or a prefix of the code.  ``DEFAULT`` is not a prefix: whether it selects a rule
+    is the rule's own ``default_enabled``, which ``is_enabled`` is given."""
+    return selector == ALL or code.startswith(selector)
+
+
+def specificity(selector: str) -> int:
+    """How specific a selector is: the longest matching selector decides, ``ALL`` least of all."""
+    return 0 if selector in (ALL, DEFAULT) else len(selector)
+
+
+def extend(select: Sequence[str], extra: Sequence[str]) -> Tuple[str, ...]:
+    """``select`` plus ``extra``; with no ``select``, the default rules plus ``extra``."""
+    if not extra:
+        return tuple(select)
+    return tuple(select or (DEFAULT,)) + tuple(extra)
+
+
+def is_enabled(code: str, select: Sequence[str], ignore: Sequence[str], default: bool = True) -> bool:
+    """The longest matching selector wins (as in flake8 and ruff); a tie goes to ``select``.
+    Without a ``select``, rules that are on by default run."""
+    # The default selection is weaker than any selector the user wrote, ``ALL`` included:
+    # ``ignore = ["ALL"]`` turns every default rule off.
+    implicit = -0.5
+    s: float = max((specificity(p) for p in select if p != DEFAULT and matches(code, p)), default=-1)
+    if default and DEFAULT in select:
+        s = max(s, implicit)
+    i = max((specificity(p) for p in ignore if matches(code, p)), default=-1)
+    if not select:
+        s = implicit if default else -1
+    if s == -1:
+        return False
+    return s >= i if i >= 0 else True
+
+
+def any_matches(code: str, selectors: Iterable[str]) -> bool:
+    return any(matches(code, s) for s in selectors)
