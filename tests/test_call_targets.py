@@ -209,7 +209,9 @@ def test_a_function_also_used_as_a_value_has_callers_nobody_sees():
         '''
     _, ct, index, module = _targets(source)
     funcs = {f.name: f for f in index.functions if not f.is_lambda}
-    # ``scale`` is also handed to ``map``: what its parameters hold is not known
-    assert ct.param_origins(funcs["scale"], "factor") is None
+    # ``scale`` is also handed to ``map``: asked for functions only ever called by name, what
+    # its parameters hold is not known
+    assert ct.param_origins(funcs["scale"], "factor", only_called=True) is None
     # ``shift`` is only ever called, from ``run`` and from a lambda: both values are seen
-    assert sorted(module.code_for_node(p.expr) for p in ct.param_origins(funcs["shift"], "offset")) == ["1.0", "3.0"]
+    shift = ct.param_origins(funcs["shift"], "offset", only_called=True)
+    assert sorted(module.code_for_node(p.expr) for p in shift) == ["1.0", "3.0"]

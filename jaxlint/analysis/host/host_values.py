@@ -627,7 +627,7 @@ class HostValues:
         positional = [p.name.value for p in f.positional_params()]
         if name not in positional or any(b.kind != "param" for b in f.body_scope.bindings.get(name, ())):
             return None
-        origins = self.finder.call_targets.param_origins(f, name)
+        origins = self.finder.call_targets.param_origins(f, name, only_called=True)
         if not origins:
             return None
         out: Optional[HostValue] = None

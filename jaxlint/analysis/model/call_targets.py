@@ -166,7 +166,7 @@ class CallTargets:
         self._build()
         return self._app_callers.get(id(app), [])
 
-    def origins(self, expr, scope: Scope, call: Optional[cst.Call], depth: int = 0) -> Optional[List[Passed]]:
+    def origins(self, expr, scope: Scope, call: Optional[cst.Call], depth: int = 0, only_called: bool = False) -> Optional[List[Passed]]:
         """Where the value of ``expr`` comes from when it is a parameter of the (host)
         function ``scope`` belongs to, received as is: what every call of that function
         passes for it (:meth:`param_origins`).  ``[Passed(expr, scope, call)]`` when ``expr``
@@ -174,17 +174,19 @@ class CallTargets:
         f = self._forwarder_param(expr, scope)
         if f is None:
             return [Passed(expr, scope, call)]
-        return self.param_origins(f, expr.value, depth)
+        return self.param_origins(f, expr.value, depth, only_called)
 
-    def param_origins(self, f: FuncInfo, name: str, depth: int = 0) -> Optional[List[Passed]]:
+    def param_origins(self, f: FuncInfo, name: str, depth: int = 0, only_called: bool = False) -> Optional[List[Passed]]:
         """What every call of the host function ``f`` passes for its parameter ``name``,
         followed the same way through up to a few forwarders (``def run(x, cfg): return
         step(x, cfg)``).  None when the function's calls are not all visible (it is also
-        used as a value), or one does not pass it (a default, ``*args``)."""
+        used as a value), or one does not pass it (a default, ``*args``).  ``only_called``:
+        also None when a plain function on the way is reached other than by calls of its
+        name (through a partial, an alias, as a callback)."""
         if depth >= MAX_FORWARDS:
             return None
         sites = self.callers(f)
-        if not sites or not self._all_calls_resolved(f):
+        if not sites or not self._all_calls_resolved(f) or only_called and not self._only_called(f):
             return None
         out: List[Passed] = []
         for c, s, t in sites:
@@ -194,11 +196,21 @@ class CallTargets:
             p = b[name]
             if p.expr is None:
                 return None  # the receiver: an object, not an argument
-            up = self.origins(p.expr, p.scope, p.call, depth + 1) if p.call is not None else [p]
+            up = self.origins(p.expr, p.scope, p.call, depth + 1, only_called) if p.call is not None else [p]
             if up is None:
                 return None
             out.extend(up)
         return out
+
+    def _only_called(self, f: FuncInfo) -> bool:
+        """A plain function whose name is written only where it is defined and where it is
+        called directly (a partial, an alias or a callback adds a use whose calls are read
+        another way, or not at all)."""
+        if f.is_method:
+            return True
+        sites = self.callers(f)
+        direct = [c for c, _s, _t in sites if isinstance(c.func, cst.Name) and c.func.value == f.name]
+        return len(direct) == len(sites) and self.mentions(f.scope, f.name) == len(direct) + 1
 
     def mentions(self, owner: Scope, name: str) -> int:
         """How many times the variable ``name`` of ``owner`` is written as a name in the
@@ -210,13 +222,8 @@ class CallTargets:
 
     def _all_calls_resolved(self, f: FuncInfo) -> bool:
         """For a method: every ``<obj>.<name>(...)`` of the module reaches some known
-        function, so that no call of an unknown receiver may be one of its calls too.  For a
-        plain function: its name is written only where it is defined and where it is called
-        (passed as a callback or aliased, it has calls nobody sees)."""
-        if not f.is_method:
-            direct = [c for c, _s, _t in self.callers(f) if isinstance(c.func, cst.Name) and c.func.value == f.name]
-            return len(direct) == len(self.callers(f)) and self.mentions(f.scope, f.name) == len(direct) + 1
-        if f.name.startswith("__"):
+        function, so that no call of an unknown receiver may be one of its calls too."""
+        if not f.is_method or f.name.startswith("__"):
             return True
         key = ("resolved", f.name)
         known = self._overridden.get(key)
