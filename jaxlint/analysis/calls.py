@@ -296,7 +296,7 @@ class Analyzer:
         f = app.func
         t = app.transform
         where = _entry_label(t, f)
-        frame = Frame(f, f.body_scope or f.scope, where, app, t.cached)
+        frame = Frame(f, f.body_scope or f.scope, where, app, t.replays)
         frame.entry_name = where
         # ``jax.vmap(f)`` of a function that is itself decorated with ``@jax.jit`` is staged too.
         # A cond/switch branch defined in the eager host function that hands it over is a new
