@@ -29,7 +29,7 @@ class TracedCallables:
         self._calls_by_callee: Optional[Dict[int, cst.Call]] = None
 
     def cached_def(self, f) -> bool:
-        return any(a.transform.cached for a in self.finder.by_func.get(id(f.node), ()))
+        return any(a.transform.replays for a in self.finder.by_func.get(id(f.node), ()))
 
     def runs_traced(self, func_expr, scope: Scope, depth: int = 0) -> bool:
         if self._runs_traced(func_expr, scope, depth):
@@ -41,7 +41,7 @@ class TracedCallables:
         if t is None:
             return False
         if t.app is not None:
-            return t.app.transform.cached
+            return t.app.transform.replays
         return self.cached_def(t.func) or (depth < 4 and self.reaches(t.func, depth + 1))
 
     def _call_of(self, func_expr) -> Optional[cst.Call]:
@@ -53,7 +53,7 @@ class TracedCallables:
     def _runs_traced(self, func_expr, scope: Scope, depth: int = 0) -> bool:
         if isinstance(func_expr, cst.Call):
             # jax.jit(f)(x)
-            return any(a.site is func_expr and a.transform.cached for a in self.finder.applications)
+            return any(a.site is func_expr and a.transform.replays for a in self.finder.applications)
         if isinstance(func_expr, cst.Attribute) and isinstance(func_expr.value, cst.Name):
             return self._method_runs_traced(func_expr, scope, depth)
         if not isinstance(func_expr, cst.Name):
@@ -63,7 +63,7 @@ class TracedCallables:
         if owner is None:
             return False
         app = self.finder.aliases.get((id(owner), name))
-        if app is not None and app.transform.cached:
+        if app is not None and app.transform.replays:
             return True
         f = owner.defs.get(name)
         if f is None:
@@ -85,7 +85,7 @@ class TracedCallables:
         if f is not None:
             return self.cached_def(f) or (depth < 4 and self.reaches(f, depth + 1))
         if self._jitted_sites is None:
-            self._jitted_sites = {id(a.site) for a in self.finder.applications if a.transform.cached and isinstance(a.site, cst.Call)}
+            self._jitted_sites = {id(a.site) for a in self.finder.applications if a.transform.replays and isinstance(a.site, cst.Call)}
         mro = self.finder.classes.mro(cls)
         return any(
             w.attr == attr and w.value is not None and id(w.value) in self._jitted_sites and w.scope.func is not None and w.scope.func.cls in mro

@@ -157,7 +157,14 @@ def join(a: Optional[HostValue], b: Optional[HostValue]) -> Optional[HostValue]:
         return a if a.name == b.name else None
     if a.kind == FUNCTION:
         return a if a.func is b.func else SCALAR_VAL
+    if a.kind == SCALAR and is_number(a) != is_number(b):
+        return SCALAR_VAL  # a number on one path, a string on the other: a scalar, no number
     return a
+
+
+def is_number(v: Optional[HostValue]) -> bool:
+    """A Python int or float (``0.75``, ``-1``, a name bound to one), not a bool or string."""
+    return v is not None and v.kind == SCALAR and isinstance(v.node, (cst.Integer, cst.Float))
 
 
 # -- the class model's answer to hash() ------------------------------------------------------
@@ -745,7 +752,9 @@ class HostValues:
             if any(isinstance(el, cst.StarredElement) for el in e.elements):
                 return HostValue(TUPLE, e)
             return HostValue(TUPLE, e, items=tuple(self.eval(el.value, scope, env, shadow) for el in e.elements))
-        if isinstance(e, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Lambda)):
+        if isinstance(e, (cst.Integer, cst.Float)):
+            return HostValue(SCALAR, e)  # a number: the literal is kept, so ``is_number`` can tell
+        if isinstance(e, (cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Lambda)):
             return SCALAR_VAL
         if isinstance(e, cst.Name):
             return self._name(e, scope, env, shadow)

@@ -5,6 +5,7 @@ module proves it:
 
 * a def, or a name bound once to another callable (``run = step``);
 * a jitted callable (``@jax.jit``, ``step = jax.jit(f)``): the target carries its application;
+  so does what another transform makes by a call (``jax.vmap(f)``, ``jax.checkpoint(f)``);
 * a bound method of an instance of a class of the module (``Runner().apply``, ``obj.apply``
   after ``obj = Runner()``, ``self.apply`` when no subclass overrides it);
 * an instance (``obj(...)`` calls ``__call__``), and a class (``Runner(...)`` calls
@@ -331,7 +332,7 @@ class CallTargets:
         if isinstance(expr, cst.Call):
             app = self._app_at(expr)
             if app is not None:
-                return self._jitted(app)
+                return self._transformed(app)
             if resolve(expr.func, scope) in PARTIAL:
                 return self._partial(expr, scope, depth, params)
             callee = self._value(expr.func, scope, depth + 1, params)
@@ -348,7 +349,7 @@ class CallTargets:
             return None
         alias = self.finder.aliases.get((id(owner), name))
         if alias is not None:
-            return self._jitted(alias) if not alias.linen_apply else None
+            return self._transformed(alias) if not alias.linen_apply else None
         binds = owner.bindings.get(name, ())
         if name in owner.classes:
             return _Class(owner.classes[name]) if all(b.kind == "class" for b in binds) and len(binds) == 1 else None
@@ -358,7 +359,7 @@ class CallTargets:
                 return None  # the def's name is rebound
             decorated = [a for a in self.finder.by_func.get(id(f.node), ()) if isinstance(a.site, cst.Decorator)]
             if decorated:
-                return self._jitted(decorated[0]) if len(decorated) == 1 and decorated[0].transform.cached else None
+                return self._transformed(decorated[0]) if len(decorated) == 1 and decorated[0].transform.cached else None
             return Target(f) if _undecorated(f) else None
         if len(binds) != 1 or name in owner.globals or name in owner.nonlocals:
             return None
@@ -544,13 +545,13 @@ class CallTargets:
         if by_site is None:
             by_site = self._by_site = {}
             for app in self.finder.applications:
-                if isinstance(app.site, cst.Call) and app.transform.cached:
+                if isinstance(app.site, cst.Call):
                     by_site.setdefault(id(app.site), []).append(app)
         apps = by_site.get(id(call))
         return apps[0] if apps and len(apps) == 1 else None
 
-    def _jitted(self, app: Application) -> Optional[Target]:
-        if not app.transform.cached or app.linen_apply:
+    def _transformed(self, app: Application) -> Optional[Target]:
+        if app.linen_apply:
             return None
         return Target(app.func, app)
 

@@ -37,6 +37,7 @@ class Transform:
         "differentiated",
         "stages",
         "branch",
+        "reuses_trace",
     )
 
     def __init__(
@@ -54,6 +55,7 @@ class Transform:
         differentiated: bool = False,
         stages: bool = True,
         branch: bool = False,
+        reuses_trace: bool = False,
     ):
         self.label = label  # "jitted", "vmapped", "lax.scan body", ...
         self.fn_args = tuple(fn_args)  # (position, keyword) of the function arguments
@@ -82,6 +84,15 @@ class Transform:
         # lax.cond / lax.switch: the function runs once per call of the primitive, not per
         # iteration of a loop
         self.branch = branch
+        # The trace is kept and reused by later calls of the same function, with nothing
+        # compiled: jax.checkpoint keys its trace by the function (also with jit disabled), so
+        # a global it reads keeps the value of the first call.
+        self.reuses_trace = reuses_trace
+
+    @property
+    def replays(self) -> bool:
+        """Later calls replay the first trace: what the function read while tracing is frozen."""
+        return self.cached or self.reuses_trace
 
     @property
     def runs_per_call(self) -> bool:
@@ -94,6 +105,7 @@ _JIT = Transform("jitted", cached=True, statics=True)
 _PMAP = Transform("pmapped", cached=True, statics=True, in_axes=True)
 _VMAP = Transform("vmapped", in_axes=True, stages=False)
 _REMAT = Transform("checkpointed", statics=True)
+_JAX_REMAT = Transform("checkpointed", statics=True, reuses_trace=True)
 _SHAPE = Transform("eval_shape-traced", effects=False)
 _FILTER_SHAPE = Transform("eval_shape-traced", effects=False, filtered=True)
 _JAXPR = Transform("make_jaxpr-traced", statics=True, effects=False)
@@ -123,10 +135,10 @@ TRANSFORMS: Dict[str, Transform] = {
     "flax.linen.jit": _JIT,
     "jax.pmap": _PMAP,
     "jax.vmap": _VMAP,
-    "jax.checkpoint": _REMAT,
-    "jax.remat": _REMAT,
-    "jax.ad_checkpoint.checkpoint": _REMAT,
-    "jax.ad_checkpoint.remat": _REMAT,
+    "jax.checkpoint": _JAX_REMAT,
+    "jax.remat": _JAX_REMAT,
+    "jax.ad_checkpoint.checkpoint": _JAX_REMAT,
+    "jax.ad_checkpoint.remat": _JAX_REMAT,
     "jax.eval_shape": _SHAPE,
     "jax.make_jaxpr": _JAXPR,
     "jax.lax.scan": _SCAN,

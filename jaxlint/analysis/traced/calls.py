@@ -298,7 +298,7 @@ class Analyzer:
         f = app.func
         t = app.transform
         where = _entry_label(t, f)
-        frame = Frame(f, f.body_scope or f.scope, where, app, t.cached)
+        frame = Frame(f, f.body_scope or f.scope, where, app, t.replays)
         frame.entry_name = where
         # ``jax.vmap(f)`` of a function that is itself decorated with ``@jax.jit`` is staged too.
         # A cond/switch branch defined in the eager host function that hands it over is a new
@@ -394,7 +394,7 @@ class Analyzer:
             j = i - app.bound_pos
             if i < 0 or j not in app.argnums:
                 # not differentiated: the caller's concrete value (a JAX array stays one)
-                return self.concrete_passed(app, name)
+                return self.concrete_passed(app, name) or STATIC_VAL
         if name in app.bound_false:
             return KNOWN_CONSTANTS["False"]
         if name in app.bound_set:
@@ -410,7 +410,7 @@ class Analyzer:
             return default_val(param.default)
         if i >= 0 and i in app.unbatched and not app.opaque_axes:
             # vmap(in_axes=None) hands the value through untouched: an array every caller passes
-            return self._concrete_passed(app, name) or UNKNOWN_VAL
+            return self.concrete_passed(app, name) or UNKNOWN_VAL
         if i >= 0 and app.opaque_axes:
             return UNKNOWN_VAL
         if t.filtered:
@@ -427,7 +427,7 @@ class Analyzer:
             # leaves; where it cannot tell, the fields stay unknown.
             return Val(TRACED, name, OPAQUE, cls=f.cls)
         flags = OPAQUE if t.opaque_attrs else 0
-        if flags and (self._passes_only_arrays(app, name) or self.arrays_passed(app, name)):
+        if flags and self.arrays_or_numbers_passed(app, name):
             # every call passes a number or an array (``step(x, 0.75)``), not a module whose
             # attributes the transform carries: a plain traced array
             flags = ARRAY
@@ -452,49 +452,18 @@ class Analyzer:
                         uses(ext)
         return Val(TRACED, name, flags, cls=cls, ext=ext)
 
-    def _passes_only_arrays(self, app: Application, name: str) -> bool:
-        """Every visible call passes a number literal or a JAX or NumPy array for ``name``."""
-        from jaxlint.analysis.host.host_values import JAX_ARRAY, NUMPY_ARRAY
+    def arrays_or_numbers_passed(self, app: Application, name: str) -> bool:
+        """Every call site of the module passes a JAX or NumPy array or a Python number for
+        ``name`` (followed through the wrappers that forward it): under nnx.jit that is a plain
+        traced array, no module whose attributes may be static."""
+        from jaxlint.analysis.host.host_values import JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, is_number
 
-        passed = self.passed_arguments(app, name)
-        if not passed:
-            return False
-        for call, scope, arg in passed:
-            if arg is None:
-                return False
-            e = arg.value
-            while isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Minus):
-                e = e.expression
-            if isinstance(e, (cst.Integer, cst.Float)):
-                continue
-            h = self.host_values.value(arg.value, scope, call)
-            if h is None or h.kind not in (JAX_ARRAY, NUMPY_ARRAY):
-                return False
-        return True
+        values = self.passed_values(app, name)
+        return bool(values) and all(h.kind in (JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR) or is_number(h) for h in values)
 
-    def arrays_passed(self, app: Application, name: str) -> bool:
-        """Every call site of the module passes an array for ``name`` (followed through the
-        wrappers that forward it): under nnx.jit that is a plain traced array, no module whose
-        attributes may be static."""
-        from jaxlint.analysis.host.host_values import JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR
-
-        return self.passed_kind(app, name) in (JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR)
-
-    def _concrete_passed(self, app: Application, name: str) -> Optional[Val]:
+    def concrete_passed(self, app: Application, name: str) -> Optional[Val]:
         """A concrete JAX (or NumPy) array, when every visible call passes one for ``name``
         to a transform that hands it over untouched; else None."""
-        from jaxlint.analysis.host.host_values import JAX_ARRAY, NUMPY_ARRAY
-
-        kind = self.passed_kind(app, name)
-        if kind == JAX_ARRAY:
-            return Val(STATIC, None, JAXARR)
-        if kind == NUMPY_ARRAY:
-            return Val(STATIC, None, NPARR)
-        return None
-
-    def concrete_passed(self, app: Application, name: str) -> Val:
-        """A value the transform hands on untouched: a concrete JAX or NumPy array when every
-        call site passes one, else a Python value."""
         from jaxlint.analysis.host.host_values import JAX_ARRAY, NUMPY_ARRAY
 
         kind = self.passed_kind(app, name) if name in app.jit_positional() else None
@@ -502,27 +471,33 @@ class Analyzer:
             return Val(STATIC, None, JAXARR)
         if kind == NUMPY_ARRAY:
             return Val(STATIC, None, NPARR)
-        return STATIC_VAL
+        return None
 
     def passed_kind(self, app: Application, name: str) -> Optional[str]:
         """The host kind of what every call site of the module passes for ``name`` (followed
         through the wrappers that forward it), when they all agree; else None."""
+        kinds = {h.kind for h in self.passed_values(app, name) or ()}
+        return kinds.pop() if len(kinds) == 1 else None
+
+    def passed_values(self, app: Application, name: str) -> Optional[List]:
+        """The host value each call site of the module passes for ``name`` (a wrapper's
+        parameter followed to what the wrapper's callers pass); None when one does not show it."""
         from jaxlint.analysis.host.host_values import PARAM
 
         passed = self.passed_arguments(app, name)
         if not passed:
             return None
-        kind = None
-        for _call, scope, arg in passed:
+        out = []
+        for call, scope, arg in passed:
             if arg is None or arg.star:
                 return None
-            h = self.host_values.value(arg.value, scope, _call)
+            h = self.host_values.value(arg.value, scope, call)
             if h is not None and h.kind == PARAM:
                 h = self.host_values.passed_value(scope.func, h.name)
-            if h is None or kind is not None and h.kind != kind:
+            if h is None:
                 return None
-            kind = h.kind
-        return kind
+            out.append(h)
+        return out
 
     def built_at_call_sites(self, app: Application, name: str) -> Optional[str]:
         """The imported class every call of the jitted function in the module builds the

@@ -1201,9 +1201,12 @@ class Interp:
         v = self.name_val(func)
         if v.fn is not None:
             return self.invoke(e, v, argvals)
-        ref = self.analyzer.finder.resolve_fn(func, fr.scope) or self._instance_call(func) or self._passed_callable(e)
+        ref = self.analyzer.finder.resolve_fn(func, fr.scope) or self._instance_call(func)
         if ref is not None:
             return self.invoke(e, Val(STATIC, name, 0, None, (ref, None, [], {})), argvals)
+        passed = self._passed_callable(e)
+        if passed is not None:
+            return self.invoke(e, Val(STATIC, name, 0, None, passed), argvals)
         cls = owner.classes.get(name)
         if cls is not None:
             return self.analyzer.construct(fr, e, cls, argvals)
@@ -1215,16 +1218,35 @@ class Interp:
         held = self.analyzer.traced_fields.held(cls, attr, self.analyzer.classes.is_nnx_module(cls))
         return held is not None and held[0] == LAYER
 
-    def _passed_callable(self, e: cst.Call) -> Optional[FnRef]:
+    def _passed_callable(self, e: cst.Call) -> Optional[tuple]:
         """``fn(x)`` where ``fn`` is a parameter of an enclosing function (a factory's
         ``iterated(fn)``, a helper's ``apply_with(fn, x)``) that every call of it binds to the
-        same plain function of the module, with nothing bound to it."""
+        same plain function of the module, to the same ``functools.partial`` of one, or to the
+        same bound method of an object of the module (``scanned(MODEL.kernel)``): the function
+        value, with the partial's arguments as the host code bound them."""
+        owner = self.frame.scope.lookup_scope(e.func.value)
+        binds = owner.bindings.get(e.func.value, ()) if owner is not None else ()
+        if len(binds) != 1 or binds[0].kind != "param":
+            return None  # a class, an instance, a name bound to a callable: not a parameter
         t = self.analyzer.finder.call_targets.target(e, self.frame.scope)
-        if t is None or t.app is not None or t.bound or t.keywords or t.closure is not None or t.func.is_method:
+        if t is None or t.app is not None or t.closure is not None:
             return None
-        if t.func.scope.kind != "module":
+        ref = FnRef(t.func)
+        passed = list(t.bound)
+        if t.func.is_method:
+            if not passed or passed[0].expr is not None or passed[0].receiver is None:
+                return None  # not bound to an object: what its first argument is, is not shown
+            # the object the method is bound to is a Python object, not traced (as ``jax.jit(obj.method)``)
+            ref.bound_self = True
+            ref.receiver_cls = passed.pop(0).receiver
+        elif t.func.scope.kind != "module":
             return None  # an inner def: it reads its factory's locals, which this frame does not hold
-        return FnRef(t.func)
+        hv = self.analyzer.host_values
+        # A partial's arguments were computed by host code when it was made: concrete values,
+        # not traced by whatever later traces the call.
+        bound = [_host_val(hv.value(p.expr, p.scope, p.call)) if p.expr is not None else UNKNOWN_VAL for p in passed]
+        keywords = {k: _host_val(hv.value(p.expr, p.scope, p.call)) if p.expr is not None else UNKNOWN_VAL for k, p in t.keywords}
+        return (ref, None, bound, keywords)
 
     def _instance_call(self, func: cst.Name) -> Optional[FnRef]:
         """``model(x)`` on a global or captured instance of a class of the module
