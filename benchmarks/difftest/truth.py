@@ -26,6 +26,9 @@ Outcomes (each observed while the program runs, never taken from the generator):
   line: the read or the effect inside the traced code (where jaxlint reports
   JAX301/JAX302/JAX303/JAX306/JAX307).  It is the one fact a record takes from the program's
   text rather than from the run: where the effect is, not whether it goes wrong.
+  Numbers in the two outputs count as equal within float rounding (a compiled loop may round
+  its last digit differently from the eager run): only the text around them and values that
+  differ beyond that make a program stale.
 - ``ok``: it completed, compiled no more than needed, and printed what the eager run printed.
 
 A program whose run proves nothing is dropped and counted: a timeout, a crash of the worker, an
@@ -37,8 +40,10 @@ recompiles).  Which errors each category aims at is ``AIMED``.
 from __future__ import annotations
 
 import json
+import math
 import os
 import queue
+import re
 import select
 import subprocess
 import sys
@@ -196,6 +201,21 @@ def recompilation(res: dict) -> Optional[Tuple[List[int], int]]:
     return lines, (first[-1] if first else lines[-1])
 
 
+_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
+
+
+def same_output(a: str, b: str) -> bool:
+    """The two runs printed the same: the same text (up to spacing), with numbers equal up to
+    float rounding."""
+    if a == b:
+        return True
+    # NumPy pads its columns to the widest number: spacing may change with the digits
+    if [t.split() for t in _NUMBER.split(a)] != [t.split() for t in _NUMBER.split(b)]:
+        return False
+    xs, ys = _NUMBER.findall(a), _NUMBER.findall(b)
+    return len(xs) == len(ys) and all(math.isclose(float(x), float(y), rel_tol=1e-5, abs_tol=1e-6) for x, y in zip(xs, ys))
+
+
 def label(category: str, res: dict, effect_lines: List[int]) -> dict:
     """The ``jax`` record of a program: outcome, error, line(s); or ``dropped`` with a reason."""
     err = res.get("error")
@@ -213,7 +233,7 @@ def label(category: str, res: dict, effect_lines: List[int]) -> dict:
     rec = recompilation(res)
     if res.get("eager_error") is not None:
         return {"outcome": "dropped", "reason": f"eager run raised {res['eager_error']}"}
-    stale = "eager_output" in res and res.get("output") != res.get("eager_output")
+    stale = "eager_output" in res and not same_output(res.get("output") or "", res.get("eager_output") or "")
     if rec is not None and category == "R":
         return {"outcome": "recompiles", "line": rec[1], "lines": rec[0]}
     if stale and category == "C":
