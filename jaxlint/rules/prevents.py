@@ -19,6 +19,18 @@ Four kinds:
   (a discarded update); ``errors`` lists the errors it may raise instead, if any.
 * ``none``: not a JAX behaviour (the linter's own JAX0xx codes).
 
+Two facts about a ``raises`` error decide where the analysis reports it (both False unless
+the rule says so):
+
+* ``under_grad``: JAX raises it under ``jax.grad`` and friends alone too, where values are JVP
+  tracers that carry a concrete primal (Python control flow and ``int()`` work there; NumPy's
+  ``__array__`` conversion and ``x[i] = v`` do not).  Other findings in code that is only
+  differentiated stay silent.
+* ``tracer_type_error``: every error is one of JAX's tracer conversion errors, which derive
+  from ``TypeError`` and are raised only because the value is a tracer.  Code that catches
+  ``TypeError`` around such a line checks on purpose whether the value is concrete, and the
+  finding stays silent there.
+
 ``observe`` says how the dynamic mode (and a reader) sees a ``frozen`` or ``wrong-result``
 behaviour happen: for ``frozen``, ``"effect"`` (the line runs while tracing and not on the
 cached call, the default) or ``"capture"`` (the trace changes when the captured variable
@@ -53,6 +65,8 @@ class Prevents:
     # For "raises": the error comes from inside the flagged call, possibly from a line of the
     # user's own code that the call runs (a module's ``__call__``), not from the flagged line.
     within_call: bool = False
+    under_grad: bool = False  # for "raises": see the module's docstring
+    tracer_type_error: bool = False  # for "raises": see the module's docstring
     observe: str = ""  # for "frozen" and "wrong-result": one of OBSERVE[kind]
 
     def matches(self, exc: BaseException) -> bool:
@@ -65,7 +79,13 @@ OBSERVE = {"frozen": ("effect", "capture"), "wrong-result": ("unchanged", "forma
 
 
 def raises(
-    *errors: ErrorPattern, stage: str = "trace", description: str = "", at: str = "mark", within_call: bool = False
+    *errors: ErrorPattern,
+    stage: str = "trace",
+    description: str = "",
+    at: str = "mark",
+    within_call: bool = False,
+    under_grad: bool = False,
+    tracer_type_error: bool = False,
 ) -> Prevents:
     if not errors:
         raise ValueError("raises() needs at least one error")
@@ -74,7 +94,9 @@ def raises(
     if at not in ("mark", "use"):
         raise ValueError(f"unknown place {at!r}")
     text = description or " / ".join(e.exception for e in errors)
-    return Prevents("raises", text, tuple(errors), stage, at=at, within_call=within_call)
+    return Prevents(
+        "raises", text, tuple(errors), stage, at=at, within_call=within_call, under_grad=under_grad, tracer_type_error=tracer_type_error
+    )
 
 
 def frozen(description: str, observe: str = "effect") -> Prevents:
