@@ -27,3 +27,4 @@ class ParseError(Rule):
     message = "{detail}"
     fix = "Fix the syntax error (or the file's encoding) so that the file parses."
     prevents = nothing("SyntaxError / UnicodeDecodeError at import", ErrorPattern("SyntaxError"), ErrorPattern("UnicodeDecodeError"))
+    whole_file = True
