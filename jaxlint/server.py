@@ -195,10 +195,9 @@ class JaxlintServer(LanguageServer):
                     new = fix_edits.apply([f.autofix], text)
                     title = f"{f.code}: {f.autofix['title']}" + ("" if safe else " (unsafe fix)")
                     actions.append(self._action(title, types.CodeActionKind.QuickFix, uri, doc, text, new, diag, safe))
-                if f.code not in ("JAX001", "JAX002"):
-                    new, n = add_noqa(text, [f])
-                    if n:
-                        actions.append(self._action(f"{f.code}: Ignore with `# noqa: {f.code}`", types.CodeActionKind.QuickFix, uri, doc, text, new, diag, False))
+                new, n = add_noqa(text, [f])  # none for a finding about the whole file
+                if n:
+                    actions.append(self._action(f"{f.code}: Ignore with `# noqa: {f.code}`", types.CodeActionKind.QuickFix, uri, doc, text, new, diag, False))
         if _kind_wanted(FIX_ALL, only) and any(applicable(f, unsafe=False) for f in findings):
             result = fix_source(text, lambda t: lint_buffer(to_fs_path(uri), t))
             if result.source != text:

@@ -26,6 +26,18 @@ def units():
     return out
 
 
+def oracle_units():
+    """[(name, path, files)]: the units the oracle test runs, by the module of the unit that
+    defines ``CASES`` (the marks of every file of the unit are checked against what it runs)."""
+    out = []
+    for name, files in units():
+        for path in files:
+            with open(path, encoding="utf-8") as fh:
+                if "\nCASES = [" in fh.read():
+                    out.append((name, path, files))
+    return out
+
+
 def lint_package(root, jobs=1, cache_dir=None, names=None):
     """The findings of one run over the modules of the package folder ``root`` (or ``names``
     in it), shown relative to the folder around it, as a user linting the package sees them."""

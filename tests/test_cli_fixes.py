@@ -8,6 +8,8 @@ import shutil
 import pytest
 
 from clirun import ROOT, jaxlint
+from jaxlint.findings import Finding
+from jaxlint.fixes.noqa import add_noqa
 
 SRC = '''import jax
 import jax.numpy as jnp
@@ -103,6 +105,15 @@ def test_add_noqa_silences_every_remaining_finding(proj):
     assert "    return x and 1  # noqa: JAX302, JAX106\n" in text
     after = jaxlint(["--no-cache", "m.py"], cwd=str(proj))
     assert after.returncode == 0
+
+
+def test_add_noqa_comments_no_finding_about_the_whole_file():
+    """JAX002 (the analysis failed on the file) is reported on line 1, which no comment there answers."""
+    text = "import jax\nx = 1\n"
+    internal = Finding("m.py", 1, 1, 1, 2, "JAX002", "internal-error", "internal error", "")
+    traced = Finding("m.py", 2, 1, 2, 2, "JAX101", "traced-if", "m", "")
+    assert add_noqa(text, [internal]) == (text, 0)
+    assert add_noqa(text, [internal, traced]) == ("import jax\nx = 1  # noqa: JAX101\n", 1)
 
 
 @pytest.mark.slow  # fixes every fixture twice

@@ -7,6 +7,7 @@ import pytest
 
 from jaxlint.config import Config, ConfigError, parse_table
 from jaxlint.rules import ALL_RULES, RULES_BY_CODE, rules_for, selected_rules
+from jaxlint.analysis.jax.jax_api import TRACER_ERROR_CLASSES
 from jaxlint.rules.prevents import KINDS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -38,6 +39,23 @@ def test_every_rule_declares_what_it_prevents():
             assert p.errors and p.stage in ("trace", "call", "after"), r.code
     assert RULES_BY_CODE["JAX101"].prevents.kind == "raises"
     assert RULES_BY_CODE["JAX301"].prevents.kind == "frozen"
+
+
+def test_a_tracer_type_error_is_one_of_the_tracer_conversion_errors():
+    """A try/except TypeError mutes only findings whose every error JAX raises because the value
+    is a tracer; a TypeError the rule prevents must be named with the message that says so."""
+    muted = [r for r in ALL_RULES if r.prevents.tracer_type_error]
+    assert "JAX101" in {r.code for r in muted}
+    for r in muted:
+        assert r.prevents.kind == "raises" and r.prevents.stage == "trace", r.code
+        for e in r.prevents.errors:
+            assert e.exception in TRACER_ERROR_CLASSES or (e.exception == "TypeError" and e.message), (r.code, e)
+
+
+def test_only_errors_are_declared_to_fire_under_grad():
+    under_grad = {r.code for r in ALL_RULES if r.prevents.under_grad}
+    assert "JAX107" in under_grad
+    assert all(RULES_BY_CODE[c].prevents.kind == "raises" for c in under_grad)
     assert RULES_BY_CODE["JAX401"].prevents.kind == "recompiles"
     assert RULES_BY_CODE["JAX001"].prevents.kind == "none"
 

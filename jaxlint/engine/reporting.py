@@ -12,8 +12,6 @@ from jaxlint.analysis.traced.events import EVENTS
 from jaxlint.findings import Finding
 from jaxlint.fixes.declare import from_suggestion as fix_from_suggestion, materialise as materialise_fix
 
-# The linter's own codes: reported by the pipeline, never by the analysis.
-META_CODES = ("JAX001", "JAX002", "JAX003", "JAX004")
 
 
 class Pending:
@@ -28,13 +26,19 @@ class Pending:
 
 def rule_handlers(rules):
     """(rule instances, {event: [bound on_<event> handlers]}) for the analysis rules."""
-    instances = [r() for r in rules if r.code not in META_CODES]
+    instances = [r() for r in rules if _listens(r)]
     handlers: Dict[str, list] = {}
     for ev in EVENTS:
         hs = [getattr(r, "on_" + ev) for r in instances if hasattr(r, "on_" + ev)]
         if hs:
             handlers[ev] = hs
     return instances, handlers
+
+
+def _listens(rule) -> bool:
+    """False for the linter's own rules, which the pipeline and the ``noqa`` reading report
+    themselves: they handle no event and check no module."""
+    return hasattr(rule, "check_module") or any(hasattr(rule, "on_" + ev) for ev in EVENTS)
 
 
 class Reports:

@@ -13,6 +13,7 @@ import tokenize
 from typing import Dict, Iterable, List, Set, Tuple
 
 from jaxlint.noqa import INLINE_RE
+from jaxlint.rules import RULES_BY_CODE
 from jaxlint.fixes.edits import _NEWLINE
 
 
@@ -28,9 +29,13 @@ def _commentable_lines(text: str) -> Set[int]:
 
 
 def add_noqa(text: str, findings: Iterable) -> Tuple[str, int]:
-    """(text with the comments added, how many lines got one)."""
+    """(text with the comments added, how many lines got one).  A finding about the file as a
+    whole (its rule's ``whole_file``) gets no comment."""
     codes: Dict[int, List[str]] = {}
     for f in findings:
+        rule = RULES_BY_CODE.get(f.code)
+        if rule is not None and rule.whole_file:
+            continue
         codes.setdefault(f.line, [])
         if f.code not in codes[f.line]:
             codes[f.line].append(f.code)

@@ -155,8 +155,7 @@ def add_noqa_to_files(
 
     by_path = {}
     for f in findings:
-        if f.code not in ("JAX001", "JAX002"):
-            by_path.setdefault(f.path, []).append(f)
+        by_path.setdefault(f.path, []).append(f)
     added = files = 0
     for display, fs in sorted(by_path.items()):
         path = real_path(display)

@@ -6,17 +6,15 @@ from typing import Optional
 
 from jaxlint.findings import Finding
 from jaxlint.rules import RULES_BY_CODE
+from jaxlint.rules.severity import WARNING, rule_severity
 
 HOMEPAGE = "https://github.com/jaxlint/jaxlint"
 
 
 def severity(code: str) -> str:
-    """``error`` for code that fails when JAX traces it (JAX1xx, JAX2xx) or cannot be parsed
-    (JAX001); ``warning`` for code that runs but silently misbehaves (JAX3xx frozen values,
-    JAX4xx recompilation) and for jaxlint's own internal errors (JAX002)."""
-    if code == "JAX001" or code.startswith(("JAX1", "JAX2")):
-        return "error"
-    return "warning"
+    """``error`` or ``warning``, from what the code's rule prevents (jaxlint/rules/severity.py)."""
+    rule = RULES_BY_CODE.get(code)
+    return rule_severity(rule) if rule is not None else WARNING
 
 
 def rule_url(code: str) -> str:

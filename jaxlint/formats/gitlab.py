@@ -7,15 +7,19 @@ from typing import Optional, Sequence
 
 from jaxlint.findings import Finding
 from jaxlint.review.fingerprint import SourceLines, fingerprints, repo_path
-from jaxlint.formats._common import rule_name
+from jaxlint.formats._common import rule_name, severity
+from jaxlint.rules import RULES_BY_CODE
+from jaxlint.rules.severity import ERROR
 
 
 def gitlab_severity(code: str) -> str:
-    if code == "JAX001":
-        return "critical"
-    if code == "JAX002":
-        return "info"
-    return "major" if code.startswith(("JAX1", "JAX2")) else "minor"
+    rule = RULES_BY_CODE.get(code)
+    level = severity(code)
+    if rule is not None and rule.prevents.kind == "none":
+        # The linter's own findings: a file it could not check at all is worse than any one
+        # error in it; a note on a suppression comment or on jaxlint itself is no risk in the code.
+        return "critical" if level == ERROR else "info"
+    return "major" if level == ERROR else "minor"
 
 
 def format_gitlab(

@@ -4,7 +4,8 @@ pipes, grep, pre-commit).
 ``full`` shows, under the location line, the flagged source line with a caret under the range,
 a ``help:`` line with the fix advice, and the related locations (where a frozen capture gets
 its new value).  Colour follows the severity that every machine format reports: red for errors
-(code that fails when JAX traces it), yellow for warnings (code that runs but misbehaves)."""
+(code that fails where it runs), yellow for warnings (code that runs but misbehaves); see
+jaxlint/rules/severity.py."""
 
 from __future__ import annotations
 

@@ -42,6 +42,9 @@ class Rule:
     # "safe" or "unsafe" when the rule offers fixes (jaxlint.fixes): a fix is passed to
     # ``report(..., autofix=Fix(...))``, or an exact ``suggestion=`` text becomes one.
     fix_safety: ClassVar[str] = ""
+    # True for a finding about the file as a whole (it does not parse; the analysis failed on
+    # it): no line's ``# noqa`` comment answers it, so none is offered (--add-noqa, the editor).
+    whole_file: ClassVar[bool] = False
 
     @classmethod
     def docs(cls) -> str:

@@ -17,7 +17,23 @@ Four kinds:
 * ``warns``: JAX warns (``errors`` holds the warning class): a deprecated API.
 * ``wrong-result``: the code runs without an error and computes something else than meant
   (a discarded update); ``errors`` lists the errors it may raise instead, if any.
-* ``none``: not a JAX behaviour (the linter's own JAX0xx codes).
+* ``none``: not a JAX behaviour (the linter's own JAX0xx codes); ``errors`` lists what Python
+  itself raises instead, if anything (a file that does not parse).
+
+Three facts about a ``raises`` error decide where the analysis reports it and how serious it
+is (unset unless the rule says so):
+
+* ``under_grad``: JAX raises it under ``jax.grad`` and friends alone too, where values are JVP
+  tracers that carry a concrete primal (Python control flow and ``int()`` work there; NumPy's
+  ``__array__`` conversion and ``x[i] = v`` do not).  Other findings in code that is only
+  differentiated stay silent.
+* ``depends_on``: what besides the code decides whether JAX raises (the JAX release the code
+  targets; whether some other import loaded a submodule).  Where the code runs today it may
+  well work: the finding is a migration to plan, not an error (jaxlint/rules/severity.py).
+* ``tracer_type_error``: every error is one of JAX's tracer conversion errors, which derive
+  from ``TypeError`` and are raised only because the value is a tracer.  Code that catches
+  ``TypeError`` around such a line checks on purpose whether the value is concrete, and the
+  finding stays silent there.
 
 ``observe`` says how the dynamic mode (and a reader) sees a ``frozen`` or ``wrong-result``
 behaviour happen: for ``frozen``, ``"effect"`` (the line runs while tracing and not on the
@@ -53,6 +69,9 @@ class Prevents:
     # For "raises": the error comes from inside the flagged call, possibly from a line of the
     # user's own code that the call runs (a module's ``__call__``), not from the flagged line.
     within_call: bool = False
+    under_grad: bool = False  # for "raises": see the module's docstring
+    tracer_type_error: bool = False  # for "raises": see the module's docstring
+    depends_on: str = ""  # for "raises": see the module's docstring
     observe: str = ""  # for "frozen" and "wrong-result": one of OBSERVE[kind]
 
     def matches(self, exc: BaseException) -> bool:
@@ -65,7 +84,14 @@ OBSERVE = {"frozen": ("effect", "capture"), "wrong-result": ("unchanged", "forma
 
 
 def raises(
-    *errors: ErrorPattern, stage: str = "trace", description: str = "", at: str = "mark", within_call: bool = False
+    *errors: ErrorPattern,
+    stage: str = "trace",
+    description: str = "",
+    at: str = "mark",
+    within_call: bool = False,
+    under_grad: bool = False,
+    tracer_type_error: bool = False,
+    depends_on: str = "",
 ) -> Prevents:
     if not errors:
         raise ValueError("raises() needs at least one error")
@@ -74,7 +100,17 @@ def raises(
     if at not in ("mark", "use"):
         raise ValueError(f"unknown place {at!r}")
     text = description or " / ".join(e.exception for e in errors)
-    return Prevents("raises", text, tuple(errors), stage, at=at, within_call=within_call)
+    return Prevents(
+        "raises",
+        text,
+        tuple(errors),
+        stage,
+        at=at,
+        within_call=within_call,
+        under_grad=under_grad,
+        tracer_type_error=tracer_type_error,
+        depends_on=depends_on,
+    )
 
 
 def frozen(description: str, observe: str = "effect") -> Prevents:
@@ -101,5 +137,6 @@ def wrong_result(description: str, *tolerated: ErrorPattern, observe: str = "") 
     return Prevents("wrong-result", description, tuple(tolerated), observe=observe)
 
 
-def nothing(description: str) -> Prevents:
-    return Prevents("none", description)
+def nothing(description: str, *raised: ErrorPattern) -> Prevents:
+    """``raised``: what Python itself raises on the code, if anything (not JAX)."""
+    return Prevents("none", description, tuple(raised))

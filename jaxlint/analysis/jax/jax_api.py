@@ -20,11 +20,6 @@ ARRAY_METHODS = frozenset(
     }
 )
 
-# What still fails under jax.grad and friends alone, where values are JVP tracers with a
-# concrete primal: NumPy's __array__ conversion (Python control flow and int() work), and an
-# in-place update (no JAX array, concrete or traced, supports ``x[i] = v``).
-DIFFERENTIATED_ERROR_CODES = frozenset({"JAX107", "JAX304"})
-
 # ``with ...:`` blocks whose body computes with concrete values: ensure_compile_time_eval, and
 # disable_jit (lax.scan and friends then run as Python loops on real values).
 CONCRETE_CONTEXTS = frozenset({"jax.ensure_compile_time_eval", "jax.disable_jit"})
@@ -43,8 +38,6 @@ TRACER_ERROR_CLASSES = frozenset(
         "JAXTypeError",
     }
 )
-# Codes whose JAX error is one of those TypeErrors (a try/except around them is deliberate).
-TYPE_ERROR_CODES = frozenset({"JAX101", "JAX102", "JAX103", "JAX104", "JAX105", "JAX106", "JAX107"})
 
 STATIC_ATTRS = frozenset(
     {"shape", "ndim", "dtype", "size", "weak_type", "sharding", "aval", "itemsize", "nbytes"}

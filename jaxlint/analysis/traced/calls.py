@@ -20,7 +20,7 @@ from jaxlint.analysis.traced.annotations import (
 from jaxlint.analysis.traced.events import Context
 from jaxlint.analysis.traced.frame import Frame
 from jaxlint.analysis.traced.interpreter import Interp, guarded_not_none, structure_of
-from jaxlint.analysis.jax.jax_api import DIFFERENTIATED_ERROR_CODES, KNOWN_APIS, TYPE_ERROR_CODES
+from jaxlint.analysis.jax.jax_api import KNOWN_APIS
 from jaxlint.analysis.traced.lax_operands import lax_operands
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, ModuleIndex, Scope
 from jaxlint.analysis.syntax.nodes import argument_for
@@ -166,9 +166,12 @@ class Analyzer:
         unhashable = fields.pop("unhashable", False)
         facts = fields.get("facts")
         concrete = facts is not None and getattr(facts, "value_kind", None) == "array"
-        if frame.entry.transform.differentiated and rule.code not in DIFFERENTIATED_ERROR_CODES and not (unhashable or concrete):
-            return  # JVP tracers carry concrete values: only NumPy's conversion fails on them
-        if frame.catches_tracer_errors and rule.code in TYPE_ERROR_CODES:
+        # what the rule prevents says whether JAX raises it under grad, and whether it is a
+        # tracer conversion TypeError (jaxlint/rules/prevents.py)
+        prevents = rule.prevents
+        if frame.entry.transform.differentiated and not prevents.under_grad and not (unhashable or concrete):
+            return  # JVP tracers carry concrete values: only NumPy's conversion and item assignment fail on them
+        if frame.catches_tracer_errors and prevents.tracer_type_error:
             return  # ``try: int(x) except TypeError:``: the check only when concrete, on purpose
         self._report(rule, node, frame, fields)
 

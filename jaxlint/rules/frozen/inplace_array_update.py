@@ -49,6 +49,8 @@ class InplaceArrayUpdate(Rule):
     prevents = raises(
         ErrorPattern("TypeError", r"JAX arrays are immutable"),
         description="TypeError: JAX arrays are immutable and do not support in-place item assignment",
+        # no JAX array supports ``x[i] = v``, concrete or traced
+        under_grad=True,
     )
     fix_safety = "safe"
     bad = [

@@ -27,3 +27,4 @@ class InternalError(Rule):
     message = "internal error while analysing this file: {detail}"
     fix = "Report this to the jaxlint maintainers; exclude the file meanwhile."
     prevents = nothing("nothing: this is a jaxlint bug")
+    whole_file = True

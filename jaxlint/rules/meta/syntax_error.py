@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from jaxlint.rules.base import Rule
-from jaxlint.rules.prevents import nothing
+from jaxlint.rules.prevents import ErrorPattern, nothing
 
 
 class ParseError(Rule):
@@ -26,4 +26,5 @@ class ParseError(Rule):
     name = "syntax-error"
     message = "{detail}"
     fix = "Fix the syntax error (or the file's encoding) so that the file parses."
-    prevents = nothing("SyntaxError / UnicodeDecodeError at import")
+    prevents = nothing("SyntaxError / UnicodeDecodeError at import", ErrorPattern("SyntaxError"), ErrorPattern("UnicodeDecodeError"))
+    whole_file = True

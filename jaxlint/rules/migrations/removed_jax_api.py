@@ -41,7 +41,12 @@ class RemovedJaxApi(Rule):
     name = "removed-jax-api"
     message = "`{name}` was removed in JAX {removed}; {advice}"
     fix = "{advice}"
-    prevents = raises(ErrorPattern("AttributeError"), ErrorPattern("ImportError"), description="ImportError / AttributeError on the targeted JAX")
+    prevents = raises(
+        ErrorPattern("AttributeError"),
+        ErrorPattern("ImportError"),
+        description="ImportError / AttributeError on the targeted JAX",
+        depends_on="the JAX release the code targets",
+    )
     bad = [
         """
         import jax

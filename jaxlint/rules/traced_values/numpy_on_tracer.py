@@ -39,7 +39,7 @@ class NumpyOnTracer(Rule):
     name = "numpy-on-tracer"
     message = "NumPy function `{func}` called on traced value `{var}` in {where}"
     fix = "use the jax.numpy equivalent (jnp.{short})"
-    prevents = raises(ErrorPattern("TracerArrayConversionError"))
+    prevents = raises(ErrorPattern("TracerArrayConversionError"), under_grad=True, tracer_type_error=True)
     fix_safety = "safe"
     bad = [
         """

@@ -34,7 +34,7 @@ class TracedAssert(Rule):
     name = "traced-assert"
     message = "`assert` on traced value `{var}` in {where}"
     fix = "use jax.experimental.checkify.check or equinox.error_if for runtime checks; assert only on static facts such as shapes"
-    prevents = raises(ErrorPattern("TracerBoolConversionError"))
+    prevents = raises(ErrorPattern("TracerBoolConversionError"), tracer_type_error=True)
     bad = [
         """
         import jax

@@ -39,7 +39,7 @@ class TracedBoolOp(Rule):
     name = "traced-bool-op"
     message = "{op} converts traced value `{var}` to a Python bool in {where}"
     fix = "use jnp.logical_and / jnp.logical_or / jnp.logical_not, jnp.minimum / jnp.maximum, jnp.isin, or (a < x) & (x < b) for a chained comparison"
-    prevents = raises(ErrorPattern("TracerBoolConversionError"))
+    prevents = raises(ErrorPattern("TracerBoolConversionError"), tracer_type_error=True)
     fix_safety = "unsafe"
     bad = [
         """

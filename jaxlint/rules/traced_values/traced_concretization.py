@@ -43,6 +43,7 @@ class TracedConcretization(Rule):
         # f"{x:.3f}": a tracer refuses a format spec
         ErrorPattern("TypeError", r"unsupported format string"),
         description="ConcretizationTypeError",
+        tracer_type_error=True,
     )
     bad = [
         """

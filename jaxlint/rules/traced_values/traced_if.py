@@ -51,7 +51,7 @@ class TracedIf(Rule):
         "use jnp.where(cond, a, b) if both branches are cheap and safe, lax.cond(cond, true_fn, "
         "false_fn, operand) if a branch is costly or unsafe, or static_argnames if `{var}` is configuration"
     )
-    prevents = raises(ErrorPattern("TracerBoolConversionError"))
+    prevents = raises(ErrorPattern("TracerBoolConversionError"), tracer_type_error=True)
     fix_safety = "unsafe"
     bad = [
         """

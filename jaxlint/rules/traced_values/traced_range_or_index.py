@@ -41,7 +41,7 @@ class TracedRangeOrIndex(Rule):
     name = "traced-range-or-index"
     message = "{what} with traced value `{var}` in {where}"
     fix = "make `{var}` static with static_argnames, or use lax.fori_loop / lax.scan; index arrays, not Python sequences, with traced integers"
-    prevents = raises(ErrorPattern("TracerIntegerConversionError"))
+    prevents = raises(ErrorPattern("TracerIntegerConversionError"), tracer_type_error=True)
     fix_safety = "unsafe"
     bad = [
         """

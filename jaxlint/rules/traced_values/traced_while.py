@@ -36,7 +36,7 @@ class TracedWhile(Rule):
     name = "traced-while"
     message = "Python `while` condition depends on traced value `{var}` in {where}"
     fix = "use lax.while_loop(cond_fun, body_fun, init), or loop over a static count"
-    prevents = raises(ErrorPattern("TracerBoolConversionError"))
+    prevents = raises(ErrorPattern("TracerBoolConversionError"), tracer_type_error=True)
     fix_safety = "unsafe"
     bad = [
         """
