@@ -316,12 +316,16 @@ def cross_module_findings(
 
     summaries: Dict[str, Optional[ModuleSummary]] = {}  # for the whole run: plain data
     grouping: List[str] = []  # the module whose records are being grouped, while they are
+    # While a group's records are sorted by module: the first other module read for it (most
+    # records of a group lead into one module), kept for its part.
+    first_read: Dict[str, _Target] = {}
 
     def summary(modname: str) -> Optional[ModuleSummary]:
         """What a lookup passing through the module reads.  While a group's records are
-        sorted by module, the tree read for it is dropped at once (except the group's own
-        module, which its records usually reach); while they are followed, it is kept with
-        the part's other trees (the lookups there read the modules then interpreted)."""
+        sorted by module, the trees read for it are dropped at once, but the group's own
+        module's and the first other one's, which the records usually reach; while they are
+        followed, a tree read is kept with the part's other trees (the lookups there read the
+        modules then interpreted)."""
         if modname not in summaries:
             summaries[modname] = summary_of(modname)
         s = summaries[modname]
@@ -350,7 +354,9 @@ def cross_module_findings(
         if t is None:
             return None
         s = summarise(t.analysis, t.path, digests.get(t.path))
-        if temporary:
+        if temporary and not first_read:
+            first_read[modname] = t
+        elif temporary:
             del t
             paused.collect()  # the analysis' cycles hold the tree: free it now
         if skey is not None:
@@ -507,13 +513,13 @@ def cross_module_findings(
     out: List[Finding] = []
     silenced: List[tuple] = []
 
-    def harvest(keep: Optional[str] = None) -> Tuple[List[Finding], List[tuple]]:
-        # Findings of the modules read, then their parsed trees go (but ``keep``'s, which the
-        # next part interprets): memory stays at one part's worth.
+    def harvest(keep=()) -> Tuple[List[Finding], List[tuple]]:
+        # Findings of the modules read, then their parsed trees go (but those of ``keep``, the
+        # modules the next parts interpret): memory stays at one part's worth.
         found: List[Finding] = []
         quiet: List[tuple] = []
         for modname, t in list(targets.items()):
-            if modname == keep:
+            if modname in keep:
                 continue
             del targets[modname]
             if t is None:
@@ -524,7 +530,7 @@ def cross_module_findings(
         # A tree that lived through a collection (kept for the next part, or while a lookup's
         # tree was freed) is in the older generation.  Collect that one too, but only when no
         # tree is kept: a kept tree would be promoted past it and then outlive its release.
-        paused.collect(0 if targets.get(keep) is not None else 1)
+        paused.collect(0 if any(targets.get(m) is not None for m in keep) else 1)
         return found, quiet
 
     def keep(found: List[Finding], quiet: List[tuple]) -> None:
@@ -582,12 +588,17 @@ def cross_module_findings(
                     parts = _by_home(group, module, home)
                 finally:
                     grouping.clear()
-                found, quiet, produced = [], [], []
+                homes = [where for where, _ in parts]
+                for modname, t in first_read.items():
+                    if modname in homes:
+                        targets[modname] = t
+                first_read.clear()
+                t = None
+                found, quiet = harvest(keep=set(homes))  # what the lookups read, unless followed
+                produced = []
                 for i, (where, part) in enumerate(parts):
-                    if i == 0:
-                        found, quiet = harvest(keep=where)  # what the lookups read, unless followed now
                     produced.extend(_follow_group(module, part, uses, info, target, resolve, resolve_class, resolve_member, is_pytree, resolve_export))
-                    part_found, part_quiet = harvest(keep=parts[i + 1][0] if i + 1 < len(parts) else None)
+                    part_found, part_quiet = harvest(keep=set(homes[i + 1 :]))
                     found.extend(part_found)
                     quiet.extend(part_quiet)
                 keep(found, quiet)
