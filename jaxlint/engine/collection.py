@@ -20,10 +20,11 @@ class _Paused:
     def __init__(self, active: bool):
         self.active = active
 
-    def collect(self) -> None:
-        """Between modules of a paused block: collect what the last one left."""
+    def collect(self, generation: int = 0) -> None:
+        """Between modules of a paused block: collect what the last one left.  What lived
+        through one such collection is in the next generation: ``generation=1`` reaches it."""
         if self.active:
-            gc.collect(0)
+            gc.collect(generation)
 
 
 @contextmanager

@@ -39,6 +39,7 @@ from jaxlint.engine.cache import Cache, content_digest, finding_from_json, findi
 from jaxlint.engine.call_records import call_recorder
 from jaxlint.engine.collection import one_collection_per_module
 from jaxlint.engine.module_analysis import ModuleAnalysis
+from jaxlint.engine.module_summaries import ClassSummary, ModuleSummary, summarise, summary_from_json, summary_to_json
 from jaxlint.noqa import suppress as apply_noqa
 from jaxlint.engine.reporting import Reports, materialise, rule_handlers
 from jaxlint.engine.source import decode_source, parse_module
@@ -290,88 +291,169 @@ def cross_module_findings(
         info[display] = (name, os.path.basename(path) == "__init__.py")
     targets: Dict[str, Optional[_Target]] = {}
 
-    def target(modname: str) -> Optional[_Target]:
-        if modname in targets:
-            return targets[modname]
-        t = None
+    def load(modname: str) -> Optional[_Target]:
         loc = by_module.get(modname)
-        if loc is not None:
-            path, display = loc
-            try:
-                with open(path, "rb") as fh:
-                    data = fh.read()
-                digests[path] = group_deps[path] = content_digest(data)
-                text = decode_source(data)
-                tconfig, trules = config, rules
-                if config_for is not None:
-                    tconfig = config_for(path)
-                    trules = rules_for(tconfig)
-                t = _Target(path, display, parse_module(text), text, tconfig, trules)
-            except Exception:  # noqa: BLE001 - a file that fails here was already reported
-                t = None
-        targets[modname] = t
-        return t
+        if loc is None:
+            return None
+        path, display = loc
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read()
+            digests[path] = group_deps[path] = content_digest(data)
+            text = decode_source(data)
+            tconfig, trules = config, rules
+            if config_for is not None:
+                tconfig = config_for(path)
+                trules = rules_for(tconfig)
+            return _Target(path, display, parse_module(text), text, tconfig, trules)
+        except Exception:  # noqa: BLE001 - a file that fails here was already reported
+            return None
 
-    def resolve(qual: str, hops: int = 0):
+    def target(modname: str) -> Optional[_Target]:
+        """The module parsed and analysed, kept until the group's findings are harvested."""
+        if modname not in targets:
+            targets[modname] = load(modname)
+        return targets[modname]
+
+    summaries: Dict[str, Optional[ModuleSummary]] = {}  # for the whole run: plain data
+    grouping: List[str] = []  # the module whose records are being grouped, while they are
+    # While a group's records are sorted by module: the first other module read for it (most
+    # records of a group lead into one module), kept for its part.
+    first_read: Dict[str, _Target] = {}
+
+    def summary(modname: str) -> Optional[ModuleSummary]:
+        """What a lookup passing through the module reads.  While a group's records are
+        sorted by module, the trees read for it are dropped at once, but the group's own
+        module's and the first other one's, which the records usually reach; while they are
+        followed, a tree read is kept with the part's other trees (the lookups there read the
+        modules then interpreted)."""
+        if modname not in summaries:
+            summaries[modname] = summary_of(modname)
+        s = summaries[modname]
+        if s is not None and s.digest is not None:
+            group_deps[s.path] = s.digest
+        return s
+
+    def summary_of(modname: str) -> Optional[ModuleSummary]:
+        loc = by_module.get(modname)
+        if loc is None:
+            return None
+        path = loc[0]
+        skey = None
+        if cache is not None:
+            digest = digest_of(path)
+            if digest is not None:
+                skey = cache.key(digest, "<summary> " + path)
+                hit = cache.get_json(skey)
+                if hit is not None:
+                    try:
+                        return summary_from_json(hit, path, digest)
+                    except (KeyError, TypeError, ValueError, AttributeError):
+                        pass  # a malformed entry: read the module and rewrite it
+        temporary = modname not in targets and bool(grouping) and grouping[0] != modname
+        t = load(modname) if temporary else target(modname)
+        if t is None:
+            return None
+        s = summarise(t.analysis, t.path, digests.get(t.path))
+        if temporary and not first_read:
+            first_read[modname] = t
+        elif temporary:
+            del t
+            paused.collect()  # the analysis' cycles hold the tree: free it now
+        if skey is not None:
+            cache.put_json(skey, summary_to_json(s))
+        return s
+
+    def locate(qual: str, hops: int = 0) -> Optional[Tuple[str, str]]:
+        """(module, name) of the function ``qual``, following re-exports."""
         mod, _, name = qual.rpartition(".")
-        t = target(mod) if mod else None
+        s = summary(mod) if mod else None
+        if s is None:
+            return None
+        if name in s.functions:
+            return mod, name
+        reexport = s.imports.get(name)
+        if reexport is not None and hops < 3:
+            return locate(absolute(reexport, module_name(s.path), os.path.basename(s.path) == "__init__.py"), hops + 1)
+        return None
+
+    def resolve(qual: str):
+        found = locate(qual)
+        t = target(found[0]) if found is not None else None
         if t is None:
             return None, None
-        ref, reexport = t.function(name)
-        if ref is not None:
-            return t, ref
-        if reexport is not None and hops < 3:
-            modname, is_pkg = module_name(t.path), os.path.basename(t.path) == "__init__.py"
-            return resolve(absolute(reexport, modname, is_pkg), hops + 1)
-        return None, None
+        return t, t.function(found[1])[0]
 
-    def resolve_class(qual: str, hops: int = 0):
-        """(target, class) for the class ``qual``, following re-exports."""
+    def locate_class(qual: str, hops: int = 0) -> Optional[Tuple[str, str, ClassSummary]]:
+        """(module, name, summary) of the class ``qual``, following re-exports."""
         mod, _, name = qual.rpartition(".")
-        t = target(mod) if mod and not qual.startswith(KNOWN_APIS) else None
-        if t is None or hops > 3:
-            return None, None
-        cls, reexport = t.cls(name)
+        s = summary(mod) if mod and not qual.startswith(KNOWN_APIS) else None
+        if s is None or hops > 3:
+            return None
+        cls = s.classes.get(name)
         if cls is not None:
-            return t, cls
+            return mod, name, cls
+        reexport = s.imports.get(name)
         if reexport is None:
+            return None
+        return locate_class(absolute(reexport, module_name(s.path), os.path.basename(s.path) == "__init__.py"), hops + 1)
+
+    def resolve_class(qual: str):
+        """(target, class) for the class ``qual``, following re-exports."""
+        found = locate_class(qual)
+        t = target(found[0]) if found is not None else None
+        if t is None:
             return None, None
-        modname, is_pkg = module_name(t.path), os.path.basename(t.path) == "__init__.py"
-        return resolve_class(absolute(reexport, modname, is_pkg), hops + 1)
+        return t, t.cls(found[1])[0]
 
     def is_pytree(qual: str, hops: int = 0) -> bool:
         """Whether the class ``qual`` is a pytree the class model places, also through a base
         class in another module of the run."""
-        t, cls = resolve_class(qual)
-        if cls is None or hops > 3:
+        found = locate_class(qual)
+        if found is None or hops > 3:
             return False
-        if t.analyzer.classes.pytree_kind(cls) is not None:
+        mod, _, cls = found
+        if cls.pytree:
             return True
-        base = t.analyzer.classes.imported_base(cls)
-        if base is None:
+        if cls.imported_base is None:
             return False
-        return is_pytree(absolute(base, module_name(t.path), os.path.basename(t.path) == "__init__.py"), hops + 1)
+        path = by_module[mod][0]
+        return is_pytree(absolute(cls.imported_base, module_name(path), os.path.basename(path) == "__init__.py"), hops + 1)
 
-    def resolve_member(qual: str, member: str, hops: int = 0):
+    def locate_member(qual: str, member: str, hops: int = 0) -> Optional[Tuple[str, str]]:
+        """(module, class name) of the class, ``qual`` or one of its bases, also those in other
+        modules of the run, whose MRO in its module has ``member``."""
+        mod, _, name = qual.rpartition(".")
+        s = summary(mod) if mod else None
+        if s is None or hops > 3:
+            return None
+        modname, is_pkg = module_name(s.path), os.path.basename(s.path) == "__init__.py"
+        cls = s.classes.get(name)
+        if cls is None:
+            reexport = s.imports.get(name)
+            if reexport is None:
+                return None
+            return locate_member(absolute(reexport, modname, is_pkg), member, hops + 1)
+        if member in cls.members:
+            return mod, name
+        if cls.imported_base is None:
+            return None
+        return locate_member(absolute(cls.imported_base, modname, is_pkg), member, hops + 1)
+
+    def resolve_member(qual: str, member: str):
         """(target, class, function) for ``member`` of the class ``qual``, looked up along its
         bases, also those in other modules of the run."""
-        mod, _, name = qual.rpartition(".")
-        t = target(mod) if mod else None
-        if t is None or hops > 3:
+        found = locate_member(qual, member)
+        t = target(found[0]) if found is not None else None
+        if t is None:
             return None, None, None
-        modname, is_pkg = module_name(t.path), os.path.basename(t.path) == "__init__.py"
-        cls, reexport = t.cls(name)
-        if cls is None:
-            if reexport is None:
-                return None, None, None
-            return resolve_member(absolute(reexport, modname, is_pkg), member, hops + 1)
-        f = t.analyzer.classes.member(cls, member)
-        if f is not None:
-            return t, cls, f
-        base = t.analyzer.classes.imported_base(cls)
-        if base is None:
-            return None, None, None
-        return resolve_member(absolute(base, modname, is_pkg), member, hops + 1)
+        cls = t.cls(found[1])[0]
+        return t, cls, t.analyzer.classes.member(cls, member)
+
+    def home(qual: str, rec: dict) -> Optional[str]:
+        """The module whose tree following the call record ``rec`` interprets."""
+        found = locate_member(qual, rec["member"]) if "member" in rec else locate(qual)
+        return found[0] if found is not None else None
 
     # What each module provides to host code elsewhere: its wrappers and factories of jitted
     # functions with static parameters, by (module, name).
@@ -381,7 +463,6 @@ def cross_module_findings(
             if "provides" in rec and display in info:
                 exports.setdefault((info[display][0], rec["name"]), dict(rec, path=display, module=info[display][0]))
 
-    package_imports: Dict[str, Dict[str, str]] = {}  # a package's imports, kept across rounds
     # qualified name -> (what it resolves to, the modules read to know it: path -> digest)
     resolved_exports: Dict[str, Tuple[Optional[dict], Dict[str, str]]] = {}
 
@@ -397,12 +478,10 @@ def cross_module_findings(
             path = by_module[mod][0]
             if os.path.basename(path) == "__init__.py":
                 # a package re-exporting the function: ``from .utils import wrap``
-                if mod not in package_imports:
-                    t = target(mod)
-                    package_imports[mod] = dict(t.index.module_scope.imports) if t is not None else {}
+                package = summary(mod)
                 if path in digests:
                     read[path] = digests[path]
-                reexport = package_imports[mod].get(name)
+                reexport = package.imports.get(name) if package is not None else None
                 if reexport is not None:
                     found = resolve_export(absolute(reexport, mod, True), hops + 1, read)
         if hops == 0:
@@ -435,17 +514,24 @@ def cross_module_findings(
     out: List[Finding] = []
     silenced: List[tuple] = []
 
-    def harvest() -> Tuple[List[Finding], List[tuple]]:
-        # Findings of this group, then the parsed trees go: memory stays at one group's worth.
+    def harvest(keep=()) -> Tuple[List[Finding], List[tuple]]:
+        # Findings of the modules read, then their parsed trees go (but those of ``keep``, the
+        # modules the next parts interpret): memory stays at one part's worth.
         found: List[Finding] = []
         quiet: List[tuple] = []
-        for t in targets.values():
+        for modname, t in list(targets.items()):
+            if modname in keep:
+                continue
+            del targets[modname]
             if t is None:
                 continue
             found.extend(t.findings(t.config, facts))
             quiet.extend(t.silenced)
-        targets.clear()
-        paused.collect()
+        t = None
+        # A tree that lived through a collection (kept for the next part, or while a lookup's
+        # tree was freed) is in the older generation.  Collect that one too, but only when no
+        # tree is kept: a kept tree would be promoted past it and then outlive its release.
+        paused.collect(0 if any(targets.get(m) is not None for m in keep) else 1)
         return found, quiet
 
     def keep(found: List[Finding], quiet: List[tuple]) -> None:
@@ -498,8 +584,24 @@ def cross_module_findings(
                         next_work.extend((d, r) for d, r in hit.get("next", []))
                         continue
                 group_deps.clear()
-                produced = _follow_group(module, group, uses, info, target, resolve, resolve_class, resolve_member, is_pytree, resolve_export)
-                found, quiet = harvest()
+                grouping.append(module)
+                try:
+                    parts = _by_home(group, module, home)
+                finally:
+                    grouping.clear()
+                homes = [where for where, _ in parts]
+                for modname, t in first_read.items():
+                    if modname in homes:
+                        targets[modname] = t
+                first_read.clear()
+                t = None
+                found, quiet = harvest(keep=set(homes))  # what the lookups read, unless followed
+                produced = []
+                for i, (where, part) in enumerate(parts):
+                    produced.extend(_follow_group(module, part, uses, info, target, resolve, resolve_class, resolve_member, is_pytree, resolve_export))
+                    part_found, part_quiet = harvest(keep=set(homes[i + 1 :]))
+                    found.extend(part_found)
+                    quiet.extend(part_quiet)
                 keep(found, quiet)
                 next_work.extend(produced)
                 if gkey is not None:
@@ -519,6 +621,18 @@ def cross_module_findings(
     if silenced_out is not None:
         silenced_out.extend(silenced)
     return out
+
+
+def _by_home(group: list, module: str, home) -> List[Tuple[str, list]]:
+    """The records of a group in parts, (module, records) for each module whose tree following
+    them interprets (``home(qual, rec)``; the host calls and the classes a module uses are
+    followed in the module itself): the group's own module first, then the others in the
+    order they first appear.  Each part's trees can go before the next part is followed."""
+    parts: Dict[str, list] = {module: []}
+    for qual, importer, rec in group:
+        where = module if "uses" in rec or "host" in rec else home(qual, rec) or module
+        parts.setdefault(where, []).append((qual, importer, rec))
+    return [(where, part) for where, part in parts.items() if part]
 
 
 def _follow_group(module, group, uses, info, target, resolve, resolve_class, resolve_member, is_pytree, resolve_export) -> list:

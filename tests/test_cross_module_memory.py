@@ -1,0 +1,48 @@
+"""The cross-module phase holds the tree of the module it interprets, not of every module a
+lookup passed through: ``schedule.root_mean_square`` is a re-export of ``metrics.rms``, so
+following it reads ``schedule`` (a summary) and interprets ``metrics`` alone."""
+
+from __future__ import annotations
+
+import gc
+import os
+import shutil
+import weakref
+
+from clirun import ROOT
+from jaxlint.config import Config
+from jaxlint.engine import project
+from jaxlint.engine.pipeline import read_and_lint
+from jaxlint.rules import selected_rules
+
+
+def test_a_module_read_through_a_reexport_is_not_held_while_the_target_is_followed(tmp_path, monkeypatch):
+    pkg = tmp_path / "solver_pkg"
+    shutil.copytree(os.path.join(ROOT, "fixtures", "solver_pkg"), pkg)
+    files = sorted((str(p), os.path.relpath(p, tmp_path)) for p in pkg.glob("*.py"))
+    rules = selected_rules()
+    alive = weakref.WeakSet()
+    held = []  # (module followed, basenames of the modules whose trees are alive then)
+    init, follow = project._Target.__init__, project._Target.follow
+
+    def tracked(self, *args):
+        init(self, *args)
+        alive.add(self)
+
+    def following(self, *args, **kwargs):
+        gc.collect()  # what the phase let go of is gone; what it still holds is not
+        held.append((os.path.basename(self.path), sorted(os.path.basename(t.path) for t in alive)))
+        return follow(self, *args, **kwargs)
+
+    monkeypatch.setattr(project._Target, "__init__", tracked)
+    monkeypatch.setattr(project._Target, "follow", following)
+    calls, own = {}, []
+    for path, display in files:
+        result = read_and_lint(path, display, Config(), rules)
+        own += result.findings
+        calls[display] = result.calls
+    found = project.cross_module_findings(files, calls, own, Config(), rules)
+    # rms, reached through the re-export, is still followed and its finding reported
+    assert ("solver_pkg/metrics.py", 13, "JAX104") in [(f.path, f.line, f.code) for f in found]
+    assert ("metrics.py", ["metrics.py"]) in held
+    assert all(alive_then == [module] for module, alive_then in held), held
