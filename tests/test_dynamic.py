@@ -368,6 +368,10 @@ def test_capture_in_a_factory_changes_the_closure_cell():
             "(built by calling make_trainer())",
         ),
         ("frozen_effects.py", 302, "JAX301"): ("confirmed", "the trace of jitted Gate._run() changes when `THRESHOLD` changes"),
+        ("frozen_effects.py", 338, "JAX301"): (
+            "confirmed",
+            "the trace of checkpointed residual_block() changes when `BLOCK_GAIN` changes",
+        ),
         ("closures.py", 12, "JAX301"): (
             "confirmed",
             "the trace of jitted make_updater.update() changes when the closure variable `momentum` changes "

@@ -27,7 +27,6 @@ import libcst as cst
 from jaxlint.analysis.host.array_values import ARRAY_ATTRS, ARRAY_METHODS, NOT_ONE_ARRAY, NOT_ONE_ARRAY_RANDOM, functional_update
 from jaxlint.analysis.model.classes import ClassModel, decorator_names, qualified
 from jaxlint.analysis.syntax.scopes import CONTAINER_CTORS, ClassInfo, FastVisitor, FuncInfo, ModuleIndex, Scope
-from jaxlint.analysis.syntax.nodes import argument_for
 from jaxlint.analysis.model.transforms import Application, TransformFinder
 from jaxlint.analysis.model.names import PARTIAL, resolve
 
