@@ -21,7 +21,7 @@ from jaxlint.dynamic.worker.checks.runs import changed_values
 from jaxlint.dynamic.worker.counting import Counts, counted_calls
 from jaxlint.dynamic.worker.errors import Unverified, expected_error, matches, short
 from jaxlint.dynamic.worker.interceptors import Interceptor, StaleRecorder
-from jaxlint.dynamic.worker.notes import times, pick_note
+from jaxlint.dynamic.worker.notes import pick_note, times
 from jaxlint.dynamic.worker.running import runs_as_written, trace_once
 from jaxlint.dynamic.worker.spans import ChangeWatch, LineTracker, running_lines
 from jaxlint.dynamic.worker.targets import lookup

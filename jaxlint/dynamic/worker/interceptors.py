@@ -12,7 +12,7 @@ import weakref
 from jaxlint.dynamic.worker import runtime
 from jaxlint.dynamic.worker.spans import running_lines
 from jaxlint.dynamic.worker.targets import nested_function, raw_function, underlying_code
-from jaxlint.dynamic.worker.values import same_result, array_signature, signature
+from jaxlint.dynamic.worker.values import array_signature, same_result, signature
 
 
 class Interceptor:

@@ -10,7 +10,7 @@ import inspect
 from jaxlint.dynamic.worker import runtime
 from jaxlint.dynamic.worker.counting import Counts, counted_calls
 from jaxlint.dynamic.worker.errors import Unverified, short
-from jaxlint.dynamic.worker.notes import times, guessed_note, pick_note
+from jaxlint.dynamic.worker.notes import guessed_note, pick_note, times
 from jaxlint.dynamic.worker.targets import jitted_callable, resolve_target
 from jaxlint.dynamic.worker.values import build_value, built_call
 

@@ -11,7 +11,7 @@ import sys
 
 from jaxlint.dynamic.worker import runtime
 from jaxlint.dynamic.worker.errors import matches, short
-from jaxlint.dynamic.worker.running import tracing_or_calling, run_drivers, trace_once
+from jaxlint.dynamic.worker.running import run_drivers, trace_once, tracing_or_calling
 from jaxlint.dynamic.worker.spans import Watch
 
 

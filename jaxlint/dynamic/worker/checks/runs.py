@@ -9,7 +9,7 @@ from jaxlint.dynamic.worker import runtime
 from jaxlint.dynamic.worker.counting import Counts
 from jaxlint.dynamic.worker.errors import Unverified, short
 from jaxlint.dynamic.worker.interceptors import FreshJits, LineCalls, StaleRecorder
-from jaxlint.dynamic.worker.notes import times, pick_note
+from jaxlint.dynamic.worker.notes import pick_note, times
 from jaxlint.dynamic.worker.running import runs_as_written, trace_once
 from jaxlint.dynamic.worker.spans import ChangeWatch
 from jaxlint.dynamic.worker.targets import lookup
