@@ -138,5 +138,5 @@ def check(w, mod, path, check):
             )
         if t2 == 0 and k2 == 0:
             return "refuted", f"{label} reused its compiled function when `{param}` was passed by {now} instead of by {other} ({running})"
-        notes.append(f"{label} traced {w._times(t2)} and compiled {w._times(k2)} when `{param}` was passed by {now}")
+        notes.append(f"{label} traced {w.times(t2)} and compiled {w.times(k2)} when `{param}` was passed by {now}")
     return "unverified", w.pick_note(notes, check)

@@ -99,7 +99,7 @@ def check_stale(w, mod, path, check):
                 why = run(mod, path, stmts, lambda: any(c["mine"] and not c["traced"] for c in rec.calls))
         finally:
             rec.uninstall()
-    changed = f"line {check['line']} changed `{attribute}`{w._changed_values(watch)}"
+    changed = f"line {check['line']} changed `{attribute}`{w.changed_values(watch)}"
     where = "running the `__main__` block"
     mine = [c for c in rec.calls if c["mine"]]
     if any(not c["traced"] and c["stale"] for c in mine):

@@ -1,0 +1,58 @@
+"""Counting traces and XLA compilations while the user's code runs: a trace is a run of the
+function's code object (``sys.setprofile``), a compilation a backend-compile event of
+``jax.monitoring``.  The recompilation checks compare these counts between calls."""
+
+from __future__ import annotations
+
+import sys
+
+from jaxlint.dynamic.worker import runtime
+
+
+BACKEND_COMPILE_EVENT = "/jax/core/compile/backend_compile_duration"
+
+
+class Counts:
+    """Traces and XLA compilations while active.
+
+    A trace is counted each time the Python function's code object starts running (``sys.setprofile``
+    "call" events): JAX runs the function once per trace and never on a cache hit.  Compilations are
+    the backend-compile events of the public ``jax.monitoring`` API."""
+
+    def __init__(self, code):
+        self.codes = {code} if code is not None else set()
+        self.traces = 0
+        self.compiles = 0
+
+    def _profile(self, frame, event, arg):
+        if event == "call" and frame.f_code in self.codes:
+            self.traces += 1
+
+    def _event(self, event, duration, **kw):
+        if event == BACKEND_COMPILE_EVENT:
+            self.compiles += 1
+
+    def __enter__(self):
+        self._old = sys.getprofile()
+        runtime.jax.monitoring.register_event_duration_secs_listener(self._event)
+        sys.setprofile(self._profile)
+        return self
+
+    def __exit__(self, *exc):
+        sys.setprofile(self._old)
+        runtime.jax.monitoring.unregister_event_duration_listener(self._event)
+        return False
+
+
+def counted_calls(code, calls):
+    """(traces, compilations) each ``(fn, pos, kw)`` call adds, starting from empty caches.
+
+    Arguments are built beforehand, so the only compilations are those of the calls."""
+    runtime.jax.clear_caches()
+    out = []
+    with Counts(code) as c:
+        for fn, pos, kw in calls:
+            t, k = c.traces, c.compiles
+            runtime.jax.block_until_ready(fn(*pos, **kw))
+            out.append((c.traces - t, c.compiles - k))
+    return out

@@ -1,0 +1,54 @@
+"""Reading an exception the user's code raised: the lines of the checked file it passed through,
+whether it is the error a rule predicts, and its one-line form for a result's detail; and
+``Unverified``, raised with the reason when a check cannot reach what it runs."""
+
+from __future__ import annotations
+
+import re
+
+
+class Unverified(Exception):
+    pass
+
+
+def file_frames(exc, path):
+    """Line numbers of the frames of ``path`` in the exception's traceback (and its causes)."""
+    lines = []
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        tb = exc.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == path:
+                lines.append(tb.tb_lineno)
+            tb = tb.tb_next
+        exc = exc.__cause__ or exc.__context__
+    return lines
+
+
+def classes(exc):
+    return [c.__name__ for c in type(exc).__mro__]
+
+
+def short(exc):
+    msg = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    if ". " in msg:
+        msg = msg.split(". ")[0] + "."
+    if len(msg) > 160:
+        msg = msg[:157] + "..."
+    return f"{type(exc).__name__}: {msg}" if msg else type(exc).__name__
+
+
+def expected_error(exc, patterns) -> bool:
+    """One of the rule's (class name, message regex) patterns matches: the class is the
+    exception's or a base of it, and the regex ("" for any) is found in its message."""
+    names = classes(exc)
+    text = str(exc)
+    return any(cls in names and (not rx or re.search(rx, text)) for cls, rx in patterns or ())
+
+
+def matches(exc, check, path):
+    """The exception is the expected one and was raised on the finding's lines."""
+    if not expected_error(exc, check.get("expect")):
+        return False
+    return any(check["line"] <= ln <= check["end_line"] for ln in file_frames(exc, path))

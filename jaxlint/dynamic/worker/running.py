@@ -1,0 +1,104 @@
+"""Running the user's function: one call traced to a jaxpr, under ``jax.jvp`` or plain, with the
+argument set built; and the ways to run the code around a finding (each driver the worker can
+resolve, with its argument sets), which the checks walk until one gives an outcome."""
+
+from __future__ import annotations
+
+from jaxlint.dynamic.worker import runtime
+from jaxlint.dynamic.worker.errors import Unverified
+from jaxlint.dynamic.worker.notes import guessed_note, pick_note
+from jaxlint.dynamic.worker.targets import resolve_target
+from jaxlint.dynamic.worker.values import assemble, prepare
+
+
+def trace_once(raw, driver, argset, self_obj, how, then_set=None):
+    args = argset["args"]
+    if how == "jaxpr":
+        statics, traced = prepare(argset, driver, abstract=True)
+        self_static = driver.get("self_static", True)
+        if self_obj is not None and not self_static:
+            traced["__self__"] = self_obj
+
+        def wrapper(tr):
+            vals = dict(statics)
+            vals.update(tr)
+            s = vals.pop("__self__", self_obj)
+            pos, kw = assemble(args, vals)
+            if s is not None:
+                pos = [s] + pos
+            return raw(*pos, **kw)
+
+        return runtime.jax.make_jaxpr(wrapper)(traced)
+    if how == "jvp":
+        statics, traced = prepare(argset, driver, abstract=False)
+
+        def differentiated(tr):
+            vals = dict(statics)
+            vals.update(tr)
+            pos, kw = assemble(args, vals)
+            if self_obj is not None:
+                pos = [self_obj] + pos
+            return raw(*pos, **kw)
+
+        tangents = runtime.jax.tree_util.tree_map(runtime.jax.numpy.zeros_like, traced)
+        return runtime.jax.jvp(differentiated, (traced,), (tangents,))
+    statics, traced = prepare(argset, driver, abstract=False)
+    vals = dict(statics)
+    vals.update(traced)
+    pos, kw = assemble(args, vals)
+    if self_obj is not None:
+        pos = [self_obj] + pos
+    result = raw(*pos, **kw)
+    if then_set is not None and callable(result):
+        # a factory: call the function it returned
+        st, tr = prepare(then_set, {}, abstract=False)
+        vals = dict(st)
+        vals.update(tr)
+        p2, k2 = assemble(then_set["args"], vals)
+        result(*p2, **k2)
+    return result
+
+
+def runs_as_written(mod, path, check, notes):
+    """(driver, runner, self object, argument set) for each way to run the code around the
+    finding as it is: every driver the worker can resolve, with up to four of the argument
+    sets the module itself passes (never guesses: a guessed array could decide what the run
+    shows), JAX's caches cleared before each.  Why a driver cannot run goes to ``notes``."""
+    for driver in check["drivers"]:
+        try:
+            runner, _o, _c, self_obj = resolve_target(mod, driver, path)
+        except Unverified as e:
+            notes.append(str(e))
+            continue
+        argsets = [a for a in driver["argsets"] if not a["source"].endswith("guesses")]
+        if not argsets:
+            notes.append(guessed_note(driver) or f"no arguments to call {driver['label']} with")
+            continue
+        for argset in argsets[:4]:
+            runtime.jax.clear_caches()
+            yield driver, runner, self_obj, argset
+
+
+def run_drivers(mod, path, check, run):
+    """``run(raw, driver, argset, self_obj)`` for each driver and argument set until it returns
+    a (status, detail); the notes of the attempts otherwise."""
+    notes = []
+    for driver in check["drivers"]:
+        try:
+            raw, _obj, cls, self_obj = resolve_target(mod, driver, path)
+        except Unverified as e:
+            notes.append(str(e))
+            continue
+        for argset in driver["argsets"][:8]:
+            runtime.jax.clear_caches()
+            outcome = run(raw, driver, argset, self_obj, notes)
+            if outcome is not None:
+                return outcome
+        g = guessed_note(driver)
+        if g:
+            notes.insert(0, g)
+    return "unverified", pick_note(notes, check)
+
+
+def tracing_or_calling(driver):
+    return "tracing" if driver["how"] in ("jaxpr", "jvp") else "calling"
