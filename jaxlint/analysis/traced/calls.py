@@ -19,7 +19,8 @@ from jaxlint.analysis.traced.annotations import (
 )
 from jaxlint.analysis.traced.events import Context
 from jaxlint.analysis.traced.frame import Frame
-from jaxlint.analysis.traced.interpreter import Interp, guarded_not_none, structure_of
+from jaxlint.analysis.traced.from_host import guarded_not_none, structure_of
+from jaxlint.analysis.traced.interpreter import Interp
 from jaxlint.analysis.jax.jax_api import KNOWN_APIS
 from jaxlint.analysis.traced.lax_operands import lax_operands
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, ModuleIndex, Scope
