@@ -85,7 +85,6 @@ def structure_of(expr, scope: Scope, depth: int = 0) -> Val:
     return Val(UNKNOWN)
 
 
-
 def host_val(h) -> Val:
     """A value host code hands over, as traced code sees it before any JAX operation."""
     if h is None:
