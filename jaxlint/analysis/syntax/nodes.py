@@ -67,3 +67,15 @@ def argument_for(call: cst.Call, names: List[str], name: str):
         if lands_on == name:
             return a
     return STARRED if any(a.star for a in call.args) else None
+
+
+def block_exits(block) -> bool:
+    """The block ends in ``return`` or ``raise``: past an ``if`` with no ``else`` whose body it
+    is, the test was false."""
+    body = block.body if isinstance(block, (cst.IndentedBlock, cst.SimpleStatementSuite)) else []
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, cst.SimpleStatementLine) and last.body:
+        return isinstance(last.body[-1], (cst.Return, cst.Raise))
+    return False

@@ -1,0 +1,485 @@
+"""Call expressions of traced code: dispatch by what is called, then calls of the module's own
+functions (followed through the Analyzer), of instances of its classes and their methods, of
+builtins, of ``super()`` and of library layers.
+
+Calls of imported functions resolved by name are in ``library_calls.py``; this module holds
+the calls whose value comes from following code of the module.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional, Tuple
+
+import libcst as cst
+
+from jaxlint.analysis.jax.jax_api import ARRAY_METHODS, DICT_METHODS, STATIC_ATTRS, is_layer_class
+from jaxlint.analysis.model.classes import class_named, is_classmethod, is_property
+from jaxlint.analysis.model.names import resolve
+from jaxlint.analysis.model.transforms import FnRef
+from jaxlint.analysis.syntax.nodes import string_value
+from jaxlint.analysis.syntax.scopes import MUTATING_METHODS
+from jaxlint.analysis.traced.from_host import host_val
+from jaxlint.analysis.traced.traced_fields import LAYER
+from jaxlint.analysis.traced.values import (
+    ARRAY,
+    BOOL,
+    DICT,
+    JAXARR,
+    KNOWN_CONSTANTS,
+    OPAQUE,
+    PYSEQ,
+    RAW,
+    REF,
+    STATIC,
+    STATIC_VAL,
+    TEXT,
+    TRACED,
+    UNKNOWN,
+    UNKNOWN_VAL,
+    Val,
+    first_traced_name,
+    joinall,
+)
+
+
+class CallExpressions:
+    """The call part of the interpreter (combined into ``Interp``)."""
+
+    __slots__ = ()
+
+    def e_Call(self, e: cst.Call, t) -> Val:
+        fr = self.frame
+        func = e.func
+        q = None
+        head = func
+        while isinstance(head, cst.Attribute):
+            head = head.value
+        if isinstance(head, cst.Name) and fr.lookup(head.value) is None:
+            q = resolve(func, fr.scope)
+        if q is not None:
+            return self.call_qualified(e, q)
+        if isinstance(func, cst.Name):
+            return self.call_name(e, func)
+        if isinstance(func, cst.Attribute):
+            return self.call_attribute(e, func)
+        fv = self.eval(func)
+        argvals = self.args(e)
+        if fv.fn is not None:
+            return self.invoke(e, fv, argvals)
+        if isinstance(func, cst.Call) and self._is_layer(func):
+            return self.layer_output(argvals)  # ``nn.Dense(4)(x)``
+        return self.generic(argvals, fv)
+
+    def _is_layer(self, expr) -> bool:
+        """``expr`` is (or builds) an instance of a library's layer class (``nn.Dense(4)``, a
+        name or attribute every assignment of which builds one)."""
+        if isinstance(expr, cst.Call):
+            return is_layer_class(resolve(expr.func, self.frame.scope))
+        r = self.analyzer.receivers.receiver_of(expr, self.frame.scope)
+        return r is not None and r.cls is None and is_layer_class(r.external)
+
+    def layer_output(self, argvals) -> Val:
+        """What a library layer returns: traced when an input is; with Python inputs it may
+        still compute with traced parameters, or hand its input back (``Identity``): unknown.
+        It may be a tuple (``LSTMCell``), so its bare truthiness is not an array's."""
+        traced = [v for _, v in argvals if v.kind == TRACED]
+        if self.frame.concrete or not traced:
+            return UNKNOWN_VAL
+        return Val(TRACED, first_traced_name(traced), RAW)
+
+    def args(self, e: cst.Call) -> List[Tuple[cst.Arg, Val]]:
+        return [(a, self.eval(a.value)) for a in e.args]
+
+    def generic(self, argvals, fv: Val = STATIC_VAL) -> Val:
+        k = max([fv.kind] + [v.kind for _, v in argvals])
+        if k == STATIC:
+            return STATIC_VAL
+        return UNKNOWN_VAL
+
+    def invoke(self, e, fv: Val, argvals, self_val: Optional[Val] = None) -> Val:
+        ref = fv.fn[0]
+        if ref.jit is not None:
+            return self.analyzer.call_function(self.frame, e, fv.fn, argvals, self_val) if any(v.kind == TRACED for _, v in argvals) else UNKNOWN_VAL
+        return self.analyzer.call_function(self.frame, e, fv.fn, argvals, self_val)
+
+    def fn_from(self, expr) -> Optional[tuple]:
+        """A function value for an expression handed to a transform."""
+        v = self.eval(expr)
+        if v.fn is not None:
+            return v.fn
+        ref = self.analyzer.finder.resolve_fn(expr, self.frame.scope)
+        if ref is not None:
+            return (ref, None, [], {})
+        return None
+
+    BUILTIN_STATIC = frozenset(
+        {
+            "len",
+            "isinstance",
+            "issubclass",
+            "type",
+            "hasattr",
+            "callable",
+            "id",
+            "repr",
+            "str",
+            "print",
+            "super",
+            "format",
+            "hash",
+            "vars",
+            "dir",
+            "setattr",
+            "delattr",
+            "iter",
+            "next",
+            "object",
+            "NotImplementedError",
+            "ValueError",
+            "TypeError",
+            "RuntimeError",
+            "AssertionError",
+        }
+    )
+
+    def call_name(self, e: cst.Call, func: cst.Name) -> Val:
+        fr = self.frame
+        name = func.value
+        local = fr.lookup(name)
+        if name in ("isinstance", "issubclass") and len(e.args) == 2 and isinstance(e.args[1].value, cst.Name):
+            self.receiver = e.args[1].value  # a table of types consulted, not a value computed with
+        if local is not None and name not in fr.declared:
+            helper = local.fn is not None
+        else:
+            owner = fr.scope.lookup_scope(name)
+            helper = owner is not None and name in owner.defs
+        # A helper of the module reads its arguments where its body does: ``add_to(STATE, x)``
+        # hands ``STATE`` over, and only the helper's use of it says whether it is read.
+        argvals = [(a, self.outer_object(a.value) if not a.star else self.eval(a.value)) for a in e.args] if helper else self.args(e)
+        if local is not None and name not in fr.declared:
+            if local.fn is not None:
+                return self.invoke(e, local, argvals)
+            if local.cls is not None and local.kind != UNKNOWN and not local.flags & ARRAY:
+                # Calling an instance of a class of the module (``net(x)`` on an eqx.Module):
+                # its ``__call__``, evaluated with the real receiver.
+                method = self.analyzer.instance_attribute(fr, local, "__call__", local.name)
+                if method is not None and method.fn is not None:
+                    return self.invoke(e, method, argvals)
+            elif local.ext is not None and local.cls is None and local.kind != UNKNOWN and not local.flags & ARRAY:
+                self.foreign_member(e, local, "__call__", argvals)
+            if local.kind != UNKNOWN and local.fn is None and local.cls is None and self._is_layer(func):
+                return self.layer_output(argvals)  # ``dense = nn.Dense(4)`` ... ``dense(x)``
+            return self.generic(argvals, local)
+        owner = fr.scope.lookup_scope(name)
+        if owner is None:
+            # A builtin.
+            self.emit("call", fr, e, "builtins." + name, argvals)
+            return self.builtin(e, name, argvals)
+        f = owner.defs.get(name)
+        if f is not None:
+            return self.invoke(e, Val(STATIC, name, 0, None, (FnRef(f), None, [], {})), argvals)
+        app = self.analyzer.finder.aliases.get((id(owner), name))
+        if app is not None and not app.linen_apply:
+            ref = FnRef(app.func)
+            ref.bound_self = app.bound_self
+            ref.stages = app.stages  # ``g = jax.jit(f)``: calling g stages f
+            return self.invoke(e, Val(STATIC, name, 0, None, (ref, None, [], {})), argvals)
+        v = self.name_val(func)
+        if v.fn is not None:
+            return self.invoke(e, v, argvals)
+        ref = self.analyzer.finder.resolve_fn(func, fr.scope) or self._instance_call(func)
+        if ref is not None:
+            return self.invoke(e, Val(STATIC, name, 0, None, (ref, None, [], {})), argvals)
+        passed = self._passed_callable(e)
+        if passed is not None:
+            return self.invoke(e, Val(STATIC, name, 0, None, passed), argvals)
+        cls = owner.classes.get(name)
+        if cls is not None:
+            return self.analyzer.construct(fr, e, cls, argvals)
+        if self._is_layer(func):
+            return self.layer_output(argvals)  # a global ``mlp = eqx.nn.MLP(...)``
+        return self.generic(argvals)
+
+    def _is_layer_attribute(self, cls, attr: str) -> bool:
+        held = self.analyzer.traced_fields.held(cls, attr, self.analyzer.classes.is_nnx_module(cls))
+        return held is not None and held[0] == LAYER
+
+    def _passed_callable(self, e: cst.Call) -> Optional[tuple]:
+        """``fn(x)`` where ``fn`` is a parameter of an enclosing function (a factory's
+        ``iterated(fn)``, a helper's ``apply_with(fn, x)``) that every call of it binds to the
+        same plain function of the module, to the same ``functools.partial`` of one, or to the
+        same bound method of an object of the module (``scanned(MODEL.kernel)``): the function
+        value, with the partial's arguments as the host code bound them."""
+        owner = self.frame.scope.lookup_scope(e.func.value)
+        binds = owner.bindings.get(e.func.value, ()) if owner is not None else ()
+        if len(binds) != 1 or binds[0].kind != "param":
+            return None  # a class, an instance, a name bound to a callable: not a parameter
+        t = self.analyzer.finder.call_targets.target(e, self.frame.scope)
+        if t is None or t.app is not None or t.closure is not None:
+            return None
+        ref = FnRef(t.func)
+        passed = list(t.bound)
+        if t.func.is_method:
+            if not passed or passed[0].expr is not None or passed[0].receiver is None:
+                return None  # not bound to an object: what its first argument is, is not shown
+            # the object the method is bound to is a Python object, not traced (as ``jax.jit(obj.method)``)
+            ref.bound_self = True
+            ref.receiver_cls = passed.pop(0).receiver
+        elif t.func.scope.kind != "module":
+            return None  # an inner def: it reads its factory's locals, which this frame does not hold
+        hv = self.analyzer.host_values
+        # A partial's arguments were computed by host code when it was made: concrete values,
+        # not traced by whatever later traces the call.
+        bound = [host_val(hv.value(p.expr, p.scope, p.call)) if p.expr is not None else UNKNOWN_VAL for p in passed]
+        keywords = {k: host_val(hv.value(p.expr, p.scope, p.call)) if p.expr is not None else UNKNOWN_VAL for k, p in t.keywords}
+        return (ref, None, bound, keywords)
+
+    def _instance_call(self, func: cst.Name) -> Optional[FnRef]:
+        """``model(x)`` on a global or captured instance of a class of the module
+        (``model = Net(...)``): its ``__call__``, bound to the object as ``model.forward``
+        would be."""
+        receiver = self.analyzer.finder.receivers.receiver_of(func, self.frame.scope)
+        cls = receiver.cls if receiver is not None else None
+        f = self.analyzer.classes.member(cls, "__call__") if cls is not None else None
+        if f is None or not f.is_method or is_property(f) or is_classmethod(f):
+            return None
+        ref = FnRef(f)
+        ref.bound_self = True
+        ref.receiver_cls = cls
+        return ref
+
+    def foreign_member(self, e, base: Val, member: str, argvals, attribute: bool = False, cls_name: Optional[str] = None) -> None:
+        """``base.member(...)`` (or the attribute read ``base.member``) on an instance of a class
+        imported from another module: handed to the cross-module phase, which interprets the
+        member where the class is defined.  Here its result stays unknown."""
+        ext = self.analyzer.external
+        if ext is None:
+            return
+        if base.kind != TRACED and not any(v.kind == TRACED for _, v in argvals):
+            return  # nothing traced goes in: what the member does is host code
+        ext(self, e, cls_name or base.ext, argvals, member=member, self_val=base, attribute=attribute)
+
+    def call_super(self, e: cst.Call, meth: str) -> Optional[Val]:
+        """``super().meth(...)`` in a method: the next class in the module's MRO that has it."""
+        fr = self.frame
+        cls = fr.func.cls
+        if cls is None or not fr.func.is_method:
+            return None
+        positional = fr.func.positional_params()
+        self_val = fr.lookup(positional[0].name.value) if positional else None
+        for c in self.analyzer.classes.mro(cls)[1:]:
+            f = c.body_scope.defs.get(meth)
+            if f is not None:
+                ref = FnRef(f)
+                ref.bound_self = True
+                return self.invoke(e, Val(STATIC, meth, 0, None, (ref, None, [], {})), self.args(e), self_val or STATIC_VAL)
+        base = self.analyzer.classes.imported_base(cls)
+        if base is not None and self_val is not None:
+            # The next class is in another module: followed there; here the result is unknown.
+            self.foreign_member(e, self_val, meth, self.args(e), cls_name=base)
+            return UNKNOWN_VAL
+        return None
+
+    def call_on_class(self, e: cst.Call, class_name: cst.Name, meth: str) -> Optional[Val]:
+        """``Cls.meth(...)`` on a class of the module: a staticmethod gets the arguments as
+        written, a classmethod the class first, and a plain method read off the class is a
+        function whose first argument is the instance."""
+        cls = class_named(self.frame.scope, class_name.value)
+        if cls is None:
+            return None
+        f = self.analyzer.classes.member(cls, meth)
+        if f is None:
+            return None
+        ref = FnRef(f)
+        argvals = self.args(e)
+        if is_classmethod(f):
+            return self.invoke(e, Val(STATIC, meth, 0, None, (ref, None, [Val(STATIC, None, 0, cls=cls)], {})), argvals)
+        return self.invoke(e, Val(STATIC, meth, 0, None, (ref, None, [], {})), argvals)
+
+    # Python types no JAX array (tracer or concrete) is an instance of.
+    _NOT_ARRAY_TYPES = frozenset({"int", "float", "bool", "complex", "str", "bytes"})
+
+    def builtin(self, e, name: str, argvals) -> Val:
+        vals = [v for _, v in argvals]
+        if name == "isinstance" and len(argvals) == 2 and not any(a.star for a, _ in argvals):
+            v = vals[0]
+            array = v.kind == TRACED and not v.flags & (PYSEQ | DICT | OPAQUE | REF | RAW) and v.items is None and v.cls is None
+            if array or v.kind == STATIC and v.flags & JAXARR:
+                types = self._type_names(argvals[1][0].value)
+                if types and all(t in self._NOT_ARRAY_TYPES for t in types):
+                    # ``isinstance(x, (int, float))`` on an array is False, which JAX never
+                    # changes: ``isinstance(x, float) and x > 0`` never reads ``x > 0``
+                    return KNOWN_CONSTANTS["False"]
+        if name in self.BUILTIN_STATIC or name in ("int", "float", "bool", "complex", "range"):
+            if name == "range":
+                return Val(STATIC, None, PYSEQ)
+            if name in ("str", "repr", "format") and vals and vals[0].kind == TRACED:
+                return Val(STATIC, vals[0].name, TEXT)
+            return STATIC_VAL
+        if name in ("abs", "round", "sum", "pow", "divmod") and any(v.flags & JAXARR for v in vals):
+            return self.array_op(vals)  # ``abs(W)`` is ``W.__abs__()``: a JAX operation
+        if name in ("abs", "round", "sum", "pow", "divmod", "min", "max"):
+            v = joinall(vals) if vals else STATIC_VAL
+            if v.kind == TRACED:
+                return Val(TRACED, v.name, ARRAY)
+            return Val(v.kind)
+        if name in ("list", "tuple", "sorted", "reversed", "set", "frozenset"):
+            v = vals[0] if vals else STATIC_VAL
+            if v.items is not None:
+                return Val(v.kind, v.name, PYSEQ, v.items if name in ("list", "tuple") else None)
+            return Val(v.kind, v.name, PYSEQ)
+        if name in ("zip", "enumerate", "map", "filter"):
+            v = joinall(vals) if vals else STATIC_VAL
+            return Val(v.kind, v.name, PYSEQ)
+        if name == "dict":
+            v = joinall(vals) if vals else STATIC_VAL
+            return Val(v.kind, v.name, DICT)
+        if name == "getattr" and vals:
+            if len(argvals) >= 2 and isinstance(argvals[1][0].value, cst.SimpleString):
+                attr = string_value(argvals[1][0].value)
+                if attr in STATIC_ATTRS:
+                    return STATIC_VAL
+            base = vals[0]
+            if base.kind == TRACED and not base.flags & OPAQUE:
+                return Val(TRACED, base.name)
+            return STATIC_VAL if base.kind == STATIC else UNKNOWN_VAL
+        return self.generic(argvals)
+
+    # Keywords of ``flax.linen.Module.apply`` that are not inputs of the method it runs.
+    _LINEN_APPLY_OPTIONS = frozenset({"rngs", "method", "mutable", "capture_intermediates"})
+
+    def _linen_apply(self, e: cst.Call, model: Val, argvals) -> Val:
+        """``model.apply(variables, *inputs, method=..., mutable=...)`` on a linen module of
+        the module: its ``__call__`` (or the method named by ``method=``) with the inputs."""
+        name = "__call__"
+        mutable = False
+        for a, _v in argvals:
+            if a.keyword is None:
+                continue
+            if a.keyword.value == "mutable":
+                mutable = True
+            elif a.keyword.value == "method":
+                m = a.value
+                if isinstance(m, cst.Attribute):
+                    name = m.attr.value
+                else:
+                    name = string_value(m) if isinstance(m, cst.SimpleString) else None
+        if name is None or not argvals or argvals[0][0].keyword is not None:
+            return UNKNOWN_VAL
+        bound = self.analyzer.instance_attribute(self.frame, model, name, model.name)
+        if bound is None or bound.fn is None:
+            return UNKNOWN_VAL
+        inputs = [(a, v) for a, v in argvals[1:] if a.keyword is None or a.keyword.value not in self._LINEN_APPLY_OPTIONS]
+        out = self.invoke(e, bound, inputs)
+        # with ``mutable=`` apply returns (output, updated collections)
+        return UNKNOWN_VAL if mutable else out
+
+    # Methods of ``x.at[i]``: functional updates, they return arrays.
+    _UPDATE_METHODS = frozenset({"set", "add", "multiply", "divide", "power", "min", "max", "apply", "get"})
+
+    def call_attribute(self, e: cst.Call, func: cst.Attribute) -> Val:
+        fr = self.frame
+        meth = func.attr.value
+        base_expr = func.value
+        if isinstance(base_expr, cst.Call) and isinstance(base_expr.func, cst.Name) and base_expr.func.value == "super":
+            r = self.call_super(e, meth)
+            if r is not None:
+                return r
+        if isinstance(base_expr, cst.Name) and base_expr.value in ("self", "cls") and fr.lookup(base_expr.value) is None:
+            # ``self.method(...)`` inside a nested function or lambda of a method
+            cls = fr.scope.enclosing_class() if fr.func.cls is None else fr.func.cls
+            f = self.analyzer.classes.member(cls, meth) if cls is not None else None
+            if f is not None:
+                ref = FnRef(f)
+                ref.bound_self = True
+                return self.invoke(e, Val(STATIC, meth, 0, None, (ref, None, [], {})), self.args(e), STATIC_VAL)
+        if isinstance(base_expr, cst.Name) and fr.lookup(base_expr.value) is None:
+            r = self.call_on_class(e, base_expr, meth)
+            if r is not None:
+                return r
+        if meth in MUTATING_METHODS and isinstance(base_expr, cst.Name):
+            self.receiver = base_expr
+        base = self.eval(base_expr)
+        if base.kind == STATIC and base.cls is None and base.fn is None and isinstance(base_expr, cst.Name) and fr.lookup(base_expr.value) is None:
+            # A module-level object (``model = MLP(4)``) read by traced code: an instance of
+            # the class it is built with, when every assignment agrees.
+            r = self.analyzer.receivers.receiver_of(base_expr, fr.scope)
+            if r is not None and r.cls is not None:
+                base = Val(STATIC, None, 0, cls=r.cls)
+            elif r is not None and r.external is not None:
+                # maybe a class of another module of the run; the value keeps what it was read
+                # as (the global whose object it is)
+                known = self.analyzer.foreign.get(r.external)
+                ext = r.external if known is None else None
+                base = Val(base.kind, base.name, base.flags, base.items, base.fn, known, base.keys, base.outer, ext)
+        argvals = self.args(e)
+        self.emit("method", fr, e, base, meth, argvals)
+        if base.fn is not None:
+            return STATIC_VAL
+        if base.ext is not None and base.cls is None and base.kind != UNKNOWN and not base.flags & ARRAY:
+            self.foreign_member(e, base, meth, argvals)
+        if base.cls is not None and base.kind != UNKNOWN and not base.flags & ARRAY:
+            # A method of a class of the module, evaluated with the real receiver.
+            method = self.analyzer.instance_attribute(fr, base, meth, base.name)
+            if method is not None and method.fn is not None:
+                return self.invoke(e, method, argvals)
+            if method is not None and method.cls is not None and method.kind != UNKNOWN and not method.flags & ARRAY:
+                # ``self.encoder(x)``: a field holding an instance of a class of the module
+                called = self.analyzer.instance_attribute(fr, method, "__call__", method.name)
+                if called is not None and called.fn is not None:
+                    return self.invoke(e, called, argvals)
+            if meth == "apply" and method is None and self.analyzer.classes.is_linen_module(base.cls):
+                return self._linen_apply(e, base, argvals)
+            if (method is None or method.fn is None and method.cls is None) and self._is_layer_attribute(base.cls, meth):
+                return self.layer_output(argvals)  # ``self.linear(x)`` with ``self.linear = nnx.Linear(...)``
+            if meth in ("replace", "_replace") and self.analyzer.classes.pytree_kind(base.cls) is not None:
+                return self.analyzer.replaced(base, argvals)
+            if method is None:
+                inherited = self.analyzer.classes.imported_base(base.cls)
+                if inherited is not None:
+                    self.foreign_member(e, base, meth, argvals, cls_name=inherited)
+            return UNKNOWN_VAL
+        if base.kind == TRACED:
+            if base.flags & OPAQUE:
+                return UNKNOWN_VAL
+            if meth in ("item", "tolist"):
+                return STATIC_VAL
+            if base.container:
+                if meth in DICT_METHODS:
+                    if meth == "get" and base.keys is not None and argvals and argvals[0][0].keyword is None:
+                        key = string_value(argvals[0][0].value)
+                        if key in base.keys:
+                            return base.items[base.keys.index(key)]
+                    if meth == "items":
+                        return Val(TRACED, base.name, PYSEQ, None)
+                    if meth == "keys":
+                        return Val(STATIC, None, PYSEQ)
+                    return Val(TRACED, base.name, PYSEQ if meth == "values" else 0)
+                if meth in ("index", "count"):
+                    return UNKNOWN_VAL
+                return Val(TRACED, base.name)
+            if meth in self._UPDATE_METHODS:
+                return Val(TRACED, base.name, ARRAY)
+            if fr.concrete:
+                return STATIC_VAL
+            if not base.flags & ARRAY and meth not in ARRAY_METHODS:
+                # Not a jax.Array method, on a value whose class jaxlint cannot see: it may
+                # return anything (``model.number_of_links()`` reads a static field).
+                return UNKNOWN_VAL
+            flags = ARRAY
+            if meth in ("any", "all"):
+                flags |= BOOL
+            return Val(TRACED, base.name, flags)
+        if base.kind == UNKNOWN:
+            return UNKNOWN_VAL
+        if base.flags & JAXARR:
+            if meth in ("item", "tolist"):
+                return STATIC_VAL  # a concrete array converts to Python values
+            if meth in ARRAY_METHODS or meth in self._UPDATE_METHODS:
+                return self.array_op([v for _, v in argvals], BOOL if meth in ("any", "all") else 0)
+            return self.generic(argvals)
+        if meth == "format" and isinstance(base_expr, (cst.SimpleString, cst.ConcatenatedString)):
+            traced = next((v for _, v in argvals if v.kind == TRACED), None)
+            return Val(STATIC, traced.name, TEXT) if traced is not None else STATIC_VAL
+        # a method of a concrete Python object
+        return self.generic(argvals)

@@ -1,0 +1,293 @@
+"""Entry points: each traced function of the module (a function under a transform, at its
+site) interpreted once, with what the transform makes of each parameter: traced, static, a
+Python default the caller did not pass, a carried structure, an instance of a class.
+
+Separate from the call sites (``passed_arguments.py``), which this asks what callers pass, and from
+calls made inside traced code (``function_calls.py``), which do not start at a transform.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Tuple
+
+import libcst as cst
+
+from jaxlint.analysis.model.classes import annotation_class
+from jaxlint.analysis.model.names import resolve
+from jaxlint.analysis.model.transforms import BRANCHES, Application, Transform
+from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
+from jaxlint.analysis.traced.annotations import (
+    annotation_container,
+    container_uses,
+    is_array_annotation,
+    is_not_none_annotation,
+    is_ref_name,
+    is_scalar_annotation,
+)
+from jaxlint.analysis.traced.frame import Frame
+from jaxlint.analysis.traced.from_host import guarded_not_none, structure_of
+from jaxlint.analysis.traced.lax_operands import lax_operands
+from jaxlint.analysis.traced.values import (
+    ARRAY,
+    ARRAYS_ONLY,
+    DICT,
+    KNOWN_CONSTANTS,
+    NOTNONE,
+    OPAQUE,
+    PYSEQ,
+    RAW,
+    REF,
+    STATIC,
+    STATIC_VAL,
+    TRACED,
+    UNKNOWN,
+    UNKNOWN_VAL,
+    Val,
+    default_val,
+    to_traced,
+)
+
+
+def _entry_label(t: Transform, func: FuncInfo) -> str:
+    return f"{t.label} {func.name}()"
+
+
+def _made_in(f: FuncInfo, scope: Scope) -> bool:
+    """``f`` is a lambda or def written inside the function ``scope`` is the body of: each
+    run of that function makes a new one."""
+    s = f.scope
+    while s is not None:
+        if s is scope:
+            return True
+        s = s.parent
+    return False
+
+
+class EntryPoints:
+    """The Analyzer's entry points (combined into ``Analyzer``)."""
+
+    def run(self) -> None:
+        for app in self.finder.applications:
+            if self._nested_in_entry(app.func):
+                continue  # interpreted inline, with the enclosing tracers in scope
+            if app.nargs is not None and self._in_traced(app.site_scope):
+                continue  # a lax body handed over inside traced code: interpreted there, with its operands
+            if app.linen_apply and self._runs_other_method(app):
+                continue
+            self.analyze_entry(app)
+
+    def _runs_other_method(self, app: Application) -> bool:
+        """A jitted ``model.apply`` some call of which may name another method (``method=``,
+        or keywords it cannot read): ``__call__`` is not surely what is traced."""
+        for call in self.call_sites(app):
+            if any(a.star == "**" or a.keyword is not None and a.keyword.value == "method" for a in call.args):
+                return True
+        return False
+
+    def _nested_in_entry(self, f: FuncInfo) -> bool:
+        return self._in_traced(f.scope)
+
+    def _in_traced(self, s) -> bool:
+        while s is not None:
+            if s.kind == "function" and s.func is not None and self.finder.is_traced_def(s.func):
+                return True
+            s = s.parent
+        return False
+
+    def static_names(self, app: Application) -> Tuple[set, bool]:
+        """Names of parameters made static; and whether the spec could not be read."""
+        spec = app.statics
+        pos = app.jit_positional()
+        names = {n for n, _ in spec.names}
+        for i, _node in spec.nums:
+            j = i + len(pos) if i < 0 else i
+            if 0 <= j < len(pos):
+                names.add(pos[j])
+        return names, spec.opaque
+
+    def analyze_entry(self, app: Application) -> None:
+        f = app.func
+        t = app.transform
+        where = _entry_label(t, f)
+        frame = Frame(f, f.body_scope or f.scope, where, app, t.replays)
+        frame.entry_name = where
+        # ``jax.vmap(f)`` of a function that is itself decorated with ``@jax.jit`` is staged too.
+        # A cond/switch branch defined in the eager host function that hands it over is a new
+        # function object on each call: JAX traces it on each call (no cache hit).
+        app.fresh_per_call = bool(
+            t.branch and isinstance(app.site, cst.Call) and f.scope.kind == "function" and f.scope is app.site_scope
+        )
+        frame.staged = app.stages or any(a.stages for a in self.finder.by_func.get(id(f.node), ()) if isinstance(a.site, cst.Decorator))
+        statics, opaque = self.static_names(app)
+        if isinstance(app.site, cst.Call):
+            # A transform over a function that is itself jitted with static parameters: the
+            # inner jit hashes those first (a tracer there fails, JAX202), so its body only
+            # ever sees Python values for them.
+            for inner in self.finder.by_func.get(id(f.node), ()):
+                if isinstance(inner.site, cst.Decorator) and inner.transform.statics and inner.transform.cached:
+                    inner_statics, inner_opaque = self.static_names(inner)
+                    if not inner_opaque:
+                        statics = statics | inner_statics
+        passed = self.passed_params(app)
+        p = f.params
+        positional = f.positional_params()
+        skip = 0
+        if app.bound_self and f.is_method and positional:
+            # A bound method: ``self`` is the Python object it is bound to, its attributes
+            # Python values, its methods those of the receiver's class.
+            frame.env[positional[0].name.value] = Val(STATIC, None, 0, cls=app.receiver_cls or f.cls)
+            skip = 1
+        nargs = app.nargs
+        operands = None
+        if nargs is not None and isinstance(app.site, cst.Call):
+            site_args = [(a, self.carried_structure(a.value, app.site_scope)) for a in app.site.args]
+            operands = lax_operands(resolve(app.site.func, app.site_scope) or "", site_args)
+        for i, param in enumerate(positional[skip:]):
+            name = param.name.value
+            if i < app.bound_pos:
+                frame.env[name] = STATIC_VAL
+                continue
+            j = i - app.bound_pos
+            if name in app.bound_false:
+                frame.env[name] = KNOWN_CONSTANTS["False"]
+                continue
+            if name in app.bound_set:
+                frame.env[name] = Val(STATIC, None, NOTNONE)
+                continue
+            if nargs is not None and j >= nargs and param.default is not None:
+                frame.env[name] = STATIC_VAL  # the primitive does not pass it: its default stays
+                continue
+            if operands is not None and j < len(operands) and operands[j].cls is not None:
+                frame.env[name] = to_traced(operands[j]).renamed(name)  # a carried instance of a class of the module
+                continue
+            if operands is not None and j < len(operands) and operands[j].container:
+                o = operands[j]
+                frame.env[name] = Val(TRACED, name, o.flags, o.items)  # a carried Python list/tuple/dict
+                continue
+            frame.env[name] = self._param_val(app, param, name, statics, opaque, passed, i, f)
+        for param in p.kwonly_params:
+            name = param.name.value
+            if nargs is not None and param.default is not None:
+                frame.env[name] = STATIC_VAL
+                continue
+            frame.env[name] = self._param_val(app, param, name, statics, opaque, passed, -1, f)
+        if isinstance(p.star_arg, cst.Param):
+            k = UNKNOWN if (opaque or t.filtered or app.opaque_axes) else TRACED
+            sname = p.star_arg.name.value
+            frame.env[sname] = Val(k, sname, PYSEQ | (REF if t.refs or is_ref_name(sname) else 0))
+        if p.star_kwarg is not None:
+            known = {x.name.value for x in positional} | {x.name.value for x in p.kwonly_params}
+            k = UNKNOWN if (opaque or t.filtered or app.opaque_axes or app.bound_kw - known) else TRACED
+            frame.env[p.star_kwarg.name.value] = Val(k, p.star_kwarg.name.value, DICT)
+        if isinstance(app.site, cst.Call) and app.site_scope.kind == "function":
+            frame.notnone = guarded_not_none(app.site_scope.node, app.site)
+            # a branch made anew in the host function: its trace-time effects happen on each call
+            frame.fresh = any(t is b for b in BRANCHES) and _made_in(f, app.site_scope)
+        self.analyzed_entries.append((app, frame))
+        self.run_frame(frame)
+
+    def carried_structure(self, expr, scope) -> Val:
+        """What host code hands a lax primitive: the structure its literals show, or an
+        instance of a class of the module (a name bound to ``State(...)``, or a parameter every
+        call passes one for)."""
+        v = structure_of(expr, scope)
+        if v.kind == UNKNOWN and isinstance(expr, cst.Name):
+            r = self.receivers.receiver_of(expr, scope)
+            if r is not None and r.cls is not None:
+                return Val(STATIC, None, 0, cls=r.cls)
+        return v
+
+    def _param_val(self, app, param, name, statics, opaque, passed, i, f) -> Val:
+        t = app.transform
+        if t.differentiated:
+            if app.argnums is None:
+                return UNKNOWN_VAL
+            j = i - app.bound_pos
+            if i < 0 or j not in app.argnums:
+                # not differentiated: the caller's concrete value (a JAX array stays one)
+                return self.concrete_passed(app, name) or STATIC_VAL
+        if name in app.bound_false:
+            return KNOWN_CONSTANTS["False"]
+        if name in app.bound_set:
+            return Val(STATIC, None, NOTNONE)
+        if name in statics or name in app.bound_kw:
+            if f.is_method and param is f.positional_params()[0]:
+                return Val(STATIC, None, 0, cls=f.cls)  # a static ``self``: its methods still resolve
+            return STATIC_VAL
+        if opaque:
+            return UNKNOWN_VAL
+        if param.default is not None and passed is not None and name not in passed:
+            # JAX does not bind defaults the caller did not pass: they stay Python values.
+            return default_val(param.default)
+        if i >= 0 and i in app.unbatched and not app.opaque_axes:
+            # vmap(in_axes=None) hands the value through untouched: an array every caller passes
+            return self.concrete_passed(app, name) or UNKNOWN_VAL
+        if i >= 0 and app.opaque_axes:
+            return UNKNOWN_VAL
+        if t.filtered:
+            if is_array_annotation(param.annotation, f.scope):
+                return Val(TRACED, name, ARRAY)
+            if f.is_method and not app.bound_self and param is f.positional_params()[0]:
+                # ``@eqx.filter_jit`` on a method of an eqx.Module: ``self`` is filtered too
+                if self.classes.pytree_kind(f.cls) == "equinox":
+                    return Val(TRACED, name, OPAQUE | ARRAYS_ONLY, cls=f.cls)
+                return UNKNOWN_VAL
+            return self.filtered_argument(app, name)
+        if f.is_method and not app.bound_self and param is f.positional_params()[0]:
+            # A traced ``self`` is a pytree of its class: the class model says which fields are
+            # leaves; where it cannot tell, the fields stay unknown.
+            return Val(TRACED, name, OPAQUE, cls=f.cls)
+        flags = OPAQUE if t.opaque_attrs else 0
+        if flags and self.arrays_or_numbers_passed(app, name):
+            # every call passes a number or an array (``step(x, 0.75)``), not a module whose
+            # attributes the transform carries: a plain traced array
+            flags = ARRAY
+        if is_not_none_annotation(param.annotation):
+            # ``neighbors: NeighborList``: the caller passes one, so ``if neighbors is None:``
+            # further down (in a helper it is handed to) is a branch this trace does not take.
+            flags |= NOTNONE
+        if t.refs or is_ref_name(name):
+            return Val(TRACED, name, flags | REF)
+        flags |= self.param_shape_flags(f, param, name)
+        cls = self.pytree_class(param, f) if param.annotation is not None else self.passed_class(app, param, i)
+        ext = None
+        if cls is None and not flags & ARRAY:
+            ext = self.imported_class(param, f) if param.annotation is not None else self.built_at_call_sites(app, name)
+            if ext is not None:
+                cls = self.foreign.get(ext)
+                if cls is not None:
+                    ext = None
+                else:
+                    uses = getattr(self.external, "uses_class", None)
+                    if uses is not None:
+                        uses(ext)
+        return Val(TRACED, name, flags, cls=cls, ext=ext)
+
+    def param_shape_flags(self, f: FuncInfo, param, name: str) -> int:
+        """ARRAY when the parameter is surely an array or scalar; RAW when it may be a pytree
+        container (it is indexed, iterated, unpacked, compared with None...): then its bare
+        truthiness (``if p:``) is a container or None check, not a bool conversion."""
+        if is_array_annotation(param.annotation, f.scope) or is_scalar_annotation(param.annotation):
+            return ARRAY
+        cf = annotation_container(param.annotation)
+        if cf:
+            return cf
+        d = param.default
+        if isinstance(d, (cst.Integer, cst.Float)) or isinstance(d, cst.Name) and d.value in ("True", "False"):
+            return ARRAY
+        if name in container_uses(f.node, self.container_cache):
+            return RAW
+        return 0
+
+    def pytree_class(self, param, f: FuncInfo):
+        """The module's class a parameter is annotated with (``state: TrainState``), if any."""
+        return annotation_class(param.annotation.annotation, f.scope) if param.annotation is not None else None
+
+    @staticmethod
+    def imported_class(param, f: FuncInfo) -> Optional[str]:
+        """The imported name a parameter is annotated with (``robot: Robot`` after ``from .models
+        import Robot``): maybe a class of another module of the run, which the cross-module
+        phase looks up."""
+        if param.annotation is None:
+            return None
+        return resolve(param.annotation.annotation, f.scope)

@@ -1,0 +1,485 @@
+"""Expressions of traced code, evaluated to abstract values: names (locals, globals, closures),
+attributes, subscripts, operators, comparisons, literals and comprehensions.
+
+Separate from statements (``statements.py``) and from calls (``call_expressions.py``), which
+are the largest kind of expression and follow other functions.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.analysis.jax.jax_api import ARRAY_ATTRS, DISABLE_JIT_FLAGS, STATIC_ATTRS
+from jaxlint.analysis.model.names import resolve
+from jaxlint.analysis.model.transforms import FnRef
+from jaxlint.analysis.syntax.nodes import const_index, is_string_literal, string_value
+from jaxlint.analysis.syntax.scopes import VALUE_KINDS, dotted_name
+from jaxlint.analysis.traced.from_host import host_val
+from jaxlint.analysis.traced.values import (
+    ARRAY,
+    BOOL,
+    DICT,
+    FALSE,
+    JAXARR,
+    KNOWN_CONSTANTS,
+    OPAQUE,
+    PYSEQ,
+    RAW,
+    REF,
+    SHAPE,
+    STATIC,
+    STATIC_VAL,
+    TEXT,
+    TRACED,
+    TRUE,
+    UNKNOWN,
+    UNKNOWN_VAL,
+    Val,
+    first_traced_name,
+    join,
+    joinall,
+)
+
+
+class Expressions:
+    """The expression part of the interpreter (combined into ``Interp``)."""
+
+    __slots__ = ()
+
+    def eval(self, e, in_test: bool = False) -> Val:
+        m = getattr(self, "e_" + type(e).__name__, None)
+        if m is None:
+            return UNKNOWN_VAL
+        return m(e, in_test)
+
+    def e_Integer(self, e, t) -> Val:
+        return STATIC_VAL
+
+    e_Float = e_Imaginary = e_SimpleString = e_ConcatenatedString = e_Ellipsis = e_Integer
+
+    def e_FormattedString(self, e, t) -> Val:
+        traced = None
+        for part in e.parts:
+            if isinstance(part, cst.FormattedStringExpression):
+                v = self.eval(part.expression)
+                if v.kind == TRACED and traced is None:
+                    traced = v
+                if part.format_spec:
+                    self.emit("format_spec", self.frame, part, v)
+        return Val(STATIC, traced.name, TEXT) if traced is not None else STATIC_VAL
+
+    def e_Name(self, e: cst.Name, t) -> Val:
+        if e.value in KNOWN_CONSTANTS:
+            return KNOWN_CONSTANTS[e.value]
+        v = self.frame.lookup(e.value)
+        if v is not None and e.value not in self.frame.declared:
+            if v.outer is not None and v.outer[2] is not None and e is not self.receiver:
+                # ``buf = STATE`` (or a helper's parameter given ``STATE``), and now ``buf`` is
+                # read as a value: that is where ``STATE`` is read.
+                owner, name, node = v.outer
+                self.emit("capture", self.frame, node, name, owner, None)
+            return v
+        return self.name_val(e)
+
+    def name_val(self, e: cst.Name) -> Val:
+        """A name that is not local to the traced computation: a global or a closure."""
+        name = e.value
+        owner = self.frame.scope.lookup_scope(name)
+        if owner is None:
+            return STATIC_VAL  # builtins
+        binds = owner.bindings.get(name)
+        variable = bool(binds) and any(b.kind in VALUE_KINDS for b in binds)
+        if e is not self.receiver and variable:
+            hint = self.attr_hint
+            attr = hint[1] if hint is not None and hint[0] is e else None
+            self.emit("capture", self.frame, e, name, owner, attr)
+        f = owner.defs.get(name)
+        if f is not None:
+            return Val(STATIC, name, 0, None, (FnRef(f), None, [], {}))
+        outer = owner is not self.frame.scope or self.frame.func.is_lambda  # a lambda shares its scope
+        if binds and not variable and outer and owner.func is not None and all(b.kind == "param" for b in binds):
+            # A parameter of the host function around this one (a lax body reading it): what
+            # every call of that function passes (a concrete JAX array is staged here too; the
+            # function a factory is given is that function).
+            star = owner.func.params.star_arg
+            if isinstance(star, cst.Param) and star.name.value == name:
+                # ``*args`` of the closure a factory returns: what the closure's calls pass
+                vals = self.analyzer.host_values.star_values(owner.func)
+                if vals is not None:
+                    return Val(STATIC, name, PYSEQ, tuple(host_val(v) for v in vals))
+                return STATIC_VAL
+            passed = self.analyzer.host_values.passed_value(owner.func, name)
+            if passed is not None and passed.func is not None and not passed.func.is_lambda:
+                return Val(STATIC, name, 0, None, (FnRef(passed.func), None, [], {}))
+            flags = self.analyzer.outer_flags(name, owner)
+            if flags:
+                return Val(STATIC, None, flags)
+        if variable and owner is not self.frame.scope:
+            # Not a local bound later in this function: the outer variable's object itself.
+            flags = self.analyzer.outer_flags(name, owner)
+            return Val(STATIC, None, flags, outer=(owner, name, e if e is self.receiver and self.deferring else None))
+        return STATIC_VAL
+
+    def array_op(self, vals, flags: int = 0) -> Val:
+        """A JAX computation with a concrete JAX array among its inputs (``W.sum()``, ``W[0]``,
+        ``W + 1`` on a global ``W``) and the other inputs ``vals``: a tracer where the frame
+        is staged (omnistaging: JAX stages every operation under jit, concrete inputs too), a
+        concrete array under vmap or grad alone and inside ``ensure_compile_time_eval()``."""
+        traced = first_traced_name(vals)
+        if traced is not None or any(v.kind == TRACED for v in vals):
+            return Val(TRACED, traced, ARRAY | flags)
+        if any(v.kind == UNKNOWN for v in vals):
+            return UNKNOWN_VAL
+        if self.frame.staged and not self.frame.concrete:
+            return Val(TRACED, None, ARRAY | flags)
+        return Val(STATIC, None, JAXARR | flags)
+
+    def outer_object(self, e) -> Val:
+        """``e`` evaluated where it may only be bound to a name (``buf = STATE``, a helper's
+        parameter): a global or closure variable there is not read yet.  Its value keeps the
+        read, and reports it where the new name is read as a value; writing through the new
+        name (``buf.append(x)``) is no read of ``STATE``."""
+        if not isinstance(e, cst.Name) or self.frame.lookup(e.value) is not None and e.value not in self.frame.declared:
+            return self.eval(e)
+        owner = self.frame.scope.lookup_scope(e.value)
+        if owner is None or owner is self.frame.scope or e.value in owner.defs:
+            return self.eval(e)
+        self.receiver = e
+        self.deferring = True
+        try:
+            return self.eval(e)
+        finally:
+            self.deferring = False
+
+    def e_Attribute(self, e: cst.Attribute, t) -> Val:
+        base_expr = e.value
+        if isinstance(base_expr, (cst.Name, cst.Attribute)):
+            head = base_expr
+            while isinstance(head, cst.Attribute):
+                head = head.value
+            if isinstance(head, cst.Name) and self.frame.lookup(head.value) is None:
+                q = resolve(e, self.frame.scope)
+                if q in DISABLE_JIT_FLAGS:
+                    return KNOWN_CONSTANTS["False"]  # jit traces only while jit is enabled
+                if q is not None:
+                    return STATIC_VAL  # a module attribute: jnp.float32, jnp.pi, lax.add
+        attr = e.attr.value
+        if isinstance(base_expr, cst.Name):
+            self.attr_hint = (base_expr, attr)
+        base = self.eval(base_expr)
+        if base.cls is not None and base.kind != UNKNOWN:
+            member = self.analyzer.instance_attribute(self.frame, base, attr, dotted_name(e) or base.name)
+            if member is not None:
+                return member
+        elif base.ext is not None and base.kind == TRACED and not base.flags & ARRAY and attr not in STATIC_ATTRS:
+            self.foreign_member(e, base, attr, [], attribute=True)  # a property is read where its class is
+        if attr in STATIC_ATTRS:
+            return Val(STATIC, None, SHAPE | PYSEQ if attr == "shape" else 0)
+        if base.kind == STATIC:
+            if base.flags & JAXARR and attr in ARRAY_ATTRS:
+                # ``W.T``, ``W.at``: still the concrete array's view (``W.T`` of a vector is ``W``)
+                return Val(STATIC, None, JAXARR)
+            if base.fn is not None or base.flags & OPAQUE:
+                return STATIC_VAL
+            return STATIC_VAL
+        if base.flags & OPAQUE:
+            return UNKNOWN_VAL
+        if base.kind == TRACED:
+            name = dotted_name(e) or base.name
+            if base.flags & ARRAY or attr in ARRAY_ATTRS:
+                return Val(TRACED, name, ARRAY)
+            # A field of a pytree whose class the model cannot place: a leaf or static
+            # metadata, only the class can tell.
+            return UNKNOWN_VAL
+        return UNKNOWN_VAL
+
+    def eval_slice(self, s: cst.SubscriptElement) -> Val:
+        sl = s.slice
+        if isinstance(sl, cst.Index):
+            return self.eval(sl.value)
+        vals = [self.eval(x) for x in (sl.lower, sl.upper, sl.step) if x is not None]
+        return Val(max((v.kind for v in vals), default=STATIC), first_traced_name(vals), PYSEQ, tuple(vals))
+
+    @staticmethod
+    def member(base: Val, el: cst.SubscriptElement) -> Optional[Val]:
+        """``base[el]`` when the structure of ``base`` knows it: a tuple position or a dict key."""
+        if base.items is None:
+            return None
+        if base.keys is not None:
+            key = string_value(el.slice.value) if isinstance(el.slice, cst.Index) else None
+            return base.items[base.keys.index(key)] if key in base.keys else None
+        i = const_index(el)
+        if i is not None and -len(base.items) <= i < len(base.items):
+            return base.items[i]
+        return None
+
+    def e_Subscript(self, e: cst.Subscript, t) -> Val:
+        base = self.eval(e.value)
+        idx = [self.eval_slice(s) for s in e.slice]
+        self.emit("subscript", self.frame, e, base, idx)
+        if len(idx) == 1 and (base.kind == TRACED or base.kind == STATIC and idx[0].kind != TRACED):
+            known = self.member(base, e.slice[0])
+            if known is not None:
+                return known
+        if base.kind == TRACED:
+            if base.flags & PYSEQ and len(idx) == 1 and isinstance(e.slice[0].slice, cst.Slice):
+                return Val(TRACED, base.name, base.flags & (PYSEQ | REF), None)  # lst[:] is a list
+            if base.flags & (PYSEQ | DICT) and base.items is None:
+                return Val(TRACED, base.name, base.flags & REF)
+            return Val(TRACED, base.name, base.flags & ARRAY)
+        if base.kind == STATIC:
+            if base.flags & JAXARR:
+                return self.array_op(idx)
+            if any(v.kind == TRACED for v in idx):
+                return UNKNOWN_VAL
+            if any(v.kind == UNKNOWN for v in idx):
+                return UNKNOWN_VAL
+            return STATIC_VAL
+        return UNKNOWN_VAL
+
+    def binop(self, a: Val, b: Val, op) -> Val:
+        if a.kind == TRACED or b.kind == TRACED:
+            if a.container and b.container and isinstance(op, (cst.Add, cst.AddAssign)):
+                return Val(TRACED, a.name or b.name, PYSEQ)
+            if a.flags & PYSEQ and isinstance(op, (cst.Multiply, cst.MultiplyAssign)):
+                return Val(TRACED, a.name, PYSEQ)  # [x] * n: a Python list
+            name = a.name if a.kind == TRACED else b.name
+            return Val(TRACED, name, ARRAY)  # arithmetic on a tracer gives an array
+        if a.kind == UNKNOWN or b.kind == UNKNOWN:
+            return UNKNOWN_VAL
+        if (a.flags | b.flags) & JAXARR:
+            return self.array_op([a, b])
+        if a.container or b.container:
+            return Val(STATIC, None, a.flags & (PYSEQ | DICT))
+        return STATIC_VAL
+
+    def e_BinaryOperation(self, e, t) -> Val:
+        a = self.eval(e.left)
+        if isinstance(e.left, (cst.SimpleString, cst.FormattedString)) and isinstance(e.operator, cst.Modulo):
+            # ``"%s" % x``: text showing the tracer when every conversion is a string one
+            # (``%d``/``%f`` convert the tracer to a number, which raises instead).
+            operands = [el.value for el in e.right.elements] if isinstance(e.right, cst.Tuple) else [e.right]
+            vals = [self.eval(o) for o in operands]
+            traced = next((v for v in vals if v.kind == TRACED), None)
+            if traced is not None and string_conversions_only(e.left):
+                return Val(STATIC, traced.name, TEXT)
+            return STATIC_VAL
+        b = self.eval(e.right)
+        return self.binop(a, b, e.operator)
+
+    def e_UnaryOperation(self, e, t) -> Val:
+        v = self.eval(e.expression, t and isinstance(e.operator, cst.Not))
+        if isinstance(e.operator, cst.Not):
+            self.emit("not_", self.frame, e, v, t)
+            if v.kind == STATIC and v.flags & (TRUE | FALSE):
+                return Val(STATIC, None, FALSE if v.flags & TRUE else TRUE)
+            if v.flags & (PYSEQ | DICT):
+                return STATIC_VAL  # ``not args``: an emptiness check of a Python container
+            if v.kind == TRACED:
+                return Val(TRACED, v.name, BOOL | (v.flags & RAW))
+            return Val(v.kind)
+        if v.kind == TRACED:
+            return Val(TRACED, v.name, v.flags & (ARRAY | BOOL))
+        if v.flags & JAXARR:
+            return self.array_op([v])
+        return Val(v.kind)
+
+    def e_BooleanOperation(self, e, t) -> Val:
+        a = self.eval(e.left, t)
+        if a.kind == STATIC and a.flags & (TRUE | FALSE):
+            # A known Python bool short-circuits: ``False and x`` never reads ``x``.
+            decided = bool(a.flags & TRUE) == isinstance(e.operator, cst.Or)
+            return a if decided else self.eval(e.right, t)
+        names = self.narrow(e.left) if isinstance(e.operator, cst.And) else []
+        b = self._with_narrowed(e.left, names, lambda: self.eval(e.right, t)) if names else self.eval(e.right, t)
+        self.emit("boolop", self.frame, e, a, b, t)
+        return join(a, b)
+
+    def e_Comparison(self, e: cst.Comparison, t) -> Val:
+        if is_string_literal(e.left) or any(is_string_literal(c.comparator) for c in e.comparisons):
+            # Comparing with strings: the other side is a Python string (a dict key, a mode).
+            self.eval(e.left)
+            for c in e.comparisons:
+                self.eval(c.comparator)
+            return STATIC_VAL
+        left = self.eval(e.left)
+        vals = [left]
+        static = True
+        arrays = False  # an elementwise comparison with a concrete JAX array
+        for c in e.comparisons:
+            op = c.operator
+            if isinstance(op, (cst.In, cst.NotIn)) and isinstance(c.comparator, cst.Name):
+                # ``key in REGISTRY``: a membership lookup in a table, not a value computed with
+                self.receiver = c.comparator
+            r = self.eval(c.comparator)
+            if isinstance(op, (cst.In, cst.NotIn)):
+                self.emit("compare_in", self.frame, e, vals[-1], r, c, t)
+                # A key lookup in a Python dict (``name in kwargs``) gives a Python bool: the
+                # keys are Python values, whatever the dict holds.
+                if isinstance(e.left, cst.SimpleString) or vals[-1].kind != TRACED and r.flags & DICT:
+                    vals.append(STATIC_VAL)
+                    continue
+                static = False
+                if vals[-1].kind == STATIC and r.kind == TRACED and not r.flags & ARRAY:
+                    # ``KEY in batch``: a key lookup in a pytree dict (its structure is static),
+                    # or a search in an array; the value cannot tell which.
+                    vals.append(UNKNOWN_VAL)
+                    continue
+            elif not isinstance(op, (cst.Is, cst.IsNot)):
+                static = False
+                arrays = arrays or bool((vals[-1].flags | r.flags) & JAXARR)
+            vals.append(r)
+        if len(e.comparisons) > 1:
+            # ``0 < x < 1`` is ``(0 < x) and (x < 1)``: the first comparison is made a bool.
+            if (vals[0].flags | vals[1].flags) & JAXARR:
+                first = self.array_op(vals[:2], BOOL)
+            else:
+                first = Val(max(vals[0].kind, vals[1].kind), first_traced_name(vals[:2]), BOOL | ARRAY)
+            self.emit("chained_compare", self.frame, e, first, t)
+        if static:
+            return STATIC_VAL
+        k = max(v.kind for v in vals)
+        if k == TRACED:
+            return Val(TRACED, first_traced_name(vals), BOOL | ARRAY)
+        if k == STATIC and arrays:
+            return self.array_op([], BOOL)
+        return Val(k)
+
+    def e_IfExp(self, e: cst.IfExp, t) -> Val:
+        v = self.eval(e.test, True)
+        self.emit("test", self.frame, "ifexp", e.test, v, e)
+        names = self.narrow(e.test)
+        body = self._with_narrowed(e.test, names, lambda: self.eval(e.body)) if names else self.eval(e.body)
+        return join(body, self.eval(e.orelse))
+
+    def e_Lambda(self, e: cst.Lambda, t) -> Val:
+        f = self.analyzer.index.func_by_node.get(id(e))
+        if f is None:
+            return STATIC_VAL
+        closure = [self.frame.env] + (self.frame.closure or [])
+        return Val(STATIC, None, 0, None, (FnRef(f), closure, [], {}))
+
+    def _seq(self, e, flags) -> Val:
+        items = []
+        plain = True
+        for el in e.elements:
+            if isinstance(el, cst.StarredElement):
+                plain = False
+                items.append(self.eval(el.value))
+            else:
+                items.append(self.eval(el.value))
+        k = max((v.kind for v in items), default=STATIC)
+        return Val(k, first_traced_name(items), flags, tuple(items) if plain else None)
+
+    def e_Tuple(self, e, t) -> Val:
+        return self._seq(e, PYSEQ)
+
+    e_List = e_Tuple
+
+    def e_Set(self, e, t) -> Val:
+        v = self._seq(e, PYSEQ)
+        return Val(v.kind, v.name, PYSEQ)
+
+    def e_Dict(self, e, t) -> Val:
+        vals = []
+        for el in e.elements:
+            if isinstance(el, cst.DictElement):
+                self.eval(el.key)
+                vals.append(self.eval(el.value))
+            else:
+                vals.append(self.eval(el.value))
+        k = max((v.kind for v in vals), default=STATIC)
+        keys = tuple(string_value(el.key) for el in e.elements if isinstance(el, cst.DictElement))
+        if len(keys) == len(vals) and None not in keys and len(set(keys)) == len(keys):
+            # string keys: each value keeps its own kind (``cfg["n"]`` static next to ``cfg["w"]``)
+            return Val(k, first_traced_name(vals), DICT, tuple(vals), None, None, keys)
+        return Val(k, first_traced_name(vals), DICT)
+
+    def _comp(self, e, elts) -> Val:
+        saved = self.frame.env
+        self.frame.env = dict(saved)
+        try:
+            fr = e.for_in
+            while fr is not None:
+                it = self.eval(fr.iter)
+                self.assign(fr.target, self.element_of(fr.iter, it), None, None)
+                for cond in fr.ifs:
+                    v = self.eval(cond.test, True)
+                    self.emit("test", self.frame, "comprehension", cond.test, v, cond)
+                fr = fr.inner_for_in
+            vals = [self.eval(x) for x in elts]
+        finally:
+            self.frame.env = saved
+        k = max((v.kind for v in vals), default=STATIC)
+        return Val(k, first_traced_name(vals), PYSEQ)
+
+    def e_ListComp(self, e, t) -> Val:
+        return self._comp(e, [e.elt])
+
+    e_SetComp = e_GeneratorExp = e_ListComp
+
+    def e_DictComp(self, e, t) -> Val:
+        v = self._comp(e, [e.key, e.value])
+        return Val(v.kind, v.name, DICT)
+
+    def e_NamedExpr(self, e, t) -> Val:
+        v = self.eval(e.value, t)
+        if isinstance(e.target, cst.Name):
+            self.frame.env[e.target.value] = v
+        return v
+
+    def e_Await(self, e, t) -> Val:
+        self.eval(e.expression)
+        return UNKNOWN_VAL
+
+    def element_of(self, expr, it: Val) -> Val:
+        """The value bound by ``for target in expr``."""
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and not expr.args:
+            meth = expr.func.attr.value
+            if meth == "keys":
+                return STATIC_VAL  # dict keys are Python values, even in a pytree of tracers
+            if meth == "items":
+                base = self.eval(expr.func.value)
+                return Val(base.kind, base.name, PYSEQ, (STATIC_VAL, Val(base.kind, base.name) if base.kind != STATIC else STATIC_VAL))
+        if it.flags & DICT:
+            return STATIC_VAL  # iterating a dict gives its keys
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
+            fname = expr.func.value
+            builtin = self.frame.lookup(fname) is None and self.frame.scope.lookup_scope(fname) is None
+            if builtin and fname == "range":
+                return STATIC_VAL
+            if builtin and fname == "enumerate" and expr.args:
+                inner = self.eval(expr.args[0].value)
+                return Val(inner.kind, inner.name, PYSEQ, (STATIC_VAL, self.element_of(expr.args[0].value, inner)))
+            if builtin and fname == "zip":
+                items = tuple(self.element_of(a.value, self.eval(a.value)) for a in expr.args if a.keyword is None)
+                return Val(max((v.kind for v in items), default=STATIC), first_traced_name(items), PYSEQ, items)
+        if it.items is not None and it.items:
+            return joinall(it.items) if all(v.kind == it.items[0].kind for v in it.items) else Val(it.kind, it.name)
+        if it.kind == TRACED:
+            if it.flags & RAW and not it.flags & ARRAY:
+                return Val(TRACED, it.name, RAW)  # rows of an array, or keys of a dict: cannot tell yet
+            return Val(TRACED, it.name, it.flags & ARRAY if not it.container else 0)
+        if it.flags & JAXARR:
+            return self.array_op([])  # the rows of a concrete array are sliced out by JAX
+        return Val(it.kind) if it.kind != STATIC else STATIC_VAL
+
+
+_PERCENT_CONVERSION = re.compile(r"%(?:\([^)]*\))?[-+ 0#]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?(.)", re.S)
+
+
+def string_conversions_only(template) -> bool:
+    """Every %-conversion of the literal ``template`` is ``%s``/``%r``/``%a`` (or ``%%``)."""
+    if not isinstance(template, cst.SimpleString):
+        return False
+    try:
+        text = template.evaluated_value
+    except Exception:  # noqa: BLE001 - odd literals: unknown
+        return False
+    if not isinstance(text, str):
+        return False
+    kinds = [m.group(1) for m in _PERCENT_CONVERSION.finditer(text)]
+    return bool(kinds) and all(k in "sra%" for k in kinds) and any(k != "%" for k in kinds)

@@ -1,0 +1,98 @@
+"""What traced code receives from the host code around it: the names a host function's
+``if x is None: return`` guards make non-None before a transform's site, the pytree structure
+an operand's literals show, and a host value as traced code sees it.
+
+Separate from the interpreter because these read host code (eager, outside any trace), which
+the interpreter of traced code never walks; the Analyzer's entry points and the interpreter
+both ask them.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from jaxlint.analysis.host.host_values import JAX_ARRAY, NUMPY_ARRAY, SCALAR
+from jaxlint.analysis.model.classes import class_named
+from jaxlint.analysis.syntax.nodes import block_exits, is_none_literal
+from jaxlint.analysis.syntax.scopes import FastVisitor, Scope
+from jaxlint.analysis.traced.values import DICT, JAXARR, NPARR, PYSEQ, STATIC, STATIC_VAL, UNKNOWN, UNKNOWN_VAL, Val
+
+
+class _ContainsCall(FastVisitor):
+    def __init__(self, target: cst.Call):
+        self.target = target
+        self.found = False
+
+    def visit_Call(self, node) -> None:
+        if node is self.target:
+            self.found = True
+
+
+def guarded_not_none(func_node, site) -> frozenset:
+    """Names that ``if name is None: ... return`` guards make non-None before ``site``, among
+    the top-level statements of ``func_node``."""
+    out = set()
+    alias = {}  # ``nbrs = neighbors``: a guard on one is a guard on the other
+    for st in func_node.body.body:
+        v = _ContainsCall(site)
+        v.walk(st)
+        if v.found:
+            break
+        if isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1 and isinstance(st.body[0], cst.Assign):
+            a = st.body[0]
+            if len(a.targets) == 1 and isinstance(a.targets[0].target, cst.Name) and isinstance(a.value, cst.Name):
+                alias[a.targets[0].target.value] = a.value.value
+        if isinstance(st, cst.If) and st.orelse is None and block_exits(st.body):
+            t = st.test
+            if (
+                isinstance(t, cst.Comparison)
+                and isinstance(t.left, cst.Name)
+                and len(t.comparisons) == 1
+                and isinstance(t.comparisons[0].operator, cst.Is)
+                and is_none_literal(t.comparisons[0].comparator)
+            ):
+                out.add(t.left.value)
+                if t.left.value in alias:
+                    out.add(alias[t.left.value])
+    return frozenset(out)
+
+
+def structure_of(expr, scope: Scope, depth: int = 0) -> Val:
+    """The pytree structure of an expression outside traced code, as far as literals show it."""
+    if isinstance(expr, (cst.Tuple, cst.List)) and not any(isinstance(el, cst.StarredElement) for el in expr.elements):
+        items = tuple(structure_of(el.value, scope, depth + 1) for el in expr.elements)
+        return Val(STATIC, None, PYSEQ, items)
+    if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
+        return Val(STATIC, None, PYSEQ)
+    if isinstance(expr, (cst.Dict, cst.DictComp)):
+        return Val(STATIC, None, DICT)
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
+        cls = class_named(scope, expr.func.value)
+        if cls is not None:
+            return Val(STATIC, None, 0, cls=cls)  # ``State(x, 0)``: an instance of the class
+    if isinstance(expr, cst.Name) and depth < 4:
+        if expr.value == "None":
+            return STATIC_VAL
+        owner = scope.lookup_scope(expr.value)
+        binds = owner.bindings.get(expr.value, ()) if owner is not None else ()
+        assigns = sorted(
+            (b for b in binds if b.kind == "assign" and b.value is not None and b.order is not None),
+            key=lambda b: b.order,
+        )
+        if assigns:
+            # The structure a variable is created with (``x = [a, b]``) is the one a loop carries.
+            return structure_of(assigns[0].value, owner, depth + 1)
+    return Val(UNKNOWN)
+
+
+def host_val(h) -> Val:
+    """A value host code hands over, as traced code sees it before any JAX operation."""
+    if h is None:
+        return UNKNOWN_VAL
+    if h.kind == JAX_ARRAY:
+        return Val(STATIC, None, JAXARR)
+    if h.kind == NUMPY_ARRAY:
+        return Val(STATIC, None, NPARR)
+    if h.kind == SCALAR:
+        return STATIC_VAL
+    return UNKNOWN_VAL

@@ -1,0 +1,324 @@
+"""Calls from traced code into functions of the module: the arguments bound to the parameters,
+the body interpreted in a new frame and its value memoised per abstract signature; a function
+handed to a transform inside traced code traced inline.
+
+Separate from the entry points (``entry_points.py``): a call here starts inside a trace, from
+the abstract values of its arguments, not at a transform's site.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Tuple
+
+import libcst as cst
+
+from jaxlint.analysis.model.names import resolve
+from jaxlint.analysis.syntax.nodes import argument_for
+from jaxlint.analysis.syntax.scopes import FuncInfo
+from jaxlint.analysis.traced.annotations import annotation_container, is_ref_name
+from jaxlint.analysis.traced.frame import Frame
+from jaxlint.analysis.traced.interpreter import Interp
+from jaxlint.analysis.traced.values import (
+    DICT,
+    JAXARR,
+    NPARR,
+    OPAQUE,
+    PYSEQ,
+    RAW,
+    REF,
+    STATIC,
+    STATIC_VAL,
+    TRACED,
+    UNKNOWN,
+    UNKNOWN_VAL,
+    Env,
+    Val,
+    default_val,
+    joinall,
+    signature,
+)
+
+
+class FunctionCalls:
+    """The Analyzer's calls of functions of the module (combined into ``Analyzer``)."""
+
+    MAX_DEPTH = 5
+
+    def call_function(
+        self,
+        frame: Frame,
+        call: Optional[cst.Call],
+        fnval: tuple,
+        argvals: List[Tuple[cst.Arg, Val]],
+        self_val: Optional[Val] = None,
+    ) -> Val:
+        ref, closure, bound_args, bound_kw = fnval
+        f: FuncInfo = ref.func
+        # The body is interpreted even when no argument is traced: what it returns (a jnp
+        # result is a tracer) and what it does (a print, an append) both happen under the trace.
+        with_traced = (
+            any(v.kind == TRACED for _, v in argvals)
+            or any(v.kind == TRACED for v in bound_args)
+            or (self_val is not None and self_val.kind == TRACED)
+        )
+        if frame.depth >= self.MAX_DEPTH:
+            return UNKNOWN_VAL
+        env: Env = {}
+        positional = f.positional_params()
+        p = f.params
+        idx = 0
+        if ref.bound_self and f.is_method and positional:
+            env[positional[0].name.value] = self_val if self_val is not None else Val(STATIC, None, 0, cls=f.cls)
+            idx = 1
+        for v in bound_args:
+            if idx < len(positional):
+                env[positional[idx].name.value] = v
+            idx += 1
+        star_seen = False
+        kwargs_seen = False
+        extra_pos: List[Val] = []
+        extra_kw: Dict[str, Val] = {}
+        named = {x.name.value for x in positional} | {x.name.value for x in p.kwonly_params}
+        for a, v in _spread(argvals):
+            if a is None:  # ``**kwargs`` forwarded with keys the analysis knows
+                k, v = v
+                if k in named or p.star_kwarg is None:
+                    env[k] = v
+                else:
+                    extra_kw[k] = v
+                continue
+            if a.keyword is not None:
+                if a.keyword.value in named or p.star_kwarg is None:
+                    env[a.keyword.value] = v
+                else:
+                    extra_kw[a.keyword.value] = v
+                continue
+            if a.star == "**":
+                kwargs_seen = True
+                continue
+            if a.star:
+                star_seen = True
+                continue
+            if star_seen:
+                continue
+            if idx < len(positional):
+                env[positional[idx].name.value] = v
+            else:
+                extra_pos.append(v)
+            idx += 1
+        for k, v in bound_kw.items():
+            env.setdefault(k, v)
+        for param in positional + list(p.kwonly_params):
+            name = param.name.value
+            if name not in env:
+                if star_seen:
+                    env[name] = UNKNOWN_VAL
+                elif param.default is not None:
+                    env[name] = default_val(param.default)
+                else:
+                    env[name] = UNKNOWN_VAL
+        if isinstance(p.star_arg, cst.Param):
+            sname = p.star_arg.name.value
+            if star_seen:
+                env[sname] = Val(joinall(extra_pos).kind if extra_pos else STATIC, sname, PYSEQ)
+            else:
+                # the exact positional arguments: ``f(*args)`` in the helper hands them on as they are
+                env[sname] = Val(joinall(extra_pos).kind if extra_pos else STATIC, sname, PYSEQ, tuple(extra_pos))
+        if p.star_kwarg is not None:
+            kname = p.star_kwarg.name.value
+            if kwargs_seen or star_seen:
+                env[kname] = Val(UNKNOWN, None, DICT)
+            else:
+                vals = tuple(extra_kw.values())
+                env[kname] = Val(joinall(vals).kind if vals else STATIC, kname, DICT, vals, None, None, tuple(extra_kw))
+        for app in self.finder.by_func.get(id(f.node), ()):
+            # Calling a function that is itself jitted with static parameters: those stay Python
+            # values inside it (a tracer passed there is a different error, at the call).
+            if isinstance(app.site, cst.Decorator) and app.transform.statics:
+                statics, opaque = self.static_names(app)
+                for n in statics:
+                    if n in env:
+                        v = env[n]
+                        traced = v.kind == TRACED and not v.flags & (RAW | OPAQUE | REF | PYSEQ | DICT)
+                        if call is not None and (traced or v.kind == STATIC and v.flags & (JAXARR | NPARR)):
+                            # a tracer, or a concrete array: neither is hashable
+                            skip = (1 if ref.bound_self and f.is_method else 0) + len(bound_args)
+                            arg = argument_for(call, [q.name.value for q in positional][skip:], n)
+                            if isinstance(arg, cst.Arg):
+                                self.emit("traced_static_arg", frame, arg, n, f, v)
+                        env[n] = STATIC_VAL
+        if call is not None and not f.is_lambda and f.node.decorators:
+            for n in custom_vjp_nondiff(f):
+                v = env.get(n)
+                if v is not None and v.kind == TRACED and not v.flags & (RAW | OPAQUE | REF | PYSEQ | DICT):
+                    arg = argument_for(call, [q.name.value for q in positional][len(bound_args):], n)
+                    if isinstance(arg, cst.Arg):
+                        self.emit("traced_static_arg", frame, arg, n, f, v, ": custom_vjp's nondiff_argnums take no tracers")
+        for param in positional + list(p.kwonly_params):
+            v = env.get(param.name.value)
+            if v is not None and v.kind == TRACED and not v.container:
+                cf = annotation_container(param.annotation)
+                if cf:
+                    env[param.name.value] = Val(TRACED, v.name, cf)
+        for n, v in list(env.items()):
+            if v.kind == TRACED and v.fn is None and (v.name != n or is_ref_name(n)):
+                # name parameters as the helper does; ``*_ref`` parameters are Pallas Refs
+                env[n] = v.renamed(n, REF if is_ref_name(n) else 0)
+        # A jitted function (``@jax.jit``, ``g = jax.jit(f)``, ``jax.jit(f)(x)``) is staged
+        # wherever it is called from, a vmapped-only frame too.
+        staged = (
+            frame.staged
+            or ref.stages
+            or ref.jit is not None and ref.jit.stages
+            or any(a.stages for a in self.finder.by_func.get(id(f.node), ()) if isinstance(a.site, cst.Decorator))
+        )
+        key = (
+            id(f.node),
+            tuple(sorted((n, signature(v)) for n, v in env.items())),
+            frame.cached,
+            frame.fresh,
+            staged,
+            frame.catches_tracer_errors > 0,
+            id(closure) if closure else 0,
+        )
+        if key in self.memo:
+            return self.memo[key]
+        if key in self.active:
+            return UNKNOWN_VAL
+        self.active.add(key)
+        where = f"{f.name}(), called {'with traced values ' if with_traced else ''}from {frame.entry_name}"
+        sub = Frame(f, f.body_scope or f.scope, where, frame.entry, frame.cached)
+        sub.entry_name = frame.entry_name
+        sub.env = env
+        sub.closure = closure
+        sub.depth = frame.depth + 1
+        sub.catches_tracer_errors = frame.catches_tracer_errors
+        sub.staged = staged
+        sub.fresh = frame.fresh
+        try:
+            result = self.run_frame(sub)
+        finally:
+            self.active.discard(key)
+        self.memo[key] = result
+        return result
+
+    def trace_inline(
+        self,
+        frame: Frame,
+        fnval: tuple,
+        label: str,
+        statics: set = frozenset(),
+        operands: Optional[List[Val]] = None,
+        stages: bool = True,
+    ) -> None:
+        """A function handed to a tracing transform inside traced code.  ``operands``: what a lax
+        primitive passes positionally (the carry keeps its pytree structure); further parameters
+        keep their defaults.  Without ``operands`` every parameter is traced.  ``stages``: the
+        transform stages the function (it is staged anyway inside a staged frame)."""
+        ref, closure, bound_args, bound_kw = fnval
+        f: FuncInfo = ref.func
+        if frame.depth >= self.MAX_DEPTH:
+            return
+        staged = frame.staged or stages
+        key = (id(f.node), "inline", frame.cached, frame.fresh, staged, id(closure) if closure else 0)
+        if key in self.memo or key in self.active:
+            return
+        self.active.add(key)
+        sub = Frame(f, f.body_scope or f.scope, f"{label} {f.name}() inside {frame.entry_name}", frame.entry, frame.cached)
+        sub.entry_name = frame.entry_name
+        sub.closure = closure
+        sub.depth = frame.depth + 1
+        sub.staged = staged
+        sub.fresh = frame.fresh
+        positional = f.positional_params()
+        p = f.params
+        skip = 1 if (ref.bound_self and f.is_method) else 0
+        nb = len(bound_args)
+        for i, param in enumerate(positional):
+            name = param.name.value
+            j = i - skip - nb  # index among the operands the primitive passes
+            if i < skip or i - skip < nb or name in statics or name in bound_kw:
+                if i < skip:
+                    sub.env[name] = STATIC_VAL
+                elif i - skip < nb:
+                    sub.env[name] = bound_args[i - skip]
+                else:
+                    # what functools.partial bound reaches the body: ``partial(f, k=None)`` makes
+                    # ``if k is None:`` the branch taken, ``k=expr`` the branch not taken
+                    sub.env[name] = bound_kw.get(name, STATIC_VAL)
+            elif operands is not None and j < len(operands):
+                v = operands[j]
+                sub.env[name] = Val(v.kind, name, v.flags | (REF if is_ref_name(name) else 0), v.items, None, v.cls) if v.kind == TRACED else v
+            elif operands is not None and param.default is not None:
+                sub.env[name] = STATIC_VAL
+            else:
+                sub.env[name] = Val(TRACED, name, REF if is_ref_name(name) else self.param_shape_flags(f, param, name))
+        for param in p.kwonly_params:
+            name = param.name.value
+            if name in bound_kw:
+                sub.env[name] = bound_kw[name]
+            else:
+                sub.env[name] = STATIC_VAL if (name in statics or param.default is not None) else Val(TRACED, name)
+        if isinstance(p.star_arg, cst.Param):
+            sname = p.star_arg.name.value
+            sub.env[sname] = Val(TRACED, sname, PYSEQ | (REF if is_ref_name(sname) else 0))
+        if p.star_kwarg is not None:
+            known = {x.name.value for x in positional} | {x.name.value for x in p.kwonly_params}
+            k = UNKNOWN if set(bound_kw) - known or ref.bound_kw - known else TRACED
+            sub.env[p.star_kwarg.name.value] = Val(k, p.star_kwarg.name.value, DICT)
+        try:
+            self.run_frame(sub)
+        finally:
+            self.active.discard(key)
+        self.memo[key] = STATIC_VAL
+
+    def run_frame(self, frame: Frame) -> Val:
+        node = frame.func.node
+        if isinstance(node, cst.Lambda):
+            v = Interp(self, frame).eval(node.body)
+            return v
+        Interp(self, frame).block(node.body)
+        if not frame.returns:
+            return STATIC_VAL
+        return joinall(frame.returns)
+
+
+def custom_vjp_nondiff(f: FuncInfo) -> List[str]:
+    """Parameters of ``@partial(jax.custom_vjp, nondiff_argnums=...)`` (or
+    ``@jax.custom_vjp(nondiff_argnums=...)``): a tracer there fails (UnexpectedTracerError);
+    ``custom_jvp`` takes one."""
+    for d in f.node.decorators:
+        dec = d.decorator
+        if not isinstance(dec, cst.Call):
+            continue
+        q = resolve(dec.func, f.scope)
+        args = dec.args
+        if q == "functools.partial" and args and args[0].keyword is None:
+            q, args = resolve(args[0].value, f.scope), args[1:]
+        if q != "jax.custom_vjp":
+            continue
+        names = [p.name.value for p in f.positional_params()]
+        out = []
+        for a in args:
+            if a.keyword is not None and a.keyword.value == "nondiff_argnums":
+                items = [el.value for el in a.value.elements] if isinstance(a.value, (cst.Tuple, cst.List)) else [a.value]
+                for it in items:
+                    if isinstance(it, cst.Integer) and int(it.value) < len(names):
+                        out.append(names[int(it.value)])
+        return out
+    return []
+
+
+def _spread(argvals):
+    """The arguments of a call with ``*args`` / ``**kwargs`` opened where their structure is
+    known (a helper forwarding what it was given): positional items as plain arguments, known
+    keywords as (None, (key, value)) pairs."""
+    out = []
+    for a, v in argvals:
+        if a.star == "*" and v.items is not None and v.keys is None:
+            out.extend((cst.Arg(value=a.value), item) for item in v.items)
+        elif a.star == "**" and v.keys is not None and v.items is not None and len(v.keys) == len(v.items):
+            out.extend((None, (k, item)) for k, item in zip(v.keys, v.items))
+        else:
+            out.append((a, v))
+    return out

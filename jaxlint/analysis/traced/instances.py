@@ -1,0 +1,157 @@
+"""Instances of the module's classes in traced code: an attribute read on one (a bound method,
+a property, a field by the pytree model, a field of an equinox or NNX module where only arrays
+and Variables are traced), a constructor call, and ``replace``.
+
+Separate from calls of functions (``function_calls.py``): the class model (fields, leaves,
+static metadata) decides these, not a function body.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Optional
+
+import libcst as cst
+
+from jaxlint.analysis.model.classes import LEAF, STATIC_FIELD, is_classmethod, is_property
+from jaxlint.analysis.model.transforms import FnRef
+from jaxlint.analysis.syntax.scopes import ClassInfo
+from jaxlint.analysis.traced.frame import Frame
+from jaxlint.analysis.traced.values import (
+    ARRAY,
+    ARRAYS_ONLY,
+    JAXARR,
+    OPAQUE,
+    REF,
+    STATIC,
+    STATIC_VAL,
+    TRACED,
+    UNKNOWN_VAL,
+    Val,
+    first_traced_name,
+)
+
+
+class Instances:
+    """The Analyzer's values of instances of the module's classes (combined into ``Analyzer``)."""
+
+    def filtered_instance(self, cls: ClassInfo, name: str, fields) -> Optional[Val]:
+        """An eqx.Module instance under a filtered transform; ``fields``: the host values its
+        constructor was given (a dataclass without ``__init__``), else None."""
+        if self.classes.pytree_kind(cls) != "equinox":
+            return None
+        items = None
+        if fields is not None:
+            from jaxlint.analysis.host.host_values import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, SCALAR
+
+            out = []
+            for n in self.classes.field_names(cls):
+                dotted = f"{name}.{n}"
+                v = self.filtered_field(cls, n, dotted)
+                h = fields.get(n)
+                if v is None and h is not None:
+                    if h.kind in (JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR):
+                        v = Val(TRACED, dotted, ARRAY)
+                    elif h.kind == SCALAR:
+                        v = STATIC_VAL
+                    elif h.kind == INSTANCE:
+                        v = self.filtered_instance(h.cls, dotted, h.fields)
+                out.append(v if v is not None else UNKNOWN_VAL)
+            items = tuple(out)
+        return Val(TRACED, name, OPAQUE | ARRAYS_ONLY, items, None, cls)
+
+    def filtered_field(self, cls: ClassInfo, attr: str, name: Optional[str]) -> Optional[Val]:
+        """``instance.attr`` where only arrays (equinox filter_*) or only Variables and arrays
+        (an NNX module) are traced; None when the class does not show what it holds."""
+        from jaxlint.analysis.traced.traced_fields import ARRAY as HOLDS_ARRAY, INSTANCE, LAYER, PYTHON, VARIABLE
+
+        nnx = self.classes.is_nnx_module(cls)
+        held = self.traced_fields.held(cls, attr, nnx)
+        if held is None:
+            return None
+        kind, inner = held
+        if kind == HOLDS_ARRAY:
+            return Val(TRACED, name, ARRAY)
+        if kind == VARIABLE:
+            return Val(TRACED, name, ARRAY | REF)  # ``v[...] = x`` is its API, as a Ref's
+        if kind == PYTHON:
+            return STATIC_VAL
+        if kind == LAYER:
+            return Val(TRACED, name, OPAQUE)  # its parameters are traced; what else it holds is unknown
+        if kind == INSTANCE:
+            return Val(TRACED, name, OPAQUE if nnx else OPAQUE | ARRAYS_ONLY, cls=inner)
+        return None
+
+    def instance_attribute(self, frame: Frame, base: Val, attr: str, name: Optional[str]) -> Optional[Val]:
+        """``base.attr`` for an instance of a class of the module: a bound method, a property
+        evaluated with the receiver, a constructed field, or a field by the pytree model.
+        None when the class does not say (the caller falls back to what the value shows)."""
+        cls = base.cls
+        f = self.classes.member(cls, attr)
+        if f is not None:
+            ref = FnRef(f)
+            if is_property(f):
+                ref.bound_self = True
+                return self.call_function(frame, None, (ref, None, [], {}), [], base)
+            if not f.is_method:
+                return Val(STATIC, attr, 0, None, (ref, None, [], {}))
+            receiver = Val(STATIC, None, 0, cls=cls) if is_classmethod(f) else base
+            return Val(STATIC, attr, 0, None, (ref, None, [receiver], {}))
+        if base.items is not None:
+            names = self.classes.field_names(cls)
+            if attr in names and names.index(attr) < len(base.items):
+                return base.items[names.index(attr)]
+        if base.kind == STATIC:
+            # An attribute of a Python object (a bound method's ``self``): an instance of the
+            # class its methods build it with (``self.model = Model(...)``), if they agree.
+            r = self.receivers.attribute_receiver(cls, attr)
+            if r is not None and r.cls is not None:
+                return Val(STATIC, None, 0, cls=r.cls)
+            if self.classes.member(cls, attr) is None and self.attribute_is_jax_array(cls, attr):
+                return Val(STATIC, None, JAXARR)  # ``self.A = jnp.eye(n)``: a concrete JAX array
+            return None
+        if base.kind != TRACED:
+            return None
+        if base.flags & ARRAYS_ONLY or self.classes.is_nnx_module(cls):
+            return self.filtered_field(cls, attr, name)
+        kind = self.classes.field_kind(cls, attr)
+        if kind == LEAF:
+            return Val(TRACED, name, 0, cls=self.classes.field_class(cls, attr))
+        if kind == STATIC_FIELD:
+            return STATIC_VAL
+        return None
+
+    def construct(self, frame: Frame, call: cst.Call, cls, argvals) -> Val:
+        """``Cls(...)`` in traced code: a NamedTuple or dataclass keeps its fields one by one."""
+        kinds = [v.kind for _, v in argvals]
+        kind = max(kinds, default=STATIC)
+        names = self.classes.field_names(cls)
+        pytree = self.classes.pytree_kind(cls)
+        if pytree in ("namedtuple", "dataclass", "equinox") and names and not self.classes.has_own_init(cls):
+            if not any(a.star for a, _ in argvals):
+                given: Dict[str, Val] = {}
+                pos = [v for a, v in argvals if a.keyword is None]
+                for n, v in zip(names, pos):
+                    given[n] = v
+                for a, v in argvals:
+                    if a.keyword is not None:
+                        given[a.keyword.value] = v
+                items = tuple(given.get(n, STATIC_VAL) for n in names)
+                return Val(max((i.kind for i in items), default=STATIC), first_traced_name(items), 0, items, None, cls)
+        if kind == STATIC:
+            return Val(STATIC, None, 0, cls=cls)
+        return UNKNOWN_VAL
+
+    def replaced(self, base: Val, argvals) -> Val:
+        """``x._replace(f=v)`` / ``x.replace(f=v)``: the same class with those fields changed."""
+        names = self.classes.field_names(base.cls)
+        if base.items is not None and all(a.keyword is not None for a, _ in argvals):
+            items = list(base.items)
+            for a, v in argvals:
+                if a.keyword.value in names and names.index(a.keyword.value) < len(items):
+                    items[names.index(a.keyword.value)] = v
+            items = tuple(items)
+            return Val(max((i.kind for i in items), default=STATIC), first_traced_name(items), 0, items, None, base.cls)
+        kind = max([base.kind] + [v.kind for _, v in argvals])
+        if kind != base.kind:
+            return UNKNOWN_VAL
+        return Val(base.kind, base.name, base.flags, None, None, base.cls)

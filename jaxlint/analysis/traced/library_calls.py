@@ -1,0 +1,214 @@
+"""Calls of functions the module imports, resolved to their qualified names: JAX transforms
+(which return a function, or trace the functions they are given right here), ``partial``,
+tree maps, callbacks, ``jax.numpy``/``lax`` operations, NumPy and the Python standard library.
+
+Separate from calls of the module's own names and attributes (``call_expressions.py``): these
+are answered from the tables of JAX knowledge (``jaxlint.analysis.jax.jax_api``), not by
+following a function of the module.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+import libcst as cst
+
+from jaxlint.analysis.host.host_values import NUMPY_ARRAY_MAKERS
+from jaxlint.analysis.jax.jax_api import (
+    AXIS_DEPENDENT,
+    CALLBACKS,
+    CLASS_NAMESPACES,
+    NUMPY_SAFE,
+    NUMPY_STATIC,
+    PALLAS_TRACED,
+    STATIC_FUNCS,
+    STATIC_PREFIXES,
+    TRACED_PREFIXES,
+    TREE_MAPS,
+)
+from jaxlint.analysis.model.names import PARTIAL
+from jaxlint.analysis.model.transforms import PASS_THROUGH, TRANSFORMS, StaticSpec, Transform, parse_statics
+from jaxlint.analysis.syntax.nodes import is_none_literal
+from jaxlint.analysis.traced.lax_operands import lax_operands
+from jaxlint.analysis.traced.values import (
+    ARRAY,
+    BOOL,
+    DICT,
+    JAXARR,
+    NOTNONE,
+    NPARR,
+    PYSEQ,
+    STATIC,
+    STATIC_VAL,
+    TRACED,
+    UNKNOWN_VAL,
+    Val,
+    first_traced_name,
+    joinall,
+)
+
+
+class LibraryCalls:
+    """The interpreter's calls of imported functions (combined into ``Interp``)."""
+
+    __slots__ = ()
+
+    def call_qualified(self, e: cst.Call, q: str) -> Val:
+        fr = self.frame
+        argvals = self.args(e)
+        self.emit("call", fr, e, q, argvals)
+        t = TRANSFORMS.get(q)
+        if t is not None:
+            return self.call_transform(e, q, t, argvals)
+        if q in PASS_THROUGH:
+            if argvals and e.args[0].keyword is None:
+                fn = self.fn_from(e.args[0].value)
+                if fn is not None:
+                    return Val(STATIC, None, 0, None, fn)
+            return STATIC_VAL
+        if q in PARTIAL:
+            if argvals and e.args[0].keyword is None:
+                fn = self.fn_from(e.args[0].value)
+                if fn is not None:
+                    ref, closure, bargs, bkw = fn
+                    bargs = list(bargs) + [v for a, v in argvals[1:] if a.keyword is None and not a.star]
+                    bkw = dict(bkw)
+                    bkw.update(
+                        {
+                            a.keyword.value: v if is_none_literal(a.value) else Val(v.kind, v.name, v.flags | NOTNONE, v.items, v.fn)
+                            for a, v in argvals[1:]
+                            if a.keyword is not None
+                        }
+                    )
+                    return Val(STATIC, None, 0, None, (ref, closure, bargs, bkw))
+            return STATIC_VAL
+        if q in TREE_MAPS:
+            if argvals and e.args[0].keyword is None:
+                trees = [v for a, v in argvals[1:] if a.keyword is None]
+                leaf = joinall(trees) if trees else STATIC_VAL
+                if leaf.kind == TRACED:
+                    fn = self.fn_from(e.args[0].value)
+                    if fn is None:
+                        return UNKNOWN_VAL
+                    vals = [(cst.Arg(value=cst.Name("_")), Val(t.kind, t.name) if t.kind == TRACED else t) for t in trees]
+                    if q.endswith("with_path"):
+                        vals = [(cst.Arg(value=cst.Name("_")), STATIC_VAL)] + vals
+                    r = self.analyzer.call_function(fr, e, fn, vals)
+                    return Val(r.kind, leaf.name, leaf.flags & (DICT | PYSEQ)) if r.kind != STATIC else STATIC_VAL
+                return Val(leaf.kind, leaf.name, leaf.flags & (DICT | PYSEQ)) if leaf.kind != STATIC else STATIC_VAL
+            return UNKNOWN_VAL
+        if q in CALLBACKS:
+            return Val(TRACED, None) if any(v.kind == TRACED for _, v in argvals) else STATIC_VAL
+        if q in STATIC_FUNCS:
+            return STATIC_VAL
+        if q in ("jax.tree_util.tree_leaves", "jax.tree.leaves", "jax.tree_util.tree_flatten", "jax.tree.flatten"):
+            k = max((v.kind for _, v in argvals), default=STATIC)
+            leaves = Val(k, first_traced_name([v for _, v in argvals]), PYSEQ)
+            if q.endswith("flatten"):
+                return Val(k, leaves.name, PYSEQ, (leaves, STATIC_VAL))
+            return leaves
+        if q.startswith(("jax.tree_util.", "jax.tree.")):
+            return self.generic(argvals)
+        if q.startswith(STATIC_PREFIXES):
+            return STATIC_VAL
+        if q.startswith("jax.experimental.pallas."):
+            if q.rsplit(".", 1)[-1] not in PALLAS_TRACED:
+                return self.generic(argvals)
+            return Val(TRACED, first_traced_name([v for _, v in argvals]), ARRAY)
+        if q in ("jax.lax.psum", "jax.lax.axis_size") and argvals and argvals[0][1].kind == STATIC:
+            return STATIC_VAL  # psum(1, axis) is the axis size, a Python int
+        if q.startswith(CLASS_NAMESPACES) and q.rsplit(".", 1)[-1][:1].isupper():
+            return self.generic(argvals)  # a class (lax.ConvDimensionNumbers, lax.Precision): a Python object
+        if q == "jax.numpy.asarray" and len(argvals) == 1 and e.args[0].keyword is None and not e.args[0].star:
+            v = argvals[0][1]
+            if v.kind == STATIC and v.flags & JAXARR:
+                # ``jnp.asarray`` of a JAX array (no dtype) returns that array itself: a concrete
+                # array stays concrete even where the frame stages (``.item()`` of it works)
+                return v
+        if q.startswith(TRACED_PREFIXES):
+            if q.rsplit(".", 1)[-1].startswith("_"):
+                return self.generic(argvals)  # private helpers: often Python-level utilities
+            flags = 0
+            last = q.rsplit(".", 1)[-1]
+            if last.startswith(("is", "logical_", "equal", "not_equal", "greater", "less")) or last in (
+                "any",
+                "all",
+                "signbit",
+            ):
+                flags |= BOOL
+            if q in AXIS_DEPENDENT and not fr.concrete:
+                return Val(TRACED, None, ARRAY)
+            # Traced where the frame stages (even ``jnp.ones(3)``), else traced only when an
+            # input is: under vmap or grad alone JAX computes on concrete values eagerly.
+            return self.array_op([v for _, v in argvals], flags)
+        if q.startswith("numpy."):
+            if q[6:] in NUMPY_ARRAY_MAKERS and all(v.kind == STATIC for _, v in argvals):
+                return Val(STATIC, None, NPARR)
+            if q.startswith("numpy.random.") or q[6:] in NUMPY_STATIC:
+                return STATIC_VAL
+            if any(v.kind == TRACED for _, v in argvals):
+                return Val(TRACED, first_traced_name([v for _, v in argvals]), ARRAY) if q[6:] in NUMPY_SAFE else UNKNOWN_VAL
+            return self.generic(argvals)
+        if q.startswith(("math.", "random.", "time.", "operator.", "builtins.")):
+            return STATIC_VAL if all(v.kind == STATIC for _, v in argvals) else UNKNOWN_VAL
+        ext = self.analyzer.external
+        if ext is not None and any(v.kind == TRACED for _, v in argvals):
+            r = ext(self, e, q, argvals)
+            if r is not None:
+                return r
+        return self.generic(argvals)
+
+    def call_transform(self, e, q: str, t: Transform, argvals) -> Val:
+        fr = self.frame
+        # Transforms that return a function: jit, vmap, checkpoint, ...
+        if t.fn_args and t.fn_args[0][0] == 0 and t.fn_args[0][1] in ("fun",) or q in (
+            "jax.make_jaxpr",
+        ):
+            if argvals and e.args[0].keyword is None:
+                fn = self.fn_from(e.args[0].value)
+                if fn is not None:
+                    ref, closure, bargs, bkw = fn
+                    spec_nodes = [a for a in e.args if a.keyword is not None]
+                    if spec_nodes and t.statics:
+                        sp = StaticSpec()
+                        parse_statics(spec_nodes, sp)
+                        if sp.opaque or sp.nums or sp.names:
+                            return STATIC_VAL  # static parameters by call: not followed further
+                    if t.stages and not ref.stages:
+                        # ``jax.jit(g)(x)`` inside a vmapped function: g's body is staged
+                        ref = ref.copy()
+                        ref.stages = True
+                        fn = (ref, closure, bargs, bkw)
+                    return Val(STATIC, None, 0, None, fn)
+            return STATIC_VAL
+        if q == "jax.eval_shape" or q == "equinox.filter_eval_shape":
+            return STATIC_VAL
+        # Control flow primitives: they trace the functions they are given, right here.
+        pos = [(a, v) for a, v in argvals if a.keyword is None and not a.star]
+        fns = []
+        for i, kw in t.fn_args:
+            expr = None
+            for a, _v in argvals:
+                if a.keyword is not None and a.keyword.value == kw:
+                    expr = a.value
+            if expr is None and i < len(pos):
+                expr = pos[i][0].value
+            if expr is None:
+                continue
+            if isinstance(expr, (cst.List, cst.Tuple)):
+                fns.extend(el.value for el in expr.elements)
+            else:
+                fns.append(expr)
+        operands = self.lax_operands(q, t, e, argvals)
+        for expr in fns:
+            fn = self.fn_from(expr)
+            if fn is not None:
+                self.analyzer.trace_inline(fr, fn, t.label, frozenset(), operands, t.stages)
+        if fr.concrete or not fr.staged and all(v.kind == STATIC for _, v in argvals):
+            return STATIC_VAL  # run eagerly on concrete operands
+        return Val(TRACED, first_traced_name([v for _, v in argvals]), 0)
+
+    def lax_operands(self, q: str, t: Transform, e: cst.Call, argvals) -> Optional[List[Val]]:
+        if t.arity is None:
+            return None
+        return lax_operands(q, argvals)

@@ -1,0 +1,283 @@
+"""What call sites pass: where the module calls a traced callable (by its name, an alias,
+``self.``, an attribute or parameter bound to it, a partial), and what each call passes for a
+parameter, followed through the wrappers that forward it.
+
+Separate from the entry points that ask it (``entry_points.py``): these questions read host
+code, the calls around a traced function, never its body.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional, Tuple
+
+import libcst as cst
+
+from jaxlint.analysis.jax.jax_api import KNOWN_APIS
+from jaxlint.analysis.model.transforms import Application, arguments_by_parameter
+from jaxlint.analysis.syntax.scopes import ClassInfo, Scope
+from jaxlint.analysis.traced.values import (
+    ARRAY,
+    JAXARR,
+    NPARR,
+    STATIC,
+    STATIC_VAL,
+    TRACED,
+    UNKNOWN_VAL,
+    Val,
+    signature,
+)
+
+
+class PassedArguments:
+    """The Analyzer's questions about the calls of a traced callable (combined into ``Analyzer``)."""
+
+    def passed_params(self, app: Application) -> Optional[set]:
+        """Parameter names some call site of the module passes; None when unknowable (every
+        parameter then counts as passed)."""
+        t = app.transform
+        if not t.statics and not t.in_axes and not t.filtered:
+            return None  # lax bodies and the like receive every operand
+        f = app.func
+        # At a call site a method's self is the object the method is called on.
+        callable_pos = [p.name.value for p in f.positional_params()][app.bound_pos + (1 if f.is_method else 0) :]
+        if app.linen_apply:
+            callable_pos = ["variables"] + callable_pos
+        names: set = set()
+        for call in self.call_sites(app):
+            npos = 0
+            for a in call.args:
+                if a.star:
+                    return None
+                if a.keyword is None:
+                    npos += 1
+                else:
+                    names.add(a.keyword.value)
+            names.update(callable_pos[:npos])
+        return names
+
+    def call_sites(self, app: Application) -> List[cst.Call]:
+        """Calls of the traced callable within this module."""
+        return [call for call, _scope in self.call_sites_with_scopes(app)]
+
+    def call_sites_with_scopes(self, app: Application) -> List[Tuple[cst.Call, Scope]]:
+        """Calls of the traced callable within this module, with the scope each is in."""
+        out = []
+        f = app.func
+        site = app.site
+        calls_of = self.index.calls_of
+        candidates = list(calls_of(id(site)))
+        if isinstance(site, cst.Decorator):
+            candidates += calls_of(f.name)
+            if f.cls is not None:
+                candidates += calls_of("." + f.name)
+        candidates += [c for name, _app in self._alias_names(app) for c in calls_of(name)]
+        for call, scope in candidates:
+            func = call.func
+            if func is site:
+                out.append((call, scope))  # jax.jit(f)(...)
+                continue
+            if isinstance(func, cst.Name):
+                if isinstance(site, cst.Decorator) and scope.lookup_def(func.value) is f:
+                    out.append((call, scope))
+                else:
+                    owner = scope.lookup_scope(func.value)
+                    if owner is not None and self.finder.aliases.get((id(owner), func.value)) is app:
+                        out.append((call, scope))
+            elif (
+                isinstance(func, cst.Attribute)
+                and isinstance(site, cst.Decorator)
+                and f.cls is not None
+                and isinstance(func.value, cst.Name)
+                and func.value.value in ("self", "cls")
+                and func.attr.value == f.name
+            ):
+                out.append((call, scope))
+        # calls through any other kind of callable: an attribute set in ``__init__``
+        # (``self._step(x)``), a parameter every caller binds to it (``fn(x)``), a partial
+        seen = {id(call) for call, _scope in out}
+        for call, scope, t in self.finder.call_targets.app_callers(app):
+            if id(call) in seen or t.bound or t.keywords:
+                continue
+            if isinstance(call.func, cst.Attribute) and f.is_method and not app.bound_self:
+                continue  # ``obj.step(...)`` of an unbound method: its first argument is ``obj``
+            seen.add(id(call))
+            out.append((call, scope))
+        return out
+
+    def _alias_names(self, app: Application):
+        names = self._alias_by_app
+        if names is None:
+            names = {}
+            for (_sid, name), a in self.finder.aliases.items():
+                names.setdefault(id(a), []).append((name, a))
+            self._alias_by_app = names
+        return names.get(id(app), [])
+
+    def arrays_or_numbers_passed(self, app: Application, name: str) -> bool:
+        """Every call site of the module passes a JAX or NumPy array or a Python number for
+        ``name`` (followed through the wrappers that forward it): under nnx.jit that is a plain
+        traced array, no module whose attributes may be static."""
+        from jaxlint.analysis.host.host_values import JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, is_number
+
+        values = self.passed_values(app, name)
+        return bool(values) and all(h.kind in (JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR) or is_number(h) for h in values)
+
+    def concrete_passed(self, app: Application, name: str) -> Optional[Val]:
+        """A concrete JAX (or NumPy) array, when every visible call passes one for ``name``
+        to a transform that hands it over untouched; else None."""
+        from jaxlint.analysis.host.host_values import JAX_ARRAY, NUMPY_ARRAY
+
+        kind = self.passed_kind(app, name) if name in app.jit_positional() else None
+        if kind == JAX_ARRAY:
+            return Val(STATIC, None, JAXARR)
+        if kind == NUMPY_ARRAY:
+            return Val(STATIC, None, NPARR)
+        return None
+
+    def passed_kind(self, app: Application, name: str) -> Optional[str]:
+        """The host kind of what every call site of the module passes for ``name`` (followed
+        through the wrappers that forward it), when they all agree; else None."""
+        kinds = {h.kind for h in self.passed_values(app, name) or ()}
+        return kinds.pop() if len(kinds) == 1 else None
+
+    def passed_values(self, app: Application, name: str) -> Optional[List]:
+        """The host value each call site of the module passes for ``name`` (a wrapper's
+        parameter followed to what the wrapper's callers pass); None when one does not show it."""
+        from jaxlint.analysis.host.host_values import PARAM
+
+        passed = self.passed_arguments(app, name)
+        if not passed:
+            return None
+        out = []
+        for call, scope, arg in passed:
+            if arg is None or arg.star:
+                return None
+            h = self.host_values.value(arg.value, scope, call)
+            if h is not None and h.kind == PARAM:
+                h = self.host_values.passed_value(scope.func, h.name)
+            if h is None:
+                return None
+            out.append(h)
+        return out
+
+    def built_at_call_sites(self, app: Application, name: str) -> Optional[str]:
+        """The imported class every call of the jitted function in the module builds the
+        argument for ``name`` with (``arm = Arm(w, 3)`` ... ``gate(arm, x)``), if they agree."""
+        if name not in app.jit_positional() or app.bound_pos:
+            return None
+        found = set()
+        for call, scope, arg in self.passed_arguments(app, name):
+            if arg is None or isinstance(call.func, cst.Attribute):
+                return None
+            r = self.receivers.receiver_of(arg.value, scope)
+            if r is None or r.cls is not None or r.external is None or r.built is None or r.external.startswith(KNOWN_APIS):
+                return None
+            found.add(r.external)
+        return found.pop() if len(found) == 1 else None
+
+    def filtered_argument(self, app: Application, name: str) -> Val:
+        """A parameter of a function under equinox's filter_jit / filter_vmap, from what every
+        call site of the module passes: a JAX or NumPy array is traced, a Python scalar or
+        string stays the Python value (filter_jit makes it static), an instance of an
+        eqx.Module class of the module is that instance with its array fields traced.  Unknown
+        when a call site does not show it, or two disagree."""
+        found: Optional[Val] = None
+        passed = self.passed_arguments(app, name)
+        if not passed:
+            return UNKNOWN_VAL
+        for call, scope, arg in passed:
+            if arg is None:
+                return UNKNOWN_VAL  # left at its default there, or behind ``*args``
+            v = self.filtered_value(arg.value, scope, call, name)
+            if v is None:
+                return UNKNOWN_VAL
+            if found is None:
+                found = v
+            elif signature(found) != signature(v):
+                return UNKNOWN_VAL
+        return found if found is not None else UNKNOWN_VAL
+
+    def filtered_value(self, expr, scope: Scope, call: cst.Call, name: str) -> Optional[Val]:
+        from jaxlint.analysis.host.host_values import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, PARAM, SCALAR
+
+        h = self.host_values.value(expr, scope, call)
+        if h is not None and h.kind == PARAM:
+            # a wrapper's parameter handed on: what every call of the wrapper passes
+            h = self.host_values.passed_value(scope.func, h.name)
+        if h is not None and h.kind in (JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR):
+            return Val(TRACED, name, ARRAY)  # equinox's filters trace NumPy scalars too
+        if h is not None and h.kind == SCALAR:
+            return STATIC_VAL
+        if h is not None and h.kind == INSTANCE:
+            return self.filtered_instance(h.cls, name, h.fields)
+        r = self.receivers.receiver_of(expr, scope)
+        if r is not None and r.cls is not None:
+            return self.filtered_instance(r.cls, name, None)
+        return None
+
+    def passed_class(self, app: Application, param, i: int) -> Optional[ClassInfo]:
+        """The pytree class of the module whose instances the call sites pass for ``param``
+        (``run(Cfg(w, 3))``, or a name built as one), when every call site that shows what it
+        passes agrees on one.  Each such call is a trace of its own, with that class."""
+        f = app.func
+        if f.is_method or app.bound_pos or not isinstance(app.site, (cst.Decorator, cst.Call)):
+            return None
+        found = None
+        for _call, scope, arg in self.passed_arguments(app, param.name.value):
+            if arg is None:
+                continue
+            r = self.receivers.receiver_of(arg.value, scope)
+            cls = r.cls if r is not None else None
+            if cls is None or self.classes.pytree_kind(cls) is None and not self.classes.is_nnx_module(cls):
+                continue
+            if found is not None and found is not cls:
+                return None
+            found = cls
+        return found
+
+    def passed_arguments(self, app: Application, name: str) -> List[Tuple[cst.Call, Scope, Optional[cst.Arg]]]:
+        """(call, scope, argument) for each call site of the traced callable in the module: the
+        argument it passes for parameter ``name``, or None where it leaves the parameter out or
+        a star argument may carry it.  Computed once per parameter; the parameter's class and
+        its value under a filtered transform are both read from it."""
+        key = (id(app), name)
+        passed = self._passed_arguments.get(key)
+        if passed is None:
+            pos = app.jit_positional()
+            passed = []
+            origins = self.finder.call_targets.origins
+            for call, scope in self.call_sites_with_scopes(app):
+                arg = next((a for a, lands_on in arguments_by_parameter(app, call, pos) if lands_on == name), None)
+                up = origins(arg.value, scope, call) if arg is not None else None
+                if up is None or len(up) == 1 and up[0].expr is arg.value:
+                    passed.append((call, scope, arg))
+                    continue
+                # a parameter of a function that forwards it (a method, ``__call__``, a closure
+                # a factory returns, a function handed on by partial): what its callers pass
+                for p in up:
+                    passed.append((p.call if p.call is not None else call, p.scope, cst.Arg(value=p.expr)))
+            passed.extend(self._bound_passed(app, name))
+            self._passed_arguments[key] = passed
+        return passed
+
+    def _bound_passed(self, app: Application, name: str) -> List[Tuple[cst.Call, Scope, Optional[cst.Arg]]]:
+        """What calls through a ``functools.partial`` of the jitted callable pass for
+        ``name`` (``fn = partial(apply_fn, model)`` ... ``fn(x)``): the partial's bound
+        argument or the call's own, followed to its origins as a forwarded parameter is."""
+        ct = self.finder.call_targets
+        out: List[Tuple[cst.Call, Scope, Optional[cst.Arg]]] = []
+        for call, scope, t in ct.app_callers(app):
+            if not (t.bound or t.keywords):
+                continue  # a plain call: among the call sites
+            b = ct.bind(t, call, scope)
+            p = b.get(name) if b is not None else None
+            if p is None or p.expr is None:
+                out.append((call, scope, None))
+                continue
+            up = ct.origins(p.expr, p.scope, p.call) if p.call is not None else [p]
+            if up is None:
+                out.append((call, scope, None))
+                continue
+            for q in up:
+                out.append((q.call if q.call is not None else call, q.scope, cst.Arg(value=q.expr)))
+        return out

@@ -1,0 +1,295 @@
+"""Statements of traced code: each kind of statement, the branches and loops that merge what
+names hold, and binding a value to an assignment target.
+
+Separate from expressions (``expressions.py``) and calls (``call_expressions.py``): a statement
+moves values between names and decides which blocks run; what a value is, is asked of them.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from jaxlint.analysis.jax.jax_api import CONCRETE_CONTEXTS, TRACER_ERROR_CLASSES, TRACER_ERROR_HANDLERS
+from jaxlint.analysis.model.names import resolve
+from jaxlint.analysis.model.transforms import FnRef
+from jaxlint.analysis.syntax.nodes import block_exits
+from jaxlint.analysis.syntax.scopes import dotted_name
+from jaxlint.analysis.traced.annotations import is_ref_name
+from jaxlint.analysis.traced.values import (
+    FALSE,
+    PYSEQ,
+    REF,
+    STATIC,
+    STATIC_VAL,
+    TRACED,
+    TRUE,
+    UNKNOWN_VAL,
+    Val,
+    merge,
+    same_kinds,
+)
+
+
+class Statements:
+    """The statement part of the interpreter (combined into ``Interp``)."""
+
+    __slots__ = ()
+
+    def block(self, body) -> None:
+        if isinstance(body, cst.IndentedBlock) or isinstance(body, cst.SimpleStatementSuite):
+            stmts = body.body
+        else:
+            stmts = body
+        for st in stmts:
+            self.stmt(st)
+
+    def stmt(self, st) -> None:
+        m = getattr(self, "s_" + type(st).__name__, None)
+        if m is not None:
+            m(st)
+
+    def s_SimpleStatementLine(self, st) -> None:
+        for small in st.body:
+            m = getattr(self, "x_" + type(small).__name__, None)
+            if m is not None:
+                m(small, st)
+
+    def s_SimpleStatementSuite(self, st) -> None:
+        self.s_SimpleStatementLine(st)
+
+    def x_Expr(self, n, st) -> None:
+        self.eval(n.value)
+
+    def x_Assign(self, n, st) -> None:
+        if len(n.targets) == 1 and isinstance(n.targets[0].target, cst.Name):
+            v = self.outer_object(n.value)  # ``buf = STATE``: read when ``buf`` is read
+        else:
+            v = self.eval(n.value)
+        for t in n.targets:
+            self.assign(t.target, v, st, n)
+
+    def x_AnnAssign(self, n, st) -> None:
+        if n.value is not None:
+            self.assign(n.target, self.eval(n.value), st, n)
+
+    def x_AugAssign(self, n, st) -> None:
+        v = self.eval(n.value)
+        t = n.target
+        if isinstance(t, cst.Name):
+            old = self.frame.lookup(t.value)
+            if old is None:
+                old = self.name_val(t) if t.value in self.frame.declared else STATIC_VAL
+            new = self.binop(old, v, n.operator)
+            self.assign(t, new, st, n, aug=True)
+        else:
+            self.assign(t, v, st, n, aug=True)
+
+    def x_Return(self, n, st) -> None:
+        self.frame.returns.append(self.eval(n.value) if n.value is not None else STATIC_VAL)
+
+    def x_Assert(self, n, st) -> None:
+        v = self.eval(n.test, True)
+        self.emit("test", self.frame, "assert", n.test, v, n)
+
+    def x_Raise(self, n, st) -> None:
+        if n.exc is not None:
+            self.eval(n.exc)
+
+    def x_Global(self, n, st) -> None:
+        for name in n.names:
+            self.frame.declared.add(name.name.value)
+
+    x_Nonlocal = x_Global
+
+    def x_Import(self, n, st) -> None:
+        for alias in n.names:
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                self.frame.env.pop(alias.asname.name.value, None)
+
+    def x_Del(self, n, st) -> None:
+        pass
+
+    def s_If(self, st: cst.If, kind: str = "if") -> None:
+        known = self._none_test(st.test)
+        v = self.eval(st.test, True)
+        self.emit("test", self.frame, kind, st.test, v, st)
+        if known is None and v.kind == STATIC and v.flags & (TRUE | FALSE):
+            # A Python value known here (``if not apply_softmax:`` with the default True).
+            known = bool(v.flags & TRUE)
+        if known is True:
+            self.block(st.body)  # the else branch cannot run at trace time
+            return
+        if known is False:
+            if isinstance(st.orelse, cst.If):
+                self.s_If(st.orelse, "if")
+            elif isinstance(st.orelse, cst.Else):
+                self.block(st.orelse.body)
+            return
+        before = dict(self.frame.env)
+        narrowed = {n: self.narrowed(n, st.test) for n in self.narrow(st.test)}
+        self.frame.env.update(narrowed)
+        self.block(st.body)
+        after_body = self.frame.env
+        self.frame.env = dict(before)
+        if isinstance(st.orelse, cst.If):
+            self.s_If(st.orelse, "elif")
+        elif isinstance(st.orelse, cst.Else):
+            self.block(st.orelse.body)
+        if st.orelse is None and block_exits(st.body):
+            # ``if not isinstance(x, C): raise ...``: past it, x is a C (a Python object)
+            self.frame.env = dict(self.frame.env)
+            for n in self.narrow_false(st.test):
+                self.frame.env[n] = STATIC_VAL
+            return
+        self.frame.env = merge(after_body, self.frame.env)
+
+    def s_For(self, st: cst.For) -> None:
+        it = self.eval(st.iter)
+        elem = self.element_of(st.iter, it)
+        self._loop(st, lambda: self.assign(st.target, elem, st, None))
+
+    def s_While(self, st: cst.While) -> None:
+        def head() -> None:
+            v = self.eval(st.test, True)
+            self.emit("test", self.frame, "while", st.test, v, st)
+
+        self._loop(st, head)
+
+    def _loop(self, st, head) -> None:
+        """A loop body twice at most (until the kinds stop changing), so that loop-carried
+        values reach the next iteration; ``head`` runs before each pass."""
+        before = dict(self.frame.env)
+        for _ in range(2):
+            head()
+            snapshot = dict(self.frame.env)
+            self.block(st.body)
+            self.frame.env = merge(before, self.frame.env)
+            if same_kinds(snapshot, self.frame.env):
+                break
+        if st.orelse is not None:
+            self.block(st.orelse.body)
+
+    def s_Try(self, st) -> None:
+        before = dict(self.frame.env)
+        guarded = any(self.catches_tracer_errors(h) for h in st.handlers)
+        self.frame.catches_tracer_errors += guarded
+        try:
+            self.block(st.body)
+        finally:
+            self.frame.catches_tracer_errors -= guarded
+        if st.orelse is not None:
+            self.block(st.orelse.body)
+        envs = [self.frame.env]
+        for h in st.handlers:
+            self.frame.env = dict(before)
+            if h.name is not None and isinstance(h.name.name, cst.Name):
+                self.frame.env[h.name.name.value] = STATIC_VAL
+            self.block(h.body)
+            envs.append(self.frame.env)
+        env = envs[0]
+        for e in envs[1:]:
+            env = merge(env, e)
+        self.frame.env = env
+        if st.finalbody is not None:
+            self.block(st.finalbody.body)
+
+    s_TryStar = s_Try
+
+    def catches_tracer_errors(self, handler) -> bool:
+        """A bare ``except:``, or one naming TypeError, Exception or a JAX tracer error."""
+        if handler.type is None:
+            return True
+        types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
+        for t in types:
+            e = t.value if isinstance(t, cst.Element) else t
+            q = resolve(e, self.frame.scope) or dotted_name(e) or ""
+            if q in TRACER_ERROR_HANDLERS or q.rsplit(".", 1)[-1] in TRACER_ERROR_CLASSES:
+                return True
+        return False
+
+    def s_With(self, st: cst.With) -> None:
+        concrete = False
+        for item in st.items:
+            e = item.item
+            if isinstance(e, cst.Call) and resolve(e.func, self.frame.scope) in CONCRETE_CONTEXTS:
+                concrete = True
+                v = STATIC_VAL
+            else:
+                v = self.eval(e)
+            if item.asname is not None:
+                self.assign(item.asname.name, UNKNOWN_VAL if v.kind != STATIC else STATIC_VAL, st, None)
+        if concrete:
+            self.frame.concrete += 1
+        try:
+            self.block(st.body)
+        finally:
+            if concrete:
+                self.frame.concrete -= 1
+
+    def s_FunctionDef(self, st: cst.FunctionDef) -> None:
+        f = self.analyzer.index.func_by_node.get(id(st))
+        if f is None:
+            return
+        for d in st.decorators:
+            self.eval(d.decorator)
+        closure = [self.frame.env] + (self.frame.closure or [])
+        ref = FnRef(f)
+        fnval = (ref, closure, [], {})
+        self.frame.env[st.name.value] = Val(STATIC, st.name.value, 0, None, fnval)
+        apps = self.analyzer.finder.by_func.get(id(st))
+        if apps:
+            for app in apps:
+                if isinstance(app.site, cst.Decorator):
+                    statics, _ = self.analyzer.static_names(app)
+                    self.analyzer.trace_inline(self.frame, fnval, app.transform.label, statics, stages=app.stages)
+
+    def s_ClassDef(self, st) -> None:
+        self.frame.env[st.name.value] = STATIC_VAL
+
+    def s_Match(self, st) -> None:
+        self.eval(st.subject)
+        before = dict(self.frame.env)
+        env = None
+        for case in st.cases:
+            self.frame.env = dict(before)
+            self.block(case.body)
+            env = self.frame.env if env is None else merge(env, self.frame.env)
+        if env is not None:
+            self.frame.env = env
+
+    # -- binding ---------------------------------------------------------------
+    def assign(self, target, v: Val, st, node, aug: bool = False) -> None:
+        if isinstance(target, cst.Name):
+            name = target.value
+            if name in self.frame.declared:
+                self.emit("name_write", self.frame, target, name, v, node or st)
+            if v.kind == TRACED and v.fn is None and (v.name != name or is_ref_name(name)):
+                # messages name the variable the user wrote; ``*_ref`` variables are Pallas Refs
+                v = v.renamed(name, REF if is_ref_name(name) else 0)
+            self.frame.env[name] = v
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            els = target.elements
+            starred = any(isinstance(e, cst.StarredElement) for e in els)
+            if v.items is not None and v.keys is None and not starred and len(v.items) == len(els):
+                for e, item in zip(els, v.items):
+                    self.assign(e.value, item, st, node)
+            else:
+                sub = Val(v.kind, v.name, v.flags & REF) if v.kind != STATIC else STATIC_VAL
+                for e in els:
+                    if isinstance(e, cst.StarredElement):
+                        self.assign(e.value, Val(sub.kind, sub.name, PYSEQ), st, node)
+                    else:
+                        self.assign(e.value, sub, st, node)
+        elif isinstance(target, cst.StarredElement):
+            self.assign(target.value, v, st, node)
+        elif isinstance(target, cst.Subscript):
+            if isinstance(target.value, cst.Name):
+                self.receiver = target.value
+            base = self.eval(target.value)
+            idx = [self.eval_slice(s) for s in target.slice]
+            self.emit("store", self.frame, "subscript", target, base, idx, v, node or st, aug)
+        elif isinstance(target, cst.Attribute):
+            if isinstance(target.value, cst.Name):
+                self.receiver = target.value
+            base = self.eval(target.value)
+            self.emit("store", self.frame, "attr", target, base, [], v, node or st, aug)
