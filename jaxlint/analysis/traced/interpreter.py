@@ -17,7 +17,7 @@ import libcst as cst
 from jaxlint.analysis.traced.annotations import is_ref_name
 from jaxlint.analysis.model.classes import annotation_class, class_named, is_classmethod, is_property
 from jaxlint.analysis.traced.frame import Frame
-from jaxlint.analysis.host.host_values import JAX_ARRAY, NUMPY_ARRAY, NUMPY_ARRAY_MAKERS, SCALAR
+from jaxlint.analysis.host.host_value import JAX_ARRAY, NUMPY_ARRAY, NUMPY_ARRAY_MAKERS, SCALAR
 from jaxlint.analysis.jax.jax_api import (
     ARRAY_ATTRS,
     AXIS_DEPENDENT,
