@@ -24,7 +24,8 @@ from jaxlint.analysis.jax.jax_api import KNOWN_APIS
 from jaxlint.analysis.traced.lax_operands import lax_operands
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, ModuleIndex, Scope
 from jaxlint.analysis.syntax.nodes import argument_for
-from jaxlint.analysis.model.transforms import BRANCHES, Application, FnRef, Transform, TransformFinder, arguments_by_parameter
+from jaxlint.analysis.model.transform_table import BRANCHES, Transform
+from jaxlint.analysis.model.transforms import Application, FnRef, TransformFinder, arguments_by_parameter
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.traced.values import (
     KNOWN_CONSTANTS,

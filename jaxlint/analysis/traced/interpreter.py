@@ -42,7 +42,9 @@ from jaxlint.analysis.jax.jax_api import (
 from jaxlint.analysis.traced.lax_operands import lax_operands
 from jaxlint.analysis.syntax.scopes import MUTATING_METHODS, VALUE_KINDS, FastVisitor, Scope, dotted_name
 from jaxlint.analysis.syntax.nodes import const_index, is_none_literal, is_string_literal, string_value
-from jaxlint.analysis.model.transforms import PASS_THROUGH, TRANSFORMS, FnRef, StaticSpec, Transform, parse_statics
+from jaxlint.analysis.model.transform_arguments import StaticSpec, parse_statics
+from jaxlint.analysis.model.transform_table import PASS_THROUGH, TRANSFORMS, Transform
+from jaxlint.analysis.model.transforms import FnRef
 from jaxlint.analysis.model.names import PARTIAL, resolve
 from jaxlint.analysis.traced.traced_fields import LAYER
 from jaxlint.analysis.traced.values import (
