@@ -18,7 +18,10 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.facts.examples import Examples, Param, params_of, render, value_of_src
+from jaxlint.analysis.facts.example_params import Param, params_of
+from jaxlint.analysis.facts.example_render import render
+from jaxlint.analysis.facts.example_values import value_of_src
+from jaxlint.analysis.facts.examples import Examples
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope, dotted_name
 from jaxlint.analysis.model.transforms import Application
 from jaxlint.analysis.model.names import resolve
