@@ -270,7 +270,6 @@ class HostCalls:
         return qualified(st.value.func, cls.scope).rsplit(".", 1)[-1] == "static_field"
 
 
-
 def _without_arrays(v: Optional[HostValue], depth: int) -> Optional[HostValue]:
     """What ``eqx.partition(v, eqx.is_array)`` leaves in its static half: arrays become None;
     containers and instances keep their shape (a list of arrays is a list of Nones)."""

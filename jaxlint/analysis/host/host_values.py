@@ -49,6 +49,7 @@ from jaxlint.analysis.model.classes import ClassModel
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, ModuleIndex, Scope
 from jaxlint.analysis.model.transforms import Application, TransformFinder
 
+
 def _calls_module_code(callee, module: Scope) -> bool:
     """The callee of a module-level call may be code of the module (a function or class it
     defines, or any name it binds other than an import): calling it may run traced code."""
@@ -60,7 +61,6 @@ def _calls_module_code(callee, module: Scope) -> bool:
     if name in module.imports:
         return False
     return name in module.bindings
-
 
 
 class HostValues(HostCalls):

@@ -18,6 +18,7 @@ from jaxlint.analysis.syntax.scopes import FastVisitor, Scope
 if TYPE_CHECKING:
     from jaxlint.analysis.host.host_values import HostValues
 
+
 class _CallCollector(FastVisitor):
     """The calls of one statement (not inside nested functions or classes), each with the
     names that a lambda or comprehension around it binds (those shadow the scope's)."""
@@ -62,7 +63,6 @@ class _CallCollector(FastVisitor):
 
     def visit_ClassDef(self, node) -> bool:
         return False
-
 
 
 def _target_names(t) -> List[str]:

@@ -82,7 +82,6 @@ def _parse_seq(value, conv, out, spec: StaticSpec) -> None:
         out.append((v, value))
 
 
-
 def positional(call: cst.Call) -> List[cst.BaseExpression]:
     out = []
     for a in call.args:

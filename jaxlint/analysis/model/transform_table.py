@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Dict, FrozenSet, Sequence, Tuple
 
+
 class Transform:
     """What a JAX API does to the function it is given."""
 
@@ -197,4 +198,3 @@ PASS_THROUGH: FrozenSet[str] = frozenset(
         "functools.cache",
     }
 )
-
