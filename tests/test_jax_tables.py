@@ -98,7 +98,7 @@ def test_transforms_that_stage_trace_operations_on_concrete_values(name):
 
     import numpy as np
 
-    from jaxlint.analysis.model.transforms import TRANSFORMS
+    from jaxlint.analysis.model.transform_table import TRANSFORMS
 
     module, _, attr = name.rpartition(".")
     transform = getattr(importlib.import_module(module), attr)

@@ -26,7 +26,8 @@ from typing import Iterator, List, NamedTuple, Optional
 import libcst as cst
 
 from jaxlint.analysis.model.classes import ClassModel, class_named, qualified
-from jaxlint.analysis.host.host_values import JAX_ARRAY, NUMPY_ARRAY, HostValues
+from jaxlint.analysis.host.host_value import JAX_ARRAY, NUMPY_ARRAY
+from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.jax.jax_api import NNX_DATA_CLASSES
 from jaxlint.analysis.model.nnx_state import _has_exit
 from jaxlint.analysis.syntax.scopes import AttributeWrite, ClassInfo, FuncInfo, ModuleIndex, Scope

@@ -13,7 +13,8 @@ import libcst as cst
 
 from jaxlint.analysis.host.expression_kinds import all_container_bindings
 from jaxlint.analysis.syntax.scopes import VALUE_KINDS, ModuleIndex, Scope
-from jaxlint.analysis.model.transforms import PASS_THROUGH, TRANSFORMS, TransformFinder
+from jaxlint.analysis.model.transform_table import PASS_THROUGH, TRANSFORMS
+from jaxlint.analysis.model.transforms import TransformFinder
 from jaxlint.analysis.model.names import PARTIAL, resolve
 
 

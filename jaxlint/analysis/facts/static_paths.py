@@ -24,7 +24,8 @@ import libcst as cst
 
 from jaxlint.analysis.traced.calls import Analyzer
 from jaxlint.analysis.jax.jax_api import KNOWN_APIS
-from jaxlint.analysis.host.host_values import INSTANCE, JITTED, PARAM, TUPLE, HostValue, HostValues
+from jaxlint.analysis.host.host_value import INSTANCE, JITTED, PARAM, TUPLE, HostValue
+from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.syntax.scopes import FastVisitor, FuncInfo, ModuleIndex, Scope, dotted_name
 from jaxlint.analysis.syntax.nodes import argument_for, arguments_by_position
 from jaxlint.analysis.facts.static_arguments import arguments_by_parameter

@@ -20,7 +20,8 @@ from typing import Iterator, NamedTuple, Set
 import libcst as cst
 
 from jaxlint.analysis.model.classes import ClassModel
-from jaxlint.analysis.host.host_values import INSTANCE, HostValues
+from jaxlint.analysis.host.host_value import INSTANCE
+from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, ModuleIndex
 from jaxlint.analysis.model.transforms import Application, TransformFinder
 

@@ -2,12 +2,13 @@
 
 JAX APIs are recognised by the import they resolve to, never by spelling: ``import jax as jx;
 @jx.jit``, ``from jax import jit as J``, ``@partial(jax.jit, static_argnames=...)`` and
-``g = jax.jit(f)`` all name the same transform.
+``g = jax.jit(f)`` all name the same transform.  The transforms themselves are data in
+``transform_table``; their literal arguments are read by ``transform_arguments``.
 """
 
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, Iterator, List, Optional, Tuple
 
 import libcst as cst
 
@@ -15,274 +16,18 @@ from jaxlint.analysis.model.call_targets import CallTargets
 from jaxlint.analysis.model.classes import ClassModel, is_classmethod, is_property
 from jaxlint.analysis.model.names import PARTIAL, resolve
 from jaxlint.analysis.model.receivers import ReceiverModel
+from jaxlint.analysis.model.transform_arguments import (
+    StaticSpec,
+    false_keywords,
+    not_none_keywords,
+    parse_argnums,
+    parse_in_axes,
+    parse_statics,
+)
+from jaxlint.analysis.model.transform_table import JIT, PALLAS, PASS_THROUGH, SWITCH, TRANSFORMS, Transform
 from jaxlint.analysis.syntax.scopes import FuncInfo, ModuleIndex, Scope
 from jaxlint.analysis.syntax.functions import _returns_of, _undecorated
 from jaxlint.analysis.syntax.nodes import arguments_by_position
-
-
-class Transform:
-    """What a JAX API does to the function it is given."""
-
-    __slots__ = (
-        "label",
-        "cached",
-        "fn_args",
-        "statics",
-        "in_axes",
-        "filtered",
-        "opaque_attrs",
-        "effects",
-        "refs",
-        "arity",
-        "differentiated",
-        "stages",
-        "branch",
-        "reuses_trace",
-    )
-
-    def __init__(
-        self,
-        label: str,
-        fn_args: Sequence[Tuple[int, str]] = ((0, "fun"),),
-        cached: bool = False,
-        statics: bool = False,
-        in_axes: bool = False,
-        filtered: bool = False,
-        opaque_attrs: bool = False,
-        effects: bool = True,
-        refs: bool = False,
-        arity=None,
-        differentiated: bool = False,
-        stages: bool = True,
-        branch: bool = False,
-        reuses_trace: bool = False,
-    ):
-        self.label = label  # "jitted", "vmapped", "lax.scan body", ...
-        self.fn_args = tuple(fn_args)  # (position, keyword) of the function arguments
-        self.cached = cached  # the trace is cached and replayed: values read are frozen
-        self.statics = statics  # accepts static_argnums / static_argnames
-        self.in_axes = in_axes  # in_axes=None leaves an argument a plain Python value
-        self.filtered = filtered  # equinox filter_*: only array arguments are traced
-        self.opaque_attrs = opaque_attrs  # attributes of arguments may be static (nnx modules)
-        # Side effects are a bug only where the function is meant to run per call; eval_shape
-        # and make_jaxpr are asked for exactly one trace.
-        self.effects = effects
-        self.refs = refs  # arguments are mutable Refs (Pallas kernels)
-        # How many positional arguments the primitive passes to the function, from the number
-        # of positional arguments of the primitive's call (None: the caller decides).  Further
-        # parameters keep their defaults: Python values.
-        self.arity = arity
-        # jax.grad and friends alone: the differentiated arguments are JVP tracers with concrete
-        # primal values.  Python control flow and int()/float() work on them; only NumPy's
-        # __array__ conversion fails (TracerArrayConversionError).
-        self.differentiated = differentiated
-        # The function is traced to a jaxpr ("staged out"): every JAX operation in it gives a
-        # tracer, even on concrete inputs (``jnp.sum(GLOBAL)``).  vmap and grad alone evaluate
-        # operations on concrete values eagerly, and so does associative_scan (plain Python
-        # over slices of its operands).
-        self.stages = stages
-        # lax.cond / lax.switch: the function runs once per call of the primitive, not per
-        # iteration of a loop
-        self.branch = branch
-        # The trace is kept and reused by later calls of the same function, with nothing
-        # compiled: jax.checkpoint keys its trace by the function (also with jit disabled), so
-        # a global it reads keeps the value of the first call.
-        self.reuses_trace = reuses_trace
-
-    @property
-    def replays(self) -> bool:
-        """Later calls replay the first trace: what the function read while tracing is frozen."""
-        return self.cached or self.reuses_trace
-
-    @property
-    def runs_per_call(self) -> bool:
-        """The function runs as Python on every call: the trace is neither cached nor staged
-        (``vmap``, ``grad`` alone), so an effect in it happens once per call, as written."""
-        return not self.cached and not self.stages
-
-
-_JIT = Transform("jitted", cached=True, statics=True)
-_PMAP = Transform("pmapped", cached=True, statics=True, in_axes=True)
-_VMAP = Transform("vmapped", in_axes=True, stages=False)
-_REMAT = Transform("checkpointed", statics=True)
-_JAX_REMAT = Transform("checkpointed", statics=True, reuses_trace=True)
-_SHAPE = Transform("eval_shape-traced", effects=False)
-_FILTER_SHAPE = Transform("eval_shape-traced", effects=False, filtered=True)
-_JAXPR = Transform("make_jaxpr-traced", statics=True, effects=False)
-_SCAN = Transform("lax.scan body", ((0, "f"),), arity=lambda n: 2)
-_FORI = Transform("lax.fori_loop body", ((2, "body_fun"),), arity=lambda n: 2)
-_WHILE = Transform("lax.while_loop function", ((0, "cond_fun"), (1, "body_fun")), arity=lambda n: 1)
-_COND = Transform("lax.cond branch", ((1, "true_fun"), (2, "false_fun")), arity=lambda n: max(n - 3, 0), branch=True)
-_SWITCH = Transform("lax.switch branch", ((1, "branches"),), arity=lambda n: max(n - 2, 0), branch=True)
-_MAP = Transform("lax.map function", ((0, "f"),), arity=lambda n: 1)
-# Primitives that run the function they are given at most once per call (a loop body runs
-# once per iteration).
-BRANCHES = (_COND, _SWITCH)
-_ASSOC = Transform("lax.associative_scan function", ((0, "fn"),), arity=lambda n: 2, stages=False)
-_PALLAS = Transform("Pallas kernel", ((0, "kernel"),), refs=True)
-_FILTER_JIT = Transform("filter-jitted", cached=True, filtered=True)
-# filter_vmap(in_axes=...): an array given the axis None is handed through untouched, a
-# concrete array inside (checked with equinox 0.13.8)
-_FILTER_VMAP = Transform("filter-vmapped", filtered=True, in_axes=True, stages=False)
-_NNX_JIT = Transform("nnx-jitted", cached=True, statics=True, opaque_attrs=True)
-_GRAD = Transform("differentiated", effects=False, differentiated=True, stages=False)
-_NNX_VMAP = Transform("nnx-vmapped", in_axes=True, opaque_attrs=True, stages=False)
-
-TRANSFORMS: Dict[str, Transform] = {
-    "jax.jit": _JIT,
-    "jax.pjit": _JIT,
-    "jax.experimental.pjit.pjit": _JIT,
-    "flax.linen.jit": _JIT,
-    "jax.pmap": _PMAP,
-    "jax.vmap": _VMAP,
-    "jax.checkpoint": _JAX_REMAT,
-    "jax.remat": _JAX_REMAT,
-    "jax.ad_checkpoint.checkpoint": _JAX_REMAT,
-    "jax.ad_checkpoint.remat": _JAX_REMAT,
-    "jax.eval_shape": _SHAPE,
-    "jax.make_jaxpr": _JAXPR,
-    "jax.lax.scan": _SCAN,
-    "jax.lax.fori_loop": _FORI,
-    "jax.lax.while_loop": _WHILE,
-    "jax.lax.cond": _COND,
-    "jax.lax.switch": _SWITCH,
-    "jax.lax.map": _MAP,
-    "jax.lax.associative_scan": _ASSOC,
-    "jax.experimental.pallas.pallas_call": _PALLAS,
-    "equinox.filter_jit": _FILTER_JIT,
-    "equinox.filter_pmap": _FILTER_JIT,
-    "equinox.filter_vmap": _FILTER_VMAP,
-    "equinox.filter_eval_shape": _FILTER_SHAPE,
-    "equinox.filter_checkpoint": _REMAT,
-    "flax.nnx.jit": _NNX_JIT,
-    "flax.nnx.vmap": _NNX_VMAP,
-    "flax.nnx.remat": _REMAT,
-    "flax.nnx.scan": _SCAN,
-    "flax.nnx.cond": _COND,
-    "flax.nnx.switch": _SWITCH,
-    "flax.nnx.fori_loop": _FORI,
-    "flax.nnx.while_loop": _WHILE,
-    "haiku.scan": _SCAN,
-    "haiku.fori_loop": _FORI,
-    "haiku.while_loop": _WHILE,
-    "haiku.cond": _COND,
-    "haiku.switch": _SWITCH,
-    "haiku.map": _MAP,
-    "haiku.vmap": _VMAP,
-    "haiku.remat": _REMAT,
-    "jax.grad": _GRAD,
-    "jax.value_and_grad": _GRAD,
-    "jax.jacfwd": _GRAD,
-    "jax.jacrev": _GRAD,
-    "jax.jacobian": _GRAD,
-    "jax.hessian": _GRAD,
-}
-
-# Wrappers that hand their arguments on unchanged.  ``jax.grad`` and friends evaluate with
-# concrete primal values, so Python control flow in the wrapped function works *unless*
-# something around them traces (``jax.jit(jax.grad(f))``).
-PASS_THROUGH: FrozenSet[str] = frozenset(
-    {
-        "jax.grad",
-        "jax.value_and_grad",
-        "jax.jacfwd",
-        "jax.jacrev",
-        "jax.jacobian",
-        "jax.hessian",
-        "jax.custom_jvp",
-        "jax.custom_vjp",
-        "jax.custom_gradient",
-        "jax.named_call",
-        "jax.closure_convert",
-        # shard_map called eagerly runs its body on concrete per-shard values (ShardMapTracer);
-        # under jit it is traced like everything else.
-        "jax.shard_map",
-        "jax.experimental.shard_map.shard_map",
-        "equinox.filter_grad",
-        "equinox.filter_value_and_grad",
-        "equinox.filter_custom_jvp",
-        "equinox.filter_custom_vjp",
-        "functools.wraps",
-        "functools.lru_cache",
-        "functools.cache",
-    }
-)
-
-
-class StaticSpec:
-    """Parsed static_argnums / static_argnames of one application of a transform."""
-
-    __slots__ = ("nums", "names", "nodes", "opaque")
-
-    def __init__(self):
-        self.nums: List[Tuple[int, cst.CSTNode]] = []
-        self.names: List[Tuple[str, cst.CSTNode]] = []
-        self.nodes: List[cst.CSTNode] = []
-        self.opaque = False  # the spec is not a literal: we cannot know what is static
-
-
-def _int_value(node) -> Optional[int]:
-    if isinstance(node, cst.Integer):
-        try:
-            return int(node.value, 0)
-        except ValueError:
-            return None
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-        v = _int_value(node.expression)
-        return -v if v is not None else None
-    return None
-
-
-def _str_value(node) -> Optional[str]:
-    if isinstance(node, cst.SimpleString):
-        try:
-            v = node.evaluated_value
-        except Exception:  # noqa: BLE001 - odd literals are simply not understood
-            return None
-        return v if isinstance(v, str) else None
-    return None
-
-
-def parse_statics(args: Sequence[cst.Arg], spec: StaticSpec) -> None:
-    for a in args:
-        if a.keyword is None:
-            continue
-        kw = a.keyword.value
-        if kw in ("static_argnums", "static_broadcasted_argnums"):
-            _parse_seq(a.value, _int_value, spec.nums, spec)
-        elif kw == "static_argnames":
-            _parse_seq(a.value, _str_value, spec.names, spec)
-
-
-def _parse_seq(value, conv, out, spec: StaticSpec) -> None:
-    spec.nodes.append(value)
-    if isinstance(value, (cst.Tuple, cst.List, cst.Set)):
-        for el in value.elements:
-            v = conv(el.value)
-            if v is None:
-                spec.opaque = True
-            else:
-                out.append((v, el.value))
-        return
-    if isinstance(value, cst.Name) and value.value == "None":
-        return
-    v = conv(value)
-    if v is None:
-        spec.opaque = True
-    else:
-        out.append((v, value))
-
-
-
-def positional(call: cst.Call) -> List[cst.BaseExpression]:
-    out = []
-    for a in call.args:
-        if a.keyword is not None:
-            break
-        if a.star:
-            break
-        out.append(a.value)
-    return out
 
 
 class Application:
@@ -360,89 +105,6 @@ def arguments_by_parameter(app: Application, call: cst.Call, pos: List[str]) -> 
     return arguments_by_position(call, pos, start)
 
 
-def literal_binding(value, scope: Optional[Scope]):
-    """The literal a name stands for (``AXES = (0, None)`` at module level, bound once and
-    never rebound from a function), or the expression itself."""
-    if not isinstance(value, cst.Name) or value.value == "None" or scope is None:
-        return value
-    owner = scope.lookup_scope(value.value)
-    if owner is None or value.value in owner.imports:
-        return value
-    binds = owner.bindings.get(value.value, ())
-    if len(binds) != 1 or binds[0].kind != "assign" or binds[0].order is None:
-        return value
-    bound = binds[0].value
-    if isinstance(bound, (cst.Tuple, cst.Integer)) or isinstance(bound, cst.Name) and bound.value == "None":
-        return bound
-    return value
-
-
-def _parse_in_axes(call_or_args, app: Application, pos_index: int = 1) -> None:
-    """``in_axes`` given by keyword, or positionally at ``pos_index`` among the arguments
-    (1 in ``vmap(f, in_axes)``; 0 in ``partial(vmap, in_axes)``), or through a name bound
-    once to a literal."""
-    value = None
-    for a in call_or_args:
-        if a.keyword is not None and a.keyword.value == "in_axes":
-            value = a.value
-    if value is None:
-        # positional in_axes: vmap(f, in_axes, out_axes)
-        pos = [a for a in call_or_args if a.keyword is None]
-        if len(pos) > pos_index:
-            value = pos[pos_index].value
-    if value is None:
-        return
-    value = literal_binding(value, app.site_scope)
-    if isinstance(value, (cst.Tuple, cst.List)):
-        none_pos = set()
-        for i, el in enumerate(value.elements):
-            v = el.value
-            if isinstance(v, cst.Name) and v.value == "None":
-                none_pos.add(i)
-            elif isinstance(v, cst.Integer) or (
-                isinstance(v, cst.UnaryOperation) and isinstance(v.expression, cst.Integer)
-            ):
-                continue
-            else:
-                app.opaque_axes = True
-        app.unbatched = frozenset(none_pos)
-    elif isinstance(value, cst.Name) and value.value == "None":
-        app.opaque_axes = True
-    elif not isinstance(value, (cst.Integer, cst.UnaryOperation)):
-        app.opaque_axes = True
-
-
-def _not_none_keywords(args) -> FrozenSet[str]:
-    return frozenset(
-        a.keyword.value
-        for a in args
-        if a.keyword is not None and not (isinstance(a.value, cst.Name) and a.value.value == "None")
-    )
-
-
-def _parse_argnums(args) -> Optional[Tuple[int, ...]]:
-    """``argnums=1`` / ``argnums=(0, 2)`` of jax.grad and friends (the second positional
-    argument too); None when it is not a literal."""
-    node = None
-    for i, a in enumerate(args):
-        if a.keyword is not None and a.keyword.value == "argnums" or a.keyword is None and i == 0:
-            node = a.value
-    if node is None:
-        return (0,)
-    items = [el.value for el in node.elements] if isinstance(node, (cst.Tuple, cst.List)) else [node]
-    out = []
-    for it in items:
-        if not isinstance(it, cst.Integer):
-            return None
-        out.append(int(it.value))
-    return tuple(out)
-
-
-def _false_keywords(args) -> FrozenSet[str]:
-    """Keywords bound to the literal False (``partial(f, numpy_resid=False)``): known flags."""
-    return frozenset(a.keyword.value for a in args if a.keyword is not None and isinstance(a.value, cst.Name) and a.value.value == "False")
-
-
 class FnRef:
     """A function value as the analysis sees it: which def, and what is already bound."""
 
@@ -512,7 +174,7 @@ class TransformFinder:
         if q is not None:
             t = TRANSFORMS.get(q)
             if t is None and q in self.extra_jit:
-                t = _JIT
+                t = JIT
             if t is not None:
                 return t, []
             return None
@@ -523,7 +185,7 @@ class TransformFinder:
                 if inner is not None:
                     return inner[0], list(expr.args[1:])
             elif fq is not None:
-                t = TRANSFORMS.get(fq) or (_JIT if fq in self.extra_jit else None)
+                t = TRANSFORMS.get(fq) or (JIT if fq in self.extra_jit else None)
                 # ``@eqx.filter_jit(donate="all")`` / ``@nnx.jit(static_argnums=1)`` style
                 if t is not None and not any(a.keyword is None for a in expr.args[:1]):
                     return t, list(expr.args)
@@ -555,8 +217,8 @@ class TransformFinder:
                     ):
                         ref.bound_pos += sum(1 for a in v.args[1:] if a.keyword is None)
                         ref.bound_kw = ref.bound_kw | {a.keyword.value for a in v.args[1:] if a.keyword is not None}
-                        ref.bound_set = ref.bound_set | _not_none_keywords(v.args[1:])
-                        ref.bound_false = ref.bound_false | _false_keywords(v.args[1:])
+                        ref.bound_set = ref.bound_set | not_none_keywords(v.args[1:])
+                        ref.bound_false = ref.bound_false | false_keywords(v.args[1:])
                 return ref
             if owner is not None:
                 alias = self.aliases.get((id(owner), expr.value))
@@ -592,10 +254,10 @@ class TransformFinder:
                     inner.bound_kw = inner.bound_kw | {
                         a.keyword.value for a in expr.args[1:] if a.keyword is not None
                     }
-                    inner.bound_set = inner.bound_set | _not_none_keywords(expr.args[1:])
-                    inner.bound_false = inner.bound_false | _false_keywords(expr.args[1:])
+                    inner.bound_set = inner.bound_set | not_none_keywords(expr.args[1:])
+                    inner.bound_false = inner.bound_false | false_keywords(expr.args[1:])
                 return inner
-            if fq is not None and TRANSFORMS.get(fq) is _PALLAS:
+            if fq is not None and TRANSFORMS.get(fq) is PALLAS:
                 return None  # a kernel is traced with Refs by pallas_call itself, not by outer transforms
             if fq in PASS_THROUGH or (fq is not None and fq in TRANSFORMS):
                 return self.resolve_fn(expr.args[0].value, scope, depth + 1)
@@ -752,9 +414,9 @@ class TransformFinder:
         app = Application(f, t, dec, f.scope)
         parse_statics(args, app.statics)
         if t.differentiated:
-            app.argnums = _parse_argnums(args)
+            app.argnums = parse_argnums(args)
         if t.in_axes:
-            _parse_in_axes(args, app, 0)
+            parse_in_axes(args, app, 0)
         if len(tracing) > 1:
             # Several tracing transforms stacked: a parameter stays static only if every
             # one of them keeps it static; be silent about what we cannot combine.
@@ -779,14 +441,14 @@ class TransformFinder:
                 v = pos[i]
             if v is None:
                 continue
-            if t is _SWITCH and isinstance(v, (cst.List, cst.Tuple)):
+            if t is SWITCH and isinstance(v, (cst.List, cst.Tuple)):
                 fn_exprs.extend(el.value for el in v.elements)
             else:
                 fn_exprs.append(v)
         for e in fn_exprs:
             ref = self.resolve_fn(e, scope)
             linen_apply = False
-            if ref is None and t is _JIT:
+            if ref is None and t is JIT:
                 ref = self._linen_apply(e, scope)
                 linen_apply = ref is not None
             if ref is None:
@@ -802,9 +464,9 @@ class TransformFinder:
             if t.statics:
                 parse_statics([a for a in args if a.keyword is not None], app.statics)
             if t.differentiated:
-                app.argnums = _parse_argnums(args[1:])
+                app.argnums = parse_argnums(args[1:])
             if t.in_axes:
-                _parse_in_axes(args, app, 1)
+                parse_in_axes(args, app, 1)
             if t.arity is not None:
                 app.nargs = t.arity(len(pos))
             self._add(app)

@@ -82,7 +82,7 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         key = (id(cls), "." + attr)
         known = self._outer_flags.get(key)
         if known is None:
-            from jaxlint.analysis.host.host_values import JAX_ARRAY
+            from jaxlint.analysis.host.host_value import JAX_ARRAY
 
             writes = self.receivers.attribute_values(cls, attr)
             hv = self.host_values
@@ -100,9 +100,9 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         key = (id(owner), name)
         known = self._outer_flags.get(key)
         if known is None:
-            from jaxlint.analysis.host.host_values import JAX_ARRAY, LIST, NUMPY_ARRAY, TUPLE
+            from jaxlint.analysis.host.host_value import JAX_ARRAY, LIST, NUMPY_ARRAY, TUPLE
 
-            from jaxlint.analysis.host.host_values import PARAM
+            from jaxlint.analysis.host.host_value import PARAM
 
             v = self.host_values.outer_value(name, owner)
             binds = owner.bindings.get(name, ())

@@ -14,7 +14,8 @@ import libcst as cst
 
 from jaxlint.analysis.model.classes import annotation_class
 from jaxlint.analysis.model.names import resolve
-from jaxlint.analysis.model.transforms import BRANCHES, Application, Transform
+from jaxlint.analysis.model.transform_table import BRANCHES, Transform
+from jaxlint.analysis.model.transforms import Application
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.traced.annotations import (
     annotation_container,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.host.host_values import JAX_ARRAY, NUMPY_ARRAY, SCALAR
+from jaxlint.analysis.host.host_value import JAX_ARRAY, NUMPY_ARRAY, SCALAR
 from jaxlint.analysis.model.classes import class_named
 from jaxlint.analysis.syntax.nodes import block_exits, is_none_literal
 from jaxlint.analysis.syntax.scopes import FastVisitor, Scope

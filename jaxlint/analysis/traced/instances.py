@@ -41,7 +41,7 @@ class Instances:
             return None
         items = None
         if fields is not None:
-            from jaxlint.analysis.host.host_values import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, SCALAR
+            from jaxlint.analysis.host.host_value import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, SCALAR
 
             out = []
             for n in self.classes.field_names(cls):

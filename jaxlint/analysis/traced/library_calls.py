@@ -13,7 +13,7 @@ from typing import List, Optional
 
 import libcst as cst
 
-from jaxlint.analysis.host.host_values import NUMPY_ARRAY_MAKERS
+from jaxlint.analysis.host.host_value import NUMPY_ARRAY_MAKERS
 from jaxlint.analysis.jax.jax_api import (
     AXIS_DEPENDENT,
     CALLBACKS,
@@ -27,7 +27,8 @@ from jaxlint.analysis.jax.jax_api import (
     TREE_MAPS,
 )
 from jaxlint.analysis.model.names import PARTIAL
-from jaxlint.analysis.model.transforms import PASS_THROUGH, TRANSFORMS, StaticSpec, Transform, parse_statics
+from jaxlint.analysis.model.transform_arguments import StaticSpec, parse_statics
+from jaxlint.analysis.model.transform_table import PASS_THROUGH, TRANSFORMS, Transform
 from jaxlint.analysis.syntax.nodes import is_none_literal
 from jaxlint.analysis.traced.lax_operands import lax_operands
 from jaxlint.analysis.traced.values import (

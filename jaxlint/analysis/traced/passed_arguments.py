@@ -117,7 +117,7 @@ class PassedArguments:
         """Every call site of the module passes a JAX or NumPy array or a Python number for
         ``name`` (followed through the wrappers that forward it): under nnx.jit that is a plain
         traced array, no module whose attributes may be static."""
-        from jaxlint.analysis.host.host_values import JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, is_number
+        from jaxlint.analysis.host.host_value import JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, is_number
 
         values = self.passed_values(app, name)
         return bool(values) and all(h.kind in (JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR) or is_number(h) for h in values)
@@ -125,7 +125,7 @@ class PassedArguments:
     def concrete_passed(self, app: Application, name: str) -> Optional[Val]:
         """A concrete JAX (or NumPy) array, when every visible call passes one for ``name``
         to a transform that hands it over untouched; else None."""
-        from jaxlint.analysis.host.host_values import JAX_ARRAY, NUMPY_ARRAY
+        from jaxlint.analysis.host.host_value import JAX_ARRAY, NUMPY_ARRAY
 
         kind = self.passed_kind(app, name) if name in app.jit_positional() else None
         if kind == JAX_ARRAY:
@@ -143,7 +143,7 @@ class PassedArguments:
     def passed_values(self, app: Application, name: str) -> Optional[List]:
         """The host value each call site of the module passes for ``name`` (a wrapper's
         parameter followed to what the wrapper's callers pass); None when one does not show it."""
-        from jaxlint.analysis.host.host_values import PARAM
+        from jaxlint.analysis.host.host_value import PARAM
 
         passed = self.passed_arguments(app, name)
         if not passed:
@@ -198,7 +198,7 @@ class PassedArguments:
         return found if found is not None else UNKNOWN_VAL
 
     def filtered_value(self, expr, scope: Scope, call: cst.Call, name: str) -> Optional[Val]:
-        from jaxlint.analysis.host.host_values import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, PARAM, SCALAR
+        from jaxlint.analysis.host.host_value import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, PARAM, SCALAR
 
         h = self.host_values.value(expr, scope, call)
         if h is not None and h.kind == PARAM:

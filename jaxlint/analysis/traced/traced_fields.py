@@ -22,7 +22,7 @@ import libcst as cst
 
 from jaxlint.analysis.traced.annotations import is_array_annotation, is_scalar_annotation
 from jaxlint.analysis.model.classes import STATIC_FIELD, ClassModel, annotation_class, qualified
-from jaxlint.analysis.host.host_values import JAX_ARRAY, NUMPY_ARRAY, SCALAR
+from jaxlint.analysis.host.host_value import JAX_ARRAY, NUMPY_ARRAY, SCALAR
 from jaxlint.analysis.jax.jax_api import is_layer_class
 from jaxlint.analysis.model.nnx_state import NNX_VARIABLE
 from jaxlint.analysis.model.receivers import ReceiverModel

@@ -1,0 +1,329 @@
+"""Host mode's calls: what calling a function, a class or a JAX, NumPy, optax or equinox API
+gives (a jitted function's arrays, an instance with its constructor fields, an optimiser's
+state, the static half of ``eqx.partition``).
+
+A mixin of ``HostValues``, separate because the calls are the largest part of the evaluator and
+read the other parts only through ``self.eval`` and the cached per-scope questions.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional
+
+import libcst as cst
+
+from jaxlint.analysis.host.array_values import ARRAY_METHODS, NOT_ONE_ARRAY, NOT_ONE_ARRAY_RANDOM, functional_update
+from jaxlint.analysis.host.host_value import (
+    ARG_PARSER,
+    DICT,
+    FUNCTION,
+    INSTANCE,
+    JAX_ARRAY,
+    JIT_RESULT,
+    JITTED,
+    LIST,
+    NAMESPACE,
+    NUMPY_ARRAY,
+    NUMPY_ARRAY_MAKERS,
+    NUMPY_SCALAR,
+    NUMPY_SCALAR_TYPES,
+    OPT_INIT,
+    OPT_STATE,
+    OPTIMIZER,
+    SCALAR,
+    SCALAR_BUILTINS,
+    SCALAR_VAL,
+    SET,
+    STATEFUL_OPTAX,
+    TUPLE,
+    HostValue,
+)
+from jaxlint.analysis.host.scope_run import Env
+from jaxlint.analysis.model.classes import qualified
+from jaxlint.analysis.syntax.scopes import CONTAINER_CTORS, ClassInfo, FastVisitor, FuncInfo, Scope
+from jaxlint.analysis.model.transforms import Application
+from jaxlint.analysis.model.names import PARTIAL, resolve
+
+
+class HostCalls:
+    """The calls of ``HostValues``' evaluator; reads ``eval``, ``returned``, ``function_value``,
+    ``finder``, ``classes``, ``index`` and the ``_sites`` cache of the class it is mixed into."""
+
+    def _call(self, e: cst.Call, scope: Scope, env: Env, shadow: frozenset) -> Optional[HostValue]:
+        func = e.func
+        if functional_update(e) is not None:
+            base = self.eval(func.value.value.value, scope, env, shadow)
+            return HostValue(JAX_ARRAY, e) if base is not None and base.kind == JAX_ARRAY else None
+        if isinstance(func, cst.Name):
+            owner = scope.lookup_scope(func.value)
+            if owner is None:
+                b = func.value
+                if b in ("list", "sorted", "bytearray"):
+                    return HostValue(LIST, e)
+                if b == "dict":
+                    return HostValue(DICT, e)
+                if b == "set":
+                    return HostValue(SET, e)
+                return SCALAR_VAL if b in SCALAR_BUILTINS else None
+            cls = owner.classes.get(func.value)
+            if cls is not None and len(owner.bindings.get(func.value, ())) == 1:
+                return self._construct(e, cls, scope, env, shadow)
+        q = resolve(func, scope)
+        if q is not None:
+            return self._api_call(e, q, scope, env, shadow)
+        if isinstance(func, cst.Attribute):
+            base = self.eval(func.value, scope, env, shadow)
+            if base is None:
+                return None
+            m = func.attr.value
+            if base.kind in (JAX_ARRAY, NUMPY_ARRAY):
+                if m in ARRAY_METHODS:
+                    return HostValue(base.kind, e)
+                return SCALAR_VAL if m == "item" else None
+            if base.kind == OPTIMIZER and m == "init":
+                return HostValue(OPT_STATE, e)
+            if base.kind == ARG_PARSER and m == "parse_args":
+                return HostValue(NAMESPACE, e)
+            if base.kind == ARG_PARSER and m == "parse_known_args":
+                return HostValue(TUPLE, e, items=(HostValue(NAMESPACE, e), HostValue(LIST, e)))
+            if base.kind in (LIST, DICT, SET) and m == "copy":
+                return HostValue(base.kind, e)
+            return None
+        callee = self.eval(func, scope, env, shadow)
+        if callee is None:
+            return None
+        if callee.kind == JITTED:
+            return HostValue(JIT_RESULT, e) if _returns_value(callee.app.func) else None
+        if callee.kind == OPT_INIT:
+            return HostValue(OPT_STATE, e)
+        if callee.kind == FUNCTION and not callee.func.is_lambda:
+            return self.returned(callee.func)
+        return None
+
+    def _api_call(self, e: cst.Call, q: str, scope: Scope, env: Env, shadow: frozenset) -> Optional[HostValue]:
+        for prefix, excluded in (("jax.numpy.", NOT_ONE_ARRAY), ("jax.random.", NOT_ONE_ARRAY_RANDOM)):
+            if q.startswith(prefix):
+                name = q[len(prefix):]
+                if "." in name or name in excluded or prefix == "jax.numpy." and name[:1].isupper():
+                    return None
+                if name == "where" and sum(1 for a in e.args if a.keyword is None and not a.star) != 3:
+                    return None
+                return HostValue(JAX_ARRAY, e)
+        if q.startswith("numpy.") and q[6:] in NUMPY_ARRAY_MAKERS:
+            return HostValue(NUMPY_ARRAY, e)
+        if q.startswith("numpy.") and q[6:] in NUMPY_SCALAR_TYPES:
+            return HostValue(NUMPY_SCALAR, e)
+        if q == "argparse.ArgumentParser":
+            return HostValue(ARG_PARSER, e)
+        if q == "argparse.Namespace":
+            return HostValue(NAMESPACE, e)
+        if q in CONTAINER_CTORS:
+            return HostValue(LIST if q == "collections.deque" else DICT, e)
+        if q.startswith("optax."):
+            name = q[6:]
+            if name in STATEFUL_OPTAX or name == "sgd" and any(
+                a.keyword is not None and a.keyword.value == "momentum" and not (isinstance(a.value, cst.Name) and a.value.value == "None")
+                for a in e.args
+            ):
+                return HostValue(OPTIMIZER, e)
+            return None
+        if q.startswith("jax.example_libraries.optimizers.") and q.rsplit(".", 1)[-1][:1].islower():
+            # (init_fun, update_fun, get_params); every init_fun's state holds arrays
+            return HostValue(TUPLE, e, items=(HostValue(OPT_INIT, e), None, None))
+        if q == "equinox.partition":
+            return self._partition(e, scope, env, shadow)
+        if q in PARTIAL and e.args and e.args[0].keyword is None and not e.args[0].star:
+            inner = self.eval(e.args[0].value, scope, env, shadow)
+            if inner is None or inner.kind != JITTED or any(a.star or a.keyword is not None for a in e.args[1:]):
+                return None  # keywords bound: not followed
+            bound = inner.bound + tuple((a.value, self.eval(a.value, scope, env, shadow)) for a in e.args[1:])
+            return HostValue(JITTED, e, app=inner.app, bound=bound)
+        # ``jax.jit(f, static_argnums=...)`` applied here
+        if self._sites is None:
+            self._sites = {id(a.site): a for a in self.finder.applications if isinstance(a.site, cst.Call)}
+        app = self._sites.get(id(e))
+        if app is not None and plain_jit(app) and not app.bound_pos and not app.bound_kw and not app.bound_self:
+            return HostValue(JITTED, e, app=app)
+        return None
+
+    def _partition(self, e: cst.Call, scope: Scope, env: Env, shadow: frozenset) -> Optional[HostValue]:
+        """``params, static = eqx.partition(model, eqx.is_array)``: the static half is the same
+        pytree with its arrays replaced by None; its other fields (a dict, a list, a config
+        object) stay, and are hashed when the half is passed for a static parameter."""
+        args = [a for a in e.args if not a.star]
+        positional = [a.value for a in args if a.keyword is None]
+        keywords = {a.keyword.value: a.value for a in args if a.keyword is not None}
+        tree = positional[0] if positional else keywords.get("pytree")
+        spec = positional[1] if len(positional) > 1 else keywords.get("filter_spec")
+        if tree is None or spec is None or len(e.args) != len(args) or set(keywords) - {"pytree", "filter_spec"}:
+            return None
+        if resolve(spec, scope) != "equinox.is_array":
+            return None  # another filter may keep some arrays in the static half
+        static = _without_arrays(self.eval(tree, scope, env, shadow), 0)
+        return HostValue(TUPLE, e, items=(None, static)) if static is not None else None
+
+    # -- instances ---------------------------------------------------------------------
+    def _construct(self, e: cst.Call, cls: ClassInfo, scope: Scope, env: Env, shadow: frozenset) -> HostValue:
+        fields = None
+        names = self.classes.field_names(cls)
+        if names and not self.classes.has_own_init(cls) and not any(a.star for a in e.args):
+            fields = {}
+            for n, a in zip(names, [a for a in e.args if a.keyword is None]):
+                fields[n] = self.eval(a.value, scope, env, shadow)
+            for a in e.args:
+                if a.keyword is not None:
+                    fields[a.keyword.value] = self.eval(a.value, scope, env, shadow)
+            for n in names:
+                if n not in fields:
+                    fields[n] = self._field_default(cls, n)
+            for n in list(fields):
+                if self._field_excluded(cls, n):
+                    del fields[n]
+        elif names and not any(a.star for a in e.args):
+            fields = self._init_fields(e, cls, names, scope, env, shadow)
+        return HostValue(INSTANCE, e, cls=cls, fields=fields)
+
+    def _init_fields(self, e: cst.Call, cls: ClassInfo, names, scope: Scope, env: Env, shadow: frozenset):
+        """The fields an own ``__init__`` copies from its parameters (``self.nested = nested``),
+        with what the call passes for them; a field assigned anything else, or more than once,
+        is not known."""
+        if any("__new__" in c.body_scope.defs for c in self.classes.mro(cls)):
+            return None
+        init = self.classes.member(cls, "__init__")
+        if init is None or init.body_scope is None or init.is_lambda:
+            return None
+        params = init.positional_params()
+        if not params:
+            return None
+        me = params[0].name.value
+        positional = [p.name.value for p in params[1:]]
+        given: Dict[str, cst.BaseExpression] = {}
+        i = 0
+        for a in e.args:
+            if a.keyword is not None:
+                given[a.keyword.value] = a.value
+            elif i < len(positional):
+                given[positional[i]] = a.value
+                i += 1
+            else:
+                return None  # more arguments than parameters: *args
+        writes: Dict[str, list] = {}
+        for w in self.index.attribute_writes:
+            if w.scope is init.body_scope and w.name == me:
+                writes.setdefault(w.attr, []).append(w)
+        top = set()
+        for st in init.node.body.body:
+            if isinstance(st, cst.SimpleStatementLine):
+                top.update(id(small.value) for small in st.body if isinstance(small, (cst.Assign, cst.AnnAssign)))
+        fields: Dict[str, Optional[HostValue]] = {}
+        for n in names:
+            ws = writes.get(n, ())
+            v = None
+            if len(ws) == 1 and not ws[0].in_place and isinstance(ws[0].value, cst.Name) and id(ws[0].value) in top:
+                p = ws[0].value.value
+                binds = init.body_scope.bindings.get(p, ())
+                if len(binds) == 1 and binds[0].kind == "param" and p in given:
+                    v = self.eval(given[p], scope, env, shadow)
+            if not self._field_excluded(cls, n):
+                fields[n] = v
+        return fields
+
+    def _field_statement(self, cls: ClassInfo, name: str) -> Optional[cst.AnnAssign]:
+        for c in self.classes.mro(cls):
+            for st in c.node.body.body:
+                if isinstance(st, cst.SimpleStatementLine):
+                    for small in st.body:
+                        if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.target.value == name:
+                            return small
+        return None
+
+    def _field_default(self, cls: ClassInfo, name: str) -> Optional[HostValue]:
+        st = self._field_statement(cls, name)
+        if st is None or st.value is None:
+            return None
+        v = st.value
+        if isinstance(v, cst.Call):
+            if qualified(v.func, cls.scope).rsplit(".", 1)[-1] != "field":
+                return None
+            for a in v.args:
+                if a.keyword is not None and a.keyword.value == "default_factory":
+                    f = a.value
+                    if isinstance(f, cst.Name) and cls.scope.lookup_scope(f.value) is None and f.value in ("list", "dict", "set"):
+                        return HostValue({"list": LIST, "dict": DICT, "set": SET}[f.value], a.value)
+                    return None
+                if a.keyword is not None and a.keyword.value == "default":
+                    return self.eval(a.value, cls.scope, {}, frozenset())
+            return None
+        return self.eval(v, cls.scope, {}, frozenset())
+
+    def _field_excluded(self, cls: ClassInfo, name: str) -> bool:
+        """A field left out of the hash (``field(compare=False)`` / ``hash=False``), or static
+        metadata of a pytree (hashed with the tree structure: not followed here)."""
+        st = self._field_statement(cls, name)
+        if st is None:
+            return True
+        if not isinstance(st.value, cst.Call):
+            return False
+        for a in st.value.args:
+            if a.keyword is not None and a.keyword.value in ("compare", "hash", "static", "pytree_node"):
+                return True
+        return qualified(st.value.func, cls.scope).rsplit(".", 1)[-1] == "static_field"
+
+
+def _without_arrays(v: Optional[HostValue], depth: int) -> Optional[HostValue]:
+    """What ``eqx.partition(v, eqx.is_array)`` leaves in its static half: arrays become None;
+    containers and instances keep their shape (a list of arrays is a list of Nones)."""
+    if v is None or depth > 4:
+        return None
+    if v.kind in (JAX_ARRAY, NUMPY_ARRAY, JIT_RESULT):
+        return SCALAR_VAL
+    if v.kind in (LIST, DICT, SET, SCALAR):
+        return v
+    if v.kind == TUPLE and v.items is not None:
+        return HostValue(TUPLE, v.node, items=tuple(_without_arrays(it, depth + 1) for it in v.items))
+    if v.kind == INSTANCE and v.cls is not None:
+        if v.fields is None:
+            return None  # the fields are not known: neither is what stays
+        fields = {n: _without_arrays(f, depth + 1) for n, f in v.fields.items()}
+        return HostValue(INSTANCE, v.node, cls=v.cls, fields=fields)
+    return None
+
+
+def plain_jit(app: Application) -> bool:
+    """``jax.jit`` / ``jax.pmap`` (not equinox's or Flax's): outputs are arrays, and static
+    parameters are hashed."""
+    t = app.transform
+    return t.cached and t.statics and not t.filtered and not t.opaque_attrs
+
+
+def returns_of(node: cst.FunctionDef) -> List[cst.BaseExpression]:
+    """The values of the function's own ``return`` statements (not of nested functions);
+    empty when some ``return`` has no value."""
+    out: List[cst.BaseExpression] = []
+    bare = []
+
+    class _Returns(FastVisitor):
+        def visit_Return(self, r: cst.Return) -> None:
+            (out if r.value is not None else bare).append(r.value)
+
+        def visit_FunctionDef(self, n) -> bool:
+            return False
+
+        def visit_ClassDef(self, n) -> bool:
+            return False
+
+        def visit_Lambda(self, n) -> bool:
+            return False
+
+    _Returns().walk(node.body)
+    return [] if bare else out
+
+
+def _returns_value(f: FuncInfo) -> bool:
+    """The function returns something other than None: its outputs are arrays under jit."""
+    if f.is_lambda:
+        return True
+    rets = returns_of(f.node)
+    return bool(rets) and not any(
+        isinstance(r, cst.Name) and r.value == "None" or isinstance(r, cst.Tuple) and not r.elements for r in rets
+    )

@@ -1,0 +1,230 @@
+"""Host mode's values: the kinds a name may hold where code runs eagerly (a list, a JAX array, an
+instance of a class of the module, a jitted callable...), ``HostValue``, the join of two paths,
+and whether a value hashes (an instance by its class's ``__hash__``, a dataclass's options).
+
+Separate from the evaluator (``host_values``) because the traced analysis and the facts read the
+kinds and the hashability question without evaluating anything.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Optional, Tuple
+
+import libcst as cst
+
+from jaxlint.analysis.model.classes import ClassModel, decorator_names, qualified
+from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo
+from jaxlint.analysis.model.transforms import Application
+
+
+# kinds
+LIST, DICT, SET = "list", "dict", "set"
+JAX_ARRAY, NUMPY_ARRAY = "JAX array", "NumPy array"
+OPT_STATE = "optimiser state"
+JIT_RESULT = "jit result"  # the outputs of a jitted function: arrays
+INSTANCE = "instance"  # of a class of the module
+TUPLE = "tuple"
+SCALAR = "scalar"  # numbers, strings, bytes, None, booleans, ranges, functions, classes
+NUMPY_SCALAR = "NumPy scalar"  # np.float32(0.5): hashable, yet an array to equinox's filters
+JITTED = "jitted"  # a jitted callable of the module with static parameters
+OPTIMIZER = "optimiser"  # an optax GradientTransformation (its .init builds a state)
+OPT_INIT = "opt_init"  # jax.example_libraries.optimizers init function
+PARAM = "param"  # a parameter of the enclosing function, as received
+FUNCTION = "function"  # a def of the module that is not jitted (hashable; its result is followed)
+ARG_PARSER = "argument parser"  # an argparse.ArgumentParser (its parse_args() builds a Namespace)
+NAMESPACE = "namespace"  # an argparse.Namespace: it defines __eq__ and no __hash__
+
+# Kinds that are arrays or containers of arrays: hashing any of them fails.
+ARRAY_KINDS = frozenset({JAX_ARRAY, NUMPY_ARRAY, OPT_STATE, JIT_RESULT})
+
+_UNHASHABLE_KINDS = {
+    LIST: "a list",
+    DICT: "a dict",
+    SET: "a set",
+    JAX_ARRAY: "a JAX array",
+    NUMPY_ARRAY: "a NumPy array",
+    OPT_STATE: "an optimiser state",
+    JIT_RESULT: "the arrays returned by a jitted function",
+    NAMESPACE: "an argparse.Namespace (it defines __eq__ without __hash__)",
+}
+
+# optax optimisers whose state holds arrays (step counts, moments): verified with optax; sgd
+# without momentum, sign_sgd and fromage keep only empty states, which hash.
+STATEFUL_OPTAX = frozenset(
+    {
+        "adam", "adamw", "adamax", "adamaxw", "nadam", "nadamw", "radam", "amsgrad", "adabelief",
+        "adagrad", "adadelta", "adafactor", "rmsprop", "lamb", "lars", "lion", "novograd", "yogi",
+        "sm3", "noisy_sgd", "rprop",
+    }
+)
+NUMPY_ARRAY_MAKERS = frozenset(
+    {
+        "array", "asarray", "zeros", "ones", "empty", "full", "arange", "linspace", "eye", "identity",
+        "zeros_like", "ones_like", "full_like", "empty_like", "stack", "concatenate", "vstack", "hstack",
+        "random.rand", "random.randn", "random.normal", "random.uniform",
+    }
+)
+NUMPY_SCALAR_TYPES = frozenset(
+    {
+        "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
+        "uint32", "uint64", "bool_", "complex64", "complex128",
+    }
+)
+SCALAR_BUILTINS = frozenset({"int", "float", "str", "bool", "len", "round", "abs", "repr", "hash", "range", "frozenset", "bytes", "complex", "id", "ord", "chr"})
+DATACLASS = frozenset({"dataclasses.dataclass"})
+# Pytree classes that are frozen dataclasses, or hash their leaves: hashable exactly when the
+# fields are.
+HASH_BY_FIELDS = frozenset(
+    {"flax.struct.dataclass", "equinox.Module", "flax.struct.PyTreeNode", "typing.NamedTuple", "typing_extensions.NamedTuple"}
+)
+
+
+class HostValue:
+    """A value of host code.  ``node``: the expression that built it (for messages)."""
+
+    __slots__ = ("kind", "node", "cls", "items", "fields", "app", "bound", "name", "func")
+
+    def __init__(self, kind: str, node=None, cls=None, items=None, fields=None, app=None, bound=(), name=None, func=None):
+        self.kind = kind
+        self.node = node
+        self.cls: Optional[ClassInfo] = cls
+        self.items: Optional[Tuple[Optional["HostValue"], ...]] = items  # a tuple's elements
+        self.fields: Optional[Dict[str, Optional["HostValue"]]] = fields  # an instance's constructor fields
+        self.app: Optional[Application] = app  # JITTED: the jit; PARAM: None
+        self.bound = bound  # JITTED: positional arguments bound by functools.partial, as (expr, value)
+        self.name = name  # PARAM: the parameter
+        self.func: Optional[FuncInfo] = func  # FUNCTION: the def
+
+    def unhashable(self, classes: ClassModel) -> Optional[str]:
+        """What makes the value fail ``hash()``: "a list", "a tuple holding a JAX array"...; None
+        when it hashes or is not known to fail."""
+        text = _UNHASHABLE_KINDS.get(self.kind)
+        if text is not None:
+            return text
+        if self.kind == TUPLE and self.items is not None:
+            for it in self.items:
+                inner = it.unhashable(classes) if it is not None else None
+                if inner is not None:
+                    return "a tuple holding " + inner.split(" (", 1)[0]
+        if self.kind == INSTANCE and self.cls is not None:
+            return instance_unhashable(self, classes)
+        return None
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"HostValue({self.kind})"
+
+
+SCALAR_VAL = HostValue(SCALAR)
+
+
+def join(a: Optional[HostValue], b: Optional[HostValue]) -> Optional[HostValue]:
+    """One path gives ``a``, another ``b``: the same kind survives, anything else is unknown."""
+    if a is b:
+        return a
+    if a is None or b is None:
+        return None
+    if a.kind != b.kind:
+        # arrays either way (an optimiser state, then the state a jitted step returns): unhashable
+        return a if a.kind in ARRAY_KINDS and b.kind in ARRAY_KINDS else None
+    if a.kind == TUPLE:
+        if a.items is None or b.items is None or len(a.items) != len(b.items):
+            return HostValue(TUPLE, a.node)
+        return HostValue(TUPLE, a.node, items=tuple(join(x, y) for x, y in zip(a.items, b.items)))
+    if a.kind == INSTANCE:
+        if a.cls is not b.cls:
+            return None
+        if a.fields is not None and b.fields is not None and a.fields.keys() == b.fields.keys():
+            # ``Cfg(jnp.ones(3), 2)`` on both paths: each field as far as the two agree
+            return HostValue(INSTANCE, a.node, a.cls, fields={k: join(v, b.fields[k]) for k, v in a.fields.items()})
+        return a if a.fields is None and b.fields is None else HostValue(INSTANCE, a.node, a.cls)
+    if a.kind == JITTED:
+        return a if a.app is b.app and len(a.bound) == len(b.bound) and not a.bound else None
+    if a.kind == PARAM:
+        return a if a.name == b.name else None
+    if a.kind == FUNCTION:
+        return a if a.func is b.func else SCALAR_VAL
+    if a.kind == SCALAR and is_number(a) != is_number(b):
+        return SCALAR_VAL  # a number on one path, a string on the other: a scalar, no number
+    return a
+
+
+def is_number(v: Optional[HostValue]) -> bool:
+    """A Python int or float (``0.75``, ``-1``, a name bound to one), not a bool or string."""
+    return v is not None and v.kind == SCALAR and isinstance(v.node, (cst.Integer, cst.Float))
+
+
+# -- the class model's answer to hash() ------------------------------------------------------
+
+
+def _dataclass_options(cls: ClassInfo) -> Optional[Dict[str, bool]]:
+    """``@dataclass(eq=..., frozen=..., unsafe_hash=...)`` of the class itself, or None."""
+    for d in cls.node.decorators:
+        dec = d.decorator
+        if qualified(dec, cls.scope) not in DATACLASS:
+            continue
+        opts = {"eq": True, "frozen": False, "unsafe_hash": False}
+        if isinstance(dec, cst.Call):
+            for a in dec.args:
+                if a.keyword is None or a.keyword.value not in opts:
+                    continue
+                v = a.value
+                if not (isinstance(v, cst.Name) and v.value in ("True", "False")):
+                    return None  # computed options: not known
+                opts[a.keyword.value] = v.value == "True"
+        return opts
+    return None
+
+
+def _sets_hash_none(cls: ClassInfo) -> Optional[bool]:
+    """``__hash__ = None`` (True), another ``__hash__ = ...`` (False), none (None)."""
+    for b in cls.body_scope.bindings.get("__hash__", ()):
+        if b.kind == "assign":
+            return isinstance(b.value, cst.Name) and b.value.value == "None"
+    return None
+
+
+def class_hash(cls: ClassInfo, classes: ClassModel) -> Tuple[Optional[str], str]:
+    """How instances of ``cls`` hash: ("none", why) unhashable; ("fields", why) by their
+    fields; ("identity", "") by identity or a custom ``__hash__``; (None, "") not known."""
+    for c in classes.mro(cls):
+        own = c.body_scope.defs
+        if "__hash__" in own:
+            return "identity", ""  # its own __hash__: trusted
+        explicit = _sets_hash_none(c)
+        if explicit is True:
+            return "none", f"`{c.name}` sets __hash__ = None"
+        if explicit is False:
+            return None, ""
+        opts = _dataclass_options(c)
+        if opts is not None:
+            if opts["unsafe_hash"] or (opts["eq"] and opts["frozen"]):
+                return "fields", ""
+            if opts["eq"]:
+                return "none", f"`{c.name}` is a dataclass with eq and without frozen=True, so it has no __hash__"
+        elif decorator_names(c.node, c.scope) & HASH_BY_FIELDS or {qualified(b, c.scope) for b in c.bases} & HASH_BY_FIELDS:
+            return "fields", ""
+        if "__eq__" in own:
+            return "none", f"`{c.name}` defines __eq__ without __hash__"
+        if decorator_names(c.node, c.scope) - {"", "dataclasses.dataclass"}:
+            return None, ""  # another decorator may add a __hash__
+    # every class of the MRO is of this module: is there a base from elsewhere?
+    for c in classes.mro(cls):
+        for b in c.bases:
+            if isinstance(b, cst.Name) and b.value == "object":
+                continue
+            if isinstance(b, cst.Name) and c.scope.lookup_scope(b.value) is not None and (c.scope.lookup_scope(b.value).classes.get(b.value) is not None):
+                continue
+            return None, ""  # a base class of another module may define __eq__ or __hash__
+    return "identity", ""
+
+
+def instance_unhashable(v: HostValue, classes: ClassModel) -> Optional[str]:
+    how, why = class_hash(v.cls, classes)
+    if how == "none":
+        return f"an instance of `{v.cls.name}` ({why})"
+    if how == "fields" and v.fields:
+        for name, fv in v.fields.items():
+            inner = fv.unhashable(classes) if fv is not None else None
+            if inner is not None:
+                return f"an instance of `{v.cls.name}` whose field `{name}` holds {inner.split(' (', 1)[0]}"
+    return None

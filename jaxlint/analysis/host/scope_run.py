@@ -1,0 +1,292 @@
+"""One scope's statements interpreted in order for host mode: assignments, branches joined,
+loops run to a fixpoint of two passes, paths that ``return`` or ``raise`` left out of the join,
+and the environment recorded before each call.
+
+Separate from ``host_values`` (which evaluates expressions and answers the questions) because
+the statements' walk is its own concern: it only asks the evaluator for each expression's value.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
+
+import libcst as cst
+
+from jaxlint.analysis.host.host_value import JAX_ARRAY, LIST, NUMPY_ARRAY, PARAM, SCALAR, SCALAR_VAL, TUPLE, HostValue, join
+from jaxlint.analysis.syntax.scopes import FastVisitor, Scope
+
+if TYPE_CHECKING:
+    from jaxlint.analysis.host.host_values import HostValues
+
+
+class _CallCollector(FastVisitor):
+    """The calls of one statement (not inside nested functions or classes), each with the
+    names that a lambda or comprehension around it binds (those shadow the scope's)."""
+
+    def __init__(self, out: Dict[int, frozenset], in_lambda: Dict[int, bool]):
+        self.out = out
+        self.in_lambda = in_lambda
+        self.shadow: List[frozenset] = [frozenset()]
+        self.lambdas = 0
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.out[id(node)] = self.shadow[-1]
+        if self.lambdas:
+            self.in_lambda[id(node)] = True
+
+    def visit_Lambda(self, node: cst.Lambda) -> None:
+        p = node.params
+        names = {x.name.value for x in list(p.posonly_params) + list(p.params) + list(p.kwonly_params)}
+        self.shadow.append(self.shadow[-1] | names)
+        self.lambdas += 1
+
+    def leave_Lambda(self, node) -> None:
+        self.shadow.pop()
+        self.lambdas -= 1
+
+    def _comp(self, node) -> None:
+        names = set()
+        f = node.for_in
+        while f is not None:
+            names.update(_target_names(f.target))
+            f = f.inner_for_in
+        self.shadow.append(self.shadow[-1] | names)
+
+    def _uncomp(self, node) -> None:
+        self.shadow.pop()
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comp
+    leave_ListComp = leave_SetComp = leave_DictComp = leave_GeneratorExp = _uncomp
+
+    def visit_FunctionDef(self, node) -> bool:
+        return False
+
+    def visit_ClassDef(self, node) -> bool:
+        return False
+
+
+def _target_names(t) -> List[str]:
+    if isinstance(t, cst.Name):
+        return [t.value]
+    if isinstance(t, (cst.Tuple, cst.List)):
+        return [n for el in t.elements for n in _target_names(el.value)]
+    if isinstance(t, cst.StarredElement):
+        return _target_names(t.value)
+    return []
+
+
+Env = Dict[str, Optional[HostValue]]
+_MISSING = object()
+
+
+def _join_env(a: Optional[Env], b: Optional[Env]) -> Optional[Env]:
+    if a is None:
+        return b
+    if b is None or a is b:
+        return a
+    out = {}
+    for k in a.keys() | b.keys():
+        x, y = a.get(k, _MISSING), b.get(k, _MISSING)
+        out[k] = None if x is _MISSING or y is _MISSING else join(x, y)
+    return out
+
+
+class ScopeRun:
+    """One scope's body interpreted once: the environment before each call, the values its
+    ``return`` statements give, and every value each name is bound to anywhere in the scope
+    (what an inner function reading the name may see)."""
+
+    def __init__(self, hv: "HostValues", scope: Scope):
+        self.hv = hv
+        self.scope = scope
+        self.at_call: Dict[int, Env] = {}
+        self.shadow: Dict[int, frozenset] = {}
+        self.in_lambda: Dict[int, bool] = {}
+        self.assigned: Dict[str, Optional[HostValue]] = {}
+        self.returns: List[Tuple[cst.BaseExpression, Env]] = []
+        self._loop_exits: List[List[Env]] = []
+        self._loop_depth = 0
+        env: Env = {}
+        func = scope.func
+        if func is not None and not func.is_lambda:
+            for n in func.all_param_names():
+                env[n] = HostValue(PARAM, name=n)
+        node = scope.node
+        if isinstance(node, cst.Module):
+            stmts = node.body
+        elif isinstance(node.body, cst.IndentedBlock):
+            stmts = node.body.body
+        else:
+            stmts = ()  # ``def f(): return x`` on one line: nothing to follow
+        self.final: Env = self.block(stmts, env) or {}
+
+    # -- statements ------------------------------------------------------------------
+    def block(self, stmts, env: Optional[Env]) -> Optional[Env]:
+        for st in stmts:
+            if env is None:
+                return None
+            env = self.stmt(st, env)
+        return env
+
+    def _record(self, node, env: Env) -> None:
+        calls: Dict[int, frozenset] = {}
+        _CallCollector(calls, self.in_lambda).walk(node)
+        for cid, shadow in calls.items():
+            old = self.at_call.get(cid, _MISSING)
+            self.at_call[cid] = env if old is _MISSING else _join_env(old, env)
+            if shadow:
+                self.shadow[cid] = shadow
+
+    def _bind(self, env: Env, name: str, v: Optional[HostValue]) -> None:
+        env[name] = v
+        old = self.assigned.get(name, _MISSING)
+        self.assigned[name] = v if old is _MISSING else join(old, v)
+
+    def _assign(self, env: Env, target, v: Optional[HostValue], value_node) -> None:
+        if isinstance(target, cst.Name):
+            self._bind(env, target.value, v)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            els = target.elements
+            items = None
+            starred = any(isinstance(el, cst.StarredElement) for el in els)
+            if not starred and isinstance(value_node, (cst.Tuple, cst.List)) and len(value_node.elements) == len(els):
+                if not any(isinstance(el, cst.StarredElement) for el in value_node.elements):
+                    items = [self.eval(el.value, env) for el in value_node.elements]
+            elif not starred and v is not None and v.kind == TUPLE and v.items is not None and len(v.items) == len(els):
+                items = list(v.items)
+            for i, el in enumerate(els):
+                self._assign(env, el.value, items[i] if items is not None else None, None)
+        elif isinstance(target, cst.StarredElement):
+            self._assign(env, target.value, None, None)
+        # attribute and subscript stores change no name's kind
+
+    def stmt(self, st, env: Env) -> Optional[Env]:
+        """The environment after ``st`` (None: no path goes on).  A recorded environment is
+        never changed afterwards: a statement that binds works on a copy."""
+        if isinstance(st, cst.SimpleStatementLine):
+            self._record(st, env)
+            env = dict(env)
+            for small in st.body:
+                if isinstance(small, cst.Assign):
+                    v = self.eval(small.value, env)
+                    for t in small.targets:
+                        self._assign(env, t.target, v, small.value)
+                elif isinstance(small, cst.AnnAssign):
+                    if small.value is not None:
+                        self._assign(env, small.target, self.eval(small.value, env), small.value)
+                elif isinstance(small, cst.AugAssign):
+                    if isinstance(small.target, cst.Name):
+                        old = env.get(small.target.value)
+                        rhs = self.eval(small.value, env)
+                        keep = old is not None and (
+                            old.kind in (LIST, JAX_ARRAY, NUMPY_ARRAY) or old.kind == SCALAR and rhs is not None and rhs.kind == SCALAR
+                        )
+                        self._bind(env, small.target.value, old if keep else None)
+                elif isinstance(small, cst.Del):
+                    for n in _target_names(small.target):
+                        env.pop(n, None)
+                elif isinstance(small, cst.Return):
+                    if small.value is not None:
+                        self.returns.append((small.value, env))
+                    return None
+                elif isinstance(small, cst.Raise):
+                    return None
+                elif isinstance(small, (cst.Break, cst.Continue)):
+                    if self._loop_exits:
+                        self._loop_exits[-1].append(env)
+                    return None
+                elif isinstance(small, (cst.Global, cst.Nonlocal)):
+                    for n in small.names:
+                        self._bind(env, n.name.value, None)
+                elif isinstance(small, cst.Expr) and isinstance(small.value, cst.NamedExpr):
+                    t = small.value.target
+                    if isinstance(t, cst.Name):
+                        self._bind(env, t.value, self.eval(small.value.value, env))
+            return env
+        if isinstance(st, cst.If):
+            self._record(st.test, env)
+            yes = self.block(st.body.body, env)
+            if st.orelse is None:
+                no = env
+            elif isinstance(st.orelse, cst.If):
+                no = self.stmt(st.orelse, env)
+            else:
+                no = self.block(st.orelse.body.body, env)
+            return _join_env(yes, no)
+        if isinstance(st, (cst.For, cst.While)):
+            self._record(st.iter if isinstance(st, cst.For) else st.test, env)
+            after = env
+            self._loop_depth += 1
+            # two passes, so that values of the previous iteration reach the body (one when deep)
+            for _ in range(2 if self._loop_depth <= 3 else 1):
+                start = dict(_join_env(env, after))
+                if isinstance(st, cst.For):
+                    self._assign(start, st.target, self._element(st.iter, env), None)
+                self._loop_exits.append([])
+                out = self.block(st.body.body, start)
+                exits = self._loop_exits.pop()
+                after = start if out is None else _join_env(start, out)
+                for e in exits:
+                    after = _join_env(after, e)
+            self._loop_depth -= 1
+            out = _join_env(env, after)
+            if st.orelse is not None:
+                out = self.block(st.orelse.body.body, out)
+            return out
+        if isinstance(st, cst.With):
+            env = dict(env)
+            for item in st.items:
+                self._record(item.item, env)
+                if item.asname is not None:
+                    self._assign(env, item.asname.name, None, None)
+            return self.block(st.body.body, env)
+        if isinstance(st, (cst.Try, cst.TryStar)):
+            body = self.block(st.body.body, env)
+            out = body
+            base = _join_env(env, body)
+            for h in st.handlers:
+                henv = dict(base)
+                if h.name is not None:
+                    self._assign(henv, h.name.name, None, None)
+                out = _join_env(out, self.block(h.body.body, henv))
+            if st.orelse is not None and body is not None:
+                out = _join_env(self.block(st.orelse.body.body, body), out)
+            if st.finalbody is not None:
+                out = self.block(st.finalbody.body.body, out if out is not None else base)
+            return out
+        if isinstance(st, cst.FunctionDef):
+            for d in st.decorators:
+                self._record(d.decorator, env)
+            f = self.scope.defs.get(st.name.value)
+            env = dict(env)
+            self._bind(env, st.name.value, self.hv.function_value(f) if f is not None and f.node is st else SCALAR_VAL)
+            return env
+        if isinstance(st, cst.ClassDef):
+            env = dict(env)
+            self._bind(env, st.name.value, SCALAR_VAL)
+            return env
+        if isinstance(st, cst.Match):
+            self._record(st.subject, env)
+            out = env
+            for case in st.cases:
+                out = _join_env(out, self.block(case.body.body, env))
+            # names a pattern captures are not followed
+            return {k: (v if k in env else None) for k, v in out.items()} if out is not None else None
+        return env
+
+    def _element(self, it, env: Env) -> Optional[HostValue]:
+        """A value of the loop variable of ``for x in it``."""
+        if isinstance(it, (cst.List, cst.Tuple)) and it.elements:
+            if any(isinstance(e, cst.StarredElement) for e in it.elements):
+                return None
+            vals = [self.eval(e.value, env) for e in it.elements]
+            out = vals[0]
+            for v in vals[1:]:
+                out = join(out, v)
+            return out
+        if isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "range" and self.scope.lookup_scope("range") is None:
+            return SCALAR_VAL
+        return None
+
+    def eval(self, e, env: Env) -> Optional[HostValue]:
+        return self.hv.eval(e, self.scope, env, frozenset())

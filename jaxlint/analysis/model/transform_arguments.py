@@ -1,0 +1,176 @@
+"""The arguments of a transform's application read from the source: ``static_argnums`` and
+``static_argnames``, vmap's ``in_axes``, grad's ``argnums``, the keywords a ``functools.partial``
+binds, and a name bound once to a literal (``AXES = (0, None)``).
+
+Separate from ``transforms`` because reading literal arguments is its own concern: the finder
+and the traced interpreter both parse them, and none of it needs the module's functions.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, FrozenSet, List, Optional, Sequence, Tuple
+
+import libcst as cst
+
+from jaxlint.analysis.syntax.scopes import Scope
+
+if TYPE_CHECKING:
+    from jaxlint.analysis.model.transforms import Application
+
+
+class StaticSpec:
+    """Parsed static_argnums / static_argnames of one application of a transform."""
+
+    __slots__ = ("nums", "names", "nodes", "opaque")
+
+    def __init__(self):
+        self.nums: List[Tuple[int, cst.CSTNode]] = []
+        self.names: List[Tuple[str, cst.CSTNode]] = []
+        self.nodes: List[cst.CSTNode] = []
+        self.opaque = False  # the spec is not a literal: we cannot know what is static
+
+
+def _int_value(node) -> Optional[int]:
+    if isinstance(node, cst.Integer):
+        try:
+            return int(node.value, 0)
+        except ValueError:
+            return None
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        v = _int_value(node.expression)
+        return -v if v is not None else None
+    return None
+
+
+def _str_value(node) -> Optional[str]:
+    if isinstance(node, cst.SimpleString):
+        try:
+            v = node.evaluated_value
+        except Exception:  # noqa: BLE001 - odd literals are simply not understood
+            return None
+        return v if isinstance(v, str) else None
+    return None
+
+
+def parse_statics(args: Sequence[cst.Arg], spec: StaticSpec) -> None:
+    for a in args:
+        if a.keyword is None:
+            continue
+        kw = a.keyword.value
+        if kw in ("static_argnums", "static_broadcasted_argnums"):
+            _parse_seq(a.value, _int_value, spec.nums, spec)
+        elif kw == "static_argnames":
+            _parse_seq(a.value, _str_value, spec.names, spec)
+
+
+def _parse_seq(value, conv, out, spec: StaticSpec) -> None:
+    spec.nodes.append(value)
+    if isinstance(value, (cst.Tuple, cst.List, cst.Set)):
+        for el in value.elements:
+            v = conv(el.value)
+            if v is None:
+                spec.opaque = True
+            else:
+                out.append((v, el.value))
+        return
+    if isinstance(value, cst.Name) and value.value == "None":
+        return
+    v = conv(value)
+    if v is None:
+        spec.opaque = True
+    else:
+        out.append((v, value))
+
+
+def positional(call: cst.Call) -> List[cst.BaseExpression]:
+    out = []
+    for a in call.args:
+        if a.keyword is not None:
+            break
+        if a.star:
+            break
+        out.append(a.value)
+    return out
+
+
+def literal_binding(value, scope: Optional[Scope]):
+    """The literal a name stands for (``AXES = (0, None)`` at module level, bound once and
+    never rebound from a function), or the expression itself."""
+    if not isinstance(value, cst.Name) or value.value == "None" or scope is None:
+        return value
+    owner = scope.lookup_scope(value.value)
+    if owner is None or value.value in owner.imports:
+        return value
+    binds = owner.bindings.get(value.value, ())
+    if len(binds) != 1 or binds[0].kind != "assign" or binds[0].order is None:
+        return value
+    bound = binds[0].value
+    if isinstance(bound, (cst.Tuple, cst.Integer)) or isinstance(bound, cst.Name) and bound.value == "None":
+        return bound
+    return value
+
+
+def parse_in_axes(call_or_args, app: Application, pos_index: int = 1) -> None:
+    """``in_axes`` given by keyword, or positionally at ``pos_index`` among the arguments
+    (1 in ``vmap(f, in_axes)``; 0 in ``partial(vmap, in_axes)``), or through a name bound
+    once to a literal."""
+    value = None
+    for a in call_or_args:
+        if a.keyword is not None and a.keyword.value == "in_axes":
+            value = a.value
+    if value is None:
+        # positional in_axes: vmap(f, in_axes, out_axes)
+        pos = [a for a in call_or_args if a.keyword is None]
+        if len(pos) > pos_index:
+            value = pos[pos_index].value
+    if value is None:
+        return
+    value = literal_binding(value, app.site_scope)
+    if isinstance(value, (cst.Tuple, cst.List)):
+        none_pos = set()
+        for i, el in enumerate(value.elements):
+            v = el.value
+            if isinstance(v, cst.Name) and v.value == "None":
+                none_pos.add(i)
+            elif isinstance(v, cst.Integer) or (
+                isinstance(v, cst.UnaryOperation) and isinstance(v.expression, cst.Integer)
+            ):
+                continue
+            else:
+                app.opaque_axes = True
+        app.unbatched = frozenset(none_pos)
+    elif isinstance(value, cst.Name) and value.value == "None":
+        app.opaque_axes = True
+    elif not isinstance(value, (cst.Integer, cst.UnaryOperation)):
+        app.opaque_axes = True
+
+
+def not_none_keywords(args) -> FrozenSet[str]:
+    return frozenset(
+        a.keyword.value
+        for a in args
+        if a.keyword is not None and not (isinstance(a.value, cst.Name) and a.value.value == "None")
+    )
+
+
+def parse_argnums(args) -> Optional[Tuple[int, ...]]:
+    """``argnums=1`` / ``argnums=(0, 2)`` of jax.grad and friends (the second positional
+    argument too); None when it is not a literal."""
+    node = None
+    for i, a in enumerate(args):
+        if a.keyword is not None and a.keyword.value == "argnums" or a.keyword is None and i == 0:
+            node = a.value
+    if node is None:
+        return (0,)
+    items = [el.value for el in node.elements] if isinstance(node, (cst.Tuple, cst.List)) else [node]
+    out = []
+    for it in items:
+        if not isinstance(it, cst.Integer):
+            return None
+        out.append(int(it.value))
+    return tuple(out)
+
+
+def false_keywords(args) -> FrozenSet[str]:
+    """Keywords bound to the literal False (``partial(f, numpy_resid=False)``): known flags."""
+    return frozenset(a.keyword.value for a in args if a.keyword is not None and isinstance(a.value, cst.Name) and a.value.value == "False")
