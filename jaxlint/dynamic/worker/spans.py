@@ -176,3 +176,11 @@ def running_lines(path, first, last):
             return True
         frame = frame.f_back
     return False
+
+
+def changed_values(watch) -> str:
+    """The first change of a plain value the watch saw, as `` (before -> after)``; else empty."""
+    for before, after in watch.values:
+        if isinstance(before, (int, float, str, bool)) and isinstance(after, (int, float, str, bool)) and before != after:
+            return f" ({before!r} -> {after!r})"
+    return ""

@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from jaxlint.dynamic import constructions, conventions
-from jaxlint.dynamic.worker import runtime
+from jaxlint.dynamic.worker.checks import constructions, conventions
 from jaxlint.dynamic.worker.checks.captures import check_capture
 from jaxlint.dynamic.worker.checks.jax_api import check_jax_api
 from jaxlint.dynamic.worker.checks.recompilation import check_fresh_jit, check_retrace
@@ -45,7 +44,7 @@ def run_check(mod, path, check):
     if kind == "jit_calls":
         return check_jit_calls(mod, path, check)
     if kind == "convention":
-        return conventions.check(runtime.package(), mod, path, check)
+        return conventions.check(mod, path, check)
     if kind == "construct":
-        return constructions.check(runtime.package(), mod, path, check)
+        return constructions.check(mod, path, check)
     return "unverified", check.get("reason") or "no dynamic check"

@@ -4,29 +4,22 @@ static object changed between two calls (JAX307), the calls one line makes in a 
 
 from __future__ import annotations
 
-from jaxlint.dynamic import main_block
 from jaxlint.dynamic.worker import runtime
 from jaxlint.dynamic.worker.counting import Counts
 from jaxlint.dynamic.worker.errors import Unverified, short
 from jaxlint.dynamic.worker.interceptors import FreshJits, LineCalls, StaleRecorder
 from jaxlint.dynamic.worker.notes import pick_note, times
 from jaxlint.dynamic.worker.running import runs_as_written, trace_once
-from jaxlint.dynamic.worker.spans import ChangeWatch
+from jaxlint.dynamic.worker.checks import main_block
+from jaxlint.dynamic.worker.spans import ChangeWatch, changed_values
 from jaxlint.dynamic.worker.targets import lookup
-
-
-def changed_values(watch):
-    for before, after in watch.values:
-        if isinstance(before, (int, float, str, bool)) and isinstance(after, (int, float, str, bool)) and before != after:
-            return f" ({before!r} -> {after!r})"
-    return ""
 
 
 def check_stale(mod, path, check):
     """JAX307: run the code around the first call (a method twice on one instance) with the
     jitted function's calls recorded, and look at the calls made after the lines ran."""
     if "main_lines" in check:
-        return main_block.check_stale(runtime.package(), mod, path, check)
+        return main_block.check_stale(mod, path, check)
     watched = check["watched"]
     try:
         raw, _obj, cls = lookup(mod, watched["target"], path)

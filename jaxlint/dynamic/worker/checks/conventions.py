@@ -6,30 +6,37 @@ The function around the calls runs as it is, with the calls of the jitted callab
 When the run passes the parameter both ways, one call that passes it the finding's way is made
 again with its own values: passing the parameter the other way (twice: the second call is the
 control), then the finding's way.  JAX's cache says the rest: the finding's way traces and
-compiles again, or it is served from the cache.  ``w`` is the worker module (jaxlint.dynamic.worker), whose
-counting, interception and argument building are used; it imports JAX, this module does not.
+compiles again, or it is served from the cache.
 """
 
 from __future__ import annotations
 
 import inspect
 
+from jaxlint.dynamic.worker.counting import Counts, counted_calls
+from jaxlint.dynamic.worker.errors import Unverified, short
+from jaxlint.dynamic.worker.interceptors import Interceptor
+from jaxlint.dynamic.worker.notes import pick_note, times
+from jaxlint.dynamic.worker.running import runs_as_written, trace_once
+from jaxlint.dynamic.worker.spans import running_lines
+from jaxlint.dynamic.worker.targets import lookup
+
 MAX_CALLS = 32  # calls of the jitted callable kept per run (the first ones, and the finding's line's)
 
 
-def _recorder(w, raw, counts, path, first, last):
-    """An interceptor (w.Interceptor) that keeps the calls of the jitted callable: the jitted
+def _recorder(raw, counts, path, first, last):
+    """An interceptor (Interceptor) that keeps the calls of the jitted callable: the jitted
     object, the object it is bound to, the arguments, and whether lines ``first``..``last``
     were running."""
 
-    class Calls(w.Interceptor):
+    class Calls(Interceptor):
         def __init__(self):
             super().__init__(raw, counts)
             self.calls = []
 
         def record(self, real, bound, args, kw):
             result = real(*args, **kw)
-            on_line = w.running_lines(path, first, last)
+            on_line = running_lines(path, first, last)
             if len(self.calls) < MAX_CALLS or on_line:
                 self.calls.append({"real": real, "bound": bound, "args": tuple(args), "kw": dict(kw), "on_line": on_line})
             return result
@@ -73,25 +80,25 @@ def _other_way(call, names, param):
     return args, kw
 
 
-def check(w, mod, path, check):
+def check(mod, path, check):
     watched = check["watched"]
     try:
-        raw, _obj, cls = w.lookup(mod, watched["target"], path)
-    except w.Unverified as e:
+        raw, _obj, cls = lookup(mod, watched["target"], path)
+    except Unverified as e:
         return "unverified", str(e)
     label = watched["label"]
     param = check["param"]
     now = "keyword" if check["by_keyword"] else "position"
     other = "position" if check["by_keyword"] else "keyword"
     notes = []
-    for driver, runner, self_obj, argset in w.runs_as_written(mod, path, check, notes):
+    for driver, runner, self_obj, argset in runs_as_written(mod, path, check, notes):
         running = f"running {driver['label']}"
         err = None
-        with w.Counts(raw.__code__) as counts:
-            rec = _recorder(w, raw, counts, path, check["line"], check["end_line"])
+        with Counts(raw.__code__) as counts:
+            rec = _recorder(raw, counts, path, check["line"], check["end_line"])
             try:
                 rec.install(mod, cls, path)
-                w.trace_once(runner, driver, argset, self_obj, "call")
+                trace_once(runner, driver, argset, self_obj, "call")
             except Exception as e:  # noqa: BLE001 - the user's code may raise anything
                 err = e
             finally:
@@ -107,7 +114,7 @@ def check(w, mod, path, check):
                 if seen
                 else "was not called through the module's globals, a class attribute or jax.jit applied while it ran"
             )
-            why = f"; it raised {w.short(err)}" if err is not None else ""
+            why = f"; it raised {short(err)}" if err is not None else ""
             notes.append(f"{running}, {label} {what}{why}")
             continue
         chosen = ways[now]
@@ -118,12 +125,12 @@ def check(w, mod, path, check):
             continue
         fn = chosen["real"]
         try:
-            counted = w.counted_calls(
+            counted = counted_calls(
                 raw.__code__,
                 [(fn, *moved), (fn, *moved), (fn, list(chosen["args"]), chosen["kw"])],
             )
         except Exception as e:  # noqa: BLE001 - the user's code may raise anything
-            notes.append(f"calling {label} again with the recorded arguments failed: {w.short(e)}")
+            notes.append(f"calling {label} again with the recorded arguments failed: {short(e)}")
             continue
         (t0, k0), (t1, k1), (t2, k2) = counted
         if t0 == 0:
@@ -138,5 +145,5 @@ def check(w, mod, path, check):
             )
         if t2 == 0 and k2 == 0:
             return "refuted", f"{label} reused its compiled function when `{param}` was passed by {now} instead of by {other} ({running})"
-        notes.append(f"{label} traced {w.times(t2)} and compiled {w.times(k2)} when `{param}` was passed by {now}")
-    return "unverified", w.pick_note(notes, check)
+        notes.append(f"{label} traced {times(t2)} and compiled {times(k2)} when `{param}` was passed by {now}")
+    return "unverified", pick_note(notes, check)

@@ -18,6 +18,11 @@ import ast
 from typing import Callable, List, Optional
 
 from jaxlint.dynamic import drivers
+from jaxlint.dynamic.worker.counting import Counts
+from jaxlint.dynamic.worker.errors import Unverified
+from jaxlint.dynamic.worker.interceptors import StaleRecorder
+from jaxlint.dynamic.worker.spans import ChangeWatch, changed_values
+from jaxlint.dynamic.worker.targets import lookup
 
 
 def statements(path: str, names: set, lines: List[int]) -> List[ast.stmt]:
@@ -76,13 +81,13 @@ def run(mod, path: str, stmts: List[ast.stmt], done: Callable[[], bool]) -> Opti
     return None
 
 
-def check_stale(w, mod, path, check):
+def check_stale(mod, path, check):
     """JAX307 whose calls the ``__main__`` block makes: the block runs with the calls of the
-    jitted function recorded (``w``: the worker module, whose recorder and watch are used)."""
+    jitted function recorded."""
     watched = check["watched"]
     try:
-        raw, _obj, cls = w.lookup(mod, watched["target"], path)
-    except w.Unverified as e:
+        raw, _obj, cls = lookup(mod, watched["target"], path)
+    except Unverified as e:
         return "unverified", str(e)
     label = watched["label"]
     attribute = check["attribute"]
@@ -90,16 +95,16 @@ def check_stale(w, mod, path, check):
     stmts = statements(path, names, [check["line"]] + list(check.get("main_lines") or []))
     if not stmts:
         return "unverified", f"the `__main__` block does not call {label}"
-    watch = w.ChangeWatch(path, check["line"], check["end_line"], attribute)
-    with w.Counts(raw.__code__) as counts:
-        rec = w.StaleRecorder(raw, counts, watch)
+    watch = ChangeWatch(path, check["line"], check["end_line"], attribute)
+    with Counts(raw.__code__) as counts:
+        rec = StaleRecorder(raw, counts, watch)
         try:
             rec.install(mod, cls, path)
             with watch:
                 why = run(mod, path, stmts, lambda: any(c["mine"] and not c["traced"] for c in rec.calls))
         finally:
             rec.uninstall()
-    changed = f"line {check['line']} changed `{attribute}`{w.changed_values(watch)}"
+    changed = f"line {check['line']} changed `{attribute}`{changed_values(watch)}"
     where = "running the `__main__` block"
     mine = [c for c in rec.calls if c["mine"]]
     if any(not c["traced"] and c["stale"] for c in mine):
