@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 
 from difftest.compare import summarise, verdict  # noqa: E402
 from difftest.parts import Composer, SINKS  # noqa: E402
-from difftest.truth import recompilation, same_output  # noqa: E402
+from difftest.truth import label, recompilation, same_output  # noqa: E402
 
 import differential  # noqa: E402
 
@@ -73,6 +73,18 @@ def test_outputs_differ_by_text_or_by_more_than_float_rounding():
     assert not same_output("calls 1\n", "calls 3\n")
     assert not same_output("log [1]\n", "log [1, 1]\n")
     assert not same_output("ok 1\n", "ko 1\n")
+
+
+def test_print_of_python_values_while_tracing_is_logging_and_a_printed_tracer_is_not():
+    logged = {"output": "limit: 0.75\n20.0\n", "eager_output": "limit: 0.75\nlimit: 0.75\n20.0\n", "trace_prints": ["limit: 0.75"]}
+    assert label("C", logged, [7]) == {"outcome": "ok", "logging": True}
+    # the same line printed from host code is not trace-time logging
+    assert label("C", dict(logged, trace_prints=[]), [7])["outcome"] == "stale"
+    tracer = {"output": "x: JitTracer(float32[4])\n20.0\n", "eager_output": "x: [1. 2.]\nx: [1. 2.]\n20.0\n", "trace_prints": ["x: JitTracer(float32[4])"]}
+    assert label("C", tracer, [7])["outcome"] == "stale"
+    # the logging is left aside, and what the effect left still differs
+    counted = {"output": "step\nrecorded 1\n", "eager_output": "step\nstep\nrecorded 3\n", "trace_prints": ["step"]}
+    assert label("C", counted, [7])["outcome"] == "stale"
 
 
 def test_verdicts_use_the_family_on_a_failing_line():

@@ -146,7 +146,7 @@ def test_update_on_an_object_that_is_not_a_container():
     ) == []
 
 
-def test_static_records_stay_silent_but_taking_values_out_does_not():
+def test_records_kept_past_the_trace_and_values_taken_out_run_once_per_trace():
     assert codes(
         """
         SHAPES = []
@@ -157,7 +157,36 @@ def test_static_records_stay_silent_but_taking_values_out_does_not():
             SHAPES.append(x.shape)
             return x * RATES.popleft()
         """
-    ) == [(13, "JAX303")]
+    ) == [(12, "JAX303"), (13, "JAX303")]
+
+
+def test_records_made_again_with_each_trace_or_popped_in_it_stay_silent():
+    assert codes(
+        """
+        STACK = []
+
+        def scan_with_shapes(xs):
+            shapes = []  # a new list for each trace of the body
+
+            def body(carry, x):
+                shapes.append(jnp.shape(carry))
+                return carry + x, carry
+
+            return jax.lax.scan(body, jnp.zeros(()), xs), shapes
+
+        @jax.jit
+        def scoped(x):
+            STACK.append("scoped")  # pushed and popped within the trace
+            y = x * len(STACK)
+            STACK.pop()
+            return y
+
+        @jax.vmap
+        def per_call(x):
+            STACK.append(1)  # vmap alone traces on every call
+            return x
+        """
+    ) == []
 
 
 def test_host_generator_draw_and_seed():

@@ -26,8 +26,12 @@ class OuterStateMutation(Rule):
         (``add_to(STATE, x)``); ``COUNTS["calls"] += 1`` and ``.pop()``/``.popleft()`` on one,
         whatever the value; and ``self.attr = ...`` in a traced method, as well as
         ``self.cache[k] = x`` and ``self.metrics.update(...)`` on an attribute that only ever
-        holds a list, dict or set.  Recording a Python value
-        (``SHAPES.append(x.shape)``) is a deliberate trace-time record and is not flagged.
+        holds a list, dict or set.  A Python value pushed onto a module's list
+        (``SHAPES.append(x.shape)``) is flagged as well: the record is made once per trace.
+        Not flagged: a list made again with each trace (one of the function around a
+        ``lax.scan`` body), a stack pushed and popped in the same function, a function pushed
+        (a hook: ``JAX309`` judges what it holds), and Python values under ``vmap`` alone,
+        which traces on every call.
 
     Why is this bad?
         The write happens once per trace, not once per call: counters stop counting, logs stay
@@ -101,19 +105,29 @@ class OuterStateMutation(Rule):
         return body is not None and name in body.nonlocals
 
     def on_method(self, ctx, node, base, meth, argvals):
-        # Recording static facts at trace time (shapes, names) is deliberate and harmless;
-        # storing a tracer outside is the bug (it leaks, and it happens once per trace).
+        # A tracer stored outside leaks, and any record kept past the trace is made once per
+        # trace (``_records_past_the_trace``).
         if meth not in MUTATING_METHODS or not ctx.frame.entry.transform.effects:
             return
-        # ``SCHEDULE.pop(0)`` takes a value out once per trace, whatever it is called with.
-        if not any(v.kind == TRACED for _, v in argvals) and meth not in CONSUMING_METHODS:
-            return
+        traced = any(v.kind == TRACED for _, v in argvals)
         obj = node.func.value
         if isinstance(obj, cst.Name):
-            # ``STATE.append(x)``, or the same list through a local alias or a helper's parameter
-            if base.outer is not None and all_container_bindings(*base.outer[:2]):
-                ctx.report(self, node, what=f"`{obj.value}.{meth}()` on outer `{base.outer[1]}`")
-        elif (
+            # ``STATE.append(x)``, or the same list through a local alias or a helper's parameter;
+            # ``SCHEDULE.pop(0)`` takes a value out once per trace, whatever it is called with
+            if base.outer is None or not all_container_bindings(*base.outer[:2]):
+                return
+            owner, name = base.outer[:2]
+            if not traced and meth not in CONSUMING_METHODS and not (
+                _records_past_the_trace(ctx, owner, name) and _records_data(argvals)
+            ):
+                return
+            if _balanced(ctx, owner, name):
+                return  # pushed and popped in one function: the stack is as it was
+            ctx.report(self, node, what=f"`{obj.value}.{meth}()` on outer `{name}`")
+            return
+        if not traced and meth not in CONSUMING_METHODS:
+            return
+        if (
             isinstance(obj, cst.Attribute)
             and isinstance(obj.value, cst.Name)
             and self._is_self(ctx, obj.value.value)
@@ -174,6 +188,44 @@ class OuterStateMutation(Rule):
         else:
             ctx.report(self, stmt, what=f"Item assignment into outer `{outer}`")
 
+
+
+def _records_past_the_trace(ctx, owner, name) -> bool:
+    """``HISTORY.append(limit)`` of a Python value on a module's list records once per trace,
+    not once per call, as ``calls += 1`` counts traces.  A list of an enclosing function
+    (``shapes = []`` before a ``lax.scan`` whose body appends) is made again with each trace of
+    the body, and where every call is a trace of its own (``vmap`` alone) the record is per
+    call: both keep one entry per call."""
+    return owner.kind == "module" and not _runs_per_call(ctx)
+
+
+def _records_data(argvals) -> bool:
+    """What is pushed is Python data, not a callable: a function stored while tracing registers
+    a hook, and what its closure holds is ``JAX309``'s to judge."""
+    return bool(argvals) and all(v.fn is None for _, v in argvals)
+
+
+PUSHES = frozenset({"append", "appendleft", "extend", "insert"})
+POPS = frozenset({"pop", "popleft", "remove"})
+
+
+def _balanced(ctx, owner, name) -> bool:
+    """The traced function both pushes onto and pops from the outer ``name`` (a stack of
+    contexts kept during one trace): the state after the trace is the state before it."""
+    scope = ctx.func.body_scope
+    if scope is None:
+        return False
+    index = ctx.analyzer.finder.index
+    memo = index.__dict__.setdefault("_jax303_methods", {})
+    methods = memo.get(id(scope))
+    if methods is None:
+        methods = memo[id(scope)] = {}
+        for call, where, _order in index.calls:
+            f = call.func
+            if where is scope and isinstance(f, cst.Attribute) and isinstance(f.value, cst.Name):
+                methods.setdefault(f.value.value, set()).add(f.attr.value)
+    called = methods.get(name, ())
+    return bool(PUSHES.intersection(called)) and bool(POPS.intersection(called))
 
 
 def _runs_per_call(ctx) -> bool:
