@@ -51,7 +51,7 @@ def verdict(record: dict) -> dict:
 
 def summarise(records: List[dict], dropped: int) -> dict:
     per_cat: Dict[str, Dict[str, int]] = {c: defaultdict(int) for c in "ABCR"}
-    clean = flagged = 0
+    clean = flagged = logging = 0
     parts: Dict[str, Dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for r in records:
         v = verdict(r)
@@ -60,6 +60,7 @@ def summarise(records: List[dict], dropped: int) -> dict:
         if v["clean"]:
             clean += 1
             flagged += v["flagged"]
+            logging += bool(r["jax"].get("logging"))
             per_cat[r["category"]]["clean"] += 1
             per_cat[r["category"]]["flagged"] += v["flagged"]
             for p in keys:
@@ -78,6 +79,7 @@ def summarise(records: List[dict], dropped: int) -> dict:
         "categories": {k: dict(v) for k, v in per_cat.items()},
         "clean": clean,
         "flagged": flagged,
+        "logging": logging,
         "failing": failing,
         "dropped": dropped,
         "parts": {k: dict(v) for k, v in parts.items()},
@@ -115,6 +117,8 @@ def table(summary: dict, parts: bool = True) -> str:
     out.append(
         f"false flags on clean programs: {summary['flagged']} of {summary['clean']} ({_pct(summary['flagged'], summary['clean']).strip()})"
     )
+    if summary.get("logging"):
+        out.append(f"of them, trace-time logging (print of Python values while tracing): {summary['logging']}")
     out.append(f"dropped: {summary['dropped']}")
     if parts:
         out.append("")

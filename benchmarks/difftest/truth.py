@@ -29,7 +29,12 @@ Outcomes (each observed while the program runs, never taken from the generator):
   Numbers in the two outputs count as equal within float rounding (a compiled loop may round
   its last digit differently from the eager run): only the text around them and values that
   differ beyond that make a program stale.
-- ``ok``: it completed, compiled no more than needed, and printed what the eager run printed.
+- ``ok``: it completed, compiled no more than needed, and printed what the eager run printed,
+  apart from trace-time logging: lines that ``print`` wrote while JAX traced a function, none of
+  them showing a tracer, may be printed fewer times than in the eager run (once per trace
+  instead of once per call).  A ``print`` of Python values in traced code is logging that
+  jaxlint leaves alone by design; such programs are labelled ``ok`` with ``"logging": true``
+  and counted in the summary.
 
 A program whose run proves nothing is dropped and counted: a timeout, a crash of the worker, an
 error of a kind its category does not aim at (a ``NameError``, or a ``ValueError`` in a
@@ -216,6 +221,23 @@ def same_output(a: str, b: str) -> bool:
     return len(xs) == len(ys) and all(math.isclose(float(x), float(y), rel_tol=1e-5, abs_tol=1e-6) for x, y in zip(xs, ys))
 
 
+TRACER_TEXT = ("Traced<", "Tracer")
+
+
+def trace_time_logging(res: dict) -> bool:
+    """The two runs differ only in how often ``print`` wrote lines that it wrote while JAX
+    traced, and none of those lines shows a tracer: the program logs Python values at trace
+    time, which jaxlint leaves alone by design (README, "print of static values")."""
+    logged = set(res.get("trace_prints") or ())
+    if not logged or any(t in line for line in logged for t in TRACER_TEXT):
+        return False
+
+    def rest(output: str) -> str:
+        return "\n".join(line for line in output.splitlines() if line not in logged)
+
+    return same_output(rest(res.get("output") or ""), rest(res.get("eager_output") or ""))
+
+
 def label(category: str, res: dict, effect_lines: List[int]) -> dict:
     """The ``jax`` record of a program: outcome, error, line(s); or ``dropped`` with a reason."""
     err = res.get("error")
@@ -234,6 +256,8 @@ def label(category: str, res: dict, effect_lines: List[int]) -> dict:
     if res.get("eager_error") is not None:
         return {"outcome": "dropped", "reason": f"eager run raised {res['eager_error']}"}
     stale = "eager_output" in res and not same_output(res.get("output") or "", res.get("eager_output") or "")
+    if stale and trace_time_logging(res):
+        return {"outcome": "ok", "logging": True}
     if rec is not None and category == "R":
         return {"outcome": "recompiles", "line": rec[1], "lines": rec[0]}
     if stale and category == "C":

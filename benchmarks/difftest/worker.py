@@ -14,11 +14,13 @@ What it observes, all through JAX (the definitions are in ``truth.py``):
   for each call of the compiled callable the abstract signature of its arguments (shape and
   dtype of every array leaf, Python scalars as the default dtype of their kind) and the chain of
   program lines the call was made from;
-- the program's output, then, for a run that completed, its output under ``jax.disable_jit()``.
+- the program's output, and the lines ``print`` wrote while JAX traced a function; then, for a
+  run that completed, its output under ``jax.disable_jit()``.
 """
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import functools
 import io
@@ -68,6 +70,8 @@ class Run:
         # object, sees what it would see without the wrapper: ``jax.jit(kernel)(x)`` written
         # in a loop traces once.  The function is held so that its id is not reused.
         self.wrappers = {}
+        # The lines ``print`` wrote while JAX was tracing (see ``_recording_print``).
+        self.trace_prints = []
 
     def chain(self):
         """The lines of the program on the current stack, outermost first."""
@@ -83,6 +87,27 @@ class Run:
 RUN = None
 RUNS = 0
 RUN_MESSAGE = [""]
+
+try:
+    from jax._src.core import trace_state_clean as _trace_state_clean
+except ImportError:  # pragma: no cover - then no print counts as trace-time logging
+    _trace_state_clean = None
+
+_real_print = builtins.print
+
+
+def _recording_print(*args, sep=" ", end="\n", file=None, flush=False):
+    """``print``, which also records the lines it writes to standard output while JAX traces a
+    function, for the run's ``trace_prints``: what ``truth.py`` calls trace-time logging."""
+    run = RUN
+    if run is not None and file is None and _trace_state_clean is not None and not _trace_state_clean():
+        text = io.StringIO()
+        _real_print(*args, sep=sep, end=end, file=text)
+        run.trace_prints.extend(text.getvalue().splitlines())
+    _real_print(*args, sep=sep, end=end, file=file, flush=flush)
+
+
+builtins.print = _recording_print
 CLEAR_EVERY = 20
 
 
@@ -277,6 +302,7 @@ def handle(req, limit):
     res["traces"] = run.traces
     res["calls"] = [[k, [list(map(str, s)) for s in sig], chain, traced] for k, sig, chain, traced in run.calls]
     res["created"] = run.created
+    res["trace_prints"] = sorted(set(run.trace_prints))
     if err is None and req.get("eager"):
         eager_out, eager_err, eager_lines = run_once(path, limit, eager=True)
         res["eager_output"] = eager_out[-2000:]
