@@ -1,6 +1,7 @@
 """Values that change on every iteration of a loop, for the rules about static arguments.
 
-A variable changes on every iteration when the loop counts it (``for step in range(n)``) or
+A variable changes on every iteration when the loop counts it (``for step in range(n)``), draws
+it from a literal list of different values (``for lr in (0.1, 0.01)``), or
 when a statement directly in the loop's body (not under an ``if``: a schedule that changes
 now and then compiles a few times, which is what static arguments are for) updates it from
 itself (``lr = lr * 0.9``, ``n += 1``) or computes it from the counter (``t = step * dt``).
@@ -19,12 +20,14 @@ AUG_OPERATORS = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.Divi
 
 
 class LoopUpdate:
-    __slots__ = ("loop", "statement", "counter")
+    __slots__ = ("loop", "statement", "counter", "from_literal")
 
-    def __init__(self, loop, statement, counter: bool):
+    def __init__(self, loop, statement, counter: bool, from_literal: bool = False):
         self.loop = loop  # the For/While node
         self.statement = statement  # the updating statement (or the For itself for its counter)
         self.counter = counter
+        # drawn from a literal list of a few values (``for lr in (0.1, 0.01)``), not counted
+        self.from_literal = from_literal
 
 
 def _names_in(expr) -> set:
@@ -51,6 +54,67 @@ def _counter_of(loop) -> Optional[str]:
     if fn == "enumerate" and isinstance(t, cst.Tuple) and t.elements and isinstance(t.elements[0].value, cst.Name):
         return t.elements[0].value.value
     return None
+
+
+def per_iteration_names(loop) -> Tuple[str, ...]:
+    return tuple(n for n, _ in per_iteration_targets(loop))
+
+
+def per_iteration_targets(loop) -> Tuple[Tuple[str, bool], ...]:
+    """The loop's targets that take a new value on every iteration: the counter, and a name
+    drawn from a literal list or tuple of Python literals at least two of which differ
+    (``for lr in (0.1, 0.01)``, ``for i, mode in enumerate(["a", "b"])``, ``for n, lr in
+    zip([1, 2], [0.1, 0.2])``).  A literal whose elements are all equal, or not all literals,
+    proves nothing.  Each with whether it is drawn from a literal."""
+    counter = _counter_of(loop)
+    names = [(counter, False)] if counter is not None else []
+    if not isinstance(loop, cst.For):
+        return tuple(names)
+    it, t = loop.iter, loop.target
+    pairs = [(t, it)]
+    if isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and isinstance(t, cst.Tuple):
+        args = [a.value for a in it.args if not a.star and a.keyword is None]
+        if it.func.value == "enumerate" and len(args) == 1 and len(t.elements) == 2:
+            pairs = [(t.elements[1].value, args[0])]
+        elif it.func.value == "zip" and len(args) == len(t.elements):
+            pairs = [(e.value, a) for e, a in zip(t.elements, args)]
+    for target, source in pairs:
+        if isinstance(target, cst.Name) and len(_distinct_literals(source)) >= 2:
+            names.append((target.value, True))
+    return tuple(names)
+
+
+def _distinct_literals(expr) -> set:
+    """The distinct values of a list or tuple display whose elements are all Python literals
+    (numbers, strings, ``True``/``False``/``None``), else the empty set."""
+    if not isinstance(expr, (cst.List, cst.Tuple)):
+        return set()
+    values = set()
+    for el in expr.elements:
+        if isinstance(el, cst.StarredElement):
+            return set()
+        v = _literal(el.value)
+        if v is _UNKNOWN:
+            return set()
+        values.add((type(v).__name__, v))
+    return values
+
+
+_UNKNOWN = object()
+
+
+def _literal(expr):
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        v = _literal(expr.expression)
+        return -v if isinstance(v, (int, float)) and not isinstance(v, bool) else _UNKNOWN
+    if isinstance(expr, (cst.Integer, cst.Float, cst.SimpleString)):
+        try:
+            return expr.evaluated_value
+        except Exception:  # noqa: BLE001 - a literal LibCST cannot evaluate proves nothing
+            return _UNKNOWN
+    if isinstance(expr, cst.Name) and expr.value in ("True", "False", "None"):
+        return {"True": True, "False": False, "None": None}[expr.value]
+    return _UNKNOWN
 
 
 def _updates_in(loop) -> Dict[str, cst.CSTNode]:
@@ -81,13 +145,13 @@ class LoopUpdates(FastVisitor):
     """For every call inside a loop: the variables that change on each iteration around it."""
 
     def __init__(self, module: cst.Module):
-        self._stack: List[Tuple[cst.CSTNode, Dict[str, cst.CSTNode], Optional[str]]] = []
+        self._stack: List[Tuple[cst.CSTNode, Dict[str, cst.CSTNode], Tuple[Tuple[str, bool], ...]]] = []
         self.changing: Dict[int, Dict[str, LoopUpdate]] = {}
         self.loops: Dict[int, Tuple[cst.CSTNode, ...]] = {}  # id(call) -> enclosing loops, outermost first
         self.walk(module)
 
     def _enter(self, loop) -> None:
-        self._stack.append((loop, _updates_in(loop), _counter_of(loop)))
+        self._stack.append((loop, _updates_in(loop), per_iteration_targets(loop)))
 
     def visit_For(self, node) -> None:
         self._enter(node)
@@ -116,9 +180,9 @@ class LoopUpdates(FastVisitor):
             return
         found: Dict[str, LoopUpdate] = {}
         self.loops[id(node)] = tuple(loop for loop, _u, _c in self._stack)
-        for loop, updates, counter in self._stack:
-            if counter is not None:
-                found[counter] = LoopUpdate(loop, loop, True)
+        for loop, updates, counters in self._stack:
+            for counter, from_literal in counters:
+                found[counter] = LoopUpdate(loop, loop, True, from_literal)
             for name, st in updates.items():
                 found[name] = LoopUpdate(loop, st, False)
         self.changing[id(node)] = found

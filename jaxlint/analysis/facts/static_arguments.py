@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import List, NamedTuple, Optional
+from typing import List, NamedTuple, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.scopes import ModuleIndex, Scope
+from jaxlint.analysis.facts.loop_updates import per_iteration_targets
+from jaxlint.analysis.syntax.scopes import FastVisitor, ModuleIndex, Scope
 from jaxlint.analysis.traced.calls import Analyzer
 from jaxlint.analysis.model.transforms import Application, TransformFinder, arguments_by_parameter
 
@@ -41,27 +42,55 @@ def find_static_arguments(index: ModuleIndex, finder: TransformFinder, analyzer:
     return found
 
 
-def counter_loop_of(scope: Scope, name: str, order: int) -> Optional[int]:
-    """The order of the ``for`` statement enclosing ``order`` whose target ``name`` counts
-    (``for name in range(...)``, ``for name, _ in enumerate(...)``): many distinct values."""
+def counter_loop_of(scope: Scope, name: str, order: int) -> Optional[Tuple[int, bool]]:
+    """The order of the ``for`` statement enclosing ``order`` whose target ``name`` takes a new
+    value on every iteration (``for name in range(...)``, ``for name, _ in enumerate(...)``,
+    ``for name in (0.1, 0.01)``: see ``per_iteration_targets``), and whether the values are
+    drawn from a literal."""
     for b in scope.bindings.get(name, ()):
         if b.kind != "for" or b.order is None or not isinstance(b.value, cst.For):
             continue
-        loop = b.value
-        it = loop.iter
-        if not (isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and scope.lookup_scope(it.func.value) is None):
-            continue
-        t = loop.target
-        counts = (it.func.value == "range" and isinstance(t, cst.Name) and t.value == name) or (
-            it.func.value == "enumerate"
-            and isinstance(t, cst.Tuple)
-            and t.elements
-            and isinstance(t.elements[0].value, cst.Name)
-            and t.elements[0].value.value == name
-        )
-        if not counts:
+        literal = dict(per_iteration_targets(b.value)).get(name)
+        if literal is None:
             continue
         for start, end in scope.loops:
             if start == b.order and start <= order <= end:
-                return start
+                return start, literal
     return None
+
+
+ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Power, cst.MatrixMultiply)
+
+
+def used_only_in_arithmetic(func: cst.CSTNode, name: str) -> bool:
+    """Every read of ``name`` in ``func``'s body is an operand of arithmetic (``x * lr``): a
+    traced value would do, so a static parameter used so compiles per value for nothing.  A
+    read in a condition, a ``range``, a shape or a call may need the Python value."""
+    uses = _Uses(name)
+    uses.walk(func.body)
+    return uses.total > 0 and uses.total == uses.arithmetic
+
+
+class _Uses(FastVisitor):
+    def __init__(self, name: str):
+        self.name = name
+        self.total = 0
+        self.arithmetic = 0
+
+    def visit_Name(self, node) -> None:
+        if node.value == self.name:
+            self.total += 1
+
+    def visit_Attribute(self, node) -> bool:
+        self.walk(node.value)  # ``x.lr`` reads ``x``, not ``lr``
+        return False
+
+    def visit_Arg(self, node) -> bool:
+        self.walk(node.value)  # ``f(lr=x)`` names a keyword, it reads ``x``
+        return False
+
+    def visit_BinaryOperation(self, node) -> None:
+        if isinstance(node.operator, ARITHMETIC):
+            for side in (node.left, node.right):
+                if isinstance(side, cst.Name) and side.value == self.name:
+                    self.arithmetic += 1

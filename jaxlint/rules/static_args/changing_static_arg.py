@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.analysis.model.classes import class_named
-from jaxlint.analysis.facts.static_arguments import arguments_by_parameter, counter_loop_of
+from jaxlint.analysis.facts.static_arguments import arguments_by_parameter, counter_loop_of, used_only_in_arithmetic
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.facts.weak_types import single_return
 from jaxlint.rules.base import Rule
@@ -20,10 +20,13 @@ class ChangingStaticArg(Rule):
         loop counter (``for step in range(1000): train(x, step)``), a variable the loop updates
         from itself (``lr = lr * 0.9``, ``n += 1``), also when it reaches the static parameter
         through a wrapper function's parameter; and a Python ``int`` field of an
-        ``equinox.Module`` (static under ``eqx.filter_jit``) incremented on each step.  Loops
-        over a few literal values (``for mode in ("a", "b")``) and updates under an ``if`` (a
-        schedule that changes now and then) are what static arguments are for and are not
-        flagged.
+        ``equinox.Module`` (static under ``eqx.filter_jit``) incremented on each step; and a
+        loop over a literal list of different values (``for lr in (1e-2, 1e-3)``, through
+        ``enumerate`` or ``zip``) when the jitted function only computes with the parameter
+        (``w * (1 - lr)``), where a traced argument would compile once.  A static value the
+        function tests, counts with or passes on (``for causal in (False, True)`` then ``if
+        causal:``) needs a program per value, and updates under an ``if`` (a schedule that
+        changes now and then) are what static arguments are for: neither is flagged.
 
     Why is this bad?
         Each new static value is a new cache key: JAX traces and compiles the function again
@@ -93,13 +96,14 @@ class ChangingStaticArg(Rule):
         for app, arg, pname, scope, order in m.static_arguments:
             v = arg.value
             static = f"Static parameter `{pname}`"
-            if isinstance(v, cst.Name) and counter_loop_of(scope, v.value, order) is not None:
+            loop = counter_loop_of(scope, v.value, order) if isinstance(v, cst.Name) else None
+            if loop is not None and (not loop[1] or _could_be_traced(app, pname)):
                 m.report(self, v, static=static, func=app.func.name, what=f"the loop variable `{v.value}`")
                 continue
             call = call_of.get(id(arg))
             if call is None:
                 continue
-            changing = _changing_name(v, call, updates, m)
+            changing = _changing_name(v, call, updates, m, app, pname)
             if changing is not None:
                 m.report(self, v, static=static, func=app.func.name, what=changing[0] + changing[1])
                 continue
@@ -137,7 +141,7 @@ class ChangingStaticArg(Rule):
                     i += 1
                 if lands != param:
                     continue
-                changing = _changing_name(a.value, call, updates, m)
+                changing = _changing_name(a.value, call, updates, m, app, pname)
                 if changing is not None:
                     what = f"{changing[0]} through {g.name}(){changing[1]}"
                     related = [(inner, f"forwarded to {app.func.name}() here")]
@@ -169,7 +173,16 @@ class ChangingStaticArg(Rule):
                         )
 
 
-def _changing_name(expr, call, updates, m):
+def _could_be_traced(app, pname: str) -> bool:
+    """The jitted function only computes with the static parameter (``x * lr``): a few literal
+    values for it are a compilation each that a traced argument avoids.  Used in a condition,
+    a ``range`` or a call, it may need each value's own program (``for causal in (False,
+    True)``), which is what static arguments are for."""
+    node = getattr(app.func, "node", None)
+    return isinstance(node, cst.FunctionDef) and used_only_in_arithmetic(node, pname)
+
+
+def _changing_name(expr, call, updates, m, app, pname):
     """``name``, or ``name + k``, where ``name`` changes on every iteration around ``call``."""
     core = expr
     while isinstance(core, cst.BinaryOperation) and isinstance(core.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)):
@@ -177,7 +190,7 @@ def _changing_name(expr, call, updates, m):
     if not isinstance(core, cst.Name):
         return None
     u = updates.changing_at(call, core.value)
-    if u is None:
+    if u is None or (u.from_literal and not _could_be_traced(app, pname)):
         return None
     if u.counter:
         return (f"the loop variable `{core.value}`" if core is expr else f"`{m.module.code_for_node(expr)}` of the loop variable `{core.value}`"), ""
