@@ -121,31 +121,19 @@ class ChangingStaticArg(Rule):
         binds = scope.bindings.get(param, ())
         if len(binds) != 1 or binds[0].kind != "param":
             return
-        positional = [p.name.value for p in g.positional_params()]
-        for call, _s, _o in m.index.calls:
-            fn = call.func
-            if isinstance(fn, cst.Name) and not g.is_method:
-                if _s.lookup_def(fn.value) is not g:
-                    continue
-                names = positional
-            elif isinstance(fn, cst.Attribute) and g.is_method and fn.attr.value == g.name:
-                names = positional[1:]
-            else:
-                continue
-            i = 0
-            for a in call.args:
-                if a.star:
-                    break
-                lands = a.keyword.value if a.keyword is not None else (names[i] if i < len(names) else None)
-                if a.keyword is None:
-                    i += 1
-                if lands != param:
-                    continue
-                changing = _changing_name(a.value, call, updates, m, app, pname)
-                if changing is not None:
-                    what = f"{changing[0]} through {g.name}(){changing[1]}"
-                    related = [(inner, f"forwarded to {app.func.name}() here")]
-                    m.report(self, a.value, static=f"Static parameter `{pname}`", func=app.func.name, what=what, related=related)
+        ct = m.finder.call_targets
+        # every call that reaches the wrapper: by its name, as a method or ``__call__``, through
+        # an alias or a bound method (``run = Runner().apply``)
+        for call, s, t in ct.callers(g):
+            bound = ct.bind(t, call, s)
+            passed = bound.get(param) if bound is not None else None
+            if passed is None or passed.expr is None or passed.call is not call:
+                continue  # not this call's argument (a partial's, a default)
+            changing = _changing_name(passed.expr, call, updates, m, app, pname)
+            if changing is not None:
+                what = f"{changing[0]} through {g.name}(){changing[1]}"
+                related = [(inner, f"forwarded to {app.func.name}() here")]
+                m.report(self, passed.expr, static=f"Static parameter `{pname}`", func=app.func.name, what=what, related=related)
 
     def _equinox_counters(self, m, updates):
         """An ``int`` field of an equinox Module, static under ``eqx.filter_jit``, incremented in the loop."""
