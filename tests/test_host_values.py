@@ -297,3 +297,25 @@ def test_wrapper_that_looks_at_its_parameter_is_not_followed():
     wrap(jnp.ones(3), [1, 2])
     """
     assert findings(body) == []
+
+
+def test_a_static_spec_through_a_name_bound_once_and_not_one_changed_in_place():
+    body = """
+    ONCE = (1,)
+    GROWN = [0]
+    GROWN.append(1)
+
+
+    def scale(x, k):
+        return x * k[0]
+
+
+    by_name = jax.jit(scale, static_argnums=ONCE)
+    by_grown = jax.jit(scale, static_argnums=GROWN)
+
+
+    def run(x):
+        by_name(x, [2.0])  # known static
+        by_grown(x, [2.0])  # unknown: GROWN is changed in place
+    """
+    assert findings(body) == [(line_of(body, "known static"), 16, "JAX202")]

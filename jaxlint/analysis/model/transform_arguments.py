@@ -52,15 +52,17 @@ def _str_value(node) -> Optional[str]:
     return None
 
 
-def parse_statics(args: Sequence[cst.Arg], spec: StaticSpec) -> None:
+def parse_statics(args: Sequence[cst.Arg], spec: StaticSpec, scope: Optional[Scope] = None) -> None:
+    """``static_argnums``/``static_argnames`` written as literals, or as names bound once to
+    literals in ``scope`` (``STATIC = (1,)``)."""
     for a in args:
         if a.keyword is None:
             continue
         kw = a.keyword.value
         if kw in ("static_argnums", "static_broadcasted_argnums"):
-            _parse_seq(a.value, _int_value, spec.nums, spec)
+            _parse_seq(literal_binding(a.value, scope), _int_value, spec.nums, spec)
         elif kw == "static_argnames":
-            _parse_seq(a.value, _str_value, spec.names, spec)
+            _parse_seq(literal_binding(a.value, scope), _str_value, spec.names, spec)
 
 
 def _parse_seq(value, conv, out, spec: StaticSpec) -> None:
@@ -94,20 +96,24 @@ def positional(call: cst.Call) -> List[cst.BaseExpression]:
 
 
 def literal_binding(value, scope: Optional[Scope]):
-    """The literal a name stands for (``AXES = (0, None)`` at module level, bound once and
-    never rebound from a function), or the expression itself."""
+    """The literal a name stands for (``AXES = (0, None)`` at module level, bound once, never
+    rebound from a function nor changed in place), or the expression itself."""
     if not isinstance(value, cst.Name) or value.value == "None" or scope is None:
         return value
     owner = scope.lookup_scope(value.value)
     if owner is None or value.value in owner.imports:
         return value
     binds = owner.bindings.get(value.value, ())
-    if len(binds) != 1 or binds[0].kind != "assign" or binds[0].order is None:
+    if len(binds) != 1 or binds[0].kind != "assign" or binds[0].order is None or value.value in owner.mutations:
         return value
     bound = binds[0].value
-    if isinstance(bound, (cst.Tuple, cst.Integer)) or isinstance(bound, cst.Name) and bound.value == "None":
+    if isinstance(bound, LITERALS) or isinstance(bound, cst.Name) and bound.value == "None":
         return bound
     return value
+
+
+# What a name bound once may stand for: the displays and scalars transforms' arguments take.
+LITERALS = (cst.Tuple, cst.List, cst.Integer, cst.SimpleString, cst.UnaryOperation)
 
 
 def parse_in_axes(call_or_args, app: Application, pos_index: int = 1) -> None:
@@ -153,15 +159,17 @@ def not_none_keywords(args) -> FrozenSet[str]:
     )
 
 
-def parse_argnums(args) -> Optional[Tuple[int, ...]]:
+def parse_argnums(args, scope: Optional[Scope] = None) -> Optional[Tuple[int, ...]]:
     """``argnums=1`` / ``argnums=(0, 2)`` of jax.grad and friends (the second positional
-    argument too); None when it is not a literal."""
+    argument too), also through a name bound once to a literal; None when it is not a
+    literal."""
     node = None
     for i, a in enumerate(args):
         if a.keyword is not None and a.keyword.value == "argnums" or a.keyword is None and i == 0:
             node = a.value
     if node is None:
         return (0,)
+    node = literal_binding(node, scope)
     items = [el.value for el in node.elements] if isinstance(node, (cst.Tuple, cst.List)) else [node]
     out = []
     for it in items:

@@ -412,9 +412,9 @@ class TransformFinder:
         tracing = [x for x in tracing if not x[0].differentiated] or tracing
         t, args, dec = tracing[-1] if len(tracing) == 1 else tracing[0]
         app = Application(f, t, dec, f.scope)
-        parse_statics(args, app.statics)
+        parse_statics(args, app.statics, f.scope)
         if t.differentiated:
-            app.argnums = parse_argnums(args)
+            app.argnums = parse_argnums(args, f.scope)
         if t.in_axes:
             parse_in_axes(args, app, 0)
         if len(tracing) > 1:
@@ -462,9 +462,9 @@ class TransformFinder:
             app.bound_set = ref.bound_set
             app.bound_false = ref.bound_false
             if t.statics:
-                parse_statics([a for a in args if a.keyword is not None], app.statics)
+                parse_statics([a for a in args if a.keyword is not None], app.statics, scope)
             if t.differentiated:
-                app.argnums = parse_argnums(args[1:])
+                app.argnums = parse_argnums(args[1:], scope)
             if t.in_axes:
                 parse_in_axes(args, app, 1)
             if t.arity is not None:

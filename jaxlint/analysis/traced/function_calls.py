@@ -13,6 +13,7 @@ from typing import Dict, List, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.model.names import resolve
+from jaxlint.analysis.model.transform_arguments import literal_binding
 from jaxlint.analysis.syntax.nodes import argument_for
 from jaxlint.analysis.syntax.scopes import FuncInfo
 from jaxlint.analysis.traced.annotations import annotation_container, is_ref_name
@@ -301,7 +302,8 @@ def custom_vjp_nondiff(f: FuncInfo) -> List[str]:
         out = []
         for a in args:
             if a.keyword is not None and a.keyword.value == "nondiff_argnums":
-                items = [el.value for el in a.value.elements] if isinstance(a.value, (cst.Tuple, cst.List)) else [a.value]
+                value = literal_binding(a.value, f.scope)
+                items = [el.value for el in value.elements] if isinstance(value, (cst.Tuple, cst.List)) else [value]
                 for it in items:
                     if isinstance(it, cst.Integer) and int(it.value) < len(names):
                         out.append(names[int(it.value)])
