@@ -8,6 +8,7 @@ import libcst as cst
 from jaxlint.analysis.syntax.scopes import CONTAINER_CTORS, VALUE_KINDS, Scope
 from jaxlint.analysis.jax.jax_api import STATIC_FUNCS
 from jaxlint.analysis.model.names import resolve
+from jaxlint.analysis.syntax.nodes import const_index, string_value
 
 
 def is_container_value(expr, scope: Scope) -> bool:
@@ -24,6 +25,27 @@ def is_container_value(expr, scope: Scope) -> bool:
 def all_container_bindings(owner: Scope, name: str) -> bool:
     binds = [b for b in owner.bindings.get(name, ()) if b.kind in VALUE_KINDS]
     return bool(binds) and all(b.value is not None and is_container_value(b.value, owner) for b in binds)
+
+
+def container_element(owner: Scope, name: str, el: cst.SubscriptElement):
+    """The container display ``name[el]`` holds when ``name`` is bound once, to a literal that
+    shows it (``STATE = {"hist": []}`` and ``STATE["hist"]``, ``LOGS = [[], []]`` and
+    ``LOGS[0]``): an element alias keeps its link to the outer object.  Else None."""
+    binds = [b for b in owner.bindings.get(name, ()) if b.kind in VALUE_KINDS]
+    if len(binds) != 1 or binds[0].value is None or not isinstance(el.slice, cst.Index):
+        return None
+    outer, key = binds[0].value, el.slice.value
+    found = None
+    if isinstance(outer, cst.Dict) and isinstance(key, cst.SimpleString):
+        want = string_value(key)
+        for item in outer.elements:
+            if isinstance(item, cst.DictElement) and isinstance(item.key, cst.SimpleString) and string_value(item.key) == want:
+                found = item.value
+    elif isinstance(outer, (cst.List, cst.Tuple)):
+        i = const_index(el)
+        if i is not None and not any(isinstance(x, cst.StarredElement) for x in outer.elements) and -len(outer.elements) <= i < len(outer.elements):
+            found = outer.elements[i].value
+    return found if found is not None and is_container_value(found, owner) else None
 
 
 ARRAY_MAKER_PREFIXES = ("jax.numpy.", "jax.random.")

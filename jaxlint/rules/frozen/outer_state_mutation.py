@@ -111,7 +111,7 @@ class OuterStateMutation(Rule):
             return
         traced = any(v.kind == TRACED for _, v in argvals)
         obj = node.func.value
-        if isinstance(obj, cst.Name):
+        if isinstance(obj, (cst.Name, cst.Subscript)):
             # ``STATE.append(x)``, or the same list through a local alias or a helper's parameter;
             # ``SCHEDULE.pop(0)`` takes a value out once per trace, whatever it is called with
             if base.outer is None or not all_container_bindings(*base.outer[:2]):
@@ -123,7 +123,8 @@ class OuterStateMutation(Rule):
                 return
             if _balanced(ctx, owner, name):
                 return  # pushed and popped in one function: the stack is as it was
-            ctx.report(self, node, what=f"`{obj.value}.{meth}()` on outer `{name}`")
+            shown = obj.value if isinstance(obj, cst.Name) else cst.Module([]).code_for_node(obj)
+            ctx.report(self, node, what=f"`{shown}.{meth}()` on outer `{name}`")
             return
         if not traced and meth not in CONSUMING_METHODS:
             return
