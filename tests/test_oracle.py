@@ -140,6 +140,28 @@ def _fail_path(err, filenames):
     return [(f.filename, f.lineno) for f in traceback.extract_tb(err.__traceback__) if f.filename in filenames]
 
 
+def _reraised_from(where):
+    """The lines of the ``try`` body whose handler raises at ``where`` (``except TypeError:
+    raise``, ``raise ValueError(...) from e``): an error raised there is raised again by the
+    handler, and JAX's traceback then names the handler's line."""
+    import ast
+
+    fname, line = where
+    with open(fname, encoding="utf-8") as fh:
+        tree = ast.parse(fh.read())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try):
+            for h in node.handlers:
+                if any(isinstance(n, ast.Raise) and n.lineno == line for st in h.body for n in ast.walk(st)):
+                    return range(node.body[0].lineno, node.body[-1].end_lineno + 1)
+    return ()
+
+
+def _original(err):
+    """The error a handler caught, when it raised another one from it."""
+    return err.__cause__ or err.__context__ or err
+
+
 def _raises(code):
     p = prevents(code)
     return p is not None and p.kind == "raises"
@@ -200,6 +222,12 @@ def test_oracle(name, path, files):
             if where is not None:
                 where = (os.path.realpath(where[0]), where[1])
             marked = codes_at.get(where, set())
+            if not marked and where is not None:
+                # raised again by an ``except`` handler: the error came from the ``try`` body
+                for line in _reraised_from(where):
+                    if codes_at.get((where[0], line)):
+                        where, marked, err = (where[0], line), codes_at[(where[0], line)], _original(err)
+                        break
             path = [(os.path.realpath(f), line) for f, line in _fail_path(err, filenames)]
             for frame_at in path:
                 passed_through.setdefault(frame_at, err)

@@ -196,7 +196,11 @@ class Statements:
     s_TryStar = s_Try
 
     def catches_tracer_errors(self, handler) -> bool:
-        """A bare ``except:``, or one naming TypeError, Exception or a JAX tracer error."""
+        """A bare ``except:``, or one naming TypeError, Exception or a JAX tracer error, whose
+        body does not end by raising: a handler that re-raises (``raise``, ``raise
+        ValueError(...) from e``) lets the trace fail all the same."""
+        if _ends_by_raising(handler.body):
+            return False
         if handler.type is None:
             return True
         types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
@@ -293,3 +297,15 @@ class Statements:
                 self.receiver = target.value
             base = self.eval(target.value)
             self.emit("store", self.frame, "attr", target, base, [], v, node or st, aug)
+
+
+def _ends_by_raising(body) -> bool:
+    """The block is one path (simple statements only: nothing returns early) that ends with a
+    ``raise``."""
+    if isinstance(body, cst.SimpleStatementSuite):  # ``except TypeError: raise``
+        return bool(body.body) and isinstance(body.body[-1], cst.Raise)
+    stmts = body.body if isinstance(body, cst.IndentedBlock) else ()
+    if not stmts or not all(isinstance(st, cst.SimpleStatementLine) for st in stmts):
+        return False
+    last = stmts[-1].body
+    return bool(last) and isinstance(last[-1], cst.Raise)
