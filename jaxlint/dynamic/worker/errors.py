@@ -48,7 +48,11 @@ def expected_error(exc, patterns) -> bool:
 
 
 def matches(exc, check, path):
-    """The exception is the expected one and was raised on the finding's lines."""
-    if not expected_error(exc, check.get("expect")):
-        return False
-    return any(check["line"] <= ln <= check["end_line"] for ln in file_frames(exc, path))
+    """The exception, or the one a handler raised it from (``raise ValueError(...) from e``),
+    is the expected one and was raised on the finding's lines."""
+    for e in (exc, exc.__cause__, exc.__context__):
+        if e is None or not expected_error(e, check.get("expect")):
+            continue
+        if any(check["line"] <= ln <= check["end_line"] for ln in file_frames(e, path)):
+            return True
+    return False
