@@ -15,6 +15,7 @@ import libcst as cst
 from jaxlint.analysis.model.classes import LEAF, STATIC_FIELD, is_classmethod, is_property
 from jaxlint.analysis.model.transforms import FnRef
 from jaxlint.analysis.syntax.scopes import ClassInfo
+from jaxlint.analysis.traced.annotations import annotation_container
 from jaxlint.analysis.traced.frame import Frame
 from jaxlint.analysis.traced.values import (
     ARRAY,
@@ -115,10 +116,20 @@ class Instances:
             return self.filtered_field(cls, attr, name)
         kind = self.classes.field_kind(cls, attr)
         if kind == LEAF:
-            return Val(TRACED, name, 0, cls=self.classes.field_class(cls, attr))
+            # ``dims: Optional[Tuple[int, ...]]``: a tuple of leaves (or None), whose truth is
+            # a Python test of its length, not a tracer's
+            return Val(TRACED, name, self._container_field(cls, attr), cls=self.classes.field_class(cls, attr))
         if kind == STATIC_FIELD:
             return STATIC_VAL
         return None
+
+    def _container_field(self, cls, attr: str) -> int:
+        """DICT / PYSEQ when the field's declaration says it holds a Python container."""
+        for c in self.classes.mro(cls):
+            decl = self.classes.annotated_fields(c).get(attr)
+            if decl is not None:
+                return annotation_container(decl.annotation)
+        return 0
 
     def construct(self, frame: Frame, call: cst.Call, cls, argvals) -> Val:
         """``Cls(...)`` in traced code: a NamedTuple or dataclass keeps its fields one by one."""
