@@ -22,6 +22,7 @@ from jaxlint.analysis.traced.from_host import host_val
 from jaxlint.analysis.traced.traced_fields import LAYER
 from jaxlint.analysis.traced.values import (
     ARRAY,
+    MODULE,
     BOOL,
     DICT,
     JAXARR,
@@ -400,6 +401,8 @@ class CallExpressions:
         if meth in MUTATING_METHODS and isinstance(base_expr, cst.Name):
             self.receiver = base_expr
         base = self.eval(base_expr)
+        if base.flags & MODULE and base.name:
+            return self.call_qualified(e, f"{base.name}.{meth}")  # ``xp.sum(x)`` with ``xp=jnp``
         if base.kind == STATIC and base.cls is None and base.fn is None and isinstance(base_expr, cst.Name) and fr.lookup(base_expr.value) is None:
             # A module-level object (``model = MLP(4)``) read by traced code: an instance of
             # the class it is built with, when every assignment agrees.

@@ -21,11 +21,13 @@ from jaxlint.analysis.syntax.scopes import VALUE_KINDS, dotted_name
 from jaxlint.analysis.traced.from_host import host_val
 from jaxlint.analysis.traced.values import (
     ARRAY,
+    ARRAY_MODULES,
     BOOL,
     DICT,
     FALSE,
     JAXARR,
     KNOWN_CONSTANTS,
+    MODULE,
     OPAQUE,
     PYSEQ,
     RAW,
@@ -118,6 +120,9 @@ class Expressions:
             flags = self.analyzer.outer_flags(name, owner)
             if flags:
                 return Val(STATIC, None, flags)
+        module = module_val(e, self.frame.scope)
+        if module is not None:
+            return module
         if variable and owner is not self.frame.scope:
             # Not a local bound later in this function: the outer variable's object itself.
             flags = self.analyzer.outer_flags(name, owner)
@@ -166,7 +171,8 @@ class Expressions:
                 if q in DISABLE_JIT_FLAGS:
                     return KNOWN_CONSTANTS["False"]  # jit traces only while jit is enabled
                 if q is not None:
-                    return STATIC_VAL  # a module attribute: jnp.float32, jnp.pi, lax.add
+                    # a module attribute: jnp.float32, jnp.pi, lax.add; or a module (jax.numpy)
+                    return Val(STATIC, q, MODULE) if q in ARRAY_MODULES else STATIC_VAL
         attr = e.attr.value
         if isinstance(base_expr, cst.Name):
             self.attr_hint = (base_expr, attr)
@@ -489,3 +495,12 @@ def string_conversions_only(template) -> bool:
         return False
     kinds = [m.group(1) for m in _PERCENT_CONVERSION.finditer(text)]
     return bool(kinds) and all(k in "sra%" for k in kinds) and any(k != "%" for k in kinds)
+
+
+def module_val(expr, scope) -> Optional[Val]:
+    """``jnp`` or ``np`` (an imported module the interpreter knows) as a value handed around:
+    ``stable_sum(x, xp=jnp)``, ``def f(x, xp=np)``."""
+    if not isinstance(expr, (cst.Name, cst.Attribute)):
+        return None
+    q = resolve(expr, scope)
+    return Val(STATIC, q, MODULE) if q in ARRAY_MODULES else None

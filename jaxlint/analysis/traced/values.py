@@ -48,6 +48,12 @@ NPARR = 16384  # a NumPy array: indexing it with a tracer converts the tracer wi
 # an instance under equinox's filter_jit / filter_vmap: only the fields holding arrays are
 # traced, the others are the Python values they hold (jaxlint.analysis.traced.traced_fields)
 ARRAYS_ONLY = 32768
+# a module of array functions handed over as a value (``xp=jnp``, ``def f(x, xp=np)``): the
+# value's ``name`` is the module's qualified name, and ``xp.sum(...)`` is that module's call
+MODULE = 65536
+
+# The modules whose functions the interpreter knows, which code hands around as values.
+ARRAY_MODULES = frozenset({"numpy", "jax.numpy", "jax.lax", "jax.nn", "jax.random", "jax.scipy.special", "math"})
 
 
 class Val:
@@ -115,6 +121,8 @@ def join(a: Val, b: Val) -> Val:
     cls = a.cls if a.cls is b.cls else None
     if a.kind == b.kind:
         if a.kind == STATIC:
+            if a.flags & MODULE and a.name != b.name:
+                return Val(STATIC, None, a.flags & b.flags & ~MODULE)  # ``np`` on one path, ``jnp`` on another
             return a if a.flags == b.flags and a.fn is None and a.outer == b.outer else Val(STATIC, None, a.flags & b.flags)
         return Val(a.kind, a.name or b.name, a.flags & b.flags, None, None, cls, ext=a.ext if a.ext == b.ext else None)
     hi, lo = (a, b) if a.kind > b.kind else (b, a)
@@ -127,7 +135,8 @@ def signature(v: Val, depth: int = 0) -> tuple:
     if v.items is not None and depth < 3:
         items = tuple(signature(i, depth + 1) for i in v.items)
     outer = (id(v.outer[0]), v.outer[1], id(v.outer[2])) if v.outer is not None else None
-    return (v.kind, v.flags, id(v.cls) if v.cls is not None else 0, items, v.keys, outer, v.ext)
+    module = v.name if v.flags & MODULE else None  # ``xp=np`` and ``xp=jnp`` are two signatures
+    return (v.kind, v.flags, id(v.cls) if v.cls is not None else 0, items, v.keys, outer, v.ext, module)
 
 
 def joinall(vals: Sequence[Val]) -> Val:
