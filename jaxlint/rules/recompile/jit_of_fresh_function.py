@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import libcst as cst
 
-from jaxlint.analysis.model.classes import decorator_names, is_classmethod, is_property
+from jaxlint.analysis.facts.fresh_callables import PARTIALS, built_anew, runs_in_loop
 from jaxlint.analysis.syntax.scopes import FastVisitor
 from jaxlint.analysis.model.names import resolve
 from jaxlint.fixes.hoist_jit import hoist_fix, innermost_loop
@@ -115,7 +113,7 @@ class JitInLoop(Rule):
                 continue  # a loop inside a traced function runs only while that one is traced
             api = resolve(call.func, scope) or "jax.jit"
             loops = [(start, end) for start, end in scope.loops if start <= order <= end]
-            built = _built_anew(m, fn_expr, scope)
+            built = built_anew(m, fn_expr, scope)
             if built is None and api in REWRAPPING_JITS:
                 # it wraps the function in a new one on every application: each result is a
                 # new cache, whatever the function
@@ -125,7 +123,7 @@ class JitInLoop(Rule):
             if loops:
                 if bound is not None and loops[-1][0] <= bound[1] <= loops[-1][1]:
                     # ``f = lambda v: ...`` in the loop body, then ``jax.jit(f)``
-                    built = _built_anew(m, bound[0], scope)
+                    built = built_anew(m, bound[0], scope)
                 fresh, reads = None, ()
                 if built is not None:
                     fresh, reads = built[0] + ("" if api in REWRAPPING_JITS else " created in a loop"), built[1]
@@ -151,7 +149,7 @@ class JitInLoop(Rule):
                 built = (f"function `{fn_expr.value}` defined inside {scope.func.name}()", ())
             if built is None and bound is not None:
                 # ``grad_fn = jax.value_and_grad(loss_fn)`` in the function, then ``jax.jit(grad_fn)``
-                built = _built_anew(m, bound[0], scope)
+                built = built_anew(m, bound[0], scope)
                 if built is not None:
                     fn_expr = bound[0]
             if built is None:
@@ -166,7 +164,7 @@ class JitInLoop(Rule):
                     called_in_loop = m.call_sites.names_called_in_loops()
                 runs_repeatedly = scope.func.name in called_in_loop
             else:
-                loop_call = _runs_in_loop(m, scope.func)
+                loop_call = runs_in_loop(m, scope.func)
                 runs_repeatedly = loop_call is not None
             if runs_repeatedly:
                 detail = f" (a new object on every call of {scope.func.name}(), which runs in a loop)"
@@ -197,7 +195,7 @@ class JitInLoop(Rule):
                     continue
                 m.report(self, site, subject=f"`{api}` of a function defined inside the loop", detail="")
                 continue
-            loop_call = _runs_in_loop(m, scope.func) if scope.kind == "function" and scope.func is not None else None
+            loop_call = runs_in_loop(m, scope.func) if scope.kind == "function" and scope.func is not None else None
             if loop_call is not None:
                 m.report(
                     self,
@@ -213,7 +211,7 @@ class JitInLoop(Rule):
         for app, arg, pname, scope, order in m.static_arguments:
             if not app.transform.cached or _in_traced_code(scope, m.finder):
                 continue
-            built = _built_anew(m, arg.value, scope, bound_methods=False)
+            built = built_anew(m, arg.value, scope, bound_methods=False)
             if built is None:
                 continue
             loops = [(start, end) for start, end in scope.loops if start <= order <= end]
@@ -224,7 +222,7 @@ class JitInLoop(Rule):
             else:
                 if scope.kind != "function" or scope.func is None:
                     continue
-                if _runs_in_loop(m, scope.func) is None:
+                if runs_in_loop(m, scope.func) is None:
                     continue
                 where = "on every call of " + scope.func.name + "()"
             m.report(
@@ -359,11 +357,6 @@ def _own_names(node, body_scope) -> set:
     return set()
 
 
-# Transforms whose result is a new function object on every evaluation.
-FRESH_TRANSFORMS = frozenset(
-    {"jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.hessian", "jax.vmap", "jax.checkpoint", "jax.remat"}
-)
-PARTIALS = frozenset({"functools.partial", "jax.tree_util.Partial"})
 # Jits that wrap the function they are given in a new function on every application, so that
 # even a module-level function compiles again under each new result (flax 0.12: ``nnx.jit``).
 # ``jax.jit`` and ``eqx.filter_jit`` of one function object share their cache.
@@ -377,167 +370,6 @@ def _dotted(expr):
         inner = _dotted(expr.value)
         return inner and f"{inner}.{expr.attr.value}"
     return None
-
-
-def _built_anew(m, expr, scope, bound_methods: bool = True):
-    """(what it is, the nodes it reads) when evaluating ``expr`` makes a new callable object
-    each time: a lambda, ``functools.partial(...)``, ``jax.grad(f)``, or a bound method
-    ``self.method`` (each attribute access binds a new method object)."""
-    if isinstance(expr, cst.Lambda):
-        return "lambda", (expr,)
-    if isinstance(expr, cst.Call):
-        q = resolve(expr.func, scope)
-        if q in PARTIALS and expr.args:
-            return ("`" + q.rsplit(".", 1)[-1] + "` object"), tuple(a.value for a in expr.args)
-        if q in FRESH_TRANSFORMS and expr.args:
-            return f"`{q}` result", tuple(a.value for a in expr.args)
-        return None
-    if bound_methods and isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
-        cls = _instance_class(m, expr.value.value, scope)
-        if cls is None:
-            return None
-        f = m.analyzer.classes.member(cls, expr.attr.value)
-        if f is None or isinstance(f.node, cst.Lambda) or _plain_function(f):
-            return None
-        return f"bound method `{expr.value.value}.{expr.attr.value}`", (expr.value,)
-    return None
-
-
-def _runs_in_loop(m, func) -> Optional[cst.Call]:
-    """Does ``func`` run again and again: called inside a loop of the module, or from a
-    function that does (any depth)?  The call in the loop (of ``func`` or of a function that
-    reaches it), or None.  By name for a function, as ``self.name(...)`` (from a method of its
-    class) or ``obj.name(...)`` (``obj = Cls(...)``) for a method, as ``obj(...)`` for
-    ``__call__``.  Computed once per module and function."""
-    memo = m.__dict__.setdefault("_jax401_repeated", {})
-    if "by_name" not in memo:
-        by_name = {}
-        for call, scope, order in m.index.calls:
-            fn = call.func
-            name = fn.value if isinstance(fn, cst.Name) else fn.attr.value if isinstance(fn, cst.Attribute) else None
-            if name is not None:
-                by_name.setdefault(name, []).append((call, scope, order))
-        memo["by_name"] = by_name
-    return _repeats(m, func, memo, memo["by_name"])
-
-
-def _repeats(m, func, memo, by_name) -> Optional[cst.Call]:
-    key = id(func.node)
-    if key in memo:
-        return memo[key]
-    memo[key] = None  # a cycle of calls answers "no" (until shown otherwise)
-    names = [func.name]
-    if func.name == "__call__":
-        names = None  # called as ``obj(...)``: any name
-    sites = by_name.get(func.name, ()) if names else [x for xs in by_name.values() for x in xs if isinstance(x[0].func, cst.Name)]
-    sites = [x for x in sites if _calls(m, x[0], x[1], func)]
-    # and every call that reaches it through another callable (``run = Runner().apply``,
-    # the closure a factory returns, a partial, an instance)
-    seen = {id(c) for c, _s, _o in sites}
-    orders = memo.get("orders")
-    if orders is None:
-        orders = memo["orders"] = {id(c): o for c, _s, o in m.index.calls}
-    for call, scope, _t in m.finder.call_targets.callers(func):
-        if id(call) not in seen and id(call) in orders:
-            sites.append((call, scope, orders[id(call)]))
-    if "in_comprehensions" not in memo:
-        v = _ComprehensionCalls()
-        v.walk(m.module)
-        memo["in_comprehensions"] = v.calls
-    repeated = memo["in_comprehensions"]
-    out = None
-    for call, scope, order in sites:
-        if any(a <= order <= b for a, b in scope.loops) or id(call) in repeated:
-            out = call
-            break
-        caller = scope.func if scope.kind == "function" else None
-        if caller is not None and caller is not func:
-            out = _repeats(m, caller, memo, by_name)
-            if out is not None:
-                break
-    memo[key] = out
-    return out
-
-
-def _calls(m, call, scope, func) -> bool:
-    """Is ``call`` a call of ``func``?"""
-    fn = call.func
-    if isinstance(fn, cst.Name) and not func.is_method:
-        return fn.value == func.name and scope.lookup_def(fn.value) is func
-    if isinstance(fn, cst.Name) and func.name == "__call__":
-        # ``predict(x)`` on ``predict = Predictor(...)``: its ``__call__``
-        cls = _instance_class(m, fn.value, scope)
-        return cls is not None and m.analyzer.classes.member(cls, "__call__") is func
-    if isinstance(fn, cst.Attribute) and func.is_method and fn.attr.value == func.name and isinstance(fn.value, cst.Name):
-        cls = _instance_class(m, fn.value.value, scope)
-        return cls is not None and m.analyzer.classes.member(cls, func.name) is func
-    return False
-
-
-def _plain_function(f) -> bool:
-    """staticmethod (a plain function on every access) or property (not a method object)."""
-    names = decorator_names(f.node, f.scope)
-    return "staticmethod" in names or is_property(f)
-
-
-def _instance_class(m, name: str, scope):
-    """The module class whose instance ``name`` is: ``self`` of a method, or a variable bound
-    once to ``Cls(...)``."""
-    f = scope.func if scope.kind == "function" else None
-    if f is not None and f.cls is not None and f.is_method and not is_classmethod(f):
-        positional = f.positional_params()
-        if positional and positional[0].name.value == name and len(scope.bindings.get(name, ())) == 1:
-            return f.cls
-    binds = scope.bindings.get(name, ())
-    if len(binds) == 1 and binds[0].kind == "assign" and isinstance(binds[0].value, cst.Call):
-        callee = binds[0].value.func
-        if isinstance(callee, cst.Name):
-            s = scope
-            while s is not None:
-                if callee.value in s.classes:
-                    return s.classes[callee.value]
-                if callee.value in s.bindings or callee.value in s.defs:
-                    return None
-                s = s.parent
-    return None
-
-
-class _ComprehensionCalls(FastVisitor):
-    """Ids of the calls a comprehension makes once per element: in its element (or key and
-    value), its conditions, and the iterables of its inner ``for`` clauses."""
-
-    def __init__(self):
-        self.calls = set()
-        self._depth = 0
-
-    def _parts(self, node):
-        parts = [getattr(node, n) for n in ("elt", "key", "value") if getattr(node, n, None) is not None]
-        f = node.for_in
-        first = True
-        while f is not None:
-            if not first:
-                parts.append(f.iter)
-            parts.extend(c.test for c in f.ifs)
-            first = False
-            f = f.inner_for_in
-        return parts
-
-    def _comprehension(self, node) -> bool:
-        inner = _AllCalls()
-        for part in self._parts(node):
-            inner.walk(part)
-        self.calls |= inner.calls
-        return True
-
-    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension
-
-
-class _AllCalls(FastVisitor):
-    def __init__(self):
-        self.calls = set()
-
-    def visit_Call(self, node) -> None:
-        self.calls.add(id(node))
 
 
 class _NamesRead(FastVisitor):
