@@ -9,12 +9,13 @@ that builds it runs repeatedly: inside a loop, or in a function called from one.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import List, NamedTuple, Optional
 
 import libcst as cst
 
 from jaxlint.analysis.model.classes import decorator_names, is_classmethod, is_property
 from jaxlint.analysis.model.names import resolve
+from jaxlint.analysis.model.transforms import arguments_by_parameter
 from jaxlint.analysis.syntax.scopes import FastVisitor
 
 # Transforms whose result is a new function object on every evaluation.
@@ -182,3 +183,72 @@ class _AllCalls(FastVisitor):
 
     def visit_Call(self, node) -> None:
         self.calls.add(id(node))
+
+
+# How a slot keys the cache: a static parameter; an argument of an ``eqx.filter_jit`` function
+# (everything but arrays is static there); a ``jax.tree_util.Partial`` passed for a traced
+# parameter (a pytree: its function is aux data, its arguments leaves).
+STATIC, FILTERED, TREE_PARTIAL = "static", "filtered", "tree_partial"
+
+
+class CallableSlot(NamedTuple):
+    """An argument of a call of a jitted function whose callable object is part of the cache
+    key: compared by ``hash`` and ``==``, which for a lambda or a partial object is identity."""
+
+    app: object  # the Application called
+    arg: cst.Arg
+    param: str
+    scope: object  # the Scope of the call
+    order: int  # the call's place in its scope
+    kind: str  # how the slot keys the cache: STATIC, FILTERED or TREE_PARTIAL
+
+
+def callable_slots(m) -> List[CallableSlot]:
+    """Every argument that reaches a static slot of a cached jitted function: a
+    ``static_argnums`` / ``static_argnames`` parameter; any argument of an ``eqx.filter_jit``
+    function (a callable is not an array, so it is static there); and a
+    ``jax.tree_util.Partial`` passed anywhere (a pytree whose function is static aux data)."""
+    out: List[CallableSlot] = []
+    static_ids = set()
+    for app, arg, pname, scope, order in m.static_arguments:
+        static_ids.add(id(arg))
+        if not app.transform.cached:
+            continue
+        out.append(CallableSlot(app, arg, pname, scope, order, STATIC))
+    orders = {id(c): o for c, _s, o in m.index.calls}
+    for app in m.finder.applications:
+        if not app.transform.cached:
+            continue
+        _statics, opaque = m.analyzer.static_names(app)
+        if opaque:
+            continue
+        pos = app.jit_positional()
+        for call, scope in m.analyzer.call_sites_with_scopes(app):
+            order = orders.get(id(call))
+            if order is None:
+                continue
+            for a, pname in arguments_by_parameter(app, call, pos):
+                if pname is None or id(a) in static_ids or a.star:
+                    continue
+                if app.transform.filtered:
+                    out.append(CallableSlot(app, a, pname, scope, order, FILTERED))
+                elif _tree_partial(a.value, scope):
+                    out.append(CallableSlot(app, a, pname, scope, order, TREE_PARTIAL))
+    return out
+
+
+def _tree_partial(expr, scope) -> bool:
+    return isinstance(expr, cst.Call) and resolve(expr.func, scope) == "jax.tree_util.Partial"
+
+
+def built_anew_for_slot(m, expr, scope, kind: str):
+    """What ``expr`` is when it makes a callable object that is new on every evaluation and
+    keys the cache by identity in a slot of ``kind``: a ``jax.tree_util.Partial`` is a pytree
+    outside static parameters, and only its function (static aux data) counts there."""
+    if _tree_partial(expr, scope) and kind != STATIC:
+        inner = expr.args[0].value if expr.args and expr.args[0].keyword is None else None
+        built = built_anew(m, inner, scope, bound_methods=False) if inner is not None else None
+        if built is None:
+            return None
+        return f"`Partial` of a {built[0]}", built[1]
+    return built_anew(m, expr, scope, bound_methods=False)

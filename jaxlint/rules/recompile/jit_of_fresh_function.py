@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.facts.fresh_callables import PARTIALS, built_anew, runs_in_loop
+from jaxlint.analysis.facts.fresh_callables import FILTERED, PARTIALS, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, runs_in_loop
 from jaxlint.analysis.syntax.scopes import FastVisitor
 from jaxlint.analysis.model.names import resolve
 from jaxlint.fixes.hoist_jit import hoist_fix, innermost_loop
@@ -22,9 +22,14 @@ class JitInLoop(Rule):
         method object) or a function defined in the loop, jitted (by call or ``@jax.jit``) and called
         inside a loop; the same (or a nested ``def``) jitted and called in a function that is
         itself called in a loop; a name bound to one of these there
-        (``grad_fn = jax.value_and_grad(loss_fn)``, then ``jax.jit(grad_fn)``).  Also a lambda or ``partial`` object built anew for a static parameter.  A
-        callable that reads the loop's variables is a different program in each iteration and
-        is not flagged.
+        (``grad_fn = jax.value_and_grad(loss_fn)``, then ``jax.jit(grad_fn)``).  Also a lambda or
+        ``partial`` object (directly, or bound to a name there) built anew in such a place for a
+        static slot: a static parameter, any argument of an ``eqx.filter_jit`` function (a
+        callable is not an array, so it is static there), or the function of a
+        ``jax.tree_util.Partial`` (static treedef data; its arguments are leaves); and the same
+        ``partial(...)`` or lambda written out at two calls in a row of one body, which compile
+        twice.  A callable that reads the loop's variables is a different program in each
+        iteration and is not flagged, nor are two different callables.
 
     Why is this bad?
         JAX caches compilations by function object, and static arguments by hash and
@@ -71,7 +76,28 @@ class JitInLoop(Rule):
             predict(xs, xs[i])
             jax.jit(functools.partial(loss, xs[0]))(xs[i])  # error: JAX401
             jax.jit(jax.grad(loss))(xs[0], xs[i])  # error: JAX401
+        """,
         """
+        import functools
+        import equinox as eqx
+        import jax
+        import jax.numpy as jnp
+
+        @eqx.filter_jit
+        def train_step(w, x, loss_fn):
+            return w - 0.1 * jax.grad(loss_fn)(w, x)
+
+        def loss(w, x, reg):
+            return ((w * x) ** 2).sum() + reg * (w**2).sum()
+
+        evaluate = jax.jit(lambda w, x, reduce: reduce(w * x), static_argnums=2)
+
+        w = jnp.ones(2)
+        for x in jnp.ones((3, 2)):
+            w = train_step(w, x, functools.partial(loss, reg=1e-4))  # error: JAX401
+        first = evaluate(w, w, functools.partial(jnp.mean, axis=0))
+        second = evaluate(w, w, functools.partial(jnp.mean, axis=0))  # error: JAX401
+        """,
     ]
     good = [
         """
@@ -97,7 +123,29 @@ class JitInLoop(Rule):
         fns = []
         for n in range(3):
             fns.append(jax.jit(lambda v, n=n: v * n))
+        """,
         """
+        import functools
+        import equinox as eqx
+        import jax
+        import jax.numpy as jnp
+
+        @eqx.filter_jit
+        def train_step(w, x, loss_fn):
+            return w - 0.1 * jax.grad(loss_fn)(w, x)
+
+        def loss(w, x, reg):
+            return ((w * x) ** 2).sum() + reg * (w**2).sum()
+
+        evaluate = jax.jit(lambda w, x, reduce: reduce(w * x), static_argnums=2)
+
+        w = jnp.ones(2)
+        loss_fn = functools.partial(loss, reg=1e-4)
+        for x in jnp.ones((3, 2)):
+            w = train_step(w, x, loss_fn)
+        per_feature = evaluate(w, w, functools.partial(jnp.mean, axis=0))
+        overall = evaluate(w, w, functools.partial(jnp.mean, axis=None))
+        """,
     ]
 
     def check_module(self, m):
@@ -206,31 +254,73 @@ class JitInLoop(Rule):
                 )
 
     def _check_static_callables(self, m):
-        """A lambda or partial object passed for a static parameter: hashed by identity, so a
-        new one is a new cache key."""
-        for app, arg, pname, scope, order in m.static_arguments:
-            if not app.transform.cached or _in_traced_code(scope, m.finder):
+        """A lambda or partial object passed for a static slot (a static parameter, an
+        argument of an ``eqx.filter_jit`` function, the function of a ``jax.tree_util.Partial``):
+        hashed by identity, so a new one is a new cache key.  Built in a loop, or in a function
+        that runs in one, it compiles on every call; two equal ones built at two calls in a row
+        compile twice."""
+        once = []  # built where the call is made, by code that runs once: compared below
+        for slot in callable_slots(m):
+            scope, order = slot.scope, slot.order
+            if _in_traced_code(scope, m.finder):
                 continue
-            built = built_anew(m, arg.value, scope, bound_methods=False)
+            expr, built_at = slot.arg.value, order
+            built = built_anew_for_slot(m, expr, scope, slot.kind)
             if built is None:
-                continue
+                # ``loss_fn = partial(loss, w=1)``, then ``step(x, loss_fn)``
+                bound = _local_value(expr, scope)
+                if bound is None:
+                    continue
+                expr, built_at = bound
+                built = built_anew_for_slot(m, expr, scope, slot.kind)
+                if built is None:
+                    continue
             loops = [(start, end) for start, end in scope.loops if start <= order <= end]
             if loops:
+                if not loops[-1][0] <= built_at <= loops[-1][1]:
+                    continue  # built once before the loop: one object, passed again and again
                 if _reads_loop_variables(built[1], scope, loops[-1]):
                     continue
                 where = "in every iteration"
-            else:
-                if scope.kind != "function" or scope.func is None:
-                    continue
-                if runs_in_loop(m, scope.func) is None:
-                    continue
+            elif scope.kind == "function" and scope.func is not None and runs_in_loop(m, scope.func) is not None:
                 where = "on every call of " + scope.func.name + "()"
+            else:
+                if expr is slot.arg.value:
+                    once.append((slot, built))
+                continue
             m.report(
                 self,
-                arg.value,
-                subject=f"{app.func.name}()",
-                detail=f": its static parameter `{pname}` gets a new {built[0]} {where}, and JAX compares static callables by identity",
+                slot.arg.value,
+                subject=f"{slot.app.func.name}()",
+                detail=f": its {_slot_phrase(slot)} gets a new {built[0]} {where}, and JAX compares static callables by identity",
             )
+        self._check_equal_callables(m, once)
+
+    def _check_equal_callables(self, m, once):
+        """Two calls in a row in one scope, each with its own ``partial(loss, w=1)`` (the same
+        text, reading the same variables): equal in meaning, distinct objects, two
+        compilations."""
+        groups = {}
+        for slot, built in once:
+            if _top_statement(m, slot.scope, slot.arg) is None:
+                continue  # under an if, a with or a try: whether both calls run is not known
+            text = "".join(m.module.code_for_node(slot.arg.value).split())
+            groups.setdefault((id(slot.app), slot.param, id(slot.scope), text), []).append((slot, built))
+        for members in groups.values():
+            members.sort(key=lambda sb: sb[0].order)
+            first = members[0][0]
+            for slot, built in members[1:]:
+                if _rebound_between(built[1], slot.scope, first.order, slot.order):
+                    continue  # the same text reads other values
+                line = m.positions.get(first.arg.value)
+                at = f" at line {line.start.line}" if line is not None else ""
+                m.report(
+                    self,
+                    slot.arg.value,
+                    subject=f"{slot.app.func.name}()",
+                    detail=f": its {_slot_phrase(slot)} gets a second {built[0]}, equal to the one passed{at} but a distinct object, and JAX compares static callables by identity",
+                    related=[(first.arg.value, f"the first {built[0]}, compiled for here")],
+                )
 
     @staticmethod
     def _hoist(m, call, scope, fn_expr):
@@ -264,6 +354,38 @@ class JitInLoop(Rule):
             if b.kind == "def" and b.order is not None:
                 return b.order
         return -1
+
+
+def _slot_phrase(slot) -> str:
+    if slot.kind == FILTERED:
+        return f"parameter `{slot.param}` (static under eqx.filter_jit: a callable is not an array)"
+    if slot.kind == TREE_PARTIAL:
+        return f"parameter `{slot.param}`, a `jax.tree_util.Partial` whose function is static treedef data,"
+    return f"static parameter `{slot.param}`"
+
+
+def _top_statement(m, scope, node):
+    """The simple statement directly in the body of ``scope`` (the module's or a function's)
+    that holds ``node``; None when ``node`` is inside a compound statement."""
+    body = m.module.body if scope.kind == "module" else scope.node.body.body if isinstance(scope.node, cst.FunctionDef) else ()
+    at = m.positions.get(node)
+    if at is None:
+        return None
+    for st in body:
+        r = m.positions.get(st)
+        if r is not None and (r.start.line, r.start.column) <= (at.start.line, at.start.column) and (at.end.line, at.end.column) <= (r.end.line, r.end.column):
+            return st if isinstance(st, cst.SimpleStatementLine) else None
+    return None
+
+
+def _rebound_between(nodes, scope, first: int, last: int) -> bool:
+    """Do the nodes read a variable of ``scope`` bound between the orders ``first`` and ``last``?"""
+    read = set()
+    for node in nodes:
+        names = _NamesRead()
+        names.walk(node)
+        read |= names.names
+    return any(b.order is not None and first < b.order <= last for n in read for b in scope.bindings.get(n, ()))
 
 
 def _local_value(expr, scope):
