@@ -209,9 +209,9 @@ def callable_slots(m) -> List[CallableSlot]:
     function (a callable is not an array, so it is static there); and a
     ``jax.tree_util.Partial`` passed anywhere (a pytree whose function is static aux data)."""
     out: List[CallableSlot] = []
-    static_ids = set()
+    seen_args = set()
     for app, arg, pname, scope, order in m.static_arguments:
-        static_ids.add(id(arg))
+        seen_args.add(id(arg))
         if not app.transform.cached:
             continue
         out.append(CallableSlot(app, arg, pname, scope, order, STATIC))
@@ -228,8 +228,9 @@ def callable_slots(m) -> List[CallableSlot]:
             if order is None:
                 continue
             for a, pname in arguments_by_parameter(app, call, pos):
-                if pname is None or id(a) in static_ids or a.star:
+                if pname is None or id(a) in seen_args or a.star:
                     continue
+                seen_args.add(id(a))  # one slot per argument, however many applications reach it
                 if app.transform.filtered:
                     out.append(CallableSlot(app, a, pname, scope, order, FILTERED))
                 elif _tree_partial(a.value, scope):

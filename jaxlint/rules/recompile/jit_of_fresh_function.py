@@ -297,15 +297,17 @@ class JitInLoop(Rule):
         self._check_equal_callables(m, once)
 
     def _check_equal_callables(self, m, once):
-        """Two calls in a row in one scope, each with its own ``partial(loss, w=1)`` (the same
+        """Two calls in a row in one block, each with its own ``partial(loss, w=1)`` (the same
         text, reading the same variables): equal in meaning, distinct objects, two
         compilations."""
         groups = {}
         for slot, built in once:
-            if _top_statement(m, slot.scope, slot.arg) is None:
-                continue  # under an if, a with or a try: whether both calls run is not known
+            block = _block_of(m, slot.scope, slot.arg)
+            if block is None:
+                continue
+            # in two blocks (an ``if`` and its ``else``), whether both calls run is not known
             text = "".join(m.module.code_for_node(slot.arg.value).split())
-            groups.setdefault((id(slot.app), slot.param, id(slot.scope), text), []).append((slot, built))
+            groups.setdefault((id(slot.app), slot.param, id(block[0]), text), []).append((slot, built))
         for members in groups.values():
             members.sort(key=lambda sb: sb[0].order)
             first = members[0][0]
@@ -364,18 +366,40 @@ def _slot_phrase(slot) -> str:
     return f"static parameter `{slot.param}`"
 
 
-def _top_statement(m, scope, node):
-    """The simple statement directly in the body of ``scope`` (the module's or a function's)
-    that holds ``node``; None when ``node`` is inside a compound statement."""
+def _block_of(m, scope, node):
+    """The statement list (of the scope's body, or of a block nested in it: ``if``, ``with``,
+    ``try``) that holds ``node`` in one of its simple statements, which run one after the
+    other; None for a node in a nested def or class."""
     body = m.module.body if scope.kind == "module" else scope.node.body.body if isinstance(scope.node, cst.FunctionDef) else ()
     at = m.positions.get(node)
-    if at is None:
-        return None
-    for st in body:
-        r = m.positions.get(st)
-        if r is not None and (r.start.line, r.start.column) <= (at.start.line, at.start.column) and (at.end.line, at.end.column) <= (r.end.line, r.end.column):
-            return st if isinstance(st, cst.SimpleStatementLine) else None
+    while at is not None:
+        st = next((st for st in body if _contains(m.positions.get(st), at)), None)
+        if st is None or isinstance(st, (cst.FunctionDef, cst.ClassDef)):
+            return None
+        if isinstance(st, cst.SimpleStatementLine):
+            return body
+        inner = [b for b in _blocks(st) if any(_contains(m.positions.get(x), at) for x in b)]
+        if not inner:
+            return None
+        body = inner[0]
     return None
+
+
+def _blocks(st):
+    """The statement lists a compound statement holds."""
+    out = []
+    for part in [st] + list(getattr(st, "handlers", ())) + [getattr(st, "orelse", None), getattr(st, "finalbody", None)]:
+        if isinstance(part, cst.If) and part is not st:
+            out.append([part])  # elif
+            continue
+        block = getattr(part, "body", None)
+        if isinstance(block, cst.IndentedBlock):
+            out.append(list(block.body))
+    return out
+
+
+def _contains(outer, inner) -> bool:
+    return outer is not None and (outer.start.line, outer.start.column) <= (inner.start.line, inner.start.column) and (inner.end.line, inner.end.column) <= (outer.end.line, outer.end.column)
 
 
 def _rebound_between(nodes, scope, first: int, last: int) -> bool:
