@@ -14,7 +14,8 @@ The finding needs three facts, each computed, never assumed:
   argument of a construction) reads nothing but module-level names and literals (a callable
   made from the constructor's arguments may differ between instances on purpose);
 * a construction of the class runs repeatedly: inside a loop, in a function called in a loop,
-  or in a factory function that returns it and is called in such a place;
+  or in a factory function that returns it and is called in such a place; and not under an
+  ``if`` there (a schedule rebuilt every hundred steps compiles every hundred steps);
 * the instance it makes is passed to a call of a jitted function there (in the same loop, or
   later in the same function body).
 """
@@ -31,6 +32,7 @@ from jaxlint.analysis.facts.static_metadata import argument_for, class_of_call, 
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import arguments_by_parameter
 from jaxlint.analysis.syntax.scopes import ClassInfo, FastVisitor, Scope
+from jaxlint.analysis.syntax.statement_paths import conditional, scope_body, statement_path
 
 # Wrappers whose result is a new object with identity equality on every application.
 # (``eqx.filter_jit`` returns a Module that compares by its fields: two of one function are equal.)
@@ -143,6 +145,9 @@ def _rebuilt_for_jit(m, call: cst.Call, scope: Scope, depth: int):
     order = _order_of(m, call)
     if order is None:
         return None
+    path = statement_path(scope_body(m.module, scope), call, m.positions)
+    if path is None or conditional(path):
+        return None  # built only now and then (``if step % 100 == 0:``): not shown per call
     names = {n for n, binds in scope.bindings.items() if any(b.value is call for b in binds)}
     loops = [lp for lp in scope.loops if lp[0] <= order <= lp[1]]
     if loops:

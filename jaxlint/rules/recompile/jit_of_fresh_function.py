@@ -6,6 +6,7 @@ import libcst as cst
 
 from jaxlint.analysis.facts.fresh_callables import FILTERED, PARTIALS, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, runs_in_loop
 from jaxlint.analysis.syntax.scopes import FastVisitor
+from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
 from jaxlint.analysis.model.names import resolve
 from jaxlint.fixes.hoist_jit import hoist_fix, innermost_loop
 
@@ -302,12 +303,12 @@ class JitInLoop(Rule):
         compilations."""
         groups = {}
         for slot, built in once:
-            block = _block_of(m, slot.scope, slot.arg)
-            if block is None:
+            path = statement_path(scope_body(m.module, slot.scope), slot.arg, m.positions)
+            if path is None:
                 continue
             # in two blocks (an ``if`` and its ``else``), whether both calls run is not known
             text = "".join(m.module.code_for_node(slot.arg.value).split())
-            groups.setdefault((id(slot.app), slot.param, id(block[0]), text), []).append((slot, built))
+            groups.setdefault((id(slot.app), slot.param, id(slot.scope), block_key(path), text), []).append((slot, built))
         for members in groups.values():
             members.sort(key=lambda sb: sb[0].order)
             first = members[0][0]
@@ -329,7 +330,7 @@ class JitInLoop(Rule):
         """The unsafe fix: a lambda that reads none of the loop's variables, jitted before the loop."""
         if not isinstance(fn_expr, cst.Lambda):
             return None
-        body = m.module.body if scope.kind == "module" else scope.node.body.body if isinstance(scope.node, cst.FunctionDef) else ()
+        body = scope_body(m.module, scope)
         loop = innermost_loop(body, call)
         if loop is None:
             return None
@@ -364,42 +365,6 @@ def _slot_phrase(slot) -> str:
     if slot.kind == TREE_PARTIAL:
         return f"parameter `{slot.param}`, a `jax.tree_util.Partial` whose function is static treedef data,"
     return f"static parameter `{slot.param}`"
-
-
-def _block_of(m, scope, node):
-    """The statement list (of the scope's body, or of a block nested in it: ``if``, ``with``,
-    ``try``) that holds ``node`` in one of its simple statements, which run one after the
-    other; None for a node in a nested def or class."""
-    body = m.module.body if scope.kind == "module" else scope.node.body.body if isinstance(scope.node, cst.FunctionDef) else ()
-    at = m.positions.get(node)
-    while at is not None:
-        st = next((st for st in body if _contains(m.positions.get(st), at)), None)
-        if st is None or isinstance(st, (cst.FunctionDef, cst.ClassDef)):
-            return None
-        if isinstance(st, cst.SimpleStatementLine):
-            return body
-        inner = [b for b in _blocks(st) if any(_contains(m.positions.get(x), at) for x in b)]
-        if not inner:
-            return None
-        body = inner[0]
-    return None
-
-
-def _blocks(st):
-    """The statement lists a compound statement holds."""
-    out = []
-    for part in [st] + list(getattr(st, "handlers", ())) + [getattr(st, "orelse", None), getattr(st, "finalbody", None)]:
-        if isinstance(part, cst.If) and part is not st:
-            out.append([part])  # elif
-            continue
-        block = getattr(part, "body", None)
-        if isinstance(block, cst.IndentedBlock):
-            out.append(list(block.body))
-    return out
-
-
-def _contains(outer, inner) -> bool:
-    return outer is not None and (outer.start.line, outer.start.column) <= (inner.start.line, inner.start.column) and (inner.end.line, inner.end.column) <= (outer.end.line, outer.end.column)
 
 
 def _rebound_between(nodes, scope, first: int, last: int) -> bool:
