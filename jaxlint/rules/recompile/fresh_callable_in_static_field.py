@@ -21,7 +21,8 @@ class FreshCallableInStaticField(Rule):
         passed to a jitted function.  The finding is at the store; the construction that runs
         repeatedly and the jitted call come with it.  A module-level function (or any object
         bound once) in the field, an instance built once and reused, instances updated with
-        ``eqx.tree_at`` / ``.replace`` (which keep the field's object), and callables made from
+        ``eqx.tree_at`` / ``.replace`` (which keep the field's object), instances rebuilt only
+        under an ``if`` (every hundred steps: as often as asked), and callables made from
         the constructor's arguments (which may differ between instances on purpose) are not
         flagged.
 
