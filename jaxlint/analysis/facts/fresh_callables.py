@@ -5,7 +5,8 @@ JAX keys its compilation cache on the function object it jits, and the cache of 
 argument (or of static pytree metadata) on its ``hash`` and ``==``; a lambda, a
 ``functools.partial``, a ``jax.grad`` result or a bound method compares by identity, so a new
 one is a new cache entry.  Whether that costs a compilation per call depends on whether the code
-that builds it runs repeatedly: inside a loop, or in a function called from one."""
+that builds it runs repeatedly: inside a loop, or in a function called from one.  The slots of
+a jitted call where a callable is compared that way are listed here too (``callable_slots``)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ import libcst as cst
 
 from jaxlint.analysis.model.classes import decorator_names, is_classmethod, is_property
 from jaxlint.analysis.model.names import resolve
-from jaxlint.analysis.model.transforms import arguments_by_parameter
-from jaxlint.analysis.syntax.scopes import FastVisitor
+from jaxlint.analysis.model.transforms import Application, arguments_by_parameter
+from jaxlint.analysis.syntax.scopes import FastVisitor, Scope
 
 # Transforms whose result is a new function object on every evaluation.
 FRESH_TRANSFORMS = frozenset(
@@ -195,10 +196,10 @@ class CallableSlot(NamedTuple):
     """An argument of a call of a jitted function whose callable object is part of the cache
     key: compared by ``hash`` and ``==``, which for a lambda or a partial object is identity."""
 
-    app: object  # the Application called
+    app: Application  # the jitted function called
     arg: cst.Arg
     param: str
-    scope: object  # the Scope of the call
+    scope: Scope  # where the call is made
     order: int  # the call's place in its scope
     kind: str  # how the slot keys the cache: STATIC, FILTERED or TREE_PARTIAL
 
