@@ -87,7 +87,25 @@ NOT_REBUILT = {
 # Findings whose traced callable the dynamic mode cannot call with built arguments yet:
 # `jax.jit(model.apply)` of a linen module (its variables come ahead of `__call__`'s
 # parameters) and an `eqx.filter_vmap(in_axes=...)` function: unverified, never refuted.
-NOT_CALLED = {("linen_apply.py", 76, "JAX303"), ("linen_apply.py", 86, "JAX101"), ("filtered_arguments.py", 130, "JAX101")}
+# Nor the arguments of an Equinox module's method that builds a partial for an eqx.filter_jit
+# step on every call (Trainer.step, run by the loop of fit_with_trainer).
+NOT_CALLED = {
+    ("linen_apply.py", 76, "JAX303"),
+    ("linen_apply.py", 86, "JAX101"),
+    ("filtered_arguments.py", 130, "JAX101"),
+    ("equal_static_callables.py", 68, "JAX401"),
+}
+# Findings whose compilations happen at another line than the flagged one, which the checks
+# watch: a new callable stored in a static field (JAX404) compiles where the rebuilt instance
+# reaches the jitted call; the second of two equal callables (JAX401) compiles once at its own
+# line, which is the point.  Unverified, never refuted; the oracle counts their compilations.
+COMPILED_ELSEWHERE = {
+    ("fresh_static_callables.py", 32, "JAX404"),
+    ("fresh_static_callables.py", 132, "JAX404"),
+    ("fresh_static_callables.py", 187, "JAX404"),
+    ("equal_static_callables.py", 112, "JAX401"),
+    ("equal_static_callables.py", 124, "JAX401"),
+}
 
 
 def test_every_fixture_finding_is_confirmed():
@@ -100,7 +118,7 @@ def test_every_fixture_finding_is_confirmed():
     not_confirmed = {k: v for k, v in got.items() if v[0] != "confirmed" and k[2] not in NO_DYNAMIC_CHECK}
     assert {k: v[0] for k, v in not_confirmed.items() if k in NOT_CALLED} == dict.fromkeys(NOT_CALLED, "unverified")
     not_confirmed = {k: v for k, v in not_confirmed.items() if k not in NOT_CALLED}
-    assert set(not_confirmed) == NOT_REBUILT
+    assert set(not_confirmed) == NOT_REBUILT | COMPILED_ELSEWHERE
     assert {v[0] for v in not_confirmed.values()} == {"unverified"}
     # every code of the fixtures has a dynamic check, including the recompilation,
     # static-metadata, stale-object and silent-wrong-result ones

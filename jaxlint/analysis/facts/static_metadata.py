@@ -45,7 +45,7 @@ class ArrayInMetadata(NamedTuple):
 
 def arrays_in_metadata(index: ModuleIndex, classes: ClassModel) -> List[ArrayInMetadata]:
     out: List[ArrayInMetadata] = []
-    constructions = _constructions(index)
+    constructions = constructions_by_name(index)
     for cls in index.classes:
         fields = classes.metadata_declarations(cls)
         if not fields:
@@ -61,9 +61,9 @@ def arrays_in_metadata(index: ModuleIndex, classes: ClassModel) -> List[ArrayInM
                 out.append(ArrayInMetadata(cls, name, value, "assignment"))
                 continue
             for call, scope in constructions.get(cls.name, ()):
-                if _class_of_call(call, scope) is not cls:
+                if class_of_call(call, scope) is not cls:
                     continue
-                arg = _argument_for(classes, cls, init, call, name)
+                arg = argument_for(classes, cls, init, call, name)
                 if arg is not None and is_shaped_array(arg, scope):
                     out.append(ArrayInMetadata(cls, name, arg, "construction"))
                     break
@@ -85,7 +85,7 @@ def _annotated_array(classes: ClassModel, cls: ClassInfo, name: str, decl, init:
         return None  # annotated otherwise: the annotation decides
     # An attribute set in __init__ from a parameter annotated as an array.
     if init is not None and init.body_scope is not None:
-        for target, value in _self_assignments(init):
+        for target, value in self_assignments(init):
             if target == name and isinstance(value, cst.Name):
                 p = _param(init, value.value)
                 if p is not None and p.annotation is not None and is_array_annotation(p.annotation, init.scope):
@@ -98,13 +98,13 @@ def _assigned_array(classes: ClassModel, cls: ClassInfo, name: str) -> Optional[
         f = classes.member(cls, method)
         if f is None or f.body_scope is None:
             continue
-        for target, value in _self_assignments(f):
+        for target, value in self_assignments(f):
             if target == name and not isinstance(value, cst.Name) and is_shaped_array(value, f.body_scope):
                 return value
     return None
 
 
-def _self_assignments(f: FuncInfo):
+def self_assignments(f: FuncInfo):
     """``self.attr = value`` statements at the top level of a method's body."""
     params = f.positional_params()
     if not params:
@@ -140,7 +140,7 @@ def _param(f: FuncInfo, name: str) -> Optional[cst.Param]:
     return None
 
 
-def _constructions(index: ModuleIndex) -> Dict[str, List[tuple]]:
+def constructions_by_name(index: ModuleIndex) -> Dict[str, List[tuple]]:
     out: Dict[str, List[tuple]] = {}
     for call, scope, _order in index.calls:
         if isinstance(call.func, cst.Name):
@@ -148,12 +148,12 @@ def _constructions(index: ModuleIndex) -> Dict[str, List[tuple]]:
     return out
 
 
-def _class_of_call(call: cst.Call, scope: Scope) -> Optional[ClassInfo]:
+def class_of_call(call: cst.Call, scope: Scope) -> Optional[ClassInfo]:
     owner = scope.lookup_scope(call.func.value)
     return owner.classes.get(call.func.value) if owner is not None else None
 
 
-def _argument_for(classes: ClassModel, cls: ClassInfo, init: Optional[FuncInfo], call: cst.Call, field: str):
+def argument_for(classes: ClassModel, cls: ClassInfo, init: Optional[FuncInfo], call: cst.Call, field: str):
     """The argument of ``Cls(...)`` that becomes ``field``, when it can be told."""
     if any(a.star for a in call.args):
         return None
@@ -163,7 +163,7 @@ def _argument_for(classes: ClassModel, cls: ClassInfo, init: Optional[FuncInfo],
             return _bind(call, names, field)
         return None
     params = [p.name.value for p in init.positional_params()][1:]
-    sources = [value.value for target, value in _self_assignments(init) if target == field and isinstance(value, cst.Name)]
+    sources = [value.value for target, value in self_assignments(init) if target == field and isinstance(value, cst.Name)]
     for src in sources:
         arg = _bind(call, params, src)
         if arg is not None:

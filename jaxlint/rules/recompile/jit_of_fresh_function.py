@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import libcst as cst
 
-from jaxlint.analysis.model.classes import decorator_names, is_classmethod, is_property
+from jaxlint.analysis.facts.fresh_callables import FILTERED, PARTIALS, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, runs_in_loop
 from jaxlint.analysis.syntax.scopes import FastVisitor
+from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
 from jaxlint.analysis.model.names import resolve
 from jaxlint.fixes.hoist_jit import hoist_fix, innermost_loop
 
@@ -24,9 +23,14 @@ class JitInLoop(Rule):
         method object) or a function defined in the loop, jitted (by call or ``@jax.jit``) and called
         inside a loop; the same (or a nested ``def``) jitted and called in a function that is
         itself called in a loop; a name bound to one of these there
-        (``grad_fn = jax.value_and_grad(loss_fn)``, then ``jax.jit(grad_fn)``).  Also a lambda or ``partial`` object built anew for a static parameter.  A
-        callable that reads the loop's variables is a different program in each iteration and
-        is not flagged.
+        (``grad_fn = jax.value_and_grad(loss_fn)``, then ``jax.jit(grad_fn)``).  Also a lambda or
+        ``partial`` object (directly, or bound to a name there) built anew in such a place for a
+        static slot: a static parameter, any argument of an ``eqx.filter_jit`` function (a
+        callable is not an array, so it is static there), or the function of a
+        ``jax.tree_util.Partial`` (static treedef data; its arguments are leaves); and the same
+        ``partial(...)`` or lambda written out at two calls in a row of one body, which compile
+        twice.  A callable that reads the loop's variables is a different program in each
+        iteration and is not flagged, nor are two different callables.
 
     Why is this bad?
         JAX caches compilations by function object, and static arguments by hash and
@@ -73,7 +77,28 @@ class JitInLoop(Rule):
             predict(xs, xs[i])
             jax.jit(functools.partial(loss, xs[0]))(xs[i])  # error: JAX401
             jax.jit(jax.grad(loss))(xs[0], xs[i])  # error: JAX401
+        """,
         """
+        import functools
+        import equinox as eqx
+        import jax
+        import jax.numpy as jnp
+
+        @eqx.filter_jit
+        def train_step(w, x, loss_fn):
+            return w - 0.1 * jax.grad(loss_fn)(w, x)
+
+        def loss(w, x, reg):
+            return ((w * x) ** 2).sum() + reg * (w**2).sum()
+
+        evaluate = jax.jit(lambda w, x, reduce: reduce(w * x), static_argnums=2)
+
+        w = jnp.ones(2)
+        for x in jnp.ones((3, 2)):
+            w = train_step(w, x, functools.partial(loss, reg=1e-4))  # error: JAX401
+        first = evaluate(w, w, functools.partial(jnp.mean, axis=0))
+        second = evaluate(w, w, functools.partial(jnp.mean, axis=0))  # error: JAX401
+        """,
     ]
     good = [
         """
@@ -99,7 +124,29 @@ class JitInLoop(Rule):
         fns = []
         for n in range(3):
             fns.append(jax.jit(lambda v, n=n: v * n))
+        """,
         """
+        import functools
+        import equinox as eqx
+        import jax
+        import jax.numpy as jnp
+
+        @eqx.filter_jit
+        def train_step(w, x, loss_fn):
+            return w - 0.1 * jax.grad(loss_fn)(w, x)
+
+        def loss(w, x, reg):
+            return ((w * x) ** 2).sum() + reg * (w**2).sum()
+
+        evaluate = jax.jit(lambda w, x, reduce: reduce(w * x), static_argnums=2)
+
+        w = jnp.ones(2)
+        loss_fn = functools.partial(loss, reg=1e-4)
+        for x in jnp.ones((3, 2)):
+            w = train_step(w, x, loss_fn)
+        per_feature = evaluate(w, w, functools.partial(jnp.mean, axis=0))
+        overall = evaluate(w, w, functools.partial(jnp.mean, axis=None))
+        """,
     ]
 
     def check_module(self, m):
@@ -115,7 +162,7 @@ class JitInLoop(Rule):
                 continue  # a loop inside a traced function runs only while that one is traced
             api = resolve(call.func, scope) or "jax.jit"
             loops = [(start, end) for start, end in scope.loops if start <= order <= end]
-            built = _built_anew(m, fn_expr, scope)
+            built = built_anew(m, fn_expr, scope)
             if built is None and api in REWRAPPING_JITS:
                 # it wraps the function in a new one on every application: each result is a
                 # new cache, whatever the function
@@ -125,7 +172,7 @@ class JitInLoop(Rule):
             if loops:
                 if bound is not None and loops[-1][0] <= bound[1] <= loops[-1][1]:
                     # ``f = lambda v: ...`` in the loop body, then ``jax.jit(f)``
-                    built = _built_anew(m, bound[0], scope)
+                    built = built_anew(m, bound[0], scope)
                 fresh, reads = None, ()
                 if built is not None:
                     fresh, reads = built[0] + ("" if api in REWRAPPING_JITS else " created in a loop"), built[1]
@@ -151,7 +198,7 @@ class JitInLoop(Rule):
                 built = (f"function `{fn_expr.value}` defined inside {scope.func.name}()", ())
             if built is None and bound is not None:
                 # ``grad_fn = jax.value_and_grad(loss_fn)`` in the function, then ``jax.jit(grad_fn)``
-                built = _built_anew(m, bound[0], scope)
+                built = built_anew(m, bound[0], scope)
                 if built is not None:
                     fn_expr = bound[0]
             if built is None:
@@ -166,7 +213,7 @@ class JitInLoop(Rule):
                     called_in_loop = m.call_sites.names_called_in_loops()
                 runs_repeatedly = scope.func.name in called_in_loop
             else:
-                loop_call = _runs_in_loop(m, scope.func)
+                loop_call = runs_in_loop(m, scope.func)
                 runs_repeatedly = loop_call is not None
             if runs_repeatedly:
                 detail = f" (a new object on every call of {scope.func.name}(), which runs in a loop)"
@@ -197,7 +244,7 @@ class JitInLoop(Rule):
                     continue
                 m.report(self, site, subject=f"`{api}` of a function defined inside the loop", detail="")
                 continue
-            loop_call = _runs_in_loop(m, scope.func) if scope.kind == "function" and scope.func is not None else None
+            loop_call = runs_in_loop(m, scope.func) if scope.kind == "function" and scope.func is not None else None
             if loop_call is not None:
                 m.report(
                     self,
@@ -208,38 +255,82 @@ class JitInLoop(Rule):
                 )
 
     def _check_static_callables(self, m):
-        """A lambda or partial object passed for a static parameter: hashed by identity, so a
-        new one is a new cache key."""
-        for app, arg, pname, scope, order in m.static_arguments:
-            if not app.transform.cached or _in_traced_code(scope, m.finder):
+        """A lambda or partial object passed for a static slot (a static parameter, an
+        argument of an ``eqx.filter_jit`` function, the function of a ``jax.tree_util.Partial``):
+        hashed by identity, so a new one is a new cache key.  Built in a loop, or in a function
+        that runs in one, it compiles on every call; two equal ones built at two calls in a row
+        compile twice."""
+        once = []  # built where the call is made, by code that runs once: compared below
+        for slot in callable_slots(m):
+            scope, order = slot.scope, slot.order
+            if _in_traced_code(scope, m.finder):
                 continue
-            built = _built_anew(m, arg.value, scope, bound_methods=False)
+            expr, built_at = slot.arg.value, order
+            built = built_anew_for_slot(m, expr, scope, slot.kind)
             if built is None:
-                continue
+                # ``loss_fn = partial(loss, w=1)``, then ``step(x, loss_fn)``
+                bound = _local_value(expr, scope)
+                if bound is None:
+                    continue
+                expr, built_at = bound
+                built = built_anew_for_slot(m, expr, scope, slot.kind)
+                if built is None:
+                    continue
             loops = [(start, end) for start, end in scope.loops if start <= order <= end]
             if loops:
+                if not loops[-1][0] <= built_at <= loops[-1][1]:
+                    continue  # built once before the loop: one object, passed again and again
                 if _reads_loop_variables(built[1], scope, loops[-1]):
                     continue
                 where = "in every iteration"
-            else:
-                if scope.kind != "function" or scope.func is None:
-                    continue
-                if _runs_in_loop(m, scope.func) is None:
-                    continue
+            elif scope.kind == "function" and scope.func is not None and runs_in_loop(m, scope.func) is not None:
                 where = "on every call of " + scope.func.name + "()"
+            else:
+                if expr is slot.arg.value:
+                    once.append((slot, built))
+                continue
             m.report(
                 self,
-                arg.value,
-                subject=f"{app.func.name}()",
-                detail=f": its static parameter `{pname}` gets a new {built[0]} {where}, and JAX compares static callables by identity",
+                slot.arg.value,
+                subject=f"{slot.app.func.name}()",
+                detail=f": its {_slot_phrase(slot)} gets a new {built[0]} {where}, and JAX compares static callables by identity",
             )
+        self._check_equal_callables(m, once)
+
+    def _check_equal_callables(self, m, once):
+        """Two calls in a row in one block, each with its own ``partial(loss, w=1)`` (the same
+        text, reading the same variables): equal in meaning, distinct objects, two
+        compilations."""
+        groups = {}
+        for slot, built in once:
+            path = statement_path(scope_body(m.module, slot.scope), slot.arg, m.positions)
+            if path is None:
+                continue
+            # in two blocks (an ``if`` and its ``else``), whether both calls run is not known
+            text = "".join(m.module.code_for_node(slot.arg.value).split())
+            groups.setdefault((id(slot.app), slot.param, id(slot.scope), block_key(path), text), []).append((slot, built))
+        for members in groups.values():
+            members.sort(key=lambda sb: sb[0].order)
+            first = members[0][0]
+            for slot, built in members[1:]:
+                if _rebound_between(built[1], slot.scope, first.order, slot.order):
+                    continue  # the same text reads other values
+                line = m.positions.get(first.arg.value)
+                at = f" at line {line.start.line}" if line is not None else ""
+                m.report(
+                    self,
+                    slot.arg.value,
+                    subject=f"{slot.app.func.name}()",
+                    detail=f": its {_slot_phrase(slot)} gets a second {built[0]}, equal to the one passed{at} but a distinct object, and JAX compares static callables by identity",
+                    related=[(first.arg.value, f"the first {built[0]}, compiled for here")],
+                )
 
     @staticmethod
     def _hoist(m, call, scope, fn_expr):
         """The unsafe fix: a lambda that reads none of the loop's variables, jitted before the loop."""
         if not isinstance(fn_expr, cst.Lambda):
             return None
-        body = m.module.body if scope.kind == "module" else scope.node.body.body if isinstance(scope.node, cst.FunctionDef) else ()
+        body = scope_body(m.module, scope)
         loop = innermost_loop(body, call)
         if loop is None:
             return None
@@ -266,6 +357,24 @@ class JitInLoop(Rule):
             if b.kind == "def" and b.order is not None:
                 return b.order
         return -1
+
+
+def _slot_phrase(slot) -> str:
+    if slot.kind == FILTERED:
+        return f"parameter `{slot.param}` (static under eqx.filter_jit: a callable is not an array)"
+    if slot.kind == TREE_PARTIAL:
+        return f"parameter `{slot.param}`, a `jax.tree_util.Partial` whose function is static treedef data,"
+    return f"static parameter `{slot.param}`"
+
+
+def _rebound_between(nodes, scope, first: int, last: int) -> bool:
+    """Do the nodes read a variable of ``scope`` bound between the orders ``first`` and ``last``?"""
+    read = set()
+    for node in nodes:
+        names = _NamesRead()
+        names.walk(node)
+        read |= names.names
+    return any(b.order is not None and first < b.order <= last for n in read for b in scope.bindings.get(n, ()))
 
 
 def _local_value(expr, scope):
@@ -359,11 +468,6 @@ def _own_names(node, body_scope) -> set:
     return set()
 
 
-# Transforms whose result is a new function object on every evaluation.
-FRESH_TRANSFORMS = frozenset(
-    {"jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.hessian", "jax.vmap", "jax.checkpoint", "jax.remat"}
-)
-PARTIALS = frozenset({"functools.partial", "jax.tree_util.Partial"})
 # Jits that wrap the function they are given in a new function on every application, so that
 # even a module-level function compiles again under each new result (flax 0.12: ``nnx.jit``).
 # ``jax.jit`` and ``eqx.filter_jit`` of one function object share their cache.
@@ -377,167 +481,6 @@ def _dotted(expr):
         inner = _dotted(expr.value)
         return inner and f"{inner}.{expr.attr.value}"
     return None
-
-
-def _built_anew(m, expr, scope, bound_methods: bool = True):
-    """(what it is, the nodes it reads) when evaluating ``expr`` makes a new callable object
-    each time: a lambda, ``functools.partial(...)``, ``jax.grad(f)``, or a bound method
-    ``self.method`` (each attribute access binds a new method object)."""
-    if isinstance(expr, cst.Lambda):
-        return "lambda", (expr,)
-    if isinstance(expr, cst.Call):
-        q = resolve(expr.func, scope)
-        if q in PARTIALS and expr.args:
-            return ("`" + q.rsplit(".", 1)[-1] + "` object"), tuple(a.value for a in expr.args)
-        if q in FRESH_TRANSFORMS and expr.args:
-            return f"`{q}` result", tuple(a.value for a in expr.args)
-        return None
-    if bound_methods and isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
-        cls = _instance_class(m, expr.value.value, scope)
-        if cls is None:
-            return None
-        f = m.analyzer.classes.member(cls, expr.attr.value)
-        if f is None or isinstance(f.node, cst.Lambda) or _plain_function(f):
-            return None
-        return f"bound method `{expr.value.value}.{expr.attr.value}`", (expr.value,)
-    return None
-
-
-def _runs_in_loop(m, func) -> Optional[cst.Call]:
-    """Does ``func`` run again and again: called inside a loop of the module, or from a
-    function that does (any depth)?  The call in the loop (of ``func`` or of a function that
-    reaches it), or None.  By name for a function, as ``self.name(...)`` (from a method of its
-    class) or ``obj.name(...)`` (``obj = Cls(...)``) for a method, as ``obj(...)`` for
-    ``__call__``.  Computed once per module and function."""
-    memo = m.__dict__.setdefault("_jax401_repeated", {})
-    if "by_name" not in memo:
-        by_name = {}
-        for call, scope, order in m.index.calls:
-            fn = call.func
-            name = fn.value if isinstance(fn, cst.Name) else fn.attr.value if isinstance(fn, cst.Attribute) else None
-            if name is not None:
-                by_name.setdefault(name, []).append((call, scope, order))
-        memo["by_name"] = by_name
-    return _repeats(m, func, memo, memo["by_name"])
-
-
-def _repeats(m, func, memo, by_name) -> Optional[cst.Call]:
-    key = id(func.node)
-    if key in memo:
-        return memo[key]
-    memo[key] = None  # a cycle of calls answers "no" (until shown otherwise)
-    names = [func.name]
-    if func.name == "__call__":
-        names = None  # called as ``obj(...)``: any name
-    sites = by_name.get(func.name, ()) if names else [x for xs in by_name.values() for x in xs if isinstance(x[0].func, cst.Name)]
-    sites = [x for x in sites if _calls(m, x[0], x[1], func)]
-    # and every call that reaches it through another callable (``run = Runner().apply``,
-    # the closure a factory returns, a partial, an instance)
-    seen = {id(c) for c, _s, _o in sites}
-    orders = memo.get("orders")
-    if orders is None:
-        orders = memo["orders"] = {id(c): o for c, _s, o in m.index.calls}
-    for call, scope, _t in m.finder.call_targets.callers(func):
-        if id(call) not in seen and id(call) in orders:
-            sites.append((call, scope, orders[id(call)]))
-    if "in_comprehensions" not in memo:
-        v = _ComprehensionCalls()
-        v.walk(m.module)
-        memo["in_comprehensions"] = v.calls
-    repeated = memo["in_comprehensions"]
-    out = None
-    for call, scope, order in sites:
-        if any(a <= order <= b for a, b in scope.loops) or id(call) in repeated:
-            out = call
-            break
-        caller = scope.func if scope.kind == "function" else None
-        if caller is not None and caller is not func:
-            out = _repeats(m, caller, memo, by_name)
-            if out is not None:
-                break
-    memo[key] = out
-    return out
-
-
-def _calls(m, call, scope, func) -> bool:
-    """Is ``call`` a call of ``func``?"""
-    fn = call.func
-    if isinstance(fn, cst.Name) and not func.is_method:
-        return fn.value == func.name and scope.lookup_def(fn.value) is func
-    if isinstance(fn, cst.Name) and func.name == "__call__":
-        # ``predict(x)`` on ``predict = Predictor(...)``: its ``__call__``
-        cls = _instance_class(m, fn.value, scope)
-        return cls is not None and m.analyzer.classes.member(cls, "__call__") is func
-    if isinstance(fn, cst.Attribute) and func.is_method and fn.attr.value == func.name and isinstance(fn.value, cst.Name):
-        cls = _instance_class(m, fn.value.value, scope)
-        return cls is not None and m.analyzer.classes.member(cls, func.name) is func
-    return False
-
-
-def _plain_function(f) -> bool:
-    """staticmethod (a plain function on every access) or property (not a method object)."""
-    names = decorator_names(f.node, f.scope)
-    return "staticmethod" in names or is_property(f)
-
-
-def _instance_class(m, name: str, scope):
-    """The module class whose instance ``name`` is: ``self`` of a method, or a variable bound
-    once to ``Cls(...)``."""
-    f = scope.func if scope.kind == "function" else None
-    if f is not None and f.cls is not None and f.is_method and not is_classmethod(f):
-        positional = f.positional_params()
-        if positional and positional[0].name.value == name and len(scope.bindings.get(name, ())) == 1:
-            return f.cls
-    binds = scope.bindings.get(name, ())
-    if len(binds) == 1 and binds[0].kind == "assign" and isinstance(binds[0].value, cst.Call):
-        callee = binds[0].value.func
-        if isinstance(callee, cst.Name):
-            s = scope
-            while s is not None:
-                if callee.value in s.classes:
-                    return s.classes[callee.value]
-                if callee.value in s.bindings or callee.value in s.defs:
-                    return None
-                s = s.parent
-    return None
-
-
-class _ComprehensionCalls(FastVisitor):
-    """Ids of the calls a comprehension makes once per element: in its element (or key and
-    value), its conditions, and the iterables of its inner ``for`` clauses."""
-
-    def __init__(self):
-        self.calls = set()
-        self._depth = 0
-
-    def _parts(self, node):
-        parts = [getattr(node, n) for n in ("elt", "key", "value") if getattr(node, n, None) is not None]
-        f = node.for_in
-        first = True
-        while f is not None:
-            if not first:
-                parts.append(f.iter)
-            parts.extend(c.test for c in f.ifs)
-            first = False
-            f = f.inner_for_in
-        return parts
-
-    def _comprehension(self, node) -> bool:
-        inner = _AllCalls()
-        for part in self._parts(node):
-            inner.walk(part)
-        self.calls |= inner.calls
-        return True
-
-    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension
-
-
-class _AllCalls(FastVisitor):
-    def __init__(self):
-        self.calls = set()
-
-    def visit_Call(self, node) -> None:
-        self.calls.add(id(node))
 
 
 class _NamesRead(FastVisitor):

@@ -1,0 +1,79 @@
+"""Where a node sits among the statements of a scope's body: the compound statements around
+it, and which of their blocks holds it (an ``if``'s body or its ``else``, a ``try``'s handler).
+Two simple statements of one block run one after the other; a statement under an ``if`` runs
+only sometimes."""
+
+from __future__ import annotations
+
+from typing import List, Optional, Sequence, Tuple
+
+import libcst as cst
+
+BODY, ORELSE, HANDLER, FINALLY = "body", "orelse", "handler", "finally"
+
+
+def scope_body(module: cst.Module, scope) -> Sequence[cst.CSTNode]:
+    """The statements of the module's or a function's body (none for a class or a lambda)."""
+    if scope.kind == "module":
+        return module.body
+    return scope.node.body.body if isinstance(scope.node, cst.FunctionDef) else ()
+
+
+def statement_path(body: Sequence[cst.CSTNode], node, positions) -> Optional[List[Tuple[cst.CSTNode, str]]]:
+    """(statement, which block of the statement before it holds it) from ``body`` down to the
+    simple statement that holds ``node``, outermost first (the first one's block is BODY);
+    None when ``node`` is in a nested def or class, or not in ``body``.  ``positions``: the
+    module's node positions."""
+    at = positions.get(node)
+    path: List[Tuple[cst.CSTNode, str]] = []
+    part = BODY
+    while at is not None:
+        st = next((st for st in body if _contains(positions.get(st), at)), None)
+        if st is None or isinstance(st, (cst.FunctionDef, cst.ClassDef)):
+            return None
+        path.append((st, part))
+        if isinstance(st, cst.SimpleStatementLine):
+            return path
+        inner = [(b, p) for b, p in _blocks(st) if any(_contains(positions.get(x), at) for x in b)]
+        if not inner:
+            return None
+        body, part = inner[0]
+    return None
+
+
+def block_key(path: List[Tuple[cst.CSTNode, str]]) -> Tuple[int, str]:
+    """Equal for two paths whose simple statements are in one block."""
+    parent = path[-2][0] if len(path) > 1 else None
+    return id(parent), path[-1][1]
+
+
+def conditional(path: List[Tuple[cst.CSTNode, str]]) -> bool:
+    """Is the innermost statement under an ``if``, a ``match``, an ``except``, or the ``else``
+    of a loop or ``try``, inside the innermost loop of the path (or anywhere, without one)?"""
+    loops = [i for i, (st, _p) in enumerate(path) if isinstance(st, (cst.For, cst.While))]
+    start = loops[-1] + 1 if loops else 0
+    inside = path[start:]
+    return any(p in (ORELSE, HANDLER) for _st, p in inside) or any(isinstance(st, (cst.If, cst.Match)) for st, _p in inside[:-1])
+
+
+def _blocks(st) -> List[Tuple[List[cst.CSTNode], str]]:
+    """The statement lists a compound statement holds, each with its kind of block."""
+    out: List[Tuple[List[cst.CSTNode], str]] = []
+    parts = [(st, BODY)] + [(h, HANDLER) for h in getattr(st, "handlers", ())] + [(h, HANDLER) for h in getattr(st, "cases", ())]
+    parts += [(getattr(st, "orelse", None), ORELSE), (getattr(st, "finalbody", None), FINALLY)]
+    for part, kind in parts:
+        if isinstance(part, cst.If) and part is not st:
+            out.append(([part], kind))  # elif
+            continue
+        block = getattr(part, "body", None)
+        if isinstance(block, cst.IndentedBlock):
+            out.append((list(block.body), kind))
+    return out
+
+
+def _contains(outer, inner) -> bool:
+    return (
+        outer is not None
+        and (outer.start.line, outer.start.column) <= (inner.start.line, inner.start.column)
+        and (inner.end.line, inner.end.column) <= (outer.end.line, outer.end.column)
+    )

@@ -1,0 +1,62 @@
+"""Which block of a scope's body holds a call, and whether it runs only under a condition."""
+
+from __future__ import annotations
+
+import textwrap
+
+import libcst as cst
+
+from jaxlint.analysis.syntax.statement_paths import block_key, conditional, statement_path
+from jaxlint.engine.positions import node_positions
+
+SOURCE = textwrap.dedent(
+    """
+    first(1)
+    with ctx:
+        second(2)
+    if flag:
+        third(3)
+    elif other:
+        fourth(4)
+    else:
+        fifth(5)
+    for step in range(3):
+        sixth(6)
+        if step % 2:
+            seventh(7)
+    try:
+        eighth(8)
+    except ValueError:
+        ninth(9)
+    def nested():
+        tenth(10)
+    """
+)
+
+
+def _paths():
+    module = cst.parse_module(SOURCE)
+    positions = node_positions(module)
+    calls = {}
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, node):
+            if isinstance(node.func, cst.Name) and node.func.value != "range":
+                calls[node.func.value] = node
+
+    module.visit(Calls())
+    return {name: statement_path(module.body, call, positions) for name, call in calls.items()}
+
+
+def test_blocks_that_run_one_statement_after_the_other():
+    p = _paths()
+    assert block_key(p["first"]) != block_key(p["second"])  # the with's body is a block of its own
+    assert len({block_key(p[n]) for n in ("third", "fourth", "fifth")}) == 3  # if, elif, else
+    assert block_key(p["eighth"]) != block_key(p["ninth"])
+    assert p["tenth"] is None  # in a nested def
+
+
+def test_conditions_inside_the_innermost_loop():
+    p = _paths()
+    assert [n for n in ("first", "second", "sixth", "eighth") if conditional(p[n])] == []
+    assert [n for n in ("third", "fourth", "fifth", "seventh", "ninth") if not conditional(p[n])] == []
