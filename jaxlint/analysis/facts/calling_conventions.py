@@ -7,7 +7,8 @@ flax 0.12).  The order of keywords does not matter.  ``equinox.filter_jit`` bind
 arguments to the signature first and is not affected.
 
 A ``functools.partial`` (or ``jax.tree_util.Partial``) of the jitted callable counts as a call
-for the arguments it binds: ``partial(step, lr=lr)(x)`` passes ``lr`` by keyword.
+for the arguments it binds: ``partial(step, lr=lr)(x)`` passes ``lr`` by keyword, and so does
+every call of ``fast = partial(step, lr=lr)``: ``fast(x)``, where it runs.
 
 Conventions are compared between the calls of one scope (one function body, or the module's
 top level): those run together, one after the other, on the values one flow computes; calls in
@@ -36,16 +37,20 @@ PARTIALS = frozenset({"functools.partial", "jax.tree_util.Partial"})
 class ConventionChange:
     app: Application  # the jitted callable
     param: str  # the parameter passed both ways
-    first: cst.Arg  # the argument at the first call (in the module's order)
-    arg: cst.Arg  # the argument at a later call that passes it the other way
+    first: cst.CSTNode  # what passes it at the first call (in the module's order)
+    arg: cst.CSTNode  # what passes it the other way at a later call: the argument, or the call of a partial object that bound it
     call: cst.Call  # that later call
     scope: Scope
     by_keyword: bool  # how ``arg`` passes it
 
 
-def _conventions(app: Application, call: cst.Call, partial_of: bool) -> Optional[Dict[str, cst.Arg]]:
-    """{parameter: the argument passing it} for a call (or a partial) whose arguments are all
-    readable; None otherwise."""
+# {parameter: (the node that passes it, by keyword)}
+Conventions = Dict[str, Tuple[cst.CSTNode, bool]]
+
+
+def _conventions(app: Application, call: cst.Call, partial_of: bool) -> Optional[Conventions]:
+    """How a call (or a partial) whose arguments are all readable passes each parameter;
+    None otherwise."""
     args = list(call.args)
     if any(a.star for a in args):
         return None
@@ -53,10 +58,30 @@ def _conventions(app: Application, call: cst.Call, partial_of: bool) -> Optional
         args = args[1:]  # partial(step, ...): the callable first
         call = call.with_changes(args=args)
     positional = app.jit_positional()
-    out: Dict[str, cst.Arg] = {}
+    out: Conventions = {}
     for a, pname in arguments_by_parameter(app, call, positional):
         if pname is not None and pname in positional:
-            out[pname] = a
+            out[pname] = (a, a.keyword is not None)
+    return out
+
+
+def _conventions_through_partial(app: Application, call: cst.Call, scope: Scope, target, call_targets) -> Optional[Conventions]:
+    """How a call of a partial object of the jitted callable (``fast = partial(step,
+    rate=0.1)``, then ``fast(x)``) passes each parameter: the partial's keywords by keyword, its
+    positional arguments by position, the call's own arguments as written.  The ones the
+    partial bound are reported at the call, where the compilation happens."""
+    bound = call_targets.bind(target, call, scope)
+    if bound is None:
+        return None
+    positional = app.jit_positional()
+    own = {id(a.value): a for a in call.args}
+    by_name = {k for k, _ in target.keywords}
+    out: Conventions = {}
+    for pname, passed in bound.items():
+        if pname not in positional or passed.expr is None:
+            continue
+        a = own.get(id(passed.expr)) if passed.call is call else None
+        out[pname] = (a, a.keyword is not None) if a is not None else (call, pname in by_name)
     return out
 
 
@@ -77,20 +102,33 @@ def convention_changes(index, finder: TransformFinder, analyzer) -> List[Convent
         for call, scope in partial_sites:
             if _is_the_jitted(call.args[0].value, scope, app, finder):
                 sites.append((order.get(id(call), 1 << 30), call, scope, True))
+        known = {id(c) for _o, c, _s, _p in sites}
+        # a partial made in the scope of its calls is judged where it is made
+        made_here = {(id(a.value), id(s)) for _o, c, s, p in sites if p for a in c.args}
+        through: Dict[int, Conventions] = {}
+        for call, scope, target in finder.call_targets.app_callers(app):
+            bound = [p.expr for p in target.bound] + [p.expr for _k, p in target.keywords]
+            if any((id(e), id(scope)) in made_here for e in bound):
+                continue
+            if bound and id(call) not in known and not _in_traced(scope, finder):
+                conv = _conventions_through_partial(app, call, scope, target, finder.call_targets)
+                if conv is not None:
+                    through[id(call)] = conv
+                    sites.append((order.get(id(call), 1 << 30), call, scope, False))
         if len(sites) < 2:
             continue
         sites.sort(key=lambda s: s[0])
-        first: Dict[Tuple[int, str], cst.Arg] = {}
+        first: Dict[Tuple[int, str], Tuple[cst.CSTNode, bool]] = {}
         for _o, call, scope, partial_of in sites:
-            conv = _conventions(app, call, partial_of)
+            conv = through.get(id(call)) or _conventions(app, call, partial_of)
             if conv is None:
                 continue
-            for pname, a in conv.items():
+            for pname, (node, by_keyword) in conv.items():
                 seen = first.get((id(scope), pname))
                 if seen is None:
-                    first[(id(scope), pname)] = a
-                elif (seen.keyword is None) != (a.keyword is None):
-                    out.append(ConventionChange(app, pname, seen, a, call, scope, a.keyword is not None))
+                    first[(id(scope), pname)] = (node, by_keyword)
+                elif seen[1] != by_keyword:
+                    out.append(ConventionChange(app, pname, seen[0], node, call, scope, by_keyword))
     return out
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import libcst as cst
+
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
 
@@ -88,7 +90,8 @@ class CallingConventionChange(Rule):
     def check_module(self, m):
         for change in m.convention_changes:
             how = lambda kw: "by keyword" if kw else "by position"  # noqa: E731
-            related = [(change.first.value, f"`{change.param}` is passed {how(not change.by_keyword)} here")]
+            first = change.first.value if isinstance(change.first, cst.Arg) else change.first
+            related = [(first, f"`{change.param}` is passed {how(not change.by_keyword)} here")]
             m.report(
                 self,
                 change.arg,
