@@ -185,6 +185,16 @@ def test_records_made_again_with_each_trace_or_popped_in_it_stay_silent():
         def per_call(x):
             STACK.append(1)  # vmap alone traces on every call
             return x
+
+        WARNED = set()
+        CACHE = {}
+
+        @jax.jit
+        def warn_once(x, key="scale"):
+            if key not in WARNED:
+                WARNED.add(key)  # the same key again changes nothing
+            CACHE.setdefault(key, 2.0)
+            return x * CACHE[key]
         """
     ) == []
 

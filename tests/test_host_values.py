@@ -319,3 +319,32 @@ def test_a_static_spec_through_a_name_bound_once_and_not_one_changed_in_place():
         by_grown(x, [2.0])  # unknown: GROWN is changed in place
     """
     assert findings(body) == [(line_of(body, "known static"), 16, "JAX202")]
+
+
+def test_an_array_in_static_metadata_points_at_the_declaration_and_every_write():
+    text = textwrap.dedent(
+        """\
+        import equinox as eqx
+        import jax
+        import jax.numpy as jnp
+
+
+        class Model(eqx.Module):
+            w: jax.Array
+            table: tuple = eqx.field(static=True)
+
+            def __init__(self, n, table=None):
+                self.w = jnp.ones(n)
+                self.table = table
+
+
+        small = Model(3, jnp.arange(3))
+        large = Model(2, jnp.zeros(2))
+        """
+    )
+    (f,) = [f for f in lint_source(text, "example.py").findings if f.code == "JAX206"]
+    assert f.line == 15
+    assert [(r["line"], r["message"]) for r in f.related] == [
+        (8, "`table` is declared static metadata here"),
+        (16, "an array is passed for `table` here"),
+    ]

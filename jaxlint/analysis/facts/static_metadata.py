@@ -14,7 +14,7 @@ in ``__init__`` / ``__post_init__``, or passed at a construction of the class in
 
 from __future__ import annotations
 
-from typing import Dict, List, NamedTuple, Optional
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 import libcst as cst
 
@@ -41,6 +41,9 @@ class ArrayInMetadata(NamedTuple):
     field: str
     node: cst.CSTNode  # where to report: the declaration, or the value put into the field
     evidence: str  # "annotation" | "assignment" | "construction"
+    # the rest of the story: the declaration, and every write or construction that puts an
+    # array into the field, each with what it is
+    related: Tuple[Tuple[cst.CSTNode, str], ...] = ()
 
 
 def arrays_in_metadata(index: ModuleIndex, classes: ClassModel) -> List[ArrayInMetadata]:
@@ -52,21 +55,32 @@ def arrays_in_metadata(index: ModuleIndex, classes: ClassModel) -> List[ArrayInM
             continue
         init = classes.member(cls, "__init__")
         for name, decl in fields.items():
+            writes = _array_writes(classes, cls, name, init, constructions)
             found = _annotated_array(classes, cls, name, decl, init)
             if found is not None:
-                out.append(ArrayInMetadata(cls, name, found, "annotation"))
+                hit = (found, "annotation")
+            elif writes:
+                hit = writes[0][:1] + (writes[0][2],)
+            else:
                 continue
-            value = _assigned_array(classes, cls, name)
-            if value is not None:
-                out.append(ArrayInMetadata(cls, name, value, "assignment"))
-                continue
-            for call, scope in constructions.get(cls.name, ()):
-                if class_of_call(call, scope) is not cls:
-                    continue
-                arg = argument_for(classes, cls, init, call, name)
-                if arg is not None and is_shaped_array(arg, scope):
-                    out.append(ArrayInMetadata(cls, name, arg, "construction"))
-                    break
+            related = [(decl, f"`{name}` is declared static metadata here")] if hit[1] != "annotation" else []
+            related += [(node, what) for node, what, _ev in writes if node is not hit[0]]
+            out.append(ArrayInMetadata(cls, name, hit[0], hit[1], tuple(related)))
+    return out
+
+
+def _array_writes(classes: ClassModel, cls: ClassInfo, name: str, init, constructions) -> List[Tuple[cst.CSTNode, str, str]]:
+    """(value, what it is, evidence) for each assignment in ``__init__``/``__post_init__`` and
+    each construction of the class that puts a shaped array into the field ``name``."""
+    out: List[Tuple[cst.CSTNode, str, str]] = []
+    for value in _assigned_arrays(classes, cls, name):
+        out.append((value, f"an array is stored in `{name}` here", "assignment"))
+    for call, scope in constructions.get(cls.name, ()):
+        if class_of_call(call, scope) is not cls:
+            continue
+        arg = argument_for(classes, cls, init, call, name)
+        if arg is not None and is_shaped_array(arg, scope):
+            out.append((arg, f"an array is passed for `{name}` here", "construction"))
     return out
 
 
@@ -93,15 +107,16 @@ def _annotated_array(classes: ClassModel, cls: ClassInfo, name: str, decl, init:
     return None
 
 
-def _assigned_array(classes: ClassModel, cls: ClassInfo, name: str) -> Optional[cst.CSTNode]:
+def _assigned_arrays(classes: ClassModel, cls: ClassInfo, name: str) -> List[cst.CSTNode]:
+    out: List[cst.CSTNode] = []
     for method in ("__init__", "__post_init__"):
         f = classes.member(cls, method)
         if f is None or f.body_scope is None:
             continue
         for target, value in self_assignments(f):
             if target == name and not isinstance(value, cst.Name) and is_shaped_array(value, f.body_scope):
-                return value
-    return None
+                out.append(value)
+    return out
 
 
 def self_assignments(f: FuncInfo):

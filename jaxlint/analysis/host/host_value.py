@@ -15,6 +15,7 @@ import libcst as cst
 from jaxlint.analysis.model.classes import ClassModel, decorator_names, qualified
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo
 from jaxlint.analysis.model.transforms import Application
+from jaxlint.analysis.jax.numpy_array_makers import NUMPY_ARRAY_MAKERS as COMPUTED_NUMPY_ARRAY_MAKERS
 
 
 # kinds
@@ -57,13 +58,9 @@ STATEFUL_OPTAX = frozenset(
         "sm3", "noisy_sgd", "rprop",
     }
 )
-NUMPY_ARRAY_MAKERS = frozenset(
-    {
-        "array", "asarray", "zeros", "ones", "empty", "full", "arange", "linspace", "eye", "identity",
-        "zeros_like", "ones_like", "full_like", "empty_like", "stack", "concatenate", "vstack", "hstack",
-        "random.rand", "random.randn", "random.normal", "random.uniform",
-    }
-)
+# What NumPy's array-making functions return is read from NumPy (numpy_array_makers.py);
+# NumPy's random draws give arrays when asked for a size.
+NUMPY_ARRAY_MAKERS = COMPUTED_NUMPY_ARRAY_MAKERS | frozenset({"random.rand", "random.randn", "random.normal", "random.uniform"})
 NUMPY_SCALAR_TYPES = frozenset(
     {
         "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",

@@ -118,7 +118,7 @@ class OuterStateMutation(Rule):
                 return
             owner, name = base.outer[:2]
             if not traced and meth not in CONSUMING_METHODS and not (
-                _records_past_the_trace(ctx, owner, name) and _records_data(argvals)
+                meth in PUSHES and _records_past_the_trace(ctx, owner, name) and _records_data(argvals)
             ):
                 return
             if _balanced(ctx, owner, name):
@@ -193,7 +193,9 @@ class OuterStateMutation(Rule):
 
 def _records_past_the_trace(ctx, owner, name) -> bool:
     """``HISTORY.append(limit)`` of a Python value on a module's list records once per trace,
-    not once per call, as ``calls += 1`` counts traces.  A list of an enclosing function
+    not once per call, as ``calls += 1`` counts traces (only pushes: ``SEEN.add(key)`` or
+    ``CACHE.update(...)`` with the same values again leave the state as it was, so once per
+    trace is as good as once per call).  A list of an enclosing function
     (``shapes = []`` before a ``lax.scan`` whose body appends) is made again with each trace of
     the body, and where every call is a trace of its own (``vmap`` alone) the record is per
     call: both keep one entry per call."""

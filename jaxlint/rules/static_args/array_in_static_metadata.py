@@ -112,4 +112,4 @@ class ArrayInStaticMetadata(Rule):
 
     def check_module(self, m):
         for hit in arrays_in_metadata(m.index, m.analyzer.classes):
-            m.report(self, hit.node, var=hit.field, cls=hit.cls.name)
+            m.report(self, hit.node, var=hit.field, cls=hit.cls.name, related=list(hit.related))
