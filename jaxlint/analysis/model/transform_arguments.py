@@ -162,6 +162,24 @@ def parse_argnums(args) -> Optional[Tuple[int, ...]]:
             node = a.value
     if node is None:
         return (0,)
+    return _literal_ints(node)
+
+
+def converted_positions(args, nparams: int) -> Optional[Tuple[int, ...]]:
+    """The positions ``jax.custom_jvp`` / ``custom_vjp`` converts to arrays: every positional
+    parameter but its ``nondiff_argnums``; None when those are not a literal."""
+    nondiff: Tuple[int, ...] = ()
+    for a in args:
+        if a.keyword is not None and a.keyword.value == "nondiff_argnums":
+            found = _literal_ints(a.value)
+            if found is None:
+                return None
+            nondiff = found
+    return tuple(i for i in range(nparams) if i not in nondiff and i - nparams not in nondiff)
+
+
+def _literal_ints(node) -> Optional[Tuple[int, ...]]:
+    """``1`` / ``(0, 2)`` / ``[0, 2]`` as integers; None when not a literal."""
     items = [el.value for el in node.elements] if isinstance(node, (cst.Tuple, cst.List)) else [node]
     out = []
     for it in items:

@@ -15,6 +15,7 @@ import libcst as cst
 from jaxlint.analysis.jax.jax_api import KNOWN_APIS
 from jaxlint.analysis.model.transforms import Application, arguments_by_parameter
 from jaxlint.analysis.syntax.scopes import ClassInfo, Scope
+from jaxlint.analysis.traced.from_host import host_val
 from jaxlint.analysis.traced.values import (
     ARRAY,
     JAXARR,
@@ -102,6 +103,8 @@ class PassedArguments:
                 continue  # ``obj.step(...)`` of an unbound method: its first argument is ``obj``
             seen.add(id(call))
             out.append((call, scope))
+        if app.transform.converts:
+            out = [(call, scope) for call, scope in out if not _reapplies_primals(call, scope, self.index)]
         return out
 
     def _alias_names(self, app: Application):
@@ -132,6 +135,28 @@ class PassedArguments:
             return Val(STATIC, None, JAXARR)
         if kind == NUMPY_ARRAY:
             return Val(STATIC, None, NPARR)
+        return None
+
+    def converted_passed(self, app: Application, name: str, converted: bool) -> Optional[Val]:
+        """What a custom derivative called on its own receives for ``name``: a JAX array as
+        passed, a NumPy array, and a NumPy scalar turned into a NumPy array where the position
+        is converted (checked with jax 0.10.2); else None."""
+        from jaxlint.analysis.host.host_value import INSTANCE, NUMPY_SCALAR, join
+
+        known = self.concrete_passed(app, name)
+        if known is not None or name not in app.jit_positional():
+            return known
+        kind = self.passed_kind(app, name)
+        if kind == NUMPY_SCALAR and converted:
+            return Val(STATIC, None, NPARR)
+        if kind == INSTANCE:
+            # a pytree of the module comes back as it was built, its array leaves arrays
+            values = self.passed_values(app, name)
+            joined = values[0]
+            for v in values[1:]:
+                joined = join(joined, v)
+            inst = host_val(joined, self.classes)
+            return inst if inst.kind == STATIC else None
         return None
 
     def passed_kind(self, app: Application, name: str) -> Optional[str]:
@@ -281,3 +306,43 @@ class PassedArguments:
             for q in up:
                 out.append((q.call if q.call is not None else call, q.scope, cst.Arg(value=q.expr)))
         return out
+
+
+_RULE_REGISTRARS = ("defjvp", "defvjp")
+
+
+def _reapplies_primals(call: cst.Call, scope: Scope, index) -> bool:
+    """``wrapped(*primals)`` (or ``wrapped(primals[0], n)`` with nondiff arguments) in the
+    derivative rule of ``wrapped`` itself (``@wrapped.defjvp`` or ``wrapped.defjvp(rule)``):
+    it runs only while a call of ``wrapped`` is differentiated, on that call's own arguments,
+    so it passes nothing the other calls do not."""
+    f = scope.func
+    if f is None or f.is_lambda or not isinstance(call.func, cst.Name) or not call.args:
+        return False
+    if not all(a.keyword is None and _rule_parameter(a.value, scope) for a in call.args):
+        return False
+    name = call.func.value
+    for d in f.node.decorators:
+        dec = d.decorator
+        if isinstance(dec, cst.Attribute) and dec.attr.value in _RULE_REGISTRARS and isinstance(dec.value, cst.Name) and dec.value.value == name:
+            return True
+    for registrar in _RULE_REGISTRARS:
+        for reg, reg_scope in index.calls_of("." + registrar):
+            target = reg.func.value
+            if not (isinstance(target, cst.Name) and target.value == name):
+                continue
+            if any(isinstance(a.value, cst.Name) and reg_scope.lookup_def(a.value.value) is f for a in reg.args):
+                return True
+    return False
+
+
+def _rule_parameter(e, scope: Scope) -> bool:
+    """``p`` or ``p[0]`` for a parameter ``p`` of the function ``scope`` belongs to, as received."""
+    if isinstance(e, cst.Subscript) and len(e.slice) == 1 and isinstance(e.slice[0].slice, cst.Index):
+        if not isinstance(e.slice[0].slice.value, cst.Integer):
+            return False
+        e = e.value
+    if not isinstance(e, cst.Name):
+        return False
+    binds = scope.bindings.get(e.value, ())
+    return len(binds) == 1 and binds[0].kind == "param"
