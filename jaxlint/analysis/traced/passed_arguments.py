@@ -20,11 +20,13 @@ from jaxlint.analysis.traced.values import (
     ARRAY,
     JAXARR,
     NPARR,
+    PYSEQ,
     STATIC,
     STATIC_VAL,
     TRACED,
     UNKNOWN_VAL,
     Val,
+    first_traced_name,
     signature,
 )
 
@@ -223,18 +225,18 @@ class PassedArguments:
         return found if found is not None else UNKNOWN_VAL
 
     def filtered_value(self, expr, scope: Scope, call: cst.Call, name: str) -> Optional[Val]:
-        from jaxlint.analysis.host.host_value import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, PARAM, SCALAR
+        from jaxlint.analysis.host.host_value import INSTANCE, PARAM
 
         h = self.host_values.value(expr, scope, call)
         if h is not None and h.kind == PARAM:
             # a wrapper's parameter handed on: what every call of the wrapper passes
             h = self.host_values.passed_value(scope.func, h.name)
-        if h is not None and h.kind in (JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR):
-            return Val(TRACED, name, ARRAY)  # equinox's filters trace NumPy scalars too
-        if h is not None and h.kind == SCALAR:
-            return STATIC_VAL
         if h is not None and h.kind == INSTANCE:
             return self.filtered_instance(h.cls, name, h.fields)
+        if h is not None:
+            v = _filtered_leaves(h, name)
+            if v is not None:
+                return v
         r = self.receivers.receiver_of(expr, scope)
         if r is not None and r.cls is not None:
             return self.filtered_instance(r.cls, name, None)
@@ -306,6 +308,27 @@ class PassedArguments:
             for q in up:
                 out.append((q.call if q.call is not None else call, q.scope, cst.Arg(value=q.expr)))
         return out
+
+
+def _filtered_leaves(h, name: str, depth: int = 0) -> Optional[Val]:
+    """A host value as equinox's filters hand it over: an array (a NumPy scalar too) traced, a
+    Python scalar or string the Python value, a tuple each element so (``(0.75, 1.25)`` stays
+    Python floats); None for anything else."""
+    from jaxlint.analysis.host.host_value import JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, SCALAR, TUPLE
+
+    if h.kind in (JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR):
+        return Val(TRACED, name, ARRAY)  # equinox's filters trace NumPy scalars too
+    if h.kind == SCALAR:
+        return STATIC_VAL
+    if h.kind == TUPLE and h.items is not None and depth < 3:
+        items = []
+        for it in h.items:
+            v = _filtered_leaves(it, name, depth + 1) if it is not None else None
+            if v is None:
+                return None
+            items.append(v)
+        return Val(max((v.kind for v in items), default=STATIC), first_traced_name(items), PYSEQ, tuple(items))
+    return None
 
 
 _RULE_REGISTRARS = ("defjvp", "defvjp")
