@@ -442,6 +442,8 @@ class TransformFinder:
             return
         # jax.jit over jax.grad traces: the differentiation does not change what jit sees.
         tracing = [x for x in tracing if not x[0].differentiated] or tracing
+        # A custom derivative stacked with jit is what jit makes it (it hands its arguments on).
+        tracing = [x for x in tracing if not x[0].converts] or tracing
         t, args, dec = tracing[-1] if len(tracing) == 1 else tracing[0]
         app = Application(f, t, dec, f.scope)
         parse_statics(args, app.statics)
