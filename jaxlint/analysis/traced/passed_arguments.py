@@ -128,31 +128,19 @@ class PassedArguments:
         return bool(values) and all(h.kind in (JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR) or is_number(h) for h in values)
 
     def concrete_passed(self, app: Application, name: str) -> Optional[Val]:
-        """A concrete JAX (or NumPy) array, when every visible call passes one for ``name``
-        to a transform that hands it over untouched; else None."""
-        from jaxlint.analysis.host.host_value import JAX_ARRAY, NUMPY_ARRAY
+        """A concrete JAX (or NumPy) array, or an instance of a class of the module with its
+        known fields, when every visible call passes one for ``name`` to a transform that hands
+        it over untouched; else None."""
+        from jaxlint.analysis.host.host_value import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, join
 
         kind = self.passed_kind(app, name) if name in app.jit_positional() else None
         if kind == JAX_ARRAY:
             return Val(STATIC, None, JAXARR)
         if kind == NUMPY_ARRAY:
             return Val(STATIC, None, NPARR)
-        return None
-
-    def converted_passed(self, app: Application, name: str, converted: bool) -> Optional[Val]:
-        """What a custom derivative called on its own receives for ``name``: a JAX array as
-        passed, a NumPy array, and a NumPy scalar turned into a NumPy array where the position
-        is converted (checked with jax 0.10.2); else None."""
-        from jaxlint.analysis.host.host_value import INSTANCE, NUMPY_SCALAR, join
-
-        known = self.concrete_passed(app, name)
-        if known is not None or name not in app.jit_positional():
-            return known
-        kind = self.passed_kind(app, name)
-        if kind == NUMPY_SCALAR and converted:
-            return Val(STATIC, None, NPARR)
         if kind == INSTANCE:
-            # a pytree of the module comes back as it was built, its array leaves arrays
+            # an object of a class of the module, its fields as it was built (a JAX array in
+            # one stays concrete)
             values = self.passed_values(app, name)
             joined = values[0]
             for v in values[1:]:
@@ -160,6 +148,17 @@ class PassedArguments:
             inst = host_val(joined, self.classes)
             return inst if inst.kind == STATIC else None
         return None
+
+    def converted_passed(self, app: Application, name: str, converted: bool) -> Optional[Val]:
+        """What a custom derivative called on its own receives for ``name``: a JAX array as
+        passed, a NumPy array, and a NumPy scalar turned into a NumPy array where the position
+        is converted (checked with jax 0.10.2); else None."""
+        from jaxlint.analysis.host.host_value import NUMPY_SCALAR
+
+        known = self.concrete_passed(app, name)
+        if known is None and converted and name in app.jit_positional() and self.passed_kind(app, name) == NUMPY_SCALAR:
+            return Val(STATIC, None, NPARR)
+        return known
 
     def passed_kind(self, app: Application, name: str) -> Optional[str]:
         """The host kind of what every call site of the module passes for ``name`` (followed
