@@ -101,6 +101,7 @@ def host_val(h, classes=None) -> Val:
     if h.kind == INSTANCE and h.cls is not None and h.fields is not None and classes is not None:
         names = classes.field_names(h.cls)
         if names:
-            items = tuple(host_val(h.fields.get(n), classes) for n in names)
+            held = dict(h.meta or {}, **h.fields)
+            items = tuple(host_val(held.get(n), classes) for n in names)
             return Val(STATIC, None, 0, items, None, h.cls)
     return UNKNOWN_VAL
