@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.host.host_value import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, SCALAR
+from jaxlint.analysis.host.host_value import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, SCALAR
 from jaxlint.analysis.model.classes import class_named
 from jaxlint.analysis.syntax.nodes import block_exits, is_none_literal
 from jaxlint.analysis.syntax.scopes import FastVisitor, Scope
@@ -96,8 +96,8 @@ def host_val(h, classes=None) -> Val:
         return Val(STATIC, None, JAXARR)
     if h.kind == NUMPY_ARRAY:
         return Val(STATIC, None, NPARR)
-    if h.kind == SCALAR:
-        return STATIC_VAL
+    if h.kind in (SCALAR, NUMPY_SCALAR):
+        return STATIC_VAL  # a number as Python holds it (``np.float32(0.5)`` hashes, compares)
     if h.kind == INSTANCE and h.cls is not None and h.fields is not None and classes is not None:
         names = classes.field_names(h.cls)
         if names:
