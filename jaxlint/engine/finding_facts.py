@@ -57,6 +57,8 @@ class FactsDeriver(CallableFacts, CallSiteFacts):
 
     def _app_reached_by(self, call: cst.Call) -> Optional[Application]:
         for a in self.finder.applications:
+            if a.transform.converts:
+                continue  # a custom derivative called on its own compiles nothing, hashes nothing
             if call in self.analyzer.call_sites(a):
                 return a
         return None

@@ -164,7 +164,7 @@ class HostCalls:
 
     # -- instances ---------------------------------------------------------------------
     def _construct(self, e: cst.Call, cls: ClassInfo, scope: Scope, env: Env, shadow: frozenset) -> HostValue:
-        fields = None
+        fields = meta = None
         names = self.classes.field_names(cls)
         if names and not self.classes.has_own_init(cls) and not any(a.star for a in e.args):
             fields = {}
@@ -176,12 +176,10 @@ class HostCalls:
             for n in names:
                 if n not in fields:
                     fields[n] = self._field_default(cls, n)
-            for n in list(fields):
-                if self._field_excluded(cls, n):
-                    del fields[n]
+            meta = {n: fields.pop(n) for n in list(fields) if self._field_excluded(cls, n)}
         elif names and not any(a.star for a in e.args):
             fields = self._init_fields(e, cls, names, scope, env, shadow)
-        return HostValue(INSTANCE, e, cls=cls, fields=fields)
+        return HostValue(INSTANCE, e, cls=cls, fields=fields, meta=meta)
 
     def _init_fields(self, e: cst.Call, cls: ClassInfo, names, scope: Scope, env: Env, shadow: frozenset):
         """The fields an own ``__init__`` copies from its parameters (``self.nested = nested``),

@@ -79,9 +79,9 @@ HASH_BY_FIELDS = frozenset(
 class HostValue:
     """A value of host code.  ``node``: the expression that built it (for messages)."""
 
-    __slots__ = ("kind", "node", "cls", "items", "fields", "app", "bound", "name", "func")
+    __slots__ = ("kind", "node", "cls", "items", "fields", "app", "bound", "name", "func", "meta")
 
-    def __init__(self, kind: str, node=None, cls=None, items=None, fields=None, app=None, bound=(), name=None, func=None):
+    def __init__(self, kind: str, node=None, cls=None, items=None, fields=None, app=None, bound=(), name=None, func=None, meta=None):
         self.kind = kind
         self.node = node
         self.cls: Optional[ClassInfo] = cls
@@ -91,6 +91,9 @@ class HostValue:
         self.bound = bound  # JITTED: positional arguments bound by functools.partial, as (expr, value)
         self.name = name  # PARAM: the parameter
         self.func: Optional[FuncInfo] = func  # FUNCTION: the def
+        # INSTANCE: the constructor fields left out of ``fields`` (static metadata of a pytree,
+        # fields out of the hash), as given: what the object holds, not what hashing reads
+        self.meta: Optional[Dict[str, Optional["HostValue"]]] = meta
 
     def unhashable(self, classes: ClassModel) -> Optional[str]:
         """What makes the value fail ``hash()``: "a list", "a tuple holding a JAX array"...; None
@@ -132,7 +135,10 @@ def join(a: Optional[HostValue], b: Optional[HostValue]) -> Optional[HostValue]:
             return None
         if a.fields is not None and b.fields is not None and a.fields.keys() == b.fields.keys():
             # ``Cfg(jnp.ones(3), 2)`` on both paths: each field as far as the two agree
-            return HostValue(INSTANCE, a.node, a.cls, fields={k: join(v, b.fields[k]) for k, v in a.fields.items()})
+            meta = None
+            if a.meta is not None and b.meta is not None and a.meta.keys() == b.meta.keys():
+                meta = {k: join(v, b.meta[k]) for k, v in a.meta.items()}
+            return HostValue(INSTANCE, a.node, a.cls, fields={k: join(v, b.fields[k]) for k, v in a.fields.items()}, meta=meta)
         return a if a.fields is None and b.fields is None else HostValue(INSTANCE, a.node, a.cls)
     if a.kind == JITTED:
         return a if a.app is b.app and len(a.bound) == len(b.bound) and not a.bound else None

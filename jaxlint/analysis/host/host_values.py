@@ -164,7 +164,11 @@ class HostValues(HostCalls):
         positional = [p.name.value for p in f.positional_params()]
         if name not in positional or any(b.kind != "param" for b in f.body_scope.bindings.get(name, ())):
             return None
-        origins = self.finder.call_targets.param_origins(f, name, only_called=True)
+        return self._agreed(self.finder.call_targets.param_origins(f, name, only_called=True))
+
+    def _agreed(self, origins) -> Optional[HostValue]:
+        """The value every origin of an argument (``Passed``) agrees on; None when one is not
+        known, is a receiver or a parameter, or two disagree on the kind."""
         if not origins:
             return None
         out: Optional[HostValue] = None
@@ -181,10 +185,12 @@ class HostValues(HostCalls):
 
     def star_values(self, g: Optional[FuncInfo]) -> Optional[Tuple[Optional[HostValue], ...]]:
         """What the ``*args`` of ``g`` hold, when ``g`` is the closure a factory returns
-        (``def scanned(fn): def run(x, *args): ...; return run``) and the factory's result is
-        bound once to a module name that is only ever called (``step = scanned(kernel)`` ...
-        ``step(x, cfg)``): the extra positional arguments, the same number at every call, each
-        the value the calls agree on (None where they do not).  None when not known."""
+        (``def scanned(fn): def run(x, *args): ...; return run``), from every call the module
+        makes of it, however the closure is reached (``step = scanned(kernel)`` at module
+        level, in another factory, on ``self._step`` in ``__init__``) and through callers that
+        forward their own parameters: the extra positional arguments, the same number at
+        every call, each the value the calls agree on (None where they do not).  None when
+        not known."""
         if g is None or g.is_lambda or g.is_method or not isinstance(g.params.star_arg, cst.Param):
             return None
         key = (id(g.node), "*")
@@ -197,51 +203,30 @@ class HostValues(HostCalls):
 
     def _star_values(self, g: FuncInfo) -> Optional[Tuple[Optional[HostValue], ...]]:
         factory = g.scope.func
-        if factory is None or factory.is_lambda or factory.is_method or factory.scope.kind != "module":
+        if factory is None or factory.is_lambda or factory.is_method:
             return None
         if g.scope.defs.get(g.name) is not g or len(g.scope.bindings.get(g.name, ())) != 1:
             return None
         returns = returns_of(factory.node)
         if not returns or any(not (isinstance(r, cst.Name) and r.value == g.name) for r in returns):
             return None
-        module = self.index.module_scope
-        # ``step = scanned(kernel)``: every call of the factory binds one module name
-        names = []
-        for call, scope in self.index.calls_of(factory.name):
-            if scope.lookup_def(factory.name) is not factory:
-                continue
-            binds = [n for n, bs in module.bindings.items() if len(bs) == 1 and bs[0].kind == "assign" and bs[0].value is call]
-            if len(binds) != 1:
-                return None
-            names.append(binds[0])
-        if not names or self._name_count(factory.scope, factory.name) != len(names) + 1:
+        targets = self.finder.call_targets
+        sites = targets.callers(g)
+        if not sites:
             return None
         fixed = len(g.positional_params())
         out: Optional[list] = None
-        for name in names:
-            calls = [(c, sc) for c, sc in self.index.calls_of(name) if sc.lookup_scope(name) is module]
-            if self._name_count(module, name) != len(calls) + 1:
-                return None  # the closure is also used as a value: its calls are not all seen
-            for call, scope in calls:
-                if any(a.star or a.keyword is not None for a in call.args):
-                    return None
-                extra = call.args[fixed:]
-                vals = []
-                for a in extra:
-                    v = self.value(a.value, scope, call)
-                    if v is not None and v.kind == PARAM:
-                        v = self.passed_value(scope.func, v.name)
-                    vals.append(v)
-                if out is None:
-                    out = vals
-                elif len(out) != len(vals):
-                    return None
-                else:
-                    out = [x if x is not None and y is not None and x.kind == y.kind and join(x, y) is not None else None for x, y in zip(out, vals)]
+        for call, scope, t in sites:
+            if t.app is not None or any(a.star or a.keyword is not None for a in call.args):
+                return None
+            vals = [self._agreed(targets.origins(a.value, scope, call)) for a in call.args[max(fixed - len(t.bound), 0):]]
+            if out is None:
+                out = vals
+            elif len(out) != len(vals):
+                return None
+            else:
+                out = [x if x is not None and y is not None and x.kind == y.kind and join(x, y) is not None else None for x, y in zip(out, vals)]
         return tuple(out) if out is not None else None
-
-    def _name_count(self, owner: Scope, name: str) -> int:
-        return self.finder.call_targets.mentions(owner, name)
 
     # -- values of definitions ---------------------------------------------------------
     def function_value(self, f: FuncInfo) -> HostValue:

@@ -169,7 +169,24 @@ def parse_argnums(args, scope: Optional[Scope] = None) -> Optional[Tuple[int, ..
             node = a.value
     if node is None:
         return (0,)
-    node = literal_binding(node, scope)
+    return _literal_ints(literal_binding(node, scope))
+
+
+def converted_positions(args, nparams: int, scope: Optional[Scope] = None) -> Optional[Tuple[int, ...]]:
+    """The positions ``jax.custom_jvp`` / ``custom_vjp`` converts to arrays: every positional
+    parameter but its ``nondiff_argnums``; None when those are not a literal."""
+    nondiff: Tuple[int, ...] = ()
+    for a in args:
+        if a.keyword is not None and a.keyword.value == "nondiff_argnums":
+            found = _literal_ints(literal_binding(a.value, scope))
+            if found is None:
+                return None
+            nondiff = found
+    return tuple(i for i in range(nparams) if i not in nondiff and i - nparams not in nondiff)
+
+
+def _literal_ints(node) -> Optional[Tuple[int, ...]]:
+    """``1`` / ``(0, 2)`` / ``[0, 2]`` as integers; None when not a literal."""
     items = [el.value for el in node.elements] if isinstance(node, (cst.Tuple, cst.List)) else [node]
     out = []
     for it in items:

@@ -29,6 +29,7 @@ class Transform:
         "stages",
         "branch",
         "reuses_trace",
+        "converts",
     )
 
     def __init__(
@@ -47,6 +48,7 @@ class Transform:
         stages: bool = True,
         branch: bool = False,
         reuses_trace: bool = False,
+        converts: bool = False,
     ):
         self.label = label  # "jitted", "vmapped", "lax.scan body", ...
         self.fn_args = tuple(fn_args)  # (position, keyword) of the function arguments
@@ -79,6 +81,11 @@ class Transform:
         # compiled: jax.checkpoint keys its trace by the function (also with jit disabled), so
         # a global it reads keeps the value of the first call.
         self.reuses_trace = reuses_trace
+        # jax.custom_jvp / custom_vjp called outside any transform: the function runs at once,
+        # on its arguments converted to arrays (a JAX array stays one, a NumPy array or scalar
+        # becomes a NumPy array, a Python number a Python number): concrete values, no tracers.
+        # The positions converted are the application's ``argnums`` (all but nondiff_argnums).
+        self.converts = converts
 
     @property
     def replays(self) -> bool:
@@ -117,6 +124,9 @@ _FILTER_JIT = Transform("filter-jitted", cached=True, filtered=True)
 _FILTER_VMAP = Transform("filter-vmapped", filtered=True, in_axes=True, stages=False)
 _NNX_JIT = Transform("nnx-jitted", cached=True, statics=True, opaque_attrs=True)
 _GRAD = Transform("differentiated", effects=False, differentiated=True, stages=False)
+# Under jit or grad a custom derivative is what the outer transform makes it: the names are
+# also pass-through wrappers.  effects=False: called on its own it runs per call, as written.
+_CUSTOM_DERIVATIVE = Transform("custom-derivative function", effects=False, stages=False, converts=True)
 _NNX_VMAP = Transform("nnx-vmapped", in_axes=True, opaque_attrs=True, stages=False)
 
 TRANSFORMS: Dict[str, Transform] = {
@@ -167,6 +177,8 @@ TRANSFORMS: Dict[str, Transform] = {
     "jax.jacrev": _GRAD,
     "jax.jacobian": _GRAD,
     "jax.hessian": _GRAD,
+    "jax.custom_jvp": _CUSTOM_DERIVATIVE,
+    "jax.custom_vjp": _CUSTOM_DERIVATIVE,
 }
 
 # Wrappers that hand their arguments on unchanged.  ``jax.grad`` and friends evaluate with

@@ -18,6 +18,7 @@ from jaxlint.analysis.model.names import PARTIAL, resolve
 from jaxlint.analysis.model.receivers import ReceiverModel
 from jaxlint.analysis.model.transform_arguments import (
     StaticSpec,
+    converted_positions,
     false_keywords,
     not_none_keywords,
     parse_argnums,
@@ -27,7 +28,7 @@ from jaxlint.analysis.model.transform_arguments import (
 from jaxlint.analysis.model.transform_table import JIT, PALLAS, PASS_THROUGH, SWITCH, TRANSFORMS, Transform
 from jaxlint.analysis.syntax.scopes import FuncInfo, ModuleIndex, Scope
 from jaxlint.analysis.syntax.functions import _returns_of, _undecorated
-from jaxlint.analysis.syntax.nodes import arguments_by_position
+from jaxlint.analysis.syntax.nodes import argument_for, arguments_by_position
 
 
 class Application:
@@ -287,6 +288,37 @@ class TransformFinder:
             inner = d
         return inner
 
+    def _factory_argument(self, expr, scope: Scope) -> Optional[FnRef]:
+        """A transform applied to a parameter of a plain module-level function (a factory:
+        ``def smooth(fn): wrapped = jax.custom_jvp(fn); ...; return wrapped``): the function
+        every call of the factory passes for it, when the factory is only ever called by its
+        name and the calls agree (``step = smooth(kernel)``)."""
+        if not isinstance(expr, cst.Name) or scope.kind != "function" or scope.func is None:
+            return None
+        f = scope.func
+        if f.is_lambda or f.is_method or f.scope.kind != "module" or not _undecorated(f):
+            return None
+        name = expr.value
+        binds = scope.bindings.get(name, ())
+        names = [p.name.value for p in f.positional_params()]
+        if len(binds) != 1 or binds[0].kind != "param" or name not in names:
+            return None
+        calls = [(c, s) for c, s in self.index.calls_of(f.name) if s.lookup_def(f.name) is f]
+        if not calls or self.call_targets.mentions(f.scope, f.name) != len(calls) + 1:
+            return None  # also used as a value: its calls are not all seen
+        found: Optional[FnRef] = None
+        for call, s in calls:
+            arg = argument_for(call, names, name)
+            if not isinstance(arg, cst.Arg):
+                return None
+            ref = self.resolve_fn(arg.value, s)
+            if ref is None or ref.bound_self or ref.bound_pos or ref.bound_kw or ref.jit is not None:
+                return None  # a def as it is: what a partial or a jit binds is not carried here
+            if found is not None and found.func is not ref.func:
+                return None
+            found = ref
+        return found
+
     def _bound_method(self, expr: cst.Attribute, scope: Scope) -> Optional[FnRef]:
         """``obj.method`` / ``self.method`` / ``Cls(...).method`` / ``self.model.apply``: the
         method of the receiver's class (inherited ones too).  A receiver whose class the module
@@ -410,11 +442,15 @@ class TransformFinder:
             return
         # jax.jit over jax.grad traces: the differentiation does not change what jit sees.
         tracing = [x for x in tracing if not x[0].differentiated] or tracing
+        # A custom derivative stacked with jit is what jit makes it (it hands its arguments on).
+        tracing = [x for x in tracing if not x[0].converts] or tracing
         t, args, dec = tracing[-1] if len(tracing) == 1 else tracing[0]
         app = Application(f, t, dec, f.scope)
         parse_statics(args, app.statics, f.scope)
         if t.differentiated:
             app.argnums = parse_argnums(args, f.scope)
+        if t.converts:
+            app.argnums = converted_positions(args, len(f.positional_params()), f.scope)
         if t.in_axes:
             parse_in_axes(args, app, 0)
         if len(tracing) > 1:
@@ -446,7 +482,7 @@ class TransformFinder:
             else:
                 fn_exprs.append(v)
         for e in fn_exprs:
-            ref = self.resolve_fn(e, scope)
+            ref = self.resolve_fn(e, scope) or self._factory_argument(e, scope)
             linen_apply = False
             if ref is None and t is JIT:
                 ref = self._linen_apply(e, scope)
@@ -465,6 +501,8 @@ class TransformFinder:
                 parse_statics([a for a in args if a.keyword is not None], app.statics, scope)
             if t.differentiated:
                 app.argnums = parse_argnums(args[1:], scope)
+            if t.converts:
+                app.argnums = converted_positions(args, len(ref.func.positional_params()) - ref.bound_pos, scope)
             if t.in_axes:
                 parse_in_axes(args, app, 1)
             if t.arity is not None:

@@ -200,6 +200,10 @@ class EntryPoints:
 
     def _param_val(self, app, param, name, statics, opaque, passed, i, f) -> Val:
         t = app.transform
+        if t.converts:
+            # called on its own, a custom derivative runs on concrete values: no tracers
+            converted = app.argnums is not None and i >= 0 and i - app.bound_pos in app.argnums
+            return self.converted_passed(app, name, converted) or UNKNOWN_VAL
         if t.differentiated:
             if app.argnums is None:
                 return UNKNOWN_VAL

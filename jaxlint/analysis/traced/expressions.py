@@ -112,7 +112,7 @@ class Expressions:
                 # ``*args`` of the closure a factory returns: what the closure's calls pass
                 vals = self.analyzer.host_values.star_values(owner.func)
                 if vals is not None:
-                    return Val(STATIC, name, PYSEQ, tuple(host_val(v) for v in vals))
+                    return Val(STATIC, name, PYSEQ, tuple(host_val(v, self.analyzer.classes) for v in vals))
                 return STATIC_VAL
             passed = self.analyzer.host_values.passed_value(owner.func, name)
             if passed is not None and passed.func is not None and not passed.func.is_lambda:

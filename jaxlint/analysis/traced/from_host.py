@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.host.host_value import JAX_ARRAY, NUMPY_ARRAY, SCALAR
+from jaxlint.analysis.host.host_value import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, SCALAR
 from jaxlint.analysis.model.classes import class_named
 from jaxlint.analysis.syntax.nodes import block_exits, is_none_literal
 from jaxlint.analysis.syntax.scopes import FastVisitor, Scope
@@ -85,14 +85,23 @@ def structure_of(expr, scope: Scope, depth: int = 0) -> Val:
     return Val(UNKNOWN)
 
 
-def host_val(h) -> Val:
-    """A value host code hands over, as traced code sees it before any JAX operation."""
+def host_val(h, classes=None) -> Val:
+    """A value host code hands over, as traced code sees it before any JAX operation.  With
+    the class model, an instance of a class of the module whose constructor fields are known
+    (``Options(jnp.float32(0.75))``) keeps them: a Python object whose fields are what it
+    was built with (a JAX array there stays concrete until a JAX operation stages it)."""
     if h is None:
         return UNKNOWN_VAL
     if h.kind == JAX_ARRAY:
         return Val(STATIC, None, JAXARR)
     if h.kind == NUMPY_ARRAY:
         return Val(STATIC, None, NPARR)
-    if h.kind == SCALAR:
-        return STATIC_VAL
+    if h.kind in (SCALAR, NUMPY_SCALAR):
+        return STATIC_VAL  # a number as Python holds it (``np.float32(0.5)`` hashes, compares)
+    if h.kind == INSTANCE and h.cls is not None and h.fields is not None and classes is not None:
+        names = classes.field_names(h.cls)
+        if names:
+            held = dict(h.meta or {}, **h.fields)
+            items = tuple(host_val(held.get(n), classes) for n in names)
+            return Val(STATIC, None, 0, items, None, h.cls)
     return UNKNOWN_VAL

@@ -37,8 +37,11 @@ class Instances:
 
     def filtered_instance(self, cls: ClassInfo, name: str, fields) -> Optional[Val]:
         """An eqx.Module instance under a filtered transform; ``fields``: the host values its
-        constructor was given (a dataclass without ``__init__``), else None."""
-        if self.classes.pytree_kind(cls) != "equinox":
+        constructor was given (a dataclass without ``__init__``), else None.  A NamedTuple or
+        a dataclass pytree (``flax.struct``) is filtered the same way, leaf by leaf, when its
+        fields are known: an array leaf traced, a Python leaf and static metadata Python values."""
+        kind = self.classes.pytree_kind(cls)
+        if kind != "equinox" and (kind not in ("namedtuple", "dataclass") or fields is None):
             return None
         items = None
         if fields is not None:
@@ -47,7 +50,10 @@ class Instances:
             out = []
             for n in self.classes.field_names(cls):
                 dotted = f"{name}.{n}"
-                v = self.filtered_field(cls, n, dotted)
+                if kind == "equinox":
+                    v = self.filtered_field(cls, n, dotted)
+                else:
+                    v = STATIC_VAL if self.classes.field_kind(cls, n) == STATIC_FIELD else None
                 h = fields.get(n)
                 if v is None and h is not None:
                     if h.kind in (JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR):

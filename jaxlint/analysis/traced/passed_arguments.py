@@ -15,15 +15,18 @@ import libcst as cst
 from jaxlint.analysis.jax.jax_api import KNOWN_APIS
 from jaxlint.analysis.model.transforms import Application, arguments_by_parameter
 from jaxlint.analysis.syntax.scopes import ClassInfo, Scope
+from jaxlint.analysis.traced.from_host import host_val
 from jaxlint.analysis.traced.values import (
     ARRAY,
     JAXARR,
     NPARR,
+    PYSEQ,
     STATIC,
     STATIC_VAL,
     TRACED,
     UNKNOWN_VAL,
     Val,
+    first_traced_name,
     signature,
 )
 
@@ -102,6 +105,8 @@ class PassedArguments:
                 continue  # ``obj.step(...)`` of an unbound method: its first argument is ``obj``
             seen.add(id(call))
             out.append((call, scope))
+        if app.transform.converts:
+            out = [(call, scope) for call, scope in out if not _reapplies_primals(call, scope, self.index)]
         return out
 
     def _alias_names(self, app: Application):
@@ -123,16 +128,37 @@ class PassedArguments:
         return bool(values) and all(h.kind in (JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR) or is_number(h) for h in values)
 
     def concrete_passed(self, app: Application, name: str) -> Optional[Val]:
-        """A concrete JAX (or NumPy) array, when every visible call passes one for ``name``
-        to a transform that hands it over untouched; else None."""
-        from jaxlint.analysis.host.host_value import JAX_ARRAY, NUMPY_ARRAY
+        """A concrete JAX (or NumPy) array, or an instance of a class of the module with its
+        known fields, when every visible call passes one for ``name`` to a transform that hands
+        it over untouched; else None."""
+        from jaxlint.analysis.host.host_value import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, join
 
         kind = self.passed_kind(app, name) if name in app.jit_positional() else None
         if kind == JAX_ARRAY:
             return Val(STATIC, None, JAXARR)
         if kind == NUMPY_ARRAY:
             return Val(STATIC, None, NPARR)
+        if kind == INSTANCE:
+            # an object of a class of the module, its fields as it was built (a JAX array in
+            # one stays concrete)
+            values = self.passed_values(app, name)
+            joined = values[0]
+            for v in values[1:]:
+                joined = join(joined, v)
+            inst = host_val(joined, self.classes)
+            return inst if inst.kind == STATIC else None
         return None
+
+    def converted_passed(self, app: Application, name: str, converted: bool) -> Optional[Val]:
+        """What a custom derivative called on its own receives for ``name``: a JAX array as
+        passed, a NumPy array, and a NumPy scalar turned into a NumPy array where the position
+        is converted (checked with jax 0.10.2); else None."""
+        from jaxlint.analysis.host.host_value import NUMPY_SCALAR
+
+        known = self.concrete_passed(app, name)
+        if known is None and converted and name in app.jit_positional() and self.passed_kind(app, name) == NUMPY_SCALAR:
+            return Val(STATIC, None, NPARR)
+        return known
 
     def passed_kind(self, app: Application, name: str) -> Optional[str]:
         """The host kind of what every call site of the module passes for ``name`` (followed
@@ -198,18 +224,18 @@ class PassedArguments:
         return found if found is not None else UNKNOWN_VAL
 
     def filtered_value(self, expr, scope: Scope, call: cst.Call, name: str) -> Optional[Val]:
-        from jaxlint.analysis.host.host_value import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, PARAM, SCALAR
+        from jaxlint.analysis.host.host_value import INSTANCE, PARAM
 
         h = self.host_values.value(expr, scope, call)
         if h is not None and h.kind == PARAM:
             # a wrapper's parameter handed on: what every call of the wrapper passes
             h = self.host_values.passed_value(scope.func, h.name)
-        if h is not None and h.kind in (JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR):
-            return Val(TRACED, name, ARRAY)  # equinox's filters trace NumPy scalars too
-        if h is not None and h.kind == SCALAR:
-            return STATIC_VAL
         if h is not None and h.kind == INSTANCE:
             return self.filtered_instance(h.cls, name, h.fields)
+        if h is not None:
+            v = _filtered_leaves(h, name)
+            if v is not None:
+                return v
         r = self.receivers.receiver_of(expr, scope)
         if r is not None and r.cls is not None:
             return self.filtered_instance(r.cls, name, None)
@@ -281,3 +307,64 @@ class PassedArguments:
             for q in up:
                 out.append((q.call if q.call is not None else call, q.scope, cst.Arg(value=q.expr)))
         return out
+
+
+def _filtered_leaves(h, name: str, depth: int = 0) -> Optional[Val]:
+    """A host value as equinox's filters hand it over: an array (a NumPy scalar too) traced, a
+    Python scalar or string the Python value, a tuple each element so (``(0.75, 1.25)`` stays
+    Python floats); None for anything else."""
+    from jaxlint.analysis.host.host_value import JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, SCALAR, TUPLE
+
+    if h.kind in (JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR):
+        return Val(TRACED, name, ARRAY)  # equinox's filters trace NumPy scalars too
+    if h.kind == SCALAR:
+        return STATIC_VAL
+    if h.kind == TUPLE and h.items is not None and depth < 3:
+        items = []
+        for it in h.items:
+            v = _filtered_leaves(it, name, depth + 1) if it is not None else None
+            if v is None:
+                return None
+            items.append(v)
+        return Val(max((v.kind for v in items), default=STATIC), first_traced_name(items), PYSEQ, tuple(items))
+    return None
+
+
+_RULE_REGISTRARS = ("defjvp", "defvjp")
+
+
+def _reapplies_primals(call: cst.Call, scope: Scope, index) -> bool:
+    """``wrapped(*primals)`` (or ``wrapped(primals[0], n)`` with nondiff arguments) in the
+    derivative rule of ``wrapped`` itself (``@wrapped.defjvp`` or ``wrapped.defjvp(rule)``):
+    it runs only while a call of ``wrapped`` is differentiated, on that call's own arguments,
+    so it passes nothing the other calls do not."""
+    f = scope.func
+    if f is None or f.is_lambda or not isinstance(call.func, cst.Name) or not call.args:
+        return False
+    if not all(a.keyword is None and _rule_parameter(a.value, scope) for a in call.args):
+        return False
+    name = call.func.value
+    for d in f.node.decorators:
+        dec = d.decorator
+        if isinstance(dec, cst.Attribute) and dec.attr.value in _RULE_REGISTRARS and isinstance(dec.value, cst.Name) and dec.value.value == name:
+            return True
+    for registrar in _RULE_REGISTRARS:
+        for reg, reg_scope in index.calls_of("." + registrar):
+            target = reg.func.value
+            if not (isinstance(target, cst.Name) and target.value == name):
+                continue
+            if any(isinstance(a.value, cst.Name) and reg_scope.lookup_def(a.value.value) is f for a in reg.args):
+                return True
+    return False
+
+
+def _rule_parameter(e, scope: Scope) -> bool:
+    """``p`` or ``p[0]`` for a parameter ``p`` of the function ``scope`` belongs to, as received."""
+    if isinstance(e, cst.Subscript) and len(e.slice) == 1 and isinstance(e.slice[0].slice, cst.Index):
+        if not isinstance(e.slice[0].slice.value, cst.Integer):
+            return False
+        e = e.value
+    if not isinstance(e, cst.Name):
+        return False
+    binds = scope.bindings.get(e.value, ())
+    return len(binds) == 1 and binds[0].kind == "param"

@@ -6,7 +6,7 @@ import libcst as cst
 
 from jaxlint.analysis.model.attribute_values import attribute_values
 from jaxlint.analysis.host.expression_kinds import is_jax_array_expr
-from jaxlint.analysis.traced.values import DICT, OPAQUE, PYSEQ, REF, TRACED
+from jaxlint.analysis.traced.values import DICT, JAXARR, OPAQUE, PYSEQ, REF, STATIC, TRACED
 from jaxlint.fixes.at_update import at_update_fix
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
@@ -85,7 +85,10 @@ class InplaceArrayUpdate(Rule):
     ]
 
     def on_store(self, ctx, kind, target, base, idx, v, stmt, aug):
-        if kind != "subscript" or base.kind != TRACED or base.flags & (DICT | PYSEQ | OPAQUE | REF):
+        # a concrete JAX array (a custom derivative's argument called on its own, a global
+        # array under vmap) is as immutable as a tracer
+        array = base.kind == TRACED or base.kind == STATIC and base.flags & JAXARR
+        if kind != "subscript" or not array or base.flags & (DICT | PYSEQ | OPAQUE | REF):
             return
         if len(target.slice) == 1:
             sl = target.slice[0].slice
