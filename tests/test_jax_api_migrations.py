@@ -319,6 +319,16 @@ def test_unloaded_submodule_is_flagged_and_fails_under_jax():
     assert subprocess.run([sys.executable, "-c", fixed], capture_output=True, env=env(), timeout=300).returncode == 0
 
 
+def test_an_unloaded_submodule_is_flagged_only_when_no_import_may_load_it():
+    config = Config(select=("JAX603",), preview=True)
+    assert [(f.line, f.column) for f in lint_source(UNLOADED, "m.py", config).findings] == [(5, 12)]
+    # A module loaded by name at run time, or imported from another library, may be the one.
+    for extra in ("import importlib\nimportlib.import_module('jax.experimental.checkify')\n", "import flax\n"):
+        assert lint_source(UNLOADED + extra, "m.py", config).findings == []
+    # A plain lint (JAX603 is a preview rule) reports no such reference.
+    assert lint_source(UNLOADED, "m.py", Config()).findings == []
+
+
 @pytest.mark.slow  # starts an interpreter that imports JAX
 def test_modules_the_table_says_import_jax_leaves_unloaded_are_unloaded():
     """The table's set is an over-approximation of what ``import jax`` loads: a module outside it

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import Dict, List, NamedTuple, Optional, Tuple, Union
 
 import libcst as cst
 
@@ -473,6 +473,8 @@ class ModuleIndex(FastVisitor):
         # Every change of an attribute of a variable: ``obj.a = v``, ``obj.a += v``,
         # ``obj.a.b = v``, ``obj.a[k] = v``, ``obj.a.append(v)``.
         self.attribute_writes: List[AttributeWrite] = []
+        # Every ``import`` and ``from ... import`` statement, in any scope, in source order.
+        self.import_statements: List[Union[cst.Import, cst.ImportFrom]] = []
         self.order = 0
         self._loop_starts: List[Tuple[Scope, int]] = []
         self._stmt: Optional[cst.CSTNode] = None
@@ -610,6 +612,7 @@ class ModuleIndex(FastVisitor):
             self.scope.nonlocals.add(n.name.value)
 
     def visit_Import(self, node: cst.Import) -> None:
+        self.import_statements.append(node)
         for alias in node.names:
             full = _import_module_name(alias.name)
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
@@ -621,6 +624,7 @@ class ModuleIndex(FastVisitor):
             self.scope.bind(local, self.order, "import")
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self.import_statements.append(node)
         mod = "." * len(node.relative) + _import_module_name(node.module)
         if isinstance(node.names, cst.ImportStar):
             return
