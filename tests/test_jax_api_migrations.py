@@ -319,6 +319,21 @@ def test_unloaded_submodule_is_flagged_and_fails_under_jax():
     assert subprocess.run([sys.executable, "-c", fixed], capture_output=True, env=env(), timeout=300).returncode == 0
 
 
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ("import jax\nf = (jax.  # the old name\n     tree_map)\n", [(2, 6)]),
+        ("import jax\nf = jax.\\\n    tree_map\n", [(2, 5)]),
+        ("import jax\nf = jax . tree_map\n", [(2, 5)]),
+        ("from jax import tree_map\n", [(1, 17)]),
+        ("import jax.util as u\n", [(1, 8)]),
+        ("import jax\nwhere = jax.numpy.where\n", []),  # ``where`` is also an old name's last part
+    ],
+)
+def test_old_names_are_found_however_the_attribute_is_spelled(source, expected):
+    assert [(f.line, f.column) for f in lint_source(source, "m.py", Config()).findings if f.code == "JAX601"] == expected
+
+
 def test_an_unloaded_submodule_is_flagged_only_when_no_import_may_load_it():
     config = Config(select=("JAX603",), preview=True)
     assert [(f.line, f.column) for f in lint_source(UNLOADED, "m.py", config).findings] == [(5, 12)]

@@ -17,7 +17,7 @@ from typing import List, NamedTuple, Optional, Set, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.jax.jax_api_migrations import LAZY_PACKAGES, LOADED_BY_IMPORT_JAX, MODULES, Migration, lookup, mentions_any
+from jaxlint.analysis.jax.jax_api_migrations import LAZY_PACKAGES, LOADED_BY_IMPORT_JAX, MODULES, Migration, lookup, spells_old_attribute
 from jaxlint.analysis.syntax.scoped_walk import ScopedVisitor
 from jaxlint.analysis.syntax.scopes import FastVisitor, ModuleIndex, Scope, dotted_name
 
@@ -39,15 +39,29 @@ class ApiReference(NamedTuple):
 def api_references(index: ModuleIndex, text: str, unloaded: bool = True) -> List[ApiReference]:
     """References to the migration table's names, and (JAX603, unless ``unloaded`` is False)
     attribute paths into JAX submodules that ``import jax`` does not load and that the module
-    never imports.  Without the second, a module whose text names nothing of the table needs no
+    never imports.  Without the second, a module that names nothing of the table needs no
     walk."""
-    migrations = mentions_any(text)
+    migrations = spells_old_attribute(text) or any(_imports_old_name(s) for s in index.import_statements)
     loads = _imports_only_jax_and_stdlib(index, text) if unloaded and "jax." in text else None
     if not migrations and loads is None:
         return []
     finder = _ReferenceFinder(index, migrations, loads)
     finder.run()
     return finder.found
+
+
+def _imports_old_name(node) -> bool:
+    """Whether an import statement names an entry of the table (as the walk reports it)."""
+    if isinstance(node, cst.Import):
+        return any(name is not None and lookup(name) is not None for name in (dotted_name(a.name) for a in node.names))
+    if node.relative or isinstance(node.names, cst.ImportStar):
+        return False
+    mod = dotted_name(node.module) if node.module is not None else None
+    if mod is None:
+        return False
+    if lookup(mod) is not None:
+        return True
+    return any(name is not None and lookup(f"{mod}.{name}") is not None for name in (dotted_name(a.name) for a in node.names))
 
 
 def _imports_only_jax_and_stdlib(index: ModuleIndex, text: str) -> Optional[Set[str]]:
