@@ -135,6 +135,14 @@ class ModuleAnalysis:
 
         return [ref for ref in api_references(self.index, self.text) if ref.unloaded is not None]
 
+    def release(self) -> None:
+        """Forget the analysis once the module's findings are made: reference counting then
+        frees the tree at once (see ModuleIndex.release).  Nothing may use it afterwards."""
+        self.analyzer.__dict__.clear()
+        self.finder.__dict__.clear()
+        self.index.release()
+        self.__dict__.clear()
+
     @property
     def target_jax(self):
         """The JAX the code must run on: ``target-jax``, else the newest release jaxlint knows."""

@@ -481,6 +481,25 @@ class ModuleIndex(FastVisitor):
         self._calls_by_callee: Optional[Dict[object, List[Tuple[cst.Call, Scope]]]] = None
         self.walk(module)
 
+    def release(self) -> None:
+        """Forget the module's facts once nothing will ask for them again.  Scopes and the
+        functions and classes defined in them point at each other, and through them at the
+        tree: left as they are, those cycles keep every node alive until the collector traces
+        all of them (for a parsed module, several times the cost of freeing it)."""
+        records = [self.module_scope]
+        for f in self.functions:
+            records.append(f)
+            if f.body_scope is not None:
+                records.append(f.body_scope)
+        for c in self.classes:
+            records.append(c)
+            records.append(c.body_scope)
+        for record in records:
+            for name in type(record).__slots__:
+                if hasattr(record, name):
+                    delattr(record, name)
+        self.__dict__.clear()
+
     def calls_of(self, callee) -> List[Tuple[cst.Call, "Scope"]]:
         """(call, scope) of the calls whose callee is the name ``callee`` (``f(...)``),
         ``"." + attr`` (``obj.attr(...)``), or for any other callee expression its ``id``.  The
