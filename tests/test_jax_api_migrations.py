@@ -334,6 +334,14 @@ def test_old_names_are_found_however_the_attribute_is_spelled(source, expected):
     assert [(f.line, f.column) for f in lint_source(source, "m.py", Config()).findings if f.code == "JAX601"] == expected
 
 
+def test_the_gate_reads_comments_after_a_dot_in_linear_time():
+    from jaxlint.analysis.jax.jax_api_migrations import spells_old_attribute
+
+    # Read as any run of comments and spaces, this line has 2**60 readings.
+    assert not spells_old_attribute("x = y.  " + " # x" * 60)
+    assert spells_old_attribute("import jax\nf = (jax.  # a # b\n  # c\n  tree_map)\n")
+
+
 def test_an_unloaded_submodule_is_flagged_only_when_no_import_may_load_it():
     config = Config(select=("JAX603",), preview=True)
     assert [(f.line, f.column) for f in lint_source(UNLOADED, "m.py", config).findings] == [(5, 12)]

@@ -135,8 +135,10 @@ TAILS: FrozenSet[str] = frozenset(_COMPONENTS_BY_TAIL)
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 # The name after a dot, across what may stand between them inside brackets (spaces, line
-# breaks, comments, continuation backslashes): every attribute name of the text, and more.
-_ATTRIBUTE_NAME = re.compile(r"\.(?:\s|\\|#[^\r\n]*)*([A-Za-z_][A-Za-z0-9_]*)")
+# breaks, comments, continuation backslashes): every attribute name of the text, and more.  A
+# comment runs to the end of its line: one way only to read ``# a # b``, so the search stays
+# linear in the text.
+_ATTRIBUTE_NAME = re.compile(r"\.(?:\s|\\|#[^\r\n]*(?=[\r\n]|\Z))*([A-Za-z_][A-Za-z0-9_]*)")
 
 
 def spells_old_attribute(text: str) -> bool:
