@@ -319,6 +319,39 @@ def test_unloaded_submodule_is_flagged_and_fails_under_jax():
     assert subprocess.run([sys.executable, "-c", fixed], capture_output=True, env=env(), timeout=300).returncode == 0
 
 
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ("import jax\nf = (jax.  # the old name\n     tree_map)\n", [(2, 6)]),
+        ("import jax\nf = jax.\\\n    tree_map\n", [(2, 5)]),
+        ("import jax\nf = jax . tree_map\n", [(2, 5)]),
+        ("from jax import tree_map\n", [(1, 17)]),
+        ("import jax.util as u\n", [(1, 8)]),
+        ("import jax\nwhere = jax.numpy.where\n", []),  # ``where`` is also an old name's last part
+    ],
+)
+def test_old_names_are_found_however_the_attribute_is_spelled(source, expected):
+    assert [(f.line, f.column) for f in lint_source(source, "m.py", Config()).findings if f.code == "JAX601"] == expected
+
+
+def test_the_gate_reads_comments_after_a_dot_in_linear_time():
+    from jaxlint.analysis.jax.jax_api_migrations import spells_old_attribute
+
+    # Read as any run of comments and spaces, this line has 2**60 readings.
+    assert not spells_old_attribute("x = y.  " + " # x" * 60)
+    assert spells_old_attribute("import jax\nf = (jax.  # a # b\n  # c\n  tree_map)\n")
+
+
+def test_an_unloaded_submodule_is_flagged_only_when_no_import_may_load_it():
+    config = Config(select=("JAX603",), preview=True)
+    assert [(f.line, f.column) for f in lint_source(UNLOADED, "m.py", config).findings] == [(5, 12)]
+    # A module loaded by name at run time, or imported from another library, may be the one.
+    for extra in ("import importlib\nimportlib.import_module('jax.experimental.checkify')\n", "import flax\n"):
+        assert lint_source(UNLOADED + extra, "m.py", config).findings == []
+    # A plain lint (JAX603 is a preview rule) reports no such reference.
+    assert lint_source(UNLOADED, "m.py", Config()).findings == []
+
+
 @pytest.mark.slow  # starts an interpreter that imports JAX
 def test_modules_the_table_says_import_jax_leaves_unloaded_are_unloaded():
     """The table's set is an over-approximation of what ``import jax`` loads: a module outside it

@@ -123,7 +123,25 @@ class ModuleAnalysis:
         # imported when a rule first asks for the fact, not at start-up
         from jaxlint.analysis.facts.api_references import api_references
 
-        return api_references(self.index, self.text)
+        return api_references(self.index, self.text, unloaded=False)
+
+    @cached_property
+    def unloaded_submodules(self):
+        """Attribute paths into JAX submodules that nothing loads (JAX603).  A fact of its own:
+        JAX603 is a preview rule, and without it a module that names nothing of the migration
+        table is not walked for references at all."""
+        # imported when a rule first asks for the fact, not at start-up
+        from jaxlint.analysis.facts.api_references import api_references
+
+        return [ref for ref in api_references(self.index, self.text) if ref.unloaded is not None]
+
+    def release(self) -> None:
+        """Forget the analysis once the module's findings are made: reference counting then
+        frees the tree at once (see ModuleIndex.release).  Nothing may use it afterwards."""
+        self.analyzer.__dict__.clear()
+        self.finder.__dict__.clear()
+        self.index.release()
+        self.__dict__.clear()
 
     @property
     def target_jax(self):

@@ -202,9 +202,9 @@ def _analyse(module: cst.Module, text: str, path: str, config: Config, rules, fa
         check = getattr(r, "check_module", None)
         if check is not None:
             check(analysis)
-    if not reports.pending:
-        return [], calls
-    return materialise(module, path, reports.pending, analysis.positions, analysis if facts else None), calls
+    findings = materialise(module, path, reports.pending, analysis.positions, analysis if facts else None) if reports.pending else []
+    analysis.release()
+    return findings, calls
 
 
 DEEP_STACK_BYTES = 512 * 1024 * 1024

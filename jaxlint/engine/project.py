@@ -49,18 +49,25 @@ from jaxlint.rules import rules_for
 MAX_ROUNDS = 3
 
 
-def module_name(path: str) -> str:
-    """Dotted module name of a file, from the packages (folders with __init__.py) around it."""
-    path = os.path.abspath(path)
-    d, fn = os.path.split(path)
+def module_name(path: str, folders: Optional[Dict[str, Tuple[str, ...]]] = None) -> str:
+    """Dotted module name of a file, from the packages (folders with __init__.py) around it.
+    ``folders``: what is known of folders already (folder -> its dotted parts), for naming many
+    files of the same packages without looking for their ``__init__.py`` files again."""
+    d, fn = os.path.split(os.path.abspath(path))
     base = os.path.splitext(fn)[0]
-    parts = [] if base == "__init__" else [base]
-    while os.path.isfile(os.path.join(d, "__init__.py")):
-        d, pkg = os.path.split(d)
-        parts.insert(0, pkg)
-        if not pkg:
-            break
-    return ".".join(parts)
+    parts = _package_parts(d, {} if folders is None else folders)
+    return ".".join(parts if base == "__init__" else parts + (base,))
+
+
+def _package_parts(d: str, folders: Dict[str, Tuple[str, ...]]) -> Tuple[str, ...]:
+    parts = folders.get(d)
+    if parts is None:
+        parts = ()
+        if os.path.isfile(os.path.join(d, "__init__.py")):
+            parent, pkg = os.path.split(d)
+            parts = _package_parts(parent, folders) + (pkg,) if pkg else (pkg,)
+        folders[d] = parts
+    return parts
 
 
 def absolute(target: str, importer_module: str, importer_is_package: bool) -> str:
@@ -282,10 +289,15 @@ def cross_module_findings(
         return []
     by_module: Dict[str, Tuple[str, str]] = {}
     info: Dict[str, Tuple[str, bool]] = {}
+    folders: Dict[str, Tuple[str, ...]] = {}  # for module_name, over the whole run
+
+    def name_of(path: str) -> str:
+        return module_name(path, folders)
+
     for path, display in files:
         if path == "-":
             continue
-        name = module_name(path)
+        name = name_of(path)
         if name:
             by_module.setdefault(name, (path, display))
         info[display] = (name, os.path.basename(path) == "__init__.py")
@@ -374,7 +386,7 @@ def cross_module_findings(
             return mod, name
         reexport = s.imports.get(name)
         if reexport is not None and hops < 3:
-            return locate(absolute(reexport, module_name(s.path), os.path.basename(s.path) == "__init__.py"), hops + 1)
+            return locate(absolute(reexport, name_of(s.path), os.path.basename(s.path) == "__init__.py"), hops + 1)
         return None
 
     def resolve(qual: str):
@@ -396,7 +408,7 @@ def cross_module_findings(
         reexport = s.imports.get(name)
         if reexport is None:
             return None
-        return locate_class(absolute(reexport, module_name(s.path), os.path.basename(s.path) == "__init__.py"), hops + 1)
+        return locate_class(absolute(reexport, name_of(s.path), os.path.basename(s.path) == "__init__.py"), hops + 1)
 
     def resolve_class(qual: str):
         """(target, class) for the class ``qual``, following re-exports."""
@@ -418,7 +430,7 @@ def cross_module_findings(
         if cls.imported_base is None:
             return False
         path = by_module[mod][0]
-        return is_pytree(absolute(cls.imported_base, module_name(path), os.path.basename(path) == "__init__.py"), hops + 1)
+        return is_pytree(absolute(cls.imported_base, name_of(path), os.path.basename(path) == "__init__.py"), hops + 1)
 
     def locate_member(qual: str, member: str, hops: int = 0) -> Optional[Tuple[str, str]]:
         """(module, class name) of the class, ``qual`` or one of its bases, also those in other
@@ -427,7 +439,7 @@ def cross_module_findings(
         s = summary(mod) if mod else None
         if s is None or hops > 3:
             return None
-        modname, is_pkg = module_name(s.path), os.path.basename(s.path) == "__init__.py"
+        modname, is_pkg = name_of(s.path), os.path.basename(s.path) == "__init__.py"
         cls = s.classes.get(name)
         if cls is None:
             reexport = s.imports.get(name)

@@ -17,7 +17,7 @@ from typing import List, NamedTuple, Optional, Set, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.jax.jax_api_migrations import LAZY_PACKAGES, LOADED_BY_IMPORT_JAX, MODULES, Migration, lookup, mentions_any
+from jaxlint.analysis.jax.jax_api_migrations import LAZY_PACKAGES, LOADED_BY_IMPORT_JAX, MODULES, Migration, lookup, spells_old_attribute
 from jaxlint.analysis.syntax.scoped_walk import ScopedVisitor
 from jaxlint.analysis.syntax.scopes import FastVisitor, ModuleIndex, Scope, dotted_name
 
@@ -36,11 +36,13 @@ class ApiReference(NamedTuple):
     unloaded: Optional[str] = None
 
 
-def api_references(index: ModuleIndex, text: str) -> List[ApiReference]:
-    """References to the migration table's names, and (JAX603) attribute paths into JAX
-    submodules that ``import jax`` does not load and that the module never imports."""
-    migrations = mentions_any(text)
-    loads = _imports_only_jax_and_stdlib(index) if "jax." in text else None
+def api_references(index: ModuleIndex, text: str, unloaded: bool = True) -> List[ApiReference]:
+    """References to the migration table's names, and (JAX603, unless ``unloaded`` is False)
+    attribute paths into JAX submodules that ``import jax`` does not load and that the module
+    never imports.  Without the second, a module that names nothing of the table needs no
+    walk."""
+    migrations = spells_old_attribute(text) or any(_imports_old_name(s) for s in index.import_statements)
+    loads = _imports_only_jax_and_stdlib(index, text) if unloaded and "jax." in text else None
     if not migrations and loads is None:
         return []
     finder = _ReferenceFinder(index, migrations, loads)
@@ -48,64 +50,91 @@ def api_references(index: ModuleIndex, text: str) -> List[ApiReference]:
     return finder.found
 
 
-def _imports_only_jax_and_stdlib(index: ModuleIndex) -> Optional[Set[str]]:
+def _imports_old_name(node) -> bool:
+    """Whether an import statement names an entry of the table (as the walk reports it)."""
+    if isinstance(node, cst.Import):
+        return any(name is not None and lookup(name) is not None for name in (dotted_name(a.name) for a in node.names))
+    if node.relative or isinstance(node.names, cst.ImportStar):
+        return False
+    mod = dotted_name(node.module) if node.module is not None else None
+    if mod is None:
+        return False
+    if lookup(mod) is not None:
+        return True
+    return any(name is not None and lookup(f"{mod}.{name}") is not None for name in (dotted_name(a.name) for a in node.names))
+
+
+def _imports_only_jax_and_stdlib(index: ModuleIndex, text: str) -> Optional[Set[str]]:
     """The modules this module's imports load (every dotted prefix), when it imports nothing but
     JAX and the standard library; None otherwise (another library may load any JAX submodule,
     and a relative import may run a package's ``__init__`` that does)."""
     stdlib = getattr(sys, "stdlib_module_names", None)
-    if stdlib is None:
+    if stdlib is None or _imports_by_call(index, text):
         return None
-    v = _ImportedModules()
-    v.walk(index.module_scope.node)
-    if v.unknown:
-        return None
-    loaded: Set[str] = set()
-    for name in v.modules:
+    modules: Set[str] = set()
+    for statement in index.import_statements:
+        loaded = _modules_named(statement)
+        if loaded is None:
+            return None
+        modules |= loaded
+    loads: Set[str] = set()
+    for name in modules:
         top = name.split(".")[0]
         if top != "jax" and top not in stdlib and top != "__future__":
             return None
         parts = name.split(".")
-        loaded.update(".".join(parts[: n + 1]) for n in range(len(parts)))
-    return loaded
+        loads.update(".".join(parts[: n + 1]) for n in range(len(parts)))
+    return loads
 
 
-class _ImportedModules(FastVisitor):
-    def __init__(self):
-        self.modules: Set[str] = set()
-        self.unknown = False
-
-    def visit_Import(self, node: cst.Import) -> bool:
+def _modules_named(node) -> Optional[Set[str]]:
+    """The modules an import statement names; None when it may load one we cannot name."""
+    if isinstance(node, cst.Import):
+        modules: Set[str] = set()
         for alias in node.names:
             name = dotted_name(alias.name)
             if name is None:
-                self.unknown = True
-            else:
-                self.modules.add(name)
-        return False
+                return None
+            modules.add(name)
+        return modules
+    mod = dotted_name(node.module) if node.module is not None else None
+    if node.relative or mod is None:
+        return None
+    modules = {mod}
+    if mod == "jax" or mod.startswith("jax."):
+        # ``from jax.experimental import checkify`` may load the submodule it names.
+        if isinstance(node.names, cst.ImportStar):
+            return None
+        for alias in node.names:
+            name = dotted_name(alias.name)
+            if name is not None:
+                modules.add(f"{mod}.{name}")
+    return modules
 
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
-        mod = dotted_name(node.module) if node.module is not None else None
-        if node.relative or mod is None:
-            self.unknown = True
-            return False
-        self.modules.add(mod)
-        if mod == "jax" or mod.startswith("jax."):
-            # ``from jax.experimental import checkify`` may load the submodule it names.
-            if isinstance(node.names, cst.ImportStar):
-                self.unknown = True
-            else:
-                for alias in node.names:
-                    name = dotted_name(alias.name)
-                    if name is not None:
-                        self.modules.add(f"{mod}.{name}")
+
+_IMPORTING_CALLS = ("import_module", "__import__")
+
+
+def _imports_by_call(index: ModuleIndex, text: str) -> bool:
+    """Whether the module calls ``importlib.import_module`` or ``__import__``, which load
+    something we cannot name.  A callee is spelled in the text: a module that never writes
+    either name needs no walk."""
+    if not any(name in text for name in _IMPORTING_CALLS):
         return False
+    v = _ImportingCalls()
+    v.walk(index.module_scope.node)
+    return v.found
+
+
+class _ImportingCalls(FastVisitor):
+    def __init__(self):
+        self.found = False
 
     def visit_Call(self, node: cst.Call) -> bool:
-        # importlib.import_module / __import__: loads something we cannot name.
         name = dotted_name(node.func)
-        if name is not None and name.rsplit(".", 1)[-1] in ("import_module", "__import__"):
-            self.unknown = True
-        return True
+        if name is not None and name.rsplit(".", 1)[-1] in _IMPORTING_CALLS:
+            self.found = True
+        return not self.found
 
 
 class _ReferenceFinder(ScopedVisitor):

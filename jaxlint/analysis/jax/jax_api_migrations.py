@@ -27,7 +27,7 @@ import json
 import os
 import re
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Optional, Tuple
+from typing import Dict, FrozenSet, List, Optional, Tuple
 
 Version = Tuple[int, ...]
 
@@ -118,15 +118,39 @@ MIGRATIONS: Tuple[Migration, ...] = tuple(_migration(k, v) for k, v in _TABLE["e
 
 BY_NAME: Dict[str, Migration] = {m.old: m for m in MIGRATIONS}
 
-# The last component of every old name: a file that mentions none of them needs no look.
-TAILS: FrozenSet[str] = frozenset(m.old.rsplit(".", 1)[1] for m in MIGRATIONS)
+def _components_by_tail() -> Dict[str, List[FrozenSet[str]]]:
+    table: Dict[str, List[FrozenSet[str]]] = {}
+    for m in MIGRATIONS:
+        parts = m.old.split(".")
+        table.setdefault(parts[-1], []).append(frozenset(parts))
+    return table
+
+
+# The components of every old name, by its last one.
+_COMPONENTS_BY_TAIL = _components_by_tail()
+
+# The last component of every old name.
+TAILS: FrozenSet[str] = frozenset(_COMPONENTS_BY_TAIL)
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
+# The name after a dot, across what may stand between them inside brackets (spaces, line
+# breaks, comments, continuation backslashes): every attribute name of the text, and more.  A
+# comment runs to the end of its line: one way only to read ``# a # b``, so the search stays
+# linear in the text.
+_ATTRIBUTE_NAME = re.compile(r"\.(?:\s|\\|#[^\r\n]*(?=[\r\n]|\Z))*([A-Za-z_][A-Za-z0-9_]*)")
 
-def mentions_any(text: str) -> bool:
-    """Whether ``text`` spells the last component of some old name (a cheap gate)."""
-    return not TAILS.isdisjoint(_WORD.findall(text))
+
+def spells_old_attribute(text: str) -> bool:
+    """Whether ``text`` may reach an old name through an attribute chain (a cheap gate).  Such
+    a chain writes the name's last component after a dot, and spells each of its components,
+    in the chain or in the import the chain starts from.  Many last components alone are
+    common words (``jax.experimental.array_api.where``)."""
+    tails = TAILS.intersection(_ATTRIBUTE_NAME.findall(text))
+    if not tails:
+        return False
+    words = set(_WORD.findall(text))
+    return any(parts <= words for tail in tails for parts in _COMPONENTS_BY_TAIL[tail])
 
 
 # The newest JAX release the table read: the default target.

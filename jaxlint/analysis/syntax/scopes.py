@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import Dict, List, NamedTuple, Optional, Tuple, Union
 
 import libcst as cst
 
@@ -473,11 +473,32 @@ class ModuleIndex(FastVisitor):
         # Every change of an attribute of a variable: ``obj.a = v``, ``obj.a += v``,
         # ``obj.a.b = v``, ``obj.a[k] = v``, ``obj.a.append(v)``.
         self.attribute_writes: List[AttributeWrite] = []
+        # Every ``import`` and ``from ... import`` statement, in any scope, in source order.
+        self.import_statements: List[Union[cst.Import, cst.ImportFrom]] = []
         self.order = 0
         self._loop_starts: List[Tuple[Scope, int]] = []
         self._stmt: Optional[cst.CSTNode] = None
         self._calls_by_callee: Optional[Dict[object, List[Tuple[cst.Call, Scope]]]] = None
         self.walk(module)
+
+    def release(self) -> None:
+        """Forget the module's facts once nothing will ask for them again.  Scopes and the
+        functions and classes defined in them point at each other, and through them at the
+        tree: left as they are, those cycles keep every node alive until the collector traces
+        all of them (for a parsed module, several times the cost of freeing it)."""
+        records = [self.module_scope]
+        for f in self.functions:
+            records.append(f)
+            if f.body_scope is not None:
+                records.append(f.body_scope)
+        for c in self.classes:
+            records.append(c)
+            records.append(c.body_scope)
+        for record in records:
+            for name in type(record).__slots__:
+                if hasattr(record, name):
+                    delattr(record, name)
+        self.__dict__.clear()
 
     def calls_of(self, callee) -> List[Tuple[cst.Call, "Scope"]]:
         """(call, scope) of the calls whose callee is the name ``callee`` (``f(...)``),
@@ -610,6 +631,7 @@ class ModuleIndex(FastVisitor):
             self.scope.nonlocals.add(n.name.value)
 
     def visit_Import(self, node: cst.Import) -> None:
+        self.import_statements.append(node)
         for alias in node.names:
             full = _import_module_name(alias.name)
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
@@ -621,6 +643,7 @@ class ModuleIndex(FastVisitor):
             self.scope.bind(local, self.order, "import")
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self.import_statements.append(node)
         mod = "." * len(node.relative) + _import_module_name(node.module)
         if isinstance(node.names, cst.ImportStar):
             return

@@ -78,8 +78,6 @@ class UnloadedJaxSubmodule(Rule):
     ]
 
     def check_module(self, m):
-        for ref in m.api_references:
-            if ref.unloaded is None:
-                continue
+        for ref in m.unloaded_submodules:
             parent, _, last = ref.unloaded.rpartition(".")
             m.report(self, ref.node, name=ref.written, module=ref.unloaded, parent=parent, last=last)
