@@ -132,7 +132,10 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         # what the rule prevents says whether JAX raises it under grad, and whether it is a
         # tracer conversion TypeError (jaxlint/rules/prevents.py)
         prevents = rule.prevents
-        if frame.entry.transform.differentiated and not prevents.under_grad and not (unhashable or concrete):
+        # ``under_grad=True``: this finding's error is raised under grad alone too, although
+        # its rule's others are not (``float()`` of a JVP tracer, where ``int()`` works)
+        under_grad = fields.pop("under_grad", False) or prevents.under_grad
+        if frame.entry.transform.differentiated and not under_grad and not (unhashable or concrete):
             return  # JVP tracers carry concrete values: only NumPy's conversion and item assignment fail on them
         if frame.catches_tracer_errors and prevents.tracer_type_error:
             return  # ``try: int(x) except TypeError:``: the check only when concrete, on purpose

@@ -70,6 +70,12 @@ class TracedConcretization(Rule):
 
     _BUILTINS = {"builtins.int": "int()", "builtins.float": "float()", "builtins.bool": "bool()", "builtins.complex": "complex()"}
 
+    # Under ``jax.grad`` alone a differentiated value is a JVP tracer with a concrete primal:
+    # ``int()``, ``bool()`` and ``.item()`` read the primal, but a conversion to a float (which
+    # would drop the derivative), a format spec and ``.tolist()`` still raise (checked with jax
+    # 0.10.2).  These findings stand under grad too (``under_grad`` in rules/prevents.py).
+    _RAISE_UNDER_GRAD = frozenset({"builtins.float", "builtins.complex"})
+
     def on_call(self, ctx, node, q, argvals):
         label = self._BUILTINS.get(q)
         if label is None:
@@ -77,9 +83,10 @@ class TracedConcretization(Rule):
                 label = q + "()"
             else:
                 return
+        under_grad = q in self._RAISE_UNDER_GRAD or q.startswith("math.")
         for a, v in argvals:
             if plain_traced(v):
-                ctx.report(self, node, func=label, var=value_label(v, a.value))
+                ctx.report(self, node, func=label, var=value_label(v, a.value), under_grad=under_grad)
                 return
 
     def on_format_spec(self, ctx, part, v):
@@ -87,8 +94,8 @@ class TracedConcretization(Rule):
         if plain_traced(v):
             spec = "".join(p.value for p in part.format_spec if isinstance(p, cst.FormattedStringText))
             label = v.name or "x"
-            ctx.report(self, part, func=f"format({label}, {spec!r})", var=value_label(v, part.expression))
+            ctx.report(self, part, func=f"format({label}, {spec!r})", var=value_label(v, part.expression), under_grad=True)
 
     def on_method(self, ctx, node, base, meth, argvals):
         if meth in ("item", "tolist") and plain_traced(base):
-            ctx.report(self, node, func=f".{meth}()", var=value_label(base, node.func.value))
+            ctx.report(self, node, func=f".{meth}()", var=value_label(base, node.func.value), under_grad=meth == "tolist")
