@@ -137,10 +137,11 @@ class Expressions:
         traced = first_traced_name(vals)
         if traced is not None or any(v.kind == TRACED for v in vals):
             return Val(TRACED, traced, ARRAY | flags)
+        if self.frame.staged and not self.frame.concrete:
+            # staged, a JAX operation gives a tracer whatever its inputs are
+            return Val(TRACED, None, ARRAY | flags)
         if any(v.kind == UNKNOWN for v in vals):
             return UNKNOWN_VAL
-        if self.frame.staged and not self.frame.concrete:
-            return Val(TRACED, None, ARRAY | flags)
         return Val(STATIC, None, JAXARR | flags)
 
     def outer_object(self, e) -> Val:

@@ -42,6 +42,7 @@ from jaxlint.analysis.traced.values import (
     STATIC,
     STATIC_VAL,
     TRACED,
+    UNKNOWN,
     UNKNOWN_VAL,
     Val,
     first_traced_name,
@@ -126,6 +127,8 @@ class LibraryCalls:
                 # ``jnp.asarray`` of a JAX array (no dtype) returns that array itself: a concrete
                 # array stays concrete even where the frame stages (``.item()`` of it works)
                 return v
+            if v.kind == UNKNOWN:
+                return UNKNOWN_VAL  # it may be such an array
         if q.startswith(TRACED_PREFIXES):
             if q.rsplit(".", 1)[-1].startswith("_"):
                 return self.generic(argvals)  # private helpers: often Python-level utilities
