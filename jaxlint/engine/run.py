@@ -64,7 +64,7 @@ def lint_files(
     if each.calls:
         # Helpers imported from other modules of this run, called with traced arguments.
         pairs = [(p, display(p)) for p in out.files if p != "-"]
-        findings = cross_module_phase(pairs, each.calls, findings, config_for, cache_dir, facts)
+        findings = cross_module_phase(pairs, each.calls, findings, config_for, cache_dir, facts, each.summaries)
     findings.sort(key=Finding.sort_key)
     out.findings = findings
     return out
