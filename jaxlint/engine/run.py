@@ -5,6 +5,7 @@ call :func:`jaxlint.engine.pipeline.lint_source`."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Sequence, Union
 
@@ -53,6 +54,8 @@ def lint_files(
     if config is None:
         config = Config()
     config_for: ConfigFor = config if callable(config) else (lambda _p, c=config: c)
+    # The runner and the cross-module phase both ask for each file's shown path: work it out once.
+    display = functools.lru_cache(maxsize=None)(display)
     out = RunResult()
     if files is None:
         found = discover(paths, config_for, respect_gitignore, force_exclude)
