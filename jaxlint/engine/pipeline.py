@@ -18,6 +18,7 @@ from jaxlint.config import Config, SourcePath, shown_path
 from jaxlint.engine.call_records import call_recorder
 from jaxlint.engine.collection import one_collection_per_module
 from jaxlint.engine.module_analysis import ModuleAnalysis
+from jaxlint.engine.module_summaries import ModuleSummary, summarise
 from jaxlint import selection
 from jaxlint.engine.noqa import apply_directives
 from jaxlint.syntax_errors import describe as describe_syntax_error
@@ -37,6 +38,9 @@ class ModuleResult:
     # False when the result depends on more than the text and settings (the file ran out of its
     # time budget on a busy machine): not to be cached.
     cacheable: bool = True
+    # What the cross-module phase looks up in the module, made while its tree is at hand (when
+    # asked for, and the module was analysed): the phase then need not parse it for that.
+    summary: Optional[ModuleSummary] = None
 
 
 def lint_source(
@@ -46,6 +50,7 @@ def lint_source(
     rules=None,
     noqa: bool = True,
     facts: bool = True,
+    summary: bool = False,
 ) -> ModuleResult:
     """Lint one module given as text or bytes.  Never raises for bad input.
 
@@ -53,12 +58,13 @@ def lint_source(
     configuration's globs match) is another.  ``noqa=False`` leaves ``# noqa`` comments to the
     caller (flake8 applies its own).  ``facts=False`` leaves out the findings' structured facts,
     which only the dynamic mode reads (the command line, the flake8 plugin and the language
-    server do not pay for them)."""
+    server do not pay for them).  ``summary``: also give the module's summary for the
+    cross-module phase (:mod:`jaxlint.engine.module_summaries`)."""
     with one_collection_per_module():
-        return _lint_source(source, path, config, rules, noqa, facts)
+        return _lint_source(source, path, config, rules, noqa, facts, summary)
 
 
-def _lint_source(source, where, config: Optional[Config], rules, noqa: bool, facts: bool = True) -> ModuleResult:
+def _lint_source(source, where, config: Optional[Config], rules, noqa: bool, facts: bool = True, summary: bool = False) -> ModuleResult:
     path = shown_path(where)
     config = config or Config()
     if rules is None:
@@ -82,7 +88,7 @@ def _lint_source(source, where, config: Optional[Config], rules, noqa: bool, fac
     timer = time_budget(budget)
     try:
         with timer:
-            result = _parse_and_analyse(text, where, config, rules, noqa, enabled, facts)
+            result = _parse_and_analyse(text, where, config, rules, noqa, enabled, facts, summary)
         if not timer.expired:
             return result
         # The alarm went off in code that turned it into another error (a ``finally`` that
@@ -95,7 +101,7 @@ def _lint_source(source, where, config: Optional[Config], rules, noqa: bool, fac
         )
 
 
-def _parse_and_analyse(text: str, where, config: Config, rules, noqa: bool, enabled, facts: bool) -> ModuleResult:
+def _parse_and_analyse(text: str, where, config: Config, rules, noqa: bool, enabled, facts: bool, summary: bool = False) -> ModuleResult:
     path = shown_path(where)
     try:
         module = parse_module(text)
@@ -107,11 +113,11 @@ def _parse_and_analyse(text: str, where, config: Config, rules, noqa: bool, enab
         return ModuleResult(_meta(path, "JAX001", f"cannot parse file: {type(e).__name__}: {e}", 1, 1, enabled))
     try:
         try:
-            findings, calls = _analyse(module, text, path, config, rules, facts)
+            findings, calls, summarised = _analyse(module, text, path, config, rules, facts, summary)
         except RecursionError:
             # Deeply nested code (the parser accepts far more than the default recursion limit
             # lets the analysis walk): analyse again on a thread with room for it.
-            findings, calls = _run_deep(_analyse, module, text, path, config, rules, facts)
+            findings, calls, summarised = _run_deep(_analyse, module, text, path, config, rules, facts, summary)
     except RecursionError:
         return ModuleResult(_meta(path, "JAX002", "RecursionError: file too deeply nested for the analysis", 1, 1, enabled))
     except Exception as e:  # noqa: BLE001 - one file's bug must never stop a run
@@ -119,7 +125,7 @@ def _parse_and_analyse(text: str, where, config: Config, rules, noqa: bool, enab
     ignored = config.ignored_for(where)
     if ignored:
         findings = [f for f in findings if not selection.any_matches(f.code, ignored)]
-    return ModuleResult(apply_directives(findings, text, path, enabled, noqa), calls)
+    return ModuleResult(apply_directives(findings, text, path, enabled, noqa), calls, summary=summarised)
 
 
 # A file's parse and analysis stop after a time budget: a pre-commit hook never hangs on one
@@ -189,9 +195,9 @@ class time_budget:
         return False
 
 
-def _analyse(module: cst.Module, text: str, path: str, config: Config, rules, facts: bool = True):
-    """(findings before suppressions, call records) of a parsed module; ``facts``: derive the
-    findings' facts for the dynamic mode."""
+def _analyse(module: cst.Module, text: str, path: str, config: Config, rules, facts: bool = True, summary: bool = False):
+    """(findings before suppressions, call records, summary or None) of a parsed module;
+    ``facts``: derive the findings' facts for the dynamic mode; ``summary``: summarise it."""
     instances, handlers = rule_handlers(rules)
     reports = Reports()
     calls: List[dict] = []
@@ -203,8 +209,10 @@ def _analyse(module: cst.Module, text: str, path: str, config: Config, rules, fa
         if check is not None:
             check(analysis)
     findings = materialise(module, path, reports.pending, analysis.positions, analysis if facts else None) if reports.pending else []
+    # The summary's path and digest are the caller's to fill: it knows the file and its bytes.
+    summarised = summarise(analysis, path, None) if summary else None
     analysis.release()
-    return findings, calls
+    return findings, calls, summarised
 
 
 DEEP_STACK_BYTES = 512 * 1024 * 1024

@@ -277,6 +277,7 @@ def cross_module_findings(
     silenced_out: Optional[list] = None,
     config_for=None,
     facts: bool = False,
+    given_summaries: Optional[Dict[str, ModuleSummary]] = None,
 ) -> List[Finding]:
     """Findings inside imported helpers of the run's modules, reached with traced arguments.
 
@@ -284,7 +285,8 @@ def cross_module_findings(
     file's lint produced.  Findings already in ``existing`` (same place, same code) are not
     repeated.  ``silenced_out``: filled with (path, line, code) of the findings a ``# noqa``
     silenced (they make the comment a used one).  ``facts``: derive the findings' facts (for
-    the dynamic mode)."""
+    the dynamic mode).  ``given_summaries``: the summaries the per-file pass made (by path),
+    which spare the lookups a parse of those modules."""
     if not any(calls_by_display.values()):
         return []
     by_module: Dict[str, Tuple[str, str]] = {}
@@ -351,6 +353,13 @@ def cross_module_findings(
         if loc is None:
             return None
         path = loc[0]
+        given = given_summaries.get(path) if given_summaries else None
+        if given is not None:
+            # the contents the summary was made from are the ones the cache entries depend on
+            digests.setdefault(path, given.digest)
+            if cache is not None and given.digest is not None:
+                cache.put_json(cache.key(given.digest, "<summary> " + path), summary_to_json(given))
+            return given
         skey = None
         if cache is not None:
             digest = digest_of(path)
@@ -712,9 +721,11 @@ def cross_module_phase(
     config_for,
     cache_dir: Optional[str] = None,
     facts: bool = False,
+    summaries: Optional[Dict[str, ModuleSummary]] = None,
 ) -> List[Finding]:
     """``findings`` plus those of :func:`cross_module_findings`, for a run whose files each have
-    their own configuration (``config_for(path)``).  A JAX004 (unused ``noqa``) made by the
+    their own configuration (``config_for(path)``); ``summaries``: of the modules the per-file
+    pass analysed, by path.  A JAX004 (unused ``noqa``) made by the
     per-file pass is withdrawn when this phase found a finding that the comment silences."""
     first = config_for(files[0][0]) if files else Config()
     rules = rules_for(first)
@@ -724,6 +735,7 @@ def cross_module_phase(
         xcache = Cache(cache_dir, key, tuple(r.code for r in rules), facts)
     silenced: list = []
     found = cross_module_findings(
-        files, calls_by_display, findings, first, rules, xcache, silenced_out=silenced, config_for=config_for, facts=facts
+        files, calls_by_display, findings, first, rules, xcache, silenced_out=silenced, config_for=config_for, facts=facts,
+        given_summaries=summaries,
     )
     return noqa.retract_unused(list(findings) + found, silenced)

@@ -5,6 +5,7 @@ call :func:`jaxlint.engine.pipeline.lint_source`."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Sequence, Union
 
@@ -53,6 +54,8 @@ def lint_files(
     if config is None:
         config = Config()
     config_for: ConfigFor = config if callable(config) else (lambda _p, c=config: c)
+    # The runner and the cross-module phase both ask for each file's shown path: work it out once.
+    display = functools.lru_cache(maxsize=None)(display)
     out = RunResult()
     if files is None:
         found = discover(paths, config_for, respect_gitignore, force_exclude)
@@ -64,7 +67,7 @@ def lint_files(
     if each.calls:
         # Helpers imported from other modules of this run, called with traced arguments.
         pairs = [(p, display(p)) for p in out.files if p != "-"]
-        findings = cross_module_phase(pairs, each.calls, findings, config_for, cache_dir, facts)
+        findings = cross_module_phase(pairs, each.calls, findings, config_for, cache_dir, facts, each.summaries)
     findings.sort(key=Finding.sort_key)
     out.findings = findings
     return out

@@ -15,11 +15,12 @@ import os
 import sys
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from jaxlint.config import Config
 from jaxlint.engine import pipeline
 from jaxlint.engine.cache import Cache, content_digest
+from jaxlint.engine.module_summaries import ModuleSummary
 from jaxlint.findings import Finding
 from jaxlint.rules import RULES_BY_CODE, rules_for
 
@@ -42,11 +43,13 @@ _W: dict = {}
 
 @dataclass
 class EachResult:
-    """Every file's own findings, in file order, and the cross-module call records of each
-    file (by displayed path)."""
+    """Every file's own findings, in file order, the cross-module call records of each file
+    (by displayed path), and the summaries of the modules linted in this run (by path; a file
+    the cache answered for has none)."""
 
     findings: List[Finding] = field(default_factory=list)
     calls: Dict[str, list] = field(default_factory=dict)
+    summaries: Dict[str, ModuleSummary] = field(default_factory=dict)
 
 
 def _init_worker(config: Config, rule_codes: Tuple[str, ...], cache_dir: Optional[str], facts: bool = False) -> None:
@@ -58,11 +61,15 @@ def _init_worker(config: Config, rule_codes: Tuple[str, ...], cache_dir: Optiona
 
 
 def _lint_one(data: bytes, display: str, config: Config, rules, cache: Optional[Cache], key: Optional[str], facts: bool = False):
-    """(findings, cross-module call records) of one file."""
-    result = pipeline.lint_source(data, display, config, rules, facts=facts)
+    """(findings, cross-module call records, summary or None) of one file."""
+    result = pipeline.lint_source(data, display, config, rules, facts=facts, summary=True)
     if cache is not None and key is not None and result.cacheable:
         cache.put(key, result.findings, result.calls)
-    return result.findings, result.calls
+    summary = result.summary
+    if summary is not None:
+        # The summary depends on these bytes: the cache entries that use it are checked against them.
+        summary = replace(summary, digest=content_digest(data))
+    return result.findings, result.calls, summary
 
 
 # Set in the parent just before a fork: workers read the files' bytes from their copy of it
@@ -70,7 +77,7 @@ def _lint_one(data: bytes, display: str, config: Config, rules, cache: Optional[
 _FORKED_TODO: Optional[list] = None
 
 
-def _work(chunk) -> List[Tuple[int, Tuple[List[Finding], list]]]:
+def _work(chunk) -> List[Tuple[int, Tuple[List[Finding], list, Optional[ModuleSummary]]]]:
     config, rules, cache, facts = _W["config"], _W["rules"], _W["cache"], _W["facts"]
     if _FORKED_TODO is not None:
         chunk = [_FORKED_TODO[j] for j in chunk]
@@ -128,6 +135,7 @@ def lint_each(
 
     results: List[Optional[List[Finding]]] = [None] * len(files)
     calls: List[list] = [[] for _ in files]
+    summaries: List[Optional[ModuleSummary]] = [None] * len(files)
     todo: List[Tuple[int, bytes, str, Optional[str]]] = []
     # One process: lint each miss as soon as it is read (memory stays at one file's worth).
     stream = jobs == 1 or len(files) < POOL_MIN_FILES
@@ -150,28 +158,30 @@ def lint_each(
                 results[i], calls[i] = hit
                 continue
         if stream:
-            results[i], calls[i] = _lint_one(data, shown, config, rules, cache, key, facts)
+            results[i], calls[i], summaries[i] = _lint_one(data, shown, config, rules, cache, key, facts)
         else:
             todo.append((i, data, shown, key))
 
     if todo:
         total = sum(len(t[1]) for t in todo)
         if jobs > 1 and len(todo) >= POOL_MIN_FILES and total >= POOL_MIN_BYTES:
-            _run_pool(todo, results, calls, config, rule_codes, cache_dir if cache is not None else None, jobs, facts)
+            _run_pool(todo, results, calls, summaries, config, rule_codes, cache_dir if cache is not None else None, jobs, facts)
         else:
             for i, data, shown, key in todo:
-                results[i], calls[i] = _lint_one(data, shown, config, rules, cache, key, facts)
+                results[i], calls[i], summaries[i] = _lint_one(data, shown, config, rules, cache, key, facts)
 
     out = EachResult()
     for i, path in enumerate(files):
         if path != "-" and calls[i]:
             out.calls[show(path)] = calls[i]
+        if summaries[i] is not None:
+            out.summaries[path] = replace(summaries[i], path=path)
         if results[i]:
             out.findings.extend(results[i])
     return out
 
 
-def _run_pool(todo, results, calls, config: Config, rule_codes, cache_dir, jobs: int, facts: bool = False) -> None:
+def _run_pool(todo, results, calls, summaries, config: Config, rule_codes, cache_dir, jobs: int, facts: bool = False) -> None:
     global _FORKED_TODO
     ctx = _pool_context()
     forked = ctx.get_start_method() == "fork"
@@ -186,9 +196,10 @@ def _run_pool(todo, results, calls, config: Config, rule_codes, cache_dir, jobs:
             min(jobs, len(tasks)), initializer=_init_worker, initargs=(config, rule_codes, cache_dir, facts)
         ) as pool:
             for done in pool.imap_unordered(_work, tasks):
-                for i, (findings, file_calls) in done:
+                for i, (findings, file_calls, summary) in done:
                     results[i] = findings
                     calls[i] = file_calls
+                    summaries[i] = summary
     finally:
         _FORKED_TODO = None
 
@@ -222,4 +233,5 @@ def lint_configured(
         )
         out.findings.extend(each.findings)
         out.calls.update(each.calls)
+        out.summaries.update(each.summaries)
     return out
