@@ -56,3 +56,21 @@ def counted_calls(code, calls):
             runtime.jax.block_until_ready(fn(*pos, **kw))
             out.append((c.traces - t, c.compiles - k))
     return out
+
+
+def judged(counts, *, untraced, unstable, again, reused, partial):
+    """The verdict of three counted calls: a first call, the same call again (the control), and
+    the trial.  The first must trace and the control reuse it, or the run proves nothing; then
+    the trial confirms when it traced and compiled again, refutes when it did neither.  Each
+    outcome comes with its text: ``("note", text)`` for a run that proves nothing, to try the
+    next arguments (``untraced``, ``partial``), else ``(status, detail)``."""
+    (t0, _k0), (t1, k1), (t2, k2) = counts
+    if t0 == 0:
+        return "note", untraced
+    if t1 or k1:
+        return "unverified", unstable
+    if t2 >= 1 and k2 >= 1:
+        return "confirmed", again
+    if t2 == 0 and k2 == 0:
+        return "refuted", reused
+    return "note", partial

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import inspect
 
-from jaxlint.dynamic.worker.counting import Counts, counted_calls
+from jaxlint.dynamic.worker.counting import Counts, counted_calls, judged
 from jaxlint.dynamic.worker.errors import Unverified, short
 from jaxlint.dynamic.worker.interceptors import Interceptor
 from jaxlint.dynamic.worker.notes import pick_note, times
@@ -132,18 +132,19 @@ def check(mod, path, check):
         except Exception as e:  # noqa: BLE001 - the user's code may raise anything
             notes.append(f"calling {label} again with the recorded arguments failed: {short(e)}")
             continue
-        (t0, k0), (t1, k1), (t2, k2) = counted
-        if t0 == 0:
-            notes.append(f"calling {label} with `{param}` passed by {other} did not trace it")
-            continue
-        if t1 or k1:
-            return "unverified", f"{label} traced again when called twice with `{param}` passed by {other}"
-        if t2 >= 1 and k2 >= 1:
-            return "confirmed", (
+        t2, k2 = counted[2]
+        status, detail = judged(
+            counted,
+            untraced=f"calling {label} with `{param}` passed by {other} did not trace it",
+            unstable=f"{label} traced again when called twice with `{param}` passed by {other}",
+            again=(
                 f"{label} traced and compiled again for a call passing `{param}` by {now}, with the values of a call "
                 f"passing it by {other} that had compiled; the same call twice compiled once ({running})"
-            )
-        if t2 == 0 and k2 == 0:
-            return "refuted", f"{label} reused its compiled function when `{param}` was passed by {now} instead of by {other} ({running})"
-        notes.append(f"{label} traced {times(t2)} and compiled {times(k2)} when `{param}` was passed by {now}")
+            ),
+            reused=f"{label} reused its compiled function when `{param}` was passed by {now} instead of by {other} ({running})",
+            partial=f"{label} traced {times(t2)} and compiled {times(k2)} when `{param}` was passed by {now}",
+        )
+        if status != "note":
+            return status, detail
+        notes.append(detail)
     return "unverified", pick_note(notes, check)

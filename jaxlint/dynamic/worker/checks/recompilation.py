@@ -8,7 +8,7 @@ import ast
 import inspect
 
 from jaxlint.dynamic.worker import runtime
-from jaxlint.dynamic.worker.counting import Counts, counted_calls
+from jaxlint.dynamic.worker.counting import Counts, counted_calls, judged
 from jaxlint.dynamic.worker.errors import Unverified, short
 from jaxlint.dynamic.worker.notes import guessed_note, pick_note, times
 from jaxlint.dynamic.worker.targets import jitted_callable, resolve_target
@@ -108,19 +108,20 @@ def check_fed_back(mod, path, check):
         except Exception as e:  # noqa: BLE001 - the user's code may raise anything
             notes.append(f"calling {label} failed: {short(e)}")
             continue
-        if t0 == 0:
-            notes.append(f"calling {label} did not trace it")
-            continue
-        if t1 or k1:
-            return "unverified", f"{label} traced again when called twice with the same arguments"
-        if t2 >= 1 and k2 >= 1:
-            return "confirmed", (
+        status, detail = judged(
+            ((t0, k0), (t1, k1), (t2, k2)),
+            untraced=f"calling {label} did not trace it",
+            unstable=f"{label} traced again when called twice with the same arguments",
+            again=(
                 f"{label} traced and compiled again when its result took the place of `{name}` = {start_src}; "
                 "the same arguments twice compiled once"
-            )
-        if t2 == 0 and k2 == 0:
-            return "refuted", f"{label} traced once when its result took the place of `{name}` = {start_src}"
-        notes.append(f"{label} traced {times(t2)} and compiled {times(k2)} more when its result took the place of `{name}`")
+            ),
+            reused=f"{label} traced once when its result took the place of `{name}` = {start_src}",
+            partial=f"{label} traced {times(t2)} and compiled {times(k2)} more when its result took the place of `{name}`",
+        )
+        if status != "note":
+            return status, detail
+        notes.append(detail)
     return "unverified", pick_note(notes, check)
 
 
@@ -163,20 +164,21 @@ def check_fresh_jit(mod, path, check):
         except Exception as e:  # noqa: BLE001
             notes.append(f"calling {shown} failed: {short(e)}")
             continue
-        (t0, k0), (t1, k1), (t2, k2) = counts
-        if t0 == 0:
-            notes.append(f"calling {shown} did not trace the {what}")
-            continue
-        if t1 or k1:
-            return "unverified", f"one {shown} called twice traced twice"
-        if t2 >= 1 and k2 >= 1:
-            return "confirmed", (
+        t2, k2 = counts[2]
+        status, detail = judged(
+            counts,
+            untraced=f"calling {shown} did not trace the {what}",
+            unstable=f"one {shown} called twice traced twice",
+            again=(
                 f"each evaluation of {shown} traces and compiles again: the second traced {times(t2)} "
                 f"and compiled {times(k2)} with the same arguments; one jitted object called twice compiled once"
-            )
-        if t2 == 0 and k2 == 0:
-            return "refuted", f"evaluating {shown} twice reuses the first trace and compilation"
-        notes.append(f"the second {shown} traced {times(t2)} and compiled {times(k2)}")
+            ),
+            reused=f"evaluating {shown} twice reuses the first trace and compilation",
+            partial=f"the second {shown} traced {times(t2)} and compiled {times(k2)}",
+        )
+        if status != "note":
+            return status, detail
+        notes.append(detail)
     g = check.get("guessed") or []
     if g and notes:
         return "unverified", f"could not build arguments for {', '.join(g)} ({notes[0]})"
