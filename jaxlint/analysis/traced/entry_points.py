@@ -27,6 +27,7 @@ from jaxlint.analysis.traced.annotations import (
 )
 from jaxlint.analysis.traced.frame import Frame
 from jaxlint.analysis.traced.from_host import guarded_not_none, structure_of
+from jaxlint.analysis.traced.expressions import parameter_default
 from jaxlint.analysis.traced.lax_operands import lax_operands
 from jaxlint.analysis.traced.values import (
     ARRAY,
@@ -44,7 +45,6 @@ from jaxlint.analysis.traced.values import (
     UNKNOWN,
     UNKNOWN_VAL,
     Val,
-    default_val,
     to_traced,
 )
 
@@ -223,7 +223,7 @@ class EntryPoints:
             return UNKNOWN_VAL
         if param.default is not None and passed is not None and name not in passed:
             # JAX does not bind defaults the caller did not pass: they stay Python values.
-            return default_val(param.default)
+            return parameter_default(param.default, f.scope)
         if i >= 0 and i in app.unbatched and not app.opaque_axes:
             # vmap(in_axes=None) hands the value through untouched: an array every caller passes
             return self.concrete_passed(app, name) or UNKNOWN_VAL

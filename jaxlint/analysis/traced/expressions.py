@@ -41,6 +41,7 @@ from jaxlint.analysis.traced.values import (
     UNKNOWN,
     UNKNOWN_VAL,
     Val,
+    default_val,
     first_traced_name,
     join,
     joinall,
@@ -505,3 +506,9 @@ def module_val(expr, scope) -> Optional[Val]:
         return None
     q = resolve(expr, scope)
     return Val(STATIC, q, MODULE) if q in ARRAY_MODULES else None
+
+
+def parameter_default(default, scope) -> Val:
+    """A parameter left at its default, evaluated where the ``def`` is: an array module it
+    names (``xp=np``), a literal bool or None, else some Python value."""
+    return module_val(default, scope) or default_val(default)

@@ -18,7 +18,7 @@ from jaxlint.analysis.syntax.nodes import argument_for
 from jaxlint.analysis.syntax.scopes import FuncInfo
 from jaxlint.analysis.traced.annotations import annotation_container, is_ref_name
 from jaxlint.analysis.traced.frame import Frame
-from jaxlint.analysis.traced.expressions import module_val
+from jaxlint.analysis.traced.expressions import parameter_default
 from jaxlint.analysis.traced.interpreter import Interp
 from jaxlint.analysis.traced.values import (
     DICT,
@@ -35,7 +35,6 @@ from jaxlint.analysis.traced.values import (
     UNKNOWN_VAL,
     Env,
     Val,
-    default_val,
     joinall,
     signature,
 )
@@ -116,7 +115,7 @@ class FunctionCalls:
                 if star_seen:
                     env[name] = UNKNOWN_VAL
                 elif param.default is not None:
-                    env[name] = module_val(param.default, f.scope) or default_val(param.default)
+                    env[name] = parameter_default(param.default, f.scope)
                 else:
                     env[name] = UNKNOWN_VAL
         if isinstance(p.star_arg, cst.Param):
