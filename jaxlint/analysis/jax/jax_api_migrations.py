@@ -92,13 +92,12 @@ class _Table:
         self.modules: FrozenSet[str] = frozenset(data["modules"])
         self.loaded_by_import_jax: FrozenSet[str] = frozenset(data["loaded_by_import_jax"])
         self.lazy_packages: FrozenSet[str] = frozenset(data["lazy_packages"])
-        # The components of every old name, by its last one.
-        self.components_by_tail: Dict[str, List[FrozenSet[str]]] = {}
+        # Every old name, by its last component.
+        self.names_by_tail: Dict[str, List[str]] = {}
         for old in self.entries:
-            parts = old.split(".")
-            self.components_by_tail.setdefault(parts[-1], []).append(frozenset(parts))
+            self.names_by_tail.setdefault(old[old.rfind(".") + 1 :], []).append(old)
         # The last component of every old name.
-        self.tails: FrozenSet[str] = frozenset(self.components_by_tail)
+        self.tails: FrozenSet[str] = frozenset(self.names_by_tail)
         self._made: Dict[str, Migration] = {}
 
     def migration(self, old: str) -> Optional[Migration]:
@@ -148,25 +147,31 @@ def _migration(old: str, entry: dict, first_release: str) -> Migration:
     )
 
 
+_TABLE_NAMES = {
+    "RELEASES": "releases",
+    "NEWEST": "newest",
+    "MODULES": "modules",
+    "LOADED_BY_IMPORT_JAX": "loaded_by_import_jax",
+    "LAZY_PACKAGES": "lazy_packages",
+    "TAILS": "tails",
+    "MIGRATIONS": "",
+    "BY_NAME": "",
+}
+
+
 def __getattr__(name: str):
     """The table's contents under the names they had as module constants (for tests and
     scripts); the analysis asks ``table()``, which reads the file only when first needed."""
+    if name not in _TABLE_NAMES:
+        # ``__path__`` and the like, which the import machinery asks every module for: they
+        # must not read the table.
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     t = table()
     if name == "MIGRATIONS":
         return tuple(t.migration(old) for old in t.entries)
     if name == "BY_NAME":
         return {old: t.migration(old) for old in t.entries}
-    simple = {
-        "RELEASES": "releases",
-        "NEWEST": "newest",
-        "MODULES": "modules",
-        "LOADED_BY_IMPORT_JAX": "loaded_by_import_jax",
-        "LAZY_PACKAGES": "lazy_packages",
-        "TAILS": "tails",
-    }
-    if name in simple:
-        return getattr(t, simple[name])
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(t, _TABLE_NAMES[name])
 
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -188,7 +193,7 @@ def spells_old_attribute(text: str) -> bool:
     if not tails:
         return False
     words = set(_WORD.findall(text))
-    return any(parts <= words for tail in tails for parts in t.components_by_tail[tail])
+    return any(words.issuperset(old.split(".")) for tail in tails for old in t.names_by_tail[tail])
 
 
 def lookup(qualified: str) -> Optional[Tuple[Migration, str]]:
