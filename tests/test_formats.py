@@ -432,7 +432,7 @@ def _frozen_capture_findings(tmp_path):
 def test_frozen_capture_names_where_the_value_changes(tmp_path):
     (f,) = _frozen_capture_findings(tmp_path)
     assert (f.code, f.line, f.column) == ("JAX301", 8, 16)
-    assert [(r["line"], r["column"], r["message"]) for r in f.related] == [(12, 6, "`lr` gets a new value here")]
+    assert [(r["line"], r["column"], r["message"]) for r in f.related] == [(12, 1, "`lr` gets a new value here")]
 
 
 def test_full_text_format_shows_source_caret_help_and_related(tmp_path):
@@ -443,7 +443,7 @@ def test_full_text_format_shows_source_caret_help_and_related(tmp_path):
     assert lines[0].endswith("JAX301 " + findings[0].message)
     assert lines[2] == "8 |     return w - lr * w"
     assert lines[3] == "  |                ^^ JAX301"
-    assert lines[4].startswith("  = note: `lr` gets a new value here (") and lines[4].endswith("fr.py:12:6)")
+    assert lines[4].startswith("  = note: `lr` gets a new value here (") and lines[4].endswith("fr.py:12:1)")
     assert lines[5] == "    12 | lr = 0.01"
     assert lines[-1].startswith("  = help: pass `lr` as an argument")
     coloured = format_full(findings, color=True)
@@ -458,7 +458,7 @@ def test_related_locations_in_sarif_and_rdjson(tmp_path):
     assert rel["physicalLocation"]["region"]["startLine"] == 12 and rel["message"]["text"] == "`lr` gets a new value here"
     rd = json.loads(FORMATTERS["rdjson"](findings))
     (diag,) = rd["diagnostics"]
-    assert diag["related_locations"][0]["location"]["range"]["start"] == {"line": 12, "column": 6}
+    assert diag["related_locations"][0]["location"]["range"]["start"] == {"line": 12, "column": 1}
 
 
 def test_related_locations_validate_against_the_schemas(tmp_path):

@@ -134,7 +134,7 @@ async def test_related_information_points_where_a_captured_value_changes(client,
     assert [(r.location.uri, r.location.range, r.message) for r in diag.related_information] == [
         (
             path.as_uri(),
-            types.Range(types.Position(line=12, character=20), types.Position(line=12, character=24)),
+            types.Range(types.Position(line=12, character=4), types.Position(line=12, character=17)),
             "`learning_rate` gets a new value here",
         )
     ]
