@@ -354,3 +354,37 @@ def test_method_wrapper_of_a_jit_stored_on_self_in_init():
     assert _related(static) == [(14, 16, "forwarded to update() here")]
     assert (shape.line, shape.column) == (23, 21)
     assert _related(shape) == [(14, 16, "forwarded to update() here")]
+
+
+def test_changing_static_value_through_two_wrappers():
+    f = _one(
+        """
+        from functools import partial
+
+        import jax
+        import jax.numpy as jnp
+
+
+        @partial(jax.jit, static_argnums=1)
+        def scale(x, k):
+            return x * k
+
+
+        def inner(x, k):
+            return scale(x, k)
+
+
+        def outer(x, k):
+            return inner(x, k)
+
+
+        def train():
+            x = jnp.ones(3)
+            for k in range(5):
+                x = outer(x, k)
+            return x
+        """,
+        "JAX204",
+    )
+    assert (f.line, f.column) == (24, 22)  # the loop variable the user passes
+    assert _related(f) == [(18, 12, "forwarded here"), (14, 12, "forwarded to scale() here")]
