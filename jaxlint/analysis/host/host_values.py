@@ -257,25 +257,26 @@ class HostValues(HostCalls):
 
     # -- expressions -------------------------------------------------------------------
     def eval(self, e, scope: Scope, env: Env, shadow: frozenset) -> Optional[HostValue]:
-        if isinstance(e, (cst.List, cst.ListComp)):
+        t = type(e)  # exact types: LibCST's concrete node classes have no subclasses
+        if t in (cst.List, cst.ListComp):
             return HostValue(LIST, e)
-        if isinstance(e, (cst.Dict, cst.DictComp)):
+        if t in (cst.Dict, cst.DictComp):
             return HostValue(DICT, e)
-        if isinstance(e, (cst.Set, cst.SetComp)):
+        if t in (cst.Set, cst.SetComp):
             return HostValue(SET, e)
-        if isinstance(e, cst.Tuple):
+        if t is cst.Tuple:
             if any(isinstance(el, cst.StarredElement) for el in e.elements):
                 return HostValue(TUPLE, e)
             return HostValue(TUPLE, e, items=tuple(self.eval(el.value, scope, env, shadow) for el in e.elements))
-        if isinstance(e, (cst.Integer, cst.Float)):
+        if t in (cst.Integer, cst.Float):
             return HostValue(SCALAR, e)  # a number: the literal is kept, so ``is_number`` can tell
-        if isinstance(e, (cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Lambda)):
+        if t in (cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Lambda):
             return SCALAR_VAL
-        if isinstance(e, cst.Name):
+        if t is cst.Name:
             return self._name(e, scope, env, shadow)
-        if isinstance(e, cst.Call):
+        if t is cst.Call:
             return self._call(e, scope, env, shadow)
-        if isinstance(e, cst.Attribute):
+        if t is cst.Attribute:
             attr = e.attr.value
             if attr in ("shape", "ndim", "size", "dtype") or attr in ARRAY_ATTRS:
                 base = self.eval(e.value, scope, env, shadow)
@@ -283,21 +284,21 @@ class HostValues(HostCalls):
                     return None
                 return SCALAR_VAL if attr in ("ndim", "size", "dtype") else HostValue(TUPLE if attr == "shape" else base.kind, e)
             return self._object_attribute(e, scope, env, shadow)
-        if isinstance(e, cst.Subscript):
+        if t is cst.Subscript:
             base = self.eval(e.value, scope, env, shadow)
             if base is not None and base.kind == JAX_ARRAY:
                 return HostValue(JAX_ARRAY, e)  # indexing a JAX array gives an array
             return None
-        if isinstance(e, cst.BinaryOperation):
+        if t is cst.BinaryOperation:
             return self._binary(e, scope, env, shadow)
-        if isinstance(e, cst.UnaryOperation):
+        if t is cst.UnaryOperation:
             v = self.eval(e.expression, scope, env, shadow)
             if isinstance(e.operator, cst.Not):
                 return SCALAR_VAL if v is not None and v.kind == SCALAR else None
             if v is not None and v.kind in (JAX_ARRAY, NUMPY_ARRAY):
                 return HostValue(v.kind, e)
             return v if v is not None and v.kind == SCALAR else None
-        if isinstance(e, cst.IfExp):
+        if t is cst.IfExp:
             return join(self.eval(e.body, scope, env, shadow), self.eval(e.orelse, scope, env, shadow))
         return None
 

@@ -322,14 +322,17 @@ class CallTargets:
         return v
 
     def _value_of(self, expr, scope: Scope, depth: int, params: bool):
-        if isinstance(expr, cst.Lambda):
+        # Exact type tests (these node classes have no subclasses): cheaper than isinstance on
+        # LibCST's abstract node classes, and this runs for every callee the analysis asks about.
+        t = type(expr)
+        if t is cst.Lambda:
             f = self.index.func_by_node.get(id(expr))
             return Target(f) if f is not None else None
-        if isinstance(expr, cst.Name):
+        if t is cst.Name:
             return self._name(expr.value, scope, depth, params)
-        if isinstance(expr, cst.Attribute):
+        if t is cst.Attribute:
             return self._attribute(expr, scope, depth, params)
-        if isinstance(expr, cst.Call):
+        if t is cst.Call:
             app = self._app_at(expr)
             if app is not None:
                 return self._transformed(app)

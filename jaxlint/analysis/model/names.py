@@ -9,17 +9,21 @@ from __future__ import annotations
 
 from typing import Optional
 
-from jaxlint.analysis.syntax.scopes import Scope, dotted_name
+from jaxlint.analysis.syntax.scopes import Scope, dotted_name, head_name
 
 # ``functools.partial``: what binds arguments ahead of a call, wherever it comes from
 PARTIAL = frozenset({"functools.partial"})
+
+
+# The first components of every name that ``normalise`` maps (``jax.``, ``flax.``).
+_MAPPED_ROOTS = ("jax.", "flax.")
 
 
 def normalise(qual: Optional[str]) -> Optional[str]:
     """Map the many import paths of one API to a canonical name."""
     if qual is None:
         return None
-    if qual.startswith("jax.experimental.jax2tf"):
+    if not qual.startswith(_MAPPED_ROOTS) or qual.startswith("jax.experimental.jax2tf"):
         return qual
     for old, new in (
         ("jax._src.api.", "jax."),
@@ -39,11 +43,11 @@ def normalise(qual: Optional[str]) -> Optional[str]:
 
 def resolve(expr, scope: Scope) -> Optional[str]:
     """The qualified name an expression refers to through the module's imports."""
-    name = dotted_name(expr)
-    if name is None:
+    head = head_name(expr)
+    if head is None:
         return None
-    head, _, rest = name.partition(".")
     q = scope.resolve_import(head)
     if q is None:
         return None
+    rest = dotted_name(expr).partition(".")[2]
     return normalise(q + ("." + rest if rest else ""))

@@ -211,14 +211,30 @@ class FuncInfo:
 
 def dotted_name(expr) -> Optional[str]:
     """``a.b.c`` -> "a.b.c"; None for anything that is not a plain dotted name."""
+    # Exact type tests: LibCST's node classes are abstract base classes, for which a failed
+    # ``isinstance`` goes through ``ABCMeta.__instancecheck__`` (one of the analysis' most
+    # frequent calls); Attribute and Name have no subclasses.
+    if type(expr) is _NAME:
+        return expr.value
     parts = []
-    while isinstance(expr, cst.Attribute):
+    while type(expr) is _ATTRIBUTE:
         parts.append(expr.attr.value)
         expr = expr.value
-    if isinstance(expr, cst.Name):
+    if type(expr) is _NAME:
         parts.append(expr.value)
         return ".".join(reversed(parts))
     return None
+
+
+def head_name(expr) -> Optional[str]:
+    """The first name of a plain dotted name (``a`` of ``a.b.c``); None for anything else."""
+    while type(expr) is _ATTRIBUTE:
+        expr = expr.value
+    return expr.value if type(expr) is _NAME else None
+
+
+_NAME = cst.Name
+_ATTRIBUTE = cst.Attribute
 
 
 def _import_module_name(node) -> str:
