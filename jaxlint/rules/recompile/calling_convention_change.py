@@ -44,7 +44,7 @@ class CallingConventionChange(Rule):
 
     code = "JAX403"
     name = "calling-convention-change"
-    message = "`{param}` is passed to {func}() {now} here and {was} at an earlier call: a second cache entry, and a second compilation"
+    message = "`{param}` is passed to {func}() {now} here and {was} {where}: a second cache entry, and a second compilation"
     fix = "pass `{param}` the same way at every call of {func}() (always by position or always by keyword)"
     prevents = recompiles("a compilation per calling convention")
     bad = [
@@ -91,6 +91,9 @@ class CallingConventionChange(Rule):
         for change in m.convention_changes:
             how = lambda kw: "by keyword" if kw else "by position"  # noqa: E731
             first = change.first.value if isinstance(change.first, cst.Arg) else change.first
+            where = "at an earlier call"
+            if change.first_scope is not None:
+                where = f"at a call in {_scope_name(change.first_scope)}"
             related = [(first, f"`{change.param}` is passed {how(not change.by_keyword)} here")]
             m.report(
                 self,
@@ -99,6 +102,15 @@ class CallingConventionChange(Rule):
                 func=change.app.func.name,
                 now=how(change.by_keyword),
                 was=how(not change.by_keyword),
+                where=where,
                 related=related,
                 convention=change,
             )
+
+
+def _scope_name(scope) -> str:
+    if scope.kind == "module":
+        return "the module's top level"
+    if scope.kind == "function" and scope.func is not None:
+        return f"{scope.func.qualname}()"
+    return f"the body of {scope.name}"
