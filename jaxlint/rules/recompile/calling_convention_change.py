@@ -13,10 +13,15 @@ class CallingConventionChange(Rule):
     What it does
         Flags a call of a jitted function that passes a parameter by keyword when an earlier
         call of the same jitted function in the same function body (or at module level) passes
-        it by position, or the reverse.  A ``functools.partial`` of the jitted function counts
-        for the arguments it binds (``partial(step, lr=lr)`` passes ``lr`` by keyword).  Calls
-        inside traced code (traced once with their caller), calls with ``*args``/``**kwargs``,
-        and calls in two different functions are not compared.
+        it by position, or the reverse.  A jitted function made once for the module (a
+        decorator or ``jax.jit(f)`` at the top level or in a class body) is one object with one
+        cache for every function that calls it: the first call in each function is compared
+        with the module's first call (in the file's order) in another function, whatever order
+        they run in.  A ``functools.partial`` of the jitted function counts for the arguments
+        it binds (``partial(step, lr=lr)`` passes ``lr`` by keyword).  Calls inside traced code
+        (traced once with their caller), calls with ``*args``/``**kwargs``, and calls of a jit
+        made inside a function (a new object, with its own cache, each time the function runs)
+        in two different functions are not compared.
 
     Why is this bad?
         ``jax.jit`` keys its cache on the positional and the keyword arguments separately, so
