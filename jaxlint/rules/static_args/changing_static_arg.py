@@ -260,7 +260,7 @@ def _incremented_field(m, classes, name: str, loop, call):
     if scope is None:
         return None
     bump = None
-    for st in loop.body.body if isinstance(loop.body, cst.IndentedBlock) else ():
+    for st in loop.body.body if isinstance(getattr(loop, "body", None), cst.IndentedBlock) else ():
         if not isinstance(st, cst.SimpleStatementLine):
             continue
         for small in st.body:
