@@ -94,6 +94,8 @@ class ChangingStaticArg(Rule):
         call_of = {id(a): c for c, _s, _o in m.index.calls for a in c.args}
         updates = m.loop_updates
         for app, arg, pname, scope, order in m.static_arguments:
+            if m.finder.in_traced_code(scope):
+                continue  # a loop in traced code is traced once into the outer program
             v = arg.value
             static = f"Static parameter `{pname}`"
             loop = counter_loop_of(scope, v.value, order) if isinstance(v, cst.Name) else None
