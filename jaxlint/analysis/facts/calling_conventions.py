@@ -15,10 +15,14 @@ top level), and across the scopes of the module when the jitted callable is one 
 whole module: a ``jax.jit`` applied at the module's top level or in a class body there (a
 decorator, ``step = jax.jit(f)``).  Its cache lives as long as that object, so a call by
 position in ``train`` and one by keyword in ``evaluate`` are two entries whenever both run, in
-whatever order.  A jit made inside a function is a new object, with a new cache, each time the
-function runs: its calls are compared only within the scope that calls it.  Across scopes, the
+whatever order.  A jit made inside a function is made again each time the function runs: of a
+function defined there, a new cache each time; of a module-level function, JAX may share the
+function's cache between the jits.  Not provably one cache, its calls are compared only within
+the scope that calls it.  Across scopes, the
 first call of each scope is compared with the first call of the module (in the file's order)
-that passes the parameter, and reported when it passes it the other way.  Only calls made from host code count: a call inside a traced function is traced with it, once
+that passes the parameter, and reported when it passes it the other way.
+
+Only calls made from host code count: a call inside a traced function is traced with it, once
 per compilation of the outer function, and is not a compilation of its own.  Only calls whose
 arguments can all be read count: a call with ``*args`` or ``**kwargs`` could pass any
 parameter either way and is left out.  Computed once per module.

@@ -800,4 +800,3 @@ class ModuleIndex(FastVisitor):
         return False
 
     visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension
-

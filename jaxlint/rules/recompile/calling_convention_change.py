@@ -20,8 +20,8 @@ class CallingConventionChange(Rule):
         they run in.  A ``functools.partial`` of the jitted function counts for the arguments
         it binds (``partial(step, lr=lr)`` passes ``lr`` by keyword).  Calls inside traced code
         (traced once with their caller), calls with ``*args``/``**kwargs``, and calls of a jit
-        made inside a function (a new object, with its own cache, each time the function runs)
-        in two different functions are not compared.
+        made inside a function (made again each time the function runs, not provably one
+        cache) in two different functions are not compared.
 
     Why is this bad?
         ``jax.jit`` keys its cache on the positional and the keyword arguments separately, so
