@@ -46,7 +46,8 @@ def test_generation_is_deterministic_and_every_program_parses():
 
 def test_every_sink_composes():
     composer = Composer(random.Random(3))
-    names = {p.parts[3] for p in (composer.pick(c) for c in "ABCR" for _ in range(400))}
+    # enough draws that the rarest sink (a guard that needs a passed parameter) comes up
+    names = {p.parts[3] for p in (composer.pick(c) for c in "ABCR" for _ in range(1200))}
     assert names == {f"sink:{s.name}" for sinks in SINKS.values() for s in sinks}
 
 

@@ -176,6 +176,12 @@ def test_every_fixture_finding_is_confirmed():
         "jitted apply_dropout() traced and compiled again for a call passing `rate` by keyword, with the values of a "
         "call passing it by position that had compiled; the same call twice compiled once (running noisy_views())"
     )
+    # the other convention in another function of the module: one jitted object, one cache
+    assert details[("conventions_across_functions.py", 28, "JAX403")] == (
+        "jitted _sgd() traced and compiled again for a call passing `lr` by keyword, with the values of a call passing "
+        "it by position that had compiled; the same call twice compiled once (running finetune(); the calls passing "
+        "`lr` by position are in train())"
+    )
     # `@jax.jit` on a def nested in a function that a loop runs: the loop runs
     assert details[("fresh_callables.py", 192, "JAX401")] == (
         "each of the 3 objects `jax.jit` made on line 192 traced its function again on its first call, with arguments "

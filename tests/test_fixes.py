@@ -274,6 +274,21 @@ def test_fixes_keep_comments_and_blank_lines_crlf():
     assert result.source == source.replace("print('x', x)", 'jax.debug.print("x {}", x)')
 
 
+def test_a_jit_made_per_element_of_a_comprehension_is_not_hoisted_out_of_an_outer_loop():
+    # the comprehension is the loop that repeats the jit: there is no statement to hoist it
+    # out of, and the ``for`` around the comprehension is not the loop that repeats it
+    source = (
+        "import jax\n\n\n"
+        "def run(x, epochs):\n"
+        "    for _ in range(epochs):\n"
+        "        ys = [jax.jit(lambda v: v * 2.0)(x) for _ in range(3)]\n"
+        "    return ys\n"
+    )
+    findings = [f for f in lint_source(source, "m.py", Config()).findings if f.code == "JAX401"]
+    assert [(f.line, f.autofix) for f in findings] == [(6, None)]
+    assert fix_source(source, lambda t: lint_source(t, "m.py", Config()).findings, unsafe=True).source == source
+
+
 def test_a_rule_with_a_suggestion_and_a_fix_safety_has_a_fix():
     """How API-migration rules plug in: an exact ``suggestion=`` plus ``fix_safety``."""
     import libcst as cst

@@ -179,6 +179,8 @@ class Sink:
     main: str = "twice"
     needs_param: bool = False  # the value must be a kernel parameter the callers pass
     static: str = ""  # 'hashable' / 'unhashable' / 'array': the sink makes the value's slot static
+    # how a loop ``main`` iterates: a ``for`` statement, or a list comprehension of the same calls
+    form: str = "for"
 
 
 A_SINKS = [
@@ -374,6 +376,12 @@ R_SINKS = [
     Sink("batches", "R", f"out = x * {{v}}{EFFECT}", main="batches"),
     Sink("even_batches", "R", f"out = x * {{v}}{EFFECT}", main="even_batches", guard=True),
     Sink("convention", "R", f"out = x * {{v}}{EFFECT}", needs_param=True, main="convention"),
+    # the same loops written as comprehensions
+    Sink("value_comprehension", "R", f"out = x * {{v}}{EFFECT}", needs_param=True, main="loop_values", form="comprehension"),
+    Sink("same_value_comprehension", "R", f"out = x * {{v}}{EFFECT}", needs_param=True, main="loop_same", guard=True, form="comprehension"),
+    Sink("fresh_jit_comprehension", "R", f"out = x * {{v}}{EFFECT}", main="fresh_jit", form="comprehension"),
+    Sink("shape_comprehension", "R", f"out = x * {{v}}{EFFECT}", main="shape_loop", form="comprehension"),
+    Sink("padded_comprehension", "R", f"out = x * {{v}}{EFFECT}", main="padded_loop", guard=True, form="comprehension"),
 ]
 
 SINKS = {"A": A_SINKS, "B": B_SINKS, "C": C_SINKS, "R": R_SINKS}
@@ -862,12 +870,24 @@ def main_body(sink: Sink, src: Source, tr: Transform, car: Carrier, passes: bool
         if src.name not in ("param",):
             return None
         values = "[0.5, 1.0, 1.5]" if m == "loop_values" else "[0.5, 0.5, 0.5]"
+        if sink.form == "comprehension":
+            return f"""
+            x = {x}
+            sums = [jnp.sum({call('x', 'limit')}) for i, limit in enumerate({values})]
+            print(float(sum(sums)))
+            """
         return f"""
             x = {x}
             total = 0.0
             for i, limit in enumerate({values}):
                 total = total + jnp.sum({call('x', 'limit')})
             print(float(total))
+            """
+    if m == "fresh_jit" and sink.form == "comprehension":
+        return f"""
+            x = {x}
+            sums = [jnp.sum({call('x')}) for _ in range(3)]
+            print(float(sum(sums)))
             """
     if m == "fresh_jit":
         return f"""
@@ -887,6 +907,12 @@ def main_body(sink: Sink, src: Source, tr: Transform, car: Carrier, passes: bool
             """
     if m in ("shape_loop", "padded_loop"):
         piece = "x[:n]" if m == "shape_loop" else "jnp.where(jnp.arange(4) < n, x, 0.0)"
+        if sink.form == "comprehension":
+            return f"""
+            x = {x}
+            sums = [jnp.sum({call(piece)}) for n in range(2, 5)]
+            print(float(sum(sums)))
+            """
         return f"""
             x = {x}
             total = 0.0

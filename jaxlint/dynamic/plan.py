@@ -364,6 +364,8 @@ def _plan_convention(check: dict, facts: FindingFacts) -> Check:
     check["watched"] = convention["callee"]
     check["param"] = convention["param"]
     check["by_keyword"] = convention["by_keyword"]
+    if convention.get("elsewhere"):
+        check["elsewhere"] = convention["elsewhere"]
     return check  # type: ignore[return-value]
 
 

@@ -232,13 +232,19 @@ class Nested(TypedDict):
     runner: Callee
 
 
-class ConventionFacts(TypedDict):
-    """Two calls of one jitted callable, one passing ``param`` by position and the other by
-    keyword (facts ``convention``): the callable, and how the finding's call passes it."""
-
+class _ConventionFacts(TypedDict):
     callee: Callee
     param: str
     by_keyword: bool
+
+
+class ConventionFacts(_ConventionFacts, total=False):
+    """Two calls of one jitted callable, one passing ``param`` by position and the other by
+    keyword (facts ``convention``): the callable, and how the finding's call passes it."""
+
+    # the other convention's calls are in this function (or the module's top level), not in
+    # the one the check runs: the jitted callable is one object for the whole module
+    elsewhere: str
 
 
 ErrorPatternPair = List[str]  # [exception class name, message regex ("" for any)]
@@ -363,6 +369,7 @@ Check = TypedDict(
         "every": bool,  # host_calls: each call after the first must compile again
         "nested": Nested,  # capture: the traced function is made inside the driver
         "by_keyword": bool,  # convention: the finding's call passes ``param`` by keyword
+        "elsewhere": str,  # convention: where the other convention's calls are, when not in the run
         "at_use": bool,  # construct: the error comes when the constructor returns
     },
     total=False,

@@ -94,9 +94,7 @@ class CallSiteFacts:
         names = _names_in(expr)
         best = None
         for name in names:
-            for b in scope.bindings.get(name, ()):
-                if b.kind != "for" or b.order is None or not isinstance(b.value, cst.For):
-                    continue
+            for b in scope.loop_bindings(name):
                 if any(start == b.order and start <= order <= end for start, end in scope.loops):
                     if best is None or b.order > best[1].order:
                         best = (name, b)
@@ -244,7 +242,7 @@ def _names_in(expr) -> set:
     return v.names
 
 
-def _loop_values(loop: cst.For, var: str, scope: Scope) -> Tuple[List[str], str, bool]:
+def _loop_values(loop, var: str, scope: Scope) -> Tuple[List[str], str, bool]:
     """Source of the first values the loop gives ``var`` (a literal ``range`` or list), else
     three distinct ints; and whether they are the loop's own values."""
     it = loop.iter

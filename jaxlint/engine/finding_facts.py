@@ -181,6 +181,10 @@ class FactsDeriver(CallableFacts, CallSiteFacts):
             callee = self.entry(change.app)
             if callee is not None:
                 out["convention"] = {"callee": callee, "param": change.param, "by_keyword": change.by_keyword}
+                if change.first_scope is not None:
+                    # the other convention is in another function: the run of this one makes
+                    # only the finding's calls
+                    out["convention"]["elsewhere"] = _scope_label(change.first_scope)
         if given is not None:
             for k in ("value_kind", "entry", "parameter"):
                 v = getattr(given, k)
@@ -199,3 +203,9 @@ class FactsDeriver(CallableFacts, CallSiteFacts):
         if any(x.default is None for x in list(p.posonly_params) + list(p.params) + list(p.kwonly_params)):
             return None
         return self.plain(f)
+
+
+def _scope_label(scope) -> str:
+    if scope.kind == "function" and scope.func is not None:
+        return f"{scope.func.qualname}()"
+    return "the module's top level" if scope.kind == "module" else f"the body of {scope.name}"

@@ -11,8 +11,17 @@ for the arguments it binds: ``partial(step, lr=lr)(x)`` passes ``lr`` by keyword
 every call of ``fast = partial(step, lr=lr)``: ``fast(x)``, where it runs.
 
 Conventions are compared between the calls of one scope (one function body, or the module's
-top level): those run together, one after the other, on the values one flow computes; calls in
-two unrelated functions may never both run, or run on shapes that compile apart anyway.
+top level), and across the scopes of the module when the jitted callable is one object for the
+whole module: a ``jax.jit`` applied at the module's top level or in a class body there (a
+decorator, ``step = jax.jit(f)``).  Its cache lives as long as that object, so a call by
+position in ``train`` and one by keyword in ``evaluate`` are two entries whenever both run, in
+whatever order.  A jit made inside a function is made again each time the function runs: of a
+function defined there, a new cache each time; of a module-level function, JAX may share the
+function's cache between the jits.  Not provably one cache, its calls are compared only within
+the scope that calls it.  Across scopes, the
+first call of each scope is compared with the first call of the module (in the file's order)
+that passes the parameter, and reported when it passes it the other way.
+
 Only calls made from host code count: a call inside a traced function is traced with it, once
 per compilation of the outer function, and is not a compilation of its own.  Only calls whose
 arguments can all be read count: a call with ``*args`` or ``**kwargs`` could pass any
@@ -42,6 +51,8 @@ class ConventionChange:
     call: cst.Call  # that later call
     scope: Scope
     by_keyword: bool  # how ``arg`` passes it
+    # the scope of ``first`` when it is another one (the jitted callable is the module's)
+    first_scope: Optional[Scope] = None
 
 
 # {parameter: (the node that passes it, by keyword)}
@@ -105,10 +116,13 @@ def convention_changes(index, finder: TransformFinder, analyzer) -> List[Convent
         known = {id(c) for _o, c, _s, _p in sites}
         # a partial made in the scope of its calls is judged where it is made
         made_here = {(id(a.value), id(s)) for _o, c, s, p in sites if p for a in c.args}
+        called_here: set = set()  # the partials of ``made_here`` called in their own scope
         through: Dict[int, Conventions] = {}
         for call, scope, target in finder.call_targets.app_callers(app):
             bound = [p.expr for p in target.bound] + [p.expr for _k, p in target.keywords]
-            if any((id(e), id(scope)) in made_here for e in bound):
+            here = {(id(e), id(scope)) for e in bound} & made_here
+            if here:
+                called_here |= here
                 continue
             if bound and id(call) not in known and not _in_traced(scope, finder):
                 conv = _conventions_through_partial(app, call, scope, target, finder.call_targets)
@@ -118,18 +132,39 @@ def convention_changes(index, finder: TransformFinder, analyzer) -> List[Convent
         if len(sites) < 2:
             continue
         sites.sort(key=lambda s: s[0])
+        shared = _one_object_per_module(app)
         first: Dict[Tuple[int, str], Tuple[cst.CSTNode, bool]] = {}
+        module_first: Dict[str, Tuple[cst.CSTNode, bool, Scope]] = {}
         for _o, call, scope, partial_of in sites:
             conv = through.get(id(call)) or _conventions(app, call, partial_of)
             if conv is None:
                 continue
+            # a partial made here but called in another scope passes nothing here: its calls
+            # are judged where they are made
+            calls_here = not partial_of or any((id(a.value), id(scope)) in called_here for a in call.args)
             for pname, (node, by_keyword) in conv.items():
                 seen = first.get((id(scope), pname))
                 if seen is None:
                     first[(id(scope), pname)] = (node, by_keyword)
+                    if not shared or not calls_here:
+                        continue
+                    other = module_first.setdefault(pname, (node, by_keyword, scope))
+                    if other[2] is not scope and other[1] != by_keyword:
+                        out.append(ConventionChange(app, pname, other[0], node, call, scope, by_keyword, other[2]))
                 elif seen[1] != by_keyword:
                     out.append(ConventionChange(app, pname, seen[0], node, call, scope, by_keyword))
     return out
+
+
+def _one_object_per_module(app: Application) -> bool:
+    """Is the jitted callable made once for the module: applied at its top level or in the
+    body of a class defined there, to a function rather than to a bound method?"""
+    if app.bound_self:
+        return False  # ``jax.jit(self.step)``: one object per instance
+    s = app.site_scope
+    while s is not None and s.kind == "class":
+        s = s.parent
+    return s is not None and s.kind == "module"
 
 
 def _in_traced(scope: Scope, finder: TransformFinder) -> bool:

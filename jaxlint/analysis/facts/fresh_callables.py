@@ -17,7 +17,7 @@ import libcst as cst
 from jaxlint.analysis.model.classes import decorator_names, is_classmethod, is_property
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import Application, arguments_by_parameter
-from jaxlint.analysis.syntax.scopes import FastVisitor, Scope
+from jaxlint.analysis.syntax.scopes import Scope
 
 # Transforms whose result is a new function object on every evaluation.
 FRESH_TRANSFORMS = frozenset(
@@ -86,14 +86,10 @@ def _repeats(m, func, memo, by_name) -> Optional[cst.Call]:
     for call, scope, _t in m.finder.call_targets.callers(func):
         if id(call) not in seen and id(call) in orders:
             sites.append((call, scope, orders[id(call)]))
-    if "in_comprehensions" not in memo:
-        v = _ComprehensionCalls()
-        v.walk(m.module)
-        memo["in_comprehensions"] = v.calls
-    repeated = memo["in_comprehensions"]
     out = None
     for call, scope, order in sites:
-        if any(a <= order <= b for a, b in scope.loops) or id(call) in repeated:
+        # a loop span: a ``for``/``while`` statement's, or a comprehension's
+        if any(a <= order <= b for a, b in scope.loops):
             out = call
             break
         caller = scope.func if scope.kind == "function" else None
@@ -146,44 +142,6 @@ def _instance_class(m, name: str, scope):
                     return None
                 s = s.parent
     return None
-
-
-class _ComprehensionCalls(FastVisitor):
-    """Ids of the calls a comprehension makes once per element: in its element (or key and
-    value), its conditions, and the iterables of its inner ``for`` clauses."""
-
-    def __init__(self):
-        self.calls = set()
-        self._depth = 0
-
-    def _parts(self, node):
-        parts = [getattr(node, n) for n in ("elt", "key", "value") if getattr(node, n, None) is not None]
-        f = node.for_in
-        first = True
-        while f is not None:
-            if not first:
-                parts.append(f.iter)
-            parts.extend(c.test for c in f.ifs)
-            first = False
-            f = f.inner_for_in
-        return parts
-
-    def _comprehension(self, node) -> bool:
-        inner = _AllCalls()
-        for part in self._parts(node):
-            inner.walk(part)
-        self.calls |= inner.calls
-        return True
-
-    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension
-
-
-class _AllCalls(FastVisitor):
-    def __init__(self):
-        self.calls = set()
-
-    def visit_Call(self, node) -> None:
-        self.calls.add(id(node))
 
 
 # How a slot keys the cache: a static parameter; an argument of an ``eqx.filter_jit`` function

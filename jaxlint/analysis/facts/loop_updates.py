@@ -13,6 +13,7 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
+from jaxlint.analysis.syntax.comprehensions import clauses, repeated_parts
 from jaxlint.analysis.syntax.scopes import FastVisitor
 
 UPDATE_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Power)
@@ -23,7 +24,7 @@ class LoopUpdate:
     __slots__ = ("loop", "statement", "counter", "from_literal")
 
     def __init__(self, loop, statement, counter: bool, from_literal: bool = False):
-        self.loop = loop  # the For/While node
+        self.loop = loop  # the For/While node, or a comprehension's CompFor clause
         self.statement = statement  # the updating statement (or the For itself for its counter)
         self.counter = counter
         # drawn from a literal list of a few values (``for lr in (0.1, 0.01)``), not counted
@@ -46,7 +47,7 @@ class _Names(FastVisitor):
 
 def _counter_of(loop) -> Optional[str]:
     """``for name in range(...)`` / ``for name, _ in enumerate(...)``: the counted name."""
-    if not isinstance(loop, cst.For) or not isinstance(loop.iter, cst.Call) or not isinstance(loop.iter.func, cst.Name):
+    if not isinstance(loop, (cst.For, cst.CompFor)) or not isinstance(loop.iter, cst.Call) or not isinstance(loop.iter.func, cst.Name):
         return None
     fn, t = loop.iter.func.value, loop.target
     if fn == "range" and isinstance(t, cst.Name):
@@ -68,7 +69,7 @@ def per_iteration_targets(loop) -> Tuple[Tuple[str, bool], ...]:
     proves nothing.  Each with whether it is drawn from a literal."""
     counter = _counter_of(loop)
     names = [(counter, False)] if counter is not None else []
-    if not isinstance(loop, cst.For):
+    if not isinstance(loop, (cst.For, cst.CompFor)):
         return tuple(names)
     it, t = loop.iter, loop.target
     pairs = [(t, it)]
@@ -118,10 +119,11 @@ def _literal(expr):
 
 
 def _updates_in(loop) -> Dict[str, cst.CSTNode]:
-    """Names the loop's body updates unconditionally, each from itself or from the counter."""
+    """Names the loop's body updates unconditionally, each from itself or from the counter (a
+    comprehension's clause has no statements: none)."""
     counter = _counter_of(loop)
     out: Dict[str, cst.CSTNode] = {}
-    for st in loop.body.body if isinstance(loop.body, cst.IndentedBlock) else ():
+    for st in loop.body.body if isinstance(getattr(loop, "body", None), cst.IndentedBlock) else ():
         if not isinstance(st, cst.SimpleStatementLine):
             continue
         for small in st.body:
@@ -164,6 +166,25 @@ class LoopUpdates(FastVisitor):
 
     def leave_While(self, node) -> None:
         self._stack.pop()
+
+    def _comprehension(self, node) -> bool:
+        """Each ``for`` clause is a loop around what follows it (its first iterable runs once,
+        outside): its targets change on every iteration as a ``for`` statement's do."""
+        fors = clauses(node)
+        self.walk(fors[0].iter)
+        depth = len(self._stack)
+        for i, f in enumerate(fors):
+            if i:
+                self.walk(f.iter)
+            self._enter(f)
+            for c in f.ifs:
+                self.walk(c)
+        for part in repeated_parts(node):
+            self.walk(part)
+        del self._stack[depth:]
+        return False
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension
 
     def visit_FunctionDef(self, node) -> bool:
         # the body of a nested function runs when it is called, not in the loop around its def

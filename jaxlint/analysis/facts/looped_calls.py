@@ -76,7 +76,7 @@ def looped_calls(index: ModuleIndex, finder: TransformFinder, analyzer) -> List[
                 continue
             scope, order = so
             loops = [lp for lp in scope.loops if lp[0] <= order <= lp[1]]
-            if loops:
+            if loops and not finder.in_traced_code(scope):
                 out.append(LoopedCall(app, statics, call, scope, order, loops))
     ct = finder.call_targets
     for fwd in _forwarders(index, finder, {id(a) for a in finder.applications if id(a) in direct}).values():
@@ -87,7 +87,7 @@ def looped_calls(index: ModuleIndex, finder: TransformFinder, analyzer) -> List[
                 continue
             order = so[1]
             loops = [lp for lp in scope.loops if lp[0] <= order <= lp[1]]
-            if not loops:
+            if not loops or finder.in_traced_code(scope):
                 continue
             bound = ct.bind(t, call, scope)
             if bound is None:

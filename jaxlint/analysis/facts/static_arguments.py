@@ -43,13 +43,11 @@ def find_static_arguments(index: ModuleIndex, finder: TransformFinder, analyzer:
 
 
 def counter_loop_of(scope: Scope, name: str, order: int) -> Optional[Tuple[int, bool]]:
-    """The order of the ``for`` statement enclosing ``order`` whose target ``name`` takes a new
+    """The order of the ``for`` statement or comprehension clause enclosing ``order`` whose target ``name`` takes a new
     value on every iteration (``for name in range(...)``, ``for name, _ in enumerate(...)``,
     ``for name in (0.1, 0.01)``: see ``per_iteration_targets``), and whether the values are
     drawn from a literal."""
-    for b in scope.bindings.get(name, ()):
-        if b.kind != "for" or b.order is None or not isinstance(b.value, cst.For):
-            continue
+    for b in scope.loop_bindings(name):
         literal = dict(per_iteration_targets(b.value)).get(name)
         if literal is None:
             continue

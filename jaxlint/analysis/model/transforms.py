@@ -526,3 +526,14 @@ class TransformFinder:
     # -- questions the analysis asks ---------------------------------------------
     def is_traced_def(self, f: FuncInfo) -> bool:
         return id(f.node) in self.by_func
+
+    def in_traced_code(self, scope: Optional[Scope]) -> bool:
+        """Is ``scope`` the body of a traced function, or nested in one?  A loop there runs
+        only while that function is traced: a jitted call in it is traced into the outer
+        program (once per outer compilation), not compiled on its own per iteration."""
+        s = scope
+        while s is not None:
+            if s.kind == "function" and s.func is not None and self.is_traced_def(s.func):
+                return True
+            s = s.parent
+        return False

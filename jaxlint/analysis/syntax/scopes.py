@@ -14,6 +14,8 @@ from typing import Dict, List, NamedTuple, Optional, Tuple, Union
 
 import libcst as cst
 
+from jaxlint.analysis.syntax.comprehensions import clauses, repeated_parts
+
 # Binding kinds that make a name a *variable* (as opposed to an import, def or class).
 VALUE_KINDS = frozenset({"assign", "aug", "for", "with", "walrus", "global", "nonlocal"})
 
@@ -56,6 +58,8 @@ class Scope:
         "calls",
         "remote_writes",
         "writes",
+        "comprehension_bindings",
+        "comprehension_loops",
         "func",
         "node_info",
     )
@@ -88,6 +92,10 @@ class Scope:
         # is the binding kind ("assign", "global", ...) or the mutation kind; findings point
         # at these nodes.
         self.writes: Dict[str, List[Tuple[cst.CSTNode, "Scope", int, str]]] = {}
+        # name -> the bindings of a comprehension's variable, each at the start of its clause's
+        # loop span, its value the ``CompFor`` clause (``for``-kind, like a loop's target)
+        self.comprehension_bindings: Dict[str, List[Binding]] = {}
+        self.comprehension_loops: set = set()  # the spans of ``loops`` that are comprehensions'
         self.func: Optional["FuncInfo"] = None
         self.node_info: Optional["ClassInfo"] = None
 
@@ -97,6 +105,12 @@ class Scope:
             self.bindings[name] = [Binding(order, kind, value)]
         else:
             lst.append(Binding(order, kind, value))
+
+    def loop_bindings(self, name: str) -> List[Binding]:
+        """The bindings of ``name`` as a loop's variable: a ``for`` statement's target, or a
+        comprehension's (each at the start of its loop's span in ``loops``)."""
+        out = [b for b in self.bindings.get(name, ()) if b.kind == "for" and b.order is not None and isinstance(b.value, cst.For)]
+        return out + self.comprehension_bindings.get(name, [])
 
     def lookup_scope(self, name: str) -> Optional["Scope"]:
         """The scope that owns ``name`` as seen from code in this scope (LEGB, classes skipped)."""
@@ -788,7 +802,32 @@ class ModuleIndex(FastVisitor):
                 AttributeWrite(chain.value.value, chain.attr.value, call or target, value, in_place, self.scope, self.order)
             )
 
-    # Comprehension variables belong to the comprehension, not to the scope.
-    def visit_CompFor(self, node) -> None:
-        pass
+    def _comprehension(self, node) -> bool:
+        """A comprehension is a nest of loops (jaxlint.analysis.syntax.comprehensions): its first
+        iterable is evaluated once, at the statement's place; each ``for`` clause then starts a
+        loop span of its own, ending with the element.  Its variables belong to the
+        comprehension, not to the scope: they are kept apart (``Scope.comprehension_bindings``),
+        read only by the questions about loops."""
+        scope = self.scope
+        fors = clauses(node)
+        self.walk(fors[0].iter)
+        starts = []
+        for i, f in enumerate(fors):
+            if i:
+                self.walk(f.iter)
+            self.order += 1
+            starts.append(self.order)
+            for n in target_names(f.target):
+                scope.comprehension_bindings.setdefault(n, []).append(Binding(self.order, "for", f))
+            self.walk(f.target)
+            for c in f.ifs:
+                self.walk(c)
+        for part in repeated_parts(node):
+            self.walk(part)
+        for start in starts:
+            scope.loops.append((start, self.order))
+            scope.comprehension_loops.add((start, self.order))
+        self.order += 1  # what follows in the statement runs once, after the loop
+        return False
 
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension

@@ -13,10 +13,15 @@ class CallingConventionChange(Rule):
     What it does
         Flags a call of a jitted function that passes a parameter by keyword when an earlier
         call of the same jitted function in the same function body (or at module level) passes
-        it by position, or the reverse.  A ``functools.partial`` of the jitted function counts
-        for the arguments it binds (``partial(step, lr=lr)`` passes ``lr`` by keyword).  Calls
-        inside traced code (traced once with their caller), calls with ``*args``/``**kwargs``,
-        and calls in two different functions are not compared.
+        it by position, or the reverse.  A jitted function made once for the module (a
+        decorator or ``jax.jit(f)`` at the top level or in a class body) is one object with one
+        cache for every function that calls it: the first call in each function is compared
+        with the module's first call (in the file's order) in another function, whatever order
+        they run in.  A ``functools.partial`` of the jitted function counts for the arguments
+        it binds (``partial(step, lr=lr)`` passes ``lr`` by keyword).  Calls inside traced code
+        (traced once with their caller), calls with ``*args``/``**kwargs``, and calls of a jit
+        made inside a function (made again each time the function runs, not provably one
+        cache) in two different functions are not compared.
 
     Why is this bad?
         ``jax.jit`` keys its cache on the positional and the keyword arguments separately, so
@@ -44,7 +49,7 @@ class CallingConventionChange(Rule):
 
     code = "JAX403"
     name = "calling-convention-change"
-    message = "`{param}` is passed to {func}() {now} here and {was} at an earlier call: a second cache entry, and a second compilation"
+    message = "`{param}` is passed to {func}() {now} here and {was} {where}: a second cache entry, and a second compilation"
     fix = "pass `{param}` the same way at every call of {func}() (always by position or always by keyword)"
     prevents = recompiles("a compilation per calling convention")
     bad = [
@@ -91,6 +96,9 @@ class CallingConventionChange(Rule):
         for change in m.convention_changes:
             how = lambda kw: "by keyword" if kw else "by position"  # noqa: E731
             first = change.first.value if isinstance(change.first, cst.Arg) else change.first
+            where = "at an earlier call"
+            if change.first_scope is not None:
+                where = f"at a call in {_scope_name(change.first_scope)}"
             related = [(first, f"`{change.param}` is passed {how(not change.by_keyword)} here")]
             m.report(
                 self,
@@ -99,6 +107,15 @@ class CallingConventionChange(Rule):
                 func=change.app.func.name,
                 now=how(change.by_keyword),
                 was=how(not change.by_keyword),
+                where=where,
                 related=related,
                 convention=change,
             )
+
+
+def _scope_name(scope) -> str:
+    if scope.kind == "module":
+        return "the module's top level"
+    if scope.kind == "function" and scope.func is not None:
+        return f"{scope.func.qualname}()"
+    return f"the body of {scope.name}"

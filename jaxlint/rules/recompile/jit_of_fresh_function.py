@@ -332,6 +332,9 @@ class JitInLoop(Rule):
         """The unsafe fix: a lambda that reads none of the loop's variables, jitted before the loop."""
         if not isinstance(fn_expr, cst.Lambda):
             return None
+        order = next((o for c, _s, o in m.index.calls if c is call), None)
+        if order is None or any(a <= order <= b for a, b in scope.comprehension_loops):
+            return None  # a comprehension: no statement to hoist it out of
         body = scope_body(m.module, scope)
         from jaxlint.fixes.hoist_jit import innermost_loop
         loop = innermost_loop(body, call)
@@ -414,6 +417,7 @@ def _reads_loop_variables(nodes, scope, loop) -> bool:
     body)?"""
     start, end = loop
     varying = {n for n, binds in scope.bindings.items() if any(b.order is not None and start <= b.order <= end and b.kind != "def" for b in binds)}
+    varying |= {n for n, binds in scope.comprehension_bindings.items() if any(start <= b.order <= end for b in binds)}
     if not varying:
         return False
     read = set()

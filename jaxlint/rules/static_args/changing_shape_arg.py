@@ -121,10 +121,8 @@ class ChangingShapeArg(Rule):
 def _loop_counters(scope, order: int) -> set:
     """Names counted by ``for name in range(...)`` / ``enumerate(...)`` loops around ``order``."""
     out = set()
-    for name, binds in scope.bindings.items():
-        for b in binds:
-            if b.kind != "for" or b.order is None or not isinstance(b.value, cst.For):
-                continue
+    for name in set(scope.bindings) | set(scope.comprehension_bindings):
+        for b in scope.loop_bindings(name):
             loop = b.value
             it = loop.iter
             if not (isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value in ("range", "enumerate")):
@@ -207,7 +205,7 @@ STACKING = frozenset({"stack", "array", "asarray", "concatenate", "vstack", "hst
 
 
 def _loop_body(loop):
-    body = loop.body.body if isinstance(loop.body, cst.IndentedBlock) else ()
+    body = loop.body.body if isinstance(getattr(loop, "body", None), cst.IndentedBlock) else ()  # a comprehension has none
     for st in body:
         if isinstance(st, cst.SimpleStatementLine):
             yield from st.body
@@ -296,7 +294,7 @@ def _ragged_batch(expr, loop, scope) -> Optional[str]:
     the length is provably a multiple of ``bs``."""
     if not (isinstance(expr, cst.Subscript) and len(expr.slice) >= 1 and isinstance(expr.slice[0].slice, cst.Slice)):
         return None
-    if not isinstance(loop, cst.For) or not isinstance(loop.target, cst.Name):
+    if not isinstance(loop, (cst.For, cst.CompFor)) or not isinstance(loop.target, cst.Name):
         return None
     it = loop.iter
     if not (isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "range" and scope.lookup_scope("range") is None):

@@ -98,6 +98,8 @@ class ChangingStaticArg(Rule):
         call_of = {id(a): c for c, _s, _o in m.index.calls for a in c.args}
         updates = m.loop_updates
         for app, arg, pname, scope, order in m.static_arguments:
+            if m.finder.in_traced_code(scope):
+                continue  # a loop in traced code is traced once into the outer program
             v = arg.value
             static = f"Static parameter `{pname}`"
             loop = counter_loop_of(scope, v.value, order) if isinstance(v, cst.Name) else None
@@ -273,7 +275,7 @@ def _incremented_field(m, classes, name: str, loop, call):
     if scope is None:
         return None
     bump = None
-    for st in loop.body.body if isinstance(loop.body, cst.IndentedBlock) else ():
+    for st in loop.body.body if isinstance(getattr(loop, "body", None), cst.IndentedBlock) else ():
         if not isinstance(st, cst.SimpleStatementLine):
             continue
         for small in st.body:

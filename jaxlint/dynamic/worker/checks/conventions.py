@@ -6,7 +6,10 @@ The function around the calls runs as it is, with the calls of the jitted callab
 When the run passes the parameter both ways, one call that passes it the finding's way is made
 again with its own values: passing the parameter the other way (twice: the second call is the
 control), then the finding's way.  JAX's cache says the rest: the finding's way traces and
-compiles again, or it is served from the cache.
+compiles again, or it is served from the cache.  When the other way is passed in another
+function of the module (the jitted callable is the module's one object, its cache shared by
+every function), the run of the finding's function makes the finding's calls only: the other
+way is made again from them just the same.
 """
 
 from __future__ import annotations
@@ -106,8 +109,10 @@ def check(mod, path, check):
         ways = {}  # the first call passing the parameter each way (the finding's line first)
         for call in sorted(rec.calls, key=lambda c: not c["on_line"]):
             ways.setdefault(_way(call, _parameters(call, raw), param), call)
-        if now not in ways or other not in ways:
-            # the code must pass it both ways in one run: a single convention compiles once
+        elsewhere = check.get("elsewhere")
+        if now not in ways or (other not in ways and not elsewhere):
+            # the code must pass it both ways in one run: a single convention compiles once;
+            # or the other way is in another function (``elsewhere``), made again here
             seen = [x for x in ("position", "keyword") if x in ways]
             what = (
                 f"was called with `{param}` passed only by {seen[0]}"
@@ -133,6 +138,8 @@ def check(mod, path, check):
             notes.append(f"calling {label} again with the recorded arguments failed: {short(e)}")
             continue
         t2, k2 = counted[2]
+        if other not in ways:
+            running += f"; the calls passing `{param}` by {other} are in {elsewhere}"
         status, detail = judged(
             counted,
             untraced=f"calling {label} with `{param}` passed by {other} did not trace it",
