@@ -119,9 +119,11 @@ class Rebinding:
     a traced callable comes before it or shares a loop with it; when its scope is a function
     that runs a traced callable itself and runs more than once (its second run follows the
     first one's trace); or when some call of that function, found in the module, is such a
-    point (followed through callers to a bounded depth).  A function that nothing in the module
-    calls is an entry point whose callers are not visible: whether its writes follow a trace
-    is unknown, and an unknown answer is no finding.
+    point (followed through callers to a bounded depth).  A call made in the body of a jitted
+    function runs only while that function is traced, so it is no such point: module state
+    written only by code that runs while tracing is not changed "elsewhere".  A function that
+    nothing in the module calls is an entry point whose callers are not visible: whether its
+    writes follow a trace is unknown, and an unknown answer is no finding.
     """
 
     MAX_CALLER_DEPTH = 4
@@ -193,6 +195,10 @@ class Rebinding:
         if key in self._follows:
             return self._follows[key]
         self._follows[key] = False  # recursion guard
+        if scope.kind == "function" and scope.func is not None and self.traced_callables.cached_def(scope.func):
+            # The body of a jitted function runs only while it is traced: a write there, or in a
+            # helper only it calls, happens inside a trace, not on the host between two calls.
+            return False
         calls = self.traced_callables.call_orders(scope)
         result = any(c < order for c in calls) or any(
             start <= order <= end and any(start <= c <= end for c in calls) for start, end in scope.loops
