@@ -354,8 +354,9 @@ class Rebinding:
             return kind == "store" or kind.startswith("attr:") and attr in (None, kind[5:]) or kind == "method" and containers
 
         def in_traced(where: Scope) -> bool:
-            # Mutations made inside traced functions are JAX303's business, not a rebinding between calls.
-            return where.func is not None and tc.finder.is_traced_def(where.func)
+            # Mutations made inside traced functions are JAX303's business, not a rebinding
+            # between calls; unless the function also runs as plain Python on the host.
+            return where.func is not None and tc.finder.is_traced_def(where.func) and not self.runs_eagerly(where.func)
 
         binds = [b.order for b in owner.bindings.get(name, ()) if b.kind in VALUE_KINDS and b.order is not None]
         muts = [o for o, kind, where in owner.mutations.get(name, []) if o is not None and changes_read(kind) and not in_traced(where)]
@@ -376,6 +377,23 @@ class Rebinding:
                 result = self._written_after_a_call(owner, writes, rebinds_all)
         self._answers[key] = result
         return result
+
+    def runs_eagerly(self, func) -> bool:
+        """Is the traced function ``func`` also called as the plain function, from host code?
+        Applied by call (``jax.eval_shape(init, ...)``) and never rebound, its name still
+        names the plain function: ``init(key)`` in a function that is not itself traced (or at
+        module level) runs it eagerly, and what it writes there is a host write."""
+        if func.is_lambda or func.scope is None:
+            return False
+        apps = self.traced_callables.finder.by_func.get(id(func.node), ())
+        if any(isinstance(a.site, cst.Decorator) for a in apps):
+            return False
+        if len(func.scope.bindings.get(func.name, ())) != 1:
+            return False  # ``f = jax.jit(f)``: the name may be the transformed function
+        finder = self.traced_callables.finder
+        return any(
+            site.func is None or not finder.is_traced_def(site.func) for site, _order in self.call_sites(func)
+        )
 
     def _written_after_a_call(self, owner: Scope, writes: List[int], mutated: bool) -> bool:
         """Can a write of ``owner`` come after a traced call made there?  (The first binding is
