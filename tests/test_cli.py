@@ -193,6 +193,19 @@ def test_a_plain_run_imports_only_what_it_uses(proj):
 
 
 @pytest.mark.slow  # starts an interpreter
+def test_a_clean_run_loads_no_fix_machinery_and_a_cached_one_no_release_table(proj):
+    fixes = {m for m in _modules_loaded_by(["--no-cache", "-q", "good.py"], proj) if m.startswith("jaxlint.fixes")}
+    assert fixes == set()
+    _modules_loaded_by(["--cache-dir", "c", "-q", "good.py"], proj)
+    code = (
+        "import sys; from jaxlint.cli import main; rc = main(['--cache-dir', 'c', '-q', 'good.py']);"
+        "from jaxlint.analysis.jax import jax_api_migrations as t; sys.exit(rc or 3 * bool(t._LOADED))"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env(), cwd=str(proj), timeout=120)
+    assert p.returncode == 0, "the cache answered; the JAX release table must not have been read"
+
+
+@pytest.mark.slow  # starts an interpreter
 def test_the_options_import_what_they_need(proj):
     loaded = _modules_loaded_by(["--no-cache", "-q", "--format", "sarif", "--write-baseline", "b.json", "bad.py"], proj)
     assert loaded & NOT_FOR_A_PLAIN_RUN == {"jaxlint.formats.sarif", "jaxlint.review.baseline"}

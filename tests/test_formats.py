@@ -432,7 +432,7 @@ def _frozen_capture_findings(tmp_path):
 def test_frozen_capture_names_where_the_value_changes(tmp_path):
     (f,) = _frozen_capture_findings(tmp_path)
     assert (f.code, f.line, f.column) == ("JAX301", 8, 16)
-    assert [(r["line"], r["column"], r["message"]) for r in f.related] == [(12, 6, "`lr` gets a new value here")]
+    assert [(r["line"], r["column"], r["message"]) for r in f.related] == [(12, 1, "`lr` gets a new value here")]
 
 
 def test_full_text_format_shows_source_caret_help_and_related(tmp_path):
@@ -443,7 +443,7 @@ def test_full_text_format_shows_source_caret_help_and_related(tmp_path):
     assert lines[0].endswith("JAX301 " + findings[0].message)
     assert lines[2] == "8 |     return w - lr * w"
     assert lines[3] == "  |                ^^ JAX301"
-    assert lines[4].startswith("  = note: `lr` gets a new value here (") and lines[4].endswith("fr.py:12:6)")
+    assert lines[4].startswith("  = note: `lr` gets a new value here (") and lines[4].endswith("fr.py:12:1)")
     assert lines[5] == "    12 | lr = 0.01"
     assert lines[-1].startswith("  = help: pass `lr` as an argument")
     coloured = format_full(findings, color=True)
@@ -458,10 +458,109 @@ def test_related_locations_in_sarif_and_rdjson(tmp_path):
     assert rel["physicalLocation"]["region"]["startLine"] == 12 and rel["message"]["text"] == "`lr` gets a new value here"
     rd = json.loads(FORMATTERS["rdjson"](findings))
     (diag,) = rd["diagnostics"]
-    assert diag["related_locations"][0]["location"]["range"]["start"] == {"line": 12, "column": 6}
+    assert diag["related_locations"][0]["location"]["range"]["start"] == {"line": 12, "column": 1}
 
 
 def test_related_locations_validate_against_the_schemas(tmp_path):
     findings = _frozen_capture_findings(tmp_path)
     validate("sarif-schema-2.1.0.json", json.loads(FORMATTERS["sarif"](findings)))
     validate("rdjson-DiagnosticResult.json", json.loads(FORMATTERS["rdjson"](findings)))
+
+
+# A changed static object reached through two wrappers: four related locations (the call it
+# was compiled at, two forwarding calls, the read), each carried by every format that has them.
+WRAPPED_STATIC = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+class Config:
+    def __init__(self, scale):
+        self.scale = scale
+
+
+@partial(jax.jit, static_argnums=1)
+def apply(x, cfg):
+    return x * cfg.scale
+
+
+def forward(x, cfg):
+    return apply(x, cfg)
+
+
+def predict(x, cfg):
+    return forward(x, cfg)
+
+
+def main():
+    cfg = Config(2.0)
+    y = predict(jnp.ones(3), cfg)
+    cfg.scale = 3.0
+    y = predict(jnp.ones(3), cfg)
+    return y
+"""
+
+
+def _span(line: int, code: str):
+    """(line, column, end_line, end_column) of ``code`` on 1-based ``line``, end exclusive."""
+    column = WRAPPED_STATIC.splitlines()[line - 1].index(code) + 1
+    return line, column, line, column + len(code)
+
+
+WRAPPED_RELATED = [
+    (*_span(27, "predict(jnp.ones(3), cfg)"), "jitted apply() is compiled for `cfg` here"),
+    (*_span(22, "forward(x, cfg)"), "forwarded here"),
+    (*_span(18, "apply(x, cfg)"), "the call above reaches jitted apply() here"),
+    (*_span(14, "cfg.scale"), "`cfg.scale` is read here at trace time"),
+]
+
+
+def _wrapped_static_findings(tmp_path):
+    from jaxlint.engine import lint_source
+
+    path = tmp_path / "wrapped.py"
+    path.write_text(WRAPPED_STATIC)
+    findings = lint_source(WRAPPED_STATIC, str(path)).findings
+    assert [(f.code, f.line, f.column) for f in findings] == [("JAX307", 28, 5)]
+    return findings
+
+
+def test_every_related_location_reaches_json(tmp_path):
+    (f,) = json.loads(FORMATTERS["json"](_wrapped_static_findings(tmp_path)))
+    assert [(r["line"], r["column"], r["end_line"], r["end_column"], r["message"]) for r in f["related"]] == WRAPPED_RELATED
+
+
+def test_every_related_location_reaches_sarif_and_rdjson(tmp_path):
+    findings = _wrapped_static_findings(tmp_path)
+    sarif = json.loads(FORMATTERS["sarif"](findings))
+    validate("sarif-schema-2.1.0.json", sarif)
+    (result,) = sarif["runs"][0]["results"]
+    got = []
+    for i, rel in enumerate(result["relatedLocations"]):
+        assert rel["id"] == i
+        region = rel["physicalLocation"]["region"]
+        got.append((region["startLine"], region["startColumn"], region["endLine"], region["endColumn"], rel["message"]["text"]))
+    assert got == WRAPPED_RELATED
+    rd = json.loads(FORMATTERS["rdjson"](findings))
+    validate("rdjson-DiagnosticResult.json", rd)
+    (diag,) = rd["diagnostics"]
+    got = []
+    for rel in diag["related_locations"]:
+        start, end = rel["location"]["range"]["start"], rel["location"]["range"]["end"]
+        assert rel["location"]["path"].endswith("wrapped.py")
+        got.append((start["line"], start["column"], end["line"], end["column"], rel["message"]))
+    assert got == WRAPPED_RELATED
+
+
+def test_full_text_format_shows_every_related_location_in_order(tmp_path):
+    from jaxlint.formats.text import format_full
+
+    text = format_full(_wrapped_static_findings(tmp_path))
+    notes = [line for line in text.splitlines() if line.startswith("  = note: ")]
+    assert [n[len("  = note: ") :].rsplit(" (", 1)[0] for n in notes] == [m for *_, m in WRAPPED_RELATED]
+    assert [n.rsplit(":", 2)[-2:] for n in notes] == [[str(line), f"{col})"] for line, col, *_ in WRAPPED_RELATED]
+    # each note is followed by the line it points at
+    assert "    22 |     return forward(x, cfg)" in text.splitlines()
+    assert "    14 |     return x * cfg.scale" in text.splitlines()

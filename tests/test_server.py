@@ -134,13 +134,57 @@ async def test_related_information_points_where_a_captured_value_changes(client,
     assert [(r.location.uri, r.location.range, r.message) for r in diag.related_information] == [
         (
             path.as_uri(),
-            types.Range(types.Position(line=12, character=20), types.Position(line=12, character=24)),
+            types.Range(types.Position(line=12, character=4), types.Position(line=12, character=17)),
             "`learning_rate` gets a new value here",
         )
     ]
     # A finding with nothing related has no related information.
     _open(client, project / "m.py", SRC)
     assert [d.related_information for d in await _diagnostics(client, (project / "m.py").as_uri())] == [None, None]
+
+
+WRAPPED = """from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+class Config:
+    def __init__(self, scale):
+        self.scale = scale
+
+
+@partial(jax.jit, static_argnums=1)
+def apply(x, cfg):
+    return x * cfg.scale
+
+
+def forward(x, cfg):
+    return apply(x, cfg)
+
+
+def main():
+    cfg = Config(2.0)
+    y = forward(jnp.ones(3), cfg)
+    cfg.scale = 3.0
+    return forward(y, cfg)
+"""
+
+
+async def test_related_information_carries_every_related_location_in_order(client, project):
+    path = project / "wrapped.py"
+    _open(client, path, WRAPPED)
+    (diag,) = await _diagnostics(client, path.as_uri())
+    assert _summary([diag]) == [("JAX307", 23, 4, 23, 13, types.DiagnosticSeverity.Warning, "jaxlint")]
+
+    def at(line, start, end):  # 0-based, as the protocol counts
+        return types.Range(types.Position(line=line, character=start), types.Position(line=line, character=end))
+
+    assert [(r.location.uri, r.location.range, r.message) for r in diag.related_information] == [
+        (path.as_uri(), at(22, 8, 33), "jitted apply() is compiled for `cfg` here"),
+        (path.as_uri(), at(17, 11, 24), "the call above reaches jitted apply() here"),
+        (path.as_uri(), at(13, 15, 24), "`cfg.scale` is read here at trace time"),
+    ]
 
 
 async def test_unsaved_changes_are_linted(client, project):

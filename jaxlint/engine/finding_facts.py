@@ -160,7 +160,10 @@ class FactsDeriver(CallableFacts, CallSiteFacts):
                 out["instance"] = instance
         related = fields.get("related")
         if frame is None and related:
-            rc = self.related_call(related[0][0], [r[0] for r in related[1:2]])
+            # a wrapper's call reaches the jitted callable through its call in the wrapper: the
+            # rule names it (``jitted_call``), else it is the second related location
+            inner = fields.get("jitted_call")
+            rc = self.related_call(related[0][0], [inner] if inner is not None else [r[0] for r in related[1:2]])
             if rc is not None and rc.get("main"):
                 # the lines of the block that make the change (``solver.set_rhs(growth)``)
                 rc["lines"] = sorted({self.line_of(n) for n, _ in related[1:] if self._in_main_block(n)} - {None})

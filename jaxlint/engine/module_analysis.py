@@ -16,7 +16,7 @@ import libcst as cst
 
 from jaxlint.analysis.facts.call_sites import CallSites
 from jaxlint.analysis.host.host_values import HostValues
-from jaxlint.analysis.jax.jax_api_migrations import NEWEST
+from jaxlint.analysis.jax.jax_api_migrations import table as jax_release_table
 from jaxlint.analysis.facts.rebinding import Rebinding
 from jaxlint.analysis.syntax.scopes import ModuleIndex
 from jaxlint.analysis.facts.static_arguments import StaticArgument, find_static_arguments
@@ -146,7 +146,7 @@ class ModuleAnalysis:
     @property
     def target_jax(self):
         """The JAX the code must run on: ``target-jax``, else the newest release jaxlint knows."""
-        return self.config.target_jax or NEWEST
+        return self.config.target_jax or jax_release_table().newest
 
     @property
     def min_jax(self):

@@ -10,7 +10,6 @@ import libcst as cst
 
 from jaxlint.analysis.traced.events import EVENTS
 from jaxlint.findings import Finding
-from jaxlint.fixes.declare import from_suggestion as fix_from_suggestion, materialise as materialise_fix
 
 
 
@@ -65,6 +64,9 @@ def materialise(module: cst.Module, path: str, pending: List[Pending], positions
     """``positions``: node -> range (ModuleAnalysis.positions: computed only for files with
     findings, the one costly metadata pass).  ``analysis``: the module's ModuleAnalysis, from
     which each finding gets its structured facts (jaxlint.engine.finding_facts)."""
+    # The fix machinery is needed only here, once a module has findings.
+    from jaxlint.fixes.declare import from_suggestion as fix_from_suggestion, materialise as materialise_fix
+
     out = []
     deriver = None
     if analysis is not None:

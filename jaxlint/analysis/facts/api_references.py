@@ -17,7 +17,7 @@ from typing import List, NamedTuple, Optional, Set, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.jax.jax_api_migrations import LAZY_PACKAGES, LOADED_BY_IMPORT_JAX, MODULES, Migration, lookup, spells_old_attribute
+from jaxlint.analysis.jax.jax_api_migrations import Migration, lookup, spells_old_attribute, table as jax_release_table
 from jaxlint.analysis.syntax.scoped_walk import ScopedVisitor
 from jaxlint.analysis.syntax.scopes import FastVisitor, ModuleIndex, Scope, dotted_name
 
@@ -266,14 +266,15 @@ class _ReferenceFinder(ScopedVisitor):
         """``jax.experimental.checkify.checkify`` after ``import jax`` alone: the first submodule
         on the path that ``import jax`` does not load, that this module never imports, and that
         no lazily loading package above it could provide."""
+        jax_release = jax_release_table()
         parts = written.split(".")
         for n in range(2, len(parts) + 1):
             mod = "jax." + ".".join(parts[1:n])
-            if mod not in MODULES:
+            if mod not in jax_release.modules:
                 return  # an attribute (a function, a class): past the submodules
-            if mod in LOADED_BY_IMPORT_JAX or mod in self.loads:
+            if mod in jax_release.loaded_by_import_jax or mod in self.loads:
                 continue
-            if any(mod.startswith(p + ".") for p in LAZY_PACKAGES):
+            if any(mod.startswith(p + ".") for p in jax_release.lazy_packages):
                 return
             target: cst.CSTNode = node
             for _ in range(len(parts) - n):

@@ -395,6 +395,46 @@ class Rebinding:
             site.func is None or not finder.is_traced_def(site.func) for site, _order in self.call_sites(func)
         )
 
+    def changes(self, owner: Scope, name: str, attr: Optional[str] = None, reader=None) -> List[Tuple[cst.CSTNode, str]]:
+        """The writes that make ``is_rebound`` true, in source order: (the node that writes,
+        its kind: a binding kind of VALUE_KINDS, or the mutation kind "method", "store",
+        "attr:NAME").  Each is judged
+        as ``is_rebound`` judges them all together: the initial value is no change, and a write
+        counts only when it can follow a trace of ``reader``."""
+        tc = self.traced_callables
+        containers = all_container_bindings(owner, name)
+
+        def changes_read(kind: str) -> bool:
+            return kind == "store" or kind.startswith("attr:") and attr in (None, kind[5:]) or kind == "method" and containers
+
+        def in_traced(where: Scope) -> bool:
+            return where.func is not None and tc.finder.is_traced_def(where.func) and not self.runs_eagerly(where.func)
+
+        binds = [b.order for b in owner.bindings.get(name, ()) if b.kind in VALUE_KINDS and b.order is not None]
+        mutated = any(o is not None and changes_read(kind) and not in_traced(where) for o, kind, where in owner.mutations.get(name, []))
+        rebinds_all = mutated or any(b.kind == "param" for b in owner.bindings.get(name, ()))
+        initial = min(binds) if binds else None
+        uses = self.local_uses(reader, owner) if binds or mutated else None
+        calls = tc.call_orders(owner)
+        out: List[Tuple[cst.CSTNode, str]] = []
+        for node, where, order, kind in owner.writes.get(name, ()):
+            rebinds = kind in VALUE_KINDS
+            if where is not owner:
+                if (kind in ("global", "nonlocal") or changes_read(kind) and not in_traced(where)) and self.can_follow_trace(where, order):
+                    out.append((node, kind))
+                continue
+            if not rebinds and not (changes_read(kind) and not in_traced(where)):
+                continue
+            if uses is not None:
+                counts = _stale_between_uses(owner, [order], *uses)
+            else:
+                counts = bool(calls) and (
+                    order > min(calls) and (rebinds_all or order != initial) or _share_loop(owner, order, calls)
+                )
+            if counts:
+                out.append((node, kind))
+        return out
+
     def _written_after_a_call(self, owner: Scope, writes: List[int], mutated: bool) -> bool:
         """Can a write of ``owner`` come after a traced call made there?  (The first binding is
         the initial value, unless the name is also mutated in place.)"""

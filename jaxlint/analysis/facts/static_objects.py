@@ -53,6 +53,9 @@ class KeptCall(NamedTuple):
     scope: Scope
     order: int
     through: Optional[cst.Call] = None  # a call of a wrapper: the jitted function's call in it
+    # a call of a wrapper: the forwarding calls inside the wrappers, outermost first, down to
+    # the jitted function's call (``through``)
+    chain: Tuple[cst.Call, ...] = ()
 
 
 WRAPPER_DEPTH = 2  # wrappers of wrappers followed
@@ -65,6 +68,8 @@ class StaleChange(NamedTuple):
     first_call: cst.Call  # a call of the jitted function before the change (or of a wrapper)
     via: Optional[cst.Call]  # the method call that makes the change, if it is made in a method
     through: Optional[cst.Call] = None  # the jitted function's call in the wrapper, if any
+    chain: Tuple[cst.Call, ...] = ()  # the forwarding calls from first_call down (KeptCall.chain)
+    read: Optional[cst.Attribute] = None  # where the traced function reads the attribute
 
 
 class StaticObjects:
@@ -106,7 +111,7 @@ class StaticObjects:
             for arg, pname in _by_parameter(call, positional, [x.name.value for x in p.kwonly_params]):
                 if pname == kc.name and isinstance(arg.value, cst.Name):
                     through = kc.through or kc.call
-                    outer = KeptCall(kc.keeper, arg.value.value, call, scope, order, through)
+                    outer = KeptCall(kc.keeper, arg.value.value, call, scope, order, through, (kc.call,) + kc.chain)
                     yield outer
                     yield from self._through_wrappers(outer, depth - 1)
 
@@ -144,7 +149,7 @@ class StaticObjects:
                 continue
             for arg, name in _by_parameter(built, init_positional, init_kwonly):
                 if name == pname and isinstance(arg.value, cst.Name) and self._bound_once(arg.value.value, oscope):
-                    yield KeptCall(keeper, arg.value.value, outer, oscope, order, call)
+                    yield KeptCall(keeper, arg.value.value, outer, oscope, order, call, (call,))
 
     def _bound_once(self, name: str, scope: Scope) -> bool:
         """``name`` holds one object in ``scope`` (what the instance stored is what changes)."""
@@ -348,7 +353,9 @@ class StaticObjects:
         return c is not None and cls in self.classes.mro(c)
 
     # -- what the traced function reads ---------------------------------------------------------
-    def reads(self, keeper: Keeper) -> Set[str]:
+    def reads(self, keeper: Keeper) -> Dict[str, cst.Attribute]:
+        """The attributes of the kept object the traced function reads, each with its first
+        read (``cfg.scale``), in the function or a method or property it calls on ``self``."""
         key = (id(keeper.app.func.node), keeper.param)
         r = self._reads.get(key)
         if r is None:
@@ -357,8 +364,8 @@ class StaticObjects:
             r = self._reads[key] = self._attrs_read(f, keeper.param, cls, 0, set())
         return r
 
-    def _attrs_read(self, f: FuncInfo, param: str, cls: Optional[ClassInfo], depth: int, seen: Set[int]) -> Set[str]:
-        out: Set[str] = set()
+    def _attrs_read(self, f: FuncInfo, param: str, cls: Optional[ClassInfo], depth: int, seen: Set[int]) -> Dict[str, cst.Attribute]:
+        out: Dict[str, cst.Attribute] = {}
         if id(f.node) in seen:
             return out
         seen.add(id(f.node))
@@ -367,13 +374,14 @@ class StaticObjects:
             node = stack.pop()
             if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == param:
                 attr = node.attr.value
-                out.add(attr)
+                out.setdefault(attr, node)
                 # self.helper(...) or a property: what it reads is read too
                 member = self.classes.member(cls, attr) if cls is not None else None
                 if member is not None and depth < 3:
                     params = member.positional_params()
                     if params:
-                        out |= self._attrs_read(member, params[0].name.value, cls, depth + 1, seen)
+                        for a, read in self._attrs_read(member, params[0].name.value, cls, depth + 1, seen).items():
+                            out.setdefault(a, read)
                 continue
             if isinstance(node, cst.Assign):
                 # ``self.cache[k] = x`` stores into the object and reads nothing of it
@@ -385,7 +393,7 @@ class StaticObjects:
                     else:
                         stack.append(target)
                 continue
-            stack.extend(node.children)
+            stack.extend(reversed(node.children))  # popped in source order: the first read is kept
         return out
 
     # -- changes between calls ---------------------------------------------------------------
@@ -456,7 +464,7 @@ class StaticObjects:
                     continue
                 seen.add(id(w.node))
                 first = next(c for c in calls if c.order == before)
-                out.append(StaleChange(w, name, keeper, first.call, via, first.through))
+                out.append(StaleChange(w, name, keeper, first.call, via, first.through, first.chain, reads[w.attr]))
         return out
 
     def _own_state_of_repeated_method(self, scope: Scope, name: str) -> bool:

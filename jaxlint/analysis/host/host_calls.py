@@ -40,7 +40,8 @@ from jaxlint.analysis.host.host_value import (
 )
 from jaxlint.analysis.host.scope_run import Env
 from jaxlint.analysis.model.classes import qualified
-from jaxlint.analysis.syntax.scopes import CONTAINER_CTORS, ClassInfo, FastVisitor, FuncInfo, Scope
+from jaxlint.analysis.syntax.scopes import CONTAINER_CTORS, ClassInfo, FuncInfo, Scope
+from jaxlint.analysis.syntax.functions import return_values
 from jaxlint.analysis.model.transforms import Application
 from jaxlint.analysis.model.names import PARTIAL, resolve
 
@@ -297,24 +298,8 @@ def plain_jit(app: Application) -> bool:
 def returns_of(node: cst.FunctionDef) -> List[cst.BaseExpression]:
     """The values of the function's own ``return`` statements (not of nested functions);
     empty when some ``return`` has no value."""
-    out: List[cst.BaseExpression] = []
-    bare = []
-
-    class _Returns(FastVisitor):
-        def visit_Return(self, r: cst.Return) -> None:
-            (out if r.value is not None else bare).append(r.value)
-
-        def visit_FunctionDef(self, n) -> bool:
-            return False
-
-        def visit_ClassDef(self, n) -> bool:
-            return False
-
-        def visit_Lambda(self, n) -> bool:
-            return False
-
-    _Returns().walk(node.body)
-    return [] if bare else out
+    values = return_values(node)
+    return [] if any(v is None for v in values) else values
 
 
 def _returns_value(f: FuncInfo) -> bool:

@@ -75,15 +75,48 @@ class Migration:
 TABLE_FILE = os.path.join(os.path.dirname(__file__), "jax_history.json")
 
 
-def _load() -> dict:
-    with open(TABLE_FILE, encoding="utf-8") as fh:
-        return json.load(fh)
+class _Table:
+    """The release table, read on first use: a run that lints nothing (the cache answers every
+    file) or whose files never reach a migration check does not pay for reading it, and an
+    entry becomes a Migration only when a lookup finds it."""
+
+    def __init__(self) -> None:
+        with open(TABLE_FILE, encoding="utf-8") as fh:
+            data = json.load(fh)
+        self.entries: Dict[str, dict] = data["entries"]
+        # Every JAX release the table read, oldest first.
+        self.releases: Tuple[str, ...] = tuple(data["releases"])
+        # The newest JAX release the table read: the default target.
+        self.newest: Version = parse_version(data["newest"])
+        # Public submodules of the newest JAX, and those that ``import jax`` alone loads.
+        self.modules: FrozenSet[str] = frozenset(data["modules"])
+        self.loaded_by_import_jax: FrozenSet[str] = frozenset(data["loaded_by_import_jax"])
+        self.lazy_packages: FrozenSet[str] = frozenset(data["lazy_packages"])
+        # Every old name, by its last component.
+        self.names_by_tail: Dict[str, List[str]] = {}
+        for old in self.entries:
+            self.names_by_tail.setdefault(old[old.rfind(".") + 1 :], []).append(old)
+        # The last component of every old name.
+        self.tails: FrozenSet[str] = frozenset(self.names_by_tail)
+        self._made: Dict[str, Migration] = {}
+
+    def migration(self, old: str) -> Optional[Migration]:
+        m = self._made.get(old)
+        if m is None:
+            entry = self.entries.get(old)
+            if entry is None:
+                return None
+            m = self._made[old] = _migration(old, entry, self.releases[0])
+        return m
 
 
-_TABLE = _load()
+_LOADED: List[_Table] = []
 
-# Every JAX release the table read, oldest first.
-RELEASES: Tuple[str, ...] = tuple(_TABLE["releases"])
+
+def table() -> _Table:
+    if not _LOADED:
+        _LOADED.append(_Table())
+    return _LOADED[0]
 
 
 def _advice(entry: dict, new: Optional[str]) -> str:
@@ -95,10 +128,10 @@ def _advice(entry: dict, new: Optional[str]) -> str:
     return "JAX names no replacement"
 
 
-def _migration(old: str, entry: dict) -> Migration:
+def _migration(old: str, entry: dict, first_release: str) -> Migration:
     new = entry.get("new")
     since = entry.get("new_since")
-    if since == RELEASES[0]:
+    if since == first_release:
         since = None  # in every release the table read
     fix = None if new is None else ("safe" if entry.get("same_object") else "unsafe")
     return Migration(
@@ -114,23 +147,32 @@ def _migration(old: str, entry: dict) -> Migration:
     )
 
 
-MIGRATIONS: Tuple[Migration, ...] = tuple(_migration(k, v) for k, v in _TABLE["entries"].items())
+_TABLE_NAMES = {
+    "RELEASES": "releases",
+    "NEWEST": "newest",
+    "MODULES": "modules",
+    "LOADED_BY_IMPORT_JAX": "loaded_by_import_jax",
+    "LAZY_PACKAGES": "lazy_packages",
+    "TAILS": "tails",
+    "MIGRATIONS": "",
+    "BY_NAME": "",
+}
 
-BY_NAME: Dict[str, Migration] = {m.old: m for m in MIGRATIONS}
 
-def _components_by_tail() -> Dict[str, List[FrozenSet[str]]]:
-    table: Dict[str, List[FrozenSet[str]]] = {}
-    for m in MIGRATIONS:
-        parts = m.old.split(".")
-        table.setdefault(parts[-1], []).append(frozenset(parts))
-    return table
+def __getattr__(name: str):
+    """The table's contents under the names they had as module constants (for tests and
+    scripts); the analysis asks ``table()``, which reads the file only when first needed."""
+    if name not in _TABLE_NAMES:
+        # ``__path__`` and the like, which the import machinery asks every module for: they
+        # must not read the table.
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    t = table()
+    if name == "MIGRATIONS":
+        return tuple(t.migration(old) for old in t.entries)
+    if name == "BY_NAME":
+        return {old: t.migration(old) for old in t.entries}
+    return getattr(t, _TABLE_NAMES[name])
 
-
-# The components of every old name, by its last one.
-_COMPONENTS_BY_TAIL = _components_by_tail()
-
-# The last component of every old name.
-TAILS: FrozenSet[str] = frozenset(_COMPONENTS_BY_TAIL)
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -146,28 +188,21 @@ def spells_old_attribute(text: str) -> bool:
     a chain writes the name's last component after a dot, and spells each of its components,
     in the chain or in the import the chain starts from.  Many last components alone are
     common words (``jax.experimental.array_api.where``)."""
-    tails = TAILS.intersection(_ATTRIBUTE_NAME.findall(text))
+    t = table()
+    tails = t.tails.intersection(_ATTRIBUTE_NAME.findall(text))
     if not tails:
         return False
     words = set(_WORD.findall(text))
-    return any(parts <= words for tail in tails for parts in _COMPONENTS_BY_TAIL[tail])
-
-
-# The newest JAX release the table read: the default target.
-NEWEST: Version = parse_version(_TABLE["newest"])
-
-# Public submodules of the newest JAX, and those that ``import jax`` alone loads.
-MODULES: FrozenSet[str] = frozenset(_TABLE["modules"])
-LOADED_BY_IMPORT_JAX: FrozenSet[str] = frozenset(_TABLE["loaded_by_import_jax"])
-LAZY_PACKAGES: FrozenSet[str] = frozenset(_TABLE["lazy_packages"])
+    return any(words.issuperset(old.split(".")) for tail in tails for old in t.names_by_tail[tail])
 
 
 def lookup(qualified: str) -> Optional[Tuple[Migration, str]]:
     """The entry for ``qualified`` (or for the module it lies in) and the matched prefix."""
+    t = table()
     parts = qualified.split(".")
     for n in range(len(parts), 1, -1):
         prefix = ".".join(parts[:n])
-        m = BY_NAME.get(prefix)
+        m = t.migration(prefix)
         if m is not None and (n == len(parts) or m.module):
             return m, prefix
     return None

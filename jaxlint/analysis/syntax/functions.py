@@ -7,30 +7,43 @@ from typing import List, Optional
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.scopes import FuncInfo
+from jaxlint.analysis.syntax.scopes import FastVisitor, FuncInfo
+
+
+class _ReturnValues(FastVisitor):
+    """The values of the ``return`` statements under a statement, not of nested defs or classes."""
+
+    def __init__(self) -> None:
+        self.values: List[Optional[cst.BaseExpression]] = []
+
+    def visit_Return(self, r: cst.Return) -> None:
+        self.values.append(r.value)
+
+    def visit_FunctionDef(self, n) -> bool:
+        return False
+
+    def visit_ClassDef(self, n) -> bool:
+        return False
+
+    def visit_Lambda(self, n) -> bool:
+        return False
+
+
+def return_values(node) -> List[Optional[cst.BaseExpression]]:
+    """The values of a def's own ``return`` statements, in order (None for a bare ``return``)."""
+    v = _ReturnValues()
+    v.walk(node.body)
+    return v.values
 
 
 def _returns_of(node) -> List[Optional[cst.BaseExpression]]:
     """The values of the ``return`` statements of a def (None for a bare ``return``), not of
     nested functions or classes; a body that can end without ``return`` adds None."""
-    out: List[Optional[cst.BaseExpression]] = []
-
-    class V(cst.CSTVisitor):
-        def visit_Return(self, r: cst.Return) -> None:
-            out.append(r.value)
-
-        def visit_FunctionDef(self, n) -> bool:
-            return False
-
-        def visit_ClassDef(self, n) -> bool:
-            return False
-
-        def visit_Lambda(self, n) -> bool:
-            return False
-
-    for st in node.body.body if isinstance(node.body, cst.IndentedBlock) else ():
-        st.visit(V())
     body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+    v = _ReturnValues()
+    for st in body:
+        v.walk(st)
+    out = v.values
     if not body or not _ends_in_return(body[-1]):
         out.append(None)
     return out

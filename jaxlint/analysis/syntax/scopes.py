@@ -55,6 +55,7 @@ class Scope:
         "loops",
         "calls",
         "remote_writes",
+        "writes",
         "func",
         "node_info",
     )
@@ -82,6 +83,11 @@ class Scope:
         # is one of the writer's statements.  kind: "global" / "nonlocal" for a rebinding, else
         # the mutation kind ("method", "store", "attr:NAME").
         self.remote_writes: Dict[str, List[Tuple["Scope", int, str]]] = {}
+        # name -> every write of this scope's variable, here or from another function, in
+        # source order: (the node that writes, the writer scope, its order there, kind).  kind
+        # is the binding kind ("assign", "global", ...) or the mutation kind; findings point
+        # at these nodes.
+        self.writes: Dict[str, List[Tuple[cst.CSTNode, "Scope", int, str]]] = {}
         self.func: Optional["FuncInfo"] = None
         self.node_info: Optional["ClassInfo"] = None
 
@@ -591,6 +597,7 @@ class ModuleIndex(FastVisitor):
             if item.asname is not None:
                 for n in target_names(item.asname.name):
                     self.scope.bind(n, self.order, "with")
+                    self.scope.writes.setdefault(n, []).append((item.asname.name, self.scope, self.order, "with"))
 
     def leave_With(self, node: cst.With) -> None:
         if any(self._disables_jit(item.item) for item in node.items):
@@ -609,6 +616,7 @@ class ModuleIndex(FastVisitor):
         self._loop_starts.append((self.scope, self.order))
         for n in target_names(node.target):
             self.scope.bind(n, self.order, "for", node)
+            self.scope.writes.setdefault(n, []).append((node.target, self.scope, self.order, "for"))
 
     def leave_For(self, node) -> None:
         scope, start = self._loop_starts.pop()
@@ -660,7 +668,7 @@ class ModuleIndex(FastVisitor):
     def _bind_target(self, target, kind: str, value) -> None:
         scope = self.scope
         if isinstance(target, cst.Name):
-            self._bind_name(target.value, kind, value)
+            self._bind_name(target.value, kind, value, target)
         elif isinstance(target, (cst.Tuple, cst.List)):
             for el in target.elements:
                 self._bind_target(el.value, kind, None)
@@ -670,29 +678,35 @@ class ModuleIndex(FastVisitor):
             b = base_name(target)
             if b is not None:
                 if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
-                    self._mutate(b, "attr:" + target.attr.value)
+                    self._mutate(b, "attr:" + target.attr.value, target)
                 else:
-                    self._mutate(b, "store")
+                    self._mutate(b, "store", target)
             if isinstance(target, cst.Subscript):
                 self.subscript_stores.append((target, self._stmt, scope, kind == "aug"))
             self._attribute_write(target, value)
 
-    def _bind_name(self, name: str, kind: str, value) -> None:
+    def _bind_name(self, name: str, kind: str, value, node: Optional[cst.CSTNode] = None) -> None:
         scope = self.scope
+        owner = scope
         if scope.kind == "function" and name in scope.globals:
             scope.bind(name, self.order, kind, value)
-            self.module_scope.bind(name, None, "global", value)
-            self.module_scope.remote_writes.setdefault(name, []).append((scope, self.order, "global"))
+            owner = self.module_scope
+            owner.bind(name, None, "global", value)
+            owner.remote_writes.setdefault(name, []).append((scope, self.order, "global"))
+            kind = "global"
         elif scope.kind == "function" and name in scope.nonlocals:
             scope.bind(name, self.order, kind, value)
             owner = scope.parent.lookup_scope(name) if scope.parent else None
             if owner is not None:
                 owner.bind(name, None, "nonlocal", value)
                 owner.remote_writes.setdefault(name, []).append((scope, self.order, "nonlocal"))
+                kind = "nonlocal"
         else:
             scope.bind(name, self.order, kind, value)
+        if owner is not None and node is not None:
+            owner.writes.setdefault(name, []).append((node, scope, self.order, kind))
 
-    def _mutate(self, name: str, kind: str) -> None:
+    def _mutate(self, name: str, kind: str, node: cst.CSTNode) -> None:
         scope = self.scope
         owner = scope.lookup_scope(name)
         for _ in range(3):
@@ -700,6 +714,7 @@ class ModuleIndex(FastVisitor):
                 return
             order = self.order if owner is scope else None
             owner.mutations.setdefault(name, []).append((order, kind, scope))
+            owner.writes.setdefault(name, []).append((node, scope, self.order, kind))
             if order is None:
                 owner.remote_writes.setdefault(name, []).append((scope, self.order, kind))
             # ``t = TABLE; t["a"] = 1`` changes TABLE's object too.
@@ -721,14 +736,14 @@ class ModuleIndex(FastVisitor):
 
     def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
         if isinstance(node.target, cst.Name):
-            self._bind_name(node.target.value, "walrus", node.value)
+            self._bind_name(node.target.value, "walrus", node.value, node.target)
 
     def visit_Del(self, node: cst.Del) -> None:
         t = node.target
         if isinstance(t, (cst.Subscript, cst.Attribute)):
             b = base_name(t)
             if b is not None:
-                self._mutate(b, "store")
+                self._mutate(b, "store", t)
 
     def visit_Call(self, node: cst.Call) -> None:
         scope = self.scope
@@ -740,7 +755,7 @@ class ModuleIndex(FastVisitor):
         if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS:
             b = func.value
             if isinstance(b, cst.Name):
-                self._mutate(b.value, "method")
+                self._mutate(b.value, "method", node)
             elif isinstance(b, (cst.Attribute, cst.Subscript)):
                 self._attribute_write(b, None, node)
 

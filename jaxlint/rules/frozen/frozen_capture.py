@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from jaxlint.analysis.syntax.scopes import VALUE_KINDS
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import frozen
 
@@ -95,6 +96,20 @@ class FrozenCapture(Rule):
         entry = ctx.frame.entry
         if rebinding.is_rebound(owner, name, attr, reader=entry.func if entry is not None else None):
             self._reported.add(key)
-            witness = rebinding.witness(owner, name)
-            related = [(witness, f"`{name}` gets a new value here")] if witness is not None else []
+            # The read is the line to edit (pass the value in); every write that changes it,
+            # in source order, shows why it is stale.
+            changes = rebinding.changes(owner, name, attr, reader=entry.func if entry is not None else None)
+            related = [(w, _changed(name, kind)) for w, kind in changes]
+            if not related:
+                witness = rebinding.witness(owner, name)
+                related = [(witness, f"`{name}` gets a new value here")] if witness is not None else []
             ctx.report(self, node, var=name, related=related)
+
+
+def _changed(name: str, kind: str) -> str:
+    """The note at a write of ``name`` (kind as jaxlint.analysis.facts.rebinding ``changes``)."""
+    if kind in VALUE_KINDS:
+        return f"`{name}` gets a new value here"
+    if kind.startswith("attr:"):
+        return f"`{name}.{kind[5:]}` is changed here"
+    return f"`{name}` is changed here"

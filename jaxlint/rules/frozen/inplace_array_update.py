@@ -7,9 +7,11 @@ import libcst as cst
 from jaxlint.analysis.model.attribute_values import attribute_values
 from jaxlint.analysis.host.expression_kinds import is_jax_array_expr
 from jaxlint.analysis.traced.values import DICT, JAXARR, OPAQUE, PYSEQ, REF, STATIC, TRACED
-from jaxlint.fixes.at_update import at_update_fix
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
+
+# The fix builders (jaxlint.fixes) are imported where a finding is made: a clean run does not
+# load the fix machinery.
 
 
 def _at_method(stmt) -> str:
@@ -96,6 +98,7 @@ class InplaceArrayUpdate(Rule):
                 return  # a dict pytree
         var = cst.Module([]).code_for_node(target.value)
         local = isinstance(target.value, cst.Name) and ctx.is_local(target.value.value)
+        from jaxlint.fixes.at_update import at_update_fix
         fix = at_update_fix(stmt, ctx.frame.scope) if local else None
         ctx.report(self, stmt, var=var, method=_at_method(stmt), autofix=fix)
 
@@ -127,5 +130,6 @@ class InplaceArrayUpdate(Rule):
                     break
             if ok:
                 small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and stmt.body else stmt
+                from jaxlint.fixes.at_update import at_update_fix
                 m.report(self, small, var=obj.value, method=_at_method(small), autofix=at_update_fix(small, scope))
 

@@ -112,9 +112,19 @@ class MutatedStaticObject(Rule):
         for change in m.static_objects.stale_changes():
             w = change.write
             var = f"{change.name}.{w.attr}"
+            # The write is the line to edit.  Related: the call the function was compiled at,
+            # each forwarding call from there down to the jitted function, the call that makes
+            # the change (when a method makes it), and the read the compiled function keeps.
             related = [(change.first_call, f"{change.keeper.label} is compiled for `{change.name}` here")]
-            if change.through is not None:
-                related.append((change.through, f"the call above reaches {change.keeper.label} here"))
+            chain = change.chain or ((change.through,) if change.through is not None else ())
+            for i, call in enumerate(chain):
+                last = i == len(chain) - 1
+                related.append((call, f"the call above reaches {change.keeper.label} here" if last else "forwarded here"))
             if change.via is not None:
                 related.append((change.via, "the method that changes it is called here"))
-            m.report(self, w.node, var=var, where=change.keeper.label, obj=change.name, related=related)
+            if change.read is not None:
+                read = f"{change.read.value.value}.{change.read.attr.value}"
+                related.append((change.read, f"`{read}` is read here at trace time"))
+            m.report(
+                self, w.node, var=var, where=change.keeper.label, obj=change.name, related=related, jitted_call=change.through
+            )

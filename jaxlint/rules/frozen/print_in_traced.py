@@ -6,15 +6,17 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.analysis.traced.values import TEXT, TRACED
-from jaxlint.fixes.debug_print import debug_print_call
-from jaxlint.fixes.declare import SAFE, replace
-from jaxlint.fixes.names import module_reference
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import frozen
 
 
 def _debug_print_fix(ctx, node: cst.Call, argvals):
     """(suggestion text, Fix) for ``print(...)`` -> ``jax.debug.print(...)``, or (None, None)."""
+    # The fix machinery is loaded only when a finding is made: a clean run does not pay for it.
+    from jaxlint.fixes.debug_print import debug_print_call
+    from jaxlint.fixes.declare import SAFE, replace
+    from jaxlint.fixes.names import module_reference
+
     ref = module_reference(ctx.frame.scope, "jax", "jax")
     if ref is None:
         return None, None

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from jaxlint.analysis.jax.jax_api_migrations import format_version, fix_safety, parse_version, status
-from jaxlint.fixes.declare import UNSAFE, AddImport, Fix, Replace
-from jaxlint.fixes.submodules import needed_import
 
 
 def report_status(rule, m, wanted: str) -> None:
@@ -44,6 +42,10 @@ def rename_fix(m, ref, safety: str):
     after ``import jax`` alone needs ``import jax.extend.core``.  Unsafe when the installed JAX
     cannot tell which part of the name is a module; None when the import would bind ``jax``
     over another name."""
+    # The fix machinery is loaded only when a finding is made: a clean run does not pay for it.
+    from jaxlint.fixes.declare import UNSAFE, AddImport, Fix, Replace
+    from jaxlint.fixes.submodules import needed_import
+
     title = f"Replace with `{ref.replacement_text}`"
     edits = [Replace(ref.node, ref.replacement_text)]
     needed = needed_import(ref.migration.new, m.module)

@@ -8,10 +8,12 @@ from jaxlint.analysis.facts.fresh_callables import FILTERED, PARTIALS, TREE_PART
 from jaxlint.analysis.syntax.scopes import FastVisitor
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
 from jaxlint.analysis.model.names import resolve
-from jaxlint.fixes.hoist_jit import hoist_fix, innermost_loop
 
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
+
+# The fix builders (jaxlint.fixes) are imported where a finding is made: a clean run does not
+# load the fix machinery.
 
 
 class JitInLoop(Rule):
@@ -331,6 +333,7 @@ class JitInLoop(Rule):
         if not isinstance(fn_expr, cst.Lambda):
             return None
         body = scope_body(m.module, scope)
+        from jaxlint.fixes.hoist_jit import innermost_loop
         loop = innermost_loop(body, call)
         if loop is None:
             return None
@@ -340,6 +343,7 @@ class JitInLoop(Rule):
         taken = set(m.index.module_scope.bindings) | set(scope.bindings) | set(m.index.module_scope.defs)
         lines = m.text.splitlines()
         tail = lines[rng.end.line - 1][rng.end.column :] if rng.end.line <= len(lines) else ""
+        from jaxlint.fixes.hoist_jit import hoist_fix
         return hoist_fix(call, loop, rng.start.column, taken, tail)
 
     @staticmethod

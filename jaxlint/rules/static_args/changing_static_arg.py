@@ -12,6 +12,10 @@ from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
 
 
+# Wrappers of wrappers followed from the jitted call out to the call that changes the value.
+WRAPPER_DEPTH = 4
+
+
 class ChangingStaticArg(Rule):
     """
     What it does
@@ -19,7 +23,7 @@ class ChangingStaticArg(Rule):
         of a jitted (or pmapped, ``static_broadcasted_argnums``) function inside that loop: the
         loop counter (``for step in range(1000): train(x, step)``), a variable the loop updates
         from itself (``lr = lr * 0.9``, ``n += 1``), also when it reaches the static parameter
-        through a wrapper function's parameter; and a Python ``int`` field of an
+        through a wrapper function's parameter, or through wrappers of the wrapper; and a Python ``int`` field of an
         ``equinox.Module`` (static under ``eqx.filter_jit``) incremented on each step; and a
         loop over a literal list of different values (``for lr in (1e-2, 1e-3)``, through
         ``enumerate`` or ``zip``) when the jitted function only computes with the parameter
@@ -108,13 +112,15 @@ class ChangingStaticArg(Rule):
                 m.report(self, v, static=static, func=app.func.name, what=changing[0] + changing[1])
                 continue
             if isinstance(v, cst.Name):
-                self._through_wrapper(m, app, pname, v.value, scope, updates, call)
+                self._through_wrapper(m, app, pname, v.value, scope, updates, (call,))
         if filtered:
             self._equinox_counters(m, updates)
 
-    def _through_wrapper(self, m, app, pname, param, scope, updates, inner):
-        """``def train_step(x, lr): return step_jit(x, lr)`` called in a loop with a changing ``lr``
-        (``inner``: the wrapper's call of the jitted function, a related location)."""
+    def _through_wrapper(self, m, app, pname, param, scope, updates, chain, depth=WRAPPER_DEPTH):
+        """``def train_step(x, lr): return step_jit(x, lr)`` called in a loop with a changing ``lr``,
+        directly or through wrappers of the wrapper that hand their own parameter on
+        (``chain``: the forwarding calls, outermost first, down to the call of the jitted
+        function: the related locations)."""
         g = scope.func if scope.kind == "function" else None
         if g is None or isinstance(g.node, cst.Lambda) or m.finder.is_traced_def(g):
             return
@@ -132,8 +138,15 @@ class ChangingStaticArg(Rule):
             changing = _changing_name(passed.expr, call, updates, m, app, pname)
             if changing is not None:
                 what = f"{changing[0]} through {g.name}(){changing[1]}"
-                related = [(inner, f"forwarded to {app.func.name}() here")]
-                m.report(self, passed.expr, static=f"Static parameter `{pname}`", func=app.func.name, what=what, related=related)
+                related = [(c, "forwarded here") for c in chain[:-1]]
+                related.append((chain[-1], f"forwarded to {app.func.name}() here"))
+                m.report(
+                    self, passed.expr, static=f"Static parameter `{pname}`", func=app.func.name, what=what,
+                    related=related, jitted_call=chain[-1],
+                )
+            elif depth > 1 and isinstance(passed.expr, cst.Name):
+                # the caller is a wrapper too, handing on its own parameter
+                self._through_wrapper(m, app, pname, passed.expr.value, s, updates, (call,) + chain, depth - 1)
 
     def _equinox_counters(self, m, updates):
         """An ``int`` field of an equinox Module, static under ``eqx.filter_jit``, incremented in the loop."""

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.fixes.static_argname import rename_fix
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
+
+# The fix builders (jaxlint.fixes) are imported where a finding is made: a clean run does not
+# load the fix machinery.
 
 
 class StaticSpecMismatch(Rule):
@@ -82,6 +84,7 @@ class StaticSpecMismatch(Rule):
             given = [n for n, _ in app.statics.names]
             for n, node in app.statics.names:
                 if n not in names and p.star_kwarg is None:
+                    from jaxlint.fixes.static_argname import rename_fix
                     fix = rename_fix(node, n, sorted(names), given)
                     m.report(self, node, detail=f"static_argnames names `{n}`, which is not a parameter of {f.name}()", func=f.name, autofix=fix)
             if has_star:

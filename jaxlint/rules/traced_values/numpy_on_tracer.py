@@ -7,9 +7,11 @@ import libcst as cst
 
 from jaxlint.analysis.traced.values import NPARR, OPAQUE, REF, STATIC, TRACED
 from jaxlint.analysis.traced.value_checks import plain_traced, value_label
-from jaxlint.fixes.jnp_equivalent import jnp_fix
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
+
+# The fix builders (jaxlint.fixes) are imported where a finding is made: a clean run does not
+# load the fix machinery.
 
 
 class NumpyOnTracer(Rule):
@@ -72,6 +74,7 @@ class NumpyOnTracer(Rule):
             return
         for a, v in argvals:
             if v.kind == TRACED and not v.flags & (OPAQUE | REF):
+                from jaxlint.fixes.jnp_equivalent import jnp_fix
                 fix = jnp_fix(node, short, ctx.frame.scope, ctx.frame)
                 ctx.report(self, node, func="np." + short, short=short, var=value_label(v, a.value), autofix=fix)
                 return

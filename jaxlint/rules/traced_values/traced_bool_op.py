@@ -6,11 +6,11 @@ import libcst as cst
 
 from jaxlint.analysis.traced.values import DICT, PYSEQ, TRACED
 from jaxlint.analysis.traced.value_checks import plain_traced, staged_array, value_label
-from jaxlint.fixes.declare import UNSAFE, replace
-from jaxlint.fixes.where_select import condition_code
-from jaxlint.fixes.logical_ops import boolop_fix, min_max_fix, not_fix
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
+
+# The fix builders (jaxlint.fixes) are imported where a finding is made: a clean run does not
+# load the fix machinery.
 
 
 class TracedBoolOp(Rule):
@@ -68,15 +68,19 @@ class TracedBoolOp(Rule):
     def on_boolop(self, ctx, node, a, b, in_test):
         if not in_test and plain_traced(a):
             op = "`and`" if isinstance(node.operator, cst.And) else "`or`"
+            from jaxlint.fixes.logical_ops import boolop_fix
             ctx.report(self, node, op=op, var=value_label(a, node.left), autofix=boolop_fix(node, ctx.frame.scope))
 
     def on_chained_compare(self, ctx, node, first, in_test):
         if not in_test and plain_traced(first):
+            from jaxlint.fixes.declare import UNSAFE, replace
+            from jaxlint.fixes.where_select import condition_code
             fix = replace(node, condition_code(node), "Replace with `(a < x) & (x < b)`", UNSAFE)
             ctx.report(self, node, op="a chained comparison", var=value_label(first, node.left), autofix=fix)
 
     def on_not_(self, ctx, node, v, in_test):
         if not in_test and plain_traced(v):
+            from jaxlint.fixes.logical_ops import not_fix
             ctx.report(self, node, op="`not`", var=value_label(v, node.expression), autofix=not_fix(node, ctx.frame.scope))
 
     def on_call(self, ctx, node, q, argvals):
@@ -85,6 +89,7 @@ class TracedBoolOp(Rule):
                 if a.keyword is None and (
                     plain_traced(v) or (v.kind == TRACED and v.flags & PYSEQ and len(argvals) == 1) or staged_array(ctx.frame, v)
                 ):
+                    from jaxlint.fixes.logical_ops import min_max_fix
                     fix = min_max_fix(node, q[9:], ctx.frame.scope)
                     ctx.report(self, node, op=f"`{q[9:]}()`", var=value_label(v, a.value), autofix=fix)
                     return

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from jaxlint.analysis.traced.value_checks import plain_traced, value_label
-from jaxlint.fixes.static_param import parameter_fix
-from jaxlint.fixes.where_select import next_statement, where_fix_if, where_fix_ifexp
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
+
+# The fix builders (jaxlint.fixes) are imported where a finding is made: a clean run does not
+# load the fix machinery.
 
 
 _TEST_WORDS = {
@@ -101,9 +102,12 @@ class TracedIf(Rule):
         if kind in ("if", "elif", "ifexp", "comprehension") and plain_traced(v):
             fix = None
             if kind == "ifexp":
+                from jaxlint.fixes.where_select import where_fix_ifexp
                 fix = where_fix_ifexp(stmt, ctx.frame.scope)
             elif kind == "if":
+                from jaxlint.fixes.where_select import next_statement, where_fix_if
                 fix = where_fix_if(stmt, next_statement(ctx.func.node, stmt), ctx.frame.scope)
             if fix is None and kind in ("if", "elif"):
+                from jaxlint.fixes.static_param import parameter_fix
                 fix = parameter_fix(ctx, test, v)
             ctx.report(self, test, kind=_TEST_WORDS[kind], var=value_label(v, test), autofix=fix)

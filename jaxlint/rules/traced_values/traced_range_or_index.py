@@ -6,9 +6,11 @@ import libcst as cst
 
 from jaxlint.analysis.traced.values import BOOL, PYSEQ, TRACED
 from jaxlint.analysis.traced.value_checks import plain_traced, value_label
-from jaxlint.fixes.static_param import parameter_fix
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
+
+# The fix builders (jaxlint.fixes) are imported where a finding is made: a clean run does not
+# load the fix machinery.
 
 
 class TracedRangeOrIndex(Rule):
@@ -82,6 +84,7 @@ class TracedRangeOrIndex(Rule):
         if q == "builtins.range":
             for a, v in argvals:
                 if plain_traced(v):
+                    from jaxlint.fixes.static_param import parameter_fix
                     ctx.report(self, node, what="`range()`", var=value_label(v, node), autofix=parameter_fix(ctx, a.value, v))
                     return
 

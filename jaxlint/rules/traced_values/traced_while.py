@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from jaxlint.analysis.traced.value_checks import plain_traced, value_label
-from jaxlint.fixes.static_param import parameter_fix
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
+
+# The fix builders (jaxlint.fixes) are imported where a finding is made: a clean run does not
+# load the fix machinery.
 
 
 class TracedWhile(Rule):
@@ -63,4 +65,5 @@ class TracedWhile(Rule):
 
     def on_test(self, ctx, kind, test, v, stmt):
         if kind == "while" and plain_traced(v):
+            from jaxlint.fixes.static_param import parameter_fix
             ctx.report(self, test, var=value_label(v, test), autofix=parameter_fix(ctx, test, v))
