@@ -119,9 +119,11 @@ class Rebinding:
     a traced callable comes before it or shares a loop with it; when its scope is a function
     that runs a traced callable itself and runs more than once (its second run follows the
     first one's trace); or when some call of that function, found in the module, is such a
-    point (followed through callers to a bounded depth).  A function that nothing in the module
-    calls is an entry point whose callers are not visible: whether its writes follow a trace
-    is unknown, and an unknown answer is no finding.
+    point (followed through callers to a bounded depth).  A call made in the body of a jitted
+    function runs only while that function is traced, so it is no such point: module state
+    written only by code that runs while tracing is not changed "elsewhere".  A function that
+    nothing in the module calls is an entry point whose callers are not visible: whether its
+    writes follow a trace is unknown, and an unknown answer is no finding.
     """
 
     MAX_CALLER_DEPTH = 4
@@ -193,6 +195,10 @@ class Rebinding:
         if key in self._follows:
             return self._follows[key]
         self._follows[key] = False  # recursion guard
+        if scope.kind == "function" and scope.func is not None and self.traced_callables.cached_def(scope.func):
+            # The body of a jitted function runs only while it is traced: a write there, or in a
+            # helper only it calls, happens inside a trace, not on the host between two calls.
+            return False
         calls = self.traced_callables.call_orders(scope)
         result = any(c < order for c in calls) or any(
             start <= order <= end and any(start <= c <= end for c in calls) for start, end in scope.loops
@@ -348,8 +354,9 @@ class Rebinding:
             return kind == "store" or kind.startswith("attr:") and attr in (None, kind[5:]) or kind == "method" and containers
 
         def in_traced(where: Scope) -> bool:
-            # Mutations made inside traced functions are JAX303's business, not a rebinding between calls.
-            return where.func is not None and tc.finder.is_traced_def(where.func)
+            # Mutations made inside traced functions are JAX303's business, not a rebinding
+            # between calls; unless the function also runs as plain Python on the host.
+            return where.func is not None and tc.finder.is_traced_def(where.func) and not self.runs_eagerly(where.func)
 
         binds = [b.order for b in owner.bindings.get(name, ()) if b.kind in VALUE_KINDS and b.order is not None]
         muts = [o for o, kind, where in owner.mutations.get(name, []) if o is not None and changes_read(kind) and not in_traced(where)]
@@ -371,6 +378,23 @@ class Rebinding:
         self._answers[key] = result
         return result
 
+    def runs_eagerly(self, func) -> bool:
+        """Is the traced function ``func`` also called as the plain function, from host code?
+        Applied by call (``jax.eval_shape(init, ...)``) and never rebound, its name still
+        names the plain function: ``init(key)`` in a function that is not itself traced (or at
+        module level) runs it eagerly, and what it writes there is a host write."""
+        if func.is_lambda or func.scope is None:
+            return False
+        apps = self.traced_callables.finder.by_func.get(id(func.node), ())
+        if any(isinstance(a.site, cst.Decorator) for a in apps):
+            return False
+        if len(func.scope.bindings.get(func.name, ())) != 1:
+            return False  # ``f = jax.jit(f)``: the name may be the transformed function
+        finder = self.traced_callables.finder
+        return any(
+            site.func is None or not finder.is_traced_def(site.func) for site, _order in self.call_sites(func)
+        )
+
     def changes(self, owner: Scope, name: str, attr: Optional[str] = None, reader=None) -> List[Tuple[cst.CSTNode, str]]:
         """The writes that make ``is_rebound`` true, in source order: (the node that writes,
         its kind: a binding kind of VALUE_KINDS, or the mutation kind "method", "store",
@@ -384,7 +408,7 @@ class Rebinding:
             return kind == "store" or kind.startswith("attr:") and attr in (None, kind[5:]) or kind == "method" and containers
 
         def in_traced(where: Scope) -> bool:
-            return where.func is not None and tc.finder.is_traced_def(where.func)
+            return where.func is not None and tc.finder.is_traced_def(where.func) and not self.runs_eagerly(where.func)
 
         binds = [b.order for b in owner.bindings.get(name, ()) if b.kind in VALUE_KINDS and b.order is not None]
         mutated = any(o is not None and changes_read(kind) and not in_traced(where) for o, kind, where in owner.mutations.get(name, []))

@@ -135,8 +135,11 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         # ``under_grad=True``: this finding's error is raised under grad alone too, although
         # its rule's others are not (``float()`` of a JVP tracer, where ``int()`` works)
         under_grad = fields.pop("under_grad", False) or prevents.under_grad
-        if frame.entry.transform.differentiated and not under_grad and not (unhashable or concrete):
-            return  # JVP tracers carry concrete values: only NumPy's conversion and item assignment fail on them
+        if frame.entry.transform.differentiated and not frame.staged and not under_grad and not (unhashable or concrete):
+            # JVP tracers carry concrete values: only NumPy's conversion and item assignment
+            # fail on them.  Decided per frame: a lax body (or a jit) inside the differentiated
+            # function is staged all the same, and its values are abstract tracers.
+            return
         if frame.catches_tracer_errors and prevents.tracer_type_error:
             return  # ``try: int(x) except TypeError:``: the check only when concrete, on purpose
         self._report(rule, node, frame, fields)

@@ -21,6 +21,7 @@ from jaxlint.analysis.traced.values import (
     ARRAY,
     ARRAYS_ONLY,
     JAXARR,
+    MADE_IN_TRACE,
     OPAQUE,
     REF,
     STATIC,
@@ -155,7 +156,7 @@ class Instances:
                 items = tuple(given.get(n, STATIC_VAL) for n in names)
                 return Val(max((i.kind for i in items), default=STATIC), first_traced_name(items), 0, items, None, cls)
         if kind == STATIC:
-            return Val(STATIC, None, 0, cls=cls)
+            return Val(STATIC, None, MADE_IN_TRACE, cls=cls)
         return UNKNOWN_VAL
 
     def replaced(self, base: Val, argvals) -> Val:

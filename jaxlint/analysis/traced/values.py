@@ -51,6 +51,9 @@ ARRAYS_ONLY = 32768
 # a module of array functions handed over as a value (``xp=jnp``, ``def f(x, xp=np)``): the
 # value's ``name`` is the module's qualified name, and ``xp.sum(...)`` is that module's call
 MODULE = 65536
+# an object the traced code built itself (``rec = Recorder()`` in the jitted function): it is
+# made again by every trace and dropped with it, so writes to its attributes are not host state
+MADE_IN_TRACE = 131072
 
 # The modules whose functions the interpreter knows, which code hands around as values.
 ARRAY_MODULES = frozenset({"numpy", "jax.numpy", "jax.lax", "jax.nn", "jax.random", "jax.scipy.special", "math"})

@@ -7,7 +7,7 @@ import libcst as cst
 from jaxlint.analysis.model.attribute_values import attribute_values
 from jaxlint.analysis.host.expression_kinds import all_container_bindings, is_container_value
 from jaxlint.analysis.syntax.scopes import MUTATING_METHODS
-from jaxlint.analysis.traced.values import DICT, PYSEQ, TRACED
+from jaxlint.analysis.traced.values import DICT, MADE_IN_TRACE, PYSEQ, TRACED
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import frozen
 
@@ -29,7 +29,9 @@ class OuterStateMutation(Rule):
         holds a list, dict or set.  A Python value pushed onto a module's list
         (``SHAPES.append(x.shape)``) is flagged as well: the record is made once per trace.
         Not flagged: a list made again with each trace (one of the function around a
-        ``lax.scan`` body), a stack pushed and popped in the same function, a function pushed
+        ``lax.scan`` body), an object the traced code builds itself (``rec = Recorder()``
+        in the jitted function: its methods' writes to ``self`` die with the trace), a stack
+        pushed and popped in the same function, a function pushed
         (a hook: ``JAX309`` judges what it holds), and Python values under ``vmap`` alone,
         which traces on every call.
 
@@ -146,11 +148,17 @@ class OuterStateMutation(Rule):
 
     @staticmethod
     def _is_self(ctx, name: str) -> bool:
+        """``name`` is the receiver of the traced method, an object that outlives the trace
+        (one the traced code built itself is made again by every trace: its state is not
+        host state)."""
         f = ctx.func
         if f.is_lambda or not f.is_method:
             return False
         pos = f.positional_params()
-        return bool(pos) and pos[0].name.value == name and ctx.frame.lookup(name) is not None
+        if not pos or pos[0].name.value != name:
+            return False
+        receiver = ctx.frame.lookup(name)
+        return receiver is not None and not receiver.flags & MADE_IN_TRACE
 
     def on_store(self, ctx, kind, target, base, idx, v, stmt, aug):
         obj = target.value
