@@ -87,8 +87,15 @@ class Run:
         self.returncode = returncode
 
 
+# Where commands run unless told otherwise: the benchmark's own temporary folder.  ``python -m``
+# puts its working directory first on the path, so a run from the checkout would import the
+# live package (being edited) instead of the frozen snapshot on PYTHONPATH.
+RUN_DIR: Optional[str] = None
+
+
 def run(cmd: Sequence[str], env: Dict[str, str], cwd: Optional[str] = None, stdin: Optional[str] = None) -> Run:
     """Run a command; wall time and the peak RSS of its main process (from wait4)."""
+    cwd = cwd or RUN_DIR
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as inp:
         if stdin is not None:
             inp.write(stdin.encode())
@@ -203,6 +210,8 @@ def main(argv=None) -> int:
 
 
 def _bench(args, corpus: str, tmp: str) -> int:
+    global RUN_DIR
+    RUN_DIR = tmp
     src = snapshot(tmp)
     env = dict(os.environ, PYTHONPATH=src, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
     env.pop("NO_COLOR", None)
