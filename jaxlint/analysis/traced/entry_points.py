@@ -27,6 +27,7 @@ from jaxlint.analysis.traced.annotations import (
 )
 from jaxlint.analysis.traced.factory_contexts import OuterCallables, factory_contexts
 from jaxlint.analysis.traced.frame import Frame
+from jaxlint.analysis.traced.tree_partials import passed_tree_partial
 from jaxlint.analysis.traced.from_host import guarded_not_none, structure_of
 from jaxlint.analysis.traced.expressions import parameter_default
 from jaxlint.analysis.traced.lax_operands import lax_operands
@@ -243,6 +244,10 @@ class EntryPoints:
                     return Val(TRACED, name, OPAQUE | ARRAYS_ONLY, cls=f.cls)
                 return UNKNOWN_VAL
             return self.filtered_argument(app, name)
+        if i >= 0:
+            partial = passed_tree_partial(self, app, name)
+            if partial is not None:
+                return partial  # a ``jax.tree_util.Partial``: its bound values are the leaves traced
         if f.is_method and not app.bound_self and param is f.positional_params()[0]:
             # A traced ``self`` is a pytree of its class: the class model says which fields are
             # leaves; where it cannot tell, the fields stay unknown.

@@ -83,10 +83,11 @@ class Interceptor:
                     self._restore.pop()
 
     def _rebuilt_partial(self, val, path):
-        """``functools.partial(jitted, *args, **keywords)`` made again around the recording
-        wrapper: a call of the partial then reaches ``record`` with the arguments the partial
-        binds, positional and keyword, as JAX receives them.  None for anything else."""
-        if type(val) is not functools.partial or self.raw is None:
+        """``functools.partial(jitted, *args, **keywords)`` (or a ``jax.tree_util.Partial``,
+        a subclass that binds the same way) made again around the recording wrapper: a call of
+        the partial then reaches ``record`` with the arguments the partial binds, positional
+        and keyword, as JAX receives them.  None for anything else."""
+        if type(val) not in (functools.partial, runtime.jax.tree_util.Partial) or self.raw is None:
             return None
         try:
             jitted = callable(val.func) and raw_function(val.func, self.raw.__name__, path) is self.raw
@@ -94,7 +95,7 @@ class Interceptor:
             jitted = False
         if not jitted:
             return None
-        return functools.partial(self.wrap(val.func), *val.args, **val.keywords)
+        return type(val)(self.wrap(val.func), *val.args, **val.keywords)
 
     def _made(self, fun, made):
         """What ``jax.jit`` of ``fun`` gives the module's code while installed: what JAX made,
