@@ -25,7 +25,8 @@ from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import Application, FnRef
 from jaxlint.analysis.syntax.nodes import is_none_literal
 from jaxlint.analysis.syntax.scopes import Scope
-from jaxlint.analysis.traced.values import KNOWN_CONSTANTS, STATIC, TRACED, Val
+from jaxlint.analysis.traced.from_host import structure_of
+from jaxlint.analysis.traced.values import ARRAY, KNOWN_CONSTANTS, RAW, STATIC, TRACED, UNKNOWN, Val, to_traced
 
 if TYPE_CHECKING:  # pragma: no cover
     from jaxlint.analysis.traced.calls import Analyzer
@@ -52,11 +53,20 @@ def _shape(t: Target) -> tuple:
     return (id(t.func.node), len(t.bound), tuple(sorted(k for k, _ in t.keywords)))
 
 
-def _leaf(expr, name: str) -> Val:
-    """A bound value as the traced body receives it: a tracer, or ``None`` (an empty pytree)."""
-    if expr is not None and is_none_literal(expr):
+def _leaf(expr, scope: Scope, name: str) -> Val:
+    """A bound value as the traced body receives it, flattened and rebuilt by JAX: ``None``
+    (an empty pytree) stays ``None``; a number is a traced scalar; a tuple, list or dict the
+    literal shows keeps its structure, with traced leaves; anything else is a tracer that may
+    be a container (its bare truthiness is then no bool conversion)."""
+    if is_none_literal(expr):
         return KNOWN_CONSTANTS["None"]
-    return Val(TRACED, name)
+    number = expr.expression if isinstance(expr, cst.UnaryOperation) else expr
+    if isinstance(number, (cst.Integer, cst.Float)):
+        return Val(TRACED, name, ARRAY)
+    structure = structure_of(expr, scope)
+    if structure.kind == UNKNOWN:
+        return Val(TRACED, name, RAW)
+    return to_traced(structure).renamed(name, 0)
 
 
 def passed_tree_partial(analyzer: "Analyzer", app: Application, name: str) -> Optional[Val]:
@@ -82,7 +92,9 @@ def passed_tree_partial(analyzer: "Analyzer", app: Application, name: str) -> Op
         if found is None:
             found = t
     params = [p.name.value for p in found.func.positional_params()]
-    bound = [_leaf(p.expr, params[i] if i < len(params) else name) for i, p in enumerate(found.bound)]
-    keywords = {k: _leaf(p.expr, k) for k, p in found.keywords}
+    if any(p.expr is None or p.scope is None for p in found.bound) or any(p.expr is None or p.scope is None for _k, p in found.keywords):
+        return None
+    bound = [_leaf(p.expr, p.scope, params[i] if i < len(params) else name) for i, p in enumerate(found.bound)]
+    keywords = {k: _leaf(p.expr, p.scope, k) for k, p in found.keywords}
     # the object itself is a Python ``Partial``, rebuilt around the tracers: not an array
     return Val(STATIC, name, 0, None, (FnRef(found.func), None, bound, keywords))
