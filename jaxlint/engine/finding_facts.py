@@ -113,6 +113,8 @@ class FactsDeriver(CallableFacts, CallSiteFacts):
                 reason = "no entry point reachable from the module (nested function or lambda)"
                 if traced is None:
                     traced, reason = self.factory(entry)
+                    if traced is not None and frame.outer is not None:
+                        traced = _in_signature(traced, frame.outer)
                 if traced is not None:
                     out["traced"] = traced
                 else:
@@ -209,3 +211,23 @@ def _scope_label(scope) -> str:
     if scope.kind == "function" and scope.func is not None:
         return f"{scope.func.qualname}()"
     return "the module's top level" if scope.kind == "module" else f"the body of {scope.name}"
+
+
+def _in_signature(traced: dict, outer) -> dict:
+    """The factory's argument sets narrowed to the calls that pass, for each parameter the
+    finding's signature holds a function in, that function by name (``make_step(mse)`` for a
+    finding in ``mse``): the factory's other calls make closures that trace other functions,
+    and guessed values are no function at all."""
+    wanted = {name: fn[0].func.name for (_scope, name), fn in outer.fns.items()}
+
+    def passes(argset) -> bool:
+        given = {a["name"]: a["value"] for a in argset["args"]}
+        for name, fname in wanted.items():
+            v = given.get(name)
+            if v is None or v.get("k") != "expr" or str(v.get("src", "")).rpartition(".")[2] != fname:
+                return False
+        return True
+
+    factory = dict(traced["target"]["factory"])
+    factory["argsets"] = [a for a in factory["argsets"] if passes(a)]
+    return dict(traced, target=dict(traced["target"], factory=factory))

@@ -28,6 +28,7 @@ API::
     t = ct.target(call, scope)            # Target or None
     t.func, t.app                         # the def reached; the jitted application, if any
     ct.bind(t, call)                      # {parameter: Passed} for what the call passes
+    ct.value(expr, scope)                 # the Target a callee expression holds, or None
     ct.callers(func)                      # [(call, scope, Target)] of every call reaching func
     ct.app_callers(app)                   # the same for a jitted callable
     ct.origins(arg_expr, scope, depth)    # where a forwarded parameter's value comes from
@@ -155,6 +156,13 @@ class CallTargets:
         for k, b in t.keywords:
             out.setdefault(k, b)
         return out
+
+    def value(self, expr, scope: Scope) -> Optional[Target]:
+        """The callable the expression ``expr`` (written in ``scope``) holds, as a call of it
+        would reach it; None when it is not one the module proves."""
+        self._build()
+        v = self._value(expr, scope, 0, True)
+        return v if isinstance(v, Target) else None
 
     def callers(self, func: FuncInfo) -> List[Tuple[cst.Call, Scope, Target]]:
         """Every call of the module that reaches ``func`` (not through its jit: see

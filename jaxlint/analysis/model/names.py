@@ -11,8 +11,11 @@ from typing import Optional
 
 from jaxlint.analysis.syntax.scopes import Scope, dotted_name, head_name
 
-# ``functools.partial``: what binds arguments ahead of a call, wherever it comes from
-PARTIAL = frozenset({"functools.partial"})
+# What binds arguments ahead of a call, wherever it comes from: ``functools.partial``, and
+# ``jax.tree_util.Partial``, a subclass of it that binds the same way (it is also a pytree:
+# its bound arguments are leaves, its function the static aux data; see
+# jaxlint/analysis/traced/tree_partials.py for what that changes under a transform).
+PARTIAL = frozenset({"functools.partial", "jax.tree_util.Partial"})
 
 
 # The first components of every name that ``normalise`` maps (``jax.``, ``flax.``).

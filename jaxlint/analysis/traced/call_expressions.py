@@ -18,7 +18,7 @@ from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import FnRef
 from jaxlint.analysis.syntax.nodes import string_value
 from jaxlint.analysis.syntax.scopes import MUTATING_METHODS
-from jaxlint.analysis.traced.from_host import host_val
+from jaxlint.analysis.traced.factory_contexts import callable_value
 from jaxlint.analysis.traced.traced_fields import LAYER
 from jaxlint.analysis.traced.values import (
     ARRAY,
@@ -216,24 +216,7 @@ class CallExpressions:
         if len(binds) != 1 or binds[0].kind != "param":
             return None  # a class, an instance, a name bound to a callable: not a parameter
         t = self.analyzer.finder.call_targets.target(e, self.frame.scope)
-        if t is None or t.app is not None or t.closure is not None:
-            return None
-        ref = FnRef(t.func)
-        passed = list(t.bound)
-        if t.func.is_method:
-            if not passed or passed[0].expr is not None or passed[0].receiver is None:
-                return None  # not bound to an object: what its first argument is, is not shown
-            # the object the method is bound to is a Python object, not traced (as ``jax.jit(obj.method)``)
-            ref.bound_self = True
-            ref.receiver_cls = passed.pop(0).receiver
-        elif t.func.scope.kind != "module":
-            return None  # an inner def: it reads its factory's locals, which this frame does not hold
-        hv = self.analyzer.host_values
-        # A partial's arguments were computed by host code when it was made: concrete values,
-        # not traced by whatever later traces the call.
-        bound = [host_val(hv.value(p.expr, p.scope, p.call)) if p.expr is not None else UNKNOWN_VAL for p in passed]
-        keywords = {k: host_val(hv.value(p.expr, p.scope, p.call)) if p.expr is not None else UNKNOWN_VAL for k, p in t.keywords}
-        return (ref, None, bound, keywords)
+        return callable_value(self.analyzer, t) if t is not None else None
 
     def _instance_call(self, func: cst.Name) -> Optional[FnRef]:
         """``model(x)`` on a global or captured instance of a class of the module

@@ -25,7 +25,9 @@ from jaxlint.analysis.traced.annotations import (
     is_ref_name,
     is_scalar_annotation,
 )
+from jaxlint.analysis.traced.factory_contexts import OuterCallables, factory_contexts
 from jaxlint.analysis.traced.frame import Frame
+from jaxlint.analysis.traced.tree_partials import passed_tree_partial
 from jaxlint.analysis.traced.from_host import guarded_not_none, structure_of
 from jaxlint.analysis.traced.expressions import parameter_default
 from jaxlint.analysis.traced.lax_operands import lax_operands
@@ -75,7 +77,8 @@ class EntryPoints:
                 continue  # a lax body handed over inside traced code: interpreted there, with its operands
             if app.linen_apply and self._runs_other_method(app):
                 continue
-            self.analyze_entry(app)
+            for outer in factory_contexts(self, app):
+                self.analyze_entry(app, outer)
 
     def _runs_other_method(self, app: Application) -> bool:
         """A jitted ``model.apply`` some call of which may name another method (``method=``,
@@ -106,12 +109,15 @@ class EntryPoints:
                 names.add(pos[j])
         return names, spec.opaque
 
-    def analyze_entry(self, app: Application) -> None:
+    def analyze_entry(self, app: Application, outer: Optional[OuterCallables] = None) -> None:
+        """Interprets ``app``'s function from its transform's site; ``outer``: the callables
+        the factory around it holds in one signature of its calls."""
         f = app.func
         t = app.transform
         where = _entry_label(t, f)
         frame = Frame(f, f.body_scope or f.scope, where, app, t.replays)
         frame.entry_name = where
+        frame.outer = outer
         # ``jax.vmap(f)`` of a function that is itself decorated with ``@jax.jit`` is staged too.
         # A cond/switch branch defined in the eager host function that hands it over is a new
         # function object on each call: JAX traces it on each call (no cache hit).
@@ -238,6 +244,10 @@ class EntryPoints:
                     return Val(TRACED, name, OPAQUE | ARRAYS_ONLY, cls=f.cls)
                 return UNKNOWN_VAL
             return self.filtered_argument(app, name)
+        if i >= 0:
+            partial = passed_tree_partial(self, app, name)
+            if partial is not None:
+                return partial  # a ``jax.tree_util.Partial``: its bound values are the leaves traced
         if f.is_method and not app.bound_self and param is f.positional_params()[0]:
             # A traced ``self`` is a pytree of its class: the class model says which fields are
             # leaves; where it cannot tell, the fields stay unknown.

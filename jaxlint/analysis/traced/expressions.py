@@ -115,6 +115,11 @@ class Expressions:
                 if vals is not None:
                     return Val(STATIC, name, PYSEQ, tuple(host_val(v, self.analyzer.classes) for v in vals))
                 return STATIC_VAL
+            outer = self.frame.outer
+            fn = outer.fns.get((id(owner), name)) if outer is not None else None
+            if fn is not None:
+                # the callable the factory was given in the signature this frame is interpreted under
+                return Val(STATIC, name, 0, None, fn)
             passed = self.analyzer.host_values.passed_value(owner.func, name)
             if passed is not None and passed.func is not None and not passed.func.is_lambda:
                 return Val(STATIC, name, 0, None, (FnRef(passed.func), None, [], {}))

@@ -29,6 +29,7 @@ class Frame:
         "catches_tracer_errors",
         "staged",
         "fresh",
+        "outer",
     )
 
     def __init__(self, func: FuncInfo, scope: Scope, where: str, entry: Application, cached: bool):
@@ -57,6 +58,9 @@ class Frame:
         # nested def handed to ``lax.cond`` there) and runs once per call: every run traces it
         # afresh, so what it does at trace time happens on every call of the host function.
         self.fresh = False
+        # The callables the parameters of the factory around the function hold in the signature
+        # it is interpreted under (jaxlint.analysis.traced.factory_contexts), or None.
+        self.outer = None
 
     @property
     def runs_per_call(self) -> bool:

@@ -181,6 +181,7 @@ class FunctionCalls:
             staged,
             frame.catches_tracer_errors > 0,
             id(closure) if closure else 0,
+            frame.outer.key if frame.outer is not None else None,
         )
         if key in self.memo:
             return self.memo[key]
@@ -196,6 +197,7 @@ class FunctionCalls:
         sub.catches_tracer_errors = frame.catches_tracer_errors
         sub.staged = staged
         sub.fresh = frame.fresh
+        sub.outer = frame.outer
         try:
             result = self.run_frame(sub)
         finally:
@@ -221,7 +223,8 @@ class FunctionCalls:
         if frame.depth >= self.MAX_DEPTH:
             return
         staged = frame.staged or stages
-        key = (id(f.node), "inline", frame.cached, frame.fresh, staged, id(closure) if closure else 0)
+        outer = frame.outer.key if frame.outer is not None else None
+        key = (id(f.node), "inline", frame.cached, frame.fresh, staged, id(closure) if closure else 0, outer)
         if key in self.memo or key in self.active:
             return
         self.active.add(key)
@@ -231,6 +234,7 @@ class FunctionCalls:
         sub.depth = frame.depth + 1
         sub.staged = staged
         sub.fresh = frame.fresh
+        sub.outer = frame.outer
         positional = f.positional_params()
         p = f.params
         skip = 1 if (ref.bound_self and f.is_method) else 0

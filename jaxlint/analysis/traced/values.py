@@ -133,13 +133,16 @@ def join(a: Val, b: Val) -> Val:
 
 
 def signature(v: Val, depth: int = 0) -> tuple:
-    """What a call's memo key keeps of an argument: kind, flags, class and element structure."""
+    """What a call's memo key keeps of an argument: kind, flags, class and element structure;
+    for a function value, which def it is (``helper(good, x)`` and ``helper(bad, x)`` call
+    different functions, and share no interpretation)."""
     items = None
     if v.items is not None and depth < 3:
         items = tuple(signature(i, depth + 1) for i in v.items)
     outer = (id(v.outer[0]), v.outer[1], id(v.outer[2])) if v.outer is not None else None
     module = v.name if v.flags & MODULE else None  # ``xp=np`` and ``xp=jnp`` are two signatures
-    return (v.kind, v.flags, id(v.cls) if v.cls is not None else 0, items, v.keys, outer, v.ext, module)
+    fn = id(v.fn[0].func.node) if v.fn is not None else 0
+    return (v.kind, v.flags, id(v.cls) if v.cls is not None else 0, items, v.keys, outer, v.ext, module, fn)
 
 
 def joinall(vals: Sequence[Val]) -> Val:

@@ -6,6 +6,7 @@ captured variable)."""
 
 from __future__ import annotations
 
+import functools
 import inspect
 import weakref
 
@@ -55,12 +56,46 @@ class Interceptor:
                 jitted = False
             if jitted:
                 self._set(mod, key, self.wrap(val))
+            else:
+                rebuilt = self._rebuilt_partial(val, path)
+                if rebuilt is not None:
+                    self._set(mod, key, rebuilt)
         if cls is not None:
             for klass in [cls] + [c for c in vars(mod).values() if isinstance(c, type) and issubclass(c, cls) and c is not cls]:
                 val = klass.__dict__.get(name)
                 if val is not None and val is not self.raw and not isinstance(val, (staticmethod, classmethod)) and callable(val):
                     self._set(klass, name, self.wrap(val))
         self.swap_jit(mod, self._made)
+
+    def install_on(self, obj, path):
+        """The partials of the watched callable an object made before ``install`` holds in
+        its attributes (``self.smooth = partial(decay, rate=rate)`` in ``__init__``), rebuilt
+        like the module's."""
+        attrs = getattr(obj, "__dict__", None)
+        if not isinstance(attrs, dict):
+            return
+        for key, val in list(attrs.items()):
+            rebuilt = self._rebuilt_partial(val, path)
+            if rebuilt is not None:
+                try:
+                    self._set(obj, key, rebuilt)
+                except Exception:  # noqa: BLE001 - a frozen object refuses the write
+                    self._restore.pop()
+
+    def _rebuilt_partial(self, val, path):
+        """``functools.partial(jitted, *args, **keywords)`` (or a ``jax.tree_util.Partial``,
+        a subclass that binds the same way) made again around the recording wrapper: a call of
+        the partial then reaches ``record`` with the arguments the partial binds, positional
+        and keyword, as JAX receives them.  None for anything else."""
+        if type(val) not in (functools.partial, runtime.jax.tree_util.Partial) or self.raw is None:
+            return None
+        try:
+            jitted = callable(val.func) and raw_function(val.func, self.raw.__name__, path) is self.raw
+        except Exception:  # noqa: BLE001 - an attribute of a user object may raise
+            jitted = False
+        if not jitted:
+            return None
+        return type(val)(self.wrap(val.func), *val.args, **val.keywords)
 
     def _made(self, fun, made):
         """What ``jax.jit`` of ``fun`` gives the module's code while installed: what JAX made,

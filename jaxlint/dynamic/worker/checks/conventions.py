@@ -101,6 +101,8 @@ def check(mod, path, check):
             rec = _recorder(raw, counts, path, check["line"], check["end_line"])
             try:
                 rec.install(mod, cls, path)
+                if self_obj is not None:
+                    rec.install_on(self_obj, path)
                 trace_once(runner, driver, argset, self_obj, "call")
             except Exception as e:  # noqa: BLE001 - the user's code may raise anything
                 err = e
