@@ -257,6 +257,60 @@ class ReceiverModel:
                 found.append(self.receiver_of(value, scope, depth + 1) if value is not None else None)
         return _agreed(found)
 
+    # -- elements of lists and tuples ---------------------------------------------------
+    def element_receiver_of(self, expr, scope: Scope, depth: int = 0) -> Optional[Receiver]:
+        """The class every element of the list or tuple ``expr`` is an instance of:
+        ``[Block(k) for k in keys]``, ``[Scale(2.0), Scale(0.5)]``, ``tuple(...)`` or
+        ``list(...)`` of one of those, or a name bound only to such lists."""
+        if depth > _MAX_DEPTH:
+            return None
+        if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
+            return self.receiver_of(expr.elt, scope, depth + 1)
+        if isinstance(expr, (cst.List, cst.Tuple)):
+            if not expr.elements or any(isinstance(el, cst.StarredElement) for el in expr.elements):
+                return None
+            return _agreed([self.receiver_of(el.value, scope, depth + 1) for el in expr.elements])
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value in ("list", "tuple"):
+            if scope.lookup_scope(expr.func.value) is not None or len(expr.args) != 1 or expr.args[0].keyword or expr.args[0].star:
+                return None
+            return self.element_receiver_of(expr.args[0].value, scope, depth + 1)
+        if isinstance(expr, cst.Name):
+            owner = scope.lookup_scope(expr.value)
+            if owner is None or expr.value in owner.classes or expr.value in owner.defs or expr.value in owner.imports:
+                return None
+            binds = owner.bindings.get(expr.value, ())
+            if not binds or any(b.kind != "assign" or b.value is None for b in binds):
+                return None
+            return _agreed([self.element_receiver_of(b.value, owner, depth + 1) for b in binds])
+        return None
+
+    def attribute_element(self, cls: ClassInfo, attr: str) -> Optional[Receiver]:
+        """The class of every element of ``instance.attr`` when it holds a list or tuple of
+        instances: from the class body's annotation (``blocks: list[Block]``) or from what
+        the methods assign to it (all of them must agree)."""
+        key = (id(cls), "[]" + attr)
+        if key in self._attributes:
+            return self._attributes[key]
+        self._attributes[key] = None
+        found: List[Optional[Receiver]] = []
+        for c in self.classes.mro(cls):
+            if self.classes.member(c, attr) is not None:
+                break
+            declared = _class_body_annotation(c, attr)
+            if declared is not None:
+                inner = element_annotation(declared)
+                found = [Receiver(annotation_class(inner, c.scope))] if inner is not None else [None]
+                break
+        else:
+            for c in self.classes.mro(cls):
+                for value, scope in self._attribute_writes(c).get(attr, ()):
+                    found.append(self.element_receiver_of(value, scope) if value is not None else None)
+        result = _agreed(found)
+        if result is not None and result.cls is None:
+            result = None
+        self._attributes[key] = result
+        return result
+
     def attribute_values(self, cls: ClassInfo, attr: str) -> List[Tuple[Optional[cst.BaseExpression], Scope]]:
         """What the methods of ``cls`` (and its bases) assign to ``self.attr``: (value, scope)
         pairs, the value None where it cannot be read (``self.a, self.b = pair``)."""
@@ -287,3 +341,19 @@ def _class_body_annotation(cls: ClassInfo, attr: str):
     return None
 
 
+
+
+_SEQUENCE_ANNOTATIONS = frozenset({"list", "List", "Sequence", "tuple", "Tuple"})
+
+
+def element_annotation(ann):
+    """``Block`` of ``list[Block]``, ``List[Block]``, ``Sequence[Block]``, ``tuple[Block, ...]``."""
+    if not isinstance(ann, cst.Subscript):
+        return None
+    head = ann.value.attr.value if isinstance(ann.value, cst.Attribute) else getattr(ann.value, "value", None)
+    if head not in _SEQUENCE_ANNOTATIONS:
+        return None
+    parts = [el.slice.value for el in ann.slice if isinstance(el.slice, cst.Index)]
+    if len(parts) == 2 and head in ("tuple", "Tuple") and isinstance(parts[1], cst.Ellipsis):
+        return parts[0]
+    return parts[0] if len(parts) == 1 and head not in ("tuple", "Tuple") else None

@@ -67,6 +67,11 @@ class CallExpressions:
         argvals = self.args(e)
         if fv.fn is not None:
             return self.invoke(e, fv, argvals)
+        if fv.cls is not None and fv.kind != UNKNOWN and not fv.flags & ARRAY:
+            # ``self.layers[0](x)``: an instance of a class of the module, called
+            method = self.analyzer.instance_attribute(fr, fv, "__call__", fv.name)
+            if method is not None and method.fn is not None:
+                return self.invoke(e, method, argvals)
         if isinstance(func, cst.Call) and self._is_layer(func):
             return self.layer_output(argvals)  # ``nn.Dense(4)(x)``
         return self.generic(argvals, fv)

@@ -47,6 +47,7 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         self._alias_by_app: Optional[Dict] = None
         self._host_values = None
         self._outer_flags: Dict[Tuple[int, str], int] = {}
+        self._outer_instances: Dict[Tuple[int, str], Optional[Val]] = {}
         # id(def or lambda node) -> the names it reads from the functions around it
         self.free_names: Dict[int, FrozenSet[str]] = {}
         # Classes of other modules, by the name this module imports them with: given by the
@@ -114,6 +115,24 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
             flags = {JAX_ARRAY: JAXARR, NUMPY_ARRAY: NPARR, LIST: PYSEQ, TUPLE: PYSEQ}
             known = self._outer_flags[key] = flags.get(v.kind, 0) if v is not None else 0
         return known
+
+    def outer_instance(self, name: str, owner) -> Optional[Val]:
+        """The global or closure variable ``name`` of ``owner`` when it holds one instance of a
+        class of the module built with known fields (``SGD = Optimizer(clip_update, 0.1)``):
+        that object, its fields as traced code sees them; None otherwise."""
+        key = (id(owner), name)
+        if key not in self._outer_instances:
+            from jaxlint.analysis.host.host_value import INSTANCE
+            from jaxlint.analysis.traced.from_host import host_val
+
+            v = self.host_values.outer_value(name, owner)
+            known = None
+            if v is not None and v.kind == INSTANCE and v.cls is not None and v.fields is not None:
+                known = host_val(v, self.classes)
+                if known.cls is None:
+                    known = None
+            self._outer_instances[key] = known
+        return self._outer_instances[key]
 
     def emit(self, event: str, frame: Frame, *args) -> None:
         hs = self.handlers.get(event)

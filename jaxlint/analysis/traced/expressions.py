@@ -132,7 +132,13 @@ class Expressions:
         if variable and owner is not self.frame.scope:
             # Not a local bound later in this function: the outer variable's object itself.
             flags = self.analyzer.outer_flags(name, owner)
-            return Val(STATIC, None, flags, outer=(owner, name, e if e is self.receiver and self.deferring else None))
+            node = e if e is self.receiver and self.deferring else None
+            instance = self.analyzer.outer_instance(name, owner)
+            if instance is not None:
+                # ``SGD = Optimizer(clip_update, 0.1)`` at module level: the object with the
+                # fields it was built with (``SGD.update(g)`` calls ``clip_update``)
+                return Val(STATIC, None, instance.flags, instance.items, None, instance.cls, outer=(owner, name, node))
+            return Val(STATIC, None, flags, outer=(owner, name, node))
         return STATIC_VAL
 
     def array_op(self, vals, flags: int = 0) -> Val:
@@ -238,6 +244,9 @@ class Expressions:
             known = self.member(base, e.slice[0])
             if known is not None:
                 return known
+            if base.elem is not None and idx[0].kind == STATIC:
+                # ``self.blocks[0]`` is an element; ``self.blocks[1:]`` the same kind of list
+                return base if isinstance(e.slice[0].slice, cst.Slice) else base.elem
         if base.kind == TRACED:
             if base.flags & PYSEQ and len(idx) == 1 and isinstance(e.slice[0].slice, cst.Slice):
                 return Val(TRACED, base.name, base.flags & (PYSEQ | REF), None)  # lst[:] is a list
@@ -433,7 +442,9 @@ class Expressions:
         finally:
             self.frame.env = saved
         k = max((v.kind for v in vals), default=STATIC)
-        return Val(k, first_traced_name(vals), PYSEQ)
+        # ``[Block(k) for k in keys]``: every element an instance of one class of the module
+        elem = vals[0] if len(vals) == 1 and vals[0].cls is not None and vals[0].kind != UNKNOWN else None
+        return Val(k, first_traced_name(vals), PYSEQ, elem=elem)
 
     def e_ListComp(self, e, t) -> Val:
         return self._comp(e, [e.elt])
@@ -456,6 +467,8 @@ class Expressions:
 
     def element_of(self, expr, it: Val) -> Val:
         """The value bound by ``for target in expr``."""
+        if it.elem is not None:
+            return it.elem  # ``for block in self.blocks``: an instance of the element class
         if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and not expr.args:
             meth = expr.func.attr.value
             if meth == "keys":

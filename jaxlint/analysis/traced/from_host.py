@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.host.host_value import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, SCALAR
+from jaxlint.analysis.host.host_value import FUNCTION, INSTANCE, JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, SCALAR
 from jaxlint.analysis.model.classes import class_named
+from jaxlint.analysis.model.transforms import FnRef
 from jaxlint.analysis.syntax.nodes import block_exits, is_none_literal
 from jaxlint.analysis.syntax.scopes import FastVisitor, Scope
 from jaxlint.analysis.traced.values import DICT, JAXARR, NPARR, PYSEQ, STATIC, STATIC_VAL, UNKNOWN, UNKNOWN_VAL, Val
@@ -98,6 +99,10 @@ def host_val(h, classes=None) -> Val:
         return Val(STATIC, None, NPARR)
     if h.kind in (SCALAR, NUMPY_SCALAR):
         return STATIC_VAL  # a number as Python holds it (``np.float32(0.5)`` hashes, compares)
+    if h.kind == FUNCTION and h.func is not None and not h.func.is_lambda:
+        # a def of the module held as a value (an optimiser's update rule in a field): calling
+        # it traces its body with the arguments of the call
+        return Val(STATIC, h.func.name, 0, None, (FnRef(h.func), None, [], {}))
     if h.kind == INSTANCE and h.cls is not None and h.fields is not None and classes is not None:
         names = classes.field_names(h.cls)
         if names:

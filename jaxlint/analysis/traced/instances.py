@@ -23,6 +23,7 @@ from jaxlint.analysis.traced.values import (
     JAXARR,
     MADE_IN_TRACE,
     OPAQUE,
+    PYSEQ,
     REF,
     STATIC,
     STATIC_VAL,
@@ -70,7 +71,7 @@ class Instances:
     def filtered_field(self, cls: ClassInfo, attr: str, name: Optional[str]) -> Optional[Val]:
         """``instance.attr`` where only arrays (equinox filter_*) or only Variables and arrays
         (an NNX module) are traced; None when the class does not show what it holds."""
-        from jaxlint.analysis.traced.traced_fields import ARRAY as HOLDS_ARRAY, INSTANCE, LAYER, PYTHON, VARIABLE
+        from jaxlint.analysis.traced.traced_fields import ARRAY as HOLDS_ARRAY, INSTANCE, INSTANCES, LAYER, PYTHON, VARIABLE
 
         nnx = self.classes.is_nnx_module(cls)
         held = self.traced_fields.held(cls, attr, nnx)
@@ -87,6 +88,11 @@ class Instances:
             return Val(TRACED, name, OPAQUE)  # its parameters are traced; what else it holds is unknown
         if kind == INSTANCE:
             return Val(TRACED, name, OPAQUE if nnx else OPAQUE | ARRAYS_ONLY, cls=inner)
+        if kind == INSTANCES:
+            # a Python list of modules (``self.blocks = [Block(k) for k in keys]``): the list is
+            # structure, each element filtered as one instance
+            element = Val(TRACED, name, OPAQUE if nnx else OPAQUE | ARRAYS_ONLY, cls=inner)
+            return Val(TRACED, name, PYSEQ | (0 if nnx else ARRAYS_ONLY), elem=element)
         return None
 
     def instance_attribute(self, frame: Frame, base: Val, attr: str, name: Optional[str]) -> Optional[Val]:
@@ -114,6 +120,10 @@ class Instances:
             r = self.receivers.attribute_receiver(cls, attr)
             if r is not None and r.cls is not None:
                 return Val(STATIC, None, 0, cls=r.cls)
+            e = self.receivers.attribute_element(cls, attr)
+            if e is not None:
+                # ``self.stages = [Scale(f) for f in factors]``: a Python list of instances
+                return Val(STATIC, None, PYSEQ, elem=Val(STATIC, None, 0, cls=e.cls))
             if self.classes.member(cls, attr) is None and self.attribute_is_jax_array(cls, attr):
                 return Val(STATIC, None, JAXARR)  # ``self.A = jnp.eye(n)``: a concrete JAX array
             return None

@@ -25,7 +25,7 @@ from jaxlint.analysis.model.classes import STATIC_FIELD, ClassModel, annotation_
 from jaxlint.analysis.host.host_value import JAX_ARRAY, NUMPY_ARRAY, SCALAR
 from jaxlint.analysis.jax.jax_api import is_layer_class
 from jaxlint.analysis.model.nnx_state import NNX_VARIABLE
-from jaxlint.analysis.model.receivers import ReceiverModel
+from jaxlint.analysis.model.receivers import ReceiverModel, element_annotation
 from jaxlint.analysis.syntax.scopes import ClassInfo
 from jaxlint.analysis.model.names import resolve
 
@@ -35,6 +35,7 @@ VARIABLE = "variable"  # an NNX Variable: traced, and updated in place through `
 PYTHON = "python"  # a number, string, None, function: a Python value inside
 INSTANCE = "instance"  # an instance of a class of the module (its own attributes decide)
 LAYER = "layer"  # a library layer (``nnx.Linear``): its parameters traced, the rest unknown
+INSTANCES = "instances"  # a Python list or tuple of instances of one class of the module
 
 Held = Tuple[str, Optional[ClassInfo]]
 
@@ -92,6 +93,10 @@ class TracedFields:
             inner = annotation_class(ann.annotation, c.scope)
             if inner is not None:
                 return self._instance(inner, nnx)
+            element = element_annotation(ann.annotation)
+            inner = annotation_class(element, c.scope) if element is not None else None
+            if inner is not None:
+                return self._elements(inner, nnx)
             if is_layer_class(resolve(ann.annotation, c.scope)):
                 return (LAYER, None)
             return None
@@ -107,8 +112,15 @@ class TracedFields:
     def _derives_variable(self, cls: ClassInfo) -> bool:
         return any(qualified(b, c.scope) in NNX_VARIABLE for c in self.classes.mro(cls) for b in c.bases)
 
+    def _elements(self, cls: ClassInfo, nnx: bool) -> Optional[Held]:
+        held = self._instance(cls, nnx)
+        return (INSTANCES, cls) if held is not None and held[0] == INSTANCE else None
+
     def _written(self, value, scope, nnx: bool) -> Optional[Held]:
         """What one assignment ``self.attr = value`` binds."""
+        e = self.receivers.element_receiver_of(value, scope)
+        if e is not None and e.cls is not None:
+            return self._elements(e.cls, nnx)
         if isinstance(value, cst.Call):
             q = resolve(value.func, scope)
             if q is not None and nnx and q in NNX_VARIABLE:

@@ -64,7 +64,7 @@ class Val:
     where known its elements (``items``), the function it is (``fn``) or its class (``cls``, or
     ``ext`` for a class imported from another module)."""
 
-    __slots__ = ("kind", "name", "flags", "items", "fn", "cls", "keys", "outer", "ext")
+    __slots__ = ("kind", "name", "flags", "items", "fn", "cls", "keys", "outer", "ext", "elem")
 
     def __init__(
         self,
@@ -77,6 +77,7 @@ class Val:
         keys=None,
         outer=None,
         ext: Optional[str] = None,
+        elem: Optional["Val"] = None,
     ):
         self.kind = kind
         self.name = name
@@ -94,9 +95,12 @@ class Val:
         # is an instance of, when that class lives in another module: its methods are followed
         # there by the cross-module phase; here they are unknown.
         self.ext = ext
+        # Every element of a Python list or tuple whose length the code does not show
+        # (``self.blocks = [Block(k) for k in keys]``): what iterating or indexing it gives.
+        self.elem = elem
 
     def renamed(self, name: str, extra: int = 0) -> "Val":
-        return Val(self.kind, name, self.flags | extra, self.items, None, self.cls, self.keys, None, self.ext)
+        return Val(self.kind, name, self.flags | extra, self.items, None, self.cls, self.keys, None, self.ext, self.elem)
 
     @property
     def container(self) -> bool:
@@ -126,8 +130,10 @@ def join(a: Val, b: Val) -> Val:
         if a.kind == STATIC:
             if a.flags & MODULE and a.name != b.name:
                 return Val(STATIC, None, a.flags & b.flags & ~MODULE)  # ``np`` on one path, ``jnp`` on another
-            return a if a.flags == b.flags and a.fn is None and a.outer == b.outer else Val(STATIC, None, a.flags & b.flags)
-        return Val(a.kind, a.name or b.name, a.flags & b.flags, None, None, cls, ext=a.ext if a.ext == b.ext else None)
+            same_elem = a.elem is b.elem or a.elem is not None and b.elem is not None and signature(a.elem) == signature(b.elem)
+            return a if a.flags == b.flags and a.fn is None and a.outer == b.outer and same_elem else Val(STATIC, None, a.flags & b.flags)
+        elem = a.elem if a.elem is not None and b.elem is not None and signature(a.elem) == signature(b.elem) else None
+        return Val(a.kind, a.name or b.name, a.flags & b.flags, None, None, cls, ext=a.ext if a.ext == b.ext else None, elem=elem)
     hi, lo = (a, b) if a.kind > b.kind else (b, a)
     return Val(hi.kind, hi.name, hi.flags & lo.flags if hi.kind == UNKNOWN else hi.flags, None, None, cls if hi.kind == TRACED else None)
 
@@ -142,7 +148,8 @@ def signature(v: Val, depth: int = 0) -> tuple:
     outer = (id(v.outer[0]), v.outer[1], id(v.outer[2])) if v.outer is not None else None
     module = v.name if v.flags & MODULE else None  # ``xp=np`` and ``xp=jnp`` are two signatures
     fn = id(v.fn[0].func.node) if v.fn is not None else 0
-    return (v.kind, v.flags, id(v.cls) if v.cls is not None else 0, items, v.keys, outer, v.ext, module, fn)
+    elem = signature(v.elem, depth + 1) if v.elem is not None and depth < 3 else None
+    return (v.kind, v.flags, id(v.cls) if v.cls is not None else 0, items, v.keys, outer, v.ext, module, fn, elem)
 
 
 def joinall(vals: Sequence[Val]) -> Val:
