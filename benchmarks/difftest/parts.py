@@ -499,6 +499,8 @@ class Carrier:
     name: str
     defs: str
     setup: str = ""
+    imports: Tuple[str, ...] = ()
+    holds_step: bool = False  # the compiled step is kept in an object's field
 
 
 CARRIERS = [
@@ -567,6 +569,45 @@ CARRIERS = [
             \"\"\"Apply the given function.\"\"\"
             return fn({args})
         """), setup="run = functools.partial(apply_with, step)"),
+    Carrier("field", (
+        """
+        class Stepper(NamedTuple):
+            \"\"\"Carries the compiled step and its name.\"\"\"
+
+            step: Callable
+            name: str
+
+
+        STEPPER = Stepper({expr}, "main")
+
+
+        def run({params}):
+            \"\"\"Apply the carried step.\"\"\"
+            return STEPPER.step({args})
+        """), imports=("from typing import Callable, NamedTuple",), holds_step=True),
+    Carrier("list_element", (
+        """
+        class Stage:
+            \"\"\"One stage of a pipeline: applies its step.\"\"\"
+
+            def __init__(self, step):
+                self.step = step
+
+            def __call__(self, {params}):
+                return self.step({args})
+
+
+        class Pipeline:
+            \"\"\"Runs its stages in order.\"\"\"
+
+            def __init__(self):
+                self.stages = [Stage({expr})]
+
+            def __call__(self, {params}):
+                for stage in self.stages:
+                    out = stage({args})
+                return out
+        """), setup="run = Pipeline()", holds_step=True),
 ]
 
 
@@ -636,8 +677,8 @@ def compose(category: str, src: Source, sink: Sink, tr: Transform, car: Carrier,
         return None
     if src.kernel_wrap == "method" and (sink.main.startswith("method_self") or tr.decorator):
         return None
-    if sink.main == "fresh_jit" and (tr.decorator or car.name == "callable_arg"):
-        return None  # the transform is applied at the call: there is no compiled step to pass
+    if sink.main == "fresh_jit" and (tr.decorator or car.name == "callable_arg" or car.holds_step):
+        return None  # the transform is applied at the call: there is no compiled step to pass or keep
     if sink.main in ("weak_flip", "strong_start") and src.name == "helper_shape":
         return None  # the carried value is a scalar: it has no first dimension
     if sink.main == "convention" and not passes:
@@ -645,6 +686,7 @@ def compose(category: str, src: Source, sink: Sink, tr: Transform, car: Carrier,
     imports = {"import functools", "import jax", "import jax.numpy as jnp", "import numpy as np", "from jax import lax"}
     imports.update(src.imports)
     imports.update(tr.imports)
+    imports.update(car.imports)
     if sink.main == "eqx_static_array":
         imports.add("import equinox as eqx")
     v = src.read
