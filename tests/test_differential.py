@@ -25,10 +25,10 @@ import differential  # noqa: E402
 SEED = 4242
 PROGRAMS = 200
 # Recall per category (found / failing) and the share of clean programs flagged, measured on
-# SEED with PROGRAMS programs (A 14/14, B 18/18, C 25/26, R 21/21; 0 of 119 clean programs
+# SEED with PROGRAMS programs (A 13/13, B 21/21, C 31/31, R 31/31; 0 of 101 clean programs
 # flagged, one of them trace-time logging), set just below: a change may raise recall, never
 # lower it.
-THRESHOLDS = {"A": 0.99, "B": 0.99, "C": 0.95, "R": 0.99, "flagged": 0.0}
+THRESHOLDS = {"A": 0.99, "B": 0.99, "C": 0.99, "R": 0.99, "flagged": 0.0}
 
 
 def test_generation_is_deterministic_and_every_program_parses():

@@ -124,17 +124,21 @@ def _plain_function(f) -> bool:
 
 def _instance_class(m, name: str, scope):
     """The module class whose instance ``name`` is: ``self`` of a method, or a variable bound
-    once to ``Cls(...)``."""
+    once to ``Cls(...)`` (here, or in a scope around: ``MODEL = Model(0.75)`` at module
+    level)."""
     f = scope.func if scope.kind == "function" else None
     if f is not None and f.cls is not None and f.is_method and not is_classmethod(f):
         positional = f.positional_params()
         if positional and positional[0].name.value == name and len(scope.bindings.get(name, ())) == 1:
             return f.cls
-    binds = scope.bindings.get(name, ())
-    if len(binds) == 1 and binds[0].kind == "assign" and isinstance(binds[0].value, cst.Call):
+    owner = scope.lookup_scope(name)
+    if owner is None or name in owner.globals or name in owner.nonlocals:
+        return None
+    binds = owner.bindings.get(name, ())
+    if len(binds) == 1 and binds[0].kind == "assign" and binds[0].order is not None and isinstance(binds[0].value, cst.Call):
         callee = binds[0].value.func
         if isinstance(callee, cst.Name):
-            s = scope
+            s = owner
             while s is not None:
                 if callee.value in s.classes:
                     return s.classes[callee.value]

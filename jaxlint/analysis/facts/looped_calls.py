@@ -5,8 +5,10 @@ JAX204, JAX205 and JAX402 all start from the same question: which calls of a cac
 scope?  This answers it once per module.
 
 A call of a *forwarder* counts as a call of the jitted callable it forwards to: a function,
-method, ``__call__`` or closure whose body is only ``return step(a, b)``, each argument one of
-its own parameters (``def run(x, lr): return step_jit(x, lr)``), where ``step`` is whatever the
+method, ``__call__`` or closure that calls ``step(a, b)`` on every run
+(jaxlint.analysis.model.every_run: ``return step(a, b)``, or a loop over a non-empty list of
+stages), each argument one of its own parameters passed unchanged (``def run(x, lr): return
+step_jit(x, lr)``), where ``step`` is whatever the
 call reaches (jaxlint.analysis.model.call_targets: a jitted function, ``self._step`` set in
 ``__init__``, a callable parameter every caller binds, another forwarder), through any depth of
 forwarders.  The forwarder's calls are found the same way (``Runner().apply``, an instance, the
@@ -22,6 +24,7 @@ from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
+from jaxlint.analysis.model.every_run import calls_on_every_run
 from jaxlint.analysis.syntax.scopes import FuncInfo, ModuleIndex, Scope
 from jaxlint.analysis.model.transforms import Application, TransformFinder, arguments_by_parameter
 
@@ -40,6 +43,9 @@ class LoopedCall:
     # for a call of a forwarder: the forwarding calls, outermost first, down to the call of
     # the jitted callable
     chain: Tuple[cst.Call, ...] = ()
+    # the call's value is what the jitted callable returns (a direct call, or forwarders that
+    # each return what they call)
+    returns_result: bool = True
 
     @property
     def innermost(self) -> Tuple[int, int]:
@@ -94,7 +100,7 @@ def looped_calls(index: ModuleIndex, finder: TransformFinder, analyzer) -> List[
                 continue
             lands = {id(p.expr): name for name, p in bound.items() if p.call is call and p.expr is not None}
             forwarded = tuple((a, fwd.mapping.get(lands.get(id(a.value)))) for a in call.args)
-            out.append(LoopedCall(fwd.app, statics, call, scope, order, loops, forwarded, fwd.chain))
+            out.append(LoopedCall(fwd.app, statics, call, scope, order, loops, forwarded, fwd.chain, fwd.returns_result))
     return out
 
 
@@ -104,23 +110,7 @@ class Forwarder:
     app: Application
     mapping: Dict[str, str]  # the forwarder's parameter -> the jitted parameter it reaches
     chain: Tuple[cst.Call, ...]  # the forwarding calls, this one's first
-
-
-def _forwarding_call(g: FuncInfo) -> Optional[cst.Call]:
-    """The call ``g``'s body returns, when the body is only that ``return`` (and a docstring)."""
-    node = g.node
-    if isinstance(node, cst.Lambda) or not isinstance(node.body, cst.IndentedBlock):
-        return None
-    stmts = list(node.body.body)
-    if stmts and isinstance(stmts[0], cst.SimpleStatementLine) and isinstance(stmts[0].body[0], cst.Expr):
-        if isinstance(stmts[0].body[0].value, (cst.SimpleString, cst.ConcatenatedString)):
-            stmts = stmts[1:]
-    if len(stmts) != 1 or not isinstance(stmts[0], cst.SimpleStatementLine) or len(stmts[0].body) != 1:
-        return None
-    ret = stmts[0].body[0]
-    if not isinstance(ret, cst.Return) or not isinstance(ret.value, cst.Call):
-        return None
-    return ret.value
+    returns_result: bool  # the forwarder returns what the jitted callable returns
 
 
 def _param_map(g: FuncInfo, call: cst.Call, bound) -> Optional[Dict[str, str]]:
@@ -156,16 +146,20 @@ def _forwarders(index, finder, apps) -> Dict[int, Forwarder]:
     ct = finder.call_targets
     out: Dict[int, Forwarder] = {}
     candidates = []
-    for call, scope, _order in index.calls:
+    seen = set()
+    for _call, scope, _order in index.calls:
         g = scope.func if scope.kind == "function" else None
-        if g is None or isinstance(g.node, cst.Lambda) or finder.is_traced_def(g) or _forwarding_call(g) is not call:
+        if g is None or id(g.node) in seen or isinstance(g.node, cst.Lambda) or finder.is_traced_def(g):
             continue
-        candidates.append((g, call, scope))
-    # to a fixed point: each function at most once, the calls of the jitted callables first
+        seen.add(id(g.node))
+        for call, returned in calls_on_every_run(g, ct):
+            candidates.append((g, call, g.body_scope, returned))
+    # to a fixed point: each function at most once (its first forwarding call in the body),
+    # the calls of the jitted callables first
     changed = True
     while changed:
         changed = False
-        for g, call, scope in candidates:
+        for g, call, scope, returned in candidates:
             if id(g.node) in out:
                 continue
             t = ct.target(call, scope)
@@ -176,7 +170,7 @@ def _forwarders(index, finder, apps) -> Dict[int, Forwarder]:
                     continue
                 mapping = _param_map(g, call, ct.bind(t, call, scope))
                 if mapping is not None:
-                    out[id(g.node)] = Forwarder(g, t.app, mapping, (call,))
+                    out[id(g.node)] = Forwarder(g, t.app, mapping, (call,), returned)
                     changed = True
                 continue
             inner = out.get(id(t.func.node))
@@ -186,6 +180,6 @@ def _forwarders(index, finder, apps) -> Dict[int, Forwarder]:
             if mapping is None:
                 continue
             mapping = {gp: inner.mapping[ip] for gp, ip in mapping.items() if ip in inner.mapping}
-            out[id(g.node)] = Forwarder(g, inner.app, mapping, (call,) + inner.chain)
+            out[id(g.node)] = Forwarder(g, inner.app, mapping, (call,) + inner.chain, returned and inner.returns_result)
             changed = True
     return out

@@ -33,6 +33,7 @@ from jaxlint.analysis.host.host_value import (
     FUNCTION,
     INSTANCE,
     JAX_ARRAY,
+    JIT_RESULT,
     JITTED,
     LIST,
     NUMPY_ARRAY,
@@ -238,7 +239,7 @@ class HostValues(HostCalls):
 
     def returned(self, f: FuncInfo) -> Optional[HostValue]:
         """What a plain function of the module returns, when every ``return`` agrees on a
-        jitted callable (a factory); else not known."""
+        jitted callable (a factory) or on arrays; else not known."""
         key = id(f.node)
         if key in self._returns:
             return self._returns[key]
@@ -250,8 +251,8 @@ class HostValues(HostCalls):
             out = vals[0]
             for v in vals[1:]:
                 out = join(out, v)
-            if out is not None and out.kind != JITTED:
-                out = None
+            if out is not None and out.kind not in (JITTED, JAX_ARRAY, NUMPY_ARRAY, JIT_RESULT):
+                out = None  # a factory's jitted callable, or arrays (``return jnp.mean(values)``)
         self._returns[key] = out
         return out
 

@@ -15,7 +15,8 @@ module proves it:
 * the closure a factory returns (``run = make_runner()`` reaches the inner ``def run``);
 * ``functools.partial(f, a, k=v)``: ``f`` with its leading parameters and keywords bound;
 * a parameter that every visible call of its function binds to the same callable
-  (``def apply_with(fn, x): return fn(x)``), one level deep.
+  (``def apply_with(fn, x): return fn(x)``), through callers that forward their own
+  parameter (``Stage(step)`` in ``Pipeline.__init__(self, step)``), a few levels deep.
 
 Anything else is unknown (None): two assignments or call sites that disagree, an attribute
 written from outside its class, star arguments, a callee of another module.  Every answer is
@@ -93,6 +94,8 @@ def _same_passed(a: Passed, b: Passed) -> bool:
 
 class _Instance(NamedTuple):
     cls: ClassInfo
+    built: Optional[cst.Call] = None  # the constructor call, with the scope it is in
+    scope: Optional[Scope] = None
 
 
 class _Class(NamedTuple):
@@ -348,7 +351,7 @@ class CallTargets:
                 return self._partial(expr, scope, depth, params)
             callee = self._value(expr.func, scope, depth + 1, params)
             if isinstance(callee, _Class):
-                return _Instance(callee.cls)
+                return _Instance(callee.cls, expr, scope)
             if isinstance(callee, Target) and callee.app is None and not callee.bound and not callee.keywords:
                 return self._returned(callee.func, depth, params)
             return None
@@ -379,6 +382,9 @@ class CallTargets:
             return None  # written from another function
         if b.kind == "assign" and b.value is not None:
             return self._value(b.value, owner, depth + 1, params)
+        if b.kind == "for" and type(b.value) is cst.For and type(b.value.target) is cst.Name:
+            # ``for stage in self.stages``: an element of what the loop runs over
+            return self._element(b.value.iter, owner, depth + 1, params)
         if b.kind == "param" and params and owner.kind == "function":
             return self._parameter_callable(name, owner, depth)
         return None
@@ -397,7 +403,7 @@ class CallTargets:
             if b is None or name not in b:
                 return None
             passed.append((b[name].expr, b[name].scope))
-        return self._agreed(passed, depth, False)
+        return self._agreed(passed, depth, True)
 
     def _agreed(self, values, depth: int, params: bool) -> Optional[Target]:
         """The callable every (expression, scope) of ``values`` is, when each is one and they
@@ -418,22 +424,7 @@ class CallTargets:
     def _attribute(self, expr: cst.Attribute, scope: Scope, depth: int, params: bool):
         attr = expr.attr.value
         base = expr.value
-        cls = None
-        exact = True
-        if isinstance(base, cst.Name):
-            owner = scope.lookup_scope(base.value)
-            f = owner.func if owner is not None and owner.kind == "function" else None
-            binds = owner.bindings.get(base.value, ()) if owner is not None else ()
-            if (
-                f is not None
-                and f.is_method
-                and f.positional_params()
-                and f.positional_params()[0].name.value == base.value
-                and len(binds) == 1
-                and binds[0].kind == "param"
-                and not _is_classmethod(f)
-            ):
-                cls, exact = f.cls, False  # ``self``: the class or a subclass
+        cls, exact = self._self_class(base, scope)  # ``self``: the class or a subclass
         if cls is None and _is_super(base, scope):
             # ``super().__init__(...)`` in a method of C: the next class after C that defines it
             here = scope.enclosing_class()
@@ -445,10 +436,12 @@ class CallTargets:
                         return None
                     return Target(m, None, (Passed(None, None, None, here),))
             return None
+        built = None
         if cls is None:
             v = self._value(base, scope, depth + 1, params)
             if isinstance(v, _Instance):
                 cls = v.cls
+                built = v
             elif isinstance(v, _Class):
                 m = self._method(v.cls, attr, exact=True)
                 if m is not None and not m.is_method and _undecorated(m):
@@ -468,7 +461,104 @@ class CallTargets:
             return Target(m, None, (Passed(None, None, None, cls),))
         if not exact and self._overridden_attr(cls, attr):
             return None
+        if built is not None and built.built is not None:
+            given = self._constructor_field(built, attr)
+            if given is not None:
+                # ``STEPPER = Stepper(jax.jit(kernel), "main")``: the field holds what was given
+                return self._value(given, built.scope, depth + 1, params) if attr not in self.outside_writes() else None
         return self._stored(cls, attr, depth, params)
+
+    def _element(self, expr, scope: Scope, depth: int, params: bool):
+        """What every element of the list or tuple ``expr`` is, when they all are one callable
+        or instances of one class: ``[Stage(step)]``, ``[Block(k) for k in keys]``, a name or
+        an attribute every write binds to such a list; else None."""
+        if depth > MAX_DEPTH:
+            return None
+        t = type(expr)
+        if t is cst.ListComp or t is cst.GeneratorExp:
+            return self._value(expr.elt, scope, depth + 1, params)
+        if t is cst.List or t is cst.Tuple:
+            if not expr.elements or any(type(el) is cst.StarredElement for el in expr.elements):
+                return None
+            return self._same([self._value(el.value, scope, depth + 1, params) for el in expr.elements])
+        if t is cst.Call and type(expr.func) is cst.Name and expr.func.value in ("list", "tuple"):
+            if scope.lookup_scope(expr.func.value) is not None or len(expr.args) != 1 or expr.args[0].keyword or expr.args[0].star:
+                return None
+            return self._element(expr.args[0].value, scope, depth + 1, params)
+        if t is cst.Name:
+            owner = scope.lookup_scope(expr.value)
+            binds = owner.bindings.get(expr.value, ()) if owner is not None else ()
+            if len(binds) != 1 or binds[0].kind != "assign" or binds[0].value is None or binds[0].order is None:
+                return None
+            if expr.value in owner.globals or expr.value in owner.nonlocals:
+                return None
+            return self._element(binds[0].value, owner, depth + 1, params)
+        if t is cst.Attribute:
+            cls, exact = self._self_class(expr.value, scope)
+            if cls is None:
+                v = self._value(expr.value, scope, depth + 1, params)
+                if not isinstance(v, _Instance):
+                    return None
+                cls = v.cls
+            attr = expr.attr.value
+            if attr in self.outside_writes() or self.classes.member(cls, attr) is not None:
+                return None
+            if not exact and self._overridden_attr(cls, attr):
+                return None
+            writes = self.finder.receivers.attribute_values(cls, attr)
+            if not writes or any(w is None for w, _ in writes):
+                return None
+            return self._same([self._element(w, s, depth + 1, params) for w, s in writes])
+        return None
+
+    @staticmethod
+    def _same(values):
+        """The one value all of ``values`` are: one callable, or instances of one class."""
+        if not values or any(v is None for v in values):
+            return None
+        first = values[0]
+        for v in values[1:]:
+            if isinstance(first, Target) and isinstance(v, Target) and first.same(v):
+                continue
+            if isinstance(first, _Instance) and isinstance(v, _Instance) and first.cls is v.cls:
+                first = _Instance(first.cls)  # built by different calls: the class alone
+                continue
+            return None
+        return first
+
+    def _self_class(self, base, scope: Scope):
+        """(class, False) when ``base`` is the ``self`` of a method (the class or a subclass),
+        else (None, True)."""
+        if type(base) is cst.Name:
+            owner = scope.lookup_scope(base.value)
+            f = owner.func if owner is not None and owner.kind == "function" else None
+            binds = owner.bindings.get(base.value, ()) if owner is not None else ()
+            if (
+                f is not None
+                and f.is_method
+                and f.positional_params()
+                and f.positional_params()[0].name.value == base.value
+                and len(binds) == 1
+                and binds[0].kind == "param"
+                and not _is_classmethod(f)
+            ):
+                return f.cls, False
+        return None, True
+
+    def _constructor_field(self, inst: _Instance, attr: str):
+        """The expression a NamedTuple or dataclass constructor call gives field ``attr``."""
+        cls = inst.cls
+        names = self.classes.field_names(cls)
+        if attr not in names or self.classes.has_own_init(cls) or any(a.star for a in inst.built.args):
+            return None
+        positional = [a.value for a in inst.built.args if a.keyword is None]
+        i = names.index(attr)
+        if i < len(positional):
+            return positional[i]
+        for a in inst.built.args:
+            if a.keyword is not None and a.keyword.value == attr:
+                return a.value
+        return None
 
     def _stored(self, cls: ClassInfo, attr: str, depth: int, params: bool):
         """``self.attr`` that every method of the class sets to one callable, never written
@@ -479,6 +569,11 @@ class CallTargets:
         if not writes:
             return None
         return self._agreed(writes, depth, params)
+
+    def attribute_kept(self, cls: ClassInfo, attr: str) -> bool:
+        """``self.attr`` holds only what the methods of ``cls`` set it to: no other code writes
+        it and no subclass sets it again."""
+        return attr not in self.outside_writes() and not self._overridden_attr(cls, attr)
 
     def outside_writes(self) -> set:
         """Attribute names written from code that is not a method of the object's class

@@ -93,6 +93,8 @@ class WeakTypeFlip(Rule):
             t = app.transform
             if t.in_axes or not (t.statics or t.filtered):
                 continue
+            if not lc.returns_result:
+                continue  # a wrapper that returns something else: the next call gets that
             # jax.jit and nnx.jit trace a Python scalar as a weakly typed array; equinox's
             # filter_jit keeps it static, so an array result is a new signature either way
             if id(app) not in returns:

@@ -1,0 +1,169 @@
+"""The calls a function makes on every run: where a wrapper hands its parameters on.
+
+A wrapper forwards its parameters to a callable when the call runs each time the wrapper runs.
+That is the case for a call in a statement of the wrapper's body (``return step(x)``,
+``out = step(x)``, ``step(x)``) that no earlier statement can skip: nothing before it returns,
+raises or leaves a loop, and every block around it runs (a ``with`` block, or a ``for`` loop
+over a list the code shows is not empty: ``for stage in self.stages`` with ``self.stages =
+[Stage(step)]``).  A call under an ``if``, a ``while`` or a ``try``, or after a block that may
+return, may not run, and is not one.
+
+Whether the wrapper returns what the call returns is decided too: ``return step(x)``, or
+``out = step(x)`` with ``out`` bound nowhere else and ``return out`` the body's one ``return``,
+at its end.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional, Tuple
+
+import libcst as cst
+
+from jaxlint.analysis.syntax.scopes import FastVisitor, FuncInfo, Scope
+
+_MAX_DEPTH = 4
+_EXITS = (cst.Return, cst.Raise, cst.Break, cst.Continue)
+
+
+class _Exits(FastVisitor):
+    """Whether a statement holds a ``return``, ``raise``, ``break`` or ``continue`` of its own
+    function (nested functions and classes are their own business)."""
+
+    def __init__(self):
+        self.found = False
+
+    def visit_Return(self, node) -> bool:
+        self.found = True
+        return False
+
+    visit_Raise = visit_Break = visit_Continue = visit_Return
+
+    def visit_FunctionDef(self, node) -> bool:
+        return False
+
+    visit_ClassDef = visit_Lambda = visit_FunctionDef
+
+
+def _may_exit(st) -> bool:
+    v = _Exits()
+    v.walk(st)
+    return v.found
+
+
+def calls_on_every_run(g: FuncInfo, targets) -> List[Tuple[cst.Call, bool]]:
+    """(call, the function returns its result) for each call ``g`` makes on every run, in the
+    order of the body.  ``targets``: the module's call targets (what the methods set an
+    attribute to, and whether other code writes it)."""
+    node = g.node
+    if isinstance(node, cst.Lambda) or not isinstance(node.body, cst.IndentedBlock) or g.body_scope is None:
+        return []
+    out: List[Tuple[cst.Call, Optional[str]]] = []
+    _block(list(node.body.body), g.body_scope, targets, out)
+    returned = _returned_name(node)
+    result = []
+    for call, held in out:
+        if held == "":
+            result.append((call, True))  # ``return step(x)``
+        else:
+            binds = g.body_scope.bindings.get(held, ()) if held else ()
+            result.append((call, held is not None and held == returned and len(binds) == 1))
+    return result
+
+
+def _block(stmts, scope: Scope, targets, out) -> bool:
+    """Collect the calls of ``stmts`` that run whenever the block runs; False once a statement
+    may leave the block early (the statements after it may not run)."""
+    for st in stmts:
+        if isinstance(st, cst.SimpleStatementLine):
+            for small in st.body:
+                call, held = _statement_call(small)
+                if call is not None:
+                    out.append((call, held))
+                if isinstance(small, _EXITS):
+                    return False
+            continue
+        if isinstance(st, (cst.FunctionDef, cst.ClassDef)):
+            continue
+        if isinstance(st, cst.With) and isinstance(st.body, cst.IndentedBlock):
+            if not _block(list(st.body.body), scope, targets, out):
+                return False
+            continue
+        if isinstance(st, cst.For) and st.orelse is None and isinstance(st.body, cst.IndentedBlock) and not st.asynchronous:
+            if _non_empty(st.iter, scope, targets, 0):
+                inner: list = []
+                whole = _block(list(st.body.body), scope, targets, inner)
+                out.extend(inner)
+                if not whole:
+                    return False
+                continue
+        if _may_exit(st):
+            return False
+    return True
+
+
+def _statement_call(small) -> Tuple[Optional[cst.Call], Optional[str]]:
+    """The call a simple statement makes as a whole, and where its result goes: "" for
+    ``return call``, the name for ``name = call``, None otherwise."""
+    value = getattr(small, "value", None)
+    if not isinstance(value, cst.Call):
+        return None, None
+    if isinstance(small, cst.Return):
+        return value, ""
+    if isinstance(small, cst.Assign):
+        if len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+            return value, small.targets[0].target.value
+        return value, None
+    if isinstance(small, (cst.Expr, cst.AnnAssign)):
+        return value, None
+    return None, None
+
+
+def _returned_name(node) -> Optional[str]:
+    """``out`` when the body's only ``return`` is ``return out``, its last statement."""
+    v = _Returns()
+    for st in node.body.body:
+        v.walk(st)
+    last = node.body.body[-1] if node.body.body else None
+    if len(v.found) != 1 or not isinstance(last, cst.SimpleStatementLine) or v.found[0] is not last.body[-1]:
+        return None
+    value = v.found[0].value
+    return value.value if isinstance(value, cst.Name) else None
+
+
+class _Returns(FastVisitor):
+    def __init__(self):
+        self.found: List[cst.Return] = []
+
+    def visit_Return(self, node) -> None:
+        self.found.append(node)
+
+    def visit_FunctionDef(self, node) -> bool:
+        return False
+
+    visit_ClassDef = visit_Lambda = visit_FunctionDef
+
+
+def _non_empty(expr, scope: Scope, targets, depth: int) -> bool:
+    """The code shows ``expr`` is a list or tuple with at least one element: a literal, a name
+    bound once to one, ``self.attr`` every method sets to one (and nothing else writes)."""
+    if depth > _MAX_DEPTH:
+        return False
+    if isinstance(expr, (cst.List, cst.Tuple)):
+        return any(not isinstance(el, cst.StarredElement) for el in expr.elements)
+    if isinstance(expr, cst.Name):
+        owner = scope.lookup_scope(expr.value)
+        binds = owner.bindings.get(expr.value, ()) if owner is not None else ()
+        if len(binds) != 1 or binds[0].kind != "assign" or binds[0].value is None or binds[0].order is None:
+            return False
+        return _non_empty(binds[0].value, owner, targets, depth + 1)
+    if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
+        f = scope.func if scope.kind == "function" else None
+        positional = f.positional_params() if f is not None and f.is_method else []
+        if not positional or positional[0].name.value != expr.value.value or f.cls is None:
+            return False
+        attr = expr.attr.value
+        if not targets.attribute_kept(f.cls, attr):
+            return False
+        writes = targets.finder.receivers.attribute_values(f.cls, attr)
+        return bool(writes) and all(w is not None and _non_empty(w, s, targets, depth + 1) for w, s in writes)
+    return False
