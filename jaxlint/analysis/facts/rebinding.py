@@ -12,7 +12,7 @@ from typing import Dict, List, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.host.expression_kinds import all_container_bindings
-from jaxlint.analysis.syntax.scopes import VALUE_KINDS, ModuleIndex, Scope
+from jaxlint.analysis.syntax.scopes import VALUE_KINDS, ModuleIndex, Scope, node_children
 from jaxlint.analysis.model.transform_table import PASS_THROUGH, TRANSFORMS
 from jaxlint.analysis.model.transforms import TransformFinder
 from jaxlint.analysis.model.names import PARTIAL, resolve
@@ -285,7 +285,7 @@ class Rebinding:
                 if isinstance(node, cst.Name):
                     names.setdefault(node.value, []).append(node)
                     continue
-                for c in node.children:
+                for c in node_children(node):
                     parents[id(c)] = node
                     stack.append(c)
         return parents
@@ -323,7 +323,7 @@ class Rebinding:
         if len(owner.bindings.get(name, ())) != 1 or name in owner.nonlocals or name in owner.globals:
             return None
         orders: List[int] = []
-        stack = list(owner.node.body.children)
+        stack = node_children(owner.node.body)
         while stack:
             node = stack.pop()
             if isinstance(node, cst.Name):
@@ -334,7 +334,7 @@ class Rebinding:
                         return None
                     orders.append(site[1])
                 continue
-            stack.extend(node.children)
+            stack.extend(node_children(node))
         return orders
 
     # -- the question the rule asks ---------------------------------------------------------

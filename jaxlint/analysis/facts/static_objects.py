@@ -28,7 +28,7 @@ import libcst as cst
 
 from jaxlint.analysis.model.classes import STATIC_FIELD, ClassModel, qualified
 from jaxlint.analysis.facts.rebinding import Rebinding, runs_repeatedly, use_before_stale_use
-from jaxlint.analysis.syntax.scopes import VALUE_KINDS, AttributeWrite, ClassInfo, FuncInfo, ModuleIndex, Scope
+from jaxlint.analysis.syntax.scopes import VALUE_KINDS, AttributeWrite, ClassInfo, FuncInfo, ModuleIndex, Scope, node_children
 from jaxlint.analysis.facts.static_arguments import arguments_by_parameter
 from jaxlint.analysis.model.transforms import Application
 
@@ -393,7 +393,7 @@ class StaticObjects:
                     else:
                         stack.append(target)
                 continue
-            stack.extend(reversed(node.children))  # popped in source order: the first read is kept
+            stack.extend(reversed(node_children(node)))  # popped in source order: the first read is kept
         return out
 
     # -- changes between calls ---------------------------------------------------------------
@@ -548,7 +548,7 @@ def _contains_unconditionally(root: cst.CSTNode, target: cst.CSTNode) -> bool:
             return True
         if isinstance(node, (cst.IfExp, cst.BooleanOperation, cst.Lambda, cst.ListComp, cst.GeneratorExp, cst.DictComp, cst.SetComp)):
             continue
-        stack.extend(node.children)
+        stack.extend(node_children(node))
     return False
 
 

@@ -428,6 +428,20 @@ def child_fields(node: cst.CSTNode) -> Tuple[str, ...]:
     return fields
 
 
+def node_children(node: cst.CSTNode) -> List[cst.CSTNode]:
+    """The child nodes of ``node`` in source order, whitespace and punctuation left out:
+    ``node.children`` without the cost of LibCST visiting the node to collect them."""
+    out: List[cst.CSTNode] = []
+    for name in child_fields(node):
+        v = getattr(node, name)
+        tv = type(v)
+        if tv is tuple or tv is list:
+            out.extend(c for c in v if isinstance(c, cst.CSTNode))
+        elif isinstance(v, cst.CSTNode):
+            out.append(v)
+    return out
+
+
 class FastVisitor:
     """A read-only visitor with ``CSTVisitor``'s hooks and order, minus the tree rebuild.
 
