@@ -7,7 +7,7 @@ import textwrap
 import libcst as cst
 
 from jaxlint.analysis.model.call_targets import CallTargets
-from jaxlint.analysis.model.every_run import calls_on_every_run
+from jaxlint.analysis.model.every_run import calls_on_every_run, returns_result
 from jaxlint.analysis.model.transforms import TransformFinder
 from jaxlint.analysis.syntax.scopes import ModuleIndex
 
@@ -101,7 +101,7 @@ def _every_run():
     ct = CallTargets(index, TransformFinder(index))
     out = {}
     for f in index.functions:
-        out[f.name] = [(module.code_for_node(c), returned) for c, returned in calls_on_every_run(f, ct)]
+        out[f.name] = [(module.code_for_node(c), returns_result(f, held)) for c, held in calls_on_every_run(f, ct)]
     return out
 
 

@@ -24,7 +24,7 @@ from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.model.every_run import calls_on_every_run
+from jaxlint.analysis.model.every_run import calls_on_every_run, returns_result
 from jaxlint.analysis.syntax.scopes import FuncInfo, ModuleIndex, Scope
 from jaxlint.analysis.model.transforms import Application, TransformFinder, arguments_by_parameter
 
@@ -152,14 +152,14 @@ def _forwarders(index, finder, apps) -> Dict[int, Forwarder]:
         if g is None or id(g.node) in seen or isinstance(g.node, cst.Lambda) or finder.is_traced_def(g):
             continue
         seen.add(id(g.node))
-        for call, returned in calls_on_every_run(g, ct):
-            candidates.append((g, call, g.body_scope, returned))
+        for call, held in calls_on_every_run(g, ct):
+            candidates.append((g, call, g.body_scope, held))
     # to a fixed point: each function at most once (its first forwarding call in the body),
     # the calls of the jitted callables first
     changed = True
     while changed:
         changed = False
-        for g, call, scope, returned in candidates:
+        for g, call, scope, held in candidates:
             if id(g.node) in out:
                 continue
             t = ct.target(call, scope)
@@ -170,7 +170,7 @@ def _forwarders(index, finder, apps) -> Dict[int, Forwarder]:
                     continue
                 mapping = _param_map(g, call, ct.bind(t, call, scope))
                 if mapping is not None:
-                    out[id(g.node)] = Forwarder(g, t.app, mapping, (call,), returned)
+                    out[id(g.node)] = Forwarder(g, t.app, mapping, (call,), returns_result(g, held))
                     changed = True
                 continue
             inner = out.get(id(t.func.node))
@@ -180,6 +180,6 @@ def _forwarders(index, finder, apps) -> Dict[int, Forwarder]:
             if mapping is None:
                 continue
             mapping = {gp: inner.mapping[ip] for gp, ip in mapping.items() if ip in inner.mapping}
-            out[id(g.node)] = Forwarder(g, inner.app, mapping, (call,) + inner.chain, returned and inner.returns_result)
+            out[id(g.node)] = Forwarder(g, inner.app, mapping, (call,) + inner.chain, inner.returns_result and returns_result(g, held))
             changed = True
     return out

@@ -5,12 +5,12 @@ That is the case for a call in a statement of the wrapper's body (``return step(
 ``out = step(x)``, ``step(x)``) that no earlier statement can skip: nothing before it returns,
 raises or leaves a loop, and every block around it runs (a ``with`` block, or a ``for`` loop
 over a list the code shows is not empty: ``for stage in self.stages`` with ``self.stages =
-[Stage(step)]``).  A call under an ``if``, a ``while`` or a ``try``, or after a block that may
-return, may not run, and is not one.
+[Stage(step)]``).  The search ends at the first ``if``, ``while``, ``try`` or other compound
+statement: it may return, and what it holds may not run.
 
-Whether the wrapper returns what the call returns is decided too: ``return step(x)``, or
-``out = step(x)`` with ``out`` bound nowhere else and ``return out`` the body's one ``return``,
-at its end.
+Whether the wrapper returns what the call returns is decided separately, for the calls that
+turn out to forward (:func:`returns_result`): ``return step(x)``, or ``out = step(x)`` with
+``out`` bound nowhere else and ``return out`` the body's one ``return``, at its end.
 """
 
 from __future__ import annotations
@@ -25,56 +25,36 @@ _MAX_DEPTH = 4
 _EXITS = (cst.Return, cst.Raise, cst.Break, cst.Continue)
 
 
-class _Exits(FastVisitor):
-    """Whether a statement holds a ``return``, ``raise``, ``break`` or ``continue`` of its own
-    function (nested functions and classes are their own business)."""
-
-    def __init__(self):
-        self.found = False
-
-    def visit_Return(self, node) -> bool:
-        self.found = True
-        return False
-
-    visit_Raise = visit_Break = visit_Continue = visit_Return
-
-    def visit_FunctionDef(self, node) -> bool:
-        return False
-
-    visit_ClassDef = visit_Lambda = visit_FunctionDef
-
-
-def _may_exit(st) -> bool:
-    v = _Exits()
-    v.walk(st)
-    return v.found
-
-
-def calls_on_every_run(g: FuncInfo, targets) -> List[Tuple[cst.Call, bool]]:
-    """(call, the function returns its result) for each call ``g`` makes on every run, in the
-    order of the body.  ``targets``: the module's call targets (what the methods set an
+def calls_on_every_run(g: FuncInfo, targets) -> List[Tuple[cst.Call, Optional[str]]]:
+    """(call, where its result goes) for each call ``g`` makes on every run, in the order of
+    the body: "" for ``return call``, the name for ``name = call``, None otherwise (see
+    :func:`returns_result`).  ``targets``: the module's call targets (what the methods set an
     attribute to, and whether other code writes it)."""
     node = g.node
     if isinstance(node, cst.Lambda) or not isinstance(node.body, cst.IndentedBlock) or g.body_scope is None:
         return []
     out: List[Tuple[cst.Call, Optional[str]]] = []
-    _block(list(node.body.body), g.body_scope, targets, out)
-    returned = _returned_name(node)
-    result = []
-    for call, held in out:
-        if held == "":
-            result.append((call, True))  # ``return step(x)``
-        else:
-            binds = g.body_scope.bindings.get(held, ()) if held else ()
-            result.append((call, held is not None and held == returned and len(binds) == 1))
-    return result
+    _block(node.body.body, g.body_scope, targets, out)
+    return out
+
+
+def returns_result(g: FuncInfo, held: Optional[str]) -> bool:
+    """Does ``g`` return the result of its call whose result goes to ``held``?"""
+    if held == "":
+        return True  # ``return step(x)``
+    if not held or len(g.body_scope.bindings.get(held, ())) != 1:
+        return False
+    return _returned_name(g.node) == held
 
 
 def _block(stmts, scope: Scope, targets, out) -> bool:
     """Collect the calls of ``stmts`` that run whenever the block runs; False once a statement
-    may leave the block early (the statements after it may not run)."""
+    may leave the block early or may not run (the statements after it may not run).  Any
+    compound statement but ``with`` and a ``for`` over a non-empty list ends the search: an
+    ``if``, ``while`` or ``try`` may hold a ``return``, and what it holds may not run."""
     for st in stmts:
-        if isinstance(st, cst.SimpleStatementLine):
+        t = type(st)
+        if t is cst.SimpleStatementLine:
             for small in st.body:
                 call, held = _statement_call(small)
                 if call is not None:
@@ -82,22 +62,16 @@ def _block(stmts, scope: Scope, targets, out) -> bool:
                 if isinstance(small, _EXITS):
                     return False
             continue
-        if isinstance(st, (cst.FunctionDef, cst.ClassDef)):
+        if t is cst.FunctionDef or t is cst.ClassDef:
             continue
-        if isinstance(st, cst.With) and isinstance(st.body, cst.IndentedBlock):
-            if not _block(list(st.body.body), scope, targets, out):
+        if t is cst.With and type(st.body) is cst.IndentedBlock:
+            if not _block(st.body.body, scope, targets, out):
                 return False
             continue
-        if isinstance(st, cst.For) and st.orelse is None and isinstance(st.body, cst.IndentedBlock) and not st.asynchronous:
-            if _non_empty(st.iter, scope, targets, 0):
-                inner: list = []
-                whole = _block(list(st.body.body), scope, targets, inner)
-                out.extend(inner)
-                if not whole:
-                    return False
+        if t is cst.For and st.orelse is None and type(st.body) is cst.IndentedBlock and not st.asynchronous:
+            if _non_empty(st.iter, scope, targets, 0) and _block(st.body.body, scope, targets, out):
                 continue
-        if _may_exit(st):
-            return False
+        return False
     return True
 
 
