@@ -98,6 +98,10 @@ NOT_REBUILT = {
     # cannot build another value of that class to swap in; the oracle's FROZEN check changes
     # the attribute through the eager initialiser and sees the old result
     ("eval_shape_and_eager.py", 46, "JAX301"),
+    # a jitted step an object captured at import (``STEPPER = Stepper(total, "total")``): the
+    # check counts the calls of the module's ``total``, which ``STEPPER.step`` does not go
+    # through; the oracle's FROZEN check counts the traces
+    ("stage_pipelines.py", 67, "JAX205"),
 }
 # Findings whose traced callable the dynamic mode cannot call with built arguments yet:
 # `jax.jit(model.apply)` of a linen module (its variables come ahead of `__call__`'s
