@@ -43,6 +43,7 @@ import libcst as cst
 
 from jaxlint.analysis.syntax.functions import _returns_of, _undecorated
 from jaxlint.analysis.syntax.scopes import ClassInfo, FastVisitor, FuncInfo, ModuleIndex, Scope
+from jaxlint.analysis.syntax.sequences import element_expressions
 from jaxlint.analysis.model.names import PARTIAL, resolve
 
 if TYPE_CHECKING:  # annotations only: transforms builds the call targets
@@ -424,7 +425,7 @@ class CallTargets:
     def _attribute(self, expr: cst.Attribute, scope: Scope, depth: int, params: bool):
         attr = expr.attr.value
         base = expr.value
-        cls, exact = self._self_class(base, scope)  # ``self``: the class or a subclass
+        cls, exact = self.self_class(base, scope)  # ``self``: the class or a subclass
         if cls is None and _is_super(base, scope):
             # ``super().__init__(...)`` in a method of C: the next class after C that defines it
             here = scope.enclosing_class()
@@ -470,31 +471,17 @@ class CallTargets:
 
     def _element(self, expr, scope: Scope, depth: int, params: bool):
         """What every element of the list or tuple ``expr`` is, when they all are one callable
-        or instances of one class: ``[Stage(step)]``, ``[Block(k) for k in keys]``, a name or
-        an attribute every write binds to such a list; else None."""
+        or instances of one class: ``[Stage(step)]``, ``[Block(k) for k in keys]``, a name
+        (jaxlint.analysis.syntax.sequences) or an attribute every write binds to such a list;
+        else None."""
         if depth > MAX_DEPTH:
             return None
+        elements = element_expressions(expr, scope)
+        if elements is not None:
+            return self._same([self._value(e, s, depth + 1, params) for e, s in elements])
         t = type(expr)
-        if t is cst.ListComp or t is cst.GeneratorExp:
-            return self._value(expr.elt, scope, depth + 1, params)
-        if t is cst.List or t is cst.Tuple:
-            if not expr.elements or any(type(el) is cst.StarredElement for el in expr.elements):
-                return None
-            return self._same([self._value(el.value, scope, depth + 1, params) for el in expr.elements])
-        if t is cst.Call and type(expr.func) is cst.Name and expr.func.value in ("list", "tuple"):
-            if scope.lookup_scope(expr.func.value) is not None or len(expr.args) != 1 or expr.args[0].keyword or expr.args[0].star:
-                return None
-            return self._element(expr.args[0].value, scope, depth + 1, params)
-        if t is cst.Name:
-            owner = scope.lookup_scope(expr.value)
-            binds = owner.bindings.get(expr.value, ()) if owner is not None else ()
-            if len(binds) != 1 or binds[0].kind != "assign" or binds[0].value is None or binds[0].order is None:
-                return None
-            if expr.value in owner.globals or expr.value in owner.nonlocals:
-                return None
-            return self._element(binds[0].value, owner, depth + 1, params)
         if t is cst.Attribute:
-            cls, exact = self._self_class(expr.value, scope)
+            cls, exact = self.self_class(expr.value, scope)
             if cls is None:
                 v = self._value(expr.value, scope, depth + 1, params)
                 if not isinstance(v, _Instance):
@@ -526,7 +513,7 @@ class CallTargets:
             return None
         return first
 
-    def _self_class(self, base, scope: Scope):
+    def self_class(self, base, scope: Scope):
         """(class, False) when ``base`` is the ``self`` of a method (the class or a subclass),
         else (None, True)."""
         if type(base) is cst.Name:

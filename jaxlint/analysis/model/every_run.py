@@ -130,14 +130,11 @@ def _non_empty(expr, scope: Scope, targets, depth: int) -> bool:
         if len(binds) != 1 or binds[0].kind != "assign" or binds[0].value is None or binds[0].order is None:
             return False
         return _non_empty(binds[0].value, owner, targets, depth + 1)
-    if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
-        f = scope.func if scope.kind == "function" else None
-        positional = f.positional_params() if f is not None and f.is_method else []
-        if not positional or positional[0].name.value != expr.value.value or f.cls is None:
-            return False
+    if isinstance(expr, cst.Attribute):
+        cls, _exact = targets.self_class(expr.value, scope)
         attr = expr.attr.value
-        if not targets.attribute_kept(f.cls, attr):
+        if cls is None or not targets.attribute_kept(cls, attr):
             return False
-        writes = targets.finder.receivers.attribute_values(f.cls, attr)
+        writes = targets.finder.receivers.attribute_values(cls, attr)
         return bool(writes) and all(w is not None and _non_empty(w, s, targets, depth + 1) for w, s in writes)
     return False

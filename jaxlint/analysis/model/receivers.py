@@ -24,6 +24,7 @@ import libcst as cst
 from jaxlint.analysis.model.classes import ClassModel, annotation_class, is_classmethod
 from jaxlint.analysis.syntax.scopes import ClassInfo, Scope
 from jaxlint.analysis.syntax.nodes import STARRED, argument_for
+from jaxlint.analysis.syntax.sequences import element_expressions
 from jaxlint.analysis.model.names import resolve
 
 _MAX_DEPTH = 6
@@ -259,30 +260,13 @@ class ReceiverModel:
 
     # -- elements of lists and tuples ---------------------------------------------------
     def element_receiver_of(self, expr, scope: Scope, depth: int = 0) -> Optional[Receiver]:
-        """The class every element of the list or tuple ``expr`` is an instance of:
-        ``[Block(k) for k in keys]``, ``[Scale(2.0), Scale(0.5)]``, ``tuple(...)`` or
-        ``list(...)`` of one of those, or a name bound only to such lists."""
-        if depth > _MAX_DEPTH:
+        """The class every element of the list or tuple ``expr`` is an instance of
+        (``[Block(k) for k in keys]``, ``[Scale(2.0), Scale(0.5)]``: see
+        jaxlint.analysis.syntax.sequences)."""
+        elements = element_expressions(expr, scope)
+        if elements is None:
             return None
-        if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
-            return self.receiver_of(expr.elt, scope, depth + 1)
-        if isinstance(expr, (cst.List, cst.Tuple)):
-            if not expr.elements or any(isinstance(el, cst.StarredElement) for el in expr.elements):
-                return None
-            return _agreed([self.receiver_of(el.value, scope, depth + 1) for el in expr.elements])
-        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value in ("list", "tuple"):
-            if scope.lookup_scope(expr.func.value) is not None or len(expr.args) != 1 or expr.args[0].keyword or expr.args[0].star:
-                return None
-            return self.element_receiver_of(expr.args[0].value, scope, depth + 1)
-        if isinstance(expr, cst.Name):
-            owner = scope.lookup_scope(expr.value)
-            if owner is None or expr.value in owner.classes or expr.value in owner.defs or expr.value in owner.imports:
-                return None
-            binds = owner.bindings.get(expr.value, ())
-            if not binds or any(b.kind != "assign" or b.value is None for b in binds):
-                return None
-            return _agreed([self.element_receiver_of(b.value, owner, depth + 1) for b in binds])
-        return None
+        return _agreed([self.receiver_of(e, s, depth + 1) for e, s in elements])
 
     def attribute_element(self, cls: ClassInfo, attr: str) -> Optional[Receiver]:
         """The class of every element of ``instance.attr`` when it holds a list or tuple of
@@ -339,8 +323,6 @@ def _class_body_annotation(cls: ClassInfo, attr: str):
                 if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.target.value == attr:
                     return small.annotation.annotation
     return None
-
-
 
 
 _SEQUENCE_ANNOTATIONS = frozenset({"list", "List", "Sequence", "tuple", "Tuple"})
