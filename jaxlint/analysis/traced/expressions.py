@@ -131,14 +131,13 @@ class Expressions:
             return module
         if variable and owner is not self.frame.scope:
             # Not a local bound later in this function: the outer variable's object itself.
-            flags = self.analyzer.outer_flags(name, owner)
             node = e if e is self.receiver and self.deferring else None
             instance = self.analyzer.outer_instance(name, owner)
             if instance is not None:
                 # ``SGD = Optimizer(clip_update, 0.1)`` at module level: the object with the
                 # fields it was built with (``SGD.update(g)`` calls ``clip_update``)
                 return Val(STATIC, None, instance.flags, instance.items, None, instance.cls, outer=(owner, name, node))
-            return Val(STATIC, None, flags, outer=(owner, name, node))
+            return Val(STATIC, None, self.analyzer.outer_flags(name, owner), outer=(owner, name, node))
         return STATIC_VAL
 
     def array_op(self, vals, flags: int = 0) -> Val:

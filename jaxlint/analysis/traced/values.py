@@ -130,12 +130,17 @@ def join(a: Val, b: Val) -> Val:
         if a.kind == STATIC:
             if a.flags & MODULE and a.name != b.name:
                 return Val(STATIC, None, a.flags & b.flags & ~MODULE)  # ``np`` on one path, ``jnp`` on another
-            same_elem = a.elem is b.elem or a.elem is not None and b.elem is not None and signature(a.elem) == signature(b.elem)
-            return a if a.flags == b.flags and a.fn is None and a.outer == b.outer and same_elem else Val(STATIC, None, a.flags & b.flags)
-        elem = a.elem if a.elem is not None and b.elem is not None and signature(a.elem) == signature(b.elem) else None
+            same = a.flags == b.flags and a.fn is None and a.outer == b.outer and _same_elem(a, b)
+            return a if same else Val(STATIC, None, a.flags & b.flags)
+        elem = a.elem if a.elem is not None and _same_elem(a, b) else None
         return Val(a.kind, a.name or b.name, a.flags & b.flags, None, None, cls, ext=a.ext if a.ext == b.ext else None, elem=elem)
     hi, lo = (a, b) if a.kind > b.kind else (b, a)
     return Val(hi.kind, hi.name, hi.flags & lo.flags if hi.kind == UNKNOWN else hi.flags, None, None, cls if hi.kind == TRACED else None)
+
+
+def _same_elem(a: Val, b: Val) -> bool:
+    """Both values have no element class, or the same one (by signature)."""
+    return a.elem is b.elem or a.elem is not None and b.elem is not None and signature(a.elem) == signature(b.elem)
 
 
 def signature(v: Val, depth: int = 0) -> tuple:
