@@ -39,6 +39,7 @@ from jaxlint.rules.static_args.changing_shape_arg import ChangingShapeArg  # noq
 from jaxlint.rules.static_args.array_in_static_metadata import ArrayInStaticMetadata  # noqa: E402
 from jaxlint.rules.static_args.changing_static_arg import ChangingStaticArg  # noqa: E402
 from jaxlint.rules.traced_values.traced_if import TracedIf  # noqa: E402
+from jaxlint.dynamic.processes import fork_server_available  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = sorted(glob.glob(os.path.join(ROOT, "fixtures", "*.py")))
@@ -497,15 +498,21 @@ def test_cli_drop_refuted_and_machine_output(monkeypatch, capsys):
     assert "Dynamic check: 1 confirmed, 2 refuted, 0 unverified." in err
 
 
-def test_unimportable_modules_are_unverified_and_the_run_goes_on():
-    names = ["import_hang.py", "import_exit.py", "import_raise.py", "import_missing.py", "main_writes_file.py"]
+@pytest.mark.parametrize("fork", [True, False], ids=["fork-server", "spawned"])
+def test_unimportable_modules_are_unverified_and_the_run_goes_on(fork):
+    """Either way of starting the files' processes (one fork server that imported JAX, or a
+    fresh interpreter per file) contains a hang, an exit and a crash to their own file."""
+    if fork and not fork_server_available():
+        pytest.skip("no fork server on this platform")
+    names = ["import_hang.py", "import_exit.py", "import_crash.py", "import_raise.py", "import_missing.py", "main_writes_file.py"]
     paths = [os.path.join(DYN, n) for n in names]
     start = time.monotonic()
-    got = statuses(run_dynamic(paths, timeout=8))
+    got = statuses(dynamic.confirm(lint(paths), {p: p for p in paths}, timeout=8, fork=fork))
     elapsed = time.monotonic() - start
     assert got == {
         ("import_hang.py", 10, "JAX101"): ("unverified", "timed out after 8 s while importing the module"),
         ("import_exit.py", 10, "JAX101"): ("unverified", "the module called sys.exit(3) while being imported"),
+        ("import_crash.py", 12, "JAX101"): ("unverified", "the worker process was killed by signal 9 while importing the module"),
         ("import_raise.py", 10, "JAX101"): ("unverified", "import failed: RuntimeError: configuration file not found"),
         ("import_missing.py", 10, "JAX101"): (
             "unverified",

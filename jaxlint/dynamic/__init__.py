@@ -19,8 +19,6 @@ import importlib.util
 import json
 import os
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -50,6 +48,7 @@ class _Job:
     """One worker process checking one file."""
 
     def __init__(self, path: str, real: str, findings: List[Finding], checks: List[dict], tmp: str, n: int):
+        self.n = n
         self.path = path
         self.real = real
         self.findings = findings
@@ -63,28 +62,15 @@ class _Job:
         self.done = False
         self.current: Optional[str] = None
         self.current_id: Optional[int] = None
-        self.proc: Optional[subprocess.Popen] = None
+        self.proc = None  # its handle (jaxlint.dynamic.processes)
         self.started = 0.0
         self._pos = 0
 
-    def start(self, timeout: float) -> None:
+    def start(self, timeout: float, workers) -> None:
         with open(self.plan_file, "w", encoding="utf-8") as fh:
             json.dump({"path": self.real, "checks": self.checks}, fh)
         open(self.out_file, "w").close()
-        env = dict(os.environ)
-        env["JAX_PLATFORMS"] = "cpu"
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
-        here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        env["PYTHONPATH"] = here + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-        self.err = open(self.err_file, "wb")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "jaxlint.dynamic.worker", self.plan_file, self.out_file],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=self.err,
-            env=env,
-            start_new_session=True,
-        )
+        self.proc = workers.start(self.n, self.plan_file, self.out_file, self.err_file)
         self.started = time.monotonic()
         self.timeout = timeout
 
@@ -123,31 +109,18 @@ class _Job:
         if rc is not None:
             self.read()
             self.returncode = rc
-            self._close()
             return True
         if time.monotonic() - self.started > self.timeout:
             self.kill()
             self.read()
             self.returncode = None
             self.timed_out = True
-            self._close()
             return True
         return False
 
     def kill(self) -> None:
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
+        if self.proc is not None and self.proc.poll() is None:
             self.proc.kill()
-        self.proc.wait()
-
-    def _close(self) -> None:
-        try:
-            self.err.close()
-        except OSError:
-            pass
 
     def _stderr_tail(self) -> str:
         try:
@@ -186,15 +159,19 @@ def confirm(
     progress: Optional[TextIO] = None,
     jobs: Optional[int] = None,
     config_for=None,
+    fork: Optional[bool] = None,
 ) -> List[Finding]:
     """Return the findings with ``dynamic`` set.  ``real_paths`` maps a finding's path to the file.
 
     The checks are planned from the findings' own facts (derived by the engine with the run's
     configuration), so the files are not read or parsed again here -- except, for a finding
     whose traced entry point is in another file, that file (``config_for(path)``: its
-    configuration), to describe the entry point (jaxlint.dynamic.remote)."""
+    configuration), to describe the entry point (jaxlint.dynamic.remote).  ``fork``: whether the
+    files' processes are forked from one server that imported JAX (None: where that is safe;
+    jaxlint.dynamic.processes)."""
     # engine-side only: the worker process imports this package too, and must stay light
     from jaxlint.dynamic.plan import plan_checks
+    from jaxlint.dynamic.processes import ForkServer, Spawned, fork_server_available
     from jaxlint.dynamic.remote import reach_remote_entries
 
     findings = reach_remote_entries(findings, real_paths, config_for)
@@ -224,11 +201,14 @@ def confirm(
         running: List[Tuple[_Job, List[int]]] = []
         queue = list(pending)
         finished = 0
+        if fork is None:
+            fork = fork_server_available()
+        workers = (ForkServer(tmp) if fork else Spawned()) if pending else None
         try:
             while queue or running:
                 while queue and len(running) < jobs:
                     job, idxs = queue.pop(0)
-                    job.start(timeout)
+                    job.start(timeout, workers)
                     running.append((job, idxs))
                 still = []
                 for job, idxs in running:
@@ -250,6 +230,8 @@ def confirm(
         finally:
             for job, _ in running:
                 job.kill()
+            if workers is not None:
+                workers.close()
             if progress is not None and total:
                 progress.write("\r\x1b[K")
                 progress.flush()

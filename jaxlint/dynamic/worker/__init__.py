@@ -5,6 +5,9 @@ checks of the plan and appends one JSON line per event to OUT, so that whatever 
 before a hang or a crash is kept.  This is the only part of jaxlint that imports JAX or user
 code; of jaxlint it imports only its own helpers in this package, which use the standard library.
 
+On Linux the engine starts one fork server (``server``: JAX imported once, a child process
+forked per file) instead of a worker per file.
+
 Its parts: ``entry`` (the process: import the module, run the checks, write the events),
 ``runtime`` (JAX and the user's module, once imported), ``values`` (the example arguments),
 ``targets`` (the function objects a check runs), ``running`` (one call, traced or not),

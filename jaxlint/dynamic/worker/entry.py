@@ -26,10 +26,14 @@ class Out:
 
 
 def main(argv):
-    plan_path, out_path = argv[1], argv[2]
-    out = Out(out_path)
-    with open(plan_path, encoding="utf-8") as fh:
-        plan = json.load(fh)
+    prepare()
+    return check_file(argv[1], argv[2])
+
+
+def prepare():
+    """What every file's checks start from: prints go to stderr, the CPU platform, JAX imported
+    (its backend is made by the first check, not here).  The fork server (worker.server) does
+    this once and forks a process per file after it."""
     # Whatever the user's code prints must not mix with our results.
     os.dup2(2, 1)
     os.environ["JAX_PLATFORMS"] = "cpu"
@@ -40,6 +44,13 @@ def main(argv):
 
     runtime.jax, runtime.jnp, runtime.np = jax, jnp, np
     jax.config.update("jax_traceback_filtering", "off")
+
+
+def check_file(plan_path, out_path):
+    """Import the plan's module and run its checks, each event appended to ``out_path``."""
+    out = Out(out_path)
+    with open(plan_path, encoding="utf-8") as fh:
+        plan = json.load(fh)
     path = os.path.realpath(plan["path"])
     out.emit(event="importing")
     try:
