@@ -57,7 +57,7 @@ def test_jobs_do_not_change_results_or_their_order(tree, always_pool):
     files = files_of(tree)
     one = dicts(runner.lint_each(files, Config(), jobs=1).findings)
     assert len({f["path"] for f in one}) >= 3
-    for jobs in (2, 3, 7):
+    for jobs in (2, 7):  # as many workers as cores, and more workers than cores
         assert dicts(runner.lint_each(files, Config(), jobs=jobs).findings) == one
     # Findings come in the order of the files given, whoever finished first.
     rev = dicts(runner.lint_each(files[::-1], Config(), jobs=2).findings)
@@ -131,7 +131,7 @@ def run_cli(argv, monkeypatch, cwd):
 @pytest.mark.slow  # starts worker pools
 def test_cli_output_is_byte_identical_for_any_jobs(tree, monkeypatch, always_pool):
     outs = set()
-    for jobs in ("1", "2", "3"):
+    for jobs in ("1", "2"):
         for extra in (["--no-cache"], []):
             code, out = run_cli(["--format", "json", "-j", jobs, *extra, "."], monkeypatch, tree)
             assert code == 1
