@@ -278,6 +278,7 @@ def cross_module_findings(
     config_for=None,
     facts: bool = False,
     given_summaries: Optional[Dict[str, ModuleSummary]] = None,
+    jobs: int = 1,
 ) -> List[Finding]:
     """Findings inside imported helpers of the run's modules, reached with traced arguments.
 
@@ -286,7 +287,8 @@ def cross_module_findings(
     repeated.  ``silenced_out``: filled with (path, line, code) of the findings a ``# noqa``
     silenced (they make the comment a used one).  ``facts``: derive the findings' facts (for
     the dynamic mode).  ``given_summaries``: the summaries the per-file pass made (by path),
-    which spare the lookups a parse of those modules."""
+    which spare the lookups a parse of those modules.  ``jobs``: processes that may follow
+    the records (the output does not depend on it)."""
     if not any(calls_by_display.values()):
         return []
     by_module: Dict[str, Tuple[str, str]] = {}
@@ -567,13 +569,38 @@ def cross_module_findings(
         blob = json.dumps([run_digest, module, recs, sorted(set(uses.get(module, ())))], sort_keys=True, separators=(",", ":"))
         return cache.key(hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest(), "<cross-module>")
 
+    def follow_one(module: str, group: list) -> tuple:
+        """(findings, silenced, records made, modules read: [path, digest]) of following one
+        round's records that lead into ``module``."""
+        group_deps.clear()
+        grouping.append(module)
+        try:
+            parts = _by_home(group, module, home)
+        finally:
+            grouping.clear()
+        homes = [where for where, _ in parts]
+        for modname, t in first_read.items():
+            if modname in homes:
+                targets[modname] = t
+        first_read.clear()
+        t = None
+        found, quiet = harvest(keep=set(homes))  # what the lookups read, unless followed
+        produced = []
+        for i, (where, part) in enumerate(parts):
+            produced.extend(_follow_group(module, part, uses, info, target, resolve, resolve_class, resolve_member, is_pytree, resolve_export))
+            part_found, part_quiet = harvest(keep=set(homes[i + 1 :]))
+            found.extend(part_found)
+            quiet.extend(part_quiet)
+        return found, quiet, produced, sorted([p, d] for p, d in group_deps.items())
+
     done = set()
+    uses: Dict[str, List[str]] = {}
     # Each target module's tree goes at the next harvest: collect then, not while it is read.
     with one_collection_per_module() as paused:
         for _ in range(MAX_ROUNDS):
             next_work = []
             items = []
-            uses: Dict[str, List[str]] = {}
+            uses.clear()
             for importer, rec in work:
                 modname, is_pkg = info.get(importer, ("", False))
                 if "uses" in rec:
@@ -596,40 +623,33 @@ def cross_module_findings(
                     continue
                 done.add(key)
                 groups.setdefault(module, []).append((qual, importer, rec))
+            # Each group is followed on its own (its trees go when it is done; lookups read
+            # plain summaries), so the groups a cache does not answer can be followed in any
+            # process; their results are taken in the groups' order, as one process would.
+            results: List[Optional[tuple]] = []
+            todo: List[Tuple[int, str, list]] = []
+            keys: List[Optional[str]] = []
             for module, group in groups.items():
                 gkey = group_key(module, group) if cache is not None else None
+                keys.append(gkey)
                 if gkey is not None:
                     hit = cache.get_json(gkey)
                     if hit is not None and all(digest_of(p) == d for p, d in hit.get("deps", [])):
-                        keep([finding_from_json(d) for d in hit["findings"]], [tuple(x) for x in hit.get("silenced", [])])
-                        next_work.extend((d, r) for d, r in hit.get("next", []))
+                        found = [finding_from_json(d) for d in hit["findings"]]
+                        results.append((found, [tuple(x) for x in hit.get("silenced", [])], [(d, r) for d, r in hit.get("next", [])], None))
                         continue
-                group_deps.clear()
-                grouping.append(module)
-                try:
-                    parts = _by_home(group, module, home)
-                finally:
-                    grouping.clear()
-                homes = [where for where, _ in parts]
-                for modname, t in first_read.items():
-                    if modname in homes:
-                        targets[modname] = t
-                first_read.clear()
-                t = None
-                found, quiet = harvest(keep=set(homes))  # what the lookups read, unless followed
-                produced = []
-                for i, (where, part) in enumerate(parts):
-                    produced.extend(_follow_group(module, part, uses, info, target, resolve, resolve_class, resolve_member, is_pytree, resolve_export))
-                    part_found, part_quiet = harvest(keep=set(homes[i + 1 :]))
-                    found.extend(part_found)
-                    quiet.extend(part_quiet)
+                results.append(None)
+                todo.append((len(results) - 1, module, group))
+            for i, result in _follow_groups(follow_one, todo, jobs):
+                results[i] = result
+            for gkey, (found, quiet, produced, deps) in zip(keys, results):
                 keep(found, quiet)
                 next_work.extend(produced)
-                if gkey is not None:
+                if gkey is not None and deps is not None:
                     cache.put_json(
                         gkey,
                         {
-                            "deps": sorted([p, d] for p, d in group_deps.items()),
+                            "deps": deps,
                             "findings": [finding_to_json(f) for f in found],
                             "silenced": sorted(set(quiet)),
                             "next": produced,
@@ -642,6 +662,40 @@ def cross_module_findings(
     if silenced_out is not None:
         silenced_out.extend(silenced)
     return out
+
+
+# Below this many groups to follow in a round, they are followed in this process.
+POOL_MIN_GROUPS = 8
+
+# Set in the parent just before a fork: (follow_one, todo) for the pool's workers.
+_FORKED_GROUPS: Optional[tuple] = None
+
+
+def _follow_at(i: int):
+    follow_one, todo = _FORKED_GROUPS
+    _, module, group = todo[i]
+    return follow_one(module, group)
+
+
+def _follow_groups(follow_one, todo: List[Tuple[int, str, list]], jobs: int):
+    """(index, result) of ``follow_one(module, group)`` for each of ``todo``: in worker
+    processes forked from this one (which share the run's summaries without copying them) when
+    there are enough groups, else here."""
+    global _FORKED_GROUPS
+    from jaxlint.engine.runner import pool_context
+
+    ctx = pool_context() if jobs > 1 and len(todo) >= POOL_MIN_GROUPS else None
+    if ctx is None or ctx.get_start_method() != "fork":
+        for i, module, group in todo:
+            yield i, follow_one(module, group)
+        return
+    _FORKED_GROUPS = (follow_one, todo)
+    try:
+        with ctx.Pool(min(jobs, len(todo))) as pool:
+            for (i, _, _), result in zip(todo, pool.imap(_follow_at, range(len(todo)))):
+                yield i, result
+    finally:
+        _FORKED_GROUPS = None
 
 
 def _by_home(group: list, module: str, home) -> List[Tuple[str, list]]:
@@ -722,6 +776,7 @@ def cross_module_phase(
     cache_dir: Optional[str] = None,
     facts: bool = False,
     summaries: Optional[Dict[str, ModuleSummary]] = None,
+    jobs: int = 1,
 ) -> List[Finding]:
     """``findings`` plus those of :func:`cross_module_findings`, for a run whose files each have
     their own configuration (``config_for(path)``); ``summaries``: of the modules the per-file
@@ -736,6 +791,6 @@ def cross_module_phase(
     silenced: list = []
     found = cross_module_findings(
         files, calls_by_display, findings, first, rules, xcache, silenced_out=silenced, config_for=config_for, facts=facts,
-        given_summaries=summaries,
+        given_summaries=summaries, jobs=jobs,
     )
     return noqa.retract_unused(list(findings) + found, silenced)

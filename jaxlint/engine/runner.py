@@ -95,7 +95,7 @@ def _chunks(items: List[tuple], jobs: int) -> List[List[tuple]]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
-def _pool_context():
+def pool_context():
     import multiprocessing as mp
 
     # fork: workers start in milliseconds with jaxlint already imported, and inherit the hash
@@ -183,7 +183,7 @@ def lint_each(
 
 def _run_pool(todo, results, calls, summaries, config: Config, rule_codes, cache_dir, jobs: int, facts: bool = False) -> None:
     global _FORKED_TODO
-    ctx = _pool_context()
+    ctx = pool_context()
     forked = ctx.get_start_method() == "fork"
     chunks = _chunks(list(enumerate(todo)), jobs)
     if forked:
