@@ -542,15 +542,21 @@ def cross_module_findings(
         # modules the next parts interpret): memory stays at one part's worth.
         found: List[Finding] = []
         quiet: List[tuple] = []
+        released = False
         for modname, t in list(targets.items()):
             if modname in keep:
                 continue
             del targets[modname]
             if t is None:
                 continue
+            released = True
             found.extend(t.findings(t.config, facts))
             quiet.extend(t.silenced)
         t = None
+        if not released:
+            # Most parts read no module (their records lead nowhere): nothing to free, and a
+            # collection here would scan the young objects of the whole run again.
+            return found, quiet
         # A tree that lived through a collection (kept for the next part, or while a lookup's
         # tree was freed) is in the older generation.  Collect that one too, but only when no
         # tree is kept: a kept tree would be promoted past it and then outlive its release.
