@@ -1,7 +1,8 @@
 """``jaxlint --dynamic``: confirm static findings by tracing the code with JAX.
 
 Safety model: for every file with findings, a separate worker process (``python -m
-jaxlint.dynamic.worker``) imports the file as a module -- which executes its top-level code, but
+jaxlint.dynamic.worker``, or on Linux a child forked from one server process that imported JAX
+once: jaxlint.dynamic.processes) imports the file as a module -- which executes its top-level code, but
 not as ``__main__`` -- and then traces the functions behind the findings with
 ``jax.make_jaxpr`` / ``jax.jit`` on CPU.  To build arguments it may run the module's driver code
 up to the call of the entry point (jaxlint.dynamic.drivers): the ``__main__`` block's

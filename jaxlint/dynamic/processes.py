@@ -37,7 +37,8 @@ def fork_server_available() -> bool:
     return sys.platform.startswith("linux") and hasattr(os, "fork")
 
 
-def _kill_group(pid: int) -> None:
+def kill_group(pid: int) -> None:
+    """Kill the process group ``pid`` leads (a file's worker and whatever it started)."""
     try:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -64,7 +65,7 @@ class Spawned:
 
         def kill(self) -> None:
             if self.proc.poll() is None:
-                _kill_group(self.proc.pid)
+                kill_group(self.proc.pid)
             self.proc.wait()
             self.err.close()
 
@@ -158,10 +159,10 @@ class ForkServer:
             pid = self.pids.get(n)
         if pid is None:
             # Sent but never forked: the server itself is stuck (importing JAX); end it.
-            _kill_group(self.proc.pid)
+            kill_group(self.proc.pid)
             self.proc.wait()
             return
-        _kill_group(pid)
+        kill_group(pid)
         deadline = time.monotonic() + 10
         with self.changed:
             while n not in self.exits and self.proc.poll() is None and time.monotonic() < deadline:
@@ -176,7 +177,7 @@ class ForkServer:
         try:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
-            _kill_group(self.proc.pid)
+            kill_group(self.proc.pid)
             self.proc.wait()
         self.reader.join(timeout=5)
         self._err.close()

@@ -67,8 +67,7 @@ def lint_files(
     if each.calls:
         # Helpers imported from other modules of this run, called with traced arguments.
         pairs = [(p, display(p)) for p in out.files if p != "-"]
-        workers = runner.default_jobs() if jobs is None or jobs < 1 else jobs
-        findings = cross_module_phase(pairs, each.calls, findings, config_for, cache_dir, facts, each.summaries, jobs=workers)
+        findings = cross_module_phase(pairs, each.calls, findings, config_for, cache_dir, facts, each.summaries, jobs=runner.resolve_jobs(jobs))
     findings.sort(key=Finding.sort_key)
     out.findings = findings
     return out

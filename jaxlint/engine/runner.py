@@ -29,6 +29,11 @@ POOL_MIN_FILES = 8
 POOL_MIN_BYTES = 256 * 1024
 
 
+def resolve_jobs(jobs: Optional[int]) -> int:
+    """``--jobs`` as given, or one per CPU for None or a value below 1."""
+    return default_jobs() if jobs is None or jobs < 1 else jobs
+
+
 def default_jobs() -> int:
     try:
         return max(1, len(os.sched_getaffinity(0)))
@@ -129,7 +134,7 @@ def lint_each(
     if rules is None:
         rules = rules_for(config)
     rule_codes = tuple(r.code for r in rules)
-    jobs = default_jobs() if jobs is None or jobs < 1 else jobs
+    jobs = resolve_jobs(jobs)
     show = display or (lambda p: p)
     cache = Cache(cache_dir, config.key(), rule_codes, facts) if cache_dir else None
 

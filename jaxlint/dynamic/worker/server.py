@@ -19,9 +19,9 @@ from __future__ import annotations
 import json
 import os
 import select
-import signal
 import sys
 
+from jaxlint.dynamic.processes import kill_group
 from jaxlint.dynamic.worker import entry
 
 
@@ -39,7 +39,7 @@ def serve() -> int:
                 if not data:
                     reading = False
                     for pid in children:
-                        _kill_group(pid)
+                        kill_group(pid)
                 pending += data
                 while b"\n" in pending:
                     line, pending = pending.split(b"\n", 1)
@@ -99,9 +99,3 @@ def _child(job, protocol) -> None:
 def _tell(fd: int, **event) -> None:
     os.write(fd, (json.dumps(event) + "\n").encode())
 
-
-def _kill_group(pid: int) -> None:
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
