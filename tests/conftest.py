@@ -1,6 +1,8 @@
 import compileall
 import os
+import shutil
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -11,6 +13,10 @@ os.environ.setdefault("JAX_PLATFORMS", "cpu")
 # XLA's optimisation passes do not change; without them a compilation takes a third less time
 # (the dynamic mode's worker and the differential test's worker make the same choice).
 os.environ.setdefault("JAX_DISABLE_MOST_OPTIMIZATIONS", "true")
+# Two test workers share two cores: each process computes on one thread (XLA's and OpenBLAS's
+# thread pools would otherwise take both cores each, and OpenBLAS's spin while they wait).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false")
 
 
 def pytest_configure(config):
@@ -21,6 +27,30 @@ def pytest_configure(config):
     that exist.  compileall rewrites only what changed, and ``__pycache__`` is ignored by git."""
     if not hasattr(config, "workerinput"):
         compileall.compile_dir(os.path.join(ROOT, "jaxlint"), quiet=1)
+        _share_xla_compilations(config)
+
+
+def _share_xla_compilations(config):
+    """One XLA compilation cache for the run, shared by every process it starts (through the
+    environment).  The oracle clears JAX's caches before each case, so that each case traces
+    afresh, and the dynamic mode's checks do the same before counting; the same programs are
+    also compiled again by the dynamic mode's workers, the differential test and the command
+    line.  JAX still traces every time and still reports every compilation (its
+    backend-compile event wraps the cache lookup); only XLA's work on a program it has already
+    compiled is skipped.  The folder is removed when the run ends."""
+    if "JAX_COMPILATION_CACHE_DIR" in os.environ:
+        return
+    folder = tempfile.mkdtemp(prefix="jaxlint-tests-xla-")
+    config._jaxlint_xla_cache = folder
+    os.environ["JAX_COMPILATION_CACHE_DIR"] = folder
+    os.environ["JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"] = "0"
+    os.environ["JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES"] = "0"
+
+
+def pytest_unconfigure(config):
+    folder = getattr(config, "_jaxlint_xla_cache", None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def pytest_cmdline_main(config):
