@@ -39,7 +39,7 @@ from jaxlint.rules.static_args.changing_shape_arg import ChangingShapeArg  # noq
 from jaxlint.rules.static_args.array_in_static_metadata import ArrayInStaticMetadata  # noqa: E402
 from jaxlint.rules.static_args.changing_static_arg import ChangingStaticArg  # noqa: E402
 from jaxlint.rules.traced_values.traced_if import TracedIf  # noqa: E402
-from jaxlint.dynamic.processes import fork_server_available  # noqa: E402
+from jaxlint.dynamic.processes import ForkServer, fork_server_available  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = sorted(glob.glob(os.path.join(ROOT, "fixtures", "*.py")))
@@ -53,9 +53,29 @@ def lint(paths):
     return out
 
 
+# One fork server for the module's calls of ``confirm`` (each call would otherwise start its
+# own, importing JAX: seconds); the tests of how a run starts its processes start their own.
+SERVER = []
+
+
+@pytest.fixture(scope="module", autouse=True)
+def shared_server():
+    if not fork_server_available():
+        yield None
+        return
+    with ForkServer() as server:
+        SERVER.append(server)
+        yield server
+        SERVER.remove(server)
+
+
+def confirm(findings, real_paths, **kw):
+    return dynamic.confirm(findings, real_paths, fork=SERVER[0] if SERVER else None, **kw)
+
+
 def run_dynamic(paths, timeout=60.0):
     findings = lint(paths)
-    return dynamic.confirm(findings, {p: p for p in paths}, timeout=timeout)
+    return confirm(findings, {p: p for p in paths}, timeout=timeout)
 
 
 def statuses(findings):
@@ -307,7 +327,7 @@ def test_wrong_static_finding_is_refuted():
     assert lint_source(text, path).findings == []  # the real rules are silent here
     wrong = lint_source(text, path, rules=[OverEagerIf]).findings
     assert [(f.line, f.code) for f in wrong] == [(12, "JAX101"), (19, "JAX101")]
-    out = dynamic.confirm(wrong, {path: path}, timeout=60)
+    out = confirm(wrong, {path: path}, timeout=60)
     assert [(f.line, f.dynamic) for f in out] == [
         (12, {"status": "refuted", "detail": "traced without error"}),
         (19, {"status": "refuted", "detail": "traced without error"}),
@@ -390,7 +410,7 @@ def test_recompilation_checks_refute_a_traced_argument_and_a_module_level_functi
         text = fh.read()
     wrong = lint_source(text, RECOMPILE, rules=[EveryLoopArgument, EveryJitOfAName]).findings
     assert [(f.line, f.code) for f in wrong] == [(16, "JAX204"), (30, "JAX204"), (43, "JAX204"), (52, "JAX401"), (62, "JAX401")]
-    out = dynamic.confirm(wrong, {RECOMPILE: RECOMPILE}, timeout=60)
+    out = confirm(wrong, {RECOMPILE: RECOMPILE}, timeout=60)
     assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out if f.line in (43, 52)] == [
         (43, "refuted", "the module's jitted shift() traced once for the loop's values 0, 1, 2 of `k`: `k` is not static"),
         (52, "refuted", "evaluating jax.jit(halve) twice reuses the first trace and compilation"),
@@ -453,7 +473,7 @@ def test_capture_in_a_factory_that_does_not_change_the_trace_is_refuted():
         text = fh.read()
     wrong = lint_source(text, CLOSURES, rules=[IfTestFlaggedAsCapture]).findings
     assert [(f.line, f.code, f.context["entry"]) for f in wrong] == [(27, "JAX301", "make_scaler.scaled")]
-    out = dynamic.confirm(wrong, {CLOSURES: CLOSURES}, timeout=60)
+    out = confirm(wrong, {CLOSURES: CLOSURES}, timeout=60)
     assert [f.dynamic for f in out] == [
         {
             "status": "refuted",
@@ -523,6 +543,54 @@ def test_unimportable_modules_are_unverified_and_the_run_goes_on(fork):
     assert elapsed < 8 + 40
 
 
+KEPT_SERVER_MODULE = """\
+import jax
+
+# Read from the working folder, as a script run from its project folder does.
+with open("threshold.txt") as fh:
+    THRESHOLD = float(fh.read())
+
+
+@jax.jit
+def clip_above(x):
+    if x > THRESHOLD:
+        return THRESHOLD
+    return x
+"""
+
+
+def test_a_kept_server_forks_each_file_in_its_callers_folder_and_environment(tmp_path, monkeypatch):
+    """A server kept across calls runs each file as a fresh worker started by that call would:
+    in the caller's working folder, and only while the environment is the one JAX was imported
+    with (otherwise the call starts its own server)."""
+    if not fork_server_available():
+        pytest.skip("no fork server on this platform")
+    code = tmp_path / "code"
+    code.mkdir()
+    path = str(code / "clipping.py")
+    (code / "clipping.py").write_text(KEPT_SERVER_MODULE)
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "threshold.txt").write_text("1.5\n")
+    findings = lint([path])
+    assert [(f.line, f.code) for f in findings] == [(10, "JAX101")]
+    with ForkServer() as server:
+        monkeypatch.chdir(tmp_path)  # no threshold.txt here: the import fails
+        (out,) = dynamic.confirm(findings, {path: path}, timeout=60, fork=server)
+        assert (out.dynamic["status"], out.dynamic["detail"]) == (
+            "unverified",
+            "import failed: FileNotFoundError: [Errno 2] No such file or directory: 'threshold.txt'",
+        )
+        monkeypatch.chdir(tmp_path / "run")
+        (out,) = dynamic.confirm(findings, {path: path}, timeout=60, fork=server)
+        assert out.dynamic["status"] == "confirmed", out.dynamic
+        assert server._next == 2  # both files were forked by the kept server
+        monkeypatch.setenv("JAXLINT_TEST_CHANGED_ENVIRONMENT", "1")
+        assert not server.serves_this_environment()
+        (out,) = dynamic.confirm(findings, {path: path}, timeout=60, fork=server)
+        assert out.dynamic["status"] == "confirmed", out.dynamic
+        assert server._next == 2  # the call started its own server
+
+
 def test_main_block_never_runs(tmp_path):
     src = os.path.join(DYN, "main_writes_file.py")
     target = tmp_path / "main_writes_file.py"
@@ -586,7 +654,7 @@ def test_configured_jit_decorators_are_entry_points(tmp_path):
     findings = lint_source(path.read_text(encoding="utf-8"), str(path), cfg).findings
     assert [(f.line, f.code) for f in findings] == [(6, "JAX101")]
     # the findings' facts were derived with the run's configuration
-    out = dynamic.confirm(findings, {str(path): str(path)}, timeout=60)
+    out = confirm(findings, {str(path): str(path)}, timeout=60)
     assert [f.dynamic["status"] for f in out] == ["confirmed"]
 
 
@@ -598,7 +666,7 @@ def test_a_cross_module_finding_is_traced_through_its_entry_point_in_the_other_f
     found = [f for f in run.findings if f.path.endswith("metrics.py") and f.line in (7, 13)]
     # only the finding's own file is mapped: the entry point's file is found next to it
     real = {f.path: os.path.join(ROOT, f.path) for f in found}
-    got = {(f.line, f.code): (f.dynamic["status"], f.dynamic["detail"]) for f in dynamic.confirm(found, real, timeout=60)}
+    got = {(f.line, f.code): (f.dynamic["status"], f.dynamic["detail"]) for f in confirm(found, real, timeout=60)}
     assert got == {
         (7, "JAX101"): ("confirmed", "TracerBoolConversionError tracing jitted solve_step()"),
         (13, "JAX104"): ("confirmed", "ConcretizationTypeError tracing jitted report()"),
@@ -609,7 +677,7 @@ def test_a_cross_module_finding_is_traced_through_its_entry_point_in_the_other_f
     for name in ("__init__.py", "metrics.py"):
         shutil.copy(os.path.join(pkg, name), copy / name)
     moved = [dataclasses.replace(f, path="solver_pkg/metrics.py") for f in found if f.line == 7]
-    (checked,) = dynamic.confirm(moved, {"solver_pkg/metrics.py": str(copy / "metrics.py")}, timeout=60)
+    (checked,) = confirm(moved, {"solver_pkg/metrics.py": str(copy / "metrics.py")}, timeout=60)
     assert checked.dynamic == {
         "status": "unverified",
         "detail": "its traced entry point, jitted solve_step(), is in fixtures/solver_pkg/train.py, which was not found",
@@ -630,7 +698,7 @@ def test_a_static_spec_is_checked_even_when_the_module_cannot_be_imported(tmp_pa
     )
     findings = lint_source(path.read_text(encoding="utf-8"), str(path)).findings
     assert [(f.line, f.code) for f in findings] == [(7, "JAX203")]
-    (out,) = dynamic.confirm(findings, {str(path): str(path)}, timeout=60)
+    (out,) = confirm(findings, {str(path): str(path)}, timeout=60)
     assert out.dynamic["status"] == "confirmed"
     assert out.dynamic["detail"].startswith("ValueError: ")
 
@@ -713,7 +781,7 @@ def test_recompile_and_wrong_result_checks_refute_look_alikes(tmp_path):
     assert lint_source(LOOK_ALIKES, str(path)).findings == []  # the real rules are silent
     wrong = lint_source(LOOK_ALIKES, str(path), rules=[EveryWindow, EveryReshapeStatement, EveryDebugPrint]).findings
     assert [(f.line, f.code) for f in wrong] == [(20, "JAX502"), (27, "JAX205"), (33, "JAX501")]
-    out = dynamic.confirm(wrong, {str(path): str(path)}, timeout=60)
+    out = confirm(wrong, {str(path): str(path)}, timeout=60)
     assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out] == [
         (20, "refuted", "the string printed by line 20 shows no tracer: 'shape (3,): {}'"),
         (
@@ -828,7 +896,7 @@ def test_weak_type_check_confirms_refutes_and_never_stands_on_a_guess(tmp_path):
     real = lint_source(FED_BACK, str(path)).findings
     assert [(f.line, f.column, f.code) for f in real] == [(39, 28, "JAX402"), (52, 29, "JAX402")]
     # the first element of the returned tuple takes the place of `total`; `count` stays 0
-    assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in dynamic.confirm(real[1:], {str(path): str(path)}, timeout=60)] == [
+    assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in confirm(real[1:], {str(path): str(path)}, timeout=60)] == [
         (
             52,
             "confirmed",
@@ -838,7 +906,7 @@ def test_weak_type_check_confirms_refutes_and_never_stands_on_a_guess(tmp_path):
     ]
     wrong = lint_source(FED_BACK, str(path), rules=[EveryFedBackArgument]).findings
     assert [(f.line, f.code) for f in wrong] == [(25, "JAX402"), (32, "JAX402"), (39, "JAX402"), (52, "JAX402"), (65, "JAX402")]
-    out = dynamic.confirm(wrong, {str(path): str(path)}, timeout=60)
+    out = confirm(wrong, {str(path): str(path)}, timeout=60)
     assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out] == [
         (25, "refuted", "the module's jitted decay() traced once when its result took the place of `x` = 1.0"),
         # `factor` is a parameter nobody passes: a guessed array's dtype would decide
@@ -901,7 +969,7 @@ def test_metadata_check_confirms_an_array_and_refutes_a_scalar(tmp_path):
     assert [(f.line, f.code) for f in real] == [(19, "JAX206")]
     wrong = lint_source(METADATA_LOOK_ALIKES, str(path), rules=[EveryMetadataField]).findings
     assert [(f.line, f.code) for f in wrong] == [(9, "JAX206"), (10, "JAX206"), (16, "JAX206")]
-    out = dynamic.confirm(real + wrong, {str(path): str(path)}, timeout=60)
+    out = confirm(real + wrong, {str(path): str(path)}, timeout=60)
     failed = (
         "a jitted function called with a second instance built by Mixed(...) at line 19 raised ValueError: "
         "Exception raised while checking equality of metadata fields of pytree. (`table` is an array of type "
@@ -992,7 +1060,7 @@ def test_stale_check_confirms_a_change_between_calls_and_refutes_a_new_trace(tmp
     assert [(f.line, f.code) for f in real] == [(23, "JAX307")]
     wrong = lint_source(STALE_LOOK_ALIKES, str(path), rules=[EveryAttributeWriteNearAJitCall]).findings
     assert [(f.line, f.code) for f in wrong] == [(23, "JAX307"), (29, "JAX307"), (37, "JAX307"), (44, "JAX307")]
-    out = dynamic.confirm(wrong, {str(path): str(path)}, timeout=60)
+    out = confirm(wrong, {str(path): str(path)}, timeout=60)
     assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out] == [
         (
             23,
@@ -1046,7 +1114,7 @@ def test_running_the_loop_refutes_values_that_repeat():
         wrong = lint_source(fh.read(), statics, rules=[EveryLr]).findings
     with open(shapes, encoding="utf-8") as fh:
         wrong += lint_source(fh.read(), shapes, rules=[EveryBatchOfTotal]).findings
-    out = dynamic.confirm(wrong, {statics: statics, shapes: shapes}, timeout=60)
+    out = confirm(wrong, {statics: statics, shapes: shapes}, timeout=60)
     got = [(os.path.basename(f.path), f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out]
     assert got == [
         (
@@ -1105,7 +1173,7 @@ def test_weak_type_check_runs_the_loop_when_the_other_argument_comes_from_the_ca
     path = os.path.join(ROOT, "fixtures", "weak_types.py")
     with open(path, encoding="utf-8") as fh:
         wrong = lint_source(fh.read(), path, rules=[EveryFedBackArgument]).findings
-    out = {f.line: (f.dynamic["status"], f.dynamic["detail"]) for f in dynamic.confirm(wrong, {path: path}, timeout=60)}
+    out = {f.line: (f.dynamic["status"], f.dynamic["detail"]) for f in confirm(wrong, {path: path}, timeout=60)}
     # the look-alikes start strongly typed: one compilation
     assert {line: out[line] for line in (132, 139, 160)} == {
         132: ("refuted", "jitted accumulate() traced once for the 3 calls line 132 made (running sum_batches_typed())"),
@@ -1177,7 +1245,7 @@ def test_jit_of_an_object_that_cannot_be_rebuilt_runs_the_loop(tmp_path):
     path.write_text(JIT_CALLS, encoding="utf-8")
     assert [(f.line, f.code) for f in lint_source(JIT_CALLS, str(path)).findings] == [(23, "JAX401")]
     wrong = lint_source(JIT_CALLS, str(path), rules=[EveryJitCalled]).findings
-    out = dynamic.confirm(wrong, {str(path): str(path)}, timeout=60)
+    out = confirm(wrong, {str(path): str(path)}, timeout=60)
     assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out] == [
         (
             23,
@@ -1280,7 +1348,7 @@ def test_capture_in_a_function_that_returns_nothing_runs_it(tmp_path):
     path.write_text(NESTED, encoding="utf-8")
     assert [(f.line, f.code) for f in lint_source(NESTED, str(path)).findings] == [(11, "JAX301"), (23, "JAX301"), (34, "JAX301")]
     wrong = lint_source(NESTED, str(path), rules=[EveryCapture]).findings
-    out = dynamic.confirm(wrong, {str(path): str(path)}, timeout=60)
+    out = confirm(wrong, {str(path): str(path)}, timeout=60)
     stale = "jitted scale_by() reused the function compiled before and returned another result than the function run eagerly"
     assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out] == [
         (11, "confirmed", f"after `scale` was rebound, {stale} (running two_phases())"),
@@ -1555,7 +1623,7 @@ def test_a_static_value_built_in_host_code_runs_the_function_around_it_with_the_
     run = lint_files([pkg], Config(), jobs=1, display=lambda p: os.path.relpath(p, ROOT), facts=True)
     found = [f for f in run.findings if f.path.endswith("train.py")]
     real = {f.path: os.path.join(ROOT, f.path) for f in found}
-    got = {(f.line, f.code): (f.dynamic["status"], f.dynamic["detail"]) for f in dynamic.confirm(found, real, timeout=60)}
+    got = {(f.line, f.code): (f.dynamic["status"], f.dynamic["detail"]) for f in confirm(found, real, timeout=60)}
     # train_step(x) and the others need `x`: the module's CASES pass them X
     assert got == {
         (13, "JAX202"): ("confirmed", "ValueError tracing train_step()"),
@@ -1663,7 +1731,7 @@ def test_calls_through_a_forwarder_are_counted_in_the_jitted_function():
     path = os.path.join(ROOT, "fixtures", "forwarding_wrappers.py")
     with open(path, encoding="utf-8") as fh:
         wrong = lint_source(fh.read(), path, rules=[EveryCallOfAForwarder]).findings
-    out = dynamic.confirm(wrong, {path: path}, timeout=60)
+    out = confirm(wrong, {path: path}, timeout=60)
     got = [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out]
     assert got == [
         # summed() makes one call, with the arguments the module's code passes it
@@ -1711,7 +1779,7 @@ def test_calling_conventions_are_confirmed_by_jaxs_cache_and_refuted_under_filte
     path = os.path.join(ROOT, "fixtures", "calling_conventions.py")
     with open(path, encoding="utf-8") as fh:
         findings = lint_source(fh.read(), path, rules=[ConventionsOfEveryJit]).findings
-    out = dynamic.confirm(findings, {path: path}, timeout=60)
+    out = confirm(findings, {path: path}, timeout=60)
     again = (
         "jitted {}() traced and compiled again for a call passing `{}` by {}, with the values of a call passing it "
         "by {} that had compiled; the same call twice compiled once (running {}())"
@@ -1761,7 +1829,7 @@ def test_a_jit_made_on_each_call_is_observed_through_the_loop_that_repeats_it():
     path = os.path.join(ROOT, "fixtures", "fresh_callables.py")
     with open(path, encoding="utf-8") as fh:
         wrong = lint_source(fh.read(), path, rules=[EveryJitRepeatedByName]).findings
-    out = dynamic.confirm(wrong, {path: path}, timeout=60)
+    out = confirm(wrong, {path: path}, timeout=60)
     made = (
         "each of the 3 objects `jax.jit` made on line {} traced its function again on its first call, with arguments "
         "of the same shapes and dtypes, into the same program (compiled 3 times, running {}())"
@@ -1802,7 +1870,7 @@ def test_building_the_class_as_the_module_does_refutes_attributes_flax_accepts()
     path = os.path.join(ROOT, "fixtures", "nnx_static_attributes.py")
     with open(path, encoding="utf-8") as fh:
         findings = lint_source(fh.read(), path, rules=[EveryAttributeOfAnInit]).findings
-    out = dynamic.confirm([f for f in findings if f.line >= 116], {path: path}, timeout=60)
+    out = confirm([f for f in findings if f.line >= 116], {path: path}, timeout=60)
     ran = "building {} ran line {} without error ({})"
     assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out] == [
         (118, "refuted", ran.format("MLPList", 118, "the call at line 164 in run_list()")),
@@ -1838,7 +1906,7 @@ def test_a_static_or_pytree_self_is_refuted_by_calling_the_method():
     path = os.path.join(ROOT, "fixtures", "traced_self.py")
     with open(path, encoding="utf-8") as fh:
         findings = lint_source(fh.read(), path, rules=[EveryJittedMethodCall]).findings
-    out = dynamic.confirm(findings, {path: path}, timeout=60)
+    out = confirm(findings, {path: path}, timeout=60)
     assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out] == [
         (64, "refuted", "traced without error"),
         (68, "refuted", "traced without error"),
@@ -1866,7 +1934,7 @@ def test_a_jitted_lambda_made_in_init_is_watched_by_its_code():
     path = os.path.join(ROOT, "fixtures", "recompile_through_callables.py")
     with open(path, encoding="utf-8") as fh:
         findings = lint_source(fh.read(), path, rules=[EveryPredictorCall]).findings
-    out = dynamic.confirm(findings, {path: path}, timeout=60)
+    out = confirm(findings, {path: path}, timeout=60)
     lam = "jitted Predictor.__init__.<lambda>()"
     assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out] == [
         (

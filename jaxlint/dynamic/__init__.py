@@ -159,7 +159,7 @@ def confirm(
     progress: Optional[TextIO] = None,
     jobs: Optional[int] = None,
     config_for=None,
-    fork: Optional[bool] = None,
+    fork=None,
 ) -> List[Finding]:
     """Return the findings with ``dynamic`` set.  ``real_paths`` maps a finding's path to the file.
 
@@ -168,7 +168,8 @@ def confirm(
     whose traced entry point is in another file, that file (``config_for(path)``: its
     configuration), to describe the entry point (jaxlint.dynamic.remote).  ``fork``: whether the
     files' processes are forked from one server that imported JAX (None: where that is safe;
-    jaxlint.dynamic.processes)."""
+    jaxlint.dynamic.processes), or an open ``ForkServer`` to fork them from (used while it
+    serves the current environment; otherwise this call starts its own)."""
     # engine-side only: the worker process imports this package too, and must stay light
     from jaxlint.dynamic.plan import plan_checks
     from jaxlint.dynamic.processes import ForkServer, Spawned, fork_server_available
@@ -201,9 +202,15 @@ def confirm(
         running: List[Tuple[_Job, List[int]]] = []
         queue = list(pending)
         finished = 0
-        if fork is None:
+        kept = fork if isinstance(fork, ForkServer) and fork.serves_this_environment() else None
+        if fork is None or isinstance(fork, ForkServer):
             fork = fork_server_available()
-        workers = (ForkServer(tmp) if fork else Spawned()) if pending else None
+        if not pending:
+            workers = None
+        elif kept is not None:
+            workers = kept
+        else:
+            workers = ForkServer(tmp) if fork else Spawned()
         try:
             while queue or running:
                 while queue and len(running) < jobs:
@@ -230,7 +237,7 @@ def confirm(
         finally:
             for job, _ in running:
                 job.kill()
-            if workers is not None:
+            if workers is not None and workers is not kept:
                 workers.close()
             if progress is not None and total:
                 progress.write("\r\x1b[K")

@@ -4,7 +4,10 @@ Both ways give every file a process of its own, in its own session, with its own
 and a time limit (a kill ends its whole process group):
 
 * ``ForkServer`` (Linux): one server process imports JAX once and forks a child per file
-  (worker.server), which saves JAX's import, seconds, per file;
+  (worker.server), which saves JAX's import, seconds, per file.  A caller that confirms
+  findings again and again (a test suite) may keep one open across its ``confirm`` calls
+  (``with ForkServer() as server: confirm(..., fork=server)``): each child starts in the
+  working folder of the call that sent its file, as a fresh worker would;
 * ``Spawned`` (elsewhere, where forking a process that imported NumPy is not safe): a fresh
   ``python -m jaxlint.dynamic.worker PLAN OUT`` per file.
 
@@ -16,9 +19,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from typing import Dict, Optional
@@ -100,17 +105,21 @@ class ForkServer:
         def kill(self) -> None:
             self.server.kill(self.n)
 
-    def __init__(self, tmp: str):
-        self.err_file = os.path.join(tmp, "server-err.txt")
+    def __init__(self, tmp: Optional[str] = None):
+        self._own_tmp = tempfile.mkdtemp(prefix="jaxlint-server-") if tmp is None else None
+        self.err_file = os.path.join(tmp or self._own_tmp, "server-err.txt")
         self._err = open(self.err_file, "wb")
+        # What the children inherit from the server: JAX reads its environment when imported.
+        self.env = worker_env()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "jaxlint.dynamic.worker", "--serve"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._err,
-            env=worker_env(),
+            env=self.env,
             start_new_session=True,
         )
+        self._next = 0
         self.pids: Dict[int, int] = {}
         self.exits: Dict[int, int] = {}
         self.changed = threading.Condition()
@@ -133,8 +142,16 @@ class ForkServer:
         with self.changed:
             self.changed.notify_all()
 
+    def serves_this_environment(self) -> bool:
+        """Whether a child forked now runs as a fresh worker would (same environment)."""
+        return self.proc.poll() is None and self.env == worker_env()
+
     def start(self, n: int, plan: str, out: str, err: str) -> "ForkServer.Handle":
-        line = json.dumps({"n": n, "plan": plan, "out": out, "err": err}) + "\n"
+        # The server numbers the files itself: a server kept across calls sees each call's
+        # files numbered from 0.
+        n = self._next
+        self._next += 1
+        line = json.dumps({"n": n, "plan": plan, "out": out, "err": err, "cwd": os.getcwd()}) + "\n"
         try:
             assert self.proc.stdin is not None
             self.proc.stdin.write(line.encode())
@@ -181,3 +198,11 @@ class ForkServer:
             self.proc.wait()
         self.reader.join(timeout=5)
         self._err.close()
+        if self._own_tmp is not None:
+            shutil.rmtree(self._own_tmp, ignore_errors=True)
+
+    def __enter__(self) -> "ForkServer":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

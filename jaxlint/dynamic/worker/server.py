@@ -8,7 +8,8 @@ import that hangs, crashes or calls ``sys.exit`` still ends only that file's che
 module a child imports is seen by the next one.  JAX's backend is not made before the fork
 (making it starts threads): each child makes its own.
 
-Protocol, one JSON object per line.  In (stdin): ``{"n", "plan", "out", "err"}`` per file; end
+Protocol, one JSON object per line.  In (stdin): ``{"n", "plan", "out", "err", "cwd"}`` per
+file (``cwd``: the working folder of the engine when it sent the file); end
 of input ends the server, killing the children still running.  Out (the stdout the server was
 started with): ``{"started": n, "pid": pid}`` once a child runs, ``{"exited": n, "rc": rc}``
 when it is over (``rc`` negative: killed by that signal).
@@ -27,6 +28,7 @@ from jaxlint.dynamic.worker import entry
 
 def serve() -> int:
     protocol = os.dup(1)  # entry.prepare points fd 1 at stderr
+    started_in = os.getcwd()
     entry.prepare()
     children = {}  # pid -> n
     pending = b""
@@ -47,7 +49,7 @@ def serve() -> int:
                         job = json.loads(line)
                         pid = os.fork()
                         if pid == 0:
-                            _child(job, protocol)
+                            _child(job, protocol, started_in)
                         children[pid] = job["n"]
                         _tell(protocol, started=job["n"], pid=pid)
         else:
@@ -65,13 +67,19 @@ def serve() -> int:
     return 0
 
 
-def _child(job, protocol) -> None:
-    """The forked process: what ``python -m jaxlint.dynamic.worker PLAN OUT`` does once JAX is
-    imported.  Never returns."""
+def _child(job, protocol, started_in) -> None:
+    """The forked process: what ``python -m jaxlint.dynamic.worker PLAN OUT`` started in
+    ``job["cwd"]`` does once JAX is imported.  Never returns."""
     rc = 1
     try:
         os.setsid()
         os.close(protocol)
+        cwd = job.get("cwd", started_in)
+        if cwd != started_in:
+            os.chdir(cwd)
+            # ``python -m`` puts the folder it started in first on the path
+            if sys.path and sys.path[0] == started_in:
+                sys.path[0] = cwd
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
         os.close(null)
