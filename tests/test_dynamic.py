@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import time
+import types
 
 import libcst as cst
 import pytest
@@ -403,6 +404,21 @@ class EveryJitOfAName(JitInLoop):
                 continue
             if m.finder.transform_of(call.func, scope):
                     m.report(self, call, subject="`jax.jit` of a function", detail="")
+
+
+def test_a_run_compiles_each_program_once_in_its_own_folder_and_counts_every_compilation(tmp_path, monkeypatch):
+    """Without a compilation cache of the user's, a run's files share one in the run's folder;
+    the recompilation checks count the same compilations as without it (the suite itself runs
+    with one shared cache: tests/conftest.py)."""
+    with_suite_cache = statuses(run_dynamic([RECOMPILE]))
+    monkeypatch.delenv("JAX_COMPILATION_CACHE_DIR", raising=False)
+    run_folder = tmp_path / "run"
+    run_folder.mkdir()
+    # Keep the run's folder to look at afterwards.
+    monkeypatch.setattr(dynamic, "tempfile", types.SimpleNamespace(mkdtemp=lambda prefix: str(run_folder)))
+    monkeypatch.setattr(dynamic, "shutil", types.SimpleNamespace(rmtree=lambda *a, **k: None))
+    assert statuses(run_dynamic([RECOMPILE])) == with_suite_cache
+    assert os.listdir(run_folder / "xla")
 
 
 def test_recompilation_checks_refute_a_traced_argument_and_a_module_level_function():

@@ -54,6 +54,7 @@ class _Job:
         self.findings = findings
         self.checks = checks
         self.plan_file = os.path.join(tmp, f"plan{n}.json")
+        self.xla_cache = os.path.join(tmp, "xla")  # shared by the run's files (worker.entry)
         self.out_file = os.path.join(tmp, f"out{n}.jsonl")
         self.err_file = os.path.join(tmp, f"err{n}.txt")
         self.results: Dict[int, Tuple[str, str]] = {}
@@ -68,7 +69,7 @@ class _Job:
 
     def start(self, timeout: float, workers) -> None:
         with open(self.plan_file, "w", encoding="utf-8") as fh:
-            json.dump({"path": self.real, "checks": self.checks}, fh)
+            json.dump({"path": self.real, "checks": self.checks, "xla_cache": self.xla_cache}, fh)
         open(self.out_file, "w").close()
         self.proc = workers.start(self.n, self.plan_file, self.out_file, self.err_file)
         self.started = time.monotonic()

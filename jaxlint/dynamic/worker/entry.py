@@ -49,11 +49,30 @@ def prepare():
     jax.config.update("jax_disable_most_optimizations", True)
 
 
+def share_compilations(folder):
+    """XLA compiles each program once per run, whichever file's process needs it: the files of
+    a run compile many of the same programs (JAX's own small ones that make arrays, and a
+    check's program again after it clears JAX's caches to count compilations).  The folder is
+    the run's, removed with it; one the user configured for JAX is used as it is.  JAX still
+    traces every time and reports every compilation (its backend-compile event wraps the
+    lookup), which is what the checks observe."""
+    jax = runtime.jax
+    try:
+        if not folder or jax.config.jax_compilation_cache_dir:
+            return
+        jax.config.update("jax_compilation_cache_dir", folder)
+        jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
+        jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
+    except AttributeError:
+        pass  # a JAX without these settings compiles each program in each process, as before
+
+
 def check_file(plan_path, out_path):
     """Import the plan's module and run its checks, each event appended to ``out_path``."""
     out = Out(out_path)
     with open(plan_path, encoding="utf-8") as fh:
         plan = json.load(fh)
+    share_compilations(plan.get("xla_cache"))
     path = os.path.realpath(plan["path"])
     out.emit(event="importing")
     try:
