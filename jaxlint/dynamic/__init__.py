@@ -23,9 +23,12 @@ import shutil
 import tempfile
 import time
 from collections import Counter
-from typing import Dict, List, Optional, Sequence, TextIO, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, TextIO, Tuple, Union
 
 from jaxlint.findings import Finding
+
+if TYPE_CHECKING:
+    from jaxlint.dynamic.processes import ForkServer
 
 INSTALL_HINT = "python -m pip install 'jax>=0.4.30' (from a clone of jaxlint: python -m pip install '.[dynamic]')"
 DEFAULT_TIMEOUT = 60.0
@@ -160,7 +163,7 @@ def confirm(
     progress: Optional[TextIO] = None,
     jobs: Optional[int] = None,
     config_for=None,
-    fork=None,
+    fork: Union[bool, "ForkServer", None] = None,
 ) -> List[Finding]:
     """Return the findings with ``dynamic`` set.  ``real_paths`` maps a finding's path to the file.
 
