@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import glob
@@ -59,19 +60,35 @@ def lint(paths):
 SERVER = []
 
 
+@contextlib.contextmanager
+def without_test_name():
+    """pytest names the running test in the environment (``PYTEST_CURRENT_TEST``); a server
+    serves calls made in the environment it was started with, so the server is started, and
+    the module's calls are made, without that name."""
+    saved = os.environ.pop("PYTEST_CURRENT_TEST", None)
+    try:
+        yield
+    finally:
+        if saved is not None:
+            os.environ["PYTEST_CURRENT_TEST"] = saved
+
+
 @pytest.fixture(scope="module", autouse=True)
 def shared_server():
     if not fork_server_available():
         yield None
         return
-    with ForkServer() as server:
+    with without_test_name():
+        server = ForkServer()
+    with server:
         SERVER.append(server)
         yield server
         SERVER.remove(server)
 
 
 def confirm(findings, real_paths, **kw):
-    return dynamic.confirm(findings, real_paths, fork=SERVER[0] if SERVER else None, **kw)
+    with without_test_name():
+        return dynamic.confirm(findings, real_paths, fork=SERVER[0] if SERVER else None, **kw)
 
 
 def run_dynamic(paths, timeout=60.0):
@@ -151,7 +168,11 @@ COMPILED_ELSEWHERE = {
 
 def test_every_fixture_finding_is_confirmed():
     assert len(FIXTURES) >= 5
+    forked = SERVER[0]._next if SERVER else None
     findings = run_dynamic(FIXTURES)
+    if forked is not None:
+        # the module's server forked the files' processes (the call started no server of its own)
+        assert SERVER[0]._next - forked > 50
     assert len(findings) >= 50
     got = statuses(findings)
     unchecked = {k: v for k, v in got.items() if k[2] in NO_DYNAMIC_CHECK}
