@@ -168,11 +168,11 @@ COMPILED_ELSEWHERE = {
 
 def test_every_fixture_finding_is_confirmed():
     assert len(FIXTURES) >= 5
-    forked = SERVER[0]._next if SERVER else None
+    forked = SERVER[0].files_sent if SERVER else None
     findings = run_dynamic(FIXTURES)
     if forked is not None:
         # the module's server forked the files' processes (the call started no server of its own)
-        assert SERVER[0]._next - forked > 50
+        assert SERVER[0].files_sent - forked > 50
     assert len(findings) >= 50
     got = statuses(findings)
     unchecked = {k: v for k, v in got.items() if k[2] in NO_DYNAMIC_CHECK}
@@ -620,12 +620,12 @@ def test_a_kept_server_forks_each_file_in_its_callers_folder_and_environment(tmp
         monkeypatch.chdir(tmp_path / "run")
         (out,) = dynamic.confirm(findings, {path: path}, timeout=60, fork=server)
         assert out.dynamic["status"] == "confirmed", out.dynamic
-        assert server._next == 2  # both files were forked by the kept server
+        assert server.files_sent == 2  # both files were forked by the kept server
         monkeypatch.setenv("JAXLINT_TEST_CHANGED_ENVIRONMENT", "1")
         assert not server.serves_this_environment()
         (out,) = dynamic.confirm(findings, {path: path}, timeout=60, fork=server)
         assert out.dynamic["status"] == "confirmed", out.dynamic
-        assert server._next == 2  # the call started its own server
+        assert server.files_sent == 2  # the call started its own server
 
 
 def test_main_block_never_runs(tmp_path):

@@ -74,7 +74,7 @@ class _Job:
         with open(self.plan_file, "w", encoding="utf-8") as fh:
             json.dump({"path": self.real, "checks": self.checks, "xla_cache": self.xla_cache}, fh)
         open(self.out_file, "w").close()
-        self.proc = workers.start(self.n, self.plan_file, self.out_file, self.err_file)
+        self.proc = workers.start(self.plan_file, self.out_file, self.err_file)
         self.started = time.monotonic()
         self.timeout = timeout
 
@@ -206,15 +206,15 @@ def confirm(
         running: List[Tuple[_Job, List[int]]] = []
         queue = list(pending)
         finished = 0
+        # A server the caller keeps is used while it serves this environment; otherwise the
+        # run starts (and closes) its own launcher.
         kept = fork if isinstance(fork, ForkServer) and fork.serves_this_environment() else None
-        if fork is None or isinstance(fork, ForkServer):
-            fork = fork_server_available()
-        if not pending:
-            workers = None
-        elif kept is not None:
+        if not pending or kept is not None:
             workers = kept
+        elif fork is True or (not isinstance(fork, bool) and fork_server_available()):
+            workers = ForkServer(tmp)
         else:
-            workers = ForkServer(tmp) if fork else Spawned()
+            workers = Spawned()
         try:
             while queue or running:
                 while queue and len(running) < jobs:

@@ -74,7 +74,7 @@ class Spawned:
             self.proc.wait()
             self.err.close()
 
-    def start(self, n: int, plan: str, out: str, err: str) -> "Spawned.Handle":
+    def start(self, plan: str, out: str, err: str) -> "Spawned.Handle":
         fh = open(err, "wb")
         proc = subprocess.Popen(
             [sys.executable, "-m", "jaxlint.dynamic.worker", plan, out],
@@ -119,7 +119,7 @@ class ForkServer:
             env=self.env,
             start_new_session=True,
         )
-        self._next = 0
+        self.files_sent = 0  # also the number the protocol gives the next file
         self.pids: Dict[int, int] = {}
         self.exits: Dict[int, int] = {}
         self.changed = threading.Condition()
@@ -146,11 +146,9 @@ class ForkServer:
         """Whether a child forked now runs as a fresh worker would (same environment)."""
         return self.proc.poll() is None and self.env == worker_env()
 
-    def start(self, n: int, plan: str, out: str, err: str) -> "ForkServer.Handle":
-        # The server numbers the files itself: a server kept across calls sees each call's
-        # files numbered from 0.
-        n = self._next
-        self._next += 1
+    def start(self, plan: str, out: str, err: str) -> "ForkServer.Handle":
+        n = self.files_sent
+        self.files_sent += 1
         line = json.dumps({"n": n, "plan": plan, "out": out, "err": err, "cwd": os.getcwd()}) + "\n"
         try:
             assert self.proc.stdin is not None
