@@ -8,7 +8,7 @@ import os
 import libcst as cst
 import pytest
 
-from jaxlint.analysis.syntax.scopes import FastVisitor, ModuleIndex, child_fields
+from jaxlint.analysis.syntax.scopes import FastVisitor, ModuleIndex, child_fields, dotted_name
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -136,6 +136,49 @@ def sources():
 def test_fast_walk_records_what_libcst_visit_records(name, text):
     module = cst.parse_module(text)
     assert snapshot(ModuleIndex(module)) == snapshot(RefIndex(module))
+
+
+class DottedAttributes(cst.CSTVisitor):
+    """The outermost dotted names written as attributes, as LibCST's visit of the whole tree
+    finds them."""
+
+    def __init__(self):
+        super().__init__()
+        self.found = set()
+
+    def visit_Attribute(self, node):
+        name = dotted_name(node)
+        if name is None:
+            return True
+        self.found.add(name)
+        return False
+
+
+STARS_AND_KEYWORDS = """
+import abc, jax
+def f(*args: jax.Array, **kw: abc.Mapping) -> None:
+    g = lambda *a, **k: a.b
+class C(metaclass=abc.ABCMeta, flag=jax.numpy.float32):
+    pass
+"""
+
+
+@pytest.mark.parametrize(
+    "name,text",
+    [pytest.param(n, t, marks=() if n == "synthetic" else pytest.mark.slow) for n, t in sources()]
+    + [pytest.param("stars_and_keywords", STARS_AND_KEYWORDS)],
+    ids=lambda v: v if isinstance(v, str) and len(v) < 80 else "",
+)
+def test_index_records_every_dotted_attribute(name, text):
+    """The migration rules walk a module only when the index has recorded a dotted name that
+    may reach an old API: the index must record every one, including where it does not walk
+    for its own facts (star parameters' annotations, a class's keywords)."""
+    module = cst.parse_module(text)
+    everything = DottedAttributes()
+    module.visit(everything)
+    assert ModuleIndex(module).dotted_attributes == everything.found
+    if name == "stars_and_keywords":
+        assert {"jax.Array", "abc.Mapping", "abc.ABCMeta", "jax.numpy.float32", "a.b"} <= everything.found
 
 
 def test_hooks_and_order_match_libcst():

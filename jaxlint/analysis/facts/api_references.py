@@ -13,11 +13,11 @@ tests ``hasattr`` or a version.
 from __future__ import annotations
 
 import sys
-from typing import List, NamedTuple, Optional, Set, Tuple
+from typing import Dict, List, NamedTuple, Optional, Set, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.jax.jax_api_migrations import Migration, lookup, spells_old_attribute, table as jax_release_table
+from jaxlint.analysis.jax.jax_api_migrations import Migration, lookup, table as jax_release_table
 from jaxlint.analysis.syntax.scoped_walk import ScopedVisitor
 from jaxlint.analysis.syntax.scopes import FastVisitor, ModuleIndex, Scope, dotted_name
 
@@ -41,13 +41,37 @@ def api_references(index: ModuleIndex, text: str, unloaded: bool = True) -> List
     attribute paths into JAX submodules that ``import jax`` does not load and that the module
     never imports.  Without the second, a module that names nothing of the table needs no
     walk."""
-    migrations = spells_old_attribute(text) or any(_imports_old_name(s) for s in index.import_statements)
+    migrations = any(_imports_old_name(s) for s in index.import_statements) or _chain_may_name_old_api(index)
     loads = _imports_only_jax_and_stdlib(index, text) if unloaded and "jax." in text else None
     if not migrations and loads is None:
         return []
     finder = _ReferenceFinder(index, migrations, loads)
     finder.run()
     return finder.found
+
+
+def _chain_may_name_old_api(index: ModuleIndex) -> bool:
+    """Whether a dotted name the module writes as an attribute may name an entry of the table,
+    as the walk resolves it: ``L.rest`` where an import in any scope binds ``L`` to a JAX
+    module ``Q``, and ``Q.rest`` (or the module it lies in) is in the table.  The index records
+    every such name, so a module that writes none needs no walk; the walk then tells which
+    scope the name resolves in, and whether a guard makes it a deliberate shim."""
+    bound: Dict[str, Set[str]] = {}
+    scopes = [index.module_scope]
+    scopes.extend(f.body_scope for f in index.functions if f.body_scope is not None)
+    scopes.extend(c.body_scope for c in index.classes)
+    for scope in scopes:
+        for local, qualified in scope.imports.items():
+            if qualified == "jax" or qualified.startswith("jax."):
+                bound.setdefault(local, set()).add(qualified)
+    if not bound:
+        return False
+    for written in index.dotted_attributes:
+        base, _, rest = written.partition(".")
+        for qualified in bound.get(base, ()):
+            if lookup(f"{qualified}.{rest}") is not None:
+                return True
+    return False
 
 
 def _imports_old_name(node) -> bool:

@@ -92,12 +92,6 @@ class _Table:
         self.modules: FrozenSet[str] = frozenset(data["modules"])
         self.loaded_by_import_jax: FrozenSet[str] = frozenset(data["loaded_by_import_jax"])
         self.lazy_packages: FrozenSet[str] = frozenset(data["lazy_packages"])
-        # Every old name, by its last component.
-        self.names_by_tail: Dict[str, List[str]] = {}
-        for old in self.entries:
-            self.names_by_tail.setdefault(old[old.rfind(".") + 1 :], []).append(old)
-        # The last component of every old name.
-        self.tails: FrozenSet[str] = frozenset(self.names_by_tail)
         self._made: Dict[str, Migration] = {}
 
     def migration(self, old: str) -> Optional[Migration]:
@@ -153,7 +147,6 @@ _TABLE_NAMES = {
     "MODULES": "modules",
     "LOADED_BY_IMPORT_JAX": "loaded_by_import_jax",
     "LAZY_PACKAGES": "lazy_packages",
-    "TAILS": "tails",
     "MIGRATIONS": "",
     "BY_NAME": "",
 }
@@ -172,28 +165,6 @@ def __getattr__(name: str):
     if name == "BY_NAME":
         return {old: t.migration(old) for old in t.entries}
     return getattr(t, _TABLE_NAMES[name])
-
-
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-# The name after a dot, across what may stand between them inside brackets (spaces, line
-# breaks, comments, continuation backslashes): every attribute name of the text, and more.  A
-# comment runs to the end of its line: one way only to read ``# a # b``, so the search stays
-# linear in the text.
-_ATTRIBUTE_NAME = re.compile(r"\.(?:\s|\\|#[^\r\n]*(?=[\r\n]|\Z))*([A-Za-z_][A-Za-z0-9_]*)")
-
-
-def spells_old_attribute(text: str) -> bool:
-    """Whether ``text`` may reach an old name through an attribute chain (a cheap gate).  Such
-    a chain writes the name's last component after a dot, and spells each of its components,
-    in the chain or in the import the chain starts from.  Many last components alone are
-    common words (``jax.experimental.array_api.where``)."""
-    t = table()
-    tails = t.tails.intersection(_ATTRIBUTE_NAME.findall(text))
-    if not tails:
-        return False
-    words = set(_WORD.findall(text))
-    return any(words.issuperset(old.split(".")) for tail in tails for old in t.names_by_tail[tail])
 
 
 def lookup(qualified: str) -> Optional[Tuple[Migration, str]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from typing import Dict, List, NamedTuple, Optional, Tuple, Union
+from typing import Dict, List, NamedTuple, Optional, Set, Tuple, Union
 
 import libcst as cst
 
@@ -494,6 +494,20 @@ class FastVisitor:
 _LEAF_TYPES = _leaf_types()
 
 
+class _DottedAttributes(FastVisitor):
+    """The outermost plain dotted names written as attributes in a subtree, added to ``out``."""
+
+    def __init__(self, out: Set[str]):
+        self.out = out
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        name = dotted_name(node)
+        if name is None:
+            return True
+        self.out.add(name)
+        return False
+
+
 class AttributeWrite(NamedTuple):
     name: str  # the variable: ``obj``
     attr: str  # its attribute that changes: ``a`` of ``obj.a.b = v``
@@ -525,6 +539,9 @@ class ModuleIndex(FastVisitor):
         self.attribute_writes: List[AttributeWrite] = []
         # Every ``import`` and ``from ... import`` statement, in any scope, in source order.
         self.import_statements: List[Union[cst.Import, cst.ImportFrom]] = []
+        # Every plain dotted name written as an attribute (``jax.tree_util.tree_map``; the
+        # dotted names of imports too), anywhere in the module: the outermost of each chain.
+        self.dotted_attributes: Set[str] = set()
         self.order = 0
         self._loop_starts: List[Tuple[Scope, int]] = []
         self._stmt: Optional[cst.CSTNode] = None
@@ -576,6 +593,10 @@ class ModuleIndex(FastVisitor):
         for d in node.decorators:
             self.walk(d.decorator)
         self._visit_param_defaults(node.params)
+        for star in (node.params.star_arg, node.params.star_kwarg):
+            # not walked for the index (nothing there runs or binds), but written there
+            if isinstance(star, cst.Param) and star.annotation is not None:
+                _DottedAttributes(self.dotted_attributes).walk(star.annotation)
         if node.returns is not None:
             self.walk(node.returns)
         body_scope = Scope("function", node, parent, node.name.value)
@@ -614,6 +635,8 @@ class ModuleIndex(FastVisitor):
             self.walk(d.decorator)
         for a in node.bases:
             self.walk(a)
+        for k in node.keywords:
+            _DottedAttributes(self.dotted_attributes).walk(k)
         body_scope = Scope("class", node, parent, node.name.value)
         info = ClassInfo(node, parent, body_scope)
         body_scope.node_info = info
@@ -788,6 +811,13 @@ class ModuleIndex(FastVisitor):
             b = base_name(t)
             if b is not None:
                 self._mutate(b, "store", t)
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        name = dotted_name(node)
+        if name is None:
+            return True  # ``f(x).y``: the call is still to be seen
+        self.dotted_attributes.add(name)
+        return False  # nothing below a dotted name but its names
 
     def visit_Call(self, node: cst.Call) -> None:
         scope = self.scope
