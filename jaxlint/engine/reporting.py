@@ -4,6 +4,7 @@ are known."""
 
 from __future__ import annotations
 
+import functools
 from typing import Dict, List
 
 import libcst as cst
@@ -24,14 +25,26 @@ class Pending:
 
 
 def rule_handlers(rules):
-    """(rule instances, {event: [bound on_<event> handlers]}) for the analysis rules."""
-    instances = [r() for r in rules if _listens(r)]
-    handlers: Dict[str, list] = {}
-    for ev in EVENTS:
-        hs = [getattr(r, "on_" + ev) for r in instances if hasattr(r, "on_" + ev)]
-        if hs:
-            handlers[ev] = hs
+    """(rule instances, {event: [bound on_<event> handlers]}) for the analysis rules: new
+    instances for each module (a rule may keep a module's state), bound to the events their
+    class handles."""
+    listening, events = _handler_plan(tuple(rules))
+    instances = [r() for r in listening]
+    handlers: Dict[str, list] = {ev: [getattr(instances[i], "on_" + ev) for i in which] for ev, which in events}
     return instances, handlers
+
+
+@functools.lru_cache(maxsize=16)
+def _handler_plan(rules: tuple):
+    """(the rules that listen, ((event, indices of the rules handling it), ...)): the same for
+    every module of a run, so worked out once instead of asking each rule about each event."""
+    listening = tuple(r for r in rules if _listens(r))
+    events = []
+    for ev in EVENTS:
+        which = tuple(i for i, r in enumerate(listening) if hasattr(r, "on_" + ev))
+        if which:
+            events.append((ev, which))
+    return listening, tuple(events)
 
 
 def _listens(rule) -> bool:
