@@ -143,6 +143,8 @@ def _param_map(g: FuncInfo, call: cst.Call, bound) -> Optional[Dict[str, str]]:
 def _forwarders(index, finder, apps) -> Dict[int, Forwarder]:
     """Host functions, methods and closures that only forward their parameters to a jitted
     callable of ``apps`` (ids), directly or through other forwarders, by the node of each."""
+    if not apps:
+        return {}  # no jitted callable to forward to: no function of the module is a forwarder
     ct = finder.call_targets
     out: Dict[int, Forwarder] = {}
     candidates = []
