@@ -53,9 +53,11 @@ def api_references(index: ModuleIndex, text: str, unloaded: bool = True) -> List
 def _chain_may_name_old_api(index: ModuleIndex) -> bool:
     """Whether a dotted name the module writes as an attribute may name an entry of the table,
     as the walk resolves it: ``L.rest`` where an import in any scope binds ``L`` to a JAX
-    module ``Q``, and ``Q.rest`` (or the module it lies in) is in the table.  The index records
-    every such name, so a module that writes none needs no walk; the walk then tells which
-    scope the name resolves in, and whether a guard makes it a deliberate shim."""
+    module ``Q``, and ``Q.rest`` (or the module it lies in) is in the table.  (An entry that
+    ``Q`` itself lies in is named by that import, which ``_imports_old_name`` sees.)  The index
+    records every dotted name written as an attribute, so a module that writes none needs no
+    walk; the walk then tells which scope the name resolves in, and whether a guard makes it a
+    deliberate shim."""
     bound: Dict[str, Set[str]] = {}
     scopes = [index.module_scope]
     scopes.extend(f.body_scope for f in index.functions if f.body_scope is not None)
