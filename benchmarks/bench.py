@@ -10,7 +10,10 @@ cache between the cold and warm runs), with ``PYTHONHASHSEED=0``.
 
 Measures (ratios are to the bare parse of the same files, same run, same machine):
 
-* parse       bare ``libcst.parse_module`` of every file (read, decode, parse), one process
+* parse       bare ``libcst.parse_module`` of every file (read, decode, parse), one process;
+              run before, between and after the two cold runs, each of which is compared with
+              the mean of the parses on either side of it (a machine whose speed drifts during
+              the benchmark would otherwise decide the ratios)
 * cold-1      ``jaxlint -j 1`` with an empty cache
 * cold-N      ``jaxlint -j N`` with an empty cache
 * warm        ``jaxlint -j N`` again, nothing changed
@@ -250,14 +253,27 @@ def _bench(args, corpus: str, tmp: str) -> int:
     def parse_once():
         return run([sys.executable, "-c", PARSE_SCRIPT], env, stdin=filelist)
 
-    p = median_run(rep, parse_once)
-    parsed, parse_loop = p.stdout.split()
-    parse = p.wall
-    R["parse"] = {"wall_s": parse, "cpu_s": p.cpu, "loop_s": float(parse_loop), "parsed_files": int(parsed), "rss_mb": p.rss_mb}
-    print(f"parse    {parse:8.2f} s  {fmt_rate(len(files), lines, parse)}  (parse loop {float(parse_loop):.2f} s; CPU {p.cpu:.2f} s)")
+    parses = []
+
+    def parse_again(label: str):
+        p = median_run(rep, parse_once)
+        parsed, parse_loop = p.stdout.split()
+        parses.append(p)
+        R.setdefault("parses", []).append({"wall_s": p.wall, "cpu_s": p.cpu, "loop_s": float(parse_loop)})
+        drift = f"; {p.cpu / parses[0].cpu:.2f}x the first parse's CPU" if len(parses) > 1 else ""
+        print(f"{label:8} {p.wall:8.2f} s  {fmt_rate(len(files), lines, p.wall)}  (parse loop {float(parse_loop):.2f} s; CPU {p.cpu:.2f} s{drift})")
+        return p, int(parsed), float(parse_loop)
+
+    p, parsed, parse_loop = parse_again("parse")
+    R["parse"] = {"wall_s": p.wall, "cpu_s": p.cpu, "loop_s": parse_loop, "parsed_files": parsed, "rss_mb": p.rss_mb}
+
+    def around(i: int, what: str) -> float:
+        """The mean of the parses just before and just after run ``i`` (0: the first cold run)."""
+        pair = parses[i : i + 2]
+        return sum(getattr(x, what) for x in pair) / len(pair)
 
     def ratio(x):
-        return x / parse
+        return x / (sum(q.wall for q in parses) / len(parses))
 
     # -- cold, one process; cold, N processes; warm -------------------------------------------
     def cold(jobs: int):
@@ -270,11 +286,21 @@ def _bench(args, corpus: str, tmp: str) -> int:
         return median_run(rep, once)
 
     c1 = cold(1)
+    parse_again("parse")
     nfind = len(json.loads(c1.stdout))
     R["findings"] = nfind
     # On a machine shared with other work the wall times stretch; CPU time much less so.
-    R["cold_1"] = {"wall_s": c1.wall, "ratio": ratio(c1.wall), "cpu_s": c1.cpu, "cpu_ratio": c1.cpu / p.cpu, "rss_mb": c1.rss_mb}
-    print(f"cold -j1 {c1.wall:8.2f} s  {fmt_rate(len(files), lines, c1.wall)}  {ratio(c1.wall):5.2f}x parse  peak RSS {c1.rss_mb:.0f} MB (target < 300); CPU {c1.cpu / p.cpu:.2f}x the parse's (target <= 1.4x)")
+    c1_ratio, c1_cpu_ratio = c1.wall / around(0, "wall"), c1.cpu / around(0, "cpu")
+    R["cold_1"] = {"wall_s": c1.wall, "ratio": c1_ratio, "cpu_s": c1.cpu, "cpu_ratio": c1_cpu_ratio, "rss_mb": c1.rss_mb}
+    print(
+        f"cold -j1 {c1.wall:8.2f} s  {fmt_rate(len(files), lines, c1.wall)}  {c1_ratio:5.2f}x parse  peak RSS {c1.rss_mb:.0f} MB (target < 300); "
+        f"CPU {c1_cpu_ratio:.2f}x the parse's (target <= 1.4x; the parses before and after it)"
+    )
+    cN = cold(args.jobs)
+    parse_again("parse")
+    cN_ratio = cN.wall / around(1, "wall")
+    R["cold_n"] = {"wall_s": cN.wall, "ratio": cN_ratio, "rss_mb_main": cN.rss_mb}
+    print(f"cold -j{args.jobs} {cN.wall:8.2f} s  {fmt_rate(len(files), lines, cN.wall)}  {cN_ratio:5.2f}x parse  (target <= 0.7x; the parses before and after it)")
     # Peak RSS against the project's size: the first ~300 and ~1,000 files (discovery order)
     # and all of them, each a cold single-process run.  Memory must stay bounded by the largest
     # module, not grow with the number of files.
@@ -301,9 +327,6 @@ def _bench(args, corpus: str, tmp: str) -> int:
         + f"; growth {R['rss_growth']['growth']:.2f}x from the first to all (target < 1.3x); "
         + f"the largest module alone {alone.rss_mb:.0f} MB ({os.path.relpath(largest, corpus)}): all files take {c1.rss_mb / alone.rss_mb:.2f}x it"
     )
-    cN = cold(args.jobs)
-    R["cold_n"] = {"wall_s": cN.wall, "ratio": ratio(cN.wall), "rss_mb_main": cN.rss_mb}
-    print(f"cold -j{args.jobs} {cN.wall:8.2f} s  {fmt_rate(len(files), lines, cN.wall)}  {ratio(cN.wall):5.2f}x parse  (target <= 0.7x)")
     same = cN.stdout == c1.stdout
 
     cache = os.path.join(tmp, "warm-cache")
