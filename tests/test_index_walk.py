@@ -119,25 +119,6 @@ def snapshot(ix):
     ]
 
 
-def sources():
-    yield "synthetic", SOURCE
-    for path in sorted(glob.glob(os.path.join(ROOT, "fixtures", "*.py")) + glob.glob(os.path.join(ROOT, "jaxlint", "**", "*.py"), recursive=True)):
-        with open(path, encoding="utf-8") as fh:
-            yield os.path.relpath(path, ROOT), fh.read()
-
-
-# The synthetic source is the rule-work loop's check; every real file of the package and the
-# fixtures is the slow sweep.
-@pytest.mark.parametrize(
-    "name,text",
-    [pytest.param(n, t, marks=() if n == "synthetic" else pytest.mark.slow) for n, t in sources()],
-    ids=lambda v: v if isinstance(v, str) and len(v) < 80 else "",
-)
-def test_fast_walk_records_what_libcst_visit_records(name, text):
-    module = cst.parse_module(text)
-    assert snapshot(ModuleIndex(module)) == snapshot(RefIndex(module))
-
-
 class DottedAttributes(cst.CSTVisitor):
     """The outermost dotted names written as attributes, as LibCST's visit of the whole tree
     finds them."""
@@ -154,6 +135,33 @@ class DottedAttributes(cst.CSTVisitor):
         return False
 
 
+def dotted_attributes_visited(module):
+    everything = DottedAttributes()
+    module.visit(everything)
+    return everything.found
+
+
+def sources():
+    yield "synthetic", SOURCE
+    for path in sorted(glob.glob(os.path.join(ROOT, "fixtures", "*.py")) + glob.glob(os.path.join(ROOT, "jaxlint", "**", "*.py"), recursive=True)):
+        with open(path, encoding="utf-8") as fh:
+            yield os.path.relpath(path, ROOT), fh.read()
+
+
+# The synthetic source is the rule-work loop's check; every real file of the package and the
+# fixtures is the slow sweep.
+@pytest.mark.parametrize(
+    "name,text",
+    [pytest.param(n, t, marks=() if n == "synthetic" else pytest.mark.slow) for n, t in sources()],
+    ids=lambda v: v if isinstance(v, str) and len(v) < 80 else "",
+)
+def test_fast_walk_records_what_libcst_visit_records(name, text):
+    module = cst.parse_module(text)
+    index = ModuleIndex(module)
+    assert snapshot(index) == snapshot(RefIndex(module))
+    assert index.dotted_attributes == dotted_attributes_visited(module)
+
+
 STARS_AND_KEYWORDS = """
 import abc, jax
 def f(*args: jax.Array, **kw: abc.Mapping) -> None:
@@ -163,22 +171,15 @@ class C(metaclass=abc.ABCMeta, flag=jax.numpy.float32):
 """
 
 
-@pytest.mark.parametrize(
-    "name,text",
-    [pytest.param(n, t, marks=() if n == "synthetic" else pytest.mark.slow) for n, t in sources()]
-    + [pytest.param("stars_and_keywords", STARS_AND_KEYWORDS)],
-    ids=lambda v: v if isinstance(v, str) and len(v) < 80 else "",
-)
-def test_index_records_every_dotted_attribute(name, text):
+def test_index_records_every_dotted_attribute():
     """The migration rules walk a module only when the index has recorded a dotted name that
     may reach an old API: the index must record every one, including where it does not walk
-    for its own facts (star parameters' annotations, a class's keywords)."""
-    module = cst.parse_module(text)
-    everything = DottedAttributes()
-    module.visit(everything)
-    assert ModuleIndex(module).dotted_attributes == everything.found
-    if name == "stars_and_keywords":
-        assert {"jax.Array", "abc.Mapping", "abc.ABCMeta", "jax.numpy.float32", "a.b"} <= everything.found
+    for its own facts (star parameters' annotations, a class's keywords).  Every fixture and
+    every module of the package: the sweep above."""
+    module = cst.parse_module(STARS_AND_KEYWORDS)
+    found = dotted_attributes_visited(module)
+    assert {"jax.Array", "abc.Mapping", "abc.ABCMeta", "jax.numpy.float32", "a.b"} <= found
+    assert ModuleIndex(module).dotted_attributes == found
 
 
 def test_hooks_and_order_match_libcst():
