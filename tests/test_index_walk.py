@@ -8,7 +8,7 @@ import os
 import libcst as cst
 import pytest
 
-from jaxlint.analysis.syntax.scopes import FastVisitor, ModuleIndex, child_fields, dotted_name
+from jaxlint.analysis.syntax.scopes import DottedAttributes, FastVisitor, ModuleIndex, child_fields
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -119,26 +119,14 @@ def snapshot(ix):
     ]
 
 
-class DottedAttributes(cst.CSTVisitor):
-    """The outermost dotted names written as attributes, as LibCST's visit of the whole tree
-    finds them."""
-
-    def __init__(self):
-        super().__init__()
-        self.found = set()
-
-    def visit_Attribute(self, node):
-        name = dotted_name(node)
-        if name is None:
-            return True
-        self.found.add(name)
-        return False
+class RefDottedAttributes(DottedAttributes, cst.CSTVisitor):
+    """The same collection, walked by LibCST's own ``visit`` of the whole tree."""
 
 
 def dotted_attributes_visited(module):
-    everything = DottedAttributes()
-    module.visit(everything)
-    return everything.found
+    found = set()
+    module.visit(RefDottedAttributes(found))
+    return found
 
 
 def sources():

@@ -494,18 +494,24 @@ class FastVisitor:
 _LEAF_TYPES = _leaf_types()
 
 
-class _DottedAttributes(FastVisitor):
+def _record_dotted(out: Set[str], node: cst.Attribute) -> bool:
+    """Add the plain dotted name ``node`` writes (``a.b.c``) to ``out``; whether to visit below
+    it: nothing is there but its names, unless it is another attribute (``f(x).y``)."""
+    name = dotted_name(node)
+    if name is None:
+        return True
+    out.add(name)
+    return False
+
+
+class DottedAttributes(FastVisitor):
     """The outermost plain dotted names written as attributes in a subtree, added to ``out``."""
 
     def __init__(self, out: Set[str]):
         self.out = out
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
-        name = dotted_name(node)
-        if name is None:
-            return True
-        self.out.add(name)
-        return False
+        return _record_dotted(self.out, node)
 
 
 class AttributeWrite(NamedTuple):
@@ -596,7 +602,7 @@ class ModuleIndex(FastVisitor):
         for star in (node.params.star_arg, node.params.star_kwarg):
             # not walked for the index (nothing there runs or binds), but written there
             if isinstance(star, cst.Param) and star.annotation is not None:
-                _DottedAttributes(self.dotted_attributes).walk(star.annotation)
+                DottedAttributes(self.dotted_attributes).walk(star.annotation)
         if node.returns is not None:
             self.walk(node.returns)
         body_scope = Scope("function", node, parent, node.name.value)
@@ -636,7 +642,7 @@ class ModuleIndex(FastVisitor):
         for a in node.bases:
             self.walk(a)
         for k in node.keywords:
-            _DottedAttributes(self.dotted_attributes).walk(k)
+            DottedAttributes(self.dotted_attributes).walk(k)
         body_scope = Scope("class", node, parent, node.name.value)
         info = ClassInfo(node, parent, body_scope)
         body_scope.node_info = info
@@ -813,11 +819,7 @@ class ModuleIndex(FastVisitor):
                 self._mutate(b, "store", t)
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
-        name = dotted_name(node)
-        if name is None:
-            return True  # ``f(x).y``: the call is still to be seen
-        self.dotted_attributes.add(name)
-        return False  # nothing below a dotted name but its names
+        return _record_dotted(self.dotted_attributes, node)
 
     def visit_Call(self, node: cst.Call) -> None:
         scope = self.scope
