@@ -427,7 +427,7 @@ class EveryJitOfAName(JitInLoop):
                     m.report(self, call, subject="`jax.jit` of a function", detail="")
 
 
-def test_a_run_compiles_each_program_once_in_its_own_folder_and_counts_every_compilation(tmp_path, monkeypatch):
+def test_a_runs_files_share_compilations_in_its_own_folder_and_every_compilation_is_counted(tmp_path, monkeypatch):
     """Without a compilation cache of the user's, a run's files share one in the run's folder;
     the recompilation checks count the same compilations as without it (the suite itself runs
     with one shared cache: tests/conftest.py)."""
