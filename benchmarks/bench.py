@@ -255,17 +255,17 @@ def _bench(args, corpus: str, tmp: str) -> int:
 
     parses = []
 
-    def parse_again(label: str):
+    def parse_again():
         p = median_run(rep, parse_once)
         parsed, parse_loop = p.stdout.split()
         parses.append(p)
-        R.setdefault("parses", []).append({"wall_s": p.wall, "cpu_s": p.cpu, "loop_s": float(parse_loop)})
+        R.setdefault("parses", []).append({"wall_s": p.wall, "cpu_s": p.cpu, "loop_s": float(parse_loop), "parsed_files": int(parsed)})
         drift = f"; {p.cpu / parses[0].cpu:.2f}x the first parse's CPU" if len(parses) > 1 else ""
-        print(f"{label:8} {p.wall:8.2f} s  {fmt_rate(len(files), lines, p.wall)}  (parse loop {float(parse_loop):.2f} s; CPU {p.cpu:.2f} s{drift})")
-        return p, int(parsed), float(parse_loop)
+        print(f"parse    {p.wall:8.2f} s  {fmt_rate(len(files), lines, p.wall)}  (parse loop {float(parse_loop):.2f} s; CPU {p.cpu:.2f} s{drift})")
+        return p
 
-    p, parsed, parse_loop = parse_again("parse")
-    R["parse"] = {"wall_s": p.wall, "cpu_s": p.cpu, "loop_s": parse_loop, "parsed_files": parsed, "rss_mb": p.rss_mb}
+    p = parse_again()
+    R["parse"] = dict(R["parses"][0], rss_mb=p.rss_mb)
 
     def around(i: int, what: str) -> float:
         """The mean of the parses just before and just after run ``i`` (0: the first cold run)."""
@@ -286,7 +286,7 @@ def _bench(args, corpus: str, tmp: str) -> int:
         return median_run(rep, once)
 
     c1 = cold(1)
-    parse_again("parse")
+    parse_again()
     nfind = len(json.loads(c1.stdout))
     R["findings"] = nfind
     # On a machine shared with other work the wall times stretch; CPU time much less so.
@@ -297,7 +297,7 @@ def _bench(args, corpus: str, tmp: str) -> int:
         f"CPU {c1_cpu_ratio:.2f}x the parse's (target <= 1.4x; the parses before and after it)"
     )
     cN = cold(args.jobs)
-    parse_again("parse")
+    parse_again()
     cN_ratio = cN.wall / around(1, "wall")
     R["cold_n"] = {"wall_s": cN.wall, "ratio": cN_ratio, "rss_mb_main": cN.rss_mb}
     print(f"cold -j{args.jobs} {cN.wall:8.2f} s  {fmt_rate(len(files), lines, cN.wall)}  {cN_ratio:5.2f}x parse  (target <= 0.7x; the parses before and after it)")
