@@ -1,26 +1,17 @@
 """The engine's parse: LibCST's parse without its per-node re-validation, same trees, same errors."""
 
 import glob
+import itertools
 import os
 
 import libcst as cst
 import pytest
 
+from jaxlint.engine.piecewise_parse import PIECE, _cuts, _join, parse_piecewise
 from jaxlint.engine.source import parse_module
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = sorted(glob.glob(os.path.join(ROOT, "fixtures", "**", "*.py"), recursive=True))
-
-
-@pytest.mark.slow  # parses every fixture twice
-def test_fixture_trees_equal_libcst_parse():
-    assert len(FIXTURES) > 50
-    for path in FIXTURES:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-        tree = parse_module(text)
-        assert tree.deep_equals(cst.parse_module(text)), path
-        assert tree.code == text
 
 
 @pytest.mark.parametrize("text", ["def f(:\n", "x = (1,\n", "print 'a'\n", "\tif x:\n  pass\n"])
@@ -36,3 +27,137 @@ def test_nodes_built_after_a_parse_are_validated_again():
     parse_module("x = 1\n")
     with pytest.raises(cst.CSTValidationError):
         cst.SimpleWhitespace("not whitespace")
+
+
+# -- a large module parsed a piece at a time -----------------------------------------------------
+
+PACKAGE = sorted(glob.glob(os.path.join(ROOT, "jaxlint", "**", "*.py"), recursive=True))
+
+
+def _cut_everywhere(text):
+    """The module parsed with a cut before every top-level statement that may start a piece, or
+    None when it would be parsed whole."""
+    cuts = _cuts(text, 1)
+    if not cuts:
+        return None
+    bounds = [0, *cuts, len(text)]
+    return _join([cst.parse_module(text[a:b]) for a, b in zip(bounds, bounds[1:])])
+
+
+@pytest.mark.slow  # parses every fixture three times and every module of the package twice
+def test_fixture_and_package_trees_equal_libcst_parse_whole_and_in_pieces():
+    assert len(FIXTURES) > 50 and len(PACKAGE) > 50
+    joined = 0
+    for path in FIXTURES + PACKAGE:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        reference = cst.parse_module(text)
+        if path in FIXTURES:
+            assert reference.code == text, path
+            assert parse_module(text).deep_equals(reference), path
+        tree = _cut_everywhere(text)
+        if tree is not None:
+            joined += 1
+            assert tree.deep_equals(reference), path
+    # nearly every file is cut (the rest have one statement, or blocks indented two ways)
+    assert joined >= 0.9 * len(FIXTURES + PACKAGE), joined
+
+
+JOINS = {
+    "trivia between statements": (
+        "# head\n\nimport os\nX = 1\n\n\ndef f(x):\n    return x\n    # the block's own\n\n  # odd\n# next's\n"
+        "@dec\n# between decorators\n@dec2\nclass A:\n    pass\n   \n\t\ny = 2; z = 3\nif y:\n    pass\nelse:\n    pass\n"
+        "try:\n    pass\nexcept E:\n    pass\nfinally:\n    pass\n# tail\n\n"
+    ),
+    "two-space blocks after a piece with none": "import os\nX = [\n    1,\n]\ndef f():\n  if X:\n    return 1\nclass A:\n  y = 1\n",
+    "a first piece with a block": "if a: pass\nelse:\n\tb\nx = 1\ndef f():\n\treturn 1\n",
+    "strings and brackets across lines": 's = """\nx = 1\n"""\nt = (\n1)\nu = 1 + \\\n 2\nv = 3\n',
+    "no newline at the end": "x = 1\ny = 2",
+    "windows newlines": "x = 1\r\n\r\ndef f():\r\n    pass\r\ny = 2\r\n",
+    "match": "match x:\n    case 1:\n        pass\ny = 1\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(JOINS))
+def test_pieces_join_into_the_whole_modules_tree_in_every_shape(name):
+    text = JOINS[name]
+    tree = _cut_everywhere(text)
+    assert tree is not None
+    assert tree.deep_equals(cst.parse_module(text))
+    assert tree.code == text
+
+
+PREVIOUS = [
+    "x = 1\n",
+    "def f():\n    x  # t\n",
+    "def f():\n    if a:\n        x\n",
+    "class A:\n    def f(self):\n        x\n",
+    "if a:\n    x\nelse:\n    y\n",
+    "try:\n    x\nexcept E:\n    y\n",
+    "if a: x\n",
+    "def f():\n    s = \'\'\'\n\'\'\'\n",
+]
+BETWEEN = ["\n", "  \n", "\t\n", "\f\n", "# c\n", " # c\n", "  # c\n", "    # c\n", "        # c\n", "\f# c\n"]
+NEXT = ["y = 2\n", "@d\ndef g():\n    pass\n"]
+
+
+@pytest.mark.slow  # 1,776 small modules
+def test_whatever_lies_between_two_statements_the_tree_is_the_whole_modules():
+    cut = 0
+    for previous in PREVIOUS:
+        for n in range(3):
+            for between in itertools.product(BETWEEN, repeat=n):
+                for after in NEXT:
+                    text = previous + "".join(between) + after
+                    cut += bool(_cuts(text, 1))
+                    assert parse_piecewise(text, 1).deep_equals(cst.parse_module(text)), text
+    assert cut == len(PREVIOUS) * len(NEXT) * (1 + 2 + 2 * 2), cut  # cut only after empty lines and column-0 comments
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "def f():\n    return 1\ndef g():\n  return 2\n",  # the second piece's first block is indented otherwise
+        "x = 1\r\ny = 2\n",  # newlines of two kinds
+    ],
+)
+def test_pieces_that_do_not_agree_are_parsed_whole(text):
+    assert _cuts(text, 1)
+    assert _cut_everywhere(text) is None
+    assert parse_piecewise(text, 1).deep_equals(cst.parse_module(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x = 1\ny = 2\rz = 3\n",  # a lone carriage return
+        "x = 1\ny = (\n",  # a syntax error
+        "x = 1\ntype T = int\n",  # newer syntax than this Python's ``ast`` knows
+        "x = 1\n # c\n\t\ny = 2\n",  # lines that start with whitespace (LibCST drops them at the end of a file)
+        "def f():\n    x\n    # f's own\ny = 2\n",  # a comment the block above owns
+    ],
+)
+def test_what_cannot_be_cut_plainly_is_not_cut(text):
+    assert not _cuts(text, 1)
+
+
+def test_a_piece_that_libcst_rejects_raises_the_whole_modules_error():
+    text = "x = 1\n" * 50 + "print 'a'\n" + "y = 2\n" * 50
+    with pytest.raises(cst.ParserSyntaxError) as ours:
+        parse_piecewise(text, 64)
+    with pytest.raises(cst.ParserSyntaxError) as theirs:
+        cst.parse_module(text)
+    assert str(ours.value) == str(theirs.value)
+
+
+def test_a_large_module_is_parsed_a_piece_at_a_time(monkeypatch):
+    func = "def f{i}(x):\n    y = x + {i}\n    return y * 2\n\n\n"
+    text = "".join(func.format(i=i) for i in range(3000))  # 165 kB
+    sizes = []
+    real = cst.parse_module
+    monkeypatch.setattr(cst, "parse_module", lambda t: sizes.append(len(t)) or real(t))
+    tree = parse_module(text)
+    assert len(sizes) >= 2 and sum(sizes) == len(text)
+    assert min(sizes[:-1]) >= PIECE and max(sizes) < PIECE + PIECE // 2 + len(func)
+    monkeypatch.undo()
+    assert tree.deep_equals(cst.parse_module(text))

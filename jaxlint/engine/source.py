@@ -243,12 +243,17 @@ def parse_module(text: str):
     source passes by construction, and which cost about a quarter of the parse.  They are
     switched off for the parse only (LibCST's own comment on ``CSTNode.__post_init__`` suggests
     skipping them when parsing a file); nodes built afterwards, by fixes, are checked as usual.
-    The parse raises exactly what ``libcst.parse_module`` raises."""
+    Then, in the main thread, a large module is parsed a piece at a time (``piecewise_parse``),
+    into the same tree, so that its parse does not set the run's memory.  The parse raises
+    exactly what ``libcst.parse_module`` raises."""
     import libcst as cst
     from libcst._nodes.base import CSTNode
 
+    from jaxlint.engine.piecewise_parse import parse_piecewise
+
     if threading.current_thread() is not threading.main_thread() or not _PARSE_LOCK.acquire(blocking=False):
-        # another thread builds nodes meanwhile (or parses): keep its checks
+        # another thread builds nodes meanwhile (or parses): keep its checks, and parse whole
+        # (cutting into pieces silences ``ast``'s warnings, which is not safe across threads)
         return cst.parse_module(text)
     try:
         checked = CSTNode.__dict__.get("__post_init__")
@@ -256,7 +261,7 @@ def parse_module(text: str):
             return cst.parse_module(text)
         CSTNode.__post_init__ = _unchecked
         try:
-            return cst.parse_module(text)
+            return parse_piecewise(text)
         finally:
             CSTNode.__post_init__ = checked
     finally:

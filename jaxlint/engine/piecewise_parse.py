@@ -1,0 +1,131 @@
+"""Parse a large module a piece at a time, into the very tree one parse of the whole would give.
+
+LibCST's parser holds, while it parses, about 370 bytes for each byte of source (a 390 kB module
+takes 145 MB) and keeps only 10 MB of it as the tree.  One large module would then set the
+memory of a whole run.  So a module larger than ``2 * PIECE`` characters is cut between
+top-level statements into pieces of at least ``PIECE`` characters, each piece is parsed alone,
+and the pieces' trees are joined.
+
+Why the join is the same tree: at the start of a line that begins a top-level statement (not
+inside a string, brackets or a continued line, which is why the statements come from
+``ast.parse``), the tokenizer is in the state it is in at the start of a file, and the parser is
+between two statements, so each piece parses to the statements the whole would have.  Only
+three things tell a piece from a file, and the join puts each back:
+
+* the empty lines and comments before a cut end the piece above as its module ``footer``, where
+  the whole puts them in front of the next statement (its ``leading_lines``), as it does with a
+  piece's ``header``.  A cut is made only where each of those lines is empty or a comment at
+  column 0: LibCST gives other lines at the end of a file to the block above, or drops them;
+* a module's ``default_indent`` is the indent of its first indented block, and a block that
+  uses it stores none of its own.  A piece with no block reports LibCST's default, which says
+  nothing; if two pieces' blocks disagree the module is parsed whole;
+* likewise ``default_newline``: pieces that disagree are parsed whole.
+
+Whatever is not plainly cuttable (a file ``ast`` cannot parse, lone carriage returns, a piece
+LibCST rejects) is parsed whole, so errors and their positions are the whole module's.
+``tests/test_parse.py`` checks the join against the whole parse, cut at every statement, on every
+fixture and every module of the package.  Only for the main thread: cutting silences ``ast``'s
+warnings for a moment, and the warning filters are the whole process's."""
+
+from __future__ import annotations
+
+import ast
+import re
+import warnings
+from typing import List, Optional, Sequence
+
+import libcst as cst
+
+PIECE = 64 * 1024
+
+# LibCST's indent when a module has no indented block.
+_NO_BLOCK_INDENT = "    "
+# A line between two statements that a piece may end with: empty, or a comment at column 0.
+# Others are not: LibCST gives a block's trailing comments indented at its level to the block,
+# and at the end of a file it gives other lines to the block too, or drops a line that starts
+# with whitespace; before a statement it does neither.
+_TRIVIA_LINE = re.compile(r"(?:#[^\r\n]*)?\r?\n\Z")
+
+
+def parse_piecewise(text: str, piece: int = PIECE) -> cst.Module:
+    """``libcst.parse_module(text)``, parsing at most about ``piece`` characters at once when
+    ``text`` has top-level statements to cut between."""
+    cuts = _cuts(text, piece) if len(text) >= 2 * piece else None
+    if not cuts:
+        return cst.parse_module(text)
+    bounds = [0, *cuts, len(text)]
+    try:
+        modules = [cst.parse_module(text[a:b]) for a, b in zip(bounds, bounds[1:])]
+    except Exception:  # noqa: BLE001 - the whole parse raises it again, with the whole's positions
+        modules = None
+    joined = _join(modules) if modules else None
+    return joined if joined is not None else cst.parse_module(text)
+
+
+def _cuts(text: str, piece: int) -> Optional[List[int]]:
+    """Offsets where a top-level statement starts at the start of a line, after only empty lines
+    and comments at column 0, at least ``piece`` characters after the previous cut."""
+    if "\r" in text and text.count("\r") != text.count("\r\n"):
+        return None  # a lone CR ends a line for Python but not for ``ast``'s line numbers here
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escapes and the like: the lint reports them
+            body = ast.parse(text).body
+    except Exception:  # noqa: BLE001 - SyntaxError, RecursionError, newer syntax: parse whole
+        return None
+    line_starts = [0]
+    line_starts.extend(m.end() for m in re.finditer("\n", text))
+    cuts: List[int] = []
+    last = 0
+    for before, stmt in zip(body, body[1:]):
+        first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
+        if first <= before.end_lineno:  # on the line where the statement before ends
+            continue
+        at = line_starts[first - 1]
+        if at - last < piece or text[at] in " \t\f#\r\n":
+            continue
+        if not all(_TRIVIA_LINE.match(text, line_starts[i], line_starts[i + 1]) for i in range(before.end_lineno, first - 1)):
+            continue
+        cuts.append(at)
+        last = at
+    if cuts and len(text) - cuts[-1] < piece // 2:
+        cuts.pop()  # no small last piece
+    return cuts
+
+
+def _join(modules: Sequence[cst.Module]) -> Optional[cst.Module]:
+    if len({m.default_newline for m in modules}) > 1:
+        return None
+    indents = {m.default_indent for m in modules if m.default_indent != _NO_BLOCK_INDENT}
+    if len(indents) > 1:
+        return None
+    indent = indents.pop() if indents else _NO_BLOCK_INDENT
+    if indent != _NO_BLOCK_INDENT and any(
+        m.default_indent == _NO_BLOCK_INDENT and any(_has_block(s) for s in m.body) for m in modules
+    ):
+        return None  # a piece whose first block is indented like LibCST's default
+    body = list(modules[0].body)
+    for above, below in zip(modules, modules[1:]):
+        head = below.body[0]
+        body.append(head.with_changes(leading_lines=[*above.footer, *below.header, *head.leading_lines]))
+        body.extend(below.body[1:])
+    first, last = modules[0], modules[-1]
+    return cst.Module(
+        body=body,
+        header=first.header,
+        footer=last.footer,
+        encoding=first.encoding,
+        default_indent=indent,
+        default_newline=first.default_newline,
+        has_trailing_newline=last.has_trailing_newline,
+    )
+
+
+def _has_block(node) -> bool:
+    """Whether a statement (or one of its clauses) has an indented block."""
+    if isinstance(node, (cst.IndentedBlock, cst.Match)):
+        return True
+    if not isinstance(node, cst.CSTNode) or isinstance(node, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+        return False
+    clauses = (getattr(node, "body", None), getattr(node, "orelse", None), getattr(node, "finalbody", None), *getattr(node, "handlers", ()))
+    return any(_has_block(c) for c in clauses if c is not None)
