@@ -83,7 +83,11 @@ def test_pieces_join_into_the_whole_modules_tree_in_every_shape(name):
     text = JOINS[name]
     tree = _cut_everywhere(text)
     assert tree is not None
-    assert tree.deep_equals(cst.parse_module(text))
+    whole = cst.parse_module(text)
+    assert tree.deep_equals(whole)
+    # ``deep_equals`` takes a list for a tuple: the sequences are the parser's kind too
+    assert [type(s.leading_lines) for s in tree.body] == [type(s.leading_lines) for s in whole.body]
+    assert type(tree.body) is type(whole.body)
     assert tree.code == text
 
 

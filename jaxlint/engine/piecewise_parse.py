@@ -107,11 +107,11 @@ def _join(modules: Sequence[cst.Module]) -> Optional[cst.Module]:
     body = list(modules[0].body)
     for above, below in zip(modules, modules[1:]):
         head = below.body[0]
-        body.append(head.with_changes(leading_lines=[*above.footer, *below.header, *head.leading_lines]))
+        body.append(head.with_changes(leading_lines=(*above.footer, *below.header, *head.leading_lines)))
         body.extend(below.body[1:])
     first, last = modules[0], modules[-1]
     return cst.Module(
-        body=body,
+        body=tuple(body),  # sequences as the parser makes them: tuples
         header=first.header,
         footer=last.footer,
         encoding=first.encoding,
