@@ -24,7 +24,7 @@ import libcst as cst  # noqa: E402
 
 from jaxlint.engine.discovery import discover  # noqa: E402
 from jaxlint.config import Config  # noqa: E402
-from jaxlint.engine.piecewise_parse import _cuts, _join  # noqa: E402
+from jaxlint.engine.piecewise_parse import find_cuts, parse_pieces  # noqa: E402
 from jaxlint.engine.source import decode_source  # noqa: E402
 
 
@@ -44,12 +44,11 @@ def main(argv=None) -> int:
         except Exception:  # noqa: BLE001 - not a module LibCST parses: nothing to compare
             unparsed += 1
             continue
-        cuts = _cuts(text, args.piece)
+        cuts = find_cuts(text, args.piece)
         if not cuts:
             uncut += 1
             continue
-        bounds = [0, *cuts, len(text)]
-        tree = _join([cst.parse_module(text[a:b]) for a, b in zip(bounds, bounds[1:])])
+        tree = parse_pieces(text, cuts)
         if tree is None:
             disagree += 1
             continue

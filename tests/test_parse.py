@@ -8,7 +8,7 @@ import os
 import libcst as cst
 import pytest
 
-from jaxlint.engine.piecewise_parse import PIECE, _cuts, _join, parse_piecewise
+from jaxlint.engine.piecewise_parse import PIECE, find_cuts, parse_pieces, parse_piecewise
 from jaxlint.engine.source import parse_module
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -38,11 +38,8 @@ PACKAGE = sorted(glob.glob(os.path.join(ROOT, "jaxlint", "**", "*.py"), recursiv
 def _cut_everywhere(text):
     """The module parsed with a cut before every top-level statement that may start a piece, or
     None when it would be parsed whole."""
-    cuts = _cuts(text, 1)
-    if not cuts:
-        return None
-    bounds = [0, *cuts, len(text)]
-    return _join([cst.parse_module(text[a:b]) for a, b in zip(bounds, bounds[1:])])
+    cuts = find_cuts(text, 1)
+    return parse_pieces(text, cuts) if cuts else None
 
 
 @pytest.mark.slow  # parses every fixture three times and every module of the package twice
@@ -114,7 +111,7 @@ def test_whatever_lies_between_two_statements_the_tree_is_the_whole_modules():
             for between in itertools.product(BETWEEN, repeat=n):
                 for after in NEXT:
                     text = previous + "".join(between) + after
-                    cut += bool(_cuts(text, 1))
+                    cut += bool(find_cuts(text, 1))
                     assert parse_piecewise(text, 1).deep_equals(cst.parse_module(text)), text
     assert cut == len(PREVIOUS) * len(NEXT) * (1 + 2 + 2 * 2), cut  # cut only after empty lines and column-0 comments
 
@@ -127,7 +124,7 @@ def test_whatever_lies_between_two_statements_the_tree_is_the_whole_modules():
     ],
 )
 def test_pieces_that_do_not_agree_are_parsed_whole(text):
-    assert _cuts(text, 1)
+    assert find_cuts(text, 1)
     assert _cut_everywhere(text) is None
     assert parse_piecewise(text, 1).deep_equals(cst.parse_module(text))
 
@@ -143,7 +140,7 @@ def test_pieces_that_do_not_agree_are_parsed_whole(text):
     ],
 )
 def test_what_cannot_be_cut_plainly_is_not_cut(text):
-    assert not _cuts(text, 1)
+    assert not find_cuts(text, 1)
 
 
 def test_a_piece_that_libcst_rejects_raises_the_whole_modules_error():

@@ -48,21 +48,28 @@ _TRIVIA_LINE = re.compile(r"(?:#[^\r\n]*)?\r?\n\Z")
 
 
 def parse_piecewise(text: str, piece: int = PIECE) -> cst.Module:
-    """``libcst.parse_module(text)``, parsing at most about ``piece`` characters at once when
-    ``text`` has top-level statements to cut between."""
-    cuts = _cuts(text, piece) if len(text) >= 2 * piece else None
+    """``libcst.parse_module(text)``, parsing pieces of at least ``piece`` characters (and under
+    one and a half pieces plus one statement) when ``text`` has top-level statements to cut
+    between."""
+    cuts = find_cuts(text, piece) if len(text) >= 2 * piece else None
     if not cuts:
         return cst.parse_module(text)
-    bounds = [0, *cuts, len(text)]
     try:
-        modules = [cst.parse_module(text[a:b]) for a, b in zip(bounds, bounds[1:])]
+        joined = parse_pieces(text, cuts)
     except Exception:  # noqa: BLE001 - the whole parse raises it again, with the whole's positions
-        modules = None
-    joined = _join(modules) if modules else None
+        joined = None
     return joined if joined is not None else cst.parse_module(text)
 
 
-def _cuts(text: str, piece: int) -> Optional[List[int]]:
+def parse_pieces(text: str, cuts: Sequence[int]) -> Optional[cst.Module]:
+    """The module's tree from its pieces between ``cuts`` (offsets from ``find_cuts``), each
+    parsed alone; None when the pieces disagree (then the module is to be parsed whole).  Raises
+    what LibCST's parse of a piece raises."""
+    bounds = [0, *cuts, len(text)]
+    return _join([cst.parse_module(text[a:b]) for a, b in zip(bounds, bounds[1:])])
+
+
+def find_cuts(text: str, piece: int) -> Optional[List[int]]:
     """Offsets where a top-level statement starts at the start of a line, after only empty lines
     and comments at column 0, at least ``piece`` characters after the previous cut."""
     if "\r" in text and text.count("\r") != text.count("\r\n"):
