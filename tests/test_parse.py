@@ -1,6 +1,7 @@
 """The engine's parse: LibCST's parse without its per-node re-validation, and a large module a piece
 at a time; the same trees and the same errors as LibCST's parse of the whole."""
 
+import ast
 import glob
 import itertools
 import os
@@ -80,8 +81,11 @@ JOINS = {
 def test_pieces_join_into_the_whole_modules_tree_in_every_shape(name):
     text = JOINS[name]
     tree = _cut_everywhere(text)
-    assert tree is not None
     whole = cst.parse_module(text)
+    if not _ast_parses(text):  # ``match`` before Python 3.10: not cut, parsed whole
+        assert tree is None and parse_piecewise(text, 1).deep_equals(whole)
+        return
+    assert tree is not None
     assert tree.deep_equals(whole)
     # ``deep_equals`` takes a list for a tuple: the sequences are the parser's kind too
     assert [type(s.leading_lines) for s in tree.body] == [type(s.leading_lines) for s in whole.body]
@@ -134,13 +138,27 @@ def test_pieces_that_do_not_agree_are_parsed_whole(text):
     [
         "x = 1\ny = 2\rz = 3\n",  # a lone carriage return
         "x = 1\ny = (\n",  # a syntax error
-        "x = 1\ntype T = int\n",  # newer syntax than this Python's ``ast`` knows
         "x = 1\n # c\n\t\ny = 2\n",  # lines that start with whitespace (LibCST drops them at the end of a file)
         "def f():\n    x\n    # f's own\ny = 2\n",  # a comment the block above owns
     ],
 )
 def test_what_cannot_be_cut_plainly_is_not_cut(text):
     assert not find_cuts(text, 1)
+
+
+@pytest.mark.parametrize("text", ["x = 1\nmatch x:\n    case 1:\n        pass\n", "x = 1\ntype T = int\ny = 2\n"])
+def test_a_module_is_cut_exactly_when_this_pythons_ast_parses_it(text):
+    # Syntax newer than this Python (``match`` before 3.10, ``type`` before 3.12) is parsed whole.
+    assert bool(find_cuts(text, 1)) == _ast_parses(text)
+    assert parse_piecewise(text, 1).deep_equals(cst.parse_module(text))
+
+
+def _ast_parses(text):
+    try:
+        ast.parse(text)
+    except SyntaxError:
+        return False
+    return True
 
 
 def test_a_piece_that_libcst_rejects_raises_the_whole_modules_error():
