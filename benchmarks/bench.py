@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -161,7 +162,7 @@ def longest_statements(files: Sequence[str], above: int = 32 * 1024, top: int = 
         except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError):
             continue
         starts = [0]
-        starts.extend(i + 1 for i, c in enumerate(text) if c == "\n")
+        starts.extend(m.end() for m in re.finditer("\n", text))
         chars = nodes = 0
         for stmt in body:
             first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
