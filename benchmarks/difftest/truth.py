@@ -106,9 +106,9 @@ class Worker:
                     return None
                 return json.loads(line)
 
-    def run(self, pid: int, path: str, eager: bool) -> dict:
+    def run(self, pid: int, path: str, eager: bool, leaks: bool = False) -> dict:
         try:
-            self.proc.stdin.write(json.dumps({"id": pid, "path": path, "eager": eager}) + "\n")
+            self.proc.stdin.write(json.dumps({"id": pid, "path": path, "eager": eager, "leaks": leaks}) + "\n")
             self.proc.stdin.flush()
             res = self._read(self.limit * 2 + 30)
         except (BrokenPipeError, OSError, ValueError):
@@ -133,9 +133,10 @@ class Worker:
                 self.kill()
 
 
-def run_all(paths: Dict[int, str], jobs: int, limit: int = 20, progress=None, eager=()) -> Dict[int, dict]:
+def run_all(paths: Dict[int, str], jobs: int, limit: int = 20, progress=None, eager=(), leaks=()) -> Dict[int, dict]:
     """Run every program (id -> path) on ``jobs`` workers; id -> raw worker result.  The programs
-    in ``eager`` are also run for reference under ``jax.disable_jit()`` when they complete."""
+    in ``eager`` are also run for reference under ``jax.disable_jit()`` when they complete, and
+    those in ``leaks`` under ``jax.checking_leaks()``."""
     todo: "queue.Queue" = queue.Queue()
     for pid in sorted(paths):
         todo.put(pid)
@@ -150,7 +151,7 @@ def run_all(paths: Dict[int, str], jobs: int, limit: int = 20, progress=None, ea
                     pid = todo.get_nowait()
                 except queue.Empty:
                     return
-                res = w.run(pid, paths[pid], pid in eager)
+                res = w.run(pid, paths[pid], pid in eager, pid in leaks)
                 with lock:
                     results[pid] = res
                     if progress:

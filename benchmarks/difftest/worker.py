@@ -264,8 +264,9 @@ def _program_lines(tb, path):
     return [fr.lineno for fr in traceback.extract_tb(tb) if fr.filename == path]
 
 
-def run_once(path, limit, eager=False):
-    """Run the program; (output, error or None, lines of the error)."""
+def run_once(path, limit, eager=False, leaks=False):
+    """Run the program (under ``jax.disable_jit()`` when ``eager``, under
+    ``jax.checking_leaks()`` when ``leaks``); (output, error or None, lines of the error)."""
     out = io.StringIO()
     err = None
     lines = []
@@ -275,6 +276,9 @@ def run_once(path, limit, eager=False):
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
             if eager:
                 with jax.disable_jit(), reference_semantics():
+                    runpy.run_path(path, run_name="__main__")
+            elif leaks:
+                with jax.checking_leaks():
                     runpy.run_path(path, run_name="__main__")
             else:
                 runpy.run_path(path, run_name="__main__")
@@ -310,6 +314,10 @@ def handle(req, limit):
         eager_out, eager_err, eager_lines = run_once(path, limit, eager=True)
         res["eager_output"] = eager_out[-2000:]
         res["eager_error"] = eager_err
+    if err is None and req.get("leaks"):
+        _, leak_err, leak_lines = run_once(path, limit, leaks=True)
+        res["leak_error"] = leak_err
+        res["leak_lines"] = leak_lines
     global RUNS
     RUNS += 1
     if RUNS % CLEAR_EVERY == 0:
