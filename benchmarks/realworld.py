@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""jaxlint on real code: recall on reduced bug reports, precision on the world corpus.
+
+    python benchmarks/realworld.py --reports --split dev
+    benchmarks/world/make-world.sh /tmp/world            # once: the pinned libraries
+    python benchmarks/realworld.py --world /tmp/world --split dev --json out.json
+
+Reports (``benchmarks/reports/``, labelled by ``reports/label.py``): a bug file is *found* when
+jaxlint reports a code of its category's family on a marked line (A: JAX1xx; B: JAX2xx; C: JAX3xx
+or JAX5xx; R: JAX2xx or JAX4xx), as the differential test counts.  A fix file is *flagged* when
+jaxlint reports anything on it but an API migration (JAX6xx).
+
+World (``benchmarks/world/``): every finding but the API migrations is looked up in
+``world/verdicts.json`` (``{"<library>/<path>:<line>:<code>": ["true" | "intentional" | "false",
+"reason"]}``).  A rule's precision is the share of its reviewed findings that are not false: a
+true bug, or the pattern the rule describes written on purpose (a deliberate trace-time print).
+Findings without a verdict are counted as unreviewed and left out of the precision.
+
+``--split`` keeps the cases and libraries of one half (``split.py``): develop against ``dev``;
+``test`` is scored once at the end of a round.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from typing import Dict, Iterable, List, Optional
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+from split import half  # noqa: E402
+
+REPORTS = os.path.join(HERE, "reports")
+VERDICTS = os.path.join(HERE, "world", "verdicts.json")
+FAMILY = {"A": ("JAX1",), "B": ("JAX2",), "C": ("JAX3", "JAX5"), "R": ("JAX2", "JAX4")}
+MIGRATION = "JAX6"
+CATEGORIES = ("A", "B", "C", "R")
+
+
+def lint(paths: List[str], cwd: str, preview: bool, jobs: int) -> List[dict]:
+    """jaxlint's JSON findings for ``paths`` (relative to ``cwd``), with default settings."""
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as fh:
+        out = fh.name
+    cmd = [sys.executable, "-m", "jaxlint", "--isolated", "--no-cache", "--exit-zero", "--format", "json",
+           "--jobs", str(jobs), "-o", out] + (["--preview"] if preview else []) + paths
+    try:
+        p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=env)
+        if p.returncode != 0:
+            raise SystemExit(f"jaxlint failed ({p.returncode}): {p.stderr.strip()[-2000:]}")
+        with open(out) as fh:
+            return json.load(fh)
+    finally:
+        os.unlink(out)
+
+
+def finding_path(f: dict) -> str:
+    return os.path.normpath(f.get("filename") or f.get("path"))
+
+
+def finding_line(f: dict) -> int:
+    loc = f.get("location") or {}
+    return loc.get("row") or f.get("line")
+
+
+def in_split(split: str, which: str) -> bool:
+    return split == "all" or split == which
+
+
+def score_reports(split: str, preview: bool, jobs: int) -> dict:
+    with open(os.path.join(REPORTS, "manifest.json")) as fh:
+        manifest = json.load(fh)
+    cases = [c for c in manifest["cases"] if in_split(split, c["split"])]
+    files = sorted({c["bug"] for c in cases} | {c["fix"] for c in cases})
+    by_file: Dict[str, List[dict]] = collections.defaultdict(list)
+    for f in lint(files, REPORTS, preview, jobs) if files else []:
+        by_file[finding_path(f)].append(f)
+
+    found = collections.Counter()
+    total = collections.Counter()
+    flagged: List[dict] = []
+    misses: List[dict] = []
+    for c in cases:
+        cat = c["category"]
+        total[cat] += 1
+        hits = [f for f in by_file.get(os.path.normpath(c["bug"]), ())
+                if f["code"].startswith(FAMILY[cat]) and finding_line(f) in c["marked"]]
+        if hits:
+            found[cat] += 1
+        else:
+            misses.append(c)
+        noise = [f for f in by_file.get(os.path.normpath(c["fix"]), ()) if not f["code"].startswith(MIGRATION)]
+        if noise:
+            flagged.append({"case": c["case"], "findings": [f"{f['code']}:{finding_line(f)}" for f in noise]})
+    return {
+        "cases": len(cases),
+        "units": len({c["unit"] for c in cases}),
+        "recall": {k: (found[k] / total[k] if total[k] else None) for k in CATEGORIES},
+        "found": dict(found),
+        "total": dict(total),
+        "negatives": len(cases),
+        "negatives_flagged": len(flagged),
+        "flagged": flagged,
+        "misses_by_sink": group(misses, lambda c: [c.get("sink") or "?"]),
+        "misses_by_via": group(misses, lambda c: c.get("via") or ["?"]),
+        "dropped": len(manifest.get("dropped", [])),
+        "versions": manifest.get("versions", {}),
+    }
+
+
+def group(cases: Iterable[dict], keys) -> Dict[str, Dict[str, int]]:
+    out: Dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    for c in cases:
+        for k in keys(c):
+            out[k][c["category"]] += 1
+    return {k: dict(v) for k, v in sorted(out.items(), key=lambda kv: -sum(kv[1].values()))}
+
+
+def load_verdicts() -> Dict[str, list]:
+    if not os.path.exists(VERDICTS):
+        return {}
+    with open(VERDICTS) as fh:
+        return json.load(fh)
+
+
+def world_findings(corpus: str, split: str, preview: bool, jobs: int, cached: Optional[str]) -> List[dict]:
+    if cached and os.path.exists(cached):
+        with open(cached) as fh:
+            findings = json.load(fh)
+    else:
+        libs = sorted(d for d in os.listdir(corpus) if not d.startswith(".") and os.path.isdir(os.path.join(corpus, d)))
+        findings = lint(libs, corpus, preview, jobs)
+        if cached:
+            with open(cached, "w") as fh:
+                json.dump(findings, fh)
+    return [f for f in findings if in_split(split, half(finding_path(f).split(os.sep)[0]))]
+
+
+def score_world(corpus: str, split: str, preview: bool, jobs: int, cached: Optional[str]) -> dict:
+    verdicts = load_verdicts()
+    libs = sorted(d for d in os.listdir(corpus) if not d.startswith(".") and os.path.isdir(os.path.join(corpus, d)))
+    libs = [d for d in libs if in_split(split, half(d))]
+    rules: Dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    unreviewed: List[str] = []
+    migrations = 0
+    for f in world_findings(corpus, split, preview, jobs, cached):
+        if f["code"].startswith(MIGRATION):
+            migrations += 1
+            continue
+        key = f"{finding_path(f)}:{finding_line(f)}:{f['code']}"
+        v = verdicts.get(key)
+        kind = v[0] if v else "unreviewed"
+        rules[f["code"]][kind] += 1
+        if not v:
+            unreviewed.append(key)
+
+    def precision(c: collections.Counter) -> Optional[float]:
+        reviewed = c["true"] + c["intentional"] + c["false"]
+        return (c["true"] + c["intentional"]) / reviewed if reviewed else None
+
+    total = sum((c for c in rules.values()), collections.Counter())
+    return {
+        "libraries": len(libs),
+        "findings": sum(total.values()),
+        "migration_findings": migrations,
+        "unreviewed": len(unreviewed),
+        "non_migration_precision": precision(total),
+        "precision_by_rule": {code: precision(c) for code, c in sorted(rules.items())},
+        "verdicts_by_rule": {code: dict(c) for code, c in sorted(rules.items())},
+        "unreviewed_keys": unreviewed,
+    }
+
+
+def pct(x: Optional[float]) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def print_reports(r: dict) -> None:
+    print(f"Reports: {r['cases']} cases from {r['units']} sources ({r['dropped']} dropped while labelling)")
+    for k in CATEGORIES:
+        print(f"  {k}: {r['found'].get(k, 0)}/{r['total'].get(k, 0)} found ({pct(r['recall'][k])})")
+    print(f"  negatives flagged: {r['negatives_flagged']}/{r['negatives']}")
+    for f in r["flagged"]:
+        print(f"    {f['case']}: {', '.join(f['findings'])}")
+    print("  misses by sink:", ", ".join(f"{k} {sum(v.values())}" for k, v in r["misses_by_sink"].items()))
+    print("  misses by way in:", ", ".join(f"{k} {sum(v.values())}" for k, v in r["misses_by_via"].items()))
+
+
+def print_world(w: dict) -> None:
+    print(f"World: {w['libraries']} libraries, {w['findings']} non-migration findings "
+          f"({w['migration_findings']} migrations), {w['unreviewed']} unreviewed")
+    print(f"  non-migration precision: {pct(w['non_migration_precision'])}")
+    for code, c in w["verdicts_by_rule"].items():
+        parts = ", ".join(f"{k} {n}" for k, n in sorted(c.items()))
+        print(f"  {code}: {pct(w['precision_by_rule'][code])} ({parts})")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--reports", action="store_true", help="score the reduced bug reports")
+    ap.add_argument("--world", metavar="CORPUS", help="score the world corpus unpacked in CORPUS (world/make-world.sh)")
+    ap.add_argument("--world-findings", metavar="FILE", help="reuse (or write) the world corpus's findings in FILE")
+    ap.add_argument("--split", choices=("dev", "test", "all"), default="dev")
+    ap.add_argument("--preview", action="store_true", help="also run the rules in preview")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--json", metavar="OUT", help="write the figures as JSON")
+    args = ap.parse_args(argv)
+    if not args.reports and not args.world:
+        ap.error("give --reports, --world CORPUS, or both")
+    out: Dict[str, dict] = {"split": args.split, "preview": args.preview}
+    if args.reports:
+        out["reports"] = score_reports(args.split, args.preview, args.jobs)
+        print_reports(out["reports"])
+    if args.world:
+        out["world"] = score_world(args.world, args.split, args.preview, args.jobs, args.world_findings)
+        print_world(out["world"])
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(out, fh, indent=1, sort_keys=True)
+            fh.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
