@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import hashlib
 import json
 import os
 import subprocess
@@ -74,9 +75,15 @@ def in_split(split: str, which: str) -> bool:
     return split == "all" or split == which
 
 
-def score_reports(split: str, preview: bool, jobs: int) -> dict:
+def load_manifest() -> dict:
     with open(os.path.join(REPORTS, "manifest.json")) as fh:
-        manifest = json.load(fh)
+        return json.load(fh)
+
+
+def score_reports(split: str, preview: bool, jobs: int, manifest: Optional[dict] = None) -> dict:
+    """Recall, negatives flagged and misses on the cases of ``manifest`` (default: the whole
+    corpus's) in ``split``."""
+    manifest = manifest or load_manifest()
     cases = [c for c in manifest["cases"] if in_split(split, c["split"])]
     files = sorted({c["bug"] for c in cases} | {c["fix"] for c in cases})
     by_file: Dict[str, List[dict]] = collections.defaultdict(list)
@@ -202,6 +209,29 @@ def print_world(w: dict) -> None:
         print(f"  {code}: {pct(w['precision_by_rule'][code])} ({parts})")
 
 
+def write_ci_subset(per_category: int, jobs: int) -> dict:
+    """Pick ``per_category`` development cases of each category (by a hash of the case's name, so
+    the choice does not depend on what jaxlint finds), score them, and write ``ci-subset.json``
+    with floors just under the measured figures, for ``tests/test_realworld_reports.py``."""
+    manifest = load_manifest()
+    picked: List[str] = []
+    for cat in CATEGORIES:
+        dev = [c["case"] for c in manifest["cases"] if c["split"] == "dev" and c["category"] == cat]
+        dev.sort(key=lambda name: hashlib.sha256(name.encode()).hexdigest())
+        picked += sorted(dev[:per_category])
+    cases = [c for c in manifest["cases"] if c["case"] in set(picked)]
+    scored = score_reports("dev", preview=False, jobs=jobs, manifest={**manifest, "cases": cases})
+    subset = {
+        "cases": picked,
+        "recall_at_least": {k: max(0.0, round(v - 0.005, 3)) for k, v in scored["recall"].items() if v is not None},
+        "negatives_flagged_at_most": scored["negatives_flagged"],
+    }
+    with open(os.path.join(REPORTS, "ci-subset.json"), "w") as fh:
+        json.dump(subset, fh, indent=1)
+        fh.write("\n")
+    return subset
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reports", action="store_true", help="score the reduced bug reports")
@@ -211,7 +241,11 @@ def main(argv=None) -> int:
     ap.add_argument("--preview", action="store_true", help="also run the rules in preview")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--json", metavar="OUT", help="write the figures as JSON")
+    ap.add_argument("--write-ci-subset", type=int, metavar="N", help="pick N development cases per category for the test suite")
     args = ap.parse_args(argv)
+    if args.write_ci_subset:
+        print(json.dumps(write_ci_subset(args.write_ci_subset, args.jobs), indent=1))
+        return 0
     if not args.reports and not args.world:
         ap.error("give --reports, --world CORPUS, or both")
     out: Dict[str, dict] = {"split": args.split, "preview": args.preview}
