@@ -45,9 +45,13 @@ MIGRATION = "JAX6"
 CATEGORIES = ("A", "B", "C", "R")
 
 
+# The checkout whose jaxlint is measured (``--jaxlint``): another release's, to compare.
+JAXLINT_ROOT = [ROOT]
+
+
 def lint(paths: List[str], cwd: str, preview: bool, jobs: int) -> List[dict]:
     """jaxlint's JSON findings for ``paths`` (relative to ``cwd``), with default settings."""
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = dict(os.environ, PYTHONPATH=JAXLINT_ROOT[0] + os.pathsep + os.environ.get("PYTHONPATH", ""))
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as fh:
         out = fh.name
     cmd = [sys.executable, "-m", "jaxlint", "--isolated", "--no-cache", "--exit-zero", "--format", "json",
@@ -242,7 +246,10 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--json", metavar="OUT", help="write the figures as JSON")
     ap.add_argument("--write-ci-subset", type=int, metavar="N", help="pick N development cases per category for the test suite")
+    ap.add_argument("--jaxlint", metavar="CHECKOUT", help="measure the jaxlint of this checkout (default: this one)")
     args = ap.parse_args(argv)
+    if args.jaxlint:
+        JAXLINT_ROOT[0] = os.path.abspath(args.jaxlint)
     if args.write_ci_subset:
         print(json.dumps(write_ci_subset(args.write_ci_subset, args.jobs), indent=1))
         return 0

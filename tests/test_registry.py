@@ -129,3 +129,14 @@ def test_a_rule_with_an_unknown_status_is_refused_wherever_it_sits(tmp_path, mon
     finally:
         for m in [m for m in sys.modules if m == "fakerules" or m.startswith("fakerules.")]:
             del sys.modules[m]
+
+
+def test_a_rule_is_on_by_default_only_if_it_earned_it_on_unseen_code():
+    from jaxlint.rules.measured import MEASURED, PRECISION_BAR, precision
+
+    assert set(MEASURED) <= set(RULES_BY_CODE)
+    for code, (right, reviewed) in MEASURED.items():
+        assert 0 <= right <= reviewed
+        below = precision(code) is not None and precision(code) < PRECISION_BAR
+        if below:
+            assert RULES_BY_CODE[code].status == "preview", f"{code}: {right} of {reviewed} right; it belongs in preview"

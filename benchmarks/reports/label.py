@@ -13,6 +13,7 @@ running"); the header's ``expect`` only decides whether the file is kept.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib.metadata
 import json
 import os
@@ -29,6 +30,7 @@ from split import half, unit_of_source  # noqa: E402
 
 CASES = os.path.join(HERE, "cases")
 MANIFEST = os.path.join(HERE, "manifest.json")
+CACHE = os.path.join(HERE, ".label-cache.json")  # not committed: labels of files already run
 MARKER = re.compile(r"#\s*<--\s*bug\b")
 HEADER = re.compile(r"^#\s*(source|category|expect|via|sink):\s*(.*?)\s*$")
 CATEGORIES = ("A", "B", "C", "R")
@@ -111,7 +113,28 @@ def case_files(root: str = CASES) -> List[str]:
     return found
 
 
-def run(paths: List[str], jobs: int, progress: bool) -> Dict[str, dict]:
+def run(paths: List[str], jobs: int, progress: bool, cache: Optional[str] = None) -> Dict[str, dict]:
+    """What JAX shows for each file.  With ``cache`` (a JSON file), a file whose text, and the
+    versions it runs on, were seen before is not run again."""
+    known: Dict[str, dict] = {}
+    if cache and os.path.exists(cache):
+        with open(cache) as fh:
+            known = json.load(fh)
+    stamp = json.dumps(versions(), sort_keys=True)
+    keys = {}
+    for p in paths:
+        with open(p, "rb") as fh:
+            keys[p] = hashlib.sha256(fh.read() + stamp.encode()).hexdigest()
+    todo = [p for p in paths if keys[p] not in known]
+    fresh = _run(todo, jobs, progress) if todo else {}
+    if cache:
+        known.update({keys[p]: seen for p, seen in fresh.items()})
+        with open(cache, "w") as fh:
+            json.dump(known, fh)
+    return {p: fresh[p] if p in fresh else known[keys[p]] for p in paths}
+
+
+def _run(paths: List[str], jobs: int, progress: bool) -> Dict[str, dict]:
     ids = dict(enumerate(paths))
     report = None
     if progress:
@@ -170,6 +193,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", nargs="+", metavar="FILE", help="print what JAX shows for these files")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--no-cache", action="store_true", help="run every file again")
     args = ap.parse_args(argv)
     if args.check:
         paths = [os.path.abspath(p) for p in args.check]
@@ -186,7 +210,7 @@ def main(argv=None) -> int:
                   + ("  KEEP" if why is None else f"  DROP: {why}"))
         return 0
     paths = case_files()
-    seen = run(paths, args.jobs, progress=True)
+    seen = run(paths, args.jobs, progress=True, cache=None if args.no_cache else CACHE)
     data = manifest(paths, seen)
     with open(MANIFEST, "w") as fh:
         json.dump(data, fh, indent=1, sort_keys=True)

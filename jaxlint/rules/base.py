@@ -6,6 +6,7 @@ import re
 import textwrap
 from typing import ClassVar, List
 
+from jaxlint.rules.measured import describe
 from jaxlint.rules.prevents import Prevents, nothing
 
 
@@ -80,6 +81,8 @@ class Rule:
     @classmethod
     def explain(cls) -> str:
         parts = [f"{cls.code} ({cls.name})", "", cls.plain_docs(), "", f"Prevents: {cls.prevents.description}", f"Fix: {cls.generic_fix()}"]
+        if describe(cls.code):
+            parts.append(describe(cls.code))
         for title, examples in (("Flagged", cls.bad), ("Not flagged", cls.good)):
             for ex in examples:
                 parts += ["", f"{title}:", textwrap.indent(textwrap.dedent(ex).strip("\n"), "    ")]

@@ -1,0 +1,34 @@
+"""How often each rule was right on code it had never seen: the non-migration findings on the
+libraries of the world corpus's test half (``benchmarks/realworld.py --world CORPUS --split
+test``), each given a verdict by reading the library's code.  A finding is right when it is a
+true bug or the flagged pattern written on purpose; it is wrong when the analysis was mistaken.
+
+A rule is on by default only when at least ``PRECISION_BAR`` of its findings there were right
+(or it had none); below that it is in preview until it earns its default
+(``tests/test_registry.py`` holds the rules to this table).
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Optional, Tuple
+
+PRECISION_BAR = 0.9
+# What the figures were measured on.
+CORPUS = ""
+# code -> (findings that were right, findings reviewed)
+MEASURED: Dict[str, Tuple[int, int]] = {}
+
+
+def precision(code: str) -> Optional[float]:
+    right, reviewed = MEASURED.get(code, (0, 0))
+    return right / reviewed if reviewed else None
+
+
+def describe(code: str) -> str:
+    """One line for the rule's documentation."""
+    if not CORPUS:
+        return ""
+    right, reviewed = MEASURED.get(code, (0, 0))
+    if not reviewed:
+        return f"Measured: no finding on {CORPUS}."
+    return f"Measured: {right} of {reviewed} findings right ({100 * right / reviewed:.0f}%) on {CORPUS}."
