@@ -21,12 +21,13 @@ mkdir -p "$DEST/.wheels"
 # The cached wheel of NAME==VER: wheel file names spell the distribution in any case and
 # with '_', '-' or '.', so compare normalized names.
 find_wheel() {
-  local norm=$1 ver=$2 f base dist
+  local norm=$1 ver=$2 f base dist rest
   for f in "$DEST/.wheels/"*.whl; do
     [[ -e $f ]] || continue
     base=${f##*/}
     dist=${base%%-*}
-    dist=$(tr 'A-Z.-' 'a-z__' <<<"$dist")
+    dist=${dist,,}
+    dist=${dist//[.-]/_}
     rest=${base#*-}
     if [[ $dist == "$norm" && ${rest%%-*} == "$ver" ]]; then
       printf '%s\n' "$f"
@@ -43,7 +44,8 @@ while read -r pin; do
   [[ -z $pin ]] && continue
   name=${pin%%==*} ver=${pin##*==}
   if ((${#want[@]})) && [[ ! " ${want[*]} " == *" $name "* ]]; then continue; fi
-  norm=$(tr 'A-Z.-' 'a-z__' <<<"$name")
+  norm=${name,,}
+  norm=${norm//[.-]/_}
   whl=$(find_wheel "$norm" "$ver" || true)
   if [[ -z $whl ]]; then
     if ! "$PY" -m pip download -q --no-deps --only-binary=:all: -d "$DEST/.wheels" "$pin"; then
