@@ -299,6 +299,13 @@ class CallExpressions:
                     # ``isinstance(x, (int, float))`` on an array is False, which JAX never
                     # changes: ``isinstance(x, float) and x > 0`` never reads ``x > 0``
                     return KNOWN_CONSTANTS["False"]
+                if array and any(t in self._ARRAY_TYPES for t in types):
+                    # a tracer is an instance of ``jax.core.Tracer`` and ``jax.Array`` under
+                    # every transform: ``if isinstance(x, Tracer): return ...`` is taken, and
+                    # what follows it runs only on concrete values
+                    return KNOWN_CONSTANTS["True"]
+                if not array and types and all(t == "jax.core.Tracer" for t in types):
+                    return KNOWN_CONSTANTS["False"]  # a concrete array is no tracer
         if name in self.BUILTIN_STATIC or name in ("int", "float", "bool", "complex", "range"):
             if name == "range":
                 return Val(STATIC, None, PYSEQ)

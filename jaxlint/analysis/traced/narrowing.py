@@ -1,5 +1,4 @@
-"""Narrowing: the tests after which a name surely holds a Python value (``isinstance(x, int)``,
-``not is_tracer(x)``), or an instance of a pytree class of the module, and the ``is None`` tests
+"""Narrowing: the tests after which a name surely holds a Python value (``isinstance(x, int)``), or an instance of a pytree class of the module, and the ``is None`` tests
 whose outcome the value already decides.
 
 Separate from the statements that use it (``if``, a conditional expression, ``and``) because it
@@ -78,11 +77,6 @@ class Narrowing:
                 # not an instance of a type every tracer is an instance of: not a tracer
                 return [name]
             return []
-        last = fname.rsplit(".", 1)[-1].lower()
-        if "tracer" in last and (negated and last.startswith("is") or not negated and last.startswith("not")):
-            return [name]  # ``not is_tracer(x)``, ``not_jax_tracer(x)``
-        if not negated and last in ("is_concrete", "is_constant"):
-            return [name]
         return []
 
     def narrow_false(self, test) -> List[str]:

@@ -41,21 +41,26 @@ class Statements:
         else:
             stmts = body
         for st in stmts:
-            self.stmt(st)
+            if self.stmt(st):
+                break  # what follows cannot run at trace time
 
-    def stmt(self, st) -> None:
+    def stmt(self, st) -> bool:
+        """Interpret ``st``; True when it surely leaves the block (a ``return`` or ``raise``, or
+        an ``if`` whose test is known and whose taken branch leaves)."""
         m = getattr(self, "s_" + type(st).__name__, None)
         if m is not None:
-            m(st)
+            return bool(m(st))
+        return False
 
-    def s_SimpleStatementLine(self, st) -> None:
+    def s_SimpleStatementLine(self, st) -> bool:
         for small in st.body:
             m = getattr(self, "x_" + type(small).__name__, None)
             if m is not None:
                 m(small, st)
+        return bool(st.body) and isinstance(st.body[-1], (cst.Return, cst.Raise))
 
-    def s_SimpleStatementSuite(self, st) -> None:
-        self.s_SimpleStatementLine(st)
+    def s_SimpleStatementSuite(self, st) -> bool:
+        return self.s_SimpleStatementLine(st)
 
     def x_Expr(self, n, st) -> None:
         self.eval(n.value)
@@ -109,7 +114,7 @@ class Statements:
     def x_Del(self, n, st) -> None:
         pass
 
-    def s_If(self, st: cst.If, kind: str = "if") -> None:
+    def s_If(self, st: cst.If, kind: str = "if") -> bool:
         known = self._none_test(st.test)
         v = self.eval(st.test, True)
         self.emit("test", self.frame, kind, st.test, v, st)
@@ -118,13 +123,14 @@ class Statements:
             known = bool(v.flags & TRUE)
         if known is True:
             self.block(st.body)  # the else branch cannot run at trace time
-            return
+            return block_exits(st.body)
         if known is False:
             if isinstance(st.orelse, cst.If):
-                self.s_If(st.orelse, "if")
-            elif isinstance(st.orelse, cst.Else):
+                return self.s_If(st.orelse, "if")
+            if isinstance(st.orelse, cst.Else):
                 self.block(st.orelse.body)
-            return
+                return block_exits(st.orelse.body)
+            return False
         before = dict(self.frame.env)
         narrowed = {n: self.narrowed(n, st.test) for n in self.narrow(st.test)}
         self.frame.env.update(narrowed)
@@ -140,8 +146,9 @@ class Statements:
             self.frame.env = dict(self.frame.env)
             for n in self.narrow_false(st.test):
                 self.frame.env[n] = STATIC_VAL
-            return
+            return False
         self.frame.env = merge(after_body, self.frame.env)
+        return False
 
     def s_For(self, st: cst.For) -> None:
         it = self.eval(st.iter)
