@@ -407,6 +407,7 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
         (sys.stdout if args.format in TEXT_FORMATS and fh is None else sys.stderr).write(listing)
     for m in missing:
         print(f"jaxlint: error: {m}: {not_a_file_reason(m)}", file=sys.stderr)
+    nerrors = len(missing) + len(errors) + (len(fixed.failed) if fixed is not None else 0)
     if not args.quiet:
         nfiles = len({f.path for f in findings})
         if findings:
@@ -415,11 +416,14 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
                 f"({len(files)} checked).",
                 file=sys.stderr,
             )
+        elif nerrors:
+            # Never "All checks passed" after an error line: a path was not linted.
+            print(f"No findings ({len(files)} file{'s' if len(files) != 1 else ''} checked), {nerrors} error{'s' if nerrors != 1 else ''}.", file=sys.stderr)
         else:
             print(f"All checks passed ({len(files)} file{'s' if len(files) != 1 else ''} checked).", file=sys.stderr)
         if fixed is not None:
             print(fixrun.summary(len(fixed.fixed), 0 if args.unsafe_fixes else fixrun.unsafe_fixable(findings)), file=sys.stderr)
-    if missing or errors or (fixed is not None and fixed.failed):
+    if nerrors:
         return 2
     if findings and not args.exit_zero:
         return 1

@@ -61,6 +61,17 @@ def test_folder_default_and_missing_path(proj):
     assert codes(p.stdout) == ["JAX101", "JAX103", "JAX302"]  # the rest was still linted
 
 
+def test_a_missing_path_is_not_followed_by_all_checks_passed(proj):
+    # The summary must not claim success after an error line.
+    p = jaxlint(["--no-cache", "good.py", "nope.py"], cwd=str(proj))
+    assert p.returncode == 2
+    assert p.stdout == b""
+    assert p.stderr.decode() == (
+        "jaxlint: error: nope.py: no such file or directory\n"
+        "No findings (1 file checked), 1 error.\n"
+    )
+
+
 @pytest.mark.parametrize(
     "args,expected",
     [
