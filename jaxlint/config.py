@@ -128,6 +128,9 @@ class Config:
     # must still support (None: no lower bound), as (major, minor, patch).
     target_jax: Optional[Tuple[int, int, int]] = None
     min_jax: Optional[Tuple[int, int, int]] = None
+    # Selections without a ``select`` of their own, applied in order on top of select/ignore
+    # (the command line's, as ruff does): (enable, disable) selectors each.
+    layers: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...] = ()
 
     def key(self) -> str:
         """A stable description of everything that changes a file's findings (for caches)."""
@@ -141,6 +144,7 @@ class Config:
                 self.preview,
                 self.target_jax,
                 self.min_jax,
+                self.layers,
             )
         )
 
@@ -182,6 +186,9 @@ class Config:
             ("extend-exclude", ", ".join(self.extend_exclude) or "(none)"),
             ("extra-jit-decorators", ", ".join(self.extra_jit_decorators) or "(none)"),
         ]
+        for enable, disable in self.layers:
+            rows.append(("then select", ", ".join(enable) or "(none)"))
+            rows.append(("then ignore", ", ".join(disable) or "(none)"))
         lines = [f"{k:22s} {v}" for k, v in rows]
         lines.append("per-file-ignores" + ("" if self.per_file_ignores else "       (none)"))
         for pattern, codes in self.per_file_ignores:
@@ -352,17 +359,25 @@ class Overrides:
     preview: Optional[bool] = None  # --preview
 
     def apply(self, cfg: Config) -> Config:
-        select = self.select if self.select is not None else cfg.select
-        ignore = self.ignore if self.ignore is not None else cfg.ignore
-        if self.select is not None and self.ignore is None:
-            ignore = ()  # --select replaces the file's whole selection, as in ruff
-        select = selection.extend(select, self.extend_select)
-        ignore = tuple(ignore) + self.extend_ignore
         if self.extend_exclude:
             cfg = replace(cfg, extend_exclude=cfg.extend_exclude + self.extend_exclude)
         if self.preview is not None:
             cfg = replace(cfg, preview=self.preview)
-        return replace(cfg, select=tuple(select), ignore=tuple(ignore))
+        return with_selection(cfg, self.select, self.extend_select, (self.ignore or ()) + self.extend_ignore)
+
+
+def with_selection(
+    cfg: Config, select: Optional[Tuple[str, ...]], extend_select: Tuple[str, ...], ignore: Tuple[str, ...]
+) -> Config:
+    """``cfg`` with a later selection on top, as ruff layers the command line over the file: a
+    ``select`` replaces the whole selection (the file's ignores included); without one, the
+    extra selectors and the ignores apply after the file's, so ``--ignore ALL`` wins over the
+    file's ``select = ["JAX101"]``, and ``--extend-select JAX101`` over its ``ignore``."""
+    if select is not None:
+        return replace(cfg, select=selection.extend(select, extend_select), ignore=tuple(ignore), layers=())
+    if not extend_select and not ignore:
+        return cfg
+    return replace(cfg, layers=cfg.layers + ((tuple(extend_select), tuple(ignore)),))
 
 
 class Resolver:

@@ -133,6 +133,29 @@ def test_pyproject_configuration(proj):
     assert got == [("bad.py", "JAX101"), ("bad.py", "JAX103"), ("custom.py", "JAX104")]
 
 
+@pytest.mark.parametrize(
+    "config,args,expected",
+    [
+        # The command line applies after the file, as in ruff: its ignore wins over the file's
+        # select, however specific that is.
+        ('select = ["JAX101", "JAX302"]', ["--ignore", "ALL"], []),
+        ('select = ["JAX101", "JAX302"]', ["--ignore", "JAX3"], ["JAX101"]),
+        ('select = ["JAX101"]', ["--ignore", "ALL", "--extend-select", "JAX103"], ["JAX103"]),
+        # ... and its extend-select over the file's ignore.
+        ('ignore = ["JAX101"]', ["--extend-select", "JAX1"], ["JAX101", "JAX103", "JAX302"]),
+        # The file's own ignore still applies under a command-line ignore of something else.
+        ('ignore = ["JAX101"]', ["--ignore", "JAX302"], ["JAX103"]),
+        # --select replaces the file's whole selection.
+        ('ignore = ["JAX1"]', ["--select", "JAX1"], ["JAX101", "JAX103"]),
+    ],
+)
+def test_command_line_selection_applies_after_the_configuration(proj, config, args, expected):
+    (proj / "pyproject.toml").write_text(f"[tool.jaxlint]\n{config}\n")
+    p = jaxlint(["--no-cache", *args, "bad.py"], cwd=str(proj))
+    assert codes(p.stdout) == expected
+    assert p.returncode == (1 if expected else 0)
+
+
 def test_bad_configuration_is_a_usage_error(proj):
     (proj / "pyproject.toml").write_text("[tool.jaxlint]\nselct = ['JAX1']\n")
     p = jaxlint(["bad.py"], cwd=str(proj))
