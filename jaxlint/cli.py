@@ -100,6 +100,11 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_fix_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("fixes", "Rules with a known rewrite fix their findings (jaxlint/fixes); unsafe fixes may change behaviour.")
     g.add_argument("--fix", action="store_true", help="apply safe fixes, writing the files in place (with --stdin-filename: the fixed source to standard output)")
+    g.add_argument(
+        "--exit-non-zero-on-fix",
+        action="store_true",
+        help="with --fix, exit 1 when a fix was applied, even if no findings remain",
+    )
     g.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --fix-diff, also apply the unsafe fixes")
     g.add_argument("--fix-diff", action="store_true", help="print the unified diff of the fixes without writing anything")
     g.add_argument("--show-fixes", action="store_true", help="list the fixes applied and those available")
@@ -425,6 +430,8 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
             print(fixrun.summary(len(fixed.fixed), 0 if args.unsafe_fixes else fixrun.unsafe_fixable(findings)), file=sys.stderr)
     if nerrors:
         return 2
-    if findings and not args.exit_zero:
+    if args.exit_zero:
+        return 0
+    if findings or (args.exit_non_zero_on_fix and fixed is not None and fixed.changed):
         return 1
     return 0

@@ -50,6 +50,29 @@ def test_unsafe_fixes(proj):
     assert p.stderr.decode() == "All checks passed (1 file checked).\nFixed 2 findings.\n"
 
 
+def test_exit_non_zero_on_fix(proj):
+    # Every finding fixed: exit 0 by default, 1 with --exit-non-zero-on-fix (a fix was applied).
+    args = ["--no-cache", "--fix", "--unsafe-fixes", "--exit-non-zero-on-fix", "m.py"]
+    p = jaxlint(args, cwd=str(proj))
+    assert (proj / "m.py").read_text() == ALL_FIXED
+    assert (p.returncode, p.stdout.decode()) == (1, "")
+    # Nothing left to fix: exit 0 again.
+    assert jaxlint(args, cwd=str(proj)).returncode == 0
+    # --exit-zero still wins, as in ruff.
+    (proj / "m.py").write_text(SRC)
+    assert jaxlint([*args, "--exit-zero"], cwd=str(proj)).returncode == 0
+
+
+def test_exit_non_zero_on_fix_with_stdin(proj):
+    args = ["--fix", "--unsafe-fixes", "--stdin-filename", "m.py", "-"]
+    p = jaxlint(args, cwd=str(proj), stdin=SRC.encode())
+    assert (p.returncode, p.stdout.decode()) == (0, ALL_FIXED)
+    p = jaxlint([*args, "--exit-non-zero-on-fix"], cwd=str(proj), stdin=SRC.encode())
+    assert (p.returncode, p.stdout.decode()) == (1, ALL_FIXED)
+    p = jaxlint([*args, "--exit-non-zero-on-fix"], cwd=str(proj), stdin=ALL_FIXED.encode())
+    assert (p.returncode, p.stdout.decode()) == (0, ALL_FIXED)
+
+
 def test_fix_diff_prints_and_writes_nothing(proj):
     p = jaxlint(["--no-cache", "--fix-diff", "m.py"], cwd=str(proj))
     assert (proj / "m.py").read_text() == SRC
