@@ -395,7 +395,9 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
     fmt = FORMATTERS[args.format]
     if args.format in TEXT_FORMATS:
         full = args.format == "full" or (args.format == "text" and _is_terminal(out_stream))
-        text = FORMATTERS["full" if full else "concise"](findings, color=use_color(args, out_stream), show_fix=args.show_advice)
+        text = FORMATTERS["full" if full else "concise"](
+            findings, color=use_color(args, out_stream), show_fix=args.show_advice, unsafe_fixes=args.unsafe_fixes
+        )
     else:
         text = fmt(findings, unsafe_fixes=args.unsafe_fixes)
     out_stream.write(text)
@@ -426,6 +428,12 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
             print(f"No findings ({len(files)} file{'s' if len(files) != 1 else ''} checked), {nerrors} error{'s' if nerrors != 1 else ''}.", file=sys.stderr)
         else:
             print(f"All checks passed ({len(files)} file{'s' if len(files) != 1 else ''} checked).", file=sys.stderr)
+        if fixed is None and args.format in TEXT_FORMATS:
+            from jaxlint.formats.text import fix_summary
+
+            fixable = fix_summary(findings, args.unsafe_fixes)
+            if fixable:
+                print(fixable, file=sys.stderr)
         if fixed is not None:
             print(fixrun.summary(len(fixed.fixed), 0 if args.unsafe_fixes else fixrun.unsafe_fixable(findings)), file=sys.stderr)
     if nerrors:

@@ -45,7 +45,7 @@ def test_exit_codes_and_output_shape(proj):
     assert p.stdout.decode().splitlines() == [
         "bad.py:5:8: JAX101 Python `if` on traced value `x` in jitted f()",
         "bad.py:7:14: JAX103 `range()` with traced value `n` in jitted f()",
-        "bad.py:9:5: JAX302 `print()` of traced value `x` in jitted f() runs only while tracing and shows a tracer, not its value",
+        "bad.py:9:5: JAX302 [*] `print()` of traced value `x` in jitted f() runs only while tracing and shows a tracer, not its value",
     ]
     assert "Found 3 findings in 1 file" in p.stderr.decode()
     assert jaxlint(["--no-cache", "good.py", "notjax.py"], cwd=str(proj)).returncode == 0

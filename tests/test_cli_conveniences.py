@@ -46,7 +46,7 @@ def test_plain_run(proj):
     p = jaxlint(["m.py"], cwd=str(proj))
     assert p.returncode == 1
     assert p.stdout.decode() == "\n".join(LINES) + "\n"
-    assert p.stderr.decode() == "Found 3 findings in 1 file (1 checked).\n"
+    assert p.stderr.decode() == "Found 3 findings in 1 file (1 checked).\nNo fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option).\n"
 
 
 def test_statistics(proj):
@@ -177,7 +177,7 @@ def test_stdin_filename(proj):
     p = jaxlint(["--stdin-filename", "pkg/mod.py"], cwd=str(proj), stdin=SRC.encode())
     assert p.returncode == 1
     assert p.stdout.decode() == "\n".join(line.replace("m.py", "pkg/mod.py") for line in LINES) + "\n"
-    assert p.stderr.decode() == "Found 3 findings in 1 file (1 checked).\n"
+    assert p.stderr.decode() == "Found 3 findings in 1 file (1 checked).\nNo fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option).\n"
     # '-' without a name reports "-"; noqa works on standard input too.
     src = SRC.replace("    if y > 0:\n", "    if y > 0:  # noqa: JAX101\n")
     p = jaxlint(["-"], cwd=str(proj), stdin=src.encode())
