@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections import Counter
 from typing import List, Optional, Sequence
 
 from jaxlint import __version__, selectors
@@ -393,7 +392,11 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
 
     out_stream = fh if fh is not None else sys.stdout
     fmt = FORMATTERS[args.format]
-    if args.format in TEXT_FORMATS:
+    if args.format in TEXT_FORMATS and args.statistics:
+        from jaxlint.formats.text import format_statistics
+
+        text = format_statistics(findings, args.unsafe_fixes)  # the table only, as in ruff
+    elif args.format in TEXT_FORMATS:
         full = args.format == "full" or (args.format == "text" and _is_terminal(out_stream))
         text = FORMATTERS["full" if full else "concise"](
             findings, color=use_color(args, out_stream), show_fix=args.show_advice, unsafe_fixes=args.unsafe_fixes
@@ -401,14 +404,10 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
     else:
         text = fmt(findings, unsafe_fixes=args.unsafe_fixes)
     out_stream.write(text)
-    if args.statistics:
-        from jaxlint.rules import RULES_BY_CODE
+    if args.statistics and args.format not in TEXT_FORMATS:
+        from jaxlint.formats.text import format_statistics
 
-        counts = Counter(f.code for f in findings)
-        stats = "".join(
-            f"{counts[c]:<5d} {c} {RULES_BY_CODE[c].name if c in RULES_BY_CODE else ''}\n" for c in sorted(counts)
-        )
-        (sys.stdout if args.format in TEXT_FORMATS and fh is None else sys.stderr).write(stats)
+        sys.stderr.write(format_statistics(findings, args.unsafe_fixes))  # standard output holds the report
     if args.show_fixes:
         listing = fixrun.show_fixes(fixed.fixed if fixed else [], findings, fixed is not None, args.unsafe_fixes)
         (sys.stdout if args.format in TEXT_FORMATS and fh is None else sys.stderr).write(listing)

@@ -123,3 +123,23 @@ def format_full(
             lines.append(f"  {_paint('=', BLUE, color)} {_paint('help', BOLD, color)}: {f.fix}")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + ("\n" if blocks else "")
+
+
+def format_statistics(findings: Sequence[Finding], unsafe_fixes: bool = False) -> str:
+    """``--statistics``: one row per code, as ruff prints it: the count, the code, ``[*]`` when
+    ``--fix`` can fix some of its findings (``[ ]`` when not; no column when no code can be
+    fixed) and the rule's name, separated by tabs."""
+    from collections import Counter
+
+    from jaxlint.rules import RULES_BY_CODE
+
+    counts = Counter(f.code for f in findings)
+    fixable = {f.code for f in findings if f.fixable(unsafe_fixes)}
+    width = max((len(str(n)) for n in counts.values()), default=1)
+    code_width = max((len(c) for c in counts), default=0)
+    rows = []
+    for code in sorted(counts):
+        mark = ("[*] " if code in fixable else "[ ] ") if fixable else ""
+        name = RULES_BY_CODE[code].name if code in RULES_BY_CODE else ""
+        rows.append(f"{counts[code]:>{width}}\t{code:<{code_width}}\t{mark}{name}\n")
+    return "".join(rows)
