@@ -214,6 +214,8 @@ NOT_FOR_A_PLAIN_RUN = {
     "jaxlint.formats.gitlab",
     "jaxlint.formats.rdjson",
     "jaxlint.formats.sarif",
+    "jaxlint.formats.junit",
+    "jaxlint.formats.lines",
     "jaxlint.output",
     "jaxlint.dynamic",
 }

@@ -53,6 +53,9 @@ FORMATTERS: Dict[str, Callable[..., str]] = {
     "gitlab": _on_demand("gitlab", "format_gitlab"),
     "rdjson": _on_demand("rdjson", "format_rdjson"),
     "sarif": _on_demand("sarif", "format_sarif"),
+    "junit": _on_demand("junit", "format_junit"),
+    "json-lines": _on_demand("lines", "format_json_lines"),
+    "pylint": _on_demand("lines", "format_pylint"),
 }
 
 
