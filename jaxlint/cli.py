@@ -272,7 +272,8 @@ def _server(argv) -> int:
     try:
         from jaxlint.server import main as server_main
     except ImportError as e:
-        print(f"jaxlint: error: the language server needs pygls and lsprotocol: pip install 'jaxlint[server]' ({e})", file=sys.stderr)
+        # From the clone: the package index's ``jaxlint`` is another project.
+        print(f"jaxlint: error: the language server needs pygls and lsprotocol: in a clone of jaxlint, pip install '.[server]' ({e})", file=sys.stderr)
         return 2
     return server_main(argv)
 
