@@ -156,6 +156,59 @@ def test_command_line_selection_applies_after_the_configuration(proj, config, ar
     assert p.returncode == (1 if expected else 0)
 
 
+def _tree(root, files):
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+
+
+def _found(root, args):
+    out = json.loads(jaxlint(["--no-cache", "--format", "json", *args], cwd=str(root)).stdout)
+    return sorted((f["path"], f["code"]) for f in out)
+
+
+def test_extend_applies_the_named_file_first_and_this_file_over_it(tmp_path):
+    _tree(
+        tmp_path,
+        {
+            # The base: its globs are relative to its own folder.
+            "pyproject.toml": '[tool.jaxlint]\nignore = ["JAX302"]\nextend-exclude = ["sub/gen/*"]\n'
+            '[tool.jaxlint.per-file-ignores]\n"sub/tests/*" = ["JAX101"]\n',
+            "sub/pyproject.toml": '[tool.jaxlint]\nextend = "../pyproject.toml"\nextend-exclude = ["own/*"]\n',
+            "sub/bad.py": BUGGY,
+            "sub/gen/g.py": BUGGY,
+            "sub/own/o.py": BUGGY,
+            "sub/tests/t.py": BUGGY,
+        },
+    )
+    assert _found(tmp_path / "sub", ["."]) == [("bad.py", "JAX101"), ("bad.py", "JAX103"), ("tests/t.py", "JAX103")]
+    # This file's settings win where it sets them: its select replaces the base's selection.
+    (tmp_path / "sub" / "pyproject.toml").write_text('[tool.jaxlint]\nextend = "../pyproject.toml"\nselect = ["JAX3"]\n')
+    assert _found(tmp_path / "sub", ["bad.py"]) == [("bad.py", "JAX302")]
+    # Its extend-select and ignore apply after the base's selection.
+    (tmp_path / "sub" / "pyproject.toml").write_text(
+        '[tool.jaxlint]\nextend = "../pyproject.toml"\nextend-select = ["JAX302"]\nignore = ["JAX103"]\n'
+    )
+    assert _found(tmp_path / "sub", ["bad.py"]) == [("bad.py", "JAX101"), ("bad.py", "JAX302")]
+    # Without extend the base is not read.
+    (tmp_path / "sub" / "pyproject.toml").write_text("[tool.jaxlint]\n")
+    assert len(_found(tmp_path / "sub", ["."])) == 12
+
+
+def test_extend_chains_and_resolves_each_path_from_the_file_that_names_it(tmp_path):
+    _tree(
+        tmp_path,
+        {
+            "shared/base.toml": 'select = ["JAX1"]\n',
+            "shared/team.toml": 'extend = "base.toml"\nignore = ["JAX101"]\n',
+            "proj/jaxlint.toml": 'extend = "../shared/team.toml"\n',
+            "proj/bad.py": BUGGY,
+        },
+    )
+    assert _found(tmp_path / "proj", ["bad.py"]) == [("bad.py", "JAX103")]
+    assert _found(tmp_path, ["--config", "proj/jaxlint.toml", "proj/bad.py"]) == [("proj/bad.py", "JAX103")]
+
+
 def test_bad_configuration_is_a_usage_error(proj):
     (proj / "pyproject.toml").write_text("[tool.jaxlint]\nselct = ['JAX1']\n")
     p = jaxlint(["bad.py"], cwd=str(proj))
