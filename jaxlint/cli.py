@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections import Counter
 from typing import List, Optional, Sequence
 
 from jaxlint import __version__, selectors
@@ -100,6 +99,11 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_fix_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("fixes", "Rules with a known rewrite fix their findings (jaxlint/fixes); unsafe fixes may change behaviour.")
     g.add_argument("--fix", action="store_true", help="apply safe fixes, writing the files in place (with --stdin-filename: the fixed source to standard output)")
+    g.add_argument(
+        "--exit-non-zero-on-fix",
+        action="store_true",
+        help="with --fix, exit 1 when a fix was applied, even if no findings remain",
+    )
     g.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --fix-diff, also apply the unsafe fixes")
     g.add_argument("--fix-diff", action="store_true", help="print the unified diff of the fixes without writing anything")
     g.add_argument("--show-fixes", action="store_true", help="list the fixes applied and those available")
@@ -268,7 +272,8 @@ def _server(argv) -> int:
     try:
         from jaxlint.server import main as server_main
     except ImportError as e:
-        print(f"jaxlint: error: the language server needs pygls and lsprotocol: pip install 'jaxlint[server]' ({e})", file=sys.stderr)
+        # From the clone: the package index's ``jaxlint`` is another project.
+        print(f"jaxlint: error: the language server needs pygls and lsprotocol: in a clone of jaxlint, pip install '.[server]' ({e})", file=sys.stderr)
         return 2
     return server_main(argv)
 
@@ -388,25 +393,28 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
 
     out_stream = fh if fh is not None else sys.stdout
     fmt = FORMATTERS[args.format]
-    if args.format in TEXT_FORMATS:
+    if args.format in TEXT_FORMATS and args.statistics:
+        from jaxlint.formats.text import format_statistics
+
+        text = format_statistics(findings, args.unsafe_fixes)  # the table only, as in ruff
+    elif args.format in TEXT_FORMATS:
         full = args.format == "full" or (args.format == "text" and _is_terminal(out_stream))
-        text = FORMATTERS["full" if full else "concise"](findings, color=use_color(args, out_stream), show_fix=args.show_advice)
+        text = FORMATTERS["full" if full else "concise"](
+            findings, color=use_color(args, out_stream), show_fix=args.show_advice, unsafe_fixes=args.unsafe_fixes
+        )
     else:
         text = fmt(findings, unsafe_fixes=args.unsafe_fixes)
     out_stream.write(text)
-    if args.statistics:
-        from jaxlint.rules import RULES_BY_CODE
+    if args.statistics and args.format not in TEXT_FORMATS:
+        from jaxlint.formats.text import format_statistics
 
-        counts = Counter(f.code for f in findings)
-        stats = "".join(
-            f"{counts[c]:<5d} {c} {RULES_BY_CODE[c].name if c in RULES_BY_CODE else ''}\n" for c in sorted(counts)
-        )
-        (sys.stdout if args.format in TEXT_FORMATS and fh is None else sys.stderr).write(stats)
+        sys.stderr.write(format_statistics(findings, args.unsafe_fixes))  # standard output holds the report
     if args.show_fixes:
         listing = fixrun.show_fixes(fixed.fixed if fixed else [], findings, fixed is not None, args.unsafe_fixes)
         (sys.stdout if args.format in TEXT_FORMATS and fh is None else sys.stderr).write(listing)
     for m in missing:
         print(f"jaxlint: error: {m}: {not_a_file_reason(m)}", file=sys.stderr)
+    nerrors = len(missing) + len(errors) + (len(fixed.failed) if fixed is not None else 0)
     if not args.quiet:
         nfiles = len({f.path for f in findings})
         if findings:
@@ -415,12 +423,23 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
                 f"({len(files)} checked).",
                 file=sys.stderr,
             )
+        elif nerrors:
+            # Never "All checks passed" after an error line: a path was not linted.
+            print(f"No findings ({len(files)} file{'s' if len(files) != 1 else ''} checked), {nerrors} error{'s' if nerrors != 1 else ''}.", file=sys.stderr)
         else:
             print(f"All checks passed ({len(files)} file{'s' if len(files) != 1 else ''} checked).", file=sys.stderr)
+        if fixed is None and args.format in TEXT_FORMATS:
+            from jaxlint.formats.text import fix_summary
+
+            fixable = fix_summary(findings, args.unsafe_fixes)
+            if fixable:
+                print(fixable, file=sys.stderr)
         if fixed is not None:
             print(fixrun.summary(len(fixed.fixed), 0 if args.unsafe_fixes else fixrun.unsafe_fixable(findings)), file=sys.stderr)
-    if missing or errors or (fixed is not None and fixed.failed):
+    if nerrors:
         return 2
-    if findings and not args.exit_zero:
+    if args.exit_zero:
+        return 0
+    if findings or (args.exit_non_zero_on_fix and fixed is not None and fixed.changed):
         return 1
     return 0

@@ -7,7 +7,9 @@ folder ``.jaxlint.toml`` wins over ``jaxlint.toml``, which wins over ``pyproject
 (``exclude``, ``extend-exclude``, ``per-file-ignores``) are relative to the folder of the file
 that defines them, so neither the working folder nor the order of the paths changes a result.
 ``--config FILE`` makes one file serve every path, ``--isolated`` ignores them all, and the
-command-line selection is applied on top of whichever file applies.
+command-line selection is applied on top of whichever file applies.  A file's ``extend = "PATH"``
+(relative to that file) is read first and the file's own settings override it, as ruff's
+``extend``; each file's globs stay relative to its own folder.
 """
 
 from __future__ import annotations
@@ -128,6 +130,9 @@ class Config:
     # must still support (None: no lower bound), as (major, minor, patch).
     target_jax: Optional[Tuple[int, int, int]] = None
     min_jax: Optional[Tuple[int, int, int]] = None
+    # Selections without a ``select`` of their own, applied in order on top of select/ignore
+    # (the command line's, as ruff does): (enable, disable) selectors each.
+    layers: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...] = ()
 
     def key(self) -> str:
         """A stable description of everything that changes a file's findings (for caches)."""
@@ -141,6 +146,7 @@ class Config:
                 self.preview,
                 self.target_jax,
                 self.min_jax,
+                self.layers,
             )
         )
 
@@ -156,11 +162,18 @@ class Config:
         except ValueError:  # another drive on Windows
             return _posix(path)
 
+    def _absolute(self, path) -> str:
+        return _posix(os.path.abspath(real_path(path)))
+
+    def _matches(self, rel: str, path, pattern: str) -> bool:
+        """A pattern of an extended file in another folder was made absolute (``anchored``)."""
+        return _match(self._absolute(path), pattern) if os.path.isabs(pattern) else _match(rel, pattern)
+
     def ignored_for(self, path: str) -> Tuple[str, ...]:
         rel = self.relative(path)
         out: List[str] = []
         for pattern, codes in self.per_file_ignores:
-            if _match(rel, pattern):
+            if self._matches(rel, path, pattern):
                 out.extend(codes)
         return tuple(out)
 
@@ -169,7 +182,7 @@ class Config:
         rel = self.relative(path)
         if rel in (".", ""):
             return False
-        return any(_match(rel, p) for p in self.exclude + self.extend_exclude)
+        return any(self._matches(rel, path, p) for p in self.exclude + self.extend_exclude)
 
     def describe(self) -> str:
         """The settings as ``--show-settings`` prints them."""
@@ -182,6 +195,9 @@ class Config:
             ("extend-exclude", ", ".join(self.extend_exclude) or "(none)"),
             ("extra-jit-decorators", ", ".join(self.extra_jit_decorators) or "(none)"),
         ]
+        for enable, disable in self.layers:
+            rows.append(("then select", ", ".join(enable) or "(none)"))
+            rows.append(("then ignore", ", ".join(disable) or "(none)"))
         lines = [f"{k:22s} {v}" for k, v in rows]
         lines.append("per-file-ignores" + ("" if self.per_file_ignores else "       (none)"))
         for pattern, codes in self.per_file_ignores:
@@ -193,6 +209,7 @@ class Config:
 
 
 KNOWN_KEYS = (
+    "extend",
     "select",
     "ignore",
     "extend-select",
@@ -248,8 +265,9 @@ def _globs(value: Any, where: str) -> Tuple[str, ...]:
     return tuple(out)
 
 
-def parse_table(table: Any, root: Optional[str] = None, source: Optional[str] = None) -> Config:
-    """A Config from the jaxlint table of ``source`` (its folder is ``root``)."""
+def parse_table(table: Any, root: Optional[str] = None, source: Optional[str] = None, base: Optional[Config] = None) -> Config:
+    """A Config from the jaxlint table of ``source`` (its folder is ``root``), on top of ``base``
+    (the file its ``extend`` names, already read) when there is one."""
     label = f"{source}: " if source else ""
     if source is not None and os.path.basename(source) == "pyproject.toml":
         label += "[tool.jaxlint] "
@@ -271,8 +289,11 @@ def parse_table(table: Any, root: Optional[str] = None, source: Optional[str] = 
     def where(key: str) -> str:
         return f"{label}{key}"
 
+    if "extend" in norm and not isinstance(norm["extend"], str):
+        raise ConfigError(f"{where('extend')} must be the path of a configuration file, not {_type_name(norm['extend'])}")
     select = _selectors(norm.get("select", []), where("select"))
-    select = selection.extend(select, _selectors(norm.get("extend-select", []), where("extend-select")))
+    extend_select = _selectors(norm.get("extend-select", []), where("extend-select"))
+    select = selection.extend(select, extend_select)
     ignore = _selectors(norm.get("ignore", []), where("ignore")) + _selectors(
         norm.get("extend-ignore", []), where("extend-ignore")
     )
@@ -291,10 +312,57 @@ def parse_table(table: Any, root: Optional[str] = None, source: Optional[str] = 
         raise ConfigError(f"{where('preview')} must be true or false, not {_type_name(preview)}")
     target = _jax_version(norm["target-jax"], where("target-jax")) if "target-jax" in norm else None
     minimum = _jax_version(norm["min-jax"], where("min-jax")) if "min-jax" in norm else None
+    if base is not None:
+        # As ruff's ``extend``: the base's settings first, this file's where it sets them; the
+        # selection is layered (this file's ``select`` replaces the base's, its extend-select
+        # and ignores apply after the base's) and extend-exclude adds to the base's.
+        base = _anchored(base, root)
+        exclude = exclude if "exclude" in norm else base.exclude
+        extend_exclude = base.extend_exclude + extend_exclude
+        per_file = per_file if "per-file-ignores" in norm else base.per_file_ignores
+        extra = extra if "extra-jit-decorators" in norm else list(base.extra_jit_decorators)
+        preview = preview if "preview" in norm else base.preview
+        target = target if "target-jax" in norm else base.target_jax
+        minimum = minimum if "min-jax" in norm else base.min_jax
+        if "select" not in norm:
+            layered = with_selection(base, None, extend_select, ignore)
+            select, ignore, layers = layered.select, layered.ignore, layered.layers
     if target is not None and minimum is not None and minimum > target:
         raise ConfigError(f"{where('min-jax')} ({norm['min-jax']}) must not be newer than target-jax ({norm['target-jax']})")
     return Config(
-        select, ignore, per_file, exclude, tuple(extra), root, extend_exclude, source, preview, target_jax=target, min_jax=minimum
+        select,
+        ignore,
+        per_file,
+        exclude,
+        tuple(extra),
+        root,
+        extend_exclude,
+        source,
+        preview,
+        target_jax=target,
+        min_jax=minimum,
+        layers=layers if base is not None and "select" not in norm else (),
+    )
+
+
+def _anchored(cfg: Config, root: Optional[str]) -> Config:
+    """``cfg``'s globs for use by a configuration in ``root``: a pattern with a ``/`` is relative
+    to ``cfg``'s own folder, so it is made absolute (a pattern without one matches any path
+    component wherever it is read)."""
+    if cfg.root is None or cfg.root == root:
+        return cfg
+
+    def anchor(pattern: str) -> str:
+        pat = pattern.rstrip("/")
+        if "/" not in pat or os.path.isabs(pat):
+            return pattern
+        return _posix(os.path.join(cfg.root, pat[2:] if pat.startswith("./") else pat))
+
+    return replace(
+        cfg,
+        exclude=tuple(anchor(p) for p in cfg.exclude),
+        extend_exclude=tuple(anchor(p) for p in cfg.extend_exclude),
+        per_file_ignores=tuple((anchor(p), codes) for p, codes in cfg.per_file_ignores),
     )
 
 
@@ -302,8 +370,9 @@ def _shown(path: str) -> str:
     return relpath(path)
 
 
-def read_config_file(path: str) -> Optional[Config]:
-    """The Config a file defines; None for a pyproject.toml without a ``[tool.jaxlint]`` table."""
+def read_config_file(path: str, _chain: Tuple[str, ...] = ()) -> Optional[Config]:
+    """The Config a file defines; None for a pyproject.toml without a ``[tool.jaxlint]`` table.
+    ``_chain``: the files whose ``extend`` led here, to refuse a cycle."""
     shown = _shown(path)
     try:
         with open(path, "rb") as fh:
@@ -337,7 +406,26 @@ def read_config_file(path: str) -> Optional[Config]:
         # accepted too, so a pyproject section can be moved as it is.
         tool = doc.get("tool")
         table = tool["jaxlint"] if isinstance(tool, dict) and isinstance(tool.get("jaxlint"), dict) and len(doc) == 1 else doc
-    return parse_table(table, root, shown)
+    base = None
+    if isinstance(table, dict) and isinstance(table.get("extend"), str):
+        base = _read_extended(path, table["extend"], _chain)
+    return parse_table(table, root, shown, base)
+
+
+def _read_extended(path: str, target: str, chain: Tuple[str, ...]) -> Config:
+    """The Config of the file that ``path``'s ``extend`` names (relative to ``path``'s folder)."""
+    here = os.path.realpath(path)
+    chain = chain + (here,)
+    full = os.path.join(os.path.dirname(os.path.abspath(path)), os.path.expanduser(target))
+    label = f"{_shown(path)}: extend"
+    if not os.path.isfile(full):
+        raise ConfigError(f"{label}: configuration file not found: {target}")
+    if os.path.realpath(full) in chain:
+        cycle = [_shown(p) for p in chain[chain.index(os.path.realpath(full)) :]] + [_shown(full)]
+        raise ConfigError(f"{label}: a cycle of extended files: {' -> '.join(cycle)}")
+    base = read_config_file(full, chain)
+    # A pyproject.toml without a [tool.jaxlint] table: its folder, the default settings.
+    return base if base is not None else Config(root=os.path.dirname(os.path.abspath(full)), source=_shown(full))
 
 
 @dataclass(frozen=True)
@@ -352,17 +440,25 @@ class Overrides:
     preview: Optional[bool] = None  # --preview
 
     def apply(self, cfg: Config) -> Config:
-        select = self.select if self.select is not None else cfg.select
-        ignore = self.ignore if self.ignore is not None else cfg.ignore
-        if self.select is not None and self.ignore is None:
-            ignore = ()  # --select replaces the file's whole selection, as in ruff
-        select = selection.extend(select, self.extend_select)
-        ignore = tuple(ignore) + self.extend_ignore
         if self.extend_exclude:
             cfg = replace(cfg, extend_exclude=cfg.extend_exclude + self.extend_exclude)
         if self.preview is not None:
             cfg = replace(cfg, preview=self.preview)
-        return replace(cfg, select=tuple(select), ignore=tuple(ignore))
+        return with_selection(cfg, self.select, self.extend_select, (self.ignore or ()) + self.extend_ignore)
+
+
+def with_selection(
+    cfg: Config, select: Optional[Tuple[str, ...]], extend_select: Tuple[str, ...], ignore: Tuple[str, ...]
+) -> Config:
+    """``cfg`` with a later selection on top, as ruff layers the command line over the file: a
+    ``select`` replaces the whole selection (the file's ignores included); without one, the
+    extra selectors and the ignores apply after the file's, so ``--ignore ALL`` wins over the
+    file's ``select = ["JAX101"]``, and ``--extend-select JAX101`` over its ``ignore``."""
+    if select is not None:
+        return replace(cfg, select=selection.extend(select, extend_select), ignore=tuple(ignore), layers=())
+    if not extend_select and not ignore:
+        return cfg
+    return replace(cfg, layers=cfg.layers + ((tuple(extend_select), tuple(ignore)),))
 
 
 class Resolver:

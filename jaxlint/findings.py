@@ -78,6 +78,11 @@ class Finding:
     related: Optional[List[Dict[str, Any]]] = field(default=None, compare=False)
     facts: Optional[FindingFacts] = field(default=None, compare=False)
 
+    def fixable(self, unsafe: bool = False) -> bool:
+        """Whether ``--fix`` has an edit for this finding (``unsafe``: with ``--unsafe-fixes``)."""
+        fix = self.autofix
+        return bool(fix and fix.get("edits")) and (unsafe or fix.get("safety") == "safe")
+
     def sort_key(self):
         return (self.path, self.line, self.column, self.code, self.message)
 

@@ -1,4 +1,5 @@
-"""flake8 plugin: the same findings as the ``jaxlint`` command, reported through flake8.
+"""flake8 plugin: the ``jaxlint`` command's findings, reported through flake8, except the
+cross-module ones (flake8 hands a plugin one file at a time).
 
 The plugin is a thin face over :func:`jaxlint.engine.lint_source`; it does no analysis of its
 own.  Three points where flake8's conventions differ from jaxlint's:

@@ -49,3 +49,24 @@ def is_enabled(code: str, select: Sequence[str], ignore: Sequence[str], default:
 
 def any_matches(code: str, selectors: Iterable[str]) -> bool:
     return any(matches(code, s) for s in selectors)
+
+
+def is_enabled_in_layers(
+    code: str,
+    select: Sequence[str],
+    ignore: Sequence[str],
+    layers: Sequence[Tuple[Sequence[str], Sequence[str]]] = (),
+    default: bool = True,
+) -> bool:
+    """``is_enabled`` for the first layer, then each later layer that has no ``select`` of its
+    own, as (enable, disable) selectors applied on top of the result so far (as ruff applies
+    the command line on top of the configuration file): within a layer the longest matching
+    selector decides, a tie going to enable; a layer none of whose selectors match changes
+    nothing.  So ``--ignore ALL`` turns off a rule the file selects by its code."""
+    on = is_enabled(code, select, ignore, default)
+    for enable, disable in layers:
+        s = max((specificity(p) for p in enable if matches(code, p)), default=-1)
+        i = max((specificity(p) for p in disable if matches(code, p)), default=-1)
+        if s >= 0 or i >= 0:
+            on = s >= i
+    return on

@@ -66,7 +66,9 @@ def validate(selectors: Iterable[str], where: str) -> Tuple[str, ...]:
     for raw in selectors:
         sel = normalise(raw)
         if not sel:
-            continue
+            # As ruff: an empty selector is refused, never read as "no selection" (which would
+            # quietly run the default rules).
+            raise SelectorError(f"{where}: empty rule selector '' (see jaxlint --list-rules)")
         if not is_known(sel):
             raise SelectorError(f"{where}: {unknown_message(sel)}")
         out.append(sel)
@@ -82,4 +84,4 @@ def parse_option(value: Optional[str], option: str) -> Optional[Tuple[str, ...]]
     """A command-line option's selectors (None when the option was not given)."""
     if value is None:
         return None
-    return validate(split(value), option)
+    return validate(split(value) or [""], option)

@@ -45,7 +45,7 @@ def test_exit_codes_and_output_shape(proj):
     assert p.stdout.decode().splitlines() == [
         "bad.py:5:8: JAX101 Python `if` on traced value `x` in jitted f()",
         "bad.py:7:14: JAX103 `range()` with traced value `n` in jitted f()",
-        "bad.py:9:5: JAX302 `print()` of traced value `x` in jitted f() runs only while tracing and shows a tracer, not its value",
+        "bad.py:9:5: JAX302 [*] `print()` of traced value `x` in jitted f() runs only while tracing and shows a tracer, not its value",
     ]
     assert "Found 3 findings in 1 file" in p.stderr.decode()
     assert jaxlint(["--no-cache", "good.py", "notjax.py"], cwd=str(proj)).returncode == 0
@@ -59,6 +59,17 @@ def test_folder_default_and_missing_path(proj):
     assert p.returncode == 2
     assert "nope.py: no such file or directory" in p.stderr.decode()
     assert codes(p.stdout) == ["JAX101", "JAX103", "JAX302"]  # the rest was still linted
+
+
+def test_a_missing_path_is_not_followed_by_all_checks_passed(proj):
+    # The summary must not claim success after an error line.
+    p = jaxlint(["--no-cache", "good.py", "nope.py"], cwd=str(proj))
+    assert p.returncode == 2
+    assert p.stdout == b""
+    assert p.stderr.decode() == (
+        "jaxlint: error: nope.py: no such file or directory\n"
+        "No findings (1 file checked), 1 error.\n"
+    )
 
 
 @pytest.mark.parametrize(
@@ -122,6 +133,82 @@ def test_pyproject_configuration(proj):
     assert got == [("bad.py", "JAX101"), ("bad.py", "JAX103"), ("custom.py", "JAX104")]
 
 
+@pytest.mark.parametrize(
+    "config,args,expected",
+    [
+        # The command line applies after the file, as in ruff: its ignore wins over the file's
+        # select, however specific that is.
+        ('select = ["JAX101", "JAX302"]', ["--ignore", "ALL"], []),
+        ('select = ["JAX101", "JAX302"]', ["--ignore", "JAX3"], ["JAX101"]),
+        ('select = ["JAX101"]', ["--ignore", "ALL", "--extend-select", "JAX103"], ["JAX103"]),
+        # ... and its extend-select over the file's ignore.
+        ('ignore = ["JAX101"]', ["--extend-select", "JAX1"], ["JAX101", "JAX103", "JAX302"]),
+        # The file's own ignore still applies under a command-line ignore of something else.
+        ('ignore = ["JAX101"]', ["--ignore", "JAX302"], ["JAX103"]),
+        # --select replaces the file's whole selection.
+        ('ignore = ["JAX1"]', ["--select", "JAX1"], ["JAX101", "JAX103"]),
+    ],
+)
+def test_command_line_selection_applies_after_the_configuration(proj, config, args, expected):
+    (proj / "pyproject.toml").write_text(f"[tool.jaxlint]\n{config}\n")
+    p = jaxlint(["--no-cache", *args, "bad.py"], cwd=str(proj))
+    assert codes(p.stdout) == expected
+    assert p.returncode == (1 if expected else 0)
+
+
+def _tree(root, files):
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+
+
+def _found(root, args):
+    out = json.loads(jaxlint(["--no-cache", "--format", "json", *args], cwd=str(root)).stdout)
+    return sorted((f["path"], f["code"]) for f in out)
+
+
+def test_extend_applies_the_named_file_first_and_this_file_over_it(tmp_path):
+    _tree(
+        tmp_path,
+        {
+            # The base: its globs are relative to its own folder.
+            "pyproject.toml": '[tool.jaxlint]\nignore = ["JAX302"]\nextend-exclude = ["sub/gen/*"]\n'
+            '[tool.jaxlint.per-file-ignores]\n"sub/tests/*" = ["JAX101"]\n',
+            "sub/pyproject.toml": '[tool.jaxlint]\nextend = "../pyproject.toml"\nextend-exclude = ["own/*"]\n',
+            "sub/bad.py": BUGGY,
+            "sub/gen/g.py": BUGGY,
+            "sub/own/o.py": BUGGY,
+            "sub/tests/t.py": BUGGY,
+        },
+    )
+    assert _found(tmp_path / "sub", ["."]) == [("bad.py", "JAX101"), ("bad.py", "JAX103"), ("tests/t.py", "JAX103")]
+    # This file's settings win where it sets them: its select replaces the base's selection.
+    (tmp_path / "sub" / "pyproject.toml").write_text('[tool.jaxlint]\nextend = "../pyproject.toml"\nselect = ["JAX3"]\n')
+    assert _found(tmp_path / "sub", ["bad.py"]) == [("bad.py", "JAX302")]
+    # Its extend-select and ignore apply after the base's selection.
+    (tmp_path / "sub" / "pyproject.toml").write_text(
+        '[tool.jaxlint]\nextend = "../pyproject.toml"\nextend-select = ["JAX302"]\nignore = ["JAX103"]\n'
+    )
+    assert _found(tmp_path / "sub", ["bad.py"]) == [("bad.py", "JAX101"), ("bad.py", "JAX302")]
+    # Without extend the base is not read.
+    (tmp_path / "sub" / "pyproject.toml").write_text("[tool.jaxlint]\n")
+    assert len(_found(tmp_path / "sub", ["."])) == 12
+
+
+def test_extend_chains_and_resolves_each_path_from_the_file_that_names_it(tmp_path):
+    _tree(
+        tmp_path,
+        {
+            "shared/base.toml": 'select = ["JAX1"]\n',
+            "shared/team.toml": 'extend = "base.toml"\nignore = ["JAX101"]\n',
+            "proj/jaxlint.toml": 'extend = "../shared/team.toml"\n',
+            "proj/bad.py": BUGGY,
+        },
+    )
+    assert _found(tmp_path / "proj", ["bad.py"]) == [("bad.py", "JAX103")]
+    assert _found(tmp_path, ["--config", "proj/jaxlint.toml", "proj/bad.py"]) == [("proj/bad.py", "JAX103")]
+
+
 def test_bad_configuration_is_a_usage_error(proj):
     (proj / "pyproject.toml").write_text("[tool.jaxlint]\nselct = ['JAX1']\n")
     p = jaxlint(["bad.py"], cwd=str(proj))
@@ -180,6 +267,8 @@ NOT_FOR_A_PLAIN_RUN = {
     "jaxlint.formats.gitlab",
     "jaxlint.formats.rdjson",
     "jaxlint.formats.sarif",
+    "jaxlint.formats.junit",
+    "jaxlint.formats.lines",
     "jaxlint.output",
     "jaxlint.dynamic",
 }

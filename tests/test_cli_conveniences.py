@@ -33,7 +33,7 @@ LINES = [
     "m.py:8:8: JAX101 Python `if` on traced value `y` in jitted f()",
     "m.py:10:11: JAX102 Python `while` condition depends on traced value `x` in jitted f()",
 ]
-STATS = "2     JAX101 traced-if\n1     JAX102 traced-while\n"
+STATS = "2\tJAX101\ttraced-if\n1\tJAX102\ttraced-while\n"
 
 
 @pytest.fixture
@@ -46,12 +46,18 @@ def test_plain_run(proj):
     p = jaxlint(["m.py"], cwd=str(proj))
     assert p.returncode == 1
     assert p.stdout.decode() == "\n".join(LINES) + "\n"
-    assert p.stderr.decode() == "Found 3 findings in 1 file (1 checked).\n"
+    assert p.stderr.decode() == "Found 3 findings in 1 file (1 checked).\nNo fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option).\n"
 
 
 def test_statistics(proj):
+    # The table only, as ruff prints it: no line per finding.
     p = jaxlint(["--statistics", "m.py"], cwd=str(proj))
-    assert p.stdout.decode() == "\n".join(LINES) + "\n" + STATS
+    assert p.stdout.decode() == STATS
+    # The fixable column appears once some code can be fixed (here: one `if`, by an unsafe fix).
+    p = jaxlint(["--statistics", "--unsafe-fixes", "m.py"], cwd=str(proj))
+    assert p.stdout.decode() == "2\tJAX101\t[*] traced-if\n1\tJAX102\t[ ] traced-while\n"
+    p = jaxlint(["--statistics", "--output-format", "full", "m.py"], cwd=str(proj))
+    assert p.stdout.decode() == STATS
     # With a machine format on standard output, the counts go to standard error.
     p = jaxlint(["--statistics", "--format", "json", "m.py"], cwd=str(proj))
     assert len(json.loads(p.stdout)) == 3
@@ -62,7 +68,9 @@ def test_output_file_and_quiet(proj):
     p = jaxlint(["--quiet", "--output-file", "report.txt", "--statistics", "m.py"], cwd=str(proj))
     assert p.returncode == 1
     assert p.stdout == b""
-    assert p.stderr.decode() == STATS  # --quiet drops only the summary line
+    assert p.stderr == b""  # --quiet drops the summary line
+    assert (proj / "report.txt").read_text() == STATS  # the report is the table
+    p = jaxlint(["--quiet", "--output-file", "report.txt", "m.py"], cwd=str(proj))
     assert (proj / "report.txt").read_text() == "\n".join(LINES) + "\n"
     p = jaxlint(["-q", "m.py"], cwd=str(proj))
     assert (p.returncode, p.stderr) == (1, b"")
@@ -177,7 +185,7 @@ def test_stdin_filename(proj):
     p = jaxlint(["--stdin-filename", "pkg/mod.py"], cwd=str(proj), stdin=SRC.encode())
     assert p.returncode == 1
     assert p.stdout.decode() == "\n".join(line.replace("m.py", "pkg/mod.py") for line in LINES) + "\n"
-    assert p.stderr.decode() == "Found 3 findings in 1 file (1 checked).\n"
+    assert p.stderr.decode() == "Found 3 findings in 1 file (1 checked).\nNo fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option).\n"
     # '-' without a name reports "-"; noqa works on standard input too.
     src = SRC.replace("    if y > 0:\n", "    if y > 0:  # noqa: JAX101\n")
     p = jaxlint(["-"], cwd=str(proj), stdin=src.encode())

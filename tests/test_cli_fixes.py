@@ -50,6 +50,58 @@ def test_unsafe_fixes(proj):
     assert p.stderr.decode() == "All checks passed (1 file checked).\nFixed 2 findings.\n"
 
 
+def test_text_output_marks_fixable_findings_and_counts_them(proj):
+    safe = "m.py:7:5: JAX302 [*] `print()` of traced value `x` in jitted step() runs only while tracing and shows a tracer, not its value\n"
+    p = jaxlint(["--no-cache", "m.py"], cwd=str(proj))
+    assert p.stdout.decode() == safe + LEFT
+    assert p.stderr.decode() == (
+        "Found 2 findings in 1 file (1 checked).\n"
+        "[*] 1 fixable with the `--fix` option (1 hidden fix can be enabled with the `--unsafe-fixes` option).\n"
+    )
+    # With --unsafe-fixes the unsafe fix is marked and counted too.
+    p = jaxlint(["--no-cache", "--unsafe-fixes", "m.py"], cwd=str(proj))
+    assert p.stdout.decode() == safe + LEFT.replace("JAX101 ", "JAX101 [*] ")
+    assert p.stderr.decode() == "Found 2 findings in 1 file (1 checked).\n[*] 2 fixable with the `--fix` option.\n"
+    # The full format marks the headline the same way.
+    p = jaxlint(["--no-cache", "--output-format", "full", "m.py"], cwd=str(proj))
+    assert p.stdout.decode().splitlines()[0] == safe.rstrip("\n")
+    # Only an unsafe fix left.
+    (proj / "m.py").write_text(SAFE_FIXED)
+    p = jaxlint(["--no-cache", "m.py"], cwd=str(proj))
+    assert p.stdout.decode() == LEFT
+    assert p.stderr.decode() == (
+        "Found 1 finding in 1 file (1 checked).\n"
+        "No fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option).\n"
+    )
+    # Machine formats are unchanged: no marker, no count.
+    p = jaxlint(["--no-cache", "--format", "json", "m.py"], cwd=str(proj))
+    assert "[*]" not in p.stdout.decode()
+    assert p.stderr.decode() == "Found 1 finding in 1 file (1 checked).\n"
+
+
+def test_exit_non_zero_on_fix(proj):
+    # Every finding fixed: exit 0 by default, 1 with --exit-non-zero-on-fix (a fix was applied).
+    args = ["--no-cache", "--fix", "--unsafe-fixes", "--exit-non-zero-on-fix", "m.py"]
+    p = jaxlint(args, cwd=str(proj))
+    assert (proj / "m.py").read_text() == ALL_FIXED
+    assert (p.returncode, p.stdout.decode()) == (1, "")
+    # Nothing left to fix: exit 0 again.
+    assert jaxlint(args, cwd=str(proj)).returncode == 0
+    # --exit-zero still wins, as in ruff.
+    (proj / "m.py").write_text(SRC)
+    assert jaxlint([*args, "--exit-zero"], cwd=str(proj)).returncode == 0
+
+
+def test_exit_non_zero_on_fix_with_stdin(proj):
+    args = ["--fix", "--unsafe-fixes", "--stdin-filename", "m.py", "-"]
+    p = jaxlint(args, cwd=str(proj), stdin=SRC.encode())
+    assert (p.returncode, p.stdout.decode()) == (0, ALL_FIXED)
+    p = jaxlint([*args, "--exit-non-zero-on-fix"], cwd=str(proj), stdin=SRC.encode())
+    assert (p.returncode, p.stdout.decode()) == (1, ALL_FIXED)
+    p = jaxlint([*args, "--exit-non-zero-on-fix"], cwd=str(proj), stdin=ALL_FIXED.encode())
+    assert (p.returncode, p.stdout.decode()) == (0, ALL_FIXED)
+
+
 def test_fix_diff_prints_and_writes_nothing(proj):
     p = jaxlint(["--no-cache", "--fix-diff", "m.py"], cwd=str(proj))
     assert (proj / "m.py").read_text() == SRC

@@ -68,7 +68,9 @@ def run(fmt, args, cwd):
 
 
 def test_all_formats_registered():
-    assert list(FORMATTERS) == ["text", "json", "full", "concise", "github", "gitlab", "rdjson", "sarif"]
+    assert list(FORMATTERS) == [
+        "text", "json", "full", "concise", "github", "gitlab", "rdjson", "sarif", "junit", "json-lines", "pylint"
+    ]
 
 
 def test_unknown_format_exits_2(tmp_path):
@@ -564,3 +566,43 @@ def test_full_text_format_shows_every_related_location_in_order(tmp_path):
     # each note is followed by the line it points at
     assert "    22 |     return forward(x, cfg)" in text.splitlines()
     assert "    14 |     return x * cfg.scale" in text.splitlines()
+
+
+# --- ruff's line formats and JUnit -----------------------------------------------------------------
+
+LINE_302 = "`print()` of traced value `größe` in jitted f() runs only while tracing and shows a tracer, not its value"
+LINE_101 = "Python `... if ... else ...` on traced value `größe` in jitted f()"
+
+
+def test_pylint_lines(repo):
+    p = run("pylint", ["mödel.py", "clean.py"], repo / "pkg")
+    assert p.stdout.decode("utf-8") == f"mödel.py:6: [JAX101] {LINE_101}\nmödel.py:7: [JAX302] {LINE_302}\n"
+    assert run("pylint", ["clean.py"], repo / "pkg").stdout == b""
+
+
+def test_json_lines_are_the_json_objects_one_a_line(repo):
+    p = run("json-lines", ["mödel.py", "clean.py"], repo / "pkg")
+    lines = p.stdout.decode("utf-8").splitlines()
+    assert [json.loads(line) for line in lines] == json.loads(run("json", ["mödel.py", "clean.py"], repo / "pkg").stdout)
+    assert [json.loads(line)["code"] for line in lines] == ["JAX101", "JAX302"]
+    assert run("json-lines", ["clean.py"], repo / "pkg").stdout == b""
+
+
+def test_junit_shape(repo):
+    import xml.etree.ElementTree as ET
+
+    p = run("junit", ["mödel.py", "clean.py"], repo / "pkg")
+    text = p.stdout.decode("utf-8")
+    assert text.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="jaxlint" tests="2" failures="2" errors="0">\n')
+    root = ET.fromstring(text)
+    [suite] = root
+    assert suite.attrib == {"name": "mödel.py", "tests": "2", "disabled": "0", "errors": "0", "failures": "2", "package": "org.jaxlint"}
+    cases = [(c.attrib, c[0].attrib, c[0].text) for c in suite]
+    assert cases == [
+        ({"name": "org.jaxlint.JAX101", "classname": "mödel", "line": "6", "column": "26"}, {"message": LINE_101}, f"line 6, col 26, {LINE_101}"),
+        ({"name": "org.jaxlint.JAX302", "classname": "mödel", "line": "7", "column": "5"}, {"message": LINE_302}, f"line 7, col 5, {LINE_302}"),
+    ]
+    # Without findings: one passing test case, so the report shows that the lint ran.
+    clean = ET.fromstring(run("junit", ["clean.py"], repo / "pkg").stdout)
+    assert clean.attrib == {"name": "jaxlint", "tests": "0", "failures": "0", "errors": "0"}
+    assert [c.attrib for c in clean[0]] == [{"name": "No errors found"}]

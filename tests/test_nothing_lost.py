@@ -154,7 +154,7 @@ def test_a_chain_over_many_lines_and_the_other_files_of_the_run(tmp_path):
     assert p.stdout.decode().splitlines() == [
         "long.py:1003:5: JAX001 expression too deeply nested to analyse (more than 1000 operators in one chain); "
         "CPython cannot compile it either (RecursionError: too deeply nested)",
-        'm.py:6:5: JAX302 `print()` of traced value `x` in jitted f() runs only while tracing and shows a tracer, not its value',
+        'm.py:6:5: JAX302 [*] `print()` of traced value `x` in jitted f() runs only while tracing and shows a tracer, not its value',
     ]
 
 
@@ -186,7 +186,7 @@ def test_a_file_over_its_time_budget_is_reported_and_the_run_goes_on(tmp_path):
     (tmp_path / "m.py").write_text(SRC)
     p = jaxlint(["--no-cache", "--isolated", "-j", "1", "slow.py", "m.py"], cwd=str(tmp_path), JAXLINT_FILE_TIME_BUDGET=SLOW_BUDGET)
     assert p.stdout.decode().splitlines() == [
-        "m.py:6:5: JAX302 `print()` of traced value `x` in jitted f() runs only while tracing and shows a tracer, not its value",
+        "m.py:6:5: JAX302 [*] `print()` of traced value `x` in jitted f() runs only while tracing and shows a tracer, not its value",
         "slow.py:1:1: JAX002 internal error while analysing this file: linting this file took longer than its time budget "
         "of 0.1 s (JAXLINT_FILE_TIME_BUDGET)",
     ]

@@ -75,3 +75,59 @@ def test_readme_mentions_only_real_codes_and_no_targets():
         assert code in RULES_BY_CODE, code
     assert "not met" not in README and "| target |" not in README
     assert "`-` reads standard input" in README
+
+
+def _usage_block() -> str:
+    start = README.index("## Usage\n")
+    return README[start : README.index("\n```\n", README.index("```\n", start) + 4)]
+
+
+@pytest.mark.parametrize("option", _long_options())
+def test_every_option_is_in_the_usage_block(option):
+    assert re.search(re.escape(option) + r"(?![\w-])", _usage_block()), option
+
+
+def _fix_table():
+    """{code: tiers} of the README's fix table (a row may name several codes)."""
+    start = README.index("| code | fix | tier |")
+    rows = {}
+    for line in README[start:].splitlines()[2:]:
+        if not line.startswith("|"):
+            break
+        cells = [c.strip() for c in line.strip("|").split(" | ")]
+        for code in re.findall(r"JAX\d{3}", cells[0]):
+            rows[code] = set(cells[-1].split(" / "))
+    return rows
+
+
+def test_the_fix_table_lists_every_rule_that_has_a_fix():
+    from jaxlint.rules import ALL_RULES
+
+    with_fix = {r.code: r.fix_safety for r in ALL_RULES if r.fix_safety}
+    table = _fix_table()
+    assert sorted(table) == sorted(with_fix)
+    for code, tier in with_fix.items():
+        assert tier in table[code], code  # the rule's own tier is among those the row names
+
+
+def test_the_fix_table_reader_is_not_vacuous():
+    assert {"JAX302", "JAX101", "JAX601", "JAX602"} <= set(_fix_table())
+    assert _fix_table()["JAX107"] == {"safe", "unsafe"}
+
+
+def test_the_flake8_section_says_first_what_the_plugin_cannot_see():
+    section = README[README.index("### flake8 (and editors that run it)") :]
+    first_sentence = section.split("\n\n", 1)[1].split(". ")[0]
+    assert "cross-module findings" in first_sentence
+
+
+def test_the_language_server_hint_installs_from_the_clone(monkeypatch, capsys):
+    import sys
+
+    from jaxlint import cli
+
+    monkeypatch.setitem(sys.modules, "jaxlint.server", None)  # as if pygls were not installed
+    assert cli.main(["server"]) == 2
+    err = capsys.readouterr().err
+    assert "pip install '.[server]'" in err
+    assert not BARE_INSTALL.search(err)

@@ -30,8 +30,7 @@ class FixResult:
 
 
 def applicable(f: Finding, unsafe: bool) -> bool:
-    fix = f.autofix
-    return bool(fix and fix["edits"]) and (unsafe or fix["safety"] == SAFE)
+    return f.fixable(unsafe)
 
 
 def parse_error(source: str) -> Optional[str]:

@@ -109,7 +109,10 @@ def fix_stdin(data: bytes, name: str, cfg, rules, args) -> int:
         print(summary(len(result.fixed), more, not getattr(args, "fix_diff", False)), file=sys.stderr)
     if getattr(args, "fix_diff", False):
         return 1 if result.source != text else 0
-    return 1 if result.remaining and not args.exit_zero else 0
+    if getattr(args, "exit_zero", False):
+        return 0
+    changed = getattr(args, "exit_non_zero_on_fix", False) and result.source != text
+    return 1 if result.remaining or changed else 0
 
 
 def unsafe_fixable(findings: Sequence[Finding]) -> int:

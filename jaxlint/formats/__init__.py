@@ -15,7 +15,7 @@ def format_text(findings: Sequence[Finding], color: bool = False, show_fix: bool
 
     if full:
         return format_full(findings, color=color, **kw)
-    return format_concise(findings, color=color, show_fix=show_fix)
+    return format_concise(findings, color=color, show_fix=show_fix, **kw)
 
 
 def _full(findings: Sequence[Finding], color: bool = False, **kw) -> str:
@@ -24,10 +24,10 @@ def _full(findings: Sequence[Finding], color: bool = False, **kw) -> str:
     return format_full(findings, color=color, **kw)
 
 
-def _concise(findings: Sequence[Finding], color: bool = False, show_fix: bool = False, **_) -> str:
+def _concise(findings: Sequence[Finding], color: bool = False, show_fix: bool = False, **kw) -> str:
     from jaxlint.formats.text import format_concise  # a run pays only for its own format
 
-    return format_concise(findings, color=color, show_fix=show_fix)
+    return format_concise(findings, color=color, show_fix=show_fix, **kw)
 
 
 def format_json(findings: Sequence[Finding], **_) -> str:
@@ -53,6 +53,9 @@ FORMATTERS: Dict[str, Callable[..., str]] = {
     "gitlab": _on_demand("gitlab", "format_gitlab"),
     "rdjson": _on_demand("rdjson", "format_rdjson"),
     "sarif": _on_demand("sarif", "format_sarif"),
+    "junit": _on_demand("junit", "format_junit"),
+    "json-lines": _on_demand("lines", "format_json_lines"),
+    "pylint": _on_demand("lines", "format_pylint"),
 }
 
 

@@ -35,21 +35,41 @@ def dynamic_suffix(f: Finding) -> str:
     return f" [{status}: {detail}]" if detail and status != "confirmed" else f" [{status}]"
 
 
-def headline(f: Finding, color: bool = False) -> str:
-    """``path:line:col: CODE message`` (the concise line)."""
+def headline(f: Finding, color: bool = False, unsafe_fixes: bool = False) -> str:
+    """``path:line:col: CODE message`` (the concise line), with ``[*]`` after the code when
+    ``--fix`` (with ``unsafe_fixes``: ``--fix --unsafe-fixes``) can fix it, as ruff marks it."""
     if color:
         sep = _paint(":", CYAN, True)
         loc = f"{_paint(f.path, BOLD, True)}{sep}{f.line}{sep}{f.column}{sep}"
     else:
         loc = f"{f.path}:{f.line}:{f.column}:"
     code = _paint(f.code, SEVERITY_COLOUR[severity(f.code)], color)
+    if f.fixable(unsafe_fixes):
+        code += " " + _paint("[*]", CYAN, color)
     return f"{loc} {code} {f.message}{dynamic_suffix(f)}"
 
 
-def format_concise(findings: Sequence[Finding], color: bool = False, show_fix: bool = False, **_) -> str:
+def fix_summary(findings: Sequence[Finding], unsafe_fixes: bool = False) -> str:
+    """The line under the text report that says how many findings ``--fix`` can fix (ruff's
+    words), or "" when none can."""
+    fixable = sum(1 for f in findings if f.fixable(unsafe_fixes))
+    hidden = 0 if unsafe_fixes else sum(1 for f in findings if f.fixable(True)) - fixable
+    more = f"{hidden} hidden fix{'es' if hidden != 1 else ''} can be enabled with the `--unsafe-fixes` option"
+    if fixable and hidden:
+        return f"[*] {fixable} fixable with the `--fix` option ({more})."
+    if fixable:
+        return f"[*] {fixable} fixable with the `--fix` option."
+    if hidden:
+        return f"No fixes available ({more})."
+    return ""
+
+
+def format_concise(
+    findings: Sequence[Finding], color: bool = False, show_fix: bool = False, unsafe_fixes: bool = False, **_
+) -> str:
     lines = []
     for f in findings:
-        lines.append(headline(f, color))
+        lines.append(headline(f, color, unsafe_fixes))
         if show_fix and f.fix:
             lines.append(f"    help: {f.fix}")
     return "\n".join(lines) + ("\n" if lines else "")
@@ -80,13 +100,17 @@ def _snippet(sources: SourceLines, path: str, line: int, column: int, end_line: 
 
 
 def format_full(
-    findings: Sequence[Finding], color: bool = False, sources: Optional[SourceLines] = None, **_
+    findings: Sequence[Finding],
+    color: bool = False,
+    sources: Optional[SourceLines] = None,
+    unsafe_fixes: bool = False,
+    **_,
 ) -> str:
     sources = sources or SourceLines()
     blocks = []
     for f in findings:
         colour = SEVERITY_COLOUR[severity(f.code)]
-        lines = [headline(f, color)]
+        lines = [headline(f, color, unsafe_fixes)]
         lines += _snippet(sources, f.path, f.line, f.column, f.end_line, f.end_column, f.code, colour, color)
         for r in f.related or ():
             where = f"{r['path']}:{r['line']}:{r['column']}"
@@ -99,3 +123,23 @@ def format_full(
             lines.append(f"  {_paint('=', BLUE, color)} {_paint('help', BOLD, color)}: {f.fix}")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + ("\n" if blocks else "")
+
+
+def format_statistics(findings: Sequence[Finding], unsafe_fixes: bool = False) -> str:
+    """``--statistics``: one row per code, as ruff prints it: the count, the code, ``[*]`` when
+    ``--fix`` can fix some of its findings (``[ ]`` when not; no column when no code can be
+    fixed) and the rule's name, separated by tabs."""
+    from collections import Counter
+
+    from jaxlint.rules import RULES_BY_CODE
+
+    counts = Counter(f.code for f in findings)
+    fixable = {f.code for f in findings if f.fixable(unsafe_fixes)}
+    width = max((len(str(n)) for n in counts.values()), default=1)
+    code_width = max((len(c) for c in counts), default=0)
+    rows = []
+    for code in sorted(counts):
+        mark = ("[*] " if code in fixable else "[ ] ") if fixable else ""
+        name = RULES_BY_CODE[code].name if code in RULES_BY_CODE else ""
+        rows.append(f"{counts[code]:>{width}}\t{code:<{code_width}}\t{mark}{name}\n")
+    return "".join(rows)

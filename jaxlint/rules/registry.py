@@ -11,7 +11,7 @@ import pkgutil
 from typing import Dict, List, Sequence, Type
 
 from jaxlint.rules.base import Rule
-from jaxlint.selection import is_enabled
+from jaxlint.selection import is_enabled, is_enabled_in_layers  # noqa: F401 (is_enabled: re-exported by jaxlint.rules)
 
 RULES_PACKAGE = "jaxlint.rules"
 STATUSES = ("stable", "preview")
@@ -57,7 +57,9 @@ ALL_RULES: List[Type[Rule]] = discover_rules()
 RULES_BY_CODE: Dict[str, Type[Rule]] = {r.code: r for r in ALL_RULES}
 
 
-def selected_rules(select: Sequence[str] = (), ignore: Sequence[str] = (), preview: bool = False) -> List[Type[Rule]]:
+def selected_rules(
+    select: Sequence[str] = (), ignore: Sequence[str] = (), preview: bool = False, layers: Sequence = ()
+) -> List[Type[Rule]]:
     """Rules enabled by select/ignore prefixes (the longest matching prefix wins, as in flake8).
 
     A preview rule runs only with ``preview``, even when selected by its code (as in Ruff):
@@ -66,11 +68,11 @@ def selected_rules(select: Sequence[str] = (), ignore: Sequence[str] = (), previ
     for r in ALL_RULES:
         if r.status == "preview" and not preview:
             continue
-        if is_enabled(r.code, select, ignore, r.default_enabled):
+        if is_enabled_in_layers(r.code, select, ignore, layers, r.default_enabled):
             out.append(r)
     return out
 
 
 def rules_for(config) -> List[Type[Rule]]:
     """The rules a run with this configuration enables."""
-    return selected_rules(config.select, config.ignore, config.preview)
+    return selected_rules(config.select, config.ignore, config.preview, getattr(config, "layers", ()))

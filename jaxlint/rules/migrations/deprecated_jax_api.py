@@ -35,6 +35,9 @@ class DeprecatedJaxApi(Rule):
     """
 
     code = "JAX602"
+    # Each finding says its own tier (safe only when the replacement is the same object); this
+    # is the tier where it would not.
+    fix_safety = "unsafe"
     name = "deprecated-jax-api"
     message = "`{name}` is deprecated since JAX {deprecated}{removal}; {advice}"
     fix = "{advice}"

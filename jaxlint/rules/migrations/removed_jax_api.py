@@ -38,6 +38,9 @@ class RemovedJaxApi(Rule):
     """
 
     code = "JAX601"
+    # Each finding says its own tier (safe only when the replacement is the same object); this
+    # is the tier where it would not.
+    fix_safety = "unsafe"
     name = "removed-jax-api"
     message = "`{name}` was removed in JAX {removed}; {advice}"
     fix = "{advice}"

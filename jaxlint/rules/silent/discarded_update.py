@@ -50,6 +50,7 @@ class DiscardedUpdate(Rule):
     message = "the result of `{expr}` is discarded: JAX arrays are immutable, so `{var}` is unchanged"
     fix = "assign the result, e.g. `{var} = {expr}`"
     prevents = wrong_result("an update that silently does nothing", observe="unchanged")
+    fix_safety = "unsafe"  # rebinding is the usual intent, not the only one
     bad = [
         """
         import jax
@@ -124,7 +125,6 @@ class _DiscardedResults(ScopedVisitor):
             fields = {"expr": value, "var": var}
             if dotted_name(_receiver(value)) == var and "\n" not in code:
                 fields["suggestion"] = f"{var} = {code}"
-                fields["fix_safety"] = "unsafe"  # rebinding is the usual intent, not the only one
             self.m.report(self.rule, value, **fields)
         return False
 

@@ -51,6 +51,7 @@ class FormattedDebugPrint(Rule):
         ErrorPattern("ValueError", "Unused keyword arguments"),
         observe="formatted-tracer",
     )
+    fix_safety = "safe"  # offered only when the placeholders print the same text
     bad = [
         """
         import jax
@@ -105,7 +106,6 @@ class FormattedDebugPrint(Rule):
                 suggestion = _placeholder_call(node) if api == "jax.debug.print" else None
                 if suggestion is not None:
                     fields["suggestion"] = suggestion
-                    fields["fix_safety"] = "safe"
                 ctx.report(self, node, **fields)
                 return
 

@@ -1,0 +1,24 @@
+"""The test run itself starts clean: no plugin warns about the configuration before the first test."""
+
+import subprocess
+import sys
+
+import pytest
+
+from clirun import ROOT, env
+
+
+@pytest.mark.slow  # starts pytest in a child process
+def test_pytest_starts_without_a_configuration_warning():
+    # ``-W always`` shows what a plain ``python -m pytest -q`` shows where deprecation warnings
+    # are not filtered (pytest-asyncio warns from its pytest_configure when its loop scope is unset).
+    p = subprocess.run(
+        [sys.executable, "-W", "always", "-m", "pytest", "-q", "-p", "no:cacheprovider", "--co", "tests/test_registry.py"],
+        cwd=ROOT,
+        capture_output=True,
+        env=env(),
+        timeout=120,
+    )
+    out = p.stdout.decode() + p.stderr.decode()
+    assert p.returncode == 0, out
+    assert "Warning" not in out, out
