@@ -73,6 +73,26 @@ def is_property(func: FuncInfo) -> bool:
     return any(n == "property" or n.endswith("cached_property") for n in names)
 
 
+def is_cached_property(func: FuncInfo) -> bool:
+    return any(n.endswith("cached_property") for n in decorator_names(func.node, func.scope))
+
+
+def reads_self_attribute(func: FuncInfo, attr: str) -> bool:
+    """``func``'s body reads ``self.attr`` (its first parameter's attribute) as a statement of
+    its own: ``self.n_actions`` alone on a line in ``__init__``."""
+    params = func.positional_params()
+    if not params or not isinstance(func.node.body, cst.IndentedBlock):
+        return False
+    me = params[0].name.value
+    for st in func.node.body.body:
+        if isinstance(st, cst.SimpleStatementLine):
+            for small in st.body:
+                v = small.value if isinstance(small, (cst.Expr, cst.Assign)) else None
+                if isinstance(v, cst.Attribute) and isinstance(v.value, cst.Name) and v.value.value == me and v.attr.value == attr:
+                    return True
+    return False
+
+
 def is_classmethod(func: FuncInfo) -> bool:
     return "classmethod" in decorator_names(func.node, func.scope)
 

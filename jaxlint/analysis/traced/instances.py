@@ -12,7 +12,7 @@ from typing import Dict, Optional
 
 import libcst as cst
 
-from jaxlint.analysis.model.classes import LEAF, STATIC_FIELD, is_classmethod, is_property
+from jaxlint.analysis.model.classes import LEAF, STATIC_FIELD, is_cached_property, is_classmethod, is_property, reads_self_attribute
 from jaxlint.analysis.model.transforms import FnRef
 from jaxlint.analysis.syntax.scopes import ClassInfo
 from jaxlint.analysis.traced.annotations import annotation_container
@@ -104,6 +104,10 @@ class Instances:
         if f is not None:
             ref = FnRef(f)
             if is_property(f):
+                init = self.classes.member(cls, "__init__")
+                if is_cached_property(f) and init is not None and reads_self_attribute(init, attr):
+                    # computed by the constructor, on the host: the trace reads the cached value
+                    return STATIC_VAL
                 ref.bound_self = True
                 return self.call_function(frame, None, (ref, None, [], {}), [], base)
             if not f.is_method:
@@ -149,7 +153,14 @@ class Instances:
         return 0
 
     def construct(self, frame: Frame, call: cst.Call, cls, argvals) -> Val:
-        """``Cls(...)`` in traced code: a NamedTuple or dataclass keeps its fields one by one."""
+        """``Cls(...)`` in traced code: its ``__init__`` runs in the trace, on the arguments as
+        the trace holds them (a test of a traced argument there fails as it would anywhere in
+        the trace); a NamedTuple or dataclass keeps its fields one by one."""
+        init = self.classes.member(cls, "__init__")
+        if init is not None and init.is_method:
+            ref = FnRef(init)
+            ref.bound_self = True
+            self.call_function(frame, call, (ref, None, [], {}), argvals, Val(STATIC, None, MADE_IN_TRACE, cls=cls))
         kinds = [v.kind for _, v in argvals]
         kind = max(kinds, default=STATIC)
         names = self.classes.field_names(cls)
