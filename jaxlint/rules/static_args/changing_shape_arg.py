@@ -6,23 +6,27 @@ from typing import Optional
 
 import libcst as cst
 
+from jaxlint.analysis.jax.jax_signatures import SHAPE_ARGS
 from jaxlint.analysis.syntax.scopes import FastVisitor
 from jaxlint.analysis.model.names import resolve
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
 
-# Constructors whose shape is their first argument (or, for arange/linspace, a count).
+# Constructors whose shape is their first argument (for the batch arithmetic below).
 SHAPE_FIRST = frozenset({"zeros", "ones", "empty", "full", "eye", "identity"})
-COUNT_ARGS = {"arange": (0, 1, 2), "linspace": (2,)}
 ARRAY_MODULES = ("jax.numpy.", "numpy.")
+
 
 
 class ChangingShapeArg(Rule):
     """
     What it does
-        Flags a call of a jitted function inside a ``for i in range(...)`` loop whose argument
-        has a shape that depends on the loop counter: a slice bounded by it (``f(x[:i])``) or an
-        array built with it as a size (``f(jnp.zeros(i))``, ``f(jnp.arange(i))``); an array or
+        Flags a call of a jitted function inside a ``for i in range(...)`` loop (or a loop over a
+        list of sizes, ``for n in [8, 16, 32]``) whose argument has a shape that depends on the
+        loop variable: a slice bounded by it (``f(x[:i])``) or an array built with it as a size
+        (``f(jnp.zeros(i))``, ``f(jnp.arange(i))``, ``jax.random.normal(key, (n, 3))``: every
+        shape argument of JAX's and NumPy's constructors), directly or through a name assigned
+        before the call (``x = jnp.ones((n, 3))`` then ``f(x)``); an array or
         list that the loop's body grows on every iteration (``xs = jnp.concatenate([xs, y])``,
         ``hist.append(y)`` then ``f(jnp.stack(hist))``); and batches cut without padding
         (``for i in range(0, len(x), bs): f(x[i:i + bs])``), whose last one is shorter unless
@@ -66,6 +70,10 @@ class ChangingShapeArg(Rule):
         for i in range(1, 4):
             total(data[:i])  # error: JAX205
             total(jnp.zeros(i))  # error: JAX205
+
+        for n in [8, 16, 32]:
+            x = jax.random.normal(jax.random.PRNGKey(n), (n, 3))
+            total(x)  # error: JAX205
         """
     ]
     good = [
@@ -94,7 +102,7 @@ class ChangingShapeArg(Rule):
             for a, pname in lc.arguments():
                 if pname is None or pname in lc.statics:
                     continue
-                var = _shape_follows(a.value, counters, lc.scope)
+                var = _shape_follows(a.value, counters, lc.scope, lc.order)
                 if var is not None:
                     how = f"changes shape with the loop variable `{var}`: a new compilation on every iteration"
                     m.report(self, a.value, arg=a.value, func=lc.app.func.name, var=var, how=how, related=lc.related())
@@ -125,6 +133,11 @@ def _loop_counters(scope, order: int) -> set:
         for b in scope.loop_bindings(name):
             loop = b.value
             it = loop.iter
+            if _distinct_integers(it, scope) and isinstance(loop.target, cst.Name) and loop.target.value == name:
+                # ``for n in [9, 7, 11]``: the name takes a new value on every iteration
+                if any(start == b.order and start <= order <= end for start, end in scope.loops):
+                    out.add(name)
+                continue
             if not (isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value in ("range", "enumerate")):
                 continue
             if scope.lookup_scope(it.func.value) is not None:
@@ -140,6 +153,20 @@ def _loop_counters(scope, order: int) -> set:
             if counted and any(start == b.order and start <= order <= end for start, end in scope.loops):
                 out.add(name)
     return out
+
+
+def _distinct_integers(expr, scope) -> bool:
+    """A list or tuple literal of more than one distinct integer, or a name bound once to one."""
+    if isinstance(expr, cst.Name):
+        owner = scope.lookup_scope(expr.value)
+        binds = owner.bindings.get(expr.value, ()) if owner is not None else ()
+        if len(binds) != 1 or binds[0].kind != "assign":
+            return False
+        expr = binds[0].value
+    if not isinstance(expr, (cst.List, cst.Tuple)):
+        return False
+    values = [el.value for el in expr.elements]
+    return all(isinstance(v, cst.Integer) for v in values) and len({v.evaluated_value for v in values}) > 1
 
 
 class _Mentions(FastVisitor):
@@ -160,8 +187,12 @@ def _mentions(expr, names) -> Optional[str]:
     return v.found
 
 
-def _shape_follows(expr, counters: set, scope) -> Optional[str]:
-    """The loop counter the shape of ``expr`` depends on, or None."""
+def _shape_follows(expr, counters: set, scope, order: int, depth: int = 0) -> Optional[str]:
+    """The loop counter the shape of ``expr`` depends on, or None.  A name is followed to the
+    assignment that reaches ``order`` (``x = jnp.arange(n)`` then ``f(x)``)."""
+    if isinstance(expr, cst.Name) and depth < 3:
+        b = _reaching_assignment(scope, expr.value, order)
+        return _shape_follows(b.value, counters, scope, b.order, depth + 1) if b is not None else None
     if isinstance(expr, cst.Subscript):
         for el in expr.slice:
             s = el.slice
@@ -174,30 +205,34 @@ def _shape_follows(expr, counters: set, scope) -> Optional[str]:
                     return lower or upper
         return None
     if isinstance(expr, cst.Call):
-        q = resolve(expr.func, scope)
-        if q is None:
+        q = resolve(expr.func, scope) or ""
+        # NumPy's constructors take their shapes where jax.numpy's do
+        spec = SHAPE_ARGS.get("jax." + q if q.startswith("numpy.") else q)
+        if spec is None:
             return None
-        for prefix in ARRAY_MODULES:
-            if q.startswith(prefix):
-                name = q[len(prefix) :]
-                positional = [a.value for a in expr.args if a.keyword is None and not a.star]
-                keywords = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
-                if name in SHAPE_FIRST:
-                    shape = positional[0] if positional else keywords.get("shape", keywords.get("N"))
-                    return _mentions(shape, counters)
-                if name in COUNT_ARGS:
-                    args = [positional[k] for k in COUNT_ARGS[name] if k < len(positional)]
-                    args += [keywords[k] for k in ("num", "stop", "start") if k in keywords]
-                    if name == "arange" and len(positional) >= 2:
-                        # arange(i, i + n) has a fixed length: only a one-sided bound changes it.
-                        lo, hi = _mentions(positional[0], counters), _mentions(positional[1], counters)
-                        return (lo or hi) if (lo is None) != (hi is None) else None
-                    for a in args:
-                        found = _mentions(a, counters)
-                        if found is not None:
-                            return found
-        return None
+        positions, names = spec
+        positional = [a.value for a in expr.args if a.keyword is None and not a.star]
+        keywords = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
+        if q.endswith(".arange") and len(positional) >= 2:
+            # arange(i, i + n) has a fixed length: only a one-sided bound changes it.
+            lo, hi = _mentions(positional[0], counters), _mentions(positional[1], counters)
+            return (lo or hi) if (lo is None) != (hi is None) else None
+        args = [positional[k] for k in positions if k < len(positional)] + [keywords[k] for k in names if k in keywords]
+        for a in args:
+            found = _mentions(a, counters)
+            if found is not None:
+                return found
     return None
+
+
+def _reaching_assignment(scope, name: str, order: int):
+    """The last plain assignment of ``name`` in ``scope`` before ``order``, if any."""
+    best = None
+    for b in scope.bindings.get(name, ()):
+        if b.kind == "assign" and b.value is not None and b.order is not None and b.order < order:
+            if best is None or b.order > best.order:
+                best = b
+    return best
 
 
 GROWING = frozenset({"concatenate", "append", "vstack", "hstack", "row_stack", "column_stack"})
