@@ -171,10 +171,12 @@ def _distinct_integers(expr, scope) -> bool:
 
 class _Mentions(FastVisitor):
     def __init__(self, names):
-        self.names = names
+        self.names = names or ()
         self.found: Optional[str] = None
+        self.seen: set = set()
 
     def visit_Name(self, node: cst.Name) -> None:
+        self.seen.add(node.value)
         if self.found is None and node.value in self.names:
             self.found = node.value
 
@@ -197,7 +199,7 @@ def _shape_follows(expr, counters: set, scope, order: int, depth: int = 0) -> Op
         for el in expr.slice:
             s = el.slice
             if isinstance(s, cst.Slice):
-                lower, upper = _mentions(s.lower, counters), _mentions(s.upper, counters)
+                lower, upper = _follows(s.lower, counters, scope, order), _follows(s.upper, counters, scope, order)
                 if s.step is not None and _mentions(s.step, counters):
                     return _mentions(s.step, counters)
                 # Both bounds moving with the counter: a window, usually of fixed width.
@@ -223,6 +225,27 @@ def _shape_follows(expr, counters: set, scope, order: int, depth: int = 0) -> Op
             if found is not None:
                 return found
     return None
+
+
+def _follows(expr, counters: set, scope, order: int) -> Optional[str]:
+    """The loop counter ``expr`` mentions, directly or through the assignment of a name it
+    reads (``end = min(i + bs, n)``)."""
+    found = _mentions(expr, counters)
+    if found is not None or expr is None:
+        return found
+    for name in _names(expr):
+        b = _reaching_assignment(scope, name, order)
+        if b is not None:
+            found = _mentions(b.value, counters)
+            if found is not None:
+                return found
+    return None
+
+
+def _names(expr) -> set:
+    v = _Mentions(None)
+    v.walk(expr)
+    return v.seen
 
 
 def _reaching_assignment(scope, name: str, order: int):
