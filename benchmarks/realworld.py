@@ -236,6 +236,28 @@ def write_ci_subset(per_category: int, jobs: int) -> dict:
     return subset
 
 
+MEASURED = os.path.join(ROOT, "jaxlint", "rules", "measured.py")
+
+
+def write_measured(world: dict, corpus: str) -> None:
+    """Record the world test half's verdicts per rule in ``jaxlint/rules/measured.py``: the
+    table that decides which rules are on by default."""
+    with open(MEASURED) as fh:
+        text = fh.read()
+    rows = []
+    for code, c in sorted(world["verdicts_by_rule"].items()):
+        right = c.get("true", 0) + c.get("intentional", 0)
+        reviewed = right + c.get("false", 0)
+        rows.append(f'    "{code}": ({right}, {reviewed}),\n')
+    head, rest = text.split("CORPUS = ", 1)
+    rest = rest.split("\n", 1)[1]
+    head2, tail = rest.split("MEASURED: Dict[str, Tuple[int, int]] = ", 1)
+    tail = tail.split("}\n", 1)[1] if "}\n" in tail else tail
+    text = (head + f"CORPUS = {corpus!r}\n" + head2 + "MEASURED: Dict[str, Tuple[int, int]] = {\n" + "".join(rows) + "}\n" + tail)
+    with open(MEASURED, "w") as fh:
+        fh.write(text)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reports", action="store_true", help="score the reduced bug reports")
@@ -246,6 +268,7 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--json", metavar="OUT", help="write the figures as JSON")
     ap.add_argument("--write-ci-subset", type=int, metavar="N", help="pick N development cases per category for the test suite")
+    ap.add_argument("--write-measured", action="store_true", help="with --world --split test: record each rule's precision in jaxlint/rules/measured.py")
     ap.add_argument("--jaxlint", metavar="CHECKOUT", help="measure the jaxlint of this checkout (default: this one)")
     args = ap.parse_args(argv)
     if args.jaxlint:
@@ -262,6 +285,10 @@ def main(argv=None) -> int:
     if args.world:
         out["world"] = score_world(args.world, args.split, args.preview, args.jobs, args.world_findings)
         print_world(out["world"])
+        if args.write_measured:
+            if args.split != "test":
+                ap.error("--write-measured takes the test half's figures (--split test)")
+            write_measured(out["world"], f"the {out['world']['libraries']} libraries of the world corpus's test half")
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(out, fh, indent=1, sort_keys=True)

@@ -27,7 +27,7 @@ def rule_table(width: Optional[int] = None) -> str:
     indent = len(rules[0].code) + 2 + name_width + 2
     out = []
     for r in rules:
-        summary = _summary(r) + ("" if r.default_enabled else " (off by default)")
+        summary = _summary(r) + ("" if r.default_enabled else " (off by default)") + (" (preview)" if r.status == "preview" else "")
         lines = textwrap.wrap(summary, max(20, width - indent)) or [""]
         out.append(f"{r.code}  {r.name:<{name_width}}  {lines[0]}")
         out.extend(" " * indent + line for line in lines[1:])

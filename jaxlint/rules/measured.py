@@ -14,14 +14,41 @@ from typing import Dict, Optional, Tuple
 
 PRECISION_BAR = 0.9
 # What the figures were measured on.
-CORPUS = ""
+CORPUS = "the 105 libraries of the world corpus's test half"
 # code -> (findings that were right, findings reviewed)
-MEASURED: Dict[str, Tuple[int, int]] = {}
+MEASURED: Dict[str, Tuple[int, int]] = {
+    "JAX101": (3, 5),
+    "JAX104": (3, 9),
+    "JAX106": (0, 2),
+    "JAX107": (0, 2),
+    "JAX108": (0, 5),
+    "JAX202": (0, 1),
+    "JAX203": (1, 1),
+    "JAX204": (1, 1),
+    "JAX205": (0, 1),
+    "JAX206": (6, 6),
+    "JAX301": (0, 6),
+    "JAX302": (2, 2),
+    "JAX303": (8, 16),
+    "JAX304": (1, 35),
+    "JAX306": (2, 2),
+    "JAX307": (0, 1),
+    "JAX309": (0, 2),
+    "JAX401": (13, 13),
+    "JAX403": (4, 11),
+    "JAX501": (0, 5),
+}
 
 
 def precision(code: str) -> Optional[float]:
     right, reviewed = MEASURED.get(code, (0, 0))
     return right / reviewed if reviewed else None
+
+
+def below_bar(code: str) -> bool:
+    """The rule was wrong too often on unseen code to be on by default."""
+    p = precision(code)
+    return p is not None and p < PRECISION_BAR
 
 
 def describe(code: str) -> str:
