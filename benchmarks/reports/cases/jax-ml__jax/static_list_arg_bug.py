@@ -9,12 +9,11 @@ import jax
 
 
 def g(x, y):
-    print("recompiling")
     return x + y[0]
 
 
 f = jax.jit(g, static_argnums=(1,))
 
 if __name__ == "__main__":
-    print(f(1, [2, 3]))  # <-- bug
-    print(f(1, [2, 3]))
+    print(f(10, [2, 3]))  # <-- bug
+    print(f(10, [2, 3]))
