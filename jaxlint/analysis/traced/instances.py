@@ -105,8 +105,9 @@ class Instances:
             ref = FnRef(f)
             if is_property(f):
                 init = self.classes.member(cls, "__init__")
-                if is_cached_property(f) and init is not None and reads_self_attribute(init, attr):
+                if is_cached_property(f) and not base.flags & MADE_IN_TRACE and init is not None and reads_self_attribute(init, attr):
                     # computed by the constructor, on the host: the trace reads the cached value
+                    # (an instance built in the trace computes it there, in ``__init__``)
                     return STATIC_VAL
                 ref.bound_self = True
                 return self.call_function(frame, None, (ref, None, [], {}), [], base)

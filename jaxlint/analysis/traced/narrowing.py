@@ -1,5 +1,7 @@
-"""Narrowing: the tests after which a name surely holds a Python value (``isinstance(x, int)``), or an instance of a pytree class of the module, and the ``is None`` tests
-whose outcome the value already decides.
+"""Narrowing: the tests after which a name surely holds a Python value (``isinstance(x, int)``),
+or an instance of a pytree class of the module, and the ``is None`` tests whose outcome the value
+already decides.  Whether a value is a tracer is not narrowed here: ``isinstance(x, Tracer)`` is
+decided where it is evaluated (``CallExpressions.builtin``).
 
 Separate from the statements that use it (``if``, a conditional expression, ``and``) because it
 is one question, asked of a test expression, with its own tables of types.
