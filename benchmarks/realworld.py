@@ -27,6 +27,7 @@ import collections
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -141,13 +142,17 @@ def load_verdicts() -> Dict[str, list]:
         return json.load(fh)
 
 
+def libraries(corpus: str) -> List[str]:
+    """The libraries unpacked in the world corpus (one folder each)."""
+    return sorted(d for d in os.listdir(corpus) if not d.startswith(".") and os.path.isdir(os.path.join(corpus, d)))
+
+
 def world_findings(corpus: str, split: str, preview: bool, jobs: int, cached: Optional[str]) -> List[dict]:
     if cached and os.path.exists(cached):
         with open(cached) as fh:
             findings = json.load(fh)
     else:
-        libs = sorted(d for d in os.listdir(corpus) if not d.startswith(".") and os.path.isdir(os.path.join(corpus, d)))
-        findings = lint(libs, corpus, preview, jobs)
+        findings = lint(libraries(corpus), corpus, preview, jobs)
         if cached:
             with open(cached, "w") as fh:
                 json.dump(findings, fh)
@@ -156,8 +161,7 @@ def world_findings(corpus: str, split: str, preview: bool, jobs: int, cached: Op
 
 def score_world(corpus: str, split: str, preview: bool, jobs: int, cached: Optional[str]) -> dict:
     verdicts = load_verdicts()
-    libs = sorted(d for d in os.listdir(corpus) if not d.startswith(".") and os.path.isdir(os.path.join(corpus, d)))
-    libs = [d for d in libs if in_split(split, half(d))]
+    libs = [d for d in libraries(corpus) if in_split(split, half(d))]
     rules: Dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     unreviewed: List[str] = []
     migrations = 0
@@ -249,11 +253,9 @@ def write_measured(world: dict, corpus: str) -> None:
         right = c.get("true", 0) + c.get("intentional", 0)
         reviewed = right + c.get("false", 0)
         rows.append(f'    "{code}": ({right}, {reviewed}),\n')
-    head, rest = text.split("CORPUS = ", 1)
-    rest = rest.split("\n", 1)[1]
-    head2, tail = rest.split("MEASURED: Dict[str, Tuple[int, int]] = ", 1)
-    tail = tail.split("}\n", 1)[1] if "}\n" in tail else tail
-    text = (head + f"CORPUS = {corpus!r}\n" + head2 + "MEASURED: Dict[str, Tuple[int, int]] = {\n" + "".join(rows) + "}\n" + tail)
+    table = "{\n" + "".join(rows) + "}"
+    text = re.sub(r"^CORPUS = .*$", lambda m: f"CORPUS = {corpus!r}", text, count=1, flags=re.M)
+    text = re.sub(r"^(MEASURED: .*? = )\{(?:\}|\n.*?^\})", lambda m: m.group(1) + table, text, count=1, flags=re.M | re.S)
     with open(MEASURED, "w") as fh:
         fh.write(text)
 
