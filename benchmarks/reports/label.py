@@ -88,18 +88,17 @@ def verdict(kind: str, fields: dict, seen: dict) -> Optional[str]:
         return f"category {fields.get('category')!r} is not one of {', '.join(CATEGORIES)}"
     if not fields.get("source"):
         return "no source"
+    detail = seen.get("error") or seen.get("reason") or ""
+    shown = seen["outcome"] + (f" ({detail})" if detail else "")
     if kind == "fix":
-        if seen["outcome"] != "ok":
-            return f"the fix shows {seen['outcome']} ({seen.get('error') or seen.get('reason') or ''})".rstrip(" ()")
-        return None
+        return None if seen["outcome"] == "ok" else f"the fix shows {shown}"
     expect = fields.get("expect")
     if expect not in EXPECTED:
         return f"expect {expect!r} is not one of {', '.join(sorted(EXPECTED))}"
     if not fields["marked"]:
         return "no marked line"
     if seen["outcome"] != expect:
-        detail = seen.get("error") or seen.get("reason") or ""
-        return f"expected {expect}, JAX shows {seen['outcome']}" + (f" ({detail})" if detail else "")
+        return f"expected {expect}, JAX shows {shown}"
     if seen["outcome"] in ("raises", "recompiles") and not set(fields["marked"]) & set(seen["lines"]):
         return f"no marked line is where JAX shows it (lines {seen['lines']})"
     return None
