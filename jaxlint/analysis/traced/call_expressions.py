@@ -452,7 +452,9 @@ class CallExpressions:
                         return Val(TRACED, base.name, PYSEQ, None)
                     if meth == "keys":
                         return Val(STATIC, None, PYSEQ)
-                    return Val(TRACED, base.name, PYSEQ if meth == "values" else 0)
+                    # ``values()`` is a sequence; an element (``get``, ``pop``...) a leaf, a
+                    # subtree or a Python value kept beside the arrays
+                    return Val(TRACED, base.name, PYSEQ if meth == "values" else RAW)
                 if meth in ("index", "count"):
                     return UNKNOWN_VAL
                 return Val(TRACED, base.name)

@@ -250,8 +250,10 @@ class Expressions:
             if base.flags & PYSEQ and len(idx) == 1 and isinstance(e.slice[0].slice, cst.Slice):
                 return Val(TRACED, base.name, base.flags & (PYSEQ | REF), None)  # lst[:] is a list
             if base.flags & (PYSEQ | DICT) and base.items is None:
-                return Val(TRACED, base.name, base.flags & REF)
-            return Val(TRACED, base.name, base.flags & ARRAY)
+                # an element the code does not show: a leaf (a tracer), a subtree (a container)
+                # or a Python value kept beside the arrays
+                return Val(TRACED, base.name, (base.flags & REF) | RAW)
+            return Val(TRACED, base.name, base.flags & (ARRAY | RAW))
         if base.kind == STATIC:
             if base.flags & JAXARR:
                 return self.array_op(idx)
