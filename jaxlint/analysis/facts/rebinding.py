@@ -358,8 +358,13 @@ class Rebinding:
             # between calls; unless the function also runs as plain Python on the host.
             return where.func is not None and tc.finder.is_traced_def(where.func) and not self.runs_eagerly(where.func)
 
-        binds = [b.order for b in owner.bindings.get(name, ()) if b.kind in VALUE_KINDS and b.order is not None]
-        muts = [o for o, kind, where in owner.mutations.get(name, []) if o is not None and changes_read(kind) and not in_traced(where)]
+        settled = self.settled_before(reader, owner)
+        every = [b.order for b in owner.bindings.get(name, ()) if b.kind in VALUE_KINDS and b.order is not None]
+        binds = [o for o in every if not settled(o)]
+        muts = [
+            o for o, kind, where in owner.mutations.get(name, [])
+            if o is not None and changes_read(kind) and not in_traced(where) and not settled(o)
+        ]
         remote = [
             (where, o)
             for where, o, kind in owner.remote_writes.get(name, [])
@@ -368,8 +373,11 @@ class Rebinding:
         result = any(self.can_follow_trace(where, o) for where, o in remote)
         if not result:
             writes = sorted(binds + muts)
-            # A parameter's value comes with the call: every assignment to it is a rebinding.
-            rebinds_all = bool(muts) or any(b.kind == "param" for b in owner.bindings.get(name, ()))
+            # A parameter's value comes with the call, and a value settled before the function
+            # exists is its initial value: every later assignment is a rebinding.
+            rebinds_all = bool(writes) and (
+                bool(muts) or len(binds) < len(every) or any(b.kind == "param" for b in owner.bindings.get(name, ()))
+            )
             uses = self.local_uses(reader, owner) if writes else None
             if uses is not None:
                 result = _stale_between_uses(owner, writes, *uses)
@@ -377,6 +385,23 @@ class Rebinding:
                 result = self._written_after_a_call(owner, writes, rebinds_all)
         self._answers[key] = result
         return result
+
+    def settled_before(self, reader, owner: Scope):
+        """A test of a write's order in ``owner``: does it happen before ``reader``, a function
+        that ``owner`` defines, exists?  Each run of ``owner`` defines the function anew and
+        JAX traces each function object afresh, so what ``owner`` writes before the ``def`` is
+        what every trace of that function reads (a default filled in, a setup loop): it cannot
+        make a compiled function stale.  A write inside a loop that also defines the function
+        may come after an earlier iteration's function was traced, so it still counts."""
+        # (An entry point of another file, in the cross-module phase, has no scope here.)
+        if getattr(reader, "scope", None) is not owner or owner.kind != "function" or reader.is_lambda:
+            return _never
+        defs = [b.order for b in owner.bindings.get(reader.name, ()) if b.kind == "def" and b.order is not None]
+        if len(defs) != 1 or len(owner.bindings.get(reader.name, ())) != 1:
+            return _never
+        created = defs[0]
+        loops = [(start, end) for start, end in owner.loops if start <= created <= end]
+        return lambda order: order is not None and order < created and not any(start <= order <= end for start, end in loops)
 
     def runs_eagerly(self, func) -> bool:
         """Is the traced function ``func`` also called as the plain function, from host code?
@@ -410,8 +435,12 @@ class Rebinding:
         def in_traced(where: Scope) -> bool:
             return where.func is not None and tc.finder.is_traced_def(where.func) and not self.runs_eagerly(where.func)
 
+        settled = self.settled_before(reader, owner)
         binds = [b.order for b in owner.bindings.get(name, ()) if b.kind in VALUE_KINDS and b.order is not None]
-        mutated = any(o is not None and changes_read(kind) and not in_traced(where) for o, kind, where in owner.mutations.get(name, []))
+        mutated = any(
+            o is not None and changes_read(kind) and not in_traced(where) and not settled(o)
+            for o, kind, where in owner.mutations.get(name, [])
+        )
         rebinds_all = mutated or any(b.kind == "param" for b in owner.bindings.get(name, ()))
         initial = min(binds) if binds else None
         uses = self.local_uses(reader, owner) if binds or mutated else None
@@ -424,6 +453,8 @@ class Rebinding:
                     out.append((node, kind))
                 continue
             if not rebinds and not (changes_read(kind) and not in_traced(where)):
+                continue
+            if settled(order):
                 continue
             if uses is not None:
                 counts = _stale_between_uses(owner, [order], *uses)
@@ -458,6 +489,10 @@ class Rebinding:
             if b.value is not None:
                 return b.value
         return None
+
+
+def _never(order) -> bool:
+    return False
 
 
 def _stale_between_uses(owner: Scope, writes: List[int], created: int, uses: List[int]) -> bool:
