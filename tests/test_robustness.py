@@ -622,3 +622,28 @@ def test_syntax_error_is_reported_where_the_parser_stops(source, line, column):
     with pytest.raises(SyntaxError) as info:
         compile(source, "broken.py", "exec")
     assert (info.value.lineno, info.value.offset) == (line, column)
+
+
+def test_an_internal_error_in_the_cross_module_phase_is_a_finding_and_the_run_goes_on(tmp_path, monkeypatch):
+    """Following a call into another module raises: that module gets one JAX002 and the other
+    findings of the run are still reported."""
+    from fixture_units import lint_package
+    from jaxlint.engine import project
+
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "helpers.py").write_text("def scale(x):\n    if x > 0:\n        return x\n    return -x\n")
+    (pkg / "train.py").write_text(
+        "import jax\n\nfrom .helpers import scale\n\n\n@jax.jit\ndef step(x):\n    print(x)\n    return scale(x)\n"
+    )
+
+    def follow(self, *args, **kwargs):
+        raise ValueError("boom")
+
+    monkeypatch.setattr(project._Target, "follow", follow)
+    found = [(f.path, f.line, f.code, f.message) for f in lint_package(str(pkg))]
+    assert found == [
+        ("pkg/helpers.py", 1, "JAX002", "internal error while analysing this file: ValueError: boom"),
+        ("pkg/train.py", 8, "JAX302", found[1][3]),
+    ]

@@ -74,16 +74,16 @@ def _lint_source(source, where, config: Optional[Config], rules, noqa: bool, fac
         try:
             text = decode_source(source)
         except (UnicodeDecodeError, SyntaxError, LookupError) as e:
-            return ModuleResult(_meta(path, "JAX001", f"cannot decode file: {e}", 1, 1, enabled))
+            return ModuleResult(meta_finding(path, "JAX001", f"cannot decode file: {e}", 1, 1, enabled))
     else:
         text = source
     if "\x00" in text:  # before the gate: such a file is not Python, whatever it mentions
-        return ModuleResult(_meta(path, "JAX001", "file contains a NUL byte", 1, 1, enabled))
+        return ModuleResult(meta_finding(path, "JAX001", "file contains a NUL byte", 1, 1, enabled))
     if not mentions_jax(text, config.extra_jit_decorators):
         return ModuleResult()
     too_deep = bracket_nesting_error(text) or expression_depth_error(text)
     if too_deep is not None:
-        return ModuleResult(_meta(path, "JAX001", too_deep[0], too_deep[1], too_deep[2], enabled))
+        return ModuleResult(meta_finding(path, "JAX001", too_deep[0], too_deep[1], too_deep[2], enabled))
     budget = file_time_budget(text)
     timer = time_budget(budget)
     try:
@@ -96,7 +96,7 @@ def _lint_source(source, where, config: Optional[Config], rules, noqa: bool, fac
         raise OverBudget()
     except OverBudget:
         return ModuleResult(
-            _meta(path, "JAX002", f"linting this file took longer than its time budget of {budget:g} s ({BUDGET_ENV})", 1, 1, enabled),
+            meta_finding(path, "JAX002", f"linting this file took longer than its time budget of {budget:g} s ({BUDGET_ENV})", 1, 1, enabled),
             cacheable=False,
         )
 
@@ -106,11 +106,11 @@ def _parse_and_analyse(text: str, where, config: Config, rules, noqa: bool, enab
     try:
         module = parse_module(text)
     except cst.ParserSyntaxError as e:
-        return ModuleResult(_meta(path, "JAX001", *describe_syntax_error(text, e), enabled))
+        return ModuleResult(meta_finding(path, "JAX001", *describe_syntax_error(text, e), enabled))
     except RecursionError:
-        return ModuleResult(_meta(path, "JAX001", "file is too deeply nested to parse", 1, 1, enabled))
+        return ModuleResult(meta_finding(path, "JAX001", "file is too deeply nested to parse", 1, 1, enabled))
     except Exception as e:  # noqa: BLE001 - the parser may fail in other ways on odd input
-        return ModuleResult(_meta(path, "JAX001", f"cannot parse file: {type(e).__name__}: {e}", 1, 1, enabled))
+        return ModuleResult(meta_finding(path, "JAX001", f"cannot parse file: {type(e).__name__}: {e}", 1, 1, enabled))
     try:
         try:
             findings, calls, summarised = _analyse(module, text, path, config, rules, facts, summary)
@@ -119,9 +119,9 @@ def _parse_and_analyse(text: str, where, config: Config, rules, noqa: bool, enab
             # lets the analysis walk): analyse again on a thread with room for it.
             findings, calls, summarised = _run_deep(_analyse, module, text, path, config, rules, facts, summary)
     except RecursionError:
-        return ModuleResult(_meta(path, "JAX002", "RecursionError: file too deeply nested for the analysis", 1, 1, enabled))
+        return ModuleResult(meta_finding(path, "JAX002", "RecursionError: file too deeply nested for the analysis", 1, 1, enabled))
     except Exception as e:  # noqa: BLE001 - one file's bug must never stop a run
-        return ModuleResult(_meta(path, "JAX002", f"{type(e).__name__}: {e}", 1, 1, enabled))
+        return ModuleResult(meta_finding(path, "JAX002", f"{type(e).__name__}: {e}", 1, 1, enabled))
     ignored = config.ignored_for(where)
     if ignored:
         findings = [f for f in findings if not selection.any_matches(f.code, ignored)]
@@ -249,7 +249,9 @@ def _run_deep(fn, *args):
     return box["value"]
 
 
-def _meta(path, code, detail, line, col, enabled) -> List[Finding]:
+def meta_finding(path, code, detail, line, col, enabled) -> List[Finding]:
+    """The finding of a meta rule (JAX001, JAX002) at ``line``:``col`` of ``path``, when the
+    run enables it."""
     if code not in enabled:
         return []
     rule = RULES_BY_CODE[code]
@@ -274,5 +276,5 @@ def read_and_lint(path: str, display: str, config: Config, rules=None, facts: bo
         data = read_regular_file(path)
     except OSError as e:
         enabled = {r.code for r in (rules or rules_for(config))}
-        return ModuleResult(_meta(display, "JAX001", f"cannot read file: {e.strerror or e}", 1, 1, enabled))
+        return ModuleResult(meta_finding(display, "JAX001", f"cannot read file: {e.strerror or e}", 1, 1, enabled))
     return lint_source(data, display, config, rules, facts=facts)

@@ -39,6 +39,7 @@ from jaxlint.engine.cache import Cache, content_digest, finding_from_json, findi
 from jaxlint.engine.call_records import call_recorder
 from jaxlint.engine.collection import one_collection_per_module
 from jaxlint.engine.module_analysis import ModuleAnalysis
+from jaxlint.engine.pipeline import meta_finding
 from jaxlint.engine.module_summaries import ClassSummary, ModuleSummary, summarise, summary_from_json, summary_to_json
 from jaxlint.noqa import suppress as apply_noqa
 from jaxlint.engine.reporting import Reports, materialise, rule_handlers
@@ -120,6 +121,8 @@ class _Target:
         self.reports = Reports()
         self.calls: list = []
         self.silenced: List[tuple] = []  # (path, line, code) of findings a `# noqa` silenced
+        self.errors: List[Finding] = []  # JAX002: what following a record here raised
+        self.enabled = {r.code for r in rules}
         self.rules, handlers = rule_handlers(rules)
         self._forwards = None  # StaticPaths.forwards of the module, once asked for
         self.analysis = ModuleAnalysis(module, text, config, handlers, self.reports, call_recorder(display, self.calls))
@@ -252,9 +255,15 @@ class _Target:
             argvals.append((cst.Arg(value=cst.Name("_"), keyword=cst.Name(kw)), Val(k, None, f)))
         self.analyzer.call_function(frame, None, (ref, None, [], {}), argvals, self_val)
 
+    def internal_error(self, error: Exception) -> None:
+        """Following a record into this module raised: one JAX002 for the module, and the run
+        goes on (one module's bug must never stop a run)."""
+        if not self.errors:
+            self.errors = meta_finding(self.display, "JAX002", f"{type(error).__name__}: {error}", 1, 1, self.enabled)
+
     def findings(self, config: Config, facts: bool = False) -> List[Finding]:
         if not self.reports.pending:
-            return []
+            return list(self.errors)
         a = self.analysis
         out = materialise(a.module, self.display, self.reports.pending, a.positions, a if facts else None)
         ignored = config.ignored_for(SourcePath(self.path, self.display))
@@ -264,7 +273,7 @@ class _Target:
         if len(kept) != len(out):
             kept_set = set(kept)
             self.silenced.extend((f.path, f.line, f.code) for f in out if f not in kept_set)
-        return kept
+        return kept + self.errors
 
 
 def cross_module_findings(
@@ -735,6 +744,8 @@ def _follow_group(module, group, uses, info, target, resolve, resolve_class, res
                     t.reinterpret(foreign, delegates)
                 except RecursionError:
                     pass
+                except Exception as e:  # noqa: BLE001 - one module's bug must never stop a run
+                    t.internal_error(e)
             continue
         if "host" in rec:
             if not module or resolve_export(qual) is None:
@@ -750,10 +761,13 @@ def _follow_group(module, group, uses, info, target, resolve, resolve_class, res
                     return None
                 return found
 
-            for path, built in t.host_paths(lookup):
-                w = target(path.node.export["module"])
-                if w is not None:
-                    w.wrapper_path(path, built)
+            try:
+                for path, built in t.host_paths(lookup):
+                    w = target(path.node.export["module"])
+                    if w is not None:
+                        w.wrapper_path(path, built)
+            except Exception as e:  # noqa: BLE001 - one module's bug must never stop a run
+                t.internal_error(e)
             continue
         if "member" in rec:
             t, cls, f = resolve_member(qual, rec["member"])
@@ -768,6 +782,9 @@ def _follow_group(module, group, uses, info, target, resolve, resolve_class, res
             else:
                 t.follow(rec, ref, importer)
         except RecursionError:
+            continue
+        except Exception as e:  # noqa: BLE001 - one module's bug must never stop a run
+            t.internal_error(e)
             continue
         for r in t.calls[before:]:
             next_work.append((t.display, r))
