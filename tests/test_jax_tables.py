@@ -33,6 +33,28 @@ def test_disable_jit_flag_is_false_while_tracing():
     assert seen == [(False, False)]
 
 
+def test_the_trace_state_is_never_clean_under_a_transform():
+    import importlib
+
+    tests = [getattr(importlib.import_module(q.rsplit(".", 1)[0]), q.rsplit(".", 1)[1], None) for q in jax_api.TRACE_STATE_TESTS]
+    tests = [t for t in tests if t is not None]
+    assert tests, "no trace-state test of the table exists in this JAX"
+    seen = []
+
+    def record(x):
+        seen.append(tuple(t() for t in tests))
+        with jax.ensure_compile_time_eval():
+            seen.append(tuple(t() for t in tests))
+        return x * 1.0
+
+    jax.jit(record)(1.0)
+    jax.grad(record)(1.0)
+    jax.vmap(record)(jax.numpy.ones(2))
+    jax.lax.scan(lambda c, x: (record(c), x), 0.0, jax.numpy.ones(2))
+    assert seen and all(not any(s) for s in seen)
+    assert all(t() for t in tests)  # and clean outside
+
+
 def test_capitalised_names_of_class_namespaces_are_classes():
     import importlib
     import typing

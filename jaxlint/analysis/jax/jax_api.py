@@ -27,6 +27,10 @@ CONCRETE_CONTEXTS = frozenset({"jax.ensure_compile_time_eval", "jax.disable_jit"
 # Under a trace, jit is enabled: ``if config.disable_jit.value:`` guards the eager path.
 DISABLE_JIT_FLAGS = frozenset({"jax.config.jax_disable_jit", "jax._src.config.disable_jit.value", "jax._src.config._disable_jit.value"})
 
+# False under every trace (jit, grad, vmap, lax loops, ensure_compile_time_eval too): code that
+# asks ``if not trace_state_clean(): return`` runs what follows only outside a trace.
+TRACE_STATE_TESTS = frozenset({"jax._src.core.trace_state_clean", "jax.core.trace_state_clean"})
+
 # Handlers that catch JAX's tracer conversion errors: they all derive from TypeError.
 TRACER_ERROR_HANDLERS = frozenset({"TypeError", "Exception", "BaseException", "builtins.TypeError", "builtins.Exception"})
 TRACER_ERROR_CLASSES = frozenset(

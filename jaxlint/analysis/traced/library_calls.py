@@ -23,6 +23,7 @@ from jaxlint.analysis.jax.jax_api import (
     PALLAS_TRACED,
     STATIC_FUNCS,
     STATIC_PREFIXES,
+    TRACE_STATE_TESTS,
     TRACED_PREFIXES,
     TREE_MAPS,
 )
@@ -36,6 +37,7 @@ from jaxlint.analysis.traced.values import (
     BOOL,
     DICT,
     JAXARR,
+    KNOWN_CONSTANTS,
     NOTNONE,
     NPARR,
     PYSEQ,
@@ -111,6 +113,8 @@ class LibraryCalls:
             return leaves
         if q.startswith(("jax.tree_util.", "jax.tree.")):
             return self.generic(argvals)
+        if q in TRACE_STATE_TESTS:
+            return KNOWN_CONSTANTS["False"]
         if q.startswith(STATIC_PREFIXES):
             return STATIC_VAL
         if q.startswith("jax.experimental.pallas."):
