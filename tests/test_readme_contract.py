@@ -131,3 +131,31 @@ def test_the_language_server_hint_installs_from_the_clone(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert "pip install '.[server]'" in err
     assert not BARE_INSTALL.search(err)
+
+
+# --- paths, packages and exit statuses the README states ------------------------------------------
+
+
+def test_every_benchmarks_path_the_readme_names_exists():
+    paths = set(re.findall(r"(?<![\w/.-])benchmarks/[\w./-]*[\w/]", README))
+    assert {"benchmarks/bench.py", "benchmarks/make-corpus.sh", "benchmarks/make-wide-corpus.sh"} <= paths
+    assert [p for p in sorted(paths) if not os.path.exists(os.path.join(ROOT, p))] == []
+
+
+def _docs_with_commands():
+    names = ["README.md"]
+    for folder, ext in (("benchmarks", (".md", ".py", ".sh")), ("docs", (".md",)), ("scripts", (".py",))):
+        names += [f"{folder}/{n}" for n in sorted(os.listdir(os.path.join(ROOT, folder))) if n.endswith(ext)]
+    return names
+
+
+def test_commands_name_scripts_of_the_repository():
+    # A corpus or benchmark command names a script a user has in a clone, never one beside it.
+    outside = {}
+    for name in _docs_with_commands():
+        with open(os.path.join(ROOT, name), encoding="utf-8") as fh:
+            found = re.findall(r"(?<![\w.])\.\./[\w./-]+\.(?:sh|py)\b", fh.read())
+        if found:
+            outside[name] = found
+    assert outside == {}
+    assert re.findall(r"(?<![\w.])\.\./[\w./-]+\.(?:sh|py)\b", "run ../tools/make.sh /tmp/c; ../a.py") == ["../tools/make.sh", "../a.py"]
