@@ -90,7 +90,7 @@ def test_a_release_bumps_repins_moves_the_changelog_commits_and_tags(repo, capsy
     assert changelog == before["CHANGELOG.md"].replace(
         f"## Unreleased\n\n{ENTRY}\n", f"## Unreleased\n\n## {new} - {DATE}\n\n{ENTRY}\n", 1
     )
-    assert f"## Unreleased\n\n## {new} - {DATE}\n\n{ENTRY}\n## {old}\n" in changelog
+    assert re.search(rf"^## Unreleased\n\n## {re.escape(new)} - {DATE}\n\n{re.escape(ENTRY)}\n## {re.escape(old)}\b", changelog, re.M)
     # One commit with exactly the files that changed, a clean tree, an annotated tag on it.
     subject, *names = git(["show", "--name-only", "--format=%s", "HEAD"], cwd=str(repo)).stdout.decode().split("\n")
     assert subject == f"Release {new}: version, install pins and CHANGELOG (from {old})"
