@@ -3,7 +3,7 @@
 
     python benchmarks/bench.py CORPUS [--jobs N] [--repeat R] [--json OUT]
 
-CORPUS is a folder of Python sources, e.g. made by ``../shared/tools/make-corpus.sh``.  Every
+CORPUS is a folder of Python sources, e.g. made by ``benchmarks/make-corpus.sh``.  Every
 measure runs in a fresh interpreter (``python -m jaxlint ...``), on a frozen copy of this
 checkout's ``jaxlint`` package (so edits made while the benchmark runs cannot invalidate the
 cache between the cold and warm runs), with ``PYTHONHASHSEED=0``.
@@ -231,7 +231,7 @@ def fmt_rate(nfiles: int, lines: int, secs: float) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("corpus", help="folder of Python sources (e.g. made by make-corpus.sh)")
+    ap.add_argument("corpus", help="folder of Python sources (e.g. made by benchmarks/make-corpus.sh)")
     ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 2, help="N for the --jobs run (default: CPUs)")
     ap.add_argument("--repeat", "-r", type=int, default=1, help="repeat the corpus-wide runs, report medians")
     ap.add_argument("--single-repeat", type=int, default=7, help="repeats of the single-file run")

@@ -16,7 +16,7 @@ from jaxlint.findings import Finding
 from jaxlint.review.fingerprint import SourceLines, fingerprints
 from jaxlint.formats import FORMATTERS
 from jaxlint.formats.github import escape_data, escape_property
-from jaxlint.rules import ALL_RULES
+from jaxlint.rules import ALL_RULES, RULES_BY_CODE
 from schema_check import validate, validator
 
 MODEL = """\
@@ -103,9 +103,15 @@ def test_sarif_with_findings_validates_and_has_the_required_fields(repo):
     assert jax101["shortDescription"]["text"].startswith("Flags a Python ``if``/``elif``")
     assert jax101["shortDescription"]["text"].endswith("inside a jitted (or otherwise traced) function.")
     assert jax101["fullDescription"]["text"].startswith("What it does\n")
-    assert "Why is this bad?" in jax101["help"]["text"]
-    assert "```python\n@jax.jit\ndef relu(x):\n    if x > 0:" in jax101["help"]["markdown"]
-    assert "{var}" not in jax101["help"]["text"] + jax101["help"]["markdown"]
+    # The help is the --explain text, and the markdown its section of docs/rules.md, where
+    # helpUri points.
+    assert jax101["help"]["text"] == RULES_BY_CODE["JAX101"].explain()
+    assert jax101["help"]["text"].startswith("JAX101 (traced-if)\n\nWhat it does\n")
+    assert "Example\n    @jax.jit\n    def relu(x):\n        if x > 0:" in jax101["help"]["text"]
+    assert jax101["help"]["markdown"] == "## JAX101\n\n```text\n" + jax101["help"]["text"] + "```\n"
+    assert "{var}" not in jax101["help"]["text"]
+    for rule in driver["rules"]:
+        assert rule["helpUri"] == f"https://github.com/jaxlint/jaxlint/blob/main/docs/rules.md#{rule['id'].lower()}"
     assert run_["columnKind"] == "unicodeCodePoints"
 
     results = run_["results"]
@@ -253,7 +259,7 @@ def test_rdjson_with_findings_validates_with_suggestion_and_byte_columns(repo):
         ("JAX302", "WARNING", "pkg/mödel.py"),
     ]
     for d in diags:
-        assert d["code"]["url"] == "https://github.com/jaxlint/jaxlint#what-it-finds"
+        assert d["code"]["url"] == f"https://github.com/jaxlint/jaxlint/blob/main/docs/rules.md#{d['code']['value'].lower()}"
     # Columns are UTF-8 byte offsets (1-based): "日本" and "ü" before the condition are 5 bytes
     # more than their 3 characters.
     rng = diags[1]["location"]["range"]

@@ -131,3 +131,137 @@ def test_the_language_server_hint_installs_from_the_clone(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert "pip install '.[server]'" in err
     assert not BARE_INSTALL.search(err)
+
+
+# --- paths, packages and exit statuses the README states ------------------------------------------
+
+
+def test_every_benchmarks_path_the_readme_names_exists():
+    paths = set(re.findall(r"(?<![\w/.-])benchmarks/[\w./-]*[\w/]", README))
+    assert {"benchmarks/bench.py", "benchmarks/make-corpus.sh", "benchmarks/make-wide-corpus.sh"} <= paths
+    assert [p for p in sorted(paths) if not os.path.exists(os.path.join(ROOT, p))] == []
+
+
+def _docs_with_commands():
+    names = ["README.md"]
+    for folder, ext in (("benchmarks", (".md", ".py", ".sh")), ("docs", (".md",)), ("scripts", (".py",))):
+        names += [f"{folder}/{n}" for n in sorted(os.listdir(os.path.join(ROOT, folder))) if n.endswith(ext)]
+    return names
+
+
+def test_commands_name_scripts_of_the_repository():
+    # A corpus or benchmark command names a script a user has in a clone, never one beside it.
+    outside = {}
+    for name in _docs_with_commands():
+        with open(os.path.join(ROOT, name), encoding="utf-8") as fh:
+            found = re.findall(r"(?<![\w.])\.\./[\w./-]+\.(?:sh|py)\b", fh.read())
+        if found:
+            outside[name] = found
+    assert outside == {}
+    assert re.findall(r"(?<![\w.])\.\./[\w./-]+\.(?:sh|py)\b", "run ../tools/make.sh /tmp/c; ../a.py") == ["../tools/make.sh", "../a.py"]
+
+
+def _fixture_imports():
+    """Top-level modules the fixtures import that are neither the standard library nor JAX (and
+    what installing JAX installs) nor the fixtures' own packages."""
+    import ast
+    import sys
+
+    fixtures = os.path.join(ROOT, "fixtures")
+    local = set()
+    for _, dirs, files in os.walk(fixtures):
+        local.update(dirs)
+        local.update(f[:-3] for f in files if f.endswith(".py"))
+    found = set()
+    for folder, _, files in os.walk(fixtures):
+        for f in files:
+            if not f.endswith(".py"):
+                continue
+            with open(os.path.join(folder, f), encoding="utf-8") as fh:
+                tree = ast.parse(fh.read())
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Import):
+                    found.update(a.name.split(".")[0] for a in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    found.add(node.module.split(".")[0])
+    # fixtures/dynamic/import_missing.py imports a package that must not exist.
+    missing_on_purpose = {"jaxlint_fixture_package_that_does_not_exist"}
+    stdlib = getattr(sys, "stdlib_module_names", None)
+    if stdlib is None:
+        pytest.skip("needs sys.stdlib_module_names (Python 3.10)")
+    jax_and_its_requirements = {"jax", "jaxlib", "numpy"}
+    return sorted(found - set(stdlib) - jax_and_its_requirements - local - missing_on_purpose)
+
+
+def test_the_dynamic_figures_name_the_packages_the_fixtures_import():
+    at = README.index("on the fixtures (`jaxlint --dynamic --no-cache fixtures/`")
+    paragraph = README[README.rindex("\n\n", 0, at) : README.index("\n\n", at)]
+    packages = _fixture_imports()
+    assert {"flax", "equinox"} <= set(packages)
+    for package in packages:
+        assert re.search(rf"(?<![\w-]){package}(?![\w-])", paragraph), package
+
+
+EXIT_FOR_UNREADABLE = re.compile(
+    r"A file that cannot be read .*? or decoded .*? is not an error but a finding, JAX001 .*? the exit\s+status\s+is\s+(\d)", re.S
+)
+
+
+def _lint_one(tmp_path, name, *options):
+    from clirun import jaxlint
+
+    p = jaxlint(["--no-cache", "--no-color", *options, name], cwd=str(tmp_path))
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+def test_an_undecodable_file_exits_as_the_readme_says(tmp_path):
+    stated = int(EXIT_FOR_UNREADABLE.search(README).group(1))
+    (tmp_path / "latin.py").write_bytes(b'import jax\nname = "caf\xe9"\n')
+    message = "latin.py:1:1: JAX001 cannot decode file: 'utf-8' codec can't decode byte 0xe9 in position 22: invalid continuation byte\n"
+    assert _lint_one(tmp_path, "latin.py") == (stated, message, "Found 1 finding in 1 file (1 checked).\n")
+    assert stated == 1
+    assert _lint_one(tmp_path, "latin.py", "--exit-zero")[0] == 0
+    assert _lint_one(tmp_path, "latin.py", "--ignore", "JAX001") == (0, "", "All checks passed (1 file checked).\n")
+
+
+def test_an_unreadable_file_exits_as_the_readme_says(tmp_path):
+    stated = int(EXIT_FOR_UNREADABLE.search(README).group(1))
+    secret = tmp_path / "secret.py"
+    secret.write_text("import jax\n")
+    os.chmod(secret, 0)
+    try:
+        if os.access(secret, os.R_OK):
+            pytest.skip("this user reads a file of mode 000 (root): the refusal cannot be made here")
+        assert _lint_one(tmp_path, "secret.py") == (
+            stated,
+            "secret.py:1:1: JAX001 cannot read file: Permission denied\n",
+            "Found 1 finding in 1 file (1 checked).\n",
+        )
+    finally:
+        os.chmod(secret, 0o644)
+
+
+def test_a_file_the_system_refuses_to_open_exits_as_the_readme_says(tmp_path, monkeypatch):
+    # The same refusal as chmod 000 gives a user who is not root, made by the OS call itself,
+    # so that it is checked under root too.
+    stated = int(EXIT_FOR_UNREADABLE.search(README).group(1))
+    import builtins
+
+    (tmp_path / "secret.py").write_text("import jax\n")
+    target = str(tmp_path / "secret.py")
+
+    def refusing(real):
+        def opener(path, *args, **kwargs):
+            if isinstance(path, (str, os.PathLike)) and os.path.join(str(tmp_path), os.fspath(path)) == target:
+                raise PermissionError(13, "Permission denied", os.fspath(path))
+            return real(path, *args, **kwargs)
+
+        return opener
+
+    monkeypatch.setattr(os, "open", refusing(os.open))
+    monkeypatch.setattr(builtins, "open", refusing(builtins.open))
+    assert _lint_one(tmp_path, "secret.py") == (
+        stated,
+        "secret.py:1:1: JAX001 cannot read file: Permission denied\n",
+        "Found 1 finding in 1 file (1 checked).\n",
+    )

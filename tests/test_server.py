@@ -100,7 +100,10 @@ async def test_diagnostics_on_open(client, project):
     E, W = types.DiagnosticSeverity.Error, types.DiagnosticSeverity.Warning
     assert _summary(diags) == [("JAX302", 6, 4, 6, 17, W, "jaxlint"), ("JAX101", 7, 16, 7, 27, E, "jaxlint")]
     assert diags[0].message == "`print()` of traced value `x` in jitted step() runs only while tracing and shows a tracer, not its value"
-    assert diags[0].code_description.href == "https://github.com/jaxlint/jaxlint#what-it-finds"
+    assert [d.code_description.href for d in diags] == [
+        "https://github.com/jaxlint/jaxlint/blob/main/docs/rules.md#jax302",
+        "https://github.com/jaxlint/jaxlint/blob/main/docs/rules.md#jax101",
+    ]
 
 
 FROZEN = """import jax

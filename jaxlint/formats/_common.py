@@ -9,6 +9,8 @@ from jaxlint.rules import RULES_BY_CODE
 from jaxlint.rules.severity import WARNING, rule_severity
 
 HOMEPAGE = "https://github.com/jaxlint/jaxlint"
+# Every rule's --explain text, one section per rule (jaxlint/formats/rule_docs.py writes it).
+RULES_DOC = "docs/rules.md"
 
 
 def severity(code: str) -> str:
@@ -17,8 +19,14 @@ def severity(code: str) -> str:
     return rule_severity(rule) if rule is not None else WARNING
 
 
+def anchor(code: str) -> str:
+    """The anchor of a rule's section in the rules document: its heading is the code."""
+    return code.lower()
+
+
 def rule_url(code: str) -> str:
-    return f"{HOMEPAGE}#what-it-finds"
+    """The rule's own section of the rules document, on the repository's main branch."""
+    return f"{HOMEPAGE}/blob/main/{RULES_DOC}#{anchor(code)}"
 
 
 def rule_name(code: str) -> str:

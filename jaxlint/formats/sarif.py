@@ -6,73 +6,19 @@ points (``columnKind``), as jaxlint does.  ``partialFingerprints`` come from
 
 from __future__ import annotations
 
-import ast
 import json
-import re
-import textwrap
-from typing import List, Optional, Sequence, Tuple
+from typing import Optional, Sequence
 from urllib.parse import quote
 
 from jaxlint import __version__
 from jaxlint.findings import Finding
 from jaxlint.review.fingerprint import VERSION, SourceLines, fingerprints, repo_path
 from jaxlint.formats._common import HOMEPAGE, offered_edits, rule_url, severity
+from jaxlint.formats.rule_docs import rule_section
 from jaxlint.rules import ALL_RULES
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 FINGERPRINT_KEY = f"jaxlint/{VERSION}"
-
-
-def doc_sections(rule) -> List[Tuple[str, str]]:
-    """The rule's docs as (heading, dedented body) pairs: headings start at column 0."""
-    out: List[Tuple[str, List[str]]] = []
-    for raw in rule.docs().splitlines():
-        if raw and not raw[0].isspace():
-            out.append((raw.strip(), []))
-        elif out:
-            out[-1][1].append(raw)
-    return [(h, textwrap.dedent("\n".join(body)).strip("\n")) for h, body in out]
-
-
-def short_description(rule) -> str:
-    """The first paragraph of "What it does", on one line."""
-    for heading, body in doc_sections(rule):
-        if heading.lower() == "what it does" and body.strip():
-            return " ".join(body.split("\n\n")[0].split())
-    return rule.name
-
-
-def _is_code(body: str) -> bool:
-    if body.strip() in ("", "(none)"):
-        return False
-    try:
-        ast.parse(body)
-    except SyntaxError:
-        return False
-    return True
-
-
-def generic_fix(rule) -> str:
-    """The rule's fix advice without the per-finding fields (``{var}``) its template names."""
-    return re.sub(r"`?\{\w+\}`?", "the value", rule.fix)
-
-
-def help_text(rule) -> str:
-    text = f"{rule.code} ({rule.name})\n\n{rule.docs()}\n"
-    return text + (f"\nFix: {generic_fix(rule)}\n" if rule.fix else "")
-
-
-def help_markdown(rule) -> str:
-    parts = [f"**{rule.code} ({rule.name})**"]
-    for heading, body in doc_sections(rule):
-        parts.append(f"**{heading}**")
-        if heading.lower() in ("example", "use instead") and _is_code(body):
-            parts.append(f"```python\n{body}\n```")
-        else:
-            parts.append(" ".join(body.split()))
-    if rule.fix:
-        parts.append(f"**Fix:** {generic_fix(rule)}")
-    return "\n\n".join(parts) + "\n"
 
 
 def sarif_rules() -> list:
@@ -82,9 +28,10 @@ def sarif_rules() -> list:
             {
                 "id": rule.code,
                 "name": rule.name,
-                "shortDescription": {"text": short_description(rule)},
+                "shortDescription": {"text": rule.summary()},
                 "fullDescription": {"text": rule.docs()},
-                "help": {"text": help_text(rule), "markdown": help_markdown(rule)},
+                # The text of `jaxlint --explain`, and its section of the rules document.
+                "help": {"text": rule.explain(), "markdown": rule_section(rule)},
                 "helpUri": rule_url(rule.code),
                 "defaultConfiguration": {"level": severity(rule.code), "enabled": bool(rule.default_enabled)},
                 "properties": {"tags": ["jax", "correctness"]},
