@@ -449,12 +449,25 @@ def _static_field_call(value, scope: Scope) -> bool:
             return True
         if k == "static" and isinstance(v, cst.Name) and v.value == "True":
             return True
-        if k == "metadata" and isinstance(v, cst.Dict):
-            for el in v.elements:
-                if isinstance(el, cst.DictElement) and string_value(el.key) in ("static", "pytree_node"):
-                    if string_value(el.key) == "static" or isinstance(el.value, cst.Name) and el.value.value == "False":
-                        return True
+        if k == "metadata":
+            entries = _mapping_entries(v, scope)
+            if _is_name(entries.get("static"), "True") or _is_name(entries.get("pytree_node"), "False"):
+                return True
     return False
+
+
+def _mapping_entries(e, scope: Scope) -> Dict[str, cst.BaseExpression]:
+    """The string-keyed entries of a mapping written out: ``{"static": True}`` or
+    ``dict(static=True)``."""
+    if isinstance(e, cst.Dict):
+        return {string_value(el.key): el.value for el in e.elements if isinstance(el, cst.DictElement) and string_value(el.key)}
+    if isinstance(e, cst.Call) and qualified(e.func, scope) == "dict":
+        return {a.keyword.value: a.value for a in e.args if a.keyword is not None}
+    return {}
+
+
+def _is_name(e, name: str) -> bool:
+    return isinstance(e, cst.Name) and e.value == name
 
 
 def _string_list(e) -> List[str]:
