@@ -443,8 +443,9 @@ class Expressions:
         finally:
             self.frame.env = saved
         k = max((v.kind for v in vals), default=STATIC)
-        # ``[Block(k) for k in keys]``: every element an instance of one class of the module
-        elem = vals[0] if len(vals) == 1 and vals[0].cls is not None and vals[0].kind != UNKNOWN else None
+        # Every element is the value of the one element expression: ``[Block(k) for k in keys]``
+        # an instance of one class of the module, ``[[z] * n for _ in rows]`` a list
+        elem = vals[0] if len(vals) == 1 and vals[0].kind != UNKNOWN else None
         return Val(k, first_traced_name(vals), PYSEQ, elem=elem)
 
     def e_ListComp(self, e, t) -> Val:
