@@ -322,7 +322,7 @@ def _run(args, parser) -> int:
         for m in missing:
             print(f"jaxlint: error: {m}: {not_a_file_reason(m)}", file=sys.stderr)
         return 2 if missing or found.errors else 0
-    _warn_preview_selections([_config_for(resolver, args)(f) for f in files] or [resolver.for_path(paths[0])])
+    _warn_preview_selections(map(_config_for(resolver, args), files or paths or ["."]))
     fh = None
     if args.output_file:
         import io
