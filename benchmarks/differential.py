@@ -6,7 +6,8 @@ Generates N programs from composable parts (``difftest/parts.py``: sources of a 
 carriers, transforms, sinks and guards), seeded and deterministic; runs each under JAX on the CPU
 in worker processes (``difftest/worker.py``) to learn what it does (``difftest/truth.py``:
 ``raises``, ``recompiles``, ``stale`` or ``ok``; a run that proves nothing is dropped and
-counted); lints each with jaxlint's default rules and compares (``difftest/compare.py``).
+counted); lints each with jaxlint's default rules (``--preview``: the rules in preview too) and
+compares (``difftest/compare.py``).
 Prints recall per category (A traced values, B static arguments, C frozen state and effects,
 R recompilation), the rate of clean programs flagged, the dropped count and a per-part table,
 worst first.  ``--fix-check`` also applies the safe fixes to every flagged program, runs the
@@ -40,7 +41,7 @@ def generate(n: int, seed: int):
     return [composer.pick(CATEGORIES[i % len(CATEGORIES)]) for i in range(n)]
 
 
-def evaluate(n: int, seed: int, jobs: int, limit: int = 20, fix_check: bool = False, workdir=None, progress=None):
+def evaluate(n: int, seed: int, jobs: int, limit: int = 20, fix_check: bool = False, workdir=None, progress=None, preview=False):
     """Generate, run, lint and compare; the JSON document of the run."""
     programs = generate(n, seed)
     own = workdir is None
@@ -68,27 +69,27 @@ def evaluate(n: int, seed: int, jobs: int, limit: int = 20, fix_check: bool = Fa
             records.append(rec)
             continue
         rec["_output"] = raw[i].get("output")
-        rec["jaxlint"] = lint(p.source, paths[i])
+        rec["jaxlint"] = lint(p.source, paths[i], preview)
         records.append(rec)
     kept = [r for r in records if not r.get("dropped")]
     summary = summarise(kept, dropped)
     summary["dropped_reasons"] = reasons
     summary["run_seconds"] = round(run_seconds, 1)
     if fix_check:
-        summary["fixes"] = check_fixes(kept, tmp, jobs, limit)
+        summary["fixes"] = check_fixes(kept, tmp, jobs, limit, preview)
     for r in records:
         r.pop("_output", None)
     doc = {"programs": n, "seed": seed, "dropped": dropped, "summary": summary, "records": records}
     return doc
 
 
-def check_fixes(records, tmp, jobs, limit):
+def check_fixes(records, tmp, jobs, limit, preview=False):
     """Apply the safe fixes to each flagged program, run it, and count the outcomes."""
     todo = {}
     for r in records:
         if not r["jaxlint"]:
             continue
-        fixed = safe_fix(r["source"], f"program_{r['id']:05d}.py")
+        fixed = safe_fix(r["source"], f"program_{r['id']:05d}.py", preview)
         if fixed == r["source"]:
             continue
         path = os.path.join(tmp, f"fixed_{r['id']:05d}.py")
@@ -107,13 +108,13 @@ def check_fixes(records, tmp, jobs, limit):
     return counts
 
 
-def relint(doc: dict) -> dict:
+def relint(doc: dict, preview: bool = False) -> dict:
     """The same records linted again by this checkout's jaxlint (JAX's verdicts kept): how a
     change to the analysis moves the numbers, without running the programs again."""
     records = doc["records"]
     for r in records:
         if not r.get("dropped"):
-            r["jaxlint"] = lint(r["source"], f"program_{r['id']:05d}.py")
+            r["jaxlint"] = lint(r["source"], f"program_{r['id']:05d}.py", preview)
     kept = [r for r in records if not r.get("dropped")]
     summary = summarise(kept, doc["dropped"])
     old = doc.get("summary", {})
@@ -133,11 +134,12 @@ def main(argv=None) -> int:
     ap.add_argument("--limit", type=int, default=20, help="seconds per program run")
     ap.add_argument("--fix-check", action="store_true", help="apply safe fixes to flagged programs and run them")
     ap.add_argument("--no-parts", action="store_true", help="leave the per-part table out")
+    ap.add_argument("--preview", action="store_true", help="also run the rules in preview (as jaxlint --preview)")
     ap.add_argument("--relint", metavar="JSON", help="lint the programs of an earlier run's JSON again (JAX's verdicts kept)")
     args = ap.parse_args(argv)
     if args.relint:
         with open(args.relint, encoding="utf-8") as fh:
-            doc = relint(json.load(fh))
+            doc = relint(json.load(fh), args.preview)
         print(table(doc["summary"], parts=not args.no_parts))
         if args.json_out:
             with open(args.json_out, "w", encoding="utf-8") as fh:
@@ -148,7 +150,7 @@ def main(argv=None) -> int:
         if sys.stderr.isatty() and (done % 50 == 0 or done == total):
             print(f"\r{done}/{total}", end="" if done < total else "\n", file=sys.stderr, flush=True)
 
-    doc = evaluate(args.programs, args.seed, args.jobs, args.limit, args.fix_check, progress=progress)
+    doc = evaluate(args.programs, args.seed, args.jobs, args.limit, args.fix_check, progress=progress, preview=args.preview)
     print(table(doc["summary"], parts=not args.no_parts))
     fx = doc["summary"].get("fixes")
     if fx:

@@ -322,6 +322,7 @@ def _run(args, parser) -> int:
         for m in missing:
             print(f"jaxlint: error: {m}: {not_a_file_reason(m)}", file=sys.stderr)
         return 2 if missing or found.errors else 0
+    _warn_preview_selections(map(_config_for(resolver, args), files or paths or ["."]))
     fh = None
     if args.output_file:
         import io
@@ -336,6 +337,13 @@ def _run(args, parser) -> int:
 
         write_report(args.output_file, fh.getvalue())
     return status
+
+
+def _warn_preview_selections(configs) -> None:
+    """A rule in preview runs only with preview, even when selected by its code (as in ruff);
+    selecting it without preview is said on standard error, once per selector."""
+    for s in selectors.without_effect(dict.fromkeys(configs)):
+        print(f"jaxlint: warning: selection `{s}` has no effect because preview is not enabled (use --preview)", file=sys.stderr)
 
 
 def _config_for(resolver: Resolver, args):

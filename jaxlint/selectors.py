@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable, List, Optional, Tuple
 
-from jaxlint.selection import ALL
+from jaxlint.selection import ALL, DEFAULT
 
 
 class SelectorError(ValueError):
@@ -85,3 +85,30 @@ def parse_option(value: Optional[str], option: str) -> Optional[Tuple[str, ...]]
     if value is None:
         return None
     return validate(split(value) or [""], option)
+
+
+def needs_preview(selector: str) -> bool:
+    """Whether ``selector`` matches rules and all of them are in preview: without preview it
+    enables nothing (``JAX304``, or a prefix of preview rules only)."""
+    if selector in (ALL, DEFAULT):
+        return False
+    from jaxlint.rules import ALL_RULES
+
+    matched = [r for r in ALL_RULES if r.code.startswith(selector)]
+    return bool(matched) and all(r.status == "preview" for r in matched)
+
+
+def without_effect(configs) -> List[str]:
+    """The selectors that enable rules (``select``, ``extend-select``, from a file or the command
+    line) in a configuration of ``configs`` without preview, and that select preview rules only:
+    they change nothing, which is said rather than left silent (as ruff does).  In the order
+    found, each once."""
+    out: List[str] = []
+    for cfg in configs:
+        if cfg.preview:
+            continue
+        enabling = tuple(cfg.select) + tuple(s for enable, _ in cfg.layers for s in enable)
+        for s in enabling:
+            if s not in out and needs_preview(s):
+                out.append(s)
+    return out

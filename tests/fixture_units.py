@@ -7,6 +7,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES_DIR = os.path.join(ROOT, "fixtures")
 
 
+def rule_config(**settings):
+    """The configuration the fixtures are linted with: every rule, preview rules included.  The
+    markers say what each rule finds; which rules a plain run enables is the registry's
+    business (``tests/test_registry.py``)."""
+    from jaxlint.config import Config
+
+    return Config(preview=True, **settings)
+
+
 def units():
     """[(name, [files])]: each package folder is one unit, every other .py file its own."""
     out = []
@@ -41,12 +50,11 @@ def oracle_units():
 def lint_package(root, jobs=1, cache_dir=None, names=None):
     """The findings of one run over the modules of the package folder ``root`` (or ``names``
     in it), shown relative to the folder around it, as a user linting the package sees them."""
-    from jaxlint.config import Config
     from jaxlint.engine.run import lint_files
 
     files = [os.path.join(root, n) for n in (names or sorted(os.listdir(root))) if n.endswith(".py")]
     display = lambda p: os.path.relpath(p, os.path.dirname(root))  # noqa: E731
-    return lint_files(files, Config(), jobs=jobs, cache_dir=cache_dir, display=display).findings
+    return lint_files(files, rule_config(), jobs=jobs, cache_dir=cache_dir, display=display).findings
 
 
 def finding_keys(findings):

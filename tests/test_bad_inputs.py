@@ -7,7 +7,7 @@ import pytest
 
 from clirun import jaxlint
 
-BUGGY = "import jax\n\n@jax.jit\ndef f(x):\n    if x > 0:\n        return x\n    return -x\n"
+BUGGY = "import jax\n\n@jax.jit\ndef f(x):\n    while x > 0:\n        x = x - 1\n    return x\n"
 
 
 def pyproject(body: str):
@@ -91,12 +91,12 @@ def test_output_file_creates_missing_parent_folders(tmp_path):
     (tmp_path / "bad.py").write_text(BUGGY)
     p = jaxlint(["--no-cache", "-o", "reports/deep/out.txt", "bad.py"], cwd=str(tmp_path))
     assert p.returncode == 1, p.stderr.decode()
-    assert "JAX101" in (tmp_path / "reports" / "deep" / "out.txt").read_text()
+    assert "JAX102" in (tmp_path / "reports" / "deep" / "out.txt").read_text()
 
 
 def test_select_all_enables_every_rule_including_opt_in(tmp_path):
     (tmp_path / "bad.py").write_text(BUGGY.replace("return x\n", "return x  # noqa: JAX302\n"))
     p = jaxlint(["--no-cache", "--select", "ALL", "bad.py"], cwd=str(tmp_path))
     got = [line.split()[1] for line in p.stdout.decode().splitlines()]
-    assert got == ["JAX101", "JAX004"]
+    assert got == ["JAX102", "JAX004"]
     assert p.returncode == 1

@@ -13,6 +13,7 @@ import pytest
 from jaxlint.engine import cache as cache_mod
 from jaxlint.engine import pipeline, runner
 from jaxlint.engine.cache import Cache, entry_key
+from fixture_units import rule_config
 from jaxlint.config import Config
 from jaxlint.findings import Finding
 
@@ -44,7 +45,7 @@ def dicts(findings):
     return [f.to_dict() for f in findings]
 
 
-def lint(files, cache_dir, config=Config(), jobs=1):
+def lint(files, cache_dir, config=rule_config(), jobs=1):
     return dicts(runner.lint_each(files, config, jobs=jobs, cache_dir=cache_dir).findings)
 
 
@@ -94,8 +95,8 @@ def test_cold_warm_and_edits_equal_a_cacheless_run(tree, tmp_path_factory, monke
 def test_findings_round_trip_exactly(tree, tmp_path):
     files = files_of(tree)
     cdir = str(tmp_path / "c")
-    cold = runner.lint_each(files, Config(), jobs=1, cache_dir=cdir).findings
-    warm = runner.lint_each(files, Config(), jobs=1, cache_dir=cdir).findings
+    cold = runner.lint_each(files, rule_config(), jobs=1, cache_dir=cdir).findings
+    warm = runner.lint_each(files, rule_config(), jobs=1, cache_dir=cdir).findings
     assert [f.to_dict() for f in warm] == [f.to_dict() for f in cold]
     assert all(type(f) is Finding for f in warm)
 
@@ -221,7 +222,7 @@ def test_cross_module_findings_survive_the_cache(tmp_path):
 
     def run(*extra):
         p = subprocess.run(
-            [sys.executable, "-m", "jaxlint", "-q", *extra, "solver_pkg"],
+            [sys.executable, "-m", "jaxlint", "-q", "--preview", *extra, "solver_pkg"],
             cwd=str(tmp_path),
             capture_output=True,
             env=env(),
@@ -250,16 +251,16 @@ def test_cross_module_phase_is_cached_and_revalidated(tmp_path):
     pkg = tmp_path / "solver_pkg"
     shutil.copytree(os.path.join(ROOT, "fixtures", "solver_pkg"), pkg)
     files = sorted((str(p), os.path.relpath(p, tmp_path)) for p in pkg.glob("*.py"))
-    rules = selected_rules()
-    cache = Cache(str(tmp_path / "cache"), Config().key(), tuple(r.code for r in rules))
+    rules = selected_rules(preview=True)
+    cache = Cache(str(tmp_path / "cache"), rule_config().key(), tuple(r.code for r in rules))
 
     def phase():
         calls, own = {}, []
         for path, display in files:
-            result = read_and_lint(path, display, Config(), rules)
+            result = read_and_lint(path, display, rule_config(), rules)
             own += result.findings
             calls[display] = result.calls
-        return [(f.path, f.line, f.code) for f in cross_module_findings(files, calls, own, Config(), rules, cache)]
+        return [(f.path, f.line, f.code) for f in cross_module_findings(files, calls, own, rule_config(), rules, cache)]
 
     first = phase()
     assert ("solver_pkg/metrics.py", 7, "JAX101") in first
@@ -296,8 +297,8 @@ def test_cross_module_work_is_redone_only_where_it_read_an_edited_module(tmp_pat
     pkg = tmp_path / "solver_pkg"
     shutil.copytree(os.path.join(ROOT, "fixtures", "solver_pkg"), pkg)
     files = sorted((str(p), os.path.relpath(p, tmp_path)) for p in pkg.glob("*.py"))
-    rules = selected_rules()
-    cache = Cache(str(tmp_path / "cache"), Config().key(), tuple(r.code for r in rules))
+    rules = selected_rules(preview=True)
+    cache = Cache(str(tmp_path / "cache"), rule_config().key(), tuple(r.code for r in rules))
     parsed = []
     init = project._Target.__init__
 
@@ -311,10 +312,10 @@ def test_cross_module_work_is_redone_only_where_it_read_an_edited_module(tmp_pat
         parsed.clear()
         calls, own = {}, []
         for path, display in files:
-            result = read_and_lint(path, display, Config(), rules)
+            result = read_and_lint(path, display, rule_config(), rules)
             own += result.findings
             calls[display] = result.calls
-        found = [(f.path, f.line, f.code) for f in project.cross_module_findings(files, calls, own, Config(), rules, cache)]
+        found = [(f.path, f.line, f.code) for f in project.cross_module_findings(files, calls, own, rule_config(), rules, cache)]
         return found, sorted(parsed)
 
     cold, read = phase()

@@ -14,8 +14,7 @@ import re
 
 import pytest
 
-from fixture_units import ROOT, units
-from jaxlint.config import Config
+from fixture_units import ROOT, rule_config, units
 from jaxlint.engine.run import lint_files
 from markers import expected_markers
 
@@ -79,7 +78,7 @@ def findings_of(path):
     """{(line, code)} the linter reports in ``path``, linted with the rest of its unit, once."""
     name, files = unit_of(path)
     if name not in _FINDINGS:
-        found = lint_files(files, Config(), jobs=1, display=lambda p: os.path.relpath(p, ROOT)).findings
+        found = lint_files(files, rule_config(), jobs=1, display=lambda p: os.path.relpath(p, ROOT)).findings
         _FINDINGS[name] = {(f.path, f.line, f.code) for f in found}
     return {(line, code) for p, line, code in _FINDINGS[name] if p == path}
 

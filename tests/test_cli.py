@@ -17,7 +17,7 @@ BUGGY = textwrap.dedent(
 
     @jax.jit
     def f(x, n):
-        if x > 0:
+        while x > 0:
             x = x + 1
         for _ in range(n):
             x = x * 2
@@ -43,7 +43,7 @@ def test_exit_codes_and_output_shape(proj):
     p = jaxlint(["--no-cache", "bad.py"], cwd=str(proj))
     assert p.returncode == 1
     assert p.stdout.decode().splitlines() == [
-        "bad.py:5:8: JAX101 Python `if` on traced value `x` in jitted f()",
+        "bad.py:5:11: JAX102 Python `while` condition depends on traced value `x` in jitted f()",
         "bad.py:7:14: JAX103 `range()` with traced value `n` in jitted f()",
         "bad.py:9:5: JAX302 [*] `print()` of traced value `x` in jitted f() runs only while tracing and shows a tracer, not its value",
     ]
@@ -54,11 +54,11 @@ def test_exit_codes_and_output_shape(proj):
 
 def test_folder_default_and_missing_path(proj):
     p = jaxlint(["--no-cache"], cwd=str(proj))
-    assert p.returncode == 1 and codes(p.stdout) == ["JAX101", "JAX103", "JAX302"]
+    assert p.returncode == 1 and codes(p.stdout) == ["JAX102", "JAX103", "JAX302"]
     p = jaxlint(["--no-cache", "bad.py", "nope.py"], cwd=str(proj))
     assert p.returncode == 2
     assert "nope.py: no such file or directory" in p.stderr.decode()
-    assert codes(p.stdout) == ["JAX101", "JAX103", "JAX302"]  # the rest was still linted
+    assert codes(p.stdout) == ["JAX102", "JAX103", "JAX302"]  # the rest was still linted
 
 
 def test_a_missing_path_is_not_followed_by_all_checks_passed(proj):
@@ -75,15 +75,15 @@ def test_a_missing_path_is_not_followed_by_all_checks_passed(proj):
 @pytest.mark.parametrize(
     "args,expected",
     [
-        (["--select", "JAX1"], ["JAX101", "JAX103"]),
-        (["--select", "JAX101,JAX302"], ["JAX101", "JAX302"]),
-        (["--ignore", "JAX3"], ["JAX101", "JAX103"]),
-        (["--select", "JAX1", "--ignore", "JAX103"], ["JAX101"]),
+        (["--select", "JAX1"], ["JAX102", "JAX103"]),
+        (["--select", "JAX102,JAX302"], ["JAX102", "JAX302"]),
+        (["--ignore", "JAX3"], ["JAX102", "JAX103"]),
+        (["--select", "JAX1", "--ignore", "JAX103"], ["JAX102"]),
         # extend-select adds to the default selection (it does not replace it).
         (["--ignore", "JAX1", "--extend-select", "JAX103"], ["JAX103", "JAX302"]),
-        (["--select", "ALL"], ["JAX101", "JAX103", "JAX302"]),
+        (["--select", "ALL"], ["JAX102", "JAX103", "JAX302"]),
         (["--select", "ALL", "--ignore", "JAX1"], ["JAX302"]),
-        (["--select", "jax1"], ["JAX101", "JAX103"]),
+        (["--select", "jax1"], ["JAX102", "JAX103"]),
     ],
 )
 def test_select_and_ignore(proj, args, expected):
@@ -95,14 +95,14 @@ def test_select_and_ignore(proj, args, expected):
     "comment,expected",
     [
         ("  # noqa", ["JAX103", "JAX302"]),
-        ("  # noqa: JAX101", ["JAX103", "JAX302"]),
+        ("  # noqa: JAX102", ["JAX103", "JAX302"]),
         ("  # noqa: JAX1", ["JAX103", "JAX302"]),
-        ("  # NOQA:JAX101,E501", ["JAX103", "JAX302"]),
-        ("  # noqa: JAX302", ["JAX101", "JAX103", "JAX302"]),
+        ("  # NOQA:JAX102,E501", ["JAX103", "JAX302"]),
+        ("  # noqa: JAX302", ["JAX102", "JAX103", "JAX302"]),
     ],
 )
 def test_noqa(proj, comment, expected):
-    src = BUGGY.replace("if x > 0:", "if x > 0:" + comment)
+    src = BUGGY.replace("while x > 0:", "while x > 0:" + comment)
     (proj / "bad.py").write_text(src)
     assert codes(jaxlint(["--no-cache", "bad.py"], cwd=str(proj)).stdout) == expected
 
@@ -126,11 +126,11 @@ def test_pyproject_configuration(proj):
     (proj / "tests").mkdir()
     (proj / "tests" / "t.py").write_text(BUGGY)
     (proj / "custom.py").write_text(
-        "import jax\nimport mylib\n\n@mylib.fast\ndef k(x):\n    return float(x)\n"
+        "import jax\nimport mylib\n\n@mylib.fast\ndef k(x):\n    while x > 0:\n        x = x - 1\n    return x\n"
     )
     out = json.loads(jaxlint(["--no-cache", "--format", "json", "."], cwd=str(proj)).stdout)
     got = sorted((f["path"], f["code"]) for f in out)
-    assert got == [("bad.py", "JAX101"), ("bad.py", "JAX103"), ("custom.py", "JAX104")]
+    assert got == [("bad.py", "JAX102"), ("bad.py", "JAX103"), ("custom.py", "JAX102")]
 
 
 @pytest.mark.parametrize(
@@ -138,15 +138,15 @@ def test_pyproject_configuration(proj):
     [
         # The command line applies after the file, as in ruff: its ignore wins over the file's
         # select, however specific that is.
-        ('select = ["JAX101", "JAX302"]', ["--ignore", "ALL"], []),
-        ('select = ["JAX101", "JAX302"]', ["--ignore", "JAX3"], ["JAX101"]),
-        ('select = ["JAX101"]', ["--ignore", "ALL", "--extend-select", "JAX103"], ["JAX103"]),
+        ('select = ["JAX102", "JAX302"]', ["--ignore", "ALL"], []),
+        ('select = ["JAX102", "JAX302"]', ["--ignore", "JAX3"], ["JAX102"]),
+        ('select = ["JAX102"]', ["--ignore", "ALL", "--extend-select", "JAX103"], ["JAX103"]),
         # ... and its extend-select over the file's ignore.
-        ('ignore = ["JAX101"]', ["--extend-select", "JAX1"], ["JAX101", "JAX103", "JAX302"]),
+        ('ignore = ["JAX102"]', ["--extend-select", "JAX1"], ["JAX102", "JAX103", "JAX302"]),
         # The file's own ignore still applies under a command-line ignore of something else.
-        ('ignore = ["JAX101"]', ["--ignore", "JAX302"], ["JAX103"]),
+        ('ignore = ["JAX102"]', ["--ignore", "JAX302"], ["JAX103"]),
         # --select replaces the file's whole selection.
-        ('ignore = ["JAX1"]', ["--select", "JAX1"], ["JAX101", "JAX103"]),
+        ('ignore = ["JAX1"]', ["--select", "JAX1"], ["JAX102", "JAX103"]),
     ],
 )
 def test_command_line_selection_applies_after_the_configuration(proj, config, args, expected):
@@ -173,7 +173,7 @@ def test_extend_applies_the_named_file_first_and_this_file_over_it(tmp_path):
         {
             # The base: its globs are relative to its own folder.
             "pyproject.toml": '[tool.jaxlint]\nignore = ["JAX302"]\nextend-exclude = ["sub/gen/*"]\n'
-            '[tool.jaxlint.per-file-ignores]\n"sub/tests/*" = ["JAX101"]\n',
+            '[tool.jaxlint.per-file-ignores]\n"sub/tests/*" = ["JAX102"]\n',
             "sub/pyproject.toml": '[tool.jaxlint]\nextend = "../pyproject.toml"\nextend-exclude = ["own/*"]\n',
             "sub/bad.py": BUGGY,
             "sub/gen/g.py": BUGGY,
@@ -181,7 +181,7 @@ def test_extend_applies_the_named_file_first_and_this_file_over_it(tmp_path):
             "sub/tests/t.py": BUGGY,
         },
     )
-    assert _found(tmp_path / "sub", ["."]) == [("bad.py", "JAX101"), ("bad.py", "JAX103"), ("tests/t.py", "JAX103")]
+    assert _found(tmp_path / "sub", ["."]) == [("bad.py", "JAX102"), ("bad.py", "JAX103"), ("tests/t.py", "JAX103")]
     # This file's settings win where it sets them: its select replaces the base's selection.
     (tmp_path / "sub" / "pyproject.toml").write_text('[tool.jaxlint]\nextend = "../pyproject.toml"\nselect = ["JAX3"]\n')
     assert _found(tmp_path / "sub", ["bad.py"]) == [("bad.py", "JAX302")]
@@ -189,7 +189,7 @@ def test_extend_applies_the_named_file_first_and_this_file_over_it(tmp_path):
     (tmp_path / "sub" / "pyproject.toml").write_text(
         '[tool.jaxlint]\nextend = "../pyproject.toml"\nextend-select = ["JAX302"]\nignore = ["JAX103"]\n'
     )
-    assert _found(tmp_path / "sub", ["bad.py"]) == [("bad.py", "JAX101"), ("bad.py", "JAX302")]
+    assert _found(tmp_path / "sub", ["bad.py"]) == [("bad.py", "JAX102"), ("bad.py", "JAX302")]
     # Without extend the base is not read.
     (tmp_path / "sub" / "pyproject.toml").write_text("[tool.jaxlint]\n")
     assert len(_found(tmp_path / "sub", ["."])) == 12
@@ -200,7 +200,7 @@ def test_extend_chains_and_resolves_each_path_from_the_file_that_names_it(tmp_pa
         tmp_path,
         {
             "shared/base.toml": 'select = ["JAX1"]\n',
-            "shared/team.toml": 'extend = "base.toml"\nignore = ["JAX101"]\n',
+            "shared/team.toml": 'extend = "base.toml"\nignore = ["JAX102"]\n',
             "proj/jaxlint.toml": 'extend = "../shared/team.toml"\n',
             "proj/bad.py": BUGGY,
         },
@@ -235,7 +235,7 @@ def test_static_mode_imports_neither_jax_nor_the_linted_code(tmp_path):
         f"import jax\nopen({str(marker)!r}, 'w').write('x')\n\n@jax.jit\ndef f(x):\n    return x if x > 0 else -x\n"
     )
     code = (
-        "import sys; from jaxlint.cli import main; rc = main(['--no-cache', '-q', %r]);"
+        "import sys; from jaxlint.cli import main; rc = main(['--no-cache', '--preview', '-q', %r]);"
         "assert not any(m == 'jax' or m.startswith('jax.') for m in sys.modules), 'jax imported';"
         "assert 'evil' not in sys.modules; sys.exit(rc)" % str(tmp_path / "evil.py")
     )

@@ -13,6 +13,7 @@ import pytest
 
 from clirun import ROOT, env, jaxlint
 
+# JAX101 (traced `if`) is in preview: the command lines here lint with --preview.
 SRC = """\
 import jax
 
@@ -43,7 +44,7 @@ def proj(tmp_path):
 
 
 def test_plain_run(proj):
-    p = jaxlint(["m.py"], cwd=str(proj))
+    p = jaxlint(["--preview", "m.py"], cwd=str(proj))
     assert p.returncode == 1
     assert p.stdout.decode() == "\n".join(LINES) + "\n"
     assert p.stderr.decode() == "Found 3 findings in 1 file (1 checked).\nNo fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option).\n"
@@ -51,28 +52,28 @@ def test_plain_run(proj):
 
 def test_statistics(proj):
     # The table only, as ruff prints it: no line per finding.
-    p = jaxlint(["--statistics", "m.py"], cwd=str(proj))
+    p = jaxlint(["--preview", "--statistics", "m.py"], cwd=str(proj))
     assert p.stdout.decode() == STATS
     # The fixable column appears once some code can be fixed (here: one `if`, by an unsafe fix).
-    p = jaxlint(["--statistics", "--unsafe-fixes", "m.py"], cwd=str(proj))
+    p = jaxlint(["--preview", "--statistics", "--unsafe-fixes", "m.py"], cwd=str(proj))
     assert p.stdout.decode() == "2\tJAX101\t[*] traced-if\n1\tJAX102\t[ ] traced-while\n"
-    p = jaxlint(["--statistics", "--output-format", "full", "m.py"], cwd=str(proj))
+    p = jaxlint(["--preview", "--statistics", "--output-format", "full", "m.py"], cwd=str(proj))
     assert p.stdout.decode() == STATS
     # With a machine format on standard output, the counts go to standard error.
-    p = jaxlint(["--statistics", "--format", "json", "m.py"], cwd=str(proj))
+    p = jaxlint(["--preview", "--statistics", "--format", "json", "m.py"], cwd=str(proj))
     assert len(json.loads(p.stdout)) == 3
     assert p.stderr.decode() == STATS + "Found 3 findings in 1 file (1 checked).\n"
 
 
 def test_output_file_and_quiet(proj):
-    p = jaxlint(["--quiet", "--output-file", "report.txt", "--statistics", "m.py"], cwd=str(proj))
+    p = jaxlint(["--preview", "--quiet", "--output-file", "report.txt", "--statistics", "m.py"], cwd=str(proj))
     assert p.returncode == 1
     assert p.stdout == b""
     assert p.stderr == b""  # --quiet drops the summary line
     assert (proj / "report.txt").read_text() == STATS  # the report is the table
-    p = jaxlint(["--quiet", "--output-file", "report.txt", "m.py"], cwd=str(proj))
+    p = jaxlint(["--preview", "--quiet", "--output-file", "report.txt", "m.py"], cwd=str(proj))
     assert (proj / "report.txt").read_text() == "\n".join(LINES) + "\n"
-    p = jaxlint(["-q", "m.py"], cwd=str(proj))
+    p = jaxlint(["--preview", "-q", "m.py"], cwd=str(proj))
     assert (p.returncode, p.stderr) == (1, b"")
 
 
@@ -90,7 +91,7 @@ def run_on_tty(args, cwd, **extra_env):
     master, slave = pty.openpty()
     try:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "jaxlint", *args],
+            [sys.executable, "-m", "jaxlint", "--preview", *args],
             cwd=cwd,
             stdout=slave,
             stderr=subprocess.DEVNULL,
@@ -159,22 +160,22 @@ def test_empty_no_color_does_not_disable(proj):
 
 
 def test_never_colour_in_a_pipe(proj):
-    p = jaxlint(["m.py"], cwd=str(proj))
+    p = jaxlint(["--preview", "m.py"], cwd=str(proj))
     assert b"\x1b" not in p.stdout + p.stderr
-    p = jaxlint(["--show-advice", "--show-fixes", "--statistics", "m.py"], cwd=str(proj))
+    p = jaxlint(["--preview", "--show-advice", "--show-fixes", "--statistics", "m.py"], cwd=str(proj))
     assert b"\x1b" not in p.stdout + p.stderr
 
 
 def test_colour_forced_in_a_pipe(proj):
-    assert b"\x1b[1;31mJAX101" in jaxlint(["--color", "m.py"], cwd=str(proj)).stdout
-    assert b"\x1b[1;31mJAX101" in jaxlint(["m.py"], cwd=str(proj), FORCE_COLOR="1").stdout
+    assert b"\x1b[1;31mJAX101" in jaxlint(["--preview", "--color", "m.py"], cwd=str(proj)).stdout
+    assert b"\x1b[1;31mJAX101" in jaxlint(["--preview", "m.py"], cwd=str(proj), FORCE_COLOR="1").stdout
     # An explicit --color wins over NO_COLOR.
-    assert b"\x1b[1;31mJAX101" in jaxlint(["--color", "m.py"], cwd=str(proj), NO_COLOR="1").stdout
+    assert b"\x1b[1;31mJAX101" in jaxlint(["--preview", "--color", "m.py"], cwd=str(proj), NO_COLOR="1").stdout
 
 
 def test_machine_formats_never_coloured(proj):
     for fmt in ("json", "sarif", "rdjson", "gitlab", "github"):
-        p = jaxlint(["--color", "--format", fmt, "m.py"], cwd=str(proj))
+        p = jaxlint(["--preview", "--color", "--format", fmt, "m.py"], cwd=str(proj))
         assert b"\x1b" not in p.stdout, fmt
 
 
@@ -182,26 +183,26 @@ def test_machine_formats_never_coloured(proj):
 
 
 def test_stdin_filename(proj):
-    p = jaxlint(["--stdin-filename", "pkg/mod.py"], cwd=str(proj), stdin=SRC.encode())
+    p = jaxlint(["--preview", "--stdin-filename", "pkg/mod.py"], cwd=str(proj), stdin=SRC.encode())
     assert p.returncode == 1
     assert p.stdout.decode() == "\n".join(line.replace("m.py", "pkg/mod.py") for line in LINES) + "\n"
     assert p.stderr.decode() == "Found 3 findings in 1 file (1 checked).\nNo fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option).\n"
     # '-' without a name reports "-"; noqa works on standard input too.
     src = SRC.replace("    if y > 0:\n", "    if y > 0:  # noqa: JAX101\n")
-    p = jaxlint(["-"], cwd=str(proj), stdin=src.encode())
+    p = jaxlint(["--preview", "-"], cwd=str(proj), stdin=src.encode())
     assert [line.split(":")[0:2] for line in p.stdout.decode().splitlines()] == [["-", "6"], ["-", "10"]]
 
 
 def test_stdin_filename_applies_per_file_ignores(proj):
     (proj / "pyproject.toml").write_text('[tool.jaxlint.per-file-ignores]\n"tests/*" = ["JAX101"]\n')
-    p = jaxlint(["--stdin-filename", "tests/test_m.py"], cwd=str(proj), stdin=SRC.encode())
+    p = jaxlint(["--preview", "--stdin-filename", "tests/test_m.py"], cwd=str(proj), stdin=SRC.encode())
     assert p.stdout.decode() == "tests/test_m.py:10:11: JAX102 Python `while` condition depends on traced value `x` in jitted f()\n"
 
 
 def test_stdin_machine_formats_use_the_piped_text_not_the_file_on_disk(proj):
     # The editor's buffer (piped in) has two extra lines and a non-ASCII prefix; the saved file differs.
     buffer = SRC.replace("    if x > 0:\n", "    s = 'ü日本'\n\n    t = 'é'; _ = s if x > 0 else t\n    if x > 0:\n")
-    p = jaxlint(["--stdin-filename", "m.py", "--format", "rdjson"], cwd=str(proj), stdin=buffer.encode())
+    p = jaxlint(["--preview", "--stdin-filename", "m.py", "--format", "rdjson"], cwd=str(proj), stdin=buffer.encode())
     diags = json.loads(p.stdout)["diagnostics"]
     ternary = [d for d in diags if d["location"]["range"]["start"]["line"] == 8]
     assert len(ternary) == 1
@@ -209,9 +210,9 @@ def test_stdin_machine_formats_use_the_piped_text_not_the_file_on_disk(proj):
     line8 = buffer.splitlines()[7].encode()
     assert line8[col - 1 :].startswith(b"x > 0 else t") and col == 24  # 23 bytes before it: "é" is two
     # Fingerprints too: the same buffer gives the same fingerprints as the same text saved to disk.
-    s1 = json.loads(jaxlint(["--stdin-filename", "m.py", "--format", "sarif"], cwd=str(proj), stdin=buffer.encode()).stdout)
+    s1 = json.loads(jaxlint(["--preview", "--stdin-filename", "m.py", "--format", "sarif"], cwd=str(proj), stdin=buffer.encode()).stdout)
     (proj / "m.py").write_text(buffer)
-    s2 = json.loads(jaxlint(["--format", "sarif", "m.py"], cwd=str(proj)).stdout)
+    s2 = json.loads(jaxlint(["--preview", "--format", "sarif", "m.py"], cwd=str(proj)).stdout)
     fp = lambda log: [r["partialFingerprints"] for r in log["runs"][0]["results"]]  # noqa: E731
     assert fp(s1) == fp(s2) and len(fp(s1)) == 4
 
@@ -230,7 +231,7 @@ def test_package_context_reports_cross_module_findings_of_the_named_files_only()
     from clirun import jaxlint_json
 
     def found(args):
-        return sorted((f["path"], f["line"], f["column"], f["code"]) for f in jaxlint_json(["--no-cache", *args], cwd=os.path.join(ROOT, "fixtures")))
+        return sorted((f["path"], f["line"], f["column"], f["code"]) for f in jaxlint_json(["--no-cache", "--preview", *args], cwd=os.path.join(ROOT, "fixtures")))
 
     helper = "solver_pkg/metrics.py"
     assert found([helper]) == []

@@ -33,18 +33,18 @@ def proj(tmp_path):
 
 
 def test_fix_writes_safe_fixes_and_reports_what_is_left(proj):
-    p = jaxlint(["--no-cache", "--fix", "m.py"], cwd=str(proj))
+    p = jaxlint(["--no-cache", "--preview", "--fix", "m.py"], cwd=str(proj))
     assert (proj / "m.py").read_text() == SAFE_FIXED
     assert p.returncode == 1
     assert p.stdout.decode() == LEFT
     assert p.stderr.decode() == "Found 1 finding in 1 file (1 checked).\nFixed 1 finding (1 more fixable with --unsafe-fixes).\n"
-    again = jaxlint(["--no-cache", "--fix", "m.py"], cwd=str(proj))
+    again = jaxlint(["--no-cache", "--preview", "--fix", "m.py"], cwd=str(proj))
     assert (proj / "m.py").read_text() == SAFE_FIXED
     assert again.stderr.decode().endswith("Fixed 0 findings (1 more fixable with --unsafe-fixes).\n")
 
 
 def test_unsafe_fixes(proj):
-    p = jaxlint(["--no-cache", "--fix", "--unsafe-fixes", "m.py"], cwd=str(proj))
+    p = jaxlint(["--no-cache", "--preview", "--fix", "--unsafe-fixes", "m.py"], cwd=str(proj))
     assert (proj / "m.py").read_text() == ALL_FIXED
     assert (p.returncode, p.stdout.decode()) == (0, "")
     assert p.stderr.decode() == "All checks passed (1 file checked).\nFixed 2 findings.\n"
@@ -52,36 +52,36 @@ def test_unsafe_fixes(proj):
 
 def test_text_output_marks_fixable_findings_and_counts_them(proj):
     safe = "m.py:7:5: JAX302 [*] `print()` of traced value `x` in jitted step() runs only while tracing and shows a tracer, not its value\n"
-    p = jaxlint(["--no-cache", "m.py"], cwd=str(proj))
+    p = jaxlint(["--no-cache", "--preview", "m.py"], cwd=str(proj))
     assert p.stdout.decode() == safe + LEFT
     assert p.stderr.decode() == (
         "Found 2 findings in 1 file (1 checked).\n"
         "[*] 1 fixable with the `--fix` option (1 hidden fix can be enabled with the `--unsafe-fixes` option).\n"
     )
     # With --unsafe-fixes the unsafe fix is marked and counted too.
-    p = jaxlint(["--no-cache", "--unsafe-fixes", "m.py"], cwd=str(proj))
+    p = jaxlint(["--no-cache", "--preview", "--unsafe-fixes", "m.py"], cwd=str(proj))
     assert p.stdout.decode() == safe + LEFT.replace("JAX101 ", "JAX101 [*] ")
     assert p.stderr.decode() == "Found 2 findings in 1 file (1 checked).\n[*] 2 fixable with the `--fix` option.\n"
     # The full format marks the headline the same way.
-    p = jaxlint(["--no-cache", "--output-format", "full", "m.py"], cwd=str(proj))
+    p = jaxlint(["--no-cache", "--preview", "--output-format", "full", "m.py"], cwd=str(proj))
     assert p.stdout.decode().splitlines()[0] == safe.rstrip("\n")
     # Only an unsafe fix left.
     (proj / "m.py").write_text(SAFE_FIXED)
-    p = jaxlint(["--no-cache", "m.py"], cwd=str(proj))
+    p = jaxlint(["--no-cache", "--preview", "m.py"], cwd=str(proj))
     assert p.stdout.decode() == LEFT
     assert p.stderr.decode() == (
         "Found 1 finding in 1 file (1 checked).\n"
         "No fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option).\n"
     )
     # Machine formats are unchanged: no marker, no count.
-    p = jaxlint(["--no-cache", "--format", "json", "m.py"], cwd=str(proj))
+    p = jaxlint(["--no-cache", "--preview", "--format", "json", "m.py"], cwd=str(proj))
     assert "[*]" not in p.stdout.decode()
     assert p.stderr.decode() == "Found 1 finding in 1 file (1 checked).\n"
 
 
 def test_exit_non_zero_on_fix(proj):
     # Every finding fixed: exit 0 by default, 1 with --exit-non-zero-on-fix (a fix was applied).
-    args = ["--no-cache", "--fix", "--unsafe-fixes", "--exit-non-zero-on-fix", "m.py"]
+    args = ["--no-cache", "--preview", "--fix", "--unsafe-fixes", "--exit-non-zero-on-fix", "m.py"]
     p = jaxlint(args, cwd=str(proj))
     assert (proj / "m.py").read_text() == ALL_FIXED
     assert (p.returncode, p.stdout.decode()) == (1, "")
@@ -93,7 +93,7 @@ def test_exit_non_zero_on_fix(proj):
 
 
 def test_exit_non_zero_on_fix_with_stdin(proj):
-    args = ["--fix", "--unsafe-fixes", "--stdin-filename", "m.py", "-"]
+    args = ["--preview", "--fix", "--unsafe-fixes", "--stdin-filename", "m.py", "-"]
     p = jaxlint(args, cwd=str(proj), stdin=SRC.encode())
     assert (p.returncode, p.stdout.decode()) == (0, ALL_FIXED)
     p = jaxlint([*args, "--exit-non-zero-on-fix"], cwd=str(proj), stdin=SRC.encode())
@@ -103,7 +103,7 @@ def test_exit_non_zero_on_fix_with_stdin(proj):
 
 
 def test_fix_diff_prints_and_writes_nothing(proj):
-    p = jaxlint(["--no-cache", "--fix-diff", "m.py"], cwd=str(proj))
+    p = jaxlint(["--no-cache", "--preview", "--fix-diff", "m.py"], cwd=str(proj))
     assert (proj / "m.py").read_text() == SRC
     assert p.returncode == 1
     assert p.stdout.decode() == (
@@ -112,21 +112,21 @@ def test_fix_diff_prints_and_writes_nothing(proj):
         "     return x if x.sum() > 0 else -x\n"
     )
     assert p.stderr.decode() == "Would fix 1 finding (1 more fixable with --unsafe-fixes).\n"
-    clean = jaxlint(["--no-cache", "--fix-diff", "--select", "JAX3", "m.py"], cwd=str(proj))
+    clean = jaxlint(["--no-cache", "--preview", "--fix-diff", "--select", "JAX3", "m.py"], cwd=str(proj))
     assert clean.returncode == 1
     (proj / "m.py").write_text(SAFE_FIXED)
-    nothing = jaxlint(["--no-cache", "--fix-diff", "m.py"], cwd=str(proj))
+    nothing = jaxlint(["--no-cache", "--preview", "--fix-diff", "m.py"], cwd=str(proj))
     assert (nothing.returncode, nothing.stdout) == (0, b"")
 
 
 def test_show_fixes_lists_available_and_applied(proj):
-    p = jaxlint(["--no-cache", "--show-fixes", "m.py"], cwd=str(proj))
+    p = jaxlint(["--no-cache", "--preview", "--show-fixes", "m.py"], cwd=str(proj))
     out = p.stdout.decode()
     assert out.endswith(
         "Fixable with --fix:\n  m.py:7:5: JAX302 Replace with `jax.debug.print`\n"
         "Fixable with --fix --unsafe-fixes:\n  m.py:8:17: JAX101 Replace with `jnp.where`\n"
     )
-    p = jaxlint(["--no-cache", "--fix", "--show-fixes", "m.py"], cwd=str(proj))
+    p = jaxlint(["--no-cache", "--preview", "--fix", "--show-fixes", "m.py"], cwd=str(proj))
     assert p.stdout.decode() == LEFT + (
         "Fixed 1 finding:\n  m.py:7:5: JAX302 Replace with `jax.debug.print`\n"
         "Fixable with --fix --unsafe-fixes:\n  m.py:8:17: JAX101 Replace with `jnp.where`\n"
@@ -134,12 +134,12 @@ def test_show_fixes_lists_available_and_applied(proj):
 
 
 def test_show_advice_prints_help_lines(proj):
-    p = jaxlint(["--no-cache", "--show-advice", "--select", "JAX302", "m.py"], cwd=str(proj))
+    p = jaxlint(["--no-cache", "--preview", "--show-advice", "--select", "JAX302", "m.py"], cwd=str(proj))
     assert p.stdout.decode().splitlines()[1] == '    help: use jax.debug.print("... {}", x) to print the runtime value on every call'
 
 
 def test_stdin_fix_writes_the_fixed_source_to_stdout(proj):
-    p = jaxlint(["--fix", "--stdin-filename", "pkg/m.py"], cwd=str(proj), stdin=SRC.encode())
+    p = jaxlint(["--preview", "--fix", "--stdin-filename", "pkg/m.py"], cwd=str(proj), stdin=SRC.encode())
     assert p.stdout.decode() == SAFE_FIXED
     assert p.returncode == 1
     assert p.stderr.decode() == LEFT.replace("m.py", "pkg/m.py") + "Fixed 1 finding (1 more fixable with --unsafe-fixes).\n"
@@ -148,14 +148,14 @@ def test_stdin_fix_writes_the_fixed_source_to_stdout(proj):
 
 def test_add_noqa_silences_every_remaining_finding(proj):
     (proj / "m.py").write_text(SRC + "\n\n@jax.jit\ndef g(x):\n    return x and 1  # noqa: JAX302\n")
-    p = jaxlint(["--no-cache", "--add-noqa", "m.py"], cwd=str(proj))
+    p = jaxlint(["--no-cache", "--preview", "--add-noqa", "m.py"], cwd=str(proj))
     assert p.returncode == 0
     assert p.stderr.decode() == "Added 3 noqa comments to 1 file.\n"
     text = (proj / "m.py").read_text()
     assert '    print("x", x)  # show it  # noqa: JAX302\n' in text
     assert "    return x if x.sum() > 0 else -x  # noqa: JAX101\n" in text
     assert "    return x and 1  # noqa: JAX302, JAX106\n" in text
-    after = jaxlint(["--no-cache", "m.py"], cwd=str(proj))
+    after = jaxlint(["--no-cache", "--preview", "m.py"], cwd=str(proj))
     assert after.returncode == 0
 
 
@@ -172,7 +172,7 @@ def test_add_noqa_comments_no_finding_about_the_whole_file():
 def test_fix_on_every_fixture_parses_and_is_stable(tmp_path):
     tree = tmp_path / "fixtures"
     shutil.copytree(os.path.join(ROOT, "fixtures"), tree)
-    first = jaxlint(["--no-cache", "--fix", "--unsafe-fixes", "--exit-zero", "fixtures"], cwd=str(tmp_path))
+    first = jaxlint(["--no-cache", "--preview", "--fix", "--unsafe-fixes", "--exit-zero", "fixtures"], cwd=str(tmp_path))
     assert first.returncode == 0, first.stderr.decode()
     assert "fixes not applied" not in first.stderr.decode()
     fixed = int(first.stderr.decode().splitlines()[-1].split()[1])
@@ -185,7 +185,7 @@ def test_fix_on_every_fixture_parses_and_is_stable(tmp_path):
                 with open(path, encoding="utf-8") as fh:
                     snapshot[path] = fh.read()
                 ast.parse(snapshot[path], path)
-    second = jaxlint(["--no-cache", "--fix", "--unsafe-fixes", "--exit-zero", "fixtures"], cwd=str(tmp_path))
+    second = jaxlint(["--no-cache", "--preview", "--fix", "--unsafe-fixes", "--exit-zero", "fixtures"], cwd=str(tmp_path))
     assert second.stderr.decode().splitlines()[-1] == "Fixed 0 findings."
     for path, text in snapshot.items():
         with open(path, encoding="utf-8") as fh:
@@ -196,7 +196,7 @@ def test_rdjson_offers_single_edit_safe_fixes_as_suggestions(tmp_path):
     import json
 
     (tmp_path / "u.py").write_text("import jax.numpy as jnp\n\nbuf = jnp.zeros(3)\nbuf[0] += 1.0\n")
-    p = jaxlint(["--no-cache", "--format", "rdjson", "u.py"], cwd=str(tmp_path))
+    p = jaxlint(["--no-cache", "--preview", "--format", "rdjson", "u.py"], cwd=str(tmp_path))
     (d,) = json.loads(p.stdout)["diagnostics"]
     assert d["code"]["value"] == "JAX304"
     assert d["suggestions"] == [

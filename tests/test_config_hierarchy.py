@@ -16,7 +16,7 @@ BUGGY = textwrap.dedent(
 
     @jax.jit
     def f(x, n):
-        if x > 0:
+        while x > 0:
             x = x + 1
         for _ in range(n):
             x = x * 2
@@ -35,7 +35,7 @@ TREE = {
     "sub/s.py": BUGGY,
     # jaxlint.toml wins over the pyproject.toml beside it; its globs are relative to pkg/.
     "pkg/pyproject.toml": '[tool.jaxlint]\nselect = ["JAX3"]\n',
-    "pkg/jaxlint.toml": 'select = ["JAX1"]\n\n[per-file-ignores]\n"inner/*" = ["JAX101"]\n',
+    "pkg/jaxlint.toml": 'select = ["JAX1"]\n\n[per-file-ignores]\n"inner/*" = ["JAX102"]\n',
     "pkg/p.py": BUGGY,
     "pkg/inner/q.py": BUGGY,
     # Real packages named like build folders are linted; tool folders are not.
@@ -49,17 +49,17 @@ TREE = {
 }
 
 EXPECTED = {
-    ("a.py", 5, "JAX101"),
+    ("a.py", 5, "JAX102"),
     ("a.py", 7, "JAX103"),
-    ("tests/t.py", 5, "JAX101"),
-    ("sub/s.py", 5, "JAX101"),
+    ("tests/t.py", 5, "JAX102"),
+    ("sub/s.py", 5, "JAX102"),
     ("sub/s.py", 7, "JAX103"),
-    ("pkg/p.py", 5, "JAX101"),
+    ("pkg/p.py", 5, "JAX102"),
     ("pkg/p.py", 7, "JAX103"),
     ("pkg/inner/q.py", 7, "JAX103"),
-    ("rlpkg/env/cartpole.py", 5, "JAX101"),
+    ("rlpkg/env/cartpole.py", 5, "JAX102"),
     ("rlpkg/env/cartpole.py", 7, "JAX103"),
-    ("build/b.py", 5, "JAX101"),
+    ("build/b.py", 5, "JAX102"),
     ("build/b.py", 7, "JAX103"),
 }
 
@@ -123,12 +123,12 @@ def test_pre_commit_style_run_agrees_with_the_whole_tree(repo):
     assert normalised(repo, repo, out) == EXPECTED
     # Without --force-exclude an explicit file is linted, as in ruff.
     _, out = findings(repo, ["gen/g.py"])
-    assert normalised(repo, repo, out) == {("gen/g.py", 5, "JAX101"), ("gen/g.py", 7, "JAX103")}
+    assert normalised(repo, repo, out) == {("gen/g.py", 5, "JAX102"), ("gen/g.py", 7, "JAX103")}
 
 
 def test_no_respect_gitignore(repo):
     _, out = findings(repo, ["--no-respect-gitignore", "scratch"])
-    assert normalised(repo, repo, out) == {("scratch/tmp.py", 5, "JAX101"), ("scratch/tmp.py", 7, "JAX103")}
+    assert normalised(repo, repo, out) == {("scratch/tmp.py", 5, "JAX102"), ("scratch/tmp.py", 7, "JAX103")}
 
 
 @pytest.mark.parametrize("where", ["root", "outside"])
@@ -150,7 +150,7 @@ def test_explicit_config_and_isolated(repo):
     _, out = findings(repo, ["--config", "strict.toml", "a.py", "pkg/p.py"])
     assert normalised(repo, repo, out) == {("a.py", 9, "JAX302"), ("pkg/p.py", 9, "JAX302")}
     _, out = findings(repo, ["--isolated", "tests/t.py"])
-    assert {c for _, _, c in normalised(repo, repo, out)} == {"JAX101", "JAX103", "JAX302"}
+    assert {c for _, _, c in normalised(repo, repo, out)} == {"JAX102", "JAX103", "JAX302"}
 
 
 def test_baseline_is_relative_to_the_repository_of_each_file(repo):
@@ -166,7 +166,7 @@ def test_show_settings_and_show_files(repo):
     p = jaxlint(["--show-settings", "pkg/inner/q.py"], cwd=str(repo))
     assert p.returncode == 0
     text = p.stdout.decode()
-    assert "pkg/jaxlint.toml" in text and "'inner/*'" in text and "JAX101" in text
+    assert "pkg/jaxlint.toml" in text and "'inner/*'" in text and "JAX102" in text
     p = jaxlint(["--show-files", "."], cwd=str(repo))
     assert p.returncode == 0
     assert sorted(p.stdout.decode().split()) == sorted({path for path, _, _ in EXPECTED})

@@ -10,17 +10,17 @@ import shutil
 import weakref
 
 from clirun import ROOT
-from jaxlint.config import Config
+from fixture_units import rule_config
 from jaxlint.engine import project
 from jaxlint.engine.pipeline import read_and_lint
-from jaxlint.rules import selected_rules
+from jaxlint.rules import rules_for
 
 
 def test_a_module_read_through_a_reexport_is_not_held_while_the_target_is_followed(tmp_path, monkeypatch):
     pkg = tmp_path / "solver_pkg"
     shutil.copytree(os.path.join(ROOT, "fixtures", "solver_pkg"), pkg)
     files = sorted((str(p), os.path.relpath(p, tmp_path)) for p in pkg.glob("*.py"))
-    rules = selected_rules()
+    rules = rules_for(rule_config())
     alive = weakref.WeakSet()
     held = []  # (module followed, basenames of the modules whose trees are alive then)
     init, follow = project._Target.__init__, project._Target.follow
@@ -38,10 +38,10 @@ def test_a_module_read_through_a_reexport_is_not_held_while_the_target_is_follow
     monkeypatch.setattr(project._Target, "follow", following)
     calls, own = {}, []
     for path, display in files:
-        result = read_and_lint(path, display, Config(), rules)
+        result = read_and_lint(path, display, rule_config(), rules)
         own += result.findings
         calls[display] = result.calls
-    found = project.cross_module_findings(files, calls, own, Config(), rules)
+    found = project.cross_module_findings(files, calls, own, rule_config(), rules)
     # rms, reached through the re-export, is still followed and its finding reported
     assert ("solver_pkg/metrics.py", 13, "JAX104") in [(f.path, f.line, f.code) for f in found]
     assert ("metrics.py", ["metrics.py"]) in held

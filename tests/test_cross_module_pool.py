@@ -65,7 +65,7 @@ def watched():
     return ctx
 
 runner.pool_context = watched
-result = lint_files([root + "/pkg"], Config(), jobs=jobs, cache_dir=cache, display=lambda p: p[len(root) + 1 :])
+result = lint_files([root + "/pkg"], Config(preview=True), jobs=jobs, cache_dir=cache, display=lambda p: p[len(root) + 1 :])
 print(json.dumps({"findings": [f.to_dict() for f in result.findings], "pools": pools}))
 """
 

@@ -10,6 +10,7 @@ import shutil
 
 from clirun import ROOT
 from jaxlint.engine import project
+from fixture_units import rule_config
 from jaxlint.engine.run import lint_files
 
 
@@ -26,7 +27,7 @@ def _summarised_by_the_phase(tmp_path, monkeypatch, cache_dir=None):
         return summarise(analysis, path, digest)
 
     monkeypatch.setattr(project, "summarise", tracked)
-    found = lint_files([str(pkg)], jobs=1, cache_dir=cache_dir, display=lambda p: os.path.relpath(p, tmp_path))
+    found = lint_files([str(pkg)], rule_config(), jobs=1, cache_dir=cache_dir, display=lambda p: os.path.relpath(p, tmp_path))
     monkeypatch.undo()
     return summarised, [(f.path, f.line, f.code) for f in found.findings]
 

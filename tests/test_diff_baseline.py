@@ -34,6 +34,9 @@ def count_{n}(x):
 """
 
 
+# IF_FN's finding is JAX101's, a rule in preview: every run here is made with --preview.
+
+
 def module(*parts: str) -> str:
     return "import jax\n\n\n" + "\n\n".join(parts)
 
@@ -88,7 +91,7 @@ def test_diff_reports_only_added_or_modified_lines(repo):
     put(r, "sub dir/neü.py", module(IF_FN.format(n=8)))
     put(r, "notes.md", "if x > 1\n")
 
-    p = jaxlint(["--diff", "main", "--format", "json"], cwd=r)
+    p = jaxlint(["--preview", "--diff", "main", "--format", "json"], cwd=r)
     assert p.returncode == 1
     assert found(p) == [
         ("kept.py", 13, "JAX103"),
@@ -97,7 +100,7 @@ def test_diff_reports_only_added_or_modified_lines(repo):
         ("tweaked.py", 13, "JAX101"),
     ]
     # Without --diff, everything is reported: the filter did the work.
-    assert found(jaxlint(["--format", "json", "."], cwd=r)) == [
+    assert found(jaxlint(["--preview", "--format", "json", "."], cwd=r)) == [
         ("kept.py", 6, "JAX101"),
         ("kept.py", 13, "JAX103"),
         ("renamed.py", 6, "JAX101"),
@@ -108,21 +111,21 @@ def test_diff_reports_only_added_or_modified_lines(repo):
         ("tweaked.py", 13, "JAX101"),
     ]
     # Paths narrow the diff further.
-    assert found(jaxlint(["--diff", "main", "--format", "json", "sub dir"], cwd=r)) == [("sub dir/neü.py", 6, "JAX101")]
-    assert found(jaxlint(["--diff", "main", "--format", "json", "tweaked.py", "kept.py"], cwd=r)) == [
+    assert found(jaxlint(["--preview", "--diff", "main", "--format", "json", "sub dir"], cwd=r)) == [("sub dir/neü.py", 6, "JAX101")]
+    assert found(jaxlint(["--preview", "--diff", "main", "--format", "json", "tweaked.py", "kept.py"], cwd=r)) == [
         ("kept.py", 13, "JAX103"),
         ("tweaked.py", 13, "JAX101"),
     ]
     # Run from a subfolder: the diff still covers the whole repository; files outside the working
     # folder are shown with absolute paths, as without --diff.
     real = os.path.realpath(r)
-    assert found(jaxlint(["--diff", "main", "--format", "json"], cwd=os.path.join(r, "sub dir"))) == [
+    assert found(jaxlint(["--preview", "--diff", "main", "--format", "json"], cwd=os.path.join(r, "sub dir"))) == [
         (f"{real}/kept.py", 13, "JAX103"),
         (f"{real}/staged_new.py", 6, "JAX102"),
         (f"{real}/tweaked.py", 13, "JAX101"),
         ("neü.py", 6, "JAX101"),
     ]
-    p = jaxlint(["--diff", "main", "--format", "json", "."], cwd=os.path.join(r, "sub dir"))
+    p = jaxlint(["--preview", "--diff", "main", "--format", "json", "."], cwd=os.path.join(r, "sub dir"))
     assert found(p) == [("neü.py", 6, "JAX101")]
 
 
@@ -131,7 +134,7 @@ def test_rename_without_edits_reports_nothing(repo):
     git(["mv", "to_rename.py", "renamed.py"], cwd=r)
     git(["mv", "kept.py", "pkg_kept.py"], cwd=r)
     commit_all(r, "renames")
-    p = jaxlint(["--diff", "main"], cwd=r)
+    p = jaxlint(["--preview", "--diff", "main"], cwd=r)
     assert p.returncode == 0, p.stdout.decode()
     assert p.stdout == b""
     assert p.stderr.decode() == "All checks passed (0 files checked).\n"
@@ -147,48 +150,48 @@ def test_diff_uses_the_merge_base_not_the_tip(repo):
     put(r, "kept.py", module(IF_FN.format(n=1), RANGE_FN.format(n=1)))
     commit_all(r, "feature work")
     # Against main's tip, feature's tweaked.py would look like it re-added relu_5.
-    assert found(jaxlint(["--diff", "main", "--format", "json"], cwd=r)) == [("kept.py", 13, "JAX103")]
+    assert found(jaxlint(["--preview", "--diff", "main", "--format", "json"], cwd=r)) == [("kept.py", 13, "JAX103")]
 
 
 def test_diff_against_head_covers_uncommitted_edits_only(repo):
     r = str(repo)
     put(r, "kept.py", module(IF_FN.format(n=1), WHILE_FN.format(n=2)))
-    assert found(jaxlint(["--diff", "HEAD", "--format", "json"], cwd=r)) == [("kept.py", 13, "JAX102")]
+    assert found(jaxlint(["--preview", "--diff", "HEAD", "--format", "json"], cwd=r)) == [("kept.py", 13, "JAX102")]
 
 
 def test_syntax_error_in_a_changed_file_is_reported_wherever_it_is(repo):
     r = str(repo)
     put(r, "kept.py", "def broken(:\n" + module(IF_FN.format(n=1)))
-    p = jaxlint(["--diff", "main", "--format", "json"], cwd=r)
+    p = jaxlint(["--preview", "--diff", "main", "--format", "json"], cwd=r)
     assert [(path, code) for path, _, code in found(p)] == [("kept.py", "JAX001")]
 
 
 def test_diff_outside_git_exits_2(tmp_path):
     put(tmp_path, "m.py", module(IF_FN.format(n=1)))
-    p = jaxlint(["--diff", "main", "m.py"], cwd=str(tmp_path))
+    p = jaxlint(["--preview", "--diff", "main", "m.py"], cwd=str(tmp_path))
     assert p.returncode == 2
     assert p.stdout == b""
     assert p.stderr.decode() == "jaxlint: error: --diff needs a git repository, and this folder is not inside one\n"
 
 
 def test_diff_unknown_revision_exits_2(repo):
-    p = jaxlint(["--diff", "no-such-branch"], cwd=str(repo))
+    p = jaxlint(["--preview", "--diff", "no-such-branch"], cwd=str(repo))
     assert p.returncode == 2
     assert p.stderr.decode() == "jaxlint: error: unknown git revision 'no-such-branch'\n"
-    p = jaxlint(["--diff=--output=x"], cwd=str(repo))
+    p = jaxlint(["--preview", "--diff=--output=x"], cwd=str(repo))
     assert p.returncode == 2
     assert p.stderr.decode() == "jaxlint: error: invalid revision '--output=x'\n"
     assert not os.path.exists(os.path.join(str(repo), "x"))
 
 
 def test_diff_with_a_missing_path_exits_2(repo):
-    p = jaxlint(["--diff", "main", "nope/"], cwd=str(repo))
+    p = jaxlint(["--preview", "--diff", "main", "nope/"], cwd=str(repo))
     assert (p.returncode, p.stderr.decode()) == (2, "jaxlint: error: nope/: no such file or directory\n")
 
 
 def test_diff_without_commits_exits_2(tmp_path):
     init_repo(str(tmp_path / "empty"))
-    p = jaxlint(["--diff", "main"], cwd=str(tmp_path / "empty"))
+    p = jaxlint(["--preview", "--diff", "main"], cwd=str(tmp_path / "empty"))
     assert p.returncode == 2
     assert "HEAD does not exist yet" in p.stderr.decode()
 
@@ -198,7 +201,7 @@ def test_diff_without_commits_exits_2(tmp_path):
 
 def test_baseline_round_trip_survives_moved_lines(repo):
     r = str(repo)
-    p = jaxlint(["--write-baseline", "jaxlint-baseline.json", "."], cwd=r)
+    p = jaxlint(["--preview", "--write-baseline", "jaxlint-baseline.json", "."], cwd=r)
     assert p.returncode == 0, p.stderr.decode()
     assert p.stdout == b""
     assert p.stderr.decode() == (
@@ -216,61 +219,61 @@ def test_baseline_round_trip_survives_moved_lines(repo):
         ("tweaked.py", "JAX101"),
     ]
 
-    p = jaxlint(["--baseline", "jaxlint-baseline.json", "."], cwd=r)
+    p = jaxlint(["--preview", "--baseline", "jaxlint-baseline.json", "."], cwd=r)
     assert (p.returncode, p.stdout) == (0, b"")
 
     # Unrelated edits move every finding of kept.py and tweaked.py down; nothing new appears.
     put(r, "kept.py", "import os\n\nLIMIT = 3\n\n\n" + module(IF_FN.format(n=1)))
     put(r, "tweaked.py", "# a comment\n" + module(IF_FN.format(n=5), "X = 1\n\n", IF_FN.format(n=6)))
-    p = jaxlint(["--baseline", "jaxlint-baseline.json", "--format", "json", "."], cwd=r)
+    p = jaxlint(["--preview", "--baseline", "jaxlint-baseline.json", "--format", "json", "."], cwd=r)
     assert (p.returncode, found(p)) == (0, [])
 
     # A new finding is reported, and only it.
     put(r, "kept.py", "import os\n\nLIMIT = 3\n\n\n" + module(IF_FN.format(n=1), WHILE_FN.format(n=9)))
-    p = jaxlint(["--baseline", "jaxlint-baseline.json", "--format", "json", "."], cwd=r)
+    p = jaxlint(["--preview", "--baseline", "jaxlint-baseline.json", "--format", "json", "."], cwd=r)
     assert (p.returncode, found(p)) == (1, [("kept.py", 18, "JAX102")])
 
     # A second copy of an already-known line is a new finding too (occurrence index).
     put(r, "goes_away.py", module(IF_FN.format(n=4), IF_FN.format(n=4).replace("relu_4", "relu_4b")))
-    p = jaxlint(["--baseline", "jaxlint-baseline.json", "--format", "json", "goes_away.py"], cwd=r)
+    p = jaxlint(["--preview", "--baseline", "jaxlint-baseline.json", "--format", "json", "goes_away.py"], cwd=r)
     assert (p.returncode, found(p)) == (1, [("goes_away.py", 13, "JAX101")])
 
     # Run from a subfolder, the repository-relative fingerprints still match.
     os.makedirs(os.path.join(r, "sub"))
-    p = jaxlint(["--baseline", "../jaxlint-baseline.json", "--format", "json", "../tweaked.py"], cwd=os.path.join(r, "sub"))
+    p = jaxlint(["--preview", "--baseline", "../jaxlint-baseline.json", "--format", "json", "../tweaked.py"], cwd=os.path.join(r, "sub"))
     assert (p.returncode, found(p)) == (0, [])
 
 
 def test_baseline_fingerprints_are_sarifs(repo):
     r = str(repo)
-    jaxlint(["--write-baseline", "b.json", "kept.py", "tweaked.py"], cwd=r)
+    jaxlint(["--preview", "--write-baseline", "b.json", "kept.py", "tweaked.py"], cwd=r)
     recorded = sorted(e["fingerprint"] for e in json.load(open(os.path.join(r, "b.json")))["findings"])
-    sarif = json.loads(jaxlint(["--format", "sarif", "kept.py", "tweaked.py"], cwd=r).stdout)
+    sarif = json.loads(jaxlint(["--preview", "--format", "sarif", "kept.py", "tweaked.py"], cwd=r).stdout)
     assert recorded == sorted(x["partialFingerprints"]["jaxlint/v1"] for x in sarif["runs"][0]["results"])
 
 
 def test_baseline_errors_exit_2(repo):
     r = str(repo)
-    p = jaxlint(["--baseline", "missing.json", "."], cwd=r)
+    p = jaxlint(["--preview", "--baseline", "missing.json", "."], cwd=r)
     assert p.returncode == 2
     assert p.stderr.decode() == (
         "jaxlint: error: baseline file not found: missing.json (create it with --write-baseline)\n"
     )
     put(r, "bad.json", "{not json")
-    p = jaxlint(["--baseline", "bad.json", "."], cwd=r)
+    p = jaxlint(["--preview", "--baseline", "bad.json", "."], cwd=r)
     assert p.returncode == 2
     assert p.stderr.decode().startswith("jaxlint: error: cannot read baseline bad.json: ")
     put(r, "other.json", '{"findings": []}')
-    p = jaxlint(["--baseline", "other.json", "."], cwd=r)
+    p = jaxlint(["--preview", "--baseline", "other.json", "."], cwd=r)
     assert (p.returncode, p.stderr.decode()) == (2, "jaxlint: error: other.json is not a jaxlint baseline file\n")
 
 
 def test_baseline_and_diff_combine(repo):
     r = str(repo)
-    jaxlint(["--write-baseline", "b.json", "."], cwd=r)
+    jaxlint(["--preview", "--write-baseline", "b.json", "."], cwd=r)
     put(r, "kept.py", module(IF_FN.format(n=1), RANGE_FN.format(n=1)))
     put(r, "new.py", module(WHILE_FN.format(n=1)))
-    p = jaxlint(["--diff", "main", "--baseline", "b.json", "--format", "json"], cwd=r)
+    p = jaxlint(["--preview", "--diff", "main", "--baseline", "b.json", "--format", "json"], cwd=r)
     assert found(p) == [("kept.py", 13, "JAX103"), ("new.py", 6, "JAX102")]
 
 

@@ -25,7 +25,7 @@ require("jax")
 pytestmark = pytest.mark.slow
 
 from jaxlint import cli, dynamic  # noqa: E402
-from jaxlint.config import Config  # noqa: E402
+from fixture_units import rule_config  # noqa: E402
 from jaxlint.engine.pipeline import lint_source, read_and_lint  # noqa: E402
 from jaxlint.formats import format_text  # noqa: E402
 from jaxlint.rules.frozen.frozen_capture import FrozenCapture  # noqa: E402
@@ -51,7 +51,7 @@ DYN = os.path.join(ROOT, "fixtures", "dynamic")
 def lint(paths):
     out = []
     for p in paths:
-        out.extend(read_and_lint(p, p, Config()).findings)
+        out.extend(read_and_lint(p, p, rule_config()).findings)
     return out
 
 
@@ -346,7 +346,7 @@ def test_wrong_static_finding_is_refuted():
     path = os.path.join(DYN, "static_tests.py")
     with open(path, encoding="utf-8") as fh:
         text = fh.read()
-    assert lint_source(text, path).findings == []  # the real rules are silent here
+    assert lint_source(text, path, rule_config()).findings == []  # the real rules are silent here
     wrong = lint_source(text, path, rules=[OverEagerIf]).findings
     assert [(f.line, f.code) for f in wrong] == [(12, "JAX101"), (19, "JAX101")]
     out = confirm(wrong, {path: path}, timeout=60)
@@ -533,7 +533,7 @@ def test_cli_drop_refuted_and_machine_output(monkeypatch, capsys):
         return out
 
     monkeypatch.setattr(cli, "lint_paths", with_wrong_finding)
-    rc = cli.main([path, good, "--dynamic", "--format", "json"])
+    rc = cli.main([path, good, "--preview", "--dynamic", "--format", "json"])
     out, err = capsys.readouterr()
     data = json.loads(out)
     assert rc == 1
@@ -546,7 +546,7 @@ def test_cli_drop_refuted_and_machine_output(monkeypatch, capsys):
     assert "Dynamic check: 1 confirmed, 2 refuted, 0 unverified." in err
     assert "\r" not in err  # no progress when standard error is not a terminal
 
-    rc = cli.main([path, good, "--dynamic", "--dynamic-drop-refuted"])
+    rc = cli.main([path, good, "--preview", "--dynamic", "--dynamic-drop-refuted"])
     out, err = capsys.readouterr()
     assert rc == 1
     assert out.splitlines() == [
@@ -634,7 +634,7 @@ def test_main_block_never_runs(tmp_path):
     shutil.copy(src, target)
     marker = tmp_path / "main_block_ran.txt"
     proc = subprocess.run(
-        [sys.executable, "-m", "jaxlint", "--dynamic", "--dynamic-timeout", "60", str(target)],
+        [sys.executable, "-m", "jaxlint", "--preview", "--dynamic", "--dynamic-timeout", "60", str(target)],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -652,7 +652,7 @@ def test_parent_process_never_imports_jax():
     code = (
         "import sys\n"
         "from jaxlint.cli import main\n"
-        f"rc = main(['--dynamic', '-q', {path!r}])\n"
+        f"rc = main(['--preview', '--dynamic', '-q', {path!r}])\n"
         "assert rc == 1, rc\n"
         "assert not any(m == 'jax' or m.startswith('jax.') for m in sys.modules), 'jax imported'\n"
     )
@@ -663,7 +663,7 @@ def test_parent_process_never_imports_jax():
 
 def test_without_jax_dynamic_exits_2(monkeypatch, capsys):
     monkeypatch.setattr(dynamic, "jax_available", lambda: False)
-    rc = cli.main(["--dynamic", os.path.join(DYN, "main_writes_file.py")])
+    rc = cli.main(["--preview", "--dynamic", os.path.join(DYN, "main_writes_file.py")])
     _, err = capsys.readouterr()
     assert rc == 2
     assert err == f"jaxlint: error: --dynamic needs JAX: {dynamic.INSTALL_HINT}\n"
@@ -687,7 +687,7 @@ def test_configured_jit_decorators_are_entry_points(tmp_path):
         "from mylib import fastjit\n\n\n@fastjit\ndef f(x):\n    if x > 0:\n        return x\n    return -x\n",
         encoding="utf-8",
     )
-    cfg = Config(extra_jit_decorators=("mylib.fastjit",))
+    cfg = rule_config(extra_jit_decorators=("mylib.fastjit",))
     findings = lint_source(path.read_text(encoding="utf-8"), str(path), cfg).findings
     assert [(f.line, f.code) for f in findings] == [(6, "JAX101")]
     # the findings' facts were derived with the run's configuration
@@ -699,7 +699,7 @@ def test_a_cross_module_finding_is_traced_through_its_entry_point_in_the_other_f
     from jaxlint.engine.run import lint_files
 
     pkg = os.path.join(ROOT, "fixtures", "solver_pkg")
-    run = lint_files([pkg], Config(), jobs=1, display=lambda p: os.path.relpath(p, ROOT), facts=True)
+    run = lint_files([pkg], rule_config(), jobs=1, display=lambda p: os.path.relpath(p, ROOT), facts=True)
     found = [f for f in run.findings if f.path.endswith("metrics.py") and f.line in (7, 13)]
     # only the finding's own file is mapped: the entry point's file is found next to it
     real = {f.path: os.path.join(ROOT, f.path) for f in found}
@@ -733,7 +733,7 @@ def test_a_static_spec_is_checked_even_when_the_module_cannot_be_imported(tmp_pa
         "    return x * n\n",
         encoding="utf-8",
     )
-    findings = lint_source(path.read_text(encoding="utf-8"), str(path)).findings
+    findings = lint_source(path.read_text(encoding="utf-8"), str(path), rule_config()).findings
     assert [(f.line, f.code) for f in findings] == [(7, "JAX203")]
     (out,) = confirm(findings, {str(path): str(path)}, timeout=60)
     assert out.dynamic["status"] == "confirmed"
@@ -815,7 +815,7 @@ class EveryDebugPrint(FormattedDebugPrint):
 def test_recompile_and_wrong_result_checks_refute_look_alikes(tmp_path):
     path = tmp_path / "look_alikes.py"
     path.write_text(LOOK_ALIKES, encoding="utf-8")
-    assert lint_source(LOOK_ALIKES, str(path)).findings == []  # the real rules are silent
+    assert lint_source(LOOK_ALIKES, str(path), rule_config()).findings == []  # the real rules are silent
     wrong = lint_source(LOOK_ALIKES, str(path), rules=[EveryWindow, EveryReshapeStatement, EveryDebugPrint]).findings
     assert [(f.line, f.code) for f in wrong] == [(20, "JAX502"), (27, "JAX205"), (33, "JAX501")]
     out = confirm(wrong, {str(path): str(path)}, timeout=60)
@@ -930,7 +930,7 @@ class EveryFedBackArgument(WeakTypeFlip):
 def test_weak_type_check_confirms_refutes_and_never_stands_on_a_guess(tmp_path):
     path = tmp_path / "fed_back.py"
     path.write_text(FED_BACK, encoding="utf-8")
-    real = lint_source(FED_BACK, str(path)).findings
+    real = lint_source(FED_BACK, str(path), rule_config()).findings
     assert [(f.line, f.column, f.code) for f in real] == [(39, 28, "JAX402"), (52, 29, "JAX402")]
     # the first element of the returned tuple takes the place of `total`; `count` stays 0
     assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in confirm(real[1:], {str(path): str(path)}, timeout=60)] == [
@@ -1002,7 +1002,7 @@ class EveryMetadataField(ArrayInStaticMetadata):
 def test_metadata_check_confirms_an_array_and_refutes_a_scalar(tmp_path):
     path = tmp_path / "metadata_look_alikes.py"
     path.write_text(METADATA_LOOK_ALIKES, encoding="utf-8")
-    real = lint_source(METADATA_LOOK_ALIKES, str(path)).findings
+    real = lint_source(METADATA_LOOK_ALIKES, str(path), rule_config()).findings
     assert [(f.line, f.code) for f in real] == [(19, "JAX206")]
     wrong = lint_source(METADATA_LOOK_ALIKES, str(path), rules=[EveryMetadataField]).findings
     assert [(f.line, f.code) for f in wrong] == [(9, "JAX206"), (10, "JAX206"), (16, "JAX206")]
@@ -1093,7 +1093,7 @@ class EveryAttributeWriteNearAJitCall(MutatedStaticObject):
 def test_stale_check_confirms_a_change_between_calls_and_refutes_a_new_trace(tmp_path):
     path = tmp_path / "stale_look_alikes.py"
     path.write_text(STALE_LOOK_ALIKES, encoding="utf-8")
-    real = lint_source(STALE_LOOK_ALIKES, str(path)).findings
+    real = lint_source(STALE_LOOK_ALIKES, str(path), rule_config()).findings
     assert [(f.line, f.code) for f in real] == [(23, "JAX307")]
     wrong = lint_source(STALE_LOOK_ALIKES, str(path), rules=[EveryAttributeWriteNearAJitCall]).findings
     assert [(f.line, f.code) for f in wrong] == [(23, "JAX307"), (29, "JAX307"), (37, "JAX307"), (44, "JAX307")]
@@ -1280,7 +1280,7 @@ class EveryJitCalled(JitInLoop):
 def test_jit_of_an_object_that_cannot_be_rebuilt_runs_the_loop(tmp_path):
     path = tmp_path / "jit_calls.py"
     path.write_text(JIT_CALLS, encoding="utf-8")
-    assert [(f.line, f.code) for f in lint_source(JIT_CALLS, str(path)).findings] == [(23, "JAX401")]
+    assert [(f.line, f.code) for f in lint_source(JIT_CALLS, str(path), rule_config()).findings] == [(23, "JAX401")]
     wrong = lint_source(JIT_CALLS, str(path), rules=[EveryJitCalled]).findings
     out = confirm(wrong, {str(path): str(path)}, timeout=60)
     assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out] == [
@@ -1383,7 +1383,7 @@ class EveryCapture(FrozenCapture):
 def test_capture_in_a_function_that_returns_nothing_runs_it(tmp_path):
     path = tmp_path / "nested.py"
     path.write_text(NESTED, encoding="utf-8")
-    assert [(f.line, f.code) for f in lint_source(NESTED, str(path)).findings] == [(11, "JAX301"), (23, "JAX301"), (34, "JAX301")]
+    assert [(f.line, f.code) for f in lint_source(NESTED, str(path), rule_config()).findings] == [(11, "JAX301"), (23, "JAX301"), (34, "JAX301")]
     wrong = lint_source(NESTED, str(path), rules=[EveryCapture]).findings
     out = confirm(wrong, {str(path): str(path)}, timeout=60)
     stale = "jitted scale_by() reused the function compiled before and returned another result than the function run eagerly"
@@ -1500,7 +1500,7 @@ def test_an_installed_library_is_imported_by_its_package_name(tmp_path):
     work.mkdir()
     proc = subprocess.run(
         # the files, named: a folder under site-packages is excluded from discovery
-        [sys.executable, "-m", "jaxlint", "--dynamic", "--no-cache", "--format", "json"]
+        [sys.executable, "-m", "jaxlint", "--preview", "--dynamic", "--no-cache", "--format", "json"]
         + [str(installed / n) for n in sorted(INSTALLED_PKG)],
         cwd=work,
         env=env,
@@ -1657,7 +1657,7 @@ def test_a_static_value_built_in_host_code_runs_the_function_around_it_with_the_
     from jaxlint.engine.run import lint_files
 
     pkg = os.path.join(ROOT, "fixtures", "factory_pkg")
-    run = lint_files([pkg], Config(), jobs=1, display=lambda p: os.path.relpath(p, ROOT), facts=True)
+    run = lint_files([pkg], rule_config(), jobs=1, display=lambda p: os.path.relpath(p, ROOT), facts=True)
     found = [f for f in run.findings if f.path.endswith("train.py")]
     real = {f.path: os.path.join(ROOT, f.path) for f in found}
     got = {(f.line, f.code): (f.dynamic["status"], f.dynamic["detail"]) for f in confirm(found, real, timeout=60)}

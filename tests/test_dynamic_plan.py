@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from jaxlint.config import Config
+from fixture_units import rule_config
 from jaxlint.dynamic import plan, protocol
 from jaxlint.engine import cache
 from jaxlint.engine.pipeline import lint_source, read_and_lint
@@ -28,7 +28,7 @@ def fixture_findings() -> tuple:
     """Every fixture's findings, linted once for all the tests that read them."""
     out = []
     for p in FIXTURES:
-        out.extend(read_and_lint(p, p, Config()).findings)
+        out.extend(read_and_lint(p, p, rule_config()).findings)
     return tuple(out)
 
 
@@ -228,7 +228,7 @@ def test_a_new_code_is_planned_from_its_prevents_declaration(monkeypatch):
 
 def test_examples_come_from_the_values_the_module_passes():
     path = os.path.join(ROOT, "fixtures", "dynamic", "host_values.py")
-    findings = read_and_lint(path, path, Config()).findings
+    findings = read_and_lint(path, path, rule_config()).findings
     first = {f.line: f.facts.traced["argsets"][0] for f in findings}
 
     def values(argset):
@@ -258,7 +258,7 @@ def test_examples_come_from_the_values_the_module_passes():
 def test_a_traced_parameter_does_not_take_the_callers_value():
     """Inside a jitted function a parameter is a tracer, whatever its callers pass."""
     path = os.path.join(ROOT, "fixtures", "static_args.py")
-    (f,) = [f for f in read_and_lint(path, path, Config()).findings if f.line == 120]
+    (f,) = [f for f in read_and_lint(path, path, rule_config()).findings if f.line == 120]
     assert f.facts.value_kind == "tracer"
     (check,) = plan.plan_checks([f])
     eps = next(a for a in check["args"] if a["name"] == "eps")
@@ -268,7 +268,7 @@ def test_a_traced_parameter_does_not_take_the_callers_value():
 @pytest.mark.parametrize("meta", ["JAX001", "JAX002"])
 def test_the_linters_own_codes_have_no_check(meta):
     text = "import jax\n\n\n@jax.jit\ndef f(x):\n    if x > 0:\n        return x\n    return -x\n"
-    (found,) = lint_source(text, "m.py").findings
+    (found,) = lint_source(text, "m.py", rule_config()).findings
     f = dataclasses.replace(found, code=meta, facts=FindingFacts())
     (check,) = plan.plan_checks([f])
     assert check == {"code": meta, "line": f.line, "end_line": f.end_line, "kind": "none", "reason": f"no dynamic check for {meta}"}
@@ -276,7 +276,7 @@ def test_the_linters_own_codes_have_no_check(meta):
 
 def test_a_weak_type_flip_is_planned_from_its_starting_value_and_the_calls_own_arguments():
     path = os.path.join(os.path.dirname(FIXTURES[0]), "weak_types.py")
-    checks = {c["line"]: c for c in plan.plan_checks(read_and_lint(path, path, Config()).findings) if c["code"] == "JAX402"}
+    checks = {c["line"]: c for c in plan.plan_checks(read_and_lint(path, path, rule_config()).findings) if c["code"] == "JAX402"}
     halve = checks[94]
     assert (halve["kind"], halve["fed_back"], halve["param"], halve["values"], halve["result_part"]) == (
         "retrace",
@@ -298,7 +298,7 @@ def test_a_weak_type_flip_is_planned_from_its_starting_value_and_the_calls_own_a
 
 def test_the_starting_value_is_the_literal_the_argument_starts_as():
     path = os.path.join(os.path.dirname(FIXTURES[0]), "weak_types.py")
-    calls = {f.line: f.facts.call for f in read_and_lint(path, path, Config()).findings if f.code == "JAX402"}
+    calls = {f.line: f.facts.call for f in read_and_lint(path, path, rule_config()).findings if f.code == "JAX402"}
     assert calls[87]["start"] == {"k": "py", "src": "0.0"}  # the parameter's default, not the caller's array
     assert calls[81]["start"] == {"k": "expr", "src": "jax.numpy.asarray(0.0)"}
     assert calls[122]["start"] == {"k": "expr", "src": "Totals()"}
@@ -307,7 +307,7 @@ def test_the_starting_value_is_the_literal_the_argument_starts_as():
 
 def test_an_array_in_static_metadata_is_planned_from_the_modules_constructions():
     path = os.path.join(ROOT, "fixtures", "static_metadata.py")
-    checks = {c["line"]: c for c in plan.plan_checks(read_and_lint(path, path, Config()).findings)}
+    checks = {c["line"]: c for c in plan.plan_checks(read_and_lint(path, path, rule_config()).findings)}
     masked = checks[25]
     assert (masked["kind"], masked["cls"], masked["attr"]) == ("pytree_arg", "MaskedLinear", "mask")
     assert masked["expect"] == [["ValueError", r"checking equality of metadata fields|static arguments should be comparable"]]
@@ -320,7 +320,7 @@ def test_an_array_in_static_metadata_is_planned_from_the_modules_constructions()
 
 def test_a_changed_static_object_is_planned_from_the_call_it_follows():
     path = os.path.join(ROOT, "fixtures", "mutated_statics.py")
-    checks = {c["line"]: c for c in plan.plan_checks(read_and_lint(path, path, Config()).findings)}
+    checks = {c["line"]: c for c in plan.plan_checks(read_and_lint(path, path, rule_config()).findings)}
     # the change is made by a method: the code around the first call runs it
     by_method = checks[67]
     assert (by_method["kind"], by_method["attribute"], by_method["call_line"], by_method["repeat"]) == ("stale", "self.gain", 80, False)
@@ -337,8 +337,8 @@ def test_an_error_after_the_trace_is_not_checked_by_tracing():
     text = (
         "import jax\n\nHOOKS = []\n\n\n@jax.jit\ndef step(x):\n    HOOKS.append(lambda: x * 2)\n    return x\n"
     )
-    found = [f for f in lint_source(text, "m.py").findings if f.code == "JAX309"]
-    assert found, [f.code for f in lint_source(text, "m.py").findings]
+    found = [f for f in lint_source(text, "m.py", rule_config()).findings if f.code == "JAX309"]
+    assert found, [f.code for f in lint_source(text, "m.py", rule_config()).findings]
     (check,) = plan.plan_checks(found[:1])
     assert check["kind"] == "none"
     assert check["reason"] == "JAX309's error comes when the leaked value is used after the trace, which no dynamic check drives yet"

@@ -4,13 +4,14 @@ effects_call_chains.py checks the same shapes under JAX."""
 
 import textwrap
 
+from fixture_units import rule_config
 from jaxlint import lint_source
 
 HEADER = "import collections\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\nimport optax\n"
 
 
 def findings(src):
-    return [(f.line, f.code, f.message) for f in lint_source(HEADER + textwrap.dedent(src), "m.py").findings]
+    return [(f.line, f.code, f.message) for f in lint_source(HEADER + textwrap.dedent(src), "m.py", rule_config()).findings]
 
 
 def codes(src):

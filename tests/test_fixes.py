@@ -19,8 +19,7 @@ import os
 
 import pytest
 
-from fixture_units import FIXTURES_DIR, ROOT
-from jaxlint.config import Config
+from fixture_units import FIXTURES_DIR, ROOT, rule_config
 from jaxlint.engine import lint_source
 from jaxlint.fixes.apply import applicable, fix_source
 from markers import expected_markers
@@ -39,7 +38,7 @@ def _out(path):
 
 def _fix(text, path, unsafe):
     rel = os.path.relpath(path, ROOT)
-    return fix_source(text, lambda t: lint_source(t, rel, Config()).findings, unsafe=unsafe)
+    return fix_source(text, lambda t: lint_source(t, rel, rule_config()).findings, unsafe=unsafe)
 
 
 def _unsafe(path):
@@ -75,7 +74,7 @@ def test_fix(path):
     assert result.refused is None
     assert result.source == _read(_out(path))
     # Every marked finding has a fix of the tier, all were applied, and nothing is left.
-    first = lint_source(source, os.path.relpath(path, ROOT), Config()).findings
+    first = lint_source(source, os.path.relpath(path, ROOT), rule_config()).findings
     assert {(f.line, f.code) for f in first if applicable(f, _unsafe(path))} == want
     assert len(result.fixed) >= len(want)
     assert result.remaining == []
@@ -270,7 +269,7 @@ def test_rounds_are_bounded():
 
 def test_fixes_keep_comments_and_blank_lines_crlf():
     source = "import jax\r\n\r\n# about f\r\n@jax.jit\r\ndef f(x):\r\n    print('x', x)  # debug\r\n\r\n    return x\r\n"
-    result = fix_source(source, lambda t: lint_source(t, "m.py", Config()).findings)
+    result = fix_source(source, lambda t: lint_source(t, "m.py", rule_config()).findings)
     assert result.source == source.replace("print('x', x)", 'jax.debug.print("x {}", x)')
 
 
@@ -284,9 +283,9 @@ def test_a_jit_made_per_element_of_a_comprehension_is_not_hoisted_out_of_an_oute
         "        ys = [jax.jit(lambda v: v * 2.0)(x) for _ in range(3)]\n"
         "    return ys\n"
     )
-    findings = [f for f in lint_source(source, "m.py", Config()).findings if f.code == "JAX401"]
+    findings = [f for f in lint_source(source, "m.py", rule_config()).findings if f.code == "JAX401"]
     assert [(f.line, f.autofix) for f in findings] == [(6, None)]
-    assert fix_source(source, lambda t: lint_source(t, "m.py", Config()).findings, unsafe=True).source == source
+    assert fix_source(source, lambda t: lint_source(t, "m.py", rule_config()).findings, unsafe=True).source == source
 
 
 def test_a_rule_with_a_suggestion_and_a_fix_safety_has_a_fix():
@@ -308,7 +307,7 @@ def test_a_rule_with_a_suggestion_and_a_fix_safety_has_a_fix():
                     m.report(self, call.func, suggestion="jax.tree.map")
 
     source = "import jax\n\ny = jax.tree_map(abs, [1, -2])  # migrate\n"
-    lint = lambda t: lint_source(t, "m.py", Config(), rules=[TreeMapMigration]).findings  # noqa: E731
+    lint = lambda t: lint_source(t, "m.py", rule_config(), rules=[TreeMapMigration]).findings  # noqa: E731
     (finding,) = lint(source)
     assert finding.autofix == {
         "title": "Replace with `jax.tree.map`",
@@ -325,7 +324,7 @@ def test_a_chain_of_ternaries_is_fixed_from_the_inside_out():
         "import jax\nimport jax.numpy as jnp\n\n\n@jax.jit\ndef clip(x):\n"
         "    return -1.0 if x < -1.0 else 1.0 if x > 1.0 else x\n"
     )
-    lint = lambda t: lint_source(t, "m.py", Config()).findings  # noqa: E731
+    lint = lambda t: lint_source(t, "m.py", rule_config()).findings  # noqa: E731
     # only the inner ternary offers a fix at first: the outer one's would overlap it
     assert [(f.line, f.column, f.code, f.autofix is not None) for f in lint(source)] == [(7, 20, "JAX101", False), (7, 41, "JAX101", True)]
     result = fix_source(source, lint, unsafe=True)

@@ -6,8 +6,7 @@ import os
 
 import pytest
 
-from fixture_units import ROOT, units
-from jaxlint.config import Config
+from fixture_units import ROOT, rule_config, units
 from jaxlint.engine.run import lint_files
 from markers import expected_markers
 
@@ -21,7 +20,7 @@ def test_there_are_fixtures():
 
 @pytest.mark.parametrize("name,files", UNITS, ids=[u[0] for u in UNITS])
 def test_fixture(name, files):
-    findings = lint_files(files, Config(), jobs=1, display=lambda p: os.path.relpath(p, ROOT)).findings
+    findings = lint_files(files, rule_config(), jobs=1, display=lambda p: os.path.relpath(p, ROOT)).findings
     want, cols = set(), {}
     for f in files:
         with open(f, encoding="utf-8") as fh:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import glob
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -65,6 +66,18 @@ def cli_tuples(findings):
     return [(f["path"], f["line"], f["column"], f["code"], f["message"]) for f in findings]
 
 
+PREVIEW = "[tool.jaxlint]\npreview = true\n"
+
+
+def with_preview(folder):
+    """flake8 has no --preview: the plugin runs the rules that the jaxlint configuration closest
+    to each file enables.  The examples here are findings of rules in preview (JAX101's traced
+    ``if``, JAX104), so the folder's configuration turns preview on, and the command the plugin
+    is compared with reads the same file."""
+    (folder / "pyproject.toml").write_text(PREVIEW)
+    return folder
+
+
 def test_entry_point_declared_and_importable():
     import tomllib
 
@@ -90,7 +103,11 @@ def fixture_runs(tmp_path_factory):
     if not FIXTURES:
         return {}, {}
     tmp = tmp_path_factory.mktemp("flake8")
-    p = flake8(["--select", "JAX,E999,E902", *FIXTURES], tmp_path=tmp)
+    # A copy of the fixtures under a configuration with every rule, preview included (the
+    # repository's own configuration leaves the rules in preview off).
+    work = with_preview(tmp_path_factory.mktemp("work"))
+    shutil.copytree(os.path.join(ROOT, "fixtures"), work / "fixtures")
+    p = flake8(["--select", "JAX,E999,E902", *FIXTURES], cwd=str(work), tmp_path=tmp)
     assert p.returncode in (0, 1), p.stderr.decode()
     assert p.stderr == b"", p.stderr.decode()
     by_file_flake8 = {}
@@ -100,7 +117,7 @@ def fixture_runs(tmp_path_factory):
     # several files adds findings in imported helpers, which a per-file plugin cannot see).
     by_file_cli = {}
     for fixture in FIXTURES:
-        for t in cli_tuples(jaxlint_json(["--no-cache", fixture])):
+        for t in cli_tuples(jaxlint_json(["--no-cache", fixture], cwd=str(work))):
             by_file_cli.setdefault(t[0], []).append(t)
     return by_file_flake8, by_file_cli
 
@@ -154,6 +171,7 @@ NOQA_SOURCE = """\
 def test_noqa_is_applied_by_flake8_exactly_once(tmp_path):
     src = tmp_path / "proj"
     src.mkdir()
+    with_preview(src)
     f = _write(src / "noqa_cases.py", NOQA_SOURCE)
     p = flake8(["--select", "JAX", f], tmp_path=tmp_path, cwd=str(src))
     assert p.returncode == 1, p.stderr.decode()
@@ -172,6 +190,7 @@ def test_noqa_is_applied_by_flake8_exactly_once(tmp_path):
 
 
 def test_flake8_ignore_and_select_filter_plugin_codes(tmp_path):
+    with_preview(tmp_path)
     f = _write(tmp_path / "m.py", NOQA_SOURCE)
     p = flake8(["--select", "JAX", "--extend-ignore", "JAX102", "--disable-noqa", f], tmp_path=tmp_path, cwd=str(tmp_path))
     assert [t[3] for t in parse_flake8(p.stdout)] == ["JAX101"] * 4
@@ -194,7 +213,7 @@ EXTRA_JIT_SOURCE = """\
 def test_tool_jaxlint_extra_jit_decorators_apply_under_flake8(tmp_path):
     proj = tmp_path / "proj"
     proj.mkdir()
-    _write(proj / "pyproject.toml", '[tool.jaxlint]\nextra-jit-decorators = ["mylib.fastjit"]\n')
+    _write(proj / "pyproject.toml", '[tool.jaxlint]\npreview = true\nextra-jit-decorators = ["mylib.fastjit"]\n')
     _write(proj / "uses_wrapper.py", EXTRA_JIT_SOURCE)
     p = flake8(["--select", "JAX", "uses_wrapper.py"], tmp_path=tmp_path, cwd=str(proj))
     got = parse_flake8(p.stdout)
@@ -204,7 +223,7 @@ def test_tool_jaxlint_extra_jit_decorators_apply_under_flake8(tmp_path):
     # Without the setting the same file is silent under both.
     other = tmp_path / "other"
     other.mkdir()
-    _write(other / "pyproject.toml", "[tool.jaxlint]\n")
+    _write(other / "pyproject.toml", PREVIEW)
     _write(other / "uses_wrapper.py", EXTRA_JIT_SOURCE)
     p = flake8(["--select", "JAX", "uses_wrapper.py"], tmp_path=tmp_path, cwd=str(other))
     assert (p.returncode, p.stdout) == (0, b"")
@@ -214,7 +233,7 @@ def test_tool_jaxlint_extra_jit_decorators_apply_under_flake8(tmp_path):
 def test_tool_jaxlint_ignore_and_per_file_ignores_apply_under_flake8(tmp_path):
     _write(
         tmp_path / "pyproject.toml",
-        '[tool.jaxlint]\nignore = ["JAX102"]\n[tool.jaxlint.per-file-ignores]\n"skip_*.py" = ["JAX101"]\n',
+        '[tool.jaxlint]\npreview = true\nignore = ["JAX102"]\n[tool.jaxlint.per-file-ignores]\n"skip_*.py" = ["JAX101"]\n',
     )
     _write(tmp_path / "keep.py", NOQA_SOURCE)
     _write(tmp_path / "skip_me.py", NOQA_SOURCE)
@@ -246,6 +265,7 @@ def test_a_malformed_configuration_is_one_line_not_a_traceback(tmp_path):
 
 
 def test_stdin_matches_cli_stdin_filename(tmp_path):
+    with_preview(tmp_path)
     data = textwrap.dedent(NOQA_SOURCE).encode()
     p = flake8(
         ["--select", "JAX", "--disable-noqa", "--stdin-display-name", "pkg/mod.py", "-"],
@@ -291,6 +311,7 @@ def _checker_runs(monkeypatch, tmp_path, options):
         return real(*a, **k)
 
     monkeypatch.setattr(flake8_plugin, "lint_source", counting)
+    with_preview(tmp_path)
     path = tmp_path / "m.py"
     path.write_text("import jax\n\n\n@jax.jit\ndef f(x):\n    if x > 0:  # noqa: JAX101\n        return x\n    return -x\n")
     lines = path.read_text().splitlines(True)
@@ -318,6 +339,7 @@ def test_no_cache_analyses_every_time_and_writes_nothing(monkeypatch, tmp_path):
 
 
 def test_flake8_twice_with_the_cache_gives_the_same_report(tmp_path):
+    with_preview(tmp_path)
     src = tmp_path / "m.py"
     src.write_text("import jax\n\n\n@jax.jit\ndef f(x):\n    if x > 0:\n        return x\n    return -x\n")
     args = ["--select", "JAX", "--jaxlint-cache-dir", str(tmp_path / "cache"), "m.py"]
@@ -338,6 +360,7 @@ def test_unicode_columns_match(tmp_path):
             y = "é€"; z = "日本"
             return "ü" if x > 0 else "ö"
         """
+    with_preview(tmp_path)
     _write(tmp_path / "uni.py", src)
     p = flake8(["--select", "JAX", "uni.py"], tmp_path=tmp_path, cwd=str(tmp_path))
     got = parse_flake8(p.stdout)
@@ -376,6 +399,7 @@ NOQA_BODY = textwrap.dedent(
     ids=["upper-noqa", "lower-code", "bare-and-typo", "spacing", "flake8-file", "jaxlint-file", "jaxlint-file-codes"],
 )
 def test_noqa_forms_agree_with_flake8(tmp_path, header, c1, c2, c3):
+    with_preview(tmp_path)
     (tmp_path / "m.py").write_text(header + NOQA_BODY.format(c1=c1, c2=c2, c3=c3))
     p = flake8(["--select", "JAX", "m.py"], cwd=str(tmp_path), tmp_path=tmp_path)
     assert p.returncode in (0, 1), p.stderr.decode()
@@ -389,7 +413,7 @@ def test_flake8_with_an_absolute_path_from_elsewhere_uses_the_files_configuratio
     # pyproject.toml that defines them.
     proj = tmp_path / "proj"
     (proj / "tests").mkdir(parents=True)
-    (proj / "pyproject.toml").write_text('[tool.jaxlint.per-file-ignores]\n"tests/*" = ["JAX101"]\n')
+    (proj / "pyproject.toml").write_text(PREVIEW + '[tool.jaxlint.per-file-ignores]\n"tests/*" = ["JAX101"]\n')
     (proj / "tests" / "t.py").write_text(NOQA_BODY.format(c1="", c2="", c3=""))
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()

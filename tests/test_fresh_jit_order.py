@@ -4,12 +4,13 @@ runs the shapes JAX can check twice; these are the ones built anew on every call
 
 import textwrap
 
+from fixture_units import rule_config
 from jaxlint import lint_source
 
 
 def frozen(src):
     src = "import jax\nimport jax.numpy as jnp\n" + textwrap.dedent(src)
-    return [(f.line, f.column) for f in lint_source(src, "m.py").findings if f.code == "JAX301"]
+    return [(f.line, f.column) for f in lint_source(src, "m.py", rule_config()).findings if f.code == "JAX301"]
 
 
 def test_vmapped_closure_jitted_and_called_on_the_spot():

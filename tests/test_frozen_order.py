@@ -5,11 +5,12 @@ every call) or that depend on callers outside the module."""
 
 import textwrap
 
+from fixture_units import rule_config
 from jaxlint import lint_source
 
 
 def frozen(src):
-    return [(f.line, f.column) for f in lint_source(textwrap.dedent(src), "m.py").findings if f.code == "JAX301"]
+    return [(f.line, f.column) for f in lint_source(textwrap.dedent(src), "m.py", rule_config()).findings if f.code == "JAX301"]
 
 
 HEADER = """

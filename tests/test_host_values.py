@@ -3,6 +3,7 @@ paths the fixture files cannot show (a ``__main__`` block is never run by the or
 
 import textwrap
 
+from fixture_units import rule_config
 from jaxlint import lint_source
 
 HEADER = """\
@@ -20,7 +21,7 @@ def tile(x, reps):
 
 def findings(body):
     text = HEADER + textwrap.dedent(body)
-    return [(f.line, f.column, f.code) for f in lint_source(text, "example.py").findings if f.code == "JAX202"]
+    return [(f.line, f.column, f.code) for f in lint_source(text, "example.py", rule_config()).findings if f.code == "JAX202"]
 
 
 def line_of(body, marker):
@@ -247,7 +248,7 @@ def test_message_names_the_parameter_function_and_origin():
         wrap(jnp.ones(3), sizes)
         """
     )
-    (f,) = [f for f in lint_source(text, "example.py").findings if f.code == "JAX202"]
+    (f,) = [f for f in lint_source(text, "example.py", rule_config()).findings if f.code == "JAX202"]
     built = text.splitlines().index("sizes = [1, 2]") + 1
     assert f.message == f"A list (built at line {built}) is passed for static parameter `reps` of tile() through wrap()"
     assert f.facts.parameter == "reps" and f.facts.value_kind == "list" and f.facts.entry == "tile"
@@ -342,7 +343,7 @@ def test_an_array_in_static_metadata_points_at_the_declaration_and_every_write()
         large = Model(2, jnp.zeros(2))
         """
     )
-    (f,) = [f for f in lint_source(text, "example.py").findings if f.code == "JAX206"]
+    (f,) = [f for f in lint_source(text, "example.py", rule_config()).findings if f.code == "JAX206"]
     assert f.line == 15
     assert [(r["line"], r["message"]) for r in f.related] == [
         (8, "`table` is declared static metadata here"),

@@ -3,6 +3,7 @@ the analysis says nothing about it (unknown, never traced)."""
 
 import textwrap
 
+from fixture_units import rule_config
 from jaxlint.engine.pipeline import lint_source
 
 GATE = """
@@ -32,7 +33,7 @@ IF_LINE = GATE.splitlines().index("        if self.level() > 0:") + 1
 
 def _codes(body: str):
     text = GATE + textwrap.dedent(body)
-    return sorted((f.line, f.code) for f in lint_source(text).findings)
+    return sorted((f.line, f.code) for f in lint_source(text, config=rule_config()).findings)
 
 
 def test_a_receiver_built_from_the_subclass_reaches_its_override():

@@ -2,6 +2,7 @@
 
 import textwrap
 
+from fixture_units import rule_config
 from jaxlint import lint_source
 
 SRC = textwrap.dedent(
@@ -51,7 +52,7 @@ SRC = textwrap.dedent(
 
 
 def test_positions():
-    got = {(f.code, f.line, f.column, f.end_line, f.end_column) for f in lint_source(SRC, "m.py").findings}
+    got = {(f.code, f.line, f.column, f.end_line, f.end_column) for f in lint_source(SRC, "m.py", rule_config()).findings}
     assert got == {
         ("JAX101", 12, 8, 12, 19),  # the condition
         ("JAX102", 14, 11, 14, 22),  # the condition

@@ -55,7 +55,8 @@ def test_labels_come_from_running_the_files():
 
 @pytest.mark.slow
 def test_recall_and_silence_do_not_fall():
-    scored = realworld.score_reports("dev", preview=False, jobs=1, manifest={**MANIFEST, "cases": PICKED})
+    # Every rule, preview included, as realworld.py --write-ci-subset measured the floors.
+    scored = realworld.score_reports("dev", preview=True, jobs=1, manifest={**MANIFEST, "cases": PICKED})
     for category, floor in SUBSET["recall_at_least"].items():
         assert scored["recall"][category] >= floor, (category, scored["recall"], scored["misses_by_sink"])
     assert scored["negatives_flagged"] <= SUBSET["negatives_flagged_at_most"], scored["flagged"]

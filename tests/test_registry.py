@@ -1,7 +1,9 @@
 """The registry finds every rule in the family packages, and the README's table lists them."""
 
+import json
 import os
 import re
+import textwrap
 
 import pytest
 
@@ -141,3 +143,72 @@ def test_the_measured_precision_is_a_count_of_reviewed_findings_of_known_rules()
         assert 0 <= right <= reviewed > 0
         assert below_bar(code) == (right / reviewed < 0.9)
         assert describe(code) in RULES_BY_CODE[code].explain()
+
+
+def test_a_rule_is_in_preview_when_its_measured_precision_is_below_the_bar():
+    from jaxlint.rules.measured import MEASURED, below_bar
+
+    assert any(below_bar(code) for code in MEASURED)
+    for code in MEASURED:
+        if below_bar(code):
+            assert RULES_BY_CODE[code].status == "preview", code
+    # A rule at or above the bar keeps the status it declares (stable, unless it is new).
+    assert RULES_BY_CODE["JAX401"].status == "stable" and not below_bar("JAX401")
+
+
+def _first_rule_below_the_bar():
+    """The first rule the measured table puts in preview: the test follows the table."""
+    from jaxlint.rules.measured import MEASURED, below_bar
+
+    return RULES_BY_CODE[next(code for code in sorted(MEASURED) if below_bar(code))]
+
+
+def test_a_plain_run_leaves_out_a_rule_below_the_bar_and_preview_reports_it(tmp_path):
+    from clirun import jaxlint
+    from markers import expected_markers
+
+    rule = _first_rule_below_the_bar()
+    text = textwrap.dedent(rule.bad[0]).lstrip("\n")
+    (tmp_path / "example.py").write_text(text, encoding="utf-8")
+    marked = sorted(line for line, code in expected_markers(text)[0] if code == rule.code)
+    assert marked, f"{rule.code}'s first bad example marks where it fires"
+
+    def lines_of(*args):
+        p = jaxlint(["--no-cache", "--format", "json", *args, "example.py"], cwd=str(tmp_path))
+        assert p.returncode in (0, 1), p.stderr.decode()
+        return sorted(f["line"] for f in json.loads(p.stdout) if f["code"] == rule.code)
+
+    assert lines_of() == []
+    assert lines_of("--preview") == marked
+    # Selected by its code, it still needs preview (as in ruff).
+    assert lines_of("--select", rule.code) == []
+    assert lines_of("--select", rule.code, "--preview") == marked
+    (tmp_path / "pyproject.toml").write_text("[tool.jaxlint]\npreview = true\n", encoding="utf-8")
+    assert lines_of() == marked
+
+
+def test_selecting_a_preview_rule_by_its_code_without_preview_says_it_has_no_effect(tmp_path):
+    from clirun import jaxlint
+
+    code = _first_rule_below_the_bar().code
+    (tmp_path / "m.py").write_text("import jax\n", encoding="utf-8")
+    warning = f"jaxlint: warning: selection `{code}` has no effect because preview is not enabled (use --preview)"
+
+    def stderr_lines(*args, config=None):
+        if config is not None:
+            (tmp_path / "pyproject.toml").write_text(f"[tool.jaxlint]\n{config}\n", encoding="utf-8")
+        p = jaxlint(["--no-cache", *args, "m.py"], cwd=str(tmp_path))
+        assert p.returncode == 0, p.stderr.decode()
+        return p.stderr.decode().splitlines()
+
+    assert stderr_lines("--select", code) == [warning, "All checks passed (1 file checked)."]
+    assert stderr_lines("--extend-select", f"{code},JAX401", "-q") == [warning]
+    assert stderr_lines("--select", code, "--preview", "-q") == []
+    # A prefix that also selects stable rules does something: no warning.
+    assert stderr_lines("--select", code[:-1], "-q") == []
+    # An ignore of a preview rule is what a plain run does anyway: no warning (as in ruff).
+    assert stderr_lines("--ignore", code, "-q") == []
+    # The configuration file's selection is checked too, once whatever the number of files.
+    (tmp_path / "n.py").write_text("import jax\n", encoding="utf-8")
+    assert stderr_lines("-q", "n.py", config=f'select = ["{code}"]') == [warning]
+    assert stderr_lines("-q", "n.py", config=f'select = ["{code}"]\npreview = true') == []

@@ -10,11 +10,12 @@ Each case asserts the exact (line, column, message) of every related location.""
 
 import textwrap
 
+from fixture_units import rule_config
 from jaxlint.engine import lint_source
 
 
 def _findings(src):
-    return lint_source(textwrap.dedent(src), "example.py").findings
+    return lint_source(textwrap.dedent(src), "example.py", rule_config()).findings
 
 
 def _related(f):

@@ -28,8 +28,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clirun import ROOT, env, jaxlint
+from fixture_units import rule_config
 from jaxlint import lint_source
-from jaxlint.config import Config
 from jaxlint.engine.pipeline import read_and_lint
 from jaxlint.rules import ALL_RULES
 
@@ -51,7 +51,8 @@ def check_result(findings, source) -> None:
 
 
 def lint_checked(source, path="fuzz.py"):
-    findings = lint_source(source, path).findings
+    # Every rule, preview included: robustness is every rule's.
+    findings = lint_source(source, path, rule_config()).findings
     check_result(findings, source)
     return findings
 
@@ -326,7 +327,7 @@ def test_unreadable_file_in_process(tmp_path, monkeypatch):
         return real_open(path, *args, **kwargs)
 
     monkeypatch.setattr(os, "open", refusing_open)
-    assert summary(read_and_lint(str(target), "secret.py", Config()).findings) == [
+    assert summary(read_and_lint(str(target), "secret.py", rule_config()).findings) == [
         (1, 1, "JAX001", "cannot read file: Permission denied")
     ]
 
@@ -335,7 +336,7 @@ def test_fifo_read_directly_does_not_block(tmp_path):
     fifo = tmp_path / "pipe.py"
     os.mkfifo(fifo)
     start = time.monotonic()
-    assert summary(read_and_lint(str(fifo), "pipe.py", Config()).findings) == [
+    assert summary(read_and_lint(str(fifo), "pipe.py", rule_config()).findings) == [
         (1, 1, "JAX001", "cannot read file: not a regular file (a named pipe)")
     ]
     assert time.monotonic() - start < 5
@@ -356,7 +357,7 @@ def make_tree(root, files):
 
 
 def run_cli(args, cwd, timeout=60):
-    p = jaxlint(["--no-cache", "--no-color", *args], cwd=str(cwd), timeout=timeout)
+    p = jaxlint(["--no-cache", "--no-color", "--preview", *args], cwd=str(cwd), timeout=timeout)
     return p.returncode, p.stdout.decode(), p.stderr.decode()
 
 
@@ -458,7 +459,7 @@ runpy.run_module("jaxlint", run_name="__main__")
 def test_cli_unreadable_file(tmp_path):
     make_tree(tmp_path, {"a.py": GOOD, "secret.py": GOOD, "z.py": GOOD})
     p = subprocess.run(
-        [sys.executable, "-c", REFUSING_CLI, "secret.py", "--no-cache", "--no-color", "."],
+        [sys.executable, "-c", REFUSING_CLI, "secret.py", "--no-cache", "--no-color", "--preview", "."],
         cwd=tmp_path,
         capture_output=True,
         env=env(),
@@ -497,10 +498,11 @@ import json, resource, sys, time
 sys.path.insert(0, sys.argv[1])
 from test_robustness_big import big_module
 from jaxlint import lint_source
+from jaxlint.config import Config
 t0 = time.monotonic()
 src = big_module(100_000)
 t1 = time.monotonic()
-findings = lint_source(src, "big.py").findings
+findings = lint_source(src, "big.py", Config(preview=True)).findings
 t2 = time.monotonic()
 print(json.dumps({
     "lines": src.count("\\n"), "bytes": len(src), "generate_s": t1 - t0, "lint_s": t2 - t1,
@@ -560,7 +562,7 @@ def test_static_mode_never_executes_user_code(tmp_path):
     make_tree(tmp_path, {"hostile.py": HOSTILE.format(marker=marker).encode()})
     expected = "hostile.py:17:12: JAX104 `float()` needs a concrete value but `x` is traced in jitted f()"
     # In this process: a fork or sys.exit here would take the test run down with it.
-    findings = read_and_lint(str(tmp_path / "hostile.py"), "hostile.py", Config()).findings
+    findings = read_and_lint(str(tmp_path / "hostile.py"), "hostile.py", rule_config()).findings
     assert [f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}" for f in findings] == [expected]
     # And through the command line, as a user runs it.
     rc, out, err = run_cli(["hostile.py"], tmp_path)
@@ -617,7 +619,7 @@ def test_output_is_deterministic_across_runs_and_jobs(tmp_path):
     ],
 )
 def test_syntax_error_is_reported_where_the_parser_stops(source, line, column):
-    (f,) = lint_source(source, "broken.py").findings
+    (f,) = lint_source(source, "broken.py", rule_config()).findings
     assert (f.code, f.line, f.column) == ("JAX001", line, column)
     with pytest.raises(SyntaxError) as info:
         compile(source, "broken.py", "exec")

@@ -12,6 +12,7 @@ import pytest
 
 from jaxlint import cli
 from jaxlint.engine import runner
+from fixture_units import rule_config
 from jaxlint.config import Config
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -55,12 +56,12 @@ def always_pool(monkeypatch):
 @pytest.mark.slow  # starts a worker pool
 def test_jobs_do_not_change_results_or_their_order(tree, always_pool):
     files = files_of(tree)
-    one = dicts(runner.lint_each(files, Config(), jobs=1).findings)
+    one = dicts(runner.lint_each(files, rule_config(), jobs=1).findings)
     assert len({f["path"] for f in one}) >= 3
     for jobs in (2, 7):  # as many workers as cores, and more workers than cores
-        assert dicts(runner.lint_each(files, Config(), jobs=jobs).findings) == one
+        assert dicts(runner.lint_each(files, rule_config(), jobs=jobs).findings) == one
     # Findings come in the order of the files given, whoever finished first.
-    rev = dicts(runner.lint_each(files[::-1], Config(), jobs=2).findings)
+    rev = dicts(runner.lint_each(files[::-1], rule_config(), jobs=2).findings)
     order = []
     for f in rev:
         if f["path"] not in order:
@@ -71,11 +72,11 @@ def test_jobs_do_not_change_results_or_their_order(tree, always_pool):
 @pytest.mark.slow  # starts a worker pool
 def test_pool_with_cache_equals_single_process(tree, tmp_path_factory, always_pool):
     files = files_of(tree)
-    ref = dicts(runner.lint_each(files, Config(), jobs=1).findings)
+    ref = dicts(runner.lint_each(files, rule_config(), jobs=1).findings)
     cdir = str(tmp_path_factory.mktemp("cache"))
-    assert dicts(runner.lint_each(files, Config(), jobs=2, cache_dir=cdir).findings) == ref  # workers write
+    assert dicts(runner.lint_each(files, rule_config(), jobs=2, cache_dir=cdir).findings) == ref  # workers write
     assert len(glob.glob(os.path.join(cdir, "*", "*.json"))) == len(files)
-    assert dicts(runner.lint_each(files, Config(), jobs=2, cache_dir=cdir).findings) == ref  # all hits
+    assert dicts(runner.lint_each(files, rule_config(), jobs=2, cache_dir=cdir).findings) == ref  # all hits
 
 
 def test_a_handful_of_files_stays_in_process(tree, monkeypatch):
@@ -84,7 +85,7 @@ def test_a_handful_of_files_stays_in_process(tree, monkeypatch):
 
     monkeypatch.setattr(runner, "_run_pool", no_pool)
     files = files_of(tree)[:3]
-    assert runner.lint_each(files, Config(), jobs=4).findings == runner.lint_each(files, Config(), jobs=1).findings
+    assert runner.lint_each(files, rule_config(), jobs=4).findings == runner.lint_each(files, rule_config(), jobs=1).findings
 
 
 @pytest.mark.slow  # starts a worker pool
@@ -133,7 +134,7 @@ def test_cli_output_is_byte_identical_for_any_jobs(tree, monkeypatch, always_poo
     outs = set()
     for jobs in ("1", "2"):
         for extra in (["--no-cache"], []):
-            code, out = run_cli(["--format", "json", "-j", jobs, *extra, "."], monkeypatch, tree)
+            code, out = run_cli(["--preview", "--format", "json", "-j", jobs, *extra, "."], monkeypatch, tree)
             assert code == 1
             outs.add(out)
     assert len(outs) == 1
@@ -167,7 +168,7 @@ def test_cli_default_cache_sits_next_to_pyproject(small_tree, monkeypatch):
 
 def test_cli_stdin_among_files(small_tree, monkeypatch):
     tree = small_tree
-    src = "import jax\n\n@jax.jit\ndef f(x):\n    if x > 0:\n        return x\n    return -x\n"
+    src = "import jax\n\n@jax.jit\ndef f(x):\n    while x > 0:\n        x = x - 1\n    return x\n"
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(src.encode())))
     code, out = run_cli(["--no-cache", "--stdin-filename", "mod.py", "-"], monkeypatch, tree)
-    assert code == 1 and "mod.py:5:" in out and "JAX101" in out
+    assert code == 1 and "mod.py:5:" in out and "JAX102" in out

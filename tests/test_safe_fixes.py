@@ -99,17 +99,17 @@ def host(x):
 
 
 def test_np_to_jnp_in_a_helper_host_code_calls_is_unsafe(tmp_path):
-    p, text = _fix(tmp_path, "m.py", HELPER)
+    p, text = _fix(tmp_path, "m.py", HELPER, "--preview")
     assert text == HELPER
     assert p.returncode == 1
     assert p.stderr.decode().endswith("Fixed 0 findings (1 more fixable with --unsafe-fixes).\n")
-    _, text = _fix(tmp_path, "m.py", HELPER, "--unsafe-fixes")
+    _, text = _fix(tmp_path, "m.py", HELPER, "--preview", "--unsafe-fixes")
     assert "return jnp.log1p(jnp.exp(x))" in text and "import jax.numpy as jnp\n" in text
 
 
 def test_np_to_jnp_in_a_jitted_function_is_safe(tmp_path):
     source = "import jax\nimport numpy as np\n\n\n@jax.jit\ndef f(x):\n    return np.exp(x)\n"
-    _, text = _fix(tmp_path, "m.py", source)
+    _, text = _fix(tmp_path, "m.py", source, "--preview")
     assert text == "import jax\nimport numpy as np\nimport jax.numpy as jnp\n\n\n@jax.jit\ndef f(x):\n    return jnp.exp(x)\n"
 
 
@@ -166,7 +166,7 @@ def f(x):
 
 
 def test_an_update_of_an_enclosing_functions_array_is_not_rewritten(tmp_path):
-    p, text = _fix(tmp_path, "m.py", NESTED)
+    p, text = _fix(tmp_path, "m.py", NESTED, "--preview")
     assert text == NESTED
     assert p.returncode == 1
     assert p.stdout.decode() == "m.py:10:9: JAX304 In-place update of JAX array `y`; JAX arrays are immutable\n"
@@ -174,7 +174,7 @@ def test_an_update_of_an_enclosing_functions_array_is_not_rewritten(tmp_path):
 
 def test_an_update_of_the_functions_own_array_is_rewritten(tmp_path):
     source = NESTED.replace("    y = jnp.zeros(3)\n\n    def put(v):\n", "    def put(v):\n        y = jnp.zeros(3)\n")
-    _, text = _fix(tmp_path, "m.py", source)
+    _, text = _fix(tmp_path, "m.py", source, "--preview")
     assert text == source.replace("y[0] = v", "y = y.at[0].set(v)")
 
 
@@ -191,7 +191,7 @@ def g(x):
 
 def _offered(tmp_path, fmt, *flags):
     (tmp_path / "m.py").write_text(BOTH)
-    p = jaxlint(["--no-cache", "--isolated", "--format", fmt, *flags, "m.py"], cwd=str(tmp_path))
+    p = jaxlint(["--no-cache", "--isolated", "--preview", "--format", fmt, *flags, "m.py"], cwd=str(tmp_path))
     assert p.returncode == 1, p.stderr.decode()
     return json.loads(p.stdout.decode())
 
@@ -229,9 +229,9 @@ def test_an_unsafe_suggestion_is_not_offered_as_a_one_click_change(tmp_path):
     # A discarded functional update: rebinding is the usual intent, not the only one (unsafe).
     source = "import jax\nimport jax.numpy as jnp\n\nx = jnp.zeros(3)\nx.at[0].set(1.0)\n"
     (tmp_path / "m.py").write_text(source)
-    p = jaxlint(["--no-cache", "--isolated", "--format", "rdjson", "m.py"], cwd=str(tmp_path))
+    p = jaxlint(["--no-cache", "--isolated", "--preview", "--format", "rdjson", "m.py"], cwd=str(tmp_path))
     (d,) = json.loads(p.stdout.decode())["diagnostics"]
     assert d["code"]["value"] == "JAX501" and "suggestions" not in d
-    p = jaxlint(["--no-cache", "--isolated", "--format", "rdjson", "--unsafe-fixes", "m.py"], cwd=str(tmp_path))
+    p = jaxlint(["--no-cache", "--isolated", "--preview", "--format", "rdjson", "--unsafe-fixes", "m.py"], cwd=str(tmp_path))
     (d,) = json.loads(p.stdout.decode())["diagnostics"]
     assert [s["text"] for s in d["suggestions"]] == ["x = x.at[0].set(1.0)"]

@@ -44,7 +44,9 @@ def step(x):
 
 @pytest.fixture
 def project(tmp_path):
-    (tmp_path / "pyproject.toml").write_text("[tool.jaxlint]\nignore = ['JAX306']\n")
+    # The server runs the rules the configuration enables: preview is turned on there, since
+    # the examples' findings are preview rules' (JAX101, JAX301, JAX307).
+    (tmp_path / "pyproject.toml").write_text("[tool.jaxlint]\npreview = true\nignore = ['JAX306']\n")
     return tmp_path
 
 
@@ -315,7 +317,7 @@ LAUNCH_ELSEWHERE = f"import os\nos.chdir({ELSEWHERE!r})\n" + LAUNCH
 
 CONFIGURED = {
     "pyproject.toml": (
-        "[tool.jaxlint]\nextend-exclude = ['gen/*']\n\n"
+        "[tool.jaxlint]\npreview = true\nextend-exclude = ['gen/*']\n\n"
         "[tool.jaxlint.per-file-ignores]\n'legacy/*' = ['JAX302']\n'src/*' = ['JAX101']\n"
     ),
     "legacy/old.py": SRC,

@@ -7,7 +7,7 @@ import gc
 import os
 
 from clirun import ROOT
-from jaxlint.config import Config
+from fixture_units import rule_config
 from jaxlint.engine import module_analysis
 from jaxlint.engine.pipeline import lint_source
 
@@ -17,7 +17,7 @@ def _left_for_the_collector(text: str) -> int:
     gc.collect()
     gc.disable()
     try:
-        lint_source(text, "m.py", Config())
+        lint_source(text, "m.py", rule_config())  # every rule: none may keep the tree alive
         return gc.collect()
     finally:
         gc.enable()

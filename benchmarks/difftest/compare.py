@@ -26,12 +26,14 @@ FAMILIES = {"A": ("JAX1",), "B": ("JAX2",), "C": ("JAX3", "JAX5"), "R": ("JAX2",
 IGNORED_ON_CLEAN = ("JAX6",)
 
 
-def lint(text: str, path: str) -> List[dict]:
+def lint(text: str, path: str, preview: bool = False) -> List[dict]:
+    """The default rules' findings; with ``preview``, the rules in preview too."""
     from jaxlint import lint_source
+    from jaxlint.config import Config
 
     return [
         {"code": f.code, "line": f.line, "column": f.column}
-        for f in lint_source(text, path).findings
+        for f in lint_source(text, path, Config(preview=preview)).findings
     ]
 
 
@@ -128,13 +130,13 @@ def table(summary: dict, parts: bool = True) -> str:
     return "\n".join(out)
 
 
-def safe_fix(text: str, path: str) -> str:
-    """The program with jaxlint's safe fixes applied (as ``jaxlint --fix``)."""
+def safe_fix(text: str, path: str, preview: bool = False) -> str:
+    """The program with jaxlint's safe fixes applied (as ``jaxlint --fix``, or ``--fix --preview``)."""
     from jaxlint.fixes.run import fix_text
     from jaxlint.config import Config
     from jaxlint.rules import rules_for
 
-    cfg = Config()
+    cfg = Config(preview=preview)
     return fix_text(text, path, cfg, rules_for(cfg), unsafe=False).source
 
 

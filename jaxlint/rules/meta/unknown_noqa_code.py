@@ -34,10 +34,10 @@ class UnknownNoqaCode(Rule):
         import jax
 
         @jax.jit
-        def relu(x):
-            if x > 0:  # noqa: JAX1O1  # error: JAX101, JAX003
-                return x
-            return 0.0 * x
+        def count(x):
+            while x > 0:  # noqa: JAX1O2  # error: JAX102, JAX003
+                x = x - 1
+            return x
 
         def plain(n):
             if n > 0:  # noqa: jax101  # error: JAX003

@@ -16,7 +16,7 @@ class UnusedNoqa(Rule):
         A stale suppression hides the next real finding on that line.
 
     Example
-        y = x + 1  # noqa: JAX101
+        y = x + 1  # noqa: JAX102
 
     Use instead
         y = x + 1
@@ -34,10 +34,10 @@ class UnusedNoqa(Rule):
 
         @jax.jit
         def scale(x):
-            y = x * 2  # noqa: JAX101  # error: JAX004
-            if x > 0:  # noqa: JAX101, JAX302  # error: JAX004
-                return y
-            return -y
+            y = x * 2  # noqa: JAX102  # error: JAX004
+            while x > 0:  # noqa: JAX102, JAX302  # error: JAX004
+                x = x - y
+            return x
         """
     ]
     good = [
@@ -45,10 +45,10 @@ class UnusedNoqa(Rule):
         import jax
 
         @jax.jit
-        def relu(x):
-            if x > 0:  # noqa: JAX101, E501
-                return x
-            return 0.0 * x
+        def count(x):
+            while x > 0:  # noqa: JAX102, E501
+                x = x - 1
+            return x
 
         def plain(x):
             return x  # noqa: E501
