@@ -227,6 +227,11 @@ def test_explain_and_list_rules():
     assert jaxlint(["--explain", "JAX999"]).returncode == 2
     listing = jaxlint(["--list-rules"]).stdout.decode()
     assert "JAX304  inplace-array-update" in listing
+    from jaxlint.rules import ALL_RULES
+
+    for r in ALL_RULES:
+        said = "Status: preview; it runs only with --preview" in jaxlint(["--explain", r.code]).stdout.decode()
+        assert said == (r.status == "preview"), r.code
 
 
 def test_static_mode_imports_neither_jax_nor_the_linted_code(tmp_path):
@@ -343,4 +348,5 @@ def test_list_rules_wraps_to_the_terminal_and_has_a_json_form():
     rows = json.loads(p.stdout)
     assert [r["code"] for r in rows] == [r.code for r in ALL_RULES]
     assert {r["code"] for r in rows if not r["default_enabled"]} == {"JAX004"}
+    assert {r["code"] for r in rows if r["status"] == "preview"} == {r.code for r in ALL_RULES if r.status == "preview"}
     assert jaxlint(["--list-rules", "--format", "sarif"]).returncode == 2

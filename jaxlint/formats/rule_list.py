@@ -44,6 +44,7 @@ def rule_json() -> str:
                     "summary": _summary(r),
                     "severity": severity(r.code),
                     "default_enabled": bool(r.default_enabled),
+                    "status": r.status,
                     "fix": r.generic_fix(),
                     "prevents": r.prevents.description,
                 }

@@ -83,6 +83,8 @@ class Rule:
         parts = [f"{cls.code} ({cls.name})", "", cls.plain_docs(), "", f"Prevents: {cls.prevents.description}", f"Fix: {cls.generic_fix()}"]
         if describe(cls.code):
             parts.append(describe(cls.code))
+        if cls.status == "preview":
+            parts.append("Status: preview; it runs only with --preview (or preview = true).")
         for title, examples in (("Flagged", cls.bad), ("Not flagged", cls.good)):
             for ex in examples:
                 parts += ["", f"{title}:", textwrap.indent(textwrap.dedent(ex).strip("\n"), "    ")]
