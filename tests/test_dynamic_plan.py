@@ -312,7 +312,7 @@ def test_an_array_in_static_metadata_is_planned_from_the_modules_constructions()
     assert (masked["kind"], masked["cls"], masked["attr"]) == ("pytree_arg", "MaskedLinear", "mask")
     assert masked["expect"] == [["ValueError", r"checking equality of metadata fields|static arguments should be comparable"]]
     assert masked["ctors"] == [
-        {"pos": [{"k": "expr", "src": "jax.numpy.ones(3)"}, {"k": "expr", "src": "jax.numpy.ones(3)"}], "kw": {}, "line": 129}
+        {"pos": [{"k": "expr", "src": "jax.numpy.ones(3)"}, {"k": "expr", "src": "jax.numpy.ones(3)"}], "kw": {}, "line": 150}
     ]
     # an argument of a construction: that construction alone
     assert [c["line"] for c in checks[57]["ctors"]] == [57]

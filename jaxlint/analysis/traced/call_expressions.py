@@ -12,7 +12,7 @@ from typing import List, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.jax.jax_api import ARRAY_METHODS, DICT_METHODS, STATIC_ATTRS, is_layer_class
+from jaxlint.analysis.jax.jax_api import ARRAY_METHODS, DICT_METHODS, is_layer_class
 from jaxlint.analysis.model.classes import class_named, is_classmethod, is_property
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import FnRef
@@ -39,6 +39,7 @@ from jaxlint.analysis.traced.values import (
     UNKNOWN_VAL,
     Val,
     first_traced_name,
+    join,
     joinall,
 )
 
@@ -330,15 +331,15 @@ class CallExpressions:
         if name == "dict":
             v = joinall(vals) if vals else STATIC_VAL
             return Val(v.kind, v.name, DICT)
-        if name == "getattr" and vals:
-            if len(argvals) >= 2 and isinstance(argvals[1][0].value, cst.SimpleString):
-                attr = string_value(argvals[1][0].value)
-                if attr in STATIC_ATTRS:
-                    return STATIC_VAL
+        if name == "getattr" and vals and not any(a.star for a, _ in argvals):
             base = vals[0]
-            if base.kind == TRACED and not base.flags & OPAQUE:
-                return Val(TRACED, base.name)
-            return STATIC_VAL if base.kind == STATIC else UNKNOWN_VAL
+            attr = string_value(argvals[1][0].value) if len(argvals) >= 2 else None
+            if attr is None:
+                # an attribute named at run time: what the object holds there, only it can tell
+                return STATIC_VAL if base.kind == STATIC else UNKNOWN_VAL
+            got = self.attribute_of(base, attr, f"{base.name}.{attr}" if base.name else None)
+            # with a default: the attribute where the object has it, else the default
+            return join(got, vals[2]) if len(vals) >= 3 else got
         return self.generic(argvals)
 
     # Keywords of ``flax.linen.Module.apply`` that are not inputs of the method it runs.

@@ -189,12 +189,17 @@ class Expressions:
         if isinstance(base_expr, cst.Name):
             self.attr_hint = (base_expr, attr)
         base = self.eval(base_expr)
+        if base.cls is None and base.ext is not None and base.kind == TRACED and not base.flags & ARRAY and attr not in STATIC_ATTRS:
+            self.foreign_member(e, base, attr, [], attribute=True)  # a property is read where its class is
+        return self.attribute_of(base, attr, dotted_name(e) or base.name)
+
+    def attribute_of(self, base: Val, attr: str, name: Optional[str]) -> Val:
+        """``base.attr``, written so or as ``getattr(base, "attr")`` (``name``: the value's
+        name in messages)."""
         if base.cls is not None and base.kind != UNKNOWN:
-            member = self.analyzer.instance_attribute(self.frame, base, attr, dotted_name(e) or base.name)
+            member = self.analyzer.instance_attribute(self.frame, base, attr, name)
             if member is not None:
                 return member
-        elif base.ext is not None and base.kind == TRACED and not base.flags & ARRAY and attr not in STATIC_ATTRS:
-            self.foreign_member(e, base, attr, [], attribute=True)  # a property is read where its class is
         if attr in STATIC_ATTRS:
             return Val(STATIC, None, SHAPE | PYSEQ if attr == "shape" else 0)
         if base.kind == STATIC:
@@ -207,7 +212,6 @@ class Expressions:
         if base.flags & OPAQUE:
             return UNKNOWN_VAL
         if base.kind == TRACED:
-            name = dotted_name(e) or base.name
             if base.flags & ARRAY or attr in ARRAY_ATTRS:
                 return Val(TRACED, name, ARRAY)
             # A field of a pytree whose class the model cannot place: a leaf or static
