@@ -291,6 +291,10 @@ class CallExpressions:
 
     def builtin(self, e, name: str, argvals) -> Val:
         vals = [v for _, v in argvals]
+        if name in ("any", "all") and len(e.args) == 1 and not e.args[0].star:
+            decided = self.type_tests(e.args[0].value, name)
+            if decided is not None:
+                return decided
         if name == "isinstance" and len(argvals) == 2 and not any(a.star for a, _ in argvals):
             v = vals[0]
             array = v.kind == TRACED and not v.flags & (PYSEQ | DICT | OPAQUE | REF | RAW) and v.items is None and v.cls is None
@@ -341,6 +345,32 @@ class CallExpressions:
             # with a default: the attribute where the object has it, else the default
             return join(got, vals[2]) if len(vals) >= 3 else got
         return self.generic(argvals)
+
+    def type_tests(self, gen, name: str) -> Optional[Val]:
+        """``any(isinstance(v, T) for v in (a, b))`` (or ``all``) over values the code writes out:
+        each element's test, combined as Python combines them; None when one is undecided."""
+        if not isinstance(gen, (cst.GeneratorExp, cst.ListComp)):
+            return None
+        loop, test = gen.for_in, gen.elt
+        if loop.ifs or loop.inner_for_in is not None or not isinstance(loop.target, cst.Name):
+            return None
+        if not isinstance(loop.iter, (cst.Tuple, cst.List)) or any(isinstance(el, cst.StarredElement) for el in loop.iter.elements):
+            return None
+        if not (isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "isinstance"):
+            return None
+        if self.frame.lookup("isinstance") is not None or len(test.args) != 2:
+            return None
+        value = test.args[0].value
+        if not isinstance(value, cst.Name) or value.value != loop.target.value:
+            return None
+        results = [
+            self.builtin(test, "isinstance", [(test.args[0], self.eval(el.value)), (test.args[1], STATIC_VAL)])
+            for el in loop.iter.elements
+        ]
+        true, false = KNOWN_CONSTANTS["True"], KNOWN_CONSTANTS["False"]
+        if name == "any":
+            return true if any(r is true for r in results) else false if all(r is false for r in results) else None
+        return true if all(r is true for r in results) else false if any(r is false for r in results) else None
 
     # Keywords of ``flax.linen.Module.apply`` that are not inputs of the method it runs.
     _LINEN_APPLY_OPTIONS = frozenset({"rngs", "method", "mutable", "capture_intermediates"})
