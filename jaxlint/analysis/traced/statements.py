@@ -16,8 +16,10 @@ from jaxlint.analysis.syntax.nodes import block_exits
 from jaxlint.analysis.syntax.scopes import dotted_name
 from jaxlint.analysis.traced.annotations import is_ref_name
 from jaxlint.analysis.traced.values import (
+    ARRAY,
     FALSE,
     PYSEQ,
+    RAW,
     REF,
     STATIC,
     STATIC_VAL,
@@ -285,7 +287,15 @@ class Statements:
                 for e, item in zip(els, v.items):
                     self.assign(e.value, item, st, node)
             else:
-                sub = Val(v.kind, v.name, v.flags & REF) if v.kind != STATIC else STATIC_VAL
+                # Unpacked without its structure shown: the rows of an array are arrays; the
+                # elements of anything else a leaf, a subtree or a Python value (as indexing it)
+                if v.kind == STATIC:
+                    sub = STATIC_VAL
+                elif v.elem is not None:
+                    sub = v.elem
+                else:
+                    shape = ARRAY if v.flags & ARRAY and not v.container else RAW
+                    sub = Val(v.kind, v.name, (v.flags & REF) | shape)
                 for e in els:
                     if isinstance(e, cst.StarredElement):
                         self.assign(e.value, Val(sub.kind, sub.name, PYSEQ), st, node)
