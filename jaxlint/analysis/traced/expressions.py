@@ -373,6 +373,10 @@ class Expressions:
                 first = Val(max(vals[0].kind, vals[1].kind), first_traced_name(vals[:2]), BOOL | ARRAY)
             self.emit("chained_compare", self.frame, e, first, t)
         if static:
+            if len(vals) == 2 and all(v.flags & MODULE and v.name for v in vals):
+                # ``xp is jnp`` with ``xp`` a module handed over: one module object per name
+                same = (vals[0].name == vals[1].name) == isinstance(e.comparisons[0].operator, cst.Is)
+                return KNOWN_CONSTANTS["True" if same else "False"]
             return STATIC_VAL
         k = max(v.kind for v in vals)
         if k == TRACED:
