@@ -42,6 +42,13 @@ def test_the_manifest_lists_every_case_file_it_kept_or_dropped():
         assert rel in named or rel[: -len("_bug.py")] in dropped, f"{rel} is neither kept nor dropped in manifest.json"
 
 
+def test_a_run_under_checking_leaks_that_does_not_finish_is_no_leak():
+    clean = {"error": None, "output": "1", "eager_output": "1"}
+    assert label.outcome({**clean, "leak_error": "UnexpectedTracerError"})["outcome"] == "leaks"
+    for stopped in ("Timeout", "WorkerError", "SystemExit"):
+        assert label.outcome({**clean, "leak_error": stopped})["outcome"] == "failed"
+
+
 @pytest.mark.slow
 def test_labels_come_from_running_the_files():
     paths = [os.path.join(REPORTS, c[kind]) for c in PICKED for kind in ("bug", "fix")]

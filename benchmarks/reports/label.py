@@ -70,6 +70,9 @@ def outcome(res: dict) -> dict:
         return {"outcome": "failed", "reason": f"{err}: {message[:120]}"}
     if res.get("eager_error") is not None:
         return {"outcome": "failed", "reason": f"the run under disable_jit raised {res['eager_error']}"}
+    if res.get("leak_error") in ("Timeout", "WorkerError", "SystemExit"):
+        # the run under checking_leaks did not finish: it shows nothing, a leak least of all
+        return {"outcome": "failed", "reason": f"the run under checking_leaks: {res['leak_error'].lower()}"}
     if res.get("leak_error") is not None:
         return {"outcome": "leaks", "error": res["leak_error"], "lines": sorted(set(res.get("leak_lines") or []))}
     if not truth.same_output(res.get("output") or "", res.get("eager_output") or ""):
