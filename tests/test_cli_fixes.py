@@ -187,6 +187,86 @@ def test_fix_applies_the_fix_of_a_finding_the_cross_module_phase_made(package):
     assert (package / "pkg" / "b.py").read_text() == CALLER
 
 
+NOQA = """import jax
+
+
+@jax.jit
+def scale(x):
+    y = x * 2  # noqa: JAX102
+    z = x + 1  # noqa: JAX102, E501
+    w = x - 1  # noqa: JAX102  # why
+    v = x / 2  # noqa: JAX102 because
+    u = x  # noqa
+    t = x  # noqa: JAX102, JAX302, E501
+    if x > 0:  # noqa
+        return y + z + w + v + u + t
+    return x  # NOQA:JAX102
+"""
+
+
+def test_fix_removes_unused_noqa_codes_and_comments(tmp_path):
+    """JAX004's fix takes the unused jaxlint codes out of the list, or the whole directive
+    when none is left (a comment after it stays); with text after the codes there is no fix.
+    A bare ``# noqa`` is judged only when every rule ran (a rule that did not run may be what
+    it is for), and removing it is unsafe (another tool may need it); the one on the ``if``
+    silences the JAX101 there."""
+    (tmp_path / "n.py").write_text(NOQA)
+    p = jaxlint(["--no-cache", "--isolated", "--extend-select", "JAX004", "n.py"], cwd=str(tmp_path))
+    assert p.stdout.decode() == (
+        "n.py:6:24: JAX004 [*] unused `noqa` code: JAX102\n"
+        "n.py:7:24: JAX004 [*] unused `noqa` code: JAX102\n"
+        "n.py:8:24: JAX004 [*] unused `noqa` code: JAX102\n"
+        "n.py:9:24: JAX004 unused `noqa` code: JAX102\n"
+        "n.py:11:20: JAX004 [*] unused `noqa` code: JAX102, JAX302\n"
+        "n.py:14:22: JAX004 [*] unused `noqa` code: JAX102\n"
+    )
+    everything = ["--no-cache", "--isolated", "--select", "ALL", "--preview"]
+    p = jaxlint([*everything, "n.py"], cwd=str(tmp_path))
+    assert "n.py:10:12: JAX004 unused blanket `noqa`: no finding on its line\n" in p.stdout.decode()
+    p = jaxlint([*everything, "--fix", "n.py"], cwd=str(tmp_path))
+    assert p.stderr.decode() == "Found 2 findings in 1 file (1 checked).\nFixed 5 findings (1 more fixable with --unsafe-fixes).\n"
+    safe = (
+        NOQA.replace("x * 2  # noqa: JAX102\n", "x * 2\n")
+        .replace("# noqa: JAX102, E501", "# noqa: E501")
+        .replace("# noqa: JAX102  # why", "# why")
+        .replace("# noqa: JAX102, JAX302, E501", "# noqa: E501")
+        .replace("return x  # NOQA:JAX102\n", "return x\n")
+    )
+    assert (tmp_path / "n.py").read_text() == safe
+    p = jaxlint([*everything, "--fix", "--unsafe-fixes", "n.py"], cwd=str(tmp_path))
+    assert p.stderr.decode() == "Found 1 finding in 1 file (1 checked).\nFixed 1 finding.\n"
+    assert (tmp_path / "n.py").read_text() == safe.replace("u = x  # noqa\n", "u = x\n")
+
+
+def test_unused_noqa_edits():
+    from fixture_units import rule_config
+    from jaxlint.engine import lint_source
+
+    findings = lint_source(NOQA, "n.py", rule_config(select=("ALL",))).findings
+    got = {f.line: (f.autofix["safety"], f.autofix["edits"]) if f.autofix else None for f in findings if f.code == "JAX004"}
+    edit = lambda line, a, b, text="": [{"text": text, "line": line, "column": a, "end_line": line, "end_column": b}]  # noqa: E731
+    assert got == {
+        6: ("safe", edit(6, 14, 30)),  # "  # noqa: JAX102" after "y = x * 2"
+        7: ("safe", edit(7, 24, 36, "E501")),
+        8: ("safe", edit(8, 16, 32)),  # "# noqa: JAX102  ": "# why" stays
+        9: None,  # "because" follows the codes
+        10: ("unsafe", edit(10, 10, 18)),
+        11: ("safe", edit(11, 20, 40, "E501")),
+        14: ("safe", edit(14, 13, 28)),
+    }
+
+
+def test_a_noqa_that_only_a_cross_module_finding_uses_is_kept(package):
+    """Linted alone, pkg/a.py's ``# noqa: JAX302`` silences nothing; in the run it silences
+    the finding the cross-module phase makes there: --fix leaves it."""
+    helper = HELPER.replace("    print(x)\n", "    print(x)  # noqa: JAX302\n")
+    (package / "pkg" / "a.py").write_text(helper)
+    p = jaxlint(["--no-cache", "--extend-select", "JAX004", "--fix", "pkg"], cwd=str(package))
+    assert (p.returncode, p.stdout.decode()) == (0, "")
+    assert p.stderr.decode() == "All checks passed (3 files checked).\nFixed 0 findings.\n"
+    assert (package / "pkg" / "a.py").read_text() == helper
+
+
 def test_show_advice_prints_help_lines(proj):
     p = jaxlint(["--no-cache", "--preview", "--show-advice", "--select", "JAX302", "m.py"], cwd=str(proj))
     assert p.stdout.decode().splitlines()[1] == '    help: use jax.debug.print("... {}", x) to print the runtime value on every call'
