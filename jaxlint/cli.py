@@ -193,14 +193,18 @@ def effective_config(args, paths: Sequence[str]) -> Config:
     return make_resolver(args).for_path(start)
 
 
-def lint_paths(files: List[str], config_for, args) -> List[Finding]:
+def lint_paths(
+    files: List[str], config_for, args, sources=None, facts: Optional[bool] = None, cache_dir: Optional[str] = None
+) -> List[Finding]:
     """The engine's one pipeline (jaxlint.engine.run) over discovered files, with the command
-    line's run options; ``config_for(path)`` gives each file's settings."""
+    line's run options; ``config_for(path)`` gives each file's settings.  ``sources``: contents
+    to lint instead of the files' (path -> bytes: the fix rounds' text); ``facts``: whether to
+    derive the dynamic mode's facts (default: under ``--dynamic``); ``cache_dir``: the result
+    cache to use instead of the one the options name."""
     from jaxlint.engine.run import lint_files
 
     first = config_for(next((f for f in files if f != "-"), "."))
-    cache_dir = None
-    if not getattr(args, "no_cache", False):
+    if cache_dir is None and not getattr(args, "no_cache", False):
         from jaxlint.engine.cache import default_directory
 
         cache_dir = getattr(args, "cache_dir", None) or default_directory(first.root)
@@ -217,7 +221,8 @@ def lint_paths(files: List[str], config_for, args) -> List[Finding]:
         cache_dir=cache_dir,
         display=relpath,
         stdin=lambda c, r: _lint_stdin(args, c, r),
-        facts=bool(getattr(args, "dynamic", False)),
+        facts=bool(getattr(args, "dynamic", False)) if facts is None else facts,
+        sources=sources,
     )
     if files is not named:
         stdin_name = relpath(args.stdin_filename) if getattr(args, "stdin_filename", None) else "-"
@@ -370,7 +375,19 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
             cfg = config_for("-")
             rules = rules_for(cfg)
             return fixrun.fix_stdin(sys.stdin.buffer.read(), relpath(name) if name != "-" else name, cfg, rules, args)
-        fixed = fixrun.fix_files(files, relpath, config_for, write=not args.fix_diff, unsafe=args.unsafe_fixes)
+        # The fix rounds lint the run as the report does (the cross-module phase, the package
+        # context): what is marked fixable is what gets fixed.  Each round lints the whole run
+        # again; under --no-cache a cache that lives for this command alone spares the files
+        # a round did not change.
+        import contextlib
+        import tempfile
+
+        fixing = [f for f in files if f != "-"]
+        with tempfile.TemporaryDirectory(prefix="jaxlint-fix-") if args.no_cache else contextlib.nullcontext() as rounds_cache:
+            fixed = fixrun.fix_files(
+                fixing, relpath, config_for, write=not args.fix_diff, unsafe=args.unsafe_fixes,
+                lint=lambda sources: lint_paths(fixing, config_for, args, sources=sources, facts=False, cache_dir=rounds_cache),
+            )
         for name, reason in fixed.refused:
             print(f"jaxlint: error: {name}: fixes not applied, the result would not parse ({reason})", file=sys.stderr)
         for name, reason in fixed.failed:

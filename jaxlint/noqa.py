@@ -28,6 +28,7 @@ INLINE_RE = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?"
 FILE_RE = re.compile(r"\s*# (?P<tool>flake8|jaxlint)[:=]\s*noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
 _ANY_RE = re.compile(r"noqa", re.IGNORECASE)
 _CODE_RE = re.compile(r"[^,\s]+")
+_LINE_END_RE = re.compile(r"\r\n?|\n")
 OWN_PREFIX = "JAX"
 
 
@@ -82,6 +83,10 @@ class FileDirectives:
             if codes is not None and OWN_PREFIX in codes.upper():
                 return True
         return False
+
+    def may_have_bare(self) -> bool:
+        """Whether a bare ``# noqa`` (no codes) may be in the text."""
+        return any(m.group("codes") is None for m in INLINE_RE.finditer(self._text))
 
     def _tokenized(self) -> Tuple[Dict[int, str], List[Tuple[int, int, str]]]:
         if self._tokens is None:
@@ -149,13 +154,16 @@ def suppress(findings: Sequence[Finding], text: str, directives: Optional[FileDi
     for f in findings:
         if d.file_codes and f.code.startswith(d.file_codes):
             continue
-        if silences(inline_codes(_line_text(d, lines, f.line)), f.code):
+        codes = inline_codes(_line_text(d, lines, f.line))
+        if f.code == "JAX004" and codes == ():
+            pass  # a bare ``# noqa`` does not silence the report that it silences nothing
+        elif silences(codes, f.code):
             continue
         out.append(f)
     return out
 
 
-def _meta_finding(rule, path: str, line: int, col0: int, length: int, **fields) -> Finding:
+def _meta_finding(rule, path: str, line: int, col0: int, length: int, autofix=None, **fields) -> Finding:
     return Finding(
         path=path,
         line=line,
@@ -166,7 +174,40 @@ def _meta_finding(rule, path: str, line: int, col0: int, length: int, **fields) 
         name=rule.name,
         message=rule.message.format(**fields),
         fix=rule.fix.format(**fields) if "{" in rule.fix else rule.fix,
+        autofix=autofix,
     )
+
+
+def _edit(line: int, start: int, end: int, text: str) -> dict:
+    """An edit of one line, given 0-based columns (end exclusive)."""
+    return {"text": text, "line": line, "column": start + 1, "end_line": line, "end_column": end + 1}
+
+
+def _removal(physical: str, line: int, col0: int, comment: str, m) -> Optional[dict]:
+    """The edit that removes the directive ``m`` (a match in the comment token ``comment`` at
+    ``col0`` of ``physical``): with the blanks before it when nothing follows it in the
+    comment (``x = 1  # noqa: JAX101`` -> ``x = 1``), the directive alone when another comment
+    follows (``# noqa: JAX101  # why`` -> ``# why``).  None when other text follows it
+    (``# noqa: JAX101 because``): whether that text belongs to the suppression, the comment
+    does not say."""
+    rest = comment[m.end():]
+    if rest.strip():
+        if not rest.lstrip().startswith("#"):
+            return None
+        return _edit(line, col0 + m.start(), col0 + m.end() + (len(rest) - len(rest.lstrip())), "")
+    before = physical[: col0 + m.start()]
+    start = len(before.rstrip())
+    return _edit(line, start, col0 + len(comment), "")
+
+
+def _code_removal(line: int, col0: int, m, unused: List[str]) -> Optional[dict]:
+    """The edit that takes ``unused`` out of the code list of ``m``, keeping the others."""
+    codes = list(_CODE_RE.finditer(m.group("codes")))
+    kept = [c.group() for c in codes if c.group() not in unused]
+    if not kept or not codes:
+        return None
+    base = col0 + m.start("codes")
+    return _edit(line, base + codes[0].start(), base + codes[-1].end(), ", ".join(kept))
 
 
 def directive_findings(
@@ -179,7 +220,7 @@ def directive_findings(
     silence nothing (reported only for codes whose rules all ran: otherwise nobody can tell)."""
     if directives is None or not ({"JAX003", "JAX004"} & enabled) or directives.skip_file:
         return []
-    if not directives.may_name_own_codes():
+    if not directives.may_name_own_codes() and not ("JAX004" in enabled and directives.may_have_bare()):
         return []
     # the registry imports every rule: only for comments that may name our own codes
     from jaxlint import selectors
@@ -195,9 +236,25 @@ def directive_findings(
     for f in findings:
         by_group.setdefault(group(f.line), []).append(f.code)
     out: List[Finding] = []
+    lines = _LINE_END_RE.split(directives._text)  # numbered as the tokenizer numbers them
     for line, col0, comment in directives.comments:
         m = INLINE_RE.search(comment)
-        if m is None or m.group("codes") is None:
+        if m is None:
+            continue
+        physical = lines[line - 1] if 0 < line <= len(lines) else comment
+        if m.group("codes") is None:
+            # A bare ``# noqa`` silences every code: it is unused when no finding is on its
+            # line, which only a run of every rule can tell (a rule that did not run may be
+            # what it is for).  Another tool's finding may need it, so removing it is unsafe.
+            if "JAX004" in enabled and not by_group.get(group(line)) and set(known) <= set(enabled):
+                edit = _removal(physical, line, col0, comment, m)
+                fix = {"title": "Remove the `# noqa` comment", "safety": "unsafe", "edits": [edit]} if edit else None
+                out.append(
+                    _meta_finding(
+                        RULES_BY_CODE["JAX004"], path, line, col0 + m.start(), len(m.group().rstrip()), fix,
+                        what="blanket `noqa`: no finding on its line", unused="`# noqa` comment, unless another tool needs it",
+                    )
+                )
             continue
         base = col0 + m.start("codes")
         unused: List[str] = []
@@ -228,9 +285,15 @@ def directive_findings(
                 if first_unused is None:
                     first_unused = (start, len(code))
         if unused and first_unused is not None:
+            # Removing jaxlint codes that silence nothing changes nothing else: a safe fix.
+            edit = _code_removal(line, col0, m, unused) or _removal(physical, line, col0, comment, m)
+            words = "code" if len(unused) == 1 else "codes"
+            title = f"Remove unused `noqa` {words} {', '.join(unused)}"
             out.append(
                 _meta_finding(
-                    RULES_BY_CODE["JAX004"], path, line, first_unused[0], first_unused[1], codes=", ".join(unused)
+                    RULES_BY_CODE["JAX004"], path, line, first_unused[0], first_unused[1],
+                    {"title": title, "safety": "safe", "edits": [edit]} if edit else None,
+                    what=f"`noqa` code: {', '.join(unused)}", unused=f"{words} {', '.join(unused)}",
                 )
             )
     return out

@@ -3,6 +3,7 @@
 
 import ast
 import os
+import re
 import shutil
 
 import pytest
@@ -133,6 +134,139 @@ def test_show_fixes_lists_available_and_applied(proj):
     )
 
 
+HELPER = """import jax.numpy as jnp
+
+
+def helper(x):
+    print(x)
+    return x + 1
+"""
+CALLER = """import jax
+
+from pkg.a import helper
+
+
+@jax.jit
+def f(x):
+    return helper(x)
+"""
+
+
+@pytest.fixture
+def package(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "a.py").write_text(HELPER)
+    (tmp_path / "pkg" / "b.py").write_text(CALLER)
+    return tmp_path
+
+
+def test_fix_applies_the_fix_of_a_finding_the_cross_module_phase_made(package):
+    """The finding in pkg/a.py exists only because pkg/b.py jits its caller: the report marks
+    it fixable, so --fix fixes it in pkg/a.py and counts it."""
+    finding = (
+        "pkg/a.py:5:5: JAX302 [*] `print()` of traced value `x` in helper(), called with traced values from jitted f() "
+        "in pkg/b.py runs only while tracing and shows a tracer, not its value\n"
+    )
+    p = jaxlint(["--no-cache", "pkg"], cwd=str(package))
+    assert p.stdout.decode() == finding
+    assert p.stderr.decode() == "Found 1 finding in 1 file (3 checked).\n[*] 1 fixable with the `--fix` option.\n"
+    p = jaxlint(["--no-cache", "--fix-diff", "pkg"], cwd=str(package))
+    assert p.stdout.decode() == (
+        "--- a/pkg/a.py\n+++ b/pkg/a.py\n@@ -1,6 +1,7 @@\n import jax.numpy as jnp\n+import jax\n \n \n def helper(x):\n"
+        '-    print(x)\n+    jax.debug.print("{}", x)\n     return x + 1\n'
+    )
+    assert p.stderr.decode() == "Would fix 1 finding.\n"
+    assert (package / "pkg" / "a.py").read_text() == HELPER
+    p = jaxlint(["--no-cache", "--fix", "pkg"], cwd=str(package))
+    assert (p.returncode, p.stdout.decode()) == (0, "")
+    assert p.stderr.decode() == "All checks passed (3 files checked).\nFixed 1 finding.\n"
+    assert (package / "pkg" / "a.py").read_text() == HELPER.replace("    print(x)", '    jax.debug.print("{}", x)').replace(
+        "import jax.numpy as jnp\n", "import jax.numpy as jnp\nimport jax\n"
+    )
+    assert (package / "pkg" / "b.py").read_text() == CALLER
+
+
+NOQA = """import jax
+
+
+@jax.jit
+def scale(x):
+    y = x * 2  # noqa: JAX102
+    z = x + 1  # noqa: JAX102, E501
+    w = x - 1  # noqa: JAX102  # why
+    v = x / 2  # noqa: JAX102 because
+    u = x  # noqa
+    t = x  # noqa: JAX102, JAX302, E501
+    if x > 0:  # noqa
+        return y + z + w + v + u + t
+    return x  # NOQA:JAX102
+"""
+
+
+def test_fix_removes_unused_noqa_codes_and_comments(tmp_path):
+    """JAX004's fix takes the unused jaxlint codes out of the list, or the whole directive
+    when none is left (a comment after it stays); with text after the codes there is no fix.
+    A bare ``# noqa`` is judged only when every rule ran (a rule that did not run may be what
+    it is for), and removing it is unsafe (another tool may need it); the one on the ``if``
+    silences the JAX101 there."""
+    (tmp_path / "n.py").write_text(NOQA)
+    p = jaxlint(["--no-cache", "--isolated", "--extend-select", "JAX004", "n.py"], cwd=str(tmp_path))
+    assert p.stdout.decode() == (
+        "n.py:6:24: JAX004 [*] unused `noqa` code: JAX102\n"
+        "n.py:7:24: JAX004 [*] unused `noqa` code: JAX102\n"
+        "n.py:8:24: JAX004 [*] unused `noqa` code: JAX102\n"
+        "n.py:9:24: JAX004 unused `noqa` code: JAX102\n"
+        "n.py:11:20: JAX004 [*] unused `noqa` code: JAX102, JAX302\n"
+        "n.py:14:22: JAX004 [*] unused `noqa` code: JAX102\n"
+    )
+    everything = ["--no-cache", "--isolated", "--select", "ALL", "--preview"]
+    p = jaxlint([*everything, "n.py"], cwd=str(tmp_path))
+    assert "n.py:10:12: JAX004 unused blanket `noqa`: no finding on its line\n" in p.stdout.decode()
+    p = jaxlint([*everything, "--fix", "n.py"], cwd=str(tmp_path))
+    assert p.stderr.decode() == "Found 2 findings in 1 file (1 checked).\nFixed 5 findings (1 more fixable with --unsafe-fixes).\n"
+    safe = (
+        NOQA.replace("x * 2  # noqa: JAX102\n", "x * 2\n")
+        .replace("# noqa: JAX102, E501", "# noqa: E501")
+        .replace("# noqa: JAX102  # why", "# why")
+        .replace("# noqa: JAX102, JAX302, E501", "# noqa: E501")
+        .replace("return x  # NOQA:JAX102\n", "return x\n")
+    )
+    assert (tmp_path / "n.py").read_text() == safe
+    p = jaxlint([*everything, "--fix", "--unsafe-fixes", "n.py"], cwd=str(tmp_path))
+    assert p.stderr.decode() == "Found 1 finding in 1 file (1 checked).\nFixed 1 finding.\n"
+    assert (tmp_path / "n.py").read_text() == safe.replace("u = x  # noqa\n", "u = x\n")
+
+
+def test_unused_noqa_edits():
+    from fixture_units import rule_config
+    from jaxlint.engine import lint_source
+
+    findings = lint_source(NOQA, "n.py", rule_config(select=("ALL",))).findings
+    got = {f.line: (f.autofix["safety"], f.autofix["edits"]) if f.autofix else None for f in findings if f.code == "JAX004"}
+    edit = lambda line, a, b, text="": [{"text": text, "line": line, "column": a, "end_line": line, "end_column": b}]  # noqa: E731
+    assert got == {
+        6: ("safe", edit(6, 14, 30)),  # "  # noqa: JAX102" after "y = x * 2"
+        7: ("safe", edit(7, 24, 36, "E501")),
+        8: ("safe", edit(8, 16, 32)),  # "# noqa: JAX102  ": "# why" stays
+        9: None,  # "because" follows the codes
+        10: ("unsafe", edit(10, 10, 18)),
+        11: ("safe", edit(11, 20, 40, "E501")),
+        14: ("safe", edit(14, 13, 28)),
+    }
+
+
+def test_a_noqa_that_only_a_cross_module_finding_uses_is_kept(package):
+    """Linted alone, pkg/a.py's ``# noqa: JAX302`` silences nothing; in the run it silences
+    the finding the cross-module phase makes there: --fix leaves it."""
+    helper = HELPER.replace("    print(x)\n", "    print(x)  # noqa: JAX302\n")
+    (package / "pkg" / "a.py").write_text(helper)
+    p = jaxlint(["--no-cache", "--extend-select", "JAX004", "--fix", "pkg"], cwd=str(package))
+    assert (p.returncode, p.stdout.decode()) == (0, "")
+    assert p.stderr.decode() == "All checks passed (3 files checked).\nFixed 0 findings.\n"
+    assert (package / "pkg" / "a.py").read_text() == helper
+
+
 def test_show_advice_prints_help_lines(proj):
     p = jaxlint(["--no-cache", "--preview", "--show-advice", "--select", "JAX302", "m.py"], cwd=str(proj))
     assert p.stdout.decode().splitlines()[1] == '    help: use jax.debug.print("... {}", x) to print the runtime value on every call'
@@ -190,6 +324,65 @@ def test_fix_on_every_fixture_parses_and_is_stable(tmp_path):
     for path, text in snapshot.items():
         with open(path, encoding="utf-8") as fh:
             assert fh.read() == text, path
+
+
+@pytest.mark.slow  # fixes every fixture, and lints them all before and after
+@pytest.mark.parametrize("unsafe", [False, True], ids=["safe", "unsafe"])
+def test_fixed_count_on_the_fixtures_is_the_fixes_written(tmp_path, monkeypatch, unsafe):
+    """"Fixed N" counts the fixes written: the fixes recorded, replayed round by round on the
+    original files, give exactly the files --fix wrote, each one changes its round's text, and
+    there are N of them.  Every finding the report marked fixable is among them (the
+    cross-module phase's included), none is left fixable, and the findings that disappeared
+    are the ones marked; the others are findings an earlier fix revealed and a later round
+    fixed (``np.log1p(np.exp(x))``: ``np.log1p`` is flagged once ``np.exp`` is ``jnp.exp``)."""
+    from collections import Counter
+
+    from fixture_units import rule_config
+    from jaxlint.engine.run import lint_files
+    from jaxlint.fixes import edits
+    from jaxlint.fixes.run import fix_files
+    from jaxlint.paths import relpath
+
+    shutil.copytree(os.path.join(ROOT, "fixtures"), tmp_path / "fixtures")
+    monkeypatch.chdir(tmp_path)
+    config = rule_config()
+    files = lint_files(["fixtures"], config, jobs=1).files
+    original = {}
+    for path in files:
+        with open(path, encoding="utf-8", newline="") as fh:
+            original[path] = fh.read()
+    before = lint_files((), config, files=files).findings
+    marked = [f for f in before if f.fixable(unsafe)]
+    record = fix_files(files, relpath, lambda _p: config, write=False, unsafe=unsafe).applied
+
+    p = jaxlint(["--no-cache", "--isolated", "--preview", "--fix", "--exit-zero", *(["--unsafe-fixes"] if unsafe else []), "fixtures"], cwd=str(tmp_path))
+    last = p.stderr.decode().splitlines()[-1]
+    assert re.fullmatch(r"Fixed \d+ findings( \(\d+ more fixable with --unsafe-fixes\))?\.", last), last
+    fixed = int(last.split()[1])
+
+    written = 0
+    for path in files:
+        with open(path, encoding="utf-8", newline="") as fh:
+            now = fh.read()
+        text = original[path]
+        for round_ in record.get(relpath(path), []):
+            for f in round_:
+                assert edits.apply([f.autofix], text) != text, (path, f.line, f.code)
+            text = edits.apply([f.autofix for f in round_], text)
+            written += len(round_)
+        assert now == text, path
+        assert (now != original[path]) == (relpath(path) in record), path
+    assert fixed == written
+    assert len(marked) >= 30
+
+    after = lint_files((), config, files=files).findings
+    assert [f for f in after if f.fixable(unsafe)] == []
+    ident = Counter((f.path, f.code, f.message) for f in marked)
+    done = Counter((f.path, f.code, f.message) for r in record.values() for round_ in r for f in round_)
+    assert ident - done == Counter()  # every marked finding was fixed
+    gone = Counter((f.path, f.code) for f in before) - Counter((f.path, f.code) for f in after)
+    assert sum(gone.values()) == len(marked)
+    assert fixed == len(marked) + sum((done - ident).values())
 
 
 def test_rdjson_offers_single_edit_safe_fixes_as_suggestions(tmp_path):

@@ -330,3 +330,141 @@ def test_a_chain_of_ternaries_is_fixed_from_the_inside_out():
     result = fix_source(source, lint, unsafe=True)
     assert result.source.splitlines()[-1] == "    return jnp.where(x < -1.0, -1.0, jnp.where(x > 1.0, 1.0, x))"
     assert len(result.fixed) == 2
+
+
+WHERE_SHAPES = """import jax
+import jax.numpy as jnp
+from typing import NamedTuple
+
+
+class Carry(NamedTuple):
+    value: jax.Array
+    count: jax.Array
+
+
+@jax.jit
+def step(carry: Carry):
+    if carry.count > 2:
+        return carry
+    return Carry(carry.value + 1, carry.count + 1)
+
+
+@jax.jit
+def swap(pair, x):
+    return pair if x.sum() > 0 else (pair[1], pair[0])
+
+
+@jax.jit
+def head_or_all(x, n: int = 2):
+    if x.mean() > 0:
+        return x[:n]
+    return x
+
+
+@jax.jit
+def pick(grads, loss):
+    if loss.sum() > 0:
+        return grads
+    return grads
+
+
+@jax.jit
+def flip(x):
+    if not x.any():
+        return x
+    return -x
+
+
+@jax.jit
+def scaled(x, factor):
+    if factor > 1:
+        return x * factor
+    return x
+
+
+@jax.jit
+def guarded(x):
+    if x is not None and x.sum() > 0:
+        return x
+    return -x
+
+
+@jax.jit
+def shaped(x):
+    return jnp.zeros(x.shape) if x.sum() > 0 else x
+"""
+
+
+def test_jnp_where_only_for_arrays_whose_shapes_broadcast():
+    """A pytree branch (a NamedTuple, a tuple, a parameter nothing shows to be an array) or
+    two arrays of unrelated shapes (``x[:n]`` and ``x``) would make ``jnp.where`` raise: no
+    fix.  ``not``/``and`` in the condition become ``jnp.logical_not``/``logical_and`` (a
+    tracer has no truth value in ``jnp.where`` either); a guard stays a Python operator."""
+    findings = lint_source(WHERE_SHAPES, "m.py", rule_config(select=("JAX101",))).findings
+    got = [(f.line, f.column, f.autofix["edits"][0]["text"] if f.autofix else None) for f in findings]
+    assert got == [
+        (13, 8, None),
+        (20, 20, None),
+        (25, 8, None),
+        (32, 8, None),
+        (39, 8, "return jnp.where(jnp.logical_not(x.any()), x, -x)"),
+        (46, 8, "return jnp.where(factor > 1, x * factor, x)"),
+        (53, 8, "return jnp.where(x is not None and x.sum() > 0, x, -x)"),
+        (60, 34, "jnp.where(x.sum() > 0, jnp.zeros(x.shape), x)"),
+    ]
+
+
+# --- unsafe fixes under JAX: what the fix makes run, and what it must not break ----------------
+
+
+@pytest.mark.slow  # fixes every fixture, then runs the cases of the fixed ones under JAX, twice
+def test_traced_if_fixes_make_the_failing_cases_run_and_break_none(tmp_path):
+    """Every JAX101 fix (``jnp.where``, or a parameter made static), applied with
+    ``--unsafe-fixes`` to a copy of the fixtures: each case that failed at a line the fix
+    rewrote now runs, and no case that ran before now raises.  ``jnp.where`` given a pytree
+    branch raises TypeError, and given arrays whose shapes do not broadcast a ValueError: those
+    branches get no such fix."""
+    import json
+    import shutil
+    import subprocess
+    import sys
+
+    from clirun import env
+    from fixture_units import oracle_units
+    from jaxlint.engine.run import lint_files
+    from jaxlint.fixes.run import fix_files
+
+    pytest.importorskip("jax")
+    original, fixed = tmp_path / "original", tmp_path / "fixed"
+    shutil.copytree(FIXTURES_DIR, original)
+    shutil.copytree(FIXTURES_DIR, fixed)
+    config = rule_config(select=("JAX101",))
+    files = lint_files([str(fixed)], config, jobs=1).files
+    shown = lambda p: os.path.relpath(p, fixed)  # noqa: E731
+    record = fix_files(files, shown, lambda _p: config, write=True, unsafe=True).applied
+    # (file, line) of the original where a fix was written (the first round's spans are lines
+    # of the original; the links of a ternary chain fixed later are on the same line)
+    rewritten = {(f.path, f.line) for rounds in record.values() for f in rounds[0]}
+    modules = [
+        os.path.relpath(path, FIXTURES_DIR)
+        for _, path, unit in oracle_units()
+        if any(os.path.relpath(f, FIXTURES_DIR) in record for f in unit)
+    ]
+    assert len(modules) >= 20
+
+    def run(tree):
+        here = os.path.dirname(os.path.abspath(__file__))
+        p = subprocess.run(
+            [sys.executable, os.path.join(here, "case_outcomes.py"), str(tree), *modules],
+            capture_output=True, text=True, env=env(), timeout=900,
+        )
+        assert p.returncode == 0, p.stderr[-3000:]
+        return json.loads(p.stdout)
+
+    before, after = run(original), run(fixed)
+    assert before.keys() == after.keys()
+    broken = {k: after[k] for k, b in before.items() if b == ["ok"] and after[k] != ["ok"]}
+    assert broken == {}
+    meant = [k for k, b in before.items() if b[0] == "raised" and b[2] is not None and tuple(b[2]) in rewritten]
+    assert len(meant) >= 40
+    assert {k: after[k] for k in meant if after[k] != ["ok"]} == {}

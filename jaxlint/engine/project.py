@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 import libcst as cst
 
@@ -288,6 +288,7 @@ def cross_module_findings(
     facts: bool = False,
     given_summaries: Optional[Dict[str, ModuleSummary]] = None,
     jobs: int = 1,
+    sources: Optional[Mapping[str, bytes]] = None,
 ) -> List[Finding]:
     """Findings inside imported helpers of the run's modules, reached with traced arguments.
 
@@ -297,7 +298,8 @@ def cross_module_findings(
     silenced (they make the comment a used one).  ``facts``: derive the findings' facts (for
     the dynamic mode).  ``given_summaries``: the summaries the per-file pass made (by path),
     which spare the lookups a parse of those modules.  ``jobs``: processes that may follow
-    the records (the output does not depend on it)."""
+    the records (the output does not depend on it).  ``sources``: contents to read instead of
+    what the files hold, by path."""
     if not any(calls_by_display.values()):
         return []
     by_module: Dict[str, Tuple[str, str]] = {}
@@ -316,14 +318,19 @@ def cross_module_findings(
         info[display] = (name, os.path.basename(path) == "__init__.py")
     targets: Dict[str, Optional[_Target]] = {}
 
+    def read(path: str) -> bytes:
+        if sources is not None and path in sources:
+            return sources[path]
+        with open(path, "rb") as fh:
+            return fh.read()
+
     def load(modname: str) -> Optional[_Target]:
         loc = by_module.get(modname)
         if loc is None:
             return None
         path, display = loc
         try:
-            with open(path, "rb") as fh:
-                data = fh.read()
+            data = read(path)
             digests[path] = group_deps[path] = content_digest(data)
             text = decode_source(data)
             tconfig, trules = config, rules
@@ -536,8 +543,7 @@ def cross_module_findings(
     def digest_of(path: str) -> Optional[str]:
         if path not in digests:
             try:
-                with open(path, "rb") as fh:
-                    digests[path] = content_digest(fh.read())
+                digests[path] = content_digest(read(path))
             except OSError:
                 digests[path] = None
         return digests[path]
@@ -800,11 +806,13 @@ def cross_module_phase(
     facts: bool = False,
     summaries: Optional[Dict[str, ModuleSummary]] = None,
     jobs: int = 1,
+    sources: Optional[Mapping[str, bytes]] = None,
 ) -> List[Finding]:
     """``findings`` plus those of :func:`cross_module_findings`, for a run whose files each have
     their own configuration (``config_for(path)``); ``summaries``: of the modules the per-file
-    pass analysed, by path.  A JAX004 (unused ``noqa``) made by the
-    per-file pass is withdrawn when this phase found a finding that the comment silences."""
+    pass analysed, by path; ``sources``: contents to read instead of what the files hold.  A
+    JAX004 (unused ``noqa``) made by the per-file pass is withdrawn when this phase found a
+    finding that the comment silences."""
     first = config_for(files[0][0]) if files else Config()
     rules = rules_for(first)
     xcache = None
@@ -814,6 +822,6 @@ def cross_module_phase(
     silenced: list = []
     found = cross_module_findings(
         files, calls_by_display, findings, first, rules, xcache, silenced_out=silenced, config_for=config_for, facts=facts,
-        given_summaries=summaries, jobs=jobs,
+        given_summaries=summaries, jobs=jobs, sources=sources,
     )
     return noqa.retract_unused(list(findings) + found, silenced)

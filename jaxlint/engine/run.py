@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Callable, List, Optional, Sequence, Union
+from typing import Callable, List, Mapping, Optional, Sequence, Union
 
 from jaxlint.config import Config
 from jaxlint.engine import runner
@@ -41,6 +41,7 @@ def lint_files(
     force_exclude: bool = False,
     files: Optional[Sequence[str]] = None,
     facts: bool = False,
+    sources: Optional[Mapping[str, bytes]] = None,
 ) -> RunResult:
     """Lint files and folders (recursively) as one run.
 
@@ -50,7 +51,9 @@ def lint_files(
     file's findings report.  ``stdin(config, rules)``: lints standard input, for the path "-".
     ``files``: already discovered files (``paths`` is then not walked again).  ``facts``:
     give each finding the structured facts the dynamic mode plans its checks from (computed
-    only when asked: a plain lint does not pay for them)."""
+    only when asked: a plain lint does not pay for them).  ``sources``: contents to lint
+    instead of what the files hold, by path (the fix rounds lint their text before it is
+    written; the cross-module phase reads it too)."""
     if config is None:
         config = Config()
     config_for: ConfigFor = config if callable(config) else (lambda _p, c=config: c)
@@ -62,12 +65,14 @@ def lint_files(
         out.files, out.missing, out.warnings, out.errors = found.files, found.missing, found.warnings, found.errors
     else:
         out.files = list(files)
-    each = runner.lint_configured(out.files, config_for, jobs=jobs, cache_dir=cache_dir, display=display, stdin=stdin, facts=facts)
+    each = runner.lint_configured(out.files, config_for, jobs=jobs, cache_dir=cache_dir, display=display, stdin=stdin, facts=facts, sources=sources)
     findings = each.findings
     if each.calls:
         # Helpers imported from other modules of this run, called with traced arguments.
         pairs = [(p, display(p)) for p in out.files if p != "-"]
-        findings = cross_module_phase(pairs, each.calls, findings, config_for, cache_dir, facts, each.summaries, jobs=runner.resolve_jobs(jobs))
+        findings = cross_module_phase(
+            pairs, each.calls, findings, config_for, cache_dir, facts, each.summaries, jobs=runner.resolve_jobs(jobs), sources=sources
+        )
     findings.sort(key=Finding.sort_key)
     out.findings = findings
     return out

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from dataclasses import dataclass, field, replace
 
@@ -123,14 +123,15 @@ def lint_each(
     display: Optional[Callable[[str], str]] = None,
     stdin: Optional[Callable[[], List[Finding]]] = None,
     facts: bool = False,
+    sources: Optional[Mapping[str, bytes]] = None,
 ) -> EachResult:
     """Findings for ``files`` in file order (each file's own findings sorted).
 
     ``jobs``: worker processes (None: one per CPU).  ``cache_dir``: the result cache folder, or
     None for no cache.  ``display``: maps a path to the path findings report (default: as
     given).  ``stdin``: called for the path "-".  ``facts``: derive the findings' facts (for
-    the dynamic mode).  Each file's cross-module call records are cached along with its
-    findings."""
+    the dynamic mode).  ``sources``: contents to lint instead of what the files hold, by path.
+    Each file's cross-module call records are cached along with its findings."""
     if rules is None:
         rules = rules_for(config)
     rule_codes = tuple(r.code for r in rules)
@@ -150,8 +151,11 @@ def lint_each(
             continue
         shown = show(path)
         try:
-            with open(path, "rb") as fh:
-                data = fh.read()
+            if sources is not None and path in sources:
+                data = sources[path]
+            else:
+                with open(path, "rb") as fh:
+                    data = fh.read()
         except OSError:
             results[i] = pipeline.read_and_lint(path, shown, config, rules, facts).findings  # reports the error
             continue
@@ -217,6 +221,7 @@ def lint_configured(
     display: Optional[Callable[[str], str]] = None,
     stdin: Optional[Callable[[Config, list], List[Finding]]] = None,
     facts: bool = False,
+    sources: Optional[Mapping[str, bytes]] = None,
 ) -> EachResult:
     """:func:`lint_each` where each file has its own configuration (``config_for(path)``):
     files that share one are linted together, so a run with one configuration is one batch."""
@@ -235,6 +240,7 @@ def lint_configured(
             display=display,
             stdin=(lambda c=config, r=rules: stdin(c, r)) if stdin is not None else None,
             facts=facts,
+            sources=sources,
         )
         out.findings.extend(each.findings)
         out.calls.update(each.calls)

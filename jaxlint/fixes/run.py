@@ -9,16 +9,16 @@ import sys
 import tokenize
 import io
 from dataclasses import dataclass, field
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from jaxlint.atomic import describe, write_bytes
 from jaxlint.engine.pipeline import lint_source
 from jaxlint.engine.source import decode_source, read_regular_file
 from jaxlint.findings import Finding
-from jaxlint.fixes.apply import FixResult, applicable, fix_source, parse_error
+from jaxlint.fixes import edits
+from jaxlint.fixes.apply import MAX_ROUNDS, FixResult, applicable, fix_source, parse_error
 from jaxlint.fixes.declare import SAFE
 from jaxlint.formats import format_text
-from jaxlint.rules import rules_for
 
 
 @dataclass
@@ -29,6 +29,10 @@ class Outcome:
     refused: List[Tuple[str, str]] = field(default_factory=list)  # (display path, reason)
     unsafe_more: int = 0  # findings left that an unsafe fix could handle
     failed: List[Tuple[str, str]] = field(default_factory=list)  # (display path, why it could not be written)
+    # display path -> the fixes applied to it, round by round (their findings, whose
+    # ``autofix`` edits are spans in the text of that round)
+    applied: Dict[str, List[List[Finding]]] = field(default_factory=dict)
+    remaining: List[Finding] = field(default_factory=list)  # the run's findings after the fixes
 
 
 def _decode(data: bytes) -> Tuple[str, str, bool]:
@@ -52,38 +56,115 @@ def unified_diff(before: str, after: str, display: str) -> str:
     )
 
 
-def fix_files(files: Sequence[str], display: Callable[[str], str], config_for, write: bool, unsafe: bool) -> Outcome:
-    """Fix each file with the settings that apply to it (``config_for(path)``); write it back
-    when ``write``, else collect its diff."""
+@dataclass
+class _File:
+    """One file while the fix rounds run: its text so far and the fixes each round applied."""
+
+    path: str
+    name: str  # the path its findings report
+    original: str
+    encoding: str
+    bom: bool
+    text: str = ""
+    rounds: List[List[Finding]] = field(default_factory=list)
+    refused: Optional[str] = None  # why a round's fixes were not kept; no round follows
+    unencodable: bool = False  # the fixed text cannot be written in the file's encoding
+    done: bool = False
+
+
+# The run's findings, linting ``sources`` (path -> bytes) instead of those files' contents.
+RunLint = Callable[[Mapping[str, bytes]], List[Finding]]
+
+
+def fix_files(
+    files: Sequence[str], display: Callable[[str], str], config_for, write: bool, unsafe: bool, lint: Optional[RunLint] = None
+) -> Outcome:
+    """Fix the files as one run, with the settings that apply to each (``config_for(path)``);
+    write them back when ``write``, else collect their diffs.
+
+    Each round lints the whole run, so the fixes are those of the findings the report shows,
+    the cross-module phase's included (a helper's finding is fixed in the helper's module),
+    and a ``noqa`` comment that only a cross-module finding uses is not taken for an unused
+    one.  A round applies, in each file, the fixes whose edits do not overlap, and keeps a
+    file's result only if it still parses.  ``lint(sources)``: the run's findings with the
+    fixed texts so far read instead of the files (by default :func:`lint_files` over
+    ``files``).  What ``Outcome.fixed`` counts is what the rounds applied to the files that
+    were written (or, without ``write``, diffed)."""
     out = Outcome()
-    for path in files:
-        if path == "-":
-            continue
+    paths = [p for p in files if p != "-"]
+    if lint is None:
+        from jaxlint.engine.run import lint_files
+
+        def lint(sources):
+            return lint_files((), config_for, files=paths, display=display, sources=sources).findings
+
+    states = {}
+    for path in paths:
         name = display(path)
         try:
             data = read_regular_file(path)
             text, encoding, bom = _decode(data)
         except (OSError, UnicodeDecodeError, SyntaxError, LookupError):
             continue  # reported as JAX001 by the lint that follows
-        cfg = config_for(path)
-        result = fix_text(text, name, cfg, rules_for(cfg), unsafe)
-        if result.refused:
-            out.refused.append((name, result.refused))
-        if not unsafe:
-            out.unsafe_more += unsafe_fixable(result.remaining)
-        if result.source == text:
+        states[name] = _File(path, name, text, encoding, bom, text)
+    sources = {}
+    findings = lint(sources)
+    for _ in range(MAX_ROUNDS):
+        candidates = {}
+        for f in findings:
+            st = states.get(f.path)
+            if st is not None and not st.done and applicable(f, unsafe):
+                candidates.setdefault(f.path, []).append(f)
+        changed = False
+        for name, found in candidates.items():
+            st = states[name]
+            found.sort(key=lambda f: (f.line, f.column, f.code))
+            chosen = edits.choose([f.autofix for f in found], st.text)
+            new = edits.apply(chosen, st.text)
+            if new == st.text:
+                continue
+            error = parse_error(new)
+            if error is not None:
+                st.refused, st.done = error, True
+                continue
+            try:
+                data = _encode(new, st.encoding, st.bom)
+            except UnicodeEncodeError:
+                # Left as it was: no part of its fixes can be written.
+                st.text, st.rounds, st.unencodable, st.done = st.original, [], True, True
+                sources.pop(st.path, None)
+                changed = True
+                continue
+            by_id = {id(f.autofix): f for f in found}
+            st.rounds.append([by_id[id(c)] for c in chosen])
+            st.text = new
+            sources[st.path] = data
+            changed = True
+        if not changed:
+            break
+        findings = lint(sources)
+    for st in states.values():
+        if st.refused:
+            out.refused.append((st.name, st.refused))
+        if st.unencodable and write:
+            out.failed.append((st.name, f"cannot encode the fixed text as {st.encoding}"))
+        if st.text == st.original:
             continue
         if write:
             try:
-                write_bytes(path, _encode(result.source, encoding, bom))
-            except (OSError, UnicodeEncodeError) as e:
+                write_bytes(st.path, sources[st.path])
+            except OSError as e:
                 # The file is as it was; the other files are still fixed.
-                out.failed.append((name, describe(e) if isinstance(e, OSError) else f"cannot encode the fixed text as {encoding}"))
+                out.failed.append((st.name, describe(e)))
                 continue
-        out.fixed.extend(result.fixed)
-        out.changed.append(name)
+        out.fixed.extend(f for r in st.rounds for f in r)
+        out.applied[st.name] = st.rounds
+        out.changed.append(st.name)
         if not write:
-            out.diffs.append(unified_diff(text, result.source, name))
+            out.diffs.append(unified_diff(st.original, st.text, st.name))
+    out.remaining = findings
+    if not unsafe:
+        out.unsafe_more = unsafe_fixable(findings)
     return out
 
 

@@ -10,7 +10,16 @@ class UnusedNoqa(Rule):
     """
     What it does
         Reports a jaxlint code in a `# noqa:` comment when no finding of that code is on the
-        line.  Off by default: enable it with `--extend-select JAX004`.
+        line, and a bare `# noqa` when no finding at all is on its line.  Off by default:
+        enable it with `--extend-select JAX004`.  A code is judged only when every rule it
+        names ran, and a bare `# noqa` only when every jaxlint rule ran (`--select ALL
+        --preview`): a rule that did not run may be what the comment is for.  Other tools'
+        codes (`E501`) are not judged.
+
+        The fix removes the unused codes, or the whole `# noqa` when no code is left (a
+        comment after it stays); it is safe, as jaxlint's codes mean nothing to other tools.
+        Removing a bare `# noqa` is unsafe: another tool's finding may need it.  No fix when
+        other text follows the codes (`# noqa: JAX101 because ...`).
 
     Why is this bad?
         A stale suppression hides the next real finding on that line.
@@ -24,9 +33,10 @@ class UnusedNoqa(Rule):
 
     code = "JAX004"
     name = "unused-noqa"
-    message = "unused `noqa` code: {codes}"
-    fix = "remove {codes} from the `# noqa` comment."
+    message = "unused {what}"
+    fix = "remove the unused {unused} (the whole comment when nothing else is left in it)."
     prevents = nothing("a stale suppression that hides the next real finding")
+    fix_safety = "safe"  # removing a bare ``# noqa`` is unsafe (jaxlint.noqa)
     default_enabled = False
     bad = [
         """
@@ -52,5 +62,8 @@ class UnusedNoqa(Rule):
 
         def plain(x):
             return x  # noqa: E501
+
+        def other(x):
+            return x  # noqa
         """
     ]

@@ -103,10 +103,10 @@ class TracedIf(Rule):
             fix = None
             if kind == "ifexp":
                 from jaxlint.fixes.where_select import where_fix_ifexp
-                fix = where_fix_ifexp(stmt, ctx.frame.scope)
+                fix = where_fix_ifexp(stmt, ctx.frame.scope, ctx.frame.lookup)
             elif kind == "if":
                 from jaxlint.fixes.where_select import next_statement, where_fix_if
-                fix = where_fix_if(stmt, next_statement(ctx.func.node, stmt), ctx.frame.scope)
+                fix = where_fix_if(stmt, next_statement(ctx.func.node, stmt), ctx.frame.scope, ctx.frame.lookup)
             if fix is None and kind in ("if", "elif"):
                 from jaxlint.fixes.static_param import parameter_fix
                 fix = parameter_fix(ctx, test, v)
