@@ -25,7 +25,8 @@ def lax_operands(q: str, argvals) -> Optional[List[Val]]:
     short = q.rsplit(".", 1)[-1]
     if short == "scan":
         init, xs = arg(1, "init"), arg(2, "xs")
-        x = STATIC_VAL if xs is None or is_none_literal(xs[0].value) else Val(TRACED, xs[1].name, ARRAY)
+        # a slice of every leaf of ``xs``: the same pytree structure, its leaves arrays
+        x = STATIC_VAL if xs is None or is_none_literal(xs[0].value) else to_traced(xs[1])
         return [carried(init), x]
     if short == "fori_loop":
         return [Val(TRACED, None, ARRAY), carried(arg(3, "init_val"))]
