@@ -1,0 +1,35 @@
+# source: https://github.com/pyro-ppl/numpyro/issues/1210
+# category: B
+# expect: ok
+# via: numpyro, wrapper, static-argnums, factory-closure
+# sink: static-array
+"""The user's `gnool_jit` wraps array arguments in a HashableArrayWrapper (hashed by the integer
+sum of the array) so they can be static arguments of jax.jit.  Called from a NumPyro model under
+NUTS, the wrapped array depends on a sample site and is a tracer, so hashing it needs a concrete
+value and fails.  The coefficients are passed as an ordinary traced argument instead."""
+import jax.numpy as jnp
+import numpyro
+import numpyro.distributions as dist
+from jax import jit, random
+from numpyro.infer import MCMC, NUTS
+
+
+def forward(coeffs, x):
+    return jnp.polyval(coeffs, x)
+
+
+forward_jit = jit(forward)
+
+
+def model(x, y=None):
+    c = numpyro.sample("c", dist.Normal(jnp.zeros(3), 1.0))
+    mu = forward_jit(c, x)
+    numpyro.sample("y", dist.Normal(mu, 0.1), obs=y)
+
+
+if __name__ == "__main__":
+    x = jnp.linspace(-1, 1, 20)
+    y = 1.0 + 2.0 * x - x ** 2
+    mcmc = MCMC(NUTS(model, max_tree_depth=2), num_warmup=5, num_samples=5, progress_bar=False)
+    mcmc.run(random.PRNGKey(0), x, y=y)
+    print(jnp.round(mcmc.get_samples()["c"].mean(0), 1))

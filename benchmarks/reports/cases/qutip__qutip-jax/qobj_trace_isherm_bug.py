@@ -1,0 +1,47 @@
+# source: https://github.com/qutip/qutip-jax/issues/34
+# category: A
+# expect: raises
+# via: method, class-attribute, jit-decorator, helper
+# sink: bool-ops
+"""Qobj.tr returns the real part only when the operator is Hermitian; `isherm` is computed with
+jnp.allclose on the data, so when a Qobj is built from traced values inside a jitted function the
+`self.isherm and ...` test asks for the truth value of a tracer."""
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+@partial(jax.jit, static_argnames=["tol"])
+def _isherm(matrix, tol):
+    return jnp.allclose(matrix, matrix.T.conj(), atol=tol, rtol=0)
+
+
+class Qobj:
+    def __init__(self, arg):
+        self._data = jnp.asarray(arg)
+        self._isherm = None
+
+    @property
+    def isherm(self):
+        if self._isherm is None:
+            self._isherm = _isherm(self._data, tol=1e-12)
+        return self._isherm
+
+    def dag(self):
+        return Qobj(self._data.T.conj())
+
+    def tr(self):
+        out = jnp.trace(self._data)
+        return out.real if (self.isherm and hasattr(out, "real")) else out  # <-- bug
+
+
+@jax.jit
+def tmp(a):
+    m = Qobj(jnp.array([[1.0, a], [jnp.conjugate(a), 1.0]]))
+    return m.tr()
+
+
+if __name__ == "__main__":
+    print(Qobj(jnp.eye(2)).tr())
+    print(tmp(1.0 - 1.0j))
