@@ -17,17 +17,17 @@ PRECISION_BAR = 0.9
 CORPUS = "the 105 libraries of the world corpus's test half"
 # code -> (findings that were right, findings reviewed)
 MEASURED: Dict[str, Tuple[int, int]] = {
-    "JAX101": (3, 5),
+    "JAX101": (3, 4),
     "JAX104": (3, 9),
     "JAX106": (0, 2),
     "JAX107": (0, 2),
-    "JAX108": (0, 5),
+    "JAX108": (0, 2),
     "JAX202": (0, 1),
     "JAX203": (1, 1),
     "JAX204": (1, 1),
     "JAX205": (0, 1),
     "JAX206": (6, 6),
-    "JAX301": (0, 6),
+    "JAX301": (0, 5),
     "JAX302": (2, 2),
     "JAX303": (8, 16),
     "JAX304": (1, 35),
