@@ -257,7 +257,9 @@ class Expressions:
                 # an element the code does not show: a leaf (a tracer), a subtree (a container)
                 # or a Python value kept beside the arrays
                 return Val(TRACED, base.name, (base.flags & REF) | RAW)
-            return Val(TRACED, base.name, base.flags & (ARRAY | RAW))
+            # an element of a traced value that is not a container: of an array, an array; of
+            # a parameter (a jit argument: every leaf a tracer), a leaf or a subtree of tracers
+            return Val(TRACED, base.name, base.flags & ARRAY)
         if base.kind == STATIC:
             if base.flags & JAXARR:
                 return self.array_op(idx)

@@ -287,15 +287,17 @@ class Statements:
                 for e, item in zip(els, v.items):
                     self.assign(e.value, item, st, node)
             else:
-                # Unpacked without its structure shown: the rows of an array are arrays; the
-                # elements of anything else a leaf, a subtree or a Python value (as indexing it)
+                # Unpacked without its structure shown, as indexing it gives: the rows of an
+                # array are arrays; the elements of a container a leaf, a subtree or a Python
+                # value kept beside the arrays
                 if v.kind == STATIC:
                     sub = STATIC_VAL
                 elif v.elem is not None:
                     sub = v.elem
+                elif v.container:
+                    sub = Val(v.kind, v.name, (v.flags & REF) | RAW)
                 else:
-                    shape = ARRAY if v.flags & ARRAY and not v.container else RAW
-                    sub = Val(v.kind, v.name, (v.flags & REF) | shape)
+                    sub = Val(v.kind, v.name, v.flags & (REF | ARRAY))
                 for e in els:
                     if isinstance(e, cst.StarredElement):
                         self.assign(e.value, Val(sub.kind, sub.name, PYSEQ), st, node)
