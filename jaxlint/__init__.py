@@ -5,7 +5,7 @@ The package is lazy: ``import jaxlint`` costs nothing beyond this file, and ``li
 worker, imports only what it uses).
 """
 
-__version__ = "0.7.0"
+__version__ = "0.8.0"
 
 _EXPORTS = {
     "Finding": "jaxlint.findings",
