@@ -313,3 +313,22 @@ def retract_unused(findings: Iterable[Finding], silenced: Iterable[Tuple[str, in
             continue
         out.append(f)
     return out
+
+
+def apply_directives(findings: List[Finding], text: str, path: str, enabled, suppress_them: bool) -> List[Finding]:
+    """A module's findings with its ``# noqa`` comments applied: their own findings
+    (JAX003/JAX004) added, then, unless flake8 applies the suppressions itself
+    (``suppress_them=False``), the suppressions."""
+    directives = scan(text)
+    if directives is None:
+        return findings
+    if directives.skip_file:
+        return []  # flake8 skips such a file before any plugin runs, and so does jaxlint
+    extra = directive_findings(findings, path, directives, enabled)
+    if extra:
+        findings = sorted(findings + extra, key=Finding.sort_key)
+    if suppress_them:
+        return suppress(findings, text, directives)
+    if directives.file_codes:  # flake8 knows nothing of `# jaxlint: noqa: CODES`
+        return [f for f in findings if not f.code.startswith(directives.file_codes)]
+    return findings
