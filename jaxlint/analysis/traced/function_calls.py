@@ -213,11 +213,13 @@ class FunctionCalls:
         statics: set = frozenset(),
         operands: Optional[List[Val]] = None,
         stages: bool = True,
+        refs: bool = False,
     ) -> None:
         """A function handed to a tracing transform inside traced code.  ``operands``: what a lax
         primitive passes positionally (the carry keeps its pytree structure); further parameters
         keep their defaults.  Without ``operands`` every parameter is traced.  ``stages``: the
-        transform stages the function (it is staged anyway inside a staged frame)."""
+        transform stages the function (it is staged anyway inside a staged frame).  ``refs``:
+        it passes mutable Refs (a Pallas kernel's inputs and outputs), whatever their names."""
         ref, closure, bound_args, bound_kw = fnval
         f: FuncInfo = ref.func
         if frame.depth >= self.MAX_DEPTH:
@@ -257,7 +259,7 @@ class FunctionCalls:
             elif operands is not None and param.default is not None:
                 sub.env[name] = STATIC_VAL
             else:
-                sub.env[name] = Val(TRACED, name, REF if is_ref_name(name) else self.param_shape_flags(f, param, name))
+                sub.env[name] = Val(TRACED, name, REF if refs or is_ref_name(name) else self.param_shape_flags(f, param, name))
         for param in p.kwonly_params:
             name = param.name.value
             if name in bound_kw:
@@ -266,7 +268,7 @@ class FunctionCalls:
                 sub.env[name] = STATIC_VAL if (name in statics or param.default is not None) else Val(TRACED, name)
         if isinstance(p.star_arg, cst.Param):
             sname = p.star_arg.name.value
-            sub.env[sname] = Val(TRACED, sname, PYSEQ | (REF if is_ref_name(sname) else 0))
+            sub.env[sname] = Val(TRACED, sname, PYSEQ | (REF if refs or is_ref_name(sname) else 0))
         if p.star_kwarg is not None:
             known = {x.name.value for x in positional} | {x.name.value for x in p.kwonly_params}
             k = UNKNOWN if set(bound_kw) - known or ref.bound_kw - known else TRACED

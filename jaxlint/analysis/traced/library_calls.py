@@ -211,7 +211,7 @@ class LibraryCalls:
         for expr in fns:
             fn = self.fn_from(expr)
             if fn is not None:
-                self.analyzer.trace_inline(fr, fn, t.label, frozenset(), operands, t.stages)
+                self.analyzer.trace_inline(fr, fn, t.label, frozenset(), operands, t.stages, t.refs)
         if fr.concrete or not fr.staged and all(v.kind == STATIC for _, v in argvals):
             return STATIC_VAL  # run eagerly on concrete operands
         return Val(TRACED, first_traced_name([v for _, v in argvals]), 0)
