@@ -6,7 +6,7 @@ import libcst as cst
 
 from jaxlint.analysis.model.attribute_values import attribute_values
 from jaxlint.analysis.host.expression_kinds import is_jax_array_expr
-from jaxlint.analysis.traced.values import DICT, JAXARR, OPAQUE, PYSEQ, REF, STATIC, TRACED
+from jaxlint.analysis.traced.values import ARRAY, DICT, JAXARR, OPAQUE, PYSEQ, RAW, REF, STATIC, TRACED
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
 
@@ -96,6 +96,9 @@ class InplaceArrayUpdate(Rule):
             sl = target.slice[0].slice
             if isinstance(sl, cst.Index) and isinstance(sl.value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
                 return  # a dict pytree
+            if base.flags & RAW and not base.flags & ARRAY and not _array_index(sl, idx[0] if idx else None):
+                # a parameter that may be a dict, given a key that may be a string: a dict store
+                return
         var = cst.Module([]).code_for_node(target.value)
         local = isinstance(target.value, cst.Name) and ctx.is_local(target.value.value)
         from jaxlint.fixes.at_update import at_update_fix
@@ -133,3 +136,15 @@ class InplaceArrayUpdate(Rule):
                 from jaxlint.fixes.at_update import at_update_fix
                 m.report(self, small, var=obj.value, method=_at_method(small), autofix=at_update_fix(small, scope))
 
+
+def _array_index(sl, v) -> bool:
+    """An index only an array takes: a slice, ``...``, an integer literal, or a tracer (no dict
+    key can be one: tracers are unhashable)."""
+    if isinstance(sl, cst.Slice):
+        return True
+    value = sl.value
+    if isinstance(value, cst.UnaryOperation):
+        value = value.expression
+    if isinstance(value, (cst.Integer, cst.Ellipsis, cst.Tuple)):
+        return True
+    return v is not None and v.kind == TRACED
