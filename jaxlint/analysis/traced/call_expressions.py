@@ -286,8 +286,8 @@ class CallExpressions:
             return self.invoke(e, Val(STATIC, meth, 0, None, (ref, None, [Val(STATIC, None, 0, cls=cls)], {})), argvals)
         return self.invoke(e, Val(STATIC, meth, 0, None, (ref, None, [], {})), argvals)
 
-    # Python types no JAX array (tracer or concrete) is an instance of.
-    _NOT_ARRAY_TYPES = frozenset({"int", "float", "bool", "complex", "str", "bytes"})
+    # Python and NumPy types no JAX array (tracer or concrete) is an instance of.
+    _NOT_ARRAY_TYPES = frozenset({"int", "float", "bool", "complex", "str", "bytes", "numpy.ndarray", "numpy.generic", "numpy.number"})
 
     def builtin(self, e, name: str, argvals) -> Val:
         vals = [v for _, v in argvals]
