@@ -390,6 +390,9 @@ class Expressions:
     def e_IfExp(self, e: cst.IfExp, t) -> Val:
         v = self.eval(e.test, True)
         self.emit("test", self.frame, "ifexp", e.test, v, e)
+        if v.kind == STATIC and v.flags & (TRUE | FALSE):
+            # a test decided while tracing: the other branch is never evaluated
+            return self.eval(e.body if v.flags & TRUE else e.orelse)
         names = self.narrow(e.test)
         body = self._with_narrowed(e.test, names, lambda: self.eval(e.body)) if names else self.eval(e.body)
         return join(body, self.eval(e.orelse))
