@@ -169,3 +169,28 @@ def test_a_layer_called_on_a_traced_input_returns_a_tracer():
 
     f(jnp.ones(3))
     assert all(isinstance(v, jax.core.Tracer) for v in seen)
+
+
+def test_elementwise_functions_keep_the_broadcast_shape_in_numpy_and_jax_numpy():
+    """The table's names exist in both modules and compute element by element (a name jax.numpy
+    dropped, such as ``fix``, would make a rewrite to ``jnp`` fail)."""
+    import numpy as np
+
+    a, b = np.ones((2, 1)), np.ones((1, 3))
+    for name in sorted(jax_api.ELEMENTWISE_FUNCS):
+        for module in (np, jax.numpy):
+            fn = getattr(module, name)
+            if name == "where":
+                args, shape = (a > 0, a, b), (2, 3)
+            elif name in _UNARY:
+                args, shape = (a,), (2, 1)
+            else:
+                args, shape = (a, b), (2, 3)
+            assert np.shape(fn(*args)) == shape, (module.__name__, name)
+
+
+_UNARY = frozenset(
+    "abs absolute negative positive sign sqrt cbrt square reciprocal exp exp2 expm1 log log2 log10 log1p sin cos tan "
+    "arcsin arccos arctan sinh cosh tanh arcsinh arccosh arctanh deg2rad rad2deg degrees radians floor ceil trunc "
+    "rint isnan isinf isfinite signbit logical_not".split()
+)

@@ -20,17 +20,10 @@ from typing import Optional
 
 import libcst as cst
 
+from jaxlint.analysis.jax.jax_api import ELEMENTWISE_FUNCS
 from jaxlint.fixes.declare import SAFE, UNSAFE, Fix, replace
 from jaxlint.fixes.names import module_reference
 
-_ELEMENTWISE = (
-    "abs absolute negative positive sign sqrt cbrt square reciprocal exp exp2 expm1 log log2 log10 log1p "
-    "sin cos tan arcsin arccos arctan sinh cosh tanh arcsinh arccosh arctanh deg2rad rad2deg degrees radians "
-    "floor ceil trunc rint fix isnan isinf isfinite signbit logical_not "
-    "add subtract multiply divide true_divide power maximum minimum fmax fmin arctan2 hypot logaddexp "
-    "logaddexp2 logical_and logical_or logical_xor equal not_equal less less_equal greater greater_equal "
-    "copysign nextafter heaviside where"
-).split()
 _ARRAYS = (
     "asarray array dot matmul outer inner vdot kron tensordot einsum concatenate stack hstack vstack "
     "column_stack atleast_1d atleast_2d atleast_3d clip diff cross tril triu flip fliplr flipud roll "
@@ -39,7 +32,7 @@ _ARRAYS = (
     "linalg.solve linalg.eigh linalg.cholesky linalg.qr linalg.svd linalg.slogdet linalg.pinv "
     "fft.fft fft.ifft fft.rfft fft.irfft fft.fft2 fft.ifft2 fft.fftn fft.ifftn"
 ).split()
-SAME_IN_JNP = frozenset(_ELEMENTWISE + _ARRAYS)
+SAME_IN_JNP = ELEMENTWISE_FUNCS | frozenset(_ARRAYS)
 
 # Keywords that mean the same in both.
 _KEYWORDS = frozenset({"axis", "keepdims", "axes", "k", "a_min", "a_max", "ord", "precision"})

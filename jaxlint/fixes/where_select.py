@@ -26,6 +26,7 @@ from typing import Callable, FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
+from jaxlint.analysis.jax.jax_api import ELEMENTWISE_FUNCS
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.traced.values import DICT, OPAQUE, PYSEQ, REF, TEXT
 from jaxlint.fixes.declare import UNSAFE, AddImport, Fix, Replace, ReplaceSpan
@@ -50,17 +51,9 @@ def condition_code(test: cst.BaseExpression) -> str:
     return _code(test).strip()
 
 
-# NumPy-style functions whose result has the broadcast shape of their array arguments.
-_ELEMENTWISE = frozenset(
-    {
-        "abs", "absolute", "negative", "positive", "sign", "square", "sqrt", "cbrt", "exp", "exp2", "expm1",
-        "log", "log1p", "log2", "log10", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh",
-        "tanh", "floor", "ceil", "round", "rint", "trunc", "reciprocal", "maximum", "minimum", "fmax", "fmin",
-        "add", "subtract", "multiply", "divide", "true_divide", "power", "clip", "where", "logaddexp",
-        "zeros_like", "ones_like", "full_like", "logical_and", "logical_or", "logical_not", "isnan", "isinf",
-        "isfinite", "nan_to_num",
-    }
-)
+# Functions whose result has the broadcast shape of their array arguments: the elementwise ones,
+# and those that keep their argument's shape.
+_ELEMENTWISE = ELEMENTWISE_FUNCS | frozenset({"clip", "round", "zeros_like", "ones_like", "full_like", "nan_to_num"})
 # Keywords of those functions that leave the shape alone.
 _ELEMENTWISE_KEYWORDS = frozenset({"min", "max", "a_min", "a_max", "dtype", "fill_value", "nan", "posinf", "neginf"})
 # Reductions: without arguments (or, as ``jnp.f(x)``, with the array alone) they give a scalar.

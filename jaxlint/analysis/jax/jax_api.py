@@ -31,6 +31,19 @@ DISABLE_JIT_FLAGS = frozenset({"jax.config.jax_disable_jit", "jax._src.config.di
 # asks ``if not trace_state_clean(): return`` runs what follows only outside a trace.
 TRACE_STATE_TESTS = frozenset({"jax._src.core.trace_state_clean", "jax.core.trace_state_clean"})
 
+# NumPy functions computed element by element, spelled alike in jax.numpy: the result has the
+# broadcast shape of the array arguments.
+ELEMENTWISE_FUNCS = frozenset(
+    (
+        "abs absolute negative positive sign sqrt cbrt square reciprocal exp exp2 expm1 log log2 log10 log1p "
+        "sin cos tan arcsin arccos arctan sinh cosh tanh arcsinh arccosh arctanh deg2rad rad2deg degrees radians "
+        "floor ceil trunc rint isnan isinf isfinite signbit logical_not "
+        "add subtract multiply divide true_divide power maximum minimum fmax fmin arctan2 hypot logaddexp "
+        "logaddexp2 logical_and logical_or logical_xor equal not_equal less less_equal greater greater_equal "
+        "copysign nextafter heaviside where"
+    ).split()
+)
+
 # Handlers that catch JAX's tracer conversion errors: they all derive from TypeError.
 TRACER_ERROR_HANDLERS = frozenset({"TypeError", "Exception", "BaseException", "builtins.TypeError", "builtins.Exception"})
 TRACER_ERROR_CLASSES = frozenset(
