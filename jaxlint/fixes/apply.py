@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, List, Optional
+from typing import Callable, List, Optional, Tuple
 
 from jaxlint.findings import Finding
 from jaxlint.fixes import edits
@@ -49,6 +49,18 @@ def parse_error(source: str) -> Optional[str]:
     return None
 
 
+def apply_round(candidates: List[Finding], text: str) -> Tuple[str, List[Finding], Optional[str]]:
+    """One round of fixes on ``text``: those of ``candidates`` whose edits do not overlap, taken
+    in source order.  Returns the new text, the findings it fixed, and why the new text is
+    refused (it does not parse), or None."""
+    candidates = sorted(candidates, key=lambda f: (f.line, f.column, f.code))
+    chosen = edits.choose([f.autofix for f in candidates], text)
+    by_id = {id(f.autofix): f for f in candidates}
+    new = edits.apply(chosen, text)
+    error = parse_error(new) if new != text else None
+    return new, [by_id[id(c)] for c in chosen], error
+
+
 def fix_source(source: str, lint: Callable[[str], List[Finding]], unsafe: bool = False, only=None) -> FixResult:
     """Fix ``source`` with the findings ``lint(text)`` gives.  Fixes that touch the same text
     are applied one per round; a round whose result does not parse is dropped (the source of
@@ -62,17 +74,13 @@ def fix_source(source: str, lint: Callable[[str], List[Finding]], unsafe: bool =
         candidates = [f for f in findings if applicable(f, unsafe) and (only is None or only(f))]
         if not candidates:
             break
-        candidates.sort(key=lambda f: (f.line, f.column, f.code))
-        chosen = edits.choose([f.autofix for f in candidates], text)
-        by_id = {id(f.autofix): f for f in candidates}
-        new = edits.apply(chosen, text)
+        new, fixed, error = apply_round(candidates, text)
         if new == text:
             break
-        error = parse_error(new)
         if error is not None:
             result.refused = error
             break
-        result.fixed.extend(by_id[id(c)] for c in chosen)
+        result.fixed.extend(fixed)
         text = new
         findings = lint(text)
         if only is not None:

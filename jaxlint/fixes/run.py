@@ -15,8 +15,7 @@ from jaxlint.atomic import describe, write_bytes
 from jaxlint.engine.pipeline import lint_source
 from jaxlint.engine.source import decode_source, read_regular_file
 from jaxlint.findings import Finding
-from jaxlint.fixes import edits
-from jaxlint.fixes.apply import MAX_ROUNDS, FixResult, applicable, fix_source, parse_error
+from jaxlint.fixes.apply import MAX_ROUNDS, FixResult, applicable, apply_round, fix_source, parse_error
 from jaxlint.fixes.declare import SAFE
 from jaxlint.formats import format_text
 
@@ -118,12 +117,9 @@ def fix_files(
         changed = False
         for name, found in candidates.items():
             st = states[name]
-            found.sort(key=lambda f: (f.line, f.column, f.code))
-            chosen = edits.choose([f.autofix for f in found], st.text)
-            new = edits.apply(chosen, st.text)
+            new, fixed, error = apply_round(found, st.text)
             if new == st.text:
                 continue
-            error = parse_error(new)
             if error is not None:
                 st.refused, st.done = error, True
                 continue
@@ -135,8 +131,7 @@ def fix_files(
                 sources.pop(st.path, None)
                 changed = True
                 continue
-            by_id = {id(f.autofix): f for f in found}
-            st.rounds.append([by_id[id(c)] for c in chosen])
+            st.rounds.append(fixed)
             st.text = new
             sources[st.path] = data
             changed = True
