@@ -192,6 +192,24 @@ def test_a_file_over_its_time_budget_is_reported_and_the_run_goes_on(tmp_path):
     ]
 
 
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="the memory budget reads /proc, which only Linux has")
+def test_a_file_over_its_memory_budget_is_reported_and_the_run_goes_on(tmp_path):
+    # The tree and the analysis of 5,000 functions take tens of megabytes, five times the budget.
+    (tmp_path / "big.py").write_text(_many_functions(SLOW_FUNCTIONS))
+    (tmp_path / "m.py").write_text(SRC)
+    p = jaxlint(
+        ["--no-cache", "--isolated", "-j", "1", "big.py", "m.py"],
+        cwd=str(tmp_path),
+        JAXLINT_FILE_MEMORY_BUDGET="5",
+        JAXLINT_FILE_TIME_BUDGET="0",
+    )
+    assert p.stdout.decode().splitlines() == [
+        "big.py:1:1: JAX002 internal error while analysing this file: linting this file took more memory than its budget "
+        "of 5 MB (JAXLINT_FILE_MEMORY_BUDGET)",
+        "m.py:6:5: JAX302 [*] `print()` of traced value `x` in jitted f() runs only while tracing and shows a tracer, not its value",
+    ]
+
+
 @pytest.mark.slow  # large inputs
 def test_a_result_over_budget_is_not_cached(tmp_path):
     (tmp_path / "slow.py").write_text(_many_functions(SLOW_FUNCTIONS))

@@ -7,7 +7,7 @@ top-level statements into pieces of at least ``PIECE`` characters, each piece is
 and the pieces' trees are joined.
 
 Why the join is the same tree: at the start of a line that begins a top-level statement (not
-inside a string, brackets or a continued line, which is why the statements come from
+inside a string, brackets or a continued line, which is why each piece is checked with
 ``ast.parse``), the tokenizer is in the state it is in at the start of a file, and the parser is
 between two statements, so each piece parses to the statements the whole would have.  Only
 three things tell a piece from a file, and the join puts each back:
@@ -71,33 +71,69 @@ def parse_pieces(text: str, cuts: Sequence[int]) -> Optional[cst.Module]:
 
 def find_cuts(text: str, piece: int) -> Optional[List[int]]:
     """Offsets where a top-level statement starts at the start of a line, after only empty lines
-    and comments at column 0, at least ``piece`` characters after the previous cut."""
+    and comments at column 0, at least ``piece`` characters after the previous cut; None when
+    the module is to be parsed whole.
+
+    ``ast`` checks each piece alone, never the whole module: the tree of a whole large module
+    would set the run's memory (a 5 MB module's takes over 1 GB).  A line at column 0 starts a
+    top-level statement exactly when the text above it is complete (no open string, bracket,
+    continued line or decorator) and the line does not continue a compound statement
+    (``else``, ``elif``, ``except``, ``finally``).  Every piece, the last one included, must
+    parse, so a module is cut only when this Python's ``ast`` parses it."""
     if "\r" in text and text.count("\r") != text.count("\r\n"):
-        return None  # a lone CR ends a line for Python but not for ``ast``'s line numbers here
+        return None  # a lone CR ends a line for Python but not for the line starts below
+    cuts: List[int] = []
+    last = 0
+    checked = 0  # characters given to ``ast``: a long stretch that never parses is parsed whole
+    for line in _STATEMENT_START.finditer(text):
+        at = line.start()
+        if at - last < piece or not _trivia_above(text, last, at):
+            continue
+        if last == 0 and not _STATEMENT_START.search(text, 0, at):
+            continue  # a first piece of only comments has no statement to join after
+        checked += at - last
+        if checked > _CHECK_LIMIT * len(text):
+            return None
+        if _parses(text[last:at]):
+            cuts.append(at)
+            last = at
+    if cuts and len(text) - cuts[-1] < piece // 2:
+        cuts.pop()  # no small last piece
+    if cuts and not _parses(text[cuts[-1] :]):
+        return None
+    return cuts
+
+
+# A line that may start a top-level statement: not indented, not a comment, not a clause that
+# continues the compound statement above.
+_STATEMENT_START = re.compile(r"^(?=[^ \t\f#\r\n])(?!(?:else|elif|except|finally)\b)", re.MULTILINE)
+_CHECK_LIMIT = 4
+
+
+def _trivia_above(text: str, start: int, at: int) -> bool:
+    """Whether the lines between the statement above ``at`` and ``at`` are each empty or a
+    comment at column 0 (LibCST gives other lines at the end of a piece to the block above)."""
+    end = at
+    while end > start:
+        begin = text.rfind("\n", start, end - 1) + 1
+        begin = max(begin, start)
+        stripped = text[begin:end].strip()
+        if stripped and not stripped.startswith("#"):
+            return True  # the last line of the statement above
+        if not _TRIVIA_LINE.match(text, begin, end):
+            return False
+        end = begin
+    return True
+
+
+def _parses(source: str) -> bool:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escapes and the like: the lint reports them
-            body = ast.parse(text).body
-    except Exception:  # noqa: BLE001 - SyntaxError, RecursionError, newer syntax: parse whole
-        return None
-    line_starts = [0]
-    line_starts.extend(m.end() for m in re.finditer("\n", text))
-    cuts: List[int] = []
-    last = 0
-    for before, stmt in zip(body, body[1:]):
-        first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
-        if first <= before.end_lineno:  # on the line where the statement before ends
-            continue
-        at = line_starts[first - 1]
-        if at - last < piece or text[at] in " \t\f#\r\n":
-            continue
-        if not all(_TRIVIA_LINE.match(text, line_starts[i], line_starts[i + 1]) for i in range(before.end_lineno, first - 1)):
-            continue
-        cuts.append(at)
-        last = at
-    if cuts and len(text) - cuts[-1] < piece // 2:
-        cuts.pop()  # no small last piece
-    return cuts
+            ast.parse(source)
+    except Exception:  # noqa: BLE001 - SyntaxError, RecursionError, newer syntax: not a piece
+        return False
+    return True
 
 
 def _join(modules: Sequence[cst.Module]) -> Optional[cst.Module]:

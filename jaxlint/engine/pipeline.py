@@ -84,21 +84,17 @@ def _lint_source(source, where, config: Optional[Config], rules, noqa: bool, fac
     too_deep = bracket_nesting_error(text) or expression_depth_error(text)
     if too_deep is not None:
         return ModuleResult(meta_finding(path, "JAX001", too_deep[0], too_deep[1], too_deep[2], enabled))
-    budget = file_time_budget(text)
-    timer = time_budget(budget)
+    budget = file_budget(text)
     try:
-        with timer:
+        with budget:
             result = _parse_and_analyse(text, where, config, rules, noqa, enabled, facts, summary)
-        if not timer.expired:
+        if not budget.spent:
             return result
         # The alarm went off in code that turned it into another error (a ``finally`` that
         # raised): the report is the budget, not that error.
         raise OverBudget()
     except OverBudget:
-        return ModuleResult(
-            meta_finding(path, "JAX002", f"linting this file took longer than its time budget of {budget:g} s ({BUDGET_ENV})", 1, 1, enabled),
-            cacheable=False,
-        )
+        return ModuleResult(meta_finding(path, "JAX002", budget.spent_message(), 1, 1, enabled), cacheable=False)
 
 
 def _parse_and_analyse(text: str, where, config: Config, rules, noqa: bool, enabled, facts: bool, summary: bool = False) -> ModuleResult:
@@ -128,63 +124,121 @@ def _parse_and_analyse(text: str, where, config: Config, rules, noqa: bool, enab
     return ModuleResult(apply_directives(findings, text, path, enabled, noqa), calls, summary=summarised)
 
 
-# A file's parse and analysis stop after a time budget: a pre-commit hook never hangs on one
-# file, and the other files are still linted.  The pre-parse checks above keep ordinary
-# pathological input far below it; this is the bound for what they do not foresee.  Linting
-# time grows with the file, so the default grows with it too: 60 s, plus 1 s per 1,000 lines
-# (a 100,000-line module takes about 40 s alone and over 60 s on a busy machine).  The
-# environment variable JAXLINT_FILE_TIME_BUDGET sets one number of seconds for every file; 0
-# turns the budget off.
+# A file's parse and analysis stop after a time budget and a memory budget: a pre-commit hook
+# never hangs on one file, one file never takes the machine's memory, and the other files are
+# still linted.  The pre-parse checks above keep ordinary pathological input far below both;
+# these are the bounds for what they do not foresee.
+#
+# Time: linting time grows with the file, so the default grows with it too: 60 s, plus 1 s per
+# 1,000 lines (a 100,000-line module takes about 40 s alone and over 60 s on a busy machine).
+# Memory: what the process's resident memory grows by while it lints the file.  400 MB is five
+# times the most that any module of the 24-library tuning corpus takes (JAX's own ``lax.py``,
+# 390 kB, takes about 50 MB above the interpreter); a generated module of several megabytes
+# goes over it.  The environment variables set one number (seconds; megabytes) for every file;
+# 0 turns a budget off.  Memory is read from /proc (Linux): elsewhere only time is bounded.
 DEFAULT_FILE_TIME_BUDGET = 60.0
 BUDGET_SECONDS_PER_LINE = 0.001
 BUDGET_ENV = "JAXLINT_FILE_TIME_BUDGET"
+DEFAULT_FILE_MEMORY_BUDGET_MB = 400.0
+MEMORY_BUDGET_ENV = "JAXLINT_FILE_MEMORY_BUDGET"
+BUDGET_CHECK_INTERVAL = 0.05  # seconds between two looks at the clock and the memory
 
 
 class OverBudget(BaseException):
-    """Raised in the linting thread when its file's time budget is spent.  A BaseException, so
-    that no ``except Exception`` inside the analysis swallows it."""
+    """Raised in the linting thread when its file's budget is spent.  A BaseException, so that
+    no ``except Exception`` inside the analysis swallows it."""
 
 
-def file_time_budget(text: str = "") -> float:
+def _budget_setting(env: str, default: float) -> float:
     import os
 
-    default = DEFAULT_FILE_TIME_BUDGET + BUDGET_SECONDS_PER_LINE * text.count("\n")
     try:
-        value = float(os.environ.get(BUDGET_ENV, default))
+        value = float(os.environ.get(env, default))
     except ValueError:
         return default
     return value if value > 0 else 0.0
 
 
-class time_budget:
-    """``with time_budget(seconds):`` raises OverBudget in the body once ``seconds`` have
-    passed (SIGALRM; only in the main thread of a process that has no alarm handler of its
-    own, else no budget applies).  The check runs between Python bytecodes: a long native call
-    finishes first."""
+def file_time_budget(text: str = "") -> float:
+    return _budget_setting(BUDGET_ENV, DEFAULT_FILE_TIME_BUDGET + BUDGET_SECONDS_PER_LINE * text.count("\n"))
 
-    def __init__(self, seconds: float):
+
+def file_memory_budget() -> float:
+    """Megabytes, 0 for none."""
+    return _budget_setting(MEMORY_BUDGET_ENV, DEFAULT_FILE_MEMORY_BUDGET_MB)
+
+
+def file_budget(text: str = "") -> "budget":
+    return budget(file_time_budget(text), file_memory_budget())
+
+
+_PAGE_SIZE: Optional[int] = None
+
+
+def resident_bytes() -> Optional[int]:
+    """The process's resident memory now (not its peak), or None where /proc cannot tell."""
+    global _PAGE_SIZE
+    try:
+        with open("/proc/self/statm", "rb") as fh:
+            pages = int(fh.read().split()[1])
+        if _PAGE_SIZE is None:
+            import os
+
+            _PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
+        return pages * _PAGE_SIZE
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+
+
+class budget:
+    """``with budget(seconds, megabytes):`` raises OverBudget in the body once ``seconds`` have
+    passed or the resident memory has grown by ``megabytes`` since it began (0: no bound).  A
+    timer (SIGALRM) looks every BUDGET_CHECK_INTERVAL, only in the main thread of a process
+    that has no alarm handler of its own; else no budget applies.  The look runs between Python
+    bytecodes: a long native call finishes first.  ``spent``: "time" or "memory" once raised."""
+
+    def __init__(self, seconds: float, megabytes: float = 0.0):
         self.seconds = seconds
+        self.megabytes = megabytes
         self.armed = False
-        self.expired = False
+        self.spent: Optional[str] = None
 
     def __enter__(self):
         import signal
+        import time
 
         if (
-            self.seconds <= 0
+            (self.seconds <= 0 and self.megabytes <= 0)
             or not hasattr(signal, "setitimer")
             or threading.current_thread() is not threading.main_thread()
             or signal.getsignal(signal.SIGALRM) not in (signal.SIG_DFL, None)
         ):
             return self
+        self._clock = time.monotonic
+        self._deadline = self._clock() + self.seconds if self.seconds > 0 else None
+        base = resident_bytes() if self.megabytes > 0 else None
+        self._memory_limit = base + self.megabytes * 1024 * 1024 if base is not None else None
         signal.signal(signal.SIGALRM, self._alarm)
-        signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        first = min(self.seconds, BUDGET_CHECK_INTERVAL) if self.seconds > 0 else BUDGET_CHECK_INTERVAL
+        signal.setitimer(signal.ITIMER_REAL, first, BUDGET_CHECK_INTERVAL)
         self.armed = True
         return self
 
     def _alarm(self, signum, frame):
-        self.expired = True
+        if self.spent:
+            return
+        if self._deadline is not None and self._clock() >= self._deadline:
+            self.spent = "time"
+        elif self._memory_limit is not None and (resident_bytes() or 0) > self._memory_limit:
+            self.spent = "memory"
+        else:
+            return
         raise OverBudget()
+
+    def spent_message(self) -> str:
+        if self.spent == "memory":
+            return f"linting this file took more memory than its budget of {self.megabytes:g} MB ({MEMORY_BUDGET_ENV})"
+        return f"linting this file took longer than its time budget of {self.seconds:g} s ({BUDGET_ENV})"
 
     def __exit__(self, *exc):
         if self.armed:
