@@ -15,11 +15,12 @@ command-line selection is applied on top of whichever file applies.  A file's ``
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
 import re
 import sys
 from dataclasses import dataclass, field, replace
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from jaxlint import selection, selectors
 from jaxlint.paths import relpath
@@ -90,6 +91,42 @@ def _match(rel: str, pattern: str) -> bool:
     if "/" not in pat:
         return any(fnmatch.fnmatchcase(part, pat) for part in rel.split("/"))
     return False
+
+
+@functools.lru_cache(maxsize=32)
+def _exclusion_tests(patterns: Tuple[str, ...]):
+    """(test of a relative path, test of an absolute path or None): each the answer of
+    ``any(_match(path, p) ...)`` over the patterns, relative and anchored (absolute, from an
+    extended file in another folder) apart, made once per pattern list: discovery asks it of
+    every file and folder, and most patterns are plain names, a set lookup per path component."""
+    anchored = tuple(p for p in patterns if os.path.isabs(p))
+    relative = tuple(p for p in patterns if not os.path.isabs(p))
+    return _any_match(relative), (_any_match(anchored) if anchored else None)
+
+
+def _any_match(patterns: Tuple[str, ...]) -> Callable[[str], bool]:
+    names: Set[str] = set()  # plain names without a slash: any one component
+    prefixes: List[str] = []  # plain paths with a slash: the whole path or a leading folder
+    globs: List[str] = []
+    for pattern in patterns:
+        pat = pattern.rstrip("/")
+        if pat.startswith("./"):
+            pat = pat[2:]
+        if "*" in pat or "?" in pat or "[" in pat:
+            globs.append(pattern)
+        elif "/" in pat:
+            prefixes.append(pat)
+        else:
+            names.add(pat)
+
+    def test(rel: str) -> bool:
+        if names and not names.isdisjoint(rel.split("/")):
+            return True
+        if any(rel == p or rel.startswith(p + "/") for p in prefixes):
+            return True
+        return any(_match(rel, g) for g in globs)
+
+    return test
 
 
 @dataclass(frozen=True)
@@ -182,7 +219,8 @@ class Config:
         rel = self.relative(path)
         if rel in (".", ""):
             return False
-        return any(self._matches(rel, path, p) for p in self.exclude + self.extend_exclude)
+        relative, anchored = _exclusion_tests(self.exclude + self.extend_exclude)
+        return relative(rel) or (anchored is not None and anchored(self._absolute(path)))
 
     def describe(self) -> str:
         """The settings as ``--show-settings`` prints them."""

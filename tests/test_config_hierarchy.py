@@ -227,3 +227,20 @@ def test_force_exclude_asks_git_about_the_named_files(repo):
     assert sorted(os.path.relpath(f, repo) for f in found.files) == ["a.py", "kept.py", "w*.py"]
     found = discover([str(repo / n) for n in named], Resolver().for_path, force_exclude=False)
     assert len(found.files) == len(named)
+
+
+def test_the_exclusion_test_made_once_per_pattern_list_answers_as_each_pattern_does():
+    from jaxlint.config import DEFAULT_EXCLUDE, _exclusion_tests, _match
+
+    patterns = DEFAULT_EXCLUDE + ("third_party/", "./gen/protos", "*_pb2.py", "docs/*.py", "a?c", "[x]y", "build/lib")
+    paths = [
+        "m.py", "venv", "src/venv/lib.py", "third_party", "third_party/x.py", "a/third_party/x.py",
+        "gen/protos/a.py", "gen/protosx/a.py", "pkg/m_pb2.py", "docs/conf.py", "docs/sub/conf.py",
+        "abc/m.py", "x/abc", "xy/m.py", "build/lib/m.py", "build/libx.py", "node_modules", ".git/config",
+    ]
+    relative, anchored = _exclusion_tests(patterns)
+    assert anchored is None
+    for rel in paths:
+        assert relative(rel) == any(_match(rel, p) for p in patterns), rel
+    # Either answer occurs, so the comparison above can fail.
+    assert {relative(rel) for rel in paths} == {True, False}
