@@ -20,6 +20,9 @@ Measures (ratios are to the bare parse of the same files, same run, same machine
 * one-edit    a ~300-file package: cold run, then one file edited (its largest file that
               mentions jax), then a warm run; findings compared with a run without cache
 * flake8      ``flake8 --select JAX`` with the jaxlint plugin (skipped if the plugin is absent)
+* anchors     what a pyflakes or flake8 user is used to, on the same files in the same run (each
+              skipped when not installed): ``pyflakes``, and ``flake8 --select F`` at ``-j 1``
+              and ``-j N``
 * single      one ~500-line file as pre-commit runs it: wall time including interpreter start,
               against ``python -c 'import libcst'``
 * growth      time per line on the largest files, against the corpus average
@@ -333,13 +336,17 @@ def _bench(args, corpus: str, tmp: str) -> int:
     R["cold_1"] = {"wall_s": c1.wall, "ratio": c1_ratio, "cpu_s": c1.cpu, "cpu_ratio": c1_cpu_ratio, "rss_mb": c1.rss_mb}
     print(
         f"cold -j1 {c1.wall:8.2f} s  {fmt_rate(len(files), lines, c1.wall)}  {c1_ratio:5.2f}x parse  peak RSS {c1.rss_mb:.0f} MB (target < 300); "
-        f"CPU {c1_cpu_ratio:.2f}x the parse's (target <= 1.4x; the parses before and after it)"
+        f"CPU {c1_cpu_ratio:.2f}x the parse's (wall target <= 1.2x; the parses before and after it)"
     )
     cN = cold(args.jobs)
     parse_again()
     cN_ratio = cN.wall / around(1, "wall")
     R["cold_n"] = {"wall_s": cN.wall, "ratio": cN_ratio, "rss_mb_main": cN.rss_mb}
-    print(f"cold -j{args.jobs} {cN.wall:8.2f} s  {fmt_rate(len(files), lines, cN.wall)}  {cN_ratio:5.2f}x parse  (target <= 0.7x; the parses before and after it)")
+    R["speedup"] = c1.wall / cN.wall
+    print(
+        f"cold -j{args.jobs} {cN.wall:8.2f} s  {fmt_rate(len(files), lines, cN.wall)}  {cN_ratio:5.2f}x parse; "
+        f"{c1.wall / cN.wall:.1f}x faster than -j1 (target >= 9x at -j12 on 13 cores)"
+    )
     # Peak RSS against the project's size: the first ~300 and ~1,000 files (discovery order)
     # and all of them, each a cold single-process run.  Memory must stay bounded by the largest
     # module, not grow with the number of files.
@@ -388,8 +395,23 @@ def _bench(args, corpus: str, tmp: str) -> int:
         for name, r in (("cold-1", c1), (f"cold-{args.jobs}", cN), ("warm-first", first), ("warm", w)):
             with open(f"{args.json}.{name}.out", "w") as fh:
                 fh.write(r.stdout)
-    print(f"warm     {w.wall:8.2f} s  {w.wall / c1.wall * 100:5.1f}% of cold -j1, {w.wall / cN.wall * 100:5.1f}% of cold -j{args.jobs} (target <= 5%)")
+    print(f"warm     {w.wall:8.2f} s  {w.wall / c1.wall * 100:5.1f}% of cold -j1, {w.wall / cN.wall * 100:5.1f}% of cold -j{args.jobs} (target <= 1% of cold -j1)")
     print(f"         output identical for -j1, -j{args.jobs}, cold and warm: {same}; {nfind} findings")
+
+    # -- anchors: pyflakes and flake8 --select F on the same files ---------------------------------
+    R["anchors"] = {}
+    if not args.skip_flake8:
+        for name, cmd in (
+            ("pyflakes", [sys.executable, "-m", "pyflakes", *targets]),
+            ("flake8 -j1", [sys.executable, "-m", "flake8", "--isolated", "--select", "F", "-j", "1", "--exit-zero", *targets]),
+            (f"flake8 -j{args.jobs}", [sys.executable, "-m", "flake8", "--isolated", "--select", "F", "-j", str(args.jobs), "--exit-zero", *targets]),
+        ):
+            if run([sys.executable, "-c", f"import {name.split()[0]}"], env).returncode != 0:
+                print(f"anchor   {name}: not installed")
+                continue
+            a = median_run(rep, lambda cmd=cmd: run(cmd, env))
+            R["anchors"][name] = {"wall_s": a.wall, "ratio": ratio(a.wall)}
+            print(f"anchor   {a.wall:8.2f} s  {ratio(a.wall):5.2f}x parse  {name}")
 
     # -- one file of a ~300-file package edited ---------------------------------------------
     pkg = os.path.abspath(args.package) if args.package else pick_package(targets)
@@ -422,7 +444,7 @@ def _bench(args, corpus: str, tmp: str) -> int:
             "findings_equal_cold": eq,
         }
         print(
-            f"one edit {e.wall:8.2f} s  {e.wall / pcold.wall * 100:5.1f}% of cold {pcold.wall:.2f} s (target <= 10%)  "
+            f"one edit {e.wall:8.2f} s  {e.wall / pcold.wall * 100:5.1f}% of cold {pcold.wall:.2f} s (target <= 15%)  "
             f"[{os.path.basename(pkg)}, {len(pfiles)} files, edited {os.path.relpath(victim, work)} "
             f"({R['one_edit']['edited_lines']} lines)]; findings equal a cache-less run: {eq}"
         )
@@ -472,7 +494,7 @@ def _bench(args, corpus: str, tmp: str) -> int:
         }
         print(
             f"single   {s_cold.wall:8.3f} s  wall, interpreter start included, {s_cold.wall / s_cst.wall:.2f}x `python -c 'import libcst'` "
-            f"{s_cst.wall:.3f} s (target <= 1.15x); cached {s_warm.wall:.3f} s; "
+            f"{s_cst.wall:.3f} s (target <= 1.2x); cached {s_warm.wall:.3f} s; "
             f"bare `python -c pass` {s_py.wall:.3f} s  [{os.path.relpath(single, corpus)}, {nl} lines]"
         )
 
