@@ -1,0 +1,26 @@
+# source: https://github.com/google/flax/blob/18f8f311c275d57f46d95e41b15aa97b454754c0/tests/nnx/module_test.py#L1187
+# category: B
+# expect: raises
+# via: flax-nnx, dataclass, pytree-class, jit-decorator
+# sink: static-array
+"""Flax's tests declare an `nnx.dataclass` Pytree whose field `a: jax.Array = nnx.static()` and
+construct it with an array; since Flax 0.12 a static field holding data is an error, because the
+field would become part of the hashed pytree metadata instead of a traced leaf."""
+import jax
+import jax.numpy as jnp
+from flax import nnx
+
+
+@nnx.dataclass
+class Bar(nnx.Pytree):
+    a: jax.Array = nnx.static()
+
+
+@jax.jit
+def shift(bar, x):
+    return x - bar.a
+
+
+if __name__ == "__main__":
+    m = Bar(a=jnp.array(3))  # <-- bug
+    print(shift(m, jnp.arange(5)))

@@ -1,0 +1,33 @@
+# source: https://github.com/google/flax/blob/18f8f311c275d57f46d95e41b15aa97b454754c0/tests/nnx/nn/stochastic_test.py#L25
+# category: C
+# expect: stale
+# via: flax-nnx, jit-decorator
+# sink: closure-global
+"""An `nnx.jit` function applying a Dropout layer counts its calls with a `nonlocal` integer;
+the increment runs when `nnx.jit` traces, so after four calls (two traces) the count reads 2
+while the Dropout's own RNG counter, which is state passed through the jit, reads 2 per module."""
+import jax.numpy as jnp
+from flax import nnx
+
+
+def main():
+    n = 0
+    m1 = nnx.Dropout(rate=0.5, deterministic=False, rngs=nnx.Rngs(dropout=0))
+    m2 = nnx.Dropout(rate=0.5, deterministic=False)
+    rngs2 = nnx.Rngs(dropout=0).fork()
+
+    @nnx.jit
+    def f(m, x, rngs=None):
+        nonlocal n
+        n += 1  # <-- bug
+        return m(x, rngs=rngs)
+
+    x = jnp.ones((1, 10))
+    for _ in range(2):
+        y1 = f(m1, x)
+        y2 = f(m2, x, rngs=rngs2)
+        print(n, int(m1.rngs.count[...]), int(rngs2.dropout.count[...]), bool(jnp.allclose(y1, y2)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,46 @@
+# source: https://github.com/pmelchior/scarlet2/pull/188
+# category: B
+# expect: raises
+# via: equinox, jit-decorator, method, pytree-class
+# sink: static-unhashable
+"""An observation's renderer narrows the model to the observed channels with a Python `slice`
+held as a module attribute.  Once the renderer is no longer a static field, `eqx.filter_jit`
+puts the slice (a non-array leaf) into the static part of the arguments, and on Python < 3.12 a
+slice cannot be hashed, so the jitted likelihood fails before tracing."""
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+class ChannelRenderer(eqx.Module):
+    channel_selector: slice
+
+    def __init__(self, model_channels, obs_channels):
+        start = model_channels.index(obs_channels[0])
+        self.channel_selector = slice(start, start + len(obs_channels))
+
+    def __call__(self, model):
+        return model[self.channel_selector]
+
+
+class Observation(eqx.Module):
+    data: jax.Array
+    renderer: ChannelRenderer
+
+    def render(self, model):
+        return self.renderer(model)
+
+    def log_likelihood(self, model):
+        return -0.5 * jnp.sum((self.render(model) - self.data) ** 2)
+
+
+@eqx.filter_jit
+def loss(model, obs):
+    return -obs.log_likelihood(model)
+
+
+if __name__ == "__main__":
+    model_channels = ["g", "r", "i", "z", "y"]
+    obs = Observation(jnp.ones((3, 16, 16)), ChannelRenderer(model_channels, ["r", "i", "z"]))
+    model = jnp.zeros((5, 16, 16))
+    print(loss(model, obs))  # <-- bug
