@@ -258,7 +258,9 @@ def _bench(args, corpus: str, tmp: str) -> int:
     global RUN_DIR
     RUN_DIR = tmp
     src = snapshot(tmp)
-    env = dict(os.environ, PYTHONPATH=src, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
+    # The snapshot first; what PYTHONPATH already names (where LibCST may be) after it.
+    path = os.pathsep.join(p for p in (src, os.environ.get("PYTHONPATH", "")) if p)
+    env = dict(os.environ, PYTHONPATH=path, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
     env.pop("NO_COLOR", None)
     sys.path.insert(0, src)
     from jaxlint.config import Resolver  # noqa: E402  (the snapshot)
