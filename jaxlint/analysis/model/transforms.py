@@ -477,6 +477,8 @@ class TransformFinder:
                 v = pos[i]
             if v is None:
                 continue
+            if t is SWITCH and isinstance(v, cst.Name):
+                v = scope.sole_value(v.value) or v  # ``branches = [f, g]`` before ``switch(i, branches, x)``
             if t is SWITCH and isinstance(v, (cst.List, cst.Tuple)):
                 fn_exprs.extend(el.value for el in v.elements)
             else:

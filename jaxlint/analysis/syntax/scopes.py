@@ -126,6 +126,18 @@ class Scope:
             s = s.parent
         return None
 
+    def sole_value(self, name: str) -> Optional[cst.BaseExpression]:
+        """The expression every read of ``name`` here sees: the scope that owns it binds it
+        once, by a plain assignment, and nothing rebinds or mutates it (here or from another
+        function).  None otherwise."""
+        owner = self.lookup_scope(name)
+        if owner is None or name in owner.mutations:
+            return None
+        binds = owner.bindings.get(name, ())
+        if len(binds) != 1 or binds[0].kind != "assign" or binds[0].order is None:
+            return None
+        return binds[0].value
+
     def module(self) -> "Scope":
         s = self
         while s.parent is not None:
