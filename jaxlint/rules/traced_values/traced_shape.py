@@ -144,6 +144,9 @@ class TracedShape(Rule):
             if isinstance(el.slice, cst.Slice) and surely_traced(v):
                 ctx.report(self, node, what="Slice bound", var=value_label(v, el.slice))
                 return
-            if isinstance(el.slice, cst.Index) and v.kind == TRACED and v.flags & BOOL and base.kind == TRACED:
-                ctx.report(self, node, what="Boolean mask index (result size)", var=value_label(v, el.slice.value))
-                return
+            if isinstance(el.slice, cst.Index) and base.kind == TRACED:
+                # a tuple index is a multi-index: ``x[idx]`` with ``idx = (mask,)`` indexes by its elements
+                for part in (v, *(v.items if v.flags & PYSEQ and v.items else ())):
+                    if part.kind == TRACED and part.flags & BOOL:
+                        ctx.report(self, node, what="Boolean mask index (result size)", var=value_label(part, el.slice.value))
+                        return
