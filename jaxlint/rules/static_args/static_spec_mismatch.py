@@ -80,10 +80,15 @@ class StaticSpecMismatch(Rule):
             p = f.params
             pos = app.jit_positional()
             has_star = isinstance(p.star_arg, cst.Param)
-            names = set(pos) | {x.name.value for x in p.kwonly_params}
+            # A positional-only parameter has no name a caller can pass it by, so none to
+            # make it static by: JAX refuses the name, ``**kwargs`` or not.
+            posonly = {x.name.value for x in p.posonly_params}
+            names = (set(pos) - posonly) | {x.name.value for x in p.kwonly_params}
             given = [n for n, _ in app.statics.names]
             for n, node in app.statics.names:
-                if n not in names and p.star_kwarg is None:
+                if n in posonly:
+                    m.report(self, node, detail=f"static_argnames names `{n}`, which is positional-only in {f.name}(): use static_argnums", func=f.name)
+                elif n not in names and p.star_kwarg is None:
                     from jaxlint.fixes.static_argname import rename_fix
                     fix = rename_fix(node, n, sorted(names), given)
                     m.report(self, node, detail=f"static_argnames names `{n}`, which is not a parameter of {f.name}()", func=f.name, autofix=fix)
