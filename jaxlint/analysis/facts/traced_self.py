@@ -11,6 +11,9 @@ Only what the module shows counts: the receiver is built from the class itself i
 the class and its bases are classes of the module (or ``object``) without decorators, no call
 in the module is handed the class (``register_pytree_node(Solver, ...)``,
 ``register_static(Solver)``), and the method is jitted by ``jax.jit`` / ``jax.pmap`` directly.
+
+Any other parameter that is not static is traced the same way: an instance of such a class
+passed for it (``step(Model(...), x)`` for ``@jax.jit def step(model, x)``) fails alike.
 """
 
 from __future__ import annotations
@@ -23,14 +26,16 @@ from jaxlint.analysis.model.classes import ClassModel
 from jaxlint.analysis.host.host_value import INSTANCE
 from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, ModuleIndex
+from jaxlint.analysis.facts.static_arguments import arguments_by_parameter
 from jaxlint.analysis.model.transforms import Application, TransformFinder
 
 
 class TracedSelfCall(NamedTuple):
     call: cst.Call
-    receiver: cst.BaseExpression
+    receiver: cst.BaseExpression  # the instance: the receiver of a method, or an argument
     func: FuncInfo
     cls: ClassInfo
+    param: str  # the traced parameter it lands on
 
 
 def _plain_jit(app: Application) -> bool:
@@ -60,9 +65,10 @@ class TracedSelf:
             if opaque or not pos or pos[0] in statics or app.skipped:
                 continue
             methods.setdefault(f.name, []).append(f)
+        self._handed = self._classes_handed_to_calls()
+        yield from self._arguments()
         if not methods:
             return
-        self._handed = self._classes_handed_to_calls()
         for call, scope, _o in self.index.calls:
             func = call.func
             if isinstance(func, cst.Attribute) and func.attr.value in methods:
@@ -81,7 +87,30 @@ class TracedSelf:
             f = self.classes.member(v.cls, name)
             if f not in methods[name] or not self._plain_class(v.cls):
                 continue
-            yield TracedSelfCall(call, receiver, f, v.cls)
+            yield TracedSelfCall(call, receiver, f, v.cls, f.positional_params()[0].name.value)
+
+    def _arguments(self) -> Iterator[TracedSelfCall]:
+        """Instances of plain classes passed, in host code, for a traced parameter of a jitted
+        function (``self`` excepted: a method's receiver is the loop above)."""
+        where = {id(c): s for c, s, _ in self.index.calls}
+        for app in self.finder.applications:
+            if not _plain_jit(app) or app.linen_apply:
+                continue
+            statics, opaque = self.analyzer.static_names(app)
+            if opaque:
+                continue
+            pos = app.jit_positional()
+            receiver = pos[0] if app.func.is_method and not app.bound_self and not app.skipped and pos else None
+            for call in self.analyzer.call_sites(app):
+                scope = where.get(id(call))
+                if scope is None or self.analyzer._in_traced(scope):
+                    continue
+                for arg, pname in arguments_by_parameter(app, call, pos):
+                    if pname is None or pname in statics or pname == receiver:
+                        continue
+                    v = self.hv.value(arg.value, scope, call)
+                    if v is not None and v.kind == INSTANCE and v.cls is not None and self._plain_class(v.cls):
+                        yield TracedSelfCall(call, arg.value, app.func, v.cls, pname)
 
     def _plain_class(self, cls: ClassInfo) -> bool:
         """Not a pytree, and nothing the module does could make it one."""

@@ -14,11 +14,12 @@ class TracedSelfNotPytree(Rule):
         static_argnums=...)`` that leaves out ``self``) on an instance of a plain class: one
         that is not a pytree (not a dataclass registered with JAX, an ``equinox.Module``, a
         ``flax.struct`` dataclass, a NamedTuple or a class registered with
-        ``register_pytree_node``).
+        ``register_pytree_node``); and an instance of such a class passed to a jitted function
+        for any other parameter that is not static.
 
     Why is this bad?
         The jit traces ``self`` like any other parameter that is not static, and an instance of
-        a plain class is not an array: ``TypeError: Error interpreting argument to <function
+        a plain class is not an array (nor a pytree of arrays): ``TypeError: Error interpreting argument to <function
         Solver.run> as an abstract array ... passed to the function at path self``.  A
         common slip is ``static_argnums=(1,)`` meant for the first argument after ``self``: the
         indices count ``self``.
@@ -35,7 +36,7 @@ class TracedSelfNotPytree(Rule):
         Count ``self`` in the indices (``static_argnums=(0, 2)``, or ``static_argnames``) and
         make the class hashable by what the method reads, or make the class a pytree
         (``equinox.Module``, ``jax.tree_util.register_dataclass``), or jit a function that
-        takes the arrays.
+        takes the arrays.  For another parameter: make it static, or pass its arrays.
 
     References
         https://docs.jax.dev/en/latest/faq.html#how-to-use-jit-with-methods
@@ -43,12 +44,12 @@ class TracedSelfNotPytree(Rule):
 
     code = "JAX209"
     name = "traced-self-not-pytree"
-    message = "`{var}` is an instance of `{cls}`, which is not a pytree, and jitted {func}() traces `self`"
-    fix = "make `self` static (static_argnums=0, counting self in the indices), make `{cls}` a pytree, or jit a function of the arrays"
+    message = "`{var}` is an instance of `{cls}`, which is not a pytree, and jitted {func}() traces `{param}`"
+    fix = "make `{param}` static (static_argnums/static_argnames; for `self`, counting self in the indices), make `{cls}` a pytree, or jit a function of the arrays"
     prevents = raises(
         ErrorPattern("TypeError", r"as an abstract array"),
         stage="call",
-        description="TypeError: Error interpreting argument to <function> as an abstract array (path self)",
+        description="TypeError: Error interpreting argument to <function> as an abstract array",
     )
     bad = [
         """
@@ -63,6 +64,16 @@ class TracedSelfNotPytree(Rule):
 
         solver = Solver()
         solver.run(jnp.ones(3), 2)  # error: JAX209
+
+        class Config:
+            def __init__(self, scale):
+                self.scale = scale
+
+        @jax.jit
+        def apply(cfg, x):
+            return x * cfg.scale
+
+        apply(Config(2.0), jnp.ones(3))  # error: JAX209
         """
     ]
     good = [
@@ -78,9 +89,19 @@ class TracedSelfNotPytree(Rule):
 
         solver = Solver()
         solver.run(jnp.ones(3), 2)
+
+        class Config:
+            def __init__(self, scale):
+                self.scale = scale
+
+        @partial(jax.jit, static_argnums=0)
+        def apply(cfg, x):
+            return x * cfg.scale
+
+        apply(Config(2.0), jnp.ones(3))  # a static instance is hashed by identity
         """
     ]
 
     def check_module(self, m):
         for hit in TracedSelf(m.index, m.finder, m.analyzer, m.host_values).calls():
-            m.report(self, hit.receiver, var=m.module.code_for_node(hit.receiver), cls=hit.cls.name, func=hit.func.name)
+            m.report(self, hit.receiver, var=m.module.code_for_node(hit.receiver), cls=hit.cls.name, func=hit.func.name, param=hit.param)
