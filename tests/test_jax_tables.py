@@ -194,3 +194,24 @@ _UNARY = frozenset(
     "arcsin arccos arctan sinh cosh tanh arcsinh arccosh arctanh deg2rad rad2deg degrees radians floor ceil trunc "
     "rint isnan isinf isfinite signbit logical_not".split()
 )
+
+
+def test_a_linen_module_is_one_leaf_that_jit_cannot_trace_and_an_nnx_module_a_pytree():
+    # What JAX209 takes for a Linen module passed for a traced parameter (classes.is_linen_module).
+    nn = pytest.importorskip("flax.linen")
+    nnx = pytest.importorskip("flax.nnx")
+    import jax.numpy as jnp
+
+    class Head(nn.Module):
+        features: int
+
+    head = Head(2)
+    assert jax.tree_util.tree_leaves(head) == [head]
+    with pytest.raises(TypeError, match="as an abstract array"):
+        jax.jit(lambda m, x: x)(head, 1.0)
+
+    class Layer(nnx.Module):
+        def __init__(self):
+            self.w = nnx.Param(jnp.ones(2))
+
+    assert [type(leaf) for leaf in jax.tree_util.tree_leaves(Layer())] == [type(jnp.ones(2))]

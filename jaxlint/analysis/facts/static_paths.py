@@ -276,13 +276,13 @@ class StaticPaths:
             seen.add(key)
             if wrapper.scope.kind == "module" and not wrapper.is_method:
                 self.forwards.setdefault(id(wrapper.node), []).append((param, func, pname, target))
-            for call, scope, arg in self._calls_of(wrapper, param):
+            for call, scope, arg in self.calls_of(wrapper, param):
                 via = f" through {wrapper.name}()"
                 slot = self._check(arg.value, scope, call, pname, func, target, via)
                 if slot is not None and scope.func is not None:
                     todo.append((scope.func, slot, func, pname, target, depth + 1))
 
-    def _calls_of(self, f: FuncInfo, param: str) -> Iterator[Tuple[cst.Call, Scope, cst.Arg]]:
+    def calls_of(self, f: FuncInfo, param: str) -> Iterator[Tuple[cst.Call, Scope, cst.Arg]]:
         """Calls of the plain function ``f`` (``f(...)``, ``self.f(...)`` in its class) with the
         argument each passes for ``param``."""
         if self.finder.by_func.get(id(f.node)):

@@ -18,15 +18,16 @@ passed for it (``step(Model(...), x)`` for ``@jax.jit def step(model, x)``) fail
 
 from __future__ import annotations
 
-from typing import Iterator, NamedTuple, Set
+from typing import Iterator, NamedTuple, Set, Tuple
 
 import libcst as cst
 
 from jaxlint.analysis.model.classes import ClassModel
-from jaxlint.analysis.host.host_value import INSTANCE
+from jaxlint.analysis.host.host_value import INSTANCE, PARAM
 from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, ModuleIndex
 from jaxlint.analysis.facts.static_arguments import arguments_by_parameter
+from jaxlint.analysis.facts.static_paths import MAX_WRAPPERS, StaticPaths
 from jaxlint.analysis.model.transforms import Application, TransformFinder
 
 
@@ -36,6 +37,7 @@ class TracedSelfCall(NamedTuple):
     func: FuncInfo
     cls: ClassInfo
     param: str  # the traced parameter it lands on
+    built: object = None  # where the instance is built, when a caller passes it in through a parameter
 
 
 def _plain_jit(app: Application) -> bool:
@@ -51,6 +53,7 @@ class TracedSelf:
         self.hv = hv
         self.classes: ClassModel = hv.classes
         self._handed: Set[str] = set()
+        self._paths = StaticPaths(index, finder, analyzer, hv)  # its walk from a parameter to the callers' arguments
 
     def calls(self) -> Iterator[TracedSelfCall]:
         methods = {}
@@ -108,9 +111,30 @@ class TracedSelf:
                 for arg, pname in arguments_by_parameter(app, call, pos):
                     if pname is None or pname in statics or pname == receiver:
                         continue
-                    v = self.hv.value(arg.value, scope, call)
-                    if v is not None and v.kind == INSTANCE and v.cls is not None and self._plain_class(v.cls):
-                        yield TracedSelfCall(call, arg.value, app.func, v.cls, pname)
+                    for node, cls in self._leaf_objects(arg.value, scope, call, 0):
+                        # reported where JAX raises: the argument of the jitted call
+                        yield TracedSelfCall(call, arg.value, app.func, cls, pname, None if node is arg.value else node)
+
+    def _leaf_objects(self, expr, scope, call, depth: int) -> Iterator[Tuple[cst.BaseExpression, ClassInfo]]:
+        """(argument, class) for an instance that is one non-array leaf reaching ``expr``: built
+        there, or passed in by the callers of the plain function whose parameter ``expr`` is."""
+        v = self.hv.value(expr, scope, call)
+        if v is None:
+            return
+        if v.kind == INSTANCE and v.cls is not None and self._leaf_object(v.cls):
+            yield expr, v.cls
+        elif v.kind == PARAM and depth < MAX_WRAPPERS and scope.func is not None and not scope.func.is_lambda:
+            for outer_call, outer_scope, arg in self._paths.calls_of(scope.func, v.name):
+                if not self.analyzer._in_traced(outer_scope):
+                    yield from self._leaf_objects(arg.value, outer_scope, outer_call, depth + 1)
+
+    def _leaf_object(self, cls: ClassInfo) -> bool:
+        """An instance is one pytree leaf that is not an array: a plain class's, or a Flax
+        Linen module's (a dataclass that Flax does not register: ``Model(3)`` flattens to
+        itself, and ``jax.jit`` cannot interpret it as an array)."""
+        if self._plain_class(cls):
+            return True
+        return self.classes.is_linen_module(cls) and self.classes.pytree_kind(cls) is None and not any(c.name in self._handed for c in self.classes.mro(cls))
 
     def _plain_class(self, cls: ClassInfo) -> bool:
         """Not a pytree, and nothing the module does could make it one."""

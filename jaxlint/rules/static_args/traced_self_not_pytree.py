@@ -104,4 +104,8 @@ class TracedSelfNotPytree(Rule):
 
     def check_module(self, m):
         for hit in TracedSelf(m.index, m.finder, m.analyzer, m.host_values).calls():
-            m.report(self, hit.receiver, var=m.module.code_for_node(hit.receiver), cls=hit.cls.name, func=hit.func.name, param=hit.param)
+            related = ((hit.built, "the instance is passed in here"),) if hit.built is not None else ()
+            m.report(
+                self, hit.receiver, var=m.module.code_for_node(hit.receiver), cls=hit.cls.name, func=hit.func.name, param=hit.param,
+                related=related,
+            )
