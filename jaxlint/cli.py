@@ -313,6 +313,7 @@ def _run(args, parser) -> int:
         paths = diff_scope.files([p for p in args.paths if p != "-"])
     found = discover(paths, _config_for(resolver, args), args.respect_gitignore, args.force_exclude, args.stdin_filename)
     files, missing = found.files, found.missing
+    resolver.note_files(files)
     if paths == ["-"] and not files and args.fix and not args.fix_diff:
         # Standard input excluded by --force-exclude: an editor that pipes its buffer through
         # ``--fix`` gets the buffer back unchanged, never an empty one.

@@ -506,6 +506,7 @@ class Resolver:
         self.overrides = overrides
         self.isolated = isolated
         self._by_folder: Dict[str, Config] = {}
+        self._by_path: Dict[str, Config] = {}  # discovery, the runner and the faces ask of each file
         self._fixed: Optional[Config] = None
         if isolated:
             self._fixed = overrides.apply(Config())
@@ -521,12 +522,24 @@ class Resolver:
         """The settings for a file or folder (``-`` and missing paths: from the working folder)."""
         if self._fixed is not None:
             return self._fixed
-        if path == "-":
-            folder = os.getcwd()
-        else:
-            full = os.path.abspath(path)
-            folder = full if os.path.isdir(full) else os.path.dirname(full)
-        return self._folder(folder)
+        got = self._by_path.get(path)
+        if got is None:
+            if path == "-":
+                folder = os.getcwd()
+            else:
+                full = os.path.abspath(path)
+                folder = full if os.path.isdir(full) else os.path.dirname(full)
+            got = self._by_path[path] = self._folder(folder)
+        return got
+
+    def note_files(self, paths) -> None:
+        """Paths discovery found to be files: their settings are their folder's, without asking
+        the filesystem again (``for_path`` stats a path to tell a file from a folder)."""
+        if self._fixed is not None:
+            return
+        for path in paths:
+            if path != "-" and path not in self._by_path:
+                self._by_path[path] = self._folder(os.path.dirname(os.path.abspath(path)))
 
     def _folder(self, folder: str) -> Config:
         got = self._by_folder.get(folder)

@@ -6,6 +6,7 @@ import glob
 import json
 import multiprocessing as mp
 import os
+import time
 import shutil
 
 import pytest
@@ -134,7 +135,9 @@ def test_corrupt_entries_are_ignored_and_rewritten(tree, tmp_path, damage):
     lint(files, cdir)
     entries = [p for p in glob.glob(os.path.join(cdir, "*", "*.json"))]
     assert len(entries) == len(files)
-    for p in entries:
+    packs = glob.glob(os.path.join(cdir, "pack-*.json"))  # the copy a warm run reads instead
+    assert len(packs) == 1
+    for p in entries + packs:
         with open(p, "rb") as fh:
             data = fh.read()
         with open(p, "wb") as fh:
@@ -144,6 +147,47 @@ def test_corrupt_entries_are_ignored_and_rewritten(tree, tmp_path, damage):
         with open(p, "rb") as fh:
             assert json.loads(fh.read())["format"] == cache_mod.FORMAT
     assert lint(files, cdir) == reference
+
+
+def test_an_unchanged_tree_reads_the_index_and_the_pack_and_no_file(tree, tmp_path, monkeypatch):
+    files = files_of(tree)
+    for f in files:  # written an hour ago: past the index's clock tick (see the next test)
+        os.utime(f, (time.time() - 3600, time.time() - 3600))
+    cdir = str(tmp_path / "c")
+
+    def lint_run():
+        return dicts(runner.lint_configured(files, lambda _p: rule_config(), jobs=1, cache_dir=cdir).findings)
+
+    reference = lint_run()
+    opened = []
+    real_open = open
+
+    def watching_open(path, *args, **kwargs):
+        opened.append(os.path.basename(str(path)))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", watching_open)
+    assert lint_run() == reference
+    monkeypatch.undo()
+    # the source files are not read, nor their entries: the stat index, the pack, and no other
+    assert not [name for name in opened if name.endswith(".py")]
+    assert sorted(n for n in opened if n.endswith(".json")) == sorted(["stat-index.json", os.path.basename(glob.glob(os.path.join(cdir, "pack-*.json"))[0])])
+
+
+def test_a_file_changed_within_the_index_clock_tick_is_read_again(tree, tmp_path):
+    files = files_of(tree)
+    cdir = str(tmp_path / "c")
+    lint(files, cdir)
+    index = cache_mod.StatIndex(cdir)
+    st = os.stat(files[0])
+    # recorded as it is now, but written in the same second: not trusted
+    index.record(files[0], st, "0" * 64)
+    index.written_ns = st.st_mtime_ns
+    assert index.digest(files[0], st) is None
+    index.written_ns = st.st_mtime_ns + 10 * cache_mod.StatIndex.RACY_NS
+    assert index.digest(files[0], st) == "0" * 64
+    # a changed size, mtime or inode is a changed file
+    assert index.digest(files[0], os.stat_result((st.st_mode, st.st_ino + 1, *st[2:]))) is None
 
 
 def test_cache_folder_has_a_gitignore_and_no_leftover_temporaries(tree, tmp_path):

@@ -26,6 +26,7 @@ import hashlib
 import json
 import os
 import tempfile
+import time
 from dataclasses import asdict
 from typing import Iterable, List, Optional, Sequence, Tuple
 
@@ -153,6 +154,12 @@ class Cache:
         self._folders: set = set()  # entry folders known to exist: one mkdir per folder and run
         self.hits = 0
         self.misses = 0
+        # The pack: one file holding the entries the last run with these settings used, read
+        # at the first lookup, so a run over an unchanged tree opens one file, not one per
+        # module.  The entry files stay the store; the pack is a copy of some of them.
+        self._pack: Optional[dict] = None
+        self._used: dict = {}  # key -> raw entry, for the next pack
+        self._pack_stale = False
 
     def key(self, content: str, path: str, deps: Sequence[str] = ()) -> str:
         return entry_key(self.settings, content, path, deps)
@@ -166,14 +173,20 @@ class Cache:
 
     def get_entry(self, key: str) -> Optional[Tuple[List[Finding], list]]:
         """(findings, cross-module call records) or None."""
+        if self._pack is None:
+            self._pack = self._read_pack()
+        entry = self._pack.get(key)
+        if entry is None:
+            self._pack_stale = True
+            try:
+                with open(self._file(key), "rb") as fh:
+                    entry = json.loads(fh.read())
+            except OSError:
+                self.misses += 1
+                return None
+            except (ValueError, RecursionError):
+                entry = None
         try:
-            with open(self._file(key), "rb") as fh:
-                raw = fh.read()
-        except OSError:
-            self.misses += 1
-            return None
-        try:
-            entry = json.loads(raw)
             if not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("key") != key:
                 raise ValueError("not an entry for this key")
             findings = [finding_from_json(d) for d in entry["findings"]]
@@ -184,7 +197,42 @@ class Cache:
             self.misses += 1  # corrupt or truncated: a miss; the caller rewrites it
             return None
         self.hits += 1
+        self._used[key] = entry
         return findings, calls
+
+    PACK_KEEP = 4  # a pack keeps entries of earlier runs up to this many times the last run's
+
+    def _pack_file(self) -> str:
+        return os.path.join(self.directory, f"pack-{self.settings[:32]}.json")
+
+    def _read_pack(self) -> dict:
+        try:
+            with open(self._pack_file(), "rb") as fh:
+                pack = json.loads(fh.read())
+            if isinstance(pack, dict) and pack.get("format") == FORMAT and isinstance(pack.get("entries"), dict):
+                return pack["entries"]
+        except (OSError, ValueError, RecursionError):
+            pass
+        return {}
+
+    def save_pack(self) -> None:
+        """Write the pack if this run used an entry it lacks: the entries used, then those of
+        earlier runs up to PACK_KEEP times as many (a run over a few files does not empty it).
+        Never raises."""
+        if not self._pack_stale or not self._used or not self._prepare():
+            return
+        entries = dict(self._used)
+        room = self.PACK_KEEP * len(self._used) + 1000
+        for k, v in (self._pack or {}).items():
+            if len(entries) >= room:
+                break
+            entries.setdefault(k, v)
+        try:
+            raw = json.dumps({"format": FORMAT, "entries": entries}, ensure_ascii=False, separators=(",", ":"))
+            _atomic_write(self._pack_file(), raw.encode("utf-8", "surrogatepass"))
+            self._pack_stale = False
+        except (OSError, TypeError, ValueError):
+            pass
 
     def get_json(self, key: str) -> Optional[dict]:
         """A free-form entry (the cross-module phase's), or None on any miss."""
@@ -240,6 +288,66 @@ class Cache:
         except (TypeError, ValueError):
             return
         self._write(key, data)
+        self._used[key] = entry
+        self._pack_stale = True
+
+
+class StatIndex:
+    """What each file held when a run last read it: absolute path -> (size, mtime in ns, inode,
+    content digest), in one file of the cache folder.  A later run takes a file whose stat is
+    unchanged for unchanged and finds its entry by the recorded digest without reading it, so
+    an unchanged tree costs a stat per file and one read of this index (git's index does the
+    same).  A file whose mtime falls within the last ``RACY_NS`` before the index was written
+    could still change within the same clock tick unseen: it is read again (git's "racily
+    clean" entries).  Entries of files no longer linted stay; the folder is safe to delete."""
+
+    NAME = "stat-index.json"
+    RACY_NS = 2_000_000_000  # filesystems with coarse timestamps tick in seconds
+
+    def __init__(self, directory: str):
+        self.path = os.path.join(directory, self.NAME)
+        self.files: dict = {}
+        self.written_ns = 0
+        self.changed = False
+        try:
+            with open(self.path, "rb") as fh:
+                raw = json.loads(fh.read())
+            if isinstance(raw, dict) and raw.get("format") == FORMAT and isinstance(raw.get("files"), dict):
+                self.files = raw["files"]
+                self.written_ns = int(raw.get("written_ns", 0))
+        except (OSError, ValueError, TypeError, RecursionError):
+            pass  # no index, or a bad one: every file is read once and the index rewritten
+
+    def digest(self, path: str, st: os.stat_result) -> Optional[str]:
+        """The recorded digest of ``path`` when its stat is the one recorded with it."""
+        got = self.files.get(os.path.abspath(path))
+        if not isinstance(got, list) or len(got) != 4:
+            return None
+        if got[:3] != [st.st_size, st.st_mtime_ns, st.st_ino]:
+            return None
+        if st.st_mtime_ns >= self.written_ns - self.RACY_NS:
+            self.changed = True  # read it again now, and write the index again: then it is settled
+            return None
+        return got[3] if isinstance(got[3], str) else None
+
+    def record(self, path: str, st: os.stat_result, digest: str) -> None:
+        entry = [st.st_size, st.st_mtime_ns, st.st_ino, digest]
+        key = os.path.abspath(path)
+        if self.files.get(key) != entry:
+            self.files[key] = entry
+            self.changed = True
+
+    def save(self) -> None:
+        """Write the index if a file was recorded; never raises."""
+        if not self.changed:
+            return
+        try:
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+            data = json.dumps({"format": FORMAT, "written_ns": time.time_ns(), "files": self.files}, separators=(",", ":"))
+            _atomic_write(self.path, data.encode("utf-8", "surrogatepass"))
+            self.changed = False
+        except (OSError, TypeError, ValueError):
+            pass
 
 
 def _atomic_write(path: str, data: bytes) -> None:

@@ -60,7 +60,12 @@ class GitIgnored:
             return self._top_of[folder]
         top = None
         d = folder
+        below = []  # the folders passed on the way up share the answer
         while True:
+            if d in self._top_of:
+                top = self._top_of[d]
+                break
+            below.append(d)
             if os.path.exists(os.path.join(d, ".git")):
                 top = d
                 break
@@ -68,7 +73,8 @@ class GitIgnored:
             if parent == d:
                 break
             d = parent
-        self._top_of[folder] = top
+        for b in below:
+            self._top_of[b] = top
         return top
 
     def _listing(self, top: str) -> Optional[Tuple[Set[str], Set[str]]]:
@@ -180,8 +186,7 @@ def discover(
             if force_exclude and _explicit_excluded(p, config_for(p)):
                 continue
             before = len(out.files)
-            for f in _walk(p, config_for, git, out.errors):
-                key = os.path.realpath(f)
+            for f, key in _walk(p, config_for, git, out.errors):
                 if key not in seen:
                     seen.add(key)
                     out.files.append(f)
@@ -236,40 +241,73 @@ def _explicit_excluded(path: str, config: Config) -> bool:
     return config.is_excluded(path)
 
 
-def _walk(root: str, config_for: Callable[[str], Config], git: Optional[GitIgnored], errors: List[str]) -> Iterator[str]:
+def _walk(root: str, config_for: Callable[[str], Config], git: Optional[GitIgnored], errors: List[str]) -> Iterator[Tuple[str, str]]:
+    """(path, real path) of each file to lint under ``root``, folder by folder (a folder's files,
+    then its subfolders, each in name order).  ``os.scandir`` tells files from folders and
+    symlinks without a system call per entry (on a network or virtual filesystem each costs
+    more than a file's cached lint), and a real path is asked of the system only for a
+    symlink: below a folder whose real path is known, an entry's is that folder's plus its
+    name."""
     top_real = os.path.realpath(root)
     visited: Set[str] = set()
 
     def onerror(e: OSError) -> None:
         errors.append(f"{relpath(e.filename or root)}: cannot read folder: {e.strerror or e}")
 
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=True, onerror=onerror):
-        real = os.path.realpath(dirpath)
+    def folder(dirpath: str, real: str) -> Iterator[Tuple[str, str]]:
         if real in visited:  # a symlink loop
-            dirnames[:] = []
-            continue
+            return
         visited.add(real)
-        keep = []
-        for d in sorted(dirnames):
-            full = os.path.join(dirpath, d)
-            if os.path.islink(full):
-                target = os.path.realpath(full)
+        try:
+            with os.scandir(dirpath) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as e:
+            if e.filename is None:
+                e.filename = dirpath
+            onerror(e)
+            return
+        subfolders = []
+        config = config_for(dirpath)  # the configuration of a folder governs the files in it
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()  # follows a symlink, as os.walk(followlinks=True) does
+            except OSError:
+                is_dir = False
+            if is_dir:
+                subfolders.append(entry)
+                continue
+            if not entry.name.endswith(SOURCE_SUFFIXES):
+                continue
+            full = os.path.join(dirpath, entry.name)
+            if config.is_excluded(full) or not _entry_regular_or_unreadable(entry, full):
+                continue  # a FIFO named x.py would block the run: never opened
+            if git is not None and git.ignored(full, False):
+                continue
+            yield full, os.path.realpath(full) if entry.is_symlink() else os.path.join(real, entry.name)
+        for entry in subfolders:
+            full = os.path.join(dirpath, entry.name)
+            sub_real = os.path.join(real, entry.name)
+            if entry.is_symlink():
+                sub_real = os.path.realpath(full)
                 # A folder symlink is followed only inside the tree being linted: one pointing
                 # elsewhere (a virtualenv, the whole home folder) would lint someone else's code.
-                if not (target == top_real or target.startswith(top_real + os.sep)):
+                if not (sub_real == top_real or sub_real.startswith(top_real + os.sep)):
                     continue
             if _is_venv(full) or config_for(full).is_excluded(full):
                 continue
             if git is not None and git.ignored(full, True):
                 continue
-            keep.append(d)
-        dirnames[:] = keep
-        for fn in sorted(filenames):
-            if not fn.endswith(SOURCE_SUFFIXES):
-                continue
-            full = os.path.join(dirpath, fn)
-            if config_for(full).is_excluded(full) or not _regular_or_unreadable(full):
-                continue  # a FIFO named x.py would block the run: never opened
-            if git is not None and git.ignored(full, False):
-                continue
-            yield full
+            yield from folder(full, sub_real)
+
+    yield from folder(root, top_real)
+
+
+def _entry_regular_or_unreadable(entry: "os.DirEntry[str]", full: str) -> bool:
+    """``_regular_or_unreadable`` of a folder entry: its type is known without a system call
+    unless it is a symlink (followed: a broken one is kept, reading it reports the error)."""
+    if entry.is_symlink():
+        return _regular_or_unreadable(full)
+    try:
+        return entry.is_file()
+    except OSError:
+        return True

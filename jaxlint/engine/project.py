@@ -289,6 +289,7 @@ def cross_module_findings(
     given_summaries: Optional[Dict[str, ModuleSummary]] = None,
     jobs: int = 1,
     sources: Optional[Mapping[str, bytes]] = None,
+    known_digests: Optional[Mapping[str, str]] = None,
 ) -> List[Finding]:
     """Findings inside imported helpers of the run's modules, reached with traced arguments.
 
@@ -299,7 +300,8 @@ def cross_module_findings(
     the dynamic mode).  ``given_summaries``: the summaries the per-file pass made (by path),
     which spare the lookups a parse of those modules.  ``jobs``: processes that may follow
     the records (the output does not depend on it).  ``sources``: contents to read instead of
-    what the files hold, by path."""
+    what the files hold, by path.  ``known_digests``: the content digests the per-file pass
+    knows (by path), which spare reading those files again."""
     if not any(calls_by_display.values()):
         return []
     by_module: Dict[str, Tuple[str, str]] = {}
@@ -537,7 +539,7 @@ def cross_module_findings(
     if cache is not None:
         blob = json.dumps([sorted(info.items()), sorted(by_module.items()), sorted((list(k), v) for k, v in exports.items())], sort_keys=True, separators=(",", ":"))
         run_digest = hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()
-    digests: Dict[str, Optional[str]] = {}  # path -> content digest, read once per run
+    digests: Dict[str, Optional[str]] = dict(known_digests or {})  # path -> content digest, read once per run
     group_deps: Dict[str, str] = {}  # path -> digest of the modules the current group read
 
     def digest_of(path: str) -> Optional[str]:
@@ -807,6 +809,7 @@ def cross_module_phase(
     summaries: Optional[Dict[str, ModuleSummary]] = None,
     jobs: int = 1,
     sources: Optional[Mapping[str, bytes]] = None,
+    digests: Optional[Mapping[str, str]] = None,
 ) -> List[Finding]:
     """``findings`` plus those of :func:`cross_module_findings`, for a run whose files each have
     their own configuration (``config_for(path)``); ``summaries``: of the modules the per-file
@@ -822,6 +825,6 @@ def cross_module_phase(
     silenced: list = []
     found = cross_module_findings(
         files, calls_by_display, findings, first, rules, xcache, silenced_out=silenced, config_for=config_for, facts=facts,
-        given_summaries=summaries, jobs=jobs, sources=sources,
+        given_summaries=summaries, jobs=jobs, sources=sources, known_digests=digests,
     )
     return noqa.retract_unused(list(findings) + found, silenced)

@@ -71,7 +71,8 @@ def lint_files(
         # Helpers imported from other modules of this run, called with traced arguments.
         pairs = [(p, display(p)) for p in out.files if p != "-"]
         findings = cross_module_phase(
-            pairs, each.calls, findings, config_for, cache_dir, facts, each.summaries, jobs=runner.resolve_jobs(jobs), sources=sources
+            pairs, each.calls, findings, config_for, cache_dir, facts, each.summaries, jobs=runner.resolve_jobs(jobs), sources=sources,
+            digests=each.digests,
         )
     findings.sort(key=Finding.sort_key)
     out.findings = findings

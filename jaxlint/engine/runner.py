@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 
 from jaxlint.config import Config
 from jaxlint.engine import pipeline
-from jaxlint.engine.cache import Cache, content_digest
+from jaxlint.engine.cache import Cache, StatIndex, content_digest
 from jaxlint.engine.module_summaries import ModuleSummary
 from jaxlint.findings import Finding
 from jaxlint.rules import RULES_BY_CODE, rules_for
@@ -55,6 +55,7 @@ class EachResult:
     findings: List[Finding] = field(default_factory=list)
     calls: Dict[str, list] = field(default_factory=dict)
     summaries: Dict[str, ModuleSummary] = field(default_factory=dict)
+    digests: Dict[str, str] = field(default_factory=dict)  # path -> content digest, where known
 
 
 def _init_worker(config: Config, rule_codes: Tuple[str, ...], cache_dir: Optional[str], facts: bool = False) -> None:
@@ -124,6 +125,7 @@ def lint_each(
     stdin: Optional[Callable[[], List[Finding]]] = None,
     facts: bool = False,
     sources: Optional[Mapping[str, bytes]] = None,
+    index: Optional[StatIndex] = None,
 ) -> EachResult:
     """Findings for ``files`` in file order (each file's own findings sorted).
 
@@ -131,6 +133,7 @@ def lint_each(
     None for no cache.  ``display``: maps a path to the path findings report (default: as
     given).  ``stdin``: called for the path "-".  ``facts``: derive the findings' facts (for
     the dynamic mode).  ``sources``: contents to lint instead of what the files hold, by path.
+    ``index``: the cache's stat index, which spares reading a file whose stat is unchanged.
     Each file's cross-module call records are cached along with its findings."""
     if rules is None:
         rules = rules_for(config)
@@ -143,6 +146,7 @@ def lint_each(
     calls: List[list] = [[] for _ in files]
     summaries: List[Optional[ModuleSummary]] = [None] * len(files)
     todo: List[Tuple[int, bytes, str, Optional[str]]] = []
+    digests: Dict[str, str] = {}
     # One process: lint each miss as soon as it is read (memory stays at one file's worth).
     stream = jobs == 1 or len(files) < POOL_MIN_FILES
     for i, path in enumerate(files):
@@ -150,8 +154,22 @@ def lint_each(
             results[i] = stdin() if stdin is not None else []
             continue
         shown = show(path)
+        given = sources is not None and path in sources
+        st = None
+        if cache is not None and index is not None and not given:
+            try:
+                st = os.stat(path)
+            except OSError:
+                st = None
+            digest = index.digest(path, st) if st is not None else None
+            if digest is not None:
+                hit = cache.get_entry(cache.key(digest, shown))
+                if hit is not None:
+                    results[i], calls[i] = hit
+                    digests[path] = digest
+                    continue
         try:
-            if sources is not None and path in sources:
+            if given:
                 data = sources[path]
             else:
                 with open(path, "rb") as fh:
@@ -161,7 +179,10 @@ def lint_each(
             continue
         key = None
         if cache is not None:
-            key = cache.key(content_digest(data), shown)
+            digest = digests[path] = content_digest(data)
+            if st is not None:
+                index.record(path, st, digest)
+            key = cache.key(digest, shown)
             hit = cache.get_entry(key)
             if hit is not None:
                 results[i], calls[i] = hit
@@ -179,7 +200,9 @@ def lint_each(
             for i, data, shown, key in todo:
                 results[i], calls[i], summaries[i] = _lint_one(data, shown, config, rules, cache, key, facts)
 
-    out = EachResult()
+    if cache is not None:
+        cache.save_pack()
+    out = EachResult(digests=digests)
     for i, path in enumerate(files):
         if path != "-" and calls[i]:
             out.calls[show(path)] = calls[i]
@@ -229,6 +252,7 @@ def lint_configured(
     for path in files:
         groups.setdefault(config_for(path), []).append(path)
     out = EachResult()
+    index = StatIndex(cache_dir) if cache_dir else None
     for config, members in groups.items():
         rules = rules_for(config)
         each = lint_each(
@@ -241,8 +265,12 @@ def lint_configured(
             stdin=(lambda c=config, r=rules: stdin(c, r)) if stdin is not None else None,
             facts=facts,
             sources=sources,
+            index=index,
         )
         out.findings.extend(each.findings)
         out.calls.update(each.calls)
         out.summaries.update(each.summaries)
+        out.digests.update(each.digests)
+    if index is not None:
+        index.save()
     return out
