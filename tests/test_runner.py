@@ -114,6 +114,18 @@ def test_chunks_cover_every_file_once_largest_first():
     assert sizes == sorted(sizes, reverse=True)
 
 
+def test_chunks_hold_about_the_same_bytes_and_the_largest_files_alone():
+    sizes = [400_000, 300_000] + [2_000] * 2000  # two large modules among many small ones
+    items = [(i, (i, b"x" * n, "p", None)) for i, n in enumerate(sizes)]
+    chunks = runner._chunks(items, 12)
+    budget = sum(sizes) // (12 * runner.CHUNKS_PER_WORKER)
+    assert [len(c) for c in chunks[:2]] == [1, 1]
+    for c in chunks:
+        # a chunk ends with the file that takes it past the budget
+        assert sum(len(t[1]) for _, t in c[:-1]) < budget
+    assert max(len(c) for c in chunks) <= runner.CHUNK_MAX_FILES
+
+
 def test_unreadable_and_missing_files_are_reported(tmp_path):
     missing = str(tmp_path / "gone.py")
     got = runner.lint_each([missing], Config(), jobs=1, cache_dir=str(tmp_path / "c")).findings
