@@ -1,0 +1,51 @@
+# source: https://github.com/bardhh/cbfkit/commit/416b112a1a4ead3dbc71c90cf2a6a7add4ed1802
+# category: R
+# expect: ok
+# via: jit-call, factory-closure, vmap, lax-scan, host-loop
+# sink: fresh-callable
+"""cbfkit's single-integrator parameter sweep built a new setup for each combination of
+`alpha` and `control_limit`, with the controller closed over those values, and jitted a fresh
+vmapped simulation for it, so every combination of the sweep traced and compiled the whole
+kernel again.  The commit builds one cached simulation function per obstacle count and step
+count that takes `alpha` and `control_limit` as ordinary inputs."""
+from functools import lru_cache
+
+import jax
+import jax.numpy as jnp
+from jax import lax, random
+
+GOAL = jnp.array([9.0, 9.0])
+
+
+@lru_cache(maxsize=16)
+def _get_sim_fn(n_obstacles, num_steps, dt=0.1):
+    def controller(x, alpha, control_limit, centers, radii):
+        u_nom = 2.0 * (GOAL - x)
+        diffs = x[None, :] - centers
+        h = jnp.sum(diffs**2, axis=1) - radii**2
+        grad_h = 2.0 * diffs
+        # push away from obstacles whose barrier condition is violated by u_nom
+        slack = grad_h @ u_nom + alpha * h
+        u = u_nom - jnp.sum(jnp.minimum(slack, 0.0)[:, None] * grad_h, axis=0) / (jnp.sum(grad_h**2) + 1e-6)
+        return jnp.clip(u, -control_limit, control_limit), jnp.min(h)
+
+    def _simulate(key, x0, alpha, control_limit, centers, radii):
+        def _step(x, _):
+            u, h = controller(x, alpha, control_limit, centers, radii)
+            return x + dt * u, h
+
+        return lax.scan(_step, x0, None, length=num_steps)
+
+    return jax.jit(jax.vmap(_simulate, in_axes=(0, 0, None, None, None, None)))
+
+
+if __name__ == "__main__":
+    centers = jnp.array([[4.0, 4.0], [6.0, 7.0]])
+    radii = jnp.array([0.8, 0.6])
+    keys = jnp.stack([random.PRNGKey(s) for s in range(3)])
+    x0s = jax.vmap(lambda k: random.uniform(k, (2,), minval=-1.0, maxval=1.0))(keys)
+    for alpha in [0.5, 1.0]:
+        for control_limit in [2.0, 5.0]:
+            sim_fn = _get_sim_fn(len(radii), 100)
+            xs, hs = sim_fn(keys, x0s, alpha, control_limit, centers, radii)
+            print(alpha, control_limit, jnp.round(xs, 2)[0], bool(jnp.all(hs > -1e-4)))
