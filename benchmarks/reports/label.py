@@ -38,10 +38,12 @@ EXPECTED = {"raises", "recompiles", "stale", "leaks"}
 VERSIONED = ("jax", "jaxlib", "flax", "equinox", "optax", "dm-haiku", "numpyro", "numpy")
 # An error is JAX's answer to tracing when its class is one of JAX's own errors or its message
 # speaks of tracers, concreteness or static arguments (``jnp.zeros(n)`` with a traced ``n`` is a
-# TypeError naming the tracer; an unhashable static argument is a ValueError).  Flax NNX's
-# TraceContextError is its UnexpectedTracerError: an object outside a trace changed from inside.
+# TypeError naming the tracer; an unhashable static argument is a ValueError; an argument jit
+# cannot trace "is not a valid JAX type"; Flax NNX refuses a graph node "from different trace
+# level").  Flax NNX's TraceContextError is its UnexpectedTracerError: an object outside a trace
+# changed from inside.
 JAX_ERRORS = truth.TRACED_ERRORS | {"UnexpectedTracerError", "KeyReuseError", "JaxRuntimeError", "TraceContextError"}
-TRACING_WORDS = re.compile(r"tracer|traced<|concret|static|hashable|abstract|jit", re.IGNORECASE)
+TRACING_WORDS = re.compile(r"tracer|traced<|concret|static|hashable|abstract|jit|valid JAX type|trace level", re.IGNORECASE)
 
 
 def header(path: str) -> dict:
