@@ -174,8 +174,11 @@ class HostCalls:
             for a in e.args:
                 if a.keyword is not None:
                     fields[a.keyword.value] = self.eval(a.value, scope, env, shadow)
+            converted = self.classes.converted_fields(cls)
             for n in names:
-                if n not in fields:
+                if n in converted:
+                    fields[n] = None  # the field holds what its converter made of the argument
+                elif n not in fields:
                     fields[n] = self._field_default(cls, n)
             meta = {n: fields.pop(n) for n in list(fields) if self._field_excluded(cls, n)}
         elif names and not any(a.star for a in e.args):

@@ -386,6 +386,23 @@ class ClassModel:
                             out.append(small.target.value)
         return out
 
+    def converted_fields(self, cls: ClassInfo) -> Set[str]:
+        """Fields declared with ``field(converter=...)`` (equinox, attrs): the constructor stores
+        what the converter makes of the argument, not the argument."""
+        out: Set[str] = set()
+        for c in self.mro(cls):
+            for st in c.node.body.body:
+                if isinstance(st, cst.SimpleStatementLine):
+                    for small in st.body:
+                        if (
+                            isinstance(small, cst.AnnAssign)
+                            and isinstance(small.target, cst.Name)
+                            and isinstance(small.value, cst.Call)
+                            and any(a.keyword is not None and a.keyword.value == "converter" for a in small.value.args)
+                        ):
+                            out.add(small.target.value)
+        return out
+
     def has_own_init(self, cls: ClassInfo) -> bool:
         return any("__init__" in c.body_scope.defs or "__new__" in c.body_scope.defs for c in self.mro(cls))
 

@@ -175,6 +175,8 @@ class Instances:
                 for a, v in argvals:
                     if a.keyword is not None:
                         given[a.keyword.value] = v
+                for n in self.classes.converted_fields(cls):
+                    given[n] = UNKNOWN_VAL  # what the field's converter made of the argument
                 items = tuple(given.get(n, STATIC_VAL) for n in names)
                 return Val(max((i.kind for i in items), default=STATIC), first_traced_name(items), 0, items, None, cls)
         if kind == STATIC:
