@@ -235,9 +235,9 @@ class TransformFinder:
                     r.bound_false = alias.bound_false
                     r.jit = alias
                     return r
-                binds = owner.bindings.get(expr.value, ())
-                if len(binds) == 1 and binds[0].value is not None and binds[0].kind == "assign":
-                    return self.resolve_fn(binds[0].value, owner, depth + 1)
+                found = owner.sole_binding(expr.value)
+                if found is not None:
+                    return self.resolve_fn(found[0], found[1], depth + 1)
             return None
         if isinstance(expr, cst.Attribute):
             return self._bound_method(expr, scope)

@@ -130,13 +130,18 @@ class Scope:
         """The expression every read of ``name`` here sees: the scope that owns it binds it
         once, by a plain assignment, and nothing rebinds or mutates it (here or from another
         function).  None otherwise."""
+        found = self.sole_binding(name)
+        return found[0] if found is not None else None
+
+    def sole_binding(self, name: str) -> Optional[Tuple[cst.BaseExpression, "Scope"]]:
+        """``sole_value``, with the scope the expression is in (the one that owns ``name``)."""
         owner = self.lookup_scope(name)
         if owner is None or name in owner.mutations:
             return None
         binds = owner.bindings.get(name, ())
-        if len(binds) != 1 or binds[0].kind != "assign" or binds[0].order is None:
+        if len(binds) != 1 or binds[0].kind != "assign" or binds[0].order is None or binds[0].value is None:
             return None
-        return binds[0].value
+        return binds[0].value, owner
 
     def module(self) -> "Scope":
         s = self

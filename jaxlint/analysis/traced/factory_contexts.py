@@ -103,13 +103,10 @@ def _made_by(app: Application, factory: FuncInfo, analyzer: "Analyzer") -> Optio
         if isinstance(expr, cst.Call):
             t = analyzer.finder.call_targets.target(expr, scope)
             return (expr, scope) if t is not None and t.func is factory and t.app is None else None
-        if not isinstance(expr, cst.Name):
+        found = scope.sole_binding(expr.value) if isinstance(expr, cst.Name) else None
+        if found is None:
             return None
-        owner = scope.lookup_scope(expr.value)
-        binds = owner.bindings.get(expr.value, ()) if owner is not None else ()
-        if len(binds) != 1 or binds[0].kind != "assign" or binds[0].value is None:
-            return None
-        expr, scope = binds[0].value, owner
+        expr, scope = found
     return None
 
 

@@ -39,13 +39,10 @@ def _partial_call(expr, scope: Scope) -> Optional[cst.Call]:
     for _ in range(4):
         if isinstance(expr, cst.Call):
             return expr if resolve(expr.func, scope) == TREE_PARTIAL else None
-        if not isinstance(expr, cst.Name):
+        found = scope.sole_binding(expr.value) if isinstance(expr, cst.Name) else None
+        if found is None:
             return None
-        owner = scope.lookup_scope(expr.value)
-        binds = owner.bindings.get(expr.value, ()) if owner is not None else ()
-        if len(binds) != 1 or binds[0].kind != "assign" or binds[0].value is None:
-            return None
-        expr, scope = binds[0].value, owner
+        expr, scope = found
     return None
 
 

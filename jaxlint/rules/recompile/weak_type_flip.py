@@ -268,9 +268,9 @@ def _output_type(m, app, expr, pname: str, init, args, host_scope, classes):
             elif params[n].default is not None:
                 out = literal_type(params[n].default)
         elif body is not None and n in body.bindings:
-            binds = body.bindings[n]
-            if len(binds) == 1 and binds[0].kind == "assign" and binds[0].value is not None:
-                out = evaluator.of(binds[0].value)
+            value = body.sole_value(n)
+            if value is not None:
+                out = evaluator.of(value)
         elif body is not None:
             out = _host_evaluator(body, classes).names(n)
         memo[n] = out

@@ -386,9 +386,7 @@ def _ragged_batch(expr, loop, scope) -> Optional[str]:
 def _length_of(stop, base, scope) -> bool:
     """``len(base)`` / ``base.shape[0]`` (or a name bound once to one of them)."""
     if isinstance(stop, cst.Name):
-        binds = scope.bindings.get(stop.value, ())
-        if len(binds) == 1 and binds[0].kind == "assign" and binds[0].value is not None:
-            stop = binds[0].value
+        stop = scope.sole_value(stop.value) or stop
     if isinstance(stop, cst.Call) and isinstance(stop.func, cst.Name) and stop.func.value == "len" and len(stop.args) == 1:
         return _same(stop.args[0].value, base)
     if (
@@ -432,12 +430,9 @@ def _divisible(base, step, scope) -> bool:
 
 
 def _literal(expr, scope):
-    """A name bound once, in this scope, to a number literal stands for the literal."""
-    if isinstance(expr, cst.Name):
-        binds = scope.bindings.get(expr.value, ())
-        if len(binds) == 1 and binds[0].kind == "assign" and isinstance(binds[0].value, (cst.Integer, cst.Float)):
-            return binds[0].value
-    return expr
+    """A name bound once to a number literal stands for the literal."""
+    value = scope.sole_value(expr.value) if isinstance(expr, cst.Name) else None
+    return value if isinstance(value, (cst.Integer, cst.Float)) else expr
 
 
 class _Rounds(FastVisitor):
