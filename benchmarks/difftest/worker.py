@@ -147,24 +147,26 @@ def _counted(fun):
 
 
 def _leaf_sig(leaf):
-    if isinstance(leaf, bool):
-        return ((), "bool")
-    if isinstance(leaf, int):
-        return ((), "int")
-    if isinstance(leaf, float):
-        return ((), "float")
-    if isinstance(leaf, complex):
-        return ((), "complex")
+    # As JAX abstracts it: a Python scalar is a 0-d array of JAX's default dtype for its type
+    # (``0`` and a weakly typed int32 array share one cache entry), and a dtype JAX does not
+    # keep is the one it converts to (float64 is float32 without x64).
+    if isinstance(leaf, (bool, int, float, complex)):
+        return ((), str(jax.dtypes.canonicalize_dtype(type(leaf))))
     shape = getattr(leaf, "shape", None)
     dtype = getattr(leaf, "dtype", None)
     if shape is not None and dtype is not None:
+        try:
+            dtype = jax.dtypes.canonicalize_dtype(dtype)
+        except (TypeError, ValueError):
+            pass
         return (tuple(shape), str(dtype))
     return None
 
 
 def signature(args, kwargs):
-    """Shapes and dtypes of the array leaves of a call's arguments (weak types and Python
-    values of static arguments are not part of it: a new one of those is an avoidable trace)."""
+    """Shapes and dtypes of the array leaves of a call's arguments, as JAX abstracts them (weak
+    types and Python values of static arguments are not part of it: a new one of those is an
+    avoidable trace)."""
     try:
         leaves = jax.tree_util.tree_leaves((args, kwargs))
     except Exception:

@@ -118,14 +118,24 @@ def case_files(root: str = CASES) -> List[str]:
     return found
 
 
+def labeller_digest() -> str:
+    """A digest of the code that runs and judges a file (this script and the differential
+    test's worker and truth): a label made by other code is not reused."""
+    h = hashlib.sha256()
+    for path in (__file__, os.path.join(BENCH, "difftest", "worker.py"), os.path.join(BENCH, "difftest", "truth.py")):
+        with open(path, "rb") as fh:
+            h.update(fh.read())
+    return h.hexdigest()
+
+
 def run(paths: List[str], jobs: int, progress: bool, cache: Optional[str] = None) -> Dict[str, dict]:
-    """What JAX shows for each file.  With ``cache`` (a JSON file), a file whose text, and the
-    versions it runs on, were seen before is not run again."""
+    """What JAX shows for each file.  With ``cache`` (a JSON file), a file whose text, the
+    versions it runs on and the code that labels it were seen before is not run again."""
     known: Dict[str, dict] = {}
     if cache and os.path.exists(cache):
         with open(cache) as fh:
             known = json.load(fh)
-    stamp = json.dumps(versions(), sort_keys=True)
+    stamp = json.dumps([versions(), labeller_digest()], sort_keys=True)
     keys = {}
     for p in paths:
         with open(p, "rb") as fh:
