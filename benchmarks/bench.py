@@ -26,6 +26,8 @@ Measures (ratios are to the bare parse of the same files, same run, same machine
 * single      one ~500-line file as pre-commit runs it: wall time including interpreter start,
               against ``python -c 'import libcst'``
 * growth      time per line on the largest files, against the corpus average
+* 5 MB        a generated 5 MB module of small jitted functions, linted alone: peak RSS, and
+              whether the memory budget stopped it (a JAX002 finding naming the budget)
 * peak RSS    of the cold single-process run, and of cold single-process runs over the first
               ~300 and ~1,000 files: its growth with the number of files; and against the
               highest of the largest module and those with the longest top-level statements,
@@ -499,6 +501,22 @@ def _bench(args, corpus: str, tmp: str) -> int:
             f"{s_cst.wall:.3f} s (target <= 1.2x); cached {s_warm.wall:.3f} s; "
             f"bare `python -c pass` {s_py.wall:.3f} s  [{os.path.relpath(single, corpus)}, {nl} lines]"
         )
+
+    # -- a generated 5 MB module of many small jitted functions ---------------------------------
+    big = os.path.join(tmp, "generated_5mb.py")
+    with open(big, "w", encoding="utf-8") as fh:
+        fh.write("import jax\nimport jax.numpy as jnp\n\n")
+        i = 0
+        while fh.tell() < 5_000_000:
+            fh.write(f"\n@jax.jit\ndef f{i}(x, y):\n    z = jnp.sin(x) * y + {i}\n    if z.shape[0] > 2:\n        z = z + 1\n    return jnp.sum(z) / (y + 1.0)\n\n")
+            i += 1
+    g5 = run(jaxlint_cmd([big], "--no-cache"), env)
+    budget_finding = any(f.get("code") == "JAX002" and "memory" in f.get("message", "") for f in json.loads(g5.stdout or "[]"))
+    R["generated_5mb"] = {"wall_s": g5.wall, "rss_mb": g5.rss_mb, "functions": i, "memory_budget_finding": budget_finding}
+    print(
+        f"5 MB     {g5.wall:8.2f} s  peak RSS {g5.rss_mb:.0f} MB, {i} functions; "
+        f"{'a memory budget finding' if budget_finding else 'linted'} (target < 500 MB, or a budget finding)"
+    )
 
     # -- growth ---------------------------------------------------------------------------------
     big = sorted((f for f in files if mentions_jax(f)), key=os.path.getsize)[-3:]
