@@ -43,6 +43,7 @@ REPORTS = os.path.join(HERE, "reports")
 VERDICTS = os.path.join(HERE, "world", "verdicts.json")
 FAMILY = {"A": ("JAX1",), "B": ("JAX2",), "C": ("JAX3", "JAX5"), "R": ("JAX2", "JAX4")}
 MIGRATION = "JAX6"
+META = "JAX0"  # findings about jaxlint itself (a file it could not parse or analyse), not about the code
 CATEGORIES = ("A", "B", "C", "R")
 
 
@@ -165,9 +166,13 @@ def score_world(corpus: str, split: str, preview: bool, jobs: int, cached: Optio
     rules: Dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     unreviewed: List[str] = []
     migrations = 0
+    tool: List[str] = []  # JAX0xx: a file jaxlint could not parse, or stopped on (an error, a budget)
     for f in world_findings(corpus, split, preview, jobs, cached):
         if f["code"].startswith(MIGRATION):
             migrations += 1
+            continue
+        if f["code"].startswith(META):
+            tool.append(f"{finding_path(f)}: {f['code']} {f.get('message', '')}")
             continue
         key = f"{finding_path(f)}:{finding_line(f)}:{f['code']}"
         v = verdicts.get(key)
@@ -185,6 +190,7 @@ def score_world(corpus: str, split: str, preview: bool, jobs: int, cached: Optio
         "libraries": len(libs),
         "findings": sum(total.values()),
         "migration_findings": migrations,
+        "tool_findings": tool,
         "unreviewed": len(unreviewed),
         "non_migration_precision": precision(total),
         "precision_by_rule": {code: precision(c) for code, c in sorted(rules.items())},
@@ -210,7 +216,8 @@ def print_reports(r: dict) -> None:
 
 def print_world(w: dict) -> None:
     print(f"World: {w['libraries']} libraries, {w['findings']} non-migration findings "
-          f"({w['migration_findings']} migrations), {w['unreviewed']} unreviewed")
+          f"({w['migration_findings']} migrations), {w['unreviewed']} unreviewed; "
+          f"{len(w['tool_findings'])} files not analysed (JAX0xx: unparsable, internal error, budget)")
     print(f"  non-migration precision: {pct(w['non_migration_precision'])}")
     for code, c in w["verdicts_by_rule"].items():
         parts = ", ".join(f"{k} {n}" for k, n in sorted(c.items()))
