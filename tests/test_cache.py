@@ -370,3 +370,29 @@ def test_cross_module_work_is_redone_only_where_it_read_an_edited_module(tmp_pat
         with open(pkg / name, "a", encoding="utf-8") as fh:
             fh.write("\n# edited\n")
         assert phase() == (cold, again), name
+
+
+def test_a_run_the_cache_answers_imports_neither_libcst_nor_the_analysis(tmp_path):
+    import subprocess
+    import sys
+
+    shutil.copytree(os.path.join(FIXTURES, "factory_pkg"), tmp_path / "pkg")  # a package with cross-module calls
+    shutil.copy(os.path.join(FIXTURES, "seed_chapter.py"), tmp_path / "seed_chapter.py")
+    for root, _dirs, names in os.walk(tmp_path):
+        for name in names:  # written an hour ago: past the stat index's clock tick
+            os.utime(os.path.join(root, name), (time.time() - 3600, time.time() - 3600))
+    argv = ["--isolated", "--preview", "--cache-dir", str(tmp_path / "c"), "--format", "json", "--exit-zero", "pkg", "seed_chapter.py"]
+    probe = (
+        "import sys; from jaxlint import cli; cli.main(sys.argv[1:]); "
+        "print('\\nimported:', sorted(m for m in ('libcst', 'jaxlint.analysis', 'jaxlint.engine.pipeline') if m in sys.modules))"
+    )
+
+    def run():
+        p = subprocess.run([sys.executable, "-c", probe, *argv], cwd=tmp_path, capture_output=True, text=True)
+        out, _, imported = p.stdout.rpartition("\nimported: ")
+        return json.loads(out), imported.strip()
+
+    cold, imported = run()
+    assert imported == "['jaxlint.analysis', 'jaxlint.engine.pipeline', 'libcst']" and cold
+    warm, imported = run()
+    assert (warm, imported) == (cold, "[]")

@@ -245,7 +245,7 @@ def test_every_fixture_finding_is_confirmed():
         "ValueError: Found unexpected data on value of type <class 'list'> in static attribute 'layers' of Pytree type "
         "'<class 'nnx_static_attributes.Tower'>'. building Tower (the call at line 193 in a lambda)"
     )
-    assert details[("traced_self.py", 59, "JAX209")] == "TypeError tracing scale_called()"
+    assert details[("traced_self.py", 61, "JAX209")] == "TypeError tracing scale_called()"
     assert details[("discarded_updates.py", 20, "JAX501")] == (
         "`x` is the same ArrayImpl after line 20 ran (calling bump_discarded()): the new array was discarded"
     )
@@ -1934,7 +1934,9 @@ class EveryJittedMethodCall(TracedSelfNotPytree):
             f = call.func
             if isinstance(f, cst.Attribute) and f.attr.value in ("power", "apply") or isinstance(f, cst.Name) and f.value in ("layer", "scale"):
                 receiver = f.value if isinstance(f, cst.Attribute) else f
-                m.report(self, receiver, var=m.module.code_for_node(receiver), cls="?", func="?")
+                if isinstance(receiver, cst.Name) and receiver.value == "model":
+                    continue  # a Linen module's own `apply`, inside the jitted functions
+                m.report(self, receiver, var=m.module.code_for_node(receiver), cls="?", func="?", param="self")
 
 
 def test_a_static_or_pytree_self_is_refuted_by_calling_the_method():
@@ -1945,10 +1947,10 @@ def test_a_static_or_pytree_self_is_refuted_by_calling_the_method():
         findings = lint_source(fh.read(), path, rules=[EveryJittedMethodCall]).findings
     out = confirm(findings, {path: path}, timeout=60)
     assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out] == [
-        (64, "refuted", "traced without error"),
-        (68, "refuted", "traced without error"),
-        (73, "refuted", "traced without error"),
-        (82, "refuted", "traced without error"),
+        (66, "refuted", "traced without error"),
+        (70, "refuted", "traced without error"),
+        (75, "refuted", "traced without error"),
+        (84, "refuted", "traced without error"),
     ]
 
 

@@ -258,7 +258,7 @@ def test_examples_come_from_the_values_the_module_passes():
 def test_a_traced_parameter_does_not_take_the_callers_value():
     """Inside a jitted function a parameter is a tracer, whatever its callers pass."""
     path = os.path.join(ROOT, "fixtures", "static_args.py")
-    (f,) = [f for f in read_and_lint(path, path, rule_config()).findings if f.line == 120]
+    (f,) = [f for f in read_and_lint(path, path, rule_config()).findings if f.line == 130]
     assert f.facts.value_kind == "tracer"
     (check,) = plan.plan_checks([f])
     eps = next(a for a in check["args"] if a["name"] == "eps")

@@ -522,8 +522,9 @@ def test_100k_line_module_time_and_memory(tmp_path):
     # the test file, which imports hypothesis and pytest and would inflate the measurement).
     src = __import__("inspect").getsource(big_module)
     (tmp_path / "test_robustness_big.py").write_text(src)
+    # The analysis's own time and memory: the memory budget (400 MB of growth) would stop it.
     p = subprocess.run(
-        [sys.executable, "-c", BIG_CHILD, str(tmp_path)], capture_output=True, env=env(), timeout=300
+        [sys.executable, "-c", BIG_CHILD, str(tmp_path)], capture_output=True, env={**env(), "JAXLINT_FILE_MEMORY_BUDGET": "0"}, timeout=300
     )
     assert p.returncode == 0, p.stderr.decode()
     r = json.loads(p.stdout)

@@ -80,10 +80,11 @@ def build_digest() -> str:
         h = hashlib.sha256()
         h.update(f"jaxlint {__version__}\0".encode())
         try:
-            # LibCST keeps its version in a generated module (the package has no __version__).
-            from libcst._version import __version__ as libcst_version
+            # From the installed distribution's metadata: importing ``libcst._version`` would
+            # import LibCST itself, which a run the cache answers does without.
+            from importlib.metadata import version
 
-            h.update(f"libcst {libcst_version}\0".encode())
+            h.update(f"libcst {version('libcst')}\0".encode())
         except Exception:  # pragma: no cover - libcst is a hard dependency
             pass
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the jaxlint package
@@ -290,6 +291,42 @@ class Cache:
         self._write(key, data)
         self._used[key] = entry
         self._pack_stale = True
+
+
+def _codes_file(directory: str) -> str:
+    return os.path.join(directory, f"codes-{build_digest()[:32]}.json")
+
+
+def recorded_codes(directory: str, config_key: str) -> Optional[Tuple[str, ...]]:
+    """The codes of the rules a configuration enables, as this jaxlint build recorded them in
+    the cache folder (``record_codes``), or None.  A run the cache answers then need not import
+    the rules (and LibCST with them) to know which entries are its own."""
+    try:
+        with open(_codes_file(directory), "rb") as fh:
+            got = json.loads(fh.read()).get(config_key)
+    except (OSError, ValueError, AttributeError, RecursionError):
+        return None
+    return tuple(got) if isinstance(got, list) and all(isinstance(c, str) for c in got) else None
+
+
+def record_codes(directory: str, config_key: str, codes: Sequence[str]) -> None:
+    """Never raises."""
+    path = _codes_file(directory)
+    try:
+        try:
+            with open(path, "rb") as fh:
+                table = json.loads(fh.read())
+            if not isinstance(table, dict):
+                table = {}
+        except (OSError, ValueError, RecursionError):
+            table = {}
+        if table.get(config_key) == list(codes):
+            return
+        table[config_key] = list(codes)
+        os.makedirs(directory, exist_ok=True)
+        _atomic_write(path, json.dumps(table, separators=(",", ":")).encode("utf-8", "surrogatepass"))
+    except (OSError, TypeError, ValueError):
+        pass
 
 
 class StatIndex:

@@ -9,10 +9,13 @@ import functools
 from dataclasses import dataclass, field
 from typing import Callable, List, Mapping, Optional, Sequence, Union
 
+import hashlib
+import json
+
 from jaxlint.config import Config
 from jaxlint.engine import runner
+from jaxlint.engine.cache import Cache, finding_from_json, finding_to_json
 from jaxlint.engine.discovery import discover
-from jaxlint.engine.project import cross_module_phase
 from jaxlint.findings import Finding
 from jaxlint.paths import relpath
 
@@ -70,10 +73,35 @@ def lint_files(
     if each.calls:
         # Helpers imported from other modules of this run, called with traced arguments.
         pairs = [(p, display(p)) for p in out.files if p != "-"]
-        findings = cross_module_phase(
-            pairs, each.calls, findings, config_for, cache_dir, facts, each.summaries, jobs=runner.resolve_jobs(jobs), sources=sources,
-            digests=each.digests,
-        )
+        findings = _cross_module(pairs, each, findings, config_for, cache_dir, facts, runner.resolve_jobs(jobs), sources)
     findings.sort(key=Finding.sort_key)
     out.findings = findings
+    return out
+
+
+def _cross_module(pairs, each: runner.EachResult, findings: List[Finding], config_for: ConfigFor, cache_dir, facts, jobs, sources):
+    """The cross-module phase's findings (``findings`` with the phase's added, and the unused
+    ``noqa`` comments it used withdrawn).  A run whose every file, path and setting is one the
+    cache saw gets the phase's result back without running it: the phase imports LibCST and
+    the analysis, which a run the cache answers then does without."""
+    memo = None
+    if cache_dir and sources is None and all(p in each.digests for p, _ in pairs):
+        blob = json.dumps(
+            [facts, sorted((p, shown, each.digests[p], config_for(p).key()) for p, shown in pairs)], separators=(",", ":")
+        )
+        memo = Cache(cache_dir, "cross-module run", (), facts)
+        key = memo.key(hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest(), "<run>")
+        hit = memo.get_json(key)
+        if hit is not None:
+            try:
+                return [finding_from_json(d) for d in hit["findings"]]
+            except (KeyError, TypeError, ValueError):
+                pass  # a bad entry: run the phase and write it again
+    from jaxlint.engine.project import cross_module_phase  # LibCST and the analysis (above)
+
+    out = cross_module_phase(
+        pairs, each.calls, findings, config_for, cache_dir, facts, each.summaries, jobs=jobs, sources=sources, digests=each.digests
+    )
+    if memo is not None:
+        memo.put_json(key, {"findings": [finding_to_json(f) for f in out]})
     return out

@@ -18,11 +18,10 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 from dataclasses import dataclass, field, replace
 
 from jaxlint.config import Config
-from jaxlint.engine import pipeline
-from jaxlint.engine.cache import Cache, StatIndex, content_digest
+from jaxlint.engine.cache import Cache, StatIndex, content_digest, record_codes, recorded_codes
 from jaxlint.engine.module_summaries import ModuleSummary
 from jaxlint.findings import Finding
-from jaxlint.rules import RULES_BY_CODE, rules_for
+from jaxlint import rules as registry  # its names load on first use: the rules import LibCST
 
 # Below either threshold the run is linted in this process.
 POOL_MIN_FILES = 8
@@ -59,7 +58,7 @@ class EachResult:
 
 
 def _init_worker(config: Config, rule_codes: Tuple[str, ...], cache_dir: Optional[str], facts: bool = False) -> None:
-    rules = [RULES_BY_CODE[c] for c in rule_codes]
+    rules = [registry.RULES_BY_CODE[c] for c in rule_codes]
     _W["config"] = config
     _W["rules"] = rules
     _W["facts"] = facts
@@ -68,6 +67,10 @@ def _init_worker(config: Config, rule_codes: Tuple[str, ...], cache_dir: Optiona
 
 def _lint_one(data: bytes, display: str, config: Config, rules, cache: Optional[Cache], key: Optional[str], facts: bool = False):
     """(findings, cross-module call records, summary or None) of one file."""
+    # Imported when a file is to be linted: the pipeline imports LibCST and the analysis, which a
+    # run the cache answers does without.
+    from jaxlint.engine import pipeline
+
     result = pipeline.lint_source(data, display, config, rules, facts=facts, summary=True)
     if cache is not None and key is not None and result.cacheable:
         cache.put(key, result.findings, result.calls)
@@ -131,6 +134,17 @@ def pool_context():
     return mp.get_context("spawn")
 
 
+def selected_codes(config: Config, cache_dir: Optional[str]) -> Tuple[str, ...]:
+    """The codes of the rules ``config`` enables: recorded in the cache folder by this build, or
+    worked out from the rules (and recorded)."""
+    codes = recorded_codes(cache_dir, config.key()) if cache_dir else None
+    if codes is None:
+        codes = tuple(r.code for r in registry.rules_for(config))
+        if cache_dir:
+            record_codes(cache_dir, config.key(), codes)
+    return codes
+
+
 def lint_each(
     files: Sequence[str],
     config: Config,
@@ -151,9 +165,17 @@ def lint_each(
     the dynamic mode).  ``sources``: contents to lint instead of what the files hold, by path.
     ``index``: the cache's stat index, which spares reading a file whose stat is unchanged.
     Each file's cross-module call records are cached along with its findings."""
-    if rules is None:
-        rules = rules_for(config)
-    rule_codes = tuple(r.code for r in rules)
+    if rules is not None:
+        rule_codes = tuple(r.code for r in rules)
+    else:
+        rule_codes = selected_codes(config, cache_dir)
+
+    def enabled_rules():
+        nonlocal rules
+        if rules is None:
+            rules = registry.rules_for(config)
+        return rules
+
     jobs = resolve_jobs(jobs)
     show = display or (lambda p: p)
     cache = Cache(cache_dir, config.key(), rule_codes, facts) if cache_dir else None
@@ -191,7 +213,9 @@ def lint_each(
                 with open(path, "rb") as fh:
                     data = fh.read()
         except OSError:
-            results[i] = pipeline.read_and_lint(path, shown, config, rules, facts).findings  # reports the error
+            from jaxlint.engine.pipeline import read_and_lint  # as in _lint_one
+
+            results[i] = read_and_lint(path, shown, config, enabled_rules(), facts).findings  # reports the error
             continue
         key = None
         if cache is not None:
@@ -204,7 +228,7 @@ def lint_each(
                 results[i], calls[i] = hit
                 continue
         if stream:
-            results[i], calls[i], summaries[i] = _lint_one(data, shown, config, rules, cache, key, facts)
+            results[i], calls[i], summaries[i] = _lint_one(data, shown, config, enabled_rules(), cache, key, facts)
         else:
             todo.append((i, data, shown, key))
 
@@ -214,7 +238,7 @@ def lint_each(
             _run_pool(todo, results, calls, summaries, config, rule_codes, cache_dir if cache is not None else None, jobs, facts)
         else:
             for i, data, shown, key in todo:
-                results[i], calls[i], summaries[i] = _lint_one(data, shown, config, rules, cache, key, facts)
+                results[i], calls[i], summaries[i] = _lint_one(data, shown, config, enabled_rules(), cache, key, facts)
 
     if cache is not None:
         cache.save_pack()
@@ -270,15 +294,14 @@ def lint_configured(
     out = EachResult()
     index = StatIndex(cache_dir) if cache_dir else None
     for config, members in groups.items():
-        rules = rules_for(config)
         each = lint_each(
             members,
             config,
-            rules,
+            None,
             jobs=jobs,
             cache_dir=cache_dir,
             display=display,
-            stdin=(lambda c=config, r=rules: stdin(c, r)) if stdin is not None else None,
+            stdin=(lambda c=config: stdin(c, registry.rules_for(c))) if stdin is not None else None,
             facts=facts,
             sources=sources,
             index=index,
