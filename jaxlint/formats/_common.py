@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+from jaxlint import rules as registry  # its names load on first use: the rules import LibCST
 from jaxlint.findings import Finding
-from jaxlint.rules import RULES_BY_CODE
 from jaxlint.rules.severity import WARNING, rule_severity
 
 HOMEPAGE = "https://github.com/jaxlint/jaxlint"
@@ -15,7 +15,7 @@ RULES_DOC = "docs/rules.md"
 
 def severity(code: str) -> str:
     """``error`` or ``warning``, from what the code's rule prevents (jaxlint/rules/severity.py)."""
-    rule = RULES_BY_CODE.get(code)
+    rule = registry.RULES_BY_CODE.get(code)
     return rule_severity(rule) if rule is not None else WARNING
 
 
@@ -30,7 +30,7 @@ def rule_url(code: str) -> str:
 
 
 def rule_name(code: str) -> str:
-    rule = RULES_BY_CODE.get(code)
+    rule = registry.RULES_BY_CODE.get(code)
     return rule.name if rule is not None else code
 
 
