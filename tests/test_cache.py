@@ -171,7 +171,10 @@ def test_an_unchanged_tree_reads_the_index_and_the_pack_and_no_file(tree, tmp_pa
     monkeypatch.undo()
     # the source files are not read, nor their entries: the stat index, the pack, and no other
     assert not [name for name in opened if name.endswith(".py")]
-    assert sorted(n for n in opened if n.endswith(".json")) == sorted(["stat-index.json", os.path.basename(glob.glob(os.path.join(cdir, "pack-*.json"))[0])])
+    # ... and the record of which rules the configuration enables, for this build
+    assert sorted(n for n in opened if n.endswith(".json")) == sorted(
+        ["stat-index.json", os.path.basename(glob.glob(os.path.join(cdir, "pack-*.json"))[0]), os.path.basename(glob.glob(os.path.join(cdir, "codes-*.json"))[0])]
+    )
 
 
 def test_a_file_changed_within_the_index_clock_tick_is_read_again(tree, tmp_path):
@@ -318,13 +321,16 @@ def test_cross_module_phase_is_cached_and_revalidated(tmp_path):
 
 def test_build_digest_changes_with_the_libcst_version(monkeypatch):
     # The parser decides what a syntax error is: another LibCST must not reuse the entries.
-    import libcst._version
+    # The version is read from the installed distribution's metadata, as build_digest reads it.
+    import importlib.metadata
 
+    real = importlib.metadata.version
     monkeypatch.setattr(cache_mod, "_BUILD", None)
     before = cache_mod.build_digest()
-    monkeypatch.setattr(libcst._version, "__version__", "0.0.0-other")
+    monkeypatch.setattr(importlib.metadata, "version", lambda name: "0.0.0-other" if name == "libcst" else real(name))
     monkeypatch.setattr(cache_mod, "_BUILD", None)
     assert cache_mod.build_digest() != before
+    assert real("libcst") == __import__("libcst._version", fromlist=["__version__"]).__version__
 
 
 def test_cross_module_work_is_redone_only_where_it_read_an_edited_module(tmp_path, monkeypatch):
