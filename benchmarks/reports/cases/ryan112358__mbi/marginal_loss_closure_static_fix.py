@@ -1,0 +1,77 @@
+# source: https://github.com/ryan112358/mbi/pull/126
+# category: R
+# expect: ok
+# via: method, static-argnums, pytree-class, dataclass, grad, jit-decorator, host-loop
+# sink: fresh-callable
+"""MarginalLossFn is a registered pytree: the pure loss function and the cliques are static
+metadata and the measurements are its leaves, so ApproxMirrorDescent's jitted `_step` takes it as
+a traced argument and new measurements of the same cliques reuse the compiled step.  (mbi is
+reduced here: marginals are a dict per clique.)"""
+import dataclasses
+import functools
+from typing import Callable
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.tree_util.register_dataclass
+@dataclasses.dataclass(frozen=True)
+class LinearMeasurement:
+    noisy_measurement: jax.Array
+    clique: tuple = dataclasses.field(metadata=dict(static=True))
+    stddev: float = dataclasses.field(default=1.0, metadata=dict(static=True))
+
+
+def _l2_loss(marginals, data):
+    loss = 0.0
+    for M in data:
+        diff = (marginals[M.clique] - M.noisy_measurement) / M.stddev
+        loss += 0.5 * jnp.vdot(diff, diff)
+    return loss
+
+
+@jax.tree_util.register_dataclass
+@dataclasses.dataclass(frozen=True)
+class MarginalLossFn:
+    cliques: tuple = dataclasses.field(metadata=dict(static=True))
+    fn: Callable = dataclasses.field(metadata=dict(static=True))
+    data: tuple = ()
+
+    def __call__(self, marginals):
+        return self.fn(marginals, self.data)
+
+
+def from_linear_measurements(measurements):
+    cliques = tuple(m.clique for m in measurements)
+    return MarginalLossFn(cliques, _l2_loss, tuple(measurements))
+
+
+@dataclasses.dataclass(frozen=True)
+class ApproxMirrorDescent:
+    stepsize: float = 0.01
+
+    @functools.partial(jax.jit, static_argnames=["self"])
+    def _step(self, potentials, total, loss_fn):
+        mu = {cl: total * jax.nn.softmax(p) for cl, p in potentials.items()}
+        dL = jax.grad(loss_fn)(mu)
+        return {cl: potentials[cl] - self.stepsize * dL[cl] for cl in potentials}
+
+    def estimate(self, measurements, known_total, iters=20):
+        loss_fn = from_linear_measurements(measurements)
+        potentials = {m.clique: jnp.zeros_like(m.noisy_measurement) for m in measurements}
+        for _ in range(iters):
+            potentials = self._step(potentials, known_total, loss_fn)
+        return {cl: known_total * jax.nn.softmax(p) for cl, p in potentials.items()}
+
+
+if __name__ == "__main__":
+    oracle = ApproxMirrorDescent()
+    for seed in range(2):
+        key_a, key_b = jax.random.split(jax.random.PRNGKey(seed))
+        measurements = [
+            LinearMeasurement(jnp.array([40.0, 60.0]) + jax.random.normal(key_a, (2,)), ("A",)),
+            LinearMeasurement(jnp.array([10.0, 30.0, 60.0]) + jax.random.normal(key_b, (3,)), ("B",)),
+        ]
+        marginals = oracle.estimate(measurements, jnp.float32(100.0))
+        print(seed, [jnp.round(v, 2).tolist() for v in marginals.values()])
