@@ -232,11 +232,9 @@ class HostCalls:
 
     def _field_statement(self, cls: ClassInfo, name: str) -> Optional[cst.AnnAssign]:
         for c in self.classes.mro(cls):
-            for st in c.node.body.body:
-                if isinstance(st, cst.SimpleStatementLine):
-                    for small in st.body:
-                        if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.target.value == name:
-                            return small
+            st = self.classes.annotated_fields(c).get(name)
+            if st is not None:
+                return st
         return None
 
     def _field_default(self, cls: ClassInfo, name: str) -> Optional[HostValue]:

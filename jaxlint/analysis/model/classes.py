@@ -237,7 +237,7 @@ class ClassModel:
     def _declared_fields(self, cls: ClassInfo, kind: str) -> Dict[str, str]:
         out: Dict[str, str] = {}
         if kind == "static":
-            return {name: STATIC_FIELD for name in self._annotated(cls)}
+            return {name: STATIC_FIELD for name in self.annotated_fields(cls)}
         for st in cls.node.body.body:
             if not isinstance(st, cst.SimpleStatementLine):
                 continue
@@ -278,15 +278,6 @@ class ClassModel:
                             out[name] = LEAF if a.keyword.value == "data_fields" else STATIC_FIELD
         if kind == "custom":
             out.update(self._flattened(cls))
-        return out
-
-    def _annotated(self, cls: ClassInfo) -> List[str]:
-        out = []
-        for st in cls.node.body.body:
-            if isinstance(st, cst.SimpleStatementLine):
-                for small in st.body:
-                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-                        out.append(small.target.value)
         return out
 
     def _flattened(self, cls: ClassInfo) -> Dict[str, str]:
@@ -389,19 +380,12 @@ class ClassModel:
     def converted_fields(self, cls: ClassInfo) -> Set[str]:
         """Fields declared with ``field(converter=...)`` (equinox, attrs): the constructor stores
         what the converter makes of the argument, not the argument."""
-        out: Set[str] = set()
-        for c in self.mro(cls):
-            for st in c.node.body.body:
-                if isinstance(st, cst.SimpleStatementLine):
-                    for small in st.body:
-                        if (
-                            isinstance(small, cst.AnnAssign)
-                            and isinstance(small.target, cst.Name)
-                            and isinstance(small.value, cst.Call)
-                            and any(a.keyword is not None and a.keyword.value == "converter" for a in small.value.args)
-                        ):
-                            out.add(small.target.value)
-        return out
+        return {
+            name
+            for c in self.mro(cls)
+            for name, st in self.annotated_fields(c).items()
+            if isinstance(st.value, cst.Call) and any(a.keyword is not None and a.keyword.value == "converter" for a in st.value.args)
+        }
 
     def has_own_init(self, cls: ClassInfo) -> bool:
         return any("__init__" in c.body_scope.defs or "__new__" in c.body_scope.defs for c in self.mro(cls))
