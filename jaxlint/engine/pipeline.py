@@ -159,17 +159,10 @@ def _budget_setting(env: str, default: float) -> float:
     return value if value > 0 else 0.0
 
 
-def file_time_budget(text: str = "") -> float:
-    return _budget_setting(BUDGET_ENV, DEFAULT_FILE_TIME_BUDGET + BUDGET_SECONDS_PER_LINE * text.count("\n"))
-
-
-def file_memory_budget() -> float:
-    """Megabytes, 0 for none."""
-    return _budget_setting(MEMORY_BUDGET_ENV, DEFAULT_FILE_MEMORY_BUDGET_MB)
-
-
 def file_budget(text: str = "") -> "budget":
-    return budget(file_time_budget(text), file_memory_budget())
+    """The time (seconds) and memory (megabytes of growth) a file may take; 0: no bound."""
+    seconds = _budget_setting(BUDGET_ENV, DEFAULT_FILE_TIME_BUDGET + BUDGET_SECONDS_PER_LINE * text.count("\n"))
+    return budget(seconds, _budget_setting(MEMORY_BUDGET_ENV, DEFAULT_FILE_MEMORY_BUDGET_MB))
 
 
 _PAGE_SIZE: Optional[int] = None
