@@ -68,6 +68,30 @@ def lint(paths: List[str], cwd: str, preview: bool, jobs: int) -> List[dict]:
         os.unlink(out)
 
 
+def observe(paths: List[str], cwd: str, preview: bool, jobs: int) -> List[dict]:
+    """What ``jaxlint run`` observes running each of ``paths`` as a script (relative to
+    ``cwd``), without the static analysis: the runtime mode's own findings."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    env = dict(os.environ, PYTHONPATH=JAXLINT_ROOT[0] + os.pathsep + os.environ.get("PYTHONPATH", ""), JAX_PLATFORMS="cpu")
+
+    def one(path: str) -> List[dict]:
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
+            out = fh.name
+        cmd = [sys.executable, "-m", "jaxlint", "run", "--no-static", "--format", "json", "-o", out, path]
+        try:
+            subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=env, timeout=300)
+            with open(out) as fh:
+                return json.load(fh) if os.path.getsize(out) else []
+        except (subprocess.TimeoutExpired, ValueError):
+            return []
+        finally:
+            os.unlink(out)
+
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        return [f for found in pool.map(one, paths) for f in found]
+
+
 def finding_path(f: dict) -> str:
     return os.path.normpath(f.get("filename") or f.get("path"))
 
@@ -86,14 +110,15 @@ def load_manifest() -> dict:
         return json.load(fh)
 
 
-def score_reports(split: str, preview: bool, jobs: int, manifest: Optional[dict] = None) -> dict:
+def score_reports(split: str, preview: bool, jobs: int, manifest: Optional[dict] = None, findings_of=lint) -> dict:
     """Recall, negatives flagged and misses on the cases of ``manifest`` (default: the whole
-    corpus's) in ``split``."""
+    corpus's) in ``split``.  ``findings_of``: the static analysis (:func:`lint`), or a run of
+    each file under ``jaxlint run`` (:func:`observe`)."""
     manifest = manifest or load_manifest()
     cases = [c for c in manifest["cases"] if in_split(split, c["split"])]
     files = sorted({c["bug"] for c in cases} | {c["fix"] for c in cases})
     by_file: Dict[str, List[dict]] = collections.defaultdict(list)
-    for f in lint(files, REPORTS, preview, jobs) if files else []:
+    for f in findings_of(files, REPORTS, preview, jobs) if files else []:
         by_file[finding_path(f)].append(f)
 
     found = collections.Counter()
@@ -279,6 +304,7 @@ def main(argv=None) -> int:
     ap.add_argument("--json", metavar="OUT", help="write the figures as JSON")
     ap.add_argument("--write-ci-subset", type=int, metavar="N", help="pick N development cases per category for the test suite")
     ap.add_argument("--write-measured", action="store_true", help="with --world --split test: record each rule's precision in jaxlint/rules/measured.py")
+    ap.add_argument("--runtime", action="store_true", help="with --reports: score what `jaxlint run` observes running each file")
     ap.add_argument("--jaxlint", metavar="CHECKOUT", help="measure the jaxlint of this checkout (default: this one)")
     args = ap.parse_args(argv)
     if args.jaxlint:
@@ -290,7 +316,8 @@ def main(argv=None) -> int:
         ap.error("give --reports, --world CORPUS, or both")
     out: Dict[str, dict] = {"split": args.split, "preview": args.preview}
     if args.reports:
-        out["reports"] = score_reports(args.split, args.preview, args.jobs)
+        out["reports"] = score_reports(args.split, args.preview, args.jobs, findings_of=observe if args.runtime else lint)
+        out["runtime"] = args.runtime
         if args.split != "dev":
             # The test half stays blind: its flagged fix files are counted, never named.
             out["reports"]["flagged"] = []

@@ -260,6 +260,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["server"]:
         return _server(argv[1:])
+    if argv[:1] == ["run"]:
+        return _run_script(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -281,6 +283,18 @@ def _server(argv) -> int:
         print(f"jaxlint: error: the language server needs pygls and lsprotocol: in a clone of jaxlint, pip install '.[server]' ({e})", file=sys.stderr)
         return 2
     return server_main(argv)
+
+
+def _run_script(argv) -> int:
+    """``jaxlint run script.py [args]``: the script runs with jaxlint watching (needs JAX)."""
+    try:
+        import jax  # noqa: F401  (the observer hooks into it)
+    except ImportError as e:
+        print(f"jaxlint: error: jaxlint run needs JAX in the same environment ({e})", file=sys.stderr)
+        return 2
+    from jaxlint.runtime.script import main as run_main
+
+    return run_main(argv)
 
 
 def _run(args, parser) -> int:

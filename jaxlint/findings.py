@@ -71,6 +71,9 @@ class Finding:
     autofix: Optional[Dict[str, Any]] = field(default=None, compare=False)
     # Set by the dynamic mode: {"status": "confirmed|refuted|unverified", "detail": ...}.
     dynamic: Optional[Dict[str, Any]] = field(default=None, compare=False)
+    # Set when a run of the user's code showed it (jaxlint.runtime): {"count": times seen,
+    # "test": the first test (or script) it was seen in, "tests": how many}.
+    observed: Optional[Dict[str, Any]] = field(default=None, compare=False)
     # Extra facts the dynamic mode and formats may use (entry function, traced name...).
     context: Optional[Dict[str, Any]] = field(default=None, compare=False)
     # Other places that explain the finding (where a frozen capture is changed), each
@@ -94,6 +97,8 @@ class Finding:
         del d["autofix"]
         if d["dynamic"] is None:
             del d["dynamic"]
+        if d["observed"] is None:
+            del d["observed"]
         if d["context"] is None:
             del d["context"]
         if d["related"] is None:

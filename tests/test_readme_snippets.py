@@ -67,5 +67,10 @@ def test_flake8_snippet_is_valid_config():
 @pytest.mark.parametrize("command", _commands())
 def test_jaxlint_commands_are_accepted(command):
     argv = shlex.split(command)[1:]
-    args = build_parser().parse_args(argv)
+    if argv[:1] == ["run"]:  # jaxlint run SCRIPT: the runtime mode's own arguments
+        from jaxlint.runtime.script import build_parser as build_run_parser
+
+        args = build_run_parser().parse_args(argv[1:])
+    else:
+        args = build_parser().parse_args(argv)
     assert args.format in FORMATTERS

@@ -34,14 +34,27 @@ def rule_name(code: str) -> str:
     return rule.name if rule is not None else code
 
 
+def observed_phrase(observed: dict) -> str:
+    """``observed 3 times in test_step`` (and how many other tests), for a finding a run of
+    the user's code showed (jaxlint.runtime)."""
+    count, where, tests = observed.get("count", 1), observed.get("test", ""), observed.get("tests", 1)
+    times = "once" if count == 1 else f"{count} times"
+    others = f" and {tests - 1} more" if tests > 1 else ""
+    return f"observed {times} in {where}{others}" if where else f"observed {times}"
+
+
 def dynamic_note(f: Finding) -> Optional[str]:
-    """The dynamic verdict as a short phrase, for formats that carry only text."""
+    """The dynamic verdict and what a run observed, as a short phrase, for formats that carry
+    only text."""
+    notes = []
     d = f.dynamic
-    if not d:
-        return None
-    status = d.get("status", "")
-    detail = d.get("detail")
-    return f"dynamic check: {status}: {detail}" if detail else f"dynamic check: {status}"
+    if d:
+        status = d.get("status", "")
+        detail = d.get("detail")
+        notes.append(f"dynamic check: {status}: {detail}" if detail else f"dynamic check: {status}")
+    if f.observed:
+        notes.append(observed_phrase(f.observed))
+    return "; ".join(notes) or None
 
 
 def offered_edits(f: Finding, unsafe_fixes: bool = False) -> Optional[list]:

@@ -43,5 +43,7 @@ def format_gitlab(
         }
         if f.dynamic:
             issue["dynamic"] = f.dynamic
+        if f.observed:
+            issue["observed"] = f.observed
         issues.append(issue)
     return json.dumps(issues, indent=2, ensure_ascii=False) + "\n"

@@ -115,6 +115,8 @@ def format_sarif(
             props["fix"] = f.fix
         if f.dynamic:
             props["dynamic"] = f.dynamic
+        if f.observed:
+            props["observed"] = f.observed
         if props:
             result["properties"] = props
         results.append(result)

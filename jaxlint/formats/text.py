@@ -13,7 +13,7 @@ from typing import List, Optional, Sequence
 
 from jaxlint.findings import Finding
 from jaxlint.review.fingerprint import SourceLines
-from jaxlint.formats._common import severity
+from jaxlint.formats._common import observed_phrase, severity
 
 RESET = "\x1b[0m"
 BOLD = "\x1b[1m"
@@ -27,12 +27,15 @@ def _paint(text: str, colour: str, on: bool) -> str:
 
 
 def dynamic_suffix(f: Finding) -> str:
+    out = ""
     d = f.dynamic
-    if not d:
-        return ""
-    status = d.get("status", "")
-    detail = d.get("detail")
-    return f" [{status}: {detail}]" if detail and status != "confirmed" else f" [{status}]"
+    if d:
+        status = d.get("status", "")
+        detail = d.get("detail")
+        out = f" [{status}: {detail}]" if detail and status != "confirmed" else f" [{status}]"
+    if f.observed:
+        out += f" [{observed_phrase(f.observed)}]"
+    return out
 
 
 def headline(f: Finding, color: bool = False, unsafe_fixes: bool = False) -> str:

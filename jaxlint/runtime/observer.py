@@ -1,0 +1,400 @@
+"""Watching a run of the user's code through what JAX itself offers.
+
+* **Recompilation.**  With ``jax_explain_cache_misses`` on, JAX logs an explanation of every
+  miss of its tracing cache for a function of the user's: "never seen function", or the
+  closest earlier cache key and how it differs (an input type, a static value, the pytree of
+  the arguments).  The observer reads those records as they are logged, while the call that
+  missed is still on the stack, and takes the user's call site from that stack.  A call site
+  that traces one function more than once within a scope (a test, a script) recompiles.
+* **Errors of tracing.**  JAX's tracer errors (``jax.errors``) are seen as they are built, so
+  an error the user's code catches is seen too; any other error is seen when it ends a test
+  or the script.  The error's class and message name the rules that prevent it.
+* **Escaped tracers.**  When a scope ends, a tracer held by a module global of the user's
+  code, or by a container or an object such a global holds, outlived its trace.
+
+Nothing here changes what the user's code computes.  JAX's explanations go to its log only
+when the user had turned them on themselves.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import sys
+import types
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Set, Tuple
+
+from jaxlint.runtime import sites
+from jaxlint.runtime.sites import Site, UserCode
+
+# The tracer errors JAX raises by class (jax.errors); ``__init__`` of each is wrapped.
+TRACER_ERRORS = (
+    "ConcretizationTypeError",
+    "NonConcreteBooleanIndexError",
+    "TracerArrayConversionError",
+    "TracerBoolConversionError",
+    "TracerIntegerConversionError",
+    "UnexpectedTracerError",
+)
+MISS_HEADER = "TRACING CACHE MISS at "
+
+
+@dataclass
+class Seen:
+    """One finding's worth of observations: a rule's code at a site."""
+
+    code: str
+    site: Site
+    message: str
+    count: int = 0  # times seen, less those a test expected
+    expected: int = 0  # times a test expected it (pytest.raises): intentional, not a finding
+    scopes: List[str] = field(default_factory=list)  # the tests (or the script) it was seen in
+
+    def add(self, scope: str, count: int = 1, expected: bool = False) -> None:
+        if expected:
+            self.expected += count
+            return
+        self.count += count
+        if scope not in self.scopes:
+            self.scopes.append(scope)
+
+
+@dataclass
+class _Miss:
+    function: str  # "name defined at path:line" (JAX's words, without the object's id)
+    reason: str  # JAX's explanation, "" for the first trace of a function
+
+
+@dataclass
+class _Scope:
+    name: str
+    misses: Dict[Tuple[Site, str], List[_Miss]] = field(default_factory=dict)
+    raised: Dict[int, Tuple[BaseException, Site]] = field(default_factory=dict)
+    intentional: Set[int] = field(default_factory=set)
+
+
+def parse_miss(text: str) -> Optional[Tuple[str, str]]:
+    """(function, reason) of one of JAX's cache-miss explanations; reason is "" for a function
+    never seen before, and "fresh" for one never seen that JAX says is defined on the same
+    line as one it has seen."""
+    lines = text.splitlines()
+    if not lines or not lines[0].startswith(MISS_HEADER):
+        return None
+    body = [line.strip() for line in lines[1:]]
+    if body and body[0].startswith("never seen function"):
+        function = re.sub(r" id=\d+", "", body[1]) if len(body) > 1 else ""
+        fresh = any("re-defined" in line or "same line" in line for line in body)
+        return function, ("fresh" if fresh else "")
+    if body and body[0].startswith("for "):
+        reason = "\n".join(line for line in body[1:] if not line.startswith("all previously seen"))
+        return body[0][4:], reason
+    return None
+
+
+def recompile_rule(reasons: Sequence[str]) -> Optional[str]:
+    """The rule a recompilation belongs to, from JAX's explanations of its misses."""
+    text = "\n".join(reasons)
+    if "fresh" in reasons:
+        return "JAX401"
+    if "different input pytree" in text:
+        if "metadata" in text and re.search(r"Static\(val=<function|Static\(val=functools\.partial|<function ", text):
+            return "JAX404"
+        if "metadata" in text:
+            return "JAX204"
+        return "JAX403"  # the arguments' structure: positional one call, keyword the next
+    if "different input types" in text:
+        changed = [line for line in text.splitlines() if line.startswith("* at ")]
+        weak_only = changed and all("weak_type" in line and _same_type(line) for line in changed)
+        return "JAX402" if weak_only else "JAX205"
+    return None
+
+
+def _same_type(line: str) -> bool:
+    m = re.search(r"now (\S+?)\{weak_type=\w+\} and before (\S+?)\{weak_type", line)
+    return bool(m) and m.group(1) == m.group(2)
+
+
+class Observer:
+    """Observes JAX while the user's code runs.  ``start`` installs the hooks, ``stop`` removes
+    them; ``begin``/``end`` bracket a scope (a test, the script)."""
+
+    def __init__(self, roots: Sequence[str], check_leaks: bool = False):
+        self.user = UserCode(roots)
+        self.check_leaks = check_leaks
+        self.seen: Dict[Tuple[str, Site], Seen] = {}
+        self.unattributed = 0  # recompilations JAX explained in words no rule answers
+        self._scope: Optional[_Scope] = None
+        self._undo: List = []
+        self._leaks_reported: Set[Tuple[str, str]] = set()
+        self._jax_dirs: Tuple[str, ...] = ()
+
+    # -- hooks ----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        import jax
+        import jaxlib
+
+        self._jax_dirs = tuple(os.path.realpath(os.path.dirname(m.__file__)) + os.sep for m in (jax, jaxlib))
+        user_asked = bool(jax.config.jax_explain_cache_misses)
+        jax.config.update("jax_explain_cache_misses", True)
+        self._undo.append(lambda: jax.config.update("jax_explain_cache_misses", user_asked))
+        self._include_wrapped_functions()
+
+        observer = self
+
+        class MissFilter(logging.Filter):
+            def filter(self, record):
+                text = record.getMessage()
+                if not text.startswith(MISS_HEADER):
+                    return True
+                observer._on_miss(text, sys._getframe(1))
+                return user_asked
+
+        miss_filter = MissFilter()
+        logger = _miss_logger()
+        logger.addFilter(miss_filter)
+        self._undo.append(lambda: logger.removeFilter(miss_filter))
+        for name in TRACER_ERRORS:
+            cls = getattr(jax.errors, name, None)
+            if cls is not None and "__init__" in vars(cls):
+                self._wrap_init(cls)
+        if self.check_leaks:
+            previous = bool(jax.config.jax_check_tracer_leaks)
+            jax.config.update("jax_check_tracer_leaks", True)
+            self._undo.append(lambda: jax.config.update("jax_check_tracer_leaks", previous))
+
+    def stop(self) -> None:
+        while self._undo:
+            self._undo.pop()()
+
+    def _wrap_init(self, cls) -> None:
+        original = cls.__init__
+        observer = self
+
+        def __init__(self, *args, **kwargs):
+            original(self, *args, **kwargs)
+            observer._on_error_built(self, sys._getframe(1))
+
+        __init__.__wrapped__ = original
+        cls.__init__ = __init__
+        self._undo.append(lambda: setattr(cls, "__init__", original))
+
+    def _include_wrapped_functions(self) -> None:
+        """JAX explains misses only for functions it takes for the user's: not those defined in
+        files that libraries registered as internal (Equinox's ``filter_jit`` wraps the user's
+        function in one of its own).  Those libraries' files count as the user's while the
+        observer runs, so that their wrappers' misses are explained too; the call site is still
+        taken from the user's own frames."""
+        try:
+            from jax._src import source_info_util as siu
+        except ImportError:  # a JAX without it: such misses stay unexplained
+            return
+        stdlib = {os.path.realpath(p) for p in (sysconfig_stdlib(),)}
+        jax_root = os.path.realpath(os.path.dirname(os.path.dirname(siu.__file__)))
+        for path in list(getattr(siu, "_exclude_paths", ())):
+            real = os.path.realpath(path)
+            if real.startswith(jax_root) or real.rstrip(os.sep) in stdlib or real.rstrip(os.sep) == os.path.dirname(os.__file__):
+                continue
+            siu.register_inclusion(path)
+            self._undo.append(lambda p=path: _drop_inclusion(siu, p))
+
+    # -- scopes ---------------------------------------------------------------------------
+
+    def begin(self, name: str) -> None:
+        self._scope = _Scope(name)
+
+    def expected(self, exc: BaseException) -> None:
+        """``exc`` was expected by the test (``pytest.raises`` caught it)."""
+        if self._scope is not None:
+            self.failed(exc)
+            self._scope.intentional.add(id(exc))
+
+    def undo_on_stop(self, undo) -> None:
+        """Call ``undo`` when the observer stops (a hook installed beside the observer's own)."""
+        self._undo.append(undo)
+
+    def failed(self, exc: BaseException) -> None:
+        """``exc`` ended the scope (a failing test, the script's uncaught error)."""
+        if self._scope is None or id(exc) in self._scope.raised:
+            return
+        site = sites.traceback_site(exc.__traceback__, self.user)
+        if site is not None:
+            self._scope.raised[id(exc)] = (exc, site)
+
+    def end(self) -> None:
+        scope, self._scope = self._scope, None
+        if scope is None:
+            return
+        for (site, function), misses in scope.misses.items():
+            if len(misses) < 2:
+                continue
+            reasons = [m.reason for m in misses[1:]]
+            code = recompile_rule(reasons)
+            if code is None:
+                self.unattributed += len(misses) - 1
+                continue
+            name = function.split(" defined at ")[0]
+            last = next((r for r in reversed(reasons) if r and r != "fresh"), "")
+            why = _reason_text(last) if last else "a new function object each time"
+            message = f"`{name}` was traced {len(misses)} times at this call: {why}"
+            self._add(code, site, message, scope.name, count=len(misses) - 1)
+        for key, (exc, site) in scope.raised.items():
+            if sites.traceback_site(exc.__traceback__, self.user) is None:
+                continue  # built and caught inside a library (JAX tries ``__index__`` and falls back)
+            code = error_rule(exc, site)
+            if code is not None:
+                first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+                message = f"JAX raised {type(exc).__name__} here" + (f": {first}" if first else "")
+                self._add(code, site, message, scope.name, expected=key in scope.intentional)
+        self._scan_leaks(scope.name)
+
+    def _add(self, code: str, site: Site, message: str, scope: str, count: int = 1, expected: bool = False) -> None:
+        seen = self.seen.get((code, site))
+        if seen is None:
+            seen = self.seen[(code, site)] = Seen(code, site, message)
+        seen.add(scope, count, expected)
+
+    # -- what the hooks see -----------------------------------------------------------------
+
+    def _on_miss(self, text: str, frame) -> None:
+        if self._scope is None or not _top_level():
+            return  # a function traced inside another's trace is traced again with it: not a call that recompiles
+        parsed = parse_miss(text)
+        site = sites.stack_site(frame, self.user)
+        if parsed is None or site is None:
+            return
+        function, reason = parsed
+        self._scope.misses.setdefault((site, function), []).append(_Miss(function, reason))
+
+    def _on_error_built(self, exc: BaseException, frame) -> None:
+        if self._scope is None:
+            return
+        site = sites.raise_site(frame, self.user, self._jax_dirs)
+        if site is not None:
+            self._scope.raised.setdefault(id(exc), (exc, site))
+
+    def _scan_leaks(self, scope: str) -> None:
+        """Tracers still held by the user's modules once the scope's traces are over."""
+        tracer = _tracer_class()
+        if tracer is None:
+            return
+        for module in list(sys.modules.values()):
+            filename = getattr(module, "__file__", None)
+            if not isinstance(module, types.ModuleType) or not filename or not self.user.owns(filename):
+                continue
+            for name, value in list(vars(module).items()):
+                if name.startswith("__") or (filename, name) in self._leaks_reported:
+                    continue
+                if _holds_tracer(value, tracer):
+                    self._leaks_reported.add((filename, name))
+                    site = _binding_site(filename, name)
+                    message = (
+                        f"`{name}` holds a tracer after its trace ended: a value computed inside a "
+                        "traced function was stored outside it (UnexpectedTracerError when it is used)"
+                    )
+                    self._add("JAX303", site, message, scope)
+
+
+def error_rule(exc: BaseException, site: Site) -> Optional[str]:
+    """The rule that prevents ``exc`` raised at ``site``: among the rules whose ``prevents``
+    record matches it, the one the syntax at the site names."""
+    from jaxlint.rules import ALL_RULES
+
+    # A migration's error (an API that a JAX release removed) depends on the release, not on
+    # how the code traces: the static analysis answers it.
+    matching = [r for r in ALL_RULES if r.prevents.kind == "raises" and not r.prevents.depends_on and r.prevents.matches(exc)]
+    # A rule that flags the line JAX raises at, before one that flags a declaration the error
+    # comes from (a parameter annotated as an array fails where the function is called).
+    at_mark = [r for r in matching if r.prevents.at == "mark"]
+    candidates = [r.code for r in (at_mark or matching)]
+    if not candidates:
+        if type(exc).__name__ == "Exception" and "Leaked trace" in str(exc):
+            return "JAX303"  # jax.checking_leaks's own error
+        if type(exc).__name__ == "TraceContextError":
+            return "JAX303"
+        return None
+    return sites.choose(candidates, sites.site_kinds(site))
+
+
+def _reason_text(reason: str) -> str:
+    lines = [line.lstrip("* ").strip() for line in reason.splitlines() if line.strip()]
+    lines = [re.sub(r"https?://\S+", "", line) for line in lines]
+    head, detail = lines[0].rstrip(":"), "; ".join(lines[1:3])
+    return f"{head} ({detail})" if detail else head
+
+
+def _top_level() -> bool:
+    """Whether no trace is under way: the miss is a call from host code that compiles."""
+    try:
+        from jax._src import core
+    except ImportError:
+        return True
+    clean = getattr(core, "trace_state_clean", None)
+    return clean() if clean is not None else True
+
+
+def _miss_logger() -> logging.Logger:
+    try:
+        from jax._src.interpreters import partial_eval
+
+        return partial_eval.logger
+    except (ImportError, AttributeError):
+        return logging.getLogger("jax")
+
+
+def _drop_inclusion(siu, path: str) -> None:
+    try:
+        siu._include_paths.remove(path)
+        siu._include_path_regex.cache_clear()
+        siu.is_user_filename.cache_clear()
+    except (AttributeError, ValueError):
+        pass
+
+
+def sysconfig_stdlib() -> str:
+    import sysconfig
+
+    return sysconfig.get_path("stdlib")
+
+
+def _tracer_class():
+    try:
+        from jax.core import Tracer
+    except ImportError:
+        return None
+    return Tracer
+
+
+def _holds_tracer(value, tracer, depth: int = 0) -> bool:
+    if isinstance(value, tracer):
+        return True
+    if depth >= 2 or isinstance(value, (type, types.ModuleType, types.FunctionType, str, bytes)):
+        return False
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return any(_holds_tracer(v, tracer, depth + 1) for v in list(value)[:1000])
+    if isinstance(value, dict):
+        return any(_holds_tracer(v, tracer, depth + 1) for v in list(value.values())[:1000])
+    attrs = getattr(value, "__dict__", None)
+    if isinstance(attrs, dict) and depth == 0:
+        return any(_holds_tracer(v, tracer, depth + 1) for v in list(attrs.values())[:1000])
+    return False
+
+
+def _binding_site(filename: str, name: str) -> Site:
+    """The first module-level binding of ``name`` in ``filename`` (line 1 when none is found)."""
+    import ast
+
+    path = os.path.abspath(filename)
+    try:
+        with open(path, "rb") as fh:
+            tree = ast.parse(fh.read(), path)
+    except (OSError, SyntaxError, ValueError):
+        return Site(path, 1, 1, 1, 1)
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []
+        for t in targets:
+            if isinstance(t, ast.Name) and t.id == name:
+                return Site(path, t.lineno, t.col_offset + 1, t.end_lineno, t.end_col_offset + 1)
+    return Site(path, 1, 1, 1, 1)

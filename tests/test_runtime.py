@@ -1,0 +1,265 @@
+"""Findings observed while the user's code runs: ``jaxlint run`` and ``pytest --jaxlint``
+(jaxlint/runtime).  Every expectation here is what real JAX does when the code runs."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+pytest.importorskip("jax")
+
+from jaxlint.runtime import sites  # noqa: E402
+from jaxlint.runtime.observer import parse_miss, recompile_rule  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+SCRIPT = '''\
+import functools
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def clip_negative(x):
+    if x.sum() < 0:
+        return jnp.zeros_like(x)
+    return x
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def scale(x, n):
+    return x * n
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def head(x, n):
+    return x[:n]
+
+
+@jax.jit
+def bump(x):
+    return x + jnp.float32(1)
+
+
+def train():
+    for step in range(3):
+        scale(jnp.ones(2), step)
+    for n in range(1, 4):
+        head(jnp.arange(n), 1)
+    try:
+        clip_negative(jnp.ones(3))
+    except jax.errors.TracerBoolConversionError:
+        pass
+    for i in range(3):
+        jax.jit(lambda x: x + 1)(1.0)
+    x = 0.0
+    for i in range(3):
+        x = bump(x)
+
+
+train()
+scale(jnp.ones(2), [1, 2])
+'''
+
+
+def run_script(tmp_path, text, *extra):
+    path = tmp_path / "train.py"
+    path.write_text(text)
+    out = tmp_path / "out.json"
+    p = subprocess.run(
+        [sys.executable, "-m", "jaxlint", "run", "--format", "json", "-o", str(out), *extra, "train.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    return p, json.loads(out.read_text())
+
+
+def test_run_reports_what_jax_did(tmp_path):
+    p, found = run_script(tmp_path, SCRIPT)
+    assert p.returncode == 1, p.stderr
+    assert "ValueError: Non-hashable static arguments" in p.stderr  # the script's own error, as Python shows it
+    got = [(f["code"], f["line"], f["column"], f["observed"]["count"]) for f in found]
+    assert got == [
+        ("JAX101", 8, 8, 1),  # caught by the script, still a bug
+        ("JAX204", 30, 28, 2),  # a static loop counter: 3 traces, 2 of them again
+        ("JAX205", 32, 14, 2),  # a shape that grows with the loop
+        ("JAX401", 38, 9, 2),  # jax.jit of a fresh lambda
+        ("JAX402", 41, 18, 1),  # 0.0 is weakly typed, bump's result is not (the static finding marks the argument)
+        ("JAX202", 45, 20, 1),  # the error that ended the script
+    ]
+    # The static analysis found the same bugs: its messages, which name the variables, are used.
+    by_code = {f["code"]: f for f in found}
+    assert "`step`" in by_code["JAX204"]["message"]
+    assert by_code["JAX204"]["observed"] == {"count": 2, "test": "train.py", "tests": 1}
+
+
+def test_run_without_static_uses_jax_words(tmp_path):
+    _, found = run_script(tmp_path, SCRIPT, "--no-static")
+    by_code = {f["code"]: f for f in found}
+    assert by_code["JAX204"]["message"].startswith("`scale` was traced 3 times at this call: different input pytree")
+    assert by_code["JAX101"]["message"].startswith("JAX raised TracerBoolConversionError here")
+    assert by_code["JAX101"]["fix"]  # the rule's own fix advice
+
+
+def test_errors_a_library_catches_itself_are_not_reported(tmp_path):
+    # x[:n] with a traced n: JAX tries __index__, catches its TracerIntegerConversionError, and
+    # raises IndexError instead.  Only the IndexError reached the user.
+    text = textwrap.dedent(
+        """\
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def head(x, n):
+            return x[:n]
+
+        try:
+            head(jnp.arange(4), 2)
+        except IndexError:
+            pass
+        """
+    )
+    p, found = run_script(tmp_path, text, "--no-static")
+    assert p.returncode == 0, p.stderr
+    assert [(f["code"], f["line"]) for f in found] == []
+
+
+def test_an_escaped_tracer_is_found_where_it_is_kept(tmp_path):
+    text = textwrap.dedent(
+        """\
+        import jax
+        import jax.numpy as jnp
+
+        seen = []
+
+        @jax.jit
+        def remember(x):
+            seen.append(x)
+            return x * 2
+
+        remember(jnp.ones(2))
+        """
+    )
+    p, found = run_script(tmp_path, text, "--no-static")
+    assert p.returncode == 1
+    assert [(f["code"], f["line"], f["column"]) for f in found] == [("JAX303", 4, 1)]
+    assert "`seen` holds a tracer" in found[0]["message"]
+
+
+def test_a_clean_script_exits_with_its_own_status(tmp_path):
+    text = "import jax\nimport sys\nprint(jax.jit(lambda x: x + 1)(1.0))\nsys.exit(3)\n"
+    p, found = run_script(tmp_path, text)
+    assert found == []
+    assert p.returncode == 3
+    assert "2.0" in p.stdout
+
+
+def test_run_needs_an_existing_script(tmp_path):
+    p = subprocess.run([sys.executable, "-m", "jaxlint", "run", "missing.py"], cwd=tmp_path, capture_output=True, text=True)
+    assert p.returncode == 2
+    assert p.stderr.strip() == "jaxlint run: error: missing.py: no such file"
+
+
+SUITE = '''\
+import functools
+import jax
+import jax.numpy as jnp
+import pytest
+
+
+@jax.jit
+def clip_negative(x):
+    if x.sum() < 0:
+        return jnp.zeros_like(x)
+    return x
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def scale(x, n):
+    return x * n
+
+
+def test_expects_the_error():
+    with pytest.raises(jax.errors.TracerBoolConversionError):
+        clip_negative(jnp.ones(4))
+
+
+def test_steps():
+    for step in range(3):
+        scale(jnp.ones(2), step)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_each_shape_once(n):
+    assert scale(jnp.ones(n), 2).shape == (n,)
+'''
+
+
+def test_pytest_plugin_reports_per_test(tmp_path):
+    (tmp_path / "test_model.py").write_text(SUITE)
+    out = tmp_path / "found.json"
+    args = ["-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "--jaxlint", "--jaxlint-format", "json"]
+    p = subprocess.run([sys.executable, *args, "--jaxlint-output", str(out)], cwd=tmp_path, capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
+    found = json.loads(out.read_text())
+    # The error the test expected is not a finding; the parametrized test's shapes, one per
+    # test, are not recompilations; the loop inside one test is.
+    assert [(f["code"], f["line"], f["column"]) for f in found] == [("JAX204", 26, 28)]
+    assert found[0]["observed"] == {"count": 2, "test": "test_model.py::test_steps", "tests": 1}
+    assert "jaxlint: 1 finding observed, written to found.json; 1 error expected by pytest.raises (not findings)" in p.stdout
+
+
+def test_pytest_plugin_is_inert_without_the_option(tmp_path):
+    (tmp_path / "test_model.py").write_text(SUITE)
+    p = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"], cwd=tmp_path, capture_output=True, text=True)
+    assert p.returncode == 0
+    assert "jaxlint" not in p.stdout
+    # Loading the plugin imports neither JAX nor the analysis.
+    code = "import sys, jaxlint.pytest_plugin; print(sorted(m for m in sys.modules if m.split('.')[0] in ('jax', 'libcst')))"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "[]"
+
+
+def test_site_kinds_read_the_syntax_around_the_site(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text("while x > 0:\n    y = int(x) if x else np.exp(x)\nassert z\n")
+    s = str(path)
+    assert sites.site_kinds(sites.Site(s, 1, 7, 1, 12)) == ["while"]
+    assert sites.site_kinds(sites.Site(s, 2, 9, 2, 15))[0] == "conversion"
+    assert sites.site_kinds(sites.Site(s, 2, 19, 2, 20)) == ["if"]
+    assert sites.site_kinds(sites.Site(s, 2, 26, 2, 35))[0] == "numpy"
+    assert sites.site_kinds(sites.Site(s, 3, 8, 3, 9)) == ["assert"]
+    assert sites.choose(["JAX101", "JAX102", "JAX105", "JAX106"], ["while"]) == "JAX102"
+    assert sites.choose(["JAX104", "JAX108"], ["call"]) == "JAX108"
+
+
+def test_miss_explanations_name_their_rule():
+    header = "TRACING CACHE MISS at /p/a.py:3:4 (f):\n"
+    assert parse_miss(header + "  never seen function:\n    f id=123 defined at /p/a.py:1") == ("f defined at /p/a.py:1", "")
+    fresh = header + "  never seen function:\n    <lambda> id=9 defined at /p/a.py:3\n  but seen another function defined on the same line; maybe"
+    assert parse_miss(fresh) == ("<lambda> defined at /p/a.py:3", "fresh")
+    assert parse_miss("something else") is None
+    assert recompile_rule(["fresh"]) == "JAX401"
+    assert recompile_rule(["different input types:\n* at x, now f32[]{weak_type=False} and before f32[]{weak_type=True}"]) == "JAX402"
+    assert recompile_rule(["different input types:\n* at x, now f32[3] and before f32[2]"]) == "JAX205"
+    assert recompile_rule(["different input pytree:\n* at input path [0][1], now Static with pytree metadata Static(val=1) and before"]) == "JAX204"
+    assert recompile_rule(["different input pytree:\n* at input path [0], now tuple of length 0 and before tuple of length 1"]) == "JAX403"
+    assert recompile_rule(["Tracing context doesn't match"]) is None
+
+
+def test_readme_example_is_what_jaxlint_run_prints(tmp_path):
+    import re
+
+    with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "README.md"), encoding="utf-8") as fh:
+        readme = fh.read()
+    section = readme[readme.index("Given this `train.py`") :]
+    script = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    printed = re.search(r"```console\n(.*?)```", section, re.S).group(1)
+    (tmp_path / "train.py").write_text(script)
+    p = subprocess.run([sys.executable, "-m", "jaxlint", "run", "train.py"], cwd=tmp_path, capture_output=True, text=True)
+    assert (p.returncode, p.stdout) == (1, printed)
