@@ -20,6 +20,7 @@ LAYERS = (
     "jaxlint.analysis.host",  # values where code runs eagerly
     "jaxlint.analysis.traced",  # the lattice, the interpreter, its events
     "jaxlint.analysis.facts",  # per-module facts the rules ask for
+    "jaxlint.analysis.xmod",  # the cross-module phase over plain-data summaries
     "jaxlint",  # rules, engine, faces
 )
 

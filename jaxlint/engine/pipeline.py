@@ -18,7 +18,7 @@ from jaxlint.config import Config, SourcePath, shown_path
 from jaxlint.engine.call_records import call_recorder
 from jaxlint.engine.collection import one_collection_per_module
 from jaxlint.engine.module_analysis import ModuleAnalysis
-from jaxlint.engine.module_summaries import ModuleSummary, summarise
+from jaxlint.analysis.xmod.summaries import ModuleSummary, summarise
 from jaxlint import selection
 from jaxlint.noqa import apply_directives
 from jaxlint.syntax_errors import describe as describe_syntax_error
@@ -59,7 +59,7 @@ def lint_source(
     caller (flake8 applies its own).  ``facts=False`` leaves out the findings' structured facts,
     which only the dynamic mode reads (the command line, the flake8 plugin and the language
     server do not pay for them).  ``summary``: also give the module's summary for the
-    cross-module phase (:mod:`jaxlint.engine.module_summaries`)."""
+    cross-module phase (:mod:`jaxlint.analysis.xmod.summaries`)."""
     with one_collection_per_module():
         return _lint_source(source, path, config, rules, noqa, facts, summary)
 

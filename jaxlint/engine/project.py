@@ -40,7 +40,7 @@ from jaxlint.engine.call_records import call_recorder
 from jaxlint.engine.collection import one_collection_per_module
 from jaxlint.engine.module_analysis import ModuleAnalysis
 from jaxlint.engine.pipeline import meta_finding
-from jaxlint.engine.module_summaries import ClassSummary, ModuleSummary, summarise, summary_from_json, summary_to_json
+from jaxlint.analysis.xmod.summaries import ClassSummary, ModuleSummary, summarise, summary_from_json, summary_to_json
 from jaxlint.noqa import suppress as apply_noqa
 from jaxlint.engine.reporting import Reports, materialise, rule_handlers
 from jaxlint.engine.source import decode_source, parse_module

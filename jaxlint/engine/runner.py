@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from dataclasses import dataclass, field, replace
 
 from jaxlint.config import Config
 from jaxlint.engine.cache import Cache, StatIndex, content_digest, record_codes, recorded_codes
-from jaxlint.engine.module_summaries import ModuleSummary
 from jaxlint.findings import Finding
 from jaxlint import rules as registry  # its names load on first use: the rules import LibCST
+
+if TYPE_CHECKING:  # a run the cache answers imports none of the analysis
+    from jaxlint.analysis.xmod.summaries import ModuleSummary
 
 # Below either threshold the run is linted in this process.
 POOL_MIN_FILES = 8
