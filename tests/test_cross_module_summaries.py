@@ -9,7 +9,7 @@ import os
 import shutil
 
 from clirun import ROOT
-from jaxlint.engine import project
+from jaxlint.analysis.xmod import summaries
 from fixture_units import rule_config
 from jaxlint.engine.run import lint_files
 
@@ -20,13 +20,13 @@ def _summarised_by_the_phase(tmp_path, monkeypatch, cache_dir=None):
     if not pkg.exists():
         shutil.copytree(os.path.join(ROOT, "fixtures", "solver_pkg"), pkg)
     summarised = []
-    summarise = project.summarise
+    summarise = summaries.summarise
 
     def tracked(analysis, path, digest):
         summarised.append(os.path.basename(path))
         return summarise(analysis, path, digest)
 
-    monkeypatch.setattr(project, "summarise", tracked)
+    monkeypatch.setattr(summaries, "summarise", tracked)
     found = lint_files([str(pkg)], rule_config(), jobs=1, cache_dir=cache_dir, display=lambda p: os.path.relpath(p, tmp_path))
     monkeypatch.undo()
     return summarised, [(f.path, f.line, f.code) for f in found.findings]
