@@ -197,17 +197,11 @@ def lint_each(
         given = sources is not None and path in sources
         st = None
         if cache is not None and index is not None and not given:
-            try:
-                st = os.stat(path)
-            except OSError:
-                st = None
-            digest = index.digest(path, st) if st is not None else None
-            if digest is not None:
-                hit = cache.get_entry(cache.key(digest, shown))
-                if hit is not None:
-                    results[i], calls[i] = hit
-                    digests[path] = digest
-                    continue
+            st, digest, hit = _indexed_entry(cache, index, path, shown)
+            if hit is not None:
+                results[i], calls[i] = hit
+                digests[path] = digest
+                continue
         try:
             if given:
                 data = sources[path]
@@ -244,6 +238,24 @@ def lint_each(
 
     if cache is not None:
         cache.save_pack()
+    return _each_result(files, show, results, calls, summaries, digests)
+
+
+def _indexed_entry(cache: Cache, index: StatIndex, path: str, shown: str):
+    """(stat, digest, cached entry) of a file by the stat index: no digest when the index does
+    not know the file unchanged, no entry on a cache miss."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None, None, None
+    digest = index.digest(path, st)
+    hit = cache.get_entry(cache.key(digest, shown)) if digest is not None else None
+    return st, digest, hit
+
+
+def _each_result(files: Sequence[str], show, results, calls, summaries, digests: Dict[str, str]) -> EachResult:
+    """The per-file results gathered in file order: findings, call records by shown path,
+    summaries by path."""
     out = EachResult(digests=digests)
     for i, path in enumerate(files):
         if path != "-" and calls[i]:
