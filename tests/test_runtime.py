@@ -263,3 +263,43 @@ def test_readme_example_is_what_jaxlint_run_prints(tmp_path):
     (tmp_path / "train.py").write_text(script)
     p = subprocess.run([sys.executable, "-m", "jaxlint", "run", "train.py"], cwd=tmp_path, capture_output=True, text=True)
     assert (p.returncode, p.stdout) == (1, printed)
+
+
+def test_a_tracer_kept_on_an_object_and_a_print_while_tracing(tmp_path):
+    text = textwrap.dedent(
+        """\
+        import jax
+        import jax.numpy as jnp
+
+
+        class Model:
+            def __init__(self):
+                self.w = jnp.ones(2)
+                self.last = None
+
+            def step(self, x):
+                self.last = x * self.w
+                print("step", x)
+                return self.last.sum()
+
+
+        def main():
+            model = Model()
+            step = jax.jit(model.step)
+            step(jnp.ones(2))
+            step(jnp.ones(2))
+            print("done", step(jnp.ones(2)))
+
+
+        main()
+        """
+    )
+    p, found = run_script(tmp_path, text, "--no-static")
+    # The write inside the traced method, found from the object the caller holds; the print
+    # that ran once, at trace time, with a tracer (the eager print of a result is not one).
+    assert [(f["code"], f["line"], f["column"], f["observed"]["count"]) for f in found] == [
+        ("JAX303", 11, 9, 1),
+        ("JAX302", 12, 9, 1),
+    ]
+    assert found[0]["message"].startswith("`model.last` holds a tracer after `step` was traced")
+    assert p.stdout.count("step JitTracer") == 1

@@ -18,6 +18,7 @@ when the user had turned them on themselves.
 
 from __future__ import annotations
 
+import builtins
 import logging
 import os
 import re
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from jaxlint.runtime import sites
-from jaxlint.runtime.sites import Site, UserCode
+from jaxlint.runtime.sites import Site, UserCode, frame_site
 
 # The tracer errors JAX raises by class (jax.errors); ``__init__`` of each is wrapped.
 TRACER_ERRORS = (
@@ -39,6 +40,10 @@ TRACER_ERRORS = (
     "UnexpectedTracerError",
 )
 MISS_HEADER = "TRACING CACHE MISS at "
+# JAX's files that hold ``jit``'s call path (``pjit.py``: jax.jit and everything built on it,
+# Flax's and Equinox's jits included).
+JIT_FILES = ("pjit.py",)
+TRACE_DONE_EVENT = "/jax/core/compile/jaxpr_trace_duration"
 
 
 @dataclass
@@ -128,6 +133,7 @@ class Observer:
         self._scope: Optional[_Scope] = None
         self._undo: List = []
         self._leaks_reported: Set[Tuple[str, str]] = set()
+        self._explained: Dict[str, str] = {}  # function name -> "name defined at FILE:LINE", as JAX last explained it
         self._jax_dirs: Tuple[str, ...] = ()
 
     # -- hooks ----------------------------------------------------------------------------
@@ -156,6 +162,9 @@ class Observer:
         logger = _miss_logger()
         logger.addFilter(miss_filter)
         self._undo.append(lambda: logger.removeFilter(miss_filter))
+        self._watch_print()
+        jax.monitoring.register_event_duration_secs_listener(self._on_event)
+        self._undo.append(lambda: jax.monitoring.unregister_event_duration_listener(self._on_event))
         for name in TRACER_ERRORS:
             cls = getattr(jax.errors, name, None)
             if cls is not None and "__init__" in vars(cls):
@@ -168,6 +177,25 @@ class Observer:
     def stop(self) -> None:
         while self._undo:
             self._undo.pop()()
+
+    def _watch_print(self) -> None:
+        """A ``print`` of a tracer runs while tracing: once per compilation, showing the tracer
+        rather than the value (JAX302)."""
+        tracer = _tracer_class()
+        original = builtins.print
+        observer = self
+
+        def print(*args, **kwargs):
+            if observer._scope is not None and tracer is not None and any(isinstance(a, tracer) for a in args):
+                site = sites.stack_site(sys._getframe(1), observer.user)
+                if site is not None:
+                    shown = next(a for a in args if isinstance(a, tracer))
+                    message = f"print() ran while tracing and printed a tracer ({type(shown).__name__}): it prints once per compilation, never the values"
+                    observer._add("JAX302", site, message, observer._scope.name)
+            return original(*args, **kwargs)
+
+        builtins.print = print
+        self._undo.append(lambda: setattr(builtins, "print", original))
 
     def _wrap_init(self, cls) -> None:
         original = cls.__init__
@@ -247,7 +275,8 @@ class Observer:
             if code is not None:
                 first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
                 message = f"JAX raised {type(exc).__name__} here" + (f": {first}" if first else "")
-                self._add(code, site, message, scope.name, expected=key in scope.intentional)
+                on_purpose = sites.caught_on_purpose(site, [c.__name__ for c in type(exc).__mro__])
+                self._add(code, site, message, scope.name, expected=key in scope.intentional or on_purpose)
         self._scan_leaks(scope.name)
 
     def _add(self, code: str, site: Site, message: str, scope: str, count: int = 1, expected: bool = False) -> None:
@@ -266,7 +295,55 @@ class Observer:
         if parsed is None or site is None:
             return
         function, reason = parsed
-        self._scope.misses.setdefault((site, function), []).append(_Miss(function, reason))
+        self._explained[function.split(" defined at ")[0]] = function
+        if self._in_jit(frame):
+            # (The body of a lax loop or a checkpoint run eagerly is traced at each call: that
+            # is how eager control flow works, not a cache that misses.)
+            self._scope.misses.setdefault((site, function), []).append(_Miss(function, reason))
+
+    def _on_event(self, event: str, duration: float, **kwargs) -> None:
+        """After each trace of a jitted function called from host code (JAX explains the miss
+        before tracing, and records this event when the trace is done): a tracer that the
+        user's frames on the stack can reach now has escaped the trace."""
+        if event != TRACE_DONE_EVENT or self._scope is None or not _top_level():
+            return
+        name = kwargs.get("fun_name", "")
+        self._scan_frames(sys._getframe(1), self._explained.get(name, name))
+
+    def _scan_frames(self, frame, function: str) -> None:
+        tracer = _tracer_class()
+        if tracer is None:
+            return
+        while frame is not None:
+            code = frame.f_code
+            if self.user.owns(code.co_filename) and code.co_name != "<module>":
+                for name, value in list(frame.f_locals.items()):
+                    path = _tracer_path(value, tracer)
+                    if path is None or (code.co_filename, name + path) in self._leaks_reported:
+                        continue
+                    self._leaks_reported.add((code.co_filename, name + path))
+                    site = _writer_site(function, name, path) or frame_site(code, frame.f_lasti, frame.f_lineno)
+                    message = (
+                        f"`{name}{path}` holds a tracer after `{function.split(' defined at ')[0]}` was traced: "
+                        "a value computed inside the traced function was stored outside it "
+                        "(UnexpectedTracerError when it is used)"
+                    )
+                    if site is not None:
+                        self._add("JAX303", site, message, self._scope.name)
+            frame = frame.f_back
+
+    def _in_jit(self, frame) -> bool:
+        """Whether the miss is a jitted function's: JAX's ``jit`` machinery is on the stack
+        between the miss and the user's call."""
+        while frame is not None:
+            filename = frame.f_code.co_filename
+            if not os.path.realpath(filename).startswith(self._jax_dirs):
+                if self.user.owns(filename):
+                    return False
+            elif os.path.basename(filename) in JIT_FILES:
+                return True
+            frame = frame.f_back
+        return False
 
     def _on_error_built(self, exc: BaseException, frame) -> None:
         if self._scope is None:
@@ -380,6 +457,66 @@ def _holds_tracer(value, tracer, depth: int = 0) -> bool:
     if isinstance(attrs, dict) and depth == 0:
         return any(_holds_tracer(v, tracer, depth + 1) for v in list(attrs.values())[:1000])
     return False
+
+
+_ATOMS = (type, types.ModuleType, types.FunctionType, types.MethodType, str, bytes, int, float, complex, bool)
+
+
+def _tracer_path(value, tracer, depth: int = 0) -> Optional[str]:
+    """Where in ``value`` a tracer is: "" for the value itself, ``.params``, ``[0]``,
+    ``.cache['x']``; None when none is within three steps (a hundred items a step)."""
+    if isinstance(value, tracer):
+        return ""
+    if depth >= 3 or value is None or isinstance(value, _ATOMS):
+        return None
+    if isinstance(value, (list, tuple)):
+        items = [(f"[{i}]", v) for i, v in enumerate(value[:100])]
+    elif isinstance(value, dict):
+        items = [(f"[{k!r}]", v) for k, v in list(value.items())[:100]]
+    else:
+        attrs = getattr(value, "__dict__", None)
+        if not isinstance(attrs, dict):
+            return None
+        items = [(f".{k}", v) for k, v in list(attrs.items())[:100] if not k.startswith("__")]
+    for step, item in items:
+        rest = _tracer_path(item, tracer, depth + 1)
+        if rest is not None:
+            return step + rest
+    return None
+
+
+def _writer_site(function: str, name: str, path: str) -> Optional[Site]:
+    """The statement of the traced function (``name defined at FILE:LINE``, as JAX names it)
+    that stores into what ``name`` + ``path`` reaches: an attribute assigned by that name
+    (``self.params = ...``), or an item, ``append`` or ``extend`` on it."""
+    import ast
+
+    m = re.search(r" defined at (.+):(\d+)$", function)
+    if m is None:
+        return None
+    filename, line = m.group(1), int(m.group(2))
+    first = re.match(r"\.(\w+)", path)
+    attribute = first.group(1) if first else None
+    try:
+        with open(filename, "rb") as fh:
+            tree = ast.parse(fh.read(), filename)
+    except (OSError, SyntaxError, ValueError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and line in (node.lineno, *(d.lineno for d in node.decorator_list)):
+            for inner in ast.walk(node):
+                targets = inner.targets if isinstance(inner, ast.Assign) else [inner.target] if isinstance(inner, (ast.AugAssign, ast.AnnAssign)) else []
+                for t in targets:
+                    if attribute and isinstance(t, ast.Attribute) and t.attr == attribute:
+                        return Site(os.path.abspath(filename), t.lineno, t.col_offset + 1, t.end_lineno, t.end_col_offset + 1)
+                    if not attribute and isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == name:
+                        return Site(os.path.abspath(filename), t.lineno, t.col_offset + 1, t.end_lineno, t.end_col_offset + 1)
+                if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and inner.func.attr in ("append", "extend", "insert", "update", "add"):
+                    owner = inner.func.value
+                    hit = (isinstance(owner, ast.Name) and owner.id == name and not attribute) or (isinstance(owner, ast.Attribute) and owner.attr == attribute)
+                    if hit:
+                        return Site(os.path.abspath(filename), inner.lineno, inner.col_offset + 1, inner.end_lineno, inner.end_col_offset + 1)
+    return None
 
 
 def _binding_site(filename: str, name: str) -> Site:

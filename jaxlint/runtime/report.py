@@ -34,7 +34,7 @@ def observed_findings(seen: Sequence[Seen]) -> Tuple[List[Finding], List[Finding
             observed=observed,
         )
         (findings if s.count else expected).append(f)
-    return findings, expected
+    return sorted(findings, key=Finding.sort_key), sorted(expected, key=Finding.sort_key)
 
 
 def merge_static(findings: List[Finding]) -> List[Finding]:

@@ -208,6 +208,28 @@ def site_kinds(s: Site) -> List[str]:
     return kinds
 
 
+def caught_on_purpose(s: Site, class_names: Sequence[str]) -> bool:
+    """Whether the code at ``s`` sits in a ``try`` of its own function with a handler that
+    catches the error (``except jax.errors.ConcretizationTypeError``, ``except TypeError``,
+    ``except Exception``, a bare ``except``): the code checks on purpose whether a value is
+    concrete, and goes on without it.  A ``try`` in a caller (a test, a driver) is not the
+    code deciding for itself: the error is still reported there."""
+    catches = set(class_names) | {"Exception", "BaseException"}
+    for node, child in _enclosing(s):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            return False
+        if isinstance(node, ast.Try) and child in node.body:
+            for handler in node.handlers:
+                if handler.type is None:
+                    return True
+                types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+                for t in types:
+                    name = t.attr if isinstance(t, ast.Attribute) else t.id if isinstance(t, ast.Name) else ""
+                    if name in catches:
+                        return True
+    return False
+
+
 # The rule each kind of site points at, among those that prevent the error.
 KIND_RULES = {
     "if": "JAX101",
