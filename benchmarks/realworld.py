@@ -49,6 +49,8 @@ CATEGORIES = ("A", "B", "C", "R")
 
 # The checkout whose jaxlint is measured (``--jaxlint``): another release's, to compare.
 JAXLINT_ROOT = [ROOT]
+# ``--dynamic``: the static findings are checked by tracing them (jaxlint --dynamic).
+DYNAMIC = [False]
 
 
 def lint(paths: List[str], cwd: str, preview: bool, jobs: int) -> List[dict]:
@@ -57,7 +59,7 @@ def lint(paths: List[str], cwd: str, preview: bool, jobs: int) -> List[dict]:
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as fh:
         out = fh.name
     cmd = [sys.executable, "-m", "jaxlint", "--isolated", "--no-cache", "--exit-zero", "--format", "json",
-           "--jobs", str(jobs), "-o", out] + (["--preview"] if preview else []) + paths
+           "--jobs", str(jobs), "-o", out] + (["--preview"] if preview else []) + (["--dynamic"] if DYNAMIC[0] else []) + paths
     try:
         p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=env)
         if p.returncode != 0:
@@ -125,6 +127,7 @@ def score_reports(split: str, preview: bool, jobs: int, manifest: Optional[dict]
     total = collections.Counter()
     flagged: List[dict] = []
     misses: List[dict] = []
+    verdicts = collections.Counter()
     for c in cases:
         cat = c["category"]
         total[cat] += 1
@@ -132,6 +135,8 @@ def score_reports(split: str, preview: bool, jobs: int, manifest: Optional[dict]
                 if f["code"].startswith(FAMILY[cat]) and finding_line(f) in c["marked"]]
         if hits:
             found[cat] += 1
+            for f in hits[:1]:  # the dynamic verdict on the finding that finds the bug
+                verdicts[(f.get("dynamic") or {}).get("status", "none")] += 1
         else:
             misses.append(c)
         noise = [f for f in by_file.get(os.path.normpath(c["fix"]), ()) if not f["code"].startswith(MIGRATION)]
@@ -148,6 +153,7 @@ def score_reports(split: str, preview: bool, jobs: int, manifest: Optional[dict]
         "flagged": flagged,
         "misses_by_sink": group(misses, lambda c: [c.get("sink") or "?"]),
         "misses_by_via": group(misses, lambda c: c.get("via") or ["?"]),
+        "dynamic": dict(verdicts) if DYNAMIC[0] else None,
         "dropped": len(manifest.get("dropped", [])),
         "versions": manifest.get("versions", {}),
     }
@@ -233,6 +239,8 @@ def print_reports(r: dict) -> None:
     for k in CATEGORIES:
         print(f"  {k}: {r['found'].get(k, 0)}/{r['total'].get(k, 0)} found ({pct(r['recall'][k])})")
     print(f"  negatives flagged: {r['negatives_flagged']}/{r['negatives']}")
+    if r.get("dynamic") is not None:
+        print("  dynamic verdicts on the findings that find a bug:", ", ".join(f"{k} {v}" for k, v in sorted(r["dynamic"].items())))
     for f in r["flagged"]:
         print(f"    {f['case']}: {', '.join(f['findings'])}")
     print("  misses by sink:", ", ".join(f"{k} {sum(v.values())}" for k, v in r["misses_by_sink"].items()))
@@ -304,11 +312,13 @@ def main(argv=None) -> int:
     ap.add_argument("--json", metavar="OUT", help="write the figures as JSON")
     ap.add_argument("--write-ci-subset", type=int, metavar="N", help="pick N development cases per category for the test suite")
     ap.add_argument("--write-measured", action="store_true", help="with --world --split test: record each rule's precision in jaxlint/rules/measured.py")
+    ap.add_argument("--dynamic", action="store_true", help="with --reports: run jaxlint --dynamic and count the verdicts on the findings that find a bug")
     ap.add_argument("--runtime", action="store_true", help="with --reports: score what `jaxlint run` observes running each file")
     ap.add_argument("--jaxlint", metavar="CHECKOUT", help="measure the jaxlint of this checkout (default: this one)")
     args = ap.parse_args(argv)
     if args.jaxlint:
         JAXLINT_ROOT[0] = os.path.abspath(args.jaxlint)
+    DYNAMIC[0] = args.dynamic
     if args.write_ci_subset:
         print(json.dumps(write_ci_subset(args.write_ci_subset, args.jobs), indent=1))
         return 0

@@ -303,3 +303,45 @@ def test_a_tracer_kept_on_an_object_and_a_print_while_tracing(tmp_path):
     ]
     assert found[0]["message"].startswith("`model.last` holds a tracer after `step` was traced")
     assert p.stdout.count("step JitTracer") == 1
+
+
+def test_dynamic_mode_confirms_by_running_the_script_what_it_cannot_reach(tmp_path):
+    # The jitted function is nested in main(), which returns nothing: the dynamic checks cannot
+    # reach it, and running the file as a script shows the error on the same line.
+    (tmp_path / "train.py").write_text(
+        textwrap.dedent(
+            """\
+            import jax
+            import jax.numpy as jnp
+
+
+            def main():
+                @jax.jit
+                def clip(x):
+                    if x.sum() < 0:
+                        return -x
+                    return x
+
+                try:
+                    clip(jnp.ones(3))
+                except jax.errors.TracerBoolConversionError:
+                    pass
+
+
+            if __name__ == "__main__":
+                main()
+            """
+        )
+    )
+    p = subprocess.run(
+        [sys.executable, "-m", "jaxlint", "--isolated", "--no-cache", "--preview", "--dynamic", "--format", "json", "train.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    (f,) = json.loads(p.stdout)
+    assert (f["code"], f["line"], f["dynamic"]) == (
+        "JAX101",
+        8,
+        {"status": "confirmed", "detail": "observed when the file ran as a script"},
+    )

@@ -9,6 +9,12 @@ up to the call of the entry point (jaxlint.dynamic.drivers): the ``__main__`` bl
 assignments and the statements that lead to the call, never its other statements.  Each worker has a timeout; an import
 error, a crash, a hang or a ``sys.exit`` only makes that file's findings ``unverified``.
 
+Last, a file whose findings the checks could not verify (its functions are reached only through
+its own driver: nested in ``main()``, fed by objects the driver builds) but which imported
+cleanly is run as a script, as ``python file.py`` would run it, under ``jaxlint run``, with the
+same timeout: a finding is confirmed when that run shows the same bug on its line.  This runs
+the whole ``__main__`` block.
+
 This package never imports JAX itself (only the worker does), and the static rules never import
 this package.
 """
@@ -190,6 +196,7 @@ def confirm(
             by_file.setdefault(f.path, []).append(i)
     tmp = tempfile.mkdtemp(prefix="jaxlint-dynamic-")
     pending: List[Tuple[_Job, List[int]]] = []
+    unimportable: List[str] = []
     try:
         for n, (path, idxs) in enumerate(sorted(by_file.items())):
             real = os.path.abspath(real_paths[path])
@@ -225,6 +232,8 @@ def confirm(
                 for job, idxs in running:
                     if job.poll():
                         finished += 1
+                        if not job.imported:
+                            unimportable.append(job.path)
                         for i, f in zip(idxs, job.outcome()):
                             result[i] = f
                     else:
@@ -248,7 +257,58 @@ def confirm(
                 progress.flush()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    return [f for f in result if f is not None]
+    return observe_unverified([f for f in result if f is not None], real_paths, timeout, unimportable)
+
+
+def _observed(real: str, out: str, timeout: float) -> List[dict]:
+    """What ``jaxlint run`` reports running ``real`` as a script in its own folder ([] when
+    the run fails or times out)."""
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-m", "jaxlint", "run", "--no-static", "--format", "json", "-o", out, real]
+    try:
+        if os.path.exists(out):
+            os.unlink(out)
+        subprocess.run(cmd, cwd=os.path.dirname(real), stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout)
+        with open(out, encoding="utf-8") as fh:
+            return json.load(fh)
+    except (OSError, ValueError, subprocess.TimeoutExpired):
+        return []
+
+
+def observe_unverified(findings: List[Finding], real_paths: Dict[str, str], timeout: float, unimportable: Sequence[str] = ()) -> List[Finding]:
+    """The findings the checks left unverified, confirmed where running their file as a script
+    (``jaxlint run``: its own ``__main__`` block, its own arguments and objects) shows the same
+    bug on the same line.  A run that does not show it refutes nothing: the script may not
+    reach that code.  ``unimportable``: the files whose import failed, hung or crashed in the
+    checks (running them again would do the same)."""
+    files = sorted(
+        {
+            real_paths[f.path]
+            for f in findings
+            if (f.dynamic or {}).get("status") == "unverified" and f.path in real_paths and f.path not in unimportable
+        }
+    )
+    seen: Dict[Tuple[str, int], List[str]] = {}
+    tmp = tempfile.mkdtemp(prefix="jaxlint-observe-")
+    try:
+        for real in files:
+            observed = _observed(os.path.abspath(real), os.path.join(tmp, "found.json"), timeout)
+            folder = os.path.dirname(os.path.abspath(real))
+            for o in observed:
+                seen.setdefault((os.path.abspath(os.path.join(folder, o["path"])), o["line"]), []).append(o["code"])
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    out_findings = []
+    for f in findings:
+        codes = seen.get((os.path.abspath(real_paths.get(f.path, "")), f.line), []) if (f.dynamic or {}).get("status") == "unverified" else []
+        same = [c for c in codes if c == f.code] or [c for c in codes if c[:4] == f.code[:4]]
+        if same:
+            also = "" if same[0] == f.code else f" (as {same[0]})"
+            f = _mark(f, "confirmed", f"observed when the file ran as a script{also}")
+        out_findings.append(f)
+    return out_findings
 
 
 def summary(findings: Sequence[Finding]) -> str:
