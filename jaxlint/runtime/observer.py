@@ -186,10 +186,10 @@ class Observer:
         observer = self
 
         def print(*args, **kwargs):
-            if observer._scope is not None and tracer is not None and any(isinstance(a, tracer) for a in args):
+            if observer._scope is not None and tracer is not None and any(_staged(a, tracer) for a in args):
                 site = sites.stack_site(sys._getframe(1), observer.user)
                 if site is not None:
-                    shown = next(a for a in args if isinstance(a, tracer))
+                    shown = next(a for a in args if _staged(a, tracer))
                     message = f"print() ran while tracing and printed a tracer ({type(shown).__name__}): it prints once per compilation, never the values"
                     observer._add("JAX302", site, message, observer._scope.name)
             return original(*args, **kwargs)
@@ -446,7 +446,7 @@ def _tracer_class():
 
 def _holds_tracer(value, tracer, depth: int = 0) -> bool:
     if isinstance(value, tracer):
-        return True
+        return _escaped(value, tracer)
     if depth >= 2 or isinstance(value, (type, types.ModuleType, types.FunctionType, str, bytes)):
         return False
     if isinstance(value, (list, tuple, set, frozenset)):
@@ -459,6 +459,22 @@ def _holds_tracer(value, tracer, depth: int = 0) -> bool:
     return False
 
 
+def _escaped(value, tracer) -> bool:
+    """A tracer whose trace is over: it escaped (a live one, of an eager ``jax.grad`` still
+    running, is not)."""
+    if not isinstance(value, tracer):
+        return False
+    trace = getattr(value, "_trace", None)
+    valid = getattr(trace, "is_valid", None)
+    return not valid() if callable(valid) else True
+
+
+def _staged(value, tracer) -> bool:
+    """A tracer of a trace that stages a program (jit and the lax loops' bodies), whose code
+    runs once per compilation; an eager transform's tracer runs on every call."""
+    return isinstance(value, tracer) and any(c.__name__ == "DynamicJaxprTracer" for c in type(value).__mro__)
+
+
 _ATOMS = (type, types.ModuleType, types.FunctionType, types.MethodType, str, bytes, int, float, complex, bool)
 
 
@@ -466,7 +482,7 @@ def _tracer_path(value, tracer, depth: int = 0) -> Optional[str]:
     """Where in ``value`` a tracer is: "" for the value itself, ``.params``, ``[0]``,
     ``.cache['x']``; None when none is within three steps (a hundred items a step)."""
     if isinstance(value, tracer):
-        return ""
+        return "" if _escaped(value, tracer) else None
     if depth >= 3 or value is None or isinstance(value, _ATOMS):
         return None
     if isinstance(value, (list, tuple)):
