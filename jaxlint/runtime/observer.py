@@ -40,9 +40,11 @@ TRACER_ERRORS = (
     "UnexpectedTracerError",
 )
 MISS_HEADER = "TRACING CACHE MISS at "
-# JAX's files that hold ``jit``'s call path (``pjit.py``: jax.jit and everything built on it,
-# Flax's and Equinox's jits included).
-JIT_FILES = ("pjit.py",)
+# Where a call of a jitted function (jax.jit and everything built on it, Flax's and Equinox's
+# jits included) misses its cache and compiles: the function of JAX's ``pjit.py`` that such a
+# call goes through.  ``jax.eval_shape``, ``jax.make_jaxpr`` and ``.trace()`` trace through
+# ``jit`` too, but compile nothing.
+JIT_CALL = ("pjit.py", "cache_miss")
 TRACE_DONE_EVENT = "/jax/core/compile/jaxpr_trace_duration"
 
 
@@ -333,14 +335,14 @@ class Observer:
             frame = frame.f_back
 
     def _in_jit(self, frame) -> bool:
-        """Whether the miss is a jitted function's: JAX's ``jit`` machinery is on the stack
-        between the miss and the user's call."""
+        """Whether the miss is a call of a jitted function, which compiles: JAX's call path of
+        ``jit`` is on the stack between the miss and the user's call."""
         while frame is not None:
             filename = frame.f_code.co_filename
             if not os.path.realpath(filename).startswith(self._jax_dirs):
                 if self.user.owns(filename):
                     return False
-            elif os.path.basename(filename) in JIT_FILES:
+            elif (os.path.basename(filename), frame.f_code.co_name) == JIT_CALL:
                 return True
             frame = frame.f_back
         return False
@@ -403,13 +405,20 @@ def _reason_text(reason: str) -> str:
 
 
 def _top_level() -> bool:
-    """Whether no trace is under way: the miss is a call from host code that compiles."""
+    """Whether no trace and no transformation is under way (JAX evaluates eagerly): a miss
+    then is a call from host code that compiles, and a tracer the user's code holds has
+    escaped its trace (an eager ``jax.grad`` has live tracers while it runs)."""
     try:
         from jax._src import core
     except ImportError:
         return True
     clean = getattr(core, "trace_state_clean", None)
-    return clean() if clean is not None else True
+    if clean is not None and not clean():
+        return False
+    context, eval_trace = getattr(core, "trace_ctx", None), getattr(core, "EvalTrace", None)
+    if context is None or eval_trace is None:
+        return True
+    return isinstance(context.trace, eval_trace)
 
 
 def _miss_logger() -> logging.Logger:
@@ -446,7 +455,7 @@ def _tracer_class():
 
 def _holds_tracer(value, tracer, depth: int = 0) -> bool:
     if isinstance(value, tracer):
-        return _escaped(value, tracer)
+        return True
     if depth >= 2 or isinstance(value, (type, types.ModuleType, types.FunctionType, str, bytes)):
         return False
     if isinstance(value, (list, tuple, set, frozenset)):
@@ -457,16 +466,6 @@ def _holds_tracer(value, tracer, depth: int = 0) -> bool:
     if isinstance(attrs, dict) and depth == 0:
         return any(_holds_tracer(v, tracer, depth + 1) for v in list(attrs.values())[:1000])
     return False
-
-
-def _escaped(value, tracer) -> bool:
-    """A tracer whose trace is over: it escaped (a live one, of an eager ``jax.grad`` still
-    running, is not)."""
-    if not isinstance(value, tracer):
-        return False
-    trace = getattr(value, "_trace", None)
-    valid = getattr(trace, "is_valid", None)
-    return not valid() if callable(valid) else True
 
 
 def _staged(value, tracer) -> bool:
@@ -482,7 +481,7 @@ def _tracer_path(value, tracer, depth: int = 0) -> Optional[str]:
     """Where in ``value`` a tracer is: "" for the value itself, ``.params``, ``[0]``,
     ``.cache['x']``; None when none is within three steps (a hundred items a step)."""
     if isinstance(value, tracer):
-        return "" if _escaped(value, tracer) else None
+        return ""
     if depth >= 3 or value is None or isinstance(value, _ATOMS):
         return None
     if isinstance(value, (list, tuple)):
