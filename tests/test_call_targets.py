@@ -7,7 +7,7 @@ import textwrap
 import libcst as cst
 
 from jaxlint.analysis.model.call_targets import CallTargets
-from jaxlint.analysis.syntax.scopes import ModuleIndex
+from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.model.transforms import TransformFinder
 
 SOURCE = '''

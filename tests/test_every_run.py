@@ -9,7 +9,7 @@ import libcst as cst
 from jaxlint.analysis.model.call_targets import CallTargets
 from jaxlint.analysis.model.every_run import calls_on_every_run, returns_result
 from jaxlint.analysis.model.transforms import TransformFinder
-from jaxlint.analysis.syntax.scopes import ModuleIndex
+from jaxlint.analysis.syntax.module_index import ModuleIndex
 
 SOURCE = '''
 class Stage:

@@ -8,7 +8,8 @@ import os
 import libcst as cst
 import pytest
 
-from jaxlint.analysis.syntax.scopes import DottedAttributes, FastVisitor, ModuleIndex, child_fields
+from jaxlint.analysis.syntax.fast_walk import DottedAttributes, FastVisitor, child_fields
+from jaxlint.analysis.syntax.module_index import ModuleIndex
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -218,14 +219,14 @@ def test_child_fields_follow_libcst_order_without_punctuation():
 def test_walk_does_not_depend_on_the_first_instance_of_a_node_type():
     """An optional child missing from the first node of a type seen (``f"{x}"`` has no format
     spec) must still be walked in later nodes of that type (``f"{x:{width()}}"``)."""
-    from jaxlint.analysis.syntax import scopes
+    from jaxlint.analysis.syntax import fast_walk
 
-    saved = dict(scopes._FIELD_ORDER)
-    scopes._FIELD_ORDER.clear()
+    saved = dict(fast_walk._FIELD_ORDER)
+    fast_walk._FIELD_ORDER.clear()
     try:
         ModuleIndex(cst.parse_module('import jax\na = f"{x}"\n'))
         ix = ModuleIndex(cst.parse_module('import jax\nb = f"{x:{width()}}"\n'))
         assert [c.func.value for c, _s, _o in ix.calls] == ["width"]
     finally:
-        scopes._FIELD_ORDER.clear()
-        scopes._FIELD_ORDER.update(saved)
+        fast_walk._FIELD_ORDER.clear()
+        fast_walk._FIELD_ORDER.update(saved)

@@ -21,7 +21,8 @@ from typing import Dict, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.facts.examples import Examples
-from jaxlint.analysis.syntax.scopes import FuncInfo, Scope, dotted_name
+from jaxlint.analysis.syntax.nodes import dotted_name
+from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.model.transforms import Application
 from jaxlint.engine.call_site_facts import CallSiteFacts
 from jaxlint.engine.callable_facts import CallableFacts, top_level

@@ -18,7 +18,7 @@ from jaxlint.analysis.facts.call_sites import CallSites
 from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.jax.jax_api_migrations import table as jax_release_table
 from jaxlint.analysis.facts.rebinding import Rebinding
-from jaxlint.analysis.syntax.scopes import ModuleIndex
+from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.facts.static_arguments import StaticArgument, find_static_arguments
 from jaxlint.analysis.traced.calls import Analyzer
 from jaxlint.analysis.traced.frame import Frame

@@ -19,7 +19,7 @@ from typing import FrozenSet, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.scopes import dotted_name
+from jaxlint.analysis.syntax.nodes import dotted_name
 
 # What the lookup can answer: the module to import ("" when none is needed), or None (unknown).
 Needed = Optional[str]

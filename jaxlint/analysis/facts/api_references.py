@@ -19,7 +19,10 @@ import libcst as cst
 
 from jaxlint.analysis.jax.jax_api_migrations import Migration, lookup, table as jax_release_table
 from jaxlint.analysis.syntax.scoped_walk import ScopedVisitor
-from jaxlint.analysis.syntax.scopes import FastVisitor, ModuleIndex, Scope, dotted_name
+from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.module_index import ModuleIndex
+from jaxlint.analysis.syntax.nodes import dotted_name
+from jaxlint.analysis.syntax.scopes import Scope
 
 _GUARD_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError", "Exception", "BaseException"})
 

@@ -6,7 +6,7 @@ from typing import FrozenSet, Set
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.scopes import ModuleIndex
+from jaxlint.analysis.syntax.module_index import ModuleIndex
 
 
 class CallSites:

@@ -13,7 +13,9 @@ from typing import Dict, Iterator, List, Optional, Set
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.scopes import FastVisitor, FuncInfo, ModuleIndex, Scope
+from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.module_index import ModuleIndex
+from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.model.transforms import Application, TransformFinder
 
 _HELPER_DEPTH = 2

@@ -17,7 +17,8 @@ import libcst as cst
 from jaxlint.analysis.facts.example_render import nearest_binding
 from jaxlint.analysis.facts.example_values import DTYPES, JAXTYPING_DTYPES, SIZE, arr, py
 from jaxlint.analysis.model.classes import LEAF, STATIC_FIELD, ClassModel
-from jaxlint.analysis.syntax.scopes import FuncInfo, Scope, dotted_name
+from jaxlint.analysis.syntax.nodes import dotted_name
+from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 
 ARRAY_TYPES = frozenset({"Array", "ndarray", "ArrayLike", "ArrayImpl", "Tracer", "DeviceArray"})

@@ -14,7 +14,7 @@ from typing import Dict, List, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.syntax.comprehensions import clauses, repeated_parts
-from jaxlint.analysis.syntax.scopes import FastVisitor
+from jaxlint.analysis.syntax.fast_walk import FastVisitor
 
 UPDATE_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Power)
 AUG_OPERATORS = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign, cst.FloorDivideAssign, cst.PowerAssign)

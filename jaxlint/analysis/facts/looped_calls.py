@@ -25,7 +25,8 @@ from typing import Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from jaxlint.analysis.model.every_run import calls_on_every_run, returns_result
-from jaxlint.analysis.syntax.scopes import FuncInfo, ModuleIndex, Scope
+from jaxlint.analysis.syntax.module_index import ModuleIndex
+from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.model.transforms import Application, TransformFinder, arguments_by_parameter
 
 

@@ -30,7 +30,8 @@ from jaxlint.analysis.host.host_value import JAX_ARRAY, NUMPY_ARRAY
 from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.jax.jax_api import NNX_DATA_CLASSES
 from jaxlint.analysis.model.nnx_state import _has_exit
-from jaxlint.analysis.syntax.scopes import AttributeWrite, ClassInfo, FuncInfo, ModuleIndex, Scope
+from jaxlint.analysis.syntax.module_index import AttributeWrite, ModuleIndex
+from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 
 NNX_PYTREES = frozenset({"flax.nnx.Module", "flax.nnx.module.Module", "flax.nnx.Pytree", "flax.nnx.pytreelib.Pytree"})

@@ -12,7 +12,9 @@ from typing import Dict, List, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.host.expression_kinds import all_container_bindings
-from jaxlint.analysis.syntax.scopes import VALUE_KINDS, ModuleIndex, Scope, node_children
+from jaxlint.analysis.syntax.fast_walk import node_children
+from jaxlint.analysis.syntax.module_index import ModuleIndex
+from jaxlint.analysis.syntax.scopes import VALUE_KINDS, Scope
 from jaxlint.analysis.model.transform_table import PASS_THROUGH, TRANSFORMS
 from jaxlint.analysis.model.transforms import TransformFinder
 from jaxlint.analysis.model.names import PARTIAL, resolve

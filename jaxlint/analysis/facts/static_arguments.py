@@ -7,7 +7,9 @@ from typing import List, NamedTuple, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.facts.loop_updates import per_iteration_targets
-from jaxlint.analysis.syntax.scopes import FastVisitor, ModuleIndex, Scope
+from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.module_index import ModuleIndex
+from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.traced.calls import Analyzer
 from jaxlint.analysis.model.transforms import Application, TransformFinder, arguments_by_parameter
 

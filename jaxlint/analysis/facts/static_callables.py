@@ -31,7 +31,8 @@ from jaxlint.analysis.facts.fresh_callables import built_anew, runs_in_loop
 from jaxlint.analysis.facts.static_metadata import argument_for, class_of_call, constructions_by_name, self_assignments
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import arguments_by_parameter
-from jaxlint.analysis.syntax.scopes import ClassInfo, FastVisitor, Scope
+from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.scopes import ClassInfo, Scope
 from jaxlint.analysis.syntax.statement_paths import conditional, scope_body, statement_path
 
 # Wrappers whose result is a new object with identity equality on every application.

@@ -21,7 +21,8 @@ import libcst as cst
 from jaxlint.analysis.traced.annotations import is_array_annotation
 from jaxlint.analysis.host.array_values import functional_update
 from jaxlint.analysis.model.classes import STATIC_ANNOTATIONS, ClassModel, qualified
-from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, ModuleIndex, Scope
+from jaxlint.analysis.syntax.module_index import ModuleIndex
+from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 
 # Constructors whose result has the shape they are given (never a 0-d array for a shape

@@ -28,7 +28,9 @@ import libcst as cst
 
 from jaxlint.analysis.model.classes import STATIC_FIELD, ClassModel, qualified
 from jaxlint.analysis.facts.rebinding import Rebinding, runs_repeatedly, use_before_stale_use
-from jaxlint.analysis.syntax.scopes import VALUE_KINDS, AttributeWrite, ClassInfo, FuncInfo, ModuleIndex, Scope, node_children
+from jaxlint.analysis.syntax.fast_walk import node_children
+from jaxlint.analysis.syntax.module_index import AttributeWrite, ModuleIndex
+from jaxlint.analysis.syntax.scopes import VALUE_KINDS, ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.facts.static_arguments import arguments_by_parameter
 from jaxlint.analysis.model.transforms import Application
 

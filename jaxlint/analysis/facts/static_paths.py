@@ -26,8 +26,10 @@ from jaxlint.analysis.traced.calls import Analyzer
 from jaxlint.analysis.jax.jax_api import KNOWN_APIS
 from jaxlint.analysis.host.host_value import INSTANCE, JITTED, PARAM, TUPLE, HostValue
 from jaxlint.analysis.host.host_values import HostValues
-from jaxlint.analysis.syntax.scopes import FastVisitor, FuncInfo, ModuleIndex, Scope, dotted_name
-from jaxlint.analysis.syntax.nodes import argument_for, arguments_by_position
+from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.module_index import ModuleIndex
+from jaxlint.analysis.syntax.nodes import argument_for, arguments_by_position, dotted_name
+from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.facts.static_arguments import arguments_by_parameter
 from jaxlint.analysis.model.transforms import Application, TransformFinder
 from jaxlint.analysis.model.names import resolve

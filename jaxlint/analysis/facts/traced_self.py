@@ -25,7 +25,8 @@ import libcst as cst
 from jaxlint.analysis.model.classes import ClassModel
 from jaxlint.analysis.host.host_value import INSTANCE, PARAM
 from jaxlint.analysis.host.host_values import HostValues
-from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, ModuleIndex
+from jaxlint.analysis.syntax.module_index import ModuleIndex
+from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo
 from jaxlint.analysis.facts.static_arguments import arguments_by_parameter
 from jaxlint.analysis.facts.static_paths import MAX_WRAPPERS, StaticPaths
 from jaxlint.analysis.model.transforms import Application, TransformFinder

@@ -23,7 +23,8 @@ from typing import Callable, Dict, NamedTuple, Optional, Union
 import libcst as cst
 
 from jaxlint.analysis.model.classes import class_named
-from jaxlint.analysis.syntax.scopes import FastVisitor, Scope
+from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.model.names import resolve
 
 BOOL, INT, FLOAT, COMPLEX = 0, 1, 2, 3

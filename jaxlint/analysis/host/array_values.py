@@ -14,7 +14,8 @@ from typing import Dict, Optional
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.scopes import ModuleIndex, Scope
+from jaxlint.analysis.syntax.module_index import ModuleIndex
+from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.model.names import resolve
 
 # jax.numpy functions whose result is not one array: Python values, dtypes, tuples, lists.

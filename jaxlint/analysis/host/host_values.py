@@ -47,7 +47,8 @@ from jaxlint.analysis.host.host_value import (
 )
 from jaxlint.analysis.host.scope_run import Env, ScopeRun
 from jaxlint.analysis.model.classes import ClassModel
-from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, ModuleIndex, Scope
+from jaxlint.analysis.syntax.module_index import ModuleIndex
+from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.transforms import Application, TransformFinder
 
 

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.host.host_value import JAX_ARRAY, LIST, NUMPY_ARRAY, PARAM, SCALAR, SCALAR_VAL, TUPLE, HostValue, join
-from jaxlint.analysis.syntax.scopes import FastVisitor, Scope
+from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.scopes import Scope
 
 if TYPE_CHECKING:
     from jaxlint.analysis.host.host_values import HostValues

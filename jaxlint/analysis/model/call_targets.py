@@ -42,7 +42,9 @@ from typing import TYPE_CHECKING, Dict, List, NamedTuple, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.syntax.functions import _returns_of, _undecorated
-from jaxlint.analysis.syntax.scopes import ClassInfo, FastVisitor, FuncInfo, ModuleIndex, Scope
+from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.module_index import ModuleIndex
+from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.syntax.sequences import element_expressions
 from jaxlint.analysis.model.names import PARTIAL, resolve
 

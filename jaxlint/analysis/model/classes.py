@@ -21,8 +21,9 @@ from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, ModuleIndex, Scope, dotted_name
-from jaxlint.analysis.syntax.nodes import string_value
+from jaxlint.analysis.syntax.module_index import ModuleIndex
+from jaxlint.analysis.syntax.nodes import dotted_name, string_value
+from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 
 LEAF = "leaf"

@@ -19,7 +19,8 @@ from typing import List, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.scopes import FastVisitor, FuncInfo, Scope
+from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 
 _MAX_DEPTH = 4
 _EXITS = (cst.Return, cst.Raise, cst.Break, cst.Continue)

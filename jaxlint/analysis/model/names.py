@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from jaxlint.analysis.syntax.scopes import Scope, dotted_name, head_name
+from jaxlint.analysis.syntax.nodes import dotted_name, head_name
+from jaxlint.analysis.syntax.scopes import Scope
 
 # What binds arguments ahead of a call, wherever it comes from: ``functools.partial``, and
 # ``jax.tree_util.Partial``, a subclass of it that binds the same way (it is also a pytree:

@@ -22,8 +22,9 @@ import libcst as cst
 
 from jaxlint.analysis.model.classes import qualified
 from jaxlint.analysis.model.receivers import Receiver, ReceiverModel
-from jaxlint.analysis.syntax.scopes import ClassInfo, FastVisitor, FuncInfo, dotted_name
-from jaxlint.analysis.syntax.nodes import is_none_literal
+from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.nodes import dotted_name, is_none_literal
+from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo
 from jaxlint.analysis.model.names import resolve
 
 NNX_MODULE = frozenset({"flax.nnx.Module", "flax.nnx.module.Module"})

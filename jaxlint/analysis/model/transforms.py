@@ -26,7 +26,8 @@ from jaxlint.analysis.model.transform_arguments import (
     parse_statics,
 )
 from jaxlint.analysis.model.transform_table import JIT, PALLAS, PASS_THROUGH, SWITCH, TRANSFORMS, Transform
-from jaxlint.analysis.syntax.scopes import FuncInfo, ModuleIndex, Scope
+from jaxlint.analysis.syntax.module_index import ModuleIndex
+from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.syntax.functions import _returns_of, _undecorated
 from jaxlint.analysis.syntax.nodes import argument_for, arguments_by_position
 

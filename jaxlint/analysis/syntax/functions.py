@@ -7,7 +7,8 @@ from typing import List, Optional
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.scopes import FastVisitor, FuncInfo
+from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.scopes import FuncInfo
 
 
 class _ReturnValues(FastVisitor):

@@ -79,3 +79,53 @@ def block_exits(block) -> bool:
     if isinstance(last, cst.SimpleStatementLine) and last.body:
         return isinstance(last.body[-1], (cst.Return, cst.Raise))
     return False
+
+
+def dotted_name(expr) -> Optional[str]:
+    """``a.b.c`` -> "a.b.c"; None for anything that is not a plain dotted name."""
+    # Exact type tests: LibCST's node classes are abstract base classes, for which a failed
+    # ``isinstance`` goes through ``ABCMeta.__instancecheck__`` (one of the analysis' most
+    # frequent calls); Attribute and Name have no subclasses.
+    if type(expr) is _NAME:
+        return expr.value
+    parts = []
+    while type(expr) is _ATTRIBUTE:
+        parts.append(expr.attr.value)
+        expr = expr.value
+    if type(expr) is _NAME:
+        parts.append(expr.value)
+        return ".".join(reversed(parts))
+    return None
+
+
+def head_name(expr) -> Optional[str]:
+    """The first name of a plain dotted name (``a`` of ``a.b.c``); None for anything else."""
+    while type(expr) is _ATTRIBUTE:
+        expr = expr.value
+    return expr.value if type(expr) is _NAME else None
+
+
+_NAME = cst.Name
+_ATTRIBUTE = cst.Attribute
+
+
+def target_names(target) -> List[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        out: List[str] = []
+        for el in target.elements:
+            out.extend(target_names(el.value))
+        return out
+    if isinstance(target, cst.StarredElement):
+        return target_names(target.value)
+    return []
+
+
+def base_name(expr) -> Optional[str]:
+    """The variable a subscript/attribute chain starts from: ``a.b[0].c`` -> "a"."""
+    while isinstance(expr, (cst.Attribute, cst.Subscript)):
+        expr = expr.value
+    if isinstance(expr, cst.Name):
+        return expr.value
+    return None

@@ -6,7 +6,9 @@ from typing import Dict
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.scopes import FastVisitor, ModuleIndex, Scope
+from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.module_index import ModuleIndex
+from jaxlint.analysis.syntax.scopes import Scope
 
 
 class ScopedVisitor(FastVisitor):

@@ -6,7 +6,9 @@ from typing import Dict
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.scopes import FastVisitor, Scope, dotted_name
+from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.nodes import dotted_name
+from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.traced.values import DICT, PYSEQ
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
 
 from jaxlint.analysis.model.transforms import Application, TransformFinder
-from jaxlint.analysis.syntax.scopes import ModuleIndex
+from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.traced.entry_points import EntryPoints
 from jaxlint.analysis.traced.events import Context
 from jaxlint.analysis.traced.frame import Frame

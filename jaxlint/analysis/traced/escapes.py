@@ -14,7 +14,8 @@ from typing import Dict, FrozenSet, Optional
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.scopes import FastVisitor, FuncInfo
+from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.scopes import FuncInfo
 from jaxlint.analysis.traced.values import TRACED, Val
 
 

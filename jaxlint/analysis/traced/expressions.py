@@ -16,8 +16,8 @@ from jaxlint.analysis.jax.jax_api import ARRAY_ATTRS, DISABLE_JIT_FLAGS, STATIC_
 from jaxlint.analysis.host.expression_kinds import container_element
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import FnRef
-from jaxlint.analysis.syntax.nodes import const_index, is_string_literal, string_value
-from jaxlint.analysis.syntax.scopes import VALUE_KINDS, dotted_name
+from jaxlint.analysis.syntax.nodes import const_index, dotted_name, is_string_literal, string_value
+from jaxlint.analysis.syntax.scopes import VALUE_KINDS
 from jaxlint.analysis.traced.from_host import host_val
 from jaxlint.analysis.traced.values import (
     ARRAY,

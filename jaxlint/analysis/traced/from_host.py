@@ -15,7 +15,8 @@ from jaxlint.analysis.host.host_value import FUNCTION, INSTANCE, JAX_ARRAY, NUMP
 from jaxlint.analysis.model.classes import class_named
 from jaxlint.analysis.model.transforms import FnRef
 from jaxlint.analysis.syntax.nodes import block_exits, is_none_literal
-from jaxlint.analysis.syntax.scopes import FastVisitor, Scope
+from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.traced.values import DICT, JAXARR, NPARR, PYSEQ, STATIC, STATIC_VAL, UNKNOWN, UNKNOWN_VAL, Val
 
 

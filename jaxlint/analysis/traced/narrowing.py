@@ -15,8 +15,7 @@ import libcst as cst
 
 from jaxlint.analysis.model.classes import annotation_class
 from jaxlint.analysis.model.names import resolve
-from jaxlint.analysis.syntax.nodes import is_none_literal
-from jaxlint.analysis.syntax.scopes import dotted_name
+from jaxlint.analysis.syntax.nodes import dotted_name, is_none_literal
 from jaxlint.analysis.traced.values import ARRAY, NONE, NOTNONE, STATIC, STATIC_VAL, TRACED, Val
 
 

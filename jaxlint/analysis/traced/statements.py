@@ -12,8 +12,7 @@ import libcst as cst
 from jaxlint.analysis.jax.jax_api import CONCRETE_CONTEXTS, TRACER_ERROR_CLASSES, TRACER_ERROR_HANDLERS
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import FnRef
-from jaxlint.analysis.syntax.nodes import block_exits
-from jaxlint.analysis.syntax.scopes import dotted_name
+from jaxlint.analysis.syntax.nodes import block_exits, dotted_name
 from jaxlint.analysis.traced.annotations import is_ref_name
 from jaxlint.analysis.traced.values import (
     ARRAY,

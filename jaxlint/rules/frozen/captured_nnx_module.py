@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from jaxlint.analysis.facts.captured_calls import CapturedCalls
 from jaxlint.analysis.model.nnx_state import NnxState, mode_switched_objects, object_key
-from jaxlint.analysis.syntax.scopes import dotted_name
+from jaxlint.analysis.syntax.nodes import dotted_name
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.analysis.facts.fresh_callables import FILTERED, PARTIALS, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, runs_in_loop
-from jaxlint.analysis.syntax.scopes import FastVisitor
+from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
 from jaxlint.analysis.model.names import resolve
 

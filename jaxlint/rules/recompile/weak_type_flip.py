@@ -6,7 +6,7 @@ from typing import Dict, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.scopes import FastVisitor
+from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.facts.weak_types import ANY_ARRAY, KIND_NAMES, Fields, TypeEvaluator, Typ, literal_type, single_return
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles

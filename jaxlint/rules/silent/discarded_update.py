@@ -8,7 +8,7 @@ import libcst as cst
 
 from jaxlint.analysis.host.array_values import ArrayFacts, functional_update
 from jaxlint.analysis.syntax.scoped_walk import ScopedVisitor
-from jaxlint.analysis.syntax.scopes import dotted_name
+from jaxlint.analysis.syntax.nodes import dotted_name
 from jaxlint.analysis.model.names import resolve
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import wrong_result

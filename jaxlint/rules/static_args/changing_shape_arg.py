@@ -7,7 +7,7 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.analysis.jax.jax_signatures import SHAPE_ARGS
-from jaxlint.analysis.syntax.scopes import FastVisitor
+from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.model.names import resolve
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
