@@ -333,7 +333,7 @@ class HostValues(HostCalls):
 
     def _attribute_value(self, cls: ClassInfo, attr: str) -> Optional[HostValue]:
         targets = self.finder.call_targets
-        if self.classes.member(cls, attr) is not None or attr in targets.outside_writes():
+        if self.classes.member(cls, attr) is not None or attr in targets.members.outside_writes():
             return None
         receivers = self.finder.receivers
         for c in self.index.classes:

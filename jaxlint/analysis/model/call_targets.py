@@ -37,15 +37,17 @@ API::
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, List, NamedTuple, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
 import libcst as cst
 
 from jaxlint.analysis.syntax.functions import _returns_of, _undecorated
-from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.syntax.sequences import element_expressions
+from jaxlint.analysis.model.callee_values import ClassObject, Instance, Passed, Target
+from jaxlint.analysis.model.class_members import ClassMembers, has_class_decorator, has_classmethod_decorator, is_super_call
+from jaxlint.analysis.model.name_mentions import NameMentions
 from jaxlint.analysis.model.names import PARTIAL, resolve
 
 if TYPE_CHECKING:  # annotations only: transforms builds the call targets
@@ -53,56 +55,6 @@ if TYPE_CHECKING:  # annotations only: transforms builds the call targets
 
 MAX_DEPTH = 6
 MAX_FORWARDS = 4
-
-
-class Passed(NamedTuple):
-    """What lands on one parameter: an expression written in ``scope`` (inside ``call``, the
-    call it is an argument of, or None for a value bound earlier, such as a partial's
-    argument), or the receiver of a bound method (``expr`` None, ``receiver`` its class)."""
-
-    expr: Optional[cst.BaseExpression]
-    scope: Optional[Scope]
-    call: Optional[cst.Call]
-    receiver: Optional[ClassInfo] = None
-
-
-class Target(NamedTuple):
-    """A function a call reaches.  ``bound``: values for its leading positional parameters
-    bound before the call (the receiver, a partial's arguments); ``keywords``: parameters a
-    partial bound by name; ``closure``: the factory scope an inner def was returned from."""
-
-    func: FuncInfo
-    app: Optional[Application] = None
-    bound: Tuple[Passed, ...] = ()
-    keywords: Tuple[Tuple[str, Passed], ...] = ()
-    closure: Optional[Scope] = None
-
-    def same(self, other: "Target") -> bool:
-        """The same callable with the same bindings (by the expressions that bound them)."""
-        return (
-            self.func is other.func
-            and self.app is other.app
-            and len(self.bound) == len(other.bound)
-            and all(_same_passed(a, b) for a, b in zip(self.bound, other.bound))
-            and len(self.keywords) == len(other.keywords)
-            and all(k1 == k2 and _same_passed(a, b) for (k1, a), (k2, b) in zip(self.keywords, other.keywords))
-        )
-
-
-def _same_passed(a: Passed, b: Passed) -> bool:
-    if a.expr is None or b.expr is None:
-        return a.expr is None and b.expr is None and a.receiver is b.receiver
-    return a.expr is b.expr
-
-
-class _Instance(NamedTuple):
-    cls: ClassInfo
-    built: Optional[cst.Call] = None  # the constructor call, with the scope it is in
-    scope: Optional[Scope] = None
-
-
-class _Class(NamedTuple):
-    cls: ClassInfo
 
 
 class CallTargets:
@@ -119,8 +71,8 @@ class CallTargets:
         self._callers: Optional[Dict[int, List[Tuple[cst.Call, Scope, Target]]]] = None
         self._app_callers: Optional[Dict[int, List[Tuple[cst.Call, Scope, Target]]]] = None
         self._plain_callers: Optional[Dict[int, List[Tuple[cst.Call, Scope, Target]]]] = None
-        self._outside_writes: Optional[set] = None
-        self._overridden: Dict[Tuple[int, str], bool] = {}
+        self.members = ClassMembers(index, finder.classes)
+        self._resolved: Dict[str, bool] = {}
         self._scope_of_call: Optional[Dict[int, Scope]] = None
         self._mentions: Optional[Dict[Tuple[int, str], int]] = None
 
@@ -232,7 +184,7 @@ class CallTargets:
         module (counted once for all)."""
         if self._mentions is None:
             self._mentions = {}
-            _NameMentions(self.index, self._mentions).walk(self.index.module_scope.node)
+            NameMentions(self.index, self._mentions).walk(self.index.module_scope.node)
         return self._mentions.get((id(owner), name), 0)
 
     def _all_calls_resolved(self, f: FuncInfo) -> bool:
@@ -240,11 +192,10 @@ class CallTargets:
         function, so that no call of an unknown receiver may be one of its calls too."""
         if not f.is_method or f.name.startswith("__"):
             return True
-        key = ("resolved", f.name)
-        known = self._overridden.get(key)
+        known = self._resolved.get(f.name)
         if known is None:
             known = all(self.target(call, scope) is not None for call, scope in self.index.calls_of("." + f.name))
-            self._overridden[key] = known
+            self._resolved[f.name] = known
         return known
 
     # -- forwarders ----------------------------------------------------------------------
@@ -306,20 +257,20 @@ class CallTargets:
         v = self._value(call.func, scope, 0, params)
         if isinstance(v, Target):
             return v
-        if isinstance(v, _Instance):
-            f = self._method(v.cls, "__call__", exact=True)
+        if isinstance(v, Instance):
+            f = self.members.method(v.cls, "__call__", exact=True)
             ok = f is not None and f.is_method and not f.is_lambda and _undecorated(f)
             return Target(f, None, (Passed(None, None, None, v.cls),)) if ok else None
-        if isinstance(v, _Class):
-            if any("__new__" in c.body_scope.defs for c in self.classes.mro(v.cls)) or _decorated_class(v.cls):
+        if isinstance(v, ClassObject):
+            if any("__new__" in c.body_scope.defs for c in self.classes.mro(v.cls)) or has_class_decorator(v.cls):
                 return None  # ``__new__`` or a class decorator: what is built, and how, is not read
-            f = self._method(v.cls, "__init__", exact=True)
+            f = self.members.method(v.cls, "__init__", exact=True)
             ok = f is not None and f.is_method and not f.is_lambda and _undecorated(f)
             return Target(f, None, (Passed(None, None, None, v.cls),)) if ok else None
         return None
 
     def _value(self, expr, scope: Scope, depth: int, params: bool):
-        """What a callee expression holds: a Target, an _Instance, a _Class, or None."""
+        """What a callee expression holds: a Target, an Instance, a ClassObject, or None."""
         if depth > MAX_DEPTH:
             return None
         key = (id(expr), id(scope), params)
@@ -353,8 +304,8 @@ class CallTargets:
             if resolve(expr.func, scope) in PARTIAL:
                 return self._partial(expr, scope, depth, params)
             callee = self._value(expr.func, scope, depth + 1, params)
-            if isinstance(callee, _Class):
-                return _Instance(callee.cls, expr, scope)
+            if isinstance(callee, ClassObject):
+                return Instance(callee.cls, expr, scope)
             if isinstance(callee, Target) and callee.app is None and not callee.bound and not callee.keywords:
                 return self._returned(callee.func, depth, params)
             return None
@@ -369,7 +320,7 @@ class CallTargets:
             return self._transformed(alias) if not alias.linen_apply else None
         binds = owner.bindings.get(name, ())
         if name in owner.classes:
-            return _Class(owner.classes[name]) if all(b.kind == "class" for b in binds) and len(binds) == 1 else None
+            return ClassObject(owner.classes[name]) if all(b.kind == "class" for b in binds) and len(binds) == 1 else None
         f = owner.defs.get(name)
         if f is not None:
             if len(binds) != 1 or binds[0].kind != "def":
@@ -427,34 +378,34 @@ class CallTargets:
     def _attribute(self, expr: cst.Attribute, scope: Scope, depth: int, params: bool):
         attr = expr.attr.value
         base = expr.value
-        cls, exact = self.self_class(base, scope)  # ``self``: the class or a subclass
-        if cls is None and _is_super(base, scope):
+        cls, exact = self.members.self_class(base, scope)  # ``self``: the class or a subclass
+        if cls is None and is_super_call(base, scope):
             # ``super().__init__(...)`` in a method of C: the next class after C that defines it
             here = scope.enclosing_class()
             mro = self.classes.mro(here) if here is not None else []
             for c in mro[1:]:
                 m = c.body_scope.defs.get(attr)
                 if m is not None:
-                    if not m.is_method or _is_classmethod(m) or isinstance(m.node, cst.Lambda) or not _undecorated(m):
+                    if not m.is_method or has_classmethod_decorator(m) or isinstance(m.node, cst.Lambda) or not _undecorated(m):
                         return None
                     return Target(m, None, (Passed(None, None, None, here),))
             return None
         built = None
         if cls is None:
             v = self._value(base, scope, depth + 1, params)
-            if isinstance(v, _Instance):
+            if isinstance(v, Instance):
                 cls = v.cls
                 built = v
-            elif isinstance(v, _Class):
-                m = self._method(v.cls, attr, exact=True)
+            elif isinstance(v, ClassObject):
+                m = self.members.method(v.cls, attr, exact=True)
                 if m is not None and not m.is_method and _undecorated(m):
                     return Target(m)  # a staticmethod through the class
                 return None
             else:
                 return None
-        m = self._method(cls, attr, exact)
+        m = self.members.method(cls, attr, exact)
         if m is not None:
-            if _is_classmethod(m) or isinstance(m.node, cst.Lambda) or not _undecorated(m):
+            if has_classmethod_decorator(m) or isinstance(m.node, cst.Lambda) or not _undecorated(m):
                 return None
             if not m.is_method:
                 return Target(m)  # a staticmethod
@@ -462,13 +413,13 @@ class CallTargets:
             if decorated:
                 return None  # a jitted method: its own call sites are read with its transform
             return Target(m, None, (Passed(None, None, None, cls),))
-        if not exact and self._overridden_attr(cls, attr):
+        if not exact and self.members.overridden(cls, attr):
             return None
         if built is not None and built.built is not None:
-            given = self._constructor_field(built, attr)
+            given = self.members.constructor_field(built, attr)
             if given is not None:
                 # ``STEPPER = Stepper(jax.jit(kernel), "main")``: the field holds what was given
-                return self._value(given, built.scope, depth + 1, params) if attr not in self.outside_writes() else None
+                return self._value(given, built.scope, depth + 1, params) if attr not in self.members.outside_writes() else None
         return self._stored(cls, attr, depth, params)
 
     def _element(self, expr, scope: Scope, depth: int, params: bool):
@@ -483,16 +434,16 @@ class CallTargets:
             return self._same([self._value(e, s, depth + 1, params) for e, s in elements])
         t = type(expr)
         if t is cst.Attribute:
-            cls, exact = self.self_class(expr.value, scope)
+            cls, exact = self.members.self_class(expr.value, scope)
             if cls is None:
                 v = self._value(expr.value, scope, depth + 1, params)
-                if not isinstance(v, _Instance):
+                if not isinstance(v, Instance):
                     return None
                 cls = v.cls
             attr = expr.attr.value
-            if attr in self.outside_writes() or self.classes.member(cls, attr) is not None:
+            if attr in self.members.outside_writes() or self.classes.member(cls, attr) is not None:
                 return None
-            if not exact and self._overridden_attr(cls, attr):
+            if not exact and self.members.overridden(cls, attr):
                 return None
             writes = self.finder.receivers.attribute_values(cls, attr)
             if not writes or any(w is None for w, _ in writes):
@@ -509,91 +460,21 @@ class CallTargets:
         for v in values[1:]:
             if isinstance(first, Target) and isinstance(v, Target) and first.same(v):
                 continue
-            if isinstance(first, _Instance) and isinstance(v, _Instance) and first.cls is v.cls:
-                first = _Instance(first.cls)  # built by different calls: the class alone
+            if isinstance(first, Instance) and isinstance(v, Instance) and first.cls is v.cls:
+                first = Instance(first.cls)  # built by different calls: the class alone
                 continue
             return None
         return first
 
-    def self_class(self, base, scope: Scope):
-        """(class, False) when ``base`` is the ``self`` of a method (the class or a subclass),
-        else (None, True)."""
-        if type(base) is cst.Name:
-            owner = scope.lookup_scope(base.value)
-            f = owner.func if owner is not None and owner.kind == "function" else None
-            binds = owner.bindings.get(base.value, ()) if owner is not None else ()
-            if (
-                f is not None
-                and f.is_method
-                and f.positional_params()
-                and f.positional_params()[0].name.value == base.value
-                and len(binds) == 1
-                and binds[0].kind == "param"
-                and not _is_classmethod(f)
-            ):
-                return f.cls, False
-        return None, True
-
-    def _constructor_field(self, inst: _Instance, attr: str):
-        """The expression a NamedTuple or dataclass constructor call gives field ``attr``."""
-        cls = inst.cls
-        names = self.classes.field_names(cls)
-        if attr not in names or self.classes.has_own_init(cls) or any(a.star for a in inst.built.args):
-            return None
-        positional = [a.value for a in inst.built.args if a.keyword is None]
-        i = names.index(attr)
-        if i < len(positional):
-            return positional[i]
-        for a in inst.built.args:
-            if a.keyword is not None and a.keyword.value == attr:
-                return a.value
-        return None
-
     def _stored(self, cls: ClassInfo, attr: str, depth: int, params: bool):
         """``self.attr`` that every method of the class sets to one callable, never written
         from outside the class."""
-        if attr in self.outside_writes():
+        if attr in self.members.outside_writes():
             return None
         writes = self.finder.receivers.attribute_values(cls, attr)
         if not writes:
             return None
         return self._agreed(writes, depth, params)
-
-    def attribute_kept(self, cls: ClassInfo, attr: str) -> bool:
-        """``self.attr`` holds only what the methods of ``cls`` set it to: no other code writes
-        it and no subclass sets it again."""
-        return attr not in self.outside_writes() and not self._overridden_attr(cls, attr)
-
-    def outside_writes(self) -> set:
-        """Attribute names written from code that is not a method of the object's class
-        (``runner._step = other``): such an attribute is not read from ``__init__`` alone."""
-        if self._outside_writes is None:
-            out = set()
-            for w in self.index.attribute_writes:
-                s = w.scope
-                f = s.func if s.kind == "function" else None
-                positional = f.positional_params() if f is not None and f.is_method else []
-                if not positional or positional[0].name.value != w.name:
-                    out.add(w.attr)
-            self._outside_writes = out
-        return self._outside_writes
-
-    def _method(self, cls: ClassInfo, name: str, exact: bool) -> Optional[FuncInfo]:
-        m = self.classes.member(cls, name)
-        if m is None or (not exact and self._overridden_attr(cls, name)):
-            return None
-        return m
-
-    def _overridden_attr(self, cls: ClassInfo, name: str) -> bool:
-        """A subclass of the module defines ``name`` again (``self.name`` may reach it)."""
-        key = (id(cls), name)
-        known = self._overridden.get(key)
-        if known is None:
-            known = any(
-                c is not cls and cls in self.classes.mro(c) and name in c.body_scope.defs for c in self.index.classes
-            )
-            self._overridden[key] = known
-        return known
 
     def _partial(self, call: cst.Call, scope: Scope, depth: int, params: bool) -> Optional[Target]:
         args = call.args
@@ -649,64 +530,3 @@ class CallTargets:
         if app.linen_apply:
             return None
         return Target(app.func, app)
-
-
-def _is_super(expr, scope: Scope) -> bool:
-    """``super()`` (or ``super(Cls, self)``) in a method, the builtin not shadowed."""
-    return (
-        isinstance(expr, cst.Call)
-        and isinstance(expr.func, cst.Name)
-        and expr.func.value == "super"
-        and scope.lookup_scope("super") is None
-        and scope.enclosing_class() is not None
-    )
-
-
-def _decorated_class(cls: ClassInfo) -> bool:
-    """A class decorator (``@dataclass``, ``@struct.dataclass``) may write ``__init__``."""
-    return bool(cls.node.decorators)
-
-
-def _is_classmethod(f: FuncInfo) -> bool:
-    if f.is_lambda:
-        return False
-    for d in f.node.decorators:
-        if isinstance(d.decorator, cst.Name) and d.decorator.value == "classmethod":
-            return True
-    return False
-
-
-class _NameMentions(FastVisitor):
-    """How many times each variable is written as a name, its definition, its calls and any
-    other use: (id of the scope that owns it, name) -> count.  Attribute names (``obj.run``)
-    are no variable's."""
-
-    def __init__(self, index: ModuleIndex, out: Dict[Tuple[int, str], int]):
-        self.index = index
-        self.out = out
-        self.scope = index.module_scope
-
-    def _count(self, name: str) -> None:
-        owner = self.scope.lookup_scope(name)
-        key = (id(owner), name)
-        self.out[key] = self.out.get(key, 0) + 1
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self._count(node.value)
-
-    def visit_Attribute(self, node: cst.Attribute) -> bool:
-        self.walk(node.value)
-        return False
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        self._count(node.name.value)
-        for d in node.decorators:
-            self.walk(d)
-        info = self.index.func_by_node.get(id(node))
-        outer = self.scope
-        if info is not None and info.body_scope is not None:
-            self.scope = info.body_scope
-        self.walk(node.params)
-        self.walk(node.body)
-        self.scope = outer
-        return False

@@ -132,9 +132,9 @@ def _non_empty(expr, scope: Scope, targets, depth: int) -> bool:
             return False
         return _non_empty(binds[0].value, owner, targets, depth + 1)
     if isinstance(expr, cst.Attribute):
-        cls, _exact = targets.self_class(expr.value, scope)
+        cls, _exact = targets.members.self_class(expr.value, scope)
         attr = expr.attr.value
-        if cls is None or not targets.attribute_kept(cls, attr):
+        if cls is None or not targets.members.attribute_kept(cls, attr):
             return False
         writes = targets.finder.receivers.attribute_values(cls, attr)
         return bool(writes) and all(w is not None and _non_empty(w, s, targets, depth + 1) for w, s in writes)

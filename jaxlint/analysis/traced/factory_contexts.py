@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Dict, List, NamedTuple, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.model.call_targets import Passed, Target
+from jaxlint.analysis.model.callee_values import Passed, Target
 from jaxlint.analysis.model.transforms import Application, FnRef
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.traced.from_host import host_val

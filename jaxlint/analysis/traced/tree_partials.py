@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Optional
 
 import libcst as cst
 
-from jaxlint.analysis.model.call_targets import Target
+from jaxlint.analysis.model.callee_values import Target
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import Application, FnRef
 from jaxlint.analysis.syntax.nodes import is_none_literal
