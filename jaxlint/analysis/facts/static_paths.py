@@ -26,16 +26,15 @@ from jaxlint.analysis.traced.calls import Analyzer
 from jaxlint.analysis.jax.jax_api import KNOWN_APIS
 from jaxlint.analysis.host.host_value import INSTANCE, JITTED, PARAM, TUPLE, HostValue
 from jaxlint.analysis.host.host_values import HostValues
-from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.nodes import argument_for, arguments_by_position, dotted_name
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
+from jaxlint.analysis.syntax.tested_names import tested_names
+from jaxlint.analysis.facts.outer_transforms import TRACING_LABELS, function_argument, outer_label, outer_static_positions, remedy, traces_position
 from jaxlint.analysis.facts.static_arguments import arguments_by_parameter
 from jaxlint.analysis.model.transforms import Application, TransformFinder
 from jaxlint.analysis.model.names import resolve
 
-# Outer transforms that trace the positions they are given (unless told otherwise).
-TRACING_LABELS = frozenset({"jitted", "make_jaxpr-traced", "vmapped", "differentiated"})
 MAX_WRAPPERS = 3
 
 
@@ -273,7 +272,7 @@ class StaticPaths:
             key = (id(wrapper.node), param, id(target))
             if key in seen or depth >= MAX_WRAPPERS or any(b.kind != "param" for b in wrapper.body_scope.bindings.get(param, ())):
                 continue
-            if param in _tested_names(wrapper):
+            if param in tested_names(wrapper):
                 continue  # ``if isinstance(sizes, list): ...``: the wrapper looks at what it gets
             seen.add(key)
             if wrapper.scope.kind == "module" and not wrapper.is_method:
@@ -389,7 +388,7 @@ class StaticPaths:
             site = outer.site
             if not isinstance(site, cst.Call) or outer.transform.label not in TRACING_LABELS:
                 continue
-            fn = _fn_argument(site)
+            fn = function_argument(site)
             if fn is None:
                 continue
             inner = self.hv.value(fn, outer.site_scope, site)
@@ -399,7 +398,7 @@ class StaticPaths:
             statics, opaque = self.analyzer.static_names(app)
             if opaque or not statics or app.func.is_method:
                 continue
-            outer_statics, outer_opaque = _outer_static_positions(outer)
+            outer_statics, outer_opaque = outer_static_positions(outer)
             if outer_opaque:
                 continue
             params = {p.name.value: p for p in app.func.positional_params()}
@@ -407,10 +406,10 @@ class StaticPaths:
                 if pname not in statics or params[pname].default is not None:
                     continue  # a parameter with a default may be left out by the caller
                 j = k - len(inner.bound)
-                if j < 0 or not _traces_position(outer, j, pname, outer_statics):
+                if j < 0 or not traces_position(outer, j, pname, outer_statics):
                     continue
-                label = _outer_label(outer)
-                self._add(fn, "a tracer", pname, app.func, None, f": {label} traces its argument {j} ({_remedy(outer)})")
+                label = outer_label(outer)
+                self._add(fn, "a tracer", pname, app.func, None, f": {label} traces its argument {j} ({remedy(outer)})")
 
     # -- static self ---------------------------------------------------------------------
     def _static_self(self) -> None:
@@ -536,47 +535,6 @@ class _JittedElsewhere:
         self.qualname = qualname
 
 
-
-class _TestedNames(FastVisitor):
-    """Names read in the conditions of a function's ``if``/``while``/ternaries and asserts."""
-
-    def __init__(self):
-        self.names: Set[str] = set()
-
-    def _names_in(self, e) -> None:
-        _NameCollector(self.names).walk(e)
-
-    def visit_If(self, node) -> None:
-        self._names_in(node.test)
-
-    def visit_While(self, node) -> None:
-        self._names_in(node.test)
-
-    def visit_IfExp(self, node) -> None:
-        self._names_in(node.test)
-
-    def visit_Assert(self, node) -> None:
-        self._names_in(node.test)
-
-    def visit_Match(self, node) -> None:
-        self._names_in(node.subject)
-
-
-class _NameCollector(FastVisitor):
-    def __init__(self, out: Set[str]):
-        self.out = out
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self.out.add(node.value)
-
-
-def _tested_names(f: FuncInfo) -> Set[str]:
-    v = _TestedNames()
-    v.walk(f.node.body)
-    return v.names
-
-
-
 def _may_hold_instance(expr, scope: Scope) -> bool:
     """A cheap look before interpreting: ``Cls(...)``, or a name some binding of which is a call."""
     if isinstance(expr, cst.Call):
@@ -585,44 +543,6 @@ def _may_hold_instance(expr, scope: Scope) -> bool:
         owner = scope.lookup_scope(expr.value)
         return owner is not None and any(isinstance(b.value, cst.Call) for b in owner.bindings.get(expr.value, ()))
     return False
-
-
-def _fn_argument(site: cst.Call):
-    for a in site.args:
-        if a.keyword is not None and a.keyword.value in ("fun", "f"):
-            return a.value
-    if site.args and site.args[0].keyword is None and not site.args[0].star:
-        return site.args[0].value
-    return None
-
-
-def _outer_static_positions(outer: Application):
-    spec = outer.statics
-    return ({i for i, _ in spec.nums}, {n for n, _ in spec.names}), spec.opaque
-
-
-def _traces_position(outer: Application, j: int, pname: str, statics) -> bool:
-    nums, names = statics
-    label = outer.transform.label
-    if label == "differentiated":
-        return outer.argnums is not None and j in outer.argnums
-    if label == "vmapped":
-        return not outer.opaque_axes and j not in outer.unbatched
-    return j not in nums and pname not in names
-
-
-def _remedy(outer: Application) -> str:
-    label = outer.transform.label
-    if label == "vmapped":
-        return "give it in_axes=None, or bind it with a lambda"
-    if label == "differentiated":
-        return "leave it out of argnums"
-    return "make it static there too, or bind it with a lambda"
-
-
-def _outer_label(outer: Application) -> str:
-    site = outer.site
-    return (dotted_name(site.func) or outer.transform.label) if isinstance(site, cst.Call) else outer.transform.label
 
 
 def _origin(func, scope: Scope) -> str:
