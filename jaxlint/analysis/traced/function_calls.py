@@ -64,74 +64,17 @@ class FunctionCalls:
         )
         if frame.depth >= self.MAX_DEPTH:
             return UNKNOWN_VAL
-        env: Env = {}
+        env = _bind_parameters(ref, bound_args, bound_kw, argvals, self_val)
+        self._check_static_parameters(frame, call, ref, len(bound_args), env)
+        _name_traced_parameters(f, env)
+        return self._run_called_frame(frame, ref, closure, env, with_traced)
+
+    def _check_static_parameters(self, frame: Frame, call: Optional[cst.Call], ref, n_bound: int, env: Env) -> None:
+        """Report a tracer or an array passed for a parameter the callee keeps static (its own
+        jit's static parameters, custom_vjp's ``nondiff_argnums``); those parameters are Python
+        values inside it."""
+        f: FuncInfo = ref.func
         positional = f.positional_params()
-        p = f.params
-        idx = 0
-        if ref.bound_self and f.is_method and positional:
-            env[positional[0].name.value] = self_val if self_val is not None else Val(STATIC, None, 0, cls=f.cls)
-            idx = 1
-        for v in bound_args:
-            if idx < len(positional):
-                env[positional[idx].name.value] = v
-            idx += 1
-        star_seen = False
-        kwargs_seen = False
-        extra_pos: List[Val] = []
-        extra_kw: Dict[str, Val] = {}
-        named = {x.name.value for x in positional} | {x.name.value for x in p.kwonly_params}
-        for a, v in _spread(argvals):
-            if a is None:  # ``**kwargs`` forwarded with keys the analysis knows
-                k, v = v
-                if k in named or p.star_kwarg is None:
-                    env[k] = v
-                else:
-                    extra_kw[k] = v
-                continue
-            if a.keyword is not None:
-                if a.keyword.value in named or p.star_kwarg is None:
-                    env[a.keyword.value] = v
-                else:
-                    extra_kw[a.keyword.value] = v
-                continue
-            if a.star == "**":
-                kwargs_seen = True
-                continue
-            if a.star:
-                star_seen = True
-                continue
-            if star_seen:
-                continue
-            if idx < len(positional):
-                env[positional[idx].name.value] = v
-            else:
-                extra_pos.append(v)
-            idx += 1
-        for k, v in bound_kw.items():
-            env.setdefault(k, v)
-        for param in positional + list(p.kwonly_params):
-            name = param.name.value
-            if name not in env:
-                if star_seen:
-                    env[name] = UNKNOWN_VAL
-                elif param.default is not None:
-                    env[name] = parameter_default(param.default, f.scope)
-                else:
-                    env[name] = UNKNOWN_VAL
-        if isinstance(p.star_arg, cst.Param):
-            sname = p.star_arg.name.value
-            if star_seen:
-                env[sname] = Val(joinall(extra_pos).kind if extra_pos else STATIC, sname, PYSEQ)
-            else:
-                # the exact positional arguments: ``f(*args)`` in the helper hands them on as they are
-                env[sname] = Val(joinall(extra_pos).kind if extra_pos else STATIC, sname, PYSEQ, tuple(extra_pos))
-        if p.star_kwarg is not None:
-            kname = p.star_kwarg.name.value
-            if kwargs_seen or star_seen:
-                env[kname] = Val(UNKNOWN, None, DICT)
-            else:
-                vals = tuple(extra_kw.values())
-                env[kname] = Val(joinall(vals).kind if vals else STATIC, kname, DICT, vals, None, None, tuple(extra_kw))
         for app in self.finder.by_func.get(id(f.node), ()):
             # Calling a function that is itself jitted with static parameters: those stay Python
             # values inside it (a tracer passed there is a different error, at the call).
@@ -143,7 +86,7 @@ class FunctionCalls:
                         traced = v.kind == TRACED and not v.flags & (RAW | OPAQUE | REF | PYSEQ | DICT)
                         if call is not None and (traced or v.kind == STATIC and v.flags & (JAXARR | NPARR)):
                             # a tracer, or a concrete array: neither is hashable
-                            skip = (1 if ref.bound_self and f.is_method else 0) + len(bound_args)
+                            skip = (1 if ref.bound_self and f.is_method else 0) + n_bound
                             arg = argument_for(call, [q.name.value for q in positional][skip:], n)
                             if isinstance(arg, cst.Arg):
                                 self.emit("traced_static_arg", frame, arg, n, f, v)
@@ -152,19 +95,14 @@ class FunctionCalls:
             for n in custom_vjp_nondiff(f):
                 v = env.get(n)
                 if v is not None and v.kind == TRACED and not v.flags & (RAW | OPAQUE | REF | PYSEQ | DICT):
-                    arg = argument_for(call, [q.name.value for q in positional][len(bound_args):], n)
+                    arg = argument_for(call, [q.name.value for q in positional][n_bound:], n)
                     if isinstance(arg, cst.Arg):
                         self.emit("traced_static_arg", frame, arg, n, f, v, ": custom_vjp's nondiff_argnums take no tracers")
-        for param in positional + list(p.kwonly_params):
-            v = env.get(param.name.value)
-            if v is not None and v.kind == TRACED and not v.container:
-                cf = annotation_container(param.annotation)
-                if cf:
-                    env[param.name.value] = Val(TRACED, v.name, cf)
-        for n, v in list(env.items()):
-            if v.kind == TRACED and v.fn is None and (v.name != n or is_ref_name(n)):
-                # name parameters as the helper does; ``*_ref`` parameters are Pallas Refs
-                env[n] = v.renamed(n, REF if is_ref_name(n) else 0)
+
+    def _run_called_frame(self, frame: Frame, ref, closure, env: Env, with_traced: bool) -> Val:
+        """The value of the callee's body run in a new frame on ``env``, memoised per abstract
+        signature of its parameters and of the calling frame; UNKNOWN for a recursive call."""
+        f: FuncInfo = ref.func
         # A jitted function (``@jax.jit``, ``g = jax.jit(f)``, ``jax.jit(f)(x)``) is staged
         # wherever it is called from, a vmapped-only frame too.
         staged = (
@@ -330,3 +268,94 @@ def _spread(argvals):
         else:
             out.append((a, v))
     return out
+
+
+def _bind_parameters(ref, bound_args, bound_kw, argvals: List[Tuple[cst.Arg, Val]], self_val: Optional[Val]) -> Env:
+    """The callee's parameters bound to what the call passes: the receiver, the values bound
+    ahead of the call (a partial's), the arguments, defaults, and ``*args``/``**kwargs``
+    holding the rest.  A parameter the call may fill through ``*xs`` is unknown."""
+    f: FuncInfo = ref.func
+    env: Env = {}
+    positional = f.positional_params()
+    p = f.params
+    idx = 0
+    if ref.bound_self and f.is_method and positional:
+        env[positional[0].name.value] = self_val if self_val is not None else Val(STATIC, None, 0, cls=f.cls)
+        idx = 1
+    for v in bound_args:
+        if idx < len(positional):
+            env[positional[idx].name.value] = v
+        idx += 1
+    star_seen = False
+    kwargs_seen = False
+    extra_pos: List[Val] = []
+    extra_kw: Dict[str, Val] = {}
+    named = {x.name.value for x in positional} | {x.name.value for x in p.kwonly_params}
+    for a, v in _spread(argvals):
+        if a is None:  # ``**kwargs`` forwarded with keys the analysis knows
+            k, v = v
+            if k in named or p.star_kwarg is None:
+                env[k] = v
+            else:
+                extra_kw[k] = v
+            continue
+        if a.keyword is not None:
+            if a.keyword.value in named or p.star_kwarg is None:
+                env[a.keyword.value] = v
+            else:
+                extra_kw[a.keyword.value] = v
+            continue
+        if a.star == "**":
+            kwargs_seen = True
+            continue
+        if a.star:
+            star_seen = True
+            continue
+        if star_seen:
+            continue
+        if idx < len(positional):
+            env[positional[idx].name.value] = v
+        else:
+            extra_pos.append(v)
+        idx += 1
+    for k, v in bound_kw.items():
+        env.setdefault(k, v)
+    for param in positional + list(p.kwonly_params):
+        name = param.name.value
+        if name not in env:
+            if star_seen:
+                env[name] = UNKNOWN_VAL
+            elif param.default is not None:
+                env[name] = parameter_default(param.default, f.scope)
+            else:
+                env[name] = UNKNOWN_VAL
+    if isinstance(p.star_arg, cst.Param):
+        sname = p.star_arg.name.value
+        if star_seen:
+            env[sname] = Val(joinall(extra_pos).kind if extra_pos else STATIC, sname, PYSEQ)
+        else:
+            # the exact positional arguments: ``f(*args)`` in the helper hands them on as they are
+            env[sname] = Val(joinall(extra_pos).kind if extra_pos else STATIC, sname, PYSEQ, tuple(extra_pos))
+    if p.star_kwarg is not None:
+        kname = p.star_kwarg.name.value
+        if kwargs_seen or star_seen:
+            env[kname] = Val(UNKNOWN, None, DICT)
+        else:
+            vals = tuple(extra_kw.values())
+            env[kname] = Val(joinall(vals).kind if vals else STATIC, kname, DICT, vals, None, None, tuple(extra_kw))
+    return env
+
+
+def _name_traced_parameters(f: FuncInfo, env: Env) -> None:
+    """Traced parameters as the callee sees them: the container its annotation declares, its
+    own names, and a Pallas Ref for a ``*_ref`` parameter."""
+    for param in f.positional_params() + list(f.params.kwonly_params):
+        v = env.get(param.name.value)
+        if v is not None and v.kind == TRACED and not v.container:
+            cf = annotation_container(param.annotation)
+            if cf:
+                env[param.name.value] = Val(TRACED, v.name, cf)
+    for n, v in list(env.items()):
+        if v.kind == TRACED and v.fn is None and (v.name != n or is_ref_name(n)):
+            # name parameters as the helper does; ``*_ref`` parameters are Pallas Refs
+            env[n] = v.renamed(n, REF if is_ref_name(n) else 0)
