@@ -66,29 +66,7 @@ def render(
             return None
         return repr(v) if isinstance(v, (str, bytes)) else None
     if isinstance(expr, cst.Name):
-        if subst and expr.value in subst:
-            return subst[expr.value]
-        if expr.value in ("True", "False", "None"):
-            return expr.value
-        owner = scope.lookup_scope(expr.value)
-        if owner is None:
-            return None
-        if owner.kind != "class":
-            b = nearest_binding(owner, expr.value, before if owner is scope else None)
-            if b is not None and b.kind == "assign" and b.value is not None:
-                # a parameter in that value is still what the callers pass (the fallback)
-                r = render(b.value, owner, b.order if owner is scope else None, None, depth + 1, fallback if owner is scope else None)
-                if r is not None:
-                    return r
-        q = resolve(expr, scope)
-        if q is not None and q.startswith(SAFE_ROOTS):
-            return q
-        if owner.parent is None and (expr.value in owner.classes or expr.value in owner.defs or _bound_by_assignment(owner, expr.value)):
-            # A class, function or global of the module: the worker reads it from the imported
-            # module (a name bound only under ``if __name__ == "__main__":`` is not there, and
-            # that example fails to build).
-            return expr.value
-        return fallback(expr.value, scope) if fallback is not None else None
+        return _render_name(expr, scope, before, subst, depth, fallback)
     if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus, cst.BitInvert)):
         inner = sub(expr.expression)
         op = {cst.Minus: "-", cst.Plus: "+", cst.BitInvert: "~"}[type(expr.operator)]
@@ -100,86 +78,137 @@ def render(
         op = cst.Module([]).code_for_node(expr.operator).strip()
         return f"({left} {op} {right})"
     if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
-        parts = []
-        for el in expr.elements:
-            if isinstance(el, cst.StarredElement):
-                return None
-            r = sub(el.value)
+        return _render_sequence(expr, sub)
+    if isinstance(expr, cst.Dict):
+        return _render_dict(expr, sub)
+    if isinstance(expr, cst.Subscript):
+        return _render_subscript(expr, sub)
+    if isinstance(expr, cst.Attribute):
+        return _render_attribute(expr, scope, sub)
+    if isinstance(expr, cst.Call):
+        return _render_call(expr, scope, sub)
+    return None
+
+
+def _render_name(expr: cst.Name, scope: Scope, before, subst, depth: int, fallback) -> Optional[str]:
+    """A name: its substitute, its last assigned value, the JAX or NumPy object it imports,
+    or a class, function or global the worker reads from the imported module."""
+    if subst and expr.value in subst:
+        return subst[expr.value]
+    if expr.value in ("True", "False", "None"):
+        return expr.value
+    owner = scope.lookup_scope(expr.value)
+    if owner is None:
+        return None
+    if owner.kind != "class":
+        b = nearest_binding(owner, expr.value, before if owner is scope else None)
+        if b is not None and b.kind == "assign" and b.value is not None:
+            # a parameter in that value is still what the callers pass (the fallback)
+            r = render(b.value, owner, b.order if owner is scope else None, None, depth + 1, fallback if owner is scope else None)
+            if r is not None:
+                return r
+    q = resolve(expr, scope)
+    if q is not None and q.startswith(SAFE_ROOTS):
+        return q
+    if owner.parent is None and (expr.value in owner.classes or expr.value in owner.defs or _bound_by_assignment(owner, expr.value)):
+        # A class, function or global of the module: the worker reads it from the imported
+        # module (a name bound only under ``if __name__ == "__main__":`` is not there, and
+        # that example fails to build).
+        return expr.value
+    return fallback(expr.value, scope) if fallback is not None else None
+
+
+def _render_sequence(expr, sub) -> Optional[str]:
+    parts = []
+    for el in expr.elements:
+        if isinstance(el, cst.StarredElement):
+            return None
+        r = sub(el.value)
+        if r is None:
+            return None
+        parts.append(r)
+    if isinstance(expr, cst.Tuple):
+        return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+    if isinstance(expr, cst.Set):
+        return "{" + ", ".join(parts) + "}" if parts else None
+    return "[" + ", ".join(parts) + "]"
+
+
+def _render_dict(expr: cst.Dict, sub) -> Optional[str]:
+    parts = []
+    for el in expr.elements:
+        if not isinstance(el, cst.DictElement):
+            return None
+        k, v = sub(el.key), sub(el.value)
+        if k is None or v is None:
+            return None
+        parts.append(f"{k}: {v}")
+    return "{" + ", ".join(parts) + "}"
+
+
+def _render_subscript(expr: cst.Subscript, sub) -> Optional[str]:
+    base = sub(expr.value)
+    if base is None:
+        return None
+    parts = []
+    for el in expr.slice:
+        s = el.slice
+        if isinstance(s, cst.Index):
+            r = sub(s.value)
             if r is None:
                 return None
             parts.append(r)
-        if isinstance(expr, cst.Tuple):
-            return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
-        if isinstance(expr, cst.Set):
-            return "{" + ", ".join(parts) + "}" if parts else None
-        return "[" + ", ".join(parts) + "]"
-    if isinstance(expr, cst.Dict):
-        parts = []
-        for el in expr.elements:
-            if not isinstance(el, cst.DictElement):
-                return None
-            k, v = sub(el.key), sub(el.value)
-            if k is None or v is None:
-                return None
-            parts.append(f"{k}: {v}")
-        return "{" + ", ".join(parts) + "}"
-    if isinstance(expr, cst.Subscript):
-        base = sub(expr.value)
-        if base is None:
-            return None
-        parts = []
-        for el in expr.slice:
-            s = el.slice
-            if isinstance(s, cst.Index):
-                r = sub(s.value)
+        else:
+            bounds = []
+            for b in (s.lower, s.upper, s.step):
+                r = sub(b) if b is not None else ""
                 if r is None:
                     return None
-                parts.append(r)
-            else:
-                bounds = []
-                for b in (s.lower, s.upper, s.step):
-                    r = sub(b) if b is not None else ""
-                    if r is None:
-                        return None
-                    bounds.append(r)
-                parts.append(":".join(bounds).rstrip(":") or ":")
-        return f"{base}[{', '.join(parts)}]"
-    if isinstance(expr, cst.Attribute):
-        q = resolve(expr, scope)
-        if q is not None:
-            return q if q.startswith(SAFE_ROOTS) and q.rsplit(".", 1)[-1] not in UNSAFE_CALLS else None
-        if expr.attr.value in ("T", "shape", "ndim", "dtype", "size"):
-            base = sub(expr.value)
-            return f"{base}.{expr.attr.value}" if base is not None else None
-        return None
-    if isinstance(expr, cst.Call):
-        func = expr.func
-        q = resolve(func, scope)
-        if q is not None:
-            if not q.startswith(SAFE_ROOTS) or q.rsplit(".", 1)[-1] in UNSAFE_CALLS:
-                return None
-            head = q
-        elif isinstance(func, cst.Attribute) and func.attr.value in SAFE_METHODS:
-            base = sub(func.value)
-            if base is None:
-                return None
-            head = f"{base}.{func.attr.value}"
-        elif isinstance(func, cst.Name) and module_class(func.value, scope) is not None:
-            # A constructor of the module's own class (a pytree, a config object): the worker
-            # runs it, as the code under test would.
-            head = func.value
-        else:
-            return None
-        args = []
-        for a in expr.args:
-            if a.star:
-                return None
-            r = sub(a.value)
-            if r is None:
-                return None
-            args.append(f"{a.keyword.value}={r}" if a.keyword is not None else r)
-        return f"{head}({', '.join(args)})"
+                bounds.append(r)
+            parts.append(":".join(bounds).rstrip(":") or ":")
+    return f"{base}[{', '.join(parts)}]"
+
+
+def _render_attribute(expr: cst.Attribute, scope: Scope, sub) -> Optional[str]:
+    """A JAX or NumPy object by its qualified name, or an array's shape-like attribute."""
+    q = resolve(expr, scope)
+    if q is not None:
+        return q if q.startswith(SAFE_ROOTS) and q.rsplit(".", 1)[-1] not in UNSAFE_CALLS else None
+    if expr.attr.value in ("T", "shape", "ndim", "dtype", "size"):
+        base = sub(expr.value)
+        return f"{base}.{expr.attr.value}" if base is not None else None
     return None
+
+
+def _render_call(expr: cst.Call, scope: Scope, sub) -> Optional[str]:
+    """A call of a safe JAX, NumPy or ``math`` function, of a safe array method, or of a
+    constructor of the module's own class, with arguments that render."""
+    func = expr.func
+    q = resolve(func, scope)
+    if q is not None:
+        if not q.startswith(SAFE_ROOTS) or q.rsplit(".", 1)[-1] in UNSAFE_CALLS:
+            return None
+        head = q
+    elif isinstance(func, cst.Attribute) and func.attr.value in SAFE_METHODS:
+        base = sub(func.value)
+        if base is None:
+            return None
+        head = f"{base}.{func.attr.value}"
+    elif isinstance(func, cst.Name) and module_class(func.value, scope) is not None:
+        # A constructor of the module's own class (a pytree, a config object): the worker
+        # runs it, as the code under test would.
+        head = func.value
+    else:
+        return None
+    args = []
+    for a in expr.args:
+        if a.star:
+            return None
+        r = sub(a.value)
+        if r is None:
+            return None
+        args.append(f"{a.keyword.value}={r}" if a.keyword is not None else r)
+    return f"{head}({', '.join(args)})"
 
 
 def _bound_by_assignment(owner: Scope, name: str) -> bool:
