@@ -164,116 +164,144 @@ class ScopeRun:
     def stmt(self, st, env: Env) -> Optional[Env]:
         """The environment after ``st`` (None: no path goes on).  A recorded environment is
         never changed afterwards: a statement that binds works on a copy."""
-        if isinstance(st, cst.SimpleStatementLine):
-            self._record(st, env)
-            env = dict(env)
-            for small in st.body:
-                if isinstance(small, cst.Assign):
-                    v = self.eval(small.value, env)
-                    for t in small.targets:
-                        self._assign(env, t.target, v, small.value)
-                elif isinstance(small, cst.AnnAssign):
-                    if small.value is not None:
-                        self._assign(env, small.target, self.eval(small.value, env), small.value)
-                elif isinstance(small, cst.AugAssign):
-                    if isinstance(small.target, cst.Name):
-                        old = env.get(small.target.value)
-                        rhs = self.eval(small.value, env)
-                        keep = old is not None and (
-                            old.kind in (LIST, JAX_ARRAY, NUMPY_ARRAY) or old.kind == SCALAR and rhs is not None and rhs.kind == SCALAR
-                        )
-                        self._bind(env, small.target.value, old if keep else None)
-                elif isinstance(small, cst.Del):
-                    for n in _target_names(small.target):
-                        env.pop(n, None)
-                elif isinstance(small, cst.Return):
-                    if small.value is not None:
-                        self.returns.append((small.value, env))
-                    return None
-                elif isinstance(small, cst.Raise):
-                    return None
-                elif isinstance(small, (cst.Break, cst.Continue)):
-                    if self._loop_exits:
-                        self._loop_exits[-1].append(env)
-                    return None
-                elif isinstance(small, (cst.Global, cst.Nonlocal)):
-                    for n in small.names:
-                        self._bind(env, n.name.value, None)
-                elif isinstance(small, cst.Expr) and isinstance(small.value, cst.NamedExpr):
-                    t = small.value.target
-                    if isinstance(t, cst.Name):
-                        self._bind(env, t.value, self.eval(small.value.value, env))
-            return env
-        if isinstance(st, cst.If):
-            self._record(st.test, env)
-            yes = self.block(st.body.body, env)
-            if st.orelse is None:
-                no = env
-            elif isinstance(st.orelse, cst.If):
-                no = self.stmt(st.orelse, env)
-            else:
-                no = self.block(st.orelse.body.body, env)
-            return _join_env(yes, no)
-        if isinstance(st, (cst.For, cst.While)):
-            self._record(st.iter if isinstance(st, cst.For) else st.test, env)
-            after = env
-            self._loop_depth += 1
-            # two passes, so that values of the previous iteration reach the body (one when deep)
-            for _ in range(2 if self._loop_depth <= 3 else 1):
-                start = dict(_join_env(env, after))
-                if isinstance(st, cst.For):
-                    self._assign(start, st.target, self._element(st.iter, env), None)
-                self._loop_exits.append([])
-                out = self.block(st.body.body, start)
-                exits = self._loop_exits.pop()
-                after = start if out is None else _join_env(start, out)
-                for e in exits:
-                    after = _join_env(after, e)
-            self._loop_depth -= 1
-            out = _join_env(env, after)
-            if st.orelse is not None:
-                out = self.block(st.orelse.body.body, out)
-            return out
-        if isinstance(st, cst.With):
-            env = dict(env)
-            for item in st.items:
-                self._record(item.item, env)
-                if item.asname is not None:
-                    self._assign(env, item.asname.name, None, None)
-            return self.block(st.body.body, env)
-        if isinstance(st, (cst.Try, cst.TryStar)):
-            body = self.block(st.body.body, env)
-            out = body
-            base = _join_env(env, body)
-            for h in st.handlers:
-                henv = dict(base)
-                if h.name is not None:
-                    self._assign(henv, h.name.name, None, None)
-                out = _join_env(out, self.block(h.body.body, henv))
-            if st.orelse is not None and body is not None:
-                out = _join_env(self.block(st.orelse.body.body, body), out)
-            if st.finalbody is not None:
-                out = self.block(st.finalbody.body.body, out if out is not None else base)
-            return out
-        if isinstance(st, cst.FunctionDef):
-            for d in st.decorators:
-                self._record(d.decorator, env)
-            f = self.scope.defs.get(st.name.value)
-            env = dict(env)
-            self._bind(env, st.name.value, self.hv.function_value(f) if f is not None and f.node is st else SCALAR_VAL)
-            return env
-        if isinstance(st, cst.ClassDef):
-            env = dict(env)
-            self._bind(env, st.name.value, SCALAR_VAL)
-            return env
-        if isinstance(st, cst.Match):
-            self._record(st.subject, env)
-            out = env
-            for case in st.cases:
-                out = _join_env(out, self.block(case.body.body, env))
-            # names a pattern captures are not followed
-            return {k: (v if k in env else None) for k, v in out.items()} if out is not None else None
+        run = self._STATEMENTS.get(type(st))
+        return run(self, st, env) if run is not None else env
+
+    def _simple_line(self, st: cst.SimpleStatementLine, env: Env) -> Optional[Env]:
+        self._record(st, env)
+        env = dict(env)
+        for small in st.body:
+            if not self._small_statement(small, env):
+                return None
         return env
+
+    def _small_statement(self, small, env: Env) -> bool:
+        """Run one small statement on ``env`` in place; False when no path goes on after it."""
+        if isinstance(small, cst.Assign):
+            v = self.eval(small.value, env)
+            for t in small.targets:
+                self._assign(env, t.target, v, small.value)
+        elif isinstance(small, cst.AnnAssign):
+            if small.value is not None:
+                self._assign(env, small.target, self.eval(small.value, env), small.value)
+        elif isinstance(small, cst.AugAssign):
+            if isinstance(small.target, cst.Name):
+                old = env.get(small.target.value)
+                rhs = self.eval(small.value, env)
+                keep = old is not None and (
+                    old.kind in (LIST, JAX_ARRAY, NUMPY_ARRAY) or old.kind == SCALAR and rhs is not None and rhs.kind == SCALAR
+                )
+                self._bind(env, small.target.value, old if keep else None)
+        elif isinstance(small, cst.Del):
+            for n in _target_names(small.target):
+                env.pop(n, None)
+        elif isinstance(small, cst.Return):
+            if small.value is not None:
+                self.returns.append((small.value, env))
+            return False
+        elif isinstance(small, cst.Raise):
+            return False
+        elif isinstance(small, (cst.Break, cst.Continue)):
+            if self._loop_exits:
+                self._loop_exits[-1].append(env)
+            return False
+        elif isinstance(small, (cst.Global, cst.Nonlocal)):
+            for n in small.names:
+                self._bind(env, n.name.value, None)
+        elif isinstance(small, cst.Expr) and isinstance(small.value, cst.NamedExpr):
+            t = small.value.target
+            if isinstance(t, cst.Name):
+                self._bind(env, t.value, self.eval(small.value.value, env))
+        return True
+
+    def _if(self, st: cst.If, env: Env) -> Optional[Env]:
+        self._record(st.test, env)
+        yes = self.block(st.body.body, env)
+        if st.orelse is None:
+            no = env
+        elif isinstance(st.orelse, cst.If):
+            no = self.stmt(st.orelse, env)
+        else:
+            no = self.block(st.orelse.body.body, env)
+        return _join_env(yes, no)
+
+    def _loop(self, st, env: Env) -> Optional[Env]:
+        self._record(st.iter if isinstance(st, cst.For) else st.test, env)
+        after = env
+        self._loop_depth += 1
+        # two passes, so that values of the previous iteration reach the body (one when deep)
+        for _ in range(2 if self._loop_depth <= 3 else 1):
+            start = dict(_join_env(env, after))
+            if isinstance(st, cst.For):
+                self._assign(start, st.target, self._element(st.iter, env), None)
+            self._loop_exits.append([])
+            out = self.block(st.body.body, start)
+            exits = self._loop_exits.pop()
+            after = start if out is None else _join_env(start, out)
+            for e in exits:
+                after = _join_env(after, e)
+        self._loop_depth -= 1
+        out = _join_env(env, after)
+        if st.orelse is not None:
+            out = self.block(st.orelse.body.body, out)
+        return out
+
+    def _with(self, st: cst.With, env: Env) -> Optional[Env]:
+        env = dict(env)
+        for item in st.items:
+            self._record(item.item, env)
+            if item.asname is not None:
+                self._assign(env, item.asname.name, None, None)
+        return self.block(st.body.body, env)
+
+    def _try(self, st, env: Env) -> Optional[Env]:
+        body = self.block(st.body.body, env)
+        out = body
+        base = _join_env(env, body)
+        for h in st.handlers:
+            henv = dict(base)
+            if h.name is not None:
+                self._assign(henv, h.name.name, None, None)
+            out = _join_env(out, self.block(h.body.body, henv))
+        if st.orelse is not None and body is not None:
+            out = _join_env(self.block(st.orelse.body.body, body), out)
+        if st.finalbody is not None:
+            out = self.block(st.finalbody.body.body, out if out is not None else base)
+        return out
+
+    def _function_def(self, st: cst.FunctionDef, env: Env) -> Optional[Env]:
+        for d in st.decorators:
+            self._record(d.decorator, env)
+        f = self.scope.defs.get(st.name.value)
+        env = dict(env)
+        self._bind(env, st.name.value, self.hv.function_value(f) if f is not None and f.node is st else SCALAR_VAL)
+        return env
+
+    def _class_def(self, st: cst.ClassDef, env: Env) -> Optional[Env]:
+        env = dict(env)
+        self._bind(env, st.name.value, SCALAR_VAL)
+        return env
+
+    def _match(self, st: cst.Match, env: Env) -> Optional[Env]:
+        self._record(st.subject, env)
+        out = env
+        for case in st.cases:
+            out = _join_env(out, self.block(case.body.body, env))
+        # names a pattern captures are not followed
+        return {k: (v if k in env else None) for k, v in out.items()} if out is not None else None
+
+    _STATEMENTS = {
+        cst.SimpleStatementLine: _simple_line,
+        cst.If: _if,
+        cst.For: _loop,
+        cst.While: _loop,
+        cst.With: _with,
+        cst.Try: _try,
+        cst.TryStar: _try,
+        cst.FunctionDef: _function_def,
+        cst.ClassDef: _class_def,
+        cst.Match: _match,
+    }
 
     def _element(self, it, env: Env) -> Optional[HostValue]:
         """A value of the loop variable of ``for x in it``."""
