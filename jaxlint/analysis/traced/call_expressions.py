@@ -430,17 +430,7 @@ class CallExpressions:
         if base.flags & MODULE and base.name:
             return self.call_qualified(e, f"{base.name}.{meth}")  # ``xp.sum(x)`` with ``xp=jnp``
         if base.kind == STATIC and base.cls is None and base.fn is None and isinstance(base_expr, cst.Name) and fr.lookup(base_expr.value) is None:
-            # A module-level object (``model = MLP(4)``) read by traced code: an instance of
-            # the class it is built with, when every assignment agrees.
-            r = self.analyzer.receivers.receiver_of(base_expr, fr.scope)
-            if r is not None and r.cls is not None:
-                base = Val(STATIC, None, 0, cls=r.cls)
-            elif r is not None and r.external is not None:
-                # maybe a class of another module of the run; the value keeps what it was read
-                # as (the global whose object it is)
-                known = self.analyzer.foreign.get(r.external)
-                ext = r.external if known is None else None
-                base = Val(base.kind, base.name, base.flags, base.items, base.fn, known, base.keys, base.outer, ext)
+            base = self._module_object(base, base_expr)
         argvals = self.args(e)
         self.emit("method", fr, e, base, meth, argvals)
         if base.fn is not None:
@@ -448,59 +438,9 @@ class CallExpressions:
         if base.ext is not None and base.cls is None and base.kind != UNKNOWN and not base.flags & ARRAY:
             self.foreign_member(e, base, meth, argvals)
         if base.cls is not None and base.kind != UNKNOWN and not base.flags & ARRAY:
-            # A method of a class of the module, evaluated with the real receiver.
-            method = self.analyzer.instance_attribute(fr, base, meth, base.name)
-            if method is not None and method.fn is not None:
-                return self.invoke(e, method, argvals)
-            if method is not None and method.cls is not None and method.kind != UNKNOWN and not method.flags & ARRAY:
-                # ``self.encoder(x)``: a field holding an instance of a class of the module
-                called = self.analyzer.instance_attribute(fr, method, "__call__", method.name)
-                if called is not None and called.fn is not None:
-                    return self.invoke(e, called, argvals)
-            if meth == "apply" and method is None and self.analyzer.classes.is_linen_module(base.cls):
-                return self._linen_apply(e, base, argvals)
-            if (method is None or method.fn is None and method.cls is None) and self._is_layer_attribute(base.cls, meth):
-                return self.layer_output(argvals)  # ``self.linear(x)`` with ``self.linear = nnx.Linear(...)``
-            if meth in ("replace", "_replace") and self.analyzer.classes.pytree_kind(base.cls) is not None:
-                return self.analyzer.replaced(base, argvals)
-            if method is None:
-                inherited = self.analyzer.classes.imported_base(base.cls)
-                if inherited is not None:
-                    self.foreign_member(e, base, meth, argvals, cls_name=inherited)
-            return UNKNOWN_VAL
+            return self._module_class_method(e, base, meth, argvals)
         if base.kind == TRACED:
-            if base.flags & OPAQUE:
-                return UNKNOWN_VAL
-            if meth in ("item", "tolist"):
-                return STATIC_VAL
-            if base.container:
-                if meth in DICT_METHODS:
-                    if meth == "get" and base.keys is not None and argvals and argvals[0][0].keyword is None:
-                        key = string_value(argvals[0][0].value)
-                        if key in base.keys:
-                            return base.items[base.keys.index(key)]
-                    if meth == "items":
-                        return Val(TRACED, base.name, PYSEQ, None)
-                    if meth == "keys":
-                        return Val(STATIC, None, PYSEQ)
-                    # ``values()`` is a sequence; an element (``get``, ``pop``...) a leaf, a
-                    # subtree or a Python value kept beside the arrays
-                    return Val(TRACED, base.name, PYSEQ if meth == "values" else RAW)
-                if meth in ("index", "count"):
-                    return UNKNOWN_VAL
-                return Val(TRACED, base.name)
-            if meth in self._UPDATE_METHODS:
-                return Val(TRACED, base.name, ARRAY)
-            if fr.concrete:
-                return STATIC_VAL
-            if not base.flags & ARRAY and meth not in ARRAY_METHODS:
-                # Not a jax.Array method, on a value whose class jaxlint cannot see: it may
-                # return anything (``model.number_of_links()`` reads a static field).
-                return UNKNOWN_VAL
-            flags = ARRAY
-            if meth in ("any", "all"):
-                flags |= BOOL
-            return Val(TRACED, base.name, flags)
+            return self._traced_method(base, meth, argvals)
         if base.kind == UNKNOWN:
             return UNKNOWN_VAL
         if base.flags & JAXARR:
@@ -514,3 +454,75 @@ class CallExpressions:
             return Val(STATIC, traced.name, TEXT) if traced is not None else STATIC_VAL
         # a method of a concrete Python object
         return self.generic(argvals)
+
+    def _module_object(self, base: Val, base_expr: cst.Name) -> Val:
+        """A module-level object (``model = MLP(4)``) read by traced code: an instance of
+        the class it is built with, when every assignment agrees."""
+        r = self.analyzer.receivers.receiver_of(base_expr, self.frame.scope)
+        if r is not None and r.cls is not None:
+            return Val(STATIC, None, 0, cls=r.cls)
+        if r is not None and r.external is not None:
+            # maybe a class of another module of the run; the value keeps what it was read
+            # as (the global whose object it is)
+            known = self.analyzer.foreign.get(r.external)
+            ext = r.external if known is None else None
+            return Val(base.kind, base.name, base.flags, base.items, base.fn, known, base.keys, base.outer, ext)
+        return base
+
+    def _module_class_method(self, e: cst.Call, base: Val, meth: str, argvals) -> Val:
+        """A method of a class of the module, evaluated with the real receiver."""
+        fr = self.frame
+        method = self.analyzer.instance_attribute(fr, base, meth, base.name)
+        if method is not None and method.fn is not None:
+            return self.invoke(e, method, argvals)
+        if method is not None and method.cls is not None and method.kind != UNKNOWN and not method.flags & ARRAY:
+            # ``self.encoder(x)``: a field holding an instance of a class of the module
+            called = self.analyzer.instance_attribute(fr, method, "__call__", method.name)
+            if called is not None and called.fn is not None:
+                return self.invoke(e, called, argvals)
+        if meth == "apply" and method is None and self.analyzer.classes.is_linen_module(base.cls):
+            return self._linen_apply(e, base, argvals)
+        if (method is None or method.fn is None and method.cls is None) and self._is_layer_attribute(base.cls, meth):
+            return self.layer_output(argvals)  # ``self.linear(x)`` with ``self.linear = nnx.Linear(...)``
+        if meth in ("replace", "_replace") and self.analyzer.classes.pytree_kind(base.cls) is not None:
+            return self.analyzer.replaced(base, argvals)
+        if method is None:
+            inherited = self.analyzer.classes.imported_base(base.cls)
+            if inherited is not None:
+                self.foreign_member(e, base, meth, argvals, cls_name=inherited)
+        return UNKNOWN_VAL
+
+    def _traced_method(self, base: Val, meth: str, argvals) -> Val:
+        """A method called on a traced value: an array's, or a pytree container's."""
+        if base.flags & OPAQUE:
+            return UNKNOWN_VAL
+        if meth in ("item", "tolist"):
+            return STATIC_VAL
+        if base.container:
+            if meth in DICT_METHODS:
+                if meth == "get" and base.keys is not None and argvals and argvals[0][0].keyword is None:
+                    key = string_value(argvals[0][0].value)
+                    if key in base.keys:
+                        return base.items[base.keys.index(key)]
+                if meth == "items":
+                    return Val(TRACED, base.name, PYSEQ, None)
+                if meth == "keys":
+                    return Val(STATIC, None, PYSEQ)
+                # ``values()`` is a sequence; an element (``get``, ``pop``...) a leaf, a
+                # subtree or a Python value kept beside the arrays
+                return Val(TRACED, base.name, PYSEQ if meth == "values" else RAW)
+            if meth in ("index", "count"):
+                return UNKNOWN_VAL
+            return Val(TRACED, base.name)
+        if meth in self._UPDATE_METHODS:
+            return Val(TRACED, base.name, ARRAY)
+        if self.frame.concrete:
+            return STATIC_VAL
+        if not base.flags & ARRAY and meth not in ARRAY_METHODS:
+            # Not a jax.Array method, on a value whose class jaxlint cannot see: it may
+            # return anything (``model.number_of_links()`` reads a static field).
+            return UNKNOWN_VAL
+        flags = ARRAY
+        if meth in ("any", "all"):
+            flags |= BOOL
+        return Val(TRACED, base.name, flags)
