@@ -71,36 +71,9 @@ class LibraryCalls:
                     return Val(STATIC, None, 0, None, fn)
             return STATIC_VAL
         if q in PARTIAL:
-            if argvals and e.args[0].keyword is None:
-                fn = self.fn_from(e.args[0].value)
-                if fn is not None:
-                    ref, closure, bargs, bkw = fn
-                    bargs = list(bargs) + [v for a, v in argvals[1:] if a.keyword is None and not a.star]
-                    bkw = dict(bkw)
-                    bkw.update(
-                        {
-                            a.keyword.value: v if is_none_literal(a.value) else Val(v.kind, v.name, v.flags | NOTNONE, v.items, v.fn)
-                            for a, v in argvals[1:]
-                            if a.keyword is not None
-                        }
-                    )
-                    return Val(STATIC, None, 0, None, (ref, closure, bargs, bkw))
-            return STATIC_VAL
+            return self._partial(e, argvals)
         if q in TREE_MAPS:
-            if argvals and e.args[0].keyword is None:
-                trees = [v for a, v in argvals[1:] if a.keyword is None]
-                leaf = joinall(trees) if trees else STATIC_VAL
-                if leaf.kind == TRACED:
-                    fn = self.fn_from(e.args[0].value)
-                    if fn is None:
-                        return UNKNOWN_VAL
-                    vals = [(cst.Arg(value=cst.Name("_")), Val(t.kind, t.name) if t.kind == TRACED else t) for t in trees]
-                    if q.endswith("with_path"):
-                        vals = [(cst.Arg(value=cst.Name("_")), STATIC_VAL)] + vals
-                    r = self.analyzer.call_function(fr, e, fn, vals)
-                    return Val(r.kind, leaf.name, leaf.flags & (DICT | PYSEQ)) if r.kind != STATIC else STATIC_VAL
-                return Val(leaf.kind, leaf.name, leaf.flags & (DICT | PYSEQ)) if leaf.kind != STATIC else STATIC_VAL
-            return UNKNOWN_VAL
+            return self._tree_map(e, q, argvals)
         if q in CALLBACKS:
             return Val(TRACED, None) if any(v.kind == TRACED for _, v in argvals) else STATIC_VAL
         if q in STATIC_FUNCS:
@@ -134,29 +107,9 @@ class LibraryCalls:
             if v.kind == UNKNOWN:
                 return UNKNOWN_VAL  # it may be such an array
         if q.startswith(TRACED_PREFIXES):
-            if q.rsplit(".", 1)[-1].startswith("_"):
-                return self.generic(argvals)  # private helpers: often Python-level utilities
-            flags = 0
-            last = q.rsplit(".", 1)[-1]
-            if last.startswith(("is", "logical_", "equal", "not_equal", "greater", "less")) or last in (
-                "any",
-                "all",
-                "signbit",
-            ):
-                flags |= BOOL
-            if q in AXIS_DEPENDENT and not fr.concrete:
-                return Val(TRACED, None, ARRAY)
-            # Traced where the frame stages (even ``jnp.ones(3)``), else traced only when an
-            # input is: under vmap or grad alone JAX computes on concrete values eagerly.
-            return self.array_op([v for _, v in argvals], flags)
+            return self._jax_function(q, argvals)
         if q.startswith("numpy."):
-            if q[6:] in NUMPY_ARRAY_MAKERS and all(v.kind == STATIC for _, v in argvals):
-                return Val(STATIC, None, NPARR)
-            if q.startswith("numpy.random.") or q[6:] in NUMPY_STATIC:
-                return STATIC_VAL
-            if any(v.kind == TRACED for _, v in argvals):
-                return Val(TRACED, first_traced_name([v for _, v in argvals]), ARRAY) if q[6:] in NUMPY_SAFE else UNKNOWN_VAL
-            return self.generic(argvals)
+            return self._numpy_function(q, argvals)
         if q.startswith(("math.", "random.", "time.", "operator.", "builtins.")):
             return STATIC_VAL if all(v.kind == STATIC for _, v in argvals) else UNKNOWN_VAL
         ext = self.analyzer.external
@@ -164,6 +117,72 @@ class LibraryCalls:
             r = ext(self, e, q, argvals)
             if r is not None:
                 return r
+        return self.generic(argvals)
+
+    def _partial(self, e: cst.Call, argvals) -> Val:
+        """``functools.partial(f, ...)``: ``f`` with the arguments bound ahead of its calls."""
+        if argvals and e.args[0].keyword is None:
+            fn = self.fn_from(e.args[0].value)
+            if fn is not None:
+                ref, closure, bargs, bkw = fn
+                bargs = list(bargs) + [v for a, v in argvals[1:] if a.keyword is None and not a.star]
+                bkw = dict(bkw)
+                bkw.update(
+                    {
+                        a.keyword.value: v if is_none_literal(a.value) else Val(v.kind, v.name, v.flags | NOTNONE, v.items, v.fn)
+                        for a, v in argvals[1:]
+                        if a.keyword is not None
+                    }
+                )
+                return Val(STATIC, None, 0, None, (ref, closure, bargs, bkw))
+        return STATIC_VAL
+
+    def _tree_map(self, e: cst.Call, q: str, argvals) -> Val:
+        """``jax.tree.map(f, tree, ...)``: traced when a leaf is, ``f`` run on traced leaves."""
+        fr = self.frame
+        if argvals and e.args[0].keyword is None:
+            trees = [v for a, v in argvals[1:] if a.keyword is None]
+            leaf = joinall(trees) if trees else STATIC_VAL
+            if leaf.kind == TRACED:
+                fn = self.fn_from(e.args[0].value)
+                if fn is None:
+                    return UNKNOWN_VAL
+                vals = [(cst.Arg(value=cst.Name("_")), Val(t.kind, t.name) if t.kind == TRACED else t) for t in trees]
+                if q.endswith("with_path"):
+                    vals = [(cst.Arg(value=cst.Name("_")), STATIC_VAL)] + vals
+                r = self.analyzer.call_function(fr, e, fn, vals)
+                return Val(r.kind, leaf.name, leaf.flags & (DICT | PYSEQ)) if r.kind != STATIC else STATIC_VAL
+            return Val(leaf.kind, leaf.name, leaf.flags & (DICT | PYSEQ)) if leaf.kind != STATIC else STATIC_VAL
+        return UNKNOWN_VAL
+
+    def _jax_function(self, q: str, argvals) -> Val:
+        """A function of ``jax.numpy``, ``jax.lax`` and the like: an array, traced where the
+        frame stages or an input is traced."""
+        if q.rsplit(".", 1)[-1].startswith("_"):
+            return self.generic(argvals)  # private helpers: often Python-level utilities
+        flags = 0
+        last = q.rsplit(".", 1)[-1]
+        if last.startswith(("is", "logical_", "equal", "not_equal", "greater", "less")) or last in (
+            "any",
+            "all",
+            "signbit",
+        ):
+            flags |= BOOL
+        if q in AXIS_DEPENDENT and not self.frame.concrete:
+            return Val(TRACED, None, ARRAY)
+        # Traced where the frame stages (even ``jnp.ones(3)``), else traced only when an
+        # input is: under vmap or grad alone JAX computes on concrete values eagerly.
+        return self.array_op([v for _, v in argvals], flags)
+
+    def _numpy_function(self, q: str, argvals) -> Val:
+        """A NumPy function: a NumPy array when made from Python values; on a traced input, a
+        traced array for the functions that hand it on to JAX, else unknown."""
+        if q[6:] in NUMPY_ARRAY_MAKERS and all(v.kind == STATIC for _, v in argvals):
+            return Val(STATIC, None, NPARR)
+        if q.startswith("numpy.random.") or q[6:] in NUMPY_STATIC:
+            return STATIC_VAL
+        if any(v.kind == TRACED for _, v in argvals):
+            return Val(TRACED, first_traced_name([v for _, v in argvals]), ARRAY) if q[6:] in NUMPY_SAFE else UNKNOWN_VAL
         return self.generic(argvals)
 
     def call_transform(self, e, q: str, t: Transform, argvals) -> Val:
