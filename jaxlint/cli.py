@@ -432,6 +432,31 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
         return 2 if failed else 0
 
     out_stream = fh if fh is not None else sys.stdout
+    out_stream.write(_report_text(findings, args, out_stream))
+    if args.statistics and args.format not in TEXT_FORMATS:
+        from jaxlint.formats.text import format_statistics
+
+        sys.stderr.write(format_statistics(findings, args.unsafe_fixes))  # standard output holds the report
+    if args.show_fixes:
+        listing = fixrun.show_fixes(fixed.fixed if fixed else [], findings, fixed is not None, args.unsafe_fixes)
+        (sys.stdout if args.format in TEXT_FORMATS and fh is None else sys.stderr).write(listing)
+    for m in missing:
+        print(f"jaxlint: error: {m}: {not_a_file_reason(m)}", file=sys.stderr)
+    nerrors = len(missing) + len(errors) + (len(fixed.failed) if fixed is not None else 0)
+    if not args.quiet:
+        _print_summary(findings, len(files), nerrors, fixed, args)
+    if nerrors:
+        return 2
+    if args.exit_zero:
+        return 0
+    if findings or (args.exit_non_zero_on_fix and fixed is not None and fixed.changed):
+        return 1
+    return 0
+
+
+def _report_text(findings, args, out_stream) -> str:
+    """The report in the chosen format; the text formats in full on a terminal (or when
+    asked), concise otherwise, and only the statistics table under --statistics."""
     fmt = FORMATTERS[args.format]
     if args.format in TEXT_FORMATS and args.statistics:
         from jaxlint.formats.text import format_statistics
@@ -444,42 +469,31 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
         )
     else:
         text = fmt(findings, unsafe_fixes=args.unsafe_fixes)
-    out_stream.write(text)
-    if args.statistics and args.format not in TEXT_FORMATS:
-        from jaxlint.formats.text import format_statistics
+    return text
 
-        sys.stderr.write(format_statistics(findings, args.unsafe_fixes))  # standard output holds the report
-    if args.show_fixes:
-        listing = fixrun.show_fixes(fixed.fixed if fixed else [], findings, fixed is not None, args.unsafe_fixes)
-        (sys.stdout if args.format in TEXT_FORMATS and fh is None else sys.stderr).write(listing)
-    for m in missing:
-        print(f"jaxlint: error: {m}: {not_a_file_reason(m)}", file=sys.stderr)
-    nerrors = len(missing) + len(errors) + (len(fixed.failed) if fixed is not None else 0)
-    if not args.quiet:
-        nfiles = len({f.path for f in findings})
-        if findings:
-            print(
-                f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} in {nfiles} file{'s' if nfiles != 1 else ''} "
-                f"({len(files)} checked).",
-                file=sys.stderr,
-            )
-        elif nerrors:
-            # Never "All checks passed" after an error line: a path was not linted.
-            print(f"No findings ({len(files)} file{'s' if len(files) != 1 else ''} checked), {nerrors} error{'s' if nerrors != 1 else ''}.", file=sys.stderr)
-        else:
-            print(f"All checks passed ({len(files)} file{'s' if len(files) != 1 else ''} checked).", file=sys.stderr)
-        if fixed is None and args.format in TEXT_FORMATS:
-            from jaxlint.formats.text import fix_summary
 
-            fixable = fix_summary(findings, args.unsafe_fixes)
-            if fixable:
-                print(fixable, file=sys.stderr)
-        if fixed is not None:
-            print(fixrun.summary(len(fixed.fixed), 0 if args.unsafe_fixes else fixrun.unsafe_fixable(findings)), file=sys.stderr)
-    if nerrors:
-        return 2
-    if args.exit_zero:
-        return 0
-    if findings or (args.exit_non_zero_on_fix and fixed is not None and fixed.changed):
-        return 1
-    return 0
+def _print_summary(findings, nchecked: int, nerrors: int, fixed, args) -> None:
+    """The closing lines on standard error: how many findings, files and errors, and what
+    --fix did or could do."""
+    nfiles = len({f.path for f in findings})
+    if findings:
+        print(
+            f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} in {nfiles} file{'s' if nfiles != 1 else ''} "
+            f"({nchecked} checked).",
+            file=sys.stderr,
+        )
+    elif nerrors:
+        # Never "All checks passed" after an error line: a path was not linted.
+        print(f"No findings ({nchecked} file{'s' if nchecked != 1 else ''} checked), {nerrors} error{'s' if nerrors != 1 else ''}.", file=sys.stderr)
+    else:
+        print(f"All checks passed ({nchecked} file{'s' if nchecked != 1 else ''} checked).", file=sys.stderr)
+    if fixed is None and args.format in TEXT_FORMATS:
+        from jaxlint.formats.text import fix_summary
+
+        fixable = fix_summary(findings, args.unsafe_fixes)
+        if fixable:
+            print(fixable, file=sys.stderr)
+    if fixed is not None:
+        from jaxlint.fixes import run as fixrun
+
+        print(fixrun.summary(len(fixed.fixed), 0 if args.unsafe_fixes else fixrun.unsafe_fixable(findings)), file=sys.stderr)
