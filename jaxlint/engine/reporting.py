@@ -5,7 +5,7 @@ are known."""
 from __future__ import annotations
 
 import functools
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 import libcst as cst
 
@@ -92,21 +92,7 @@ def materialise(module: cst.Module, path: str, pending: List[Pending], positions
         if rng is None:
             continue
         fields = {}
-        related = None
-        for node, note in p.fields.get("related", ()):
-            where = positions.get(node)
-            if where is not None:
-                related = related or []
-                related.append(
-                    {
-                        "path": path,
-                        "line": where.start.line,
-                        "column": where.start.column + 1,
-                        "end_line": where.end.line,
-                        "end_column": where.end.column + 1,
-                        "message": note,
-                    }
-                )
+        related = _related(p, path, positions)
         for k, v in p.fields.items():
             if k == "related":
                 continue
@@ -128,16 +114,7 @@ def materialise(module: cst.Module, path: str, pending: List[Pending], positions
         rule = p.rule
         message = rule.message.format(**fields)
         fix = rule.fix.format(**fields) if "{" in rule.fix else rule.fix
-        context = None
-        if p.frame is not None:
-            entry = p.frame.entry
-            epos = positions.get(entry.func.node)
-            context = {
-                "function": p.frame.func.name,
-                "entry": entry.func.qualname,
-                "entry_line": epos.start.line if epos is not None else None,
-                "transform": entry.transform.label,
-            }
+        context = _frame_context(p.frame, positions) if p.frame is not None else None
         sugg = None
         if suggestion:
             sugg = {
@@ -177,3 +154,36 @@ def materialise(module: cst.Module, path: str, pending: List[Pending], positions
         )
     out.sort(key=Finding.sort_key)
     return out
+
+
+def _related(p: Pending, path: str, positions) -> Optional[List[dict]]:
+    """The finding's related locations (the other end of a path, a rebinding) that have a
+    position, each with its note; None when there are none."""
+    related = None
+    for node, note in p.fields.get("related", ()):
+        where = positions.get(node)
+        if where is not None:
+            related = related or []
+            related.append(
+                {
+                    "path": path,
+                    "line": where.start.line,
+                    "column": where.start.column + 1,
+                    "end_line": where.end.line,
+                    "end_column": where.end.column + 1,
+                    "message": note,
+                }
+            )
+    return related
+
+
+def _frame_context(frame, positions) -> dict:
+    """The traced function a finding is in, and the transform's entry point that traces it."""
+    entry = frame.entry
+    epos = positions.get(entry.func.node)
+    return {
+        "function": frame.func.name,
+        "entry": entry.func.qualname,
+        "entry_line": epos.start.line if epos is not None else None,
+        "transform": entry.transform.label,
+    }
