@@ -101,40 +101,9 @@ class FactsDeriver(CallableFacts, CallSiteFacts):
         if context.get("old_api"):
             out["api"] = {k: context.get(k) for k in ("old_api", "deprecated_in", "removed_in")}
         if frame is not None:
-            entry = frame.entry
-            out["entry"] = entry.func.qualname
-            out["in_entry"] = frame.func is entry.func
-            if not isinstance(entry, Application):
-                out["unreachable"] = f"its traced entry point, {entry.func.qualname}, is in another file (dynamic mode imports one file at a time)"
-                origin = getattr(entry, "origin", None)
-                if origin is not None:
-                    out["remote_entry"] = {"label": origin[0], "path": origin[1]}
-            else:
-                traced = self.entry(entry)
-                reason = "no entry point reachable from the module (nested function or lambda)"
-                if traced is None:
-                    traced, reason = self.factory(entry)
-                    if traced is not None and frame.outer is not None:
-                        traced = _in_signature(traced, frame.outer)
-                if traced is not None:
-                    out["traced"] = traced
-                else:
-                    out["unreachable"] = reason
-                    nested = self.nested(entry)
-                    if nested is not None:
-                        out["nested"] = nested
-                site = self.site(entry)
-                if site is not None:
-                    out["site"] = site
+            self._entry_facts(frame, out)
         else:
-            host = self._enclosing_function(node)
-            top = top_level(host) if host is not None else None
-            if top is not None:
-                plain = self.plain(top)
-                if plain is not None:
-                    out["host"] = plain
-            elif host is None:
-                out["module_level"] = True
+            self._host_facts(node, out)
         hit = self._arg_of(node)
         if hit is not None:
             self._call_facts(hit, out, fields)
@@ -194,6 +163,46 @@ class FactsDeriver(CallableFacts, CallSiteFacts):
                 if v is not None:
                     out[k] = v
         return FindingFacts(**out)
+
+    def _entry_facts(self, frame, out: Dict[str, object]) -> None:
+        """Where the traced code a finding is in starts: the transform's entry point, how the
+        dynamic mode traces it, or why it cannot."""
+        entry = frame.entry
+        out["entry"] = entry.func.qualname
+        out["in_entry"] = frame.func is entry.func
+        if not isinstance(entry, Application):
+            out["unreachable"] = f"its traced entry point, {entry.func.qualname}, is in another file (dynamic mode imports one file at a time)"
+            origin = getattr(entry, "origin", None)
+            if origin is not None:
+                out["remote_entry"] = {"label": origin[0], "path": origin[1]}
+        else:
+            traced = self.entry(entry)
+            reason = "no entry point reachable from the module (nested function or lambda)"
+            if traced is None:
+                traced, reason = self.factory(entry)
+                if traced is not None and frame.outer is not None:
+                    traced = _in_signature(traced, frame.outer)
+            if traced is not None:
+                out["traced"] = traced
+            else:
+                out["unreachable"] = reason
+                nested = self.nested(entry)
+                if nested is not None:
+                    out["nested"] = nested
+            site = self.site(entry)
+            if site is not None:
+                out["site"] = site
+
+    def _host_facts(self, node, out: Dict[str, object]) -> None:
+        """For a finding in host code: the top-level function it is in, or the module level."""
+        host = self._enclosing_function(node)
+        top = top_level(host) if host is not None else None
+        if top is not None:
+            plain = self.plain(top)
+            if plain is not None:
+                out["host"] = plain
+        elif host is None:
+            out["module_level"] = True
 
     def _builder(self, node) -> Optional[dict]:
         """The module-level function around ``node``, when it can run as it is: not a method,
