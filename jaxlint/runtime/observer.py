@@ -310,7 +310,12 @@ class Observer:
         if event != TRACE_DONE_EVENT or self._scope is None or not _top_level():
             return
         name = kwargs.get("fun_name", "")
-        self._scan_frames(sys._getframe(1), self._explained.get(name, name))
+        if name not in self._explained:
+            # JAX traces its own primitives for eager dispatch, also while an eager transform
+            # (vmap, grad) runs with live tracers in the user's frames: only a trace of the
+            # user's own function, whose miss JAX explained, ends with the trace over.
+            return
+        self._scan_frames(sys._getframe(1), self._explained[name])
 
     def _scan_frames(self, frame, function: str) -> None:
         tracer = _tracer_class()
