@@ -249,6 +249,8 @@ def test_miss_explanations_name_their_rule():
     assert recompile_rule(["different input types:\n* at x, now f32[3] and before f32[2]"]) == "JAX205"
     assert recompile_rule(["different input pytree:\n* at input path [0][1], now Static with pytree metadata Static(val=1) and before"]) == "JAX204"
     assert recompile_rule(["different input pytree:\n* at input path [0], now tuple of length 0 and before tuple of length 1"]) == "JAX403"
+    # a different tree inside one argument (another model's parameters) is a new input
+    assert recompile_rule(["different input pytree:\n* at input path [0][0], now <class 'dict'> with 2 children and before <class 'dict'> with 3 children, so"]) is None
     assert recompile_rule(["Tracing context doesn't match"]) is None
 
 

@@ -18,11 +18,13 @@ when the user had turned them on themselves.
 
 from __future__ import annotations
 
+import ast
 import builtins
 import logging
 import os
 import re
 import sys
+import sysconfig
 import types
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Tuple
@@ -110,7 +112,11 @@ def recompile_rule(reasons: Sequence[str]) -> Optional[str]:
             return "JAX404"
         if "metadata" in text:
             return "JAX204"
-        return "JAX403"  # the arguments' structure: positional one call, keyword the next
+        # Positional one call, keyword the next: the top of (args, kwargs) changed, at input
+        # path [0] (the positional tuple) or [1] (the keyword dict).  A tree that differs
+        # inside an argument is a new input, which no rule describes.
+        paths = re.findall(r"at input path (\[[^ ]*\]),", text)
+        return "JAX403" if paths and all(p in ("[0]", "[1]") for p in paths) else None
     if "different input types" in text:
         changed = [line for line in text.splitlines() if line.startswith("* at ")]
         weak_only = changed and all("weak_type" in line and _same_type(line) for line in changed)
@@ -221,7 +227,7 @@ class Observer:
             from jax._src import source_info_util as siu
         except ImportError:  # a JAX without it: such misses stay unexplained
             return
-        stdlib = {os.path.realpath(p) for p in (sysconfig_stdlib(),)}
+        stdlib = {os.path.realpath(sysconfig.get_path("stdlib"))}
         jax_root = os.path.realpath(os.path.dirname(os.path.dirname(siu.__file__)))
         for path in list(getattr(siu, "_exclude_paths", ())):
             real = os.path.realpath(path)
@@ -371,7 +377,7 @@ class Observer:
             for name, value in list(vars(module).items()):
                 if name.startswith("__") or (filename, name) in self._leaks_reported:
                     continue
-                if _holds_tracer(value, tracer):
+                if _tracer_path(value, tracer) is not None:
                     self._leaks_reported.add((filename, name))
                     site = _binding_site(filename, name)
                     message = (
@@ -444,33 +450,12 @@ def _drop_inclusion(siu, path: str) -> None:
         pass
 
 
-def sysconfig_stdlib() -> str:
-    import sysconfig
-
-    return sysconfig.get_path("stdlib")
-
-
 def _tracer_class():
     try:
         from jax.core import Tracer
     except ImportError:
         return None
     return Tracer
-
-
-def _holds_tracer(value, tracer, depth: int = 0) -> bool:
-    if isinstance(value, tracer):
-        return True
-    if depth >= 2 or isinstance(value, (type, types.ModuleType, types.FunctionType, str, bytes)):
-        return False
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return any(_holds_tracer(v, tracer, depth + 1) for v in list(value)[:1000])
-    if isinstance(value, dict):
-        return any(_holds_tracer(v, tracer, depth + 1) for v in list(value.values())[:1000])
-    attrs = getattr(value, "__dict__", None)
-    if isinstance(attrs, dict) and depth == 0:
-        return any(_holds_tracer(v, tracer, depth + 1) for v in list(attrs.values())[:1000])
-    return False
 
 
 def _staged(value, tracer) -> bool:
@@ -509,8 +494,6 @@ def _writer_site(function: str, name: str, path: str) -> Optional[Site]:
     """The statement of the traced function (``name defined at FILE:LINE``, as JAX names it)
     that stores into what ``name`` + ``path`` reaches: an attribute assigned by that name
     (``self.params = ...``), or an item, ``append`` or ``extend`` on it."""
-    import ast
-
     m = re.search(r" defined at (.+):(\d+)$", function)
     if m is None:
         return None
@@ -541,14 +524,14 @@ def _writer_site(function: str, name: str, path: str) -> Optional[Site]:
 
 def _binding_site(filename: str, name: str) -> Site:
     """The first module-level binding of ``name`` in ``filename`` (line 1 when none is found)."""
-    import ast
-
     path = os.path.abspath(filename)
     try:
-        with open(path, "rb") as fh:
-            tree = ast.parse(fh.read(), path)
-    except (OSError, SyntaxError, ValueError):
+        found = sites.parsed(path, os.path.getmtime(path))
+    except OSError:
+        found = None
+    if found is None:
         return Site(path, 1, 1, 1, 1)
+    tree = found[0]
     for node in tree.body:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []
         for t in targets:

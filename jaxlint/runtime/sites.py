@@ -73,7 +73,7 @@ def frame_site(code, lasti: int, lineno: Optional[int]) -> Optional[Site]:
     return Site(os.path.abspath(code.co_filename), line, col + 1, end_line, end_col + 1)
 
 
-def stack_site(frame, user: UserCode, skip: Sequence[str] = ()) -> Optional[Site]:
+def stack_site(frame, user: UserCode) -> Optional[Site]:
     """The innermost user frame of the live stack from ``frame`` outwards."""
     while frame is not None:
         if user.owns(frame.f_code.co_filename):
@@ -110,7 +110,7 @@ def traceback_site(tb, user: UserCode) -> Optional[Site]:
 
 
 @functools.lru_cache(maxsize=256)
-def _parsed(path: str, mtime: float) -> Optional[Tuple[ast.AST, dict]]:
+def parsed(path: str, mtime: float) -> Optional[Tuple[ast.AST, dict]]:
     try:
         with open(path, "rb") as fh:
             tree = ast.parse(fh.read(), path)
@@ -140,12 +140,12 @@ def _innermost(tree: ast.AST, s: Site) -> Optional[ast.AST]:
 def _enclosing(s: Site) -> Iterator[Tuple[ast.AST, Optional[ast.AST]]]:
     """(node, the child the site is under), from the site's own node outwards."""
     try:
-        parsed = _parsed(s.path, os.path.getmtime(s.path))
+        parsed_file = parsed(s.path, os.path.getmtime(s.path))
     except OSError:
         return
-    if parsed is None:
+    if parsed_file is None:
         return
-    tree, parents = parsed
+    tree, parents = parsed_file
     node, child = _innermost(tree, s), None
     while node is not None:
         yield node, child
