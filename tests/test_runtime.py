@@ -102,7 +102,7 @@ def test_run_reports_what_jax_did(tmp_path):
 def test_run_without_static_uses_jax_words(tmp_path):
     _, found = run_script(tmp_path, SCRIPT, "--no-static")
     by_code = {f["code"]: f for f in found}
-    assert by_code["JAX204"]["message"].startswith("`scale` was traced 3 times at this call: different input pytree")
+    assert by_code["JAX204"]["message"] == "`scale` was traced 3 times at this call: a static value changed (at input path [0][1]: now 2, before 0)"
     assert by_code["JAX101"]["message"].startswith("JAX raised TracerBoolConversionError here")
     assert by_code["JAX101"]["fix"]  # the rule's own fix advice
 
@@ -247,7 +247,12 @@ def test_miss_explanations_name_their_rule():
     assert recompile_rule(["fresh"]) == "JAX401"
     assert recompile_rule(["different input types:\n* at x, now f32[]{weak_type=False} and before f32[]{weak_type=True}"]) == "JAX402"
     assert recompile_rule(["different input types:\n* at x, now f32[3] and before f32[2]"]) == "JAX205"
-    assert recompile_rule(["different input pytree:\n* at input path [0][1], now Static with pytree metadata Static(val=1) and before"]) == "JAX204"
+    static = "different input pytree:\n* at input path [0][2], now <class 'Static'> with pytree metadata Static(val={}) and before <class 'Static'> with pytree metadata Static(val={}), so the pytree node metadata does not match"
+    assert recompile_rule([static.format(1, 2)]) == "JAX204"
+    assert recompile_rule([static.format("<function <lambda> at 0x7f01>", "<function <lambda> at 0x7f02>")]) == "JAX404"
+    # Equinox's static part holds the jitted function itself: only what differs decides
+    assert recompile_rule([static.format("((<function f at 0x7f01>,), 3)", "((<function f at 0x7f01>,), 0)")]) == "JAX204"
+    assert recompile_rule([static.format("((<function f at 0x7f01>,), functools.partial(<function g at 0x7f03>))", "((<function f at 0x7f01>,), functools.partial(<function g at 0x7f04>))")]) == "JAX404"
     assert recompile_rule(["different input pytree:\n* at input path [0], now tuple of length 0 and before tuple of length 1"]) == "JAX403"
     # a different tree inside one argument (another model's parameters) is a new input
     assert recompile_rule(["different input pytree:\n* at input path [0][0], now <class 'dict'> with 2 children and before <class 'dict'> with 3 children, so"]) is None

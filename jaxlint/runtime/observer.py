@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import ast
 import builtins
+import difflib
 import logging
 import os
 import re
 import sys
-import sysconfig
 import types
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Tuple
@@ -108,10 +108,10 @@ def recompile_rule(reasons: Sequence[str]) -> Optional[str]:
     if "fresh" in reasons:
         return "JAX401"
     if "different input pytree" in text:
-        if "metadata" in text and re.search(r"Static\(val=<function|Static\(val=functools\.partial|<function ", text):
-            return "JAX404"
-        if "metadata" in text:
-            return "JAX204"
+        changed = _changed_metadata(text)
+        if changed:
+            callable_ = r"<function |<bound method |functools\.partial\("
+            return "JAX404" if any(re.match(callable_, now) or re.match(callable_, before) for _, now, before in changed) else "JAX204"
         # Positional one call, keyword the next: the top of (args, kwargs) changed, at input
         # path [0] (the positional tuple) or [1] (the keyword dict).  A tree that differs
         # inside an argument is a new input, which no rule describes.
@@ -122,6 +122,25 @@ def recompile_rule(reasons: Sequence[str]) -> Optional[str]:
         weak_only = changed and all("weak_type" in line and _same_type(line) for line in changed)
         return "JAX402" if weak_only else "JAX205"
     return None
+
+
+def _changed_metadata(text: str) -> List[Tuple[str, str, str]]:
+    """(input path, now, before) for each piece of static pytree metadata that differs between
+    the two calls JAX compared, as repr tokens (``<function f at 0x..>``, ``3``, ``'relu'``).  A
+    static value that holds a function (Equinox puts the jitted function itself in its static
+    part) changed as a callable only when the function is among the pieces that differ."""
+    changed = []
+    pattern = r"at input path (\S+), now .*? with pytree metadata (.*) and before .*? with pytree metadata (.*), so the pytree node metadata"
+    for path, now, before in re.findall(pattern, text):
+        a, b = _repr_tokens(now), _repr_tokens(before)
+        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+            if tag != "equal":
+                changed.append((path, "".join(a[i1:i2]), "".join(b[j1:j2])))
+    return changed
+
+
+def _repr_tokens(text: str) -> List[str]:
+    return re.findall(r"<(?:function|bound method) .*? at 0x[0-9a-f]+>|<[^<>]*>|functools\.partial\(|'[^']*'|\w+|[^\w\s]", text)
 
 
 def _same_type(line: str) -> bool:
@@ -154,7 +173,7 @@ class Observer:
         user_asked = bool(jax.config.jax_explain_cache_misses)
         jax.config.update("jax_explain_cache_misses", True)
         self._undo.append(lambda: jax.config.update("jax_explain_cache_misses", user_asked))
-        self._include_wrapped_functions()
+        self._explain_library_wrappers()
 
         observer = self
 
@@ -217,24 +236,28 @@ class Observer:
         cls.__init__ = __init__
         self._undo.append(lambda: setattr(cls, "__init__", original))
 
-    def _include_wrapped_functions(self) -> None:
-        """JAX explains misses only for functions it takes for the user's: not those defined in
-        files that libraries registered as internal (Equinox's ``filter_jit`` wraps the user's
-        function in one of its own).  Those libraries' files count as the user's while the
-        observer runs, so that their wrappers' misses are explained too; the call site is still
-        taken from the user's own frames."""
+    def _explain_library_wrappers(self) -> None:
+        """JAX explains a miss only for a function defined in a file it takes for the user's,
+        and a library's jit wrapper (Equinox's ``filter_jit`` jits a function of its own) is
+        defined in the library, often under the directory of the standard library that JAX
+        excludes.  For that one check, and not for JAX's tracebacks, a file outside JAX counts
+        as the user's; the call site is still taken from the user's own frames."""
         try:
-            from jax._src import source_info_util as siu
-        except ImportError:  # a JAX without it: such misses stay unexplained
+            from jax._src import source_info_util
+            from jax._src.interpreters import partial_eval
+        except ImportError:  # a JAX without them: such misses stay unexplained
             return
-        stdlib = {os.path.realpath(sysconfig.get_path("stdlib"))}
-        jax_root = os.path.realpath(os.path.dirname(os.path.dirname(siu.__file__)))
-        for path in list(getattr(siu, "_exclude_paths", ())):
-            real = os.path.realpath(path)
-            if real.startswith(jax_root) or real.rstrip(os.sep) in stdlib or real.rstrip(os.sep) == os.path.dirname(os.__file__):
-                continue
-            siu.register_inclusion(path)
-            self._undo.append(lambda p=path: _drop_inclusion(siu, p))
+        explain = getattr(getattr(partial_eval, "explain", None), "__code__", None)
+        original, jax_dirs = source_info_util.is_user_filename, self._jax_dirs
+
+        def is_user_filename(filename: str) -> bool:
+            if original(filename):
+                return True
+            return sys._getframe(1).f_code is explain and not os.path.realpath(filename).startswith(jax_dirs)
+
+        is_user_filename.cache_clear = original.cache_clear  # JAX clears it on each registration
+        source_info_util.is_user_filename = is_user_filename
+        self._undo.append(lambda: setattr(source_info_util, "is_user_filename", original))
 
     # -- scopes ---------------------------------------------------------------------------
 
@@ -409,6 +432,10 @@ def error_rule(exc: BaseException, site: Site) -> Optional[str]:
 
 
 def _reason_text(reason: str) -> str:
+    changed = _changed_metadata(reason)
+    if changed:
+        path, now, before = (re.sub(r" at 0x[0-9a-f]+", "", piece) for piece in changed[0])  # an address differs per run
+        return f"a static value changed (at input path {path}: now {now}, before {before})"
     lines = [line.lstrip("* ").strip() for line in reason.splitlines() if line.strip()]
     lines = [re.sub(r"https?://\S+", "", line) for line in lines]
     head, detail = lines[0].rstrip(":"), "; ".join(lines[1:3])
@@ -439,15 +466,6 @@ def _miss_logger() -> logging.Logger:
         return partial_eval.logger
     except (ImportError, AttributeError):
         return logging.getLogger("jax")
-
-
-def _drop_inclusion(siu, path: str) -> None:
-    try:
-        siu._include_paths.remove(path)
-        siu._include_path_regex.cache_clear()
-        siu.is_user_filename.cache_clear()
-    except (AttributeError, ValueError):
-        pass
 
 
 def _tracer_class():
