@@ -27,6 +27,7 @@ def pytest_addoption(parser):
     group.addoption("--jaxlint-output", metavar="FILE", help="write the report to FILE instead of the terminal")
     group.addoption("--jaxlint-baseline", metavar="FILE", help="report only findings not recorded in this jaxlint baseline")
     group.addoption("--jaxlint-check-leaks", action="store_true", help="also run under jax.checking_leaks (slower; a leak raises)")
+    group.addoption("--jaxlint-check-stale", action="store_true", help="also compare jitted calls with the same calls run eagerly (runs their Python bodies twice)")
     group.addoption("--jaxlint-no-static", action="store_true", help="do not merge with the static analysis of the files")
 
 
@@ -40,7 +41,7 @@ def pytest_configure(config):
         raise pytest.UsageError(f"--jaxlint-format: unknown format {fmt!r} (one of {', '.join(FORMATTERS)})")
     from jaxlint.runtime.observer import Observer
 
-    observer = Observer([str(config.rootpath)], check_leaks=config.getoption("jaxlint_check_leaks"))
+    observer = Observer([str(config.rootpath)], check_leaks=config.getoption("jaxlint_check_leaks"), check_stale=config.getoption("jaxlint_check_stale"))
     observer.start()
     config.stash[_stash_key()] = observer
     _expect_through_raises(observer)

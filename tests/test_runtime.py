@@ -352,3 +352,36 @@ def test_dynamic_mode_confirms_by_running_the_script_what_it_cannot_reach(tmp_pa
         8,
         {"status": "confirmed", "detail": "observed when the file ran as a script"},
     )
+
+
+STALE = '''\
+import jax
+import jax.numpy as jnp
+
+scale = 1.0
+
+
+@jax.jit
+def apply(x):
+    return x * scale
+
+
+@jax.jit
+def double(x):
+    return x * 2
+
+
+for s in (2.0, 3.0):
+    scale = s
+    apply(jnp.ones(2))
+    double(jnp.ones(2))
+'''
+
+
+def test_stale_values_are_compared_only_when_asked(tmp_path):
+    _, found = run_script(tmp_path, STALE, "--check-stale", "--no-static")
+    # the second call reuses the program traced with scale == 2.0; double() reads no global
+    assert [(f["code"], f["line"], f["column"]) for f in found] == [("JAX301", 19, 5)]
+    assert found[0]["message"].startswith("`apply` returned [2. 2.] under jit but [3. 3.] run eagerly")
+    _, found = run_script(tmp_path, STALE, "--no-static")
+    assert found == []

@@ -31,6 +31,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from jaxlint.runtime import sites
 from jaxlint.runtime.sites import Site, UserCode, frame_site
+from jaxlint.runtime.stale import StaleCheck
 
 # The tracer errors JAX raises by class (jax.errors); ``__init__`` of each is wrapped.
 TRACER_ERRORS = (
@@ -152,9 +153,10 @@ class Observer:
     """Observes JAX while the user's code runs.  ``start`` installs the hooks, ``stop`` removes
     them; ``begin``/``end`` bracket a scope (a test, the script)."""
 
-    def __init__(self, roots: Sequence[str], check_leaks: bool = False):
+    def __init__(self, roots: Sequence[str], check_leaks: bool = False, check_stale: bool = False):
         self.user = UserCode(roots)
         self.check_leaks = check_leaks
+        self.check_stale = check_stale
         self.seen: Dict[Tuple[str, Site], Seen] = {}
         self.unattributed = 0  # recompilations JAX explained in words no rule answers
         self._scope: Optional[_Scope] = None
@@ -196,6 +198,8 @@ class Observer:
             cls = getattr(jax.errors, name, None)
             if cls is not None and "__init__" in vars(cls):
                 self._wrap_init(cls)
+        if self.check_stale:
+            StaleCheck(self.user, self._on_stale).install(self._undo.append)
         if self.check_leaks:
             previous = bool(jax.config.jax_check_tracer_leaks)
             jax.config.update("jax_check_tracer_leaks", True)
@@ -331,6 +335,10 @@ class Observer:
             # (The body of a lax loop or a checkpoint run eagerly is traced at each call: that
             # is how eager control flow works, not a cache that misses.)
             self._scope.misses.setdefault((site, function), []).append(_Miss(function, reason))
+
+    def _on_stale(self, code: str, site: Site, message: str) -> None:
+        if self._scope is not None:
+            self._add(code, site, message, self._scope.name)
 
     def _on_event(self, event: str, duration: float, **kwargs) -> None:
         """After each trace of a jitted function called from host code (JAX explains the miss

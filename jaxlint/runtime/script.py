@@ -31,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--output-file", "-o", metavar="FILE", help="write the report to FILE")
     p.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
     p.add_argument("--check-leaks", action="store_true", help="also run under jax.checking_leaks (slower; a leak raises)")
+    p.add_argument("--check-stale", action="store_true", help="also compare jitted calls with the same calls run eagerly (runs their Python bodies twice)")
     p.add_argument("--no-static", action="store_true", help="do not merge with the static analysis of the files")
     return p
 
@@ -44,7 +45,7 @@ def main(argv: Sequence[str]) -> int:
     from jaxlint.runtime.observer import Observer
     from jaxlint.runtime.report import merge_static, observed_findings, write_report
 
-    observer = Observer([os.getcwd(), os.path.dirname(script)], check_leaks=args.check_leaks)
+    observer = Observer([os.getcwd(), os.path.dirname(script)], check_leaks=args.check_leaks, check_stale=args.check_stale)
     status = _run(script, args.args, observer)
     findings, _expected = observed_findings(list(observer.seen.values()))
     if not args.no_static:
