@@ -51,6 +51,7 @@ CATEGORIES = ("A", "B", "C", "R")
 JAXLINT_ROOT = [ROOT]
 # ``--dynamic``: the static findings are checked by tracing them (jaxlint --dynamic).
 DYNAMIC = [False]
+CHECK_STALE = [False]  # with --runtime: also the opt-in check of stale values
 
 
 def lint(paths: List[str], cwd: str, preview: bool, jobs: int) -> List[dict]:
@@ -80,7 +81,7 @@ def observe(paths: List[str], cwd: str, preview: bool, jobs: int) -> List[dict]:
     def one(path: str) -> List[dict]:
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
             out = fh.name
-        cmd = [sys.executable, "-m", "jaxlint", "run", "--no-static", "--format", "json", "-o", out, path]
+        cmd = [sys.executable, "-m", "jaxlint", "run", "--no-static", "--format", "json", "-o", out] + (["--check-stale"] if CHECK_STALE[0] else []) + [path]
         try:
             subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=env, timeout=300)
             with open(out) as fh:
@@ -314,11 +315,13 @@ def main(argv=None) -> int:
     ap.add_argument("--write-measured", action="store_true", help="with --world --split test: record each rule's precision in jaxlint/rules/measured.py")
     ap.add_argument("--dynamic", action="store_true", help="with --reports: run jaxlint --dynamic and count the verdicts on the findings that find a bug")
     ap.add_argument("--runtime", action="store_true", help="with --reports: score what `jaxlint run` observes running each file")
+    ap.add_argument("--check-stale", action="store_true", help="with --runtime: also run its opt-in check of stale values")
     ap.add_argument("--jaxlint", metavar="CHECKOUT", help="measure the jaxlint of this checkout (default: this one)")
     args = ap.parse_args(argv)
     if args.jaxlint:
         JAXLINT_ROOT[0] = os.path.abspath(args.jaxlint)
     DYNAMIC[0] = args.dynamic
+    CHECK_STALE[0] = args.check_stale
     if args.write_ci_subset:
         print(json.dumps(write_ci_subset(args.write_ci_subset, args.jobs), indent=1))
         return 0

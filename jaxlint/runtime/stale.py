@@ -6,19 +6,24 @@ a later call that hits the compilation cache runs the program built from what it
 A call whose result differs from the same function run eagerly on the same arguments returned
 a value frozen at trace time.
 
-Which calls are compared: at each call site of a function of the user's, calls are run eagerly
-first until one of them hits the cache (the cache did not grow), and that call is compared.  A
-first call traces with the values of now, so it cannot be stale; the first call that reuses a
-compilation is where a changed global shows.  The eager run comes first because a jitted call
+Which calls are compared.  When a call traces, the values of the globals and closure cells
+that the function (and the functions of the user's it calls by a global name) reads are noted.
+A later call is run eagerly first when one of those values has been rebound since, or when it
+is the first call at its call site: a first call traces with the values of now, so it cannot be
+stale, and the first call that reuses a compilation is where a value frozen some other way
+(NumPy's random numbers at trace time) shows.  The eager run comes first because a jitted call
 may donate its arguments.  It runs the function's Python body a second time, with its effects:
 that is why the check is asked for, not on by default.
 """
 
 from __future__ import annotations
 
+import dis
 import functools
+import os
 import sys
-from typing import Callable, Optional, Set, Tuple
+import types
+from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from jaxlint.runtime import sites
 from jaxlint.runtime.sites import Site
@@ -31,7 +36,11 @@ class StaleCheck:
     def __init__(self, user: sites.UserCode, report: Callable[[str, Site, str], None]):
         self.user = user
         self.report = report
-        self.done: Set[Tuple[Site, str]] = set()  # (call site, function) compared after a cache hit
+        self.first_hit_seen: Set[Tuple[Site, str]] = set()  # (call site, function)
+        self.reported: Set[int] = set()  # the functions found stale, not checked again
+        # What each function read when it was last traced, by the function: a new ``jax.jit`` of
+        # the same function shares its compilations.
+        self.noted: Dict[int, Tuple[object, List[_Read]]] = {}
 
     def install(self, undo: Callable[[Callable[[], None]], None]) -> None:
         import jax
@@ -45,37 +54,118 @@ class StaleCheck:
                 return lambda f: jit(f, *args, **kwargs)
             jitted = original(fun, *args, **kwargs)
             code = getattr(getattr(fun, "__func__", fun), "__code__", None)
-            if code is None or not check.user.owns(code.co_filename):
+            if code is None or not check.user.owns(code.co_filename) or not hasattr(jitted, "_cache_size"):
                 return jitted
-            return _Compared(jitted, check)
+            return _Compared(jitted, getattr(fun, "__func__", fun), check)
 
         jax.jit = jit
         undo(lambda: setattr(jax, "jit", original))
 
-    def call(self, jitted, args, kwargs):
+    def call(self, compared: "_Compared", args, kwargs):
+        jitted = compared.jitted
         site = sites.stack_site(sys._getframe(2), self.user)
-        name = getattr(jitted, "__name__", "function")
-        if site is None or (site, name) in self.done or not hasattr(jitted, "_cache_size"):
+        if site is None or id(compared.fun) in self.reported:
             return jitted(*args, **kwargs)
-        import jax
-
-        try:
-            with jax.disable_jit():
-                eager = jitted(*args, **kwargs)
-        except Exception:  # the eager run cannot be compared; the call itself still runs
-            eager = _NOTHING
+        name = getattr(jitted, "__name__", "function")
+        rebound = [r for r in self.noted.get(id(compared.fun), (None, []))[1] if r.rebound()]
+        eager = _NOTHING
+        if rebound or (site, name) not in self.first_hit_seen:
+            eager = _eager(jitted, args, kwargs)
         size = jitted._cache_size()
         out = jitted(*args, **kwargs)
-        if jitted._cache_size() == size and eager is not _NOTHING:
-            self.done.add((site, name))
-            differs = _difference(out, eager)
-            if differs:
+        if jitted._cache_size() != size:  # traced now: note what it read
+            self.noted[id(compared.fun)] = (compared.fun, _reads(compared.fun, self.user))  # the function kept: its id stays its own
+            return out
+        self.first_hit_seen.add((site, name))
+        differs = None if eager is _NOTHING else _difference(out, eager)
+        if differs:
+            self.reported.add(id(compared.fun))
+            if rebound:
+                read = rebound[0]
+                message = (
+                    f"`{name}` read `{read.name}` when it was traced, and `{read.name}` has been rebound since: "
+                    f"the call returned {differs[0]} under jit but {differs[1]} run eagerly"
+                )
+                self.report("JAX301", read.site or site, message)
+            else:
                 message = (
                     f"`{name}` returned {differs[0]} under jit but {differs[1]} run eagerly on the same "
-                    "arguments: a global, closure or attribute it read when it was traced has changed since"
+                    "arguments: a value it read when it was traced has changed since"
                 )
                 self.report("JAX301", site, message)
         return out
+
+
+class _Read:
+    """A global or closure cell a traced function read, with its value when it was traced."""
+
+    def __init__(self, name: str, namespace, site: Optional[Site]):
+        self.name, self.namespace, self.site = name, namespace, site
+        self.value = self.current()
+
+    def current(self):
+        if isinstance(self.namespace, dict):
+            return self.namespace.get(self.name, _NOTHING)
+        try:
+            return self.namespace.cell_contents
+        except ValueError:  # an empty cell
+            return _NOTHING
+
+    def rebound(self) -> bool:
+        return self.current() is not self.value
+
+
+def _reads(fun, user: sites.UserCode, depth: int = 0, seen: Optional[Set[int]] = None) -> List[_Read]:
+    """The globals and closure cells ``fun`` reads, and those of the functions of the user's it
+    reads by those names, two calls deep (modules, classes and JAX's functions are not data)."""
+    seen = set() if seen is None else seen
+    code = getattr(fun, "__code__", None)
+    if code is None or id(code) in seen or not user.owns(code.co_filename):
+        return []
+    seen.add(id(code))
+    cells = dict(zip(code.co_freevars, getattr(fun, "__closure__", None) or ()))
+    found: List[_Read] = []
+    for inner in _code_objects(code):
+        for ins in dis.get_instructions(inner):
+            if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
+                namespace = fun.__globals__
+            elif ins.opname in ("LOAD_DEREF", "LOAD_CLASSDEREF") and ins.argval in cells and inner is code:
+                namespace = cells[ins.argval]
+            else:
+                continue
+            read = _Read(ins.argval, namespace, _instruction_site(inner, ins))
+            if read.value is _NOTHING or isinstance(read.value, (types.ModuleType, type)):
+                continue
+            found.append(read)
+            if depth < 2 and isinstance(read.value, types.FunctionType):
+                found.extend(_reads(read.value, user, depth + 1, seen))
+    return found
+
+
+def _code_objects(code):
+    yield code
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _code_objects(const)
+
+
+def _instruction_site(code, ins) -> Optional[Site]:
+    positions = getattr(ins, "positions", None)
+    if positions is None or positions.lineno is None:
+        return None
+    col = (positions.col_offset or 0) + 1
+    end = (positions.end_col_offset or positions.col_offset or 0) + 1
+    return Site(os.path.abspath(code.co_filename), positions.lineno, col, positions.lineno, end)
+
+
+def _eager(jitted, args, kwargs):
+    import jax
+
+    try:
+        with jax.disable_jit():
+            return jitted(*args, **kwargs)
+    except Exception:  # the eager run cannot be compared; the call itself still runs
+        return _NOTHING
 
 
 _NOTHING = object()
@@ -85,15 +175,15 @@ class _Compared:
     """A jitted function whose calls the stale check sees; everything else is the jitted
     function's own (``lower``, ``trace``, ``eval_shape``, binding as a method)."""
 
-    def __init__(self, jitted, check: StaleCheck):
-        self._jitted, self._check = jitted, check
+    def __init__(self, jitted, fun, check: StaleCheck):
+        self.jitted, self.fun, self.check = jitted, fun, check
         functools.update_wrapper(self, jitted)
 
     def __call__(self, *args, **kwargs):
-        return self._check.call(self._jitted, args, kwargs)
+        return self.check.call(self, args, kwargs)
 
     def __getattr__(self, name):
-        return getattr(self._jitted, name)
+        return getattr(self.jitted, name)
 
     def __get__(self, obj, objtype=None):
         return self if obj is None else functools.partial(self, obj)
