@@ -162,6 +162,9 @@ def _eager(jitted, args, kwargs):
     import jax
 
     try:
+        # jit hands the function containers rebuilt from the leaves: an eager run that writes
+        # into a dict it was given must not change the arguments of the jitted call after it
+        args, kwargs = jax.tree_util.tree_map(lambda leaf: leaf, (args, kwargs))
         with jax.disable_jit():
             return jitted(*args, **kwargs)
     except Exception:  # the eager run cannot be compared; the call itself still runs
