@@ -396,3 +396,22 @@ def test_stale_values_are_compared_only_when_asked(tmp_path):
     assert found[1]["message"].startswith("`jitter` returned [")
     _, found = run_script(tmp_path, STALE, "--no-static")
     assert found == []
+
+
+KEYWORD_THEN_POSITIONAL = '''\
+import jax
+import jax.numpy as jnp
+
+add = jax.jit(lambda x, y: x + y)
+add(jnp.ones(2), jnp.ones(2))
+add(jnp.ones(3), jnp.ones(3))
+add(jnp.ones(2), y=jnp.ones(2))
+'''
+
+
+def test_a_call_that_recompiles_for_no_reason_in_the_data_is_found_at_its_own_line(tmp_path):
+    # Line 6 traces once for a new shape: data, not a bug.  Line 7 passes the same arguments as
+    # line 5 by keyword: JAX compiles again for the call's form alone.
+    _, found = run_script(tmp_path, KEYWORD_THEN_POSITIONAL, "--no-static")
+    assert [(f["code"], f["line"], f["column"]) for f in found] == [("JAX403", 7, 1)]
+    assert found[0]["message"].startswith("`<lambda>` was traced again at this call: different input pytree")

@@ -80,7 +80,7 @@ class _Miss:
 @dataclass
 class _Scope:
     name: str
-    misses: Dict[Tuple[Site, str], List[_Miss]] = field(default_factory=dict)
+    misses: Dict[Tuple[Site, Tuple[Tuple[str, int], ...], str], List[_Miss]] = field(default_factory=dict)  # by site, call path, function
     raised: Dict[int, Tuple[BaseException, Site]] = field(default_factory=dict)
     intentional: Set[int] = field(default_factory=set)
 
@@ -290,19 +290,29 @@ class Observer:
         scope, self._scope = self._scope, None
         if scope is None:
             return
-        for (site, function), misses in scope.misses.items():
-            if len(misses) < 2:
-                continue
+        traces: Dict[str, int] = {}  # function -> its traces in this scope, at every call path
+        for (_site, _path, function), misses in scope.misses.items():
+            traces[function] = traces.get(function, 0) + len(misses)
+        for (site, _path, function), misses in scope.misses.items():
             reasons = [m.reason for m in misses[1:]]
+            if len(misses) < 2:
+                # A call path that traces once, after another path traced the function, recompiled
+                # it for a difference no data explains: the same values, once keyword and once
+                # positional (JAX403), or once weakly typed (JAX402).
+                avoidable = recompile_rule([misses[0].reason]) in ("JAX402", "JAX403") and traces[function] > 1
+                if not avoidable:
+                    continue
+                reasons = [misses[0].reason]
             code = recompile_rule(reasons)
             if code is None:
-                self.unattributed += len(misses) - 1
+                self.unattributed += len(reasons)
                 continue
             name = function.split(" defined at ")[0]
             last = next((r for r in reversed(reasons) if r and r != "fresh"), "")
             why = _reason_text(last) if last else "a new function object each time"
-            message = f"`{name}` was traced {len(misses)} times at this call: {why}"
-            self._add(code, site, message, scope.name, count=len(misses) - 1)
+            times = f"{len(misses)} times at this call" if len(misses) > 1 else "again at this call"
+            message = f"`{name}` was traced {times}: {why}"
+            self._add(code, site, message, scope.name, count=len(reasons))
         for key, (exc, site) in scope.raised.items():
             if sites.traceback_site(exc.__traceback__, self.user) is None:
                 continue  # built and caught inside a library (JAX tries ``__index__`` and falls back)
@@ -334,7 +344,8 @@ class Observer:
         if self._in_jit(frame):
             # (The body of a lax loop or a checkpoint run eagerly is traced at each call: that
             # is how eager control flow works, not a cache that misses.)
-            self._scope.misses.setdefault((site, function), []).append(_Miss(function, reason))
+            key = (site, sites.call_path(frame, self.user), function)
+            self._scope.misses.setdefault(key, []).append(_Miss(function, reason))
 
     def _on_stale(self, code: str, site: Site, message: str) -> None:
         if self._scope is not None:

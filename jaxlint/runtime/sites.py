@@ -82,6 +82,18 @@ def stack_site(frame, user: UserCode) -> Optional[Site]:
     return None
 
 
+def call_path(frame, user: UserCode) -> Tuple[Tuple[str, int], ...]:
+    """The user's frames on the live stack from ``frame`` outwards, as (file, line): the path
+    by which the user's code reached a call.  One path that traces a function again recompiles;
+    two paths (a model's ``init`` and its ``apply``) that trace it once each do not."""
+    path = []
+    while frame is not None:
+        if user.owns(frame.f_code.co_filename):
+            path.append((frame.f_code.co_filename, frame.f_lineno))
+        frame = frame.f_back
+    return tuple(path)
+
+
 def raise_site(frame, user: UserCode, jax_dirs: Tuple[str, ...]) -> Optional[Site]:
     """Where a JAX error being built at ``frame`` was raised from, when that is the user's own
     code: the first frame outside JAX.  A library that probes a value and catches the error
