@@ -297,9 +297,10 @@ class Observer:
             reasons = [m.reason for m in misses[1:]]
             if len(misses) < 2:
                 # A call path that traces once, after another path traced the function, recompiled
-                # it for a difference no data explains: the same values, once keyword and once
-                # positional (JAX403), or once weakly typed (JAX402).
-                avoidable = recompile_rule([misses[0].reason]) in ("JAX402", "JAX403") and traces[function] > 1
+                # it for a difference no data explains: a new function object made at the same
+                # place (JAX401), the same values once keyword and once positional (JAX403), or
+                # once weakly typed (JAX402).
+                avoidable = recompile_rule([misses[0].reason]) in ("JAX401", "JAX402", "JAX403") and traces[function] > 1
                 if not avoidable:
                     continue
                 reasons = [misses[0].reason]
