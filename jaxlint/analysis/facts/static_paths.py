@@ -132,7 +132,7 @@ class StaticPaths:
             if not call.args or id(call) in self._reported:
                 continue
             callee = self._imported_callee(call, scope)
-            if callee is None or callee[0].startswith(KNOWN_APIS) or self._traced_scope(scope):
+            if callee is None or callee[0].startswith(KNOWN_APIS) or self.finder.in_traced_code(scope):
                 continue
             host_call(callee[0])
 
@@ -185,7 +185,7 @@ class StaticPaths:
             if not call.args:
                 continue
             callee = self._imported_callee(call, scope)
-            if callee is None or self._traced_scope(scope):
+            if callee is None or self.finder.in_traced_code(scope):
                 continue
             q, returned = callee
             found = lookup(q, returned)
@@ -230,9 +230,6 @@ class StaticPaths:
                     if pname in statics:
                         yield app, call, a, pname, scope
 
-    def _traced_scope(self, scope: Scope) -> bool:
-        return self.analyzer._in_traced(scope)
-
     def _tracer_reported(self, v: HostValue, what: str) -> bool:
         """In traced code an array is a tracer, reported by the traced-value interpreter."""
         return v.kind in ("JAX array", "NumPy array", "jit result", "optimiser state") or v.kind == TUPLE and "array" in what
@@ -245,13 +242,13 @@ class StaticPaths:
             return None
         if v.kind == PARAM:
             f = scope.func
-            if f is not None and not f.is_lambda and not self._traced_scope(scope):
+            if f is not None and not f.is_lambda and not self.finder.in_traced_code(scope):
                 return v.name
             return None
         what = v.unhashable(self.hv.classes)
         if what is None:
             return None
-        if self._traced_scope(scope) and self._tracer_reported(v, what):
+        if self.finder.in_traced_code(scope) and self._tracer_reported(v, what):
             return None  # a tracer there: the traced-value interpreter reports it
         self._add(at, what, pname, func, v.node if v.node is not at else None, via)
         return None
@@ -334,7 +331,7 @@ class StaticPaths:
                     continue
             elif not self._may_make_jitted(func, scope):
                 continue
-            if self._traced_scope(scope):
+            if self.finder.in_traced_code(scope):
                 continue
             v = self.hv.value(func, scope, call)
             if v is None or v.kind != JITTED:
@@ -430,7 +427,7 @@ class StaticPaths:
                 calls = [(c, s) for c, s, _ in self.index.calls if isinstance(c.func, (cst.Name, cst.Call))]
             for call, scope in calls:
                 receiver = call.func.value if isinstance(call.func, cst.Attribute) else call.func
-                if self._traced_scope(scope) or not _may_hold_instance(receiver, scope):
+                if self.finder.in_traced_code(scope) or not _may_hold_instance(receiver, scope):
                     continue
                 v = self.hv.value(receiver, scope, call)
                 if v is None or v.kind != INSTANCE or v.cls is None:
@@ -458,7 +455,7 @@ class StaticPaths:
             if opaque or not statics - set(pos[:1]):
                 continue
             for call, scope in self._calls_named("." + f.name):
-                if id(call) in self._reported or self._traced_scope(scope):
+                if id(call) in self._reported or self.finder.in_traced_code(scope):
                     continue
                 receiver = call.func.value
                 if isinstance(receiver, cst.Name) and receiver.value in ("self", "cls") or not _may_hold_instance(receiver, scope):
@@ -486,7 +483,7 @@ class StaticPaths:
             pos = app.jit_positional()
             for call in self.analyzer.call_sites(app):
                 scope = where.get(id(call))
-                if scope is None or self._traced_scope(scope):
+                if scope is None or self.finder.in_traced_code(scope):
                     continue
                 for a, pname in arguments_by_parameter(app, call, pos):
                     v = self.hv.value(a.value, scope, call)

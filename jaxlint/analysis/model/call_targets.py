@@ -204,7 +204,7 @@ class CallTargets:
         if not isinstance(expr, cst.Name) or scope.kind != "function" or scope.func is None:
             return None
         f = scope.func
-        if f.is_lambda or self.finder.is_traced_def(f) or self._in_traced(scope):
+        if f.is_lambda or self.finder.is_traced_def(f) or self.finder.in_traced_code(scope):
             return None
         binds = scope.bindings.get(expr.value, ())
         if len(binds) != 1 or binds[0].kind != "param" or expr.value in scope.globals or expr.value in scope.nonlocals:
@@ -215,13 +215,6 @@ class CallTargets:
         if not any(p.name.value == expr.value for p in positional + list(f.params.kwonly_params)):
             return None  # ``*args`` / ``**kwargs``
         return f
-
-    def _in_traced(self, s: Optional[Scope]) -> bool:
-        while s is not None:
-            if s.kind == "function" and s.func is not None and self.finder.is_traced_def(s.func):
-                return True
-            s = s.parent
-        return False
 
     # -- the callers table ---------------------------------------------------------------
     def _build(self) -> None:

@@ -71,9 +71,9 @@ class EntryPoints:
 
     def run(self) -> None:
         for app in self.finder.applications:
-            if self._nested_in_entry(app.func):
+            if self.finder.in_traced_code(app.func.scope):
                 continue  # interpreted inline, with the enclosing tracers in scope
-            if app.nargs is not None and self._in_traced(app.site_scope):
+            if app.nargs is not None and self.finder.in_traced_code(app.site_scope):
                 continue  # a lax body handed over inside traced code: interpreted there, with its operands
             if app.linen_apply and self._runs_other_method(app):
                 continue
@@ -86,16 +86,6 @@ class EntryPoints:
         for call in self.call_sites(app):
             if any(a.star == "**" or a.keyword is not None and a.keyword.value == "method" for a in call.args):
                 return True
-        return False
-
-    def _nested_in_entry(self, f: FuncInfo) -> bool:
-        return self._in_traced(f.scope)
-
-    def _in_traced(self, s) -> bool:
-        while s is not None:
-            if s.kind == "function" and s.func is not None and self.finder.is_traced_def(s.func):
-                return True
-            s = s.parent
         return False
 
     def static_names(self, app: Application) -> Tuple[set, bool]:

@@ -126,7 +126,7 @@ class CapturedNnxModule(Rule):
         switched = None
         reported = set()
         for app in m.finder.applications:
-            if calls.in_traced(app.func.scope):
+            if m.finder.in_traced_code(app.func.scope):
                 continue  # traced inside another traced function: the outer entry point reports
             for c in calls.of(app):
                 if id(c.call) in reported:

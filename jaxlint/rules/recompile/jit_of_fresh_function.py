@@ -160,7 +160,7 @@ class JitInLoop(Rule):
             found = m.finder.transform_of(call.func, scope)
             if found is None or not found[0].cached or found[1]:
                 continue
-            if _in_traced_code(scope, m.finder):
+            if m.finder.in_traced_code(scope):
                 continue  # a loop inside a traced function runs only while that one is traced
             api = resolve(call.func, scope) or "jax.jit"
             loops = [(start, end) for start, end in scope.loops if start <= order <= end]
@@ -232,7 +232,7 @@ class JitInLoop(Rule):
             if not isinstance(site, cst.Decorator) or not app.transform.cached or f.is_lambda:
                 continue
             scope = f.scope
-            if scope.kind not in ("function", "module") or _in_traced_code(scope, m.finder):
+            if scope.kind not in ("function", "module") or m.finder.in_traced_code(scope):
                 continue
             order = self._def_order(scope, f)
             calls = [o for fx, o in scope.calls if isinstance(fx, cst.Name) and fx.value == f.name and o > order and scope.lookup_def(f.name) is f]
@@ -265,7 +265,7 @@ class JitInLoop(Rule):
         once = []  # built where the call is made, by code that runs once: compared below
         for slot in callable_slots(m):
             scope, order = slot.scope, slot.order
-            if _in_traced_code(scope, m.finder):
+            if m.finder.in_traced_code(scope):
                 continue
             expr, built_at = slot.arg.value, order
             built = built_anew_for_slot(m, expr, scope, slot.kind)
@@ -401,15 +401,6 @@ def _decorator_api(expr, scope) -> str:
     if isinstance(expr, cst.Call):
         expr = expr.func
     return resolve(expr, scope) or "jax.jit"
-
-
-def _in_traced_code(scope, finder) -> bool:
-    s = scope
-    while s is not None:
-        if s.kind == "function" and s.func is not None and finder.is_traced_def(s.func):
-            return True
-        s = s.parent
-    return False
 
 
 def _reads_loop_variables(nodes, scope, loop) -> bool:
