@@ -159,12 +159,10 @@ class StaticPaths:
             if id(f.node) not in self._factories():
                 continue
             v = self.hv.returned(f)
-            if v is None or v.kind != JITTED:
+            statics = self._jitted_statics(v)
+            if not statics:
                 continue
             app = v.app
-            statics, opaque = self.analyzer.static_names(app)
-            if opaque or not statics or app.func.is_method:
-                continue
             provides(
                 {
                     "provides": "factory",
@@ -316,6 +314,17 @@ class StaticPaths:
                     yield call, scope, a
 
     # -- jitted callables held in variables: factories and functools.partial ------------------
+    def _jitted_statics(self, v: Optional[HostValue]) -> set:
+        """The static parameters of the jitted function a host value holds, when they can be
+        read and the function is not a method; else an empty set."""
+        if v is None or v.kind != JITTED:
+            return set()
+        app = v.app
+        statics, opaque = self.analyzer.static_names(app)
+        if opaque or app.func.is_method:
+            return set()
+        return statics
+
     def _jitted_values(self) -> None:
         for call, scope, _ in self.index.calls:
             if id(call) in self._reported:
@@ -334,12 +343,10 @@ class StaticPaths:
             if self.finder.in_traced_code(scope):
                 continue
             v = self.hv.value(func, scope, call)
-            if v is None or v.kind != JITTED:
+            statics = self._jitted_statics(v)
+            if not statics:
                 continue
             app = v.app
-            statics, opaque = self.analyzer.static_names(app)
-            if opaque or not statics or app.func.is_method:
-                continue
             pos = app.jit_positional()
             via = " through functools.partial" if v.bound else f" (the jitted function returned by {_origin(func, scope)})"
             for i, (expr, bv) in enumerate(v.bound):
