@@ -491,17 +491,7 @@ class CallTargets:
         """What a factory returns, when every ``return`` gives the same callable."""
         if f.is_lambda or f.body_scope is None or self.finder.is_traced_def(f):
             return None
-        found = None
-        for r in _returns_of(f.node):
-            if r is None:
-                return None
-            v = self._value(r, f.body_scope, depth + 1, params)
-            if not isinstance(v, Target):
-                return None
-            if found is None:
-                found = v
-            elif not found.same(v):
-                return None
+        found = self._agreed([(r, f.body_scope) for r in _returns_of(f.node)], depth, params)
         if found is None:
             return None
         if found.func.scope is f.body_scope:
