@@ -11,6 +11,8 @@ analysis and the rules.
 
 from __future__ import annotations
 
+from jaxlint import lazy_getattr
+
 _EXPORTS = {
     "lint_source": "jaxlint.engine.pipeline",
     "read_and_lint": "jaxlint.engine.pipeline",
@@ -20,12 +22,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str):
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, _EXPORTS, globals())
