@@ -2,8 +2,8 @@
 
 ``source`` reads and decodes files and holds the cheap gates; ``pipeline`` lints one module;
 ``noqa`` applies suppressions; ``positions`` computes node ranges for the files with findings;
-``discovery``, ``runner`` and ``cache`` lint many files; ``project`` is the cross-module phase; ``run`` is the one
-pipeline for many files (discovery, runner, cache, cross-module phase).
+``discovery``, ``runner`` and ``cache`` lint many files; ``cross_module`` is the cross-module
+phase; ``run`` is the one pipeline for many files (discovery, runner, cache, cross-module phase).
 
 The names below are loaded on first use, so importing one engine module does not pull in the
 analysis and the rules.
