@@ -16,7 +16,7 @@ from jaxlint.rules.prevents import recompiles
 # load the fix machinery.
 
 
-class JitInLoop(Rule):
+class JitOfFreshFunction(Rule):
     """
     What it does
         Flags ``jax.jit`` applied to a callable that is a new object every time it runs, and
