@@ -1,9 +1,10 @@
 """The engine: everything between source text and findings.
 
-``source`` reads and decodes files and holds the cheap gates; ``pipeline`` lints one module;
-``noqa`` applies suppressions; ``positions`` computes node ranges for the files with findings;
-``discovery``, ``runner`` and ``cache`` lint many files; ``cross_module`` is the cross-module
-phase; ``run`` is the one pipeline for many files (discovery, runner, cache, cross-module phase).
+``source`` reads and decodes files and holds the cheap gates; ``pipeline`` lints one module
+and applies its ``# noqa`` comments (read by ``jaxlint.suppressions``); ``positions`` computes
+node ranges for the files with findings; ``discovery``, ``runner`` and ``cache`` lint many
+files; ``cross_module`` is the cross-module phase; ``run`` is the one pipeline for many files
+(discovery, runner, cache, cross-module phase).
 
 The names below are loaded on first use, so importing one engine module does not pull in the
 analysis and the rules.

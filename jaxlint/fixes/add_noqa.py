@@ -12,7 +12,7 @@ import re
 import tokenize
 from typing import Dict, Iterable, List, Set, Tuple
 
-from jaxlint.noqa import INLINE_RE
+from jaxlint.suppressions import INLINE_RE
 from jaxlint.rules import RULES_BY_CODE
 from jaxlint.fixes.edits import _NEWLINE
 
