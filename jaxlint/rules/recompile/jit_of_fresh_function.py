@@ -16,6 +16,25 @@ from jaxlint.rules.prevents import recompiles
 # load the fix machinery.
 
 
+# The setup of the second pair of examples: a callable passed to a filtered jit and to a static
+# parameter, built anew in the loop (flagged) or once (not flagged).
+_TRAIN_STEP = """
+        import functools
+        import equinox as eqx
+        import jax
+        import jax.numpy as jnp
+
+        @eqx.filter_jit
+        def train_step(w, x, loss_fn):
+            return w - 0.1 * jax.grad(loss_fn)(w, x)
+
+        def loss(w, x, reg):
+            return ((w * x) ** 2).sum() + reg * (w**2).sum()
+
+        evaluate = jax.jit(lambda w, x, reduce: reduce(w * x), static_argnums=2)
+"""
+
+
 class JitOfFreshFunction(Rule):
     """
     What it does
@@ -80,21 +99,8 @@ class JitOfFreshFunction(Rule):
             jax.jit(functools.partial(loss, xs[0]))(xs[i])  # error: JAX401
             jax.jit(jax.grad(loss))(xs[0], xs[i])  # error: JAX401
         """,
-        """
-        import functools
-        import equinox as eqx
-        import jax
-        import jax.numpy as jnp
-
-        @eqx.filter_jit
-        def train_step(w, x, loss_fn):
-            return w - 0.1 * jax.grad(loss_fn)(w, x)
-
-        def loss(w, x, reg):
-            return ((w * x) ** 2).sum() + reg * (w**2).sum()
-
-        evaluate = jax.jit(lambda w, x, reduce: reduce(w * x), static_argnums=2)
-
+        _TRAIN_STEP
+        + """
         w = jnp.ones(2)
         for x in jnp.ones((3, 2)):
             w = train_step(w, x, functools.partial(loss, reg=1e-4))  # error: JAX401
@@ -127,21 +133,8 @@ class JitOfFreshFunction(Rule):
         for n in range(3):
             fns.append(jax.jit(lambda v, n=n: v * n))
         """,
-        """
-        import functools
-        import equinox as eqx
-        import jax
-        import jax.numpy as jnp
-
-        @eqx.filter_jit
-        def train_step(w, x, loss_fn):
-            return w - 0.1 * jax.grad(loss_fn)(w, x)
-
-        def loss(w, x, reg):
-            return ((w * x) ** 2).sum() + reg * (w**2).sum()
-
-        evaluate = jax.jit(lambda w, x, reduce: reduce(w * x), static_argnums=2)
-
+        _TRAIN_STEP
+        + """
         w = jnp.ones(2)
         loss_fn = functools.partial(loss, reg=1e-4)
         for x in jnp.ones((3, 2)):
