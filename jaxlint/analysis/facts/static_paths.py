@@ -31,8 +31,8 @@ from jaxlint.analysis.syntax.nodes import argument_for, arguments_by_position, d
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.syntax.tested_names import tested_names
 from jaxlint.analysis.facts.outer_transforms import TRACING_LABELS, function_argument, outer_label, outer_static_positions, remedy, traces_position
-from jaxlint.analysis.facts.static_arguments import arguments_by_parameter
-from jaxlint.analysis.model.transforms import Application, TransformFinder
+from jaxlint.analysis.facts.static_arguments import arguments_by_parameter, find_static_arguments
+from jaxlint.analysis.model.transforms import TransformFinder
 from jaxlint.analysis.model.names import resolve
 
 MAX_WRAPPERS = 3
@@ -81,7 +81,8 @@ class StaticPaths:
 
     def run(self) -> List[StaticPath]:
         wrappers = []
-        for app, call, arg, pname, scope in self._static_arguments():
+        for s in find_static_arguments(self.index, self.analyzer):
+            app, call, arg, pname, scope = s.application, s.call, s.arg, s.param, s.scope
             self._reported.add(id(call))
             slot = self._check(arg.value, scope, call, pname, app.func, arg.value, "")
             if slot is not None and scope.func is not None:
@@ -211,23 +212,6 @@ class StaticPaths:
         return self.found
 
     # -- helpers ------------------------------------------------------------------------
-    def _static_arguments(self) -> Iterator[Tuple[Application, cst.Call, cst.Arg, str, Scope]]:
-        where = {id(c): s for c, s, _ in self.index.calls}
-        for app in self.finder.applications:
-            if not app.transform.statics:
-                continue
-            statics, opaque = self.analyzer.static_names(app)
-            if opaque or not statics:
-                continue
-            pos = app.jit_positional()
-            for call in self.analyzer.call_sites(app):
-                scope = where.get(id(call))
-                if scope is None:
-                    continue
-                for a, pname in arguments_by_parameter(app, call, pos):
-                    if pname in statics:
-                        yield app, call, a, pname, scope
-
     def _tracer_reported(self, v: HostValue, what: str) -> bool:
         """In traced code an array is a tracer, reported by the traced-value interpreter."""
         return v.kind in ("JAX array", "NumPy array", "jit result", "optimiser state") or v.kind == TUPLE and "array" in what

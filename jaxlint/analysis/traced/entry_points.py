@@ -8,7 +8,7 @@ calls made inside traced code (``function_calls.py``), which do not start at a t
 
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Iterator, Optional, Tuple
 
 import libcst as cst
 
@@ -98,6 +98,17 @@ class EntryPoints:
             if 0 <= j < len(pos):
                 names.add(pos[j])
         return names, spec.opaque
+
+    def static_applications(self) -> Iterator[Tuple[Application, set]]:
+        """Each application of a transform with static parameters whose spec can be read and
+        names at least one, with the names of those parameters."""
+        for app in self.finder.applications:
+            if not app.transform.statics:
+                continue
+            statics, opaque = self.static_names(app)
+            if opaque or not statics:
+                continue
+            yield app, statics
 
     def analyze_entry(self, app: Application, outer: Optional[OuterCallables] = None) -> None:
         """Interprets ``app``'s function from its transform's site; ``outer``: the callables

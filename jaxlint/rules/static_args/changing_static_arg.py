@@ -97,7 +97,7 @@ class ChangingStaticArg(Rule):
             return  # no static argument, or nothing called in a loop
         call_of = {id(a): c for c, _s, _o in m.index.calls for a in c.args}
         updates = m.loop_updates
-        for app, arg, pname, scope, order in m.static_arguments:
+        for app, arg, pname, scope, order, _call in m.static_arguments:
             if m.finder.in_traced_code(scope):
                 continue  # a loop in traced code is traced once into the outer program
             v = arg.value
