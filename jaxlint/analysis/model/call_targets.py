@@ -28,11 +28,11 @@ API::
     ct = CallTargets(index, finder)
     t = ct.target(call, scope)            # Target or None
     t.func, t.app                         # the def reached; the jitted application, if any
-    ct.bind(t, call)                      # {parameter: Passed} for what the call passes
+    ct.bind(t, call, scope)               # {parameter: Passed} for what the call passes
     ct.value(expr, scope)                 # the Target a callee expression holds, or None
     ct.callers(func)                      # [(call, scope, Target)] of every call reaching func
     ct.app_callers(app)                   # the same for a jitted callable
-    ct.origins(arg_expr, scope, depth)    # where a forwarded parameter's value comes from
+    ct.origins(arg_expr, scope, call)     # where a forwarded parameter's value comes from
 """
 
 from __future__ import annotations
