@@ -6,6 +6,7 @@ import libcst as cst
 
 from jaxlint.analysis.facts.fresh_callables import FILTERED, PARTIALS, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, runs_in_loop
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.nodes import parameter_names
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
 from jaxlint.analysis.model.names import resolve
 
@@ -449,12 +450,7 @@ def _default_names(node) -> set:
 def _own_names(node, body_scope) -> set:
     """Names a lambda or def binds for itself: its parameters, and a def's local bindings."""
     if isinstance(node, cst.Lambda):
-        p = node.params
-        own = {x.name.value for x in list(p.posonly_params) + list(p.params) + list(p.kwonly_params)}
-        for star in (p.star_arg, p.star_kwarg):
-            if isinstance(star, cst.Param):
-                own.add(star.name.value)
-        return own
+        return set(parameter_names(node.params))
     if isinstance(node, cst.FunctionDef) and body_scope is not None:
         return {n for n in body_scope.bindings if n not in body_scope.globals and n not in body_scope.nonlocals}
     return set()
