@@ -5,6 +5,8 @@ The package is lazy: ``import jaxlint`` costs nothing beyond this file, and ``li
 worker, imports only what it uses).
 """
 
+from typing import Any, Callable, Dict
+
 __version__ = "0.8.0"
 
 _EXPORTS = {
@@ -16,12 +18,21 @@ _EXPORTS = {
 __all__ = ["Finding", "lint_source", "lint_files", "__version__"]
 
 
-def __getattr__(name: str):
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
+def lazy_getattr(package: str, exports: Dict[str, str], namespace: Dict[str, Any]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` (PEP 562) for ``package``: a name of ``exports`` is imported
+    from its module on first use and kept in ``namespace``, the package's globals."""
 
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+    def __getattr__(name: str) -> Any:
+        module = exports.get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        import importlib
+
+        value = getattr(importlib.import_module(module), name)
+        namespace[name] = value
+        return value
+
+    return __getattr__
+
+
+__getattr__ = lazy_getattr(__name__, _EXPORTS, globals())

@@ -15,6 +15,7 @@ import errno
 import os
 import stat
 import tempfile
+from typing import Callable, Optional
 
 
 def write_bytes(path: str, data: bytes) -> None:
@@ -29,13 +30,8 @@ def write_bytes(path: str, data: bytes) -> None:
         raise IsADirectoryError(errno.EISDIR, "not a regular file", path) if stat.S_ISDIR(st.st_mode) else OSError(errno.EINVAL, "not a regular file", path)
     if st is not None and not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
         raise PermissionError(errno.EACCES, "the file is read-only", path)
-    folder = os.path.dirname(target) or "."
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(target) + ".", suffix=".jaxlint-tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
+
+    def take_mode(tmp: str) -> None:
         if st is not None:
             os.chmod(tmp, stat.S_IMODE(st.st_mode))
             if hasattr(os, "chown"):
@@ -47,6 +43,23 @@ def write_bytes(path: str, data: bytes) -> None:
             umask = os.umask(0)
             os.umask(umask)
             os.chmod(tmp, 0o666 & ~umask)  # what open() would have made (mkstemp makes 0600)
+
+    replace_through_temporary(target, data, "." + os.path.basename(target) + ".", ".jaxlint-tmp", sync=True, prepare=take_mode)
+
+
+def replace_through_temporary(target: str, data: bytes, prefix: str, suffix: str, sync: bool, prepare: Optional[Callable[[str], None]] = None) -> None:
+    """Write ``data`` to a new temporary file in ``target``'s folder (flushed to disk when
+    ``sync``), let ``prepare`` set its mode, and ``os.replace`` ``target`` with it.  The
+    temporary file (mode 0600) is removed when anything fails."""
+    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=os.path.dirname(target) or ".")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            if sync:
+                fh.flush()
+                os.fsync(fh.fileno())
+        if prepare is not None:
+            prepare(tmp)
         os.replace(tmp, target)
     except BaseException:
         try:

@@ -33,7 +33,7 @@ from jaxlint.findings import Finding
 from jaxlint.fixes import edits as fix_edits
 from jaxlint.fixes.apply import applicable, fix_source
 from jaxlint.fixes.declare import SAFE
-from jaxlint.fixes.noqa import add_noqa
+from jaxlint.fixes.add_noqa import add_noqa
 from jaxlint.formats._common import rule_url, severity
 from jaxlint.rules import RULES_BY_CODE
 

@@ -292,7 +292,7 @@ def test_cross_module_phase_is_cached_and_revalidated(tmp_path):
     from jaxlint.engine.cache import Cache
     from jaxlint.config import Config
     from jaxlint.engine.pipeline import read_and_lint
-    from jaxlint.engine.project import cross_module_findings
+    from jaxlint.engine.cross_module import cross_module_findings
     from jaxlint.rules import selected_rules
 
     pkg = tmp_path / "solver_pkg"
@@ -338,7 +338,7 @@ def test_cross_module_work_is_redone_only_where_it_read_an_edited_module(tmp_pat
     modules of the work that read the edited file, and the findings stay those of a cold run."""
     import shutil
 
-    from jaxlint.engine import project
+    from jaxlint.engine import cross_module
     from jaxlint.engine.cache import Cache
     from jaxlint.config import Config
     from jaxlint.engine.pipeline import read_and_lint
@@ -350,13 +350,13 @@ def test_cross_module_work_is_redone_only_where_it_read_an_edited_module(tmp_pat
     rules = selected_rules(preview=True)
     cache = Cache(str(tmp_path / "cache"), rule_config().key(), tuple(r.code for r in rules))
     parsed = []
-    init = project._Target.__init__
+    init = cross_module._Target.__init__
 
     def counting(self, path, *args):
         parsed.append(os.path.basename(path))
         init(self, path, *args)
 
-    monkeypatch.setattr(project._Target, "__init__", counting)
+    monkeypatch.setattr(cross_module._Target, "__init__", counting)
 
     def phase():
         parsed.clear()
@@ -365,7 +365,7 @@ def test_cross_module_work_is_redone_only_where_it_read_an_edited_module(tmp_pat
             result = read_and_lint(path, display, rule_config(), rules)
             own += result.findings
             calls[display] = result.calls
-        found = [(f.path, f.line, f.code) for f in project.cross_module_findings(files, calls, own, rule_config(), rules, cache)]
+        found = [(f.path, f.line, f.code) for f in cross_module.cross_module_findings(files, calls, own, rule_config(), rules, cache)]
         return found, sorted(parsed)
 
     cold, read = phase()

@@ -265,7 +265,7 @@ def _modules_loaded_by(args, cwd):
 NOT_FOR_A_PLAIN_RUN = {
     "jaxlint.fixes.run",
     "jaxlint.fixes.apply",
-    "jaxlint.fixes.noqa",
+    "jaxlint.fixes.add_noqa",
     "jaxlint.review.baseline",
     "jaxlint.review.diffmode",
     "jaxlint.formats.github",

@@ -10,7 +10,7 @@ import pytest
 
 from clirun import ROOT, jaxlint
 from jaxlint.findings import Finding
-from jaxlint.fixes.noqa import add_noqa
+from jaxlint.fixes.add_noqa import add_noqa
 
 SRC = '''import jax
 import jax.numpy as jnp

@@ -11,7 +11,7 @@ import weakref
 
 from clirun import ROOT
 from fixture_units import rule_config
-from jaxlint.engine import project
+from jaxlint.engine import cross_module
 from jaxlint.engine.pipeline import read_and_lint
 from jaxlint.rules import rules_for
 
@@ -23,7 +23,7 @@ def test_a_module_read_through_a_reexport_is_not_held_while_the_target_is_follow
     rules = rules_for(rule_config())
     alive = weakref.WeakSet()
     held = []  # (module followed, basenames of the modules whose trees are alive then)
-    init, follow = project._Target.__init__, project._Target.follow
+    init, follow = cross_module._Target.__init__, cross_module._Target.follow
 
     def tracked(self, *args):
         init(self, *args)
@@ -34,14 +34,14 @@ def test_a_module_read_through_a_reexport_is_not_held_while_the_target_is_follow
         held.append((os.path.basename(self.path), sorted(os.path.basename(t.path) for t in alive)))
         return follow(self, *args, **kwargs)
 
-    monkeypatch.setattr(project._Target, "__init__", tracked)
-    monkeypatch.setattr(project._Target, "follow", following)
+    monkeypatch.setattr(cross_module._Target, "__init__", tracked)
+    monkeypatch.setattr(cross_module._Target, "follow", following)
     calls, own = {}, []
     for path, display in files:
         result = read_and_lint(path, display, rule_config(), rules)
         own += result.findings
         calls[display] = result.calls
-    found = project.cross_module_findings(files, calls, own, rule_config(), rules)
+    found = cross_module.cross_module_findings(files, calls, own, rule_config(), rules)
     # rms, reached through the re-export, is still followed and its finding reported
     assert ("solver_pkg/metrics.py", 13, "JAX104") in [(f.path, f.line, f.code) for f in found]
     assert ("metrics.py", ["metrics.py"]) in held

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from jaxlint.engine import project
+from jaxlint.engine import cross_module
 
 pytestmark = pytest.mark.slow  # starts worker pools
 
@@ -77,7 +77,7 @@ def lint(package, jobs, cache=""):
 
 
 def test_groups_followed_in_workers_give_the_one_process_findings(package, tmp_path_factory):
-    assert N >= project.POOL_MIN_GROUPS
+    assert N >= cross_module.POOL_MIN_GROUPS
     one = lint(package, 1)
     want = [["pkg/deep.py", 2, 11, "JAX102"]] + [[f"pkg/helpers_{k}.py", 5, 8, "JAX101"] for k in range(N)]
     assert [[f["path"], f["line"], f["column"], f["code"]] for f in one["findings"]] == want

@@ -31,7 +31,7 @@ from jaxlint.formats import format_text  # noqa: E402
 from jaxlint.rules.frozen.frozen_capture import FrozenCapture  # noqa: E402
 from jaxlint.rules.frozen.mutated_static_object import MutatedStaticObject  # noqa: E402
 from jaxlint.rules.recompile.calling_convention_change import CallingConventionChange  # noqa: E402
-from jaxlint.rules.recompile.jit_of_fresh_function import JitInLoop  # noqa: E402
+from jaxlint.rules.recompile.jit_of_fresh_function import JitOfFreshFunction  # noqa: E402
 from jaxlint.rules.recompile.weak_type_flip import WeakTypeFlip  # noqa: E402
 from jaxlint.rules.silent.discarded_update import DiscardedUpdate  # noqa: E402
 from jaxlint.rules.static_args.nnx_data_in_static_attr import NnxDataInStaticAttr  # noqa: E402
@@ -414,7 +414,7 @@ def every_argument_named(name: str, what: str):
 EveryLoopArgument = every_argument_named("k", "the loop variable `k`")
 
 
-class EveryJitOfAName(JitInLoop):
+class EveryJitOfAName(JitOfFreshFunction):
     """Test-only: flags `jax.jit(name)` even when `name` is a module-level function."""
 
     def check_module(self, m):
@@ -1266,7 +1266,7 @@ CASES = [lambda: partial_in_loop(X), lambda: kept_bound_method(X), lambda: parti
 """
 
 
-class EveryJitCalled(JitInLoop):
+class EveryJitCalled(JitOfFreshFunction):
     """Test-only: flags every `jax.jit(...)(...)` in a function."""
 
     def check_module(self, m):
@@ -1836,7 +1836,7 @@ def test_calling_conventions_are_confirmed_by_jaxs_cache_and_refuted_under_filte
     ]
 
 
-class EveryJitRepeatedByName(JitInLoop):
+class EveryJitRepeatedByName(JitOfFreshFunction):
     """Test-only: flags every `jax.jit(...)` in a function, naming as the loop that runs it
     again and again the first call in a loop of anything of the function's name (`dict.update`
     for a method `update`)."""

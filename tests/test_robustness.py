@@ -631,7 +631,7 @@ def test_an_internal_error_in_the_cross_module_phase_is_a_finding_and_the_run_go
     """Following a call into another module raises: that module gets one JAX002 and the other
     findings of the run are still reported."""
     from fixture_units import lint_package
-    from jaxlint.engine import project
+    from jaxlint.engine import cross_module
 
     pkg = tmp_path / "pkg"
     pkg.mkdir()
@@ -644,7 +644,7 @@ def test_an_internal_error_in_the_cross_module_phase_is_a_finding_and_the_run_go
     def follow(self, *args, **kwargs):
         raise ValueError("boom")
 
-    monkeypatch.setattr(project._Target, "follow", follow)
+    monkeypatch.setattr(cross_module._Target, "follow", follow)
     found = [(f.path, f.line, f.code, f.message) for f in lint_package(str(pkg))]
     assert found == [
         ("pkg/helpers.py", 1, "JAX002", "internal error while analysing this file: ValueError: boom"),

@@ -45,6 +45,39 @@ def test_each_rule_has_one_section_with_its_explain_text_and_a_stable_anchor():
         assert f"- [{rule.code}](#{rule.code.lower()}) {rule.name}\n" in _committed()
 
 
+def _github_anchors(text: str) -> set:
+    """The anchors GitHub gives the document's headings: lower case, punctuation other than
+    ``-`` and ``_`` dropped, spaces as ``-``, and ``-1``, ``-2``... after repeats."""
+    out: set = set()
+    fence = None
+    for line in text.splitlines():
+        m = re.match(r"(`{3,}|~{3,})", line)
+        if m and (fence is None or line.startswith(fence)):
+            fence = None if fence is not None else m.group(1)
+            continue
+        heading = re.match(r"#{1,6} (.+)", line) if fence is None else None
+        if heading:
+            slug = re.sub(r"[^\w\- ]", "", heading.group(1).strip().lower()).replace(" ", "-")
+            anchor, n = slug, 0
+            while anchor in out:
+                n += 1
+                anchor = f"{slug}-{n}"
+            out.add(anchor)
+    return out
+
+
+def test_every_rule_url_is_an_anchor_of_the_committed_doc():
+    anchors = _github_anchors(_committed())
+    for rule in ALL_RULES:
+        page, _, anchor = rule_url(rule.code).partition("#")
+        assert page.endswith("/" + RULES_DOC)
+        assert anchor in anchors, f"{rule_url(rule.code)}: no heading of {RULES_DOC} has that anchor"
+
+
+def test_github_anchors_skip_fenced_lines_and_number_repeats():
+    assert _github_anchors("# A b!\n```text\n## JAX101\n```\n## A b\n") == {"a-b", "a-b-1"}
+
+
 def test_a_section_fence_is_longer_than_any_backtick_run_in_its_text(monkeypatch):
     rule = RULES_BY_CODE["JAX101"]
     monkeypatch.setattr(rule, "explain", classmethod(lambda cls: "a ```` b\n"))

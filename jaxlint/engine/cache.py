@@ -25,12 +25,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 import time
 from dataclasses import asdict
 from typing import Iterable, List, Optional, Sequence, Tuple
 
 from jaxlint import __version__
+from jaxlint.atomic import replace_through_temporary
 from jaxlint.findings import Finding, FindingFacts
 
 FORMAT = 6  # 2: entries carry the cross-module call records; 3: findings carry their facts; 4: and related locations; 5: the facts the dynamic mode plans from; 6: and the entry point in another file
@@ -388,17 +388,8 @@ class StatIndex:
 
 
 def _atomic_write(path: str, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".part", dir=os.path.dirname(path))
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    # Not flushed to disk: a cache entry lost in a crash is only computed again.
+    replace_through_temporary(path, data, ".tmp-", ".part", sync=False)
 
 
 def default_directory(root: Optional[str]) -> str:

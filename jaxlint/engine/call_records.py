@@ -3,7 +3,7 @@ methods of imported classes; and calls its host code makes into imported functio
 values JAX cannot hash (the callee may be a wrapper or a factory of a jitted function).
 
 Each is a plain record, a pure function of the file's source, so it is cached with the file's
-findings; the cross-module phase (jaxlint.engine.project) reads them into the types of
+findings; the cross-module phase (jaxlint.engine.cross_module) reads them into the types of
 jaxlint.analysis.xmod.records and follows the records whose target is a module of the same run.
 """
 

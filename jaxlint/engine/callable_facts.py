@@ -202,21 +202,30 @@ class CallableFacts:
             target = dict(target, instance_cls=receiver.name, ctors=self.constructor_calls(receiver.name))
         statics, opaque = self.statics(app)
         skip = app.bound_pos + (1 if target["method"] else 0)
+        first = f.positional_params()
+        self_static = bool(target["method"] and (app.bound_self or (first and first[0].name.value in statics)))
+        return self._transformed_entry(app, target, statics, opaque, skip, self_static, self._aliases(app))
+
+    def _transformed_entry(
+        self, app: Application, target: dict, statics: set, opaque: bool, skip: int, self_static: bool, aliases: List[str]
+    ) -> dict:
+        """What the worker is told of a transformed function: how to reach it (``target``), the
+        transform's traits, example arguments for its parameters past the first ``skip``."""
+        f = app.func
         params = self._callable_params(app, statics, skip)
         argsets, guessed = self.examples.argsets(f, params, self.examples.apps_of(f))
-        first = f.positional_params()
         return {
             "target": target,
             "label": f"{app.transform.label} {f.qualname}()",
             "differentiated": bool(app.transform.differentiated),
             "cached": bool(app.transform.cached),
             "filtered": bool(app.transform.filtered),
-            "self_static": bool(target["method"] and (app.bound_self or (first and first[0].name.value in statics))),
+            "self_static": self_static,
             "opaque": opaque,
             "argsets": argsets,
             "guessed": guessed,
             "statics": self.spec(app),
-            "aliases": self._aliases(app),
+            "aliases": aliases,
         }
 
     def _callable_params(self, app: Application, statics: set, skip: int) -> List[Param]:
@@ -285,8 +294,6 @@ class CallableFacts:
                 lines.insert(0, self.line_of(f.node.decorators[0]))  # co_firstlineno of a decorated def
         fac_argsets, fac_guessed = self._factory_argsets(fac)
         statics, opaque = self.statics(app)
-        params = self._callable_params(app, statics, app.bound_pos)
-        argsets, guessed = self.examples.argsets(f, params, self.examples.apps_of(f))
         target = {
             "qualname": f.name,
             "cls": None,
@@ -295,19 +302,7 @@ class CallableFacts:
             "lambda": f.is_lambda,
             "factory": {"qualname": fac.name, "argsets": fac_argsets, "guessed": fac_guessed, "lines": lines},
         }
-        return {
-            "target": target,
-            "label": f"{app.transform.label} {f.qualname}()",
-            "differentiated": bool(app.transform.differentiated),
-            "cached": bool(app.transform.cached),
-            "filtered": bool(app.transform.filtered),
-            "self_static": True,
-            "opaque": opaque,
-            "argsets": argsets,
-            "guessed": guessed,
-            "statics": self.spec(app),
-            "aliases": [],
-        }, ""
+        return self._transformed_entry(app, target, statics, opaque, app.bound_pos, True, []), ""
 
     def nested(self, app: Application) -> Optional[dict]:
         """A transformed def nested in a module-level function that returns nothing (it makes

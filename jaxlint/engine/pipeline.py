@@ -20,7 +20,7 @@ from jaxlint.engine.collection import one_collection_per_module
 from jaxlint.engine.module_analysis import ModuleAnalysis
 from jaxlint.analysis.xmod.summaries import ModuleSummary, summarise
 from jaxlint import selection
-from jaxlint.noqa import apply_directives
+from jaxlint.suppressions import apply_directives
 from jaxlint.syntax_errors import describe as describe_syntax_error
 from jaxlint.engine.reporting import Reports, materialise, rule_handlers
 from jaxlint.engine.source import bracket_nesting_error, decode_source, expression_depth_error, mentions_jax, parse_module, read_regular_file

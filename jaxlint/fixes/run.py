@@ -230,7 +230,7 @@ def add_noqa_to_files(
 ) -> Tuple[int, int]:
     """(comments added, files changed) for ``--add-noqa``; files that could not be written are
     appended to ``failed`` as (display path, reason)."""
-    from jaxlint.fixes.noqa import add_noqa  # --add-noqa only: --fix and --fix-diff never load it
+    from jaxlint.fixes.add_noqa import add_noqa  # --add-noqa only: --fix and --fix-diff never load it
 
     by_path = {}
     for f in findings:

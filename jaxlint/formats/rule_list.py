@@ -9,11 +9,6 @@ from typing import Optional
 
 from jaxlint.formats._common import severity
 from jaxlint.rules import ALL_RULES
-from jaxlint.rules.base import _LITERAL_RE
-
-
-def _summary(rule) -> str:
-    return _LITERAL_RE.sub(r"\1", rule.summary())
 
 
 def _rules():
@@ -27,7 +22,7 @@ def rule_table(width: Optional[int] = None) -> str:
     indent = len(rules[0].code) + 2 + name_width + 2
     out = []
     for r in rules:
-        summary = _summary(r) + ("" if r.default_enabled else " (off by default)") + (" (preview)" if r.status == "preview" else "")
+        summary = r.plain_summary() + ("" if r.default_enabled else " (off by default)") + (" (preview)" if r.status == "preview" else "")
         lines = textwrap.wrap(summary, max(20, width - indent)) or [""]
         out.append(f"{r.code}  {r.name:<{name_width}}  {lines[0]}")
         out.extend(" " * indent + line for line in lines[1:])
@@ -41,7 +36,7 @@ def rule_json() -> str:
                 {
                     "code": r.code,
                     "name": r.name,
-                    "summary": _summary(r),
+                    "summary": r.plain_summary(),
                     "severity": severity(r.code),
                     "default_enabled": bool(r.default_enabled),
                     "status": r.status,

@@ -69,6 +69,11 @@ class Rule:
         return (text[: end + 1] if end >= 0 else text) or cls.name
 
     @classmethod
+    def plain_summary(cls) -> str:
+        """The summary as plain text, for a terminal: reST inline literals lose their markup."""
+        return _LITERAL_RE.sub(r"\1", cls.summary())
+
+    @classmethod
     def generic_fix(cls) -> str:
         """The fix advice with its placeholders spelled as <var>, for docs."""
         return cls.fix.format_map(_Placeholders())

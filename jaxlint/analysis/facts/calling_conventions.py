@@ -106,10 +106,10 @@ def convention_changes(index, finder: TransformFinder, analyzer) -> List[Convent
             continue  # equinox binds arguments to the signature before it keys its cache
         sites: List[Tuple[int, cst.Call, Scope, bool]] = []
         for call, scope in analyzer.call_sites_with_scopes(app):
-            if not _in_traced(scope, finder):
+            if not finder.in_traced_code(scope):
                 sites.append((order.get(id(call), 1 << 30), call, scope, False))
         if partial_sites is None:
-            partial_sites = [(c, s) for c, s, _o in index.calls if c.args and resolve(c.func, s) in PARTIALS and not _in_traced(s, finder)]
+            partial_sites = [(c, s) for c, s, _o in index.calls if c.args and resolve(c.func, s) in PARTIALS and not finder.in_traced_code(s)]
         for call, scope in partial_sites:
             if _is_the_jitted(call.args[0].value, scope, app, finder):
                 sites.append((order.get(id(call), 1 << 30), call, scope, True))
@@ -124,7 +124,7 @@ def convention_changes(index, finder: TransformFinder, analyzer) -> List[Convent
             if here:
                 called_here |= here
                 continue
-            if bound and id(call) not in known and not _in_traced(scope, finder):
+            if bound and id(call) not in known and not finder.in_traced_code(scope):
                 conv = _conventions_through_partial(app, call, scope, target, finder.call_targets)
                 if conv is not None:
                     through[id(call)] = conv
@@ -165,15 +165,6 @@ def _one_object_per_module(app: Application) -> bool:
     while s is not None and s.kind == "class":
         s = s.parent
     return s is not None and s.kind == "module"
-
-
-def _in_traced(scope: Scope, finder: TransformFinder) -> bool:
-    s = scope
-    while s is not None:
-        if s.kind == "function" and s.func is not None and finder.is_traced_def(s.func):
-            return True
-        s = s.parent
-    return False
 
 
 def _is_the_jitted(expr, scope: Scope, app: Application, finder: TransformFinder) -> bool:

@@ -84,13 +84,6 @@ class CapturedCalls:
             self._scope_of = {id(c): s for c, s, _ in self.index.calls}
         return self._scope_of.get(id(call))
 
-    def in_traced(self, s: Optional[Scope]) -> bool:
-        while s is not None:
-            if s.kind == "function" and s.func is not None and self.finder.is_traced_def(s.func):
-                return True
-            s = s.parent
-        return False
-
     def of(self, app: Application) -> Iterator[CapturedCall]:
         f = app.func
         outside_self = None
@@ -146,4 +139,4 @@ class CapturedCalls:
             if s is f.body_scope:
                 return False  # a local of the traced function (or of a function inside it)
             s = s.parent
-        return not self.in_traced(owner)
+        return not self.finder.in_traced_code(owner)

@@ -173,7 +173,7 @@ def callable_slots(m) -> List[CallableSlot]:
     ``jax.tree_util.Partial`` passed anywhere (a pytree whose function is static aux data)."""
     out: List[CallableSlot] = []
     seen_args = set()
-    for app, arg, pname, scope, order in m.static_arguments:
+    for app, arg, pname, scope, order, _call in m.static_arguments:
         seen_args.add(id(arg))
         if not app.transform.cached:
             continue

@@ -120,7 +120,7 @@ def _param_map(g: FuncInfo, call: cst.Call, bound) -> Optional[Dict[str, str]]:
     and passed once); None when an argument's place is unknown or no parameter is forwarded.
     Other arguments (``self.params``, a constant) are g's own business: they are not the
     caller's.  ``bound``: the callee's parameter -> what lands there
-    (jaxlint.analysis.model.call_targets.bind)."""
+    (``CallTargets.bind``, jaxlint.analysis.model.call_targets)."""
     scope = g.body_scope
     if scope is None or bound is None:
         return None

@@ -349,28 +349,18 @@ class Rebinding:
         key = (id(owner), name, attr, id(reader))
         if key in self._answers:
             return self._answers[key]
-        tc = self.traced_callables
-        containers = all_container_bindings(owner, name)
-
-        def changes_read(kind: str) -> bool:
-            return kind == "store" or kind.startswith("attr:") and attr in (None, kind[5:]) or kind == "method" and containers
-
-        def in_traced(where: Scope) -> bool:
-            # Mutations made inside traced functions are JAX303's business, not a rebinding
-            # between calls; unless the function also runs as plain Python on the host.
-            return where.func is not None and tc.finder.is_traced_def(where.func) and not self.runs_eagerly(where.func)
-
+        host_change = self._host_change(owner, name, attr)
         settled = self.settled_before(reader, owner)
         every = [b.order for b in owner.bindings.get(name, ()) if b.kind in VALUE_KINDS and b.order is not None]
         binds = [o for o in every if not settled(o)]
         muts = [
             o for o, kind, where in owner.mutations.get(name, [])
-            if o is not None and changes_read(kind) and not in_traced(where) and not settled(o)
+            if o is not None and host_change(kind, where) and not settled(o)
         ]
         remote = [
             (where, o)
             for where, o, kind in owner.remote_writes.get(name, [])
-            if kind in ("global", "nonlocal") or changes_read(kind) and not in_traced(where)
+            if kind in ("global", "nonlocal") or host_change(kind, where)
         ]
         result = any(self.can_follow_trace(where, o) for where, o in remote)
         if not result:
@@ -387,6 +377,22 @@ class Rebinding:
                 result = self._written_after_a_call(owner, writes, rebinds_all)
         self._answers[key] = result
         return result
+
+    def _host_change(self, owner: Scope, name: str, attr: Optional[str]):
+        """A test of a mutation of ``name`` (bound in ``owner``) by its kind and the scope that
+        makes it: does it change what a read of ``name`` (of ``name.attr``, given ``attr``)
+        sees, made on the host?"""
+        containers = all_container_bindings(owner, name)
+        finder = self.traced_callables.finder
+
+        def changes_read(kind: str, where: Scope) -> bool:
+            if not (kind == "store" or kind.startswith("attr:") and attr in (None, kind[5:]) or kind == "method" and containers):
+                return False
+            # Mutations made inside traced functions are JAX303's business, not a rebinding
+            # between calls; unless the function also runs as plain Python on the host.
+            return not (where.func is not None and finder.is_traced_def(where.func) and not self.runs_eagerly(where.func))
+
+        return changes_read
 
     def settled_before(self, reader, owner: Scope):
         """A test of a write's order in ``owner``: does it happen before ``reader``, a function
@@ -429,18 +435,11 @@ class Rebinding:
         as ``is_rebound`` judges them all together: the initial value is no change, and a write
         counts only when it can follow a trace of ``reader``."""
         tc = self.traced_callables
-        containers = all_container_bindings(owner, name)
-
-        def changes_read(kind: str) -> bool:
-            return kind == "store" or kind.startswith("attr:") and attr in (None, kind[5:]) or kind == "method" and containers
-
-        def in_traced(where: Scope) -> bool:
-            return where.func is not None and tc.finder.is_traced_def(where.func) and not self.runs_eagerly(where.func)
-
+        host_change = self._host_change(owner, name, attr)
         settled = self.settled_before(reader, owner)
         binds = [b.order for b in owner.bindings.get(name, ()) if b.kind in VALUE_KINDS and b.order is not None]
         mutated = any(
-            o is not None and changes_read(kind) and not in_traced(where) and not settled(o)
+            o is not None and host_change(kind, where) and not settled(o)
             for o, kind, where in owner.mutations.get(name, [])
         )
         rebinds_all = mutated or any(b.kind == "param" for b in owner.bindings.get(name, ()))
@@ -451,10 +450,10 @@ class Rebinding:
         for node, where, order, kind in owner.writes.get(name, ()):
             rebinds = kind in VALUE_KINDS
             if where is not owner:
-                if (kind in ("global", "nonlocal") or changes_read(kind) and not in_traced(where)) and self.can_follow_trace(where, order):
+                if (kind in ("global", "nonlocal") or host_change(kind, where)) and self.can_follow_trace(where, order):
                     out.append((node, kind))
                 continue
-            if not rebinds and not (changes_read(kind) and not in_traced(where)):
+            if not rebinds and not host_change(kind, where):
                 continue
             if settled(order):
                 continue

@@ -11,7 +11,7 @@ from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.traced.calls import Analyzer
-from jaxlint.analysis.model.transforms import Application, TransformFinder, arguments_by_parameter
+from jaxlint.analysis.model.transforms import Application, arguments_by_parameter
 
 
 class StaticArgument(NamedTuple):
@@ -20,18 +20,14 @@ class StaticArgument(NamedTuple):
     param: str  # the static parameter it is passed for
     scope: Scope  # where the call is made
     order: int  # the call's position in that scope
+    call: cst.Call  # the call site
 
 
-def find_static_arguments(index: ModuleIndex, finder: TransformFinder, analyzer: Analyzer) -> List[StaticArgument]:
+def find_static_arguments(index: ModuleIndex, analyzer: Analyzer) -> List[StaticArgument]:
     """Every argument passed for a static parameter at a call site of a jitted function."""
     found: List[StaticArgument] = []
     where = {id(c): (s, o) for c, s, o in index.calls}
-    for app in finder.applications:
-        if not app.transform.statics:
-            continue
-        statics, opaque = analyzer.static_names(app)
-        if opaque or not statics:
-            continue
+    for app, statics in analyzer.static_applications():
         pos = app.jit_positional()
         for call in analyzer.call_sites(app):
             so = where.get(id(call))
@@ -40,7 +36,7 @@ def find_static_arguments(index: ModuleIndex, finder: TransformFinder, analyzer:
             scope, order = so
             for a, pname in arguments_by_parameter(app, call, pos):
                 if pname in statics:
-                    found.append(StaticArgument(app, a, pname, scope, order))
+                    found.append(StaticArgument(app, a, pname, scope, order, call))
     return found
 
 

@@ -32,6 +32,7 @@ from jaxlint.analysis.facts.static_metadata import argument_for, class_of_call, 
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import arguments_by_parameter
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.nodes import parameter_names
 from jaxlint.analysis.syntax.scopes import ClassInfo, Scope
 from jaxlint.analysis.syntax.statement_paths import conditional, scope_body, statement_path
 
@@ -219,22 +220,14 @@ class _FreeNames(FastVisitor):
         self.free = set()
         self._own: List[set] = []
 
-    def _params(self, node):
-        p = node.params
-        own = {x.name.value for x in list(p.posonly_params) + list(p.params) + list(p.kwonly_params)}
-        for star in (p.star_arg, p.star_kwarg):
-            if isinstance(star, cst.Param):
-                own.add(star.name.value)
-        return own
-
     def visit_Lambda(self, node) -> None:
-        self._own.append(self._params(node))
+        self._own.append(set(parameter_names(node.params)))
 
     def leave_Lambda(self, node) -> None:
         self._own.pop()
 
     def visit_FunctionDef(self, node) -> None:
-        own = self._params(node)
+        own = set(parameter_names(node.params))
         locals_ = _LocalNames()
         locals_.walk(node.body)
         self._own.append(own | locals_.bound)

@@ -31,8 +31,8 @@ from jaxlint.analysis.syntax.nodes import argument_for, arguments_by_position, d
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.syntax.tested_names import tested_names
 from jaxlint.analysis.facts.outer_transforms import TRACING_LABELS, function_argument, outer_label, outer_static_positions, remedy, traces_position
-from jaxlint.analysis.facts.static_arguments import arguments_by_parameter
-from jaxlint.analysis.model.transforms import Application, TransformFinder
+from jaxlint.analysis.facts.static_arguments import arguments_by_parameter, find_static_arguments
+from jaxlint.analysis.model.transforms import TransformFinder
 from jaxlint.analysis.model.names import resolve
 
 MAX_WRAPPERS = 3
@@ -81,7 +81,8 @@ class StaticPaths:
 
     def run(self) -> List[StaticPath]:
         wrappers = []
-        for app, call, arg, pname, scope in self._static_arguments():
+        for s in find_static_arguments(self.index, self.analyzer):
+            app, call, arg, pname, scope = s.application, s.call, s.arg, s.param, s.scope
             self._reported.add(id(call))
             slot = self._check(arg.value, scope, call, pname, app.func, arg.value, "")
             if slot is not None and scope.func is not None:
@@ -132,7 +133,7 @@ class StaticPaths:
             if not call.args or id(call) in self._reported:
                 continue
             callee = self._imported_callee(call, scope)
-            if callee is None or callee[0].startswith(KNOWN_APIS) or self._traced_scope(scope):
+            if callee is None or callee[0].startswith(KNOWN_APIS) or self.finder.in_traced_code(scope):
                 continue
             host_call(callee[0])
 
@@ -159,12 +160,10 @@ class StaticPaths:
             if id(f.node) not in self._factories():
                 continue
             v = self.hv.returned(f)
-            if v is None or v.kind != JITTED:
+            statics = self._jitted_statics(v)
+            if not statics:
                 continue
             app = v.app
-            statics, opaque = self.analyzer.static_names(app)
-            if opaque or not statics or app.func.is_method:
-                continue
             provides(
                 {
                     "provides": "factory",
@@ -185,7 +184,7 @@ class StaticPaths:
             if not call.args:
                 continue
             callee = self._imported_callee(call, scope)
-            if callee is None or self._traced_scope(scope):
+            if callee is None or self.finder.in_traced_code(scope):
                 continue
             q, returned = callee
             found = lookup(q, returned)
@@ -213,26 +212,6 @@ class StaticPaths:
         return self.found
 
     # -- helpers ------------------------------------------------------------------------
-    def _static_arguments(self) -> Iterator[Tuple[Application, cst.Call, cst.Arg, str, Scope]]:
-        where = {id(c): s for c, s, _ in self.index.calls}
-        for app in self.finder.applications:
-            if not app.transform.statics:
-                continue
-            statics, opaque = self.analyzer.static_names(app)
-            if opaque or not statics:
-                continue
-            pos = app.jit_positional()
-            for call in self.analyzer.call_sites(app):
-                scope = where.get(id(call))
-                if scope is None:
-                    continue
-                for a, pname in arguments_by_parameter(app, call, pos):
-                    if pname in statics:
-                        yield app, call, a, pname, scope
-
-    def _traced_scope(self, scope: Scope) -> bool:
-        return self.analyzer._in_traced(scope)
-
     def _tracer_reported(self, v: HostValue, what: str) -> bool:
         """In traced code an array is a tracer, reported by the traced-value interpreter."""
         return v.kind in ("JAX array", "NumPy array", "jit result", "optimiser state") or v.kind == TUPLE and "array" in what
@@ -245,13 +224,13 @@ class StaticPaths:
             return None
         if v.kind == PARAM:
             f = scope.func
-            if f is not None and not f.is_lambda and not self._traced_scope(scope):
+            if f is not None and not f.is_lambda and not self.finder.in_traced_code(scope):
                 return v.name
             return None
         what = v.unhashable(self.hv.classes)
         if what is None:
             return None
-        if self._traced_scope(scope) and self._tracer_reported(v, what):
+        if self.finder.in_traced_code(scope) and self._tracer_reported(v, what):
             return None  # a tracer there: the traced-value interpreter reports it
         self._add(at, what, pname, func, v.node if v.node is not at else None, via)
         return None
@@ -319,6 +298,17 @@ class StaticPaths:
                     yield call, scope, a
 
     # -- jitted callables held in variables: factories and functools.partial ------------------
+    def _jitted_statics(self, v: Optional[HostValue]) -> set:
+        """The static parameters of the jitted function a host value holds, when they can be
+        read and the function is not a method; else an empty set."""
+        if v is None or v.kind != JITTED:
+            return set()
+        app = v.app
+        statics, opaque = self.analyzer.static_names(app)
+        if opaque or app.func.is_method:
+            return set()
+        return statics
+
     def _jitted_values(self) -> None:
         for call, scope, _ in self.index.calls:
             if id(call) in self._reported:
@@ -334,15 +324,13 @@ class StaticPaths:
                     continue
             elif not self._may_make_jitted(func, scope):
                 continue
-            if self._traced_scope(scope):
+            if self.finder.in_traced_code(scope):
                 continue
             v = self.hv.value(func, scope, call)
-            if v is None or v.kind != JITTED:
+            statics = self._jitted_statics(v)
+            if not statics:
                 continue
             app = v.app
-            statics, opaque = self.analyzer.static_names(app)
-            if opaque or not statics or app.func.is_method:
-                continue
             pos = app.jit_positional()
             via = " through functools.partial" if v.bound else f" (the jitted function returned by {_origin(func, scope)})"
             for i, (expr, bv) in enumerate(v.bound):
@@ -430,7 +418,7 @@ class StaticPaths:
                 calls = [(c, s) for c, s, _ in self.index.calls if isinstance(c.func, (cst.Name, cst.Call))]
             for call, scope in calls:
                 receiver = call.func.value if isinstance(call.func, cst.Attribute) else call.func
-                if self._traced_scope(scope) or not _may_hold_instance(receiver, scope):
+                if self.finder.in_traced_code(scope) or not _may_hold_instance(receiver, scope):
                     continue
                 v = self.hv.value(receiver, scope, call)
                 if v is None or v.kind != INSTANCE or v.cls is None:
@@ -458,7 +446,7 @@ class StaticPaths:
             if opaque or not statics - set(pos[:1]):
                 continue
             for call, scope in self._calls_named("." + f.name):
-                if id(call) in self._reported or self._traced_scope(scope):
+                if id(call) in self._reported or self.finder.in_traced_code(scope):
                     continue
                 receiver = call.func.value
                 if isinstance(receiver, cst.Name) and receiver.value in ("self", "cls") or not _may_hold_instance(receiver, scope):
@@ -486,7 +474,7 @@ class StaticPaths:
             pos = app.jit_positional()
             for call in self.analyzer.call_sites(app):
                 scope = where.get(id(call))
-                if scope is None or self._traced_scope(scope):
+                if scope is None or self.finder.in_traced_code(scope):
                     continue
                 for a, pname in arguments_by_parameter(app, call, pos):
                     v = self.hv.value(a.value, scope, call)

@@ -83,7 +83,7 @@ class TracedSelf:
                 continue
             if isinstance(receiver, cst.Name) and receiver.value in ("self", "cls"):
                 continue
-            if self.analyzer._in_traced(scope):
+            if self.finder.in_traced_code(scope):
                 continue
             v = self.hv.value(receiver, scope, call)
             if v is None or v.kind != INSTANCE or v.cls is None:
@@ -107,7 +107,7 @@ class TracedSelf:
             receiver = pos[0] if app.func.is_method and not app.bound_self and not app.skipped and pos else None
             for call in self.analyzer.call_sites(app):
                 scope = where.get(id(call))
-                if scope is None or self.analyzer._in_traced(scope):
+                if scope is None or self.finder.in_traced_code(scope):
                     continue
                 for arg, pname in arguments_by_parameter(app, call, pos):
                     if pname is None or pname in statics or pname == receiver:
@@ -126,7 +126,7 @@ class TracedSelf:
             yield expr, v.cls
         elif v.kind == PARAM and depth < MAX_WRAPPERS and scope.func is not None and not scope.func.is_lambda:
             for outer_call, outer_scope, arg in self._paths.calls_of(scope.func, v.name):
-                if not self.analyzer._in_traced(outer_scope):
+                if not self.finder.in_traced_code(outer_scope):
                     yield from self._leaf_objects(arg.value, outer_scope, outer_call, depth + 1)
 
     def _leaf_object(self, cls: ClassInfo) -> bool:

@@ -13,7 +13,8 @@ branches joined (``if``/``else`` that disagree give *unknown*), loops run to a f
 passes, and paths that ``return`` or ``raise`` left out of the join.  A scope is interpreted only
 when a question about one of its names is asked, once.  This module evaluates expressions and
 answers the questions; the kinds and ``HostValue`` are in ``host_value``, calls in ``host_calls``.
-``HostValues.value`` is the whole API::
+``HostValues.value`` is the main question (``returned``, ``passed_value``, ``outer_value`` and
+``star_values`` ask it of a function's returns, parameters, outer names and ``*args``)::
 
     hv = HostValues(index, finder, classes)
     v = hv.value(arg_expr, scope, call)   # HostValue or None (unknown)

@@ -28,11 +28,11 @@ API::
     ct = CallTargets(index, finder)
     t = ct.target(call, scope)            # Target or None
     t.func, t.app                         # the def reached; the jitted application, if any
-    ct.bind(t, call)                      # {parameter: Passed} for what the call passes
+    ct.bind(t, call, scope)               # {parameter: Passed} for what the call passes
     ct.value(expr, scope)                 # the Target a callee expression holds, or None
     ct.callers(func)                      # [(call, scope, Target)] of every call reaching func
     ct.app_callers(app)                   # the same for a jitted callable
-    ct.origins(arg_expr, scope, depth)    # where a forwarded parameter's value comes from
+    ct.origins(arg_expr, scope, call)     # where a forwarded parameter's value comes from
 """
 
 from __future__ import annotations
@@ -204,7 +204,7 @@ class CallTargets:
         if not isinstance(expr, cst.Name) or scope.kind != "function" or scope.func is None:
             return None
         f = scope.func
-        if f.is_lambda or self.finder.is_traced_def(f) or self._in_traced(scope):
+        if f.is_lambda or self.finder.is_traced_def(f) or self.finder.in_traced_code(scope):
             return None
         binds = scope.bindings.get(expr.value, ())
         if len(binds) != 1 or binds[0].kind != "param" or expr.value in scope.globals or expr.value in scope.nonlocals:
@@ -215,13 +215,6 @@ class CallTargets:
         if not any(p.name.value == expr.value for p in positional + list(f.params.kwonly_params)):
             return None  # ``*args`` / ``**kwargs``
         return f
-
-    def _in_traced(self, s: Optional[Scope]) -> bool:
-        while s is not None:
-            if s.kind == "function" and s.func is not None and self.finder.is_traced_def(s.func):
-                return True
-            s = s.parent
-        return False
 
     # -- the callers table ---------------------------------------------------------------
     def _build(self) -> None:
@@ -498,17 +491,7 @@ class CallTargets:
         """What a factory returns, when every ``return`` gives the same callable."""
         if f.is_lambda or f.body_scope is None or self.finder.is_traced_def(f):
             return None
-        found = None
-        for r in _returns_of(f.node):
-            if r is None:
-                return None
-            v = self._value(r, f.body_scope, depth + 1, params)
-            if not isinstance(v, Target):
-                return None
-            if found is None:
-                found = v
-            elif not found.same(v):
-                return None
+        found = self._agreed([(r, f.body_scope) for r in _returns_of(f.node)], depth, params)
         if found is None:
             return None
         if found.func.scope is f.body_scope:

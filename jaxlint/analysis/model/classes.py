@@ -17,7 +17,7 @@ A class the model cannot place (a plain class, a base class from another library
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -76,6 +76,15 @@ def is_property(func: FuncInfo) -> bool:
 
 def is_cached_property(func: FuncInfo) -> bool:
     return any(n.endswith("cached_property") for n in decorator_names(func.node, func.scope))
+
+
+def annotated_names(cls: ClassInfo) -> Iterator[cst.AnnAssign]:
+    """The annotated assignments to a name in the body of ``cls`` (``n: int = 3``), in order."""
+    for st in cls.node.body.body:
+        if isinstance(st, cst.SimpleStatementLine):
+            for small in st.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    yield small
 
 
 def reads_self_attribute(func: FuncInfo, attr: str) -> bool:
@@ -355,27 +364,17 @@ class ClassModel:
         return calls
 
     def annotated_fields(self, cls: ClassInfo) -> Dict[str, cst.AnnAssign]:
-        out: Dict[str, cst.AnnAssign] = {}
-        for st in cls.node.body.body:
-            if isinstance(st, cst.SimpleStatementLine):
-                for small in st.body:
-                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-                        out[small.target.value] = small
-        return out
+        return {small.target.value: small for small in annotated_names(cls)}
 
     def field_names(self, cls: ClassInfo) -> List[str]:
         """The declared fields in constructor order (bases first), ``ClassVar`` excluded."""
         out: List[str] = []
         for c in reversed(self.mro(cls)):
-            for st in c.node.body.body:
-                if not isinstance(st, cst.SimpleStatementLine):
-                    continue
-                for small in st.body:
-                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-                        ann = small.annotation.annotation
-                        head = ann.value if isinstance(ann, cst.Subscript) else ann
-                        if qualified(head, c.scope) not in CLASSVAR and small.target.value not in out:
-                            out.append(small.target.value)
+            for small in annotated_names(c):
+                ann = small.annotation.annotation
+                head = ann.value if isinstance(ann, cst.Subscript) else ann
+                if qualified(head, c.scope) not in CLASSVAR and small.target.value not in out:
+                    out.append(small.target.value)
         return out
 
     def converted_fields(self, cls: ClassInfo) -> Set[str]:
@@ -394,12 +393,9 @@ class ClassModel:
     def field_class(self, cls: ClassInfo, attr: str) -> Optional[ClassInfo]:
         """The module class a field is annotated with (``params: Params``), if any."""
         for c in self.mro(cls):
-            for st in c.node.body.body:
-                if not isinstance(st, cst.SimpleStatementLine):
-                    continue
-                for small in st.body:
-                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.target.value == attr:
-                        return annotation_class(small.annotation.annotation, c.scope)
+            for small in annotated_names(c):
+                if small.target.value == attr:
+                    return annotation_class(small.annotation.annotation, c.scope)
         return None
 
 

@@ -107,6 +107,17 @@ def arguments_by_parameter(app: Application, call: cst.Call, pos: List[str]) -> 
     return arguments_by_position(call, pos, start)
 
 
+# What a function value has bound: the object of a bound method, and what ``functools.partial``
+# fixed.  A transform applied to the value keeps them, and so does a name for the result.
+BINDING = ("bound_self", "receiver_cls", "bound_pos", "bound_kw", "bound_set", "bound_false")
+
+
+def copy_binding(target, source) -> None:
+    """Give ``target`` (an Application or FnRef) what ``source`` has bound."""
+    for name in BINDING:
+        setattr(target, name, getattr(source, name))
+
+
 class FnRef:
     """A function value as the analysis sees it: which def, and what is already bound."""
 
@@ -228,12 +239,7 @@ class TransformFinder:
                     return None  # its arguments do not line up with ``__call__``'s parameters
                 if alias is not None:
                     r = FnRef(alias.func)
-                    r.bound_self = alias.bound_self
-                    r.receiver_cls = alias.receiver_cls
-                    r.bound_pos = alias.bound_pos
-                    r.bound_kw = alias.bound_kw
-                    r.bound_set = alias.bound_set
-                    r.bound_false = alias.bound_false
+                    copy_binding(r, alias)
                     r.jit = alias
                     return r
                 found = owner.sole_binding(expr.value)
@@ -494,12 +500,7 @@ class TransformFinder:
                 continue
             app = Application(ref.func, t, call, scope)
             app.linen_apply = linen_apply
-            app.bound_self = ref.bound_self
-            app.receiver_cls = ref.receiver_cls
-            app.bound_pos = ref.bound_pos
-            app.bound_kw = ref.bound_kw
-            app.bound_set = ref.bound_set
-            app.bound_false = ref.bound_false
+            copy_binding(app, ref)
             if t.statics:
                 parse_statics([a for a in args if a.keyword is not None], app.statics, scope)
             if t.differentiated:

@@ -81,6 +81,16 @@ def block_exits(block) -> bool:
     return False
 
 
+def parameter_names(params: cst.Parameters) -> List[str]:
+    """Every name a parameter list binds, in order: positional, keyword-only, ``*args``,
+    ``**kwargs``."""
+    names = [x.name.value for x in list(params.posonly_params) + list(params.params) + list(params.kwonly_params)]
+    for star in (params.star_arg, params.star_kwarg):
+        if isinstance(star, cst.Param):
+            names.append(star.name.value)
+    return names
+
+
 def dotted_name(expr) -> Optional[str]:
     """``a.b.c`` -> "a.b.c"; None for anything that is not a plain dotted name."""
     # Exact type tests: LibCST's node classes are abstract base classes, for which a failed

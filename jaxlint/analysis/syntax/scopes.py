@@ -9,6 +9,8 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
+from jaxlint.analysis.syntax.nodes import parameter_names
+
 # Binding kinds that make a name a *variable* (as opposed to an import, def or class).
 VALUE_KINDS = frozenset({"assign", "aug", "for", "with", "walrus", "global", "nonlocal"})
 
@@ -224,13 +226,7 @@ class FuncInfo:
         return list(p.posonly_params) + list(p.params)
 
     def all_param_names(self) -> List[str]:
-        p = self.params
-        names = [x.name.value for x in list(p.posonly_params) + list(p.params) + list(p.kwonly_params)]
-        if isinstance(p.star_arg, cst.Param):
-            names.append(p.star_arg.name.value)
-        if p.star_kwarg is not None:
-            names.append(p.star_kwarg.name.value)
-        return names
+        return parameter_names(self.params)
 
 
 MUTATING_METHODS = frozenset(

@@ -8,7 +8,7 @@ calls made inside traced code (``function_calls.py``), which do not start at a t
 
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Iterator, Optional, Tuple
 
 import libcst as cst
 
@@ -71,9 +71,9 @@ class EntryPoints:
 
     def run(self) -> None:
         for app in self.finder.applications:
-            if self._nested_in_entry(app.func):
+            if self.finder.in_traced_code(app.func.scope):
                 continue  # interpreted inline, with the enclosing tracers in scope
-            if app.nargs is not None and self._in_traced(app.site_scope):
+            if app.nargs is not None and self.finder.in_traced_code(app.site_scope):
                 continue  # a lax body handed over inside traced code: interpreted there, with its operands
             if app.linen_apply and self._runs_other_method(app):
                 continue
@@ -88,16 +88,6 @@ class EntryPoints:
                 return True
         return False
 
-    def _nested_in_entry(self, f: FuncInfo) -> bool:
-        return self._in_traced(f.scope)
-
-    def _in_traced(self, s) -> bool:
-        while s is not None:
-            if s.kind == "function" and s.func is not None and self.finder.is_traced_def(s.func):
-                return True
-            s = s.parent
-        return False
-
     def static_names(self, app: Application) -> Tuple[set, bool]:
         """Names of parameters made static; and whether the spec could not be read."""
         spec = app.statics
@@ -108,6 +98,17 @@ class EntryPoints:
             if 0 <= j < len(pos):
                 names.add(pos[j])
         return names, spec.opaque
+
+    def static_applications(self) -> Iterator[Tuple[Application, set]]:
+        """Each application of a transform with static parameters whose spec can be read and
+        names at least one, with the names of those parameters."""
+        for app in self.finder.applications:
+            if not app.transform.statics:
+                continue
+            statics, opaque = self.static_names(app)
+            if opaque or not statics:
+                continue
+            yield app, statics
 
     def analyze_entry(self, app: Application, outer: Optional[OuterCallables] = None) -> None:
         """Interprets ``app``'s function from its transform's site; ``outer``: the callables

@@ -16,6 +16,23 @@ def _uses_nnx(m) -> bool:
     return any(q.startswith(("flax.nnx", "flax.experimental.nnx")) or q == "flax" for s in scopes for q in s.imports.values())
 
 
+# The module both examples define: the flagged call and the good ones use the same model.
+_CLASSIFIER = """
+        import jax
+        import jax.numpy as jnp
+        from flax import nnx
+
+
+        class Classifier(nnx.Module):
+            def __init__(self, rngs: nnx.Rngs):
+                self.linear = nnx.Linear(4, 2, rngs=rngs)
+                self.dropout = nnx.Dropout(0.5, rngs=rngs)
+
+            def __call__(self, x):
+                return self.dropout(self.linear(x))
+"""
+
+
 class CapturedNnxModule(Rule):
     """
     What it does
@@ -62,20 +79,8 @@ class CapturedNnxModule(Rule):
     # The write that fails is in the module's own code (its ``__call__``), inside the flagged call.
     prevents = raises(ErrorPattern("TraceContextError", r"Cannot mutate \w+ from a different trace level"), within_call=True)
     bad = [
-        """
-        import jax
-        import jax.numpy as jnp
-        from flax import nnx
-
-
-        class Classifier(nnx.Module):
-            def __init__(self, rngs: nnx.Rngs):
-                self.linear = nnx.Linear(4, 2, rngs=rngs)
-                self.dropout = nnx.Dropout(0.5, rngs=rngs)
-
-            def __call__(self, x):
-                return self.dropout(self.linear(x))
-
+        _CLASSIFIER
+        + """
 
         model = Classifier(nnx.Rngs(0))
 
@@ -86,20 +91,8 @@ class CapturedNnxModule(Rule):
         """
     ]
     good = [
-        """
-        import jax
-        import jax.numpy as jnp
-        from flax import nnx
-
-
-        class Classifier(nnx.Module):
-            def __init__(self, rngs: nnx.Rngs):
-                self.linear = nnx.Linear(4, 2, rngs=rngs)
-                self.dropout = nnx.Dropout(0.5, rngs=rngs)
-
-            def __call__(self, x):
-                return self.dropout(self.linear(x))
-
+        _CLASSIFIER
+        + """
             def logits(self, x):
                 return self.linear(x)
 
@@ -126,7 +119,7 @@ class CapturedNnxModule(Rule):
         switched = None
         reported = set()
         for app in m.finder.applications:
-            if calls.in_traced(app.func.scope):
+            if m.finder.in_traced_code(app.func.scope):
                 continue  # traced inside another traced function: the outer entry point reports
             for c in calls.of(app):
                 if id(c.call) in reported:

@@ -36,7 +36,7 @@ class UnusedNoqa(Rule):
     message = "unused {what}"
     fix = "remove the unused {unused} (the whole comment when nothing else is left in it)."
     prevents = nothing("a stale suppression that hides the next real finding")
-    fix_safety = "safe"  # removing a bare ``# noqa`` is unsafe (jaxlint.noqa)
+    fix_safety = "safe"  # removing a bare ``# noqa`` is unsafe (jaxlint.suppressions)
     default_enabled = False
     bad = [
         """

@@ -6,6 +6,7 @@ import libcst as cst
 
 from jaxlint.analysis.facts.fresh_callables import FILTERED, PARTIALS, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, runs_in_loop
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.nodes import parameter_names
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
 from jaxlint.analysis.model.names import resolve
 
@@ -16,7 +17,26 @@ from jaxlint.rules.prevents import recompiles
 # load the fix machinery.
 
 
-class JitInLoop(Rule):
+# The setup of the second pair of examples: a callable passed to a filtered jit and to a static
+# parameter, built anew in the loop (flagged) or once (not flagged).
+_TRAIN_STEP = """
+        import functools
+        import equinox as eqx
+        import jax
+        import jax.numpy as jnp
+
+        @eqx.filter_jit
+        def train_step(w, x, loss_fn):
+            return w - 0.1 * jax.grad(loss_fn)(w, x)
+
+        def loss(w, x, reg):
+            return ((w * x) ** 2).sum() + reg * (w**2).sum()
+
+        evaluate = jax.jit(lambda w, x, reduce: reduce(w * x), static_argnums=2)
+"""
+
+
+class JitOfFreshFunction(Rule):
     """
     What it does
         Flags ``jax.jit`` applied to a callable that is a new object every time it runs, and
@@ -80,21 +100,8 @@ class JitInLoop(Rule):
             jax.jit(functools.partial(loss, xs[0]))(xs[i])  # error: JAX401
             jax.jit(jax.grad(loss))(xs[0], xs[i])  # error: JAX401
         """,
-        """
-        import functools
-        import equinox as eqx
-        import jax
-        import jax.numpy as jnp
-
-        @eqx.filter_jit
-        def train_step(w, x, loss_fn):
-            return w - 0.1 * jax.grad(loss_fn)(w, x)
-
-        def loss(w, x, reg):
-            return ((w * x) ** 2).sum() + reg * (w**2).sum()
-
-        evaluate = jax.jit(lambda w, x, reduce: reduce(w * x), static_argnums=2)
-
+        _TRAIN_STEP
+        + """
         w = jnp.ones(2)
         for x in jnp.ones((3, 2)):
             w = train_step(w, x, functools.partial(loss, reg=1e-4))  # error: JAX401
@@ -127,21 +134,8 @@ class JitInLoop(Rule):
         for n in range(3):
             fns.append(jax.jit(lambda v, n=n: v * n))
         """,
-        """
-        import functools
-        import equinox as eqx
-        import jax
-        import jax.numpy as jnp
-
-        @eqx.filter_jit
-        def train_step(w, x, loss_fn):
-            return w - 0.1 * jax.grad(loss_fn)(w, x)
-
-        def loss(w, x, reg):
-            return ((w * x) ** 2).sum() + reg * (w**2).sum()
-
-        evaluate = jax.jit(lambda w, x, reduce: reduce(w * x), static_argnums=2)
-
+        _TRAIN_STEP
+        + """
         w = jnp.ones(2)
         loss_fn = functools.partial(loss, reg=1e-4)
         for x in jnp.ones((3, 2)):
@@ -160,7 +154,7 @@ class JitInLoop(Rule):
             found = m.finder.transform_of(call.func, scope)
             if found is None or not found[0].cached or found[1]:
                 continue
-            if _in_traced_code(scope, m.finder):
+            if m.finder.in_traced_code(scope):
                 continue  # a loop inside a traced function runs only while that one is traced
             api = resolve(call.func, scope) or "jax.jit"
             loops = [(start, end) for start, end in scope.loops if start <= order <= end]
@@ -232,7 +226,7 @@ class JitInLoop(Rule):
             if not isinstance(site, cst.Decorator) or not app.transform.cached or f.is_lambda:
                 continue
             scope = f.scope
-            if scope.kind not in ("function", "module") or _in_traced_code(scope, m.finder):
+            if scope.kind not in ("function", "module") or m.finder.in_traced_code(scope):
                 continue
             order = self._def_order(scope, f)
             calls = [o for fx, o in scope.calls if isinstance(fx, cst.Name) and fx.value == f.name and o > order and scope.lookup_def(f.name) is f]
@@ -265,7 +259,7 @@ class JitInLoop(Rule):
         once = []  # built where the call is made, by code that runs once: compared below
         for slot in callable_slots(m):
             scope, order = slot.scope, slot.order
-            if _in_traced_code(scope, m.finder):
+            if m.finder.in_traced_code(scope):
                 continue
             expr, built_at = slot.arg.value, order
             built = built_anew_for_slot(m, expr, scope, slot.kind)
@@ -403,15 +397,6 @@ def _decorator_api(expr, scope) -> str:
     return resolve(expr, scope) or "jax.jit"
 
 
-def _in_traced_code(scope, finder) -> bool:
-    s = scope
-    while s is not None:
-        if s.kind == "function" and s.func is not None and finder.is_traced_def(s.func):
-            return True
-        s = s.parent
-    return False
-
-
 def _reads_loop_variables(nodes, scope, loop) -> bool:
     """Do the nodes read a variable that the loop binds (its target, or an assignment in its
     body)?"""
@@ -465,12 +450,7 @@ def _default_names(node) -> set:
 def _own_names(node, body_scope) -> set:
     """Names a lambda or def binds for itself: its parameters, and a def's local bindings."""
     if isinstance(node, cst.Lambda):
-        p = node.params
-        own = {x.name.value for x in list(p.posonly_params) + list(p.params) + list(p.kwonly_params)}
-        for star in (p.star_arg, p.star_kwarg):
-            if isinstance(star, cst.Param):
-                own.add(star.name.value)
-        return own
+        return set(parameter_names(node.params))
     if isinstance(node, cst.FunctionDef) and body_scope is not None:
         return {n for n in body_scope.bindings if n not in body_scope.globals and n not in body_scope.nonlocals}
     return set()

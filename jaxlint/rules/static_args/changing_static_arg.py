@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.model.classes import class_named
+from jaxlint.analysis.model.classes import annotated_names, class_named
 from jaxlint.analysis.facts.static_arguments import arguments_by_parameter, counter_loop_of, used_only_in_arithmetic
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.facts.weak_types import single_return
@@ -97,7 +97,7 @@ class ChangingStaticArg(Rule):
             return  # no static argument, or nothing called in a loop
         call_of = {id(a): c for c, _s, _o in m.index.calls for a in c.args}
         updates = m.loop_updates
-        for app, arg, pname, scope, order in m.static_arguments:
+        for app, arg, pname, scope, order, _call in m.static_arguments:
             if m.finder.in_traced_code(scope):
                 continue  # a loop in traced code is traced once into the outer program
             v = arg.value
@@ -207,14 +207,10 @@ def _python_number_fields(classes, cls) -> dict:
     if classes.pytree_kind(cls) != "equinox":
         return out
     for c in classes.mro(cls):
-        for st in c.node.body.body:
-            if not isinstance(st, cst.SimpleStatementLine):
-                continue
-            for small in st.body:
-                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-                    ann = small.annotation.annotation
-                    if isinstance(ann, cst.Name) and ann.value in ("int", "float") and c.scope.lookup_scope(ann.value) is None:
-                        out.setdefault(small.target.value, small.value)
+        for small in annotated_names(c):
+            ann = small.annotation.annotation
+            if isinstance(ann, cst.Name) and ann.value in ("int", "float") and c.scope.lookup_scope(ann.value) is None:
+                out.setdefault(small.target.value, small.value)
     return out
 
 

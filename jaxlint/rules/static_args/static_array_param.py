@@ -63,12 +63,7 @@ class StaticArrayParam(Rule):
     ]
 
     def check_module(self, m):
-        for app in m.finder.applications:
-            if not app.transform.statics:
-                continue
-            statics, opaque = m.analyzer.static_names(app)
-            if opaque or not statics:
-                continue
+        for app, statics in m.analyzer.static_applications():
             f = app.func
             params = list(f.positional_params()) + list(f.params.kwonly_params)
             for p in params:

@@ -8,11 +8,10 @@ has ``# noqa: CODES`` gets the new codes added to its list.
 from __future__ import annotations
 
 import io
-import re
 import tokenize
 from typing import Dict, Iterable, List, Set, Tuple
 
-from jaxlint.noqa import INLINE_RE
+from jaxlint.suppressions import INLINE_RE, codes_of
 from jaxlint.rules import RULES_BY_CODE
 from jaxlint.fixes.edits import _NEWLINE
 
@@ -53,7 +52,7 @@ def add_noqa(text: str, findings: Iterable) -> Tuple[str, int]:
         if m and m.group("codes") is None:
             continue  # a bare ``# noqa`` silences every code already
         if m:
-            have = set(re.split(r"[,\s]+", m.group("codes").upper()))
+            have = {c.upper() for c in codes_of(m.group("codes"))}
             body = body[: m.end("codes")] + "".join(", " + c for c in cs if c not in have) + body[m.end("codes"):]
         else:
             body = body.rstrip() + "  # noqa: " + ", ".join(cs)

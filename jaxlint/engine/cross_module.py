@@ -34,14 +34,14 @@ from jaxlint.analysis.xmod.follow import follow_group, round_groups
 from jaxlint.analysis.xmod.graph import ModuleGraph
 from jaxlint.analysis.xmod.records import CallRecord, Export, MemberCall, Record, record_from_json
 from jaxlint.analysis.xmod.summaries import ModuleSummary
-from jaxlint import noqa, selection
+from jaxlint import selection, suppressions
 from jaxlint.config import Config, SourcePath
 from jaxlint.engine.cache import Cache, content_digest, finding_from_json, finding_to_json
 from jaxlint.engine.call_records import call_recorder
 from jaxlint.engine.collection import one_collection_per_module
 from jaxlint.engine.module_analysis import ModuleAnalysis
 from jaxlint.engine.pipeline import meta_finding
-from jaxlint.noqa import suppress as apply_noqa
+from jaxlint.suppressions import suppress as apply_noqa
 from jaxlint.engine.reporting import Reports, materialise, rule_handlers
 from jaxlint.engine.source import decode_source, parse_module
 from jaxlint.findings import Finding
@@ -431,5 +431,5 @@ def cross_module_phase(
         files, calls_by_display, findings, first, rules, xcache, silenced_out=silenced, config_for=config_for, facts=facts,
         given_summaries=summaries, jobs=jobs, sources=sources, known_digests=digests,
     )
-    return noqa.retract_unused(list(findings) + found, silenced)
+    return suppressions.retract_unused(list(findings) + found, silenced)
 
