@@ -415,3 +415,31 @@ def test_a_call_that_recompiles_for_no_reason_in_the_data_is_found_at_its_own_li
     _, found = run_script(tmp_path, KEYWORD_THEN_POSITIONAL, "--no-static")
     assert [(f["code"], f["line"], f["column"]) for f in found] == [("JAX403", 7, 1)]
     assert found[0]["message"].startswith("`<lambda>` was traced again at this call: different input pytree")
+
+
+def test_a_tracer_has_escaped_when_its_trace_is_over():
+    from jaxlint.runtime.observer import _tracer_path
+
+    class Trace:
+        def __init__(self, valid):
+            self.valid = valid
+
+        def is_valid(self):
+            return self.valid
+
+    class Tracer:
+        def __init__(self, trace):
+            self._trace = trace
+
+    class JVPTracer(Tracer):
+        pass
+
+    class DynamicJaxprTracer(Tracer):
+        pass
+
+    # an eager transform still running (a custom rule of a grad sees its tracers): live
+    assert _tracer_path({"tangents": [JVPTracer(Trace(True))]}, Tracer) is None
+    # JAX marks an eager transform's trace invalid when it ends
+    assert _tracer_path({"tangents": [JVPTracer(Trace(False))]}, Tracer) == "['tangents'][0]"
+    # JAX does not mark a staging trace (jit's) invalid; with nothing staging, its tracer escaped
+    assert _tracer_path([DynamicJaxprTracer(Trace(True))], Tracer) == "[0]"

@@ -291,16 +291,19 @@ class Observer:
         if scope is None:
             return
         traces: Dict[str, int] = {}  # function -> its traces in this scope, at every call path
-        for (_site, _path, function), misses in scope.misses.items():
+        at_site: Dict[Tuple[Site, str], int] = {}  # (site, function) -> its traces there, by any path
+        for (site, _path, function), misses in scope.misses.items():
             traces[function] = traces.get(function, 0) + len(misses)
+            at_site[(site, function)] = at_site.get((site, function), 0) + len(misses)
         for (site, _path, function), misses in scope.misses.items():
             reasons = [m.reason for m in misses[1:]]
             if len(misses) < 2:
                 # A call path that traces once, after another path traced the function, recompiled
-                # it for a difference no data explains: a new function object made at the same
-                # place (JAX401), the same values once keyword and once positional (JAX403), or
-                # once weakly typed (JAX402).
-                avoidable = recompile_rule([misses[0].reason]) in ("JAX401", "JAX402", "JAX403") and traces[function] > 1
+                # it for a difference no data explains: the same values once keyword and once
+                # positional (JAX403), or once weakly typed (JAX402); or, at the same call reached
+                # from elsewhere, a new function object made at the same place (JAX401).
+                rule = recompile_rule([misses[0].reason])
+                avoidable = (rule in ("JAX402", "JAX403") and traces[function] > 1) or (rule == "JAX401" and at_site[(site, function)] > 1)
                 if not avoidable:
                     continue
                 reasons = [misses[0].reason]
@@ -509,7 +512,12 @@ def _tracer_path(value, tracer, depth: int = 0) -> Optional[str]:
     """Where in ``value`` a tracer is: "" for the value itself, ``.params``, ``[0]``,
     ``.cache['x']``; None when none is within three steps (a hundred items a step)."""
     if isinstance(value, tracer):
-        return ""
+        # Escaped: the tracer's trace is over.  JAX marks an eager transform's trace invalid when
+        # it ends (a grad still running, whose custom rule sees its tracers, is valid), but not a
+        # staging trace's; the scans run with no trace staging, so a staged tracer has escaped.
+        is_valid = getattr(getattr(value, "_trace", None), "is_valid", None)
+        live = is_valid is not None and is_valid() and not _staged(value, tracer)
+        return None if live else ""
     if depth >= 3 or value is None or isinstance(value, _ATOMS):
         return None
     if isinstance(value, (list, tuple)):
