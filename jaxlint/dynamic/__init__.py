@@ -5,7 +5,7 @@ jaxlint.dynamic.worker``, or on Linux a child forked from one server process tha
 once: jaxlint.dynamic.processes) imports the file as a module -- which executes its top-level code, but
 not as ``__main__`` -- and then traces the functions behind the findings with
 ``jax.make_jaxpr`` / ``jax.jit`` on CPU.  To build arguments it may run the module's driver code
-up to the call of the entry point (jaxlint.dynamic.drivers): the ``__main__`` block's
+up to the call of the entry point (jaxlint.dynamic.worker.drivers): the ``__main__`` block's
 assignments and the statements that lead to the call, never its other statements.  Each worker has a timeout; an import
 error, a crash, a hang or a ``sys.exit`` only makes that file's findings ``unverified``.
 

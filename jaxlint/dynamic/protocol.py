@@ -20,8 +20,8 @@ class Value(TypedDict, total=False):
     module's own globals and class constructors, evaluated after the import; ``ctor``
     (``cls``, ``pos``): an instance of a class of the module built from field values;
     ``omit``: leave a parameter with a default unpassed; ``captured`` (``i``): a value the
-    module's driver code passed, kept by the worker (jaxlint.dynamic.drivers).  (``array?``, an array of unknown
-    rank, only exists while the engine picks examples.)"""
+    module's driver code passed, kept by the worker (jaxlint.dynamic.worker.drivers).
+    (``array?``, an array of unknown rank, only exists while the engine picks examples.)"""
 
     k: Literal["array", "py", "expr", "ctor", "omit", "captured"]
     shape: List[int]
@@ -301,7 +301,7 @@ ErrorPatternPair = List[str]  # [exception class name, message regex ("" for any
 #   passing it the other way first (twice, as control) and then as it was: confirmed when it
 #   traces and compiles again, refuted when JAX's cache serves it;
 # * ``construct`` (raises while a module's class is built): build ``cls`` with the arguments
-#   the module's own code passes it (jaxlint.dynamic.drivers), then with ``ctors``; confirmed on
+#   the module's own code passes it (jaxlint.dynamic.worker.drivers), then with ``ctors``; confirmed on
 #   an ``expect`` error raised on the finding's lines (``at_use``: raised by the construction
 #   after the lines ran), refuted when the construction ran them and returned;
 # * ``jax_api``: look ``name`` up in the installed JAX (``deprecated_in``, ``removed_in``);

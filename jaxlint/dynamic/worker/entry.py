@@ -9,7 +9,7 @@ import contextlib
 import json
 import os
 
-from jaxlint.dynamic.imports import import_file
+from jaxlint.dynamic.worker.imports import import_file
 from jaxlint.dynamic.worker import runtime
 from jaxlint.dynamic.worker.checks import run_check
 from jaxlint.dynamic.worker.errors import Unverified, matches, short

@@ -9,8 +9,8 @@ import functools
 import inspect
 import os
 
-from jaxlint.dynamic import drivers, made_in
-from jaxlint.dynamic.imports import import_file
+from jaxlint.dynamic.worker import drivers, made_in
+from jaxlint.dynamic.worker.imports import import_file
 from jaxlint.dynamic.worker import runtime
 from jaxlint.dynamic.worker.errors import Unverified, short
 from jaxlint.dynamic.worker.values import build_value, built_call, prepare

@@ -9,7 +9,7 @@ lines that make the change, and the statements that call a method of the module'
 an object the block bound (``solver.set_rhs(decay)``); they run in the module's globals, one by one, under the driver
 time limit, and the run stops after the first statement that made a call after the change.
 Names the block defined stay; names it rebound get their imported values back (as for the
-argument capture in jaxlint.dynamic.drivers).
+argument capture in jaxlint.dynamic.worker.drivers).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, List, Optional
 
-from jaxlint.dynamic import drivers
+from jaxlint.dynamic.worker import drivers
 from jaxlint.dynamic.worker.counting import Counts
 from jaxlint.dynamic.worker.errors import Unverified
 from jaxlint.dynamic.worker.interceptors import StaleRecorder

@@ -30,7 +30,7 @@ import signal
 import sys
 from typing import Dict, List, Optional
 
-from jaxlint.dynamic.imports import import_file, package_name
+from jaxlint.dynamic.worker.imports import import_file, package_name
 
 CAPTURE_SECONDS = 10.0
 MAX_CAPTURES = 2
