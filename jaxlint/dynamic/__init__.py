@@ -20,10 +20,11 @@ never importing JAX or the user's code (the planning side, this folder): ``examp
 arguments read from the source, for the engine's finding facts), ``remote`` (an entry point in
 another file), ``plan`` (the checks of each finding), ``confirming`` (the run: a job per file,
 the verdicts), ``jobs`` (one file's worker seen from here), ``processes`` (how the workers
-start).  In the user's process: ``worker/`` (it imports the user's module and JAX).  Both sides
-read ``protocol`` (the plan and the events, as types; standard library only).  This package's
-own ``__init__`` is imported by the worker too, so it stays light: the planning modules load on
-first use.  The static rules never import this package.
+start; standard library only, the fork server borrows its ``kill_group``).  In the user's
+process: ``worker/`` (it imports the user's module and JAX).  Both sides read ``protocol`` (the
+plan and the events, as types; standard library only).  This package's own ``__init__`` is
+imported by the worker too, so it stays light: the planning modules load on first use.  The
+static rules never import this package.
 """
 
 from __future__ import annotations

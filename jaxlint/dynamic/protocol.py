@@ -3,8 +3,9 @@ events the worker sends back, and the callable descriptions the engine puts in a
 facts (jaxlint.findings.FindingFacts, derived by jaxlint.engine.finding_facts), which the plan
 passes on.  Everything is plain JSON; these types say what the keys are.
 
-The worker reads the plan from a JSON file and writes one JSON event per line to its standard
-output.  It imports nothing else of jaxlint's engine: this module uses only ``typing``.
+The worker reads the plan from a JSON file and appends one JSON event per line to an output
+file.  Both sides of the process boundary may import this module (jaxlint's own process, which
+plans, and the worker, which runs the user's code): it uses only ``typing``.
 """
 
 from __future__ import annotations
