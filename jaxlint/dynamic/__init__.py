@@ -21,10 +21,10 @@ arguments read from the source, for the engine's finding facts), ``remote`` (an 
 another file), ``plan`` (the checks of each finding), ``confirming`` (the run: a job per file,
 the verdicts), ``jobs`` (one file's worker seen from here), ``processes`` (how the workers
 start; standard library only, the fork server borrows its ``kill_group``).  In the user's
-process: ``worker/`` (it imports the user's module and JAX).  Both sides read ``protocol`` (the
-plan and the events, as types; standard library only).  This package's own ``__init__`` is
-imported by the worker too, so it stays light: the planning modules load on first use.  The
-static rules never import this package.
+process: ``worker/`` (it imports the user's module and JAX).  ``protocol`` (the plan and the
+events, as types) uses the standard library only, for both sides.  This package's own
+``__init__`` is imported by the worker too, so it stays light: the planning modules load on
+first use.  The static rules never import this package.
 """
 
 from __future__ import annotations
