@@ -41,6 +41,7 @@ from jaxlint.rules.static_args.changing_shape_arg import ChangingShapeArg  # noq
 from jaxlint.rules.static_args.array_in_static_metadata import ArrayInStaticMetadata  # noqa: E402
 from jaxlint.rules.static_args.changing_static_arg import ChangingStaticArg  # noqa: E402
 from jaxlint.rules.traced_values.traced_if import TracedIf  # noqa: E402
+from jaxlint.dynamic import confirming  # noqa: E402
 from jaxlint.dynamic.processes import ForkServer, fork_server_available  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -434,8 +435,8 @@ def test_a_runs_files_share_compilations_in_its_own_folder_and_every_compilation
     run_folder = tmp_path / "run"
     run_folder.mkdir()
     # Keep the run's folder to look at afterwards.
-    monkeypatch.setattr(dynamic, "tempfile", types.SimpleNamespace(mkdtemp=lambda prefix: str(run_folder)))
-    monkeypatch.setattr(dynamic, "shutil", types.SimpleNamespace(rmtree=lambda *a, **k: None))
+    monkeypatch.setattr(confirming, "tempfile", types.SimpleNamespace(mkdtemp=lambda prefix: str(run_folder)))
+    monkeypatch.setattr(confirming, "shutil", types.SimpleNamespace(rmtree=lambda *a, **k: None))
     assert statuses(run_dynamic([RECOMPILE])) == with_suite_cache
     assert os.listdir(run_folder / "xla")
 

@@ -3,7 +3,7 @@
 
 import pytest
 
-from jaxlint.analysis.facts.example_params import jaxtyping_shape
+from jaxlint.dynamic.examples.params import jaxtyping_shape
 
 
 @pytest.mark.parametrize(

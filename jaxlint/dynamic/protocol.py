@@ -3,8 +3,9 @@ events the worker sends back, and the callable descriptions the engine puts in a
 facts (jaxlint.findings.FindingFacts, derived by jaxlint.engine.finding_facts), which the plan
 passes on.  Everything is plain JSON; these types say what the keys are.
 
-The worker reads the plan from a JSON file and writes one JSON event per line to its standard
-output.  It imports nothing else of jaxlint's engine: this module uses only ``typing``.
+The worker reads the plan from a JSON file and appends one JSON event per line to an output
+file.  Both sides of the process boundary may import this module (jaxlint's own process, which
+plans, and the worker, which runs the user's code): it uses only ``typing``.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ class Value(TypedDict, total=False):
     module's own globals and class constructors, evaluated after the import; ``ctor``
     (``cls``, ``pos``): an instance of a class of the module built from field values;
     ``omit``: leave a parameter with a default unpassed; ``captured`` (``i``): a value the
-    module's driver code passed, kept by the worker (jaxlint.dynamic.drivers).  (``array?``, an array of unknown
-    rank, only exists while the engine picks examples.)"""
+    module's driver code passed, kept by the worker (jaxlint.dynamic.worker.drivers).
+    (``array?``, an array of unknown rank, only exists while the engine picks examples.)"""
 
     k: Literal["array", "py", "expr", "ctor", "omit", "captured"]
     shape: List[int]
@@ -301,7 +302,7 @@ ErrorPatternPair = List[str]  # [exception class name, message regex ("" for any
 #   passing it the other way first (twice, as control) and then as it was: confirmed when it
 #   traces and compiles again, refuted when JAX's cache serves it;
 # * ``construct`` (raises while a module's class is built): build ``cls`` with the arguments
-#   the module's own code passes it (jaxlint.dynamic.drivers), then with ``ctors``; confirmed on
+#   the module's own code passes it (jaxlint.dynamic.worker.drivers), then with ``ctors``; confirmed on
 #   an ``expect`` error raised on the finding's lines (``at_use``: raised by the construction
 #   after the lines ran), refuted when the construction ran them and returned;
 # * ``jax_api``: look ``name`` up in the installed JAX (``deprecated_in``, ``removed_in``);

@@ -15,20 +15,18 @@ import dataclasses
 import os
 from typing import Callable, Dict, List, Optional, Sequence
 
+import libcst as cst
+
 from jaxlint.config import Config
+from jaxlint.engine.finding_facts import FactsDeriver
+from jaxlint.engine.module_analysis import ModuleAnalysis
+from jaxlint.engine.source import decode_source
 from jaxlint.findings import Finding
 
 
 def _entries(path: str, config: Config) -> Dict[str, dict]:
     """The transformed functions of the file at ``path``, by the label the analysis gives its
     frames (``jitted walk()``), each as the worker reaches it; {} when it cannot be read."""
-    # the engine: only for an entry point in another file
-    import libcst as cst
-
-    from jaxlint.engine.finding_facts import FactsDeriver
-    from jaxlint.engine.module_analysis import ModuleAnalysis
-    from jaxlint.engine.source import decode_source
-
     try:
         with open(path, "rb") as fh:
             text = decode_source(fh.read())

@@ -13,9 +13,9 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.facts.example_params import Param, params_of
-from jaxlint.analysis.facts.example_render import render
-from jaxlint.analysis.facts.example_values import value_of_src
+from jaxlint.dynamic.examples.params import Param, params_of
+from jaxlint.dynamic.examples.render import render
+from jaxlint.dynamic.examples.values import value_of_src
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 

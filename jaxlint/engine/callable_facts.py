@@ -13,8 +13,8 @@ from typing import List, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.facts.example_params import Param, params_of
-from jaxlint.analysis.facts.example_values import value_of_src
+from jaxlint.dynamic.examples.params import Param, params_of
+from jaxlint.dynamic.examples.values import value_of_src
 from jaxlint.analysis.syntax.scopes import FuncInfo
 from jaxlint.analysis.model.transforms import Application
 

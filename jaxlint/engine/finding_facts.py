@@ -20,7 +20,7 @@ from typing import Dict, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.facts.examples import Examples
+from jaxlint.dynamic.examples.arguments import Examples
 from jaxlint.analysis.syntax.nodes import dotted_name
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.model.transforms import Application

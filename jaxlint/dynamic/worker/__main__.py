@@ -5,6 +5,8 @@ import os
 import sys
 
 if __name__ == "__main__":
+    # The CPU platform, chosen before the worker's modules import JAX (JAX reads it then).
+    os.environ["JAX_PLATFORMS"] = "cpu"
     if sys.argv[1:] == ["--serve"]:
         from jaxlint.dynamic.worker.server import serve as run
     else:

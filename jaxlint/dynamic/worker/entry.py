@@ -1,7 +1,7 @@
-"""The worker process itself: read the plan, choose the CPU platform, import JAX and then the
-user's module, run the checks one by one and append each event to the output file (what was
-finished before a hang or a crash is kept).  When the module cannot be imported, the checks that
-need nothing of it still run."""
+"""The worker process itself: read the plan, configure JAX, import the user's module, run the
+checks one by one and append each event to the output file (what was finished before a hang or
+a crash is kept).  When the module cannot be imported, the checks that need nothing of it still
+run."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import contextlib
 import json
 import os
 
-from jaxlint.dynamic.imports import import_file
+from jaxlint.dynamic.worker.imports import import_file
 from jaxlint.dynamic.worker import runtime
 from jaxlint.dynamic.worker.checks import run_check
 from jaxlint.dynamic.worker.errors import Unverified, matches, short
@@ -31,18 +31,12 @@ def main(argv):
 
 
 def prepare():
-    """What every file's checks start from: prints go to stderr, the CPU platform, JAX imported
-    (its backend is made by the first check, not here).  The fork server (worker.server) does
-    this once and forks a process per file after it."""
+    """What every file's checks start from: prints go to stderr, JAX configured (its backend is
+    made by the first check, not here).  The fork server (worker.server) does this once and
+    forks a process per file after it."""
     # Whatever the user's code prints must not mix with our results.
     os.dup2(2, 1)
-    os.environ["JAX_PLATFORMS"] = "cpu"
-    import jax
-    import jax.monitoring  # noqa: F401 - compilation events
-    import jax.numpy as jnp
-    import numpy as np
-
-    runtime.jax, runtime.jnp, runtime.np = jax, jnp, np
+    jax = runtime.jax
     jax.config.update("jax_traceback_filtering", "off")
     # The checks observe tracing, errors, compilations and stale results, none of which XLA's
     # optimisation passes change; without them a compilation takes about a third less time.

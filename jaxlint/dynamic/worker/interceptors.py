@@ -154,6 +154,21 @@ class StaleRecorder(Interceptor):
                 return True
         return False
 
+    def verdict(self, changed, label, where):
+        """(status, detail) when the calls after the change decide the finding, else None:
+        a cached call that returned another result than the function run eagerly confirms it;
+        a new trace for arguments already compiled for refutes it.  ``changed`` says what
+        changed, ``where`` which run made the calls."""
+        mine = [c for c in self.calls if c["mine"]]
+        if any(not c["traced"] and c["stale"] for c in mine):
+            return "confirmed", (
+                f"after {changed}, {label} reused the function compiled before and returned another result "
+                f"than the function run eagerly ({where})"
+            )
+        if any(c["traced"] and c["same_args"] for c in mine):
+            return "refuted", f"after {changed}, {label} traced again for arguments it had compiled for ({where})"
+        return None
+
     def record(self, real, bound, args, kw):
         changed = self.watch.passed > 0
         t0 = self.counts.traces

@@ -59,17 +59,29 @@ def trace_once(raw, driver, argset, self_obj, how, then_set=None):
     return result
 
 
+def resolved_drivers(mod, path, check, notes, tell_guesses=True):
+    """(driver, raw function, object, class, self object) for each driver of the check the worker
+    can reach; why one cannot goes to ``notes``.  ``tell_guesses``: once the caller is done with
+    a driver whose arguments hold a guess, put why first in ``notes`` (the most telling note
+    when nothing gives an outcome)."""
+    for driver in check["drivers"]:
+        try:
+            raw, obj, cls, self_obj = resolve_target(mod, driver, path)
+        except Unverified as e:
+            notes.append(str(e))
+            continue
+        yield driver, raw, obj, cls, self_obj
+        g = guessed_note(driver) if tell_guesses else ""
+        if g:
+            notes.insert(0, g)
+
+
 def runs_as_written(mod, path, check, notes):
     """(driver, runner, self object, argument set) for each way to run the code around the
     finding as it is: every driver the worker can resolve, with up to four of the argument
     sets the module itself passes (never guesses: a guessed array could decide what the run
     shows), JAX's caches cleared before each.  Why a driver cannot run goes to ``notes``."""
-    for driver in check["drivers"]:
-        try:
-            runner, _o, _c, self_obj = resolve_target(mod, driver, path)
-        except Unverified as e:
-            notes.append(str(e))
-            continue
+    for driver, runner, _o, _c, self_obj in resolved_drivers(mod, path, check, notes, tell_guesses=False):
         argsets = [a for a in driver["argsets"] if not a["source"].endswith("guesses")]
         if not argsets:
             notes.append(guessed_note(driver) or f"no arguments to call {driver['label']} with")
@@ -83,20 +95,12 @@ def run_drivers(mod, path, check, run):
     """``run(raw, driver, argset, self_obj)`` for each driver and argument set until it returns
     a (status, detail); the notes of the attempts otherwise."""
     notes = []
-    for driver in check["drivers"]:
-        try:
-            raw, _obj, cls, self_obj = resolve_target(mod, driver, path)
-        except Unverified as e:
-            notes.append(str(e))
-            continue
+    for driver, raw, _obj, _cls, self_obj in resolved_drivers(mod, path, check, notes):
         for argset in driver["argsets"][:8]:
             runtime.jax.clear_caches()
             outcome = run(raw, driver, argset, self_obj, notes)
             if outcome is not None:
                 return outcome
-        g = guessed_note(driver)
-        if g:
-            notes.insert(0, g)
     return "unverified", pick_note(notes, check)
 
 

@@ -21,6 +21,7 @@ import json
 import os
 import select
 import sys
+import traceback
 
 from jaxlint.dynamic.processes import kill_group
 from jaxlint.dynamic.worker import entry
@@ -92,8 +93,6 @@ def _child(job, protocol, started_in) -> None:
     except SystemExit as e:
         rc = e.code if isinstance(e.code, int) else 1
     except BaseException:  # noqa: BLE001 - reported on the child's stderr, like a worker's crash
-        import traceback
-
         traceback.print_exc()
     finally:
         try:

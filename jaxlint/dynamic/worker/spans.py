@@ -76,79 +76,23 @@ class LineTracker(SpanTracer):
         self._exc.clear()
 
 
-class ChangeWatch(SpanTracer):
-    """The objects whose attribute the lines change: ``attribute`` (``self.gain``) read in the
-    frame that runs them; ``passed`` counts the runs that left the lines without an exception."""
-
-    def __init__(self, path, first, last, attribute):
-        super().__init__(path, first, last)
-        self.parts = attribute.split(".")
-        self.objects = []  # (the root object, the object that owns the changed attribute)
-        self.values = []  # (before, after) of the attribute
-        self.passed = 0
-        self._open = {}
-
-    def _read(self, frame, parts):
-        if parts[0] not in frame.f_locals:
-            return None
-        obj = frame.f_locals[parts[0]]
-        for attr in parts[1:]:
-            obj = getattr(obj, attr, None)
-        return obj
-
-    def _close(self, frame, ok):
-        if frame not in self._open:
-            return
-        before = self._open.pop(frame)
-        if ok:
-            self.passed += 1
-            self.values.append((before, self._read(frame, self.parts)))
-
-    def _local(self, frame, event, arg):
-        inside = frame in self._open
-        if event == "line":
-            here = self.first <= frame.f_lineno <= self.last
-            if inside and not here:
-                self._close(frame, True)
-            elif here and not inside:
-                root = frame.f_locals.get(self.parts[0])
-                owner = self._read(frame, self.parts[:-1])
-                if root is not None:
-                    self.objects.append((root, owner))
-                self._open[frame] = self._read(frame, self.parts)
-        elif event == "exception":
-            self._open.pop(frame, None)
-        elif event == "return":
-            self._close(frame, True)
-        return self._local
-
-    def _reset(self):
-        self._open.clear()
-
-
 class Watch(SpanTracer):
     """Watches ``var`` around each run of the statement on lines ``first``..``last``: whether it
     is the same object after the statement as before it (a statement that raised is left out)."""
 
     def __init__(self, path, first, last, var):
         super().__init__(path, first, last)
-        self.var = var
+        self.parts = var.split(".")
         self.runs = []  # (before, after) of each completed run
         self._open = {}  # frame -> value before the statement
 
-    def _value(self, frame):
-        parts = self.var.split(".")
-        if parts[0] not in frame.f_locals:
-            return None
-        obj = frame.f_locals[parts[0]]
-        for attr in parts[1:]:
-            obj = getattr(obj, attr, None)
-        return obj
+    def _enter(self, frame):
+        self._open[frame] = dotted_value(frame, self.parts)
 
     def _close(self, frame):
         if frame in self._open:
             before = self._open.pop(frame)
-            self.runs.append((before, self._value(frame)))
+            self.runs.append((before, dotted_value(frame, self.parts)))
 
     def _local(self, frame, event, arg):
         inside = frame in self._open
@@ -157,7 +101,7 @@ class Watch(SpanTracer):
             if inside and not here:
                 self._close(frame)
             elif here and not inside:
-                self._open[frame] = self._value(frame)
+                self._enter(frame)
         elif event == "exception":
             self._open.pop(frame, None)
         elif event == "return":
@@ -166,6 +110,42 @@ class Watch(SpanTracer):
 
     def _reset(self):
         self._open.clear()
+
+
+class ChangeWatch(Watch):
+    """The objects whose attribute the lines change: ``attribute`` (``self.gain``) read in the
+    frame that runs them; ``values``, its (before, after) for each run that left the lines
+    without an exception, ``passed`` their number."""
+
+    def __init__(self, path, first, last, attribute):
+        super().__init__(path, first, last, attribute)
+        self.objects = []  # (the root object, the object that owns the changed attribute)
+
+    @property
+    def values(self):
+        return self.runs
+
+    @property
+    def passed(self):
+        return len(self.runs)
+
+    def _enter(self, frame):
+        root = frame.f_locals.get(self.parts[0])
+        owner = dotted_value(frame, self.parts[:-1])
+        if root is not None:
+            self.objects.append((root, owner))
+        super()._enter(frame)
+
+
+def dotted_value(frame, parts):
+    """The value of the local ``parts[0]`` of ``frame`` followed by the attributes ``parts[1:]``
+    (None for one that is missing)."""
+    if parts[0] not in frame.f_locals:
+        return None
+    obj = frame.f_locals[parts[0]]
+    for attr in parts[1:]:
+        obj = getattr(obj, attr, None)
+    return obj
 
 
 def running_lines(path, first, last):

@@ -9,8 +9,8 @@ import functools
 import inspect
 import os
 
-from jaxlint.dynamic import drivers, made_in
-from jaxlint.dynamic.imports import import_file
+from jaxlint.dynamic.worker import drivers, made_in
+from jaxlint.dynamic.worker.imports import import_file
 from jaxlint.dynamic.worker import runtime
 from jaxlint.dynamic.worker.errors import Unverified, short
 from jaxlint.dynamic.worker.values import build_value, built_call, prepare
@@ -32,6 +32,14 @@ def raw_function(obj, name, path):
             break
         obj = nxt
     return None
+
+
+def watched_target(mod, check, path):
+    """(raw function, class or None, label) of the jitted function a check that runs the code as
+    it is watches (``check["watched"]``); Unverified when it cannot be looked up."""
+    watched = check["watched"]
+    raw, _obj, cls = lookup(mod, watched["target"], path)
+    return raw, cls, watched["label"]
 
 
 def lookup(mod, target, path):
@@ -233,14 +241,12 @@ def driver_module(mod, driver, path):
         raise Unverified(f"importing {os.path.basename(other)}, where its traced entry point is, failed: {short(e)}")
 
 
-def nested_function(fun, name, lines, path):
-    """The Python function ``name`` defined on one of ``lines`` of ``path`` behind a callable
-    (through bound methods, ``functools.partial`` and ``__wrapped__``: ``jax.vmap`` results)."""
+def _unwrapped(fun):
+    """``fun`` and the callables behind it, outermost first: through bound methods,
+    ``functools.partial`` and ``__wrapped__`` (``jax.vmap`` and ``jax.grad`` results), at most
+    twelve deep."""
     for _ in range(12):
-        if inspect.isfunction(fun):
-            code = fun.__code__
-            if code.co_filename == path and code.co_name == name and code.co_firstlineno in lines:
-                return fun
+        yield fun
         if inspect.ismethod(fun):
             fun = fun.__func__
         elif isinstance(fun, functools.partial):
@@ -248,26 +254,26 @@ def nested_function(fun, name, lines, path):
         else:
             nxt = getattr(fun, "__wrapped__", None)
             if nxt is None or nxt is fun:
-                return None
+                return
             fun = nxt
+
+
+def nested_function(fun, name, lines, path):
+    """The Python function ``name`` defined on one of ``lines`` of ``path`` behind a callable."""
+    for f in _unwrapped(fun):
+        if inspect.isfunction(f):
+            code = f.__code__
+            if code.co_filename == path and code.co_name == name and code.co_firstlineno in lines:
+                return f
     return None
 
 
 def underlying_code(fun):
-    """The code object of the Python function behind a callable: through bound methods,
-    ``functools.partial`` and ``__wrapped__`` (``jax.grad`` results); None if there is none."""
-    for _ in range(12):
-        if inspect.isfunction(fun):
-            return fun.__code__
-        if inspect.ismethod(fun):
-            fun = fun.__func__
-        elif isinstance(fun, functools.partial):
-            fun = fun.func
-        else:
-            nxt = getattr(fun, "__wrapped__", None)
-            if nxt is None or nxt is fun:
-                return None
-            fun = nxt
+    """The code object of the outermost Python function behind a callable; None if there is
+    none."""
+    for f in _unwrapped(fun):
+        if inspect.isfunction(f):
+            return f.__code__
     return None
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 import math
 
-from jaxlint.dynamic import drivers
+from jaxlint.dynamic.worker import drivers
 from jaxlint.dynamic.worker import runtime
 
 
@@ -29,7 +29,7 @@ def build_value(spec, abstract):
             raise ValueError(f"{spec['cls']} is not a class after import")
         return cls(*[build_value(v, abstract) for v in spec["pos"]])
     if k == "captured":
-        # what the module's own driver code passed (jaxlint.dynamic.drivers)
+        # what the module's own driver code passed (jaxlint.dynamic.worker.drivers)
         return drivers.captured_value(spec)
     if k == "expr":
         # The engine lets through literals, jax/numpy/math calls, and the module's own globals

@@ -2,9 +2,9 @@
 finding in ``__init__``: data in a static attribute of a Flax NNX module).
 
 The class is built as the module's own code builds it: the arguments of its first
-constructions in the driver code (jaxlint.dynamic.drivers: the ``__main__`` block, functions
-without required parameters, ``CASES`` lambdas) are captured, then the constructions the engine
-read from the source.  Each is run with the finding's lines watched: the rule's error raised on
+constructions in the driver code (jaxlint.dynamic.worker.drivers: the ``__main__`` block,
+functions without required parameters, ``CASES`` lambdas) are captured, then the constructions
+the engine read from the source.  Each is run with the finding's lines watched: the rule's error raised on
 them confirms the finding; for an error that comes where the object is used (``at_use``: Flax
 checks its attributes when the constructor returns), raised by the construction after the
 lines ran.  A construction that runs the lines and returns refutes it.
@@ -12,7 +12,7 @@ lines ran.  A construction that runs the lines and returns refutes it.
 
 from __future__ import annotations
 
-from jaxlint.dynamic import drivers
+from jaxlint.dynamic.worker import drivers
 from jaxlint.dynamic.worker.errors import expected_error, matches, short
 from jaxlint.dynamic.worker.spans import LineTracker
 from jaxlint.dynamic.worker.values import build_value

@@ -22,7 +22,7 @@ from jaxlint.dynamic.worker.interceptors import Interceptor
 from jaxlint.dynamic.worker.notes import pick_note, times
 from jaxlint.dynamic.worker.running import runs_as_written, trace_once
 from jaxlint.dynamic.worker.spans import running_lines
-from jaxlint.dynamic.worker.targets import lookup
+from jaxlint.dynamic.worker.targets import watched_target
 
 MAX_CALLS = 32  # calls of the jitted callable kept per run (the first ones, and the finding's line's)
 
@@ -84,12 +84,10 @@ def _other_way(call, names, param):
 
 
 def check(mod, path, check):
-    watched = check["watched"]
     try:
-        raw, _obj, cls = lookup(mod, watched["target"], path)
+        raw, cls, label = watched_target(mod, check, path)
     except Unverified as e:
         return "unverified", str(e)
-    label = watched["label"]
     param = check["param"]
     now = "keyword" if check["by_keyword"] else "position"
     other = "position" if check["by_keyword"] else "keyword"

@@ -3,15 +3,16 @@ JAX, watching for DeprecationWarnings.  Needs nothing of the user's module."""
 
 from __future__ import annotations
 
+import importlib
 import sys
+import warnings
+
+from jaxlint.dynamic.worker import runtime
 
 
 def _reach_jax_name(qualified):
     """(found, DeprecationWarnings) reaching ``qualified`` as code does: import the longest
     module prefix, then the attributes."""
-    import importlib
-    import warnings
-
     parts = qualified.split(".")
     # JAX warns once per process (its module __getattr__ is functools.cache'd); forget that, so
     # that a second finding of the same name sees the warning too.
@@ -41,13 +42,11 @@ def _reach_jax_name(qualified):
 
 def check_jax_api(check):
     """JAX601/JAX602: the old name is absent / warns in the installed JAX."""
-    import jax
-
     name = check.get("name")
     if not name:
         return "unverified", "the finding does not name the API"
     found, warned = _reach_jax_name(name)
-    version = jax.__version__
+    version = runtime.jax.__version__
     if check["code"] == "JAX601":
         if not found:
             return "confirmed", f"JAX {version} has no {name}"

@@ -9,7 +9,7 @@ lines that make the change, and the statements that call a method of the module'
 an object the block bound (``solver.set_rhs(decay)``); they run in the module's globals, one by one, under the driver
 time limit, and the run stops after the first statement that made a call after the change.
 Names the block defined stay; names it rebound get their imported values back (as for the
-argument capture in jaxlint.dynamic.drivers).
+argument capture in jaxlint.dynamic.worker.drivers).
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from __future__ import annotations
 import ast
 from typing import Callable, List, Optional
 
-from jaxlint.dynamic import drivers
+from jaxlint.dynamic.worker import drivers
 from jaxlint.dynamic.worker.counting import Counts
 from jaxlint.dynamic.worker.errors import Unverified
 from jaxlint.dynamic.worker.interceptors import StaleRecorder
 from jaxlint.dynamic.worker.spans import ChangeWatch, changed_values
-from jaxlint.dynamic.worker.targets import lookup
+from jaxlint.dynamic.worker.targets import watched_target
 
 
 def statements(path: str, names: set, lines: List[int]) -> List[ast.stmt]:
@@ -84,14 +84,12 @@ def run(mod, path: str, stmts: List[ast.stmt], done: Callable[[], bool]) -> Opti
 def check_stale(mod, path, check):
     """JAX307 whose calls the ``__main__`` block makes: the block runs with the calls of the
     jitted function recorded."""
-    watched = check["watched"]
     try:
-        raw, _obj, cls = lookup(mod, watched["target"], path)
+        raw, cls, label = watched_target(mod, check, path)
     except Unverified as e:
         return "unverified", str(e)
-    label = watched["label"]
     attribute = check["attribute"]
-    names = {raw.__name__} | set(watched.get("aliases") or ())
+    names = {raw.__name__} | set(check["watched"].get("aliases") or ())
     stmts = statements(path, names, [check["line"]] + list(check.get("main_lines") or []))
     if not stmts:
         return "unverified", f"the `__main__` block does not call {label}"
@@ -106,14 +104,10 @@ def check_stale(mod, path, check):
             rec.uninstall()
     changed = f"line {check['line']} changed `{attribute}`{changed_values(watch)}"
     where = "running the `__main__` block"
+    decided = rec.verdict(changed, label, where)
+    if decided is not None:
+        return decided
     mine = [c for c in rec.calls if c["mine"]]
-    if any(not c["traced"] and c["stale"] for c in mine):
-        return "confirmed", (
-            f"after {changed}, {label} reused the function compiled before and returned another result "
-            f"than the function run eagerly ({where})"
-        )
-    if any(c["traced"] and c["same_args"] for c in mine):
-        return "refuted", f"after {changed}, {label} traced again for arguments it had compiled for ({where})"
     if not watch.passed:
         return "unverified", f"{where} did not run line {check['line']}" + (f" ({why})" if why else "")
     if not rec.before:

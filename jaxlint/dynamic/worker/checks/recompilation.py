@@ -15,18 +15,25 @@ from jaxlint.dynamic.worker.targets import jitted_callable, resolve_target
 from jaxlint.dynamic.worker.values import build_value, built_call
 
 
+def _jitted(mod, path, check):
+    """(driver, raw function, the jitted callable to count, its label) for the check's first
+    driver: the module's own jitted object, else ``jax.jit`` of the function; Unverified when
+    it cannot be reached."""
+    driver = check["drivers"][0]
+    raw, obj, cls, self_obj = resolve_target(mod, driver, path)
+    fn, made = jitted_callable(mod, driver, raw, obj, cls, self_obj)
+    return driver, raw, fn, driver["label"] if made else f"the module's jitted {driver['label'].split(' ', 1)[-1]}"
+
+
 def check_retrace(mod, path, check):
     """JAX204: one call per value of the static parameter, plus a repeated first call as control."""
     if check.get("fed_back"):
         return check_fed_back(mod, path, check)
-    driver = check["drivers"][0]
     try:
-        raw, obj, cls, self_obj = resolve_target(mod, driver, path)
+        driver, raw, fn, label = _jitted(mod, path, check)
     except Unverified as e:
         return "unverified", str(e)
-    fn, made = jitted_callable(mod, driver, raw, obj, cls, self_obj)
     name = check["param"]
-    label = driver["label"] if made else f"the module's jitted {driver['label'].split(' ', 1)[-1]}"
     values = [build_value(v, False) for v in check["values"]]
     notes = []
     for argset in driver["argsets"]:
@@ -72,15 +79,12 @@ def _replaced(pos, kw, marker, value):
 def check_fed_back(mod, path, check):
     """JAX402: call the jitted function with the value the argument starts as (twice, as
     control), then with the first call's result in its place."""
-    driver = check["drivers"][0]
     try:
-        raw, obj, cls, self_obj = resolve_target(mod, driver, path)
+        driver, raw, fn, label = _jitted(mod, path, check)
     except Unverified as e:
         return "unverified", str(e)
-    fn, made = jitted_callable(mod, driver, raw, obj, cls, self_obj)
     name = check["param"]
     part = check.get("result_part")
-    label = driver["label"] if made else f"the module's jitted {driver['label'].split(' ', 1)[-1]}"
     start_src = check["values"][0].get("src", "its first value")
     this_call = f"call at line {check.get('call_line')}"
     notes = [f"the arguments of the {this_call} were not given"]

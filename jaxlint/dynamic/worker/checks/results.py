@@ -73,17 +73,14 @@ class FormatRecorder:
         return wrapper
 
     def __enter__(self):
-        import jax.debug
-
-        self._saved = (jax.debug.print, jax.debug.callback)
-        jax.debug.print = self._wrap(self._saved[0], False)
-        jax.debug.callback = self._wrap(self._saved[1], True)
+        debug = runtime.jax.debug
+        self._saved = (debug.print, debug.callback)
+        debug.print = self._wrap(self._saved[0], False)
+        debug.callback = self._wrap(self._saved[1], True)
         return self
 
     def __exit__(self, *exc):
-        import jax.debug
-
-        jax.debug.print, jax.debug.callback = self._saved
+        runtime.jax.debug.print, runtime.jax.debug.callback = self._saved
         return False
 
 

@@ -12,7 +12,7 @@ from jaxlint.dynamic.worker.notes import pick_note, times
 from jaxlint.dynamic.worker.running import runs_as_written, trace_once
 from jaxlint.dynamic.worker.checks import main_block
 from jaxlint.dynamic.worker.spans import ChangeWatch, changed_values
-from jaxlint.dynamic.worker.targets import lookup
+from jaxlint.dynamic.worker.targets import watched_target
 
 
 def check_stale(mod, path, check):
@@ -20,12 +20,10 @@ def check_stale(mod, path, check):
     jitted function's calls recorded, and look at the calls made after the lines ran."""
     if "main_lines" in check:
         return main_block.check_stale(mod, path, check)
-    watched = check["watched"]
     try:
-        raw, _obj, cls = lookup(mod, watched["target"], path)
+        raw, cls, label = watched_target(mod, check, path)
     except Unverified as e:
         return "unverified", str(e)
-    label = watched["label"]
     attribute = check["attribute"]
     notes = []
     for driver, runner, self_obj, argset in runs_as_written(mod, path, check, notes):
@@ -42,15 +40,11 @@ def check_stale(mod, path, check):
                 err = e
             finally:
                 rec.uninstall()
-        mine = [c for c in rec.calls if c["mine"]]
         changed = f"line {check['line']} changed `{attribute}`{changed_values(watch)}"
-        if any(not c["traced"] and c["stale"] for c in mine):
-            return "confirmed", (
-                f"after {changed}, {label} reused the function compiled before and returned another result "
-                f"than the function run eagerly (running {driver['label']})"
-            )
-        if any(c["traced"] and c["same_args"] for c in mine):
-            return "refuted", f"after {changed}, {label} traced again for arguments it had compiled for (running {driver['label']})"
+        decided = rec.verdict(changed, label, f"running {driver['label']}")
+        if decided is not None:
+            return decided
+        mine = [c for c in rec.calls if c["mine"]]
         if mine and not rec.before:
             notes.append(f"running {driver['label']}, {label} was not called before {changed}")
         elif any(c["traced"] for c in mine):
@@ -72,12 +66,10 @@ def check_host_calls(mod, path, check):
     """JAX204/JAX205/JAX401 when the loop's values are not the loop variable's: run the code
     around the call as it is, counting the traces and compilations of each call the finding's
     line makes; the last call repeated is the control."""
-    watched = check["watched"]
     try:
-        raw, _obj, cls = lookup(mod, watched["target"], path)
+        raw, cls, label = watched_target(mod, check, path)
     except Unverified as e:
         return "unverified", str(e)
-    label = watched["label"]
     first = min(check["line"], check.get("call_line") or check["line"])
     notes = []
     for driver, runner, self_obj, argset in runs_as_written(mod, path, check, notes):

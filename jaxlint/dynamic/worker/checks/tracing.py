@@ -8,23 +8,18 @@ import contextlib
 import io
 
 from jaxlint.dynamic.worker import runtime
-from jaxlint.dynamic.worker.errors import Unverified, file_frames, matches, short
-from jaxlint.dynamic.worker.notes import guessed_note, pick_note
-from jaxlint.dynamic.worker.running import trace_once
+from jaxlint.dynamic.worker.errors import file_frames, matches, short
+from jaxlint.dynamic.worker.notes import pick_note
+from jaxlint.dynamic.worker.running import resolved_drivers, trace_once
 from jaxlint.dynamic.worker.spans import LineTracker
-from jaxlint.dynamic.worker.targets import jitted_callable, resolve_target
+from jaxlint.dynamic.worker.targets import jitted_callable
 from jaxlint.dynamic.worker.values import assemble, prepare
 
 
 def check_trace(mod, path, check):
     notes = []
     refuted = False  # some driver traced the line without error; another may still fail there
-    for driver in check["drivers"]:
-        try:
-            raw, _obj, cls, self_obj = resolve_target(mod, driver, path)
-        except Unverified as e:
-            notes.append(str(e))
-            continue
+    for driver, raw, _obj, _cls, self_obj in resolved_drivers(mod, path, check, notes):
         how = driver["how"]
         attempts = [(a, t) for a in driver["argsets"] for t in (driver.get("then") or [None])][:16]
         for argset, then_set in attempts:
@@ -50,9 +45,6 @@ def check_trace(mod, path, check):
                     notes.append(f"tracing {driver['label']} failed before line {check['line']}: {short(err)}")
             else:
                 notes.append(f"tracing {driver['label']} did not reach line {check['line']}")
-        g = guessed_note(driver)
-        if g:
-            notes.insert(0, g)
     if refuted:
         return "refuted", "traced without error"
     return "unverified", pick_note(notes, check)
@@ -60,12 +52,7 @@ def check_trace(mod, path, check):
 
 def check_effect(mod, path, check):
     notes = []
-    for driver in check["drivers"]:
-        try:
-            raw, obj, cls, self_obj = resolve_target(mod, driver, path)
-        except Unverified as e:
-            notes.append(str(e))
-            continue
+    for driver, raw, obj, cls, self_obj in resolved_drivers(mod, path, check, notes):
         fn, made = jitted_callable(mod, driver, raw, obj, cls, self_obj)
         bind_self = None
         for argset in driver["argsets"]:
@@ -105,7 +92,4 @@ def check_effect(mod, path, check):
             if not made:
                 return "refuted", f"runs on every call of {driver['label']}"
             notes.append(f"line {check['line']} ran on both calls")
-        g = guessed_note(driver)
-        if g:
-            notes.insert(0, g)
     return "unverified", pick_note(notes, check)

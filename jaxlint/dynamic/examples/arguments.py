@@ -10,9 +10,8 @@ annotations; defaults (left unpassed); guesses.
 
 A value is a JSON-able spec the dynamic worker builds (``jaxlint.dynamic.protocol.Value``).
 
-The plain value forms are in ``example_values``, the rendering of one expression in
-``example_render``, what a function's signature gives in ``example_params``; this module reads
-the calls of a function.
+The plain value forms are in ``values``, the rendering of one expression in ``render``, what a
+function's signature gives in ``params``; this module reads the calls of a function.
 """
 
 from __future__ import annotations
@@ -21,9 +20,9 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.facts.example_params import Param, as_protocol, described, from_annotation, params_of, shape_dtype_default
-from jaxlint.analysis.facts.example_render import module_class, nearest_binding, render
-from jaxlint.analysis.facts.example_values import GUESSES, SPEC_RE, parse_spec, py, value_of_src
+from jaxlint.dynamic.examples.params import Param, as_protocol, described, from_annotation, params_of, shape_dtype_default
+from jaxlint.dynamic.examples.render import module_class, nearest_binding, render
+from jaxlint.dynamic.examples.values import GUESSES, SPEC_RE, parse_spec, py, value_of_src
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.model.transforms import Application
 

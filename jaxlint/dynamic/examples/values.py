@@ -2,7 +2,7 @@
 dtype, a Python value's source), the dtype names of specs and of jaxtyping annotations, the
 guesses tried last, and the explicit ``# jaxlint: example(x=f32[3,4], n=3)`` spec.
 
-Separate from ``examples`` (which finds the values for a function) because these are the plain
+Separate from ``arguments`` (which finds the values for a function) because these are the plain
 forms every source of examples builds, read also where findings are described.
 """
 

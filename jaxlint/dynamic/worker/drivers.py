@@ -30,7 +30,7 @@ import signal
 import sys
 from typing import Dict, List, Optional
 
-from jaxlint.dynamic.imports import import_file, package_name
+from jaxlint.dynamic.worker.imports import import_file, package_name
 
 CAPTURE_SECONDS = 10.0
 MAX_CAPTURES = 2
@@ -193,6 +193,20 @@ def _run(stand_in, run) -> Optional[str]:
     return "it never called it"
 
 
+def _drive(mod, path, raw, obj, run, what, found, notes, others=()):
+    """Run ``run()`` (``what``: the driver code it is) with the entry point replaced, in the
+    module and in ``others``; the call it made goes to ``found`` as (where, args, kwargs), why
+    it made none to ``notes``.  Returns the stand-in."""
+    stand_in = _StandIn(mod, raw, obj, path, others)
+    why = _run(stand_in, run)
+    if stand_in.call is not None:
+        args, kwargs, where = stand_in.call
+        found.append((where, args, kwargs))
+    elif why:
+        notes.append(f"{what} did not call {raw.__name__}() ({why})")
+    return stand_in
+
+
 def capture(mod, path, raw, obj, names, tests=True) -> tuple:
     """([(source, args, kwargs)], notes): the calls of the entry point the module's driver code
     makes (at most MAX_CAPTURES), and why each driver did not reach it.  ``tests``: when the
@@ -212,16 +226,11 @@ def capture(mod, path, raw, obj, names, tests=True) -> tuple:
                 code = compile(ast.Module(body=[s], type_ignores=[]), path, "exec")
                 exec(code, vars(mod))  # noqa: S102 - the module's own driver block, under --dynamic
 
-        stand_in = _StandIn(mod, raw, obj, path)
-        why = _run(stand_in, run_main)
+        stand_in = _drive(mod, path, raw, obj, run_main, "the `__main__` block", found, notes)
         # names the block defined stay (the module's functions read them); rebound ones go back
         for k, v in before.items():
             if vars(mod).get(k) is not v and k not in stand_in.names:
                 setattr(mod, k, v)
-        if stand_in.call is not None:
-            found.append((stand_in.call[2] or "a call in the `__main__` block", stand_in.call[0], stand_in.call[1]))
-        elif why:
-            notes.append(f"the `__main__` block did not call {raw.__name__}() ({why})")
     for name in sorted(reach - names):
         if len(found) >= MAX_CAPTURES:
             break
@@ -231,12 +240,7 @@ def capture(mod, path, raw, obj, names, tests=True) -> tuple:
         fn = getattr(mod, name, None)
         if not callable(fn):
             continue
-        stand_in = _StandIn(mod, raw, obj, path)
-        why = _run(stand_in, fn)
-        if stand_in.call is not None:
-            found.append((stand_in.call[2] or f"a call made by {name}()", stand_in.call[0], stand_in.call[1]))
-        elif why:
-            notes.append(f"{name}() did not call {raw.__name__}() ({why})")
+        _drive(mod, path, raw, obj, fn, f"{name}()", found, notes)
     for lam in src.lambdas:
         if len(found) >= MAX_CAPTURES:
             break
@@ -245,12 +249,7 @@ def capture(mod, path, raw, obj, names, tests=True) -> tuple:
         fn = _module_lambda(mod, path, lam.lineno)
         if fn is None:
             continue
-        stand_in = _StandIn(mod, raw, obj, path)
-        why = _run(stand_in, fn)
-        if stand_in.call is not None:
-            found.append((stand_in.call[2] or f"a call made by the lambda at line {lam.lineno}", stand_in.call[0], stand_in.call[1]))
-        elif why:
-            notes.append(f"the lambda at line {lam.lineno} did not call {raw.__name__}() ({why})")
+        _drive(mod, path, raw, obj, fn, f"the lambda at line {lam.lineno}", found, notes)
     if not found and tests:
         found.extend(_from_tests(mod, path, raw, obj, names, notes))
     return found[:MAX_CAPTURES], notes
@@ -308,13 +307,9 @@ def _from_tests(mod, path, raw, obj, names, notes):
             fn = getattr(test_mod, d.name, None)
             if not callable(fn):
                 continue
-            stand_in = _StandIn(mod, raw, obj, path, others=(test_mod,))
-            why = _run(stand_in, fn)
-            if stand_in.call is not None:
-                found.append((stand_in.call[2], stand_in.call[0], stand_in.call[1]))
+            what = f"{d.name}() of {os.path.basename(test_path)}"
+            if _drive(mod, path, raw, obj, fn, what, found, notes, others=(test_mod,)).call is not None:
                 break
-            if why:
-                notes.append(f"{d.name}() of {os.path.basename(test_path)} did not call {raw.__name__}() ({why})")
     return found
 
 

@@ -2,7 +2,7 @@
 ``np.*`` / ``math.*`` calls, constructor calls of the module's classes, and names followed to
 the assignment a read sees.
 
-Separate from ``examples`` because rendering one expression is its own recursive concern; the
+Separate from ``arguments`` because rendering one expression is its own recursive concern; the
 call sites, the parameters' defaults and the findings' details all render through it.
 """
 

@@ -2,7 +2,7 @@
 annotations (``jax.Array``, jaxtyping's ``Float[Array, "b n"]``, a class of the module) and
 ``ShapeDtypeStruct`` defaults give.
 
-Separate from ``examples`` because these values come from the function's signature alone,
+Separate from ``arguments`` because these values come from the function's signature alone,
 without looking at any call of it.
 """
 
@@ -14,8 +14,8 @@ from typing import Dict, List, Optional
 
 import libcst as cst
 
-from jaxlint.analysis.facts.example_render import nearest_binding
-from jaxlint.analysis.facts.example_values import DTYPES, JAXTYPING_DTYPES, SIZE, arr, py
+from jaxlint.dynamic.examples.render import nearest_binding
+from jaxlint.dynamic.examples.values import DTYPES, JAXTYPING_DTYPES, SIZE, arr, py
 from jaxlint.analysis.model.classes import LEAF, STATIC_FIELD, ClassModel
 from jaxlint.analysis.syntax.nodes import dotted_name
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
