@@ -54,7 +54,7 @@ REPO = os.path.dirname(HERE)
 
 PARSE_SCRIPT = r"""
 import sys, time
-from jaxlint.engine.source import decode_source
+from jaxlint.source_text import decode_source
 import libcst as cst
 files = sys.stdin.read().splitlines()
 t0 = time.perf_counter()
@@ -74,7 +74,7 @@ GROWTH_SCRIPT = r"""
 import sys, time, json
 import libcst as cst
 from jaxlint.engine.pipeline import lint_source
-from jaxlint.engine.source import decode_source
+from jaxlint.source_text import decode_source
 from jaxlint.config import Config
 out = []
 for f in sys.stdin.read().splitlines():

@@ -5,7 +5,9 @@ The package is lazy: ``import jaxlint`` costs nothing beyond this file, and ``li
 worker, imports only what it uses).
 """
 
-__version__ = "0.8.0"
+import importlib
+
+from jaxlint.versions import __version__
 
 _EXPORTS = {
     "Finding": "jaxlint.findings",
@@ -20,8 +22,6 @@ def __getattr__(name: str):
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value

@@ -233,7 +233,7 @@ def lint_paths(
 
 def _lint_stdin(args, cfg: Config, rules) -> List[Finding]:
     from jaxlint.engine.pipeline import lint_source
-    from jaxlint.review.fingerprint import remember_source
+    from jaxlint.fingerprints import remember_source
 
     data = sys.stdin.buffer.read()
     name = args.stdin_filename or "-"

@@ -14,6 +14,7 @@ command-line selection is applied on top of whichever file applies.  A file's ``
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import functools
 import os
@@ -23,7 +24,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from jaxlint import selection, selectors
-from jaxlint.paths import relpath
+from jaxlint.paths import real_path, relpath
+from jaxlint.versions import parse_version
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -127,29 +129,6 @@ def _any_match(patterns: Tuple[str, ...]) -> Callable[[str], bool]:
         return any(_match(rel, g) for g in globs)
 
     return test
-
-
-@dataclass(frozen=True)
-class SourcePath:
-    """A file as linted: ``real``, where it is (absolute, or relative to the working folder),
-    which the configuration's globs match relative to the configuration folder; and ``shown``,
-    the path its findings report.  A face that shows another path than the file's real one (the
-    language server shows it relative to the configuration folder, whatever its own working
-    folder) passes both, so config matching never depends on the working folder."""
-
-    real: str
-    shown: str
-
-    def __str__(self) -> str:
-        return self.shown
-
-
-def real_path(path) -> str:
-    return path.real if isinstance(path, SourcePath) else path
-
-
-def shown_path(path) -> str:
-    return path.shown if isinstance(path, SourcePath) else path
 
 
 @dataclass(frozen=True)
@@ -265,8 +244,6 @@ _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 
 def _jax_version(value, where: str) -> Tuple[int, int, int]:
-    from jaxlint.analysis.jax.jax_api_migrations import parse_version  # reads the release table: only if configured
-
     v = parse_version(value) if isinstance(value, str) else None
     if v is None:
         raise ConfigError(f'{where} must be a JAX version string such as "0.6" or "0.4.30", not {value!r}')
@@ -315,8 +292,6 @@ def parse_table(table: Any, root: Optional[str] = None, source: Optional[str] = 
     for k, v in table.items():
         k2 = k.replace("_", "-")
         if k2 not in KNOWN_KEYS:
-            import difflib  # only for an unknown key
-
             close = difflib.get_close_matches(k2, KNOWN_KEYS, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else f" (known: {', '.join(KNOWN_KEYS)})"
             raise ConfigError(f"{label}unknown setting '{k}'{hint}")

@@ -29,7 +29,7 @@ from __future__ import annotations
 import os
 from typing import Dict, Iterator, Optional, Sequence, Tuple
 
-from jaxlint import __version__
+from jaxlint.versions import __version__
 from jaxlint.config import Config, ConfigError, load_config
 from jaxlint.engine.cache import Cache, content_digest, default_directory
 from jaxlint.paths import relpath

@@ -22,13 +22,13 @@ import tokenize
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from jaxlint.findings import Finding
+from jaxlint.source_text import LINE_END
 
 # flake8's own grammar (flake8.defaults.NOQA_INLINE_REGEXP and NOQA_FILE).
 INLINE_RE = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
 FILE_RE = re.compile(r"\s*# (?P<tool>flake8|jaxlint)[:=]\s*noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
 _ANY_RE = re.compile(r"noqa", re.IGNORECASE)
 _CODE_RE = re.compile(r"[^,\s]+")
-_LINE_END_RE = re.compile(r"\r\n?|\n")
 OWN_PREFIX = "JAX"
 
 
@@ -236,7 +236,7 @@ def directive_findings(
     for f in findings:
         by_group.setdefault(group(f.line), []).append(f.code)
     out: List[Finding] = []
-    lines = _LINE_END_RE.split(directives._text)  # numbered as the tokenizer numbers them
+    lines = LINE_END.split(directives._text)  # numbered as the tokenizer numbers them
     for line, col0, comment in directives.comments:
         m = INLINE_RE.search(comment)
         if m is None:

@@ -26,8 +26,9 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 from pygls.workspace.position_codec import ServerTextPosition
 
-from jaxlint import __version__
-from jaxlint.config import Config, ConfigError, SourcePath, load_config
+from jaxlint.versions import __version__
+from jaxlint.config import Config, ConfigError, load_config
+from jaxlint.paths import SourcePath
 from jaxlint.engine.pipeline import lint_source
 from jaxlint.findings import Finding
 from jaxlint.fixes import edits as fix_edits

@@ -320,7 +320,7 @@ def test_console_script_is_installed_and_agrees_with_python_dash_m(proj):
     assert a.returncode == b.returncode == 1
     assert a.stdout == b.stdout
     v = subprocess.run([exe, "--version"], capture_output=True, env=env(), timeout=60)
-    from jaxlint import __version__
+    from jaxlint.versions import __version__
 
     assert v.stdout.decode().strip() == f"jaxlint {__version__}"
 

@@ -30,7 +30,7 @@ import time
 from dataclasses import asdict
 from typing import Iterable, List, Optional, Sequence, Tuple
 
-from jaxlint import __version__
+from jaxlint.versions import __version__
 from jaxlint.findings import Finding, FindingFacts
 
 FORMAT = 6  # 2: entries carry the cross-module call records; 3: findings carry their facts; 4: and related locations; 5: the facts the dynamic mode plans from; 6: and the entry point in another file

@@ -14,7 +14,8 @@ from typing import List, Optional, Union
 
 import libcst as cst
 
-from jaxlint.config import Config, SourcePath, shown_path
+from jaxlint.config import Config
+from jaxlint.paths import SourcePath, shown_path
 from jaxlint.engine.call_records import call_recorder
 from jaxlint.engine.collection import one_collection_per_module
 from jaxlint.engine.module_analysis import ModuleAnalysis
@@ -23,7 +24,8 @@ from jaxlint import selection
 from jaxlint.noqa import apply_directives
 from jaxlint.syntax_errors import describe as describe_syntax_error
 from jaxlint.engine.reporting import Reports, materialise, rule_handlers
-from jaxlint.engine.source import bracket_nesting_error, decode_source, expression_depth_error, mentions_jax, parse_module, read_regular_file
+from jaxlint.engine.source import bracket_nesting_error, expression_depth_error, mentions_jax, parse_module, read_regular_file
+from jaxlint.source_text import decode_source
 from jaxlint.findings import Finding
 from jaxlint.rules import RULES_BY_CODE, rules_for
 

@@ -35,7 +35,8 @@ from jaxlint.analysis.xmod.graph import ModuleGraph
 from jaxlint.analysis.xmod.records import CallRecord, Export, MemberCall, Record, record_from_json
 from jaxlint.analysis.xmod.summaries import ModuleSummary
 from jaxlint import noqa, selection
-from jaxlint.config import Config, SourcePath
+from jaxlint.config import Config
+from jaxlint.paths import SourcePath
 from jaxlint.engine.cache import Cache, content_digest, finding_from_json, finding_to_json
 from jaxlint.engine.call_records import call_recorder
 from jaxlint.engine.collection import one_collection_per_module
@@ -43,7 +44,8 @@ from jaxlint.engine.module_analysis import ModuleAnalysis
 from jaxlint.engine.pipeline import meta_finding
 from jaxlint.noqa import suppress as apply_noqa
 from jaxlint.engine.reporting import Reports, materialise, rule_handlers
-from jaxlint.engine.source import decode_source, parse_module
+from jaxlint.engine.source import parse_module
+from jaxlint.source_text import decode_source
 from jaxlint.findings import Finding
 from jaxlint.rules import rules_for
 

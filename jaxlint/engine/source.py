@@ -13,14 +13,7 @@ import threading
 import tokenize
 from typing import List, Optional, Sequence, Tuple
 
-
-def decode_source(data: bytes) -> str:
-    """Decode like Python does: BOM, coding cookie, else UTF-8.  Raises UnicodeDecodeError/SyntaxError."""
-    enc, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    text = data.decode(enc)
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return text
+from jaxlint.source_text import decode_source  # noqa: F401 (the dynamic mode reads it from here)
 
 
 def read_regular_file(path: str) -> bytes:

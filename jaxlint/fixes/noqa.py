@@ -14,7 +14,7 @@ from typing import Dict, Iterable, List, Set, Tuple
 
 from jaxlint.noqa import INLINE_RE
 from jaxlint.rules import RULES_BY_CODE
-from jaxlint.fixes.edits import _NEWLINE
+from jaxlint.source_text import LINE_END
 
 
 def _commentable_lines(text: str) -> Set[int]:
@@ -42,8 +42,8 @@ def add_noqa(text: str, findings: Iterable) -> Tuple[str, int]:
     if not codes:
         return text, 0
     ok = _commentable_lines(text)
-    parts = _NEWLINE.split(text)
-    ends = _NEWLINE.findall(text)
+    parts = LINE_END.split(text)
+    ends = LINE_END.findall(text)
     added = 0
     for line, cs in codes.items():
         if line not in ok or line > len(parts):

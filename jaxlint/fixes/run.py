@@ -13,7 +13,8 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from jaxlint.atomic import describe, write_bytes
 from jaxlint.engine.pipeline import lint_source
-from jaxlint.engine.source import decode_source, read_regular_file
+from jaxlint.engine.source import read_regular_file
+from jaxlint.source_text import decode_source
 from jaxlint.findings import Finding
 from jaxlint.fixes.apply import MAX_ROUNDS, FixResult, applicable, apply_round, fix_source, parse_error
 from jaxlint.fixes.declare import SAFE

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import List, Optional, Sequence
 
 from jaxlint.findings import Finding
-from jaxlint.review.fingerprint import SourceLines
+from jaxlint.fingerprints import SourceLines
 from jaxlint.formats._common import observed_phrase, severity
 
 RESET = "\x1b[0m"

@@ -1,2 +1,2 @@
-"""Review modes: only what a change introduced (--diff), what a baseline does not record, and
-the fingerprints both (and the SARIF and GitLab formats) identify findings by."""
+"""Review modes: only what a change introduced (--diff), and what a baseline does not record
+(findings identified by their fingerprints, jaxlint.fingerprints)."""

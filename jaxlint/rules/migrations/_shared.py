@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from jaxlint.analysis.jax.jax_api_migrations import format_version, fix_safety, parse_version, status
+from jaxlint.analysis.jax.jax_api_migrations import fix_safety, status
+from jaxlint.versions import format_version, parse_version
 
 
 def report_status(rule, m, wanted: str) -> None:
