@@ -8,6 +8,7 @@ import sys
 from typing import List, Optional, Sequence
 
 from jaxlint import __version__, selectors
+from jaxlint import rules as registry  # its names load on first use: the rules import LibCST
 from jaxlint.config import Config, ConfigError, Overrides, Resolver
 from jaxlint.engine.discovery import discover, not_a_file_reason
 from jaxlint.findings import Finding
@@ -158,9 +159,7 @@ def _check_dynamic_available(args) -> None:
 
 
 def explain(code: str) -> str:
-    from jaxlint.rules import RULES_BY_CODE
-
-    rule = RULES_BY_CODE.get(code.upper())
+    rule = registry.RULES_BY_CODE.get(code.upper())
     if rule is None:
         raise UsageError(f"unknown rule code '{code}' (see jaxlint --list-rules)")
     return rule.explain()
@@ -178,13 +177,13 @@ def list_rules(fmt: str = "text") -> str:
 
 def make_resolver(args) -> Resolver:
     overrides = Overrides(
-        select=selectors.parse_option(args.select, "--select"),
-        ignore=selectors.parse_option(args.ignore, "--ignore"),
-        extend_select=selectors.parse_option(args.extend_select, "--extend-select") or (),
-        extend_ignore=selectors.parse_option(args.extend_ignore, "--extend-ignore") or (),
+        select=selectors.parse_option(args.select, "--select", registry.RULE_TABLE),
+        ignore=selectors.parse_option(args.ignore, "--ignore", registry.RULE_TABLE),
+        extend_select=selectors.parse_option(args.extend_select, "--extend-select", registry.RULE_TABLE) or (),
+        extend_ignore=selectors.parse_option(args.extend_ignore, "--extend-ignore", registry.RULE_TABLE) or (),
         preview=getattr(args, "preview", None),
     )
-    return Resolver(args.config, getattr(args, "isolated", False), overrides)
+    return Resolver(args.config, getattr(args, "isolated", False), overrides, rules=registry.RULE_TABLE)
 
 
 def effective_config(args, paths: Sequence[str]) -> Config:
@@ -316,7 +315,7 @@ def _run(args, parser) -> int:
         paths = ["."]
     resolver = make_resolver(args)
     if args.show_settings:
-        sys.stdout.write(resolver.for_path(args.show_settings).describe())
+        sys.stdout.write(show_settings(resolver.for_path(args.show_settings)))
         return 0
     _check_dynamic_available(args)
     diff_scope = None
@@ -359,10 +358,15 @@ def _run(args, parser) -> int:
     return status
 
 
+def show_settings(cfg: Config) -> str:
+    """``--show-settings``: the settings, and the rules they enable."""
+    return cfg.describe() + "enabled rules          " + ", ".join(r.code for r in registry.rules_for(cfg)) + "\n"
+
+
 def _warn_preview_selections(configs) -> None:
     """A rule in preview runs only with preview, even when selected by its code (as in ruff);
     selecting it without preview is said on standard error, once per selector."""
-    for s in selectors.without_effect(dict.fromkeys(configs)):
+    for s in selectors.without_effect(dict.fromkeys(configs), registry.RULE_TABLE):
         print(f"jaxlint: warning: selection `{s}` has no effect because preview is not enabled (use --preview)", file=sys.stderr)
 
 
@@ -384,11 +388,9 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
         from jaxlint.fixes import run as fixrun
     if args.fix or args.fix_diff:
         if files == ["-"]:
-            from jaxlint.rules import rules_for
-
             name = args.stdin_filename or "-"
             cfg = config_for("-")
-            rules = rules_for(cfg)
+            rules = registry.rules_for(cfg)
             return fixrun.fix_stdin(sys.stdin.buffer.read(), relpath(name) if name != "-" else name, cfg, rules, args)
         # The fix rounds lint the run as the report does (the cross-module phase, the package
         # context): what is marked fixable is what gets fixed.  Each round lints the whole run

@@ -35,7 +35,7 @@ from jaxlint.engine.cache import Cache, content_digest, default_directory
 from jaxlint.paths import relpath
 from jaxlint.engine.pipeline import lint_source
 from jaxlint.engine.source import mentions_jax
-from jaxlint.rules import rules_for
+from jaxlint.rules import RULES_BY_CODE, rules_for
 
 # flake8 lints many files of the same folders; pyproject.toml is read once per folder.
 _CONFIGS: Dict[str, Config] = {}
@@ -46,7 +46,7 @@ def _config_for(filename: str) -> Config:
     folder = os.path.dirname(os.path.abspath(filename))
     cfg = _CONFIGS.get(folder)
     if cfg is None:
-        cfg = load_config([folder])
+        cfg = load_config([folder], rules=RULES_BY_CODE)
         _CONFIGS[folder] = cfg
     return cfg
 

@@ -51,7 +51,7 @@ def lint_buffer(path: Optional[str], text: str) -> List[Finding]:
     """Findings for a buffer, configured as ``jaxlint PATH`` run from the project root would be."""
     try:
         # The folder, not the file: a new buffer may not exist on disk yet.
-        cfg = load_config([os.path.dirname(path)] if path else [])
+        cfg = load_config([os.path.dirname(path)] if path else [], rules=RULES_BY_CODE)
     except ConfigError as e:
         log.warning("jaxlint: %s; using the default configuration", e)
         cfg = Config()

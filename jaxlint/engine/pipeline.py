@@ -123,7 +123,7 @@ def _parse_and_analyse(text: str, where, config: Config, rules, noqa: bool, enab
     ignored = config.ignored_for(where)
     if ignored:
         findings = [f for f in findings if not selection.any_matches(f.code, ignored)]
-    return ModuleResult(apply_directives(findings, text, path, enabled, noqa), calls, summary=summarised)
+    return ModuleResult(apply_directives(findings, text, path, enabled, noqa, RULES_BY_CODE), calls, summary=summarised)
 
 
 # A file's parse and analysis stop after a time budget and a memory budget: a pre-commit hook
