@@ -2,26 +2,19 @@
 
 The package is lazy: ``import jaxlint`` costs nothing beyond this file, and ``lint_source``,
 ``lint_files`` and ``Finding`` load the engine on first use (a short run, or a dynamic-mode
-worker, imports only what it uses).
+worker, imports only what it uses); so do its modules, read as attributes (``jaxlint.output``).
 """
 
-import importlib
-
+from jaxlint.on_demand import submodules as _submodules
 from jaxlint.versions import __version__
-
-_EXPORTS = {
-    "Finding": "jaxlint.findings",
-    "lint_source": "jaxlint.engine.pipeline",
-    "lint_files": "jaxlint.engine.run",
-}
 
 __all__ = ["Finding", "lint_source", "lint_files", "__version__"]
 
-
-def __getattr__(name: str):
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = _submodules(
+    __name__,
+    {
+        "Finding": "jaxlint.findings",
+        "lint_source": "jaxlint.engine.pipeline",
+        "lint_files": "jaxlint.engine.run",
+    },
+)

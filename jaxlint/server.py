@@ -31,10 +31,10 @@ from jaxlint.config import Config, ConfigError, load_config
 from jaxlint.paths import SourcePath
 from jaxlint.engine.pipeline import lint_source
 from jaxlint.findings import Finding
-from jaxlint.fixes import edits as fix_edits
-from jaxlint.fixes.apply import applicable, fix_source
+from jaxlint.engine import edits as fix_edits
+from jaxlint.engine.fixing import applicable, fix_source
+from jaxlint.engine.noqa_comments import add_noqa
 from jaxlint.fixes.declare import SAFE
-from jaxlint.fixes.noqa import add_noqa
 from jaxlint.formats._common import rule_url, severity
 from jaxlint.rules import RULES_BY_CODE
 

@@ -1,15 +1,17 @@
 """The engine: everything between source text and findings.
 
 ``source`` reads and decodes files and holds the cheap gates; ``pipeline`` lints one module;
-``noqa`` applies suppressions; ``positions`` computes node ranges for the files with findings;
-``discovery``, ``runner`` and ``cache`` lint many files; ``project`` is the cross-module phase; ``run`` is the one
-pipeline for many files (discovery, runner, cache, cross-module phase).
+``positions`` computes node ranges for the files with findings; ``discovery``, ``runner`` and
+``cache`` lint many files; ``project`` is the cross-module phase; ``run`` is the one pipeline
+for many files (discovery, runner, cache, cross-module phase); ``fixing`` runs the fix rounds.
 
-The names below are loaded on first use, so importing one engine module does not pull in the
-analysis and the rules.
+The names below, and the engine's modules, are loaded on first use, so importing one engine
+module does not pull in the analysis and the rules.
 """
 
 from __future__ import annotations
+
+from jaxlint.on_demand import submodules as _submodules
 
 _EXPORTS = {
     "lint_source": "jaxlint.engine.pipeline",
@@ -19,13 +21,4 @@ _EXPORTS = {
 
 __all__ = sorted(_EXPORTS)
 
-
-def __getattr__(name: str):
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = _submodules(__name__, _EXPORTS)

@@ -12,20 +12,14 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping
 
+from jaxlint.on_demand import submodules as _submodules
+
 _REGISTRY_NAMES = ("ALL_RULES", "RULES_BY_CODE", "selected_rules", "rules_for", "is_enabled")
 
 __all__ = list(_REGISTRY_NAMES) + ["RULE_TABLE"]
 
-
-def __getattr__(name: str):
-    if name not in _REGISTRY_NAMES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    # imported on first use: the registry imports every rule, and with them LibCST
-    from jaxlint.rules import registry
-
-    value = getattr(registry, name)
-    globals()[name] = value
-    return value
+# The registry imports every rule, and with them LibCST: only when one of its names is read.
+__getattr__ = _submodules(__name__, {name: "jaxlint.rules.registry" for name in _REGISTRY_NAMES})
 
 
 class _RulesOnFirstRead(Mapping):
