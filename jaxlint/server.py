@@ -14,6 +14,7 @@ static face of jaxlint, the server never imports JAX or the code it lints.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import difflib
 import logging
@@ -298,7 +299,6 @@ def shutdown(ls: JaxlintServer, params):
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    import argparse
 
     p = argparse.ArgumentParser(prog="jaxlint server", description="Run the jaxlint language server over standard input and output.")
     p.add_argument("--version", action="version", version=f"jaxlint {__version__}")

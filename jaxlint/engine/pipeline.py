@@ -7,8 +7,11 @@ linted.
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import List, Optional, Union
 
@@ -24,7 +27,8 @@ from jaxlint import selection
 from jaxlint.noqa import apply_directives
 from jaxlint.syntax_errors import describe as describe_syntax_error
 from jaxlint.engine.reporting import Reports, materialise, rule_handlers
-from jaxlint.engine.source import bracket_nesting_error, expression_depth_error, mentions_jax, parse_module, read_regular_file
+from jaxlint.engine.piecewise_parse import parse_module
+from jaxlint.engine.source import bracket_nesting_error, expression_depth_error, mentions_jax, read_regular_file
 from jaxlint.source_text import decode_source
 from jaxlint.findings import Finding
 from jaxlint.rules import RULES_BY_CODE, rules_for
@@ -152,7 +156,6 @@ class OverBudget(BaseException):
 
 
 def _budget_setting(env: str, default: float) -> float:
-    import os
 
     try:
         value = float(os.environ.get(env, default))
@@ -177,7 +180,6 @@ def resident_bytes() -> Optional[int]:
         with open("/proc/self/statm", "rb") as fh:
             pages = int(fh.read().split()[1])
         if _PAGE_SIZE is None:
-            import os
 
             _PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
         return pages * _PAGE_SIZE
@@ -199,8 +201,6 @@ class budget:
         self.spent: Optional[str] = None
 
     def __enter__(self):
-        import signal
-        import time
 
         if (
             (self.seconds <= 0 and self.megabytes <= 0)
@@ -237,7 +237,6 @@ class budget:
 
     def __exit__(self, *exc):
         if self.armed:
-            import signal
 
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, signal.SIG_DFL)
