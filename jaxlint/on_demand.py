@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from importlib.machinery import PathFinder
 from typing import Any, Callable, Mapping
 
 
@@ -27,11 +28,12 @@ def submodules(package: str, exports: Mapping[str, str] = {}) -> Callable[[str],
             return value
         if name.startswith("__"):  # probes such as __path__ or __wrapped__ name no submodule
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        full = f"{package}.{name}"
         try:
-            return importlib.import_module(f"{package}.{name}")
+            return importlib.import_module(full)
         except ModuleNotFoundError as e:
-            if e.name != f"{package}.{name}":
-                raise
+            if e.name != full or PathFinder.find_spec(full, sys.modules[package].__path__) is not None:
+                raise  # the submodule is there, and could not be imported
             raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
 
     return __getattr__

@@ -18,6 +18,7 @@ from typing import List, Optional, Union
 import libcst as cst
 
 from jaxlint.config import Config
+from jaxlint.engine.cache import Cache, content_digest
 from jaxlint.paths import SourcePath, shown_path
 from jaxlint.engine.call_records import call_recorder
 from jaxlint.engine.collection import one_collection_per_module
@@ -316,6 +317,19 @@ def meta_finding(path, code, detail, line, col, enabled) -> List[Finding]:
             fix=rule.fix,
         )
     ]
+
+
+def lint_cached(text: str, path: str, config: Config, rules, cache: Optional[Cache], noqa: bool = True) -> List[Finding]:
+    """The findings of one buffer, from ``cache`` when it holds them for this text and path,
+    else linted (without the dynamic mode's facts) and recorded there."""
+    key = cache.key(content_digest(text.encode("utf-8", "surrogateescape")), path) if cache is not None else None
+    findings = cache.get(key) if cache is not None else None
+    if findings is None:
+        result = lint_source(text, path, config, rules, noqa=noqa, facts=False)
+        findings = result.findings
+        if cache is not None and result.cacheable:
+            cache.put(key, findings, result.calls)
+    return findings
 
 
 def read_and_lint(path: str, display: str, config: Config, rules=None, facts: bool = True) -> ModuleResult:
