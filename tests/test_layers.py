@@ -13,6 +13,7 @@ need is loaded where it is used, and nothing else hides in a function.
 
 import ast
 import os
+import re
 from typing import Dict, List, NamedTuple, Optional, Set, Tuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -258,7 +259,24 @@ def cycles(found: List[Import]) -> List[List[str]]:
 class FunctionImport(NamedTuple):
     module: str
     line: int
-    why: Optional[str]  # the comment on the line above the import, or on its own line
+    why: Optional[str]  # the comment that says why it is there
+
+
+_PRAGMA = re.compile(r"#\s*(noqa|type:|pragma)\b")
+
+
+def _reason(lines: List[str], lineno: int) -> Optional[str]:
+    """The comment on the import's own line (a pragma such as ``# noqa`` gives no reason), else the
+    block of comment lines right above it; None when there is neither."""
+    own = lines[lineno - 1]
+    if "#" in own and not _PRAGMA.match(own[own.index("#") :]):
+        return own[own.index("#") :]
+    block: List[str] = []
+    i = lineno - 2
+    while i >= 0 and lines[i].strip().startswith("#"):
+        block.insert(0, lines[i].strip())
+        i -= 1
+    return " ".join(block) or None
 
 
 def function_imports(root: str, package: str) -> List[FunctionImport]:
@@ -273,10 +291,7 @@ def function_imports(root: str, package: str) -> List[FunctionImport]:
         def visit(node: ast.AST, in_function: bool) -> None:
             for child in ast.iter_child_nodes(node):
                 if in_function and isinstance(child, (ast.Import, ast.ImportFrom)):
-                    own = lines[child.lineno - 1]
-                    above = lines[child.lineno - 2].strip() if child.lineno > 1 else ""
-                    why = own[own.index("#") :] if "#" in own else above if above.startswith("#") else None
-                    out.append(FunctionImport(module, child.lineno, why))
+                    out.append(FunctionImport(module, child.lineno, _reason(lines, child.lineno)))
                 visit(child, in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
 
         visit(tree, False)
@@ -389,7 +404,7 @@ def test_imports_inside_functions_are_counted_and_need_a_reason(tmp_path):
                 "    # imported on use: a plain run does not load the fixes\n"
                 "    from jaxlint import fixes\n"
                 "    import json  # only for --format json\n"
-                "    import sys\n"
+                "    import sys  # noqa: F401\n"
                 "    return lambda: __import__('os')\n"
             ),
             "jaxlint/engine.py": "class Cache:\n    def get(self):\n        import hashlib\n\n        return hashlib\n",
