@@ -1,6 +1,6 @@
-"""What ``--fix``, ``--unsafe-fixes``, ``--fix-diff``, ``--show-fixes`` and ``--add-noqa`` print:
-the command line declares the flags, the engine runs the fix rounds (jaxlint.engine.fixing) and
-this module reports them."""
+"""What ``--fix``, ``--unsafe-fixes``, ``--fix-diff`` and ``--show-fixes`` print: the command line
+declares the flags, the engine runs the fix rounds (jaxlint.engine.fixing) and this module
+reports them."""
 
 from __future__ import annotations
 
