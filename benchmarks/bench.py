@@ -54,7 +54,7 @@ REPO = os.path.dirname(HERE)
 
 PARSE_SCRIPT = r"""
 import sys, time
-from jaxlint.engine.source import decode_source
+from jaxlint.source_text import decode_source
 import libcst as cst
 files = sys.stdin.read().splitlines()
 t0 = time.perf_counter()
@@ -74,7 +74,7 @@ GROWTH_SCRIPT = r"""
 import sys, time, json
 import libcst as cst
 from jaxlint.engine.pipeline import lint_source
-from jaxlint.engine.source import decode_source
+from jaxlint.source_text import decode_source
 from jaxlint.config import Config
 out = []
 for f in sys.stdin.read().splitlines():
@@ -267,12 +267,13 @@ def _bench(args, corpus: str, tmp: str) -> int:
     sys.path.insert(0, src)
     from jaxlint.config import Resolver  # noqa: E402  (the snapshot)
     from jaxlint.engine.discovery import discover  # noqa: E402
+    from jaxlint.rules import RULES_BY_CODE  # noqa: E402
 
     if args.only:
         targets = [os.path.join(corpus, n.strip()) for n in args.only.split(",") if n.strip()]
     else:
         targets = [corpus]
-    files = discover(targets, Resolver().for_path).files  # each file's settings, as the CLI reads them
+    files = discover(targets, Resolver(rules=RULES_BY_CODE).for_path).files  # each file's settings, as the CLI reads them
     lines = count_lines(files)
     njax = sum(1 for f in files if mentions_jax(f))
     R: Dict[str, object] = {
@@ -422,7 +423,7 @@ def _bench(args, corpus: str, tmp: str) -> int:
     if pkg:
         work = os.path.join(tmp, "edit")
         shutil.copytree(pkg, os.path.join(work, os.path.basename(pkg)))
-        pfiles = discover([os.path.join(work, os.path.basename(pkg))], Resolver().for_path).files
+        pfiles = discover([os.path.join(work, os.path.basename(pkg))], Resolver(rules=RULES_BY_CODE).for_path).files
         cands = [f for f in pfiles if mentions_jax(f)]
         victim = max(cands, key=os.path.getsize) if cands else pfiles[0]
         pc = os.path.join(tmp, "edit-cache")

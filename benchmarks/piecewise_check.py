@@ -25,7 +25,7 @@ import libcst as cst  # noqa: E402
 from jaxlint.engine.discovery import discover  # noqa: E402
 from jaxlint.config import Config  # noqa: E402
 from jaxlint.engine.piecewise_parse import find_cuts, parse_pieces  # noqa: E402
-from jaxlint.engine.source import decode_source  # noqa: E402
+from jaxlint.source_text import decode_source  # noqa: E402
 
 
 def main(argv=None) -> int:

@@ -24,6 +24,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 from jaxlint.config import Resolver  # noqa: E402
 from jaxlint.engine.discovery import discover  # noqa: E402
 from jaxlint.engine.pipeline import lint_source  # noqa: E402
+from jaxlint.rules import RULES_BY_CODE  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -34,7 +35,7 @@ def main(argv=None) -> int:
     ap.add_argument("--facts", action="store_true", help="derive the dynamic mode's facts too")
     ap.add_argument("--out", help="write the raw profile here")
     args = ap.parse_args(argv)
-    resolver = Resolver()
+    resolver = Resolver(rules=RULES_BY_CODE)
     files = discover([args.corpus], resolver.for_path).files[:: max(1, args.every)]
     # Timed in CPU time: on a shared machine the wall clock also counts the other jobs.
     prof = cProfile.Profile(time.process_time)

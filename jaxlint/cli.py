@@ -3,19 +3,29 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
 import sys
+import tempfile
 from typing import List, Optional, Sequence
 
-from jaxlint import __version__, selectors
+import jaxlint
+from jaxlint import __version__, engine, selectors
+from jaxlint import rules as registry  # its names load on first use: the rules import LibCST
 from jaxlint.config import Config, ConfigError, Overrides, Resolver
-from jaxlint.engine.discovery import discover, not_a_file_reason
+from jaxlint.engine.cache import default_directory
+from jaxlint.engine.discovery import discover, not_a_file_reason, package_context
+from jaxlint.engine.run import lint_files
 from jaxlint.findings import Finding
+from jaxlint.fingerprints import remember_source
 from jaxlint.formats import FORMATTERS, TEXT_FORMATS
+from jaxlint.formats.text import fix_summary, format_statistics
 from jaxlint.paths import relpath
 
-# The rest is imported where it is used: a plain run, as pre-commit makes it, loads the engine
-# and its own output format, not the fixes machinery, review modes, other formats or dynamic mode.
+# The rest is named where it is used, as an attribute of its package, which imports it then
+# (jaxlint.on_demand): a plain run, as pre-commit makes it, loads the engine and its own output
+# format, not the fix rounds, review modes, report files, the dynamic mode or the server.
 
 
 class UsageError(Exception):
@@ -128,9 +138,8 @@ def _add_dynamic_options(p: argparse.ArgumentParser) -> None:
 
 
 def _dynamic(findings: List[Finding], files: List[str], args, config_for=None) -> List[Finding]:
-    """Run dynamic mode over the findings (jaxlint.dynamic is imported only here)."""
-    from jaxlint import dynamic
-
+    """Run dynamic mode over the findings."""
+    dynamic = jaxlint.dynamic
     if not dynamic.jax_available():
         raise DynamicUnavailable(f"--dynamic needs JAX: {dynamic.INSTALL_HINT}")
     if args.dynamic_timeout <= 0:
@@ -151,40 +160,35 @@ class DynamicUnavailable(UsageError):
 
 def _check_dynamic_available(args) -> None:
     if getattr(args, "dynamic", False):
-        from jaxlint import dynamic
-
+        dynamic = jaxlint.dynamic
         if not dynamic.jax_available():
             raise DynamicUnavailable(f"--dynamic needs JAX: {dynamic.INSTALL_HINT}")
 
 
 def explain(code: str) -> str:
-    from jaxlint.rules import RULES_BY_CODE
-
-    rule = RULES_BY_CODE.get(code.upper())
+    rule = registry.RULES_BY_CODE.get(code.upper())
     if rule is None:
         raise UsageError(f"unknown rule code '{code}' (see jaxlint --list-rules)")
     return rule.explain()
 
 
 def list_rules(fmt: str = "text") -> str:
-    from jaxlint.formats.rule_list import rule_json, rule_table
-
     if fmt == "json":
-        return rule_json()
+        return jaxlint.formats.rule_list.rule_json()
     if fmt not in TEXT_FORMATS:
         raise UsageError(f"--list-rules prints text or json, not '{fmt}'")
-    return rule_table()
+    return jaxlint.formats.rule_list.rule_table()
 
 
 def make_resolver(args) -> Resolver:
     overrides = Overrides(
-        select=selectors.parse_option(args.select, "--select"),
-        ignore=selectors.parse_option(args.ignore, "--ignore"),
-        extend_select=selectors.parse_option(args.extend_select, "--extend-select") or (),
-        extend_ignore=selectors.parse_option(args.extend_ignore, "--extend-ignore") or (),
+        select=selectors.parse_option(args.select, "--select", registry.RULE_TABLE),
+        ignore=selectors.parse_option(args.ignore, "--ignore", registry.RULE_TABLE),
+        extend_select=selectors.parse_option(args.extend_select, "--extend-select", registry.RULE_TABLE) or (),
+        extend_ignore=selectors.parse_option(args.extend_ignore, "--extend-ignore", registry.RULE_TABLE) or (),
         preview=getattr(args, "preview", None),
     )
-    return Resolver(args.config, getattr(args, "isolated", False), overrides)
+    return Resolver(args.config, getattr(args, "isolated", False), overrides, rules=registry.RULE_TABLE)
 
 
 def effective_config(args, paths: Sequence[str]) -> Config:
@@ -201,17 +205,11 @@ def lint_paths(
     to lint instead of the files' (path -> bytes: the fix rounds' text); ``facts``: whether to
     derive the dynamic mode's facts (default: under ``--dynamic``); ``cache_dir``: the result
     cache to use instead of the one the options name."""
-    from jaxlint.engine.run import lint_files
-
     first = config_for(next((f for f in files if f != "-"), "."))
     if cache_dir is None and not getattr(args, "no_cache", False):
-        from jaxlint.engine.cache import default_directory
-
         cache_dir = getattr(args, "cache_dir", None) or default_directory(first.root)
     named = files
     if getattr(args, "package_context", False):
-        from jaxlint.engine.discovery import package_context
-
         files = list(files) + package_context(files, config_for, getattr(args, "respect_gitignore", True))
     run = lint_files(
         (),
@@ -232,14 +230,11 @@ def lint_paths(
 
 
 def _lint_stdin(args, cfg: Config, rules) -> List[Finding]:
-    from jaxlint.engine.pipeline import lint_source
-    from jaxlint.review.fingerprint import remember_source
-
     data = sys.stdin.buffer.read()
     name = args.stdin_filename or "-"
     display = relpath(name) if name != "-" else name
     remember_source(display, data)  # machine formats read lines for columns and fingerprints
-    return lint_source(data, display, cfg, rules, facts=bool(getattr(args, "dynamic", False))).findings
+    return engine.pipeline.lint_source(data, display, cfg, rules, facts=bool(getattr(args, "dynamic", False))).findings
 
 
 def _is_terminal(stream) -> bool:
@@ -277,7 +272,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 def _server(argv) -> int:
     """``jaxlint server``: the language server (needs the ``server`` extra)."""
     try:
-        from jaxlint.server import main as server_main
+        server_main = jaxlint.server.main
     except ImportError as e:
         # From the clone: the package index's ``jaxlint`` is another project.
         print(f"jaxlint: error: the language server needs pygls and lsprotocol: in a clone of jaxlint, pip install '.[server]' ({e})", file=sys.stderr)
@@ -288,12 +283,11 @@ def _server(argv) -> int:
 def _run_script(argv) -> int:
     """``jaxlint run script.py [args]``: the script runs with jaxlint watching (needs JAX)."""
     try:
-        import jax  # noqa: F401  (the observer hooks into it)
+        # imported on use: the runtime mode imports JAX, which only `jaxlint run` needs
+        from jaxlint.runtime.script import main as run_main
     except ImportError as e:
         print(f"jaxlint: error: jaxlint run needs JAX in the same environment ({e})", file=sys.stderr)
         return 2
-    from jaxlint.runtime.script import main as run_main
-
     return run_main(argv)
 
 
@@ -316,14 +310,12 @@ def _run(args, parser) -> int:
         paths = ["."]
     resolver = make_resolver(args)
     if args.show_settings:
-        sys.stdout.write(resolver.for_path(args.show_settings).describe())
+        sys.stdout.write(show_settings(resolver.for_path(args.show_settings)))
         return 0
     _check_dynamic_available(args)
     diff_scope = None
     if args.diff is not None:
-        from jaxlint.review import diffmode
-
-        diff_scope = diffmode.scope_for(args.diff, args.paths)
+        diff_scope = jaxlint.review.diffmode.scope_for(args.diff, args.paths)
         paths = diff_scope.files([p for p in args.paths if p != "-"])
     found = discover(paths, _config_for(resolver, args), args.respect_gitignore, args.force_exclude, args.stdin_filename)
     files, missing = found.files, found.missing
@@ -345,24 +337,23 @@ def _run(args, parser) -> int:
     _warn_preview_selections(map(_config_for(resolver, args), files or paths or ["."]))
     fh = None
     if args.output_file:
-        import io
-
-        from jaxlint.output import check_report_path
-
-        check_report_path(args.output_file, list(files) + [p for p in args.paths if os.path.isfile(p)], args.stdin_filename)
+        jaxlint.output.check_report_path(args.output_file, list(files) + [p for p in args.paths if os.path.isfile(p)], args.stdin_filename)
         fh = io.StringIO()  # written to the file after linting (jaxlint.output)
     status = _lint_and_report(args, files, missing, found.errors, resolver, diff_scope, fh)
     if fh is not None:
-        from jaxlint.output import write_report
-
-        write_report(args.output_file, fh.getvalue())
+        jaxlint.output.write_report(args.output_file, fh.getvalue())
     return status
+
+
+def show_settings(cfg: Config) -> str:
+    """``--show-settings``: the settings, and the rules they enable."""
+    return cfg.describe() + "enabled rules          " + ", ".join(r.code for r in registry.rules_for(cfg)) + "\n"
 
 
 def _warn_preview_selections(configs) -> None:
     """A rule in preview runs only with preview, even when selected by its code (as in ruff);
     selecting it without preview is said on standard error, once per selector."""
-    for s in selectors.without_effect(dict.fromkeys(configs)):
+    for s in selectors.without_effect(dict.fromkeys(configs), registry.RULE_TABLE):
         print(f"jaxlint: warning: selection `{s}` has no effect because preview is not enabled (use --preview)", file=sys.stderr)
 
 
@@ -380,26 +371,20 @@ def _config_for(resolver: Resolver, args):
 def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> int:
     config_for = _config_for(resolver, args)
     fixed = None
-    if args.fix or args.fix_diff or args.add_noqa or args.show_fixes:
-        from jaxlint.fixes import run as fixrun
     if args.fix or args.fix_diff:
+        fixrun = jaxlint.fix_command
         if files == ["-"]:
-            from jaxlint.rules import rules_for
-
             name = args.stdin_filename or "-"
             cfg = config_for("-")
-            rules = rules_for(cfg)
+            rules = registry.rules_for(cfg)
             return fixrun.fix_stdin(sys.stdin.buffer.read(), relpath(name) if name != "-" else name, cfg, rules, args)
         # The fix rounds lint the run as the report does (the cross-module phase, the package
         # context): what is marked fixable is what gets fixed.  Each round lints the whole run
         # again; under --no-cache a cache that lives for this command alone spares the files
         # a round did not change.
-        import contextlib
-        import tempfile
-
         fixing = [f for f in files if f != "-"]
         with tempfile.TemporaryDirectory(prefix="jaxlint-fix-") if args.no_cache else contextlib.nullcontext() as rounds_cache:
-            fixed = fixrun.fix_files(
+            fixed = engine.fixing.fix_files(
                 fixing, relpath, config_for, write=not args.fix_diff, unsafe=args.unsafe_fixes,
                 lint=lambda sources: lint_paths(fixing, config_for, args, sources=sources, facts=False, cache_dir=rounds_cache),
             )
@@ -417,15 +402,13 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
     if diff_scope is not None:
         findings = diff_scope.filter(findings)
     if args.baseline or args.write_baseline:
-        from jaxlint.review import baseline
-
-        findings = baseline.apply(findings, args.baseline, args.write_baseline)
+        findings = jaxlint.review.baseline.apply(findings, args.baseline, args.write_baseline)
     if getattr(args, "dynamic", False) and findings:
         findings = _dynamic(findings, files, args, config_for)
     if args.add_noqa:
         real = {relpath(f): f for f in files if f != "-"}
         failed = []
-        added, nfiles = fixrun.add_noqa_to_files(findings, real.get, failed)
+        added, nfiles = engine.noqa_comments.add_noqa_to_files(findings, real.get, failed)
         for name, reason in failed:
             print(f"jaxlint: error: {name}: cannot write the file, left unchanged: {reason}", file=sys.stderr)
         print(f"Added {added} noqa comment{'s' if added != 1 else ''} to {nfiles} file{'s' if nfiles != 1 else ''}.", file=sys.stderr)
@@ -434,11 +417,9 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
     out_stream = fh if fh is not None else sys.stdout
     out_stream.write(_report_text(findings, args, out_stream))
     if args.statistics and args.format not in TEXT_FORMATS:
-        from jaxlint.formats.text import format_statistics
-
         sys.stderr.write(format_statistics(findings, args.unsafe_fixes))  # standard output holds the report
     if args.show_fixes:
-        listing = fixrun.show_fixes(fixed.fixed if fixed else [], findings, fixed is not None, args.unsafe_fixes)
+        listing = jaxlint.fix_command.show_fixes(fixed.fixed if fixed else [], findings, fixed is not None, args.unsafe_fixes)
         (sys.stdout if args.format in TEXT_FORMATS and fh is None else sys.stderr).write(listing)
     for m in missing:
         print(f"jaxlint: error: {m}: {not_a_file_reason(m)}", file=sys.stderr)
@@ -459,8 +440,6 @@ def _report_text(findings, args, out_stream) -> str:
     asked), concise otherwise, and only the statistics table under --statistics."""
     fmt = FORMATTERS[args.format]
     if args.format in TEXT_FORMATS and args.statistics:
-        from jaxlint.formats.text import format_statistics
-
         text = format_statistics(findings, args.unsafe_fixes)  # the table only, as in ruff
     elif args.format in TEXT_FORMATS:
         full = args.format == "full" or (args.format == "text" and _is_terminal(out_stream))
@@ -488,12 +467,9 @@ def _print_summary(findings, nchecked: int, nerrors: int, fixed, args) -> None:
     else:
         print(f"All checks passed ({nchecked} file{'s' if nchecked != 1 else ''} checked).", file=sys.stderr)
     if fixed is None and args.format in TEXT_FORMATS:
-        from jaxlint.formats.text import fix_summary
-
         fixable = fix_summary(findings, args.unsafe_fixes)
         if fixable:
             print(fixable, file=sys.stderr)
     if fixed is not None:
-        from jaxlint.fixes import run as fixrun
-
-        print(fixrun.summary(len(fixed.fixed), 0 if args.unsafe_fixes else fixrun.unsafe_fixable(findings)), file=sys.stderr)
+        fixed_count, more = len(fixed.fixed), 0 if args.unsafe_fixes else engine.fixing.unsafe_fixable(findings)
+        print(jaxlint.fix_command.summary(fixed_count, more), file=sys.stderr)

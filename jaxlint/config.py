@@ -10,10 +10,14 @@ that defines them, so neither the working folder nor the order of the paths chan
 command-line selection is applied on top of whichever file applies.  A file's ``extend = "PATH"``
 (relative to that file) is read first and the file's own settings override it, as ruff's
 ``extend``; each file's globs stay relative to its own folder.
+
+Rule selectors are checked against the rule table the caller passes in (``rules``: the rules
+stand above the settings).
 """
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import functools
 import os
@@ -23,7 +27,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from jaxlint import selection, selectors
-from jaxlint.paths import relpath
+from jaxlint.selectors import RuleTable
+from jaxlint.paths import real_path, relpath
+from jaxlint.versions import parse_version
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -130,29 +136,6 @@ def _any_match(patterns: Tuple[str, ...]) -> Callable[[str], bool]:
 
 
 @dataclass(frozen=True)
-class SourcePath:
-    """A file as linted: ``real``, where it is (absolute, or relative to the working folder),
-    which the configuration's globs match relative to the configuration folder; and ``shown``,
-    the path its findings report.  A face that shows another path than the file's real one (the
-    language server shows it relative to the configuration folder, whatever its own working
-    folder) passes both, so config matching never depends on the working folder."""
-
-    real: str
-    shown: str
-
-    def __str__(self) -> str:
-        return self.shown
-
-
-def real_path(path) -> str:
-    return path.real if isinstance(path, SourcePath) else path
-
-
-def shown_path(path) -> str:
-    return path.shown if isinstance(path, SourcePath) else path
-
-
-@dataclass(frozen=True)
 class Config:
     select: Tuple[str, ...] = ()
     ignore: Tuple[str, ...] = ()
@@ -223,7 +206,7 @@ class Config:
         return relative(rel) or (anchored is not None and anchored(self._absolute(path)))
 
     def describe(self) -> str:
-        """The settings as ``--show-settings`` prints them."""
+        """The settings as ``--show-settings`` prints them (the command adds the rules they enable)."""
         rows = [
             ("configuration file", self.source or "(none: defaults)"),
             ("root", self.root or "(working folder)"),
@@ -240,9 +223,6 @@ class Config:
         lines.append("per-file-ignores" + ("" if self.per_file_ignores else "       (none)"))
         for pattern, codes in self.per_file_ignores:
             lines.append(f"  {pattern!r:20s} {', '.join(codes)}")
-        from jaxlint.rules import rules_for  # the registry imports every rule: only to show settings
-
-        lines.append("enabled rules          " + ", ".join(r.code for r in rules_for(self)))
         return "\n".join(lines) + "\n"
 
 
@@ -265,8 +245,6 @@ _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 
 def _jax_version(value, where: str) -> Tuple[int, int, int]:
-    from jaxlint.analysis.jax.jax_api_migrations import parse_version  # reads the release table: only if configured
-
     v = parse_version(value) if isinstance(value, str) else None
     if v is None:
         raise ConfigError(f'{where} must be a JAX version string such as "0.6" or "0.4.30", not {value!r}')
@@ -288,9 +266,9 @@ def _strings(value: Any, where: str, what: str = "a list of strings") -> List[st
     return list(value)
 
 
-def _selectors(value: Any, where: str) -> Tuple[str, ...]:
+def _selectors(value: Any, where: str, rules: RuleTable) -> Tuple[str, ...]:
     try:
-        return selectors.validate(_strings(value, where, "a list of rule codes"), where)
+        return selectors.validate(_strings(value, where, "a list of rule codes"), where, rules)
     except selectors.SelectorError as e:
         raise ConfigError(str(e)) from None
 
@@ -303,9 +281,12 @@ def _globs(value: Any, where: str) -> Tuple[str, ...]:
     return tuple(out)
 
 
-def parse_table(table: Any, root: Optional[str] = None, source: Optional[str] = None, base: Optional[Config] = None) -> Config:
+def parse_table(
+    table: Any, root: Optional[str] = None, source: Optional[str] = None, base: Optional[Config] = None, *, rules: RuleTable
+) -> Config:
     """A Config from the jaxlint table of ``source`` (its folder is ``root``), on top of ``base``
-    (the file its ``extend`` names, already read) when there is one."""
+    (the file its ``extend`` names, already read) when there is one; its selectors name codes
+    of ``rules``."""
     label = f"{source}: " if source else ""
     if source is not None and os.path.basename(source) == "pyproject.toml":
         label += "[tool.jaxlint] "
@@ -315,8 +296,6 @@ def parse_table(table: Any, root: Optional[str] = None, source: Optional[str] = 
     for k, v in table.items():
         k2 = k.replace("_", "-")
         if k2 not in KNOWN_KEYS:
-            import difflib  # only for an unknown key
-
             close = difflib.get_close_matches(k2, KNOWN_KEYS, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else f" (known: {', '.join(KNOWN_KEYS)})"
             raise ConfigError(f"{label}unknown setting '{k}'{hint}")
@@ -329,16 +308,16 @@ def parse_table(table: Any, root: Optional[str] = None, source: Optional[str] = 
 
     if "extend" in norm and not isinstance(norm["extend"], str):
         raise ConfigError(f"{where('extend')} must be the path of a configuration file, not {_type_name(norm['extend'])}")
-    select = _selectors(norm.get("select", []), where("select"))
-    extend_select = _selectors(norm.get("extend-select", []), where("extend-select"))
+    select = _selectors(norm.get("select", []), where("select"), rules)
+    extend_select = _selectors(norm.get("extend-select", []), where("extend-select"), rules)
     select = selection.extend(select, extend_select)
-    ignore = _selectors(norm.get("ignore", []), where("ignore")) + _selectors(
-        norm.get("extend-ignore", []), where("extend-ignore")
+    ignore = _selectors(norm.get("ignore", []), where("ignore"), rules) + _selectors(
+        norm.get("extend-ignore", []), where("extend-ignore"), rules
     )
     pfi = norm.get("per-file-ignores", {})
     if not isinstance(pfi, dict):
         raise ConfigError(f"{where('per-file-ignores')} must be a table of glob = [codes], not {_type_name(pfi)}")
-    per_file = tuple((str(k), _selectors(v, where(f"per-file-ignores.{k!r}"))) for k, v in pfi.items())
+    per_file = tuple((str(k), _selectors(v, where(f"per-file-ignores.{k!r}"), rules)) for k, v in pfi.items())
     exclude = _globs(norm["exclude"], where("exclude")) if "exclude" in norm else DEFAULT_EXCLUDE
     extend_exclude = _globs(norm.get("extend-exclude", []), where("extend-exclude"))
     extra = _strings(norm.get("extra-jit-decorators", []), where("extra-jit-decorators"), "a list of dotted names")
@@ -408,7 +387,7 @@ def _shown(path: str) -> str:
     return relpath(path)
 
 
-def read_config_file(path: str, _chain: Tuple[str, ...] = ()) -> Optional[Config]:
+def read_config_file(path: str, _chain: Tuple[str, ...] = (), *, rules: RuleTable) -> Optional[Config]:
     """The Config a file defines; None for a pyproject.toml without a ``[tool.jaxlint]`` table.
     ``_chain``: the files whose ``extend`` led here, to refuse a cycle."""
     shown = _shown(path)
@@ -446,11 +425,11 @@ def read_config_file(path: str, _chain: Tuple[str, ...] = ()) -> Optional[Config
         table = tool["jaxlint"] if isinstance(tool, dict) and isinstance(tool.get("jaxlint"), dict) and len(doc) == 1 else doc
     base = None
     if isinstance(table, dict) and isinstance(table.get("extend"), str):
-        base = _read_extended(path, table["extend"], _chain)
-    return parse_table(table, root, shown, base)
+        base = _read_extended(path, table["extend"], _chain, rules)
+    return parse_table(table, root, shown, base, rules=rules)
 
 
-def _read_extended(path: str, target: str, chain: Tuple[str, ...]) -> Config:
+def _read_extended(path: str, target: str, chain: Tuple[str, ...], rules: RuleTable) -> Config:
     """The Config of the file that ``path``'s ``extend`` names (relative to ``path``'s folder)."""
     here = os.path.realpath(path)
     chain = chain + (here,)
@@ -461,7 +440,7 @@ def _read_extended(path: str, target: str, chain: Tuple[str, ...]) -> Config:
     if os.path.realpath(full) in chain:
         cycle = [_shown(p) for p in chain[chain.index(os.path.realpath(full)) :]] + [_shown(full)]
         raise ConfigError(f"{label}: a cycle of extended files: {' -> '.join(cycle)}")
-    base = read_config_file(full, chain)
+    base = read_config_file(full, chain, rules=rules)
     # A pyproject.toml without a [tool.jaxlint] table: its folder, the default settings.
     return base if base is not None else Config(root=os.path.dirname(os.path.abspath(full)), source=_shown(full))
 
@@ -500,10 +479,14 @@ def with_selection(
 
 
 class Resolver:
-    """Which configuration applies to each path (memoised per folder)."""
+    """Which configuration applies to each path (memoised per folder); the files' selectors
+    name codes of ``rules``."""
 
-    def __init__(self, explicit: Optional[str] = None, isolated: bool = False, overrides: Overrides = Overrides()):
+    def __init__(
+        self, explicit: Optional[str] = None, isolated: bool = False, overrides: Overrides = Overrides(), *, rules: RuleTable
+    ):
         self.overrides = overrides
+        self.rules = rules
         self.isolated = isolated
         self._by_folder: Dict[str, Config] = {}
         self._by_path: Dict[str, Config] = {}  # discovery, the runner and the faces ask of each file
@@ -513,7 +496,7 @@ class Resolver:
         elif explicit is not None:
             if not os.path.exists(explicit):
                 raise ConfigError(f"configuration file not found: {explicit}")
-            cfg = read_config_file(explicit)
+            cfg = read_config_file(explicit, rules=rules)
             if cfg is None:  # a pyproject.toml without our table: its folder, default settings
                 cfg = Config(root=os.path.dirname(os.path.abspath(explicit)), source=_shown(explicit))
             self._fixed = overrides.apply(cfg)
@@ -549,7 +532,7 @@ class Resolver:
         for name in CONFIG_FILES:
             cand = os.path.join(folder, name)
             if os.path.isfile(cand):
-                cfg = read_config_file(cand)
+                cfg = read_config_file(cand, rules=self.rules)
                 if cfg is not None:
                     break
         if cfg is not None:
@@ -561,7 +544,7 @@ class Resolver:
         return got
 
 
-def find_pyproject(start: str) -> Optional[str]:
+def find_pyproject(start: str, rules: RuleTable) -> Optional[str]:
     """The closest configuration file above ``start`` that configures jaxlint."""
     d = os.path.abspath(start)
     if os.path.isfile(d):
@@ -569,7 +552,7 @@ def find_pyproject(start: str) -> Optional[str]:
     while True:
         for name in CONFIG_FILES:
             cand = os.path.join(d, name)
-            if os.path.isfile(cand) and read_config_file(cand) is not None:
+            if os.path.isfile(cand) and read_config_file(cand, rules=rules) is not None:
                 return cand
         parent = os.path.dirname(d)
         if parent == d:
@@ -577,9 +560,9 @@ def find_pyproject(start: str) -> Optional[str]:
         d = parent
 
 
-def load_config(paths: Sequence[str] = (), explicit: Optional[str] = None) -> Config:
+def load_config(paths: Sequence[str] = (), explicit: Optional[str] = None, *, rules: RuleTable) -> Config:
     """The settings for the first path (or the working folder)."""
-    resolver = Resolver(explicit)
+    resolver = Resolver(explicit, rules=rules)
     start = paths[0] if paths else os.getcwd()
     if not os.path.exists(start):
         start = os.getcwd()

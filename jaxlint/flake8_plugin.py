@@ -1,7 +1,7 @@
 """flake8 plugin: the ``jaxlint`` command's findings, reported through flake8, except the
 cross-module ones (flake8 hands a plugin one file at a time).
 
-The plugin is a thin face over :func:`jaxlint.engine.lint_source`; it does no analysis of its
+The plugin is a thin face over :func:`jaxlint.engine.pipeline.lint_cached`; it does no analysis of its
 own.  Three points where flake8's conventions differ from jaxlint's:
 
 * Columns: flake8 adds 1 to the column a plugin yields, so the plugin yields the 0-based column
@@ -29,13 +29,13 @@ from __future__ import annotations
 import os
 from typing import Dict, Iterator, Optional, Sequence, Tuple
 
-from jaxlint import __version__
+from jaxlint.versions import __version__
 from jaxlint.config import Config, ConfigError, load_config
-from jaxlint.engine.cache import Cache, content_digest, default_directory
+from jaxlint.engine.cache import Cache, default_directory
 from jaxlint.paths import relpath
-from jaxlint.engine.pipeline import lint_source
+from jaxlint.engine.pipeline import lint_cached
 from jaxlint.engine.source import mentions_jax
-from jaxlint.rules import rules_for
+from jaxlint.rules import RULES_BY_CODE, rules_for
 
 # flake8 lints many files of the same folders; pyproject.toml is read once per folder.
 _CONFIGS: Dict[str, Config] = {}
@@ -46,7 +46,7 @@ def _config_for(filename: str) -> Config:
     folder = os.path.dirname(os.path.abspath(filename))
     cfg = _CONFIGS.get(folder)
     if cfg is None:
-        cfg = load_config([folder])
+        cfg = load_config([folder], rules=RULES_BY_CODE)
         _CONFIGS[folder] = cfg
     return cfg
 
@@ -121,13 +121,5 @@ class JaxlintChecker:
             return
         shown = relpath(self.filename)
         rules = rules_for(config)
-        cache = _cache_for(config, rules)
-        key = cache.key(content_digest(text.encode("utf-8", "surrogateescape")), shown) if cache is not None else None
-        findings = cache.get(key) if cache is not None else None
-        if findings is None:
-            result = lint_source(text, shown, config, rules, noqa=False, facts=False)
-            findings = result.findings
-            if cache is not None and result.cacheable:
-                cache.put(key, findings, result.calls)
-        for f in findings:
+        for f in lint_cached(text, shown, config, rules, _cache_for(config, rules), noqa=False):
             yield f.line, f.column - 1, f"{f.code} {f.message}", type(self)

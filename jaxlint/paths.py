@@ -1,10 +1,11 @@
 """How a path is shown in messages and reports: relative to the working directory with forward
-slashes, or as given when it lies outside it."""
+slashes, or as given when it lies outside it; and a file's real path next to the path shown."""
 
 from __future__ import annotations
 
 import functools
 import os
+from dataclasses import dataclass
 
 
 def relpath(path: str) -> str:
@@ -20,3 +21,26 @@ def _relpath(path: str, cwd: str) -> str:
     if rel.startswith(".." + os.sep) or rel == "..":
         return path.replace(os.sep, "/")
     return rel.replace(os.sep, "/")
+
+
+@dataclass(frozen=True)
+class SourcePath:
+    """A file as linted: ``real``, where it is (absolute, or relative to the working folder),
+    which the configuration's globs match relative to the configuration folder; and ``shown``,
+    the path its findings report.  A face that shows another path than the file's real one (the
+    language server shows it relative to the configuration folder, whatever its own working
+    folder) passes both, so config matching never depends on the working folder."""
+
+    real: str
+    shown: str
+
+    def __str__(self) -> str:
+        return self.shown
+
+
+def real_path(path) -> str:
+    return path.real if isinstance(path, SourcePath) else path
+
+
+def shown_path(path) -> str:
+    return path.shown if isinstance(path, SourcePath) else path

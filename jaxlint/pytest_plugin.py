@@ -34,14 +34,15 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     if not config.getoption("jaxlint"):
         return
-    from jaxlint.formats import FORMATTERS
+    # imported on use: the runtime mode imports JAX and the analysis, which the plugin does
+    # without unless --jaxlint is given
+    from jaxlint.runtime import observer as runtime_observer, report
 
     fmt = config.getoption("jaxlint_format")
-    if fmt not in FORMATTERS:
-        raise pytest.UsageError(f"--jaxlint-format: unknown format {fmt!r} (one of {', '.join(FORMATTERS)})")
-    from jaxlint.runtime.observer import Observer
-
-    observer = Observer([str(config.rootpath)], check_leaks=config.getoption("jaxlint_check_leaks"), check_stale=config.getoption("jaxlint_check_stale"))
+    if fmt not in report.FORMATTERS:
+        raise pytest.UsageError(f"--jaxlint-format: unknown format {fmt!r} (one of {', '.join(report.FORMATTERS)})")
+    config.stash[_report_key()] = report
+    observer = runtime_observer.Observer([str(config.rootpath)], check_leaks=config.getoption("jaxlint_check_leaks"), check_stale=config.getoption("jaxlint_check_stale"))
     observer.start()
     config.stash[_stash_key()] = observer
     _expect_through_raises(observer)
@@ -49,6 +50,11 @@ def pytest_configure(config):
 
 @functools.lru_cache(maxsize=None)
 def _stash_key():
+    return pytest.StashKey()
+
+
+@functools.lru_cache(maxsize=None)
+def _report_key():
     return pytest.StashKey()
 
 
@@ -114,12 +120,11 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if observer is None:
         return
     observer.stop()
-    from jaxlint.runtime.report import merge_static, observed_findings, write_report
-
-    findings, _ = observed_findings(list(observer.seen.values()))
+    report = config.stash[_report_key()]
+    findings, _ = report.observed_findings(list(observer.seen.values()))
     expected = sum(s.expected for s in observer.seen.values())
     if not config.getoption("jaxlint_no_static"):
-        findings = merge_static(findings)
+        findings = report.merge_static(findings)
     terminalreporter.section("jaxlint")
     output = config.getoption("jaxlint_output")
 
@@ -127,7 +132,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         def write(self, text):
             terminalreporter.write(text)
 
-    written = write_report(findings, config.getoption("jaxlint_format"), output, config.getoption("jaxlint_baseline"), stream=Terminal())
+    written = report.write_report(findings, config.getoption("jaxlint_format"), output, config.getoption("jaxlint_baseline"), stream=Terminal())
     n = len(written)
     summary = f"jaxlint: {n} finding{'s' if n != 1 else ''} observed"
     if output:

@@ -14,6 +14,7 @@ static face of jaxlint, the server never imports JAX or the code it lints.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import difflib
 import logging
@@ -26,14 +27,15 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 from pygls.workspace.position_codec import ServerTextPosition
 
-from jaxlint import __version__
-from jaxlint.config import Config, ConfigError, SourcePath, load_config
+from jaxlint.versions import __version__
+from jaxlint.config import Config, ConfigError, load_config
+from jaxlint.paths import SourcePath
 from jaxlint.engine.pipeline import lint_source
 from jaxlint.findings import Finding
-from jaxlint.fixes import edits as fix_edits
-from jaxlint.fixes.apply import applicable, fix_source
+from jaxlint.engine import edits as fix_edits
+from jaxlint.engine.fixing import applicable, fix_source
+from jaxlint.engine.noqa_comments import add_noqa
 from jaxlint.fixes.declare import SAFE
-from jaxlint.fixes.add_noqa import add_noqa
 from jaxlint.formats._common import rule_url, severity
 from jaxlint.rules import RULES_BY_CODE
 
@@ -50,7 +52,7 @@ def lint_buffer(path: Optional[str], text: str) -> List[Finding]:
     """Findings for a buffer, configured as ``jaxlint PATH`` run from the project root would be."""
     try:
         # The folder, not the file: a new buffer may not exist on disk yet.
-        cfg = load_config([os.path.dirname(path)] if path else [])
+        cfg = load_config([os.path.dirname(path)] if path else [], rules=RULES_BY_CODE)
     except ConfigError as e:
         log.warning("jaxlint: %s; using the default configuration", e)
         cfg = Config()
@@ -297,7 +299,6 @@ def shutdown(ls: JaxlintServer, params):
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    import argparse
 
     p = argparse.ArgumentParser(prog="jaxlint server", description="Run the jaxlint language server over standard input and output.")
     p.add_argument("--version", action="version", version=f"jaxlint {__version__}")

@@ -11,7 +11,9 @@ and the flake8 plugin agree on every comment.
   ``# jaxlint: noqa: JAX3`` silences only those codes in the whole file.
 
 Two findings come from the comments themselves: JAX003, a ``noqa`` code that is not a jaxlint
-code (a typo silences nothing); JAX004 (opt-in), a jaxlint code that silences nothing.
+code (a typo silences nothing); JAX004 (opt-in), a jaxlint code that silences nothing.  Which
+codes exist, and the rules of those two findings, are read from the rule table the engine passes
+in (the rules stand above this module).
 """
 
 from __future__ import annotations
@@ -21,14 +23,16 @@ import re
 import tokenize
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
+from jaxlint import selectors
 from jaxlint.findings import Finding
+from jaxlint.selectors import RuleTable
+from jaxlint.source_text import LINE_END
 
 # flake8's own grammar (flake8.defaults.NOQA_INLINE_REGEXP and NOQA_FILE).
 INLINE_RE = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
 FILE_RE = re.compile(r"\s*# (?P<tool>flake8|jaxlint)[:=]\s*noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
 _ANY_RE = re.compile(r"noqa", re.IGNORECASE)
 _CODE_RE = re.compile(r"[^,\s]+")
-_LINE_END_RE = re.compile(r"\r\n?|\n")
 OWN_PREFIX = "JAX"
 
 
@@ -215,18 +219,16 @@ def directive_findings(
     path: str,
     directives: Optional[FileDirectives],
     enabled: Set[str],
+    rules: RuleTable,
 ) -> List[Finding]:
-    """JAX003 for ``noqa`` codes that are not jaxlint codes; JAX004 for jaxlint codes that
-    silence nothing (reported only for codes whose rules all ran: otherwise nobody can tell)."""
+    """JAX003 for ``noqa`` codes that are not jaxlint codes (the codes of ``rules``); JAX004 for
+    jaxlint codes that silence nothing (reported only for codes whose rules all ran: otherwise
+    nobody can tell)."""
     if directives is None or not ({"JAX003", "JAX004"} & enabled) or directives.skip_file:
         return []
     if not directives.may_name_own_codes() and not ("JAX004" in enabled and directives.may_have_bare()):
         return []
-    # the registry imports every rule: only for comments that may name our own codes
-    from jaxlint import selectors
-    from jaxlint.rules import RULES_BY_CODE
-
-    known = selectors.known_codes()
+    known = tuple(rules)
     # A comment serves every line of its logical line (the same joined text in the mapping).
     def group(line: int):
         joined = directives.noqa_lines.get(line)
@@ -236,7 +238,7 @@ def directive_findings(
     for f in findings:
         by_group.setdefault(group(f.line), []).append(f.code)
     out: List[Finding] = []
-    lines = _LINE_END_RE.split(directives._text)  # numbered as the tokenizer numbers them
+    lines = LINE_END.split(directives._text)  # numbered as the tokenizer numbers them
     for line, col0, comment in directives.comments:
         m = INLINE_RE.search(comment)
         if m is None:
@@ -251,7 +253,7 @@ def directive_findings(
                 fix = {"title": "Remove the `# noqa` comment", "safety": "unsafe", "edits": [edit]} if edit else None
                 out.append(
                     _meta_finding(
-                        RULES_BY_CODE["JAX004"], path, line, col0 + m.start(), len(m.group().rstrip()), fix,
+                        rules["JAX004"], path, line, col0 + m.start(), len(m.group().rstrip()), fix,
                         what="blanket `noqa`: no finding on its line", unused="`# noqa` comment, unless another tool needs it",
                     )
                 )
@@ -266,14 +268,14 @@ def directive_findings(
             start = base + cm.start()
             if not any(k.startswith(code) for k in known):
                 if "JAX003" in enabled:
-                    hint = selectors.suggestion(code.upper())
-                    if code != code.upper() and selectors.is_known(code.upper()):
+                    hint = selectors.suggestion(code.upper(), rules)
+                    if code != code.upper() and selectors.is_known(code.upper(), rules):
                         detail = f"`# noqa` codes are case-sensitive: '{code}' silences nothing (did you mean '{code.upper()}'?)"
                     elif hint:
                         detail = f"unknown rule code '{code}' in `# noqa` silences nothing (did you mean '{hint}'?)"
                     else:
                         detail = f"unknown rule code '{code}' in `# noqa` silences nothing"
-                    out.append(_meta_finding(RULES_BY_CODE["JAX003"], path, line, start, len(code), detail=detail))
+                    out.append(_meta_finding(rules["JAX003"], path, line, start, len(code), detail=detail))
                 continue
             if "JAX004" not in enabled:
                 continue
@@ -291,7 +293,7 @@ def directive_findings(
             title = f"Remove unused `noqa` {words} {', '.join(unused)}"
             out.append(
                 _meta_finding(
-                    RULES_BY_CODE["JAX004"], path, line, first_unused[0], first_unused[1],
+                    rules["JAX004"], path, line, first_unused[0], first_unused[1],
                     {"title": title, "safety": "safe", "edits": [edit]} if edit else None,
                     what=f"`noqa` code: {', '.join(unused)}", unused=f"{words} {', '.join(unused)}",
                 )
@@ -315,7 +317,7 @@ def retract_unused(findings: Iterable[Finding], silenced: Iterable[Tuple[str, in
     return out
 
 
-def apply_directives(findings: List[Finding], text: str, path: str, enabled, suppress_them: bool) -> List[Finding]:
+def apply_directives(findings: List[Finding], text: str, path: str, enabled, suppress_them: bool, rules: RuleTable) -> List[Finding]:
     """A module's findings with its ``# noqa`` comments applied: their own findings
     (JAX003/JAX004) added, then, unless flake8 applies the suppressions itself
     (``suppress_them=False``), the suppressions."""
@@ -324,7 +326,7 @@ def apply_directives(findings: List[Finding], text: str, path: str, enabled, sup
         return findings
     if directives.skip_file:
         return []  # flake8 skips such a file before any plugin runs, and so does jaxlint
-    extra = directive_findings(findings, path, directives, enabled)
+    extra = directive_findings(findings, path, directives, enabled, rules)
     if extra:
         findings = sorted(findings + extra, key=Finding.sort_key)
     if suppress_them:

@@ -3,7 +3,7 @@
 
 In one commit, on a clean working tree:
 
-* ``jaxlint/__init__.py``: ``__version__`` becomes the new version;
+* ``jaxlint/versions.py``: ``__version__`` becomes the new version;
 * every pin in ``PIN_FILES`` (pip's ``@v...``, the Action's ``uses:``, pre-commit's ``rev:``,
   the README's sentence naming the release) becomes ``v<VERSION>``;
 * ``CHANGELOG.md``: the entries under ``## Unreleased`` move under ``## <VERSION> - <date>``,
@@ -29,7 +29,7 @@ import sys
 from typing import Dict, List, Tuple
 
 VERSION_RE = re.compile(r"\d+\.\d+\.\d+")
-INIT = "jaxlint/__init__.py"
+INIT = "jaxlint/versions.py"
 CHANGELOG = "CHANGELOG.md"
 INIT_VERSION = re.compile(r'^__version__ = "([^"]*)"', re.M)
 

@@ -10,7 +10,7 @@ import pytest
 
 from clirun import ROOT, jaxlint
 from jaxlint.findings import Finding
-from jaxlint.fixes.add_noqa import add_noqa
+from jaxlint.engine.noqa_comments import add_noqa
 
 SRC = '''import jax
 import jax.numpy as jnp
@@ -339,8 +339,8 @@ def test_fixed_count_on_the_fixtures_is_the_fixes_written(tmp_path, monkeypatch,
 
     from fixture_units import rule_config
     from jaxlint.engine.run import lint_files
-    from jaxlint.fixes import edits
-    from jaxlint.fixes.run import fix_files
+    from jaxlint.engine import edits
+    from jaxlint.engine.fixing import fix_files
     from jaxlint.paths import relpath
 
     shutil.copytree(os.path.join(ROOT, "fixtures"), tmp_path / "fixtures")

@@ -187,6 +187,7 @@ def test_folder_symlink_out_of_the_tree_is_not_followed(repo, tmp_path):
 def test_unreadable_folder_is_reported(repo, monkeypatch):
     # chmod cannot lock root out, so the refusal is what os.scandir would raise.
     from jaxlint.config import Resolver
+    from jaxlint.rules import RULES_BY_CODE
     from jaxlint.engine.discovery import discover
 
     locked = repo / "rlpkg" / "locked"
@@ -201,7 +202,7 @@ def test_unreadable_folder_is_reported(repo, monkeypatch):
 
     monkeypatch.setattr(os, "scandir", scandir)
     monkeypatch.chdir(repo)
-    found = discover(["rlpkg"], Resolver().for_path, respect_gitignore=False)
+    found = discover(["rlpkg"], Resolver(rules=RULES_BY_CODE).for_path, respect_gitignore=False)
     assert found.files == [os.path.join("rlpkg", "env", "cartpole.py")]
     assert found.errors == ["rlpkg/locked: cannot read folder: Permission denied"]
 
@@ -218,14 +219,15 @@ def test_force_exclude_asks_git_about_the_named_files(repo):
     (repo / "kept.py").write_text(TREE["a.py"])
     from clirun import git
     from jaxlint.config import Resolver
+    from jaxlint.rules import RULES_BY_CODE
     from jaxlint.engine.discovery import discover
 
     git(["add", "-f", "kept.py"], cwd=str(repo))
     (repo / ".gitignore").write_text("scratch/\nwide.py\nkept.py\n")
     named = ["scratch/new.py", "w*.py", "wide.py", "kept.py", "a.py"]
-    found = discover([str(repo / n) for n in named], Resolver().for_path, force_exclude=True)
+    found = discover([str(repo / n) for n in named], Resolver(rules=RULES_BY_CODE).for_path, force_exclude=True)
     assert sorted(os.path.relpath(f, repo) for f in found.files) == ["a.py", "kept.py", "w*.py"]
-    found = discover([str(repo / n) for n in named], Resolver().for_path, force_exclude=False)
+    found = discover([str(repo / n) for n in named], Resolver(rules=RULES_BY_CODE).for_path, force_exclude=False)
     assert len(found.files) == len(named)
 
 

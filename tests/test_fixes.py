@@ -21,7 +21,7 @@ import pytest
 
 from fixture_units import FIXTURES_DIR, ROOT, rule_config
 from jaxlint.engine import lint_source
-from jaxlint.fixes.apply import applicable, fix_source
+from jaxlint.engine.fixing import applicable, fix_source
 from markers import expected_markers
 
 PAIRS = sorted(glob.glob(os.path.join(FIXTURES_DIR, "fixes", "*.in.py")))
@@ -255,7 +255,7 @@ def test_unsafe_fixes_only_when_asked():
 
 
 def test_rounds_are_bounded():
-    from jaxlint.fixes.apply import MAX_ROUNDS
+    from jaxlint.engine.fixing import MAX_ROUNDS
 
     calls = []
 
@@ -432,7 +432,7 @@ def test_traced_if_fixes_make_the_failing_cases_run_and_break_none(tmp_path):
     from clirun import env
     from fixture_units import oracle_units
     from jaxlint.engine.run import lint_files
-    from jaxlint.fixes.run import fix_files
+    from jaxlint.engine.fixing import fix_files
 
     pytest.importorskip("jax")
     original, fixed = tmp_path / "original", tmp_path / "fixed"

@@ -299,18 +299,20 @@ def test_text_gate_skips_parsing(monkeypatch):
 def _checker_runs(monkeypatch, tmp_path, options):
     """Findings of two checkers on one file, and how many times the plugin analysed it."""
     from jaxlint import flake8_plugin
+    from jaxlint.engine import pipeline
 
     monkeypatch.setattr(flake8_plugin, "_CACHES", {})
     monkeypatch.setattr(flake8_plugin, "_CACHE_DIR", None)  # restored after the test
     flake8_plugin.JaxlintChecker.parse_options(options)
     analysed = []
-    real = flake8_plugin.lint_source
+    real = pipeline.lint_source
 
     def counting(*a, **k):
         analysed.append(a[1])
         return real(*a, **k)
 
-    monkeypatch.setattr(flake8_plugin, "lint_source", counting)
+    # The plugin asks the engine for one buffer through the cache (pipeline.lint_cached).
+    monkeypatch.setattr(pipeline, "lint_source", counting)
     with_preview(tmp_path)
     path = tmp_path / "m.py"
     path.write_text("import jax\n\n\n@jax.jit\ndef f(x):\n    if x > 0:  # noqa: JAX101\n        return x\n    return -x\n")

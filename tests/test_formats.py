@@ -12,9 +12,9 @@ import pytest
 
 from clirun import git, init_repo, jaxlint
 from fixture_units import rule_config
-from jaxlint import __version__
+from jaxlint.versions import __version__
 from jaxlint.findings import Finding
-from jaxlint.review.fingerprint import SourceLines, fingerprints
+from jaxlint.fingerprints import SourceLines, fingerprints
 from jaxlint.formats import FORMATTERS
 from jaxlint.formats.github import escape_data, escape_property
 from jaxlint.rules import ALL_RULES, RULES_BY_CODE

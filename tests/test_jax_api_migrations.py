@@ -15,6 +15,7 @@ from jax_deprecations import forget_deprecation_warnings
 from jaxlint import lint_source
 from jaxlint.analysis.jax.jax_api_migrations import BY_NAME, MIGRATIONS, NEWEST, RELEASES, fix_safety, lookup, parse_version, status
 from jaxlint.config import Config, ConfigError, parse_table
+from jaxlint.rules import RULES_BY_CODE
 
 jax = pytest.importorskip("jax")
 
@@ -242,14 +243,14 @@ def test_fix_text_and_safety_follow_min_jax():
 
 
 def test_config_keys_are_parsed_and_validated():
-    c = parse_table({"target-jax": "0.6", "min-jax": "0.4.26"})
+    c = parse_table({"target-jax": "0.6", "min-jax": "0.4.26"}, rules=RULES_BY_CODE)
     assert c.target_jax == (0, 6, 0) and c.min_jax == (0, 4, 26)
     assert c.key() != Config().key()
     for bad in ({"target-jax": "latest"}, {"target-jax": 0.6}, {"min-jax": "0.4.x"}):
         with pytest.raises(ConfigError, match="must be a JAX version"):
-            parse_table(bad)
+            parse_table(bad, rules=RULES_BY_CODE)
     with pytest.raises(ConfigError, match="must not be newer than target-jax"):
-        parse_table({"target-jax": "0.5", "min-jax": "0.6"})
+        parse_table({"target-jax": "0.5", "min-jax": "0.6"}, rules=RULES_BY_CODE)
 
 
 @pytest.mark.slow  # starts an interpreter

@@ -9,8 +9,7 @@ import os
 import libcst as cst
 import pytest
 
-from jaxlint.engine.piecewise_parse import PIECE, find_cuts, parse_pieces, parse_piecewise
-from jaxlint.engine.source import parse_module
+from jaxlint.engine.piecewise_parse import PIECE, find_cuts, parse_module, parse_pieces, parse_piecewise
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = sorted(glob.glob(os.path.join(ROOT, "fixtures", "**", "*.py"), recursive=True))

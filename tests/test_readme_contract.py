@@ -44,7 +44,7 @@ def _pins():
 
 
 def test_pinned_revisions_are_one_release():
-    from jaxlint import __version__
+    from jaxlint.versions import __version__
 
     pins = _pins()
     assert len(pins) >= 4  # install, flake8, GitHub Actions, GitLab, pre-commit

@@ -88,10 +88,10 @@ def test_preview_rules_run_only_with_preview(a_preview_rule):
 
 
 def test_preview_config_key():
-    assert parse_table({"preview": True}).preview is True
-    assert parse_table({}).preview is False
+    assert parse_table({"preview": True}, rules=RULES_BY_CODE).preview is True
+    assert parse_table({}, rules=RULES_BY_CODE).preview is False
     with pytest.raises(ConfigError):
-        parse_table({"preview": "yes"})
+        parse_table({"preview": "yes"}, rules=RULES_BY_CODE)
 
 
 def test_preview_command_line_flag(a_preview_rule, tmp_path, monkeypatch, capsys):

@@ -22,7 +22,7 @@ from typing import Dict, List, Optional
 import pytest
 
 from clirun import ROOT, commit_all, git, init_repo
-from jaxlint import __version__
+from jaxlint.versions import __version__
 from jaxlint.config import KNOWN_KEYS
 from jaxlint.formats import FORMATTERS
 
@@ -96,10 +96,11 @@ def tag_problem(root: str, version: str) -> Optional[str]:
     tag = f"v{version}"
     if run("rev-parse", "-q", "--verify", f"refs/tags/{tag}").returncode != 0:
         return f"version {version} has no tag {tag}: make it on the commit that released it (git tag -a {tag} -m 'jaxlint {version}' COMMIT)"
-    init = run("show", f"{tag}:jaxlint/__init__.py").stdout
-    if f'__version__ = "{version}"' not in init:
-        return f"tag {tag} is on a commit whose jaxlint/__init__.py is not version {version}"
-    return None
+    # The version's file, and where the releases up to 0.8.0 kept it.
+    for where in ("jaxlint/versions.py", "jaxlint/__init__.py"):
+        if f'__version__ = "{version}"' in run("show", f"{tag}:{where}").stdout:
+            return None
+    return f"tag {tag} is on a commit whose jaxlint/versions.py is not version {version}"
 
 
 def test_the_current_version_is_tagged():
@@ -121,7 +122,7 @@ def test_the_tag_check_sees_a_missing_or_misplaced_tag(tmp_path):
     assert tag_problem(root, "1.1.0") is None
     assert tag_problem(root, "1.2.0").startswith("version 1.2.0 has no tag v1.2.0")
     git(["tag", "-a", "v1.2.0", "-m", "jaxlint 1.2.0"], cwd=root)  # on the 1.1.0 commit
-    assert tag_problem(root, "1.2.0") == "tag v1.2.0 is on a commit whose jaxlint/__init__.py is not version 1.2.0"
+    assert tag_problem(root, "1.2.0") == "tag v1.2.0 is on a commit whose jaxlint/versions.py is not version 1.2.0"
 
 
 # --- the README describes released features only -------------------------------------------------

@@ -24,7 +24,7 @@ ENTRY = "- A new option, `--frobnicate`.\n"
 
 
 def _current(root) -> str:
-    return re.search(r'__version__ = "([^"]+)"', (root / "jaxlint" / "__init__.py").read_text()).group(1)
+    return re.search(r'__version__ = "([^"]+)"', (root / "jaxlint" / "versions.py").read_text()).group(1)
 
 
 def _next_minor(version: str) -> str:
@@ -37,7 +37,7 @@ def repo(tmp_path, monkeypatch):
     """A git repository holding this checkout's release files, with one Unreleased entry."""
     root = tmp_path / "repo"
     (root / "jaxlint").mkdir(parents=True)
-    shutil.copy(os.path.join(ROOT, "jaxlint", "__init__.py"), root / "jaxlint" / "__init__.py")
+    shutil.copy(os.path.join(ROOT, "jaxlint", "versions.py"), root / "jaxlint" / "versions.py")
     for rel in release.PIN_FILES:
         shutil.copy(os.path.join(ROOT, rel), root / rel)
     changelog = (root / "CHANGELOG.md").read_text(encoding="utf-8")
@@ -96,7 +96,7 @@ def test_a_release_bumps_repins_moves_the_changelog_commits_and_tags(repo, capsy
     assert subject == f"Release {new}: version, install pins and CHANGELOG (from {old})"
     pinned = [rel for rel in release.PIN_FILES if release.pins(before[rel])]
     assert "README.md" in pinned
-    assert sorted(filter(None, names)) == sorted({"jaxlint/__init__.py", "CHANGELOG.md", *pinned})
+    assert sorted(filter(None, names)) == sorted({"jaxlint/versions.py", "CHANGELOG.md", *pinned})
     assert git(["status", "--porcelain"], cwd=str(repo)).stdout == b""
     assert git(["cat-file", "-t", f"v{new}"], cwd=str(repo)).stdout == b"tag\n"
     assert git(["rev-parse", f"v{new}^{{commit}}"], cwd=str(repo)).stdout == git(["rev-parse", "HEAD"], cwd=str(repo)).stdout
@@ -123,7 +123,7 @@ def test_dry_run_prints_the_plan_and_changes_nothing(repo, capsys):
     assert _snapshot(repo) == before
     lines = out.splitlines()
     assert lines[0] == "dry run, nothing written; would do:"
-    assert lines[1] == f"  jaxlint/__init__.py: __version__ {old} -> {new}"
+    assert lines[1] == f"  jaxlint/versions.py: __version__ {old} -> {new}"
     assert re.fullmatch(rf"  README\.md: \d+ pin\(s\) -> v{re.escape(new)}", lines[2])
     assert f"  CHANGELOG.md: 1 line(s) of Unreleased -> '## {new} - {DATE}'" in lines
     assert lines[-1] == f"  tag: v{new} (annotated)"

@@ -132,7 +132,7 @@ def table(summary: dict, parts: bool = True) -> str:
 
 def safe_fix(text: str, path: str, preview: bool = False) -> str:
     """The program with jaxlint's safe fixes applied (as ``jaxlint --fix``, or ``--fix --preview``)."""
-    from jaxlint.fixes.run import fix_text
+    from jaxlint.engine.fixing import fix_text
     from jaxlint.config import Config
     from jaxlint.rules import rules_for
 

@@ -126,7 +126,9 @@ def _show_progress(progress: TextIO, job: Job, number: int, total: int) -> None:
 def _observed(real: str, out: str, timeout: float) -> List[dict]:
     """What ``jaxlint run`` reports running ``real`` as a script in its own folder ([] when
     the run fails or times out)."""
-    cmd = [sys.executable, "-m", "jaxlint", "run", "--no-static", "--format", "json", "-o", out, real]
+    # The stale check runs a jitted function's body a second time; the dynamic mode was asked
+    # to run the file's code, and a stale value shows no other way at run time.
+    cmd = [sys.executable, "-m", "jaxlint", "run", "--no-static", "--check-stale", "--format", "json", "-o", out, real]
     try:
         if os.path.exists(out):
             os.unlink(out)

@@ -29,8 +29,8 @@ import time
 from dataclasses import asdict
 from typing import Iterable, List, Optional, Sequence, Tuple
 
-from jaxlint import __version__
 from jaxlint.atomic import replace_through_temporary
+from jaxlint.versions import __version__
 from jaxlint.findings import Finding, FindingFacts
 
 FORMAT = 6  # 2: entries carry the cross-module call records; 3: findings carry their facts; 4: and related locations; 5: the facts the dynamic mode plans from; 6: and the entry point in another file
@@ -80,7 +80,8 @@ def build_digest() -> str:
         h = hashlib.sha256()
         h.update(f"jaxlint {__version__}\0".encode())
         try:
-            # From the installed distribution's metadata: importing ``libcst._version`` would
+            # imported on use, for a run with a cache (it costs about 10 ms); the version is read
+            # from the installed distribution's metadata: importing ``libcst._version`` would
             # import LibCST itself, which a run the cache answers does without.
             from importlib.metadata import version
 

@@ -35,7 +35,8 @@ from jaxlint.analysis.xmod.graph import ModuleGraph
 from jaxlint.analysis.xmod.records import CallRecord, Export, MemberCall, Record, record_from_json
 from jaxlint.analysis.xmod.summaries import ModuleSummary
 from jaxlint import selection, suppressions
-from jaxlint.config import Config, SourcePath
+from jaxlint.config import Config
+from jaxlint.paths import SourcePath
 from jaxlint.engine.cache import Cache, content_digest, finding_from_json, finding_to_json
 from jaxlint.engine.call_records import call_recorder
 from jaxlint.engine.collection import one_collection_per_module
@@ -43,9 +44,12 @@ from jaxlint.engine.module_analysis import ModuleAnalysis
 from jaxlint.engine.pipeline import meta_finding
 from jaxlint.suppressions import suppress as apply_noqa
 from jaxlint.engine.reporting import Reports, materialise, rule_handlers
-from jaxlint.engine.source import decode_source, parse_module
+from jaxlint.engine.piecewise_parse import parse_module
+from jaxlint.source_text import decode_source
 from jaxlint.findings import Finding
 from jaxlint.rules import rules_for
+from jaxlint.analysis.facts.static_paths import RemoteSlot, StaticPaths, StaticPath
+from jaxlint.engine.runner import pool_context
 
 MAX_ROUNDS = 3
 
@@ -94,7 +98,6 @@ class _Target:
         paths that end in a wrapper of another module, as (StaticPath, text saying where the
         value is built)."""
         # imported when a rule first asks for the fact, not at start-up
-        from jaxlint.analysis.facts.static_paths import RemoteSlot, StaticPaths
 
         if not any(r.code == "JAX202" for r in self.rules):
             return []
@@ -113,7 +116,6 @@ class _Target:
         """Report, at the static slot inside this module's wrapper, a value of another module
         that reaches it (``path.node``: the RemoteSlot naming the wrapper and parameter)."""
         # imported when a rule first asks for the fact, not at start-up
-        from jaxlint.analysis.facts.static_paths import StaticPath, StaticPaths
 
         if self._forwards is None:
             a = self.analysis
@@ -386,7 +388,6 @@ def _follow_groups(follow_one, todo: List[Tuple[int, str, list]], jobs: int):
     processes forked from this one (which share the run's summaries without copying them) when
     there are enough groups, else here."""
     global _FORKED_GROUPS
-    from jaxlint.engine.runner import pool_context
 
     ctx = pool_context() if jobs > 1 and len(todo) >= POOL_MIN_GROUPS else None
     if ctx is None or ctx.get_start_method() != "fork":

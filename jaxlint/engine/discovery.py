@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
@@ -80,7 +81,6 @@ class GitIgnored:
     def _listing(self, top: str) -> Optional[Tuple[Set[str], Set[str]]]:
         if top in self._repos:
             return self._repos[top]
-        import subprocess  # only in a git repository
 
         got = None
         try:
@@ -116,7 +116,6 @@ class GitIgnored:
                 by_top.setdefault(top, []).append(full)
         if not by_top:
             return set()
-        import subprocess  # only in a git repository
 
         ignored: Set[str] = set()
         for top, fulls in by_top.items():

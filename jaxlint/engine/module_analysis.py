@@ -14,7 +14,10 @@ from typing import Callable, Dict, List, Optional
 
 import libcst as cst
 
+from jaxlint.analysis import facts
 from jaxlint.analysis.facts.call_sites import CallSites
+from jaxlint.analysis.facts.loop_updates import LoopUpdates
+from jaxlint.analysis.facts.static_paths import StaticPaths
 from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.jax.jax_api_migrations import table as jax_release_table
 from jaxlint.analysis.facts.rebinding import Rebinding
@@ -66,9 +69,6 @@ class ModuleAnalysis:
     @cached_property
     def static_paths(self):
         """Every value that reaches a slot JAX hashes, with where it was built (JAX202)."""
-        # imported when a rule first asks for the fact, not at start-up
-        from jaxlint.analysis.facts.static_paths import StaticPaths
-
         return StaticPaths(self.index, self.finder, self.analyzer, self.host_values).run()
 
     @cached_property
@@ -83,35 +83,23 @@ class ModuleAnalysis:
     @cached_property
     def static_objects(self):
         """Objects jitted functions are compiled for, and the host code that changes them (JAX307)."""
-        # imported when a rule first asks for the fact, not at start-up
-        from jaxlint.analysis.facts.static_objects import StaticObjects
-
-        return StaticObjects(self.index, self.analyzer, self.analyzer.classes, self.rebinding)
+        return facts.static_objects.StaticObjects(self.index, self.analyzer, self.analyzer.classes, self.rebinding)
 
     @cached_property
     def loop_updates(self):
         """Variables that change on every iteration of the loops around each call."""
-        # imported when a rule first asks for the fact, not at start-up
-        from jaxlint.analysis.facts.loop_updates import LoopUpdates
-
         return LoopUpdates(self.module)
 
     @cached_property
     def looped_calls(self):
         """Calls of jitted callables inside Python loops (jaxlint.analysis.facts.looped_calls)."""
-        # imported when a rule first asks for the fact, not at start-up
-        from jaxlint.analysis.facts.looped_calls import looped_calls
-
-        return looped_calls(self.index, self.finder, self.analyzer)
+        return facts.looped_calls.looped_calls(self.index, self.finder, self.analyzer)
 
     @cached_property
     def convention_changes(self):
         """Parameters of a jitted callable passed by position at one call and by keyword at
         another (jaxlint.analysis.facts.calling_conventions)."""
-        # imported when a rule first asks for the fact, not at start-up
-        from jaxlint.analysis.facts.calling_conventions import convention_changes
-
-        return convention_changes(self.index, self.finder, self.analyzer)
+        return facts.calling_conventions.convention_changes(self.index, self.finder, self.analyzer)
 
     @cached_property
     def call_sites(self) -> CallSites:
@@ -120,20 +108,14 @@ class ModuleAnalysis:
     @cached_property
     def api_references(self):
         """Uses of the JAX APIs in the migration table (JAX601/JAX602)."""
-        # imported when a rule first asks for the fact, not at start-up
-        from jaxlint.analysis.facts.api_references import api_references
-
-        return api_references(self.index, self.text, unloaded=False)
+        return facts.api_references.api_references(self.index, self.text, unloaded=False)
 
     @cached_property
     def unloaded_submodules(self):
         """Attribute paths into JAX submodules that nothing loads (JAX603).  A fact of its own:
         JAX603 is a preview rule, and without it a module that names nothing of the migration
         table is not walked for references at all."""
-        # imported when a rule first asks for the fact, not at start-up
-        from jaxlint.analysis.facts.api_references import api_references
-
-        return [ref for ref in api_references(self.index, self.text) if ref.unloaded is not None]
+        return [ref for ref in facts.api_references.api_references(self.index, self.text) if ref.unloaded is not None]
 
     def release(self) -> None:
         """Forget the analysis once the module's findings are made: reference counting then

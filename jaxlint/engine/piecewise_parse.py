@@ -1,4 +1,5 @@
-"""Parse a large module a piece at a time, into the very tree one parse of the whole would give.
+"""Parse a module with LibCST (:func:`parse_module`), and a large one a piece at a time, into the
+very tree one parse of the whole would give.
 
 LibCST's parser holds, while it parses, about 370 bytes for each byte of source (a 390 kB module
 takes 145 MB), far more than the tree it returns.  One large module would then set the
@@ -31,10 +32,12 @@ from __future__ import annotations
 
 import ast
 import re
+import threading
 import warnings
 from typing import List, Optional, Sequence
 
 import libcst as cst
+from libcst._nodes.base import CSTNode
 
 PIECE = 64 * 1024
 
@@ -172,3 +175,38 @@ def _has_block(node) -> bool:
         return False
     clauses = (getattr(node, "body", None), getattr(node, "orelse", None), getattr(node, "finalbody", None), *getattr(node, "handlers", ()))
     return any(_has_block(c) for c in clauses if c is not None)
+
+
+_PARSE_LOCK = threading.Lock()
+
+
+def _unchecked(self) -> None:
+    pass
+
+
+def parse_module(text: str):
+    """``libcst.parse_module(text)`` without LibCST re-validating every node the parser builds.
+
+    Each node's constructor runs ``_validate`` (that whitespace is whitespace, that a name is an
+    identifier...): checks meant for trees built by hand, which a tree the parser built from
+    source passes by construction, and which cost about a quarter of the parse.  They are
+    switched off for the parse only (LibCST's own comment on ``CSTNode.__post_init__`` suggests
+    skipping them when parsing a file); nodes built afterwards, by fixes, are checked as usual.
+    Then, in the main thread, a large module is parsed a piece at a time (``piecewise_parse``),
+    into the same tree, so that its parse does not set the run's memory.  The parse raises
+    exactly what ``libcst.parse_module`` raises."""
+    if threading.current_thread() is not threading.main_thread() or not _PARSE_LOCK.acquire(blocking=False):
+        # another thread builds nodes meanwhile (or parses): keep its checks, and parse whole
+        # (cutting into pieces silences ``ast``'s warnings, which is not safe across threads)
+        return cst.parse_module(text)
+    try:
+        checked = CSTNode.__dict__.get("__post_init__")
+        if checked is None or threading.active_count() > 1:
+            return cst.parse_module(text)
+        CSTNode.__post_init__ = _unchecked
+        try:
+            return parse_piecewise(text)
+        finally:
+            CSTNode.__post_init__ = checked
+    finally:
+        _PARSE_LOCK.release()

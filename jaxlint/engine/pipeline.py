@@ -7,14 +7,19 @@ linted.
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import List, Optional, Union
 
 import libcst as cst
 
-from jaxlint.config import Config, SourcePath, shown_path
+from jaxlint.config import Config
+from jaxlint.engine.cache import Cache, content_digest
+from jaxlint.paths import SourcePath, shown_path
 from jaxlint.engine.call_records import call_recorder
 from jaxlint.engine.collection import one_collection_per_module
 from jaxlint.engine.module_analysis import ModuleAnalysis
@@ -23,7 +28,9 @@ from jaxlint import selection
 from jaxlint.suppressions import apply_directives
 from jaxlint.syntax_errors import describe as describe_syntax_error
 from jaxlint.engine.reporting import Reports, materialise, rule_handlers
-from jaxlint.engine.source import bracket_nesting_error, decode_source, expression_depth_error, mentions_jax, parse_module, read_regular_file
+from jaxlint.engine.piecewise_parse import parse_module
+from jaxlint.engine.source import bracket_nesting_error, expression_depth_error, mentions_jax, read_regular_file
+from jaxlint.source_text import decode_source
 from jaxlint.findings import Finding
 from jaxlint.rules import RULES_BY_CODE, rules_for
 
@@ -121,7 +128,7 @@ def _parse_and_analyse(text: str, where, config: Config, rules, noqa: bool, enab
     ignored = config.ignored_for(where)
     if ignored:
         findings = [f for f in findings if not selection.any_matches(f.code, ignored)]
-    return ModuleResult(apply_directives(findings, text, path, enabled, noqa), calls, summary=summarised)
+    return ModuleResult(apply_directives(findings, text, path, enabled, noqa, RULES_BY_CODE), calls, summary=summarised)
 
 
 # A file's parse and analysis stop after a time budget and a memory budget: a pre-commit hook
@@ -150,7 +157,6 @@ class OverBudget(BaseException):
 
 
 def _budget_setting(env: str, default: float) -> float:
-    import os
 
     try:
         value = float(os.environ.get(env, default))
@@ -175,7 +181,6 @@ def resident_bytes() -> Optional[int]:
         with open("/proc/self/statm", "rb") as fh:
             pages = int(fh.read().split()[1])
         if _PAGE_SIZE is None:
-            import os
 
             _PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
         return pages * _PAGE_SIZE
@@ -197,8 +202,6 @@ class budget:
         self.spent: Optional[str] = None
 
     def __enter__(self):
-        import signal
-        import time
 
         if (
             (self.seconds <= 0 and self.megabytes <= 0)
@@ -235,7 +238,6 @@ class budget:
 
     def __exit__(self, *exc):
         if self.armed:
-            import signal
 
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, signal.SIG_DFL)
@@ -315,6 +317,19 @@ def meta_finding(path, code, detail, line, col, enabled) -> List[Finding]:
             fix=rule.fix,
         )
     ]
+
+
+def lint_cached(text: str, path: str, config: Config, rules, cache: Optional[Cache], noqa: bool = True) -> List[Finding]:
+    """The findings of one buffer, from ``cache`` when it holds them for this text and path,
+    else linted (without the dynamic mode's facts) and recorded there."""
+    key = cache.key(content_digest(text.encode("utf-8", "surrogateescape")), path) if cache is not None else None
+    findings = cache.get(key) if cache is not None else None
+    if findings is None:
+        result = lint_source(text, path, config, rules, noqa=noqa, facts=False)
+        findings = result.findings
+        if cache is not None and result.cacheable:
+            cache.put(key, findings, result.calls)
+    return findings
 
 
 def read_and_lint(path: str, display: str, config: Config, rules=None, facts: bool = True) -> ModuleResult:

@@ -12,7 +12,6 @@ one regular-expression pass over the generated text.  The ranges are exactly
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from typing import Dict, List, Optional, Tuple
 
@@ -20,7 +19,7 @@ import libcst as cst
 from libcst._nodes.internal import CodegenState
 from libcst._position import CodePosition, CodeRange
 
-_NEWLINE = re.compile(r"\r\n?|\n")
+from jaxlint.source_text import LINE_END
 
 
 class _Syntactic:
@@ -90,7 +89,7 @@ class Positions:
         state = _OffsetState(module.default_indent, module.default_newline)
         module._codegen(state)
         self._spans = state.spans
-        self._starts = [m.end() for m in _NEWLINE.finditer("".join(state.tokens))]
+        self._starts = [m.end() for m in LINE_END.finditer("".join(state.tokens))]
 
     def _pos(self, off: int) -> CodePosition:
         i = bisect_right(self._starts, off)

@@ -9,6 +9,7 @@ from typing import Dict, List, Optional
 
 import libcst as cst
 
+from jaxlint import fixes
 from jaxlint.analysis.traced.events import EVENTS
 from jaxlint.findings import Finding
 
@@ -77,13 +78,10 @@ def materialise(module: cst.Module, path: str, pending: List[Pending], positions
     """``positions``: node -> range (ModuleAnalysis.positions: computed only for files with
     findings, the one costly metadata pass).  ``analysis``: the module's ModuleAnalysis, from
     which each finding gets its structured facts (jaxlint.engine.finding_facts)."""
-    # The fix machinery is needed only here, once a module has findings.
-    from jaxlint.fixes.declare import from_suggestion as fix_from_suggestion, materialise as materialise_fix
-
     out = []
     deriver = None
     if analysis is not None:
-        # imported only when findings carry their facts, not at start-up
+        # imported on use: only the dynamic mode asks for the findings' facts (about 40 ms)
         from jaxlint.engine.finding_facts import FactsDeriver
 
         deriver = FactsDeriver(analysis)
@@ -130,10 +128,10 @@ def materialise(module: cst.Module, path: str, pending: List[Pending], positions
         if extra_context:
             context = dict(context or {}, **extra_context)
         if autofix is not None:
-            autofix = materialise_fix(autofix, module, positions)
+            autofix = fixes.declare.materialise(autofix, module, positions)
         elif sugg is not None and (fix_safety or rule.fix_safety):
             # the finding's own tier (an API rename newer than min-jax is unsafe) wins
-            autofix = fix_from_suggestion(sugg, f"Replace with `{_short(suggestion)}`", fix_safety or rule.fix_safety)
+            autofix = fixes.declare.from_suggestion(sugg, f"Replace with `{_short(suggestion)}`", fix_safety or rule.fix_safety)
         out.append(
             Finding(
                 path=path,

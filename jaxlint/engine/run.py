@@ -97,7 +97,8 @@ def _cross_module(pairs, each: runner.EachResult, findings: List[Finding], confi
                 return [finding_from_json(d) for d in hit["findings"]]
             except (KeyError, TypeError, ValueError):
                 pass  # a bad entry: run the phase and write it again
-    from jaxlint.engine.cross_module import cross_module_phase  # LibCST and the analysis (above)
+    # imported on use: the phase imports LibCST and the analysis (above)
+    from jaxlint.engine.cross_module import cross_module_phase
 
     out = cross_module_phase(
         pairs, each.calls, findings, config_for, cache_dir, facts, each.summaries, jobs=jobs, sources=sources, digests=each.digests

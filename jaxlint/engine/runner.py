@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from dataclasses import dataclass, field, replace
@@ -67,13 +68,17 @@ def _init_worker(config: Config, rule_codes: Tuple[str, ...], cache_dir: Optiona
     _W["cache"] = Cache(cache_dir, config.key(), rule_codes, facts) if cache_dir else None
 
 
-def _lint_one(data: bytes, display: str, config: Config, rules, cache: Optional[Cache], key: Optional[str], facts: bool = False):
-    """(findings, cross-module call records, summary or None) of one file."""
-    # Imported when a file is to be linted: the pipeline imports LibCST and the analysis, which a
-    # run the cache answers does without.
+def _pipeline():
+    """jaxlint.engine.pipeline, imported when a file is to be linted."""
+    # imported on use: the pipeline imports LibCST and the analysis, which a run the cache answers does without
     from jaxlint.engine import pipeline
 
-    result = pipeline.lint_source(data, display, config, rules, facts=facts, summary=True)
+    return pipeline
+
+
+def _lint_one(data: bytes, display: str, config: Config, rules, cache: Optional[Cache], key: Optional[str], facts: bool = False):
+    """(findings, cross-module call records, summary or None) of one file."""
+    result = _pipeline().lint_source(data, display, config, rules, facts=facts, summary=True)
     if cache is not None and key is not None and result.cacheable:
         cache.put(key, result.findings, result.calls)
     summary = result.summary
@@ -123,12 +128,12 @@ def _chunks(items: List[tuple], jobs: int) -> List[List[tuple]]:
 
 
 def pool_context():
+    # imported on use (about 6 ms): only a run large enough for a pool of processes needs it
     import multiprocessing as mp
 
     # fork: workers start in milliseconds with jaxlint already imported, and inherit the hash
     # seed of this process.  Forking a process that runs other threads (JAX's, when jaxlint is
     # used as a library next to it) can deadlock the child: start fresh interpreters then.
-    import threading
 
     threaded = threading.active_count() > 1 or "jax" in sys.modules or "jaxlib" in sys.modules
     if sys.platform != "win32" and "fork" in mp.get_all_start_methods() and not threaded:
@@ -209,9 +214,7 @@ def lint_each(
                 with open(path, "rb") as fh:
                     data = fh.read()
         except OSError:
-            from jaxlint.engine.pipeline import read_and_lint  # as in _lint_one
-
-            results[i] = read_and_lint(path, shown, config, enabled_rules(), facts).findings  # reports the error
+            results[i] = _pipeline().read_and_lint(path, shown, config, enabled_rules(), facts).findings  # reports the error
             continue
         key = None
         if cache is not None:

@@ -9,18 +9,11 @@ import io
 import os
 import re
 import stat
-import threading
+import sys
 import tokenize
 from typing import List, Optional, Sequence, Tuple
 
-
-def decode_source(data: bytes) -> str:
-    """Decode like Python does: BOM, coding cookie, else UTF-8.  Raises UnicodeDecodeError/SyntaxError."""
-    enc, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    text = data.decode(enc)
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return text
+from jaxlint.source_text import decode_source  # noqa: F401 (the dynamic mode reads it from here)
 
 
 def read_regular_file(path: str) -> bytes:
@@ -204,7 +197,6 @@ def _compile_error(text: str) -> Optional[str]:
     """Why ``python file.py`` could not compile ``text``, or None.  Compiling runs nothing.  It is
     tried under the limit a fresh interpreter has, whatever this process raised it to (the deep
     analysis does), so the answer is about the user's program, not about jaxlint's state."""
-    import sys
 
     previous = sys.getrecursionlimit()
     try:
@@ -226,43 +218,3 @@ def mentions_jax(text: str, extra: Sequence[str] = ()) -> bool:
     if "jax" in text:
         return True
     return any(e.split(".")[0] in text for e in extra)
-
-
-_PARSE_LOCK = threading.Lock()
-
-
-def _unchecked(self) -> None:
-    pass
-
-
-def parse_module(text: str):
-    """``libcst.parse_module(text)`` without LibCST re-validating every node the parser builds.
-
-    Each node's constructor runs ``_validate`` (that whitespace is whitespace, that a name is an
-    identifier...): checks meant for trees built by hand, which a tree the parser built from
-    source passes by construction, and which cost about a quarter of the parse.  They are
-    switched off for the parse only (LibCST's own comment on ``CSTNode.__post_init__`` suggests
-    skipping them when parsing a file); nodes built afterwards, by fixes, are checked as usual.
-    Then, in the main thread, a large module is parsed a piece at a time (``piecewise_parse``),
-    into the same tree, so that its parse does not set the run's memory.  The parse raises
-    exactly what ``libcst.parse_module`` raises."""
-    import libcst as cst
-    from libcst._nodes.base import CSTNode
-
-    from jaxlint.engine.piecewise_parse import parse_piecewise
-
-    if threading.current_thread() is not threading.main_thread() or not _PARSE_LOCK.acquire(blocking=False):
-        # another thread builds nodes meanwhile (or parses): keep its checks, and parse whole
-        # (cutting into pieces silences ``ast``'s warnings, which is not safe across threads)
-        return cst.parse_module(text)
-    try:
-        checked = CSTNode.__dict__.get("__post_init__")
-        if checked is None or threading.active_count() > 1:
-            return cst.parse_module(text)
-        CSTNode.__post_init__ = _unchecked
-        try:
-            return parse_piecewise(text)
-        finally:
-            CSTNode.__post_init__ = checked
-    finally:
-        _PARSE_LOCK.release()

@@ -1,4 +1,6 @@
-"""Output formats: pure functions from a list of findings to text."""
+"""Output formats: pure functions from a list of findings to text.  The machine formats, and the
+modules here (``rule_list``), are imported the first time they are used: a run pays only for its
+own format."""
 
 from __future__ import annotations
 
@@ -7,26 +9,24 @@ import json
 from typing import Callable, Dict, Sequence
 
 from jaxlint.findings import Finding
+from jaxlint.formats.text import format_concise, format_full
+from jaxlint.on_demand import submodules as _submodules
+
+__getattr__ = _submodules(__name__)
 
 
 def format_text(findings: Sequence[Finding], color: bool = False, show_fix: bool = False, full: bool = False, **kw) -> str:
     """``text``: the ``full`` format on a terminal, ``concise`` elsewhere (the caller decides)."""
-    from jaxlint.formats.text import format_concise, format_full  # a run pays only for its own format
-
     if full:
         return format_full(findings, color=color, **kw)
     return format_concise(findings, color=color, show_fix=show_fix, **kw)
 
 
 def _full(findings: Sequence[Finding], color: bool = False, **kw) -> str:
-    from jaxlint.formats.text import format_full  # a run pays only for its own format
-
     return format_full(findings, color=color, **kw)
 
 
 def _concise(findings: Sequence[Finding], color: bool = False, show_fix: bool = False, **kw) -> str:
-    from jaxlint.formats.text import format_concise  # a run pays only for its own format
-
     return format_concise(findings, color=color, show_fix=show_fix, **kw)
 
 
@@ -38,7 +38,7 @@ def _on_demand(module: str, function: str) -> Callable[..., str]:
     """A machine format, imported the first time it prints: a run pays only for its own."""
 
     def format_findings(findings: Sequence[Finding], **kw) -> str:
-        return getattr(importlib.import_module(f"jaxlint.formats.{module}"), function)(findings, **kw)
+        return getattr(importlib.import_module(module), function)(findings, **kw)
 
     format_findings.__name__ = function
     return format_findings
@@ -49,13 +49,13 @@ FORMATTERS: Dict[str, Callable[..., str]] = {
     "json": format_json,
     "full": _full,
     "concise": _concise,
-    "github": _on_demand("github", "format_github"),
-    "gitlab": _on_demand("gitlab", "format_gitlab"),
-    "rdjson": _on_demand("rdjson", "format_rdjson"),
-    "sarif": _on_demand("sarif", "format_sarif"),
-    "junit": _on_demand("junit", "format_junit"),
-    "json-lines": _on_demand("lines", "format_json_lines"),
-    "pylint": _on_demand("lines", "format_pylint"),
+    "github": _on_demand("jaxlint.formats.github", "format_github"),
+    "gitlab": _on_demand("jaxlint.formats.gitlab", "format_gitlab"),
+    "rdjson": _on_demand("jaxlint.formats.rdjson", "format_rdjson"),
+    "sarif": _on_demand("jaxlint.formats.sarif", "format_sarif"),
+    "junit": _on_demand("jaxlint.formats.junit", "format_junit"),
+    "json-lines": _on_demand("jaxlint.formats.lines", "format_json_lines"),
+    "pylint": _on_demand("jaxlint.formats.lines", "format_pylint"),
 }
 
 

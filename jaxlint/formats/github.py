@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from jaxlint.findings import Finding
-from jaxlint.review.fingerprint import repo_path
+from jaxlint.fingerprints import repo_path
 from jaxlint.formats._common import dynamic_note, rule_name, severity
 
 

@@ -6,7 +6,7 @@ import json
 from typing import Optional, Sequence
 
 from jaxlint.findings import Finding
-from jaxlint.review.fingerprint import SourceLines, fingerprints, repo_path
+from jaxlint.fingerprints import SourceLines, fingerprints, repo_path
 from jaxlint.formats._common import rule_name, severity
 from jaxlint.rules import RULES_BY_CODE
 from jaxlint.rules.severity import ERROR

@@ -12,7 +12,7 @@ import json
 from typing import Optional, Sequence
 
 from jaxlint.findings import Finding
-from jaxlint.review.fingerprint import SourceLines, repo_path
+from jaxlint.fingerprints import SourceLines, repo_path
 from jaxlint.formats._common import HOMEPAGE, dynamic_note, rule_url, severity, suggested_edit
 
 

@@ -2,7 +2,7 @@
 
 Paths are relative to the repository root (``uriBaseId: SRCROOT``); columns count Unicode code
 points (``columnKind``), as jaxlint does.  ``partialFingerprints`` come from
-:mod:`jaxlint.review.fingerprint`, so moving code up or down does not re-open an alert."""
+:mod:`jaxlint.fingerprints`, so moving code up or down does not re-open an alert."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import json
 from typing import Optional, Sequence
 from urllib.parse import quote
 
-from jaxlint import __version__
+from jaxlint.versions import __version__
 from jaxlint.findings import Finding
-from jaxlint.review.fingerprint import VERSION, SourceLines, fingerprints, repo_path
+from jaxlint.fingerprints import VERSION, SourceLines, fingerprints, repo_path
 from jaxlint.formats._common import HOMEPAGE, offered_edits, rule_url, severity
 from jaxlint.formats.rule_docs import rule_section
 from jaxlint.rules import ALL_RULES

@@ -9,10 +9,12 @@ jaxlint/rules/severity.py."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import List, Optional, Sequence
 
+from jaxlint import rules as registry  # its names load on first use: the rules import LibCST
 from jaxlint.findings import Finding
-from jaxlint.review.fingerprint import SourceLines
+from jaxlint.fingerprints import SourceLines
 from jaxlint.formats._common import observed_phrase, severity
 
 RESET = "\x1b[0m"
@@ -132,10 +134,6 @@ def format_statistics(findings: Sequence[Finding], unsafe_fixes: bool = False) -
     """``--statistics``: one row per code, as ruff prints it: the count, the code, ``[*]`` when
     ``--fix`` can fix some of its findings (``[ ]`` when not; no column when no code can be
     fixed) and the rule's name, separated by tabs."""
-    from collections import Counter
-
-    from jaxlint.rules import RULES_BY_CODE
-
     counts = Counter(f.code for f in findings)
     fixable = {f.code for f in findings if f.fixable(unsafe_fixes)}
     width = max((len(str(n)) for n in counts.values()), default=1)
@@ -143,6 +141,6 @@ def format_statistics(findings: Sequence[Finding], unsafe_fixes: bool = False) -
     rows = []
     for code in sorted(counts):
         mark = ("[*] " if code in fixable else "[ ] ") if fixable else ""
-        name = RULES_BY_CODE[code].name if code in RULES_BY_CODE else ""
+        name = registry.RULES_BY_CODE[code].name if code in registry.RULES_BY_CODE else ""
         rows.append(f"{counts[code]:>{width}}\t{code:<{code_width}}\t{mark}{name}\n")
     return "".join(rows)

@@ -1,6 +1,6 @@
 """``--write-baseline FILE`` / ``--baseline FILE``: adopt jaxlint on a codebase with known findings.
 
-The baseline records each finding's fingerprint (:mod:`jaxlint.review.fingerprint`, the same one SARIF
+The baseline records each finding's fingerprint (:mod:`jaxlint.fingerprints`, the same one SARIF
 uses), which does not depend on line numbers, so unrelated edits that move code leave it valid.
 With ``--baseline`` only findings whose fingerprint is not recorded are reported.  Code, path and
 message are stored next to each fingerprint for people reading the file; only the fingerprint
@@ -16,7 +16,7 @@ from typing import List, Optional, Sequence, TextIO
 from jaxlint.atomic import write_bytes
 from jaxlint.config import ConfigError
 from jaxlint.findings import Finding
-from jaxlint.review.fingerprint import VERSION, SourceLines, fingerprints, repo_path
+from jaxlint.fingerprints import VERSION, SourceLines, fingerprints, repo_path
 
 FORMAT = 1
 

@@ -29,9 +29,25 @@ import types
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
+import jax
+import jaxlib
+
+from jaxlint.rules import ALL_RULES
 from jaxlint.runtime import sites
 from jaxlint.runtime.sites import Site, UserCode, frame_site
 from jaxlint.runtime.stale import StaleCheck
+
+# JAX's internals the observer reads: what is traced now, where JAX logs its explanations,
+# and which files it takes for the user's.  A JAX without one of them observes less.
+try:
+    from jax._src import core
+except ImportError:
+    core = None
+try:
+    from jax._src import source_info_util
+    from jax._src.interpreters import partial_eval
+except ImportError:
+    source_info_util = partial_eval = None
 
 # The tracer errors JAX raises by class (jax.errors); ``__init__`` of each is wrapped.
 TRACER_ERRORS = (
@@ -168,9 +184,6 @@ class Observer:
     # -- hooks ----------------------------------------------------------------------------
 
     def start(self) -> None:
-        import jax
-        import jaxlib
-
         self._jax_dirs = tuple(os.path.realpath(os.path.dirname(m.__file__)) + os.sep for m in (jax, jaxlib))
         user_asked = bool(jax.config.jax_explain_cache_misses)
         jax.config.update("jax_explain_cache_misses", True)
@@ -246,11 +259,8 @@ class Observer:
         defined in the library, often under the directory of the standard library that JAX
         excludes.  For that one check, and not for JAX's tracebacks, a file outside JAX counts
         as the user's; the call site is still taken from the user's own frames."""
-        try:
-            from jax._src import source_info_util
-            from jax._src.interpreters import partial_eval
-        except ImportError:  # a JAX without them: such misses stay unexplained
-            return
+        if source_info_util is None or partial_eval is None:
+            return  # a JAX without them: such misses stay unexplained
         explain = getattr(getattr(partial_eval, "explain", None), "__code__", None)
         original, jax_dirs = source_info_util.is_user_filename, self._jax_dirs
 
@@ -436,8 +446,6 @@ class Observer:
 def error_rule(exc: BaseException, site: Site) -> Optional[str]:
     """The rule that prevents ``exc`` raised at ``site``: among the rules whose ``prevents``
     record matches it, the one the syntax at the site names."""
-    from jaxlint.rules import ALL_RULES
-
     # A migration's error (an API that a JAX release removed) depends on the release, not on
     # how the code traces: the static analysis answers it.
     matching = [r for r in ALL_RULES if r.prevents.kind == "raises" and not r.prevents.depends_on and r.prevents.matches(exc)]
@@ -469,9 +477,7 @@ def _top_level() -> bool:
     """Whether no trace and no transformation is under way (JAX evaluates eagerly): a miss
     then is a call from host code that compiles, and a tracer the user's code holds has
     escaped its trace (an eager ``jax.grad`` has live tracers while it runs)."""
-    try:
-        from jax._src import core
-    except ImportError:
+    if core is None:
         return True
     clean = getattr(core, "trace_state_clean", None)
     if clean is not None and not clean():
@@ -483,20 +489,11 @@ def _top_level() -> bool:
 
 
 def _miss_logger() -> logging.Logger:
-    try:
-        from jax._src.interpreters import partial_eval
-
-        return partial_eval.logger
-    except (ImportError, AttributeError):
-        return logging.getLogger("jax")
+    return getattr(partial_eval, "logger", None) or logging.getLogger("jax")
 
 
 def _tracer_class():
-    try:
-        from jax.core import Tracer
-    except ImportError:
-        return None
-    return Tracer
+    return getattr(jax.core, "Tracer", None)
 
 
 def _staged(value, tracer) -> bool:

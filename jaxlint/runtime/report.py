@@ -5,18 +5,22 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import replace
 from typing import Dict, List, Optional, Sequence, TextIO, Tuple
 
+from jaxlint.config import Config
+from jaxlint.engine.run import lint_files
 from jaxlint.findings import Finding
+from jaxlint.formats import FORMATTERS
 from jaxlint.paths import relpath
+from jaxlint.review import baseline as baselines
+from jaxlint.rules import RULES_BY_CODE
 from jaxlint.runtime.observer import Seen
 
 
 def observed_findings(seen: Sequence[Seen]) -> Tuple[List[Finding], List[Finding]]:
     """(findings, expected): what the run showed, and the errors that tests expected
     (``pytest.raises``) every time they were raised."""
-    from jaxlint.rules import RULES_BY_CODE
-
     findings, expected = [], []
     for s in seen:
         rule = RULES_BY_CODE[s.code]
@@ -43,11 +47,6 @@ def merge_static(findings: List[Finding]) -> List[Finding]:
     variable, and its fix may be an edit.  Every rule runs, preview ones too."""
     if not findings:
         return findings
-    from dataclasses import replace
-
-    from jaxlint.config import Config
-    from jaxlint.engine.run import lint_files
-
     files = sorted({f.path for f in findings if os.path.isfile(f.path)})
     static: Dict[Tuple[str, int, str], Finding] = {}
     for s in lint_files(files, Config(preview=True), jobs=1, cache_dir=None).findings:
@@ -68,11 +67,7 @@ def write_report(
 ) -> List[Finding]:
     """Writes ``findings`` (less those in ``baseline``) in format ``fmt``; returns what was
     written."""
-    from jaxlint.formats import FORMATTERS
-
     if baseline:
-        from jaxlint.review import baseline as baselines
-
         findings = baselines.apply(findings, baseline)
     text = FORMATTERS[fmt](findings)
     if output_file:

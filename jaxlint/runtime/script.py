@@ -4,12 +4,16 @@ the observer watching, and reports what it saw when the script ends."""
 from __future__ import annotations
 
 import argparse
-import os
 import builtins
+import os
 import sys
 import traceback
 import types
 from typing import List, Sequence
+
+from jaxlint.formats import FORMATTERS
+from jaxlint.runtime.observer import Observer
+from jaxlint.runtime.report import merge_static, observed_findings, write_report
 
 
 class _Parser(argparse.ArgumentParser):
@@ -18,8 +22,6 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from jaxlint.formats import FORMATTERS
-
     p = _Parser(
         prog="jaxlint run",
         description="Run a Python script and report the trace-time bugs JAX showed while it ran.",
@@ -42,9 +44,6 @@ def main(argv: Sequence[str]) -> int:
     if not os.path.isfile(script):
         print(f"jaxlint run: error: {args.script}: no such file", file=sys.stderr)
         return 2
-    from jaxlint.runtime.observer import Observer
-    from jaxlint.runtime.report import merge_static, observed_findings, write_report
-
     observer = Observer([os.getcwd(), os.path.dirname(script)], check_leaks=args.check_leaks, check_stale=args.check_stale)
     status = _run(script, args.args, observer)
     findings, _expected = observed_findings(list(observer.seen.values()))

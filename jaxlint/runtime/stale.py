@@ -25,6 +25,9 @@ import sys
 import types
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
+import jax
+import numpy as np
+
 from jaxlint.runtime import sites
 from jaxlint.runtime.sites import Site
 
@@ -43,8 +46,6 @@ class StaleCheck:
         self.noted: Dict[int, Tuple[object, List[_Read]]] = {}
 
     def install(self, undo: Callable[[Callable[[], None]], None]) -> None:
-        import jax
-
         original = jax.jit
         check = self
 
@@ -159,8 +160,6 @@ def _instruction_site(code, ins) -> Optional[Site]:
 
 
 def _eager(jitted, args, kwargs):
-    import jax
-
     try:
         # jit hands the function containers rebuilt from the leaves: an eager run that writes
         # into a dict it was given must not change the arguments of the jitted call after it
@@ -195,9 +194,6 @@ class _Compared:
 def _difference(jitted, eager) -> Optional[Tuple[str, str]]:
     """What ``jitted`` and ``eager`` hold where they differ, or None when they agree (to float
     tolerance: a compiled program may fuse and round differently)."""
-    import jax
-    import numpy as np
-
     a, tree_a = jax.tree_util.tree_flatten(jitted)
     b, tree_b = jax.tree_util.tree_flatten(eager)
     if tree_a != tree_b:
@@ -219,6 +215,4 @@ def _difference(jitted, eager) -> Optional[Tuple[str, str]]:
 
 
 def _shown(value) -> str:
-    import numpy as np
-
     return str(value.item()) if value.size == 1 else np.array2string(value, threshold=4, precision=4)

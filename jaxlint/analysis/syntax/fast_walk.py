@@ -9,6 +9,7 @@ from typing import Dict, List, Set, Tuple
 import libcst as cst
 
 from jaxlint.analysis.syntax.nodes import dotted_name
+from libcst._nodes import op as _op, whitespace as _ws
 
 # ``CSTNode.visit`` rebuilds every node of the tree on the way back up (about 0.7x the parse
 # time for a visitor that does nothing).  The module index only reads the tree, so it walks the
@@ -47,7 +48,6 @@ _SKIP_FIELDS = frozenset(
 
 def _leaf_types() -> frozenset:
     """Node types whose subtrees hold no statement, call or binding: never entered."""
-    from libcst._nodes import op as _op, whitespace as _ws
 
     out = set()
     for mod in (_op, _ws):

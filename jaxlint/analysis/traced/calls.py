@@ -20,6 +20,10 @@ from jaxlint.analysis.traced.function_calls import FunctionCalls
 from jaxlint.analysis.traced.instances import Instances
 from jaxlint.analysis.traced.passed_arguments import PassedArguments
 from jaxlint.analysis.traced.values import JAXARR, NPARR, PYSEQ, Val
+from jaxlint.analysis.traced.traced_fields import TracedFields
+from jaxlint.analysis.host.host_values import HostValues
+from jaxlint.analysis.host.host_value import JAX_ARRAY, LIST, NUMPY_ARRAY, TUPLE, PARAM, INSTANCE
+from jaxlint.analysis.traced.from_host import host_val
 
 
 class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
@@ -60,7 +64,6 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
     def traced_fields(self):
         """What attributes hold where only arrays and Variables are traced (built on first use)."""
         if self._traced_fields is None:
-            from jaxlint.analysis.traced.traced_fields import TracedFields
 
             self._traced_fields = TracedFields(self.classes, self.receivers, lambda: self.host_values)
         return self._traced_fields
@@ -73,7 +76,6 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         if ctx is not None:
             return ctx.host_values
         if self._host_values is None:
-            from jaxlint.analysis.host.host_values import HostValues
 
             self._host_values = HostValues(self.index, self.finder, self.classes)
         return self._host_values
@@ -83,7 +85,6 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         key = (id(cls), "." + attr)
         known = self._outer_flags.get(key)
         if known is None:
-            from jaxlint.analysis.host.host_value import JAX_ARRAY
 
             writes = self.receivers.attribute_values(cls, attr)
             hv = self.host_values
@@ -101,9 +102,7 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         key = (id(owner), name)
         known = self._outer_flags.get(key)
         if known is None:
-            from jaxlint.analysis.host.host_value import JAX_ARRAY, LIST, NUMPY_ARRAY, TUPLE
 
-            from jaxlint.analysis.host.host_value import PARAM
 
             v = self.host_values.outer_value(name, owner)
             binds = owner.bindings.get(name, ())
@@ -122,8 +121,6 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         that object, its fields as traced code sees them; None otherwise."""
         key = (id(owner), name)
         if key not in self._outer_instances:
-            from jaxlint.analysis.host.host_value import INSTANCE
-            from jaxlint.analysis.traced.from_host import host_val
 
             v = self.host_values.outer_value(name, owner)
             known = None

@@ -32,6 +32,8 @@ from jaxlint.analysis.traced.values import (
     Val,
     first_traced_name,
 )
+from jaxlint.analysis.host.host_value import INSTANCE as HOST_INSTANCE, JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, SCALAR
+from jaxlint.analysis.traced.traced_fields import ARRAY as HOLDS_ARRAY, INSTANCE as HOLDS_INSTANCE, INSTANCES, LAYER, PYTHON, VARIABLE
 
 
 class Instances:
@@ -47,7 +49,6 @@ class Instances:
             return None
         items = None
         if fields is not None:
-            from jaxlint.analysis.host.host_value import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, SCALAR
 
             out = []
             for n in self.classes.field_names(cls):
@@ -62,7 +63,7 @@ class Instances:
                         v = Val(TRACED, dotted, ARRAY)
                     elif h.kind == SCALAR:
                         v = STATIC_VAL
-                    elif h.kind == INSTANCE:
+                    elif h.kind == HOST_INSTANCE:
                         v = self.filtered_instance(h.cls, dotted, h.fields)
                 out.append(v if v is not None else UNKNOWN_VAL)
             items = tuple(out)
@@ -71,7 +72,6 @@ class Instances:
     def filtered_field(self, cls: ClassInfo, attr: str, name: Optional[str]) -> Optional[Val]:
         """``instance.attr`` where only arrays (equinox filter_*) or only Variables and arrays
         (an NNX module) are traced; None when the class does not show what it holds."""
-        from jaxlint.analysis.traced.traced_fields import ARRAY as HOLDS_ARRAY, INSTANCE, INSTANCES, LAYER, PYTHON, VARIABLE
 
         nnx = self.classes.is_nnx_module(cls)
         held = self.traced_fields.held(cls, attr, nnx)
@@ -86,7 +86,7 @@ class Instances:
             return STATIC_VAL
         if kind == LAYER:
             return Val(TRACED, name, OPAQUE)  # its parameters are traced; what else it holds is unknown
-        if kind == INSTANCE:
+        if kind == HOLDS_INSTANCE:
             return Val(TRACED, name, OPAQUE if nnx else OPAQUE | ARRAYS_ONLY, cls=inner)
         if kind == INSTANCES:
             # a Python list of modules (``self.blocks = [Block(k) for k in keys]``): the list is

@@ -29,6 +29,7 @@ from jaxlint.analysis.traced.values import (
     first_traced_name,
     signature,
 )
+from jaxlint.analysis.host.host_value import JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, is_number, INSTANCE, join, PARAM, SCALAR, TUPLE
 
 
 class PassedArguments:
@@ -122,7 +123,6 @@ class PassedArguments:
         """Every call site of the module passes a JAX or NumPy array or a Python number for
         ``name`` (followed through the wrappers that forward it): under nnx.jit that is a plain
         traced array, no module whose attributes may be static."""
-        from jaxlint.analysis.host.host_value import JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, is_number
 
         values = self.passed_values(app, name)
         return bool(values) and all(h.kind in (JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR) or is_number(h) for h in values)
@@ -131,7 +131,6 @@ class PassedArguments:
         """A concrete JAX (or NumPy) array, or an instance of a class of the module with its
         known fields, when every visible call passes one for ``name`` to a transform that hands
         it over untouched; else None."""
-        from jaxlint.analysis.host.host_value import INSTANCE, JAX_ARRAY, NUMPY_ARRAY, join
 
         kind = self.passed_kind(app, name) if name in app.jit_positional() else None
         if kind == JAX_ARRAY:
@@ -153,7 +152,6 @@ class PassedArguments:
         """What a custom derivative called on its own receives for ``name``: a JAX array as
         passed, a NumPy array, and a NumPy scalar turned into a NumPy array where the position
         is converted (checked with jax 0.10.2); else None."""
-        from jaxlint.analysis.host.host_value import NUMPY_SCALAR
 
         known = self.concrete_passed(app, name)
         if known is None and converted and name in app.jit_positional() and self.passed_kind(app, name) == NUMPY_SCALAR:
@@ -169,7 +167,6 @@ class PassedArguments:
     def passed_values(self, app: Application, name: str) -> Optional[List]:
         """The host value each call site of the module passes for ``name`` (a wrapper's
         parameter followed to what the wrapper's callers pass); None when one does not show it."""
-        from jaxlint.analysis.host.host_value import PARAM
 
         passed = self.passed_arguments(app, name)
         if not passed:
@@ -224,7 +221,6 @@ class PassedArguments:
         return found if found is not None else UNKNOWN_VAL
 
     def filtered_value(self, expr, scope: Scope, call: cst.Call, name: str) -> Optional[Val]:
-        from jaxlint.analysis.host.host_value import INSTANCE, PARAM
 
         h = self.host_values.value(expr, scope, call)
         if h is not None and h.kind == PARAM:
@@ -313,7 +309,6 @@ def _filtered_leaves(h, name: str, depth: int = 0) -> Optional[Val]:
     """A host value as equinox's filters hand it over: an array (a NumPy scalar too) traced, a
     Python scalar or string the Python value, a tuple each element so (``(0.75, 1.25)`` stays
     Python floats); None for anything else."""
-    from jaxlint.analysis.host.host_value import JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, SCALAR, TUPLE
 
     if h.kind in (JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR):
         return Val(TRACED, name, ARRAY)  # equinox's filters trace NumPy scalars too

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jaxlint import fixes
 from jaxlint.analysis.model.attribute_values import attribute_values
 from jaxlint.analysis.host.expression_kinds import is_jax_array_expr
 from jaxlint.analysis.traced.values import ARRAY, DICT, JAXARR, OPAQUE, PYSEQ, RAW, REF, STATIC, TRACED
@@ -101,8 +102,7 @@ class InplaceArrayUpdate(Rule):
                 return
         var = cst.Module([]).code_for_node(target.value)
         local = isinstance(target.value, cst.Name) and ctx.is_local(target.value.value)
-        from jaxlint.fixes.at_update import at_update_fix
-        fix = at_update_fix(stmt, ctx.frame.scope) if local else None
+        fix = fixes.at_update.at_update_fix(stmt, ctx.frame.scope) if local else None
         ctx.report(self, stmt, var=var, method=_at_method(stmt), autofix=fix)
 
     def check_module(self, m):
@@ -133,8 +133,7 @@ class InplaceArrayUpdate(Rule):
                     break
             if ok:
                 small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and stmt.body else stmt
-                from jaxlint.fixes.at_update import at_update_fix
-                m.report(self, small, var=obj.value, method=_at_method(small), autofix=at_update_fix(small, scope))
+                m.report(self, small, var=obj.value, method=_at_method(small), autofix=fixes.at_update.at_update_fix(small, scope))
 
 
 def _array_index(sl, v) -> bool:

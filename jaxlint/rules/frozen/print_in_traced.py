@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jaxlint import fixes
 from jaxlint.analysis.traced.values import TEXT, TRACED
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import frozen
@@ -12,20 +13,15 @@ from jaxlint.rules.prevents import frozen
 
 def _debug_print_fix(ctx, node: cst.Call, argvals):
     """(suggestion text, Fix) for ``print(...)`` -> ``jax.debug.print(...)``, or (None, None)."""
-    # The fix machinery is loaded only when a finding is made: a clean run does not pay for it.
-    from jaxlint.fixes.debug_print import debug_print_call
-    from jaxlint.fixes.declare import SAFE, replace
-    from jaxlint.fixes.names import module_reference
-
-    ref = module_reference(ctx.frame.scope, "jax", "jax")
+    ref = fixes.names.module_reference(ctx.frame.scope, "jax", "jax")
     if ref is None:
         return None, None
     # Text made from a traced value (``"{}".format(x)``) must be translated, not passed on.
     text_args = {i for i, (_, v) in enumerate(argvals) if v.flags & TEXT}
-    text = debug_print_call(node, ref[0], text_args)
+    text = fixes.debug_print.debug_print_call(node, ref[0], text_args)
     if text is None:
         return None, None
-    return text, replace(node, text, f"Replace with `{ref[0]}.debug.print`", SAFE, ref[1])
+    return text, fixes.declare.replace(node, text, f"Replace with `{ref[0]}.debug.print`", fixes.declare.SAFE, ref[1])
 
 
 class PrintInTraced(Rule):

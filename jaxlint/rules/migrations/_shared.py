@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from jaxlint.analysis.jax.jax_api_migrations import format_version, fix_safety, parse_version, status
+from jaxlint import fixes
+from jaxlint.analysis.jax.jax_api_migrations import fix_safety, status
+from jaxlint.versions import format_version, parse_version
 
 
 def report_status(rule, m, wanted: str) -> None:
@@ -42,24 +44,20 @@ def rename_fix(m, ref, safety: str):
     after ``import jax`` alone needs ``import jax.extend.core``.  Unsafe when the installed JAX
     cannot tell which part of the name is a module; None when the import would bind ``jax``
     over another name."""
-    # The fix machinery is loaded only when a finding is made: a clean run does not pay for it.
-    from jaxlint.fixes.declare import UNSAFE, AddImport, Fix, Replace
-    from jaxlint.fixes.submodules import needed_import
-
     title = f"Replace with `{ref.replacement_text}`"
-    edits = [Replace(ref.node, ref.replacement_text)]
-    needed = needed_import(ref.migration.new, m.module)
+    edits = [fixes.declare.Replace(ref.node, ref.replacement_text)]
+    needed = fixes.submodules.needed_import(ref.migration.new, m.module)
     if needed is None:
-        safety = UNSAFE
+        safety = fixes.declare.UNSAFE
     elif needed:
         top = m.index.module_scope
         binds = top.bindings.get("jax", ())
         plain_jax = top.imports.get("jax") == "jax" and all(b.kind == "import" for b in binds)
         if not plain_jax and top.lookup_scope("jax") is not None:
             return None  # ``import jax.extend.core`` would rebind a ``jax`` the module uses
-        edits.append(AddImport(f"import {needed}"))
+        edits.append(fixes.declare.AddImport(f"import {needed}"))
         title += f" and `import {needed}`"
-    return Fix(title, tuple(edits), safety)
+    return fixes.declare.Fix(title, tuple(edits), safety)
 
 
 def _advice(mig, min_jax, spelled) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jaxlint import fixes
 from jaxlint.analysis.facts.fresh_callables import FILTERED, PARTIALS, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, runs_in_loop
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.syntax.nodes import parameter_names
@@ -330,8 +331,7 @@ class JitOfFreshFunction(Rule):
         if order is None or any(a <= order <= b for a, b in scope.comprehension_loops):
             return None  # a comprehension: no statement to hoist it out of
         body = scope_body(m.module, scope)
-        from jaxlint.fixes.hoist_jit import innermost_loop
-        loop = innermost_loop(body, call)
+        loop = fixes.hoist_jit.innermost_loop(body, call)
         if loop is None:
             return None
         rng = m.positions.get(loop)
@@ -340,8 +340,7 @@ class JitOfFreshFunction(Rule):
         taken = set(m.index.module_scope.bindings) | set(scope.bindings) | set(m.index.module_scope.defs)
         lines = m.text.splitlines()
         tail = lines[rng.end.line - 1][rng.end.column :] if rng.end.line <= len(lines) else ""
-        from jaxlint.fixes.hoist_jit import hoist_fix
-        return hoist_fix(call, loop, rng.start.column, taken, tail)
+        return fixes.hoist_jit.hoist_fix(call, loop, rng.start.column, taken, tail)
 
     @staticmethod
     def _called_in(call, scope, loop) -> bool:

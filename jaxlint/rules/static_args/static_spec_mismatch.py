@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jaxlint import fixes
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
 
@@ -89,8 +90,7 @@ class StaticSpecMismatch(Rule):
                 if n in posonly:
                     m.report(self, node, detail=f"static_argnames names `{n}`, which is positional-only in {f.name}(): use static_argnums", func=f.name)
                 elif n not in names and p.star_kwarg is None:
-                    from jaxlint.fixes.static_argname import rename_fix
-                    fix = rename_fix(node, n, sorted(names), given)
+                    fix = fixes.static_argname.rename_fix(node, n, sorted(names), given)
                     m.report(self, node, detail=f"static_argnames names `{n}`, which is not a parameter of {f.name}()", func=f.name, autofix=fix)
             if has_star:
                 continue

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from jaxlint import fixes
 from jaxlint.analysis.jax.jax_api import NUMPY_SAFE
 import libcst as cst
 
@@ -74,8 +75,7 @@ class NumpyOnTracer(Rule):
             return
         for a, v in argvals:
             if v.kind == TRACED and not v.flags & (OPAQUE | REF):
-                from jaxlint.fixes.jnp_equivalent import jnp_fix
-                fix = jnp_fix(node, short, ctx.frame.scope, ctx.frame)
+                fix = fixes.jnp_equivalent.jnp_fix(node, short, ctx.frame.scope, ctx.frame)
                 ctx.report(self, node, func="np." + short, short=short, var=value_label(v, a.value), autofix=fix)
                 return
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jaxlint import fixes
 from jaxlint.analysis.traced.values import DICT, PYSEQ, TRACED
 from jaxlint.analysis.traced.value_checks import plain_traced, staged_array, value_label
 from jaxlint.rules.base import Rule
@@ -68,20 +69,16 @@ class TracedBoolOp(Rule):
     def on_boolop(self, ctx, node, a, b, in_test):
         if not in_test and plain_traced(a):
             op = "`and`" if isinstance(node.operator, cst.And) else "`or`"
-            from jaxlint.fixes.logical_ops import boolop_fix
-            ctx.report(self, node, op=op, var=value_label(a, node.left), autofix=boolop_fix(node, ctx.frame.scope))
+            ctx.report(self, node, op=op, var=value_label(a, node.left), autofix=fixes.logical_ops.boolop_fix(node, ctx.frame.scope))
 
     def on_chained_compare(self, ctx, node, first, in_test):
         if not in_test and plain_traced(first):
-            from jaxlint.fixes.declare import UNSAFE, replace
-            from jaxlint.fixes.where_select import condition_code
-            fix = replace(node, condition_code(node), "Replace with `(a < x) & (x < b)`", UNSAFE)
+            fix = fixes.declare.replace(node, fixes.where_select.condition_code(node), "Replace with `(a < x) & (x < b)`", fixes.declare.UNSAFE)
             ctx.report(self, node, op="a chained comparison", var=value_label(first, node.left), autofix=fix)
 
     def on_not_(self, ctx, node, v, in_test):
         if not in_test and plain_traced(v):
-            from jaxlint.fixes.logical_ops import not_fix
-            ctx.report(self, node, op="`not`", var=value_label(v, node.expression), autofix=not_fix(node, ctx.frame.scope))
+            ctx.report(self, node, op="`not`", var=value_label(v, node.expression), autofix=fixes.logical_ops.not_fix(node, ctx.frame.scope))
 
     def on_call(self, ctx, node, q, argvals):
         if q in ("builtins.min", "builtins.max"):
@@ -89,8 +86,7 @@ class TracedBoolOp(Rule):
                 if a.keyword is None and (
                     plain_traced(v) or (v.kind == TRACED and v.flags & PYSEQ and len(argvals) == 1) or staged_array(ctx.frame, v)
                 ):
-                    from jaxlint.fixes.logical_ops import min_max_fix
-                    fix = min_max_fix(node, q[9:], ctx.frame.scope)
+                    fix = fixes.logical_ops.min_max_fix(node, q[9:], ctx.frame.scope)
                     ctx.report(self, node, op=f"`{q[9:]}()`", var=value_label(v, a.value), autofix=fix)
                     return
 

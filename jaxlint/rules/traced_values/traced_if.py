@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from jaxlint import fixes
 from jaxlint.analysis.traced.value_checks import plain_traced, value_label
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
@@ -102,12 +103,9 @@ class TracedIf(Rule):
         if kind in ("if", "elif", "ifexp", "comprehension") and plain_traced(v):
             fix = None
             if kind == "ifexp":
-                from jaxlint.fixes.where_select import where_fix_ifexp
-                fix = where_fix_ifexp(stmt, ctx.frame.scope, ctx.frame.lookup)
+                fix = fixes.where_select.where_fix_ifexp(stmt, ctx.frame.scope, ctx.frame.lookup)
             elif kind == "if":
-                from jaxlint.fixes.where_select import next_statement, where_fix_if
-                fix = where_fix_if(stmt, next_statement(ctx.func.node, stmt), ctx.frame.scope, ctx.frame.lookup)
+                fix = fixes.where_select.where_fix_if(stmt, fixes.where_select.next_statement(ctx.func.node, stmt), ctx.frame.scope, ctx.frame.lookup)
             if fix is None and kind in ("if", "elif"):
-                from jaxlint.fixes.static_param import parameter_fix
-                fix = parameter_fix(ctx, test, v)
+                fix = fixes.static_param.parameter_fix(ctx, test, v)
             ctx.report(self, test, kind=_TEST_WORDS[kind], var=value_label(v, test), autofix=fix)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jaxlint import fixes
 from jaxlint.analysis.traced.values import BOOL, PYSEQ, TRACED
 from jaxlint.analysis.traced.value_checks import plain_traced, value_label
 from jaxlint.rules.base import Rule
@@ -84,8 +85,7 @@ class TracedRangeOrIndex(Rule):
         if q == "builtins.range":
             for a, v in argvals:
                 if plain_traced(v):
-                    from jaxlint.fixes.static_param import parameter_fix
-                    ctx.report(self, node, what="`range()`", var=value_label(v, node), autofix=parameter_fix(ctx, a.value, v))
+                    ctx.report(self, node, what="`range()`", var=value_label(v, node), autofix=fixes.static_param.parameter_fix(ctx, a.value, v))
                     return
 
     def on_subscript(self, ctx, node, base, idx):

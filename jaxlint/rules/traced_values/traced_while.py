@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from jaxlint import fixes
 from jaxlint.analysis.traced.value_checks import plain_traced, value_label
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
@@ -65,5 +66,4 @@ class TracedWhile(Rule):
 
     def on_test(self, ctx, kind, test, v, stmt):
         if kind == "while" and plain_traced(v):
-            from jaxlint.fixes.static_param import parameter_fix
-            ctx.report(self, test, var=value_label(v, test), autofix=parameter_fix(ctx, test, v))
+            ctx.report(self, test, var=value_label(v, test), autofix=fixes.static_param.parameter_fix(ctx, test, v))

@@ -1,23 +1,105 @@
-"""What ``--fix``, ``--unsafe-fixes``, ``--fix-diff``, ``--show-fixes`` and ``--add-noqa`` do
-to files and standard input.  The command line only declares the flags and calls these."""
+"""The fix rounds: apply the fixes of a source's findings (or of a run's files) until nothing
+changes, keeping only results that still parse.  ``--fix``, ``--fix-diff``, the language server's
+"fix all" and its quick fixes call these; the fix builders (jaxlint.fixes) only say what to
+change."""
 
 from __future__ import annotations
 
 import codecs
 import difflib
-import sys
-import tokenize
 import io
+import tokenize
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
+import libcst as cst
+
 from jaxlint.atomic import describe, write_bytes
+from jaxlint.engine import edits
 from jaxlint.engine.pipeline import lint_source
-from jaxlint.engine.source import decode_source, read_regular_file
+from jaxlint.engine.run import lint_files
+from jaxlint.engine.source import read_regular_file
 from jaxlint.findings import Finding
-from jaxlint.fixes.apply import MAX_ROUNDS, FixResult, applicable, apply_round, fix_source, parse_error
 from jaxlint.fixes.declare import SAFE
-from jaxlint.formats import format_text
+from jaxlint.source_text import decode_source
+
+# Each round re-lints the fixed text: a fix can reveal or settle another finding.  Real fixes
+# settle in one or two rounds; the bound stops a pair of fixes that would undo each other.
+MAX_ROUNDS = 4
+
+
+@dataclass
+class FixResult:
+    source: str
+    fixed: List[Finding] = field(default_factory=list)  # findings whose fix was applied
+    remaining: List[Finding] = field(default_factory=list)  # findings of the final source
+    refused: Optional[str] = None  # why the last round's fixes were not kept
+
+    def unsafe_available(self) -> int:
+        """Remaining findings an unsafe fix could handle."""
+        return sum(1 for f in self.remaining if f.autofix and f.autofix["safety"] != SAFE and f.autofix["edits"])
+
+    def safe_available(self) -> int:
+        return sum(1 for f in self.remaining if applicable(f, unsafe=False))
+
+
+def applicable(f: Finding, unsafe: bool) -> bool:
+    return f.fixable(unsafe)
+
+
+def parse_error(source: str) -> Optional[str]:
+    """Why ``source`` is not a Python module any more, or None."""
+    try:
+        compile(source, "<fixed>", "exec", dont_inherit=True, flags=0x400)  # ast.PyCF_ONLY_AST
+        cst.parse_module(source)
+    except SyntaxError as e:
+        return f"syntax error: {e.msg} (line {e.lineno})"
+    except cst.ParserSyntaxError as e:
+        return f"syntax error: {e.message} (line {e.raw_line})"
+    except Exception as e:  # noqa: BLE001 - any failure to parse means: do not write it
+        return f"{type(e).__name__}: {e}"
+    return None
+
+
+def apply_round(candidates: List[Finding], text: str) -> Tuple[str, List[Finding], Optional[str]]:
+    """One round of fixes on ``text``: those of ``candidates`` whose edits do not overlap, taken
+    in source order.  Returns the new text, the findings it fixed, and why the new text is
+    refused (it does not parse), or None."""
+    candidates = sorted(candidates, key=lambda f: (f.line, f.column, f.code))
+    chosen = edits.choose([f.autofix for f in candidates], text)
+    by_id = {id(f.autofix): f for f in candidates}
+    new = edits.apply(chosen, text)
+    error = parse_error(new) if new != text else None
+    return new, [by_id[id(c)] for c in chosen], error
+
+
+def fix_source(source: str, lint: Callable[[str], List[Finding]], unsafe: bool = False, only=None) -> FixResult:
+    """Fix ``source`` with the findings ``lint(text)`` gives.  Fixes that touch the same text
+    are applied one per round; a round whose result does not parse is dropped (the source of
+    the round before is kept and the reason reported).
+
+    ``only``: a predicate on findings, to fix a subset (one finding's code action)."""
+    result = FixResult(source)
+    text = source
+    findings = lint(text)
+    for _ in range(MAX_ROUNDS):
+        candidates = [f for f in findings if applicable(f, unsafe) and (only is None or only(f))]
+        if not candidates:
+            break
+        new, fixed, error = apply_round(candidates, text)
+        if new == text:
+            break
+        if error is not None:
+            result.refused = error
+            break
+        result.fixed.extend(fixed)
+        text = new
+        findings = lint(text)
+        if only is not None:
+            break  # one finding's fix: a single round
+    result.source = text
+    result.remaining = findings
+    return result
 
 
 @dataclass
@@ -34,14 +116,14 @@ class Outcome:
     remaining: List[Finding] = field(default_factory=list)  # the run's findings after the fixes
 
 
-def _decode(data: bytes) -> Tuple[str, str, bool]:
+def decode_file(data: bytes) -> Tuple[str, str, bool]:
     """(text, encoding, had a BOM)."""
     enc, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     bom = data.startswith(codecs.BOM_UTF8)
     return decode_source(data), ("utf-8" if enc == "utf-8-sig" else enc), bom
 
 
-def _encode(text: str, encoding: str, bom: bool) -> bytes:
+def encode_file(text: str, encoding: str, bom: bool) -> bytes:
     return (codecs.BOM_UTF8 if bom else b"") + text.encode(encoding)
 
 
@@ -92,7 +174,6 @@ def fix_files(
     out = Outcome()
     paths = [p for p in files if p != "-"]
     if lint is None:
-        from jaxlint.engine.run import lint_files
 
         def lint(sources):
             return lint_files((), config_for, files=paths, display=display, sources=sources).findings
@@ -102,7 +183,7 @@ def fix_files(
         name = display(path)
         try:
             data = read_regular_file(path)
-            text, encoding, bom = _decode(data)
+            text, encoding, bom = decode_file(data)
         except (OSError, UnicodeDecodeError, SyntaxError, LookupError):
             continue  # reported as JAX001 by the lint that follows
         states[name] = _File(path, name, text, encoding, bom, text)
@@ -124,7 +205,7 @@ def fix_files(
                 st.refused, st.done = error, True
                 continue
             try:
-                data = _encode(new, st.encoding, st.bom)
+                data = encode_file(new, st.encoding, st.bom)
             except UnicodeEncodeError:
                 # Left as it was: no part of its fixes can be written.
                 st.text, st.rounds, st.unencodable, st.done = st.original, [], True, True
@@ -163,95 +244,5 @@ def fix_files(
     return out
 
 
-def fix_stdin(data: bytes, name: str, cfg, rules, args) -> int:
-    """``--stdin-filename NAME --fix``: the fixed source on standard output (``--fix-diff``: its
-    diff), the findings that remain on standard error."""
-    try:
-        text, _, _ = _decode(data)
-    except (UnicodeDecodeError, SyntaxError, LookupError):
-        sys.stdout.buffer.write(data)
-        return 1
-    result = fix_text(text, name, cfg, rules, args.unsafe_fixes)
-    if getattr(args, "fix_diff", False):
-        sys.stdout.write(unified_diff(text, result.source, name))
-    else:
-        sys.stdout.write(result.source)
-    sys.stdout.flush()
-    sys.stderr.write(format_text(result.remaining))
-    if result.refused:
-        print(f"jaxlint: error: {name}: fixes not applied, the result would not parse ({result.refused})", file=sys.stderr)
-    if not args.quiet:
-        more = 0 if args.unsafe_fixes else unsafe_fixable(result.remaining)
-        print(summary(len(result.fixed), more, not getattr(args, "fix_diff", False)), file=sys.stderr)
-    if getattr(args, "fix_diff", False):
-        return 1 if result.source != text else 0
-    if getattr(args, "exit_zero", False):
-        return 0
-    changed = getattr(args, "exit_non_zero_on_fix", False) and result.source != text
-    return 1 if result.remaining or changed else 0
-
-
 def unsafe_fixable(findings: Sequence[Finding]) -> int:
     return sum(1 for f in findings if applicable(f, unsafe=True) and not applicable(f, unsafe=False))
-
-
-def summary(fixed: int, more: int, applied: bool = True) -> str:
-    """``more``: findings left that an unsafe fix could handle."""
-    verb = "Fixed" if applied else "Would fix"
-    text = f"{verb} {fixed} finding{'s' if fixed != 1 else ''}"
-    if more:
-        text += f" ({more} more fixable with --unsafe-fixes)"
-    return text + "."
-
-
-def show_fixes(fixed: Sequence[Finding], remaining: Sequence[Finding], fixing: bool, unsafe: bool) -> str:
-    """``--show-fixes``: what was fixed, and what could still be fixed, with which flags."""
-
-    def item(f: Finding) -> str:
-        return f"  {f.path}:{f.line}:{f.column}: {f.code} {f.autofix['title']}\n"
-
-    lines = []
-    if fixing:
-        lines.append(f"Fixed {len(fixed)} finding{'s' if len(fixed) != 1 else ''}:\n" if fixed else "No fixes applied.\n")
-        lines += [item(f) for f in fixed]
-    groups = (
-        ("--fix", [f for f in remaining if applicable(f, unsafe=False)]),
-        ("--fix --unsafe-fixes", [f for f in remaining if applicable(f, unsafe=True) and f.autofix["safety"] != SAFE]),
-    )
-    for flags, found in groups:
-        if found:
-            lines.append(f"Fixable with {flags}:\n")
-            lines += [item(f) for f in found]
-    return "".join(lines)
-
-
-def add_noqa_to_files(
-    findings: Sequence[Finding], real_path: Callable[[str], Optional[str]], failed: Optional[List[Tuple[str, str]]] = None
-) -> Tuple[int, int]:
-    """(comments added, files changed) for ``--add-noqa``; files that could not be written are
-    appended to ``failed`` as (display path, reason)."""
-    from jaxlint.fixes.add_noqa import add_noqa  # --add-noqa only: --fix and --fix-diff never load it
-
-    by_path = {}
-    for f in findings:
-        by_path.setdefault(f.path, []).append(f)
-    added = files = 0
-    for display, fs in sorted(by_path.items()):
-        path = real_path(display)
-        if path is None:
-            continue
-        try:
-            text, encoding, bom = _decode(read_regular_file(path))
-        except (OSError, UnicodeDecodeError, SyntaxError, LookupError):
-            continue
-        new, n = add_noqa(text, fs)
-        if n and parse_error(new) is None:
-            try:
-                write_bytes(path, _encode(new, encoding, bom))
-            except (OSError, UnicodeEncodeError) as e:
-                if failed is not None:
-                    failed.append((display, describe(e) if isinstance(e, OSError) else f"cannot encode as {encoding}"))
-                continue
-            added += n
-            files += 1
-    return added, files

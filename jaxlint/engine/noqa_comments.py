@@ -1,4 +1,5 @@
-"""``--add-noqa``: a ``# noqa: CODE`` comment on the line of every remaining finding.
+"""``--add-noqa``: a ``# noqa: CODE`` comment on the line of every remaining finding (and the
+language server's "ignore" quick fix, one finding at a time).
 
 A comment can only end a line that ends a token line (not inside a multi-line string, not
 after a backslash continuation); findings on other lines are left alone.  A line that already
@@ -9,11 +10,15 @@ from __future__ import annotations
 
 import io
 import tokenize
-from typing import Dict, Iterable, List, Set, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
+from jaxlint.atomic import describe, write_bytes
+from jaxlint.engine.fixing import decode_file, encode_file, parse_error
+from jaxlint.engine.source import read_regular_file
+from jaxlint.findings import Finding
 from jaxlint.suppressions import INLINE_RE, codes_of
 from jaxlint.rules import RULES_BY_CODE
-from jaxlint.fixes.edits import _NEWLINE
+from jaxlint.source_text import LINE_END
 
 
 def _commentable_lines(text: str) -> Set[int]:
@@ -41,8 +46,8 @@ def add_noqa(text: str, findings: Iterable) -> Tuple[str, int]:
     if not codes:
         return text, 0
     ok = _commentable_lines(text)
-    parts = _NEWLINE.split(text)
-    ends = _NEWLINE.findall(text)
+    parts = LINE_END.split(text)
+    ends = LINE_END.findall(text)
     added = 0
     for line, cs in codes.items():
         if line not in ok or line > len(parts):
@@ -60,3 +65,33 @@ def add_noqa(text: str, findings: Iterable) -> Tuple[str, int]:
         added += 1
     out = "".join(p + (ends[i] if i < len(ends) else "") for i, p in enumerate(parts))
     return out, added
+
+
+def add_noqa_to_files(
+    findings: Sequence[Finding], real_path: Callable[[str], Optional[str]], failed: Optional[List[Tuple[str, str]]] = None
+) -> Tuple[int, int]:
+    """(comments added, files changed) for ``--add-noqa``; files that could not be written are
+    appended to ``failed`` as (display path, reason)."""
+    by_path = {}
+    for f in findings:
+        by_path.setdefault(f.path, []).append(f)
+    added = files = 0
+    for display, fs in sorted(by_path.items()):
+        path = real_path(display)
+        if path is None:
+            continue
+        try:
+            text, encoding, bom = decode_file(read_regular_file(path))
+        except (OSError, UnicodeDecodeError, SyntaxError, LookupError):
+            continue
+        new, n = add_noqa(text, fs)
+        if n and parse_error(new) is None:
+            try:
+                write_bytes(path, encode_file(new, encoding, bom))
+            except (OSError, UnicodeEncodeError) as e:
+                if failed is not None:
+                    failed.append((display, describe(e) if isinstance(e, OSError) else f"cannot encode as {encoding}"))
+                continue
+            added += n
+            files += 1
+    return added, files

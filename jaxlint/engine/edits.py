@@ -2,26 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from typing import Dict, List, Sequence, Tuple
 
-# LibCST (and so every position jaxlint reports) counts "\r\n", "\r" and "\n" as line ends.
-_NEWLINE = re.compile(r"\r\n?|\n")
-
-
-class LineIndex:
-    def __init__(self, text: str):
-        self.text = text
-        self.starts = [0] + [m.end() for m in _NEWLINE.finditer(text)]
-
-    def offset(self, line: int, column: int) -> int:
-        if line > len(self.starts):
-            return len(self.text)
-        return min(self.starts[line - 1] + column - 1, len(self.text))
-
-    def span(self, edit: Dict) -> Tuple[int, int]:
-        return self.offset(edit["line"], edit["column"]), self.offset(edit["end_line"], edit["end_column"])
-
+from jaxlint.source_text import LineIndex
 
 def _key(edit: Dict):
     return (edit["line"], edit["column"], edit["end_line"], edit["end_column"], edit["text"])

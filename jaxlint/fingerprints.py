@@ -13,8 +13,8 @@ import hashlib
 import os
 from typing import Dict, List, Optional, Sequence
 
-from jaxlint.engine.source import decode_source
 from jaxlint.findings import Finding
+from jaxlint.source_text import decode_source
 
 VERSION = "v1"  # bump when the recipe changes: old baselines then match nothing, loudly
 
