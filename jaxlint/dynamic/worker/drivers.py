@@ -129,6 +129,7 @@ class _StandIn:
     def __init__(self, mod, raw, obj, path, others=()):
         self.mod = mod
         self.raw = raw
+        self.obj = obj
         self.path = path
         # (module, name) of every global bound to the entry point: the module's, and those of
         # the other modules that import it (its tests)
@@ -150,13 +151,19 @@ class _StandIn:
 
     def __enter__(self):
         def stand_in(*args, **kwargs):
+            if not self.active:
+                # kept past the driver run by what the driver built with it (``jax.jit(f)``
+                # bound to a global, a callback stored on an object): the entry point itself
+                return self.obj(*args, **kwargs)
             self._record(args, kwargs)
 
+        self.active = True
         for m, k in self.bound:
             setattr(m, k, stand_in)
         return self
 
     def __exit__(self, *exc):
+        self.active = False
         for (_, k), (m, v) in self.saved.items():
             setattr(m, k, v)
         return False
