@@ -261,7 +261,7 @@ def print_world(w: dict) -> None:
 def write_ci_subset(per_category: int, jobs: int) -> dict:
     """Pick ``per_category`` development cases of each category (by a hash of the case's name, so
     the choice does not depend on what jaxlint finds), score them, and write ``ci-subset.json``
-    with floors just under the measured figures, for ``tests/test_realworld_reports.py``.  Scored
+    with floors just under the measured figures, for ``tests/slow/test_realworld_reports.py``.  Scored
     with every rule, preview included, as that test scores it: the floors are the analysis's."""
     manifest = load_manifest()
     picked: List[str] = []

@@ -5,7 +5,7 @@ A package whose ``__getattr__`` is ``submodules(__name__)`` imports ``package.na
 optional parts (``jaxlint.review.baseline`` under ``--baseline``), the fix builders a rule calls
 once it makes a finding, the module facts a rule asks for.  A run then pays for what it uses,
 and the use names the module where it happens, which the layer test reads as an import
-(tests/test_layers.py).
+(tests/unit/test_layers.py).
 """
 
 from __future__ import annotations

@@ -63,7 +63,7 @@ def array_makers():
 def render(version, names) -> str:
     lines = [
         '"""NumPy functions that return a NumPy array (written by scripts/numpy_tables.py from NumPy',
-        f'{version}; tests/test_numpy_tables.py checks it against the installed NumPy)."""',
+        f'{version}; tests/unit/test_numpy_tables.py checks it against the installed NumPy)."""',
         "",
         f'NUMPY_VERSION = "{version}"',
         "",

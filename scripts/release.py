@@ -35,7 +35,7 @@ INIT_VERSION = re.compile(r'^__version__ = "([^"]*)"', re.M)
 
 # The files whose snippets pin jaxlint, and the ways they pin it: pip from git, the Action's
 # uses:, a registry pin, pre-commit's rev: under the jaxlint repo, and the README's sentence
-# that names the release all snippets use.  tests/test_release_pins.py checks the same ones.
+# that names the release all snippets use.  tests/slow/test_release_pins.py checks the same ones.
 PIN_FILES = ("README.md", "action.yml", ".pre-commit-hooks.yaml", CHANGELOG)
 PIN_PATTERNS = (
     re.compile(r"github\.com/jaxlint/jaxlint(?:\.git)?@([^\s\"'#]+)"),

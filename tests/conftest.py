@@ -1,12 +1,10 @@
 import compileall
 import os
 import shutil
-import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, HERE)
 
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 # The oracle and the other tests that run JAX observe errors, retraces and stale values, which

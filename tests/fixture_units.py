@@ -10,7 +10,7 @@ FIXTURES_DIR = os.path.join(ROOT, "fixtures")
 def rule_config(**settings):
     """The configuration the fixtures are linted with: every rule, preview rules included.  The
     markers say what each rule finds; which rules a plain run enables is the registry's
-    business (``tests/test_registry.py``)."""
+    business (``tests/unit/test_registry.py``)."""
     from jaxlint.config import Config
 
     return Config(preview=True, **settings)
@@ -29,7 +29,7 @@ def units():
         out.append((os.path.relpath(pkg, ROOT), files))
     for f in sorted(glob.glob(os.path.join(FIXTURES_DIR, "**", "*.py"), recursive=True)):
         if f.endswith(".out.py"):
-            continue  # the result of a fix (tests/test_fixes.py); it keeps the markers' comments
+            continue  # the result of a fix (tests/slow/test_fixes.py); it keeps the markers' comments
         if not any(f.startswith(p + os.sep) for p in packages):
             out.append((os.path.relpath(f, ROOT), [f]))
     return out

@@ -24,7 +24,7 @@ three things tell a piece from a file, and the join puts each back:
 
 Whatever is not plainly cuttable (a file ``ast`` cannot parse, lone carriage returns, a piece
 LibCST rejects) is parsed whole, so errors and their positions are the whole module's.
-``tests/test_parse.py`` checks the join against the whole parse, cut at every statement, on every
+``tests/slow/test_parse.py`` checks the join against the whole parse, cut at every statement, on every
 fixture and every module of the package.  Only for the main thread: cutting silences ``ast``'s
 warnings for a moment, and the warning filters are the whole process's."""
 

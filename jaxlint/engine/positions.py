@@ -7,7 +7,7 @@ generation but only counts characters (``len`` of each token), keeps plain integ
 and turns the offsets of the nodes actually asked for into lines and columns at the end, with
 one regular-expression pass over the generated text.  The ranges are exactly
 ``PositionProvider``'s (syntactic positions, ``start_node``/``end_node`` hoisting included);
-``tests/test_positions.py`` checks that on every node of real files.
+``tests/rules/test_positions.py`` checks that on every node of real files.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ true bug or the flagged pattern written on purpose; it is wrong when the analysi
 
 A rule is on by default only when at least ``PRECISION_BAR`` of its findings there were right
 (or it had none); below that it is in preview until it earns its default
-(``tests/test_registry.py`` holds the rules to this table).
+(``tests/unit/test_registry.py`` holds the rules to this table).
 """
 
 from __future__ import annotations

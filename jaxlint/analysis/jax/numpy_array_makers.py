@@ -1,5 +1,5 @@
 """NumPy functions that return a NumPy array (written by scripts/numpy_tables.py from NumPy
-2.4.6; tests/test_numpy_tables.py checks it against the installed NumPy)."""
+2.4.6; tests/unit/test_numpy_tables.py checks it against the installed NumPy)."""
 
 NUMPY_VERSION = "2.4.6"
 

@@ -19,7 +19,7 @@ from jaxlint.findings import FindingFacts
 from jaxlint.rules.prevents import ErrorPattern, raises, wrong_result
 from jaxlint.rules.traced_values.traced_if import TracedIf
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from clirun import ROOT
 FIXTURES = sorted(glob.glob(os.path.join(ROOT, "fixtures", "**", "*.py"), recursive=True))
 
 

@@ -48,7 +48,7 @@ jax = require("jax")
 from jax_deprecations import forget_deprecation_warnings  # noqa: E402
 from markers import expected_markers  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from clirun import ROOT  # noqa: E402
 FIXTURES = sorted(glob.glob(os.path.join(ROOT, "fixtures", "**", "*.py"), recursive=True))
 
 from jaxlint.rules import RULES_BY_CODE  # noqa: E402

@@ -16,7 +16,7 @@ import os
 import re
 from typing import Dict, List, NamedTuple, Optional, Set, Tuple
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from clirun import ROOT
 PACKAGE = "jaxlint"
 
 # Bottom first: a module may import its own layer and the layers below.  A module belongs to the

@@ -11,7 +11,7 @@ import pytest
 
 from jaxlint.engine.piecewise_parse import PIECE, find_cuts, parse_module, parse_pieces, parse_piecewise
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from clirun import ROOT
 FIXTURES = sorted(glob.glob(os.path.join(ROOT, "fixtures", "**", "*.py"), recursive=True))
 
 

@@ -10,7 +10,7 @@ from jaxlint.formats.rule_list import rule_json
 from jaxlint.rules import ALL_RULES, RULES_BY_CODE
 from jaxlint.rules.severity import ERROR, WARNING, rule_severity
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from clirun import ROOT
 
 
 def test_an_error_jax_raises_is_an_error_and_code_that_runs_is_a_warning():

@@ -48,7 +48,7 @@ def test_pinned_revisions_are_one_release():
 
     pins = _pins()
     assert len(pins) >= 4  # install, flake8, GitHub Actions, GitLab, pre-commit
-    # The release that has every documented feature (tests/test_release_pins.py checks the rest).
+    # The release that has every documented feature (tests/slow/test_release_pins.py checks the rest).
     assert set(pins) == {f"v{__version__}"}, set(pins)
     assert "replace it everywhere at once" in README  # how to upgrade
 

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from clirun import ROOT
 sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 
 from difftest.compare import summarise, verdict  # noqa: E402

@@ -44,7 +44,7 @@ from jaxlint.rules.traced_values.traced_if import TracedIf  # noqa: E402
 from jaxlint.dynamic import confirming  # noqa: E402
 from jaxlint.dynamic.processes import ForkServer, fork_server_available  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from clirun import ROOT  # noqa: E402
 FIXTURES = sorted(glob.glob(os.path.join(ROOT, "fixtures", "*.py")))
 DYN = os.path.join(ROOT, "fixtures", "dynamic")
 
@@ -102,7 +102,7 @@ def statuses(findings):
 
 
 # Rules the dynamic mode cannot check yet (a closure whose error comes when it is used after
-# the trace); their fixtures are checked against JAX by the oracle (tests/test_oracle.py).
+# the trace); their fixtures are checked against JAX by the oracle (tests/slow/test_oracle.py).
 NO_DYNAMIC_CHECK = {"JAX309"}
 # Findings of forms the dynamic checks do not rebuild yet: unverified, never refuted; the
 # oracle checks them against JAX.

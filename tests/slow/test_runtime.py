@@ -15,6 +15,7 @@ pytest.importorskip("jax")
 
 from jaxlint.runtime import sites  # noqa: E402
 from jaxlint.runtime.observer import parse_miss, recompile_rule  # noqa: E402
+from clirun import ROOT  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -262,7 +263,7 @@ def test_miss_explanations_name_their_rule():
 def test_readme_example_is_what_jaxlint_run_prints(tmp_path):
     import re
 
-    with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "README.md"), encoding="utf-8") as fh:
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
         readme = fh.read()
     section = readme[readme.index("Given this `train.py`") :]
     script = re.search(r"```python\n(.*?)```", section, re.S).group(1)

@@ -7,7 +7,9 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
+from clirun import ROOT  # noqa: E402
+
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
 import numpy_tables  # noqa: E402
 

@@ -5,7 +5,7 @@ decoded or parsed); never an exception and never JAX002 (an internal error is a 
 
 The property tests run a bounded number of examples in CI.  To run thousands locally::
 
-    JAXLINT_FUZZ_EXAMPLES=5000 python -m pytest tests/test_robustness.py -k fuzz
+    JAXLINT_FUZZ_EXAMPLES=5000 python -m pytest tests/slow/test_robustness.py -k fuzz
 
 (``JAXLINT_FUZZ_EXAMPLES`` is the number of examples per property test; the default is small
 enough for the whole file to stay under two minutes on two cores.)

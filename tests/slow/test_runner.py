@@ -15,7 +15,7 @@ from jaxlint.engine import runner
 from fixture_units import rule_config
 from jaxlint.config import Config
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from clirun import ROOT
 FIXTURES = os.path.join(ROOT, "fixtures")
 
 

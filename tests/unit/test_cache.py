@@ -18,7 +18,7 @@ from fixture_units import rule_config
 from jaxlint.config import Config
 from jaxlint.findings import Finding
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from clirun import ROOT
 FIXTURES = os.path.join(ROOT, "fixtures")
 
 EXTRA = {

@@ -5,7 +5,7 @@ import shutil
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from clirun import ROOT
 SCRIPT = os.path.join(ROOT, "scripts", "new_rule.py")
 
 

@@ -453,9 +453,8 @@ def test_traced_if_fixes_make_the_failing_cases_run_and_break_none(tmp_path):
     assert len(modules) >= 20
 
     def run(tree):
-        here = os.path.dirname(os.path.abspath(__file__))
         p = subprocess.run(
-            [sys.executable, os.path.join(here, "case_outcomes.py"), str(tree), *modules],
+            [sys.executable, os.path.join(ROOT, "tests", "case_outcomes.py"), str(tree), *modules],
             capture_output=True, text=True, env=env(), timeout=900,
         )
         assert p.returncode == 0, p.stderr[-3000:]

@@ -11,7 +11,7 @@ import pytest
 from jaxlint.analysis.syntax.fast_walk import DottedAttributes, FastVisitor, child_fields
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from clirun import ROOT
 
 SOURCE = '''
 import jax, jax.numpy as jnp

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from clirun import ROOT
 REPORTS = os.path.join(ROOT, "benchmarks", "reports")
 sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 sys.path.insert(0, REPORTS)

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from clirun import ROOT
 
 
 @pytest.mark.slow

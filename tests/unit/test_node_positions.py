@@ -11,7 +11,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from jaxlint.engine.positions import node_positions
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from clirun import ROOT
 
 ODD = [
     "x = 1",  # no trailing newline

@@ -4,7 +4,7 @@ The map lists, for every value-flow capability, fixture lines that exercise it: 
 finding (``JAX205``) or a line that must stay silent (``silent``), each with a piece of the code
 on that line.  Every entry is checked here: the file exists, the quoted code is on that line (so
 an entry follows no line that moved), a finding entry is an expected finding of the fixture
-(its ``# error:`` marker, the machinery of ``tests/test_fixtures.py``) and one the linter makes,
+(its ``# error:`` marker, the machinery of ``tests/rules/test_fixtures.py``) and one the linter makes,
 and a silent entry is a line of code that the linter leaves without any finding.  Every
 capability has at least three entries, unless its section declares a gap, which then must be
 real (fewer than three entries): a covered capability cannot keep the label."""

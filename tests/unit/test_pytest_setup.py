@@ -13,7 +13,7 @@ def test_pytest_starts_without_a_configuration_warning():
     # ``-W always`` shows what a plain ``python -m pytest -q`` shows where deprecation warnings
     # are not filtered (pytest-asyncio warns from its pytest_configure when its loop scope is unset).
     p = subprocess.run(
-        [sys.executable, "-W", "always", "-m", "pytest", "-q", "-p", "no:cacheprovider", "--co", "tests/test_registry.py"],
+        [sys.executable, "-W", "always", "-m", "pytest", "-q", "-p", "no:cacheprovider", "--co", "tests/unit/test_registry.py"],
         cwd=ROOT,
         capture_output=True,
         env=env(),

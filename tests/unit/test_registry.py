@@ -12,7 +12,7 @@ from jaxlint.rules import ALL_RULES, RULES_BY_CODE, rules_for, selected_rules
 from jaxlint.analysis.jax.jax_api import TRACER_ERROR_CLASSES
 from jaxlint.rules.prevents import KINDS
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from clirun import ROOT
 
 
 def test_rules_are_sorted_by_code_and_unique():
