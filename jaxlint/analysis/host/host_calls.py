@@ -13,31 +13,7 @@ from typing import Dict, List, Optional
 import libcst as cst
 
 from jaxlint.analysis.host.array_values import ARRAY_METHODS, NOT_ONE_ARRAY, NOT_ONE_ARRAY_RANDOM, functional_update
-from jaxlint.analysis.host.host_value import (
-    ARG_PARSER,
-    DICT,
-    FUNCTION,
-    INSTANCE,
-    JAX_ARRAY,
-    JIT_RESULT,
-    JITTED,
-    LIST,
-    NAMESPACE,
-    NUMPY_ARRAY,
-    NUMPY_ARRAY_MAKERS,
-    NUMPY_SCALAR,
-    NUMPY_SCALAR_TYPES,
-    OPT_INIT,
-    OPT_STATE,
-    OPTIMIZER,
-    SCALAR,
-    SCALAR_BUILTINS,
-    SCALAR_VAL,
-    SET,
-    STATEFUL_OPTAX,
-    TUPLE,
-    HostValue,
-)
+from jaxlint.analysis.host import host_value as host_value
 from jaxlint.analysis.host.scope_run import Env
 from jaxlint.analysis.model.classes import qualified
 from jaxlint.analysis.syntax.scopes import CONTAINER_CTORS, ClassInfo, FuncInfo, Scope
@@ -50,22 +26,22 @@ class HostCalls:
     """The calls of ``HostValues``' evaluator; reads ``eval``, ``returned``, ``function_value``,
     ``finder``, ``classes``, ``index`` and the ``_sites`` cache of the class it is mixed into."""
 
-    def _call(self, e: cst.Call, scope: Scope, env: Env, shadow: frozenset) -> Optional[HostValue]:
+    def _call(self, e: cst.Call, scope: Scope, env: Env, shadow: frozenset) -> Optional[host_value.HostValue]:
         func = e.func
         if functional_update(e) is not None:
             base = self.eval(func.value.value.value, scope, env, shadow)
-            return HostValue(JAX_ARRAY, e) if base is not None and base.kind == JAX_ARRAY else None
+            return host_value.HostValue(host_value.JAX_ARRAY, e) if base is not None and base.kind == host_value.JAX_ARRAY else None
         if isinstance(func, cst.Name):
             owner = scope.lookup_scope(func.value)
             if owner is None:
                 b = func.value
                 if b in ("list", "sorted", "bytearray"):
-                    return HostValue(LIST, e)
+                    return host_value.HostValue(host_value.LIST, e)
                 if b == "dict":
-                    return HostValue(DICT, e)
+                    return host_value.HostValue(host_value.DICT, e)
                 if b == "set":
-                    return HostValue(SET, e)
-                return SCALAR_VAL if b in SCALAR_BUILTINS else None
+                    return host_value.HostValue(host_value.SET, e)
+                return host_value.SCALAR_VAL if b in host_value.SCALAR_BUILTINS else None
             cls = owner.classes.get(func.value)
             if cls is not None and len(owner.bindings.get(func.value, ())) == 1:
                 return self._construct(e, cls, scope, env, shadow)
@@ -77,31 +53,31 @@ class HostCalls:
             if base is None:
                 return None
             m = func.attr.value
-            if base.kind in (JAX_ARRAY, NUMPY_ARRAY):
+            if base.kind in (host_value.JAX_ARRAY, host_value.NUMPY_ARRAY):
                 if m in ARRAY_METHODS:
-                    return HostValue(base.kind, e)
-                return SCALAR_VAL if m == "item" else None
-            if base.kind == OPTIMIZER and m == "init":
-                return HostValue(OPT_STATE, e)
-            if base.kind == ARG_PARSER and m == "parse_args":
-                return HostValue(NAMESPACE, e)
-            if base.kind == ARG_PARSER and m == "parse_known_args":
-                return HostValue(TUPLE, e, items=(HostValue(NAMESPACE, e), HostValue(LIST, e)))
-            if base.kind in (LIST, DICT, SET) and m == "copy":
-                return HostValue(base.kind, e)
+                    return host_value.HostValue(base.kind, e)
+                return host_value.SCALAR_VAL if m == "item" else None
+            if base.kind == host_value.OPTIMIZER and m == "init":
+                return host_value.HostValue(host_value.OPT_STATE, e)
+            if base.kind == host_value.ARG_PARSER and m == "parse_args":
+                return host_value.HostValue(host_value.NAMESPACE, e)
+            if base.kind == host_value.ARG_PARSER and m == "parse_known_args":
+                return host_value.HostValue(host_value.TUPLE, e, items=(host_value.HostValue(host_value.NAMESPACE, e), host_value.HostValue(host_value.LIST, e)))
+            if base.kind in (host_value.LIST, host_value.DICT, host_value.SET) and m == "copy":
+                return host_value.HostValue(base.kind, e)
             return None
         callee = self.eval(func, scope, env, shadow)
         if callee is None:
             return None
-        if callee.kind == JITTED:
-            return HostValue(JIT_RESULT, e) if _returns_value(callee.app.func) else None
-        if callee.kind == OPT_INIT:
-            return HostValue(OPT_STATE, e)
-        if callee.kind == FUNCTION and not callee.func.is_lambda:
+        if callee.kind == host_value.JITTED:
+            return host_value.HostValue(host_value.JIT_RESULT, e) if _returns_value(callee.app.func) else None
+        if callee.kind == host_value.OPT_INIT:
+            return host_value.HostValue(host_value.OPT_STATE, e)
+        if callee.kind == host_value.FUNCTION and not callee.func.is_lambda:
             return self.returned(callee.func)
         return None
 
-    def _api_call(self, e: cst.Call, q: str, scope: Scope, env: Env, shadow: frozenset) -> Optional[HostValue]:
+    def _api_call(self, e: cst.Call, q: str, scope: Scope, env: Env, shadow: frozenset) -> Optional[host_value.HostValue]:
         for prefix, excluded in (("jax.numpy.", NOT_ONE_ARRAY), ("jax.random.", NOT_ONE_ARRAY_RANDOM)):
             if q.startswith(prefix):
                 name = q[len(prefix):]
@@ -109,45 +85,45 @@ class HostCalls:
                     return None
                 if name == "where" and sum(1 for a in e.args if a.keyword is None and not a.star) != 3:
                     return None
-                return HostValue(JAX_ARRAY, e)
-        if q.startswith("numpy.") and q[6:] in NUMPY_ARRAY_MAKERS:
-            return HostValue(NUMPY_ARRAY, e)
-        if q.startswith("numpy.") and q[6:] in NUMPY_SCALAR_TYPES:
-            return HostValue(NUMPY_SCALAR, e)
+                return host_value.HostValue(host_value.JAX_ARRAY, e)
+        if q.startswith("numpy.") and q[6:] in host_value.NUMPY_ARRAY_MAKERS:
+            return host_value.HostValue(host_value.NUMPY_ARRAY, e)
+        if q.startswith("numpy.") and q[6:] in host_value.NUMPY_SCALAR_TYPES:
+            return host_value.HostValue(host_value.NUMPY_SCALAR, e)
         if q == "argparse.ArgumentParser":
-            return HostValue(ARG_PARSER, e)
+            return host_value.HostValue(host_value.ARG_PARSER, e)
         if q == "argparse.Namespace":
-            return HostValue(NAMESPACE, e)
+            return host_value.HostValue(host_value.NAMESPACE, e)
         if q in CONTAINER_CTORS:
-            return HostValue(LIST if q == "collections.deque" else DICT, e)
+            return host_value.HostValue(host_value.LIST if q == "collections.deque" else host_value.DICT, e)
         if q.startswith("optax."):
             name = q[6:]
-            if name in STATEFUL_OPTAX or name == "sgd" and any(
+            if name in host_value.STATEFUL_OPTAX or name == "sgd" and any(
                 a.keyword is not None and a.keyword.value == "momentum" and not (isinstance(a.value, cst.Name) and a.value.value == "None")
                 for a in e.args
             ):
-                return HostValue(OPTIMIZER, e)
+                return host_value.HostValue(host_value.OPTIMIZER, e)
             return None
         if q.startswith("jax.example_libraries.optimizers.") and q.rsplit(".", 1)[-1][:1].islower():
             # (init_fun, update_fun, get_params); every init_fun's state holds arrays
-            return HostValue(TUPLE, e, items=(HostValue(OPT_INIT, e), None, None))
+            return host_value.HostValue(host_value.TUPLE, e, items=(host_value.HostValue(host_value.OPT_INIT, e), None, None))
         if q == "equinox.partition":
             return self._partition(e, scope, env, shadow)
         if q in PARTIAL and e.args and e.args[0].keyword is None and not e.args[0].star:
             inner = self.eval(e.args[0].value, scope, env, shadow)
-            if inner is None or inner.kind != JITTED or any(a.star or a.keyword is not None for a in e.args[1:]):
+            if inner is None or inner.kind != host_value.JITTED or any(a.star or a.keyword is not None for a in e.args[1:]):
                 return None  # keywords bound: not followed
             bound = inner.bound + tuple((a.value, self.eval(a.value, scope, env, shadow)) for a in e.args[1:])
-            return HostValue(JITTED, e, app=inner.app, bound=bound)
+            return host_value.HostValue(host_value.JITTED, e, app=inner.app, bound=bound)
         # ``jax.jit(f, static_argnums=...)`` applied here
         if self._sites is None:
             self._sites = {id(a.site): a for a in self.finder.applications if isinstance(a.site, cst.Call)}
         app = self._sites.get(id(e))
         if app is not None and plain_jit(app) and not app.bound_pos and not app.bound_kw and not app.bound_self:
-            return HostValue(JITTED, e, app=app)
+            return host_value.HostValue(host_value.JITTED, e, app=app)
         return None
 
-    def _partition(self, e: cst.Call, scope: Scope, env: Env, shadow: frozenset) -> Optional[HostValue]:
+    def _partition(self, e: cst.Call, scope: Scope, env: Env, shadow: frozenset) -> Optional[host_value.HostValue]:
         """``params, static = eqx.partition(model, eqx.is_array)``: the static half is the same
         pytree with its arrays replaced by None; its other fields (a dict, a list, a config
         object) stay, and are hashed when the half is passed for a static parameter."""
@@ -161,10 +137,10 @@ class HostCalls:
         if resolve(spec, scope) != "equinox.is_array":
             return None  # another filter may keep some arrays in the static half
         static = _without_arrays(self.eval(tree, scope, env, shadow), 0)
-        return HostValue(TUPLE, e, items=(None, static)) if static is not None else None
+        return host_value.HostValue(host_value.TUPLE, e, items=(None, static)) if static is not None else None
 
     # -- instances ---------------------------------------------------------------------
-    def _construct(self, e: cst.Call, cls: ClassInfo, scope: Scope, env: Env, shadow: frozenset) -> HostValue:
+    def _construct(self, e: cst.Call, cls: ClassInfo, scope: Scope, env: Env, shadow: frozenset) -> host_value.HostValue:
         fields = meta = None
         names = self.classes.field_names(cls)
         if names and not self.classes.has_own_init(cls) and not any(a.star for a in e.args):
@@ -183,7 +159,7 @@ class HostCalls:
             meta = {n: fields.pop(n) for n in list(fields) if self._field_excluded(cls, n)}
         elif names and not any(a.star for a in e.args):
             fields = self._init_fields(e, cls, names, scope, env, shadow)
-        return HostValue(INSTANCE, e, cls=cls, fields=fields, meta=meta)
+        return host_value.HostValue(host_value.INSTANCE, e, cls=cls, fields=fields, meta=meta)
 
     def _init_fields(self, e: cst.Call, cls: ClassInfo, names, scope: Scope, env: Env, shadow: frozenset):
         """The fields an own ``__init__`` copies from its parameters (``self.nested = nested``),
@@ -217,7 +193,7 @@ class HostCalls:
         for st in init.node.body.body:
             if isinstance(st, cst.SimpleStatementLine):
                 top.update(id(small.value) for small in st.body if isinstance(small, (cst.Assign, cst.AnnAssign)))
-        fields: Dict[str, Optional[HostValue]] = {}
+        fields: Dict[str, Optional[host_value.HostValue]] = {}
         for n in names:
             ws = writes.get(n, ())
             v = None
@@ -237,7 +213,7 @@ class HostCalls:
                 return st
         return None
 
-    def _field_default(self, cls: ClassInfo, name: str) -> Optional[HostValue]:
+    def _field_default(self, cls: ClassInfo, name: str) -> Optional[host_value.HostValue]:
         st = self._field_statement(cls, name)
         if st is None or st.value is None:
             return None
@@ -249,7 +225,7 @@ class HostCalls:
                 if a.keyword is not None and a.keyword.value == "default_factory":
                     f = a.value
                     if isinstance(f, cst.Name) and cls.scope.lookup_scope(f.value) is None and f.value in ("list", "dict", "set"):
-                        return HostValue({"list": LIST, "dict": DICT, "set": SET}[f.value], a.value)
+                        return host_value.HostValue({"list": host_value.LIST, "dict": host_value.DICT, "set": host_value.SET}[f.value], a.value)
                     return None
                 if a.keyword is not None and a.keyword.value == "default":
                     return self.eval(a.value, cls.scope, {}, frozenset())
@@ -270,22 +246,22 @@ class HostCalls:
         return qualified(st.value.func, cls.scope).rsplit(".", 1)[-1] == "static_field"
 
 
-def _without_arrays(v: Optional[HostValue], depth: int) -> Optional[HostValue]:
+def _without_arrays(v: Optional[host_value.HostValue], depth: int) -> Optional[host_value.HostValue]:
     """What ``eqx.partition(v, eqx.is_array)`` leaves in its static half: arrays become None;
     containers and instances keep their shape (a list of arrays is a list of Nones)."""
     if v is None or depth > 4:
         return None
-    if v.kind in (JAX_ARRAY, NUMPY_ARRAY, JIT_RESULT):
-        return SCALAR_VAL
-    if v.kind in (LIST, DICT, SET, SCALAR):
+    if v.kind in (host_value.JAX_ARRAY, host_value.NUMPY_ARRAY, host_value.JIT_RESULT):
+        return host_value.SCALAR_VAL
+    if v.kind in (host_value.LIST, host_value.DICT, host_value.SET, host_value.SCALAR):
         return v
-    if v.kind == TUPLE and v.items is not None:
-        return HostValue(TUPLE, v.node, items=tuple(_without_arrays(it, depth + 1) for it in v.items))
-    if v.kind == INSTANCE and v.cls is not None:
+    if v.kind == host_value.TUPLE and v.items is not None:
+        return host_value.HostValue(host_value.TUPLE, v.node, items=tuple(_without_arrays(it, depth + 1) for it in v.items))
+    if v.kind == host_value.INSTANCE and v.cls is not None:
         if v.fields is None:
             return None  # the fields are not known: neither is what stays
         fields = {n: _without_arrays(f, depth + 1) for n, f in v.fields.items()}
-        return HostValue(INSTANCE, v.node, cls=v.cls, fields=fields)
+        return host_value.HostValue(host_value.INSTANCE, v.node, cls=v.cls, fields=fields)
     return None
 
 

@@ -29,23 +29,7 @@ import libcst as cst
 
 from jaxlint.analysis.host.array_values import ARRAY_ATTRS
 from jaxlint.analysis.host.host_calls import HostCalls, plain_jit, returns_of
-from jaxlint.analysis.host.host_value import (
-    DICT,
-    FUNCTION,
-    INSTANCE,
-    JAX_ARRAY,
-    JIT_RESULT,
-    JITTED,
-    LIST,
-    NUMPY_ARRAY,
-    PARAM,
-    SCALAR,
-    SCALAR_VAL,
-    SET,
-    TUPLE,
-    HostValue,
-    join,
-)
+from jaxlint.analysis.host import host_value as host_value
 from jaxlint.analysis.host.scope_run import Env, ScopeRun
 from jaxlint.analysis.model.classes import ClassModel
 from jaxlint.analysis.syntax.module_index import ModuleIndex
@@ -75,13 +59,13 @@ class HostValues(HostCalls):
         self.classes = classes
         self._runs: Dict[int, Optional[ScopeRun]] = {}
         self._active: set = set()
-        self._returns: Dict[int, Optional[HostValue]] = {}
+        self._returns: Dict[int, Optional[host_value.HostValue]] = {}
         self._sites: Optional[Dict[int, Application]] = None
-        self._attributes: Dict[Tuple[int, str], Optional[HostValue]] = {}
-        self._passed: Dict[Tuple[int, str], Optional[HostValue]] = {}
+        self._attributes: Dict[Tuple[int, str], Optional[host_value.HostValue]] = {}
+        self._passed: Dict[Tuple[int, str], Optional[host_value.HostValue]] = {}
 
     # -- the API ---------------------------------------------------------------------
-    def value(self, expr, scope: Scope, call: Optional[cst.Call] = None) -> Optional[HostValue]:
+    def value(self, expr, scope: Scope, call: Optional[cst.Call] = None) -> Optional[host_value.HostValue]:
         """The value of ``expr``, written in ``scope`` inside ``call`` (the call it is an
         argument or the callee of; None: at the end of the scope).  None when not known."""
         run = self._run(scope)
@@ -94,7 +78,7 @@ class HostValues(HostCalls):
         v = self.eval(expr, scope, env, shadow)
         if call is not None and run.in_lambda.get(id(call)) and v is not None:
             # a lambda runs later: the names it reads may have been rebound since
-            v = join(v, self.eval(expr, scope, run.final, shadow))
+            v = host_value.join(v, self.eval(expr, scope, run.final, shadow))
         return v
 
     # -- scopes ----------------------------------------------------------------------
@@ -114,12 +98,12 @@ class HostValues(HostCalls):
         self._runs[key] = run
         return run
 
-    def outer_value(self, name: str, owner: Scope) -> Optional[HostValue]:
+    def outer_value(self, name: str, owner: Scope) -> Optional[host_value.HostValue]:
         """What ``name`` of ``owner`` holds where an inner function (traced code reading a
         global or a closure variable) reads it; None when not known."""
         return self._outer_name(name, owner)
 
-    def _outer_name(self, name: str, owner: Scope) -> Optional[HostValue]:
+    def _outer_name(self, name: str, owner: Scope) -> Optional[host_value.HostValue]:
         """A name of an enclosing scope read from an inner function: every value it is ever
         bound to must agree (the inner function may run at any time)."""
         if name in owner.imports:
@@ -131,7 +115,7 @@ class HostValues(HostCalls):
             if name in owner.defs:
                 return self.function_value(owner.defs[name])
             if name in owner.classes:
-                return SCALAR_VAL
+                return host_value.SCALAR_VAL
         run = self._run(owner)
         if run is None:
             return None
@@ -145,7 +129,7 @@ class HostValues(HostCalls):
         return run.assigned.get(name)
 
     # -- parameters of plain functions, from their call sites ------------------------------
-    def passed_value(self, f: Optional[FuncInfo], name: str, depth: int = 0) -> Optional[HostValue]:
+    def passed_value(self, f: Optional[FuncInfo], name: str, depth: int = 0) -> Optional[host_value.HostValue]:
         """What parameter ``name`` of the plain function ``f`` holds, from every call of ``f``
         in the module (``def run(x, cfg): return step(x, cfg)`` ... ``run(x, Cfg(1.0))``): the
         value all of them pass, followed through callers that forward their own parameter.
@@ -161,7 +145,7 @@ class HostValues(HostCalls):
         self._passed[key] = out
         return out
 
-    def _passed_value(self, f: FuncInfo, name: str, depth: int) -> Optional[HostValue]:
+    def _passed_value(self, f: FuncInfo, name: str, depth: int) -> Optional[host_value.HostValue]:
         if self.finder.by_func.get(id(f.node)) or self.finder.is_traced_def(f):
             return None  # a transform's function: what it receives is traced, not passed
         positional = [p.name.value for p in f.positional_params()]
@@ -169,24 +153,24 @@ class HostValues(HostCalls):
             return None
         return self._agreed(self.finder.call_targets.param_origins(f, name, only_called=True))
 
-    def _agreed(self, origins) -> Optional[HostValue]:
+    def _agreed(self, origins) -> Optional[host_value.HostValue]:
         """The value every origin of an argument (``Passed``) agrees on; None when one is not
         known, is a receiver or a parameter, or two disagree on the kind."""
         if not origins:
             return None
-        out: Optional[HostValue] = None
+        out: Optional[host_value.HostValue] = None
         for p in origins:
             if p.expr is None:
                 return None  # a receiver: an object, not an argument
             v = self.value(p.expr, p.scope, p.call)
-            if v is None or v.kind == PARAM or out is not None and v.kind != out.kind:
+            if v is None or v.kind == host_value.PARAM or out is not None and v.kind != out.kind:
                 return None
-            out = v if out is None else join(out, v)
+            out = v if out is None else host_value.join(out, v)
             if out is None:
                 return None
         return out
 
-    def star_values(self, g: Optional[FuncInfo]) -> Optional[Tuple[Optional[HostValue], ...]]:
+    def star_values(self, g: Optional[FuncInfo]) -> Optional[Tuple[Optional[host_value.HostValue], ...]]:
         """What the ``*args`` of ``g`` hold, when ``g`` is the closure a factory returns
         (``def scanned(fn): def run(x, *args): ...; return run``), from every call the module
         makes of it, however the closure is reached (``step = scanned(kernel)`` at module
@@ -204,7 +188,7 @@ class HostValues(HostCalls):
         self._passed[key] = out
         return out
 
-    def _star_values(self, g: FuncInfo) -> Optional[Tuple[Optional[HostValue], ...]]:
+    def _star_values(self, g: FuncInfo) -> Optional[Tuple[Optional[host_value.HostValue], ...]]:
         factory = g.scope.func
         if factory is None or factory.is_lambda or factory.is_method:
             return None
@@ -228,18 +212,18 @@ class HostValues(HostCalls):
             elif len(out) != len(vals):
                 return None
             else:
-                out = [x if x is not None and y is not None and x.kind == y.kind and join(x, y) is not None else None for x, y in zip(out, vals)]
+                out = [x if x is not None and y is not None and x.kind == y.kind and host_value.join(x, y) is not None else None for x, y in zip(out, vals)]
         return tuple(out) if out is not None else None
 
     # -- values of definitions ---------------------------------------------------------
-    def function_value(self, f: FuncInfo) -> HostValue:
+    def function_value(self, f: FuncInfo) -> host_value.HostValue:
         """A def as a value: a jitted callable when ``jax.jit`` (or ``pmap``) decorates it."""
         for app in self.finder.by_func.get(id(f.node), ()):
             if isinstance(app.site, cst.Decorator) and plain_jit(app):
-                return HostValue(JITTED, None, app=app)
-        return HostValue(FUNCTION, None, func=f)
+                return host_value.HostValue(host_value.JITTED, None, app=app)
+        return host_value.HostValue(host_value.FUNCTION, None, func=f)
 
-    def returned(self, f: FuncInfo) -> Optional[HostValue]:
+    def returned(self, f: FuncInfo) -> Optional[host_value.HostValue]:
         """What a plain function of the module returns, when every ``return`` agrees on a
         jitted callable (a factory) or on arrays; else not known."""
         key = id(f.node)
@@ -252,29 +236,29 @@ class HostValues(HostCalls):
             vals = [self.eval(r, f.body_scope, env, frozenset()) for r, env in run.returns]
             out = vals[0]
             for v in vals[1:]:
-                out = join(out, v)
-            if out is not None and out.kind not in (JITTED, JAX_ARRAY, NUMPY_ARRAY, JIT_RESULT):
+                out = host_value.join(out, v)
+            if out is not None and out.kind not in (host_value.JITTED, host_value.JAX_ARRAY, host_value.NUMPY_ARRAY, host_value.JIT_RESULT):
                 out = None  # a factory's jitted callable, or arrays (``return jnp.mean(values)``)
         self._returns[key] = out
         return out
 
     # -- expressions -------------------------------------------------------------------
-    def eval(self, e, scope: Scope, env: Env, shadow: frozenset) -> Optional[HostValue]:
+    def eval(self, e, scope: Scope, env: Env, shadow: frozenset) -> Optional[host_value.HostValue]:
         t = type(e)  # exact types: LibCST's concrete node classes have no subclasses
         if t in (cst.List, cst.ListComp):
-            return HostValue(LIST, e)
+            return host_value.HostValue(host_value.LIST, e)
         if t in (cst.Dict, cst.DictComp):
-            return HostValue(DICT, e)
+            return host_value.HostValue(host_value.DICT, e)
         if t in (cst.Set, cst.SetComp):
-            return HostValue(SET, e)
+            return host_value.HostValue(host_value.SET, e)
         if t is cst.Tuple:
             if any(isinstance(el, cst.StarredElement) for el in e.elements):
-                return HostValue(TUPLE, e)
-            return HostValue(TUPLE, e, items=tuple(self.eval(el.value, scope, env, shadow) for el in e.elements))
+                return host_value.HostValue(host_value.TUPLE, e)
+            return host_value.HostValue(host_value.TUPLE, e, items=tuple(self.eval(el.value, scope, env, shadow) for el in e.elements))
         if t in (cst.Integer, cst.Float):
-            return HostValue(SCALAR, e)  # a number: the literal is kept, so ``is_number`` can tell
+            return host_value.HostValue(host_value.SCALAR, e)  # a number: the literal is kept, so ``is_number`` can tell
         if t in (cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Lambda):
-            return SCALAR_VAL
+            return host_value.SCALAR_VAL
         if t is cst.Name:
             return self._name(e, scope, env, shadow)
         if t is cst.Call:
@@ -283,45 +267,45 @@ class HostValues(HostCalls):
             attr = e.attr.value
             if attr in ("shape", "ndim", "size", "dtype") or attr in ARRAY_ATTRS:
                 base = self.eval(e.value, scope, env, shadow)
-                if base is None or base.kind not in (JAX_ARRAY, NUMPY_ARRAY):
+                if base is None or base.kind not in (host_value.JAX_ARRAY, host_value.NUMPY_ARRAY):
                     return None
-                return SCALAR_VAL if attr in ("ndim", "size", "dtype") else HostValue(TUPLE if attr == "shape" else base.kind, e)
+                return host_value.SCALAR_VAL if attr in ("ndim", "size", "dtype") else host_value.HostValue(host_value.TUPLE if attr == "shape" else base.kind, e)
             return self._object_attribute(e, scope, env, shadow)
         if t is cst.Subscript:
             base = self.eval(e.value, scope, env, shadow)
-            if base is not None and base.kind == JAX_ARRAY:
-                return HostValue(JAX_ARRAY, e)  # indexing a JAX array gives an array
+            if base is not None and base.kind == host_value.JAX_ARRAY:
+                return host_value.HostValue(host_value.JAX_ARRAY, e)  # indexing a JAX array gives an array
             return None
         if t is cst.BinaryOperation:
             return self._binary(e, scope, env, shadow)
         if t is cst.UnaryOperation:
             v = self.eval(e.expression, scope, env, shadow)
             if isinstance(e.operator, cst.Not):
-                return SCALAR_VAL if v is not None and v.kind == SCALAR else None
-            if v is not None and v.kind in (JAX_ARRAY, NUMPY_ARRAY):
-                return HostValue(v.kind, e)
-            return v if v is not None and v.kind == SCALAR else None
+                return host_value.SCALAR_VAL if v is not None and v.kind == host_value.SCALAR else None
+            if v is not None and v.kind in (host_value.JAX_ARRAY, host_value.NUMPY_ARRAY):
+                return host_value.HostValue(v.kind, e)
+            return v if v is not None and v.kind == host_value.SCALAR else None
         if t is cst.IfExp:
-            return join(self.eval(e.body, scope, env, shadow), self.eval(e.orelse, scope, env, shadow))
+            return host_value.join(self.eval(e.body, scope, env, shadow), self.eval(e.orelse, scope, env, shadow))
         return None
 
     # -- objects -----------------------------------------------------------------------
-    def _object_attribute(self, e: cst.Attribute, scope: Scope, env: Env, shadow: frozenset) -> Optional[HostValue]:
+    def _object_attribute(self, e: cst.Attribute, scope: Scope, env: Env, shadow: frozenset) -> Optional[host_value.HostValue]:
         """``obj.attr`` / ``self.attr`` of an instance of a class of the module: the field its
         constructor was given, else what every write of the attribute by the class's methods
         stores (a parameter of ``__init__`` followed to what its callers pass)."""
         attr = e.attr.value
         base = self.eval(e.value, scope, env, shadow)
-        if base is not None and base.kind == INSTANCE and base.fields is not None and base.fields.get(attr) is not None:
+        if base is not None and base.kind == host_value.INSTANCE and base.fields is not None and base.fields.get(attr) is not None:
             return base.fields[attr]
-        if base is not None and base.kind not in (INSTANCE, PARAM):
+        if base is not None and base.kind not in (host_value.INSTANCE, host_value.PARAM):
             return None
         r = self.finder.receivers.receiver_of(e.value, scope)
         if r is None or r.cls is None:
             return None
         return self.attribute_value(r.cls, attr)
 
-    def attribute_value(self, cls: ClassInfo, attr: str) -> Optional[HostValue]:
+    def attribute_value(self, cls: ClassInfo, attr: str) -> Optional[host_value.HostValue]:
         """What every write of ``<instance>.attr`` stores, when they agree; None when it is a
         method or property, is written from outside the class or by a subclass, or a write
         cannot be read."""
@@ -332,7 +316,7 @@ class HostValues(HostCalls):
         self._attributes[key] = self._attribute_value(cls, attr)
         return self._attributes[key]
 
-    def _attribute_value(self, cls: ClassInfo, attr: str) -> Optional[HostValue]:
+    def _attribute_value(self, cls: ClassInfo, attr: str) -> Optional[host_value.HostValue]:
         targets = self.finder.call_targets
         if self.classes.member(cls, attr) is not None or attr in targets.members.outside_writes():
             return None
@@ -343,7 +327,7 @@ class HostValues(HostCalls):
         writes = receivers.attribute_values(cls, attr)
         if not writes:
             return None
-        out: Optional[HostValue] = None
+        out: Optional[host_value.HostValue] = None
         for i, (value, scope) in enumerate(writes):
             if value is None:
                 return None
@@ -354,40 +338,40 @@ class HostValues(HostCalls):
                 if p.expr is None or p.scope is None:
                     return None
                 v = self.value(p.expr, p.scope, p.call)
-                if v is None or v.kind == PARAM:
+                if v is None or v.kind == host_value.PARAM:
                     return None
-                out = v if out is None else join(out, v)
+                out = v if out is None else host_value.join(out, v)
                 if out is None:
                     return None
         return out
 
-    def _binary(self, e: cst.BinaryOperation, scope: Scope, env: Env, shadow: frozenset) -> Optional[HostValue]:
+    def _binary(self, e: cst.BinaryOperation, scope: Scope, env: Env, shadow: frozenset) -> Optional[host_value.HostValue]:
         a = self.eval(e.left, scope, env, shadow)
         b = self.eval(e.right, scope, env, shadow)
         if a is None or b is None:
             # an array on one side makes an array, whatever the other (a scalar, an array)
             known = a or b
-            if known is not None and known.kind == JAX_ARRAY and not isinstance(e.operator, (cst.BitOr, cst.BitAnd)):
-                return HostValue(JAX_ARRAY, e)
+            if known is not None and known.kind == host_value.JAX_ARRAY and not isinstance(e.operator, (cst.BitOr, cst.BitAnd)):
+                return host_value.HostValue(host_value.JAX_ARRAY, e)
             return None
         kinds = {a.kind, b.kind}
-        if kinds <= {JAX_ARRAY, NUMPY_ARRAY, SCALAR} and kinds & {JAX_ARRAY, NUMPY_ARRAY}:
-            return HostValue(JAX_ARRAY if JAX_ARRAY in kinds else NUMPY_ARRAY, e)
-        if kinds == {SCALAR}:
-            return SCALAR_VAL
-        if a.kind == LIST and (b.kind == LIST and isinstance(e.operator, cst.Add) or b.kind == SCALAR and isinstance(e.operator, cst.Multiply)):
-            return HostValue(LIST, e)
-        if a.kind == b.kind == TUPLE and isinstance(e.operator, cst.Add) and a.items is not None and b.items is not None:
-            return HostValue(TUPLE, e, items=a.items + b.items)
+        if kinds <= {host_value.JAX_ARRAY, host_value.NUMPY_ARRAY, host_value.SCALAR} and kinds & {host_value.JAX_ARRAY, host_value.NUMPY_ARRAY}:
+            return host_value.HostValue(host_value.JAX_ARRAY if host_value.JAX_ARRAY in kinds else host_value.NUMPY_ARRAY, e)
+        if kinds == {host_value.SCALAR}:
+            return host_value.SCALAR_VAL
+        if a.kind == host_value.LIST and (b.kind == host_value.LIST and isinstance(e.operator, cst.Add) or b.kind == host_value.SCALAR and isinstance(e.operator, cst.Multiply)):
+            return host_value.HostValue(host_value.LIST, e)
+        if a.kind == b.kind == host_value.TUPLE and isinstance(e.operator, cst.Add) and a.items is not None and b.items is not None:
+            return host_value.HostValue(host_value.TUPLE, e, items=a.items + b.items)
         return None
 
-    def _name(self, e: cst.Name, scope: Scope, env: Env, shadow: frozenset) -> Optional[HostValue]:
+    def _name(self, e: cst.Name, scope: Scope, env: Env, shadow: frozenset) -> Optional[host_value.HostValue]:
         n = e.value
         if n in shadow:
             return None
         owner = scope.lookup_scope(n)
         if owner is None:
-            return SCALAR_VAL if n in ("True", "False", "None") else None
+            return host_value.SCALAR_VAL if n in ("True", "False", "None") else None
         if owner is scope and scope.kind != "class":
             if any(b.order is None for b in scope.bindings.get(n, ())):
                 return None  # rebound from an inner function (nonlocal / global): at an unknown time

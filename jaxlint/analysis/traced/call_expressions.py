@@ -20,28 +20,7 @@ from jaxlint.analysis.syntax.nodes import string_value
 from jaxlint.analysis.syntax.scopes import MUTATING_METHODS
 from jaxlint.analysis.traced.factory_contexts import callable_value
 from jaxlint.analysis.traced.traced_fields import LAYER
-from jaxlint.analysis.traced.values import (
-    ARRAY,
-    MODULE,
-    BOOL,
-    DICT,
-    JAXARR,
-    KNOWN_CONSTANTS,
-    OPAQUE,
-    PYSEQ,
-    RAW,
-    REF,
-    STATIC,
-    STATIC_VAL,
-    TEXT,
-    TRACED,
-    UNKNOWN,
-    UNKNOWN_VAL,
-    Val,
-    first_traced_name,
-    join,
-    joinall,
-)
+from jaxlint.analysis.traced import values as lattice
 
 
 class CallExpressions:
@@ -49,7 +28,7 @@ class CallExpressions:
 
     __slots__ = ()
 
-    def e_Call(self, e: cst.Call, t) -> Val:
+    def e_Call(self, e: cst.Call, t) -> lattice.Val:
         fr = self.frame
         func = e.func
         q = None
@@ -68,7 +47,7 @@ class CallExpressions:
         argvals = self.args(e)
         if fv.fn is not None:
             return self.invoke(e, fv, argvals)
-        if fv.cls is not None and fv.kind != UNKNOWN and not fv.flags & ARRAY:
+        if fv.cls is not None and fv.kind != lattice.UNKNOWN and not fv.flags & lattice.ARRAY:
             # ``self.layers[0](x)``: an instance of a class of the module, called
             method = self.analyzer.instance_attribute(fr, fv, "__call__", fv.name)
             if method is not None and method.fn is not None:
@@ -85,28 +64,28 @@ class CallExpressions:
         r = self.analyzer.receivers.receiver_of(expr, self.frame.scope)
         return r is not None and r.cls is None and is_layer_class(r.external)
 
-    def layer_output(self, argvals) -> Val:
+    def layer_output(self, argvals) -> lattice.Val:
         """What a library layer returns: traced when an input is; with Python inputs it may
         still compute with traced parameters, or hand its input back (``Identity``): unknown.
         It may be a tuple (``LSTMCell``), so its bare truthiness is not an array's."""
-        traced = [v for _, v in argvals if v.kind == TRACED]
+        traced = [v for _, v in argvals if v.kind == lattice.TRACED]
         if self.frame.concrete or not traced:
-            return UNKNOWN_VAL
-        return Val(TRACED, first_traced_name(traced), RAW)
+            return lattice.UNKNOWN_VAL
+        return lattice.Val(lattice.TRACED, lattice.first_traced_name(traced), lattice.RAW)
 
-    def args(self, e: cst.Call) -> List[Tuple[cst.Arg, Val]]:
+    def args(self, e: cst.Call) -> List[Tuple[cst.Arg, lattice.Val]]:
         return [(a, self.eval(a.value)) for a in e.args]
 
-    def generic(self, argvals, fv: Val = STATIC_VAL) -> Val:
+    def generic(self, argvals, fv: lattice.Val = lattice.STATIC_VAL) -> lattice.Val:
         k = max([fv.kind] + [v.kind for _, v in argvals])
-        if k == STATIC:
-            return STATIC_VAL
-        return UNKNOWN_VAL
+        if k == lattice.STATIC:
+            return lattice.STATIC_VAL
+        return lattice.UNKNOWN_VAL
 
-    def invoke(self, e, fv: Val, argvals, self_val: Optional[Val] = None) -> Val:
+    def invoke(self, e, fv: lattice.Val, argvals, self_val: Optional[lattice.Val] = None) -> lattice.Val:
         ref = fv.fn[0]
         if ref.jit is not None:
-            return self.analyzer.call_function(self.frame, e, fv.fn, argvals, self_val) if any(v.kind == TRACED for _, v in argvals) else UNKNOWN_VAL
+            return self.analyzer.call_function(self.frame, e, fv.fn, argvals, self_val) if any(v.kind == lattice.TRACED for _, v in argvals) else lattice.UNKNOWN_VAL
         return self.analyzer.call_function(self.frame, e, fv.fn, argvals, self_val)
 
     def fn_from(self, expr) -> Optional[tuple]:
@@ -149,7 +128,7 @@ class CallExpressions:
         }
     )
 
-    def call_name(self, e: cst.Call, func: cst.Name) -> Val:
+    def call_name(self, e: cst.Call, func: cst.Name) -> lattice.Val:
         fr = self.frame
         name = func.value
         local = fr.lookup(name)
@@ -166,15 +145,15 @@ class CallExpressions:
         if local is not None and name not in fr.declared:
             if local.fn is not None:
                 return self.invoke(e, local, argvals)
-            if local.cls is not None and local.kind != UNKNOWN and not local.flags & ARRAY:
+            if local.cls is not None and local.kind != lattice.UNKNOWN and not local.flags & lattice.ARRAY:
                 # Calling an instance of a class of the module (``net(x)`` on an eqx.Module):
                 # its ``__call__``, evaluated with the real receiver.
                 method = self.analyzer.instance_attribute(fr, local, "__call__", local.name)
                 if method is not None and method.fn is not None:
                     return self.invoke(e, method, argvals)
-            elif local.ext is not None and local.cls is None and local.kind != UNKNOWN and not local.flags & ARRAY:
+            elif local.ext is not None and local.cls is None and local.kind != lattice.UNKNOWN and not local.flags & lattice.ARRAY:
                 self.foreign_member(e, local, "__call__", argvals)
-            if local.kind != UNKNOWN and local.fn is None and local.cls is None and self._is_layer(func):
+            if local.kind != lattice.UNKNOWN and local.fn is None and local.cls is None and self._is_layer(func):
                 return self.layer_output(argvals)  # ``dense = nn.Dense(4)`` ... ``dense(x)``
             return self.generic(argvals, local)
         owner = fr.scope.lookup_scope(name)
@@ -184,22 +163,22 @@ class CallExpressions:
             return self.builtin(e, name, argvals)
         f = owner.defs.get(name)
         if f is not None:
-            return self.invoke(e, Val(STATIC, name, 0, None, (FnRef(f), None, [], {})), argvals)
+            return self.invoke(e, lattice.Val(lattice.STATIC, name, 0, None, (FnRef(f), None, [], {})), argvals)
         app = self.analyzer.finder.aliases.get((id(owner), name))
         if app is not None and not app.linen_apply:
             ref = FnRef(app.func)
             ref.bound_self = app.bound_self
             ref.stages = app.stages  # ``g = jax.jit(f)``: calling g stages f
-            return self.invoke(e, Val(STATIC, name, 0, None, (ref, None, [], {})), argvals)
+            return self.invoke(e, lattice.Val(lattice.STATIC, name, 0, None, (ref, None, [], {})), argvals)
         v = self.name_val(func)
         if v.fn is not None:
             return self.invoke(e, v, argvals)
         ref = self.analyzer.finder.resolve_fn(func, fr.scope) or self._instance_call(func)
         if ref is not None:
-            return self.invoke(e, Val(STATIC, name, 0, None, (ref, None, [], {})), argvals)
+            return self.invoke(e, lattice.Val(lattice.STATIC, name, 0, None, (ref, None, [], {})), argvals)
         passed = self._passed_callable(e)
         if passed is not None:
-            return self.invoke(e, Val(STATIC, name, 0, None, passed), argvals)
+            return self.invoke(e, lattice.Val(lattice.STATIC, name, 0, None, passed), argvals)
         cls = owner.classes.get(name)
         if cls is not None:
             return self.analyzer.construct(fr, e, cls, argvals)
@@ -238,18 +217,18 @@ class CallExpressions:
         ref.receiver_cls = cls
         return ref
 
-    def foreign_member(self, e, base: Val, member: str, argvals, attribute: bool = False, cls_name: Optional[str] = None) -> None:
+    def foreign_member(self, e, base: lattice.Val, member: str, argvals, attribute: bool = False, cls_name: Optional[str] = None) -> None:
         """``base.member(...)`` (or the attribute read ``base.member``) on an instance of a class
         imported from another module: handed to the cross-module phase, which interprets the
         member where the class is defined.  Here its result stays unknown."""
         ext = self.analyzer.external
         if ext is None:
             return
-        if base.kind != TRACED and not any(v.kind == TRACED for _, v in argvals):
+        if base.kind != lattice.TRACED and not any(v.kind == lattice.TRACED for _, v in argvals):
             return  # nothing traced goes in: what the member does is host code
         ext(self, e, cls_name or base.ext, argvals, member=member, self_val=base, attribute=attribute)
 
-    def call_super(self, e: cst.Call, meth: str) -> Optional[Val]:
+    def call_super(self, e: cst.Call, meth: str) -> Optional[lattice.Val]:
         """``super().meth(...)`` in a method: the next class in the module's MRO that has it."""
         fr = self.frame
         cls = fr.func.cls
@@ -262,15 +241,15 @@ class CallExpressions:
             if f is not None:
                 ref = FnRef(f)
                 ref.bound_self = True
-                return self.invoke(e, Val(STATIC, meth, 0, None, (ref, None, [], {})), self.args(e), self_val or STATIC_VAL)
+                return self.invoke(e, lattice.Val(lattice.STATIC, meth, 0, None, (ref, None, [], {})), self.args(e), self_val or lattice.STATIC_VAL)
         base = self.analyzer.classes.imported_base(cls)
         if base is not None and self_val is not None:
             # The next class is in another module: followed there; here the result is unknown.
             self.foreign_member(e, self_val, meth, self.args(e), cls_name=base)
-            return UNKNOWN_VAL
+            return lattice.UNKNOWN_VAL
         return None
 
-    def call_on_class(self, e: cst.Call, class_name: cst.Name, meth: str) -> Optional[Val]:
+    def call_on_class(self, e: cst.Call, class_name: cst.Name, meth: str) -> Optional[lattice.Val]:
         """``Cls.meth(...)`` on a class of the module: a staticmethod gets the arguments as
         written, a classmethod the class first, and a plain method read off the class is a
         function whose first argument is the instance."""
@@ -283,13 +262,13 @@ class CallExpressions:
         ref = FnRef(f)
         argvals = self.args(e)
         if is_classmethod(f):
-            return self.invoke(e, Val(STATIC, meth, 0, None, (ref, None, [Val(STATIC, None, 0, cls=cls)], {})), argvals)
-        return self.invoke(e, Val(STATIC, meth, 0, None, (ref, None, [], {})), argvals)
+            return self.invoke(e, lattice.Val(lattice.STATIC, meth, 0, None, (ref, None, [lattice.Val(lattice.STATIC, None, 0, cls=cls)], {})), argvals)
+        return self.invoke(e, lattice.Val(lattice.STATIC, meth, 0, None, (ref, None, [], {})), argvals)
 
     # Python and NumPy types no JAX array (tracer or concrete) is an instance of.
     _NOT_ARRAY_TYPES = frozenset({"int", "float", "bool", "complex", "str", "bytes", "numpy.ndarray", "numpy.generic", "numpy.number"})
 
-    def builtin(self, e, name: str, argvals) -> Val:
+    def builtin(self, e, name: str, argvals) -> lattice.Val:
         vals = [v for _, v in argvals]
         if name in ("any", "all") and len(e.args) == 1 and not e.args[0].star:
             decided = self.type_tests(e.args[0].value, name)
@@ -297,56 +276,56 @@ class CallExpressions:
                 return decided
         if name == "isinstance" and len(argvals) == 2 and not any(a.star for a, _ in argvals):
             v = vals[0]
-            array = v.kind == TRACED and not v.flags & (PYSEQ | DICT | OPAQUE | REF | RAW) and v.items is None and v.cls is None
-            if array or v.kind == STATIC and v.flags & JAXARR:
+            array = v.kind == lattice.TRACED and not v.flags & (lattice.PYSEQ | lattice.DICT | lattice.OPAQUE | lattice.REF | lattice.RAW) and v.items is None and v.cls is None
+            if array or v.kind == lattice.STATIC and v.flags & lattice.JAXARR:
                 types = self._type_names(argvals[1][0].value)
                 if types and all(t in self._NOT_ARRAY_TYPES for t in types):
                     # ``isinstance(x, (int, float))`` on an array is False, which JAX never
                     # changes: ``isinstance(x, float) and x > 0`` never reads ``x > 0``
-                    return KNOWN_CONSTANTS["False"]
+                    return lattice.KNOWN_CONSTANTS["False"]
                 if array and any(t in self._ARRAY_TYPES for t in types):
                     # a tracer is an instance of ``jax.core.Tracer`` and ``jax.Array`` under
                     # every transform: ``if isinstance(x, Tracer): return ...`` is taken, and
                     # what follows it runs only on concrete values
-                    return KNOWN_CONSTANTS["True"]
+                    return lattice.KNOWN_CONSTANTS["True"]
                 if not array and types and all(t == "jax.core.Tracer" for t in types):
-                    return KNOWN_CONSTANTS["False"]  # a concrete array is no tracer
+                    return lattice.KNOWN_CONSTANTS["False"]  # a concrete array is no tracer
         if name in self.BUILTIN_STATIC or name in ("int", "float", "bool", "complex", "range"):
             if name == "range":
-                return Val(STATIC, None, PYSEQ)
-            if name in ("str", "repr", "format") and vals and vals[0].kind == TRACED:
-                return Val(STATIC, vals[0].name, TEXT)
-            return STATIC_VAL
-        if name in ("abs", "round", "sum", "pow", "divmod") and any(v.flags & JAXARR for v in vals):
+                return lattice.Val(lattice.STATIC, None, lattice.PYSEQ)
+            if name in ("str", "repr", "format") and vals and vals[0].kind == lattice.TRACED:
+                return lattice.Val(lattice.STATIC, vals[0].name, lattice.TEXT)
+            return lattice.STATIC_VAL
+        if name in ("abs", "round", "sum", "pow", "divmod") and any(v.flags & lattice.JAXARR for v in vals):
             return self.array_op(vals)  # ``abs(W)`` is ``W.__abs__()``: a JAX operation
         if name in ("abs", "round", "sum", "pow", "divmod", "min", "max"):
-            v = joinall(vals) if vals else STATIC_VAL
-            if v.kind == TRACED:
-                return Val(TRACED, v.name, ARRAY)
-            return Val(v.kind)
+            v = lattice.joinall(vals) if vals else lattice.STATIC_VAL
+            if v.kind == lattice.TRACED:
+                return lattice.Val(lattice.TRACED, v.name, lattice.ARRAY)
+            return lattice.Val(v.kind)
         if name in ("list", "tuple", "sorted", "reversed", "set", "frozenset"):
-            v = vals[0] if vals else STATIC_VAL
+            v = vals[0] if vals else lattice.STATIC_VAL
             if v.items is not None:
-                return Val(v.kind, v.name, PYSEQ, v.items if name in ("list", "tuple") else None)
-            return Val(v.kind, v.name, PYSEQ)
+                return lattice.Val(v.kind, v.name, lattice.PYSEQ, v.items if name in ("list", "tuple") else None)
+            return lattice.Val(v.kind, v.name, lattice.PYSEQ)
         if name in ("zip", "enumerate", "map", "filter"):
-            v = joinall(vals) if vals else STATIC_VAL
-            return Val(v.kind, v.name, PYSEQ)
+            v = lattice.joinall(vals) if vals else lattice.STATIC_VAL
+            return lattice.Val(v.kind, v.name, lattice.PYSEQ)
         if name == "dict":
-            v = joinall(vals) if vals else STATIC_VAL
-            return Val(v.kind, v.name, DICT)
+            v = lattice.joinall(vals) if vals else lattice.STATIC_VAL
+            return lattice.Val(v.kind, v.name, lattice.DICT)
         if name == "getattr" and vals and not any(a.star for a, _ in argvals):
             base = vals[0]
             attr = string_value(argvals[1][0].value) if len(argvals) >= 2 else None
             if attr is None:
                 # an attribute named at run time: what the object holds there, only it can tell
-                return STATIC_VAL if base.kind == STATIC else UNKNOWN_VAL
+                return lattice.STATIC_VAL if base.kind == lattice.STATIC else lattice.UNKNOWN_VAL
             got = self.attribute_of(base, attr, f"{base.name}.{attr}" if base.name else None)
             # with a default: the attribute where the object has it, else the default
-            return join(got, vals[2]) if len(vals) >= 3 else got
+            return lattice.join(got, vals[2]) if len(vals) >= 3 else got
         return self.generic(argvals)
 
-    def type_tests(self, gen, name: str) -> Optional[Val]:
+    def type_tests(self, gen, name: str) -> Optional[lattice.Val]:
         """``any(isinstance(v, T) for v in (a, b))`` (or ``all``) over values the code writes out:
         each element's test, combined as Python combines them; None when one is undecided."""
         if not isinstance(gen, (cst.GeneratorExp, cst.ListComp)):
@@ -364,10 +343,10 @@ class CallExpressions:
         if not isinstance(value, cst.Name) or value.value != loop.target.value:
             return None
         results = [
-            self.builtin(test, "isinstance", [(test.args[0], self.eval(el.value)), (test.args[1], STATIC_VAL)])
+            self.builtin(test, "isinstance", [(test.args[0], self.eval(el.value)), (test.args[1], lattice.STATIC_VAL)])
             for el in loop.iter.elements
         ]
-        true, false = KNOWN_CONSTANTS["True"], KNOWN_CONSTANTS["False"]
+        true, false = lattice.KNOWN_CONSTANTS["True"], lattice.KNOWN_CONSTANTS["False"]
         if name == "any":
             return true if any(r is true for r in results) else false if all(r is false for r in results) else None
         return true if all(r is true for r in results) else false if any(r is false for r in results) else None
@@ -375,7 +354,7 @@ class CallExpressions:
     # Keywords of ``flax.linen.Module.apply`` that are not inputs of the method it runs.
     _LINEN_APPLY_OPTIONS = frozenset({"rngs", "method", "mutable", "capture_intermediates"})
 
-    def _linen_apply(self, e: cst.Call, model: Val, argvals) -> Val:
+    def _linen_apply(self, e: cst.Call, model: lattice.Val, argvals) -> lattice.Val:
         """``model.apply(variables, *inputs, method=..., mutable=...)`` on a linen module of
         the module: its ``__call__`` (or the method named by ``method=``) with the inputs."""
         name = "__call__"
@@ -392,19 +371,19 @@ class CallExpressions:
                 else:
                     name = string_value(m) if isinstance(m, cst.SimpleString) else None
         if name is None or not argvals or argvals[0][0].keyword is not None:
-            return UNKNOWN_VAL
+            return lattice.UNKNOWN_VAL
         bound = self.analyzer.instance_attribute(self.frame, model, name, model.name)
         if bound is None or bound.fn is None:
-            return UNKNOWN_VAL
+            return lattice.UNKNOWN_VAL
         inputs = [(a, v) for a, v in argvals[1:] if a.keyword is None or a.keyword.value not in self._LINEN_APPLY_OPTIONS]
         out = self.invoke(e, bound, inputs)
         # with ``mutable=`` apply returns (output, updated collections)
-        return UNKNOWN_VAL if mutable else out
+        return lattice.UNKNOWN_VAL if mutable else out
 
     # Methods of ``x.at[i]``: functional updates, they return arrays.
     _UPDATE_METHODS = frozenset({"set", "add", "multiply", "divide", "power", "min", "max", "apply", "get"})
 
-    def call_attribute(self, e: cst.Call, func: cst.Attribute) -> Val:
+    def call_attribute(self, e: cst.Call, func: cst.Attribute) -> lattice.Val:
         fr = self.frame
         meth = func.attr.value
         base_expr = func.value
@@ -419,7 +398,7 @@ class CallExpressions:
             if f is not None:
                 ref = FnRef(f)
                 ref.bound_self = True
-                return self.invoke(e, Val(STATIC, meth, 0, None, (ref, None, [], {})), self.args(e), STATIC_VAL)
+                return self.invoke(e, lattice.Val(lattice.STATIC, meth, 0, None, (ref, None, [], {})), self.args(e), lattice.STATIC_VAL)
         if isinstance(base_expr, cst.Name) and fr.lookup(base_expr.value) is None:
             r = self.call_on_class(e, base_expr, meth)
             if r is not None:
@@ -427,55 +406,55 @@ class CallExpressions:
         if meth in MUTATING_METHODS and isinstance(base_expr, cst.Name):
             self.receiver = base_expr
         base = self.eval(base_expr)
-        if base.flags & MODULE and base.name:
+        if base.flags & lattice.MODULE and base.name:
             return self.call_qualified(e, f"{base.name}.{meth}")  # ``xp.sum(x)`` with ``xp=jnp``
-        if base.kind == STATIC and base.cls is None and base.fn is None and isinstance(base_expr, cst.Name) and fr.lookup(base_expr.value) is None:
+        if base.kind == lattice.STATIC and base.cls is None and base.fn is None and isinstance(base_expr, cst.Name) and fr.lookup(base_expr.value) is None:
             base = self._module_object(base, base_expr)
         argvals = self.args(e)
         self.emit("method", fr, e, base, meth, argvals)
         if base.fn is not None:
-            return STATIC_VAL
-        if base.ext is not None and base.cls is None and base.kind != UNKNOWN and not base.flags & ARRAY:
+            return lattice.STATIC_VAL
+        if base.ext is not None and base.cls is None and base.kind != lattice.UNKNOWN and not base.flags & lattice.ARRAY:
             self.foreign_member(e, base, meth, argvals)
-        if base.cls is not None and base.kind != UNKNOWN and not base.flags & ARRAY:
+        if base.cls is not None and base.kind != lattice.UNKNOWN and not base.flags & lattice.ARRAY:
             return self._module_class_method(e, base, meth, argvals)
-        if base.kind == TRACED:
+        if base.kind == lattice.TRACED:
             return self._traced_method(base, meth, argvals)
-        if base.kind == UNKNOWN:
-            return UNKNOWN_VAL
-        if base.flags & JAXARR:
+        if base.kind == lattice.UNKNOWN:
+            return lattice.UNKNOWN_VAL
+        if base.flags & lattice.JAXARR:
             if meth in ("item", "tolist"):
-                return STATIC_VAL  # a concrete array converts to Python values
+                return lattice.STATIC_VAL  # a concrete array converts to Python values
             if meth in ARRAY_METHODS or meth in self._UPDATE_METHODS:
-                return self.array_op([v for _, v in argvals], BOOL if meth in ("any", "all") else 0)
+                return self.array_op([v for _, v in argvals], lattice.BOOL if meth in ("any", "all") else 0)
             return self.generic(argvals)
         if meth == "format" and isinstance(base_expr, (cst.SimpleString, cst.ConcatenatedString)):
-            traced = next((v for _, v in argvals if v.kind == TRACED), None)
-            return Val(STATIC, traced.name, TEXT) if traced is not None else STATIC_VAL
+            traced = next((v for _, v in argvals if v.kind == lattice.TRACED), None)
+            return lattice.Val(lattice.STATIC, traced.name, lattice.TEXT) if traced is not None else lattice.STATIC_VAL
         # a method of a concrete Python object
         return self.generic(argvals)
 
-    def _module_object(self, base: Val, base_expr: cst.Name) -> Val:
+    def _module_object(self, base: lattice.Val, base_expr: cst.Name) -> lattice.Val:
         """A module-level object (``model = MLP(4)``) read by traced code: an instance of
         the class it is built with, when every assignment agrees."""
         r = self.analyzer.receivers.receiver_of(base_expr, self.frame.scope)
         if r is not None and r.cls is not None:
-            return Val(STATIC, None, 0, cls=r.cls)
+            return lattice.Val(lattice.STATIC, None, 0, cls=r.cls)
         if r is not None and r.external is not None:
             # maybe a class of another module of the run; the value keeps what it was read
             # as (the global whose object it is)
             known = self.analyzer.foreign.get(r.external)
             ext = r.external if known is None else None
-            return Val(base.kind, base.name, base.flags, base.items, base.fn, known, base.keys, base.outer, ext)
+            return lattice.Val(base.kind, base.name, base.flags, base.items, base.fn, known, base.keys, base.outer, ext)
         return base
 
-    def _module_class_method(self, e: cst.Call, base: Val, meth: str, argvals) -> Val:
+    def _module_class_method(self, e: cst.Call, base: lattice.Val, meth: str, argvals) -> lattice.Val:
         """A method of a class of the module, evaluated with the real receiver."""
         fr = self.frame
         method = self.analyzer.instance_attribute(fr, base, meth, base.name)
         if method is not None and method.fn is not None:
             return self.invoke(e, method, argvals)
-        if method is not None and method.cls is not None and method.kind != UNKNOWN and not method.flags & ARRAY:
+        if method is not None and method.cls is not None and method.kind != lattice.UNKNOWN and not method.flags & lattice.ARRAY:
             # ``self.encoder(x)``: a field holding an instance of a class of the module
             called = self.analyzer.instance_attribute(fr, method, "__call__", method.name)
             if called is not None and called.fn is not None:
@@ -490,14 +469,14 @@ class CallExpressions:
             inherited = self.analyzer.classes.imported_base(base.cls)
             if inherited is not None:
                 self.foreign_member(e, base, meth, argvals, cls_name=inherited)
-        return UNKNOWN_VAL
+        return lattice.UNKNOWN_VAL
 
-    def _traced_method(self, base: Val, meth: str, argvals) -> Val:
+    def _traced_method(self, base: lattice.Val, meth: str, argvals) -> lattice.Val:
         """A method called on a traced value: an array's, or a pytree container's."""
-        if base.flags & OPAQUE:
-            return UNKNOWN_VAL
+        if base.flags & lattice.OPAQUE:
+            return lattice.UNKNOWN_VAL
         if meth in ("item", "tolist"):
-            return STATIC_VAL
+            return lattice.STATIC_VAL
         if base.container:
             if meth in DICT_METHODS:
                 if meth == "get" and base.keys is not None and argvals and argvals[0][0].keyword is None:
@@ -505,24 +484,24 @@ class CallExpressions:
                     if key in base.keys:
                         return base.items[base.keys.index(key)]
                 if meth == "items":
-                    return Val(TRACED, base.name, PYSEQ, None)
+                    return lattice.Val(lattice.TRACED, base.name, lattice.PYSEQ, None)
                 if meth == "keys":
-                    return Val(STATIC, None, PYSEQ)
+                    return lattice.Val(lattice.STATIC, None, lattice.PYSEQ)
                 # ``values()`` is a sequence; an element (``get``, ``pop``...) a leaf, a
                 # subtree or a Python value kept beside the arrays
-                return Val(TRACED, base.name, PYSEQ if meth == "values" else RAW)
+                return lattice.Val(lattice.TRACED, base.name, lattice.PYSEQ if meth == "values" else lattice.RAW)
             if meth in ("index", "count"):
-                return UNKNOWN_VAL
-            return Val(TRACED, base.name)
+                return lattice.UNKNOWN_VAL
+            return lattice.Val(lattice.TRACED, base.name)
         if meth in self._UPDATE_METHODS:
-            return Val(TRACED, base.name, ARRAY)
+            return lattice.Val(lattice.TRACED, base.name, lattice.ARRAY)
         if self.frame.concrete:
-            return STATIC_VAL
-        if not base.flags & ARRAY and meth not in ARRAY_METHODS:
+            return lattice.STATIC_VAL
+        if not base.flags & lattice.ARRAY and meth not in ARRAY_METHODS:
             # Not a jax.Array method, on a value whose class jaxlint cannot see: it may
             # return anything (``model.number_of_links()`` reads a static field).
-            return UNKNOWN_VAL
-        flags = ARRAY
+            return lattice.UNKNOWN_VAL
+        flags = lattice.ARRAY
         if meth in ("any", "all"):
-            flags |= BOOL
-        return Val(TRACED, base.name, flags)
+            flags |= lattice.BOOL
+        return lattice.Val(lattice.TRACED, base.name, flags)

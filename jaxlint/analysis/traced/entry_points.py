@@ -31,24 +31,7 @@ from jaxlint.analysis.traced.tree_partials import passed_tree_partial
 from jaxlint.analysis.traced.from_host import guarded_not_none, structure_of
 from jaxlint.analysis.traced.expressions import parameter_default
 from jaxlint.analysis.traced.lax_operands import lax_operands
-from jaxlint.analysis.traced.values import (
-    ARRAY,
-    ARRAYS_ONLY,
-    DICT,
-    KNOWN_CONSTANTS,
-    NOTNONE,
-    OPAQUE,
-    PYSEQ,
-    RAW,
-    REF,
-    STATIC,
-    STATIC_VAL,
-    TRACED,
-    UNKNOWN,
-    UNKNOWN_VAL,
-    Val,
-    to_traced,
-)
+from jaxlint.analysis.traced import values as lattice
 
 
 def _entry_label(t: Transform, func: FuncInfo) -> str:
@@ -143,7 +126,7 @@ class EntryPoints:
         if app.bound_self and f.is_method and positional:
             # A bound method: ``self`` is the Python object it is bound to, its attributes
             # Python values, its methods those of the receiver's class.
-            frame.env[positional[0].name.value] = Val(STATIC, None, 0, cls=app.receiver_cls or f.cls)
+            frame.env[positional[0].name.value] = lattice.Val(lattice.STATIC, None, 0, cls=app.receiver_cls or f.cls)
             skip = 1
         nargs = app.nargs
         operands = None
@@ -153,40 +136,40 @@ class EntryPoints:
         for i, param in enumerate(positional[skip:]):
             name = param.name.value
             if i < app.bound_pos:
-                frame.env[name] = STATIC_VAL
+                frame.env[name] = lattice.STATIC_VAL
                 continue
             j = i - app.bound_pos
             if name in app.bound_false:
-                frame.env[name] = KNOWN_CONSTANTS["False"]
+                frame.env[name] = lattice.KNOWN_CONSTANTS["False"]
                 continue
             if name in app.bound_set:
-                frame.env[name] = Val(STATIC, None, NOTNONE)
+                frame.env[name] = lattice.Val(lattice.STATIC, None, lattice.NOTNONE)
                 continue
             if nargs is not None and j >= nargs and param.default is not None:
-                frame.env[name] = STATIC_VAL  # the primitive does not pass it: its default stays
+                frame.env[name] = lattice.STATIC_VAL  # the primitive does not pass it: its default stays
                 continue
             if operands is not None and j < len(operands) and operands[j].cls is not None:
-                frame.env[name] = to_traced(operands[j]).renamed(name)  # a carried instance of a class of the module
+                frame.env[name] = lattice.to_traced(operands[j]).renamed(name)  # a carried instance of a class of the module
                 continue
             if operands is not None and j < len(operands) and operands[j].container:
                 o = operands[j]
-                frame.env[name] = Val(TRACED, name, o.flags, o.items)  # a carried Python list/tuple/dict
+                frame.env[name] = lattice.Val(lattice.TRACED, name, o.flags, o.items)  # a carried Python list/tuple/dict
                 continue
             frame.env[name] = self._param_val(app, param, name, statics, opaque, passed, i, f)
         for param in p.kwonly_params:
             name = param.name.value
             if nargs is not None and param.default is not None:
-                frame.env[name] = STATIC_VAL
+                frame.env[name] = lattice.STATIC_VAL
                 continue
             frame.env[name] = self._param_val(app, param, name, statics, opaque, passed, -1, f)
         if isinstance(p.star_arg, cst.Param):
-            k = UNKNOWN if (opaque or t.filtered or app.opaque_axes) else TRACED
+            k = lattice.UNKNOWN if (opaque or t.filtered or app.opaque_axes) else lattice.TRACED
             sname = p.star_arg.name.value
-            frame.env[sname] = Val(k, sname, PYSEQ | (REF if t.refs or is_ref_name(sname) else 0))
+            frame.env[sname] = lattice.Val(k, sname, lattice.PYSEQ | (lattice.REF if t.refs or is_ref_name(sname) else 0))
         if p.star_kwarg is not None:
             known = {x.name.value for x in positional} | {x.name.value for x in p.kwonly_params}
-            k = UNKNOWN if (opaque or t.filtered or app.opaque_axes or app.bound_kw - known) else TRACED
-            frame.env[p.star_kwarg.name.value] = Val(k, p.star_kwarg.name.value, DICT)
+            k = lattice.UNKNOWN if (opaque or t.filtered or app.opaque_axes or app.bound_kw - known) else lattice.TRACED
+            frame.env[p.star_kwarg.name.value] = lattice.Val(k, p.star_kwarg.name.value, lattice.DICT)
         if isinstance(app.site, cst.Call) and app.site_scope.kind == "function":
             frame.notnone = guarded_not_none(app.site_scope.node, app.site)
             # a branch made anew in the host function: its trace-time effects happen on each call
@@ -194,56 +177,56 @@ class EntryPoints:
         self.analyzed_entries.append((app, frame))
         self.run_frame(frame)
 
-    def carried_structure(self, expr, scope) -> Val:
+    def carried_structure(self, expr, scope) -> lattice.Val:
         """What host code hands a lax primitive: the structure its literals show, or an
         instance of a class of the module (a name bound to ``State(...)``, or a parameter every
         call passes one for)."""
         v = structure_of(expr, scope)
-        if v.kind == UNKNOWN and isinstance(expr, cst.Name):
+        if v.kind == lattice.UNKNOWN and isinstance(expr, cst.Name):
             r = self.receivers.receiver_of(expr, scope)
             if r is not None and r.cls is not None:
-                return Val(STATIC, None, 0, cls=r.cls)
+                return lattice.Val(lattice.STATIC, None, 0, cls=r.cls)
         return v
 
-    def _param_val(self, app, param, name, statics, opaque, passed, i, f) -> Val:
+    def _param_val(self, app, param, name, statics, opaque, passed, i, f) -> lattice.Val:
         t = app.transform
         if t.converts:
             # called on its own, a custom derivative runs on concrete values: no tracers
             converted = app.argnums is not None and i >= 0 and i - app.bound_pos in app.argnums
-            return self.converted_passed(app, name, converted) or UNKNOWN_VAL
+            return self.converted_passed(app, name, converted) or lattice.UNKNOWN_VAL
         if t.differentiated:
             if app.argnums is None:
-                return UNKNOWN_VAL
+                return lattice.UNKNOWN_VAL
             j = i - app.bound_pos
             if i < 0 or j not in app.argnums:
                 # not differentiated: the caller's concrete value (a JAX array stays one)
-                return self.concrete_passed(app, name) or STATIC_VAL
+                return self.concrete_passed(app, name) or lattice.STATIC_VAL
         if name in app.bound_false:
-            return KNOWN_CONSTANTS["False"]
+            return lattice.KNOWN_CONSTANTS["False"]
         if name in app.bound_set:
-            return Val(STATIC, None, NOTNONE)
+            return lattice.Val(lattice.STATIC, None, lattice.NOTNONE)
         if name in statics or name in app.bound_kw:
             if f.is_method and param is f.positional_params()[0]:
-                return Val(STATIC, None, 0, cls=f.cls)  # a static ``self``: its methods still resolve
-            return STATIC_VAL
+                return lattice.Val(lattice.STATIC, None, 0, cls=f.cls)  # a static ``self``: its methods still resolve
+            return lattice.STATIC_VAL
         if opaque:
-            return UNKNOWN_VAL
+            return lattice.UNKNOWN_VAL
         if param.default is not None and passed is not None and name not in passed:
             # JAX does not bind defaults the caller did not pass: they stay Python values.
             return parameter_default(param.default, f.scope)
         if i >= 0 and i in app.unbatched and not app.opaque_axes:
             # vmap(in_axes=None) hands the value through untouched: an array every caller passes
-            return self.concrete_passed(app, name) or UNKNOWN_VAL
+            return self.concrete_passed(app, name) or lattice.UNKNOWN_VAL
         if i >= 0 and app.opaque_axes:
-            return UNKNOWN_VAL
+            return lattice.UNKNOWN_VAL
         if t.filtered:
             if is_array_annotation(param.annotation, f.scope):
-                return Val(TRACED, name, ARRAY)
+                return lattice.Val(lattice.TRACED, name, lattice.ARRAY)
             if f.is_method and not app.bound_self and param is f.positional_params()[0]:
                 # ``@eqx.filter_jit`` on a method of an eqx.Module: ``self`` is filtered too
                 if self.classes.pytree_kind(f.cls) == "equinox":
-                    return Val(TRACED, name, OPAQUE | ARRAYS_ONLY, cls=f.cls)
-                return UNKNOWN_VAL
+                    return lattice.Val(lattice.TRACED, name, lattice.OPAQUE | lattice.ARRAYS_ONLY, cls=f.cls)
+                return lattice.UNKNOWN_VAL
             return self.filtered_argument(app, name)
         if i >= 0:
             partial = passed_tree_partial(self, app, name)
@@ -252,22 +235,22 @@ class EntryPoints:
         if f.is_method and not app.bound_self and param is f.positional_params()[0]:
             # A traced ``self`` is a pytree of its class: the class model says which fields are
             # leaves; where it cannot tell, the fields stay unknown.
-            return Val(TRACED, name, OPAQUE, cls=f.cls)
-        flags = OPAQUE if t.opaque_attrs else 0
+            return lattice.Val(lattice.TRACED, name, lattice.OPAQUE, cls=f.cls)
+        flags = lattice.OPAQUE if t.opaque_attrs else 0
         if flags and self.arrays_or_numbers_passed(app, name):
             # every call passes a number or an array (``step(x, 0.75)``), not a module whose
             # attributes the transform carries: a plain traced array
-            flags = ARRAY
+            flags = lattice.ARRAY
         if is_not_none_annotation(param.annotation):
             # ``neighbors: NeighborList``: the caller passes one, so ``if neighbors is None:``
             # further down (in a helper it is handed to) is a branch this trace does not take.
-            flags |= NOTNONE
+            flags |= lattice.NOTNONE
         if t.refs or is_ref_name(name):
-            return Val(TRACED, name, flags | REF)
+            return lattice.Val(lattice.TRACED, name, flags | lattice.REF)
         flags |= self.param_shape_flags(f, param, name)
         cls = self.pytree_class(param, f) if param.annotation is not None else self.passed_class(app, param, i)
         ext = None
-        if cls is None and not flags & ARRAY:
+        if cls is None and not flags & lattice.ARRAY:
             ext = self.imported_class(param, f) if param.annotation is not None else self.built_at_call_sites(app, name)
             if ext is not None:
                 cls = self.foreign.get(ext)
@@ -277,22 +260,22 @@ class EntryPoints:
                     uses = getattr(self.external, "uses_class", None)
                     if uses is not None:
                         uses(ext)
-        return Val(TRACED, name, flags, cls=cls, ext=ext)
+        return lattice.Val(lattice.TRACED, name, flags, cls=cls, ext=ext)
 
     def param_shape_flags(self, f: FuncInfo, param, name: str) -> int:
         """ARRAY when the parameter is surely an array or scalar; RAW when it may be a pytree
         container (it is indexed, iterated, unpacked, compared with None...): then its bare
         truthiness (``if p:``) is a container or None check, not a bool conversion."""
         if is_array_annotation(param.annotation, f.scope) or is_scalar_annotation(param.annotation):
-            return ARRAY
+            return lattice.ARRAY
         cf = annotation_container(param.annotation)
         if cf:
             return cf
         d = param.default
         if isinstance(d, (cst.Integer, cst.Float)) or isinstance(d, cst.Name) and d.value in ("True", "False"):
-            return ARRAY
+            return lattice.ARRAY
         if name in container_uses(f.node, self.container_cache):
-            return RAW
+            return lattice.RAW
         return 0
 
     def pytree_class(self, param, f: FuncInfo):

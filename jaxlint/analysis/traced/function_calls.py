@@ -20,24 +20,7 @@ from jaxlint.analysis.traced.annotations import annotation_container, is_ref_nam
 from jaxlint.analysis.traced.frame import Frame
 from jaxlint.analysis.traced.expressions import parameter_default
 from jaxlint.analysis.traced.interpreter import Interp
-from jaxlint.analysis.traced.values import (
-    DICT,
-    JAXARR,
-    NPARR,
-    OPAQUE,
-    PYSEQ,
-    RAW,
-    REF,
-    STATIC,
-    STATIC_VAL,
-    TRACED,
-    UNKNOWN,
-    UNKNOWN_VAL,
-    Env,
-    Val,
-    joinall,
-    signature,
-)
+from jaxlint.analysis.traced import values as lattice
 
 
 class FunctionCalls:
@@ -50,26 +33,26 @@ class FunctionCalls:
         frame: Frame,
         call: Optional[cst.Call],
         fnval: tuple,
-        argvals: List[Tuple[cst.Arg, Val]],
-        self_val: Optional[Val] = None,
-    ) -> Val:
+        argvals: List[Tuple[cst.Arg, lattice.Val]],
+        self_val: Optional[lattice.Val] = None,
+    ) -> lattice.Val:
         ref, closure, bound_args, bound_kw = fnval
         f: FuncInfo = ref.func
         # The body is interpreted even when no argument is traced: what it returns (a jnp
         # result is a tracer) and what it does (a print, an append) both happen under the trace.
         with_traced = (
-            any(v.kind == TRACED for _, v in argvals)
-            or any(v.kind == TRACED for v in bound_args)
-            or (self_val is not None and self_val.kind == TRACED)
+            any(v.kind == lattice.TRACED for _, v in argvals)
+            or any(v.kind == lattice.TRACED for v in bound_args)
+            or (self_val is not None and self_val.kind == lattice.TRACED)
         )
         if frame.depth >= self.MAX_DEPTH:
-            return UNKNOWN_VAL
+            return lattice.UNKNOWN_VAL
         env = _bind_parameters(ref, bound_args, bound_kw, argvals, self_val)
         self._check_static_parameters(frame, call, ref, len(bound_args), env)
         _name_traced_parameters(f, env)
         return self._run_called_frame(frame, ref, closure, env, with_traced)
 
-    def _check_static_parameters(self, frame: Frame, call: Optional[cst.Call], ref, n_bound: int, env: Env) -> None:
+    def _check_static_parameters(self, frame: Frame, call: Optional[cst.Call], ref, n_bound: int, env: lattice.Env) -> None:
         """Report a tracer or an array passed for a parameter the callee keeps static (its own
         jit's static parameters, custom_vjp's ``nondiff_argnums``); those parameters are Python
         values inside it."""
@@ -83,23 +66,23 @@ class FunctionCalls:
                 for n in statics:
                     if n in env:
                         v = env[n]
-                        traced = v.kind == TRACED and not v.flags & (RAW | OPAQUE | REF | PYSEQ | DICT)
-                        if call is not None and (traced or v.kind == STATIC and v.flags & (JAXARR | NPARR)):
+                        traced = v.kind == lattice.TRACED and not v.flags & (lattice.RAW | lattice.OPAQUE | lattice.REF | lattice.PYSEQ | lattice.DICT)
+                        if call is not None and (traced or v.kind == lattice.STATIC and v.flags & (lattice.JAXARR | lattice.NPARR)):
                             # a tracer, or a concrete array: neither is hashable
                             skip = (1 if ref.bound_self and f.is_method else 0) + n_bound
                             arg = argument_for(call, [q.name.value for q in positional][skip:], n)
                             if isinstance(arg, cst.Arg):
                                 self.emit("traced_static_arg", frame, arg, n, f, v)
-                        env[n] = STATIC_VAL
+                        env[n] = lattice.STATIC_VAL
         if call is not None and not f.is_lambda and f.node.decorators:
             for n in custom_vjp_nondiff(f):
                 v = env.get(n)
-                if v is not None and v.kind == TRACED and not v.flags & (RAW | OPAQUE | REF | PYSEQ | DICT):
+                if v is not None and v.kind == lattice.TRACED and not v.flags & (lattice.RAW | lattice.OPAQUE | lattice.REF | lattice.PYSEQ | lattice.DICT):
                     arg = argument_for(call, [q.name.value for q in positional][n_bound:], n)
                     if isinstance(arg, cst.Arg):
                         self.emit("traced_static_arg", frame, arg, n, f, v, ": custom_vjp's nondiff_argnums take no tracers")
 
-    def _run_called_frame(self, frame: Frame, ref, closure, env: Env, with_traced: bool) -> Val:
+    def _run_called_frame(self, frame: Frame, ref, closure, env: lattice.Env, with_traced: bool) -> lattice.Val:
         """The value of the callee's body run in a new frame on ``env``, memoised per abstract
         signature of its parameters and of the calling frame; UNKNOWN for a recursive call."""
         f: FuncInfo = ref.func
@@ -113,7 +96,7 @@ class FunctionCalls:
         )
         key = (
             id(f.node),
-            tuple(sorted((n, signature(v)) for n, v in env.items())),
+            tuple(sorted((n, lattice.signature(v)) for n, v in env.items())),
             frame.cached,
             frame.fresh,
             staged,
@@ -124,7 +107,7 @@ class FunctionCalls:
         if key in self.memo:
             return self.memo[key]
         if key in self.active:
-            return UNKNOWN_VAL
+            return lattice.UNKNOWN_VAL
         self.active.add(key)
         where = f"{f.name}(), called {'with traced values ' if with_traced else ''}from {frame.entry_name}"
         sub = Frame(f, f.body_scope or f.scope, where, frame.entry, frame.cached)
@@ -149,7 +132,7 @@ class FunctionCalls:
         fnval: tuple,
         label: str,
         statics: set = frozenset(),
-        operands: Optional[List[Val]] = None,
+        operands: Optional[List[lattice.Val]] = None,
         stages: bool = True,
         refs: bool = False,
     ) -> None:
@@ -184,48 +167,48 @@ class FunctionCalls:
             j = i - skip - nb  # index among the operands the primitive passes
             if i < skip or i - skip < nb or name in statics or name in bound_kw:
                 if i < skip:
-                    sub.env[name] = STATIC_VAL
+                    sub.env[name] = lattice.STATIC_VAL
                 elif i - skip < nb:
                     sub.env[name] = bound_args[i - skip]
                 else:
                     # what functools.partial bound reaches the body: ``partial(f, k=None)`` makes
                     # ``if k is None:`` the branch taken, ``k=expr`` the branch not taken
-                    sub.env[name] = bound_kw.get(name, STATIC_VAL)
+                    sub.env[name] = bound_kw.get(name, lattice.STATIC_VAL)
             elif operands is not None and j < len(operands):
                 v = operands[j]
-                sub.env[name] = Val(v.kind, name, v.flags | (REF if is_ref_name(name) else 0), v.items, None, v.cls) if v.kind == TRACED else v
+                sub.env[name] = lattice.Val(v.kind, name, v.flags | (lattice.REF if is_ref_name(name) else 0), v.items, None, v.cls) if v.kind == lattice.TRACED else v
             elif operands is not None and param.default is not None:
-                sub.env[name] = STATIC_VAL
+                sub.env[name] = lattice.STATIC_VAL
             else:
-                sub.env[name] = Val(TRACED, name, REF if refs or is_ref_name(name) else self.param_shape_flags(f, param, name))
+                sub.env[name] = lattice.Val(lattice.TRACED, name, lattice.REF if refs or is_ref_name(name) else self.param_shape_flags(f, param, name))
         for param in p.kwonly_params:
             name = param.name.value
             if name in bound_kw:
                 sub.env[name] = bound_kw[name]
             else:
-                sub.env[name] = STATIC_VAL if (name in statics or param.default is not None) else Val(TRACED, name)
+                sub.env[name] = lattice.STATIC_VAL if (name in statics or param.default is not None) else lattice.Val(lattice.TRACED, name)
         if isinstance(p.star_arg, cst.Param):
             sname = p.star_arg.name.value
-            sub.env[sname] = Val(TRACED, sname, PYSEQ | (REF if refs or is_ref_name(sname) else 0))
+            sub.env[sname] = lattice.Val(lattice.TRACED, sname, lattice.PYSEQ | (lattice.REF if refs or is_ref_name(sname) else 0))
         if p.star_kwarg is not None:
             known = {x.name.value for x in positional} | {x.name.value for x in p.kwonly_params}
-            k = UNKNOWN if set(bound_kw) - known or ref.bound_kw - known else TRACED
-            sub.env[p.star_kwarg.name.value] = Val(k, p.star_kwarg.name.value, DICT)
+            k = lattice.UNKNOWN if set(bound_kw) - known or ref.bound_kw - known else lattice.TRACED
+            sub.env[p.star_kwarg.name.value] = lattice.Val(k, p.star_kwarg.name.value, lattice.DICT)
         try:
             self.run_frame(sub)
         finally:
             self.active.discard(key)
-        self.memo[key] = STATIC_VAL
+        self.memo[key] = lattice.STATIC_VAL
 
-    def run_frame(self, frame: Frame) -> Val:
+    def run_frame(self, frame: Frame) -> lattice.Val:
         node = frame.func.node
         if isinstance(node, cst.Lambda):
             v = Interp(self, frame).eval(node.body)
             return v
         Interp(self, frame).block(node.body)
         if not frame.returns:
-            return STATIC_VAL
-        return joinall(frame.returns)
+            return lattice.STATIC_VAL
+        return lattice.joinall(frame.returns)
 
 
 def custom_vjp_nondiff(f: FuncInfo) -> List[str]:
@@ -270,17 +253,17 @@ def _spread(argvals):
     return out
 
 
-def _bind_parameters(ref, bound_args, bound_kw, argvals: List[Tuple[cst.Arg, Val]], self_val: Optional[Val]) -> Env:
+def _bind_parameters(ref, bound_args, bound_kw, argvals: List[Tuple[cst.Arg, lattice.Val]], self_val: Optional[lattice.Val]) -> lattice.Env:
     """The callee's parameters bound to what the call passes: the receiver, the values bound
     ahead of the call (a partial's), the arguments, defaults, and ``*args``/``**kwargs``
     holding the rest.  A parameter the call may fill through ``*xs`` is unknown."""
     f: FuncInfo = ref.func
-    env: Env = {}
+    env: lattice.Env = {}
     positional = f.positional_params()
     p = f.params
     idx = 0
     if ref.bound_self and f.is_method and positional:
-        env[positional[0].name.value] = self_val if self_val is not None else Val(STATIC, None, 0, cls=f.cls)
+        env[positional[0].name.value] = self_val if self_val is not None else lattice.Val(lattice.STATIC, None, 0, cls=f.cls)
         idx = 1
     for v in bound_args:
         if idx < len(positional):
@@ -288,8 +271,8 @@ def _bind_parameters(ref, bound_args, bound_kw, argvals: List[Tuple[cst.Arg, Val
         idx += 1
     star_seen = False
     kwargs_seen = False
-    extra_pos: List[Val] = []
-    extra_kw: Dict[str, Val] = {}
+    extra_pos: List[lattice.Val] = []
+    extra_kw: Dict[str, lattice.Val] = {}
     named = {x.name.value for x in positional} | {x.name.value for x in p.kwonly_params}
     for a, v in _spread(argvals):
         if a is None:  # ``**kwargs`` forwarded with keys the analysis knows
@@ -324,38 +307,38 @@ def _bind_parameters(ref, bound_args, bound_kw, argvals: List[Tuple[cst.Arg, Val
         name = param.name.value
         if name not in env:
             if star_seen:
-                env[name] = UNKNOWN_VAL
+                env[name] = lattice.UNKNOWN_VAL
             elif param.default is not None:
                 env[name] = parameter_default(param.default, f.scope)
             else:
-                env[name] = UNKNOWN_VAL
+                env[name] = lattice.UNKNOWN_VAL
     if isinstance(p.star_arg, cst.Param):
         sname = p.star_arg.name.value
         if star_seen:
-            env[sname] = Val(joinall(extra_pos).kind if extra_pos else STATIC, sname, PYSEQ)
+            env[sname] = lattice.Val(lattice.joinall(extra_pos).kind if extra_pos else lattice.STATIC, sname, lattice.PYSEQ)
         else:
             # the exact positional arguments: ``f(*args)`` in the helper hands them on as they are
-            env[sname] = Val(joinall(extra_pos).kind if extra_pos else STATIC, sname, PYSEQ, tuple(extra_pos))
+            env[sname] = lattice.Val(lattice.joinall(extra_pos).kind if extra_pos else lattice.STATIC, sname, lattice.PYSEQ, tuple(extra_pos))
     if p.star_kwarg is not None:
         kname = p.star_kwarg.name.value
         if kwargs_seen or star_seen:
-            env[kname] = Val(UNKNOWN, None, DICT)
+            env[kname] = lattice.Val(lattice.UNKNOWN, None, lattice.DICT)
         else:
             vals = tuple(extra_kw.values())
-            env[kname] = Val(joinall(vals).kind if vals else STATIC, kname, DICT, vals, None, None, tuple(extra_kw))
+            env[kname] = lattice.Val(lattice.joinall(vals).kind if vals else lattice.STATIC, kname, lattice.DICT, vals, None, None, tuple(extra_kw))
     return env
 
 
-def _name_traced_parameters(f: FuncInfo, env: Env) -> None:
+def _name_traced_parameters(f: FuncInfo, env: lattice.Env) -> None:
     """Traced parameters as the callee sees them: the container its annotation declares, its
     own names, and a Pallas Ref for a ``*_ref`` parameter."""
     for param in f.positional_params() + list(f.params.kwonly_params):
         v = env.get(param.name.value)
-        if v is not None and v.kind == TRACED and not v.container:
+        if v is not None and v.kind == lattice.TRACED and not v.container:
             cf = annotation_container(param.annotation)
             if cf:
-                env[param.name.value] = Val(TRACED, v.name, cf)
+                env[param.name.value] = lattice.Val(lattice.TRACED, v.name, cf)
     for n, v in list(env.items()):
-        if v.kind == TRACED and v.fn is None and (v.name != n or is_ref_name(n)):
+        if v.kind == lattice.TRACED and v.fn is None and (v.name != n or is_ref_name(n)):
             # name parameters as the helper does; ``*_ref`` parameters are Pallas Refs
-            env[n] = v.renamed(n, REF if is_ref_name(n) else 0)
+            env[n] = v.renamed(n, lattice.REF if is_ref_name(n) else 0)

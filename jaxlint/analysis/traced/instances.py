@@ -17,21 +17,7 @@ from jaxlint.analysis.model.transforms import FnRef
 from jaxlint.analysis.syntax.scopes import ClassInfo
 from jaxlint.analysis.traced.annotations import annotation_container
 from jaxlint.analysis.traced.frame import Frame
-from jaxlint.analysis.traced.values import (
-    ARRAY,
-    ARRAYS_ONLY,
-    JAXARR,
-    MADE_IN_TRACE,
-    OPAQUE,
-    PYSEQ,
-    REF,
-    STATIC,
-    STATIC_VAL,
-    TRACED,
-    UNKNOWN_VAL,
-    Val,
-    first_traced_name,
-)
+from jaxlint.analysis.traced import values as lattice
 from jaxlint.analysis.host.host_value import INSTANCE as HOST_INSTANCE, JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, SCALAR
 from jaxlint.analysis.traced.traced_fields import ARRAY as HOLDS_ARRAY, INSTANCE as HOLDS_INSTANCE, INSTANCES, LAYER, PYTHON, VARIABLE
 
@@ -39,7 +25,7 @@ from jaxlint.analysis.traced.traced_fields import ARRAY as HOLDS_ARRAY, INSTANCE
 class Instances:
     """The Analyzer's values of instances of the module's classes (combined into ``Analyzer``)."""
 
-    def filtered_instance(self, cls: ClassInfo, name: str, fields) -> Optional[Val]:
+    def filtered_instance(self, cls: ClassInfo, name: str, fields) -> Optional[lattice.Val]:
         """An eqx.Module instance under a filtered transform; ``fields``: the host values its
         constructor was given (a dataclass without ``__init__``), else None.  A NamedTuple or
         a dataclass pytree (``flax.struct``) is filtered the same way, leaf by leaf, when its
@@ -56,20 +42,20 @@ class Instances:
                 if kind == "equinox":
                     v = self.filtered_field(cls, n, dotted)
                 else:
-                    v = STATIC_VAL if self.classes.field_kind(cls, n) == STATIC_FIELD else None
+                    v = lattice.STATIC_VAL if self.classes.field_kind(cls, n) == STATIC_FIELD else None
                 h = fields.get(n)
                 if v is None and h is not None:
                     if h.kind in (JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR):
-                        v = Val(TRACED, dotted, ARRAY)
+                        v = lattice.Val(lattice.TRACED, dotted, lattice.ARRAY)
                     elif h.kind == SCALAR:
-                        v = STATIC_VAL
+                        v = lattice.STATIC_VAL
                     elif h.kind == HOST_INSTANCE:
                         v = self.filtered_instance(h.cls, dotted, h.fields)
-                out.append(v if v is not None else UNKNOWN_VAL)
+                out.append(v if v is not None else lattice.UNKNOWN_VAL)
             items = tuple(out)
-        return Val(TRACED, name, OPAQUE | ARRAYS_ONLY, items, None, cls)
+        return lattice.Val(lattice.TRACED, name, lattice.OPAQUE | lattice.ARRAYS_ONLY, items, None, cls)
 
-    def filtered_field(self, cls: ClassInfo, attr: str, name: Optional[str]) -> Optional[Val]:
+    def filtered_field(self, cls: ClassInfo, attr: str, name: Optional[str]) -> Optional[lattice.Val]:
         """``instance.attr`` where only arrays (equinox filter_*) or only Variables and arrays
         (an NNX module) are traced; None when the class does not show what it holds."""
 
@@ -79,23 +65,23 @@ class Instances:
             return None
         kind, inner = held
         if kind == HOLDS_ARRAY:
-            return Val(TRACED, name, ARRAY)
+            return lattice.Val(lattice.TRACED, name, lattice.ARRAY)
         if kind == VARIABLE:
-            return Val(TRACED, name, ARRAY | REF)  # ``v[...] = x`` is its API, as a Ref's
+            return lattice.Val(lattice.TRACED, name, lattice.ARRAY | lattice.REF)  # ``v[...] = x`` is its API, as a Ref's
         if kind == PYTHON:
-            return STATIC_VAL
+            return lattice.STATIC_VAL
         if kind == LAYER:
-            return Val(TRACED, name, OPAQUE)  # its parameters are traced; what else it holds is unknown
+            return lattice.Val(lattice.TRACED, name, lattice.OPAQUE)  # its parameters are traced; what else it holds is unknown
         if kind == HOLDS_INSTANCE:
-            return Val(TRACED, name, OPAQUE if nnx else OPAQUE | ARRAYS_ONLY, cls=inner)
+            return lattice.Val(lattice.TRACED, name, lattice.OPAQUE if nnx else lattice.OPAQUE | lattice.ARRAYS_ONLY, cls=inner)
         if kind == INSTANCES:
             # a Python list of modules (``self.blocks = [Block(k) for k in keys]``): the list is
             # structure, each element filtered as one instance
-            element = Val(TRACED, name, OPAQUE if nnx else OPAQUE | ARRAYS_ONLY, cls=inner)
-            return Val(TRACED, name, PYSEQ | (0 if nnx else ARRAYS_ONLY), elem=element)
+            element = lattice.Val(lattice.TRACED, name, lattice.OPAQUE if nnx else lattice.OPAQUE | lattice.ARRAYS_ONLY, cls=inner)
+            return lattice.Val(lattice.TRACED, name, lattice.PYSEQ | (0 if nnx else lattice.ARRAYS_ONLY), elem=element)
         return None
 
-    def instance_attribute(self, frame: Frame, base: Val, attr: str, name: Optional[str]) -> Optional[Val]:
+    def instance_attribute(self, frame: Frame, base: lattice.Val, attr: str, name: Optional[str]) -> Optional[lattice.Val]:
         """``base.attr`` for an instance of a class of the module: a bound method, a property
         evaluated with the receiver, a constructed field, or a field by the pytree model.
         None when the class does not say (the caller falls back to what the value shows)."""
@@ -105,44 +91,44 @@ class Instances:
             ref = FnRef(f)
             if is_property(f):
                 init = self.classes.member(cls, "__init__")
-                if is_cached_property(f) and not base.flags & MADE_IN_TRACE and init is not None and reads_self_attribute(init, attr):
+                if is_cached_property(f) and not base.flags & lattice.MADE_IN_TRACE and init is not None and reads_self_attribute(init, attr):
                     # computed by the constructor, on the host: the trace reads the cached value
                     # (an instance built in the trace computes it there, in ``__init__``)
-                    return STATIC_VAL
+                    return lattice.STATIC_VAL
                 ref.bound_self = True
                 return self.call_function(frame, None, (ref, None, [], {}), [], base)
             if not f.is_method:
-                return Val(STATIC, attr, 0, None, (ref, None, [], {}))
-            receiver = Val(STATIC, None, 0, cls=cls) if is_classmethod(f) else base
-            return Val(STATIC, attr, 0, None, (ref, None, [receiver], {}))
+                return lattice.Val(lattice.STATIC, attr, 0, None, (ref, None, [], {}))
+            receiver = lattice.Val(lattice.STATIC, None, 0, cls=cls) if is_classmethod(f) else base
+            return lattice.Val(lattice.STATIC, attr, 0, None, (ref, None, [receiver], {}))
         if base.items is not None:
             names = self.classes.field_names(cls)
             if attr in names and names.index(attr) < len(base.items):
                 return base.items[names.index(attr)]
-        if base.kind == STATIC:
+        if base.kind == lattice.STATIC:
             # An attribute of a Python object (a bound method's ``self``): an instance of the
             # class its methods build it with (``self.model = Model(...)``), if they agree.
             r = self.receivers.attribute_receiver(cls, attr)
             if r is not None and r.cls is not None:
-                return Val(STATIC, None, 0, cls=r.cls)
+                return lattice.Val(lattice.STATIC, None, 0, cls=r.cls)
             e = self.receivers.attribute_element(cls, attr)
             if e is not None:
                 # ``self.stages = [Scale(f) for f in factors]``: a Python list of instances
-                return Val(STATIC, None, PYSEQ, elem=Val(STATIC, None, 0, cls=e.cls))
+                return lattice.Val(lattice.STATIC, None, lattice.PYSEQ, elem=lattice.Val(lattice.STATIC, None, 0, cls=e.cls))
             if self.classes.member(cls, attr) is None and self.attribute_is_jax_array(cls, attr):
-                return Val(STATIC, None, JAXARR)  # ``self.A = jnp.eye(n)``: a concrete JAX array
+                return lattice.Val(lattice.STATIC, None, lattice.JAXARR)  # ``self.A = jnp.eye(n)``: a concrete JAX array
             return None
-        if base.kind != TRACED:
+        if base.kind != lattice.TRACED:
             return None
-        if base.flags & ARRAYS_ONLY or self.classes.is_nnx_module(cls):
+        if base.flags & lattice.ARRAYS_ONLY or self.classes.is_nnx_module(cls):
             return self.filtered_field(cls, attr, name)
         kind = self.classes.field_kind(cls, attr)
         if kind == LEAF:
             # ``dims: Optional[Tuple[int, ...]]``: a tuple of leaves (or None), whose truth is
             # a Python test of its length, not a tracer's
-            return Val(TRACED, name, self._container_field(cls, attr), cls=self.classes.field_class(cls, attr))
+            return lattice.Val(lattice.TRACED, name, self._container_field(cls, attr), cls=self.classes.field_class(cls, attr))
         if kind == STATIC_FIELD:
-            return STATIC_VAL
+            return lattice.STATIC_VAL
         return None
 
     def _container_field(self, cls, attr: str) -> int:
@@ -153,7 +139,7 @@ class Instances:
                 return annotation_container(decl.annotation)
         return 0
 
-    def construct(self, frame: Frame, call: cst.Call, cls, argvals) -> Val:
+    def construct(self, frame: Frame, call: cst.Call, cls, argvals) -> lattice.Val:
         """``Cls(...)`` in traced code: its ``__init__`` runs in the trace, on the arguments as
         the trace holds them (a test of a traced argument there fails as it would anywhere in
         the trace); a NamedTuple or dataclass keeps its fields one by one."""
@@ -161,14 +147,14 @@ class Instances:
         if init is not None and init.is_method:
             ref = FnRef(init)
             ref.bound_self = True
-            self.call_function(frame, call, (ref, None, [], {}), argvals, Val(STATIC, None, MADE_IN_TRACE, cls=cls))
+            self.call_function(frame, call, (ref, None, [], {}), argvals, lattice.Val(lattice.STATIC, None, lattice.MADE_IN_TRACE, cls=cls))
         kinds = [v.kind for _, v in argvals]
-        kind = max(kinds, default=STATIC)
+        kind = max(kinds, default=lattice.STATIC)
         names = self.classes.field_names(cls)
         pytree = self.classes.pytree_kind(cls)
         if pytree in ("namedtuple", "dataclass", "equinox") and names and not self.classes.has_own_init(cls):
             if not any(a.star for a, _ in argvals):
-                given: Dict[str, Val] = {}
+                given: Dict[str, lattice.Val] = {}
                 pos = [v for a, v in argvals if a.keyword is None]
                 for n, v in zip(names, pos):
                     given[n] = v
@@ -176,14 +162,14 @@ class Instances:
                     if a.keyword is not None:
                         given[a.keyword.value] = v
                 for n in self.classes.converted_fields(cls):
-                    given[n] = UNKNOWN_VAL  # what the field's converter made of the argument
-                items = tuple(given.get(n, STATIC_VAL) for n in names)
-                return Val(max((i.kind for i in items), default=STATIC), first_traced_name(items), 0, items, None, cls)
-        if kind == STATIC:
-            return Val(STATIC, None, MADE_IN_TRACE, cls=cls)
-        return UNKNOWN_VAL
+                    given[n] = lattice.UNKNOWN_VAL  # what the field's converter made of the argument
+                items = tuple(given.get(n, lattice.STATIC_VAL) for n in names)
+                return lattice.Val(max((i.kind for i in items), default=lattice.STATIC), lattice.first_traced_name(items), 0, items, None, cls)
+        if kind == lattice.STATIC:
+            return lattice.Val(lattice.STATIC, None, lattice.MADE_IN_TRACE, cls=cls)
+        return lattice.UNKNOWN_VAL
 
-    def replaced(self, base: Val, argvals) -> Val:
+    def replaced(self, base: lattice.Val, argvals) -> lattice.Val:
         """``x._replace(f=v)`` / ``x.replace(f=v)``: the same class with those fields changed."""
         names = self.classes.field_names(base.cls)
         if base.items is not None and all(a.keyword is not None for a, _ in argvals):
@@ -192,8 +178,8 @@ class Instances:
                 if a.keyword.value in names and names.index(a.keyword.value) < len(items):
                     items[names.index(a.keyword.value)] = v
             items = tuple(items)
-            return Val(max((i.kind for i in items), default=STATIC), first_traced_name(items), 0, items, None, base.cls)
+            return lattice.Val(max((i.kind for i in items), default=lattice.STATIC), lattice.first_traced_name(items), 0, items, None, base.cls)
         kind = max([base.kind] + [v.kind for _, v in argvals])
         if kind != base.kind:
-            return UNKNOWN_VAL
-        return Val(base.kind, base.name, base.flags, None, None, base.cls)
+            return lattice.UNKNOWN_VAL
+        return lattice.Val(base.kind, base.name, base.flags, None, None, base.cls)

@@ -32,24 +32,7 @@ from jaxlint.analysis.model.transform_arguments import StaticSpec, parse_statics
 from jaxlint.analysis.model.transform_table import PASS_THROUGH, TRANSFORMS, Transform
 from jaxlint.analysis.syntax.nodes import is_none_literal
 from jaxlint.analysis.traced.lax_operands import lax_operands
-from jaxlint.analysis.traced.values import (
-    ARRAY,
-    BOOL,
-    DICT,
-    JAXARR,
-    KNOWN_CONSTANTS,
-    NOTNONE,
-    NPARR,
-    PYSEQ,
-    STATIC,
-    STATIC_VAL,
-    TRACED,
-    UNKNOWN,
-    UNKNOWN_VAL,
-    Val,
-    first_traced_name,
-    joinall,
-)
+from jaxlint.analysis.traced import values as lattice
 
 
 class LibraryCalls:
@@ -57,7 +40,7 @@ class LibraryCalls:
 
     __slots__ = ()
 
-    def call_qualified(self, e: cst.Call, q: str) -> Val:
+    def call_qualified(self, e: cst.Call, q: str) -> lattice.Val:
         fr = self.frame
         argvals = self.args(e)
         self.emit("call", fr, e, q, argvals)
@@ -68,58 +51,58 @@ class LibraryCalls:
             if argvals and e.args[0].keyword is None:
                 fn = self.fn_from(e.args[0].value)
                 if fn is not None:
-                    return Val(STATIC, None, 0, None, fn)
-            return STATIC_VAL
+                    return lattice.Val(lattice.STATIC, None, 0, None, fn)
+            return lattice.STATIC_VAL
         if q in PARTIAL:
             return self._partial(e, argvals)
         if q in TREE_MAPS:
             return self._tree_map(e, q, argvals)
         if q in CALLBACKS:
-            return Val(TRACED, None) if any(v.kind == TRACED for _, v in argvals) else STATIC_VAL
+            return lattice.Val(lattice.TRACED, None) if any(v.kind == lattice.TRACED for _, v in argvals) else lattice.STATIC_VAL
         if q in STATIC_FUNCS:
-            return STATIC_VAL
+            return lattice.STATIC_VAL
         if q in ("jax.tree_util.tree_leaves", "jax.tree.leaves", "jax.tree_util.tree_flatten", "jax.tree.flatten"):
-            k = max((v.kind for _, v in argvals), default=STATIC)
-            leaves = Val(k, first_traced_name([v for _, v in argvals]), PYSEQ)
+            k = max((v.kind for _, v in argvals), default=lattice.STATIC)
+            leaves = lattice.Val(k, lattice.first_traced_name([v for _, v in argvals]), lattice.PYSEQ)
             if q.endswith("flatten"):
-                return Val(k, leaves.name, PYSEQ, (leaves, STATIC_VAL))
+                return lattice.Val(k, leaves.name, lattice.PYSEQ, (leaves, lattice.STATIC_VAL))
             return leaves
         if q.startswith(("jax.tree_util.", "jax.tree.")):
             return self.generic(argvals)
         if q in TRACE_STATE_TESTS:
-            return KNOWN_CONSTANTS["False"]
+            return lattice.KNOWN_CONSTANTS["False"]
         if q.startswith(STATIC_PREFIXES):
-            return STATIC_VAL
+            return lattice.STATIC_VAL
         if q.startswith("jax.experimental.pallas."):
             if q.rsplit(".", 1)[-1] not in PALLAS_TRACED:
                 return self.generic(argvals)
-            return Val(TRACED, first_traced_name([v for _, v in argvals]), ARRAY)
-        if q in ("jax.lax.psum", "jax.lax.axis_size") and argvals and argvals[0][1].kind == STATIC:
-            return STATIC_VAL  # psum(1, axis) is the axis size, a Python int
+            return lattice.Val(lattice.TRACED, lattice.first_traced_name([v for _, v in argvals]), lattice.ARRAY)
+        if q in ("jax.lax.psum", "jax.lax.axis_size") and argvals and argvals[0][1].kind == lattice.STATIC:
+            return lattice.STATIC_VAL  # psum(1, axis) is the axis size, a Python int
         if q.startswith(CLASS_NAMESPACES) and q.rsplit(".", 1)[-1][:1].isupper():
             return self.generic(argvals)  # a class (lax.ConvDimensionNumbers, lax.Precision): a Python object
         if q == "jax.numpy.asarray" and len(argvals) == 1 and e.args[0].keyword is None and not e.args[0].star:
             v = argvals[0][1]
-            if v.kind == STATIC and v.flags & JAXARR:
+            if v.kind == lattice.STATIC and v.flags & lattice.JAXARR:
                 # ``jnp.asarray`` of a JAX array (no dtype) returns that array itself: a concrete
                 # array stays concrete even where the frame stages (``.item()`` of it works)
                 return v
-            if v.kind == UNKNOWN:
-                return UNKNOWN_VAL  # it may be such an array
+            if v.kind == lattice.UNKNOWN:
+                return lattice.UNKNOWN_VAL  # it may be such an array
         if q.startswith(TRACED_PREFIXES):
             return self._jax_function(q, argvals)
         if q.startswith("numpy."):
             return self._numpy_function(q, argvals)
         if q.startswith(("math.", "random.", "time.", "operator.", "builtins.")):
-            return STATIC_VAL if all(v.kind == STATIC for _, v in argvals) else UNKNOWN_VAL
+            return lattice.STATIC_VAL if all(v.kind == lattice.STATIC for _, v in argvals) else lattice.UNKNOWN_VAL
         ext = self.analyzer.external
-        if ext is not None and any(v.kind == TRACED for _, v in argvals):
+        if ext is not None and any(v.kind == lattice.TRACED for _, v in argvals):
             r = ext(self, e, q, argvals)
             if r is not None:
                 return r
         return self.generic(argvals)
 
-    def _partial(self, e: cst.Call, argvals) -> Val:
+    def _partial(self, e: cst.Call, argvals) -> lattice.Val:
         """``functools.partial(f, ...)``: ``f`` with the arguments bound ahead of its calls."""
         if argvals and e.args[0].keyword is None:
             fn = self.fn_from(e.args[0].value)
@@ -129,33 +112,33 @@ class LibraryCalls:
                 bkw = dict(bkw)
                 bkw.update(
                     {
-                        a.keyword.value: v if is_none_literal(a.value) else Val(v.kind, v.name, v.flags | NOTNONE, v.items, v.fn)
+                        a.keyword.value: v if is_none_literal(a.value) else lattice.Val(v.kind, v.name, v.flags | lattice.NOTNONE, v.items, v.fn)
                         for a, v in argvals[1:]
                         if a.keyword is not None
                     }
                 )
-                return Val(STATIC, None, 0, None, (ref, closure, bargs, bkw))
-        return STATIC_VAL
+                return lattice.Val(lattice.STATIC, None, 0, None, (ref, closure, bargs, bkw))
+        return lattice.STATIC_VAL
 
-    def _tree_map(self, e: cst.Call, q: str, argvals) -> Val:
+    def _tree_map(self, e: cst.Call, q: str, argvals) -> lattice.Val:
         """``jax.tree.map(f, tree, ...)``: traced when a leaf is, ``f`` run on traced leaves."""
         fr = self.frame
         if argvals and e.args[0].keyword is None:
             trees = [v for a, v in argvals[1:] if a.keyword is None]
-            leaf = joinall(trees) if trees else STATIC_VAL
-            if leaf.kind == TRACED:
+            leaf = lattice.joinall(trees) if trees else lattice.STATIC_VAL
+            if leaf.kind == lattice.TRACED:
                 fn = self.fn_from(e.args[0].value)
                 if fn is None:
-                    return UNKNOWN_VAL
-                vals = [(cst.Arg(value=cst.Name("_")), Val(t.kind, t.name) if t.kind == TRACED else t) for t in trees]
+                    return lattice.UNKNOWN_VAL
+                vals = [(cst.Arg(value=cst.Name("_")), lattice.Val(t.kind, t.name) if t.kind == lattice.TRACED else t) for t in trees]
                 if q.endswith("with_path"):
-                    vals = [(cst.Arg(value=cst.Name("_")), STATIC_VAL)] + vals
+                    vals = [(cst.Arg(value=cst.Name("_")), lattice.STATIC_VAL)] + vals
                 r = self.analyzer.call_function(fr, e, fn, vals)
-                return Val(r.kind, leaf.name, leaf.flags & (DICT | PYSEQ)) if r.kind != STATIC else STATIC_VAL
-            return Val(leaf.kind, leaf.name, leaf.flags & (DICT | PYSEQ)) if leaf.kind != STATIC else STATIC_VAL
-        return UNKNOWN_VAL
+                return lattice.Val(r.kind, leaf.name, leaf.flags & (lattice.DICT | lattice.PYSEQ)) if r.kind != lattice.STATIC else lattice.STATIC_VAL
+            return lattice.Val(leaf.kind, leaf.name, leaf.flags & (lattice.DICT | lattice.PYSEQ)) if leaf.kind != lattice.STATIC else lattice.STATIC_VAL
+        return lattice.UNKNOWN_VAL
 
-    def _jax_function(self, q: str, argvals) -> Val:
+    def _jax_function(self, q: str, argvals) -> lattice.Val:
         """A function of ``jax.numpy``, ``jax.lax`` and the like: an array, traced where the
         frame stages or an input is traced."""
         if q.rsplit(".", 1)[-1].startswith("_"):
@@ -167,25 +150,25 @@ class LibraryCalls:
             "all",
             "signbit",
         ):
-            flags |= BOOL
+            flags |= lattice.BOOL
         if q in AXIS_DEPENDENT and not self.frame.concrete:
-            return Val(TRACED, None, ARRAY)
+            return lattice.Val(lattice.TRACED, None, lattice.ARRAY)
         # Traced where the frame stages (even ``jnp.ones(3)``), else traced only when an
         # input is: under vmap or grad alone JAX computes on concrete values eagerly.
         return self.array_op([v for _, v in argvals], flags)
 
-    def _numpy_function(self, q: str, argvals) -> Val:
+    def _numpy_function(self, q: str, argvals) -> lattice.Val:
         """A NumPy function: a NumPy array when made from Python values; on a traced input, a
         traced array for the functions that hand it on to JAX, else unknown."""
-        if q[6:] in NUMPY_ARRAY_MAKERS and all(v.kind == STATIC for _, v in argvals):
-            return Val(STATIC, None, NPARR)
+        if q[6:] in NUMPY_ARRAY_MAKERS and all(v.kind == lattice.STATIC for _, v in argvals):
+            return lattice.Val(lattice.STATIC, None, lattice.NPARR)
         if q.startswith("numpy.random.") or q[6:] in NUMPY_STATIC:
-            return STATIC_VAL
-        if any(v.kind == TRACED for _, v in argvals):
-            return Val(TRACED, first_traced_name([v for _, v in argvals]), ARRAY) if q[6:] in NUMPY_SAFE else UNKNOWN_VAL
+            return lattice.STATIC_VAL
+        if any(v.kind == lattice.TRACED for _, v in argvals):
+            return lattice.Val(lattice.TRACED, lattice.first_traced_name([v for _, v in argvals]), lattice.ARRAY) if q[6:] in NUMPY_SAFE else lattice.UNKNOWN_VAL
         return self.generic(argvals)
 
-    def call_transform(self, e, q: str, t: Transform, argvals) -> Val:
+    def call_transform(self, e, q: str, t: Transform, argvals) -> lattice.Val:
         fr = self.frame
         # Transforms that return a function: jit, vmap, checkpoint, ...
         if t.fn_args and t.fn_args[0][0] == 0 and t.fn_args[0][1] in ("fun",) or q in (
@@ -200,16 +183,16 @@ class LibraryCalls:
                         sp = StaticSpec()
                         parse_statics(spec_nodes, sp)
                         if sp.opaque or sp.nums or sp.names:
-                            return STATIC_VAL  # static parameters by call: not followed further
+                            return lattice.STATIC_VAL  # static parameters by call: not followed further
                     if t.stages and not ref.stages:
                         # ``jax.jit(g)(x)`` inside a vmapped function: g's body is staged
                         ref = ref.copy()
                         ref.stages = True
                         fn = (ref, closure, bargs, bkw)
-                    return Val(STATIC, None, 0, None, fn)
-            return STATIC_VAL
+                    return lattice.Val(lattice.STATIC, None, 0, None, fn)
+            return lattice.STATIC_VAL
         if q == "jax.eval_shape" or q == "equinox.filter_eval_shape":
-            return STATIC_VAL
+            return lattice.STATIC_VAL
         # Control flow primitives: they trace the functions they are given, right here.
         pos = [(a, v) for a, v in argvals if a.keyword is None and not a.star]
         fns = []
@@ -231,11 +214,11 @@ class LibraryCalls:
             fn = self.fn_from(expr)
             if fn is not None:
                 self.analyzer.trace_inline(fr, fn, t.label, frozenset(), operands, t.stages, t.refs)
-        if fr.concrete or not fr.staged and all(v.kind == STATIC for _, v in argvals):
-            return STATIC_VAL  # run eagerly on concrete operands
-        return Val(TRACED, first_traced_name([v for _, v in argvals]), 0)
+        if fr.concrete or not fr.staged and all(v.kind == lattice.STATIC for _, v in argvals):
+            return lattice.STATIC_VAL  # run eagerly on concrete operands
+        return lattice.Val(lattice.TRACED, lattice.first_traced_name([v for _, v in argvals]), 0)
 
-    def lax_operands(self, q: str, t: Transform, e: cst.Call, argvals) -> Optional[List[Val]]:
+    def lax_operands(self, q: str, t: Transform, e: cst.Call, argvals) -> Optional[List[lattice.Val]]:
         if t.arity is None:
             return None
         return lax_operands(q, argvals)

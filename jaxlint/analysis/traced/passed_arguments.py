@@ -16,20 +16,8 @@ from jaxlint.analysis.jax.jax_api import KNOWN_APIS
 from jaxlint.analysis.model.transforms import Application, arguments_by_parameter
 from jaxlint.analysis.syntax.scopes import ClassInfo, Scope
 from jaxlint.analysis.traced.from_host import host_val
-from jaxlint.analysis.traced.values import (
-    ARRAY,
-    JAXARR,
-    NPARR,
-    PYSEQ,
-    STATIC,
-    STATIC_VAL,
-    TRACED,
-    UNKNOWN_VAL,
-    Val,
-    first_traced_name,
-    signature,
-)
-from jaxlint.analysis.host.host_value import JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, is_number, INSTANCE, join, PARAM, SCALAR, TUPLE
+from jaxlint.analysis.traced import values as lattice
+from jaxlint.analysis.host import host_value as host_value
 
 
 class PassedArguments:
@@ -125,37 +113,37 @@ class PassedArguments:
         traced array, no module whose attributes may be static."""
 
         values = self.passed_values(app, name)
-        return bool(values) and all(h.kind in (JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR) or is_number(h) for h in values)
+        return bool(values) and all(h.kind in (host_value.JAX_ARRAY, host_value.NUMPY_ARRAY, host_value.NUMPY_SCALAR) or host_value.is_number(h) for h in values)
 
-    def concrete_passed(self, app: Application, name: str) -> Optional[Val]:
+    def concrete_passed(self, app: Application, name: str) -> Optional[lattice.Val]:
         """A concrete JAX (or NumPy) array, or an instance of a class of the module with its
         known fields, when every visible call passes one for ``name`` to a transform that hands
         it over untouched; else None."""
 
         kind = self.passed_kind(app, name) if name in app.jit_positional() else None
-        if kind == JAX_ARRAY:
-            return Val(STATIC, None, JAXARR)
-        if kind == NUMPY_ARRAY:
-            return Val(STATIC, None, NPARR)
-        if kind == INSTANCE:
+        if kind == host_value.JAX_ARRAY:
+            return lattice.Val(lattice.STATIC, None, lattice.JAXARR)
+        if kind == host_value.NUMPY_ARRAY:
+            return lattice.Val(lattice.STATIC, None, lattice.NPARR)
+        if kind == host_value.INSTANCE:
             # an object of a class of the module, its fields as it was built (a JAX array in
             # one stays concrete)
             values = self.passed_values(app, name)
             joined = values[0]
             for v in values[1:]:
-                joined = join(joined, v)
+                joined = host_value.join(joined, v)
             inst = host_val(joined, self.classes)
-            return inst if inst.kind == STATIC else None
+            return inst if inst.kind == lattice.STATIC else None
         return None
 
-    def converted_passed(self, app: Application, name: str, converted: bool) -> Optional[Val]:
+    def converted_passed(self, app: Application, name: str, converted: bool) -> Optional[lattice.Val]:
         """What a custom derivative called on its own receives for ``name``: a JAX array as
         passed, a NumPy array, and a NumPy scalar turned into a NumPy array where the position
         is converted (checked with jax 0.10.2); else None."""
 
         known = self.concrete_passed(app, name)
-        if known is None and converted and name in app.jit_positional() and self.passed_kind(app, name) == NUMPY_SCALAR:
-            return Val(STATIC, None, NPARR)
+        if known is None and converted and name in app.jit_positional() and self.passed_kind(app, name) == host_value.NUMPY_SCALAR:
+            return lattice.Val(lattice.STATIC, None, lattice.NPARR)
         return known
 
     def passed_kind(self, app: Application, name: str) -> Optional[str]:
@@ -176,7 +164,7 @@ class PassedArguments:
             if arg is None or arg.star:
                 return None
             h = self.host_values.value(arg.value, scope, call)
-            if h is not None and h.kind == PARAM:
+            if h is not None and h.kind == host_value.PARAM:
                 h = self.host_values.passed_value(scope.func, h.name)
             if h is None:
                 return None
@@ -198,35 +186,35 @@ class PassedArguments:
             found.add(r.external)
         return found.pop() if len(found) == 1 else None
 
-    def filtered_argument(self, app: Application, name: str) -> Val:
+    def filtered_argument(self, app: Application, name: str) -> lattice.Val:
         """A parameter of a function under equinox's filter_jit / filter_vmap, from what every
         call site of the module passes: a JAX or NumPy array is traced, a Python scalar or
         string stays the Python value (filter_jit makes it static), an instance of an
         eqx.Module class of the module is that instance with its array fields traced.  Unknown
         when a call site does not show it, or two disagree."""
-        found: Optional[Val] = None
+        found: Optional[lattice.Val] = None
         passed = self.passed_arguments(app, name)
         if not passed:
-            return UNKNOWN_VAL
+            return lattice.UNKNOWN_VAL
         for call, scope, arg in passed:
             if arg is None:
-                return UNKNOWN_VAL  # left at its default there, or behind ``*args``
+                return lattice.UNKNOWN_VAL  # left at its default there, or behind ``*args``
             v = self.filtered_value(arg.value, scope, call, name)
             if v is None:
-                return UNKNOWN_VAL
+                return lattice.UNKNOWN_VAL
             if found is None:
                 found = v
-            elif signature(found) != signature(v):
-                return UNKNOWN_VAL
-        return found if found is not None else UNKNOWN_VAL
+            elif lattice.signature(found) != lattice.signature(v):
+                return lattice.UNKNOWN_VAL
+        return found if found is not None else lattice.UNKNOWN_VAL
 
-    def filtered_value(self, expr, scope: Scope, call: cst.Call, name: str) -> Optional[Val]:
+    def filtered_value(self, expr, scope: Scope, call: cst.Call, name: str) -> Optional[lattice.Val]:
 
         h = self.host_values.value(expr, scope, call)
-        if h is not None and h.kind == PARAM:
+        if h is not None and h.kind == host_value.PARAM:
             # a wrapper's parameter handed on: what every call of the wrapper passes
             h = self.host_values.passed_value(scope.func, h.name)
-        if h is not None and h.kind == INSTANCE:
+        if h is not None and h.kind == host_value.INSTANCE:
             return self.filtered_instance(h.cls, name, h.fields)
         if h is not None:
             v = _filtered_leaves(h, name)
@@ -305,23 +293,23 @@ class PassedArguments:
         return out
 
 
-def _filtered_leaves(h, name: str, depth: int = 0) -> Optional[Val]:
+def _filtered_leaves(h, name: str, depth: int = 0) -> Optional[lattice.Val]:
     """A host value as equinox's filters hand it over: an array (a NumPy scalar too) traced, a
     Python scalar or string the Python value, a tuple each element so (``(0.75, 1.25)`` stays
     Python floats); None for anything else."""
 
-    if h.kind in (JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR):
-        return Val(TRACED, name, ARRAY)  # equinox's filters trace NumPy scalars too
-    if h.kind == SCALAR:
-        return STATIC_VAL
-    if h.kind == TUPLE and h.items is not None and depth < 3:
+    if h.kind in (host_value.JAX_ARRAY, host_value.NUMPY_ARRAY, host_value.NUMPY_SCALAR):
+        return lattice.Val(lattice.TRACED, name, lattice.ARRAY)  # equinox's filters trace NumPy scalars too
+    if h.kind == host_value.SCALAR:
+        return lattice.STATIC_VAL
+    if h.kind == host_value.TUPLE and h.items is not None and depth < 3:
         items = []
         for it in h.items:
             v = _filtered_leaves(it, name, depth + 1) if it is not None else None
             if v is None:
                 return None
             items.append(v)
-        return Val(max((v.kind for v in items), default=STATIC), first_traced_name(items), PYSEQ, tuple(items))
+        return lattice.Val(max((v.kind for v in items), default=lattice.STATIC), lattice.first_traced_name(items), lattice.PYSEQ, tuple(items))
     return None
 
 

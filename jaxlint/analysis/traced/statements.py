@@ -14,21 +14,7 @@ from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import FnRef
 from jaxlint.analysis.syntax.nodes import block_exits, dotted_name
 from jaxlint.analysis.traced.annotations import is_ref_name
-from jaxlint.analysis.traced.values import (
-    ARRAY,
-    FALSE,
-    PYSEQ,
-    RAW,
-    REF,
-    STATIC,
-    STATIC_VAL,
-    TRACED,
-    TRUE,
-    UNKNOWN_VAL,
-    Val,
-    merge,
-    same_kinds,
-)
+from jaxlint.analysis.traced import values as lattice
 
 
 class Statements:
@@ -84,14 +70,14 @@ class Statements:
         if isinstance(t, cst.Name):
             old = self.frame.lookup(t.value)
             if old is None:
-                old = self.name_val(t) if t.value in self.frame.declared else STATIC_VAL
+                old = self.name_val(t) if t.value in self.frame.declared else lattice.STATIC_VAL
             new = self.binop(old, v, n.operator)
             self.assign(t, new, st, n, aug=True)
         else:
             self.assign(t, v, st, n, aug=True)
 
     def x_Return(self, n, st) -> None:
-        self.frame.returns.append(self.eval(n.value) if n.value is not None else STATIC_VAL)
+        self.frame.returns.append(self.eval(n.value) if n.value is not None else lattice.STATIC_VAL)
 
     def x_Assert(self, n, st) -> None:
         v = self.eval(n.test, True)
@@ -119,9 +105,9 @@ class Statements:
         known = self._none_test(st.test)
         v = self.eval(st.test, True)
         self.emit("test", self.frame, kind, st.test, v, st)
-        if known is None and v.kind == STATIC and v.flags & (TRUE | FALSE):
+        if known is None and v.kind == lattice.STATIC and v.flags & (lattice.TRUE | lattice.FALSE):
             # A Python value known here (``if not apply_softmax:`` with the default True).
-            known = bool(v.flags & TRUE)
+            known = bool(v.flags & lattice.TRUE)
         if known is True:
             self.block(st.body)  # the else branch cannot run at trace time
             return block_exits(st.body)
@@ -146,9 +132,9 @@ class Statements:
             # ``if not isinstance(x, C): raise ...``: past it, x is a C (a Python object)
             self.frame.env = dict(self.frame.env)
             for n in self.narrow_false(st.test):
-                self.frame.env[n] = STATIC_VAL
+                self.frame.env[n] = lattice.STATIC_VAL
             return False
-        self.frame.env = merge(after_body, self.frame.env)
+        self.frame.env = lattice.merge(after_body, self.frame.env)
         return False
 
     def s_For(self, st: cst.For) -> None:
@@ -171,8 +157,8 @@ class Statements:
             head()
             snapshot = dict(self.frame.env)
             self.block(st.body)
-            self.frame.env = merge(before, self.frame.env)
-            if same_kinds(snapshot, self.frame.env):
+            self.frame.env = lattice.merge(before, self.frame.env)
+            if lattice.same_kinds(snapshot, self.frame.env):
                 break
         if st.orelse is not None:
             self.block(st.orelse.body)
@@ -191,12 +177,12 @@ class Statements:
         for h in st.handlers:
             self.frame.env = dict(before)
             if h.name is not None and isinstance(h.name.name, cst.Name):
-                self.frame.env[h.name.name.value] = STATIC_VAL
+                self.frame.env[h.name.name.value] = lattice.STATIC_VAL
             self.block(h.body)
             envs.append(self.frame.env)
         env = envs[0]
         for e in envs[1:]:
-            env = merge(env, e)
+            env = lattice.merge(env, e)
         self.frame.env = env
         if st.finalbody is not None:
             self.block(st.finalbody.body)
@@ -225,11 +211,11 @@ class Statements:
             e = item.item
             if isinstance(e, cst.Call) and resolve(e.func, self.frame.scope) in CONCRETE_CONTEXTS:
                 concrete = True
-                v = STATIC_VAL
+                v = lattice.STATIC_VAL
             else:
                 v = self.eval(e)
             if item.asname is not None:
-                self.assign(item.asname.name, UNKNOWN_VAL if v.kind != STATIC else STATIC_VAL, st, None)
+                self.assign(item.asname.name, lattice.UNKNOWN_VAL if v.kind != lattice.STATIC else lattice.STATIC_VAL, st, None)
         if concrete:
             self.frame.concrete += 1
         try:
@@ -247,7 +233,7 @@ class Statements:
         closure = [self.frame.env] + (self.frame.closure or [])
         ref = FnRef(f)
         fnval = (ref, closure, [], {})
-        self.frame.env[st.name.value] = Val(STATIC, st.name.value, 0, None, fnval)
+        self.frame.env[st.name.value] = lattice.Val(lattice.STATIC, st.name.value, 0, None, fnval)
         apps = self.analyzer.finder.by_func.get(id(st))
         if apps:
             for app in apps:
@@ -256,7 +242,7 @@ class Statements:
                     self.analyzer.trace_inline(self.frame, fnval, app.transform.label, statics, stages=app.stages)
 
     def s_ClassDef(self, st) -> None:
-        self.frame.env[st.name.value] = STATIC_VAL
+        self.frame.env[st.name.value] = lattice.STATIC_VAL
 
     def s_Match(self, st) -> None:
         self.eval(st.subject)
@@ -265,19 +251,19 @@ class Statements:
         for case in st.cases:
             self.frame.env = dict(before)
             self.block(case.body)
-            env = self.frame.env if env is None else merge(env, self.frame.env)
+            env = self.frame.env if env is None else lattice.merge(env, self.frame.env)
         if env is not None:
             self.frame.env = env
 
     # -- binding ---------------------------------------------------------------
-    def assign(self, target, v: Val, st, node, aug: bool = False) -> None:
+    def assign(self, target, v: lattice.Val, st, node, aug: bool = False) -> None:
         if isinstance(target, cst.Name):
             name = target.value
             if name in self.frame.declared:
                 self.emit("name_write", self.frame, target, name, v, node or st)
-            if v.kind == TRACED and v.fn is None and (v.name != name or is_ref_name(name)):
+            if v.kind == lattice.TRACED and v.fn is None and (v.name != name or is_ref_name(name)):
                 # messages name the variable the user wrote; ``*_ref`` variables are Pallas Refs
-                v = v.renamed(name, REF if is_ref_name(name) else 0)
+                v = v.renamed(name, lattice.REF if is_ref_name(name) else 0)
             self.frame.env[name] = v
         elif isinstance(target, (cst.Tuple, cst.List)):
             els = target.elements
@@ -289,17 +275,17 @@ class Statements:
                 # Unpacked without its structure shown, as indexing it gives: the rows of an
                 # array are arrays; the elements of a container a leaf, a subtree or a Python
                 # value kept beside the arrays
-                if v.kind == STATIC:
-                    sub = STATIC_VAL
+                if v.kind == lattice.STATIC:
+                    sub = lattice.STATIC_VAL
                 elif v.elem is not None:
                     sub = v.elem
                 elif v.container:
-                    sub = Val(v.kind, v.name, (v.flags & REF) | RAW)
+                    sub = lattice.Val(v.kind, v.name, (v.flags & lattice.REF) | lattice.RAW)
                 else:
-                    sub = Val(v.kind, v.name, v.flags & (REF | ARRAY))
+                    sub = lattice.Val(v.kind, v.name, v.flags & (lattice.REF | lattice.ARRAY))
                 for e in els:
                     if isinstance(e, cst.StarredElement):
-                        self.assign(e.value, Val(sub.kind, sub.name, PYSEQ), st, node)
+                        self.assign(e.value, lattice.Val(sub.kind, sub.name, lattice.PYSEQ), st, node)
                     else:
                         self.assign(e.value, sub, st, node)
         elif isinstance(target, cst.StarredElement):
