@@ -37,6 +37,8 @@ from jaxlint.runtime import sites
 from jaxlint.runtime.sites import Site, UserCode, frame_site
 from jaxlint.runtime.stale import StaleCheck
 
+TRACER = getattr(jax.core, "Tracer", None)  # the class of every tracer, None in a JAX without it
+
 # JAX's internals the observer reads: what is traced now, where JAX logs its explanations,
 # and which files it takes for the user's.  A JAX without one of them observes less.
 try:
@@ -225,7 +227,7 @@ class Observer:
     def _watch_print(self) -> None:
         """A ``print`` of a tracer runs while tracing: once per compilation, showing the tracer
         rather than the value (JAX302)."""
-        tracer = _tracer_class()
+        tracer = TRACER
         original = builtins.print
         observer = self
 
@@ -380,7 +382,7 @@ class Observer:
         self._scan_frames(sys._getframe(1), self._explained[name])
 
     def _scan_frames(self, frame, function: str) -> None:
-        tracer = _tracer_class()
+        tracer = TRACER
         if tracer is None:
             return
         while frame is not None:
@@ -423,7 +425,7 @@ class Observer:
 
     def _scan_leaks(self, scope: str) -> None:
         """Tracers still held by the user's modules once the scope's traces are over."""
-        tracer = _tracer_class()
+        tracer = TRACER
         if tracer is None:
             return
         for module in list(sys.modules.values()):
@@ -490,10 +492,6 @@ def _top_level() -> bool:
 
 def _miss_logger() -> logging.Logger:
     return getattr(partial_eval, "logger", None) or logging.getLogger("jax")
-
-
-def _tracer_class():
-    return getattr(jax.core, "Tracer", None)
 
 
 def _staged(value, tracer) -> bool:

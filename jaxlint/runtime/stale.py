@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import dis
 import functools
-import os
 import sys
 import types
 from typing import Callable, Dict, List, Optional, Set, Tuple
@@ -134,7 +133,7 @@ def _reads(fun, user: sites.UserCode, depth: int = 0, seen: Optional[Set[int]] =
                 namespace = cells[ins.argval]
             else:
                 continue
-            read = _Read(ins.argval, namespace, _instruction_site(inner, ins))
+            read = _Read(ins.argval, namespace, sites.frame_site(inner, ins.offset, ins.starts_line or None))
             if read.value is _NOTHING or isinstance(read.value, (types.ModuleType, type)):
                 continue
             found.append(read)
@@ -148,15 +147,6 @@ def _code_objects(code):
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
             yield from _code_objects(const)
-
-
-def _instruction_site(code, ins) -> Optional[Site]:
-    positions = getattr(ins, "positions", None)
-    if positions is None or positions.lineno is None:
-        return None
-    col = (positions.col_offset or 0) + 1
-    end = (positions.end_col_offset or positions.col_offset or 0) + 1
-    return Site(os.path.abspath(code.co_filename), positions.lineno, col, positions.lineno, end)
 
 
 def _eager(jitted, args, kwargs):
