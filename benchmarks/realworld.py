@@ -129,6 +129,7 @@ def score_reports(split: str, preview: bool, jobs: int, manifest: Optional[dict]
     flagged: List[dict] = []
     misses: List[dict] = []
     verdicts = collections.Counter()
+    unverified: List[str] = []  # the findings that find a bug and that tracing left unverified
     for c in cases:
         cat = c["category"]
         total[cat] += 1
@@ -137,7 +138,10 @@ def score_reports(split: str, preview: bool, jobs: int, manifest: Optional[dict]
         if hits:
             found[cat] += 1
             for f in hits[:1]:  # the dynamic verdict on the finding that finds the bug
-                verdicts[(f.get("dynamic") or {}).get("status", "none")] += 1
+                status = (f.get("dynamic") or {}).get("status", "none")
+                verdicts[status] += 1
+                if status != "confirmed" and DYNAMIC[0]:
+                    unverified.append(f"{c['case']}: {f['code']}:{finding_line(f)} {status}")
         else:
             misses.append(c)
         noise = [f for f in by_file.get(os.path.normpath(c["fix"]), ()) if not f["code"].startswith(MIGRATION)]
@@ -155,6 +159,7 @@ def score_reports(split: str, preview: bool, jobs: int, manifest: Optional[dict]
         "misses_by_sink": group(misses, lambda c: [c.get("sink") or "?"]),
         "misses_by_via": group(misses, lambda c: c.get("via") or ["?"]),
         "dynamic": dict(verdicts) if DYNAMIC[0] else None,
+        "dynamic_not_confirmed": unverified,
         "dropped": len(manifest.get("dropped", [])),
         "versions": manifest.get("versions", {}),
     }
@@ -242,6 +247,8 @@ def print_reports(r: dict) -> None:
     print(f"  negatives flagged: {r['negatives_flagged']}/{r['negatives']}")
     if r.get("dynamic") is not None:
         print("  dynamic verdicts on the findings that find a bug:", ", ".join(f"{k} {v}" for k, v in sorted(r["dynamic"].items())))
+        for line in r.get("dynamic_not_confirmed", ()):
+            print(f"    not confirmed: {line}")
     for f in r["flagged"]:
         print(f"    {f['case']}: {', '.join(f['findings'])}")
     print("  misses by sink:", ", ".join(f"{k} {sum(v.values())}" for k, v in r["misses_by_sink"].items()))
@@ -334,6 +341,7 @@ def main(argv=None) -> int:
         if args.split != "dev":
             # The test half stays blind: its flagged fix files are counted, never named.
             out["reports"]["flagged"] = []
+            out["reports"]["dynamic_not_confirmed"] = []
         print_reports(out["reports"])
     if args.world:
         out["world"] = score_world(args.world, args.split, args.preview, args.jobs, args.world_findings)
