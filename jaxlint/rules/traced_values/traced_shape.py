@@ -48,6 +48,9 @@ class TracedShape(Rule):
         ErrorPattern("NonConcreteBooleanIndexError"),
         ErrorPattern("IndexError", r"must be static"),
         ErrorPattern("TypeError", r"[Ss]hapes must be 1D sequences of concrete values"),
+        # A traced count that reaches a primitive's parameter (jnp.tile's reps), which JAX
+        # requires to be a hashable constant.
+        ErrorPattern("TypeError", r"value of parameter \w+ was not hashable: .*Tracer"),
         description="ConcretizationTypeError / NonConcreteBooleanIndexError / IndexError (non-static shape)",
     )
     bad = [
