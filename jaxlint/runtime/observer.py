@@ -18,7 +18,6 @@ when the user had turned them on themselves.
 
 from __future__ import annotations
 
-import ast
 import builtins
 import difflib
 import logging
@@ -33,7 +32,7 @@ import jax
 import jaxlib
 
 from jaxlint.rules import ALL_RULES
-from jaxlint.runtime import sites
+from jaxlint.runtime import effects, sites
 from jaxlint.runtime.sites import Site, UserCode, frame_site
 from jaxlint.runtime.stale import StaleCheck
 
@@ -181,6 +180,7 @@ class Observer:
         self._undo: List = []
         self._leaks_reported: Set[Tuple[str, str]] = set()
         self._explained: Dict[str, str] = {}  # function name -> "name defined at FILE:LINE", as JAX last explained it
+        self._before_trace: Optional[Tuple[str, effects.Snapshot]] = None  # the function being traced, the user's state before
         self._jax_dirs: Tuple[str, ...] = ()
 
     # -- hooks ----------------------------------------------------------------------------
@@ -362,6 +362,9 @@ class Observer:
             # is how eager control flow works, not a cache that misses.)
             key = (site, sites.call_path(frame, self.user), function)
             self._scope.misses.setdefault(key, []).append(_Miss(function, reason))
+        # (A lax loop run eagerly keeps its body's trace too, by the body's identity: an effect
+        # in it runs once per trace as well.)
+        self._before_trace = (function, effects.Snapshot(self.user, frame, effects.traced_function(frame, function)))
 
     def _on_stale(self, code: str, site: Site, message: str) -> None:
         if self._scope is not None:
@@ -373,6 +376,9 @@ class Observer:
         user's frames on the stack can reach now has escaped the trace."""
         if event != TRACE_DONE_EVENT or self._scope is None or not _top_level():
             return
+        if self._before_trace is not None:
+            (function, before), self._before_trace = self._before_trace, None
+            self._report_effects(before, function)
         name = kwargs.get("fun_name", "")
         if name not in self._explained:
             # JAX traces its own primitives for eager dispatch, also while an eager transform
@@ -393,7 +399,7 @@ class Observer:
                     if path is None or (code.co_filename, name + path) in self._leaks_reported:
                         continue
                     self._leaks_reported.add((code.co_filename, name + path))
-                    site = _writer_site(function, name, path) or frame_site(code, frame.f_lasti, frame.f_lineno)
+                    site = self._tracer_writer(function, name, path) or frame_site(code, frame.f_lasti, frame.f_lineno)
                     message = (
                         f"`{name}{path}` holds a tracer after `{function.split(' defined at ')[0]}` was traced: "
                         "a value computed inside the traced function was stored outside it "
@@ -402,6 +408,57 @@ class Observer:
                     if site is not None:
                         self._add("JAX303", site, message, self._scope.name)
             frame = frame.f_back
+
+    def _report_effects(self, before: effects.Snapshot, function: str) -> None:
+        """The user's state the trace of ``function`` changed: a tracer stored where it outlives
+        the trace, or a write that runs once per compilation (both JAX303)."""
+        tracer = TRACER
+        name = function.split(" defined at ")[0]
+        m = re.search(r" defined at (.+):(\d+)$", function)
+        defined = (m.group(1), int(m.group(2))) if m else None
+        callers = [f.f_code.co_filename for f in before.frames]
+        reported: Set[Site] = set()
+        for change, value in before.changes():
+            inside = _tracer_path(value, tracer) if tracer is not None else None
+            if inside is None and change.kind == "initialised":
+                continue  # a cache filled, or a value set up lazily: a later trace makes the same
+            files = ([defined[0]] if defined else []) + [change.filename] + callers
+            site = effects.writer_site(change.root, change.path, files, defined, rebinding=change.kind != "record")
+            if site is None:
+                if not change.is_global:
+                    continue  # a caller's variable written from code jaxlint cannot place
+                site = effects.binding_site(change.filename, change.root)
+            if site in reported:
+                continue  # one write seen through two names (a cell and the frame that owns it)
+            reported.add(site)
+            if inside is not None:
+                if (change.filename, change.root + inside) in self._leaks_reported:
+                    continue
+                self._leaks_reported.add((change.filename, change.root + inside))
+                message = (
+                    f"`{change.root}{inside}` holds a tracer after `{name}` was traced: a value computed inside "
+                    "the traced function was stored outside it (UnexpectedTracerError when it is used)"
+                )
+                self._add("JAX303", site, message, self._scope.name)
+                continue
+            if change.kind == "rebound":
+                message = (
+                    f"`{change.shown}` was changed while `{name}` was traced: the write runs once per "
+                    "compilation, and the calls that reuse the compiled program skip it"
+                )
+            else:
+                message = f"`{change.shown}` was written while `{name}` was traced: the record is made once per compilation, not on each call"
+            counted = change.path.lstrip(".").split("[", 1)[0].split(".", 1)[0] or change.root
+            self._add("JAX303", site, message, self._scope.name, expected=effects.asserted(counted, callers + [change.filename]))
+
+    @staticmethod
+    def _tracer_writer(function: str, name: str, path: str) -> Optional[Site]:
+        """The statement of the traced function (``name defined at FILE:LINE``, as JAX names
+        it) that stores what ``name`` + ``path`` reaches."""
+        m = re.search(r" defined at (.+):(\d+)$", function)
+        if m is None:
+            return None
+        return effects.writer_site(name, path, [], (m.group(1), int(m.group(2))))
 
     def _in_jit(self, frame) -> bool:
         """Whether the miss is a call of a jitted function, which compiles: JAX's call path of
@@ -433,13 +490,12 @@ class Observer:
             if not isinstance(module, types.ModuleType) or not filename or not self.user.owns(filename):
                 continue
             for name, value in list(vars(module).items()):
-                if name.startswith("__") or (filename, name) in self._leaks_reported:
-                    continue
-                if _tracer_path(value, tracer) is not None:
-                    self._leaks_reported.add((filename, name))
-                    site = _binding_site(filename, name)
+                path = None if name.startswith("__") else _tracer_path(value, tracer, all_over=True)
+                if path is not None and (filename, name + path) not in self._leaks_reported:
+                    self._leaks_reported.add((filename, name + path))
+                    site = effects.writer_site(name, path, [filename], rebinding=not path) or effects.binding_site(filename, name)
                     message = (
-                        f"`{name}` holds a tracer after its trace ended: a value computed inside a "
+                        f"`{name}{path}` holds a tracer after its trace ended: a value computed inside a "
                         "traced function was stored outside it (UnexpectedTracerError when it is used)"
                     )
                     self._add("JAX303", site, message, scope)
@@ -500,12 +556,13 @@ def _staged(value, tracer) -> bool:
     return isinstance(value, tracer) and any(c.__name__ == "DynamicJaxprTracer" for c in type(value).__mro__)
 
 
-_ATOMS = (type, types.ModuleType, types.FunctionType, types.MethodType, str, bytes, int, float, complex, bool)
-
-
-def _tracer_path(value, tracer, depth: int = 0) -> Optional[str]:
+def _tracer_path(value, tracer, depth: int = 0, all_over: bool = False) -> Optional[str]:
     """Where in ``value`` a tracer is: "" for the value itself, ``.params``, ``[0]``,
-    ``.cache['x']``; None when none is within three steps (a hundred items a step)."""
+    ``.cache['x']``; None when none is within three steps (a hundred items a step).
+    ``all_over``: the scope has ended, so no transformation is running and every tracer has
+    escaped (JAX leaves a finished linearization's trace marked valid)."""
+    if isinstance(value, tracer) and all_over:
+        return ""
     if isinstance(value, tracer):
         # Escaped: the tracer's trace is over.  JAX marks an eager transform's trace invalid when
         # it ends (a grad still running, whose custom rule sees its tracers, is valid), but not a
@@ -513,69 +570,14 @@ def _tracer_path(value, tracer, depth: int = 0) -> Optional[str]:
         is_valid = getattr(getattr(value, "_trace", None), "is_valid", None)
         live = is_valid is not None and is_valid() and not _staged(value, tracer)
         return None if live else ""
-    if depth >= 3 or value is None or isinstance(value, _ATOMS):
+    if depth >= 3 or value is None:
         return None
-    if isinstance(value, (list, tuple)):
-        items = [(f"[{i}]", v) for i, v in enumerate(value[:100])]
-    elif isinstance(value, dict):
-        items = [(f"[{k!r}]", v) for k, v in list(value.items())[:100]]
+    if isinstance(value, types.FunctionType):  # a closure made in the trace keeps its tracers
+        held = [(f"<{n}>", effects.cell_value(c)) for n, c in zip(value.__code__.co_freevars, value.__closure__ or ())]
     else:
-        attrs = getattr(value, "__dict__", None)
-        if not isinstance(attrs, dict):
-            return None
-        items = [(f".{k}", v) for k, v in list(attrs.items())[:100] if not k.startswith("__")]
-    for step, item in items:
-        rest = _tracer_path(item, tracer, depth + 1)
+        held = effects.entries(value) or ()
+    for step, item in held:
+        rest = _tracer_path(item, tracer, depth + 1, all_over)
         if rest is not None:
             return step + rest
     return None
-
-
-def _writer_site(function: str, name: str, path: str) -> Optional[Site]:
-    """The statement of the traced function (``name defined at FILE:LINE``, as JAX names it)
-    that stores into what ``name`` + ``path`` reaches: an attribute assigned by that name
-    (``self.params = ...``), or an item, ``append`` or ``extend`` on it."""
-    m = re.search(r" defined at (.+):(\d+)$", function)
-    if m is None:
-        return None
-    filename, line = m.group(1), int(m.group(2))
-    first = re.match(r"\.(\w+)", path)
-    attribute = first.group(1) if first else None
-    try:
-        with open(filename, "rb") as fh:
-            tree = ast.parse(fh.read(), filename)
-    except (OSError, SyntaxError, ValueError):
-        return None
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and line in (node.lineno, *(d.lineno for d in node.decorator_list)):
-            for inner in ast.walk(node):
-                targets = inner.targets if isinstance(inner, ast.Assign) else [inner.target] if isinstance(inner, (ast.AugAssign, ast.AnnAssign)) else []
-                for t in targets:
-                    if attribute and isinstance(t, ast.Attribute) and t.attr == attribute:
-                        return Site(os.path.abspath(filename), t.lineno, t.col_offset + 1, t.end_lineno, t.end_col_offset + 1)
-                    if not attribute and isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == name:
-                        return Site(os.path.abspath(filename), t.lineno, t.col_offset + 1, t.end_lineno, t.end_col_offset + 1)
-                if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and inner.func.attr in ("append", "extend", "insert", "update", "add"):
-                    owner = inner.func.value
-                    hit = (isinstance(owner, ast.Name) and owner.id == name and not attribute) or (isinstance(owner, ast.Attribute) and owner.attr == attribute)
-                    if hit:
-                        return Site(os.path.abspath(filename), inner.lineno, inner.col_offset + 1, inner.end_lineno, inner.end_col_offset + 1)
-    return None
-
-
-def _binding_site(filename: str, name: str) -> Site:
-    """The first module-level binding of ``name`` in ``filename`` (line 1 when none is found)."""
-    path = os.path.abspath(filename)
-    try:
-        found = sites.parsed(path, os.path.getmtime(path))
-    except OSError:
-        found = None
-    if found is None:
-        return Site(path, 1, 1, 1, 1)
-    tree = found[0]
-    for node in tree.body:
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []
-        for t in targets:
-            if isinstance(t, ast.Name) and t.id == name:
-                return Site(path, t.lineno, t.col_offset + 1, t.end_lineno, t.end_col_offset + 1)
-    return Site(path, 1, 1, 1, 1)

@@ -1,0 +1,322 @@
+"""The user's state that a trace changed, and the statements that write it.
+
+A jitted function's Python body runs once per trace: a write it makes to state that outlives the
+trace (a module global, an object or container a global or a caller holds) runs once per
+compilation, and a call that reuses the compiled program skips it.  The observer notes that
+state when a trace starts and compares it when the trace is done:
+
+* a name or attribute that held a value and holds another one is a write that runs once per
+  trace (a counter, a flag, a step number); one that held ``None`` or nothing is initialised
+  lazily, a cache that a later trace would fill with the same;
+* a list that changed, or a dict entry that was replaced or removed, is a record made once per
+  trace (a log); a dict or a set that only gained entries is a cache;
+* state put back as it was before the trace ended (a save and a restore) changed nothing.
+
+Values that hold tracers are the escaped tracers' part (the observer's scan), not this one.
+"""
+
+from __future__ import annotations
+
+import ast
+import collections
+import functools
+import inspect
+import os
+import re
+import sys
+import types
+from typing import Callable, Dict, Iterator, List, Optional, Tuple
+
+from jaxlint.runtime import sites
+from jaxlint.runtime.sites import Site, UserCode
+
+_ATOMS = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType, str, bytes, int, float, complex, bool, type(None))
+_MUTATORS = {"append", "appendleft", "extend", "extendleft", "insert", "update", "add", "pop", "popleft", "remove", "discard", "clear", "setdefault", "__setitem__"}
+_ITEMS = 100  # entries looked at per container: a state, not a dataset
+_DEPTH = 2  # steps below a binding: ``model.stats['n']``
+_MISSING = object()
+
+
+class Change:
+    """One piece of state a trace changed: ``root`` (a global's or a caller's name) and the
+    ``path`` below it (``.count``, ``['calls']``, ``""`` for the name itself)."""
+
+    def __init__(self, root: str, path: str, kind: str, filename: str, is_global: bool):
+        self.root, self.path, self.kind = root, path, kind  # kind: "rebound", "record" or "initialised"
+        self.filename, self.is_global = filename, is_global
+
+    @property
+    def shown(self) -> str:
+        return self.root + self.path
+
+
+def attributes(value) -> Optional[Dict[str, object]]:
+    """The attributes an object holds, in its ``__dict__`` and its ``__slots__``; None for an
+    object without either."""
+    attrs = getattr(value, "__dict__", None)
+    found = dict(attrs) if isinstance(attrs, dict) else None
+    for cls in type(value).__mro__:
+        slots = vars(cls).get("__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if name in ("__dict__", "__weakref__"):
+                continue
+            try:
+                item = object.__getattribute__(value, name)
+            except Exception:  # an empty slot, or a descriptor that refuses
+                continue
+            found = {} if found is None else found
+            found[name] = item
+    return found
+
+
+def entries(value, owns_class=lambda cls: True) -> Optional[List[Tuple[str, object]]]:
+    """(step, item) of what ``value`` holds, for the containers and the objects whose class
+    ``owns_class`` accepts; None for anything else."""
+    if isinstance(value, (list, tuple, collections.deque)):
+        return [(f"[{i}]", v) for i, v in enumerate(list(value)[:_ITEMS])]
+    if isinstance(value, dict):
+        return [(f"[{k!r}]", v) for k, v in list(value.items())[:_ITEMS]]
+    if isinstance(value, (set, frozenset)):
+        return [(f"{{{i}}}", v) for i, v in enumerate(list(value)[:_ITEMS])]
+    if isinstance(value, _ATOMS) or not owns_class(type(value)):
+        return None
+    attrs = attributes(value)
+    if attrs is None:
+        return None
+    return [(f".{k}", v) for k, v in list(attrs.items())[:_ITEMS] if not k.startswith("__")]
+
+
+def _user_class(user: UserCode):
+    """Whether a class is defined in the user's code: a library's object keeps its own books."""
+
+    def owns(cls) -> bool:
+        source = getattr(sys.modules.get(getattr(cls, "__module__", "")), "__file__", None)
+        return bool(source) and user.owns(source)
+
+    return owns
+
+
+def _signature(value, owns_class, depth: int = 0):
+    """What identifies ``value``'s state: its identity, and below it its entries' signatures."""
+    if depth >= _DEPTH or isinstance(value, _ATOMS):
+        return (id(value), value, None)
+    held = entries(value, owns_class)
+    inner = None if held is None else {step: _signature(v, owns_class, depth + 1) for step, v in held}
+    return (id(value), value, inner)
+
+
+def _changes(before, after, path: str = "") -> Iterator[Tuple[str, str]]:
+    """(path, kind) of each difference between two signatures of one binding."""
+    (id_a, value_a, inner_a), (id_b, value_b, inner_b) = before, after
+    if id_a != id_b:
+        yield path, ("rebound" if value_a is not None and value_a is not _MISSING else "initialised")
+        return
+    if inner_a is None or inner_b is None:
+        return
+    grew_only = isinstance(value_b, (dict, set, frozenset)) or not isinstance(value_b, (list, tuple, collections.deque))
+    for step, sig in inner_a.items():
+        if step not in inner_b:
+            yield path + step, "record"  # removed
+        else:
+            yield from _changes(sig, inner_b[step], path + step)
+    for step in inner_b.keys() - inner_a.keys():
+        if grew_only:
+            yield path + step, "initialised"  # a new entry: a cache's, unless it holds a tracer
+    if not grew_only and len(inner_b) != len(inner_a):
+        yield path, "record"  # a list that grew: one entry per trace
+
+
+class Snapshot:
+    """The state of the user's modules, of the user's frames on the stack, and of the cells the
+    traced function closes over (``function``, when it was found), when a trace starts."""
+
+    def __init__(self, user: UserCode, frame, function=None):
+        self.owns_class = _user_class(user)
+        # (where, name) -> (read it again, the file it is in, whether a global, its signature)
+        self.bindings: Dict[Tuple[object, str], Tuple[Callable[[], object], str, bool, object]] = {}
+        for module in list(sys.modules.values()):
+            filename = getattr(module, "__file__", None)
+            if isinstance(module, types.ModuleType) and filename and user.owns(filename):
+                namespace = vars(module)
+                for name in list(namespace):
+                    if not name.startswith("__"):
+                        self._note((filename, name), functools.partial(namespace.get, name, _MISSING), filename, True)
+        self.frames = []
+        while frame is not None:
+            code = frame.f_code
+            if user.owns(code.co_filename) and code.co_name != "<module>":
+                self.frames.append(frame)
+                for name in list(frame.f_locals):
+                    self._note((id(frame), name), functools.partial(_local, frame, name), code.co_filename, False)
+            frame = frame.f_back
+        for fun in _closed_over(function, user):
+            cells = zip(fun.__code__.co_freevars, fun.__closure__ or ())
+            for name, cell in cells:
+                self._note((id(cell), name), functools.partial(cell_value, cell), fun.__code__.co_filename, False)
+
+    def _note(self, key, read, filename: str, is_global: bool) -> None:
+        if key not in self.bindings:
+            self.bindings[key] = (read, filename, is_global, _signature(read(), self.owns_class))
+
+    def changes(self) -> List[Tuple[Change, object]]:
+        """What differs now, each with the binding's value now."""
+        found = []
+        for (_, name), (read, filename, is_global, before) in self.bindings.items():
+            value = read()
+            for path, kind in _changes(before, _signature(value, self.owns_class)):
+                found.append((Change(name, path, kind, filename, is_global), value))
+        return found
+
+
+def _local(frame, name: str):
+    return frame.f_locals.get(name, _MISSING)
+
+
+def cell_value(cell):
+    try:
+        return cell.cell_contents
+    except ValueError:  # an empty cell
+        return _MISSING
+
+
+def _closed_over(function, user: UserCode, depth: int = 0) -> List[types.FunctionType]:
+    """``function`` and the user's functions its cells hold, two steps deep: the cells a
+    ``nonlocal`` write in the traced code can reach."""
+    if not isinstance(function, types.FunctionType) or not user.owns(function.__code__.co_filename):
+        return []
+    found = [function]
+    if depth < 2:
+        for cell in function.__closure__ or ():
+            found.extend(_closed_over(cell_value(cell), user, depth + 1))
+    return found
+
+
+def traced_function(frame, described: str):
+    """The function object JAX is about to trace, as its cache-miss explanation describes it
+    (``name defined at FILE:LINE``), found among the locals of the frames on the stack from
+    ``frame`` outwards (JAX's own frames hold it); None when none matches."""
+    m = re.match(r"(.+?) defined at (.+):(\d+)$", described)
+    if m is None:
+        return None
+    name, filename, line = m.group(1), os.path.abspath(m.group(2)), int(m.group(3))
+    while frame is not None:
+        for value in list(frame.f_locals.values()):
+            try:
+                fun = inspect.unwrap(getattr(value, "func", value)) if callable(value) else None
+                fun = getattr(fun, "__func__", fun)
+            except Exception:  # an object whose attributes refuse to be read, or a cycle of wrappers
+                continue
+            code = getattr(fun, "__code__", None)
+            if code is not None and code.co_name == name.rsplit(".", 1)[-1] and code.co_firstlineno == line and os.path.abspath(code.co_filename) == filename:
+                return fun
+        frame = frame.f_back
+    return None
+
+
+def writer_site(change_root: str, path: str, files: List[str], function_line: Optional[Tuple[str, int]] = None, rebinding: bool = False) -> Optional[Site]:
+    """The statement that writes what ``change_root`` + ``path`` reaches: an assignment to the
+    name (in a function; ``rebinding``: the name itself was rebound), to the first attribute of the path (``self.count += 1``), to an item
+    of it, or a call of a mutating method on it (``append``, ``update``).  The body of the
+    traced function (``function_line``: its file and the line of its ``def``) is searched
+    first, then every function of ``files``."""
+    first = path.split("[", 1)[0].split("{", 1)[0]
+    attribute = first[1:].split(".", 1)[0] if first.startswith(".") else None
+    order: List[Tuple[str, Optional[int]]] = []
+    if function_line is not None:
+        order.append(function_line)
+    order.extend((f, None) for f in files)
+    for filename, line in order:
+        try:
+            found = sites.parsed(os.path.abspath(filename), os.path.getmtime(filename))
+        except OSError:
+            continue
+        if found is None:
+            continue
+        for function in ast.walk(found[0]):
+            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            if line is not None and line not in (function.lineno, *(d.lineno for d in function.decorator_list)):
+                continue
+            node = _writer_in(function, change_root, attribute, rebinding=rebinding and not path)
+            if node is not None:
+                return Site(os.path.abspath(filename), node.lineno, node.col_offset + 1, node.end_lineno, node.end_col_offset + 1)
+    return None
+
+
+def _writer_in(function: ast.AST, name: str, attribute: Optional[str], rebinding: bool) -> Optional[ast.AST]:
+    def is_owner(node) -> bool:  # the expression names what changed
+        if attribute is not None:
+            return isinstance(node, ast.Attribute) and node.attr == attribute
+        return isinstance(node, ast.Name) and node.id == name
+
+    if rebinding:
+        # Only a function that declares the name ``global`` or ``nonlocal`` rebinds it for
+        # code outside itself (the owner's own assignments ran before the trace began).
+        declared = any(isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names for n in _own_nodes(function))
+        if not declared:
+            return None
+    for inner in _own_nodes(function):
+        targets = inner.targets if isinstance(inner, ast.Assign) else [inner.target] if isinstance(inner, (ast.AugAssign, ast.AnnAssign)) else []
+        if isinstance(inner, (ast.For, ast.With)):
+            targets = [inner.target] if isinstance(inner, ast.For) else [i.optional_vars for i in inner.items if i.optional_vars]
+        for t in [n for target in targets for n in _unpacked(target)]:
+            if rebinding and isinstance(t, ast.Name) and t.id == name:
+                return t
+            if not rebinding and (is_owner(t) or (isinstance(t, ast.Subscript) and is_owner(t.value))):
+                return t
+        if not rebinding and isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and inner.func.attr in _MUTATORS and is_owner(inner.func.value):
+            return inner
+    return None
+
+
+def _own_nodes(function: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of ``function``'s own scope: not those of the functions and classes inside it,
+    which are searched on their own."""
+    todo = list(ast.iter_child_nodes(function))
+    while todo:
+        node = todo.pop(0)
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(node))
+
+
+def _unpacked(target: ast.AST) -> List[ast.AST]:
+    """The targets of ``a, (b, c) = ...`` one by one."""
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [n for elt in target.elts for n in _unpacked(elt.value if isinstance(elt, ast.Starred) else elt)]
+    return [target]
+
+
+def binding_site(filename: str, name: str) -> Site:
+    """The first module-level binding of ``name`` in ``filename`` (line 1 when none is found)."""
+    path = os.path.abspath(filename)
+    try:
+        found = sites.parsed(path, os.path.getmtime(path))
+    except OSError:
+        found = None
+    if found is None:
+        return Site(path, 1, 1, 1, 1)
+    for node in found[0].body:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []
+        for t in targets:
+            if isinstance(t, ast.Name) and t.id == name:
+                return Site(path, t.lineno, t.col_offset + 1, t.end_lineno, t.end_col_offset + 1)
+    return Site(path, 1, 1, 1, 1)
+
+
+def asserted(name: str, files: List[str]) -> bool:
+    """Whether an ``assert`` in ``files`` reads ``name`` (or an attribute so named): code that
+    counts its traces on purpose and checks the count (a test of the compilation cache)."""
+    for filename in files:
+        try:
+            found = sites.parsed(os.path.abspath(filename), os.path.getmtime(filename))
+        except OSError:
+            continue
+        if found is None:
+            continue
+        for node in ast.walk(found[0]):
+            if isinstance(node, ast.Assert):
+                for inner in ast.walk(node.test):
+                    if (isinstance(inner, ast.Name) and inner.id == name) or (isinstance(inner, ast.Attribute) and inner.attr == name):
+                        return True
+    return False
