@@ -24,18 +24,22 @@ TARGET = 1.3
 
 def timed(cmd, cwd, env) -> float:
     start = time.perf_counter()
-    subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    p = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    elapsed = time.perf_counter() - start
+    if p.returncode not in (0, 1):  # 1: some tests failed, and they still ran; anything else: they did not
+        raise SystemExit(f"pytest exited {p.returncode}, so the suite did not run:\n{p.stdout[-2000:]}")
+    return elapsed
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("root", help="the folder pytest runs in")
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("pytest_args", nargs=argparse.REMAINDER, help="after --: pytest's own arguments")
-    args = ap.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # pytest's own arguments follow "--" (argparse's remainder would take --repeat as one of them)
+    extra = argv[argv.index("--") + 1 :] if "--" in argv else []
+    args = ap.parse_args(argv[: argv.index("--")] if "--" in argv else argv)
     root = os.path.abspath(args.root)
-    extra = [a for a in args.pytest_args if a != "--"]
     env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""), JAX_PLATFORMS="cpu")
     base = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"] + extra
     with tempfile.TemporaryDirectory() as tmp:

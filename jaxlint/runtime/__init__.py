@@ -9,6 +9,10 @@ the static analysis never imports this package.
 * :mod:`jaxlint.runtime.observer` watches a run through what JAX itself offers: its
   explanations of tracing-cache misses, its error classes, and the tracers left in the user's
   modules when a trace is over.
+* :mod:`jaxlint.runtime.effects` compares the user's state around each trace: the writes that
+  run once per compilation, and the statements that make them.
+* :mod:`jaxlint.runtime.stale` is the opt-in check of stale values, a jitted call against the
+  same call run eagerly.
 * :mod:`jaxlint.runtime.report` turns what was seen into findings, merges them with the static
   analysis of the same files, and writes them in any output format.
 """

@@ -305,8 +305,11 @@ def binding_site(filename: str, name: str) -> Site:
 
 
 def asserted(name: str, files: List[str]) -> bool:
-    """Whether an ``assert`` in ``files`` reads ``name`` (or an attribute so named): code that
-    counts its traces on purpose and checks the count (a test of the compilation cache)."""
+    """Whether an assertion in ``files`` checks ``name`` (a variable, or an attribute so named):
+    an ``assert`` statement or a call of an ``assert...`` function (``self.assertEqual``,
+    ``np.testing.assert_allclose``) that reads it, directly or through a variable assigned from
+    it (``n = len(log)``).  That is code counting its traces on purpose (a test of the
+    compilation cache), not a count that goes wrong."""
     for filename in files:
         try:
             found = sites.parsed(os.path.abspath(filename), os.path.getmtime(filename))
@@ -314,9 +317,24 @@ def asserted(name: str, files: List[str]) -> bool:
             continue
         if found is None:
             continue
+        checked, derived = set(), set()
         for node in ast.walk(found[0]):
             if isinstance(node, ast.Assert):
-                for inner in ast.walk(node.test):
-                    if (isinstance(inner, ast.Name) and inner.id == name) or (isinstance(inner, ast.Attribute) and inner.attr == name):
-                        return True
+                checked |= _names_read(node.test)
+            elif isinstance(node, ast.Call) and _called_name(node).startswith("assert"):
+                for arg in [*node.args, *(k.value for k in node.keywords)]:
+                    checked |= _names_read(arg)
+            elif isinstance(node, ast.Assign) and name in _names_read(node.value):
+                derived |= {t.id for target in node.targets for t in _unpacked(target) if isinstance(t, ast.Name)}
+        if name in checked or derived & checked:
+            return True
     return False
+
+
+def _names_read(node: ast.AST) -> set:
+    return {n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(node) if isinstance(n, (ast.Name, ast.Attribute))}
+
+
+def _called_name(call: ast.Call) -> str:
+    f = call.func
+    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""

@@ -558,3 +558,26 @@ def test_a_tracer_on_an_object_with_slots_is_found_where_it_is_stored(tmp_path):
     # tracer the user's state holds has escaped.
     assert [(f["code"], f["line"], f["column"]) for f in found] == [("JAX303", 13, 5)]
     assert found[0]["message"].startswith("`box.c` holds a tracer")
+
+
+def test_a_count_an_assertion_checks_is_counted_on_purpose(tmp_path):
+    from jaxlint.runtime.effects import asserted
+
+    test_file = tmp_path / "test_cache.py"
+    test_file.write_text(
+        textwrap.dedent(
+            """\
+            def test_traced_once(self):
+                witness = []
+                calls = [0]
+                run(witness, calls)
+                n = len(witness)
+                self.assertEqual(n, 1)
+                np.testing.assert_array_equal(calls[0], 1)
+            """
+        )
+    )
+    # through a variable assigned from it, and directly in an assert... call
+    assert asserted("witness", [str(test_file)])
+    assert asserted("calls", [str(test_file)])
+    assert not asserted("run", [str(test_file)])
