@@ -31,7 +31,8 @@ from jaxlint.runtime import sites
 from jaxlint.runtime.sites import Site, UserCode
 
 _ATOMS = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType, str, bytes, int, float, complex, bool, type(None))
-_MUTATORS = {"append", "appendleft", "extend", "extendleft", "insert", "update", "add", "pop", "popleft", "remove", "discard", "clear", "setdefault", "__setitem__"}
+_STORING = {"append", "appendleft", "extend", "extendleft", "insert", "update", "add", "setdefault", "__setitem__"}
+_REMOVING = {"pop", "popleft", "remove", "discard", "clear"}
 _ITEMS = 100  # entries looked at per container: a state, not a dataset
 _DEPTH = 2  # steps below a binding: ``model.stats['n']``
 _MISSING = object()
@@ -42,7 +43,8 @@ class Change:
     ``path`` below it (``.count``, ``['calls']``, ``""`` for the name itself)."""
 
     def __init__(self, root: str, path: str, kind: str, filename: str, is_global: bool):
-        self.root, self.path, self.kind = root, path, kind  # kind: "rebound", "record" or "initialised"
+        # kind: "rebound", "initialised", "grew" (a list), or "record" (an entry removed, a list shrank)
+        self.root, self.path, self.kind = root, path, kind
         self.filename, self.is_global = filename, is_global
 
     @property
@@ -105,25 +107,26 @@ def _signature(value, owns_class, depth: int = 0):
     return (id(value), value, inner)
 
 
-def _changes(before, after, path: str = "") -> Iterator[Tuple[str, str]]:
-    """(path, kind) of each difference between two signatures of one binding."""
+def _changes(before, after, path: str = "") -> Iterator[Tuple[str, str, object]]:
+    """(path, kind, what the path holds now) of each difference between two signatures of one
+    binding."""
     (id_a, value_a, inner_a), (id_b, value_b, inner_b) = before, after
     if id_a != id_b:
-        yield path, ("rebound" if value_a is not None and value_a is not _MISSING else "initialised")
+        yield path, ("rebound" if value_a is not None and value_a is not _MISSING else "initialised"), value_b
         return
     if inner_a is None or inner_b is None:
         return
     grew_only = isinstance(value_b, (dict, set, frozenset)) or not isinstance(value_b, (list, tuple, collections.deque))
     for step, sig in inner_a.items():
         if step not in inner_b:
-            yield path + step, "record"  # removed
+            yield path + step, "record", _MISSING  # removed
         else:
             yield from _changes(sig, inner_b[step], path + step)
     for step in inner_b.keys() - inner_a.keys():
         if grew_only:
-            yield path + step, "initialised"  # a new entry: a cache's, unless it holds a tracer
+            yield path + step, "initialised", inner_b[step][1]  # a new entry: a cache's, unless it holds a tracer
     if not grew_only and len(inner_b) != len(inner_a):
-        yield path, "record"  # a list that grew: one entry per trace
+        yield path, ("grew" if len(inner_b) > len(inner_a) else "record"), value_b  # a list that grew: one entry per trace
 
 
 class Snapshot:
@@ -159,12 +162,11 @@ class Snapshot:
             self.bindings[key] = (read, filename, is_global, _signature(read(), self.owns_class))
 
     def changes(self) -> List[Tuple[Change, object]]:
-        """What differs now, each with the binding's value now."""
+        """What differs now, each with what its path holds now."""
         found = []
         for (_, name), (read, filename, is_global, before) in self.bindings.items():
-            value = read()
-            for path, kind in _changes(before, _signature(value, self.owns_class)):
-                found.append((Change(name, path, kind, filename, is_global), value))
+            for path, kind, now in _changes(before, _signature(read(), self.owns_class)):
+                found.append((Change(name, path, kind, filename, is_global), now))
         return found
 
 
@@ -213,41 +215,86 @@ def traced_function(frame, described: str):
     return None
 
 
-def writer_site(change_root: str, path: str, files: List[str], function_line: Optional[Tuple[str, int]] = None, rebinding: bool = False) -> Optional[Site]:
+def writer_site(
+    change_root: str, path: str, files: List[str], function_line: Optional[Tuple[str, int]] = None, rebinding: bool = False, removed: bool = False
+) -> Optional[Site]:
     """The statement that writes what ``change_root`` + ``path`` reaches: an assignment to the
-    name (in a function; ``rebinding``: the name itself was rebound), to the first attribute of the path (``self.count += 1``), to an item
-    of it, or a call of a mutating method on it (``append``, ``update``).  The body of the
-    traced function (``function_line``: its file and the line of its ``def``) is searched
-    first, then every function of ``files``."""
+    name (in a function; ``rebinding``: the name itself was rebound), to the first attribute of
+    the path (``self.count += 1``), to an item of it, or a call of a mutating method on it
+    (``append``, ``update``; ``pop``, ``clear`` when ``removed``).  The write ran during the trace, so the functions the traced one
+    (``function_line``: its file and the line of its ``def``) calls are searched first, nearest
+    first, then every other function of ``files``."""
     first = path.split("[", 1)[0].split("{", 1)[0]
     attribute = first[1:].split(".", 1)[0] if first.startswith(".") else None
-    order: List[Tuple[str, Optional[int]]] = []
-    if function_line is not None:
-        order.append(function_line)
-    order.extend((f, None) for f in files)
-    for filename, line in order:
+    functions: List[Tuple[str, ast.AST]] = []
+    for filename in dict.fromkeys(([function_line[0]] if function_line else []) + list(files)):
         try:
             found = sites.parsed(os.path.abspath(filename), os.path.getmtime(filename))
         except OSError:
             continue
-        if found is None:
-            continue
-        for function in ast.walk(found[0]):
-            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                continue
-            if line is not None and line not in (function.lineno, *(d.lineno for d in function.decorator_list)):
-                continue
-            node = _writer_in(function, change_root, attribute, rebinding=rebinding and not path)
-            if node is not None:
-                return Site(os.path.abspath(filename), node.lineno, node.col_offset + 1, node.end_lineno, node.end_col_offset + 1)
+        if found is not None:
+            functions.extend((filename, node) for node in ast.walk(found[0]) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
+    for filename, function in _nearest_first(functions, function_line):
+        node = _writer_in(function, change_root, attribute, rebinding=rebinding and not path, removed=removed)
+        if node is not None:
+            return Site(os.path.abspath(filename), node.lineno, node.col_offset + 1, node.end_lineno, node.end_col_offset + 1)
     return None
 
 
-def _writer_in(function: ast.AST, name: str, attribute: Optional[str], rebinding: bool) -> Optional[ast.AST]:
-    def is_owner(node) -> bool:  # the expression names what changed
-        if attribute is not None:
-            return isinstance(node, ast.Attribute) and node.attr == attribute
-        return isinstance(node, ast.Name) and node.id == name
+def _nearest_first(definitions: List[Tuple[str, ast.AST]], function_line: Optional[Tuple[str, int]]) -> Iterator[Tuple[str, ast.AST]]:
+    """The functions of ``definitions``: the one defined at ``function_line``, then those it
+    calls by name (a class called is its ``__init__``), breadth first, then the rest."""
+    by_name: Dict[str, List[Tuple[str, ast.AST]]] = collections.defaultdict(list)
+    for filename, node in definitions:
+        by_name[node.name].append((filename, node))
+    queue = collections.deque()
+    if function_line is not None:
+        path, line = os.path.abspath(function_line[0]), function_line[1]
+        queue.extend(
+            (f, n) for f, n in definitions
+            if os.path.abspath(f) == path and not isinstance(n, ast.ClassDef) and line in (n.lineno, *(d.lineno for d in n.decorator_list))
+        )
+    seen = set()
+    while queue:
+        filename, node = queue.popleft()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, ast.ClassDef):  # a class called: its constructor runs
+            queue.extend((filename, n) for n in node.body if isinstance(n, ast.FunctionDef) and n.name in ("__init__", "__post_init__"))
+            continue
+        yield filename, node
+        for inner in ast.walk(node):
+            if inner is not node and isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                queue.append((filename, inner))
+            elif isinstance(inner, ast.Call) and _called_name(inner):
+                queue.extend(by_name.get(_called_name(inner), ()))
+    order = {f: i for i, f in enumerate(dict.fromkeys(f for f, _ in definitions))}
+    rest = [(f, n) for f, n in definitions if id(n) not in seen and not isinstance(n, ast.ClassDef)]
+    # An object the trace changed existed before it: its constructor had run already, and did
+    # not run in the trace unless the trace called the class.
+    for filename, node in sorted(rest, key=lambda item: (order[item[0]], item[1].lineno)):
+        if node.name not in ("__init__", "__post_init__"):
+            yield filename, node
+
+
+def _writer_in(function: ast.AST, name: str, attribute: Optional[str], rebinding: bool, removed: bool = False) -> Optional[ast.AST]:
+    aliases: set = set()  # local names bound to what changed, or to a part of it (buf = LOG)
+
+    def is_owner(node) -> bool:  # the expression reaches what changed: LOG, LOG['a'], self.cache[k]
+        while True:
+            if attribute is not None and isinstance(node, ast.Attribute) and node.attr == attribute:
+                return True
+            if isinstance(node, ast.Name):
+                return node.id in aliases or (attribute is None and node.id == name)
+            if not isinstance(node, (ast.Attribute, ast.Subscript)):
+                return False
+            node = node.value
+
+    if not rebinding:
+        for inner in _own_nodes(function):
+            if isinstance(inner, ast.Assign) and len(inner.targets) == 1 and isinstance(inner.targets[0], ast.Name) and is_owner(inner.value):
+                aliases.add(inner.targets[0].id)
 
     if rebinding:
         # Only a function that declares the name ``global`` or ``nonlocal`` rebinds it for
@@ -262,9 +309,9 @@ def _writer_in(function: ast.AST, name: str, attribute: Optional[str], rebinding
         for t in [n for target in targets for n in _unpacked(target)]:
             if rebinding and isinstance(t, ast.Name) and t.id == name:
                 return t
-            if not rebinding and (is_owner(t) or (isinstance(t, ast.Subscript) and is_owner(t.value))):
+            if not rebinding and not isinstance(t, ast.Name) and is_owner(t):
                 return t
-        if not rebinding and isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and inner.func.attr in _MUTATORS and is_owner(inner.func.value):
+        if not rebinding and isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and inner.func.attr in (_REMOVING if removed else _STORING) and is_owner(inner.func.value):
             return inner
     return None
 

@@ -49,6 +49,10 @@ try:
     from jax._src.interpreters import partial_eval
 except ImportError:
     source_info_util = partial_eval = None
+try:
+    from jax._src import traceback_util
+except ImportError:
+    traceback_util = None
 
 # The tracer errors JAX raises by class (jax.errors); ``__init__`` of each is wrapped.
 TRACER_ERRORS = (
@@ -180,7 +184,9 @@ class Observer:
         self._undo: List = []
         self._leaks_reported: Set[Tuple[str, str]] = set()
         self._explained: Dict[str, str] = {}  # function name -> "name defined at FILE:LINE", as JAX last explained it
-        self._before_trace: Optional[Tuple[str, effects.Snapshot]] = None  # the function being traced, the user's state before
+        # The function being traced, the user's state before, and the user's call that traces it
+        # (its frame, and the instruction it runs).
+        self._before_trace: Optional[Tuple[str, effects.Snapshot, object, int]] = None
         self._jax_dirs: Tuple[str, ...] = ()
 
     # -- hooks ----------------------------------------------------------------------------
@@ -213,6 +219,7 @@ class Observer:
             cls = getattr(jax.errors, name, None)
             if cls is not None and "__init__" in vars(cls):
                 self._wrap_init(cls)
+        self._watch_api_boundary()
         if self.check_stale:
             StaleCheck(self.user, self._on_stale).install(self._undo.append)
         if self.check_leaks:
@@ -254,6 +261,33 @@ class Observer:
         __init__.__wrapped__ = original
         cls.__init__ = __init__
         self._undo.append(lambda: setattr(cls, "__init__", original))
+
+    def _watch_api_boundary(self) -> None:
+        """An error that JAX raises in Python leaves through one of its API boundaries
+        (``jax.jit``'s tracing, the transformations, ``lax``), which asks for the traceback
+        filtering mode as the error passes.  Seen there, an error the user's code catches (the
+        ``TypeError`` of a shape built from a traced value) is seen too.  (An unhashable static
+        argument is refused by jit's compiled dispatch, which no Python hook sees: its
+        ``ValueError`` is seen when it ends a test or the script.)"""
+        if traceback_util is None or not callable(getattr(traceback_util, "_filtering_mode", None)):
+            return  # a JAX without it: such errors are seen when they end a test or the script
+        original = traceback_util._filtering_mode
+        observer = self
+
+        def _filtering_mode():
+            exc = sys.exc_info()[1]
+            if exc is not None and observer._scope is not None and id(exc) not in observer._scope.raised:
+                # Where it was raised, when that is in the user's code below the boundary (a
+                # line of a traced function); else the user's call of the boundary.
+                site = sites.traceback_site(exc.__traceback__, observer.user)
+                if site is None:
+                    site = sites.raise_site(sys._getframe(1), observer.user, observer._jax_dirs)
+                if site is not None:
+                    observer._scope.raised[id(exc)] = (exc, site)
+            return original()
+
+        traceback_util._filtering_mode = _filtering_mode
+        self._undo.append(lambda: setattr(traceback_util, "_filtering_mode", original))
 
     def _explain_library_wrappers(self) -> None:
         """JAX explains a miss only for a function defined in a file it takes for the user's,
@@ -364,7 +398,10 @@ class Observer:
             self._scope.misses.setdefault(key, []).append(_Miss(function, reason))
         # (A lax loop run eagerly keeps its body's trace too, by the body's identity: an effect
         # in it runs once per trace as well.)
-        self._before_trace = (function, effects.Snapshot(self.user, frame, effects.traced_function(frame, function)))
+        call = sites.user_frame(frame, self.user)
+        if call is not None:
+            snapshot = effects.Snapshot(self.user, frame, effects.traced_function(frame, function))
+            self._before_trace = (function, snapshot, call, call.f_lasti)
 
     def _on_stale(self, code: str, site: Site, message: str) -> None:
         if self._scope is not None:
@@ -377,8 +414,11 @@ class Observer:
         if event != TRACE_DONE_EVENT or self._scope is None or not _top_level():
             return
         if self._before_trace is not None:
-            (function, before), self._before_trace = self._before_trace, None
-            self._report_effects(before, function)
+            (function, before, call, lasti), self._before_trace = self._before_trace, None
+            # The trace that ends is the one that began at the user's call only while that call
+            # is still running: a trace that failed left its state behind.
+            if _running(call, lasti, sys._getframe(1)):
+                self._report_effects(before, function)
         name = kwargs.get("fun_name", "")
         if name not in self._explained:
             # JAX traces its own primitives for eager dispatch, also while an eager transform
@@ -423,7 +463,7 @@ class Observer:
             if inside is None and change.kind == "initialised":
                 continue  # a cache filled, or a value set up lazily: a later trace makes the same
             files = ([defined[0]] if defined else []) + [change.filename] + callers
-            site = effects.writer_site(change.root, change.path, files, defined, rebinding=change.kind != "record")
+            site = effects.writer_site(change.root, change.path, files, defined, rebinding=change.kind in ("rebound", "initialised"), removed=change.kind == "record" and inside is None)
             if site is None:
                 if not change.is_global:
                     continue  # a caller's variable written from code jaxlint cannot place
@@ -432,11 +472,11 @@ class Observer:
                 continue  # one write seen through two names (a cell and the frame that owns it)
             reported.add(site)
             if inside is not None:
-                if (change.filename, change.root + inside) in self._leaks_reported:
+                if (change.filename, change.shown + inside) in self._leaks_reported:
                     continue
-                self._leaks_reported.add((change.filename, change.root + inside))
+                self._leaks_reported.add((change.filename, change.shown + inside))
                 message = (
-                    f"`{change.root}{inside}` holds a tracer after `{name}` was traced: a value computed inside "
+                    f"`{change.shown}{inside}` holds a tracer after `{name}` was traced: a value computed inside "
                     "the traced function was stored outside it (UnexpectedTracerError when it is used)"
                 )
                 self._add("JAX303", site, message, self._scope.name)
@@ -529,6 +569,15 @@ def _reason_text(reason: str) -> str:
     lines = [re.sub(r"https?://\S+", "", line) for line in lines]
     head, detail = lines[0].rstrip(":"), "; ".join(lines[1:3])
     return f"{head} ({detail})" if detail else head
+
+
+def _running(call, lasti: int, frame) -> bool:
+    """Whether the frame ``call`` is on the stack from ``frame`` outwards, still at ``lasti``."""
+    while frame is not None:
+        if frame is call:
+            return frame.f_lasti == lasti
+        frame = frame.f_back
+    return False
 
 
 def _top_level() -> bool:

@@ -73,13 +73,17 @@ def frame_site(code, lasti: int, lineno: Optional[int]) -> Optional[Site]:
     return Site(os.path.abspath(code.co_filename), line, col + 1, end_line, end_col + 1)
 
 
-def stack_site(frame, user: UserCode) -> Optional[Site]:
-    """The innermost user frame of the live stack from ``frame`` outwards."""
-    while frame is not None:
-        if user.owns(frame.f_code.co_filename):
-            return frame_site(frame.f_code, frame.f_lasti, frame.f_lineno)
+def user_frame(frame, user: UserCode):
+    """The innermost frame of the user's code on the live stack from ``frame`` outwards."""
+    while frame is not None and not user.owns(frame.f_code.co_filename):
         frame = frame.f_back
-    return None
+    return frame
+
+
+def stack_site(frame, user: UserCode) -> Optional[Site]:
+    """Where the innermost user frame of the live stack from ``frame`` outwards is."""
+    frame = user_frame(frame, user)
+    return None if frame is None else frame_site(frame.f_code, frame.f_lasti, frame.f_lineno)
 
 
 def call_path(frame, user: UserCode) -> Tuple[Tuple[str, int], ...]:

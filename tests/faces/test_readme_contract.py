@@ -194,7 +194,7 @@ def _fixture_imports():
 
 
 def test_the_dynamic_figures_name_the_packages_the_fixtures_import():
-    at = README.index("on the fixtures (`jaxlint --dynamic --no-cache fixtures/`")
+    at = README.index("on the fixtures (`jaxlint --dynamic --preview --no-cache fixtures/`")
     paragraph = README[README.rindex("\n\n", 0, at) : README.index("\n\n", at)]
     packages = _fixture_imports()
     assert {"flax", "equinox"} <= set(packages)
