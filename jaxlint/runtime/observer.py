@@ -104,6 +104,11 @@ class _Scope:
     misses: Dict[Tuple[Site, Tuple[Tuple[str, int], ...], str], List[_Miss]] = field(default_factory=dict)  # by site, call path, function
     raised: Dict[int, Tuple[BaseException, Site]] = field(default_factory=dict)
     intentional: Set[int] = field(default_factory=set)
+    # Writes seen while a function was traced: (function, site, message, expected), reported
+    # when the scope ends unless the function was a new object at each trace (then each call
+    # traced it again, and the write ran on each call).
+    effects: List[Tuple[str, Site, str, bool]] = field(default_factory=list)
+    fresh: Set[str] = field(default_factory=set)  # functions JAX saw as a new object at the same place
 
 
 def parse_miss(text: str) -> Optional[Tuple[str, str]]:
@@ -162,7 +167,8 @@ def _changed_metadata(text: str) -> List[Tuple[str, str, str]]:
 
 
 def _repr_tokens(text: str) -> List[str]:
-    return re.findall(r"<(?:function|bound method) .*? at 0x[0-9a-f]+>|<[^<>]*>|functools\.partial\(|'[^']*'|\w+|[^\w\s]", text)
+    number = r"-?\d+(?:\.\d*)?(?:e[-+]?\d+)?"  # 0.025 is one value, not three tokens
+    return re.findall(r"<(?:function|bound method) .*? at 0x[0-9a-f]+>|<[^<>]*>|functools\.partial\(|'[^']*'|" + number + r"|\w+|[^\w\s]", text)
 
 
 def _same_type(line: str) -> bool:
@@ -372,6 +378,9 @@ class Observer:
                 message = f"JAX raised {type(exc).__name__} here" + (f": {first}" if first else "")
                 on_purpose = sites.caught_on_purpose(site, [c.__name__ for c in type(exc).__mro__])
                 self._add(code, site, message, scope.name, expected=key in scope.intentional or on_purpose)
+        for function, site, message, expected in scope.effects:
+            if function not in scope.fresh:
+                self._add("JAX303", site, message, scope.name, expected=expected)
         self._scan_leaks(scope.name)
 
     def _add(self, code: str, site: Site, message: str, scope: str, count: int = 1, expected: bool = False) -> None:
@@ -391,6 +400,8 @@ class Observer:
             return
         function, reason = parsed
         self._explained[function.split(" defined at ")[0]] = function
+        if reason == "fresh":
+            self._scope.fresh.add(function)
         if self._in_jit(frame):
             # (The body of a lax loop or a checkpoint run eagerly is traced at each call: that
             # is how eager control flow works, not a cache that misses.)
@@ -489,7 +500,7 @@ class Observer:
             else:
                 message = f"`{change.shown}` was written while `{name}` was traced: the record is made once per compilation, not on each call"
             counted = change.path.lstrip(".").split("[", 1)[0].split(".", 1)[0] or change.root
-            self._add("JAX303", site, message, self._scope.name, expected=effects.asserted(counted, callers + [change.filename]))
+            self._scope.effects.append((function, site, message, effects.asserted(counted, callers + [change.filename])))
 
     @staticmethod
     def _tracer_writer(function: str, name: str, path: str) -> Optional[Site]:

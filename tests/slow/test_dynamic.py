@@ -154,6 +154,26 @@ NOT_CALLED = {
     ("filtered_arguments.py", 133, "JAX101"),
     ("equal_static_callables.py", 68, "JAX401"),
 }
+# Of the findings above, those the fixture's driver shows when the file runs as a script.
+SHOWN_WHEN_RUN = {
+    ("escaped_closures.py", 70, "JAX309"),
+    ("factory_callable_contexts.py", 71, "JAX102"),
+    ("factory_callable_contexts.py", 93, "JAX101"),
+    ("factory_callable_contexts.py", 114, "JAX101"),
+    ("factory_extra_arguments.py", 104, "JAX104"),
+    ("factory_extra_arguments.py", 121, "JAX104"),
+    ("factory_extra_arguments.py", 130, "JAX102"),
+    ("factory_extra_arguments.py", 162, "JAX106"),
+    ("filtered_arguments.py", 133, "JAX101"),
+    ("init_objects.py", 19, "JAX101"),
+    ("linen_apply.py", 76, "JAX303"),
+    ("linen_apply.py", 86, "JAX101"),
+    ("staged_bodies.py", 40, "JAX108"),
+    ("staged_bodies.py", 60, "JAX101"),
+    ("staged_bodies.py", 91, "JAX303"),
+    ("staged_bodies.py", 133, "JAX304"),
+    ("staged_bodies.py", 159, "JAX102"),
+}
 # Findings whose compilations happen at another line than the flagged one, which the checks
 # watch: a new callable stored in a static field (JAX404) compiles where the rebuilt instance
 # reaches the jitted call; the second of two equal callables (JAX401) compiles once at its own
@@ -176,12 +196,16 @@ def test_every_fixture_finding_is_confirmed():
         assert SERVER[0].files_sent - forked > 50
     assert len(findings) >= 50
     got = statuses(findings)
-    unchecked = {k: v for k, v in got.items() if k[2] in NO_DYNAMIC_CHECK}
+    # What the checks cannot reach, the fixture's own driver shows when the file runs as a
+    # script (under the runtime mode): confirmed that way, the others stay unverified.
+    shown = {k for k, v in got.items() if v == ("confirmed", "observed when the file ran as a script") or v[1] == "observed when the file ran as a script (as JAX303)"}
+    assert shown == SHOWN_WHEN_RUN
+    unchecked = {k: v for k, v in got.items() if k[2] in NO_DYNAMIC_CHECK and k not in shown}
     assert unchecked and {v[0] for v in unchecked.values()} == {"unverified"}
     not_confirmed = {k: v for k, v in got.items() if v[0] != "confirmed" and k[2] not in NO_DYNAMIC_CHECK}
-    assert {k: v[0] for k, v in not_confirmed.items() if k in NOT_CALLED} == dict.fromkeys(NOT_CALLED, "unverified")
+    assert {k: v[0] for k, v in not_confirmed.items() if k in NOT_CALLED} == dict.fromkeys(NOT_CALLED - shown, "unverified")
     not_confirmed = {k: v for k, v in not_confirmed.items() if k not in NOT_CALLED}
-    assert set(not_confirmed) == NOT_REBUILT | COMPILED_ELSEWHERE
+    assert set(not_confirmed) == (NOT_REBUILT | COMPILED_ELSEWHERE) - shown
     assert {v[0] for v in not_confirmed.values()} == {"unverified"}
     # every code of the fixtures has a dynamic check, including the recompilation,
     # static-metadata, stale-object and silent-wrong-result ones
@@ -196,8 +220,7 @@ def test_every_fixture_finding_is_confirmed():
     details = {k: v[1] for k, v in got.items()}
     assert details[("changing_shapes.py", 23, "JAX205")] == (
         "the module's jitted total() traced and compiled again for each new `x` (the loop's values 1, 2, 3 of `i`): "
-        "3 times for 3 values; the same value twice compiled once (arguments from the call at line 23 in prefix_sums(), "
-        "run up to it)"
+        "3 times for 3 values; the same value twice compiled once"
     )
     assert details[("weak_types.py", 94, "JAX402")] == (
         "the module's jitted decay() traced and compiled again when its result took the place of `x` = 1; "
@@ -1160,8 +1183,9 @@ def test_running_the_loop_refutes_values_that_repeat():
             "jitted sgd() traced 3 times and compiled 3 times for the 3 calls line 30 made (running decayed()); "
             "the last call repeated compiled nothing",
         ),
-        # not in a loop: one call
-        ("changing_statics.py", 44, "unverified", "running train_step(), line 44 called jitted sgd() once"),
+        # not in a loop: one call; but the fixture's driver calls train_step() in a loop whose
+        # learning rate changes, and running the file shows sgd() compiling again at line 44
+        ("changing_statics.py", 44, "confirmed", "observed when the file ran as a script"),
         (
             "changing_statics.py",
             58,
@@ -1181,7 +1205,8 @@ def test_running_the_loop_refutes_values_that_repeat():
         ("changing_statics.py", 117, "refuted", "jitted sgd() traced once for the 3 calls line 117 made (running decayed_traced())"),
         # inside a step object's __call__ and a method: one call each, made by the loop around
         ("changing_statics.py", 142, "unverified", "running Optimizer.__call__(), line 142 called jitted sgd() once"),
-        ("changing_statics.py", 163, "unverified", "could not build arguments for w, lr"),
+        # the driver's run shows sgd() compiling again for each learning rate at line 163
+        ("changing_statics.py", 163, "confirmed", "observed when the file ran as a script"),
         # 10 rows in batches of 4: a short last batch
         (
             "growing_shapes.py",
