@@ -105,10 +105,10 @@ class _Scope:
     raised: Dict[int, Tuple[BaseException, Site]] = field(default_factory=dict)
     intentional: Set[int] = field(default_factory=set)
     # Writes seen while a function was traced: (function, site, message, expected), reported
-    # when the scope ends unless the function was a new object at each trace (then each call
-    # traced it again, and the write ran on each call).
+    # when the scope ends unless each trace was of a new function object made at the same place
+    # (made for each use, so the write ran on each use).
     effects: List[Tuple[str, Site, str, bool]] = field(default_factory=list)
-    fresh: Set[str] = field(default_factory=set)  # functions JAX saw as a new object at the same place
+    traced_objects: Dict[str, List[object]] = field(default_factory=dict)  # function -> the objects traced
 
 
 def parse_miss(text: str) -> Optional[Tuple[str, str]]:
@@ -379,7 +379,9 @@ class Observer:
                 on_purpose = sites.caught_on_purpose(site, [c.__name__ for c in type(exc).__mro__])
                 self._add(code, site, message, scope.name, expected=key in scope.intentional or on_purpose)
         for function, site, message, expected in scope.effects:
-            if function not in scope.fresh:
+            objects = scope.traced_objects.get(function, [])
+            made_for_each_use = len(objects) > 1 and len({id(o) for o in objects}) == len(objects)
+            if not made_for_each_use:
                 self._add("JAX303", site, message, scope.name, expected=expected)
         self._scan_leaks(scope.name)
 
@@ -400,8 +402,6 @@ class Observer:
             return
         function, reason = parsed
         self._explained[function.split(" defined at ")[0]] = function
-        if reason == "fresh":
-            self._scope.fresh.add(function)
         if self._in_jit(frame):
             # (The body of a lax loop or a checkpoint run eagerly is traced at each call: that
             # is how eager control flow works, not a cache that misses.)
@@ -411,7 +411,10 @@ class Observer:
         # in it runs once per trace as well.)
         call = sites.user_frame(frame, self.user)
         if call is not None:
-            snapshot = effects.Snapshot(self.user, frame, effects.traced_function(frame, function))
+            traced = effects.traced_function(frame, function)
+            if traced is not None:
+                self._scope.traced_objects.setdefault(function, []).append(traced)
+            snapshot = effects.Snapshot(self.user, frame, traced)
             self._before_trace = (function, snapshot, call, call.f_lasti)
 
     def _on_stale(self, code: str, site: Site, message: str) -> None:

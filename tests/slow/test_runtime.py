@@ -506,6 +506,20 @@ def main():
     measured(jnp.ones(2))
     measured(jnp.ones(2))
     assert traced == 1
+    for _ in range(3):
+        halve_each(jnp.ones(2))
+
+
+made = 0
+
+
+def halve_each(x):
+    def halve(t):
+        global made
+        made += 1
+        return t / 2
+
+    return jax.lax.cond(x.sum() > 0, halve, lambda t: t, x)
 
 
 main()
@@ -516,8 +530,9 @@ def test_writes_that_run_once_per_trace_are_found_where_they_are_made(tmp_path):
     _, found = run_script(tmp_path, TRACE_TIME_EFFECTS, "--no-static")
     # A counter, a dict entry, a log and an attribute changed while `step` was traced, and a
     # nonlocal counter while `count` was: each runs once, not on the three calls.  Not found: a
-    # value set up lazily from None, a cache that only gains entries, a save and a restore, and a
-    # count of traces that an assert checks (code that counts its traces on purpose).
+    # value set up lazily from None, a cache that only gains entries, a save and a restore, a
+    # count of traces that an assert checks (code that counts its traces on purpose), and a
+    # write in a branch made anew for each call (each call traces it again).
     assert [(f["code"], f["line"], f["column"]) for f in found] == [
         ("JAX303", 22, 5),
         ("JAX303", 23, 5),
