@@ -156,6 +156,7 @@ NOT_CALLED = {
 }
 # Of the findings above, those the fixture's driver shows when the file runs as a script.
 SHOWN_WHEN_RUN = {
+    ("escaped_closures.py", 56, "JAX309"),
     ("escaped_closures.py", 70, "JAX309"),
     ("factory_callable_contexts.py", 71, "JAX102"),
     ("factory_callable_contexts.py", 93, "JAX101"),
@@ -165,12 +166,14 @@ SHOWN_WHEN_RUN = {
     ("factory_extra_arguments.py", 130, "JAX102"),
     ("factory_extra_arguments.py", 162, "JAX106"),
     ("filtered_arguments.py", 133, "JAX101"),
+    ("fresh_callables.py", 13, "JAX303"),
     ("init_objects.py", 19, "JAX101"),
     ("linen_apply.py", 76, "JAX303"),
     ("linen_apply.py", 86, "JAX101"),
     ("staged_bodies.py", 40, "JAX108"),
     ("staged_bodies.py", 60, "JAX101"),
     ("staged_bodies.py", 91, "JAX303"),
+    ("staged_bodies.py", 115, "JAX303"),
     ("staged_bodies.py", 133, "JAX304"),
     ("staged_bodies.py", 159, "JAX102"),
 }
