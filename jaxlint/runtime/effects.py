@@ -193,6 +193,12 @@ def _closed_over(function, user: UserCode, depth: int = 0) -> List[types.Functio
     return found
 
 
+def defined_at(described: str) -> Optional[Tuple[str, int]]:
+    """(file, line) of a function JAX describes as ``name defined at FILE:LINE``."""
+    m = re.search(r" defined at (.+):(\d+)$", described)
+    return (m.group(1), int(m.group(2))) if m else None
+
+
 def traced_function(frame, described: str):
     """The function object JAX is about to trace, as its cache-miss explanation describes it
     (``name defined at FILE:LINE``), found among the locals of the frames on the stack from
@@ -385,3 +391,36 @@ def _names_read(node: ast.AST) -> set:
 def _called_name(call: ast.Call) -> str:
     f = call.func
     return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+
+
+def staged(value, tracer) -> bool:
+    """A tracer of a trace that stages a program (jit and the lax loops' bodies), whose code
+    runs once per compilation; an eager transform's tracer runs on every call."""
+    return isinstance(value, tracer) and any(c.__name__ == "DynamicJaxprTracer" for c in type(value).__mro__)
+
+
+def tracer_path(value, tracer, depth: int = 0, all_over: bool = False) -> Optional[str]:
+    """Where in ``value`` a tracer is: "" for the value itself, ``.params``, ``[0]``,
+    ``.cache['x']``; None when none is within three steps (a hundred items a step).
+    ``all_over``: the scope has ended, so no transformation is running and every tracer has
+    escaped (JAX leaves a finished linearization's trace marked valid)."""
+    if isinstance(value, tracer) and all_over:
+        return ""
+    if isinstance(value, tracer):
+        # Escaped: the tracer's trace is over.  JAX marks an eager transform's trace invalid when
+        # it ends (a grad still running, whose custom rule sees its tracers, is valid), but not a
+        # staging trace's; the scans run with no trace staging, so a staged tracer has escaped.
+        is_valid = getattr(getattr(value, "_trace", None), "is_valid", None)
+        live = is_valid is not None and is_valid() and not staged(value, tracer)
+        return None if live else ""
+    if depth >= 3 or value is None:
+        return None
+    if isinstance(value, types.FunctionType):  # a closure made in the trace keeps its tracers
+        held = [(f"<{n}>", cell_value(c)) for n, c in zip(value.__code__.co_freevars, value.__closure__ or ())]
+    else:
+        held = entries(value) or ()
+    for step, item in held:
+        rest = tracer_path(item, tracer, depth + 1, all_over)
+        if rest is not None:
+            return step + rest
+    return None

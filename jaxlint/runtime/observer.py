@@ -245,10 +245,10 @@ class Observer:
         observer = self
 
         def print(*args, **kwargs):
-            if observer._scope is not None and tracer is not None and any(_staged(a, tracer) for a in args):
+            if observer._scope is not None and tracer is not None and any(effects.staged(a, tracer) for a in args):
                 site = sites.stack_site(sys._getframe(1), observer.user)
                 if site is not None:
-                    shown = next(a for a in args if _staged(a, tracer))
+                    shown = next(a for a in args if effects.staged(a, tracer))
                     message = f"print() ran while tracing and printed a tracer ({type(shown).__name__}): it prints once per compilation, never the values"
                     observer._add("JAX302", site, message, observer._scope.name)
             return original(*args, **kwargs)
@@ -431,7 +431,7 @@ class Observer:
             (function, before, call, lasti), self._before_trace = self._before_trace, None
             # The trace that ends is the one that began at the user's call only while that call
             # is still running: a trace that failed left its state behind.
-            if _running(call, lasti, sys._getframe(1)):
+            if sites.running(call, lasti, sys._getframe(1)):
                 self._report_effects(before, function)
         name = kwargs.get("fun_name", "")
         if name not in self._explained:
@@ -449,11 +449,11 @@ class Observer:
             code = frame.f_code
             if self.user.owns(code.co_filename) and code.co_name != "<module>":
                 for name, value in list(frame.f_locals.items()):
-                    path = _tracer_path(value, tracer)
+                    path = effects.tracer_path(value, tracer)
                     if path is None or (code.co_filename, name + path) in self._leaks_reported:
                         continue
                     self._leaks_reported.add((code.co_filename, name + path))
-                    site = self._tracer_writer(function, name, path) or frame_site(code, frame.f_lasti, frame.f_lineno)
+                    site = effects.writer_site(name, path, [], effects.defined_at(function)) or frame_site(code, frame.f_lasti, frame.f_lineno)
                     message = (
                         f"`{name}{path}` holds a tracer after `{function.split(' defined at ')[0]}` was traced: "
                         "a value computed inside the traced function was stored outside it "
@@ -468,12 +468,11 @@ class Observer:
         the trace, or a write that runs once per compilation (both JAX303)."""
         tracer = TRACER
         name = function.split(" defined at ")[0]
-        m = re.search(r" defined at (.+):(\d+)$", function)
-        defined = (m.group(1), int(m.group(2))) if m else None
+        defined = effects.defined_at(function)
         callers = [f.f_code.co_filename for f in before.frames]
         reported: Set[Site] = set()
         for change, value in before.changes():
-            inside = _tracer_path(value, tracer) if tracer is not None else None
+            inside = effects.tracer_path(value, tracer) if tracer is not None else None
             if inside is None and change.kind == "initialised":
                 continue  # a cache filled, or a value set up lazily: a later trace makes the same
             files = ([defined[0]] if defined else []) + [change.filename] + callers
@@ -505,15 +504,6 @@ class Observer:
             counted = change.path.lstrip(".").split("[", 1)[0].split(".", 1)[0] or change.root
             self._scope.effects.append((function, site, message, effects.asserted(counted, callers + [change.filename])))
 
-    @staticmethod
-    def _tracer_writer(function: str, name: str, path: str) -> Optional[Site]:
-        """The statement of the traced function (``name defined at FILE:LINE``, as JAX names
-        it) that stores what ``name`` + ``path`` reaches."""
-        m = re.search(r" defined at (.+):(\d+)$", function)
-        if m is None:
-            return None
-        return effects.writer_site(name, path, [], (m.group(1), int(m.group(2))))
-
     def _in_jit(self, frame) -> bool:
         """Whether the miss is a call of a jitted function, which compiles: JAX's call path of
         ``jit`` is on the stack between the miss and the user's call."""
@@ -544,7 +534,7 @@ class Observer:
             if not isinstance(module, types.ModuleType) or not filename or not self.user.owns(filename):
                 continue
             for name, value in list(vars(module).items()):
-                path = None if name.startswith("__") else _tracer_path(value, tracer, all_over=True)
+                path = None if name.startswith("__") else effects.tracer_path(value, tracer, all_over=True)
                 if path is not None and (filename, name + path) not in self._leaks_reported:
                     self._leaks_reported.add((filename, name + path))
                     site = effects.writer_site(name, path, [filename], rebinding=not path) or effects.binding_site(filename, name)
@@ -585,15 +575,6 @@ def _reason_text(reason: str) -> str:
     return f"{head} ({detail})" if detail else head
 
 
-def _running(call, lasti: int, frame) -> bool:
-    """Whether the frame ``call`` is on the stack from ``frame`` outwards, still at ``lasti``."""
-    while frame is not None:
-        if frame is call:
-            return frame.f_lasti == lasti
-        frame = frame.f_back
-    return False
-
-
 def _top_level() -> bool:
     """Whether no trace and no transformation is under way (JAX evaluates eagerly): a miss
     then is a call from host code that compiles, and a tracer the user's code holds has
@@ -611,36 +592,3 @@ def _top_level() -> bool:
 
 def _miss_logger() -> logging.Logger:
     return getattr(partial_eval, "logger", None) or logging.getLogger("jax")
-
-
-def _staged(value, tracer) -> bool:
-    """A tracer of a trace that stages a program (jit and the lax loops' bodies), whose code
-    runs once per compilation; an eager transform's tracer runs on every call."""
-    return isinstance(value, tracer) and any(c.__name__ == "DynamicJaxprTracer" for c in type(value).__mro__)
-
-
-def _tracer_path(value, tracer, depth: int = 0, all_over: bool = False) -> Optional[str]:
-    """Where in ``value`` a tracer is: "" for the value itself, ``.params``, ``[0]``,
-    ``.cache['x']``; None when none is within three steps (a hundred items a step).
-    ``all_over``: the scope has ended, so no transformation is running and every tracer has
-    escaped (JAX leaves a finished linearization's trace marked valid)."""
-    if isinstance(value, tracer) and all_over:
-        return ""
-    if isinstance(value, tracer):
-        # Escaped: the tracer's trace is over.  JAX marks an eager transform's trace invalid when
-        # it ends (a grad still running, whose custom rule sees its tracers, is valid), but not a
-        # staging trace's; the scans run with no trace staging, so a staged tracer has escaped.
-        is_valid = getattr(getattr(value, "_trace", None), "is_valid", None)
-        live = is_valid is not None and is_valid() and not _staged(value, tracer)
-        return None if live else ""
-    if depth >= 3 or value is None:
-        return None
-    if isinstance(value, types.FunctionType):  # a closure made in the trace keeps its tracers
-        held = [(f"<{n}>", effects.cell_value(c)) for n, c in zip(value.__code__.co_freevars, value.__closure__ or ())]
-    else:
-        held = effects.entries(value) or ()
-    for step, item in held:
-        rest = _tracer_path(item, tracer, depth + 1, all_over)
-        if rest is not None:
-            return step + rest
-    return None

@@ -80,6 +80,15 @@ def user_frame(frame, user: UserCode):
     return frame
 
 
+def running(call, lasti: int, frame) -> bool:
+    """Whether the frame ``call`` is on the stack from ``frame`` outwards, still at ``lasti``."""
+    while frame is not None:
+        if frame is call:
+            return frame.f_lasti == lasti
+        frame = frame.f_back
+    return False
+
+
 def stack_site(frame, user: UserCode) -> Optional[Site]:
     """Where the innermost user frame of the live stack from ``frame`` outwards is."""
     frame = user_frame(frame, user)

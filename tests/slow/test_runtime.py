@@ -421,7 +421,7 @@ def test_a_call_that_recompiles_for_no_reason_in_the_data_is_found_at_its_own_li
 
 
 def test_a_tracer_has_escaped_when_its_trace_is_over():
-    from jaxlint.runtime.observer import _tracer_path
+    from jaxlint.runtime.effects import tracer_path as _tracer_path
 
     class Trace:
         def __init__(self, valid):
