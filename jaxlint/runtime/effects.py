@@ -78,8 +78,8 @@ def entries(value, owns_class=lambda cls: True) -> Optional[List[Tuple[str, obje
         return [(f"[{i}]", v) for i, v in enumerate(list(value)[:_ITEMS])]
     if isinstance(value, dict):
         return [(f"[{k!r}]", v) for k, v in list(value.items())[:_ITEMS]]
-    if isinstance(value, (set, frozenset)):
-        return [(f"{{{i}}}", v) for i, v in enumerate(list(value)[:_ITEMS])]
+    if isinstance(value, (set, frozenset)):  # unordered: an item is known by its identity
+        return [(f"{{{id(v)}}}", v) for v in list(value)[:_ITEMS]]
     if isinstance(value, _ATOMS) or not owns_class(type(value)):
         return None
     attrs = attributes(value)
@@ -116,7 +116,7 @@ def _changes(before, after, path: str = "") -> Iterator[Tuple[str, str, object]]
         return
     if inner_a is None or inner_b is None:
         return
-    grew_only = isinstance(value_b, (dict, set, frozenset)) or not isinstance(value_b, (list, tuple, collections.deque))
+    grew_only = not isinstance(value_b, (list, tuple, collections.deque))  # a dict, a set, an object: new keys are a cache's
     for step, sig in inner_a.items():
         if step not in inner_b:
             yield path + step, "record", _MISSING  # removed
@@ -203,10 +203,10 @@ def traced_function(frame, described: str):
     """The function object JAX is about to trace, as its cache-miss explanation describes it
     (``name defined at FILE:LINE``), found among the locals of the frames on the stack from
     ``frame`` outwards (JAX's own frames hold it); None when none matches."""
-    m = re.match(r"(.+?) defined at (.+):(\d+)$", described)
-    if m is None:
+    where = defined_at(described)
+    if where is None:
         return None
-    name, filename, line = m.group(1), os.path.abspath(m.group(2)), int(m.group(3))
+    name, filename, line = described.split(" defined at ")[0], os.path.abspath(where[0]), where[1]
     while frame is not None:
         for value in list(frame.f_locals.values()):
             try:
@@ -234,10 +234,7 @@ def writer_site(
     attribute = first[1:].split(".", 1)[0] if first.startswith(".") else None
     functions: List[Tuple[str, ast.AST]] = []
     for filename in dict.fromkeys(([function_line[0]] if function_line else []) + list(files)):
-        try:
-            found = sites.parsed(os.path.abspath(filename), os.path.getmtime(filename))
-        except OSError:
-            continue
+        found = sites.tree_of(filename)
         if found is not None:
             functions.extend((filename, node) for node in ast.walk(found[0]) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
     for filename, function in _nearest_first(functions, function_line):
@@ -273,8 +270,8 @@ def _nearest_first(definitions: List[Tuple[str, ast.AST]], function_line: Option
         for inner in ast.walk(node):
             if inner is not node and isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 queue.append((filename, inner))
-            elif isinstance(inner, ast.Call) and _called_name(inner):
-                queue.extend(by_name.get(_called_name(inner), ()))
+            elif isinstance(inner, ast.Call) and sites.callee(inner)[1]:
+                queue.extend(by_name.get(sites.callee(inner)[1], ()))
     order = {f: i for i, f in enumerate(dict.fromkeys(f for f, _ in definitions))}
     rest = [(f, n) for f, n in definitions if id(n) not in seen and not isinstance(n, ast.ClassDef)]
     # An object the trace changed existed before it: its constructor had run already, and did
@@ -343,10 +340,7 @@ def _unpacked(target: ast.AST) -> List[ast.AST]:
 def binding_site(filename: str, name: str) -> Site:
     """The first module-level binding of ``name`` in ``filename`` (line 1 when none is found)."""
     path = os.path.abspath(filename)
-    try:
-        found = sites.parsed(path, os.path.getmtime(path))
-    except OSError:
-        found = None
+    found = sites.tree_of(path)
     if found is None:
         return Site(path, 1, 1, 1, 1)
     for node in found[0].body:
@@ -364,17 +358,14 @@ def asserted(name: str, files: List[str]) -> bool:
     it (``n = len(log)``).  That is code counting its traces on purpose (a test of the
     compilation cache), not a count that goes wrong."""
     for filename in files:
-        try:
-            found = sites.parsed(os.path.abspath(filename), os.path.getmtime(filename))
-        except OSError:
-            continue
+        found = sites.tree_of(filename)
         if found is None:
             continue
         checked, derived = set(), set()
         for node in ast.walk(found[0]):
             if isinstance(node, ast.Assert):
                 checked |= _names_read(node.test)
-            elif isinstance(node, ast.Call) and _called_name(node).startswith("assert"):
+            elif isinstance(node, ast.Call) and sites.callee(node)[1].startswith("assert"):
                 for arg in [*node.args, *(k.value for k in node.keywords)]:
                     checked |= _names_read(arg)
             elif isinstance(node, ast.Assign) and name in _names_read(node.value):
@@ -386,11 +377,6 @@ def asserted(name: str, files: List[str]) -> bool:
 
 def _names_read(node: ast.AST) -> set:
     return {n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(node) if isinstance(n, (ast.Name, ast.Attribute))}
-
-
-def _called_name(call: ast.Call) -> str:
-    f = call.func
-    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
 
 
 def staged(value, tracer) -> bool:

@@ -148,6 +148,15 @@ def parsed(path: str, mtime: float) -> Optional[Tuple[ast.AST, dict]]:
     return tree, parents
 
 
+def tree_of(path: str) -> Optional[Tuple[ast.AST, dict]]:
+    """The syntax tree of the file at ``path`` and each node's parent, as it is now (parsed once
+    per version of the file); None when it cannot be read or parsed."""
+    try:
+        return parsed(os.path.abspath(path), os.path.getmtime(path))
+    except OSError:
+        return None
+
+
 def _innermost(tree: ast.AST, s: Site) -> Optional[ast.AST]:
     """The smallest node whose span holds the site's start."""
     best = None
@@ -164,10 +173,7 @@ def _innermost(tree: ast.AST, s: Site) -> Optional[ast.AST]:
 
 def _enclosing(s: Site) -> Iterator[Tuple[ast.AST, Optional[ast.AST]]]:
     """(node, the child the site is under), from the site's own node outwards."""
-    try:
-        parsed_file = parsed(s.path, os.path.getmtime(s.path))
-    except OSError:
-        return
+    parsed_file = tree_of(s.path)
     if parsed_file is None:
         return
     tree, parents = parsed_file
@@ -181,7 +187,7 @@ _CONVERSIONS = {"int", "float", "bool", "complex", "index"}
 _CONVERSION_METHODS = {"item", "tolist", "__int__", "__float__", "__bool__", "__index__"}
 
 
-def _callee(call: ast.Call) -> Tuple[str, str]:
+def callee(call: ast.Call) -> Tuple[str, str]:
     """(the base name, the attribute) of ``call``'s function: ``np.exp`` -> ("np", "exp")."""
     f = call.func
     if isinstance(f, ast.Name):
@@ -217,7 +223,7 @@ def site_kinds(s: Site) -> List[str]:
         elif isinstance(node, ast.FormattedValue):
             kinds.append("format")
         elif isinstance(node, ast.Call):
-            base, name = _callee(node)
+            base, name = callee(node)
             if name == "range" and not base:
                 kinds.append("range")
             elif name in ("min", "max") and not base:

@@ -598,3 +598,16 @@ def test_a_count_an_assertion_checks_is_counted_on_purpose(tmp_path):
     assert asserted("witness", [str(test_file)])
     assert asserted("calls", [str(test_file)])
     assert not asserted("run", [str(test_file)])
+
+
+def test_a_set_that_gains_items_is_a_cache_and_one_that_loses_one_changed():
+    from jaxlint.runtime.effects import _changes, _signature
+
+    everything = lambda cls: True  # noqa: E731
+    seen = {("a", 1), ("b", 2)}
+    before = _signature(seen, everything)
+    seen |= {("c", i) for i in range(20)}  # may reorder the items already there
+    assert [kind for _, kind, _ in _changes(before, _signature(seen, everything))] == ["initialised"] * 20
+    before = _signature(seen, everything)
+    seen.discard(("a", 1))
+    assert [kind for _, kind, _ in _changes(before, _signature(seen, everything))] == ["record"]
