@@ -22,11 +22,13 @@ _HELPER_DEPTH = 2
 
 
 class CapturedCall:
-    """One call on an outside object: the object expression and the method called on it."""
+    """One call on an outside object: the object expression and the method called on it
+    (``__setattr__`` for an assignment to one of its attributes, ``call`` then being the
+    assignment's target)."""
 
     __slots__ = ("call", "obj", "method", "scope")
 
-    def __init__(self, call: cst.Call, obj: cst.BaseExpression, method: str, scope: Scope):
+    def __init__(self, call: cst.CSTNode, obj: cst.BaseExpression, method: str, scope: Scope):
         self.call = call
         self.obj = obj  # ``model`` in ``model(x)`` and in ``model.encode(x)``; ``self.model``...
         self.method = method  # "__call__" for ``model(x)``
@@ -34,14 +36,26 @@ class CapturedCall:
 
 
 class _Body(FastVisitor):
-    """The calls of one function body and the names its lambdas and comprehensions bind."""
+    """The calls of one function body, the attributes it assigns (``obj.a = v``,
+    ``obj.a.b += v``), and the names its lambdas and comprehensions bind."""
 
     def __init__(self):
         self.calls: List[cst.Call] = []
+        self.stores: List[cst.BaseExpression] = []  # attribute targets, and items of attributes
         self.local: Set[str] = set()
 
     def visit_Call(self, node: cst.Call) -> None:
         self.calls.append(node)
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        _stores(node.target, self.stores)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        _stores(node.target, self.stores)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None:
+            _stores(node.target, self.stores)
 
     def visit_Lambda(self, node: cst.Lambda) -> None:
         p = node.params
@@ -65,6 +79,16 @@ def _names(target, out: Set[str]) -> None:
         _names(target.value, out)
 
 
+def _stores(target, out: List[cst.BaseExpression]) -> None:
+    if isinstance(target, cst.Attribute) or isinstance(target, cst.Subscript) and isinstance(target.value, cst.Attribute):
+        out.append(target)
+    elif isinstance(target, (cst.Tuple, cst.List)):
+        for el in target.elements:
+            _stores(el.value, out)
+    elif isinstance(target, cst.StarredElement):
+        _stores(target.value, out)
+
+
 def _head(e) -> Optional[cst.Name]:
     while isinstance(e, cst.Attribute):
         e = e.value
@@ -78,6 +102,7 @@ class CapturedCalls:
         self.index = index
         self.finder = finder
         self._scope_of: Optional[Dict[int, Scope]] = None
+        self._stores_in: Optional[Dict[int, Scope]] = None
 
     def _call_scope(self, call: cst.Call) -> Optional[Scope]:
         if self._scope_of is None:
@@ -128,6 +153,22 @@ class CapturedCalls:
             if isinstance(func, cst.Attribute):
                 yield CapturedCall(call, func.value, func.attr.value, scope)
             yield CapturedCall(call, func, "__call__", scope)
+        for target in body.stores:
+            # ``obj.a = v`` sets an attribute of ``obj``, ``obj.a.b = v`` one of ``obj.a``, and
+            # ``obj.a[i] = v`` an item of ``obj.a``: the object written is the one before the last step
+            attr = target.value if isinstance(target, cst.Subscript) else target
+            head = _head(attr)
+            scope = self._store_scope(target)
+            if head is None or head.value in body.local or scope is None:
+                continue
+            if head.value == outside_self or self._captured(head.value, scope, f):
+                yield CapturedCall(target, attr if attr is not target else attr.value, "__setattr__", scope)
+
+    def _store_scope(self, target: cst.BaseExpression) -> Optional[Scope]:
+        """The scope whose code assigns ``target``."""
+        if self._stores_in is None:
+            self._stores_in = {id(w.node): w.scope for w in self.index.attribute_writes}
+        return self._stores_in.get(id(target))
 
     def _captured(self, name: str, scope: Scope, f: FuncInfo) -> bool:
         """``name`` read in ``f`` is a variable of a scope outside ``f`` that no trace runs in."""

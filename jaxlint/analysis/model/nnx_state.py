@@ -20,6 +20,7 @@ from typing import Optional
 
 import libcst as cst
 
+from jaxlint.analysis.jax.jax_api import NNX_DATA_CLASSES
 from jaxlint.analysis.model.classes import qualified
 from jaxlint.analysis.model.receivers import Receiver, ReceiverModel
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
@@ -28,6 +29,9 @@ from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo
 from jaxlint.analysis.model.names import resolve
 
 NNX_MODULE = frozenset({"flax.nnx.Module", "flax.nnx.module.Module"})
+# Every NNX graph object (a Module is one) refuses an attribute assignment from a trace other
+# than the one it was made in.
+NNX_PYTREE = NNX_MODULE | {"flax.nnx.Pytree", "flax.nnx.Object", "flax.nnx.pytreelib.Pytree"}
 NNX_VARIABLE = frozenset(
     {
         "flax.nnx.Variable",
@@ -88,6 +92,8 @@ class NnxState:
         if depth > _MAX_DEPTH:
             return None
         ext = r.external
+        if method == "__setattr__":
+            return self._assignment(r)
         if ext in RNGS:
             if method == "__call__" or not method.startswith("_") and method not in RNGS_READS:
                 return "an nnx.Rngs hands out a key and counts it"
@@ -108,6 +114,16 @@ class NnxState:
             return None
         if r.cls is not None and self.is_nnx_module(r.cls):
             return self._method(r.cls, method, switchable, depth)
+        return None
+
+    def _assignment(self, r: Receiver) -> Optional[str]:
+        """What assigning an attribute (or an item) of the object ``r`` writes."""
+        ext = r.external
+        if ext in NNX_VARIABLE or r.cls is not None and self._derives(r.cls, NNX_VARIABLE):
+            return "an nnx.Variable's value"
+        nnx_class = ext is not None and ext.startswith("flax.nnx.") and ext.rpartition(".")[2] in NNX_DATA_CLASSES
+        if nnx_class or r.cls is not None and self._derives(r.cls, NNX_PYTREE):
+            return "an attribute of an NNX object"
         return None
 
     def _dropout(self, built: Optional[cst.Call], call: Optional[cst.Call]) -> Optional[str]:

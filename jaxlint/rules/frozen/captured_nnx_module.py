@@ -41,7 +41,9 @@ class CapturedNnxModule(Rule):
         the ``self`` of a bound method, when the call changes the object's state: an
         ``nnx.Rngs`` handing out a key, an ``nnx.Dropout`` drawing from its Rngs, an
         ``nnx.BatchNorm`` in training mode updating its statistics, a method writing one of
-        its ``nnx.Variable`` values.
+        its ``nnx.Variable`` values; and an assignment to an attribute of any NNX object (a module,
+        an ``nnx.Pytree``, ``nnx.Dict``, ``nnx.Optimizer``) or to a Variable's value or items
+        (``model.count = 1``, ``model.w.value = w``).
 
     Why is this bad?
         The object's Variables were created outside the trace.  Flax refuses to write them from
@@ -74,10 +76,10 @@ class CapturedNnxModule(Rule):
 
     code = "JAX308"
     name = "captured-nnx-module"
-    message = "{where} calls `{var}` from outside the trace, and the call writes NNX state ({state}): Flax raises TraceContextError"
+    message = "{where} {verb} `{var}` from outside the trace, and the {act} writes NNX state ({state}): Flax raises TraceContextError"
     fix = "pass `{var}` to the function as an argument and transform it with nnx.jit / nnx.vmap (or nnx.split it and nnx.merge the state inside)"
     # The write that fails is in the module's own code (its ``__call__``), inside the flagged call.
-    prevents = raises(ErrorPattern("TraceContextError", r"Cannot mutate \w+ from a different trace level"), within_call=True)
+    prevents = raises(ErrorPattern("TraceContextError", r"Cannot mutate '?\w+'? from (a )?different trace level"), within_call=True)
     bad = [
         _CLASSIFIER
         + """
@@ -133,4 +135,6 @@ class CapturedNnxModule(Rule):
                 if found is None:
                     continue
                 reported.add(id(c.call))
-                m.report(self, c.call, var=dotted_name(c.obj) or "module", state=found, entry=app)  # the entry names `where`
+                verb, act = ("assigns to", "assignment") if c.method == "__setattr__" else ("calls", "call")
+                var = dotted_name(c.obj) or "module"
+                m.report(self, c.call, verb=verb, act=act, var=var, state=found, entry=app)  # the entry names `where`
