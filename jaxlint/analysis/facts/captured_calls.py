@@ -16,15 +16,18 @@ import libcst as cst
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
+from jaxlint.analysis.model.names import resolve
+from jaxlint.analysis.model.nnx_state import LIFTED, NNX_LIFTED
 from jaxlint.analysis.model.transforms import Application, TransformFinder
 
 _HELPER_DEPTH = 2
 
 
+
 class CapturedCall:
     """One call on an outside object: the object expression and the method called on it
     (``__setattr__`` for an assignment to one of its attributes, ``call`` then being the
-    assignment's target)."""
+    assignment's target; ``LIFTED`` for an object passed to an NNX lifted transform)."""
 
     __slots__ = ("call", "obj", "method", "scope")
 
@@ -139,6 +142,15 @@ class CapturedCalls:
             if scope is None:
                 continue
             func = call.func
+            if isinstance(func, cst.Call) and resolve(func.func, scope) in NNX_LIFTED:
+                # ``nnx.grad(loss)(model)``: the lifted transform takes its arguments' state
+                for a in call.args:
+                    arg_head = _head(a.value)
+                    if arg_head is not None and arg_head.value not in body.local and (
+                        arg_head.value == outside_self or self._captured(arg_head.value, scope, f)
+                    ):
+                        yield CapturedCall(call, a.value, LIFTED, scope)
+                continue
             head = _head(func)
             if head is None or head.value in body.local:
                 continue

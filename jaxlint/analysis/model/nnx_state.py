@@ -42,6 +42,18 @@ NNX_VARIABLE = frozenset(
         "flax.nnx.variablelib.Variable",
     }
 )
+# Flax NNX's lifted transforms: each takes the state of the NNX objects passed to it, and
+# writes it back when the transformed function returns.
+NNX_LIFTED = frozenset(
+    "flax.nnx." + name
+    for name in (
+        "jit grad value_and_grad vmap pmap scan remat checkpoint cond switch fori_loop while_loop "
+        "shard_map eval_shape custom_vjp"
+    ).split()
+)
+# The method a CapturedCall names when the object is passed to one of them.
+LIFTED = "<passed to an NNX transform>"
+OPTIMIZER = frozenset({"flax.nnx.Optimizer", "flax.nnx.ModelAndOptimizer", "flax.nnx.training.optimizer.Optimizer"})
 RNGS = frozenset({"flax.nnx.Rngs", "flax.nnx.rnglib.Rngs"})
 DROPOUT = frozenset({"flax.nnx.Dropout", "flax.nnx.nn.stochastic.Dropout"})
 BATCH_NORM = frozenset({"flax.nnx.BatchNorm", "flax.nnx.nn.normalization.BatchNorm"})
@@ -94,6 +106,10 @@ class NnxState:
         ext = r.external
         if method == "__setattr__":
             return self._assignment(r)
+        if method == LIFTED:
+            return "it takes the object's state and writes it back" if self._assignment(r) else None
+        if ext in OPTIMIZER and method == "update":
+            return "nnx.Optimizer.update writes its step, its optimizer state and the parameters"
         if ext in RNGS:
             if method == "__call__" or not method.startswith("_") and method not in RNGS_READS:
                 return "an nnx.Rngs hands out a key and counts it"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from jaxlint.analysis.facts.captured_calls import CapturedCalls
-from jaxlint.analysis.model.nnx_state import NnxState, mode_switched_objects, object_key
+from jaxlint.analysis.model.nnx_state import LIFTED, NnxState, mode_switched_objects, object_key
 from jaxlint.analysis.syntax.nodes import dotted_name
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
@@ -33,6 +33,10 @@ _CLASSIFIER = """
 """
 
 
+# How the message names what the traced code does with the object.
+_VERBS = {"__setattr__": ("assigns to", "assignment"), LIFTED: ("passes", "NNX transform")}
+
+
 class CapturedNnxModule(Rule):
     """
     What it does
@@ -41,9 +45,11 @@ class CapturedNnxModule(Rule):
         the ``self`` of a bound method, when the call changes the object's state: an
         ``nnx.Rngs`` handing out a key, an ``nnx.Dropout`` drawing from its Rngs, an
         ``nnx.BatchNorm`` in training mode updating its statistics, a method writing one of
-        its ``nnx.Variable`` values; and an assignment to an attribute of any NNX object (a module,
-        an ``nnx.Pytree``, ``nnx.Dict``, ``nnx.Optimizer``) or to a Variable's value or items
-        (``model.count = 1``, ``model.w.value = w``).
+        its ``nnx.Variable`` values, an ``nnx.Optimizer`` updating; an assignment to an attribute
+        of any NNX object (a module, an ``nnx.Pytree``, ``nnx.Dict``, ``nnx.Optimizer``) or to a
+        Variable's value or items (``model.count = 1``, ``model.w.value = w``); and such an
+        object passed to an NNX transform (``nnx.grad(loss)(model)``), which takes its state and
+        writes it back.
 
     Why is this bad?
         The object's Variables were created outside the trace.  Flax refuses to write them from
@@ -79,7 +85,11 @@ class CapturedNnxModule(Rule):
     message = "{where} {verb} `{var}` from outside the trace, and the {act} writes NNX state ({state}): Flax raises TraceContextError"
     fix = "pass `{var}` to the function as an argument and transform it with nnx.jit / nnx.vmap (or nnx.split it and nnx.merge the state inside)"
     # The write that fails is in the module's own code (its ``__call__``), inside the flagged call.
-    prevents = raises(ErrorPattern("TraceContextError", r"Cannot mutate '?\w+'? from (a )?different trace level"), within_call=True)
+    prevents = raises(
+        ErrorPattern("TraceContextError", r"Cannot mutate '?\w+'? from (a )?different trace level"),
+        ErrorPattern("ValueError", r"Cannot extract graph node from different trace level"),
+        within_call=True,
+    )
     bad = [
         _CLASSIFIER
         + """
@@ -135,6 +145,6 @@ class CapturedNnxModule(Rule):
                 if found is None:
                     continue
                 reported.add(id(c.call))
-                verb, act = ("assigns to", "assignment") if c.method == "__setattr__" else ("calls", "call")
+                verb, act = _VERBS.get(c.method, ("calls", "call"))
                 var = dotted_name(c.obj) or "module"
                 m.report(self, c.call, verb=verb, act=act, var=var, state=found, entry=app)  # the entry names `where`
