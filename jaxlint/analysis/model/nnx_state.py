@@ -181,6 +181,8 @@ class NnxState:
             v = _SelfUses(me)
             v.walk(st)
             for attr, kind in v.writes:
+                if kind == "attribute":  # the module itself is written: any NNX object refuses that
+                    return f"{f.name}() sets `self.{attr}`"
                 r = self.receivers.attribute_receiver(cls, attr)
                 if r is not None and (r.external in NNX_VARIABLE or r.cls is not None and self._derives(r.cls, NNX_VARIABLE)):
                     return f"{f.name}() writes the nnx.Variable `self.{attr}`"
@@ -236,8 +238,9 @@ def _has_exit(st) -> bool:
 
 
 class _SelfUses(FastVisitor):
-    """In one statement: ``self.a(...)`` / ``self.a.m(...)`` calls and writes to Variables
-    ``self.a.value = ...`` / ``self.a[...] = ...`` / ``self.a.value += ...``."""
+    """In one statement: ``self.a(...)`` / ``self.a.m(...)`` calls, writes to Variables
+    ``self.a.value = ...`` / ``self.a[...] = ...`` / ``self.a.value += ...``, and assignments
+    to the module's own attributes ``self.a = ...``."""
 
     def __init__(self, me: str):
         self.me = me
@@ -260,7 +263,9 @@ class _SelfUses(FastVisitor):
                 self.calls.append((attr, func.attr.value, node))
 
     def _write(self, target) -> None:
-        if isinstance(target, cst.Attribute) and target.attr.value == "value":
+        if self._self_attr(target) is not None:
+            self.writes.append((target.attr.value, "attribute"))
+        elif isinstance(target, cst.Attribute) and target.attr.value == "value":
             attr = self._self_attr(target.value)
             if attr is not None:
                 self.writes.append((attr, "value"))
