@@ -204,7 +204,12 @@ def to_traced(v: Val) -> Val:
         return Val(TRACED, v.name, v.flags & (PYSEQ | DICT), tuple(to_traced(x) for x in v.items), None, None, v.keys)
     if v.flags & (PYSEQ | DICT):
         return Val(TRACED, v.name, v.flags & (PYSEQ | DICT))
-    return Val(TRACED, v.name, v.flags & (ARRAY | BOOL | RAW | REF) or (ARRAY if v.kind == STATIC else v.flags & RAW))
+    if v.flags & (JAXARR | NPARR):
+        return Val(TRACED, v.name, ARRAY)
+    # A Python value whose structure the analysis does not know (a number, or an object such
+    # as a registered dataclass: ``jax.tree.map(pad, data)`` of a static ``data``) is not known
+    # to be one leaf: its parts keep what the class makes of them.
+    return Val(TRACED, v.name, v.flags & (ARRAY | BOOL | RAW | REF), ext=v.ext)
 
 
 def default_val(default) -> Val:
