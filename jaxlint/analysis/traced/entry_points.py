@@ -169,7 +169,14 @@ class EntryPoints:
         if p.star_kwarg is not None:
             known = {x.name.value for x in positional} | {x.name.value for x in p.kwonly_params}
             k = lattice.UNKNOWN if (opaque or t.filtered or app.opaque_axes or app.bound_kw - known) else lattice.TRACED
-            frame.env[p.star_kwarg.name.value] = lattice.Val(k, p.star_kwarg.name.value, lattice.DICT)
+            kname = p.star_kwarg.name.value
+            through = sorted(statics - known)
+            if k == lattice.TRACED and through:
+                # static names that are no parameter arrive through ``**kwargs``: those entries
+                # are the Python values passed, the others leaves or subtrees of tracers
+                frame.env[kname] = lattice.keyed_dict(through, [lattice.STATIC_VAL] * len(through), lattice.Val(k, kname, lattice.RAW))
+            else:
+                frame.env[kname] = lattice.Val(k, kname, lattice.DICT)
         if isinstance(app.site, cst.Call) and app.site_scope.kind == "function":
             frame.notnone = guarded_not_none(app.site_scope.node, app.site)
             # a branch made anew in the host function: its trace-time effects happen on each call

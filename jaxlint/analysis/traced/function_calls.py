@@ -248,6 +248,8 @@ def _spread(argvals):
             out.extend((cst.Arg(value=a.value), item) for item in v.items)
         elif a.star == "**" and v.keys is not None and v.items is not None and len(v.keys) == len(v.items):
             out.extend((None, (k, item)) for k, item in zip(v.keys, v.items))
+            if v.elem is not None:
+                out.append((a, v.elem))  # and entries under other keys, which the analysis does not know
         else:
             out.append((a, v))
     return out
