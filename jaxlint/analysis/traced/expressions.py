@@ -506,7 +506,9 @@ class Expressions:
                 items = tuple(self.element_of(a.value, self.eval(a.value)) for a in expr.args if a.keyword is None)
                 return Val(max((v.kind for v in items), default=STATIC), first_traced_name(items), PYSEQ, items)
         if it.items is not None and it.items:
-            return joinall(it.items) if all(v.kind == it.items[0].kind for v in it.items) else Val(it.kind, it.name)
+            if all(v.kind == it.items[0].kind for v in it.items) or _same_shape_rows(it.items):
+                return joinall(it.items)
+            return Val(it.kind, it.name)
         if it.kind == TRACED:
             if it.flags & RAW and not it.flags & ARRAY:
                 return Val(TRACED, it.name, RAW)  # rows of an array, or keys of a dict: cannot tell yet
@@ -514,6 +516,12 @@ class Expressions:
         if it.flags & JAXARR:
             return self.array_op([])  # the rows of a concrete array are sliced out by JAX
         return Val(it.kind) if it.kind != STATIC else STATIC_VAL
+
+
+def _same_shape_rows(rows) -> bool:
+    """Tuples of one length whose positions the loop unpacks (``for x, n in ((a, 1), (b, 3))``):
+    each position joined over the rows, a Python value where every row holds one."""
+    return all(r.items is not None and r.keys is None and len(r.items) == len(rows[0].items) for r in rows)
 
 
 _PERCENT_CONVERSION = re.compile(r"%(?:\([^)]*\))?[-+ 0#]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?(.)", re.S)
