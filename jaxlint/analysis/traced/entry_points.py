@@ -257,8 +257,8 @@ class EntryPoints:
             return lattice.Val(lattice.TRACED, name, flags | lattice.REF)
         flags |= self.param_shape_flags(f, param, name)
         if param.annotation is not None:
-            cls, ext = self.annotated_class(param, f) if not flags & lattice.ARRAY else (None, None)
-            cls = cls or self.pytree_class(param, f)
+            cls, ext = self.annotated_class(param, f)
+            ext = None if flags & lattice.ARRAY else ext
         else:
             cls, ext = self.passed_class(app, param, i), None
             if cls is None and not flags & lattice.ARRAY:
@@ -304,8 +304,4 @@ class EntryPoints:
         if name in container_uses(f.node, self.container_cache):
             return lattice.RAW
         return 0
-
-    def pytree_class(self, param, f: FuncInfo):
-        """The module's class a parameter is annotated with (``state: TrainState``), if any."""
-        return annotation_class(param.annotation.annotation, f.scope) if param.annotation is not None else None
 
