@@ -30,6 +30,7 @@ class Transform:
         "branch",
         "reuses_trace",
         "converts",
+        "calls_at_site",
     )
 
     def __init__(
@@ -49,6 +50,7 @@ class Transform:
         branch: bool = False,
         reuses_trace: bool = False,
         converts: bool = False,
+        calls_at_site: bool = False,
     ):
         self.label = label  # "jitted", "vmapped", "lax.scan body", ...
         self.fn_args = tuple(fn_args)  # (position, keyword) of the function arguments
@@ -86,6 +88,9 @@ class Transform:
         # becomes a NumPy array, a Python number a Python number): concrete values, no tracers.
         # The positions converted are the application's ``argnums`` (all but nondiff_argnums).
         self.converts = converts
+        # jax.eval_shape calls the function once, right where it is applied, with the arguments
+        # that follow it there: the parameters left to their defaults keep them (Python values).
+        self.calls_at_site = calls_at_site
 
     @property
     def replays(self) -> bool:
@@ -104,8 +109,8 @@ _PMAP = Transform("pmapped", cached=True, statics=True, in_axes=True)
 _VMAP = Transform("vmapped", in_axes=True, stages=False)
 _REMAT = Transform("checkpointed", statics=True)
 _JAX_REMAT = Transform("checkpointed", statics=True, reuses_trace=True)
-_SHAPE = Transform("eval_shape-traced", effects=False)
-_FILTER_SHAPE = Transform("eval_shape-traced", effects=False, filtered=True)
+_SHAPE = Transform("eval_shape-traced", effects=False, calls_at_site=True)
+_FILTER_SHAPE = Transform("eval_shape-traced", effects=False, filtered=True, calls_at_site=True)
 _JAXPR = Transform("make_jaxpr-traced", statics=True, effects=False)
 _SCAN = Transform("lax.scan body", ((0, "f"),), arity=lambda n: 2)
 _FORI = Transform("lax.fori_loop body", ((2, "body_fun"),), arity=lambda n: 2)

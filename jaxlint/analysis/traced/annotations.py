@@ -47,6 +47,22 @@ def annotation_container(ann) -> int:
     head = (dotted_name(e) or "").rsplit(".", 1)[-1]
     return _CONTAINER_ANNOTATIONS.get(head, 0)
 
+def not_none_annotation(ann):
+    """The one type an annotation names beside ``None`` (``X``, ``X | None``, ``Optional[X]``,
+    ``Union[X, None]``), as an expression; None for no annotation or several types."""
+    if ann is None:
+        return None
+    e = ann.annotation if isinstance(ann, cst.Annotation) else ann
+    if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, cst.BitOr):
+        sides = [x for x in (e.left, e.right) if not (isinstance(x, cst.Name) and x.value == "None")]
+        return not_none_annotation(sides[0]) if len(sides) == 1 else None
+    if isinstance(e, cst.Subscript) and (dotted_name(e.value) or "").rsplit(".", 1)[-1] in ("Optional", "Union"):
+        types = [el.slice.value for el in e.slice if isinstance(el.slice, cst.Index)]
+        types = [x for x in types if not (isinstance(x, cst.Name) and x.value == "None")]
+        return not_none_annotation(types[0]) if len(types) == 1 else None
+    return e
+
+
 _MAYBE_NONE_HEADS = frozenset({"Optional", "Union", "Any", "object", "None", "NoneType"})
 
 

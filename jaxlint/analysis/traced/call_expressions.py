@@ -312,6 +312,12 @@ class CallExpressions:
             v = lattice.joinall(vals) if vals else lattice.STATIC_VAL
             return lattice.Val(v.kind, v.name, lattice.PYSEQ)
         if name == "dict":
+            positional = [v for a, v in argvals if a.keyword is None and not a.star]
+            if not any(a.star == "*" for a, _ in argvals) and len(positional) <= 1 and all(v.flags & lattice.DICT for v in positional):
+                # ``dict(d, k=v, **kw)``: the entries of ``d``, then the keywords, as a display
+                entries = [(lattice.SPREAD, v) for v in positional]
+                entries += [(a.keyword.value if a.keyword is not None else lattice.SPREAD, v) for a, v in argvals if a.keyword is not None or a.star == "**"]
+                return lattice.dict_of(entries)
             v = lattice.joinall(vals) if vals else lattice.STATIC_VAL
             return lattice.Val(v.kind, v.name, lattice.DICT)
         if name == "getattr" and vals and not any(a.star for a, _ in argvals):
@@ -483,6 +489,9 @@ class CallExpressions:
                     key = string_value(argvals[0][0].value)
                     if key in base.keys:
                         return base.items[base.keys.index(key)]
+                    if key is not None and base.elem is not None:
+                        # one of the other entries, or the default
+                        return lattice.join(base.elem, argvals[1][1]) if len(argvals) > 1 else base.elem
                 if meth == "items":
                     return lattice.Val(lattice.TRACED, base.name, lattice.PYSEQ, None)
                 if meth == "keys":

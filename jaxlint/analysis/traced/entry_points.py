@@ -24,6 +24,7 @@ from jaxlint.analysis.traced.annotations import (
     is_not_none_annotation,
     is_ref_name,
     is_scalar_annotation,
+    not_none_annotation,
 )
 from jaxlint.analysis.traced.factory_contexts import OuterCallables, factory_contexts
 from jaxlint.analysis.traced.frame import Frame
@@ -169,7 +170,14 @@ class EntryPoints:
         if p.star_kwarg is not None:
             known = {x.name.value for x in positional} | {x.name.value for x in p.kwonly_params}
             k = lattice.UNKNOWN if (opaque or t.filtered or app.opaque_axes or app.bound_kw - known) else lattice.TRACED
-            frame.env[p.star_kwarg.name.value] = lattice.Val(k, p.star_kwarg.name.value, lattice.DICT)
+            kname = p.star_kwarg.name.value
+            through = sorted(statics - known)
+            if k == lattice.TRACED and through:
+                # static names that are no parameter arrive through ``**kwargs``: those entries
+                # are the Python values passed, the others leaves or subtrees of tracers
+                frame.env[kname] = lattice.keyed_dict(through, [lattice.STATIC_VAL] * len(through), lattice.Val(k, kname, lattice.RAW))
+            else:
+                frame.env[kname] = lattice.Val(k, kname, lattice.DICT)
         if isinstance(app.site, cst.Call) and app.site_scope.kind == "function":
             frame.notnone = guarded_not_none(app.site_scope.node, app.site)
             # a branch made anew in the host function: its trace-time effects happen on each call
@@ -248,19 +256,38 @@ class EntryPoints:
         if t.refs or is_ref_name(name):
             return lattice.Val(lattice.TRACED, name, flags | lattice.REF)
         flags |= self.param_shape_flags(f, param, name)
-        cls = self.pytree_class(param, f) if param.annotation is not None else self.passed_class(app, param, i)
-        ext = None
-        if cls is None and not flags & lattice.ARRAY:
-            ext = self.imported_class(param, f) if param.annotation is not None else self.built_at_call_sites(app, name)
-            if ext is not None:
-                cls = self.foreign.get(ext)
-                if cls is not None:
-                    ext = None
-                else:
-                    uses = getattr(self.external, "uses_class", None)
-                    if uses is not None:
-                        uses(ext)
+        if param.annotation is not None:
+            cls, ext = self.annotated_class(param, f)
+            ext = None if flags & lattice.ARRAY else ext
+        else:
+            cls, ext = self.passed_class(app, param, i), None
+            if cls is None and not flags & lattice.ARRAY:
+                cls, ext = self.class_of_import(self.built_at_call_sites(app, name))
         return lattice.Val(lattice.TRACED, name, flags, cls=cls, ext=ext)
+
+    def annotated_class(self, param, f: FuncInfo) -> Tuple[object, Optional[str]]:
+        """(the class of the module, or the name of the imported class) a parameter's
+        annotation names, ``None`` allowed beside it (``terms: TermConfig | None``)."""
+        e = not_none_annotation(param.annotation)
+        if e is None or is_array_annotation(e, f.scope) or is_scalar_annotation(e):
+            return None, None
+        cls = annotation_class(e, f.scope)
+        if cls is not None:
+            return cls, None
+        return self.class_of_import(resolve(e, f.scope))
+
+    def class_of_import(self, ext: Optional[str]) -> Tuple[object, Optional[str]]:
+        """An imported class name as the analysis holds it: the class itself where the
+        cross-module phase knows it, else its name, recorded for that phase."""
+        if ext is None:
+            return None, None
+        cls = self.foreign.get(ext)
+        if cls is not None:
+            return cls, None
+        uses = getattr(self.external, "uses_class", None)
+        if uses is not None:
+            uses(ext)
+        return None, ext
 
     def param_shape_flags(self, f: FuncInfo, param, name: str) -> int:
         """ARRAY when the parameter is surely an array or scalar; RAW when it may be a pytree
@@ -278,15 +305,3 @@ class EntryPoints:
             return lattice.RAW
         return 0
 
-    def pytree_class(self, param, f: FuncInfo):
-        """The module's class a parameter is annotated with (``state: TrainState``), if any."""
-        return annotation_class(param.annotation.annotation, f.scope) if param.annotation is not None else None
-
-    @staticmethod
-    def imported_class(param, f: FuncInfo) -> Optional[str]:
-        """The imported name a parameter is annotated with (``robot: Robot`` after ``from .models
-        import Robot``): maybe a class of another module of the run, which the cross-module
-        phase looks up."""
-        if param.annotation is None:
-            return None
-        return resolve(param.annotation.annotation, f.scope)

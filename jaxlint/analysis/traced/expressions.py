@@ -45,6 +45,8 @@ from jaxlint.analysis.traced.values import (
     first_traced_name,
     join,
     joinall,
+    SPREAD,
+    dict_of,
 )
 
 
@@ -233,7 +235,11 @@ class Expressions:
             return None
         if base.keys is not None:
             key = string_value(el.slice.value) if isinstance(el.slice, cst.Index) else None
-            return base.items[base.keys.index(key)] if key in base.keys else None
+            if key in base.keys:
+                return base.items[base.keys.index(key)]
+            if base.elem is not None and key is not None:
+                return base.elem  # an entry the keys do not list: one of the others
+            return None
         i = const_index(el)
         if i is not None and -len(base.items) <= i < len(base.items):
             return base.items[i]
@@ -247,13 +253,13 @@ class Expressions:
             known = self.member(base, e.slice[0])
             if known is not None:
                 return known
-            if base.elem is not None and idx[0].kind == STATIC:
+            if base.elem is not None and base.keys is None and idx[0].kind == STATIC:
                 # ``self.blocks[0]`` is an element; ``self.blocks[1:]`` the same kind of list
                 return base if isinstance(e.slice[0].slice, cst.Slice) else base.elem
         if base.kind == TRACED:
             if base.flags & PYSEQ and len(idx) == 1 and isinstance(e.slice[0].slice, cst.Slice):
                 return Val(TRACED, base.name, base.flags & (PYSEQ | REF), None)  # lst[:] is a list
-            if base.flags & (PYSEQ | DICT) and base.items is None:
+            if base.flags & (PYSEQ | DICT) and (base.items is None or base.keys is not None):
                 # an element the code does not show: a leaf (a tracer), a subtree (a container)
                 # or a Python value kept beside the arrays
                 return Val(TRACED, base.name, (base.flags & REF) | RAW)
@@ -426,19 +432,14 @@ class Expressions:
         return Val(v.kind, v.name, PYSEQ)
 
     def e_Dict(self, e, t) -> Val:
-        vals = []
+        entries = []
         for el in e.elements:
             if isinstance(el, cst.DictElement):
                 self.eval(el.key)
-                vals.append(self.eval(el.value))
+                entries.append((string_value(el.key), self.eval(el.value)))
             else:
-                vals.append(self.eval(el.value))
-        k = max((v.kind for v in vals), default=STATIC)
-        keys = tuple(string_value(el.key) for el in e.elements if isinstance(el, cst.DictElement))
-        if len(keys) == len(vals) and None not in keys and len(set(keys)) == len(keys):
-            # string keys: each value keeps its own kind (``cfg["n"]`` static next to ``cfg["w"]``)
-            return Val(k, first_traced_name(vals), DICT, tuple(vals), None, None, keys)
-        return Val(k, first_traced_name(vals), DICT)
+                entries.append((SPREAD, self.eval(el.value)))
+        return dict_of(entries)
 
     def _comp(self, e, elts) -> Val:
         saved = self.frame.env
@@ -505,7 +506,9 @@ class Expressions:
                 items = tuple(self.element_of(a.value, self.eval(a.value)) for a in expr.args if a.keyword is None)
                 return Val(max((v.kind for v in items), default=STATIC), first_traced_name(items), PYSEQ, items)
         if it.items is not None and it.items:
-            return joinall(it.items) if all(v.kind == it.items[0].kind for v in it.items) else Val(it.kind, it.name)
+            if all(v.kind == it.items[0].kind for v in it.items) or _same_shape_rows(it.items):
+                return joinall(it.items)
+            return Val(it.kind, it.name)
         if it.kind == TRACED:
             if it.flags & RAW and not it.flags & ARRAY:
                 return Val(TRACED, it.name, RAW)  # rows of an array, or keys of a dict: cannot tell yet
@@ -513,6 +516,12 @@ class Expressions:
         if it.flags & JAXARR:
             return self.array_op([])  # the rows of a concrete array are sliced out by JAX
         return Val(it.kind) if it.kind != STATIC else STATIC_VAL
+
+
+def _same_shape_rows(rows) -> bool:
+    """Tuples of one length whose positions the loop unpacks (``for x, n in ((a, 1), (b, 3))``):
+    each position joined over the rows, a Python value where every row holds one."""
+    return all(r.items is not None and r.keys is None and len(r.items) == len(rows[0].items) for r in rows)
 
 
 _PERCENT_CONVERSION = re.compile(r"%(?:\([^)]*\))?[-+ 0#]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?(.)", re.S)
@@ -545,3 +554,4 @@ def parameter_default(default, scope) -> Val:
     """A parameter left at its default, evaluated where the ``def`` is: an array module it
     names (``xp=np``), a literal bool or None, else some Python value."""
     return module_val(default, scope) or default_val(default)
+

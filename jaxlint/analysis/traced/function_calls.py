@@ -49,7 +49,7 @@ class FunctionCalls:
             return lattice.UNKNOWN_VAL
         env = _bind_parameters(ref, bound_args, bound_kw, argvals, self_val)
         self._check_static_parameters(frame, call, ref, len(bound_args), env)
-        _name_traced_parameters(f, env)
+        _name_traced_parameters(f, env, self.annotated_class)
         return self._run_called_frame(frame, ref, closure, env, with_traced)
 
     def _check_static_parameters(self, frame: Frame, call: Optional[cst.Call], ref, n_bound: int, env: lattice.Env) -> None:
@@ -248,6 +248,8 @@ def _spread(argvals):
             out.extend((cst.Arg(value=a.value), item) for item in v.items)
         elif a.star == "**" and v.keys is not None and v.items is not None and len(v.keys) == len(v.items):
             out.extend((None, (k, item)) for k, item in zip(v.keys, v.items))
+            if v.elem is not None:
+                out.append((a, v.elem))  # and entries under other keys, which the analysis does not know
         else:
             out.append((a, v))
     return out
@@ -329,16 +331,27 @@ def _bind_parameters(ref, bound_args, bound_kw, argvals: List[Tuple[cst.Arg, lat
     return env
 
 
-def _name_traced_parameters(f: FuncInfo, env: lattice.Env) -> None:
-    """Traced parameters as the callee sees them: the container its annotation declares, its
-    own names, and a Pallas Ref for a ``*_ref`` parameter."""
+def _name_traced_parameters(f: FuncInfo, env: lattice.Env, annotated_class) -> None:
+    """Traced parameters as the callee sees them: the container its annotation declares, the
+    class it names where the argument's structure is unknown (as for an entry's parameter),
+    its own names, and a Pallas Ref for a ``*_ref`` parameter."""
     for param in f.positional_params() + list(f.params.kwonly_params):
         v = env.get(param.name.value)
         if v is not None and v.kind == lattice.TRACED and not v.container:
             cf = annotation_container(param.annotation)
             if cf:
                 env[param.name.value] = lattice.Val(lattice.TRACED, v.name, cf)
+            elif param.annotation is not None and _unknown_structure(v):
+                cls, ext = annotated_class(param, f)
+                if cls is not None or ext is not None:
+                    env[param.name.value] = lattice.Val(lattice.TRACED, v.name, v.flags, cls=cls, ext=ext)
     for n, v in list(env.items()):
         if v.kind == lattice.TRACED and v.fn is None and (v.name != n or is_ref_name(n)):
             # name parameters as the helper does; ``*_ref`` parameters are Pallas Refs
             env[n] = v.renamed(n, lattice.REF if is_ref_name(n) else 0)
+
+
+def _unknown_structure(v: lattice.Val) -> bool:
+    """A traced value that may be one array or a pytree of them: nothing says which."""
+    shown = lattice.ARRAY | lattice.BOOL | lattice.RAW | lattice.OPAQUE | lattice.REF | lattice.PYSEQ | lattice.DICT
+    return not v.flags & shown and v.items is None and v.cls is None and v.ext is None and v.fn is None

@@ -27,7 +27,8 @@ class PassedArguments:
         """Parameter names some call site of the module passes; None when unknowable (every
         parameter then counts as passed)."""
         t = app.transform
-        if not t.statics and not t.in_axes and not t.filtered:
+        at_site = t.calls_at_site and isinstance(app.site, cst.Call) and bool(app.site.args) and app.site.args[0].keyword is None
+        if not t.statics and not t.in_axes and not t.filtered and not at_site:
             return None  # lax bodies and the like receive every operand
         f = app.func
         # At a call site a method's self is the object the method is called on.
@@ -35,7 +36,9 @@ class PassedArguments:
         if app.linen_apply:
             callable_pos = ["variables"] + callable_pos
         names: set = set()
-        for call in self.call_sites(app):
+        # ``jax.eval_shape(f, x)`` is itself the one call: what follows ``f`` there is passed
+        calls = [app.site.with_changes(args=app.site.args[1:])] if at_site else self.call_sites(app)
+        for call in calls:
             npos = 0
             for a in call.args:
                 if a.star:

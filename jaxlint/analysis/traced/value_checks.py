@@ -11,9 +11,11 @@ from jaxlint.analysis.traced.values import ARRAY, DICT, JAXARR, OPAQUE, PYSEQ, R
 def plain_traced(v) -> bool:
     """A traced value whose truthiness JAX would have to compute: not a Python container, and
     not a parameter that the function also treats as a container (it may be a tuple or None),
-    and not an instance of a class of the module (a pytree object: Python decides its truth
-    value and conversions, through the class)."""
+    and not an instance of a class (a pytree object: Python decides its truth value and
+    conversions, through the class), of the module or one its annotation imports."""
     if v.kind != TRACED or v.flags & (PYSEQ | DICT | OPAQUE | REF) or v.cls is not None:
+        return False
+    if v.ext is not None and not v.flags & ARRAY:
         return False
     return not (v.flags & RAW and not v.flags & ARRAY)
 

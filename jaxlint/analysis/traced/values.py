@@ -85,7 +85,9 @@ class Val:
         self.items = items
         self.fn = fn  # (FnRef, closure env, bound positional Vals, bound keyword Vals)
         self.cls = cls  # the pytree class (ClassInfo) of a traced value, when its annotation says
-        self.keys = keys  # a dict literal's string keys, in the order of ``items``
+        # A dict's string keys, in the order of ``items`` (a dict display, ``dict(k=v)``, the
+        # ``**kwargs`` of a function).  With ``elem``, the dict may hold other entries too.
+        self.keys = keys
         # (scope, name, node) of the global or closure variable whose object this is (``STATE``
         # in ``buf = STATE``, or in a helper's parameter given ``STATE``): a write through the
         # value changes that variable's object.  ``node``: the ``STATE`` whose read is reported
@@ -97,6 +99,7 @@ class Val:
         self.ext = ext
         # Every element of a Python list or tuple whose length the code does not show
         # (``self.blocks = [Block(k) for k in keys]``): what iterating or indexing it gives.
+        # Of a dict with ``keys``: each entry it holds under another key (``{**kw, "n": 3}``).
         self.elem = elem
 
     def renamed(self, name: str, extra: int = 0) -> "Val":
@@ -124,7 +127,11 @@ def join(a: Val, b: Val) -> Val:
     if a.items is not None and b.items is not None and len(a.items) == len(b.items) and a.keys == b.keys:
         items = tuple(join(x, y) for x, y in zip(a.items, b.items))
         kind = max((i.kind for i in items), default=max(a.kind, b.kind))
-        return Val(kind, first_traced_name(items) or a.name or b.name, a.flags & b.flags, items, None, None, a.keys)
+        # the other entries of a dict: those of either path
+        others = [d.elem for d in (a, b) if d.keys is not None and d.elem is not None]
+        elem = joinall(others) if others else None
+        kind = max(kind, elem.kind) if elem is not None else kind
+        return Val(kind, first_traced_name(items) or a.name or b.name, a.flags & b.flags, items, None, None, a.keys, elem=elem)
     cls = a.cls if a.cls is b.cls else None
     if a.kind == b.kind:
         if a.kind == STATIC:
@@ -132,7 +139,8 @@ def join(a: Val, b: Val) -> Val:
                 return Val(STATIC, None, a.flags & b.flags & ~MODULE)  # ``np`` on one path, ``jnp`` on another
             same = a.flags == b.flags and a.fn is None and a.outer == b.outer and _same_elem(a, b)
             return a if same else Val(STATIC, None, a.flags & b.flags)
-        elem = a.elem if a.elem is not None and _same_elem(a, b) else None
+        # (the other entries of dicts with different keys are not what every entry holds)
+        elem = a.elem if a.elem is not None and _same_elem(a, b) and a.keys is None and b.keys is None else None
         return Val(a.kind, a.name or b.name, a.flags & b.flags, None, None, cls, ext=a.ext if a.ext == b.ext else None, elem=elem)
     hi, lo = (a, b) if a.kind > b.kind else (b, a)
     return Val(hi.kind, hi.name, hi.flags & lo.flags if hi.kind == UNKNOWN else hi.flags, None, None, cls if hi.kind == TRACED else None)
@@ -201,10 +209,61 @@ def to_traced(v: Val) -> Val:
         # are leaves is the class model's to say, not the values it was built with.
         return Val(TRACED, v.name, 0, None, None, v.cls)
     if v.items is not None:
-        return Val(TRACED, v.name, v.flags & (PYSEQ | DICT), tuple(to_traced(x) for x in v.items), None, None, v.keys)
+        elem = to_traced(v.elem) if v.keys is not None and v.elem is not None else None
+        return Val(TRACED, v.name, v.flags & (PYSEQ | DICT), tuple(to_traced(x) for x in v.items), None, None, v.keys, elem=elem)
     if v.flags & (PYSEQ | DICT):
         return Val(TRACED, v.name, v.flags & (PYSEQ | DICT))
-    return Val(TRACED, v.name, v.flags & (ARRAY | BOOL | RAW | REF) or (ARRAY if v.kind == STATIC else v.flags & RAW))
+    if v.flags & (JAXARR | NPARR):
+        return Val(TRACED, v.name, ARRAY)
+    # A Python value whose structure the analysis does not know (a number, or an object such
+    # as a registered dataclass: ``jax.tree.map(pad, data)`` of a static ``data``) is not known
+    # to be one leaf: its parts keep what the class makes of them.
+    return Val(TRACED, v.name, v.flags & (ARRAY | BOOL | RAW | REF), ext=v.ext)
+
+
+def keyed_dict(keys: Sequence[str], items: Sequence[Val], others: Optional[Val] = None) -> Val:
+    """A dict whose entries under ``keys`` hold ``items`` and whose entries under any other key
+    (where it may have more: ``others``) hold ``others``."""
+    vals = list(items) + ([others] if others is not None else [])
+    kind = max((v.kind for v in vals), default=STATIC)
+    return Val(kind, first_traced_name(vals), DICT, tuple(items), None, None, tuple(keys), elem=others)
+
+
+def other_entries(d: Val) -> Optional[Val]:
+    """What an entry of the dict ``d`` that its ``keys`` do not list holds: a leaf, a subtree
+    or a Python value kept beside the arrays, as far as the dict's kind tells; None when the
+    keys are all it holds."""
+    if d.keys is not None and d.items is not None:
+        return d.elem
+    if d.kind == TRACED:
+        return Val(TRACED, d.name, (d.flags & REF) | RAW)
+    return STATIC_VAL if d.kind == STATIC else UNKNOWN_VAL
+
+
+SPREAD = object()  # the key of a ``**d`` entry in ``dict_of``
+
+
+def dict_of(entries) -> Val:
+    """The dict built from ``(key, value)`` entries in order, ``(SPREAD, d)`` being ``**d``.
+    With string keys each value keeps its own kind (``cfg["n"]`` static next to ``cfg["w"]``)
+    and a later entry replaces an earlier one of the same key; what ``**d`` adds beyond the
+    keys it shows is every other entry."""
+    known, others = {}, []
+    for key, v in entries:
+        if key is None:
+            # a key the code computes: which entry holds what is not known
+            return Val(joinall([x for _, x in entries]).kind, first_traced_name([x for _, x in entries]), DICT)
+        if key is not SPREAD:
+            known.pop(key, None)
+            known[key] = v
+            continue
+        for k, item in zip(v.keys or (), v.items or ()):
+            known.pop(k, None)
+            known[k] = item
+        rest = other_entries(v)
+        if rest is not None:
+            others.append(rest)
+    return keyed_dict(tuple(known), tuple(known.values()), joinall(others) if others else None)
 
 
 def default_val(default) -> Val:
