@@ -188,11 +188,12 @@ def _sets_hash_none(cls: ClassInfo) -> Optional[bool]:
 
 def class_hash(cls: ClassInfo, classes: ClassModel) -> Tuple[Optional[str], str]:
     """How instances of ``cls`` hash: ("none", why) unhashable; ("fields", why) by their
-    fields; ("identity", "") by identity or a custom ``__hash__``; (None, "") not known."""
+    fields; ("custom", "") by their own ``__hash__``; ("identity", "") by identity, as
+    ``object`` does (two instances are two cache keys); (None, "") not known."""
     for c in classes.mro(cls):
         own = c.body_scope.defs
         if "__hash__" in own:
-            return "identity", ""  # its own __hash__: trusted
+            return "custom", ""  # its own __hash__: trusted
         explicit = _sets_hash_none(c)
         if explicit is True:
             return "none", f"`{c.name}` sets __hash__ = None"
