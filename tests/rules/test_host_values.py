@@ -349,3 +349,39 @@ def test_an_array_in_static_metadata_points_at_the_declaration_and_every_write()
         (8, "`table` is declared static metadata here"),
         (16, "an array is passed for `table` here"),
     ]
+
+
+def test_container_returned_by_a_function_of_the_module():
+    # a list, dict or set a function builds and returns is one whatever it holds; a tuple of
+    # them is unpacked item by item; an instance or a parameter handed back is not followed
+    body = """
+    def make_reps(n):
+        reps = [n, n]
+        return reps, n
+
+    def passthrough(r):
+        return r
+
+    def main():
+        reps, n = make_reps(2)
+        tile(jnp.ones(3), reps)  # here
+        tile(jnp.ones(3), n)
+        tile(jnp.ones(3), passthrough((2, 2)))
+    """
+    assert findings(body) == [(line_of(body, "# here"), 23, "JAX202")]
+
+
+def test_subclass_of_dict_without_hash():
+    body = """
+    class Options(dict):
+        pass
+
+    class HashedOptions(dict):
+        def __hash__(self):
+            return hash(tuple(sorted(self.items())))
+
+    def main():
+        tile(jnp.ones(3), Options(a=1))  # here
+        tile(jnp.ones(3), HashedOptions(a=1))
+    """
+    assert findings(body) == [(line_of(body, "# here"), 23, "JAX202")]

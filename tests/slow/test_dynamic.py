@@ -1029,7 +1029,7 @@ class EveryMetadataField(ArrayInStaticMetadata):
     def check_module(self, m):
         for cls in m.index.classes:
             for name, decl in m.analyzer.classes.metadata_declarations(cls).items():
-                m.report(self, decl, var=name, cls=cls.name)
+                m.report(self, decl, var=name, cls=cls.name, detail="")
 
 
 def test_metadata_check_confirms_an_array_and_refutes_a_scalar(tmp_path):

@@ -14,7 +14,9 @@ from typing import List, NamedTuple, Optional
 
 import libcst as cst
 
-from jaxlint.analysis.model.classes import decorator_names, is_classmethod, is_property
+from jaxlint.analysis.facts.weak_types import single_return
+from jaxlint.analysis.host.host_value import STATEFUL_OPTAX, class_hash
+from jaxlint.analysis.model.classes import class_named, decorator_names, is_classmethod, is_property
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import Application, arguments_by_parameter
 from jaxlint.analysis.syntax.scopes import Scope
@@ -24,6 +26,11 @@ FRESH_TRANSFORMS = frozenset(
     {"jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.hessian", "jax.vmap", "jax.checkpoint", "jax.remat"}
 )
 PARTIALS = frozenset({"functools.partial", "jax.tree_util.Partial"})
+# optax's optimisers: a ``GradientTransformation``, a tuple of the ``init`` and ``update``
+# closures the call makes, so two calls with the same settings neither hash nor compare equal.
+# How far a value is followed into the functions and constructors that build it.
+MAX_FACTORY_DEPTH = 3
+OPTAX_OPTIMIZERS = STATEFUL_OPTAX | frozenset({"sgd", "sign_sgd", "fromage", "chain"})
 
 def built_anew(m, expr, scope, bound_methods: bool = True):
     """(what it is, the nodes it reads) when evaluating ``expr`` makes a new callable object
@@ -215,4 +222,40 @@ def built_anew_for_slot(m, expr, scope, kind: str):
         if built is None:
             return None
         return f"`Partial` of a {built[0]}", built[1]
+    return _new_key(m, expr, scope, 0)
+
+
+def _new_key(m, expr, scope, depth: int, factory=None):
+    """What ``expr`` makes that is a new cache key on every evaluation, or None: a callable
+    built there (``built_anew``), an optax optimiser, an instance of a class of the module
+    that compares by identity, or one hashed by its fields that holds such a value, also
+    when a function of the module builds and returns it (``factory``: that function, whose
+    own nested ``def``s are new function objects on each of its calls)."""
+    if factory is not None and isinstance(expr, cst.Name) and expr.value in scope.defs and scope.func is factory:
+        return f"function `{expr.value}` defined in {factory.name}()", ()
+    if not isinstance(expr, cst.Call) or depth > MAX_FACTORY_DEPTH:
+        return built_anew(m, expr, scope, bound_methods=False)
+    args = tuple(a.value for a in expr.args)
+    q = resolve(expr.func, scope)
+    if q is not None and q.startswith("optax.") and q[len("optax.") :] in OPTAX_OPTIMIZERS and args:
+        return f"`{q}` optimiser (a tuple of new closures)", args
+    if isinstance(expr.func, cst.Name) and q is None:
+        cls = class_named(scope, expr.func.value)
+        if cls is not None:
+            how, _why = class_hash(cls, m.analyzer.classes)
+            if how == "identity":
+                return f"instance of `{cls.name}` (a class without __eq__ or __hash__)", args
+            if how == "fields":
+                for a in expr.args:
+                    inner = _new_key(m, a.value, scope, depth + 1, factory)
+                    if inner is not None:
+                        return f"`{cls.name}` holding a {inner[0]}", args
+            return None
+        f = scope.lookup_def(expr.func.value)
+        if f is not None and not f.is_lambda and not f.is_method and f.body_scope is not None:
+            ret = single_return(f.node)
+            inner = _new_key(m, ret, f.body_scope, depth + 1, f) if ret is not None else None
+            if inner is not None:
+                return (inner[0] if f"{f.name}()" in inner[0] else f"{inner[0]} from {f.name}()"), args
+            return None
     return built_anew(m, expr, scope, bound_methods=False)

@@ -24,6 +24,8 @@ from jaxlint.analysis.model.classes import STATIC_ANNOTATIONS, ClassModel, quali
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
+from jaxlint.analysis.model.transforms import arguments_by_parameter
+from jaxlint.analysis.syntax.statement_paths import block_key, conditional, scope_body, statement_path
 
 # Constructors whose result has the shape they are given (never a 0-d array for a shape
 # argument, since ``shape=()`` is spelled out and rare).
@@ -32,6 +34,9 @@ _SHAPED = frozenset({"ones", "zeros", "full", "empty", "arange", "linspace", "lo
 _LIKE = frozenset({"ones_like", "zeros_like", "full_like", "empty_like", "array", "asarray", "stack", "concatenate", "copy"})
 # jax.random samplers: ``normal(key, shape)``; without a shape the sample is a scalar.
 _SAMPLERS = frozenset({"normal", "uniform", "bernoulli", "randint", "truncated_normal", "choice", "permutation", "gumbel", "categorical"})
+# A raw key is a uint32 array of two words (``PRNGKey``), and ``split`` gives a stack of keys,
+# raw or typed; ``jax.random.key`` alone is a 0-d typed key, which compares like a bool.
+_KEY_ARRAYS = frozenset({"PRNGKey", "split"})
 _NUMPY_RANDOM = frozenset({"rand", "randn", "normal", "uniform", "random", "randint", "standard_normal"})
 _ARRAY_METHODS = frozenset({"reshape", "astype", "copy", "transpose", "T"})
 _MODULES = ("jax.numpy.", "numpy.")
@@ -236,6 +241,8 @@ def is_shaped_array(expr, scope: Scope, depth: int = 0) -> bool:
     keywords = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
     if q.startswith("jax.random."):
         name = q[len("jax.random.") :]
+        if name in _KEY_ARRAYS:
+            return True
         return name in _SAMPLERS and (len(positional) >= 2 and not _empty_shape(positional[1]) or "shape" in keywords)
     if q.startswith("numpy.random."):
         name = q[len("numpy.random.") :]
@@ -269,3 +276,113 @@ def _empty_shape(e) -> bool:
 
 def _one(e) -> bool:
     return isinstance(e, cst.Integer) and e.value == "1"
+
+
+class FreshMetadataArray(NamedTuple):
+    """A call of a jitted function that hands it a pytree whose metadata holds an array made
+    anew for this call, while another call of it already keyed the cache with another one."""
+
+    arg: cst.CSTNode  # the argument at the call: where the treedefs are compared
+    cls: ClassInfo
+    field: str
+    func: FuncInfo  # the jitted function
+    value: cst.CSTNode  # the array put into the field
+    earlier: Optional[cst.CSTNode]  # the argument of the earlier call, outside a loop
+
+
+def fresh_arrays_at_calls(index: ModuleIndex, finder, analyzer, module: cst.Module, positions) -> List[FreshMetadataArray]:
+    """Calls of a cached jitted function, from host code, that pass an instance of a pytree
+    class built there with a new shaped array in a static metadata field, and that run again
+    with another such instance: in every iteration of the loop around the call, or at a later
+    call of the same block.  JAX looks the call up by its treedef and compares the metadata
+    with ``==``; for two distinct arrays that is an array, whose truth value is ambiguous, and
+    the second call raises.  (The same array object passes: Python compares it by identity
+    first.)"""
+    classes = analyzer.classes
+    orders = {id(c): o for c, _s, o in index.calls}
+    out: List[FreshMetadataArray] = []
+    for app in finder.applications:
+        if not app.transform.cached:
+            continue
+        statics, opaque = analyzer.static_names(app)
+        if opaque:
+            continue
+        pos = app.jit_positional()
+        once: Dict[tuple, List[tuple]] = {}  # outside loops: by block, to pair two calls
+        for call, scope in analyzer.call_sites_with_scopes(app):
+            order = orders.get(id(call))
+            if order is None or finder.in_traced_code(scope):
+                continue
+            path = statement_path(scope_body(module, scope), call, positions)
+            loops = [span for span in scope.loops if span[0] <= order <= span[1]]
+            loop = max(loops) if loops else None
+            if path is None or loop is not None and conditional(path):
+                continue  # a call that may run once in the loop
+            for a, pname in arguments_by_parameter(app, call, pos):
+                if pname is None or pname in statics or a.star:
+                    continue  # a static parameter hashes the whole object (JAX202)
+                built = _construction(a.value, scope, order, loop, path, module, positions)
+                if built is None:
+                    continue
+                for field, value in _fresh_metadata_arrays(classes, built, scope, loop):
+                    cls = class_of_call(built, scope)
+                    if loop is not None:
+                        out.append(FreshMetadataArray(a.value, cls, field, app.func, value, None))
+                    else:
+                        once.setdefault((id(scope), block_key(path), id(cls), field), []).append((order, a.value, value, cls))
+        for (_s, _b, _c, field), members in once.items():
+            members.sort(key=lambda m: m[0])
+            for (_o, first, v1, _cls), (_o2, arg, value, cls) in zip(members, members[1:]):
+                if value is not v1:  # two constructions; one instance passed twice is compared by identity
+                    out.append(FreshMetadataArray(arg, cls, field, app.func, value, first))
+    return out
+
+
+def _construction(expr, scope: Scope, order: int, loop, path, module, positions) -> Optional[cst.Call]:
+    """``Cls(...)`` of a class of the module, evaluated for the call at ``order`` (whose
+    statement ``path`` is given): written at the call, or bound to a name by the last
+    assignment of the name before the call, unconditionally inside ``loop`` when there is
+    one, else in the call's block."""
+    if isinstance(expr, cst.Name):
+        owner = scope.lookup_scope(expr.value)
+        if owner is not scope or expr.value in scope.globals or expr.value in scope.nonlocals:
+            return None
+        binds = [b for b in scope.bindings.get(expr.value, ()) if b.order is not None and b.order <= order]
+        if loop is not None:
+            if any(b.order is not None and loop[0] <= b.order <= loop[1] and b.order > order for b in scope.bindings[expr.value]):
+                return None  # rebound later in the loop: the next iteration's value is not known
+            binds = [b for b in binds if b.order >= loop[0]]
+        if not binds:
+            return None
+        last = max(binds, key=lambda b: b.order)
+        if last.kind != "assign" or not isinstance(last.value, cst.Call):
+            return None
+        bpath = statement_path(scope_body(module, scope), last.value, positions)
+        if bpath is None or (conditional(bpath) if loop is not None else block_key(bpath) != block_key(path)):
+            return None
+        expr = last.value
+    if not isinstance(expr, cst.Call) or not isinstance(expr.func, cst.Name):
+        return None
+    return expr if class_of_call(expr, scope) is not None else None
+
+
+def _fresh_metadata_arrays(classes: ClassModel, call: cst.Call, scope: Scope, loop):
+    """(field, value) for each static metadata field that the construction ``call`` fills with
+    a shaped array made by the construction itself (a call written there, or a name bound
+    in the same loop iteration)."""
+    cls = class_of_call(call, scope)
+    fields = classes.metadata_declarations(cls)
+    if not fields:
+        return
+    init = classes.member(cls, "__init__")
+    for name in fields:
+        value = argument_for(classes, cls, init, call, name)
+        if value is None or not is_shaped_array(value, scope):
+            continue
+        if isinstance(value, cst.Name):
+            binds = scope.bindings.get(value.value, ())
+            if loop is None or not binds or not all(b.order is not None and loop[0] <= b.order <= loop[1] for b in binds):
+                continue  # one array object, bound once: every instance holds the same
+        elif not isinstance(value, cst.Call):
+            continue
+        yield name, value

@@ -188,11 +188,12 @@ def _sets_hash_none(cls: ClassInfo) -> Optional[bool]:
 
 def class_hash(cls: ClassInfo, classes: ClassModel) -> Tuple[Optional[str], str]:
     """How instances of ``cls`` hash: ("none", why) unhashable; ("fields", why) by their
-    fields; ("identity", "") by identity or a custom ``__hash__``; (None, "") not known."""
+    fields; ("custom", "") by their own ``__hash__``; ("identity", "") by identity, as
+    ``object`` does (two instances are two cache keys); (None, "") not known."""
     for c in classes.mro(cls):
         own = c.body_scope.defs
         if "__hash__" in own:
-            return "identity", ""  # its own __hash__: trusted
+            return "custom", ""  # its own __hash__: trusted
         explicit = _sets_hash_none(c)
         if explicit is True:
             return "none", f"`{c.name}` sets __hash__ = None"
@@ -211,14 +212,35 @@ def class_hash(cls: ClassInfo, classes: ClassModel) -> Tuple[Optional[str], str]
         if decorator_names(c.node, c.scope) - {"", "dataclasses.dataclass"}:
             return None, ""  # another decorator may add a __hash__
     # every class of the MRO is of this module: is there a base from elsewhere?
+    unhashable_base = None
     for c in classes.mro(cls):
         for b in c.bases:
             if isinstance(b, cst.Name) and b.value == "object":
                 continue
             if isinstance(b, cst.Name) and c.scope.lookup_scope(b.value) is not None and (c.scope.lookup_scope(b.value).classes.get(b.value) is not None):
                 continue
-            return None, ""  # a base class of another module may define __eq__ or __hash__
+            builtin = _unhashable_builtin(b, c.scope)
+            if builtin is None:
+                return None, ""  # a base class of another module may define __eq__ or __hash__
+            unhashable_base = unhashable_base or (c, builtin)
+    if unhashable_base is not None:
+        c, builtin = unhashable_base
+        return "none", f"`{c.name}` subclasses `{builtin}`, whose __hash__ is None"
     return "identity", ""
+
+
+# Builtin containers that set ``__hash__ = None`` (mutable, compared by value): a subclass
+# inherits it unless some class defines ``__hash__``.
+UNHASHABLE_BUILTINS = frozenset({"dict", "list", "set", "bytearray"})
+UNHASHABLE_LIBRARY_CLASSES = frozenset({"collections.OrderedDict", "collections.defaultdict", "collections.Counter", "collections.deque"})
+
+
+def _unhashable_builtin(base, scope) -> Optional[str]:
+    """The name of an unhashable builtin or standard-library container that ``base`` is."""
+    if isinstance(base, cst.Name) and base.value in UNHASHABLE_BUILTINS and scope.lookup_scope(base.value) is None:
+        return base.value
+    q = qualified(base, scope)
+    return q if q in UNHASHABLE_LIBRARY_CLASSES else None
 
 
 def instance_unhashable(v: HostValue, classes: ClassModel) -> Optional[str]:

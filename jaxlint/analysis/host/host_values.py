@@ -225,7 +225,8 @@ class HostValues(HostCalls):
 
     def returned(self, f: FuncInfo) -> Optional[host_value.HostValue]:
         """What a plain function of the module returns, when every ``return`` agrees on a
-        jitted callable (a factory) or on arrays; else not known."""
+        jitted callable (a factory), on arrays, or on a list, dict or set (a container is
+        what it is whatever it holds), or a tuple of these; else not known."""
         key = id(f.node)
         if key in self._returns:
             return self._returns[key]
@@ -237,8 +238,7 @@ class HostValues(HostCalls):
             out = vals[0]
             for v in vals[1:]:
                 out = host_value.join(out, v)
-            if out is not None and out.kind not in (host_value.JITTED, host_value.JAX_ARRAY, host_value.NUMPY_ARRAY, host_value.JIT_RESULT):
-                out = None  # a factory's jitted callable, or arrays (``return jnp.mean(values)``)
+            out = _returnable(out)
         self._returns[key] = out
         return out
 
@@ -381,3 +381,19 @@ class HostValues(HostCalls):
                 return self.function_value(scope.defs[n])
             return None
         return self._outer_name(n, owner)
+
+
+# What a function's result is taken to be when its returns agree: a factory's jitted callable,
+# arrays (``return jnp.mean(values)``), a container made there; not an instance, a scalar or a
+# parameter, whose meaning at the caller is the callee's business.
+RETURNED_KINDS = frozenset(
+    {host_value.JITTED, host_value.JAX_ARRAY, host_value.NUMPY_ARRAY, host_value.JIT_RESULT, host_value.LIST, host_value.DICT, host_value.SET}
+)
+
+
+def _returnable(v: Optional[host_value.HostValue], depth: int = 0) -> Optional[host_value.HostValue]:
+    if v is None or v.kind in RETURNED_KINDS:
+        return v
+    if v.kind == host_value.TUPLE and v.items is not None and depth < 3:
+        return host_value.HostValue(host_value.TUPLE, v.node, items=tuple(_returnable(it, depth + 1) for it in v.items))
+    return None

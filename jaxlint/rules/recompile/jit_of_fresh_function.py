@@ -46,9 +46,14 @@ class JitOfFreshFunction(Rule):
         method object) or a function defined in the loop, jitted (by call or ``@jax.jit``) and called
         inside a loop; the same (or a nested ``def``) jitted and called in a function that is
         itself called in a loop; a name bound to one of these there
-        (``grad_fn = jax.value_and_grad(loss_fn)``, then ``jax.jit(grad_fn)``).  Also a lambda or
-        ``partial`` object (directly, or bound to a name there) built anew in such a place for a
-        static slot: a static parameter, any argument of an ``eqx.filter_jit`` function (a
+        (``grad_fn = jax.value_and_grad(loss_fn)``, then ``jax.jit(grad_fn)``).  Also a value
+        that compares by identity, built anew in such a place (directly, or bound to a name
+        there, also before a loop of a function that runs in a loop) for a static slot: a
+        lambda or ``partial`` object, an optax optimiser (a tuple of new closures), an
+        instance of a class of the module without ``__eq__`` or ``__hash__``, an instance of
+        a class hashed by its fields that holds one of these, or any of these returned by a
+        function of the module (its nested ``def`` is a new function on each call).  A static
+        slot is a static parameter, any argument of an ``eqx.filter_jit`` function (a
         callable is not an array, so it is static there), or the function of a
         ``jax.tree_util.Partial`` (static treedef data; its arguments are leaves); and the same
         ``partial(...)`` or lambda written out at two calls in a row of one body, which compile
@@ -108,6 +113,21 @@ class JitOfFreshFunction(Rule):
             w = train_step(w, x, functools.partial(loss, reg=1e-4))  # error: JAX401
         first = evaluate(w, w, functools.partial(jnp.mean, axis=0))
         second = evaluate(w, w, functools.partial(jnp.mean, axis=0))  # error: JAX401
+
+        def fit(w, xs):
+            reduce_fn = make_reducer(0)
+            for x in xs:
+                w = evaluate(w, x, reduce_fn)  # error: JAX401
+            return w
+
+        def make_reducer(axis):
+            def reduce_fn(v):
+                return v.sum(axis)
+
+            return reduce_fn
+
+        for epoch in range(3):
+            w = fit(w, jnp.ones((4, 2)))
         """,
     ]
     good = [
@@ -143,6 +163,24 @@ class JitOfFreshFunction(Rule):
             w = train_step(w, x, loss_fn)
         per_feature = evaluate(w, w, functools.partial(jnp.mean, axis=0))
         overall = evaluate(w, w, functools.partial(jnp.mean, axis=None))
+
+        import dataclasses
+
+        @dataclasses.dataclass(frozen=True)
+        class SumOver:
+            axis: int
+
+            def __call__(self, v):
+                return v.sum(self.axis)
+
+        def fit(w, xs):
+            reduce_fn = SumOver(0)  # equal instances: one cache entry
+            for x in xs:
+                w = evaluate(w, x, reduce_fn)
+            return w
+
+        for epoch in range(3):
+            w = fit(w, jnp.ones((4, 2)))
         """,
     ]
 
@@ -274,23 +312,24 @@ class JitOfFreshFunction(Rule):
                 if built is None:
                     continue
             loops = [(start, end) for start, end in scope.loops if start <= order <= end]
-            if loops:
-                if not loops[-1][0] <= built_at <= loops[-1][1]:
-                    continue  # built once before the loop: one object, passed again and again
+            # built before the loop around the call: one object, passed again and again in it,
+            # yet a new one on each run of the code around the loop
+            in_loop = bool(loops) and loops[-1][0] <= built_at <= loops[-1][1]
+            if in_loop:
                 if _reads_loop_variables(built[1], scope, loops[-1]):
                     continue
                 where = "in every iteration"
             elif scope.kind == "function" and scope.func is not None and runs_in_loop(m, scope.func) is not None:
                 where = "on every call of " + scope.func.name + "()"
             else:
-                if expr is slot.arg.value:
+                if expr is slot.arg.value and not loops:
                     once.append((slot, built))
                 continue
             m.report(
                 self,
                 slot.arg.value,
                 subject=f"{slot.app.func.name}()",
-                detail=f": its {_slot_phrase(slot)} gets a new {built[0]} {where}, and JAX compares static callables by identity",
+                detail=f": its {_slot_phrase(slot)} gets a new {built[0]} {where}, and JAX compares {_compared(built)} by identity",
             )
         self._check_equal_callables(m, once)
 
@@ -318,7 +357,7 @@ class JitOfFreshFunction(Rule):
                     self,
                     slot.arg.value,
                     subject=f"{slot.app.func.name}()",
-                    detail=f": its {_slot_phrase(slot)} gets a second {built[0]}, equal to the one passed{at} but a distinct object, and JAX compares static callables by identity",
+                    detail=f": its {_slot_phrase(slot)} gets a second {built[0]}, equal to the one passed{at} but a distinct object, and JAX compares {_compared(built)} by identity",
                     related=[(first.arg.value, f"the first {built[0]}, compiled for here")],
                 )
 
@@ -357,6 +396,11 @@ class JitOfFreshFunction(Rule):
             if b.kind == "def" and b.order is not None:
                 return b.order
         return -1
+
+
+def _compared(built) -> str:
+    """What the message says JAX compares by identity: the callables, or an object's class."""
+    return "such objects" if built[0].startswith("instance of") else "static callables"
 
 
 def _slot_phrase(slot) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jaxlint.analysis.facts.static_metadata import arrays_in_metadata
+from jaxlint.analysis.facts.static_metadata import arrays_in_metadata, fresh_arrays_at_calls
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
 
@@ -30,6 +30,9 @@ class ArrayInStaticMetadata(Rule):
         with the first new instance (a reloaded checkpoint, a second model), so the field is
         flagged where it is declared or filled.  A 0-d array compares like a bool and does not
         fail; scalar constructors such as ``jnp.float32(1.0)`` are not taken as evidence.
+        Where the module itself makes that second call (a jitted function called in a loop,
+        or twice in a row, each time with an instance built with a new array in the field),
+        the call is flagged too: JAX raises there.
 
     Example
         class Linear(eqx.Module):
@@ -49,7 +52,7 @@ class ArrayInStaticMetadata(Rule):
 
     code = "JAX206"
     name = "array-in-static-metadata"
-    message = "static metadata field `{var}` of {cls} holds an array; jit compares metadata with `==`, which fails for arrays"
+    message = "static metadata field `{var}` of {cls} holds an array{detail}; jit compares metadata with `==`, which fails for arrays"
     fix = "make `{var}` a pytree leaf (not static); keep static fields for hashable configuration"
     prevents = raises(
         ErrorPattern("ValueError", r"checking equality of metadata fields|static arguments should be comparable"),
@@ -86,6 +89,32 @@ class ArrayInStaticMetadata(Rule):
             center: jax.Array
             corners: jdc.Static[jax.Array]  # error: JAX206
         """,
+        """
+        import jax
+        import jax.numpy as jnp
+        import numpy as np
+
+        @jax.tree_util.register_pytree_node_class
+        class Scaled:
+            def __init__(self, x, w):
+                self.x = x
+                self.w = w
+
+            def tree_flatten(self):
+                return (self.x,), (self.w,)
+
+            @classmethod
+            def tree_unflatten(cls, aux, children):
+                return cls(children[0], *aux)
+
+        @jax.jit
+        def apply(s):
+            return s.x * s.w.sum()
+
+        for i in range(3):
+            s = Scaled(jnp.ones(3), np.arange(3.0))  # error: JAX206
+            apply(s)  # error: JAX206
+        """,
     ]
     good = [
         """
@@ -112,4 +141,14 @@ class ArrayInStaticMetadata(Rule):
 
     def check_module(self, m):
         for hit in arrays_in_metadata(m.index, m.analyzer.classes):
-            m.report(self, hit.node, var=hit.field, cls=hit.cls.name, related=list(hit.related))
+            m.report(self, hit.node, var=hit.field, cls=hit.cls.name, detail="", related=list(hit.related))
+        for call in fresh_arrays_at_calls(m.index, m.finder, m.analyzer, m.module, m.positions):
+            where = "the previous call" if call.earlier is None else "the earlier call"
+            related = [(call.value, f"a new array is put into `{call.field}` here")]
+            if call.earlier is not None:
+                related.append((call.earlier, "the earlier call, with another array there"))
+            m.report(
+                self, call.arg, var=call.field, cls=call.cls.name,
+                detail=f" made anew for this call of {call.func.name}(), compared with the one of {where}",
+                related=related,
+            )

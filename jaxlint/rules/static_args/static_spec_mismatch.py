@@ -16,7 +16,10 @@ class StaticSpecMismatch(Rule):
     """
     What it does
         Flags ``static_argnums`` indices beyond the function's positional parameters and
-        ``static_argnames`` that are not parameter names.
+        ``static_argnames`` that are not parameter names; and a call of a ``jax.pmap``
+        function that passes fewer positional arguments than its
+        ``static_broadcasted_argnums`` reach (a static argument given by keyword: pmap,
+        unlike jit, takes static arguments by position only).
 
     Why is this bad?
         JAX raises ``ValueError`` when the function is jitted or called; a typo in
@@ -39,6 +42,7 @@ class StaticSpecMismatch(Rule):
     fix = "make static_argnums / static_argnames match the signature of {func}()"
     prevents = raises(
         ErrorPattern("ValueError", r"Jitted function has (invalid argnames|static_argnums)"),
+        ErrorPattern("ValueError", r"static broadcasted arguments must be passed positionally"),
         stage="call",
         description="ValueError: Jitted function has invalid argnames / static_argnums",
     )
@@ -56,6 +60,9 @@ class StaticSpecMismatch(Rule):
             return x + y
 
         body_jit = jax.jit(body, static_argnums=(2,))  # error: JAX203
+
+        shift = jax.pmap(body, static_broadcasted_argnums=(1,))
+        shift(jax.numpy.ones((1, 3)), y=1.0)  # error: JAX203
         """
     ]
     good = [
@@ -94,6 +101,8 @@ class StaticSpecMismatch(Rule):
                     m.report(self, node, detail=f"static_argnames names `{n}`, which is not a parameter of {f.name}()", func=f.name, autofix=fix)
             if has_star:
                 continue
+            if app.transform.label == "pmapped":
+                self._keyword_statics(m, app)
             for i, node in app.statics.nums:
                 if i >= len(pos) or i < -len(pos):
                     m.report(
@@ -102,3 +111,22 @@ class StaticSpecMismatch(Rule):
                         detail=f"static_argnums index {i} is out of range: {f.name}() takes {len(pos)} positional argument{'s' if len(pos) != 1 else ''}",
                         func=f.name,
                     )
+
+    def _keyword_statics(self, m, app):
+        """pmap reads ``static_broadcasted_argnums`` off the positional arguments only: a call
+        that passes fewer of them than the largest index needs is refused ("All static
+        broadcasted arguments must be passed positionally")."""
+        nums = [i for i, _node in app.statics.nums]
+        if not nums or min(nums) < 0 or app.func.is_method or app.statics.names:
+            return
+        needed = max(nums) + 1
+        for call, _scope in m.analyzer.call_sites_with_scopes(app):
+            if any(a.star for a in call.args):
+                continue
+            given = sum(1 for a in call.args if a.keyword is None)
+            if given < needed:
+                m.report(
+                    self, call,
+                    detail=f"{app.func.name}() is pmapped with static_broadcasted_argnums={tuple(sorted(set(nums)))} but called with {given} positional argument{'s' if given != 1 else ''}: pmap takes static arguments by position only",
+                    func=app.func.name,
+                )
