@@ -226,10 +226,22 @@ def _shape_follows(expr, counters: set, scope, order: int, depth: int = 0) -> Op
         # bounds do: jnp.pad(x[:i], (0, 8 - i)) pads every prefix to one length
         shape_positions = {k for k, _ in spec}
         inputs = [a for k, a in enumerate(positional) if k not in shape_positions]
-        if found is not None and any(_shape_follows(a, counters, scope, order, depth + 1) for a in inputs):
+        if found is not None and any(_may_follow(a, counters, scope, order, depth + 1) for a in inputs):
             return None
         return found
     return None
+
+
+def _may_follow(expr, counters: set, scope, order: int, depth: int) -> bool:
+    """The shape of ``expr`` may move with a loop counter: it does (``_shape_follows``), or it
+    is arithmetic on a value whose shape does (``jnp.eye(n) * 0.5``).  Enough to stay silent,
+    not to report."""
+    if isinstance(expr, cst.Name) and depth < 3:
+        b = _reaching_assignment(scope, expr.value, order)
+        return b is not None and _may_follow(b.value, counters, scope, b.order, depth + 1)
+    if isinstance(expr, cst.BinaryOperation):
+        return _may_follow(expr.left, counters, scope, order, depth) or _may_follow(expr.right, counters, scope, order, depth)
+    return _shape_follows(expr, counters, scope, order, depth) is not None
 
 
 def _follows(expr, counters: set, scope, order: int) -> Optional[str]:
