@@ -1,12 +1,23 @@
 """The interpreter's tables of JAX knowledge, checked against the installed JAX."""
 
+import os
+import random
+import sys
+
 import pytest
 
 pytestmark = pytest.mark.slow  # imports JAX
 
-jax = pytest.importorskip("jax")
+jax = pytest.importorskip("jax", reason="the tables are checked against the installed JAX")
+
+from clirun import ROOT  # noqa: E402
+
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+
+import jax_tables  # noqa: E402
 
 from jaxlint.analysis.jax import jax_api  # noqa: E402
+from jaxlint.analysis.jax.jax_concrete_args import CONCRETE_ARGS, JAX_VERSION  # noqa: E402
 
 
 def test_array_methods_are_methods_of_jax_arrays():
@@ -215,3 +226,48 @@ def test_a_linen_module_is_one_leaf_that_jit_cannot_trace_and_an_nnx_module_a_py
             self.w = nnx.Param(jnp.ones(2))
 
     assert [type(leaf) for leaf in jax.tree_util.tree_leaves(Layer())] == [type(jnp.ones(2))]
+
+
+# Functions whose answers the rules' examples and fixtures stand on.
+KNOWN_CONCRETE = (
+    "jax.numpy.zeros",
+    "jax.numpy.nonzero",
+    "jax.numpy.where",
+    "jax.numpy.repeat",
+    "jax.numpy.bincount",
+    "jax.numpy.sum",
+    "jax.ops.segment_sum",
+    "jax.nn.one_hot",
+    "jax.lax.dynamic_slice",
+    "jax.random.normal",
+)
+
+
+def _concrete_args_sample():
+    """The known functions, and a fixed random sample of those in the table and of those the
+    table leaves out (every argument may be traced, or no call could be traced)."""
+    names = [name for name, _ in jax_tables.public_functions()]
+    listed = sorted(set(CONCRETE_ARGS) & set(names) - set(KNOWN_CONCRETE))
+    unlisted = sorted(set(names) - set(CONCRETE_ARGS))
+    rng = random.Random(20261206)
+    return sorted(set(KNOWN_CONCRETE) | set(rng.sample(listed, 20)) | set(rng.sample(unlisted, 10)))
+
+
+def test_the_arguments_jax_needs_concrete_are_jaxs_own_answer():
+    """scripts/jax_tables.py traces each function with one argument at a time made a tracer;
+    tracing a sample again gives the table's answers."""
+    sample = _concrete_args_sample()
+    version, derived = jax_tables.concrete_args(set(sample))
+    got = {name: tuple(derived.get(name, ())) for name in sample}
+    # what the rules' examples rely on holds in the JAX installed here, whatever its release
+    assert got["jax.numpy.zeros"][0][:4] == (0, "shape", "shape", ("whole", "items"))
+    assert (None, "size") in got["jax.numpy.nonzero"][0][4]
+    assert {(1, "x"), (2, "y"), (None, "size")} <= set(got["jax.numpy.where"][0][4])
+    assert (None, "total_repeat_length") in got["jax.numpy.repeat"][0][4]
+    assert (2, "num_segments") in got["jax.ops.segment_sum"][0][4]
+    assert got["jax.nn.one_hot"][0][:2] == (1, "num_classes")
+    assert (1, "axis") in [e[:2] for e in got["jax.numpy.sum"]]
+    # with the release the table was written from, every answer in the sample is the table's
+    # (another release may differ: scripts/jax_tables.py writes the table again)
+    if version == JAX_VERSION:
+        assert got == {name: CONCRETE_ARGS.get(name, ()) for name in sample}

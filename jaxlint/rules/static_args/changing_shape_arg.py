@@ -6,7 +6,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.analysis.jax.jax_signatures import SHAPE_ARGS
+from jaxlint.analysis.jax.jax_signatures import shape_args
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.model.names import resolve
 from jaxlint.rules.base import Rule
@@ -209,22 +209,39 @@ def _shape_follows(expr, counters: set, scope, order: int, depth: int = 0) -> Op
     if isinstance(expr, cst.Call):
         q = resolve(expr.func, scope) or ""
         # NumPy's constructors take their shapes where jax.numpy's do
-        spec = SHAPE_ARGS.get("jax." + q if q.startswith("numpy.") else q)
-        if spec is None:
+        spec = shape_args("jax." + q if q.startswith("numpy.") else q)
+        if not spec:
             return None
-        positions, names = spec
         positional = [a.value for a in expr.args if a.keyword is None and not a.star]
         keywords = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
+        # a size given (jnp.repeat's total_repeat_length=) fixes the shape
+        spec = [(k, n) for k, n, unless in spec if not any(u in keywords or p is not None and p < len(positional) for p, u in unless)]
         if q.endswith(".arange") and len(positional) >= 2:
             # arange(i, i + n) has a fixed length: only a one-sided bound changes it.
             lo, hi = _mentions(positional[0], counters), _mentions(positional[1], counters)
             return (lo or hi) if (lo is None) != (hi is None) else None
-        args = [positional[k] for k in positions if k < len(positional)] + [keywords[k] for k in names if k in keywords]
-        for a in args:
-            found = _mentions(a, counters)
-            if found is not None:
-                return found
+        args = [positional[k] if k is not None and k < len(positional) else keywords.get(n) for k, n in spec]
+        found = next((c for c in (_mentions(a, counters) for a in args if a is not None) if c is not None), None)
+        # an input whose shape moves with the counter too may make up for it, as arange's two
+        # bounds do: jnp.pad(x[:i], (0, 8 - i)) pads every prefix to one length
+        shape_positions = {k for k, _ in spec}
+        inputs = [a for k, a in enumerate(positional) if k not in shape_positions]
+        if found is not None and any(_may_follow(a, counters, scope, order, depth + 1) for a in inputs):
+            return None
+        return found
     return None
+
+
+def _may_follow(expr, counters: set, scope, order: int, depth: int) -> bool:
+    """The shape of ``expr`` may move with a loop counter: it does (``_shape_follows``), or it
+    is arithmetic on a value whose shape does (``jnp.eye(n) * 0.5``).  Enough to stay silent,
+    not to report."""
+    if isinstance(expr, cst.Name) and depth < 3:
+        b = _reaching_assignment(scope, expr.value, order)
+        return b is not None and _may_follow(b.value, counters, scope, b.order, depth + 1)
+    if isinstance(expr, cst.BinaryOperation):
+        return _may_follow(expr.left, counters, scope, order, depth) or _may_follow(expr.right, counters, scope, order, depth)
+    return _shape_follows(expr, counters, scope, order, depth) is not None
 
 
 def _follows(expr, counters: set, scope, order: int) -> Optional[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.jax.jax_signatures import NEEDS_SIZE, REDUCING_METHODS, SHAPE_ARGS, STATIC_VALUE_ARGS
+from jaxlint.analysis.jax.jax_signatures import REDUCING_METHODS, concrete_args
 from jaxlint.analysis.traced.values import BOOL, DICT, OPAQUE, PYSEQ, TRACED
 from jaxlint.analysis.traced.value_checks import is_at_indexer, surely_traced, value_label
 from jaxlint.rules.base import Rule
@@ -17,7 +17,9 @@ class TracedShape(Rule):
         Flags array shapes and sizes that depend on traced values: ``jnp.zeros(n)``,
         ``x.reshape(n, -1)``, ``jax.random.normal(key, (n,))`` with traced ``n``; slices with a
         traced bound (``x[:n]``); boolean masks (``x[x > 0]``); ``jnp.nonzero``/``argwhere``/
-        ``unique``/one-argument ``jnp.where`` without ``size=``.
+        ``unique``/one-argument ``jnp.where`` without ``size=``, ``jax.ops.segment_sum``
+        without ``num_segments=``; and every other argument of JAX's functions that JAX needs
+        concrete (axes, counts, ``jnp.fft.fft``'s ``n``), as read from JAX itself.
 
     Why is this bad?
         XLA compiles for fixed shapes.  A shape that depends on data cannot be known at trace
@@ -51,6 +53,12 @@ class TracedShape(Rule):
         # A traced count that reaches a primitive's parameter (jnp.tile's reps), which JAX
         # requires to be a hashable constant.
         ErrorPattern("TypeError", r"value of parameter \w+ was not hashable: .*Tracer"),
+        # A traced flag or count that JAX passes on as a static argument of its own jitted
+        # implementation (jnp.triu's k, keepdims=).
+        ErrorPattern("ValueError", r"Non-hashable static arguments are not supported"),
+        # A Python list holding a tracer where JAX reads the list with NumPy (jnp.ndim([x])).
+        ErrorPattern("TracerArrayConversionError"),
+        ErrorPattern("TracerBoolConversionError"),
         description="ConcretizationTypeError / NonConcreteBooleanIndexError / IndexError (non-static shape)",
     )
     bad = [
@@ -78,48 +86,32 @@ class TracedShape(Rule):
     ]
 
     def on_call(self, ctx, node, q, argvals):
-        spec = SHAPE_ARGS.get(q)
-        if spec is not None:
-            positions, keywords = spec
-            pos = [(a, v) for a, v in argvals if a.keyword is None and not a.star]
-            for i in positions:
-                if i < len(pos) and surely_traced(pos[i][1]):
-                    a, v = pos[i]
-                    ctx.report(self, a.value, what="Array shape", var=value_label(v, a.value))
-                    return
-            for a, v in argvals:
-                if a.keyword is not None and a.keyword.value in keywords and surely_traced(v):
-                    ctx.report(self, a.value, what="Array shape", var=value_label(v, a.value))
-                    return
+        positional = []
+        for a, v in argvals:
+            if a.star:
+                break  # past ``*args`` the positions are unknown
+            if a.keyword is None:
+                positional.append((a, v))
+        keywords = {a.keyword.value: (a, v) for a, v in argvals if a.keyword is not None}
+        # what ``*args`` or ``**kwargs`` may pass is unknown: it may be the size
+        star_positions = any(a.star == "*" for a, _ in argvals)
+        star_keywords = any(a.star == "**" for a, _ in argvals)
+        for position, name, kind, forms, unless in concrete_args(q):
+            if any(n in keywords or star_keywords or p is not None and (p < len(positional) or star_positions) for p, n in unless):
+                continue
+            arg = positional[position] if position is not None and position < len(positional) else keywords.get(name)
+            if arg is None or not _rejected(arg[1], forms):
+                continue
+            a, v = arg
+            if unless:
+                keyword = next((n for p, n in unless if p is None), unless[0][1])
+                # an array whose values set the output size: the call is what cannot be compiled
+                what = "The size" if kind == "size" else "The output size"
+                ctx.report(self, node if kind == "size" else a.value, what=f"{what} of `{_display(q)}()` without {keyword}=", var=value_label(v, a.value))
+            else:
+                what = "Array shape" if kind == "shape" else f"A static argument of `{_display(q)}()`"
+                ctx.report(self, a.value, what=what, var=value_label(v, a.value))
             return
-        spec = STATIC_VALUE_ARGS.get(q)
-        if spec is None and q.startswith(("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.")):
-            spec = ((), ("axis", "axes"))
-        if spec is not None:
-            positions, keywords = spec
-            pos = [(a, v) for a, v in argvals if a.keyword is None and not a.star]
-            hits = [pos[i] for i in positions if i < len(pos)]
-            hits += [(a, v) for a, v in argvals if a.keyword is not None and a.keyword.value in keywords]
-            for a, v in hits:
-                if surely_traced(v):
-                    ctx.report(self, a.value, what="A static argument (axis, size or count)", var=value_label(v, a.value))
-                    return
-        if q == "jax.numpy.repeat" and not any(a.keyword is not None and a.keyword.value == "total_repeat_length" for a, _ in argvals):
-            pos = [(a, v) for a, v in argvals if a.keyword is None and not a.star]
-            rep = pos[1] if len(pos) > 1 else next(((a, v) for a, v in argvals if a.keyword is not None and a.keyword.value == "repeats"), None)
-            if rep is not None and surely_traced(rep[1]):
-                ctx.report(self, rep[0].value, what="The output size of `jnp.repeat()` without total_repeat_length=", var=value_label(rep[1], rep[0].value))
-                return
-        if q == "jax.numpy.bincount" and argvals and surely_traced(argvals[0][1]):
-            if not any(a.keyword is not None and a.keyword.value == "length" for a, _ in argvals) and len([a for a, _ in argvals if a.keyword is None]) < 3:
-                ctx.report(self, node, what="The size of `jnp.bincount()` without length=", var=value_label(argvals[0][1], argvals[0][0].value))
-                return
-        if q in NEEDS_SIZE or q == "jax.numpy.where" and len([a for a, _ in argvals if a.keyword is None]) == 1:
-            if any(a.keyword is not None and a.keyword.value == "size" for a, _ in argvals):
-                return
-            if argvals and surely_traced(argvals[0][1]):
-                short = q.rsplit(".", 1)[-1]
-                ctx.report(self, node, what=f"The size of `jnp.{short}()` without size=", var=value_label(argvals[0][1], argvals[0][0].value))
 
     def on_method(self, ctx, node, base, meth, argvals):
         if base.kind != TRACED or base.flags & (OPAQUE | PYSEQ | DICT):
@@ -153,3 +145,18 @@ class TracedShape(Rule):
                     if part.kind == TRACED and part.flags & BOOL:
                         ctx.report(self, node, what="Boolean mask index (result size)", var=value_label(part, el.slice.value))
                         return
+
+
+def _rejected(v, forms) -> bool:
+    """Surely a value JAX rejects there: a tracer (``whole``), or a Python tuple or list that
+    holds one (``items``: ``jnp.zeros((n, 3))``)."""
+    if v.items is not None:
+        return "items" in forms and any(surely_traced(i) for i in v.items)
+    return "whole" in forms and surely_traced(v)
+
+
+def _display(q: str) -> str:
+    for module, alias in (("jax.numpy.", "jnp."), ("jax.lax.", "lax.")):
+        if q.startswith(module):
+            return alias + q[len(module):]
+    return q
