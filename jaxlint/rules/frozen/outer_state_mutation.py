@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jaxlint.analysis.facts.memo_guards import memoised
 from jaxlint.analysis.model.attribute_values import attribute_values
 from jaxlint.analysis.host.expression_kinds import all_container_bindings, is_container_value
 from jaxlint.analysis.syntax.scopes import MUTATING_METHODS
@@ -96,7 +97,7 @@ class OuterStateMutation(Rule):
     def on_name_write(self, ctx, target, name, v, stmt):
         if not ctx.frame.entry.transform.effects:
             return
-        if v.kind != TRACED and _runs_per_call(ctx):
+        if v.kind != TRACED and (_runs_per_call(ctx) or _fills_memo(ctx, stmt)):
             return  # ``calls += 1`` under vmap alone: the function runs on every call
         kind = "nonlocal" if self._is_nonlocal(ctx, name) else "global"
         ctx.report(self, stmt, what=f"Assignment to {kind} `{name}`")
@@ -183,6 +184,8 @@ class OuterStateMutation(Rule):
         if kind == "attr" and self._is_self(ctx, name):
             if ctx.frame.entry.transform.opaque_attrs:
                 return  # nnx modules carry mutable state through nnx transforms by design
+            if v.kind != TRACED and _fills_memo(ctx, stmt):
+                return
             ctx.report(self, stmt, what=f"`self.{target.attr.value} = ...`")
             return
         if base.outer is None:
@@ -237,6 +240,15 @@ def _balanced(ctx, owner, name) -> bool:
                 methods.setdefault(f.value.value, set()).add(f.attr.value)
     called = methods.get(name, ())
     return bool(PUSHES.intersection(called)) and bool(POPS.intersection(called))
+
+
+def _fills_memo(ctx, stmt) -> bool:
+    """A Python value written only when a lookup of a lasting memo missed, by code that fills
+    it (``if _handle is None: _handle = create()``; ``if key in self.ids: return`` before the
+    code that stores ``self.ids[key]``): a second run would find the entry and write nothing,
+    so the state after one run per trace is the state after one run per call."""
+    scope = ctx.func.body_scope
+    return scope is not None and memoised(ctx.analyzer.module_ctx, stmt, scope)
 
 
 def _runs_per_call(ctx) -> bool:
