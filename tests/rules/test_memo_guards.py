@@ -200,3 +200,4 @@ def test_global_counter_bumped_behind_a_test_is_still_found():
         """,
         "JAX303",
     ) == [10]
+
