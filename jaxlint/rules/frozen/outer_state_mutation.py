@@ -35,7 +35,12 @@ class OuterStateMutation(Rule):
         in the jitted function: its methods' writes to ``self`` die with the trace), a stack
         pushed and popped in the same function, a function pushed
         (a hook: ``JAX309`` judges what it holds), and Python values under ``vmap`` alone,
-        which traces on every call.
+        which traces on every call.  Nor a write whose result does not outlive the run or
+        would be the same once per call: a Python value stored where a lookup of a lasting
+        memo missed, into that memo (``if key in self.ids: return`` before the registration;
+        a second run would find it and write nothing), a ``nonlocal`` of a function that runs
+        while tracing, written by a helper only it calls as plain Python (a fold over a
+        pytree's leaves), and ``self.attr`` that only later code of the same run reads.
 
     Why is this bad?
         The write happens once per trace, not once per call: counters stop counting, logs stay
