@@ -28,13 +28,13 @@ def statement_path(body: Sequence[cst.CSTNode], node, positions) -> Optional[Lis
     path: List[Tuple[cst.CSTNode, str]] = []
     part = BODY
     while at is not None:
-        st = next((st for st in body if _contains(positions.get(st), at)), None)
+        st = next((st for st in body if contains(positions.get(st), at)), None)
         if st is None or isinstance(st, (cst.FunctionDef, cst.ClassDef)):
             return None
         path.append((st, part))
         if isinstance(st, cst.SimpleStatementLine):
             return path
-        inner = [(b, p) for b, p in _blocks(st) if any(_contains(positions.get(x), at) for x in b)]
+        inner = [(b, p) for b, p in _blocks(st) if any(contains(positions.get(x), at) for x in b)]
         if not inner:
             return None
         body, part = inner[0]
@@ -52,7 +52,7 @@ def guards(body: Sequence[cst.CSTNode], node, positions) -> List[Tuple[cst.BaseE
     out: List[Tuple[cst.BaseExpression, bool, Sequence[cst.CSTNode]]] = []
     block: Sequence[cst.CSTNode] = body
     while at is not None:
-        i = next((i for i, st in enumerate(block) if _contains(positions.get(st), at)), None)
+        i = next((i for i, st in enumerate(block) if contains(positions.get(st), at)), None)
         if i is None or isinstance(block[i], (cst.FunctionDef, cst.ClassDef)):
             return []
         for j, before in enumerate(block[:i]):
@@ -61,10 +61,10 @@ def guards(body: Sequence[cst.CSTNode], node, positions) -> List[Tuple[cst.BaseE
         st = block[i]
         if isinstance(st, cst.SimpleStatementLine):
             return out
-        if isinstance(st, cst.If) and isinstance(st.body, cst.SimpleStatementSuite) and _contains(positions.get(st.body), at):
+        if isinstance(st, cst.If) and isinstance(st.body, cst.SimpleStatementSuite) and contains(positions.get(st.body), at):
             out.append((st.test, True, [st.body]))
             return out
-        inner = [(b, p) for b, p in _blocks(st) if any(_contains(positions.get(x), at) for x in b)]
+        inner = [(b, p) for b, p in _blocks(st) if any(contains(positions.get(x), at) for x in b)]
         if not inner:
             return out
         block, part = inner[0]
@@ -111,7 +111,8 @@ def _blocks(st) -> List[Tuple[List[cst.CSTNode], str]]:
     return out
 
 
-def _contains(outer, inner) -> bool:
+def contains(outer, inner) -> bool:
+    """Does the code range ``outer`` hold the range ``inner``?"""
     return (
         outer is not None
         and (outer.start.line, outer.start.column) <= (inner.start.line, inner.start.column)

@@ -9,6 +9,7 @@ from jaxlint.analysis.model.attribute_mentions import attribute_mentions
 from jaxlint.analysis.model.attribute_values import attribute_values
 from jaxlint.analysis.host.expression_kinds import all_container_bindings, is_container_value
 from jaxlint.analysis.syntax.scopes import MUTATING_METHODS
+from jaxlint.analysis.syntax.statement_paths import contains
 from jaxlint.analysis.traced.values import DICT, MADE_IN_TRACE, PYSEQ, TRACED
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import frozen
@@ -272,16 +273,9 @@ def _local_to_the_trace(ctx, name) -> bool:
         if scope is not owner and scope is not f.body_scope:
             return False
         at = positions.get(call)
-        if at is None or any(lam is not None and _within(at, lam) for lam in lambdas):
+        if at is None or any(lam is not None and contains(lam, at) for lam in lambdas):
             return False
     return True
-
-
-def _within(inner, outer) -> bool:
-    return (outer.start.line, outer.start.column) <= (inner.start.line, inner.start.column) and (inner.end.line, inner.end.column) <= (
-        outer.end.line,
-        outer.end.column,
-    )
 
 
 def _scratch_of_the_run(ctx, attr: str, stmt) -> bool:
