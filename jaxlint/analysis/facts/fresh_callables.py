@@ -117,13 +117,13 @@ def _sites(m, func, memo, by_name) -> List[Tuple[cst.Call, Scope, int]]:
 
 
 def given_other_values_each_run(m, func, names: Set[str], depth: int = 0) -> bool:
-    """Does each run of ``func`` that repeats get other values for what the variables ``names``
-    of its body are computed from?  True when every call that makes it run again and again
-    passes, for a parameter those variables come from, an argument that changes from run to
-    run: one made from the variables of the loop around the call (in a function that itself
-    runs once), or from parameters of a caller whose own runs get other values so.  A callable
-    built there then closes over other data in each run: a program of its own, as a lambda
-    that reads the loop's variables is."""
+    """Does each run of ``func`` that repeats get other Python constants for what the variables
+    ``names`` of its body are computed from?  True when every call that makes it run again and
+    again passes, for a parameter those variables come from, an argument made from the
+    variables of a loop over distinct constants written out (in a function that itself runs
+    once), or from parameters of a caller whose own runs get such values.  A callable built
+    there then bakes other constants into its program in each run: a compilation per run is
+    what the code asks for."""
     body = func.body_scope
     if body is None or depth > MAX_CALLER_DEPTH:
         return False
@@ -147,9 +147,7 @@ def given_other_values_each_run(m, func, names: Set[str], depth: int = 0) -> boo
         read = _flows_from(scope, {n for p in params if p in passed for n in names_read(passed[p])})
         if loops and not again:
             start, end = loops[-1]
-            bound = {n for n, bs in scope.bindings.items() if any(b.order is not None and start <= b.order <= end and b.kind != "def" for b in bs)}
-            bound |= {n for n, bs in scope.comprehension_bindings.items() if any(start <= b.order <= end for b in bs)}
-            if not read & bound:
+            if not read & _constants_of_loop(scope, start, end):
                 return False
         elif loops or not given_other_values_each_run(m, caller, read, depth + 1):
             return False
@@ -158,6 +156,56 @@ def given_other_values_each_run(m, func, names: Set[str], depth: int = 0) -> boo
 
 
 MAX_CALLER_DEPTH = 4
+
+
+def _constants_of_loop(scope: Scope, start: int, end: int) -> Set[str]:
+    """The variables of the loop spanning ``start``..``end`` when it walks a display of
+    distinct constants written out (``for name, opts in {"linear": {...}, "cubic": {...}}.items()``,
+    ``for n in (2, 4, 8)``): each iteration brings Python values of its own, which a closure
+    bakes into its program.  Empty for any other loop: values computed from data (a file, a
+    seed) may repeat, or differ only as arrays that an argument would carry without a new
+    compilation."""
+    out: Set[str] = set()
+    loop_binds = [(n, b) for n, bs in scope.bindings.items() for b in bs if b.kind == "for" and isinstance(b.value, cst.For)]
+    loop_binds += [(n, b) for n, bs in scope.comprehension_bindings.items() for b in bs]
+    for name, b in loop_binds:
+        if b.order == start and _distinct_constants(b.value.iter):
+            out.add(name)
+    return out
+
+
+def _distinct_constants(expr) -> bool:
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("items", "keys", "values") and not expr.args:
+        expr = expr.func.value
+    if isinstance(expr, cst.Dict):
+        parts = [e.key for e in expr.elements if isinstance(e, cst.DictElement)]
+        if len(parts) != len(expr.elements):
+            return False
+    elif isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
+        parts = [e.value for e in expr.elements if isinstance(e, cst.Element)]
+        if len(parts) != len(expr.elements):
+            return False
+    else:
+        return False
+    texts = [cst.Module([]).code_for_node(e) for e in parts]
+    return len(texts) > 1 and len(set(texts)) == len(texts) and all(_constant(e) for e in parts)
+
+
+def _constant(expr) -> bool:
+    """A literal, or a display or call of literals (``dict(order="cubic", fixer=True)``)."""
+    if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString)):
+        return True
+    if isinstance(expr, cst.Name):
+        return expr.value in ("True", "False", "None")
+    if isinstance(expr, cst.UnaryOperation):
+        return _constant(expr.expression)
+    if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
+        return all(isinstance(e, cst.Element) and _constant(e.value) for e in expr.elements)
+    if isinstance(expr, cst.Dict):
+        return all(isinstance(e, cst.DictElement) and _constant(e.key) and _constant(e.value) for e in expr.elements)
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value in ("dict", "tuple", "list"):
+        return all(a.star == "" and _constant(a.value) for a in expr.args)
+    return False
 
 
 def _flows_from(scope: Scope, names: Set[str]) -> Set[str]:

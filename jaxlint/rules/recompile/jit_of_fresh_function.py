@@ -64,8 +64,9 @@ class JitOfFreshFunction(Rule):
         ``partial(...)`` or lambda written out at two calls in a row of one body, which compile
         twice.  A callable that reads the loop's variables is a different program in each
         iteration and is not flagged, nor is one built in a function whose every repeated run
-        is passed other values for what the callable reads (the loop around the call hands
-        over its own variables, directly or through the callers' parameters), nor one built
+        is passed other Python constants for what the callable reads (a loop over distinct
+        constants written out hands over its variables, directly or through the callers'
+        parameters: each run bakes its own constants into the program), nor one built
         where a lookup of a memo missed and stored there (``if self._fn is None: self._fn =
         self._build()``: built once per entry), nor are two different callables.
 
