@@ -10,7 +10,7 @@ a jitted call where a callable is compared that way are listed here too (``calla
 
 from __future__ import annotations
 
-from typing import List, NamedTuple, Optional, Set, Tuple
+from typing import List, NamedTuple, Optional
 
 import libcst as cst
 
@@ -18,7 +18,6 @@ from jaxlint.analysis.facts.memo_guards import memoised
 from jaxlint.analysis.model.classes import decorator_names, is_classmethod, is_property
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import Application, arguments_by_parameter
-from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.syntax.scopes import Scope
 
 # Transforms whose result is a new function object on every evaluation.
@@ -58,11 +57,6 @@ def runs_in_loop(m, func) -> Optional[cst.Call]:
     reaches it), or None.  By name for a function, as ``self.name(...)`` (from a method of its
     class) or ``obj.name(...)`` (``obj = Cls(...)``) for a method, as ``obj(...)`` for
     ``__call__``.  Computed once per module and function."""
-    memo = _memo(m)
-    return _repeats(m, func, memo, memo["by_name"])
-
-
-def _memo(m) -> dict:
     memo = m.__dict__.setdefault("_repeated_functions", {})
     if "by_name" not in memo:
         by_name = {}
@@ -72,7 +66,7 @@ def _memo(m) -> dict:
             if name is not None:
                 by_name.setdefault(name, []).append((call, scope, order))
         memo["by_name"] = by_name
-    return memo
+    return _repeats(m, func, memo, memo["by_name"])
 
 
 def _repeats(m, func, memo, by_name) -> Optional[cst.Call]:
@@ -80,8 +74,22 @@ def _repeats(m, func, memo, by_name) -> Optional[cst.Call]:
     if key in memo:
         return memo[key]
     memo[key] = None  # a cycle of calls answers "no" (until shown otherwise)
+    names = [func.name]
+    if func.name == "__call__":
+        names = None  # called as ``obj(...)``: any name
+    sites = by_name.get(func.name, ()) if names else [x for xs in by_name.values() for x in xs if isinstance(x[0].func, cst.Name)]
+    sites = [x for x in sites if _calls(m, x[0], x[1], func)]
+    # and every call that reaches it through another callable (``run = Runner().apply``,
+    # the closure a factory returns, a partial, an instance)
+    seen = {id(c) for c, _s, _o in sites}
+    orders = memo.get("orders")
+    if orders is None:
+        orders = memo["orders"] = {id(c): o for c, _s, o in m.index.calls}
+    for call, scope, _t in m.finder.call_targets.callers(func):
+        if id(call) not in seen and id(call) in orders:
+            sites.append((call, scope, orders[id(call)]))
     out = None
-    for call, scope, order in _sites(m, func, memo, by_name):
+    for call, scope, order in sites:
         if memoised(m, call, scope):
             continue  # it runs once per entry of a memo the call fills
         # a loop span: a ``for``/``while`` statement's, or a comprehension's
@@ -97,168 +105,6 @@ def _repeats(m, func, memo, by_name) -> Optional[cst.Call]:
     return out
 
 
-def _sites(m, func, memo, by_name) -> List[Tuple[cst.Call, Scope, int]]:
-    """(call, scope, order) of every call of ``func`` found in the module."""
-    names = [func.name]
-    if func.name == "__call__":
-        names = None  # called as ``obj(...)``: any name
-    sites = by_name.get(func.name, ()) if names else [x for xs in by_name.values() for x in xs if isinstance(x[0].func, cst.Name)]
-    sites = [x for x in sites if _calls(m, x[0], x[1], func)]
-    # and every call that reaches it through another callable (``run = Runner().apply``,
-    # the closure a factory returns, a partial, an instance)
-    seen = {id(c) for c, _s, _o in sites}
-    orders = memo.get("orders")
-    if orders is None:
-        orders = memo["orders"] = {id(c): o for c, _s, o in m.index.calls}
-    for call, scope, _t in m.finder.call_targets.callers(func):
-        if id(call) not in seen and id(call) in orders:
-            sites.append((call, scope, orders[id(call)]))
-    return sites
-
-
-def given_other_values_each_run(m, func, names: Set[str], depth: int = 0) -> bool:
-    """Does each run of ``func`` that repeats get other Python constants for what the variables
-    ``names`` of its body are computed from?  True when every call that makes it run again and
-    again passes, for a parameter those variables come from, an argument made from the
-    variables of a loop over distinct constants written out (in a function that itself runs
-    once), or from parameters of a caller whose own runs get such values.  A callable built
-    there then bakes other constants into its program in each run: a compilation per run is
-    what the code asks for."""
-    body = func.body_scope
-    if body is None or depth > MAX_CALLER_DEPTH:
-        return False
-    params = _flows_from(body, names) & set(func.all_param_names())
-    if not params:
-        return False
-    memo = _memo(m)
-    by_name = memo["by_name"]
-    repeated = False
-    for call, scope, order in _sites(m, func, memo, by_name):
-        if memoised(m, call, scope):
-            continue
-        loops = [(a, b) for a, b in scope.loops if a <= order <= b]
-        caller = scope.func if scope.kind == "function" else None
-        again = caller is not None and caller is not func and _repeats(m, caller, memo, by_name) is not None
-        if not loops and not again:
-            continue  # this call runs once
-        passed = _arguments(call, func)
-        if passed is None:
-            return False
-        read = _flows_from(scope, {n for p in params if p in passed for n in names_read(passed[p])})
-        if loops and not again:
-            start, end = loops[-1]
-            if not read & _constants_of_loop(scope, start, end):
-                return False
-        elif loops or not given_other_values_each_run(m, caller, read, depth + 1):
-            return False
-        repeated = True
-    return repeated
-
-
-MAX_CALLER_DEPTH = 4
-
-
-def _constants_of_loop(scope: Scope, start: int, end: int) -> Set[str]:
-    """The variables of the loop spanning ``start``..``end`` when it walks a display of
-    distinct constants written out (``for name, opts in {"linear": {...}, "cubic": {...}}.items()``,
-    ``for n in (2, 4, 8)``): each iteration brings Python values of its own, which a closure
-    bakes into its program.  Empty for any other loop: values computed from data (a file, a
-    seed) may repeat, or differ only as arrays that an argument would carry without a new
-    compilation."""
-    out: Set[str] = set()
-    loop_binds = [(n, b) for n, bs in scope.bindings.items() for b in bs if b.kind == "for" and isinstance(b.value, cst.For)]
-    loop_binds += [(n, b) for n, bs in scope.comprehension_bindings.items() for b in bs]
-    for name, b in loop_binds:
-        if b.order == start and _distinct_constants(b.value.iter):
-            out.add(name)
-    return out
-
-
-def _distinct_constants(expr) -> bool:
-    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("items", "keys", "values") and not expr.args:
-        expr = expr.func.value
-    if isinstance(expr, cst.Dict):
-        parts = [e.key for e in expr.elements if isinstance(e, cst.DictElement)]
-        if len(parts) != len(expr.elements):
-            return False
-    elif isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
-        parts = [e.value for e in expr.elements if isinstance(e, cst.Element)]
-        if len(parts) != len(expr.elements):
-            return False
-    else:
-        return False
-    texts = [cst.Module([]).code_for_node(e) for e in parts]
-    return len(texts) > 1 and len(set(texts)) == len(texts) and all(_constant(e) for e in parts)
-
-
-def _constant(expr) -> bool:
-    """A literal, or a display or call of literals (``dict(order="cubic", fixer=True)``)."""
-    if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString)):
-        return True
-    if isinstance(expr, cst.Name):
-        return expr.value in ("True", "False", "None")
-    if isinstance(expr, cst.UnaryOperation):
-        return _constant(expr.expression)
-    if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
-        return all(isinstance(e, cst.Element) and _constant(e.value) for e in expr.elements)
-    if isinstance(expr, cst.Dict):
-        return all(isinstance(e, cst.DictElement) and _constant(e.key) and _constant(e.value) for e in expr.elements)
-    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value in ("dict", "tuple", "list"):
-        return all(a.star == "" and _constant(a.value) for a in expr.args)
-    return False
-
-
-def _flows_from(scope: Scope, names: Set[str]) -> Set[str]:
-    """``names`` and every variable of ``scope`` their values are computed from (through its
-    assignments, to a fixed point)."""
-    out = set(names)
-    todo = list(names)
-    while todo:
-        n = todo.pop()
-        for b in scope.bindings.get(n, ()):
-            if b.kind in ("assign", "aug", "walrus") and b.value is not None:
-                for r in names_read(b.value) - out:
-                    out.add(r)
-                    todo.append(r)
-    return out
-
-
-def _arguments(call: cst.Call, func) -> Optional[dict]:
-    """Parameter name -> the argument ``call`` passes for it; None with ``*args``/``**kw``."""
-    if any(a.star for a in call.args):
-        return None
-    positional = [p.name.value for p in func.positional_params()]
-    if func.is_method and (isinstance(call.func, cst.Attribute) or func.name == "__call__"):
-        positional = positional[1:]  # the receiver
-    out = {}
-    pos = [a for a in call.args if a.keyword is None]
-    for name, a in zip(positional, pos):
-        out[name] = a.value
-    for a in call.args:
-        if a.keyword is not None:
-            out[a.keyword.value] = a.value
-    return out
-
-
-def names_read(node) -> Set[str]:
-    """Every name written in ``node`` (attribute names left out)."""
-    reader = _NamesRead()
-    reader.walk(node)
-    return reader.names
-
-
-class _NamesRead(FastVisitor):
-    def __init__(self):
-        self.names: Set[str] = set()
-
-    def visit_Name(self, node) -> None:
-        self.names.add(node.value)
-
-    def visit_Attribute(self, node: cst.Attribute) -> bool:
-        self.walk(node.value)
-        return False
-
-
 def _calls(m, call, scope, func) -> bool:
     """Is ``call`` a call of ``func``?"""
     fn = call.func
@@ -270,21 +116,8 @@ def _calls(m, call, scope, func) -> bool:
         return cls is not None and m.analyzer.classes.member(cls, "__call__") is func
     if isinstance(fn, cst.Attribute) and func.is_method and fn.attr.value == func.name and isinstance(fn.value, cst.Name):
         cls = _instance_class(m, fn.value.value, scope)
-        if cls is None and is_classmethod(func):
-            cls = _class_of(fn.value.value, scope)
         return cls is not None and m.analyzer.classes.member(cls, func.name) is func
     return False
-
-
-def _class_of(name: str, scope):
-    """The module class ``name`` is: ``cls`` of a classmethod, or a class's own name."""
-    f = scope.func if scope.kind == "function" else None
-    if f is not None and f.cls is not None and is_classmethod(f):
-        positional = f.positional_params()
-        if positional and positional[0].name.value == name and len(scope.bindings.get(name, ())) == 1:
-            return f.cls
-    owner = scope.lookup_scope(name)
-    return owner.classes.get(name) if owner is not None and len(owner.bindings.get(name, ())) == 1 else None
 
 
 def _plain_function(f) -> bool:

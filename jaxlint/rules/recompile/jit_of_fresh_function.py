@@ -6,16 +6,7 @@ import libcst as cst
 
 from jaxlint import fixes
 from jaxlint.analysis.facts.memo_guards import memoised
-from jaxlint.analysis.facts.fresh_callables import (
-    FILTERED,
-    PARTIALS,
-    TREE_PARTIAL,
-    built_anew,
-    built_anew_for_slot,
-    callable_slots,
-    given_other_values_each_run,
-    runs_in_loop,
-)
+from jaxlint.analysis.facts.fresh_callables import FILTERED, PARTIALS, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, runs_in_loop
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.syntax.nodes import parameter_names
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
@@ -63,12 +54,9 @@ class JitOfFreshFunction(Rule):
         ``jax.tree_util.Partial`` (static treedef data; its arguments are leaves); and the same
         ``partial(...)`` or lambda written out at two calls in a row of one body, which compile
         twice.  A callable that reads the loop's variables is a different program in each
-        iteration and is not flagged, nor is one built in a function whose every repeated run
-        is passed other Python constants for what the callable reads (a loop over distinct
-        constants written out hands over its variables, directly or through the callers'
-        parameters: each run bakes its own constants into the program), nor one built
-        where a lookup of a memo missed and stored there (``if self._fn is None: self._fn =
-        self._build()``: built once per entry), nor are two different callables.
+        iteration and is not flagged, nor is one built where a lookup of a memo missed and
+        stored there (``if self._fn is None: self._fn = self._build()``: built once per
+        entry), nor are two different callables.
 
     Why is this bad?
         JAX caches compilations by function object, and static arguments by hash and
@@ -207,7 +195,7 @@ class JitOfFreshFunction(Rule):
             if scope.kind != "function" or scope.func is None:
                 continue
             if built is None and isinstance(fn_expr, cst.Name) and fn_expr.value in scope.defs:
-                built = (f"function `{fn_expr.value}` defined inside {scope.func.name}()", (scope.defs[fn_expr.value].node,))
+                built = (f"function `{fn_expr.value}` defined inside {scope.func.name}()", ())
             if built is None and bound is not None:
                 # ``grad_fn = jax.value_and_grad(loss_fn)`` in the function, then ``jax.jit(grad_fn)``
                 built = built_anew(m, bound[0], scope)
@@ -227,7 +215,7 @@ class JitOfFreshFunction(Rule):
             else:
                 loop_call = runs_in_loop(m, scope.func)
                 runs_repeatedly = loop_call is not None
-            if runs_repeatedly and not memoised(m, call, scope) and not given_other_values_each_run(m, scope.func, _callable_reads(built[1], scope)):
+            if runs_repeatedly and not memoised(m, call, scope):
                 detail = f" (a new object on every call of {scope.func.name}(), which runs in a loop)"
                 m.report(self, call, subject=f"`{api}` of a {built[0]}", detail=detail, repeated_by=loop_call)
         self._check_decorated_defs(m)
@@ -259,7 +247,7 @@ class JitOfFreshFunction(Rule):
                 m.report(self, site, subject=f"`{api}` of a function defined inside the loop", detail="")
                 continue
             loop_call = runs_in_loop(m, scope.func) if scope.kind == "function" and scope.func is not None else None
-            if loop_call is not None and not given_other_values_each_run(m, scope.func, _callable_reads((f.node,), scope)):
+            if loop_call is not None:
                 m.report(
                     self,
                     site,
@@ -419,12 +407,8 @@ def _reads_loop_variables(nodes, scope, loop) -> bool:
     start, end = loop
     varying = {n for n, binds in scope.bindings.items() if any(b.order is not None and start <= b.order <= end and b.kind != "def" for b in binds)}
     varying |= {n for n, binds in scope.comprehension_bindings.items() if any(start <= b.order <= end for b in binds)}
-    return bool(varying) and bool(varying & _callable_reads(nodes, scope))
-
-
-def _callable_reads(nodes, scope) -> set:
-    """The variables the callable made of ``nodes`` reads: its free names, the names its
-    defaults read, and what the functions of ``scope`` it uses read in turn."""
+    if not varying:
+        return False
     read = set()
     todo, seen = list(nodes), set()
     while todo:
@@ -444,7 +428,7 @@ def _callable_reads(nodes, scope) -> set:
             f = scope.defs.get(n)
             if f is not None:
                 todo.append(f.node)
-    return read
+    return bool(varying & read)
 
 
 def _body_scope_of(node, scope):
