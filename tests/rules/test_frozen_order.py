@@ -240,3 +240,128 @@ warm = scaled(jnp.ones(3))
 main()
 """
     ) == [(9, 16)]
+
+
+def test_assignments_in_branches_that_return_their_own_closure():
+    # Each branch binds `table` (by a jitted call) and returns the function it jits: the other
+    # branch's assignment never runs after this one's function exists.
+    assert frozen(
+        HEADER
+        + """
+def make(x, fast):
+    if fast:
+        table = jax.jit(lambda: jnp.cumsum(x))()
+
+        @jax.jit
+        def f(a):
+            return a + table
+        return f
+    table = jax.jit(lambda: jnp.sort(x))()
+
+    @jax.jit
+    def f(a):
+        return a * table
+    return f
+"""
+    ) == []
+
+
+def test_assignment_after_a_branch_that_does_not_return():
+    assert frozen(
+        HEADER
+        + """
+def make(x, fast):
+    table = x
+    if fast:
+        @jax.jit
+        def f(a):
+            return a + table
+        f(x)
+    table = jnp.sort(x)
+    return f(x)
+"""
+    ) == [(10, 24)]
+
+
+def test_default_settled_before_the_factory_of_the_closure():
+    # `theta` is filled in before `make_step` exists, and each step is made by a call of it.
+    assert frozen(
+        HEADER
+        + """
+def integrate(x, ts, theta=None):
+    x = jax.jit(lambda: jnp.sin(x))()
+    if theta is None:
+        theta = 0.5
+
+    def make_step(t0):
+        def step(w, t):
+            return w * theta + t0, w
+        return step
+
+    return jax.lax.scan(jax.checkpoint(make_step(ts[0])), x, ts)
+"""
+    ) == []
+
+
+def test_flag_settled_before_the_function_is_jitted_by_call():
+    # `hess` is jitted by call after the flag got its final value: no compiled `hess` exists
+    # before (and `newton`, which calls it, is first called after it too).
+    assert frozen(
+        HEADER
+        + """
+def search(energy, x):
+    use_fd = False
+
+    def hess(y):
+        return jax.hessian(energy)(y) * 2.0 if use_fd else jax.hessian(energy)(y)
+
+    @jax.jit
+    def newton(y):
+        return y - hess(y)
+
+    start = jax.jit(lambda: x * 0.5)()
+    use_fd = not bool(jnp.isfinite(jax.jit(lambda: energy(start))()))
+    y = newton(start)
+    hessian = jax.jit(hess)
+    return hessian(y), hessian(y + 1.0)
+"""
+    ) == []
+
+
+def test_flag_changed_after_the_jit_by_call_and_before_a_second_call():
+    assert frozen(
+        HEADER
+        + """
+def search(energy, x):
+    use_fd = False
+
+    def hess(y):
+        return jax.hessian(energy)(y) * 2.0 if use_fd else jax.hessian(energy)(y)
+
+    hessian = jax.jit(hess)
+    h = hessian(x)
+    use_fd = True
+    return h, hessian(x + 1.0)
+"""
+    ) == [(9, 48)]
+
+
+def test_rebinding_after_the_last_use_of_a_local_jit_with_a_method_called():
+    # `step._cache_size()` is a use of the compiled function, not a way for it to escape.
+    assert frozen(
+        HEADER
+        + """
+def bench(batches, pick):
+    batcher = pick()
+
+    @jax.jit
+    def step(b):
+        return batcher(b)
+
+    for b in batches:
+        step(b)
+    n = step._cache_size()
+    batcher = pick()
+    return n, batcher
+"""
+    ) == []

@@ -60,3 +60,43 @@ def test_conditions_inside_the_innermost_loop():
     p = _paths()
     assert [n for n in ("first", "second", "sixth", "eighth") if conditional(p[n])] == []
     assert [n for n in ("third", "fourth", "fifth", "seventh", "ninth") if not conditional(p[n])] == []
+
+
+FLOW = textwrap.dedent(
+    """
+    def make(a, b):
+        first = 1
+        if a:
+            second = 2
+            return second
+        if b:
+            third = 3
+        else:
+            fourth = 4
+        for k in range(3):
+            fifth = k
+            if k:
+                return fifth
+        try:
+            return first
+        except ValueError:
+            sixth = 6
+        if a: return 7
+        seventh = 7
+    """
+)
+
+
+def test_which_statements_can_follow_which_in_one_run():
+    from jaxlint.analysis.syntax.module_index import ModuleIndex
+
+    scope = ModuleIndex(cst.parse_module(FLOW)).functions[0].body_scope
+    at = {name: binds[0].order for name, binds in scope.bindings.items()}
+    follows = scope.can_follow
+    assert follows(at["first"], at["second"]) and follows(at["first"], at["third"])
+    assert not follows(at["second"], at["third"])  # past the branch's return
+    assert not follows(at["third"], at["fourth"]) and not follows(at["fourth"], at["third"])  # if / else
+    assert follows(at["fifth"], at["k"])  # the loop comes round again
+    assert follows(at["fifth"], at["sixth"])  # a return inside a loop may be skipped
+    assert follows(at["first"], at["sixth"])  # a return inside a try may not be reached
+    assert follows(at["sixth"], at["seventh"])  # a one-line `if a: return` may not be taken

@@ -149,9 +149,9 @@ def convention_changes(index, finder: TransformFinder, analyzer) -> List[Convent
                     if not shared or not calls_here:
                         continue
                     other = module_first.setdefault(pname, (node, by_keyword, scope))
-                    if other[2] is not scope and other[1] != by_keyword:
+                    if other[2] is not scope and other[1] != by_keyword and not _other_structure(other[0], other[2], node, scope):
                         out.append(ConventionChange(app, pname, other[0], node, call, scope, by_keyword, other[2]))
-                elif seen[1] != by_keyword:
+                elif seen[1] != by_keyword and not _other_structure(seen[0], scope, node, scope):
                     out.append(ConventionChange(app, pname, seen[0], node, call, scope, by_keyword))
     return out
 
@@ -175,3 +175,43 @@ def _is_the_jitted(expr, scope: Scope, app: Application, finder: TransformFinder
     if owner is not None and finder.aliases.get((id(owner), expr.value)) is app:
         return True
     return isinstance(app.site, cst.Decorator) and scope.lookup_def(expr.value) is app.func
+
+
+def _other_structure(first: cst.CSTNode, first_scope: Scope, later: cst.CSTNode, scope: Scope) -> bool:
+    """Does one call pass ``None`` where the other passes a value that is surely not None?  A
+    ``None`` leaf and an array are different pytree structures: the two calls compile
+    separately however they pass it, and the convention costs nothing more."""
+    a = first.value if isinstance(first, cst.Arg) else None
+    b = later.value if isinstance(later, cst.Arg) else None
+    if a is None or b is None:
+        return False
+    if _is_none(a):
+        return _surely_not_none(b, scope)
+    return _is_none(b) and _surely_not_none(a, first_scope)
+
+
+def _is_none(expr) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == "None"
+
+
+def _surely_not_none(expr, scope: Scope) -> bool:
+    """A literal, a container, an operation, or a parameter bound only as such, whose annotation
+    (``cos_zenith: float``) leaves no room for None and whose default is not None."""
+    if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.List, cst.Tuple, cst.Dict, cst.BinaryOperation)):
+        return True
+    if not isinstance(expr, cst.Name) or scope.kind != "function" or scope.func is None:
+        return False
+    binds = scope.bindings.get(expr.value, ())
+    if len(binds) != 1 or binds[0].kind != "param":
+        return False
+    p = scope.func.params
+    for param in list(p.posonly_params) + list(p.params) + list(p.kwonly_params):
+        if param.name.value == expr.value:
+            if param.annotation is None or param.default is not None and _is_none(param.default):
+                return False
+            # one plain type (``float``, ``jnp.ndarray``); a union, ``Optional[...]``, ``Any``
+            # or ``object`` may hold None
+            t = param.annotation.annotation
+            last = t.value if isinstance(t, cst.Name) else t.attr.value if isinstance(t, cst.Attribute) else None
+            return last is not None and last not in ("Any", "object", "None")
+    return False

@@ -14,6 +14,7 @@ from typing import List, NamedTuple, Optional
 
 import libcst as cst
 
+from jaxlint.analysis.facts.memo_guards import memoised
 from jaxlint.analysis.facts.weak_types import single_return
 from jaxlint.analysis.host.host_value import STATEFUL_OPTAX, class_hash
 from jaxlint.analysis.model.classes import class_named, decorator_names, is_classmethod, is_property
@@ -58,7 +59,8 @@ def built_anew(m, expr, scope, bound_methods: bool = True):
 
 def runs_in_loop(m, func) -> Optional[cst.Call]:
     """Does ``func`` run again and again: called inside a loop of the module, or from a
-    function that does (any depth)?  The call in the loop (of ``func`` or of a function that
+    function that does (any depth), at a call that is not guarded by a memo it fills
+    (``if self._fn is None: self._fn = self._build()``: once per entry)?  The call in the loop (of ``func`` or of a function that
     reaches it), or None.  By name for a function, as ``self.name(...)`` (from a method of its
     class) or ``obj.name(...)`` (``obj = Cls(...)``) for a method, as ``obj(...)`` for
     ``__call__``.  Computed once per module and function."""
@@ -95,6 +97,8 @@ def _repeats(m, func, memo, by_name) -> Optional[cst.Call]:
             sites.append((call, scope, orders[id(call)]))
     out = None
     for call, scope, order in sites:
+        if memoised(m, call, scope):
+            continue  # it runs once per entry of a memo the call fills
         # a loop span: a ``for``/``while`` statement's, or a comprehension's
         if any(a <= order <= b for a, b in scope.loops):
             out = call

@@ -222,7 +222,8 @@ class Rebinding:
         ``reader`` qualifies when it is a nested ``def`` or lambda of the function ``owner``:
         every run of ``owner`` makes a new function object, and JAX keys its trace cache on that
         object, so nothing compiled in one run is replayed in the next.  Its compiled form must
-        not escape either: the name is only called (``@jax.jit def step``), or handed straight
+        not escape either: the name is only called (``@jax.jit def step``; or a method of it
+        called, ``step.lower(x)``), or handed straight
         to a transform whose result is called on the spot (``jax.jit(jax.vmap(step))(x)``) or
         bound to a local name that is only called.  Returned, stored, passed on or called from
         a nested function, it may be called after anything.
@@ -256,7 +257,13 @@ class Rebinding:
             if node is reader.node.name:
                 continue
             parent = parents.get(id(node))
-            if isinstance(parent, cst.Call) and parent.func is node:
+            if isinstance(parent, cst.Attribute) and parent.value is node:
+                # a method of the compiled function (``step.lower(x)``, ``step._cache_size()``):
+                # it traces at most, with what is there at that point; the function stays here
+                parent = parents.get(id(parent))
+                if not (isinstance(parent, cst.Call) and isinstance(parent.func, cst.Attribute) and parent.func.value is node):
+                    return None
+            if isinstance(parent, cst.Call) and (parent.func is node or isinstance(parent.func, cst.Attribute)):
                 site = sites.get(id(parent))
                 if site is None or site[0] is not owner:
                     return None
@@ -367,8 +374,10 @@ class Rebinding:
             writes = sorted(binds + muts)
             # A parameter's value comes with the call, and a value settled before the function
             # exists is its initial value: every later assignment is a rebinding.
+            created = self.created_at(reader, owner)
+            initial = created is not None and any(settled(o) and owner.can_follow(o, created) for o in every)
             rebinds_all = bool(writes) and (
-                bool(muts) or len(binds) < len(every) or any(b.kind == "param" for b in owner.bindings.get(name, ()))
+                bool(muts) or initial or any(b.kind == "param" for b in owner.bindings.get(name, ()))
             )
             uses = self.local_uses(reader, owner) if writes else None
             if uses is not None:
@@ -395,21 +404,40 @@ class Rebinding:
         return changes_read
 
     def settled_before(self, reader, owner: Scope):
-        """A test of a write's order in ``owner``: does it happen before ``reader``, a function
-        that ``owner`` defines, exists?  Each run of ``owner`` defines the function anew and
-        JAX traces each function object afresh, so what ``owner`` writes before the ``def`` is
-        what every trace of that function reads (a default filled in, a setup loop): it cannot
-        make a compiled function stale.  A write inside a loop that also defines the function
-        may come after an earlier iteration's function was traced, so it still counts."""
+        """A test of a write's order in ``owner``: can it not run after ``reader``'s compiled
+        function exists?  Then it cannot make that function stale: JAX traces a function when
+        it is called, so every trace reads what was written before.  Each run of ``owner``
+        makes the function anew (its ``def``, or the ``def`` of the function around it that
+        ``owner`` defines) and JAX caches by function object; a jit applied by call
+        (``jax.jit(hess)``) has no cache before that call runs.  A write that cannot follow
+        that point in the body's flow (it comes before, outside any loop that also makes the
+        function, or in another branch, or after a ``return`` that every path takes) is
+        settled: a default filled in, a setup loop, a branch that returned its own closure."""
+        created = self.created_at(reader, owner)
+        if created is None:
+            return _never
+        return lambda order: order is not None and not owner.can_follow(created, order)
+
+    def created_at(self, reader, owner: Scope) -> Optional[int]:
+        """The order in ``owner`` from which ``reader``'s compiled function can exist: where
+        ``owner`` makes it (or the function of ``owner`` that holds it), or the earliest of its
+        jits by call there when all of them are; None when ``owner`` is not where it is made."""
         # (An entry point of another file, in the cross-module phase, has no scope here.)
-        if getattr(reader, "scope", None) is not owner or owner.kind != "function" or reader.is_lambda:
-            return _never
-        defs = [b.order for b in owner.bindings.get(reader.name, ()) if b.kind == "def" and b.order is not None]
-        if len(defs) != 1 or len(owner.bindings.get(reader.name, ())) != 1:
-            return _never
-        created = defs[0]
-        loops = [(start, end) for start, end in owner.loops if start <= created <= end]
-        return lambda order: order is not None and order < created and not any(start <= order <= end for start, end in loops)
+        if getattr(reader, "scope", None) is None:
+            return None
+        outer = reader
+        while outer.scope is not owner:
+            outer = outer.scope.func if outer.scope.kind == "function" else None
+            if outer is None or outer.scope is None:
+                return None
+        created = outer.order
+        if outer is reader:
+            sites = self._sites()
+            apps = [a for a in self.traced_callables.finder.by_func.get(id(reader.node), ()) if a.transform.replays]
+            jits = [sites.get(id(a.site)) for a in apps if isinstance(a.site, cst.Call)]
+            if apps and len(jits) == len(apps) and all(j is not None and j[0] is owner for j in jits):
+                created = max(created, min(j[1] for j in jits))
+        return created
 
     def runs_eagerly(self, func) -> bool:
         """Is the traced function ``func`` also called as the plain function, from host code?
@@ -460,8 +488,8 @@ class Rebinding:
             if uses is not None:
                 counts = _stale_between_uses(owner, [order], *uses)
             else:
-                counts = bool(calls) and (
-                    order > min(calls) and (rebinds_all or order != initial) or _share_loop(owner, order, calls)
+                counts = any(owner.can_follow(c, order) for c in calls) and (
+                    rebinds_all or order != initial or _share_loop(owner, order, calls)
                 )
             if counts:
                 out.append((node, kind))
@@ -471,14 +499,10 @@ class Rebinding:
         """Can a write of ``owner`` come after a traced call made there?  (The first binding is
         the initial value, unless the name is also mutated in place.)"""
         calls = self.traced_callables.call_orders(owner)
-        if not calls:
-            return False
-        first = min(calls)
         first_write = writes[0]
-        if any(w > first and (mutated or w != first_write) for w in writes):
-            return True
         return any(
-            any(start <= w <= end for w in writes) and any(start <= c <= end for c in calls) for start, end in owner.loops
+            any(owner.can_follow(c, w) for c in calls) and (mutated or w != first_write or _share_loop(owner, w, calls))
+            for w in writes
         )
 
     def witness(self, owner: Scope, name: str):
@@ -498,13 +522,13 @@ def _never(order) -> bool:
 
 def _stale_between_uses(owner: Scope, writes: List[int], created: int, uses: List[int]) -> bool:
     """Does a write fall between two calls of one compiled function, created at ``created``?
-    Either between the first and the last call in the order of the code, or in a loop that also
-    calls it but does not create it anew (a loop that does gives each iteration its own trace)."""
+    Either after a call it can follow and before one it can reach, in the order of the code, or
+    in a loop that also calls it but does not create it anew (a loop that does gives each
+    iteration its own trace)."""
     if not uses:
         return False
-    first, last = min(uses), max(uses)
     for w in writes:
-        if first < w < last:
+        if any(u < w and owner.can_follow(u, w) for u in uses) and any(w < u and owner.can_follow(w, u) for u in uses):
             return True
         for start, end in owner.loops:
             if start <= w <= end and not start <= created <= end and any(start <= u <= end for u in uses):

@@ -153,7 +153,7 @@ class CallTargets:
         if depth >= MAX_FORWARDS:
             return None
         sites = self.callers(f)
-        if not sites or not self._all_calls_resolved(f) or only_called and not self._only_called(f):
+        if not sites or not self._all_calls_resolved(f) or only_called and not self.only_called(f):
             return None
         out: List[Passed] = []
         for c, s, t in sites:
@@ -169,7 +169,7 @@ class CallTargets:
             out.extend(up)
         return out
 
-    def _only_called(self, f: FuncInfo) -> bool:
+    def only_called(self, f: FuncInfo) -> bool:
         """A plain function whose name is written only where it is defined and where it is
         called directly (a partial, an alias or a callback adds a use whose calls are read
         another way, or not at all)."""

@@ -75,6 +75,12 @@ class ModuleIndex(FastVisitor):
         self.dotted_attributes: Set[str] = set()
         self.order = 0
         self._loop_starts: List[Tuple[Scope, int]] = []
+        # Where each enclosing block starts (None for a one-line suite), the ``try``/``with``
+        # statements around (by scope), and the ``if`` statements around: [node, the order of
+        # its test, the order its body ends at once its ``else`` is reached].
+        self._blocks: List[Optional[int]] = []
+        self._protected: List[Scope] = []
+        self._ifs: List[list] = []
         self._stmt: Optional[cst.CSTNode] = None
         self._calls_by_callee: Optional[Dict[object, List[Tuple[cst.Call, Scope]]]] = None
         self.walk(module)
@@ -132,7 +138,7 @@ class ModuleIndex(FastVisitor):
             self.walk(node.returns)
         body_scope = Scope("function", node, parent, node.name.value)
         cls = parent.node_info if parent.kind == "class" else None
-        info = FuncInfo(node, node.name.value, parent, body_scope, cls)
+        info = FuncInfo(node, node.name.value, parent, body_scope, cls, self.order)
         body_scope.func = info
         parent.defs[node.name.value] = info
         parent.bind(node.name.value, self.order, "def")
@@ -153,7 +159,7 @@ class ModuleIndex(FastVisitor):
                 self.walk(p.annotation)
 
     def visit_Lambda(self, node: cst.Lambda) -> Optional[bool]:
-        info = FuncInfo(node, "<lambda>", self.scope, None)
+        info = FuncInfo(node, "<lambda>", self.scope, None, order=self.order)
         self.func_by_node[id(node)] = info
         self._visit_param_defaults(node.params)
         self.walk(node.body)
@@ -185,10 +191,59 @@ class ModuleIndex(FastVisitor):
         self._stmt = node
 
     def visit_If(self, node) -> None:
+        self._else_reached(node)
         self.order += 1
+        self._ifs.append([node, self.order, None])
+
+    def leave_If(self, node) -> None:
+        _node, test, body_end = self._ifs.pop()
+        if body_end is not None:
+            self.scope.alternatives.append(((test + 1, body_end), (body_end + 1, self.order)))
+
+    def visit_Else(self, node) -> None:
+        self._else_reached(node)
+
+    def _else_reached(self, node) -> None:
+        """``node`` may be the ``else`` (or ``elif``) of the innermost ``if``: its body ends here."""
+        if self._ifs and self._ifs[-1][0].orelse is node:
+            self._ifs[-1][2] = self.order
+
+    def visit_IndentedBlock(self, node) -> None:
+        self._blocks.append(self.order + 1)
+
+    def leave_IndentedBlock(self, node) -> None:
+        self._blocks.pop()
+
+    def visit_SimpleStatementSuite(self, node) -> None:
+        self._blocks.append(None)  # its statements share the order of the header
+
+    def leave_SimpleStatementSuite(self, node) -> None:
+        self._blocks.pop()
+
+    def visit_Return(self, node) -> None:
+        self._exit()
+
+    def visit_Raise(self, node) -> None:
+        self._exit()
+
+    def _exit(self) -> None:
+        start = self._blocks[-1] if self._blocks else None
+        scope = self.scope
+        if start is None or any(s is scope for s, _ in self._loop_starts) or any(s is scope for s in self._protected):
+            return
+        scope.exits.append((self.order, start))
+
+    def visit_Try(self, node) -> None:
+        self._protected.append(self.scope)
+
+    def leave_Try(self, node) -> None:
+        self._protected.pop()
+
+    visit_TryStar, leave_TryStar = visit_Try, leave_Try
 
     def visit_With(self, node: cst.With) -> None:
         self.order += 1
+        self._protected.append(self.scope)
         if any(self._disables_jit(item.item) for item in node.items):
             self._eager_depth += 1
         for item in node.items:
@@ -198,6 +253,7 @@ class ModuleIndex(FastVisitor):
                     self.scope.writes.setdefault(n, []).append((item.asname.name, self.scope, self.order, "with"))
 
     def leave_With(self, node: cst.With) -> None:
+        self._protected.pop()
         if any(self._disables_jit(item.item) for item in node.items):
             self._eager_depth -= 1
 

@@ -57,6 +57,8 @@ class Scope:
         "comprehension_loops",
         "func",
         "node_info",
+        "alternatives",
+        "exits",
     )
 
     def __init__(self, kind: str, node, parent: Optional["Scope"], name: str):
@@ -93,6 +95,14 @@ class Scope:
         self.comprehension_loops: set = set()  # the spans of ``loops`` that are comprehensions'
         self.func: Optional["FuncInfo"] = None
         self.node_info: Optional["ClassInfo"] = None
+        # The order spans of the two branches of each ``if``/``else`` (``elif`` included): one
+        # run of the body takes one branch or the other, never both.
+        self.alternatives: List[Tuple[Tuple[int, int], Tuple[int, int]]] = []
+        # (order, start) of each ``return`` or ``raise`` that ends the run for sure, with the order
+        # where the block that holds it starts: nothing after it runs once that block began.  One
+        # inside a loop (a ``break`` may leave it another way) or a ``try``/``with`` of this body
+        # (a handler, a ``finally`` or a context manager may carry on) is not recorded.
+        self.exits: List[Tuple[int, int]] = []
 
     def bind(self, name: str, order: Optional[int], kind: str, value=None) -> None:
         lst = self.bindings.get(name)
@@ -106,6 +116,20 @@ class Scope:
         comprehension's (each at the start of its loop's span in ``loops``)."""
         out = [b for b in self.bindings.get(name, ()) if b.kind == "for" and b.order is not None and isinstance(b.value, cst.For)]
         return out + self.comprehension_bindings.get(name, [])
+
+    def can_follow(self, first: int, then: int) -> bool:
+        """Can the statement at order ``then`` run after the one at ``first`` in one run of this
+        body?  Yes when a loop holds both; otherwise only a later statement can, and not one in
+        the other branch of an ``if`` that holds ``first``, nor one past a ``return`` or
+        ``raise`` that every path from ``first`` reaches."""
+        if any(start <= first <= end and start <= then <= end for start, end in self.loops):
+            return True
+        if then <= first:
+            return False
+        for (a, b), (c, d) in self.alternatives:
+            if a <= first <= b and c <= then <= d:
+                return False
+        return not any(start <= first <= exit < then for exit, start in self.exits)
 
     def lookup_scope(self, name: str) -> Optional["Scope"]:
         """The scope that owns ``name`` as seen from code in this scope (LEGB, classes skipped)."""
@@ -195,10 +219,11 @@ class ClassInfo:
 class FuncInfo:
     """A function definition or lambda, with the scope it is defined in."""
 
-    __slots__ = ("node", "name", "scope", "body_scope", "cls", "params", "is_lambda", "qualname")
+    __slots__ = ("node", "name", "scope", "body_scope", "cls", "params", "is_lambda", "qualname", "order")
 
-    def __init__(self, node, name: str, scope: Scope, body_scope: Optional[Scope], cls=None):
+    def __init__(self, node, name: str, scope: Scope, body_scope: Optional[Scope], cls=None, order: int = 0):
         self.node = node
+        self.order = order  # where in ``scope`` the function object is made: its def, or the lambda's statement
         self.name = name
         self.scope = scope  # where the def statement is
         self.body_scope = body_scope  # the function's own scope (None for lambdas)

@@ -28,17 +28,57 @@ def statement_path(body: Sequence[cst.CSTNode], node, positions) -> Optional[Lis
     path: List[Tuple[cst.CSTNode, str]] = []
     part = BODY
     while at is not None:
-        st = next((st for st in body if _contains(positions.get(st), at)), None)
+        st = next((st for st in body if contains(positions.get(st), at)), None)
         if st is None or isinstance(st, (cst.FunctionDef, cst.ClassDef)):
             return None
         path.append((st, part))
         if isinstance(st, cst.SimpleStatementLine):
             return path
-        inner = [(b, p) for b, p in _blocks(st) if any(_contains(positions.get(x), at) for x in b)]
+        inner = [(b, p) for b, p in _blocks(st) if any(contains(positions.get(x), at) for x in b)]
         if not inner:
             return None
         body, part = inner[0]
     return None
+
+
+def guards(body: Sequence[cst.CSTNode], node, positions) -> List[Tuple[cst.BaseExpression, bool, Sequence[cst.CSTNode]]]:
+    """The tests that decide whether ``node`` runs, outermost first, each with the outcome that
+    lets it run and the statements that run then: an ``if`` around it (true for its body,
+    false for its ``else``), with the branch that holds it; and an ``if`` before it in a block
+    around it that leaves the function (its body ends in ``return`` or ``raise``, with no
+    ``else``: false), with the statements after that ``if``.  Empty when ``node`` is in a
+    nested def or class, or not in ``body``."""
+    at = positions.get(node)
+    out: List[Tuple[cst.BaseExpression, bool, Sequence[cst.CSTNode]]] = []
+    block: Sequence[cst.CSTNode] = body
+    while at is not None:
+        i = next((i for i, st in enumerate(block) if contains(positions.get(st), at)), None)
+        if i is None or isinstance(block[i], (cst.FunctionDef, cst.ClassDef)):
+            return []
+        for j, before in enumerate(block[:i]):
+            if isinstance(before, cst.If) and before.orelse is None and _leaves(before.body):
+                out.append((before.test, False, block[j + 1 :]))
+        st = block[i]
+        if isinstance(st, cst.SimpleStatementLine):
+            return out
+        if isinstance(st, cst.If) and isinstance(st.body, cst.SimpleStatementSuite) and contains(positions.get(st.body), at):
+            out.append((st.test, True, [st.body]))
+            return out
+        inner = [(b, p) for b, p in _blocks(st) if any(contains(positions.get(x), at) for x in b)]
+        if not inner:
+            return out
+        block, part = inner[0]
+        if isinstance(st, cst.If) and part in (BODY, ORELSE):
+            out.append((st.test, part == BODY, block))
+    return out
+
+
+def _leaves(block) -> bool:
+    """Does the block end by leaving the function (``return`` or ``raise`` last)?"""
+    last = block.body[-1] if block.body else None
+    if isinstance(last, cst.SimpleStatementLine):
+        last = last.body[-1] if last.body else None
+    return isinstance(last, (cst.Return, cst.Raise))
 
 
 def block_key(path: List[Tuple[cst.CSTNode, str]]) -> Tuple[int, str]:
@@ -71,7 +111,8 @@ def _blocks(st) -> List[Tuple[List[cst.CSTNode], str]]:
     return out
 
 
-def _contains(outer, inner) -> bool:
+def contains(outer, inner) -> bool:
+    """Does the code range ``outer`` hold the range ``inner``?"""
     return (
         outer is not None
         and (outer.start.line, outer.start.column) <= (inner.start.line, inner.start.column)

@@ -20,7 +20,11 @@ class FrozenCapture(Rule):
         A nested function that its enclosing function jits and calls on the spot
         (``jax.jit(jax.vmap(update_one))(balls)``) is a new function, traced afresh, on every
         run: it is stale only when the same compiled function is called again after the
-        rebinding, in the same run or in a loop that does not build it anew.
+        rebinding, in the same run or in a loop that does not build it anew.  A write that
+        cannot run after the compiled function exists is no change: one made before its
+        ``def`` (or the ``def`` of the function that makes it, or a ``jax.jit(f)`` applied by
+        call), in the other branch of an ``if``, or after a ``return`` that every path from
+        there takes (each branch returning its own closure).
 
     Why is this bad?
         The value is read once, at trace time, and baked into the compiled function as a

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jaxlint.analysis.facts.memo_guards import memoised
+from jaxlint.analysis.model.attribute_mentions import attribute_mentions
 from jaxlint.analysis.model.attribute_values import attribute_values
 from jaxlint.analysis.host.expression_kinds import all_container_bindings, is_container_value
 from jaxlint.analysis.syntax.scopes import MUTATING_METHODS
+from jaxlint.analysis.syntax.statement_paths import contains
 from jaxlint.analysis.traced.values import DICT, MADE_IN_TRACE, PYSEQ, TRACED
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import frozen
@@ -33,7 +36,12 @@ class OuterStateMutation(Rule):
         in the jitted function: its methods' writes to ``self`` die with the trace), a stack
         pushed and popped in the same function, a function pushed
         (a hook: ``JAX309`` judges what it holds), and Python values under ``vmap`` alone,
-        which traces on every call.
+        which traces on every call.  Nor a write whose result does not outlive the run or
+        would be the same once per call: a Python value stored where a lookup of a lasting
+        memo missed, into that memo (``if key in self.ids: return`` before the registration;
+        a second run would find it and write nothing), a ``nonlocal`` of a function that runs
+        while tracing, written by a helper only it calls as plain Python (a fold over a
+        pytree's leaves), and ``self.attr`` that only later code of the same run reads.
 
     Why is this bad?
         The write happens once per trace, not once per call: counters stop counting, logs stay
@@ -96,9 +104,12 @@ class OuterStateMutation(Rule):
     def on_name_write(self, ctx, target, name, v, stmt):
         if not ctx.frame.entry.transform.effects:
             return
-        if v.kind != TRACED and _runs_per_call(ctx):
+        if v.kind != TRACED and (_runs_per_call(ctx) or _fills_memo(ctx, stmt)):
             return  # ``calls += 1`` under vmap alone: the function runs on every call
-        kind = "nonlocal" if self._is_nonlocal(ctx, name) else "global"
+        nonlocal_ = self._is_nonlocal(ctx, name)
+        if nonlocal_ and _local_to_the_trace(ctx, name):
+            return
+        kind = "nonlocal" if nonlocal_ else "global"
         ctx.report(self, stmt, what=f"Assignment to {kind} `{name}`")
 
     @staticmethod
@@ -183,6 +194,8 @@ class OuterStateMutation(Rule):
         if kind == "attr" and self._is_self(ctx, name):
             if ctx.frame.entry.transform.opaque_attrs:
                 return  # nnx modules carry mutable state through nnx transforms by design
+            if v.kind != TRACED and _fills_memo(ctx, stmt) or _scratch_of_the_run(ctx, target.attr.value, stmt):
+                return
             ctx.report(self, stmt, what=f"`self.{target.attr.value} = ...`")
             return
         if base.outer is None:
@@ -237,6 +250,77 @@ def _balanced(ctx, owner, name) -> bool:
                 methods.setdefault(f.value.value, set()).add(f.attr.value)
     called = methods.get(name, ())
     return bool(PUSHES.intersection(called)) and bool(POPS.intersection(called))
+
+
+def _local_to_the_trace(ctx, name) -> bool:
+    """``nonlocal name`` in a helper that only the function owning ``name`` calls (or the
+    helper itself, recursively), by name and as plain Python: the helper runs only inside a
+    run of that function, which is being traced here, so the variable is made afresh by each
+    trace and written as often as the code says (a fold over a pytree's leaves into a local
+    that the function returns).  Called from another function, a lambda or a transform, the
+    write may be once per trace of a body that runs many times."""
+    f = ctx.func
+    owner = f.scope
+    if f.is_lambda or f.body_scope is None or owner.kind != "function" or owner.lookup_scope(name) is not owner:
+        return False
+    finder = ctx.analyzer.finder
+    targets = finder.call_targets
+    if finder.is_traced_def(f) or not targets.only_called(f):
+        return False
+    positions = ctx.analyzer.module_ctx.positions
+    lambdas = [positions.get(g.node) for g in finder.index.func_by_node.values() if g.is_lambda and g.scope in (owner, f.body_scope)]
+    for call, scope, _target in targets.callers(f):
+        if scope is not owner and scope is not f.body_scope:
+            return False
+        at = positions.get(call)
+        if at is None or any(lam is not None and contains(lam, at) for lam in lambdas):
+            return False
+    return True
+
+
+def _scratch_of_the_run(ctx, attr: str, stmt) -> bool:
+    """``self.attr = ...`` in a method whose every read of ``.attr`` in the module comes later
+    in the same run of that method: in its own body after the write, or in a method of its
+    class that only such code names (``self._draw`` handed to ``lax.switch`` after the write,
+    and what that one names in turn).  The value lives and dies within one run, as a local
+    would, and no call reads what an earlier trace left behind.  One that nothing in the module
+    reads is kept for a reader elsewhere."""
+    f = ctx.func
+    if f.is_lambda or f.cls is None:
+        return False
+    m = ctx.analyzer.module_ctx
+    mentions = attribute_mentions(m.index, m.module)
+    at = m.positions.get(stmt)
+    if at is None:
+        return False
+    done = (at.end.line, at.end.column)
+    inside: set = set()  # methods that run only within a run of ``f``, after the write
+
+    def later(node, holder) -> bool:
+        if holder is f.node:
+            pos = m.positions.get(node)
+            return pos is not None and (pos.start.line, pos.start.column) > done
+        return holder is not None and id(holder) in inside
+
+    grew = True
+    while grew:
+        grew = False
+        for name, g in f.cls.body_scope.defs.items():
+            named = mentions.get(name, ())
+            if g is not f and id(g.node) not in inside and named and all(later(n, h) for n, h in named):
+                inside.add(id(g.node))
+                grew = True
+    reads = mentions.get(attr, ())
+    return bool(reads) and all(later(n, h) for n, h in reads)
+
+
+def _fills_memo(ctx, stmt) -> bool:
+    """A Python value written only when a lookup of a lasting memo missed, by code that fills
+    it (``if _handle is None: _handle = create()``; ``if key in self.ids: return`` before the
+    code that stores ``self.ids[key]``): a second run would find the entry and write nothing,
+    so the state after one run per trace is the state after one run per call."""
+    scope = ctx.func.body_scope
+    return scope is not None and memoised(ctx.analyzer.module_ctx, stmt, scope)
 
 
 def _runs_per_call(ctx) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint import fixes
+from jaxlint.analysis.facts.memo_guards import memoised
 from jaxlint.analysis.facts.fresh_callables import FILTERED, PARTIALS, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, runs_in_loop
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.syntax.nodes import parameter_names
@@ -58,7 +59,9 @@ class JitOfFreshFunction(Rule):
         ``jax.tree_util.Partial`` (static treedef data; its arguments are leaves); and the same
         ``partial(...)`` or lambda written out at two calls in a row of one body, which compile
         twice.  A callable that reads the loop's variables is a different program in each
-        iteration and is not flagged, nor are two different callables.
+        iteration and is not flagged, nor is one built where a lookup of a memo missed and
+        stored there (``if self._fn is None: self._fn = self._build()``: built once per
+        entry), nor are two different callables.
 
     Why is this bad?
         JAX caches compilations by function object, and static arguments by hash and
@@ -223,7 +226,7 @@ class JitOfFreshFunction(Rule):
                     continue
                 # Only when the jitted function is used right there, in the same iteration; a
                 # loop that builds a table of jitted functions compiles each one once.
-                if m.call_sites.is_called_at_once(call) or self._called_in(call, scope, loops[-1]):
+                if (m.call_sites.is_called_at_once(call) or self._called_in(call, scope, loops[-1])) and not memoised(m, call, scope):
                     autofix = self._hoist(m, call, scope, fn_expr)
                     m.report(self, call, subject=f"`{api}` of a {fresh}", detail="", autofix=autofix)
                 continue
@@ -250,7 +253,7 @@ class JitOfFreshFunction(Rule):
             else:
                 loop_call = runs_in_loop(m, scope.func)
                 runs_repeatedly = loop_call is not None
-            if runs_repeatedly:
+            if runs_repeatedly and not memoised(m, call, scope):
                 detail = f" (a new object on every call of {scope.func.name}(), which runs in a loop)"
                 m.report(self, call, subject=f"`{api}` of a {built[0]}", detail=detail, repeated_by=loop_call)
         self._check_decorated_defs(m)
@@ -273,6 +276,8 @@ class JitOfFreshFunction(Rule):
                 continue
             api = _decorator_api(site.decorator, scope)
             loops = [(start, end) for start, end in scope.loops if start <= order <= end]
+            if scope.kind == "function" and memoised(m, f.node, scope):
+                continue
             if loops:
                 loop = loops[-1]
                 if not any(loop[0] <= o <= loop[1] for o in calls) or _reads_loop_variables((f.node,), scope, loop):
