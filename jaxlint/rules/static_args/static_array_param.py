@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.jax.jax_signatures import SHAPE_ARGS
+from jaxlint.analysis.jax.jax_signatures import concrete_args
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.traced.annotations import is_array_annotation
 from jaxlint.rules.base import Rule
@@ -110,7 +110,9 @@ def _counts(index, f) -> set:
         if isinstance(fx, cst.Name) and fx.value == "range" and scope.lookup_scope("range") is None:
             positions, keywords = (0, 1, 2), ()
         else:
-            positions, keywords = SHAPE_ARGS.get(resolve(fx, scope) or "", ((), ()))
+            # a concrete array is fine where the values set the output size (``jnp.repeat``'s repeats)
+            wanted = [(p, n) for p, n, kind, _forms, _unless in concrete_args(resolve(fx, scope) or "") if kind != "size"]
+            positions, keywords = [p for p, _ in wanted if p is not None], {n for _, n in wanted if n}
         positional = [a.value for a in call.args if a.keyword is None and not a.star]
         passed = [positional[i] for i in positions if i < len(positional)]
         passed += [a.value for a in call.args if a.keyword is not None and a.keyword.value in keywords]
