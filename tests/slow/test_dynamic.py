@@ -154,8 +154,8 @@ NOT_REBUILT = {
 NOT_CALLED = {
     ("linen_apply.py", 76, "JAX303"),
     ("linen_apply.py", 86, "JAX101"),
-    ("nnx_state.py", 236, "JAX308"),
-    ("nnx_state.py", 240, "JAX308"),
+    ("nnx_state.py", 218, "JAX308"),
+    ("nnx_state.py", 222, "JAX308"),
     ("filtered_arguments.py", 133, "JAX101"),
     ("equal_static_callables.py", 68, "JAX401"),
 }
@@ -175,8 +175,8 @@ SHOWN_WHEN_RUN = {
     ("init_objects.py", 19, "JAX101"),
     ("linen_apply.py", 76, "JAX303"),
     ("linen_apply.py", 86, "JAX101"),
-    ("nnx_state.py", 236, "JAX308"),
-    ("nnx_state.py", 240, "JAX308"),
+    ("nnx_state.py", 218, "JAX308"),
+    ("nnx_state.py", 222, "JAX308"),
     ("staged_bodies.py", 40, "JAX108"),
     ("staged_bodies.py", 60, "JAX101"),
     ("staged_bodies.py", 91, "JAX303"),

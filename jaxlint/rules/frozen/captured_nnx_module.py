@@ -100,7 +100,30 @@ class CapturedNnxModule(Rule):
         @jax.jit
         def predict(x):
             return model(x)  # error: JAX308
+        """,
         """
+        import jax
+        import jax.numpy as jnp
+        from flax import nnx
+
+
+        class Remembering(nnx.Module):
+            def __init__(self):
+                self.scale = nnx.Param(jnp.array(2.0))
+                self.last = None
+
+            def __call__(self, x):
+                self.last = x  # a module's own attribute, set from inside the trace
+                return x * self.scale[...]
+
+
+        remembering = Remembering()
+
+
+        @jax.jit
+        def remembered(x):
+            return remembering(x)  # error: JAX308
+        """,
     ]
     good = [
         _CLASSIFIER

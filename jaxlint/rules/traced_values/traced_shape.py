@@ -54,8 +54,9 @@ class TracedShape(Rule):
         # requires to be a hashable constant.
         ErrorPattern("TypeError", r"value of parameter \w+ was not hashable: .*Tracer"),
         # A traced flag or count that JAX passes on as a static argument of its own jitted
-        # implementation (jnp.triu's k, keepdims=).
-        ErrorPattern("ValueError", r"Non-hashable static arguments are not supported"),
+        # implementation (jnp.triu's k, keepdims=); the same error about another object (a list
+        # passed for a static argument) is an unhashable static argument.
+        ErrorPattern("ValueError", r"Non-hashable static arguments are not supported[\s\S]*Tracer"),
         # A Python list holding a tracer where JAX reads the list with NumPy (jnp.ndim([x])).
         ErrorPattern("TracerArrayConversionError"),
         ErrorPattern("TracerBoolConversionError"),
