@@ -44,6 +44,8 @@ import warnings
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from generated_table import write_or_check  # noqa: E402
 TABLE = os.path.join(os.path.dirname(HERE), "jaxlint", "analysis", "jax", "jax_concrete_args.py")
 
 MODULES = ("jax.numpy", "jax.numpy.linalg", "jax.numpy.fft", "jax.lax", "jax.lax.linalg", "jax.random", "jax.nn", "jax.ops", "jax.image")
@@ -550,11 +552,9 @@ def render(version, table) -> str:
 def main(argv=None) -> int:
     version, table = concrete_args()
     text = render(version, table)
-    if "--check" in (argv if argv is not None else sys.argv[1:]):
-        with open(TABLE, encoding="utf-8") as fh:
-            return 0 if fh.read() == text else 1
-    with open(TABLE, "w", encoding="utf-8") as fh:
-        fh.write(text)
+    checked = write_or_check(TABLE, text, argv)
+    if checked is not None:
+        return checked
     print(f"{len(table)} functions, {sum(len(v) for v in table.values())} arguments from JAX {version}")
     return 0
 

@@ -25,6 +25,8 @@ import sys
 import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from generated_table import write_or_check  # noqa: E402
 TABLE = os.path.join(os.path.dirname(HERE), "jaxlint", "analysis", "jax", "numpy_array_makers.py")
 
 # Not called: files, printing, NumPy's settings, classes in function clothing.
@@ -78,11 +80,9 @@ def render(version, names) -> str:
 def main(argv=None) -> int:
     version, names = array_makers()
     text = render(version, names)
-    if "--check" in (argv if argv is not None else sys.argv[1:]):
-        with open(TABLE, encoding="utf-8") as fh:
-            return 0 if fh.read() == text else 1
-    with open(TABLE, "w", encoding="utf-8") as fh:
-        fh.write(text)
+    checked = write_or_check(TABLE, text, argv)
+    if checked is not None:
+        return checked
     print(f"{len(names)} array makers from NumPy {version}")
     return 0
 
