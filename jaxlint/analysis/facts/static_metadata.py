@@ -290,7 +290,7 @@ class FreshMetadataArray(NamedTuple):
     earlier: Optional[cst.CSTNode]  # the argument of the earlier call, outside a loop
 
 
-def fresh_arrays_at_calls(index: ModuleIndex, finder, analyzer, module: cst.Module, positions) -> List[FreshMetadataArray]:
+def fresh_arrays_at_calls(index: ModuleIndex, finder, analyzer, module: cst.Module, positions_of) -> List[FreshMetadataArray]:
     """Calls of a cached jitted function, from host code, that pass an instance of a pytree
     class built there with a new shaped array in a static metadata field, and that run again
     with another such instance: in every iteration of the loop around the call, or at a later
@@ -313,6 +313,7 @@ def fresh_arrays_at_calls(index: ModuleIndex, finder, analyzer, module: cst.Modu
             order = orders.get(id(call))
             if order is None or finder.in_traced_code(scope):
                 continue
+            positions = positions_of()  # asked only here: a module's positions cost a full print of it
             path = statement_path(scope_body(module, scope), call, positions)
             loops = [span for span in scope.loops if span[0] <= order <= span[1]]
             loop = max(loops) if loops else None
