@@ -218,7 +218,9 @@ def to_traced(v: Val) -> Val:
     # A Python value whose structure the analysis does not know (a number, or an object such
     # as a registered dataclass: ``jax.tree.map(pad, data)`` of a static ``data``) is not known
     # to be one leaf: its parts keep what the class makes of them.
-    return Val(TRACED, v.name, v.flags & (ARRAY | BOOL | RAW | REF), ext=v.ext)
+    # Of a value the analysis cannot see at all, the flattened form may be a leaf or a container.
+    raw = RAW if v.kind == UNKNOWN else 0
+    return Val(TRACED, v.name, v.flags & (ARRAY | BOOL | RAW | REF) | raw, ext=v.ext)
 
 
 def keyed_dict(keys: Sequence[str], items: Sequence[Val], others: Optional[Val] = None) -> Val:
