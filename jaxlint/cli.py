@@ -191,12 +191,6 @@ def make_resolver(args) -> Resolver:
     return Resolver(args.config, getattr(args, "isolated", False), overrides, rules=registry.RULE_TABLE)
 
 
-def effective_config(args, paths: Sequence[str]) -> Config:
-    """The settings for the first path (the run's cache folder is chosen from it)."""
-    start = next((p for p in paths if p != "-"), ".")
-    return make_resolver(args).for_path(start)
-
-
 def lint_paths(
     files: List[str], config_for, args, sources=None, facts: Optional[bool] = None, cache_dir: Optional[str] = None
 ) -> List[Finding]:

@@ -543,22 +543,6 @@ class Resolver:
         return got
 
 
-def find_pyproject(start: str, rules: RuleTable) -> Optional[str]:
-    """The closest configuration file above ``start`` that configures jaxlint."""
-    d = os.path.abspath(start)
-    if os.path.isfile(d):
-        d = os.path.dirname(d)
-    while True:
-        for name in CONFIG_FILES:
-            cand = os.path.join(d, name)
-            if os.path.isfile(cand) and read_config_file(cand, rules=rules) is not None:
-                return cand
-        parent = os.path.dirname(d)
-        if parent == d:
-            return None
-        d = parent
-
-
 def load_config(paths: Sequence[str] = (), explicit: Optional[str] = None, *, rules: RuleTable) -> Config:
     """The settings for the first path (or the working folder)."""
     resolver = Resolver(explicit, rules=rules)
@@ -567,6 +551,3 @@ def load_config(paths: Sequence[str] = (), explicit: Optional[str] = None, *, ru
         start = os.getcwd()
     return resolver.for_path(start)
 
-
-def with_overrides(cfg: Config, **kw) -> Config:
-    return replace(cfg, **{k: v for k, v in kw.items() if v is not None})
