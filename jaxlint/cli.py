@@ -139,9 +139,8 @@ def _add_dynamic_options(p: argparse.ArgumentParser) -> None:
 
 def _dynamic(findings: List[Finding], files: List[str], args, config_for=None) -> List[Finding]:
     """Run dynamic mode over the findings."""
+    _check_dynamic_available(args)
     dynamic = jaxlint.dynamic
-    if not dynamic.jax_available():
-        raise DynamicUnavailable(f"--dynamic needs JAX: {dynamic.INSTALL_HINT}")
     if args.dynamic_timeout <= 0:
         raise UsageError("--dynamic-timeout must be positive")
     real = {relpath(f): f for f in files if f != "-"}
@@ -189,12 +188,6 @@ def make_resolver(args) -> Resolver:
         preview=getattr(args, "preview", None),
     )
     return Resolver(args.config, getattr(args, "isolated", False), overrides, rules=registry.RULE_TABLE)
-
-
-def effective_config(args, paths: Sequence[str]) -> Config:
-    """The settings for the first path (the run's cache folder is chosen from it)."""
-    start = next((p for p in paths if p != "-"), ".")
-    return make_resolver(args).for_path(start)
 
 
 def lint_paths(
@@ -248,7 +241,7 @@ def use_color(args, stream) -> bool:
         return False
     if os.environ.get("FORCE_COLOR"):
         return True
-    return hasattr(stream, "isatty") and stream.isatty()
+    return _is_terminal(stream)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -17,7 +17,6 @@ stand above the settings).
 
 from __future__ import annotations
 
-import difflib
 import fnmatch
 import functools
 import os
@@ -30,12 +29,6 @@ from jaxlint import selection, selectors
 from jaxlint.selectors import RuleTable
 from jaxlint.paths import real_path, relpath
 from jaxlint.versions import parse_version
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
 
 class ConfigError(Exception):
     """A configuration problem: reported as one line, exit code 2."""
@@ -296,6 +289,8 @@ def parse_table(
     for k, v in table.items():
         k2 = k.replace("_", "-")
         if k2 not in KNOWN_KEYS:
+            import difflib  # imported on use: only a mistaken setting needs it
+
             close = difflib.get_close_matches(k2, KNOWN_KEYS, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else f" (known: {', '.join(KNOWN_KEYS)})"
             raise ConfigError(f"{label}unknown setting '{k}'{hint}")
@@ -402,6 +397,10 @@ def read_config_file(path: str, _chain: Tuple[str, ...] = (), *, rules: RuleTabl
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise ConfigError(f"{shown}: not valid UTF-8 (byte {e.start}); TOML files must be UTF-8") from None
+    if sys.version_info >= (3, 11):
+        import tomllib  # imported on use (it compiles regular expressions): most runs read no TOML
+    else:  # pragma: no cover
+        import tomli as tomllib  # as tomllib, before Python 3.11
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -544,22 +543,6 @@ class Resolver:
         return got
 
 
-def find_pyproject(start: str, rules: RuleTable) -> Optional[str]:
-    """The closest configuration file above ``start`` that configures jaxlint."""
-    d = os.path.abspath(start)
-    if os.path.isfile(d):
-        d = os.path.dirname(d)
-    while True:
-        for name in CONFIG_FILES:
-            cand = os.path.join(d, name)
-            if os.path.isfile(cand) and read_config_file(cand, rules=rules) is not None:
-                return cand
-        parent = os.path.dirname(d)
-        if parent == d:
-            return None
-        d = parent
-
-
 def load_config(paths: Sequence[str] = (), explicit: Optional[str] = None, *, rules: RuleTable) -> Config:
     """The settings for the first path (or the working folder)."""
     resolver = Resolver(explicit, rules=rules)
@@ -568,6 +551,3 @@ def load_config(paths: Sequence[str] = (), explicit: Optional[str] = None, *, ru
         start = os.getcwd()
     return resolver.for_path(start)
 
-
-def with_overrides(cfg: Config, **kw) -> Config:
-    return replace(cfg, **{k: v for k, v in kw.items() if v is not None})

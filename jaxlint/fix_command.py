@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from typing import Sequence
 
-from jaxlint.engine.fixing import applicable, decode_file, fix_text, unified_diff, unsafe_fixable
+from jaxlint.engine.fixing import decode_file, fix_text, unified_diff, unsafe_fixable
 from jaxlint.findings import Finding
 from jaxlint.fixes.declare import SAFE
 from jaxlint.formats import format_text
@@ -61,8 +61,8 @@ def show_fixes(fixed: Sequence[Finding], remaining: Sequence[Finding], fixing: b
         lines.append(f"Fixed {len(fixed)} finding{'s' if len(fixed) != 1 else ''}:\n" if fixed else "No fixes applied.\n")
         lines += [item(f) for f in fixed]
     groups = (
-        ("--fix", [f for f in remaining if applicable(f, unsafe=False)]),
-        ("--fix --unsafe-fixes", [f for f in remaining if applicable(f, unsafe=True) and f.autofix["safety"] != SAFE]),
+        ("--fix", [f for f in remaining if f.fixable(False)]),
+        ("--fix --unsafe-fixes", [f for f in remaining if f.fixable(True) and f.autofix["safety"] != SAFE]),
     )
     for flags, found in groups:
         if found:

@@ -11,7 +11,6 @@ the rule table the caller passes in (jaxlint.rules.RULE_TABLE, or RULES_BY_CODE)
 
 from __future__ import annotations
 
-import difflib
 from typing import Any, Iterable, List, Mapping, Optional, Tuple
 
 from jaxlint.selection import ALL, DEFAULT
@@ -39,6 +38,8 @@ def is_known(selector: str, rules: RuleTable) -> bool:
 
 def suggestion(selector: str, rules: RuleTable) -> Optional[str]:
     """The closest real selector, when one is close enough to be what was meant."""
+    import difflib  # imported on use: only a mistaken selector needs it
+
     candidates = _prefixes(rules)
     same_length = [p for p in candidates if len(p) == len(selector)]
     for pool in (same_length, candidates):

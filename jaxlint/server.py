@@ -33,7 +33,7 @@ from jaxlint.paths import SourcePath
 from jaxlint.engine.pipeline import lint_source
 from jaxlint.findings import Finding
 from jaxlint.engine import edits as fix_edits
-from jaxlint.engine.fixing import applicable, fix_source
+from jaxlint.engine.fixing import fix_source
 from jaxlint.engine.noqa_comments import add_noqa
 from jaxlint.fixes.declare import SAFE
 from jaxlint.formats._common import rule_url, severity
@@ -192,7 +192,7 @@ class JaxlintServer(LanguageServer):
         if _kind_wanted(types.CodeActionKind.QuickFix, only):
             for f in here:
                 diag = [self.diagnostic(doc, f)]
-                if applicable(f, unsafe=True):
+                if f.fixable(True):
                     safe = f.autofix["safety"] == SAFE
                     new = fix_edits.apply([f.autofix], text)
                     title = f"{f.code}: {f.autofix['title']}" + ("" if safe else " (unsafe fix)")
@@ -200,7 +200,7 @@ class JaxlintServer(LanguageServer):
                 new, n = add_noqa(text, [f])  # none for a finding about the whole file
                 if n:
                     actions.append(self._action(f"{f.code}: Ignore with `# noqa: {f.code}`", types.CodeActionKind.QuickFix, uri, doc, text, new, diag, False))
-        if _kind_wanted(FIX_ALL, only) and any(applicable(f, unsafe=False) for f in findings):
+        if _kind_wanted(FIX_ALL, only) and any(f.fixable(False) for f in findings):
             result = fix_source(text, lambda t: lint_buffer(to_fs_path(uri), t))
             if result.source != text:
                 actions.append(self._action("jaxlint: Fix all safe problems", FIX_ALL, uri, doc, text, result.source, None, False))

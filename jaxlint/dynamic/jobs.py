@@ -38,7 +38,6 @@ class Job:
         self.import_reason: Optional[str] = None
         self.done = False
         self.current: Optional[str] = None
-        self.current_id: Optional[int] = None
         self.proc = None  # its handle (jaxlint.dynamic.processes)
         self.started = 0.0
         self._pos = 0
@@ -72,7 +71,6 @@ class Job:
                 self.import_reason = ev.get("reason")
             elif kind == "check":
                 self.current = ev.get("label")
-                self.current_id = ev.get("id")
             elif kind == "result":
                 self.results[ev["id"]] = (ev["status"], ev.get("detail"))
             elif kind == "done":

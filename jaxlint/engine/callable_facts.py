@@ -15,6 +15,7 @@ import libcst as cst
 
 from jaxlint.dynamic.examples.params import Param, params_of
 from jaxlint.dynamic.examples.values import value_of_src
+from jaxlint.analysis.syntax.functions import return_values
 from jaxlint.analysis.syntax.scopes import FuncInfo
 from jaxlint.analysis.model.transforms import Application
 
@@ -284,7 +285,7 @@ class CallableFacts:
         shown = "the lambda" if f.is_lambda else f"{f.name}()"
         if self.examples.apps_of(fac):
             return None, f"{shown} is nested in {fac.name}(), which is itself transformed"
-        if not _returns_value(fac):
+        if all(v is None for v in return_values(fac.node)):
             return None, f"{shown} is nested in {fac.name}(), which returns nothing: it cannot be reached from outside"
         if f.is_lambda:
             lines = [self.line_of(f.node)]
@@ -310,7 +311,7 @@ class CallableFacts:
         function as the worker calls it."""
         f = app.func
         fac = top_level(f)
-        if f.is_lambda or fac is None or fac is f or fac.scope.kind != "module" or fac.is_lambda or _returns_value(fac):
+        if f.is_lambda or fac is None or fac is f or fac.scope.kind != "module" or fac.is_lambda or any(v is not None for v in return_values(fac.node)):
             return None
         runner = self.plain(fac)
         if runner is None:
@@ -380,34 +381,6 @@ def top_level(f: FuncInfo) -> Optional[FuncInfo]:
         else:
             return None
     return None
-
-
-class _Returns(cst.CSTVisitor):
-    """Whether a function's own body returns a value (nested defs, classes and lambdas left out)."""
-
-    def __init__(self):
-        self.found = False
-
-    def visit_Return(self, node: cst.Return) -> None:
-        if node.value is not None:
-            self.found = True
-
-    def visit_FunctionDef(self, node) -> bool:
-        return False
-
-    def visit_ClassDef(self, node) -> bool:
-        return False
-
-    def visit_Lambda(self, node) -> bool:
-        return False
-
-
-def _returns_value(f: FuncInfo) -> bool:
-    v = _Returns()
-    body = f.node.body
-    if isinstance(body, cst.BaseSuite):
-        body.visit(v)
-    return v.found
 
 
 def _stub(app: Application) -> str:

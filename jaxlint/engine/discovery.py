@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import stat
-import subprocess
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
@@ -46,6 +45,20 @@ def not_a_file_reason(path: str) -> str:
     except OSError:
         return "no such file or directory"
     return f"is not a regular file ({file_kind(st.st_mode)}); use '-' to lint standard input"
+
+
+def _git_listed(top: str, args: List[str]) -> Optional[Set[str]]:
+    """The paths (normalised, under ``top``) that ``git ls-files -z ...`` lists; None when git
+    is missing or fails."""
+    import subprocess  # imported on use: a run on named files (pre-commit) asks git nothing
+
+    try:
+        proc = subprocess.run(["git", *args], cwd=top, capture_output=True, timeout=120)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if proc.returncode != 0:
+        return None
+    return {os.path.normpath(os.path.join(top, f)) for f in proc.stdout.decode("utf-8", "surrogateescape").split("\0") if f}
 
 
 class GitIgnored:
@@ -81,26 +94,16 @@ class GitIgnored:
     def _listing(self, top: str) -> Optional[Tuple[Set[str], Set[str]]]:
         if top in self._repos:
             return self._repos[top]
-
         got = None
-        try:
-            p = subprocess.run(
-                ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                cwd=top,
-                capture_output=True,
-                timeout=120,
-            )
-            if p.returncode == 0:
-                files = {os.path.normpath(os.path.join(top, f)) for f in p.stdout.decode("utf-8", "surrogateescape").split("\0") if f}
-                dirs = set()
-                for f in files:
-                    d = os.path.dirname(f)
-                    while d not in dirs and len(d) >= len(top):
-                        dirs.add(d)
-                        d = os.path.dirname(d)
-                got = (files, dirs)
-        except (OSError, subprocess.SubprocessError):
-            got = None
+        files = _git_listed(top, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
+        if files is not None:
+            dirs = set()
+            for f in files:
+                d = os.path.dirname(f)
+                while d not in dirs and len(d) >= len(top):
+                    dirs.add(d)
+                    d = os.path.dirname(d)
+            got = (files, dirs)
         self._repos[top] = got
         return got
 
@@ -114,24 +117,15 @@ class GitIgnored:
             top = self._toplevel(os.path.dirname(full))
             if top is not None:
                 by_top.setdefault(top, []).append(full)
-        if not by_top:
-            return set()
-
         ignored: Set[str] = set()
         for top, fulls in by_top.items():
             for i in range(0, len(fulls), 1000):  # well under any command-line limit
                 chunk = fulls[i : i + 1000]
-                cmd = ["git", "--literal-pathspecs", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--"]
+                cmd = ["--literal-pathspecs", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--"]
                 cmd.extend(os.path.relpath(f, top) for f in chunk)
-                try:
-                    proc = subprocess.run(cmd, cwd=top, capture_output=True, timeout=120)
-                except (OSError, subprocess.SubprocessError):
-                    continue  # as for a folder: without git, nothing is ignored
-                if proc.returncode != 0:
-                    continue
-                out = proc.stdout.decode("utf-8", "surrogateescape").split("\0")
-                listed = {os.path.normpath(os.path.join(top, f)) for f in out if f}
-                ignored.update(f for f in chunk if f not in listed)
+                listed = _git_listed(top, cmd)
+                if listed is not None:  # as for a folder: without git, nothing is ignored
+                    ignored.update(f for f in chunk if f not in listed)
         return {p for p in paths if os.path.normpath(os.path.abspath(p)) in ignored}
 
     def ignored(self, path: str, is_dir: bool) -> bool:

@@ -20,7 +20,6 @@ from jaxlint.engine.pipeline import lint_source
 from jaxlint.engine.run import lint_files
 from jaxlint.engine.source import read_regular_file
 from jaxlint.findings import Finding
-from jaxlint.fixes.declare import SAFE
 from jaxlint.source_text import decode_source
 
 # Each round re-lints the fixed text: a fix can reveal or settle another finding.  Real fixes
@@ -34,17 +33,6 @@ class FixResult:
     fixed: List[Finding] = field(default_factory=list)  # findings whose fix was applied
     remaining: List[Finding] = field(default_factory=list)  # findings of the final source
     refused: Optional[str] = None  # why the last round's fixes were not kept
-
-    def unsafe_available(self) -> int:
-        """Remaining findings an unsafe fix could handle."""
-        return sum(1 for f in self.remaining if f.autofix and f.autofix["safety"] != SAFE and f.autofix["edits"])
-
-    def safe_available(self) -> int:
-        return sum(1 for f in self.remaining if applicable(f, unsafe=False))
-
-
-def applicable(f: Finding, unsafe: bool) -> bool:
-    return f.fixable(unsafe)
 
 
 def parse_error(source: str) -> Optional[str]:
@@ -83,7 +71,7 @@ def fix_source(source: str, lint: Callable[[str], List[Finding]], unsafe: bool =
     text = source
     findings = lint(text)
     for _ in range(MAX_ROUNDS):
-        candidates = [f for f in findings if applicable(f, unsafe) and (only is None or only(f))]
+        candidates = [f for f in findings if f.fixable(unsafe) and (only is None or only(f))]
         if not candidates:
             break
         new, fixed, error = apply_round(candidates, text)
@@ -193,7 +181,7 @@ def fix_files(
         candidates = {}
         for f in findings:
             st = states.get(f.path)
-            if st is not None and not st.done and applicable(f, unsafe):
+            if st is not None and not st.done and f.fixable(unsafe):
                 candidates.setdefault(f.path, []).append(f)
         changed = False
         for name, found in candidates.items():
@@ -245,4 +233,4 @@ def fix_files(
 
 
 def unsafe_fixable(findings: Sequence[Finding]) -> int:
-    return sum(1 for f in findings if applicable(f, unsafe=True) and not applicable(f, unsafe=False))
+    return sum(1 for f in findings if f.fixable(True) and not f.fixable(False))

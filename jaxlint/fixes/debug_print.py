@@ -36,6 +36,8 @@ from typing import Collection, List, Optional
 
 import libcst as cst
 
+from jaxlint.analysis.syntax.nodes import string_value
+
 _EMPTY = cst.Module([])
 
 
@@ -76,16 +78,6 @@ class _Format:
                 arg, spec = p
                 out.append("{" + ("" if auto else str(arg)) + (":" + spec if spec else "") + "}")
         return "".join(out)
-
-
-def _string_value(node) -> Optional[str]:
-    if not isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
-        return None
-    try:
-        value = node.evaluated_value
-    except Exception:  # noqa: BLE001 - odd literals get no fix
-        return None
-    return value if isinstance(value, str) else None
 
 
 def _plain_spec(spec: str) -> bool:
@@ -241,7 +233,7 @@ def _is_formatting(node) -> bool:
 
 
 def _add_argument(v, fmt: _Format, is_text: bool) -> bool:
-    value = _string_value(v)
+    value = string_value(v)
     if value is not None:
         fmt.text(value)
         return True
@@ -250,20 +242,20 @@ def _add_argument(v, fmt: _Format, is_text: bool) -> bool:
     if isinstance(v, cst.Call) and not any(a.star for a in v.args):
         func = v.func
         if isinstance(func, cst.Attribute) and func.attr.value == "format":
-            template = _string_value(func.value)
+            template = string_value(func.value)
             return template is not None and _add_format_call(v, template, fmt)
         if isinstance(func, cst.Name) and func.value in ("str", "format") and v.args and all(a.keyword is None for a in v.args):
             if func.value == "str" and len(v.args) == 1:
                 fmt.field(fmt.new_arg(_code(v.args[0].value)))
                 return True
             if func.value == "format" and len(v.args) == 2:
-                spec = _string_value(v.args[1].value)
+                spec = string_value(v.args[1].value)
                 if spec is not None and _plain_spec(spec):
                     fmt.field(fmt.new_arg(_code(v.args[0].value)), spec)
                     return True
             return False
     if isinstance(v, cst.BinaryOperation) and isinstance(v.operator, cst.Modulo):
-        template = _string_value(v.left)
+        template = string_value(v.left)
         if template is not None:
             return _add_percent(v, template, fmt, is_text)
     if is_text or _is_formatting(v):

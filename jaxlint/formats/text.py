@@ -48,7 +48,9 @@ def headline(f: Finding, color: bool = False, unsafe_fixes: bool = False) -> str
         loc = f"{_paint(f.path, BOLD, True)}{sep}{f.line}{sep}{f.column}{sep}"
     else:
         loc = f"{f.path}:{f.line}:{f.column}:"
-    code = _paint(f.code, SEVERITY_COLOUR[severity(f.code)], color)
+    # the severity is looked up for the colour alone: a run printing to a pipe (pre-commit) that
+    # the cache answered then imports no rule, and so no LibCST
+    code = _paint(f.code, SEVERITY_COLOUR[severity(f.code)], True) if color else f.code
     if f.fixable(unsafe_fixes):
         code += " " + _paint("[*]", CYAN, color)
     return f"{loc} {code} {f.message}{dynamic_suffix(f)}"

@@ -185,7 +185,6 @@ class Observer:
         self.check_leaks = check_leaks
         self.check_stale = check_stale
         self.seen: Dict[Tuple[str, Site], Seen] = {}
-        self.unattributed = 0  # recompilations JAX explained in words no rule answers
         self._scope: Optional[_Scope] = None
         self._undo: List = []
         self._leaks_reported: Set[Tuple[str, str]] = set()
@@ -360,8 +359,7 @@ class Observer:
                     continue
                 reasons = [misses[0].reason]
             code = recompile_rule(reasons)
-            if code is None:
-                self.unattributed += len(reasons)
+            if code is None:  # JAX explained it in words no rule answers
                 continue
             name = function.split(" defined at ")[0]
             last = next((r for r in reversed(reasons) if r and r != "fresh"), "")

@@ -303,6 +303,23 @@ def test_a_clean_run_loads_no_fix_machinery_and_a_cached_one_no_release_table(pr
 
 
 @pytest.mark.slow  # starts an interpreter
+def test_a_run_the_cache_answers_imports_no_rule_and_no_libcst(proj):
+    # pre-commit's second run over an unchanged file: the findings and their text come from the
+    # cache; only a terminal's colours would need the rules (their severity).
+    first = jaxlint(["--cache-dir", "c", "bad.py"], cwd=str(proj))
+    code = (
+        "import sys; from jaxlint.cli import main; rc = main(['--cache-dir', 'c', 'bad.py']);"
+        "print('loaded:', *sorted(m for m in sys.modules if m.startswith(('libcst', 'jaxlint.rules.', 'importlib.metadata'))), file=sys.stderr);"
+        "sys.exit(rc)"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env(), cwd=str(proj), timeout=120)
+    assert p.returncode == first.returncode == 1
+    assert p.stdout == first.stdout
+    loaded = set(p.stderr.decode().split("loaded:")[1].split())
+    assert loaded <= {"jaxlint.rules.severity"}, loaded
+
+
+@pytest.mark.slow  # starts an interpreter
 def test_the_options_import_what_they_need(proj):
     loaded = _modules_loaded_by(["--no-cache", "-q", "--format", "sarif", "--write-baseline", "b.json", "bad.py"], proj)
     assert loaded & NOT_FOR_A_PLAIN_RUN == {"jaxlint.formats.sarif", "jaxlint.review.baseline"}

@@ -21,7 +21,7 @@ import pytest
 
 from fixture_units import FIXTURES_DIR, ROOT, rule_config
 from jaxlint.engine import lint_source
-from jaxlint.engine.fixing import applicable, fix_source
+from jaxlint.engine.fixing import fix_source, unsafe_fixable
 from markers import expected_markers
 
 PAIRS = sorted(glob.glob(os.path.join(FIXTURES_DIR, "fixes", "*.in.py")))
@@ -69,13 +69,13 @@ def test_fix(path):
         assert _read(_out(path)) == source
         assert result.source == source and result.fixed == [] and result.refused is None
         assert {(f.line, f.code) for f in result.remaining} == want
-        assert not [f for f in result.remaining if applicable(f, unsafe=False)]
+        assert not [f for f in result.remaining if f.fixable(False)]
         return
     assert result.refused is None
     assert result.source == _read(_out(path))
     # Every marked finding has a fix of the tier, all were applied, and nothing is left.
     first = lint_source(source, os.path.relpath(path, ROOT), rule_config()).findings
-    assert {(f.line, f.code) for f in first if applicable(f, _unsafe(path))} == want
+    assert {(f.line, f.code) for f in first if f.fixable(_unsafe(path))} == want
     assert len(result.fixed) >= len(want)
     assert result.remaining == []
     again = _fix(result.source, path, _unsafe(path))
@@ -250,7 +250,7 @@ def test_unsafe_fixes_only_when_asked():
     source = "a = b\n"
     lint = lambda t: [_finding(1, 5, 6, "c", safety="unsafe")] if t == source else []  # noqa: E731
     safe_only = fix_source(source, lint)
-    assert safe_only.source == source and safe_only.unsafe_available() == 1
+    assert safe_only.source == source and unsafe_fixable(safe_only.remaining) == 1
     assert fix_source(source, lint, unsafe=True).source == "a = c\n"
 
 
