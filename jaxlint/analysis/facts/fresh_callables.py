@@ -125,6 +125,28 @@ def _repeats(m, func, memo, by_name) -> Optional[cst.Call]:
     return memo[key]
 
 
+def runs_at_host(m, func, depth: int = 0) -> bool:
+    """Is every run of the plain function ``func`` known to be host code: called only by name
+    (no other use a transform could be given), from module-level code or from functions that
+    run at host themselves?  A function that uses lax's control flow is most often traced by a
+    caller the module does not show (a jitted step of another module); only there do lax's
+    primitives compile on their own.  Methods and lambdas: not known."""
+    if depth > MAX_FACTORY_DEPTH or func.is_method or func.is_lambda or m.finder.is_traced_def(func):
+        return False
+    targets = m.finder.call_targets
+    sites = targets.callers(func)
+    if not sites or not targets.only_called(func):
+        return False
+    for _call, scope, _target in sites:
+        if m.finder.in_traced_code(scope):
+            return False
+        if scope.kind == "module":
+            continue
+        if scope.kind != "function" or scope.func is None or not runs_at_host(m, scope.func, depth + 1):
+            return False
+    return True
+
+
 def _second_call_in_a_block(m, sites) -> Optional[cst.Call]:
     """The second of two calls in one block of statements (``a = f(x); b = f(y)``): when the
     block runs, both do, and the function runs twice.  Calls under two branches of an ``if``

@@ -6,7 +6,7 @@ import libcst as cst
 
 from jaxlint import fixes
 from jaxlint.analysis.facts.memo_guards import memoised
-from jaxlint.analysis.facts.fresh_callables import FILTERED, LAX_CACHED_BY_FUNCTION, PARTIALS, TREE_PARTIAL, NamesRead, built_anew, built_anew_for_slot, callable_slots, reads_loop_variables, repetition, runs_repeatedly
+from jaxlint.analysis.facts.fresh_callables import FILTERED, LAX_CACHED_BY_FUNCTION, PARTIALS, TREE_PARTIAL, NamesRead, built_anew, built_anew_for_slot, callable_slots, reads_loop_variables, repetition, runs_at_host, runs_repeatedly
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
 from jaxlint.analysis.model.names import resolve
 
@@ -210,6 +210,8 @@ class JitOfFreshFunction(Rule):
         """``jax.jit(fn_expr)`` (or a lax primitive given ``fn_expr`` outside jit) at ``call``:
         report it when ``fn_expr`` is a new object on every run of code that runs again and
         again, and say whether it did."""
+        if api in LAX_CACHED_BY_FUNCTION and scope.kind != "module" and not (scope.kind == "function" and scope.func is not None and runs_at_host(m, scope.func)):
+            return False  # it compiles on its own only outside a trace
         # a lax primitive runs the function right where it is called
         used_at_once = api in LAX_CACHED_BY_FUNCTION or m.call_sites.is_called_at_once(call)
         loops = [(start, end) for start, end in scope.loops if start <= order <= end]
