@@ -62,7 +62,8 @@ class JitOfFreshFunction(Rule):
         branch (``fn if fn else (lambda x: x)``).  ``lax.scan``, ``fori_loop``,
         ``while_loop``, ``cond``, ``switch`` and ``map`` called outside jit compile the
         functions they are given and key that by the function object, as ``jax.jit`` does: a
-        nested ``def`` or lambda given to them is flagged the same way.  A function runs again
+        nested ``def`` or lambda given to them is flagged the same way, in module code or in a
+        function the module shows running at host only (called by name from such code).  A function runs again
         and again when it is called in a loop, twice in one block of statements, or from a
         function that does.  A callable that reads the loop's variables is a different program in each
         iteration and is not flagged (unless the variable walks a JAX array: data that could be an
