@@ -63,13 +63,13 @@ class JitOfFreshFunction(Rule):
         ``while_loop``, ``cond``, ``switch`` and ``map`` called outside jit compile the
         functions they are given and key that by the function object, as ``jax.jit`` does: a
         nested ``def`` or lambda given to them is flagged the same way, in module code or in a
-        function the module shows running at host only (called by name from such code).  A function runs again
-        and again when it is called in a loop, twice in one block of statements, or from a
-        function that does.  A callable that reads the loop's variables is a different program in each
-        iteration and is not flagged (unless the variable walks a JAX array: data that could be an
-        argument), nor is one built where a lookup of a memo missed and
-        stored there (``if self._fn is None: self._fn = self._build()``: built once per
-        entry), nor are two different callables.
+        function the module shows running at host only (called by name from such code).  A
+        function runs again and again when it is called in a loop, twice in one block of
+        statements, or from a function that does.  A callable that reads the loop's variables
+        is a different program in each iteration and is not flagged (unless the variable walks
+        a JAX array: data that could be an argument), nor is one built where a lookup of a memo
+        missed and stored there (``if self._fn is None: self._fn = self._build()``: built once
+        per entry), nor are two different callables.
 
     Why is this bad?
         JAX caches compilations by function object, and static arguments by hash and
