@@ -31,14 +31,6 @@ FRESH_TRANSFORMS = frozenset(
     {"jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.hessian", "jax.vmap", "jax.checkpoint", "jax.remat"}
 )
 PARTIALS = frozenset({"functools.partial", "jax.tree_util.Partial"})
-# lax's control flow called outside a traced function compiles the functions it is given, and
-# keys what it traced by those function objects: the same body again reuses the compilation, a
-# new one (a nested ``def``, a lambda) compiles again, as under ``jax.jit`` (checked with jax
-# 0.10.2: a nested body gives one compilation per call; associative_scan, vmap and checkpoint
-# run eagerly and compile nothing of their own).
-LAX_CACHED_BY_FUNCTION = frozenset(
-    {"jax.lax.scan", "jax.lax.fori_loop", "jax.lax.while_loop", "jax.lax.cond", "jax.lax.switch", "jax.lax.map"}
-)
 # optax's optimisers: a ``GradientTransformation``, a tuple of the ``init`` and ``update``
 # closures the call makes, so two calls with the same settings neither hash nor compare equal.
 # How far a value is followed into the functions and constructors that build it.
@@ -123,28 +115,6 @@ def _repeats(m, func, memo, by_name) -> Optional[cst.Call]:
                 break
     memo[key] = out if out is not None else _second_call_in_a_block(m, sites)
     return memo[key]
-
-
-def runs_at_host(m, func, depth: int = 0) -> bool:
-    """Is every run of the plain function ``func`` known to be host code: called only by name
-    (no other use a transform could be given), from module-level code or from functions that
-    run at host themselves?  A function that uses lax's control flow is most often traced by a
-    caller the module does not show (a jitted step of another module); only there do lax's
-    primitives compile on their own.  Methods and lambdas: not known."""
-    if depth > MAX_FACTORY_DEPTH or func.is_method or func.is_lambda or m.finder.is_traced_def(func):
-        return False
-    targets = m.finder.call_targets
-    sites = targets.callers(func)
-    if not sites or not targets.only_called(func):
-        return False
-    for _call, scope, _target in sites:
-        if m.finder.in_traced_code(scope):
-            return False
-        if scope.kind == "module":
-            continue
-        if scope.kind != "function" or scope.func is None or not runs_at_host(m, scope.func, depth + 1):
-            return False
-    return True
 
 
 def _second_call_in_a_block(m, sites) -> Optional[cst.Call]:

@@ -6,7 +6,7 @@ import libcst as cst
 
 from jaxlint import fixes
 from jaxlint.analysis.facts.memo_guards import memoised
-from jaxlint.analysis.facts.fresh_callables import FILTERED, LAX_CACHED_BY_FUNCTION, PARTIALS, TREE_PARTIAL, NamesRead, built_anew, built_anew_for_slot, callable_slots, reads_loop_variables, repetition, runs_at_host, runs_repeatedly
+from jaxlint.analysis.facts.fresh_callables import FILTERED, PARTIALS, TREE_PARTIAL, NamesRead, built_anew, built_anew_for_slot, callable_slots, reads_loop_variables, repetition, runs_repeatedly
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
 from jaxlint.analysis.model.names import resolve
 
@@ -59,13 +59,10 @@ class JitOfFreshFunction(Rule):
         twice.  A nested ``def`` passed for a static slot is one of these too, also when the
         function making the jitted call receives it from a caller that builds it anew (it is
         reported where that caller passes it); so is a conditional expression with such a
-        branch (``fn if fn else (lambda x: x)``).  ``lax.scan``, ``fori_loop``,
-        ``while_loop``, ``cond``, ``switch`` and ``map`` called outside jit compile the
-        functions they are given and key that by the function object, as ``jax.jit`` does: a
-        nested ``def`` or lambda given to them is flagged the same way, in module code or in a
-        function the module shows running at host only (called by name from such code).  A
-        function runs again and again when it is called in a loop, twice in one block of
-        statements, or from a function that does.  A callable that reads the loop's variables
+        branch (``fn if fn else (lambda x: x)``).  A function runs again and again when it is
+        called in a loop, twice in one block of statements, or from a function that does; a
+        jitted function made before a loop of such a function is new on each of its calls.  A
+        callable that reads the loop's variables
         is a different program in each iteration and is not flagged (unless the variable walks
         a JAX array: data that could be an argument), nor is one built where a lookup of a memo
         missed and stored there (``if self._fn is None: self._fn = self._build()``: built once
@@ -197,24 +194,22 @@ class JitOfFreshFunction(Rule):
 
     def check_module(self, m):
         for call, scope, order in m.index.calls:
-            applied = _applied_functions(m, call, scope)
-            if applied is None or m.finder.in_traced_code(scope):
+            fn_expr = call.args[0].value if call.args and call.args[0].keyword is None else None
+            if fn_expr is None:
+                continue
+            found = m.finder.transform_of(call.func, scope)
+            if found is None or not found[0].cached or found[1]:
+                continue
+            if m.finder.in_traced_code(scope):
                 continue  # a loop inside a traced function runs only while that one is traced
-            api, fn_exprs = applied
-            for fn_expr in fn_exprs:
-                if self._check_application(m, call, scope, order, api, fn_expr):
-                    break  # one finding per call
+            self._check_application(m, call, scope, order, resolve(call.func, scope) or "jax.jit", fn_expr)
         self._check_decorated_defs(m)
         self._check_static_callables(m)
 
     def _check_application(self, m, call, scope, order, api, fn_expr) -> bool:
-        """``jax.jit(fn_expr)`` (or a lax primitive given ``fn_expr`` outside jit) at ``call``:
-        report it when ``fn_expr`` is a new object on every run of code that runs again and
-        again, and say whether it did."""
-        if api in LAX_CACHED_BY_FUNCTION and scope.kind != "module" and not (scope.kind == "function" and scope.func is not None and runs_at_host(m, scope.func)):
-            return False  # it compiles on its own only outside a trace
-        # a lax primitive runs the function right where it is called
-        used_at_once = api in LAX_CACHED_BY_FUNCTION or m.call_sites.is_called_at_once(call)
+        """``jax.jit(fn_expr)`` at ``call``: report it when ``fn_expr`` is a new object on every
+        run of code that runs again and again, and say whether it did."""
+        used_at_once = m.call_sites.is_called_at_once(call)
         loops = [(start, end) for start, end in scope.loops if start <= order <= end]
         built = built_anew(m, fn_expr, scope)
         if built is None and api in REWRAPPING_JITS:
@@ -244,8 +239,8 @@ class JitOfFreshFunction(Rule):
             # Only when the jitted function is used right there, in the same iteration; a
             # loop that builds a table of jitted functions compiles each one once.
             if (used_at_once or self._called_in(call, scope, loops[-1])) and not memoised(m, call, scope):
-                autofix = self._hoist(m, call, scope, fn_expr) if api not in LAX_CACHED_BY_FUNCTION else None
-                m.report(self, call, subject=f"{_subject(api)} a {fresh}", detail="", autofix=autofix)
+                autofix = self._hoist(m, call, scope, fn_expr)
+                m.report(self, call, subject=f"`{api}` of a {fresh}", detail="", autofix=autofix)
                 return True
             return False
         if scope.kind != "function" or scope.func is None:
@@ -266,7 +261,7 @@ class JitOfFreshFunction(Rule):
         loop_call = runs_repeatedly(m, scope.func)
         if loop_call is not None and not memoised(m, call, scope):
             detail = f" (a new object on every call of {scope.func.name}(), which {repetition(m, loop_call)})"
-            m.report(self, call, subject=f"{_subject(api)} a {built[0]}", detail=detail, repeated_by=loop_call)
+            m.report(self, call, subject=f"`{api}` of a {built[0]}", detail=detail, repeated_by=loop_call)
             return True
         return False
 
@@ -410,37 +405,6 @@ class JitOfFreshFunction(Rule):
             if b.kind == "def" and b.order is not None:
                 return b.order
         return -1
-
-
-def _applied_functions(m, call, scope):
-    """(the API, the functions it is given) when ``call`` applies a cached jit to a function
-    (``jax.jit(f, ...)``), or calls a lax primitive that compiles the functions it is given
-    when it runs outside a traced function (``lax.fori_loop(0, n, body, init)``)."""
-    found = m.finder.transform_of(call.func, scope)
-    if found is None or found[1]:
-        return None
-    if found[0].cached:
-        if not call.args or call.args[0].keyword is not None:
-            return None
-        return resolve(call.func, scope) or "jax.jit", [call.args[0].value]
-    api = resolve(call.func, scope)
-    if api not in LAX_CACHED_BY_FUNCTION:
-        return None
-    fns = []
-    for pos, keyword in found[0].fn_args:
-        arg = next((a for a in call.args if a.keyword is not None and a.keyword.value == keyword), None)
-        if arg is None and pos < len(call.args) and call.args[pos].keyword is None and not call.args[pos].star:
-            arg = call.args[pos]
-        if arg is not None:
-            # ``lax.switch(i, [f, g], x)``: each branch
-            fns.extend(e.value for e in arg.value.elements) if isinstance(arg.value, (cst.List, cst.Tuple)) else fns.append(arg.value)
-    return api, fns
-
-
-def _subject(api: str) -> str:
-    if api in LAX_CACHED_BY_FUNCTION:
-        return f"`{api}` outside jit, given"
-    return f"`{api}` of"
 
 
 def _fresh_for_slot(m, expr, scope, order, kind):
