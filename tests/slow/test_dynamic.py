@@ -188,8 +188,13 @@ SHOWN_WHEN_RUN = {
 # Findings whose compilations happen at another line than the flagged one, which the checks
 # watch: a new callable stored in a static field (JAX404) compiles where the rebuilt instance
 # reaches the jitted call; the second of two equal callables (JAX401) compiles once at its own
-# line, which is the point.  Unverified, never refuted; the oracle counts their compilations.
+# line, which is the point; a nested def passed through a helper's parameter (JAX401) compiles
+# at the helper's jitted call; a static key made anew by a function its caller runs twice
+# (JAX401) compiles on the second run, which a check calling the function once never makes.
+# Unverified, never refuted; the oracle counts their compilations.
 COMPILED_ELSEWHERE = {
+    ("fresh_callables_reached.py", 50, "JAX401"),
+    ("stale_through_calls.py", 165, "JAX401"),
     ("fresh_static_callables.py", 32, "JAX404"),
     ("fresh_static_callables.py", 132, "JAX404"),
     ("fresh_static_callables.py", 187, "JAX404"),

@@ -16,11 +16,15 @@ import libcst as cst
 
 from jaxlint.analysis.facts.memo_guards import memoised
 from jaxlint.analysis.facts.weak_types import single_return
+from jaxlint.analysis.host.array_values import ArrayFacts
 from jaxlint.analysis.host.host_value import STATEFUL_OPTAX, class_hash
 from jaxlint.analysis.model.classes import class_named, decorator_names, is_classmethod, is_property
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import Application, arguments_by_parameter
+from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.nodes import parameter_names
 from jaxlint.analysis.syntax.scopes import Scope
+from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
 
 # Transforms whose result is a new function object on every evaluation.
 FRESH_TRANSFORMS = frozenset(
@@ -57,13 +61,14 @@ def built_anew(m, expr, scope, bound_methods: bool = True):
     return None
 
 
-def runs_in_loop(m, func) -> Optional[cst.Call]:
-    """Does ``func`` run again and again: called inside a loop of the module, or from a
-    function that does (any depth), at a call that is not guarded by a memo it fills
-    (``if self._fn is None: self._fn = self._build()``: once per entry)?  The call in the loop (of ``func`` or of a function that
-    reaches it), or None.  By name for a function, as ``self.name(...)`` (from a method of its
-    class) or ``obj.name(...)`` (``obj = Cls(...)``) for a method, as ``obj(...)`` for
-    ``__call__``.  Computed once per module and function."""
+def runs_repeatedly(m, func) -> Optional[cst.Call]:
+    """Does ``func`` run again and again: called inside a loop of the module, or twice in one
+    block, or from a function that does (any depth), at a call that is not guarded by a memo it
+    fills (``if self._fn is None: self._fn = self._build()``: once per entry)?  The call in the
+    loop, or the second of the two (of ``func`` or of a function that reaches it), or None.  By
+    name for a function, as ``self.name(...)`` (from a method of its class) or ``obj.name(...)``
+    (``obj = Cls(...)``) for a method, as ``obj(...)`` for ``__call__``.  Computed once per
+    module and function."""
     memo = m.__dict__.setdefault("_repeated_functions", {})
     if "by_name" not in memo:
         by_name = {}
@@ -96,9 +101,9 @@ def _repeats(m, func, memo, by_name) -> Optional[cst.Call]:
         if id(call) not in seen and id(call) in orders:
             sites.append((call, scope, orders[id(call)]))
     out = None
+    # a call that fills a memo runs once per entry of the memo
+    sites = [(call, scope, order) for call, scope, order in sites if not memoised(m, call, scope)]
     for call, scope, order in sites:
-        if memoised(m, call, scope):
-            continue  # it runs once per entry of a memo the call fills
         # a loop span: a ``for``/``while`` statement's, or a comprehension's
         if any(a <= order <= b for a, b in scope.loops):
             out = call
@@ -108,8 +113,68 @@ def _repeats(m, func, memo, by_name) -> Optional[cst.Call]:
             out = _repeats(m, caller, memo, by_name)
             if out is not None:
                 break
-    memo[key] = out
-    return out
+    memo[key] = out if out is not None else _second_call_in_a_block(m, sites)
+    return memo[key]
+
+
+def _second_call_in_a_block(m, sites) -> Optional[cst.Call]:
+    """The second of two calls in one block of statements (``a = f(x); b = f(y)``): when the
+    block runs, both do, and the function runs twice.  Calls under two branches of an ``if``
+    do not both run."""
+    if len(sites) < 2:
+        return None
+    seen = set()
+    for call, scope, order in sorted(sites, key=lambda site: site[2]):
+        path = statement_path(scope_body(m.module, scope), call, m.positions)
+        if path is None or id(call) not in _unconditional_calls(path[-1][0]):
+            continue
+        where = (id(scope), block_key(path))
+        if where in seen:
+            return call
+        seen.add(where)
+    return None
+
+
+def _unconditional_calls(statement) -> set:
+    """The calls that run whenever the simple statement does: not in a lambda's body (it runs
+    when called), a branch of a conditional expression, or the right of ``and`` / ``or``."""
+    walk = _UnconditionalCalls()
+    walk.walk(statement)
+    return walk.calls
+
+
+class _UnconditionalCalls(FastVisitor):
+    def __init__(self):
+        self.calls = set()
+        self._conditional = 0
+
+    def visit_Call(self, node) -> None:
+        if not self._conditional:
+            self.calls.add(id(node))
+
+    def visit_Lambda(self, node) -> bool:
+        return False
+
+    def visit_IfExp(self, node) -> bool:
+        self.walk(node.test)
+        self._conditional += 1
+        self.walk(node.body)
+        self.walk(node.orelse)
+        self._conditional -= 1
+        return False
+
+    def visit_BooleanOperation(self, node) -> bool:
+        self.walk(node.left)
+        self._conditional += 1
+        self.walk(node.right)
+        self._conditional -= 1
+        return False
+
+
+def repetition(m, call) -> str:
+    """How the call that ``runs_repeatedly`` answered makes a function run again and again."""
+    in_loop = any(any(a <= o <= b for a, b in s.loops) for c, s, o in m.index.calls if c is call)
+    return "runs in a loop" if in_loop else "is called more than once"
 
 
 def _calls(m, call, scope, func) -> bool:
@@ -212,6 +277,19 @@ def callable_slots(m) -> List[CallableSlot]:
     return out
 
 
+def _resolve_alias(expr, scope) -> Optional[str]:
+    """``resolve``, also through a variable bound once to an imported name (``adam =
+    optax.adam``): calling it calls that object."""
+    q = resolve(expr, scope)
+    if q is not None or not isinstance(expr, cst.Name):
+        return q
+    owner = scope.lookup_scope(expr.value)
+    binds = owner.bindings.get(expr.value, ()) if owner is not None and expr.value not in owner.globals else ()
+    if len(binds) == 1 and binds[0].kind == "assign" and isinstance(binds[0].value, (cst.Name, cst.Attribute)):
+        return resolve(binds[0].value, owner)
+    return None
+
+
 def _tree_partial(expr, scope) -> bool:
     return isinstance(expr, cst.Call) and resolve(expr.func, scope) == "jax.tree_util.Partial"
 
@@ -235,12 +313,19 @@ def _new_key(m, expr, scope, depth: int, factory=None):
     that compares by identity, or one hashed by its fields that holds such a value, also
     when a function of the module builds and returns it (``factory``: that function, whose
     own nested ``def``s are new function objects on each of its calls)."""
+    if isinstance(expr, cst.IfExp):
+        # ``fn if fn else (lambda x: x)``: a default built anew whenever that branch is taken
+        for branch in (expr.body, expr.orelse):
+            inner = _new_key(m, branch, scope, depth, factory)
+            if inner is not None:
+                return f"{inner[0]} (a branch of a conditional expression)", inner[1]
+        return None
     if factory is not None and isinstance(expr, cst.Name) and expr.value in scope.defs and scope.func is factory:
         return f"function `{expr.value}` defined in {factory.name}()", ()
     if not isinstance(expr, cst.Call) or depth > MAX_FACTORY_DEPTH:
         return built_anew(m, expr, scope, bound_methods=False)
     args = tuple(a.value for a in expr.args)
-    q = resolve(expr.func, scope)
+    q = _resolve_alias(expr.func, scope)
     if q is not None and q.startswith("optax.") and q[len("optax.") :] in OPTAX_OPTIMIZERS and args:
         return f"`{q}` optimiser (a tuple of new closures)", args
     if isinstance(expr.func, cst.Name) and q is None:
@@ -263,3 +348,86 @@ def _new_key(m, expr, scope, depth: int, factory=None):
                 return (inner[0] if f"{f.name}()" in inner[0] else f"{inner[0]} from {f.name}()"), args
             return None
     return built_anew(m, expr, scope, bound_methods=False)
+
+
+def reads_loop_variables(m, nodes, scope, loop) -> bool:
+    """Do the nodes read a variable that the loop binds (its target, or an assignment in its
+    body)?  Not the element of a JAX array the loop walks (``for lmbda in jnp.linspace(...)``):
+    an array is data a compiled function takes as an argument, and a closure over it compiles
+    once per value for what one compilation could do."""
+    start, end = loop
+    varying = {
+        n
+        for n, binds in scope.bindings.items()
+        if any(b.order is not None and start <= b.order <= end and b.kind != "def" and not _walks_array(m, b, scope) for b in binds)
+    }
+    varying |= {n for n, binds in scope.comprehension_bindings.items() if any(start <= b.order <= end and not _walks_array(m, b, scope) for b in binds)}
+    if not varying:
+        return False
+    read = set()
+    todo, seen = list(nodes), set()
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        names = NamesRead()
+        names.walk(node)
+        # A lambda's or function's own parameters and locals are not the loop's variables,
+        # even when they share a name (``def loss(params, batch)`` jitted in ``for batch in``).
+        found = (names.names - _own_names(node, _body_scope_of(node, scope))) | _default_names(node)
+        read |= found
+        # a function of this scope that the callable uses (``jax.grad(fun)``, ``partial(fun)``)
+        # reads what its body reads
+        for n in found:
+            f = scope.defs.get(n)
+            if f is not None:
+                todo.append(f.node)
+    return bool(varying & read)
+
+
+def _walks_array(m, binding, scope) -> bool:
+    """A ``for`` loop's (or a comprehension's) variable bound to the elements of a JAX array."""
+    if binding.kind != "for" or not isinstance(binding.value, (cst.For, cst.CompFor)):
+        return False
+    arrays = m.__dict__.get("_array_facts")
+    if arrays is None:
+        arrays = m.__dict__["_array_facts"] = ArrayFacts(m.index)
+    return arrays.is_array(binding.value.iter, scope)
+
+
+def _body_scope_of(node, scope):
+    """The body scope of a function of ``scope`` whose node this is (None for others)."""
+    for f in scope.defs.values():
+        if f.node is node:
+            return f.body_scope
+    return None
+
+
+def _default_names(node) -> set:
+    """Names the parameter defaults of a lambda or def read: evaluated where it is built."""
+    if not isinstance(node, (cst.Lambda, cst.FunctionDef)):
+        return set()
+    p = node.params
+    names = NamesRead()
+    for x in list(p.posonly_params) + list(p.params) + list(p.kwonly_params):
+        if x.default is not None:
+            names.walk(x.default)
+    return names.names
+
+
+def _own_names(node, body_scope) -> set:
+    """Names a lambda or def binds for itself: its parameters, and a def's local bindings."""
+    if isinstance(node, cst.Lambda):
+        return set(parameter_names(node.params))
+    if isinstance(node, cst.FunctionDef) and body_scope is not None:
+        return {n for n in body_scope.bindings if n not in body_scope.globals and n not in body_scope.nonlocals}
+    return set()
+
+
+class NamesRead(FastVisitor):
+    def __init__(self):
+        self.names = set()
+
+    def visit_Name(self, node) -> None:
+        self.names.add(node.value)

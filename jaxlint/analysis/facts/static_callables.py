@@ -27,7 +27,7 @@ from typing import List, NamedTuple, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.facts.fresh_callables import built_anew, runs_in_loop
+from jaxlint.analysis.facts.fresh_callables import built_anew, runs_repeatedly
 from jaxlint.analysis.facts.static_metadata import argument_for, class_of_call, constructions_by_name, self_assignments
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import arguments_by_parameter
@@ -162,7 +162,7 @@ def _rebuilt_for_jit(m, call: cst.Call, scope: Scope, depth: int):
     elif scope.kind == "function" and scope.func is not None:
         passed = _jitted_call_after(m, scope, order, call, names)
         if passed is not None:
-            repeated_by = runs_in_loop(m, scope.func)
+            repeated_by = runs_repeatedly(m, scope.func)
             if repeated_by is not None:
                 return call, passed, repeated_by
     if depth < FACTORY_DEPTH and scope.kind == "function" and scope.func is not None and _returned(scope.func, call, names):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jaxlint.analysis.facts.fresh_callables import repetition
 from jaxlint.analysis.facts.static_callables import fresh_static_callables
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
@@ -146,7 +147,7 @@ class FreshCallableInStaticField(Rule):
 
     def check_module(self, m):
         for hit in fresh_static_callables(m):
-            where = "in a loop" if hit.repeated_by is None else "on every call of a function that runs in a loop"
+            where = "in a loop" if hit.repeated_by is None else f"on every call of a function that {repetition(m, hit.repeated_by)}"
             related = [(hit.construction, f"{hit.cls.name} built again here"), (hit.passed_to, "and passed to a jitted function here")]
             func = _callee(hit.passed_to)
             m.report(

@@ -6,9 +6,7 @@ import libcst as cst
 
 from jaxlint import fixes
 from jaxlint.analysis.facts.memo_guards import memoised
-from jaxlint.analysis.facts.fresh_callables import FILTERED, PARTIALS, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, runs_in_loop
-from jaxlint.analysis.syntax.fast_walk import FastVisitor
-from jaxlint.analysis.syntax.nodes import parameter_names
+from jaxlint.analysis.facts.fresh_callables import FILTERED, PARTIALS, TREE_PARTIAL, NamesRead, built_anew, built_anew_for_slot, callable_slots, reads_loop_variables, repetition, runs_repeatedly
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
 from jaxlint.analysis.model.names import resolve
 
@@ -58,10 +56,17 @@ class JitOfFreshFunction(Rule):
         callable is not an array, so it is static there), or the function of a
         ``jax.tree_util.Partial`` (static treedef data; its arguments are leaves); and the same
         ``partial(...)`` or lambda written out at two calls in a row of one body, which compile
-        twice.  A callable that reads the loop's variables is a different program in each
-        iteration and is not flagged, nor is one built where a lookup of a memo missed and
-        stored there (``if self._fn is None: self._fn = self._build()``: built once per
-        entry), nor are two different callables.
+        twice.  A nested ``def`` passed for a static slot is one of these too, also when the
+        function making the jitted call receives it from a caller that builds it anew (it is
+        reported where that caller passes it); so is a conditional expression with such a
+        branch (``fn if fn else (lambda x: x)``).  A function runs again and again when it is
+        called in a loop, twice in one block of statements, or from a function that does; a
+        jitted function made before a loop of such a function is new on each of its calls.  A
+        callable that reads the loop's variables
+        is a different program in each iteration and is not flagged (unless the variable walks
+        a JAX array: data that could be an argument), nor is one built where a lookup of a memo
+        missed and stored there (``if self._fn is None: self._fn = self._build()``: built once
+        per entry), nor are two different callables.
 
     Why is this bad?
         JAX caches compilations by function object, and static arguments by hash and
@@ -188,7 +193,6 @@ class JitOfFreshFunction(Rule):
     ]
 
     def check_module(self, m):
-        called_in_loop = None
         for call, scope, order in m.index.calls:
             fn_expr = call.args[0].value if call.args and call.args[0].keyword is None else None
             if fn_expr is None:
@@ -198,66 +202,68 @@ class JitOfFreshFunction(Rule):
                 continue
             if m.finder.in_traced_code(scope):
                 continue  # a loop inside a traced function runs only while that one is traced
-            api = resolve(call.func, scope) or "jax.jit"
-            loops = [(start, end) for start, end in scope.loops if start <= order <= end]
-            built = built_anew(m, fn_expr, scope)
-            if built is None and api in REWRAPPING_JITS:
-                # it wraps the function in a new one on every application: each result is a
-                # new cache, whatever the function
-                rewrapped = f"function `{_dotted(fn_expr)}` that it wraps anew on each application" if _dotted(fn_expr) else "function it wraps anew on each application"
-                built = (rewrapped, (fn_expr,))
-            bound = _local_value(fn_expr, scope) if built is None else None
-            if loops:
-                if bound is not None and loops[-1][0] <= bound[1] <= loops[-1][1]:
-                    # ``f = lambda v: ...`` in the loop body, then ``jax.jit(f)``
-                    built = built_anew(m, bound[0], scope)
-                fresh, reads = None, ()
-                if built is not None:
-                    fresh, reads = built[0] + ("" if api in REWRAPPING_JITS else " created in a loop"), built[1]
-                elif isinstance(fn_expr, cst.Name):
-                    func = scope.defs.get(fn_expr.value)
-                    if func is not None and any(start < self._def_order(scope, func) for start, _ in loops):
-                        fresh, reads = "function defined inside the loop", (func.node,)
-                if fresh is None:
-                    continue
-                if _reads_loop_variables(reads, scope, loops[-1]):
-                    # Each iteration jits a different program (it reads the loop's variables): a
-                    # compilation per iteration is what the code asks for.
-                    continue
-                # Only when the jitted function is used right there, in the same iteration; a
-                # loop that builds a table of jitted functions compiles each one once.
-                if (m.call_sites.is_called_at_once(call) or self._called_in(call, scope, loops[-1])) and not memoised(m, call, scope):
-                    autofix = self._hoist(m, call, scope, fn_expr)
-                    m.report(self, call, subject=f"`{api}` of a {fresh}", detail="", autofix=autofix)
-                continue
-            if scope.kind != "function" or scope.func is None:
-                continue
-            if built is None and isinstance(fn_expr, cst.Name) and fn_expr.value in scope.defs:
-                built = (f"function `{fn_expr.value}` defined inside {scope.func.name}()", ())
-            if built is None and bound is not None:
-                # ``grad_fn = jax.value_and_grad(loss_fn)`` in the function, then ``jax.jit(grad_fn)``
-                built = built_anew(m, bound[0], scope)
-                if built is not None:
-                    fn_expr = bound[0]
-            if built is None:
-                continue
-            # Built on every call of the enclosing function and used there: a new compilation
-            # per call, which matters when that function itself runs repeatedly (in a loop).
-            if not (m.call_sites.is_called_at_once(call) or self._called_in(call, scope, (order, 1 << 62))):
-                continue
-            loop_call = None
-            if isinstance(fn_expr, cst.Lambda):
-                if called_in_loop is None:
-                    called_in_loop = m.call_sites.names_called_in_loops()
-                runs_repeatedly = scope.func.name in called_in_loop
-            else:
-                loop_call = runs_in_loop(m, scope.func)
-                runs_repeatedly = loop_call is not None
-            if runs_repeatedly and not memoised(m, call, scope):
-                detail = f" (a new object on every call of {scope.func.name}(), which runs in a loop)"
-                m.report(self, call, subject=f"`{api}` of a {built[0]}", detail=detail, repeated_by=loop_call)
+            self._check_application(m, call, scope, order, resolve(call.func, scope) or "jax.jit", fn_expr)
         self._check_decorated_defs(m)
         self._check_static_callables(m)
+
+    def _check_application(self, m, call, scope, order, api, fn_expr) -> bool:
+        """``jax.jit(fn_expr)`` at ``call``: report it when ``fn_expr`` is a new object on every
+        run of code that runs again and again, and say whether it did."""
+        used_at_once = m.call_sites.is_called_at_once(call)
+        loops = [(start, end) for start, end in scope.loops if start <= order <= end]
+        built = built_anew(m, fn_expr, scope)
+        if built is None and api in REWRAPPING_JITS:
+            # it wraps the function in a new one on every application: each result is a
+            # new cache, whatever the function
+            rewrapped = f"function `{_dotted(fn_expr)}` that it wraps anew on each application" if _dotted(fn_expr) else "function it wraps anew on each application"
+            built = (rewrapped, (fn_expr,))
+        bound = _local_value(fn_expr, scope) if built is None else None
+        fresh, reads = None, ()
+        if loops:
+            if bound is not None and loops[-1][0] <= bound[1] <= loops[-1][1]:
+                # ``f = lambda v: ...`` in the loop body, then ``jax.jit(f)``
+                built = built_anew(m, bound[0], scope)
+            if built is not None:
+                fresh, reads = built[0] + ("" if api in REWRAPPING_JITS else " created in a loop"), built[1]
+            elif isinstance(fn_expr, cst.Name):
+                func = scope.defs.get(fn_expr.value)
+                if func is not None and any(start < self._def_order(scope, func) for start, _ in loops):
+                    fresh, reads = "function defined inside the loop", (func.node,)
+        # made anew in each iteration of the loop around the call; else, made before the
+        # loop, it is still new on each call of the function around it (below)
+        if fresh is not None:
+            if reads_loop_variables(m, reads, scope, loops[-1]):
+                # Each iteration jits a different program (it reads the loop's variables): a
+                # compilation per iteration is what the code asks for.
+                return False
+            # Only when the jitted function is used right there, in the same iteration; a
+            # loop that builds a table of jitted functions compiles each one once.
+            if (used_at_once or self._called_in(call, scope, loops[-1])) and not memoised(m, call, scope):
+                autofix = self._hoist(m, call, scope, fn_expr)
+                m.report(self, call, subject=f"`{api}` of a {fresh}", detail="", autofix=autofix)
+                return True
+            return False
+        if scope.kind != "function" or scope.func is None:
+            return False
+        if built is None and isinstance(fn_expr, cst.Name) and fn_expr.value in scope.defs:
+            built = (f"function `{fn_expr.value}` defined inside {scope.func.name}()", ())
+        if built is None and bound is not None:
+            # ``grad_fn = jax.value_and_grad(loss_fn)`` in the function, then ``jax.jit(grad_fn)``
+            built = built_anew(m, bound[0], scope)
+            if built is not None:
+                fn_expr = bound[0]
+        if built is None:
+            return False
+        # Built on every call of the enclosing function and used there: a new compilation
+        # per call, which matters when that function itself runs repeatedly (in a loop).
+        if not (used_at_once or self._called_in(call, scope, (order, 1 << 62))):
+            return False
+        loop_call = runs_repeatedly(m, scope.func)
+        if loop_call is not None and not memoised(m, call, scope):
+            detail = f" (a new object on every call of {scope.func.name}(), which {repetition(m, loop_call)})"
+            m.report(self, call, subject=f"`{api}` of a {built[0]}", detail=detail, repeated_by=loop_call)
+            return True
+        return False
 
     def _check_decorated_defs(self, m):
         """``@jax.jit`` on a ``def`` that runs again and again: inside a function called in a
@@ -280,17 +286,17 @@ class JitOfFreshFunction(Rule):
                 continue
             if loops:
                 loop = loops[-1]
-                if not any(loop[0] <= o <= loop[1] for o in calls) or _reads_loop_variables((f.node,), scope, loop):
+                if not any(loop[0] <= o <= loop[1] for o in calls) or reads_loop_variables(m, (f.node,), scope, loop):
                     continue
                 m.report(self, site, subject=f"`{api}` of a function defined inside the loop", detail="")
                 continue
-            loop_call = runs_in_loop(m, scope.func) if scope.kind == "function" and scope.func is not None else None
+            loop_call = runs_repeatedly(m, scope.func) if scope.kind == "function" and scope.func is not None else None
             if loop_call is not None:
                 m.report(
                     self,
                     site,
                     subject=f"`{api}` of function `{f.name}` defined inside {scope.func.name}()",
-                    detail=f" (a new object on every call of {scope.func.name}(), which runs in a loop)",
+                    detail=f" (a new object on every call of {scope.func.name}(), which {repetition(m, loop_call)})",
                     repeated_by=loop_call,
                 )
 
@@ -299,42 +305,40 @@ class JitOfFreshFunction(Rule):
         argument of an ``eqx.filter_jit`` function, the function of a ``jax.tree_util.Partial``):
         hashed by identity, so a new one is a new cache key.  Built in a loop, or in a function
         that runs in one, it compiles on every call; two equal ones built at two calls in a row
-        compile twice."""
+        compile twice.  A parameter of the function that makes the call carries what that
+        function's callers pass: a callable built anew where they run again and again is a new
+        key just the same (reported where it is passed)."""
         once = []  # built where the call is made, by code that runs once: compared below
+        orders = None
         for slot in callable_slots(m):
-            scope, order = slot.scope, slot.order
-            if m.finder.in_traced_code(scope):
+            if m.finder.in_traced_code(slot.scope):
                 continue
-            expr, built_at = slot.arg.value, order
-            built = built_anew_for_slot(m, expr, scope, slot.kind)
-            if built is None:
-                # ``loss_fn = partial(loss, w=1)``, then ``step(x, loss_fn)``
-                bound = _local_value(expr, scope)
-                if bound is None:
+            found = _fresh_for_slot(m, slot.arg.value, slot.scope, slot.order, slot.kind)
+            through = ""
+            if found is None:
+                origins = m.finder.call_targets.origins(slot.arg.value, slot.scope, None)
+                if not origins or origins[0].expr is slot.arg.value:
                     continue
-                expr, built_at = bound
-                built = built_anew_for_slot(m, expr, scope, slot.kind)
-                if built is None:
+                if orders is None:
+                    orders = {id(c): o for c, _s, o in m.index.calls}
+                for passed in origins:
+                    if passed.call is None or id(passed.call) not in orders or m.finder.in_traced_code(passed.scope):
+                        continue
+                    found = _fresh_for_slot(m, passed.expr, passed.scope, orders[id(passed.call)], slot.kind)
+                    if found is not None and found[0] is not None:
+                        through = f" through {slot.scope.func.name}()"
+                        break
+                else:
                     continue
-            loops = [(start, end) for start, end in scope.loops if start <= order <= end]
-            # built before the loop around the call: one object, passed again and again in it,
-            # yet a new one on each run of the code around the loop
-            in_loop = bool(loops) and loops[-1][0] <= built_at <= loops[-1][1]
-            if in_loop:
-                if _reads_loop_variables(built[1], scope, loops[-1]):
-                    continue
-                where = "in every iteration"
-            elif scope.kind == "function" and scope.func is not None and runs_in_loop(m, scope.func) is not None:
-                where = "on every call of " + scope.func.name + "()"
-            else:
-                if expr is slot.arg.value and not loops:
-                    once.append((slot, built))
+            where, built, node = found
+            if where is None:
+                once.append((slot, built))
                 continue
             m.report(
                 self,
-                slot.arg.value,
+                node,
                 subject=f"{slot.app.func.name}()",
-                detail=f": its {_slot_phrase(slot)} gets a new {built[0]} {where}, and JAX compares {_compared(built)} by identity",
+                detail=f": its {_slot_phrase(slot)} gets a new {built[0]} {where}{through}, and JAX compares {_compared(built)} by identity",
             )
         self._check_equal_callables(m, once)
 
@@ -403,6 +407,42 @@ class JitOfFreshFunction(Rule):
         return -1
 
 
+def _fresh_for_slot(m, expr, scope, order, kind):
+    """(where, what, node) when ``expr``, passed by the call at ``order`` of ``scope``, is a
+    callable built anew where it runs again and again: ``where`` says how often (None: built
+    right at a call that runs once, for the check of equal callables at two calls); ``node``
+    is ``expr``, where it is reported.  None when it is not such a callable."""
+    built_at, value = order, expr
+    built = built_anew_for_slot(m, expr, scope, kind)
+    if built is None:
+        # ``loss_fn = partial(loss, w=1)``, then ``step(x, loss_fn)``
+        bound = _local_value(expr, scope)
+        if bound is not None:
+            value, built_at = bound
+            built = built_anew_for_slot(m, value, scope, kind)
+    if built is None and isinstance(expr, cst.Name):
+        # ``def cond_fun(...)`` in this scope: a new function object each time the def runs
+        binds = scope.bindings.get(expr.value, ())
+        func = scope.defs.get(expr.value)
+        if func is not None and len(binds) == 1 and binds[0].kind == "def" and binds[0].order is not None:
+            owner = f" inside {scope.func.name}()" if scope.kind == "function" and scope.func is not None else ""
+            value, built_at, built = func.node, binds[0].order, (f"function `{expr.value}` defined{owner}", (func.node,))
+    if built is None:
+        return None
+    loops = [(start, end) for start, end in scope.loops if start <= order <= end]
+    # built before the loop around the call: one object, passed again and again in it,
+    # yet a new one on each run of the code around the loop
+    if loops and loops[-1][0] <= built_at <= loops[-1][1]:
+        if reads_loop_variables(m, built[1], scope, loops[-1]):
+            return None
+        return "in every iteration", built, expr
+    if scope.kind == "function" and scope.func is not None and runs_repeatedly(m, scope.func) is not None:
+        return "on every call of " + scope.func.name + "()", built, expr
+    if value is expr and not loops:
+        return None, built, expr
+    return None
+
+
 def _compared(built) -> str:
     """What the message says JAX compares by identity: the callables, or an object's class."""
     return "such objects" if built[0].startswith("instance of") else "static callables"
@@ -420,7 +460,7 @@ def _rebound_between(nodes, scope, first: int, last: int) -> bool:
     """Do the nodes read a variable of ``scope`` bound between the orders ``first`` and ``last``?"""
     read = set()
     for node in nodes:
-        names = _NamesRead()
+        names = NamesRead()
         names.walk(node)
         read |= names.names
     return any(b.order is not None and first < b.order <= last for n in read for b in scope.bindings.get(n, ()))
@@ -445,65 +485,6 @@ def _decorator_api(expr, scope) -> str:
     return resolve(expr, scope) or "jax.jit"
 
 
-def _reads_loop_variables(nodes, scope, loop) -> bool:
-    """Do the nodes read a variable that the loop binds (its target, or an assignment in its
-    body)?"""
-    start, end = loop
-    varying = {n for n, binds in scope.bindings.items() if any(b.order is not None and start <= b.order <= end and b.kind != "def" for b in binds)}
-    varying |= {n for n, binds in scope.comprehension_bindings.items() if any(start <= b.order <= end for b in binds)}
-    if not varying:
-        return False
-    read = set()
-    todo, seen = list(nodes), set()
-    while todo:
-        node = todo.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        names = _NamesRead()
-        names.walk(node)
-        # A lambda's or function's own parameters and locals are not the loop's variables,
-        # even when they share a name (``def loss(params, batch)`` jitted in ``for batch in``).
-        found = (names.names - _own_names(node, _body_scope_of(node, scope))) | _default_names(node)
-        read |= found
-        # a function of this scope that the callable uses (``jax.grad(fun)``, ``partial(fun)``)
-        # reads what its body reads
-        for n in found:
-            f = scope.defs.get(n)
-            if f is not None:
-                todo.append(f.node)
-    return bool(varying & read)
-
-
-def _body_scope_of(node, scope):
-    """The body scope of a function of ``scope`` whose node this is (None for others)."""
-    for f in scope.defs.values():
-        if f.node is node:
-            return f.body_scope
-    return None
-
-
-def _default_names(node) -> set:
-    """Names the parameter defaults of a lambda or def read: evaluated where it is built."""
-    if not isinstance(node, (cst.Lambda, cst.FunctionDef)):
-        return set()
-    p = node.params
-    names = _NamesRead()
-    for x in list(p.posonly_params) + list(p.params) + list(p.kwonly_params):
-        if x.default is not None:
-            names.walk(x.default)
-    return names.names
-
-
-def _own_names(node, body_scope) -> set:
-    """Names a lambda or def binds for itself: its parameters, and a def's local bindings."""
-    if isinstance(node, cst.Lambda):
-        return set(parameter_names(node.params))
-    if isinstance(node, cst.FunctionDef) and body_scope is not None:
-        return {n for n in body_scope.bindings if n not in body_scope.globals and n not in body_scope.nonlocals}
-    return set()
-
-
 # Jits that wrap the function they are given in a new function on every application, so that
 # even a module-level function compiles again under each new result (flax 0.12: ``nnx.jit``).
 # ``jax.jit`` and ``eqx.filter_jit`` of one function object share their cache.
@@ -517,11 +498,3 @@ def _dotted(expr):
         inner = _dotted(expr.value)
         return inner and f"{inner}.{expr.attr.value}"
     return None
-
-
-class _NamesRead(FastVisitor):
-    def __init__(self):
-        self.names = set()
-
-    def visit_Name(self, node) -> None:
-        self.names.add(node.value)
