@@ -8,7 +8,12 @@ static.  Flax checks the static ones (verified with flax 0.12.8):
 * a plain ``list`` / ``dict`` / ``tuple`` holding data raises ``ValueError: Found data on value
   of type '<class 'list'>' assigned to static attribute``, wherever it is assigned;
 * an attribute first set to a static value (``self.bias = None``) refuses data later
-  (``ValueError: Cannot assign data value ... to static attribute``).
+  (``ValueError: Cannot assign data value ... to static attribute``);
+* a value marked static, ``self.a = nnx.static(value)``, or assigned to an attribute the class
+  declares static (``a: jax.Array = nnx.static()``, ``a: nnx.Static[...]``; the constructor of
+  an ``nnx.dataclass`` assigns its arguments) is checked when it is set, whatever its type: an
+  array there, a 0-d one too, raises ``ValueError: Found data in value ... annotated with
+  nnx.static(...)`` / ``Found unexpected data ... in static attribute``.
 
 What is not static: ``nnx.List(...)`` / ``nnx.Dict(...)`` (modules themselves), a value wrapped
 with ``nnx.data(...)``, an attribute declared at class level (``layers: list = nnx.data()``,
@@ -25,7 +30,8 @@ from typing import Iterator, List, NamedTuple, Optional
 
 import libcst as cst
 
-from jaxlint.analysis.model.classes import ClassModel, class_named, qualified
+from jaxlint.analysis.facts.static_metadata import argument_for, class_of_call, constructions_by_name
+from jaxlint.analysis.model.classes import ClassModel, class_named, decorator_names, qualified
 from jaxlint.analysis.host.host_value import JAX_ARRAY, NUMPY_ARRAY
 from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.jax.jax_api import NNX_DATA_CLASSES
@@ -37,6 +43,10 @@ from jaxlint.analysis.model.names import resolve
 NNX_PYTREES = frozenset({"flax.nnx.Module", "flax.nnx.module.Module", "flax.nnx.Pytree", "flax.nnx.pytreelib.Pytree"})
 NNX_OBJECTS = frozenset({"flax.nnx.Object", "flax.nnx.pytreelib.Object"})
 NNX_PREFIXES = ("flax.nnx.", "flax.experimental.nnx.")
+# ``nnx.static(value)`` marks a value static, ``nnx.static()`` / ``nnx.Static[T]`` declare a field so
+NNX_STATIC_MARKERS = frozenset({"static", "Static", "pytreelib.static", "pytreelib.Static"})
+# decorators that generate a constructor assigning each field (``nnx.dataclass`` is one)
+GENERATED_INIT = frozenset({"dataclasses.dataclass"} | {p + d for p in NNX_PREFIXES for d in ("dataclass", "pytreelib.dataclass")})
 CONTAINER_WORDS = {cst.List: "a list", cst.Tuple: "a tuple", cst.Dict: "a dict", cst.ListComp: "a list", cst.DictComp: "a dict"}
 BUILTIN_CONTAINERS = {"list": "a list", "tuple": "a tuple", "dict": "a dict"}
 GROWERS = frozenset({"append", "extend", "insert"})
@@ -49,6 +59,9 @@ class StaticDataWrite(NamedTuple):
     cls: ClassInfo
     what: str  # "a list holding nnx.Linear modules"
     first: Optional[cst.CSTNode]  # the earlier static assignment, for the second form
+    # what made the attribute static where no earlier assignment did: the ``nnx.static(...)``
+    # the value is wrapped in, or the class-body declaration
+    marked: Optional[cst.CSTNode] = None
 
 
 class NnxAttributes:
@@ -111,6 +124,26 @@ class NnxAttributes:
                     if isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == attr for t in small.targets):
                         return True
         return False
+
+    def static_declaration(self, cls: ClassInfo, attr: str) -> Optional[cst.CSTNode]:
+        """The class-body declaration that makes ``attr`` static (``a: jax.Array =
+        nnx.static()``, ``a: nnx.Static[int]``), the nearest class first; None otherwise."""
+        for c in self.classes.mro(cls):
+            for small in _body_statements(c):
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.target.value == attr:
+                    ann = small.annotation.annotation
+                    head = ann.value if isinstance(ann, cst.Subscript) else ann
+                    marked = self.static_marker(head, c.scope) or (isinstance(small.value, cst.Call) and self.static_marker(small.value.func, c.scope))
+                    return small if marked else None
+                if isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == attr for t in small.targets):
+                    return small if isinstance(small.value, cst.Call) and self.static_marker(small.value.func, c.scope) else None
+        return None
+
+    @staticmethod
+    def static_marker(e, scope: Scope) -> bool:
+        """``e`` names NNX's static marker (``nnx.static``, ``nnx.Static``)."""
+        q = resolve(e, scope) or ""
+        return any(q.startswith(prefix) and q[len(prefix):] in NNX_STATIC_MARKERS for prefix in NNX_PREFIXES)
 
     # -- what is data ----------------------------------------------------------------------
     def data(self, e, scope: Scope, depth: int = 0) -> Optional[str]:
@@ -222,9 +255,10 @@ class NnxAttributes:
         return by.get(id(scope), ())
 
     # -- the writes -----------------------------------------------------------------------
-    def _self_writes(self, in_place: bool = False) -> Iterator[tuple]:
+    def _self_writes(self, in_place: bool = False, declared: bool = False) -> Iterator[tuple]:
         """(write, method, class) for ``self.attr = value`` in methods of NNX pytree classes;
-        ``in_place``: also the changes of ``self.attr`` in place."""
+        ``in_place``: also the changes of ``self.attr`` in place; ``declared``: also the
+        attributes the class body declares."""
         for w in self.index.attribute_writes:
             if not in_place and (w.in_place or w.value is None):
                 continue
@@ -236,13 +270,13 @@ class NnxAttributes:
             params = f.positional_params()
             if not params or params[0].name.value != w.name or _is_static_or_class_method(f):
                 continue
-            if not self.is_nnx_pytree(f.cls) or self._declared(f.cls, w.attr):
+            if not self.is_nnx_pytree(f.cls) or not declared and self._declared(f.cls, w.attr):
                 continue
             yield w, f, f.cls
 
     def static_data_writes(self) -> List[StaticDataWrite]:
-        out: List[StaticDataWrite] = []
-        writes = list(self._self_writes())
+        out: List[StaticDataWrite] = self._marked_static_data()
+        writes = [(w, f, cls) for w, f, cls in self._self_writes(declared=True) if not self._declared(cls, w.attr)]
         if not writes:
             return out
         firsts = {}
@@ -262,6 +296,37 @@ class NnxAttributes:
                 out.append(StaticDataWrite(w.value, w.attr, cls, what, first.value))
         return out
 
+
+    def _marked_static_data(self) -> List[StaticDataWrite]:
+        """Data set where the code marks the value static: ``self.a = nnx.static(v)`` (refused
+        as it is set), and an argument that the constructor of a dataclass without its own
+        ``__init__`` assigns to a field the class declares static (refused as the call returns,
+        at the call).  (A write of data to a declared static attribute inside a hand-written
+        ``__init__`` fails where the constructor returns, as an addition does: not here.)"""
+        out: List[StaticDataWrite] = []
+        for w, _f, cls in self._self_writes(declared=True):
+            value = w.value
+            if not (isinstance(value, cst.Call) and self.static_marker(value.func, w.scope)):
+                continue
+            if len(value.args) != 1 or value.args[0].keyword is not None or value.args[0].star:
+                continue
+            what = self.container_data(value.args[0].value, w.scope) or self.data(value.args[0].value, w.scope)
+            if what is not None:
+                out.append(StaticDataWrite(value.args[0].value, w.attr, cls, what, None, value))
+        for name, calls in constructions_by_name(self.index).items():
+            for call, scope in calls:
+                cls = class_of_call(call, scope)
+                if cls is None or not self.is_nnx_pytree(cls) or self.classes.has_own_init(cls):
+                    continue
+                if not any(decorator_names(c.node, c.scope) & GENERATED_INIT for c in self.classes.mro(cls)):
+                    continue  # no generated constructor that assigns the fields
+                for field in self.classes.field_names(cls):
+                    decl = self.static_declaration(cls, field)
+                    arg = argument_for(self.classes, cls, None, call, field) if decl is not None else None
+                    what = arg is not None and (self.container_data(arg, scope) or self.data(arg, scope))
+                    if what:
+                        out.append(StaticDataWrite(arg, field, cls, what, None, decl))
+        return out
 
     def static_data_additions(self) -> List[StaticDataWrite]:
         """``self.layers = []`` then ``self.layers.append(nnx.Linear(...))`` (or ``extend``,
@@ -299,6 +364,12 @@ class NnxAttributes:
         if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Attribute) and w.value is not None:
             return self.data(w.value, w.scope)
         return None
+
+
+def _body_statements(cls: ClassInfo):
+    for st in cls.node.body.body:
+        if isinstance(st, cst.SimpleStatementLine):
+            yield from st.body
 
 
 def _direct(w: AttributeWrite) -> bool:
