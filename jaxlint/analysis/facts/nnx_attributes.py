@@ -45,6 +45,7 @@ NNX_OBJECTS = frozenset({"flax.nnx.Object", "flax.nnx.pytreelib.Object"})
 NNX_PREFIXES = ("flax.nnx.", "flax.experimental.nnx.")
 # ``nnx.static(value)`` marks a value static, ``nnx.static()`` / ``nnx.Static[T]`` declare a field so
 NNX_STATIC_MARKERS = frozenset({"static", "Static", "pytreelib.static", "pytreelib.Static"})
+NNX_DATA_MARKERS = frozenset({"data", "Data", "pytreelib.data", "pytreelib.Data"})
 # decorators that generate a constructor assigning each field (``nnx.dataclass`` is one)
 GENERATED_INIT = frozenset({"dataclasses.dataclass"} | {p + d for p in NNX_PREFIXES for d in ("dataclass", "pytreelib.dataclass")})
 CONTAINER_WORDS = {cst.List: "a list", cst.Tuple: "a tuple", cst.Dict: "a dict", cst.ListComp: "a list", cst.DictComp: "a dict"}
@@ -139,11 +140,27 @@ class NnxAttributes:
                     return small if isinstance(small.value, cst.Call) and self.static_marker(small.value.func, c.scope) else None
         return None
 
+    def _declared_data(self, cls: ClassInfo, attr: str) -> bool:
+        """The class body declares ``attr`` data: ``a: list = nnx.data()``, ``a: nnx.Data[list]``."""
+        for c in self.classes.mro(cls):
+            for small in _body_statements(c):
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.target.value == attr:
+                    ann = small.annotation.annotation
+                    head = ann.value if isinstance(ann, cst.Subscript) else ann
+                    return self._marker(head, c.scope, NNX_DATA_MARKERS) or (
+                        isinstance(small.value, cst.Call) and self._marker(small.value.func, c.scope, NNX_DATA_MARKERS)
+                    )
+        return False
+
     @staticmethod
     def static_marker(e, scope: Scope) -> bool:
         """``e`` names NNX's static marker (``nnx.static``, ``nnx.Static``)."""
+        return NnxAttributes._marker(e, scope, NNX_STATIC_MARKERS)
+
+    @staticmethod
+    def _marker(e, scope: Scope, names) -> bool:
         q = resolve(e, scope) or ""
-        return any(q.startswith(prefix) and q[len(prefix):] in NNX_STATIC_MARKERS for prefix in NNX_PREFIXES)
+        return any(q.startswith(prefix) and q[len(prefix):] in names for prefix in NNX_PREFIXES)
 
     # -- what is data ----------------------------------------------------------------------
     def data(self, e, scope: Scope, depth: int = 0) -> Optional[str]:
@@ -299,9 +316,9 @@ class NnxAttributes:
 
     def _marked_static_data(self) -> List[StaticDataWrite]:
         """Data set where the code marks the value static: ``self.a = nnx.static(v)`` (refused
-        as it is set), and an argument that the constructor of a dataclass without its own
-        ``__init__`` assigns to a field the class declares static (refused as the call returns,
-        at the call).  (A write of data to a declared static attribute inside a hand-written
+        as it is set); and an argument that the constructor of a dataclass without its own
+        ``__init__`` assigns to a field the class declares static, or a plain container holding
+        data that it assigns to a field not declared as data (refused at the call).  (A write of data to a declared static attribute inside a hand-written
         ``__init__`` fails where the constructor returns, as an addition does: not here.)"""
         out: List[StaticDataWrite] = []
         for w, _f, cls in self._self_writes(declared=True):
@@ -321,9 +338,17 @@ class NnxAttributes:
                 if not any(decorator_names(c.node, c.scope) & GENERATED_INIT for c in self.classes.mro(cls)):
                     continue  # no generated constructor that assigns the fields
                 for field in self.classes.field_names(cls):
+                    # the generated constructor sets each field as ``self.field = arg`` does:
+                    # a field declared static refuses any data, one declared as data takes
+                    # anything, and any other field is sorted by its value (a plain list
+                    # holding modules is static, and refused)
                     decl = self.static_declaration(cls, field)
-                    arg = argument_for(self.classes, cls, None, call, field) if decl is not None else None
-                    what = arg is not None and (self.container_data(arg, scope) or self.data(arg, scope))
+                    if decl is None and self._declared_data(cls, field):
+                        continue
+                    arg = argument_for(self.classes, cls, None, call, field)
+                    if arg is None:
+                        continue
+                    what = self.container_data(arg, scope) or (self.data(arg, scope) if decl is not None else None)
                     if what:
                         out.append(StaticDataWrite(arg, field, cls, what, None, decl))
         return out
