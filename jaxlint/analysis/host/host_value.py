@@ -69,10 +69,14 @@ NUMPY_SCALAR_TYPES = frozenset(
 )
 SCALAR_BUILTINS = frozenset({"int", "float", "str", "bool", "len", "round", "abs", "repr", "hash", "range", "frozenset", "bytes", "complex", "id", "ord", "chr"})
 DATACLASS = frozenset({"dataclasses.dataclass"})
-# Pytree classes that are frozen dataclasses, or hash their leaves: hashable exactly when the
-# fields are.
+# Classes that are frozen dataclasses, or hash their fields: hashable exactly when the fields
+# are (a Linen module is made a dataclass with a field hash by ``Module.__init_subclass__``);
+# checked against the installed libraries in tests/slow/test_jax_tables.py.
 HASH_BY_FIELDS = frozenset(
-    {"flax.struct.dataclass", "equinox.Module", "flax.struct.PyTreeNode", "typing.NamedTuple", "typing_extensions.NamedTuple"}
+    {
+        "flax.struct.dataclass", "equinox.Module", "flax.struct.PyTreeNode", "typing.NamedTuple",
+        "typing_extensions.NamedTuple", "flax.linen.Module", "flax.linen.module.Module",
+    }
 )
 
 
