@@ -112,55 +112,39 @@ class NnxAttributes:
                     return False
         return True
 
+    def _declaration(self, cls: ClassInfo, attr: str):
+        """(statement, class) of the class-body declaration of ``attr``, the nearest class
+        first: ``layers: list = nnx.data()``, ``a: nnx.Static[int]``, ``count = 0``; None."""
+        for c in self.classes.mro(cls):
+            for small in _body_statements(c):
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.target.value == attr:
+                    return small, c
+                if isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == attr for t in small.targets):
+                    return small, c
+        return None
+
     def _declared(self, cls: ClassInfo, attr: str) -> bool:
         """The class (or a base) declares the attribute in its body: ``layers: list =
         nnx.data()``, ``layers: nnx.Data[list]``; its status is then what the declaration says."""
-        for c in self.classes.mro(cls):
-            for st in c.node.body.body:
-                if not isinstance(st, cst.SimpleStatementLine):
-                    continue
-                for small in st.body:
-                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.target.value == attr:
-                        return True
-                    if isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == attr for t in small.targets):
-                        return True
-        return False
+        return self._declaration(cls, attr) is not None
+
+    def _declared_as(self, cls: ClassInfo, attr: str, markers) -> Optional[cst.CSTNode]:
+        """The declaration of ``attr`` when it marks the attribute with one of ``markers``, by
+        its annotation (``nnx.Static[int]``) or its value (``= nnx.static()``)."""
+        found = self._declaration(cls, attr)
+        if found is None:
+            return None
+        small, c = found
+        ann = small.annotation.annotation if isinstance(small, cst.AnnAssign) else None
+        head = ann.value if isinstance(ann, cst.Subscript) else ann
+        if head is not None and _marker(head, c.scope, markers):
+            return small
+        return small if isinstance(small.value, cst.Call) and _marker(small.value.func, c.scope, markers) else None
 
     def static_declaration(self, cls: ClassInfo, attr: str) -> Optional[cst.CSTNode]:
         """The class-body declaration that makes ``attr`` static (``a: jax.Array =
-        nnx.static()``, ``a: nnx.Static[int]``), the nearest class first; None otherwise."""
-        for c in self.classes.mro(cls):
-            for small in _body_statements(c):
-                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.target.value == attr:
-                    ann = small.annotation.annotation
-                    head = ann.value if isinstance(ann, cst.Subscript) else ann
-                    marked = self.static_marker(head, c.scope) or (isinstance(small.value, cst.Call) and self.static_marker(small.value.func, c.scope))
-                    return small if marked else None
-                if isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == attr for t in small.targets):
-                    return small if isinstance(small.value, cst.Call) and self.static_marker(small.value.func, c.scope) else None
-        return None
-
-    def _declared_data(self, cls: ClassInfo, attr: str) -> bool:
-        """The class body declares ``attr`` data: ``a: list = nnx.data()``, ``a: nnx.Data[list]``."""
-        for c in self.classes.mro(cls):
-            for small in _body_statements(c):
-                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.target.value == attr:
-                    ann = small.annotation.annotation
-                    head = ann.value if isinstance(ann, cst.Subscript) else ann
-                    return self._marker(head, c.scope, NNX_DATA_MARKERS) or (
-                        isinstance(small.value, cst.Call) and self._marker(small.value.func, c.scope, NNX_DATA_MARKERS)
-                    )
-        return False
-
-    @staticmethod
-    def static_marker(e, scope: Scope) -> bool:
-        """``e`` names NNX's static marker (``nnx.static``, ``nnx.Static``)."""
-        return NnxAttributes._marker(e, scope, NNX_STATIC_MARKERS)
-
-    @staticmethod
-    def _marker(e, scope: Scope, names) -> bool:
-        q = resolve(e, scope) or ""
-        return any(q.startswith(prefix) and q[len(prefix):] in names for prefix in NNX_PREFIXES)
+        nnx.static()``, ``a: nnx.Static[int]``); None otherwise."""
+        return self._declared_as(cls, attr, NNX_STATIC_MARKERS)
 
     # -- what is data ----------------------------------------------------------------------
     def data(self, e, scope: Scope, depth: int = 0) -> Optional[str]:
@@ -323,7 +307,7 @@ class NnxAttributes:
         out: List[StaticDataWrite] = []
         for w, _f, cls in self._self_writes(declared=True):
             value = w.value
-            if not (isinstance(value, cst.Call) and self.static_marker(value.func, w.scope)):
+            if not (isinstance(value, cst.Call) and _marker(value.func, w.scope, NNX_STATIC_MARKERS)):
                 continue
             if len(value.args) != 1 or value.args[0].keyword is not None or value.args[0].star:
                 continue
@@ -343,7 +327,7 @@ class NnxAttributes:
                     # anything, and any other field is sorted by its value (a plain list
                     # holding modules is static, and refused)
                     decl = self.static_declaration(cls, field)
-                    if decl is None and self._declared_data(cls, field):
+                    if decl is None and self._declared_as(cls, field, NNX_DATA_MARKERS) is not None:
                         continue
                     arg = argument_for(self.classes, cls, None, call, field)
                     if arg is None:
@@ -389,6 +373,12 @@ class NnxAttributes:
         if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Attribute) and w.value is not None:
             return self.data(w.value, w.scope)
         return None
+
+
+def _marker(e, scope: Scope, names) -> bool:
+    """``e`` names one of NNX's markers ``names`` (``nnx.static``, ``nnx.Data``...)."""
+    q = resolve(e, scope) or ""
+    return any(q.startswith(prefix) and q[len(prefix):] in names for prefix in NNX_PREFIXES)
 
 
 def _body_statements(cls: ClassInfo):
