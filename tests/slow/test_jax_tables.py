@@ -86,6 +86,30 @@ def test_static_lax_helpers_return_python_values():
     assert lax.padtype_to_pads((4, 4), (2, 2), (1, 1), "SAME") == [(0, 1), (0, 1)]
 
 
+def test_classes_said_to_hash_by_fields_do():
+    """Each entry of HASH_BY_FIELDS makes a class whose instances hash their fields: a list in
+    a field fails ``hash``, a tuple hashes, and equal fields give equal hashes."""
+    import importlib
+
+    from jaxlint.analysis.host.host_value import HASH_BY_FIELDS
+
+    for qualified in sorted(HASH_BY_FIELDS):
+        module, name = qualified.rsplit(".", 1)
+        try:
+            maker = getattr(importlib.import_module(module), name)
+        except ImportError:
+            continue
+        if name == "NamedTuple":
+            cls = maker("Holder", [("held", object)])
+        elif isinstance(maker, type):
+            cls = type("Holder", (maker,), {"__annotations__": {"held": object}, "__module__": __name__})
+        else:
+            cls = maker(type("Holder", (), {"__annotations__": {"held": object}, "__module__": __name__}))
+        with pytest.raises(TypeError):
+            hash(cls([1, 2]))
+        assert hash(cls((1, 2))) == hash(cls((1, 2))), qualified
+
+
 def test_nnx_data_classes_are_variables_or_graph_nodes():
     nnx = pytest.importorskip("flax.nnx")
     from flax.nnx import graphlib

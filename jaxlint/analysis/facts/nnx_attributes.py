@@ -8,7 +8,12 @@ static.  Flax checks the static ones (verified with flax 0.12.8):
 * a plain ``list`` / ``dict`` / ``tuple`` holding data raises ``ValueError: Found data on value
   of type '<class 'list'>' assigned to static attribute``, wherever it is assigned;
 * an attribute first set to a static value (``self.bias = None``) refuses data later
-  (``ValueError: Cannot assign data value ... to static attribute``).
+  (``ValueError: Cannot assign data value ... to static attribute``);
+* a value marked static, ``self.a = nnx.static(value)``, or assigned to an attribute the class
+  declares static (``a: jax.Array = nnx.static()``, ``a: nnx.Static[...]``; the constructor of
+  an ``nnx.dataclass`` assigns its arguments) is checked when it is set, whatever its type: an
+  array there, a 0-d one too, raises ``ValueError: Found data in value ... annotated with
+  nnx.static(...)`` / ``Found unexpected data ... in static attribute``.
 
 What is not static: ``nnx.List(...)`` / ``nnx.Dict(...)`` (modules themselves), a value wrapped
 with ``nnx.data(...)``, an attribute declared at class level (``layers: list = nnx.data()``,
@@ -25,7 +30,8 @@ from typing import Iterator, List, NamedTuple, Optional
 
 import libcst as cst
 
-from jaxlint.analysis.model.classes import ClassModel, class_named, qualified
+from jaxlint.analysis.facts.static_metadata import argument_for, class_of_call, constructions_by_name
+from jaxlint.analysis.model.classes import ClassModel, class_named, decorator_names, qualified
 from jaxlint.analysis.host.host_value import JAX_ARRAY, NUMPY_ARRAY
 from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.jax.jax_api import NNX_DATA_CLASSES
@@ -37,6 +43,11 @@ from jaxlint.analysis.model.names import resolve
 NNX_PYTREES = frozenset({"flax.nnx.Module", "flax.nnx.module.Module", "flax.nnx.Pytree", "flax.nnx.pytreelib.Pytree"})
 NNX_OBJECTS = frozenset({"flax.nnx.Object", "flax.nnx.pytreelib.Object"})
 NNX_PREFIXES = ("flax.nnx.", "flax.experimental.nnx.")
+# ``nnx.static(value)`` marks a value static, ``nnx.static()`` / ``nnx.Static[T]`` declare a field so
+NNX_STATIC_MARKERS = frozenset({"static", "Static", "pytreelib.static", "pytreelib.Static"})
+NNX_DATA_MARKERS = frozenset({"data", "Data", "pytreelib.data", "pytreelib.Data"})
+# decorators that generate a constructor assigning each field (``nnx.dataclass`` is one)
+GENERATED_INIT = frozenset({"dataclasses.dataclass"} | {p + d for p in NNX_PREFIXES for d in ("dataclass", "pytreelib.dataclass")})
 CONTAINER_WORDS = {cst.List: "a list", cst.Tuple: "a tuple", cst.Dict: "a dict", cst.ListComp: "a list", cst.DictComp: "a dict"}
 BUILTIN_CONTAINERS = {"list": "a list", "tuple": "a tuple", "dict": "a dict"}
 GROWERS = frozenset({"append", "extend", "insert"})
@@ -49,6 +60,9 @@ class StaticDataWrite(NamedTuple):
     cls: ClassInfo
     what: str  # "a list holding nnx.Linear modules"
     first: Optional[cst.CSTNode]  # the earlier static assignment, for the second form
+    # what made the attribute static where no earlier assignment did: the ``nnx.static(...)``
+    # the value is wrapped in, or the class-body declaration
+    marked: Optional[cst.CSTNode] = None
 
 
 class NnxAttributes:
@@ -98,19 +112,39 @@ class NnxAttributes:
                     return False
         return True
 
+    def _declaration(self, cls: ClassInfo, attr: str):
+        """(statement, class) of the class-body declaration of ``attr``, the nearest class
+        first: ``layers: list = nnx.data()``, ``a: nnx.Static[int]``, ``count = 0``; None."""
+        for c in self.classes.mro(cls):
+            for small in _body_statements(c):
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.target.value == attr:
+                    return small, c
+                if isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == attr for t in small.targets):
+                    return small, c
+        return None
+
     def _declared(self, cls: ClassInfo, attr: str) -> bool:
         """The class (or a base) declares the attribute in its body: ``layers: list =
         nnx.data()``, ``layers: nnx.Data[list]``; its status is then what the declaration says."""
-        for c in self.classes.mro(cls):
-            for st in c.node.body.body:
-                if not isinstance(st, cst.SimpleStatementLine):
-                    continue
-                for small in st.body:
-                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.target.value == attr:
-                        return True
-                    if isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == attr for t in small.targets):
-                        return True
-        return False
+        return self._declaration(cls, attr) is not None
+
+    def _declared_as(self, cls: ClassInfo, attr: str, markers) -> Optional[cst.CSTNode]:
+        """The declaration of ``attr`` when it marks the attribute with one of ``markers``, by
+        its annotation (``nnx.Static[int]``) or its value (``= nnx.static()``)."""
+        found = self._declaration(cls, attr)
+        if found is None:
+            return None
+        small, c = found
+        ann = small.annotation.annotation if isinstance(small, cst.AnnAssign) else None
+        head = ann.value if isinstance(ann, cst.Subscript) else ann
+        if head is not None and _marker(head, c.scope, markers):
+            return small
+        return small if isinstance(small.value, cst.Call) and _marker(small.value.func, c.scope, markers) else None
+
+    def static_declaration(self, cls: ClassInfo, attr: str) -> Optional[cst.CSTNode]:
+        """The class-body declaration that makes ``attr`` static (``a: jax.Array =
+        nnx.static()``, ``a: nnx.Static[int]``); None otherwise."""
+        return self._declared_as(cls, attr, NNX_STATIC_MARKERS)
 
     # -- what is data ----------------------------------------------------------------------
     def data(self, e, scope: Scope, depth: int = 0) -> Optional[str]:
@@ -222,9 +256,10 @@ class NnxAttributes:
         return by.get(id(scope), ())
 
     # -- the writes -----------------------------------------------------------------------
-    def _self_writes(self, in_place: bool = False) -> Iterator[tuple]:
+    def _self_writes(self, in_place: bool = False, declared: bool = False) -> Iterator[tuple]:
         """(write, method, class) for ``self.attr = value`` in methods of NNX pytree classes;
-        ``in_place``: also the changes of ``self.attr`` in place."""
+        ``in_place``: also the changes of ``self.attr`` in place; ``declared``: also the
+        attributes the class body declares."""
         for w in self.index.attribute_writes:
             if not in_place and (w.in_place or w.value is None):
                 continue
@@ -236,13 +271,13 @@ class NnxAttributes:
             params = f.positional_params()
             if not params or params[0].name.value != w.name or _is_static_or_class_method(f):
                 continue
-            if not self.is_nnx_pytree(f.cls) or self._declared(f.cls, w.attr):
+            if not self.is_nnx_pytree(f.cls) or not declared and self._declared(f.cls, w.attr):
                 continue
             yield w, f, f.cls
 
     def static_data_writes(self) -> List[StaticDataWrite]:
-        out: List[StaticDataWrite] = []
-        writes = list(self._self_writes())
+        out: List[StaticDataWrite] = self._marked_static_data()
+        writes = [(w, f, cls) for w, f, cls in self._self_writes(declared=True) if not self._declared(cls, w.attr)]
         if not writes:
             return out
         firsts = {}
@@ -262,6 +297,45 @@ class NnxAttributes:
                 out.append(StaticDataWrite(w.value, w.attr, cls, what, first.value))
         return out
 
+
+    def _marked_static_data(self) -> List[StaticDataWrite]:
+        """Data set where the code marks the value static: ``self.a = nnx.static(v)`` (refused
+        as it is set); and an argument that the constructor of a dataclass without its own
+        ``__init__`` assigns to a field the class declares static, or a plain container holding
+        data that it assigns to a field not declared as data (refused at the call).  (A write of data to a declared static attribute inside a hand-written
+        ``__init__`` fails where the constructor returns, as an addition does: not here.)"""
+        out: List[StaticDataWrite] = []
+        for w, _f, cls in self._self_writes(declared=True):
+            value = w.value
+            if not (isinstance(value, cst.Call) and _marker(value.func, w.scope, NNX_STATIC_MARKERS)):
+                continue
+            if len(value.args) != 1 or value.args[0].keyword is not None or value.args[0].star:
+                continue
+            what = self.container_data(value.args[0].value, w.scope) or self.data(value.args[0].value, w.scope)
+            if what is not None:
+                out.append(StaticDataWrite(value.args[0].value, w.attr, cls, what, None, value))
+        for name, calls in constructions_by_name(self.index).items():
+            for call, scope in calls:
+                cls = class_of_call(call, scope)
+                if cls is None or not self.is_nnx_pytree(cls) or self.classes.has_own_init(cls):
+                    continue
+                if not any(decorator_names(c.node, c.scope) & GENERATED_INIT for c in self.classes.mro(cls)):
+                    continue  # no generated constructor that assigns the fields
+                for field in self.classes.field_names(cls):
+                    # the generated constructor sets each field as ``self.field = arg`` does:
+                    # a field declared static refuses any data, one declared as data takes
+                    # anything, and any other field is sorted by its value (a plain list
+                    # holding modules is static, and refused)
+                    decl = self.static_declaration(cls, field)
+                    if decl is None and self._declared_as(cls, field, NNX_DATA_MARKERS) is not None:
+                        continue
+                    arg = argument_for(self.classes, cls, None, call, field)
+                    if arg is None:
+                        continue
+                    what = self.container_data(arg, scope) or (self.data(arg, scope) if decl is not None else None)
+                    if what:
+                        out.append(StaticDataWrite(arg, field, cls, what, None, decl))
+        return out
 
     def static_data_additions(self) -> List[StaticDataWrite]:
         """``self.layers = []`` then ``self.layers.append(nnx.Linear(...))`` (or ``extend``,
@@ -299,6 +373,18 @@ class NnxAttributes:
         if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Attribute) and w.value is not None:
             return self.data(w.value, w.scope)
         return None
+
+
+def _marker(e, scope: Scope, names) -> bool:
+    """``e`` names one of NNX's markers ``names`` (``nnx.static``, ``nnx.Data``...)."""
+    q = resolve(e, scope) or ""
+    return any(q.startswith(prefix) and q[len(prefix):] in names for prefix in NNX_PREFIXES)
+
+
+def _body_statements(cls: ClassInfo):
+    for st in cls.node.body.body:
+        if isinstance(st, cst.SimpleStatementLine):
+            yield from st.body
 
 
 def _direct(w: AttributeWrite) -> bool:

@@ -143,7 +143,12 @@ class HostCalls:
     def _construct(self, e: cst.Call, cls: ClassInfo, scope: Scope, env: Env, shadow: frozenset) -> host_value.HostValue:
         fields = meta = None
         names = self.classes.field_names(cls)
-        if names and not self.classes.has_own_init(cls) and not any(a.star for a in e.args):
+        hashing = next((c.body_scope.defs["__hash__"] for c in self.classes.mro(cls) if "__hash__" in c.body_scope.defs), None)
+        hashed = host_value.hashed_attributes(hashing) if hashing is not None else ()
+        if hashed and not any(a.star for a in e.args):
+            # its own __hash__ of a tuple of attributes: what hashing the instance reads
+            fields = self._init_fields(e, cls, hashed, scope, env, shadow, hashed=True)
+        elif names and not self.classes.has_own_init(cls) and not any(a.star for a in e.args):
             fields = {}
             for n, a in zip(names, [a for a in e.args if a.keyword is None]):
                 fields[n] = self.eval(a.value, scope, env, shadow)
@@ -161,10 +166,11 @@ class HostCalls:
             fields = self._init_fields(e, cls, names, scope, env, shadow)
         return host_value.HostValue(host_value.INSTANCE, e, cls=cls, fields=fields, meta=meta)
 
-    def _init_fields(self, e: cst.Call, cls: ClassInfo, names, scope: Scope, env: Env, shadow: frozenset):
+    def _init_fields(self, e: cst.Call, cls: ClassInfo, names, scope: Scope, env: Env, shadow: frozenset, hashed: bool = False):
         """The fields an own ``__init__`` copies from its parameters (``self.nested = nested``),
         with what the call passes for them; a field assigned anything else, or more than once,
-        is not known."""
+        is not known.  ``hashed``: ``names`` are the attributes the class's ``__hash__`` reads,
+        all kept."""
         if any("__new__" in c.body_scope.defs for c in self.classes.mro(cls)):
             return None
         init = self.classes.member(cls, "__init__")
@@ -202,7 +208,7 @@ class HostCalls:
                 binds = init.body_scope.bindings.get(p, ())
                 if len(binds) == 1 and binds[0].kind == "param" and p in given:
                     v = self.eval(given[p], scope, env, shadow)
-            if not self._field_excluded(cls, n):
+            if hashed or not self._field_excluded(cls, n):
                 fields[n] = v
         return fields
 

@@ -69,10 +69,14 @@ NUMPY_SCALAR_TYPES = frozenset(
 )
 SCALAR_BUILTINS = frozenset({"int", "float", "str", "bool", "len", "round", "abs", "repr", "hash", "range", "frozenset", "bytes", "complex", "id", "ord", "chr"})
 DATACLASS = frozenset({"dataclasses.dataclass"})
-# Pytree classes that are frozen dataclasses, or hash their leaves: hashable exactly when the
-# fields are.
+# Classes that are frozen dataclasses, or hash their fields: hashable exactly when the fields
+# are (a Linen module is made a dataclass with a field hash by ``Module.__init_subclass__``);
+# checked against the installed libraries in tests/slow/test_jax_tables.py.
 HASH_BY_FIELDS = frozenset(
-    {"flax.struct.dataclass", "equinox.Module", "flax.struct.PyTreeNode", "typing.NamedTuple", "typing_extensions.NamedTuple"}
+    {
+        "flax.struct.dataclass", "equinox.Module", "flax.struct.PyTreeNode", "typing.NamedTuple",
+        "typing_extensions.NamedTuple", "flax.linen.Module", "flax.linen.module.Module",
+    }
 )
 
 
@@ -188,12 +192,15 @@ def _sets_hash_none(cls: ClassInfo) -> Optional[bool]:
 
 def class_hash(cls: ClassInfo, classes: ClassModel) -> Tuple[Optional[str], str]:
     """How instances of ``cls`` hash: ("none", why) unhashable; ("fields", why) by their
-    fields; ("custom", "") by their own ``__hash__``; ("identity", "") by identity, as
+    fields; ("attributes", "") by their own ``__hash__`` of a tuple of attributes (see
+    ``hashed_attributes``); ("custom", "") by another ``__hash__`` of their own; ("identity", "") by identity, as
     ``object`` does (two instances are two cache keys); (None, "") not known."""
     for c in classes.mro(cls):
         own = c.body_scope.defs
         if "__hash__" in own:
-            return "custom", ""  # its own __hash__: trusted
+            # its own __hash__: trusted, unless it hashes a tuple of attributes, which fails
+            # where one of them does (an array there)
+            return ("attributes", "") if hashed_attributes(own["__hash__"]) else ("custom", "")
         explicit = _sets_hash_none(c)
         if explicit is True:
             return "none", f"`{c.name}` sets __hash__ = None"
@@ -243,11 +250,32 @@ def _unhashable_builtin(base, scope) -> Optional[str]:
     return q if q in UNHASHABLE_LIBRARY_CLASSES else None
 
 
+def hashed_attributes(f: FuncInfo) -> Tuple[str, ...]:
+    """``def __hash__(self): return hash((self.x, self.mul))``: the attributes whose hashes
+    the instance's is made of, ("x", "mul"); () for any other ``__hash__``.  Hashing the tuple
+    hashes each of them, so it fails where one of them is unhashable."""
+    params = f.positional_params()
+    body = f.node.body.body
+    if f.is_lambda or not params or len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine):
+        return ()
+    ret = body[0].body[0]
+    if not isinstance(ret, cst.Return) or not isinstance(ret.value, cst.Call) or len(ret.value.args) != 1:
+        return ()
+    if not (isinstance(ret.value.func, cst.Name) and ret.value.func.value == "hash" and f.scope.lookup_scope("hash") is None):
+        return ()
+    me = params[0].name.value
+    hashed = ret.value.args[0].value
+    items = [el.value for el in hashed.elements] if isinstance(hashed, cst.Tuple) else [hashed]
+    return tuple(
+        e.attr.value for e in items if isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name) and e.value.value == me
+    )
+
+
 def instance_unhashable(v: HostValue, classes: ClassModel) -> Optional[str]:
     how, why = class_hash(v.cls, classes)
     if how == "none":
         return f"an instance of `{v.cls.name}` ({why})"
-    if how == "fields" and v.fields:
+    if how in ("fields", "attributes") and v.fields:
         for name, fv in v.fields.items():
             inner = fv.unhashable(classes) if fv is not None else None
             if inner is not None:

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
 
+import libcst as cst
+
+from jaxlint.analysis.model.classes import class_named
 from jaxlint.analysis.model.transforms import Application, TransformFinder
+from jaxlint.analysis.syntax.nodes import argument_for
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.traced.entry_points import EntryPoints
 from jaxlint.analysis.traced.events import Context
@@ -81,18 +85,52 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         return self._host_values
 
     def attribute_is_jax_array(self, cls, attr: str) -> bool:
-        """Every value the methods of ``cls`` assign to ``self.attr`` is one JAX array."""
+        """Every value ``self.attr`` is given is one JAX array: what the methods of ``cls``
+        assign to it, where a parameter of ``__init__`` copied there stands for what each
+        construction of the class in the module passes; and for a dataclass without an
+        ``__init__`` (a pytree's static metadata field), the constructions' arguments."""
         key = (id(cls), "." + attr)
         known = self._outer_flags.get(key)
         if known is None:
-
             writes = self.receivers.attribute_values(cls, attr)
+            if not writes and not self.classes.has_own_init(cls) and attr in self.classes.field_names(cls):
+                writes = self._constructed(cls, self.classes.field_names(cls), attr)
+            else:
+                writes = [w for value, scope in writes for w in self._copied_parameter(cls, value, scope)]
             hv = self.host_values
             known = bool(writes) and all(
                 value is not None and (v := hv.value(value, scope)) is not None and v.kind == JAX_ARRAY for value, scope in writes
             )
             self._outer_flags[key] = known
         return bool(known)
+
+    def _copied_parameter(self, cls, value, scope) -> list:
+        """``self.a = a`` in ``__init__``: what the constructions pass for ``a``; any other write
+        as it is."""
+        f = scope.func
+        if (
+            isinstance(value, cst.Name)
+            and f is not None
+            and f.name == "__init__"
+            and f is self.classes.member(cls, "__init__")
+            and scope.bindings.get(value.value)
+            and all(b.kind == "param" for b in scope.bindings[value.value])
+        ):
+            params = [p.name.value for p in f.positional_params()[1:]]
+            return self._constructed(cls, params, value.value) if value.value in params else [(None, scope)]
+        return [(value, scope)]
+
+    def _constructed(self, cls, names: List[str], name: str) -> list:
+        """(argument, scope) that each call of ``cls`` in the module passes for ``name`` (the
+        constructor's positional parameters: ``names``); an argument that cannot be told (left
+        to its default, in a ``*args``) as None."""
+        out = []
+        for call, scope, _order in self.index.calls:
+            if not isinstance(call.func, cst.Name) or class_named(scope, call.func.value) is not cls:
+                continue
+            a = argument_for(call, names, name)
+            out.append((a.value if isinstance(a, cst.Arg) else None, scope))
+        return out
 
     def outer_flags(self, name: str, owner) -> int:
         """What traced code reading the global or closure variable ``name`` of ``owner`` can

@@ -128,6 +128,9 @@ class Instances:
             # a Python test of its length, not a tracer's
             return lattice.Val(lattice.TRACED, name, self._container_field(cls, attr), cls=self.classes.field_class(cls, attr))
         if kind == STATIC_FIELD:
+            if self.attribute_is_jax_array(cls, attr):
+                # metadata holding a JAX array: a concrete array, which any operation stages
+                return lattice.Val(lattice.STATIC, None, lattice.JAXARR)
             return lattice.STATIC_VAL
         return None
 

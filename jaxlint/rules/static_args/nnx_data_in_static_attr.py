@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import libcst as cst
+
 from jaxlint.analysis.facts.nnx_attributes import NnxAttributes
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
@@ -15,7 +17,11 @@ class NnxDataInStaticAttr(Rule):
         (``[nnx.Linear(...) for _ in range(n)]``), ``nnx.Param`` and other Variables, JAX or
         NumPy arrays, an ``nnx.Rngs``; also a list built with ``append`` and then assigned.
         And data assigned to an attribute that ``__init__`` first set to ``None``, a number or
-        a string (``self.bias = None`` then ``self.bias = nnx.Param(...)``).
+        a string (``self.bias = None`` then ``self.bias = nnx.Param(...)``); data wrapped in
+        ``nnx.static(...)``; and data assigned to an attribute the class declares static
+        (``a: jax.Array = nnx.static()``, ``a: nnx.Static[...]``), or passed for such a field
+        to the constructor of an ``nnx.dataclass``.  NNX checks a value marked static when it
+        is set, whatever its type: a 0-d array is refused too.
 
     Why is this bad?
         NNX decides when an attribute is set whether it is data (a pytree leaf that
@@ -23,7 +29,8 @@ class NnxDataInStaticAttr(Rule):
         are static, and since Flax 0.12 a static attribute holding data is an error:
         ``ValueError: Found data on value of type '<class 'list'>' assigned to static
         attribute``; an attribute that started static refuses data: ``ValueError: Cannot
-        assign data value ... to static attribute``.
+        assign data value ... to static attribute``; a value marked static: ``ValueError: Found
+        data in value ... annotated with nnx.static(...)``.
 
     Example
         class MLP(nnx.Module):
@@ -46,7 +53,7 @@ class NnxDataInStaticAttr(Rule):
     message = "attribute `{var}` of NNX module `{cls}` is assigned {what}{how}; NNX keeps it static and refuses data there"
     fix = "use nnx.List(...) / nnx.Dict(...) or wrap the value with nnx.data(...)"
     prevents = raises(
-        ErrorPattern("ValueError", r"assigned to static attribute|to static attribute '"),
+        ErrorPattern("ValueError", r"assigned to static attribute|(to|in) static attribute '|annotated with nnx\.static"),
         stage="call",
         description="ValueError: Found data on value of type '<class 'list'>' assigned to static attribute",
     )
@@ -103,7 +110,13 @@ class NnxDataInStaticAttr(Rule):
             return
         for hit in NnxAttributes(m.index, m.analyzer.classes, m.host_values).static_data_writes():
             how = ""
-            if hit.first is not None:
+            if hit.marked is not None:
+                where = m.positions.get(hit.marked)
+                if isinstance(hit.marked, cst.Call):
+                    how = " wrapped in nnx.static(...)"
+                else:
+                    how = " but is declared static" + (f" at line {where.start.line}" if where is not None else "")
+            elif hit.first is not None:
                 where = m.positions.get(hit.first)
                 shown = m.module.code_for_node(hit.first)
                 how = f" after it was set to `{shown}`" + (f" at line {where.start.line}" if where is not None else "")

@@ -19,7 +19,9 @@ class StaticSpecMismatch(Rule):
         ``static_argnames`` that are not parameter names; and a call of a ``jax.pmap``
         function that passes fewer positional arguments than its
         ``static_broadcasted_argnums`` reach (a static argument given by keyword: pmap,
-        unlike jit, takes static arguments by position only).
+        unlike jit, takes static arguments by position only).  A spec bound to a name first
+        (``names = ("n",)``, then ``jax.jit(f, static_argnames=names)``) is reported where the
+        transform is applied, which is where JAX refuses it.
 
     Why is this bad?
         JAX raises ``ValueError`` when the function is jitted or called; a typo in
@@ -94,22 +96,27 @@ class StaticSpecMismatch(Rule):
             names = (set(pos) - posonly) | {x.name.value for x in p.kwonly_params}
             given = [n for n, _ in app.statics.names]
             for n, node in app.statics.names:
+                if n in posonly or n not in names and p.star_kwarg is None:
+                    # (positions are computed only for a finding)
+                    at, related = _applied_at(m, app, node, "static_argnames", f"`{n}` is named here")
                 if n in posonly:
-                    m.report(self, node, detail=f"static_argnames names `{n}`, which is positional-only in {f.name}(): use static_argnums", func=f.name)
+                    m.report(self, at, detail=f"static_argnames names `{n}`, which is positional-only in {f.name}(): use static_argnums", func=f.name, related=related)
                 elif n not in names and p.star_kwarg is None:
                     fix = fixes.static_argname.rename_fix(node, n, sorted(names), given)
-                    m.report(self, node, detail=f"static_argnames names `{n}`, which is not a parameter of {f.name}()", func=f.name, autofix=fix)
+                    m.report(self, at, detail=f"static_argnames names `{n}`, which is not a parameter of {f.name}()", func=f.name, autofix=fix, related=related)
             if has_star:
                 continue
             if app.transform.label == "pmapped":
                 self._keyword_statics(m, app)
             for i, node in app.statics.nums:
                 if i >= len(pos) or i < -len(pos):
+                    at, related = _applied_at(m, app, node, "static_argnums", f"index {i} is written here")
                     m.report(
                         self,
-                        node,
+                        at,
                         detail=f"static_argnums index {i} is out of range: {f.name}() takes {len(pos)} positional argument{'s' if len(pos) != 1 else ''}",
                         func=f.name,
+                        related=related,
                     )
 
     def _keyword_statics(self, m, app):
@@ -130,3 +137,18 @@ class StaticSpecMismatch(Rule):
                     detail=f"{app.func.name}() is pmapped with static_broadcasted_argnums={tuple(sorted(set(nums)))} but called with {given} positional argument{'s' if given != 1 else ''}: pmap takes static arguments by position only",
                     func=app.func.name,
                 )
+
+
+def _applied_at(m, app, node, keyword: str, note: str):
+    """Where to report a wrong entry of a static spec: JAX refuses the spec where the transform
+    is applied, so an entry written elsewhere (``names = ("a", "b")`` bound before
+    ``jax.jit(f, static_argnames=names)``) is reported at the application's argument, with
+    where it is written; an entry written in that argument, where it is."""
+    site = app.site.decorator if isinstance(app.site, cst.Decorator) else app.site
+    if not isinstance(site, cst.Call):
+        return node, ()
+    arg = next((a.value for a in site.args if a.keyword is not None and a.keyword.value == keyword), None)
+    where, inside = m.positions.get(node), m.positions.get(arg) if arg is not None else None
+    if where is None or inside is None or (inside.start.line, inside.start.column) <= (where.start.line, where.start.column) <= (inside.end.line, inside.end.column):
+        return node, ()
+    return arg, ((node, note),)
