@@ -30,6 +30,7 @@ class Frame:
         "staged",
         "fresh",
         "outer",
+        "loop_body",
     )
 
     def __init__(self, func: FuncInfo, scope: Scope, where: str, entry: Application, cached: bool):
@@ -61,6 +62,9 @@ class Frame:
         # The callables the parameters of the factory around the function hold in the signature
         # it is interpreted under (jaxlint.analysis.traced.factory_contexts), or None.
         self.outer = None
+        # The body of a lax loop (scan, fori_loop, while_loop, map): traced once and run once
+        # per iteration, so Python state of the enclosing trace it consumes is taken only once.
+        self.loop_body = False
 
     @property
     def runs_per_call(self) -> bool:

@@ -121,20 +121,22 @@ class LibraryCalls:
         return lattice.STATIC_VAL
 
     def _tree_map(self, e: cst.Call, q: str, argvals) -> lattice.Val:
-        """``jax.tree.map(f, tree, ...)``: traced when a leaf is, ``f`` run on traced leaves."""
+        """``jax.tree.map(f, tree, ...)``: traced when a leaf is.  ``f`` runs on the leaves
+        whatever they are: what it reads and does happens under the trace."""
         fr = self.frame
         if argvals and e.args[0].keyword is None:
             trees = [v for a, v in argvals[1:] if a.keyword is None]
             leaf = lattice.joinall(trees) if trees else lattice.STATIC_VAL
-            if leaf.kind == lattice.TRACED:
-                fn = self.fn_from(e.args[0].value)
-                if fn is None:
-                    return lattice.UNKNOWN_VAL
+            fn = self.fn_from(e.args[0].value)
+            if fn is not None:
                 vals = [(cst.Arg(value=cst.Name("_")), lattice.Val(t.kind, t.name) if t.kind == lattice.TRACED else t) for t in trees]
                 if q.endswith("with_path"):
                     vals = [(cst.Arg(value=cst.Name("_")), lattice.STATIC_VAL)] + vals
                 r = self.analyzer.call_function(fr, e, fn, vals)
-                return lattice.Val(r.kind, leaf.name, leaf.flags & (lattice.DICT | lattice.PYSEQ)) if r.kind != lattice.STATIC else lattice.STATIC_VAL
+                if leaf.kind == lattice.TRACED:
+                    return lattice.Val(r.kind, leaf.name, leaf.flags & (lattice.DICT | lattice.PYSEQ)) if r.kind != lattice.STATIC else lattice.STATIC_VAL
+            elif leaf.kind == lattice.TRACED:
+                return lattice.UNKNOWN_VAL
             return lattice.Val(leaf.kind, leaf.name, leaf.flags & (lattice.DICT | lattice.PYSEQ)) if leaf.kind != lattice.STATIC else lattice.STATIC_VAL
         return lattice.UNKNOWN_VAL
 
@@ -213,7 +215,7 @@ class LibraryCalls:
         for expr in fns:
             fn = self.fn_from(expr)
             if fn is not None:
-                self.analyzer.trace_inline(fr, fn, t.label, frozenset(), operands, t.stages, t.refs)
+                self.analyzer.trace_inline(fr, fn, t.label, frozenset(), operands, t.stages, t.refs, t.loops)
         if fr.concrete or not fr.staged and all(v.kind == lattice.STATIC for _, v in argvals):
             return lattice.STATIC_VAL  # run eagerly on concrete operands
         return lattice.Val(lattice.TRACED, lattice.first_traced_name([v for _, v in argvals]), 0)

@@ -124,6 +124,9 @@ class OuterStateMutation(Rule):
             return
         traced = any(v.kind == TRACED for _, v in argvals)
         obj = node.func.value
+        if meth in CONSUMING_METHODS and isinstance(obj, cst.Name) and _taken_from_enclosing_trace(ctx, obj.value):
+            ctx.report(self, node, what=f"`{obj.value}.{meth}()` on `{obj.value}` of the enclosing function")
+            return
         if isinstance(obj, (cst.Name, cst.Subscript)):
             # ``STATE.append(x)``, or the same list through a local alias or a helper's parameter;
             # ``SCHEDULE.pop(0)`` takes a value out once per trace, whatever it is called with
@@ -150,6 +153,20 @@ class OuterStateMutation(Rule):
             and (meth in ("append", "extend", "insert", "appendleft") or self._holds_container(ctx, obj))
         ):
             ctx.report(self, node, what=f"`self.{obj.attr.value}.{meth}()`")
+
+    def on_call(self, ctx, node, q, argvals):
+        # ``next(it)`` advances an iterator as ``.pop()`` empties a list: once per trace, and
+        # the compiled function (or every iteration of a loop body) replays the one value taken.
+        if q != "builtins.next" or not argvals or not ctx.frame.entry.transform.effects:
+            return
+        arg, v = argvals[0]
+        if not isinstance(arg.value, cst.Name) or arg.keyword is not None:
+            return
+        name = arg.value.value
+        if _taken_from_enclosing_trace(ctx, name):
+            ctx.report(self, node, what=f"`next({name})` on `{name}` of the enclosing function")
+        elif v.outer is not None and not _runs_per_call(ctx):
+            ctx.report(self, node, what=f"`next({name})` on outer `{name}`")
 
     def _holds_container(self, ctx, target) -> bool:
         """``self.cache`` is only ever bound to a list, dict or set (``self.cache = {}``)."""
@@ -210,6 +227,14 @@ class OuterStateMutation(Rule):
         else:
             ctx.report(self, stmt, what=f"Item assignment into outer `{outer}`")
 
+
+
+def _taken_from_enclosing_trace(ctx, name) -> bool:
+    """``name`` belongs to the traced function around a lax loop body that takes values out of
+    it (``next(it)``, ``items.pop()``): the body is traced once, so the value taken then is
+    the one every iteration uses, not one per iteration as the Python loop would take."""
+    frame = ctx.frame
+    return frame.loop_body and name not in frame.env and name not in frame.declared and any(name in env for env in frame.closure or ())
 
 
 def _records_past_the_trace(ctx, owner, name) -> bool:
