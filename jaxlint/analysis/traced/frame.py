@@ -31,6 +31,7 @@ class Frame:
         "fresh",
         "outer",
         "loop_body",
+        "own_trace",
     )
 
     def __init__(self, func: FuncInfo, scope: Scope, where: str, entry: Application, cached: bool):
@@ -65,6 +66,9 @@ class Frame:
         # The body of a lax loop (scan, fori_loop, while_loop, map): traced once and run once
         # per iteration, so Python state of the enclosing trace it consumes is taken only once.
         self.loop_body = False
+        # Traced by a transform applied inside the trace around it (a lax body, ``jax.remat(g)``
+        # called in a jitted function): its tracers belong to its own trace, which ends first.
+        self.own_trace = False
 
     @property
     def runs_per_call(self) -> bool:

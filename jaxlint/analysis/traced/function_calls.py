@@ -103,6 +103,7 @@ class FunctionCalls:
             frame.catches_tracer_errors > 0,
             id(closure) if closure else 0,
             frame.outer.key if frame.outer is not None else None,
+            ref.own_trace,
         )
         if key in self.memo:
             return self.memo[key]
@@ -119,6 +120,7 @@ class FunctionCalls:
         sub.staged = staged
         sub.fresh = frame.fresh
         sub.outer = frame.outer
+        sub.own_trace = ref.own_trace
         try:
             result = self.run_frame(sub)
         finally:
@@ -161,6 +163,7 @@ class FunctionCalls:
         sub.fresh = frame.fresh
         sub.outer = frame.outer
         sub.loop_body = loops
+        sub.own_trace = True
         positional = f.positional_params()
         p = f.params
         skip = 1 if (ref.bound_self and f.is_method) else 0

@@ -186,10 +186,11 @@ class LibraryCalls:
                         parse_statics(spec_nodes, sp)
                         if sp.opaque or sp.nums or sp.names:
                             return lattice.STATIC_VAL  # static parameters by call: not followed further
-                    if t.stages and not ref.stages:
-                        # ``jax.jit(g)(x)`` inside a vmapped function: g's body is staged
+                    if t.stages and not ref.stages or not ref.own_trace:
                         ref = ref.copy()
-                        ref.stages = True
+                        # ``jax.jit(g)(x)`` inside a vmapped function: g's body is staged
+                        ref.stages = ref.stages or t.stages
+                        ref.own_trace = True
                         fn = (ref, closure, bargs, bkw)
                     return lattice.Val(lattice.STATIC, None, 0, None, fn)
             return lattice.STATIC_VAL
