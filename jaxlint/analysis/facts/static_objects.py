@@ -9,8 +9,9 @@ entry's key is the changed object).  The objects a jitted function keeps this wa
 
 * an argument passed for a ``static_argnums``/``static_argnames`` parameter;
 * ``self`` of a method jitted with ``static_argnums=0``;
-* ``self`` of a bound method jitted and stored on the instance (``self.f = jax.jit(self.f)``):
-  the traced function reads its attributes at trace time;
+* ``self`` of a bound method jitted and stored on the instance (``self.f = jax.jit(self.f)``,
+  or an entry of a dict there): the traced function reads its attributes at trace time, and a
+  method calling it on ``self`` calls it for the instance it is called on;
 * an instance of a ``register_static`` class, and the objects in the static metadata fields of
   a pytree (changed in place: ``state.config.lr = ...``).
 
