@@ -129,7 +129,12 @@ class LibraryCalls:
             leaf = lattice.joinall(trees) if trees else lattice.STATIC_VAL
             fn = self.fn_from(e.args[0].value)
             if fn is not None:
-                vals = [(cst.Arg(value=cst.Name("_")), lattice.Val(t.kind, t.name) if t.kind == lattice.TRACED else t) for t in trees]
+                # a leaf, not the tree: a traced tree's leaves are arrays, an untraced tree's
+                # are whatever it holds (a list of arrays has arrays for leaves)
+                vals = [
+                    (cst.Arg(value=cst.Name("_")), lattice.Val(t.kind, t.name) if t.kind == lattice.TRACED or leaf.kind != lattice.TRACED else t)
+                    for t in trees
+                ]
                 if q.endswith("with_path"):
                     vals = [(cst.Arg(value=cst.Name("_")), lattice.STATIC_VAL)] + vals
                 r = self.analyzer.call_function(fr, e, fn, vals)
