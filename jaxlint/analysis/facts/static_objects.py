@@ -9,8 +9,9 @@ entry's key is the changed object).  The objects a jitted function keeps this wa
 
 * an argument passed for a ``static_argnums``/``static_argnames`` parameter;
 * ``self`` of a method jitted with ``static_argnums=0``;
-* ``self`` of a bound method jitted and stored on the instance (``self.f = jax.jit(self.f)``):
-  the traced function reads its attributes at trace time;
+* ``self`` of a bound method jitted and stored on the instance (``self.f = jax.jit(self.f)``,
+  or an entry of a dict there): the traced function reads its attributes at trace time, and a
+  method calling it on ``self`` calls it for the instance it is called on;
 * an instance of a ``register_static`` class, and the objects in the static metadata fields of
   a pytree (changed in place: ``state.config.lr = ...``).
 
@@ -97,6 +98,9 @@ class StaticObjects:
         (``def predict(x, cfg): return forward(x, cfg)``): its calls pass their argument's
         object to the jitted function as it is, so ``predict(x, cfg)`` is a kept call too."""
         w = kc.scope.func
+        if depth > 0 and w is not None and kc.scope is w.body_scope and w.is_method and not w.is_lambda:
+            yield from self._through_own_method(kc, w, depth)
+            return
         if depth <= 0 or w is None or kc.scope is not w.body_scope or w.is_lambda or w.is_method or w.scope.parent is not None:
             return
         if self.finder.is_traced_def(w) or kc.name not in w.all_param_names():
@@ -116,6 +120,25 @@ class StaticObjects:
                     outer = KeptCall(kc.keeper, arg.value.value, call, scope, order, through, (kc.call,) + kc.chain)
                     yield outer
                     yield from self._through_wrappers(outer, depth - 1)
+
+    def _through_own_method(self, kc: KeptCall, m: FuncInfo, depth: int) -> Iterator[KeptCall]:
+        """A method that calls the jitted function kept for its own instance
+        (``def predict(self, p): return self.step(p)`` with ``self.step = jax.jit(self._step)``):
+        ``model.predict(p)`` calls it for ``model``'s object, so it is a kept call of ``model``."""
+        params = m.positional_params()
+        if m.cls is None or self.finder.is_traced_def(m) or not params or params[0].name.value != kc.name:
+            return
+        if any(b.kind != "param" for b in kc.scope.bindings.get(kc.name, ())) or not self._always_runs(kc.call, m):
+            return
+        for call, scope, order in self.index.calls:
+            func = call.func
+            if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value == m.name):
+                continue
+            obj = func.value.value
+            if self._is_instance_of(obj, scope, m.cls):
+                outer = KeptCall(kc.keeper, obj, call, scope, order, kc.through or kc.call, (kc.call,) + kc.chain)
+                yield outer
+                yield from self._through_wrappers(outer, depth - 1)
 
     def _through_methods(self, keeper: Keeper, passed: cst.Attribute, call: cst.Call, scope: Scope) -> Iterator[KeptCall]:
         """A method that passes ``self.config`` on (``def apply(self, x): return forward(x,
@@ -259,15 +282,21 @@ class StaticObjects:
         cls = f.cls
         if cls is None:
             return
-        names = {f.name}
+        names = {(f.name, None)}
         if app.bound_self:
             # self.f = jax.jit(self.f): the jitted function is called through the attribute
+            # (``self.fns = {"f": jax.jit(self.f)}``: through the attribute's entry)
             names = set(self._stored_as(app))
             if not names:
                 return
         for call, scope, order in self.index.calls:
             func = call.func
-            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value in names:
+            key = None
+            if isinstance(func, cst.Subscript) and len(func.slice) == 1:
+                index = func.slice[0].slice
+                key = _string_key(index.value) if isinstance(index, cst.Index) else None
+                func = func.value if key is not None else func
+            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and (func.attr.value, key) in names:
                 obj = func.value.value
             elif isinstance(func, cst.Name) and f.name == "__call__" and not app.bound_self:
                 obj = func.value
@@ -316,9 +345,21 @@ class StaticObjects:
                 out.append(w)
         return out
 
-    def _stored_as(self, app: Application) -> List[str]:
+    def _stored_as(self, app: Application) -> List[Tuple[str, Optional[str]]]:
+        """The attributes the jitted function is stored in: (attribute, None) for
+        ``self.f = jax.jit(...)``, (attribute, key) for ``self.fns = {"f": jax.jit(...)}``."""
         site = app.site
-        return [w.attr for w in self.index.attribute_writes if w.value is site and not w.in_place]
+        out = []
+        for w in self.index.attribute_writes:
+            if w.in_place:
+                continue
+            if w.value is site:
+                out.append((w.attr, None))
+            elif isinstance(w.value, cst.Dict):
+                for el in w.value.elements:
+                    if isinstance(el, cst.DictElement) and el.value is site and _string_key(el.key) is not None:
+                        out.append((w.attr, _string_key(el.key)))
+        return out
 
     # -- classes of variables --------------------------------------------------------------
     def instance_class(self, name: str, scope: Scope) -> Optional[ClassInfo]:
@@ -566,6 +607,11 @@ def _by_parameter(call: cst.Call, positional: List[str], kwonly: List[str]) -> I
         else:
             k = a.keyword.value
             yield a, k if k in positional or k in kwonly else None
+
+
+def _string_key(e) -> Optional[str]:
+    """The text of a plain string literal (a dict key), else None."""
+    return e.evaluated_value if isinstance(e, cst.SimpleString) and isinstance(e.evaluated_value, str) else None
 
 
 def _is_attribute_of(e, name: str) -> bool:

@@ -31,6 +31,7 @@ class Transform:
         "reuses_trace",
         "converts",
         "calls_at_site",
+        "loops",
     )
 
     def __init__(
@@ -51,6 +52,7 @@ class Transform:
         reuses_trace: bool = False,
         converts: bool = False,
         calls_at_site: bool = False,
+        loops: bool = False,
     ):
         self.label = label  # "jitted", "vmapped", "lax.scan body", ...
         self.fn_args = tuple(fn_args)  # (position, keyword) of the function arguments
@@ -91,6 +93,9 @@ class Transform:
         # jax.eval_shape calls the function once, right where it is applied, with the arguments
         # that follow it there: the parameters left to their defaults keep them (Python values).
         self.calls_at_site = calls_at_site
+        # A lax loop's body (scan, fori_loop, while_loop, map): traced once, run once per
+        # iteration, so what it does as Python happens once for all the iterations.
+        self.loops = loops
 
     @property
     def replays(self) -> bool:
@@ -112,12 +117,12 @@ _JAX_REMAT = Transform("checkpointed", statics=True, reuses_trace=True)
 _SHAPE = Transform("eval_shape-traced", effects=False, calls_at_site=True)
 _FILTER_SHAPE = Transform("eval_shape-traced", effects=False, filtered=True, calls_at_site=True)
 _JAXPR = Transform("make_jaxpr-traced", statics=True, effects=False)
-_SCAN = Transform("lax.scan body", ((0, "f"),), arity=lambda n: 2)
-_FORI = Transform("lax.fori_loop body", ((2, "body_fun"),), arity=lambda n: 2)
-_WHILE = Transform("lax.while_loop function", ((0, "cond_fun"), (1, "body_fun")), arity=lambda n: 1)
+_SCAN = Transform("lax.scan body", ((0, "f"),), arity=lambda n: 2, loops=True)
+_FORI = Transform("lax.fori_loop body", ((2, "body_fun"),), arity=lambda n: 2, loops=True)
+_WHILE = Transform("lax.while_loop function", ((0, "cond_fun"), (1, "body_fun")), arity=lambda n: 1, loops=True)
 _COND = Transform("lax.cond branch", ((1, "true_fun"), (2, "false_fun")), arity=lambda n: max(n - 3, 0), branch=True)
 SWITCH = Transform("lax.switch branch", ((1, "branches"),), arity=lambda n: max(n - 2, 0), branch=True)
-_MAP = Transform("lax.map function", ((0, "f"),), arity=lambda n: 1)
+_MAP = Transform("lax.map function", ((0, "f"),), arity=lambda n: 1, loops=True)
 # Primitives that run the function they are given at most once per call (a loop body runs
 # once per iteration).
 BRANCHES = (_COND, SWITCH)

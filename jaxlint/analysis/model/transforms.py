@@ -121,7 +121,7 @@ def copy_binding(target, source) -> None:
 class FnRef:
     """A function value as the analysis sees it: which def, and what is already bound."""
 
-    __slots__ = ("func", "bound_self", "bound_pos", "bound_kw", "bound_set", "bound_false", "jit", "receiver_cls", "stages")
+    __slots__ = ("func", "bound_self", "bound_pos", "bound_kw", "bound_set", "bound_false", "jit", "receiver_cls", "stages", "own_trace")
 
     def __init__(self, func: FuncInfo):
         self.func = func
@@ -133,6 +133,9 @@ class FnRef:
         self.jit: Optional[Application] = None
         self.receiver_cls = None  # a bound method: the class of the object it is bound to
         self.stages = False  # wrapped by a staging transform where it was built (``jax.jit(g)``)
+        # wrapped by a transform inside traced code (``jax.remat(g)()`` in a jitted function):
+        # the transform traces it in a trace of its own, nested in the one around it
+        self.own_trace = False
 
     def copy(self) -> "FnRef":
         out = FnRef(self.func)

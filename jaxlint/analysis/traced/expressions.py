@@ -105,8 +105,8 @@ class Expressions:
         f = owner.defs.get(name)
         if f is not None:
             return Val(STATIC, name, 0, None, (FnRef(f), None, [], {}))
-        outer = owner is not self.frame.scope or self.frame.func.is_lambda  # a lambda shares its scope
-        if binds and not variable and outer and owner.func is not None and all(b.kind == "param" for b in binds):
+        foreign = owner is not self.frame.scope or self.frame.func.is_lambda  # a lambda shares its scope
+        if binds and not variable and foreign and owner.func is not None and all(b.kind == "param" for b in binds):
             # A parameter of the host function around this one (a lax body reading it): what
             # every call of that function passes (a concrete JAX array is staged here too; the
             # function a factory is given is that function).
@@ -131,8 +131,10 @@ class Expressions:
         module = module_val(e, self.frame.scope)
         if module is not None:
             return module
-        if variable and owner is not self.frame.scope:
-            # Not a local bound later in this function: the outer variable's object itself.
+        if variable and foreign:
+            # Not a local bound later in this function (a lambda binds only its parameters, so
+            # a variable of the scope it shares is another function's): the outer variable's
+            # object itself.
             node = e if e is self.receiver and self.deferring else None
             instance = self.analyzer.outer_instance(name, owner)
             if instance is not None:

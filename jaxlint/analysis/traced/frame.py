@@ -30,6 +30,8 @@ class Frame:
         "staged",
         "fresh",
         "outer",
+        "loop_body",
+        "own_trace",
     )
 
     def __init__(self, func: FuncInfo, scope: Scope, where: str, entry: Application, cached: bool):
@@ -61,6 +63,12 @@ class Frame:
         # The callables the parameters of the factory around the function hold in the signature
         # it is interpreted under (jaxlint.analysis.traced.factory_contexts), or None.
         self.outer = None
+        # The body of a lax loop (scan, fori_loop, while_loop, map): traced once and run once
+        # per iteration, so Python state of the enclosing trace it consumes is taken only once.
+        self.loop_body = False
+        # Traced by a transform applied inside the trace around it (a lax body, ``jax.remat(g)``
+        # called in a jitted function): its tracers belong to its own trace, which ends first.
+        self.own_trace = False
 
     @property
     def runs_per_call(self) -> bool:

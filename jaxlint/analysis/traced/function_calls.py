@@ -103,6 +103,7 @@ class FunctionCalls:
             frame.catches_tracer_errors > 0,
             id(closure) if closure else 0,
             frame.outer.key if frame.outer is not None else None,
+            ref.own_trace,
         )
         if key in self.memo:
             return self.memo[key]
@@ -119,6 +120,7 @@ class FunctionCalls:
         sub.staged = staged
         sub.fresh = frame.fresh
         sub.outer = frame.outer
+        sub.own_trace = ref.own_trace
         try:
             result = self.run_frame(sub)
         finally:
@@ -135,19 +137,21 @@ class FunctionCalls:
         operands: Optional[List[lattice.Val]] = None,
         stages: bool = True,
         refs: bool = False,
+        loops: bool = False,
     ) -> None:
         """A function handed to a tracing transform inside traced code.  ``operands``: what a lax
         primitive passes positionally (the carry keeps its pytree structure); further parameters
         keep their defaults.  Without ``operands`` every parameter is traced.  ``stages``: the
         transform stages the function (it is staged anyway inside a staged frame).  ``refs``:
-        it passes mutable Refs (a Pallas kernel's inputs and outputs), whatever their names."""
+        it passes mutable Refs (a Pallas kernel's inputs and outputs), whatever their names.
+        ``loops``: a lax loop runs the function once per iteration."""
         ref, closure, bound_args, bound_kw = fnval
         f: FuncInfo = ref.func
         if frame.depth >= self.MAX_DEPTH:
             return
         staged = frame.staged or stages
         outer = frame.outer.key if frame.outer is not None else None
-        key = (id(f.node), "inline", frame.cached, frame.fresh, staged, id(closure) if closure else 0, outer)
+        key = (id(f.node), "inline", frame.cached, frame.fresh, staged, id(closure) if closure else 0, outer, loops)
         if key in self.memo or key in self.active:
             return
         self.active.add(key)
@@ -158,6 +162,8 @@ class FunctionCalls:
         sub.staged = staged
         sub.fresh = frame.fresh
         sub.outer = frame.outer
+        sub.loop_body = loops
+        sub.own_trace = True
         positional = f.positional_params()
         p = f.params
         skip = 1 if (ref.bound_self and f.is_method) else 0

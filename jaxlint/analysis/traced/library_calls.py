@@ -121,20 +121,27 @@ class LibraryCalls:
         return lattice.STATIC_VAL
 
     def _tree_map(self, e: cst.Call, q: str, argvals) -> lattice.Val:
-        """``jax.tree.map(f, tree, ...)``: traced when a leaf is, ``f`` run on traced leaves."""
+        """``jax.tree.map(f, tree, ...)``: traced when a leaf is.  ``f`` runs on the leaves
+        whatever they are: what it reads and does happens under the trace."""
         fr = self.frame
         if argvals and e.args[0].keyword is None:
             trees = [v for a, v in argvals[1:] if a.keyword is None]
             leaf = lattice.joinall(trees) if trees else lattice.STATIC_VAL
-            if leaf.kind == lattice.TRACED:
-                fn = self.fn_from(e.args[0].value)
-                if fn is None:
-                    return lattice.UNKNOWN_VAL
-                vals = [(cst.Arg(value=cst.Name("_")), lattice.Val(t.kind, t.name) if t.kind == lattice.TRACED else t) for t in trees]
+            fn = self.fn_from(e.args[0].value)
+            if fn is not None:
+                # a leaf, not the tree: a traced tree's leaves are arrays, an untraced tree's
+                # are whatever it holds (a list of arrays has arrays for leaves)
+                vals = [
+                    (cst.Arg(value=cst.Name("_")), lattice.Val(t.kind, t.name) if t.kind == lattice.TRACED or leaf.kind != lattice.TRACED else t)
+                    for t in trees
+                ]
                 if q.endswith("with_path"):
                     vals = [(cst.Arg(value=cst.Name("_")), lattice.STATIC_VAL)] + vals
                 r = self.analyzer.call_function(fr, e, fn, vals)
-                return lattice.Val(r.kind, leaf.name, leaf.flags & (lattice.DICT | lattice.PYSEQ)) if r.kind != lattice.STATIC else lattice.STATIC_VAL
+                if leaf.kind == lattice.TRACED:
+                    return lattice.Val(r.kind, leaf.name, leaf.flags & (lattice.DICT | lattice.PYSEQ)) if r.kind != lattice.STATIC else lattice.STATIC_VAL
+            elif leaf.kind == lattice.TRACED:
+                return lattice.UNKNOWN_VAL
             return lattice.Val(leaf.kind, leaf.name, leaf.flags & (lattice.DICT | lattice.PYSEQ)) if leaf.kind != lattice.STATIC else lattice.STATIC_VAL
         return lattice.UNKNOWN_VAL
 
@@ -184,10 +191,11 @@ class LibraryCalls:
                         parse_statics(spec_nodes, sp)
                         if sp.opaque or sp.nums or sp.names:
                             return lattice.STATIC_VAL  # static parameters by call: not followed further
-                    if t.stages and not ref.stages:
-                        # ``jax.jit(g)(x)`` inside a vmapped function: g's body is staged
+                    if t.stages and not ref.stages or not ref.own_trace:
                         ref = ref.copy()
-                        ref.stages = True
+                        # ``jax.jit(g)(x)`` inside a vmapped function: g's body is staged
+                        ref.stages = ref.stages or t.stages
+                        ref.own_trace = True
                         fn = (ref, closure, bargs, bkw)
                     return lattice.Val(lattice.STATIC, None, 0, None, fn)
             return lattice.STATIC_VAL
@@ -213,7 +221,7 @@ class LibraryCalls:
         for expr in fns:
             fn = self.fn_from(expr)
             if fn is not None:
-                self.analyzer.trace_inline(fr, fn, t.label, frozenset(), operands, t.stages, t.refs)
+                self.analyzer.trace_inline(fr, fn, t.label, frozenset(), operands, t.stages, t.refs, t.loops)
         if fr.concrete or not fr.staged and all(v.kind == lattice.STATIC for _, v in argvals):
             return lattice.STATIC_VAL  # run eagerly on concrete operands
         return lattice.Val(lattice.TRACED, lattice.first_traced_name([v for _, v in argvals]), 0)

@@ -73,6 +73,10 @@ class Statements:
                 old = self.name_val(t) if t.value in self.frame.declared else lattice.STATIC_VAL
             new = self.binop(old, v, n.operator)
             self.assign(t, new, st, n, aug=True)
+        elif isinstance(t, cst.Subscript) and isinstance(t.value, cst.Name) and self.frame.is_local(t.value.value):
+            # ``seq[0] += 1`` on a list of the trace stores what the element held combined with
+            # the value: a tracer where the element is one
+            self.assign(t, self.binop(self.eval(t), v, n.operator), st, n, aug=True)
         else:
             self.assign(t, v, st, n, aug=True)
 

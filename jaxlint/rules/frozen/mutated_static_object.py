@@ -13,7 +13,8 @@ class MutatedStaticObject(Rule):
         for, between two calls of that function with the same object: an argument passed for a
         ``static_argnums``/``static_argnames`` parameter, ``self`` of a method jitted with
         ``static_argnums=0``, ``self`` of a bound method jitted and stored on the instance
-        (``self.step = jax.jit(self.step)``), an instance of a ``register_static`` class, or an
+        (``self.step = jax.jit(self.step)``, or in a dict there: ``self.fns = {"step":
+        jax.jit(self.step)}``), an instance of a ``register_static`` class, or an
         object held in a static metadata field of a pytree.  The change may be made by a method
         of the object called between the two calls (``model.set_scale(2.0)``), or by a method
         that itself calls the jitted method and changes what it reads (``def learn(self, x):
@@ -21,7 +22,8 @@ class MutatedStaticObject(Rule):
         compiled function.  The calls may reach the jitted function through a module-level
         wrapper that hands the object on (``predict(x, cfg)`` calling ``forward(x, cfg)``), a
         method or ``__call__`` that passes an attribute its ``__init__`` stored from a variable
-        (``model = Model(cfg); model.apply(x)`` passing ``self.cfg``), or a jitted function
+        (``model = Model(cfg); model.apply(x)`` passing ``self.cfg``), a method that calls the
+        jitted function kept for its own instance (``model.predict(x)`` calling ``self.step``), or a jitted function
         stored on the instance (``self.update = jax.jit(sgd, static_argnums=2)``).  Only
         attributes the jitted function reads count; a change before
         the first call, after the last one, or on a variable rebound in between (a frozen

@@ -10,7 +10,7 @@ from jaxlint.analysis.model.attribute_values import attribute_values
 from jaxlint.analysis.host.expression_kinds import all_container_bindings, is_container_value
 from jaxlint.analysis.syntax.scopes import MUTATING_METHODS
 from jaxlint.analysis.syntax.statement_paths import contains
-from jaxlint.analysis.traced.values import DICT, MADE_IN_TRACE, PYSEQ, TRACED
+from jaxlint.analysis.traced.values import DICT, MADE_IN_TRACE, PYSEQ, REF, TRACED
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import frozen
 
@@ -31,8 +31,14 @@ class OuterStateMutation(Rule):
         ``self.cache[k] = x`` and ``self.metrics.update(...)`` on an attribute that only ever
         holds a list, dict or set.  A Python value pushed onto a module's list
         (``SHAPES.append(x.shape)``) is flagged as well: the record is made once per trace.
+        Values taken out of state the trace did not make (``next(ITERATOR)``, ``.pop()``) are
+        taken once per trace, and so are those a lax loop body takes out of a list or iterator
+        of the function around it (every iteration replays the one value).  A function traced
+        by a transform of its own inside a trace (a lax body, ``jax.remat(g)()``) that stores
+        a tracer into a list, dict or object of the function around it leaks the tracer out
+        of its trace.
         Not flagged: a list made again with each trace (one of the function around a
-        ``lax.scan`` body), an object the traced code builds itself (``rec = Recorder()``
+        ``lax.scan`` body, given Python values), an object the traced code builds itself (``rec = Recorder()``
         in the jitted function: its methods' writes to ``self`` die with the trace), a stack
         pushed and popped in the same function, a function pushed
         (a hook: ``JAX309`` judges what it holds), and Python values under ``vmap`` alone,
@@ -124,6 +130,12 @@ class OuterStateMutation(Rule):
             return
         traced = any(v.kind == TRACED for _, v in argvals)
         obj = node.func.value
+        if isinstance(obj, cst.Name) and meth in CONSUMING_METHODS and _taken_from_enclosing_trace(ctx, obj.value):
+            ctx.report(self, node, what=f"`{obj.value}.{meth}()` on `{obj.value}` of the enclosing function")
+            return
+        if isinstance(obj, cst.Name) and meth in PUSHES and traced and _escapes_to_enclosing_trace(ctx, obj.value):
+            ctx.report(self, node, what=f"`{obj.value}.{meth}()` of a tracer onto `{obj.value}` of the enclosing function")
+            return
         if isinstance(obj, (cst.Name, cst.Subscript)):
             # ``STATE.append(x)``, or the same list through a local alias or a helper's parameter;
             # ``SCHEDULE.pop(0)`` takes a value out once per trace, whatever it is called with
@@ -150,6 +162,20 @@ class OuterStateMutation(Rule):
             and (meth in ("append", "extend", "insert", "appendleft") or self._holds_container(ctx, obj))
         ):
             ctx.report(self, node, what=f"`self.{obj.attr.value}.{meth}()`")
+
+    def on_call(self, ctx, node, q, argvals):
+        # ``next(it)`` advances an iterator as ``.pop()`` empties a list: once per trace, and
+        # the compiled function (or every iteration of a loop body) replays the one value taken.
+        if q != "builtins.next" or not argvals or not ctx.frame.entry.transform.effects:
+            return
+        arg, v = argvals[0]
+        if not isinstance(arg.value, cst.Name) or arg.keyword is not None:
+            return
+        name = arg.value.value
+        if _taken_from_enclosing_trace(ctx, name):
+            ctx.report(self, node, what=f"`next({name})` on `{name}` of the enclosing function")
+        elif v.outer is not None and not _runs_per_call(ctx):
+            ctx.report(self, node, what=f"`next({name})` on outer `{name}`")
 
     def _holds_container(self, ctx, target) -> bool:
         """``self.cache`` is only ever bound to a list, dict or set (``self.cache = {}``)."""
@@ -191,6 +217,10 @@ class OuterStateMutation(Rule):
         if not isinstance(obj, cst.Name):
             return
         name = obj.value
+        if v.kind == TRACED and _escapes_to_enclosing_trace(ctx, name) and _python_state(kind, base):
+            where = "Attribute assignment of a tracer on" if kind == "attr" else "Item assignment of a tracer into"
+            ctx.report(self, stmt, what=f"{where} `{name}` of the enclosing function")
+            return
         if kind == "attr" and self._is_self(ctx, name):
             if ctx.frame.entry.transform.opaque_attrs:
                 return  # nnx modules carry mutable state through nnx transforms by design
@@ -210,6 +240,34 @@ class OuterStateMutation(Rule):
         else:
             ctx.report(self, stmt, what=f"Item assignment into outer `{outer}`")
 
+
+
+def _taken_from_enclosing_trace(ctx, name) -> bool:
+    """``name`` belongs to the traced function around a lax loop body that takes values out of
+    it (``next(it)``, ``items.pop()``): the body is traced once, so the value taken then is
+    the one every iteration uses, not one per iteration as the Python loop would take."""
+    return ctx.frame.loop_body and _of_enclosing_trace(ctx.frame, name)
+
+
+def _escapes_to_enclosing_trace(ctx, name) -> bool:
+    """``name`` belongs to the traced function around one traced by a transform of its own
+    (a lax body, ``jax.remat(g)()``, a nested ``jax.vmap``) that stores a tracer in it: the
+    tracer outlives its trace, and the enclosing function reads an escaped tracer
+    (``UnexpectedTracerError``)."""
+    return ctx.frame.own_trace and _of_enclosing_trace(ctx.frame, name)
+
+
+def _python_state(kind: str, base) -> bool:
+    """A store into a Python list or dict, or onto a Python object: not an array's item
+    (``JAX304``) nor a Ref's, which a kernel writes by design."""
+    if base.flags & REF:
+        return False
+    return bool(base.flags & (DICT | PYSEQ)) if kind == "subscript" else base.kind != TRACED
+
+
+def _of_enclosing_trace(frame, name) -> bool:
+    """``name`` is a variable of a traced function around this one, not of this one."""
+    return name not in frame.env and name not in frame.declared and any(name in env for env in frame.closure or ())
 
 
 def _records_past_the_trace(ctx, owner, name) -> bool:
