@@ -49,14 +49,15 @@ ANY_ARRAY = AnyArray()
 
 
 class Fields(NamedTuple):
-    cls: object  # ClassInfo of a NamedTuple class of the module
-    fields: Dict[str, Optional[Typ]]
+    cls: object  # ClassInfo of a NamedTuple or dataclass pytree of the module
+    fields: Dict[str, "Value"]
 
 
 Value = Union[Typ, Fields, AnyArray, None]
 
 # Reductions return a strongly typed array even of a weak input.
-REDUCTIONS = frozenset({"sum", "prod", "max", "min", "amax", "amin", "mean", "std", "var", "nansum", "nanmean"})
+REDUCTIONS = frozenset({"sum", "prod", "max", "min", "amax", "amin", "mean", "std", "var", "nansum", "nanmean", "any", "all"})
+BOOL_REDUCTIONS = frozenset({"any", "all"})
 FLOAT_REDUCTIONS = frozenset({"mean", "std", "var", "nanmean"})
 # Element-wise functions keep the weak type of their input.
 SAME_KIND_UNARY = frozenset({"abs", "negative", "square", "clip", "positive"})
@@ -72,6 +73,10 @@ SCALAR_TYPES = {
     "complex64": COMPLEX,
     "complex128": COMPLEX,
 }
+# Python's number types as dtypes (``x.astype(float)``): the default dtype of the kind
+BUILTIN_DTYPES = {"bool": BOOL, "int": INT, "float": FLOAT, "complex": COMPLEX}
+# jax.numpy's constants are Python floats: weakly typed
+FLOAT_CONSTANTS = frozenset({"jax.numpy.inf", "jax.numpy.nan", "jax.numpy.pi", "jax.numpy.e", "jax.numpy.euler_gamma"})
 ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power)
 ARRAY_MODULES = ("jax.numpy.", "numpy.")
 
@@ -112,6 +117,8 @@ def dtype_kind(expr, scope: Scope) -> Optional[int]:
     """The kind of a dtype expression (``jnp.float32``, ``"int32"``), or None."""
     if isinstance(expr, cst.SimpleString):
         return SCALAR_TYPES.get(expr.evaluated_value if isinstance(expr.evaluated_value, str) else "")
+    if isinstance(expr, cst.Name) and expr.value in BUILTIN_DTYPES and scope.lookup_scope(expr.value) is None:
+        return BUILTIN_DTYPES[expr.value]
     q = resolve(expr, scope)
     if q is None:
         return None
@@ -139,8 +146,10 @@ class TypeEvaluator:
             return self.of(expr.expression)
         if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, ARITHMETIC):
             return promote(self.of(expr.left), self.of(expr.right), isinstance(expr.operator, cst.Divide))
-        if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
-            base = self.names(expr.value.value)
+        if isinstance(expr, cst.Attribute):
+            if resolve(expr, self.scope) in FLOAT_CONSTANTS:
+                return Typ(FLOAT, True)
+            base = self.of(expr.value)
             if isinstance(base, Fields):
                 return base.fields.get(expr.attr.value)
             return None
@@ -162,12 +171,8 @@ class TypeEvaluator:
             # a method of an array value: x.astype(d), x.sum(); or state._replace(count=...)
             recv = self.of(func.value)
             name = func.attr.value
-            if isinstance(recv, Fields) and name == "_replace" and not pos and all(k in recv.fields for k in kw):
-                fields = dict(recv.fields)
-                for k, v in kw.items():
-                    t = self.of(v)
-                    fields[k] = t if isinstance(t, Typ) else None
-                return Fields(recv.cls, fields)
+            if isinstance(recv, Fields) and name in ("_replace", "replace") and not pos:
+                return self._replaced(recv, kw)
             if not isinstance(recv, Typ) and recv is not ANY_ARRAY:
                 return None
             if name == "astype" and (pos or "dtype" in kw):
@@ -178,6 +183,9 @@ class TypeEvaluator:
         q = resolve(func, self.scope)
         if q is None:
             return self._constructor(call, pos, kw)
+        if q == "dataclasses.replace" and len(pos) == 1:
+            recv = self.of(pos[0])
+            return self._replaced(recv, kw) if isinstance(recv, Fields) else None
         if q == "jax.lax.convert_element_type" and len(pos) == 2:
             return _cast(dtype_kind(pos[1], self.scope))
         if not q.startswith("jax.numpy."):
@@ -226,16 +234,28 @@ class TypeEvaluator:
         least = t.low if isinstance(t, Typ) else BOOL
         # mean/std/var give floats; sum/prod of bools give ints; max/min keep the dtype
         floor = FLOAT if name in FLOAT_REDUCTIONS else INT if name in ("sum", "prod", "nansum") else BOOL
+        if name in BOOL_REDUCTIONS:
+            return Typ(BOOL, False)
         if kind is not None:
             kind = max(kind, floor)
         return Typ(kind, False, max(least, floor))
 
+    def _replaced(self, recv: Fields, kw) -> Value:
+        """``state._replace(count=...)``, ``state.replace(...)``, ``dataclasses.replace(state, ...)``."""
+        if not all(k in recv.fields for k in kw):
+            return None
+        fields = dict(recv.fields)
+        for k, v in kw.items():
+            fields[k] = self.of(v)
+        return Fields(recv.cls, fields)
+
     def _constructor(self, call, pos, kw) -> Value:
-        """``State(count=0, w=w)``: a NamedTuple of the module, field by field."""
+        """``State(count=0, w=w)``: a NamedTuple or a dataclass pytree of the module (its
+        generated constructor), field by field."""
         if self.classes is None or not isinstance(call.func, cst.Name):
             return None
         cls = class_named(self.scope, call.func.value)
-        if cls is None or self.classes.pytree_kind(cls) != "namedtuple":
+        if cls is None or self.classes.pytree_kind(cls) not in ("namedtuple", "dataclass") or self.classes.has_own_init(cls):
             return None
         names = self.classes.field_names(cls)
         if len(pos) > len(names) or any(k not in names for k in kw):
@@ -246,8 +266,7 @@ class TypeEvaluator:
         defaults = _field_defaults(cls)
         for n in names:
             expr = given.get(n, defaults.get(n))
-            t = self.of(expr) if expr is not None else None
-            fields[n] = t if isinstance(t, Typ) else None
+            fields[n] = self.of(expr) if expr is not None else None
         return Fields(cls, fields)
 
 

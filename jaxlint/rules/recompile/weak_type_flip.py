@@ -8,6 +8,8 @@ import libcst as cst
 
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.facts.weak_types import ANY_ARRAY, KIND_NAMES, Fields, TypeEvaluator, Typ, literal_type, single_return
+from jaxlint.analysis.host.host_values import weak_value
+from jaxlint.analysis.model.classes import STATIC_FIELD
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
 
@@ -124,7 +126,7 @@ class WeakTypeFlip(Rule):
                 if t.opaque_attrs and not isinstance(init, Typ):
                     continue  # nnx.jit: attributes of an object argument may be static
                 out = _output_type(m, app, out_expr, pname, init, args, scope, classes)
-                change = _flip(init, out, strong_only=t.filtered)
+                change = _flip(init, out, classes, strong_only=t.filtered)
                 if change is not None:
                     was, now = change
                     # start, part: what the first call gets and which part of the result the
@@ -199,11 +201,24 @@ def _initial_type(m, scope, name: str, loop, order: int, classes):
         return _default_type(m, scope, name, classes)
     if before.kind != "assign" or before.value is None:
         return None
-    t = _host_evaluator(scope, classes).of(before.value)
-    if isinstance(t, Typ) and t.weak:
-        return t, before.value
-    if isinstance(t, Fields) and any(isinstance(f, Typ) and f.weak for f in t.fields.values()):
-        return t, before.value
+    value = before.value
+    t = weak_value(m.typed_host_values.value(value, scope, value if isinstance(value, cst.Call) else None))
+    if isinstance(t, Typ) and t.weak or isinstance(t, Fields) and _weak_field(t, classes) is not None:
+        return t, value
+    return None
+
+
+def _weak_field(t: Fields, classes, depth: int = 0):
+    """(path, type) of the first weakly typed leaf of ``t`` (a static field is no leaf)."""
+    for name, f in t.fields.items():
+        if t.cls is not None and classes.field_kind(t.cls, name) == STATIC_FIELD:
+            continue
+        if isinstance(f, Typ) and f.weak:
+            return name, f
+        if isinstance(f, Fields) and depth < 3:
+            inner = _weak_field(f, classes, depth + 1)
+            if inner is not None:
+                return f"{name}.{inner[0]}", inner[1]
     return None
 
 
@@ -285,23 +300,40 @@ def _describe(t: Typ) -> str:
     return f"a weakly typed {kind}" if t.weak else f"a strongly typed {kind}"
 
 
-def _flip(init, out, strong_only: bool = False):
+def _flip(init, out, classes, strong_only: bool = False):
     """(what the first call gets, what the next ones get), or None when they are the same.
     ``strong_only``: only a strongly typed result counts (equinox's filter_jit hands a Python
     scalar result back as it is, so only a result that is surely an array changes the key)."""
     if isinstance(init, Typ):
-        if not isinstance(out, Typ):
-            return None
-        if not out.weak or (not strong_only and out.kind is not None and out.kind != init.kind):
+        if isinstance(out, Typ) and _changed(init, out, strong_only):
             return f"a Python {KIND_NAMES[init.kind]} (weakly typed)", _describe(out)
         return None
     if isinstance(init, Fields):
-        if not isinstance(out, Fields) or out.cls is not init.cls:
-            return None
-        for name, t in init.fields.items():
-            if not isinstance(t, Typ) or not t.weak:
-                continue
-            o = out.fields.get(name)
-            if isinstance(o, Typ) and (not o.weak or (not strong_only and o.kind is not None and o.kind != t.kind)):
-                return f"a {init.cls.name} whose `{name}` is a Python {KIND_NAMES[t.kind]} (weakly typed)", f"`{name}` {_describe(o)}"
+        hit = _changed_field(init, out, classes, strong_only)
+        if hit is not None:
+            path, t, o = hit
+            return f"a {init.cls.name} whose `{path}` is a Python {KIND_NAMES[t.kind]} (weakly typed)", f"`{path}` {_describe(o)}"
+    return None
+
+
+def _changed(t: Typ, o: Typ, strong_only: bool) -> bool:
+    return t.weak and (not o.weak or (not strong_only and o.kind is not None and o.kind != t.kind))
+
+
+def _changed_field(init: Fields, out, classes, strong_only: bool, depth: int = 0):
+    """(path, first type, next type) of a leaf of ``init`` that is weakly typed and comes back
+    of another type in ``out``, an instance of the same class; fields of static metadata are
+    no leaves."""
+    if not isinstance(out, Fields) or out.cls is not init.cls or depth > 3:
+        return None
+    for name, t in init.fields.items():
+        if classes.field_kind(init.cls, name) == STATIC_FIELD:
+            continue
+        o = out.fields.get(name)
+        if isinstance(t, Typ) and isinstance(o, Typ) and _changed(t, o, strong_only):
+            return name, t, o
+        if isinstance(t, Fields):
+            inner = _changed_field(t, o, classes, strong_only, depth + 1)
+            if inner is not None:
+                return (f"{name}.{inner[0]}",) + inner[1:]
     return None
