@@ -31,7 +31,7 @@ from jaxlint.analysis.host.array_values import ARRAY_ATTRS
 from jaxlint.analysis.host.host_calls import HostCalls, plain_jit, returns_of
 from jaxlint.analysis.host import host_value as host_value
 from jaxlint.analysis.host.scope_run import Env, ScopeRun
-from jaxlint.analysis.facts.weak_types import ANY_ARRAY, ARITHMETIC, INT, Fields, Typ, TypeEvaluator, literal_type, promote
+from jaxlint.analysis.model.weak_types import ANY_ARRAY, ARITHMETIC, INT, Fields, Typ, TypeEvaluator, literal_type, promote
 from jaxlint.analysis.model.classes import ClassModel
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
