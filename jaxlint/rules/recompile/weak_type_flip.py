@@ -125,7 +125,7 @@ class WeakTypeFlip(Rule):
                 init, start = initial
                 if t.opaque_attrs and not isinstance(init, Typ):
                     continue  # nnx.jit: attributes of an object argument may be static
-                out = _output_type(m, app, out_expr, pname, init, args, scope, classes)
+                out = _output_type(m, app, out_expr, pname, init, args, scope, call, classes)
                 change = _flip(init, out, classes, strong_only=t.filtered)
                 if change is not None:
                     was, now = change
@@ -163,23 +163,6 @@ def _returned_for(target, name: str, ret) -> Optional[Tuple[cst.BaseExpression, 
             if isinstance(e.value, cst.Name) and e.value.value == name:
                 return r.value, i
     return None
-
-
-def _host_evaluator(scope, classes, depth: int = 0) -> TypeEvaluator:
-    """Types of host-side names bound exactly once to an expression the evaluator knows."""
-
-    def names(n: str):
-        if depth > 3:
-            return None
-        owner = scope.lookup_scope(n)
-        if owner is None:
-            return None
-        binds = owner.bindings.get(n, ())
-        if len(binds) != 1 or binds[0].kind != "assign" or binds[0].value is None:
-            return None
-        return _host_evaluator(owner, classes, depth + 1).of(binds[0].value)
-
-    return TypeEvaluator(scope, names, classes)
 
 
 def _initial_type(m, scope, name: str, loop, order: int, classes):
@@ -255,10 +238,10 @@ def _default_type(m, scope, name: str, classes):
     return (t, param.default) if omitted or not calls else None
 
 
-def _output_type(m, app, expr, pname: str, init, args, host_scope, classes):
+def _output_type(m, app, expr, pname: str, init, args, host_scope, call, classes):
     f = app.func
     body = f.body_scope
-    host = _host_evaluator(host_scope, classes)
+    host = m.typed_host_values
     passed = {p: a.value for a, p in args if p is not None}
     params = {}
     if not isinstance(f.node, cst.Lambda):
@@ -279,7 +262,7 @@ def _output_type(m, app, expr, pname: str, init, args, host_scope, classes):
                 out = None
             elif n in passed:
                 # a traced argument: an array inside, whatever its type on the host
-                out = host.of(passed[n]) or ANY_ARRAY
+                out = weak_value(host.value(passed[n], host_scope, call)) or ANY_ARRAY
             elif params[n].default is not None:
                 out = literal_type(params[n].default)
         elif body is not None and n in body.bindings:
@@ -287,7 +270,8 @@ def _output_type(m, app, expr, pname: str, init, args, host_scope, classes):
             if value is not None:
                 out = evaluator.of(value)
         elif body is not None:
-            out = _host_evaluator(body, classes).names(n)
+            owner = body.lookup_scope(n)
+            out = weak_value(host.outer_value(n, owner)) if owner is not None else None
         memo[n] = out
         return out
 
