@@ -53,6 +53,14 @@ class Fields(NamedTuple):
     fields: Dict[str, "Value"]
 
 
+class TupleClass:
+    """The ``cls`` of a tuple's ``Fields``, whose fields are its positions (0, 1, ...)."""
+
+    name = "tuple"
+
+
+TUPLE = TupleClass()
+
 Value = Union[Typ, Fields, AnyArray, None]
 
 # Reductions return a strongly typed array even of a weak input.
@@ -131,10 +139,11 @@ def dtype_kind(expr, scope: Scope) -> Optional[int]:
 class TypeEvaluator:
     """Types of expressions in one scope; ``names`` gives the type of a name (or None)."""
 
-    def __init__(self, scope: Scope, names: Callable[[str], Value], classes=None):
+    def __init__(self, scope: Scope, names: Callable[[str], Value], classes=None, depth: int = 0):
         self.scope = scope
         self.names = names
         self.classes = classes
+        self.depth = depth  # how many calls deep the evaluator follows (a bound on the work)
 
     def of(self, expr) -> Value:
         lit = literal_type(expr)
@@ -159,6 +168,8 @@ class TypeEvaluator:
             return base if isinstance(base, Typ) and not base.weak or base is ANY_ARRAY else None
         if isinstance(expr, cst.Call):
             return self._call(expr)
+        if isinstance(expr, cst.Tuple) and not any(isinstance(e, cst.StarredElement) for e in expr.elements):
+            return Fields(TUPLE, {i: self.of(e.value) for i, e in enumerate(expr.elements)})
         return None
 
     def _call(self, call: cst.Call) -> Value:
@@ -173,6 +184,10 @@ class TypeEvaluator:
             name = func.attr.value
             if isinstance(recv, Fields) and name in ("_replace", "replace") and not pos:
                 return self._replaced(recv, kw)
+            if isinstance(recv, Fields) and recv.cls is not TUPLE and self.classes is not None:
+                # a method of an instance of the module's class, with ``self`` the instance
+                method = self.classes.member(recv.cls, name)
+                return self._follow(method, pos, kw, recv) if method is not None else None
             if not isinstance(recv, Typ) and recv is not ANY_ARRAY:
                 return None
             if name == "astype" and (pos or "dtype" in kw):
@@ -181,6 +196,10 @@ class TypeEvaluator:
                 return self._reduced(name, recv)
             return None
         q = resolve(func, self.scope)
+        if q is None and isinstance(func, cst.Name):
+            owner = self.scope.lookup_scope(func.value)
+            f = owner.defs.get(func.value) if owner is not None and len(owner.bindings.get(func.value, ())) == 1 else None
+            return self._follow(f, pos, kw) if f is not None else self._constructor(call, pos, kw)
         if q is None:
             return self._constructor(call, pos, kw)
         if q == "dataclasses.replace" and len(pos) == 1:
@@ -239,6 +258,43 @@ class TypeEvaluator:
         if kind is not None:
             kind = max(kind, floor)
         return Typ(kind, False, max(least, floor))
+
+    def _follow(self, f, pos, kw, recv: Value = None) -> Value:
+        """What a function of the module returns, given the types of the arguments (``recv``:
+        the instance a method is called on): the value of its only ``return``, its own names
+        bound once; parameters it is not given are not known."""
+        if self.depth > 2 or f.is_lambda or f.body_scope is None or f.node.decorators:
+            return None
+        ret = single_return(f.node)
+        if ret is None:
+            return None
+        params = [p.name.value for p in f.positional_params()]
+        bound: Dict[str, Value] = {}
+        if recv is not None:
+            if not params or not f.is_method:
+                return None
+            bound[params.pop(0)] = recv
+        if len(pos) > len(params):
+            return None
+        for p, a in zip(params, pos):
+            bound[p] = self.of(a)
+        for k, a in kw.items():
+            bound[k] = self.of(a)
+        body = f.body_scope
+        memo: Dict[str, Value] = {}
+
+        def names(n: str) -> Value:
+            if n in bound:
+                return bound[n]
+            if n not in memo:
+                memo[n] = None  # a cycle answers "unknown"
+                found = body.sole_binding(n)
+                if found is not None and found[1] is body:
+                    memo[n] = inner.of(found[0])
+            return memo[n]
+
+        inner = TypeEvaluator(body, names, self.classes, self.depth + 1)
+        return inner.of(ret)
 
     def _replaced(self, recv: Fields, kw) -> Value:
         """``state._replace(count=...)``, ``state.replace(...)``, ``dataclasses.replace(state, ...)``."""

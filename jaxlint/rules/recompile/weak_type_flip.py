@@ -7,7 +7,7 @@ from typing import Dict, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
-from jaxlint.analysis.model.weak_types import ANY_ARRAY, KIND_NAMES, Fields, TypeEvaluator, Typ, literal_type, single_return
+from jaxlint.analysis.model.weak_types import ANY_ARRAY, KIND_NAMES, TUPLE, Fields, TypeEvaluator, Typ, literal_type, single_return
 from jaxlint.analysis.host.host_values import weak_value
 from jaxlint.analysis.model.classes import STATIC_FIELD
 from jaxlint.rules.base import Rule
@@ -126,6 +126,9 @@ class WeakTypeFlip(Rule):
                 if t.opaque_attrs and not isinstance(init, Typ):
                     continue  # nnx.jit: attributes of an object argument may be static
                 out = _output_type(m, app, out_expr, pname, init, args, scope, call, classes)
+                if part is not None:
+                    # ``a, b = step(a, b)``: the item of the returned tuple
+                    out = out.fields.get(part) if isinstance(out, Fields) and out.cls is TUPLE and len(out.fields) == len(target.elements) else None
                 change = _flip(init, out, classes, strong_only=t.filtered)
                 if change is not None:
                     was, now = change
@@ -151,17 +154,15 @@ def _assigned_calls(module) -> Dict[int, cst.BaseExpression]:
 
 
 def _returned_for(target, name: str, ret) -> Optional[Tuple[cst.BaseExpression, Optional[int]]]:
-    """The part of the returned expression that the assignment binds to ``name``, and its index
-    in the returned tuple (None: the whole result)."""
+    """The returned expression whose value (or whose item ``part``, a position in the returned
+    tuple) the assignment binds to ``name``; ``part`` None: the whole result."""
     if isinstance(target, cst.Name):
         return (ret, None) if target.value == name else None
-    if isinstance(target, (cst.Tuple, cst.List)) and isinstance(ret, cst.Tuple):
-        els = target.elements
-        if len(els) != len(ret.elements) or any(isinstance(e, cst.StarredElement) for e in list(els) + list(ret.elements)):
-            return None
-        for i, (e, r) in enumerate(zip(els, ret.elements)):
-            if isinstance(e.value, cst.Name) and e.value.value == name:
-                return r.value, i
+    if not isinstance(target, (cst.Tuple, cst.List)) or any(isinstance(e, cst.StarredElement) for e in target.elements):
+        return None
+    for i, e in enumerate(target.elements):
+        if isinstance(e.value, cst.Name) and e.value.value == name:
+            return ret, i
     return None
 
 
@@ -186,9 +187,15 @@ def _initial_type(m, scope, name: str, loop, order: int, classes):
         return None
     value = before.value
     t = weak_value(m.typed_host_values.value(value, scope, value if isinstance(value, cst.Call) else None))
-    if isinstance(t, Typ) and t.weak or isinstance(t, Fields) and _weak_field(t, classes) is not None:
+    if isinstance(t, Typ) and t.weak or _pytree(t, classes) and _weak_field(t, classes) is not None:
         return t, value
     return None
+
+
+def _pytree(t, classes) -> bool:
+    """An instance of a NamedTuple or dataclass pytree of the module: its fields are leaves
+    (another object is no valid argument of a jitted function at all)."""
+    return isinstance(t, Fields) and t.cls is not TUPLE and classes.pytree_kind(t.cls) in ("namedtuple", "dataclass")
 
 
 def _weak_field(t: Fields, classes, depth: int = 0):
@@ -198,7 +205,7 @@ def _weak_field(t: Fields, classes, depth: int = 0):
             continue
         if isinstance(f, Typ) and f.weak:
             return name, f
-        if isinstance(f, Fields) and depth < 3:
+        if _pytree(f, classes) and depth < 3:
             inner = _weak_field(f, classes, depth + 1)
             if inner is not None:
                 return f"{name}.{inner[0]}", inner[1]
@@ -316,7 +323,7 @@ def _changed_field(init: Fields, out, classes, strong_only: bool, depth: int = 0
         o = out.fields.get(name)
         if isinstance(t, Typ) and isinstance(o, Typ) and _changed(t, o, strong_only):
             return name, t, o
-        if isinstance(t, Fields):
+        if _pytree(t, classes):
             inner = _changed_field(t, o, classes, strong_only, depth + 1)
             if inner is not None:
                 return (f"{name}.{inner[0]}",) + inner[1:]
