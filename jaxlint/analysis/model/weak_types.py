@@ -278,8 +278,10 @@ class TypeEvaluator:
             return None
         for p, a in zip(params, pos):
             bound[p] = self.of(a)
+        declared = set(params) | {p.name.value for p in f.node.params.kwonly_params}
         for k, a in kw.items():
-            bound[k] = self.of(a)
+            if k in declared:  # (one that ``**kwargs`` takes is no name of the body)
+                bound[k] = self.of(a)
         body = f.body_scope
         memo: Dict[str, Value] = {}
 
