@@ -312,8 +312,9 @@ def _plan_retrace(check: dict, facts: FindingFacts) -> Check:
         # distinct ints in place of the loop's would say nothing about the shapes it makes (a
         # short last batch): the code around the call runs as it is.  A value that changes
         # from one iteration to the next must compile on every call; one the loop variable
-        # builds may repeat (full batches, then a short one).
-        return _plan_host_calls(check, facts, every=loop is None)
+        # builds may repeat (full batches, then a short one); a result passed back in the
+        # argument's place (a weak-type flip) compiles once more, not on every call.
+        return _plan_host_calls(check, facts, every=loop is None and not call.get("fed_back"))
     if loop is None:
         return _none(check, "the argument does not change with a loop around the call")
     values = loop.get("values") or []

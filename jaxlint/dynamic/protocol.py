@@ -173,6 +173,8 @@ class CallFacts(TypedDict, total=False):
     # the value the argument starts as, when a loop passes the call's result back in its place
     start: Value
     result_part: Optional[int]  # which element of the returned tuple is passed back (None: all)
+    # the result is passed back, from a start the facts could not write as a value (a method's result)
+    fed_back: bool
     first_values: Dict[str, Value]  # other arguments on the loop's first pass, built without guesses
 
 

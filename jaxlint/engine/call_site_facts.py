@@ -63,6 +63,8 @@ class CallSiteFacts:
                     facts["start"] = value_of_src(src)
                     facts["result_part"] = fields.get("part")
                     facts["first_values"] = self._first_values(call, scope, params, pname, values)
+                else:
+                    facts["fed_back"] = True
         out["call"] = facts
 
     def _first_values(self, call: cst.Call, scope: Scope, params: List[Param], skip: str, values: dict) -> Dict[str, dict]:

@@ -77,6 +77,12 @@ class ModuleAnalysis:
         return HostValues(self.index, self.finder, self.analyzer.classes)
 
     @cached_property
+    def typed_host_values(self):
+        """Host-mode values with the dtype kind and weak type of numbers and arrays, and what
+        functions and methods return whatever it is (the weak-type question, JAX402)."""
+        return HostValues(self.index, self.finder, self.analyzer.classes, types=True)
+
+    @cached_property
     def rebinding(self) -> Rebinding:
         return Rebinding(self.index, self.finder)
 

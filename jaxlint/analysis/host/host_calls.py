@@ -30,7 +30,7 @@ class HostCalls:
         func = e.func
         if functional_update(e) is not None:
             base = self.eval(func.value.value.value, scope, env, shadow)
-            return host_value.HostValue(host_value.JAX_ARRAY, e) if base is not None and base.kind == host_value.JAX_ARRAY else None
+            return self.array(e, scope, env, shadow) if base is not None and base.kind == host_value.JAX_ARRAY else None
         if isinstance(func, cst.Name):
             owner = scope.lookup_scope(func.value)
             if owner is None:
@@ -55,8 +55,10 @@ class HostCalls:
             m = func.attr.value
             if base.kind in (host_value.JAX_ARRAY, host_value.NUMPY_ARRAY):
                 if m in ARRAY_METHODS:
-                    return host_value.HostValue(base.kind, e)
+                    return self.array(e, scope, env, shadow) if base.kind == host_value.JAX_ARRAY else host_value.HostValue(base.kind, e)
                 return host_value.SCALAR_VAL if m == "item" else None
+            if self.types and base.kind in (host_value.INSTANCE, host_value.PARAM):
+                return self._method_result(func, base, scope)
             if base.kind == host_value.OPTIMIZER and m == "init":
                 return host_value.HostValue(host_value.OPT_STATE, e)
             if base.kind == host_value.ARG_PARSER and m == "parse_args":
@@ -75,7 +77,27 @@ class HostCalls:
             return host_value.HostValue(host_value.OPT_STATE, e)
         if callee.kind == host_value.FUNCTION and not callee.func.is_lambda:
             return self.returned(callee.func)
+        if self.types and callee.kind == host_value.INSTANCE and callee.cls is not None:
+            method = self.classes.member(callee.cls, "__call__")  # calling an instance
+            return self.returned(method) if method is not None and not method.is_lambda else None
         return None
+
+    def _method_result(self, func: cst.Attribute, base: host_value.HostValue, scope: Scope) -> Optional[host_value.HostValue]:
+        """What ``obj.method(...)`` returns, for an object whose class the module shows."""
+        cls = base.cls
+        if cls is None:
+            r = self.finder.receivers.receiver_of(func.value, scope)
+            cls = r.cls if r is not None else None
+        method = self.classes.member(cls, func.attr.value) if cls is not None else None
+        if method is None and cls is not None:
+            held = self._object_attribute(func, scope, {}, frozenset())  # ``self.generator(key)``
+            if held is not None and held.kind == host_value.INSTANCE and held.cls is not None:
+                method = self.classes.member(held.cls, "__call__")
+            elif held is not None and held.kind == host_value.FUNCTION:
+                method = held.func
+        if method is None or method.is_lambda or method.node.decorators:
+            return None  # a property, a classmethod or a wrapped method: not this def's result
+        return self.returned(method)
 
     def _api_call(self, e: cst.Call, q: str, scope: Scope, env: Env, shadow: frozenset) -> Optional[host_value.HostValue]:
         for prefix, excluded in (("jax.numpy.", NOT_ONE_ARRAY), ("jax.random.", NOT_ONE_ARRAY_RANDOM)):
@@ -85,7 +107,7 @@ class HostCalls:
                     return None
                 if name == "where" and sum(1 for a in e.args if a.keyword is None and not a.star) != 3:
                     return None
-                return host_value.HostValue(host_value.JAX_ARRAY, e)
+                return self.array(e, scope, env, shadow)
         if q.startswith("numpy.") and q[6:] in host_value.NUMPY_ARRAY_MAKERS:
             return host_value.HostValue(host_value.NUMPY_ARRAY, e)
         if q.startswith("numpy.") and q[6:] in host_value.NUMPY_SCALAR_TYPES:

@@ -83,9 +83,9 @@ HASH_BY_FIELDS = frozenset(
 class HostValue:
     """A value of host code.  ``node``: the expression that built it (for messages)."""
 
-    __slots__ = ("kind", "node", "cls", "items", "fields", "app", "bound", "name", "func", "meta")
+    __slots__ = ("kind", "node", "cls", "items", "fields", "app", "bound", "name", "func", "meta", "typ")
 
-    def __init__(self, kind: str, node=None, cls=None, items=None, fields=None, app=None, bound=(), name=None, func=None, meta=None):
+    def __init__(self, kind: str, node=None, cls=None, items=None, fields=None, app=None, bound=(), name=None, func=None, meta=None, typ=None):
         self.kind = kind
         self.node = node
         self.cls: Optional[ClassInfo] = cls
@@ -98,6 +98,9 @@ class HostValue:
         # INSTANCE: the constructor fields left out of ``fields`` (static metadata of a pytree,
         # fields out of the hash), as given: what the object holds, not what hashing reads
         self.meta: Optional[Dict[str, Optional["HostValue"]]] = meta
+        # SCALAR (a number) and JAX_ARRAY: the dtype kind and weak type (weak_types.Typ), when
+        # the evaluator is asked for them and the expression shows them; JAX keys its cache on it
+        self.typ = typ
 
     def unhashable(self, classes: ClassModel) -> Optional[str]:
         """What makes the value fail ``hash()``: "a list", "a tuple holding a JAX array"...; None
@@ -152,6 +155,8 @@ def join(a: Optional[HostValue], b: Optional[HostValue]) -> Optional[HostValue]:
         return a if a.func is b.func else SCALAR_VAL
     if a.kind == SCALAR and is_number(a) != is_number(b):
         return SCALAR_VAL  # a number on one path, a string on the other: a scalar, no number
+    if a.typ != b.typ:
+        return HostValue(a.kind, a.node)  # ``0`` on one path, ``0.0`` on another: the type is not known
     return a
 
 

@@ -31,6 +31,7 @@ from jaxlint.analysis.host.array_values import ARRAY_ATTRS
 from jaxlint.analysis.host.host_calls import HostCalls, plain_jit, returns_of
 from jaxlint.analysis.host import host_value as host_value
 from jaxlint.analysis.host.scope_run import Env, ScopeRun
+from jaxlint.analysis.model.weak_types import ANY_ARRAY, ARITHMETIC, INT, Fields, Typ, TypeEvaluator, literal_type, promote
 from jaxlint.analysis.model.classes import ClassModel
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
@@ -53,7 +54,12 @@ def _calls_module_code(callee, module: Scope) -> bool:
 class HostValues(HostCalls):
     """Host-mode values of one module, computed per scope on the first question."""
 
-    def __init__(self, index: ModuleIndex, finder: TransformFinder, classes: ClassModel):
+    def __init__(self, index: ModuleIndex, finder: TransformFinder, classes: ClassModel, types: bool = False):
+        """``types``: also give numbers and JAX arrays their dtype kind and weak type, and take
+        what a function or method returns whatever it is (an instance, a tuple of scalars): what
+        a jitted function's cache key holds of a value is the type of each of its leaves.  The
+        hashability questions take only the kinds whose hash does not depend on the callee."""
+        self.types = types
         self.index = index
         self.finder = finder
         self.classes = classes
@@ -238,7 +244,7 @@ class HostValues(HostCalls):
             out = vals[0]
             for v in vals[1:]:
                 out = host_value.join(out, v)
-            out = _returnable(out)
+            out = out if self.types else _returnable(out)
         self._returns[key] = out
         return out
 
@@ -256,7 +262,8 @@ class HostValues(HostCalls):
                 return host_value.HostValue(host_value.TUPLE, e)
             return host_value.HostValue(host_value.TUPLE, e, items=tuple(self.eval(el.value, scope, env, shadow) for el in e.elements))
         if t in (cst.Integer, cst.Float):
-            return host_value.HostValue(host_value.SCALAR, e)  # a number: the literal is kept, so ``is_number`` can tell
+            # a number: the literal is kept, so ``is_number`` can tell
+            return host_value.HostValue(host_value.SCALAR, e, typ=literal_type(e) if self.types else None)
         if t in (cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Lambda):
             return host_value.SCALAR_VAL
         if t is cst.Name:
@@ -274,7 +281,9 @@ class HostValues(HostCalls):
         if t is cst.Subscript:
             base = self.eval(e.value, scope, env, shadow)
             if base is not None and base.kind == host_value.JAX_ARRAY:
-                return host_value.HostValue(host_value.JAX_ARRAY, e)  # indexing a JAX array gives an array
+                return self.array(e, scope, env, shadow)  # indexing a JAX array gives an array
+            if self.types and base is not None and base.kind == host_value.TUPLE and _is_shape(base.node):
+                return host_value.HostValue(host_value.SCALAR, e, typ=Typ(INT, True))  # ``x.shape[0]``: a Python int
             return None
         if t is cst.BinaryOperation:
             return self._binary(e, scope, env, shadow)
@@ -282,7 +291,9 @@ class HostValues(HostCalls):
             v = self.eval(e.expression, scope, env, shadow)
             if isinstance(e.operator, cst.Not):
                 return host_value.SCALAR_VAL if v is not None and v.kind == host_value.SCALAR else None
-            if v is not None and v.kind in (host_value.JAX_ARRAY, host_value.NUMPY_ARRAY):
+            if v is not None and v.kind == host_value.JAX_ARRAY:
+                return self.array(e, scope, env, shadow)
+            if v is not None and v.kind == host_value.NUMPY_ARRAY:
                 return host_value.HostValue(v.kind, e)
             return v if v is not None and v.kind == host_value.SCALAR else None
         if t is cst.IfExp:
@@ -356,14 +367,24 @@ class HostValues(HostCalls):
             return None
         kinds = {a.kind, b.kind}
         if kinds <= {host_value.JAX_ARRAY, host_value.NUMPY_ARRAY, host_value.SCALAR} and kinds & {host_value.JAX_ARRAY, host_value.NUMPY_ARRAY}:
-            return host_value.HostValue(host_value.JAX_ARRAY if host_value.JAX_ARRAY in kinds else host_value.NUMPY_ARRAY, e)
+            if host_value.JAX_ARRAY in kinds:
+                return self.array(e, scope, env, shadow)
+            return host_value.HostValue(host_value.NUMPY_ARRAY, e)
         if kinds == {host_value.SCALAR}:
-            return host_value.SCALAR_VAL
+            typ = promote(a.typ, b.typ, isinstance(e.operator, cst.Divide)) if self.types and isinstance(e.operator, ARITHMETIC) else None
+            return host_value.HostValue(host_value.SCALAR, e, typ=typ) if typ is not None else host_value.SCALAR_VAL
         if a.kind == host_value.LIST and (b.kind == host_value.LIST and isinstance(e.operator, cst.Add) or b.kind == host_value.SCALAR and isinstance(e.operator, cst.Multiply)):
             return host_value.HostValue(host_value.LIST, e)
         if a.kind == b.kind == host_value.TUPLE and isinstance(e.operator, cst.Add) and a.items is not None and b.items is not None:
             return host_value.HostValue(host_value.TUPLE, e, items=a.items + b.items)
         return None
+
+    def array(self, e, scope: Scope, env: Env, shadow: frozenset) -> host_value.HostValue:
+        """The JAX array ``e`` makes, with its dtype kind and weak type when asked for types."""
+        typ = None
+        if self.types:
+            typ = TypeEvaluator(scope, lambda n: weak_value(self._name(cst.Name(n), scope, env, shadow)), self.classes).of(e)
+        return host_value.HostValue(host_value.JAX_ARRAY, e, typ=typ if isinstance(typ, Typ) else None)
 
     def _name(self, e: cst.Name, scope: Scope, env: Env, shadow: frozenset) -> Optional[host_value.HostValue]:
         n = e.value
@@ -389,6 +410,22 @@ class HostValues(HostCalls):
 RETURNED_KINDS = frozenset(
     {host_value.JITTED, host_value.JAX_ARRAY, host_value.NUMPY_ARRAY, host_value.JIT_RESULT, host_value.LIST, host_value.DICT, host_value.SET}
 )
+
+
+def weak_value(v: Optional[host_value.HostValue], depth: int = 0):
+    """What a jitted function's cache key holds of ``v``: the type of a number or array, field by
+    field for an instance whose fields are known (weak_types' values); None when not known."""
+    if v is None or depth > 4:
+        return None
+    if v.kind == host_value.INSTANCE and v.fields is not None:
+        return Fields(v.cls, {n: weak_value(f, depth + 1) for n, f in v.fields.items()})
+    if v.kind == host_value.JIT_RESULT:
+        return ANY_ARRAY
+    return v.typ
+
+
+def _is_shape(node) -> bool:
+    return isinstance(node, cst.Attribute) and node.attr.value == "shape"
 
 
 def _returnable(v: Optional[host_value.HostValue], depth: int = 0) -> Optional[host_value.HostValue]:

@@ -7,7 +7,9 @@ from typing import Dict, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
-from jaxlint.analysis.facts.weak_types import ANY_ARRAY, KIND_NAMES, Fields, TypeEvaluator, Typ, literal_type, single_return
+from jaxlint.analysis.model.weak_types import ANY_ARRAY, KIND_NAMES, TUPLE, Fields, TypeEvaluator, Typ, literal_type, single_return
+from jaxlint.analysis.host.host_values import weak_value
+from jaxlint.analysis.model.classes import STATIC_FIELD
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
 
@@ -123,8 +125,11 @@ class WeakTypeFlip(Rule):
                 init, start = initial
                 if t.opaque_attrs and not isinstance(init, Typ):
                     continue  # nnx.jit: attributes of an object argument may be static
-                out = _output_type(m, app, out_expr, pname, init, args, scope, classes)
-                change = _flip(init, out, strong_only=t.filtered)
+                out = _output_type(m, app, out_expr, pname, init, args, scope, call, classes)
+                if part is not None:
+                    # ``a, b = step(a, b)``: the item of the returned tuple
+                    out = out.fields.get(part) if isinstance(out, Fields) and out.cls is TUPLE and len(out.fields) == len(target.elements) else None
+                change = _flip(init, out, classes, strong_only=t.filtered)
                 if change is not None:
                     was, now = change
                     # start, part: what the first call gets and which part of the result the
@@ -149,35 +154,16 @@ def _assigned_calls(module) -> Dict[int, cst.BaseExpression]:
 
 
 def _returned_for(target, name: str, ret) -> Optional[Tuple[cst.BaseExpression, Optional[int]]]:
-    """The part of the returned expression that the assignment binds to ``name``, and its index
-    in the returned tuple (None: the whole result)."""
+    """The returned expression whose value (or whose item ``part``, a position in the returned
+    tuple) the assignment binds to ``name``; ``part`` None: the whole result."""
     if isinstance(target, cst.Name):
         return (ret, None) if target.value == name else None
-    if isinstance(target, (cst.Tuple, cst.List)) and isinstance(ret, cst.Tuple):
-        els = target.elements
-        if len(els) != len(ret.elements) or any(isinstance(e, cst.StarredElement) for e in list(els) + list(ret.elements)):
-            return None
-        for i, (e, r) in enumerate(zip(els, ret.elements)):
-            if isinstance(e.value, cst.Name) and e.value.value == name:
-                return r.value, i
+    if not isinstance(target, (cst.Tuple, cst.List)) or any(isinstance(e, cst.StarredElement) for e in target.elements):
+        return None
+    for i, e in enumerate(target.elements):
+        if isinstance(e.value, cst.Name) and e.value.value == name:
+            return ret, i
     return None
-
-
-def _host_evaluator(scope, classes, depth: int = 0) -> TypeEvaluator:
-    """Types of host-side names bound exactly once to an expression the evaluator knows."""
-
-    def names(n: str):
-        if depth > 3:
-            return None
-        owner = scope.lookup_scope(n)
-        if owner is None:
-            return None
-        binds = owner.bindings.get(n, ())
-        if len(binds) != 1 or binds[0].kind != "assign" or binds[0].value is None:
-            return None
-        return _host_evaluator(owner, classes, depth + 1).of(binds[0].value)
-
-    return TypeEvaluator(scope, names, classes)
 
 
 def _initial_type(m, scope, name: str, loop, order: int, classes):
@@ -199,11 +185,30 @@ def _initial_type(m, scope, name: str, loop, order: int, classes):
         return _default_type(m, scope, name, classes)
     if before.kind != "assign" or before.value is None:
         return None
-    t = _host_evaluator(scope, classes).of(before.value)
-    if isinstance(t, Typ) and t.weak:
-        return t, before.value
-    if isinstance(t, Fields) and any(isinstance(f, Typ) and f.weak for f in t.fields.values()):
-        return t, before.value
+    value = before.value
+    t = weak_value(m.typed_host_values.value(value, scope, value if isinstance(value, cst.Call) else None))
+    if isinstance(t, Typ) and t.weak or _pytree(t, classes) and _weak_field(t, classes) is not None:
+        return t, value
+    return None
+
+
+def _pytree(t, classes) -> bool:
+    """An instance of a NamedTuple or dataclass pytree of the module: its fields are leaves
+    (another object is no valid argument of a jitted function at all)."""
+    return isinstance(t, Fields) and t.cls is not TUPLE and classes.pytree_kind(t.cls) in ("namedtuple", "dataclass")
+
+
+def _weak_field(t: Fields, classes, depth: int = 0):
+    """(path, type) of the first weakly typed leaf of ``t`` (a static field is no leaf)."""
+    for name, f in t.fields.items():
+        if t.cls is not None and classes.field_kind(t.cls, name) == STATIC_FIELD:
+            continue
+        if isinstance(f, Typ) and f.weak:
+            return name, f
+        if _pytree(f, classes) and depth < 3:
+            inner = _weak_field(f, classes, depth + 1)
+            if inner is not None:
+                return f"{name}.{inner[0]}", inner[1]
     return None
 
 
@@ -240,10 +245,10 @@ def _default_type(m, scope, name: str, classes):
     return (t, param.default) if omitted or not calls else None
 
 
-def _output_type(m, app, expr, pname: str, init, args, host_scope, classes):
+def _output_type(m, app, expr, pname: str, init, args, host_scope, call, classes):
     f = app.func
     body = f.body_scope
-    host = _host_evaluator(host_scope, classes)
+    host = m.typed_host_values
     passed = {p: a.value for a, p in args if p is not None}
     params = {}
     if not isinstance(f.node, cst.Lambda):
@@ -264,7 +269,7 @@ def _output_type(m, app, expr, pname: str, init, args, host_scope, classes):
                 out = None
             elif n in passed:
                 # a traced argument: an array inside, whatever its type on the host
-                out = host.of(passed[n]) or ANY_ARRAY
+                out = weak_value(host.value(passed[n], host_scope, call)) or ANY_ARRAY
             elif params[n].default is not None:
                 out = literal_type(params[n].default)
         elif body is not None and n in body.bindings:
@@ -272,7 +277,8 @@ def _output_type(m, app, expr, pname: str, init, args, host_scope, classes):
             if value is not None:
                 out = evaluator.of(value)
         elif body is not None:
-            out = _host_evaluator(body, classes).names(n)
+            owner = body.lookup_scope(n)
+            out = weak_value(host.outer_value(n, owner)) if owner is not None else None
         memo[n] = out
         return out
 
@@ -285,23 +291,40 @@ def _describe(t: Typ) -> str:
     return f"a weakly typed {kind}" if t.weak else f"a strongly typed {kind}"
 
 
-def _flip(init, out, strong_only: bool = False):
+def _flip(init, out, classes, strong_only: bool = False):
     """(what the first call gets, what the next ones get), or None when they are the same.
     ``strong_only``: only a strongly typed result counts (equinox's filter_jit hands a Python
     scalar result back as it is, so only a result that is surely an array changes the key)."""
     if isinstance(init, Typ):
-        if not isinstance(out, Typ):
-            return None
-        if not out.weak or (not strong_only and out.kind is not None and out.kind != init.kind):
+        if isinstance(out, Typ) and _changed(init, out, strong_only):
             return f"a Python {KIND_NAMES[init.kind]} (weakly typed)", _describe(out)
         return None
     if isinstance(init, Fields):
-        if not isinstance(out, Fields) or out.cls is not init.cls:
-            return None
-        for name, t in init.fields.items():
-            if not isinstance(t, Typ) or not t.weak:
-                continue
-            o = out.fields.get(name)
-            if isinstance(o, Typ) and (not o.weak or (not strong_only and o.kind is not None and o.kind != t.kind)):
-                return f"a {init.cls.name} whose `{name}` is a Python {KIND_NAMES[t.kind]} (weakly typed)", f"`{name}` {_describe(o)}"
+        hit = _changed_field(init, out, classes, strong_only)
+        if hit is not None:
+            path, t, o = hit
+            return f"a {init.cls.name} whose `{path}` is a Python {KIND_NAMES[t.kind]} (weakly typed)", f"`{path}` {_describe(o)}"
+    return None
+
+
+def _changed(t: Typ, o: Typ, strong_only: bool) -> bool:
+    return t.weak and (not o.weak or (not strong_only and o.kind is not None and o.kind != t.kind))
+
+
+def _changed_field(init: Fields, out, classes, strong_only: bool, depth: int = 0):
+    """(path, first type, next type) of a leaf of ``init`` that is weakly typed and comes back
+    of another type in ``out``, an instance of the same class; fields of static metadata are
+    no leaves."""
+    if not isinstance(out, Fields) or out.cls is not init.cls or depth > 3:
+        return None
+    for name, t in init.fields.items():
+        if classes.field_kind(init.cls, name) == STATIC_FIELD:
+            continue
+        o = out.fields.get(name)
+        if isinstance(t, Typ) and isinstance(o, Typ) and _changed(t, o, strong_only):
+            return name, t, o
+        if _pytree(t, classes):
+            inner = _changed_field(t, o, classes, strong_only, depth + 1)
+            if inner is not None:
+                return (f"{name}.{inner[0]}",) + inner[1:]
     return None

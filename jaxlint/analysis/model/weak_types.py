@@ -49,14 +49,23 @@ ANY_ARRAY = AnyArray()
 
 
 class Fields(NamedTuple):
-    cls: object  # ClassInfo of a NamedTuple class of the module
-    fields: Dict[str, Optional[Typ]]
+    cls: object  # ClassInfo of a NamedTuple or dataclass pytree of the module
+    fields: Dict[str, "Value"]
 
+
+class TupleClass:
+    """The ``cls`` of a tuple's ``Fields``, whose fields are its positions (0, 1, ...)."""
+
+    name = "tuple"
+
+
+TUPLE = TupleClass()
 
 Value = Union[Typ, Fields, AnyArray, None]
 
 # Reductions return a strongly typed array even of a weak input.
-REDUCTIONS = frozenset({"sum", "prod", "max", "min", "amax", "amin", "mean", "std", "var", "nansum", "nanmean"})
+REDUCTIONS = frozenset({"sum", "prod", "max", "min", "amax", "amin", "mean", "std", "var", "nansum", "nanmean", "any", "all"})
+BOOL_REDUCTIONS = frozenset({"any", "all"})
 FLOAT_REDUCTIONS = frozenset({"mean", "std", "var", "nanmean"})
 # Element-wise functions keep the weak type of their input.
 SAME_KIND_UNARY = frozenset({"abs", "negative", "square", "clip", "positive"})
@@ -72,6 +81,10 @@ SCALAR_TYPES = {
     "complex64": COMPLEX,
     "complex128": COMPLEX,
 }
+# Python's number types as dtypes (``x.astype(float)``): the default dtype of the kind
+BUILTIN_DTYPES = {"bool": BOOL, "int": INT, "float": FLOAT, "complex": COMPLEX}
+# jax.numpy's constants are Python floats: weakly typed
+FLOAT_CONSTANTS = frozenset({"jax.numpy.inf", "jax.numpy.nan", "jax.numpy.pi", "jax.numpy.e", "jax.numpy.euler_gamma"})
 ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power)
 ARRAY_MODULES = ("jax.numpy.", "numpy.")
 
@@ -112,6 +125,8 @@ def dtype_kind(expr, scope: Scope) -> Optional[int]:
     """The kind of a dtype expression (``jnp.float32``, ``"int32"``), or None."""
     if isinstance(expr, cst.SimpleString):
         return SCALAR_TYPES.get(expr.evaluated_value if isinstance(expr.evaluated_value, str) else "")
+    if isinstance(expr, cst.Name) and expr.value in BUILTIN_DTYPES and scope.lookup_scope(expr.value) is None:
+        return BUILTIN_DTYPES[expr.value]
     q = resolve(expr, scope)
     if q is None:
         return None
@@ -124,10 +139,11 @@ def dtype_kind(expr, scope: Scope) -> Optional[int]:
 class TypeEvaluator:
     """Types of expressions in one scope; ``names`` gives the type of a name (or None)."""
 
-    def __init__(self, scope: Scope, names: Callable[[str], Value], classes=None):
+    def __init__(self, scope: Scope, names: Callable[[str], Value], classes=None, depth: int = 0):
         self.scope = scope
         self.names = names
         self.classes = classes
+        self.depth = depth  # how many calls deep the evaluator follows (a bound on the work)
 
     def of(self, expr) -> Value:
         lit = literal_type(expr)
@@ -139,8 +155,10 @@ class TypeEvaluator:
             return self.of(expr.expression)
         if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, ARITHMETIC):
             return promote(self.of(expr.left), self.of(expr.right), isinstance(expr.operator, cst.Divide))
-        if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
-            base = self.names(expr.value.value)
+        if isinstance(expr, cst.Attribute):
+            if resolve(expr, self.scope) in FLOAT_CONSTANTS:
+                return Typ(FLOAT, True)
+            base = self.of(expr.value)
             if isinstance(base, Fields):
                 return base.fields.get(expr.attr.value)
             return None
@@ -150,6 +168,8 @@ class TypeEvaluator:
             return base if isinstance(base, Typ) and not base.weak or base is ANY_ARRAY else None
         if isinstance(expr, cst.Call):
             return self._call(expr)
+        if isinstance(expr, cst.Tuple) and not any(isinstance(e, cst.StarredElement) for e in expr.elements):
+            return Fields(TUPLE, {i: self.of(e.value) for i, e in enumerate(expr.elements)})
         return None
 
     def _call(self, call: cst.Call) -> Value:
@@ -162,12 +182,12 @@ class TypeEvaluator:
             # a method of an array value: x.astype(d), x.sum(); or state._replace(count=...)
             recv = self.of(func.value)
             name = func.attr.value
-            if isinstance(recv, Fields) and name == "_replace" and not pos and all(k in recv.fields for k in kw):
-                fields = dict(recv.fields)
-                for k, v in kw.items():
-                    t = self.of(v)
-                    fields[k] = t if isinstance(t, Typ) else None
-                return Fields(recv.cls, fields)
+            if isinstance(recv, Fields) and name in ("_replace", "replace") and not pos:
+                return self._replaced(recv, kw)
+            if isinstance(recv, Fields) and recv.cls is not TUPLE and self.classes is not None:
+                # a method of an instance of the module's class, with ``self`` the instance
+                method = self.classes.member(recv.cls, name)
+                return self._follow(method, pos, kw, recv) if method is not None else None
             if not isinstance(recv, Typ) and recv is not ANY_ARRAY:
                 return None
             if name == "astype" and (pos or "dtype" in kw):
@@ -176,8 +196,15 @@ class TypeEvaluator:
                 return self._reduced(name, recv)
             return None
         q = resolve(func, self.scope)
+        if q is None and isinstance(func, cst.Name):
+            owner = self.scope.lookup_scope(func.value)
+            f = owner.defs.get(func.value) if owner is not None and len(owner.bindings.get(func.value, ())) == 1 else None
+            return self._follow(f, pos, kw) if f is not None else self._constructor(call, pos, kw)
         if q is None:
             return self._constructor(call, pos, kw)
+        if q == "dataclasses.replace" and len(pos) == 1:
+            recv = self.of(pos[0])
+            return self._replaced(recv, kw) if isinstance(recv, Fields) else None
         if q == "jax.lax.convert_element_type" and len(pos) == 2:
             return _cast(dtype_kind(pos[1], self.scope))
         if not q.startswith("jax.numpy."):
@@ -226,16 +253,67 @@ class TypeEvaluator:
         least = t.low if isinstance(t, Typ) else BOOL
         # mean/std/var give floats; sum/prod of bools give ints; max/min keep the dtype
         floor = FLOAT if name in FLOAT_REDUCTIONS else INT if name in ("sum", "prod", "nansum") else BOOL
+        if name in BOOL_REDUCTIONS:
+            return Typ(BOOL, False)
         if kind is not None:
             kind = max(kind, floor)
         return Typ(kind, False, max(least, floor))
 
+    def _follow(self, f, pos, kw, recv: Value = None) -> Value:
+        """What a function of the module returns, given the types of the arguments (``recv``:
+        the instance a method is called on): the value of its only ``return``, its own names
+        bound once; parameters it is not given are not known."""
+        if self.depth > 2 or f.is_lambda or f.body_scope is None or f.node.decorators:
+            return None
+        ret = single_return(f.node)
+        if ret is None:
+            return None
+        params = [p.name.value for p in f.positional_params()]
+        bound: Dict[str, Value] = {}
+        if recv is not None:
+            if not params or not f.is_method:
+                return None
+            bound[params.pop(0)] = recv
+        if len(pos) > len(params):
+            return None
+        for p, a in zip(params, pos):
+            bound[p] = self.of(a)
+        declared = set(params) | {p.name.value for p in f.node.params.kwonly_params}
+        for k, a in kw.items():
+            if k in declared:  # (one that ``**kwargs`` takes is no name of the body)
+                bound[k] = self.of(a)
+        body = f.body_scope
+        memo: Dict[str, Value] = {}
+
+        def names(n: str) -> Value:
+            if n in bound:
+                return bound[n]
+            if n not in memo:
+                memo[n] = None  # a cycle answers "unknown"
+                found = body.sole_binding(n)
+                if found is not None and found[1] is body:
+                    memo[n] = inner.of(found[0])
+            return memo[n]
+
+        inner = TypeEvaluator(body, names, self.classes, self.depth + 1)
+        return inner.of(ret)
+
+    def _replaced(self, recv: Fields, kw) -> Value:
+        """``state._replace(count=...)``, ``state.replace(...)``, ``dataclasses.replace(state, ...)``."""
+        if not all(k in recv.fields for k in kw):
+            return None
+        fields = dict(recv.fields)
+        for k, v in kw.items():
+            fields[k] = self.of(v)
+        return Fields(recv.cls, fields)
+
     def _constructor(self, call, pos, kw) -> Value:
-        """``State(count=0, w=w)``: a NamedTuple of the module, field by field."""
+        """``State(count=0, w=w)``: a NamedTuple or a dataclass pytree of the module (its
+        generated constructor), field by field."""
         if self.classes is None or not isinstance(call.func, cst.Name):
             return None
         cls = class_named(self.scope, call.func.value)
-        if cls is None or self.classes.pytree_kind(cls) != "namedtuple":
+        if cls is None or self.classes.pytree_kind(cls) not in ("namedtuple", "dataclass") or self.classes.has_own_init(cls):
             return None
         names = self.classes.field_names(cls)
         if len(pos) > len(names) or any(k not in names for k in kw):
@@ -246,8 +324,7 @@ class TypeEvaluator:
         defaults = _field_defaults(cls)
         for n in names:
             expr = given.get(n, defaults.get(n))
-            t = self.of(expr) if expr is not None else None
-            fields[n] = t if isinstance(t, Typ) else None
+            fields[n] = self.of(expr) if expr is not None else None
         return Fields(cls, fields)
 
 
