@@ -65,40 +65,27 @@ def runs_repeatedly(m, func) -> Optional[cst.Call]:
     """Does ``func`` run again and again: called inside a loop of the module, or twice in one
     block, or from a function that does (any depth), at a call that is not guarded by a memo it
     fills (``if self._fn is None: self._fn = self._build()``: once per entry)?  The call in the
-    loop, or the second of the two (of ``func`` or of a function that reaches it), or None.  By
-    name for a function, as ``self.name(...)`` (from a method of its class) or ``obj.name(...)``
-    (``obj = Cls(...)``) for a method, as ``obj(...)`` for ``__call__``.  Computed once per
+    loop, or the second of the two (of ``func`` or of a function that reaches it), or None.  The
+    calls of ``func`` are the call-target resolver's (by name, a method through ``self`` or an
+    instance, ``__call__``, a bound method, a factory's closure, a partial).  Computed once per
     module and function."""
     memo = m.__dict__.setdefault("_repeated_functions", {})
-    if "by_name" not in memo:
-        by_name = {}
-        for call, scope, order in m.index.calls:
-            fn = call.func
-            name = fn.value if isinstance(fn, cst.Name) else fn.attr.value if isinstance(fn, cst.Attribute) else None
-            if name is not None:
-                by_name.setdefault(name, []).append((call, scope, order))
-        memo["by_name"] = by_name
-    return _repeats(m, func, memo, memo["by_name"])
+    if "orders" not in memo:
+        memo["orders"] = {id(c): o for c, _s, o in m.index.calls}
+    return _repeats(m, func, memo)
 
 
-def _repeats(m, func, memo, by_name) -> Optional[cst.Call]:
+def _repeats(m, func, memo) -> Optional[cst.Call]:
     key = id(func.node)
     if key in memo:
         return memo[key]
     memo[key] = None  # a cycle of calls answers "no" (until shown otherwise)
-    names = [func.name]
-    if func.name == "__call__":
-        names = None  # called as ``obj(...)``: any name
-    sites = by_name.get(func.name, ()) if names else [x for xs in by_name.values() for x in xs if isinstance(x[0].func, cst.Name)]
-    sites = [x for x in sites if _calls(m, x[0], x[1], func)]
-    # and every call that reaches it through another callable (``run = Runner().apply``,
-    # the closure a factory returns, a partial, an instance)
-    seen = {id(c) for c, _s, _o in sites}
-    orders = memo.get("orders")
-    if orders is None:
-        orders = memo["orders"] = {id(c): o for c, _s, o in m.index.calls}
+    orders = memo["orders"]
+    sites = []
+    seen = set()
     for call, scope, _t in m.finder.call_targets.callers(func):
         if id(call) not in seen and id(call) in orders:
+            seen.add(id(call))
             sites.append((call, scope, orders[id(call)]))
     out = None
     # a call that fills a memo runs once per entry of the memo
@@ -110,7 +97,7 @@ def _repeats(m, func, memo, by_name) -> Optional[cst.Call]:
             break
         caller = scope.func if scope.kind == "function" else None
         if caller is not None and caller is not func:
-            out = _repeats(m, caller, memo, by_name)
+            out = _repeats(m, caller, memo)
             if out is not None:
                 break
     memo[key] = out if out is not None else _second_call_in_a_block(m, sites)
@@ -175,21 +162,6 @@ def repetition(m, call) -> str:
     """How the call that ``runs_repeatedly`` answered makes a function run again and again."""
     in_loop = any(any(a <= o <= b for a, b in s.loops) for c, s, o in m.index.calls if c is call)
     return "runs in a loop" if in_loop else "is called more than once"
-
-
-def _calls(m, call, scope, func) -> bool:
-    """Is ``call`` a call of ``func``?"""
-    fn = call.func
-    if isinstance(fn, cst.Name) and not func.is_method:
-        return fn.value == func.name and scope.lookup_def(fn.value) is func
-    if isinstance(fn, cst.Name) and func.name == "__call__":
-        # ``predict(x)`` on ``predict = Predictor(...)``: its ``__call__``
-        cls = _instance_class(m, fn.value, scope)
-        return cls is not None and m.analyzer.classes.member(cls, "__call__") is func
-    if isinstance(fn, cst.Attribute) and func.is_method and fn.attr.value == func.name and isinstance(fn.value, cst.Name):
-        cls = _instance_class(m, fn.value.value, scope)
-        return cls is not None and m.analyzer.classes.member(cls, func.name) is func
-    return False
 
 
 def _plain_function(f) -> bool:
