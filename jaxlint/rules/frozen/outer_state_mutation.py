@@ -12,6 +12,7 @@ from jaxlint.analysis.syntax.scopes import MUTATING_METHODS
 from jaxlint.analysis.syntax.statement_paths import contains
 from jaxlint.analysis.traced.values import DICT, MADE_IN_TRACE, PYSEQ, REF, TRACED
 from jaxlint.rules.base import Rule
+from jaxlint.rules.frozen._frame_crossings import report_frame_crossings
 from jaxlint.rules.prevents import frozen
 
 
@@ -106,6 +107,10 @@ class OuterStateMutation(Rule):
             return jnp.stack(parts)
         """
     ]
+
+    def check_module(self, m):
+        # Haiku's and Linen's frames written from inside a plain JAX trace
+        report_frame_crossings(self, m)
 
     def on_name_write(self, ctx, target, name, v, stmt):
         if not ctx.frame.entry.transform.effects:

@@ -1,0 +1,478 @@
+"""Writes to a library's frame from inside a plain JAX trace (see
+jaxlint/analysis/jax/library_frames.py for the libraries and what they do).
+
+Each function a plain, staging JAX transform traces (``jax.jit``, ``jax.checkpoint``, a lax
+body or branch, ``odeint``'s ``func``; not the libraries' lifted transforms, nor ``vmap`` or
+``grad`` alone) is followed through the calls it makes: to the module's functions and methods,
+to what a parameter receives from every call of its function, what an attribute is assigned
+(``self._fn = fn`` in ``__init__``, a dataclass field given to the constructor), what a
+factory returns, and the elements of a list it loops over.  Where the followed code calls a
+frame writer (``hk.next_rng_key()``, ``hk.set_state``, ``self.sow``), or calls an instance of a
+library module that creates parameters (``hk.Linear``, ``nn.Dense``), that call is a crossing.
+
+Creating parameters is a write only at ``init``: a trace that runs only where the frame is not
+initialising (after ``if hk.running_init(): ... return``) reads them, and so does a call of a
+module instance that the function owning it has already called outside the trace (the
+parameters exist by then).  Functions handed to other callables are not followed: a library
+function may build its own frame inside the trace (``hk.transform(f).apply`` under ``jax.jit``).
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, NamedTuple, Optional, Tuple
+
+import libcst as cst
+
+from jaxlint.analysis.jax.library_frames import (
+    HAIKU_WRITERS,
+    HAIKU_WRITING_MODULES,
+    LIFTED_PREFIXES,
+    LINEN_RUNNING_INIT,
+    LINEN_SELF_WRITERS,
+    LINEN_WRITING_MODULES,
+    MODULE_BASES,
+    RUNNING_INIT,
+    TRACING_CALLS,
+)
+from jaxlint.analysis.model.names import PARTIAL, resolve
+from jaxlint.analysis.model.transform_table import TRANSFORMS
+from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.functions import _returns_of
+from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
+
+_MAX_DEPTH = 8
+
+
+class Crossing(NamedTuple):
+    """One write: ``node`` the call that writes, ``library`` "haiku" or "linen", ``kind``
+    "rng", "state" or "param", ``site`` the transform's call or decorator, ``transform`` its
+    qualified name."""
+
+    node: cst.Call
+    library: str
+    kind: str
+    site: cst.CSTNode
+    transform: str
+    writer: cst.BaseExpression  # what is called: the callee of ``node``, or the traced function
+
+
+class _Hit(NamedTuple):
+    node: cst.Call
+    library: str
+    kind: str
+    owner: Optional[Tuple[Scope, str]]  # the variable holding the module instance called
+    writer: Optional[cst.BaseExpression] = None  # the traced function, when it is the writer
+
+
+class _DirectCalls(FastVisitor):
+    """The calls a function's own body makes, outside the functions and lambdas it defines."""
+
+    def __init__(self):
+        self.calls: List[cst.Call] = []
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.calls.append(node)
+
+    def visit_Lambda(self, node) -> bool:
+        return False
+
+    def visit_FunctionDef(self, node) -> bool:
+        return False
+
+    def visit_ClassDef(self, node) -> bool:
+        return False
+
+
+def _body_of(f: FuncInfo):
+    return f.node.body
+
+
+class FrameCrossings:
+    """The crossings of one module (``crossings()``)."""
+
+    def __init__(self, index, finder):
+        self.index = index
+        self.finder = finder
+        self.classes = finder.classes
+        self.targets = finder.call_targets
+        self.receivers = finder.receivers
+        self._direct: Dict[int, List[cst.Call]] = {}
+        self._walked: Dict[int, List[_Hit]] = {}
+        self._library: Dict[int, Optional[str]] = {}
+
+    # -- entries -------------------------------------------------------------------------
+    def crossings(self) -> List[Crossing]:
+        out: List[Crossing] = []
+        seen = set()
+        for site, q, fns, scope, host in self._entries():
+            guarded = host is not None and self._runs_only_after_init(host, site)
+            for fn in fns:
+                for h in self._hits_of(fn, scope, site):
+                    if h.kind == "param" and (guarded or self._called_before(h.owner)):
+                        continue
+                    if id(h.node) not in seen:
+                        seen.add(id(h.node))
+                        out.append(Crossing(h.node, h.library, h.kind, site, q, h.writer or h.node.func))
+        return out
+
+    def _entries(self):
+        """(site, transform name, traced function expressions or FuncInfos, scope, host
+        function) of every plain staging transform applied in the module."""
+        for call, scope, _ in self.index.calls:
+            q = resolve(call.func, scope)
+            if q is None or q.startswith(LIFTED_PREFIXES):
+                continue
+            t = TRANSFORMS.get(q)
+            if t is not None and t.stages:
+                positions = t.fn_args
+            elif q in TRACING_CALLS:
+                positions = (TRACING_CALLS[q],)
+            else:
+                continue
+            fns = []
+            for i, kw in positions:
+                arg = _argument(call, i, kw)
+                if arg is not None:
+                    fns.extend(arg.elements if isinstance(arg, (cst.List, cst.Tuple)) else [arg])
+            yield call, q, [(e, scope) for e in fns], scope, scope.func
+        for app in self.finder.applications:
+            if not isinstance(app.site, cst.Decorator) or not app.transform.stages:
+                continue
+            q = _decorator_name(app.site.decorator, app.site_scope)
+            if q is None or q.startswith(LIFTED_PREFIXES):
+                continue
+            yield app.site, q, [app.func], app.site_scope, None
+
+    def _hits_of(self, fn, scope: Scope, site) -> List[_Hit]:
+        if isinstance(fn, FuncInfo):
+            return self._walk(fn, 0)
+        expr, where = fn
+        q = resolve(expr, where)
+        if q in HAIKU_WRITERS:
+            return [_Hit(site, "haiku", HAIKU_WRITERS[q], None, expr)]  # ``jax.jit(hk.next_rng_key)``
+        hits: List[_Hit] = []
+        for v in self._values(expr, where, 0):
+            hits.extend(self._calling(v, site, 0))
+        return hits
+
+    # -- following the traced code ---------------------------------------------------------
+    def _walk(self, f: FuncInfo, depth: int) -> List[_Hit]:
+        key = id(f.node)
+        known = self._walked.get(key)
+        if known is not None:
+            return known
+        self._walked[key] = []  # a recursive call adds nothing new
+        if depth > _MAX_DEPTH:
+            return []
+        scope = f.body_scope or f.scope
+        hits: List[_Hit] = []
+        for call in self._direct_calls(f):
+            hits.extend(self._call_hits(call, f, scope, depth))
+        self._walked[key] = hits
+        return hits
+
+    def _call_hits(self, call: cst.Call, f: FuncInfo, scope: Scope, depth: int) -> List[_Hit]:
+        func = call.func
+        q = resolve(func, scope)
+        if q is not None:
+            if q in HAIKU_WRITERS:
+                return [_Hit(call, "haiku", HAIKU_WRITERS[q], None)]
+            return []  # another library's function, or a transform traced on its own
+        if isinstance(func, cst.Attribute) and func.attr.value in LINEN_SELF_WRITERS and isinstance(func.value, cst.Name):
+            cls = self._self_class(func.value.value, scope)
+            if cls is not None and self._library_of(cls) == "linen":
+                return [_Hit(call, "linen", LINEN_SELF_WRITERS[func.attr.value], None)]
+        if f.is_lambda and isinstance(func, cst.Name) and func.value in f.all_param_names():
+            return []
+        hits: List[_Hit] = []
+        for v in self._values(func, scope, 0):
+            hits.extend(self._calling(v, call, depth))
+        return hits
+
+    def _calling(self, v, call: cst.Call, depth: int) -> List[_Hit]:
+        """What calling the value ``v`` at ``call`` writes."""
+        kind = v[0]
+        if kind == "func":
+            return self._walk(v[1], depth + 1)
+        if kind == "extinst":
+            if v[1] in HAIKU_WRITING_MODULES:
+                return [_Hit(call, "haiku", "param", v[2])]
+            if v[1] in LINEN_WRITING_MODULES:
+                return [_Hit(call, "linen", "param", v[2])]
+            return []
+        if kind == "inst":
+            method = self.classes.member(v[1], "__call__")
+            return self._walk(method, depth + 1) if method is not None else []
+        return []
+
+    def _direct_calls(self, f: FuncInfo) -> List[cst.Call]:
+        key = id(f.node)
+        calls = self._direct.get(key)
+        if calls is None:
+            v = _DirectCalls()
+            body = _body_of(f)
+            if f.is_lambda:
+                v.walk(body)
+            else:
+                for st in body.body if isinstance(body, cst.IndentedBlock) else [body]:
+                    v.walk(st)
+            calls = self._direct[key] = v.calls
+        return calls
+
+    # -- values of expressions -------------------------------------------------------------
+    def _values(self, expr, scope: Scope, depth: int) -> list:
+        """What ``expr`` may hold: ("func", FuncInfo), ("class", ClassInfo), ("inst", ClassInfo),
+        ("extinst", qualified class, owner variable) or ("ext", qualified name)."""
+        if depth > _MAX_DEPTH or scope is None:
+            return []
+        if isinstance(expr, cst.Lambda):
+            f = self.index.func_by_node.get(id(expr))
+            return [("func", f)] if f is not None else []
+        if isinstance(expr, (cst.List, cst.Tuple)):
+            return [v for el in expr.elements for v in self._values(el.value, scope, depth + 1)]
+        if isinstance(expr, cst.Call):
+            return self._made_by(expr, scope, depth)
+        q = resolve(expr, scope)
+        if q is not None:
+            return [("ext", q)]
+        if isinstance(expr, cst.Name):
+            return self._name_values(expr.value, scope, depth)
+        if isinstance(expr, cst.Attribute):
+            out = []
+            for base in self._values(expr.value, scope, depth + 1):
+                if base[0] == "inst":
+                    out.extend(self._attribute_values(base[1], expr.attr.value, depth))
+            return out
+        return []
+
+    def _made_by(self, call: cst.Call, scope: Scope, depth: int) -> list:
+        """What a call returns: an instance of the class it builds, a factory's return values."""
+        out = []
+        for v in self._values(call.func, scope, depth + 1):
+            if v[0] == "class":
+                out.append(("inst", v[1]))
+            elif v[0] == "ext" and v[1] in PARTIAL and call.args:
+                out.extend(self._values(call.args[0].value, scope, depth + 1))
+            elif v[0] == "ext":
+                out.append(("extinst", v[1], None))
+            elif v[0] == "func" and not v[1].is_lambda and v[1].body_scope is not None:
+                for r in _returns_of(v[1].node):
+                    if r is not None:
+                        out.extend(self._values(r, v[1].body_scope, depth + 1))
+        return out
+
+    def _name_values(self, name: str, scope: Scope, depth: int) -> list:
+        owner = scope.lookup_scope(name)
+        if owner is None:
+            return []
+        if name in owner.defs:
+            return [("func", owner.defs[name])]
+        if name in owner.classes:
+            return [("class", owner.classes[name])]
+        func = owner.func if owner.kind == "function" else None
+        out = []
+        for b in owner.bindings.get(name, ()):
+            if b.kind == "param" and func is not None:
+                out.extend(self._parameter_values(func, name, depth))
+            elif b.kind == "assign" and b.value is not None:
+                for v in self._values(b.value, owner, depth + 1):
+                    out.append(("extinst", v[1], (owner, name)) if v[0] == "extinst" else v)
+            elif b.kind == "for" and isinstance(b.value, cst.For):
+                out.extend(self._values(b.value.iter, owner, depth + 1))
+        return out
+
+    def _parameter_values(self, func: FuncInfo, name: str, depth: int) -> list:
+        positional = func.positional_params()
+        if func.is_method and positional and positional[0].name.value == name and func.cls is not None:
+            return [("inst", func.cls)]
+        out = []
+        callers = list(self.targets.callers(func))
+        for app in self.finder.by_func.get(id(func.node), ()):
+            callers.extend(self.targets.app_callers(app))  # calls of the function through its jit
+        for call, scope, target in callers:
+            bound = self.targets.bind(target, call, scope)
+            passed = bound.get(name) if bound else None
+            if passed is not None and passed.expr is not None:
+                out.extend(self._values(passed.expr, passed.scope, depth + 1))
+        return out
+
+    def _attribute_values(self, cls: ClassInfo, attr: str, depth: int) -> list:
+        method = self.classes.member(cls, attr)
+        if method is not None:
+            return [("func", method)]
+        out = []
+        for value, scope in self.receivers.attribute_values(cls, attr):
+            if value is not None:
+                out.extend(self._values(value, scope, depth + 1))
+        fields = _annotated_fields(self.classes.mro(cls))
+        if attr in fields:
+            # a dataclass field: what each construction of the class passes for it
+            at = fields.index(attr)
+            for call, scope in self.index.calls_of(cls.name):
+                if scope.lookup_scope(cls.name) is not cls.scope:
+                    continue
+                for i, a in enumerate(call.args):
+                    if a.star:
+                        break
+                    if (a.keyword is None and i == at) or (a.keyword is not None and a.keyword.value == attr):
+                        out.extend(self._values(a.value, scope, depth + 1))
+        return out
+
+    def _self_class(self, name: str, scope: Scope) -> Optional[ClassInfo]:
+        """The class of a method's receiver ``name`` (also read from a function nested in it)."""
+        owner = scope.lookup_scope(name)
+        f = owner.func if owner is not None and owner.kind == "function" else None
+        if f is None or not f.is_method or f.cls is None:
+            return None
+        positional = f.positional_params()
+        return f.cls if positional and positional[0].name.value == name else None
+
+    def _library_of(self, cls: ClassInfo) -> Optional[str]:
+        key = id(cls)
+        if key not in self._library:
+            base = self.classes.imported_base(cls)
+            self._library[key] = MODULE_BASES.get(base) if base is not None else None
+        return self._library[key]
+
+    # -- parameters that exist before the trace --------------------------------------------
+    def _called_before(self, owner: Optional[Tuple[Scope, str]]) -> bool:
+        """The function that owns the module instance calls it as plain Python (itself, or
+        through a function it defines and calls): its parameters are created there, outside
+        any trace, and a traced call only reads them."""
+        if owner is None:
+            return False
+        scope, name = owner
+        f = scope.func
+        if f is None:
+            return False
+        for call in self._direct_calls(f):
+            if isinstance(call.func, cst.Name):
+                if call.func.value == name:
+                    return True
+                inner = scope.defs.get(call.func.value)
+                if inner is not None and any(isinstance(c.func, cst.Name) and c.func.value == name for c in self._direct_calls(inner)):
+                    return True
+        return False
+
+    def _runs_only_after_init(self, host: FuncInfo, site) -> bool:
+        """``site`` runs only where the frame is not initialising: after ``if hk.running_init():``
+        whose block always returns, in the ``else`` of such a test, or under ``if not ...``."""
+        body = host.node.body
+        if not isinstance(body, cst.IndentedBlock):
+            return False
+        return _guarded(body.body, site, host.body_scope or host.scope)
+
+
+def _guarded(statements, site, scope: Scope) -> bool:
+    after_init = False
+    for st in statements:
+        holds = _contains(st, site)
+        if isinstance(st, cst.If) and _is_init_test(st.test, scope) is not None:
+            negated = _is_init_test(st.test, scope)
+            if holds:
+                inside_body = _contains(st.body, site)
+                return after_init or (inside_body and negated) or (not inside_body and not negated)
+            if not negated and _always_exits(st.body):
+                after_init = True
+        elif holds:
+            if after_init:
+                return True
+            for block in _blocks(st):
+                if _contains(block, site):
+                    return _guarded(block.body, site, scope) if isinstance(block, cst.IndentedBlock) else False
+            return False
+    return False
+
+
+def _is_init_test(test, scope: Scope) -> Optional[bool]:
+    """None when ``test`` is not an initialisation test; True when it is negated."""
+    negated = False
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test, negated = test.expression, True
+    if not isinstance(test, cst.Call):
+        return None
+    if resolve(test.func, scope) in RUNNING_INIT:
+        return negated
+    if isinstance(test.func, cst.Attribute) and test.func.attr.value == LINEN_RUNNING_INIT:
+        return negated
+    return None
+
+
+def _always_exits(block) -> bool:
+    body = block.body if isinstance(block, cst.IndentedBlock) else []
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, cst.SimpleStatementLine):
+        return any(isinstance(s, (cst.Return, cst.Raise)) for s in last.body)
+    return False
+
+
+def _blocks(st) -> list:
+    out = []
+    for name in ("body", "orelse", "finalbody"):
+        b = getattr(st, name, None)
+        if isinstance(b, (cst.Else, cst.Finally)):
+            b = b.body
+        if isinstance(b, cst.If):
+            out.append(cst.IndentedBlock(body=[b]))
+        elif isinstance(b, cst.IndentedBlock):
+            out.append(b)
+    return out
+
+
+class _Finder(FastVisitor):
+    def __init__(self, target):
+        self.target = target
+        self.found = False
+
+    def visit_Call(self, node) -> bool:
+        if node is self.target:
+            self.found = True
+        return not self.found
+
+    def visit_Decorator(self, node) -> bool:
+        return self.visit_Call(node)
+
+
+def _contains(node, target) -> bool:
+    if node is target:
+        return True
+    v = _Finder(target)
+    v.walk(node)
+    return v.found
+
+
+def _argument(call: cst.Call, position: int, keyword: str):
+    for i, a in enumerate(call.args):
+        if a.star:
+            return None
+        if a.keyword is not None:
+            if a.keyword.value == keyword:
+                return a.value
+        elif i == position:
+            return a.value
+    return None
+
+
+def _decorator_name(dec, scope: Scope) -> Optional[str]:
+    """The transform a decorator applies: ``@jax.jit``, ``@jax.jit(...)``,
+    ``@partial(jax.jit, ...)``."""
+    q = resolve(dec, scope)
+    if q is None and isinstance(dec, cst.Call):
+        q = resolve(dec.func, scope)
+        if q in PARTIAL and dec.args:
+            q = resolve(dec.args[0].value, scope)
+    return q
+
+
+def _annotated_fields(mro: List[ClassInfo]) -> List[str]:
+    """The annotated class-body fields of a dataclass-like class, in constructor order."""
+    fields: List[str] = []
+    for c in reversed(mro):
+        for st in c.node.body.body:
+            if isinstance(st, cst.SimpleStatementLine):
+                for s in st.body:
+                    if isinstance(s, cst.AnnAssign) and isinstance(s.target, cst.Name) and s.target.value not in fields:
+                        fields.append(s.target.value)
+    return fields
