@@ -107,8 +107,10 @@ class FrameCrossings:
         for site, q, fns, scope, host in self._entries():
             guarded = host is not None and self._runs_only_after_init(host, site)
             for fn in fns:
+                # a function the host also runs as plain Python creates its parameters there
+                created = guarded or self._runs_plainly(host, fn)
                 for h in self._hits_of(fn, scope, site):
-                    if h.kind == "param" and (guarded or self._called_before(h.owner)):
+                    if h.kind == "param" and (created or self._called_before(h.owner)):
                         continue
                     if id(h.node) not in seen:
                         seen.add(id(h.node))
@@ -353,6 +355,14 @@ class FrameCrossings:
                 if inner is not None and any(isinstance(c.func, cst.Name) and c.func.value == name for c in self._direct_calls(inner)):
                     return True
         return False
+
+    def _runs_plainly(self, host: Optional[FuncInfo], fn) -> bool:
+        """The traced function, a name, is also called by the host function's own body (the
+        init-safe idiom: run the body once eagerly while initialising, then hand it to the loop)."""
+        if host is None or isinstance(fn, FuncInfo) or not isinstance(fn[0], cst.Name):
+            return False
+        name = fn[0].value
+        return any(isinstance(c.func, cst.Name) and c.func.value == name for c in self._direct_calls(host))
 
     def _runs_only_after_init(self, host: FuncInfo, site) -> bool:
         """``site`` runs only where the frame is not initialising: after ``if hk.running_init():``
