@@ -295,3 +295,16 @@ def test_the_arguments_jax_needs_concrete_are_jaxs_own_answer():
     # (another release may differ: scripts/jax_tables.py writes the table again)
     if version == JAX_VERSION:
         assert got == {name: CONCRETE_ARGS.get(name, ()) for name in sample}
+
+
+def test_library_frame_tables_match_the_installed_libraries():
+    # The classes of Haiku and Linen whose call writes the library's frame, read again from the
+    # installed libraries (scripts/library_frame_tables.py).
+    pytest.importorskip("haiku")
+    pytest.importorskip("flax")
+    import library_frame_tables
+
+    from jaxlint.analysis.jax import library_frames
+
+    for name, found in library_frame_tables.tables().items():
+        assert sorted(getattr(library_frames, name)) == found, name

@@ -37,7 +37,11 @@ class OuterStateMutation(Rule):
         of the function around it (every iteration replays the one value).  A function traced
         by a transform of its own inside a trace (a lax body, ``jax.remat(g)()``) that stores
         a tracer into a list, dict or object of the function around it leaks the tracer out
-        of its trace.
+        of its trace.  So does code under a plain JAX transform (``jax.jit``, ``jax.checkpoint``,
+        a lax body or branch, ``odeint``) inside ``hk.transform`` or a Linen module that writes
+        the library's frame: a module that creates parameters (``hk.Linear``, ``nn.Dense``),
+        ``hk.next_rng_key()``, ``hk.set_state``, ``self.sow``; the message names the library's
+        lifted transform (``hk.scan``, ``nn.remat``...), which carries the frame through.
         Not flagged: a list made again with each trace (one of the function around a
         ``lax.scan`` body, given Python values), an object the traced code builds itself (``rec = Recorder()``
         in the jitted function: its methods' writes to ``self`` die with the trace), a stack
@@ -69,6 +73,7 @@ class OuterStateMutation(Rule):
 
     References
         https://jax.readthedocs.io/en/latest/notebooks/Common_Gotchas_in_JAX.html#pure-functions
+        https://dm-haiku.readthedocs.io/en/latest/notebooks/transforms.html
     """
 
     code = "JAX303"
