@@ -72,6 +72,21 @@ LINEN_BAD = {
 
         MODEL = Block()
     """,
+    "variable_written_in_scan": """
+        class Counter(nn.Module):
+            @nn.compact
+            def __call__(self, x):
+                count = self.variable("stats", "count", jnp.zeros, ())
+
+                def body(c, _):
+                    count.value = count.value + 1.0  # error: JAX303
+                    return c, None
+
+                return jax.lax.scan(body, x, jnp.arange(2))[0]
+
+
+        MODEL = Counter()
+    """,
 }
 
 LINEN_GOOD = {
@@ -248,7 +263,7 @@ def _run(text, library):
     model = namespace["MODEL"]
     rngs = {"params": key, "noise": key}
     variables = model.init(rngs, x)
-    use(model.apply(variables, x, rngs={"noise": key}, mutable=["intermediates"]))
+    use(model.apply(variables, x, rngs={"noise": key}, mutable=["stats", "intermediates"]))
 
 
 @pytest.mark.slow

@@ -48,7 +48,7 @@ class Crossing(NamedTuple):
     "rng", "state" or "param", ``site`` the transform's call or decorator, ``transform`` its
     qualified name."""
 
-    node: cst.Call
+    node: cst.CSTNode  # a call, or the assignment of a Linen variable's value
     library: str
     kind: str
     site: cst.CSTNode
@@ -57,7 +57,7 @@ class Crossing(NamedTuple):
 
 
 class _Hit(NamedTuple):
-    node: cst.Call
+    node: cst.CSTNode
     library: str
     kind: str
     owner: Optional[Tuple[Scope, str]]  # the variable holding the module instance called
@@ -65,13 +65,24 @@ class _Hit(NamedTuple):
 
 
 class _DirectCalls(FastVisitor):
-    """The calls a function's own body makes, outside the functions and lambdas it defines."""
+    """The calls a function's own body makes, outside the functions and lambdas it defines, and
+    the ``x.value`` it assigns (a Linen variable's write)."""
 
     def __init__(self):
         self.calls: List[cst.Call] = []
+        self.value_writes: List[cst.CSTNode] = []
 
     def visit_Call(self, node: cst.Call) -> None:
         self.calls.append(node)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for t in node.targets:
+            if isinstance(t.target, cst.Attribute) and t.target.attr.value == "value":
+                self.value_writes.append(node)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.target, cst.Attribute) and node.target.attr.value == "value":
+            self.value_writes.append(node)
 
     def visit_Lambda(self, node) -> bool:
         return False
@@ -97,6 +108,7 @@ class FrameCrossings:
         self.targets = finder.call_targets
         self.receivers = finder.receivers
         self._direct: Dict[int, List[cst.Call]] = {}
+        self._writes: Dict[int, List[cst.CSTNode]] = {}
         self._walked: Dict[int, List[_Hit]] = {}
         self._library: Dict[int, Optional[str]] = {}
 
@@ -170,6 +182,10 @@ class FrameCrossings:
         hits: List[_Hit] = []
         for call in self._direct_calls(f):
             hits.extend(self._call_hits(call, f, scope, depth))
+        for write in self._writes[key]:
+            target = write.targets[0].target if isinstance(write, cst.Assign) else write.target
+            if any(v[0] == "linenvar" for v in self._values(target.value, scope, 0)):
+                hits.append(_Hit(write, "linen", "state", None, target))
         self._walked[key] = hits
         return hits
 
@@ -219,12 +235,13 @@ class FrameCrossings:
                 for st in body.body if isinstance(body, cst.IndentedBlock) else [body]:
                     v.walk(st)
             calls = self._direct[key] = v.calls
+            self._writes[key] = v.value_writes
         return calls
 
     # -- values of expressions -------------------------------------------------------------
     def _values(self, expr, scope: Scope, depth: int) -> list:
         """What ``expr`` may hold: ("func", FuncInfo), ("class", ClassInfo), ("inst", ClassInfo),
-        ("extinst", qualified class, owner variable) or ("ext", qualified name)."""
+        ("extinst", qualified class, owner variable), ("ext", qualified name) or ("linenvar",)."""
         if depth > _MAX_DEPTH or scope is None:
             return []
         if isinstance(expr, cst.Lambda):
@@ -248,7 +265,13 @@ class FrameCrossings:
         return []
 
     def _made_by(self, call: cst.Call, scope: Scope, depth: int) -> list:
-        """What a call returns: an instance of the class it builds, a factory's return values."""
+        """What a call returns: an instance of the class it builds, a factory's return values,
+        a Linen variable (``self.variable(...)`` in a Linen module)."""
+        func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "variable" and isinstance(func.value, cst.Name):
+            cls = self._self_class(func.value.value, scope)
+            if cls is not None and self._library_of(cls) == "linen":
+                return [("linenvar",)]
         out = []
         for v in self._values(call.func, scope, depth + 1):
             if v[0] == "class":

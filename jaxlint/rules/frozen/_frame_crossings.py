@@ -48,7 +48,7 @@ def report_frame_crossings(rule, m) -> None:
     code = cst.Module([]).code_for_node
     for c in crossings:
         call = code(c.writer)
-        call = (call if len(call) <= 40 else call[:37] + "...") + "()"
+        call = (call if len(call) <= 40 else call[:37] + "...") + ("()" if isinstance(c.node, cst.Call) else " = ...")
         transform = c.transform.replace("jax.experimental.ode.", "")
         m.report(
             worded,
