@@ -37,7 +37,8 @@ from jaxlint.analysis.jax.library_frames import (
 from jaxlint.analysis.model.names import PARTIAL, resolve
 from jaxlint.analysis.model.transform_table import TRANSFORMS
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
-from jaxlint.analysis.syntax.functions import _returns_of
+from jaxlint.analysis.syntax.functions import return_values
+from jaxlint.analysis.syntax.nodes import head_name
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 
 _MAX_DEPTH = 8
@@ -92,10 +93,6 @@ class _DirectCalls(FastVisitor):
 
     def visit_ClassDef(self, node) -> bool:
         return False
-
-
-def _body_of(f: FuncInfo):
-    return f.node.body
 
 
 class FrameCrossings:
@@ -200,8 +197,8 @@ class FrameCrossings:
             cls = self._self_class(func.value.value, scope)
             if cls is not None and self._library_of(cls) == "linen":
                 return [_Hit(call, "linen", LINEN_SELF_WRITERS[func.attr.value], None)]
-        if f.is_lambda and isinstance(func, cst.Name) and func.value in f.all_param_names():
-            return []
+        if f.is_lambda and head_name(func) in f.all_param_names():
+            return []  # the lambda's own parameter: what it is given is not followed
         hits: List[_Hit] = []
         for v in self._values(func, scope, 0):
             hits.extend(self._calling(v, call, depth))
@@ -228,7 +225,7 @@ class FrameCrossings:
         calls = self._direct.get(key)
         if calls is None:
             v = _DirectCalls()
-            body = _body_of(f)
+            body = f.node.body
             if f.is_lambda:
                 v.walk(body)
             else:
@@ -281,7 +278,7 @@ class FrameCrossings:
             elif v[0] == "ext":
                 out.append(("extinst", v[1], None))
             elif v[0] == "func" and not v[1].is_lambda and v[1].body_scope is not None:
-                for r in _returns_of(v[1].node):
+                for r in return_values(v[1].node):
                     if r is not None:
                         out.extend(self._values(r, v[1].body_scope, depth + 1))
         return out
