@@ -84,17 +84,6 @@ def _parse_seq(value, conv, out, spec: StaticSpec) -> None:
         out.append((v, value))
 
 
-def positional(call: cst.Call) -> List[cst.BaseExpression]:
-    out = []
-    for a in call.args:
-        if a.keyword is not None:
-            break
-        if a.star:
-            break
-        out.append(a.value)
-    return out
-
-
 def literal_binding(value, scope: Optional[Scope]):
     """The literal a name stands for (``AXES = (0, None)`` at module level, bound once, never
     rebound from a function nor changed in place), or the expression itself."""
