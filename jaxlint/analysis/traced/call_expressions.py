@@ -167,8 +167,7 @@ class CallExpressions:
             return self.invoke(e, lattice.Val(lattice.STATIC, name, 0, None, (FnRef(f), None, [], {})), argvals)
         app = self.analyzer.finder.aliases.get((id(owner), name))
         if app is not None and not app.linen_apply:
-            ref = FnRef(app.func)
-            ref.bound_self = app.bound_self
+            ref = FnRef(app.func, app.bound_self)
             ref.stages = app.stages  # ``g = jax.jit(f)``: calling g stages f
             return self.invoke(e, lattice.Val(lattice.STATIC, name, 0, None, (ref, None, [], {})), argvals)
         v = self.name_val(func)
@@ -213,10 +212,7 @@ class CallExpressions:
         f = self.analyzer.classes.member(cls, "__call__") if cls is not None else None
         if f is None or not f.is_method or is_property(f) or is_classmethod(f):
             return None
-        ref = FnRef(f)
-        ref.bound_self = True
-        ref.receiver_cls = cls
-        return ref
+        return FnRef(f, True, cls)
 
     def foreign_member(self, e, base: lattice.Val, member: str, argvals, attribute: bool = False, cls_name: Optional[str] = None) -> None:
         """``base.member(...)`` (or the attribute read ``base.member``) on an instance of a class
@@ -240,8 +236,7 @@ class CallExpressions:
         for c in self.analyzer.classes.mro(cls)[1:]:
             f = c.body_scope.defs.get(meth)
             if f is not None:
-                ref = FnRef(f)
-                ref.bound_self = True
+                ref = FnRef(f, True)
                 return self.invoke(e, lattice.Val(lattice.STATIC, meth, 0, None, (ref, None, [], {})), self.args(e), self_val or lattice.STATIC_VAL)
         base = self.analyzer.classes.imported_base(cls)
         if base is not None and self_val is not None:
@@ -403,8 +398,7 @@ class CallExpressions:
             cls = fr.scope.enclosing_class() if fr.func.cls is None else fr.func.cls
             f = self.analyzer.classes.member(cls, meth) if cls is not None else None
             if f is not None:
-                ref = FnRef(f)
-                ref.bound_self = True
+                ref = FnRef(f, True)
                 return self.invoke(e, lattice.Val(lattice.STATIC, meth, 0, None, (ref, None, [], {})), self.args(e), lattice.STATIC_VAL)
         if isinstance(base_expr, cst.Name) and fr.lookup(base_expr.value) is None:
             r = self.call_on_class(e, base_expr, meth)
