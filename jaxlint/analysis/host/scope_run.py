@@ -63,8 +63,7 @@ class _CallCollector(FastVisitor):
     def visit_FunctionDef(self, node) -> bool:
         return False
 
-    def visit_ClassDef(self, node) -> bool:
-        return False
+    visit_ClassDef = visit_FunctionDef
 
 
 Env = Dict[str, Optional[HostValue]]

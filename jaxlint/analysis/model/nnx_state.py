@@ -214,14 +214,11 @@ class _Exits(FastVisitor):
     def visit_Return(self, node) -> None:
         self.found = True
 
-    def visit_Raise(self, node) -> None:
-        self.found = True
-
     def visit_FunctionDef(self, node) -> bool:
         return False
 
-    def visit_Lambda(self, node) -> bool:
-        return False
+    visit_Raise = visit_Return
+    visit_Lambda = visit_FunctionDef
 
 
 def _has_exit(st) -> bool:
@@ -277,8 +274,7 @@ class _SelfUses(FastVisitor):
     def visit_FunctionDef(self, node) -> bool:
         return False
 
-    def visit_Lambda(self, node) -> bool:
-        return False
+    visit_Lambda = visit_FunctionDef
 
 
 # Calls that may switch a module's Dropout and BatchNorm off.
