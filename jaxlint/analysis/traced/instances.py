@@ -35,7 +35,6 @@ class Instances:
             return None
         items = None
         if fields is not None:
-
             out = []
             for n in self.classes.field_names(cls):
                 dotted = f"{name}.{n}"
