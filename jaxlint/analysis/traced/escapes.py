@@ -38,13 +38,12 @@ class _Names(FastVisitor):
     def visit_Param(self, node: cst.Param) -> None:
         self.bound.add(node.name.value)
 
+    visit_FunctionDef = visit_Param
+
     def _binds(self, node) -> None:
         self.bound.update(target_names(node.name if isinstance(node, cst.AsName) else node.target))
 
     visit_AssignTarget = visit_AnnAssign = visit_AugAssign = visit_For = visit_CompFor = visit_AsName = visit_NamedExpr = _binds
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.bound.add(node.name.value)
 
     def _declares(self, node) -> None:
         self.bound.update(n.name.value for n in node.names)
