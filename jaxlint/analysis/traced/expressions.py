@@ -405,14 +405,8 @@ class Expressions:
         return Val(STATIC, None, 0, None, (FnRef(f), closure, [], {}))
 
     def _seq(self, e, flags) -> Val:
-        items = []
-        plain = True
-        for el in e.elements:
-            if isinstance(el, cst.StarredElement):
-                plain = False
-                items.append(self.eval(el.value))
-            else:
-                items.append(self.eval(el.value))
+        items = [self.eval(el.value) for el in e.elements]
+        plain = not any(isinstance(el, cst.StarredElement) for el in e.elements)
         k = max((v.kind for v in items), default=STATIC)
         return Val(k, first_traced_name(items), flags, tuple(items) if plain else None)
 
