@@ -106,12 +106,8 @@ class HostValues(HostCalls):
 
     def outer_value(self, name: str, owner: Scope) -> Optional[host_value.HostValue]:
         """What ``name`` of ``owner`` holds where an inner function (traced code reading a
-        global or a closure variable) reads it; None when not known."""
-        return self._outer_name(name, owner)
-
-    def _outer_name(self, name: str, owner: Scope) -> Optional[host_value.HostValue]:
-        """A name of an enclosing scope read from an inner function: every value it is ever
-        bound to must agree (the inner function may run at any time)."""
+        global or a closure variable) reads it: every value it is ever bound to must agree (the
+        inner function may run at any time); None when not known."""
         if name in owner.imports:
             return None
         binds = owner.bindings.get(name, ())
@@ -401,7 +397,7 @@ class HostValues(HostCalls):
             if n in scope.defs and len(scope.bindings.get(n, ())) == 1:
                 return self.function_value(scope.defs[n])
             return None
-        return self._outer_name(n, owner)
+        return self.outer_value(n, owner)
 
 
 # What a function's result is taken to be when its returns agree: a factory's jitted callable,

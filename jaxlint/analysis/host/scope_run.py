@@ -14,6 +14,7 @@ import libcst as cst
 
 from jaxlint.analysis.host.host_value import JAX_ARRAY, LIST, NUMPY_ARRAY, PARAM, SCALAR, SCALAR_VAL, TUPLE, HostValue, join
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.nodes import target_names
 from jaxlint.analysis.syntax.scopes import Scope
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ class _CallCollector(FastVisitor):
         names = set()
         f = node.for_in
         while f is not None:
-            names.update(_target_names(f.target))
+            names.update(target_names(f.target))
             f = f.inner_for_in
         self.shadow.append(self.shadow[-1] | names)
 
@@ -62,18 +63,7 @@ class _CallCollector(FastVisitor):
     def visit_FunctionDef(self, node) -> bool:
         return False
 
-    def visit_ClassDef(self, node) -> bool:
-        return False
-
-
-def _target_names(t) -> List[str]:
-    if isinstance(t, cst.Name):
-        return [t.value]
-    if isinstance(t, (cst.Tuple, cst.List)):
-        return [n for el in t.elements for n in _target_names(el.value)]
-    if isinstance(t, cst.StarredElement):
-        return _target_names(t.value)
-    return []
+    visit_ClassDef = visit_FunctionDef
 
 
 Env = Dict[str, Optional[HostValue]]
@@ -193,7 +183,7 @@ class ScopeRun:
                 )
                 self._bind(env, small.target.value, old if keep else None)
         elif isinstance(small, cst.Del):
-            for n in _target_names(small.target):
+            for n in target_names(small.target):
                 env.pop(n, None)
         elif isinstance(small, cst.Return):
             if small.value is not None:

@@ -7,7 +7,7 @@ from typing import List, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.model.classes import is_classmethod
+from jaxlint.analysis.model.classes import declared_annotation, is_classmethod
 
 
 class AttributeValues:
@@ -39,7 +39,7 @@ class AttributeValues:
         if len(mro) - 1 < sum(1 for b in f.cls.bases if not (isinstance(b, cst.Name) and b.value == "object")):
             return None  # a base outside the module may define the attribute
         for c in mro:
-            if attr in c.body_scope.bindings or attr in c.body_scope.defs or _annotates(c.node, attr):
+            if attr in c.body_scope.bindings or attr in c.body_scope.defs or declared_annotation(c, attr) is not None:
                 return None
         out, own = [], False
         for w in self.writes.get(attr, ()):
@@ -61,11 +61,3 @@ def attribute_values(index, classes) -> AttributeValues:
         found = index._attribute_values = AttributeValues(index, classes)
     return found
 
-
-def _annotates(node: cst.ClassDef, attr: str) -> bool:
-    body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
-    for stmt in body:
-        for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
-            if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.target.value == attr:
-                return True
-    return False

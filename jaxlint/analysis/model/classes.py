@@ -87,6 +87,11 @@ def annotated_names(cls: ClassInfo) -> Iterator[cst.AnnAssign]:
                     yield small
 
 
+def declared_annotation(cls: ClassInfo, attr: str) -> Optional[cst.BaseExpression]:
+    """The annotation of the first ``attr: T`` in the body of ``cls``, or None."""
+    return next((small.annotation.annotation for small in annotated_names(cls) if small.target.value == attr), None)
+
+
 def reads_self_attribute(func: FuncInfo, attr: str) -> bool:
     """``func``'s body reads ``self.attr`` (its first parameter's attribute) as a statement of
     its own: ``self.n_actions`` alone on a line in ``__init__``."""
@@ -224,11 +229,15 @@ class ClassModel:
     def is_linen_module(self, cls: ClassInfo) -> bool:
         """A ``flax.linen.Module`` subclass: ``model.apply(variables, *inputs)`` runs its
         ``__call__`` (or the ``method=`` it names)."""
-        return any({qualified(b, c.scope) for b in c.bases} & LINEN_MODULE_BASES for c in self.mro(cls))
+        return self.derives(cls, LINEN_MODULE_BASES)
 
     def is_nnx_module(self, cls: ClassInfo) -> bool:
         """A ``flax.nnx.Module`` subclass: a pytree of its Variables and arrays."""
-        return any({qualified(b, c.scope) for b in c.bases} & NNX_MODULE_BASES for c in self.mro(cls))
+        return self.derives(cls, NNX_MODULE_BASES)
+
+    def derives(self, cls: ClassInfo, bases) -> bool:
+        """``cls`` or a class of the module it derives from names one of ``bases`` as a base."""
+        return any(qualified(b, c.scope) in bases for c in self.mro(cls) for b in c.bases)
 
     def field_kind(self, cls: ClassInfo, attr: str) -> Optional[str]:
         """LEAF / STATIC_FIELD for an attribute of an instance of ``cls``; None if unknown."""
@@ -393,9 +402,9 @@ class ClassModel:
     def field_class(self, cls: ClassInfo, attr: str) -> Optional[ClassInfo]:
         """The module class a field is annotated with (``params: Params``), if any."""
         for c in self.mro(cls):
-            for small in annotated_names(c):
-                if small.target.value == attr:
-                    return annotation_class(small.annotation.annotation, c.scope)
+            declared = declared_annotation(c, attr)
+            if declared is not None:
+                return annotation_class(declared, c.scope)
         return None
 
 

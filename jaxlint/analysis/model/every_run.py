@@ -19,7 +19,7 @@ from typing import List, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.functions import own_returns
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 
 _MAX_DEPTH = 4
@@ -95,27 +95,12 @@ def _statement_call(small) -> Tuple[Optional[cst.Call], Optional[str]]:
 
 def _returned_name(node) -> Optional[str]:
     """``out`` when the body's only ``return`` is ``return out``, its last statement."""
-    v = _Returns()
-    for st in node.body.body:
-        v.walk(st)
+    found = own_returns(node)
     last = node.body.body[-1] if node.body.body else None
-    if len(v.found) != 1 or not isinstance(last, cst.SimpleStatementLine) or v.found[0] is not last.body[-1]:
+    if len(found) != 1 or not isinstance(last, cst.SimpleStatementLine) or found[0] is not last.body[-1]:
         return None
-    value = v.found[0].value
+    value = found[0].value
     return value.value if isinstance(value, cst.Name) else None
-
-
-class _Returns(FastVisitor):
-    def __init__(self):
-        self.found: List[cst.Return] = []
-
-    def visit_Return(self, node) -> None:
-        self.found.append(node)
-
-    def visit_FunctionDef(self, node) -> bool:
-        return False
-
-    visit_ClassDef = visit_Lambda = visit_FunctionDef
 
 
 def _non_empty(expr, scope: Scope, targets, depth: int) -> bool:

@@ -21,17 +21,16 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.analysis.jax.jax_api import NNX_DATA_CLASSES
-from jaxlint.analysis.model.classes import qualified
+from jaxlint.analysis.model.classes import NNX_MODULE_BASES
 from jaxlint.analysis.model.receivers import Receiver, ReceiverModel
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.syntax.nodes import dotted_name, is_none_literal
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo
 from jaxlint.analysis.model.names import resolve
 
-NNX_MODULE = frozenset({"flax.nnx.Module", "flax.nnx.module.Module"})
 # Every NNX graph object (a Module is one) refuses an attribute assignment from a trace other
 # than the one it was made in.
-NNX_PYTREE = NNX_MODULE | {"flax.nnx.Pytree", "flax.nnx.Object", "flax.nnx.pytreelib.Pytree"}
+NNX_PYTREE = NNX_MODULE_BASES | {"flax.nnx.Pytree", "flax.nnx.Object", "flax.nnx.pytreelib.Pytree"}
 NNX_VARIABLE = frozenset(
     {
         "flax.nnx.Variable",
@@ -91,12 +90,6 @@ class NnxState:
         self.classes = receivers.classes
         self._methods: dict = {}
 
-    def is_nnx_module(self, cls: ClassInfo) -> bool:
-        return self._derives(cls, NNX_MODULE)
-
-    def _derives(self, cls: ClassInfo, bases) -> bool:
-        return any(qualified(b, c.scope) in bases for c in self.classes.mro(cls) for b in c.bases)
-
     def mutation(self, r: Receiver, method: str, call: Optional[cst.Call], switchable: bool = True, depth: int = 0) -> Optional[str]:
         """What calling ``method`` on the object ``r`` mutates, described for a message; None
         when no mutation is visible.  ``switchable=False``: the object was put in eval mode
@@ -128,17 +121,17 @@ class NnxState:
                     if found is not None:
                         return found
             return None
-        if r.cls is not None and self.is_nnx_module(r.cls):
+        if r.cls is not None and self.classes.is_nnx_module(r.cls):
             return self._method(r.cls, method, switchable, depth)
         return None
 
     def _assignment(self, r: Receiver) -> Optional[str]:
         """What assigning an attribute (or an item) of the object ``r`` writes."""
         ext = r.external
-        if ext in NNX_VARIABLE or r.cls is not None and self._derives(r.cls, NNX_VARIABLE):
+        if ext in NNX_VARIABLE or r.cls is not None and self.classes.derives(r.cls, NNX_VARIABLE):
             return "an nnx.Variable's value"
         nnx_class = ext is not None and ext.startswith("flax.nnx.") and ext.rpartition(".")[2] in NNX_DATA_CLASSES
-        if nnx_class or r.cls is not None and self._derives(r.cls, NNX_PYTREE):
+        if nnx_class or r.cls is not None and self.classes.derives(r.cls, NNX_PYTREE):
             return "an attribute of an NNX object"
         return None
 
@@ -184,7 +177,7 @@ class NnxState:
                 if kind == "attribute":  # the module itself is written: any NNX object refuses that
                     return f"{f.name}() sets `self.{attr}`"
                 r = self.receivers.attribute_receiver(cls, attr)
-                if r is not None and (r.external in NNX_VARIABLE or r.cls is not None and self._derives(r.cls, NNX_VARIABLE)):
+                if r is not None and (r.external in NNX_VARIABLE or r.cls is not None and self.classes.derives(r.cls, NNX_VARIABLE)):
                     return f"{f.name}() writes the nnx.Variable `self.{attr}`"
             for attr, meth, call in v.calls:
                 if meth is None and self.classes.member(cls, attr) is not None:
@@ -221,14 +214,11 @@ class _Exits(FastVisitor):
     def visit_Return(self, node) -> None:
         self.found = True
 
-    def visit_Raise(self, node) -> None:
-        self.found = True
-
     def visit_FunctionDef(self, node) -> bool:
         return False
 
-    def visit_Lambda(self, node) -> bool:
-        return False
+    visit_Raise = visit_Return
+    visit_Lambda = visit_FunctionDef
 
 
 def _has_exit(st) -> bool:
@@ -284,8 +274,7 @@ class _SelfUses(FastVisitor):
     def visit_FunctionDef(self, node) -> bool:
         return False
 
-    def visit_Lambda(self, node) -> bool:
-        return False
+    visit_Lambda = visit_FunctionDef
 
 
 # Calls that may switch a module's Dropout and BatchNorm off.

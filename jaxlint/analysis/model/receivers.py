@@ -21,7 +21,7 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.model.classes import ClassModel, annotation_class, is_classmethod
+from jaxlint.analysis.model.classes import ClassModel, annotation_class, declared_annotation, is_classmethod
 from jaxlint.analysis.syntax.scopes import ClassInfo, Scope
 from jaxlint.analysis.syntax.nodes import STARRED, argument_for
 from jaxlint.analysis.syntax.sequences import element_expressions
@@ -248,7 +248,7 @@ class ReceiverModel:
         for c in self.classes.mro(cls):
             if self.classes.member(c, attr) is not None:
                 return None  # a method or property, not an instance attribute
-            declared = _class_body_annotation(c, attr)
+            declared = declared_annotation(c, attr)
             if declared is not None:
                 found = annotation_class(declared, c.scope)
                 return Receiver(found) if found is not None else None
@@ -280,7 +280,7 @@ class ReceiverModel:
         for c in self.classes.mro(cls):
             if self.classes.member(c, attr) is not None:
                 break
-            declared = _class_body_annotation(c, attr)
+            declared = declared_annotation(c, attr)
             if declared is not None:
                 inner = element_annotation(declared)
                 found = [Receiver(annotation_class(inner, c.scope))] if inner is not None else [None]
@@ -314,15 +314,6 @@ class ReceiverModel:
                     writes.setdefault(attr, []).append((value, f.body_scope))
             self._writes[id(cls)] = writes
         return writes
-
-
-def _class_body_annotation(cls: ClassInfo, attr: str):
-    for st in cls.node.body.body:
-        if isinstance(st, cst.SimpleStatementLine):
-            for small in st.body:
-                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.target.value == attr:
-                    return small.annotation.annotation
-    return None
 
 
 _SEQUENCE_ANNOTATIONS = frozenset({"list", "List", "Sequence", "tuple", "Tuple"})

@@ -84,29 +84,15 @@ def _parse_seq(value, conv, out, spec: StaticSpec) -> None:
         out.append((v, value))
 
 
-def positional(call: cst.Call) -> List[cst.BaseExpression]:
-    out = []
-    for a in call.args:
-        if a.keyword is not None:
-            break
-        if a.star:
-            break
-        out.append(a.value)
-    return out
-
-
 def literal_binding(value, scope: Optional[Scope]):
     """The literal a name stands for (``AXES = (0, None)`` at module level, bound once, never
     rebound from a function nor changed in place), or the expression itself."""
     if not isinstance(value, cst.Name) or value.value == "None" or scope is None:
         return value
-    owner = scope.lookup_scope(value.value)
-    if owner is None or value.value in owner.imports:
+    found = scope.sole_binding(value.value)
+    if found is None or value.value in found[1].imports:
         return value
-    binds = owner.bindings.get(value.value, ())
-    if len(binds) != 1 or binds[0].kind != "assign" or binds[0].order is None or value.value in owner.mutations:
-        return value
-    bound = binds[0].value
+    bound = found[0]
     if isinstance(bound, LITERALS) or isinstance(bound, cst.Name) and bound.value == "None":
         return bound
     return value

@@ -8,94 +8,56 @@ data that the traced interpreter and the facts read on their own.
 
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, Sequence, Tuple
+from dataclasses import dataclass
+from typing import Callable, Dict, FrozenSet, Optional, Tuple
 
 
+@dataclass(eq=False)
 class Transform:
     """What a JAX API does to the function it is given."""
 
-    __slots__ = (
-        "label",
-        "cached",
-        "fn_args",
-        "statics",
-        "in_axes",
-        "filtered",
-        "opaque_attrs",
-        "effects",
-        "refs",
-        "arity",
-        "differentiated",
-        "stages",
-        "branch",
-        "reuses_trace",
-        "converts",
-        "calls_at_site",
-        "loops",
-    )
-
-    def __init__(
-        self,
-        label: str,
-        fn_args: Sequence[Tuple[int, str]] = ((0, "fun"),),
-        cached: bool = False,
-        statics: bool = False,
-        in_axes: bool = False,
-        filtered: bool = False,
-        opaque_attrs: bool = False,
-        effects: bool = True,
-        refs: bool = False,
-        arity=None,
-        differentiated: bool = False,
-        stages: bool = True,
-        branch: bool = False,
-        reuses_trace: bool = False,
-        converts: bool = False,
-        calls_at_site: bool = False,
-        loops: bool = False,
-    ):
-        self.label = label  # "jitted", "vmapped", "lax.scan body", ...
-        self.fn_args = tuple(fn_args)  # (position, keyword) of the function arguments
-        self.cached = cached  # the trace is cached and replayed: values read are frozen
-        self.statics = statics  # accepts static_argnums / static_argnames
-        self.in_axes = in_axes  # in_axes=None leaves an argument a plain Python value
-        self.filtered = filtered  # equinox filter_*: only array arguments are traced
-        self.opaque_attrs = opaque_attrs  # attributes of arguments may be static (nnx modules)
-        # Side effects are a bug only where the function is meant to run per call; eval_shape
-        # and make_jaxpr are asked for exactly one trace.
-        self.effects = effects
-        self.refs = refs  # arguments are mutable Refs (Pallas kernels)
-        # How many positional arguments the primitive passes to the function, from the number
-        # of positional arguments of the primitive's call (None: the caller decides).  Further
-        # parameters keep their defaults: Python values.
-        self.arity = arity
-        # jax.grad and friends alone: the differentiated arguments are JVP tracers with concrete
-        # primal values.  Python control flow and int()/float() work on them; only NumPy's
-        # __array__ conversion fails (TracerArrayConversionError).
-        self.differentiated = differentiated
-        # The function is traced to a jaxpr ("staged out"): every JAX operation in it gives a
-        # tracer, even on concrete inputs (``jnp.sum(GLOBAL)``).  vmap and grad alone evaluate
-        # operations on concrete values eagerly, and so does associative_scan (plain Python
-        # over slices of its operands).
-        self.stages = stages
-        # lax.cond / lax.switch: the function runs once per call of the primitive, not per
-        # iteration of a loop
-        self.branch = branch
-        # The trace is kept and reused by later calls of the same function, with nothing
-        # compiled: jax.checkpoint keys its trace by the function (also with jit disabled), so
-        # a global it reads keeps the value of the first call.
-        self.reuses_trace = reuses_trace
-        # jax.custom_jvp / custom_vjp called outside any transform: the function runs at once,
-        # on its arguments converted to arrays (a JAX array stays one, a NumPy array or scalar
-        # becomes a NumPy array, a Python number a Python number): concrete values, no tracers.
-        # The positions converted are the application's ``argnums`` (all but nondiff_argnums).
-        self.converts = converts
-        # jax.eval_shape calls the function once, right where it is applied, with the arguments
-        # that follow it there: the parameters left to their defaults keep them (Python values).
-        self.calls_at_site = calls_at_site
-        # A lax loop's body (scan, fori_loop, while_loop, map): traced once, run once per
-        # iteration, so what it does as Python happens once for all the iterations.
-        self.loops = loops
+    label: str  # "jitted", "vmapped", "lax.scan body", ...
+    fn_args: Tuple[Tuple[int, str], ...] = ((0, "fun"),)  # (position, keyword) of the function arguments
+    cached: bool = False  # the trace is cached and replayed: values read are frozen
+    statics: bool = False  # accepts static_argnums / static_argnames
+    in_axes: bool = False  # in_axes=None leaves an argument a plain Python value
+    filtered: bool = False  # equinox filter_*: only array arguments are traced
+    opaque_attrs: bool = False  # attributes of arguments may be static (nnx modules)
+    # Side effects are a bug only where the function is meant to run per call; eval_shape
+    # and make_jaxpr are asked for exactly one trace.
+    effects: bool = True
+    refs: bool = False  # arguments are mutable Refs (Pallas kernels)
+    # How many positional arguments the primitive passes to the function, from the number
+    # of positional arguments of the primitive's call (None: the caller decides).  Further
+    # parameters keep their defaults: Python values.
+    arity: Optional[Callable[[int], int]] = None
+    # jax.grad and friends alone: the differentiated arguments are JVP tracers with concrete
+    # primal values.  Python control flow and int()/float() work on them; only NumPy's
+    # __array__ conversion fails (TracerArrayConversionError).
+    differentiated: bool = False
+    # The function is traced to a jaxpr ("staged out"): every JAX operation in it gives a
+    # tracer, even on concrete inputs (``jnp.sum(GLOBAL)``).  vmap and grad alone evaluate
+    # operations on concrete values eagerly, and so does associative_scan (plain Python
+    # over slices of its operands).
+    stages: bool = True
+    # lax.cond / lax.switch: the function runs once per call of the primitive, not per
+    # iteration of a loop
+    branch: bool = False
+    # The trace is kept and reused by later calls of the same function, with nothing
+    # compiled: jax.checkpoint keys its trace by the function (also with jit disabled), so
+    # a global it reads keeps the value of the first call.
+    reuses_trace: bool = False
+    # jax.custom_jvp / custom_vjp called outside any transform: the function runs at once,
+    # on its arguments converted to arrays (a JAX array stays one, a NumPy array or scalar
+    # becomes a NumPy array, a Python number a Python number): concrete values, no tracers.
+    # The positions converted are the application's ``argnums`` (all but nondiff_argnums).
+    converts: bool = False
+    # jax.eval_shape calls the function once, right where it is applied, with the arguments
+    # that follow it there: the parameters left to their defaults keep them (Python values).
+    calls_at_site: bool = False
+    # A lax loop's body (scan, fori_loop, while_loop, map): traced once, run once per
+    # iteration, so what it does as Python happens once for all the iterations.
+    loops: bool = False
 
     @property
     def replays(self) -> bool:

@@ -123,15 +123,15 @@ class FnRef:
 
     __slots__ = ("func", "bound_self", "bound_pos", "bound_kw", "bound_set", "bound_false", "jit", "receiver_cls", "stages", "own_trace")
 
-    def __init__(self, func: FuncInfo):
+    def __init__(self, func: FuncInfo, bound_self: bool = False, receiver_cls=None):
         self.func = func
-        self.bound_self = False
+        self.bound_self = bound_self
         self.bound_pos = 0
         self.bound_kw: FrozenSet[str] = frozenset()
         self.bound_set: FrozenSet[str] = frozenset()  # bound keywords whose value is not None
         self.bound_false: FrozenSet[str] = frozenset()  # bound keywords whose value is False
         self.jit: Optional[Application] = None
-        self.receiver_cls = None  # a bound method: the class of the object it is bound to
+        self.receiver_cls = receiver_cls  # a bound method: the class of the object it is bound to
         self.stages = False  # wrapped by a staging transform where it was built (``jax.jit(g)``)
         # wrapped by a transform inside traced code (``jax.remat(g)()`` in a jitted function):
         # the transform traces it in a trace of its own, nested in the one around it
@@ -340,10 +340,7 @@ class TransformFinder:
             f = self.classes.member(named, attr)
             if f is None or is_property(f):
                 return None
-            ref = FnRef(f)
-            ref.bound_self = is_classmethod(f)
-            ref.receiver_cls = named
-            return ref
+            return FnRef(f, is_classmethod(f), named)
         receiver = self.receivers.receiver_of(expr.value, scope)
         cls = receiver.cls if receiver is not None else None
         if cls is None and isinstance(expr.value, cst.Name) and expr.value.value in ("self", "cls"):
@@ -353,10 +350,7 @@ class TransformFinder:
         f = self.classes.member(cls, attr)
         if f is None or is_property(f):
             return None
-        ref = FnRef(f)
-        ref.bound_self = True
-        ref.receiver_cls = cls
-        return ref
+        return FnRef(f, True, cls)
 
     def _linen_apply(self, expr, scope: Scope) -> Optional[FnRef]:
         """``model.apply`` of a flax linen module of the module (``model = MLP()``): a call
@@ -372,10 +366,7 @@ class TransformFinder:
         f = self.classes.member(cls, "__call__")
         if f is None or not f.is_method or "variables" in f.all_param_names():
             return None
-        ref = FnRef(f)
-        ref.bound_self = True
-        ref.receiver_cls = cls
-        return ref
+        return FnRef(f, True, cls)
 
     @staticmethod
     def _named_class(expr, scope: Scope):

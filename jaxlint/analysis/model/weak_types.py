@@ -23,7 +23,7 @@ from typing import Callable, Dict, NamedTuple, Optional, Union
 import libcst as cst
 
 from jaxlint.analysis.model.classes import class_named
-from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.functions import own_returns
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.model.names import resolve
 
@@ -342,23 +342,6 @@ def _field_defaults(cls) -> Dict[str, cst.BaseExpression]:
     return out
 
 
-class _Returns(FastVisitor):
-    def __init__(self):
-        self.returns = []
-
-    def visit_Return(self, node) -> None:
-        self.returns.append(node)
-
-    def visit_FunctionDef(self, node) -> bool:
-        return False
-
-    def visit_Lambda(self, node) -> bool:
-        return False
-
-    def visit_ClassDef(self, node) -> bool:
-        return False
-
-
 def single_return(func_node) -> Optional[cst.BaseExpression]:
     """The value of the function's only ``return``, when it is the last statement of its body."""
     if isinstance(func_node, cst.Lambda):
@@ -366,10 +349,8 @@ def single_return(func_node) -> Optional[cst.BaseExpression]:
     body = func_node.body.body if isinstance(func_node.body, cst.IndentedBlock) else ()
     if not body:
         return None
-    v = _Returns()
-    for st in body:
-        v.walk(st)
+    found = own_returns(func_node)
     last = body[-1]
-    if len(v.returns) != 1 or not isinstance(last, cst.SimpleStatementLine) or v.returns[0] not in last.body:
+    if len(found) != 1 or not isinstance(last, cst.SimpleStatementLine) or found[0] not in last.body:
         return None
-    return v.returns[0].value
+    return found[0].value

@@ -13,8 +13,6 @@ from typing import List, Tuple
 
 import libcst as cst
 
-COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
-
 
 def clauses(node) -> List[cst.CompFor]:
     """The ``for`` clauses of a comprehension, outermost first."""

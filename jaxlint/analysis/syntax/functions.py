@@ -11,40 +11,38 @@ from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.syntax.scopes import FuncInfo
 
 
-class _ReturnValues(FastVisitor):
-    """The values of the ``return`` statements under a statement, not of nested defs or classes."""
+class _Returns(FastVisitor):
+    """The ``return`` statements under a node, not of nested defs, classes or lambdas."""
 
     def __init__(self) -> None:
-        self.values: List[Optional[cst.BaseExpression]] = []
+        self.found: List[cst.Return] = []
 
     def visit_Return(self, r: cst.Return) -> None:
-        self.values.append(r.value)
+        self.found.append(r)
 
     def visit_FunctionDef(self, n) -> bool:
         return False
 
-    def visit_ClassDef(self, n) -> bool:
-        return False
+    visit_ClassDef = visit_Lambda = visit_FunctionDef
 
-    def visit_Lambda(self, n) -> bool:
-        return False
+
+def own_returns(node) -> List[cst.Return]:
+    """A def's own ``return`` statements, in order."""
+    v = _Returns()
+    v.walk(node.body)
+    return v.found
 
 
 def return_values(node) -> List[Optional[cst.BaseExpression]]:
     """The values of a def's own ``return`` statements, in order (None for a bare ``return``)."""
-    v = _ReturnValues()
-    v.walk(node.body)
-    return v.values
+    return [r.value for r in own_returns(node)]
 
 
 def _returns_of(node) -> List[Optional[cst.BaseExpression]]:
     """The values of the ``return`` statements of a def (None for a bare ``return``), not of
     nested functions or classes; a body that can end without ``return`` adds None."""
     body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
-    v = _ReturnValues()
-    for st in body:
-        v.walk(st)
-    out = v.values
+    out = return_values(node) if body else []
     if not body or not _ends_in_return(body[-1]):
         out.append(None)
     return out

@@ -217,21 +217,16 @@ class ModuleIndex(FastVisitor):
     def visit_SimpleStatementSuite(self, node) -> None:
         self._blocks.append(None)  # its statements share the order of the header
 
-    def leave_SimpleStatementSuite(self, node) -> None:
-        self._blocks.pop()
+    leave_SimpleStatementSuite = leave_IndentedBlock
 
     def visit_Return(self, node) -> None:
-        self._exit()
-
-    def visit_Raise(self, node) -> None:
-        self._exit()
-
-    def _exit(self) -> None:
         start = self._blocks[-1] if self._blocks else None
         scope = self.scope
         if start is None or any(s is scope for s, _ in self._loop_starts) or any(s is scope for s in self._protected):
             return
         scope.exits.append((self.order, start))
+
+    visit_Raise = visit_Return
 
     def visit_Try(self, node) -> None:
         self._protected.append(self.scope)
@@ -280,9 +275,7 @@ class ModuleIndex(FastVisitor):
         self.order += 1
         self._loop_starts.append((self.scope, self.order))
 
-    def leave_While(self, node) -> None:
-        scope, start = self._loop_starts.pop()
-        scope.loops.append((start, self.order))
+    leave_While = leave_For
 
     def visit_Global(self, node: cst.Global) -> None:
         for n in node.names:

@@ -16,23 +16,10 @@ class _TestedNames(FastVisitor):
     def __init__(self):
         self.names: Set[str] = set()
 
-    def _names_in(self, e) -> None:
-        _NameCollector(self.names).walk(e)
+    def _tested(self, node) -> None:
+        _NameCollector(self.names).walk(node.subject if isinstance(node, cst.Match) else node.test)
 
-    def visit_If(self, node) -> None:
-        self._names_in(node.test)
-
-    def visit_While(self, node) -> None:
-        self._names_in(node.test)
-
-    def visit_IfExp(self, node) -> None:
-        self._names_in(node.test)
-
-    def visit_Assert(self, node) -> None:
-        self._names_in(node.test)
-
-    def visit_Match(self, node) -> None:
-        self._names_in(node.subject)
+    visit_If = visit_While = visit_IfExp = visit_Assert = visit_Match = _tested
 
 
 class _NameCollector(FastVisitor):

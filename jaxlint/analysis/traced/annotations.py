@@ -99,17 +99,14 @@ class _ContainerUses(FastVisitor):
         if isinstance(e, cst.Name):
             self.names.add(e.value)
 
-    def visit_Subscript(self, node) -> None:
+    def _value(self, node) -> None:
         self._add(node.value)
 
-    def visit_For(self, node) -> None:
+    def _iterated(self, node) -> None:
         self._add(node.iter)
 
-    def visit_CompFor(self, node) -> None:
-        self._add(node.iter)
-
-    def visit_StarredElement(self, node) -> None:
-        self._add(node.value)
+    visit_Subscript = visit_StarredElement = _value
+    visit_For = visit_CompFor = _iterated
 
     def visit_Arg(self, node) -> None:
         if node.star:

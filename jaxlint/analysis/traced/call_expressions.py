@@ -47,14 +47,20 @@ class CallExpressions:
         argvals = self.args(e)
         if fv.fn is not None:
             return self.invoke(e, fv, argvals)
-        if fv.cls is not None and fv.kind != lattice.UNKNOWN and not fv.flags & lattice.ARRAY:
-            # ``self.layers[0](x)``: an instance of a class of the module, called
-            method = self.analyzer.instance_attribute(fr, fv, "__call__", fv.name)
-            if method is not None and method.fn is not None:
-                return self.invoke(e, method, argvals)
+        called = self._called_instance(e, fv, argvals)  # ``self.layers[0](x)``
+        if called is not None:
+            return called
         if isinstance(func, cst.Call) and self._is_layer(func):
             return self.layer_output(argvals)  # ``nn.Dense(4)(x)``
         return self.generic(argvals, fv)
+
+    def _called_instance(self, e: cst.Call, v: lattice.Val, argvals) -> Optional[lattice.Val]:
+        """Calling an instance of a class of the module (``net(x)`` on an eqx.Module): its
+        ``__call__``, evaluated with the real receiver; None when that is not known."""
+        if v.cls is None or v.kind == lattice.UNKNOWN or v.flags & lattice.ARRAY:
+            return None
+        method = self.analyzer.instance_attribute(self.frame, v, "__call__", v.name)
+        return self.invoke(e, method, argvals) if method is not None and method.fn is not None else None
 
     def _is_layer(self, expr) -> bool:
         """``expr`` is (or builds) an instance of a library's layer class (``nn.Dense(4)``, a
@@ -78,14 +84,11 @@ class CallExpressions:
 
     def generic(self, argvals, fv: lattice.Val = lattice.STATIC_VAL) -> lattice.Val:
         k = max([fv.kind] + [v.kind for _, v in argvals])
-        if k == lattice.STATIC:
-            return lattice.STATIC_VAL
-        return lattice.UNKNOWN_VAL
+        return lattice.STATIC_VAL if k == lattice.STATIC else lattice.UNKNOWN_VAL
 
     def invoke(self, e, fv: lattice.Val, argvals, self_val: Optional[lattice.Val] = None) -> lattice.Val:
-        ref = fv.fn[0]
-        if ref.jit is not None:
-            return self.analyzer.call_function(self.frame, e, fv.fn, argvals, self_val) if any(v.kind == lattice.TRACED for _, v in argvals) else lattice.UNKNOWN_VAL
+        if fv.fn[0].jit is not None and not any(v.kind == lattice.TRACED for _, v in argvals):
+            return lattice.UNKNOWN_VAL
         return self.analyzer.call_function(self.frame, e, fv.fn, argvals, self_val)
 
     def fn_from(self, expr) -> Optional[tuple]:
@@ -146,11 +149,9 @@ class CallExpressions:
             if local.fn is not None:
                 return self.invoke(e, local, argvals)
             if local.cls is not None and local.kind != lattice.UNKNOWN and not local.flags & lattice.ARRAY:
-                # Calling an instance of a class of the module (``net(x)`` on an eqx.Module):
-                # its ``__call__``, evaluated with the real receiver.
-                method = self.analyzer.instance_attribute(fr, local, "__call__", local.name)
-                if method is not None and method.fn is not None:
-                    return self.invoke(e, method, argvals)
+                called = self._called_instance(e, local, argvals)
+                if called is not None:
+                    return called
             elif local.ext is not None and local.cls is None and local.kind != lattice.UNKNOWN and not local.flags & lattice.ARRAY:
                 self.foreign_member(e, local, "__call__", argvals)
             if local.kind != lattice.UNKNOWN and local.fn is None and local.cls is None and self._is_layer(func):
@@ -166,8 +167,7 @@ class CallExpressions:
             return self.invoke(e, lattice.Val(lattice.STATIC, name, 0, None, (FnRef(f), None, [], {})), argvals)
         app = self.analyzer.finder.aliases.get((id(owner), name))
         if app is not None and not app.linen_apply:
-            ref = FnRef(app.func)
-            ref.bound_self = app.bound_self
+            ref = FnRef(app.func, app.bound_self)
             ref.stages = app.stages  # ``g = jax.jit(f)``: calling g stages f
             return self.invoke(e, lattice.Val(lattice.STATIC, name, 0, None, (ref, None, [], {})), argvals)
         v = self.name_val(func)
@@ -212,10 +212,7 @@ class CallExpressions:
         f = self.analyzer.classes.member(cls, "__call__") if cls is not None else None
         if f is None or not f.is_method or is_property(f) or is_classmethod(f):
             return None
-        ref = FnRef(f)
-        ref.bound_self = True
-        ref.receiver_cls = cls
-        return ref
+        return FnRef(f, True, cls)
 
     def foreign_member(self, e, base: lattice.Val, member: str, argvals, attribute: bool = False, cls_name: Optional[str] = None) -> None:
         """``base.member(...)`` (or the attribute read ``base.member``) on an instance of a class
@@ -239,8 +236,7 @@ class CallExpressions:
         for c in self.analyzer.classes.mro(cls)[1:]:
             f = c.body_scope.defs.get(meth)
             if f is not None:
-                ref = FnRef(f)
-                ref.bound_self = True
+                ref = FnRef(f, True)
                 return self.invoke(e, lattice.Val(lattice.STATIC, meth, 0, None, (ref, None, [], {})), self.args(e), self_val or lattice.STATIC_VAL)
         base = self.analyzer.classes.imported_base(cls)
         if base is not None and self_val is not None:
@@ -402,8 +398,7 @@ class CallExpressions:
             cls = fr.scope.enclosing_class() if fr.func.cls is None else fr.func.cls
             f = self.analyzer.classes.member(cls, meth) if cls is not None else None
             if f is not None:
-                ref = FnRef(f)
-                ref.bound_self = True
+                ref = FnRef(f, True)
                 return self.invoke(e, lattice.Val(lattice.STATIC, meth, 0, None, (ref, None, [], {})), self.args(e), lattice.STATIC_VAL)
         if isinstance(base_expr, cst.Name) and fr.lookup(base_expr.value) is None:
             r = self.call_on_class(e, base_expr, meth)
@@ -460,11 +455,9 @@ class CallExpressions:
         method = self.analyzer.instance_attribute(fr, base, meth, base.name)
         if method is not None and method.fn is not None:
             return self.invoke(e, method, argvals)
-        if method is not None and method.cls is not None and method.kind != lattice.UNKNOWN and not method.flags & lattice.ARRAY:
-            # ``self.encoder(x)``: a field holding an instance of a class of the module
-            called = self.analyzer.instance_attribute(fr, method, "__call__", method.name)
-            if called is not None and called.fn is not None:
-                return self.invoke(e, called, argvals)
+        called = self._called_instance(e, method, argvals) if method is not None else None
+        if called is not None:
+            return called  # ``self.encoder(x)``: a field holding an instance of a class of the module
         if meth == "apply" and method is None and self.analyzer.classes.is_linen_module(base.cls):
             return self._linen_apply(e, base, argvals)
         if (method is None or method.fn is None and method.cls is None) and self._is_layer_attribute(base.cls, meth):

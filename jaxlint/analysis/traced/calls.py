@@ -68,7 +68,6 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
     def traced_fields(self):
         """What attributes hold where only arrays and Variables are traced (built on first use)."""
         if self._traced_fields is None:
-
             self._traced_fields = TracedFields(self.classes, self.receivers, lambda: self.host_values)
         return self._traced_fields
 
@@ -80,7 +79,6 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         if ctx is not None:
             return ctx.host_values
         if self._host_values is None:
-
             self._host_values = HostValues(self.index, self.finder, self.classes)
         return self._host_values
 
@@ -140,8 +138,6 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         key = (id(owner), name)
         known = self._outer_flags.get(key)
         if known is None:
-
-
             v = self.host_values.outer_value(name, owner)
             binds = owner.bindings.get(name, ())
             if v is None and owner.func is not None and binds and all(b.kind == "param" for b in binds):
@@ -159,7 +155,6 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         that object, its fields as traced code sees them; None otherwise."""
         key = (id(owner), name)
         if key not in self._outer_instances:
-
             v = self.host_values.outer_value(name, owner)
             known = None
             if v is not None and v.kind == INSTANCE and v.cls is not None and v.fields is not None:

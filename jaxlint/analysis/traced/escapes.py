@@ -15,6 +15,7 @@ from typing import Dict, FrozenSet, Optional
 import libcst as cst
 
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.nodes import target_names
 from jaxlint.analysis.syntax.scopes import FuncInfo
 from jaxlint.analysis.traced.values import TRACED, Val
 
@@ -37,46 +38,17 @@ class _Names(FastVisitor):
     def visit_Param(self, node: cst.Param) -> None:
         self.bound.add(node.name.value)
 
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        self._targets(node.target)
+    visit_FunctionDef = visit_Param
 
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        self._targets(node.target)
+    def _binds(self, node) -> None:
+        self.bound.update(target_names(node.name if isinstance(node, cst.AsName) else node.target))
 
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._targets(node.target)
+    visit_AssignTarget = visit_AnnAssign = visit_AugAssign = visit_For = visit_CompFor = visit_AsName = visit_NamedExpr = _binds
 
-    def visit_For(self, node: cst.For) -> None:
-        self._targets(node.target)
+    def _declares(self, node) -> None:
+        self.bound.update(n.name.value for n in node.names)
 
-    def visit_CompFor(self, node: cst.CompFor) -> None:
-        self._targets(node.target)
-
-    def visit_AsName(self, node: cst.AsName) -> None:
-        self._targets(node.name)
-
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-        self._targets(node.target)
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.bound.add(node.name.value)
-
-    def visit_Global(self, node) -> None:
-        for n in node.names:
-            self.bound.add(n.name.value)
-
-    def visit_Nonlocal(self, node) -> None:
-        for n in node.names:
-            self.bound.add(n.name.value)
-
-    def _targets(self, t) -> None:
-        if isinstance(t, cst.Name):
-            self.bound.add(t.value)
-        elif isinstance(t, (cst.Tuple, cst.List)):
-            for el in t.elements:
-                self._targets(el.value)
-        elif isinstance(t, cst.StarredElement):
-            self._targets(t.value)
+    visit_Global = visit_Nonlocal = _declares
 
 
 def free_names(f: FuncInfo, cache: Dict[int, FrozenSet[str]]) -> FrozenSet[str]:

@@ -23,10 +23,6 @@ class Context:
         self.analyzer = analyzer
 
     @property
-    def where(self) -> str:
-        return self.frame.where
-
-    @property
     def cached(self) -> bool:
         return self.frame.cached
 

@@ -210,17 +210,11 @@ class Expressions:
             if base.flags & JAXARR and attr in ARRAY_ATTRS:
                 # ``W.T``, ``W.at``: still the concrete array's view (``W.T`` of a vector is ``W``)
                 return Val(STATIC, None, JAXARR)
-            if base.fn is not None or base.flags & OPAQUE:
-                return STATIC_VAL
             return STATIC_VAL
-        if base.flags & OPAQUE:
-            return UNKNOWN_VAL
-        if base.kind == TRACED:
-            if base.flags & ARRAY or attr in ARRAY_ATTRS:
-                return Val(TRACED, name, ARRAY)
-            # A field of a pytree whose class the model cannot place: a leaf or static
-            # metadata, only the class can tell.
-            return UNKNOWN_VAL
+        if base.kind == TRACED and not base.flags & OPAQUE and (base.flags & ARRAY or attr in ARRAY_ATTRS):
+            return Val(TRACED, name, ARRAY)
+        # A field of a pytree whose class the model cannot place: a leaf or static metadata,
+        # only the class can tell.
         return UNKNOWN_VAL
 
     def eval_slice(self, s: cst.SubscriptElement) -> Val:
@@ -271,9 +265,7 @@ class Expressions:
         if base.kind == STATIC:
             if base.flags & JAXARR:
                 return self.array_op(idx)
-            if any(v.kind == TRACED for v in idx):
-                return UNKNOWN_VAL
-            if any(v.kind == UNKNOWN for v in idx):
+            if any(v.kind in (TRACED, UNKNOWN) for v in idx):
                 return UNKNOWN_VAL
             if base.outer is not None and len(e.slice) == 1:
                 # ``STATE["hist"]`` of a global ``STATE = {"hist": []}``: the outer list itself
@@ -413,14 +405,8 @@ class Expressions:
         return Val(STATIC, None, 0, None, (FnRef(f), closure, [], {}))
 
     def _seq(self, e, flags) -> Val:
-        items = []
-        plain = True
-        for el in e.elements:
-            if isinstance(el, cst.StarredElement):
-                plain = False
-                items.append(self.eval(el.value))
-            else:
-                items.append(self.eval(el.value))
+        items = [self.eval(el.value) for el in e.elements]
+        plain = not any(isinstance(el, cst.StarredElement) for el in e.elements)
         k = max((v.kind for v in items), default=STATIC)
         return Val(k, first_traced_name(items), flags, tuple(items) if plain else None)
 

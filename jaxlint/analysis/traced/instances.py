@@ -35,7 +35,6 @@ class Instances:
             return None
         items = None
         if fields is not None:
-
             out = []
             for n in self.classes.field_names(cls):
                 dotted = f"{name}.{n}"
@@ -148,8 +147,7 @@ class Instances:
         the trace); a NamedTuple or dataclass keeps its fields one by one."""
         init = self.classes.member(cls, "__init__")
         if init is not None and init.is_method:
-            ref = FnRef(init)
-            ref.bound_self = True
+            ref = FnRef(init, True)
             self.call_function(frame, call, (ref, None, [], {}), argvals, lattice.Val(lattice.STATIC, None, lattice.MADE_IN_TRACE, cls=cls))
         kinds = [v.kind for _, v in argvals]
         kind = max(kinds, default=lattice.STATIC)

@@ -212,7 +212,6 @@ class PassedArguments:
         return found if found is not None else lattice.UNKNOWN_VAL
 
     def filtered_value(self, expr, scope: Scope, call: cst.Call, name: str) -> Optional[lattice.Val]:
-
         h = self.host_values.value(expr, scope, call)
         if h is not None and h.kind == host_value.PARAM:
             # a wrapper's parameter handed on: what every call of the wrapper passes

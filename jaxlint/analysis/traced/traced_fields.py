@@ -21,7 +21,7 @@ from typing import Callable, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.traced.annotations import is_array_annotation, is_scalar_annotation
-from jaxlint.analysis.model.classes import STATIC_FIELD, ClassModel, annotation_class, qualified
+from jaxlint.analysis.model.classes import STATIC_FIELD, ClassModel, annotation_class
 from jaxlint.analysis.host.host_value import JAX_ARRAY, NUMPY_ARRAY, SCALAR
 from jaxlint.analysis.jax.jax_api import is_layer_class
 from jaxlint.analysis.model.nnx_state import NNX_VARIABLE
@@ -49,12 +49,6 @@ class TracedFields:
         self.receivers = receivers
         self._host_values = host_values
         self._held: dict = {}
-
-    def is_nnx_module(self, cls: ClassInfo) -> bool:
-        return self.classes.is_nnx_module(cls)
-
-    def is_equinox_module(self, cls: ClassInfo) -> bool:
-        return self.classes.pytree_kind(cls) == "equinox"
 
     def held(self, cls: ClassInfo, attr: str, nnx: bool) -> Optional[Held]:
         """What ``instance.attr`` holds; None when the class does not show it."""
@@ -103,14 +97,11 @@ class TracedFields:
         return None
 
     def _instance(self, cls: ClassInfo, nnx: bool) -> Optional[Held]:
-        if nnx and self.is_nnx_module(cls) or not nnx and self.is_equinox_module(cls):
+        if nnx and self.classes.is_nnx_module(cls) or not nnx and self.classes.pytree_kind(cls) == "equinox":
             return (INSTANCE, cls)
-        if nnx and self._derives_variable(cls):
+        if nnx and self.classes.derives(cls, NNX_VARIABLE):
             return (VARIABLE, None)  # ``class Count(nnx.Variable)``
         return None
-
-    def _derives_variable(self, cls: ClassInfo) -> bool:
-        return any(qualified(b, c.scope) in NNX_VARIABLE for c in self.classes.mro(cls) for b in c.bases)
 
     def _elements(self, cls: ClassInfo, nnx: bool) -> Optional[Held]:
         held = self._instance(cls, nnx)

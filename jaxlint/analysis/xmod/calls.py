@@ -71,8 +71,7 @@ def member_call(rec: MemberCall, cls, f, pytree: bool):
         self_val = Val(STATIC, None, 0, cls=cls)
     else:
         return None
-    ref = FnRef(f)
-    ref.bound_self = "staticmethod" not in decorators
+    ref = FnRef(f, "staticmethod" not in decorators)
     return ref, self_val if ref.bound_self else None
 
 
