@@ -22,6 +22,7 @@ from jaxlint.analysis.traced.annotations import is_array_annotation
 from jaxlint.analysis.host.array_values import functional_update
 from jaxlint.analysis.model.classes import STATIC_ANNOTATIONS, ClassModel, qualified
 from jaxlint.analysis.syntax.module_index import ModuleIndex
+from jaxlint.analysis.syntax.nodes import argument_for as parameter_argument
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import arguments_by_parameter
@@ -180,29 +181,20 @@ def argument_for(classes: ClassModel, cls: ClassInfo, init: Optional[FuncInfo], 
         return None
     if init is None:
         if not classes.has_own_init(cls):
-            names = classes.field_names(cls)
-            return _bind(call, names, field)
+            return _argument_value(call, classes.field_names(cls), field)
         return None
     params = [p.name.value for p in init.positional_params()][1:]
     sources = [value.value for target, value in self_assignments(init) if target == field and isinstance(value, cst.Name)]
     for src in sources:
-        arg = _bind(call, params, src)
+        arg = _argument_value(call, params, src)
         if arg is not None:
             return arg
     return None
 
 
-def _bind(call: cst.Call, names: List[str], wanted: str):
-    i = 0
-    for a in call.args:
-        if a.keyword is not None:
-            if a.keyword.value == wanted:
-                return a.value
-            continue
-        if i < len(names) and names[i] == wanted:
-            return a.value
-        i += 1
-    return None
+def _argument_value(call: cst.Call, names: List[str], wanted: str):
+    arg = parameter_argument(call, names, wanted)
+    return arg.value if isinstance(arg, cst.Arg) else None
 
 
 def is_shaped_array(expr, scope: Scope, depth: int = 0) -> bool:
