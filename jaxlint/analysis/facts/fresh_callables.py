@@ -69,10 +69,7 @@ def runs_repeatedly(m, func) -> Optional[cst.Call]:
     calls of ``func`` are the call-target resolver's (by name, a method through ``self`` or an
     instance, ``__call__``, a bound method, a factory's closure, a partial).  Computed once per
     module and function."""
-    memo = m.__dict__.setdefault("_repeated_functions", {})
-    if "orders" not in memo:
-        memo["orders"] = {id(c): o for c, _s, o in m.index.calls}
-    return _repeats(m, func, memo)
+    return _repeats(m, func, m.__dict__.setdefault("_repeated_functions", {}))
 
 
 def _repeats(m, func, memo) -> Optional[cst.Call]:
@@ -80,13 +77,13 @@ def _repeats(m, func, memo) -> Optional[cst.Call]:
     if key in memo:
         return memo[key]
     memo[key] = None  # a cycle of calls answers "no" (until shown otherwise)
-    orders = memo["orders"]
     sites = []
     seen = set()
     for call, scope, _t in m.finder.call_targets.callers(func):
-        if id(call) not in seen and id(call) in orders:
+        order = m.call_sites.order(call)
+        if id(call) not in seen and order is not None:
             seen.add(id(call))
-            sites.append((call, scope, orders[id(call)]))
+            sites.append((call, scope, order))
     out = None
     # a call that fills a memo runs once per entry of the memo
     sites = [(call, scope, order) for call, scope, order in sites if not memoised(m, call, scope)]
@@ -226,7 +223,6 @@ def callable_slots(m) -> List[CallableSlot]:
         if not app.transform.cached:
             continue
         out.append(CallableSlot(app, arg, pname, scope, order, STATIC))
-    orders = {id(c): o for c, _s, o in m.index.calls}
     for app in m.finder.applications:
         if not app.transform.cached:
             continue
@@ -235,7 +231,7 @@ def callable_slots(m) -> List[CallableSlot]:
             continue
         pos = app.jit_positional()
         for call, scope in m.analyzer.call_sites_with_scopes(app):
-            order = orders.get(id(call))
+            order = m.call_sites.order(call)
             if order is None:
                 continue
             for a, pname in arguments_by_parameter(app, call, pos):

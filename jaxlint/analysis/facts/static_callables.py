@@ -144,7 +144,7 @@ def _reads_only_module_names(node, scope: Scope, module: Scope) -> bool:
 def _rebuilt_for_jit(m, call: cst.Call, scope: Scope, depth: int):
     """(construction, jitted call, call in a loop or None) when ``call`` runs repeatedly and
     the instance it makes reaches a jitted call there; None when that cannot be shown."""
-    order = _order_of(m, call)
+    order = m.call_sites.order(call)
     if order is None:
         return None
     path = statement_path(scope_body(m.module, scope), call, m.positions)
@@ -175,20 +175,13 @@ def _rebuilt_for_jit(m, call: cst.Call, scope: Scope, depth: int):
     return None
 
 
-def _order_of(m, call) -> Optional[int]:
-    orders = m.__dict__.get("_call_orders")
-    if orders is None:
-        orders = m.__dict__["_call_orders"] = {id(c): o for c, _s, o in m.index.calls}
-    return orders.get(id(call))
-
-
 def _jitted_call_after(m, scope: Scope, order: int, call: cst.Call, names) -> Optional[cst.Call]:
     """A call of a jitted function in ``scope`` after ``order`` that passes the instance."""
     for app in m.finder.applications:
         if not app.transform.cached:
             continue
         for c, s in m.analyzer.call_sites_with_scopes(app):
-            o = _order_of(m, c)
+            o = m.call_sites.order(c)
             if s is not scope or o is None or o < order:
                 continue
             for a, pname in arguments_by_parameter(app, c, app.jit_positional()):

@@ -309,7 +309,6 @@ class JitOfFreshFunction(Rule):
         function's callers pass: a callable built anew where they run again and again is a new
         key just the same (reported where it is passed)."""
         once = []  # built where the call is made, by code that runs once: compared below
-        orders = None
         for slot in callable_slots(m):
             if m.finder.in_traced_code(slot.scope):
                 continue
@@ -319,12 +318,11 @@ class JitOfFreshFunction(Rule):
                 origins = m.finder.call_targets.origins(slot.arg.value, slot.scope, None)
                 if not origins or origins[0].expr is slot.arg.value:
                     continue
-                if orders is None:
-                    orders = {id(c): o for c, _s, o in m.index.calls}
                 for passed in origins:
-                    if passed.call is None or id(passed.call) not in orders or m.finder.in_traced_code(passed.scope):
+                    order = m.call_sites.order(passed.call) if passed.call is not None else None
+                    if order is None or m.finder.in_traced_code(passed.scope):
                         continue
-                    found = _fresh_for_slot(m, passed.expr, passed.scope, orders[id(passed.call)], slot.kind)
+                    found = _fresh_for_slot(m, passed.expr, passed.scope, order, slot.kind)
                     if found is not None and found[0] is not None:
                         through = f" through {slot.scope.func.name}()"
                         break
@@ -375,7 +373,7 @@ class JitOfFreshFunction(Rule):
         """The unsafe fix: a lambda that reads none of the loop's variables, jitted before the loop."""
         if not isinstance(fn_expr, cst.Lambda):
             return None
-        order = next((o for c, _s, o in m.index.calls if c is call), None)
+        order = m.call_sites.order(call)
         if order is None or any(a <= order <= b for a, b in scope.comprehension_loops):
             return None  # a comprehension: no statement to hoist it out of
         body = scope_body(m.module, scope)
