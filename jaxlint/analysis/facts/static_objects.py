@@ -31,6 +31,7 @@ from jaxlint.analysis.model.classes import STATIC_FIELD, ClassModel, qualified
 from jaxlint.analysis.facts.rebinding import Rebinding, runs_repeatedly, use_before_stale_use
 from jaxlint.analysis.syntax.fast_walk import node_children
 from jaxlint.analysis.syntax.module_index import AttributeWrite, ModuleIndex
+from jaxlint.analysis.syntax.nodes import arguments_by_position
 from jaxlint.analysis.syntax.scopes import VALUE_KINDS, ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.facts.static_arguments import arguments_by_parameter
 from jaxlint.analysis.model.transforms import Application
@@ -114,7 +115,7 @@ class StaticObjects:
             return
         positional = [x.name.value for x in w.positional_params()]
         for call, scope, order in self._calls_of(w):
-            for arg, pname in _by_parameter(call, positional, [x.name.value for x in p.kwonly_params]):
+            for arg, pname in arguments_by_position(call, positional):
                 if pname == kc.name and isinstance(arg.value, cst.Name):
                     through = kc.through or kc.call
                     outer = KeptCall(kc.keeper, arg.value.value, call, scope, order, through, (kc.call,) + kc.chain)
@@ -160,7 +161,8 @@ class StaticObjects:
             return
         init, pname = init_param
         init_positional = [x.name.value for x in init.positional_params()][1:]
-        init_kwonly = [x.name.value for x in init.params.kwonly_params]
+        if pname not in init_positional and pname not in [x.name.value for x in init.params.kwonly_params]:
+            return  # ``**kwargs`` stored whole: no one argument is what the instance keeps
         for outer, oscope, order in self.index.calls:
             func = outer.func
             if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value == m.name:
@@ -172,7 +174,7 @@ class StaticObjects:
             built = self._only_construction(obj, oscope, cls)
             if built is None:
                 continue
-            for arg, name in _by_parameter(built, init_positional, init_kwonly):
+            for arg, name in arguments_by_position(built, init_positional):
                 if name == pname and isinstance(arg.value, cst.Name) and self._bound_once(arg.value.value, oscope):
                     yield KeptCall(keeper, arg.value.value, outer, oscope, order, call, (call,))
 
@@ -457,17 +459,11 @@ class StaticObjects:
             if not params:
                 continue
             me = params[0].name.value
-            call = self._call_of(fx)
+            call = self.analyzer.module_ctx.call_sites.call_of(fx)
             for w in self._writes_by_scope().get(id(method.body_scope), ()):
                 if w.name == me:
                     out.append((order, w, call))
         return out
-
-    def _call_of(self, func_expr) -> Optional[cst.Call]:
-        calls = getattr(self, "_calls_by_func", None)
-        if calls is None:
-            calls = self._calls_by_func = {id(c.func): c for c, _s, _o in self.index.calls}
-        return calls.get(id(func_expr))
 
     def _writes_by_scope(self) -> Dict[int, List[AttributeWrite]]:
         by = getattr(self, "_by_scope", None)
@@ -593,20 +589,6 @@ def _contains_unconditionally(root: cst.CSTNode, target: cst.CSTNode) -> bool:
             continue
         stack.extend(node_children(node))
     return False
-
-
-def _by_parameter(call: cst.Call, positional: List[str], kwonly: List[str]) -> Iterator[Tuple[cst.Arg, Optional[str]]]:
-    """(argument, the parameter of a plain function it lands on) up to the first ``*``/``**``."""
-    i = 0
-    for a in call.args:
-        if a.star:
-            return
-        if a.keyword is None:
-            yield a, positional[i] if i < len(positional) else None
-            i += 1
-        else:
-            k = a.keyword.value
-            yield a, k if k in positional or k in kwonly else None
 
 
 def _string_key(e) -> Optional[str]:
