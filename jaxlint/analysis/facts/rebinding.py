@@ -134,7 +134,6 @@ class Rebinding:
         self.index = index
         self.traced_callables = TracedCallables(index, finder)
         self._answers: Dict[Tuple[int, str, Optional[str], int], bool] = {}
-        self._call_sites: Optional[Dict[int, List[Tuple[Scope, int]]]] = None
         self._call_orders: Optional[Dict[int, Tuple[Scope, int]]] = None
         self._parent_maps: Dict[int, Dict[int, cst.CSTNode]] = {}
         self._name_maps: Dict[int, Dict[str, List[cst.Name]]] = {}
@@ -146,32 +145,11 @@ class Rebinding:
 
     # -- where functions are called -------------------------------------------------------
     def call_sites(self, func) -> List[Tuple[Scope, int]]:
-        """(scope, order) of every call of ``func`` by its name, found in the module."""
-        if self._call_sites is None:
-            sites: Dict[int, List[Tuple[Scope, int]]] = {}
-            for call, scope, order in self.index.calls:
-                f = call.func
-                if not isinstance(f, cst.Name):
-                    continue
-                owner = scope.lookup_scope(f.value)
-                target = owner.defs.get(f.value) if owner is not None else None
-                if target is not None:
-                    sites.setdefault(id(target.node), []).append((scope, order))
-            # calls through methods, instances, closures and partials too
-            orders = {id(call): order for call, _scope, order in self.index.calls}
-            targets = self.traced_callables.finder.call_targets
-            for call, scope, _order in self.index.calls:
-                t = targets.target(call, scope)
-                if t is None or t.app is not None:
-                    continue
-                f = call.func
-                if isinstance(f, cst.Name):
-                    owner = scope.lookup_scope(f.value)
-                    if owner is not None and owner.defs.get(f.value) is t.func:
-                        continue  # found by its name above
-                sites.setdefault(id(t.func.node), []).append((scope, orders[id(call)]))
-            self._call_sites = sites
-        return self._call_sites.get(id(func.node), [])
+        """(scope, order) of every call of ``func`` the call-target resolver finds in the module
+        (by name, through a method, an instance, a closure or a partial)."""
+        sites = self._sites()
+        found = {id(call): sites[id(call)] for call, _scope, _t in self.traced_callables.finder.call_targets.callers(func) if id(call) in sites}
+        return list(found.values())
 
     def _runs_repeatedly(self, scope: Scope, depth: int) -> bool:
         """Can the body of function ``scope`` run more than once?  True when nothing in the
