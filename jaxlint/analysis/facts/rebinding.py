@@ -28,17 +28,17 @@ class TracedCallables:
         self.index = index
         self.reach: Dict[int, bool] = {}
         self._orders: Dict[int, list] = {}
-        self._jitted_sites = None
         self._calls_by_callee: Optional[Dict[int, cst.Call]] = None
 
     def cached_def(self, f) -> bool:
         return any(a.transform.replays for a in self.finder.by_func.get(id(f.node), ()))
 
     def runs_traced(self, func_expr, scope: Scope, depth: int = 0) -> bool:
-        if self._runs_traced(func_expr, scope, depth):
-            return True
-        # through any other kind of callable: a bound method kept in a name, an instance's
-        # ``__call__``, a closure a factory returned, a partial, an attribute set in ``__init__``
+        """Does the call whose callee is ``func_expr`` run a cached traced function, or a
+        function that calls one (to a bounded depth)?  Whatever the call-target resolver
+        reaches counts: a name, a method through ``self`` or an instance, an instance's
+        ``__call__``, a bound method kept in a name, a closure a factory returned, a partial,
+        an attribute set to a jitted function in ``__init__``."""
         call = self._call_of(func_expr)
         t = self.finder.call_targets.target(call, scope) if call is not None else None
         if t is None:
@@ -52,48 +52,6 @@ class TracedCallables:
         if calls is None:
             calls = self._calls_by_callee = {id(c.func): c for c, _s, _o in self.index.calls}
         return calls.get(id(func_expr))
-
-    def _runs_traced(self, func_expr, scope: Scope, depth: int = 0) -> bool:
-        if isinstance(func_expr, cst.Call):
-            # jax.jit(f)(x)
-            return any(a.site is func_expr and a.transform.replays for a in self.finder.applications)
-        if isinstance(func_expr, cst.Attribute) and isinstance(func_expr.value, cst.Name):
-            return self._method_runs_traced(func_expr, scope, depth)
-        if not isinstance(func_expr, cst.Name):
-            return False
-        name = func_expr.value
-        owner = scope.lookup_scope(name)
-        if owner is None:
-            return False
-        app = self.finder.aliases.get((id(owner), name))
-        if app is not None and app.transform.replays:
-            return True
-        f = owner.defs.get(name)
-        if f is None:
-            return False
-        if self.cached_def(f):
-            return True
-        return depth < 4 and self.reaches(f, depth + 1)
-
-    def _method_runs_traced(self, func_expr: cst.Attribute, scope: Scope, depth: int) -> bool:
-        """``model.predict(x)`` on an instance of a class of the module: a jitted method, a
-        method that runs one, or an attribute its methods bind to a jitted function
-        (``self.run = jax.jit(self._run)``)."""
-        receiver = self.finder.receivers.receiver_of(func_expr.value, scope)
-        cls = receiver.cls if receiver is not None else None
-        if cls is None:
-            return False
-        attr = func_expr.attr.value
-        f = self.finder.classes.member(cls, attr)
-        if f is not None:
-            return self.cached_def(f) or (depth < 4 and self.reaches(f, depth + 1))
-        if self._jitted_sites is None:
-            self._jitted_sites = {id(a.site) for a in self.finder.applications if a.transform.replays and isinstance(a.site, cst.Call)}
-        mro = self.finder.classes.mro(cls)
-        return any(
-            w.attr == attr and w.value is not None and id(w.value) in self._jitted_sites and w.scope.func is not None and w.scope.func.cls in mro
-            for w in self.index.attribute_writes
-        )
 
     def reaches(self, f, depth: int) -> bool:
         key = id(f.node)
