@@ -31,7 +31,7 @@ from typing import Iterator, List, NamedTuple, Optional
 import libcst as cst
 
 from jaxlint.analysis.facts.static_metadata import argument_for, class_of_call, constructions_by_name
-from jaxlint.analysis.model.classes import ClassModel, class_named, decorator_names, qualified
+from jaxlint.analysis.model.classes import ClassModel, class_named, decorator_names, is_classmethod, qualified
 from jaxlint.analysis.host.host_value import JAX_ARRAY, NUMPY_ARRAY
 from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.jax.jax_api import NNX_DATA_CLASSES
@@ -269,7 +269,7 @@ class NnxAttributes:
             if f is None or f.cls is None or f.is_lambda:
                 continue
             params = f.positional_params()
-            if not params or params[0].name.value != w.name or _is_static_or_class_method(f):
+            if not params or params[0].name.value != w.name or not f.is_method or is_classmethod(f):
                 continue
             if not self.is_nnx_pytree(f.cls) or not declared and self._declared(f.cls, w.attr):
                 continue
@@ -406,13 +406,6 @@ def _plain_container(e, scope: Scope) -> bool:
         and e.func.value in ("list", "dict")
         and scope.lookup_scope(e.func.value) is None
     )
-
-
-def _is_static_or_class_method(f: FuncInfo) -> bool:
-    for d in f.node.decorators:
-        if isinstance(d.decorator, cst.Name) and d.decorator.value in ("staticmethod", "classmethod"):
-            return True
-    return False
 
 
 def _literal_static(e) -> bool:

@@ -32,6 +32,7 @@ from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.syntax.tested_names import tested_names
 from jaxlint.analysis.facts.outer_transforms import TRACING_LABELS, function_argument, outer_label, outer_static_positions, remedy, traces_position
 from jaxlint.analysis.facts.static_arguments import arguments_by_parameter, find_static_arguments
+from jaxlint.analysis.model.classes import is_classmethod
 from jaxlint.analysis.model.transforms import TransformFinder
 from jaxlint.analysis.model.names import resolve
 
@@ -439,7 +440,7 @@ class StaticPaths:
             f = app.func
             if not isinstance(app.site, cst.Decorator) or not f.is_method or app.bound_self or not app.transform.statics:
                 continue
-            if any(isinstance(d.decorator, cst.Name) and d.decorator.value in ("staticmethod", "classmethod") for d in f.node.decorators):
+            if is_classmethod(f):
                 continue
             statics, opaque = self.analyzer.static_names(app)
             pos = app.jit_positional()
