@@ -7,6 +7,7 @@ import libcst as cst
 from jaxlint import fixes
 from jaxlint.analysis.facts.memo_guards import memoised
 from jaxlint.analysis.facts.fresh_callables import FILTERED, PARTIALS, TREE_PARTIAL, NamesRead, built_anew, built_anew_for_slot, callable_slots, reads_loop_variables, repetition, runs_repeatedly
+from jaxlint.analysis.syntax.nodes import dotted_name
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
 from jaxlint.analysis.model.names import resolve
 
@@ -215,7 +216,8 @@ class JitOfFreshFunction(Rule):
         if built is None and api in REWRAPPING_JITS:
             # it wraps the function in a new one on every application: each result is a
             # new cache, whatever the function
-            rewrapped = f"function `{_dotted(fn_expr)}` that it wraps anew on each application" if _dotted(fn_expr) else "function it wraps anew on each application"
+            name = dotted_name(fn_expr)
+            rewrapped = f"function `{name}` that it wraps anew on each application" if name else "function it wraps anew on each application"
             built = (rewrapped, (fn_expr,))
         bound = _local_value(fn_expr, scope) if built is None else None
         fresh, reads = None, ()
@@ -487,12 +489,3 @@ def _decorator_api(expr, scope) -> str:
 # even a module-level function compiles again under each new result (flax 0.12: ``nnx.jit``).
 # ``jax.jit`` and ``eqx.filter_jit`` of one function object share their cache.
 REWRAPPING_JITS = frozenset({"flax.nnx.jit"})
-
-
-def _dotted(expr):
-    if isinstance(expr, cst.Name):
-        return expr.value
-    if isinstance(expr, cst.Attribute):
-        inner = _dotted(expr.value)
-        return inner and f"{inner}.{expr.attr.value}"
-    return None
