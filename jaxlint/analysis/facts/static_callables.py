@@ -28,7 +28,7 @@ from typing import List, NamedTuple, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.facts.fresh_callables import built_anew, runs_repeatedly
-from jaxlint.analysis.facts.static_metadata import argument_for, class_of_call, constructions_by_name, self_assignments
+from jaxlint.analysis.facts.static_metadata import argument_for, class_of_call, self_assignments
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import arguments_by_parameter
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
@@ -57,17 +57,14 @@ class FreshStaticCallable(NamedTuple):
 def fresh_static_callables(m) -> List[FreshStaticCallable]:
     classes = m.analyzer.classes
     out: List[FreshStaticCallable] = []
-    by_name = None
     for cls in m.index.classes:
         fields = classes.metadata_declarations(cls)
         if not fields:
             continue
-        if by_name is None:
-            by_name = constructions_by_name(m.index)
         init = classes.member(cls, "__init__")
         for name in fields:
             stored = _stored_by_constructor(m, cls, name)
-            for call, scope in by_name.get(cls.name, ()):
+            for call, scope in m.index.calls_of(cls.name):
                 if class_of_call(call, scope) is not cls:
                     continue
                 store = stored

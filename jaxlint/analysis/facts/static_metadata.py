@@ -55,14 +55,13 @@ class ArrayInMetadata(NamedTuple):
 
 def arrays_in_metadata(index: ModuleIndex, classes: ClassModel) -> List[ArrayInMetadata]:
     out: List[ArrayInMetadata] = []
-    constructions = constructions_by_name(index)
     for cls in index.classes:
         fields = classes.metadata_declarations(cls)
         if not fields:
             continue
         init = classes.member(cls, "__init__")
         for name, decl in fields.items():
-            writes = _array_writes(classes, cls, name, init, constructions)
+            writes = _array_writes(classes, cls, name, init, index)
             found = _annotated_array(classes, cls, name, decl, init)
             if found is not None:
                 hit = (found, "annotation")
@@ -76,13 +75,13 @@ def arrays_in_metadata(index: ModuleIndex, classes: ClassModel) -> List[ArrayInM
     return out
 
 
-def _array_writes(classes: ClassModel, cls: ClassInfo, name: str, init, constructions) -> List[Tuple[cst.CSTNode, str, str]]:
+def _array_writes(classes: ClassModel, cls: ClassInfo, name: str, init, index: ModuleIndex) -> List[Tuple[cst.CSTNode, str, str]]:
     """(value, what it is, evidence) for each assignment in ``__init__``/``__post_init__`` and
     each construction of the class that puts a shaped array into the field ``name``."""
     out: List[Tuple[cst.CSTNode, str, str]] = []
     for value in _assigned_arrays(classes, cls, name):
         out.append((value, f"an array is stored in `{name}` here", "assignment"))
-    for call, scope in constructions.get(cls.name, ()):
+    for call, scope in index.calls_of(cls.name):
         if class_of_call(call, scope) is not cls:
             continue
         arg = argument_for(classes, cls, init, call, name)
@@ -160,14 +159,6 @@ def _param(f: FuncInfo, name: str) -> Optional[cst.Param]:
         if param.name.value == name:
             return param
     return None
-
-
-def constructions_by_name(index: ModuleIndex) -> Dict[str, List[tuple]]:
-    out: Dict[str, List[tuple]] = {}
-    for call, scope, _order in index.calls:
-        if isinstance(call.func, cst.Name):
-            out.setdefault(call.func.value, []).append((call, scope))
-    return out
 
 
 def class_of_call(call: cst.Call, scope: Scope) -> Optional[ClassInfo]:
