@@ -365,33 +365,9 @@ class StaticObjects:
 
     # -- classes of variables --------------------------------------------------------------
     def instance_class(self, name: str, scope: Scope) -> Optional[ClassInfo]:
-        """The module class every binding of ``name`` constructs (``m = Model(...)``); for the
-        first parameter of a method, that method's class."""
-        owner = scope.lookup_scope(name)
-        if owner is None:
-            return None
-        binds = owner.bindings.get(name, ())
-        if not binds:
-            return None
-        found: Optional[ClassInfo] = None
-        for b in binds:
-            if b.kind == "param":
-                f = owner.func
-                params = f.positional_params() if f is not None else []
-                if f is None or f.cls is None or not params or params[0].name.value != name:
-                    return None
-                c = f.cls
-            elif b.kind == "assign" and isinstance(b.value, cst.Call) and isinstance(b.value.func, cst.Name):
-                where = owner.lookup_scope(b.value.func.value)
-                c = where.classes.get(b.value.func.value) if where is not None else None
-                if c is None:
-                    return None
-            else:
-                return None
-            if found is not None and c is not found:
-                return None
-            found = c
-        return found
+        """The module class whose instance ``name`` holds, as the receiver model shows it."""
+        r = self.finder.receivers.receiver_of(cst.Name(name), scope)
+        return r.cls if r is not None else None
 
     def _is_instance_of(self, name: str, scope: Scope, cls: ClassInfo) -> bool:
         c = self.instance_class(name, scope)
