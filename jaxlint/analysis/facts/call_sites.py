@@ -3,16 +3,17 @@ place, for the rules and facts that ask about a call they hold."""
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Dict, Optional, Tuple
 
 import libcst as cst
 
 from jaxlint.analysis.syntax.module_index import ModuleIndex
+from jaxlint.analysis.syntax.scopes import Scope
 
 
 class CallSites:
     def __init__(self, index: ModuleIndex):
-        self._orders = {id(c): o for c, _s, o in index.calls}
+        self.sites: Dict[int, Tuple[Scope, int]] = {id(c): (s, o) for c, s, o in index.calls}
         self._by_callee = {id(c.func): c for c, _s, _o in index.calls}
 
     def is_called_at_once(self, expr: cst.BaseExpression) -> bool:
@@ -25,4 +26,5 @@ class CallSites:
 
     def order(self, call: cst.Call) -> Optional[int]:
         """The order of ``call`` in its scope (None for a call the index does not hold)."""
-        return self._orders.get(id(call))
+        site = self.sites.get(id(call))
+        return site[1] if site is not None else None

@@ -11,6 +11,7 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
+from jaxlint.analysis.facts.call_sites import CallSites
 from jaxlint.analysis.host.expression_kinds import all_container_bindings
 from jaxlint.analysis.syntax.fast_walk import node_children
 from jaxlint.analysis.syntax.module_index import ModuleIndex
@@ -28,7 +29,8 @@ class TracedCallables:
         self.index = index
         self.reach: Dict[int, bool] = {}
         self._orders: Dict[int, list] = {}
-        self._calls_by_callee: Optional[Dict[int, cst.Call]] = None
+        # (Rebinding is built from the index alone, without the module's CallSites.)
+        self.call_sites = CallSites(index)
 
     def cached_def(self, f) -> bool:
         return any(a.transform.replays for a in self.finder.by_func.get(id(f.node), ()))
@@ -39,19 +41,13 @@ class TracedCallables:
         reaches counts: a name, a method through ``self`` or an instance, an instance's
         ``__call__``, a bound method kept in a name, a closure a factory returned, a partial,
         an attribute set to a jitted function in ``__init__``."""
-        call = self._call_of(func_expr)
+        call = self.call_sites.call_of(func_expr)
         t = self.finder.call_targets.target(call, scope) if call is not None else None
         if t is None:
             return False
         if t.app is not None:
             return t.app.transform.replays
         return self.cached_def(t.func) or (depth < 4 and self.reaches(t.func, depth + 1))
-
-    def _call_of(self, func_expr) -> Optional[cst.Call]:
-        calls = self._calls_by_callee
-        if calls is None:
-            calls = self._calls_by_callee = {id(c.func): c for c, _s, _o in self.index.calls}
-        return calls.get(id(func_expr))
 
     def reaches(self, f, depth: int) -> bool:
         key = id(f.node)
@@ -92,7 +88,6 @@ class Rebinding:
         self.index = index
         self.traced_callables = TracedCallables(index, finder)
         self._answers: Dict[Tuple[int, str, Optional[str], int], bool] = {}
-        self._call_orders: Optional[Dict[int, Tuple[Scope, int]]] = None
         self._parent_maps: Dict[int, Dict[int, cst.CSTNode]] = {}
         self._name_maps: Dict[int, Dict[str, List[cst.Name]]] = {}
         self._local_uses: Dict[Tuple[int, int], Optional[Tuple[int, List[int]]]] = {}
@@ -105,7 +100,7 @@ class Rebinding:
     def call_sites(self, func) -> List[Tuple[Scope, int]]:
         """(scope, order) of every call of ``func`` the call-target resolver finds in the module
         (by name, through a method, an instance, a closure or a partial)."""
-        sites = self._sites()
+        sites = self.traced_callables.call_sites.sites
         found = {id(call): sites[id(call)] for call, _scope, _t in self.traced_callables.finder.call_targets.callers(func) if id(call) in sites}
         return list(found.values())
 
@@ -177,7 +172,7 @@ class Rebinding:
             return None
         if not self.traced_callables.cached_def(reader):
             return None
-        sites = self._sites()
+        sites = self.traced_callables.call_sites.sites
         parents = self._parents(owner)
         if reader.is_lambda:
             outer = self._transform_chain(reader.node, parents, owner)
@@ -211,11 +206,6 @@ class Rebinding:
                 return None
             orders.extend(calls)
         return defs[0], orders
-
-    def _sites(self) -> Dict[int, Tuple[Scope, int]]:
-        if self._call_orders is None:
-            self._call_orders = {id(call): (scope, order) for call, scope, order in self.index.calls}
-        return self._call_orders
 
     def _parents(self, owner: Scope) -> Dict[int, cst.CSTNode]:
         """Each node's parent in ``owner``'s body (one walk, which also indexes its names)."""
@@ -368,7 +358,7 @@ class Rebinding:
                 return None
         created = outer.order
         if outer is reader:
-            sites = self._sites()
+            sites = self.traced_callables.call_sites.sites
             apps = [a for a in self.traced_callables.finder.by_func.get(id(reader.node), ()) if a.transform.replays]
             jits = [sites.get(id(a.site)) for a in apps if isinstance(a.site, cst.Call)]
             if apps and len(jits) == len(apps) and all(j is not None and j[0] is owner for j in jits):
