@@ -113,14 +113,16 @@ class StaticObjects:
         p = w.params
         if p.star_arg is not None and isinstance(p.star_arg, cst.Param) or p.star_kwarg is not None:
             return
-        positional = [x.name.value for x in w.positional_params()]
-        for call, scope, order in self._calls_of(w):
-            for arg, pname in arguments_by_position(call, positional):
-                if pname == kc.name and isinstance(arg.value, cst.Name):
-                    through = kc.through or kc.call
-                    outer = KeptCall(kc.keeper, arg.value.value, call, scope, order, through, (kc.call,) + kc.chain)
-                    yield outer
-                    yield from self._through_wrappers(outer, depth - 1)
+        targets = self.finder.call_targets
+        for call, scope, t in targets.callers(w):
+            bound = targets.bind(t, call, scope)
+            passed = bound.get(kc.name) if bound is not None else None
+            where = self._where.get(id(call))
+            if passed is None or passed.call is not call or not isinstance(passed.expr, cst.Name) or where is None:
+                continue
+            outer = KeptCall(kc.keeper, passed.expr.value, call, scope, where[1], kc.through or kc.call, (kc.call,) + kc.chain)
+            yield outer
+            yield from self._through_wrappers(outer, depth - 1)
 
     def _through_own_method(self, kc: KeptCall, m: FuncInfo, depth: int) -> Iterator[KeptCall]:
         """A method that calls the jitted function kept for its own instance
@@ -225,17 +227,6 @@ class StaticObjects:
         if owner is None or owner.classes.get(value.func.value) is not cls:
             return None
         return value
-
-    def _calls_of(self, f: FuncInfo) -> List[Tuple[cst.Call, Scope, int]]:
-        by = getattr(self, "_by_callee", None)
-        if by is None:
-            by = self._by_callee = {}
-            for call, scope, order in self.index.calls:
-                if isinstance(call.func, cst.Name):
-                    target = scope.lookup_def(call.func.value)
-                    if target is not None:
-                        by.setdefault(id(target.node), []).append((call, scope, order))
-        return by.get(id(f.node), [])
 
     def _direct_kept_calls(self) -> Iterator[KeptCall]:
         for app in self.finder.applications:
