@@ -35,6 +35,7 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
+from jaxlint.analysis.syntax.nodes import is_none_literal
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.model.transforms import Application, TransformFinder, arguments_by_parameter
 from jaxlint.analysis.model.names import resolve
@@ -185,13 +186,9 @@ def _other_structure(first: cst.CSTNode, first_scope: Scope, later: cst.CSTNode,
     b = later.value if isinstance(later, cst.Arg) else None
     if a is None or b is None:
         return False
-    if _is_none(a):
+    if is_none_literal(a):
         return _surely_not_none(b, scope)
-    return _is_none(b) and _surely_not_none(a, first_scope)
-
-
-def _is_none(expr) -> bool:
-    return isinstance(expr, cst.Name) and expr.value == "None"
+    return is_none_literal(b) and _surely_not_none(a, first_scope)
 
 
 def _surely_not_none(expr, scope: Scope) -> bool:
@@ -207,7 +204,7 @@ def _surely_not_none(expr, scope: Scope) -> bool:
     p = scope.func.params
     for param in list(p.posonly_params) + list(p.params) + list(p.kwonly_params):
         if param.name.value == expr.value:
-            if param.annotation is None or param.default is not None and _is_none(param.default):
+            if param.annotation is None or param.default is not None and is_none_literal(param.default):
                 return False
             # one plain type (``float``, ``jnp.ndarray``); a union, ``Optional[...]``, ``Any``
             # or ``object`` may hold None

@@ -15,6 +15,7 @@ import libcst as cst
 
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.syntax.module_index import ModuleIndex
+from jaxlint.analysis.syntax.nodes import parameter_names, target_names
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.nnx_state import LIFTED, NNX_LIFTED
@@ -61,25 +62,10 @@ class _Body(FastVisitor):
             _stores(node.target, self.stores)
 
     def visit_Lambda(self, node: cst.Lambda) -> None:
-        p = node.params
-        for x in list(p.posonly_params) + list(p.params) + list(p.kwonly_params):
-            self.local.add(x.name.value)
-        for x in (p.star_arg, p.star_kwarg):
-            if isinstance(x, cst.Param):
-                self.local.add(x.name.value)
+        self.local.update(parameter_names(node.params))
 
     def visit_CompFor(self, node: cst.CompFor) -> None:
-        _names(node.target, self.local)
-
-
-def _names(target, out: Set[str]) -> None:
-    if isinstance(target, cst.Name):
-        out.add(target.value)
-    elif isinstance(target, (cst.Tuple, cst.List)):
-        for el in target.elements:
-            _names(el.value, out)
-    elif isinstance(target, cst.StarredElement):
-        _names(target.value, out)
+        self.local.update(target_names(node.target))
 
 
 def _stores(target, out: List[cst.BaseExpression]) -> None:

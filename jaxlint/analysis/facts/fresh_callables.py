@@ -18,7 +18,7 @@ from jaxlint.analysis.facts.memo_guards import memoised
 from jaxlint.analysis.host.array_values import ArrayFacts
 from jaxlint.analysis.model.weak_types import single_return
 from jaxlint.analysis.host.host_value import STATEFUL_OPTAX, class_hash
-from jaxlint.analysis.model.classes import class_named, decorator_names, is_classmethod, is_property
+from jaxlint.analysis.model.classes import class_named, decorator_names, is_property
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import Application, arguments_by_parameter
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
@@ -51,7 +51,8 @@ def built_anew(m, expr, scope, bound_methods: bool = True):
             return f"`{q}` result", tuple(a.value for a in expr.args)
         return None
     if bound_methods and isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
-        cls = _instance_class(m, expr.value.value, scope)
+        receiver = m.finder.receivers.receiver_of(expr.value, scope)
+        cls = receiver.cls if receiver is not None else None
         if cls is None:
             return None
         f = m.analyzer.classes.member(cls, expr.attr.value)
@@ -69,10 +70,7 @@ def runs_repeatedly(m, func) -> Optional[cst.Call]:
     calls of ``func`` are the call-target resolver's (by name, a method through ``self`` or an
     instance, ``__call__``, a bound method, a factory's closure, a partial).  Computed once per
     module and function."""
-    memo = m.__dict__.setdefault("_repeated_functions", {})
-    if "orders" not in memo:
-        memo["orders"] = {id(c): o for c, _s, o in m.index.calls}
-    return _repeats(m, func, memo)
+    return _repeats(m, func, m.__dict__.setdefault("_repeated_functions", {}))
 
 
 def _repeats(m, func, memo) -> Optional[cst.Call]:
@@ -80,13 +78,13 @@ def _repeats(m, func, memo) -> Optional[cst.Call]:
     if key in memo:
         return memo[key]
     memo[key] = None  # a cycle of calls answers "no" (until shown otherwise)
-    orders = memo["orders"]
     sites = []
     seen = set()
     for call, scope, _t in m.finder.call_targets.callers(func):
-        if id(call) not in seen and id(call) in orders:
+        order = m.call_sites.order(call)
+        if id(call) not in seen and order is not None:
             seen.add(id(call))
-            sites.append((call, scope, orders[id(call)]))
+            sites.append((call, scope, order))
     out = None
     # a call that fills a memo runs once per entry of the memo
     sites = [(call, scope, order) for call, scope, order in sites if not memoised(m, call, scope)]
@@ -170,32 +168,6 @@ def _plain_function(f) -> bool:
     return "staticmethod" in names or is_property(f)
 
 
-def _instance_class(m, name: str, scope):
-    """The module class whose instance ``name`` is: ``self`` of a method, or a variable bound
-    once to ``Cls(...)`` (here, or in a scope around: ``MODEL = Model(0.75)`` at module
-    level)."""
-    f = scope.func if scope.kind == "function" else None
-    if f is not None and f.cls is not None and f.is_method and not is_classmethod(f):
-        positional = f.positional_params()
-        if positional and positional[0].name.value == name and len(scope.bindings.get(name, ())) == 1:
-            return f.cls
-    owner = scope.lookup_scope(name)
-    if owner is None or name in owner.globals or name in owner.nonlocals:
-        return None
-    binds = owner.bindings.get(name, ())
-    if len(binds) == 1 and binds[0].kind == "assign" and binds[0].order is not None and isinstance(binds[0].value, cst.Call):
-        callee = binds[0].value.func
-        if isinstance(callee, cst.Name):
-            s = owner
-            while s is not None:
-                if callee.value in s.classes:
-                    return s.classes[callee.value]
-                if callee.value in s.bindings or callee.value in s.defs:
-                    return None
-                s = s.parent
-    return None
-
-
 # How a slot keys the cache: a static parameter; an argument of an ``eqx.filter_jit`` function
 # (everything but arrays is static there); a ``jax.tree_util.Partial`` passed for a traced
 # parameter (a pytree: its function is aux data, its arguments leaves).
@@ -226,7 +198,6 @@ def callable_slots(m) -> List[CallableSlot]:
         if not app.transform.cached:
             continue
         out.append(CallableSlot(app, arg, pname, scope, order, STATIC))
-    orders = {id(c): o for c, _s, o in m.index.calls}
     for app in m.finder.applications:
         if not app.transform.cached:
             continue
@@ -235,7 +206,7 @@ def callable_slots(m) -> List[CallableSlot]:
             continue
         pos = app.jit_positional()
         for call, scope in m.analyzer.call_sites_with_scopes(app):
-            order = orders.get(id(call))
+            order = m.call_sites.order(call)
             if order is None:
                 continue
             for a, pname in arguments_by_parameter(app, call, pos):

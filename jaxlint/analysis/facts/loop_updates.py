@@ -57,10 +57,6 @@ def _counter_of(loop) -> Optional[str]:
     return None
 
 
-def per_iteration_names(loop) -> Tuple[str, ...]:
-    return tuple(n for n, _ in per_iteration_targets(loop))
-
-
 def per_iteration_targets(loop) -> Tuple[Tuple[str, bool], ...]:
     """The loop's targets that take a new value on every iteration: the counter, and a name
     drawn from a literal list or tuple of Python literals at least two of which differ

@@ -19,6 +19,7 @@ from typing import Optional, Sequence, Set, Tuple
 import libcst as cst
 
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.nodes import is_none_literal
 from jaxlint.analysis.syntax.scopes import MUTATING_METHODS, Scope
 from jaxlint.analysis.syntax.statement_paths import guards, scope_body, statement_path
 
@@ -70,7 +71,7 @@ def _missing_when(test) -> Optional[bool]:
         if len(test.comparisons) != 1:
             return None
         op, right = test.comparisons[0].operator, test.comparisons[0].comparator
-        none = isinstance(right, cst.Name) and right.value == "None"
+        none = is_none_literal(right)
         if isinstance(op, (cst.Is, cst.Equal)):
             return none
         if isinstance(op, (cst.IsNot, cst.NotEqual)):

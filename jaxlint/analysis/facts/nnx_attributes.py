@@ -30,8 +30,8 @@ from typing import Iterator, List, NamedTuple, Optional
 
 import libcst as cst
 
-from jaxlint.analysis.facts.static_metadata import argument_for, class_of_call, constructions_by_name
-from jaxlint.analysis.model.classes import ClassModel, class_named, decorator_names, qualified
+from jaxlint.analysis.facts.static_metadata import argument_for, class_of_call
+from jaxlint.analysis.model.classes import ClassModel, class_named, decorator_names, is_classmethod, qualified
 from jaxlint.analysis.host.host_value import JAX_ARRAY, NUMPY_ARRAY
 from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.jax.jax_api import NNX_DATA_CLASSES
@@ -269,7 +269,7 @@ class NnxAttributes:
             if f is None or f.cls is None or f.is_lambda:
                 continue
             params = f.positional_params()
-            if not params or params[0].name.value != w.name or _is_static_or_class_method(f):
+            if not params or params[0].name.value != w.name or not f.is_method or is_classmethod(f):
                 continue
             if not self.is_nnx_pytree(f.cls) or not declared and self._declared(f.cls, w.attr):
                 continue
@@ -314,27 +314,26 @@ class NnxAttributes:
             what = self.container_data(value.args[0].value, w.scope) or self.data(value.args[0].value, w.scope)
             if what is not None:
                 out.append(StaticDataWrite(value.args[0].value, w.attr, cls, what, None, value))
-        for name, calls in constructions_by_name(self.index).items():
-            for call, scope in calls:
-                cls = class_of_call(call, scope)
-                if cls is None or not self.is_nnx_pytree(cls) or self.classes.has_own_init(cls):
+        for call, scope, _order in self.index.calls:
+            cls = class_of_call(call, scope) if isinstance(call.func, cst.Name) else None
+            if cls is None or not self.is_nnx_pytree(cls) or self.classes.has_own_init(cls):
+                continue
+            if not any(decorator_names(c.node, c.scope) & GENERATED_INIT for c in self.classes.mro(cls)):
+                continue  # no generated constructor that assigns the fields
+            for field in self.classes.field_names(cls):
+                # the generated constructor sets each field as ``self.field = arg`` does:
+                # a field declared static refuses any data, one declared as data takes
+                # anything, and any other field is sorted by its value (a plain list
+                # holding modules is static, and refused)
+                decl = self.static_declaration(cls, field)
+                if decl is None and self._declared_as(cls, field, NNX_DATA_MARKERS) is not None:
                     continue
-                if not any(decorator_names(c.node, c.scope) & GENERATED_INIT for c in self.classes.mro(cls)):
-                    continue  # no generated constructor that assigns the fields
-                for field in self.classes.field_names(cls):
-                    # the generated constructor sets each field as ``self.field = arg`` does:
-                    # a field declared static refuses any data, one declared as data takes
-                    # anything, and any other field is sorted by its value (a plain list
-                    # holding modules is static, and refused)
-                    decl = self.static_declaration(cls, field)
-                    if decl is None and self._declared_as(cls, field, NNX_DATA_MARKERS) is not None:
-                        continue
-                    arg = argument_for(self.classes, cls, None, call, field)
-                    if arg is None:
-                        continue
-                    what = self.container_data(arg, scope) or (self.data(arg, scope) if decl is not None else None)
-                    if what:
-                        out.append(StaticDataWrite(arg, field, cls, what, None, decl))
+                arg = argument_for(self.classes, cls, None, call, field)
+                if arg is None:
+                    continue
+                what = self.container_data(arg, scope) or (self.data(arg, scope) if decl is not None else None)
+                if what:
+                    out.append(StaticDataWrite(arg, field, cls, what, None, decl))
         return out
 
     def static_data_additions(self) -> List[StaticDataWrite]:
@@ -406,13 +405,6 @@ def _plain_container(e, scope: Scope) -> bool:
         and e.func.value in ("list", "dict")
         and scope.lookup_scope(e.func.value) is None
     )
-
-
-def _is_static_or_class_method(f: FuncInfo) -> bool:
-    for d in f.node.decorators:
-        if isinstance(d.decorator, cst.Name) and d.decorator.value in ("staticmethod", "classmethod"):
-            return True
-    return False
 
 
 def _literal_static(e) -> bool:

@@ -11,6 +11,7 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
+from jaxlint.analysis.facts.call_sites import CallSites
 from jaxlint.analysis.host.expression_kinds import all_container_bindings
 from jaxlint.analysis.syntax.fast_walk import node_children
 from jaxlint.analysis.syntax.module_index import ModuleIndex
@@ -28,72 +29,25 @@ class TracedCallables:
         self.index = index
         self.reach: Dict[int, bool] = {}
         self._orders: Dict[int, list] = {}
-        self._jitted_sites = None
-        self._calls_by_callee: Optional[Dict[int, cst.Call]] = None
+        # (Rebinding is built from the index alone, without the module's CallSites.)
+        self.call_sites = CallSites(index)
 
     def cached_def(self, f) -> bool:
         return any(a.transform.replays for a in self.finder.by_func.get(id(f.node), ()))
 
     def runs_traced(self, func_expr, scope: Scope, depth: int = 0) -> bool:
-        if self._runs_traced(func_expr, scope, depth):
-            return True
-        # through any other kind of callable: a bound method kept in a name, an instance's
-        # ``__call__``, a closure a factory returned, a partial, an attribute set in ``__init__``
-        call = self._call_of(func_expr)
+        """Does the call whose callee is ``func_expr`` run a cached traced function, or a
+        function that calls one (to a bounded depth)?  Whatever the call-target resolver
+        reaches counts: a name, a method through ``self`` or an instance, an instance's
+        ``__call__``, a bound method kept in a name, a closure a factory returned, a partial,
+        an attribute set to a jitted function in ``__init__``."""
+        call = self.call_sites.call_of(func_expr)
         t = self.finder.call_targets.target(call, scope) if call is not None else None
         if t is None:
             return False
         if t.app is not None:
             return t.app.transform.replays
         return self.cached_def(t.func) or (depth < 4 and self.reaches(t.func, depth + 1))
-
-    def _call_of(self, func_expr) -> Optional[cst.Call]:
-        calls = self._calls_by_callee
-        if calls is None:
-            calls = self._calls_by_callee = {id(c.func): c for c, _s, _o in self.index.calls}
-        return calls.get(id(func_expr))
-
-    def _runs_traced(self, func_expr, scope: Scope, depth: int = 0) -> bool:
-        if isinstance(func_expr, cst.Call):
-            # jax.jit(f)(x)
-            return any(a.site is func_expr and a.transform.replays for a in self.finder.applications)
-        if isinstance(func_expr, cst.Attribute) and isinstance(func_expr.value, cst.Name):
-            return self._method_runs_traced(func_expr, scope, depth)
-        if not isinstance(func_expr, cst.Name):
-            return False
-        name = func_expr.value
-        owner = scope.lookup_scope(name)
-        if owner is None:
-            return False
-        app = self.finder.aliases.get((id(owner), name))
-        if app is not None and app.transform.replays:
-            return True
-        f = owner.defs.get(name)
-        if f is None:
-            return False
-        if self.cached_def(f):
-            return True
-        return depth < 4 and self.reaches(f, depth + 1)
-
-    def _method_runs_traced(self, func_expr: cst.Attribute, scope: Scope, depth: int) -> bool:
-        """``model.predict(x)`` on an instance of a class of the module: a jitted method, a
-        method that runs one, or an attribute its methods bind to a jitted function
-        (``self.run = jax.jit(self._run)``)."""
-        receiver = self.finder.receivers.receiver_of(func_expr.value, scope)
-        cls = receiver.cls if receiver is not None else None
-        if cls is None:
-            return False
-        attr = func_expr.attr.value
-        f = self.finder.classes.member(cls, attr)
-        if f is not None:
-            return self.cached_def(f) or (depth < 4 and self.reaches(f, depth + 1))
-        if self._jitted_sites is None:
-            self._jitted_sites = {id(a.site) for a in self.finder.applications if a.transform.replays and isinstance(a.site, cst.Call)}
-        mro = self.finder.classes.mro(cls)
-        return any(
-            w.attr == attr and w.value is not None and id(w.value) in self._jitted_sites and w.scope.func is not None and w.scope.func.cls in mro
-            for w in self.index.attribute_writes
-        )
 
     def reaches(self, f, depth: int) -> bool:
         key = id(f.node)
@@ -134,8 +88,6 @@ class Rebinding:
         self.index = index
         self.traced_callables = TracedCallables(index, finder)
         self._answers: Dict[Tuple[int, str, Optional[str], int], bool] = {}
-        self._call_sites: Optional[Dict[int, List[Tuple[Scope, int]]]] = None
-        self._call_orders: Optional[Dict[int, Tuple[Scope, int]]] = None
         self._parent_maps: Dict[int, Dict[int, cst.CSTNode]] = {}
         self._name_maps: Dict[int, Dict[str, List[cst.Name]]] = {}
         self._local_uses: Dict[Tuple[int, int], Optional[Tuple[int, List[int]]]] = {}
@@ -146,32 +98,11 @@ class Rebinding:
 
     # -- where functions are called -------------------------------------------------------
     def call_sites(self, func) -> List[Tuple[Scope, int]]:
-        """(scope, order) of every call of ``func`` by its name, found in the module."""
-        if self._call_sites is None:
-            sites: Dict[int, List[Tuple[Scope, int]]] = {}
-            for call, scope, order in self.index.calls:
-                f = call.func
-                if not isinstance(f, cst.Name):
-                    continue
-                owner = scope.lookup_scope(f.value)
-                target = owner.defs.get(f.value) if owner is not None else None
-                if target is not None:
-                    sites.setdefault(id(target.node), []).append((scope, order))
-            # calls through methods, instances, closures and partials too
-            orders = {id(call): order for call, _scope, order in self.index.calls}
-            targets = self.traced_callables.finder.call_targets
-            for call, scope, _order in self.index.calls:
-                t = targets.target(call, scope)
-                if t is None or t.app is not None:
-                    continue
-                f = call.func
-                if isinstance(f, cst.Name):
-                    owner = scope.lookup_scope(f.value)
-                    if owner is not None and owner.defs.get(f.value) is t.func:
-                        continue  # found by its name above
-                sites.setdefault(id(t.func.node), []).append((scope, orders[id(call)]))
-            self._call_sites = sites
-        return self._call_sites.get(id(func.node), [])
+        """(scope, order) of every call of ``func`` the call-target resolver finds in the module
+        (by name, through a method, an instance, a closure or a partial)."""
+        sites = self.traced_callables.call_sites.sites
+        found = {id(call): sites[id(call)] for call, _scope, _t in self.traced_callables.finder.call_targets.callers(func) if id(call) in sites}
+        return list(found.values())
 
     def _runs_repeatedly(self, scope: Scope, depth: int) -> bool:
         """Can the body of function ``scope`` run more than once?  True when nothing in the
@@ -241,7 +172,7 @@ class Rebinding:
             return None
         if not self.traced_callables.cached_def(reader):
             return None
-        sites = self._sites()
+        sites = self.traced_callables.call_sites.sites
         parents = self._parents(owner)
         if reader.is_lambda:
             outer = self._transform_chain(reader.node, parents, owner)
@@ -275,11 +206,6 @@ class Rebinding:
                 return None
             orders.extend(calls)
         return defs[0], orders
-
-    def _sites(self) -> Dict[int, Tuple[Scope, int]]:
-        if self._call_orders is None:
-            self._call_orders = {id(call): (scope, order) for call, scope, order in self.index.calls}
-        return self._call_orders
 
     def _parents(self, owner: Scope) -> Dict[int, cst.CSTNode]:
         """Each node's parent in ``owner``'s body (one walk, which also indexes its names)."""
@@ -432,7 +358,7 @@ class Rebinding:
                 return None
         created = outer.order
         if outer is reader:
-            sites = self._sites()
+            sites = self.traced_callables.call_sites.sites
             apps = [a for a in self.traced_callables.finder.by_func.get(id(reader.node), ()) if a.transform.replays]
             jits = [sites.get(id(a.site)) for a in apps if isinstance(a.site, cst.Call)]
             if apps and len(jits) == len(apps) and all(j is not None and j[0] is owner for j in jits):

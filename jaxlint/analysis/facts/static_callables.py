@@ -28,7 +28,7 @@ from typing import List, NamedTuple, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.facts.fresh_callables import built_anew, runs_repeatedly
-from jaxlint.analysis.facts.static_metadata import argument_for, class_of_call, constructions_by_name, self_assignments
+from jaxlint.analysis.facts.static_metadata import argument_for, class_of_call, self_assignments
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import arguments_by_parameter
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
@@ -57,17 +57,14 @@ class FreshStaticCallable(NamedTuple):
 def fresh_static_callables(m) -> List[FreshStaticCallable]:
     classes = m.analyzer.classes
     out: List[FreshStaticCallable] = []
-    by_name = None
     for cls in m.index.classes:
         fields = classes.metadata_declarations(cls)
         if not fields:
             continue
-        if by_name is None:
-            by_name = constructions_by_name(m.index)
         init = classes.member(cls, "__init__")
         for name in fields:
             stored = _stored_by_constructor(m, cls, name)
-            for call, scope in by_name.get(cls.name, ()):
+            for call, scope in m.index.calls_of(cls.name):
                 if class_of_call(call, scope) is not cls:
                     continue
                 store = stored
@@ -144,7 +141,7 @@ def _reads_only_module_names(node, scope: Scope, module: Scope) -> bool:
 def _rebuilt_for_jit(m, call: cst.Call, scope: Scope, depth: int):
     """(construction, jitted call, call in a loop or None) when ``call`` runs repeatedly and
     the instance it makes reaches a jitted call there; None when that cannot be shown."""
-    order = _order_of(m, call)
+    order = m.call_sites.order(call)
     if order is None:
         return None
     path = statement_path(scope_body(m.module, scope), call, m.positions)
@@ -167,19 +164,12 @@ def _rebuilt_for_jit(m, call: cst.Call, scope: Scope, depth: int):
                 return call, passed, repeated_by
     if depth < FACTORY_DEPTH and scope.kind == "function" and scope.func is not None and _returned(scope.func, call, names):
         # a factory: each of its calls makes a new instance
-        for fcall, fscope, _o in m.index.calls:
-            if isinstance(fcall.func, cst.Name) and fcall.func.value == scope.func.name and fscope.lookup_def(fcall.func.value) is scope.func:
+        for fcall, fscope in m.index.calls_of(scope.func.name):
+            if fscope.lookup_def(scope.func.name) is scope.func:
                 found = _rebuilt_for_jit(m, fcall, fscope, depth + 1)
                 if found is not None:
                     return found
     return None
-
-
-def _order_of(m, call) -> Optional[int]:
-    orders = m.__dict__.get("_call_orders")
-    if orders is None:
-        orders = m.__dict__["_call_orders"] = {id(c): o for c, _s, o in m.index.calls}
-    return orders.get(id(call))
 
 
 def _jitted_call_after(m, scope: Scope, order: int, call: cst.Call, names) -> Optional[cst.Call]:
@@ -188,7 +178,7 @@ def _jitted_call_after(m, scope: Scope, order: int, call: cst.Call, names) -> Op
         if not app.transform.cached:
             continue
         for c, s in m.analyzer.call_sites_with_scopes(app):
-            o = _order_of(m, c)
+            o = m.call_sites.order(c)
             if s is not scope or o is None or o < order:
                 continue
             for a, pname in arguments_by_parameter(app, c, app.jit_positional()):

@@ -22,6 +22,7 @@ from jaxlint.analysis.traced.annotations import is_array_annotation
 from jaxlint.analysis.host.array_values import functional_update
 from jaxlint.analysis.model.classes import STATIC_ANNOTATIONS, ClassModel, qualified
 from jaxlint.analysis.syntax.module_index import ModuleIndex
+from jaxlint.analysis.syntax.nodes import argument_for as parameter_argument
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import arguments_by_parameter
@@ -54,14 +55,13 @@ class ArrayInMetadata(NamedTuple):
 
 def arrays_in_metadata(index: ModuleIndex, classes: ClassModel) -> List[ArrayInMetadata]:
     out: List[ArrayInMetadata] = []
-    constructions = constructions_by_name(index)
     for cls in index.classes:
         fields = classes.metadata_declarations(cls)
         if not fields:
             continue
         init = classes.member(cls, "__init__")
         for name, decl in fields.items():
-            writes = _array_writes(classes, cls, name, init, constructions)
+            writes = _array_writes(classes, cls, name, init, index)
             found = _annotated_array(classes, cls, name, decl, init)
             if found is not None:
                 hit = (found, "annotation")
@@ -75,13 +75,13 @@ def arrays_in_metadata(index: ModuleIndex, classes: ClassModel) -> List[ArrayInM
     return out
 
 
-def _array_writes(classes: ClassModel, cls: ClassInfo, name: str, init, constructions) -> List[Tuple[cst.CSTNode, str, str]]:
+def _array_writes(classes: ClassModel, cls: ClassInfo, name: str, init, index: ModuleIndex) -> List[Tuple[cst.CSTNode, str, str]]:
     """(value, what it is, evidence) for each assignment in ``__init__``/``__post_init__`` and
     each construction of the class that puts a shaped array into the field ``name``."""
     out: List[Tuple[cst.CSTNode, str, str]] = []
     for value in _assigned_arrays(classes, cls, name):
         out.append((value, f"an array is stored in `{name}` here", "assignment"))
-    for call, scope in constructions.get(cls.name, ()):
+    for call, scope in index.calls_of(cls.name):
         if class_of_call(call, scope) is not cls:
             continue
         arg = argument_for(classes, cls, init, call, name)
@@ -161,14 +161,6 @@ def _param(f: FuncInfo, name: str) -> Optional[cst.Param]:
     return None
 
 
-def constructions_by_name(index: ModuleIndex) -> Dict[str, List[tuple]]:
-    out: Dict[str, List[tuple]] = {}
-    for call, scope, _order in index.calls:
-        if isinstance(call.func, cst.Name):
-            out.setdefault(call.func.value, []).append((call, scope))
-    return out
-
-
 def class_of_call(call: cst.Call, scope: Scope) -> Optional[ClassInfo]:
     owner = scope.lookup_scope(call.func.value)
     return owner.classes.get(call.func.value) if owner is not None else None
@@ -180,29 +172,20 @@ def argument_for(classes: ClassModel, cls: ClassInfo, init: Optional[FuncInfo], 
         return None
     if init is None:
         if not classes.has_own_init(cls):
-            names = classes.field_names(cls)
-            return _bind(call, names, field)
+            return _argument_value(call, classes.field_names(cls), field)
         return None
     params = [p.name.value for p in init.positional_params()][1:]
     sources = [value.value for target, value in self_assignments(init) if target == field and isinstance(value, cst.Name)]
     for src in sources:
-        arg = _bind(call, params, src)
+        arg = _argument_value(call, params, src)
         if arg is not None:
             return arg
     return None
 
 
-def _bind(call: cst.Call, names: List[str], wanted: str):
-    i = 0
-    for a in call.args:
-        if a.keyword is not None:
-            if a.keyword.value == wanted:
-                return a.value
-            continue
-        if i < len(names) and names[i] == wanted:
-            return a.value
-        i += 1
-    return None
+def _argument_value(call: cst.Call, names: List[str], wanted: str):
+    arg = parameter_argument(call, names, wanted)
+    return arg.value if isinstance(arg, cst.Arg) else None
 
 
 def is_shaped_array(expr, scope: Scope, depth: int = 0) -> bool:

@@ -31,6 +31,7 @@ from jaxlint.analysis.model.classes import STATIC_FIELD, ClassModel, qualified
 from jaxlint.analysis.facts.rebinding import Rebinding, runs_repeatedly, use_before_stale_use
 from jaxlint.analysis.syntax.fast_walk import node_children
 from jaxlint.analysis.syntax.module_index import AttributeWrite, ModuleIndex
+from jaxlint.analysis.syntax.nodes import arguments_by_position
 from jaxlint.analysis.syntax.scopes import VALUE_KINDS, ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.facts.static_arguments import arguments_by_parameter
 from jaxlint.analysis.model.transforms import Application
@@ -112,14 +113,16 @@ class StaticObjects:
         p = w.params
         if p.star_arg is not None and isinstance(p.star_arg, cst.Param) or p.star_kwarg is not None:
             return
-        positional = [x.name.value for x in w.positional_params()]
-        for call, scope, order in self._calls_of(w):
-            for arg, pname in _by_parameter(call, positional, [x.name.value for x in p.kwonly_params]):
-                if pname == kc.name and isinstance(arg.value, cst.Name):
-                    through = kc.through or kc.call
-                    outer = KeptCall(kc.keeper, arg.value.value, call, scope, order, through, (kc.call,) + kc.chain)
-                    yield outer
-                    yield from self._through_wrappers(outer, depth - 1)
+        targets = self.finder.call_targets
+        for call, scope, t in targets.callers(w):
+            bound = targets.bind(t, call, scope)
+            passed = bound.get(kc.name) if bound is not None else None
+            where = self._where.get(id(call))
+            if passed is None or passed.call is not call or not isinstance(passed.expr, cst.Name) or where is None:
+                continue
+            outer = KeptCall(kc.keeper, passed.expr.value, call, scope, where[1], kc.through or kc.call, (kc.call,) + kc.chain)
+            yield outer
+            yield from self._through_wrappers(outer, depth - 1)
 
     def _through_own_method(self, kc: KeptCall, m: FuncInfo, depth: int) -> Iterator[KeptCall]:
         """A method that calls the jitted function kept for its own instance
@@ -160,7 +163,8 @@ class StaticObjects:
             return
         init, pname = init_param
         init_positional = [x.name.value for x in init.positional_params()][1:]
-        init_kwonly = [x.name.value for x in init.params.kwonly_params]
+        if pname not in init_positional and pname not in [x.name.value for x in init.params.kwonly_params]:
+            return  # ``**kwargs`` stored whole: no one argument is what the instance keeps
         for outer, oscope, order in self.index.calls:
             func = outer.func
             if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value == m.name:
@@ -172,7 +176,7 @@ class StaticObjects:
             built = self._only_construction(obj, oscope, cls)
             if built is None:
                 continue
-            for arg, name in _by_parameter(built, init_positional, init_kwonly):
+            for arg, name in arguments_by_position(built, init_positional):
                 if name == pname and isinstance(arg.value, cst.Name) and self._bound_once(arg.value.value, oscope):
                     yield KeptCall(keeper, arg.value.value, outer, oscope, order, call, (call,))
 
@@ -223,17 +227,6 @@ class StaticObjects:
         if owner is None or owner.classes.get(value.func.value) is not cls:
             return None
         return value
-
-    def _calls_of(self, f: FuncInfo) -> List[Tuple[cst.Call, Scope, int]]:
-        by = getattr(self, "_by_callee", None)
-        if by is None:
-            by = self._by_callee = {}
-            for call, scope, order in self.index.calls:
-                if isinstance(call.func, cst.Name):
-                    target = scope.lookup_def(call.func.value)
-                    if target is not None:
-                        by.setdefault(id(target.node), []).append((call, scope, order))
-        return by.get(id(f.node), [])
 
     def _direct_kept_calls(self) -> Iterator[KeptCall]:
         for app in self.finder.applications:
@@ -363,33 +356,9 @@ class StaticObjects:
 
     # -- classes of variables --------------------------------------------------------------
     def instance_class(self, name: str, scope: Scope) -> Optional[ClassInfo]:
-        """The module class every binding of ``name`` constructs (``m = Model(...)``); for the
-        first parameter of a method, that method's class."""
-        owner = scope.lookup_scope(name)
-        if owner is None:
-            return None
-        binds = owner.bindings.get(name, ())
-        if not binds:
-            return None
-        found: Optional[ClassInfo] = None
-        for b in binds:
-            if b.kind == "param":
-                f = owner.func
-                params = f.positional_params() if f is not None else []
-                if f is None or f.cls is None or not params or params[0].name.value != name:
-                    return None
-                c = f.cls
-            elif b.kind == "assign" and isinstance(b.value, cst.Call) and isinstance(b.value.func, cst.Name):
-                where = owner.lookup_scope(b.value.func.value)
-                c = where.classes.get(b.value.func.value) if where is not None else None
-                if c is None:
-                    return None
-            else:
-                return None
-            if found is not None and c is not found:
-                return None
-            found = c
-        return found
+        """The module class whose instance ``name`` holds, as the receiver model shows it."""
+        r = self.finder.receivers.receiver_of(cst.Name(name), scope)
+        return r.cls if r is not None else None
 
     def _is_instance_of(self, name: str, scope: Scope, cls: ClassInfo) -> bool:
         c = self.instance_class(name, scope)
@@ -457,17 +426,11 @@ class StaticObjects:
             if not params:
                 continue
             me = params[0].name.value
-            call = self._call_of(fx)
+            call = self.analyzer.module_ctx.call_sites.call_of(fx)
             for w in self._writes_by_scope().get(id(method.body_scope), ()):
                 if w.name == me:
                     out.append((order, w, call))
         return out
-
-    def _call_of(self, func_expr) -> Optional[cst.Call]:
-        calls = getattr(self, "_calls_by_func", None)
-        if calls is None:
-            calls = self._calls_by_func = {id(c.func): c for c, _s, _o in self.index.calls}
-        return calls.get(id(func_expr))
 
     def _writes_by_scope(self) -> Dict[int, List[AttributeWrite]]:
         by = getattr(self, "_by_scope", None)
@@ -593,20 +556,6 @@ def _contains_unconditionally(root: cst.CSTNode, target: cst.CSTNode) -> bool:
             continue
         stack.extend(node_children(node))
     return False
-
-
-def _by_parameter(call: cst.Call, positional: List[str], kwonly: List[str]) -> Iterator[Tuple[cst.Arg, Optional[str]]]:
-    """(argument, the parameter of a plain function it lands on) up to the first ``*``/``**``."""
-    i = 0
-    for a in call.args:
-        if a.star:
-            return
-        if a.keyword is None:
-            yield a, positional[i] if i < len(positional) else None
-            i += 1
-        else:
-            k = a.keyword.value
-            yield a, k if k in positional or k in kwonly else None
 
 
 def _string_key(e) -> Optional[str]:

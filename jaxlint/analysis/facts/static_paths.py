@@ -32,6 +32,7 @@ from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.syntax.tested_names import tested_names
 from jaxlint.analysis.facts.outer_transforms import TRACING_LABELS, function_argument, outer_label, outer_static_positions, remedy, traces_position
 from jaxlint.analysis.facts.static_arguments import arguments_by_parameter, find_static_arguments
+from jaxlint.analysis.model.classes import is_classmethod
 from jaxlint.analysis.model.transforms import TransformFinder
 from jaxlint.analysis.model.names import resolve
 
@@ -238,10 +239,6 @@ class StaticPaths:
     def _add(self, node, what: str, pname: str, func: FuncInfo, built, via: str) -> None:
         self.found.append(StaticPath(node, what, pname, func, built, via, _kind_word(what)))
 
-    def _calls_named(self, name: str) -> List[Tuple[cst.Call, Scope]]:
-        """Calls of ``name(...)``, or of ``obj.attr(...)`` for ``"." + attr``."""
-        return self.index.calls_of(name)
-
     # -- wrappers -----------------------------------------------------------------------
     def _wrappers(self, todo) -> None:
         """A plain function passing its parameter on to a static slot, called with a bad value."""
@@ -263,41 +260,18 @@ class StaticPaths:
                     todo.append((scope.func, slot, func, pname, target, depth + 1))
 
     def calls_of(self, f: FuncInfo, param: str) -> Iterator[Tuple[cst.Call, Scope, cst.Arg]]:
-        """Calls of the plain function ``f`` (``f(...)``, ``self.f(...)`` in its class) with the
-        argument each passes for ``param``."""
+        """Calls of the plain function ``f`` with the argument each passes for ``param``: every
+        call the call-target resolver finds (by name, ``self.f(...)``, through an instance, a
+        bound method kept in a name, a closure a factory returned, a partial)."""
         if self.finder.by_func.get(id(f.node)):
             return  # a traced function: what it receives is the interpreter's business
-        names = [p.name.value for p in f.positional_params()]
-        seen = set()
-        # calls through any kind of callable: a bound method kept in a name, an instance's
-        # ``__call__``, a closure a factory returned, a partial
         targets = self.finder.call_targets
         for call, scope, t in targets.callers(f):
             b = targets.bind(t, call, scope)
             p = b.get(param) if b is not None else None
             if p is not None and p.call is call:
-                seen.add(id(call))
                 yield call, scope, cst.Arg(value=p.expr)
-        if not f.is_method:
-            for call, scope in self._calls_named(f.name):
-                if scope.lookup_def(f.name) is f and id(call) not in seen:
-                    for a in _passed(call, names, param):
-                        yield call, scope, a
-            return
-        for call, scope in self._calls_named("." + f.name):
-            if id(call) in seen:
-                continue
-            receiver = call.func.value
-            if isinstance(receiver, cst.Name) and receiver.value == "self":
-                ok = scope.enclosing_class() is f.cls
-            else:
-                v = self.hv.value(receiver, scope, call) if _may_hold_instance(receiver, scope) else None
-                ok = v is not None and v.kind == INSTANCE and v.cls is not None and self.hv.classes.member(v.cls, f.name) is f
-            if ok:
-                for a in _passed(call, names[1:], param):
-                    yield call, scope, a
 
-    # -- jitted callables held in variables: factories and functools.partial ------------------
     def _jitted_statics(self, v: Optional[HostValue]) -> set:
         """The static parameters of the jitted function a host value holds, when they can be
         read and the function is not a method; else an empty set."""
@@ -413,7 +387,7 @@ class StaticPaths:
         if not methods:
             return
         for name, funcs in methods.items():
-            calls = self._calls_named("." + name)
+            calls = self.index.calls_of("." + name)
             if name == "__call__":
                 calls = [(c, s) for c, s, _ in self.index.calls if isinstance(c.func, (cst.Name, cst.Call))]
             for call, scope in calls:
@@ -439,13 +413,13 @@ class StaticPaths:
             f = app.func
             if not isinstance(app.site, cst.Decorator) or not f.is_method or app.bound_self or not app.transform.statics:
                 continue
-            if any(isinstance(d.decorator, cst.Name) and d.decorator.value in ("staticmethod", "classmethod") for d in f.node.decorators):
+            if is_classmethod(f):
                 continue
             statics, opaque = self.analyzer.static_names(app)
             pos = app.jit_positional()
             if opaque or not statics - set(pos[:1]):
                 continue
-            for call, scope in self._calls_named("." + f.name):
+            for call, scope in self.index.calls_of("." + f.name):
                 if id(call) in self._reported or self.finder.in_traced_code(scope):
                     continue
                 receiver = call.func.value

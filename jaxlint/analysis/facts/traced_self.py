@@ -62,8 +62,6 @@ class TracedSelf:
             f = app.func
             if not isinstance(app.site, cst.Decorator) or not f.is_method or app.bound_self or not _plain_jit(app):
                 continue
-            if any(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod" for d in f.node.decorators):
-                continue
             pos = app.jit_positional()
             statics, opaque = self.analyzer.static_names(app) if app.transform.statics else (set(), False)
             if opaque or not pos or pos[0] in statics or app.skipped:

@@ -100,16 +100,11 @@ class EscapedTracerClosure(Rule):
         """
     ]
 
-    def _captured(self, ctx, v):
-        if v is None or v.kind == TRACED or v.fn is None:
-            return None
-        return captured_tracer(v, ctx.analyzer.free_names)
-
     def on_method(self, ctx, node, base, meth, argvals):
         if meth not in MUTATING_METHODS or base.outer is None:
             return
         for _a, v in argvals:
-            var = self._captured(ctx, v)
+            var = _captured(ctx.analyzer, v)
             if var is not None:
                 ctx.report(self, node, what=f"A closure stored by `{meth}()` on outer `{base.outer[1]}`", var=var)
                 return
@@ -117,12 +112,12 @@ class EscapedTracerClosure(Rule):
     def on_store(self, ctx, kind, target, base, idx, v, stmt, aug):
         if aug or base is None or base.outer is None:
             return
-        var = self._captured(ctx, v)
+        var = _captured(ctx.analyzer, v)
         if var is not None:
             ctx.report(self, stmt, what=f"A closure stored on outer `{base.outer[1]}`", var=var)
 
     def on_name_write(self, ctx, target, name, v, stmt):
-        var = self._captured(ctx, v)
+        var = _captured(ctx.analyzer, v)
         if var is not None:
             ctx.report(self, stmt, what=f"A closure assigned to global `{name}`", var=var)
 
@@ -133,12 +128,14 @@ class EscapedTracerClosure(Rule):
                 continue
             for v in frame.returns:
                 for item in (v.items or ()) if v.fn is None else (v,):
-                    var = self._captured_in(m, item)
+                    var = _captured(m.analyzer, item)
                     if var is not None:
                         node = item.fn[0].func.node
                         m.report(self, node, entry=app, what="A closure returned from the trace", var=var)
 
-    def _captured_in(self, m, v):
-        if v is None or v.kind == TRACED or v.fn is None:
-            return None
-        return captured_tracer(v, m.analyzer.free_names)
+
+def _captured(analyzer, v):
+    """The traced variable a closure value captures, when it is a closure that captures one."""
+    if v is None or v.kind == TRACED or v.fn is None:
+        return None
+    return captured_tracer(v, analyzer.free_names)

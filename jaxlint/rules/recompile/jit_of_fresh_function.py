@@ -7,6 +7,7 @@ import libcst as cst
 from jaxlint import fixes
 from jaxlint.analysis.facts.memo_guards import memoised
 from jaxlint.analysis.facts.fresh_callables import FILTERED, PARTIALS, TREE_PARTIAL, NamesRead, built_anew, built_anew_for_slot, callable_slots, reads_loop_variables, repetition, runs_repeatedly
+from jaxlint.analysis.syntax.nodes import dotted_name
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
 from jaxlint.analysis.model.names import resolve
 
@@ -215,7 +216,8 @@ class JitOfFreshFunction(Rule):
         if built is None and api in REWRAPPING_JITS:
             # it wraps the function in a new one on every application: each result is a
             # new cache, whatever the function
-            rewrapped = f"function `{_dotted(fn_expr)}` that it wraps anew on each application" if _dotted(fn_expr) else "function it wraps anew on each application"
+            name = dotted_name(fn_expr)
+            rewrapped = f"function `{name}` that it wraps anew on each application" if name else "function it wraps anew on each application"
             built = (rewrapped, (fn_expr,))
         bound = _local_value(fn_expr, scope) if built is None else None
         fresh, reads = None, ()
@@ -309,7 +311,6 @@ class JitOfFreshFunction(Rule):
         function's callers pass: a callable built anew where they run again and again is a new
         key just the same (reported where it is passed)."""
         once = []  # built where the call is made, by code that runs once: compared below
-        orders = None
         for slot in callable_slots(m):
             if m.finder.in_traced_code(slot.scope):
                 continue
@@ -319,12 +320,11 @@ class JitOfFreshFunction(Rule):
                 origins = m.finder.call_targets.origins(slot.arg.value, slot.scope, None)
                 if not origins or origins[0].expr is slot.arg.value:
                     continue
-                if orders is None:
-                    orders = {id(c): o for c, _s, o in m.index.calls}
                 for passed in origins:
-                    if passed.call is None or id(passed.call) not in orders or m.finder.in_traced_code(passed.scope):
+                    order = m.call_sites.order(passed.call) if passed.call is not None else None
+                    if order is None or m.finder.in_traced_code(passed.scope):
                         continue
-                    found = _fresh_for_slot(m, passed.expr, passed.scope, orders[id(passed.call)], slot.kind)
+                    found = _fresh_for_slot(m, passed.expr, passed.scope, order, slot.kind)
                     if found is not None and found[0] is not None:
                         through = f" through {slot.scope.func.name}()"
                         break
@@ -375,7 +375,7 @@ class JitOfFreshFunction(Rule):
         """The unsafe fix: a lambda that reads none of the loop's variables, jitted before the loop."""
         if not isinstance(fn_expr, cst.Lambda):
             return None
-        order = next((o for c, _s, o in m.index.calls if c is call), None)
+        order = m.call_sites.order(call)
         if order is None or any(a <= order <= b for a, b in scope.comprehension_loops):
             return None  # a comprehension: no statement to hoist it out of
         body = scope_body(m.module, scope)
@@ -489,12 +489,3 @@ def _decorator_api(expr, scope) -> str:
 # even a module-level function compiles again under each new result (flax 0.12: ``nnx.jit``).
 # ``jax.jit`` and ``eqx.filter_jit`` of one function object share their cache.
 REWRAPPING_JITS = frozenset({"flax.nnx.jit"})
-
-
-def _dotted(expr):
-    if isinstance(expr, cst.Name):
-        return expr.value
-    if isinstance(expr, cst.Attribute):
-        inner = _dotted(expr.value)
-        return inner and f"{inner}.{expr.attr.value}"
-    return None

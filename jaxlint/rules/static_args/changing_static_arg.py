@@ -312,7 +312,7 @@ def _bumped_by_jitted(m, classes, value: cst.Call, name: str, scope):
 def _initial_number(m, classes, scope, name: str, field: str, call):
     """The equinox class of ``name`` when it is bound once before the loop to ``Cls(...)``
     with a number literal (given or defaulted) in ``field``."""
-    order = next((o for c, _s, o in m.index.calls if c is call), None)
+    order = m.call_sites.order(call)
     around = [lp for lp in scope.loops if order is not None and lp[0] <= order <= lp[1]]
     if not around:
         return None
