@@ -426,11 +426,13 @@ def cross_module_phase(
     xcache = None
     if cache_dir:
         key = "|".join(sorted({config_for(p).key() for p, _ in files}))
-        xcache = Cache(cache_dir, key, tuple(r.code for r in rules), facts)
+        xcache = Cache(cache_dir, key, tuple(r.code for r in rules), facts, pack="cross-module-pack")
     silenced: list = []
     found = cross_module_findings(
         files, calls_by_display, findings, first, rules, xcache, silenced_out=silenced, config_for=config_for, facts=facts,
         given_summaries=summaries, jobs=jobs, sources=sources, known_digests=digests,
     )
+    if xcache is not None:
+        xcache.save_pack()  # the phase's entries (work and summaries) in one file for the next run
     return suppressions.retract_unused(list(findings) + found, silenced)
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Seque
 from dataclasses import dataclass, field, replace
 
 from jaxlint.config import Config
-from jaxlint.engine.cache import Cache, StatIndex, content_digest, record_codes, recorded_codes
+from jaxlint.engine.cache import Cache, StatIndex, build_digest, content_digest, record_codes, recorded_codes
 from jaxlint.findings import Finding
 from jaxlint import rules as registry  # its names load on first use: the rules import LibCST
 
@@ -310,6 +310,8 @@ def lint_configured(
         groups.setdefault(config_for(path), []).append(path)
     out = EachResult()
     index = StatIndex(cache_dir) if cache_dir else None
+    if index is not None:
+        build_digest(index)  # jaxlint's own files are known by their stat too (before any key is made)
     for config, members in groups.items():
         each = lint_each(
             members,

@@ -1,0 +1,124 @@
+"""What a run after an edit, or over an unchanged tree, asks of the filesystem: jaxlint's own
+files known by their stat, and one pack of the cross-module phase's entries."""
+
+from __future__ import annotations
+
+import builtins
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+from clirun import ROOT
+from fixture_units import rule_config
+from jaxlint.engine import cache as cache_mod
+from jaxlint.engine.run import lint_files
+
+FIXTURES = os.path.join(ROOT, "fixtures")
+AN_HOUR_AGO = time.time() - 3600
+
+
+def age(root) -> None:
+    """Every file under ``root`` written an hour ago: past the stat index's clock tick."""
+    for folder, _dirs, names in os.walk(root):
+        for name in names:
+            os.utime(os.path.join(folder, name), (AN_HOUR_AGO, AN_HOUR_AGO))
+
+
+class Opened:
+    """The paths ``open`` is asked for while it watches."""
+
+    def __init__(self, monkeypatch):
+        self.paths = []
+        real = builtins.open
+
+        def watching(path, *args, **kwargs):
+            self.paths.append(os.path.abspath(str(path)))
+            return real(path, *args, **kwargs)
+
+        monkeypatch.setattr(builtins, "open", watching)
+
+
+def test_the_build_digest_knows_unchanged_sources_by_their_stat(tmp_path, monkeypatch):
+    package = tmp_path / "package"
+    (package / "engine").mkdir(parents=True)
+    (package / "__pycache__").mkdir()
+    (package / "a.py").write_text("A = 1\n")
+    (package / "engine" / "b.py").write_text("B = 2\n")
+    (package / "engine" / "cache.py").write_text("not in the build\n")
+    (package / "__pycache__" / "c.py").write_text("never\n")
+    age(package)
+    read = cache_mod.sources_digest(str(package))
+    index = cache_mod.StatIndex(str(tmp_path / "cache"))
+    assert cache_mod.sources_digest(str(package), index) == read  # read, and recorded
+    index.written_ns = time.time_ns()  # as a later run finds it
+    opened = Opened(monkeypatch)
+    assert cache_mod.sources_digest(str(package), index) == read
+    assert opened.paths == []  # every file known by its stat
+    # An edit of the same size is a new mtime: that file, and only it, is read again.
+    (package / "engine" / "b.py").write_text("B = 3\n")
+    assert cache_mod.sources_digest(str(package), index) != read
+    assert opened.paths == [str(package / "engine" / "b.py")]
+
+
+PROBE = """
+import builtins, json, os, sys
+root = os.path.abspath(sys.argv[1])
+opened, real = [], builtins.open
+def watching(path, *args, **kwargs):
+    opened.append(os.path.abspath(str(path)))
+    return real(path, *args, **kwargs)
+builtins.open = watching
+from jaxlint import cli
+try:
+    cli.main(sys.argv[2:])
+except SystemExit:
+    pass
+print("\\nopened:", json.dumps([p for p in opened if p.startswith(root + os.sep)]))
+"""
+
+
+@pytest.mark.slow  # starts interpreters
+def test_a_warm_run_reads_none_of_jaxlints_own_files(tmp_path):
+    copy = tmp_path / "src" / "jaxlint"
+    shutil.copytree(os.path.join(ROOT, "jaxlint"), copy, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(os.path.join(FIXTURES, "solver_pkg"), tmp_path / "solver_pkg")
+    age(tmp_path)
+    argv = ["--isolated", "--preview", "--cache-dir", str(tmp_path / "c"), "--format", "json", "--exit-zero", "solver_pkg"]
+
+    def run():
+        env = dict(os.environ, PYTHONPATH=str(tmp_path / "src"))
+        p = subprocess.run([sys.executable, "-c", PROBE, str(copy), *argv], cwd=tmp_path, capture_output=True, text=True, env=env)
+        out, _, opened = p.stdout.rpartition("\nopened: ")
+        return out, opened.strip()
+
+    cold, opened = run()
+    assert str(copy / "rules" / "registry.py") in opened  # the first run reads them for the build digest
+    warm, opened = run()
+    assert (warm, opened) == (cold, "[]")
+
+
+def test_the_phase_reads_its_entries_from_one_pack(tmp_path, monkeypatch):
+    shutil.copytree(os.path.join(FIXTURES, "solver_pkg"), tmp_path / "solver_pkg")
+    cdir = tmp_path / "cache"
+
+    def run():
+        return [f.to_dict() for f in lint_files([str(tmp_path / "solver_pkg")], rule_config(), jobs=1, cache_dir=str(cdir)).findings]
+
+    cold = run()
+    train = tmp_path / "solver_pkg" / "train.py"
+    for k in range(2):  # the first edit's run writes the pack the second one reads
+        with open(train, "a", encoding="utf-8") as fh:
+            fh.write(f"\n# edited ({k})\n")  # the phase runs again: its work is answered by the cache
+        opened = Opened(monkeypatch)
+        assert run() == cold
+        monkeypatch.undo()
+    entries = [p for p in opened.paths if re.search(r"/[0-9a-f]{2}/[0-9a-f]{62}\.json$", p)]
+    # Two misses, looked for in their own files: the edited module's findings and the run's
+    # memo.  The summaries and the work of the phase come from its pack.
+    assert len(entries) == 2
+    assert [os.path.basename(p) for p in opened.paths if "cross-module-pack" in p]
