@@ -1,5 +1,6 @@
 """What a run after an edit, or over an unchanged tree, asks of the filesystem: jaxlint's own
-files known by their stat, and one pack of the cross-module phase's entries."""
+files known by their stat, one pack of the cross-module phase's entries, and folders walked
+without a system call per file."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import pytest
 from clirun import ROOT
 from fixture_units import rule_config
 from jaxlint.engine import cache as cache_mod
+from jaxlint.engine import discovery
 from jaxlint.engine.run import lint_files
 
 FIXTURES = os.path.join(ROOT, "fixtures")
@@ -122,3 +124,56 @@ def test_the_phase_reads_its_entries_from_one_pack(tmp_path, monkeypatch):
     # memo.  The summaries and the work of the phase come from its pack.
     assert len(entries) == 2
     assert [os.path.basename(p) for p in opened.paths if "cross-module-pack" in p]
+
+def test_the_walk_asks_no_system_call_per_file_for_git_or_virtual_environments(tmp_path, monkeypatch):
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    for k in range(20):
+        (pkg / f"m{k}.py").write_text("import jax\n")
+    (pkg / "sub" / "n.py").write_text("import jax\n")
+    (pkg / "env").mkdir()
+    (pkg / "env" / "pyvenv.cfg").write_text("home = /usr\n")
+    (pkg / "env" / "site.py").write_text("import jax\n")
+    (pkg / "notenv" / "pyvenv.cfg").mkdir(parents=True)  # a folder of that name is no marker
+    (pkg / "notenv" / "kept.py").write_text("import jax\n")
+    asked_git, looked_for_pyvenv = [], []
+    real_ignored, real_stat = discovery.GitIgnored.ignored, os.stat
+
+    def ignored(self, path, is_dir):
+        asked_git.append(path)
+        return real_ignored(self, path, is_dir)
+
+    def stat(path, *args, **kwargs):
+        if str(path).endswith("pyvenv.cfg"):
+            looked_for_pyvenv.append(path)
+        return real_stat(path, *args, **kwargs)
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(discovery.GitIgnored, "ignored", ignored)
+    monkeypatch.setattr(os, "stat", stat)
+    found = discovery.discover(["pkg"], rule_config())
+    assert sorted(os.path.relpath(f, "pkg") for f in found.files) == sorted(
+        [f"m{k}.py" for k in range(20)] + [os.path.join("sub", "n.py"), os.path.join("notenv", "kept.py")]
+    )
+    # git is asked about absolute paths (a relative one costs a look for the working folder
+    # each), and the virtual environment is known by its own listing
+    assert len(asked_git) == 25 and all(os.path.isabs(p) for p in asked_git)
+    assert looked_for_pyvenv == []
+
+
+def test_an_excluded_folder_that_cannot_be_read_is_not_reported(tmp_path, monkeypatch):
+    (tmp_path / "pkg" / "node_modules").mkdir(parents=True)  # excluded by default
+    (tmp_path / "pkg" / "locked").mkdir()
+    (tmp_path / "pkg" / "m.py").write_text("import jax\n")
+    real = os.scandir
+
+    def scandir(path="."):
+        if os.path.basename(str(path)) in ("node_modules", "locked"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(os, "scandir", scandir)
+    found = discovery.discover(["pkg"], rule_config())
+    assert found.files == [os.path.join("pkg", "m.py")]
+    assert found.errors == [f"{os.path.join('pkg', 'locked')}: cannot read folder: Permission denied"]
