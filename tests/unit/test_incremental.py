@@ -1,5 +1,6 @@
-"""What a run after an edit, or over an unchanged tree, asks of the filesystem: jaxlint's own
-files known by their stat, one pack of the cross-module phase's entries, and folders walked
+"""What a run after an edit, or over an unchanged tree, asks of the filesystem and the parser:
+jaxlint's own files known by their stat, one pack of the cross-module phase's entries, the
+trees of the files just linted interpreted again without a second parse, and folders walked
 without a system call per file."""
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import pytest
 from clirun import ROOT
 from fixture_units import rule_config
 from jaxlint.engine import cache as cache_mod
-from jaxlint.engine import discovery
+from jaxlint.engine import cross_module, discovery
 from jaxlint.engine.run import lint_files
 
 FIXTURES = os.path.join(ROOT, "fixtures")
@@ -124,6 +125,40 @@ def test_the_phase_reads_its_entries_from_one_pack(tmp_path, monkeypatch):
     # memo.  The summaries and the work of the phase come from its pack.
     assert len(entries) == 2
     assert [os.path.basename(p) for p in opened.paths if "cross-module-pack" in p]
+
+
+def test_the_phase_interprets_the_trees_the_per_file_pass_parsed(tmp_path, monkeypatch):
+    shutil.copytree(os.path.join(FIXTURES, "solver_pkg"), tmp_path / "solver_pkg")
+    cdir = tmp_path / "cache"
+    parsed, targets = [], []
+    parse, init = cross_module.parse_module, cross_module._Target.__init__
+
+    def counting_parse(text):
+        parsed.append(text)
+        return parse(text)
+
+    def counting_init(self, path, *args):
+        targets.append(os.path.basename(path))
+        init(self, path, *args)
+
+    monkeypatch.setattr(cross_module, "parse_module", counting_parse)
+    monkeypatch.setattr(cross_module._Target, "__init__", counting_init)
+
+    def run(cache=True):
+        parsed.clear()
+        targets.clear()
+        found = lint_files([str(tmp_path / "solver_pkg")], rule_config(), jobs=1, cache_dir=str(cdir) if cache else None).findings
+        return [f.to_dict() for f in found], len(parsed), sorted(targets)
+
+    cold = run()
+    metrics = tmp_path / "solver_pkg" / "metrics.py"
+    metrics.write_text(metrics.read_text().replace("    if err < tol:  # error: JAX101\n", "    if False:\n"))
+    edited, parses, read = run()
+    # metrics.py, linted again, is interpreted twice (its own work, and schedule's re-export of
+    # rms) from the tree its lint parsed; schedule.py, answered by the cache, is parsed.
+    assert read == ["metrics.py", "metrics.py", "schedule.py"] and parses == 1
+    assert edited == run(cache=False)[0] != cold[0]
+
 
 def test_the_walk_asks_no_system_call_per_file_for_git_or_virtual_environments(tmp_path, monkeypatch):
     pkg = tmp_path / "pkg"
