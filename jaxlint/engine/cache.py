@@ -7,8 +7,9 @@ One entry per (file content, display path, configuration, rule set, jaxlint buil
   and the ``path`` of every finding depend on it);
 * ``Config.key()`` and the codes of the selected rules;
 * the jaxlint version and a digest of jaxlint's own source files (a development checkout that
-  changes the analysis without bumping the version must not reuse stale results), and the
-  LibCST version (the parser decides what a syntax error is);
+  changes the analysis without bumping the version must not reuse stale results; a file whose
+  stat the stat index holds is not read again), and the LibCST version (the parser decides what
+  a syntax error is);
 * an optional list of dependency digests.  Today a file's findings depend on that file alone
   and the list is empty; an analysis that reads summaries of other modules passes their digests
   here, so that editing a module invalidates the files that depend on it.
@@ -28,7 +29,7 @@ import json
 import os
 import time
 from dataclasses import asdict
-from typing import Iterable, List, Optional, Sequence, Tuple
+from typing import Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from jaxlint.atomic import replace_through_temporary
 from jaxlint.versions import __version__
@@ -74,41 +75,104 @@ _NOT_IN_BUILD = frozenset(
 )
 
 
-def build_digest() -> str:
-    """jaxlint version + digest of its source files + LibCST version (computed once)."""
+def build_digest(index: Optional["StatIndex"] = None) -> str:
+    """jaxlint version + digest of its source files + LibCST version (computed once).
+    ``index``: the cache's stat index, which knows the digest of each source file whose stat is
+    unchanged: a run then stats jaxlint's files instead of reading every one of them (on a
+    network filesystem each read is several system calls of a tenth of a millisecond)."""
     global _BUILD
     if _BUILD is None:
         h = hashlib.sha256()
         h.update(f"jaxlint {__version__}\0".encode())
-        h.update(b"libcst " + libcst_version_source() + b"\0")
-        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the jaxlint package
-        for dirpath, dirnames, filenames in os.walk(root):
-            rel = os.path.relpath(dirpath, root).replace(os.sep, "/")
-            prefix = "" if rel == "." else rel + "/"
-            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and prefix + d not in _NOT_IN_BUILD)
-            for fn in sorted(filenames):
-                if fn.endswith(".py") and prefix + fn not in _NOT_IN_BUILD:
-                    full = os.path.join(dirpath, fn)
-                    try:
-                        with open(full, "rb") as fh:
-                            data = fh.read()
-                    except OSError:
-                        continue
-                    h.update(os.path.relpath(full, root).replace(os.sep, "/").encode() + b"\0")
-                    h.update(hashlib.sha256(data).digest())
+        h.update(b"libcst " + _libcst_version_digest(index).encode() + b"\0")
+        h.update(sources_digest(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), index).encode())
         _BUILD = h.hexdigest()
     return _BUILD
 
 
-def libcst_version_source() -> bytes:
-    """The text of the installed LibCST's ``_version.py``, found without importing LibCST (a run
-    the cache answers does without it) or reading the distribution's metadata (importing
+def sources_digest(root: str, index: Optional["StatIndex"] = None) -> str:
+    """The digest of the build's source files under ``root`` (the jaxlint package): their paths
+    and contents, each content known by ``index`` or read."""
+    h = hashlib.sha256()
+    for rel, full, st in _build_sources(root):
+        digest = _file_digest(full, st, index)
+        if digest is not None:
+            h.update(rel.encode() + b"\0")
+            h.update(bytes.fromhex(digest))
+    return h.hexdigest()
+
+
+def _build_sources(root: str, prefix: str = "") -> Iterator[Tuple[str, str, Optional[os.stat_result]]]:
+    """(path relative to the package, full path, stat) of each source file in the build, a
+    folder's files before its subfolders, each in name order."""
+    try:
+        with os.scandir(root) as it:
+            entries = sorted(it, key=lambda e: e.name)
+    except OSError:
+        return
+    folders = []
+    for entry in entries:
+        rel = prefix + entry.name
+        if rel in _NOT_IN_BUILD:
+            continue
+        if entry.is_dir():
+            if entry.name != "__pycache__" and not entry.is_symlink():  # as os.walk: not followed
+                folders.append(entry)
+        elif entry.name.endswith(".py"):
+            try:
+                st = entry.stat()
+            except OSError:
+                st = None
+            yield rel, entry.path, st
+    for entry in folders:
+        yield from _build_sources(entry.path, prefix + entry.name + "/")
+
+
+def _file_digest(path: str, st: Optional[os.stat_result], index: Optional["StatIndex"]) -> Optional[str]:
+    """The content digest of a file: the index's when it knows the file unchanged, else read
+    (and recorded in the index); None when it cannot be read."""
+    digest = index.digest(path, st) if index is not None and st is not None else None
+    if digest is None:
+        try:
+            with open(path, "rb") as fh:
+                digest = content_digest(fh.read())
+        except OSError:
+            return None
+        if index is not None and st is not None:
+            index.record(path, st, digest)
+    return digest
+
+
+def _libcst_version_digest(index: Optional["StatIndex"]) -> str:
+    path = _libcst_version_file()
+    if index is not None and path is not None:
+        try:
+            digest = _file_digest(path, os.stat(path), index)
+        except OSError:
+            digest = None
+        if digest is not None:
+            return digest
+    return content_digest(libcst_version_source())
+
+
+def _libcst_version_file() -> Optional[str]:
+    """The installed LibCST's ``_version.py``, found without importing LibCST (a run the cache
+    answers does without it) or reading the distribution's metadata (importing
     ``importlib.metadata`` alone costs about 20 ms)."""
     try:
         spec = importlib.util.find_spec("libcst")
-        with open(os.path.join(spec.submodule_search_locations[0], "_version.py"), "rb") as fh:
-            return fh.read()
+        return os.path.join(spec.submodule_search_locations[0], "_version.py")
     except Exception:  # pragma: no cover - libcst is a hard dependency
+        return None
+
+
+def libcst_version_source() -> bytes:
+    """The text of the installed LibCST's ``_version.py``."""
+    path = _libcst_version_file()
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except (OSError, TypeError):  # pragma: no cover - libcst is a hard dependency
         return b""
 
 
@@ -154,13 +218,16 @@ def finding_from_json(d: dict) -> Finding:
 class Cache:
     """A folder of entries.  ``get`` returns None on any miss; ``put`` never raises."""
 
-    def __init__(self, directory: str, config_key: str, rule_codes: Iterable[str], facts: bool = False):
+    def __init__(
+        self, directory: str, config_key: str, rule_codes: Iterable[str], facts: bool = False, pack: Optional[str] = "pack"
+    ):
         self.directory = directory
         self.settings = settings_digest(config_key, rule_codes, facts)
+        # The pack's name: caches of the same settings keep theirs apart; None for none (a cache
+        # read for one entry a run).
+        self.pack_name = pack
         self._ready = False
         self._folders: set = set()  # entry folders known to exist: one mkdir per folder and run
-        self.hits = 0
-        self.misses = 0
         # The pack: one file holding the entries the last run with these settings used, read
         # at the first lookup, so a run over an unchanged tree opens one file, not one per
         # module.  The entry files stay the store; the pack is a copy of some of them.
@@ -180,6 +247,19 @@ class Cache:
 
     def get_entry(self, key: str) -> Optional[Tuple[List[Finding], list]]:
         """(findings, cross-module call records) or None."""
+        entry = self._raw(key)
+        try:
+            findings = [finding_from_json(d) for d in entry["findings"]]
+            calls = entry.get("calls", [])
+            if not isinstance(calls, list):
+                raise ValueError("calls must be a list")
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+            return None  # a miss, or corrupt or truncated: the caller rewrites it
+        self._used[key] = entry
+        return findings, calls
+
+    def _raw(self, key: str) -> Optional[dict]:
+        """The entry stored under ``key``, from the pack or else its file, or None."""
         if self._pack is None:
             self._pack = self._read_pack()
         entry = self._pack.get(key)
@@ -188,31 +268,20 @@ class Cache:
             try:
                 with open(self._file(key), "rb") as fh:
                     entry = json.loads(fh.read())
-            except OSError:
-                self.misses += 1
+            except (OSError, ValueError, RecursionError):
                 return None
-            except (ValueError, RecursionError):
-                entry = None
-        try:
-            if not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("key") != key:
-                raise ValueError("not an entry for this key")
-            findings = [finding_from_json(d) for d in entry["findings"]]
-            calls = entry.get("calls", [])
-            if not isinstance(calls, list):
-                raise ValueError("calls must be a list")
-        except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
-            self.misses += 1  # corrupt or truncated: a miss; the caller rewrites it
+        if not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("key") != key:
             return None
-        self.hits += 1
-        self._used[key] = entry
-        return findings, calls
+        return entry
 
     PACK_KEEP = 4  # a pack keeps entries of earlier runs up to this many times the last run's
 
     def _pack_file(self) -> str:
-        return os.path.join(self.directory, f"pack-{self.settings[:32]}.json")
+        return os.path.join(self.directory, f"{self.pack_name}-{self.settings[:32]}.json")
 
     def _read_pack(self) -> dict:
+        if self.pack_name is None:
+            return {}
         try:
             with open(self._pack_file(), "rb") as fh:
                 pack = json.loads(fh.read())
@@ -226,7 +295,7 @@ class Cache:
         """Write the pack if this run used an entry it lacks: the entries used, then those of
         earlier runs up to PACK_KEEP times as many (a run over a few files does not empty it).
         Never raises."""
-        if not self._pack_stale or not self._used or not self._prepare():
+        if self.pack_name is None or not self._pack_stale or not self._used or not self._prepare():
             return
         entries = dict(self._used)
         room = self.PACK_KEEP * len(self._used) + 1000
@@ -243,26 +312,27 @@ class Cache:
 
     def get_json(self, key: str) -> Optional[dict]:
         """A free-form entry (the cross-module phase's), or None on any miss."""
-        try:
-            with open(self._file(key), "rb") as fh:
-                entry = json.loads(fh.read())
-            if not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("key") != key:
-                raise ValueError("not an entry for this key")
-            data = entry["data"]
-            if not isinstance(data, dict):
-                raise ValueError("bad entry")
-        except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        entry = self._raw(key)
+        data = entry.get("data") if entry is not None else None
+        if not isinstance(data, dict):
             return None
+        self._used[key] = entry
         return data
 
     def put_json(self, key: str, data: dict) -> None:
+        self._store({"format": FORMAT, "key": key, "data": data})
+
+    def _store(self, entry: dict) -> None:
+        """Write an entry to its file, and keep it for the next pack."""
         if not self._prepare():
             return
         try:
-            raw = json.dumps({"format": FORMAT, "key": key, "data": data}, ensure_ascii=False).encode("utf-8", "surrogatepass")
+            data = json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
         except (TypeError, ValueError):
             return
-        self._write(key, raw)
+        self._write(entry["key"], data)
+        self._used[entry["key"]] = entry
+        self._pack_stale = True
 
     def _write(self, key: str, data: bytes) -> None:
         folder = os.path.join(self.directory, key[:2])
@@ -287,16 +357,7 @@ class Cache:
         return True
 
     def put(self, key: str, findings: List[Finding], calls: Sequence[dict] = ()) -> None:
-        if not self._prepare():
-            return
-        entry = {"format": FORMAT, "key": key, "findings": [finding_to_json(f) for f in findings], "calls": list(calls)}
-        try:
-            data = json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
-        except (TypeError, ValueError):
-            return
-        self._write(key, data)
-        self._used[key] = entry
-        self._pack_stale = True
+        self._store({"format": FORMAT, "key": key, "findings": [finding_to_json(f) for f in findings], "calls": list(calls)})
 
 
 def _codes_file(directory: str) -> str:
@@ -349,6 +410,8 @@ class StatIndex:
 
     def __init__(self, directory: str):
         self.path = os.path.join(directory, self.NAME)
+        # os.path.abspath asks the system for the working folder on every call: ask once.
+        self._cwd = os.getcwd()
         self.files: dict = {}
         self.written_ns = 0
         self.changed = False
@@ -363,7 +426,7 @@ class StatIndex:
 
     def digest(self, path: str, st: os.stat_result) -> Optional[str]:
         """The recorded digest of ``path`` when its stat is the one recorded with it."""
-        got = self.files.get(os.path.abspath(path))
+        got = self.files.get(self._absolute(path))
         if not isinstance(got, list) or len(got) != 4:
             return None
         if got[:3] != [st.st_size, st.st_mtime_ns, st.st_ino]:
@@ -375,10 +438,13 @@ class StatIndex:
 
     def record(self, path: str, st: os.stat_result, digest: str) -> None:
         entry = [st.st_size, st.st_mtime_ns, st.st_ino, digest]
-        key = os.path.abspath(path)
+        key = self._absolute(path)
         if self.files.get(key) != entry:
             self.files[key] = entry
             self.changed = True
+
+    def _absolute(self, path: str) -> str:
+        return os.path.normpath(os.path.join(self._cwd, path))
 
     def save(self) -> None:
         """Write the index if a file was recorded; never raises."""

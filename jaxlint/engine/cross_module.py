@@ -200,6 +200,7 @@ def cross_module_findings(
     jobs: int = 1,
     sources: Optional[Mapping[str, bytes]] = None,
     known_digests: Optional[Mapping[str, str]] = None,
+    trees: Optional[Mapping[str, tuple]] = None,
 ) -> List[Finding]:
     """Findings inside imported helpers of the run's modules, reached with traced arguments.
 
@@ -211,7 +212,8 @@ def cross_module_findings(
     which spare the lookups a parse of those modules.  ``jobs``: processes that may follow
     the records (the output does not depend on it).  ``sources``: contents to read instead of
     what the files hold, by path.  ``known_digests``: the content digests the per-file pass
-    knows (by path), which spare reading those files again."""
+    knows (by path), which spare reading those files again.  ``trees``: (bytes, parsed tree) of
+    modules the per-file pass parsed, by path, which spare parsing them again."""
     if not any(calls_by_display.values()):
         return []
     records = {display: [record_from_json(r) for r in recs] for display, recs in calls_by_display.items()}
@@ -228,7 +230,11 @@ def cross_module_findings(
         if config_for is not None:
             tconfig = config_for(path)
             trules = rules_for(tconfig)
-        return _Target(path, display, parse_module(text), text, tconfig, trules)
+        kept = trees.get(path) if trees else None
+        # A tree is never changed by an analysis: the one the per-file pass parsed from the same
+        # bytes serves another.
+        module = kept[1] if kept is not None and kept[0] == data else parse_module(text)
+        return _Target(path, display, module, text, tconfig, trules)
 
     # Each target module's tree goes at the next harvest: collect then, not while it is read.
     with one_collection_per_module() as paused:
@@ -415,6 +421,7 @@ def cross_module_phase(
     jobs: int = 1,
     sources: Optional[Mapping[str, bytes]] = None,
     digests: Optional[Mapping[str, str]] = None,
+    trees: Optional[Mapping[str, tuple]] = None,
 ) -> List[Finding]:
     """``findings`` plus those of :func:`cross_module_findings`, for a run whose files each have
     their own configuration (``config_for(path)``); ``summaries``: of the modules the per-file
@@ -426,11 +433,13 @@ def cross_module_phase(
     xcache = None
     if cache_dir:
         key = "|".join(sorted({config_for(p).key() for p, _ in files}))
-        xcache = Cache(cache_dir, key, tuple(r.code for r in rules), facts)
+        xcache = Cache(cache_dir, key, tuple(r.code for r in rules), facts, pack="cross-module-pack")
     silenced: list = []
     found = cross_module_findings(
         files, calls_by_display, findings, first, rules, xcache, silenced_out=silenced, config_for=config_for, facts=facts,
-        given_summaries=summaries, jobs=jobs, sources=sources, known_digests=digests,
+        given_summaries=summaries, jobs=jobs, sources=sources, known_digests=digests, trees=trees,
     )
+    if xcache is not None:
+        xcache.save_pack()  # the phase's entries (work and summaries) in one file for the next run
     return suppressions.retract_unused(list(findings) + found, silenced)
 

@@ -25,10 +25,6 @@ from jaxlint.paths import relpath
 SOURCE_SUFFIXES = (".py", ".pyi")
 
 
-def _is_venv(path: str) -> bool:
-    return os.path.isfile(os.path.join(path, "pyvenv.cfg"))
-
-
 def _regular_or_unreadable(path: str) -> bool:
     """False only for what exists and is not a regular file (FIFO, device, socket).  A broken
     symlink or a path that cannot be stat'ed is kept: reading it reports the error."""
@@ -240,24 +236,20 @@ def _walk(root: str, config_for: Callable[[str], Config], git: Optional[GitIgnor
     symlinks without a system call per entry (on a network or virtual filesystem each costs
     more than a file's cached lint), and a real path is asked of the system only for a
     symlink: below a folder whose real path is known, an entry's is that folder's plus its
-    name."""
+    name.  Likewise git is asked about absolute paths made from the root's (``abspath`` asks
+    the system for the working folder on every call), and a subfolder's own listing, which
+    walking it needs anyway, tells a virtual environment (a ``pyvenv.cfg`` in it)."""
     top_real = os.path.realpath(root)
     visited: Set[str] = set()
 
     def onerror(e: OSError) -> None:
         errors.append(f"{relpath(e.filename or root)}: cannot read folder: {e.strerror or e}")
 
-    def folder(dirpath: str, real: str) -> Iterator[Tuple[str, str]]:
-        if real in visited:  # a symlink loop
-            return
+    def folder(dirpath: str, real: str, absolute: str, listed: Tuple[Optional[list], Optional[OSError]]) -> Iterator[Tuple[str, str]]:
         visited.add(real)
-        try:
-            with os.scandir(dirpath) as it:
-                entries = sorted(it, key=lambda e: e.name)
-        except OSError as e:
-            if e.filename is None:
-                e.filename = dirpath
-            onerror(e)
+        entries, error = listed
+        if entries is None:
+            onerror(error)
             return
         subfolders = []
         config = config_for(dirpath)  # the configuration of a folder governs the files in it
@@ -274,7 +266,7 @@ def _walk(root: str, config_for: Callable[[str], Config], git: Optional[GitIgnor
             full = os.path.join(dirpath, entry.name)
             if config.is_excluded(full) or not _entry_regular_or_unreadable(entry, full):
                 continue  # a FIFO named x.py would block the run: never opened
-            if git is not None and git.ignored(full, False):
+            if git is not None and git.ignored(os.path.join(absolute, entry.name), False):
                 continue
             yield full, os.path.realpath(full) if entry.is_symlink() else os.path.join(real, entry.name)
         for entry in subfolders:
@@ -286,13 +278,38 @@ def _walk(root: str, config_for: Callable[[str], Config], git: Optional[GitIgnor
                 # elsewhere (a virtualenv, the whole home folder) would lint someone else's code.
                 if not (sub_real == top_real or sub_real.startswith(top_real + os.sep)):
                     continue
-            if _is_venv(full) or config_for(full).is_excluded(full):
+            if sub_real in visited:  # a symlink loop
                 continue
-            if git is not None and git.ignored(full, True):
+            listed = _listing(full)
+            if listed[0] is not None and any(e.name == "pyvenv.cfg" and _is_file(e) for e in listed[0]):
+                continue  # a virtual environment: someone else's code
+            if config_for(full).is_excluded(full):
                 continue
-            yield from folder(full, sub_real)
+            sub_absolute = os.path.join(absolute, entry.name)
+            if git is not None and git.ignored(sub_absolute, True):
+                continue
+            yield from folder(full, sub_real, sub_absolute, listed)
 
-    yield from folder(root, top_real)
+    yield from folder(root, top_real, os.path.abspath(root), _listing(root))
+
+
+def _listing(dirpath: str) -> Tuple[Optional[list], Optional[OSError]]:
+    """(the folder's entries in name order, None), or (None, why it cannot be read): the error
+    is reported only if the folder is to be walked (an excluded one may well be unreadable)."""
+    try:
+        with os.scandir(dirpath) as it:
+            return sorted(it, key=lambda e: e.name), None
+    except OSError as e:
+        if e.filename is None:
+            e.filename = dirpath
+        return None, e
+
+
+def _is_file(entry: "os.DirEntry[str]") -> bool:
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
 
 
 def _entry_regular_or_unreadable(entry: "os.DirEntry[str]", full: str) -> bool:

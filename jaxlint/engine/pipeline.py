@@ -48,6 +48,9 @@ class ModuleResult:
     # What the cross-module phase looks up in the module, made while its tree is at hand (when
     # asked for, and the module was analysed): the phase then need not parse it for that.
     summary: Optional[ModuleSummary] = None
+    # The parsed module, when asked for and the text parsed: the phase interprets it again
+    # without parsing it again.
+    tree: Optional[cst.Module] = None
 
 
 def lint_source(
@@ -58,6 +61,7 @@ def lint_source(
     noqa: bool = True,
     facts: bool = True,
     summary: bool = False,
+    keep_tree: bool = False,
 ) -> ModuleResult:
     """Lint one module given as text or bytes.  Never raises for bad input.
 
@@ -66,12 +70,15 @@ def lint_source(
     caller (flake8 applies its own).  ``facts=False`` leaves out the findings' structured facts,
     which only the dynamic mode reads (the command line, the flake8 plugin and the language
     server do not pay for them).  ``summary``: also give the module's summary for the
-    cross-module phase (:mod:`jaxlint.analysis.xmod.summaries`)."""
+    cross-module phase (:mod:`jaxlint.analysis.xmod.summaries`); ``keep_tree``: and its parsed
+    tree."""
     with one_collection_per_module():
-        return _lint_source(source, path, config, rules, noqa, facts, summary)
+        return _lint_source(source, path, config, rules, noqa, facts, summary, keep_tree)
 
 
-def _lint_source(source, where, config: Optional[Config], rules, noqa: bool, facts: bool = True, summary: bool = False) -> ModuleResult:
+def _lint_source(
+    source, where, config: Optional[Config], rules, noqa: bool, facts: bool = True, summary: bool = False, keep_tree: bool = False
+) -> ModuleResult:
     path = shown_path(where)
     config = config or Config()
     if rules is None:
@@ -94,7 +101,7 @@ def _lint_source(source, where, config: Optional[Config], rules, noqa: bool, fac
     budget = file_budget(text)
     try:
         with budget:
-            result = _parse_and_analyse(text, where, config, rules, noqa, enabled, facts, summary)
+            result = _parse_and_analyse(text, where, config, rules, noqa, enabled, facts, summary, keep_tree)
         if not budget.spent:
             return result
         # The alarm went off in code that turned it into another error (a ``finally`` that
@@ -104,7 +111,9 @@ def _lint_source(source, where, config: Optional[Config], rules, noqa: bool, fac
         return ModuleResult(meta_finding(path, "JAX002", budget.spent_message(), 1, 1, enabled), cacheable=False)
 
 
-def _parse_and_analyse(text: str, where, config: Config, rules, noqa: bool, enabled, facts: bool, summary: bool = False) -> ModuleResult:
+def _parse_and_analyse(
+    text: str, where, config: Config, rules, noqa: bool, enabled, facts: bool, summary: bool = False, keep_tree: bool = False
+) -> ModuleResult:
     path = shown_path(where)
     try:
         module = parse_module(text)
@@ -128,7 +137,8 @@ def _parse_and_analyse(text: str, where, config: Config, rules, noqa: bool, enab
     ignored = config.ignored_for(where)
     if ignored:
         findings = [f for f in findings if not selection.any_matches(f.code, ignored)]
-    return ModuleResult(apply_directives(findings, text, path, enabled, noqa, RULES_BY_CODE), calls, summary=summarised)
+    findings = apply_directives(findings, text, path, enabled, noqa, RULES_BY_CODE)
+    return ModuleResult(findings, calls, summary=summarised, tree=module if keep_tree else None)
 
 
 # A file's parse and analysis stop after a time budget and a memory budget: a pre-commit hook

@@ -89,7 +89,7 @@ def _cross_module(pairs, each: runner.EachResult, findings: List[Finding], confi
         blob = json.dumps(
             [facts, sorted((p, shown, each.digests[p], config_for(p).key()) for p, shown in pairs)], separators=(",", ":")
         )
-        memo = Cache(cache_dir, "cross-module run", (), facts)
+        memo = Cache(cache_dir, "cross-module run", (), facts, pack=None)
         key = memo.key(hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest(), "<run>")
         hit = memo.get_json(key)
         if hit is not None:
@@ -101,7 +101,8 @@ def _cross_module(pairs, each: runner.EachResult, findings: List[Finding], confi
     from jaxlint.engine.cross_module import cross_module_phase
 
     out = cross_module_phase(
-        pairs, each.calls, findings, config_for, cache_dir, facts, each.summaries, jobs=jobs, sources=sources, digests=each.digests
+        pairs, each.calls, findings, config_for, cache_dir, facts, each.summaries, jobs=jobs, sources=sources, digests=each.digests,
+        trees=each.trees,
     )
     if memo is not None:
         memo.put_json(key, {"findings": [finding_to_json(f) for f in out]})

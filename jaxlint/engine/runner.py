@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Seque
 from dataclasses import dataclass, field, replace
 
 from jaxlint.config import Config
-from jaxlint.engine.cache import Cache, StatIndex, content_digest, record_codes, recorded_codes
+from jaxlint.engine.cache import Cache, StatIndex, build_digest, content_digest, record_codes, recorded_codes
 from jaxlint.findings import Finding
 from jaxlint import rules as registry  # its names load on first use: the rules import LibCST
 
@@ -58,6 +58,8 @@ class EachResult:
     calls: Dict[str, list] = field(default_factory=dict)
     summaries: Dict[str, ModuleSummary] = field(default_factory=dict)
     digests: Dict[str, str] = field(default_factory=dict)  # path -> content digest, where known
+    # path -> (bytes, parsed tree) of files linted in this process that a small run keeps
+    trees: Dict[str, tuple] = field(default_factory=dict)
 
 
 def _init_worker(config: Config, rule_codes: Tuple[str, ...], cache_dir: Optional[str], facts: bool = False) -> None:
@@ -76,16 +78,27 @@ def _pipeline():
     return pipeline
 
 
-def _lint_one(data: bytes, display: str, config: Config, rules, cache: Optional[Cache], key: Optional[str], facts: bool = False):
-    """(findings, cross-module call records, summary or None) of one file."""
-    result = _pipeline().lint_source(data, display, config, rules, facts=facts, summary=True)
+def _lint_one(
+    data: bytes,
+    display: str,
+    config: Config,
+    rules,
+    cache: Optional[Cache],
+    key: Optional[str],
+    facts: bool = False,
+    digest: Optional[str] = None,
+    keep_tree: bool = False,
+):
+    """(findings, cross-module call records, summary or None, parsed tree or None) of one
+    file; ``digest``: of ``data``, when known; ``keep_tree``: give the parsed tree too."""
+    result = _pipeline().lint_source(data, display, config, rules, facts=facts, summary=True, keep_tree=keep_tree)
     if cache is not None and key is not None and result.cacheable:
         cache.put(key, result.findings, result.calls)
     summary = result.summary
     if summary is not None:
         # The summary depends on these bytes: the cache entries that use it are checked against them.
-        summary = replace(summary, digest=content_digest(data))
-    return result.findings, result.calls, summary
+        summary = replace(summary, digest=digest or content_digest(data))
+    return result.findings, result.calls, summary, result.tree
 
 
 # Set in the parent just before a fork: workers read the files' bytes from their copy of it
@@ -97,7 +110,8 @@ def _work(chunk) -> List[Tuple[int, Tuple[List[Finding], list, Optional[ModuleSu
     config, rules, cache, facts = _W["config"], _W["rules"], _W["cache"], _W["facts"]
     if _FORKED_TODO is not None:
         chunk = [_FORKED_TODO[j] for j in chunk]
-    return [(i, _lint_one(data, display, config, rules, cache, key, facts)) for i, data, display, key in chunk]
+    # (trees stay here: a tree is not worth sending back)
+    return [(i, _lint_one(data, display, config, rules, cache, key, facts)[:3]) for i, data, display, key in chunk]
 
 
 # -- main side ------------------------------------------------------------------------------
@@ -186,62 +200,112 @@ def lint_each(
     jobs = resolve_jobs(jobs)
     show = display or (lambda p: p)
     cache = Cache(cache_dir, config.key(), rule_codes, facts) if cache_dir else None
-
-    results: List[Optional[List[Finding]]] = [None] * len(files)
-    calls: List[list] = [[] for _ in files]
-    summaries: List[Optional[ModuleSummary]] = [None] * len(files)
+    got = _Gathered(len(files))
     todo: List[Tuple[int, bytes, str, Optional[str]]] = []
-    digests: Dict[str, str] = {}
+    rest = got.answer_from_index(files, show, cache, index, sources, stdin)
+    # A run left with a handful of files to lint (an edit, a pre-commit hook) keeps their trees
+    # for the cross-module phase, which interprets mostly those modules again; a larger run
+    # keeps none (its memory stays bounded by one module).
+    keep = KEEP_TREES_BYTES if len(rest) <= KEEP_TREES_FILES else 0
     # One process: lint each miss as soon as it is read (memory stays at one file's worth).
     stream = jobs == 1 or len(files) < POOL_MIN_FILES
-    for i, path in enumerate(files):
-        if path == "-":
-            results[i] = stdin() if stdin is not None else []
-            continue
-        shown = show(path)
-        given = sources is not None and path in sources
-        st = None
-        if cache is not None and index is not None and not given:
-            st, digest, hit = _indexed_entry(cache, index, path, shown)
-            if hit is not None:
-                results[i], calls[i] = hit
-                digests[path] = digest
-                continue
+    for i, path, shown, st in rest:
         try:
-            if given:
-                data = sources[path]
-            else:
-                with open(path, "rb") as fh:
-                    data = fh.read()
+            data = sources[path] if sources is not None and path in sources else _read(path)
         except OSError:
-            results[i] = _pipeline().read_and_lint(path, shown, config, enabled_rules(), facts).findings  # reports the error
+            got.results[i] = _pipeline().read_and_lint(path, shown, config, enabled_rules(), facts).findings  # reports the error
             continue
         key = None
         if cache is not None:
-            digest = digests[path] = content_digest(data)
+            digest = got.digests[path] = content_digest(data)
             if st is not None:
                 index.record(path, st, digest)
             key = cache.key(digest, shown)
             hit = cache.get_entry(key)
             if hit is not None:
-                results[i], calls[i] = hit
+                got.results[i], got.calls[i] = hit
                 continue
         if stream:
-            results[i], calls[i], summaries[i] = _lint_one(data, shown, config, enabled_rules(), cache, key, facts)
+            keep = got.lint(i, path, data, shown, config, enabled_rules(), cache, key, facts, keep)
         else:
             todo.append((i, data, shown, key))
 
     if todo:
         total = sum(len(t[1]) for t in todo)
         if jobs > 1 and len(todo) >= POOL_MIN_FILES and total >= POOL_MIN_BYTES:
-            _run_pool(todo, results, calls, summaries, config, rule_codes, cache_dir if cache is not None else None, jobs, facts)
+            _run_pool(todo, got, config, rule_codes, cache_dir if cache is not None else None, jobs, facts)
         else:
             for i, data, shown, key in todo:
-                results[i], calls[i], summaries[i] = _lint_one(data, shown, config, enabled_rules(), cache, key, facts)
+                keep = got.lint(i, files[i], data, shown, config, enabled_rules(), cache, key, facts, keep)
 
     if cache is not None:
         cache.save_pack()
-    return _each_result(files, show, results, calls, summaries, digests)
+    return got.each_result(files, show)
+
+
+# A run with at most this many files left to lint after the stat index keeps their parsed trees,
+# up to this many bytes of source in all (a tree takes about 25 times its source).
+KEEP_TREES_FILES = 16
+KEEP_TREES_BYTES = 1024 * 1024
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as fh:
+        return fh.read()
+
+
+class _Gathered:
+    """What linting each file of a batch gave, by the file's place in it."""
+
+    def __init__(self, n: int):
+        self.results: List[Optional[List[Finding]]] = [None] * n
+        self.calls: List[list] = [[] for _ in range(n)]
+        self.summaries: List[Optional[ModuleSummary]] = [None] * n
+        self.digests: Dict[str, str] = {}  # path -> content digest, where known
+        self.trees: Dict[str, tuple] = {}  # path -> (bytes, parsed tree), where kept
+
+    def answer_from_index(self, files, show, cache, index, sources, stdin) -> List[tuple]:
+        """Answer what the stat index and the cache answer (a stat per file) and standard input;
+        the others as (place, path, shown path, stat or None)."""
+        rest = []
+        for i, path in enumerate(files):
+            if path == "-":
+                self.results[i] = stdin() if stdin is not None else []
+                continue
+            shown = show(path)
+            st = None
+            if cache is not None and index is not None and not (sources is not None and path in sources):
+                st, digest, hit = _indexed_entry(cache, index, path, shown)
+                if hit is not None:
+                    self.results[i], self.calls[i] = hit
+                    self.digests[path] = digest
+                    continue
+            rest.append((i, path, shown, st))
+        return rest
+
+    def lint(self, i, path, data, shown, config, rules, cache, key, facts, keep: int) -> int:
+        """Lint one file here, keeping its tree if its bytes fit in ``keep``; returns what is
+        left of ``keep``."""
+        digest = self.digests.get(path) if key is not None else None
+        kept = 0 < len(data) <= keep
+        self.results[i], self.calls[i], self.summaries[i], tree = _lint_one(data, shown, config, rules, cache, key, facts, digest, kept)
+        if tree is not None:
+            self.trees[path] = (data, tree)
+            keep -= len(data)
+        return keep
+
+    def each_result(self, files: Sequence[str], show) -> EachResult:
+        """The per-file results gathered in file order: findings, call records by shown path,
+        summaries by path."""
+        out = EachResult(digests=self.digests, trees=self.trees)
+        for i, path in enumerate(files):
+            if path != "-" and self.calls[i]:
+                out.calls[show(path)] = self.calls[i]
+            if self.summaries[i] is not None:
+                out.summaries[path] = replace(self.summaries[i], path=path)
+            if self.results[i]:
+                out.findings.extend(self.results[i])
+        return out
 
 
 def _indexed_entry(cache: Cache, index: StatIndex, path: str, shown: str):
@@ -256,21 +320,7 @@ def _indexed_entry(cache: Cache, index: StatIndex, path: str, shown: str):
     return st, digest, hit
 
 
-def _each_result(files: Sequence[str], show, results, calls, summaries, digests: Dict[str, str]) -> EachResult:
-    """The per-file results gathered in file order: findings, call records by shown path,
-    summaries by path."""
-    out = EachResult(digests=digests)
-    for i, path in enumerate(files):
-        if path != "-" and calls[i]:
-            out.calls[show(path)] = calls[i]
-        if summaries[i] is not None:
-            out.summaries[path] = replace(summaries[i], path=path)
-        if results[i]:
-            out.findings.extend(results[i])
-    return out
-
-
-def _run_pool(todo, results, calls, summaries, config: Config, rule_codes, cache_dir, jobs: int, facts: bool = False) -> None:
+def _run_pool(todo, got: _Gathered, config: Config, rule_codes, cache_dir, jobs: int, facts: bool = False) -> None:
     global _FORKED_TODO
     ctx = pool_context()
     forked = ctx.get_start_method() == "fork"
@@ -286,9 +336,9 @@ def _run_pool(todo, results, calls, summaries, config: Config, rule_codes, cache
         ) as pool:
             for done in pool.imap_unordered(_work, tasks):
                 for i, (findings, file_calls, summary) in done:
-                    results[i] = findings
-                    calls[i] = file_calls
-                    summaries[i] = summary
+                    got.results[i] = findings
+                    got.calls[i] = file_calls
+                    got.summaries[i] = summary
     finally:
         _FORKED_TODO = None
 
@@ -310,6 +360,8 @@ def lint_configured(
         groups.setdefault(config_for(path), []).append(path)
     out = EachResult()
     index = StatIndex(cache_dir) if cache_dir else None
+    if index is not None:
+        build_digest(index)  # jaxlint's own files are known by their stat too (before any key is made)
     for config, members in groups.items():
         each = lint_each(
             members,
@@ -327,6 +379,7 @@ def lint_configured(
         out.calls.update(each.calls)
         out.summaries.update(each.summaries)
         out.digests.update(each.digests)
+        out.trees.update(each.trees)
     if index is not None:
         index.save()
     return out
