@@ -8,53 +8,37 @@ from jaxlint.dynamic.worker import runtime
 from jaxlint.dynamic.worker.errors import Unverified
 from jaxlint.dynamic.worker.notes import guessed_note, pick_note
 from jaxlint.dynamic.worker.targets import resolve_target
-from jaxlint.dynamic.worker.values import assemble, prepare
+from jaxlint.dynamic.worker.values import assemble, built_call, prepare
 
 
 def trace_once(raw, driver, argset, self_obj, how, then_set=None):
     args = argset["args"]
     if how == "jaxpr":
         statics, traced = prepare(argset, driver, abstract=True)
-        self_static = driver.get("self_static", True)
-        if self_obj is not None and not self_static:
+        if self_obj is not None and not driver.get("self_static", True):
             traced["__self__"] = self_obj
 
         def wrapper(tr):
-            vals = dict(statics)
-            vals.update(tr)
+            vals = {**statics, **tr}
             s = vals.pop("__self__", self_obj)
             pos, kw = assemble(args, vals)
-            if s is not None:
-                pos = [s] + pos
-            return raw(*pos, **kw)
+            return raw(*([s] if s is not None else []), *pos, **kw)
 
         return runtime.jax.make_jaxpr(wrapper)(traced)
     if how == "jvp":
         statics, traced = prepare(argset, driver, abstract=False)
 
         def differentiated(tr):
-            vals = dict(statics)
-            vals.update(tr)
-            pos, kw = assemble(args, vals)
-            if self_obj is not None:
-                pos = [self_obj] + pos
-            return raw(*pos, **kw)
+            pos, kw = assemble(args, {**statics, **tr})
+            return raw(*([self_obj] if self_obj is not None else []), *pos, **kw)
 
         tangents = runtime.jax.tree_util.tree_map(runtime.jax.numpy.zeros_like, traced)
         return runtime.jax.jvp(differentiated, (traced,), (tangents,))
-    statics, traced = prepare(argset, driver, abstract=False)
-    vals = dict(statics)
-    vals.update(traced)
-    pos, kw = assemble(args, vals)
-    if self_obj is not None:
-        pos = [self_obj] + pos
-    result = raw(*pos, **kw)
+    pos, kw = built_call(argset, driver)
+    result = raw(*([self_obj] if self_obj is not None else []), *pos, **kw)
     if then_set is not None and callable(result):
         # a factory: call the function it returned
-        st, tr = prepare(then_set, {}, abstract=False)
-        vals = dict(st)
-        vals.update(tr)
-        p2, k2 = assemble(then_set["args"], vals)
+        p2, k2 = built_call(then_set, {})
         result(*p2, **k2)
     return result
 

@@ -13,7 +13,7 @@ from jaxlint.dynamic.worker import drivers, made_in
 from jaxlint.dynamic.worker.imports import import_file
 from jaxlint.dynamic.worker import runtime
 from jaxlint.dynamic.worker.errors import Unverified, short
-from jaxlint.dynamic.worker.values import build_value, built_call, prepare
+from jaxlint.dynamic.worker.values import built_call, constructor_args, prepare
 
 
 def raw_function(obj, name, path):
@@ -178,8 +178,7 @@ def instance_of(cls, target):
     err = None
     for ctor in target.get("ctors") or [{"pos": [], "kw": {}}]:
         try:
-            pos = [build_value(v, False) for v in ctor["pos"]]
-            kw = {k: build_value(v, False) for k, v in ctor["kw"].items()}
+            pos, kw = constructor_args(ctor)
             return cls(*pos, **kw)
         except Exception as e:  # noqa: BLE001
             err = err or e

@@ -63,17 +63,11 @@ def run(mod, path: str, stmts: List[ast.stmt], done: Callable[[], bool]) -> Opti
     before = dict(vars(mod))
     try:
         with drivers._Limit():
-            for s in stmts:
-                code = compile(ast.Module(body=[s], type_ignores=[]), path, "exec")
-                exec(code, vars(mod))  # noqa: S102 - the module's own driver block, under --dynamic
-                if done():
-                    return None
+            drivers.run_statements(mod, path, stmts, done)
     except drivers._TimedOut:
         return f"it ran for more than {drivers.CAPTURE_SECONDS:g} s"
-    except SystemExit as e:
-        return f"it called sys.exit({e.code!r})"
-    except Exception as e:  # noqa: BLE001 - the driver code may raise anything
-        return f"it raised {type(e).__name__}: {str(e).splitlines()[0][:120] if str(e) else ''}".rstrip(": ")
+    except (SystemExit, Exception) as e:  # noqa: BLE001 - the driver code may raise anything
+        return drivers.why_stopped(e)
     finally:
         for k, v in before.items():
             if vars(mod).get(k) is not v:
