@@ -106,16 +106,14 @@ class Job:
         return lines[-1].strip()[:160] if lines else ""
 
     def outcome(self) -> List[Finding]:
-        timed_out = getattr(self, "timed_out", False)
         rc = getattr(self, "returncode", None)
-        if timed_out:
-            where = "while importing the module" if not self.imported else (f"while checking {self.current}" if self.current else "")
+        where = "while importing the module" if not self.imported else (f"while checking {self.current}" if self.current else "")
+        if getattr(self, "timed_out", False):
             reason = f"timed out after {self.timeout:g} s {where}".rstrip()
         elif self.import_reason:
             reason = self.import_reason
         elif not self.done:
             how = f"was killed by signal {-rc}" if rc is not None and rc < 0 else f"exited with status {rc}"
-            where = "while importing the module" if not self.imported else (f"while checking {self.current}" if self.current else "")
             tail = self._stderr_tail()
             reason = f"the worker process {how} {where}".rstrip() + (f" ({tail})" if tail else "")
         else:

@@ -235,9 +235,6 @@ def _plan_stale(check: dict, facts: FindingFacts) -> Check:
         return check  # type: ignore[return-value]
     runner = related["runner"]
     check["drivers"] = [_driver(runner, "call")]
-    check["watched"] = related["callee"]
-    check["attribute"] = facts.attribute
-    check["call_line"] = related.get("line")
     # A method changes its own object for its next run (``self.weight = ...`` after
     # ``self.predict(x)``): it runs twice on one instance.
     check["repeat"] = bool(runner["target"].get("method"))
@@ -264,26 +261,24 @@ def _plan_static(check: dict, facts: FindingFacts) -> Check:
             if name not in values and p["has_default"]:
                 continue
             v = values.get(name)
-            if name == facts.parameter and facts.value_kind is not None:
+            if name == facts.parameter and (facts.value_kind is not None or v is None):
                 v = _unhashable_value(facts.value_kind)  # the kind of value the engine saw passed
             elif v is None:
-                if name == facts.parameter:
-                    v = _unhashable_value(facts.value_kind)
-                else:
-                    v = _py("3") if p["static"] else _arr(())
-            kind = "kw" if name in keywords and p["kind"] != "posonly" else p["kind"]
-            args.append({"name": name, "kind": kind, "static": p["static"], "value": v})
+                v = _py("3") if p["static"] else _arr(())
+            args.append(_arg(p, v, keywords))
         check["args"] = args
     elif facts.parameter is not None:
         # an array for the static parameter: jax.jit hashes it on the call
-        check["args"] = [
-            {"name": p["name"], "kind": p["kind"], "static": p["static"], "value": _arr((SIZE,)) if p["static"] else _arr(())}
-            for p in params
-            if not p["has_default"] or p["static"]
-        ]
+        check["args"] = [_arg(p, _arr((SIZE,)) if p["static"] else _arr(())) for p in params if not p["has_default"] or p["static"]]
     else:
         check["args"] = None  # applying jax.jit is enough
     return check  # type: ignore[return-value]
+
+
+def _arg(p, value: Value, keywords=()) -> dict:
+    """A parameter of the jitted signature with its value, passed by keyword where the call does."""
+    kind = "kw" if p["name"] in keywords and p["kind"] != "posonly" else p["kind"]
+    return {"name": p["name"], "kind": kind, "static": p["static"], "value": value}
 
 
 def _unhashable_value(kind: Optional[str]) -> Value:
@@ -327,7 +322,6 @@ def _plan_retrace(check: dict, facts: FindingFacts) -> Check:
     pname = facts.parameter
     d = _driver(call["callee"], "jit", cached=True)  # prefer the user's own jitted object
     d["guessed"] = [g for g in d.get("guessed") or [] if g != pname] + [g for g in loop.get("guessed") or [] if g not in (d.get("guessed") or [])]
-    static = any(p["name"] == pname and p["static"] for p in (facts.jitted or {}).get("params", ()))
     check["drivers"] = [d]
     check["param"] = pname
     check["values"] = values
@@ -344,11 +338,15 @@ def _plan_host_calls(check: dict, facts: FindingFacts, every: bool) -> Check:
     """Run the module-level function around the call, counting the traces and compilations of
     each call the finding's line makes (``every``: each call after the first must compile)."""
     call = facts.call or {}
+    return _host_calls(check, facts, call["callee"], call.get("line"), every)
+
+
+def _host_calls(check: dict, facts: FindingFacts, watched, call_line, every: bool) -> Check:
     check["kind"] = "host_calls"
     check["drivers"] = [_driver(facts.host, "call")]
-    check["watched"] = call["callee"]
+    check["watched"] = watched
     check["param"] = facts.parameter
-    check["call_line"] = call.get("line")
+    check["call_line"] = call_line
     check["every"] = every
     return check  # type: ignore[return-value]
 
@@ -382,13 +380,7 @@ def _plan_forwarded(check: dict, facts: FindingFacts) -> Check:
     reaches the jitted callable: the function around the finding runs as it is, and each call
     of the jitted callable made while the finding's line runs, however deep, is counted.  The
     values may repeat (full batches, then a short one): one more compilation is the finding."""
-    check["kind"] = "host_calls"
-    check["drivers"] = [_driver(facts.host, "call")]
-    check["watched"] = facts.related_call["callee"]
-    check["param"] = facts.parameter
-    check["call_line"] = check["line"]
-    check["every"] = False
-    return check  # type: ignore[return-value]
+    return _host_calls(check, facts, facts.related_call["callee"], check["line"], every=False)
 
 
 def _plan_fed_back(check: dict, facts: FindingFacts) -> Check:
@@ -451,8 +443,7 @@ def _first_pass_argset(facts: FindingFacts, call, pname: str):
         else:
             unknown.append(name)
             continue
-        kind = "kw" if name in keywords and p["kind"] != "posonly" else p["kind"]
-        args.append({"name": name, "kind": kind, "static": p["static"], "value": v})
+        args.append(_arg(p, v, keywords))
     if unknown or not args:
         return None, unknown
     return {"source": f"call at line {call.get('line')}", "args": args}, []

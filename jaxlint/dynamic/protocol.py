@@ -379,11 +379,6 @@ Check = TypedDict(
 )
 
 
-class Plan(TypedDict):
-    path: str
-    checks: List[Check]
-
-
 class Event(TypedDict, total=False):
     """One line of the worker's output: ``event`` is ``importing``, ``imported``, ``import_failed``
     (``reason``), ``check`` (``id``, ``label``), ``result`` (``id``, ``status``, ``detail``) or
