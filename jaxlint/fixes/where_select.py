@@ -378,29 +378,24 @@ def where_fix_if(st: cst.If, following: Optional[cst.CSTNode], scope, lookup=Non
     if first is None or ref is None:
         return None
     jnp, imports = ref
-    extra = tuple(AddImport(i) for i in imports)
+
+    def fix(a, b, head: str, *replaced) -> Optional[Fix]:
+        """``replaced`` (the if, or the if and the return after it) as ``{head}jnp.where(...)``."""
+        where = _where(jnp, st.test, a, b) if _arrays(st.test, a, b, scope, lookup) else None
+        if where is None:
+            return None
+        text = f"{head}{where}{_comments(*replaced)}"
+        edit = Replace(st, text) if len(replaced) == 1 else ReplaceSpan(st, following, text)
+        return Fix(f"Replace with `{head}jnp.where(...)`", (edit,) + tuple(AddImport(i) for i in imports), UNSAFE)
+
     if st.orelse is not None:
         second = _single(st.orelse.body)
-        if second is None:
-            return None
         if isinstance(first, cst.Return) and isinstance(second, cst.Return):
-            if _arrays(st.test, first.value, second.value, scope, lookup):
-                where = _where(jnp, st.test, first.value, second.value)
-                if where is None:
-                    return None
-                text = f"return {where}{_comments(st)}"
-                return Fix("Replace with `return jnp.where(...)`", (Replace(st, text),) + extra, UNSAFE)
-            return None
-        if isinstance(first, cst.Assign) and isinstance(second, cst.Assign):
-            if len(first.targets) == len(second.targets) == 1:
-                t1, t2 = first.targets[0].target, second.targets[0].target
-                if isinstance(t1, cst.Name) and isinstance(t2, cst.Name) and t1.value == t2.value:
-                    if _arrays(st.test, first.value, second.value, scope, lookup):
-                        where = _where(jnp, st.test, first.value, second.value)
-                        if where is None:
-                            return None
-                        text = f"{t1.value} = {where}{_comments(st)}"
-                        return Fix(f"Replace with `{t1.value} = jnp.where(...)`", (Replace(st, text),) + extra, UNSAFE)
+            return fix(first.value, second.value, "return ", st)
+        if isinstance(first, cst.Assign) and isinstance(second, cst.Assign) and len(first.targets) == len(second.targets) == 1:
+            t1, t2 = first.targets[0].target, second.targets[0].target
+            if isinstance(t1, cst.Name) and isinstance(t2, cst.Name) and t1.value == t2.value:
+                return fix(first.value, second.value, f"{t1.value} = ", st)
         return None
     # if c: return a
     # return b
@@ -408,15 +403,7 @@ def where_fix_if(st: cst.If, following: Optional[cst.CSTNode], scope, lookup=Non
         return None
     if len(following.body) != 1 or not isinstance(following.body[0], cst.Return):
         return None
-    b = following.body[0].value
-    if not _arrays(st.test, first.value, b, scope, lookup):
-        return None
-    # The if and the return after it become one return.
-    where = _where(jnp, st.test, first.value, b)
-    if where is None:
-        return None
-    text = f"return {where}{_comments(st, following)}"
-    return Fix("Replace with `return jnp.where(...)`", (ReplaceSpan(st, following, text),) + extra, UNSAFE)
+    return fix(first.value, following.body[0].value, "return ", st, following)  # one return for both
 
 
 def next_statement(root: cst.CSTNode, st: cst.CSTNode) -> Optional[cst.CSTNode]:

@@ -39,6 +39,11 @@ def short(exc):
     return f"{type(exc).__name__}: {msg}" if msg else type(exc).__name__
 
 
+def raised(exc, form="; it raised {}"):
+    """``exc`` in a note's words ("" for none)."""
+    return form.format(short(exc)) if exc is not None else ""
+
+
 def expected_error(exc, patterns) -> bool:
     """One of the rule's (class name, message regex) patterns matches: the class is the
     exception's or a base of it, and the regex ("" for any) is found in its message."""

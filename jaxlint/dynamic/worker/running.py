@@ -88,5 +88,21 @@ def run_drivers(mod, path, check, run):
     return "unverified", pick_note(notes, check)
 
 
+def run_recorded(rec, mod, cls, path, runner, driver, argset, self_obj, on_object=False):
+    """Run the code around the finding as it is (``runner`` called), with the interceptor
+    ``rec`` installed in the module (``on_object``: in the attributes of ``self_obj`` too);
+    the error the run raised, or None."""
+    try:
+        rec.install(mod, cls, path)
+        if on_object and self_obj is not None:
+            rec.install_on(self_obj, path)
+        trace_once(runner, driver, argset, self_obj, "call")
+    except Exception as e:  # noqa: BLE001 - the user's code may raise anything
+        return e
+    finally:
+        rec.uninstall()
+    return None
+
+
 def tracing_or_calling(driver):
     return "tracing" if driver["how"] in ("jaxpr", "jvp") else "calling"

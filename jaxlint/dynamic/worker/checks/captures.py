@@ -8,7 +8,7 @@ import inspect
 
 from jaxlint.dynamic.worker import runtime
 from jaxlint.dynamic.worker.counting import Counts
-from jaxlint.dynamic.worker.errors import Unverified, short
+from jaxlint.dynamic.worker.errors import Unverified, raised, short
 from jaxlint.dynamic.worker.interceptors import NestedCalls
 from jaxlint.dynamic.worker.notes import guessed_note, pick_note
 from jaxlint.dynamic.worker.running import runs_as_written, trace_once
@@ -106,7 +106,7 @@ def check_capture_in_run(mod, path, check):
             )
         if any(c["traced"] and c["same_args"] for c in changed):
             return "refuted", f"after `{var}` was rebound, {shown} traced again for arguments it had compiled for ({running})"
-        why = f"; it raised {short(err)}" if err is not None else ""
+        why = raised(err)
         if any(c["traced"] for c in changed):
             notes.append(f"after `{var}` was rebound, {shown} traced again, for arguments of other shapes ({running})")
         elif changed:

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from jaxlint.dynamic.worker import runtime
 from jaxlint.dynamic.worker.counting import Counts
-from jaxlint.dynamic.worker.errors import Unverified, short
+from jaxlint.dynamic.worker.errors import Unverified, raised, short
 from jaxlint.dynamic.worker.interceptors import FreshJits, LineCalls, StaleRecorder
 from jaxlint.dynamic.worker.notes import pick_note, times
-from jaxlint.dynamic.worker.running import runs_as_written, trace_once
+from jaxlint.dynamic.worker.running import run_recorded, runs_as_written, trace_once
 from jaxlint.dynamic.worker.checks import main_block
 from jaxlint.dynamic.worker.spans import ChangeWatch, changed_values
 from jaxlint.dynamic.worker.targets import watched_target
@@ -52,13 +52,11 @@ def check_stale(mod, path, check):
         elif mine:
             notes.append(f"after {changed}, {label} reused its compiled function, but its result is what the function gives run eagerly")
         elif not watch.passed:
-            why = f" (it raised {short(err)})" if err is not None else ""
-            notes.append(f"running {driver['label']} did not run line {check['line']}{why}")
+            notes.append(f"running {driver['label']} did not run line {check['line']}{raised(err, ' (it raised {})')}")
         elif not rec.before:
             notes.append(f"running {driver['label']}, {label} was not called before {changed}")
         else:
-            why = f" (it raised {short(err)})" if err is not None else ""
-            notes.append(f"running {driver['label']}, {label} was not called with the changed object after {changed}{why}")
+            notes.append(f"running {driver['label']}, {label} was not called with the changed object after {changed}{raised(err, ' (it raised {})')}")
     return "unverified", pick_note(notes, check)
 
 
@@ -73,16 +71,9 @@ def check_host_calls(mod, path, check):
     first = min(check["line"], check.get("call_line") or check["line"])
     notes = []
     for driver, runner, self_obj, argset in runs_as_written(mod, path, check, notes):
-        err = None
         with Counts(raw.__code__) as counts:
             rec = LineCalls(raw, counts, path, first, check["end_line"])
-            try:
-                rec.install(mod, cls, path)
-                trace_once(runner, driver, argset, self_obj, "call")
-            except Exception as e:  # noqa: BLE001 - the user's code may raise anything
-                err = e
-            finally:
-                rec.uninstall()
+            err = run_recorded(rec, mod, cls, path, runner, driver, argset, self_obj)
             calls = rec.calls
             again = None
             if len(calls) >= 2:
@@ -98,8 +89,7 @@ def check_host_calls(mod, path, check):
                     err = err or e
         running = f"running {driver['label']}"
         if len(calls) < 2:
-            why = f"; it raised {short(err)}" if err is not None else ""
-            notes.append(f"{running}, line {check['line']} called {label} {times(len(calls)) if calls else 'never'}{why}")
+            notes.append(f"{running}, line {check['line']} called {label} {times(len(calls)) if calls else 'never'}{raised(err)}")
             continue
         if again is None:
             notes.append(f"{running}, repeating the last call of {label} failed: {short(err)}")
@@ -133,20 +123,12 @@ def check_jit_calls(mod, path, check):
     notes = []
     for driver, runner, self_obj, argset in runs_as_written(mod, path, check, notes):
         running = f"running {driver['label']}"
-        err = None
         with Counts(None) as counts:
             rec = FreshJits(counts, path, check["line"], check["end_line"])
-            try:
-                rec.install(mod)
-                trace_once(runner, driver, argset, self_obj, "call")
-            except Exception as e:  # noqa: BLE001 - the user's code may raise anything
-                err = e
-            finally:
-                rec.uninstall()
+            err = run_recorded(rec, mod, None, None, runner, driver, argset, self_obj)
         firsts = [m["calls"][0] for m in rec.made if m["calls"]]
         if len(firsts) < 2:
-            why = f"; it raised {short(err)}" if err is not None else ""
-            notes.append(f"{running}, line {check['line']} made {len(firsts)} jitted object(s) that were called{why}")
+            notes.append(f"{running}, line {check['line']} made {len(firsts)} jitted object(s) that were called{raised(err)}")
             continue
         if len({sig for _t, _k, sig in firsts}) > 1:
             # other shapes or values would trace again with one jitted object too
