@@ -77,19 +77,7 @@ def _match(rel: str, pattern: str) -> bool:
     """A glob against a path relative to the configuration folder: the whole path, a leading
     folder (``third_party`` or ``third_party/``), or, for a pattern without a slash, any one
     component (``*_pb2.py``, ``generated``)."""
-    pat = pattern.rstrip("/")
-    if pat.startswith("./"):
-        pat = pat[2:]
-    if not ("*" in pat or "?" in pat or "[" in pat):
-        # a plain name (most excludes: ".git", "venv"): string tests, no glob matching per part
-        if rel == pat or rel.startswith(pat + "/"):
-            return True
-        return "/" not in pat and pat in rel.split("/")
-    if fnmatch.fnmatchcase(rel, pat) or rel.startswith(pat + "/"):
-        return True
-    if "/" not in pat:
-        return any(fnmatch.fnmatchcase(part, pat) for part in rel.split("/"))
-    return False
+    return _any_match((pattern,))(rel)
 
 
 @functools.lru_cache(maxsize=32)
@@ -103,7 +91,9 @@ def _exclusion_tests(patterns: Tuple[str, ...]):
     return _any_match(relative), (_any_match(anchored) if anchored else None)
 
 
+@functools.lru_cache(maxsize=256)
 def _any_match(patterns: Tuple[str, ...]) -> Callable[[str], bool]:
+    # Most patterns are plain names (".git", "venv"): a set lookup per path component, no glob.
     names: Set[str] = set()  # plain names without a slash: any one component
     prefixes: List[str] = []  # plain paths with a slash: the whole path or a leading folder
     globs: List[str] = []
@@ -112,18 +102,23 @@ def _any_match(patterns: Tuple[str, ...]) -> Callable[[str], bool]:
         if pat.startswith("./"):
             pat = pat[2:]
         if "*" in pat or "?" in pat or "[" in pat:
-            globs.append(pattern)
+            globs.append(pat)
         elif "/" in pat:
             prefixes.append(pat)
         else:
             names.add(pat)
+
+    def glob(rel: str, pat: str) -> bool:
+        if fnmatch.fnmatchcase(rel, pat) or rel.startswith(pat + "/"):
+            return True
+        return "/" not in pat and any(fnmatch.fnmatchcase(part, pat) for part in rel.split("/"))
 
     def test(rel: str) -> bool:
         if names and not names.isdisjoint(rel.split("/")):
             return True
         if any(rel == p or rel.startswith(p + "/") for p in prefixes):
             return True
-        return any(_match(rel, g) for g in globs)
+        return any(glob(rel, g) for g in globs)
 
     return test
 
