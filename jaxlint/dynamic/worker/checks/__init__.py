@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from jaxlint.dynamic.worker.checks import constructions, conventions
+from jaxlint.dynamic.worker.errors import Unverified
 from jaxlint.dynamic.worker.checks.captures import check_capture
 from jaxlint.dynamic.worker.checks.jax_api import check_jax_api
 from jaxlint.dynamic.worker.checks.recompilation import check_fresh_jit, check_retrace
@@ -38,5 +39,8 @@ def run_check(mod, path, check):
     if kind == "trace" and check.get("module_level"):
         return "unverified", f"line {check['line']} is not inside a function and did not raise while importing"
     if kind in _BY_KIND:
-        return _BY_KIND[kind](mod, path, check)
+        try:
+            return _BY_KIND[kind](mod, path, check)
+        except Unverified as e:  # what the check runs cannot be reached
+            return "unverified", str(e)
     return "unverified", check.get("reason") or "no dynamic check"

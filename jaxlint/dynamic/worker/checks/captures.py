@@ -8,7 +8,7 @@ import inspect
 
 from jaxlint.dynamic.worker import runtime
 from jaxlint.dynamic.worker.counting import Counts
-from jaxlint.dynamic.worker.errors import Unverified, raised, short
+from jaxlint.dynamic.worker.errors import raised, short
 from jaxlint.dynamic.worker.interceptors import NestedCalls
 from jaxlint.dynamic.worker.notes import guessed_note, pick_note
 from jaxlint.dynamic.worker.running import runs_as_written, trace_once
@@ -23,10 +23,7 @@ def check_capture(mod, path, check):
     if not var or not check["drivers"]:
         return "unverified", check.get("reason") or "cannot tell which variable is captured"
     driver = check["drivers"][0]
-    try:
-        raw, _obj, cls, self_obj = resolve_target(mod, driver, path)
-    except Unverified as e:
-        return "unverified", str(e)
+    raw, _obj, cls, self_obj = resolve_target(mod, driver, path)
     if var in raw.__code__.co_freevars:
         cell = raw.__closure__[raw.__code__.co_freevars.index(var)]
         get, put = (lambda: cell.cell_contents), (lambda v: setattr(cell, "cell_contents", v))

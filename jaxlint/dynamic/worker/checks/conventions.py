@@ -17,7 +17,7 @@ from __future__ import annotations
 import inspect
 
 from jaxlint.dynamic.worker.counting import Counts, counted_calls, judged
-from jaxlint.dynamic.worker.errors import Unverified, raised, short
+from jaxlint.dynamic.worker.errors import raised, short
 from jaxlint.dynamic.worker.interceptors import Interceptor
 from jaxlint.dynamic.worker.notes import pick_note, times
 from jaxlint.dynamic.worker.running import run_recorded, runs_as_written
@@ -84,10 +84,7 @@ def _other_way(call, names, param):
 
 
 def check(mod, path, check):
-    try:
-        raw, cls, label = watched_target(mod, check, path)
-    except Unverified as e:
-        return "unverified", str(e)
+    raw, cls, label = watched_target(mod, check, path)
     param = check["param"]
     now = "keyword" if check["by_keyword"] else "position"
     other = "position" if check["by_keyword"] else "keyword"

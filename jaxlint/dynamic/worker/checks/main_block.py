@@ -19,7 +19,6 @@ from typing import Callable, List, Optional
 
 from jaxlint.dynamic.worker import drivers
 from jaxlint.dynamic.worker.counting import Counts
-from jaxlint.dynamic.worker.errors import Unverified
 from jaxlint.dynamic.worker.interceptors import StaleRecorder
 from jaxlint.dynamic.worker.spans import ChangeWatch, changed_values
 from jaxlint.dynamic.worker.targets import watched_target
@@ -78,10 +77,7 @@ def run(mod, path: str, stmts: List[ast.stmt], done: Callable[[], bool]) -> Opti
 def check_stale(mod, path, check):
     """JAX307 whose calls the ``__main__`` block makes: the block runs with the calls of the
     jitted function recorded."""
-    try:
-        raw, cls, label = watched_target(mod, check, path)
-    except Unverified as e:
-        return "unverified", str(e)
+    raw, cls, label = watched_target(mod, check, path)
     attribute = check["attribute"]
     names = {raw.__name__} | set(check["watched"].get("aliases") or ())
     stmts = statements(path, names, [check["line"]] + list(check.get("main_lines") or []))
