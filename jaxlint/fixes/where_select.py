@@ -30,13 +30,7 @@ from jaxlint.analysis.jax.jax_api import ELEMENTWISE_FUNCS
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.traced.values import DICT, OPAQUE, PYSEQ, REF, TEXT
 from jaxlint.fixes.declare import UNSAFE, AddImport, Fix, Replace, ReplaceSpan
-from jaxlint.fixes.names import module_reference
-
-_EMPTY = cst.Module([])
-
-
-def _code(node) -> str:
-    return _EMPTY.code_for_node(node)
+from jaxlint.fixes.names import code as _code, jnp_reference
 
 
 def condition_code(test: cst.BaseExpression) -> str:
@@ -346,10 +340,6 @@ def _comments(*nodes) -> str:
     return "".join("  " + c for c in found)
 
 
-def _reference(scope):
-    return module_reference(scope, "jax.numpy", "jnp")
-
-
 def where_fix_ifexp(e: cst.IfExp, scope, lookup=None) -> Optional[Fix]:
     """``lookup(name)``: the value a name holds where ``e`` is (the traced frame's)."""
     if isinstance(e.body, cst.IfExp) or isinstance(e.orelse, cst.IfExp):
@@ -359,7 +349,7 @@ def where_fix_ifexp(e: cst.IfExp, scope, lookup=None) -> Optional[Fix]:
         return None
     if not _arrays(e.test, e.body, e.orelse, scope, lookup) or _comments(e):
         return None
-    ref = _reference(scope)
+    ref = jnp_reference(scope)
     if ref is None:
         return None
     text = _where(ref[0], e.test, e.body, e.orelse)
@@ -374,7 +364,7 @@ def where_fix_if(st: cst.If, following: Optional[cst.CSTNode], scope, lookup=Non
     if isinstance(st.orelse, cst.If):
         return None
     first = _single(st.body)
-    ref = _reference(scope)
+    ref = jnp_reference(scope)
     if first is None or ref is None:
         return None
     jnp, imports = ref
