@@ -373,14 +373,10 @@ def _anchored(cfg: Config, root: Optional[str]) -> Config:
     )
 
 
-def _shown(path: str) -> str:
-    return relpath(path)
-
-
 def read_config_file(path: str, _chain: Tuple[str, ...] = (), *, rules: RuleTable) -> Optional[Config]:
     """The Config a file defines; None for a pyproject.toml without a ``[tool.jaxlint]`` table.
     ``_chain``: the files whose ``extend`` led here, to refuse a cycle."""
-    shown = _shown(path)
+    shown = relpath(path)
     try:
         with open(path, "rb") as fh:
             data = fh.read()
@@ -428,15 +424,15 @@ def _read_extended(path: str, target: str, chain: Tuple[str, ...], rules: RuleTa
     here = os.path.realpath(path)
     chain = chain + (here,)
     full = os.path.join(os.path.dirname(os.path.abspath(path)), os.path.expanduser(target))
-    label = f"{_shown(path)}: extend"
+    label = f"{relpath(path)}: extend"
     if not os.path.isfile(full):
         raise ConfigError(f"{label}: configuration file not found: {target}")
     if os.path.realpath(full) in chain:
-        cycle = [_shown(p) for p in chain[chain.index(os.path.realpath(full)) :]] + [_shown(full)]
+        cycle = [relpath(p) for p in chain[chain.index(os.path.realpath(full)) :]] + [relpath(full)]
         raise ConfigError(f"{label}: a cycle of extended files: {' -> '.join(cycle)}")
     base = read_config_file(full, chain, rules=rules)
     # A pyproject.toml without a [tool.jaxlint] table: its folder, the default settings.
-    return base if base is not None else Config(root=os.path.dirname(os.path.abspath(full)), source=_shown(full))
+    return base if base is not None else Config(root=os.path.dirname(os.path.abspath(full)), source=relpath(full))
 
 
 @dataclass(frozen=True)
@@ -492,7 +488,7 @@ class Resolver:
                 raise ConfigError(f"configuration file not found: {explicit}")
             cfg = read_config_file(explicit, rules=rules)
             if cfg is None:  # a pyproject.toml without our table: its folder, default settings
-                cfg = Config(root=os.path.dirname(os.path.abspath(explicit)), source=_shown(explicit))
+                cfg = Config(root=os.path.dirname(os.path.abspath(explicit)), source=relpath(explicit))
             self._fixed = overrides.apply(cfg)
 
     def for_path(self, path: str) -> Config:

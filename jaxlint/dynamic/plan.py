@@ -293,7 +293,10 @@ def _plan_retrace(check: dict, facts: FindingFacts) -> Check:
     check["kind"] = "retrace"
     call = facts.call
     if call is None and _forwarded(facts):
-        return _plan_forwarded(check, facts)
+        # The function around the finding runs as it is, and each call of the jitted callable
+        # made while the finding's line runs, however deep, is counted.  The values may repeat
+        # (full batches, then a short one): one more compilation is the finding.
+        return _host_calls(check, facts, facts.related_call["callee"], check["line"], every=False)
     if call is None and facts.related_call is not None and facts.related_call.get("callee") is None:
         return _none(check, facts.related_call["why"])
     if call is None or facts.parameter is None:
@@ -369,18 +372,11 @@ def _plan_convention(check: dict, facts: FindingFacts) -> Check:
 
 
 def _forwarded(facts: FindingFacts) -> bool:
-    """The finding is a call of a wrapper that forwards to a jitted callable (a related
-    location is that callable's call, inside the wrapper), in a module-level function."""
+    """The finding is a call of a wrapper (a forwarding function, a method, ``__call__``, a
+    partial) that reaches a jitted callable (a related location is that callable's call,
+    inside the wrapper), in a module-level function."""
     related = facts.related_call
     return related is not None and related.get("callee") is not None and facts.host is not None
-
-
-def _plan_forwarded(check: dict, facts: FindingFacts) -> Check:
-    """A call of a wrapper (a forwarding function, a method, ``__call__``, a partial) that
-    reaches the jitted callable: the function around the finding runs as it is, and each call
-    of the jitted callable made while the finding's line runs, however deep, is counted.  The
-    values may repeat (full batches, then a short one): one more compilation is the finding."""
-    return _host_calls(check, facts, facts.related_call["callee"], check["line"], every=False)
 
 
 def _plan_fed_back(check: dict, facts: FindingFacts) -> Check:

@@ -260,11 +260,6 @@ class _Operands:
         return all(k in self.proven for k in both)
 
 
-def _arrays(test, a, b, scope, lookup) -> bool:
-    """Whether ``jnp.where(test, a, b)`` is known to get arrays (or numbers) that broadcast."""
-    return _Operands(scope, lookup).fit(test, a, b)
-
-
 _GUARDS = frozenset({"isinstance", "hasattr", "callable"})
 
 
@@ -347,7 +342,7 @@ def where_fix_ifexp(e: cst.IfExp, scope, lookup=None) -> Optional[Fix]:
         # round of ``--fix``: the inner ternary's fix and this one's would overlap, and writing
         # this one's text now would cost each link of a long chain the whole chain's length.
         return None
-    if not _arrays(e.test, e.body, e.orelse, scope, lookup) or _comments(e):
+    if not _Operands(scope, lookup).fit(e.test, e.body, e.orelse) or _comments(e):
         return None
     ref = jnp_reference(scope)
     if ref is None:
@@ -371,7 +366,7 @@ def where_fix_if(st: cst.If, following: Optional[cst.CSTNode], scope, lookup=Non
 
     def fix(a, b, head: str, *replaced) -> Optional[Fix]:
         """``replaced`` (the if, or the if and the return after it) as ``{head}jnp.where(...)``."""
-        where = _where(jnp, st.test, a, b) if _arrays(st.test, a, b, scope, lookup) else None
+        where = _where(jnp, st.test, a, b) if _Operands(scope, lookup).fit(st.test, a, b) else None
         if where is None:
             return None
         text = f"{head}{where}{_comments(*replaced)}"
