@@ -232,6 +232,12 @@ class Observer:
             jax.config.update("jax_check_tracer_leaks", True)
             self._undo.append(lambda: jax.config.update("jax_check_tracer_leaks", previous))
 
+    def _replace(self, owner, name: str, new) -> None:
+        """``owner.name`` is ``new`` until the observer stops."""
+        original = getattr(owner, name)
+        setattr(owner, name, new)
+        self._undo.append(lambda: setattr(owner, name, original))
+
     def stop(self) -> None:
         while self._undo:
             self._undo.pop()()
@@ -252,8 +258,7 @@ class Observer:
                     observer._add("JAX302", site, message, observer._scope.name)
             return original(*args, **kwargs)
 
-        builtins.print = print
-        self._undo.append(lambda: setattr(builtins, "print", original))
+        self._replace(builtins, "print", print)
 
     def _wrap_init(self, cls) -> None:
         original = cls.__init__
@@ -264,8 +269,7 @@ class Observer:
             observer._on_error_built(self, sys._getframe(1))
 
         __init__.__wrapped__ = original
-        cls.__init__ = __init__
-        self._undo.append(lambda: setattr(cls, "__init__", original))
+        self._replace(cls, "__init__", __init__)
 
     def _watch_api_boundary(self) -> None:
         """An error that JAX raises in Python leaves through one of its API boundaries
@@ -291,8 +295,7 @@ class Observer:
                     observer._scope.raised[id(exc)] = (exc, site)
             return original()
 
-        traceback_util._filtering_mode = _filtering_mode
-        self._undo.append(lambda: setattr(traceback_util, "_filtering_mode", original))
+        self._replace(traceback_util, "_filtering_mode", _filtering_mode)
 
     def _explain_library_wrappers(self) -> None:
         """JAX explains a miss only for a function defined in a file it takes for the user's,
@@ -311,8 +314,7 @@ class Observer:
             return sys._getframe(1).f_code is explain and not os.path.realpath(filename).startswith(jax_dirs)
 
         is_user_filename.cache_clear = original.cache_clear  # JAX clears it on each registration
-        source_info_util.is_user_filename = is_user_filename
-        self._undo.append(lambda: setattr(source_info_util, "is_user_filename", original))
+        self._replace(source_info_util, "is_user_filename", is_user_filename)
 
     # -- scopes ---------------------------------------------------------------------------
 
