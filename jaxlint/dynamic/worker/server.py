@@ -102,4 +102,3 @@ def _child(job, protocol, started_in) -> None:
         finally:
             # Do not wait for threads the user's module may have started.
             os._exit(rc)
-
