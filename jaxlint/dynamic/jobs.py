@@ -118,8 +118,4 @@ class Job:
             reason = f"the worker process {how} {where}".rstrip() + (f" ({tail})" if tail else "")
         else:
             reason = "no result"
-        out = []
-        for i, f in enumerate(self.findings):
-            status, detail = self.results.get(i, ("unverified", reason))
-            out.append(marked(f, status, detail))
-        return out
+        return [marked(f, *self.results.get(i, ("unverified", reason))) for i, f in enumerate(self.findings)]

@@ -190,14 +190,8 @@ class Examples:
         doc = node.get_docstring() if isinstance(node, cst.FunctionDef) else None
         if doc:
             texts.extend(doc.splitlines())
-        out = []
-        for t in texts:
-            m = SPEC_RE.search(t.strip())
-            if m:
-                spec = parse_spec(m.group("body"))
-                if spec is not None:
-                    out.append(spec)
-        return out
+        specs = [parse_spec(m.group("body")) for m in (SPEC_RE.search(t.strip()) for t in texts) if m]
+        return [spec for spec in specs if spec is not None]
 
     def argsets(
         self,
