@@ -42,7 +42,7 @@ def check_stale(mod, path, check):
         if decided is not None:
             return decided
         mine = [c for c in rec.calls if c["mine"]]
-        if mine and not rec.before:
+        if (mine or watch.passed) and not rec.before:
             notes.append(f"running {driver['label']}, {label} was not called before {changed}")
         elif any(c["traced"] for c in mine):
             notes.append(f"after {changed}, {label} traced again, for arguments of other shapes (running {driver['label']})")
@@ -50,8 +50,6 @@ def check_stale(mod, path, check):
             notes.append(f"after {changed}, {label} reused its compiled function, but its result is what the function gives run eagerly")
         elif not watch.passed:
             notes.append(f"running {driver['label']} did not run line {check['line']}{raised(err, ' (it raised {})')}")
-        elif not rec.before:
-            notes.append(f"running {driver['label']}, {label} was not called before {changed}")
         else:
             notes.append(f"running {driver['label']}, {label} was not called with the changed object after {changed}{raised(err, ' (it raised {})')}")
     return "unverified", pick_note(notes, check)
