@@ -123,6 +123,10 @@ def _any_match(patterns: Tuple[str, ...]) -> Callable[[str], bool]:
     return test
 
 
+# The settings that change a file's findings (the exclusions decide which files are linted).
+_KEYED = ("select", "ignore", "per_file_ignores", "extra_jit_decorators", "root", "preview", "target_jax", "min_jax", "layers")
+
+
 @dataclass(frozen=True)
 class Config:
     select: Tuple[str, ...] = ()
@@ -144,19 +148,7 @@ class Config:
 
     def key(self) -> str:
         """A stable description of everything that changes a file's findings (for caches)."""
-        return repr(
-            (
-                self.select,
-                self.ignore,
-                self.per_file_ignores,
-                self.extra_jit_decorators,
-                self.root,
-                self.preview,
-                self.target_jax,
-                self.min_jax,
-                self.layers,
-            )
-        )
+        return repr(tuple(getattr(self, name) for name in _KEYED))
 
     def relative(self, path) -> str:
         """``path`` (a str or a SourcePath: its real path) relative to the configuration folder
