@@ -45,10 +45,6 @@ def _truth_error(a, b):
     return None
 
 
-def _shown_ctor(cls, ctor):
-    return f"{cls}(...) at line {ctor.get('line')}"
-
-
 def check_pytree_arg(mod, path, check):
     """JAX206: two instances built by the same construction, passed in turn to one jitted
     function; the second call compares the treedefs' metadata with the first's."""
@@ -59,7 +55,7 @@ def check_pytree_arg(mod, path, check):
     notes = []
     accepted = []
     for ctor in check["ctors"]:
-        shown = _shown_ctor(check["cls"], ctor)
+        shown = f"{check['cls']}(...) at line {ctor.get('line')}"
         try:
             first, second = (cls(*pos, **kw) for pos, kw in (constructor_args(ctor) for _ in range(2)))
         except Exception as e:  # noqa: BLE001 - the user's constructor may raise anything
