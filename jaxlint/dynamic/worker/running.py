@@ -5,8 +5,7 @@ resolve, with its argument sets), which the checks walk until one gives an outco
 from __future__ import annotations
 
 from jaxlint.dynamic.worker import runtime
-from jaxlint.dynamic.worker.errors import Unverified
-from jaxlint.dynamic.worker.notes import guessed_note, pick_note
+from jaxlint.dynamic.worker.errors import Unverified, guessed_note, pick_note
 from jaxlint.dynamic.worker.targets import resolve_target
 from jaxlint.dynamic.worker.values import assemble, built_call, prepare
 

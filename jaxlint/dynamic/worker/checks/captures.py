@@ -8,9 +8,8 @@ import inspect
 
 from jaxlint.dynamic.worker import runtime
 from jaxlint.dynamic.worker.counting import Counts
-from jaxlint.dynamic.worker.errors import raised, short
+from jaxlint.dynamic.worker.errors import guessed_note, pick_note, raised, short
 from jaxlint.dynamic.worker.interceptors import NestedCalls
-from jaxlint.dynamic.worker.notes import guessed_note, pick_note
 from jaxlint.dynamic.worker.running import runs_as_written, trace_once
 from jaxlint.dynamic.worker.targets import resolve_target
 from jaxlint.dynamic.worker.values import same_jaxpr, variants

@@ -17,9 +17,8 @@ from __future__ import annotations
 import inspect
 
 from jaxlint.dynamic.worker.counting import Counts, counted_calls, judged
-from jaxlint.dynamic.worker.errors import raised, short
+from jaxlint.dynamic.worker.errors import pick_note, raised, short, times
 from jaxlint.dynamic.worker.interceptors import Interceptor
-from jaxlint.dynamic.worker.notes import pick_note, times
 from jaxlint.dynamic.worker.running import run_recorded, runs_as_written
 from jaxlint.dynamic.worker.spans import running_lines
 from jaxlint.dynamic.worker.targets import watched_target

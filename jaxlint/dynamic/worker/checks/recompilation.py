@@ -9,8 +9,7 @@ import inspect
 
 from jaxlint.dynamic.worker import runtime
 from jaxlint.dynamic.worker.counting import Counts, counted_calls, judged
-from jaxlint.dynamic.worker.errors import short
-from jaxlint.dynamic.worker.notes import guessed_note, pick_note, times
+from jaxlint.dynamic.worker.errors import guessed_note, pick_note, short, times
 from jaxlint.dynamic.worker.targets import jitted_callable, resolve_target
 from jaxlint.dynamic.worker.values import build_value, built_call
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from jaxlint.dynamic.worker import runtime
 from jaxlint.dynamic.worker.counting import Counts
-from jaxlint.dynamic.worker.errors import Unverified, raised, short
+from jaxlint.dynamic.worker.errors import Unverified, pick_note, raised, short, times
 from jaxlint.dynamic.worker.interceptors import FreshJits, LineCalls, StaleRecorder
-from jaxlint.dynamic.worker.notes import pick_note, times
 from jaxlint.dynamic.worker.running import run_recorded, runs_as_written, trace_once
 from jaxlint.dynamic.worker.checks import main_block
 from jaxlint.dynamic.worker.spans import ChangeWatch, changed_values

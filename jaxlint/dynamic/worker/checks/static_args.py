@@ -7,8 +7,7 @@ from __future__ import annotations
 import functools
 
 from jaxlint.dynamic.worker import runtime
-from jaxlint.dynamic.worker.errors import expected_error, short
-from jaxlint.dynamic.worker.notes import pick_note
+from jaxlint.dynamic.worker.errors import expected_error, pick_note, short
 from jaxlint.dynamic.worker.targets import jit_statics
 from jaxlint.dynamic.worker.values import built_call, constructor_args
 

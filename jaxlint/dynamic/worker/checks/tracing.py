@@ -8,8 +8,7 @@ import contextlib
 import io
 
 from jaxlint.dynamic.worker import runtime
-from jaxlint.dynamic.worker.errors import file_frames, matches, short
-from jaxlint.dynamic.worker.notes import pick_note
+from jaxlint.dynamic.worker.errors import file_frames, matches, pick_note, short
 from jaxlint.dynamic.worker.running import resolved_drivers, trace_once
 from jaxlint.dynamic.worker.spans import LineTracker
 from jaxlint.dynamic.worker.targets import jitted_callable
