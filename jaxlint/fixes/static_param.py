@@ -16,8 +16,7 @@ import libcst as cst
 from jaxlint.analysis.model.names import PARTIAL, resolve
 from jaxlint.analysis.traced.annotations import is_array_annotation
 from jaxlint.fixes.declare import UNSAFE, AddImport, Fix, Replace
-from jaxlint.fixes.imports import name_is_free
-from jaxlint.fixes.names import code
+from jaxlint.fixes.names import code, name_is_free
 
 def _is_jit(expr, scope) -> bool:
     return resolve(expr, scope) == "jax.jit"
