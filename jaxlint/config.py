@@ -77,19 +77,7 @@ def _match(rel: str, pattern: str) -> bool:
     """A glob against a path relative to the configuration folder: the whole path, a leading
     folder (``third_party`` or ``third_party/``), or, for a pattern without a slash, any one
     component (``*_pb2.py``, ``generated``)."""
-    pat = pattern.rstrip("/")
-    if pat.startswith("./"):
-        pat = pat[2:]
-    if not ("*" in pat or "?" in pat or "[" in pat):
-        # a plain name (most excludes: ".git", "venv"): string tests, no glob matching per part
-        if rel == pat or rel.startswith(pat + "/"):
-            return True
-        return "/" not in pat and pat in rel.split("/")
-    if fnmatch.fnmatchcase(rel, pat) or rel.startswith(pat + "/"):
-        return True
-    if "/" not in pat:
-        return any(fnmatch.fnmatchcase(part, pat) for part in rel.split("/"))
-    return False
+    return _any_match((pattern,))(rel)
 
 
 @functools.lru_cache(maxsize=32)
@@ -103,7 +91,9 @@ def _exclusion_tests(patterns: Tuple[str, ...]):
     return _any_match(relative), (_any_match(anchored) if anchored else None)
 
 
+@functools.lru_cache(maxsize=256)
 def _any_match(patterns: Tuple[str, ...]) -> Callable[[str], bool]:
+    # Most patterns are plain names (".git", "venv"): a set lookup per path component, no glob.
     names: Set[str] = set()  # plain names without a slash: any one component
     prefixes: List[str] = []  # plain paths with a slash: the whole path or a leading folder
     globs: List[str] = []
@@ -112,20 +102,29 @@ def _any_match(patterns: Tuple[str, ...]) -> Callable[[str], bool]:
         if pat.startswith("./"):
             pat = pat[2:]
         if "*" in pat or "?" in pat or "[" in pat:
-            globs.append(pattern)
+            globs.append(pat)
         elif "/" in pat:
             prefixes.append(pat)
         else:
             names.add(pat)
+
+    def glob(rel: str, pat: str) -> bool:
+        if fnmatch.fnmatchcase(rel, pat) or rel.startswith(pat + "/"):
+            return True
+        return "/" not in pat and any(fnmatch.fnmatchcase(part, pat) for part in rel.split("/"))
 
     def test(rel: str) -> bool:
         if names and not names.isdisjoint(rel.split("/")):
             return True
         if any(rel == p or rel.startswith(p + "/") for p in prefixes):
             return True
-        return any(_match(rel, g) for g in globs)
+        return any(glob(rel, g) for g in globs)
 
     return test
+
+
+# The settings that change a file's findings (the exclusions decide which files are linted).
+_KEYED = ("select", "ignore", "per_file_ignores", "extra_jit_decorators", "root", "preview", "target_jax", "min_jax", "layers")
 
 
 @dataclass(frozen=True)
@@ -149,19 +148,7 @@ class Config:
 
     def key(self) -> str:
         """A stable description of everything that changes a file's findings (for caches)."""
-        return repr(
-            (
-                self.select,
-                self.ignore,
-                self.per_file_ignores,
-                self.extra_jit_decorators,
-                self.root,
-                self.preview,
-                self.target_jax,
-                self.min_jax,
-                self.layers,
-            )
-        )
+        return repr(tuple(getattr(self, name) for name in _KEYED))
 
     def relative(self, path) -> str:
         """``path`` (a str or a SourcePath: its real path) relative to the configuration folder
@@ -378,14 +365,10 @@ def _anchored(cfg: Config, root: Optional[str]) -> Config:
     )
 
 
-def _shown(path: str) -> str:
-    return relpath(path)
-
-
 def read_config_file(path: str, _chain: Tuple[str, ...] = (), *, rules: RuleTable) -> Optional[Config]:
     """The Config a file defines; None for a pyproject.toml without a ``[tool.jaxlint]`` table.
     ``_chain``: the files whose ``extend`` led here, to refuse a cycle."""
-    shown = _shown(path)
+    shown = relpath(path)
     try:
         with open(path, "rb") as fh:
             data = fh.read()
@@ -433,15 +416,15 @@ def _read_extended(path: str, target: str, chain: Tuple[str, ...], rules: RuleTa
     here = os.path.realpath(path)
     chain = chain + (here,)
     full = os.path.join(os.path.dirname(os.path.abspath(path)), os.path.expanduser(target))
-    label = f"{_shown(path)}: extend"
+    label = f"{relpath(path)}: extend"
     if not os.path.isfile(full):
         raise ConfigError(f"{label}: configuration file not found: {target}")
     if os.path.realpath(full) in chain:
-        cycle = [_shown(p) for p in chain[chain.index(os.path.realpath(full)) :]] + [_shown(full)]
+        cycle = [relpath(p) for p in chain[chain.index(os.path.realpath(full)) :]] + [relpath(full)]
         raise ConfigError(f"{label}: a cycle of extended files: {' -> '.join(cycle)}")
     base = read_config_file(full, chain, rules=rules)
     # A pyproject.toml without a [tool.jaxlint] table: its folder, the default settings.
-    return base if base is not None else Config(root=os.path.dirname(os.path.abspath(full)), source=_shown(full))
+    return base if base is not None else Config(root=os.path.dirname(os.path.abspath(full)), source=relpath(full))
 
 
 @dataclass(frozen=True)
@@ -497,7 +480,7 @@ class Resolver:
                 raise ConfigError(f"configuration file not found: {explicit}")
             cfg = read_config_file(explicit, rules=rules)
             if cfg is None:  # a pyproject.toml without our table: its folder, default settings
-                cfg = Config(root=os.path.dirname(os.path.abspath(explicit)), source=_shown(explicit))
+                cfg = Config(root=os.path.dirname(os.path.abspath(explicit)), source=relpath(explicit))
             self._fixed = overrides.apply(cfg)
 
     def for_path(self, path: str) -> Config:

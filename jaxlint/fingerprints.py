@@ -14,6 +14,7 @@ import os
 from typing import Dict, List, Optional, Sequence
 
 from jaxlint.findings import Finding
+from jaxlint.paths import relative_to
 from jaxlint.source_text import decode_source
 
 VERSION = "v1"  # bump when the recipe changes: old baselines then match nothing, loudly
@@ -53,14 +54,7 @@ def repo_path(path: str, root: Optional[str] = None) -> str:
     if path in ("-", "<stdin>", "<string>"):
         return path
     full = os.path.abspath(path)
-    root = root or repository_of(os.path.dirname(full)) or os.getcwd()
-    try:
-        rel = os.path.relpath(full, root)
-    except ValueError:  # another drive on Windows
-        return path.replace(os.sep, "/")
-    if rel == ".." or rel.startswith(".." + os.sep):
-        return path.replace(os.sep, "/")
-    return rel.replace(os.sep, "/")
+    return relative_to(full, root or repository_of(os.path.dirname(full)) or os.getcwd(), path)
 
 
 # Sources linted from memory (standard input), by the path they are reported under: the file of

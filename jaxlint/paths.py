@@ -6,20 +6,23 @@ from __future__ import annotations
 import functools
 import os
 from dataclasses import dataclass
+from typing import Optional
 
 
 def relpath(path: str) -> str:
-    return _relpath(path, os.getcwd())
+    return relative_to(path, os.getcwd())
 
 
 @functools.lru_cache(maxsize=1 << 16)  # a run shows each file's path several times
-def _relpath(path: str, cwd: str) -> str:
+def relative_to(path: str, base: str, outside: Optional[str] = None) -> str:
+    """``path`` relative to ``base``, with forward slashes; ``outside`` (default: ``path``) with
+    forward slashes when it is not below ``base``."""
     try:
-        rel = os.path.relpath(path, cwd)
+        rel = os.path.relpath(path, base)
     except ValueError:  # another drive on Windows
-        return path.replace(os.sep, "/")
+        rel = ".."
     if rel.startswith(".." + os.sep) or rel == "..":
-        return path.replace(os.sep, "/")
+        return (path if outside is None else outside).replace(os.sep, "/")
     return rel.replace(os.sep, "/")
 
 

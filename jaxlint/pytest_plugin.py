@@ -17,8 +17,6 @@ import os
 
 import pytest
 
-_OBSERVER_KEY = "jaxlint_observer"
-
 
 def pytest_addoption(parser):
     group = parser.getgroup("jaxlint", "trace-time bugs observed while the tests run")
@@ -41,10 +39,9 @@ def pytest_configure(config):
     fmt = config.getoption("jaxlint_format")
     if fmt not in report.FORMATTERS:
         raise pytest.UsageError(f"--jaxlint-format: unknown format {fmt!r} (one of {', '.join(report.FORMATTERS)})")
-    config.stash[_report_key()] = report
     observer = runtime_observer.Observer([str(config.rootpath)], check_leaks=config.getoption("jaxlint_check_leaks"), check_stale=config.getoption("jaxlint_check_stale"))
     observer.start()
-    config.stash[_stash_key()] = observer
+    config.stash[_stash_key()] = (observer, report)
     _expect_through_raises(observer)
 
 
@@ -53,13 +50,9 @@ def _stash_key():
     return pytest.StashKey()
 
 
-@functools.lru_cache(maxsize=None)
-def _report_key():
-    return pytest.StashKey()
-
-
-def _observer(config):
-    return config.stash.get(_stash_key(), None)
+def _stashed(config):
+    """(the run's observer, the report module), or (None, None) without --jaxlint."""
+    return config.stash.get(_stash_key(), (None, None))
 
 
 def _expect_through_raises(observer) -> None:
@@ -96,7 +89,7 @@ def _expect_through_raises(observer) -> None:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
-    observer = _observer(item.config)
+    observer = _stashed(item.config)[0]
     if observer is None:
         yield
         return
@@ -110,17 +103,16 @@ def pytest_runtest_protocol(item, nextitem):
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     yield
-    observer = _observer(item.config)
+    observer = _stashed(item.config)[0]
     if observer is not None and call.excinfo is not None:
         observer.failed(call.excinfo.value)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
-    observer = _observer(config)
+    observer, report = _stashed(config)
     if observer is None:
         return
     observer.stop()
-    report = config.stash[_report_key()]
     findings, _ = report.observed_findings(list(observer.seen.values()))
     expected = sum(s.expected for s in observer.seen.values())
     if not config.getoption("jaxlint_no_static"):

@@ -23,6 +23,11 @@ def specificity(selector: str) -> int:
     return 0 if selector in (ALL, DEFAULT) else len(selector)
 
 
+def _strongest(code: str, selectors: Sequence[str]) -> int:
+    """The specificity of the most specific selector of ``code`` (-1: none selects it)."""
+    return max((specificity(p) for p in selectors if p != DEFAULT and matches(code, p)), default=-1)
+
+
 def extend(select: Sequence[str], extra: Sequence[str]) -> Tuple[str, ...]:
     """``select`` plus ``extra``; with no ``select``, the default rules plus ``extra``."""
     if not extra:
@@ -36,10 +41,10 @@ def is_enabled(code: str, select: Sequence[str], ignore: Sequence[str], default:
     # The default selection is weaker than any selector the user wrote, ``ALL`` included:
     # ``ignore = ["ALL"]`` turns every default rule off.
     implicit = -0.5
-    s: float = max((specificity(p) for p in select if p != DEFAULT and matches(code, p)), default=-1)
+    s: float = _strongest(code, select)
     if default and DEFAULT in select:
         s = max(s, implicit)
-    i = max((specificity(p) for p in ignore if matches(code, p)), default=-1)
+    i = _strongest(code, ignore)
     if not select:
         s = implicit if default else -1
     if s == -1:
@@ -65,8 +70,7 @@ def is_enabled_in_layers(
     nothing.  So ``--ignore ALL`` turns off a rule the file selects by its code."""
     on = is_enabled(code, select, ignore, default)
     for enable, disable in layers:
-        s = max((specificity(p) for p in enable if matches(code, p)), default=-1)
-        i = max((specificity(p) for p in disable if matches(code, p)), default=-1)
+        s, i = _strongest(code, enable), _strongest(code, disable)
         if s >= 0 or i >= 0:
             on = s >= i
     return on

@@ -131,10 +131,6 @@ class JaxlintServer(LanguageServer):
     # -- conversions -----------------------------------------------------------------------------
 
     @staticmethod
-    def client_range(doc, f: Finding) -> types.Range:
-        return JaxlintServer.span_range(doc, f.line, f.column, f.end_line, f.end_column)
-
-    @staticmethod
     def span_range(doc, line: int, column: int, end_line: int, end_column: int) -> types.Range:
         """A 1-based span of the document (columns in code points, end exclusive) in the
         client's units."""
@@ -146,7 +142,7 @@ class JaxlintServer(LanguageServer):
 
     def diagnostic(self, doc, f: Finding) -> types.Diagnostic:
         return types.Diagnostic(
-            range=self.client_range(doc, f),
+            range=self.span_range(doc, f.line, f.column, f.end_line, f.end_column),
             message=f.message,
             severity=types.DiagnosticSeverity.Error if severity(f.code) == "error" else types.DiagnosticSeverity.Warning,
             code=f.code,

@@ -304,17 +304,8 @@ def directive_findings(
 def retract_unused(findings: Iterable[Finding], silenced: Iterable[Tuple[str, int, str]]) -> List[Finding]:
     """Drop JAX004 reports made before the cross-module phase when that phase found (and a
     ``# noqa`` silenced) a finding on their line: the comment was in use after all."""
-    used: Dict[Tuple[str, int], List[str]] = {}
-    for path, line, code in silenced:
-        used.setdefault((path, line), []).append(code)
-    if not used:
-        return list(findings)
-    out = []
-    for f in findings:
-        if f.code == "JAX004" and (f.path, f.line) in used:
-            continue
-        out.append(f)
-    return out
+    used = {(path, line) for path, line, _code in silenced}
+    return [f for f in findings if not (f.code == "JAX004" and (f.path, f.line) in used)]
 
 
 def apply_directives(findings: List[Finding], text: str, path: str, enabled, suppress_them: bool, rules: RuleTable) -> List[Finding]:

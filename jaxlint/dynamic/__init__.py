@@ -15,14 +15,10 @@ cleanly is run as a script, as ``python file.py`` would run it, under ``jaxlint 
 same timeout: a finding is confirmed when that run shows the same bug on its line.  This runs
 the whole ``__main__`` block.
 
-The folders say which side of the process boundary a module runs on.  In jaxlint's own process,
-never importing JAX or the user's code (the planning side, this folder): ``examples/`` (example
-arguments read from the source, for the engine's finding facts), ``remote`` (an entry point in
-another file), ``plan`` (the checks of each finding), ``confirming`` (the run: a job per file,
-the verdicts), ``jobs`` (one file's worker seen from here), ``processes`` (how the workers
-start; standard library only, the fork server borrows its ``kill_group``).  In the user's
-process: ``worker/`` (it imports the user's module and JAX).  ``protocol`` (the plan and the
-events, as types) uses the standard library only, for both sides.  This package's own
+The folders say which side of the process boundary a module runs on: ``worker/`` runs in the
+user's process (it imports the user's module and JAX); the rest of this folder plans and
+collects in jaxlint's own, never importing either.  ``protocol`` (the plan and the events, as
+types) and ``processes`` use the standard library only, for both sides.  This package's own
 ``__init__`` is imported by the worker too, so it stays light: the planning modules load on
 first use.  The static rules never import this package.
 """

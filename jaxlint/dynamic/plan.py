@@ -40,10 +40,15 @@ def _driver(callee: Optional[dict], how: str, **extra) -> Optional[Driver]:
     return d  # type: ignore[return-value]
 
 
-def _none(check: dict, reason: str) -> Check:
-    check["kind"] = "none"
-    check["reason"] = reason
+def _planned(check: dict, kind: str, **keys) -> Check:
+    """``check`` made a check of ``kind``, with ``keys``."""
+    check["kind"] = kind
+    check.update(keys)
     return check  # type: ignore[return-value]
+
+
+def _none(check: dict, reason: str) -> Check:
+    return _planned(check, "none", reason=reason)
 
 
 def expected_errors(prevents) -> List[List[str]]:
@@ -76,11 +81,8 @@ def plan_finding(finding: Finding) -> Check:
         return _none(check, "the finding carries no facts to plan a check from")
     if facts.api is not None:
         # The claim is about JAX, not about the module: look the name up in the installed JAX.
-        check["kind"] = "jax_api"
-        check["name"] = facts.api.get("old_api")
-        check["deprecated_in"] = facts.api.get("deprecated_in")
-        check["removed_in"] = facts.api.get("removed_in")
-        return check  # type: ignore[return-value]
+        api = facts.api
+        return _planned(check, "jax_api", name=api.get("old_api"), deprecated_in=api.get("deprecated_in"), removed_in=api.get("removed_in"))
     if prevents.errors:
         check["expect"] = expected_errors(prevents)
     kind = prevents.kind
@@ -101,7 +103,6 @@ def plan_finding(finding: Finding) -> Check:
             return _plan_host_run(check, facts, at_use=prevents.at == "use")
         return _plan_static(check, facts)
     if kind == "raises":
-        check["kind"] = "trace"
         drivers = []
         if facts.traced is not None or facts.site is not None:
             drivers = [_driver(facts.traced, "jvp" if facts.traced.get("differentiated") else "jaxpr")] if facts.traced else []
@@ -111,28 +112,21 @@ def plan_finding(finding: Finding) -> Check:
             drivers = _traced_or_host(facts, "jaxpr")
             if facts.module_level:
                 check["module_level"] = True
-        check["drivers"] = drivers
         if not drivers and not check.get("module_level"):
             check["reason"] = _unreachable(facts)
-        return check  # type: ignore[return-value]
+        return _planned(check, "trace", drivers=drivers)
     if kind == "frozen" and prevents.observe == "capture":
-        check["kind"] = "capture"
-        check["var"] = facts.variable or ""
-        check["drivers"] = [_driver(facts.traced, "jaxpr")] if facts.traced is not None else []
-        check["in_entry"] = bool(facts.in_entry)
+        _planned(check, "capture", var=facts.variable or "", drivers=[_driver(facts.traced, "jaxpr")] if facts.traced is not None else [], in_entry=bool(facts.in_entry))
         if facts.traced is None and facts.nested is not None and _runs_with_the_modules_arguments(facts.nested["runner"]):
             # made and called inside a function that returns nothing: run that function
-            check["drivers"] = [_driver(facts.nested["runner"], "call")]
-            check["nested"] = facts.nested
-        elif facts.traced is None:
-            check["reason"] = _unreachable(facts)
-        return check  # type: ignore[return-value]
-    if kind == "frozen":
-        check["kind"] = "effect"
-        check["drivers"] = [_driver(facts.traced, "jit")] if facts.traced is not None else []
+            return _planned(check, "capture", drivers=[_driver(facts.nested["runner"], "call")], nested=facts.nested)
         if facts.traced is None:
             check["reason"] = _unreachable(facts)
         return check  # type: ignore[return-value]
+    if kind == "frozen":
+        if facts.traced is None:
+            return _planned(check, "effect", drivers=[], reason=_unreachable(facts))
+        return _planned(check, "effect", drivers=[_driver(facts.traced, "jit")])
     if kind == "recompiles":
         if facts.convention is not None:
             return _plan_convention(check, facts)
@@ -142,7 +136,6 @@ def plan_finding(finding: Finding) -> Check:
             return _plan_fed_back(check, facts)
         return _plan_retrace(check, facts)
     if kind == "wrong-result" and prevents.observe in ("unchanged", "formatted-tracer"):
-        check["kind"] = prevents.observe
         if prevents.observe == "unchanged":
             if not facts.variable:
                 return _none(check, "the finding names no variable to watch")
@@ -153,7 +146,7 @@ def plan_finding(finding: Finding) -> Check:
         if not check["drivers"]:
             reason = f"line {finding.line} is not inside a function: importing the module ran it" if facts.module_level else NO_ENTRY
             return _none(check, reason)
-        return check  # type: ignore[return-value]
+        return _planned(check, prevents.observe)
     return _none(check, f"no dynamic check for {finding.code}")
 
 
@@ -177,9 +170,7 @@ def _plan_host_path(check: dict, facts: FindingFacts) -> Check:
         drivers = [_driver(facts.host, "call", module_arguments_only=True)]
     else:
         return _none(check, "could not find code that builds the value without guessing its arguments")
-    check["kind"] = "trace"
-    check["drivers"] = drivers
-    return check  # type: ignore[return-value]
+    return _planned(check, "trace", drivers=drivers)
 
 
 def _plan_host_run(check: dict, facts: FindingFacts, at_use: bool) -> Check:
@@ -189,16 +180,10 @@ def _plan_host_run(check: dict, facts: FindingFacts, at_use: bool) -> Check:
     the module's code does."""
     host = facts.host or {}
     if host["target"].get("method") and host["target"].get("qualname") == "__init__":
-        check["kind"] = "construct"
-        check["cls"] = host["target"]["cls"]
-        check["ctors"] = list(host["target"].get("ctors") or [])
-        # the error comes where the object is used (when the constructor returns): the lines
-        # must have run, the error need not come from them
-        check["at_use"] = at_use
-        return check  # type: ignore[return-value]
-    check["kind"] = "trace"
-    check["drivers"] = [_driver(host, "call", module_arguments_only=True)]
-    return check  # type: ignore[return-value]
+        # ``at_use``: the error comes where the object is used (when the constructor returns):
+        # the lines must have run, the error need not come from them
+        return _planned(check, "construct", cls=host["target"]["cls"], ctors=list(host["target"].get("ctors") or []), at_use=at_use)
+    return _planned(check, "trace", drivers=[_driver(host, "call", module_arguments_only=True)])
 
 
 def _plan_instances(check: dict, facts: FindingFacts) -> Check:
@@ -207,11 +192,7 @@ def _plan_instances(check: dict, facts: FindingFacts) -> Check:
     instance = facts.instance or {}
     if not instance.get("ctors"):
         return _none(check, f"could not find a construction of {instance.get('cls')} whose arguments are simple values")
-    check["kind"] = "pytree_arg"
-    check["cls"] = instance["cls"]
-    check["attr"] = instance["attr"]
-    check["ctors"] = instance["ctors"]
-    return check  # type: ignore[return-value]
+    return _planned(check, "pytree_arg", cls=instance["cls"], attr=instance["attr"], ctors=instance["ctors"])
 
 
 def _plan_stale(check: dict, facts: FindingFacts) -> Check:
@@ -224,35 +205,22 @@ def _plan_stale(check: dict, facts: FindingFacts) -> Check:
         return _none(check, related["why"])
     if not facts.attribute:
         return _none(check, "the finding names no attribute that changes")
-    check["kind"] = "stale"
-    check["watched"] = related["callee"]
-    check["attribute"] = facts.attribute
-    check["call_line"] = related.get("line")
+    _planned(check, "stale", watched=related["callee"], attribute=facts.attribute, call_line=related.get("line"))
     if related.get("main"):
         # the script's __main__ block makes the calls: it runs, past the change
-        check["main_lines"] = list(related.get("lines") or [])
-        check["drivers"] = []
-        return check  # type: ignore[return-value]
+        return _planned(check, "stale", main_lines=list(related.get("lines") or []), drivers=[])
     runner = related["runner"]
-    check["drivers"] = [_driver(runner, "call")]
-    check["watched"] = related["callee"]
-    check["attribute"] = facts.attribute
-    check["call_line"] = related.get("line")
     # A method changes its own object for its next run (``self.weight = ...`` after
     # ``self.predict(x)``): it runs twice on one instance.
-    check["repeat"] = bool(runner["target"].get("method"))
-    return check  # type: ignore[return-value]
+    return _planned(check, "stale", drivers=[_driver(runner, "call")], repeat=bool(runner["target"].get("method")))
 
 
 def _plan_static(check: dict, facts: FindingFacts) -> Check:
     """Apply ``jax.jit`` with the function's static spec to a stub of its signature, and call it
     when the finding is about a value passed (or a parameter declared static)."""
-    check["kind"] = "static"
     sig = facts.jitted
     if sig is None:
         return _none(check, "could not find the jitted function behind this finding")
-    check["stub"] = sig["stub"]
-    check["spec"] = sig["spec"]
     params = sig["params"]
     call = facts.call
     if call is not None:
@@ -264,26 +232,23 @@ def _plan_static(check: dict, facts: FindingFacts) -> Check:
             if name not in values and p["has_default"]:
                 continue
             v = values.get(name)
-            if name == facts.parameter and facts.value_kind is not None:
+            if name == facts.parameter and (facts.value_kind is not None or v is None):
                 v = _unhashable_value(facts.value_kind)  # the kind of value the engine saw passed
             elif v is None:
-                if name == facts.parameter:
-                    v = _unhashable_value(facts.value_kind)
-                else:
-                    v = _py("3") if p["static"] else _arr(())
-            kind = "kw" if name in keywords and p["kind"] != "posonly" else p["kind"]
-            args.append({"name": name, "kind": kind, "static": p["static"], "value": v})
-        check["args"] = args
+                v = _py("3") if p["static"] else _arr(())
+            args.append(_arg(p, v, keywords))
     elif facts.parameter is not None:
         # an array for the static parameter: jax.jit hashes it on the call
-        check["args"] = [
-            {"name": p["name"], "kind": p["kind"], "static": p["static"], "value": _arr((SIZE,)) if p["static"] else _arr(())}
-            for p in params
-            if not p["has_default"] or p["static"]
-        ]
+        args = [_arg(p, _arr((SIZE,)) if p["static"] else _arr(())) for p in params if not p["has_default"] or p["static"]]
     else:
-        check["args"] = None  # applying jax.jit is enough
-    return check  # type: ignore[return-value]
+        args = None  # applying jax.jit is enough
+    return _planned(check, "static", stub=sig["stub"], spec=sig["spec"], args=args)
+
+
+def _arg(p, value: Value, keywords=()) -> dict:
+    """A parameter of the jitted signature with its value, passed by keyword where the call does."""
+    kind = "kw" if p["name"] in keywords and p["kind"] != "posonly" else p["kind"]
+    return {"name": p["name"], "kind": kind, "static": p["static"], "value": value}
 
 
 def _unhashable_value(kind: Optional[str]) -> Value:
@@ -295,10 +260,12 @@ def _unhashable_value(kind: Optional[str]) -> Value:
 def _plan_retrace(check: dict, facts: FindingFacts) -> Check:
     """Call the jitted function with the values the argument takes over the loop, counting
     traces and compilations."""
-    check["kind"] = "retrace"
     call = facts.call
     if call is None and _forwarded(facts):
-        return _plan_forwarded(check, facts)
+        # The function around the finding runs as it is, and each call of the jitted callable
+        # made while the finding's line runs, however deep, is counted.  The values may repeat
+        # (full batches, then a short one): one more compilation is the finding.
+        return _host_calls(check, facts, facts.related_call["callee"], check["line"], every=False)
     if call is None and facts.related_call is not None and facts.related_call.get("callee") is None:
         return _none(check, facts.related_call["why"])
     if call is None or facts.parameter is None:
@@ -327,30 +294,31 @@ def _plan_retrace(check: dict, facts: FindingFacts) -> Check:
     pname = facts.parameter
     d = _driver(call["callee"], "jit", cached=True)  # prefer the user's own jitted object
     d["guessed"] = [g for g in d.get("guessed") or [] if g != pname] + [g for g in loop.get("guessed") or [] if g not in (d.get("guessed") or [])]
-    static = any(p["name"] == pname and p["static"] for p in (facts.jitted or {}).get("params", ()))
-    check["drivers"] = [d]
-    check["param"] = pname
-    check["values"] = values
-    # the loop variable itself (or a static parameter) changes the value; an expression of it
-    # (`x[:i]`, `jnp.zeros(i)`) the shape
-    check["changes"] = "value" if static or loop.get("direct") else "shape"
     where = loop.get("from") or ""
-    check["values_from"] = where if loop.get("var") == pname else f"{where} of `{loop.get('var')}`"
-    check["values_known"] = bool(loop.get("values_known", True))
-    return check  # type: ignore[return-value]
+    return _planned(
+        check,
+        "retrace",
+        drivers=[d],
+        param=pname,
+        values=values,
+        # the loop variable itself (or a static parameter) changes the value; an expression of
+        # it (`x[:i]`, `jnp.zeros(i)`) the shape
+        changes="value" if static or loop.get("direct") else "shape",
+        values_from=where if loop.get("var") == pname else f"{where} of `{loop.get('var')}`",
+        values_known=bool(loop.get("values_known", True)),
+    )
 
 
 def _plan_host_calls(check: dict, facts: FindingFacts, every: bool) -> Check:
     """Run the module-level function around the call, counting the traces and compilations of
     each call the finding's line makes (``every``: each call after the first must compile)."""
     call = facts.call or {}
-    check["kind"] = "host_calls"
-    check["drivers"] = [_driver(facts.host, "call")]
-    check["watched"] = call["callee"]
-    check["param"] = facts.parameter
-    check["call_line"] = call.get("line")
-    check["every"] = every
-    return check  # type: ignore[return-value]
+    return _host_calls(check, facts, call["callee"], call.get("line"), every)
+
+
+def _host_calls(check: dict, facts: FindingFacts, watched, call_line, every: bool) -> Check:
+    drivers = [_driver(facts.host, "call")]
+    return _planned(check, "host_calls", drivers=drivers, watched=watched, param=facts.parameter, call_line=call_line, every=every)
 
 
 def _plan_convention(check: dict, facts: FindingFacts) -> Check:
@@ -360,41 +328,23 @@ def _plan_convention(check: dict, facts: FindingFacts) -> Check:
     convention = facts.convention or {}
     if facts.host is None:
         return _none(check, "the calls are not inside a module-level function the check can run")
-    check["kind"] = "convention"
-    check["drivers"] = [_driver(facts.host, "call")]
-    check["watched"] = convention["callee"]
-    check["param"] = convention["param"]
-    check["by_keyword"] = convention["by_keyword"]
     if convention.get("elsewhere"):
         check["elsewhere"] = convention["elsewhere"]
-    return check  # type: ignore[return-value]
+    drivers = [_driver(facts.host, "call")]
+    return _planned(check, "convention", drivers=drivers, watched=convention["callee"], param=convention["param"], by_keyword=convention["by_keyword"])
 
 
 def _forwarded(facts: FindingFacts) -> bool:
-    """The finding is a call of a wrapper that forwards to a jitted callable (a related
-    location is that callable's call, inside the wrapper), in a module-level function."""
+    """The finding is a call of a wrapper (a forwarding function, a method, ``__call__``, a
+    partial) that reaches a jitted callable (a related location is that callable's call,
+    inside the wrapper), in a module-level function."""
     related = facts.related_call
     return related is not None and related.get("callee") is not None and facts.host is not None
-
-
-def _plan_forwarded(check: dict, facts: FindingFacts) -> Check:
-    """A call of a wrapper (a forwarding function, a method, ``__call__``, a partial) that
-    reaches the jitted callable: the function around the finding runs as it is, and each call
-    of the jitted callable made while the finding's line runs, however deep, is counted.  The
-    values may repeat (full batches, then a short one): one more compilation is the finding."""
-    check["kind"] = "host_calls"
-    check["drivers"] = [_driver(facts.host, "call")]
-    check["watched"] = facts.related_call["callee"]
-    check["param"] = facts.parameter
-    check["call_line"] = check["line"]
-    check["every"] = False
-    return check  # type: ignore[return-value]
 
 
 def _plan_fed_back(check: dict, facts: FindingFacts) -> Check:
     """Call the jitted function with the value the argument starts as, then with the first
     call's result in its place, counting traces and compilations."""
-    check["kind"] = "retrace"
     call = facts.call or {}
     if facts.parameter is None:
         return _none(check, "the finding points at no argument of a jitted call")
@@ -415,13 +365,9 @@ def _plan_fed_back(check: dict, facts: FindingFacts) -> Check:
         what = ", ".join(f"`{n}`" for n in unknown) or "the arguments"
         return _none(check, f"could not build {what} of the call at line {call.get('line')} without guessing its dtype")
     d["argsets"] = [first]
-    check["drivers"] = [d]
-    check["param"] = pname
-    check["values"] = [call["start"]]
-    check["fed_back"] = True
-    check["result_part"] = call.get("result_part")
-    check["call_line"] = call.get("line")
-    return check  # type: ignore[return-value]
+    return _planned(
+        check, "retrace", drivers=[d], param=pname, values=[call["start"]], fed_back=True, result_part=call.get("result_part"), call_line=call.get("line")
+    )
 
 
 def _runs_with_the_modules_arguments(host) -> bool:
@@ -451,8 +397,7 @@ def _first_pass_argset(facts: FindingFacts, call, pname: str):
         else:
             unknown.append(name)
             continue
-        kind = "kw" if name in keywords and p["kind"] != "posonly" else p["kind"]
-        args.append({"name": name, "kind": kind, "static": p["static"], "value": v})
+        args.append(_arg(p, v, keywords))
     if unknown or not args:
         return None, unknown
     return {"source": f"call at line {call.get('line')}", "args": args}, []
@@ -467,16 +412,11 @@ def _plan_rebuild(check: dict, facts: FindingFacts) -> Check:
         # What is jitted cannot be built on its own (a ``partial``, a ``jax.grad`` result, a
         # bound method, a decorated def): the code around it runs as it is, with the jitted
         # objects recorded.
-        check["kind"] = "jit_calls"
-        check["drivers"] = [_driver(d, "call") for d in runners]
-        return check  # type: ignore[return-value]
+        return _planned(check, "jit_calls", drivers=[_driver(d, "call") for d in runners])
     if rebuild.get("reason"):
         return _none(check, rebuild["reason"])
-    check["kind"] = "fresh_jit"
-    for key in ("jit_kw", "what", "global", "src", "mode", "name", "src_line", "argsets", "guessed"):
-        if key in rebuild:
-            check[key] = rebuild[key]
-    return check  # type: ignore[return-value]
+    keys = ("jit_kw", "what", "global", "src", "mode", "name", "src_line", "argsets", "guessed")
+    return _planned(check, "fresh_jit", **{key: rebuild[key] for key in keys if key in rebuild})
 
 
 def plan_checks(findings: Sequence[Finding]) -> List[Check]:

@@ -285,9 +285,8 @@ ErrorPatternPair = List[str]  # [exception class name, message regex ("" for any
 #   call; a method twice on one instance) with the calls of ``watched`` recorded; confirmed
 #   when, after the lines changed ``attribute``, a call with that object reuses the compiled
 #   function and returns another result than the function run eagerly; refuted when such a
-#   call traces again.  With ``main_lines`` the script's ``__main__`` block is the driver: its
-#   assignments, imports and definitions, the statements that call ``watched`` and those on
-#   the change's lines run, up to the first such call after the change;
+#   call traces again.  With ``main_lines`` the script's ``__main__`` block is the driver
+#   (jaxlint.dynamic.worker.checks.main_block);
 # * ``host_calls`` (recompiles, the loop's values not the loop variable's): run the drivers as
 #   they are, counting the traces and compilations of each call of ``watched`` made while the
 #   lines (from ``call_line``) run; confirmed when a call after the first compiles again
@@ -299,14 +298,10 @@ ErrorPatternPair = List[str]  # [exception class name, message regex ("" for any
 #   arguments of the same shapes and dtypes, into the same program, refuted when none of
 #   them traces or compiles;
 # * ``convention`` (recompiles, a parameter passed by position at one call and by keyword at
-#   another): run the drivers as they are, recording the calls of ``watched``; a call that
-#   passes ``param`` the finding's way (``by_keyword``) is made again, with the same values,
-#   passing it the other way first (twice, as control) and then as it was: confirmed when it
-#   traces and compiles again, refuted when JAX's cache serves it;
-# * ``construct`` (raises while a module's class is built): build ``cls`` with the arguments
-#   the module's own code passes it (jaxlint.dynamic.worker.drivers), then with ``ctors``; confirmed on
-#   an ``expect`` error raised on the finding's lines (``at_use``: raised by the construction
-#   after the lines ran), refuted when the construction ran them and returned;
+#   another): the finding's call made again passing ``param`` the other way
+#   (jaxlint.dynamic.worker.checks.conventions);
+# * ``construct`` (raises while a module's class is built): ``cls`` built as the module builds
+#   it, then with ``ctors`` (jaxlint.dynamic.worker.checks.constructions);
 # * ``jax_api``: look ``name`` up in the installed JAX (``deprecated_in``, ``removed_in``);
 # * ``none``: nothing to run (``reason`` says why).
 Check = TypedDict(
@@ -377,11 +372,6 @@ Check = TypedDict(
     },
     total=False,
 )
-
-
-class Plan(TypedDict):
-    path: str
-    checks: List[Check]
 
 
 class Event(TypedDict, total=False):

@@ -13,6 +13,7 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.fixes.declare import SAFE, Fix, replace
+from jaxlint.fixes.names import code
 
 _METHODS = {
     cst.AddAssign: "add",
@@ -21,8 +22,6 @@ _METHODS = {
     cst.DivideAssign: "divide",
     cst.PowerAssign: "power",
 }
-
-_EMPTY = cst.Module([])
 
 
 def binds_locally(scope, name: str) -> bool:
@@ -52,7 +51,7 @@ def at_update_fix(stmt, scope) -> Optional[Fix]:
     name = target.value.value
     if not binds_locally(scope, name):
         return None
-    index = _EMPTY.code_for_node(target.with_changes(value=cst.Name("_"))).strip()[1:]  # "[i, j]"
-    value = _EMPTY.code_for_node(stmt.value)
+    index = code(target.with_changes(value=cst.Name("_"))).strip()[1:]  # "[i, j]"
+    value = code(stmt.value)
     text = f"{name} = {name}.at{index}.{method}({value})"
     return replace(stmt, text, f"Replace with `{name} = {name}.at{index}.{method}(...)`", SAFE)

@@ -37,12 +37,7 @@ from typing import Collection, List, Optional
 import libcst as cst
 
 from jaxlint.analysis.syntax.nodes import string_value
-
-_EMPTY = cst.Module([])
-
-
-def _code(node) -> str:
-    return _EMPTY.code_for_node(node)
+from jaxlint.fixes.names import code as _code
 
 
 class _Format:

@@ -23,7 +23,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 
 import libcst as cst
 
-from jaxlint.fixes.imports import import_edit
+from jaxlint.fixes.names import import_edit
 
 SAFE = "safe"
 UNSAFE = "unsafe"

@@ -22,7 +22,7 @@ import libcst as cst
 
 from jaxlint.analysis.jax.jax_api import ELEMENTWISE_FUNCS
 from jaxlint.fixes.declare import SAFE, UNSAFE, Fix, replace
-from jaxlint.fixes.names import module_reference
+from jaxlint.fixes.names import jnp_reference
 
 _ARRAYS = (
     "asarray array dot matmul outer inner vdot kron tensordot einsum concatenate stack hstack vstack "
@@ -53,7 +53,7 @@ def jnp_fix(node: cst.Call, short: str, scope, frame=None) -> Optional[Fix]:
         return None
     if short == "where" and len(node.args) != 3:
         return None
-    ref = module_reference(scope, "jax.numpy", "jnp")
+    ref = jnp_reference(scope)
     if ref is None:
         return None
     new_func = cst.parse_expression(f"{ref[0]}.{short}")

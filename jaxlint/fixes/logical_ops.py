@@ -13,17 +13,7 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.fixes.declare import UNSAFE, Fix, replace
-from jaxlint.fixes.names import module_reference
-
-_EMPTY = cst.Module([])
-
-
-def _code(node) -> str:
-    return _EMPTY.code_for_node(node).strip()
-
-
-def _jnp(scope):
-    return module_reference(scope, "jax.numpy", "jnp")
+from jaxlint.fixes.names import code, jnp_reference
 
 
 def _strip_parens(node):
@@ -31,30 +21,30 @@ def _strip_parens(node):
 
 
 def boolop_fix(node: cst.BooleanOperation, scope) -> Optional[Fix]:
-    ref = _jnp(scope)
+    ref = jnp_reference(scope)
     if ref is None:
         return None
     func = "logical_and" if isinstance(node.operator, cst.And) else "logical_or"
-    text = f"{ref[0]}.{func}({_code(_strip_parens(node.left))}, {_code(_strip_parens(node.right))})"
+    text = f"{ref[0]}.{func}({code(_strip_parens(node.left)).strip()}, {code(_strip_parens(node.right)).strip()})"
     if node.lpar:
         text = "(" * len(node.lpar) + text + ")" * len(node.rpar)
     return replace(node, text, f"Replace with `jnp.{func}`", UNSAFE, ref[1])
 
 
 def not_fix(node: cst.UnaryOperation, scope) -> Optional[Fix]:
-    ref = _jnp(scope)
+    ref = jnp_reference(scope)
     if ref is None:
         return None
-    text = f"{ref[0]}.logical_not({_code(_strip_parens(node.expression))})"
+    text = f"{ref[0]}.logical_not({code(_strip_parens(node.expression)).strip()})"
     return replace(node, text, "Replace with `jnp.logical_not`", UNSAFE, ref[1])
 
 
 def min_max_fix(node: cst.Call, which: str, scope) -> Optional[Fix]:
     if len(node.args) != 2 or any(a.keyword is not None or a.star for a in node.args):
         return None
-    ref = _jnp(scope)
+    ref = jnp_reference(scope)
     if ref is None:
         return None
     func = "minimum" if which == "min" else "maximum"
-    text = f"{ref[0]}.{func}({_code(node.args[0].value)}, {_code(node.args[1].value)})"
+    text = f"{ref[0]}.{func}({code(node.args[0].value).strip()}, {code(node.args[1].value).strip()})"
     return replace(node, text, f"Replace with `jnp.{func}`", UNSAFE, ref[1])

@@ -16,14 +16,7 @@ import libcst as cst
 from jaxlint.analysis.model.names import PARTIAL, resolve
 from jaxlint.analysis.traced.annotations import is_array_annotation
 from jaxlint.fixes.declare import UNSAFE, AddImport, Fix, Replace
-from jaxlint.fixes.imports import name_is_free
-
-_EMPTY = cst.Module([])
-
-
-def _code(node) -> str:
-    return _EMPTY.code_for_node(node).strip()
-
+from jaxlint.fixes.names import code, name_is_free
 
 def _is_jit(expr, scope) -> bool:
     return resolve(expr, scope) == "jax.jit"
@@ -48,17 +41,17 @@ def _with_name(args, name: str) -> Optional[str]:
         if a.keyword is not None and a.keyword.value == "static_argnames":
             v = a.value
             if isinstance(v, (cst.List, cst.Tuple)):
-                items = [_code(el.value) for el in v.elements] + [f'"{name}"']
+                items = [code(el.value).strip() for el in v.elements] + [f'"{name}"']
                 inner = ", ".join(items)
                 text = f"[{inner}]" if isinstance(v, cst.List) else f"({inner},)" if len(items) == 1 else f"({inner})"
             elif isinstance(v, cst.SimpleString):
-                text = f'({_code(v)}, "{name}")'
+                text = f'({code(v).strip()}, "{name}")'
             else:
                 return None
             parts.append(f"static_argnames={text}")
             found = True
         else:
-            parts.append(_code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)))
+            parts.append(code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)).strip())
     if not found:
         parts.append(f'static_argnames=("{name}",)')
     return ", ".join(parts)
@@ -78,7 +71,7 @@ def static_param_fix(app, name: str) -> Optional[Fix]:
             ref = _partial_name(scope)
             if ref is None:
                 return None
-            text = f'{ref[0]}({_code(expr)}, static_argnames=("{name}",))'
+            text = f'{ref[0]}({code(expr).strip()}, static_argnames=("{name}",))'
             return Fix(title, (Replace(expr, text),) + tuple(AddImport(i) for i in ref[1]), UNSAFE)
         if not (resolve(expr.func, scope) in PARTIAL and expr.args and _is_jit(expr.args[0].value, scope)):
             return None
@@ -89,12 +82,12 @@ def static_param_fix(app, name: str) -> Optional[Fix]:
             return None
     else:
         return None
-    if "#" in _code(expr):
+    if "#" in code(expr):
         return None  # a comment inside the call would be lost
     args = _with_name(expr.args, name)
     if args is None:
         return None
-    return Fix(title, (Replace(expr, f"{_code(expr.func)}({args})"),), UNSAFE)
+    return Fix(title, (Replace(expr, f"{code(expr.func).strip()}({args})"),), UNSAFE)
 
 
 _LITERALS = (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString)

@@ -30,13 +30,7 @@ from jaxlint.analysis.jax.jax_api import ELEMENTWISE_FUNCS
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.traced.values import DICT, OPAQUE, PYSEQ, REF, TEXT
 from jaxlint.fixes.declare import UNSAFE, AddImport, Fix, Replace, ReplaceSpan
-from jaxlint.fixes.names import module_reference
-
-_EMPTY = cst.Module([])
-
-
-def _code(node) -> str:
-    return _EMPTY.code_for_node(node)
+from jaxlint.fixes.names import code as _code, jnp_reference
 
 
 def condition_code(test: cst.BaseExpression) -> str:
@@ -266,11 +260,6 @@ class _Operands:
         return all(k in self.proven for k in both)
 
 
-def _arrays(test, a, b, scope, lookup) -> bool:
-    """Whether ``jnp.where(test, a, b)`` is known to get arrays (or numbers) that broadcast."""
-    return _Operands(scope, lookup).fit(test, a, b)
-
-
 _GUARDS = frozenset({"isinstance", "hasattr", "callable"})
 
 
@@ -346,10 +335,6 @@ def _comments(*nodes) -> str:
     return "".join("  " + c for c in found)
 
 
-def _reference(scope):
-    return module_reference(scope, "jax.numpy", "jnp")
-
-
 def where_fix_ifexp(e: cst.IfExp, scope, lookup=None) -> Optional[Fix]:
     """``lookup(name)``: the value a name holds where ``e`` is (the traced frame's)."""
     if isinstance(e.body, cst.IfExp) or isinstance(e.orelse, cst.IfExp):
@@ -357,9 +342,9 @@ def where_fix_ifexp(e: cst.IfExp, scope, lookup=None) -> Optional[Fix]:
         # round of ``--fix``: the inner ternary's fix and this one's would overlap, and writing
         # this one's text now would cost each link of a long chain the whole chain's length.
         return None
-    if not _arrays(e.test, e.body, e.orelse, scope, lookup) or _comments(e):
+    if not _Operands(scope, lookup).fit(e.test, e.body, e.orelse) or _comments(e):
         return None
-    ref = _reference(scope)
+    ref = jnp_reference(scope)
     if ref is None:
         return None
     text = _where(ref[0], e.test, e.body, e.orelse)
@@ -374,33 +359,28 @@ def where_fix_if(st: cst.If, following: Optional[cst.CSTNode], scope, lookup=Non
     if isinstance(st.orelse, cst.If):
         return None
     first = _single(st.body)
-    ref = _reference(scope)
+    ref = jnp_reference(scope)
     if first is None or ref is None:
         return None
     jnp, imports = ref
-    extra = tuple(AddImport(i) for i in imports)
+
+    def fix(a, b, head: str, *replaced) -> Optional[Fix]:
+        """``replaced`` (the if, or the if and the return after it) as ``{head}jnp.where(...)``."""
+        where = _where(jnp, st.test, a, b) if _Operands(scope, lookup).fit(st.test, a, b) else None
+        if where is None:
+            return None
+        text = f"{head}{where}{_comments(*replaced)}"
+        edit = Replace(st, text) if len(replaced) == 1 else ReplaceSpan(st, following, text)
+        return Fix(f"Replace with `{head}jnp.where(...)`", (edit,) + tuple(AddImport(i) for i in imports), UNSAFE)
+
     if st.orelse is not None:
         second = _single(st.orelse.body)
-        if second is None:
-            return None
         if isinstance(first, cst.Return) and isinstance(second, cst.Return):
-            if _arrays(st.test, first.value, second.value, scope, lookup):
-                where = _where(jnp, st.test, first.value, second.value)
-                if where is None:
-                    return None
-                text = f"return {where}{_comments(st)}"
-                return Fix("Replace with `return jnp.where(...)`", (Replace(st, text),) + extra, UNSAFE)
-            return None
-        if isinstance(first, cst.Assign) and isinstance(second, cst.Assign):
-            if len(first.targets) == len(second.targets) == 1:
-                t1, t2 = first.targets[0].target, second.targets[0].target
-                if isinstance(t1, cst.Name) and isinstance(t2, cst.Name) and t1.value == t2.value:
-                    if _arrays(st.test, first.value, second.value, scope, lookup):
-                        where = _where(jnp, st.test, first.value, second.value)
-                        if where is None:
-                            return None
-                        text = f"{t1.value} = {where}{_comments(st)}"
-                        return Fix(f"Replace with `{t1.value} = jnp.where(...)`", (Replace(st, text),) + extra, UNSAFE)
+            return fix(first.value, second.value, "return ", st)
+        if isinstance(first, cst.Assign) and isinstance(second, cst.Assign) and len(first.targets) == len(second.targets) == 1:
+            t1, t2 = first.targets[0].target, second.targets[0].target
+            if isinstance(t1, cst.Name) and isinstance(t2, cst.Name) and t1.value == t2.value:
+                return fix(first.value, second.value, f"{t1.value} = ", st)
         return None
     # if c: return a
     # return b
@@ -408,15 +388,7 @@ def where_fix_if(st: cst.If, following: Optional[cst.CSTNode], scope, lookup=Non
         return None
     if len(following.body) != 1 or not isinstance(following.body[0], cst.Return):
         return None
-    b = following.body[0].value
-    if not _arrays(st.test, first.value, b, scope, lookup):
-        return None
-    # The if and the return after it become one return.
-    where = _where(jnp, st.test, first.value, b)
-    if where is None:
-        return None
-    text = f"return {where}{_comments(st, following)}"
-    return Fix("Replace with `return jnp.where(...)`", (ReplaceSpan(st, following, text),) + extra, UNSAFE)
+    return fix(first.value, following.body[0].value, "return ", st, following)  # one return for both
 
 
 def next_statement(root: cst.CSTNode, st: cst.CSTNode) -> Optional[cst.CSTNode]:

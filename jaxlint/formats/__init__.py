@@ -22,14 +22,6 @@ def format_text(findings: Sequence[Finding], color: bool = False, show_fix: bool
     return format_concise(findings, color=color, show_fix=show_fix, **kw)
 
 
-def _full(findings: Sequence[Finding], color: bool = False, **kw) -> str:
-    return format_full(findings, color=color, **kw)
-
-
-def _concise(findings: Sequence[Finding], color: bool = False, show_fix: bool = False, **kw) -> str:
-    return format_concise(findings, color=color, show_fix=show_fix, **kw)
-
-
 def format_json(findings: Sequence[Finding], **_) -> str:
     return json.dumps([f.to_dict() for f in findings], indent=2, ensure_ascii=False) + "\n"
 
@@ -47,8 +39,8 @@ def _on_demand(module: str, function: str) -> Callable[..., str]:
 FORMATTERS: Dict[str, Callable[..., str]] = {
     "text": format_text,
     "json": format_json,
-    "full": _full,
-    "concise": _concise,
+    "full": format_full,
+    "concise": format_concise,
     "github": _on_demand("jaxlint.formats.github", "format_github"),
     "gitlab": _on_demand("jaxlint.formats.gitlab", "format_gitlab"),
     "rdjson": _on_demand("jaxlint.formats.rdjson", "format_rdjson"),

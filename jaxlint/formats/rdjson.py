@@ -21,8 +21,12 @@ def byte_column(sources: SourceLines, path: str, line: int, column: int) -> int:
     return len(text[: column - 1].encode("utf-8", "surrogatepass")) + 1 if text else column
 
 
-def _position(sources: SourceLines, path: str, line: int, column: int) -> dict:
-    return {"line": line, "column": byte_column(sources, path, line, column)}
+def _range(sources: SourceLines, path: str, span) -> dict:
+    """The rdjson range of ``span`` (a finding, an edit or a related location) in ``path``."""
+    return {
+        "start": {"line": span["line"], "column": byte_column(sources, path, span["line"], span["column"])},
+        "end": {"line": span["end_line"], "column": byte_column(sources, path, span["end_line"], span["end_column"])},
+    }
 
 
 def format_rdjson(
@@ -43,10 +47,7 @@ def format_rdjson(
             "message": message,
             "location": {
                 "path": repo_path(f.path, root),
-                "range": {
-                    "start": _position(sources, f.path, f.line, f.column),
-                    "end": _position(sources, f.path, f.end_line, f.end_column),
-                },
+                "range": _range(sources, f.path, vars(f)),
             },
             "severity": severity(f.code).upper(),
             "code": {"value": f.code, "url": rule_url(f.code)},
@@ -57,25 +58,14 @@ def format_rdjson(
                     "message": r["message"],
                     "location": {
                         "path": repo_path(r["path"], root),
-                        "range": {
-                            "start": _position(sources, r["path"], r["line"], r["column"]),
-                            "end": _position(sources, r["path"], r["end_line"], r["end_column"]),
-                        },
+                        "range": _range(sources, r["path"], r),
                     },
                 }
                 for r in f.related
             ]
         s = suggested_edit(f, unsafe_fixes)
         if s:
-            d["suggestions"] = [
-                {
-                    "range": {
-                        "start": _position(sources, f.path, s["line"], s["column"]),
-                        "end": _position(sources, f.path, s["end_line"], s["end_column"]),
-                    },
-                    "text": s["text"],
-                }
-            ]
+            d["suggestions"] = [{"range": _range(sources, f.path, s), "text": s["text"]}]
         diagnostics.append(d)
     result = {
         "source": {"name": "jaxlint", "url": HOMEPAGE},

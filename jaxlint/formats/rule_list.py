@@ -11,13 +11,9 @@ from jaxlint.formats._common import severity
 from jaxlint.rules import ALL_RULES
 
 
-def _rules():
-    return ALL_RULES
-
-
 def rule_table(width: Optional[int] = None) -> str:
     width = width or shutil.get_terminal_size((100, 24)).columns
-    rules = _rules()
+    rules = ALL_RULES
     name_width = max(len(r.name) for r in rules)
     indent = len(rules[0].code) + 2 + name_width + 2
     out = []
@@ -43,7 +39,7 @@ def rule_json() -> str:
                     "fix": r.generic_fix(),
                     "prevents": r.prevents.description,
                 }
-                for r in _rules()
+                for r in ALL_RULES
             ],
             indent=2,
             ensure_ascii=False,

@@ -163,11 +163,11 @@ class Snapshot:
 
     def changes(self) -> List[Tuple[Change, object]]:
         """What differs now, each with what its path holds now."""
-        found = []
-        for (_, name), (read, filename, is_global, before) in self.bindings.items():
-            for path, kind, now in _changes(before, _signature(read(), self.owns_class)):
-                found.append((Change(name, path, kind, filename, is_global), now))
-        return found
+        return [
+            (Change(name, path, kind, filename, is_global), now)
+            for (_, name), (read, filename, is_global, before) in self.bindings.items()
+            for path, kind, now in _changes(before, _signature(read(), self.owns_class))
+        ]
 
 
 def _local(frame, name: str):

@@ -232,6 +232,12 @@ class Observer:
             jax.config.update("jax_check_tracer_leaks", True)
             self._undo.append(lambda: jax.config.update("jax_check_tracer_leaks", previous))
 
+    def _replace(self, owner, name: str, new) -> None:
+        """``owner.name`` is ``new`` until the observer stops."""
+        original = getattr(owner, name)
+        setattr(owner, name, new)
+        self._undo.append(lambda: setattr(owner, name, original))
+
     def stop(self) -> None:
         while self._undo:
             self._undo.pop()()
@@ -252,8 +258,7 @@ class Observer:
                     observer._add("JAX302", site, message, observer._scope.name)
             return original(*args, **kwargs)
 
-        builtins.print = print
-        self._undo.append(lambda: setattr(builtins, "print", original))
+        self._replace(builtins, "print", print)
 
     def _wrap_init(self, cls) -> None:
         original = cls.__init__
@@ -264,8 +269,7 @@ class Observer:
             observer._on_error_built(self, sys._getframe(1))
 
         __init__.__wrapped__ = original
-        cls.__init__ = __init__
-        self._undo.append(lambda: setattr(cls, "__init__", original))
+        self._replace(cls, "__init__", __init__)
 
     def _watch_api_boundary(self) -> None:
         """An error that JAX raises in Python leaves through one of its API boundaries
@@ -291,8 +295,7 @@ class Observer:
                     observer._scope.raised[id(exc)] = (exc, site)
             return original()
 
-        traceback_util._filtering_mode = _filtering_mode
-        self._undo.append(lambda: setattr(traceback_util, "_filtering_mode", original))
+        self._replace(traceback_util, "_filtering_mode", _filtering_mode)
 
     def _explain_library_wrappers(self) -> None:
         """JAX explains a miss only for a function defined in a file it takes for the user's,
@@ -311,8 +314,7 @@ class Observer:
             return sys._getframe(1).f_code is explain and not os.path.realpath(filename).startswith(jax_dirs)
 
         is_user_filename.cache_clear = original.cache_clear  # JAX clears it on each registration
-        source_info_util.is_user_filename = is_user_filename
-        self._undo.append(lambda: setattr(source_info_util, "is_user_filename", original))
+        self._replace(source_info_util, "is_user_filename", is_user_filename)
 
     # -- scopes ---------------------------------------------------------------------------
 
@@ -448,17 +450,11 @@ class Observer:
             if self.user.owns(code.co_filename) and code.co_name != "<module>":
                 for name, value in list(frame.f_locals.items()):
                     path = effects.tracer_path(value, tracer)
-                    if path is None or (code.co_filename, name + path) in self._leaks_reported:
+                    if path is None or not self._new_leak(code.co_filename, name + path):
                         continue
-                    self._leaks_reported.add((code.co_filename, name + path))
                     site = effects.writer_site(name, path, [], effects.defined_at(function)) or frame_site(code, frame.f_lasti, frame.f_lineno)
-                    message = (
-                        f"`{name}{path}` holds a tracer after `{function.split(' defined at ')[0]}` was traced: "
-                        "a value computed inside the traced function was stored outside it "
-                        "(UnexpectedTracerError when it is used)"
-                    )
                     if site is not None:
-                        self._add("JAX303", site, message, self._scope.name)
+                        self._add("JAX303", site, _leak_message(name + path, f"`{function.split(' defined at ')[0]}` was traced"), self._scope.name)
             frame = frame.f_back
 
     def _report_effects(self, before: effects.Snapshot, function: str) -> None:
@@ -483,14 +479,8 @@ class Observer:
                 continue  # one write seen through two names (a cell and the frame that owns it)
             reported.add(site)
             if inside is not None:
-                if (change.filename, change.shown + inside) in self._leaks_reported:
-                    continue
-                self._leaks_reported.add((change.filename, change.shown + inside))
-                message = (
-                    f"`{change.shown}{inside}` holds a tracer after `{name}` was traced: a value computed inside "
-                    "the traced function was stored outside it (UnexpectedTracerError when it is used)"
-                )
-                self._add("JAX303", site, message, self._scope.name)
+                if self._new_leak(change.filename, change.shown + inside):
+                    self._add("JAX303", site, _leak_message(change.shown + inside, f"`{name}` was traced"), self._scope.name)
                 continue
             if change.kind == "rebound":
                 message = (
@@ -533,14 +523,16 @@ class Observer:
                 continue
             for name, value in list(vars(module).items()):
                 path = None if name.startswith("__") else effects.tracer_path(value, tracer, all_over=True)
-                if path is not None and (filename, name + path) not in self._leaks_reported:
-                    self._leaks_reported.add((filename, name + path))
+                if path is not None and self._new_leak(filename, name + path):
                     site = effects.writer_site(name, path, [filename], rebinding=not path) or effects.binding_site(filename, name)
-                    message = (
-                        f"`{name}{path}` holds a tracer after its trace ended: a value computed inside a "
-                        "traced function was stored outside it (UnexpectedTracerError when it is used)"
-                    )
-                    self._add("JAX303", site, message, scope)
+                    self._add("JAX303", site, _leak_message(name + path, "its trace ended", "a traced function"), scope)
+
+    def _new_leak(self, filename: str, shown: str) -> bool:
+        """Whether the tracer held at ``shown`` in ``filename`` is not reported yet (now it is)."""
+        if (filename, shown) in self._leaks_reported:
+            return False
+        self._leaks_reported.add((filename, shown))
+        return True
 
 
 def error_rule(exc: BaseException, site: Site) -> Optional[str]:
@@ -560,6 +552,10 @@ def error_rule(exc: BaseException, site: Site) -> Optional[str]:
             return "JAX303"
         return None
     return sites.choose(candidates, sites.site_kinds(site))
+
+
+def _leak_message(shown: str, after: str, inside: str = "the traced function") -> str:
+    return f"`{shown}` holds a tracer after {after}: a value computed inside {inside} was stored outside it (UnexpectedTracerError when it is used)"
 
 
 def _reason_text(reason: str) -> str:

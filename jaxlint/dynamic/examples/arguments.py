@@ -6,12 +6,8 @@ calls of the function in the module, with arguments that are literals, ``jnp.*``
 calls, constructor calls of the module's classes, or names bound to such values earlier in the
 same scope (also when the call is nested in another expression, ``print(step(1.55))``, and
 when the argument is a parameter of the enclosing function, through that function's callers);
-annotations; defaults (left unpassed); guesses.
-
-A value is a JSON-able spec the dynamic worker builds (``jaxlint.dynamic.protocol.Value``).
-
-The plain value forms are in ``values``, the rendering of one expression in ``render``, what a
-function's signature gives in ``params``; this module reads the calls of a function.
+annotations; defaults (left unpassed); guesses.  A value is a JSON-able spec the dynamic
+worker builds (``jaxlint.dynamic.protocol.Value``).
 """
 
 from __future__ import annotations
@@ -194,14 +190,8 @@ class Examples:
         doc = node.get_docstring() if isinstance(node, cst.FunctionDef) else None
         if doc:
             texts.extend(doc.splitlines())
-        out = []
-        for t in texts:
-            m = SPEC_RE.search(t.strip())
-            if m:
-                spec = parse_spec(m.group("body"))
-                if spec is not None:
-                    out.append(spec)
-        return out
+        specs = [parse_spec(m.group("body")) for m in (SPEC_RE.search(t.strip()) for t in texts) if m]
+        return [spec for spec in specs if spec is not None]
 
     def argsets(
         self,

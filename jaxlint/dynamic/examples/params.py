@@ -9,6 +9,7 @@ without looking at any call of it.
 from __future__ import annotations
 
 import ast
+import operator
 import re
 from typing import Dict, List, Optional
 
@@ -160,6 +161,7 @@ def from_annotation(param: Param, scope: Scope, depth: int = 0, dims: Optional[D
 
 
 _DIM_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_DIM_OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv}
 
 
 def jaxtyping_shape(text: str, dims: Dict[str, int]) -> Optional[List[int]]:
@@ -205,17 +207,11 @@ def _dim_expression(src: str, dims: Dict[str, int]) -> Optional[int]:
             return n.value
         if isinstance(n, ast.Name):
             return dims.get(n.id)
-        if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)):
+        if isinstance(n, ast.BinOp) and type(n.op) in _DIM_OPERATORS:
             a, b = ev(n.left), ev(n.right)
-            if a is None or b is None:
+            if a is None or b is None or (isinstance(n.op, ast.FloorDiv) and not b):
                 return None
-            if isinstance(n.op, ast.Add):
-                return a + b
-            if isinstance(n.op, ast.Sub):
-                return a - b
-            if isinstance(n.op, ast.Mult):
-                return a * b
-            return a // b if b else None
+            return _DIM_OPERATORS[type(n.op)](a, b)
         return None
 
     return ev(node)

@@ -11,13 +11,4 @@ groups as the engine kills a worker's).
 
 On Linux the engine starts one fork server (``server``: JAX imported once, a child process
 forked per file) instead of a worker per file.
-
-Its parts: ``entry`` (the process: import the module, run the checks, write the events),
-``imports`` (how a file is imported: by its dotted name inside a package), ``runtime`` (JAX and
-the user's module, once imported), ``values`` (the example arguments), ``drivers`` (arguments
-captured from the module's own driver code), ``targets`` (the function objects a check runs),
-``made_in`` (a function made inside another one, found by its code), ``running`` (one call,
-traced or not), ``spans`` (which lines of the file run), ``counting`` and ``interceptors``
-(traces, compilations and the calls of jitted functions), ``errors`` and ``notes`` (how an
-outcome is told), and ``checks`` (one module per kind of check).
 """

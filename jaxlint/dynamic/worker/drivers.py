@@ -193,11 +193,23 @@ def _run(stand_in, run) -> Optional[str]:
         return None
     except _TimedOut:
         return f"it ran for more than {CAPTURE_SECONDS:g} s without calling it"
-    except SystemExit as e:
-        return f"it called sys.exit({e.code!r})"
-    except Exception as e:  # noqa: BLE001 - the driver code may raise anything
-        return f"it raised {type(e).__name__}: {str(e).splitlines()[0][:120] if str(e) else ''}".rstrip(": ")
+    except (SystemExit, Exception) as e:  # noqa: BLE001 - the driver code may raise anything
+        return why_stopped(e)
     return "it never called it"
+
+
+def why_stopped(e: BaseException) -> str:
+    if isinstance(e, SystemExit):
+        return f"it called sys.exit({e.code!r})"
+    return f"it raised {type(e).__name__}: {str(e).splitlines()[0][:120] if str(e) else ''}".rstrip(": ")
+
+
+def run_statements(mod, path, stmts, done=lambda: False) -> None:
+    """Run ``stmts`` of the module one by one in its globals, until ``done()``."""
+    for s in stmts:
+        exec(compile(ast.Module(body=[s], type_ignores=[]), path, "exec"), vars(mod))  # noqa: S102 - the module's own driver block, under --dynamic
+        if done():
+            return
 
 
 def _drive(mod, path, raw, obj, run, what, found, notes, others=()):
@@ -228,12 +240,7 @@ def capture(mod, path, raw, obj, names, tests=True) -> tuple:
         before = dict(vars(mod))
         stmts = [s for s in src.main if isinstance(s, _RUNS_DEFINED) or _called_names(s) & reach]
 
-        def run_main():
-            for s in stmts:
-                code = compile(ast.Module(body=[s], type_ignores=[]), path, "exec")
-                exec(code, vars(mod))  # noqa: S102 - the module's own driver block, under --dynamic
-
-        stand_in = _drive(mod, path, raw, obj, run_main, "the `__main__` block", found, notes)
+        stand_in = _drive(mod, path, raw, obj, lambda: run_statements(mod, path, stmts), "the `__main__` block", found, notes)
         # names the block defined stay (the module's functions read them); rebound ones go back
         for k, v in before.items():
             if vars(mod).get(k) is not v and k not in stand_in.names:

@@ -17,12 +17,14 @@ from jaxlint.dynamic.worker.targets import driver_module
 
 
 class Out:
-    def __init__(self, path):
-        self.fh = open(path, "a", encoding="utf-8")
+    """Events as JSON lines on a file descriptor, each written whole as it happens (the worker's
+    output file, the fork server's reports)."""
 
-    def emit(self, **obj):
-        self.fh.write(json.dumps(obj) + "\n")
-        self.fh.flush()
+    def __init__(self, fd: int):
+        self.fd = fd
+
+    def emit(self, **event):
+        os.write(self.fd, (json.dumps(event) + "\n").encode())
 
 
 def main(argv):
@@ -63,7 +65,7 @@ def share_compilations(folder):
 
 def check_file(plan_path, out_path):
     """Import the plan's module and run its checks, each event appended to ``out_path``."""
-    out = Out(out_path)
+    out = Out(os.open(out_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644))
     with open(plan_path, encoding="utf-8") as fh:
         plan = json.load(fh)
     share_compilations(plan.get("xla_cache"))

@@ -1,6 +1,8 @@
-"""Reading an exception the user's code raised: the lines of the checked file it passed through,
-whether it is the error a rule predicts, and its one-line form for a result's detail; and
-``Unverified``, raised with the reason when a check cannot reach what it runs."""
+"""How an outcome is told.  Reading an exception the user's code raised: the lines of the
+checked file it passed through, whether it is the error a rule predicts, and its one-line form
+for a result's detail; ``Unverified``, raised with the reason when a check cannot reach what it
+runs; and, for an unverified outcome, the note chosen among the attempts' notes, why arguments
+had to be guessed, and counts in words (every kind of check words its notes the same way)."""
 
 from __future__ import annotations
 
@@ -39,6 +41,11 @@ def short(exc):
     return f"{type(exc).__name__}: {msg}" if msg else type(exc).__name__
 
 
+def raised(exc, form="; it raised {}"):
+    """``exc`` in a note's words ("" for none)."""
+    return form.format(short(exc)) if exc is not None else ""
+
+
 def expected_error(exc, patterns) -> bool:
     """One of the rule's (class name, message regex) patterns matches: the class is the
     exception's or a base of it, and the regex ("" for any) is found in its message."""
@@ -56,3 +63,28 @@ def matches(exc, check, path):
         if any(check["line"] <= ln <= check["end_line"] for ln in file_frames(e, path)):
             return True
     return False
+
+
+def guessed_note(driver):
+    g = driver.get("guessed") or []
+    if not g:
+        return ""
+    why = "; ".join(driver.get("capture_notes") or [])
+    return f"could not build arguments for {', '.join(g)}" + (f" ({why})" if why else "")
+
+
+def pick_note(notes, check):
+    if not notes:
+        return check.get("reason") or "no way to call the traced function"
+    # the most specific note: an error raised on the line, else the first
+    # (with the arguments guessed because the module's driver code did not reach the call:
+    # why it did not, too)
+    driver_note = next((n for n in notes if n.startswith("could not build arguments") and "did not call" in n), None)
+    for n in notes:
+        if n.startswith(f"line {check['line']} raised"):
+            return f"{n}, with guessed arguments: {driver_note}" if driver_note else n
+    return notes[0]
+
+
+def times(n):
+    return "once" if n == 1 else "twice" if n == 2 else f"{n} times"

@@ -31,6 +31,13 @@ class Interceptor:
     def record(self, real, bound, args, kw):
         return real(*args, **kw)
 
+    def counted(self, real, args, kw):
+        """(result, traces, compilations) of one call of ``real``, its result waited for."""
+        t0, k0 = self.counts.traces, self.counts.compiles
+        result = real(*args, **kw)
+        runtime.jax.block_until_ready(result)
+        return result, self.counts.traces - t0, self.counts.compiles - k0
+
     def wrap(self, real, bound=None):
         rec = self
 
@@ -171,14 +178,11 @@ class StaleRecorder(Interceptor):
 
     def record(self, real, bound, args, kw):
         changed = self.watch.passed > 0
-        t0 = self.counts.traces
-        result = real(*args, **kw)
-        runtime.jax.block_until_ready(result)
+        result, traces, _ = self.counted(real, args, kw)
         if not changed:
             self.before += 1
             self.signatures.add(array_signature(args, kw))
             return result
-        traced = self.counts.traces > t0
         self._busy = True
         try:
             with runtime.jax.disable_jit():
@@ -189,7 +193,7 @@ class StaleRecorder(Interceptor):
             self._busy = False
         self.calls.append(
             {
-                "traced": traced,
+                "traced": traces > 0,
                 "mine": self._passes(args, kw, bound),
                 "stale": not same_result(result, fresh),
                 # a new trace for arguments of shapes seen before the change: not a new shape's
@@ -227,10 +231,8 @@ class FreshJits(Interceptor):
             self.counts.codes.add(code)
 
         def called(*args, **kw):
-            t0, k0 = self.counts.traces, self.counts.compiles
-            result = made(*args, **kw)
-            runtime.jax.block_until_ready(result)
-            entry["calls"].append((self.counts.traces - t0, self.counts.compiles - k0, signature(args, kw)))
+            result, traces, compiles = self.counted(made, args, kw)
+            entry["calls"].append((traces, compiles, signature(args, kw)))
             if "program" not in entry:
                 try:
                     entry["program"] = made.lower(*args, **kw).as_text()
@@ -257,9 +259,7 @@ class LineCalls(Interceptor):
     def record(self, real, bound, args, kw):
         if not running_lines(self.path, self.first, self.last):
             return real(*args, **kw)
-        t0, k0 = self.counts.traces, self.counts.compiles
-        result = real(*args, **kw)
-        runtime.jax.block_until_ready(result)
+        result, traces, compiles = self.counted(real, args, kw)
         try:
             # a weak reference: a jitted object kept alive would keep its cache entry too
             ref = weakref.ref(real)
@@ -268,7 +268,7 @@ class LineCalls(Interceptor):
         # the last one called stays alive, to repeat its call as the control: a jitted object
         # made in an instance or a closure of the run dies with it
         self.last_called = real
-        self.calls.append((self.counts.traces - t0, self.counts.compiles - k0, ref, args, kw))
+        self.calls.append((traces, compiles, ref, args, kw))
         return result
 
 
@@ -311,10 +311,8 @@ class NestedCalls(Interceptor):
         def called(*args, **kw):
             before = cell.cell_contents
             sig = array_signature(args, kw)
-            t0 = self.counts.traces
-            result = made(*args, **kw)
-            runtime.jax.block_until_ready(result)
-            traced = self.counts.traces > t0
+            result, traces, _ = self.counted(made, args, kw)
+            traced = traces > 0
             changed = bool(seen) and not (before is seen[-1][0] or same_result(before, seen[-1][0]))
             if traced:
                 if changed:

@@ -5,56 +5,39 @@ resolve, with its argument sets), which the checks walk until one gives an outco
 from __future__ import annotations
 
 from jaxlint.dynamic.worker import runtime
-from jaxlint.dynamic.worker.errors import Unverified
-from jaxlint.dynamic.worker.notes import guessed_note, pick_note
+from jaxlint.dynamic.worker.errors import Unverified, guessed_note, pick_note
 from jaxlint.dynamic.worker.targets import resolve_target
-from jaxlint.dynamic.worker.values import assemble, prepare
+from jaxlint.dynamic.worker.values import assemble, built_call, prepare
 
 
 def trace_once(raw, driver, argset, self_obj, how, then_set=None):
     args = argset["args"]
     if how == "jaxpr":
         statics, traced = prepare(argset, driver, abstract=True)
-        self_static = driver.get("self_static", True)
-        if self_obj is not None and not self_static:
+        if self_obj is not None and not driver.get("self_static", True):
             traced["__self__"] = self_obj
 
         def wrapper(tr):
-            vals = dict(statics)
-            vals.update(tr)
+            vals = {**statics, **tr}
             s = vals.pop("__self__", self_obj)
             pos, kw = assemble(args, vals)
-            if s is not None:
-                pos = [s] + pos
-            return raw(*pos, **kw)
+            return raw(*([s] if s is not None else []), *pos, **kw)
 
         return runtime.jax.make_jaxpr(wrapper)(traced)
     if how == "jvp":
         statics, traced = prepare(argset, driver, abstract=False)
 
         def differentiated(tr):
-            vals = dict(statics)
-            vals.update(tr)
-            pos, kw = assemble(args, vals)
-            if self_obj is not None:
-                pos = [self_obj] + pos
-            return raw(*pos, **kw)
+            pos, kw = assemble(args, {**statics, **tr})
+            return raw(*([self_obj] if self_obj is not None else []), *pos, **kw)
 
         tangents = runtime.jax.tree_util.tree_map(runtime.jax.numpy.zeros_like, traced)
         return runtime.jax.jvp(differentiated, (traced,), (tangents,))
-    statics, traced = prepare(argset, driver, abstract=False)
-    vals = dict(statics)
-    vals.update(traced)
-    pos, kw = assemble(args, vals)
-    if self_obj is not None:
-        pos = [self_obj] + pos
-    result = raw(*pos, **kw)
+    pos, kw = built_call(argset, driver)
+    result = raw(*([self_obj] if self_obj is not None else []), *pos, **kw)
     if then_set is not None and callable(result):
         # a factory: call the function it returned
-        st, tr = prepare(then_set, {}, abstract=False)
-        vals = dict(st)
-        vals.update(tr)
-        p2, k2 = assemble(then_set["args"], vals)
+        p2, k2 = built_call(then_set, {})
         result(*p2, **k2)
     return result
 
@@ -102,6 +85,22 @@ def run_drivers(mod, path, check, run):
             if outcome is not None:
                 return outcome
     return "unverified", pick_note(notes, check)
+
+
+def run_recorded(rec, mod, cls, path, runner, driver, argset, self_obj, on_object=False):
+    """Run the code around the finding as it is (``runner`` called), with the interceptor
+    ``rec`` installed in the module (``on_object``: in the attributes of ``self_obj`` too);
+    the error the run raised, or None."""
+    try:
+        rec.install(mod, cls, path)
+        if on_object and self_obj is not None:
+            rec.install_on(self_obj, path)
+        trace_once(runner, driver, argset, self_obj, "call")
+    except Exception as e:  # noqa: BLE001 - the user's code may raise anything
+        return e
+    finally:
+        rec.uninstall()
+    return None
 
 
 def tracing_or_calling(driver):

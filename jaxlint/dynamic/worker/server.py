@@ -29,6 +29,7 @@ from jaxlint.dynamic.worker import entry
 
 def serve() -> int:
     protocol = os.dup(1)  # entry.prepare points fd 1 at stderr
+    reports = entry.Out(protocol)
     started_in = os.getcwd()
     entry.prepare()
     children = {}  # pid -> n
@@ -52,7 +53,7 @@ def serve() -> int:
                         if pid == 0:
                             _child(job, protocol, started_in)
                         children[pid] = job["n"]
-                        _tell(protocol, started=job["n"], pid=pid)
+                        reports.emit(started=job["n"], pid=pid)
         else:
             select.select([], [], [], 0.02)
         while children:
@@ -64,7 +65,7 @@ def serve() -> int:
                 break
             n = children.pop(pid, None)
             if n is not None:
-                _tell(protocol, exited=n, rc=os.waitstatus_to_exitcode(status))
+                reports.emit(exited=n, rc=os.waitstatus_to_exitcode(status))
     return 0
 
 
@@ -101,8 +102,3 @@ def _child(job, protocol, started_in) -> None:
         finally:
             # Do not wait for threads the user's module may have started.
             os._exit(rc)
-
-
-def _tell(fd: int, **event) -> None:
-    os.write(fd, (json.dumps(event) + "\n").encode())
-

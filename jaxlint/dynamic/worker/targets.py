@@ -8,12 +8,13 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+import types
 
-from jaxlint.dynamic.worker import drivers, made_in
+from jaxlint.dynamic.worker import drivers
 from jaxlint.dynamic.worker.imports import import_file
 from jaxlint.dynamic.worker import runtime
 from jaxlint.dynamic.worker.errors import Unverified, short
-from jaxlint.dynamic.worker.values import build_value, built_call, prepare
+from jaxlint.dynamic.worker.values import built_call, constructor_args, prepare
 
 
 def raw_function(obj, name, path):
@@ -48,7 +49,7 @@ def lookup(mod, target, path):
         raw, obj = from_factory(mod, target, path)
         return raw, obj, None
     if target.get("made_in"):
-        raw, why = made_in.stand_in(mod, target, path)
+        raw, why = made_in_stand_in(mod, target, path)
         if raw is None:
             raise Unverified(why)
         return raw, raw, None
@@ -67,6 +68,37 @@ def lookup(mod, target, path):
     if raw is None:
         raise Unverified(f"cannot find the Python function behind {name}")
     return raw, obj, cls
+
+
+def _codes(code):
+    for const in code.co_consts:
+        if inspect.iscode(const):
+            yield const
+            yield from _codes(const)
+
+
+def made_in_stand_in(mod, target, path):
+    """(a function with the code of the function ``target`` describes, or None; why not).
+
+    A function made inside another one (``self._forward = jax.jit(lambda w, x: ...)`` in
+    ``__init__``): a new function object is made on each run of the outer function, all of them
+    with one code object, which the outer function's code holds as a constant.  That code is
+    found without running anything; a function object built on it stands for the ones the run
+    makes (the worker compares jitted functions by their code).  It is never called: its
+    closure cells are empty."""
+    outer = target["made_in"]
+    holder = getattr(mod, outer["cls"], None) if outer.get("cls") else mod
+    fn = inspect.getattr_static(holder, outer["qualname"], None) if holder is not None else None
+    fn = getattr(fn, "__func__", fn)
+    if not inspect.isfunction(fn) or fn.__code__.co_filename != path:
+        where = f"{outer['cls']}.{outer['qualname']}" if outer.get("cls") else outer["qualname"]
+        return None, f"{where}() is not defined where the module defines it after import"
+    name = "<lambda>" if target.get("lambda") else target["qualname"]
+    for code in _codes(fn.__code__):
+        if code.co_name == name and code.co_firstlineno == target["def_line"]:
+            cells = tuple(types.CellType() for _ in code.co_freevars)
+            return types.FunctionType(code, vars(mod), code.co_name, None, cells), None
+    return None, f"the code of {name} on line {target['def_line']} is not in {fn.__qualname__}()"
 
 
 FACTORY_DEPTH = 6  # hops from the returned object: closure cells, __wrapped__, containers, attributes
@@ -178,8 +210,7 @@ def instance_of(cls, target):
     err = None
     for ctor in target.get("ctors") or [{"pos": [], "kw": {}}]:
         try:
-            pos = [build_value(v, False) for v in ctor["pos"]]
-            kw = {k: build_value(v, False) for k, v in ctor["kw"].items()}
+            pos, kw = constructor_args(ctor)
             return cls(*pos, **kw)
         except Exception as e:  # noqa: BLE001
             err = err or e

@@ -38,6 +38,11 @@ def build_value(spec, abstract):
     raise ValueError(f"unknown value kind {k}")
 
 
+def constructor_args(ctor):
+    """(positional, keyword) values of a ``Cls(...)`` call the plan describes."""
+    return [build_value(v, False) for v in ctor["pos"]], {k: build_value(v, False) for k, v in ctor["kw"].items()}
+
+
 def expr_namespace():
     ns = dict(vars(runtime.MODULE)) if runtime.MODULE is not None else {}
     ns.update({"jax": runtime.jax, "numpy": runtime.np, "math": math})
@@ -165,24 +170,19 @@ def same_result(a, b):
     return True
 
 
-def signature(args, kw):
+def signature(args, kw, values=True):
     """What a jitted function's cache sees of its arguments, for arrays: the tree structure,
-    shapes, dtypes and weak types; other leaves by type and value."""
+    shapes, dtypes and weak types; other leaves by type and value (``values``), else by type
+    alone: what a trace depends on besides static values."""
 
     def leaf(v):
         if is_arraylike(v):
             return ("array", tuple(v.shape), str(v.dtype), bool(getattr(v, "weak_type", False)))
-        return (type(v).__name__, repr(v))
+        return (type(v).__name__, repr(v)) if values else type(v).__name__
 
     leaves, tree = runtime.jax.tree_util.tree_flatten((args, kw))
     return str(tree), tuple(leaf(v) for v in leaves)
 
 
 def array_signature(args, kw):
-    """``signature`` with other leaves by type alone: what a trace depends on besides static
-    values."""
-    leaves, tree = runtime.jax.tree_util.tree_flatten((args, kw))
-    return str(tree), tuple(
-        ("array", tuple(v.shape), str(v.dtype), bool(getattr(v, "weak_type", False))) if is_arraylike(v) else type(v).__name__
-        for v in leaves
-    )
+    return signature(args, kw, values=False)

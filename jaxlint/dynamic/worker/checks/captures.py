@@ -8,9 +8,8 @@ import inspect
 
 from jaxlint.dynamic.worker import runtime
 from jaxlint.dynamic.worker.counting import Counts
-from jaxlint.dynamic.worker.errors import Unverified, short
+from jaxlint.dynamic.worker.errors import guessed_note, pick_note, raised, short
 from jaxlint.dynamic.worker.interceptors import NestedCalls
-from jaxlint.dynamic.worker.notes import guessed_note, pick_note
 from jaxlint.dynamic.worker.running import runs_as_written, trace_once
 from jaxlint.dynamic.worker.targets import resolve_target
 from jaxlint.dynamic.worker.values import same_jaxpr, variants
@@ -23,10 +22,7 @@ def check_capture(mod, path, check):
     if not var or not check["drivers"]:
         return "unverified", check.get("reason") or "cannot tell which variable is captured"
     driver = check["drivers"][0]
-    try:
-        raw, _obj, cls, self_obj = resolve_target(mod, driver, path)
-    except Unverified as e:
-        return "unverified", str(e)
+    raw, _obj, cls, self_obj = resolve_target(mod, driver, path)
     if var in raw.__code__.co_freevars:
         cell = raw.__closure__[raw.__code__.co_freevars.index(var)]
         get, put = (lambda: cell.cell_contents), (lambda v: setattr(cell, "cell_contents", v))
@@ -106,7 +102,7 @@ def check_capture_in_run(mod, path, check):
             )
         if any(c["traced"] and c["same_args"] for c in changed):
             return "refuted", f"after `{var}` was rebound, {shown} traced again for arguments it had compiled for ({running})"
-        why = f"; it raised {short(err)}" if err is not None else ""
+        why = raised(err)
         if any(c["traced"] for c in changed):
             notes.append(f"after `{var}` was rebound, {shown} traced again, for arguments of other shapes ({running})")
         elif changed:

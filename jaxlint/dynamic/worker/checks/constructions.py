@@ -15,7 +15,7 @@ from __future__ import annotations
 from jaxlint.dynamic.worker import drivers
 from jaxlint.dynamic.worker.errors import expected_error, matches, short
 from jaxlint.dynamic.worker.spans import LineTracker
-from jaxlint.dynamic.worker.values import build_value
+from jaxlint.dynamic.worker.values import constructor_args
 
 _CAPTURED = {}  # (path, class name): the driver code's constructions, captured once per class
 
@@ -33,8 +33,7 @@ def _constructions(mod, path, cls, check, notes):
         yield where, args, kwargs
     for ctor in check.get("ctors") or []:
         try:
-            args = [build_value(v, False) for v in ctor["pos"]]
-            kwargs = {k: build_value(v, False) for k, v in ctor["kw"].items()}
+            args, kwargs = constructor_args(ctor)
         except Exception as e:  # noqa: BLE001 - a global of the module missing
             notes.append(f"could not build the arguments of a construction of {cls.__name__}: {short(e)}")
             continue

@@ -17,10 +17,9 @@ from __future__ import annotations
 import inspect
 
 from jaxlint.dynamic.worker.counting import Counts, counted_calls, judged
-from jaxlint.dynamic.worker.errors import Unverified, short
+from jaxlint.dynamic.worker.errors import pick_note, raised, short, times
 from jaxlint.dynamic.worker.interceptors import Interceptor
-from jaxlint.dynamic.worker.notes import pick_note, times
-from jaxlint.dynamic.worker.running import runs_as_written, trace_once
+from jaxlint.dynamic.worker.running import run_recorded, runs_as_written
 from jaxlint.dynamic.worker.spans import running_lines
 from jaxlint.dynamic.worker.targets import watched_target
 
@@ -84,28 +83,16 @@ def _other_way(call, names, param):
 
 
 def check(mod, path, check):
-    try:
-        raw, cls, label = watched_target(mod, check, path)
-    except Unverified as e:
-        return "unverified", str(e)
+    raw, cls, label = watched_target(mod, check, path)
     param = check["param"]
     now = "keyword" if check["by_keyword"] else "position"
     other = "position" if check["by_keyword"] else "keyword"
     notes = []
     for driver, runner, self_obj, argset in runs_as_written(mod, path, check, notes):
         running = f"running {driver['label']}"
-        err = None
         with Counts(raw.__code__) as counts:
             rec = _recorder(raw, counts, path, check["line"], check["end_line"])
-            try:
-                rec.install(mod, cls, path)
-                if self_obj is not None:
-                    rec.install_on(self_obj, path)
-                trace_once(runner, driver, argset, self_obj, "call")
-            except Exception as e:  # noqa: BLE001 - the user's code may raise anything
-                err = e
-            finally:
-                rec.uninstall()
+            err = run_recorded(rec, mod, cls, path, runner, driver, argset, self_obj, on_object=True)
         ways = {}  # the first call passing the parameter each way (the finding's line first)
         for call in sorted(rec.calls, key=lambda c: not c["on_line"]):
             ways.setdefault(_way(call, _parameters(call, raw), param), call)
@@ -119,8 +106,7 @@ def check(mod, path, check):
                 if seen
                 else "was not called through the module's globals, a class attribute or jax.jit applied while it ran"
             )
-            why = f"; it raised {short(err)}" if err is not None else ""
-            notes.append(f"{running}, {label} {what}{why}")
+            notes.append(f"{running}, {label} {what}{raised(err)}")
             continue
         chosen = ways[now]
         names = _parameters(chosen, raw)

@@ -19,7 +19,6 @@ from typing import Callable, List, Optional
 
 from jaxlint.dynamic.worker import drivers
 from jaxlint.dynamic.worker.counting import Counts
-from jaxlint.dynamic.worker.errors import Unverified
 from jaxlint.dynamic.worker.interceptors import StaleRecorder
 from jaxlint.dynamic.worker.spans import ChangeWatch, changed_values
 from jaxlint.dynamic.worker.targets import watched_target
@@ -63,17 +62,11 @@ def run(mod, path: str, stmts: List[ast.stmt], done: Callable[[], bool]) -> Opti
     before = dict(vars(mod))
     try:
         with drivers._Limit():
-            for s in stmts:
-                code = compile(ast.Module(body=[s], type_ignores=[]), path, "exec")
-                exec(code, vars(mod))  # noqa: S102 - the module's own driver block, under --dynamic
-                if done():
-                    return None
+            drivers.run_statements(mod, path, stmts, done)
     except drivers._TimedOut:
         return f"it ran for more than {drivers.CAPTURE_SECONDS:g} s"
-    except SystemExit as e:
-        return f"it called sys.exit({e.code!r})"
-    except Exception as e:  # noqa: BLE001 - the driver code may raise anything
-        return f"it raised {type(e).__name__}: {str(e).splitlines()[0][:120] if str(e) else ''}".rstrip(": ")
+    except (SystemExit, Exception) as e:  # noqa: BLE001 - the driver code may raise anything
+        return drivers.why_stopped(e)
     finally:
         for k, v in before.items():
             if vars(mod).get(k) is not v:
@@ -84,10 +77,7 @@ def run(mod, path: str, stmts: List[ast.stmt], done: Callable[[], bool]) -> Opti
 def check_stale(mod, path, check):
     """JAX307 whose calls the ``__main__`` block makes: the block runs with the calls of the
     jitted function recorded."""
-    try:
-        raw, cls, label = watched_target(mod, check, path)
-    except Unverified as e:
-        return "unverified", str(e)
+    raw, cls, label = watched_target(mod, check, path)
     attribute = check["attribute"]
     names = {raw.__name__} | set(check["watched"].get("aliases") or ())
     stmts = statements(path, names, [check["line"]] + list(check.get("main_lines") or []))

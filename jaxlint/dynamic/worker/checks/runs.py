@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from jaxlint.dynamic.worker import runtime
 from jaxlint.dynamic.worker.counting import Counts
-from jaxlint.dynamic.worker.errors import Unverified, short
+from jaxlint.dynamic.worker.errors import Unverified, pick_note, raised, short, times
 from jaxlint.dynamic.worker.interceptors import FreshJits, LineCalls, StaleRecorder
-from jaxlint.dynamic.worker.notes import pick_note, times
-from jaxlint.dynamic.worker.running import runs_as_written, trace_once
+from jaxlint.dynamic.worker.running import run_recorded, runs_as_written, trace_once
 from jaxlint.dynamic.worker.checks import main_block
 from jaxlint.dynamic.worker.spans import ChangeWatch, changed_values
 from jaxlint.dynamic.worker.targets import watched_target
@@ -20,10 +19,7 @@ def check_stale(mod, path, check):
     jitted function's calls recorded, and look at the calls made after the lines ran."""
     if "main_lines" in check:
         return main_block.check_stale(mod, path, check)
-    try:
-        raw, cls, label = watched_target(mod, check, path)
-    except Unverified as e:
-        return "unverified", str(e)
+    raw, cls, label = watched_target(mod, check, path)
     attribute = check["attribute"]
     notes = []
     for driver, runner, self_obj, argset in runs_as_written(mod, path, check, notes):
@@ -45,20 +41,16 @@ def check_stale(mod, path, check):
         if decided is not None:
             return decided
         mine = [c for c in rec.calls if c["mine"]]
-        if mine and not rec.before:
+        if (mine or watch.passed) and not rec.before:
             notes.append(f"running {driver['label']}, {label} was not called before {changed}")
         elif any(c["traced"] for c in mine):
             notes.append(f"after {changed}, {label} traced again, for arguments of other shapes (running {driver['label']})")
         elif mine:
             notes.append(f"after {changed}, {label} reused its compiled function, but its result is what the function gives run eagerly")
         elif not watch.passed:
-            why = f" (it raised {short(err)})" if err is not None else ""
-            notes.append(f"running {driver['label']} did not run line {check['line']}{why}")
-        elif not rec.before:
-            notes.append(f"running {driver['label']}, {label} was not called before {changed}")
+            notes.append(f"running {driver['label']} did not run line {check['line']}{raised(err, ' (it raised {})')}")
         else:
-            why = f" (it raised {short(err)})" if err is not None else ""
-            notes.append(f"running {driver['label']}, {label} was not called with the changed object after {changed}{why}")
+            notes.append(f"running {driver['label']}, {label} was not called with the changed object after {changed}{raised(err, ' (it raised {})')}")
     return "unverified", pick_note(notes, check)
 
 
@@ -66,23 +58,13 @@ def check_host_calls(mod, path, check):
     """JAX204/JAX205/JAX401 when the loop's values are not the loop variable's: run the code
     around the call as it is, counting the traces and compilations of each call the finding's
     line makes; the last call repeated is the control."""
-    try:
-        raw, cls, label = watched_target(mod, check, path)
-    except Unverified as e:
-        return "unverified", str(e)
+    raw, cls, label = watched_target(mod, check, path)
     first = min(check["line"], check.get("call_line") or check["line"])
     notes = []
     for driver, runner, self_obj, argset in runs_as_written(mod, path, check, notes):
-        err = None
         with Counts(raw.__code__) as counts:
             rec = LineCalls(raw, counts, path, first, check["end_line"])
-            try:
-                rec.install(mod, cls, path)
-                trace_once(runner, driver, argset, self_obj, "call")
-            except Exception as e:  # noqa: BLE001 - the user's code may raise anything
-                err = e
-            finally:
-                rec.uninstall()
+            err = run_recorded(rec, mod, cls, path, runner, driver, argset, self_obj)
             calls = rec.calls
             again = None
             if len(calls) >= 2:
@@ -98,8 +80,7 @@ def check_host_calls(mod, path, check):
                     err = err or e
         running = f"running {driver['label']}"
         if len(calls) < 2:
-            why = f"; it raised {short(err)}" if err is not None else ""
-            notes.append(f"{running}, line {check['line']} called {label} {times(len(calls)) if calls else 'never'}{why}")
+            notes.append(f"{running}, line {check['line']} called {label} {times(len(calls)) if calls else 'never'}{raised(err)}")
             continue
         if again is None:
             notes.append(f"{running}, repeating the last call of {label} failed: {short(err)}")
@@ -133,20 +114,12 @@ def check_jit_calls(mod, path, check):
     notes = []
     for driver, runner, self_obj, argset in runs_as_written(mod, path, check, notes):
         running = f"running {driver['label']}"
-        err = None
         with Counts(None) as counts:
             rec = FreshJits(counts, path, check["line"], check["end_line"])
-            try:
-                rec.install(mod)
-                trace_once(runner, driver, argset, self_obj, "call")
-            except Exception as e:  # noqa: BLE001 - the user's code may raise anything
-                err = e
-            finally:
-                rec.uninstall()
+            err = run_recorded(rec, mod, None, None, runner, driver, argset, self_obj)
         firsts = [m["calls"][0] for m in rec.made if m["calls"]]
         if len(firsts) < 2:
-            why = f"; it raised {short(err)}" if err is not None else ""
-            notes.append(f"{running}, line {check['line']} made {len(firsts)} jitted object(s) that were called{why}")
+            notes.append(f"{running}, line {check['line']} made {len(firsts)} jitted object(s) that were called{raised(err)}")
             continue
         if len({sig for _t, _k, sig in firsts}) > 1:
             # other shapes or values would trace again with one jitted object too

@@ -7,10 +7,9 @@ from __future__ import annotations
 import functools
 
 from jaxlint.dynamic.worker import runtime
-from jaxlint.dynamic.worker.errors import expected_error, short
-from jaxlint.dynamic.worker.notes import pick_note
+from jaxlint.dynamic.worker.errors import expected_error, pick_note, short
 from jaxlint.dynamic.worker.targets import jit_statics
-from jaxlint.dynamic.worker.values import assemble, build_value, prepare
+from jaxlint.dynamic.worker.values import built_call, constructor_args
 
 
 def check_static(mod, path, check):
@@ -21,10 +20,7 @@ def check_static(mod, path, check):
     try:
         jitted = runtime.jax.jit(stub, **jit_statics(spec["nums"], spec["names"]))
         if check.get("args") is not None:
-            statics, traced = prepare({"args": check["args"]}, {}, abstract=False)
-            vals = dict(statics)
-            vals.update(traced)
-            pos, kw = assemble(check["args"], vals)
+            pos, kw = built_call({"args": check["args"]}, {})
             jitted(*pos, **kw)
     except Exception as e:  # noqa: BLE001 - any other error leaves the finding unverified
         if expected_error(e, check.get("expect")):
@@ -48,10 +44,6 @@ def _truth_error(a, b):
     return None
 
 
-def _shown_ctor(cls, ctor):
-    return f"{cls}(...) at line {ctor.get('line')}"
-
-
 def check_pytree_arg(mod, path, check):
     """JAX206: two instances built by the same construction, passed in turn to one jitted
     function; the second call compares the treedefs' metadata with the first's."""
@@ -62,12 +54,9 @@ def check_pytree_arg(mod, path, check):
     notes = []
     accepted = []
     for ctor in check["ctors"]:
-        shown = _shown_ctor(check["cls"], ctor)
+        shown = f"{check['cls']}(...) at line {ctor.get('line')}"
         try:
-            first, second = (
-                cls(*[build_value(v, False) for v in ctor["pos"]], **{k: build_value(v, False) for k, v in ctor["kw"].items()})
-                for _ in range(2)
-            )
+            first, second = (cls(*pos, **kw) for pos, kw in (constructor_args(ctor) for _ in range(2)))
         except Exception as e:  # noqa: BLE001 - the user's constructor may raise anything
             notes.append(f"building {shown} failed: {short(e)}")
             continue

@@ -8,12 +8,11 @@ import contextlib
 import io
 
 from jaxlint.dynamic.worker import runtime
-from jaxlint.dynamic.worker.errors import file_frames, matches, short
-from jaxlint.dynamic.worker.notes import pick_note
+from jaxlint.dynamic.worker.errors import file_frames, matches, pick_note, short
 from jaxlint.dynamic.worker.running import resolved_drivers, trace_once
 from jaxlint.dynamic.worker.spans import LineTracker
 from jaxlint.dynamic.worker.targets import jitted_callable
-from jaxlint.dynamic.worker.values import assemble, prepare
+from jaxlint.dynamic.worker.values import built_call
 
 
 def check_trace(mod, path, check):
@@ -54,19 +53,13 @@ def check_effect(mod, path, check):
     notes = []
     for driver, raw, obj, cls, self_obj in resolved_drivers(mod, path, check, notes):
         fn, made = jitted_callable(mod, driver, raw, obj, cls, self_obj)
-        bind_self = None
         for argset in driver["argsets"]:
             counts = []
             outputs = []
             err = None
             try:
                 for _ in range(2):
-                    statics, traced = prepare(argset, driver, abstract=False)
-                    vals = dict(statics)
-                    vals.update(traced)
-                    pos, kw = assemble(argset["args"], vals)
-                    if bind_self is not None:
-                        pos = [bind_self] + pos
+                    pos, kw = built_call(argset, driver)
                     tracker = LineTracker(path, check["line"], check["end_line"])
                     buf = io.StringIO()
                     with contextlib.redirect_stdout(buf), tracker:
