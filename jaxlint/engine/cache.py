@@ -131,28 +131,28 @@ def _build_sources(root: str, prefix: str = "") -> Iterator[Tuple[str, str, Opti
 def _file_digest(path: str, st: Optional[os.stat_result], index: Optional["StatIndex"]) -> Optional[str]:
     """The content digest of a file: the index's when it knows the file unchanged, else read
     (and recorded in the index); None when it cannot be read."""
-    digest = index.digest(path, st) if index is not None and st is not None else None
+    indexed = index is not None and st is not None
+    digest = index.digest(path, st) if indexed else None
     if digest is None:
         try:
             with open(path, "rb") as fh:
                 digest = content_digest(fh.read())
         except OSError:
             return None
-        if index is not None and st is not None:
+        if indexed:
             index.record(path, st, digest)
     return digest
 
 
 def _libcst_version_digest(index: Optional["StatIndex"]) -> str:
     path = _libcst_version_file()
+    digest = None
     if index is not None and path is not None:
         try:
             digest = _file_digest(path, os.stat(path), index)
         except OSError:
-            digest = None
-        if digest is not None:
-            return digest
-    return content_digest(libcst_version_source())
+            pass
+    return digest or content_digest(libcst_version_source())
 
 
 def _libcst_version_file() -> Optional[str]:
