@@ -206,7 +206,7 @@ def lint_each(
     # A run left with a handful of files to lint (an edit, a pre-commit hook) keeps their trees
     # for the cross-module phase, which interprets mostly those modules again; a larger run
     # keeps none (its memory stays bounded by one module).
-    keep = KEEP_TREES_BYTES if len(rest) <= KEEP_TREES_FILES else 0
+    got.keep = KEEP_TREES_BYTES if len(rest) <= KEEP_TREES_FILES else 0
     # One process: lint each miss as soon as it is read (memory stays at one file's worth).
     stream = jobs == 1 or len(files) < POOL_MIN_FILES
     for i, path, shown, st in rest:
@@ -226,7 +226,7 @@ def lint_each(
                 got.results[i], got.calls[i] = hit
                 continue
         if stream:
-            keep = got.lint(i, path, data, shown, config, enabled_rules(), cache, key, facts, keep)
+            got.lint(i, path, data, shown, config, enabled_rules(), cache, key, facts)
         else:
             todo.append((i, data, shown, key))
 
@@ -236,7 +236,7 @@ def lint_each(
             _run_pool(todo, got, config, rule_codes, cache_dir if cache is not None else None, jobs, facts)
         else:
             for i, data, shown, key in todo:
-                keep = got.lint(i, files[i], data, shown, config, enabled_rules(), cache, key, facts, keep)
+                got.lint(i, files[i], data, shown, config, enabled_rules(), cache, key, facts)
 
     if cache is not None:
         cache.save_pack()
@@ -263,6 +263,7 @@ class _Gathered:
         self.summaries: List[Optional[ModuleSummary]] = [None] * n
         self.digests: Dict[str, str] = {}  # path -> content digest, where known
         self.trees: Dict[str, tuple] = {}  # path -> (bytes, parsed tree), where kept
+        self.keep = 0  # bytes of source whose trees may still be kept
 
     def answer_from_index(self, files, show, cache, index, sources, stdin) -> List[tuple]:
         """Answer what the stat index and the cache answer (a stat per file) and standard input;
@@ -283,16 +284,14 @@ class _Gathered:
             rest.append((i, path, shown, st))
         return rest
 
-    def lint(self, i, path, data, shown, config, rules, cache, key, facts, keep: int) -> int:
-        """Lint one file here, keeping its tree if its bytes fit in ``keep``; returns what is
-        left of ``keep``."""
-        digest = self.digests.get(path) if key is not None else None
-        kept = 0 < len(data) <= keep
+    def lint(self, i, path, data, shown, config, rules, cache, key, facts) -> None:
+        """Lint one file here, keeping its tree if its bytes fit in what ``keep`` has left."""
+        kept = 0 < len(data) <= self.keep
+        digest = self.digests.get(path)  # known where the cache is used
         self.results[i], self.calls[i], self.summaries[i], tree = _lint_one(data, shown, config, rules, cache, key, facts, digest, kept)
         if tree is not None:
             self.trees[path] = (data, tree)
-            keep -= len(data)
-        return keep
+            self.keep -= len(data)
 
     def each_result(self, files: Sequence[str], show) -> EachResult:
         """The per-file results gathered in file order: findings, call records by shown path,
