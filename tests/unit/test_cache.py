@@ -319,12 +319,15 @@ def test_cross_module_phase_is_cached_and_revalidated(tmp_path):
     assert ("solver_pkg/metrics.py", 13, "JAX104") in after
 
 
-def test_build_digest_changes_with_the_libcst_version(monkeypatch):
+def test_build_digest_changes_with_the_libcst_version(tmp_path, monkeypatch):
     # The parser decides what a syntax error is: another LibCST must not reuse the entries.
     # The version is read from the installed LibCST's _version.py, as build_digest reads it.
     real = cache_mod.libcst_version_source()
     monkeypatch.setattr(cache_mod, "_BUILD", None)
     before = cache_mod.build_digest()
+    # A run with a cache knows that file by its stat: the digest is of the same bytes.
+    monkeypatch.setattr(cache_mod, "_BUILD", None)
+    assert cache_mod.build_digest(cache_mod.StatIndex(str(tmp_path))) == before
     monkeypatch.setattr(cache_mod, "libcst_version_source", lambda: real.replace(b"__version__", b"__version__ = '0.0.0-other'  #"))
     monkeypatch.setattr(cache_mod, "_BUILD", None)
     assert cache_mod.build_digest() != before
