@@ -162,9 +162,11 @@ def discover(
     named_ignored: Set[str] = set()
     if force_exclude and git is not None:
         named_ignored = git.ignored_files([p for p in paths if p != "-" and os.path.lexists(p) and not os.path.isdir(p)])
+    # --force-exclude: the exclude lists apply to the paths named on the command line too
+    # (a path's folders up to the configuration folder included).
     for p in paths:
         if p == "-":
-            if force_exclude and stdin_filename and _explicit_excluded(stdin_filename, config_for(p)):
+            if force_exclude and stdin_filename and config_for(p).is_excluded(stdin_filename):
                 continue
             out.files.append(p)
             continue
@@ -172,7 +174,7 @@ def discover(
             out.missing.append(p)
             continue
         if os.path.isdir(p):
-            if force_exclude and _explicit_excluded(p, config_for(p)):
+            if force_exclude and config_for(p).is_excluded(p):
                 continue
             before = len(out.files)
             for f, key in _walk(p, config_for, git, out.errors):
@@ -182,7 +184,7 @@ def discover(
             if len(out.files) == before and not any(e.startswith(p) for e in out.errors):
                 out.warnings.append(f"{p}: no Python files to lint")
             continue
-        if force_exclude and (_explicit_excluded(p, config_for(p)) or p in named_ignored):
+        if force_exclude and (config_for(p).is_excluded(p) or p in named_ignored):
             continue
         if not _regular_or_unreadable(p):  # a FIFO or device named on the command line
             out.missing.append(p)
@@ -222,12 +224,6 @@ def package_context(
     named = {os.path.realpath(f) for f in files if f != "-"}
     found = discover([os.path.relpath(r) for r in package_roots(files)], config_for, respect_gitignore)
     return [f for f in found.files if os.path.realpath(f) not in named]
-
-
-def _explicit_excluded(path: str, config: Config) -> bool:
-    """--force-exclude: the exclude lists apply to a path named on the command line, and to
-    every folder above it up to the configuration folder."""
-    return config.is_excluded(path)
 
 
 def _walk(root: str, config_for: Callable[[str], Config], git: Optional[GitIgnored], errors: List[str]) -> Iterator[Tuple[str, str]]:
