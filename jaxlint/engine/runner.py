@@ -209,7 +209,7 @@ def lint_each(
     got.keep = KEEP_TREES_BYTES if len(rest) <= KEEP_TREES_FILES else 0
     # One process: lint each miss as soon as it is read (memory stays at one file's worth).
     stream = jobs == 1 or len(files) < POOL_MIN_FILES
-    for i, path, shown, st in rest:
+    for i, path, shown, st, indexed in rest:
         try:
             data = sources[path] if sources is not None and path in sources else _read(path)
         except OSError:
@@ -221,7 +221,8 @@ def lint_each(
             if st is not None:
                 index.record(path, st, digest)
             key = cache.key(digest, shown)
-            hit = cache.get_entry(key)
+            # The index knew these bytes and the cache had no entry for them: not asked again.
+            hit = cache.get_entry(key) if digest != indexed else None
             if hit is not None:
                 got.results[i], got.calls[i] = hit
                 continue
@@ -267,21 +268,21 @@ class _Gathered:
 
     def answer_from_index(self, files, show, cache, index, sources, stdin) -> List[tuple]:
         """Answer what the stat index and the cache answer (a stat per file) and standard input;
-        the others as (place, path, shown path, stat or None)."""
+        the others as (place, path, shown path, stat or None, digest the index knew or None)."""
         rest = []
         for i, path in enumerate(files):
             if path == "-":
                 self.results[i] = stdin() if stdin is not None else []
                 continue
             shown = show(path)
-            st = None
+            st = digest = None
             if cache is not None and index is not None and not (sources is not None and path in sources):
                 st, digest, hit = _indexed_entry(cache, index, path, shown)
                 if hit is not None:
                     self.results[i], self.calls[i] = hit
                     self.digests[path] = digest
                     continue
-            rest.append((i, path, shown, st))
+            rest.append((i, path, shown, st, digest))
         return rest
 
     def lint(self, i, path, data, shown, config, rules, cache, key, facts) -> None:

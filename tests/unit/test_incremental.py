@@ -212,3 +212,15 @@ def test_an_excluded_folder_that_cannot_be_read_is_not_reported(tmp_path, monkey
     found = discovery.discover(["pkg"], rule_config())
     assert found.files == [os.path.join("pkg", "m.py")]
     assert found.errors == [f"{os.path.join('pkg', 'locked')}: cannot read folder: Permission denied"]
+
+
+def test_an_entry_the_stat_index_led_to_and_missed_is_not_looked_for_again(tmp_path, monkeypatch):
+    shutil.copytree(os.path.join(FIXTURES, "solver_pkg"), tmp_path / "solver_pkg")
+    age(tmp_path / "solver_pkg")
+    cdir = str(tmp_path / "cache")
+    lint_files([str(tmp_path / "solver_pkg")], rule_config(), jobs=1, cache_dir=cdir)
+    # Other settings: the index knows every file, and the cache has no entry for any of them.
+    opened = Opened(monkeypatch)
+    lint_files([str(tmp_path / "solver_pkg")], rule_config(), jobs=1, cache_dir=cdir, facts=True)
+    looked_for = [p for p in opened.paths if re.search(r"/[0-9a-f]{2}/[0-9a-f]{62}\.json$", p)]
+    assert looked_for and len(looked_for) == len(set(looked_for))
