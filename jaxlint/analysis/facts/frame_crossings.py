@@ -326,7 +326,7 @@ class FrameCrossings:
         for value, scope in self.receivers.attribute_values(cls, attr):
             if value is not None:
                 out.extend(self._values(value, scope, depth + 1))
-        fields = _annotated_fields(self.classes.mro(cls))
+        fields = self.classes.field_names(cls)
         if attr in fields:
             # a dataclass field: what each construction of the class passes for it
             at = fields.index(attr)
@@ -495,14 +495,3 @@ def _decorator_name(dec, scope: Scope) -> Optional[str]:
             q = resolve(dec.args[0].value, scope)
     return q
 
-
-def _annotated_fields(mro: List[ClassInfo]) -> List[str]:
-    """The annotated class-body fields of a dataclass-like class, in constructor order."""
-    fields: List[str] = []
-    for c in reversed(mro):
-        for st in c.node.body.body:
-            if isinstance(st, cst.SimpleStatementLine):
-                for s in st.body:
-                    if isinstance(s, cst.AnnAssign) and isinstance(s.target, cst.Name) and s.target.value not in fields:
-                        fields.append(s.target.value)
-    return fields
