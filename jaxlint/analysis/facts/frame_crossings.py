@@ -38,7 +38,7 @@ from jaxlint.analysis.model.names import PARTIAL, resolve
 from jaxlint.analysis.model.transform_table import TRANSFORMS
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.syntax.functions import return_values
-from jaxlint.analysis.syntax.nodes import head_name
+from jaxlint.analysis.syntax.nodes import block_exits, head_name
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 
 _MAX_DEPTH = 8
@@ -402,7 +402,7 @@ def _guarded(statements, site, scope: Scope) -> bool:
             if holds:
                 inside_body = _contains(st.body, site)
                 return after_init or (inside_body and negated) or (not inside_body and not negated)
-            if not negated and _always_exits(st.body):
+            if not negated and block_exits(st.body):
                 after_init = True
         elif holds:
             if after_init:
@@ -426,16 +426,6 @@ def _is_init_test(test, scope: Scope) -> Optional[bool]:
     if isinstance(test.func, cst.Attribute) and test.func.attr.value == LINEN_RUNNING_INIT:
         return negated
     return None
-
-
-def _always_exits(block) -> bool:
-    body = block.body if isinstance(block, cst.IndentedBlock) else []
-    if not body:
-        return False
-    last = body[-1]
-    if isinstance(last, cst.SimpleStatementLine):
-        return any(isinstance(s, (cst.Return, cst.Raise)) for s in last.body)
-    return False
 
 
 def _blocks(st) -> list:
