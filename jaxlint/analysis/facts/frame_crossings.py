@@ -37,7 +37,7 @@ from jaxlint.analysis.jax.library_frames import (
 from jaxlint.analysis.model.names import PARTIAL, resolve
 from jaxlint.analysis.model.transform_table import TRANSFORMS
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
-from jaxlint.analysis.syntax.functions import return_values
+from jaxlint.analysis.syntax.functions import OwnCodeVisitor, return_values
 from jaxlint.analysis.syntax.nodes import block_exits, head_name
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 
@@ -65,7 +65,7 @@ class _Hit(NamedTuple):
     writer: Optional[cst.BaseExpression] = None  # the traced function, when it is the writer
 
 
-class _DirectCalls(FastVisitor):
+class _DirectCalls(OwnCodeVisitor):
     """The calls a function's own body makes, outside the functions and lambdas it defines, and
     the ``x.value`` it assigns (a Linen variable's write)."""
 
@@ -84,15 +84,6 @@ class _DirectCalls(FastVisitor):
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         if isinstance(node.target, cst.Attribute) and node.target.attr.value == "value":
             self.value_writes.append(node)
-
-    def visit_Lambda(self, node) -> bool:
-        return False
-
-    def visit_FunctionDef(self, node) -> bool:
-        return False
-
-    def visit_ClassDef(self, node) -> bool:
-        return False
 
 
 class FrameCrossings:
@@ -225,12 +216,7 @@ class FrameCrossings:
         calls = self._direct.get(key)
         if calls is None:
             v = _DirectCalls()
-            body = f.node.body
-            if f.is_lambda:
-                v.walk(body)
-            else:
-                for st in body.body if isinstance(body, cst.IndentedBlock) else [body]:
-                    v.walk(st)
+            v.walk(f.node.body)
             calls = self._direct[key] = v.calls
             self._writes[key] = v.value_writes
         return calls
