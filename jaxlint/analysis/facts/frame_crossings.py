@@ -95,8 +95,7 @@ class FrameCrossings:
         self.classes = finder.classes
         self.targets = finder.call_targets
         self.receivers = finder.receivers
-        self._direct: Dict[int, List[cst.Call]] = {}
-        self._writes: Dict[int, List[cst.CSTNode]] = {}
+        self._own: Dict[int, _DirectCalls] = {}
         self._walked: Dict[int, List[_Hit]] = {}
         self._library: Dict[int, Optional[str]] = {}
 
@@ -168,9 +167,10 @@ class FrameCrossings:
             return []
         scope = f.body_scope or f.scope
         hits: List[_Hit] = []
-        for call in self._direct_calls(f):
+        own = self._own_code(f)
+        for call in own.calls:
             hits.extend(self._call_hits(call, f, scope, depth))
-        for write in self._writes[key]:
+        for write in own.value_writes:
             target = write.targets[0].target if isinstance(write, cst.Assign) else write.target
             if any(v[0] == "linenvar" for v in self._values(target.value, scope, 0)):
                 hits.append(_Hit(write, "linen", "state", None, target))
@@ -211,15 +211,16 @@ class FrameCrossings:
             return self._walk(method, depth + 1) if method is not None else []
         return []
 
-    def _direct_calls(self, f: FuncInfo) -> List[cst.Call]:
+    def _own_code(self, f: FuncInfo) -> _DirectCalls:
         key = id(f.node)
-        calls = self._direct.get(key)
-        if calls is None:
-            v = _DirectCalls()
-            v.walk(f.node.body)
-            calls = self._direct[key] = v.calls
-            self._writes[key] = v.value_writes
-        return calls
+        own = self._own.get(key)
+        if own is None:
+            own = self._own[key] = _DirectCalls()
+            own.walk(f.node.body)
+        return own
+
+    def _calls_name(self, f: FuncInfo, name: str) -> bool:
+        return any(isinstance(c.func, cst.Name) and c.func.value == name for c in self._own_code(f).calls)
 
     # -- values of expressions -------------------------------------------------------------
     def _values(self, expr, scope: Scope, depth: int) -> list:
@@ -353,22 +354,17 @@ class FrameCrossings:
         f = scope.func
         if f is None:
             return False
-        for call in self._direct_calls(f):
-            if isinstance(call.func, cst.Name):
-                if call.func.value == name:
-                    return True
-                inner = scope.defs.get(call.func.value)
-                if inner is not None and any(isinstance(c.func, cst.Name) and c.func.value == name for c in self._direct_calls(inner)):
-                    return True
-        return False
+        if self._calls_name(f, name):
+            return True
+        inner = [scope.defs.get(c.func.value) for c in self._own_code(f).calls if isinstance(c.func, cst.Name)]
+        return any(g is not None and self._calls_name(g, name) for g in inner)
 
     def _runs_plainly(self, host: Optional[FuncInfo], fn) -> bool:
         """The traced function, a name, is also called by the host function's own body (the
         init-safe idiom: run the body once eagerly while initialising, then hand it to the loop)."""
         if host is None or isinstance(fn, FuncInfo) or not isinstance(fn[0], cst.Name):
             return False
-        name = fn[0].value
-        return any(isinstance(c.func, cst.Name) and c.func.value == name for c in self._direct_calls(host))
+        return self._calls_name(host, fn[0].value)
 
     def _runs_only_after_init(self, host: FuncInfo, site) -> bool:
         """``site`` runs only where the frame is not initialising: after ``if hk.running_init():``
