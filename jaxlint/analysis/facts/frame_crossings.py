@@ -291,9 +291,9 @@ class FrameCrossings:
         return out
 
     def _parameter_values(self, func: FuncInfo, name: str, depth: int) -> list:
-        positional = func.positional_params()
-        if func.is_method and positional and positional[0].name.value == name and func.cls is not None:
-            return [("inst", func.cls)]
+        cls = _receiver_class(func, name)
+        if cls is not None:
+            return [("inst", cls)]
         out = []
         callers = list(self.targets.callers(func))
         for app in self.finder.by_func.get(id(func.node), ()):
@@ -330,11 +330,7 @@ class FrameCrossings:
     def _self_class(self, name: str, scope: Scope) -> Optional[ClassInfo]:
         """The class of a method's receiver ``name`` (also read from a function nested in it)."""
         owner = scope.lookup_scope(name)
-        f = owner.func if owner is not None and owner.kind == "function" else None
-        if f is None or not f.is_method or f.cls is None:
-            return None
-        positional = f.positional_params()
-        return f.cls if positional and positional[0].name.value == name else None
+        return _receiver_class(owner.func, name) if owner is not None and owner.kind == "function" else None
 
     def _library_of(self, cls: ClassInfo) -> Optional[str]:
         key = id(cls)
@@ -373,6 +369,14 @@ class FrameCrossings:
         if not isinstance(body, cst.IndentedBlock):
             return False
         return _guarded(body.body, site, host.body_scope or host.scope)
+
+
+def _receiver_class(f: Optional[FuncInfo], name: str) -> Optional[ClassInfo]:
+    """The class of a method whose receiver (first parameter) is ``name``."""
+    if f is None or not f.is_method or f.cls is None:
+        return None
+    positional = f.positional_params()
+    return f.cls if positional and positional[0].name.value == name else None
 
 
 def _guarded(statements, site, scope: Scope) -> bool:
