@@ -68,17 +68,11 @@ def _called_names(trees):
     out = set()
     for tree in trees:
         for node in ast.walk(tree):
-            if not isinstance(node, ast.Call):
-                continue
-            f = node.func
-            if isinstance(f, ast.Name):
-                out.add(f.id)
-                if f.id == "partial" and node.args:
-                    out.update(_called_names_of(node.args[0]))
-            elif isinstance(f, ast.Attribute):
-                out.add(f.attr)
-                if f.attr == "partial" and node.args:
-                    out.update(_called_names_of(node.args[0]))
+            if isinstance(node, ast.Call):
+                called = _called_names_of(node.func)
+                out |= called
+                if "partial" in called and node.args:
+                    out |= _called_names_of(node.args[0])
     return out
 
 
