@@ -23,8 +23,10 @@ import inspect
 import sys
 import textwrap
 
+from jaxlint.analysis.jax.library_frames import LINEN_SELF_WRITERS
+
 HAIKU_WRITERS = frozenset({"get_parameter", "next_rng_key", "next_rng_keys", "maybe_next_rng_key", "reserve_rng_keys", "set_state", "get_state"})
-LINEN_WRITERS = frozenset({"param", "variable", "sow", "put_variable"})
+LINEN_WRITERS = frozenset(LINEN_SELF_WRITERS)
 
 
 def _public_classes(namespaces, base):
