@@ -38,7 +38,7 @@ from jaxlint.analysis.model.names import PARTIAL, resolve
 from jaxlint.analysis.model.transform_table import TRANSFORMS
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.syntax.functions import OwnCodeVisitor, return_values
-from jaxlint.analysis.syntax.nodes import block_exits, head_name
+from jaxlint.analysis.syntax.nodes import argument_for, block_exits, head_name
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 
 _MAX_DEPTH = 8
@@ -316,15 +316,10 @@ class FrameCrossings:
         fields = self.classes.field_names(cls)
         if attr in fields:
             # a dataclass field: what each construction of the class passes for it
-            at = fields.index(attr)
             for call, scope in self.index.calls_of(cls.name):
-                if scope.lookup_scope(cls.name) is not cls.scope:
-                    continue
-                for i, a in enumerate(call.args):
-                    if a.star:
-                        break
-                    if (a.keyword is None and i == at) or (a.keyword is not None and a.keyword.value == attr):
-                        out.extend(self._values(a.value, scope, depth + 1))
+                passed = argument_for(call, fields, attr) if scope.lookup_scope(cls.name) is cls.scope else None
+                if isinstance(passed, cst.Arg):
+                    out.extend(self._values(passed.value, scope, depth + 1))
         return out
 
     def _self_class(self, name: str, scope: Scope) -> Optional[ClassInfo]:
