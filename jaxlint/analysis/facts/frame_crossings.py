@@ -30,7 +30,6 @@ from jaxlint.analysis.jax.library_frames import (
     LINEN_RUNNING_INIT,
     LINEN_SELF_WRITERS,
     LINEN_WRITING_MODULES,
-    MODULE_BASES,
     RUNNING_INIT,
     TRACING_CALLS,
 )
@@ -97,7 +96,6 @@ class FrameCrossings:
         self.receivers = finder.receivers
         self._own: Dict[int, _DirectCalls] = {}
         self._walked: Dict[int, List[_Hit]] = {}
-        self._library: Dict[int, Optional[str]] = {}
 
     # -- entries -------------------------------------------------------------------------
     def crossings(self) -> List[Crossing]:
@@ -186,7 +184,7 @@ class FrameCrossings:
             return []  # another library's function, or a transform traced on its own
         if isinstance(func, cst.Attribute) and func.attr.value in LINEN_SELF_WRITERS and isinstance(func.value, cst.Name):
             cls = self._self_class(func.value.value, scope)
-            if cls is not None and self._library_of(cls) == "linen":
+            if cls is not None and self.classes.is_linen_module(cls):
                 return [_Hit(call, "linen", LINEN_SELF_WRITERS[func.attr.value], None)]
         if f.is_lambda and head_name(func) in f.all_param_names():
             return []  # the lambda's own parameter: what it is given is not followed
@@ -254,7 +252,7 @@ class FrameCrossings:
         func = call.func
         if isinstance(func, cst.Attribute) and func.attr.value == "variable" and isinstance(func.value, cst.Name):
             cls = self._self_class(func.value.value, scope)
-            if cls is not None and self._library_of(cls) == "linen":
+            if cls is not None and self.classes.is_linen_module(cls):
                 return [("linenvar",)]
         out = []
         for v in self._values(call.func, scope, depth + 1):
@@ -326,13 +324,6 @@ class FrameCrossings:
         """The class of a method's receiver ``name`` (also read from a function nested in it)."""
         owner = scope.lookup_scope(name)
         return _receiver_class(owner.func, name) if owner is not None and owner.kind == "function" else None
-
-    def _library_of(self, cls: ClassInfo) -> Optional[str]:
-        key = id(cls)
-        if key not in self._library:
-            base = self.classes.imported_base(cls)
-            self._library[key] = MODULE_BASES.get(base) if base is not None else None
-        return self._library[key]
 
     # -- parameters that exist before the trace --------------------------------------------
     def _called_before(self, owner: Optional[Tuple[Scope, str]]) -> bool:
