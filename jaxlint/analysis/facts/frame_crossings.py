@@ -456,4 +456,3 @@ def _decorator_name(dec, scope: Scope) -> Optional[str]:
         if q in PARTIAL and dec.args:
             q = resolve(dec.args[0].value, scope)
     return q
-
