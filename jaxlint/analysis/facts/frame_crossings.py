@@ -39,6 +39,7 @@ from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.syntax.functions import OwnCodeVisitor, return_values
 from jaxlint.analysis.syntax.nodes import argument_for, block_exits, head_name
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
+from jaxlint.analysis.syntax.statement_paths import statement_blocks
 
 _MAX_DEPTH = 8
 
@@ -369,8 +370,8 @@ def _guarded(statements, site, scope: Scope) -> bool:
     after_init = False
     for st in statements:
         holds = _contains(st, site)
-        if isinstance(st, cst.If) and _is_init_test(st.test, scope) is not None:
-            negated = _is_init_test(st.test, scope)
+        negated = _is_init_test(st.test, scope) if isinstance(st, cst.If) else None
+        if negated is not None:
             if holds:
                 inside_body = _contains(st.body, site)
                 return after_init or (inside_body and negated) or (not inside_body and not negated)
@@ -379,10 +380,8 @@ def _guarded(statements, site, scope: Scope) -> bool:
         elif holds:
             if after_init:
                 return True
-            for block in _blocks(st):
-                if _contains(block, site):
-                    return _guarded(block.body, site, scope) if isinstance(block, cst.IndentedBlock) else False
-            return False
+            inner = next((b for b, _kind in statement_blocks(st) if any(_contains(x, site) for x in b)), None)
+            return inner is not None and _guarded(inner, site, scope)
     return False
 
 
@@ -398,19 +397,6 @@ def _is_init_test(test, scope: Scope) -> Optional[bool]:
     if isinstance(test.func, cst.Attribute) and test.func.attr.value == LINEN_RUNNING_INIT:
         return negated
     return None
-
-
-def _blocks(st) -> list:
-    out = []
-    for name in ("body", "orelse", "finalbody"):
-        b = getattr(st, name, None)
-        if isinstance(b, (cst.Else, cst.Finally)):
-            b = b.body
-        if isinstance(b, cst.If):
-            out.append(cst.IndentedBlock(body=[b]))
-        elif isinstance(b, cst.IndentedBlock):
-            out.append(b)
-    return out
 
 
 class _Finder(FastVisitor):
