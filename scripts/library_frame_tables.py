@@ -23,8 +23,10 @@ import inspect
 import sys
 import textwrap
 
+from jaxlint.analysis.jax.library_frames import LINEN_SELF_WRITERS
+
 HAIKU_WRITERS = frozenset({"get_parameter", "next_rng_key", "next_rng_keys", "maybe_next_rng_key", "reserve_rng_keys", "set_state", "get_state"})
-LINEN_WRITERS = frozenset({"param", "variable", "sow", "put_variable"})
+LINEN_WRITERS = frozenset(LINEN_SELF_WRITERS)
 
 
 def _public_classes(namespaces, base):
@@ -68,17 +70,11 @@ def _called_names(trees):
     out = set()
     for tree in trees:
         for node in ast.walk(tree):
-            if not isinstance(node, ast.Call):
-                continue
-            f = node.func
-            if isinstance(f, ast.Name):
-                out.add(f.id)
-                if f.id == "partial" and node.args:
-                    out.update(_called_names_of(node.args[0]))
-            elif isinstance(f, ast.Attribute):
-                out.add(f.attr)
-                if f.attr == "partial" and node.args:
-                    out.update(_called_names_of(node.args[0]))
+            if isinstance(node, ast.Call):
+                called = _called_names_of(node.func)
+                out |= called
+                if "partial" in called and node.args:
+                    out |= _called_names_of(node.args[0])
     return out
 
 

@@ -216,7 +216,6 @@ HAIKU_GOOD = {
 }
 
 
-
 def _text(head, src):
     return textwrap.dedent(head).lstrip("\n") + "\n\n" + textwrap.dedent(src).lstrip("\n")
 
@@ -230,9 +229,8 @@ IDS = [s[0] for s in SOURCES]
 
 @pytest.mark.parametrize("name,src,library,bad", SOURCES, ids=IDS)
 def test_findings(name, src, library, bad):
-    text = src
-    findings = lint_source(text, "example.py", Config(preview=True)).findings
-    want, _ = expected_markers(text)
+    findings = lint_source(src, "example.py", Config(preview=True)).findings
+    want, _ = expected_markers(src)
     got = actual(findings)
     assert got == want, f"missing {describe(want - got)}; unexpected {describe(got - want, findings)}"
     assert bool(want) == bad
@@ -272,9 +270,8 @@ def test_jax_agrees(name, src, library, bad):
     pytest.importorskip(library if library == "haiku" else "flax")
     import jax
 
-    text = src
     if bad:
         with pytest.raises(jax.errors.UnexpectedTracerError):
-            _run(text, library)
+            _run(src, library)
     else:
-        _run(text, library)
+        _run(src, library)

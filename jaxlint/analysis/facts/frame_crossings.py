@@ -30,16 +30,16 @@ from jaxlint.analysis.jax.library_frames import (
     LINEN_RUNNING_INIT,
     LINEN_SELF_WRITERS,
     LINEN_WRITING_MODULES,
-    MODULE_BASES,
     RUNNING_INIT,
     TRACING_CALLS,
 )
 from jaxlint.analysis.model.names import PARTIAL, resolve
 from jaxlint.analysis.model.transform_table import TRANSFORMS
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
-from jaxlint.analysis.syntax.functions import return_values
-from jaxlint.analysis.syntax.nodes import head_name
+from jaxlint.analysis.syntax.functions import OwnCodeVisitor, return_values
+from jaxlint.analysis.syntax.nodes import argument_for, block_exits, head_name
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
+from jaxlint.analysis.syntax.statement_paths import statement_blocks
 
 _MAX_DEPTH = 8
 
@@ -65,7 +65,7 @@ class _Hit(NamedTuple):
     writer: Optional[cst.BaseExpression] = None  # the traced function, when it is the writer
 
 
-class _DirectCalls(FastVisitor):
+class _DirectCalls(OwnCodeVisitor):
     """The calls a function's own body makes, outside the functions and lambdas it defines, and
     the ``x.value`` it assigns (a Linen variable's write)."""
 
@@ -85,15 +85,6 @@ class _DirectCalls(FastVisitor):
         if isinstance(node.target, cst.Attribute) and node.target.attr.value == "value":
             self.value_writes.append(node)
 
-    def visit_Lambda(self, node) -> bool:
-        return False
-
-    def visit_FunctionDef(self, node) -> bool:
-        return False
-
-    def visit_ClassDef(self, node) -> bool:
-        return False
-
 
 class FrameCrossings:
     """The crossings of one module (``crossings()``)."""
@@ -104,10 +95,8 @@ class FrameCrossings:
         self.classes = finder.classes
         self.targets = finder.call_targets
         self.receivers = finder.receivers
-        self._direct: Dict[int, List[cst.Call]] = {}
-        self._writes: Dict[int, List[cst.CSTNode]] = {}
+        self._own: Dict[int, _DirectCalls] = {}
         self._walked: Dict[int, List[_Hit]] = {}
-        self._library: Dict[int, Optional[str]] = {}
 
     # -- entries -------------------------------------------------------------------------
     def crossings(self) -> List[Crossing]:
@@ -177,9 +166,10 @@ class FrameCrossings:
             return []
         scope = f.body_scope or f.scope
         hits: List[_Hit] = []
-        for call in self._direct_calls(f):
+        own = self._own_code(f)
+        for call in own.calls:
             hits.extend(self._call_hits(call, f, scope, depth))
-        for write in self._writes[key]:
+        for write in own.value_writes:
             target = write.targets[0].target if isinstance(write, cst.Assign) else write.target
             if any(v[0] == "linenvar" for v in self._values(target.value, scope, 0)):
                 hits.append(_Hit(write, "linen", "state", None, target))
@@ -195,7 +185,7 @@ class FrameCrossings:
             return []  # another library's function, or a transform traced on its own
         if isinstance(func, cst.Attribute) and func.attr.value in LINEN_SELF_WRITERS and isinstance(func.value, cst.Name):
             cls = self._self_class(func.value.value, scope)
-            if cls is not None and self._library_of(cls) == "linen":
+            if cls is not None and self.classes.is_linen_module(cls):
                 return [_Hit(call, "linen", LINEN_SELF_WRITERS[func.attr.value], None)]
         if f.is_lambda and head_name(func) in f.all_param_names():
             return []  # the lambda's own parameter: what it is given is not followed
@@ -220,20 +210,16 @@ class FrameCrossings:
             return self._walk(method, depth + 1) if method is not None else []
         return []
 
-    def _direct_calls(self, f: FuncInfo) -> List[cst.Call]:
+    def _own_code(self, f: FuncInfo) -> _DirectCalls:
         key = id(f.node)
-        calls = self._direct.get(key)
-        if calls is None:
-            v = _DirectCalls()
-            body = f.node.body
-            if f.is_lambda:
-                v.walk(body)
-            else:
-                for st in body.body if isinstance(body, cst.IndentedBlock) else [body]:
-                    v.walk(st)
-            calls = self._direct[key] = v.calls
-            self._writes[key] = v.value_writes
-        return calls
+        own = self._own.get(key)
+        if own is None:
+            own = self._own[key] = _DirectCalls()
+            own.walk(f.node.body)
+        return own
+
+    def _calls_name(self, f: FuncInfo, name: str) -> bool:
+        return any(isinstance(c.func, cst.Name) and c.func.value == name for c in self._own_code(f).calls)
 
     # -- values of expressions -------------------------------------------------------------
     def _values(self, expr, scope: Scope, depth: int) -> list:
@@ -267,7 +253,7 @@ class FrameCrossings:
         func = call.func
         if isinstance(func, cst.Attribute) and func.attr.value == "variable" and isinstance(func.value, cst.Name):
             cls = self._self_class(func.value.value, scope)
-            if cls is not None and self._library_of(cls) == "linen":
+            if cls is not None and self.classes.is_linen_module(cls):
                 return [("linenvar",)]
         out = []
         for v in self._values(call.func, scope, depth + 1):
@@ -304,9 +290,9 @@ class FrameCrossings:
         return out
 
     def _parameter_values(self, func: FuncInfo, name: str, depth: int) -> list:
-        positional = func.positional_params()
-        if func.is_method and positional and positional[0].name.value == name and func.cls is not None:
-            return [("inst", func.cls)]
+        cls = _receiver_class(func, name)
+        if cls is not None:
+            return [("inst", cls)]
         out = []
         callers = list(self.targets.callers(func))
         for app in self.finder.by_func.get(id(func.node), ()):
@@ -326,35 +312,19 @@ class FrameCrossings:
         for value, scope in self.receivers.attribute_values(cls, attr):
             if value is not None:
                 out.extend(self._values(value, scope, depth + 1))
-        fields = _annotated_fields(self.classes.mro(cls))
+        fields = self.classes.field_names(cls)
         if attr in fields:
             # a dataclass field: what each construction of the class passes for it
-            at = fields.index(attr)
             for call, scope in self.index.calls_of(cls.name):
-                if scope.lookup_scope(cls.name) is not cls.scope:
-                    continue
-                for i, a in enumerate(call.args):
-                    if a.star:
-                        break
-                    if (a.keyword is None and i == at) or (a.keyword is not None and a.keyword.value == attr):
-                        out.extend(self._values(a.value, scope, depth + 1))
+                passed = argument_for(call, fields, attr) if scope.lookup_scope(cls.name) is cls.scope else None
+                if isinstance(passed, cst.Arg):
+                    out.extend(self._values(passed.value, scope, depth + 1))
         return out
 
     def _self_class(self, name: str, scope: Scope) -> Optional[ClassInfo]:
         """The class of a method's receiver ``name`` (also read from a function nested in it)."""
         owner = scope.lookup_scope(name)
-        f = owner.func if owner is not None and owner.kind == "function" else None
-        if f is None or not f.is_method or f.cls is None:
-            return None
-        positional = f.positional_params()
-        return f.cls if positional and positional[0].name.value == name else None
-
-    def _library_of(self, cls: ClassInfo) -> Optional[str]:
-        key = id(cls)
-        if key not in self._library:
-            base = self.classes.imported_base(cls)
-            self._library[key] = MODULE_BASES.get(base) if base is not None else None
-        return self._library[key]
+        return _receiver_class(owner.func, name) if owner is not None and owner.kind == "function" else None
 
     # -- parameters that exist before the trace --------------------------------------------
     def _called_before(self, owner: Optional[Tuple[Scope, str]]) -> bool:
@@ -367,22 +337,17 @@ class FrameCrossings:
         f = scope.func
         if f is None:
             return False
-        for call in self._direct_calls(f):
-            if isinstance(call.func, cst.Name):
-                if call.func.value == name:
-                    return True
-                inner = scope.defs.get(call.func.value)
-                if inner is not None and any(isinstance(c.func, cst.Name) and c.func.value == name for c in self._direct_calls(inner)):
-                    return True
-        return False
+        if self._calls_name(f, name):
+            return True
+        inner = [scope.defs.get(c.func.value) for c in self._own_code(f).calls if isinstance(c.func, cst.Name)]
+        return any(g is not None and self._calls_name(g, name) for g in inner)
 
     def _runs_plainly(self, host: Optional[FuncInfo], fn) -> bool:
         """The traced function, a name, is also called by the host function's own body (the
         init-safe idiom: run the body once eagerly while initialising, then hand it to the loop)."""
         if host is None or isinstance(fn, FuncInfo) or not isinstance(fn[0], cst.Name):
             return False
-        name = fn[0].value
-        return any(isinstance(c.func, cst.Name) and c.func.value == name for c in self._direct_calls(host))
+        return self._calls_name(host, fn[0].value)
 
     def _runs_only_after_init(self, host: FuncInfo, site) -> bool:
         """``site`` runs only where the frame is not initialising: after ``if hk.running_init():``
@@ -393,24 +358,30 @@ class FrameCrossings:
         return _guarded(body.body, site, host.body_scope or host.scope)
 
 
+def _receiver_class(f: Optional[FuncInfo], name: str) -> Optional[ClassInfo]:
+    """The class of a method whose receiver (first parameter) is ``name``."""
+    if f is None or not f.is_method or f.cls is None:
+        return None
+    positional = f.positional_params()
+    return f.cls if positional and positional[0].name.value == name else None
+
+
 def _guarded(statements, site, scope: Scope) -> bool:
     after_init = False
     for st in statements:
         holds = _contains(st, site)
-        if isinstance(st, cst.If) and _is_init_test(st.test, scope) is not None:
-            negated = _is_init_test(st.test, scope)
+        negated = _is_init_test(st.test, scope) if isinstance(st, cst.If) else None
+        if negated is not None:
             if holds:
                 inside_body = _contains(st.body, site)
                 return after_init or (inside_body and negated) or (not inside_body and not negated)
-            if not negated and _always_exits(st.body):
+            if not negated and block_exits(st.body):
                 after_init = True
         elif holds:
             if after_init:
                 return True
-            for block in _blocks(st):
-                if _contains(block, site):
-                    return _guarded(block.body, site, scope) if isinstance(block, cst.IndentedBlock) else False
-            return False
+            inner = next((b for b, _kind in statement_blocks(st) if any(_contains(x, site) for x in b)), None)
+            return inner is not None and _guarded(inner, site, scope)
     return False
 
 
@@ -426,29 +397,6 @@ def _is_init_test(test, scope: Scope) -> Optional[bool]:
     if isinstance(test.func, cst.Attribute) and test.func.attr.value == LINEN_RUNNING_INIT:
         return negated
     return None
-
-
-def _always_exits(block) -> bool:
-    body = block.body if isinstance(block, cst.IndentedBlock) else []
-    if not body:
-        return False
-    last = body[-1]
-    if isinstance(last, cst.SimpleStatementLine):
-        return any(isinstance(s, (cst.Return, cst.Raise)) for s in last.body)
-    return False
-
-
-def _blocks(st) -> list:
-    out = []
-    for name in ("body", "orelse", "finalbody"):
-        b = getattr(st, name, None)
-        if isinstance(b, (cst.Else, cst.Finally)):
-            b = b.body
-        if isinstance(b, cst.If):
-            out.append(cst.IndentedBlock(body=[b]))
-        elif isinstance(b, cst.IndentedBlock):
-            out.append(b)
-    return out
 
 
 class _Finder(FastVisitor):
@@ -494,15 +442,3 @@ def _decorator_name(dec, scope: Scope) -> Optional[str]:
         if q in PARTIAL and dec.args:
             q = resolve(dec.args[0].value, scope)
     return q
-
-
-def _annotated_fields(mro: List[ClassInfo]) -> List[str]:
-    """The annotated class-body fields of a dataclass-like class, in constructor order."""
-    fields: List[str] = []
-    for c in reversed(mro):
-        for st in c.node.body.body:
-            if isinstance(st, cst.SimpleStatementLine):
-                for s in st.body:
-                    if isinstance(s, cst.AnnAssign) and isinstance(s.target, cst.Name) and s.target.value not in fields:
-                        fields.append(s.target.value)
-    return fields

@@ -129,9 +129,6 @@ LINEN_SELF_WRITERS: Dict[str, str] = {
     "put_variable": "state",
 }
 
-# The base classes: a class of the module deriving from one is a module of that library.
-MODULE_BASES: Dict[str, str] = {"haiku.Module": "haiku", "flax.linen.Module": "linen"}
-
 # Tests that say the frame is initialising: code run only when they are false reads parameters
 # that exist, and creates none.
 RUNNING_INIT: FrozenSet[str] = frozenset({"haiku.running_init"})

@@ -11,7 +11,17 @@ from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.syntax.scopes import FuncInfo
 
 
-class _Returns(FastVisitor):
+class OwnCodeVisitor(FastVisitor):
+    """Visits the code under a node that runs with it: not the bodies of the defs, classes and
+    lambdas it defines."""
+
+    def visit_FunctionDef(self, n) -> bool:
+        return False
+
+    visit_ClassDef = visit_Lambda = visit_FunctionDef
+
+
+class _Returns(OwnCodeVisitor):
     """The ``return`` statements under a node, not of nested defs, classes or lambdas."""
 
     def __init__(self) -> None:
@@ -19,11 +29,6 @@ class _Returns(FastVisitor):
 
     def visit_Return(self, r: cst.Return) -> None:
         self.found.append(r)
-
-    def visit_FunctionDef(self, n) -> bool:
-        return False
-
-    visit_ClassDef = visit_Lambda = visit_FunctionDef
 
 
 def own_returns(node) -> List[cst.Return]:

@@ -34,7 +34,7 @@ def statement_path(body: Sequence[cst.CSTNode], node, positions) -> Optional[Lis
         path.append((st, part))
         if isinstance(st, cst.SimpleStatementLine):
             return path
-        inner = [(b, p) for b, p in _blocks(st) if any(contains(positions.get(x), at) for x in b)]
+        inner = [(b, p) for b, p in statement_blocks(st) if any(contains(positions.get(x), at) for x in b)]
         if not inner:
             return None
         body, part = inner[0]
@@ -64,7 +64,7 @@ def guards(body: Sequence[cst.CSTNode], node, positions) -> List[Tuple[cst.BaseE
         if isinstance(st, cst.If) and isinstance(st.body, cst.SimpleStatementSuite) and contains(positions.get(st.body), at):
             out.append((st.test, True, [st.body]))
             return out
-        inner = [(b, p) for b, p in _blocks(st) if any(contains(positions.get(x), at) for x in b)]
+        inner = [(b, p) for b, p in statement_blocks(st) if any(contains(positions.get(x), at) for x in b)]
         if not inner:
             return out
         block, part = inner[0]
@@ -96,7 +96,7 @@ def conditional(path: List[Tuple[cst.CSTNode, str]]) -> bool:
     return any(p in (ORELSE, HANDLER) for _st, p in inside) or any(isinstance(st, (cst.If, cst.Match)) for st, _p in inside[:-1])
 
 
-def _blocks(st) -> List[Tuple[List[cst.CSTNode], str]]:
+def statement_blocks(st) -> List[Tuple[List[cst.CSTNode], str]]:
     """The statement lists a compound statement holds, each with its kind of block."""
     out: List[Tuple[List[cst.CSTNode], str]] = []
     parts = [(st, BODY)] + [(h, HANDLER) for h in getattr(st, "handlers", ())] + [(h, HANDLER) for h in getattr(st, "cases", ())]
