@@ -195,6 +195,10 @@ HAIKU_BAD = {
             layer = make_layer()
             return jax.jit(lambda y: layer(y))(x)  # error: JAX303
     """,
+    "branch_list_of_switch": """
+        def forward(x):
+            return jax.lax.switch(1, [lambda y: y, lambda y: hk.Linear(3)(y)], x)  # error: JAX303
+    """,
 }
 
 HAIKU_GOOD = {

@@ -132,8 +132,10 @@ class FrameCrossings:
             fns = []
             for i, kw in positions:
                 arg = _argument(call, i, kw)
-                if arg is not None:
-                    fns.extend(arg.elements if isinstance(arg, (cst.List, cst.Tuple)) else [arg])
+                if isinstance(arg, (cst.List, cst.Tuple)):  # lax.switch's branches
+                    fns.extend(el.value for el in arg.elements)
+                elif arg is not None:
+                    fns.append(arg)
             yield call, q, [(e, scope) for e in fns], scope, scope.func
         for app in self.finder.applications:
             if not isinstance(app.site, cst.Decorator) or not app.transform.stages:
