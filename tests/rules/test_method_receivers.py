@@ -117,3 +117,24 @@ def test_an_attribute_set_from_an_annotated_parameter_names_its_class():
                 self.fast = jax.jit(self.gate.apply)
         """
     ) == []
+
+
+def test_a_parallel_assignment_binds_each_receiver():
+    assert _codes(
+        """
+        hard, gate = Hard(), Soft()
+        fast = jax.jit(gate.apply)
+        """
+    ) == [(IF_LINE, "JAX101")]
+
+
+def test_swapped_receivers_are_either_class():
+    # each name holds one class before the swap and the other after it: either, so unknown
+    assert _codes(
+        """
+        gate, other = Hard(), Soft()
+        gate, other = other, gate
+        fast = jax.jit(gate.apply)
+        slow = jax.jit(other.apply)
+        """
+    ) == []

@@ -317,8 +317,11 @@ class ModuleIndex(FastVisitor):
         if isinstance(target, cst.Name):
             self._bind_name(target.value, kind, value, target)
         elif isinstance(target, (cst.Tuple, cst.List)):
-            for el in target.elements:
-                self._bind_target(el.value, kind, None)
+            # ``a, b = f(), g()`` binds each name to its own element; any other value (a call,
+            # a name, a starred side) leaves the names without one
+            values = _parallel_values(target, value)
+            for i, el in enumerate(target.elements):
+                self._bind_target(el.value, kind, values[i] if values else None)
         elif isinstance(target, cst.StarredElement):
             self._bind_target(target.value, kind, None)
         elif isinstance(target, (cst.Subscript, cst.Attribute)):
@@ -451,3 +454,13 @@ class ModuleIndex(FastVisitor):
         return False
 
     visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension
+
+
+def _parallel_values(target, value):
+    """The element of ``value`` that each element of the ``target`` tuple is bound to, when both
+    are tuples or lists of the same length with nothing starred."""
+    if not isinstance(value, (cst.Tuple, cst.List)) or len(value.elements) != len(target.elements):
+        return None
+    if any(isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements)):
+        return None
+    return [e.value for e in value.elements]
