@@ -7,7 +7,7 @@ import libcst as cst
 from jaxlint import fixes
 from jaxlint.analysis.model.attribute_values import attribute_values
 from jaxlint.analysis.host.expression_kinds import is_jax_array_expr
-from jaxlint.analysis.traced.values import ARRAY, DICT, JAXARR, OPAQUE, PYSEQ, RAW, REF, STATIC, TRACED
+from jaxlint.analysis.traced.values import ARRAY, DICT, JAXARR, OPAQUE, PYSEQ, REF, STATIC, TRACED
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
 
@@ -28,7 +28,10 @@ class InplaceArrayUpdate(Rule):
         Flags ``x[i] = v`` and ``x[i] += v`` where ``x`` is a JAX array: a traced value inside a
         traced function, or a variable bound only to ``jnp.*`` results anywhere; also
         ``self.buf[i] = v`` in a method when every assignment of ``.buf`` in the module binds a
-        ``jnp.*`` result (``self.buf = jnp.zeros(n)`` in ``__init__``).
+        ``jnp.*`` result (``self.buf = jnp.zeros(n)`` in ``__init__``).  A traced value whose
+        structure is unknown (a parameter, or what one is passed on to) may be a dict of
+        arrays: a store into it is flagged only under an index no dict key can be (a slice,
+        an integer, a tracer).
 
     Why is this bad?
         JAX arrays are immutable: ``TypeError: JAX arrays are immutable and do not support
@@ -97,8 +100,9 @@ class InplaceArrayUpdate(Rule):
             sl = target.slice[0].slice
             if isinstance(sl, cst.Index) and isinstance(sl.value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
                 return  # a dict pytree
-            if base.flags & RAW and not base.flags & ARRAY and not _array_index(sl, idx[0] if idx else None):
-                # a parameter that may be a dict, given a key that may be a string: a dict store
+            if not base.flags & ARRAY and not _array_index(sl, idx[0] if idx else None):
+                # a value of unknown structure (a parameter as received, or passed on from
+                # one) that may be a dict, given a key that may be a string: a dict store
                 return
         var = cst.Module([]).code_for_node(target.value)
         local = isinstance(target.value, cst.Name) and ctx.is_local(target.value.value)

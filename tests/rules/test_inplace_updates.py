@@ -1,0 +1,75 @@
+"""JAX304 on stores into a value a jitted function hands to a helper: the helper's parameter
+holds whatever the caller passed, a pytree of unknown structure when the caller's own
+parameter was one.  A store under a key (a dict's) is no in-place array update; a store under
+an index only an array takes is one.  Each source also runs under JAX."""
+
+import textwrap
+
+import pytest
+
+from jaxlint import lint_source
+from jaxlint.config import Config
+from markers import actual, describe, expected_markers
+
+CASES = {
+    "dict_filled_by_a_helper": (
+        """
+        import jax
+        import jax.numpy as jnp
+
+
+        def record(metrics, key, value):
+            metrics[key] = value
+
+
+        @jax.jit
+        def step(metrics, x):
+            record(metrics, "loss", jnp.sum(x))
+            return metrics
+
+
+        RESULT = step({"seen": jnp.zeros(())}, jnp.ones(3))
+        """,
+        None,
+    ),
+    "array_row_set_by_a_helper": (
+        """
+        import jax
+        import jax.numpy as jnp
+
+
+        def zero_first(rows):
+            rows[0] = 0.0  # error: JAX304
+
+
+        @jax.jit
+        def step(x):
+            zero_first(x)
+            return x
+
+
+        RESULT = step(jnp.ones(3))
+        """,
+        TypeError,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_findings(name):
+    text = textwrap.dedent(CASES[name][0]).lstrip("\n")
+    findings = [f for f in lint_source(text, "example.py", Config(preview=True)).findings if f.code == "JAX304"]
+    want, _ = expected_markers(text)
+    assert actual(findings) == want, describe(actual(findings) ^ want, findings)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_jax_agrees(name):
+    text = textwrap.dedent(CASES[name][0]).lstrip("\n")
+    error = CASES[name][1]
+    code = compile(text, "example.py", "exec")
+    if error is None:
+        exec(code, {"__name__": "example"})
+    else:
+        with pytest.raises(error, match="immutable"):
+            exec(code, {"__name__": "example"})
