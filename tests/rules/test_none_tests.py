@@ -1,0 +1,77 @@
+"""``x is None`` / ``x is not None`` in traced code is decided when the value shows it cannot be
+None (a NumPy array, a container, a string...): only the branch it takes is traced.  Each
+source also runs under JAX: the flagged one raises, the other runs."""
+
+import textwrap
+
+import pytest
+
+from jaxlint import lint_source
+from jaxlint.config import Config
+from markers import actual, describe, expected_markers
+
+FACTORY = """
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+
+
+    def make_split(constant_sizes=None):
+        def split(x, sizes):
+            if constant_sizes is not None:
+                cuts = np.cumsum(constant_sizes[:-1])
+            else:
+                cuts = jnp.cumsum(sizes[:-1])
+            return jnp.split(x, cuts, axis=1){marker}
+
+        return split
+
+"""
+
+CASES = {
+    "sizes_given_as_a_numpy_array": (
+        FACTORY.format(marker="")
+        + """
+    def run(a):
+        split = make_split(constant_sizes=np.array([2, 2]))
+        return split(a, jnp.stack([2, a.shape[1] - 2]))
+
+
+    RESULT = jax.jit(run)(np.zeros((6, 4), np.float32))
+    """,
+        None,
+    ),
+    "sizes_left_to_the_traced_argument": (
+        FACTORY.format(marker="  # error: JAX108")
+        + """
+    def run(a):
+        split = make_split()
+        return split(a, jnp.stack([2, a.shape[1] - 2]))
+
+
+    RESULT = jax.jit(run)(np.zeros((6, 4), np.float32))
+    """,
+        "ConcretizationTypeError",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_findings(name):
+    text = textwrap.dedent(CASES[name][0]).lstrip("\n")
+    findings = [f for f in lint_source(text, "example.py", Config(preview=True)).findings if f.code.startswith("JAX1")]
+    want, _ = expected_markers(text)
+    assert actual(findings) == want, describe(actual(findings) ^ want, findings)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_jax_agrees(name):
+    text = textwrap.dedent(CASES[name][0]).lstrip("\n")
+    error = CASES[name][1]
+    code = compile(text, "example.py", "exec")
+    if error is None:
+        exec(code, {"__name__": "example"})
+    else:
+        with pytest.raises(Exception) as raised:
+            exec(code, {"__name__": "example"})
+        assert type(raised.value).__name__ == error
