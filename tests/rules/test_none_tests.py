@@ -53,6 +53,30 @@ CASES = {
     """,
         "ConcretizationTypeError",
     ),
+    "decided_in_a_conditional_expression": (
+        """
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+
+
+    def make_split(constant_sizes=None):
+        def split(x, sizes):
+            cuts = np.cumsum(constant_sizes[:-1]) if constant_sizes is not None else jnp.cumsum(sizes[:-1])
+            return jnp.split(x, cuts, axis=1)
+
+        return split
+
+
+    def run(a):
+        split = make_split(np.array([2, 2]))
+        return split(a, jnp.stack([2, a.shape[1] - 2]))
+
+
+    RESULT = jax.jit(run)(np.zeros((6, 4), np.float32))
+    """,
+        None,
+    ),
 }
 
 

@@ -16,7 +16,7 @@ from jaxlint.analysis.jax.jax_api import ARRAY_ATTRS, DISABLE_JIT_FLAGS, STATIC_
 from jaxlint.analysis.host.expression_kinds import container_element
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import FnRef
-from jaxlint.analysis.syntax.nodes import const_index, dotted_name, is_string_literal, string_value
+from jaxlint.analysis.syntax.nodes import const_index, dotted_name, is_none_literal, is_string_literal, string_value
 from jaxlint.analysis.syntax.scopes import VALUE_KINDS
 from jaxlint.analysis.traced.from_host import host_val
 from jaxlint.analysis.traced.values import (
@@ -28,6 +28,7 @@ from jaxlint.analysis.traced.values import (
     JAXARR,
     KNOWN_CONSTANTS,
     MODULE,
+    NONE,
     OPAQUE,
     PYSEQ,
     RAW,
@@ -47,6 +48,7 @@ from jaxlint.analysis.traced.values import (
     joinall,
     SPREAD,
     dict_of,
+    surely_not_none,
 )
 
 
@@ -375,6 +377,13 @@ class Expressions:
                 first = Val(max(vals[0].kind, vals[1].kind), first_traced_name(vals[:2]), BOOL | ARRAY)
             self.emit("chained_compare", self.frame, e, first, t)
         if static:
+            if len(vals) == 2 and isinstance(e.comparisons[0].operator, (cst.Is, cst.IsNot)) and is_none_literal(e.comparisons[0].comparator):
+                # ``x is None`` on a value that shows whether it is None: a Python bool
+                left = vals[0]
+                none = True if left.kind == STATIC and left.flags & NONE else False if surely_not_none(left) else None
+                if none is not None:
+                    same = none == isinstance(e.comparisons[0].operator, cst.Is)
+                    return KNOWN_CONSTANTS["True" if same else "False"]
             if len(vals) == 2 and all(v.flags & MODULE and v.name for v in vals):
                 # ``xp is jnp`` with ``xp`` a module handed over: one module object per name
                 same = (vals[0].name == vals[1].name) == isinstance(e.comparisons[0].operator, cst.Is)

@@ -16,7 +16,7 @@ import libcst as cst
 from jaxlint.analysis.model.classes import annotation_class
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.syntax.nodes import dotted_name, is_none_literal
-from jaxlint.analysis.traced.values import ARRAY, DICT, JAXARR, MODULE, NONE, NOTNONE, NPARR, PYSEQ, SHAPE, STATIC, STATIC_VAL, TEXT, TRACED, TRUE, Val
+from jaxlint.analysis.traced.values import NONE, STATIC, STATIC_VAL, TRACED, Val, surely_not_none
 
 
 class Narrowing:
@@ -140,20 +140,6 @@ class Narrowing:
                 return None
         elif v.kind == STATIC and v.flags & NONE:
             return isinstance(c.operator, cst.Is)  # a default None the caller left alone
-        elif not _surely_not_none(v):
+        elif not surely_not_none(v):
             return None
         return isinstance(c.operator, cst.IsNot)
-
-
-# What a value cannot be if it is None: an array (NumPy, or JAX on the host), a Python
-# container, a shape, a string, a module, the literal True.  (A traced value may be a None
-# leaf handed to the transform, unless it is known to be an array.)
-_NOT_NONE_FLAGS = NOTNONE | NPARR | JAXARR | PYSEQ | DICT | SHAPE | TEXT | MODULE | TRUE
-
-
-def _surely_not_none(v: Val) -> bool:
-    if v.items is not None or v.fn is not None or v.cls is not None:
-        return True
-    if v.kind == TRACED:
-        return bool(v.flags & (ARRAY | NOTNONE))
-    return bool(v.flags & _NOT_NONE_FLAGS)

@@ -273,3 +273,17 @@ def default_val(default) -> Val:
     if isinstance(default, cst.Name) and default.value in KNOWN_CONSTANTS:
         return KNOWN_CONSTANTS[default.value]
     return STATIC_VAL
+
+
+# What a value cannot be if it is None: an array (NumPy, or JAX on the host), a Python
+# container, a shape, a string, a module, the literal True.  (A traced value may be a None
+# leaf handed to the transform, unless it is known to be an array.)
+_NOT_NONE_FLAGS = NOTNONE | NPARR | JAXARR | PYSEQ | DICT | SHAPE | TEXT | MODULE | TRUE
+
+
+def surely_not_none(v: Val) -> bool:
+    if v.items is not None or v.fn is not None or v.cls is not None:
+        return True
+    if v.kind == TRACED:
+        return bool(v.flags & (ARRAY | NOTNONE))
+    return bool(v.flags & _NOT_NONE_FLAGS)
