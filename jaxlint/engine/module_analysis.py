@@ -18,6 +18,7 @@ from jaxlint.analysis import facts
 from jaxlint.analysis.facts.call_sites import CallSites
 from jaxlint.analysis.facts.loop_updates import LoopUpdates
 from jaxlint.analysis.facts.static_paths import StaticPaths
+from jaxlint.analysis.host.array_values import ArrayFacts
 from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.jax.jax_api_migrations import table as jax_release_table
 from jaxlint.analysis.facts.rebinding import Rebinding
@@ -75,6 +76,11 @@ class ModuleAnalysis:
     def host_values(self):
         """Host-mode values of the module (``HostValues.value(expr, scope, call)``)."""
         return HostValues(self.index, self.finder, self.analyzer.classes)
+
+    @cached_property
+    def arrays(self) -> ArrayFacts:
+        """Which expressions are certainly JAX arrays, from the module's text alone."""
+        return ArrayFacts(self.index)
 
     @cached_property
     def typed_host_values(self):

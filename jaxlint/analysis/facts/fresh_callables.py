@@ -15,7 +15,6 @@ from typing import List, NamedTuple, Optional
 import libcst as cst
 
 from jaxlint.analysis.facts.memo_guards import memoised
-from jaxlint.analysis.host.array_values import ArrayFacts
 from jaxlint.analysis.model.weak_types import single_return
 from jaxlint.analysis.host.host_value import STATEFUL_OPTAX, class_hash
 from jaxlint.analysis.model.classes import class_named, decorator_names, is_property
@@ -333,10 +332,7 @@ def _walks_array(m, binding, scope) -> bool:
     """A ``for`` loop's (or a comprehension's) variable bound to the elements of a JAX array."""
     if binding.kind != "for" or not isinstance(binding.value, (cst.For, cst.CompFor)):
         return False
-    arrays = m.__dict__.get("_array_facts")
-    if arrays is None:
-        arrays = m.__dict__["_array_facts"] = ArrayFacts(m.index)
-    return arrays.is_array(binding.value.iter, scope)
+    return m.arrays.is_array(binding.value.iter, scope)
 
 
 def _body_scope_of(node, scope):
