@@ -90,7 +90,7 @@ class ModuleAnalysis:
 
     @cached_property
     def rebinding(self) -> Rebinding:
-        return Rebinding(self.index, self.finder)
+        return Rebinding(self)
 
     @cached_property
     def static_objects(self):
