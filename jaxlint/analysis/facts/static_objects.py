@@ -85,8 +85,6 @@ class StaticObjects:
         self.classes = classes
         self._reads: Dict[Tuple[int, str], Set[str]] = {}
         self._where = {id(c): (s, o) for c, s, o in index.calls}
-        # ``trainer.step(...)`` calls of a jitted function stored on an instance: the application
-        self.stored_apps: Dict[int, Application] = {}
 
     # -- what is passed where ------------------------------------------------------------
     def kept_calls(self) -> Iterator[KeptCall]:
