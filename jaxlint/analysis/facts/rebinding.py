@@ -15,7 +15,6 @@ from jaxlint.analysis.facts.call_sites import CallSites
 from jaxlint.analysis.facts.fresh_callables import runs_repeatedly
 from jaxlint.analysis.host.expression_kinds import all_container_bindings
 from jaxlint.analysis.syntax.fast_walk import node_children
-from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import VALUE_KINDS, Scope
 from jaxlint.analysis.model.transform_table import PASS_THROUGH, TRANSFORMS
 from jaxlint.analysis.model.transforms import TransformFinder
@@ -25,13 +24,11 @@ from jaxlint.analysis.model.names import PARTIAL, resolve
 class TracedCallables:
     """Which calls, made in a scope, run a cached (jitted) traced function."""
 
-    def __init__(self, index: ModuleIndex, finder: TransformFinder):
+    def __init__(self, finder: TransformFinder, call_sites: CallSites):
         self.finder = finder
-        self.index = index
         self.reach: Dict[int, bool] = {}
         self._orders: Dict[int, list] = {}
-        # (Rebinding is built from the index alone, without the module's CallSites.)
-        self.call_sites = CallSites(index)
+        self.call_sites = call_sites
 
     def cached_def(self, f) -> bool:
         return any(a.transform.replays for a in self.finder.by_func.get(id(f.node), ()))
@@ -88,9 +85,7 @@ class Rebinding:
     def __init__(self, module):
         """``module``: the module's analysis (its index, transform finder and call sites)."""
         self.module = module
-        self.index = index = module.index
-        finder = module.finder
-        self.traced_callables = TracedCallables(index, finder)
+        self.traced_callables = TracedCallables(module.finder, module.call_sites)
         self._answers: Dict[Tuple[int, str, Optional[str], int], bool] = {}
         self._parent_maps: Dict[int, Dict[int, cst.CSTNode]] = {}
         self._name_maps: Dict[int, Dict[str, List[cst.Name]]] = {}
