@@ -65,7 +65,7 @@ class ModuleAnalysis:
 
     @cached_property
     def static_arguments(self) -> List[StaticArgument]:
-        return find_static_arguments(self.index, self.analyzer)
+        return find_static_arguments(self.analyzer)
 
     @cached_property
     def static_paths(self):

@@ -84,7 +84,7 @@ class StaticObjects:
         self.finder = analyzer.finder
         self.classes = classes
         self._reads: Dict[Tuple[int, str], Set[str]] = {}
-        self._where = {id(c): (s, o) for c, s, o in index.calls}
+        self._where = rebinding.module.call_sites.sites
 
     # -- what is passed where ------------------------------------------------------------
     def kept_calls(self) -> Iterator[KeptCall]:
