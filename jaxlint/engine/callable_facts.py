@@ -131,9 +131,6 @@ class CallableFacts:
                 break
             app = self._app_called_by(n) if isinstance(n, cst.Call) else None
         if app is None:
-            # ``trainer.step(...)``: a jitted function stored on the instance by its class
-            app = self.analysis.static_objects.stored_apps.get(id(node))
-        if app is None:
             return None
         callee = self.entry(app) or self._made_inside(app)
         if callee is None:

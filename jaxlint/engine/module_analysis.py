@@ -18,6 +18,7 @@ from jaxlint.analysis import facts
 from jaxlint.analysis.facts.call_sites import CallSites
 from jaxlint.analysis.facts.loop_updates import LoopUpdates
 from jaxlint.analysis.facts.static_paths import StaticPaths
+from jaxlint.analysis.host.array_values import ArrayFacts
 from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.jax.jax_api_migrations import table as jax_release_table
 from jaxlint.analysis.facts.rebinding import Rebinding
@@ -64,7 +65,7 @@ class ModuleAnalysis:
 
     @cached_property
     def static_arguments(self) -> List[StaticArgument]:
-        return find_static_arguments(self.index, self.analyzer)
+        return find_static_arguments(self.analyzer)
 
     @cached_property
     def static_paths(self):
@@ -77,6 +78,11 @@ class ModuleAnalysis:
         return HostValues(self.index, self.finder, self.analyzer.classes)
 
     @cached_property
+    def arrays(self) -> ArrayFacts:
+        """Which expressions are certainly JAX arrays, from the module's text alone."""
+        return ArrayFacts(self.index)
+
+    @cached_property
     def typed_host_values(self):
         """Host-mode values with the dtype kind and weak type of numbers and arrays, and what
         functions and methods return whatever it is (the weak-type question, JAX402)."""
@@ -84,7 +90,7 @@ class ModuleAnalysis:
 
     @cached_property
     def rebinding(self) -> Rebinding:
-        return Rebinding(self.index, self.finder)
+        return Rebinding(self)
 
     @cached_property
     def static_objects(self):

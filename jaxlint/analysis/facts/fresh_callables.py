@@ -15,13 +15,12 @@ from typing import List, NamedTuple, Optional
 import libcst as cst
 
 from jaxlint.analysis.facts.memo_guards import memoised
-from jaxlint.analysis.host.array_values import ArrayFacts
 from jaxlint.analysis.model.weak_types import single_return
 from jaxlint.analysis.host.host_value import STATEFUL_OPTAX, class_hash
 from jaxlint.analysis.model.classes import class_named, decorator_names, is_property
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import Application, arguments_by_parameter
-from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.fast_walk import FastVisitor, names_in
 from jaxlint.analysis.syntax.nodes import parameter_names
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
@@ -314,11 +313,9 @@ def reads_loop_variables(m, nodes, scope, loop) -> bool:
         if id(node) in seen:
             continue
         seen.add(id(node))
-        names = NamesRead()
-        names.walk(node)
         # A lambda's or function's own parameters and locals are not the loop's variables,
         # even when they share a name (``def loss(params, batch)`` jitted in ``for batch in``).
-        found = (names.names - _own_names(node, _body_scope_of(node, scope))) | _default_names(node)
+        found = (names_in(node) - _own_names(node, _body_scope_of(node, scope))) | _default_names(node)
         read |= found
         # a function of this scope that the callable uses (``jax.grad(fun)``, ``partial(fun)``)
         # reads what its body reads
@@ -333,10 +330,7 @@ def _walks_array(m, binding, scope) -> bool:
     """A ``for`` loop's (or a comprehension's) variable bound to the elements of a JAX array."""
     if binding.kind != "for" or not isinstance(binding.value, (cst.For, cst.CompFor)):
         return False
-    arrays = m.__dict__.get("_array_facts")
-    if arrays is None:
-        arrays = m.__dict__["_array_facts"] = ArrayFacts(m.index)
-    return arrays.is_array(binding.value.iter, scope)
+    return m.arrays.is_array(binding.value.iter, scope)
 
 
 def _body_scope_of(node, scope):
@@ -352,11 +346,7 @@ def _default_names(node) -> set:
     if not isinstance(node, (cst.Lambda, cst.FunctionDef)):
         return set()
     p = node.params
-    names = NamesRead()
-    for x in list(p.posonly_params) + list(p.params) + list(p.kwonly_params):
-        if x.default is not None:
-            names.walk(x.default)
-    return names.names
+    return {n for x in list(p.posonly_params) + list(p.params) + list(p.kwonly_params) if x.default is not None for n in names_in(x.default)}
 
 
 def _own_names(node, body_scope) -> set:
@@ -366,11 +356,3 @@ def _own_names(node, body_scope) -> set:
     if isinstance(node, cst.FunctionDef) and body_scope is not None:
         return {n for n in body_scope.bindings if n not in body_scope.globals and n not in body_scope.nonlocals}
     return set()
-
-
-class NamesRead(FastVisitor):
-    def __init__(self):
-        self.names = set()
-
-    def visit_Name(self, node) -> None:
-        self.names.add(node.value)

@@ -14,7 +14,7 @@ from typing import Dict, List, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.syntax.comprehensions import clauses, repeated_parts
-from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.fast_walk import FastVisitor, names_in
 
 UPDATE_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Power)
 AUG_OPERATORS = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign, cst.FloorDivideAssign, cst.PowerAssign)
@@ -29,20 +29,6 @@ class LoopUpdate:
         self.counter = counter
         # drawn from a literal list of a few values (``for lr in (0.1, 0.01)``), not counted
         self.from_literal = from_literal
-
-
-def _names_in(expr) -> set:
-    v = _Names()
-    v.walk(expr)
-    return v.names
-
-
-class _Names(FastVisitor):
-    def __init__(self):
-        self.names = set()
-
-    def visit_Name(self, node) -> None:
-        self.names.add(node.value)
 
 
 def _counter_of(loop) -> Optional[str]:
@@ -133,7 +119,7 @@ def _updates_in(loop) -> Dict[str, cst.CSTNode]:
                 and isinstance(small.value.operator, UPDATE_OPERATORS)
             ):
                 name = small.targets[0].target.value
-                read = _names_in(small.value)
+                read = names_in(small.value)
                 if name in read or (counter is not None and counter in read):
                     out[name] = small
     return out

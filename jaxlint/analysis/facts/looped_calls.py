@@ -66,7 +66,7 @@ class LoopedCall:
 def looped_calls(index: ModuleIndex, finder: TransformFinder, analyzer) -> List[LoopedCall]:
     if not any(s.loops for _c, s, _o in index.calls):
         return []  # nothing is called in a loop
-    where = {id(c): (s, o) for c, s, o in index.calls}
+    where = analyzer.module_ctx.call_sites.sites
     out: List[LoopedCall] = []
     direct: Dict[int, List[Tuple[cst.Call, Scope]]] = {}
     for app in finder.applications:

@@ -12,9 +12,9 @@ from typing import Dict, List, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.facts.call_sites import CallSites
+from jaxlint.analysis.facts.fresh_callables import runs_repeatedly
 from jaxlint.analysis.host.expression_kinds import all_container_bindings
 from jaxlint.analysis.syntax.fast_walk import node_children
-from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import VALUE_KINDS, Scope
 from jaxlint.analysis.model.transform_table import PASS_THROUGH, TRANSFORMS
 from jaxlint.analysis.model.transforms import TransformFinder
@@ -24,13 +24,11 @@ from jaxlint.analysis.model.names import PARTIAL, resolve
 class TracedCallables:
     """Which calls, made in a scope, run a cached (jitted) traced function."""
 
-    def __init__(self, index: ModuleIndex, finder: TransformFinder):
+    def __init__(self, finder: TransformFinder, call_sites: CallSites):
         self.finder = finder
-        self.index = index
         self.reach: Dict[int, bool] = {}
         self._orders: Dict[int, list] = {}
-        # (Rebinding is built from the index alone, without the module's CallSites.)
-        self.call_sites = CallSites(index)
+        self.call_sites = call_sites
 
     def cached_def(self, f) -> bool:
         return any(a.transform.replays for a in self.finder.by_func.get(id(f.node), ()))
@@ -84,9 +82,10 @@ class Rebinding:
 
     MAX_CALLER_DEPTH = 4
 
-    def __init__(self, index: ModuleIndex, finder: TransformFinder):
-        self.index = index
-        self.traced_callables = TracedCallables(index, finder)
+    def __init__(self, module):
+        """``module``: the module's analysis (its index, transform finder and call sites)."""
+        self.module = module
+        self.traced_callables = TracedCallables(module.finder, module.call_sites)
         self._answers: Dict[Tuple[int, str, Optional[str], int], bool] = {}
         self._parent_maps: Dict[int, Dict[int, cst.CSTNode]] = {}
         self._name_maps: Dict[int, Dict[str, List[cst.Name]]] = {}
@@ -94,7 +93,6 @@ class Rebinding:
         # Keyed with the depth too: an answer cut short at the depth bound is no answer for a
         # shallower question.
         self._follows: Dict[Tuple[int, int, int], bool] = {}
-        self._repeats: Dict[Tuple[int, int], bool] = {}
 
     # -- where functions are called -------------------------------------------------------
     def call_sites(self, func) -> List[Tuple[Scope, int]]:
@@ -104,23 +102,14 @@ class Rebinding:
         found = {id(call): sites[id(call)] for call, _scope, _t in self.traced_callables.finder.call_targets.callers(func) if id(call) in sites}
         return list(found.values())
 
-    def _runs_repeatedly(self, scope: Scope, depth: int) -> bool:
+    def runs_repeatedly(self, scope: Scope) -> bool:
         """Can the body of function ``scope`` run more than once?  True when nothing in the
-        module calls it (its callers are outside), when it is called from two places, from a
-        loop, or from a function that runs repeatedly."""
-        key = (id(scope), depth)
-        if key in self._repeats:
-            return self._repeats[key]
-        self._repeats[key] = False  # recursion guard
-        sites = self.call_sites(scope.func) if scope.func is not None else []
-        result = not sites or len(sites) > 1
-        if not result:
-            (site_scope, order), = sites
-            result = _in_loop(site_scope, order) or (
-                site_scope.kind == "function" and depth < self.MAX_CALLER_DEPTH and self._runs_repeatedly(site_scope, depth + 1)
-            )
-        self._repeats[key] = result
-        return result
+        module calls it (its callers are outside), when it is called from two places, or when
+        its one call runs repeatedly (``fresh_callables.runs_repeatedly``)."""
+        if scope.kind != "function" or scope.func is None:
+            return False
+        sites = self.call_sites(scope.func)
+        return len(sites) != 1 or runs_repeatedly(self.module, scope.func) is not None
 
     def can_follow_trace(self, scope: Scope, order: int, depth: int = 0) -> bool:
         """Can the host statement at ``order`` of ``scope`` run after a traced callable ran?"""
@@ -138,7 +127,7 @@ class Rebinding:
         )
         # A class body runs once, when the class is defined: only its own statements count.
         if not result and scope.kind == "function" and scope.func is not None:
-            result = bool(calls) and self._runs_repeatedly(scope, depth)
+            result = bool(calls) and self.runs_repeatedly(scope)
             if not result and depth < self.MAX_CALLER_DEPTH:
                 result = any(self.can_follow_trace(s, o, depth + 1) for s, o in self.call_sites(scope.func))
         self._follows[key] = result
@@ -462,10 +451,6 @@ def _stale_between_uses(owner: Scope, writes: List[int], created: int, uses: Lis
     return False
 
 
-def _in_loop(scope: Scope, order: int) -> bool:
-    return any(start <= order <= end for start, end in scope.loops)
-
-
 def _share_loop(scope: Scope, order: int, others: List[int]) -> bool:
     return any(start <= order <= end and any(start <= o <= end for o in others) for start, end in scope.loops)
 
@@ -490,8 +475,3 @@ def use_before_stale_use(scope: Scope, uses: List[int], change: int, resets: Lis
             if inside:
                 return min(inside)
     return None
-
-
-def runs_repeatedly(rebinding: "Rebinding", scope: Scope) -> bool:
-    """Can the body of function ``scope`` run more than once (see ``Rebinding``)?"""
-    return scope.kind == "function" and scope.func is not None and rebinding._runs_repeatedly(scope, 0)

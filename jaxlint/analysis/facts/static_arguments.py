@@ -8,7 +8,6 @@ import libcst as cst
 
 from jaxlint.analysis.facts.loop_updates import per_iteration_targets
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
-from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.traced.calls import Analyzer
 from jaxlint.analysis.model.transforms import Application, arguments_by_parameter
@@ -23,10 +22,10 @@ class StaticArgument(NamedTuple):
     call: cst.Call  # the call site
 
 
-def find_static_arguments(index: ModuleIndex, analyzer: Analyzer) -> List[StaticArgument]:
+def find_static_arguments(analyzer: Analyzer) -> List[StaticArgument]:
     """Every argument passed for a static parameter at a call site of a jitted function."""
     found: List[StaticArgument] = []
-    where = {id(c): (s, o) for c, s, o in index.calls}
+    where = analyzer.module_ctx.call_sites.sites
     for app, statics in analyzer.static_applications():
         pos = app.jit_positional()
         for call in analyzer.call_sites(app):

@@ -282,7 +282,6 @@ def fresh_arrays_at_calls(index: ModuleIndex, finder, analyzer, module: cst.Modu
     the second call raises.  (The same array object passes: Python compares it by identity
     first.)"""
     classes = analyzer.classes
-    orders = {id(c): o for c, _s, o in index.calls}
     out: List[FreshMetadataArray] = []
     for app in finder.applications:
         if not app.transform.cached:
@@ -293,7 +292,7 @@ def fresh_arrays_at_calls(index: ModuleIndex, finder, analyzer, module: cst.Modu
         pos = app.jit_positional()
         once: Dict[tuple, List[tuple]] = {}  # outside loops: by block, to pair two calls
         for call, scope in analyzer.call_sites_with_scopes(app):
-            order = orders.get(id(call))
+            order = analyzer.module_ctx.call_sites.order(call)
             if order is None or finder.in_traced_code(scope):
                 continue
             positions = positions_of()  # asked only here: a module's positions cost a full print of it

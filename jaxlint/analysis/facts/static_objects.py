@@ -28,7 +28,7 @@ from typing import Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
 import libcst as cst
 
 from jaxlint.analysis.model.classes import STATIC_FIELD, ClassModel, qualified
-from jaxlint.analysis.facts.rebinding import Rebinding, runs_repeatedly, use_before_stale_use
+from jaxlint.analysis.facts.rebinding import Rebinding, use_before_stale_use
 from jaxlint.analysis.syntax.fast_walk import node_children
 from jaxlint.analysis.syntax.module_index import AttributeWrite, ModuleIndex
 from jaxlint.analysis.syntax.nodes import arguments_by_position
@@ -84,9 +84,7 @@ class StaticObjects:
         self.finder = analyzer.finder
         self.classes = classes
         self._reads: Dict[Tuple[int, str], Set[str]] = {}
-        self._where = {id(c): (s, o) for c, s, o in index.calls}
-        # ``trainer.step(...)`` calls of a jitted function stored on an instance: the application
-        self.stored_apps: Dict[int, Application] = {}
+        self._where = rebinding.module.call_sites.sites
 
     # -- what is passed where ------------------------------------------------------------
     def kept_calls(self) -> Iterator[KeptCall]:
@@ -483,7 +481,7 @@ class StaticObjects:
         params = f.positional_params()
         if not params or params[0].name.value != name or f.name in self._construction_methods(f.cls):
             return False
-        return runs_repeatedly(self.rebinding, scope)
+        return self.rebinding.runs_repeatedly(scope)
 
     def _construction_methods(self, cls: ClassInfo) -> Set[str]:
         todo = [n for n in CONSTRUCTION if n in cls.body_scope.defs]

@@ -31,7 +31,7 @@ from jaxlint.analysis.syntax.nodes import argument_for, arguments_by_position, d
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.syntax.tested_names import tested_names
 from jaxlint.analysis.facts.outer_transforms import TRACING_LABELS, function_argument, outer_label, outer_static_positions, remedy, traces_position
-from jaxlint.analysis.facts.static_arguments import arguments_by_parameter, find_static_arguments
+from jaxlint.analysis.facts.static_arguments import arguments_by_parameter
 from jaxlint.analysis.model.classes import is_classmethod
 from jaxlint.analysis.model.transforms import TransformFinder
 from jaxlint.analysis.model.names import resolve
@@ -82,7 +82,7 @@ class StaticPaths:
 
     def run(self) -> List[StaticPath]:
         wrappers = []
-        for s in find_static_arguments(self.index, self.analyzer):
+        for s in self.analyzer.module_ctx.static_arguments:
             app, call, arg, pname, scope = s.application, s.call, s.arg, s.param, s.scope
             self._reported.add(id(call))
             slot = self._check(arg.value, scope, call, pname, app.func, arg.value, "")

@@ -134,6 +134,20 @@ def functional_update(expr) -> Optional[cst.Call]:
     return None
 
 
+def returns_one_array(q: str, call: cst.Call) -> bool:
+    """A call of the ``jax.numpy`` / ``jax.random`` function ``q`` returns one array (not a
+    Python value, a tuple or list of arrays, a class, or a function of a submodule)."""
+    for prefix, excluded in (("jax.numpy.", NOT_ONE_ARRAY), ("jax.random.", NOT_ONE_ARRAY_RANDOM)):
+        if q.startswith(prefix):
+            name = q[len(prefix) :]
+            if "." in name or name in excluded or prefix == "jax.numpy." and name[:1].isupper():
+                return False
+            if name == "where":  # one argument: a tuple of index arrays
+                return sum(1 for a in call.args if a.keyword is None and not a.star) == 3
+            return True
+    return False
+
+
 class ArrayFacts:
     def __init__(self, index: ModuleIndex):
         self.index = index
@@ -160,17 +174,7 @@ class ArrayFacts:
 
     def _call_returns_array(self, call: cst.Call, scope: Scope) -> bool:
         q = resolve(call.func, scope)
-        if q is None:
-            return False
-        for prefix, excluded in (("jax.numpy.", NOT_ONE_ARRAY), ("jax.random.", NOT_ONE_ARRAY_RANDOM)):
-            if q.startswith(prefix):
-                name = q[len(prefix) :]
-                if "." in name or name in excluded:
-                    return False
-                if name == "where":  # one argument: a tuple of index arrays
-                    return sum(1 for a in call.args if a.keyword is None and not a.star) == 3
-                return True
-        return False
+        return q is not None and returns_one_array(q, call)
 
     def _name_is_array(self, name: str, scope: Scope) -> bool:
         owner = scope.lookup_scope(name)

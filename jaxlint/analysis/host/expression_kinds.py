@@ -1,12 +1,12 @@
 """What kind of value an expression of the module builds, read from its syntax and the import
-table: a Python container, a JAX array (what reaches a static parameter is host_values's)."""
+table: a Python container (a JAX array is array_values's; what reaches a static parameter is
+host_values's)."""
 
 from __future__ import annotations
 
 import libcst as cst
 
 from jaxlint.analysis.syntax.scopes import CONTAINER_CTORS, VALUE_KINDS, Scope
-from jaxlint.analysis.jax.jax_api import STATIC_FUNCS
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.syntax.nodes import const_index, string_value
 
@@ -46,26 +46,3 @@ def container_element(owner: Scope, name: str, el: cst.SubscriptElement):
         if i is not None and not any(isinstance(x, cst.StarredElement) for x in outer.elements) and -len(outer.elements) <= i < len(outer.elements):
             found = outer.elements[i].value
     return found if found is not None and is_container_value(found, owner) else None
-
-
-ARRAY_MAKER_PREFIXES = ("jax.numpy.", "jax.random.")
-
-
-def is_jax_array_expr(expr, scope: Scope) -> bool:
-    if isinstance(expr, cst.Call):
-        q = resolve(expr.func, scope)
-        if q is None:
-            # x.at[i].set(v) keeps it a JAX array
-            f = expr.func
-            return (
-                isinstance(f, cst.Attribute)
-                and f.attr.value in ("set", "add", "multiply", "divide", "min", "max", "power")
-                and isinstance(f.value, cst.Subscript)
-                and isinstance(f.value.value, cst.Attribute)
-                and f.value.value.attr.value == "at"
-            )
-        if q in STATIC_FUNCS or not q.startswith(ARRAY_MAKER_PREFIXES):
-            return False
-        last = q.rsplit(".", 1)[-1]
-        return last[:1].islower() and last not in ("PRNGKey", "key", "split", "fold_in", "key_data")
-    return False

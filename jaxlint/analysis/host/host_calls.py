@@ -12,7 +12,7 @@ from typing import Dict, List, Optional
 
 import libcst as cst
 
-from jaxlint.analysis.host.array_values import ARRAY_METHODS, NOT_ONE_ARRAY, NOT_ONE_ARRAY_RANDOM, functional_update
+from jaxlint.analysis.host.array_values import ARRAY_METHODS, functional_update, returns_one_array
 from jaxlint.analysis.host import host_value as host_value
 from jaxlint.analysis.host.scope_run import Env
 from jaxlint.analysis.model.classes import qualified
@@ -100,14 +100,10 @@ class HostCalls:
         return self.returned(method)
 
     def _api_call(self, e: cst.Call, q: str, scope: Scope, env: Env, shadow: frozenset) -> Optional[host_value.HostValue]:
-        for prefix, excluded in (("jax.numpy.", NOT_ONE_ARRAY), ("jax.random.", NOT_ONE_ARRAY_RANDOM)):
-            if q.startswith(prefix):
-                name = q[len(prefix):]
-                if "." in name or name in excluded or prefix == "jax.numpy." and name[:1].isupper():
-                    return None
-                if name == "where" and sum(1 for a in e.args if a.keyword is None and not a.star) != 3:
-                    return None
-                return self.array(e, scope, env, shadow)
+        if returns_one_array(q, e):
+            return self.array(e, scope, env, shadow)
+        if q.startswith(("jax.numpy.", "jax.random.")):
+            return None
         if q.startswith("numpy.") and q[6:] in host_value.NUMPY_ARRAY_MAKERS:
             return host_value.HostValue(host_value.NUMPY_ARRAY, e)
         if q.startswith("numpy.") and q[6:] in host_value.NUMPY_SCALAR_TYPES:

@@ -204,3 +204,18 @@ class DottedAttributes(FastVisitor):
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
         return record_dotted(self.out, node)
+
+
+class _Names(FastVisitor):
+    def __init__(self):
+        self.names: Set[str] = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.add(node.value)
+
+
+def names_in(node) -> Set[str]:
+    """Every name written in ``node``'s subtree (read or bound, attribute names included)."""
+    v = _Names()
+    v.walk(node)
+    return v.names

@@ -6,7 +6,7 @@ from typing import Set
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.fast_walk import FastVisitor, names_in
 from jaxlint.analysis.syntax.scopes import FuncInfo
 
 
@@ -17,17 +17,9 @@ class _TestedNames(FastVisitor):
         self.names: Set[str] = set()
 
     def _tested(self, node) -> None:
-        _NameCollector(self.names).walk(node.subject if isinstance(node, cst.Match) else node.test)
+        self.names |= names_in(node.subject if isinstance(node, cst.Match) else node.test)
 
     visit_If = visit_While = visit_IfExp = visit_Assert = visit_Match = _tested
-
-
-class _NameCollector(FastVisitor):
-    def __init__(self, out: Set[str]):
-        self.out = out
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self.out.add(node.value)
 
 
 def tested_names(f: FuncInfo) -> Set[str]:

@@ -6,7 +6,6 @@ import libcst as cst
 
 from jaxlint import fixes
 from jaxlint.analysis.model.attribute_values import attribute_values
-from jaxlint.analysis.host.expression_kinds import is_jax_array_expr
 from jaxlint.analysis.traced.values import ARRAY, DICT, JAXARR, OPAQUE, PYSEQ, REF, STATIC, TRACED
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
@@ -117,27 +116,18 @@ class InplaceArrayUpdate(Rule):
                 if attr_arrays is None:
                     attr_arrays = attribute_values(m.index, m.analyzer.classes)
                 values = attr_arrays.values(obj, scope)
-                if values and all(is_jax_array_expr(v, s) for v, s in values):
+                if values and all(m.arrays.is_array(v, s) for v, s in values):
                     var = cst.Module([]).code_for_node(obj)
                     small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and stmt.body else stmt
                     m.report(self, small, var=var, method=_at_method(small))
                 continue
             if not isinstance(obj, cst.Name) or stmt is None:
                 continue
-            binds = scope.bindings.get(obj.value, ())
-            if not binds:
-                continue
-            ok = True
-            for b in binds:
-                if b.kind == "param":
-                    ok = False
-                    break
-                if b.kind != "assign" or b.value is None or not is_jax_array_expr(b.value, scope):
-                    ok = False
-                    break
-            if ok:
+            if m.arrays.is_array(obj, scope):
                 small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and stmt.body else stmt
-                m.report(self, small, var=obj.value, method=_at_method(small), autofix=fixes.at_update.at_update_fix(small, scope))
+                # rebinding a name of an outer scope here would make it local to this one
+                local = scope.lookup_scope(obj.value) is scope
+                m.report(self, small, var=obj.value, method=_at_method(small), autofix=fixes.at_update.at_update_fix(small, scope) if local else None)
 
 
 def _array_index(sl, v) -> bool:

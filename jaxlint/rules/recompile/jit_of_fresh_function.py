@@ -6,7 +6,8 @@ import libcst as cst
 
 from jaxlint import fixes
 from jaxlint.analysis.facts.memo_guards import memoised
-from jaxlint.analysis.facts.fresh_callables import FILTERED, PARTIALS, TREE_PARTIAL, NamesRead, built_anew, built_anew_for_slot, callable_slots, reads_loop_variables, repetition, runs_repeatedly
+from jaxlint.analysis.facts.fresh_callables import FILTERED, PARTIALS, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, reads_loop_variables, repetition, runs_repeatedly
+from jaxlint.analysis.syntax.fast_walk import names_in
 from jaxlint.analysis.syntax.nodes import dotted_name
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
 from jaxlint.analysis.model.names import resolve
@@ -490,11 +491,7 @@ def _slot_phrase(slot) -> str:
 
 def _rebound_between(nodes, scope, first: int, last: int) -> bool:
     """Do the nodes read a variable of ``scope`` bound between the orders ``first`` and ``last``?"""
-    read = set()
-    for node in nodes:
-        names = NamesRead()
-        names.walk(node)
-        read |= names.names
+    read = set().union(*(names_in(node) for node in nodes))
     return any(b.order is not None and first < b.order <= last for n in read for b in scope.bindings.get(n, ()))
 
 

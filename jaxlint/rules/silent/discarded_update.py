@@ -6,7 +6,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.analysis.host.array_values import ArrayFacts, functional_update
+from jaxlint.analysis.host.array_values import functional_update
 from jaxlint.analysis.syntax.scoped_walk import ScopedVisitor
 from jaxlint.analysis.syntax.nodes import dotted_name
 from jaxlint.analysis.model.names import resolve
@@ -101,7 +101,6 @@ class _DiscardedResults(ScopedVisitor):
         super().__init__(index)
         self.rule = rule
         self.m = m
-        self.arrays = ArrayFacts(index)
         # A class of the module with its own ``at`` may give ``.at[...]`` in-place meaning.
         self.own_at = any("at" in c.body_scope.defs or "at" in c.body_scope.bindings for c in index.classes)
 
@@ -134,7 +133,7 @@ class _DiscardedResults(ScopedVisitor):
             return _name_of(_receiver(call))
         func = call.func
         if isinstance(func, cst.Attribute) and func.attr.value in RESULT_ONLY_METHODS:
-            if self.arrays.is_array(func.value, self.scope):
+            if self.m.arrays.is_array(func.value, self.scope):
                 return _name_of(func.value)
             return None
         if resolve(func, self.scope) == "jax.numpy.where":

@@ -7,7 +7,7 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.analysis.jax.jax_signatures import shape_args
-from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.fast_walk import FastVisitor, names_in
 from jaxlint.analysis.model.names import resolve
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
@@ -171,12 +171,10 @@ def _distinct_integers(expr, scope) -> bool:
 
 class _Mentions(FastVisitor):
     def __init__(self, names):
-        self.names = names or ()
+        self.names = names
         self.found: Optional[str] = None
-        self.seen: set = set()
 
     def visit_Name(self, node: cst.Name) -> None:
-        self.seen.add(node.value)
         if self.found is None and node.value in self.names:
             self.found = node.value
 
@@ -250,19 +248,13 @@ def _follows(expr, counters: set, scope, order: int) -> Optional[str]:
     found = _mentions(expr, counters)
     if found is not None or expr is None:
         return found
-    for name in _names(expr):
+    for name in names_in(expr):
         b = _reaching_assignment(scope, name, order)
         if b is not None:
             found = _mentions(b.value, counters)
             if found is not None:
                 return found
     return None
-
-
-def _names(expr) -> set:
-    v = _Mentions(None)
-    v.walk(expr)
-    return v.seen
 
 
 def _reaching_assignment(scope, name: str, order: int):
