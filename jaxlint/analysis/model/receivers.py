@@ -23,7 +23,7 @@ import libcst as cst
 
 from jaxlint.analysis.model.classes import ClassModel, annotation_class, declared_annotation, is_classmethod
 from jaxlint.analysis.syntax.scopes import ClassInfo, Scope
-from jaxlint.analysis.syntax.nodes import STARRED, argument_for
+from jaxlint.analysis.syntax.nodes import STARRED, argument_for, parallel_values
 from jaxlint.analysis.syntax.sequences import element_expressions
 from jaxlint.analysis.model.names import resolve
 
@@ -77,8 +77,11 @@ class _SelfAttributeWrites:
         if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == self.me:
             self.writes.append((target.attr.value, value))
         elif isinstance(target, (cst.Tuple, cst.List)):
-            for el in target.elements:
-                self._target(el.value, None)  # unpacked: the value of each element is not read
+            # ``self.a, self.b = a, b`` gives each attribute its own element; a value unpacked
+            # from anything else is not read
+            values = parallel_values(target, value) if value is not None else None
+            for i, el in enumerate(target.elements):
+                self._target(el.value, values[i] if values else None)
 
     def block(self, suite) -> None:
         for st in getattr(suite, "body", ()):

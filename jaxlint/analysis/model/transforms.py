@@ -250,14 +250,14 @@ class TransformFinder:
                     return self.resolve_fn(found[0], found[1], depth + 1)
             return None
         if isinstance(expr, cst.Attribute):
-            return self._bound_method(expr, scope)
+            return self._bound_method(expr, scope) or self._called_instance(expr, scope)
         if isinstance(expr, cst.Call):
             made = self._factory_made(expr, scope)
             if made is not None:
                 return FnRef(made)
             fq = resolve(expr.func, scope)
             if not expr.args or expr.args[0].keyword is not None or expr.args[0].star:
-                return None
+                return self._called_instance(expr, scope)
             if fq in PARTIAL:
                 inner = self.resolve_fn(expr.args[0].value, scope, depth + 1)
                 if inner is not None:
@@ -272,7 +272,21 @@ class TransformFinder:
                 return None  # a kernel is traced with Refs by pallas_call itself, not by outer transforms
             if fq in PASS_THROUGH or (fq is not None and fq in TRANSFORMS):
                 return self.resolve_fn(expr.args[0].value, scope, depth + 1)
+            return self._called_instance(expr, scope)
         return None
+
+    def _called_instance(self, expr, scope: Scope) -> Optional[FnRef]:
+        """An instance of a class of the module handed over as the function (``jax.jit(obj)``):
+        calling it runs its class's ``__call__``, with ``self`` the concrete object.  Not a
+        linen module, whose ``__call__`` runs only bound by ``apply``."""
+        receiver = self.receivers.receiver_of(expr, scope)
+        cls = receiver.cls if receiver is not None else None
+        if cls is None or self.classes.is_linen_module(cls):
+            return None
+        f = self.classes.member(cls, "__call__")
+        if f is None or not f.is_method or is_property(f) or is_classmethod(f):
+            return None
+        return FnRef(f, True, cls)
 
     def _factory_made(self, call: cst.Call, scope: Scope) -> Optional[FuncInfo]:
         """``make_kernel(0.75)`` of a plain function of the module every ``return`` of which

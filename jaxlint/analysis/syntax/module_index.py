@@ -14,7 +14,7 @@ import libcst as cst
 
 from jaxlint.analysis.syntax.comprehensions import clauses, repeated_parts
 from jaxlint.analysis.syntax.fast_walk import DottedAttributes, FastVisitor, record_dotted
-from jaxlint.analysis.syntax.nodes import base_name, dotted_name, target_names
+from jaxlint.analysis.syntax.nodes import base_name, dotted_name, parallel_values, target_names
 from jaxlint.analysis.syntax.scopes import MUTATING_METHODS, Binding, ClassInfo, FuncInfo, Scope
 
 
@@ -319,7 +319,7 @@ class ModuleIndex(FastVisitor):
         elif isinstance(target, (cst.Tuple, cst.List)):
             # ``a, b = f(), g()`` binds each name to its own element; any other value (a call,
             # a name, a starred side) leaves the names without one
-            values = _parallel_values(target, value)
+            values = parallel_values(target, value)
             for i, el in enumerate(target.elements):
                 self._bind_target(el.value, kind, values[i] if values else None)
         elif isinstance(target, cst.StarredElement):
@@ -455,12 +455,3 @@ class ModuleIndex(FastVisitor):
 
     visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension
 
-
-def _parallel_values(target, value):
-    """The element of ``value`` that each element of the ``target`` tuple is bound to, when both
-    are tuples or lists of the same length with nothing starred."""
-    if not isinstance(value, (cst.Tuple, cst.List)) or len(value.elements) != len(target.elements):
-        return None
-    if any(isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements)):
-        return None
-    return [e.value for e in value.elements]

@@ -139,3 +139,13 @@ def base_name(expr) -> Optional[str]:
     if isinstance(expr, cst.Name):
         return expr.value
     return None
+
+
+def parallel_values(target, value):
+    """The element of ``value`` that each element of the ``target`` tuple is bound to, when both
+    are tuples or lists of the same length with nothing starred."""
+    if not isinstance(value, (cst.Tuple, cst.List)) or len(value.elements) != len(target.elements):
+        return None
+    if any(isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements)):
+        return None
+    return [e.value for e in value.elements]

@@ -23,7 +23,7 @@ from jaxlint.analysis.traced.frame import Frame
 from jaxlint.analysis.traced.function_calls import FunctionCalls
 from jaxlint.analysis.traced.instances import Instances
 from jaxlint.analysis.traced.passed_arguments import PassedArguments
-from jaxlint.analysis.traced.values import JAXARR, NPARR, PYSEQ, Val
+from jaxlint.analysis.traced.values import JAXARR, NPARR, PYSEQ, STATIC, Val
 from jaxlint.analysis.traced.traced_fields import TracedFields
 from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.host.host_value import JAX_ARRAY, LIST, NUMPY_ARRAY, TUPLE, PARAM, INSTANCE
@@ -157,10 +157,12 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         if key not in self._outer_instances:
             v = self.host_values.outer_value(name, owner)
             known = None
-            if v is not None and v.kind == INSTANCE and v.cls is not None and v.fields is not None:
-                known = host_val(v, self.classes)
-                if known.cls is None:
-                    known = None
+            if v is not None and v.kind == INSTANCE and v.cls is not None:
+                known = host_val(v, self.classes) if v.fields is not None else None
+                if known is None or known.cls is None:
+                    # built by its own ``__init__``: a Python object of its class, whose
+                    # attributes the class model reads (a JAX array stored there is concrete)
+                    known = Val(STATIC, None, 0, cls=v.cls)
             self._outer_instances[key] = known
         return self._outer_instances[key]
 

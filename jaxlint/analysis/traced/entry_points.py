@@ -216,7 +216,10 @@ class EntryPoints:
         if name in statics or name in app.bound_kw:
             if f.is_method and param is f.positional_params()[0]:
                 return lattice.Val(lattice.STATIC, None, 0, cls=f.cls)  # a static ``self``: its methods still resolve
-            return lattice.STATIC_VAL
+            # the object itself, hashed as a cache key: an instance of the class every call
+            # site builds it with, whose methods the trace runs
+            cls = self.passed_class(app, param, i, any_class=True) if name in statics else None
+            return lattice.Val(lattice.STATIC, None, 0, cls=cls) if cls is not None else lattice.STATIC_VAL
         if opaque:
             return lattice.UNKNOWN_VAL
         if param.default is not None and passed is not None and name not in passed:

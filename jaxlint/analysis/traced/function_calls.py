@@ -255,10 +255,22 @@ def _spread(argvals):
         elif a.star == "**" and v.keys is not None and v.items is not None and len(v.keys) == len(v.items):
             out.extend((None, (k, item)) for k, item in zip(v.keys, v.items))
             if v.elem is not None:
-                out.append((a, v.elem))  # and entries under other keys, which the analysis does not know
+                # and entries under other keys, which the analysis does not know
+                out.append((a, lattice.Val(v.kind, v.name, lattice.DICT, elem=v.elem)))
         else:
             out.append((a, v))
     return out
+
+
+def _entry_of(mapping: lattice.Val) -> lattice.Val:
+    """What ``**mapping`` passes under a key the analysis does not see: an entry of a pytree
+    of tracers (a leaf, a subtree, or a Python value kept beside the arrays), as unpacking it
+    gives; unknown for a mapping whose entries the analysis cannot tell."""
+    if mapping.elem is not None:
+        return mapping.elem
+    if mapping.kind == lattice.TRACED and mapping.keys is None:
+        return lattice.Val(lattice.TRACED, mapping.name, lattice.RAW)
+    return lattice.UNKNOWN_VAL
 
 
 def _bind_parameters(ref, bound_args, bound_kw, argvals: List[Tuple[cst.Arg, lattice.Val]], self_val: Optional[lattice.Val]) -> lattice.Env:
@@ -279,6 +291,7 @@ def _bind_parameters(ref, bound_args, bound_kw, argvals: List[Tuple[cst.Arg, lat
         idx += 1
     star_seen = False
     kwargs_seen = False
+    entries: List[lattice.Val] = []  # what a ``**mapping`` of the call holds under a key it does not show
     extra_pos: List[lattice.Val] = []
     extra_kw: Dict[str, lattice.Val] = {}
     named = {x.name.value for x in positional} | {x.name.value for x in p.kwonly_params}
@@ -298,6 +311,7 @@ def _bind_parameters(ref, bound_args, bound_kw, argvals: List[Tuple[cst.Arg, lat
             continue
         if a.star == "**":
             kwargs_seen = True
+            entries.append(_entry_of(v))
             continue
         if a.star:
             star_seen = True
@@ -316,6 +330,9 @@ def _bind_parameters(ref, bound_args, bound_kw, argvals: List[Tuple[cst.Arg, lat
         if name not in env:
             if star_seen:
                 env[name] = lattice.UNKNOWN_VAL
+            elif kwargs_seen and param.default is None:
+                # no default: the call gives it through ``**mapping`` (else it raises TypeError)
+                env[name] = entries[0] if len(entries) == 1 else lattice.UNKNOWN_VAL
             elif param.default is not None:
                 env[name] = parameter_default(param.default, f.scope)
             else:

@@ -100,6 +100,10 @@ class Instances:
                 return lattice.Val(lattice.STATIC, attr, 0, None, (ref, None, [], {}))
             receiver = lattice.Val(lattice.STATIC, None, 0, cls=cls) if is_classmethod(f) else base
             return lattice.Val(lattice.STATIC, attr, 0, None, (ref, None, [receiver], {}))
+        if base.attrs is not None:
+            stored = self.stored_attribute(base, attr)
+            if stored is not None:
+                return stored
         if base.items is not None:
             names = self.classes.field_names(cls)
             if attr in names and names.index(attr) < len(base.items):
@@ -133,6 +137,17 @@ class Instances:
             return lattice.STATIC_VAL
         return None
 
+    def stored_attribute(self, base: lattice.Val, attr: str) -> Optional[lattice.Val]:
+        """``obj.attr`` of an object the trace built: what its code stored there; of an object
+        given a tracer, an attribute stored where the interpreter did not follow is unknown
+        (one set in the class body is the class's Python value)."""
+        stored = base.attrs.get(attr)
+        if stored is not None:
+            return stored
+        if base.attrs.fed_traced and not any(attr in c.body_scope.bindings for c in self.classes.mro(base.cls)):
+            return lattice.UNKNOWN_VAL
+        return None
+
     def _container_field(self, cls, attr: str) -> int:
         """DICT / PYSEQ when the field's declaration says it holds a Python container."""
         for c in self.classes.mro(cls):
@@ -146,11 +161,18 @@ class Instances:
         the trace holds them (a test of a traced argument there fails as it would anywhere in
         the trace); a NamedTuple or dataclass keeps its fields one by one."""
         init = self.classes.member(cls, "__init__")
-        if init is not None and init.is_method:
-            ref = FnRef(init, True)
-            self.call_function(frame, call, (ref, None, [], {}), argvals, lattice.Val(lattice.STATIC, None, lattice.MADE_IN_TRACE, cls=cls))
         kinds = [v.kind for _, v in argvals]
         kind = max(kinds, default=lattice.STATIC)
+        made = lattice.Val(lattice.STATIC, None, lattice.MADE_IN_TRACE, cls=cls)
+        if init is not None and init.is_method:
+            ref = FnRef(init, True)
+            if self.classes.pytree_kind(cls) is None:
+                # A plain Python object: the trace holds the object itself, and its attributes
+                # are what ``__init__`` stored there (traced where it stored a tracer).
+                made.attrs = lattice.InstanceAttributes(kind != lattice.STATIC)
+            self.call_function(frame, call, (ref, None, [], {}), argvals, made)
+            if made.attrs is not None:
+                return made
         names = self.classes.field_names(cls)
         pytree = self.classes.pytree_kind(cls)
         if pytree in ("namedtuple", "dataclass", "equinox") and names and not self.classes.has_own_init(cls):

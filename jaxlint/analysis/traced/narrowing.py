@@ -95,6 +95,9 @@ class Narrowing:
         module when the test is ``isinstance(name, Cls)`` on a traced value (a tree leaf picked
         out with ``is_leaf=``, a pytree argument), whose leaves stay traced and whose static
         fields are Python values (the class's field model); otherwise a Python value."""
+        known = self.frame.lookup(name)
+        if known is not None and known.kind == STATIC and known.cls is not None:
+            return known  # already a Python object of a module class: it keeps what it holds
         call = test.expression if isinstance(test, cst.UnaryOperation) else test
         if (
             call is test

@@ -227,10 +227,11 @@ class PassedArguments:
             return self.filtered_instance(r.cls, name, None)
         return None
 
-    def passed_class(self, app: Application, param, i: int) -> Optional[ClassInfo]:
+    def passed_class(self, app: Application, param, i: int, any_class: bool = False) -> Optional[ClassInfo]:
         """The pytree class of the module whose instances the call sites pass for ``param``
         (``run(Cfg(w, 3))``, or a name built as one), when every call site that shows what it
-        passes agrees on one.  Each such call is a trace of its own, with that class."""
+        passes agrees on one.  Each such call is a trace of its own, with that class.
+        ``any_class``: a static parameter, which holds the object itself, of any class."""
         f = app.func
         if f.is_method or app.bound_pos or not isinstance(app.site, (cst.Decorator, cst.Call)):
             return None
@@ -240,7 +241,7 @@ class PassedArguments:
                 continue
             r = self.receivers.receiver_of(arg.value, scope)
             cls = r.cls if r is not None else None
-            if cls is None or self.classes.pytree_kind(cls) is None and not self.classes.is_nnx_module(cls):
+            if cls is None or not any_class and self.classes.pytree_kind(cls) is None and not self.classes.is_nnx_module(cls):
                 continue
             if found is not None and found is not cls:
                 return None

@@ -304,6 +304,8 @@ class Statements:
             if isinstance(target.value, cst.Name):
                 self.receiver = target.value
             base = self.eval(target.value)
+            if base.attrs is not None:
+                base.attrs.store(target.attr.value, v)
             self.emit("store", self.frame, "attr", target, base, [], v, node or st, aug)
 
 

@@ -64,7 +64,7 @@ class Val:
     where known its elements (``items``), the function it is (``fn``) or its class (``cls``, or
     ``ext`` for a class imported from another module)."""
 
-    __slots__ = ("kind", "name", "flags", "items", "fn", "cls", "keys", "outer", "ext", "elem")
+    __slots__ = ("kind", "name", "flags", "items", "fn", "cls", "keys", "outer", "ext", "elem", "attrs")
 
     def __init__(
         self,
@@ -78,6 +78,7 @@ class Val:
         outer=None,
         ext: Optional[str] = None,
         elem: Optional["Val"] = None,
+        attrs: Optional["InstanceAttributes"] = None,
     ):
         self.kind = kind
         self.name = name
@@ -101,9 +102,13 @@ class Val:
         # (``self.blocks = [Block(k) for k in keys]``): what iterating or indexing it gives.
         # Of a dict with ``keys``: each entry it holds under another key (``{**kw, "n": 3}``).
         self.elem = elem
+        # The attributes of an object of a module class that the trace built itself, as its
+        # ``__init__`` and methods set them; one table for every reference to the object, as
+        # Python shares the object.
+        self.attrs = attrs
 
     def renamed(self, name: str, extra: int = 0) -> "Val":
-        return Val(self.kind, name, self.flags | extra, self.items, None, self.cls, self.keys, None, self.ext, self.elem)
+        return Val(self.kind, name, self.flags | extra, self.items, None, self.cls, self.keys, None, self.ext, self.elem, self.attrs)
 
     @property
     def container(self) -> bool:
@@ -111,6 +116,24 @@ class Val:
 
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
         return f"Val({('static', 'unknown', 'traced')[self.kind]}, {self.name!r}, flags={self.flags})"
+
+
+class InstanceAttributes(dict):
+    """What ``self.attr = v`` stored on an object built in the trace, by attribute name.
+    ``fed_traced``: its constructor was given a traced value, so an attribute stored where the
+    interpreter does not follow (a base class's ``__init__`` it could not resolve) may hold one."""
+
+    __slots__ = ("fed_traced",)
+
+    def __init__(self, fed_traced: bool):
+        super().__init__()
+        self.fed_traced = fed_traced
+
+    def store(self, attr: str, v: "Val") -> None:
+        # joined with what was stored before, as a name assigned on two paths: the
+        # interpreter does not tell which store ran last on every path
+        old = self.get(attr)
+        self[attr] = v if old is None else join(old, v)
 
 
 STATIC_VAL = Val(STATIC)
@@ -137,7 +160,7 @@ def join(a: Val, b: Val) -> Val:
         if a.kind == STATIC:
             if a.flags & MODULE and a.name != b.name:
                 return Val(STATIC, None, a.flags & b.flags & ~MODULE)  # ``np`` on one path, ``jnp`` on another
-            same = a.flags == b.flags and a.fn is None and a.outer == b.outer and _same_elem(a, b)
+            same = a.flags == b.flags and a.fn is None and a.outer == b.outer and _same_elem(a, b) and a.attrs is b.attrs
             return a if same else Val(STATIC, None, a.flags & b.flags)
         # (the other entries of dicts with different keys are not what every entry holds)
         elem = a.elem if a.elem is not None and _same_elem(a, b) and a.keys is None and b.keys is None else None
@@ -162,7 +185,10 @@ def signature(v: Val, depth: int = 0) -> tuple:
     module = v.name if v.flags & MODULE else None  # ``xp=np`` and ``xp=jnp`` are two signatures
     fn = id(v.fn[0].func.node) if v.fn is not None else 0
     elem = signature(v.elem, depth + 1) if v.elem is not None and depth < 3 else None
-    return (v.kind, v.flags, id(v.cls) if v.cls is not None else 0, items, v.keys, outer, v.ext, module, fn, elem)
+    attrs = None
+    if v.attrs is not None and depth < 3:
+        attrs = tuple(sorted((a, signature(x, depth + 1)) for a, x in v.attrs.items()))
+    return (v.kind, v.flags, id(v.cls) if v.cls is not None else 0, items, v.keys, outer, v.ext, module, fn, elem, attrs)
 
 
 def joinall(vals: Sequence[Val]) -> Val:
