@@ -236,3 +236,25 @@ def test_an_entry_the_stat_index_led_to_and_missed_is_not_looked_for_again(tmp_p
     lint_files([str(tmp_path / "solver_pkg")], rule_config(), jobs=1, cache_dir=cdir, facts=True)
     looked_for = [p for p in opened.paths if re.search(r"/[0-9a-f]{2}/[0-9a-f]{62}\.json$", p)]
     assert looked_for and len(looked_for) == len(set(looked_for))
+
+
+def test_a_run_over_files_the_stat_index_knows_unchanged_opens_one_entry(tmp_path, monkeypatch):
+    shutil.copytree(os.path.join(FIXTURES, "solver_pkg"), tmp_path / "solver_pkg")
+    shutil.copy(os.path.join(FIXTURES, "seed_chapter.py"), tmp_path / "seed_chapter.py")
+    age(tmp_path)
+    cdir = str(tmp_path / "cache")
+    paths = [str(tmp_path / "solver_pkg"), str(tmp_path / "seed_chapter.py")]
+
+    def run(**kw):
+        return [f.to_dict() for f in lint_files(paths, rule_config(), jobs=1, cache_dir=cdir, **kw).findings]
+
+    cold = run()
+    assert cold == [f.to_dict() for f in lint_files(paths, rule_config(), jobs=1).findings]
+    opened = Opened(monkeypatch)
+    assert run() == cold
+    monkeypatch.undo()
+    # The stat index, then the run's entry: no linted file, no per-file entry, no pack.
+    cache_files = [os.path.relpath(p, cdir) for p in opened.paths if p.startswith(cdir + os.sep)]
+    assert cache_files[0] == "stat-index.json" and len(cache_files) == 2
+    assert re.fullmatch(r"[0-9a-f]{2}/[0-9a-f]{62}\.json", cache_files[1])
+    assert not [p for p in opened.paths if p.startswith(str(tmp_path / "solver_pkg"))]
