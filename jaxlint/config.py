@@ -148,7 +148,11 @@ class Config:
 
     def key(self) -> str:
         """A stable description of everything that changes a file's findings (for caches)."""
-        return repr(tuple(getattr(self, name) for name in _KEYED))
+        got = self.__dict__.get("_key")
+        if got is None:  # made once: a run asks it of every file
+            got = repr(tuple(getattr(self, name) for name in _KEYED))
+            object.__setattr__(self, "_key", got)
+        return got
 
     def relative(self, path) -> str:
         """``path`` (a str or a SourcePath: its real path) relative to the configuration folder
@@ -502,9 +506,14 @@ class Resolver:
         the filesystem again (``for_path`` stats a path to tell a file from a folder)."""
         if self._fixed is not None:
             return
+        by_dirname: Dict[str, Config] = {}  # a folder's files share it (and abspath asks for the working folder)
         for path in paths:
             if path != "-" and path not in self._by_path:
-                self._by_path[path] = self._folder(os.path.dirname(os.path.abspath(path)))
+                dirname = os.path.dirname(path)
+                got = by_dirname.get(dirname)
+                if got is None:
+                    got = by_dirname[dirname] = self._folder(os.path.dirname(os.path.abspath(path)))
+                self._by_path[path] = got
 
     def _folder(self, folder: str) -> Config:
         got = self._by_folder.get(folder)

@@ -10,20 +10,53 @@ from typing import Optional
 
 
 def relpath(path: str) -> str:
-    return relative_to(path, os.getcwd())
+    cwd = os.getcwd()
+    return _relative_to(path, cwd, None, cwd)
 
 
-@functools.lru_cache(maxsize=1 << 16)  # a run shows each file's path several times
 def relative_to(path: str, base: str, outside: Optional[str] = None) -> str:
     """``path`` relative to ``base``, with forward slashes; ``outside`` (default: ``path``) with
     forward slashes when it is not below ``base``."""
-    try:
-        rel = os.path.relpath(path, base)
-    except ValueError:  # another drive on Windows
-        rel = ".."
-    if rel.startswith(".." + os.sep) or rel == "..":
+    return _relative_to(path, base, outside, None)
+
+
+def _relative_to(path: str, base: str, outside: Optional[str], cwd: Optional[str]) -> str:
+    """``relative_to``; ``cwd``: the working folder, when the caller knows it."""
+    folder, name = os.path.split(path)
+    # A run shows thousands of files of a few hundred folders: the folder's relative path is
+    # worked out once (``os.path.relpath`` asks the system for the working folder, twice) and
+    # the name joined to it.  A name that moves (".", ".."), and a file of the folder above
+    # ``base`` (``base`` itself, perhaps), take the long way.
+    if name in ("", os.curdir, os.pardir):
+        rel = None
+    else:
+        folder = folder or os.curdir
+        # a relative folder or base is read from the working folder
+        if os.path.isabs(folder) and os.path.isabs(base):
+            cwd = None
+        elif cwd is None:
+            cwd = os.getcwd()
+        rel = _relative_folder(folder, base, cwd)
+    if rel is None or rel == os.pardir:
+        try:
+            rel = os.path.relpath(path, base)
+        except ValueError:  # another drive on Windows
+            rel = os.pardir
+    elif rel != os.curdir:
+        rel = rel + os.sep + name
+    else:
+        rel = name
+    if rel.startswith(os.pardir + os.sep) or rel == os.pardir:
         return (path if outside is None else outside).replace(os.sep, "/")
     return rel.replace(os.sep, "/")
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _relative_folder(folder: str, base: str, _cwd: Optional[str]) -> Optional[str]:
+    try:
+        return os.path.relpath(folder, base)
+    except ValueError:  # another drive on Windows
+        return None
 
 
 @dataclass(frozen=True)

@@ -124,12 +124,15 @@ class GitIgnored:
                     ignored.update(f for f in chunk if f not in listed)
         return {p for p in paths if os.path.normpath(os.path.abspath(p)) in ignored}
 
+    def listing_of(self, folder: str) -> Optional[Tuple[Set[str], Set[str]]]:
+        """(files, folders) that git does not ignore in the repository of ``folder`` (absolute,
+        normalised); None outside a repository, or without git."""
+        top = self._toplevel(folder)
+        return None if top is None else self._listing(top)
+
     def ignored(self, path: str, is_dir: bool) -> bool:
         full = os.path.normpath(os.path.abspath(path))
-        top = self._toplevel(full if is_dir else os.path.dirname(full))
-        if top is None:
-            return False
-        listing = self._listing(top)
+        listing = self.listing_of(full if is_dir else os.path.dirname(full))
         if listing is None:
             return False
         files, dirs = listing
@@ -233,60 +236,62 @@ def _walk(root: str, config_for: Callable[[str], Config], git: Optional[GitIgnor
     more than a file's cached lint), and a real path is asked of the system only for a
     symlink: below a folder whose real path is known, an entry's is that folder's plus its
     name.  Likewise git is asked about absolute paths made from the root's (``abspath`` asks
-    the system for the working folder on every call), and a subfolder's own listing, which
-    walking it needs anyway, tells a virtual environment (a ``pyvenv.cfg`` in it)."""
+    the system for the working folder on every call), once per folder for its files, and a
+    subfolder's own listing, which walking it needs anyway, tells a virtual environment (a
+    ``pyvenv.cfg`` in it).  The folders still to walk are a stack, not nested generators: a
+    file deep in the tree would otherwise pass through a generator per level."""
     top_real = os.path.realpath(root)
     visited: Set[str] = set()
-
-    def onerror(e: OSError) -> None:
-        errors.append(f"{relpath(e.filename or root)}: cannot read folder: {e.strerror or e}")
-
-    def folder(dirpath: str, real: str, absolute: str, listed: Tuple[Optional[list], Optional[OSError]]) -> Iterator[Tuple[str, str]]:
+    # (path, real path, absolute path, listing, entry in its parent or None for the root),
+    # the next to walk last.  A subfolder is checked when its turn comes, once the subfolders
+    # before it were walked (a symlink to one of them is then known as visited).
+    todo: List[tuple] = [(root, top_real, os.path.abspath(root), _listing(root), None)]
+    while todo:
+        dirpath, real, absolute, listed, entry = todo.pop()
+        if entry is not None:
+            if entry.is_symlink():
+                real = os.path.realpath(dirpath)
+                # A folder symlink is followed only inside the tree being linted: one pointing
+                # elsewhere (a virtualenv, the whole home folder) would lint someone else's code.
+                if not (real == top_real or real.startswith(top_real + os.sep)):
+                    continue
+            if real in visited:  # a symlink loop
+                continue
+            listed = _listing(dirpath)
+            if listed[0] is not None and any(e.name == "pyvenv.cfg" and _is_file(e) for e in listed[0]):
+                continue  # a virtual environment: someone else's code
+            if config_for(dirpath).is_excluded(dirpath):
+                continue
+            if git is not None and git.ignored(absolute, True):
+                continue
         visited.add(real)
         entries, error = listed
         if entries is None:
-            onerror(error)
-            return
-        subfolders = []
+            errors.append(f"{relpath(error.filename or root)}: cannot read folder: {error.strerror or error}")
+            continue
         config = config_for(dirpath)  # the configuration of a folder governs the files in it
+        git_listed = git.listing_of(absolute) if git is not None else None
+        # os.path.join(folder, name) of each entry, the folder's part made once
+        here, real_here, absolute_here = os.path.join(dirpath, ""), os.path.join(real, ""), os.path.join(absolute, "")
+        subfolders = []
         for entry in entries:
             try:
                 is_dir = entry.is_dir()  # follows a symlink, as os.walk(followlinks=True) does
             except OSError:
                 is_dir = False
+            name = entry.name
             if is_dir:
-                subfolders.append(entry)
+                subfolders.append((here + name, real_here + name, absolute_here + name, None, entry))
                 continue
-            if not entry.name.endswith(SOURCE_SUFFIXES):
+            if not name.endswith(SOURCE_SUFFIXES):
                 continue
-            full = os.path.join(dirpath, entry.name)
+            full = here + name
             if config.is_excluded(full) or not _entry_regular_or_unreadable(entry, full):
                 continue  # a FIFO named x.py would block the run: never opened
-            if git is not None and git.ignored(os.path.join(absolute, entry.name), False):
+            if git_listed is not None and absolute_here + name not in git_listed[0]:
                 continue
-            yield full, os.path.realpath(full) if entry.is_symlink() else os.path.join(real, entry.name)
-        for entry in subfolders:
-            full = os.path.join(dirpath, entry.name)
-            sub_real = os.path.join(real, entry.name)
-            if entry.is_symlink():
-                sub_real = os.path.realpath(full)
-                # A folder symlink is followed only inside the tree being linted: one pointing
-                # elsewhere (a virtualenv, the whole home folder) would lint someone else's code.
-                if not (sub_real == top_real or sub_real.startswith(top_real + os.sep)):
-                    continue
-            if sub_real in visited:  # a symlink loop
-                continue
-            listed = _listing(full)
-            if listed[0] is not None and any(e.name == "pyvenv.cfg" and _is_file(e) for e in listed[0]):
-                continue  # a virtual environment: someone else's code
-            if config_for(full).is_excluded(full):
-                continue
-            sub_absolute = os.path.join(absolute, entry.name)
-            if git is not None and git.ignored(sub_absolute, True):
-                continue
-            yield from folder(full, sub_real, sub_absolute, listed)
-
-    yield from folder(root, top_real, os.path.abspath(root), _listing(root))
+            yield full, os.path.realpath(full) if entry.is_symlink() else real_here + name
+        todo.extend(reversed(subfolders))
 
 
 def _listing(dirpath: str) -> Tuple[Optional[list], Optional[OSError]]:

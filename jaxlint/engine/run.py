@@ -6,6 +6,7 @@ call :func:`jaxlint.engine.pipeline.lint_source`."""
 from __future__ import annotations
 
 import functools
+import os
 from dataclasses import dataclass, field
 from typing import Callable, List, Mapping, Optional, Sequence, Union
 
@@ -14,7 +15,7 @@ import json
 
 from jaxlint.config import Config
 from jaxlint.engine import runner
-from jaxlint.engine.cache import Cache, finding_from_json, finding_to_json
+from jaxlint.engine.cache import Cache, StatIndex, build_digest, finding_from_json, finding_to_json
 from jaxlint.engine.discovery import discover
 from jaxlint.findings import Finding
 from jaxlint.paths import relpath
@@ -68,42 +69,83 @@ def lint_files(
         out.files, out.missing, out.warnings, out.errors = found.files, found.missing, found.warnings, found.errors
     else:
         out.files = list(files)
-    each = runner.lint_configured(out.files, config_for, jobs=jobs, cache_dir=cache_dir, display=display, stdin=stdin, facts=facts, sources=sources)
+    memo = _RunMemo(cache_dir, out.files, display, config_for, facts) if cache_dir and sources is None and "-" not in out.files else None
+    if memo is not None and memo.findings is not None:
+        out.findings = memo.findings
+        return out
+    each = runner.lint_configured(
+        out.files, config_for, jobs=jobs, cache_dir=cache_dir, display=display, stdin=stdin, facts=facts, sources=sources,
+        index=memo.index if memo is not None else None,
+    )
     findings = each.findings
+    if memo is not None and memo.lookup(each.digests):
+        out.findings = memo.findings
+        return out
     if each.calls:
         # Helpers imported from other modules of this run, called with traced arguments.
+        # imported on use: the phase imports LibCST and the analysis, which a run the cache answers does without
+        from jaxlint.engine.cross_module import cross_module_phase
+
         pairs = [(p, display(p)) for p in out.files if p != "-"]
-        findings = _cross_module(pairs, each, findings, config_for, cache_dir, facts, runner.resolve_jobs(jobs), sources)
+        findings = cross_module_phase(
+            pairs, each.calls, findings, config_for, cache_dir, facts, each.summaries, jobs=runner.resolve_jobs(jobs), sources=sources,
+            digests=each.digests, trees=each.trees,
+        )
     findings.sort(key=Finding.sort_key)
+    if memo is not None and each.cacheable:
+        memo.store(findings)
     out.findings = findings
     return out
 
 
-def _cross_module(pairs, each: runner.EachResult, findings: List[Finding], config_for: ConfigFor, cache_dir, facts, jobs, sources):
-    """The cross-module phase's findings (``findings`` with the phase's added, and the unused
-    ``noqa`` comments it used withdrawn).  A run whose every file, path and setting is one the
-    cache saw gets the phase's result back without running it: the phase imports LibCST and
-    the analysis, which a run the cache answers then does without."""
-    memo = None
-    if cache_dir and sources is None and all(p in each.digests for p, _ in pairs):
+class _RunMemo:
+    """The findings of a whole run, by everything they depend on: each file's path, shown path,
+    content digest and settings, in order, and whether findings carry facts (jaxlint's build is
+    in every key).  A run over files the stat index knows unchanged is answered by one entry,
+    before anything else: no file read, no per-file entry, and neither LibCST nor the analysis
+    imported.  Otherwise it is looked up once the per-file pass knows every digest (a file
+    touched but not changed), and stored after the run."""
+
+    def __init__(self, cache_dir: str, files: Sequence[str], display: Callable[[str], str], config_for: ConfigFor, facts: bool):
+        self.files, self.display, self.config_for, self.facts = files, display, config_for, facts
+        self.index = StatIndex(cache_dir)
+        build_digest(self.index)  # jaxlint's own files are known by their stat too (before any key is made)
+        self.cache = Cache(cache_dir, "run", (), facts, pack=None)
+        self.findings: Optional[List[Finding]] = None
+        self.key: Optional[str] = None
+        digests = {}
+        for path in files:
+            try:
+                digest = self.index.digest(path, os.stat(path))
+            except OSError:
+                digest = None
+            if digest is None:
+                return  # read by the per-file pass
+            digests[path] = digest
+        self.lookup(digests)
+
+    def lookup(self, digests: Mapping[str, str]) -> bool:
+        """Whether the entry of these digests answers the run (in ``findings``); a key already
+        looked up is not asked again."""
+        if not all(p in digests for p in self.files):
+            self.key = None
+            return False
         blob = json.dumps(
-            [facts, sorted((p, shown, each.digests[p], config_for(p).key()) for p, shown in pairs)], separators=(",", ":")
+            [self.facts, [(p, self.display(p), digests[p], self.config_for(p).key()) for p in self.files]], separators=(",", ":")
         )
-        memo = Cache(cache_dir, "cross-module run", (), facts, pack=None)
-        key = memo.key(hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest(), "<run>")
-        hit = memo.get_json(key)
+        key = self.cache.key(hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest(), "<run>")
+        if key == self.key:
+            return False
+        self.key = key
+        hit = self.cache.get_json(key)
         if hit is not None:
             try:
-                return [finding_from_json(d) for d in hit["findings"]]
+                self.findings = [finding_from_json(d) for d in hit["findings"]]
+                return True
             except (KeyError, TypeError, ValueError):
-                pass  # a bad entry: run the phase and write it again
-    # imported on use: the phase imports LibCST and the analysis (above)
-    from jaxlint.engine.cross_module import cross_module_phase
+                pass  # a bad entry: the run is made again and the entry written again
+        return False
 
-    out = cross_module_phase(
-        pairs, each.calls, findings, config_for, cache_dir, facts, each.summaries, jobs=jobs, sources=sources, digests=each.digests,
-        trees=each.trees,
-    )
-    if memo is not None:
-        memo.put_json(key, {"findings": [finding_to_json(f) for f in out]})
-    return out
+    def store(self, findings: List[Finding]) -> None:
+        if self.key is not None:
+            self.cache.put_json(self.key, {"findings": [finding_to_json(f) for f in findings]})

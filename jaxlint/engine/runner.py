@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Seque
 from dataclasses import dataclass, field, replace
 
 from jaxlint.config import Config
+from jaxlint.engine.collection import start_up
 from jaxlint.engine.cache import Cache, StatIndex, build_digest, content_digest, record_codes, recorded_codes
 from jaxlint.findings import Finding
 from jaxlint import rules as registry  # its names load on first use: the rules import LibCST
@@ -60,6 +61,7 @@ class EachResult:
     digests: Dict[str, str] = field(default_factory=dict)  # path -> content digest, where known
     # path -> (bytes, parsed tree) of files linted in this process that a small run keeps
     trees: Dict[str, tuple] = field(default_factory=dict)
+    cacheable: bool = True  # every file's result may be kept (none was stopped by its time budget)
 
 
 def _init_worker(config: Config, rule_codes: Tuple[str, ...], cache_dir: Optional[str], facts: bool = False) -> None:
@@ -71,11 +73,22 @@ def _init_worker(config: Config, rule_codes: Tuple[str, ...], cache_dir: Optiona
 
 
 def _pipeline():
-    """jaxlint.engine.pipeline, imported when a file is to be linted."""
-    # imported on use: the pipeline imports LibCST and the analysis, which a run the cache answers does without
-    from jaxlint.engine import pipeline
+    """jaxlint.engine.pipeline, imported with the rules when a file is to be linted or the rules
+    are asked for: the pipeline imports LibCST and the analysis, which a run the cache answers
+    does without.  They are the process' start-up, imported with collection paused."""
+    pipeline = sys.modules.get("jaxlint.engine.pipeline")
+    if pipeline is None:
+        with start_up():
+            # imported on use: a run the cache answers does without LibCST and the analysis
+            from jaxlint.engine import pipeline
 
+            registry.RULES_BY_CODE  # noqa: B018 (the rules, and the analysis they stand on)
     return pipeline
+
+
+def _rules_for(config: Config) -> list:
+    _pipeline()
+    return registry.rules_for(config)
 
 
 def _lint_one(
@@ -89,8 +102,9 @@ def _lint_one(
     digest: Optional[str] = None,
     keep_tree: bool = False,
 ):
-    """(findings, cross-module call records, summary or None, parsed tree or None) of one
-    file; ``digest``: of ``data``, when known; ``keep_tree``: give the parsed tree too."""
+    """(findings, cross-module call records, summary or None, whether the result may be kept,
+    parsed tree or None) of one file; ``digest``: of ``data``, when known; ``keep_tree``: give
+    the parsed tree too."""
     result = _pipeline().lint_source(data, display, config, rules, facts=facts, summary=True, keep_tree=keep_tree)
     if cache is not None and key is not None and result.cacheable:
         cache.put(key, result.findings, result.calls)
@@ -98,7 +112,7 @@ def _lint_one(
     if summary is not None:
         # The summary depends on these bytes: the cache entries that use it are checked against them.
         summary = replace(summary, digest=digest or content_digest(data))
-    return result.findings, result.calls, summary, result.tree
+    return result.findings, result.calls, summary, result.cacheable, result.tree
 
 
 # Set in the parent just before a fork: workers read the files' bytes from their copy of it
@@ -106,12 +120,12 @@ def _lint_one(
 _FORKED_TODO: Optional[list] = None
 
 
-def _work(chunk) -> List[Tuple[int, Tuple[List[Finding], list, Optional[ModuleSummary]]]]:
+def _work(chunk) -> List[Tuple[int, Tuple[List[Finding], list, Optional[ModuleSummary], bool]]]:
     config, rules, cache, facts = _W["config"], _W["rules"], _W["cache"], _W["facts"]
     if _FORKED_TODO is not None:
         chunk = [_FORKED_TODO[j] for j in chunk]
     # (trees stay here: a tree is not worth sending back)
-    return [(i, _lint_one(data, display, config, rules, cache, key, facts)[:3]) for i, data, display, key in chunk]
+    return [(i, _lint_one(data, display, config, rules, cache, key, facts)[:4]) for i, data, display, key in chunk]
 
 
 # -- main side ------------------------------------------------------------------------------
@@ -160,7 +174,7 @@ def selected_codes(config: Config, cache_dir: Optional[str]) -> Tuple[str, ...]:
     worked out from the rules (and recorded)."""
     codes = recorded_codes(cache_dir, config.key()) if cache_dir else None
     if codes is None:
-        codes = tuple(r.code for r in registry.rules_for(config))
+        codes = tuple(r.code for r in _rules_for(config))
         if cache_dir:
             record_codes(cache_dir, config.key(), codes)
     return codes
@@ -194,7 +208,7 @@ def lint_each(
     def enabled_rules():
         nonlocal rules
         if rules is None:
-            rules = registry.rules_for(config)
+            rules = _rules_for(config)
         return rules
 
     jobs = resolve_jobs(jobs)
@@ -265,6 +279,7 @@ class _Gathered:
         self.digests: Dict[str, str] = {}  # path -> content digest, where known
         self.trees: Dict[str, tuple] = {}  # path -> (bytes, parsed tree), where kept
         self.keep = 0  # bytes of source whose trees may still be kept
+        self.cacheable = True  # every file's result may be kept (none was stopped by its time budget)
 
     def answer_from_index(self, files, show, cache, index, sources, stdin) -> List[tuple]:
         """Answer what the stat index and the cache answer (a stat per file) and standard input;
@@ -289,7 +304,8 @@ class _Gathered:
         """Lint one file here, keeping its tree if its bytes fit in what ``keep`` has left."""
         kept = 0 < len(data) <= self.keep
         digest = self.digests.get(path)  # known where the cache is used
-        self.results[i], self.calls[i], self.summaries[i], tree = _lint_one(data, shown, config, rules, cache, key, facts, digest, kept)
+        self.results[i], self.calls[i], self.summaries[i], cacheable, tree = _lint_one(data, shown, config, rules, cache, key, facts, digest, kept)
+        self.cacheable = self.cacheable and cacheable
         if tree is not None:
             self.trees[path] = (data, tree)
             self.keep -= len(data)
@@ -297,7 +313,7 @@ class _Gathered:
     def each_result(self, files: Sequence[str], show) -> EachResult:
         """The per-file results gathered in file order: findings, call records by shown path,
         summaries by path."""
-        out = EachResult(digests=self.digests, trees=self.trees)
+        out = EachResult(digests=self.digests, trees=self.trees, cacheable=self.cacheable)
         for i, path in enumerate(files):
             if path != "-" and self.calls[i]:
                 out.calls[show(path)] = self.calls[i]
@@ -335,10 +351,11 @@ def _run_pool(todo, got: _Gathered, config: Config, rule_codes, cache_dir, jobs:
             min(jobs, len(tasks)), initializer=_init_worker, initargs=(config, rule_codes, cache_dir, facts)
         ) as pool:
             for done in pool.imap_unordered(_work, tasks):
-                for i, (findings, file_calls, summary) in done:
+                for i, (findings, file_calls, summary, cacheable) in done:
                     got.results[i] = findings
                     got.calls[i] = file_calls
                     got.summaries[i] = summary
+                    got.cacheable = got.cacheable and cacheable
     finally:
         _FORKED_TODO = None
 
@@ -352,14 +369,17 @@ def lint_configured(
     stdin: Optional[Callable[[Config, list], List[Finding]]] = None,
     facts: bool = False,
     sources: Optional[Mapping[str, bytes]] = None,
+    index: Optional[StatIndex] = None,
 ) -> EachResult:
     """:func:`lint_each` where each file has its own configuration (``config_for(path)``):
-    files that share one are linted together, so a run with one configuration is one batch."""
+    files that share one are linted together, so a run with one configuration is one batch.
+    ``index``: the cache's stat index, when the caller has read it."""
     groups: Dict[Config, List[str]] = {}
     for path in files:
         groups.setdefault(config_for(path), []).append(path)
     out = EachResult()
-    index = StatIndex(cache_dir) if cache_dir else None
+    if index is None and cache_dir:
+        index = StatIndex(cache_dir)
     if index is not None:
         build_digest(index)  # jaxlint's own files are known by their stat too (before any key is made)
     for config, members in groups.items():
@@ -370,7 +390,7 @@ def lint_configured(
             jobs=jobs,
             cache_dir=cache_dir,
             display=display,
-            stdin=(lambda c=config: stdin(c, registry.rules_for(c))) if stdin is not None else None,
+            stdin=(lambda c=config: stdin(c, _rules_for(c))) if stdin is not None else None,
             facts=facts,
             sources=sources,
             index=index,
@@ -380,6 +400,7 @@ def lint_configured(
         out.summaries.update(each.summaries)
         out.digests.update(each.digests)
         out.trees.update(each.trees)
+        out.cacheable = out.cacheable and each.cacheable
     if index is not None:
         index.save()
     return out

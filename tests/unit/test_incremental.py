@@ -171,12 +171,21 @@ def test_the_walk_asks_no_system_call_per_file_for_git_or_virtual_environments(t
     (pkg / "env" / "site.py").write_text("import jax\n")
     (pkg / "notenv" / "pyvenv.cfg").mkdir(parents=True)  # a folder of that name is no marker
     (pkg / "notenv" / "kept.py").write_text("import jax\n")
-    asked_git, looked_for_pyvenv = [], []
-    real_ignored, real_stat = discovery.GitIgnored.ignored, os.stat
+    asked_git, looked_for_pyvenv, inside = [], [], []
+    real_ignored, real_listing, real_stat = discovery.GitIgnored.ignored, discovery.GitIgnored.listing_of, os.stat
 
     def ignored(self, path, is_dir):
         asked_git.append(path)
-        return real_ignored(self, path, is_dir)
+        inside.append(path)  # what it asks in turn is not the walk's question
+        try:
+            return real_ignored(self, path, is_dir)
+        finally:
+            inside.pop()
+
+    def listing_of(self, folder):
+        if not inside:
+            asked_git.append(folder)
+        return real_listing(self, folder)
 
     def stat(path, *args, **kwargs):
         if str(path).endswith("pyvenv.cfg"):
@@ -185,14 +194,17 @@ def test_the_walk_asks_no_system_call_per_file_for_git_or_virtual_environments(t
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(discovery.GitIgnored, "ignored", ignored)
+    monkeypatch.setattr(discovery.GitIgnored, "listing_of", listing_of)
     monkeypatch.setattr(os, "stat", stat)
     found = discovery.discover(["pkg"], rule_config())
     assert sorted(os.path.relpath(f, "pkg") for f in found.files) == sorted(
         [f"m{k}.py" for k in range(20)] + [os.path.join("sub", "n.py"), os.path.join("notenv", "kept.py")]
     )
     # git is asked about absolute paths (a relative one costs a look for the working folder
-    # each), and the virtual environment is known by its own listing
-    assert len(asked_git) == 25 and all(os.path.isabs(p) for p in asked_git)
+    # each), once per folder: whether to walk it, and what of its files it lists (not once per
+    # file); the virtual environment is known by its own listing
+    folders = [str(tmp_path / "pkg" / d) for d in ("", "notenv", os.path.join("notenv", "pyvenv.cfg"), "sub")]
+    assert sorted(asked_git) == sorted([folders[0]] + 2 * folders[1:]) and all(os.path.isabs(p) for p in asked_git)
     assert looked_for_pyvenv == []
 
 
@@ -224,3 +236,25 @@ def test_an_entry_the_stat_index_led_to_and_missed_is_not_looked_for_again(tmp_p
     lint_files([str(tmp_path / "solver_pkg")], rule_config(), jobs=1, cache_dir=cdir, facts=True)
     looked_for = [p for p in opened.paths if re.search(r"/[0-9a-f]{2}/[0-9a-f]{62}\.json$", p)]
     assert looked_for and len(looked_for) == len(set(looked_for))
+
+
+def test_a_run_over_files_the_stat_index_knows_unchanged_opens_one_entry(tmp_path, monkeypatch):
+    shutil.copytree(os.path.join(FIXTURES, "solver_pkg"), tmp_path / "solver_pkg")
+    shutil.copy(os.path.join(FIXTURES, "seed_chapter.py"), tmp_path / "seed_chapter.py")
+    age(tmp_path)
+    cdir = str(tmp_path / "cache")
+    paths = [str(tmp_path / "solver_pkg"), str(tmp_path / "seed_chapter.py")]
+
+    def run(**kw):
+        return [f.to_dict() for f in lint_files(paths, rule_config(), jobs=1, cache_dir=cdir, **kw).findings]
+
+    cold = run()
+    assert cold == [f.to_dict() for f in lint_files(paths, rule_config(), jobs=1).findings]
+    opened = Opened(monkeypatch)
+    assert run() == cold
+    monkeypatch.undo()
+    # The stat index, then the run's entry: no linted file, no per-file entry, no pack.
+    cache_files = [os.path.relpath(p, cdir) for p in opened.paths if p.startswith(cdir + os.sep)]
+    assert cache_files[0] == "stat-index.json" and len(cache_files) == 2
+    assert re.fullmatch(r"[0-9a-f]{2}/[0-9a-f]{62}\.json", cache_files[1])
+    assert not [p for p in opened.paths if p.startswith(str(tmp_path / "solver_pkg"))]
