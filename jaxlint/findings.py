@@ -51,6 +51,9 @@ class FindingFacts:
     # The module-level function around the loop that runs the finding's function again and
     # again (a jitted object made on each of its calls), as the worker calls it (``Callee``).
     repeater: Optional[Dict[str, Any]] = None
+    # A finding at the call that compiles, about a jitted object made elsewhere: the lines of
+    # the ``jax.jit(...)`` (or decorator) that makes it, {"line": l, "end_line": e}.
+    made: Optional[Dict[str, int]] = None
 
 
 @dataclass(frozen=True)

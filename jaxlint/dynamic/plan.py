@@ -73,6 +73,9 @@ def _traced_or_host(facts: FindingFacts, traced_how: str) -> List[Driver]:
 def plan_finding(finding: Finding) -> Check:
     check: dict = {"code": finding.code, "line": finding.line, "end_line": finding.end_line}
     facts = finding.facts
+    if facts is not None and facts.made is not None:
+        # the check runs the lines that make the jitted object, not the call reported
+        check["line"], check["end_line"] = facts.made["line"], facts.made["end_line"]
     rule = RULES_BY_CODE.get(finding.code)
     prevents = rule.prevents if rule is not None else None
     if prevents is None or prevents.kind == "none":

@@ -118,7 +118,13 @@ class FactsDeriver(CallableFacts, CallSiteFacts):
             builder = self._builder(related[0][0] if related else node)
             if builder is not None:
                 out["builder"] = builder
-        rebuild = self._rebuild(node)
+        made_at = fields.get("made_at")
+        if isinstance(made_at, cst.CSTNode):
+            # reported at the call that compiles: the jitted object is made at ``made_at``
+            where = self.analysis.positions.get(made_at)
+            if where is not None:
+                out["made"] = {"line": where.start.line, "end_line": where.end.line}
+        rebuild = self._rebuild(made_at if isinstance(made_at, cst.CSTNode) else node)
         if rebuild is not None:
             out["rebuild"] = rebuild
         if isinstance(node, cst.Attribute):

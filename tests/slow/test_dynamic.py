@@ -282,7 +282,7 @@ def test_every_fixture_finding_is_confirmed():
         "`lr` by position are in train())"
     )
     # `@jax.jit` on a def nested in a function that a loop runs: the loop runs
-    assert details[("fresh_callables.py", 192, "JAX401")] == (
+    assert details[("fresh_callables.py", 196, "JAX401")] == (
         "each of the 3 objects `jax.jit` made on line 192 traced its function again on its first call, with arguments "
         "of the same shapes and dtypes, into the same program (compiled 3 times, running decorated_called_in_loop())"
     )

@@ -134,7 +134,7 @@ def convention_changes(index, finder: TransformFinder, analyzer) -> List[Convent
             continue
         sites.sort(key=lambda s: s[0])
         shared = _one_object_per_module(app)
-        first: Dict[Tuple[int, str], Tuple[cst.CSTNode, bool]] = {}
+        first: Dict[Tuple[int, object, str], Tuple[cst.CSTNode, bool]] = {}
         module_first: Dict[str, Tuple[cst.CSTNode, bool, Scope]] = {}
         for _o, call, scope, partial_of in sites:
             conv = through.get(id(call)) or _conventions(app, call, partial_of)
@@ -143,10 +143,13 @@ def convention_changes(index, finder: TransformFinder, analyzer) -> List[Convent
             # a partial made here but called in another scope passes nothing here: its calls
             # are judged where they are made
             calls_here = not partial_of or any((id(a.value), id(scope)) in called_here for a in call.args)
+            # a jit made anew on each run of its maker: calls through different objects (two
+            # results of one factory) have different caches
+            obj = None if shared else _object_of(call.args[0].value if partial_of else call.func, scope)
             for pname, (node, by_keyword) in conv.items():
-                seen = first.get((id(scope), pname))
+                seen = first.get((id(scope), obj, pname))
                 if seen is None:
-                    first[(id(scope), pname)] = (node, by_keyword)
+                    first[(id(scope), obj, pname)] = (node, by_keyword)
                     if not shared or not calls_here:
                         continue
                     other = module_first.setdefault(pname, (node, by_keyword, scope))
@@ -166,6 +169,16 @@ def _one_object_per_module(app: Application) -> bool:
     while s is not None and s.kind == "class":
         s = s.parent
     return s is not None and s.kind == "module"
+
+
+def _object_of(callee, scope: Scope):
+    """What tells apart the objects a callee expression may hold: the bindings of a name (one
+    factory call is one object, two are two); None for any other callee."""
+    if isinstance(callee, cst.Name):
+        owner = scope.lookup_scope(callee.value)
+        if owner is not None:
+            return tuple(id(b.value) if b.value is not None else b.order for b in owner.bindings.get(callee.value, ()))
+    return None
 
 
 def _is_the_jitted(expr, scope: Scope, app: Application, finder: TransformFinder) -> bool:

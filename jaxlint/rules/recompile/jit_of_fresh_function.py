@@ -67,7 +67,9 @@ class JitOfFreshFunction(Rule):
         is a different program in each iteration and is not flagged (unless the variable walks
         a JAX array: data that could be an argument), nor is one built where a lookup of a memo
         missed and stored there (``if self._fn is None: self._fn = self._build()``: built once
-        per entry), nor are two different callables.
+        per entry), nor are two different callables.  JAX compiles when the jitted object is
+        called: the finding is at its first call there, with the ``jax.jit`` (or decorator) that
+        made it as the related location.
 
     Why is this bad?
         JAX caches compilations by function object, and static arguments by hash and
@@ -109,8 +111,8 @@ class JitOfFreshFunction(Rule):
 
         xs = jnp.ones((3, 2))
         for i in range(3):
-            double = jax.jit(lambda v: v * 2)  # error: JAX401
-            double(xs[i])
+            double = jax.jit(lambda v: v * 2)
+            double(xs[i])  # error: JAX401
             predict(xs, xs[i])
             jax.jit(functools.partial(loss, xs[0]))(xs[i])  # error: JAX401
             jax.jit(jax.grad(loss))(xs[0], xs[i])  # error: JAX401
@@ -242,7 +244,8 @@ class JitOfFreshFunction(Rule):
             # loop that builds a table of jitted functions compiles each one once.
             if (used_at_once or self._called_in(call, scope, loops[-1])) and not memoised(m, call, scope):
                 autofix = self._hoist(m, call, scope, fn_expr)
-                m.report(self, call, subject=f"`{api}` of a {fresh}", detail="", autofix=autofix)
+                at, made = self._compiling_call(m, call, scope, loops[-1], used_at_once)
+                m.report(self, at, subject=f"`{api}` of a {fresh}", detail="", autofix=autofix, **made)
                 return True
             return False
         if scope.kind != "function" or scope.func is None:
@@ -263,7 +266,8 @@ class JitOfFreshFunction(Rule):
         loop_call = runs_repeatedly(m, scope.func)
         if loop_call is not None and not memoised(m, call, scope):
             detail = f" (a new object on every call of {scope.func.name}(), which {repetition(m, loop_call)})"
-            m.report(self, call, subject=f"`{api}` of a {built[0]}", detail=detail, repeated_by=loop_call)
+            at, made = self._compiling_call(m, call, scope, (order, 1 << 62), used_at_once)
+            m.report(self, at, subject=f"`{api}` of a {built[0]}", detail=detail, repeated_by=loop_call, **made)
             return True
         return False
 
@@ -290,16 +294,19 @@ class JitOfFreshFunction(Rule):
                 loop = loops[-1]
                 if not any(loop[0] <= o <= loop[1] for o in calls) or reads_loop_variables(m, (f.node,), scope, loop):
                     continue
-                m.report(self, site, subject=f"`{api}` of a function defined inside the loop", detail="")
+                at, made = self._first_call(m, site, scope, {f.name}, loop)
+                m.report(self, at, subject=f"`{api}` of a function defined inside the loop", detail="", **made)
                 continue
             loop_call = runs_repeatedly(m, scope.func) if scope.kind == "function" and scope.func is not None else None
             if loop_call is not None:
+                at, made = self._first_call(m, site, scope, {f.name}, (order, 1 << 62))
                 m.report(
                     self,
-                    site,
+                    at,
                     subject=f"`{api}` of function `{f.name}` defined inside {scope.func.name}()",
                     detail=f" (a new object on every call of {scope.func.name}(), which {repetition(m, loop_call)})",
                     repeated_by=loop_call,
+                    **made,
                 )
 
     def _check_static_callables(self, m):
@@ -389,6 +396,31 @@ class JitOfFreshFunction(Rule):
         lines = m.text.splitlines()
         tail = lines[rng.end.line - 1][rng.end.column :] if rng.end.line <= len(lines) else ""
         return fixes.hoist_jit.hoist_fix(call, loop, rng.start.column, taken, tail)
+
+    @classmethod
+    def _compiling_call(cls, m, call, scope, span, used_at_once):
+        """Where ``jax.jit(...)`` at ``call`` compiles: ``jax.jit(f)(x)`` there and then, or
+        the first call of the name it is bound to within ``span``."""
+        if used_at_once:
+            return call, {}
+        names = {n for n, binds in scope.bindings.items() for b in binds if b.value is call}
+        return cls._first_call(m, call, scope, names, span)
+
+    @staticmethod
+    def _first_call(m, made, scope, names, span):
+        """(node, fields) of a finding about the jitted object made at ``made``: JAX compiles
+        when it is called, so the finding is at its first call by one of ``names`` in ``scope``
+        within the order ``span``, with ``made`` as the related location (and the lines the
+        dynamic mode runs); ``made`` itself when no such call is found."""
+        start, end = span
+        first = None
+        for c, s, o in m.index.calls:
+            if s is scope and start <= o <= end and isinstance(c.func, cst.Name) and c.func.value in names:
+                if first is None or o < first[1]:
+                    first = (c, o)
+        if first is None:
+            return made, {}
+        return first[0], {"made_at": made, "related": [(made, "the jitted function, made anew here")]}
 
     @staticmethod
     def _called_in(call, scope, loop) -> bool:
