@@ -121,6 +121,7 @@ NOT_REBUILT = {
     ("factory_extra_arguments.py", 121, "JAX104"),
     ("factory_extra_arguments.py", 130, "JAX102"),
     ("factory_extra_arguments.py", 162, "JAX106"),
+    ("factory_results.py", 49, "JAX303"),
     # a partial or a bound method the factory is given: the function is called by the
     # factory's body, with a carry the check does not build
     ("staged_bodies.py", 91, "JAX303"),
@@ -176,6 +177,7 @@ SHOWN_WHEN_RUN = {
     ("factory_extra_arguments.py", 121, "JAX104"),
     ("factory_extra_arguments.py", 130, "JAX102"),
     ("factory_extra_arguments.py", 162, "JAX106"),
+    ("factory_results.py", 49, "JAX303"),
     ("filtered_arguments.py", 133, "JAX101"),
     ("fresh_callables.py", 13, "JAX303"),
     ("init_objects.py", 19, "JAX101"),

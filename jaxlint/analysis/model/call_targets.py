@@ -299,7 +299,9 @@ class CallTargets:
             callee = self._value(expr.func, scope, depth + 1, params)
             if isinstance(callee, ClassObject):
                 return Instance(callee.cls, expr, scope)
-            if isinstance(callee, Target) and callee.app is None and not callee.bound and not callee.keywords:
+            if isinstance(callee, Target) and callee.app is None:
+                # what it returns does not depend on which arguments were bound ahead of the
+                # call (a method's receiver, a partial's): the same def or class either way
                 return self._returned(callee.func, depth, params)
             return None
         return None
@@ -487,13 +489,15 @@ class CallTargets:
                 keywords.append((a.keyword.value, Passed(a.value, scope, None)))
         return Target(inner.func, inner.app, tuple(bound), tuple(keywords), inner.closure)
 
-    def _returned(self, f: FuncInfo, depth: int, params: bool) -> Optional[Target]:
-        """What a factory returns, when every ``return`` gives the same callable."""
+    def _returned(self, f: FuncInfo, depth: int, params: bool):
+        """What a factory returns, when every ``return`` gives the same callable, or an
+        instance of the same class (``def default_rng(seed): return Rng(seed)``)."""
         if f.is_lambda or f.body_scope is None or self.finder.is_traced_def(f):
             return None
-        found = self._agreed([(r, f.body_scope) for r in _returns_of(f.node)], depth, params)
-        if found is None:
-            return None
+        body = f.body_scope
+        found = self._same([self._value(r, body, depth + 1, params) if r is not None else None for r in _returns_of(f.node)])
+        if not isinstance(found, Target):
+            return found
         if found.func.scope is f.body_scope:
             found = found._replace(closure=f.body_scope)  # an inner def: it captures the factory's locals
         return found

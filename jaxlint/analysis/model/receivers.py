@@ -25,6 +25,7 @@ from jaxlint.analysis.model.classes import ClassModel, annotation_class, declare
 from jaxlint.analysis.syntax.scopes import ClassInfo, Scope
 from jaxlint.analysis.syntax.nodes import STARRED, argument_for, parallel_values
 from jaxlint.analysis.syntax.sequences import element_expressions
+from jaxlint.analysis.syntax.functions import _returns_of, _undecorated
 from jaxlint.analysis.model.names import resolve
 
 _MAX_DEPTH = 6
@@ -134,7 +135,7 @@ class ReceiverModel:
         if depth > _MAX_DEPTH:
             return None
         if isinstance(expr, cst.Call):
-            return self._built_by(expr, scope)
+            return self._built_by(expr, scope, depth)
         if isinstance(expr, cst.Name):
             return self._name(expr.value, scope, depth)
         if isinstance(expr, cst.Attribute):
@@ -144,7 +145,7 @@ class ReceiverModel:
             return self.attribute_receiver(base.cls, expr.attr.value, depth + 1)
         return None
 
-    def _built_by(self, call: cst.Call, scope: Scope) -> Optional[Receiver]:
+    def _built_by(self, call: cst.Call, scope: Scope, depth: int = 0) -> Optional[Receiver]:
         func = call.func
         if isinstance(func, cst.Name):
             owner = scope.lookup_scope(func.value)
@@ -154,12 +155,21 @@ class ReceiverModel:
                     if any(b.kind != "class" for b in owner.bindings.get(func.value, ())):
                         return None  # the class name is rebound: cannot tell what is called
                     return Receiver(cls, None, call, scope)
-                if func.value in owner.defs:
-                    return None  # a function of the module: what it returns is not read here
+                f = owner.defs.get(func.value)
+                if f is not None:
+                    return self._returned(f, owner, depth)
         q = resolve(func, scope)
         if q is not None:
             return Receiver(None, q, call, scope)
         return None
+
+    def _returned(self, f, owner: Scope, depth: int) -> Optional[Receiver]:
+        """What a function of the module returns (``def default_rng(seed): return Rng(seed)``):
+        the class every ``return`` builds, when the def's name is bound once and no decorator
+        can wrap it (a body that can end without ``return`` gives None: unknown)."""
+        if len(owner.bindings.get(f.name, ())) != 1 or not _undecorated(f) or f.body_scope is None or depth >= _MAX_DEPTH:
+            return None
+        return _agreed([self.receiver_of(r, f.body_scope, depth + 1) if r is not None else None for r in _returns_of(f.node)])
 
     def _name(self, name: str, scope: Scope, depth: int) -> Optional[Receiver]:
         owner = scope.lookup_scope(name)

@@ -289,16 +289,21 @@ class TransformFinder:
         return FnRef(f, True, cls)
 
     def _factory_made(self, call: cst.Call, scope: Scope) -> Optional[FuncInfo]:
-        """``make_kernel(0.75)`` of a plain function of the module every ``return`` of which
-        gives the same nested ``def`` (a factory returning a closure): that def.  What it reads
-        from the factory is the factory's parameters, unknown here."""
-        if not isinstance(call.func, cst.Name):
+        """``make_kernel(0.75)`` of a plain function of the module, or ``self.make_step(n)`` of
+        a method, every ``return`` of which gives the same nested ``def`` (a factory returning
+        a closure): that def.  What it reads from the factory is the factory's parameters
+        (and receiver), unknown here."""
+        if isinstance(call.func, cst.Name):
+            f = scope.lookup_def(call.func.value)
+            owner = scope.lookup_scope(call.func.value)
+            if owner is None or len(owner.bindings.get(call.func.value, ())) != 1:
+                return None
+        elif isinstance(call.func, cst.Attribute):
+            ref = self._bound_method(call.func, scope)
+            f = ref.func if ref is not None else None
+        else:
             return None
-        f = scope.lookup_def(call.func.value)
-        owner = scope.lookup_scope(call.func.value)
-        if f is None or owner is None or f.is_lambda or f.is_method or f.body_scope is None or not _undecorated(f):
-            return None
-        if len(owner.bindings.get(call.func.value, ())) != 1 or id(f.node) in self.by_func:
+        if f is None or f.is_lambda or f.body_scope is None or not _undecorated(f) or id(f.node) in self.by_func:
             return None
         inner = None
         for r in _returns_of(f.node):

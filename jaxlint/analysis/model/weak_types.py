@@ -139,11 +139,14 @@ def dtype_kind(expr, scope: Scope) -> Optional[int]:
 class TypeEvaluator:
     """Types of expressions in one scope; ``names`` gives the type of a name (or None)."""
 
-    def __init__(self, scope: Scope, names: Callable[[str], Value], classes=None, depth: int = 0):
+    def __init__(self, scope: Scope, names: Callable[[str], Value], classes=None, depth: int = 0, receivers=None):
         self.scope = scope
         self.names = names
         self.classes = classes
         self.depth = depth  # how many calls deep the evaluator follows (a bound on the work)
+        # what an object is an instance of (model.receivers): the methods of an object that is
+        # no pytree value here (``self.curriculum.update(...)``, ``env.step(...)``)
+        self.receivers = receivers
 
     def of(self, expr) -> Value:
         lit = literal_type(expr)
@@ -188,6 +191,10 @@ class TypeEvaluator:
                 # a method of an instance of the module's class, with ``self`` the instance
                 method = self.classes.member(recv.cls, name)
                 return self._follow(method, pos, kw, recv) if method is not None else None
+            if recv is None:
+                # ``obj.method(...)``, or ``self.tracker(...)``: the ``__call__`` of an attribute
+                found = self._instance_call(func.value, name, pos, kw)
+                return found if found is not None else self._instance_call(func, "__call__", pos, kw)
             if not isinstance(recv, Typ) and recv is not ANY_ARRAY:
                 return None
             if name == "astype" and (pos or "dtype" in kw):
@@ -199,6 +206,9 @@ class TypeEvaluator:
         if q is None and isinstance(func, cst.Name):
             owner = self.scope.lookup_scope(func.value)
             f = owner.defs.get(func.value) if owner is not None and len(owner.bindings.get(func.value, ())) == 1 else None
+            called = self._instance_call(func, "__call__", pos, kw) if f is None and owner is not None and func.value not in owner.classes else None
+            if called is not None:
+                return called
             return self._follow(f, pos, kw) if f is not None else self._constructor(call, pos, kw)
         if q is None:
             return self._constructor(call, pos, kw)
@@ -244,6 +254,18 @@ class TypeEvaluator:
             literals = [literal_type(p) for p in pos]
             return Typ(INT, False) if pos and all(t is not None and t.kind == INT for t in literals) else None
         return None
+
+    def _instance_call(self, obj, name: str, pos, kw) -> Value:
+        """``obj.name(...)`` (``name`` ``__call__``: ``obj(...)``) where ``obj`` is an instance
+        of a class of the module: what the method returns, its ``self`` an instance whose
+        attributes are not known here."""
+        if self.receivers is None or self.classes is None:
+            return None
+        r = self.receivers.receiver_of(obj, self.scope)
+        if r is None or r.cls is None:
+            return None
+        method = self.classes.member(r.cls, name)
+        return self._follow(method, pos, kw, Fields(r.cls, {})) if method is not None else None
 
     @staticmethod
     def _reduced(name: str, t: Value) -> Optional[Typ]:
@@ -295,7 +317,7 @@ class TypeEvaluator:
                     memo[n] = inner.of(found[0])
             return memo[n]
 
-        inner = TypeEvaluator(body, names, self.classes, self.depth + 1)
+        inner = TypeEvaluator(body, names, self.classes, self.depth + 1, self.receivers)
         return inner.of(ret)
 
     def _replaced(self, recv: Fields, kw) -> Value:

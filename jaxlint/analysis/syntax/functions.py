@@ -26,9 +26,13 @@ class _Returns(OwnCodeVisitor):
 
     def __init__(self) -> None:
         self.found: List[cst.Return] = []
+        self.yields = False
 
     def visit_Return(self, r: cst.Return) -> None:
         self.found.append(r)
+
+    def visit_Yield(self, y: cst.Yield) -> None:
+        self.yields = True
 
 
 def own_returns(node) -> List[cst.Return]:
@@ -45,9 +49,17 @@ def return_values(node) -> List[Optional[cst.BaseExpression]]:
 
 def _returns_of(node) -> List[Optional[cst.BaseExpression]]:
     """The values of the ``return`` statements of a def (None for a bare ``return``), not of
-    nested functions or classes; a body that can end without ``return`` adds None."""
+    nested functions or classes; a body that can end without ``return`` adds None.  A generator
+    or ``async def`` gives only None: calling it returns a generator or coroutine, never what
+    its ``return`` statements name."""
     body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
-    out = return_values(node) if body else []
+    out: List[Optional[cst.BaseExpression]] = []
+    if body:
+        v = _Returns()
+        v.walk(node.body)
+        if v.yields or node.asynchronous is not None:
+            return [None]
+        out = [r.value for r in v.found]
     if not body or not _ends_in_return(body[-1]):
         out.append(None)
     return out

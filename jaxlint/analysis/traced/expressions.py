@@ -127,9 +127,11 @@ class Expressions:
             passed = self.analyzer.host_values.passed_value(owner.func, name)
             if passed is not None and passed.func is not None and not passed.func.is_lambda:
                 return Val(STATIC, name, 0, None, (FnRef(passed.func), None, [], {}))
-            flags = self.analyzer.outer_flags(name, owner)
-            if flags:
-                return Val(STATIC, None, flags)
+            # Otherwise an object the host function was given: it was there before the trace and
+            # outlives it, as a variable of that function would (``self`` of the method around
+            # a nested def: what the nested def writes to it stays after the trace).
+            node = e if e is self.receiver and self.deferring else None
+            return Val(STATIC, None, self.analyzer.outer_flags(name, owner), outer=(owner, name, node))
         module = module_val(e, self.frame.scope)
         if module is not None:
             return module

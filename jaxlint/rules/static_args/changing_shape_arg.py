@@ -242,16 +242,16 @@ def _may_follow(expr, counters: set, scope, order: int, depth: int) -> bool:
     return _shape_follows(expr, counters, scope, order, depth) is not None
 
 
-def _follows(expr, counters: set, scope, order: int) -> Optional[str]:
-    """The loop counter ``expr`` mentions, directly or through the assignment of a name it
-    reads (``end = min(i + bs, n)``)."""
+def _follows(expr, counters: set, scope, order: int, depth: int = 0) -> Optional[str]:
+    """The loop counter ``expr`` mentions, directly or through the assignments of the names it
+    reads, however many (``end = min(i + bs, n)``; ``start = i * bs; end = start + bs``)."""
     found = _mentions(expr, counters)
-    if found is not None or expr is None:
+    if found is not None or expr is None or depth > 3:
         return found
     for name in names_in(expr):
         b = _reaching_assignment(scope, name, order)
         if b is not None:
-            found = _mentions(b.value, counters)
+            found = _follows(b.value, counters, scope, b.order, depth + 1)
             if found is not None:
                 return found
     return None
