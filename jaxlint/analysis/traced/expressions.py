@@ -129,9 +129,16 @@ class Expressions:
                 return Val(STATIC, name, 0, None, (FnRef(passed.func), None, [], {}))
             # Otherwise an object the host function was given: it was there before the trace and
             # outlives it, as a variable of that function would (``self`` of the method around
-            # a nested def: what the nested def writes to it stays after the trace).
-            node = e if e is self.receiver and self.deferring else None
-            return Val(STATIC, None, self.analyzer.outer_flags(name, owner), outer=(owner, name, node))
+            # a nested def: what the nested def writes to it stays after the trace).  Only when
+            # the module shows it is a Python object (``self``, what every caller passes, a
+            # container): a parameter nothing shows may be a mutable Ref of a kernel traced
+            # elsewhere, which is meant to be written.
+            flags = self.analyzer.outer_flags(name, owner)
+            params = owner.func.positional_params()
+            is_self = owner.func.is_method and bool(params) and params[0].name.value == name
+            if flags or is_self or passed is not None:
+                node = e if e is self.receiver and self.deferring else None
+                return Val(STATIC, None, flags, outer=(owner, name, node))
         module = module_val(e, self.frame.scope)
         if module is not None:
             return module
