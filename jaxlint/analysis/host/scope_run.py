@@ -14,7 +14,7 @@ import libcst as cst
 
 from jaxlint.analysis.host.host_value import JAX_ARRAY, LIST, NUMPY_ARRAY, PARAM, SCALAR, SCALAR_VAL, TUPLE, HostValue, join
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
-from jaxlint.analysis.syntax.nodes import target_names
+from jaxlint.analysis.syntax.nodes import parallel_values, target_names
 from jaxlint.analysis.syntax.scopes import Scope
 
 if TYPE_CHECKING:
@@ -138,12 +138,10 @@ class ScopeRun:
             self._bind(env, target.value, v)
         elif isinstance(target, (cst.Tuple, cst.List)):
             els = target.elements
-            items = None
+            values = parallel_values(target, value_node)
+            items = [self.eval(e, env) for e in values] if values is not None else None
             starred = any(isinstance(el, cst.StarredElement) for el in els)
-            if not starred and isinstance(value_node, (cst.Tuple, cst.List)) and len(value_node.elements) == len(els):
-                if not any(isinstance(el, cst.StarredElement) for el in value_node.elements):
-                    items = [self.eval(el.value, env) for el in value_node.elements]
-            elif not starred and v is not None and v.kind == TUPLE and v.items is not None and len(v.items) == len(els):
+            if items is None and not starred and v is not None and v.kind == TUPLE and v.items is not None and len(v.items) == len(els):
                 items = list(v.items)
             for i, el in enumerate(els):
                 self._assign(env, el.value, items[i] if items is not None else None, None)
