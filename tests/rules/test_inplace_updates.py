@@ -3,13 +3,9 @@ holds whatever the caller passed, a pytree of unknown structure when the caller'
 parameter was one.  A store under a key (a dict's) is no in-place array update; a store under
 an index only an array takes is one.  Each source also runs under JAX."""
 
-import textwrap
-
 import pytest
 
-from jaxlint import lint_source
-from jaxlint.config import Config
-from markers import actual, describe, expected_markers
+from source_cases import assert_marked, assert_runs_as
 
 CASES = {
     "dict_filled_by_a_helper": (
@@ -50,26 +46,16 @@ CASES = {
 
         RESULT = step(jnp.ones(3))
         """,
-        TypeError,
+        ("TypeError", "immutable"),
     ),
 }
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_findings(name):
-    text = textwrap.dedent(CASES[name][0]).lstrip("\n")
-    findings = [f for f in lint_source(text, "example.py", Config(preview=True)).findings if f.code == "JAX304"]
-    want, _ = expected_markers(text)
-    assert actual(findings) == want, describe(actual(findings) ^ want, findings)
+    assert_marked(CASES[name][0], "JAX304")
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_jax_agrees(name):
-    text = textwrap.dedent(CASES[name][0]).lstrip("\n")
-    error = CASES[name][1]
-    code = compile(text, "example.py", "exec")
-    if error is None:
-        exec(code, {"__name__": "example"})
-    else:
-        with pytest.raises(error, match="immutable"):
-            exec(code, {"__name__": "example"})
+    assert_runs_as(*CASES[name])
