@@ -415,6 +415,7 @@ class StatIndex:
         self.files: dict = {}
         self.written_ns = 0
         self.changed = False
+        self._stats: dict = {}  # path -> its stat in this run (None: it could not be made)
         try:
             with open(self.path, "rb") as fh:
                 raw = json.loads(fh.read())
@@ -423,6 +424,15 @@ class StatIndex:
                 self.written_ns = int(raw.get("written_ns", 0))
         except (OSError, ValueError, TypeError, RecursionError):
             pass  # no index, or a bad one: every file is read once and the index rewritten
+
+    def stat(self, path: str) -> Optional[os.stat_result]:
+        """``os.stat(path)`` made once per run: the run's memo and its per-file pass both ask."""
+        if path not in self._stats:
+            try:
+                self._stats[path] = os.stat(path)
+            except OSError:
+                self._stats[path] = None
+        return self._stats[path]
 
     def digest(self, path: str, st: os.stat_result) -> Optional[str]:
         """The recorded digest of ``path`` when its stat is the one recorded with it."""

@@ -6,7 +6,6 @@ call :func:`jaxlint.engine.pipeline.lint_source`."""
 from __future__ import annotations
 
 import functools
-import os
 from dataclasses import dataclass, field
 from typing import Callable, List, Mapping, Optional, Sequence, Union
 
@@ -115,10 +114,8 @@ class _RunMemo:
         self.key: Optional[str] = None
         digests = {}
         for path in files:
-            try:
-                digest = self.index.digest(path, os.stat(path))
-            except OSError:
-                digest = None
+            st = self.index.stat(path)
+            digest = self.index.digest(path, st) if st is not None else None
             if digest is None:
                 return  # read by the per-file pass
             digests[path] = digest

@@ -327,9 +327,8 @@ class _Gathered:
 def _indexed_entry(cache: Cache, index: StatIndex, path: str, shown: str):
     """(stat, digest, cached entry) of a file by the stat index: no digest when the index does
     not know the file unchanged, no entry on a cache miss."""
-    try:
-        st = os.stat(path)
-    except OSError:
+    st = index.stat(path)
+    if st is None:
         return None, None, None
     digest = index.digest(path, st)
     hit = cache.get_entry(cache.key(digest, shown)) if digest is not None else None

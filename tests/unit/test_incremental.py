@@ -258,3 +258,31 @@ def test_a_run_over_files_the_stat_index_knows_unchanged_opens_one_entry(tmp_pat
     assert cache_files[0] == "stat-index.json" and len(cache_files) == 2
     assert re.fullmatch(r"[0-9a-f]{2}/[0-9a-f]{62}\.json", cache_files[1])
     assert not [p for p in opened.paths if p.startswith(str(tmp_path / "solver_pkg"))]
+
+
+def test_a_run_after_an_edit_stats_each_file_once(tmp_path, monkeypatch):
+    shutil.copytree(os.path.join(FIXTURES, "solver_pkg"), tmp_path / "solver_pkg")
+    age(tmp_path)
+    cdir = str(tmp_path / "cache")
+    package = str(tmp_path / "solver_pkg")
+    lint_files([package], rule_config(), jobs=1, cache_dir=cdir)
+    files = sorted(str(p) for p in (tmp_path / "solver_pkg").rglob("*.py"))
+    edited = files[-1]
+    with open(edited, "a", encoding="utf-8") as fh:
+        fh.write("\nEDITED = 1\n")
+    os.utime(edited, (AN_HOUR_AGO + 60, AN_HOUR_AGO + 60))
+    stats = []
+    real = os.stat
+
+    def watching(path, *args, **kwargs):
+        stats.append(os.path.abspath(str(path)))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "stat", watching)
+    lint_files([package], rule_config(), jobs=1, cache_dir=cdir)
+    monkeypatch.undo()
+    # the run's memo and the per-file pass ask one stat of each module between them (a
+    # package's __init__.py is also looked for, once per folder, to name its modules)
+    modules = [f for f in files if os.path.basename(f) != "__init__.py"]
+    assert len(modules) >= 2
+    assert {f: stats.count(f) for f in modules} == dict.fromkeys(modules, 1)
