@@ -389,7 +389,9 @@ class Expressions:
             if len(vals) == 2 and isinstance(e.comparisons[0].operator, (cst.Is, cst.IsNot)) and is_none_literal(e.comparisons[0].comparator):
                 # ``x is None`` on a value that shows whether it is None: a Python bool
                 left = vals[0]
-                none = True if left.kind == STATIC and left.flags & NONE else False if surely_not_none(left) else None
+                # a name the transform's call site tests for None before it (``frame.notnone``)
+                guarded = isinstance(e.left, cst.Name) and self.frame.lookup(e.left.value) is None and e.left.value in self.frame.notnone
+                none = True if left.kind == STATIC and left.flags & NONE else False if guarded or surely_not_none(left) else None
                 if none is not None:
                     same = none == isinstance(e.comparisons[0].operator, cst.Is)
                     return KNOWN_CONSTANTS["True" if same else "False"]

@@ -1,7 +1,7 @@
 """Narrowing: the tests after which a name surely holds a Python value (``isinstance(x, int)``),
-or an instance of a pytree class of the module, and the ``is None`` tests whose outcome the value
-already decides.  Whether a value is a tracer is not narrowed here: ``isinstance(x, Tracer)`` is
-decided where it is evaluated (``CallExpressions.builtin``).
+or an instance of a pytree class of the module.  Whether a value is a tracer is not narrowed
+here: ``isinstance(x, Tracer)`` is decided where it is evaluated (``CallExpressions.builtin``),
+as ``x is None`` is (``Expressions.e_Comparison``).
 
 Separate from the statements that use it (``if``, a conditional expression, ``and``) because it
 is one question, asked of a test expression, with its own tables of types.
@@ -9,14 +9,14 @@ is one question, asked of a test expression, with its own tables of types.
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List
 
 import libcst as cst
 
 from jaxlint.analysis.model.classes import annotation_class
 from jaxlint.analysis.model.names import resolve
-from jaxlint.analysis.syntax.nodes import dotted_name, is_none_literal
-from jaxlint.analysis.traced.values import NONE, STATIC, STATIC_VAL, TRACED, Val, surely_not_none
+from jaxlint.analysis.syntax.nodes import dotted_name
+from jaxlint.analysis.traced.values import STATIC, STATIC_VAL, TRACED, Val
 
 
 class Narrowing:
@@ -129,20 +129,3 @@ class Narrowing:
                     self.frame.env.pop(n, None)
                 else:
                     self.frame.env[n] = v
-
-    def _none_test(self, test) -> Optional[bool]:
-        """For ``x is None`` / ``x is not None`` on a value known not to be None: the outcome."""
-        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name)):
-            return None
-        c = test.comparisons[0]
-        if not is_none_literal(c.comparator) or not isinstance(c.operator, (cst.Is, cst.IsNot)):
-            return None
-        v = self.frame.lookup(test.left.value)
-        if v is None:
-            if test.left.value not in self.frame.notnone:
-                return None
-        elif v.kind == STATIC and v.flags & NONE:
-            return isinstance(c.operator, cst.Is)  # a default None the caller left alone
-        elif not surely_not_none(v):
-            return None
-        return isinstance(c.operator, cst.IsNot)

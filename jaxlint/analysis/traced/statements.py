@@ -106,11 +106,12 @@ class Statements:
         pass
 
     def s_If(self, st: cst.If, kind: str = "if") -> bool:
-        known = self._none_test(st.test)
         v = self.eval(st.test, True)
         self.emit("test", self.frame, kind, st.test, v, st)
-        if known is None and v.kind == lattice.STATIC and v.flags & (lattice.TRUE | lattice.FALSE):
-            # A Python value known here (``if not apply_softmax:`` with the default True).
+        known = None
+        if v.kind == lattice.STATIC and v.flags & (lattice.TRUE | lattice.FALSE):
+            # A Python value known here (``if not apply_softmax:`` with the default True,
+            # ``if x is None:`` on a value that shows whether it is None).
             known = bool(v.flags & lattice.TRUE)
         if known is True:
             self.block(st.body)  # the else branch cannot run at trace time
