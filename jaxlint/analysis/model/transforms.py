@@ -14,6 +14,7 @@ import libcst as cst
 
 from jaxlint.analysis.model.call_targets import CallTargets
 from jaxlint.analysis.model.classes import ClassModel, is_classmethod, is_property
+from jaxlint.analysis.model.forwarded_transforms import forwarded_applications
 from jaxlint.analysis.model.names import PARTIAL, resolve
 from jaxlint.analysis.model.receivers import ReceiverModel
 from jaxlint.analysis.model.transform_arguments import (
@@ -411,6 +412,12 @@ class TransformFinder:
             if id(call) in idx.eager_calls:
                 continue  # under ``with jax.disable_jit():`` the function runs on concrete values
             found = self.transform_of(call.func, scope)
+            forwarded = forwarded_applications(self, call, found, scope) if scope.kind == "function" else None
+            if forwarded is not None:
+                # applied anew by every call of the function around it, with that call's values
+                for fw in forwarded:
+                    self._from_call(fw.site, fw.transform, [a for a, _ in fw.args], fw.scope, {id(a.value): s for a, s in fw.args})
+                continue
             if found is None:
                 continue
             t, extra = found
@@ -485,7 +492,10 @@ class TransformFinder:
             app.stages = any(x[0].stages for x in tracing)
         self._add(app)
 
-    def _from_call(self, call: cst.Call, t: Transform, args: List[cst.Arg], scope: Scope) -> None:
+    def _from_call(self, call: cst.Call, t: Transform, args: List[cst.Arg], scope: Scope, arg_scopes: Optional[Dict[int, Scope]] = None) -> None:
+        """Record the application of ``t`` by ``call`` (in ``scope``) to the functions among
+        ``args``; ``arg_scopes``: where an argument is read when not in ``scope`` (a value a
+        forwarder's caller gave it)."""
         fn_exprs: List[cst.BaseExpression] = []
         pos = [a.value for a in args if a.keyword is None and not a.star]
         for i, kw in t.fn_args:
@@ -504,10 +514,11 @@ class TransformFinder:
             else:
                 fn_exprs.append(v)
         for e in fn_exprs:
-            ref = self.resolve_fn(e, scope) or self._factory_argument(e, scope)
+            at = arg_scopes.get(id(e), scope) if arg_scopes else scope
+            ref = self.resolve_fn(e, at) or self._factory_argument(e, at)
             linen_apply = False
             if ref is None and t is JIT:
-                ref = self._linen_apply(e, scope)
+                ref = self._linen_apply(e, at)
                 linen_apply = ref is not None
             if ref is None:
                 continue

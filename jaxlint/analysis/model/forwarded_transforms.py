@@ -1,0 +1,133 @@
+"""A transform applied by a function on the values its caller gives it.
+
+``def make_plxpr(func, static_argnums=None): return jax.make_jaxpr(func, static_argnums=
+static_argnums)`` applies ``jax.make_jaxpr`` anew at every call, with that call's function and
+static spec: ``make_plxpr(f, static_argnums=0)`` is ``jax.make_jaxpr(f, static_argnums=0)``, and
+what it returns is called as that callable is.  The transform itself may be a parameter too
+(``def variant_of(variant): return variant(step, static_argnums=(1,))`` called with ``jax.jit``).
+Read so, one call site's spec never blurs with another's, and each call's result is the jitted
+callable its caller uses.
+
+A function is read as such a forwarder when it is a plain function (not a method, not traced,
+not decorated), every ``return`` gives the transform's result (the call itself or a name bound
+only to it), the transform returns a callable to be called later (not a lax primitive, not
+``eval_shape``), and its every use in the module is a call by its name, so that no call is
+missed.  Otherwise the transform is read where it is written, as before.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Dict, List, NamedTuple, Optional, Tuple
+
+import libcst as cst
+
+from jaxlint.analysis.model.transform_arguments import literal_binding
+from jaxlint.analysis.model.transform_table import Transform
+from jaxlint.analysis.syntax.functions import _returns_of, _undecorated
+from jaxlint.analysis.syntax.nodes import STARRED, argument_for
+from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
+
+if TYPE_CHECKING:
+    from jaxlint.analysis.model.transforms import TransformFinder
+
+
+class Forwarded(NamedTuple):
+    """The transform one call of a forwarder applies: at ``site`` (the forwarder's call, in
+    ``scope``), with the arguments as that call makes them, each with the scope to read it in."""
+
+    site: cst.Call
+    scope: Scope
+    transform: Transform
+    args: List[Tuple[cst.Arg, Scope]]
+
+
+_MISSING = object()
+
+
+def forwarded_applications(finder: "TransformFinder", call: cst.Call, found, scope: Scope) -> Optional[List[Forwarded]]:
+    """The applications the calls of the forwarder around ``call`` make (``found``: the
+    transform ``call`` applies and the arguments a partial bound to it, or None when its callee
+    is a parameter); None when ``call`` is not in a forwarder, or a call of it is not read."""
+    f = _forwarder(finder, call, scope)
+    if f is None:
+        return None
+    params: Dict[str, cst.Param] = {p.name.value: p for p in list(f.params.posonly_params) + list(f.params.params) + list(f.params.kwonly_params)}
+    star_kwarg = f.params.star_kwarg.name.value if isinstance(f.params.star_kwarg, cst.Param) else None
+    callee_param = isinstance(call.func, cst.Name) and call.func.value in params
+    if found is None and not callee_param:
+        return None
+    if not callee_param and not any(_forwards(a, params, star_kwarg) for a in call.args):
+        return None  # it applies the transform to what it has itself: read where it is written
+    positional = [p.name.value for p in f.positional_params()]
+    calls = [(c, s) for c, s in finder.index.calls_of(f.name) if s.lookup_def(f.name) is f]
+    if not calls or finder.call_targets.mentions(f.scope, f.name) != len(calls) + 1:
+        return None  # also used as a value: its calls are not all seen
+    out: List[Forwarded] = []
+    for c, s in calls:
+
+        def passed(name: str):
+            arg = argument_for(c, positional, name)
+            if arg is STARRED:
+                return None
+            if arg is None:
+                default = params[name].default
+                return (literal_binding(default, f.scope), f.scope) if default is not None else _MISSING
+            return literal_binding(arg.value, s), s
+
+        if callee_param:
+            given = passed(call.func.value)
+            if given is None or given is _MISSING:
+                return None
+            applied = finder.transform_of(given[0], given[1])
+            if applied is None:
+                return None
+            t, extra = applied
+            args = [(a, given[1]) for a in extra]
+        else:
+            t, extra = found
+            args = [(a, scope) for a in extra]
+        if t.arity is not None or t.calls_at_site:
+            return None  # applied on the spot: the forwarder's call is no call of its result
+        for a in call.args:
+            if a.star == "**" and isinstance(a.value, cst.Name) and a.value.value == star_kwarg:
+                # the caller's keywords the forwarder does not take go on to the transform
+                if any(ca.star for ca in c.args):
+                    return None
+                args.extend((ca, s) for ca in c.args if ca.keyword is not None and ca.keyword.value not in params)
+                continue
+            if a.star:
+                return None
+            if isinstance(a.value, cst.Name) and a.value.value in params:
+                given = passed(a.value.value)
+                if given is None or given is _MISSING:
+                    return None
+                args.append((cst.Arg(value=given[0], keyword=a.keyword), given[1]))
+            else:
+                args.append((a, scope))
+        out.append(Forwarded(c, s, t, args))
+    return out
+
+
+def _forwards(a: cst.Arg, params: Dict[str, cst.Param], star_kwarg: Optional[str]) -> bool:
+    """The argument hands on one of the forwarder's parameters."""
+    if not isinstance(a.value, cst.Name):
+        return False
+    return a.value.value == star_kwarg if a.star == "**" else not a.star and a.value.value in params
+
+
+def _forwarder(finder: "TransformFinder", call: cst.Call, scope: Scope) -> Optional[FuncInfo]:
+    """The plain function whose every ``return`` gives ``call``'s result, if ``call`` is in one."""
+    if scope.kind != "function" or scope.func is None:
+        return None
+    f = scope.func
+    if f.is_lambda or f.is_method or not _undecorated(f) or f.body_scope is not scope or finder.in_traced_code(scope):
+        return None
+    for r in _returns_of(f.node):
+        if r is call:
+            continue
+        if not isinstance(r, cst.Name):
+            return None
+        binds = scope.bindings.get(r.value, ())
+        if len(binds) != 1 or binds[0].kind != "assign" or binds[0].value is not call:
+            return None
+    return f
