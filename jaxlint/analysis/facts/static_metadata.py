@@ -175,11 +175,23 @@ def argument_for(classes: ClassModel, cls: ClassInfo, init: Optional[FuncInfo], 
             return _argument_value(call, classes.field_names(cls), field)
         return None
     params = [p.name.value for p in init.positional_params()][1:]
-    sources = [value.value for target, value in self_assignments(init) if target == field and isinstance(value, cst.Name)]
+    sources = [src for target, value in self_assignments(init) if target == field for src in [_converted_parameter(value, init.body_scope)] if src]
     for src in sources:
         arg = _argument_value(call, params, src)
         if arg is not None:
             return arg
+    return None
+
+
+def _converted_parameter(value, scope: Scope) -> Optional[str]:
+    """The name ``value`` stores as it is, or converted to an array of the same shape
+    (``self.loc = jnp.asarray(loc)``): an array passed for it is what the field holds."""
+    if isinstance(value, cst.Name):
+        return value.value
+    if isinstance(value, cst.Call) and value.args and value.args[0].keyword is None and not value.args[0].star and isinstance(value.args[0].value, cst.Name):
+        q = resolve(value.func, scope)
+        if q is not None and any(q == prefix + name for prefix in _MODULES for name in ("array", "asarray")):
+            return value.args[0].value.value
     return None
 
 

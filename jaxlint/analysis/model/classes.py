@@ -44,7 +44,7 @@ DATACLASS_PYTREE_DECORATORS = frozenset(
 )
 CUSTOM_PYTREE_DECORATORS = frozenset({"jax.tree_util.register_pytree_node_class", "jax.tree_util.register_pytree_with_keys_class"})
 STATIC_PYTREE_DECORATORS = frozenset({"jax.tree_util.register_static"})
-REGISTER_CALLS = frozenset({"jax.tree_util.register_dataclass", "jax.tree_util.register_pytree_node", "jax.tree_util.register_pytree_with_keys"})
+REGISTER_CALLS = frozenset({"jax.tree_util.register_dataclass", "jax.tree_util.register_pytree_node", "jax.tree_util.register_pytree_with_keys"}) | CUSTOM_PYTREE_DECORATORS
 # Calls that declare a dataclass field; their keywords say whether it is static.
 FIELD_FUNCS = frozenset({"field", "static_field", "dataclass_field"})
 STATIC_ANNOTATIONS = frozenset({"jax_dataclasses.Static", "Static"})
@@ -192,7 +192,7 @@ class ClassModel:
                 if not call.args or not isinstance(call.args[0].value, cst.Name):
                     continue
                 if qualified(call.func, scope) in REGISTER_CALLS:
-                    regs[call.args[0].value.value] = call
+                    regs[_registered_name(call.args[0].value.value, scope)] = call
             self._registrations = regs
         return self._registrations
 
@@ -251,6 +251,12 @@ class ClassModel:
             if kind is not None:
                 for c in reversed(self.mro(cls)):
                     fields.update(self._declared_fields(c, kind))
+            if kind == "custom":
+                # what the flatten returns decides, over a class attribute of the same name
+                flattened: Dict[str, str] = {}
+                for name, part_kind, _node in self.flatten_parts(cls):
+                    flattened.setdefault(name, part_kind)
+                fields.update(flattened)
         return fields.get(attr)
 
     def _declared_fields(self, cls: ClassInfo, kind: str) -> Dict[str, str]:
@@ -295,47 +301,88 @@ class ClassModel:
                     if a.keyword is not None and a.keyword.value in ("data_fields", "meta_fields"):
                         for name in _string_list(a.value):
                             out[name] = LEAF if a.keyword.value == "data_fields" else STATIC_FIELD
-        if kind == "custom":
-            out.update(self._flattened(cls))
-        return out
-
-    def _flattened(self, cls: ClassInfo) -> Dict[str, str]:
-        """Children and aux data of ``tree_flatten``: ``return (self.a, self.b), (self.n,)``."""
-        out: Dict[str, str] = {}
-        for name, kind, _node in self.flatten_parts(cls):
-            out.setdefault(name, kind)
         return out
 
     def flatten_parts(self, cls: ClassInfo) -> List[Tuple[str, str, cst.CSTNode]]:
-        """(attribute, LEAF or STATIC_FIELD, the ``self.attr`` expression) for each attribute the
-        class's flatten function returns, children first; [] when it cannot be read."""
+        """(attribute, LEAF or STATIC_FIELD, the expression that holds it) for each attribute of
+        an instance of ``cls`` that its flatten function returns, children first; [] when it
+        cannot be read.  JAX calls the user's flatten and keeps what it gets: the children are
+        the leaves, traced; everything in the aux data, however nested (tuples, lists, dicts,
+        ``dict(k=v)``, a local name for any of them, the whole ``self.__dict__``), is static
+        metadata, hashed and compared as part of the cache key and kept past the trace."""
         owner = self._owner(cls)
         if owner is not self:
             return owner.flatten_parts(cls)
         out: List[Tuple[str, str, cst.CSTNode]] = []
-        flatten = cls.body_scope.defs.get("tree_flatten")
-        if flatten is None and cls.name in self.registrations():
-            call = self.registrations()[cls.name]
-            if len(call.args) > 1 and isinstance(call.args[1].value, cst.Name):
-                flatten = cls.scope.lookup_def(call.args[1].value.value)
+        flatten = self._flatten_function(cls)
         if flatten is None or flatten.is_lambda:
             return out
         params = flatten.positional_params()
         if not params:
             return out
         me = params[0].name.value
-        local_attrs: Dict[str, List[cst.Attribute]] = {}
+        local: Dict[str, cst.BaseExpression] = {}
         for st in flatten.node.body.body:
             if not isinstance(st, cst.SimpleStatementLine):
                 continue
             for small in st.body:
                 if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
-                    local_attrs[small.targets[0].target.value] = _self_attr_nodes(small.value, me)
+                    local[small.targets[0].target.value] = small.value
                 if isinstance(small, cst.Return) and isinstance(small.value, cst.Tuple) and len(small.value.elements) == 2:
                     children, aux = (el.value for el in small.value.elements)
                     for part, kind in ((children, LEAF), (aux, STATIC_FIELD)):
-                        nodes = local_attrs.get(part.value, []) if isinstance(part, cst.Name) else _self_attr_nodes(part, me)
-                        out.extend((n.attr.value, kind, n) for n in nodes)
+                        out.extend((name, kind, node) for name, node in self._held_attributes(cls, part, me, local, flatten.body_scope, 0))
+        return out
+
+    def _flatten_function(self, cls: ClassInfo) -> Optional[FuncInfo]:
+        """The flatten function JAX calls for ``cls``: the one its registration names
+        (``register_pytree_node(Cls, flatten, ...)``), else its ``tree_flatten``, inherited too."""
+        for c in self.mro(cls):
+            call = self.registrations().get(c.name)
+            if call is not None and len(call.args) > 1:
+                fn = call.args[1].value
+                if isinstance(fn, cst.Name):
+                    return c.scope.lookup_def(fn.value)
+                if isinstance(fn, cst.Attribute) and isinstance(fn.value, cst.Name):
+                    named = class_named(c.scope, fn.value.value)
+                    return self.member(named, fn.attr.value) if named is not None else None
+        return self.member(cls, "tree_flatten")
+
+    def _held_attributes(self, cls: ClassInfo, e, me: str, local: Dict[str, cst.BaseExpression], scope: Scope, depth: int) -> List[Tuple[str, cst.CSTNode]]:
+        """(attribute, expression) for each attribute of the instance ``me`` that the value
+        ``e`` holds: ``self.a``, inside tuples, lists and dicts, through local names, and every
+        attribute for ``self.__dict__`` / ``vars(self)``."""
+        if depth > 4:
+            return []
+        if isinstance(e, (cst.Tuple, cst.List)):
+            return [h for el in e.elements for h in self._held_attributes(cls, el.value, me, local, scope, depth + 1)]
+        if isinstance(e, cst.Dict):
+            return [h for el in e.elements for h in self._held_attributes(cls, el.value, me, local, scope, depth + 1)]
+        if isinstance(e, cst.Name):
+            return self._held_attributes(cls, local[e.value], me, local, scope, depth + 1) if e.value in local else []
+        if isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name) and e.value.value == me:
+            if e.attr.value == "__dict__":
+                return [(name, e) for name in self.instance_attributes(cls)]
+            return [(e.attr.value, e)]
+        if isinstance(e, cst.Call) and not any(a.star for a in e.args):
+            q = qualified(e.func, scope)
+            if q == "dict":
+                return [h for a in e.args if a.keyword is not None for h in self._held_attributes(cls, a.value, me, local, scope, depth + 1)]
+            if q == "vars" and len(e.args) == 1 and isinstance(e.args[0].value, cst.Name) and e.args[0].value.value == me:
+                return [(name, e) for name in self.instance_attributes(cls)]
+        return []
+
+    def instance_attributes(self, cls: ClassInfo) -> List[str]:
+        """The attributes the methods of ``cls`` and its bases set on ``self``, in order."""
+        methods = {id(f.body_scope): f for c in self.mro(cls) for f in c.body_scope.defs.values() if f.is_method and f.body_scope is not None}
+        out: List[str] = []
+        for w in self.index.attribute_writes if self.index is not None else ():
+            f = methods.get(id(w.scope))
+            if f is None or w.in_place or w.attr in out:
+                continue
+            positional = f.positional_params()
+            if positional and positional[0].name.value == w.name:
+                out.append(w.attr)
         return out
 
     def metadata_declarations(self, cls: ClassInfo) -> Dict[str, cst.CSTNode]:
@@ -347,12 +394,12 @@ class ClassModel:
         out: Dict[str, cst.CSTNode] = {}
         if kind not in ("dataclass", "equinox", "custom"):
             return out
+        if kind == "custom":
+            for name, part_kind, node in self.flatten_parts(cls):
+                if part_kind == STATIC_FIELD:
+                    out.setdefault(name, node)
+            return out
         for c in reversed(self.mro(cls)):
-            if kind == "custom":
-                for name, part_kind, node in self.flatten_parts(c):
-                    if part_kind == STATIC_FIELD:
-                        out.setdefault(name, node)
-                continue
             for name, node in self.annotated_fields(c).items():
                 if self.field_kind(cls, name) == STATIC_FIELD and not _is_classvar(node, c.scope):
                     out[name] = node
@@ -483,10 +530,20 @@ def _string_list(e) -> List[str]:
     return []
 
 
-def _self_attr_nodes(e, me: str) -> List[cst.Attribute]:
-    """``(self.a, self.b)`` / ``[self.a]`` / ``self.a`` -> the ``self.a``, ``self.b`` nodes."""
-    items = [el.value for el in e.elements] if isinstance(e, (cst.Tuple, cst.List)) else [e]
-    return [it for it in items if isinstance(it, cst.Attribute) and isinstance(it.value, cst.Name) and it.value.value == me]
+def _registered_name(name: str, scope: Scope) -> str:
+    """The class a registration call names: ``cls`` in ``__new__``, ``__init_subclass__`` or a
+    classmethod is the class being made, so the class that defines it (and every subclass,
+    through it) is registered."""
+    f = scope.func if scope.kind == "function" else None
+    if f is None or not f.is_method:
+        return name
+    positional = f.positional_params()
+    owner = scope.enclosing_class()
+    if owner is None or not positional or positional[0].name.value != name:
+        return name
+    if f.name in ("__new__", "__init_subclass__") or is_classmethod(f):
+        return owner.name
+    return name
 
 
 def _is_classvar(decl: cst.AnnAssign, scope: Scope) -> bool:
