@@ -45,7 +45,7 @@ _UNHASHABLE_KINDS = {
     JAX_ARRAY: "a JAX array",
     NUMPY_ARRAY: "a NumPy array",
     OPT_STATE: "an optimiser state",
-    JIT_RESULT: "the arrays returned by a jitted function",
+    JIT_RESULT: "the output of a jitted function",
     NAMESPACE: "an argparse.Namespace (it defines __eq__ without __hash__)",
 }
 

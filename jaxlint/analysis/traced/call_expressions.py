@@ -87,8 +87,9 @@ class CallExpressions:
         return lattice.STATIC_VAL if k == lattice.STATIC else lattice.UNKNOWN_VAL
 
     def invoke(self, e, fv: lattice.Val, argvals, self_val: Optional[lattice.Val] = None) -> lattice.Val:
-        if fv.fn[0].jit is not None and not any(v.kind == lattice.TRACED for _, v in argvals):
-            return lattice.UNKNOWN_VAL
+        fr = self.frame
+        if fv.fn[0].jit is not None and not (fr.staged and not fr.concrete) and not any(v.kind == lattice.TRACED for _, v in argvals):
+            return lattice.UNKNOWN_VAL  # evaluated outside any staging trace: concrete arrays
         return self.analyzer.call_function(self.frame, e, fv.fn, argvals, self_val)
 
     def fn_from(self, expr) -> Optional[tuple]:

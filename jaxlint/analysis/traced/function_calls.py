@@ -50,7 +50,22 @@ class FunctionCalls:
         env = _bind_parameters(ref, bound_args, bound_kw, argvals, self_val)
         self._check_static_parameters(frame, call, ref, len(bound_args), env)
         _name_traced_parameters(f, env, self.annotated_class)
-        return self._run_called_frame(frame, ref, closure, env, with_traced)
+        result = self._run_called_frame(frame, ref, closure, env, with_traced)
+        if frame.staged and not frame.concrete and self._stages_itself(ref):
+            # Omnistaging: a jitted function called under a trace that stages is bound as one
+            # operation of that trace, so what it returns is tracers, whatever its body computes
+            # from (a static argument handed back, a Python constant).
+            return lattice.jit_output(result)
+        return result
+
+    def _stages_itself(self, ref) -> bool:
+        """The function is wrapped by a staging transform of its own (``@jax.jit``,
+        ``g = jax.jit(f)``, ``jax.jit(f)(x)``), wherever it is called from."""
+        return (
+            ref.stages
+            or ref.jit is not None and ref.jit.stages
+            or any(a.stages for a in self.finder.by_func.get(id(ref.func.node), ()) if isinstance(a.site, cst.Decorator))
+        )
 
     def _check_static_parameters(self, frame: Frame, call: Optional[cst.Call], ref, n_bound: int, env: lattice.Env) -> None:
         """Report a tracer or an array passed for a parameter the callee keeps static (its own
@@ -88,12 +103,7 @@ class FunctionCalls:
         f: FuncInfo = ref.func
         # A jitted function (``@jax.jit``, ``g = jax.jit(f)``, ``jax.jit(f)(x)``) is staged
         # wherever it is called from, a vmapped-only frame too.
-        staged = (
-            frame.staged
-            or ref.stages
-            or ref.jit is not None and ref.jit.stages
-            or any(a.stages for a in self.finder.by_func.get(id(f.node), ()) if isinstance(a.site, cst.Decorator))
-        )
+        staged = frame.staged or self._stages_itself(ref)
         key = (
             id(f.node),
             tuple(sorted((n, lattice.signature(v)) for n, v in env.items())),

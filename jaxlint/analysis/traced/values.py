@@ -249,6 +249,18 @@ def to_traced(v: Val) -> Val:
     return Val(TRACED, v.name, v.flags & (ARRAY | BOOL | RAW | REF) | raw, ext=v.ext)
 
 
+def jit_output(v: Val) -> Val:
+    """What a jitted function returns under a trace that stages: the pytree its body returns,
+    every leaf a tracer (None is an empty pytree and stays None)."""
+    if v.kind == STATIC and v.flags & NONE:
+        return v
+    if v.kind == STATIC and v.items is not None and v.fn is None and v.cls is None:
+        return Val(TRACED, v.name, v.flags & (PYSEQ | DICT), tuple(jit_output(x) for x in v.items), None, None, v.keys)
+    if v.kind == STATIC and v.fn is None and v.cls is None and not v.flags & (PYSEQ | DICT | MODULE | TEXT):
+        return Val(TRACED, v.name, ARRAY)  # a Python number handed back is a weakly typed array
+    return to_traced(v) if v.fn is None and v.kind != TRACED else v
+
+
 def keyed_dict(keys: Sequence[str], items: Sequence[Val], others: Optional[Val] = None) -> Val:
     """A dict whose entries under ``keys`` hold ``items`` and whose entries under any other key
     (where it may have more: ``others``) hold ``others``."""
