@@ -172,10 +172,8 @@ class NnxAttributes:
         return None
 
     def _single_assignment(self, name: str, scope: Scope):
-        binds = scope.bindings.get(name, ())
-        if scope.lookup_scope(name) is not scope or len(binds) != 1 or binds[0].kind != "assign":
-            return None
-        return binds[0].value
+        b = scope.assigned_once(name) if scope.lookup_scope(name) is scope else None
+        return b.value if b is not None else None
 
     def container_data(self, e, scope: Scope, depth: int = 0) -> Optional[str]:
         """``e`` is a plain list, dict or tuple holding data: "a list holding an nnx.Linear"."""

@@ -223,8 +223,7 @@ class HostCalls:
             v = None
             if len(ws) == 1 and not ws[0].in_place and isinstance(ws[0].value, cst.Name) and id(ws[0].value) in top:
                 p = ws[0].value.value
-                binds = init.body_scope.bindings.get(p, ())
-                if len(binds) == 1 and binds[0].kind == "param" and p in given:
+                if init.body_scope.unrebound_param(p) and p in given:
                     v = self.eval(given[p], scope, env, shadow)
             if hashed or not self._field_excluded(cls, n):
                 fields[n] = v

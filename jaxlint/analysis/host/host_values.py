@@ -151,7 +151,7 @@ class HostValues(HostCalls):
         if self.finder.by_func.get(id(f.node)) or self.finder.is_traced_def(f):
             return None  # a transform's function: what it receives is traced, not passed
         positional = [p.name.value for p in f.positional_params()]
-        if name not in positional or any(b.kind != "param" for b in f.body_scope.bindings.get(name, ())):
+        if name not in positional or not f.body_scope.unrebound_param(name):
             return None
         return self._agreed(self.finder.call_targets.param_origins(f, name, only_called=True))
 
@@ -194,7 +194,7 @@ class HostValues(HostCalls):
         factory = g.scope.func
         if factory is None or factory.is_lambda or factory.is_method:
             return None
-        if g.scope.defs.get(g.name) is not g or len(g.scope.bindings.get(g.name, ())) != 1:
+        if g.scope.sole_def(g.name) is not g:
             return None
         returns = returns_of(factory.node)
         if not returns or any(not (isinstance(r, cst.Name) and r.value == g.name) for r in returns):
@@ -394,9 +394,8 @@ class HostValues(HostCalls):
                 return None  # rebound from an inner function (nonlocal / global): at an unknown time
             if n in env:
                 return env[n]
-            if n in scope.defs and len(scope.bindings.get(n, ())) == 1:
-                return self.function_value(scope.defs[n])
-            return None
+            f = scope.sole_def(n)
+            return self.function_value(f) if f is not None else None
         return self.outer_value(n, owner)
 
 

@@ -167,7 +167,7 @@ class ReceiverModel:
         """What a function of the module returns (``def default_rng(seed): return Rng(seed)``):
         the class every ``return`` builds, when the def's name is bound once and no decorator
         can wrap it (a body that can end without ``return`` gives None: unknown)."""
-        if len(owner.bindings.get(f.name, ())) != 1 or not _undecorated(f) or f.body_scope is None or depth >= _MAX_DEPTH:
+        if owner.sole_def(f.name) is None or not _undecorated(f) or f.body_scope is None or depth >= _MAX_DEPTH:
             return None
         return _agreed([self.receiver_of(r, f.body_scope, depth + 1) if r is not None else None for r in _returns_of(f.node)])
 

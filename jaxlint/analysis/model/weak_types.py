@@ -205,7 +205,7 @@ class TypeEvaluator:
         q = resolve(func, self.scope)
         if q is None and isinstance(func, cst.Name):
             owner = self.scope.lookup_scope(func.value)
-            f = owner.defs.get(func.value) if owner is not None and len(owner.bindings.get(func.value, ())) == 1 else None
+            f = owner.sole_def(func.value) if owner is not None else None
             called = self._instance_call(func, "__call__", pos, kw) if f is None and owner is not None and func.value not in owner.classes else None
             if called is not None:
                 return called

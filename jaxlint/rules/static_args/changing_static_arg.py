@@ -126,8 +126,7 @@ class ChangingStaticArg(Rule):
         g = scope.func if scope.kind == "function" else None
         if g is None or isinstance(g.node, cst.Lambda) or m.finder.is_traced_def(g):
             return
-        binds = scope.bindings.get(param, ())
-        if len(binds) != 1 or binds[0].kind != "param":
+        if not scope.unrebound_param(param):
             return
         ct = m.finder.call_targets
         # every call that reaches the wrapper: by its name, as a method or ``__call__``, through
