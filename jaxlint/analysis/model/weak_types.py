@@ -22,7 +22,7 @@ from typing import Callable, Dict, NamedTuple, Optional, Union
 
 import libcst as cst
 
-from jaxlint.analysis.model.classes import class_named
+from jaxlint.analysis.model.classes import annotated_names, class_named
 from jaxlint.analysis.syntax.functions import own_returns
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.model.names import resolve
@@ -343,7 +343,7 @@ class TypeEvaluator:
         given = dict(zip(names, pos))
         given.update(kw)
         fields: Dict[str, Optional[Typ]] = {}
-        defaults = _field_defaults(cls)
+        defaults = {st.target.value: st.value for st in annotated_names(cls) if st.value is not None}
         for n in names:
             expr = given.get(n, defaults.get(n))
             fields[n] = self.of(expr) if expr is not None else None
@@ -352,16 +352,6 @@ class TypeEvaluator:
 
 def _cast(kind: Optional[int]) -> Typ:
     return Typ(kind, False, kind if kind is not None else BOOL)
-
-
-def _field_defaults(cls) -> Dict[str, cst.BaseExpression]:
-    out = {}
-    for st in cls.node.body.body:
-        if isinstance(st, cst.SimpleStatementLine):
-            for small in st.body:
-                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.value is not None:
-                    out[small.target.value] = small.value
-    return out
 
 
 def single_return(func_node) -> Optional[cst.BaseExpression]:
