@@ -37,6 +37,7 @@ from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.jax.jax_api import NNX_DATA_CLASSES
 from jaxlint.analysis.model.nnx_state import _has_exit
 from jaxlint.analysis.syntax.module_index import AttributeWrite, ModuleIndex
+from jaxlint.analysis.syntax.nodes import NOT_LITERAL, literal_value
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 
@@ -280,7 +281,7 @@ class NnxAttributes:
             return out
         firsts = {}
         for w, f, cls in writes:
-            if f.name == "__init__" and _literal_static(w.value) and _top_level(w, f):
+            if f.name == "__init__" and literal_value(w.value) is not NOT_LITERAL and _top_level(w, f):
                 firsts.setdefault((id(cls), w.attr), w)
         for w, f, cls in writes:
             what = self.container_data(w.value, w.scope)
@@ -403,15 +404,6 @@ def _plain_container(e, scope: Scope) -> bool:
         and e.func.value in ("list", "dict")
         and scope.lookup_scope(e.func.value) is None
     )
-
-
-def _literal_static(e) -> bool:
-    """None, True/False, a number or a string: static for NNX."""
-    if isinstance(e, cst.UnaryOperation):
-        e = e.expression
-    if isinstance(e, cst.Name):
-        return e.value in ("None", "True", "False")
-    return isinstance(e, (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString))
 
 
 def _top_level(w: AttributeWrite, f: FuncInfo) -> bool:
