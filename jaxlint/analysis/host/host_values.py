@@ -28,11 +28,12 @@ from typing import Dict, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.host.array_values import ARRAY_ATTRS
-from jaxlint.analysis.host.host_calls import HostCalls, plain_jit, returns_of
+from jaxlint.analysis.host.host_calls import HostCalls, plain_jit
 from jaxlint.analysis.host import host_value as host_value
 from jaxlint.analysis.host.scope_run import Env, ScopeRun
 from jaxlint.analysis.model.weak_types import ANY_ARRAY, ARITHMETIC, INT, Fields, Typ, TypeEvaluator, literal_type, promote
 from jaxlint.analysis.model.classes import ClassModel
+from jaxlint.analysis.syntax.functions import return_values
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.transforms import Application, TransformFinder
@@ -196,7 +197,7 @@ class HostValues(HostCalls):
             return None
         if g.scope.sole_def(g.name) is not g:
             return None
-        returns = returns_of(factory.node)
+        returns = return_values(factory.node)
         if not returns or any(not (isinstance(r, cst.Name) and r.value == g.name) for r in returns):
             return None
         targets = self.finder.call_targets

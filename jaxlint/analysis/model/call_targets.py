@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.functions import _returns_of, _undecorated
+from jaxlint.analysis.syntax.functions import possible_returns, _undecorated
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.syntax.sequences import element_expressions
@@ -492,7 +492,7 @@ class CallTargets:
         if f.is_lambda or f.body_scope is None or self.finder.is_traced_def(f):
             return None
         body = f.body_scope
-        found = self._same([self._value(r, body, depth + 1, params) if r is not None else None for r in _returns_of(f.node)])
+        found = self._same([self._value(r, body, depth + 1, params) if r is not None else None for r in possible_returns(f.node)])
         if not isinstance(found, Target):
             return found
         if found.func.scope is f.body_scope:

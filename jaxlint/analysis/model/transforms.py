@@ -28,7 +28,7 @@ from jaxlint.analysis.model.transform_arguments import (
 from jaxlint.analysis.model.transform_table import JIT, PALLAS, PASS_THROUGH, SWITCH, TRANSFORMS, Transform
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
-from jaxlint.analysis.syntax.functions import _returns_of, _undecorated
+from jaxlint.analysis.syntax.functions import possible_returns, _undecorated
 from jaxlint.analysis.syntax.nodes import argument_for, arguments_by_position
 
 
@@ -306,7 +306,7 @@ class TransformFinder:
         if f is None or f.is_lambda or f.body_scope is None or not _undecorated(f) or id(f.node) in self.by_func:
             return None
         inner = None
-        for r in _returns_of(f.node):
+        for r in possible_returns(f.node):
             if not isinstance(r, cst.Name):
                 return None
             d = f.body_scope.sole_def(r.value)

@@ -23,7 +23,7 @@ from typing import Callable, Dict, NamedTuple, Optional, Union
 import libcst as cst
 
 from jaxlint.analysis.model.classes import annotated_names, class_named
-from jaxlint.analysis.syntax.functions import own_returns
+from jaxlint.analysis.syntax.functions import single_return
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.model.names import resolve
 
@@ -352,17 +352,3 @@ class TypeEvaluator:
 
 def _cast(kind: Optional[int]) -> Typ:
     return Typ(kind, False, kind if kind is not None else BOOL)
-
-
-def single_return(func_node) -> Optional[cst.BaseExpression]:
-    """The value of the function's only ``return``, when it is the last statement of its body."""
-    if isinstance(func_node, cst.Lambda):
-        return func_node.body
-    body = func_node.body.body if isinstance(func_node.body, cst.IndentedBlock) else ()
-    if not body:
-        return None
-    found = own_returns(func_node)
-    last = body[-1]
-    if len(found) != 1 or not isinstance(last, cst.SimpleStatementLine) or found[0] not in last.body:
-        return None
-    return found[0].value

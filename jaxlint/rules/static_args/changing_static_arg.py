@@ -7,7 +7,7 @@ import libcst as cst
 from jaxlint.analysis.model.classes import annotated_names, class_named
 from jaxlint.analysis.facts.static_arguments import arguments_by_parameter, counter_loop_of, used_only_in_arithmetic
 from jaxlint.analysis.model.names import resolve
-from jaxlint.analysis.model.weak_types import single_return
+from jaxlint.analysis.syntax.functions import single_return
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
 
