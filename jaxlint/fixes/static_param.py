@@ -14,6 +14,7 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.analysis.model.names import PARTIAL, resolve
+from jaxlint.analysis.syntax.nodes import NOT_LITERAL, literal_value
 from jaxlint.analysis.traced.annotations import is_array_annotation
 from jaxlint.fixes.declare import UNSAFE, AddImport, Fix, Replace
 from jaxlint.fixes.names import code, name_is_free
@@ -90,15 +91,6 @@ def static_param_fix(app, name: str) -> Optional[Fix]:
     return Fix(title, (Replace(expr, f"{code(expr.func).strip()}({args})"),), UNSAFE)
 
 
-_LITERALS = (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString)
-
-
-def _literal(e) -> bool:
-    if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Minus):
-        e = e.expression
-    return isinstance(e, _LITERALS) or isinstance(e, cst.Name) and e.value in ("True", "False", "None")
-
-
 def configuration_name(expr) -> Optional[str]:
     """The parameter an expression tests as configuration: ``flag``, ``not flag``, ``n > 3``,
     ``mode == "a"``; None for anything else (``x > 0`` with ``x`` data looks the same, which
@@ -109,9 +101,9 @@ def configuration_name(expr) -> Optional[str]:
         return expr.value
     if isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1:
         c = expr.comparisons[0]
-        if isinstance(expr.left, cst.Name) and _literal(c.comparator):
+        if isinstance(expr.left, cst.Name) and literal_value(c.comparator) is not NOT_LITERAL:
             return expr.left.value
-        if isinstance(c.comparator, cst.Name) and _literal(expr.left):
+        if isinstance(c.comparator, cst.Name) and literal_value(expr.left) is not NOT_LITERAL:
             return c.comparator.value
     return None
 

@@ -211,8 +211,7 @@ def _surely_not_none(expr, scope: Scope) -> bool:
         return True
     if not isinstance(expr, cst.Name) or scope.kind != "function" or scope.func is None:
         return False
-    binds = scope.bindings.get(expr.value, ())
-    if len(binds) != 1 or binds[0].kind != "param":
+    if not scope.unrebound_param(expr.value):
         return False
     p = scope.func.params
     for param in list(p.posonly_params) + list(p.params) + list(p.kwonly_params):

@@ -15,7 +15,7 @@ from typing import List, NamedTuple, Optional
 import libcst as cst
 
 from jaxlint.analysis.facts.memo_guards import memoised
-from jaxlint.analysis.model.weak_types import single_return
+from jaxlint.analysis.syntax.functions import single_return
 from jaxlint.analysis.host.host_value import STATEFUL_OPTAX, class_hash
 from jaxlint.analysis.model.classes import class_named, decorator_names, is_property
 from jaxlint.analysis.model.names import resolve
@@ -226,10 +226,8 @@ def _resolve_alias(expr, scope) -> Optional[str]:
     if q is not None or not isinstance(expr, cst.Name):
         return q
     owner = scope.lookup_scope(expr.value)
-    binds = owner.bindings.get(expr.value, ()) if owner is not None and expr.value not in owner.globals else ()
-    if len(binds) == 1 and binds[0].kind == "assign" and isinstance(binds[0].value, (cst.Name, cst.Attribute)):
-        return resolve(binds[0].value, owner)
-    return None
+    b = owner.assigned_once(expr.value) if owner is not None and expr.value not in owner.globals else None
+    return resolve(b.value, owner) if b is not None and isinstance(b.value, (cst.Name, cst.Attribute)) else None
 
 
 def _tree_partial(expr, scope) -> bool:

@@ -15,6 +15,7 @@ import libcst as cst
 
 from jaxlint.analysis.syntax.comprehensions import clauses, repeated_parts
 from jaxlint.analysis.syntax.fast_walk import FastVisitor, names_in
+from jaxlint.analysis.syntax.nodes import NOT_LITERAL, literal_value
 
 UPDATE_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Power)
 AUG_OPERATORS = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign, cst.FloorDivideAssign, cst.PowerAssign)
@@ -76,28 +77,13 @@ def _distinct_literals(expr) -> set:
     for el in expr.elements:
         if isinstance(el, cst.StarredElement):
             return set()
-        v = _literal(el.value)
-        if v is _UNKNOWN:
+        v = literal_value(el.value)
+        if v is NOT_LITERAL:
             return set()
         values.add((type(v).__name__, v))
     return values
 
 
-_UNKNOWN = object()
-
-
-def _literal(expr):
-    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
-        v = _literal(expr.expression)
-        return -v if isinstance(v, (int, float)) and not isinstance(v, bool) else _UNKNOWN
-    if isinstance(expr, (cst.Integer, cst.Float, cst.SimpleString)):
-        try:
-            return expr.evaluated_value
-        except Exception:  # noqa: BLE001 - a literal LibCST cannot evaluate proves nothing
-            return _UNKNOWN
-    if isinstance(expr, cst.Name) and expr.value in ("True", "False", "None"):
-        return {"True": True, "False": False, "None": None}[expr.value]
-    return _UNKNOWN
 
 
 def _updates_in(loop) -> Dict[str, cst.CSTNode]:

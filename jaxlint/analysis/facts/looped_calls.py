@@ -134,8 +134,7 @@ def _param_map(g: FuncInfo, call: cst.Call, bound) -> Optional[Dict[str, str]]:
             return None
         if not isinstance(v, cst.Name) or v.value not in params:
             continue
-        binds = scope.bindings.get(v.value, ())
-        if len(binds) != 1 or binds[0].kind != "param" or v.value in mapping:
+        if not scope.unrebound_param(v.value) or v.value in mapping:
             return None
         mapping[v.value] = lands
     return mapping or None

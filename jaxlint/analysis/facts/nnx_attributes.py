@@ -37,6 +37,7 @@ from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.jax.jax_api import NNX_DATA_CLASSES
 from jaxlint.analysis.model.nnx_state import _has_exit
 from jaxlint.analysis.syntax.module_index import AttributeWrite, ModuleIndex
+from jaxlint.analysis.syntax.nodes import NOT_LITERAL, literal_value
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 
@@ -172,10 +173,8 @@ class NnxAttributes:
         return None
 
     def _single_assignment(self, name: str, scope: Scope):
-        binds = scope.bindings.get(name, ())
-        if scope.lookup_scope(name) is not scope or len(binds) != 1 or binds[0].kind != "assign":
-            return None
-        return binds[0].value
+        b = scope.assigned_once(name) if scope.lookup_scope(name) is scope else None
+        return b.value if b is not None else None
 
     def container_data(self, e, scope: Scope, depth: int = 0) -> Optional[str]:
         """``e`` is a plain list, dict or tuple holding data: "a list holding an nnx.Linear"."""
@@ -282,7 +281,7 @@ class NnxAttributes:
             return out
         firsts = {}
         for w, f, cls in writes:
-            if f.name == "__init__" and _literal_static(w.value) and _top_level(w, f):
+            if f.name == "__init__" and literal_value(w.value) is not NOT_LITERAL and _top_level(w, f):
                 firsts.setdefault((id(cls), w.attr), w)
         for w, f, cls in writes:
             what = self.container_data(w.value, w.scope)
@@ -405,15 +404,6 @@ def _plain_container(e, scope: Scope) -> bool:
         and e.func.value in ("list", "dict")
         and scope.lookup_scope(e.func.value) is None
     )
-
-
-def _literal_static(e) -> bool:
-    """None, True/False, a number or a string: static for NNX."""
-    if isinstance(e, cst.UnaryOperation):
-        e = e.expression
-    if isinstance(e, cst.Name):
-        return e.value in ("None", "True", "False")
-    return isinstance(e, (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString))
 
 
 def _top_level(w: AttributeWrite, f: FuncInfo) -> bool:

@@ -364,7 +364,7 @@ class Rebinding:
         apps = self.traced_callables.finder.by_func.get(id(func.node), ())
         if any(isinstance(a.site, cst.Decorator) for a in apps):
             return False
-        if len(func.scope.bindings.get(func.name, ())) != 1:
+        if func.scope.sole_def(func.name) is None:
             return False  # ``f = jax.jit(f)``: the name may be the transformed function
         finder = self.traced_callables.finder
         return any(

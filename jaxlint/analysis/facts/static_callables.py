@@ -116,8 +116,8 @@ def _fresh(m, expr, scope: Scope) -> Optional[str]:
     elif isinstance(expr, cst.Call) and expr.args and resolve(expr.func, scope) in IDENTITY_WRAPPERS:
         what, reads = f"`{resolve(expr.func, scope)}` result", tuple(a.value for a in expr.args)
     elif isinstance(expr, cst.Name) and scope.kind == "function" and expr.value in scope.defs and scope.func is not None:
-        f = scope.defs[expr.value]
-        if len(scope.bindings.get(expr.value, ())) != 1:
+        f = scope.sole_def(expr.value)
+        if f is None:
             return None
         what, reads = f"function `{expr.value}` defined in {scope.func.name}()", (f.node,)
     else:

@@ -104,7 +104,7 @@ class StaticObjects:
             return
         if self.finder.is_traced_def(w) or kc.name not in w.all_param_names():
             return
-        if any(b.kind != "param" for b in kc.scope.bindings.get(kc.name, ())):
+        if not kc.scope.unrebound_param(kc.name):
             return  # rebound in the wrapper: what it passes on is not the argument
         if not self._always_runs(kc.call, w):
             return  # a call under a condition may not be made
@@ -129,7 +129,7 @@ class StaticObjects:
         params = m.positional_params()
         if m.cls is None or self.finder.is_traced_def(m) or not params or params[0].name.value != kc.name:
             return
-        if any(b.kind != "param" for b in kc.scope.bindings.get(kc.name, ())) or not self._always_runs(kc.call, m):
+        if not kc.scope.unrebound_param(kc.name) or not self._always_runs(kc.call, m):
             return
         for call, scope, order in self.index.calls:
             func = call.func
@@ -153,7 +153,7 @@ class StaticObjects:
         if not (params and isinstance(passed.value, cst.Name) and passed.value.value == params[0].name.value):
             return
         me = params[0].name.value
-        if any(b.kind != "param" for b in scope.bindings.get(me, ())) or not self._always_runs(call, m):
+        if not scope.unrebound_param(me) or not self._always_runs(call, m):
             return
         cls = m.cls
         init_param = self._stored_from_init(cls, passed.attr.value)
@@ -206,19 +206,14 @@ class StaticObjects:
         value = writes[0].value
         if not isinstance(value, cst.Name) or value.value not in init.all_param_names():
             return None
-        if any(b.kind != "param" for b in init.body_scope.bindings.get(value.value, ())):
+        if not init.body_scope.unrebound_param(value.value):
             return None
         return init, value.value
 
     def _only_construction(self, name: str, scope: Scope, cls: ClassInfo) -> Optional[cst.Call]:
         """The ``Cls(...)`` call that ``name``, bound once in ``scope``, holds."""
-        owner = scope.lookup_scope(name)
-        if owner is not scope:
-            return None
-        binds = scope.bindings.get(name, ())
-        if len(binds) != 1 or binds[0].kind != "assign":
-            return None
-        value = binds[0].value
+        b = scope.assigned_once(name) if scope.lookup_scope(name) is scope else None
+        value = b.value if b is not None else None
         if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
             return None
         owner = scope.lookup_scope(value.func.value)

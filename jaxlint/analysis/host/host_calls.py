@@ -8,7 +8,7 @@ read the other parts only through ``self.eval`` and the cached per-scope questio
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional
+from typing import Dict, Optional
 
 import libcst as cst
 
@@ -223,8 +223,7 @@ class HostCalls:
             v = None
             if len(ws) == 1 and not ws[0].in_place and isinstance(ws[0].value, cst.Name) and id(ws[0].value) in top:
                 p = ws[0].value.value
-                binds = init.body_scope.bindings.get(p, ())
-                if len(binds) == 1 and binds[0].kind == "param" and p in given:
+                if init.body_scope.unrebound_param(p) and p in given:
                     v = self.eval(given[p], scope, env, shadow)
             if hashed or not self._field_excluded(cls, n):
                 fields[n] = v
@@ -296,18 +295,11 @@ def plain_jit(app: Application) -> bool:
     return t.cached and t.statics and not t.filtered and not t.opaque_attrs
 
 
-def returns_of(node: cst.FunctionDef) -> List[cst.BaseExpression]:
-    """The values of the function's own ``return`` statements (not of nested functions);
-    empty when some ``return`` has no value."""
-    values = return_values(node)
-    return [] if any(v is None for v in values) else values
-
-
 def _returns_value(f: FuncInfo) -> bool:
     """The function returns something other than None: its outputs are arrays under jit."""
     if f.is_lambda:
         return True
-    rets = returns_of(f.node)
+    rets = return_values(f.node)
     return bool(rets) and not any(
-        isinstance(r, cst.Name) and r.value == "None" or isinstance(r, cst.Tuple) and not r.elements for r in rets
+        r is None or isinstance(r, cst.Name) and r.value == "None" or isinstance(r, cst.Tuple) and not r.elements for r in rets
     )

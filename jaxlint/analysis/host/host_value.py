@@ -15,6 +15,7 @@ import libcst as cst
 from jaxlint.analysis.model.classes import ClassModel, decorator_names, qualified
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo
 from jaxlint.analysis.model.transforms import Application
+from jaxlint.analysis.model.weak_types import SCALAR_TYPES
 from jaxlint.analysis.jax.numpy_array_makers import NUMPY_ARRAY_MAKERS as COMPUTED_NUMPY_ARRAY_MAKERS
 
 
@@ -61,12 +62,8 @@ STATEFUL_OPTAX = frozenset(
 # What NumPy's array-making functions return is read from NumPy (numpy_array_makers.py);
 # NumPy's random draws give arrays when asked for a size.
 NUMPY_ARRAY_MAKERS = COMPUTED_NUMPY_ARRAY_MAKERS | frozenset({"random.rand", "random.randn", "random.normal", "random.uniform"})
-NUMPY_SCALAR_TYPES = frozenset(
-    {
-        "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
-        "uint32", "uint64", "bool_", "complex64", "complex128",
-    }
-)
+# NumPy's scalar types are JAX's dtypes but bfloat16, which NumPy lacks
+NUMPY_SCALAR_TYPES = frozenset(SCALAR_TYPES) - {"bfloat16"}
 SCALAR_BUILTINS = frozenset({"int", "float", "str", "bool", "len", "round", "abs", "repr", "hash", "range", "frozenset", "bytes", "complex", "id", "ord", "chr"})
 DATACLASS = frozenset({"dataclasses.dataclass"})
 # Classes that are frozen dataclasses, or hash their fields: hashable exactly when the fields

@@ -28,11 +28,12 @@ from typing import Dict, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.host.array_values import ARRAY_ATTRS
-from jaxlint.analysis.host.host_calls import HostCalls, plain_jit, returns_of
+from jaxlint.analysis.host.host_calls import HostCalls, plain_jit
 from jaxlint.analysis.host import host_value as host_value
 from jaxlint.analysis.host.scope_run import Env, ScopeRun
 from jaxlint.analysis.model.weak_types import ANY_ARRAY, ARITHMETIC, INT, Fields, Typ, TypeEvaluator, literal_type, promote
 from jaxlint.analysis.model.classes import ClassModel
+from jaxlint.analysis.syntax.functions import return_values
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.transforms import Application, TransformFinder
@@ -151,7 +152,7 @@ class HostValues(HostCalls):
         if self.finder.by_func.get(id(f.node)) or self.finder.is_traced_def(f):
             return None  # a transform's function: what it receives is traced, not passed
         positional = [p.name.value for p in f.positional_params()]
-        if name not in positional or any(b.kind != "param" for b in f.body_scope.bindings.get(name, ())):
+        if name not in positional or not f.body_scope.unrebound_param(name):
             return None
         return self._agreed(self.finder.call_targets.param_origins(f, name, only_called=True))
 
@@ -194,9 +195,9 @@ class HostValues(HostCalls):
         factory = g.scope.func
         if factory is None or factory.is_lambda or factory.is_method:
             return None
-        if g.scope.defs.get(g.name) is not g or len(g.scope.bindings.get(g.name, ())) != 1:
+        if g.scope.sole_def(g.name) is not g:
             return None
-        returns = returns_of(factory.node)
+        returns = return_values(factory.node)
         if not returns or any(not (isinstance(r, cst.Name) and r.value == g.name) for r in returns):
             return None
         targets = self.finder.call_targets
@@ -394,9 +395,8 @@ class HostValues(HostCalls):
                 return None  # rebound from an inner function (nonlocal / global): at an unknown time
             if n in env:
                 return env[n]
-            if n in scope.defs and len(scope.bindings.get(n, ())) == 1:
-                return self.function_value(scope.defs[n])
-            return None
+            f = scope.sole_def(n)
+            return self.function_value(f) if f is not None else None
         return self.outer_value(n, owner)
 
 

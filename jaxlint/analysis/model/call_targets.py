@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.functions import _returns_of, _undecorated
+from jaxlint.analysis.syntax.functions import possible_returns, _undecorated
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.syntax.sequences import element_expressions
@@ -206,8 +206,7 @@ class CallTargets:
         f = scope.func
         if f.is_lambda or self.finder.is_traced_def(f) or self.finder.in_traced_code(scope):
             return None
-        binds = scope.bindings.get(expr.value, ())
-        if len(binds) != 1 or binds[0].kind != "param" or expr.value in scope.globals or expr.value in scope.nonlocals:
+        if not scope.unrebound_param(expr.value) or expr.value in scope.globals or expr.value in scope.nonlocals:
             return None
         positional = f.positional_params()
         if f.is_method and positional and positional[0].name.value == expr.value:
@@ -316,10 +315,8 @@ class CallTargets:
         binds = owner.bindings.get(name, ())
         if name in owner.classes:
             return ClassObject(owner.classes[name]) if all(b.kind == "class" for b in binds) and len(binds) == 1 else None
-        f = owner.defs.get(name)
+        f = owner.sole_def(name)
         if f is not None:
-            if len(binds) != 1 or binds[0].kind != "def":
-                return None  # the def's name is rebound
             decorated = [a for a in self.finder.by_func.get(id(f.node), ()) if isinstance(a.site, cst.Decorator)]
             if decorated:
                 return self._transformed(decorated[0]) if len(decorated) == 1 and decorated[0].transform.cached else None
@@ -495,7 +492,7 @@ class CallTargets:
         if f.is_lambda or f.body_scope is None or self.finder.is_traced_def(f):
             return None
         body = f.body_scope
-        found = self._same([self._value(r, body, depth + 1, params) if r is not None else None for r in _returns_of(f.node)])
+        found = self._same([self._value(r, body, depth + 1, params) if r is not None else None for r in possible_returns(f.node)])
         if not isinstance(found, Target):
             return found
         if found.func.scope is f.body_scope:

@@ -112,10 +112,8 @@ def _non_empty(expr, scope: Scope, targets, depth: int) -> bool:
         return any(not isinstance(el, cst.StarredElement) for el in expr.elements)
     if isinstance(expr, cst.Name):
         owner = scope.lookup_scope(expr.value)
-        binds = owner.bindings.get(expr.value, ()) if owner is not None else ()
-        if len(binds) != 1 or binds[0].kind != "assign" or binds[0].value is None or binds[0].order is None:
-            return False
-        return _non_empty(binds[0].value, owner, targets, depth + 1)
+        b = owner.assigned_once(expr.value) if owner is not None else None
+        return b is not None and _non_empty(b.value, owner, targets, depth + 1)
     if isinstance(expr, cst.Attribute):
         cls, _exact = targets.members.self_class(expr.value, scope)
         attr = expr.attr.value

@@ -25,7 +25,7 @@ from jaxlint.analysis.model.classes import ClassModel, annotation_class, declare
 from jaxlint.analysis.syntax.scopes import ClassInfo, Scope
 from jaxlint.analysis.syntax.nodes import STARRED, argument_for, parallel_values
 from jaxlint.analysis.syntax.sequences import element_expressions
-from jaxlint.analysis.syntax.functions import _returns_of, _undecorated
+from jaxlint.analysis.syntax.functions import possible_returns, _undecorated
 from jaxlint.analysis.model.names import resolve
 
 _MAX_DEPTH = 6
@@ -167,9 +167,9 @@ class ReceiverModel:
         """What a function of the module returns (``def default_rng(seed): return Rng(seed)``):
         the class every ``return`` builds, when the def's name is bound once and no decorator
         can wrap it (a body that can end without ``return`` gives None: unknown)."""
-        if len(owner.bindings.get(f.name, ())) != 1 or not _undecorated(f) or f.body_scope is None or depth >= _MAX_DEPTH:
+        if owner.sole_def(f.name) is None or not _undecorated(f) or f.body_scope is None or depth >= _MAX_DEPTH:
             return None
-        return _agreed([self.receiver_of(r, f.body_scope, depth + 1) if r is not None else None for r in _returns_of(f.node)])
+        return _agreed([self.receiver_of(r, f.body_scope, depth + 1) if r is not None else None for r in possible_returns(f.node)])
 
     def _name(self, name: str, scope: Scope, depth: int) -> Optional[Receiver]:
         owner = scope.lookup_scope(name)

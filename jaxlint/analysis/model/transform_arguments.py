@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, FrozenSet, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
+from jaxlint.analysis.syntax.nodes import int_value
 from jaxlint.analysis.syntax.scopes import Scope
 
 if TYPE_CHECKING:
@@ -28,18 +29,6 @@ class StaticSpec:
         self.names: List[Tuple[str, cst.CSTNode]] = []
         self.nodes: List[cst.CSTNode] = []
         self.opaque = False  # the spec is not a literal: we cannot know what is static
-
-
-def _int_value(node) -> Optional[int]:
-    if isinstance(node, cst.Integer):
-        try:
-            return int(node.value, 0)
-        except ValueError:
-            return None
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-        v = _int_value(node.expression)
-        return -v if v is not None else None
-    return None
 
 
 def _str_value(node) -> Optional[str]:
@@ -60,7 +49,7 @@ def parse_statics(args: Sequence[cst.Arg], spec: StaticSpec, scope: Optional[Sco
             continue
         kw = a.keyword.value
         if kw in ("static_argnums", "static_broadcasted_argnums"):
-            _parse_seq(literal_binding(a.value, scope), _int_value, spec.nums, spec)
+            _parse_seq(literal_binding(a.value, scope), int_value, spec.nums, spec)
         elif kw == "static_argnames":
             _parse_seq(literal_binding(a.value, scope), _str_value, spec.names, spec)
 
@@ -174,12 +163,8 @@ def converted_positions(args, nparams: int, scope: Optional[Scope] = None) -> Op
 def _literal_ints(node) -> Optional[Tuple[int, ...]]:
     """``1`` / ``(0, 2)`` / ``[0, 2]`` as integers; None when not a literal."""
     items = [el.value for el in node.elements] if isinstance(node, (cst.Tuple, cst.List)) else [node]
-    out = []
-    for it in items:
-        if not isinstance(it, cst.Integer):
-            return None
-        out.append(int(it.value))
-    return tuple(out)
+    out = tuple(int_value(it) for it in items)
+    return None if None in out else out
 
 
 def false_keywords(args) -> FrozenSet[str]:

@@ -29,7 +29,7 @@ from jaxlint.analysis.model.transform_arguments import (
 from jaxlint.analysis.model.transform_table import JIT, PALLAS, PASS_THROUGH, SWITCH, TRANSFORMS, Transform
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
-from jaxlint.analysis.syntax.functions import _returns_of, _undecorated
+from jaxlint.analysis.syntax.functions import possible_returns, _undecorated
 from jaxlint.analysis.syntax.nodes import argument_for, arguments_by_position
 
 
@@ -307,11 +307,11 @@ class TransformFinder:
         if f is None or f.is_lambda or f.body_scope is None or not _undecorated(f) or id(f.node) in self.by_func:
             return None
         inner = None
-        for r in _returns_of(f.node):
+        for r in possible_returns(f.node):
             if not isinstance(r, cst.Name):
                 return None
-            d = f.body_scope.defs.get(r.value)
-            if d is None or len(f.body_scope.bindings.get(r.value, ())) != 1 or not _undecorated(d):
+            d = f.body_scope.sole_def(r.value)
+            if d is None or not _undecorated(d):
                 return None
             if inner is not None and inner is not d:
                 return None
@@ -329,9 +329,8 @@ class TransformFinder:
         if f.is_lambda or f.is_method or f.scope.kind != "module" or not _undecorated(f):
             return None
         name = expr.value
-        binds = scope.bindings.get(name, ())
         names = [p.name.value for p in f.positional_params()]
-        if len(binds) != 1 or binds[0].kind != "param" or name not in names:
+        if not scope.unrebound_param(name) or name not in names:
             return None
         calls = [(c, s) for c, s in self.index.calls_of(f.name) if s.lookup_def(f.name) is f]
         if not calls or self.call_targets.mentions(f.scope, f.name) != len(calls) + 1:

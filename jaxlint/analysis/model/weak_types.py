@@ -22,8 +22,8 @@ from typing import Callable, Dict, NamedTuple, Optional, Union
 
 import libcst as cst
 
-from jaxlint.analysis.model.classes import class_named
-from jaxlint.analysis.syntax.functions import own_returns
+from jaxlint.analysis.model.classes import annotated_names, class_named
+from jaxlint.analysis.syntax.functions import single_return
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.model.names import resolve
 
@@ -205,7 +205,7 @@ class TypeEvaluator:
         q = resolve(func, self.scope)
         if q is None and isinstance(func, cst.Name):
             owner = self.scope.lookup_scope(func.value)
-            f = owner.defs.get(func.value) if owner is not None and len(owner.bindings.get(func.value, ())) == 1 else None
+            f = owner.sole_def(func.value) if owner is not None else None
             called = self._instance_call(func, "__call__", pos, kw) if f is None and owner is not None and func.value not in owner.classes else None
             if called is not None:
                 return called
@@ -343,7 +343,7 @@ class TypeEvaluator:
         given = dict(zip(names, pos))
         given.update(kw)
         fields: Dict[str, Optional[Typ]] = {}
-        defaults = _field_defaults(cls)
+        defaults = {st.target.value: st.value for st in annotated_names(cls) if st.value is not None}
         for n in names:
             expr = given.get(n, defaults.get(n))
             fields[n] = self.of(expr) if expr is not None else None
@@ -352,27 +352,3 @@ class TypeEvaluator:
 
 def _cast(kind: Optional[int]) -> Typ:
     return Typ(kind, False, kind if kind is not None else BOOL)
-
-
-def _field_defaults(cls) -> Dict[str, cst.BaseExpression]:
-    out = {}
-    for st in cls.node.body.body:
-        if isinstance(st, cst.SimpleStatementLine):
-            for small in st.body:
-                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.value is not None:
-                    out[small.target.value] = small.value
-    return out
-
-
-def single_return(func_node) -> Optional[cst.BaseExpression]:
-    """The value of the function's only ``return``, when it is the last statement of its body."""
-    if isinstance(func_node, cst.Lambda):
-        return func_node.body
-    body = func_node.body.body if isinstance(func_node.body, cst.IndentedBlock) else ()
-    if not body:
-        return None
-    found = own_returns(func_node)
-    last = body[-1]
-    if len(found) != 1 or not isinstance(last, cst.SimpleStatementLine) or found[0] not in last.body:
-        return None
-    return found[0].value

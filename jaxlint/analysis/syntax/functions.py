@@ -47,7 +47,21 @@ def return_values(node) -> List[Optional[cst.BaseExpression]]:
     return [r.value for r in own_returns(node)]
 
 
-def _returns_of(node) -> List[Optional[cst.BaseExpression]]:
+def single_return(func_node) -> Optional[cst.BaseExpression]:
+    """The value of the function's only ``return``, when it is the last statement of its body."""
+    if isinstance(func_node, cst.Lambda):
+        return func_node.body
+    body = func_node.body.body if isinstance(func_node.body, cst.IndentedBlock) else ()
+    if not body:
+        return None
+    found = own_returns(func_node)
+    last = body[-1]
+    if len(found) != 1 or not isinstance(last, cst.SimpleStatementLine) or found[0] not in last.body:
+        return None
+    return found[0].value
+
+
+def possible_returns(node) -> List[Optional[cst.BaseExpression]]:
     """The values of the ``return`` statements of a def (None for a bare ``return``), not of
     nested functions or classes; a body that can end without ``return`` adds None.  A generator
     or ``async def`` gives only None: calling it returns a generator or coroutine, never what

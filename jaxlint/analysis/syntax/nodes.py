@@ -17,21 +17,37 @@ def is_string_literal(e) -> bool:
 def is_none_literal(e) -> bool:
     return isinstance(e, cst.Name) and e.value == "None"
 
+# ``literal_value`` of an expression that is no Python literal
+NOT_LITERAL = object()
+
+
+def literal_value(e):
+    """The value of a Python literal: a number (signed), a string, True, False or None;
+    NOT_LITERAL for any other expression."""
+    if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, (cst.Minus, cst.Plus)):
+        v = literal_value(e.expression)
+        if not isinstance(v, (int, float, complex)) or isinstance(v, bool):
+            return NOT_LITERAL
+        return -v if isinstance(e.operator, cst.Minus) else v
+    if isinstance(e, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString)):
+        try:
+            v = e.evaluated_value
+        except Exception:  # noqa: BLE001 - a literal LibCST cannot evaluate proves nothing
+            return NOT_LITERAL
+        return NOT_LITERAL if v is None else v  # (an f-string among concatenated parts)
+    if isinstance(e, cst.Name) and e.value in ("True", "False", "None"):
+        return {"True": True, "False": False, "None": None}[e.value]
+    return NOT_LITERAL
+
+
+def int_value(e) -> Optional[int]:
+    """The value of an integer literal (``3``, ``-1``, ``0x10``), else None."""
+    v = literal_value(e)
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
 def const_index(s: cst.SubscriptElement) -> Optional[int]:
-    sl = s.slice
-    if isinstance(sl, cst.Index):
-        v = sl.value
-        if isinstance(v, cst.Integer):
-            try:
-                return int(v.value, 0)
-            except ValueError:
-                return None
-        if isinstance(v, cst.UnaryOperation) and isinstance(v.operator, cst.Minus) and isinstance(v.expression, cst.Integer):
-            try:
-                return -int(v.expression.value, 0)
-            except ValueError:
-                return None
-    return None
+    return int_value(s.slice.value) if isinstance(s.slice, cst.Index) else None
 
 def string_value(node) -> Optional[str]:
     try:

@@ -155,12 +155,29 @@ class Scope:
     def sole_binding(self, name: str) -> Optional[Tuple[cst.BaseExpression, "Scope"]]:
         """``sole_value``, with the scope the expression is in (the one that owns ``name``)."""
         owner = self.lookup_scope(name)
-        if owner is None or name in owner.mutations:
-            return None
-        binds = owner.bindings.get(name, ())
+        b = owner.assigned_once(name) if owner is not None and name not in owner.mutations else None
+        return (b.value, owner) if b is not None else None
+
+    def unrebound_param(self, name: str) -> bool:
+        """``name`` is a parameter of this function that its body never rebinds: it holds what
+        the caller passed, wherever it is read."""
+        binds = self.bindings.get(name, ())
+        return len(binds) == 1 and binds[0].kind == "param"
+
+    def sole_def(self, name: str) -> Optional["FuncInfo"]:
+        """The def of this scope that ``name`` stands for wherever it is read: its only
+        binding (``f = jax.jit(f)`` or a second def rebinds it)."""
+        f = self.defs.get(name)
+        return f if f is not None and len(self.bindings.get(name, ())) == 1 else None
+
+    def assigned_once(self, name: str) -> Optional[Binding]:
+        """The binding of ``name`` when this scope binds it exactly once, by a plain assignment
+        of a value, at a known point of its body (not from another function).  The object it
+        holds may still be mutated: ``sole_binding`` also rules that out."""
+        binds = self.bindings.get(name, ())
         if len(binds) != 1 or binds[0].kind != "assign" or binds[0].order is None or binds[0].value is None:
             return None
-        return binds[0].value, owner
+        return binds[0]
 
     def module(self) -> "Scope":
         s = self

@@ -499,10 +499,8 @@ def _local_value(expr, scope):
     """(value, order) of a name the scope binds exactly once, by a plain assignment."""
     if not isinstance(expr, cst.Name) or expr.value in scope.globals or expr.value in scope.nonlocals:
         return None
-    binds = scope.bindings.get(expr.value, ())
-    if len(binds) != 1 or binds[0].kind != "assign" or binds[0].value is None or binds[0].order is None:
-        return None
-    return binds[0].value, binds[0].order
+    b = scope.assigned_once(expr.value)
+    return (b.value, b.order) if b is not None else None
 
 
 def _decorator_api(expr, scope) -> str:

@@ -7,7 +7,8 @@ from typing import Dict, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
-from jaxlint.analysis.model.weak_types import ANY_ARRAY, KIND_NAMES, TUPLE, Fields, TypeEvaluator, Typ, literal_type, single_return
+from jaxlint.analysis.model.weak_types import ANY_ARRAY, KIND_NAMES, TUPLE, Fields, TypeEvaluator, Typ, literal_type
+from jaxlint.analysis.syntax.functions import single_return
 from jaxlint.analysis.host.host_values import weak_value
 from jaxlint.analysis.model.classes import STATIC_FIELD
 from jaxlint.rules.base import Rule

@@ -159,10 +159,10 @@ def _distinct_integers(expr, scope) -> bool:
     """A list or tuple literal of more than one distinct integer, or a name bound once to one."""
     if isinstance(expr, cst.Name):
         owner = scope.lookup_scope(expr.value)
-        binds = owner.bindings.get(expr.value, ()) if owner is not None else ()
-        if len(binds) != 1 or binds[0].kind != "assign":
+        b = owner.assigned_once(expr.value) if owner is not None else None
+        if b is None:
             return False
-        expr = binds[0].value
+        expr = b.value
     if not isinstance(expr, (cst.List, cst.Tuple)):
         return False
     values = [el.value for el in expr.elements]

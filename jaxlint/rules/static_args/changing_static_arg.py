@@ -7,7 +7,7 @@ import libcst as cst
 from jaxlint.analysis.model.classes import annotated_names, class_named
 from jaxlint.analysis.facts.static_arguments import arguments_by_parameter, counter_loop_of, used_only_in_arithmetic
 from jaxlint.analysis.model.names import resolve
-from jaxlint.analysis.model.weak_types import single_return
+from jaxlint.analysis.syntax.functions import single_return
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
 
@@ -126,8 +126,7 @@ class ChangingStaticArg(Rule):
         g = scope.func if scope.kind == "function" else None
         if g is None or isinstance(g.node, cst.Lambda) or m.finder.is_traced_def(g):
             return
-        binds = scope.bindings.get(param, ())
-        if len(binds) != 1 or binds[0].kind != "param":
+        if not scope.unrebound_param(param):
             return
         ct = m.finder.call_targets
         # every call that reaches the wrapper: by its name, as a method or ``__call__``, through
