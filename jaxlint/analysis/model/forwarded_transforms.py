@@ -23,7 +23,7 @@ import libcst as cst
 
 from jaxlint.analysis.model.transform_arguments import literal_binding
 from jaxlint.analysis.model.transform_table import Transform
-from jaxlint.analysis.syntax.functions import _returns_of, _undecorated
+from jaxlint.analysis.syntax.functions import _undecorated, possible_returns
 from jaxlint.analysis.syntax.nodes import STARRED, argument_for
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 
@@ -122,7 +122,7 @@ def _forwarder(finder: "TransformFinder", call: cst.Call, scope: Scope) -> Optio
     f = scope.func
     if f.is_lambda or f.is_method or not _undecorated(f) or f.body_scope is not scope or finder.in_traced_code(scope):
         return None
-    for r in _returns_of(f.node):
+    for r in possible_returns(f.node):
         if r is call:
             continue
         if not isinstance(r, cst.Name):
