@@ -203,3 +203,104 @@ def reaching_assignment(scope, name: str, order: int):
             if best is None or b.order > best.order:
                 best = b
     return best
+
+
+# NumPy and jax.numpy functions whose result extends, or cuts, the arrays they are given.
+GROWING = frozenset({"append", "concatenate", "concat", "hstack", "vstack", "row_stack", "column_stack", "pad", "insert"})
+CUTTING = frozenset({"delete"})
+MIXED = "mixed"  # grown and cut on the way: the length may come back to what it was
+
+
+def _sources(expr, scope, out: dict, change) -> None:
+    """The names whose arrays ``expr``'s shape is made from, each with how the shape changes on
+    the way (+1 longer: an append, a concatenation; -1 shorter: a slice off one end, a delete;
+    0 kept; MIXED both), into ``out``."""
+    if isinstance(expr, cst.Name):
+        before = out.get(expr.value, change)
+        out[expr.value] = change if before == change else MIXED
+    elif isinstance(expr, (cst.BinaryOperation, cst.Comparison)):
+        parts = (expr.left, expr.right) if isinstance(expr, cst.BinaryOperation) else (expr.left, *(c.comparator for c in expr.comparisons))
+        for p in parts:
+            _sources(p, scope, out, change)
+    elif isinstance(expr, cst.UnaryOperation):
+        _sources(expr.expression, scope, out, change)
+    elif isinstance(expr, cst.Subscript) and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Slice):
+        s = expr.slice[0].slice
+        # ``x[:-1]``, ``x[1:]``: a fixed number of rows off one end; a slice bounded by
+        # anything else is not this
+        fixed = [b for b in (s.lower, s.upper) if b is not None]
+        if s.step is None and len(fixed) == 1 and not names_in(fixed[0]):
+            _sources(expr.value, scope, out, -1 if change in (0, -1) else MIXED)
+    elif isinstance(expr, cst.Call):
+        q = resolve(expr.func, scope) or ""
+        func = expr.func
+        positional = [a.value for a in expr.args if a.keyword is None and not a.star]
+        short = q.rpartition(".")[2] if q.startswith(("jax.numpy.", "numpy.")) and q.count(".") == q.startswith("jax.") + 1 else ""
+        if isinstance(func, cst.Attribute) and func.attr.value in SHAPE_KEEPING_METHODS and not q:
+            _sources(func.value, scope, out, change)
+        elif q in SHAPE_KEEPING and positional:
+            _sources(positional[0], scope, out, change)
+        elif positional and (short in GROWING or short in CUTTING):
+            step = 1 if short in GROWING else -1
+            first = positional[0]
+            for part in first.elements if isinstance(first, (cst.List, cst.Tuple)) else (first,):
+                _sources(part.value if isinstance(part, cst.BaseElement) else part, scope, out, step if change in (0, step) else MIXED)
+
+
+def drifting(scope, span) -> frozenset:
+    """Names whose arrays change shape from one iteration of the loop ``span`` to the next: a
+    name rebound in the loop to an array made from its own last value, longer (or shorter)
+    on the way and never the other way round along the cycle (``proposal = np.append(heights,
+    x)`` or ``heights[:-1]`` in branches, then ``heights = proposal``; but not a window,
+    ``x = np.delete(x, 0)`` then ``x = np.append(x, v)``).  A binding reads a name's binding
+    earlier in the body if there is one, else the last one (the iteration before); a name
+    rebound from a fresh value has none, and its cycle is broken."""
+    start, end = span
+    inside = {}
+    for name, binds in scope.bindings.items():
+        kept = sorted((b for b in binds if b.order is not None and start < b.order <= end), key=lambda b: b.order)
+        if kept and all(b.kind == "assign" and b.value is not None for b in kept):
+            inside[name] = kept
+    edges = []  # (reader, read, change) between (name, order) bindings
+    for name, binds in inside.items():
+        for b in binds:
+            made: dict = {}
+            _sources(b.value, scope, made, 0)
+            for m, change in made.items():
+                if m not in inside or change == MIXED:
+                    continue
+                earlier = [x for x in inside[m] if x.order < b.order]
+                for x in earlier or inside[m][-1:]:
+                    edges.append(((name, b.order), (m, x.order), change))
+    out = set()
+    for direction in (1, -1):
+        allowed = [(u, v, c) for u, v, c in edges if c in (0, direction)]
+        succ: dict = {}
+        for u, v, _c in allowed:
+            succ.setdefault(u, []).append(v)
+        for u, v, c in allowed:
+            if c == direction and _reaches(succ, v, u):
+                out.add(u[0])
+                out.add(v[0])
+    return frozenset(out)
+
+
+def _reaches(succ: dict, frm, to) -> bool:
+    seen, todo = set(), [frm]
+    while todo:
+        n = todo.pop()
+        if n == to:
+            return True
+        if n not in seen:
+            seen.add(n)
+            todo.extend(succ.get(n, ()))
+    return False
+
+
+def drifting_source(expr, scope, drift: frozenset) -> Optional[str]:
+    """The name of ``drift`` (``drifting``) that ``expr``'s shape is made from, or None."""
+    if not drift:
+        return None
+    out: dict = {}
+    _sources(expr, scope, out, 0)
+    return next((n for n in out if n in drift), None)

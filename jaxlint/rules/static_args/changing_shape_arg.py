@@ -6,7 +6,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.analysis.host.host_shapes import shape_follows
+from jaxlint.analysis.host.host_shapes import drifting, drifting_source, shape_follows
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.model.names import resolve
 from jaxlint.rules.base import Rule
@@ -94,24 +94,35 @@ class ChangingShapeArg(Rule):
     ]
 
     def check_module(self, m):
-        self._growing_and_ragged(m)
+        reported = self._growing_and_ragged(m)
+        drift_of = {}
         for lc in m.looped_calls:
             counters = _loop_counters(lc.scope, lc.order)
-            if not counters:
-                continue
             for a, pname in lc.arguments():
-                if pname is None or pname in lc.statics:
+                if pname is None or pname in lc.statics or id(a.value) in reported:
                     continue
-                var = shape_follows(a.value, counters, lc.scope, lc.order)
+                var = shape_follows(a.value, counters, lc.scope, lc.order) if counters else None
                 if var is not None:
                     how = f"changes shape with the loop variable `{var}`: a new compilation on every iteration"
                     m.report(self, a.value, arg=a.value, func=lc.app.func.name, var=var, how=how, related=lc.related())
+                    continue
+                for span in lc.loops:
+                    key = (id(lc.scope), span)
+                    if key not in drift_of:
+                        drift_of[key] = drifting(lc.scope, span)
+                    var = drifting_source(a.value, lc.scope, drift_of[key])
+                    if var is not None:
+                        how = f"changes shape from one iteration to the next (`{var}` is rebound in the loop to a longer or shorter array made from its last value): a new compilation for each new shape"
+                        m.report(self, a.value, arg=a.value, func=lc.app.func.name, var=var, how=how, related=lc.related())
+                        break
 
     def _growing_and_ragged(self, m):
-        """Arguments that grow on every iteration, and batches whose last one is shorter."""
+        """Arguments that grow on every iteration, and batches whose last one is shorter (the
+        ids of the arguments reported)."""
+        reported = set()
         looped = m.looped_calls
         if not looped:
-            return
+            return reported
         loops_of = m.loop_updates.loops
         for lc in looped:
             loops = loops_of.get(id(lc.call))
@@ -124,6 +135,8 @@ class ChangingShapeArg(Rule):
                 how = _grows(a.value, loop, span, lc.scope) or _ragged_batch(a.value, loop, lc.scope)
                 if how is not None:
                     m.report(self, a.value, arg=a.value, func=lc.app.func.name, var="", how=how, related=lc.related())
+                    reported.add(id(a.value))
+        return reported
 
 
 def _loop_counters(scope, order: int) -> set:
