@@ -242,7 +242,7 @@ def test_every_fixture_finding_is_confirmed():
         k[2] for k in got if got[k][0] == "confirmed"
     }
     details = {k: v[1] for k, v in got.items()}
-    assert details[("changing_shapes.py", 23, "JAX205")] == (
+    assert details[("changing_shapes.py", 24, "JAX205")] == (
         "the module's jitted total() traced and compiled again for each new `x` (the loop's values 1, 2, 3 of `i`): "
         "3 times for 3 values; the same value twice compiled once"
     )

@@ -6,8 +6,8 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.analysis.jax.jax_signatures import shape_args
-from jaxlint.analysis.syntax.fast_walk import FastVisitor, names_in
+from jaxlint.analysis.host.host_shapes import drifting, drifting_source, shape_follows
+from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.model.names import resolve
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
@@ -94,24 +94,35 @@ class ChangingShapeArg(Rule):
     ]
 
     def check_module(self, m):
-        self._growing_and_ragged(m)
+        reported = self._growing_and_ragged(m)
+        drift_of = {}
         for lc in m.looped_calls:
             counters = _loop_counters(lc.scope, lc.order)
-            if not counters:
-                continue
             for a, pname in lc.arguments():
-                if pname is None or pname in lc.statics:
+                if pname is None or pname in lc.statics or id(a.value) in reported:
                     continue
-                var = _shape_follows(a.value, counters, lc.scope, lc.order)
+                var = shape_follows(a.value, counters, lc.scope, lc.order) if counters else None
                 if var is not None:
                     how = f"changes shape with the loop variable `{var}`: a new compilation on every iteration"
                     m.report(self, a.value, arg=a.value, func=lc.app.func.name, var=var, how=how, related=lc.related())
+                    continue
+                for span in lc.loops:
+                    key = (id(lc.scope), span)
+                    if key not in drift_of:
+                        drift_of[key] = drifting(lc.scope, span)
+                    var = drifting_source(a.value, lc.scope, drift_of[key])
+                    if var is not None:
+                        how = f"changes shape from one iteration to the next (`{var}` is rebound in the loop to a longer or shorter array made from its last value): a new compilation for each new shape"
+                        m.report(self, a.value, arg=a.value, func=lc.app.func.name, var=var, how=how, related=lc.related())
+                        break
 
     def _growing_and_ragged(self, m):
-        """Arguments that grow on every iteration, and batches whose last one is shorter."""
+        """Arguments that grow on every iteration, and batches whose last one is shorter (the
+        ids of the arguments reported)."""
+        reported = set()
         looped = m.looped_calls
         if not looped:
-            return
+            return reported
         loops_of = m.loop_updates.loops
         for lc in looped:
             loops = loops_of.get(id(lc.call))
@@ -124,6 +135,8 @@ class ChangingShapeArg(Rule):
                 how = _grows(a.value, loop, span, lc.scope) or _ragged_batch(a.value, loop, lc.scope)
                 if how is not None:
                     m.report(self, a.value, arg=a.value, func=lc.app.func.name, var="", how=how, related=lc.related())
+                    reported.add(id(a.value))
+        return reported
 
 
 def _loop_counters(scope, order: int) -> set:
@@ -167,104 +180,6 @@ def _distinct_integers(expr, scope) -> bool:
         return False
     values = [el.value for el in expr.elements]
     return all(isinstance(v, cst.Integer) for v in values) and len({v.evaluated_value for v in values}) > 1
-
-
-class _Mentions(FastVisitor):
-    def __init__(self, names):
-        self.names = names
-        self.found: Optional[str] = None
-
-    def visit_Name(self, node: cst.Name) -> None:
-        if self.found is None and node.value in self.names:
-            self.found = node.value
-
-
-def _mentions(expr, names) -> Optional[str]:
-    if expr is None:
-        return None
-    v = _Mentions(names)
-    v.walk(expr)
-    return v.found
-
-
-def _shape_follows(expr, counters: set, scope, order: int, depth: int = 0) -> Optional[str]:
-    """The loop counter the shape of ``expr`` depends on, or None.  A name is followed to the
-    assignment that reaches ``order`` (``x = jnp.arange(n)`` then ``f(x)``)."""
-    if isinstance(expr, cst.Name) and depth < 3:
-        b = _reaching_assignment(scope, expr.value, order)
-        return _shape_follows(b.value, counters, scope, b.order, depth + 1) if b is not None else None
-    if isinstance(expr, cst.Subscript):
-        for el in expr.slice:
-            s = el.slice
-            if isinstance(s, cst.Slice):
-                lower, upper = _follows(s.lower, counters, scope, order), _follows(s.upper, counters, scope, order)
-                if s.step is not None and _mentions(s.step, counters):
-                    return _mentions(s.step, counters)
-                # Both bounds moving with the counter: a window, usually of fixed width.
-                if (lower is None) != (upper is None):
-                    return lower or upper
-        return None
-    if isinstance(expr, cst.Call):
-        q = resolve(expr.func, scope) or ""
-        # NumPy's constructors take their shapes where jax.numpy's do
-        spec = shape_args("jax." + q if q.startswith("numpy.") else q)
-        if not spec:
-            return None
-        positional = [a.value for a in expr.args if a.keyword is None and not a.star]
-        keywords = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
-        # a size given (jnp.repeat's total_repeat_length=) fixes the shape
-        spec = [(k, n) for k, n, unless in spec if not any(u in keywords or p is not None and p < len(positional) for p, u in unless)]
-        if q.endswith(".arange") and len(positional) >= 2:
-            # arange(i, i + n) has a fixed length: only a one-sided bound changes it.
-            lo, hi = _mentions(positional[0], counters), _mentions(positional[1], counters)
-            return (lo or hi) if (lo is None) != (hi is None) else None
-        args = [positional[k] if k is not None and k < len(positional) else keywords.get(n) for k, n in spec]
-        found = next((c for c in (_mentions(a, counters) for a in args if a is not None) if c is not None), None)
-        # an input whose shape moves with the counter too may make up for it, as arange's two
-        # bounds do: jnp.pad(x[:i], (0, 8 - i)) pads every prefix to one length
-        shape_positions = {k for k, _ in spec}
-        inputs = [a for k, a in enumerate(positional) if k not in shape_positions]
-        if found is not None and any(_may_follow(a, counters, scope, order, depth + 1) for a in inputs):
-            return None
-        return found
-    return None
-
-
-def _may_follow(expr, counters: set, scope, order: int, depth: int) -> bool:
-    """The shape of ``expr`` may move with a loop counter: it does (``_shape_follows``), or it
-    is arithmetic on a value whose shape does (``jnp.eye(n) * 0.5``).  Enough to stay silent,
-    not to report."""
-    if isinstance(expr, cst.Name) and depth < 3:
-        b = _reaching_assignment(scope, expr.value, order)
-        return b is not None and _may_follow(b.value, counters, scope, b.order, depth + 1)
-    if isinstance(expr, cst.BinaryOperation):
-        return _may_follow(expr.left, counters, scope, order, depth) or _may_follow(expr.right, counters, scope, order, depth)
-    return _shape_follows(expr, counters, scope, order, depth) is not None
-
-
-def _follows(expr, counters: set, scope, order: int, depth: int = 0) -> Optional[str]:
-    """The loop counter ``expr`` mentions, directly or through the assignments of the names it
-    reads, however many (``end = min(i + bs, n)``; ``start = i * bs; end = start + bs``)."""
-    found = _mentions(expr, counters)
-    if found is not None or expr is None or depth > 3:
-        return found
-    for name in names_in(expr):
-        b = _reaching_assignment(scope, name, order)
-        if b is not None:
-            found = _follows(b.value, counters, scope, b.order, depth + 1)
-            if found is not None:
-                return found
-    return None
-
-
-def _reaching_assignment(scope, name: str, order: int):
-    """The last plain assignment of ``name`` in ``scope`` before ``order``, if any."""
-    best = None
-    for b in scope.bindings.get(name, ()):
-        if b.kind == "assign" and b.value is not None and b.order is not None and b.order < order:
-            if best is None or b.order > best.order:
-                best = b
-    return best
 
 
 GROWING = frozenset({"concatenate", "append", "vstack", "hstack", "row_stack", "column_stack"})
