@@ -91,6 +91,9 @@ def is_scalar_annotation(ann) -> bool:
     e = ann.annotation if isinstance(ann, cst.Annotation) else ann
     return isinstance(e, cst.Name) and e.value in _SCALAR_TYPES
 
+_CONTAINER_DISPLAYS = (cst.Dict, cst.List, cst.Tuple, cst.Set, cst.DictComp, cst.ListComp, cst.SetComp)
+
+
 class _ContainerUses(FastVisitor):
     def __init__(self):
         self.names: set = set()
@@ -116,6 +119,11 @@ class _ContainerUses(FastVisitor):
         if any(isinstance(t.target, (cst.Tuple, cst.List)) for t in node.targets):
             self._add(node.value)
 
+    def visit_BooleanOperation(self, node) -> None:
+        # ``gaps or {}``: a value whose stand-in is a container is one (or None)
+        if isinstance(node.right, _CONTAINER_DISPLAYS):
+            self._add(node.left)
+
     def visit_Comparison(self, node) -> None:
         if any(isinstance(c.operator, (cst.Is, cst.IsNot)) for c in node.comparisons):
             self._add(node.left)
@@ -130,6 +138,34 @@ class _ContainerUses(FastVisitor):
         elif isinstance(f, cst.Attribute) and f.attr.value in ("array", "asarray", "tree_map", "map", "tree_leaves", "leaves"):
             for a in node.args:
                 self._add(a.value)
+
+class _StructureUses(_ContainerUses):
+    """The uses that only a Python container survives, or that show one (iterated, unpacked,
+    spread with ``*``, a container as its stand-in, its dict views): not an index or a length,
+    which arrays have too, nor a type or None test, which any value takes."""
+
+    def visit_Subscript(self, node) -> None:
+        pass
+
+    def visit_Comparison(self, node) -> None:
+        pass
+
+    def visit_Call(self, node) -> None:
+        f = node.func
+        if isinstance(f, cst.Attribute) and f.attr.value in ("items", "keys", "values") and not node.args:
+            self._add(f.value)
+
+
+def structure_uses(node, cache: Dict[int, frozenset]) -> frozenset:
+    """Names a function uses as Python containers (``_StructureUses``)."""
+    key = id(node)
+    r = cache.get(key)
+    if r is None:
+        v = _StructureUses()
+        v.walk(node)
+        r = cache[key] = frozenset(v.names)
+    return r
+
 
 def container_uses(node, cache: Dict[int, frozenset]) -> frozenset:
     """Names a function uses as containers (indexed, iterated, unpacked, compared with None)."""

@@ -495,7 +495,9 @@ class CallExpressions:
             if meth in ("index", "count"):
                 return lattice.UNKNOWN_VAL
             return lattice.Val(lattice.TRACED, base.name)
-        if meth in self._UPDATE_METHODS:
+        if meth in self._UPDATE_METHODS and base.flags & lattice.ARRAY:
+            # (``x.at[i]`` is an array's indexer; ``d.get(k)`` of a value that may be a dict is
+            # no update)
             return lattice.Val(lattice.TRACED, base.name, lattice.ARRAY)
         if self.frame.concrete:
             return lattice.STATIC_VAL
