@@ -140,12 +140,27 @@ class _ContainerUses(FastVisitor):
                 self._add(a.value)
 
 class _StructureUses(_ContainerUses):
-    """The uses that only a Python container survives, or that show one (iterated, unpacked,
-    spread with ``*``, a container as its stand-in, its dict views): not an index or a length,
-    which arrays have too, nor a type or None test, which any value takes."""
+    """The uses that show a Python container (unpacked, spread with ``*``, a container as its
+    stand-in, its dict views, indexed by its own keys: ``for k in d: d[k]``): not an index,
+    a length or a loop over it, which arrays have too, nor a type or None test, which any value
+    takes."""
+
+    def __init__(self):
+        super().__init__()
+        self.iterated: set = set()  # (value, loop variable)
+        self.indexed: set = set()  # (value, index variable)
+
+    def _iterated(self, node) -> None:
+        if isinstance(node.iter, cst.Name) and isinstance(node.target, cst.Name):
+            self.iterated.add((node.iter.value, node.target.value))
+
+    visit_For = visit_CompFor = _iterated
 
     def visit_Subscript(self, node) -> None:
-        pass
+        if isinstance(node.value, cst.Name) and len(node.slice) == 1:
+            index = node.slice[0].slice
+            if isinstance(index, cst.Index) and isinstance(index.value, cst.Name):
+                self.indexed.add((node.value.value, index.value.value))
 
     def visit_Comparison(self, node) -> None:
         pass
@@ -163,7 +178,7 @@ def structure_uses(node, cache: Dict[int, frozenset]) -> frozenset:
     if r is None:
         v = _StructureUses()
         v.walk(node)
-        r = cache[key] = frozenset(v.names)
+        r = cache[key] = frozenset(v.names | {d for d, _k in v.iterated & v.indexed})
     return r
 
 

@@ -358,9 +358,9 @@ def _name_traced_parameters(f: FuncInfo, env: lattice.Env, annotated_class, used
     """Traced parameters as the callee sees them: the container its annotation declares, the
     class it names where the argument's structure is unknown (as for an entry's parameter),
     its own names, and a Pallas Ref for a ``*_ref`` parameter.  Where nothing shows the
-    structure of what the caller passes, the callee's own uses of the parameter (iterated,
-    unpacked, its dict views, ``p or {}``) say it may be a pytree container: its bare truth
-    value is then no bool conversion of an array."""
+    structure of what the caller passes, the callee's own uses of the parameter (unpacked,
+    its dict views, indexed by its keys, ``p or {}``) say it may be a pytree container: its
+    bare truth value is then no bool conversion of an array."""
     for param in f.positional_params() + list(f.params.kwonly_params):
         name = param.name.value
         v = env.get(name)
