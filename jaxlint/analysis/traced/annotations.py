@@ -102,6 +102,9 @@ class _ContainerUses(FastVisitor):
         if isinstance(e, cst.Name):
             self.names.add(e.value)
 
+    def found(self) -> frozenset:
+        return frozenset(self.names)
+
     def _value(self, node) -> None:
         self._add(node.value)
 
@@ -165,6 +168,9 @@ class _StructureUses(_ContainerUses):
     def visit_Comparison(self, node) -> None:
         pass
 
+    def found(self) -> frozenset:
+        return frozenset(self.names | {d for d, _k in self.iterated & self.indexed})
+
     def visit_Call(self, node) -> None:
         f = node.func
         if isinstance(f, cst.Attribute) and f.attr.value in ("items", "keys", "values") and not node.args:
@@ -173,23 +179,21 @@ class _StructureUses(_ContainerUses):
 
 def structure_uses(node, cache: Dict[int, frozenset]) -> frozenset:
     """Names a function uses as Python containers (``_StructureUses``)."""
-    key = id(node)
-    r = cache.get(key)
-    if r is None:
-        v = _StructureUses()
-        v.walk(node)
-        r = cache[key] = frozenset(v.names | {d for d, _k in v.iterated & v.indexed})
-    return r
+    return _names_used(node, cache, _StructureUses)
 
 
 def container_uses(node, cache: Dict[int, frozenset]) -> frozenset:
     """Names a function uses as containers (indexed, iterated, unpacked, compared with None)."""
+    return _names_used(node, cache, _ContainerUses)
+
+
+def _names_used(node, cache: Dict[int, frozenset], visitor) -> frozenset:
     key = id(node)
     r = cache.get(key)
     if r is None:
-        v = _ContainerUses()
+        v = visitor()
         v.walk(node)
-        r = cache[key] = frozenset(v.names)
+        r = cache[key] = v.found()
     return r
 
 def is_array_annotation(ann, scope: Scope) -> bool:
