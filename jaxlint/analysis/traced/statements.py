@@ -284,9 +284,7 @@ class Statements:
                     sub = lattice.STATIC_VAL
                 elif v.elem is not None:
                     sub = v.elem
-                elif v.container or v.kind == lattice.TRACED and not v.flags & lattice.ARRAY:
-                    # (a traced value not known to be an array, unpacked: a tuple or list of
-                    # leaves and subtrees as likely as the rows of an array)
+                elif v.container:
                     sub = lattice.Val(v.kind, v.name, (v.flags & lattice.REF) | lattice.RAW)
                 else:
                     sub = lattice.Val(v.kind, v.name, v.flags & (lattice.REF | lattice.ARRAY))
