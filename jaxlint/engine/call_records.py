@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Dict, List
 
-from jaxlint.analysis.traced.values import ARRAY, BOOL, DICT, PYSEQ, RAW, REF
+from jaxlint.analysis.traced.values import ARRAY, BOOL, DICT, NONE, NOTNONE, PYSEQ, RAW, REF
 
-# The value flags that survive into a record: what the callee needs to know of an argument.
-_KEEP_FLAGS = ARRAY | BOOL | PYSEQ | DICT | RAW | REF
+# The value flags that survive into a record: what the callee needs to know of an argument
+# (whether it is None too: ``if dim_size is None:`` in the callee is then decided).
+_KEEP_FLAGS = ARRAY | BOOL | PYSEQ | DICT | RAW | REF | NOTNONE | NONE
 
 
 def call_recorder(path: str, calls: list) -> "CallRecorder":

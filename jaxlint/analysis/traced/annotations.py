@@ -91,6 +91,9 @@ def is_scalar_annotation(ann) -> bool:
     e = ann.annotation if isinstance(ann, cst.Annotation) else ann
     return isinstance(e, cst.Name) and e.value in _SCALAR_TYPES
 
+_CONTAINER_DISPLAYS = (cst.Dict, cst.List, cst.Tuple, cst.Set, cst.DictComp, cst.ListComp, cst.SetComp)
+
+
 class _ContainerUses(FastVisitor):
     def __init__(self):
         self.names: set = set()
@@ -98,6 +101,9 @@ class _ContainerUses(FastVisitor):
     def _add(self, e) -> None:
         if isinstance(e, cst.Name):
             self.names.add(e.value)
+
+    def found(self) -> frozenset:
+        return frozenset(self.names)
 
     def _value(self, node) -> None:
         self._add(node.value)
@@ -116,6 +122,11 @@ class _ContainerUses(FastVisitor):
         if any(isinstance(t.target, (cst.Tuple, cst.List)) for t in node.targets):
             self._add(node.value)
 
+    def visit_BooleanOperation(self, node) -> None:
+        # ``gaps or {}``: a value whose stand-in is a container is one (or None)
+        if isinstance(node.right, _CONTAINER_DISPLAYS):
+            self._add(node.left)
+
     def visit_Comparison(self, node) -> None:
         if any(isinstance(c.operator, (cst.Is, cst.IsNot)) for c in node.comparisons):
             self._add(node.left)
@@ -131,14 +142,58 @@ class _ContainerUses(FastVisitor):
             for a in node.args:
                 self._add(a.value)
 
+class _StructureUses(_ContainerUses):
+    """The uses that show a Python container (unpacked, spread with ``*``, a container as its
+    stand-in, its dict views, indexed by its own keys: ``for k in d: d[k]``): not an index,
+    a length or a loop over it, which arrays have too, nor a type or None test, which any value
+    takes."""
+
+    def __init__(self):
+        super().__init__()
+        self.iterated: set = set()  # (value, loop variable)
+        self.indexed: set = set()  # (value, index variable)
+
+    def _iterated(self, node) -> None:
+        if isinstance(node.iter, cst.Name) and isinstance(node.target, cst.Name):
+            self.iterated.add((node.iter.value, node.target.value))
+
+    visit_For = visit_CompFor = _iterated
+
+    def visit_Subscript(self, node) -> None:
+        if isinstance(node.value, cst.Name) and len(node.slice) == 1:
+            index = node.slice[0].slice
+            if isinstance(index, cst.Index) and isinstance(index.value, cst.Name):
+                self.indexed.add((node.value.value, index.value.value))
+
+    def visit_Comparison(self, node) -> None:
+        pass
+
+    def found(self) -> frozenset:
+        return frozenset(self.names | {d for d, _k in self.iterated & self.indexed})
+
+    def visit_Call(self, node) -> None:
+        f = node.func
+        if isinstance(f, cst.Attribute) and f.attr.value in ("items", "keys", "values") and not node.args:
+            self._add(f.value)
+
+
+def structure_uses(node, cache: Dict[int, frozenset]) -> frozenset:
+    """Names a function uses as Python containers (``_StructureUses``)."""
+    return _names_used(node, cache, _StructureUses)
+
+
 def container_uses(node, cache: Dict[int, frozenset]) -> frozenset:
     """Names a function uses as containers (indexed, iterated, unpacked, compared with None)."""
+    return _names_used(node, cache, _ContainerUses)
+
+
+def _names_used(node, cache: Dict[int, frozenset], visitor) -> frozenset:
     key = id(node)
     r = cache.get(key)
     if r is None:
-        v = _ContainerUses()
+        v = visitor()
         v.walk(node)
-        r = cache[key] = frozenset(v.names)
+        r = cache[key] = v.found()
     return r
 
 def is_array_annotation(ann, scope: Scope) -> bool:

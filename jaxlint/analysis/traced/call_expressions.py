@@ -329,14 +329,14 @@ class CallExpressions:
         return self.generic(argvals)
 
     def type_tests(self, gen, name: str) -> Optional[lattice.Val]:
-        """``any(isinstance(v, T) for v in (a, b))`` (or ``all``) over values the code writes out:
-        each element's test, combined as Python combines them; None when one is undecided."""
+        """``any(isinstance(v, T) for v in (a, b))`` (or ``all``) over values whose elements
+        the code shows (written out, or a tuple the interpreter knows element by element, such
+        as a carried structure or a function's returned tuple): each element's test, combined as
+        Python combines them; None when one is undecided."""
         if not isinstance(gen, (cst.GeneratorExp, cst.ListComp)):
             return None
         loop, test = gen.for_in, gen.elt
         if loop.ifs or loop.inner_for_in is not None or not isinstance(loop.target, cst.Name):
-            return None
-        if not isinstance(loop.iter, (cst.Tuple, cst.List)) or any(isinstance(el, cst.StarredElement) for el in loop.iter.elements):
             return None
         if not (isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "isinstance"):
             return None
@@ -345,10 +345,17 @@ class CallExpressions:
         value = test.args[0].value
         if not isinstance(value, cst.Name) or value.value != loop.target.value:
             return None
-        results = [
-            self.builtin(test, "isinstance", [(test.args[0], self.eval(el.value)), (test.args[1], lattice.STATIC_VAL)])
-            for el in loop.iter.elements
-        ]
+        if isinstance(loop.iter, (cst.Tuple, cst.List)):
+            if any(isinstance(el, cst.StarredElement) for el in loop.iter.elements):
+                return None
+            elements = [self.eval(el.value) for el in loop.iter.elements]
+        else:
+            seq = self.eval(loop.iter)
+            tuple_like = seq.cls is None or self.analyzer.classes.pytree_kind(seq.cls) == "namedtuple"
+            if seq.items is None or seq.keys is not None or not tuple_like:
+                return None  # (an instance of another class iterates as its ``__iter__`` says)
+            elements = list(seq.items)
+        results = [self.builtin(test, "isinstance", [(test.args[0], v), (test.args[1], lattice.STATIC_VAL)]) for v in elements]
         true, false = lattice.KNOWN_CONSTANTS["True"], lattice.KNOWN_CONSTANTS["False"]
         if name == "any":
             return true if any(r is true for r in results) else false if all(r is false for r in results) else None
@@ -496,7 +503,9 @@ class CallExpressions:
             if meth in ("index", "count"):
                 return lattice.UNKNOWN_VAL
             return lattice.Val(lattice.TRACED, base.name)
-        if meth in self._UPDATE_METHODS:
+        if meth in self._UPDATE_METHODS and base.flags & lattice.ARRAY:
+            # (``x.at[i]`` is an array's indexer; ``d.get(k)`` of a value that may be a dict is
+            # no update)
             return lattice.Val(lattice.TRACED, base.name, lattice.ARRAY)
         if self.frame.concrete:
             return lattice.STATIC_VAL

@@ -23,10 +23,10 @@ from jaxlint.analysis.traced.frame import Frame
 from jaxlint.analysis.traced.function_calls import FunctionCalls
 from jaxlint.analysis.traced.instances import Instances
 from jaxlint.analysis.traced.passed_arguments import PassedArguments
-from jaxlint.analysis.traced.values import JAXARR, NPARR, PYSEQ, STATIC, Val
+from jaxlint.analysis.traced.values import DICT as DICT_FLAG, JAXARR, NPARR, PYSEQ, STATIC, Val
 from jaxlint.analysis.traced.traced_fields import TracedFields
 from jaxlint.analysis.host.host_values import HostValues
-from jaxlint.analysis.host.host_value import JAX_ARRAY, LIST, NUMPY_ARRAY, TUPLE, PARAM, INSTANCE
+from jaxlint.analysis.host.host_value import DICT, JAX_ARRAY, LIST, NUMPY_ARRAY, TUPLE, PARAM, INSTANCE
 from jaxlint.analysis.traced.from_host import host_val
 
 
@@ -52,6 +52,7 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         self.classes = finder.classes
         self.receivers = finder.receivers
         self.container_cache: Dict[int, frozenset] = {}
+        self.structure_cache: Dict[int, frozenset] = {}
         self._alias_by_app: Optional[Dict] = None
         self._host_values = None
         self._outer_flags: Dict[Tuple[int, str], int] = {}
@@ -134,7 +135,7 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         """What traced code reading the global or closure variable ``name`` of ``owner`` can
         rely on, wherever it reads it: JAXARR for one concrete JAX array (``W = jnp.ones(3)``
         at module level), NPARR for a NumPy array, PYSEQ for a Python list or tuple (indexing
-        it needs a Python int)."""
+        it needs a Python int), DICT for a Python dict (a key lookup hashes the key)."""
         key = (id(owner), name)
         known = self._outer_flags.get(key)
         if known is None:
@@ -145,7 +146,7 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
             elif v is not None and v.kind == PARAM:
                 # a parameter of the enclosing host function: what every call of it passes
                 v = self.host_values.passed_value(owner.func, v.name)
-            flags = {JAX_ARRAY: JAXARR, NUMPY_ARRAY: NPARR, LIST: PYSEQ, TUPLE: PYSEQ}
+            flags = {JAX_ARRAY: JAXARR, NUMPY_ARRAY: NPARR, LIST: PYSEQ, TUPLE: PYSEQ, DICT: DICT_FLAG}
             known = self._outer_flags[key] = flags.get(v.kind, 0) if v is not None else 0
         return known
 

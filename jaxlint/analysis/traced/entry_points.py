@@ -219,7 +219,11 @@ class EntryPoints:
             # the object itself, hashed as a cache key: an instance of the class every call
             # site builds it with, whose methods the trace runs
             cls = self.passed_class(app, param, i, any_class=True) if name in statics else None
-            return lattice.Val(lattice.STATIC, None, 0, cls=cls) if cls is not None else lattice.STATIC_VAL
+            if cls is not None:
+                return lattice.Val(lattice.STATIC, None, 0, cls=cls)
+            # ``dim_size: int``: the callers pass one, so ``if dim_size is None:`` further down
+            # (in a helper it is handed to) is a branch this trace does not take
+            return lattice.Val(lattice.STATIC, None, lattice.NOTNONE) if is_not_none_annotation(param.annotation) else lattice.STATIC_VAL
         if opaque:
             return lattice.UNKNOWN_VAL
         if param.default is not None and passed is not None and name not in passed:

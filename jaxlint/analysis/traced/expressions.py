@@ -19,6 +19,7 @@ from jaxlint.analysis.model.transforms import FnRef
 from jaxlint.analysis.syntax.nodes import const_index, dotted_name, is_none_literal, is_string_literal, string_value
 from jaxlint.analysis.syntax.scopes import VALUE_KINDS
 from jaxlint.analysis.traced.from_host import host_val
+from jaxlint.analysis.traced.value_checks import plain_traced
 from jaxlint.analysis.traced.values import (
     ARRAY,
     ARRAY_MODULES,
@@ -365,13 +366,19 @@ class Expressions:
                 self.emit("compare_in", self.frame, e, vals[-1], r, c, t)
                 # A key lookup in a Python dict (``name in kwargs``) gives a Python bool: the
                 # keys are Python values, whatever the dict holds.
-                if isinstance(e.left, cst.SimpleString) or vals[-1].kind != TRACED and r.flags & DICT:
+                # A traced value that may be a container, None or a Python value kept beside
+                # the arrays (a leaf or a subtree): looked up in a dict it is hashed, which only
+                # a Python value survives; in another Python container its elements are compared
+                # with it, a traced bool only where it is an array.
+                undecided = vals[-1].kind == TRACED and not plain_traced(vals[-1])
+                if isinstance(e.left, cst.SimpleString) or (vals[-1].kind != TRACED or undecided) and r.flags & DICT:
                     vals.append(STATIC_VAL)
                     continue
                 static = False
-                if vals[-1].kind == STATIC and r.kind == TRACED and not r.flags & ARRAY:
+                if vals[-1].kind != TRACED and r.kind == TRACED and not r.flags & ARRAY or undecided and r.kind == STATIC:
                     # ``KEY in batch``: a key lookup in a pytree dict (its structure is static),
                     # or a search in an array; the value cannot tell which.
+                    vals[-1] = UNKNOWN_VAL
                     vals.append(UNKNOWN_VAL)
                     continue
             elif not isinstance(op, (cst.Is, cst.IsNot)):

@@ -16,7 +16,7 @@ from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transform_arguments import literal_binding
 from jaxlint.analysis.syntax.nodes import argument_for
 from jaxlint.analysis.syntax.scopes import FuncInfo
-from jaxlint.analysis.traced.annotations import annotation_container, is_ref_name
+from jaxlint.analysis.traced.annotations import annotation_container, is_ref_name, structure_uses
 from jaxlint.analysis.traced.frame import Frame
 from jaxlint.analysis.traced.expressions import parameter_default
 from jaxlint.analysis.traced.interpreter import Interp
@@ -49,7 +49,7 @@ class FunctionCalls:
             return lattice.UNKNOWN_VAL
         env = _bind_parameters(ref, bound_args, bound_kw, argvals, self_val)
         self._check_static_parameters(frame, call, ref, len(bound_args), env)
-        _name_traced_parameters(f, env, self.annotated_class)
+        _name_traced_parameters(f, env, self.annotated_class, structure_uses(f.node, self.structure_cache))
         result = self._run_called_frame(frame, ref, closure, env, with_traced)
         if frame.staged and not frame.concrete and self._stages_itself(ref):
             # Omnistaging: a jitted function called under a trace that stages is bound as one
@@ -364,20 +364,26 @@ def _bind_parameters(ref, bound_args, bound_kw, argvals: List[Tuple[cst.Arg, lat
     return env
 
 
-def _name_traced_parameters(f: FuncInfo, env: lattice.Env, annotated_class) -> None:
+def _name_traced_parameters(f: FuncInfo, env: lattice.Env, annotated_class, used_as_containers: frozenset) -> None:
     """Traced parameters as the callee sees them: the container its annotation declares, the
     class it names where the argument's structure is unknown (as for an entry's parameter),
-    its own names, and a Pallas Ref for a ``*_ref`` parameter."""
+    its own names, and a Pallas Ref for a ``*_ref`` parameter.  Where nothing shows the
+    structure of what the caller passes, the callee's own uses of the parameter (unpacked,
+    its dict views, indexed by its keys, ``p or {}``) say it may be a pytree container: its
+    bare truth value is then no bool conversion of an array."""
     for param in f.positional_params() + list(f.params.kwonly_params):
-        v = env.get(param.name.value)
+        name = param.name.value
+        v = env.get(name)
         if v is not None and v.kind == lattice.TRACED and not v.container:
             cf = annotation_container(param.annotation)
             if cf:
-                env[param.name.value] = lattice.Val(lattice.TRACED, v.name, cf)
-            elif param.annotation is not None and _unknown_structure(v):
-                cls, ext = annotated_class(param, f)
+                env[name] = lattice.Val(lattice.TRACED, v.name, cf)
+            elif _unknown_structure(v):
+                cls, ext = annotated_class(param, f) if param.annotation is not None else (None, None)
                 if cls is not None or ext is not None:
-                    env[param.name.value] = lattice.Val(lattice.TRACED, v.name, v.flags, cls=cls, ext=ext)
+                    env[name] = lattice.Val(lattice.TRACED, v.name, v.flags, cls=cls, ext=ext)
+                elif name in used_as_containers:
+                    env[name] = lattice.Val(lattice.TRACED, v.name, v.flags | lattice.RAW)
     for n, v in list(env.items()):
         if v.kind == lattice.TRACED and v.fn is None and (v.name != n or is_ref_name(n)):
             # name parameters as the helper does; ``*_ref`` parameters are Pallas Refs
