@@ -85,6 +85,7 @@ class PassedArguments:
                 and isinstance(func.value, cst.Name)
                 and func.value.value in ("self", "cls")
                 and func.attr.value == f.name
+                and self._dispatches_to(scope.enclosing_class(), f)
             ):
                 out.append((call, scope))
         # calls through any other kind of callable: an attribute set in ``__init__``
@@ -100,6 +101,12 @@ class PassedArguments:
         if app.transform.converts:
             out = [(call, scope) for call, scope in out if not _reapplies_primals(call, scope, self.index)]
         return out
+
+    def _dispatches_to(self, cls, f) -> bool:
+        """``self.<name>(...)`` in a method of ``cls`` may call the method ``f``: ``cls`` (or a
+        base of it) defines it, or ``f``'s class derives from ``cls`` (an override the instance
+        may have).  A method of another class of the same name is never reached."""
+        return cls is not None and (self.classes.member(cls, f.name) is f or cls in self.classes.mro(f.cls))
 
     def _alias_names(self, app: Application):
         names = self._alias_by_app
