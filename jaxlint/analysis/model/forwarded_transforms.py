@@ -48,8 +48,8 @@ def forwarded_applications(finder: "TransformFinder", call: cst.Call, found, sco
     """The applications the calls of the forwarder around ``call`` make (``found``: the
     transform ``call`` applies and the arguments a partial bound to it, or None when its callee
     is a parameter); None when ``call`` is not in a forwarder, or a call of it is not read."""
-    f = _forwarder(finder, call, scope)
-    if f is None:
+    f = scope.func if scope.kind == "function" else None
+    if f is None or f.is_lambda:
         return None
     params: Dict[str, cst.Param] = {p.name.value: p for p in list(f.params.posonly_params) + list(f.params.params) + list(f.params.kwonly_params)}
     star_kwarg = f.params.star_kwarg.name.value if isinstance(f.params.star_kwarg, cst.Param) else None
@@ -58,6 +58,9 @@ def forwarded_applications(finder: "TransformFinder", call: cst.Call, found, sco
         return None
     if not callee_param and not any(_forwards(a, params, star_kwarg) for a in call.args):
         return None  # it applies the transform to what it has itself: read where it is written
+    # asked last: it reads every return of the function, for each call that got this far
+    if _forwarder(finder, call, scope) is None:
+        return None
     positional = [p.name.value for p in f.positional_params()]
     calls = [(c, s) for c, s in finder.index.calls_of(f.name) if s.lookup_def(f.name) is f]
     if not calls or finder.call_targets.mentions(f.scope, f.name) != len(calls) + 1:
