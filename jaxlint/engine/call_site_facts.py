@@ -16,6 +16,7 @@ import libcst as cst
 from jaxlint.dynamic.examples.params import Param, params_of
 from jaxlint.dynamic.examples.render import render
 from jaxlint.dynamic.examples.values import value_of_src
+from jaxlint.analysis.syntax.nodes import named_params
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 
@@ -183,7 +184,7 @@ class CallSiteFacts:
                 encl = scope.func.qualname + "()" if scope.kind == "function" and scope.func is not None else "the enclosing code"
                 return {"reason": f"the {what} reads `{local}`, a local variable of {encl}: it cannot be rebuilt on its own"}
             fnode = f.node
-            for prm in list(fnode.params.params) + list(fnode.params.posonly_params) + list(fnode.params.kwonly_params):
+            for prm in named_params(fnode.params):
                 if prm.default is not None and render(prm.default, scope) is None:
                     return {"reason": f"the default of `{prm.name.value}` is not a literal"}
             if f.is_lambda:

@@ -21,7 +21,7 @@ from typing import Dict, Optional, Tuple
 import libcst as cst
 
 from jaxlint.dynamic.examples.arguments import Examples
-from jaxlint.analysis.syntax.nodes import dotted_name
+from jaxlint.analysis.syntax.nodes import dotted_name, named_params
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.model.transforms import Application
 from jaxlint.engine.call_site_facts import CallSiteFacts
@@ -218,7 +218,7 @@ class FactsDeriver(CallableFacts, CallSiteFacts):
         if f is None or top_level(f) is not f or f.is_method:
             return None
         p = f.params
-        if any(x.default is None for x in list(p.posonly_params) + list(p.params) + list(p.kwonly_params)):
+        if any(x.default is None for x in named_params(p)):
             return None
         return self.plain(f)
 

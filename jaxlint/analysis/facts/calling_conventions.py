@@ -35,7 +35,7 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.nodes import is_none_literal
+from jaxlint.analysis.syntax.nodes import is_none_literal, named_params
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.model.transforms import Application, TransformFinder, arguments_by_parameter
 from jaxlint.analysis.model.names import resolve
@@ -214,7 +214,7 @@ def _surely_not_none(expr, scope: Scope) -> bool:
     if not scope.unrebound_param(expr.value):
         return False
     p = scope.func.params
-    for param in list(p.posonly_params) + list(p.params) + list(p.kwonly_params):
+    for param in named_params(p):
         if param.name.value == expr.value:
             if param.annotation is None or param.default is not None and is_none_literal(param.default):
                 return False

@@ -21,7 +21,7 @@ from jaxlint.analysis.model.classes import class_named, decorator_names, is_prop
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import Application, arguments_by_parameter
 from jaxlint.analysis.syntax.fast_walk import FastVisitor, names_in
-from jaxlint.analysis.syntax.nodes import parameter_names
+from jaxlint.analysis.syntax.nodes import named_params, parameter_names
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
 
@@ -344,7 +344,7 @@ def _default_names(node) -> set:
     if not isinstance(node, (cst.Lambda, cst.FunctionDef)):
         return set()
     p = node.params
-    return {n for x in list(p.posonly_params) + list(p.params) + list(p.kwonly_params) if x.default is not None for n in names_in(x.default)}
+    return {n for x in named_params(p) if x.default is not None for n in names_in(x.default)}
 
 
 def _own_names(node, body_scope) -> set:

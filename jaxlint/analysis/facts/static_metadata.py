@@ -22,7 +22,7 @@ from jaxlint.analysis.traced.annotations import is_array_annotation
 from jaxlint.analysis.host.array_values import functional_update
 from jaxlint.analysis.model.classes import STATIC_ANNOTATIONS, ClassModel, qualified
 from jaxlint.analysis.syntax.module_index import ModuleIndex
-from jaxlint.analysis.syntax.nodes import argument_for as parameter_argument
+from jaxlint.analysis.syntax.nodes import argument_for as parameter_argument, named_params
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import arguments_by_parameter
@@ -155,7 +155,7 @@ def self_assignments(f: FuncInfo):
 
 def _param(f: FuncInfo, name: str) -> Optional[cst.Param]:
     p = f.params
-    for param in list(p.posonly_params) + list(p.params) + list(p.kwonly_params):
+    for param in named_params(p):
         if param.name.value == name:
             return param
     return None

@@ -14,6 +14,7 @@ from typing import Dict, Optional
 
 import libcst as cst
 
+from jaxlint.analysis.syntax.nodes import named_params
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.model.names import resolve
@@ -211,7 +212,7 @@ class ArrayFacts:
         if func is None or func.is_lambda:
             return False
         p = func.params
-        for param in list(p.posonly_params) + list(p.params) + list(p.kwonly_params):
+        for param in named_params(p):
             if param.name.value == name:
                 ann = param.annotation
                 return ann is not None and self._array_type(ann.annotation, func.scope)

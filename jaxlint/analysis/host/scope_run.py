@@ -14,7 +14,7 @@ import libcst as cst
 
 from jaxlint.analysis.host.host_value import JAX_ARRAY, LIST, NUMPY_ARRAY, PARAM, SCALAR, SCALAR_VAL, TUPLE, HostValue, join
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
-from jaxlint.analysis.syntax.nodes import parallel_values, target_names
+from jaxlint.analysis.syntax.nodes import named_params, parallel_values, target_names
 from jaxlint.analysis.syntax.scopes import Scope
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ class _CallCollector(FastVisitor):
 
     def visit_Lambda(self, node: cst.Lambda) -> None:
         p = node.params
-        names = {x.name.value for x in list(p.posonly_params) + list(p.params) + list(p.kwonly_params)}
+        names = {x.name.value for x in named_params(p)}
         self.shadow.append(self.shadow[-1] | names)
         self.lambdas += 1
 

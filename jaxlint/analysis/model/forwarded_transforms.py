@@ -24,7 +24,7 @@ import libcst as cst
 from jaxlint.analysis.model.transform_arguments import literal_binding
 from jaxlint.analysis.model.transform_table import Transform
 from jaxlint.analysis.syntax.functions import _undecorated, possible_returns
-from jaxlint.analysis.syntax.nodes import STARRED, argument_for
+from jaxlint.analysis.syntax.nodes import STARRED, argument_for, named_params
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ def forwarded_applications(finder: "TransformFinder", call: cst.Call, found, sco
     f = scope.func if scope.kind == "function" else None
     if f is None or f.is_lambda:
         return None
-    params: Dict[str, cst.Param] = {p.name.value: p for p in list(f.params.posonly_params) + list(f.params.params) + list(f.params.kwonly_params)}
+    params: Dict[str, cst.Param] = {p.name.value: p for p in named_params(f.params)}
     star_kwarg = f.params.star_kwarg.name.value if isinstance(f.params.star_kwarg, cst.Param) else None
     callee_param = isinstance(call.func, cst.Name) and call.func.value in params
     if found is None and not callee_param:

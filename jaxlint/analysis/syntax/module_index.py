@@ -14,7 +14,7 @@ import libcst as cst
 
 from jaxlint.analysis.syntax.comprehensions import clauses, repeated_parts
 from jaxlint.analysis.syntax.fast_walk import DottedAttributes, FastVisitor, record_dotted
-from jaxlint.analysis.syntax.nodes import base_name, dotted_name, parallel_values, target_names
+from jaxlint.analysis.syntax.nodes import base_name, dotted_name, named_params, parallel_values, target_names
 from jaxlint.analysis.syntax.scopes import MUTATING_METHODS, Binding, ClassInfo, FuncInfo, Scope
 
 
@@ -152,7 +152,7 @@ class ModuleIndex(FastVisitor):
         return False
 
     def _visit_param_defaults(self, params: cst.Parameters) -> None:
-        for p in list(params.posonly_params) + list(params.params) + list(params.kwonly_params):
+        for p in named_params(params):
             if p.default is not None:
                 self.walk(p.default)
             if p.annotation is not None:

@@ -97,10 +97,15 @@ def block_exits(block) -> bool:
     return False
 
 
+def named_params(params: cst.Parameters) -> List[cst.Param]:
+    """The parameters bound by name, in order: positional-only, positional, keyword-only."""
+    return list(params.posonly_params) + list(params.params) + list(params.kwonly_params)
+
+
 def parameter_names(params: cst.Parameters) -> List[str]:
     """Every name a parameter list binds, in order: positional, keyword-only, ``*args``,
     ``**kwargs``."""
-    names = [x.name.value for x in list(params.posonly_params) + list(params.params) + list(params.kwonly_params)]
+    names = [x.name.value for x in named_params(params)]
     for star in (params.star_arg, params.star_kwarg):
         if isinstance(star, cst.Param):
             names.append(star.name.value)

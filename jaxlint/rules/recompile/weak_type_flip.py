@@ -6,6 +6,7 @@ from typing import Dict, Optional, Tuple
 
 import libcst as cst
 
+from jaxlint.analysis.syntax.nodes import named_params
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.model.weak_types import ANY_ARRAY, KIND_NAMES, TUPLE, Fields, TypeEvaluator, Typ, literal_type
 from jaxlint.analysis.syntax.functions import single_return
@@ -254,7 +255,7 @@ def _output_type(m, app, expr, pname: str, init, args, host_scope, call, classes
     params = {}
     if not isinstance(f.node, cst.Lambda):
         ps = f.node.params
-        params = {p.name.value: p for p in list(ps.posonly_params) + list(ps.params) + list(ps.kwonly_params)}
+        params = {p.name.value: p for p in named_params(ps)}
     skipped = {p.name.value for p in f.positional_params()[: app.skipped]} | set(app.bound_kw)
     memo: Dict[str, object] = {}
 
