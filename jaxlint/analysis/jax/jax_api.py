@@ -46,6 +46,10 @@ ELEMENTWISE_FUNCS = frozenset(
 
 # Handlers that catch JAX's tracer conversion errors: they all derive from TypeError.
 TRACER_ERROR_HANDLERS = frozenset({"TypeError", "Exception", "BaseException", "builtins.TypeError", "builtins.Exception"})
+# The class every tracer is an instance of, by the names code reaches it with.
+TRACER_TYPES = frozenset({"jax.core.Tracer", "jax._src.core.Tracer"})
+# The functions that list a pytree's leaves.
+TREE_LEAVES = frozenset({"jax.tree.leaves", "jax.tree_util.tree_leaves"})
 TRACER_ERROR_CLASSES = frozenset(
     {
         "ConcretizationTypeError",

@@ -12,7 +12,7 @@ from typing import List, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.jax.jax_api import ARRAY_METHODS, DICT_METHODS, is_layer_class
+from jaxlint.analysis.jax.jax_api import ARRAY_METHODS, DICT_METHODS, TRACER_TYPES, TREE_LEAVES, is_layer_class
 from jaxlint.analysis.model.classes import class_named, is_classmethod, is_property
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import FnRef
@@ -20,6 +20,7 @@ from jaxlint.analysis.syntax.nodes import string_value
 from jaxlint.analysis.syntax.scopes import MUTATING_METHODS
 from jaxlint.analysis.traced.factory_contexts import callable_value
 from jaxlint.analysis.traced.traced_fields import LAYER
+from jaxlint.analysis.traced.value_checks import tree_leaves
 from jaxlint.analysis.traced import values as lattice
 
 
@@ -220,8 +221,8 @@ class CallExpressions:
         imported from another module: handed to the cross-module phase, which interprets the
         member where the class is defined.  Here its result stays unknown."""
         ext = self.analyzer.external
-        if ext is None:
-            return
+        if ext is None or self.frame.unsure:
+            return  # (unsure: the tracers may never get there, see ``Frame.unsure``)
         if base.kind != lattice.TRACED and not any(v.kind == lattice.TRACED for _, v in argvals):
             return  # nothing traced goes in: what the member does is host code
         ext(self, e, cls_name or base.ext, argvals, member=member, self_val=base, attribute=attribute)
@@ -285,8 +286,15 @@ class CallExpressions:
                     # every transform: ``if isinstance(x, Tracer): return ...`` is taken, and
                     # what follows it runs only on concrete values
                     return lattice.KNOWN_CONSTANTS["True"]
-                if not array and types and all(t == "jax.core.Tracer" for t in types):
+                if not array and types and all(t in TRACER_TYPES for t in types):
                     return lattice.KNOWN_CONSTANTS["False"]  # a concrete array is no tracer
+            types = self._type_names(argvals[1][0].value)
+            if any(t in TRACER_TYPES for t in types):
+                if v.kind == lattice.STATIC and all(t in TRACER_TYPES for t in types):
+                    return lattice.KNOWN_CONSTANTS["False"]  # a Python value at trace time
+                # the interpreter cannot see whether ``v`` is a tracer; where the test is
+                # false, it is none
+                return lattice.UNDECIDED_TRACER_TEST
         if name in self.BUILTIN_STATIC or name in ("int", "float", "bool", "complex", "range"):
             if name == "range":
                 return lattice.Val(lattice.STATIC, None, lattice.PYSEQ)
@@ -345,21 +353,41 @@ class CallExpressions:
         value = test.args[0].value
         if not isinstance(value, cst.Name) or value.value != loop.target.value:
             return None
+        true, false = lattice.KNOWN_CONSTANTS["True"], lattice.KNOWN_CONSTANTS["False"]
+        tracer_test = any(t in TRACER_TYPES for t in self._type_names(test.args[1].value))
+        # ``any`` of tests for tracers is false only where no element is one, whatever the
+        # elements are: a test the interpreter cannot decide still rules tracers out there
+        undecided = lattice.UNDECIDED_TRACER_TEST if tracer_test and name == "any" else None
         if isinstance(loop.iter, (cst.Tuple, cst.List)):
             if any(isinstance(el, cst.StarredElement) for el in loop.iter.elements):
-                return None
+                return undecided
             elements = [self.eval(el.value) for el in loop.iter.elements]
+        elif name == "any" and self.leaves_call(loop.iter):
+            # ``jax.tree.leaves(x)``: the leaves of what the interpreter knows of ``x``
+            elements = tree_leaves(self.eval(loop.iter.args[0].value))
+            if elements is None:
+                return undecided
         else:
             seq = self.eval(loop.iter)
             tuple_like = seq.cls is None or self.analyzer.classes.pytree_kind(seq.cls) == "namedtuple"
             if seq.items is None or seq.keys is not None or not tuple_like:
-                return None  # (an instance of another class iterates as its ``__iter__`` says)
+                return undecided  # (an instance of another class iterates as its ``__iter__`` says)
             elements = list(seq.items)
         results = [self.builtin(test, "isinstance", [(test.args[0], v), (test.args[1], lattice.STATIC_VAL)]) for v in elements]
-        true, false = lattice.KNOWN_CONSTANTS["True"], lattice.KNOWN_CONSTANTS["False"]
         if name == "any":
-            return true if any(r is true for r in results) else false if all(r is false for r in results) else None
+            return true if any(r is true for r in results) else false if all(r is false for r in results) else undecided
         return true if all(r is true for r in results) else false if any(r is false for r in results) else None
+
+    def leaves_call(self, e) -> bool:
+        """``jax.tree.leaves(x)`` (or ``jax.tree_util.tree_leaves``) of one tree, as written."""
+        if not isinstance(e, cst.Call) or len(e.args) != 1 or e.args[0].keyword is not None or e.args[0].star:
+            return False
+        head = e.func
+        while isinstance(head, cst.Attribute):
+            head = head.value
+        if not isinstance(head, cst.Name) or self.frame.lookup(head.value) is not None:
+            return False
+        return resolve(e.func, self.frame.scope) in TREE_LEAVES
 
     # Keywords of ``flax.linen.Module.apply`` that are not inputs of the method it runs.
     _LINEN_APPLY_OPTIONS = frozenset({"rngs", "method", "mutable", "capture_intermediates"})

@@ -47,6 +47,8 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         self._report = report
         self.external = external  # cross-module resolver, or None
         self.memo: Dict[tuple, Val] = {}
+        # the memo keys of the calls whose body refused a tracer (``Frame.refusals``)
+        self.refusing: set = set()
         self.active: set = set()
         self.analyzed_entries: List[Tuple[Application, Frame]] = []
         self.classes = finder.classes
@@ -192,6 +194,10 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
             # fail on them.  Decided per frame: a lax body (or a jit) inside the differentiated
             # function is staged all the same, and its values are abstract tracers.
             return
+        if prevents.kind == "raises" and prevents.stage == "trace" and prevents.at == "mark":
+            frame.refusals += 1  # JAX raises here while tracing: a handler around it runs
         if frame.catches_tracer_errors and prevents.tracer_type_error:
             return  # ``try: int(x) except TypeError:``: the check only when concrete, on purpose
+        if frame.unsure:
+            return  # reached at trace time only if the code's own test for tracers is wrong
         self._report(rule, node, frame, fields)

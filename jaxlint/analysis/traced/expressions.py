@@ -8,6 +8,7 @@ are the largest kind of expression and follow other functions.
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from typing import Optional
 
 import libcst as cst
@@ -47,6 +48,9 @@ from jaxlint.analysis.traced.values import (
     first_traced_name,
     join,
     joinall,
+    negated_test,
+    NO_TRACER_IF_FALSE,
+    NO_TRACER_IF_TRUE,
     SPREAD,
     dict_of,
     surely_not_none,
@@ -327,7 +331,7 @@ class Expressions:
                 return STATIC_VAL  # ``not args``: an emptiness check of a Python container
             if v.kind == TRACED:
                 return Val(TRACED, v.name, BOOL | (v.flags & RAW))
-            return Val(v.kind)
+            return negated_test(v)
         if v.kind == TRACED:
             return Val(TRACED, v.name, v.flags & (ARRAY | BOOL))
         if v.flags & JAXARR:
@@ -343,7 +347,13 @@ class Expressions:
         names = self.narrow(e.left) if isinstance(e.operator, cst.And) else []
         b = self._with_narrowed(e.left, names, lambda: self.eval(e.right, t)) if names else self.eval(e.right, t)
         self.emit("boolop", self.frame, e, a, b, t)
-        return join(a, b)
+        v = join(a, b)
+        # ``not traced and ok`` is true only where ``not traced`` is; ``traced or ok`` false
+        # only where ``traced`` is
+        keep = NO_TRACER_IF_TRUE if isinstance(e.operator, cst.And) else NO_TRACER_IF_FALSE
+        if v.kind == STATIC and (a.flags | b.flags) & keep and not v.flags & (TRUE | FALSE):
+            return Val(STATIC, None, keep)
+        return v
 
     def e_Comparison(self, e: cst.Comparison, t) -> Val:
         if is_string_literal(e.left) or any(is_string_literal(c.comparator) for c in e.comparisons):
@@ -421,8 +431,22 @@ class Expressions:
             # a test decided while tracing: the other branch is never evaluated
             return self.eval(e.body if v.flags & TRUE else e.orelse)
         names = self.narrow(e.test)
-        body = self._with_narrowed(e.test, names, lambda: self.eval(e.body)) if names else self.eval(e.body)
-        return join(body, self.eval(e.orelse))
+        with self.unsure_if(v, NO_TRACER_IF_TRUE):
+            body = self._with_narrowed(e.test, names, lambda: self.eval(e.body)) if names else self.eval(e.body)
+        with self.unsure_if(v, NO_TRACER_IF_FALSE):
+            return join(body, self.eval(e.orelse))
+
+    @contextmanager
+    def unsure_if(self, test: Val, flag: int):
+        """Code run only where ``test`` rules tracers out (``flag``: where it is true, or where
+        it is false), the interpreter not knowing whether it does: reached by the tracers it
+        sees only if the code's own test is wrong (see ``Frame.unsure``)."""
+        unsure = bool(test.kind == STATIC and test.flags & flag)
+        self.frame.unsure += unsure
+        try:
+            yield
+        finally:
+            self.frame.unsure -= unsure
 
     def e_Lambda(self, e: cst.Lambda, t) -> Val:
         f = self.analyzer.index.func_by_node.get(id(e))

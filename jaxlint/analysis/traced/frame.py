@@ -27,6 +27,8 @@ class Frame:
         "entry_name",
         "notnone",
         "catches_tracer_errors",
+        "unsure",
+        "refusals",
         "staged",
         "fresh",
         "outer",
@@ -53,6 +55,14 @@ class Frame:
         # Inside ``try: ... except TypeError:`` (or a handler that catches JAX's tracer errors,
         # which are TypeErrors): a conversion there is the deliberate "only when concrete" check.
         self.catches_tracer_errors = 0
+        # Inside code that runs at trace time only where a test the interpreter cannot decide
+        # says the values it tested hold no tracer (``if not traced:`` after ``traced =
+        # any(isinstance(v, Tracer) for v in leaves)``): what happens there is not certain.
+        self.unsure = 0
+        # How many times the code run so far refused a tracer (a conversion, a Python branch on
+        # one: a JAX error raised while tracing), in this function or those it called: a
+        # ``try`` whose body refuses one runs its handler with the tracers.
+        self.refusals = 0
         # Some transform around this function stages it (jit, a lax loop body...): JAX
         # operations on concrete values give tracers here.  Under vmap or grad alone, False.
         self.staged = True

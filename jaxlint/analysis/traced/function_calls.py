@@ -111,11 +111,13 @@ class FunctionCalls:
             frame.fresh,
             staged,
             frame.catches_tracer_errors > 0,
+            frame.unsure > 0,
             id(closure) if closure else 0,
             frame.outer.key if frame.outer is not None else None,
             ref.own_trace,
         )
         if key in self.memo:
+            frame.refusals += key in self.refusing
             return self.memo[key]
         if key in self.active:
             return lattice.UNKNOWN_VAL
@@ -127,6 +129,7 @@ class FunctionCalls:
         sub.closure = closure
         sub.depth = frame.depth + 1
         sub.catches_tracer_errors = frame.catches_tracer_errors
+        sub.unsure = frame.unsure
         sub.staged = staged
         sub.fresh = frame.fresh
         sub.outer = frame.outer
@@ -136,6 +139,9 @@ class FunctionCalls:
         finally:
             self.active.discard(key)
         self.memo[key] = result
+        if sub.refusals:
+            self.refusing.add(key)
+            frame.refusals += 1
         return result
 
     def trace_inline(
@@ -161,7 +167,7 @@ class FunctionCalls:
             return
         staged = frame.staged or stages
         outer = frame.outer.key if frame.outer is not None else None
-        key = (id(f.node), "inline", frame.cached, frame.fresh, staged, id(closure) if closure else 0, outer, loops)
+        key = (id(f.node), "inline", frame.cached, frame.fresh, staged, id(closure) if closure else 0, outer, loops, frame.unsure > 0)
         if key in self.memo or key in self.active:
             return
         self.active.add(key)
@@ -173,6 +179,7 @@ class FunctionCalls:
         sub.fresh = frame.fresh
         sub.outer = frame.outer
         sub.loop_body = loops
+        sub.unsure = frame.unsure
         sub.own_trace = True
         positional = f.positional_params()
         p = f.params

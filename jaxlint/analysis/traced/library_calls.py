@@ -96,7 +96,8 @@ class LibraryCalls:
         if q.startswith(("math.", "random.", "time.", "operator.", "builtins.")):
             return lattice.STATIC_VAL if all(v.kind == lattice.STATIC for _, v in argvals) else lattice.UNKNOWN_VAL
         ext = self.analyzer.external
-        if ext is not None and any(v.kind == lattice.TRACED for _, v in argvals):
+        if ext is not None and not fr.unsure and any(v.kind == lattice.TRACED for _, v in argvals):
+            # (unsure: the tracers may never get there, see ``Frame.unsure``)
             r = ext(self, e, q, argvals)
             if r is not None:
                 return r

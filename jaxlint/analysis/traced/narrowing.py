@@ -13,6 +13,7 @@ from typing import List
 
 import libcst as cst
 
+from jaxlint.analysis.jax.jax_api import TRACER_TYPES
 from jaxlint.analysis.model.classes import annotation_class
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.syntax.nodes import dotted_name
@@ -43,7 +44,7 @@ class Narrowing:
             "numpy.bool_",
         }
     )
-    _ARRAY_TYPES = frozenset({"jax.core.Tracer", "jax.Array", "jax.numpy.ndarray"})
+    _ARRAY_TYPES = frozenset({"jax.Array", "jax.numpy.ndarray"}) | TRACER_TYPES
 
     def _type_names(self, e) -> List[str]:
         items = [el.value for el in e.elements] if isinstance(e, cst.Tuple) else [e]

@@ -27,9 +27,13 @@ class Statements:
             stmts = body.body
         else:
             stmts = body
-        for st in stmts:
-            if self.stmt(st):
-                break  # what follows cannot run at trace time
+        unsure = self.frame.unsure  # (an ``if`` may make the rest of the block unsure)
+        try:
+            for st in stmts:
+                if self.stmt(st):
+                    break  # what follows cannot run at trace time
+        finally:
+            self.frame.unsure = unsure
 
     def stmt(self, st) -> bool:
         """Interpret ``st``; True when it surely leaves the block (a ``return`` or ``raise``, or
@@ -126,18 +130,23 @@ class Statements:
         before = dict(self.frame.env)
         narrowed = {n: self.narrowed(n, st.test) for n in self.narrow(st.test)}
         self.frame.env.update(narrowed)
-        self.block(st.body)
+        with self.unsure_if(v, lattice.NO_TRACER_IF_TRUE):
+            self.block(st.body)
         after_body = self.frame.env
         self.frame.env = dict(before)
-        if isinstance(st.orelse, cst.If):
-            self.s_If(st.orelse, "elif")
-        elif isinstance(st.orelse, cst.Else):
-            self.block(st.orelse.body)
+        with self.unsure_if(v, lattice.NO_TRACER_IF_FALSE):
+            if isinstance(st.orelse, cst.If):
+                self.s_If(st.orelse, "elif")
+            elif isinstance(st.orelse, cst.Else):
+                self.block(st.orelse.body)
         if st.orelse is None and block_exits(st.body):
             # ``if not isinstance(x, C): raise ...``: past it, x is a C (a Python object)
             self.frame.env = dict(self.frame.env)
             for n in self.narrow_false(st.test):
                 self.frame.env[n] = lattice.STATIC_VAL
+            if v.kind == lattice.STATIC and v.flags & lattice.NO_TRACER_IF_FALSE:
+                # ``if traced: return ...``: the rest of the block runs where the test is false
+                self.frame.unsure += 1
             return False
         self.frame.env = lattice.merge(after_body, self.frame.env)
         return False
@@ -172,10 +181,12 @@ class Statements:
         before = dict(self.frame.env)
         guarded = any(self.catches_tracer_errors(h) for h in st.handlers)
         self.frame.catches_tracer_errors += guarded
+        refusals = self.frame.refusals
         try:
             self.block(st.body)
         finally:
             self.frame.catches_tracer_errors -= guarded
+        refused = self.frame.refusals > refusals
         if st.orelse is not None:
             self.block(st.orelse.body)
         envs = [self.frame.env]
@@ -183,7 +194,17 @@ class Statements:
             self.frame.env = dict(before)
             if h.name is not None and isinstance(h.name.name, cst.Name):
                 self.frame.env[h.name.name.value] = lattice.STATIC_VAL
-            self.block(h.body)
+            # A handler runs only where its body raises.  One that catches what a refused
+            # tracer raises (a TypeError) is the fallback for values that are not arrays: with
+            # tracers it surely runs where the body refuses one, and otherwise whether the
+            # trace gets there is not known.  A handler of other failures (ValueError,
+            # RuntimeError) runs where they happen, tracers or not.
+            unsure = self.catches_refusals(h) and not refused
+            self.frame.unsure += unsure
+            try:
+                self.block(h.body)
+            finally:
+                self.frame.unsure -= unsure
             envs.append(self.frame.env)
         env = envs[0]
         for e in envs[1:]:
@@ -193,6 +214,22 @@ class Statements:
             self.block(st.finalbody.body)
 
     s_TryStar = s_Try
+
+    def catches_refusals(self, handler) -> bool:
+        """A bare ``except:``, or one naming a class of the errors a refused tracer raises:
+        JAX's conversion errors are TypeErrors.  (IndexError, KeyError and AttributeError are
+        left out: a handler of those is also what an index out of range, a missing key or an
+        attribute set on first use runs, tracers or not.)"""
+        if handler.type is None:
+            return True
+        types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
+        for t in types:
+            e = t.value if isinstance(t, cst.Element) else t
+            q = resolve(e, self.frame.scope) or dotted_name(e) or ""
+            name = q.rsplit(".", 1)[-1]
+            if q in TRACER_ERROR_HANDLERS or name in TRACER_ERROR_CLASSES or name == "NonConcreteBooleanIndexError":
+                return True
+        return False
 
     def catches_tracer_errors(self, handler) -> bool:
         """A bare ``except:``, or one naming TypeError, Exception or a JAX tracer error, whose

@@ -29,6 +29,23 @@ def surely_traced(v) -> bool:
     return not (v.flags & RAW and not v.flags & ARRAY)
 
 
+def tree_leaves(v):
+    """The leaves of the pytree ``v`` as far as the interpreter knows them, or None: a Python
+    value holds no tracer (one STATIC stands for all its leaves), a traced array is one leaf, a
+    container shown element by element has its elements' leaves."""
+    if v.kind == STATIC:
+        return [v]
+    if v.items is not None and not (v.keys is not None and v.elem is not None):
+        out = []
+        for item in v.items:
+            sub = tree_leaves(item)
+            if sub is None:
+                return None
+            out.extend(sub)
+        return out
+    return [v] if plain_traced(v) else None
+
+
 def staged_array(frame, v) -> bool:
     """A concrete JAX array (a global ``W = jnp.ones(3)``) in a frame that stages JAX operations:
     comparing it, or its elements, gives a tracer (``max(W)``, ``min(S, 1.0)``)."""

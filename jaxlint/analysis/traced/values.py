@@ -54,6 +54,13 @@ MODULE = 65536
 # an object the traced code built itself (``rec = Recorder()`` in the jitted function): it is
 # made again by every trace and dropped with it, so writes to its attributes are not host state
 MADE_IN_TRACE = 131072
+# A Python bool from a test for tracers that the interpreter cannot decide
+# (``isinstance(v, jax.core.Tracer)`` on a value it cannot see, ``any(...)`` of such tests over
+# a tree's leaves): where it is false (NO_TRACER_IF_FALSE), or true (NO_TRACER_IF_TRUE), the
+# values it tested are no tracers, so code that runs only there is not surely reached by them.
+NO_TRACER_IF_FALSE = 262144
+NO_TRACER_IF_TRUE = 524288
+TRACER_TEST = NO_TRACER_IF_FALSE | NO_TRACER_IF_TRUE
 
 # The modules whose functions the interpreter knows, which code hands around as values.
 ARRAY_MODULES = frozenset({"numpy", "jax.numpy", "jax.lax", "jax.nn", "jax.random", "jax.scipy.special", "math"})
@@ -137,8 +144,16 @@ class InstanceAttributes(dict):
 
 
 STATIC_VAL = Val(STATIC)
+UNDECIDED_TRACER_TEST = Val(STATIC, None, NO_TRACER_IF_FALSE)
 UNKNOWN_VAL = Val(UNKNOWN)
 KNOWN_CONSTANTS = {"True": Val(STATIC, None, TRUE), "False": Val(STATIC, None, FALSE), "None": Val(STATIC, None, FALSE | NONE)}
+
+
+def negated_test(v: Val) -> Val:
+    """``not v`` of an undecided Python bool: a test for tracers keeps where it rules them out."""
+    flags = v.flags & TRACER_TEST
+    swapped = (NO_TRACER_IF_TRUE if flags & NO_TRACER_IF_FALSE else 0) | (NO_TRACER_IF_FALSE if flags & NO_TRACER_IF_TRUE else 0)
+    return Val(v.kind, None, swapped) if swapped and v.kind == STATIC else Val(v.kind)
 
 
 def join(a: Val, b: Val) -> Val:
