@@ -20,6 +20,7 @@ from jaxlint.analysis.syntax.nodes import string_value
 from jaxlint.analysis.syntax.scopes import MUTATING_METHODS
 from jaxlint.analysis.traced.factory_contexts import callable_value
 from jaxlint.analysis.traced.traced_fields import LAYER
+from jaxlint.analysis.traced.shapes import SAME_SHAPE, empty_sequence, known_int, known_len
 from jaxlint.analysis.traced.value_checks import tree_leaves
 from jaxlint.analysis.traced import values as lattice
 
@@ -263,6 +264,8 @@ class CallExpressions:
             return self.invoke(e, lattice.Val(lattice.STATIC, meth, 0, None, (ref, None, [lattice.Val(lattice.STATIC, None, 0, cls=cls)], {})), argvals)
         return self.invoke(e, lattice.Val(lattice.STATIC, meth, 0, None, (ref, None, [], {})), argvals)
 
+    _NUMBER_TYPES = frozenset({"int", "float", "bool", "complex", "numbers.Number", "numbers.Integral", "numbers.Real", "numbers.Complex"})
+
     # Python and NumPy types no JAX array (tracer or concrete) is an instance of.
     _NOT_ARRAY_TYPES = frozenset({"int", "float", "bool", "complex", "str", "bytes", "numpy.ndarray", "numpy.generic", "numpy.number"})
 
@@ -289,12 +292,20 @@ class CallExpressions:
                 if not array and types and all(t in TRACER_TYPES for t in types):
                     return lattice.KNOWN_CONSTANTS["False"]  # a concrete array is no tracer
             types = self._type_names(argvals[1][0].value)
+            if v.kind == lattice.STATIC and v.flags & (lattice.PYSEQ | lattice.DICT | lattice.NONE) and types and all(t in self._NUMBER_TYPES for t in types):
+                return lattice.KNOWN_CONSTANTS["False"]  # a tuple, a dict or None is no number
             if any(t in TRACER_TYPES for t in types):
                 if v.kind == lattice.STATIC and all(t in TRACER_TYPES for t in types):
                     return lattice.KNOWN_CONSTANTS["False"]  # a Python value at trace time
                 # the interpreter cannot see whether ``v`` is a tracer; where the test is
                 # false, it is none
                 return lattice.UNDECIDED_TRACER_TEST
+        if name == "len" and len(vals) == 1 and not argvals[0][0].star:
+            n = known_len(vals[0])
+            if n is not None:
+                return lattice.Val(lattice.STATIC, None, lattice.TRUE if n else lattice.FALSE, const=n)
+        if name == "range" and len(vals) == 1 and known_int(vals[0]) is not None and known_int(vals[0]) <= 0:
+            return empty_sequence()
         if name in self.BUILTIN_STATIC or name in ("int", "float", "bool", "complex", "range"):
             if name == "range":
                 return lattice.Val(lattice.STATIC, None, lattice.PYSEQ)
@@ -310,10 +321,14 @@ class CallExpressions:
             return lattice.Val(v.kind)
         if name in ("list", "tuple", "sorted", "reversed", "set", "frozenset"):
             v = vals[0] if vals else lattice.STATIC_VAL
+            if v.items == () and v.keys is None:
+                return empty_sequence()
             if v.items is not None:
                 return lattice.Val(v.kind, v.name, lattice.PYSEQ, v.items if name in ("list", "tuple") else None)
             return lattice.Val(v.kind, v.name, lattice.PYSEQ)
         if name in ("zip", "enumerate", "map", "filter"):
+            if name in ("zip", "enumerate") and vals and any(x.items == () and x.keys is None for x in (vals if name == "zip" else vals[:1])):
+                return empty_sequence()  # of an empty sequence: nothing to iterate
             v = lattice.joinall(vals) if vals else lattice.STATIC_VAL
             return lattice.Val(v.kind, v.name, lattice.PYSEQ)
         if name == "dict":
@@ -544,4 +559,4 @@ class CallExpressions:
         flags = lattice.ARRAY
         if meth in ("any", "all"):
             flags |= lattice.BOOL
-        return lattice.Val(lattice.TRACED, base.name, flags)
+        return lattice.Val(lattice.TRACED, base.name, flags, dims=base.dims if meth in SAME_SHAPE else None)

@@ -7,8 +7,6 @@ are the largest kind of expression and follow other functions.
 
 from __future__ import annotations
 
-import re
-from contextlib import contextmanager
 from typing import Optional
 
 import libcst as cst
@@ -20,7 +18,8 @@ from jaxlint.analysis.model.transforms import FnRef
 from jaxlint.analysis.syntax.nodes import const_index, dotted_name, is_none_literal, is_string_literal, string_value
 from jaxlint.analysis.syntax.scopes import VALUE_KINDS
 from jaxlint.analysis.traced.from_host import host_val
-from jaxlint.analysis.traced.value_checks import plain_traced
+from jaxlint.analysis.traced.shapes import compared, empty_sequence, indexed_dims, int_val, shape_val, size_of
+from jaxlint.analysis.traced.value_checks import plain_traced, string_conversions_only
 from jaxlint.analysis.traced.values import (
     ARRAY,
     ARRAY_MODULES,
@@ -69,9 +68,12 @@ class Expressions:
         return m(e, in_test)
 
     def e_Integer(self, e, t) -> Val:
+        return int_val(e.evaluated_value)
+
+    def e_Float(self, e, t) -> Val:
         return STATIC_VAL
 
-    e_Float = e_Imaginary = e_SimpleString = e_ConcatenatedString = e_Ellipsis = e_Integer
+    e_Imaginary = e_SimpleString = e_ConcatenatedString = e_Ellipsis = e_Float
 
     def e_FormattedString(self, e, t) -> Val:
         traced = None
@@ -221,6 +223,13 @@ class Expressions:
             if member is not None:
                 return member
         if attr in STATIC_ATTRS:
+            if base.dims is not None and attr in ("shape", "ndim", "size"):
+                # the shape of an array the code shows: Python ints, under every transform
+                size = size_of(base.dims) if attr == "size" else len(base.dims)
+                if attr == "shape":
+                    return shape_val(base.dims)
+                if size is not None:
+                    return int_val(size)
             return Val(STATIC, None, SHAPE | PYSEQ if attr == "shape" else 0)
         if base.kind == STATIC:
             if base.flags & JAXARR and attr in ARRAY_ATTRS:
@@ -277,7 +286,8 @@ class Expressions:
                 return Val(TRACED, base.name, (base.flags & REF) | RAW)
             # an element of a traced value that is not a container: of an array, an array; of
             # a parameter (a jit argument: every leaf a tracer), a leaf or a subtree of tracers
-            return Val(TRACED, base.name, base.flags & ARRAY)
+            dims = indexed_dims(base.dims, e.slice, idx) if base.dims is not None else None
+            return Val(TRACED, base.name, base.flags & ARRAY, dims=dims)
         if base.kind == STATIC:
             if base.flags & JAXARR:
                 return self.array_op(idx)
@@ -395,6 +405,11 @@ class Expressions:
                 static = False
                 arrays = arrays or bool((vals[-1].flags | r.flags) & JAXARR)
             vals.append(r)
+        if len(vals) == 2:
+            # two Python ints the code shows (``x.ndim == 1`` of an array of known shape)
+            known = compared(vals[0], vals[1], e.comparisons[0].operator)
+            if known is not None:
+                return KNOWN_CONSTANTS["True" if known else "False"]
         if len(e.comparisons) > 1:
             # ``0 < x < 1`` is ``(0 < x) and (x < 1)``: the first comparison is made a bool.
             if (vals[0].flags | vals[1].flags) & JAXARR:
@@ -436,18 +451,6 @@ class Expressions:
         with self.unsure_if(v, NO_TRACER_IF_FALSE):
             return join(body, self.eval(e.orelse))
 
-    @contextmanager
-    def unsure_if(self, test: Val, flag: int):
-        """Code run only where ``test`` rules tracers out (``flag``: where it is true, or where
-        it is false), the interpreter not knowing whether it does: reached by the tracers it
-        sees only if the code's own test is wrong (see ``Frame.unsure``)."""
-        unsure = bool(test.kind == STATIC and test.flags & flag)
-        self.frame.unsure += unsure
-        try:
-            yield
-        finally:
-            self.frame.unsure -= unsure
-
     def e_Lambda(self, e: cst.Lambda, t) -> Val:
         f = self.analyzer.index.func_by_node.get(id(e))
         if f is None:
@@ -481,12 +484,21 @@ class Expressions:
         return dict_of(entries)
 
     def _comp(self, e, elts) -> Val:
+        fr = e.for_in
+        it = self.eval(fr.iter)
+        if it.items == () and it.keys is None:
+            return empty_sequence()  # over nothing: the element is never computed
+        if len(elts) == 1 and fr.inner_for_in is None and not fr.ifs and isinstance(fr.target, cst.Name) and it.items is not None and it.keys is None and len(it.items) <= 8:
+            # over a tuple the code shows: one element per item (``a, b = (f(v) for v in (x, y))``)
+            items = tuple(self._comp_element(fr.target.value, item, elts[0]) for item in it.items)
+            # instances of one class (``[Clip(b) for b in (0.5, 2.0)]``): what iterating gives
+            alike = all(v.cls is not None and v.cls is items[0].cls for v in items)
+            return Val(max((v.kind for v in items), default=STATIC), first_traced_name(items), PYSEQ, items, elem=items[0] if alike else None)
         saved = self.frame.env
         self.frame.env = dict(saved)
         try:
-            fr = e.for_in
             while fr is not None:
-                it = self.eval(fr.iter)
+                it = it if fr is e.for_in else self.eval(fr.iter)
                 self.assign(fr.target, self.element_of(fr.iter, it), None, None)
                 for cond in fr.ifs:
                     v = self.eval(cond.test, True)
@@ -500,6 +512,15 @@ class Expressions:
         # an instance of one class of the module, ``[[z] * n for _ in rows]`` a list
         elem = vals[0] if len(vals) == 1 and vals[0].kind != UNKNOWN else None
         return Val(k, first_traced_name(vals), PYSEQ, elem=elem)
+
+    def _comp_element(self, name: str, item: Val, elt) -> Val:
+        saved = self.frame.env
+        self.frame.env = dict(saved)
+        try:
+            self.frame.env[name] = item
+            return self.eval(elt)
+        finally:
+            self.frame.env = saved
 
     def e_ListComp(self, e, t) -> Val:
         return self._comp(e, [e.elt])
@@ -561,23 +582,6 @@ def _same_shape_rows(rows) -> bool:
     """Tuples of one length whose positions the loop unpacks (``for x, n in ((a, 1), (b, 3))``):
     each position joined over the rows, a Python value where every row holds one."""
     return all(r.items is not None and r.keys is None and len(r.items) == len(rows[0].items) for r in rows)
-
-
-_PERCENT_CONVERSION = re.compile(r"%(?:\([^)]*\))?[-+ 0#]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?(.)", re.S)
-
-
-def string_conversions_only(template) -> bool:
-    """Every %-conversion of the literal ``template`` is ``%s``/``%r``/``%a`` (or ``%%``)."""
-    if not isinstance(template, cst.SimpleString):
-        return False
-    try:
-        text = template.evaluated_value
-    except Exception:  # noqa: BLE001 - odd literals: unknown
-        return False
-    if not isinstance(text, str):
-        return False
-    kinds = [m.group(1) for m in _PERCENT_CONVERSION.finditer(text)]
-    return bool(kinds) and all(k in "sra%" for k in kinds) and any(k != "%" for k in kinds)
 
 
 def module_val(expr, scope) -> Optional[Val]:

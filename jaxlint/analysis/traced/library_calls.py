@@ -32,6 +32,7 @@ from jaxlint.analysis.model.transform_arguments import StaticSpec, parse_statics
 from jaxlint.analysis.model.transform_table import PASS_THROUGH, TRANSFORMS, Transform
 from jaxlint.analysis.syntax.nodes import is_none_literal
 from jaxlint.analysis.traced.lax_operands import lax_operands
+from jaxlint.analysis.traced.shapes import result_dims
 from jaxlint.analysis.traced import values as lattice
 
 
@@ -163,7 +164,11 @@ class LibraryCalls:
             return lattice.Val(lattice.TRACED, None, lattice.ARRAY)
         # Traced where the frame stages (even ``jnp.ones(3)``), else traced only when an
         # input is: under vmap or grad alone JAX computes on concrete values eagerly.
-        return self.array_op([v for _, v in argvals], flags)
+        out = self.array_op([v for _, v in argvals], flags)
+        dims = result_dims(last, argvals) if q.startswith("jax.numpy.") else None
+        if dims is not None and (out.kind == lattice.TRACED or out.flags & lattice.JAXARR):
+            return lattice.Val(out.kind, out.name, out.flags, dims=dims)
+        return out
 
     def _numpy_function(self, q: str, argvals) -> lattice.Val:
         """A NumPy function: a NumPy array when made from Python values; on a traced input, a

@@ -9,6 +9,7 @@ is one question, asked of a test expression, with its own tables of types.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from typing import List
 
 import libcst as cst
@@ -130,3 +131,15 @@ class Narrowing:
                     self.frame.env.pop(n, None)
                 else:
                     self.frame.env[n] = v
+
+    @contextmanager
+    def unsure_if(self, test: Val, flag: int):
+        """Code run only where ``test`` rules tracers out (``flag``: where it is true, or where
+        it is false), the interpreter not knowing whether it does: reached by the tracers it
+        sees only if the code's own test is wrong (see ``Frame.unsure``)."""
+        unsure = bool(test.kind == STATIC and test.flags & flag)
+        self.frame.unsure += unsure
+        try:
+            yield
+        finally:
+            self.frame.unsure -= unsure

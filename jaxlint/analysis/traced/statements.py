@@ -153,6 +153,11 @@ class Statements:
 
     def s_For(self, st: cst.For) -> None:
         it = self.eval(st.iter)
+        if it.items == () and it.keys is None:
+            # over an empty sequence (a loop over an array's 0 columns): the body never runs
+            if st.orelse is not None:
+                self.block(st.orelse.body)
+            return
         elem = self.element_of(st.iter, it)
         self._loop(st, lambda: self.assign(st.target, elem, st, None))
 
@@ -216,27 +221,10 @@ class Statements:
     s_TryStar = s_Try
 
     def catches_refusals(self, handler) -> bool:
-        """A bare ``except:``, or one naming a class of the errors a refused tracer raises:
-        JAX's conversion errors are TypeErrors.  (IndexError, KeyError and AttributeError are
-        left out: a handler of those is also what an index out of range, a missing key or an
-        attribute set on first use runs, tracers or not.)"""
-        if handler.type is None:
-            return True
-        types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
-        for t in types:
-            e = t.value if isinstance(t, cst.Element) else t
-            q = resolve(e, self.frame.scope) or dotted_name(e) or ""
-            name = q.rsplit(".", 1)[-1]
-            if q in TRACER_ERROR_HANDLERS or name in TRACER_ERROR_CLASSES or name == "NonConcreteBooleanIndexError":
-                return True
-        return False
-
-    def catches_tracer_errors(self, handler) -> bool:
-        """A bare ``except:``, or one naming TypeError, Exception or a JAX tracer error, whose
-        body does not end by raising: a handler that re-raises (``raise``, ``raise
-        ValueError(...) from e``) lets the trace fail all the same."""
-        if _ends_by_raising(handler.body):
-            return False
+        """A bare ``except:``, or one naming TypeError, Exception or a JAX tracer error: what a
+        refused tracer raises.  (IndexError, KeyError and AttributeError are left out: a
+        handler of those is also what an index out of range, a missing key or an attribute
+        set on first use runs, tracers or not.)"""
         if handler.type is None:
             return True
         types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
@@ -246,6 +234,12 @@ class Statements:
             if q in TRACER_ERROR_HANDLERS or q.rsplit(".", 1)[-1] in TRACER_ERROR_CLASSES:
                 return True
         return False
+
+    def catches_tracer_errors(self, handler) -> bool:
+        """A handler of tracer errors (``catches_refusals``) whose body does not end by
+        raising: a handler that re-raises (``raise``, ``raise ValueError(...) from e``) lets
+        the trace fail all the same."""
+        return not _ends_by_raising(handler.body) and self.catches_refusals(handler)
 
     def s_With(self, st: cst.With) -> None:
         concrete = False

@@ -3,6 +3,8 @@ JAX have to compute its truth value, and what to call it in a message."""
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from jaxlint.analysis.traced.values import ARRAY, DICT, JAXARR, OPAQUE, PYSEQ, RAW, REF, STATIC, TRACED
@@ -36,13 +38,8 @@ def tree_leaves(v):
     if v.kind == STATIC:
         return [v]
     if v.items is not None and not (v.keys is not None and v.elem is not None):
-        out = []
-        for item in v.items:
-            sub = tree_leaves(item)
-            if sub is None:
-                return None
-            out.extend(sub)
-        return out
+        parts = [tree_leaves(item) for item in v.items]
+        return None if any(p is None for p in parts) else [leaf for p in parts for leaf in p]
     return [v] if plain_traced(v) else None
 
 
@@ -59,3 +56,20 @@ def is_at_indexer(e) -> bool:
 
 def value_label(v, node):
     return v.name if v.name else node
+
+
+_PERCENT_CONVERSION = re.compile(r"%(?:\([^)]*\))?[-+ 0#]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?(.)", re.S)
+
+
+def string_conversions_only(template) -> bool:
+    """Every %-conversion of the literal ``template`` is ``%s``/``%r``/``%a`` (or ``%%``)."""
+    if not isinstance(template, cst.SimpleString):
+        return False
+    try:
+        text = template.evaluated_value
+    except Exception:  # noqa: BLE001 - odd literals: unknown
+        return False
+    if not isinstance(text, str):
+        return False
+    kinds = [m.group(1) for m in _PERCENT_CONVERSION.finditer(text)]
+    return bool(kinds) and all(k in "sra%" for k in kinds) and any(k != "%" for k in kinds)

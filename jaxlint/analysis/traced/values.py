@@ -71,7 +71,7 @@ class Val:
     where known its elements (``items``), the function it is (``fn``) or its class (``cls``, or
     ``ext`` for a class imported from another module)."""
 
-    __slots__ = ("kind", "name", "flags", "items", "fn", "cls", "keys", "outer", "ext", "elem", "attrs")
+    __slots__ = ("kind", "name", "flags", "items", "fn", "cls", "keys", "outer", "ext", "elem", "attrs", "dims", "const")
 
     def __init__(
         self,
@@ -86,6 +86,8 @@ class Val:
         ext: Optional[str] = None,
         elem: Optional["Val"] = None,
         attrs: Optional["InstanceAttributes"] = None,
+        dims: Optional[tuple] = None,
+        const: Optional[int] = None,
     ):
         self.kind = kind
         self.name = name
@@ -113,9 +115,14 @@ class Val:
         # ``__init__`` and methods set them; one table for every reference to the object, as
         # Python shares the object.
         self.attrs = attrs
+        # Of an array: its shape, one entry per axis, the size where the code shows it, else
+        # None (jaxlint.analysis.traced.shapes).  Shapes are Python values under every transform.
+        self.dims = dims
+        # Of a Python int: its value, where the code shows it (a literal, ``x.shape[1]``).
+        self.const = const
 
     def renamed(self, name: str, extra: int = 0) -> "Val":
-        return Val(self.kind, name, self.flags | extra, self.items, None, self.cls, self.keys, None, self.ext, self.elem, self.attrs)
+        return Val(self.kind, name, self.flags | extra, self.items, None, self.cls, self.keys, None, self.ext, self.elem, self.attrs, self.dims, self.const)
 
     @property
     def container(self) -> bool:
@@ -175,11 +182,12 @@ def join(a: Val, b: Val) -> Val:
         if a.kind == STATIC:
             if a.flags & MODULE and a.name != b.name:
                 return Val(STATIC, None, a.flags & b.flags & ~MODULE)  # ``np`` on one path, ``jnp`` on another
-            same = a.flags == b.flags and a.fn is None and a.outer == b.outer and _same_elem(a, b) and a.attrs is b.attrs
+            same = a.flags == b.flags and a.fn is None and a.outer == b.outer and _same_elem(a, b) and a.attrs is b.attrs and a.const == b.const and a.dims == b.dims
             return a if same else Val(STATIC, None, a.flags & b.flags)
         # (the other entries of dicts with different keys are not what every entry holds)
         elem = a.elem if a.elem is not None and _same_elem(a, b) and a.keys is None and b.keys is None else None
-        return Val(a.kind, a.name or b.name, a.flags & b.flags, None, None, cls, ext=a.ext if a.ext == b.ext else None, elem=elem)
+        dims = a.dims if a.dims == b.dims else None  # (an array of one shape on either path)
+        return Val(a.kind, a.name or b.name, a.flags & b.flags, None, None, cls, ext=a.ext if a.ext == b.ext else None, elem=elem, dims=dims)
     hi, lo = (a, b) if a.kind > b.kind else (b, a)
     return Val(hi.kind, hi.name, hi.flags & lo.flags if hi.kind == UNKNOWN else hi.flags, None, None, cls if hi.kind == TRACED else None)
 
@@ -203,7 +211,7 @@ def signature(v: Val, depth: int = 0) -> tuple:
     attrs = None
     if v.attrs is not None and depth < 3:
         attrs = tuple(sorted((a, signature(x, depth + 1)) for a, x in v.attrs.items()))
-    return (v.kind, v.flags, id(v.cls) if v.cls is not None else 0, items, v.keys, outer, v.ext, module, fn, elem, attrs)
+    return (v.kind, v.flags, id(v.cls) if v.cls is not None else 0, items, v.keys, outer, v.ext, module, fn, elem, attrs, v.dims, v.const)
 
 
 def joinall(vals: Sequence[Val]) -> Val:
@@ -255,7 +263,7 @@ def to_traced(v: Val) -> Val:
     if v.flags & (PYSEQ | DICT):
         return Val(TRACED, v.name, v.flags & (PYSEQ | DICT))
     if v.flags & (JAXARR | NPARR):
-        return Val(TRACED, v.name, ARRAY)
+        return Val(TRACED, v.name, ARRAY, dims=v.dims)  # a tracer of the array's shape
     # A Python value whose structure the analysis does not know (a number, or an object such
     # as a registered dataclass: ``jax.tree.map(pad, data)`` of a static ``data``) is not known
     # to be one leaf: its parts keep what the class makes of them.
@@ -322,9 +330,15 @@ def dict_of(entries) -> Val:
 
 
 def default_val(default) -> Val:
-    """A parameter left at its default: a Python value, known when it is a literal bool/None."""
+    """A parameter left at its default: a Python value, known when it is a literal bool/None,
+    an int or an empty tuple or list."""
     if isinstance(default, cst.Name) and default.value in KNOWN_CONSTANTS:
         return KNOWN_CONSTANTS[default.value]
+    if isinstance(default, cst.Integer):
+        n = default.evaluated_value
+        return Val(STATIC, None, TRUE if n else FALSE, const=n)
+    if isinstance(default, (cst.Tuple, cst.List)) and not default.elements:
+        return Val(STATIC, None, PYSEQ | FALSE, ())
     return STATIC_VAL
 
 
