@@ -97,11 +97,11 @@ def _repeats(m, func, memo) -> Optional[cst.Call]:
             out = _repeats(m, caller, memo)
             if out is not None:
                 break
-    memo[key] = out if out is not None else _second_call_in_a_block(m, sites)
+    memo[key] = out if out is not None else second_call_in_a_block(m, sites)
     return memo[key]
 
 
-def _second_call_in_a_block(m, sites) -> Optional[cst.Call]:
+def second_call_in_a_block(m, sites) -> Optional[cst.Call]:
     """The second of two calls in one block of statements (``a = f(x); b = f(y)``): when the
     block runs, both do, and the function runs twice.  Calls under two branches of an ``if``
     do not both run."""

@@ -6,7 +6,8 @@ import libcst as cst
 
 from jaxlint import fixes
 from jaxlint.analysis.facts.memo_guards import memoised
-from jaxlint.analysis.facts.fresh_callables import FILTERED, PARTIALS, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, reads_loop_variables, repetition, runs_repeatedly
+from jaxlint.analysis.facts.fresh_callables import FILTERED, PARTIALS, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, reads_loop_variables, repetition
+from jaxlint.analysis.facts.repeated_programs import same_program_repetition
 from jaxlint.analysis.syntax.fast_walk import names_in
 from jaxlint.analysis.syntax.nodes import dotted_name
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
@@ -252,7 +253,7 @@ class JitOfFreshFunction(Rule):
         if scope.kind != "function" or scope.func is None:
             return False
         if built is None and isinstance(fn_expr, cst.Name) and fn_expr.value in scope.defs:
-            built = (f"function `{fn_expr.value}` defined inside {scope.func.name}()", ())
+            built = (f"function `{fn_expr.value}` defined inside {scope.func.name}()", (scope.defs[fn_expr.value].node,))
         if built is None and bound is not None:
             # ``grad_fn = jax.value_and_grad(loss_fn)`` in the function, then ``jax.jit(grad_fn)``
             built = built_anew(m, bound[0], scope)
@@ -264,7 +265,7 @@ class JitOfFreshFunction(Rule):
         # per call, which matters when that function itself runs repeatedly (in a loop).
         if not (used_at_once or self._called_in(call, scope, (order, 1 << 62))):
             return False
-        loop_call = runs_repeatedly(m, scope.func)
+        loop_call = same_program_repetition(m, scope.func, built[1])
         if loop_call is not None and not memoised(m, call, scope):
             detail = f" (a new object on every call of {scope.func.name}(), which {repetition(m, loop_call)})"
             at, made = self._compiling_call(m, call, scope, (order, 1 << 62), used_at_once)
@@ -284,7 +285,7 @@ class JitOfFreshFunction(Rule):
             if scope.kind not in ("function", "module") or m.finder.in_traced_code(scope):
                 continue
             order = self._def_order(scope, f)
-            calls = [o for fx, o in scope.calls if isinstance(fx, cst.Name) and fx.value == f.name and o > order and scope.lookup_def(f.name) is f]
+            calls = [o for _c, o in _uses(m, scope, {f.name}, (order + 1, 1 << 62))] if scope.lookup_def(f.name) is f else []
             if not calls:
                 continue
             api = _decorator_api(site.decorator, scope)
@@ -298,7 +299,7 @@ class JitOfFreshFunction(Rule):
                 at, made = self._first_call(m, site, scope, {f.name}, loop)
                 m.report(self, at, subject=f"`{api}` of a function defined inside the loop", detail="", **made)
                 continue
-            loop_call = runs_repeatedly(m, scope.func) if scope.kind == "function" and scope.func is not None else None
+            loop_call = same_program_repetition(m, scope.func, (f.node,)) if scope.kind == "function" and scope.func is not None else None
             if loop_call is not None:
                 at, made = self._first_call(m, site, scope, {f.name}, (order, 1 << 62))
                 m.report(
@@ -413,12 +414,7 @@ class JitOfFreshFunction(Rule):
         when it is called, so the finding is at its first call by one of ``names`` in ``scope``
         within the order ``span``, with ``made`` as the related location (and the lines the
         dynamic mode runs); ``made`` itself when no such call is found."""
-        start, end = span
-        first = None
-        for c, s, o in m.index.calls:
-            if s is scope and start <= o <= end and isinstance(c.func, cst.Name) and c.func.value in names:
-                if first is None or o < first[1]:
-                    first = (c, o)
+        first = min(_uses(m, scope, names, span), key=lambda use: use[1], default=None)
         if first is None:
             return made, {}
         return first[0], {"made_at": made, "related": [(made, "the jitted function, made anew here")]}
@@ -438,6 +434,34 @@ class JitOfFreshFunction(Rule):
             if b.kind == "def" and b.order is not None:
                 return b.order
         return -1
+
+
+def _uses(m, scope, names, span):
+    """[(call, order)] of the calls in ``scope`` within the order ``span`` that run a jitted
+    function held by one of ``names``: its own calls, and the lax primitives it is handed to
+    as their function (``lax.fori_loop(0, n, step, init)`` traces ``step`` there and then)."""
+    start, end = span
+    out = []
+    for c, s, o in m.index.calls:
+        if s is not scope or not start <= o <= end:
+            continue
+        if isinstance(c.func, cst.Name) and c.func.value in names:
+            out.append((c, o))
+            continue
+        found = m.finder.transform_of(c.func, scope)
+        if found is not None and (found[0].loops or found[0].branch) and any(
+            isinstance(fn, cst.Name) and fn.value in names for fn in _function_arguments(c, found[0])
+        ):
+            out.append((c, o))
+    return out
+
+
+def _function_arguments(call, transform):
+    """The arguments of a lax primitive's ``call`` that are the functions it runs."""
+    for position, keyword in transform.fn_args:
+        for i, a in enumerate(call.args):
+            if (a.keyword is None and i == position) or (a.keyword is not None and a.keyword.value == keyword):
+                yield a.value
 
 
 def _fresh_for_slot(m, expr, scope, order, kind):
@@ -469,7 +493,7 @@ def _fresh_for_slot(m, expr, scope, order, kind):
         if reads_loop_variables(m, built[1], scope, loops[-1]):
             return None
         return "in every iteration", built, expr
-    if scope.kind == "function" and scope.func is not None and runs_repeatedly(m, scope.func) is not None:
+    if scope.kind == "function" and scope.func is not None and same_program_repetition(m, scope.func, built[1]) is not None:
         return "on every call of " + scope.func.name + "()", built, expr
     if value is expr and not loops:
         return None, built, expr

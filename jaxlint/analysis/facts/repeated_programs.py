@@ -1,0 +1,203 @@
+"""Repetitions of a function that would hit the cache of one jit made outside them.
+
+A callable jitted anew on every run of a function compiles on every run.  That is a needless
+compilation only when a jit made once, outside the repetition, would hit its cache: when the
+runs trace the same program.  JAX keys that cache on the function object, the static values and
+the shapes and dtypes of the arguments; what a closure captures is baked into the program it
+traces.  So a run that hands the function a new value for what the jitted callable captures
+(a new configuration, a new data set with its own shapes) traces a new program whatever is
+hoisted, and is not counted here.
+
+``same_program_repetition(m, func, nodes)`` answers the call that makes ``func`` run again and
+again (as ``fresh_callables.runs_repeatedly``) along a path whose calls pass, for the
+parameters the callable ``nodes`` depend on, the same values on every run: a loop whose
+variables none of them read (the element of a JAX array a loop walks is data, which a hoisted
+jit takes as an argument), or two calls in one block (what they pass is not compared: text
+does not tell data of one shape from a new configuration).  A parameter the
+callable does not depend on may change freely: it does not reach the traced program.  Where a
+star argument hides which parameter gets what, every argument is taken to reach it."""
+
+from __future__ import annotations
+
+from typing import Dict, FrozenSet, Optional, Set
+
+import libcst as cst
+
+from jaxlint.analysis.facts.fresh_callables import reads_loop_variables, second_call_in_a_block
+from jaxlint.analysis.facts.memo_guards import memoised
+from jaxlint.analysis.syntax.fast_walk import FastVisitor, names_in
+from jaxlint.analysis.syntax.nodes import named_params, parameter_names, target_names
+
+# How many callers up a dependence is followed before the answer is "unknown" (no finding).
+MAX_CALLER_DEPTH = 6
+
+
+def same_program_repetition(m, func, nodes) -> Optional[cst.Call]:
+    """The call that makes ``func`` run again and again with the same values for what the
+    callable ``nodes`` (written in ``func``'s body) capture, or None."""
+    params = dependent_parameters(m, func, nodes)
+    memo = m.__dict__.setdefault("_same_program_repetitions", {})
+    return _search(m, func, params, memo, 0)
+
+
+def dependent_parameters(m, func, nodes) -> FrozenSet[str]:
+    """The parameters of ``func`` whose values reach what ``nodes`` read: directly, or through
+    the local variables and nested functions of ``func`` that are built from them."""
+    sources = _local_sources(m, func)
+    own = set(parameter_names(func.params))
+    todo = set()
+    for node in nodes:
+        todo |= names_in(node) - _own_parameters(node)
+    seen: Set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        todo |= sources.get(name, set()) - seen
+    return frozenset(seen & own)
+
+
+def _search(m, func, params: FrozenSet[str], memo: Dict, depth: int) -> Optional[cst.Call]:
+    key = (id(func.node), params)
+    if key in memo:
+        return memo[key]
+    memo[key] = None  # a cycle of calls answers "no" (until shown otherwise)
+    if depth > MAX_CALLER_DEPTH:
+        return None
+    sites = []
+    seen = set()
+    for call, scope, target in m.finder.call_targets.callers(func):
+        order = m.call_sites.order(call)
+        if id(call) in seen or order is None or memoised(m, call, scope):
+            continue  # a call that fills a memo runs once per entry of the memo
+        seen.add(id(call))
+        sites.append((call, scope, order, _passed(m, target, call, scope, params)))
+    out = None
+    for call, scope, order, passed in sites:
+        loops = [(a, b) for a, b in scope.loops if a <= order <= b]
+        if loops:
+            # every iteration passes the same values, or it traces a new program each time
+            if not reads_loop_variables(m, passed, scope, loops[-1]):
+                out = call
+                break
+            continue
+        caller = scope.func if scope.kind == "function" else None
+        if caller is not None and caller is not func:
+            out = _search(m, caller, dependent_parameters(m, caller, passed), memo, depth + 1)
+            if out is not None:
+                break
+    if out is None:
+        # Two calls in one block: both run when the block does.  What they pass is not
+        # compared (two expressions may differ as data of one shape, or as configuration, and
+        # text does not tell which); a loop's variables are what this module can follow.
+        out = second_call_in_a_block(m, [(call, scope, order) for call, scope, order, _passed in sites])
+    memo[key] = out
+    return out
+
+
+def _passed(m, target, call, scope, params):
+    """The expressions ``call`` passes for ``params`` (every argument, and the receiver, when a
+    star argument hides which parameter gets what)."""
+    bound = m.finder.call_targets.bind(target, call, scope) if target is not None else None
+    if bound is None:
+        out = [a.value for a in call.args]
+        if isinstance(call.func, cst.Attribute):
+            out.append(call.func.value)
+        return tuple(out)
+    # a value bound ahead of the call (a partial's argument) is not the call's to vary
+    out = [bound[p].expr for p in sorted(params) if p in bound and bound[p].expr is not None and bound[p].scope is scope]
+    if "self" in params and isinstance(call.func, cst.Attribute):
+        out.append(call.func.value)  # the receiver lands on ``self``
+    return tuple(out)
+
+
+def _local_sources(m, func) -> Dict[str, Set[str]]:
+    """{local name: the names its values are computed from} over the body of ``func``: each
+    assignment, ``for`` target, ``with`` target and nested ``def`` (which reads its free
+    names when it is called).  Memoised per function."""
+    memo = m.__dict__.setdefault("_local_sources", {})
+    key = id(func.node)
+    if key not in memo:
+        walk = _Sources()
+        walk.walk(func.node.body)
+        memo[key] = walk.sources
+    return memo[key]
+
+
+class _Sources(FastVisitor):
+    def __init__(self):
+        self.sources: Dict[str, Set[str]] = {}
+
+    def _add(self, target, value) -> None:
+        read = names_in(value) if value is not None else set()
+        for name in target_names(target):
+            self.sources.setdefault(name, set()).update(read)
+
+    def visit_Assign(self, node) -> None:
+        for t in node.targets:
+            self._add(t.target, node.value)
+
+    def visit_AnnAssign(self, node) -> None:
+        if node.value is not None:
+            self._add(node.target, node.value)
+
+    def visit_AugAssign(self, node) -> None:
+        self._add(node.target, node.value)
+
+    def visit_NamedExpr(self, node) -> None:
+        self._add(node.target, node.value)
+
+    def visit_For(self, node) -> None:
+        self._add(node.target, node.iter)
+
+    def visit_WithItem(self, node) -> None:
+        if node.asname is not None:
+            self._add(node.asname.name, node.item)
+
+    def visit_FunctionDef(self, node) -> bool:
+        # a nested def reads, when called, what its body and its defaults read
+        self.sources.setdefault(node.name.value, set()).update((names_in(node.body) - _own_parameters(node)) | _default_reads(node))
+        return False
+
+    def visit_ClassDef(self, node) -> bool:
+        self.sources.setdefault(node.name.value, set()).update(names_in(node))
+        return False
+
+
+def _own_parameters(node) -> Set[str]:
+    """The names a lambda or def binds for itself (its parameters, and a def's locals: a name
+    it assigns is local to all of its body), not the enclosing function's."""
+    if isinstance(node, cst.Lambda):
+        return set(parameter_names(node.params))
+    if isinstance(node, cst.FunctionDef):
+        walk = _Sources()
+        walk.walk(node.body)
+        return set(parameter_names(node.params)) | set(walk.sources) - _declared_outer(node)
+    return set()
+
+
+def _declared_outer(node) -> Set[str]:
+    """Names a def declares ``global`` or ``nonlocal``: not its own, though it assigns them."""
+    walk = _Declared()
+    walk.walk(node.body)
+    return walk.names
+
+
+class _Declared(FastVisitor):
+    def __init__(self):
+        self.names: Set[str] = set()
+
+    def visit_Global(self, node) -> None:
+        self.names.update(n.name.value for n in node.names)
+
+    def visit_Nonlocal(self, node) -> None:
+        self.names.update(n.name.value for n in node.names)
+
+    def visit_FunctionDef(self, node) -> bool:
+        return False
+
+
+def _default_reads(node) -> Set[str]:
+    """What the defaults of a def's parameters read: evaluated where the def runs."""
+    return {n for p in named_params(node.params) if p.default is not None for n in names_in(p.default)}
