@@ -23,10 +23,12 @@ from typing import Dict, FrozenSet, Optional, Set
 
 import libcst as cst
 
-from jaxlint.analysis.facts.fresh_callables import reads_loop_variables, second_call_in_a_block
+from jaxlint.analysis.facts.fresh_callables import is_float_literal, reads_loop_variables, second_call_in_a_block, walks_data
 from jaxlint.analysis.facts.memo_guards import memoised
+from jaxlint.analysis.host.host_shapes import may_follow
 from jaxlint.analysis.syntax.fast_walk import FastVisitor, names_in
 from jaxlint.analysis.syntax.nodes import named_params, parameter_names, target_names
+from jaxlint.analysis.syntax.statement_paths import scope_body, statement_path
 
 # How many callers up a dependence is followed before the answer is "unknown" (no finding).
 MAX_CALLER_DEPTH = 6
@@ -77,8 +79,8 @@ def _search(m, func, params: FrozenSet[str], memo: Dict, depth: int) -> Optional
     for call, scope, order, passed in sites:
         loops = [(a, b) for a, b in scope.loops if a <= order <= b]
         if loops:
-            # every iteration passes the same values, or it traces a new program each time
-            if not reads_loop_variables(m, passed, scope, loops[-1]):
+            # every iteration passes the same program, or it traces a new program each time
+            if not _changes_program(m, passed, call, scope, order, loops):
                 out = call
                 break
             continue
@@ -94,6 +96,75 @@ def _search(m, func, params: FrozenSet[str], memo: Dict, depth: int) -> Optional
         out = second_call_in_a_block(m, [(call, scope, order) for call, scope, order, _passed in sites])
     memo[key] = out
     return out
+
+
+def _changes_program(m, passed, call, scope, order, loops) -> bool:
+    """Does every loop around ``call`` pass, in ``passed``, a new configuration from one of its
+    iterations to the next?  A loop whose iterations pass the same one, or only new data (a
+    JAX array of a shape the loop does not change, a float: what a hoisted jit takes as an
+    argument), repeats one program; so does an outer loop around an inner one that walks the
+    same configurations on each of its iterations."""
+    path = statement_path(scope_body(m.module, scope), call, m.positions)
+    statement_loops = [st for st, _part in path or () if isinstance(st, (cst.For, cst.While))]
+    if path is None or len(statement_loops) != len(loops):
+        # a comprehension around the call: what changes is what it binds
+        return reads_loop_variables(m, passed, scope, loops[-1])
+    for loop in reversed(statement_loops):
+        config = _configuration_names(m, loop, scope, order)
+        if not any(_reads_configuration(m, p, config, scope, order) for p in passed):
+            return False
+    return True
+
+
+def _configuration_names(m, loop, scope, order) -> Set[str]:
+    """The names bound in ``loop`` whose values change from one of its iterations to the next
+    as a Python configuration (anything but data: a JAX array of a fixed shape, a float)."""
+    walk = _Sources(entries=True)
+    walk.walk(loop.body)
+    entries = walk.entries
+    if isinstance(loop, cst.For):
+        changing = set(target_names(loop.target))
+        for name in changing:
+            entries.setdefault(name, []).append(("for", loop.iter, frozenset()))
+    else:
+        changing = set(entries)  # a while loop: what its body rebinds
+    grown = True
+    while grown:
+        grown = False
+        for name, values in entries.items():
+            if name not in changing and any(value is None or (names_in(value) | control) & changing for _kind, value, control in values):
+                changing.add(name)
+                grown = True
+    config = set(changing)
+    shrunk = True
+    while shrunk:
+        shrunk = False
+        for name in sorted(config):
+            if all(not control & config and _data_valued(m, kind, value, config, scope, order) for kind, value, control in entries.get(name, [("unknown", None, frozenset())])):
+                config.discard(name)
+                shrunk = True
+    return config
+
+
+def _data_valued(m, kind, value, config, scope, order) -> bool:
+    """Is what ``value`` gives a name (its elements, for a ``for`` target) data rather than
+    configuration, given the names ``config`` that are configuration?"""
+    if value is None:
+        return False
+    if kind == "for":
+        # the elements of a JAX array (rows of one shape), or of a literal sequence of floats
+        return walks_data(m, value, scope) and not may_follow(value, config, scope, order, 0)
+    if m.arrays.is_array(value, scope) and not may_follow(value, config, scope, order, 0):
+        return True  # also its parts (``key_a, key_b = jax.random.split(key)``)
+    if kind == "part":
+        return not (names_in(value) & config)
+    return is_float_literal(value) or not (names_in(value) & config)
+
+
+def _reads_configuration(m, expr, config, scope, order) -> bool:
+    if m.arrays.is_array(expr, scope) and not may_follow(expr, config, scope, order, 0):
+        return False  # data: a hoisted jit takes it as an argument
+    return bool(names_in(expr) & config)
 
 
 def _passed(m, target, call, scope, params):
@@ -126,13 +197,38 @@ def _local_sources(m, func) -> Dict[str, Set[str]]:
 
 
 class _Sources(FastVisitor):
-    def __init__(self):
-        self.sources: Dict[str, Set[str]] = {}
+    """Each name a body binds, with the names its values read (``sources``) and, asked for,
+    the values themselves, as (kind, expression): ``("for", iterable)`` for a loop target,
+    ``("assign", None)`` where the value is not one expression."""
 
-    def _add(self, target, value) -> None:
-        read = names_in(value) if value is not None else set()
-        for name in target_names(target):
+    def __init__(self, entries: bool = False):
+        self.sources: Dict[str, Set[str]] = {}
+        self.entries: Dict[str, list] = {} if entries else None
+        # the names the tests of the ``if`` / ``while`` statements around read: which value
+        # a name gets depends on them too
+        self._tests: list = []
+
+    def _add(self, target, value, kind="assign") -> None:
+        control = set().union(*self._tests) if self._tests else set()
+        read = (names_in(value) if value is not None else set()) | control
+        names = target_names(target)
+        for name in names:
             self.sources.setdefault(name, set()).update(read)
+            if self.entries is not None:
+                # ``a, b = f()``: each name gets a part of the value
+                self.entries.setdefault(name, []).append((kind if len(names) == 1 or kind == "for" else "part", value, frozenset(control)))
+
+    def visit_If(self, node) -> None:
+        self._tests.append(names_in(node.test))
+
+    def leave_If(self, node) -> None:
+        self._tests.pop()
+
+    def visit_While(self, node) -> None:
+        self._tests.append(names_in(node.test))
+
+    def leave_While(self, node) -> None:
+        self._tests.pop()
 
     def visit_Assign(self, node) -> None:
         for t in node.targets:
@@ -143,13 +239,13 @@ class _Sources(FastVisitor):
             self._add(node.target, node.value)
 
     def visit_AugAssign(self, node) -> None:
-        self._add(node.target, node.value)
+        self._add(node.target, cst.BinaryOperation(node.target, cst.Add(), node.value) if isinstance(node.target, cst.Name) else node.value)
 
     def visit_NamedExpr(self, node) -> None:
         self._add(node.target, node.value)
 
     def visit_For(self, node) -> None:
-        self._add(node.target, node.iter)
+        self._add(node.target, node.iter, "for")
 
     def visit_WithItem(self, node) -> None:
         if node.asname is not None:
@@ -158,6 +254,8 @@ class _Sources(FastVisitor):
     def visit_FunctionDef(self, node) -> bool:
         # a nested def reads, when called, what its body and its defaults read
         self.sources.setdefault(node.name.value, set()).update((names_in(node.body) - _own_parameters(node)) | _default_reads(node))
+        if self.entries is not None:
+            self.entries.setdefault(node.name.value, []).append(("def", node, frozenset()))
         return False
 
     def visit_ClassDef(self, node) -> bool:

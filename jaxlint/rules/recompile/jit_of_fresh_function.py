@@ -343,11 +343,16 @@ class JitOfFreshFunction(Rule):
             if where is None:
                 once.append((slot, built))
                 continue
+            # JAX compiles at the call that gets the new key: the call of the jitted function,
+            # or, for a callable its caller hands on, the caller's call that hands it
+            at = passed.call if through else slot.call
             m.report(
                 self,
-                node,
+                at,
                 subject=f"{slot.app.func.name}()",
                 detail=f": its {_slot_phrase(slot)} gets a new {built[0]} {where}{through}, and JAX compares {_compared(built)} by identity",
+                related=[(node, f"the new {built[0]}, made here")],
+                passed_at=node,
             )
         self._check_equal_callables(m, once)
 
@@ -373,10 +378,11 @@ class JitOfFreshFunction(Rule):
                 at = f" at line {line.start.line}" if line is not None else ""
                 m.report(
                     self,
-                    slot.arg.value,
+                    slot.call,
                     subject=f"{slot.app.func.name}()",
                     detail=f": its {_slot_phrase(slot)} gets a second {built[0]}, equal to the one passed{at} but a distinct object, and JAX compares {_compared(built)} by identity",
-                    related=[(first.arg.value, f"the first {built[0]}, compiled for here")],
+                    related=[(first.arg.value, f"the first {built[0]}, compiled for here"), (slot.arg.value, f"the second {built[0]}, made here")],
+                    passed_at=slot.arg.value,
                 )
 
     @staticmethod
