@@ -28,18 +28,21 @@ from jaxlint.analysis.facts.memo_guards import memoised
 from jaxlint.analysis.host.host_shapes import may_follow
 from jaxlint.analysis.syntax.fast_walk import FastVisitor, names_in
 from jaxlint.analysis.syntax.nodes import named_params, parameter_names, target_names
-from jaxlint.analysis.syntax.statement_paths import scope_body, statement_path
+from jaxlint.analysis.syntax.statement_paths import guards, scope_body, statement_path
 
 # How many callers up a dependence is followed before the answer is "unknown" (no finding).
 MAX_CALLER_DEPTH = 6
 
 
-def same_program_repetition(m, func, nodes) -> Optional[cst.Call]:
+def same_program_repetition(m, func, nodes, stored_in: FrozenSet[str] = frozenset()) -> Optional[cst.Call]:
     """The call that makes ``func`` run again and again with the same values for what the
-    callable ``nodes`` (written in ``func``'s body) capture, or None."""
+    callable ``nodes`` (written in ``func``'s body) capture, or None.  ``stored_in``: the
+    attributes the callable is stored in; a call made only when a test reads one of them
+    (``if self.step is None or ...: self.initialize()``) runs when that test asks for a new
+    one, which is not known to be every time."""
     params = dependent_parameters(m, func, nodes)
     memo = m.__dict__.setdefault("_same_program_repetitions", {})
-    return _search(m, func, params, memo, 0)
+    return _search(m, func, params, memo, 0, stored_in)
 
 
 def dependent_parameters(m, func, nodes) -> FrozenSet[str]:
@@ -60,8 +63,8 @@ def dependent_parameters(m, func, nodes) -> FrozenSet[str]:
     return frozenset(seen & own)
 
 
-def _search(m, func, params: FrozenSet[str], memo: Dict, depth: int) -> Optional[cst.Call]:
-    key = (id(func.node), params)
+def _search(m, func, params: FrozenSet[str], memo: Dict, depth: int, stored_in: FrozenSet[str]) -> Optional[cst.Call]:
+    key = (id(func.node), params, stored_in)
     if key in memo:
         return memo[key]
     memo[key] = None  # a cycle of calls answers "no" (until shown otherwise)
@@ -71,7 +74,7 @@ def _search(m, func, params: FrozenSet[str], memo: Dict, depth: int) -> Optional
     seen = set()
     for call, scope, target in m.finder.call_targets.callers(func):
         order = m.call_sites.order(call)
-        if id(call) in seen or order is None or memoised(m, call, scope):
+        if id(call) in seen or order is None or memoised(m, call, scope) or _tests_stored(m, call, scope, stored_in):
             continue  # a call that fills a memo runs once per entry of the memo
         seen.add(id(call))
         sites.append((call, scope, order, _passed(m, target, call, scope, params)))
@@ -86,7 +89,7 @@ def _search(m, func, params: FrozenSet[str], memo: Dict, depth: int) -> Optional
             continue
         caller = scope.func if scope.kind == "function" else None
         if caller is not None and caller is not func:
-            out = _search(m, caller, dependent_parameters(m, caller, passed), memo, depth + 1)
+            out = _search(m, caller, dependent_parameters(m, caller, passed), memo, depth + 1, stored_in)
             if out is not None:
                 break
     if out is None:
@@ -96,6 +99,32 @@ def _search(m, func, params: FrozenSet[str], memo: Dict, depth: int) -> Optional
         out = second_call_in_a_block(m, [(call, scope, order) for call, scope, order, _passed in sites])
     memo[key] = out
     return out
+
+
+def _tests_stored(m, call, scope, stored_in) -> bool:
+    """Is ``call`` made only when an ``if`` test reads one of the attributes ``stored_in``?"""
+    if not stored_in:
+        return False
+    for test, _runs_when, _region in guards(scope_body(m.module, scope), call, m.positions):
+        if _reads_attribute(test, stored_in):
+            return True
+    return False
+
+
+def _reads_attribute(node, attributes) -> bool:
+    walk = _AttributeReads(attributes)
+    walk.walk(node)
+    return walk.found
+
+
+class _AttributeReads(FastVisitor):
+    def __init__(self, attributes):
+        self.attributes = attributes
+        self.found = False
+
+    def visit_Attribute(self, node) -> None:
+        if node.attr.value in self.attributes:
+            self.found = True
 
 
 def _changes_program(m, passed, call, scope, order, loops) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint import fixes
+from jaxlint.analysis.facts.jitted_uses import attribute_calls, attribute_stores, uses
 from jaxlint.analysis.facts.memo_guards import memoised
 from jaxlint.analysis.facts.fresh_callables import FILTERED, PARTIALS, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, reads_loop_variables, repetition
 from jaxlint.analysis.facts.repeated_programs import same_program_repetition
@@ -285,7 +286,9 @@ class JitOfFreshFunction(Rule):
             if scope.kind not in ("function", "module") or m.finder.in_traced_code(scope):
                 continue
             order = self._def_order(scope, f)
-            calls = [o for _c, o in _uses(m, scope, {f.name}, (order + 1, 1 << 62))] if scope.lookup_def(f.name) is f else []
+            calls = [o for _c, o in uses(m, scope, {f.name}, (order + 1, 1 << 62))] if scope.lookup_def(f.name) is f else []
+            if not calls and scope.lookup_def(f.name) is f and attribute_calls(m, scope, {f.name}):
+                calls = [order]  # stored on the object, called by its methods (below)
             if not calls:
                 continue
             api = _decorator_api(site.decorator, scope)
@@ -299,9 +302,19 @@ class JitOfFreshFunction(Rule):
                 at, made = self._first_call(m, site, scope, {f.name}, loop)
                 m.report(self, at, subject=f"`{api}` of a function defined inside the loop", detail="", **made)
                 continue
-            loop_call = same_program_repetition(m, scope.func, (f.node,)) if scope.kind == "function" and scope.func is not None else None
+            if scope.kind != "function" or scope.func is None:
+                continue
+            at, made = self._first_call(m, site, scope, {f.name}, (order, 1 << 62))
+            stored_in = frozenset()
+            if at is site:
+                # stored on the object (``self._step = step``): compiled where a method calls
+                # it through that attribute
+                stored_in, stored = attribute_stores(m, scope, {f.name})
+                if not stored:
+                    continue
+                at, made = stored[0], {"made_at": site, "related": [(site, "the jitted function, made anew here")]}
+            loop_call = same_program_repetition(m, scope.func, (f.node,), stored_in)
             if loop_call is not None:
-                at, made = self._first_call(m, site, scope, {f.name}, (order, 1 << 62))
                 m.report(
                     self,
                     at,
@@ -420,7 +433,7 @@ class JitOfFreshFunction(Rule):
         when it is called, so the finding is at its first call by one of ``names`` in ``scope``
         within the order ``span``, with ``made`` as the related location (and the lines the
         dynamic mode runs); ``made`` itself when no such call is found."""
-        first = min(_uses(m, scope, names, span), key=lambda use: use[1], default=None)
+        first = min(uses(m, scope, names, span), key=lambda use: use[1], default=None)
         if first is None:
             return made, {}
         return first[0], {"made_at": made, "related": [(made, "the jitted function, made anew here")]}
@@ -440,34 +453,6 @@ class JitOfFreshFunction(Rule):
             if b.kind == "def" and b.order is not None:
                 return b.order
         return -1
-
-
-def _uses(m, scope, names, span):
-    """[(call, order)] of the calls in ``scope`` within the order ``span`` that run a jitted
-    function held by one of ``names``: its own calls, and the lax primitives it is handed to
-    as their function (``lax.fori_loop(0, n, step, init)`` traces ``step`` there and then)."""
-    start, end = span
-    out = []
-    for c, s, o in m.index.calls:
-        if s is not scope or not start <= o <= end:
-            continue
-        if isinstance(c.func, cst.Name) and c.func.value in names:
-            out.append((c, o))
-            continue
-        found = m.finder.transform_of(c.func, scope)
-        if found is not None and (found[0].loops or found[0].branch) and any(
-            isinstance(fn, cst.Name) and fn.value in names for fn in _function_arguments(c, found[0])
-        ):
-            out.append((c, o))
-    return out
-
-
-def _function_arguments(call, transform):
-    """The arguments of a lax primitive's ``call`` that are the functions it runs."""
-    for position, keyword in transform.fn_args:
-        for i, a in enumerate(call.args):
-            if (a.keyword is None and i == position) or (a.keyword is not None and a.keyword.value == keyword):
-                yield a.value
 
 
 def _fresh_for_slot(m, expr, scope, order, kind):
