@@ -65,14 +65,22 @@ class JitOfFreshFunction(Rule):
         reported where that caller passes it); so is a conditional expression with such a
         branch (``fn if fn else (lambda x: x)``).  A function runs again and again when it is
         called in a loop, twice in one block of statements, or from a function that does; a
-        jitted function made before a loop of such a function is new on each of its calls.  A
-        callable that reads the loop's variables
-        is a different program in each iteration and is not flagged (unless the variable walks
-        a JAX array: data that could be an argument), nor is one built where a lookup of a memo
-        missed and stored there (``if self._fn is None: self._fn = self._build()``: built once
-        per entry), nor are two different callables.  JAX compiles when the jitted object is
-        called: the finding is at its first call there, with the ``jax.jit`` (or decorator) that
-        made it as the related location.
+        jitted function made before a loop of such a function is new on each of its calls.  It
+        is a needless compilation only when one jit made outside the repetition would hit its
+        cache: a callable that reads a value the loop changes as configuration (a count, a
+        string, a path, a preset: anything but data, which is a JAX array of a shape the loop
+        does not change, or a float) is a different program in each iteration and is not
+        flagged, also when the loop is in a caller and the value reaches the callable through
+        the parameters of the functions on the way; an outer loop around an inner one that
+        walks the same configurations each time repeats their programs.  Not flagged either: a
+        callable built where a lookup of a memo missed and stored there (``if self._fn is None:
+        self._fn = self._build()``: built once per entry), or built by a call made only when a
+        test reads the attribute it is kept in, nor two different callables.  JAX compiles when
+        the jitted object is called: the finding is at its first call there (a call by name, a
+        ``lax.fori_loop`` / ``scan`` / ``while_loop`` / ``cond`` it is handed to, or a call
+        through the attribute of ``self`` it is stored in), with the ``jax.jit`` (or decorator)
+        that made it as the related location; for a static slot, at the call that gets the new
+        callable, with the callable as the related location.
 
     Why is this bad?
         JAX caches compilations by function object, and static arguments by hash and
