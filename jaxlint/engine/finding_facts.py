@@ -104,7 +104,8 @@ class FactsDeriver(CallableFacts, CallSiteFacts):
             self._entry_facts(frame, out)
         else:
             self._host_facts(node, out)
-        hit = self._arg_of(node)
+        # a finding at a call may be about one of its arguments (``passed_at``)
+        hit = self._arg_of(fields.get("passed_at", node))
         if hit is not None:
             self._call_facts(hit, out, fields)
         declaring = self._app_declaring(node)

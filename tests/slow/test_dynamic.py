@@ -168,6 +168,11 @@ NOT_CALLED = {
 }
 # Of the findings above, those the fixture's driver shows when the file runs as a script.
 SHOWN_WHEN_RUN = {
+    ("fresh_programs.py", 17, "JAX303"),
+    ("fresh_programs.py", 125, "JAX401"),
+    ("fresh_programs.py", 141, "JAX401"),
+    ("fresh_programs.py", 171, "JAX401"),
+    ("fresh_programs.py", 205, "JAX401"),
     ("escaped_closures.py", 56, "JAX309"),
     ("escaped_closures.py", 70, "JAX309"),
     ("factory_callable_contexts.py", 71, "JAX102"),
@@ -284,8 +289,8 @@ def test_every_fixture_finding_is_confirmed():
         "`lr` by position are in train())"
     )
     # `@jax.jit` on a def nested in a function that a loop runs: the loop runs
-    assert details[("fresh_callables.py", 196, "JAX401")] == (
-        "each of the 3 objects `jax.jit` made on line 192 traced its function again on its first call, with arguments "
+    assert details[("fresh_callables.py", 204, "JAX401")] == (
+        "each of the 3 objects `jax.jit` made on line 200 traced its function again on its first call, with arguments "
         "of the same shapes and dtypes, into the same program (compiled 3 times, running decorated_called_in_loop())"
     )
     # built as the module builds it: Flax refuses the data when the constructor returns
@@ -1936,7 +1941,7 @@ def test_a_jit_made_on_each_call_is_observed_through_the_loop_that_repeats_it():
             "each evaluation of jax.jit(step) traces and compiles again: the second traced once and compiled once with "
             "the same arguments; one jitted object called twice compiled once",
         ),
-        (236, "confirmed", made.format(236, "named_grad_called_in_loop")),
+        (244, "confirmed", made.format(244, "named_grad_called_in_loop")),
     ]
 
 

@@ -215,3 +215,40 @@ def test_a_function_also_used_as_a_value_has_callers_nobody_sees():
     # ``shift`` is only ever called, from ``run`` and from a lambda: both values are seen
     shift = ct.param_origins(funcs["shift"], "offset", only_called=True)
     assert sorted(module.code_for_node(p.expr) for p in shift) == ["1.0", "3.0"]
+
+
+def test_an_attribute_holding_an_instance_reaches_its_methods():
+    out, _, _, _ = _targets(
+        '''
+        class Builder:
+            def build(self, target):
+                return target
+
+
+        class Other:
+            def build(self, target):
+                return target
+
+
+        class Designer:
+            def __init__(self):
+                self._builder = Builder()
+
+            def suggest(self, target):
+                return self._builder.build(target)
+
+
+        class Mixed:
+            def __init__(self, flag):
+                self._builder = Builder()
+                if flag:
+                    self._builder = Other()
+
+            def suggest(self, value):
+                return self._builder.build(value)
+        '''
+    )
+    # every write of ``self._builder`` is a Builder: its ``build`` is called
+    assert out["self._builder.build(target)"] == ("Builder.build", False, False, {"self": "<Builder>", "target": "target"})
+    # a Builder or an Other: unknown
+    assert "self._builder.build(value)" not in out

@@ -97,11 +97,11 @@ def _repeats(m, func, memo) -> Optional[cst.Call]:
             out = _repeats(m, caller, memo)
             if out is not None:
                 break
-    memo[key] = out if out is not None else _second_call_in_a_block(m, sites)
+    memo[key] = out if out is not None else second_call_in_a_block(m, sites)
     return memo[key]
 
 
-def _second_call_in_a_block(m, sites) -> Optional[cst.Call]:
+def second_call_in_a_block(m, sites) -> Optional[cst.Call]:
     """The second of two calls in one block of statements (``a = f(x); b = f(y)``): when the
     block runs, both do, and the function runs twice.  Calls under two branches of an ``if``
     do not both run."""
@@ -183,6 +183,7 @@ class CallableSlot(NamedTuple):
     scope: Scope  # where the call is made
     order: int  # the call's place in its scope
     kind: str  # how the slot keys the cache: STATIC, FILTERED or TREE_PARTIAL
+    call: cst.Call  # the call of the jitted function: where it compiles
 
 
 def callable_slots(m) -> List[CallableSlot]:
@@ -192,11 +193,11 @@ def callable_slots(m) -> List[CallableSlot]:
     ``jax.tree_util.Partial`` passed anywhere (a pytree whose function is static aux data)."""
     out: List[CallableSlot] = []
     seen_args = set()
-    for app, arg, pname, scope, order, _call in m.static_arguments:
+    for app, arg, pname, scope, order, call in m.static_arguments:
         seen_args.add(id(arg))
         if not app.transform.cached:
             continue
-        out.append(CallableSlot(app, arg, pname, scope, order, STATIC))
+        out.append(CallableSlot(app, arg, pname, scope, order, STATIC, call))
     for app in m.finder.applications:
         if not app.transform.cached:
             continue
@@ -213,9 +214,9 @@ def callable_slots(m) -> List[CallableSlot]:
                     continue
                 seen_args.add(id(a))  # one slot per argument, however many applications reach it
                 if app.transform.filtered:
-                    out.append(CallableSlot(app, a, pname, scope, order, FILTERED))
+                    out.append(CallableSlot(app, a, pname, scope, order, FILTERED, call))
                 elif _tree_partial(a.value, scope):
-                    out.append(CallableSlot(app, a, pname, scope, order, TREE_PARTIAL))
+                    out.append(CallableSlot(app, a, pname, scope, order, TREE_PARTIAL, call))
     return out
 
 
@@ -292,9 +293,9 @@ def _new_key(m, expr, scope, depth: int, factory=None):
 
 def reads_loop_variables(m, nodes, scope, loop) -> bool:
     """Do the nodes read a variable that the loop binds (its target, or an assignment in its
-    body)?  Not the element of a JAX array the loop walks (``for lmbda in jnp.linspace(...)``):
-    an array is data a compiled function takes as an argument, and a closure over it compiles
-    once per value for what one compilation could do."""
+    body)?  Not the element of data the loop walks (``for lmbda in jnp.linspace(...)``, ``for
+    lr in (0.1, 0.01)``): data is what a compiled function takes as an argument, and a closure
+    over it compiles once per value for what one compilation could do."""
     start, end = loop
     varying = {
         n
@@ -325,10 +326,26 @@ def reads_loop_variables(m, nodes, scope, loop) -> bool:
 
 
 def _walks_array(m, binding, scope) -> bool:
-    """A ``for`` loop's (or a comprehension's) variable bound to the elements of a JAX array."""
+    """A ``for`` loop's (or a comprehension's) variable bound to data: the elements of a JAX
+    array, or of a literal sequence of floats."""
     if binding.kind != "for" or not isinstance(binding.value, (cst.For, cst.CompFor)):
         return False
-    return m.arrays.is_array(binding.value.iter, scope)
+    return walks_data(m, binding.value.iter, scope)
+
+
+def walks_data(m, iterable, scope) -> bool:
+    """Are the elements of ``iterable`` data, which a compiled function takes as arguments of
+    one shape: the rows of a JAX array, or the floats of a literal sequence (a float is never
+    a shape or a count; traced, it is a weak-typed scalar, one program for all values)?"""
+    if m.arrays.is_array(iterable, scope):
+        return True
+    return isinstance(iterable, (cst.List, cst.Tuple)) and bool(iterable.elements) and all(is_float_literal(e.value) for e in iterable.elements)
+
+
+def is_float_literal(expr) -> bool:
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        expr = expr.expression
+    return isinstance(expr, cst.Float)
 
 
 def _body_scope_of(node, scope):

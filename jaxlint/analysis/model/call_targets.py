@@ -466,7 +466,13 @@ class CallTargets:
         writes = self.finder.receivers.attribute_values(cls, attr)
         if not writes:
             return None
-        return self._agreed(writes, depth, params)
+        found = self._agreed(writes, depth, params)
+        if found is None and all(expr is not None for expr, _scope in writes):
+            # ``self._builder = Builder()`` in every write: an instance of that class, whose
+            # methods ``self._builder.build(...)`` calls
+            v = self._same([self._value(expr, scope, depth + 1, params) for expr, scope in writes])
+            return v if isinstance(v, Instance) else None
+        return found
 
     def _partial(self, call: cst.Call, scope: Scope, depth: int, params: bool) -> Optional[Target]:
         args = call.args

@@ -5,8 +5,10 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint import fixes
+from jaxlint.analysis.facts.jitted_uses import attribute_calls, attribute_stores, uses
 from jaxlint.analysis.facts.memo_guards import memoised
-from jaxlint.analysis.facts.fresh_callables import FILTERED, PARTIALS, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, reads_loop_variables, repetition, runs_repeatedly
+from jaxlint.analysis.facts.fresh_callables import FILTERED, PARTIALS, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, reads_loop_variables, repetition
+from jaxlint.analysis.facts.repeated_programs import same_program_repetition
 from jaxlint.analysis.syntax.fast_walk import names_in
 from jaxlint.analysis.syntax.nodes import dotted_name
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
@@ -63,14 +65,22 @@ class JitOfFreshFunction(Rule):
         reported where that caller passes it); so is a conditional expression with such a
         branch (``fn if fn else (lambda x: x)``).  A function runs again and again when it is
         called in a loop, twice in one block of statements, or from a function that does; a
-        jitted function made before a loop of such a function is new on each of its calls.  A
-        callable that reads the loop's variables
-        is a different program in each iteration and is not flagged (unless the variable walks
-        a JAX array: data that could be an argument), nor is one built where a lookup of a memo
-        missed and stored there (``if self._fn is None: self._fn = self._build()``: built once
-        per entry), nor are two different callables.  JAX compiles when the jitted object is
-        called: the finding is at its first call there, with the ``jax.jit`` (or decorator) that
-        made it as the related location.
+        jitted function made before a loop of such a function is new on each of its calls.  It
+        is a needless compilation only when one jit made outside the repetition would hit its
+        cache: a callable that reads a value the loop changes as configuration (a count, a
+        string, a path, a preset: anything but data, which is a JAX array of a shape the loop
+        does not change, or a float) is a different program in each iteration and is not
+        flagged, also when the loop is in a caller and the value reaches the callable through
+        the parameters of the functions on the way; an outer loop around an inner one that
+        walks the same configurations each time repeats their programs.  Not flagged either: a
+        callable built where a lookup of a memo missed and stored there (``if self._fn is None:
+        self._fn = self._build()``: built once per entry), or built by a call made only when a
+        test reads the attribute it is kept in, nor two different callables.  JAX compiles when
+        the jitted object is called: the finding is at its first call there (a call by name, a
+        ``lax.fori_loop`` / ``scan`` / ``while_loop`` / ``cond`` it is handed to, or a call
+        through the attribute of ``self`` it is stored in), with the ``jax.jit`` (or decorator)
+        that made it as the related location; for a static slot, at the call that gets the new
+        callable, with the callable as the related location.
 
     Why is this bad?
         JAX caches compilations by function object, and static arguments by hash and
@@ -252,7 +262,7 @@ class JitOfFreshFunction(Rule):
         if scope.kind != "function" or scope.func is None:
             return False
         if built is None and isinstance(fn_expr, cst.Name) and fn_expr.value in scope.defs:
-            built = (f"function `{fn_expr.value}` defined inside {scope.func.name}()", ())
+            built = (f"function `{fn_expr.value}` defined inside {scope.func.name}()", (scope.defs[fn_expr.value].node,))
         if built is None and bound is not None:
             # ``grad_fn = jax.value_and_grad(loss_fn)`` in the function, then ``jax.jit(grad_fn)``
             built = built_anew(m, bound[0], scope)
@@ -264,7 +274,7 @@ class JitOfFreshFunction(Rule):
         # per call, which matters when that function itself runs repeatedly (in a loop).
         if not (used_at_once or self._called_in(call, scope, (order, 1 << 62))):
             return False
-        loop_call = runs_repeatedly(m, scope.func)
+        loop_call = same_program_repetition(m, scope.func, built[1])
         if loop_call is not None and not memoised(m, call, scope):
             detail = f" (a new object on every call of {scope.func.name}(), which {repetition(m, loop_call)})"
             at, made = self._compiling_call(m, call, scope, (order, 1 << 62), used_at_once)
@@ -284,7 +294,9 @@ class JitOfFreshFunction(Rule):
             if scope.kind not in ("function", "module") or m.finder.in_traced_code(scope):
                 continue
             order = self._def_order(scope, f)
-            calls = [o for fx, o in scope.calls if isinstance(fx, cst.Name) and fx.value == f.name and o > order and scope.lookup_def(f.name) is f]
+            calls = [o for _c, o in uses(m, scope, {f.name}, (order + 1, 1 << 62))] if scope.lookup_def(f.name) is f else []
+            if not calls and scope.lookup_def(f.name) is f and attribute_calls(m, scope, {f.name}):
+                calls = [order]  # stored on the object, called by its methods (below)
             if not calls:
                 continue
             api = _decorator_api(site.decorator, scope)
@@ -298,9 +310,19 @@ class JitOfFreshFunction(Rule):
                 at, made = self._first_call(m, site, scope, {f.name}, loop)
                 m.report(self, at, subject=f"`{api}` of a function defined inside the loop", detail="", **made)
                 continue
-            loop_call = runs_repeatedly(m, scope.func) if scope.kind == "function" and scope.func is not None else None
+            if scope.kind != "function" or scope.func is None:
+                continue
+            at, made = self._first_call(m, site, scope, {f.name}, (order, 1 << 62))
+            stored_in = frozenset()
+            if at is site:
+                # stored on the object (``self._step = step``): compiled where a method calls
+                # it through that attribute
+                stored_in, stored = attribute_stores(m, scope, {f.name})
+                if not stored:
+                    continue
+                at, made = stored[0], {"made_at": site, "related": [(site, "the jitted function, made anew here")]}
+            loop_call = same_program_repetition(m, scope.func, (f.node,), stored_in)
             if loop_call is not None:
-                at, made = self._first_call(m, site, scope, {f.name}, (order, 1 << 62))
                 m.report(
                     self,
                     at,
@@ -342,11 +364,16 @@ class JitOfFreshFunction(Rule):
             if where is None:
                 once.append((slot, built))
                 continue
+            # JAX compiles at the call that gets the new key: the call of the jitted function,
+            # or, for a callable its caller hands on, the caller's call that hands it
+            at = passed.call if through else slot.call
             m.report(
                 self,
-                node,
+                at,
                 subject=f"{slot.app.func.name}()",
                 detail=f": its {_slot_phrase(slot)} gets a new {built[0]} {where}{through}, and JAX compares {_compared(built)} by identity",
+                related=[(node, f"the new {built[0]}, made here")],
+                passed_at=node,
             )
         self._check_equal_callables(m, once)
 
@@ -372,10 +399,11 @@ class JitOfFreshFunction(Rule):
                 at = f" at line {line.start.line}" if line is not None else ""
                 m.report(
                     self,
-                    slot.arg.value,
+                    slot.call,
                     subject=f"{slot.app.func.name}()",
                     detail=f": its {_slot_phrase(slot)} gets a second {built[0]}, equal to the one passed{at} but a distinct object, and JAX compares {_compared(built)} by identity",
-                    related=[(first.arg.value, f"the first {built[0]}, compiled for here")],
+                    related=[(first.arg.value, f"the first {built[0]}, compiled for here"), (slot.arg.value, f"the second {built[0]}, made here")],
+                    passed_at=slot.arg.value,
                 )
 
     @staticmethod
@@ -413,12 +441,7 @@ class JitOfFreshFunction(Rule):
         when it is called, so the finding is at its first call by one of ``names`` in ``scope``
         within the order ``span``, with ``made`` as the related location (and the lines the
         dynamic mode runs); ``made`` itself when no such call is found."""
-        start, end = span
-        first = None
-        for c, s, o in m.index.calls:
-            if s is scope and start <= o <= end and isinstance(c.func, cst.Name) and c.func.value in names:
-                if first is None or o < first[1]:
-                    first = (c, o)
+        first = min(uses(m, scope, names, span), key=lambda use: use[1], default=None)
         if first is None:
             return made, {}
         return first[0], {"made_at": made, "related": [(made, "the jitted function, made anew here")]}
@@ -469,7 +492,7 @@ def _fresh_for_slot(m, expr, scope, order, kind):
         if reads_loop_variables(m, built[1], scope, loops[-1]):
             return None
         return "in every iteration", built, expr
-    if scope.kind == "function" and scope.func is not None and runs_repeatedly(m, scope.func) is not None:
+    if scope.kind == "function" and scope.func is not None and same_program_repetition(m, scope.func, built[1]) is not None:
         return "on every call of " + scope.func.name + "()", built, expr
     if value is expr and not loops:
         return None, built, expr
