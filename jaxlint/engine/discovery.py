@@ -18,7 +18,7 @@ import stat
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
-from jaxlint.config import Config
+from jaxlint.config import Config, ListedFolder
 from jaxlint.engine.source import file_kind
 from jaxlint.paths import relpath
 
@@ -260,7 +260,7 @@ def _walk(root: str, config_for: Callable[[str], Config], git: Optional[GitIgnor
             listed = _listing(dirpath)
             if listed[0] is not None and any(e.name == "pyvenv.cfg" and _is_file(e) for e in listed[0]):
                 continue  # a virtual environment: someone else's code
-            if config_for(dirpath).is_excluded(dirpath):
+            if config_for(_listed_folder(dirpath, listed)).is_excluded(dirpath):
                 continue
             if git is not None and git.ignored(absolute, True):
                 continue
@@ -269,7 +269,7 @@ def _walk(root: str, config_for: Callable[[str], Config], git: Optional[GitIgnor
         if entries is None:
             errors.append(f"{relpath(error.filename or root)}: cannot read folder: {error.strerror or error}")
             continue
-        config = config_for(dirpath)  # the configuration of a folder governs the files in it
+        config = config_for(_listed_folder(dirpath, listed))  # the configuration of a folder governs the files in it
         git_listed = git.listing_of(absolute) if git is not None else None
         # os.path.join(folder, name) of each entry, the folder's part made once
         here, real_here, absolute_here = os.path.join(dirpath, ""), os.path.join(real, ""), os.path.join(absolute, "")
@@ -304,6 +304,13 @@ def _listing(dirpath: str) -> Tuple[Optional[list], Optional[OSError]]:
         if e.filename is None:
             e.filename = dirpath
         return None, e
+
+
+def _listed_folder(dirpath: str, listed: Tuple[Optional[list], Optional[OSError]]) -> str:
+    """The folder as the settings are asked for it: with the names its listing holds, which
+    tell its configuration files without a ``stat`` per name."""
+    entries = listed[0]
+    return dirpath if entries is None else ListedFolder(dirpath, (e.name for e in entries))
 
 
 def _is_file(entry: "os.DirEntry[str]") -> bool:
