@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import stat
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from jaxlint.config import Config, ListedFolder
 from jaxlint.engine.source import file_kind
@@ -64,6 +64,12 @@ class GitIgnored:
     def __init__(self) -> None:
         self._repos: Dict[str, Optional[Tuple[Set[str], Set[str]]]] = {}
         self._top_of: Dict[str, Optional[str]] = {}
+        self._holds_git: Dict[str, bool] = {}  # folder -> whether its listing has a .git
+
+    def note_listing(self, folder: str, names: Iterable[str]) -> None:
+        """The names a walk listed in ``folder`` (absolute, normalised): whether it holds a
+        ``.git`` is then known without a ``stat``."""
+        self._holds_git[folder] = ".git" in names
 
     def _toplevel(self, folder: str) -> Optional[str]:
         if folder in self._top_of:
@@ -76,7 +82,10 @@ class GitIgnored:
                 top = self._top_of[d]
                 break
             below.append(d)
-            if os.path.exists(os.path.join(d, ".git")):
+            holds_git = self._holds_git.get(d)
+            if holds_git is None:
+                holds_git = os.path.exists(os.path.join(d, ".git"))
+            if holds_git:
                 top = d
                 break
             parent = os.path.dirname(d)
@@ -242,10 +251,18 @@ def _walk(root: str, config_for: Callable[[str], Config], git: Optional[GitIgnor
     file deep in the tree would otherwise pass through a generator per level."""
     top_real = os.path.realpath(root)
     visited: Set[str] = set()
+
+    def listing(dirpath: str, absolute: str) -> Tuple[Optional[list], Optional[OSError]]:
+        listed = _listing(dirpath)
+        if git is not None and listed[0] is not None:
+            git.note_listing(absolute, (e.name for e in listed[0]))  # whether it holds a .git
+        return listed
+
+    absolute_root = os.path.abspath(root)
     # (path, real path, absolute path, listing, entry in its parent or None for the root),
     # the next to walk last.  A subfolder is checked when its turn comes, once the subfolders
     # before it were walked (a symlink to one of them is then known as visited).
-    todo: List[tuple] = [(root, top_real, os.path.abspath(root), _listing(root), None)]
+    todo: List[tuple] = [(root, top_real, absolute_root, listing(root, absolute_root), None)]
     while todo:
         dirpath, real, absolute, listed, entry = todo.pop()
         if entry is not None:
@@ -257,7 +274,7 @@ def _walk(root: str, config_for: Callable[[str], Config], git: Optional[GitIgnor
                     continue
             if real in visited:  # a symlink loop
                 continue
-            listed = _listing(dirpath)
+            listed = listing(dirpath, absolute)
             if listed[0] is not None and any(e.name == "pyvenv.cfg" and _is_file(e) for e in listed[0]):
                 continue  # a virtual environment: someone else's code
             if config_for(_listed_folder(dirpath, listed)).is_excluded(dirpath):

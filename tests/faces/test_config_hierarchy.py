@@ -235,6 +235,24 @@ def test_a_walk_takes_each_folders_configuration_files_from_its_listing(repo, mo
     assert settings == {f: fresh.for_path(f) for f in found.files}
 
 
+def test_a_walk_knows_which_folders_hold_a_git_folder_from_their_listings(repo, monkeypatch):
+    # Which repository a folder belongs to (for what git ignores) is the nearest folder above
+    # it holding a .git: for the folders it listed the walk knows without a ``stat`` each.
+    from jaxlint.config import Resolver
+    from jaxlint.rules import RULES_BY_CODE
+    from jaxlint.engine.discovery import discover
+
+    monkeypatch.chdir(repo)
+    asked = []
+    real_exists = os.path.exists
+    monkeypatch.setattr(os.path, "exists", lambda p: asked.append(p) or real_exists(p))
+    found = discover(["."], Resolver(rules=RULES_BY_CODE).for_path, respect_gitignore=True)
+    monkeypatch.setattr(os.path, "exists", real_exists)
+    assert not [p for p in asked if os.path.basename(p) == ".git" and os.path.abspath(p).startswith(str(repo))]
+    shown = {os.path.relpath(f).replace(os.sep, "/") for f in found.files}
+    assert "pkg/inner/q.py" in shown and "scratch/tmp.py" not in shown  # .gitignore still applies
+
+
 def test_force_exclude_asks_git_about_the_named_files(repo):
     # What git ignores among files named with --force-exclude (what pre-commit passes), asked of
     # git for those files only: an ignored untracked file is skipped; a tracked file that matches
