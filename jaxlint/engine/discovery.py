@@ -16,9 +16,9 @@ from __future__ import annotations
 import os
 import stat
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
-from jaxlint.config import Config
+from jaxlint.config import Config, ListedFolder
 from jaxlint.engine.source import file_kind
 from jaxlint.paths import relpath
 
@@ -64,6 +64,12 @@ class GitIgnored:
     def __init__(self) -> None:
         self._repos: Dict[str, Optional[Tuple[Set[str], Set[str]]]] = {}
         self._top_of: Dict[str, Optional[str]] = {}
+        self._holds_git: Dict[str, bool] = {}  # folder -> whether its listing has a .git
+
+    def note_listing(self, folder: str, names: Iterable[str]) -> None:
+        """The names a walk listed in ``folder`` (absolute, normalised): whether it holds a
+        ``.git`` is then known without a ``stat``."""
+        self._holds_git[folder] = ".git" in names
 
     def _toplevel(self, folder: str) -> Optional[str]:
         if folder in self._top_of:
@@ -76,7 +82,10 @@ class GitIgnored:
                 top = self._top_of[d]
                 break
             below.append(d)
-            if os.path.exists(os.path.join(d, ".git")):
+            holds_git = self._holds_git.get(d)
+            if holds_git is None:
+                holds_git = os.path.exists(os.path.join(d, ".git"))
+            if holds_git:
                 top = d
                 break
             parent = os.path.dirname(d)
@@ -242,10 +251,18 @@ def _walk(root: str, config_for: Callable[[str], Config], git: Optional[GitIgnor
     file deep in the tree would otherwise pass through a generator per level."""
     top_real = os.path.realpath(root)
     visited: Set[str] = set()
+
+    def listing(dirpath: str, absolute: str) -> Tuple[Optional[list], Optional[OSError]]:
+        listed = _listing(dirpath)
+        if git is not None and listed[0] is not None:
+            git.note_listing(absolute, (e.name for e in listed[0]))  # whether it holds a .git
+        return listed
+
+    absolute_root = os.path.abspath(root)
     # (path, real path, absolute path, listing, entry in its parent or None for the root),
     # the next to walk last.  A subfolder is checked when its turn comes, once the subfolders
     # before it were walked (a symlink to one of them is then known as visited).
-    todo: List[tuple] = [(root, top_real, os.path.abspath(root), _listing(root), None)]
+    todo: List[tuple] = [(root, top_real, absolute_root, listing(root, absolute_root), None)]
     while todo:
         dirpath, real, absolute, listed, entry = todo.pop()
         if entry is not None:
@@ -257,10 +274,10 @@ def _walk(root: str, config_for: Callable[[str], Config], git: Optional[GitIgnor
                     continue
             if real in visited:  # a symlink loop
                 continue
-            listed = _listing(dirpath)
+            listed = listing(dirpath, absolute)
             if listed[0] is not None and any(e.name == "pyvenv.cfg" and _is_file(e) for e in listed[0]):
                 continue  # a virtual environment: someone else's code
-            if config_for(dirpath).is_excluded(dirpath):
+            if config_for(_listed_folder(dirpath, listed)).is_excluded(dirpath):
                 continue
             if git is not None and git.ignored(absolute, True):
                 continue
@@ -269,7 +286,7 @@ def _walk(root: str, config_for: Callable[[str], Config], git: Optional[GitIgnor
         if entries is None:
             errors.append(f"{relpath(error.filename or root)}: cannot read folder: {error.strerror or error}")
             continue
-        config = config_for(dirpath)  # the configuration of a folder governs the files in it
+        config = config_for(_listed_folder(dirpath, listed))  # the configuration of a folder governs the files in it
         git_listed = git.listing_of(absolute) if git is not None else None
         # os.path.join(folder, name) of each entry, the folder's part made once
         here, real_here, absolute_here = os.path.join(dirpath, ""), os.path.join(real, ""), os.path.join(absolute, "")
@@ -304,6 +321,13 @@ def _listing(dirpath: str) -> Tuple[Optional[list], Optional[OSError]]:
         if e.filename is None:
             e.filename = dirpath
         return None, e
+
+
+def _listed_folder(dirpath: str, listed: Tuple[Optional[list], Optional[OSError]]) -> str:
+    """The folder as the settings are asked for it: with the names its listing holds, which
+    tell its configuration files without a ``stat`` per name."""
+    entries = listed[0]
+    return dirpath if entries is None else ListedFolder(dirpath, (e.name for e in entries))
 
 
 def _is_file(entry: "os.DirEntry[str]") -> bool:

@@ -70,6 +70,10 @@ def lint_files(
         out.files = list(files)
     memo = _RunMemo(cache_dir, out.files, display, config_for, facts) if cache_dir and sources is None and "-" not in out.files else None
     if memo is not None and memo.findings is not None:
+        # What the index learnt on the way (a file read again because its stat was too close
+        # to the index's writing, jaxlint's own files at a new place) is kept, or every later
+        # run would read those files again.
+        memo.index.save()
         out.findings = memo.findings
         return out
     each = runner.lint_configured(

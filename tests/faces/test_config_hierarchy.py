@@ -207,6 +207,52 @@ def test_unreadable_folder_is_reported(repo, monkeypatch):
     assert found.errors == ["rlpkg/locked: cannot read folder: Permission denied"]
 
 
+def test_a_walk_takes_each_folders_configuration_files_from_its_listing(repo, monkeypatch):
+    # A folder the walk lists is known to be a folder, and its listing names the configuration
+    # files it holds: its settings cost no ``stat`` per configuration name (on a network
+    # filesystem each is a round trip).  Only configuration files that exist are read; every
+    # file gets the settings a resolver asked path by path gives it.
+    from jaxlint.config import CONFIG_FILES, Resolver
+    from jaxlint.rules import RULES_BY_CODE
+    from jaxlint.engine.discovery import discover
+
+    monkeypatch.chdir(repo)
+    asked = []
+    real_isfile, real_isdir = os.path.isfile, os.path.isdir
+    monkeypatch.setattr(os.path, "isfile", lambda p: asked.append(p) or real_isfile(p))
+    monkeypatch.setattr(os.path, "isdir", lambda p: asked.append(p) or real_isdir(p))
+    resolver = Resolver(rules=RULES_BY_CODE)
+    found = discover(["."], resolver.for_path, respect_gitignore=False)
+    resolver.note_files(found.files)  # as the command line does
+    settings = {f: resolver.for_path(f) for f in found.files}
+    monkeypatch.setattr(os.path, "isfile", real_isfile)
+    monkeypatch.setattr(os.path, "isdir", real_isdir)
+    below = sorted(os.path.relpath(p, repo) for p in asked if os.path.abspath(p).startswith(str(repo) + os.sep))
+    assert below == ["pkg/jaxlint.toml", "pyproject.toml", "sub/pyproject.toml"]
+    assert all(os.path.basename(p) in CONFIG_FILES for p in below)
+    assert "pkg/inner/q.py" in {os.path.relpath(f).replace(os.sep, "/") for f in found.files}
+    fresh = Resolver(rules=RULES_BY_CODE)
+    assert settings == {f: fresh.for_path(f) for f in found.files}
+
+
+def test_a_walk_knows_which_folders_hold_a_git_folder_from_their_listings(repo, monkeypatch):
+    # Which repository a folder belongs to (for what git ignores) is the nearest folder above
+    # it holding a .git: for the folders it listed the walk knows without a ``stat`` each.
+    from jaxlint.config import Resolver
+    from jaxlint.rules import RULES_BY_CODE
+    from jaxlint.engine.discovery import discover
+
+    monkeypatch.chdir(repo)
+    asked = []
+    real_exists = os.path.exists
+    monkeypatch.setattr(os.path, "exists", lambda p: asked.append(p) or real_exists(p))
+    found = discover(["."], Resolver(rules=RULES_BY_CODE).for_path, respect_gitignore=True)
+    monkeypatch.setattr(os.path, "exists", real_exists)
+    assert not [p for p in asked if os.path.basename(p) == ".git" and os.path.abspath(p).startswith(str(repo))]
+    shown = {os.path.relpath(f).replace(os.sep, "/") for f in found.files}
+    assert "pkg/inner/q.py" in shown and "scratch/tmp.py" not in shown  # .gitignore still applies
+
+
 def test_force_exclude_asks_git_about_the_named_files(repo):
     # What git ignores among files named with --force-exclude (what pre-commit passes), asked of
     # git for those files only: an ignored untracked file is skipped; a tracked file that matches

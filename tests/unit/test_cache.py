@@ -177,6 +177,40 @@ def test_an_unchanged_tree_reads_the_index_and_the_pack_and_no_file(tree, tmp_pa
     )
 
 
+def test_a_run_the_whole_run_entry_answers_keeps_what_its_index_learnt(tree, tmp_path, monkeypatch):
+    # jaxlint's own files, found at a new place (a new install of the same build): the run the
+    # whole-run entry answers reads them once for the build digest, and the index it writes
+    # spares the next run reading them again.
+    from jaxlint.engine.run import lint_files
+
+    files = files_of(tree)
+    for f in files:  # written an hour ago: past the index's clock tick
+        os.utime(f, (time.time() - 3600, time.time() - 3600))
+    cdir = str(tmp_path / "c")
+    reference = dicts(lint_files(files, rule_config(), jobs=1, cache_dir=cdir).findings)
+    index_file = os.path.join(cdir, cache_mod.StatIndex.NAME)
+    with open(index_file) as fh:
+        raw = json.load(fh)
+    package = os.path.dirname(os.path.abspath(cache_mod.__file__))
+    raw["files"] = {k: v for k, v in raw["files"].items() if not k.startswith(os.path.dirname(package))}
+    with open(index_file, "w") as fh:
+        json.dump(raw, fh)
+    monkeypatch.setattr(cache_mod, "_BUILD", None)
+    assert dicts(lint_files(files, rule_config(), jobs=1, cache_dir=cdir).findings) == reference
+    monkeypatch.setattr(cache_mod, "_BUILD", None)
+    opened = []
+    real_open = open
+
+    def watching_open(path, *args, **kwargs):
+        opened.append(str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", watching_open)
+    assert dicts(lint_files(files, rule_config(), jobs=1, cache_dir=cdir).findings) == reference
+    monkeypatch.setattr("builtins.open", real_open)
+    assert not [p for p in opened if p.endswith(".py")]
+
+
 def test_a_file_changed_within_the_index_clock_tick_is_read_again(tree, tmp_path):
     files = files_of(tree)
     cdir = str(tmp_path / "c")
