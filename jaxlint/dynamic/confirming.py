@@ -184,7 +184,6 @@ class Job:
     """One worker process checking one file."""
 
     def __init__(self, path: str, real: str, findings: List[Finding], checks: List[dict], tmp: str, n: int):
-        self.n = n
         self.path = path
         self.real = real
         self.findings = findings
