@@ -251,7 +251,6 @@ class OuterStateMutation(Rule):
             ctx.report(self, stmt, what=f"Item assignment into outer `{outer}`")
 
 
-
 def _taken_from_enclosing_trace(ctx, name) -> bool:
     """``name`` belongs to the traced function around a lax loop body that takes values out of
     it (``next(it)``, ``items.pop()``): the body is traced once, so the value taken then is
