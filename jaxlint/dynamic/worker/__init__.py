@@ -7,7 +7,8 @@ code, and everything in this folder runs in that process only.  Of the rest of j
 imports only what uses the standard library alone: ``jaxlint.dynamic`` itself (the package
 ``__init__``, which loads the planning side only when ``confirm`` is called),
 ``jaxlint.dynamic.processes`` for ``kill_group`` (the fork server kills its children's process
-groups as the engine kills a worker's) and ``jaxlint.rules.prevents`` for the rules' errors.
+groups as the engine kills a worker's), ``jaxlint.rules.prevents`` for the rules' errors and
+``jaxlint.runtime.effects`` for the names a statement reads.
 
 On Linux the engine starts one fork server (``server``: JAX imported once, a child process
 forked per file) instead of a worker per file.
