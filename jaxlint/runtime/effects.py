@@ -375,6 +375,14 @@ def asserted(name: str, files: List[str]) -> bool:
     return False
 
 
+def code_objects(code: types.CodeType) -> Iterator[types.CodeType]:
+    """``code`` and the code of the functions, lambdas and comprehensions inside it."""
+    yield code
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from code_objects(const)
+
+
 def names_read(node: ast.AST) -> set:
     """The names ``node`` reads, calls or passes on: ``f``, ``obj.f(...)``, ``f`` as an argument."""
     return {n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(node) if isinstance(n, (ast.Name, ast.Attribute))}

@@ -31,7 +31,7 @@ import sys
 from typing import Dict, List, Optional
 
 from jaxlint.dynamic.worker.imports import import_file, package_name
-from jaxlint.runtime.effects import names_read
+from jaxlint.runtime.effects import code_objects, names_read
 
 CAPTURE_SECONDS = 10.0
 MAX_CAPTURES = 2
@@ -349,14 +349,8 @@ def _required(d: ast.FunctionDef) -> bool:
 def _global_reads(fn, mod, depth=2) -> set:
     """Global names the code of ``fn`` reads (its nested functions' too), and, ``depth`` calls
     deep, those of the module's functions it names."""
-    out = set()
-    todo = [getattr(fn, "__code__", None)]
-    while todo:
-        code = todo.pop()
-        if code is None:
-            continue
-        out.update(code.co_names)
-        todo.extend(c for c in code.co_consts if inspect.iscode(c))
+    code = getattr(fn, "__code__", None)
+    out = {name for c in code_objects(code) for name in c.co_names} if code is not None else set()
     if depth > 0:
         for name in list(out):
             g = vars(mod).get(name)
