@@ -113,7 +113,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if observer is None:
         return
     observer.stop()
-    findings, _ = report.observed_findings(list(observer.seen.values()))
+    findings = report.observed_findings(list(observer.seen.values()))
     expected = sum(s.expected for s in observer.seen.values())
     if not config.getoption("jaxlint_no_static"):
         findings = report.merge_static(findings)

@@ -1,26 +1,18 @@
 """``jaxlint --dynamic``: confirm static findings by tracing the code with JAX.
 
-Safety model: for every file with findings, a separate worker process (``python -m
-jaxlint.dynamic.worker``, or on Linux a child forked from one server process that imported JAX
-once) imports the file as a module -- which executes its top-level code, but not as
-``__main__`` -- and then traces the functions behind the findings with ``jax.make_jaxpr`` /
-``jax.jit`` on CPU.  To build arguments it may run the module's driver code up to the call of
-the entry point (jaxlint.dynamic.worker.drivers): the ``__main__`` block's assignments and the
-statements that lead to the call, never its other statements.  Each worker has a timeout; an
-import error, a crash, a hang or a ``sys.exit`` only makes that file's findings ``unverified``.
+Safety model: each file with findings is imported (its top-level code runs, never as
+``__main__``) in a worker process of its own, or a child forked from one server that imported
+JAX once, and the functions behind its findings are traced on CPU.  To build arguments the
+worker may run the module's driver code up to the call of the entry point
+(jaxlint.dynamic.worker.drivers).  A file whose findings stay unverified but which imported
+cleanly is last run as a script under ``jaxlint run``, which runs its whole ``__main__`` block.
+Every process has a timeout: an import error, a crash, a hang or a ``sys.exit`` leaves that
+file's findings ``unverified``.
 
-Last, a file whose findings the checks could not verify (its functions are reached only through
-its own driver: nested in ``main()``, fed by objects the driver builds) but which imported
-cleanly is run as a script, as ``python file.py`` would run it, under ``jaxlint run``, with the
-same timeout: a finding is confirmed when that run shows the same bug on its line.  This runs
-the whole ``__main__`` block.
-
-The folders say which side of the process boundary a module runs on: ``worker/`` runs in the
-user's process (it imports the user's module and JAX); the rest of this folder plans and
-collects in jaxlint's own, never importing either.  ``protocol`` (the plan and the events, as
-types) and ``processes`` use the standard library only, for both sides.  This package's own
-``__init__`` is imported by the worker too, so it stays light: the planning modules load on
-first use.  The static rules never import this package.
+``worker/`` runs in the user's process (it imports the user's module and JAX); the rest plans
+and collects in jaxlint's own and imports neither.  ``protocol`` and ``processes`` use the
+standard library only, for both sides, and this ``__init__``, which the worker imports too,
+loads the planning modules on first use.  The static rules never import this package.
 """
 
 from __future__ import annotations
@@ -56,17 +48,14 @@ def confirm(
     config_for=None,
     fork: Union[bool, "ForkServer", None] = None,
 ) -> List[Finding]:
-    """Return the findings with ``dynamic`` set.  ``real_paths`` maps a finding's path to the file.
+    """The findings with ``dynamic`` set.  ``real_paths`` maps a finding's path to the file.
 
-    The checks are planned from the findings' own facts (derived by the engine with the run's
-    configuration), so the files are not read or parsed again here -- except, for a finding
-    whose traced entry point is in another file, that file (``config_for(path)``: its
-    configuration), to describe the entry point (jaxlint.dynamic.remote).  ``fork``: whether the
-    files' processes are forked from one server that imported JAX (None: where that is safe;
-    jaxlint.dynamic.processes), or an open ``ForkServer`` to fork them from (used while it
-    serves the current environment; otherwise this call starts its own)."""
-    # The planning side imports the rules and the engine; the worker process imports this
-    # package too (its own is jaxlint.dynamic.worker) and must not: loaded on first use here.
+    The checks are planned from the findings' facts, so no file is parsed again, except the
+    file of a traced entry point in another file (``config_for(path)``: its configuration;
+    jaxlint.dynamic.remote).  ``fork``: whether the files' processes are forked from one server
+    that imported JAX (None: where that is safe), or an open ``ForkServer`` to fork them from
+    (used while it serves the current environment)."""
+    # The planning side imports the rules and the engine, which the worker must not load.
     from jaxlint.dynamic.confirming import confirm_findings
 
     return confirm_findings(findings, real_paths, timeout, progress, jobs, config_for, fork)

@@ -1,10 +1,6 @@
-"""The run of ``jaxlint --dynamic`` in jaxlint's own process: plan the checks of each file from
-its findings' facts (jaxlint.dynamic.plan), start a worker process per file through a launcher
-(jaxlint.dynamic.processes), at most ``jobs`` at once, each under its time limit (``Job``: the
-plan written to a file, the worker's events read back as they come, protocol ``Event``), and
-mark the findings from what the workers report -- with the reason a worker gave, or why it
-ended, for the checks it did not finish.  Last, the files whose findings stayed unverified run
-as scripts under ``jaxlint run``.
+"""The run of ``jaxlint --dynamic`` in jaxlint's own process: a worker per file with a check
+to run, at most ``jobs`` at once, each under its time limit, its findings marked from the events
+it writes (or from why it ended); then the files left unverified run as scripts.
 
 Loaded by ``jaxlint.dynamic.confirm`` on first use: it imports the rules (for their ``prevents``
 declarations) and the engine (for entry points in other files), which the worker never needs.
@@ -184,7 +180,6 @@ class Job:
     """One worker process checking one file."""
 
     def __init__(self, path: str, real: str, findings: List[Finding], checks: List[dict], tmp: str, n: int):
-        self.n = n
         self.path = path
         self.real = real
         self.findings = findings

@@ -12,23 +12,15 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence
 
+from jaxlint.dynamic.examples.values import SIZE, arr, py
 from jaxlint.dynamic.protocol import Check, Driver, Value
 from jaxlint.findings import Finding, FindingFacts
 from jaxlint.rules import RULES_BY_CODE
 
-SIZE = 3
 NO_ENTRY = "no entry point reachable from the module (nested function or lambda)"
 
 # A value of the kind the engine saw passed for a static parameter.
 _UNHASHABLE_EXAMPLES = {"dict": "{'a': 1}", "set": "{1, 2}", "list": "[1, 2]"}
-
-
-def _arr(shape, dtype="float32") -> Value:
-    return {"k": "array", "shape": list(shape), "dtype": dtype}
-
-
-def _py(src: str) -> Value:
-    return {"k": "py", "src": src}
 
 
 def _driver(callee: Optional[dict], how: str, **extra) -> Optional[Driver]:
@@ -238,11 +230,11 @@ def _plan_static(check: dict, facts: FindingFacts) -> Check:
             if name == facts.parameter and (facts.value_kind is not None or v is None):
                 v = _unhashable_value(facts.value_kind)  # the kind of value the engine saw passed
             elif v is None:
-                v = _py("3") if p["static"] else _arr(())
+                v = py("3") if p["static"] else arr(())
             args.append(_arg(p, v, keywords))
     elif facts.parameter is not None:
         # an array for the static parameter: jax.jit hashes it on the call
-        args = [_arg(p, _arr((SIZE,)) if p["static"] else _arr(())) for p in params if not p["has_default"] or p["static"]]
+        args = [_arg(p, arr((SIZE,)) if p["static"] else arr(())) for p in params if not p["has_default"] or p["static"]]
     else:
         args = None  # applying jax.jit is enough
     return _planned(check, "static", stub=sig["stub"], spec=sig["spec"], args=args)
@@ -257,7 +249,7 @@ def _arg(p, value: Value, keywords=()) -> dict:
 def _unhashable_value(kind: Optional[str]) -> Value:
     if kind == "array":
         return {"k": "expr", "src": "jax.numpy.ones((3,))"}
-    return _py(_UNHASHABLE_EXAMPLES.get(kind or "", "[1, 2]"))
+    return py(_UNHASHABLE_EXAMPLES.get(kind or "", "[1, 2]"))
 
 
 def _plan_retrace(check: dict, facts: FindingFacts) -> Check:

@@ -38,6 +38,12 @@ def worker_env() -> dict:
     return env
 
 
+def _worker(args, stdin, stdout, stderr, env: dict) -> subprocess.Popen:
+    """``python -m jaxlint.dynamic.worker ARGS`` in a session of its own (a kill ends its group)."""
+    command = [sys.executable, "-m", "jaxlint.dynamic.worker", *args]
+    return subprocess.Popen(command, stdin=stdin, stdout=stdout, stderr=stderr, env=env, start_new_session=True)
+
+
 def fork_server_available() -> bool:
     return sys.platform.startswith("linux") and hasattr(os, "fork")
 
@@ -76,15 +82,7 @@ class Spawned:
 
     def start(self, plan: str, out: str, err: str) -> "Spawned.Handle":
         fh = open(err, "wb")
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "jaxlint.dynamic.worker", plan, out],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=fh,
-            env=worker_env(),
-            start_new_session=True,
-        )
-        return Spawned.Handle(proc, fh)
+        return Spawned.Handle(_worker([plan, out], subprocess.DEVNULL, subprocess.DEVNULL, fh, worker_env()), fh)
 
     def close(self) -> None:
         pass
@@ -111,14 +109,7 @@ class ForkServer:
         self._err = open(self.err_file, "wb")
         # What the children inherit from the server: JAX reads its environment when imported.
         self.env = worker_env()
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "jaxlint.dynamic.worker", "--serve"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self._err,
-            env=self.env,
-            start_new_session=True,
-        )
+        self.proc = _worker(["--serve"], subprocess.PIPE, subprocess.PIPE, self._err, self.env)
         self.files_sent = 0  # also the number the protocol gives the next file
         self.pids: Dict[int, int] = {}
         self.exits: Dict[int, int] = {}

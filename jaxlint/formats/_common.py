@@ -43,9 +43,9 @@ def observed_phrase(observed: dict) -> str:
     return f"observed {times} in {where}{others}" if where else f"observed {times}"
 
 
-def dynamic_note(f: Finding) -> Optional[str]:
-    """The dynamic verdict and what a run observed, as a short phrase, for formats that carry
-    only text."""
+def noted_message(f: Finding) -> str:
+    """The message, with the dynamic verdict and what a run observed as a short note, for
+    formats that carry only text."""
     notes = []
     d = f.dynamic
     if d:
@@ -54,7 +54,7 @@ def dynamic_note(f: Finding) -> Optional[str]:
         notes.append(f"dynamic check: {status}: {detail}" if detail else f"dynamic check: {status}")
     if f.observed:
         notes.append(observed_phrase(f.observed))
-    return "; ".join(notes) or None
+    return f"{f.message} [{'; '.join(notes)}]" if notes else f.message
 
 
 def offered_edits(f: Finding, unsafe_fixes: bool = False) -> Optional[list]:

@@ -6,7 +6,7 @@ from typing import Optional, Sequence
 
 from jaxlint.findings import Finding
 from jaxlint.fingerprints import repo_path
-from jaxlint.formats._common import dynamic_note, rule_name, severity
+from jaxlint.formats._common import noted_message, rule_name, severity
 
 
 def escape_data(s: str) -> str:
@@ -32,10 +32,7 @@ def format_github(findings: Sequence[Finding], root: Optional[str] = None, **_) 
                 f"title={escape_property(f'{f.code} {rule_name(f.code)}')}",
             )
         )
-        message = f.message
-        note = dynamic_note(f)
-        if note:
-            message += f" [{note}]"
+        message = noted_message(f)
         if f.fix:
             message += "\n" + f.fix
         out.append(f"::{severity(f.code)} {props}::{escape_data(message)}\n")

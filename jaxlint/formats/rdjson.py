@@ -13,7 +13,7 @@ from typing import Optional, Sequence
 
 from jaxlint.findings import Finding
 from jaxlint.fingerprints import SourceLines, repo_path
-from jaxlint.formats._common import HOMEPAGE, dynamic_note, rule_url, severity, suggested_edit
+from jaxlint.formats._common import HOMEPAGE, noted_message, rule_url, severity, suggested_edit
 
 
 def byte_column(sources: SourceLines, path: str, line: int, column: int) -> int:
@@ -22,11 +22,15 @@ def byte_column(sources: SourceLines, path: str, line: int, column: int) -> int:
 
 
 def _range(sources: SourceLines, path: str, span) -> dict:
-    """The rdjson range of ``span`` (a finding, an edit or a related location) in ``path``."""
+    """The rdjson range of ``span`` (a finding's fields, an edit or a related location) in ``path``."""
     return {
         "start": {"line": span["line"], "column": byte_column(sources, path, span["line"], span["column"])},
         "end": {"line": span["end_line"], "column": byte_column(sources, path, span["end_line"], span["end_column"])},
     }
+
+
+def _location(sources: SourceLines, path: str, span, root: Optional[str]) -> dict:
+    return {"path": repo_path(path, root), "range": _range(sources, path, span)}
 
 
 def format_rdjson(
@@ -39,36 +43,18 @@ def format_rdjson(
     sources = sources or SourceLines()
     diagnostics = []
     for f in findings:
-        message = f.message
-        note = dynamic_note(f)
-        if note:
-            message += f" [{note}]"
+        message = noted_message(f)
         d = {
             "message": message,
-            "location": {
-                "path": repo_path(f.path, root),
-                "range": _range(sources, f.path, vars(f)),
-            },
+            "location": _location(sources, f.path, vars(f), root),
             "severity": severity(f.code).upper(),
             "code": {"value": f.code, "url": rule_url(f.code)},
         }
         if f.related:
-            d["related_locations"] = [
-                {
-                    "message": r["message"],
-                    "location": {
-                        "path": repo_path(r["path"], root),
-                        "range": _range(sources, r["path"], r),
-                    },
-                }
-                for r in f.related
-            ]
+            d["related_locations"] = [{"message": r["message"], "location": _location(sources, r["path"], r, root)} for r in f.related]
         s = suggested_edit(f, unsafe_fixes)
         if s:
             d["suggestions"] = [{"range": _range(sources, f.path, s), "text": s["text"]}]
         diagnostics.append(d)
-    result = {
-        "source": {"name": "jaxlint", "url": HOMEPAGE},
-        "diagnostics": diagnostics,
-    }
+    result = {"source": {"name": "jaxlint", "url": HOMEPAGE}, "diagnostics": diagnostics}
     return json.dumps(result, indent=2, ensure_ascii=False) + "\n"

@@ -26,23 +26,17 @@ def rule_table(width: Optional[int] = None) -> str:
 
 
 def rule_json() -> str:
-    return (
-        json.dumps(
-            [
-                {
-                    "code": r.code,
-                    "name": r.name,
-                    "summary": r.plain_summary(),
-                    "severity": severity(r.code),
-                    "default_enabled": bool(r.default_enabled),
-                    "status": r.status,
-                    "fix": r.generic_fix(),
-                    "prevents": r.prevents.description,
-                }
-                for r in ALL_RULES
-            ],
-            indent=2,
-            ensure_ascii=False,
-        )
-        + "\n"
-    )
+    rows = [
+        {
+            "code": r.code,
+            "name": r.name,
+            "summary": r.plain_summary(),
+            "severity": severity(r.code),
+            "default_enabled": bool(r.default_enabled),
+            "status": r.status,
+            "fix": r.generic_fix(),
+            "prevents": r.prevents.description,
+        }
+        for r in ALL_RULES
+    ]
+    return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"

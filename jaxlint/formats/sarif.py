@@ -45,8 +45,13 @@ def artifact_uri(path: str) -> str:
     return quote(path, safe="/")
 
 
-def _region(line: int, column: int, end_line: int, end_column: int) -> dict:
-    return {"startLine": line, "startColumn": column, "endLine": end_line, "endColumn": end_column}
+def _region(span) -> dict:
+    """The region of ``span``: a finding's fields, an edit or a related location."""
+    return {"startLine": span["line"], "startColumn": span["column"], "endLine": span["end_line"], "endColumn": span["end_column"]}
+
+
+def _artifact(path: str, root: Optional[str]) -> dict:
+    return {"uri": artifact_uri(repo_path(path, root)), "uriBaseId": "SRCROOT"}
 
 
 def format_sarif(
@@ -62,33 +67,18 @@ def format_sarif(
     prints = fingerprints(findings, root, sources)
     results = []
     for f, fp in zip(findings, prints):
-        loc = {"uri": artifact_uri(repo_path(f.path, root)), "uriBaseId": "SRCROOT"}
         result = {
             "ruleId": f.code,
             "level": severity(f.code),
             "message": {"text": f.message},
-            "locations": [
-                {
-                    "physicalLocation": {
-                        "artifactLocation": loc,
-                        "region": _region(f.line, f.column, f.end_line, f.end_column),
-                    }
-                }
-            ],
+            "locations": [{"physicalLocation": {"artifactLocation": _artifact(f.path, root), "region": _region(vars(f))}}],
             "partialFingerprints": {FINGERPRINT_KEY: fp},
         }
         if f.code in index:
             result["ruleIndex"] = index[f.code]
         if f.related:
             result["relatedLocations"] = [
-                {
-                    "id": i,
-                    "physicalLocation": {
-                        "artifactLocation": {"uri": artifact_uri(repo_path(r["path"], root)), "uriBaseId": "SRCROOT"},
-                        "region": _region(r["line"], r["column"], r["end_line"], r["end_column"]),
-                    },
-                    "message": {"text": r["message"]},
-                }
+                {"id": i, "physicalLocation": {"artifactLocation": _artifact(r["path"], root), "region": _region(r)}, "message": {"text": r["message"]}}
                 for i, r in enumerate(f.related)
             ]
         edits = offered_edits(f, unsafe_fixes)
@@ -98,14 +88,8 @@ def format_sarif(
                     "description": {"text": f.autofix.get("title") or f.fix or "replace"},
                     "artifactChanges": [
                         {
-                            "artifactLocation": dict(loc),
-                            "replacements": [
-                                {
-                                    "deletedRegion": _region(s["line"], s["column"], s["end_line"], s["end_column"]),
-                                    "insertedContent": {"text": s["text"]},
-                                }
-                                for s in edits
-                            ],
+                            "artifactLocation": _artifact(f.path, root),
+                            "replacements": [{"deletedRegion": _region(s), "insertedContent": {"text": s["text"]}} for s in edits],
                         }
                     ],
                 }

@@ -17,6 +17,7 @@ from typing import Dict, List, Optional, Sequence, Set
 
 from jaxlint.config import ConfigError
 from jaxlint.findings import Finding
+from jaxlint.paths import relpath
 from jaxlint.rules import RULES_BY_CODE
 
 PY_SUFFIXES = (".py", ".pyi")
@@ -46,7 +47,7 @@ class DiffScope:
                 continue
             if not os.path.isfile(real):
                 continue
-            out.append(_rel(real))
+            out.append(relpath(real))
         return sorted(out)
 
     def keep(self, f: Finding) -> bool:
@@ -64,22 +65,9 @@ class DiffScope:
         return [f for f in findings if self.keep(f)]
 
 
-def _rel(real: str) -> str:
-    try:
-        rel = os.path.relpath(real)
-    except ValueError:
-        return real
-    return real if rel.startswith(".." + os.sep) else rel
-
-
 def _git(args: Sequence[str], cwd: Optional[str]) -> subprocess.CompletedProcess:
     try:
-        return subprocess.run(
-            ["git", "-c", "core.quotepath=off", *args],
-            cwd=cwd,
-            capture_output=True,
-            stdin=subprocess.DEVNULL,
-        )
+        return subprocess.run(["git", "-c", "core.quotepath=off", *args], cwd=cwd, capture_output=True, stdin=subprocess.DEVNULL)
     except OSError as e:
         raise DiffError(f"--diff needs git: {e}") from None
 
@@ -153,28 +141,11 @@ def changed_lines(rev: str, cwd: Optional[str] = None) -> DiffScope:
     if p.returncode != 0:
         raise DiffError(f"'{rev}' and HEAD have no common ancestor")
     base = p.stdout.decode().strip()
-    p = _git(
-        [
-            "diff",
-            "--no-color",
-            "--no-ext-diff",
-            "--no-textconv",
-            "--ignore-submodules",
-            "-U0",
-            "-M",
-            "--diff-filter=d",
-            "--src-prefix=a/",
-            "--dst-prefix=b/",
-            base,
-            "--",
-        ],
-        toplevel,
-    )
+    options = ["--no-color", "--no-ext-diff", "--no-textconv", "--ignore-submodules", "-U0", "-M", "--diff-filter=d", "--src-prefix=a/", "--dst-prefix=b/"]
+    p = _git(["diff", *options, base, "--"], toplevel)
     if p.returncode != 0:
         raise DiffError(f"git diff failed: {p.stderr.decode(errors='replace').strip()}")
-    changed: Dict[str, Optional[Set[int]]] = {
-        k: v for k, v in parse_diff(p.stdout, toplevel).items() if k.endswith(PY_SUFFIXES)
-    }
+    changed: Dict[str, Optional[Set[int]]] = {k: v for k, v in parse_diff(p.stdout, toplevel).items() if k.endswith(PY_SUFFIXES)}
     p = _git(["ls-files", "--others", "--exclude-standard", "-z"], toplevel)
     if p.returncode == 0:
         for raw in p.stdout.split(b"\0"):

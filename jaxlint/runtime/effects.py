@@ -364,18 +364,27 @@ def asserted(name: str, files: List[str]) -> bool:
         checked, derived = set(), set()
         for node in ast.walk(found[0]):
             if isinstance(node, ast.Assert):
-                checked |= _names_read(node.test)
+                checked |= names_read(node.test)
             elif isinstance(node, ast.Call) and sites.callee(node)[1].startswith("assert"):
                 for arg in [*node.args, *(k.value for k in node.keywords)]:
-                    checked |= _names_read(arg)
-            elif isinstance(node, ast.Assign) and name in _names_read(node.value):
+                    checked |= names_read(arg)
+            elif isinstance(node, ast.Assign) and name in names_read(node.value):
                 derived |= {t.id for target in node.targets for t in _unpacked(target) if isinstance(t, ast.Name)}
         if name in checked or derived & checked:
             return True
     return False
 
 
-def _names_read(node: ast.AST) -> set:
+def code_objects(code: types.CodeType) -> Iterator[types.CodeType]:
+    """``code`` and the code of the functions, lambdas and comprehensions inside it."""
+    yield code
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from code_objects(const)
+
+
+def names_read(node: ast.AST) -> set:
+    """The names ``node`` reads, calls or passes on: ``f``, ``obj.f(...)``, ``f`` as an argument."""
     return {n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(node) if isinstance(n, (ast.Name, ast.Attribute))}
 
 

@@ -93,15 +93,11 @@ class Seen:
 
 
 @dataclass
-class _Miss:
-    function: str  # "name defined at path:line" (JAX's words, without the object's id)
-    reason: str  # JAX's explanation, "" for the first trace of a function
-
-
-@dataclass
 class _Scope:
     name: str
-    misses: Dict[Tuple[Site, Tuple[Tuple[str, int], ...], str], List[_Miss]] = field(default_factory=dict)  # by site, call path, function
+    # JAX's explanation of each miss ("" for a function's first trace) by site, call path and
+    # function ("name defined at path:line", JAX's words without the object's id)
+    misses: Dict[Tuple[Site, Tuple[Tuple[str, int], ...], str], List[str]] = field(default_factory=dict)
     raised: Dict[int, Tuple[BaseException, Site]] = field(default_factory=dict)
     intentional: Set[int] = field(default_factory=set)
     # Writes seen while a function was traced: (function, site, message, expected), reported
@@ -349,17 +345,17 @@ class Observer:
             traces[function] = traces.get(function, 0) + len(misses)
             at_site[(site, function)] = at_site.get((site, function), 0) + len(misses)
         for (site, _path, function), misses in scope.misses.items():
-            reasons = [m.reason for m in misses[1:]]
+            reasons = misses[1:]
             if len(misses) < 2:
                 # A call path that traces once, after another path traced the function, recompiled
                 # it for a difference no data explains: the same values once keyword and once
                 # positional (JAX403), or once weakly typed (JAX402); or, at the same call reached
                 # from elsewhere, a new function object made at the same place (JAX401).
-                rule = recompile_rule([misses[0].reason])
+                rule = recompile_rule(misses[:1])
                 avoidable = (rule in ("JAX402", "JAX403") and traces[function] > 1) or (rule == "JAX401" and at_site[(site, function)] > 1)
                 if not avoidable:
                     continue
-                reasons = [misses[0].reason]
+                reasons = misses[:1]
             code = recompile_rule(reasons)
             if code is None:  # JAX explained it in words no rule answers
                 continue
@@ -406,7 +402,7 @@ class Observer:
             # (The body of a lax loop or a checkpoint run eagerly is traced at each call: that
             # is how eager control flow works, not a cache that misses.)
             key = (site, sites.call_path(frame, self.user), function)
-            self._scope.misses.setdefault(key, []).append(_Miss(function, reason))
+            self._scope.misses.setdefault(key, []).append(reason)
         # (A lax loop run eagerly keeps its body's trace too, by the body's identity: an effect
         # in it runs once per trace as well.)
         call = sites.user_frame(frame, self.user)

@@ -18,27 +18,16 @@ from jaxlint.rules import RULES_BY_CODE
 from jaxlint.runtime.observer import Seen
 
 
-def observed_findings(seen: Sequence[Seen]) -> Tuple[List[Finding], List[Finding]]:
-    """(findings, expected): what the run showed, and the errors that tests expected
-    (``pytest.raises``) every time they were raised."""
-    findings, expected = [], []
-    for s in seen:
-        rule = RULES_BY_CODE[s.code]
-        observed = {"count": s.count or s.expected, "test": s.scopes[0] if s.scopes else "", "tests": len(s.scopes)}
-        f = Finding(
-            path=relpath(s.site.path),
-            line=s.site.line,
-            column=s.site.column,
-            end_line=s.site.end_line,
-            end_column=s.site.end_column,
-            code=s.code,
-            name=rule.name,
-            message=s.message,
-            fix=rule.generic_fix(),
-            observed=observed,
-        )
-        (findings if s.count else expected).append(f)
-    return sorted(findings, key=Finding.sort_key), sorted(expected, key=Finding.sort_key)
+def observed_findings(seen: Sequence[Seen]) -> List[Finding]:
+    """What the run showed, less the errors that tests expected (``pytest.raises``) every time
+    they were raised."""
+    findings = []
+    for s in (s for s in seen if s.count):
+        rule, site = RULES_BY_CODE[s.code], s.site
+        observed = {"count": s.count, "test": s.scopes[0] if s.scopes else "", "tests": len(s.scopes)}
+        where = dict(path=relpath(site.path), line=site.line, column=site.column, end_line=site.end_line, end_column=site.end_column)
+        findings.append(Finding(**where, code=s.code, name=rule.name, message=s.message, fix=rule.generic_fix(), observed=observed))
+    return sorted(findings, key=Finding.sort_key)
 
 
 def merge_static(findings: List[Finding]) -> List[Finding]:
@@ -58,13 +47,7 @@ def merge_static(findings: List[Finding]) -> List[Finding]:
     return sorted(out, key=Finding.sort_key)
 
 
-def write_report(
-    findings: List[Finding],
-    fmt: str = "text",
-    output_file: Optional[str] = None,
-    baseline: Optional[str] = None,
-    stream: Optional[TextIO] = None,
-) -> List[Finding]:
+def write_report(findings: List[Finding], fmt: str, output_file: Optional[str], baseline: Optional[str], stream: Optional[TextIO] = None) -> List[Finding]:
     """Writes ``findings`` (less those in ``baseline``) in format ``fmt``; returns what was
     written."""
     if baseline:

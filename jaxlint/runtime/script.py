@@ -46,7 +46,7 @@ def main(argv: Sequence[str]) -> int:
         return 2
     observer = Observer([os.getcwd(), os.path.dirname(script)], check_leaks=args.check_leaks, check_stale=args.check_stale)
     status = _run(script, args.args, observer)
-    findings, _expected = observed_findings(list(observer.seen.values()))
+    findings = observed_findings(list(observer.seen.values()))
     if not args.no_static:
         findings = merge_static(findings)
     written = write_report(findings, args.format, args.output_file, args.baseline)

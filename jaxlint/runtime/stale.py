@@ -27,7 +27,7 @@ from typing import Callable, Dict, List, Optional, Set, Tuple
 import jax
 import numpy as np
 
-from jaxlint.runtime import sites
+from jaxlint.runtime import effects, sites
 from jaxlint.runtime.sites import Site
 
 
@@ -125,7 +125,7 @@ def _reads(fun, user: sites.UserCode, depth: int = 0, seen: Optional[Set[int]] =
     seen.add(id(code))
     cells = dict(zip(code.co_freevars, getattr(fun, "__closure__", None) or ()))
     found: List[_Read] = []
-    for inner in _code_objects(code):
+    for inner in effects.code_objects(code):
         for ins in dis.get_instructions(inner):
             if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
                 namespace = fun.__globals__
@@ -140,13 +140,6 @@ def _reads(fun, user: sites.UserCode, depth: int = 0, seen: Optional[Set[int]] =
             if depth < 2 and isinstance(read.value, types.FunctionType):
                 found.extend(_reads(read.value, user, depth + 1, seen))
     return found
-
-
-def _code_objects(code):
-    yield code
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            yield from _code_objects(const)
 
 
 def _eager(jitted, args, kwargs):

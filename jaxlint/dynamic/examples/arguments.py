@@ -33,15 +33,12 @@ class Examples:
         self.index = analysis.index
         self.finder = analysis.finder
         self.analyzer = analysis.analyzer
-        self._where = None
         self._param_values: Dict[int, Dict[str, dict]] = {}
         self._in_progress: set = set()
 
     def where(self, call) -> Optional[Tuple[Scope, int]]:
         """(scope, statement order) of a call of the module."""
-        if self._where is None:
-            self._where = {id(c): (s, o) for c, s, o in self.index.calls}
-        return self._where.get(id(call))
+        return self.analysis.call_sites.sites.get(id(call))
 
     def line_of(self, node) -> Optional[int]:
         p = self.analysis.positions.get(node)

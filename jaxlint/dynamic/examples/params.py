@@ -17,7 +17,7 @@ import libcst as cst
 
 from jaxlint.dynamic.examples.render import nearest_binding
 from jaxlint.dynamic.examples.values import DTYPES, JAXTYPING_DTYPES, SIZE, arr, py
-from jaxlint.analysis.model.classes import LEAF, STATIC_FIELD, ClassModel
+from jaxlint.analysis.model.classes import LEAF, STATIC_FIELD, ClassModel, annotated_names
 from jaxlint.analysis.syntax.nodes import dotted_name
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
@@ -91,11 +91,8 @@ def _instance_value(expr, scope: Scope, depth: int) -> Optional[dict]:
     fields = []
     declared = {}
     for c in model.mro(info):
-        for stmt in c.node.body.body if isinstance(c.node.body, cst.IndentedBlock) else ():
-            if isinstance(stmt, cst.SimpleStatementLine):
-                for small in stmt.body:
-                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-                        declared.setdefault(small.target.value, small)
+        for small in annotated_names(c):
+            declared.setdefault(small.target.value, small)
     for name in model.field_names(info):
         small = declared[name]
         if _has_default(small.value):

@@ -32,6 +32,13 @@ class Counts:
         if event == BACKEND_COMPILE_EVENT:
             self.compiles += 1
 
+    def call(self, fn, args, kw):
+        """(result, traces, compilations) of one call of ``fn``, its result waited for."""
+        t0, k0 = self.traces, self.compiles
+        result = fn(*args, **kw)
+        runtime.jax.block_until_ready(result)
+        return result, self.traces - t0, self.compiles - k0
+
     def __enter__(self):
         self._old = sys.getprofile()
         runtime.jax.monitoring.register_event_duration_secs_listener(self._event)
@@ -49,13 +56,8 @@ def counted_calls(code, calls):
 
     Arguments are built beforehand, so the only compilations are those of the calls."""
     runtime.jax.clear_caches()
-    out = []
     with Counts(code) as c:
-        for fn, pos, kw in calls:
-            t, k = c.traces, c.compiles
-            runtime.jax.block_until_ready(fn(*pos, **kw))
-            out.append((c.traces - t, c.compiles - k))
-    return out
+        return [c.call(fn, pos, kw)[1:] for fn, pos, kw in calls]
 
 
 def judged(counts, *, untraced, unstable, again, reused, partial):

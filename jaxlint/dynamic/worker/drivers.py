@@ -31,6 +31,7 @@ import sys
 from typing import Dict, List, Optional
 
 from jaxlint.dynamic.worker.imports import import_file, package_name
+from jaxlint.runtime.effects import code_objects, names_read
 
 CAPTURE_SECONDS = 10.0
 MAX_CAPTURES = 2
@@ -57,17 +58,6 @@ def _is_main_test(test) -> bool:
     names = [s for s in sides if isinstance(s, ast.Name) and s.id == "__name__"]
     consts = [s for s in sides if isinstance(s, ast.Constant) and s.value == "__main__"]
     return len(names) == 1 and len(consts) == 1
-
-
-def _called_names(node) -> set:
-    """Names of what ``node`` calls or refers to: ``f(...)``, ``obj.f(...)``, ``f`` passed on."""
-    out = set()
-    for n in ast.walk(node):
-        if isinstance(n, ast.Name):
-            out.add(n.id)
-        elif isinstance(n, ast.Attribute):
-            out.add(n.attr)
-    return out
 
 
 def _has_parameters(a: ast.arguments) -> bool:
@@ -97,7 +87,7 @@ class _Source:
     def reaching(self, names: set) -> set:
         """``names`` and the module-level functions that refer to one of them, transitively."""
         out = set(names)
-        refs = {name: _called_names(d) for name, d in self.defs.items()}
+        refs = {name: names_read(d) for name, d in self.defs.items()}
         changed = True
         while changed:
             changed = False
@@ -236,9 +226,9 @@ def capture(mod, path, raw, obj, names, tests=True) -> tuple:
     names = set(names) | {raw.__name__}
     reach = src.reaching(names)
     found, notes = [], []
-    if src.main and any(_called_names(s) & reach for s in src.main):
+    if src.main and any(names_read(s) & reach for s in src.main):
         before = dict(vars(mod))
-        stmts = [s for s in src.main if isinstance(s, _RUNS_DEFINED) or _called_names(s) & reach]
+        stmts = [s for s in src.main if isinstance(s, _RUNS_DEFINED) or names_read(s) & reach]
 
         stand_in = _drive(mod, path, raw, obj, lambda: run_statements(mod, path, stmts), "the `__main__` block", found, notes)
         # names the block defined stay (the module's functions read them); rebound ones go back
@@ -258,7 +248,7 @@ def capture(mod, path, raw, obj, names, tests=True) -> tuple:
     for lam in src.lambdas:
         if len(found) >= MAX_CAPTURES:
             break
-        if not _called_names(lam.body) & reach:
+        if not names_read(lam.body) & reach:
             continue
         fn = _module_lambda(mod, path, lam.lineno)
         if fn is None:
@@ -307,7 +297,7 @@ def _from_tests(mod, path, raw, obj, names, notes):
             continue
         reach = src.reaching(set(names))
         tests = [
-            d for n, d in src.defs.items() if n.startswith("test") and n not in names and _called_names(d) & reach and not _required(d)
+            d for n, d in src.defs.items() if n.startswith("test") and n not in names and names_read(d) & reach and not _required(d)
         ]
         if not tests:
             continue
@@ -359,14 +349,8 @@ def _required(d: ast.FunctionDef) -> bool:
 def _global_reads(fn, mod, depth=2) -> set:
     """Global names the code of ``fn`` reads (its nested functions' too), and, ``depth`` calls
     deep, those of the module's functions it names."""
-    out = set()
-    todo = [getattr(fn, "__code__", None)]
-    while todo:
-        code = todo.pop()
-        if code is None:
-            continue
-        out.update(code.co_names)
-        todo.extend(c for c in code.co_consts if inspect.iscode(c))
+    code = getattr(fn, "__code__", None)
+    out = {name for c in code_objects(code) for name in c.co_names} if code is not None else set()
     if depth > 0:
         for name in list(out):
             g = vars(mod).get(name)

@@ -6,7 +6,7 @@ had to be guessed, and counts in words (every kind of check words its notes the 
 
 from __future__ import annotations
 
-import re
+from jaxlint.rules.prevents import ErrorPattern
 
 
 class Unverified(Exception):
@@ -28,10 +28,6 @@ def file_frames(exc, path):
     return lines
 
 
-def classes(exc):
-    return [c.__name__ for c in type(exc).__mro__]
-
-
 def short(exc):
     msg = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
     if ". " in msg:
@@ -47,11 +43,9 @@ def raised(exc, form="; it raised {}"):
 
 
 def expected_error(exc, patterns) -> bool:
-    """One of the rule's (class name, message regex) patterns matches: the class is the
-    exception's or a base of it, and the regex ("" for any) is found in its message."""
-    names = classes(exc)
-    text = str(exc)
-    return any(cls in names and (not rx or re.search(rx, text)) for cls, rx in patterns or ())
+    """One of the rule's errors (``ErrorPattern`` fields, as the plan carries them) is ``exc``."""
+    names = [c.__name__ for c in type(exc).__mro__]
+    return any(ErrorPattern(*p).matches(names, str(exc)) for p in patterns or ())
 
 
 def matches(exc, check, path):

@@ -31,13 +31,6 @@ class Interceptor:
     def record(self, real, bound, args, kw):
         return real(*args, **kw)
 
-    def counted(self, real, args, kw):
-        """(result, traces, compilations) of one call of ``real``, its result waited for."""
-        t0, k0 = self.counts.traces, self.counts.compiles
-        result = real(*args, **kw)
-        runtime.jax.block_until_ready(result)
-        return result, self.counts.traces - t0, self.counts.compiles - k0
-
     def wrap(self, real, bound=None):
         rec = self
 
@@ -178,7 +171,7 @@ class StaleRecorder(Interceptor):
 
     def record(self, real, bound, args, kw):
         changed = self.watch.passed > 0
-        result, traces, _ = self.counted(real, args, kw)
+        result, traces, _ = self.counts.call(real, args, kw)
         if not changed:
             self.before += 1
             self.signatures.add(array_signature(args, kw))
@@ -231,7 +224,7 @@ class FreshJits(Interceptor):
             self.counts.codes.add(code)
 
         def called(*args, **kw):
-            result, traces, compiles = self.counted(made, args, kw)
+            result, traces, compiles = self.counts.call(made, args, kw)
             entry["calls"].append((traces, compiles, signature(args, kw)))
             if "program" not in entry:
                 try:
@@ -259,7 +252,7 @@ class LineCalls(Interceptor):
     def record(self, real, bound, args, kw):
         if not running_lines(self.path, self.first, self.last):
             return real(*args, **kw)
-        result, traces, compiles = self.counted(real, args, kw)
+        result, traces, compiles = self.counts.call(real, args, kw)
         try:
             # a weak reference: a jitted object kept alive would keep its cache entry too
             ref = weakref.ref(real)
@@ -311,7 +304,7 @@ class NestedCalls(Interceptor):
         def called(*args, **kw):
             before = cell.cell_contents
             sig = array_signature(args, kw)
-            result, traces, _ = self.counted(made, args, kw)
+            result, traces, _ = self.counts.call(made, args, kw)
             traced = traces > 0
             changed = bool(seen) and not (before is seen[-1][0] or same_result(before, seen[-1][0]))
             if traced:

@@ -15,6 +15,7 @@ from jaxlint.dynamic.worker.imports import import_file
 from jaxlint.dynamic.worker import runtime
 from jaxlint.dynamic.worker.errors import Unverified, short
 from jaxlint.dynamic.worker.values import built_call, constructor_args, prepare
+from jaxlint.runtime.effects import code_objects
 
 
 def raw_function(obj, name, path):
@@ -70,13 +71,6 @@ def lookup(mod, target, path):
     return raw, obj, cls
 
 
-def _codes(code):
-    for const in code.co_consts:
-        if inspect.iscode(const):
-            yield const
-            yield from _codes(const)
-
-
 def made_in_stand_in(mod, target, path):
     """(a function with the code of the function ``target`` describes, or None; why not).
 
@@ -94,7 +88,7 @@ def made_in_stand_in(mod, target, path):
         where = f"{outer['cls']}.{outer['qualname']}" if outer.get("cls") else outer["qualname"]
         return None, f"{where}() is not defined where the module defines it after import"
     name = "<lambda>" if target.get("lambda") else target["qualname"]
-    for code in _codes(fn.__code__):
+    for code in code_objects(fn.__code__):
         if code.co_name == name and code.co_firstlineno == target["def_line"]:
             cells = tuple(types.CellType() for _ in code.co_freevars)
             return types.FunctionType(code, vars(mod), code.co_name, None, cells), None

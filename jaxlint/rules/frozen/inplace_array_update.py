@@ -10,9 +10,6 @@ from jaxlint.analysis.traced.values import ARRAY, DICT, JAXARR, OPAQUE, PYSEQ, R
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
 
-# The fix builders (jaxlint.fixes) are imported where a finding is made: a clean run does not
-# load the fix machinery.
-
 
 def _at_method(stmt) -> str:
     if isinstance(stmt, cst.AugAssign):

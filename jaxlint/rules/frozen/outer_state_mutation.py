@@ -153,10 +153,10 @@ class OuterStateMutation(Rule):
                 return
             owner, name = base.outer[:2]
             if not traced and meth not in CONSUMING_METHODS and not (
-                meth in PUSHES and _records_past_the_trace(ctx, owner, name) and _records_data(argvals)
+                meth in PUSHES and _records_past_the_trace(ctx, owner) and _records_data(argvals)
             ):
                 return
-            if _balanced(ctx, owner, name):
+            if _balanced(ctx, name):
                 return  # pushed and popped in one function: the stack is as it was
             shown = obj.value if isinstance(obj, cst.Name) else cst.Module([]).code_for_node(obj)
             ctx.report(self, node, what=f"`{shown}.{meth}()` on outer `{name}`")
@@ -251,7 +251,6 @@ class OuterStateMutation(Rule):
             ctx.report(self, stmt, what=f"Item assignment into outer `{outer}`")
 
 
-
 def _taken_from_enclosing_trace(ctx, name) -> bool:
     """``name`` belongs to the traced function around a lax loop body that takes values out of
     it (``next(it)``, ``items.pop()``): the body is traced once, so the value taken then is
@@ -280,7 +279,7 @@ def _of_enclosing_trace(frame, name) -> bool:
     return name not in frame.env and name not in frame.declared and any(name in env for env in frame.closure or ())
 
 
-def _records_past_the_trace(ctx, owner, name) -> bool:
+def _records_past_the_trace(ctx, owner) -> bool:
     """``HISTORY.append(limit)`` of a Python value on a module's list records once per trace,
     not once per call, as ``calls += 1`` counts traces (only pushes: ``SEEN.add(key)`` or
     ``CACHE.update(...)`` with the same values again leave the state as it was, so once per
@@ -301,7 +300,7 @@ PUSHES = frozenset({"append", "appendleft", "extend", "insert"})
 POPS = frozenset({"pop", "popleft", "remove"})
 
 
-def _balanced(ctx, owner, name) -> bool:
+def _balanced(ctx, name) -> bool:
     """The traced function both pushes onto and pops from the outer ``name`` (a stack of
     contexts kept during one trace): the state after the trace is the state before it."""
     scope = ctx.func.body_scope

@@ -6,6 +6,10 @@ from jaxlint import fixes
 from jaxlint.analysis.jax.jax_api_migrations import fix_safety, status
 from jaxlint.versions import format_version, parse_version
 
+# The rules' tier: each finding says its own (safe only when the replacement is the same
+# object), and this is the tier where it would not.
+FIX_SAFETY = "unsafe"
+
 
 def report_status(rule, m, wanted: str) -> None:
     for ref in m.api_references:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, warns
-from jaxlint.rules.migrations._shared import report_status
+from jaxlint.rules.migrations._shared import FIX_SAFETY, report_status
 
 
 class DeprecatedJaxApi(Rule):
@@ -35,9 +35,7 @@ class DeprecatedJaxApi(Rule):
     """
 
     code = "JAX602"
-    # Each finding says its own tier (safe only when the replacement is the same object); this
-    # is the tier where it would not.
-    fix_safety = "unsafe"
+    fix_safety = FIX_SAFETY
     name = "deprecated-jax-api"
     message = "`{name}` is deprecated since JAX {deprecated}{removal}; {advice}"
     fix = "{advice}"

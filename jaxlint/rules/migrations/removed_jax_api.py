@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
-from jaxlint.rules.migrations._shared import report_status
+from jaxlint.rules.migrations._shared import FIX_SAFETY, report_status
 
 
 class RemovedJaxApi(Rule):
@@ -38,9 +38,7 @@ class RemovedJaxApi(Rule):
     """
 
     code = "JAX601"
-    # Each finding says its own tier (safe only when the replacement is the same object); this
-    # is the tier where it would not.
-    fix_safety = "unsafe"
+    fix_safety = FIX_SAFETY
     name = "removed-jax-api"
     message = "`{name}` was removed in JAX {removed}; {advice}"
     fix = "{advice}"

@@ -17,7 +17,6 @@ SHAPE_FIRST = frozenset({"zeros", "ones", "empty", "full", "eye", "identity"})
 ARRAY_MODULES = ("jax.numpy.", "numpy.")
 
 
-
 class ChangingShapeArg(Rule):
     """
     What it does

@@ -213,6 +213,13 @@ def _python_number_fields(classes, cls) -> dict:
     return out
 
 
+def _fields_given(classes, cls, args) -> dict:
+    """The value a ``Cls(...)`` call (its arguments without ``*``/``**``) passes for each field."""
+    given = dict(zip(classes.field_names(cls), [a.value for a in args if a.keyword is None]))
+    given.update({a.keyword.value: a.value for a in args if a.keyword is not None})
+    return given
+
+
 def _is_literal_number(expr) -> bool:
     if isinstance(expr, cst.UnaryOperation):
         expr = expr.expression
@@ -231,7 +238,7 @@ def _bumps(expr, base: str, field: str) -> bool:
     )
 
 
-def _rebuilt_fields(m, classes, expr, base: str, scope):
+def _rebuilt_fields(classes, expr, base: str, scope):
     """(class, field) when ``expr`` rebuilds ``base`` with a number field bumped:
     ``Cls(..., field=base.field + 1)``, ``eqx.tree_at(lambda t: t.field, base, base.field + 1)``."""
     if not isinstance(expr, cst.Call):
@@ -249,9 +256,7 @@ def _rebuilt_fields(m, classes, expr, base: str, scope):
         if cls is None:
             return None
         numbers = _python_number_fields(classes, cls)
-        names = classes.field_names(cls)
-        given = dict(zip(names, [a.value for a in args if a.keyword is None]))
-        given.update({a.keyword.value: a.value for a in args if a.keyword is not None})
+        given = _fields_given(classes, cls, args)
         for field in numbers:
             if field in given and _bumps(given[field], base, field):
                 return cls, field
@@ -262,11 +267,7 @@ def _incremented_field(m, classes, name: str, loop, call):
     """(class, field) when ``name`` starts as an equinox Module with a Python number in
     ``field`` and the loop's body rebinds it with that field incremented, directly or through
     a filter-jitted function that returns it so."""
-    scope = None
-    for c, s, _o in m.index.calls:
-        if c is call:
-            scope = s
-            break
+    scope = next((s for c, s, _o in m.index.calls if c is call), None)
     if scope is None:
         return None
     bump = None
@@ -279,9 +280,9 @@ def _incremented_field(m, classes, name: str, loop, call):
             t = small.targets[0].target
             if not (isinstance(t, cst.Name) and t.value == name):
                 continue
-            found = _rebuilt_fields(m, classes, small.value, name, scope)
+            found = _rebuilt_fields(classes, small.value, name, scope)
             if found is None and isinstance(small.value, cst.Call):
-                found = _bumped_by_jitted(m, classes, small.value, name, scope)
+                found = _bumped_by_jitted(m, classes, small.value, name)
             if found is None:
                 return None  # another rebinding in the loop: cannot tell
             bump = found
@@ -294,7 +295,7 @@ def _incremented_field(m, classes, name: str, loop, call):
     return init, field
 
 
-def _bumped_by_jitted(m, classes, value: cst.Call, name: str, scope):
+def _bumped_by_jitted(m, classes, value: cst.Call, name: str):
     """``model = step(model)`` where ``step``'s only return rebuilds its parameter bumped."""
     for app in m.finder.applications:
         if not (app.transform.cached and app.transform.filtered) or value not in m.analyzer.call_sites(app):
@@ -304,7 +305,7 @@ def _bumped_by_jitted(m, classes, value: cst.Call, name: str, scope):
                 ret = single_return(app.func.node)
                 body = app.func.body_scope or app.func.scope
                 if ret is not None:
-                    return _rebuilt_fields(m, classes, ret, pname, body)
+                    return _rebuilt_fields(classes, ret, pname, body)
     return None
 
 
@@ -328,8 +329,5 @@ def _initial_number(m, classes, scope, name: str, field: str, call):
     numbers = _python_number_fields(classes, cls)
     if field not in numbers:
         return None
-    names = classes.field_names(cls)
-    given = dict(zip(names, [a.value for a in value.args if a.keyword is None and not a.star]))
-    given.update({a.keyword.value: a.value for a in value.args if a.keyword is not None})
-    literal = given.get(field, numbers[field])
+    literal = _fields_given(classes, cls, [a for a in value.args if not a.star]).get(field, numbers[field])
     return cls if literal is not None and _is_literal_number(literal) else None

@@ -8,9 +8,6 @@ from jaxlint import fixes
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
 
-# The fix builders (jaxlint.fixes) are imported where a finding is made: a clean run does not
-# load the fix machinery.
-
 
 class StaticSpecMismatch(Rule):
     """

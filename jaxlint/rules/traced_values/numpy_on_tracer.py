@@ -11,9 +11,6 @@ from jaxlint.analysis.traced.value_checks import plain_traced, value_label
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
 
-# The fix builders (jaxlint.fixes) are imported where a finding is made: a clean run does not
-# load the fix machinery.
-
 
 class NumpyOnTracer(Rule):
     """

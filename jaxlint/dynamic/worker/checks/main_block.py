@@ -22,6 +22,7 @@ from jaxlint.dynamic.worker.counting import Counts
 from jaxlint.dynamic.worker.interceptors import StaleRecorder
 from jaxlint.dynamic.worker.spans import ChangeWatch, changed_values
 from jaxlint.dynamic.worker.targets import watched_target
+from jaxlint.runtime.effects import names_read
 
 
 def statements(path: str, names: set, lines: List[int]) -> List[ast.stmt]:
@@ -31,7 +32,7 @@ def statements(path: str, names: set, lines: List[int]) -> List[ast.stmt]:
     if src is None or not src.main:
         return []
     reach = src.reaching(set(names))
-    if not any(drivers._called_names(s) & reach for s in src.main):
+    if not any(names_read(s) & reach for s in src.main):
         return []
     methods = {
         f.name for c in src.tree.body if isinstance(c, ast.ClassDef) for f in c.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
@@ -40,7 +41,7 @@ def statements(path: str, names: set, lines: List[int]) -> List[ast.stmt]:
     out = []
     for s in src.main:
         spans = any(s.lineno <= ln <= (s.end_lineno or s.lineno) for ln in lines)
-        if isinstance(s, drivers._RUNS_DEFINED) or drivers._called_names(s) & reach or spans or _own_method_call(s, bound, methods):
+        if isinstance(s, drivers._RUNS_DEFINED) or names_read(s) & reach or spans or _own_method_call(s, bound, methods):
             out.append(s)
         if isinstance(s, (ast.Assign, ast.AnnAssign)):
             targets = s.targets if isinstance(s, ast.Assign) else [s.target]

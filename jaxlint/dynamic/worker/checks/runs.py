@@ -4,7 +4,6 @@ static object changed between two calls (JAX307), the calls one line makes in a 
 
 from __future__ import annotations
 
-from jaxlint.dynamic.worker import runtime
 from jaxlint.dynamic.worker.counting import Counts
 from jaxlint.dynamic.worker.errors import Unverified, pick_note, raised, short, times
 from jaxlint.dynamic.worker.interceptors import FreshJits, LineCalls, StaleRecorder
@@ -70,12 +69,10 @@ def check_host_calls(mod, path, check):
             if len(calls) >= 2:
                 _t, _k, ref, args, kw = calls[-1]
                 real = ref()
-                t0, k0 = counts.traces, counts.compiles
                 try:
                     if real is None:
                         raise Unverified("the jitted object no longer exists")
-                    runtime.jax.block_until_ready(real(*args, **kw))
-                    again = (counts.traces - t0, counts.compiles - k0)
+                    again = counts.call(real, args, kw)[1:]
                 except Exception as e:  # noqa: BLE001
                     err = err or e
         running = f"running {driver['label']}"
