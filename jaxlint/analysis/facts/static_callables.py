@@ -28,7 +28,8 @@ from typing import List, NamedTuple, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.facts.fresh_callables import built_anew, runs_repeatedly
-from jaxlint.analysis.facts.static_metadata import argument_for, class_of_call, self_assignments
+from jaxlint.analysis.facts.static_metadata import argument_for, self_assignments
+from jaxlint.analysis.model.classes import class_named
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import arguments_by_parameter
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
@@ -65,7 +66,7 @@ def fresh_static_callables(m) -> List[FreshStaticCallable]:
         for name in fields:
             stored = _stored_by_constructor(m, cls, name)
             for call, scope in m.index.calls_of(cls.name):
-                if class_of_call(call, scope) is not cls:
+                if class_named(scope, call.func.value) is not cls:
                     continue
                 store = stored
                 if store is None:

@@ -20,7 +20,7 @@ import libcst as cst
 
 from jaxlint.analysis.traced.annotations import is_array_annotation
 from jaxlint.analysis.host.array_values import functional_update
-from jaxlint.analysis.model.classes import STATIC_ANNOTATIONS, ClassModel, qualified
+from jaxlint.analysis.model.classes import STATIC_ANNOTATIONS, ClassModel, class_named, qualified
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.nodes import argument_for as parameter_argument, named_params
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
@@ -82,7 +82,7 @@ def _array_writes(classes: ClassModel, cls: ClassInfo, name: str, init, index: M
     for value in _assigned_arrays(classes, cls, name):
         out.append((value, f"an array is stored in `{name}` here", "assignment"))
     for call, scope in index.calls_of(cls.name):
-        if class_of_call(call, scope) is not cls:
+        if class_named(scope, call.func.value) is not cls:
             continue
         arg = argument_for(classes, cls, init, call, name)
         if arg is not None and is_shaped_array(arg, scope):
@@ -159,11 +159,6 @@ def _param(f: FuncInfo, name: str) -> Optional[cst.Param]:
         if param.name.value == name:
             return param
     return None
-
-
-def class_of_call(call: cst.Call, scope: Scope) -> Optional[ClassInfo]:
-    owner = scope.lookup_scope(call.func.value)
-    return owner.classes.get(call.func.value) if owner is not None else None
 
 
 def argument_for(classes: ClassModel, cls: ClassInfo, init: Optional[FuncInfo], call: cst.Call, field: str):
@@ -320,7 +315,7 @@ def fresh_arrays_at_calls(index: ModuleIndex, finder, analyzer, module: cst.Modu
                 if built is None:
                     continue
                 for field, value in _fresh_metadata_arrays(classes, built, scope, loop):
-                    cls = class_of_call(built, scope)
+                    cls = class_named(scope, built.func.value)
                     if loop is not None:
                         out.append(FreshMetadataArray(a.value, cls, field, app.func, value, None))
                     else:
@@ -358,14 +353,14 @@ def _construction(expr, scope: Scope, order: int, loop, path, module, positions)
         expr = last.value
     if not isinstance(expr, cst.Call) or not isinstance(expr.func, cst.Name):
         return None
-    return expr if class_of_call(expr, scope) is not None else None
+    return expr if class_named(scope, expr.func.value) is not None else None
 
 
 def _fresh_metadata_arrays(classes: ClassModel, call: cst.Call, scope: Scope, loop):
     """(field, value) for each static metadata field that the construction ``call`` fills with
     a shaped array made by the construction itself (a call written there, or a name bound
     in the same loop iteration)."""
-    cls = class_of_call(call, scope)
+    cls = class_named(scope, call.func.value)
     fields = classes.metadata_declarations(cls)
     if not fields:
         return

@@ -27,7 +27,7 @@ from typing import Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.model.classes import STATIC_FIELD, ClassModel, qualified
+from jaxlint.analysis.model.classes import STATIC_FIELD, ClassModel, class_named, qualified
 from jaxlint.analysis.facts.rebinding import Rebinding, use_before_stale_use
 from jaxlint.analysis.syntax.fast_walk import node_children
 from jaxlint.analysis.syntax.module_index import AttributeWrite, ModuleIndex
@@ -216,8 +216,7 @@ class StaticObjects:
         value = b.value if b is not None else None
         if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
             return None
-        owner = scope.lookup_scope(value.func.value)
-        if owner is None or owner.classes.get(value.func.value) is not cls:
+        if class_named(scope, value.func.value) is not cls:
             return None
         return value
 

@@ -15,7 +15,7 @@ import libcst as cst
 from jaxlint.analysis.host.array_values import ARRAY_METHODS, functional_update, returns_one_array
 from jaxlint.analysis.host import host_value as host_value
 from jaxlint.analysis.host.scope_run import Env
-from jaxlint.analysis.model.classes import qualified
+from jaxlint.analysis.model.classes import class_named, qualified
 from jaxlint.analysis.syntax.scopes import CONTAINER_CTORS, ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.syntax.functions import return_values
 from jaxlint.analysis.model.transforms import Application
@@ -42,8 +42,8 @@ class HostCalls:
                 if b == "set":
                     return host_value.HostValue(host_value.SET, e)
                 return host_value.SCALAR_VAL if b in host_value.SCALAR_BUILTINS else None
-            cls = owner.classes.get(func.value)
-            if cls is not None and len(owner.bindings.get(func.value, ())) == 1:
+            cls = class_named(scope, func.value, sole=True)
+            if cls is not None:
                 return self._construct(e, cls, scope, env, shadow)
         q = resolve(func, scope)
         if q is not None:

@@ -46,6 +46,7 @@ from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.syntax.sequences import element_expressions
 from jaxlint.analysis.model.callee_values import ClassObject, Instance, Passed, Target
+from jaxlint.analysis.model.classes import class_named
 from jaxlint.analysis.model.class_members import ClassMembers, has_class_decorator, has_classmethod_decorator, is_super_call
 from jaxlint.analysis.model.name_mentions import NameMentions
 from jaxlint.analysis.model.names import PARTIAL, resolve
@@ -312,15 +313,16 @@ class CallTargets:
         alias = self.finder.aliases.get((id(owner), name))
         if alias is not None:
             return self._transformed(alias) if not alias.linen_apply else None
-        binds = owner.bindings.get(name, ())
         if name in owner.classes:
-            return ClassObject(owner.classes[name]) if all(b.kind == "class" for b in binds) and len(binds) == 1 else None
+            cls = class_named(scope, name, sole=True)
+            return ClassObject(cls) if cls is not None else None
         f = owner.sole_def(name)
         if f is not None:
             decorated = [a for a in self.finder.by_func.get(id(f.node), ()) if isinstance(a.site, cst.Decorator)]
             if decorated:
                 return self._transformed(decorated[0]) if len(decorated) == 1 and decorated[0].transform.cached else None
             return Target(f) if _undecorated(f) else None
+        binds = owner.bindings.get(name, ())
         if len(binds) != 1 or name in owner.globals or name in owner.nonlocals:
             return None
         b = binds[0]

@@ -140,8 +140,7 @@ class ClassModel:
         out = []
         for b in cls.bases:
             if isinstance(b, cst.Name):
-                owner = cls.scope.lookup_scope(b.value)
-                c = owner.classes.get(b.value) if owner is not None else None
+                c = class_named(cls.scope, b.value)
                 if c is not None and c is not cls:
                     out.append(c)
         return out
@@ -459,17 +458,16 @@ LINEN_MODULE_BASES = frozenset({"flax.linen.Module", "flax.linen.module.Module"}
 NNX_MODULE_BASES = frozenset({"flax.nnx.Module", "flax.nnx.module.Module"})
 
 
-def class_named(scope: Scope, name: str) -> Optional[ClassInfo]:
-    """The class ``name`` means in ``scope``: the innermost enclosing scope that defines or
-    binds the name decides (a rebinding hides an outer class)."""
-    s = scope
-    while s is not None:
-        if name in s.classes:
-            return s.classes[name]
-        if name in s.bindings or name in s.defs:
-            return None
-        s = s.parent
-    return None
+def class_named(scope: Scope, name: str, sole: bool = False) -> Optional[ClassInfo]:
+    """The class of the module that ``name`` means in code of ``scope``: the scope that owns the
+    name decides, as Python looks it up (a rebinding hides an outer class; class bodies are not
+    seen from their methods).  ``sole``: only when the ``class`` statement is the name's one
+    binding (a rebinding may hold anything when it is read)."""
+    owner = scope.lookup_scope(name)
+    cls = owner.classes.get(name) if owner is not None else None
+    if cls is not None and sole and len(owner.bindings.get(name, ())) != 1:
+        return None
+    return cls
 
 
 def annotation_class(e, scope: Scope) -> Optional[ClassInfo]:
@@ -479,11 +477,7 @@ def annotation_class(e, scope: Scope) -> Optional[ClassInfo]:
         if text is None or not text.isidentifier():
             return None
         e = cst.Name(text)
-    if isinstance(e, cst.Name):
-        owner = scope.lookup_scope(e.value)
-        if owner is not None:
-            return owner.classes.get(e.value)
-    return None
+    return class_named(scope, e.value) if isinstance(e, cst.Name) else None
 
 
 def _static_field_call(value, scope: Scope) -> bool:

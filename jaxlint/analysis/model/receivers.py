@@ -21,7 +21,7 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.model.classes import ClassModel, annotation_class, declared_annotation, is_classmethod
+from jaxlint.analysis.model.classes import ClassModel, annotation_class, class_named, declared_annotation, is_classmethod
 from jaxlint.analysis.syntax.scopes import ClassInfo, Scope
 from jaxlint.analysis.syntax.nodes import STARRED, argument_for, parallel_values
 from jaxlint.analysis.syntax.sequences import element_expressions
@@ -150,11 +150,10 @@ class ReceiverModel:
         if isinstance(func, cst.Name):
             owner = scope.lookup_scope(func.value)
             if owner is not None:
-                cls = owner.classes.get(func.value)
-                if cls is not None:
-                    if any(b.kind != "class" for b in owner.bindings.get(func.value, ())):
-                        return None  # the class name is rebound: cannot tell what is called
-                    return Receiver(cls, None, call, scope)
+                if func.value in owner.classes:
+                    # a rebound class name: cannot tell what is called
+                    cls = class_named(scope, func.value, sole=True)
+                    return Receiver(cls, None, call, scope) if cls is not None else None
                 f = owner.defs.get(func.value)
                 if f is not None:
                     return self._returned(f, owner, depth)
