@@ -166,20 +166,17 @@ class HostCalls:
         if hashed and not any(a.star for a in e.args):
             # its own __hash__ of a tuple of attributes: what hashing the instance reads
             fields = self._init_fields(e, cls, hashed, scope, env, shadow, hashed=True)
-        elif names and not self.classes.has_own_init(cls) and not any(a.star for a in e.args):
-            fields = {}
-            for n, a in zip(names, [a for a in e.args if a.keyword is None]):
-                fields[n] = self.eval(a.value, scope, env, shadow)
-            for a in e.args:
-                if a.keyword is not None:
-                    fields[a.keyword.value] = self.eval(a.value, scope, env, shadow)
-            converted = self.classes.converted_fields(cls)
-            for n in names:
-                if n in converted:
-                    fields[n] = None  # the field holds what its converter made of the argument
-                elif n not in fields:
-                    fields[n] = self._field_default(cls, n)
-            meta = {n: fields.pop(n) for n in list(fields) if self._field_excluded(cls, n)}
+        elif names and not self.classes.has_own_init(cls):
+            given = self.classes.constructor_arguments(cls, e)
+            if given is not None:
+                fields = {n: self.eval(a, scope, env, shadow) for n, a in given.items()}
+                converted = self.classes.converted_fields(cls)
+                for n in names:
+                    if n in converted:
+                        fields[n] = None  # the field holds what its converter made of the argument
+                    elif n not in fields:
+                        fields[n] = self._field_default(cls, n)
+                meta = {n: fields.pop(n) for n in list(fields) if self._field_excluded(cls, n)}
         elif names and not any(a.star for a in e.args):
             fields = self._init_fields(e, cls, names, scope, env, shadow)
         return host_value.HostValue(host_value.INSTANCE, e, cls=cls, fields=fields, meta=meta)

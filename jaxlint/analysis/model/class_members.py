@@ -45,18 +45,8 @@ class ClassMembers:
 
     def constructor_field(self, inst: Instance, attr: str):
         """The expression a NamedTuple or dataclass constructor call gives field ``attr``."""
-        cls = inst.cls
-        names = self.classes.field_names(cls)
-        if attr not in names or self.classes.has_own_init(cls) or any(a.star for a in inst.built.args):
-            return None
-        positional = [a.value for a in inst.built.args if a.keyword is None]
-        i = names.index(attr)
-        if i < len(positional):
-            return positional[i]
-        for a in inst.built.args:
-            if a.keyword is not None and a.keyword.value == attr:
-                return a.value
-        return None
+        given = self.classes.constructor_arguments(inst.cls, inst.built)
+        return given.get(attr) if given is not None else None
 
     def attribute_kept(self, cls: ClassInfo, attr: str) -> bool:
         """``self.attr`` holds only what the methods of ``cls`` set it to: no other code writes

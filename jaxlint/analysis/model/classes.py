@@ -22,7 +22,7 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 import libcst as cst
 
 from jaxlint.analysis.syntax.module_index import ModuleIndex
-from jaxlint.analysis.syntax.nodes import dotted_name, string_value
+from jaxlint.analysis.syntax.nodes import arguments_by_position, dotted_name, string_value
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 
@@ -444,6 +444,17 @@ class ClassModel:
 
     def has_own_init(self, cls: ClassInfo) -> bool:
         return any("__init__" in c.body_scope.defs or "__new__" in c.body_scope.defs for c in self.mro(cls))
+
+    def constructor_arguments(self, cls: ClassInfo, call: cst.Call) -> Optional[Dict[str, cst.BaseExpression]]:
+        """{field: argument} of ``call``, a call of the constructor a NamedTuple or dataclass
+        generates (the class has no ``__init__`` or ``__new__`` of its own); a field left to its
+        default is absent.  None for a class with its own constructor, a star argument, or an
+        argument that lands on no field (the call raises)."""
+        if self.has_own_init(cls) or any(a.star for a in call.args):
+            return None
+        names = self.field_names(cls)
+        given = {n: a.value for a, n in arguments_by_position(call, names)}
+        return None if None in given or any(n not in names for n in given) else given
 
     def field_class(self, cls: ClassInfo, attr: str) -> Optional[ClassInfo]:
         """The module class a field is annotated with (``params: Params``), if any."""

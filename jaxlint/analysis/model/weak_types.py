@@ -335,16 +335,14 @@ class TypeEvaluator:
         if self.classes is None or not isinstance(call.func, cst.Name):
             return None
         cls = class_named(self.scope, call.func.value)
-        if cls is None or self.classes.pytree_kind(cls) not in ("namedtuple", "dataclass") or self.classes.has_own_init(cls):
+        if cls is None or self.classes.pytree_kind(cls) not in ("namedtuple", "dataclass"):
             return None
-        names = self.classes.field_names(cls)
-        if len(pos) > len(names) or any(k not in names for k in kw):
+        given = self.classes.constructor_arguments(cls, call)
+        if given is None:
             return None
-        given = dict(zip(names, pos))
-        given.update(kw)
-        fields: Dict[str, Optional[Typ]] = {}
         defaults = {st.target.value: st.value for st in annotated_names(cls) if st.value is not None}
-        for n in names:
+        fields: Dict[str, Value] = {}
+        for n in self.classes.field_names(cls):
             expr = given.get(n, defaults.get(n))
             fields[n] = self.of(expr) if expr is not None else None
         return Fields(cls, fields)
