@@ -380,7 +380,7 @@ class HostValues(HostCalls):
         """The JAX array ``e`` makes, with its dtype kind and weak type when asked for types."""
         typ = None
         if self.types:
-            typ = TypeEvaluator(scope, lambda n: weak_value(self._name(cst.Name(n), scope, env, shadow)), self.classes).of(e)
+            typ = TypeEvaluator(scope, lambda n: weak_value(self._name(cst.Name(n), scope, env, shadow)), self.classes, self.finder.call_targets).of(e)
         return host_value.HostValue(host_value.JAX_ARRAY, e, typ=typ if isinstance(typ, Typ) else None)
 
     def _name(self, e: cst.Name, scope: Scope, env: Env, shadow: frozenset) -> Optional[host_value.HostValue]:
