@@ -47,7 +47,7 @@ from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.syntax.sequences import element_expressions
 from jaxlint.analysis.model.callee_values import ClassObject, Instance, Passed, Target
 from jaxlint.analysis.model.classes import class_named
-from jaxlint.analysis.model.class_members import ClassMembers, has_class_decorator, has_classmethod_decorator, is_super_call
+from jaxlint.analysis.model.class_members import ClassMembers, has_class_decorator, is_super_call
 from jaxlint.analysis.model.name_mentions import NameMentions
 from jaxlint.analysis.model.names import PARTIAL, resolve
 
@@ -380,7 +380,7 @@ class CallTargets:
             for c in mro[1:]:
                 m = c.body_scope.defs.get(attr)
                 if m is not None:
-                    if not m.is_method or has_classmethod_decorator(m) or isinstance(m.node, cst.Lambda) or not _undecorated(m):
+                    if not m.is_method or isinstance(m.node, cst.Lambda) or not _undecorated(m):
                         return None
                     return Target(m, None, (Passed(None, None, None, here),))
             return None
@@ -399,7 +399,7 @@ class CallTargets:
                 return None
         m = self.members.method(cls, attr, exact)
         if m is not None:
-            if has_classmethod_decorator(m) or isinstance(m.node, cst.Lambda) or not _undecorated(m):
+            if isinstance(m.node, cst.Lambda) or not _undecorated(m):
                 return None
             if not m.is_method:
                 return Target(m)  # a staticmethod

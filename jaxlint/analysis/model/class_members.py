@@ -9,7 +9,7 @@ from typing import Dict, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.model.callee_values import Instance
-from jaxlint.analysis.model.classes import ClassModel
+from jaxlint.analysis.model.classes import ClassModel, is_classmethod
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 
@@ -38,7 +38,7 @@ class ClassMembers:
                 and f.positional_params()[0].name.value == base.value
                 and len(binds) == 1
                 and binds[0].kind == "param"
-                and not has_classmethod_decorator(f)
+                and not is_classmethod(f)
             ):
                 return f.cls, False
         return None, True
@@ -99,12 +99,3 @@ def is_super_call(expr, scope: Scope) -> bool:
 def has_class_decorator(cls: ClassInfo) -> bool:
     """A class decorator (``@dataclass``, ``@struct.dataclass``) may write ``__init__``."""
     return bool(cls.node.decorators)
-
-
-def has_classmethod_decorator(f: FuncInfo) -> bool:
-    if f.is_lambda:
-        return False
-    for d in f.node.decorators:
-        if isinstance(d.decorator, cst.Name) and d.decorator.value == "classmethod":
-            return True
-    return False
