@@ -22,7 +22,7 @@ from jaxlint.analysis.traced.annotations import is_array_annotation
 from jaxlint.analysis.host.array_values import functional_update
 from jaxlint.analysis.model.classes import STATIC_ANNOTATIONS, ClassModel, class_named, qualified
 from jaxlint.analysis.syntax.module_index import ModuleIndex
-from jaxlint.analysis.syntax.nodes import argument_for as parameter_argument, named_params
+from jaxlint.analysis.syntax.nodes import argument_for as parameter_argument
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import arguments_by_parameter
@@ -107,7 +107,7 @@ def _annotated_array(classes: ClassModel, cls: ClassInfo, name: str, decl, init:
     if init is not None and init.body_scope is not None:
         for target, value in self_assignments(init):
             if target == name and isinstance(value, cst.Name):
-                p = _param(init, value.value)
+                p = init.param(value.value)
                 if p is not None and p.annotation is not None and is_array_annotation(p.annotation, init.scope):
                     return decl
     return None
@@ -151,14 +151,6 @@ def self_assignments(f: FuncInfo):
                     and isinstance(call.args[1].value, cst.SimpleString)
                 ):
                     yield call.args[1].value.evaluated_value, call.args[2].value
-
-
-def _param(f: FuncInfo, name: str) -> Optional[cst.Param]:
-    p = f.params
-    for param in named_params(p):
-        if param.name.value == name:
-            return param
-    return None
 
 
 def argument_for(classes: ClassModel, cls: ClassInfo, init: Optional[FuncInfo], call: cst.Call, field: str):
@@ -208,7 +200,7 @@ def is_shaped_array(expr, scope: Scope, depth: int = 0) -> bool:
         for b in binds:
             if b.kind == "param":
                 f = owner.func
-                p = _param(f, expr.value) if f is not None and not f.is_lambda else None
+                p = f.param(expr.value) if f is not None else None
                 if p is None or p.annotation is None or not is_array_annotation(p.annotation, f.scope):
                     return False
             elif b.kind != "assign" or b.value is None or not is_shaped_array(b.value, owner, depth + 1):

@@ -9,7 +9,7 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.nodes import parameter_names
+from jaxlint.analysis.syntax.nodes import named_params, parameter_names
 
 # Binding kinds that make a name a *variable* (as opposed to an import, def or class).
 VALUE_KINDS = frozenset({"assign", "aug", "for", "with", "walrus", "global", "nonlocal"})
@@ -269,6 +269,10 @@ class FuncInfo:
 
     def all_param_names(self) -> List[str]:
         return parameter_names(self.params)
+
+    def param(self, name: str) -> Optional[cst.Param]:
+        """The parameter that binds ``name`` by name (positional or keyword-only), or None."""
+        return next((p for p in named_params(self.params) if p.name.value == name), None)
 
 
 MUTATING_METHODS = frozenset(
