@@ -267,8 +267,7 @@ class NnxAttributes:
             f = w.scope.func if w.scope.kind == "function" else None
             if f is None or f.cls is None or f.is_lambda:
                 continue
-            params = f.positional_params()
-            if not params or params[0].name.value != w.name or not f.is_method or is_classmethod(f):
+            if f.receiver != w.name or is_classmethod(f):
                 continue
             if not self.is_nnx_pytree(f.cls) or not declared and self._declared(f.cls, w.attr):
                 continue

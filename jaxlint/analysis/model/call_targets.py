@@ -209,10 +209,9 @@ class CallTargets:
             return None
         if not scope.unrebound_param(expr.value) or expr.value in scope.globals or expr.value in scope.nonlocals:
             return None
-        positional = f.positional_params()
-        if f.is_method and positional and positional[0].name.value == expr.value:
+        if f.receiver == expr.value:
             return None  # ``self``
-        if not any(p.name.value == expr.value for p in positional + list(f.params.kwonly_params)):
+        if not any(p.name.value == expr.value for p in f.positional_params() + list(f.params.kwonly_params)):
             return None  # ``*args`` / ``**kwargs``
         return f
 

@@ -33,9 +33,7 @@ class ClassMembers:
             binds = owner.bindings.get(base.value, ()) if owner is not None else ()
             if (
                 f is not None
-                and f.is_method
-                and f.positional_params()
-                and f.positional_params()[0].name.value == base.value
+                and f.receiver == base.value
                 and len(binds) == 1
                 and binds[0].kind == "param"
                 and not is_classmethod(f)
@@ -61,8 +59,7 @@ class ClassMembers:
             for w in self.index.attribute_writes:
                 s = w.scope
                 f = s.func if s.kind == "function" else None
-                positional = f.positional_params() if f is not None and f.is_method else []
-                if not positional or positional[0].name.value != w.name:
+                if f is None or f.receiver != w.name:
                     out.add(w.attr)
             self._outside_writes = out
         return self._outside_writes

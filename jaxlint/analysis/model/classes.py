@@ -377,10 +377,7 @@ class ClassModel:
         out: List[str] = []
         for w in self.index.attribute_writes if self.index is not None else ():
             f = methods.get(id(w.scope))
-            if f is None or w.in_place or w.attr in out:
-                continue
-            positional = f.positional_params()
-            if positional and positional[0].name.value == w.name:
+            if f is not None and not w.in_place and w.attr not in out and f.receiver == w.name:
                 out.append(w.attr)
         return out
 
@@ -540,11 +537,8 @@ def _registered_name(name: str, scope: Scope) -> str:
     classmethod is the class being made, so the class that defines it (and every subclass,
     through it) is registered."""
     f = scope.func if scope.kind == "function" else None
-    if f is None or not f.is_method:
-        return name
-    positional = f.positional_params()
     owner = scope.enclosing_class()
-    if owner is None or not positional or positional[0].name.value != name:
+    if f is None or owner is None or f.receiver != name:
         return name
     if f.name in ("__new__", "__init_subclass__") or is_classmethod(f):
         return owner.name

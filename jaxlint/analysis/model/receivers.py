@@ -136,11 +136,10 @@ class ReceiverModel:
         return _agreed(found)
 
     def _parameter(self, func, name: str, depth: int = 0) -> Optional[Receiver]:
+        if func.receiver == name:
+            # ``cls`` of a classmethod: the class itself, not an instance of it
+            return None if is_classmethod(func) else Receiver(func.cls)
         positional = func.positional_params()
-        if func.is_method and positional and positional[0].name.value == name:
-            if is_classmethod(func):
-                return None  # ``cls``: the class itself, not an instance of it
-            return Receiver(func.cls)
         for p in positional + list(func.params.kwonly_params):
             if p.name.value == name and p.annotation is not None:
                 ann = p.annotation.annotation
@@ -267,10 +266,7 @@ class ReceiverModel:
             writes = {}
             for w in self.classes.index.attribute_writes:
                 f = w.scope.func if w.scope.kind == "function" else None
-                if w.in_place or f is None or not f.is_method or f.cls is not cls or cls.body_scope.defs.get(f.name) is not f:
-                    continue
-                positional = f.positional_params()
-                if positional and positional[0].name.value == w.name:
+                if not w.in_place and f is not None and f.receiver == w.name and f.cls is cls and cls.body_scope.defs.get(f.name) is f:
                     writes.setdefault(w.attr, []).append((w.value, w.scope))
             self._writes[id(cls)] = writes
         return writes

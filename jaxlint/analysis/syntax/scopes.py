@@ -263,6 +263,13 @@ class FuncInfo:
                 return False
         return True
 
+    @property
+    def receiver(self) -> Optional[str]:
+        """The name a method's receiver is bound to (its first positional parameter: ``self``,
+        or ``cls`` of a classmethod); None for a function, a staticmethod or no parameter."""
+        positional = self.positional_params() if self.is_method else None
+        return positional[0].name.value if positional else None
+
     def positional_params(self) -> List[cst.Param]:
         p = self.params
         return list(p.posonly_params) + list(p.params)
