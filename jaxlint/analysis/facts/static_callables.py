@@ -94,17 +94,8 @@ def _stored_by_constructor(m, cls: ClassInfo, field: str) -> Optional[Tuple[cst.
             if target == field:
                 what = _fresh(m, value, f.body_scope)
                 if what is not None:
-                    return _assigned_target(f, value) or value, what
-    return None
-
-
-def _assigned_target(f, value) -> Optional[cst.CSTNode]:
-    """The ``self.attr`` an assignment at the top of ``f``'s body stores ``value`` into."""
-    for st in f.node.body.body:
-        if isinstance(st, cst.SimpleStatementLine):
-            for small in st.body:
-                if isinstance(small, cst.Assign) and small.value is value:
-                    return small.targets[0].target
+                    # the ``self.attr`` it is assigned to (``object.__setattr__`` is no assignment)
+                    return next((w.node for w in m.index.attribute_writes if w.value is value), value), what
     return None
 
 

@@ -163,9 +163,9 @@ def argument_for(classes: ClassModel, cls: ClassInfo, init: Optional[FuncInfo], 
     params = [p.name.value for p in init.positional_params()][1:]
     sources = [src for target, value in self_assignments(init) if target == field for src in [_converted_parameter(value, init.body_scope)] if src]
     for src in sources:
-        arg = _argument_value(call, params, src)
-        if arg is not None:
-            return arg
+        arg = parameter_argument(call, params, src)
+        if isinstance(arg, cst.Arg):
+            return arg.value
     return None
 
 
@@ -179,11 +179,6 @@ def _converted_parameter(value, scope: Scope) -> Optional[str]:
         if q is not None and any(q == prefix + name for prefix in _MODULES for name in ("array", "asarray")):
             return value.args[0].value.value
     return None
-
-
-def _argument_value(call: cst.Call, names: List[str], wanted: str):
-    arg = parameter_argument(call, names, wanted)
-    return arg.value if isinstance(arg, cst.Arg) else None
 
 
 def is_shaped_array(expr, scope: Scope, depth: int = 0) -> bool:
