@@ -25,6 +25,7 @@ import libcst as cst
 from jaxlint.analysis.model.callee_values import Passed, Target
 from jaxlint.analysis.model.classes import annotated_names, class_named
 from jaxlint.analysis.syntax.functions import single_return
+from jaxlint.analysis.syntax.nodes import arguments_by_position
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.model.names import resolve
 
@@ -139,8 +140,8 @@ def dtype_kind(expr, scope: Scope) -> Optional[int]:
 
 class TypeEvaluator:
     """Types of expressions in one scope; ``names`` gives the type of a name (or None).  Which
-    function a call reaches, and what lands on its parameters, is the call-target model's
-    answer (``targets``), and what a plain object is an instance of the receiver model's."""
+    function a call reaches is the call-target model's answer (``targets``), and what a plain
+    object is an instance of the receiver model's."""
 
     def __init__(self, scope: Scope, names: Callable[[str], Value], classes, targets, depth: int = 0, receivers=None):
         self.scope = scope
@@ -292,11 +293,16 @@ class TypeEvaluator:
         if f.is_lambda or f.body_scope is None or f.node.decorators or any(b.expr is not None for b in t.bound):
             return None  # (a partial's arguments are not followed)
         ret = single_return(f.node)
-        passed = self.targets.bind(t, call, self.scope) if ret is not None else None
-        if passed is None:
+        names = [p.name.value for p in f.positional_params()]
+        if ret is None or t.bound and not names:
             return None
-        receiver = recv if recv is not None else Fields(t.bound[0].receiver, {}) if t.bound else None
-        bound = {p: receiver if v.expr is None else self.of(v.expr) for p, v in passed.items()}
+        bound: Dict[str, Value] = {names[0]: recv if recv is not None else Fields(t.bound[0].receiver, {})} if t.bound else {}
+        declared = set(names) | {p.name.value for p in f.params.kwonly_params}
+        for a, p in arguments_by_position(call, names, len(bound)):
+            if p is None:
+                return None  # into ``*args``
+            if p in declared:  # (one that ``**kwargs`` takes is no name of the body)
+                bound[p] = self.of(a.value)
         body = f.body_scope
         memo: Dict[str, Value] = {}
 
