@@ -18,6 +18,7 @@ from jaxlint.analysis.host.scope_run import Env
 from jaxlint.analysis.model.classes import class_named, qualified
 from jaxlint.analysis.syntax.scopes import CONTAINER_CTORS, ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.syntax.functions import return_values
+from jaxlint.analysis.syntax.nodes import arguments_by_position
 from jaxlint.analysis.model.transforms import Application
 from jaxlint.analysis.model.names import PARTIAL, resolve
 
@@ -197,15 +198,10 @@ class HostCalls:
         me = params[0].name.value
         positional = [p.name.value for p in params[1:]]
         given: Dict[str, cst.BaseExpression] = {}
-        i = 0
-        for a in e.args:
-            if a.keyword is not None:
-                given[a.keyword.value] = a.value
-            elif i < len(positional):
-                given[positional[i]] = a.value
-                i += 1
-            else:
+        for a, p in arguments_by_position(e, positional):
+            if p is None:
                 return None  # more arguments than parameters: *args
+            given[p] = a.value
         writes: Dict[str, list] = {}
         for w in self.index.attribute_writes:
             if w.scope is init.body_scope and w.name == me:
