@@ -44,6 +44,7 @@ import libcst as cst
 from jaxlint.analysis.syntax.functions import possible_returns, _undecorated
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
+from jaxlint.analysis.syntax.nodes import arguments_by_position
 from jaxlint.analysis.syntax.sequences import element_expressions
 from jaxlint.analysis.model.callee_values import ClassObject, Instance, Passed, Target
 from jaxlint.analysis.model.classes import class_named
@@ -95,23 +96,12 @@ class CallTargets:
         # a jitted callable takes the parameters its transform leaves (``self`` of a bound
         # method and a partial's arguments are already bound)
         names = t.app.jit_positional() if t.app is not None else [p.name.value for p in t.func.positional_params()]
-        out: Dict[str, Passed] = {}
-        for i, b in enumerate(t.bound):
-            if i < len(names):
-                out[names[i]] = b
-        i = len(t.bound)
+        out: Dict[str, Passed] = dict(zip(names, t.bound))
         kwonly = {p.name.value for p in t.func.params.kwonly_params}
-        for a in call.args:
-            if a.keyword is None:
-                if i >= len(names):
-                    return None  # into ``*args``
-                out[names[i]] = Passed(a.value, scope, call)
-                i += 1
-            else:
-                k = a.keyword.value
-                if k not in names and k not in kwonly:
-                    return None  # into ``**kwargs``
-                out[k] = Passed(a.value, scope, call)
+        for a, k in arguments_by_position(call, names, len(t.bound)):
+            if k is None or a.keyword is not None and k not in names and k not in kwonly:
+                return None  # into ``*args`` or ``**kwargs``
+            out[k] = Passed(a.value, scope, call)
         for k, b in t.keywords:
             out.setdefault(k, b)
         return out
