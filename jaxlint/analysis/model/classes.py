@@ -130,10 +130,7 @@ class ClassModel:
         """The class model of the module ``cls`` is defined in."""
         if not self.delegates:
             return self
-        s = cls.scope
-        while s.parent is not None:
-            s = s.parent
-        return self.delegates.get(id(s), self)
+        return self.delegates.get(id(cls.scope.module()), self)
 
     # -- inheritance ---------------------------------------------------------------
     def bases(self, cls: ClassInfo) -> List[ClassInfo]:

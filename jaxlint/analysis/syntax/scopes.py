@@ -199,18 +199,9 @@ class Scope:
         return None
 
     def lookup_def(self, name: str) -> Optional["FuncInfo"]:
-        s: Optional[Scope] = self
-        first = True
-        while s is not None:
-            if s.kind != "class" or first:
-                f = s.defs.get(name)
-                if f is not None:
-                    return f
-                if name in s.bindings or name in s.imports or name in s.classes:
-                    return None  # a parameter or variable shadows any def further out
-            first = False
-            s = s.parent
-        return None
+        """The def ``name`` means here (a parameter or variable shadows any def further out)."""
+        owner = self.lookup_scope(name)
+        return owner.defs.get(name) if owner is not None else None
 
     def enclosing_class(self) -> Optional["ClassInfo"]:
         """The class whose method body this scope is (for ``self.method`` calls)."""
