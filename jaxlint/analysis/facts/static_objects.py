@@ -27,8 +27,9 @@ from typing import Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.model.classes import STATIC_FIELD, ClassModel, class_named, qualified
+from jaxlint.analysis.model.classes import STATIC_FIELD, ClassModel, class_named
 from jaxlint.analysis.facts.rebinding import Rebinding, use_before_stale_use
+from jaxlint.analysis.host.host_value import class_hash
 from jaxlint.analysis.syntax.fast_walk import node_children
 from jaxlint.analysis.syntax.module_index import AttributeWrite, ModuleIndex
 from jaxlint.analysis.syntax.nodes import arguments_by_position
@@ -38,7 +39,6 @@ from jaxlint.analysis.model.transforms import Application
 
 FROZEN_KINDS = ("equinox",)  # instances refuse attribute assignment
 CONSTRUCTION = ("__init__", "__post_init__", "__new__", "setup")
-DATACLASS = "dataclasses.dataclass"
 
 
 class Keeper(NamedTuple):
@@ -511,23 +511,7 @@ class StaticObjects:
         if self.classes.pytree_kind(cls) in FROZEN_KINDS:
             return False
         # A jitted bound method holds its instance without hashing it.
-        return keeper.app.bound_self or not self._unhashable(cls)
-
-    def _unhashable(self, cls: ClassInfo) -> bool:
-        """A ``@dataclass`` with ``eq`` and neither ``frozen`` nor ``unsafe_hash`` sets
-        ``__hash__`` to None."""
-        for c in self.classes.mro(cls):
-            if "__hash__" in c.body_scope.defs:
-                return False
-            for d in c.node.decorators:
-                dec = d.decorator
-                if qualified(dec, c.scope) != DATACLASS:
-                    continue
-                keywords = {a.keyword.value: a.value for a in dec.args if a.keyword is not None} if isinstance(dec, cst.Call) else {}
-                true = lambda k: isinstance(keywords.get(k), cst.Name) and keywords[k].value == "True"  # noqa: E731
-                false = lambda k: isinstance(keywords.get(k), cst.Name) and keywords[k].value == "False"  # noqa: E731
-                return not (true("frozen") or true("unsafe_hash") or false("eq"))
-        return False
+        return keeper.app.bound_self or class_hash(cls, self.classes)[0] != "none"
 
 
 def _contains_unconditionally(root: cst.CSTNode, target: cst.CSTNode) -> bool:
