@@ -313,19 +313,10 @@ class _ReferenceFinder(ScopedVisitor):
             return
 
     def _resolve(self, name: str) -> Tuple[Optional[Scope], Optional[str]]:
-        """(scope that imports ``name``, what it imports) as seen from the current scope."""
-        s: Optional[Scope] = self.scope
-        first = True
-        while s is not None:
-            if s.kind != "class" or first:
-                q = s.imports.get(name)
-                if q is not None:
-                    return s, q
-                if name in s.bindings or name in s.defs or name in s.classes:
-                    return s, None
-            first = False
-            s = s.parent
-        return None, None
+        """(scope that owns ``name``, what it imports there if it is an import) as seen from
+        the current scope."""
+        owner = self.scope.lookup_scope(name)
+        return (owner, owner.imports.get(name)) if owner is not None else (None, None)
 
     def _add(self, node, written: str, migration: Migration, replacement: Optional[str], is_import: bool) -> None:
         if self.guarded:

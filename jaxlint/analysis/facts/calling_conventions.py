@@ -35,7 +35,7 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.nodes import is_none_literal, named_params
+from jaxlint.analysis.syntax.nodes import is_none_literal
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.model.transforms import Application, TransformFinder, arguments_by_parameter
 from jaxlint.analysis.model.names import resolve
@@ -213,14 +213,11 @@ def _surely_not_none(expr, scope: Scope) -> bool:
         return False
     if not scope.unrebound_param(expr.value):
         return False
-    p = scope.func.params
-    for param in named_params(p):
-        if param.name.value == expr.value:
-            if param.annotation is None or param.default is not None and is_none_literal(param.default):
-                return False
-            # one plain type (``float``, ``jnp.ndarray``); a union, ``Optional[...]``, ``Any``
-            # or ``object`` may hold None
-            t = param.annotation.annotation
-            last = t.value if isinstance(t, cst.Name) else t.attr.value if isinstance(t, cst.Attribute) else None
-            return last is not None and last not in ("Any", "object", "None")
-    return False
+    param = scope.func.param(expr.value)
+    if param is None or param.annotation is None or param.default is not None and is_none_literal(param.default):
+        return False
+    # one plain type (``float``, ``jnp.ndarray``); a union, ``Optional[...]``, ``Any`` or
+    # ``object`` may hold None
+    t = param.annotation.annotation
+    last = t.value if isinstance(t, cst.Name) else t.attr.value if isinstance(t, cst.Attribute) else None
+    return last is not None and last not in ("Any", "object", "None")

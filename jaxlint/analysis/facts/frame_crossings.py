@@ -362,10 +362,7 @@ class FrameCrossings:
 
 def _receiver_class(f: Optional[FuncInfo], name: str) -> Optional[ClassInfo]:
     """The class of a method whose receiver (first parameter) is ``name``."""
-    if f is None or not f.is_method or f.cls is None:
-        return None
-    positional = f.positional_params()
-    return f.cls if positional and positional[0].name.value == name else None
+    return f.cls if f is not None and f.receiver == name else None
 
 
 def _guarded(statements, site, scope: Scope) -> bool:

@@ -30,7 +30,7 @@ from typing import Iterator, List, NamedTuple, Optional
 
 import libcst as cst
 
-from jaxlint.analysis.facts.static_metadata import argument_for, class_of_call
+from jaxlint.analysis.facts.static_metadata import argument_for
 from jaxlint.analysis.model.classes import ClassModel, class_named, decorator_names, is_classmethod, qualified
 from jaxlint.analysis.host.host_value import JAX_ARRAY, NUMPY_ARRAY
 from jaxlint.analysis.host.host_values import HostValues
@@ -267,8 +267,7 @@ class NnxAttributes:
             f = w.scope.func if w.scope.kind == "function" else None
             if f is None or f.cls is None or f.is_lambda:
                 continue
-            params = f.positional_params()
-            if not params or params[0].name.value != w.name or not f.is_method or is_classmethod(f):
+            if f.receiver != w.name or is_classmethod(f):
                 continue
             if not self.is_nnx_pytree(f.cls) or not declared and self._declared(f.cls, w.attr):
                 continue
@@ -314,7 +313,7 @@ class NnxAttributes:
             if what is not None:
                 out.append(StaticDataWrite(value.args[0].value, w.attr, cls, what, None, value))
         for call, scope, _order in self.index.calls:
-            cls = class_of_call(call, scope) if isinstance(call.func, cst.Name) else None
+            cls = class_named(scope, call.func.value) if isinstance(call.func, cst.Name) else None
             if cls is None or not self.is_nnx_pytree(cls) or self.classes.has_own_init(cls):
                 continue
             if not any(decorator_names(c.node, c.scope) & GENERATED_INIT for c in self.classes.mro(cls)):

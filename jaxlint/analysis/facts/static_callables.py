@@ -28,7 +28,8 @@ from typing import List, NamedTuple, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.facts.fresh_callables import built_anew, runs_repeatedly
-from jaxlint.analysis.facts.static_metadata import argument_for, class_of_call, self_assignments
+from jaxlint.analysis.facts.static_metadata import argument_for, self_assignments
+from jaxlint.analysis.model.classes import class_named
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import arguments_by_parameter
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
@@ -65,7 +66,7 @@ def fresh_static_callables(m) -> List[FreshStaticCallable]:
         for name in fields:
             stored = _stored_by_constructor(m, cls, name)
             for call, scope in m.index.calls_of(cls.name):
-                if class_of_call(call, scope) is not cls:
+                if class_named(scope, call.func.value) is not cls:
                     continue
                 store = stored
                 if store is None:
@@ -93,17 +94,8 @@ def _stored_by_constructor(m, cls: ClassInfo, field: str) -> Optional[Tuple[cst.
             if target == field:
                 what = _fresh(m, value, f.body_scope)
                 if what is not None:
-                    return _assigned_target(f, value) or value, what
-    return None
-
-
-def _assigned_target(f, value) -> Optional[cst.CSTNode]:
-    """The ``self.attr`` an assignment at the top of ``f``'s body stores ``value`` into."""
-    for st in f.node.body.body:
-        if isinstance(st, cst.SimpleStatementLine):
-            for small in st.body:
-                if isinstance(small, cst.Assign) and small.value is value:
-                    return small.targets[0].target
+                    # the ``self.attr`` it is assigned to (``object.__setattr__`` is no assignment)
+                    return next((w.node for w in m.index.attribute_writes if w.value is value), value), what
     return None
 
 

@@ -20,9 +20,9 @@ import libcst as cst
 
 from jaxlint.analysis.traced.annotations import is_array_annotation
 from jaxlint.analysis.host.array_values import functional_update
-from jaxlint.analysis.model.classes import STATIC_ANNOTATIONS, ClassModel, qualified
+from jaxlint.analysis.model.classes import STATIC_ANNOTATIONS, ClassModel, class_named, qualified
 from jaxlint.analysis.syntax.module_index import ModuleIndex
-from jaxlint.analysis.syntax.nodes import argument_for as parameter_argument, named_params
+from jaxlint.analysis.syntax.nodes import argument_for as parameter_argument
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import arguments_by_parameter
@@ -82,7 +82,7 @@ def _array_writes(classes: ClassModel, cls: ClassInfo, name: str, init, index: M
     for value in _assigned_arrays(classes, cls, name):
         out.append((value, f"an array is stored in `{name}` here", "assignment"))
     for call, scope in index.calls_of(cls.name):
-        if class_of_call(call, scope) is not cls:
+        if class_named(scope, call.func.value) is not cls:
             continue
         arg = argument_for(classes, cls, init, call, name)
         if arg is not None and is_shaped_array(arg, scope):
@@ -107,7 +107,7 @@ def _annotated_array(classes: ClassModel, cls: ClassInfo, name: str, decl, init:
     if init is not None and init.body_scope is not None:
         for target, value in self_assignments(init):
             if target == name and isinstance(value, cst.Name):
-                p = _param(init, value.value)
+                p = init.param(value.value)
                 if p is not None and p.annotation is not None and is_array_annotation(p.annotation, init.scope):
                     return decl
     return None
@@ -153,33 +153,19 @@ def self_assignments(f: FuncInfo):
                     yield call.args[1].value.evaluated_value, call.args[2].value
 
 
-def _param(f: FuncInfo, name: str) -> Optional[cst.Param]:
-    p = f.params
-    for param in named_params(p):
-        if param.name.value == name:
-            return param
-    return None
-
-
-def class_of_call(call: cst.Call, scope: Scope) -> Optional[ClassInfo]:
-    owner = scope.lookup_scope(call.func.value)
-    return owner.classes.get(call.func.value) if owner is not None else None
-
-
 def argument_for(classes: ClassModel, cls: ClassInfo, init: Optional[FuncInfo], call: cst.Call, field: str):
     """The argument of ``Cls(...)`` that becomes ``field``, when it can be told."""
     if any(a.star for a in call.args):
         return None
     if init is None:
-        if not classes.has_own_init(cls):
-            return _argument_value(call, classes.field_names(cls), field)
-        return None
+        given = classes.constructor_arguments(cls, call)
+        return given.get(field) if given is not None else None
     params = [p.name.value for p in init.positional_params()][1:]
     sources = [src for target, value in self_assignments(init) if target == field for src in [_converted_parameter(value, init.body_scope)] if src]
     for src in sources:
-        arg = _argument_value(call, params, src)
-        if arg is not None:
-            return arg
+        arg = parameter_argument(call, params, src)
+        if isinstance(arg, cst.Arg):
+            return arg.value
     return None
 
 
@@ -193,11 +179,6 @@ def _converted_parameter(value, scope: Scope) -> Optional[str]:
         if q is not None and any(q == prefix + name for prefix in _MODULES for name in ("array", "asarray")):
             return value.args[0].value.value
     return None
-
-
-def _argument_value(call: cst.Call, names: List[str], wanted: str):
-    arg = parameter_argument(call, names, wanted)
-    return arg.value if isinstance(arg, cst.Arg) else None
 
 
 def is_shaped_array(expr, scope: Scope, depth: int = 0) -> bool:
@@ -214,7 +195,7 @@ def is_shaped_array(expr, scope: Scope, depth: int = 0) -> bool:
         for b in binds:
             if b.kind == "param":
                 f = owner.func
-                p = _param(f, expr.value) if f is not None and not f.is_lambda else None
+                p = f.param(expr.value) if f is not None else None
                 if p is None or p.annotation is None or not is_array_annotation(p.annotation, f.scope):
                     return False
             elif b.kind != "assign" or b.value is None or not is_shaped_array(b.value, owner, depth + 1):
@@ -320,7 +301,7 @@ def fresh_arrays_at_calls(index: ModuleIndex, finder, analyzer, module: cst.Modu
                 if built is None:
                     continue
                 for field, value in _fresh_metadata_arrays(classes, built, scope, loop):
-                    cls = class_of_call(built, scope)
+                    cls = class_named(scope, built.func.value)
                     if loop is not None:
                         out.append(FreshMetadataArray(a.value, cls, field, app.func, value, None))
                     else:
@@ -358,14 +339,14 @@ def _construction(expr, scope: Scope, order: int, loop, path, module, positions)
         expr = last.value
     if not isinstance(expr, cst.Call) or not isinstance(expr.func, cst.Name):
         return None
-    return expr if class_of_call(expr, scope) is not None else None
+    return expr if class_named(scope, expr.func.value) is not None else None
 
 
 def _fresh_metadata_arrays(classes: ClassModel, call: cst.Call, scope: Scope, loop):
     """(field, value) for each static metadata field that the construction ``call`` fills with
     a shaped array made by the construction itself (a call written there, or a name bound
     in the same loop iteration)."""
-    cls = class_of_call(call, scope)
+    cls = class_named(scope, call.func.value)
     fields = classes.metadata_declarations(cls)
     if not fields:
         return

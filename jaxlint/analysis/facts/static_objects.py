@@ -27,8 +27,9 @@ from typing import Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.model.classes import STATIC_FIELD, ClassModel, qualified
+from jaxlint.analysis.model.classes import STATIC_FIELD, ClassModel, class_named
 from jaxlint.analysis.facts.rebinding import Rebinding, use_before_stale_use
+from jaxlint.analysis.host.host_value import class_hash
 from jaxlint.analysis.syntax.fast_walk import node_children
 from jaxlint.analysis.syntax.module_index import AttributeWrite, ModuleIndex
 from jaxlint.analysis.syntax.nodes import arguments_by_position
@@ -38,7 +39,6 @@ from jaxlint.analysis.model.transforms import Application
 
 FROZEN_KINDS = ("equinox",)  # instances refuse attribute assignment
 CONSTRUCTION = ("__init__", "__post_init__", "__new__", "setup")
-DATACLASS = "dataclasses.dataclass"
 
 
 class Keeper(NamedTuple):
@@ -126,8 +126,7 @@ class StaticObjects:
         """A method that calls the jitted function kept for its own instance
         (``def predict(self, p): return self.step(p)`` with ``self.step = jax.jit(self._step)``):
         ``model.predict(p)`` calls it for ``model``'s object, so it is a kept call of ``model``."""
-        params = m.positional_params()
-        if m.cls is None or self.finder.is_traced_def(m) or not params or params[0].name.value != kc.name:
+        if m.receiver != kc.name or self.finder.is_traced_def(m):
             return
         if not kc.scope.unrebound_param(kc.name) or not self._always_runs(kc.call, m):
             return
@@ -216,8 +215,7 @@ class StaticObjects:
         value = b.value if b is not None else None
         if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
             return None
-        owner = scope.lookup_scope(value.func.value)
-        if owner is None or owner.classes.get(value.func.value) is not cls:
+        if class_named(scope, value.func.value) is not cls:
             return None
         return value
 
@@ -299,8 +297,7 @@ class StaticObjects:
             if w.value is not app.site or w.in_place:
                 continue
             f = w.scope.func
-            params = f.positional_params() if f is not None and f.cls is not None and not f.is_lambda else []
-            if params and params[0].name.value == w.name:
+            if f is not None and not f.is_lambda and f.receiver == w.name:
                 stored.add((id(f.cls.node), w.attr, f.cls))
         # an attribute the class also binds to something else may not hold the jitted function
         stored = {(k, attr, cls) for k, attr, cls in stored if all(w.value is app.site for w in self._self_writes(cls, attr))}
@@ -324,10 +321,7 @@ class StaticObjects:
         out = []
         for w in self.index.attribute_writes:
             f = w.scope.func
-            if w.attr != attr or f is None or f.cls is not cls or f.is_lambda:
-                continue
-            params = f.positional_params()
-            if params and params[0].name.value == w.name:
+            if w.attr == attr and f is not None and f.cls is cls and not f.is_lambda and f.receiver == w.name:
                 out.append(w)
         return out
 
@@ -365,7 +359,7 @@ class StaticObjects:
         r = self._reads.get(key)
         if r is None:
             f = keeper.app.func
-            cls = f.cls if f.is_method and f.positional_params() and f.positional_params()[0].name.value == keeper.param else None
+            cls = f.cls if f.receiver == keeper.param else None
             r = self._reads[key] = self._attrs_read(f, keeper.param, cls, 0, set())
         return r
 
@@ -471,10 +465,7 @@ class StaticObjects:
         from outside the module or more than once, and not part of building the instance
         (``__init__``, ``__post_init__``, ``setup``, or a method those call)?"""
         f = scope.func
-        if f is None or f.cls is None or f.is_lambda:
-            return False
-        params = f.positional_params()
-        if not params or params[0].name.value != name or f.name in self._construction_methods(f.cls):
+        if f is None or f.is_lambda or f.receiver != name or f.name in self._construction_methods(f.cls):
             return False
         return self.rebinding.runs_repeatedly(scope)
 
@@ -520,23 +511,7 @@ class StaticObjects:
         if self.classes.pytree_kind(cls) in FROZEN_KINDS:
             return False
         # A jitted bound method holds its instance without hashing it.
-        return keeper.app.bound_self or not self._unhashable(cls)
-
-    def _unhashable(self, cls: ClassInfo) -> bool:
-        """A ``@dataclass`` with ``eq`` and neither ``frozen`` nor ``unsafe_hash`` sets
-        ``__hash__`` to None."""
-        for c in self.classes.mro(cls):
-            if "__hash__" in c.body_scope.defs:
-                return False
-            for d in c.node.decorators:
-                dec = d.decorator
-                if qualified(dec, c.scope) != DATACLASS:
-                    continue
-                keywords = {a.keyword.value: a.value for a in dec.args if a.keyword is not None} if isinstance(dec, cst.Call) else {}
-                true = lambda k: isinstance(keywords.get(k), cst.Name) and keywords[k].value == "True"  # noqa: E731
-                false = lambda k: isinstance(keywords.get(k), cst.Name) and keywords[k].value == "False"  # noqa: E731
-                return not (true("frozen") or true("unsafe_hash") or false("eq"))
-        return False
+        return keeper.app.bound_self or class_hash(cls, self.classes)[0] != "none"
 
 
 def _contains_unconditionally(root: cst.CSTNode, target: cst.CSTNode) -> bool:

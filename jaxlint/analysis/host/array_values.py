@@ -14,7 +14,6 @@ from typing import Dict, Optional
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.nodes import named_params
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.model.names import resolve
@@ -209,14 +208,8 @@ class ArrayFacts:
 
     def _annotated_array(self, name: str, owner: Scope) -> bool:
         func = owner.func
-        if func is None or func.is_lambda:
-            return False
-        p = func.params
-        for param in named_params(p):
-            if param.name.value == name:
-                ann = param.annotation
-                return ann is not None and self._array_type(ann.annotation, func.scope)
-        return False
+        param = func.param(name) if func is not None else None
+        return param is not None and param.annotation is not None and self._array_type(param.annotation.annotation, func.scope)
 
     def _array_type(self, ann, scope: Scope) -> bool:
         if isinstance(ann, cst.Subscript):

@@ -15,9 +15,10 @@ import libcst as cst
 from jaxlint.analysis.host.array_values import ARRAY_METHODS, functional_update, returns_one_array
 from jaxlint.analysis.host import host_value as host_value
 from jaxlint.analysis.host.scope_run import Env
-from jaxlint.analysis.model.classes import qualified
+from jaxlint.analysis.model.classes import class_named, qualified
 from jaxlint.analysis.syntax.scopes import CONTAINER_CTORS, ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.syntax.functions import return_values
+from jaxlint.analysis.syntax.nodes import arguments_by_position
 from jaxlint.analysis.model.transforms import Application
 from jaxlint.analysis.model.names import PARTIAL, resolve
 
@@ -42,8 +43,8 @@ class HostCalls:
                 if b == "set":
                     return host_value.HostValue(host_value.SET, e)
                 return host_value.SCALAR_VAL if b in host_value.SCALAR_BUILTINS else None
-            cls = owner.classes.get(func.value)
-            if cls is not None and len(owner.bindings.get(func.value, ())) == 1:
+            cls = class_named(scope, func.value, sole=True)
+            if cls is not None:
                 return self._construct(e, cls, scope, env, shadow)
         q = resolve(func, scope)
         if q is not None:
@@ -166,20 +167,17 @@ class HostCalls:
         if hashed and not any(a.star for a in e.args):
             # its own __hash__ of a tuple of attributes: what hashing the instance reads
             fields = self._init_fields(e, cls, hashed, scope, env, shadow, hashed=True)
-        elif names and not self.classes.has_own_init(cls) and not any(a.star for a in e.args):
-            fields = {}
-            for n, a in zip(names, [a for a in e.args if a.keyword is None]):
-                fields[n] = self.eval(a.value, scope, env, shadow)
-            for a in e.args:
-                if a.keyword is not None:
-                    fields[a.keyword.value] = self.eval(a.value, scope, env, shadow)
-            converted = self.classes.converted_fields(cls)
-            for n in names:
-                if n in converted:
-                    fields[n] = None  # the field holds what its converter made of the argument
-                elif n not in fields:
-                    fields[n] = self._field_default(cls, n)
-            meta = {n: fields.pop(n) for n in list(fields) if self._field_excluded(cls, n)}
+        elif names and not self.classes.has_own_init(cls):
+            given = self.classes.constructor_arguments(cls, e)
+            if given is not None:
+                fields = {n: self.eval(a, scope, env, shadow) for n, a in given.items()}
+                converted = self.classes.converted_fields(cls)
+                for n in names:
+                    if n in converted:
+                        fields[n] = None  # the field holds what its converter made of the argument
+                    elif n not in fields:
+                        fields[n] = self._field_default(cls, n)
+                meta = {n: fields.pop(n) for n in list(fields) if self._field_excluded(cls, n)}
         elif names and not any(a.star for a in e.args):
             fields = self._init_fields(e, cls, names, scope, env, shadow)
         return host_value.HostValue(host_value.INSTANCE, e, cls=cls, fields=fields, meta=meta)
@@ -200,15 +198,10 @@ class HostCalls:
         me = params[0].name.value
         positional = [p.name.value for p in params[1:]]
         given: Dict[str, cst.BaseExpression] = {}
-        i = 0
-        for a in e.args:
-            if a.keyword is not None:
-                given[a.keyword.value] = a.value
-            elif i < len(positional):
-                given[positional[i]] = a.value
-                i += 1
-            else:
+        for a, p in arguments_by_position(e, positional):
+            if p is None:
                 return None  # more arguments than parameters: *args
+            given[p] = a.value
         writes: Dict[str, list] = {}
         for w in self.index.attribute_writes:
             if w.scope is init.body_scope and w.name == me:

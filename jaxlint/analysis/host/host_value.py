@@ -12,7 +12,7 @@ from typing import Dict, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.model.classes import ClassModel, decorator_names, qualified
+from jaxlint.analysis.model.classes import ClassModel, class_named, decorator_names, qualified
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo
 from jaxlint.analysis.model.transforms import Application
 from jaxlint.analysis.model.weak_types import SCALAR_TYPES
@@ -226,7 +226,7 @@ def class_hash(cls: ClassInfo, classes: ClassModel) -> Tuple[Optional[str], str]
         for b in c.bases:
             if isinstance(b, cst.Name) and b.value == "object":
                 continue
-            if isinstance(b, cst.Name) and c.scope.lookup_scope(b.value) is not None and (c.scope.lookup_scope(b.value).classes.get(b.value) is not None):
+            if isinstance(b, cst.Name) and class_named(c.scope, b.value) is not None:
                 continue
             builtin = _unhashable_builtin(b, c.scope)
             if builtin is None:

@@ -132,29 +132,23 @@ class HostValues(HostCalls):
         return run.assigned.get(name)
 
     # -- parameters of plain functions, from their call sites ------------------------------
-    def passed_value(self, f: Optional[FuncInfo], name: str, depth: int = 0) -> Optional[host_value.HostValue]:
+    def passed_value(self, f: Optional[FuncInfo], name: str) -> Optional[host_value.HostValue]:
         """What parameter ``name`` of the plain function ``f`` holds, from every call of ``f``
         in the module (``def run(x, cfg): return step(x, cfg)`` ... ``run(x, Cfg(1.0))``): the
         value all of them pass, followed through callers that forward their own parameter.
         None when a call is not visible (``f`` is also used as a value), a call leaves the
         parameter out or passes it through ``*args``, or two calls disagree on its kind."""
-        if f is None or f.is_lambda or f.is_method or f.body_scope is None or depth > 3:
+        if f is None or f.is_lambda or f.is_method or f.body_scope is None:
             return None
-        key = (id(f.node), name)
-        if key in self._passed:
-            return self._passed[key]
-        self._passed[key] = None  # while being computed: a recursive call is not known
-        out = self._passed_value(f, name, depth)
-        self._passed[key] = out
-        return out
-
-    def _passed_value(self, f: FuncInfo, name: str, depth: int) -> Optional[host_value.HostValue]:
         if self.finder.by_func.get(id(f.node)) or self.finder.is_traced_def(f):
             return None  # a transform's function: what it receives is traced, not passed
-        positional = [p.name.value for p in f.positional_params()]
-        if name not in positional or not f.body_scope.unrebound_param(name):
+        if name not in [p.name.value for p in f.positional_params()] or not f.body_scope.unrebound_param(name):
             return None
-        return self._agreed(self.finder.call_targets.param_origins(f, name, only_called=True))
+        key = (id(f.node), name)
+        if key not in self._passed:
+            self._passed[key] = None  # while being computed: a recursive call is not known
+            self._passed[key] = self._agreed(self.finder.call_targets.param_origins(f, name, only_called=True))
+        return self._passed[key]
 
     def _agreed(self, origins) -> Optional[host_value.HostValue]:
         """The value every origin of an argument (``Passed``) agrees on; None when one is not
@@ -380,7 +374,7 @@ class HostValues(HostCalls):
         """The JAX array ``e`` makes, with its dtype kind and weak type when asked for types."""
         typ = None
         if self.types:
-            typ = TypeEvaluator(scope, lambda n: weak_value(self._name(cst.Name(n), scope, env, shadow)), self.classes).of(e)
+            typ = TypeEvaluator(scope, lambda n: weak_value(self._name(cst.Name(n), scope, env, shadow)), self.classes, self.finder.call_targets).of(e)
         return host_value.HostValue(host_value.JAX_ARRAY, e, typ=typ if isinstance(typ, Typ) else None)
 
     def _name(self, e: cst.Name, scope: Scope, env: Env, shadow: frozenset) -> Optional[host_value.HostValue]:

@@ -28,11 +28,8 @@ class AttributeValues:
         if not isinstance(target.value, cst.Name):
             return None
         f = scope.func if scope.kind == "function" else None
-        if f is None or f.cls is None or not f.is_method or is_classmethod(f):
-            return None
-        pos = f.positional_params()
         me = target.value.value
-        if not pos or pos[0].name.value != me or len(scope.bindings.get(me, ())) != 1:
+        if f is None or f.receiver != me or is_classmethod(f) or len(scope.bindings.get(me, ())) != 1:
             return None
         attr = target.attr.value
         mro = self.classes.mro(f.cls)
@@ -47,7 +44,7 @@ class AttributeValues:
                 return None
             out.append((w.value, w.scope))
             wf = w.scope.func if w.scope.kind == "function" else None
-            if wf is not None and wf.cls in mro and wf.positional_params() and wf.positional_params()[0].name.value == w.name:
+            if wf is not None and wf.cls in mro and wf.receiver == w.name:
                 own = True
         return out if own else None
 

@@ -44,9 +44,11 @@ import libcst as cst
 from jaxlint.analysis.syntax.functions import possible_returns, _undecorated
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
+from jaxlint.analysis.syntax.nodes import arguments_by_position
 from jaxlint.analysis.syntax.sequences import element_expressions
 from jaxlint.analysis.model.callee_values import ClassObject, Instance, Passed, Target
-from jaxlint.analysis.model.class_members import ClassMembers, has_class_decorator, has_classmethod_decorator, is_super_call
+from jaxlint.analysis.model.classes import class_named
+from jaxlint.analysis.model.class_members import ClassMembers, has_class_decorator, is_super_call
 from jaxlint.analysis.model.name_mentions import NameMentions
 from jaxlint.analysis.model.names import PARTIAL, resolve
 
@@ -94,23 +96,12 @@ class CallTargets:
         # a jitted callable takes the parameters its transform leaves (``self`` of a bound
         # method and a partial's arguments are already bound)
         names = t.app.jit_positional() if t.app is not None else [p.name.value for p in t.func.positional_params()]
-        out: Dict[str, Passed] = {}
-        for i, b in enumerate(t.bound):
-            if i < len(names):
-                out[names[i]] = b
-        i = len(t.bound)
+        out: Dict[str, Passed] = dict(zip(names, t.bound))
         kwonly = {p.name.value for p in t.func.params.kwonly_params}
-        for a in call.args:
-            if a.keyword is None:
-                if i >= len(names):
-                    return None  # into ``*args``
-                out[names[i]] = Passed(a.value, scope, call)
-                i += 1
-            else:
-                k = a.keyword.value
-                if k not in names and k not in kwonly:
-                    return None  # into ``**kwargs``
-                out[k] = Passed(a.value, scope, call)
+        for a, k in arguments_by_position(call, names, len(t.bound)):
+            if k is None or a.keyword is not None and k not in names and k not in kwonly:
+                return None  # into ``*args`` or ``**kwargs``
+            out[k] = Passed(a.value, scope, call)
         for k, b in t.keywords:
             out.setdefault(k, b)
         return out
@@ -208,10 +199,9 @@ class CallTargets:
             return None
         if not scope.unrebound_param(expr.value) or expr.value in scope.globals or expr.value in scope.nonlocals:
             return None
-        positional = f.positional_params()
-        if f.is_method and positional and positional[0].name.value == expr.value:
+        if f.receiver == expr.value:
             return None  # ``self``
-        if not any(p.name.value == expr.value for p in positional + list(f.params.kwonly_params)):
+        if not any(p.name.value == expr.value for p in f.positional_params() + list(f.params.kwonly_params)):
             return None  # ``*args`` / ``**kwargs``
         return f
 
@@ -312,15 +302,16 @@ class CallTargets:
         alias = self.finder.aliases.get((id(owner), name))
         if alias is not None:
             return self._transformed(alias) if not alias.linen_apply else None
-        binds = owner.bindings.get(name, ())
         if name in owner.classes:
-            return ClassObject(owner.classes[name]) if all(b.kind == "class" for b in binds) and len(binds) == 1 else None
+            cls = class_named(scope, name, sole=True)
+            return ClassObject(cls) if cls is not None else None
         f = owner.sole_def(name)
         if f is not None:
             decorated = [a for a in self.finder.by_func.get(id(f.node), ()) if isinstance(a.site, cst.Decorator)]
             if decorated:
                 return self._transformed(decorated[0]) if len(decorated) == 1 and decorated[0].transform.cached else None
             return Target(f) if _undecorated(f) else None
+        binds = owner.bindings.get(name, ())
         if len(binds) != 1 or name in owner.globals or name in owner.nonlocals:
             return None
         b = binds[0]
@@ -378,7 +369,7 @@ class CallTargets:
             for c in mro[1:]:
                 m = c.body_scope.defs.get(attr)
                 if m is not None:
-                    if not m.is_method or has_classmethod_decorator(m) or isinstance(m.node, cst.Lambda) or not _undecorated(m):
+                    if not m.is_method or isinstance(m.node, cst.Lambda) or not _undecorated(m):
                         return None
                     return Target(m, None, (Passed(None, None, None, here),))
             return None
@@ -397,7 +388,7 @@ class CallTargets:
                 return None
         m = self.members.method(cls, attr, exact)
         if m is not None:
-            if has_classmethod_decorator(m) or isinstance(m.node, cst.Lambda) or not _undecorated(m):
+            if isinstance(m.node, cst.Lambda) or not _undecorated(m):
                 return None
             if not m.is_method:
                 return Target(m)  # a staticmethod

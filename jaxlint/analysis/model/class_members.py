@@ -9,7 +9,7 @@ from typing import Dict, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.model.callee_values import Instance
-from jaxlint.analysis.model.classes import ClassModel
+from jaxlint.analysis.model.classes import ClassModel, is_classmethod
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 
@@ -33,30 +33,18 @@ class ClassMembers:
             binds = owner.bindings.get(base.value, ()) if owner is not None else ()
             if (
                 f is not None
-                and f.is_method
-                and f.positional_params()
-                and f.positional_params()[0].name.value == base.value
+                and f.receiver == base.value
                 and len(binds) == 1
                 and binds[0].kind == "param"
-                and not has_classmethod_decorator(f)
+                and not is_classmethod(f)
             ):
                 return f.cls, False
         return None, True
 
     def constructor_field(self, inst: Instance, attr: str):
         """The expression a NamedTuple or dataclass constructor call gives field ``attr``."""
-        cls = inst.cls
-        names = self.classes.field_names(cls)
-        if attr not in names or self.classes.has_own_init(cls) or any(a.star for a in inst.built.args):
-            return None
-        positional = [a.value for a in inst.built.args if a.keyword is None]
-        i = names.index(attr)
-        if i < len(positional):
-            return positional[i]
-        for a in inst.built.args:
-            if a.keyword is not None and a.keyword.value == attr:
-                return a.value
-        return None
+        given = self.classes.constructor_arguments(inst.cls, inst.built)
+        return given.get(attr) if given is not None else None
 
     def attribute_kept(self, cls: ClassInfo, attr: str) -> bool:
         """``self.attr`` holds only what the methods of ``cls`` set it to: no other code writes
@@ -71,8 +59,7 @@ class ClassMembers:
             for w in self.index.attribute_writes:
                 s = w.scope
                 f = s.func if s.kind == "function" else None
-                positional = f.positional_params() if f is not None and f.is_method else []
-                if not positional or positional[0].name.value != w.name:
+                if f is None or f.receiver != w.name:
                     out.add(w.attr)
             self._outside_writes = out
         return self._outside_writes
@@ -109,12 +96,3 @@ def is_super_call(expr, scope: Scope) -> bool:
 def has_class_decorator(cls: ClassInfo) -> bool:
     """A class decorator (``@dataclass``, ``@struct.dataclass``) may write ``__init__``."""
     return bool(cls.node.decorators)
-
-
-def has_classmethod_decorator(f: FuncInfo) -> bool:
-    if f.is_lambda:
-        return False
-    for d in f.node.decorators:
-        if isinstance(d.decorator, cst.Name) and d.decorator.value == "classmethod":
-            return True
-    return False

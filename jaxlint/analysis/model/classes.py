@@ -22,7 +22,7 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 import libcst as cst
 
 from jaxlint.analysis.syntax.module_index import ModuleIndex
-from jaxlint.analysis.syntax.nodes import dotted_name, string_value
+from jaxlint.analysis.syntax.nodes import arguments_by_position, dotted_name, string_value
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 
@@ -130,18 +130,14 @@ class ClassModel:
         """The class model of the module ``cls`` is defined in."""
         if not self.delegates:
             return self
-        s = cls.scope
-        while s.parent is not None:
-            s = s.parent
-        return self.delegates.get(id(s), self)
+        return self.delegates.get(id(cls.scope.module()), self)
 
     # -- inheritance ---------------------------------------------------------------
     def bases(self, cls: ClassInfo) -> List[ClassInfo]:
         out = []
         for b in cls.bases:
             if isinstance(b, cst.Name):
-                owner = cls.scope.lookup_scope(b.value)
-                c = owner.classes.get(b.value) if owner is not None else None
+                c = class_named(cls.scope, b.value)
                 if c is not None and c is not cls:
                     out.append(c)
         return out
@@ -378,10 +374,7 @@ class ClassModel:
         out: List[str] = []
         for w in self.index.attribute_writes if self.index is not None else ():
             f = methods.get(id(w.scope))
-            if f is None or w.in_place or w.attr in out:
-                continue
-            positional = f.positional_params()
-            if positional and positional[0].name.value == w.name:
+            if f is not None and not w.in_place and w.attr not in out and f.receiver == w.name:
                 out.append(w.attr)
         return out
 
@@ -446,6 +439,17 @@ class ClassModel:
     def has_own_init(self, cls: ClassInfo) -> bool:
         return any("__init__" in c.body_scope.defs or "__new__" in c.body_scope.defs for c in self.mro(cls))
 
+    def constructor_arguments(self, cls: ClassInfo, call: cst.Call) -> Optional[Dict[str, cst.BaseExpression]]:
+        """{field: argument} of ``call``, a call of the constructor a NamedTuple or dataclass
+        generates (the class has no ``__init__`` or ``__new__`` of its own); a field left to its
+        default is absent.  None for a class with its own constructor, a star argument, or an
+        argument that lands on no field (the call raises)."""
+        if self.has_own_init(cls) or any(a.star for a in call.args):
+            return None
+        names = self.field_names(cls)
+        given = {n: a.value for a, n in arguments_by_position(call, names)}
+        return None if None in given or any(n not in names for n in given) else given
+
     def field_class(self, cls: ClassInfo, attr: str) -> Optional[ClassInfo]:
         """The module class a field is annotated with (``params: Params``), if any."""
         for c in self.mro(cls):
@@ -459,17 +463,16 @@ LINEN_MODULE_BASES = frozenset({"flax.linen.Module", "flax.linen.module.Module"}
 NNX_MODULE_BASES = frozenset({"flax.nnx.Module", "flax.nnx.module.Module"})
 
 
-def class_named(scope: Scope, name: str) -> Optional[ClassInfo]:
-    """The class ``name`` means in ``scope``: the innermost enclosing scope that defines or
-    binds the name decides (a rebinding hides an outer class)."""
-    s = scope
-    while s is not None:
-        if name in s.classes:
-            return s.classes[name]
-        if name in s.bindings or name in s.defs:
-            return None
-        s = s.parent
-    return None
+def class_named(scope: Scope, name: str, sole: bool = False) -> Optional[ClassInfo]:
+    """The class of the module that ``name`` means in code of ``scope``: the scope that owns the
+    name decides, as Python looks it up (a rebinding hides an outer class; class bodies are not
+    seen from their methods).  ``sole``: only when the ``class`` statement is the name's one
+    binding (a rebinding may hold anything when it is read)."""
+    owner = scope.lookup_scope(name)
+    cls = owner.classes.get(name) if owner is not None else None
+    if cls is not None and sole and len(owner.bindings.get(name, ())) != 1:
+        return None
+    return cls
 
 
 def annotation_class(e, scope: Scope) -> Optional[ClassInfo]:
@@ -479,11 +482,7 @@ def annotation_class(e, scope: Scope) -> Optional[ClassInfo]:
         if text is None or not text.isidentifier():
             return None
         e = cst.Name(text)
-    if isinstance(e, cst.Name):
-        owner = scope.lookup_scope(e.value)
-        if owner is not None:
-            return owner.classes.get(e.value)
-    return None
+    return class_named(scope, e.value) if isinstance(e, cst.Name) else None
 
 
 def _static_field_call(value, scope: Scope) -> bool:
@@ -535,11 +534,8 @@ def _registered_name(name: str, scope: Scope) -> str:
     classmethod is the class being made, so the class that defines it (and every subclass,
     through it) is registered."""
     f = scope.func if scope.kind == "function" else None
-    if f is None or not f.is_method:
-        return name
-    positional = f.positional_params()
     owner = scope.enclosing_class()
-    if owner is None or not positional or positional[0].name.value != name:
+    if f is None or owner is None or f.receiver != name:
         return name
     if f.name in ("__new__", "__init_subclass__") or is_classmethod(f):
         return owner.name

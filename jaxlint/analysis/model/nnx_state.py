@@ -294,7 +294,7 @@ def object_key(obj, scope) -> Optional[tuple]:
     if text is None or owner is None:
         return None
     f = owner.func if owner.kind == "function" else None
-    if f is not None and f.is_method and f.positional_params() and f.positional_params()[0].name.value == head.value:
+    if f is not None and f.receiver == head.value:
         return ("self", id(f.cls), text.partition(".")[2])
     return ("scope", id(owner), text)
 

@@ -21,9 +21,9 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.model.classes import ClassModel, annotation_class, declared_annotation, is_classmethod
+from jaxlint.analysis.model.classes import ClassModel, annotation_class, class_named, declared_annotation, is_classmethod
 from jaxlint.analysis.syntax.scopes import ClassInfo, Scope
-from jaxlint.analysis.syntax.nodes import STARRED, argument_for, parallel_values
+from jaxlint.analysis.syntax.nodes import STARRED, argument_for
 from jaxlint.analysis.syntax.sequences import element_expressions
 from jaxlint.analysis.syntax.functions import possible_returns, _undecorated
 from jaxlint.analysis.model.names import resolve
@@ -66,59 +66,6 @@ def _agreed(found: List[Optional[Receiver]]) -> Optional[Receiver]:
     return Receiver(first.cls, first.external, None)
 
 
-class _SelfAttributeWrites:
-    """``<me>.attr = value`` statements of one method body.  Only statements are visited (the
-    bodies of ``if``, loops, ``with``, ``try``), never expressions: a write is a statement."""
-
-    def __init__(self, me: str):
-        self.me = me
-        self.writes: List[Tuple[str, Optional[cst.BaseExpression]]] = []
-
-    def _target(self, target, value) -> None:
-        if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == self.me:
-            self.writes.append((target.attr.value, value))
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            # ``self.a, self.b = a, b`` gives each attribute its own element; a value unpacked
-            # from anything else is not read
-            values = parallel_values(target, value) if value is not None else None
-            for i, el in enumerate(target.elements):
-                self._target(el.value, values[i] if values else None)
-
-    def block(self, suite) -> None:
-        for st in getattr(suite, "body", ()):
-            self.statement(st)
-
-    def statement(self, st) -> None:
-        if isinstance(st, cst.SimpleStatementLine):
-            for small in st.body:
-                if isinstance(small, cst.Assign):
-                    for t in small.targets:
-                        self._target(t.target, small.value if len(small.targets) == 1 else None)
-                elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
-                    self._target(small.target, small.value if isinstance(small, cst.AnnAssign) else None)
-            return
-        if isinstance(st, (cst.FunctionDef, cst.ClassDef)):
-            return  # a nested function's ``self`` is its own business
-        if isinstance(st, cst.If):
-            self.block(st.body)
-            if isinstance(st.orelse, cst.If):
-                self.statement(st.orelse)
-            elif st.orelse is not None:
-                self.block(st.orelse.body)
-            return
-        body = getattr(st, "body", None)
-        if isinstance(body, cst.BaseSuite):
-            self.block(body)
-        for part in ("orelse", "finalbody"):
-            sub = getattr(st, part, None)
-            if sub is not None:
-                self.block(sub.body)
-        for h in getattr(st, "handlers", ()):
-            self.block(h.body)
-        for case in getattr(st, "cases", ()):
-            self.block(case.body)
-
-
 class ReceiverModel:
     """Receivers of the module's expressions, memoised per class attribute."""
 
@@ -150,11 +97,10 @@ class ReceiverModel:
         if isinstance(func, cst.Name):
             owner = scope.lookup_scope(func.value)
             if owner is not None:
-                cls = owner.classes.get(func.value)
-                if cls is not None:
-                    if any(b.kind != "class" for b in owner.bindings.get(func.value, ())):
-                        return None  # the class name is rebound: cannot tell what is called
-                    return Receiver(cls, None, call, scope)
+                if func.value in owner.classes:
+                    # a rebound class name: cannot tell what is called
+                    cls = class_named(scope, func.value, sole=True)
+                    return Receiver(cls, None, call, scope) if cls is not None else None
                 f = owner.defs.get(func.value)
                 if f is not None:
                     return self._returned(f, owner, depth)
@@ -190,11 +136,10 @@ class ReceiverModel:
         return _agreed(found)
 
     def _parameter(self, func, name: str, depth: int = 0) -> Optional[Receiver]:
+        if func.receiver == name:
+            # ``cls`` of a classmethod: the class itself, not an instance of it
+            return None if is_classmethod(func) else Receiver(func.cls)
         positional = func.positional_params()
-        if func.is_method and positional and positional[0].name.value == name:
-            if is_classmethod(func):
-                return None  # ``cls``: the class itself, not an instance of it
-            return Receiver(func.cls)
         for p in positional + list(func.params.kwonly_params):
             if p.name.value == name and p.annotation is not None:
                 ann = p.annotation.annotation
@@ -314,17 +259,15 @@ class ReceiverModel:
         return [w for c in self.classes.mro(cls) for w in self._attribute_writes(c).get(attr, ())]
 
     def _attribute_writes(self, cls: ClassInfo) -> Dict[str, List[Tuple[Optional[cst.BaseExpression], Scope]]]:
+        """The module's writes of ``<me>.attr`` (rebinding it) in the body of a method of ``cls``
+        whose first parameter is ``me`` (a nested function's ``self`` is its own business)."""
         writes = self._writes.get(id(cls))
         if writes is None:
             writes = {}
-            for f in cls.body_scope.defs.values():
-                positional = f.positional_params()
-                if not f.is_method or not positional or f.body_scope is None:
-                    continue
-                v = _SelfAttributeWrites(positional[0].name.value)
-                v.block(f.node.body)
-                for attr, value in v.writes:
-                    writes.setdefault(attr, []).append((value, f.body_scope))
+            for w in self.classes.index.attribute_writes:
+                f = w.scope.func if w.scope.kind == "function" else None
+                if not w.in_place and f is not None and f.receiver == w.name and f.cls is cls and cls.body_scope.defs.get(f.name) is f:
+                    writes.setdefault(w.attr, []).append((w.value, w.scope))
             self._writes[id(cls)] = writes
         return writes
 

@@ -13,7 +13,7 @@ from typing import Dict, FrozenSet, Iterator, List, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.model.call_targets import CallTargets
-from jaxlint.analysis.model.classes import ClassModel, is_classmethod, is_property
+from jaxlint.analysis.model.classes import ClassModel, class_named, is_classmethod, is_property
 from jaxlint.analysis.model.forwarded_transforms import forwarded_applications
 from jaxlint.analysis.model.names import PARTIAL, resolve
 from jaxlint.analysis.model.receivers import ReceiverModel
@@ -390,13 +390,7 @@ class TransformFinder:
     @staticmethod
     def _named_class(expr, scope: Scope):
         """The class of the module a bare name refers to (never rebound), else None."""
-        if not isinstance(expr, cst.Name):
-            return None
-        owner = scope.lookup_scope(expr.value)
-        cls = owner.classes.get(expr.value) if owner is not None else None
-        if cls is None or any(b.kind != "class" for b in owner.bindings.get(expr.value, ())):
-            return None
-        return cls
+        return class_named(scope, expr.value, sole=True) if isinstance(expr, cst.Name) else None
 
     # -- finding applications ---------------------------------------------------
     def _add(self, app: Application) -> None:

@@ -22,8 +22,10 @@ from typing import Callable, Dict, NamedTuple, Optional, Union
 
 import libcst as cst
 
+from jaxlint.analysis.model.callee_values import Passed, Target
 from jaxlint.analysis.model.classes import annotated_names, class_named
 from jaxlint.analysis.syntax.functions import single_return
+from jaxlint.analysis.syntax.nodes import arguments_by_position
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.model.names import resolve
 
@@ -137,12 +139,15 @@ def dtype_kind(expr, scope: Scope) -> Optional[int]:
 
 
 class TypeEvaluator:
-    """Types of expressions in one scope; ``names`` gives the type of a name (or None)."""
+    """Types of expressions in one scope; ``names`` gives the type of a name (or None).  Which
+    function a call reaches is the call-target model's answer (``targets``), and what a plain
+    object is an instance of the receiver model's."""
 
-    def __init__(self, scope: Scope, names: Callable[[str], Value], classes=None, depth: int = 0, receivers=None):
+    def __init__(self, scope: Scope, names: Callable[[str], Value], classes, targets, depth: int = 0, receivers=None):
         self.scope = scope
         self.names = names
         self.classes = classes
+        self.targets = targets
         self.depth = depth  # how many calls deep the evaluator follows (a bound on the work)
         # what an object is an instance of (model.receivers): the methods of an object that is
         # no pytree value here (``self.curriculum.update(...)``, ``env.step(...)``)
@@ -187,14 +192,11 @@ class TypeEvaluator:
             name = func.attr.value
             if isinstance(recv, Fields) and name in ("_replace", "replace") and not pos:
                 return self._replaced(recv, kw)
-            if isinstance(recv, Fields) and recv.cls is not TUPLE and self.classes is not None:
+            if isinstance(recv, Fields) and recv.cls is not TUPLE:
                 # a method of an instance of the module's class, with ``self`` the instance
-                method = self.classes.member(recv.cls, name)
-                return self._follow(method, pos, kw, recv) if method is not None else None
+                return self._follow(self._method(recv.cls, name), call, recv)
             if recv is None:
-                # ``obj.method(...)``, or ``self.tracker(...)``: the ``__call__`` of an attribute
-                found = self._instance_call(func.value, name, pos, kw)
-                return found if found is not None else self._instance_call(func, "__call__", pos, kw)
+                return self._follow(self._callee(call), call)
             if not isinstance(recv, Typ) and recv is not ANY_ARRAY:
                 return None
             if name == "astype" and (pos or "dtype" in kw):
@@ -203,15 +205,9 @@ class TypeEvaluator:
                 return self._reduced(name, recv)
             return None
         q = resolve(func, self.scope)
-        if q is None and isinstance(func, cst.Name):
-            owner = self.scope.lookup_scope(func.value)
-            f = owner.sole_def(func.value) if owner is not None else None
-            called = self._instance_call(func, "__call__", pos, kw) if f is None and owner is not None and func.value not in owner.classes else None
-            if called is not None:
-                return called
-            return self._follow(f, pos, kw) if f is not None else self._constructor(call, pos, kw)
         if q is None:
-            return self._constructor(call, pos, kw)
+            returned = self._follow(self._callee(call), call)
+            return returned if returned is not None else self._constructor(call)
         if q == "dataclasses.replace" and len(pos) == 1:
             recv = self.of(pos[0])
             return self._replaced(recv, kw) if isinstance(recv, Fields) else None
@@ -255,18 +251,6 @@ class TypeEvaluator:
             return Typ(INT, False) if pos and all(t is not None and t.kind == INT for t in literals) else None
         return None
 
-    def _instance_call(self, obj, name: str, pos, kw) -> Value:
-        """``obj.name(...)`` (``name`` ``__call__``: ``obj(...)``) where ``obj`` is an instance
-        of a class of the module: what the method returns, its ``self`` an instance whose
-        attributes are not known here."""
-        if self.receivers is None or self.classes is None:
-            return None
-        r = self.receivers.receiver_of(obj, self.scope)
-        if r is None or r.cls is None:
-            return None
-        method = self.classes.member(r.cls, name)
-        return self._follow(method, pos, kw, Fields(r.cls, {})) if method is not None else None
-
     @staticmethod
     def _reduced(name: str, t: Value) -> Optional[Typ]:
         if isinstance(t, Fields):
@@ -281,29 +265,44 @@ class TypeEvaluator:
             kind = max(kind, floor)
         return Typ(kind, False, max(least, floor))
 
-    def _follow(self, f, pos, kw, recv: Value = None) -> Value:
-        """What a function of the module returns, given the types of the arguments (``recv``:
-        the instance a method is called on): the value of its only ``return``, its own names
-        bound once; parameters it is not given are not known."""
-        if self.depth > 2 or f.is_lambda or f.body_scope is None or f.node.decorators:
+    def _callee(self, call: cst.Call) -> Optional[Target]:
+        """The function ``call`` reaches: the call-target model's answer, else the method of an
+        object the receiver model places (``self.tracker(...)`` calls its ``__call__``)."""
+        t = self.targets.target(call, self.scope)
+        func = call.func
+        ways = ((func.value, func.attr.value), (func, "__call__")) if isinstance(func, cst.Attribute) else ((func, "__call__"),)
+        for obj, name in ways if t is None and self.receivers is not None else ():
+            r = self.receivers.receiver_of(obj, self.scope)
+            t = self._method(r.cls, name) if r is not None and r.cls is not None else None
+            if t is not None:
+                break
+        return t
+
+    def _method(self, cls, name: str) -> Optional[Target]:
+        """The method ``name`` of an instance of ``cls``, bound to the instance."""
+        m = self.classes.member(cls, name)
+        return Target(m, None, (Passed(None, None, None, cls),)) if m is not None and m.is_method else None
+
+    def _follow(self, t: Optional[Target], call: cst.Call, recv: Value = None) -> Value:
+        """What the function ``call`` reaches returns, given the types of the arguments (``recv``:
+        the instance a method is called on, else one whose fields are not known): the value of
+        its only ``return``, its own names bound once; parameters it is not given are not known."""
+        if t is None or self.depth > 2 or t.app is not None or t.keywords:
             return None
+        f = t.func
+        if f.is_lambda or f.body_scope is None or f.node.decorators or any(b.expr is not None for b in t.bound):
+            return None  # (a partial's arguments are not followed)
         ret = single_return(f.node)
-        if ret is None:
+        names = [p.name.value for p in f.positional_params()]
+        if ret is None or t.bound and not names:
             return None
-        params = [p.name.value for p in f.positional_params()]
-        bound: Dict[str, Value] = {}
-        if recv is not None:
-            if not params or not f.is_method:
-                return None
-            bound[params.pop(0)] = recv
-        if len(pos) > len(params):
-            return None
-        for p, a in zip(params, pos):
-            bound[p] = self.of(a)
-        declared = set(params) | {p.name.value for p in f.node.params.kwonly_params}
-        for k, a in kw.items():
-            if k in declared:  # (one that ``**kwargs`` takes is no name of the body)
-                bound[k] = self.of(a)
+        bound: Dict[str, Value] = {names[0]: recv if recv is not None else Fields(t.bound[0].receiver, {})} if t.bound else {}
+        declared = set(names) | {p.name.value for p in f.params.kwonly_params}
+        for a, p in arguments_by_position(call, names, len(bound)):
+            if p is None:
+                return None  # into ``*args``
+            if p in declared:  # (one that ``**kwargs`` takes is no name of the body)
+                bound[p] = self.of(a.value)
         body = f.body_scope
         memo: Dict[str, Value] = {}
 
@@ -317,7 +316,7 @@ class TypeEvaluator:
                     memo[n] = inner.of(found[0])
             return memo[n]
 
-        inner = TypeEvaluator(body, names, self.classes, self.depth + 1, self.receivers)
+        inner = TypeEvaluator(body, names, self.classes, self.targets, self.depth + 1, self.receivers)
         return inner.of(ret)
 
     def _replaced(self, recv: Fields, kw) -> Value:
@@ -329,22 +328,20 @@ class TypeEvaluator:
             fields[k] = self.of(v)
         return Fields(recv.cls, fields)
 
-    def _constructor(self, call, pos, kw) -> Value:
+    def _constructor(self, call) -> Value:
         """``State(count=0, w=w)``: a NamedTuple or a dataclass pytree of the module (its
         generated constructor), field by field."""
-        if self.classes is None or not isinstance(call.func, cst.Name):
+        if not isinstance(call.func, cst.Name):
             return None
         cls = class_named(self.scope, call.func.value)
-        if cls is None or self.classes.pytree_kind(cls) not in ("namedtuple", "dataclass") or self.classes.has_own_init(cls):
+        if cls is None or self.classes.pytree_kind(cls) not in ("namedtuple", "dataclass"):
             return None
-        names = self.classes.field_names(cls)
-        if len(pos) > len(names) or any(k not in names for k in kw):
+        given = self.classes.constructor_arguments(cls, call)
+        if given is None:
             return None
-        given = dict(zip(names, pos))
-        given.update(kw)
-        fields: Dict[str, Optional[Typ]] = {}
         defaults = {st.target.value: st.value for st in annotated_names(cls) if st.value is not None}
-        for n in names:
+        fields: Dict[str, Value] = {}
+        for n in self.classes.field_names(cls):
             expr = given.get(n, defaults.get(n))
             fields[n] = self.of(expr) if expr is not None else None
         return Fields(cls, fields)

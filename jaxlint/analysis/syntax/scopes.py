@@ -9,7 +9,7 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.nodes import parameter_names
+from jaxlint.analysis.syntax.nodes import named_params, parameter_names
 
 # Binding kinds that make a name a *variable* (as opposed to an import, def or class).
 VALUE_KINDS = frozenset({"assign", "aug", "for", "with", "walrus", "global", "nonlocal"})
@@ -199,18 +199,9 @@ class Scope:
         return None
 
     def lookup_def(self, name: str) -> Optional["FuncInfo"]:
-        s: Optional[Scope] = self
-        first = True
-        while s is not None:
-            if s.kind != "class" or first:
-                f = s.defs.get(name)
-                if f is not None:
-                    return f
-                if name in s.bindings or name in s.imports or name in s.classes:
-                    return None  # a parameter or variable shadows any def further out
-            first = False
-            s = s.parent
-        return None
+        """The def ``name`` means here (a parameter or variable shadows any def further out)."""
+        owner = self.lookup_scope(name)
+        return owner.defs.get(name) if owner is not None else None
 
     def enclosing_class(self) -> Optional["ClassInfo"]:
         """The class whose method body this scope is (for ``self.method`` calls)."""
@@ -263,12 +254,23 @@ class FuncInfo:
                 return False
         return True
 
+    @property
+    def receiver(self) -> Optional[str]:
+        """The name a method's receiver is bound to (its first positional parameter: ``self``,
+        or ``cls`` of a classmethod); None for a function, a staticmethod or no parameter."""
+        positional = self.positional_params() if self.is_method else None
+        return positional[0].name.value if positional else None
+
     def positional_params(self) -> List[cst.Param]:
         p = self.params
         return list(p.posonly_params) + list(p.params)
 
     def all_param_names(self) -> List[str]:
         return parameter_names(self.params)
+
+    def param(self, name: str) -> Optional[cst.Param]:
+        """The parameter that binds ``name`` by name (positional or keyword-only), or None."""
+        return next((p for p in named_params(self.params) if p.name.value == name), None)
 
 
 MUTATING_METHODS = frozenset(

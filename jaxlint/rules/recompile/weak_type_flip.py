@@ -284,7 +284,7 @@ def _output_type(m, app, expr, pname: str, init, args, host_scope, call, classes
         memo[n] = out
         return out
 
-    evaluator = TypeEvaluator(body or f.scope, names, classes, receivers=m.finder.receivers)
+    evaluator = TypeEvaluator(body or f.scope, names, classes, m.finder.call_targets, receivers=m.finder.receivers)
     return evaluator.of(expr)
 
 
