@@ -165,7 +165,7 @@ class LibraryCalls:
         # Traced where the frame stages (even ``jnp.ones(3)``), else traced only when an
         # input is: under vmap or grad alone JAX computes on concrete values eagerly.
         out = self.array_op([v for _, v in argvals], flags)
-        dims = result_dims(last, argvals) if q.startswith("jax.numpy.") else None
+        dims = result_dims(q, argvals) if q.startswith("jax.numpy.") else None
         if dims is not None and (out.kind == lattice.TRACED or out.flags & lattice.JAXARR):
             return lattice.Val(out.kind, out.name, out.flags, dims=dims)
         return out

@@ -15,12 +15,11 @@ from typing import Optional, Sequence, Tuple
 
 import libcst as cst
 
+from jaxlint.analysis.jax.jax_signatures import shape_args
 from jaxlint.analysis.traced.values import FALSE, PYSEQ, SHAPE, STATIC, STATIC_VAL, TRUE, Val
 
 Dims = Tuple[Optional[int], ...]
 
-# The array constructors whose first argument (or ``shape=``) is the shape of the result.
-SHAPED_CONSTRUCTORS = frozenset({"zeros", "ones", "empty", "full"})
 # The functions and methods that return an array of their first input's shape.
 SAME_SHAPE = frozenset({"zeros_like", "ones_like", "empty_like", "full_like", "asarray", "array", "astype", "copy", "block_until_ready"})
 
@@ -39,10 +38,11 @@ def dims_of_shape(v: Val) -> Optional[Dims]:
     """The dims a shape argument gives (``(n, 0)``, ``3``), None where it is not shown."""
     n = known_int(v)
     if n is not None:
-        return (n,)
+        return (n,) if n >= 0 else (None,)
     if v.kind != STATIC or v.items is None or v.keys is not None:
         return None
-    return tuple(known_int(item) for item in v.items)
+    # a negative size is reshape's "whatever is left": not shown
+    return tuple(d if d is not None and d >= 0 else None for d in map(known_int, v.items))
 
 
 def shape_val(dims: Dims) -> Val:
@@ -114,14 +114,19 @@ def empty_sequence() -> Val:
     return Val(STATIC, None, PYSEQ | FALSE, ())
 
 
-def result_dims(function: str, argvals) -> Optional[Dims]:
-    """The dims of what the ``jax.numpy`` function named ``function`` returns: the shape it is
-    given (``zeros((n, 0))``), or the shape of its input (``zeros_like(x)``, ``asarray(x)``)."""
+def result_dims(q: str, argvals) -> Optional[Dims]:
+    """The dims of what the ``jax.numpy`` function ``q`` returns: the shape it is given where
+    its one shape-setting argument is ``shape`` (``zeros((n, 0))``, ``broadcast_to(x, s)``,
+    ``zeros_like(x, shape=s)``: read from JAX's signatures), else the shape of its input
+    (``zeros_like(x)``, ``asarray(x)``)."""
     positional = [v for a, v in argvals if a.keyword is None and not a.star]
     keywords = {a.keyword.value: v for a, v in argvals if a.keyword is not None}
-    if function in SHAPED_CONSTRUCTORS:
-        shape = keywords.get("shape", positional[0] if positional else None)
-        return dims_of_shape(shape) if shape is not None else None
-    if function in SAME_SHAPE and positional and "shape" not in keywords:
+    spec = shape_args(q)
+    if len(spec) == 1 and spec[0][1] == "shape":
+        position = spec[0][0]
+        shape = keywords.get("shape", positional[position] if position is not None and position < len(positional) else None)
+        if shape is not None:
+            return dims_of_shape(shape)
+    if q.rsplit(".", 1)[-1] in SAME_SHAPE and positional and "shape" not in keywords:
         return positional[0].dims
     return None
