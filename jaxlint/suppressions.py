@@ -167,7 +167,8 @@ def suppress(findings: Sequence[Finding], text: str, directives: Optional[FileDi
     return out
 
 
-def _meta_finding(rule, path: str, line: int, col0: int, length: int, autofix=None, **fields) -> Finding:
+def meta_finding(rule, path: str, line: int, col0: int, length: int, autofix=None, **fields) -> Finding:
+    """The finding of one of the linter's own rules, ``length`` characters from 0-based ``col0``."""
     return Finding(
         path=path,
         line=line,
@@ -252,7 +253,7 @@ def directive_findings(
                 edit = _removal(physical, line, col0, comment, m)
                 fix = {"title": "Remove the `# noqa` comment", "safety": "unsafe", "edits": [edit]} if edit else None
                 out.append(
-                    _meta_finding(
+                    meta_finding(
                         rules["JAX004"], path, line, col0 + m.start(), len(m.group().rstrip()), fix,
                         what="blanket `noqa`: no finding on its line", unused="`# noqa` comment, unless another tool needs it",
                     )
@@ -275,7 +276,7 @@ def directive_findings(
                         detail = f"unknown rule code '{code}' in `# noqa` silences nothing (did you mean '{hint}'?)"
                     else:
                         detail = f"unknown rule code '{code}' in `# noqa` silences nothing"
-                    out.append(_meta_finding(rules["JAX003"], path, line, start, len(code), detail=detail))
+                    out.append(meta_finding(rules["JAX003"], path, line, start, len(code), detail=detail))
                 continue
             if "JAX004" not in enabled:
                 continue
@@ -292,7 +293,7 @@ def directive_findings(
             words = "code" if len(unused) == 1 else "codes"
             title = f"Remove unused `noqa` {words} {', '.join(unused)}"
             out.append(
-                _meta_finding(
+                meta_finding(
                     rules["JAX004"], path, line, first_unused[0], first_unused[1],
                     {"title": title, "safety": "safe", "edits": [edit]} if edit else None,
                     what=f"`noqa` code: {', '.join(unused)}", unused=f"{words} {', '.join(unused)}",

@@ -25,7 +25,7 @@ from jaxlint.engine.collection import one_collection_per_module
 from jaxlint.engine.module_analysis import ModuleAnalysis
 from jaxlint.analysis.xmod.summaries import ModuleSummary, summarise
 from jaxlint import selection
-from jaxlint.suppressions import apply_directives
+from jaxlint.suppressions import apply_directives, meta_finding as rule_finding
 from jaxlint.syntax_errors import describe as describe_syntax_error
 from jaxlint.engine.reporting import Reports, materialise, rule_handlers
 from jaxlint.engine.piecewise_parse import parse_module
@@ -313,20 +313,8 @@ def meta_finding(path, code, detail, line, col, enabled) -> List[Finding]:
     run enables it."""
     if code not in enabled:
         return []
-    rule = RULES_BY_CODE[code]
-    return [
-        Finding(
-            path=path,
-            line=max(1, int(line or 1)),
-            column=max(1, int(col or 1)),
-            end_line=max(1, int(line or 1)),
-            end_column=max(1, int(col or 1)) + 1,
-            code=code,
-            name=rule.name,
-            message=rule.message.format(detail=detail),
-            fix=rule.fix,
-        )
-    ]
+    line, col = max(1, int(line or 1)), max(1, int(col or 1))
+    return [rule_finding(RULES_BY_CODE[code], path, line, col - 1, 1, detail=detail)]
 
 
 def lint_cached(text: str, path: str, config: Config, rules, cache: Optional[Cache], noqa: bool = True) -> List[Finding]:
