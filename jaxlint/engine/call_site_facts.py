@@ -13,7 +13,7 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.dynamic.examples.params import Param, params_of
+from jaxlint.dynamic.examples.params import Param, bound_names, params_of
 from jaxlint.dynamic.examples.render import render
 from jaxlint.dynamic.examples.values import value_of_src
 from jaxlint.analysis.syntax.nodes import named_params
@@ -72,11 +72,7 @@ class CallSiteFacts:
         """The other arguments of ``call`` on the first pass of the loops around it: the
         loop's own first value for its variable.  Only arguments built without a guess."""
         out: Dict[str, dict] = {}
-        positional = [p for p in params if p.kind != "kw"]
-        for i, a in enumerate(call.args):
-            if a.star:
-                return {}
-            name = a.keyword.value if a.keyword is not None else positional[i].name if i < len(positional) else None
+        for a, name in zip(call.args, bound_names(call, params) or ()):
             if name is None or name == skip:
                 continue
             if values.get(name) is not None:

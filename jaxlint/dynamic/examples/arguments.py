@@ -16,7 +16,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
-from jaxlint.dynamic.examples.params import Param, as_protocol, described, from_annotation, params_of, shape_dtype_default
+from jaxlint.dynamic.examples.params import Param, as_protocol, bound_names, described, from_annotation, params_of, shape_dtype_default
 from jaxlint.dynamic.examples.render import module_class, nearest_binding, render
 from jaxlint.dynamic.examples.values import GUESSES, SPEC_RE, parse_spec, py, value_of_src
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
@@ -93,22 +93,12 @@ class Examples:
 
     def call_args(self, call: cst.Call, params: List[Param]) -> Optional[Dict[str, Optional[dict]]]:
         """Values a call passes, by parameter name (None: passed but not a simple value)."""
+        names = bound_names(call, params)
+        known = {p.name for p in params}
+        if names is None or any(n not in known for n in names):
+            return None
         out: Dict[str, Optional[dict]] = {}
-        positional = [p for p in params if p.kind != "kw"]
-        i = 0
-        by_name = {p.name: p for p in params}
-        for a in call.args:
-            if a.star:
-                return None
-            if a.keyword is None:
-                if i >= len(positional):
-                    return None
-                name = positional[i].name
-                i += 1
-            else:
-                name = a.keyword.value
-                if name not in by_name:
-                    return None
+        for a, name in zip(call.args, names):
             src = self.render_at(a.value, call)
             out[name] = value_of_src(src) if src is not None else None
         return out

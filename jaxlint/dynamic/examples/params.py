@@ -50,6 +50,15 @@ def params_of(f: FuncInfo, statics: set, skip: int) -> List[Param]:
     return out
 
 
+def bound_names(call: cst.Call, params: List[Param]) -> Optional[List[Optional[str]]]:
+    """The parameter each argument of ``call`` binds (None past the positional parameters);
+    None for a call with ``*args`` or ``**kwargs``, whose arguments cannot be mapped."""
+    if any(a.star for a in call.args):
+        return None
+    positional = [p.name for p in params if p.kind != "kw"]
+    return [a.keyword.value if a.keyword is not None else positional[i] if i < len(positional) else None for i, a in enumerate(call.args)]
+
+
 def _has_default(value) -> bool:
     """``x: int = 3`` / ``field(default=...)`` give a default; ``field(static=True)`` does not."""
     if value is None:
