@@ -240,7 +240,7 @@ KNOWN_KEYS = (
     "min-jax",
 )
 
-_DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+DOTTED_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 
 def _jax_version(value, where: str) -> Tuple[int, int, int]:
@@ -323,7 +323,7 @@ def parse_table(
     extend_exclude = _globs(norm.get("extend-exclude", []), where("extend-exclude"))
     extra = _strings(norm.get("extra-jit-decorators", []), where("extra-jit-decorators"), "a list of dotted names")
     for name in extra:
-        if not _DOTTED.match(name):
+        if not DOTTED_NAME.match(name):
             raise ConfigError(f"{where('extra-jit-decorators')}: '{name}' is not a dotted name such as mylib.jit")
     preview = norm.get("preview", False)
     if not isinstance(preview, bool):

@@ -15,7 +15,6 @@ in ``callable_facts``, the call sites' and loops' in ``call_site_facts``.
 
 from __future__ import annotations
 
-import re
 from typing import Dict, Optional, Tuple
 
 import libcst as cst
@@ -26,10 +25,8 @@ from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.model.transforms import Application
 from jaxlint.engine.call_site_facts import CallSiteFacts
 from jaxlint.engine.callable_facts import CallableFacts, top_level
+from jaxlint.config import DOTTED_NAME
 from jaxlint.findings import FindingFacts
-
-_DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
-
 
 class FactsDeriver(CallableFacts, CallSiteFacts):
     """Facts for the reports of one module (``analysis``: its ModuleAnalysis)."""
@@ -95,7 +92,7 @@ class FactsDeriver(CallableFacts, CallSiteFacts):
     def derive(self, node, frame, fields: dict, given: Optional[FindingFacts]) -> FindingFacts:
         out: Dict[str, object] = {}
         var = fields.get("var")
-        if isinstance(var, str) and _DOTTED.match(var):
+        if isinstance(var, str) and DOTTED_NAME.match(var):
             out["variable"] = var
         context = fields.get("context") or {}
         if context.get("old_api"):
