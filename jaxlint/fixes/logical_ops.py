@@ -16,35 +16,30 @@ from jaxlint.fixes.declare import UNSAFE, Fix, replace
 from jaxlint.fixes.names import code, jnp_reference
 
 
-def _strip_parens(node):
+def _bare(node):
     return node.with_changes(lpar=(), rpar=())
 
 
-def boolop_fix(node: cst.BooleanOperation, scope) -> Optional[Fix]:
+def _jnp_call(node, scope, func: str, *operands, wrap=lambda text: text) -> Optional[Fix]:
+    """``node`` replaced with ``jnp.<func>(operands)``, the module's own name for jax.numpy."""
     ref = jnp_reference(scope)
     if ref is None:
         return None
+    text = f"{ref[0]}.{func}({', '.join(code(o).strip() for o in operands)})"
+    return replace(node, wrap(text), f"Replace with `jnp.{func}`", UNSAFE, ref[1])
+
+
+def boolop_fix(node: cst.BooleanOperation, scope) -> Optional[Fix]:
     func = "logical_and" if isinstance(node.operator, cst.And) else "logical_or"
-    text = f"{ref[0]}.{func}({code(_strip_parens(node.left)).strip()}, {code(_strip_parens(node.right)).strip()})"
-    if node.lpar:
-        text = "(" * len(node.lpar) + text + ")" * len(node.rpar)
-    return replace(node, text, f"Replace with `jnp.{func}`", UNSAFE, ref[1])
+    wrap = (lambda text: "(" * len(node.lpar) + text + ")" * len(node.rpar)) if node.lpar else (lambda text: text)
+    return _jnp_call(node, scope, func, _bare(node.left), _bare(node.right), wrap=wrap)
 
 
 def not_fix(node: cst.UnaryOperation, scope) -> Optional[Fix]:
-    ref = jnp_reference(scope)
-    if ref is None:
-        return None
-    text = f"{ref[0]}.logical_not({code(_strip_parens(node.expression)).strip()})"
-    return replace(node, text, "Replace with `jnp.logical_not`", UNSAFE, ref[1])
+    return _jnp_call(node, scope, "logical_not", _bare(node.expression))
 
 
 def min_max_fix(node: cst.Call, which: str, scope) -> Optional[Fix]:
     if len(node.args) != 2 or any(a.keyword is not None or a.star for a in node.args):
         return None
-    ref = jnp_reference(scope)
-    if ref is None:
-        return None
-    func = "minimum" if which == "min" else "maximum"
-    text = f"{ref[0]}.{func}({code(node.args[0].value).strip()}, {code(node.args[1].value).strip()})"
-    return replace(node, text, f"Replace with `jnp.{func}`", UNSAFE, ref[1])
+    return _jnp_call(node, scope, "minimum" if which == "min" else "maximum", node.args[0].value, node.args[1].value)
