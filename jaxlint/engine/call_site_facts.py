@@ -66,6 +66,10 @@ class CallSiteFacts:
                     facts["first_values"] = self._first_values(call, scope, params, pname, values)
                 else:
                     facts["fed_back"] = True
+            elif "start" in fields:
+                # the call's result comes back in the argument's place, from a first value no
+                # one expression holds (``state, info = env.reset()``)
+                facts["fed_back"] = True
         out["call"] = facts
 
     def _first_values(self, call: cst.Call, scope: Scope, params: List[Param], skip: str, values: dict) -> Dict[str, dict]:

@@ -304,3 +304,58 @@ def drifting_source(expr, scope, drift: frozenset) -> Optional[str]:
     out: dict = {}
     _sources(expr, scope, out, 0)
     return next((n for n in out if n in drift), None)
+
+
+def takes_distinct_sizes(expr, scope) -> bool:
+    """``expr`` (or a name bound once to it) is a list or tuple of integers of which two surely
+    differ: literals (``[8, 16]``), module constants (``[N, 2 * N]`` with ``N = 4``), or the
+    same unknown integer at different offsets (``[ndev, ndev + 1]``, whatever ``ndev`` is).
+    A loop over it hands each iteration another value."""
+    if isinstance(expr, cst.Name):
+        owner = scope.lookup_scope(expr.value)
+        b = owner.assigned_once(expr.value) if owner is not None else None
+        if b is None:
+            return False
+        expr = b.value
+    if not isinstance(expr, (cst.List, cst.Tuple)) or any(isinstance(e, cst.StarredElement) for e in expr.elements):
+        return False
+    forms = [_linear(e.value, scope, 0) for e in expr.elements]
+    if any(f is None for f in forms):
+        return False
+    # two values differ for every value of their unknown when they are the same multiple of it
+    # at different offsets (two known integers: the unknown's multiple is 0)
+    seen = {}
+    for symbol, coef, const in forms:
+        seen.setdefault((symbol, coef), set()).add(const)
+    return any(len(consts) > 1 for consts in seen.values())
+
+
+def _linear(e, scope, depth: int):
+    """``e`` as (unknown, multiple, offset): an integer literal is (None, 0, value); a name not
+    bound once to such an expression is itself the unknown; ``+``, ``-`` and a product with a
+    known integer combine them.  None for anything else (two unknowns, a float, a call)."""
+    if isinstance(e, cst.Integer):
+        return None, 0, e.evaluated_value
+    if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Minus):
+        inner = _linear(e.expression, scope, depth)
+        return (inner[0], -inner[1], -inner[2]) if inner is not None else None
+    if isinstance(e, cst.Name):
+        owner = scope.lookup_scope(e.value)
+        b = owner.assigned_once(e.value) if owner is not None and depth < 3 else None
+        known = _linear(b.value, owner, depth + 1) if b is not None else None
+        return known if known is not None else (e.value, 1, 0)
+    if isinstance(e, cst.BinaryOperation):
+        left, right = _linear(e.left, scope, depth), _linear(e.right, scope, depth)
+        if left is None or right is None:
+            return None
+        if isinstance(e.operator, (cst.Add, cst.Subtract)):
+            sign = 1 if isinstance(e.operator, cst.Add) else -1
+            if left[0] is not None and right[0] is not None and left[0] != right[0]:
+                return None
+            return left[0] or right[0], left[1] + sign * right[1], left[2] + sign * right[2]
+        if isinstance(e.operator, cst.Multiply):
+            known, other = (left, right) if left[1] == 0 else (right, left) if right[1] == 0 else (None, None)
+            if known is None:
+                return None
+            return other[0], other[1] * known[2], other[2] * known[2]
+    return None

@@ -88,6 +88,13 @@ class HostValues(HostCalls):
             v = host_value.join(v, self.eval(expr, scope, run.final, shadow))
         return v
 
+    def first_value(self, expr, scope: Scope, call: cst.Call) -> Optional[host_value.HostValue]:
+        """The value of ``expr`` the first time ``call`` is reached (in a loop: on its first
+        iteration, where later ones may see a value the loop rebinds).  None when not known."""
+        run = self._run(scope)
+        env = run.first_at_call.get(id(call)) if run is not None else None
+        return self.eval(expr, scope, env, frozenset()) if env is not None else None
+
     # -- scopes ----------------------------------------------------------------------
     def _run(self, scope: Scope) -> Optional[ScopeRun]:
         if scope.kind == "class":

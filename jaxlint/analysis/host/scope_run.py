@@ -91,6 +91,9 @@ class ScopeRun:
         self.hv = hv
         self.scope = scope
         self.at_call: Dict[int, Env] = {}
+        # the environment the first time each call is reached: in a loop, its first iteration
+        # (what the first call of a jitted function is compiled for)
+        self.first_at_call: Dict[int, Env] = {}
         self.shadow: Dict[int, frozenset] = {}
         self.in_lambda: Dict[int, bool] = {}
         self.assigned: Dict[str, Optional[HostValue]] = {}
@@ -125,6 +128,8 @@ class ScopeRun:
         for cid, shadow in calls.items():
             old = self.at_call.get(cid, _MISSING)
             self.at_call[cid] = env if old is _MISSING else _join_env(old, env)
+            if old is _MISSING:
+                self.first_at_call[cid] = env
             if shadow:
                 self.shadow[cid] = shadow
 

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.functions import possible_returns, _undecorated
+from jaxlint.analysis.syntax.functions import possible_returns, rewrapped, _undecorated
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.syntax.nodes import arguments_by_position
@@ -309,7 +309,8 @@ class CallTargets:
         if f is not None:
             decorated = [a for a in self.finder.by_func.get(id(f.node), ()) if isinstance(a.site, cst.Decorator)]
             if decorated:
-                return self._transformed(decorated[0]) if len(decorated) == 1 and decorated[0].transform.cached else None
+                only = len(decorated) == 1 and decorated[0].transform.cached and not rewrapped(f, decorated[0].site, self.finder.decorator_sites)
+                return self._transformed(decorated[0]) if only else None
             return Target(f) if _undecorated(f) else None
         binds = owner.bindings.get(name, ())
         if len(binds) != 1 or name in owner.globals or name in owner.nonlocals:

@@ -109,7 +109,7 @@ def literal_type(expr) -> Optional[Typ]:
 def promote(a: Value, b: Value, divide: bool = False) -> Optional[Typ]:
     """The type of ``a op b`` for an arithmetic operator (JAX's weak-type promotion)."""
     if not isinstance(a, Typ) or not isinstance(b, Typ):
-        return None
+        return _with_unknown(a, b)
     if a.weak == b.weak:
         kind = None if a.kind is None or b.kind is None else max(a.kind, b.kind)
         out = Typ(kind, a.weak, max(a.low, b.low))
@@ -121,6 +121,18 @@ def promote(a: Value, b: Value, divide: bool = False) -> Optional[Typ]:
     if divide and out.low < FLOAT:
         out = Typ(FLOAT if out.kind is not None else None, out.weak, FLOAT)
     return out
+
+
+def _with_unknown(a: Value, b: Value) -> Optional[Typ]:
+    """``a op b`` where one operand's type is not known: a strongly typed float (or complex)
+    operand makes the result strongly typed, of that kind or higher, whatever the other is.
+    Only a weak operand of a higher kind keeps a result weak, and above a float there is only
+    a complex (a Python complex number in a float computation is left out).  A strong int or
+    bool says nothing: ``+ 1.5`` would make the result a weak float."""
+    known = a if isinstance(a, Typ) else b
+    if not isinstance(known, Typ) or known.weak or known.low < FLOAT:
+        return None
+    return Typ(None, False, known.low)
 
 
 def dtype_kind(expr, scope: Scope) -> Optional[int]:
@@ -196,7 +208,12 @@ class TypeEvaluator:
                 # a method of an instance of the module's class, with ``self`` the instance
                 return self._follow(self._method(recv.cls, name), call, recv)
             if recv is None:
-                return self._follow(self._callee(call), call)
+                callee = self._callee(call)
+                if callee is None and name in REDUCTIONS and not pos and not kw:
+                    # no method of the module's: an array's reduction, strongly typed whatever
+                    # the array was
+                    return self._reduced(name, None)
+                return self._follow(callee, call)
             if not isinstance(recv, Typ) and recv is not ANY_ARRAY:
                 return None
             if name == "astype" and (pos or "dtype" in kw):

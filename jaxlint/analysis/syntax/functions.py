@@ -90,6 +90,20 @@ def _ends_in_return(st) -> bool:
     return False
 
 
+def rewrapped(f: FuncInfo, site, transform_sites) -> bool:
+    """A decorator above ``site`` (one of ``f``'s) is neither a transform's (``transform_sites``:
+    the ids of their decorators) nor ``staticmethod``/``classmethod``: the def's name is bound to
+    what that decorator returns, which may change the arguments (pad, convert them) before they
+    reach the function ``site`` transforms."""
+    decorators = f.node.decorators
+    for d in decorators[: decorators.index(site)]:
+        e = d.decorator
+        if id(d) in transform_sites or isinstance(e, cst.Name) and e.value in ("staticmethod", "classmethod"):
+            continue
+        return True
+    return False
+
+
 def _undecorated(f: FuncInfo) -> bool:
     """A def whose name is the function itself: no decorator (other than ``staticmethod``)
     that could wrap it and call it differently."""

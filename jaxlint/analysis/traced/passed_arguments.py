@@ -14,6 +14,7 @@ import libcst as cst
 
 from jaxlint.analysis.jax.jax_api import KNOWN_APIS
 from jaxlint.analysis.model.transforms import Application, arguments_by_parameter
+from jaxlint.analysis.syntax.functions import rewrapped
 from jaxlint.analysis.syntax.scopes import ClassInfo, Scope
 from jaxlint.analysis.traced.from_host import host_val
 from jaxlint.analysis.traced import values as lattice
@@ -61,7 +62,7 @@ class PassedArguments:
         site = app.site
         calls_of = self.index.calls_of
         candidates = list(calls_of(id(site)))
-        if isinstance(site, cst.Decorator):
+        if isinstance(site, cst.Decorator) and not rewrapped(f, site, self.finder.decorator_sites):
             candidates += calls_of(f.name)
             if f.cls is not None:
                 candidates += calls_of("." + f.name)

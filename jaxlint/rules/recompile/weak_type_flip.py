@@ -121,7 +121,7 @@ class WeakTypeFlip(Rule):
                 if returned is None:
                     continue
                 out_expr, part = returned
-                initial = _initial_type(m, scope, name, loop, order, classes)
+                initial = _initial_type(m, scope, name, loop, order, call, classes)
                 if initial is None:
                     continue
                 init, start = initial
@@ -168,7 +168,7 @@ def _returned_for(target, name: str, ret) -> Optional[Tuple[cst.BaseExpression, 
     return None
 
 
-def _initial_type(m, scope, name: str, loop, order: int, classes):
+def _initial_type(m, scope, name: str, loop, order: int, call, classes):
     """The type ``name`` has when the loop starts, if every rebinding in the loop is the call's,
     and the expression it starts as (an assigned value or a parameter's default)."""
     start, end = loop
@@ -185,12 +185,13 @@ def _initial_type(m, scope, name: str, loop, order: int, classes):
         return None
     if before.kind == "param":
         return _default_type(m, scope, name, classes)
-    if before.kind != "assign" or before.value is None:
+    if before.kind != "assign":
         return None
-    value = before.value
-    t = weak_value(m.typed_host_values.value(value, scope, value if isinstance(value, cst.Call) else None))
+    # what the name holds when the call is first reached, however it was bound (``state, ts =
+    # env.reset(key)`` too): every later binding in the loop is the call's own
+    t = weak_value(m.typed_host_values.first_value(cst.Name(name), scope, call))
     if isinstance(t, Typ) and t.weak or _pytree(t, classes) and _weak_field(t, classes) is not None:
-        return t, value
+        return t, before.value
     return None
 
 
@@ -248,6 +249,8 @@ def _default_type(m, scope, name: str, classes):
 
 
 def _output_type(m, app, expr, pname: str, init, args, host_scope, call, classes):
+    """The type of ``expr``, returned by the jitted function, when ``pname`` comes in as
+    ``init`` and the other parameters as the call passes them."""
     f = app.func
     body = f.body_scope
     host = m.typed_host_values
@@ -257,35 +260,70 @@ def _output_type(m, app, expr, pname: str, init, args, host_scope, call, classes
         ps = f.node.params
         params = {p.name.value: p for p in named_params(ps)}
     skipped = {p.name.value for p in f.positional_params()[: app.skipped]} | set(app.bound_kw)
-    memo: Dict[str, object] = {}
+    rebound = _parameter_rebindings(f, body, params)
+    memo: Dict[Tuple[str, float], object] = {}
+    evaluators: Dict[float, TypeEvaluator] = {}
 
-    def names(n: str):
+    def incoming(n: str):
         if n == pname:
             return init
-        if n in memo:
-            return memo[n]
-        memo[n] = None  # a cycle answers "unknown"
-        out = None
+        if n in skipped:
+            return None
+        if n in passed:
+            # a traced argument: an array inside, whatever its type on the host
+            return weak_value(host.value(passed[n], host_scope, call)) or ANY_ARRAY
+        return literal_type(params[n].default) if params[n].default is not None else None
+
+    def names(n: str, at: float):
+        """``n`` as a statement at order ``at`` of the body reads it (``inf``: the return)."""
         if n in params:
-            if n in skipped:
-                out = None
-            elif n in passed:
-                # a traced argument: an array inside, whatever its type on the host
-                out = weak_value(host.value(passed[n], host_scope, call)) or ANY_ARRAY
-            elif params[n].default is not None:
-                out = literal_type(params[n].default)
-        elif body is not None and n in body.bindings:
+            if n not in rebound:
+                return incoming(n)
+            again = rebound[n]
+            if again is None:
+                return None  # rebound in a branch, a loop or more than once
+            order, value = again
+            return incoming(n) if at <= order else evaluator(order).of(value)
+        key = (n, at)
+        if key in memo:
+            return memo[key]
+        memo[key] = None  # a cycle answers "unknown"
+        out = None
+        if body is not None and n in body.bindings:
+            b = body.assigned_once(n)
             value = body.sole_value(n)
-            if value is not None:
-                out = evaluator.of(value)
+            if value is not None and b is not None:
+                out = evaluator(b.order).of(value)
         elif body is not None:
             owner = body.lookup_scope(n)
             out = weak_value(host.outer_value(n, owner)) if owner is not None else None
-        memo[n] = out
+        memo[key] = out
         return out
 
-    evaluator = TypeEvaluator(body or f.scope, names, classes, m.finder.call_targets, receivers=m.finder.receivers)
-    return evaluator.of(expr)
+    def evaluator(at: float) -> TypeEvaluator:
+        if at not in evaluators:
+            evaluators[at] = TypeEvaluator(body or f.scope, lambda n: names(n, at), classes, m.finder.call_targets, receivers=m.finder.receivers)
+        return evaluators[at]
+
+    return evaluator(float("inf")).of(expr)
+
+
+def _parameter_rebindings(f, body, params) -> Dict[str, Optional[Tuple[int, cst.BaseExpression]]]:
+    """The parameters the body rebinds: (order, value) of the one plain assignment of the body's
+    own statements that does (``state = State(...)`` before ``return state``), None for any
+    other rebinding (in a branch or a loop, more than one, an augmented assignment)."""
+    if body is None or isinstance(f.node, cst.Lambda):
+        return {}
+    top = {id(small.value) for st in f.node.body.body if isinstance(st, cst.SimpleStatementLine) for small in st.body if isinstance(small, cst.Assign)}
+    out: Dict[str, Optional[Tuple[int, cst.BaseExpression]]] = {}
+    for n in params:
+        later = [b for b in body.bindings.get(n, ()) if b.kind != "param"]
+        if not later:
+            continue
+        b = later[0]
+        sole = len(later) == 1 and b.kind == "assign" and b.order is not None and b.value is not None and id(b.value) in top
+        out[n] = (b.order, b.value) if sole else None
+    return out
 
 
 def _describe(t: Typ) -> str:

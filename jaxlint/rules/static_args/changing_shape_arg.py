@@ -6,7 +6,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.analysis.host.host_shapes import drifting, drifting_source, shape_follows
+from jaxlint.analysis.host.host_shapes import drifting, drifting_source, shape_follows, takes_distinct_sizes
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.model.names import resolve
 from jaxlint.rules.base import Rule
@@ -145,7 +145,7 @@ def _loop_counters(scope, order: int) -> set:
         for b in scope.loop_bindings(name):
             loop = b.value
             it = loop.iter
-            if _distinct_integers(it, scope) and isinstance(loop.target, cst.Name) and loop.target.value == name:
+            if takes_distinct_sizes(it, scope) and isinstance(loop.target, cst.Name) and loop.target.value == name:
                 # ``for n in [9, 7, 11]``: the name takes a new value on every iteration
                 if any(start == b.order and start <= order <= end for start, end in scope.loops):
                     out.add(name)
@@ -165,20 +165,6 @@ def _loop_counters(scope, order: int) -> set:
             if counted and any(start == b.order and start <= order <= end for start, end in scope.loops):
                 out.add(name)
     return out
-
-
-def _distinct_integers(expr, scope) -> bool:
-    """A list or tuple literal of more than one distinct integer, or a name bound once to one."""
-    if isinstance(expr, cst.Name):
-        owner = scope.lookup_scope(expr.value)
-        b = owner.assigned_once(expr.value) if owner is not None else None
-        if b is None:
-            return False
-        expr = b.value
-    if not isinstance(expr, (cst.List, cst.Tuple)):
-        return False
-    values = [el.value for el in expr.elements]
-    return all(isinstance(v, cst.Integer) for v in values) and len({v.evaluated_value for v in values}) > 1
 
 
 GROWING = frozenset({"concatenate", "append", "vstack", "hstack", "row_stack", "column_stack"})
