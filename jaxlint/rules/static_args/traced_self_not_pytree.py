@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from jaxlint.analysis.facts.traced_self import TracedSelf
+from jaxlint.findings import FindingFacts
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
 
@@ -125,7 +126,10 @@ class TracedSelfNotPytree(Rule):
             leaf = f"holds {what} at `{hit.path}`, which is {why}" if hit.path else f"is {what}, which is {why}"
             remedy = f"make `{hit.cls.name}` a pytree" if hit.cls is not None else "close over the function instead of passing it"
             related = ((hit.built, "the instance is passed in here"),) if hit.built is not None else ()
+            known = {"cls": hit.cls.name} if hit.cls is not None else {}
+            # no stand-in shows a function where the code keeps it: the check runs the code
+            facts = FindingFacts(value_kind="function", entry=hit.func.qualname, parameter=hit.param) if hit.cls is None else None
             m.report(
                 self, hit.receiver, var=m.module.code_for_node(hit.receiver), leaf=leaf, remedy=remedy, func=hit.func.name, param=hit.param,
-                related=related,
+                related=related, facts=facts, **known,
             )
