@@ -145,8 +145,9 @@ def plan_finding(finding: Finding) -> Check:
     return _none(check, f"no dynamic check for {finding.code}")
 
 
-# Value kinds no stand-in value shows (the module's own class, equinox's own hashing).
-_NO_STAND_IN = ("instance", "tuple", "optimiser state")
+# Value kinds no stand-in value shows (the module's own class, equinox's own hashing, a
+# function where the code keeps it: in a NamedTuple's field).
+_NO_STAND_IN = ("instance", "tuple", "optimiser state", "function")
 
 
 def _plan_host_path(check: dict, facts: FindingFacts) -> Check:

@@ -298,7 +298,7 @@ def test_every_fixture_finding_is_confirmed():
         "ValueError: Found unexpected data on value of type <class 'list'> in static attribute 'layers' of Pytree type "
         "'<class 'nnx_static_attributes.Tower'>'. building Tower (the call at line 193 in a lambda)"
     )
-    assert details[("traced_self.py", 61, "JAX209")] == "TypeError tracing scale_called()"
+    assert details[("traced_self.py", 62, "JAX209")] == "TypeError tracing scale_called()"
     assert details[("discarded_updates.py", 20, "JAX501")] == (
         "`x` is the same ArrayImpl after line 20 ran (calling bump_discarded()): the new array was discarded"
     )
@@ -2007,7 +2007,7 @@ class EveryJittedMethodCall(TracedSelfNotPytree):
                 receiver = f.value if isinstance(f, cst.Attribute) else f
                 if isinstance(receiver, cst.Name) and receiver.value == "model":
                     continue  # a Linen module's own `apply`, inside the jitted functions
-                m.report(self, receiver, var=m.module.code_for_node(receiver), cls="?", func="?", param="self")
+                m.report(self, receiver, var=m.module.code_for_node(receiver), leaf="?", remedy="?", func="?", param="self")
 
 
 def test_a_static_or_pytree_self_is_refuted_by_calling_the_method():
@@ -2018,10 +2018,10 @@ def test_a_static_or_pytree_self_is_refuted_by_calling_the_method():
         findings = lint_source(fh.read(), path, rules=[EveryJittedMethodCall]).findings
     out = confirm(findings, {path: path}, timeout=60)
     assert [(f.line, f.dynamic["status"], f.dynamic["detail"]) for f in out] == [
-        (66, "refuted", "traced without error"),
-        (70, "refuted", "traced without error"),
-        (75, "refuted", "traced without error"),
-        (84, "refuted", "traced without error"),
+        (67, "refuted", "traced without error"),
+        (71, "refuted", "traced without error"),
+        (76, "refuted", "traced without error"),
+        (85, "refuted", "traced without error"),
     ]
 
 

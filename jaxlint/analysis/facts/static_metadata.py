@@ -20,6 +20,7 @@ import libcst as cst
 
 from jaxlint.analysis.traced.annotations import is_array_annotation
 from jaxlint.analysis.host.array_values import functional_update
+from jaxlint.analysis.jax.numpy_random_sizes import size_argument
 from jaxlint.analysis.model.classes import STATIC_ANNOTATIONS, ClassModel, class_named, qualified
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.nodes import argument_for as parameter_argument
@@ -38,7 +39,6 @@ _SAMPLERS = frozenset({"normal", "uniform", "bernoulli", "randint", "truncated_n
 # A raw key is a uint32 array of two words (``PRNGKey``), and ``split`` gives a stack of keys,
 # raw or typed; ``jax.random.key`` alone is a 0-d typed key, which compares like a bool.
 _KEY_ARRAYS = frozenset({"PRNGKey", "split"})
-_NUMPY_RANDOM = frozenset({"rand", "randn", "normal", "uniform", "random", "randint", "standard_normal"})
 _ARRAY_METHODS = frozenset({"reshape", "astype", "copy", "transpose", "T"})
 _MODULES = ("jax.numpy.", "numpy.")
 
@@ -221,8 +221,8 @@ def is_shaped_array(expr, scope: Scope, depth: int = 0) -> bool:
             return True
         return name in _SAMPLERS and (len(positional) >= 2 and not _empty_shape(positional[1]) or "shape" in keywords)
     if q.startswith("numpy.random."):
-        name = q[len("numpy.random.") :]
-        return name in _NUMPY_RANDOM and (bool(positional) and name in ("rand", "randn") or "size" in keywords)
+        size = size_argument(q[len("numpy.random.") :], expr.args)
+        return size is not None and not _empty_shape(size)
     for prefix in _MODULES:
         if not q.startswith(prefix):
             continue

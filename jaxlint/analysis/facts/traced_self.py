@@ -13,17 +13,20 @@ in the module is handed the class (``register_pytree_node(Solver, ...)``,
 ``register_static(Solver)``), and the method is jitted by ``jax.jit`` / ``jax.pmap`` directly.
 
 Any other parameter that is not static is traced the same way: an instance of such a class
-passed for it (``step(Model(...), x)`` for ``@jax.jit def step(model, x)``) fails alike.
+passed for it (``step(Model(...), x)`` for ``@jax.jit def step(model, x)``) fails alike, and so
+does a function (a def or a lambda): to JAX it is one leaf that is no array, passed itself or
+held in a NamedTuple or tuple, which are pytrees whose items are leaves ("The problematic value
+is of type <class 'function'>").
 """
 
 from __future__ import annotations
 
-from typing import Iterator, NamedTuple, Set, Tuple
+from typing import Iterator, NamedTuple, Optional, Set, Tuple
 
 import libcst as cst
 
 from jaxlint.analysis.model.classes import ClassModel
-from jaxlint.analysis.host.host_value import INSTANCE, PARAM
+from jaxlint.analysis.host.host_value import FUNCTION, INSTANCE, PARAM, TUPLE, HostValue
 from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo
@@ -36,9 +39,10 @@ class TracedSelfCall(NamedTuple):
     call: cst.Call
     receiver: cst.BaseExpression  # the instance: the receiver of a method, or an argument
     func: FuncInfo
-    cls: ClassInfo
+    cls: Optional[ClassInfo]  # the leaf's class; None for a function
     param: str  # the traced parameter it lands on
     built: object = None  # where the instance is built, when a caller passes it in through a parameter
+    path: str = ""  # where the leaf sits in the argument (``.field``, ``[1]``); "" for the argument itself
 
 
 def _plain_jit(app: Application) -> bool:
@@ -110,22 +114,44 @@ class TracedSelf:
                 for arg, pname in arguments_by_parameter(app, call, pos):
                     if pname is None or pname in statics or pname == receiver:
                         continue
-                    for node, cls in self._leaf_objects(arg.value, scope, call, 0):
+                    for node, (path, cls) in self._leaf_objects(arg.value, scope, call, 0):
                         # reported where JAX raises: the argument of the jitted call
-                        yield TracedSelfCall(call, arg.value, app.func, cls, pname, None if node is arg.value else node)
+                        yield TracedSelfCall(call, arg.value, app.func, cls, pname, None if node is arg.value else node, path)
 
-    def _leaf_objects(self, expr, scope, call, depth: int) -> Iterator[Tuple[cst.BaseExpression, ClassInfo]]:
-        """(argument, class) for an instance that is one non-array leaf reaching ``expr``: built
-        there, or passed in by the callers of the plain function whose parameter ``expr`` is."""
+    def _leaf_objects(self, expr, scope, call, depth: int) -> Iterator[Tuple[cst.BaseExpression, Tuple[str, Optional[ClassInfo]]]]:
+        """(argument, (path, class)) for a non-array leaf reaching ``expr``: built there, or
+        passed in by the callers of the plain function whose parameter ``expr`` is."""
         v = self.hv.value(expr, scope, call)
         if v is None:
             return
-        if v.kind == INSTANCE and v.cls is not None and self._leaf_object(v.cls):
-            yield expr, v.cls
-        elif v.kind == PARAM and depth < MAX_WRAPPERS and scope.func is not None and not scope.func.is_lambda:
+        if v.kind == PARAM and depth < MAX_WRAPPERS and scope.func is not None and not scope.func.is_lambda:
             for outer_call, outer_scope, arg in self._paths.calls_of(scope.func, v.name):
                 if not self.finder.in_traced_code(outer_scope):
                     yield from self._leaf_objects(arg.value, outer_scope, outer_call, depth + 1)
+            return
+        leaf = self._non_array_leaf(v, "", 0)
+        if leaf is not None:
+            yield expr, leaf
+
+    def _non_array_leaf(self, v: Optional[HostValue], path: str, depth: int) -> Optional[Tuple[str, Optional[ClassInfo]]]:
+        """(path, class) of a leaf of ``v``'s pytree that JAX cannot trace: an instance of a
+        class that is no pytree, or a function (class None); the items of a tuple and the
+        fields of a NamedTuple are leaves of their own."""
+        if v is None or depth > 3:
+            return None
+        if v.kind == FUNCTION:
+            return path, None
+        if v.kind == TUPLE and v.items is not None:
+            items = enumerate(v.items)
+            return next((leaf for i, it in items if (leaf := self._non_array_leaf(it, f"{path}[{i}]", depth + 1)) is not None), None)
+        if v.kind != INSTANCE or v.cls is None:
+            return None
+        if self._leaf_object(v.cls):
+            return path, v.cls
+        if v.fields is not None and self.classes.pytree_kind(v.cls) == "namedtuple":
+            fields = v.fields.items()
+            return next((leaf for k, fv in fields if (leaf := self._non_array_leaf(fv, f"{path}.{k}", depth + 1)) is not None), None)
+        return None
 
     def _leaf_object(self, cls: ClassInfo) -> bool:
         """An instance is one pytree leaf that is not an array: a plain class's, or a Flax

@@ -15,6 +15,7 @@ import libcst as cst
 from jaxlint.analysis.host.array_values import ARRAY_METHODS, functional_update, returns_one_array
 from jaxlint.analysis.host import host_value as host_value
 from jaxlint.analysis.host.scope_run import Env
+from jaxlint.analysis.jax.numpy_random_sizes import GENERATOR_MAKERS, size_argument
 from jaxlint.analysis.model.classes import class_named, qualified
 from jaxlint.analysis.syntax.scopes import CONTAINER_CTORS, ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.syntax.functions import return_values
@@ -60,6 +61,8 @@ class HostCalls:
                 return host_value.SCALAR_VAL if m == "item" else None
             if self.types and base.kind in (host_value.INSTANCE, host_value.PARAM):
                 return self._method_result(func, base, scope)
+            if base.kind == host_value.NUMPY_GENERATOR:
+                return _draw(m, e)
             if base.kind == host_value.OPTIMIZER and m == "init":
                 return host_value.HostValue(host_value.OPT_STATE, e)
             if base.kind == host_value.ARG_PARSER and m == "parse_args":
@@ -107,6 +110,8 @@ class HostCalls:
             return None
         if q.startswith("numpy.") and q[6:] in host_value.NUMPY_ARRAY_MAKERS:
             return host_value.HostValue(host_value.NUMPY_ARRAY, e)
+        if q.startswith("numpy.random."):
+            return host_value.HostValue(host_value.NUMPY_GENERATOR, e) if q in GENERATOR_MAKERS else _draw(q[len("numpy.random.") :], e)
         if q.startswith("numpy.") and q[6:] in host_value.NUMPY_SCALAR_TYPES:
             return host_value.HostValue(host_value.NUMPY_SCALAR, e)
         if q == "argparse.ArgumentParser":
@@ -279,6 +284,12 @@ def _without_arrays(v: Optional[host_value.HostValue], depth: int) -> Optional[h
         fields = {n: _without_arrays(f, depth + 1) for n, f in v.fields.items()}
         return host_value.HostValue(host_value.INSTANCE, v.node, cls=v.cls, fields=fields)
     return None
+
+
+def _draw(sampler: str, e: cst.Call) -> Optional[host_value.HostValue]:
+    """A NumPy random draw (``rng.normal(size=3)``, ``np.random.rand(2, 3)``): an array when
+    it is given a size; one scalar (or another method's result) is left unknown."""
+    return host_value.HostValue(host_value.NUMPY_ARRAY, e) if size_argument(sampler, e.args) is not None else None
 
 
 def plain_jit(app: Application) -> bool:

@@ -17,7 +17,7 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.analysis.jax.jax_signatures import shape_args
-from jaxlint.analysis.jax.numpy_random_sizes import DIMENSIONS_AS_ARGUMENTS, GENERATOR_MAKERS, SIZE_POSITION
+from jaxlint.analysis.jax.numpy_random_sizes import DIMENSIONS_AS_ARGUMENTS, GENERATOR_MAKERS, SIZE_POSITION, size_argument
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.syntax.fast_walk import FastVisitor, names_in
 
@@ -126,12 +126,7 @@ def _sampler_size(expr: cst.Call, scope, order: int):
     made = receiver.func if isinstance(receiver, cst.Call) else None
     if resolve(receiver, scope) != "numpy.random" and (made is None or resolve(made, scope) not in GENERATOR_MAKERS):
         return None
-    if name in DIMENSIONS_AS_ARGUMENTS:
-        return cst.Tuple([cst.Element(a.value) for a in expr.args if a.keyword is None and not a.star])
-    for k, a in enumerate(x for x in expr.args if x.keyword is None and not x.star):
-        if k == SIZE_POSITION[name]:
-            return a.value
-    return next((a.value for a in expr.args if a.keyword is not None and a.keyword.value == "size"), None)
+    return size_argument(name, expr.args)
 
 
 def _call_follows(expr: cst.Call, counters: set, scope, order: int, depth: int) -> Optional[str]:

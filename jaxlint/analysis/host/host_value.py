@@ -33,6 +33,7 @@ OPTIMIZER = "optimiser"  # an optax GradientTransformation (its .init builds a s
 OPT_INIT = "opt_init"  # jax.example_libraries.optimizers init function
 PARAM = "param"  # a parameter of the enclosing function, as received
 FUNCTION = "function"  # a def of the module that is not jitted (hashable; its result is followed)
+NUMPY_GENERATOR = "NumPy random generator"  # np.random.default_rng() / RandomState(): draws arrays
 ARG_PARSER = "argument parser"  # an argparse.ArgumentParser (its parse_args() builds a Namespace)
 NAMESPACE = "namespace"  # an argparse.Namespace: it defines __eq__ and no __hash__
 
@@ -60,8 +61,8 @@ STATEFUL_OPTAX = frozenset(
     }
 )
 # What NumPy's array-making functions return is read from NumPy (numpy_array_makers.py);
-# NumPy's random draws give arrays when asked for a size.
-NUMPY_ARRAY_MAKERS = COMPUTED_NUMPY_ARRAY_MAKERS | frozenset({"random.rand", "random.randn", "random.normal", "random.uniform"})
+# its random draws give arrays when asked for a size (numpy_random_sizes.py).
+NUMPY_ARRAY_MAKERS = COMPUTED_NUMPY_ARRAY_MAKERS
 # NumPy's scalar types are JAX's dtypes but bfloat16, which NumPy lacks
 NUMPY_SCALAR_TYPES = frozenset(SCALAR_TYPES) - {"bfloat16"}
 SCALAR_BUILTINS = frozenset({"int", "float", "str", "bool", "len", "round", "abs", "repr", "hash", "range", "frozenset", "bytes", "complex", "id", "ord", "chr"})

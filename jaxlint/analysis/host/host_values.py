@@ -262,8 +262,12 @@ class HostValues(HostCalls):
         if t in (cst.Integer, cst.Float):
             # a number: the literal is kept, so ``is_number`` can tell
             return host_value.HostValue(host_value.SCALAR, e, typ=literal_type(e) if self.types else None)
-        if t in (cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Lambda):
+        if t in (cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString):
             return host_value.SCALAR_VAL
+        if t is cst.Lambda:
+            # a function like a def's (hashable; to jit's tracing a leaf that is no array)
+            f = self.index.func_by_node.get(id(e))
+            return host_value.HostValue(host_value.FUNCTION, e, func=f) if f is not None else host_value.SCALAR_VAL
         if t is cst.Name:
             return self._name(e, scope, env, shadow)
         if t is cst.Call:

@@ -4,6 +4,10 @@ after the receiver, the same in ``np.random.Generator``, ``np.random.RandomState
 the installed NumPy's signatures).  ``rand`` and ``randn`` take the dimensions themselves as
 their positional arguments."""
 
+from typing import Optional
+
+import libcst as cst
+
 NUMPY_VERSION = "2.4.6"
 
 # fmt: off
@@ -24,3 +28,18 @@ DIMENSIONS_AS_ARGUMENTS = frozenset({"rand", "randn"})
 
 # What makes a NumPy random generator, whose methods are the samplers above.
 GENERATOR_MAKERS = frozenset({"numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator"})
+
+
+def size_argument(name: str, args) -> Optional[cst.BaseExpression]:
+    """What sampler ``name`` called with ``args`` (after the receiver) is told to draw: its
+    ``size``, by position or keyword, or for ``rand``/``randn`` the tuple of the dimensions
+    given; None for no sampler, or none given (``size=None`` too): then it draws one scalar."""
+    if name in DIMENSIONS_AS_ARGUMENTS:
+        dims = [cst.Element(a.value) for a in args if a.keyword is None and not a.star]
+        return cst.Tuple(dims) if dims else None
+    if name not in SIZE_POSITION:
+        return None
+    positional = [a.value for a in args if a.keyword is None and not a.star]
+    size = positional[SIZE_POSITION[name]] if len(positional) > SIZE_POSITION[name] else None
+    size = size if size is not None else next((a.value for a in args if a.keyword is not None and a.keyword.value == "size"), None)
+    return None if isinstance(size, cst.Name) and size.value == "None" else size
