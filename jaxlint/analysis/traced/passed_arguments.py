@@ -238,7 +238,8 @@ class PassedArguments:
         passes agrees on one.  Each such call is a trace of its own, with that class.
         ``any_class``: a static parameter, which holds the object itself, of any class."""
         f = app.func
-        if f.is_method or app.bound_pos or not isinstance(app.site, (cst.Decorator, cst.Call)):
+        # (a bound method, ``jax.jit(opt.step)``, takes the arguments after ``self``)
+        if f.is_method and not app.bound_self or app.bound_pos or not isinstance(app.site, (cst.Decorator, cst.Call)):
             return None
         found = None
         for _call, scope, arg in self.passed_arguments(app, param.name.value):
