@@ -20,7 +20,7 @@ import libcst as cst
 
 from jaxlint.analysis.model.names import resolve
 
-if TYPE_CHECKING:  # annotations only: transforms reads this table
+if TYPE_CHECKING:  # annotations only: transforms reads this module
     from jaxlint.analysis.model.transforms import FnRef, TransformFinder
     from jaxlint.analysis.syntax.scopes import Scope
 
@@ -63,12 +63,11 @@ def _linen(finder, expr: cst.Attribute, scope):
     cls = receiver.cls if receiver is not None else None
     if cls is None or not finder.classes.is_linen_module(cls) or finder.classes.member(cls, attr) is not None:
         return None
-    f = finder.classes.member(cls, "__call__")
-    if f is None or not f.is_method:
+    # ``model.__call__`` bound to ``model``, as the finder reads any bound method
+    ref = finder.resolve_fn(cst.Attribute(value=expr.value, attr=cst.Name("__call__")), scope)
+    if ref is None or not ref.func.is_method:
         return None
-    from jaxlint.analysis.model.transforms import FnRef  # transforms imports this module
-
-    return FnRef(f, True, cls), LINEN_LEADING[attr]
+    return ref, LINEN_LEADING[attr]
 
 
 def _haiku(finder, expr: cst.Attribute, scope):
