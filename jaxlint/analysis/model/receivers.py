@@ -256,7 +256,12 @@ class ReceiverModel:
         if key in self._attributes:
             return self._attributes[key]
         self._attributes[key] = None  # a cycle (``self.a = self.a``) answers unknown
-        result = self._attribute_receiver(cls, attr, depth)
+        # remembered for every question: read without what one followed call passes
+        passed, self._passed = self._passed, {}
+        try:
+            result = self._attribute_receiver(cls, attr, depth)
+        finally:
+            self._passed = passed
         self._attributes[key] = result
         return result
 
