@@ -100,7 +100,7 @@ class TracedSelf:
         function (``self`` excepted: a method's receiver is the loop above)."""
         where = {id(c): s for c, s, _ in self.index.calls}
         for app in self.finder.applications:
-            if not _plain_jit(app) or app.linen_apply:
+            if not _plain_jit(app) or app.leading:
                 continue
             statics, opaque = self.analyzer.static_names(app)
             if opaque:

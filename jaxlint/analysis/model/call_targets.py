@@ -301,7 +301,7 @@ class CallTargets:
             return None
         alias = self.finder.aliases.get((id(owner), name))
         if alias is not None:
-            return self._transformed(alias) if not alias.linen_apply else None
+            return self._transformed(alias) if not alias.leading else None
         if name in owner.classes:
             cls = class_named(scope, name, sole=True)
             return ClassObject(cls) if cls is not None else None
@@ -509,6 +509,6 @@ class CallTargets:
         return apps[0] if apps and len(apps) == 1 else None
 
     def _transformed(self, app: Application) -> Optional[Target]:
-        if app.linen_apply:
+        if app.leading:
             return None
         return Target(app.func, app)

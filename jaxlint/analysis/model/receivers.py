@@ -8,7 +8,12 @@ traced back to that class:
 * ``self`` (or whatever the first parameter of a method is called);
 * an attribute set in a method of the class (``self.model = Model(...)`` in ``__init__``) or
   declared with an annotation in the class body (``model: Model``);
-* a parameter annotated with the class (``def train(model: Model)``).
+* a parameter annotated with the class (``def train(model: Model)``);
+* what a jitted function returns (``state = step(state)`` with ``step = jax.jit(f)``): JAX
+  rebuilds the output pytree with the classes ``f`` returns.  A name a loop carries through
+  such a call (``state = step(state)`` after ``state = State(...)``) is an instance of the class
+  its other assignments build: while a name's receiver is being asked, asking it again adds
+  nothing (``_PENDING``), the least solution of the loop.
 
 Anything else has no receiver: the analysis then says nothing about the call (unknown, never
 traced).  Classes of other libraries are kept by their qualified name (``flax.nnx.Dropout``)
@@ -54,10 +59,18 @@ class Receiver:
         return self.cls is other.cls and self.external == other.external
 
 
+# The receiver of a name asked for while it is being computed (a loop-carried value): no
+# constraint on the answer.  Never returned by the public questions.
+_PENDING = Receiver()
+
+
 def _agreed(found: List[Optional[Receiver]]) -> Optional[Receiver]:
     """The one class every way of building the value agrees on, else None."""
     if not found or any(r is None for r in found):
         return None
+    found = [r for r in found if r is not _PENDING]
+    if not found:
+        return _PENDING
     first = found[0]
     if not all(first.same_class(r) for r in found[1:]):
         return None
@@ -76,9 +89,16 @@ class ReceiverModel:
         self._attributes: Dict[Tuple[int, str], Optional[Receiver]] = {}
         # the module's call targets (set by the transform finder): what reaches a method
         self.call_targets = None
+        self._pending: set = set()  # (id(scope), name) of the names being asked
+        # (id(function scope), parameter) -> what the call being followed passes for it
+        self._passed: Dict[Tuple[int, str], object] = {}
 
     def receiver_of(self, expr, scope: Scope, depth: int = 0) -> Optional[Receiver]:
         """The class ``expr`` is an instance of, as far as the module shows it."""
+        r = self._receiver_of(expr, scope, depth)
+        return None if r is _PENDING else r
+
+    def _receiver_of(self, expr, scope: Scope, depth: int = 0) -> Optional[Receiver]:
         if depth > _MAX_DEPTH:
             return None
         if isinstance(expr, cst.Call):
@@ -86,7 +106,7 @@ class ReceiverModel:
         if isinstance(expr, cst.Name):
             return self._name(expr.value, scope, depth)
         if isinstance(expr, cst.Attribute):
-            base = self.receiver_of(expr.value, scope, depth + 1)
+            base = self.receiver_of(expr.value, scope, depth + 1)  # (an unsolved base says nothing)
             if base is None or base.cls is None:
                 return None
             return self.attribute_receiver(base.cls, expr.attr.value, depth + 1)
@@ -102,8 +122,11 @@ class ReceiverModel:
                     cls = class_named(scope, func.value, sole=True)
                     return Receiver(cls, None, call, scope) if cls is not None else None
                 f = owner.defs.get(func.value)
-                if f is not None:
+                if f is not None and _undecorated(f):
                     return self._returned(f, owner, depth)
+            jitted = self._jitted_result(call, scope, depth)
+            if jitted is not None:
+                return jitted
         q = resolve(func, scope)
         if q is not None:
             return Receiver(None, q, call, scope)
@@ -115,22 +138,57 @@ class ReceiverModel:
         can wrap it (a body that can end without ``return`` gives None: unknown)."""
         if owner.sole_def(f.name) is None or not _undecorated(f) or f.body_scope is None or depth >= _MAX_DEPTH:
             return None
-        return _agreed([self.receiver_of(r, f.body_scope, depth + 1) if r is not None else None for r in possible_returns(f.node)])
+        return _agreed([self._receiver_of(r, f.body_scope, depth + 1) if r is not None else None for r in possible_returns(f.node)])
+
+    def _jitted_result(self, call: cst.Call, scope: Scope, depth: int) -> Optional[Receiver]:
+        """``step(state)`` of a jitted ``step``: the class every ``return`` of the function builds
+        (a transform that keeps the output's pytree classes: not a derivative's, nor a library
+        callable's own output)."""
+        targets = self.call_targets
+        t = targets.target(call, scope) if targets is not None else None
+        if t is None or t.app is None or t.app.leading or depth >= _MAX_DEPTH:
+            return None
+        tr = t.app.transform
+        body = t.func.body_scope
+        if tr.differentiated or tr.converts or tr.refs or tr.arity is not None or body is None:
+            return None
+        # The parameters hold what this call passes (``return state``, also after
+        # ``state = State(...)`` in a branch).
+        bound = targets.bind(t, call, scope) or {}
+        saved = dict(self._passed)
+        self._passed.update({(id(body), k): p for k, p in bound.items() if p.expr is not None})
+        try:
+            return _agreed([self._receiver_of(r, body, depth + 1) if r is not None else None for r in possible_returns(t.func.node)])
+        finally:
+            self._passed = saved
 
     def _name(self, name: str, scope: Scope, depth: int) -> Optional[Receiver]:
         owner = scope.lookup_scope(name)
         if owner is None or name in owner.classes or name in owner.defs or name in owner.imports:
             return None
+        key = (id(owner), name)
+        if key in self._pending:
+            return _PENDING
+        self._pending.add(key)
+        try:
+            return self._bound_name(name, owner, depth)
+        finally:
+            self._pending.discard(key)
+
+    def _bound_name(self, name: str, owner: Scope, depth: int) -> Optional[Receiver]:
         binds = owner.bindings.get(name, ())
         if not binds:
             return None
         func = owner.func if owner.kind == "function" else None
         found: List[Optional[Receiver]] = []
         for b in binds:
-            if b.kind == "param" and func is not None:
+            if b.kind == "param" and (id(owner), name) in self._passed:
+                p = self._passed[(id(owner), name)]
+                found.append(self._receiver_of(p.expr, p.scope, depth + 1))
+            elif b.kind == "param" and func is not None:
                 found.append(self._parameter(func, name, depth))
             elif b.kind == "assign" and b.value is not None:
-                found.append(self.receiver_of(b.value, owner, depth + 1))
+                found.append(self._receiver_of(b.value, owner, depth + 1))
             else:
                 return None  # a loop variable, a with-target, a write from elsewhere: unknown
         return _agreed(found)
@@ -169,7 +227,7 @@ class ReceiverModel:
         for p in origins:
             if p.expr is None or p.scope is None:
                 return None
-            found.append(self.receiver_of(p.expr, p.scope, depth + 1))
+            found.append(self._receiver_of(p.expr, p.scope, depth + 1))
         return _agreed(found)
 
     def _passed_by_callers(self, func, name: str, depth: int) -> Optional[Receiver]:
@@ -188,7 +246,7 @@ class ReceiverModel:
             if arg is STARRED:
                 return None
             if arg is not None:
-                found.append(self.receiver_of(arg.value, scope, depth + 1))
+                found.append(self._receiver_of(arg.value, scope, depth + 1))
         return _agreed(found)
 
     def attribute_receiver(self, cls: ClassInfo, attr: str, depth: int = 0) -> Optional[Receiver]:
@@ -198,7 +256,12 @@ class ReceiverModel:
         if key in self._attributes:
             return self._attributes[key]
         self._attributes[key] = None  # a cycle (``self.a = self.a``) answers unknown
-        result = self._attribute_receiver(cls, attr, depth)
+        # remembered for every question: read without what one followed call passes
+        passed, self._passed = self._passed, {}
+        try:
+            result = self._attribute_receiver(cls, attr, depth)
+        finally:
+            self._passed = passed
         self._attributes[key] = result
         return result
 

@@ -15,6 +15,7 @@ import libcst as cst
 from jaxlint.analysis.model.call_targets import CallTargets
 from jaxlint.analysis.model.classes import ClassModel, class_named, is_classmethod, is_property
 from jaxlint.analysis.model.forwarded_transforms import forwarded_applications
+from jaxlint.analysis.model.library_callables import library_callable
 from jaxlint.analysis.model.names import PARTIAL, resolve
 from jaxlint.analysis.model.receivers import ReceiverModel
 from jaxlint.analysis.model.transform_arguments import (
@@ -53,7 +54,7 @@ class Application:
         "argnums",
         "receiver_cls",
         "stages",
-        "linen_apply",
+        "leading",
         "fresh_per_call",
     )
 
@@ -83,9 +84,10 @@ class Application:
         # The class of the object a bound method belongs to (``jax.jit(model.apply)`` with
         # ``model = Model(...)``): a subclass of the method's own class, or that class.
         self.receiver_cls = None
-        # ``jax.jit(model.apply)`` of a linen module: ``func`` is the module's ``__call__``, and
-        # the callable takes the variables first, ahead of ``__call__``'s own parameters.
-        self.linen_apply = False
+        # A callable a library made of ``func`` (``jax.jit(model.apply)`` of a linen module,
+        # ``jax.jit(hk.transform(f).init)``): the library's own parameters it takes first,
+        # ahead of ``func``'s (see ``library_callables``).
+        self.leading: Tuple[str, ...] = ()
 
     @property
     def skipped(self) -> int:
@@ -96,7 +98,7 @@ class Application:
     def jit_positional(self) -> List[str]:
         """Positional parameter names as the transform sees them (what static_argnums index)."""
         own = [p.name.value for p in self.func.positional_params()][self.skipped :]
-        return ["variables"] + own if self.linen_apply else own
+        return list(self.leading) + own
 
 
 def arguments_by_parameter(app: Application, call: cst.Call, pos: List[str]) -> Iterator[Tuple[cst.Arg, Optional[str]]]:
@@ -241,7 +243,7 @@ class TransformFinder:
                 return ref
             if owner is not None:
                 alias = self.aliases.get((id(owner), expr.value))
-                if alias is not None and alias.linen_apply:
+                if alias is not None and alias.leading:
                     return None  # its arguments do not line up with ``__call__``'s parameters
                 if alias is not None:
                     r = FnRef(alias.func)
@@ -373,22 +375,6 @@ class TransformFinder:
             return None
         return FnRef(f, True, cls)
 
-    def _linen_apply(self, expr, scope: Scope) -> Optional[FnRef]:
-        """``model.apply`` of a flax linen module of the module (``model = MLP()``): a call
-        ``apply(variables, *inputs)`` runs the module's ``__call__`` on the inputs, bound to
-        ``model``.  Only a plain ``jax.jit(model.apply)`` is read so: under ``partial`` or
-        another transform the variables would land on ``__call__``'s parameters."""
-        if not isinstance(expr, cst.Attribute) or expr.attr.value != "apply":
-            return None
-        receiver = self.receivers.receiver_of(expr.value, scope)
-        cls = receiver.cls if receiver is not None else None
-        if cls is None or not self.classes.is_linen_module(cls) or self.classes.member(cls, "apply") is not None:
-            return None
-        f = self.classes.member(cls, "__call__")
-        if f is None or not f.is_method or "variables" in f.all_param_names():
-            return None
-        return FnRef(f, True, cls)
-
     @staticmethod
     def _named_class(expr, scope: Scope):
         """The class of the module a bare name refers to (never rebound), else None."""
@@ -513,14 +499,15 @@ class TransformFinder:
         for e in fn_exprs:
             at = arg_scopes.get(id(e), scope) if arg_scopes else scope
             ref = self.resolve_fn(e, at) or self._factory_argument(e, at)
-            linen_apply = False
+            leading: Tuple[str, ...] = ()
             if ref is None and t is JIT:
-                ref = self._linen_apply(e, at)
-                linen_apply = ref is not None
+                made = library_callable(self, e, at)
+                if made is not None:
+                    ref, leading = made
             if ref is None:
                 continue
             app = Application(ref.func, t, call, scope)
-            app.linen_apply = linen_apply
+            app.leading = leading
             copy_binding(app, ref)
             if t.statics:
                 parse_statics([a for a in args if a.keyword is not None], app.statics, scope)

@@ -14,6 +14,7 @@ import libcst as cst
 
 from jaxlint.analysis.jax.jax_api import ARRAY_METHODS, DICT_METHODS, TRACER_TYPES, TREE_LEAVES, is_layer_class
 from jaxlint.analysis.model.classes import class_named, is_classmethod, is_property
+from jaxlint.analysis.model.library_callables import HAIKU_METHODS, LINEN_LEADING, haiku_callable
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import FnRef
 from jaxlint.analysis.syntax.nodes import string_value
@@ -169,7 +170,7 @@ class CallExpressions:
         if f is not None:
             return self.invoke(e, lattice.Val(lattice.STATIC, name, 0, None, (FnRef(f), None, [], {})), argvals)
         app = self.analyzer.finder.aliases.get((id(owner), name))
-        if app is not None and not app.linen_apply:
+        if app is not None and not app.leading:
             ref = FnRef(app.func, app.bound_self)
             ref.stages = app.stages  # ``g = jax.jit(f)``: calling g stages f
             return self.invoke(e, lattice.Val(lattice.STATIC, name, 0, None, (ref, None, [], {})), argvals)
@@ -430,8 +431,25 @@ class CallExpressions:
             return lattice.UNKNOWN_VAL
         inputs = [(a, v) for a, v in argvals[1:] if a.keyword is None or a.keyword.value not in self._LINEN_APPLY_OPTIONS]
         out = self.invoke(e, bound, inputs)
-        # with ``mutable=`` apply returns (output, updated collections)
-        return lattice.UNKNOWN_VAL if mutable else out
+        # with ``mutable=`` apply returns (output, updated collections); init the variables
+        return lattice.UNKNOWN_VAL if mutable or e.func.attr.value == "init" else out
+
+    def _library_made(self, e: cst.Call, made) -> lattice.Val:
+        """``t.apply(params, rng, *inputs)`` of ``t = hk.transform(f)``: ``f`` run on the inputs.
+        Only ``apply`` of a stateless transform returns what ``f`` returns."""
+        ref, leading = made
+        argvals = self.args(e)
+        skipped = 0
+        inputs = []
+        for a, v in argvals:
+            if a.star:
+                return lattice.UNKNOWN_VAL  # which argument lands where is not known
+            if a.keyword is None and skipped < len(leading):
+                skipped += 1
+            elif a.keyword is None or a.keyword.value not in leading:
+                inputs.append((a, v))
+        out = self.invoke(e, lattice.Val(lattice.STATIC, ref.func.name, 0, None, (ref, None, [], {})), inputs)
+        return out if leading[0] == "params" and "state" not in leading else lattice.UNKNOWN_VAL
 
     # Methods of ``x.at[i]``: functional updates, they return arrays.
     _UPDATE_METHODS = frozenset({"set", "add", "multiply", "divide", "power", "min", "max", "apply", "get"})
@@ -455,6 +473,10 @@ class CallExpressions:
             r = self.call_on_class(e, base_expr, meth)
             if r is not None:
                 return r
+        if meth in HAIKU_METHODS and isinstance(base_expr, cst.Name):
+            made = haiku_callable(self.analyzer.finder, func, fr.scope)
+            if made is not None:
+                return self._library_made(e, made)
         if meth in MUTATING_METHODS and isinstance(base_expr, cst.Name):
             self.receiver = base_expr
         base = self.eval(base_expr)
@@ -509,7 +531,7 @@ class CallExpressions:
         called = self._called_instance(e, method, argvals) if method is not None else None
         if called is not None:
             return called  # ``self.encoder(x)``: a field holding an instance of a class of the module
-        if meth == "apply" and method is None and self.analyzer.classes.is_linen_module(base.cls):
+        if meth in LINEN_LEADING and method is None and self.analyzer.classes.is_linen_module(base.cls):
             return self._linen_apply(e, base, argvals)
         if (method is None or method.fn is None and method.cls is None) and self._is_layer_attribute(base.cls, meth):
             return self.layer_output(argvals)  # ``self.linear(x)`` with ``self.linear = nnx.Linear(...)``

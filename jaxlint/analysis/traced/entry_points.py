@@ -59,7 +59,7 @@ class EntryPoints:
                 continue  # interpreted inline, with the enclosing tracers in scope
             if app.nargs is not None and self.finder.in_traced_code(app.site_scope):
                 continue  # a lax body handed over inside traced code: interpreted there, with its operands
-            if app.linen_apply and self._runs_other_method(app):
+            if app.leading and self._runs_other_method(app):
                 continue
             for outer in factory_contexts(self, app):
                 self.analyze_entry(app, outer)

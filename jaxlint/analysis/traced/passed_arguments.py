@@ -33,9 +33,7 @@ class PassedArguments:
             return None  # lax bodies and the like receive every operand
         f = app.func
         # At a call site a method's self is the object the method is called on.
-        callable_pos = [p.name.value for p in f.positional_params()][app.bound_pos + (1 if f.is_method else 0) :]
-        if app.linen_apply:
-            callable_pos = ["variables"] + callable_pos
+        callable_pos = list(app.leading) + [p.name.value for p in f.positional_params()][app.bound_pos + (1 if f.is_method else 0) :]
         names: set = set()
         # ``jax.eval_shape(f, x)`` is itself the one call: what follows ``f`` there is passed
         calls = [app.site.with_changes(args=app.site.args[1:])] if at_site else self.call_sites(app)
@@ -241,7 +239,8 @@ class PassedArguments:
         passes agrees on one.  Each such call is a trace of its own, with that class.
         ``any_class``: a static parameter, which holds the object itself, of any class."""
         f = app.func
-        if f.is_method or app.bound_pos or not isinstance(app.site, (cst.Decorator, cst.Call)):
+        # (a bound method, ``jax.jit(opt.step)``, takes the arguments after ``self``)
+        if f.is_method and not app.bound_self or app.bound_pos or not isinstance(app.site, (cst.Decorator, cst.Call)):
             return None
         found = None
         for _call, scope, arg in self.passed_arguments(app, param.name.value):

@@ -81,8 +81,8 @@ class StaticSpecMismatch(Rule):
 
     def check_module(self, m):
         for app in m.finder.applications:
-            if not app.transform.statics or app.statics.opaque or app.linen_apply:
-                continue  # a linen module's apply takes ``*args, **kwargs``: any name or index
+            if not app.transform.statics or app.statics.opaque or app.leading:
+                continue  # a library-made callable (``model.apply``) takes ``*args, **kwargs``: any name or index
             f = app.func
             p = f.params
             pos = app.jit_positional()
