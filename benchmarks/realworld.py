@@ -7,7 +7,9 @@
 
 Reports (``benchmarks/reports/``, labelled by ``reports/label.py``): a bug file is *found* when
 jaxlint reports a code of its category's family on a marked line (A: JAX1xx; B: JAX2xx; C: JAX3xx
-or JAX5xx; R: JAX2xx or JAX4xx), as the differential test counts.  A fix file is *flagged* when
+or JAX5xx; R: JAX2xx or JAX4xx), as the differential test counts.  A marker names the statement that
+starts on its line: a finding on a later line of that statement counts (a call spread over lines,
+where JAX's traceback names the first line and jaxlint the argument).  A fix file is *flagged* when
 jaxlint reports anything on it but an API migration (JAX6xx).
 
 World (``benchmarks/world/``): every finding but the API migrations is looked up in
@@ -23,6 +25,7 @@ Findings without a verdict are counted as unreviewed and left out of the precisi
 from __future__ import annotations
 
 import argparse
+import ast
 import collections
 import hashlib
 import json
@@ -113,6 +116,23 @@ def load_manifest() -> dict:
         return json.load(fh)
 
 
+def marked_statement_lines(path: str, marked: Iterable[int]) -> set:
+    """The lines of each simple statement that starts on a marked line of ``path`` (the marked
+    line alone where none does, or the file does not parse)."""
+    lines = set(marked)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            tree = ast.parse(fh.read())
+    except (OSError, SyntaxError, ValueError):
+        return lines
+    compound = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try,
+                ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Match)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt) and not isinstance(node, compound) and node.lineno in lines:
+            lines.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+    return lines
+
+
 def score_reports(split: str, preview: bool, jobs: int, manifest: Optional[dict] = None, findings_of=lint) -> dict:
     """Recall, negatives flagged and misses on the cases of ``manifest`` (default: the whole
     corpus's) in ``split``.  ``findings_of``: the static analysis (:func:`lint`), or a run of
@@ -133,8 +153,9 @@ def score_reports(split: str, preview: bool, jobs: int, manifest: Optional[dict]
     for c in cases:
         cat = c["category"]
         total[cat] += 1
+        marked = marked_statement_lines(os.path.join(REPORTS, c["bug"]), c["marked"])
         hits = [f for f in by_file.get(os.path.normpath(c["bug"]), ())
-                if f["code"].startswith(FAMILY[cat]) and finding_line(f) in c["marked"]]
+                if f["code"].startswith(FAMILY[cat]) and finding_line(f) in marked]
         if hits:
             found[cat] += 1
             for f in hits[:1]:  # the dynamic verdict on the finding that finds the bug
