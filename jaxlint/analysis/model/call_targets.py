@@ -178,6 +178,11 @@ class CallTargets:
             NameMentions(self.index, self._mentions).walk(self.index.module_scope.node)
         return self._mentions.get((id(owner), name), 0)
 
+    def attribute_mentions(self, attr: str) -> int:
+        """How many times ``attr`` is written as the name of an attribute (``obj.attr``)."""
+        self.mentions(self.index.module_scope, attr)
+        return self._mentions.get((0, "." + attr), 0)
+
     def _all_calls_resolved(self, f: FuncInfo) -> bool:
         """For a method: every ``<obj>.<name>(...)`` of the module reaches some known
         function, so that no call of an unknown receiver may be one of its calls too."""
@@ -280,7 +285,7 @@ class CallTargets:
         if t is cst.Attribute:
             return self._attribute(expr, scope, depth, params)
         if t is cst.Call:
-            app = self._app_at(expr)
+            app = self.app_at(expr)
             if app is not None:
                 return self._transformed(app)
             if resolve(expr.func, scope) in PARTIAL:
@@ -497,7 +502,9 @@ class CallTargets:
         return found
 
     # -- jitted callables ----------------------------------------------------------------
-    def _app_at(self, call: cst.Call) -> Optional[Application]:
+    def app_at(self, call: cst.Call) -> Optional[Application]:
+        """The one application ``call`` makes: of the transform it calls, or of the one a
+        forwarder it calls applies (``maybe_jit(step)``), to the function it is handed."""
         by_site = self._by_site
         if by_site is None:
             by_site = self._by_site = {}
