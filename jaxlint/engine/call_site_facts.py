@@ -41,11 +41,15 @@ class CallSiteFacts:
             return
         statics, _ = self.statics(app)
         params = self._callable_params(app, statics, app.skipped)
-        pname = _param_for_arg(call, arg, params)
+        # ``obj.step(x)`` of a jitted method: the receiver fills ``self``, the call's own
+        # arguments start after it (as the static checks bind them)
+        receiver = params[:1] if isinstance(call.func, cst.Attribute) and app.func.is_method and not app.bound_self else []
+        at_call = [p for p in params if p not in receiver]
+        pname = _param_for_arg(call, arg, at_call)
         sig = self.signature(app)
         sig["params"] = [p for p in sig["params"] if p["name"] not in app.bound_kw]
         out["jitted"] = sig
-        values = self.examples.call_args(call, params) or {}
+        values = self.examples.call_args(call, at_call) or {}
         facts = {
             "line": self.line_of(call),
             "callee": self.entry(app),

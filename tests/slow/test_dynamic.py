@@ -173,6 +173,8 @@ SHOWN_WHEN_RUN = {
     ("fresh_programs.py", 141, "JAX401"),
     ("fresh_programs.py", 171, "JAX401"),
     ("fresh_programs.py", 205, "JAX401"),
+    ("jitting_helpers.py", 42, "JAX401"),
+    ("jitting_helpers.py", 49, "JAX401"),
     ("escaped_closures.py", 56, "JAX309"),
     ("escaped_closures.py", 70, "JAX309"),
     ("factory_callable_contexts.py", 71, "JAX102"),

@@ -44,9 +44,13 @@ class HostCalls:
                 if b == "set":
                     return host_value.HostValue(host_value.SET, e)
                 return host_value.SCALAR_VAL if b in host_value.SCALAR_BUILTINS else None
-            cls = class_named(scope, func.value, sole=True)
+            cls = class_named(scope, func.value, sole=True) or self.classes.made_by_cls(e, scope)
             if cls is not None:
                 return self._construct(e, cls, scope, env, shadow)
+        elif isinstance(func, cst.Attribute):
+            m = self.classes.class_method(func, scope)
+            if m is not None:
+                return self.returned(m)  # ``Cls.create(...)``: what its ``cls(...)`` builds
         q = resolve(func, scope)
         if q is not None:
             return self._api_call(e, q, scope, env, shadow)

@@ -178,6 +178,11 @@ class CallTargets:
             NameMentions(self.index, self._mentions).walk(self.index.module_scope.node)
         return self._mentions.get((id(owner), name), 0)
 
+    def attribute_mentions(self, attr: str) -> int:
+        """How many times ``attr`` is written as the name of an attribute (``obj.attr``)."""
+        self.mentions(self.index.module_scope, attr)
+        return self._mentions.get((0, "." + attr), 0)
+
     def _all_calls_resolved(self, f: FuncInfo) -> bool:
         """For a method: every ``<obj>.<name>(...)`` of the module reaches some known
         function, so that no call of an unknown receiver may be one of its calls too."""
@@ -280,11 +285,18 @@ class CallTargets:
         if t is cst.Attribute:
             return self._attribute(expr, scope, depth, params)
         if t is cst.Call:
-            app = self._app_at(expr)
+            app = self.app_at(expr)
             if app is not None:
                 return self._transformed(app)
             if resolve(expr.func, scope) in PARTIAL:
                 return self._partial(expr, scope, depth, params)
+            made = self.classes.made_by_cls(expr, scope)
+            if made is not None:
+                return Instance(made, expr, scope)  # ``cls(...)`` in a classmethod
+            m = self.classes.class_method(expr.func, scope) if t is cst.Call and type(expr.func) is cst.Attribute else None
+            if m is not None:
+                # ``Cls.create(...)``: what every ``return`` of the classmethod is
+                return self._same([self._value(r, m.body_scope, depth + 1, params) if r is not None else None for r in possible_returns(m.node)])
             callee = self._value(expr.func, scope, depth + 1, params)
             if isinstance(callee, ClassObject):
                 return Instance(callee.cls, expr, scope)
@@ -498,7 +510,9 @@ class CallTargets:
         return found
 
     # -- jitted callables ----------------------------------------------------------------
-    def _app_at(self, call: cst.Call) -> Optional[Application]:
+    def app_at(self, call: cst.Call) -> Optional[Application]:
+        """The one application ``call`` makes: of the transform it calls, or of the one a
+        forwarder it calls applies (``maybe_jit(step)``), to the function it is handed."""
         by_site = self._by_site
         if by_site is None:
             by_site = self._by_site = {}

@@ -171,6 +171,27 @@ class ClassModel:
                     found.append(q)
         return found[0] if len(found) == 1 else None
 
+    def made_by_cls(self, call: cst.Call, scope: Scope) -> Optional[ClassInfo]:
+        """``cls(...)`` in a classmethod (``def create(cls, ...): return cls(...)``): the class
+        the method is defined in, which is what ``cls`` holds when no class of the module
+        derives from it (a subclass calling it gets an instance of its own)."""
+        g = scope.func if scope.kind == "function" else None
+        if g is None or not isinstance(call.func, cst.Name) or g.cls is None or g.receiver != call.func.value:
+            return None
+        if not is_classmethod(g) or not scope.unrebound_param(call.func.value):
+            return None
+        if self.index is None or any(c is not g.cls and g.cls in self.mro(c) for c in self.index.classes):
+            return None
+        return g.cls
+
+    def class_method(self, func: cst.Attribute, scope: Scope) -> Optional[FuncInfo]:
+        """``Cls.create`` (``Cls`` a class of the module, bound once): its classmethod of that name."""
+        if not isinstance(func.value, cst.Name):
+            return None
+        cls = class_named(scope, func.value.value, sole=True)
+        m = self.member(cls, func.attr.value) if cls is not None else None
+        return m if m is not None and not m.is_lambda and m.body_scope is not None and is_classmethod(m) and len(m.node.decorators) == 1 else None
+
     def member(self, cls: ClassInfo, name: str) -> Optional[FuncInfo]:
         """The function ``name`` of the class or its bases in the module."""
         for c in self.mro(cls):

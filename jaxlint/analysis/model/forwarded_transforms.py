@@ -8,11 +8,13 @@ what it returns is called as that callable is.  The transform itself may be a pa
 Read so, one call site's spec never blurs with another's, and each call's result is the jitted
 callable its caller uses.
 
-A function is read as such a forwarder when it is a plain function (not a method, not traced,
-not decorated), every ``return`` gives the transform's result (the call itself or a name bound
+A function is read as such a forwarder when it is a function or a method (not traced, not
+decorated), every ``return`` gives the transform's result (the call itself or a name bound
 only to it), the transform returns a callable to be called later (not a lax primitive, not
-``eval_shape``), and its every use in the module is a call by its name, so that no call is
-missed.  Otherwise the transform is read where it is written, as before.
+``eval_shape``), and its every use in the module is a call (by its name; for a method,
+through ``self`` or a name bound once to an instance of its class) or a decorator, so that no
+call is missed; its ``*args`` hands on nothing at a call that fills only its named
+parameters.  Otherwise the transform is read where it is written, as before.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING, Dict, List, NamedTuple, Optional, Tuple
 
 import libcst as cst
 
+from jaxlint.analysis.model.classes import class_named, is_classmethod
 from jaxlint.analysis.model.transform_arguments import literal_binding
 from jaxlint.analysis.model.transform_table import Transform
 from jaxlint.analysis.syntax.functions import _undecorated, possible_returns
@@ -61,12 +64,16 @@ def forwarded_applications(finder: "TransformFinder", call: cst.Call, found, sco
     # asked last: it reads every return of the function, for each call that got this far
     if _forwarder(finder, call, scope) is None:
         return None
-    positional = [p.name.value for p in f.positional_params()]
-    calls = [(c, s) for c, s in finder.index.calls_of(f.name) if s.lookup_def(f.name) is f]
-    if not calls or finder.call_targets.mentions(f.scope, f.name) != len(calls) + 1:
+    positional = [p.name.value for p in f.positional_params()][1 if f.is_method else 0 :]
+    calls = _calls(finder, f)
+    if not calls:
         return None  # also used as a value: its calls are not all seen
+    star_arg = f.params.star_arg.name.value if isinstance(f.params.star_arg, cst.Param) else None
     out: List[Forwarded] = []
     for c, s in calls:
+        # the forwarder's ``*args`` hands on nothing when the call fills no more than its
+        # named positional parameters
+        empty_star = not any(a.star for a in c.args) and sum(1 for a in c.args if a.keyword is None) <= len(positional)
 
         def passed(name: str):
             arg = argument_for(c, positional, name)
@@ -98,6 +105,8 @@ def forwarded_applications(finder: "TransformFinder", call: cst.Call, found, sco
                     return None
                 args.extend((ca, s) for ca in c.args if ca.keyword is not None and ca.keyword.value not in params)
                 continue
+            if a.star == "*" and empty_star and isinstance(a.value, cst.Name) and a.value.value == star_arg:
+                continue  # the forwarder's ``*args``, empty at this call
             if a.star:
                 return None
             if isinstance(a.value, cst.Name) and a.value.value in params:
@@ -109,6 +118,45 @@ def forwarded_applications(finder: "TransformFinder", call: cst.Call, found, sco
                 args.append((a, scope))
         out.append(Forwarded(c, s, t, args))
     return out
+
+
+def _calls(finder: "TransformFinder", f: FuncInfo) -> Optional[List[Tuple[cst.Call, Scope]]]:
+    """Every call of the forwarder ``f``, when every use of it is one (or a decorator, which
+    hands it a def it does not forward): a function by its name; a method through ``self`` in
+    a method of its class, or through a name bound once to an instance of its class, when no
+    other def of the module has its name (``self.run(...)`` may reach an override).  None
+    when some use is not such a call."""
+    targets = finder.call_targets
+    if not f.is_method:
+        calls = [(c, s) for c, s in finder.index.calls_of(f.name) if s.lookup_def(f.name) is f]
+        decorating = sum(
+            1
+            for g in finder.index.functions
+            for d in ([] if g.is_lambda else g.node.decorators)
+            if isinstance(d.decorator, cst.Name) and d.decorator.value == f.name and g.scope.lookup_def(f.name) is f
+        )
+        return calls if targets.mentions(f.scope, f.name) == len(calls) + decorating + 1 else None
+    if sum(1 for g in finder.index.functions if g.name == f.name) != 1:
+        return None
+    calls = finder.index.calls_of("." + f.name)
+    if targets.attribute_mentions(f.name) != len(calls):
+        return None
+    for c, s in calls:
+        if not isinstance(c.func.value, cst.Name) or _instance_class(c.func.value.value, s) is not f.cls:
+            return None
+    return calls
+
+
+def _instance_class(name: str, scope: Scope):
+    """The class of the module whose instance ``name`` holds where ``scope`` reads it:
+    ``self`` of a method, or a name bound once to a call of the class; None if unknown."""
+    g = scope.func if scope.kind == "function" else None
+    if g is not None and g.is_method and g.receiver == name and scope.unrebound_param(name) and not is_classmethod(g):
+        return g.cls
+    found = scope.sole_binding(name)
+    if found is None or not isinstance(found[0], cst.Call) or not isinstance(found[0].func, cst.Name):
+        return None
+    return class_named(found[1], found[0].func.value, sole=True)
 
 
 def _forwards(a: cst.Arg, params: Dict[str, cst.Param], star_kwarg: Optional[str]) -> bool:
@@ -123,7 +171,7 @@ def _forwarder(finder: "TransformFinder", call: cst.Call, scope: Scope) -> Optio
     if scope.kind != "function" or scope.func is None:
         return None
     f = scope.func
-    if f.is_lambda or f.is_method or not _undecorated(f) or f.body_scope is not scope or finder.in_traced_code(scope):
+    if f.is_lambda or not _undecorated(f) or is_classmethod(f) or f.body_scope is not scope or finder.in_traced_code(scope):
         return None
     for r in possible_returns(f.node):
         if r is call:

@@ -13,7 +13,7 @@ from jaxlint.analysis.syntax.module_index import ModuleIndex
 class NameMentions(FastVisitor):
     """How many times each variable is written as a name, its definition, its calls and any
     other use: (id of the scope that owns it, name) -> count.  Attribute names (``obj.run``)
-    are no variable's."""
+    are no variable's (they are counted apart, under ``(0, "." + attr)``)."""
 
     def __init__(self, index: ModuleIndex, out: Dict[Tuple[int, str], int]):
         self.index = index
@@ -29,6 +29,10 @@ class NameMentions(FastVisitor):
         self._count(node.value)
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
+        # an attribute name is no variable's: counted under no scope, to tell whether every
+        # use of a method's name is a call of it
+        key = (0, "." + node.attr.value)
+        self.out[key] = self.out.get(key, 0) + 1
         self.walk(node.value)
         return False
 

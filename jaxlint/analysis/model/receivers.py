@@ -124,9 +124,17 @@ class ReceiverModel:
                 f = owner.defs.get(func.value)
                 if f is not None and _undecorated(f):
                     return self._returned(f, owner, depth)
+                made = self.classes.made_by_cls(call, scope)
+                if made is not None:
+                    return Receiver(made, None, call, scope)
             jitted = self._jitted_result(call, scope, depth)
             if jitted is not None:
                 return jitted
+        elif isinstance(func, cst.Attribute):
+            m = self.classes.class_method(func, scope)
+            if m is not None and depth < _MAX_DEPTH:
+                # ``Cls.create(...)``: the class every ``return`` builds (``cls(...)``)
+                return _agreed([self.receiver_of(r, m.body_scope, depth + 1) if r is not None else None for r in possible_returns(m.node)])
         q = resolve(func, scope)
         if q is not None:
             return Receiver(None, q, call, scope)

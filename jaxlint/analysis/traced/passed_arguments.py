@@ -82,9 +82,8 @@ class PassedArguments:
                 and isinstance(site, cst.Decorator)
                 and f.cls is not None
                 and isinstance(func.value, cst.Name)
-                and func.value.value in ("self", "cls")
                 and func.attr.value == f.name
-                and self._dispatches_to(scope.enclosing_class(), f)
+                and self._reaches_method(func.value, scope, f)
             ):
                 out.append((call, scope))
         # calls through any other kind of callable: an attribute set in ``__init__``
@@ -100,6 +99,15 @@ class PassedArguments:
         if app.transform.converts:
             out = [(call, scope) for call, scope in out if not _reapplies_primals(call, scope, self.index)]
         return out
+
+    def _reaches_method(self, receiver: cst.Name, scope: Scope, f) -> bool:
+        """``<receiver>.<name>(...)`` calls the method ``f``: through ``self`` (or ``cls``) in a
+        method of a class that dispatches to it, or through an object known to be an instance
+        of a class whose member of that name is ``f`` (``model = Model(); model.step(x)``)."""
+        if receiver.value in ("self", "cls"):
+            return self._dispatches_to(scope.enclosing_class(), f)
+        known = self.finder.receivers.receiver_of(receiver, scope)
+        return known is not None and known.cls is not None and self.classes.member(known.cls, f.name) is f
 
     def _dispatches_to(self, cls, f) -> bool:
         """``self.<name>(...)`` in a method of ``cls`` may call the method ``f``: ``cls`` (or a

@@ -212,11 +212,20 @@ class JitOfFreshFunction(Rule):
             if fn_expr is None:
                 continue
             found = m.finder.transform_of(call.func, scope)
-            if found is None or not found[0].cached or found[1]:
+            api = resolve(call.func, scope) or "jax.jit"
+            if found is None:
+                # a function that hands what it is given to a jit (``def maybe_jit(fn):
+                # return jax.jit(fn)``) jits it anew at each of its calls
+                app = m.finder.call_targets.app_at(call)
+                ref = m.finder.resolve_fn(fn_expr, scope) if app is not None and app.transform.cached else None
+                if ref is None or ref.func is not app.func:
+                    continue  # no such function, or it jits another of its arguments
+                api = dotted_name(call.func) or api
+            elif not found[0].cached or found[1]:
                 continue
             if m.finder.in_traced_code(scope):
                 continue  # a loop inside a traced function runs only while that one is traced
-            self._check_application(m, call, scope, order, resolve(call.func, scope) or "jax.jit", fn_expr)
+            self._check_application(m, call, scope, order, api, fn_expr)
         self._check_decorated_defs(m)
         self._check_static_callables(m)
 
@@ -480,7 +489,9 @@ def _fresh_for_slot(m, expr, scope, order, kind):
         # ``def cond_fun(...)`` in this scope: a new function object each time the def runs
         binds = scope.bindings.get(expr.value, ())
         func = scope.defs.get(expr.value)
-        if func is not None and len(binds) == 1 and binds[0].kind == "def" and binds[0].order is not None:
+        # a decorator that is no transform may hand back any object (one it keeps in a memo)
+        known = func is not None and all(m.finder.transform_of(d.decorator, scope) is not None for d in func.node.decorators)
+        if known and len(binds) == 1 and binds[0].kind == "def" and binds[0].order is not None:
             owner = f" inside {scope.func.name}()" if scope.kind == "function" and scope.func is not None else ""
             value, built_at, built = func.node, binds[0].order, (f"function `{expr.value}` defined{owner}", (func.node,))
     if built is None:
