@@ -312,7 +312,6 @@ class StaticObjects:
             for _key, attr, cls in stored:
                 if func.attr.value == attr and self.instance_class(func.value.value, scope) is cls:
                     out.append(call)
-                    self.stored_apps[id(call)] = app
                     break
         return out
 
