@@ -321,7 +321,7 @@ class CallTargets:
         if f is not None:
             decorated = [a for a in self.finder.by_func.get(id(f.node), ()) if isinstance(a.site, cst.Decorator)]
             if decorated:
-                only = len(decorated) == 1 and decorated[0].transform.cached and not rewrapped(f, decorated[0].site, self.finder.decorator_sites)
+                only = len(decorated) == 1 and decorated[0].transform.cached and not rewrapped(f, decorated[0].site, decorated)
                 return self._transformed(decorated[0]) if only else None
             return Target(f) if _undecorated(f) else None
         binds = owner.bindings.get(name, ())

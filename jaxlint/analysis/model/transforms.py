@@ -8,7 +8,7 @@ JAX APIs are recognised by the import they resolve to, never by spelling: ``impo
 
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, Iterator, List, Optional, Tuple
 
 import libcst as cst
 
@@ -155,8 +155,6 @@ class TransformFinder:
         self.extra_jit = extra_jit
         self.applications: List[Application] = []
         self.by_func: Dict[int, List[Application]] = {}
-        # ids of the decorators that apply a transform (``@jax.jit``, ``@partial(jax.jit, ...)``)
-        self.decorator_sites: Set[int] = set()
         # (scope id, name) -> Application, for ``g = jax.jit(f)``
         self.aliases: Dict[Tuple[int, str], Application] = {}
         self._bound_values: Dict[int, Dict[int, List[str]]] = {}
@@ -384,8 +382,6 @@ class TransformFinder:
     def _add(self, app: Application) -> None:
         self.applications.append(app)
         self.by_func.setdefault(id(app.func.node), []).append(app)
-        if isinstance(app.site, cst.Decorator):
-            self.decorator_sites.add(id(app.site))
 
     def _find(self) -> None:
         idx = self.index

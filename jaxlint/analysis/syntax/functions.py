@@ -90,12 +90,13 @@ def _ends_in_return(st) -> bool:
     return False
 
 
-def rewrapped(f: FuncInfo, site, transform_sites) -> bool:
-    """A decorator above ``site`` (one of ``f``'s) is neither a transform's (``transform_sites``:
-    the ids of their decorators) nor ``staticmethod``/``classmethod``: the def's name is bound to
-    what that decorator returns, which may change the arguments (pad, convert them) before they
-    reach the function ``site`` transforms."""
+def rewrapped(f: FuncInfo, site, transforms) -> bool:
+    """A decorator above ``site`` (one of ``f``'s) is neither a transform's (``transforms``: the
+    applications of transforms to ``f``) nor ``staticmethod``/``classmethod``: the def's name is
+    bound to what that decorator returns, which may change the arguments (pad, convert them)
+    before they reach the function ``site`` transforms."""
     decorators = f.node.decorators
+    transform_sites = {id(a.site) for a in transforms}
     for d in decorators[: decorators.index(site)]:
         e = d.decorator
         if id(d) in transform_sites or isinstance(e, cst.Name) and e.value in ("staticmethod", "classmethod"):

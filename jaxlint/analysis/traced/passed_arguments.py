@@ -60,7 +60,7 @@ class PassedArguments:
         site = app.site
         calls_of = self.index.calls_of
         candidates = list(calls_of(id(site)))
-        if isinstance(site, cst.Decorator) and not rewrapped(f, site, self.finder.decorator_sites):
+        if isinstance(site, cst.Decorator) and not rewrapped(f, site, self.finder.by_func.get(id(f.node), ())):
             candidates += calls_of(f.name)
             if f.cls is not None:
                 candidates += calls_of("." + f.name)
