@@ -31,7 +31,7 @@ HAIKU_LEADING = {
     "haiku.transform_with_state": {"init": ("rng",), "apply": ("params", "state", "rng")},
 }
 HAIKU_WITHOUT_RNG = "haiku.without_apply_rng"
-HAIKU_METHODS = frozenset({"init", "apply"})
+HAIKU_METHODS = frozenset(m for methods in HAIKU_LEADING.values() for m in methods)
 
 
 def library_callable(finder: "TransformFinder", expr, scope: "Scope") -> Optional[Tuple["FnRef", Tuple[str, ...]]]:
