@@ -98,7 +98,7 @@ class TracedSelf:
     def _arguments(self) -> Iterator[TracedSelfCall]:
         """Instances of plain classes passed, in host code, for a traced parameter of a jitted
         function (``self`` excepted: a method's receiver is the loop above)."""
-        where = {id(c): s for c, s, _ in self.index.calls}
+        where = self.analyzer.module_ctx.call_sites.sites
         for app in self.finder.applications:
             if not _plain_jit(app) or app.leading:
                 continue
@@ -108,7 +108,7 @@ class TracedSelf:
             pos = app.jit_positional()
             receiver = pos[0] if app.func.is_method and not app.bound_self and not app.skipped and pos else None
             for call in self.analyzer.call_sites(app):
-                scope = where.get(id(call))
+                scope, _order = where.get(id(call), (None, None))
                 if scope is None or self.finder.in_traced_code(scope):
                     continue
                 for arg, pname in arguments_by_parameter(app, call, pos):

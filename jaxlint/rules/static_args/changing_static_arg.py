@@ -267,7 +267,7 @@ def _incremented_field(m, classes, name: str, loop, call):
     """(class, field) when ``name`` starts as an equinox Module with a Python number in
     ``field`` and the loop's body rebinds it with that field incremented, directly or through
     a filter-jitted function that returns it so."""
-    scope = next((s for c, s, _o in m.index.calls if c is call), None)
+    scope, _order = m.call_sites.sites.get(id(call), (None, None))
     if scope is None:
         return None
     bump = None
