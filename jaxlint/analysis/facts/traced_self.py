@@ -142,16 +142,16 @@ class TracedSelf:
         if v.kind == FUNCTION:
             return path, None
         if v.kind == TUPLE and v.items is not None:
-            items = enumerate(v.items)
-            return next((leaf for i, it in items if (leaf := self._non_array_leaf(it, f"{path}[{i}]", depth + 1)) is not None), None)
-        if v.kind != INSTANCE or v.cls is None:
+            parts = [(f"[{i}]", it) for i, it in enumerate(v.items)]
+        elif v.kind != INSTANCE or v.cls is None:
             return None
-        if self._leaf_object(v.cls):
+        elif self._leaf_object(v.cls):
             return path, v.cls
-        if v.fields is not None and self.classes.pytree_kind(v.cls) == "namedtuple":
-            fields = v.fields.items()
-            return next((leaf for k, fv in fields if (leaf := self._non_array_leaf(fv, f"{path}.{k}", depth + 1)) is not None), None)
-        return None
+        elif v.fields is not None and self.classes.pytree_kind(v.cls) == "namedtuple":
+            parts = [(f".{k}", fv) for k, fv in v.fields.items()]
+        else:
+            return None
+        return next((leaf for part, it in parts if (leaf := self._non_array_leaf(it, path + part, depth + 1)) is not None), None)
 
     def _leaf_object(self, cls: ClassInfo) -> bool:
         """An instance is one pytree leaf that is not an array: a plain class's, or a Flax
