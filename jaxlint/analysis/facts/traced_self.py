@@ -98,7 +98,7 @@ class TracedSelf:
     def _arguments(self) -> Iterator[TracedSelfCall]:
         """Instances of plain classes passed, in host code, for a traced parameter of a jitted
         function (``self`` excepted: a method's receiver is the loop above)."""
-        where = {id(c): s for c, s, _ in self.index.calls}
+        where = self.analyzer.module_ctx.call_sites.sites
         for app in self.finder.applications:
             if not _plain_jit(app) or app.leading:
                 continue
@@ -108,7 +108,7 @@ class TracedSelf:
             pos = app.jit_positional()
             receiver = pos[0] if app.func.is_method and not app.bound_self and not app.skipped and pos else None
             for call in self.analyzer.call_sites(app):
-                scope = where.get(id(call))
+                scope, _order = where.get(id(call), (None, None))
                 if scope is None or self.finder.in_traced_code(scope):
                     continue
                 for arg, pname in arguments_by_parameter(app, call, pos):
@@ -142,16 +142,16 @@ class TracedSelf:
         if v.kind == FUNCTION:
             return path, None
         if v.kind == TUPLE and v.items is not None:
-            items = enumerate(v.items)
-            return next((leaf for i, it in items if (leaf := self._non_array_leaf(it, f"{path}[{i}]", depth + 1)) is not None), None)
-        if v.kind != INSTANCE or v.cls is None:
+            parts = [(f"[{i}]", it) for i, it in enumerate(v.items)]
+        elif v.kind != INSTANCE or v.cls is None:
             return None
-        if self._leaf_object(v.cls):
+        elif self._leaf_object(v.cls):
             return path, v.cls
-        if v.fields is not None and self.classes.pytree_kind(v.cls) == "namedtuple":
-            fields = v.fields.items()
-            return next((leaf for k, fv in fields if (leaf := self._non_array_leaf(fv, f"{path}.{k}", depth + 1)) is not None), None)
-        return None
+        elif v.fields is not None and self.classes.pytree_kind(v.cls) == "namedtuple":
+            parts = [(f".{k}", fv) for k, fv in v.fields.items()]
+        else:
+            return None
+        return next((leaf for part, it in parts if (leaf := self._non_array_leaf(it, path + part, depth + 1)) is not None), None)
 
     def _leaf_object(self, cls: ClassInfo) -> bool:
         """An instance is one pytree leaf that is not an array: a plain class's, or a Flax

@@ -21,7 +21,7 @@ from jaxlint.analysis.syntax.nodes import string_value
 from jaxlint.analysis.syntax.scopes import MUTATING_METHODS
 from jaxlint.analysis.traced.factory_contexts import callable_value
 from jaxlint.analysis.traced.traced_fields import LAYER
-from jaxlint.analysis.traced.shapes import SAME_SHAPE, empty_sequence, known_int, known_len
+from jaxlint.analysis.traced.shapes import SAME_SHAPE, known_int, known_len
 from jaxlint.analysis.traced.value_checks import tree_leaves
 from jaxlint.analysis.traced import values as lattice
 
@@ -304,9 +304,9 @@ class CallExpressions:
         if name == "len" and len(vals) == 1 and not argvals[0][0].star:
             n = known_len(vals[0])
             if n is not None:
-                return lattice.Val(lattice.STATIC, None, lattice.TRUE if n else lattice.FALSE, const=n)
-        if name == "range" and len(vals) == 1 and known_int(vals[0]) is not None and known_int(vals[0]) <= 0:
-            return empty_sequence()
+                return lattice.int_val(n)
+        if name == "range" and len(vals) == 1 and (n := known_int(vals[0])) is not None and n <= 0:
+            return lattice.empty_sequence()
         if name in self.BUILTIN_STATIC or name in ("int", "float", "bool", "complex", "range"):
             if name == "range":
                 return lattice.Val(lattice.STATIC, None, lattice.PYSEQ)
@@ -322,14 +322,14 @@ class CallExpressions:
             return lattice.Val(v.kind)
         if name in ("list", "tuple", "sorted", "reversed", "set", "frozenset"):
             v = vals[0] if vals else lattice.STATIC_VAL
-            if v.items == () and v.keys is None:
-                return empty_sequence()
+            if lattice.surely_empty(v):
+                return lattice.empty_sequence()
             if v.items is not None:
                 return lattice.Val(v.kind, v.name, lattice.PYSEQ, v.items if name in ("list", "tuple") else None)
             return lattice.Val(v.kind, v.name, lattice.PYSEQ)
         if name in ("zip", "enumerate", "map", "filter"):
-            if name in ("zip", "enumerate") and vals and any(x.items == () and x.keys is None for x in (vals if name == "zip" else vals[:1])):
-                return empty_sequence()  # of an empty sequence: nothing to iterate
+            if name in ("zip", "enumerate") and vals and any(map(lattice.surely_empty, vals if name == "zip" else vals[:1])):
+                return lattice.empty_sequence()  # of an empty sequence: nothing to iterate
             v = lattice.joinall(vals) if vals else lattice.STATIC_VAL
             return lattice.Val(v.kind, v.name, lattice.PYSEQ)
         if name == "dict":

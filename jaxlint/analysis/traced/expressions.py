@@ -18,7 +18,7 @@ from jaxlint.analysis.model.transforms import FnRef
 from jaxlint.analysis.syntax.nodes import const_index, dotted_name, is_none_literal, is_string_literal, string_value
 from jaxlint.analysis.syntax.scopes import VALUE_KINDS
 from jaxlint.analysis.traced.from_host import host_val
-from jaxlint.analysis.traced.shapes import compared, empty_sequence, indexed_dims, int_val, shape_val, size_of
+from jaxlint.analysis.traced.shapes import compared, indexed_dims, shape_val, size_of
 from jaxlint.analysis.traced.value_checks import plain_traced, string_conversions_only
 from jaxlint.analysis.traced.values import (
     ARRAY,
@@ -44,7 +44,9 @@ from jaxlint.analysis.traced.values import (
     UNKNOWN_VAL,
     Val,
     default_val,
+    empty_sequence,
     first_traced_name,
+    int_val,
     join,
     joinall,
     negated_test,
@@ -52,6 +54,7 @@ from jaxlint.analysis.traced.values import (
     NO_TRACER_IF_TRUE,
     SPREAD,
     dict_of,
+    surely_empty,
     surely_not_none,
 )
 
@@ -486,7 +489,7 @@ class Expressions:
     def _comp(self, e, elts) -> Val:
         fr = e.for_in
         it = self.eval(fr.iter)
-        if it.items == () and it.keys is None:
+        if surely_empty(it):
             return empty_sequence()  # over nothing: the element is never computed
         if len(elts) == 1 and fr.inner_for_in is None and not fr.ifs and isinstance(fr.target, cst.Name) and it.items is not None and it.keys is None and len(it.items) <= 8:
             # over a tuple the code shows: one element per item (``a, b = (f(v) for v in (x, y))``)

@@ -16,17 +16,12 @@ from typing import Optional, Sequence, Tuple
 import libcst as cst
 
 from jaxlint.analysis.jax.jax_signatures import shape_args
-from jaxlint.analysis.traced.values import FALSE, PYSEQ, SHAPE, STATIC, STATIC_VAL, TRUE, Val
+from jaxlint.analysis.traced.values import PYSEQ, SHAPE, STATIC, STATIC_VAL, Val, int_val
 
 Dims = Tuple[Optional[int], ...]
 
 # The functions and methods that return an array of their first input's shape.
 SAME_SHAPE = frozenset({"zeros_like", "ones_like", "empty_like", "full_like", "asarray", "array", "astype", "copy", "block_until_ready"})
-
-
-def int_val(n: int) -> Val:
-    """A Python int known here: its truth value too (``if x.shape[1]:``)."""
-    return Val(STATIC, None, TRUE if n else FALSE, const=n)
 
 
 def known_int(v: Val) -> Optional[int]:
@@ -107,11 +102,6 @@ def known_len(v: Val) -> Optional[int]:
     if v.items is not None and v.keys is None and v.flags & PYSEQ:
         return len(v.items)
     return None
-
-
-def empty_sequence() -> Val:
-    """A Python tuple or list known to be empty: iterating it runs no loop body."""
-    return Val(STATIC, None, PYSEQ | FALSE, ())
 
 
 def result_dims(q: str, argvals) -> Optional[Dims]:

@@ -153,7 +153,7 @@ class Statements:
 
     def s_For(self, st: cst.For) -> None:
         it = self.eval(st.iter)
-        if it.items == () and it.keys is None:
+        if lattice.surely_empty(it):
             # over an empty sequence (a loop over an array's 0 columns): the body never runs
             if st.orelse is not None:
                 self.block(st.orelse.body)

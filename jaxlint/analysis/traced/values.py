@@ -335,11 +335,25 @@ def default_val(default) -> Val:
     if isinstance(default, cst.Name) and default.value in KNOWN_CONSTANTS:
         return KNOWN_CONSTANTS[default.value]
     if isinstance(default, cst.Integer):
-        n = default.evaluated_value
-        return Val(STATIC, None, TRUE if n else FALSE, const=n)
+        return int_val(default.evaluated_value)
     if isinstance(default, (cst.Tuple, cst.List)) and not default.elements:
-        return Val(STATIC, None, PYSEQ | FALSE, ())
+        return empty_sequence()
     return STATIC_VAL
+
+
+def int_val(n: int) -> Val:
+    """A Python int known here: its truth value too (``if x.shape[1]:``)."""
+    return Val(STATIC, None, TRUE if n else FALSE, const=n)
+
+
+def empty_sequence() -> Val:
+    """A Python tuple or list known to be empty: iterating it runs no loop body."""
+    return Val(STATIC, None, PYSEQ | FALSE, ())
+
+
+def surely_empty(v: Val) -> bool:
+    """``v`` is a tuple or list (not a dict) known to hold nothing."""
+    return v.items == () and v.keys is None
 
 
 # What a value cannot be if it is None: an array (NumPy, or JAX on the host), a Python

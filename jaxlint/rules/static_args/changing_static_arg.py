@@ -213,13 +213,6 @@ def _python_number_fields(classes, cls) -> dict:
     return out
 
 
-def _fields_given(classes, cls, args) -> dict:
-    """The value a ``Cls(...)`` call (its arguments without ``*``/``**``) passes for each field."""
-    given = dict(zip(classes.field_names(cls), [a.value for a in args if a.keyword is None]))
-    given.update({a.keyword.value: a.value for a in args if a.keyword is not None})
-    return given
-
-
 def _is_literal_number(expr) -> bool:
     if isinstance(expr, cst.UnaryOperation):
         expr = expr.expression
@@ -256,7 +249,7 @@ def _rebuilt_fields(classes, expr, base: str, scope):
         if cls is None:
             return None
         numbers = _python_number_fields(classes, cls)
-        given = _fields_given(classes, cls, args)
+        given = classes.constructor_arguments(cls, expr) or {}
         for field in numbers:
             if field in given and _bumps(given[field], base, field):
                 return cls, field
@@ -267,7 +260,7 @@ def _incremented_field(m, classes, name: str, loop, call):
     """(class, field) when ``name`` starts as an equinox Module with a Python number in
     ``field`` and the loop's body rebinds it with that field incremented, directly or through
     a filter-jitted function that returns it so."""
-    scope = next((s for c, s, _o in m.index.calls if c is call), None)
+    scope, _order = m.call_sites.sites.get(id(call), (None, None))
     if scope is None:
         return None
     bump = None
@@ -329,5 +322,6 @@ def _initial_number(m, classes, scope, name: str, field: str, call):
     numbers = _python_number_fields(classes, cls)
     if field not in numbers:
         return None
-    literal = _fields_given(classes, cls, [a for a in value.args if not a.star]).get(field, numbers[field])
+    given = classes.constructor_arguments(cls, value)
+    literal = given.get(field, numbers[field]) if given is not None else None
     return cls if literal is not None and _is_literal_number(literal) else None
