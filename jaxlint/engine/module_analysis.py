@@ -18,6 +18,7 @@ from jaxlint.analysis import facts
 from jaxlint.analysis.facts.call_sites import CallSites
 from jaxlint.analysis.facts.loop_updates import LoopUpdates
 from jaxlint.analysis.facts.static_paths import StaticPaths
+from jaxlint.analysis.facts.traced_self import TracedSelf
 from jaxlint.analysis.host.array_values import ArrayFacts
 from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.jax.jax_api_migrations import table as jax_release_table
@@ -71,6 +72,13 @@ class ModuleAnalysis:
     def static_paths(self):
         """Every value that reaches a slot JAX hashes, with where it was built (JAX202)."""
         return StaticPaths(self.index, self.finder, self.analyzer, self.host_values).run()
+
+    @cached_property
+    def traced_self_calls(self):
+        """Calls handing a jitted function a traced argument JAX cannot interpret as an array
+        (an instance that is no pytree, a function): JAX209's findings, which also keep JAX202
+        quiet on their arguments."""
+        return list(TracedSelf(self.index, self.finder, self.analyzer, self.host_values).calls())
 
     @cached_property
     def host_values(self):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from jaxlint.analysis.facts.traced_self import TracedSelf
 from jaxlint.findings import FindingFacts
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
@@ -120,7 +119,7 @@ class TracedSelfNotPytree(Rule):
     ]
 
     def check_module(self, m):
-        for hit in TracedSelf(m.index, m.finder, m.analyzer, m.host_values).calls():
+        for hit in m.traced_self_calls:
             what = f"an instance of `{hit.cls.name}`" if hit.cls is not None else "a function"
             why = "not a pytree" if hit.cls is not None else "not an array"
             leaf = f"holds {what} at `{hit.path}`, which is {why}" if hit.path else f"is {what}, which is {why}"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from jaxlint.analysis.facts.traced_self import TracedSelf
 from jaxlint.analysis.traced.value_checks import surely_traced
 from jaxlint.analysis.traced.values import JAXARR, TRACED
 from jaxlint.findings import FindingFacts
@@ -146,7 +145,7 @@ class UnhashableStaticArg(Rule):
         if paths:
             # a call that hands a plain instance for a traced ``self`` fails there first
             # (JAX209), before any static argument is hashed
-            seen = {id(a.value) for hit in TracedSelf(m.index, m.finder, m.analyzer, m.host_values).calls() for a in hit.call.args}
+            seen = {id(a.value) for hit in m.traced_self_calls for a in hit.call.args}
         for p in paths:
             if id(p.node) in seen:
                 continue  # one finding where JAX raises, however many callers reach it
