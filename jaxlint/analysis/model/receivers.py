@@ -85,7 +85,7 @@ class ReceiverModel:
     def __init__(self, classes: ClassModel):
         self.classes = classes
         # id(class) -> attribute -> [(value or None, scope of the method that writes it)]
-        self._writes: Dict[int, Dict[str, List[Tuple[Optional[cst.BaseExpression], Scope]]]] = {}
+        self._writes: Optional[Dict[int, Dict[str, List[Tuple[Optional[cst.BaseExpression], Scope]]]]] = None
         self._attributes: Dict[Tuple[int, str], Optional[Receiver]] = {}
         # the module's call targets (set by the transform finder): what reaches a method
         self.call_targets = None
@@ -331,16 +331,15 @@ class ReceiverModel:
 
     def _attribute_writes(self, cls: ClassInfo) -> Dict[str, List[Tuple[Optional[cst.BaseExpression], Scope]]]:
         """The module's writes of ``<me>.attr`` (rebinding it) in the body of a method of ``cls``
-        whose first parameter is ``me`` (a nested function's ``self`` is its own business)."""
-        writes = self._writes.get(id(cls))
-        if writes is None:
-            writes = {}
+        whose first parameter is ``me`` (a nested function's ``self`` is its own business).
+        Every class's are sorted out in one pass over the module's writes."""
+        if self._writes is None:
+            self._writes = {}
             for w in self.classes.index.attribute_writes:
                 f = w.scope.func if w.scope.kind == "function" else None
-                if not w.in_place and f is not None and f.receiver == w.name and f.cls is cls and cls.body_scope.defs.get(f.name) is f:
-                    writes.setdefault(w.attr, []).append((w.value, w.scope))
-            self._writes[id(cls)] = writes
-        return writes
+                if not w.in_place and f is not None and f.receiver == w.name and f.cls.body_scope.defs.get(f.name) is f:
+                    self._writes.setdefault(id(f.cls), {}).setdefault(w.attr, []).append((w.value, w.scope))
+        return self._writes.get(id(cls), {})
 
 
 _SEQUENCE_ANNOTATIONS = frozenset({"list", "List", "Sequence", "tuple", "Tuple"})
