@@ -142,9 +142,9 @@ class ReceiverModel:
 
     def _returned(self, f, owner: Scope, depth: int) -> Optional[Receiver]:
         """What a function of the module returns (``def default_rng(seed): return Rng(seed)``):
-        the class every ``return`` builds, when the def's name is bound once and no decorator
-        can wrap it (a body that can end without ``return`` gives None: unknown)."""
-        if owner.sole_def(f.name) is None or not _undecorated(f) or f.body_scope is None or depth >= _MAX_DEPTH:
+        the class every ``return`` builds, when the def's name is bound once (its caller asks
+        only of an undecorated def; a body that can end without ``return`` gives None: unknown)."""
+        if owner.sole_def(f.name) is None or f.body_scope is None or depth >= _MAX_DEPTH:
             return None
         return _agreed([self._receiver_of(r, f.body_scope, depth + 1) if r is not None else None for r in possible_returns(f.node)])
 
