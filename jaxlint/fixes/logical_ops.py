@@ -31,8 +31,8 @@ def _jnp_call(node, scope, func: str, *operands, wrap=lambda text: text) -> Opti
 
 def boolop_fix(node: cst.BooleanOperation, scope) -> Optional[Fix]:
     func = "logical_and" if isinstance(node.operator, cst.And) else "logical_or"
-    wrap = (lambda text: "(" * len(node.lpar) + text + ")" * len(node.rpar)) if node.lpar else (lambda text: text)
-    return _jnp_call(node, scope, func, _bare(node.left), _bare(node.right), wrap=wrap)
+    # the operation's own parentheses stay around the call
+    return _jnp_call(node, scope, func, _bare(node.left), _bare(node.right), wrap=lambda text: "(" * len(node.lpar) + text + ")" * len(node.rpar))
 
 
 def not_fix(node: cst.UnaryOperation, scope) -> Optional[Fix]:

@@ -293,7 +293,7 @@ class CallTargets:
             made = self.classes.made_by_cls(expr, scope)
             if made is not None:
                 return Instance(made, expr, scope)  # ``cls(...)`` in a classmethod
-            m = self.classes.class_method(expr.func, scope) if t is cst.Call and type(expr.func) is cst.Attribute else None
+            m = self.classes.class_method(expr.func, scope) if type(expr.func) is cst.Attribute else None
             if m is not None:
                 # ``Cls.create(...)``: what every ``return`` of the classmethod is
                 return self._same([self._value(r, m.body_scope, depth + 1, params) if r is not None else None for r in possible_returns(m.node)])

@@ -85,7 +85,7 @@ class ReceiverModel:
     def __init__(self, classes: ClassModel):
         self.classes = classes
         # id(class) -> attribute -> [(value or None, scope of the method that writes it)]
-        self._writes: Dict[int, Dict[str, List[Tuple[Optional[cst.BaseExpression], Scope]]]] = {}
+        self._writes: Optional[Dict[int, Dict[str, List[Tuple[Optional[cst.BaseExpression], Scope]]]]] = None
         self._attributes: Dict[Tuple[int, str], Optional[Receiver]] = {}
         # the module's call targets (set by the transform finder): what reaches a method
         self.call_targets = None
@@ -142,9 +142,9 @@ class ReceiverModel:
 
     def _returned(self, f, owner: Scope, depth: int) -> Optional[Receiver]:
         """What a function of the module returns (``def default_rng(seed): return Rng(seed)``):
-        the class every ``return`` builds, when the def's name is bound once and no decorator
-        can wrap it (a body that can end without ``return`` gives None: unknown)."""
-        if owner.sole_def(f.name) is None or not _undecorated(f) or f.body_scope is None or depth >= _MAX_DEPTH:
+        the class every ``return`` builds, when the def's name is bound once (its caller asks
+        only of an undecorated def; a body that can end without ``return`` gives None: unknown)."""
+        if owner.sole_def(f.name) is None or f.body_scope is None or depth >= _MAX_DEPTH:
             return None
         return _agreed([self._receiver_of(r, f.body_scope, depth + 1) if r is not None else None for r in possible_returns(f.node)])
 
@@ -331,16 +331,15 @@ class ReceiverModel:
 
     def _attribute_writes(self, cls: ClassInfo) -> Dict[str, List[Tuple[Optional[cst.BaseExpression], Scope]]]:
         """The module's writes of ``<me>.attr`` (rebinding it) in the body of a method of ``cls``
-        whose first parameter is ``me`` (a nested function's ``self`` is its own business)."""
-        writes = self._writes.get(id(cls))
-        if writes is None:
-            writes = {}
+        whose first parameter is ``me`` (a nested function's ``self`` is its own business).
+        Every class's are sorted out in one pass over the module's writes."""
+        if self._writes is None:
+            self._writes = {}
             for w in self.classes.index.attribute_writes:
                 f = w.scope.func if w.scope.kind == "function" else None
-                if not w.in_place and f is not None and f.receiver == w.name and f.cls is cls and cls.body_scope.defs.get(f.name) is f:
-                    writes.setdefault(w.attr, []).append((w.value, w.scope))
-            self._writes[id(cls)] = writes
-        return writes
+                if not w.in_place and f is not None and f.receiver == w.name and f.cls.body_scope.defs.get(f.name) is f:
+                    self._writes.setdefault(id(f.cls), {}).setdefault(w.attr, []).append((w.value, w.scope))
+        return self._writes.get(id(cls), {})
 
 
 _SEQUENCE_ANNOTATIONS = frozenset({"list", "List", "Sequence", "tuple", "Tuple"})

@@ -355,7 +355,7 @@ class TransformFinder:
         method of the receiver's class (inherited ones too).  A receiver whose class the module
         does not show gives None: nothing is said about a function that cannot be read."""
         attr = expr.attr.value
-        named = self._named_class(expr.value, scope)
+        named = class_named(scope, expr.value.value, sole=True) if isinstance(expr.value, cst.Name) else None
         if named is not None:
             # ``Cls.method``: a static or class method, or a plain function taking ``self``
             f = self.classes.member(named, attr)
@@ -372,11 +372,6 @@ class TransformFinder:
         if f is None or is_property(f):
             return None
         return FnRef(f, True, cls)
-
-    @staticmethod
-    def _named_class(expr, scope: Scope):
-        """The class of the module a bare name refers to (never rebound), else None."""
-        return class_named(scope, expr.value, sole=True) if isinstance(expr, cst.Name) else None
 
     # -- finding applications ---------------------------------------------------
     def _add(self, app: Application) -> None:
