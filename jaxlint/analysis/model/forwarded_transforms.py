@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Dict, List, NamedTuple, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.model.classes import is_classmethod
+from jaxlint.analysis.model.classes import class_named, is_classmethod
 from jaxlint.analysis.model.transform_arguments import literal_binding
 from jaxlint.analysis.model.transform_table import Transform
 from jaxlint.analysis.syntax.functions import _undecorated, possible_returns
@@ -142,10 +142,21 @@ def _calls(finder: "TransformFinder", f: FuncInfo) -> Optional[List[Tuple[cst.Ca
     if targets.attribute_mentions(f.name) != len(calls):
         return None
     for c, s in calls:
-        receiver = finder.receivers.receiver_of(c.func.value, s) if isinstance(c.func.value, cst.Name) else None
-        if receiver is None or receiver.cls is not f.cls:
+        if not isinstance(c.func.value, cst.Name) or _instance_class(c.func.value.value, s) is not f.cls:
             return None
     return calls
+
+
+def _instance_class(name: str, scope: Scope):
+    """The class of the module whose instance ``name`` holds where ``scope`` reads it:
+    ``self`` of a method, or a name bound once to a call of the class; None if unknown."""
+    g = scope.func if scope.kind == "function" else None
+    if g is not None and g.is_method and g.receiver == name and scope.unrebound_param(name) and not is_classmethod(g):
+        return g.cls
+    found = scope.sole_binding(name)
+    if found is None or not isinstance(found[0], cst.Call) or not isinstance(found[0].func, cst.Name):
+        return None
+    return class_named(found[1], found[0].func.value, sole=True)
 
 
 def _forwards(a: cst.Arg, params: Dict[str, cst.Param], star_kwarg: Optional[str]) -> bool:
