@@ -149,7 +149,9 @@ def _calls(finder: "TransformFinder", f: FuncInfo) -> Optional[List[Tuple[cst.Ca
 
 def _instance_class(name: str, scope: Scope):
     """The class of the module whose instance ``name`` holds where ``scope`` reads it:
-    ``self`` of a method, or a name bound once to a call of the class; None if unknown."""
+    ``self`` of a method, or a name bound once to a call of the class; None if unknown.  Not
+    the receiver model's answer: forwarders are read while the transform finder is still
+    collecting the applications that model's answers about jitted results depend on."""
     g = scope.func if scope.kind == "function" else None
     if g is not None and g.is_method and g.receiver == name and scope.unrebound_param(name) and not is_classmethod(g):
         return g.cls
