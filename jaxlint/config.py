@@ -139,7 +139,7 @@ def _any_match(patterns: Tuple[str, ...]) -> Callable[[str], bool]:
 
 
 # The settings that change a file's findings (the exclusions decide which files are linted).
-_KEYED = ("select", "ignore", "per_file_ignores", "extra_jit_decorators", "root", "preview", "target_jax", "min_jax", "layers")
+_KEYED = ("select", "ignore", "per_file_ignores", "extra_jit_decorators", "root", "preview", "target_jax", "min_jax", "min_python", "layers")
 
 
 @dataclass(frozen=True)
@@ -157,6 +157,9 @@ class Config:
     # must still support (None: no lower bound), as (major, minor, patch).
     target_jax: Optional[Tuple[int, int, int]] = None
     min_jax: Optional[Tuple[int, int, int]] = None
+    # The oldest Python the code must run on: the lower bound of ``requires-python`` in the
+    # ``[project]`` table of the pyproject.toml that configures jaxlint (None: not declared).
+    min_python: Optional[Tuple[int, ...]] = None
     # Selections without a ``select`` of their own, applied in order on top of select/ignore
     # (the command line's, as ruff does): (enable, disable) selectors each.
     layers: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...] = ()
@@ -248,6 +251,17 @@ def _jax_version(value, where: str) -> Tuple[int, int, int]:
     if v is None:
         raise ConfigError(f'{where} must be a JAX version string such as "0.6" or "0.4.30", not {value!r}')
     return v
+
+
+def _python_floor(doc: Any) -> Optional[Tuple[int, ...]]:
+    """The lowest Python ``[project] requires-python`` admits (">=3.10,<4" -> (3, 10)); None
+    when it is missing or names no lower bound."""
+    spec = doc.get("project", {}).get("requires-python") if isinstance(doc.get("project"), dict) else None
+    if not isinstance(spec, str):
+        return None
+    floors = [parse_version(m.group(1)) for m in re.finditer(r"(?:>=|~=|==|>)\s*(\d+(?:\.\d+)*)", spec)]
+    floors = [v for v in floors if v is not None]
+    return max(floors) if floors else None
 
 
 def _type_name(value: Any) -> str:
@@ -427,7 +441,9 @@ def read_config_file(path: str, _chain: Tuple[str, ...] = (), *, rules: RuleTabl
     base = None
     if isinstance(table, dict) and isinstance(table.get("extend"), str):
         base = _read_extended(path, table["extend"], _chain, rules)
-    return parse_table(table, root, shown, base, rules=rules)
+    cfg = parse_table(table, root, shown, base, rules=rules)
+    floor = _python_floor(doc) if os.path.basename(path) == "pyproject.toml" else None
+    return replace(cfg, min_python=floor) if floor is not None else cfg
 
 
 def _read_extended(path: str, target: str, chain: Tuple[str, ...], rules: RuleTable) -> Config:

@@ -83,7 +83,7 @@ class ModuleAnalysis:
     @cached_property
     def host_values(self):
         """Host-mode values of the module (``HostValues.value(expr, scope, call)``)."""
-        return HostValues(self.index, self.finder, self.analyzer.classes)
+        return HostValues(self.index, self.finder, self.analyzer.classes, slices_hash=self.slices_hash)
 
     @cached_property
     def arrays(self) -> ArrayFacts:
@@ -94,7 +94,7 @@ class ModuleAnalysis:
     def typed_host_values(self):
         """Host-mode values with the dtype kind and weak type of numbers and arrays, and what
         functions and methods return whatever it is (the weak-type question, JAX402)."""
-        return HostValues(self.index, self.finder, self.analyzer.classes, types=True)
+        return HostValues(self.index, self.finder, self.analyzer.classes, types=True, slices_hash=self.slices_hash)
 
     @cached_property
     def rebinding(self) -> Rebinding:
@@ -154,6 +154,12 @@ class ModuleAnalysis:
     def min_jax(self):
         """The oldest JAX the code must still run on (``min-jax``), or None."""
         return self.config.min_jax
+
+    @property
+    def slices_hash(self) -> bool:
+        """Every Python the code must run on hashes a ``slice`` (3.12 on).  Without a declared
+        ``requires-python`` it may run on 3.11, which every JAX release so far supports."""
+        return self.config.min_python is not None and self.config.min_python >= (3, 12)
 
     def report(self, rule, node, entry=None, **fields) -> None:
         """For ``check_module`` rules: a finding at ``node``.  ``entry``: the transform

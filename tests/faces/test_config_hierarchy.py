@@ -292,3 +292,28 @@ def test_the_exclusion_test_made_once_per_pattern_list_answers_as_each_pattern_d
         assert relative(rel) == any(_match(rel, p) for p in patterns), rel
     # Either answer occurs, so the comparison above can fail.
     assert {relative(rel) for rel in paths} == {True, False}
+
+
+SLICED = textwrap.dedent(
+    """\
+    import functools
+    import jax
+
+    @functools.partial(jax.jit, static_argnums=1)
+    def head(x, s):
+        return x[s]
+
+    head(jax.numpy.ones(4), slice(0, 2))
+    """
+)
+
+
+@pytest.mark.parametrize("requires, found", [(">=3.12", []), (">=3.10,<4", [(8, "JAX202")]), (None, [(8, "JAX202")])])
+def test_requires_python_decides_whether_a_slice_hashes(tmp_path, requires, found):
+    # Python 3.12 made slices hashable: a slice is a fine static argument only where the
+    # configuring pyproject.toml asks for 3.12 or newer.
+    project = f'[project]\nname = "p"\nrequires-python = "{requires}"\n\n' if requires else ""
+    (tmp_path / "pyproject.toml").write_text(project + "[tool.jaxlint]\npreview = true\n")
+    (tmp_path / "m.py").write_text(SLICED)
+    _, out = findings(tmp_path, ["m.py"])
+    assert [(f["line"], f["code"]) for f in out] == found

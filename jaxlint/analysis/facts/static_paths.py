@@ -24,7 +24,7 @@ import libcst as cst
 
 from jaxlint.analysis.traced.calls import Analyzer
 from jaxlint.analysis.jax.jax_api import KNOWN_APIS
-from jaxlint.analysis.host.host_value import INSTANCE, JITTED, PARAM, TUPLE, HostValue
+from jaxlint.analysis.host.host_value import INSTANCE, JITTED, NAMESPACE, PARAM, SET, SLICE, TUPLE, HostValue
 from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.nodes import argument_for, arguments_by_position, dotted_name
@@ -37,6 +37,8 @@ from jaxlint.analysis.model.transforms import TransformFinder
 from jaxlint.analysis.model.names import resolve
 
 MAX_WRAPPERS = 3
+# Unhashable values that JAX's pytrees keep whole as leaves (a list or dict is a node, split)
+LEAF_KINDS = frozenset({SET, SLICE, NAMESPACE})
 
 
 class StaticPath(NamedTuple):
@@ -60,6 +62,7 @@ def _kind_word(what: str) -> str:
         ("a dict", "dict"),
         ("a set", "set"),
         ("an argparse.Namespace", "namespace"),
+        ("a slice", "slice"),
     ):
         if what.startswith(prefix):
             return word
@@ -460,11 +463,18 @@ class StaticPaths:
     def _unhashable_leaf(self, v: Optional[HostValue], depth: int = 0):
         if v is None or depth > 3:
             return None
+        if v.kind in LEAF_KINDS:  # no pytree node: a leaf, and no array
+            return v.unhashable(self.hv.classes), v.node
         if v.kind == INSTANCE and v.cls is not None:
-            if self.hv.classes.pytree_kind(v.cls) is None:
-                what = v.unhashable(self.hv.classes)
+            classes = self.hv.classes
+            if classes.pytree_kind(v.cls) is None:
+                what = v.unhashable(classes)
                 return (what, v.node) if what is not None and what.startswith("an instance") else None
-            for field in (v.fields or {}).values():  # a pytree: its fields are split into leaves
+            # a pytree: its fields are split into leaves; one the construction does not show
+            # holds what every write of the attribute (its own __init__'s) agrees on
+            fields = v.fields or {}
+            for name in list(fields) + [n for n in classes.field_names(v.cls) if n not in fields]:
+                field = fields.get(name) or self.hv.attribute_value(v.cls, name)
                 r = self._unhashable_leaf(field, depth + 1)
                 if r is not None:
                     return r

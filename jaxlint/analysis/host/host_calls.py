@@ -43,6 +43,9 @@ class HostCalls:
                     return host_value.HostValue(host_value.DICT, e)
                 if b == "set":
                     return host_value.HostValue(host_value.SET, e)
+                if b == "slice":
+                    # Python 3.12 made slices hashable: before it, hash() raises on one
+                    return host_value.SCALAR_VAL if self.slices_hash else host_value.HostValue(host_value.SLICE, e)
                 return host_value.SCALAR_VAL if b in host_value.SCALAR_BUILTINS else None
             cls = class_named(scope, func.value, sole=True) or self.classes.made_by_cls(e, scope)
             if cls is not None:

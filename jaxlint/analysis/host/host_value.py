@@ -36,6 +36,7 @@ FUNCTION = "function"  # a def of the module that is not jitted (hashable; its r
 NUMPY_GENERATOR = "NumPy random generator"  # np.random.default_rng() / RandomState(): draws arrays
 ARG_PARSER = "argument parser"  # an argparse.ArgumentParser (its parse_args() builds a Namespace)
 NAMESPACE = "namespace"  # an argparse.Namespace: it defines __eq__ and no __hash__
+SLICE = "slice"  # slice(a, b): hashable from Python 3.12 on only
 
 # Kinds that are arrays or containers of arrays: hashing any of them fails.
 ARRAY_KINDS = frozenset({JAX_ARRAY, NUMPY_ARRAY, OPT_STATE, JIT_RESULT})
@@ -49,6 +50,7 @@ _UNHASHABLE_KINDS = {
     OPT_STATE: "an optimiser state",
     JIT_RESULT: "the output of a jitted function",
     NAMESPACE: "an argparse.Namespace (it defines __eq__ without __hash__)",
+    SLICE: "a slice (hashable only from Python 3.12 on)",
 }
 
 # optax optimisers whose state holds arrays (step counts, moments): verified with optax; sgd

@@ -55,12 +55,14 @@ def _calls_module_code(callee, module: Scope) -> bool:
 class HostValues(HostCalls):
     """Host-mode values of one module, computed per scope on the first question."""
 
-    def __init__(self, index: ModuleIndex, finder: TransformFinder, classes: ClassModel, types: bool = False):
+    def __init__(self, index: ModuleIndex, finder: TransformFinder, classes: ClassModel, types: bool = False, slices_hash: bool = False):
         """``types``: also give numbers and JAX arrays their dtype kind and weak type, and take
         what a function or method returns whatever it is (an instance, a tuple of scalars): what
         a jitted function's cache key holds of a value is the type of each of its leaves.  The
-        hashability questions take only the kinds whose hash does not depend on the callee."""
+        hashability questions take only the kinds whose hash does not depend on the callee.
+        ``slices_hash``: every Python the code must run on hashes a ``slice`` (3.12 and later)."""
         self.types = types
+        self.slices_hash = slices_hash
         self.index = index
         self.finder = finder
         self.classes = classes

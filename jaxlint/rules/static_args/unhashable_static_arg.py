@@ -19,8 +19,9 @@ class UnhashableStaticArg(Rule):
     """
     What it does
         Flags a value that JAX must hash but cannot: a list, dict, set, JAX or NumPy array,
-        optimiser state, or an instance of a class without ``__hash__`` (a dataclass with eq and
-        without ``frozen=True``, a class defining ``__eq__`` only, a subclass of ``dict``,
+        optimiser state, a slice (unless ``requires-python`` starts at 3.12), or an instance
+        of a class without ``__hash__`` (a dataclass with eq and without ``frozen=True``, a
+        class defining ``__eq__`` only, a subclass of ``dict``,
         ``list``, ``set`` or ``collections.OrderedDict`` that defines no ``__hash__``), passed for a static
         parameter of a jitted function (``static_argnums``, ``static_argnames``, ``pmap``'s
         ``static_broadcasted_argnums``), for a static ``self``, or as a non-array leaf of an
