@@ -115,13 +115,7 @@ def materialise(module: cst.Module, path: str, pending: List[Pending], positions
         context = _frame_context(p.frame, positions) if p.frame is not None else None
         sugg = None
         if suggestion:
-            sugg = {
-                "text": suggestion,
-                "line": rng.start.line,
-                "column": rng.start.column + 1,
-                "end_line": rng.end.line,
-                "end_column": rng.end.column + 1,
-            }
+            sugg = {"text": suggestion, **_span(rng)}
             # the finding's own tier (an API rename newer than min-jax is unsafe) wins over the rule's
             if fix_safety or rule.fix_safety:
                 sugg["safety"] = fix_safety or rule.fix_safety
@@ -135,10 +129,7 @@ def materialise(module: cst.Module, path: str, pending: List[Pending], positions
         out.append(
             Finding(
                 path=path,
-                line=rng.start.line,
-                column=rng.start.column + 1,
-                end_line=rng.end.line,
-                end_column=rng.end.column + 1,
+                **_span(rng),
                 code=rule.code,
                 name=rule.name,
                 message=message,
@@ -162,17 +153,13 @@ def _related(p: Pending, path: str, positions) -> Optional[List[dict]]:
         where = positions.get(node)
         if where is not None:
             related = related or []
-            related.append(
-                {
-                    "path": path,
-                    "line": where.start.line,
-                    "column": where.start.column + 1,
-                    "end_line": where.end.line,
-                    "end_column": where.end.column + 1,
-                    "message": note,
-                }
-            )
+            related.append({"path": path, **_span(where), "message": note})
     return related
+
+
+def _span(rng) -> dict:
+    """A node's range as a finding's fields: 1-based columns, end exclusive."""
+    return {"line": rng.start.line, "column": rng.start.column + 1, "end_line": rng.end.line, "end_column": rng.end.column + 1}
 
 
 def _frame_context(frame, positions) -> dict:
