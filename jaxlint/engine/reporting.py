@@ -113,19 +113,19 @@ def materialise(module: cst.Module, path: str, pending: List[Pending], positions
         message = rule.message.format(**fields)
         fix = rule.fix.format(**fields) if "{" in rule.fix else rule.fix
         context = _frame_context(p.frame, positions) if p.frame is not None else None
+        # the finding's own tier (an API rename newer than min-jax is unsafe) wins over the rule's
+        safety = fix_safety or rule.fix_safety
         sugg = None
         if suggestion:
             sugg = {"text": suggestion, **_span(rng)}
-            # the finding's own tier (an API rename newer than min-jax is unsafe) wins over the rule's
-            if fix_safety or rule.fix_safety:
-                sugg["safety"] = fix_safety or rule.fix_safety
+            if safety:
+                sugg["safety"] = safety
         if extra_context:
             context = dict(context or {}, **extra_context)
         if autofix is not None:
             autofix = fixes.declare.materialise(autofix, module, positions)
-        elif sugg is not None and (fix_safety or rule.fix_safety):
-            # the finding's own tier (an API rename newer than min-jax is unsafe) wins
-            autofix = fixes.declare.from_suggestion(sugg, f"Replace with `{_short(suggestion)}`", fix_safety or rule.fix_safety)
+        elif sugg is not None and safety:
+            autofix = fixes.declare.from_suggestion(sugg, f"Replace with `{_short(suggestion)}`", safety)
         out.append(
             Finding(
                 path=path,
