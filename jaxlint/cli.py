@@ -141,7 +141,6 @@ def _add_dynamic_options(p: argparse.ArgumentParser) -> None:
 
 def _dynamic(findings: List[Finding], files: List[str], args, config_for=None) -> List[Finding]:
     """Run dynamic mode over the findings."""
-    _check_dynamic_available(args)
     dynamic = jaxlint.dynamic
     if args.dynamic_timeout <= 0:
         raise UsageError("--dynamic-timeout must be positive")
@@ -153,17 +152,6 @@ def _dynamic(findings: List[Finding], files: List[str], args, config_for=None) -
     if args.dynamic_drop_refuted:
         findings = dynamic.drop_refuted(findings)
     return findings
-
-
-class DynamicUnavailable(UsageError):
-    pass
-
-
-def _check_dynamic_available(args) -> None:
-    if getattr(args, "dynamic", False):
-        dynamic = jaxlint.dynamic
-        if not dynamic.jax_available():
-            raise DynamicUnavailable(f"--dynamic needs JAX: {dynamic.INSTALL_HINT}")
 
 
 def explain(code: str) -> str:
@@ -218,18 +206,21 @@ def lint_paths(
         sources=sources,
     )
     if files is not named:
-        stdin_name = relpath(args.stdin_filename) if getattr(args, "stdin_filename", None) else "-"
-        shown = {relpath(f) if f != "-" else stdin_name for f in named}
+        shown = {relpath(f) if f != "-" else _stdin_name(args) for f in named}
         return [f for f in run.findings if f.path in shown]
     return run.findings
 
 
 def _lint_stdin(args, cfg: Config, rules) -> List[Finding]:
     data = sys.stdin.buffer.read()
-    name = args.stdin_filename or "-"
-    display = relpath(name) if name != "-" else name
+    display = _stdin_name(args)
     remember_source(display, data)  # machine formats read lines for columns and fingerprints
     return engine.pipeline.lint_source(data, display, cfg, rules, facts=bool(getattr(args, "dynamic", False))).findings
+
+
+def _stdin_name(args) -> str:
+    """The path standard input's findings report: its --stdin-filename, shown relative."""
+    return relpath(args.stdin_filename) if args.stdin_filename else "-"
 
 
 def _is_terminal(stream) -> bool:
@@ -322,7 +313,8 @@ def _run(args, parser) -> int:
     if args.show_settings:
         sys.stdout.write(show_settings(resolver.for_path(args.show_settings)))
         return 0
-    _check_dynamic_available(args)
+    if args.dynamic and not jaxlint.dynamic.jax_available():
+        raise UsageError(f"--dynamic needs JAX: {jaxlint.dynamic.INSTALL_HINT}")
     diff_scope = None
     if args.diff is not None:
         diff_scope = jaxlint.review.diffmode.scope_for(args.diff, args.paths)
@@ -384,10 +376,8 @@ def _lint_and_report(args, files, missing, errors, resolver, diff_scope, fh) -> 
     if args.fix or args.fix_diff:
         fixrun = jaxlint.fix_command
         if files == ["-"]:
-            name = args.stdin_filename or "-"
             cfg = config_for("-")
-            rules = registry.rules_for(cfg)
-            return fixrun.fix_stdin(sys.stdin.buffer.read(), relpath(name) if name != "-" else name, cfg, rules, args)
+            return fixrun.fix_stdin(sys.stdin.buffer.read(), _stdin_name(args), cfg, registry.rules_for(cfg), args)
         # The fix rounds lint the run as the report does (the cross-module phase, the package
         # context): what is marked fixable is what gets fixed.  Each round lints the whole run
         # again; under --no-cache a cache that lives for this command alone spares the files

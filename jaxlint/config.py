@@ -325,56 +325,45 @@ def parse_table(
         raise ConfigError(f"{where('extend')} must be the path of a configuration file, not {_type_name(norm['extend'])}")
     select = _selectors(norm.get("select", []), where("select"), rules)
     extend_select = _selectors(norm.get("extend-select", []), where("extend-select"), rules)
-    select = selection.extend(select, extend_select)
     ignore = _selectors(norm.get("ignore", []), where("ignore"), rules) + _selectors(
         norm.get("extend-ignore", []), where("extend-ignore"), rules
     )
+    own: Dict[str, Any] = {}  # the fields this file sets; the others are its base's (or the defaults)
     pfi = norm.get("per-file-ignores", {})
     if not isinstance(pfi, dict):
         raise ConfigError(f"{where('per-file-ignores')} must be a table of glob = [codes], not {_type_name(pfi)}")
-    per_file = tuple((str(k), _selectors(v, where(f"per-file-ignores.{k!r}"), rules)) for k, v in pfi.items())
-    exclude = _globs(norm["exclude"], where("exclude")) if "exclude" in norm else DEFAULT_EXCLUDE
+    if "per-file-ignores" in norm:
+        own["per_file_ignores"] = tuple((str(k), _selectors(v, where(f"per-file-ignores.{k!r}"), rules)) for k, v in pfi.items())
+    if "exclude" in norm:
+        own["exclude"] = _globs(norm["exclude"], where("exclude"))
     extend_exclude = _globs(norm.get("extend-exclude", []), where("extend-exclude"))
     extra = _strings(norm.get("extra-jit-decorators", []), where("extra-jit-decorators"), "a list of dotted names")
     for name in extra:
         if not DOTTED_NAME.match(name):
             raise ConfigError(f"{where('extra-jit-decorators')}: '{name}' is not a dotted name such as mylib.jit")
-    preview = norm.get("preview", False)
-    if not isinstance(preview, bool):
-        raise ConfigError(f"{where('preview')} must be true or false, not {_type_name(preview)}")
-    target = _jax_version(norm["target-jax"], where("target-jax")) if "target-jax" in norm else None
-    minimum = _jax_version(norm["min-jax"], where("min-jax")) if "min-jax" in norm else None
-    if base is not None:
-        # As ruff's ``extend``: the base's settings first, this file's where it sets them; the
-        # selection is layered (this file's ``select`` replaces the base's, its extend-select
-        # and ignores apply after the base's) and extend-exclude adds to the base's.
-        base = _anchored(base, root)
-        exclude = exclude if "exclude" in norm else base.exclude
-        extend_exclude = base.extend_exclude + extend_exclude
-        per_file = per_file if "per-file-ignores" in norm else base.per_file_ignores
-        extra = extra if "extra-jit-decorators" in norm else list(base.extra_jit_decorators)
-        preview = preview if "preview" in norm else base.preview
-        target = target if "target-jax" in norm else base.target_jax
-        minimum = minimum if "min-jax" in norm else base.min_jax
-        if "select" not in norm:
-            layered = with_selection(base, None, extend_select, ignore)
-            select, ignore, layers = layered.select, layered.ignore, layered.layers
-    if target is not None and minimum is not None and minimum > target:
+    if "extra-jit-decorators" in norm:
+        own["extra_jit_decorators"] = tuple(extra)
+    if not isinstance(norm.get("preview", False), bool):
+        raise ConfigError(f"{where('preview')} must be true or false, not {_type_name(norm['preview'])}")
+    if "preview" in norm:
+        own["preview"] = norm["preview"]
+    if "target-jax" in norm:
+        own["target_jax"] = _jax_version(norm["target-jax"], where("target-jax"))
+    if "min-jax" in norm:
+        own["min_jax"] = _jax_version(norm["min-jax"], where("min-jax"))
+    # As ruff's ``extend``: the base's settings first, this file's where it sets them; the
+    # selection is layered (this file's ``select`` replaces the base's, its extend-select and
+    # ignores apply after the base's) and extend-exclude adds to the base's.
+    start = _anchored(base, root) if base is not None else Config()
+    if base is None or "select" in norm:
+        start = replace(start, select=selection.extend(select, extend_select), ignore=ignore, layers=())
+    else:
+        start = with_selection(start, None, extend_select, ignore)
+    # (``min_python`` is never the base's: read_config_file reads it from the file's own pyproject.toml)
+    cfg = replace(start, root=root, source=source, extend_exclude=start.extend_exclude + extend_exclude, min_python=None, **own)
+    if cfg.target_jax is not None and cfg.min_jax is not None and cfg.min_jax > cfg.target_jax:
         raise ConfigError(f"{where('min-jax')} ({norm['min-jax']}) must not be newer than target-jax ({norm['target-jax']})")
-    return Config(
-        select,
-        ignore,
-        per_file,
-        exclude,
-        tuple(extra),
-        root,
-        extend_exclude,
-        source,
-        preview,
-        target_jax=target,
-        min_jax=minimum,
-        layers=layers if base is not None and "select" not in norm else (),
-    )
+    return cfg
 
 
 def _anchored(cfg: Config, root: Optional[str]) -> Config:

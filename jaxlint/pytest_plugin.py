@@ -119,12 +119,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         findings = report.merge_static(findings)
     terminalreporter.section("jaxlint")
     output = config.getoption("jaxlint_output")
-
-    class Terminal:
-        def write(self, text):
-            terminalreporter.write(text)
-
-    written = report.write_report(findings, config.getoption("jaxlint_format"), output, config.getoption("jaxlint_baseline"), stream=Terminal())
+    written = report.write_report(findings, config.getoption("jaxlint_format"), output, config.getoption("jaxlint_baseline"), stream=terminalreporter)
     n = len(written)
     summary = f"jaxlint: {n} finding{'s' if n != 1 else ''} observed"
     if output:

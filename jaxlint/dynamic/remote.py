@@ -20,7 +20,7 @@ import libcst as cst
 from jaxlint.config import Config
 from jaxlint.engine.finding_facts import FactsDeriver
 from jaxlint.engine.module_analysis import ModuleAnalysis
-from jaxlint.engine.source import decode_source
+from jaxlint.source_text import decode_source
 from jaxlint.findings import Finding
 
 

@@ -265,11 +265,7 @@ class Cache:
         entry = self._pack.get(key)
         if entry is None:
             self._pack_stale = True
-            try:
-                with open(self._file(key), "rb") as fh:
-                    entry = json.loads(fh.read())
-            except (OSError, ValueError, RecursionError):
-                return None
+            entry = _load(self._file(key))
         if not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("key") != key:
             return None
         return entry
@@ -280,15 +276,9 @@ class Cache:
         return os.path.join(self.directory, f"{self.pack_name}-{self.settings[:32]}.json")
 
     def _read_pack(self) -> dict:
-        if self.pack_name is None:
-            return {}
-        try:
-            with open(self._pack_file(), "rb") as fh:
-                pack = json.loads(fh.read())
-            if isinstance(pack, dict) and pack.get("format") == FORMAT and isinstance(pack.get("entries"), dict):
-                return pack["entries"]
-        except (OSError, ValueError, RecursionError):
-            pass
+        pack = _load(self._pack_file()) if self.pack_name is not None else None
+        if isinstance(pack, dict) and pack.get("format") == FORMAT and isinstance(pack.get("entries"), dict):
+            return pack["entries"]
         return {}
 
     def save_pack(self) -> None:
@@ -368,25 +358,18 @@ def recorded_codes(directory: str, config_key: str) -> Optional[Tuple[str, ...]]
     """The codes of the rules a configuration enables, as this jaxlint build recorded them in
     the cache folder (``record_codes``), or None.  A run the cache answers then need not import
     the rules (and LibCST with them) to know which entries are its own."""
-    try:
-        with open(_codes_file(directory), "rb") as fh:
-            got = json.loads(fh.read()).get(config_key)
-    except (OSError, ValueError, AttributeError, RecursionError):
-        return None
+    table = _load(_codes_file(directory))
+    got = table.get(config_key) if isinstance(table, dict) else None
     return tuple(got) if isinstance(got, list) and all(isinstance(c, str) for c in got) else None
 
 
 def record_codes(directory: str, config_key: str, codes: Sequence[str]) -> None:
     """Never raises."""
     path = _codes_file(directory)
+    table = _load(path)
+    if not isinstance(table, dict):
+        table = {}
     try:
-        try:
-            with open(path, "rb") as fh:
-                table = json.loads(fh.read())
-            if not isinstance(table, dict):
-                table = {}
-        except (OSError, ValueError, RecursionError):
-            table = {}
         if table.get(config_key) == list(codes):
             return
         table[config_key] = list(codes)
@@ -416,13 +399,12 @@ class StatIndex:
         self.written_ns = 0
         self.changed = False
         self._stats: dict = {}  # path -> its stat in this run (None: it could not be made)
+        raw = _load(self.path)
         try:
-            with open(self.path, "rb") as fh:
-                raw = json.loads(fh.read())
             if isinstance(raw, dict) and raw.get("format") == FORMAT and isinstance(raw.get("files"), dict):
                 self.files = raw["files"]
                 self.written_ns = int(raw.get("written_ns", 0))
-        except (OSError, ValueError, TypeError, RecursionError):
+        except (ValueError, TypeError):
             pass  # no index, or a bad one: every file is read once and the index rewritten
 
     def stat(self, path: str) -> Optional[os.stat_result]:
@@ -467,6 +449,15 @@ class StatIndex:
             self.changed = False
         except (OSError, TypeError, ValueError):
             pass
+
+
+def _load(path: str):
+    """The JSON value a cache file holds, or None when it cannot be read or does not parse."""
+    try:
+        with open(path, "rb") as fh:
+            return json.loads(fh.read())
+    except (OSError, ValueError, RecursionError):
+        return None
 
 
 def _atomic_write(path: str, data: bytes) -> None:

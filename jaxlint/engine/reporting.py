@@ -113,32 +113,23 @@ def materialise(module: cst.Module, path: str, pending: List[Pending], positions
         message = rule.message.format(**fields)
         fix = rule.fix.format(**fields) if "{" in rule.fix else rule.fix
         context = _frame_context(p.frame, positions) if p.frame is not None else None
+        # the finding's own tier (an API rename newer than min-jax is unsafe) wins over the rule's
+        safety = fix_safety or rule.fix_safety
         sugg = None
         if suggestion:
-            sugg = {
-                "text": suggestion,
-                "line": rng.start.line,
-                "column": rng.start.column + 1,
-                "end_line": rng.end.line,
-                "end_column": rng.end.column + 1,
-            }
-            # the finding's own tier (an API rename newer than min-jax is unsafe) wins over the rule's
-            if fix_safety or rule.fix_safety:
-                sugg["safety"] = fix_safety or rule.fix_safety
+            sugg = {"text": suggestion, **_span(rng)}
+            if safety:
+                sugg["safety"] = safety
         if extra_context:
             context = dict(context or {}, **extra_context)
         if autofix is not None:
             autofix = fixes.declare.materialise(autofix, module, positions)
-        elif sugg is not None and (fix_safety or rule.fix_safety):
-            # the finding's own tier (an API rename newer than min-jax is unsafe) wins
-            autofix = fixes.declare.from_suggestion(sugg, f"Replace with `{_short(suggestion)}`", fix_safety or rule.fix_safety)
+        elif sugg is not None and safety:
+            autofix = fixes.declare.from_suggestion(sugg, f"Replace with `{_short(suggestion)}`", safety)
         out.append(
             Finding(
                 path=path,
-                line=rng.start.line,
-                column=rng.start.column + 1,
-                end_line=rng.end.line,
-                end_column=rng.end.column + 1,
+                **_span(rng),
                 code=rule.code,
                 name=rule.name,
                 message=message,
@@ -162,17 +153,13 @@ def _related(p: Pending, path: str, positions) -> Optional[List[dict]]:
         where = positions.get(node)
         if where is not None:
             related = related or []
-            related.append(
-                {
-                    "path": path,
-                    "line": where.start.line,
-                    "column": where.start.column + 1,
-                    "end_line": where.end.line,
-                    "end_column": where.end.column + 1,
-                    "message": note,
-                }
-            )
+            related.append({"path": path, **_span(where), "message": note})
     return related
+
+
+def _span(rng) -> dict:
+    """A node's range as a finding's fields: 1-based columns, end exclusive."""
+    return {"line": rng.start.line, "column": rng.start.column + 1, "end_line": rng.end.line, "end_column": rng.end.column + 1}
 
 
 def _frame_context(frame, positions) -> dict:

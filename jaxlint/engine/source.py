@@ -13,7 +13,6 @@ import sys
 import tokenize
 from typing import List, Optional, Sequence, Tuple
 
-from jaxlint.source_text import decode_source  # noqa: F401 (the dynamic mode reads it from here)
 
 
 def read_regular_file(path: str) -> bytes:

@@ -15,11 +15,8 @@ from jaxlint.on_demand import submodules as _submodules
 __getattr__ = _submodules(__name__)
 
 
-def format_text(findings: Sequence[Finding], color: bool = False, show_fix: bool = False, full: bool = False, **kw) -> str:
-    """``text``: the ``full`` format on a terminal, ``concise`` elsewhere (the caller decides)."""
-    if full:
-        return format_full(findings, color=color, **kw)
-    return format_concise(findings, color=color, show_fix=show_fix, **kw)
+# ``text``: concise; the command line shows ``full`` instead on a terminal.
+format_text = format_concise
 
 
 def format_json(findings: Sequence[Finding], **_) -> str:
