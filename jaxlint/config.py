@@ -362,7 +362,10 @@ def parse_table(
     # (``min_python`` is never the base's: read_config_file reads it from the file's own pyproject.toml)
     cfg = replace(start, root=root, source=source, extend_exclude=start.extend_exclude + extend_exclude, min_python=None, **own)
     if cfg.target_jax is not None and cfg.min_jax is not None and cfg.min_jax > cfg.target_jax:
-        raise ConfigError(f"{where('min-jax')} ({norm['min-jax']}) must not be newer than target-jax ({norm['target-jax']})")
+        # either may come from an extended base: name the versions, not this file's text
+        raise ConfigError(
+            f"{where('min-jax')} ({'.'.join(map(str, cfg.min_jax))}) must not be newer than target-jax ({'.'.join(map(str, cfg.target_jax))})"
+        )
     return cfg
 
 

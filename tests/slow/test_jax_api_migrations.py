@@ -251,6 +251,10 @@ def test_config_keys_are_parsed_and_validated():
             parse_table(bad, rules=RULES_BY_CODE)
     with pytest.raises(ConfigError, match="must not be newer than target-jax"):
         parse_table({"target-jax": "0.5", "min-jax": "0.6"}, rules=RULES_BY_CODE)
+    # one of the two set by an extended base: still a configuration error naming both versions
+    base = parse_table({"target-jax": "0.5"}, rules=RULES_BY_CODE)
+    with pytest.raises(ConfigError, match=r"\(0\.6\.0\) must not be newer than target-jax \(0\.5\.0\)"):
+        parse_table({"min-jax": "0.6"}, base=base, rules=RULES_BY_CODE)
 
 
 @pytest.mark.slow  # starts an interpreter
