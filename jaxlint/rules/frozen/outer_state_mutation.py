@@ -30,8 +30,11 @@ class OuterStateMutation(Rule):
         (``add_to(STATE, x)``); ``COUNTS["calls"] += 1`` and ``.pop()``/``.popleft()`` on one,
         whatever the value; and ``self.attr = ...`` in a traced method, as well as
         ``self.cache[k] = x`` and ``self.metrics.update(...)`` on an attribute that only ever
-        holds a list, dict or set.  A Python value pushed onto a module's list
-        (``SHAPES.append(x.shape)``) is flagged as well: the record is made once per trace.
+        holds a list, dict or set, or an object whose class defines ``__setitem__``; and
+        ``setattr(obj, name, x)`` of a tracer on an object from outside the trace (a
+        ``lazy_property`` descriptor's ``__get__`` caching on its instance).  A Python value
+        pushed onto a module's list (``SHAPES.append(x.shape)``) is flagged as well: the record
+        is made once per trace.
         Values taken out of state the trace did not make (``next(ITERATOR)``, ``.pop()``) are
         taken once per trace, and so are those a lax loop body takes out of a list or iterator
         of the function around it (every iteration replays the one value).  A function traced
