@@ -184,7 +184,7 @@ class NnxState:
                 r = self.receivers.attribute_receiver(cls, attr)
                 if r is not None and (r.external in NNX_VARIABLE or r.cls is not None and self.classes.derives(r.cls, NNX_VARIABLE)):
                     return f"{f.name}() writes the nnx.Variable `self.{attr}`"
-            for attr, lifted in self._lifted_arguments(f, v.passed):
+            for attr, lifted in self._lifted_arguments(f, v):
                 r = Receiver(cls) if attr is None else self.receivers.attribute_receiver(cls, attr)
                 if r is not None and self._holds_state(r):
                     shown = me if attr is None else f"{me}.{attr}"
@@ -219,23 +219,23 @@ class NnxState:
                         return True
         return False
 
-    def _lifted_arguments(self, f: FuncInfo, passed):
+    def _lifted_arguments(self, f: FuncInfo, v: "_SelfUses"):
         """(attribute or None for the object itself, transform) for each ``self`` or
         ``self.attr`` the method hands to a function under an NNX lifted transform: a def of
         the method decorated with one (``@nnx.scan def step(...)`` ... ``step(x, self.blocks)``)
         or one applied on the spot (``nnx.vmap(g)(self.layers)``)."""
         scope = f.body_scope
-        for call, args in passed:
+        for call in v.passed:
             func = call.func
             lifted = None
             if isinstance(func, cst.Call) and resolve(func.func, scope) in NNX_LIFTED:
-                lifted = resolve(func.func, scope)
+                lifted = resolve(func.func, scope).replace("flax.", "", 1)
             elif isinstance(func, cst.Name):
                 g = scope.lookup_def(func.value)
                 lifted = _lifted_by(g) if g is not None and g.scope is scope else None
-            if lifted is not None:
-                for attr in args:
-                    yield attr, lifted.replace("flax.", "", 1)
+            for a in call.args if lifted is not None else ():
+                if isinstance(a.value, cst.Name) and a.value.value == v.me or v._self_attr(a.value) is not None:
+                    yield v._self_attr(a.value), lifted
 
 
 # What a lifted transform does with the NNX objects it is given.
@@ -292,7 +292,7 @@ class _SelfUses(FastVisitor):
         self.me = me
         self.calls = []  # (attribute, method or None, call)
         self.writes = []  # (attribute, "value" | "item")
-        self.passed = []  # (call, [attribute, or None for the object itself]) of other callees
+        self.passed = []  # calls of other callees
 
     def _self_attr(self, e) -> Optional[str]:
         if isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name) and e.value.value == self.me:
@@ -309,11 +309,7 @@ class _SelfUses(FastVisitor):
             if attr is not None:
                 self.calls.append((attr, func.attr.value, node))
         else:
-            # ``step(x, self.blocks)``: the module, or one of its attributes, handed on
-            args = [None if _is_name(a.value, self.me) else self._self_attr(a.value) for a in node.args]
-            args = [a for a, arg in zip(args, node.args) if a is not None or _is_name(arg.value, self.me)]
-            if args:
-                self.passed.append((node, args))
+            self.passed.append(node)  # ``step(x, self.blocks)`` may hand the module on
 
     def _write(self, target) -> None:
         if self._self_attr(target) is not None:
@@ -338,10 +334,6 @@ class _SelfUses(FastVisitor):
         return False
 
     visit_Lambda = visit_FunctionDef
-
-
-def _is_name(e, name: str) -> bool:
-    return isinstance(e, cst.Name) and e.value == name
 
 
 # Calls that may switch a module's Dropout and BatchNorm off.
