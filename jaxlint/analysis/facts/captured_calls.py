@@ -17,6 +17,7 @@ from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.nodes import parameter_names, target_names
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
+from jaxlint.analysis.model.classes import decorator_names
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.nnx_state import LIFTED, NNX_LIFTED
 from jaxlint.analysis.model.transforms import Application, TransformFinder
@@ -78,6 +79,14 @@ def _stores(target, out: List[cst.BaseExpression]) -> None:
         _stores(target.value, out)
 
 
+def _bound_object(app: Application) -> Optional[cst.BaseExpression]:
+    """``model`` of ``jax.vmap(model.render)``: the object a transformed bound method is bound to."""
+    if not app.bound_self or not isinstance(app.site, cst.Call) or not app.site.args:
+        return None
+    fn = app.site.args[0].value
+    return fn.value if isinstance(fn, cst.Attribute) and fn.attr.value == app.func.name else None
+
+
 def _head(e) -> Optional[cst.Name]:
     while isinstance(e, cst.Attribute):
         e = e.value
@@ -105,6 +114,11 @@ class CapturedCalls:
         if f.is_method and positional and self._self_is_python_object(app):
             outside_self = positional[0].name.value
         seen: Set[int] = set()
+        obj = _bound_object(app)
+        if obj is not None and decorator_names(f.node, f.scope) & NNX_LIFTED:
+            # ``jax.vmap(model.render)`` of a method under ``@nnx.jit``: the call of the bound
+            # method hands ``model`` to that transform
+            yield CapturedCall(app.site, obj, f.name, app.site_scope)
         yield from self._walk(f, outside_self, seen, 0)
 
     def _self_is_python_object(self, app: Application) -> bool:

@@ -21,7 +21,7 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.analysis.jax.jax_api import NNX_DATA_CLASSES
-from jaxlint.analysis.model.classes import NNX_MODULE_BASES
+from jaxlint.analysis.model.classes import NNX_MODULE_BASES, decorator_names
 from jaxlint.analysis.model.receivers import Receiver, ReceiverModel
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.syntax.nodes import dotted_name, is_none_literal
@@ -164,7 +164,12 @@ class NnxState:
         f = self.classes.member(cls, method)
         found = None
         if f is not None and f.is_method and not f.is_lambda and f.positional_params():
-            found = self._body(cls, f, switchable, depth)
+            lifted = _lifted_by(f)
+            if lifted is None:
+                found = self._body(cls, f, switchable, depth)
+            elif self._holds_state(Receiver(cls)):
+                # ``@nnx.jit`` on the method: each call hands the object itself to the transform
+                found = f"{f.name}() passes the object to {lifted}, which {_LIFTS}"
         self._methods[key] = found
         return found
 
@@ -179,6 +184,11 @@ class NnxState:
                 r = self.receivers.attribute_receiver(cls, attr)
                 if r is not None and (r.external in NNX_VARIABLE or r.cls is not None and self.classes.derives(r.cls, NNX_VARIABLE)):
                     return f"{f.name}() writes the nnx.Variable `self.{attr}`"
+            for attr, lifted in self._lifted_arguments(f, v):
+                r = Receiver(cls) if attr is None else self.receivers.attribute_receiver(cls, attr)
+                if r is not None and self._holds_state(r):
+                    shown = me if attr is None else f"{me}.{attr}"
+                    return f"{f.name}() passes `{shown}` to {lifted}, which {_LIFTS}"
             for attr, meth, call in v.calls:
                 if meth is None and self.classes.member(cls, attr) is not None:
                     found = self._method(cls, attr, switchable, depth + 1)  # self.helper(...)
@@ -192,6 +202,52 @@ class NnxState:
                 if found is not None:
                     return found
         return None
+
+    def _holds_state(self, r: Receiver, depth: int = 0) -> bool:
+        """The object has Variables for a lifted transform to write back: it is an NNX
+        Variable, an ``nnx.Rngs``, a layer of ``flax.nnx``, or a module of the module that
+        stores one of those (a module of Python attributes only has nothing to write)."""
+        if r.external is not None:
+            return r.external.startswith("flax.nnx.")
+        if r.cls is None or depth > _MAX_DEPTH or not self.classes.is_nnx_module(r.cls):
+            return False
+        for c in self.classes.mro(r.cls):
+            for values in self.receivers._attribute_writes(c).values():
+                for value, scope in values:
+                    held = self.receivers.receiver_of(value, scope) if value is not None else None
+                    if held is not None and self._holds_state(held, depth + 1):
+                        return True
+        return False
+
+    def _lifted_arguments(self, f: FuncInfo, v: "_SelfUses"):
+        """(attribute or None for the object itself, transform) for each ``self`` or
+        ``self.attr`` the method hands to a function under an NNX lifted transform: a def of
+        the method decorated with one (``@nnx.scan def step(...)`` ... ``step(x, self.blocks)``)
+        or one applied on the spot (``nnx.vmap(g)(self.layers)``)."""
+        scope = f.body_scope
+        for call in v.passed:
+            func = call.func
+            lifted = None
+            if isinstance(func, cst.Call) and resolve(func.func, scope) in NNX_LIFTED:
+                lifted = resolve(func.func, scope).replace("flax.", "", 1)
+            elif isinstance(func, cst.Name):
+                g = scope.lookup_def(func.value)
+                lifted = _lifted_by(g) if g is not None and g.scope is scope else None
+            for a in call.args if lifted is not None else ():
+                if isinstance(a.value, cst.Name) and a.value.value == v.me or v._self_attr(a.value) is not None:
+                    yield v._self_attr(a.value), lifted
+
+
+# What a lifted transform does with the NNX objects it is given.
+_LIFTS = "takes its state and writes it back"
+
+
+def _lifted_by(f: FuncInfo) -> Optional[str]:
+    """The NNX lifted transform that decorates ``f`` (``nnx.jit``), if one does."""
+    for q in decorator_names(f.node, f.scope):
+        if q in NNX_LIFTED:
+            return q.replace("flax.", "", 1)
+    return None
 
 
 def _unconditional(stmts):
@@ -236,6 +292,7 @@ class _SelfUses(FastVisitor):
         self.me = me
         self.calls = []  # (attribute, method or None, call)
         self.writes = []  # (attribute, "value" | "item")
+        self.passed = []  # calls of other callees
 
     def _self_attr(self, e) -> Optional[str]:
         if isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name) and e.value.value == self.me:
@@ -251,6 +308,8 @@ class _SelfUses(FastVisitor):
             attr = self._self_attr(func.value)
             if attr is not None:
                 self.calls.append((attr, func.attr.value, node))
+        else:
+            self.passed.append(node)  # ``step(x, self.blocks)`` may hand the module on
 
     def _write(self, target) -> None:
         if self._self_attr(target) is not None:

@@ -26,7 +26,7 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.model.classes import ClassModel, annotation_class, class_named, declared_annotation, is_classmethod
+from jaxlint.analysis.model.classes import ClassModel, annotation_class, class_named, declared_annotation, decorator_names, is_classmethod
 from jaxlint.analysis.syntax.scopes import ClassInfo, Scope
 from jaxlint.analysis.syntax.nodes import STARRED, argument_for
 from jaxlint.analysis.syntax.sequences import element_expressions
@@ -34,6 +34,12 @@ from jaxlint.analysis.syntax.functions import possible_returns, _undecorated
 from jaxlint.analysis.model.names import resolve
 
 _MAX_DEPTH = 6
+
+
+# Flax NNX transforms whose result is what the function returns, as the same classes (a
+# module built under ``nnx.vmap`` is that module, its Variables stacked): a def decorated only
+# with them returns what its ``return`` builds.
+NNX_KEEPS_OUTPUT = frozenset("flax.nnx." + n for n in "jit vmap pmap scan remat checkpoint shard_map split_rngs".split())
 
 
 class Receiver:
@@ -122,7 +128,7 @@ class ReceiverModel:
                     cls = class_named(scope, func.value, sole=True)
                     return Receiver(cls, None, call, scope) if cls is not None else None
                 f = owner.defs.get(func.value)
-                if f is not None and _undecorated(f):
+                if f is not None and (_undecorated(f) or decorator_names(f.node, f.scope) <= NNX_KEEPS_OUTPUT):
                     return self._returned(f, owner, depth)
                 made = self.classes.made_by_cls(call, scope)
                 if made is not None:

@@ -12,7 +12,7 @@ from typing import Dict, Optional
 
 import libcst as cst
 
-from jaxlint.analysis.model.classes import LEAF, STATIC_FIELD, is_cached_property, is_classmethod, is_property, reads_self_attribute
+from jaxlint.analysis.model.classes import LEAF, STATIC_FIELD, class_named, is_cached_property, is_classmethod, is_property, reads_self_attribute
 from jaxlint.analysis.model.transforms import FnRef
 from jaxlint.analysis.syntax.scopes import ClassInfo
 from jaxlint.analysis.traced.annotations import annotation_container
@@ -88,6 +88,13 @@ class Instances:
         f = self.classes.member(cls, attr)
         if f is not None:
             ref = FnRef(f)
+            get = self._descriptor_get(f)
+            if get is not None:
+                # ``@lazy_property`` on the method, a class of the module with ``__get__``: the
+                # read runs ``__get__(descriptor, obj, type)``, the descriptor made with the def
+                wrapped = [(cst.Arg(cst.Name(f.name)), lattice.Val(lattice.STATIC, f.name, 0, None, (ref, None, [], {})))]
+                descriptor = self.construct(frame, None, get.cls, wrapped)
+                return self.call_function(frame, None, (FnRef(get, True), None, [], {}), [(cst.Arg(cst.Name("obj")), base), (cst.Arg(cst.Name("cls")), lattice.STATIC_VAL)], descriptor)
             if is_property(f):
                 init = self.classes.member(cls, "__init__")
                 if is_cached_property(f) and not base.flags & lattice.MADE_IN_TRACE and init is not None and reads_self_attribute(init, attr):
@@ -135,6 +142,15 @@ class Instances:
                 # metadata holding a JAX array: a concrete array, which any operation stages
                 return lattice.Val(lattice.STATIC, None, lattice.JAXARR)
             return lattice.STATIC_VAL
+        return None
+
+    def _descriptor_get(self, f):
+        """The ``__get__`` of the class of the module that decorates ``f``, if one does."""
+        for d in getattr(f.node, "decorators", ()):
+            cls = class_named(f.scope, d.decorator.value, sole=True) if isinstance(d.decorator, cst.Name) else None
+            get = self.classes.member(cls, "__get__") if cls is not None else None
+            if get is not None and get.is_method:
+                return get
         return None
 
     def stored_attribute(self, base: lattice.Val, attr: str) -> Optional[lattice.Val]:

@@ -49,7 +49,8 @@ class CapturedNnxModule(Rule):
         of any NNX object (a module, an ``nnx.Pytree``, ``nnx.Dict``, ``nnx.Optimizer``) or to a
         Variable's value or items (``model.count = 1``, ``model.w.value = w``); and such an
         object passed to an NNX transform (``nnx.grad(loss)(model)``), which takes its state and
-        writes it back.
+        writes it back, also where the object's own method hands itself or one of its layers
+        to one (a method decorated with ``@nnx.jit``, ``nnx.scan`` over ``self.blocks``).
 
     Why is this bad?
         The object's Variables were created outside the trace.  Flax refuses to write them from

@@ -10,7 +10,7 @@ from jaxlint.analysis.model.attribute_values import attribute_values
 from jaxlint.analysis.host.expression_kinds import all_container_bindings, is_container_value
 from jaxlint.analysis.syntax.scopes import MUTATING_METHODS
 from jaxlint.analysis.syntax.statement_paths import contains
-from jaxlint.analysis.traced.values import DICT, MADE_IN_TRACE, PYSEQ, REF, TRACED
+from jaxlint.analysis.traced.values import DICT, MADE_IN_TRACE, PYSEQ, REF, STATIC, TRACED
 from jaxlint.rules.base import Rule
 from jaxlint.rules.frozen._frame_crossings import report_frame_crossings
 from jaxlint.rules.prevents import frozen
@@ -30,8 +30,11 @@ class OuterStateMutation(Rule):
         (``add_to(STATE, x)``); ``COUNTS["calls"] += 1`` and ``.pop()``/``.popleft()`` on one,
         whatever the value; and ``self.attr = ...`` in a traced method, as well as
         ``self.cache[k] = x`` and ``self.metrics.update(...)`` on an attribute that only ever
-        holds a list, dict or set.  A Python value pushed onto a module's list
-        (``SHAPES.append(x.shape)``) is flagged as well: the record is made once per trace.
+        holds a list, dict or set, or an object whose class defines ``__setitem__``; and
+        ``setattr(obj, name, x)`` of a tracer on an object from outside the trace (a
+        ``lazy_property`` descriptor's ``__get__`` caching on its instance).  A Python value
+        pushed onto a module's list (``SHAPES.append(x.shape)``) is flagged as well: the record
+        is made once per trace.
         Values taken out of state the trace did not make (``next(ITERATOR)``, ``.pop()``) are
         taken once per trace, and so are those a lax loop body takes out of a list or iterator
         of the function around it (every iteration replays the one value).  A function traced
@@ -174,6 +177,13 @@ class OuterStateMutation(Rule):
             ctx.report(self, node, what=f"`self.{obj.attr.value}.{meth}()`")
 
     def on_call(self, ctx, node, q, argvals):
+        if q == "builtins.setattr" and len(argvals) == 3 and ctx.frame.entry.transform.effects:
+            # ``setattr(obj, name, x)`` of a tracer on an object from outside the trace (a
+            # descriptor's ``__get__`` caching on the instance): the tracer leaks as with ``obj.attr = x``
+            obj, v = argvals[0][1], argvals[2][1]
+            if v.kind == TRACED and obj.kind == STATIC and obj.cls is not None and not obj.flags & MADE_IN_TRACE and not ctx.frame.entry.transform.opaque_attrs:
+                ctx.report(self, node, what=f"`setattr({cst.Module([]).code_for_node(argvals[0][0].value)}, ...)` of a tracer")
+            return
         # ``next(it)`` advances an iterator as ``.pop()`` empties a list: once per trace, and
         # the compiled function (or every iteration of a loop body) replays the one value taken.
         if q != "builtins.next" or not argvals or not ctx.frame.entry.transform.effects:
@@ -218,10 +228,11 @@ class OuterStateMutation(Rule):
             and self._is_self(ctx, obj.value.value)
             and not ctx.frame.entry.transform.opaque_attrs
             and (v.kind == TRACED or aug and not _runs_per_call(ctx))
-            and (base.flags & (DICT | PYSEQ) or self._holds_container(ctx, obj))
+            and (base.flags & (DICT | PYSEQ) or self._holds_container(ctx, obj) or _sets_items(ctx, base))
         ):
             # ``self.cache[key] = x``: the container lives on the Python object, past the trace
-            # (the tracer leaks); ``self.counts[k] += 1`` counts traces.
+            # (the tracer leaks); ``self.counts[k] += 1`` counts traces.  So does an object of
+            # a class of the module whose ``__setitem__`` the assignment runs.
             ctx.report(self, stmt, what=f"Item assignment into `self.{obj.attr.value}`")
             return
         if not isinstance(obj, cst.Name):
@@ -249,6 +260,12 @@ class OuterStateMutation(Rule):
             ctx.report(self, stmt, what=f"Attribute assignment on outer `{outer}`")
         else:
             ctx.report(self, stmt, what=f"Item assignment into outer `{outer}`")
+
+
+def _sets_items(ctx, base) -> bool:
+    """``base`` is an object of a class of the module that defines ``__setitem__``: an item
+    assignment runs that method, which keeps the value in the object."""
+    return base.cls is not None and not base.flags & REF and ctx.analyzer.classes.member(base.cls, "__setitem__") is not None
 
 
 def _taken_from_enclosing_trace(ctx, name) -> bool:
