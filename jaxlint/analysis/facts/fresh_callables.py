@@ -21,7 +21,7 @@ from jaxlint.analysis.model.classes import class_named, decorator_names, is_prop
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import Application, arguments_by_parameter
 from jaxlint.analysis.syntax.fast_walk import FastVisitor, names_in
-from jaxlint.analysis.syntax.nodes import named_params, parameter_names
+from jaxlint.analysis.syntax.nodes import arguments_by_position, named_params, parameter_names
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
 
@@ -276,10 +276,11 @@ def _new_key(m, expr, scope, depth: int, factory=None):
             if how == "identity":
                 return f"instance of `{cls.name}` (a class without __eq__ or __hash__)", args
             if how == "fields":
-                for a in expr.args:
-                    inner = _new_key(m, a.value, scope, depth + 1, factory)
+                for a in _held_arguments(m, cls, expr):
+                    value = _rebuilt_with(m, a.value, expr, scope) if isinstance(a.value, cst.Name) else a.value
+                    inner = _new_key(m, value, scope, depth + 1, factory) if value is not None else None
                     if inner is not None:
-                        return f"`{cls.name}` holding a {inner[0]}", args
+                        return f"`{cls.name}` holding a {inner[0]}", tuple(v for v in args if v is not a.value) + inner[1]
             return None
         f = scope.lookup_def(expr.func.value)
         if f is not None and not f.is_lambda and not f.is_method and f.body_scope is not None:
@@ -289,6 +290,41 @@ def _new_key(m, expr, scope, depth: int, factory=None):
                 return (inner[0] if f"{f.name}()" in inner[0] else f"{inner[0]} from {f.name}()"), args
             return None
     return built_anew(m, expr, scope, bound_methods=False)
+
+
+def _held_arguments(m, cls, call) -> List[cst.Arg]:
+    """The arguments of the construction ``call`` that the instance keeps as they are: all of
+    them for a generated constructor; for an ``__init__`` of the class's own, those it stores
+    unchanged (``self.optim = optim``), not one it converts first."""
+    classes = m.analyzer.classes
+    init = next((c.body_scope.defs["__init__"] for c in classes.mro(cls) if "__init__" in c.body_scope.defs), None)
+    if init is None:
+        return list(call.args)
+    params = [p.name.value for p in init.positional_params()]
+    if not params or init.body_scope is None:
+        return []
+    stored = {
+        small.value.value
+        for st in init.node.body.body
+        if isinstance(st, cst.SimpleStatementLine)
+        for small in st.body
+        if isinstance(small, cst.Assign) and isinstance(small.value, cst.Name) and len(small.targets) == 1
+        and isinstance(small.targets[0].target, cst.Attribute) and names_in(small.targets[0].target.value) == {params[0]}
+    }
+    return [a for a, p in arguments_by_position(call, params, 1) if p in stored and len(init.body_scope.bindings.get(p, ())) == 1]
+
+
+def _rebuilt_with(m, name, holder, scope):
+    """The value of ``name``, bound once in ``scope`` before the construction ``holder`` and
+    inside every loop around it (``optim = optax.adam(lr)``, then ``Solver(optim)``): a new
+    object whenever the holder is built.  None for one built once and held again and again."""
+    b = scope.assigned_once(name.value) if name.value not in scope.globals and name.value not in scope.nonlocals else None
+    order = m.call_sites.order(holder)
+    if b is None or b.order is None or order is None or b.order > order:
+        return None
+    if any(start <= order <= end and not start <= b.order <= end for start, end in scope.loops):
+        return None
+    return b.value
 
 
 def reads_loop_variables(m, nodes, scope, loop) -> bool:
