@@ -19,6 +19,7 @@ from jaxlint.analysis.syntax.functions import single_return
 from jaxlint.analysis.host.host_value import STATEFUL_OPTAX, class_hash
 from jaxlint.analysis.model.classes import class_named, decorator_names, is_property
 from jaxlint.analysis.model.names import resolve
+from jaxlint.analysis.model.nnx_state import OPTIMIZER
 from jaxlint.analysis.model.transforms import Application, arguments_by_parameter
 from jaxlint.analysis.syntax.fast_walk import FastVisitor, names_in
 from jaxlint.analysis.syntax.nodes import arguments_by_position, named_params, parameter_names
@@ -170,7 +171,9 @@ def _plain_function(f) -> bool:
 # How a slot keys the cache: a static parameter; an argument of an ``eqx.filter_jit`` function
 # (everything but arrays is static there); a ``jax.tree_util.Partial`` passed for a traced
 # parameter (a pytree: its function is aux data, its arguments leaves).
-STATIC, FILTERED, TREE_PARTIAL = "static", "filtered", "tree_partial"
+# And an argument of ``nnx.jit``: an NNX object whose attributes that are no Variables are
+# static graph data.
+STATIC, FILTERED, TREE_PARTIAL, GRAPH = "static", "filtered", "tree_partial", "graph"
 
 
 class CallableSlot(NamedTuple):
@@ -217,6 +220,8 @@ def callable_slots(m) -> List[CallableSlot]:
                     out.append(CallableSlot(app, a, pname, scope, order, FILTERED, call))
                 elif _tree_partial(a.value, scope):
                     out.append(CallableSlot(app, a, pname, scope, order, TREE_PARTIAL, call))
+                elif app.transform.opaque_attrs:
+                    out.append(CallableSlot(app, a, pname, scope, order, GRAPH, call))
     return out
 
 
@@ -245,6 +250,15 @@ def built_anew_for_slot(m, expr, scope, kind: str):
         if built is None:
             return None
         return f"`Partial` of a {built[0]}", built[1]
+    if kind == GRAPH:
+        # ``nnx.Optimizer(model, tx)`` keeps ``tx`` as a static attribute; the model's
+        # Variables are traced state
+        if not isinstance(expr, cst.Call) or resolve(expr.func, scope) not in OPTIMIZER:
+            return None
+        tx = next((a.value for a, p in arguments_by_position(expr, ["model", "tx"]) if p == "tx"), None)
+        tx = _rebuilt_with(m, tx, expr, scope) if isinstance(tx, cst.Name) else tx
+        inner = _new_key(m, tx, scope, 1) if tx is not None else None
+        return (f"`nnx.Optimizer` holding a {inner[0]}", inner[1]) if inner is not None else None
     return _new_key(m, expr, scope, 0)
 
 

@@ -7,7 +7,7 @@ import libcst as cst
 from jaxlint import fixes
 from jaxlint.analysis.facts.jitted_uses import attribute_calls, attribute_stores, uses
 from jaxlint.analysis.facts.memo_guards import memoised
-from jaxlint.analysis.facts.fresh_callables import FILTERED, PARTIALS, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, reads_loop_variables, repetition
+from jaxlint.analysis.facts.fresh_callables import FILTERED, GRAPH, PARTIALS, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, reads_loop_variables, repetition
 from jaxlint.analysis.facts.repeated_programs import same_program_repetition
 from jaxlint.analysis.syntax.fast_walk import names_in
 from jaxlint.analysis.syntax.nodes import dotted_name
@@ -518,6 +518,8 @@ def _compared(built) -> str:
 def _slot_phrase(slot) -> str:
     if slot.kind == FILTERED:
         return f"parameter `{slot.param}` (static under eqx.filter_jit: a callable is not an array)"
+    if slot.kind == GRAPH:
+        return f"parameter `{slot.param}` (an NNX object, whose attributes that are no Variables are static under nnx.jit)"
     if slot.kind == TREE_PARTIAL:
         return f"parameter `{slot.param}`, a `jax.tree_util.Partial` whose function is static treedef data,"
     return f"static parameter `{slot.param}`"
