@@ -256,7 +256,7 @@ def built_anew_for_slot(m, expr, scope, kind: str):
         if not isinstance(expr, cst.Call) or resolve(expr.func, scope) not in OPTIMIZER:
             return None
         tx = next((a.value for a, p in arguments_by_position(expr, ["model", "tx"]) if p == "tx"), None)
-        tx = _rebuilt_with(m, tx, expr, scope) if isinstance(tx, cst.Name) else tx
+        tx = (_rebuilt_with(m, tx, expr, scope) or tx) if isinstance(tx, cst.Name) else tx
         inner = _new_key(m, tx, scope, 1) if tx is not None else None
         return (f"`nnx.Optimizer` holding a {inner[0]}", inner[1]) if inner is not None else None
     return _new_key(m, expr, scope, 0)
@@ -291,10 +291,11 @@ def _new_key(m, expr, scope, depth: int, factory=None):
                 return f"instance of `{cls.name}` (a class without __eq__ or __hash__)", args
             if how == "fields":
                 for a in _held_arguments(m, cls, expr):
-                    value = _rebuilt_with(m, a.value, expr, scope) if isinstance(a.value, cst.Name) else a.value
-                    inner = _new_key(m, value, scope, depth + 1, factory) if value is not None else None
+                    value = _rebuilt_with(m, a.value, expr, scope) if isinstance(a.value, cst.Name) else None
+                    inner = _new_key(m, a.value if value is None else value, scope, depth + 1, factory)
                     if inner is not None:
-                        return f"`{cls.name}` holding a {inner[0]}", tuple(v for v in args if v is not a.value) + inner[1]
+                        # followed to its binding, it depends on what that value reads
+                        return f"`{cls.name}` holding a {inner[0]}", args if value is None else tuple(v for v in args if v is not a.value) + inner[1]
             return None
         f = scope.lookup_def(expr.func.value)
         if f is not None and not f.is_lambda and not f.is_method and f.body_scope is not None:
