@@ -19,9 +19,10 @@ from jaxlint.analysis.syntax.functions import single_return
 from jaxlint.analysis.host.host_value import STATEFUL_OPTAX, class_hash
 from jaxlint.analysis.model.classes import class_named, decorator_names, is_property
 from jaxlint.analysis.model.names import resolve
+from jaxlint.analysis.model.nnx_state import OPTIMIZER
 from jaxlint.analysis.model.transforms import Application, arguments_by_parameter
 from jaxlint.analysis.syntax.fast_walk import FastVisitor, names_in
-from jaxlint.analysis.syntax.nodes import named_params, parameter_names
+from jaxlint.analysis.syntax.nodes import arguments_by_position, named_params, parameter_names
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
 
@@ -170,7 +171,9 @@ def _plain_function(f) -> bool:
 # How a slot keys the cache: a static parameter; an argument of an ``eqx.filter_jit`` function
 # (everything but arrays is static there); a ``jax.tree_util.Partial`` passed for a traced
 # parameter (a pytree: its function is aux data, its arguments leaves).
-STATIC, FILTERED, TREE_PARTIAL = "static", "filtered", "tree_partial"
+# And an argument of ``nnx.jit``: an NNX object whose attributes that are no Variables are
+# static graph data.
+STATIC, FILTERED, TREE_PARTIAL, GRAPH = "static", "filtered", "tree_partial", "graph"
 
 
 class CallableSlot(NamedTuple):
@@ -217,6 +220,8 @@ def callable_slots(m) -> List[CallableSlot]:
                     out.append(CallableSlot(app, a, pname, scope, order, FILTERED, call))
                 elif _tree_partial(a.value, scope):
                     out.append(CallableSlot(app, a, pname, scope, order, TREE_PARTIAL, call))
+                elif app.transform.opaque_attrs:
+                    out.append(CallableSlot(app, a, pname, scope, order, GRAPH, call))
     return out
 
 
@@ -245,6 +250,15 @@ def built_anew_for_slot(m, expr, scope, kind: str):
         if built is None:
             return None
         return f"`Partial` of a {built[0]}", built[1]
+    if kind == GRAPH:
+        # ``nnx.Optimizer(model, tx)`` keeps ``tx`` as a static attribute; the model's
+        # Variables are traced state
+        if not isinstance(expr, cst.Call) or resolve(expr.func, scope) not in OPTIMIZER:
+            return None
+        tx = next((a.value for a, p in arguments_by_position(expr, ["model", "tx"]) if p == "tx"), None)
+        tx = (_rebuilt_with(m, tx, expr, scope) or tx) if isinstance(tx, cst.Name) else tx
+        inner = _new_key(m, tx, scope, 1) if tx is not None else None
+        return (f"`nnx.Optimizer` holding a {inner[0]}", inner[1]) if inner is not None else None
     return _new_key(m, expr, scope, 0)
 
 
@@ -276,10 +290,12 @@ def _new_key(m, expr, scope, depth: int, factory=None):
             if how == "identity":
                 return f"instance of `{cls.name}` (a class without __eq__ or __hash__)", args
             if how == "fields":
-                for a in expr.args:
-                    inner = _new_key(m, a.value, scope, depth + 1, factory)
+                for a in _held_arguments(m, cls, expr):
+                    value = _rebuilt_with(m, a.value, expr, scope) if isinstance(a.value, cst.Name) else None
+                    inner = _new_key(m, a.value if value is None else value, scope, depth + 1, factory)
                     if inner is not None:
-                        return f"`{cls.name}` holding a {inner[0]}", args
+                        # followed to its binding, it depends on what that value reads
+                        return f"`{cls.name}` holding a {inner[0]}", args if value is None else tuple(v for v in args if v is not a.value) + inner[1]
             return None
         f = scope.lookup_def(expr.func.value)
         if f is not None and not f.is_lambda and not f.is_method and f.body_scope is not None:
@@ -289,6 +305,41 @@ def _new_key(m, expr, scope, depth: int, factory=None):
                 return (inner[0] if f"{f.name}()" in inner[0] else f"{inner[0]} from {f.name}()"), args
             return None
     return built_anew(m, expr, scope, bound_methods=False)
+
+
+def _held_arguments(m, cls, call) -> List[cst.Arg]:
+    """The arguments of the construction ``call`` that the instance keeps as they are: all of
+    them for a generated constructor; for an ``__init__`` of the class's own, those it stores
+    unchanged (``self.optim = optim``), not one it converts first."""
+    classes = m.analyzer.classes
+    init = next((c.body_scope.defs["__init__"] for c in classes.mro(cls) if "__init__" in c.body_scope.defs), None)
+    if init is None:
+        return list(call.args)
+    params = [p.name.value for p in init.positional_params()]
+    if not params or init.body_scope is None:
+        return []
+    stored = {
+        small.value.value
+        for st in init.node.body.body
+        if isinstance(st, cst.SimpleStatementLine)
+        for small in st.body
+        if isinstance(small, cst.Assign) and isinstance(small.value, cst.Name) and len(small.targets) == 1
+        and isinstance(small.targets[0].target, cst.Attribute) and names_in(small.targets[0].target.value) == {params[0]}
+    }
+    return [a for a, p in arguments_by_position(call, params, 1) if p in stored and len(init.body_scope.bindings.get(p, ())) == 1]
+
+
+def _rebuilt_with(m, name, holder, scope):
+    """The value of ``name``, bound once in ``scope`` before the construction ``holder`` and
+    inside every loop around it (``optim = optax.adam(lr)``, then ``Solver(optim)``): a new
+    object whenever the holder is built.  None for one built once and held again and again."""
+    b = scope.assigned_once(name.value) if name.value not in scope.globals and name.value not in scope.nonlocals else None
+    order = m.call_sites.order(holder)
+    if b is None or b.order is None or order is None or b.order > order:
+        return None
+    if any(start <= order <= end and not start <= b.order <= end for start, end in scope.loops):
+        return None
+    return b.value
 
 
 def reads_loop_variables(m, nodes, scope, loop) -> bool:

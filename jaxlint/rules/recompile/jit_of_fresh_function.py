@@ -7,7 +7,7 @@ import libcst as cst
 from jaxlint import fixes
 from jaxlint.analysis.facts.jitted_uses import attribute_calls, attribute_stores, uses
 from jaxlint.analysis.facts.memo_guards import memoised
-from jaxlint.analysis.facts.fresh_callables import FILTERED, PARTIALS, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, reads_loop_variables, repetition
+from jaxlint.analysis.facts.fresh_callables import FILTERED, GRAPH, PARTIALS, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, reads_loop_variables, repetition
 from jaxlint.analysis.facts.repeated_programs import same_program_repetition
 from jaxlint.analysis.syntax.fast_walk import names_in
 from jaxlint.analysis.syntax.nodes import dotted_name
@@ -54,11 +54,14 @@ class JitOfFreshFunction(Rule):
         there, also before a loop of a function that runs in a loop) for a static slot: a
         lambda or ``partial`` object, an optax optimiser (a tuple of new closures), an
         instance of a class of the module without ``__eq__`` or ``__hash__``, an instance of
-        a class hashed by its fields that holds one of these, or any of these returned by a
-        function of the module (its nested ``def`` is a new function on each call).  A static
-        slot is a static parameter, any argument of an ``eqx.filter_jit`` function (a
-        callable is not an array, so it is static there), or the function of a
-        ``jax.tree_util.Partial`` (static treedef data; its arguments are leaves); and the same
+        a class hashed by its fields that holds one of these (given to it directly, or bound
+        to a name right before; one its own ``__init__`` converts first is not held as it is),
+        or any of these returned by a function of the module (its nested ``def`` is a new
+        function on each call).  A static slot is a static parameter, any argument of an
+        ``eqx.filter_jit`` function (a callable is not an array, so it is static there), the
+        function of a ``jax.tree_util.Partial`` (static treedef data; its arguments are
+        leaves), or the optax transformation of an ``nnx.Optimizer`` passed to an ``nnx.jit``
+        function (a static attribute of its graph definition); and the same
         ``partial(...)`` or lambda written out at two calls in a row of one body, which compile
         twice.  A nested ``def`` passed for a static slot is one of these too, also when the
         function making the jitted call receives it from a caller that builds it anew (it is
@@ -518,6 +521,8 @@ def _compared(built) -> str:
 def _slot_phrase(slot) -> str:
     if slot.kind == FILTERED:
         return f"parameter `{slot.param}` (static under eqx.filter_jit: a callable is not an array)"
+    if slot.kind == GRAPH:
+        return f"parameter `{slot.param}` (an NNX object, whose attributes that are no Variables are static under nnx.jit)"
     if slot.kind == TREE_PARTIAL:
         return f"parameter `{slot.param}`, a `jax.tree_util.Partial` whose function is static treedef data,"
     return f"static parameter `{slot.param}`"
