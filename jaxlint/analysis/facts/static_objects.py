@@ -33,7 +33,7 @@ from jaxlint.analysis.host.host_value import class_hash
 from jaxlint.analysis.syntax.fast_walk import node_children
 from jaxlint.analysis.syntax.module_index import AttributeWrite, ModuleIndex
 from jaxlint.analysis.syntax.nodes import arguments_by_position
-from jaxlint.analysis.syntax.scopes import VALUE_KINDS, ClassInfo, FuncInfo, Scope
+from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.facts.static_arguments import arguments_by_parameter
 from jaxlint.analysis.model.transforms import Application
 
@@ -180,7 +180,7 @@ class StaticObjects:
     def _bound_once(self, name: str, scope: Scope) -> bool:
         """``name`` holds one object in ``scope`` (what the instance stored is what changes)."""
         owner = scope.lookup_scope(name)
-        return owner is not None and owner.kind != "class" and len(owner.bindings.get(name, ())) == 1
+        return owner is not None and owner.kind != "class" and owner.bound_once(name)
 
     def _always_runs(self, call: cst.Call, f: FuncInfo) -> bool:
         """``call`` is in a simple statement of ``f``'s body itself (not under an ``if``, a loop,
@@ -487,7 +487,7 @@ class StaticObjects:
         owner = scope.lookup_scope(name)
         if owner is not scope:
             return []
-        return [b for b in scope.bindings.get(name, ()) if b.kind in VALUE_KINDS]
+        return scope.value_bindings(name)
 
     def _static_field(self, name: str, scope: Scope, attr: str) -> bool:
         cls = self.instance_class(name, scope)

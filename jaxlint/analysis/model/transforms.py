@@ -299,7 +299,7 @@ class TransformFinder:
         if isinstance(call.func, cst.Name):
             f = scope.lookup_def(call.func.value)
             owner = scope.lookup_scope(call.func.value)
-            if owner is None or len(owner.bindings.get(call.func.value, ())) != 1:
+            if owner is None or not owner.bound_once(call.func.value):
                 return None
         elif isinstance(call.func, cst.Attribute):
             ref = self._bound_method(call.func, scope)
@@ -426,8 +426,8 @@ class TransformFinder:
         alias = self.aliases.get((id(owner), name))
         if alias is not None:
             return alias
-        f = scope.lookup_def(name)
-        if f is None or len(owner.bindings.get(name, ())) != 1:
+        f = owner.sole_def(name)
+        if f is None:
             return None
         decorated = [a for a in self.by_func.get(id(f.node), ()) if isinstance(a.site, cst.Decorator)]
         return decorated[0] if len(decorated) == 1 and decorated[0].transform.cached else None
