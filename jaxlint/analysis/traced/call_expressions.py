@@ -201,8 +201,7 @@ class CallExpressions:
         same bound method of an object of the module (``scanned(MODEL.kernel)``): the function
         value, with the partial's arguments as the host code bound them."""
         owner = self.frame.scope.lookup_scope(e.func.value)
-        binds = owner.bindings.get(e.func.value, ()) if owner is not None else ()
-        if len(binds) != 1 or binds[0].kind != "param":
+        if owner is None or not owner.unrebound_param(e.func.value):
             return None  # a class, an instance, a name bound to a callable: not a parameter
         t = self.analyzer.finder.call_targets.target(e, self.frame.scope)
         return callable_value(self.analyzer, t) if t is not None else None
