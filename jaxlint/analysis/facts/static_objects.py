@@ -30,7 +30,7 @@ import libcst as cst
 from jaxlint.analysis.model.classes import STATIC_FIELD, ClassModel, class_named
 from jaxlint.analysis.facts.rebinding import Rebinding, use_before_stale_use
 from jaxlint.analysis.host.host_value import class_hash
-from jaxlint.analysis.syntax.fast_walk import node_children
+from jaxlint.analysis.syntax.fast_walk import holds, node_children
 from jaxlint.analysis.syntax.module_index import AttributeWrite, ModuleIndex
 from jaxlint.analysis.syntax.nodes import arguments_by_position
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
@@ -63,6 +63,8 @@ class KeptCall(NamedTuple):
 
 
 WRAPPER_DEPTH = 2  # wrappers of wrappers followed
+# Expressions whose parts may not run when the expression does
+_CONDITIONAL = (cst.IfExp, cst.BooleanOperation, cst.Lambda, cst.ListComp, cst.GeneratorExp, cst.DictComp, cst.SetComp)
 
 
 class StaleChange(NamedTuple):
@@ -189,7 +191,7 @@ class StaticObjects:
         if not isinstance(body, cst.IndentedBlock):
             return False
         for stmt in body.body:
-            if isinstance(stmt, cst.SimpleStatementLine) and _contains_unconditionally(stmt, call):
+            if isinstance(stmt, cst.SimpleStatementLine) and holds(stmt, call, _CONDITIONAL):
                 return True
         return False
 
@@ -511,18 +513,6 @@ class StaticObjects:
             return False
         # A jitted bound method holds its instance without hashing it.
         return keeper.app.bound_self or class_hash(cls, self.classes)[0] != "none"
-
-
-def _contains_unconditionally(root: cst.CSTNode, target: cst.CSTNode) -> bool:
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node is target:
-            return True
-        if isinstance(node, (cst.IfExp, cst.BooleanOperation, cst.Lambda, cst.ListComp, cst.GeneratorExp, cst.DictComp, cst.SetComp)):
-            continue
-        stack.extend(node_children(node))
-    return False
 
 
 def _string_key(e) -> Optional[str]:
