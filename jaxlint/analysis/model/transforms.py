@@ -297,10 +297,8 @@ class TransformFinder:
         a closure): that def.  What it reads from the factory is the factory's parameters
         (and receiver), unknown here."""
         if isinstance(call.func, cst.Name):
-            f = scope.lookup_def(call.func.value)
             owner = scope.lookup_scope(call.func.value)
-            if owner is None or not owner.bound_once(call.func.value):
-                return None
+            f = owner.sole_def(call.func.value) if owner is not None else None
         elif isinstance(call.func, cst.Attribute):
             ref = self._bound_method(call.func, scope)
             f = ref.func if ref is not None else None
