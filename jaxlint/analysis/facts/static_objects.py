@@ -32,7 +32,7 @@ from jaxlint.analysis.facts.rebinding import Rebinding, use_before_stale_use
 from jaxlint.analysis.host.host_value import class_hash
 from jaxlint.analysis.syntax.fast_walk import holds, node_children
 from jaxlint.analysis.syntax.module_index import AttributeWrite, ModuleIndex
-from jaxlint.analysis.syntax.nodes import arguments_by_position
+from jaxlint.analysis.syntax.nodes import arguments_by_position, string_literal
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.facts.static_arguments import arguments_by_parameter
 from jaxlint.analysis.model.transforms import Application
@@ -280,7 +280,7 @@ class StaticObjects:
             key = None
             if isinstance(func, cst.Subscript) and len(func.slice) == 1:
                 index = func.slice[0].slice
-                key = _string_key(index.value) if isinstance(index, cst.Index) else None
+                key = string_literal(index.value) if isinstance(index, cst.Index) else None
                 func = func.value if key is not None else func
             if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and (func.attr.value, key) in names:
                 obj = func.value.value
@@ -338,8 +338,8 @@ class StaticObjects:
                 out.append((w.attr, None))
             elif isinstance(w.value, cst.Dict):
                 for el in w.value.elements:
-                    if isinstance(el, cst.DictElement) and el.value is site and _string_key(el.key) is not None:
-                        out.append((w.attr, _string_key(el.key)))
+                    if isinstance(el, cst.DictElement) and el.value is site and string_literal(el.key) is not None:
+                        out.append((w.attr, string_literal(el.key)))
         return out
 
     # -- classes of variables --------------------------------------------------------------
@@ -513,11 +513,6 @@ class StaticObjects:
             return False
         # A jitted bound method holds its instance without hashing it.
         return keeper.app.bound_self or class_hash(cls, self.classes)[0] != "none"
-
-
-def _string_key(e) -> Optional[str]:
-    """The text of a plain string literal (a dict key), else None."""
-    return e.evaluated_value if isinstance(e, cst.SimpleString) and isinstance(e.evaluated_value, str) else None
 
 
 def _is_attribute_of(e, name: str) -> bool:
