@@ -298,8 +298,8 @@ class StaticObjects:
         for w in self.index.attribute_writes:
             if w.value is not app.site or w.in_place:
                 continue
-            f = w.scope.func
-            if f is not None and not f.is_lambda and f.receiver == w.name:
+            f = w.method
+            if f is not None and not f.is_lambda:
                 stored.add((id(f.cls.node), w.attr, f.cls))
         # an attribute the class also binds to something else may not hold the jitted function
         stored = {(k, attr, cls) for k, attr, cls in stored if all(w.value is app.site for w in self._self_writes(cls, attr))}
@@ -321,8 +321,8 @@ class StaticObjects:
         """Every binding of ``self.attr`` in a method of ``cls`` (also ``+=`` and in-place)."""
         out = []
         for w in self.index.attribute_writes:
-            f = w.scope.func
-            if w.attr == attr and f is not None and f.cls is cls and not f.is_lambda and f.receiver == w.name:
+            f = w.method
+            if w.attr == attr and f is not None and f.cls is cls and not f.is_lambda:
                 out.append(w)
         return out
 

@@ -43,8 +43,7 @@ class AttributeValues:
             if w.value is None:
                 return None
             out.append((w.value, w.scope))
-            wf = w.scope.func if w.scope.kind == "function" else None
-            if wf is not None and wf.cls in mro and wf.receiver == w.name:
+            if w.method is not None and w.method.cls in mro:
                 own = True
         return out if own else None
 

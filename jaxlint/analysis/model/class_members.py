@@ -55,9 +55,7 @@ class ClassMembers:
         if self._outside_writes is None:
             out = set()
             for w in self.index.attribute_writes:
-                s = w.scope
-                f = s.func if s.kind == "function" else None
-                if f is None or f.receiver != w.name:
+                if w.method is None:
                     out.add(w.attr)
             self._outside_writes = out
         return self._outside_writes
