@@ -75,7 +75,6 @@ class CallTargets:
         self._plain_callers: Optional[Dict[int, List[Tuple[cst.Call, Scope, Target]]]] = None
         self.members = ClassMembers(index, finder.classes)
         self._resolved: Dict[str, bool] = {}
-        self._scope_of_call: Optional[Dict[int, Scope]] = None
 
     # -- the API -------------------------------------------------------------------------
     def target(self, call: cst.Call, scope: Scope) -> Optional[Target]:
