@@ -35,7 +35,7 @@ from jaxlint.analysis.jax.library_frames import (
 )
 from jaxlint.analysis.model.names import PARTIAL, resolve
 from jaxlint.analysis.model.transform_table import TRANSFORMS
-from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.fast_walk import holds
 from jaxlint.analysis.syntax.functions import OwnCodeVisitor, return_values
 from jaxlint.analysis.syntax.nodes import argument_for, block_exits, head_name
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
@@ -368,18 +368,18 @@ def _receiver_class(f: Optional[FuncInfo], name: str) -> Optional[ClassInfo]:
 def _guarded(statements, site, scope: Scope) -> bool:
     after_init = False
     for st in statements:
-        holds = _contains(st, site)
+        here = holds(st, site)
         negated = _is_init_test(st.test, scope) if isinstance(st, cst.If) else None
         if negated is not None:
-            if holds:
-                inside_body = _contains(st.body, site)
+            if here:
+                inside_body = holds(st.body, site)
                 return after_init or (inside_body and negated) or (not inside_body and not negated)
             if not negated and block_exits(st.body):
                 after_init = True
-        elif holds:
+        elif here:
             if after_init:
                 return True
-            inner = next((b for b, _kind in statement_blocks(st) if any(_contains(x, site) for x in b)), None)
+            inner = next((b for b, _kind in statement_blocks(st) if any(holds(x, site) for x in b)), None)
             return inner is not None and _guarded(inner, site, scope)
     return False
 
@@ -396,28 +396,6 @@ def _is_init_test(test, scope: Scope) -> Optional[bool]:
     if isinstance(test.func, cst.Attribute) and test.func.attr.value == LINEN_RUNNING_INIT:
         return negated
     return None
-
-
-class _Finder(FastVisitor):
-    def __init__(self, target):
-        self.target = target
-        self.found = False
-
-    def visit_Call(self, node) -> bool:
-        if node is self.target:
-            self.found = True
-        return not self.found
-
-    def visit_Decorator(self, node) -> bool:
-        return self.visit_Call(node)
-
-
-def _contains(node, target) -> bool:
-    if node is target:
-        return True
-    v = _Finder(target)
-    v.walk(node)
-    return v.found
 
 
 def _argument(call: cst.Call, position: int, keyword: str):

@@ -201,12 +201,7 @@ def callable_slots(m) -> List[CallableSlot]:
         if not app.transform.cached:
             continue
         out.append(CallableSlot(app, arg, pname, scope, order, STATIC, call))
-    for app in m.finder.applications:
-        if not app.transform.cached:
-            continue
-        _statics, opaque = m.analyzer.static_names(app)
-        if opaque:
-            continue
+    for app, _statics in m.analyzer.cached_applications():
         pos = app.jit_positional()
         for call, scope in m.analyzer.call_sites_with_scopes(app):
             order = m.call_sites.order(call)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.scopes import VALUE_KINDS, Scope
+from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.model.names import resolve
 
 RANDOM_PREFIXES = ("random.", "numpy.random.", "secrets.")
@@ -68,7 +68,7 @@ RNG_SETUP_METHODS = frozenset({"seed", "getstate", "setstate", "get_state", "set
 
 def is_host_rng(owner: Scope, name: str) -> bool:
     """Is every value ``name`` is bound to in ``owner`` a host random generator?"""
-    binds = [b for b in owner.bindings.get(name, ()) if b.kind in VALUE_KINDS]
+    binds = owner.value_bindings(name)
     return bool(binds) and all(b.kind == "assign" and is_rng_constructor(b.value, owner) for b in binds)
 
 

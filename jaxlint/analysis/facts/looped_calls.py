@@ -69,12 +69,7 @@ def looped_calls(index: ModuleIndex, finder: TransformFinder, analyzer) -> List[
     where = analyzer.module_ctx.call_sites.sites
     out: List[LoopedCall] = []
     direct: Dict[int, List[Tuple[cst.Call, Scope]]] = {}
-    for app in finder.applications:
-        if not app.transform.cached:
-            continue
-        statics, opaque = analyzer.static_names(app)
-        if opaque:
-            continue
+    for app, statics in analyzer.cached_applications():
         sites = analyzer.call_sites_with_scopes(app)
         direct[id(app)] = sites
         for call, _scope in sites:

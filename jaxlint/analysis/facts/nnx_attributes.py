@@ -264,10 +264,8 @@ class NnxAttributes:
                 continue
             if w.in_place and not _direct(w):
                 continue
-            f = w.scope.func if w.scope.kind == "function" else None
-            if f is None or f.cls is None or f.is_lambda:
-                continue
-            if f.receiver != w.name or is_classmethod(f):
+            f = w.method
+            if f is None or f.is_lambda or is_classmethod(f):
                 continue
             if not self.is_nnx_pytree(f.cls) or not declared and self._declared(f.cls, w.attr):
                 continue

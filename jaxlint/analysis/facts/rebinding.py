@@ -169,8 +169,7 @@ class Rebinding:
                 return None
             site = sites.get(id(outer))
             return (site[1], self._chain_calls(outer, parents, owner, sites)) if site is not None else None
-        defs = [b.order for b in owner.bindings.get(reader.name, ()) if b.kind == "def"]
-        if len(defs) != 1 or len(owner.bindings.get(reader.name, ())) != 1:
+        if owner.sole_def(reader.name) is None:
             return None  # the name is rebound: which function a use reaches is not clear
         orders: List[int] = []
         for node in self._names(owner).get(reader.name, ()):
@@ -194,7 +193,7 @@ class Rebinding:
             if calls is None:
                 return None
             orders.extend(calls)
-        return defs[0], orders
+        return owner.bindings[reader.name][0].order, orders
 
     def _parents(self, owner: Scope) -> Dict[int, cst.CSTNode]:
         """Each node's parent in ``owner``'s body (one walk, which also indexes its names)."""
@@ -244,7 +243,7 @@ class Rebinding:
         if not isinstance(parent, cst.Assign) or len(parent.targets) != 1 or not isinstance(parent.targets[0].target, cst.Name):
             return None
         name = parent.targets[0].target.value
-        if len(owner.bindings.get(name, ())) != 1 or name in owner.nonlocals or name in owner.globals:
+        if not owner.bound_once(name) or name in owner.nonlocals or name in owner.globals:
             return None
         orders: List[int] = []
         stack = node_children(owner.node.body)
@@ -273,7 +272,7 @@ class Rebinding:
             return self._answers[key]
         host_change = self._host_change(owner, name, attr)
         settled = self.settled_before(reader, owner)
-        every = [b.order for b in owner.bindings.get(name, ()) if b.kind in VALUE_KINDS and b.order is not None]
+        every = [b.order for b in owner.value_bindings(name) if b.order is not None]
         binds = [o for o in every if not settled(o)]
         muts = [
             o for o, kind, where in owner.mutations.get(name, [])
@@ -380,7 +379,7 @@ class Rebinding:
         tc = self.traced_callables
         host_change = self._host_change(owner, name, attr)
         settled = self.settled_before(reader, owner)
-        binds = [b.order for b in owner.bindings.get(name, ()) if b.kind in VALUE_KINDS and b.order is not None]
+        binds = [b.order for b in owner.value_bindings(name) if b.order is not None]
         mutated = any(
             o is not None and host_change(kind, where) and not settled(o)
             for o, kind, where in owner.mutations.get(name, [])
@@ -423,7 +422,7 @@ class Rebinding:
     def witness(self, owner: Scope, name: str):
         """The value of a rebinding that is not the first assignment (the place a reader should
         look at), when the scope facts hold one; None when only mutations change the name."""
-        binds = [b for b in owner.bindings.get(name, ()) if b.kind in VALUE_KINDS]
+        binds = owner.value_bindings(name)
         ordered = sorted(binds, key=lambda b: (b.order is None, b.order if b.order is not None else 0))
         for b in ordered[1:] if len(ordered) > 1 else [b for b in ordered if b.order is None]:
             if b.value is not None:

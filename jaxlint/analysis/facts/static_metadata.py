@@ -276,12 +276,7 @@ def fresh_arrays_at_calls(index: ModuleIndex, finder, analyzer, module: cst.Modu
     first.)"""
     classes = analyzer.classes
     out: List[FreshMetadataArray] = []
-    for app in finder.applications:
-        if not app.transform.cached:
-            continue
-        statics, opaque = analyzer.static_names(app)
-        if opaque:
-            continue
+    for app, statics in analyzer.cached_applications():
         pos = app.jit_positional()
         once: Dict[tuple, List[tuple]] = {}  # outside loops: by block, to pair two calls
         for call, scope in analyzer.call_sites_with_scopes(app):

@@ -30,10 +30,10 @@ import libcst as cst
 from jaxlint.analysis.model.classes import STATIC_FIELD, ClassModel, class_named
 from jaxlint.analysis.facts.rebinding import Rebinding, use_before_stale_use
 from jaxlint.analysis.host.host_value import class_hash
-from jaxlint.analysis.syntax.fast_walk import node_children
+from jaxlint.analysis.syntax.fast_walk import holds, node_children
 from jaxlint.analysis.syntax.module_index import AttributeWrite, ModuleIndex
-from jaxlint.analysis.syntax.nodes import arguments_by_position
-from jaxlint.analysis.syntax.scopes import VALUE_KINDS, ClassInfo, FuncInfo, Scope
+from jaxlint.analysis.syntax.nodes import arguments_by_position, string_literal
+from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.facts.static_arguments import arguments_by_parameter
 from jaxlint.analysis.model.transforms import Application
 
@@ -63,6 +63,8 @@ class KeptCall(NamedTuple):
 
 
 WRAPPER_DEPTH = 2  # wrappers of wrappers followed
+# Expressions whose parts may not run when the expression does
+_CONDITIONAL = (cst.IfExp, cst.BooleanOperation, cst.Lambda, cst.ListComp, cst.GeneratorExp, cst.DictComp, cst.SetComp)
 
 
 class StaleChange(NamedTuple):
@@ -180,7 +182,7 @@ class StaticObjects:
     def _bound_once(self, name: str, scope: Scope) -> bool:
         """``name`` holds one object in ``scope`` (what the instance stored is what changes)."""
         owner = scope.lookup_scope(name)
-        return owner is not None and owner.kind != "class" and len(owner.bindings.get(name, ())) == 1
+        return owner is not None and owner.kind != "class" and owner.bound_once(name)
 
     def _always_runs(self, call: cst.Call, f: FuncInfo) -> bool:
         """``call`` is in a simple statement of ``f``'s body itself (not under an ``if``, a loop,
@@ -189,7 +191,7 @@ class StaticObjects:
         if not isinstance(body, cst.IndentedBlock):
             return False
         for stmt in body.body:
-            if isinstance(stmt, cst.SimpleStatementLine) and _contains_unconditionally(stmt, call):
+            if isinstance(stmt, cst.SimpleStatementLine) and holds(stmt, call, _CONDITIONAL):
                 return True
         return False
 
@@ -278,7 +280,7 @@ class StaticObjects:
             key = None
             if isinstance(func, cst.Subscript) and len(func.slice) == 1:
                 index = func.slice[0].slice
-                key = _string_key(index.value) if isinstance(index, cst.Index) else None
+                key = string_literal(index.value) if isinstance(index, cst.Index) else None
                 func = func.value if key is not None else func
             if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and (func.attr.value, key) in names:
                 obj = func.value.value
@@ -296,8 +298,8 @@ class StaticObjects:
         for w in self.index.attribute_writes:
             if w.value is not app.site or w.in_place:
                 continue
-            f = w.scope.func
-            if f is not None and not f.is_lambda and f.receiver == w.name:
+            f = w.method
+            if f is not None and not f.is_lambda:
                 stored.add((id(f.cls.node), w.attr, f.cls))
         # an attribute the class also binds to something else may not hold the jitted function
         stored = {(k, attr, cls) for k, attr, cls in stored if all(w.value is app.site for w in self._self_writes(cls, attr))}
@@ -319,8 +321,8 @@ class StaticObjects:
         """Every binding of ``self.attr`` in a method of ``cls`` (also ``+=`` and in-place)."""
         out = []
         for w in self.index.attribute_writes:
-            f = w.scope.func
-            if w.attr == attr and f is not None and f.cls is cls and not f.is_lambda and f.receiver == w.name:
+            f = w.method
+            if w.attr == attr and f is not None and f.cls is cls and not f.is_lambda:
                 out.append(w)
         return out
 
@@ -336,8 +338,8 @@ class StaticObjects:
                 out.append((w.attr, None))
             elif isinstance(w.value, cst.Dict):
                 for el in w.value.elements:
-                    if isinstance(el, cst.DictElement) and el.value is site and _string_key(el.key) is not None:
-                        out.append((w.attr, _string_key(el.key)))
+                    if isinstance(el, cst.DictElement) and el.value is site and string_literal(el.key) is not None:
+                        out.append((w.attr, string_literal(el.key)))
         return out
 
     # -- classes of variables --------------------------------------------------------------
@@ -487,7 +489,7 @@ class StaticObjects:
         owner = scope.lookup_scope(name)
         if owner is not scope:
             return []
-        return [b for b in scope.bindings.get(name, ()) if b.kind in VALUE_KINDS]
+        return scope.value_bindings(name)
 
     def _static_field(self, name: str, scope: Scope, attr: str) -> bool:
         cls = self.instance_class(name, scope)
@@ -511,23 +513,6 @@ class StaticObjects:
             return False
         # A jitted bound method holds its instance without hashing it.
         return keeper.app.bound_self or class_hash(cls, self.classes)[0] != "none"
-
-
-def _contains_unconditionally(root: cst.CSTNode, target: cst.CSTNode) -> bool:
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node is target:
-            return True
-        if isinstance(node, (cst.IfExp, cst.BooleanOperation, cst.Lambda, cst.ListComp, cst.GeneratorExp, cst.DictComp, cst.SetComp)):
-            continue
-        stack.extend(node_children(node))
-    return False
-
-
-def _string_key(e) -> Optional[str]:
-    """The text of a plain string literal (a dict key), else None."""
-    return e.evaluated_value if isinstance(e, cst.SimpleString) and isinstance(e.evaluated_value, str) else None
 
 
 def _is_attribute_of(e, name: str) -> bool:

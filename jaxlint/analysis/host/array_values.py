@@ -14,27 +14,16 @@ from typing import Dict, Optional
 
 import libcst as cst
 
+from jaxlint.analysis.jax.jax_api import NUMPY_STATIC
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.model.names import resolve
 
-# jax.numpy functions whose result is not one array: Python values, dtypes, tuples, lists.
-NOT_ONE_ARRAY = frozenset(
+# jax.numpy functions whose result is not one array: Python values (the shape and dtype
+# readers), dtypes, tuples, lists.
+NOT_ONE_ARRAY = NUMPY_STATIC | frozenset(
     {
-        "shape",
-        "ndim",
-        "size",
-        "issubdtype",
         "isdtype",
-        "result_type",
-        "promote_types",
-        "dtype",
-        "finfo",
-        "iinfo",
-        "can_cast",
-        "isscalar",
-        "iscomplexobj",
-        "isrealobj",
         "broadcast_shapes",
         "get_printoptions",
         "printoptions",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.scopes import CONTAINER_CTORS, VALUE_KINDS, Scope
+from jaxlint.analysis.syntax.scopes import CONTAINER_CTORS, Scope
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.syntax.nodes import const_index, string_value
 
@@ -23,7 +23,7 @@ def is_container_value(expr, scope: Scope) -> bool:
 
 
 def all_container_bindings(owner: Scope, name: str) -> bool:
-    binds = [b for b in owner.bindings.get(name, ()) if b.kind in VALUE_KINDS]
+    binds = owner.value_bindings(name)
     return bool(binds) and all(b.value is not None and is_container_value(b.value, owner) for b in binds)
 
 
@@ -31,7 +31,7 @@ def container_element(owner: Scope, name: str, el: cst.SubscriptElement):
     """The container display ``name[el]`` holds when ``name`` is bound once, to a literal that
     shows it (``STATE = {"hist": []}`` and ``STATE["hist"]``, ``LOGS = [[], []]`` and
     ``LOGS[0]``): an element alias keeps its link to the outer object.  Else None."""
-    binds = [b for b in owner.bindings.get(name, ()) if b.kind in VALUE_KINDS]
+    binds = owner.value_bindings(name)
     if len(binds) != 1 or binds[0].value is None or not isinstance(el.slice, cst.Index):
         return None
     outer, key = binds[0].value, el.slice.value

@@ -29,7 +29,7 @@ class AttributeValues:
             return None
         f = scope.func if scope.kind == "function" else None
         me = target.value.value
-        if f is None or f.receiver != me or is_classmethod(f) or len(scope.bindings.get(me, ())) != 1:
+        if f is None or f.receiver != me or is_classmethod(f) or not scope.bound_once(me):
             return None
         attr = target.attr.value
         mro = self.classes.mro(f.cls)
@@ -43,8 +43,7 @@ class AttributeValues:
             if w.value is None:
                 return None
             out.append((w.value, w.scope))
-            wf = w.scope.func if w.scope.kind == "function" else None
-            if wf is not None and wf.cls in mro and wf.receiver == w.name:
+            if w.method is not None and w.method.cls in mro:
                 own = True
         return out if own else None
 

@@ -49,7 +49,7 @@ from jaxlint.analysis.syntax.sequences import element_expressions
 from jaxlint.analysis.model.callee_values import ClassObject, Instance, Passed, Target
 from jaxlint.analysis.model.classes import class_named
 from jaxlint.analysis.model.class_members import ClassMembers, has_class_decorator, is_super_call
-from jaxlint.analysis.model.name_mentions import NameMentions
+from jaxlint.analysis.model.name_mentions import module_mentions
 from jaxlint.analysis.model.names import PARTIAL, resolve
 
 if TYPE_CHECKING:  # annotations only: transforms builds the call targets
@@ -75,8 +75,6 @@ class CallTargets:
         self._plain_callers: Optional[Dict[int, List[Tuple[cst.Call, Scope, Target]]]] = None
         self.members = ClassMembers(index, finder.classes)
         self._resolved: Dict[str, bool] = {}
-        self._scope_of_call: Optional[Dict[int, Scope]] = None
-        self._mentions: Optional[Dict[Tuple[int, str], int]] = None
 
     # -- the API -------------------------------------------------------------------------
     def target(self, call: cst.Call, scope: Scope) -> Optional[Target]:
@@ -173,15 +171,11 @@ class CallTargets:
     def mentions(self, owner: Scope, name: str) -> int:
         """How many times the variable ``name`` of ``owner`` is written as a name in the
         module (counted once for all)."""
-        if self._mentions is None:
-            self._mentions = {}
-            NameMentions(self.index, self._mentions).walk(self.index.module_scope.node)
-        return self._mentions.get((id(owner), name), 0)
+        return module_mentions(self.index)[0].get((id(owner), name), 0)
 
     def attribute_mentions(self, attr: str) -> int:
         """How many times ``attr`` is written as the name of an attribute (``obj.attr``)."""
-        self.mentions(self.index.module_scope, attr)
-        return self._mentions.get((0, "." + attr), 0)
+        return module_mentions(self.index)[0].get((0, "." + attr), 0)
 
     def _all_calls_resolved(self, f: FuncInfo) -> bool:
         """For a method: every ``<obj>.<name>(...)`` of the module reaches some known

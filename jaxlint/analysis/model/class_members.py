@@ -30,12 +30,10 @@ class ClassMembers:
         if type(base) is cst.Name:
             owner = scope.lookup_scope(base.value)
             f = owner.func if owner is not None and owner.kind == "function" else None
-            binds = owner.bindings.get(base.value, ()) if owner is not None else ()
             if (
                 f is not None
                 and f.receiver == base.value
-                and len(binds) == 1
-                and binds[0].kind == "param"
+                and owner.unrebound_param(base.value)
                 and not is_classmethod(f)
             ):
                 return f.cls, False
@@ -57,9 +55,7 @@ class ClassMembers:
         if self._outside_writes is None:
             out = set()
             for w in self.index.attribute_writes:
-                s = w.scope
-                f = s.func if s.kind == "function" else None
-                if f is None or f.receiver != w.name:
+                if w.method is None:
                     out.add(w.attr)
             self._outside_writes = out
         return self._outside_writes

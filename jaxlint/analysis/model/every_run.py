@@ -43,7 +43,7 @@ def returns_result(g: FuncInfo, held: Optional[str]) -> bool:
     """Does ``g`` return the result of its call whose result goes to ``held``?"""
     if held == "":
         return True  # ``return step(x)``
-    if not held or len(g.body_scope.bindings.get(held, ())) != 1:
+    if not held or not g.body_scope.bound_once(held):
         return False
     return _returned_name(g.node) == held
 

@@ -180,7 +180,7 @@ def _forwarder(finder: "TransformFinder", call: cst.Call, scope: Scope) -> Optio
             continue
         if not isinstance(r, cst.Name):
             return None
-        binds = scope.bindings.get(r.value, ())
-        if len(binds) != 1 or binds[0].kind != "assign" or binds[0].value is not call:
+        b = scope.assigned_once(r.value)
+        if b is None or b.value is not call:
             return None
     return f

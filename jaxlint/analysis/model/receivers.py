@@ -342,8 +342,8 @@ class ReceiverModel:
         if self._writes is None:
             self._writes = {}
             for w in self.classes.index.attribute_writes:
-                f = w.scope.func if w.scope.kind == "function" else None
-                if not w.in_place and f is not None and f.receiver == w.name and f.cls.body_scope.defs.get(f.name) is f:
+                f = w.method
+                if not w.in_place and f is not None and f.cls.body_scope.defs.get(f.name) is f:
                     self._writes.setdefault(id(f.cls), {}).setdefault(w.attr, []).append((w.value, w.scope))
         return self._writes.get(id(cls), {})
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, FrozenSet, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.nodes import int_value
+from jaxlint.analysis.syntax.nodes import int_value, string_literal
 from jaxlint.analysis.syntax.scopes import Scope
 
 if TYPE_CHECKING:
@@ -31,16 +31,6 @@ class StaticSpec:
         self.opaque = False  # the spec is not a literal: we cannot know what is static
 
 
-def _str_value(node) -> Optional[str]:
-    if isinstance(node, cst.SimpleString):
-        try:
-            v = node.evaluated_value
-        except Exception:  # noqa: BLE001 - odd literals are simply not understood
-            return None
-        return v if isinstance(v, str) else None
-    return None
-
-
 def parse_statics(args: Sequence[cst.Arg], spec: StaticSpec, scope: Optional[Scope] = None) -> None:
     """``static_argnums``/``static_argnames`` written as literals, or as names bound once to
     literals in ``scope`` (``STATIC = (1,)``)."""
@@ -51,7 +41,7 @@ def parse_statics(args: Sequence[cst.Arg], spec: StaticSpec, scope: Optional[Sco
         if kw in ("static_argnums", "static_broadcasted_argnums"):
             _parse_seq(literal_binding(a.value, scope), int_value, spec.nums, spec)
         elif kw == "static_argnames":
-            _parse_seq(literal_binding(a.value, scope), _str_value, spec.names, spec)
+            _parse_seq(literal_binding(a.value, scope), string_literal, spec.names, spec)
 
 
 def _parse_seq(value, conv, out, spec: StaticSpec) -> None:

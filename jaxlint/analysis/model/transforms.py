@@ -146,6 +146,13 @@ class FnRef:
             setattr(out, slot, getattr(self, slot))
         return out
 
+    def bind_ahead(self, args) -> None:
+        """``functools.partial(f, *args)``: ``args`` are bound ahead of every call of ``f``."""
+        self.bound_pos += sum(1 for a in args if a.keyword is None)
+        self.bound_kw = self.bound_kw | {a.keyword.value for a in args if a.keyword is not None}
+        self.bound_set = self.bound_set | not_none_keywords(args)
+        self.bound_false = self.bound_false | false_keywords(args)
+
 
 class TransformFinder:
     """Finds every traced entry point of a module."""
@@ -234,10 +241,7 @@ class TransformFinder:
                         and isinstance(v.args[0].value, cst.Name)
                         and v.args[0].value.value == expr.value
                     ):
-                        ref.bound_pos += sum(1 for a in v.args[1:] if a.keyword is None)
-                        ref.bound_kw = ref.bound_kw | {a.keyword.value for a in v.args[1:] if a.keyword is not None}
-                        ref.bound_set = ref.bound_set | not_none_keywords(v.args[1:])
-                        ref.bound_false = ref.bound_false | false_keywords(v.args[1:])
+                        ref.bind_ahead(v.args[1:])
                 return ref
             if owner is not None:
                 alias = self.aliases.get((id(owner), expr.value))
@@ -264,12 +268,7 @@ class TransformFinder:
             if fq in PARTIAL:
                 inner = self.resolve_fn(expr.args[0].value, scope, depth + 1)
                 if inner is not None:
-                    inner.bound_pos += sum(1 for a in expr.args[1:] if a.keyword is None)
-                    inner.bound_kw = inner.bound_kw | {
-                        a.keyword.value for a in expr.args[1:] if a.keyword is not None
-                    }
-                    inner.bound_set = inner.bound_set | not_none_keywords(expr.args[1:])
-                    inner.bound_false = inner.bound_false | false_keywords(expr.args[1:])
+                    inner.bind_ahead(expr.args[1:])
                 return inner
             if fq is not None and TRANSFORMS.get(fq) is PALLAS:
                 return None  # a kernel is traced with Refs by pallas_call itself, not by outer transforms
@@ -297,10 +296,8 @@ class TransformFinder:
         a closure): that def.  What it reads from the factory is the factory's parameters
         (and receiver), unknown here."""
         if isinstance(call.func, cst.Name):
-            f = scope.lookup_def(call.func.value)
             owner = scope.lookup_scope(call.func.value)
-            if owner is None or len(owner.bindings.get(call.func.value, ())) != 1:
-                return None
+            f = owner.sole_def(call.func.value) if owner is not None else None
         elif isinstance(call.func, cst.Attribute):
             ref = self._bound_method(call.func, scope)
             f = ref.func if ref is not None else None
@@ -426,8 +423,8 @@ class TransformFinder:
         alias = self.aliases.get((id(owner), name))
         if alias is not None:
             return alias
-        f = scope.lookup_def(name)
-        if f is None or len(owner.bindings.get(name, ())) != 1:
+        f = owner.sole_def(name)
+        if f is None:
             return None
         decorated = [a for a in self.by_func.get(id(f.node), ()) if isinstance(a.site, cst.Decorator)]
         return decorated[0] if len(decorated) == 1 and decorated[0].transform.cached else None

@@ -134,6 +134,18 @@ def node_children(node: cst.CSTNode) -> List[cst.CSTNode]:
     return out
 
 
+def holds(root: cst.CSTNode, target: cst.CSTNode, skip: tuple = ()) -> bool:
+    """``target`` is ``root`` or a node below it, not below a node of a ``skip`` type."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node is target:
+            return True
+        if not isinstance(node, skip):
+            stack.extend(node_children(node))
+    return False
+
+
 class FastVisitor:
     """A read-only visitor with ``CSTVisitor``'s hooks and order, minus the tree rebuild.
 

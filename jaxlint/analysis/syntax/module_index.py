@@ -48,6 +48,13 @@ class AttributeWrite(NamedTuple):
     scope: "Scope"
     order: int
 
+    @property
+    def method(self) -> Optional["FuncInfo"]:
+        """The method whose receiver ``name`` is (``self.a = v`` in the body of a method, not
+        of a function nested in it), else None."""
+        f = self.scope.func if self.scope.kind == "function" else None
+        return f if f is not None and f.receiver == self.name else None
+
 
 class ModuleIndex(FastVisitor):
     """Collects the module facts in one walk."""

@@ -57,6 +57,11 @@ def string_value(node) -> Optional[str]:
     return v if isinstance(v, str) else None
 
 
+def string_literal(e) -> Optional[str]:
+    """The text of a plain string literal (not an f-string or a concatenation), else None."""
+    return string_value(e) if isinstance(e, cst.SimpleString) else None
+
+
 # ``argument_for`` when a ``*args``/``**kwargs`` argument comes first and may carry the parameter
 STARRED = object()
 

@@ -111,6 +111,15 @@ class Scope:
         else:
             lst.append(Binding(order, kind, value))
 
+    def bound_once(self, name: str) -> bool:
+        """This scope binds ``name`` exactly once, by whatever statement (a def, a class, an
+        assignment, a parameter, an import of a value): every read sees that one object."""
+        return len(self.bindings.get(name, ())) == 1
+
+    def value_bindings(self, name: str) -> List[Binding]:
+        """The bindings of ``name`` that make it a variable (``VALUE_KINDS``)."""
+        return [b for b in self.bindings.get(name, ()) if b.kind in VALUE_KINDS]
+
     def loop_bindings(self, name: str) -> List[Binding]:
         """The bindings of ``name`` as a loop's variable: a ``for`` statement's target, or a
         comprehension's (each at the start of its loop's span in ``loops``)."""
@@ -161,14 +170,13 @@ class Scope:
     def unrebound_param(self, name: str) -> bool:
         """``name`` is a parameter of this function that its body never rebinds: it holds what
         the caller passed, wherever it is read."""
-        binds = self.bindings.get(name, ())
-        return len(binds) == 1 and binds[0].kind == "param"
+        return self.bound_once(name) and self.bindings[name][0].kind == "param"
 
     def sole_def(self, name: str) -> Optional["FuncInfo"]:
         """The def of this scope that ``name`` stands for wherever it is read: its only
         binding (``f = jax.jit(f)`` or a second def rebinds it)."""
         f = self.defs.get(name)
-        return f if f is not None and len(self.bindings.get(name, ())) == 1 else None
+        return f if f is not None and self.bound_once(name) else None
 
     def assigned_once(self, name: str) -> Optional[Binding]:
         """The binding of ``name`` when this scope binds it exactly once, by a plain assignment

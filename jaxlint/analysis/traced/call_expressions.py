@@ -17,7 +17,7 @@ from jaxlint.analysis.model.classes import class_named, is_classmethod, is_prope
 from jaxlint.analysis.model.library_callables import HAIKU_METHODS, LINEN_LEADING, haiku_callable
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import FnRef
-from jaxlint.analysis.syntax.nodes import string_value
+from jaxlint.analysis.syntax.nodes import string_literal, string_value
 from jaxlint.analysis.syntax.scopes import MUTATING_METHODS
 from jaxlint.analysis.traced.factory_contexts import callable_value
 from jaxlint.analysis.traced.traced_fields import LAYER
@@ -201,8 +201,7 @@ class CallExpressions:
         same bound method of an object of the module (``scanned(MODEL.kernel)``): the function
         value, with the partial's arguments as the host code bound them."""
         owner = self.frame.scope.lookup_scope(e.func.value)
-        binds = owner.bindings.get(e.func.value, ()) if owner is not None else ()
-        if len(binds) != 1 or binds[0].kind != "param":
+        if owner is None or not owner.unrebound_param(e.func.value):
             return None  # a class, an instance, a name bound to a callable: not a parameter
         t = self.analyzer.finder.call_targets.target(e, self.frame.scope)
         return callable_value(self.analyzer, t) if t is not None else None
@@ -423,7 +422,7 @@ class CallExpressions:
                 if isinstance(m, cst.Attribute):
                     name = m.attr.value
                 else:
-                    name = string_value(m) if isinstance(m, cst.SimpleString) else None
+                    name = string_literal(m)
         if name is None or not argvals or argvals[0][0].keyword is not None:
             return lattice.UNKNOWN_VAL
         bound = self.analyzer.instance_attribute(self.frame, model, name, model.name)

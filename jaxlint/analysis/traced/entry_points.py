@@ -94,6 +94,15 @@ class EntryPoints:
                 continue
             yield app, statics
 
+    def cached_applications(self) -> Iterator[Tuple[Application, set]]:
+        """Each application of a transform that caches its compiled program whose static
+        parameters can be read, with their names (maybe none)."""
+        for app in self.finder.applications:
+            if app.transform.cached:
+                statics, opaque = self.static_names(app)
+                if not opaque:
+                    yield app, statics
+
     def analyze_entry(self, app: Application, outer: Optional[OuterCallables] = None) -> None:
         """Interprets ``app``'s function from its transform's site; ``outer``: the callables
         the factory around it holds in one signature of its calls."""

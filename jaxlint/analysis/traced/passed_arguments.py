@@ -367,5 +367,4 @@ def _rule_parameter(e, scope: Scope) -> bool:
         e = e.value
     if not isinstance(e, cst.Name):
         return False
-    binds = scope.bindings.get(e.value, ())
-    return len(binds) == 1 and binds[0].kind == "param"
+    return scope.unrebound_param(e.value)

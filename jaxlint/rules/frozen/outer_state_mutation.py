@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.analysis.facts.memo_guards import memoised
-from jaxlint.analysis.model.attribute_mentions import attribute_mentions
+from jaxlint.analysis.model.name_mentions import module_mentions
 from jaxlint.analysis.model.attribute_values import attribute_values
 from jaxlint.analysis.host.expression_kinds import all_container_bindings, is_container_value
 from jaxlint.analysis.syntax.scopes import MUTATING_METHODS
@@ -373,7 +373,7 @@ def _scratch_of_the_run(ctx, attr: str, stmt) -> bool:
     if f.is_lambda or f.cls is None:
         return False
     m = ctx.analyzer.module_ctx
-    mentions = attribute_mentions(m.index, m.module)
+    mentions = module_mentions(m.index)[1]
     at = m.positions.get(stmt)
     if at is None:
         return False
