@@ -9,7 +9,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.fast_walk import node_children
+from jaxlint.analysis.syntax.fast_walk import child_fields
 
 BODY, ORELSE, HANDLER, FINALLY = "body", "orelse", "handler", "finally"
 
@@ -25,10 +25,13 @@ class TreeSpans:
     """Which nodes hold which, from one walk of the tree: ``get(node)`` -> (its number, the
     number of the last node below it) in a depth-first numbering of the tree's nodes, or None
     for a node not in it; a node holds another when its span holds the other's.  What the
-    functions below need of a module, without its positions (a full print of the module)."""
+    functions below need of a module, without its positions (a full print of the module).
+    As in the positions, a def or class starts at its keyword: its decorators, which run in
+    the scope around it, are numbered before it, not inside it."""
 
     def __init__(self, root: cst.CSTNode):
         spans: Dict[int, Tuple[int, int]] = {}
+        is_node = _IS_NODE
         n = 0
         stack: list = [root]
         while stack:
@@ -38,11 +41,32 @@ class TreeSpans:
                 continue
             stack.append((id(x), n))
             n += 1
-            stack.extend(node_children(x))
+            for name in child_fields(x):
+                v = getattr(x, name)
+                tv = type(v)
+                if tv is tuple or tv is list:
+                    for c in v:
+                        tc = type(c)
+                        if is_node.get(tc) or tc not in is_node and _node_type(tc):
+                            stack.append(c)
+                            if tc is cst.FunctionDef or tc is cst.ClassDef:
+                                stack.extend(c.decorators)
+                elif is_node.get(tv) or tv not in is_node and _node_type(tv):
+                    stack.append(v)
         self._spans = spans
 
     def get(self, node) -> Optional[Tuple[int, int]]:
         return self._spans.get(id(node))
+
+
+# type -> whether it is a LibCST node: ``isinstance`` against the abstract CSTNode is slow.
+# Decorators are taken with their def or class, in the block around it.
+_IS_NODE: Dict[type, bool] = {cst.Decorator: False}
+
+
+def _node_type(t: type) -> bool:
+    _IS_NODE[t] = ok = issubclass(t, cst.CSTNode)
+    return ok
 
 
 def _holds(outer: Optional[Tuple[int, int]], inner: Tuple[int, int]) -> bool:
