@@ -24,6 +24,7 @@ from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.jax.jax_api_migrations import table as jax_release_table
 from jaxlint.analysis.facts.rebinding import Rebinding
 from jaxlint.analysis.syntax.module_index import ModuleIndex
+from jaxlint.analysis.syntax.statement_paths import TreeSpans
 from jaxlint.analysis.facts.static_arguments import StaticArgument, find_static_arguments
 from jaxlint.analysis.traced.calls import Analyzer
 from jaxlint.analysis.traced.frame import Frame
@@ -63,6 +64,11 @@ class ModuleAnalysis:
     def positions(self):
         """Node -> CodeRange, as LibCST's PositionProvider gives them (computed on first use)."""
         return node_positions(self.module)
+
+    @cached_property
+    def spans(self) -> TreeSpans:
+        """Which nodes hold which (statement paths ask it; computed on first use)."""
+        return TreeSpans(self.module)
 
     @cached_property
     def static_arguments(self) -> List[StaticArgument]:

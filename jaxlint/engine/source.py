@@ -11,6 +11,9 @@ import re
 import stat
 import sys
 import tokenize
+from array import array
+from itertools import accumulate
+from operator import sub
 from typing import List, Optional, Sequence, Tuple
 
 
@@ -49,7 +52,9 @@ def file_kind(mode: int) -> str:
 # LibCST's parser overflows the C stack (SIGSEGV) at a few thousand levels, so such a file must
 # never reach it.
 MAX_BRACKET_DEPTH = 200
-_BRACKETS_RE = re.compile(r"[\[\](){}]")
+# Brackets as +1 and -1 (signed bytes), every other byte deleted.
+_BRACKET_STEPS = bytes.maketrans(b"([{)]}", b"\x01\x01\x01\xff\xff\xff")
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"([{)]}")
 
 
 def bracket_nesting_error(text: str) -> Optional[Tuple[str, int, int]]:
@@ -59,15 +64,11 @@ def bracket_nesting_error(text: str) -> Optional[Tuple[str, int, int]]:
     the limit is tokenized to know for sure."""
     if sum(text.count(c) for c in "([{") <= MAX_BRACKET_DEPTH:
         return None
-    depth = deepest = 0
-    for m in _BRACKETS_RE.finditer(text):
-        if m.group() in "([{":
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-        elif depth:
-            depth -= 1
-    if deepest <= MAX_BRACKET_DEPTH:
+    # The depth after each bracket, a closing one at depth 0 ignored, is the running sum of +1
+    # and -1 less its lowest value so far: sums and minima that run in C.
+    steps = array("b", text.encode("utf-8", "surrogatepass").translate(_BRACKET_STEPS, _NOT_BRACKETS))
+    sums = list(accumulate(steps, initial=0))
+    if max(map(sub, sums, accumulate(sums, min))) <= MAX_BRACKET_DEPTH:
         return None
     depth = 0
     try:

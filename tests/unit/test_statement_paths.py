@@ -6,8 +6,7 @@ import textwrap
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.statement_paths import block_key, conditional, statement_path
-from jaxlint.engine.positions import node_positions
+from jaxlint.analysis.syntax.statement_paths import TreeSpans, block_key, conditional, statement_path
 
 SOURCE = textwrap.dedent(
     """
@@ -36,7 +35,7 @@ SOURCE = textwrap.dedent(
 
 def _paths():
     module = cst.parse_module(SOURCE)
-    positions = node_positions(module)
+    spans = TreeSpans(module)
     calls = {}
 
     class Calls(cst.CSTVisitor):
@@ -45,7 +44,7 @@ def _paths():
                 calls[node.func.value] = node
 
     module.visit(Calls())
-    return {name: statement_path(module.body, call, positions) for name, call in calls.items()}
+    return {name: statement_path(module.body, call, spans) for name, call in calls.items()}
 
 
 def test_blocks_that_run_one_statement_after_the_other():

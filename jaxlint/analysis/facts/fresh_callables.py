@@ -110,7 +110,7 @@ def second_call_in_a_block(m, sites) -> Optional[cst.Call]:
         return None
     seen = set()
     for call, scope, order in sorted(sites, key=lambda site: site[2]):
-        path = statement_path(scope_body(m.module, scope), call, m.positions)
+        path = statement_path(scope_body(m.module, scope), call, m.spans)
         if path is None or id(call) not in _unconditional_calls(path[-1][0]):
             continue
         where = (id(scope), block_key(path))

@@ -36,10 +36,10 @@ def memoised(m, node, scope: Scope) -> bool:
     if scope.kind != "function" or not isinstance(scope.node, cst.FunctionDef):
         return False
     body = scope_body(m.module, scope)
-    found = guards(body, node, m.positions)
+    found = guards(body, node, m.spans)
     if not found:
         return False
-    carried = _results(body, node, m.positions)
+    carried = _results(body, node, m.spans)
     for test, runs_when, region in found:
         filled = {p for p in _stored_places(region, scope, node, carried) if _lasting(p, scope)}
         if filled and _tests_memo(test, runs_when, filled, scope):
@@ -161,12 +161,12 @@ class _PlaceReads(FastVisitor):
                 self.places.add((base[0], args[1].value.evaluated_value))
 
 
-def _results(body, node, positions) -> Set[Place]:
+def _results(body, node, spans) -> Set[Place]:
     """The places that hold what ``node`` makes: a def's name, or what its statement assigns
     (``jit_step = jax.jit(step)``, ``self.palette, key = build()``)."""
     if isinstance(node, cst.FunctionDef):
         return {(node.name.value, None)}
-    path = statement_path(body, node, positions)
+    path = statement_path(body, node, spans)
     out: Set[Place] = set()
     if path is not None and isinstance(path[-1][0], cst.SimpleStatementLine):
         for small in path[-1][0].body:

@@ -105,7 +105,7 @@ def _tests_stored(m, call, scope, stored_in) -> bool:
     """Is ``call`` made only when an ``if`` test reads one of the attributes ``stored_in``?"""
     if not stored_in:
         return False
-    for test, _runs_when, _region in guards(scope_body(m.module, scope), call, m.positions):
+    for test, _runs_when, _region in guards(scope_body(m.module, scope), call, m.spans):
         if _reads_attribute(test, stored_in):
             return True
     return False
@@ -133,7 +133,7 @@ def _changes_program(m, passed, call, scope, order, loops) -> bool:
     JAX array of a shape the loop does not change, a float: what a hoisted jit takes as an
     argument), repeats one program; so does an outer loop around an inner one that walks the
     same configurations on each of its iterations."""
-    path = statement_path(scope_body(m.module, scope), call, m.positions)
+    path = statement_path(scope_body(m.module, scope), call, m.spans)
     statement_loops = [st for st, _part in path or () if isinstance(st, (cst.For, cst.While))]
     if path is None or len(statement_loops) != len(loops):
         # a comprehension around the call: what changes is what it binds

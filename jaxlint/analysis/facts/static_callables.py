@@ -136,7 +136,7 @@ def _rebuilt_for_jit(m, call: cst.Call, scope: Scope, depth: int):
     order = m.call_sites.order(call)
     if order is None:
         return None
-    path = statement_path(scope_body(m.module, scope), call, m.positions)
+    path = statement_path(scope_body(m.module, scope), call, m.spans)
     if path is None or conditional(path):
         return None  # built only now and then (``if step % 100 == 0:``): not shown per call
     names = {n for n, binds in scope.bindings.items() if any(b.value is call for b in binds)}

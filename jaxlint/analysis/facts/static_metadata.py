@@ -266,7 +266,7 @@ class FreshMetadataArray(NamedTuple):
     earlier: Optional[cst.CSTNode]  # the argument of the earlier call, outside a loop
 
 
-def fresh_arrays_at_calls(index: ModuleIndex, finder, analyzer, module: cst.Module, positions_of) -> List[FreshMetadataArray]:
+def fresh_arrays_at_calls(index: ModuleIndex, finder, analyzer, module: cst.Module, spans_of) -> List[FreshMetadataArray]:
     """Calls of a cached jitted function, from host code, that pass an instance of a pytree
     class built there with a new shaped array in a static metadata field, and that run again
     with another such instance: in every iteration of the loop around the call, or at a later
@@ -283,8 +283,8 @@ def fresh_arrays_at_calls(index: ModuleIndex, finder, analyzer, module: cst.Modu
             order = analyzer.module_ctx.call_sites.order(call)
             if order is None or finder.in_traced_code(scope):
                 continue
-            positions = positions_of()  # asked only here: a module's positions cost a full print of it
-            path = statement_path(scope_body(module, scope), call, positions)
+            spans = spans_of()  # asked only here: they cost a walk of the module
+            path = statement_path(scope_body(module, scope), call, spans)
             loops = [span for span in scope.loops if span[0] <= order <= span[1]]
             loop = max(loops) if loops else None
             if path is None or loop is not None and conditional(path):
@@ -292,7 +292,7 @@ def fresh_arrays_at_calls(index: ModuleIndex, finder, analyzer, module: cst.Modu
             for a, pname in arguments_by_parameter(app, call, pos):
                 if pname is None or pname in statics or a.star:
                     continue  # a static parameter hashes the whole object (JAX202)
-                built = _construction(a.value, scope, order, loop, path, module, positions)
+                built = _construction(a.value, scope, order, loop, path, module, spans)
                 if built is None:
                     continue
                 for field, value in _fresh_metadata_arrays(classes, built, scope, loop):
@@ -309,7 +309,7 @@ def fresh_arrays_at_calls(index: ModuleIndex, finder, analyzer, module: cst.Modu
     return out
 
 
-def _construction(expr, scope: Scope, order: int, loop, path, module, positions) -> Optional[cst.Call]:
+def _construction(expr, scope: Scope, order: int, loop, path, module, spans) -> Optional[cst.Call]:
     """``Cls(...)`` of a class of the module, evaluated for the call at ``order`` (whose
     statement ``path`` is given): written at the call, or bound to a name by the last
     assignment of the name before the call, unconditionally inside ``loop`` when there is
@@ -328,7 +328,7 @@ def _construction(expr, scope: Scope, order: int, loop, path, module, positions)
         last = max(binds, key=lambda b: b.order)
         if last.kind != "assign" or not isinstance(last.value, cst.Call):
             return None
-        bpath = statement_path(scope_body(module, scope), last.value, positions)
+        bpath = statement_path(scope_body(module, scope), last.value, spans)
         if bpath is None or (conditional(bpath) if loop is not None else block_key(bpath) != block_key(path)):
             return None
         expr = last.value

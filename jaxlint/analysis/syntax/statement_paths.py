@@ -5,9 +5,11 @@ only sometimes."""
 
 from __future__ import annotations
 
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
+
+from jaxlint.analysis.syntax.fast_walk import child_fields
 
 BODY, ORELSE, HANDLER, FINALLY = "body", "orelse", "handler", "finally"
 
@@ -19,40 +21,92 @@ def scope_body(module: cst.Module, scope) -> Sequence[cst.CSTNode]:
     return scope.node.body.body if isinstance(scope.node, cst.FunctionDef) else ()
 
 
-def statement_path(body: Sequence[cst.CSTNode], node, positions) -> Optional[List[Tuple[cst.CSTNode, str]]]:
+class TreeSpans:
+    """Which nodes hold which, from one walk of the tree: ``get(node)`` -> (its number, the
+    number of the last node below it) in a depth-first numbering of the tree's nodes, or None
+    for a node not in it; a node holds another when its span holds the other's.  What the
+    functions below need of a module, without its positions (a full print of the module).
+    As in the positions, a def or class starts at its keyword: its decorators, which run in
+    the scope around it, are numbered before it, not inside it."""
+
+    def __init__(self, root: cst.CSTNode):
+        spans: Dict[int, Tuple[int, int]] = {}
+        is_node = _IS_NODE
+        n = 0
+        stack: list = [root]
+        while stack:
+            x = stack.pop()
+            if type(x) is tuple:  # the end of a subtree: (the node's id, its number)
+                spans[x[0]] = (x[1], n - 1)
+                continue
+            stack.append((id(x), n))
+            n += 1
+            for name in child_fields(x):
+                v = getattr(x, name)
+                tv = type(v)
+                if tv is tuple or tv is list:
+                    for c in v:
+                        tc = type(c)
+                        if is_node.get(tc) or tc not in is_node and _node_type(tc):
+                            stack.append(c)
+                            if tc is cst.FunctionDef or tc is cst.ClassDef:
+                                stack.extend(c.decorators)
+                elif is_node.get(tv) or tv not in is_node and _node_type(tv):
+                    stack.append(v)
+        self._spans = spans
+
+    def get(self, node) -> Optional[Tuple[int, int]]:
+        return self._spans.get(id(node))
+
+
+# type -> whether it is a LibCST node: ``isinstance`` against the abstract CSTNode is slow.
+# Decorators are taken with their def or class, in the block around it.
+_IS_NODE: Dict[type, bool] = {cst.Decorator: False}
+
+
+def _node_type(t: type) -> bool:
+    _IS_NODE[t] = ok = issubclass(t, cst.CSTNode)
+    return ok
+
+
+def _holds(outer: Optional[Tuple[int, int]], inner: Tuple[int, int]) -> bool:
+    return outer is not None and outer[0] <= inner[0] and inner[1] <= outer[1]
+
+
+def statement_path(body: Sequence[cst.CSTNode], node, spans: TreeSpans) -> Optional[List[Tuple[cst.CSTNode, str]]]:
     """(statement, which block of the statement before it holds it) from ``body`` down to the
     simple statement that holds ``node``, outermost first (the first one's block is BODY);
-    None when ``node`` is in a nested def or class, or not in ``body``.  ``positions``: the
-    module's node positions."""
-    at = positions.get(node)
+    None when ``node`` is in a nested def or class, or not in ``body``.  ``spans``: the
+    module's TreeSpans."""
+    at = spans.get(node)
     path: List[Tuple[cst.CSTNode, str]] = []
     part = BODY
     while at is not None:
-        st = next((st for st in body if contains(positions.get(st), at)), None)
+        st = next((st for st in body if _holds(spans.get(st), at)), None)
         if st is None or isinstance(st, (cst.FunctionDef, cst.ClassDef)):
             return None
         path.append((st, part))
         if isinstance(st, cst.SimpleStatementLine):
             return path
-        inner = [(b, p) for b, p in statement_blocks(st) if any(contains(positions.get(x), at) for x in b)]
+        inner = [(b, p) for b, p in statement_blocks(st) if any(_holds(spans.get(x), at) for x in b)]
         if not inner:
             return None
         body, part = inner[0]
     return None
 
 
-def guards(body: Sequence[cst.CSTNode], node, positions) -> List[Tuple[cst.BaseExpression, bool, Sequence[cst.CSTNode]]]:
+def guards(body: Sequence[cst.CSTNode], node, spans: TreeSpans) -> List[Tuple[cst.BaseExpression, bool, Sequence[cst.CSTNode]]]:
     """The tests that decide whether ``node`` runs, outermost first, each with the outcome that
     lets it run and the statements that run then: an ``if`` around it (true for its body,
     false for its ``else``), with the branch that holds it; and an ``if`` before it in a block
     around it that leaves the function (its body ends in ``return`` or ``raise``, with no
     ``else``: false), with the statements after that ``if``.  Empty when ``node`` is in a
     nested def or class, or not in ``body``."""
-    at = positions.get(node)
+    at = spans.get(node)
     out: List[Tuple[cst.BaseExpression, bool, Sequence[cst.CSTNode]]] = []
     block: Sequence[cst.CSTNode] = body
     while at is not None:
-        i = next((i for i, st in enumerate(block) if contains(positions.get(st), at)), None)
+        i = next((i for i, st in enumerate(block) if _holds(spans.get(st), at)), None)
         if i is None or isinstance(block[i], (cst.FunctionDef, cst.ClassDef)):
             return []
         for j, before in enumerate(block[:i]):
@@ -61,10 +115,10 @@ def guards(body: Sequence[cst.CSTNode], node, positions) -> List[Tuple[cst.BaseE
         st = block[i]
         if isinstance(st, cst.SimpleStatementLine):
             return out
-        if isinstance(st, cst.If) and isinstance(st.body, cst.SimpleStatementSuite) and contains(positions.get(st.body), at):
+        if isinstance(st, cst.If) and isinstance(st.body, cst.SimpleStatementSuite) and _holds(spans.get(st.body), at):
             out.append((st.test, True, [st.body]))
             return out
-        inner = [(b, p) for b, p in statement_blocks(st) if any(contains(positions.get(x), at) for x in b)]
+        inner = [(b, p) for b, p in statement_blocks(st) if any(_holds(spans.get(x), at) for x in b)]
         if not inner:
             return out
         block, part = inner[0]

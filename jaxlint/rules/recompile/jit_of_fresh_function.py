@@ -395,7 +395,7 @@ class JitOfFreshFunction(Rule):
         compilations."""
         groups = {}
         for slot, built in once:
-            path = statement_path(scope_body(m.module, slot.scope), slot.arg, m.positions)
+            path = statement_path(scope_body(m.module, slot.scope), slot.arg, m.spans)
             if path is None:
                 continue
             # in two blocks (an ``if`` and its ``else``), whether both calls run is not known

@@ -142,7 +142,7 @@ class ArrayInStaticMetadata(Rule):
     def check_module(self, m):
         for hit in arrays_in_metadata(m.index, m.analyzer.classes):
             m.report(self, hit.node, var=hit.field, cls=hit.cls.name, detail="", related=list(hit.related))
-        for call in fresh_arrays_at_calls(m.index, m.finder, m.analyzer, m.module, lambda: m.positions):
+        for call in fresh_arrays_at_calls(m.index, m.finder, m.analyzer, m.module, lambda: m.spans):
             where = "the previous call" if call.earlier is None else "the earlier call"
             related = [(call.value, f"a new array is put into `{call.field}` here")]
             if call.earlier is not None:
