@@ -141,8 +141,7 @@ class CallableFacts:
         if host is None and self._in_main_block(node):
             # the script's ``if __name__ == "__main__":`` block makes the calls: it runs them
             return {"line": self.line_of(node), "callee": callee, "main": True}
-        top = top_level(host) if host is not None else None
-        runner = self.plain(top) if top is not None else None
+        runner = self.runner(host)
         if runner is None:
             return None
         return {"line": self.line_of(node), "callee": callee, "runner": runner}
@@ -232,6 +231,11 @@ class CallableFacts:
             params = [p for p in params if p.name not in app.bound_kw]
         return params
 
+    def runner(self, f: Optional[FuncInfo]) -> Optional[dict]:
+        """The module-level function (or method) around ``f``, called as it is."""
+        top = top_level(f)
+        return self.plain(top) if top is not None else None
+
     def plain(self, f: FuncInfo) -> Optional[dict]:
         """A host function of the module, called as it is."""
         key = (id(f.node), "plain")
@@ -260,11 +264,8 @@ class CallableFacts:
             holder = app.func.scope.func if app.func.scope.kind == "function" else None
         else:
             holder = app.site_scope.func if app.site_scope.kind == "function" else None
-        if holder is None:
-            return None
-        top = top_level(holder)
-        d = self.plain(top) if top is not None else None
-        if d is not None and isinstance(app.site, cst.Decorator) and app.func.scope.func is top:
+        d = self.runner(holder)
+        if d is not None and isinstance(app.site, cst.Decorator) and app.func.scope.func is top_level(holder):
             # a factory that returns the jitted function: call what it returns
             statics, _ = self.statics(app)
             params = params_of(app.func, statics, app.bound_pos)
@@ -364,7 +365,7 @@ def _is_main_test(test) -> bool:
     return len(names) == 1 and len(strings) == 1
 
 
-def top_level(f: FuncInfo) -> Optional[FuncInfo]:
+def top_level(f: Optional[FuncInfo]) -> Optional[FuncInfo]:
     """The module-level function (or method of a module-level class) that contains ``f``."""
     cur = f
     while cur is not None:

@@ -147,9 +147,7 @@ class FactsDeriver(CallableFacts, CallSiteFacts):
                 out["related_call"] = rc
         loop_call = fields.get("repeated_by")
         if isinstance(loop_call, cst.Call):
-            around = self._enclosing_function(loop_call)
-            top = top_level(around) if around is not None else None
-            repeater = self.plain(top) if top is not None else None
+            repeater = self.runner(self._enclosing_function(loop_call))
             if repeater is not None:
                 out["repeater"] = repeater
         change = fields.get("convention")
@@ -200,11 +198,9 @@ class FactsDeriver(CallableFacts, CallSiteFacts):
     def _host_facts(self, node, out: Dict[str, object]) -> None:
         """For a finding in host code: the top-level function it is in, or the module level."""
         host = self._enclosing_function(node)
-        top = top_level(host) if host is not None else None
-        if top is not None:
-            plain = self.plain(top)
-            if plain is not None:
-                out["host"] = plain
+        runner = self.runner(host)
+        if runner is not None:
+            out["host"] = runner
         elif host is None:
             out["module_level"] = True
 
