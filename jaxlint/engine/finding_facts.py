@@ -20,6 +20,7 @@ from typing import Dict, Optional, Tuple
 import libcst as cst
 
 from jaxlint.dynamic.examples.arguments import Examples
+from jaxlint.analysis.syntax.fast_walk import node_children
 from jaxlint.analysis.syntax.nodes import dotted_name, named_params
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.model.transforms import Application
@@ -39,6 +40,7 @@ class FactsDeriver(CallableFacts, CallSiteFacts):
         self.examples = Examples(analysis)
         self._args: Optional[Dict[int, Tuple[cst.Call, Scope, cst.Arg]]] = None
         self._callees: Dict[Tuple[int, str], Optional[dict]] = {}
+        self._owners: Optional[Dict[int, FuncInfo]] = None
 
     # -- positions and lookups ---------------------------------------------------------------
     def line_of(self, node) -> Optional[int]:
@@ -73,20 +75,17 @@ class FactsDeriver(CallableFacts, CallSiteFacts):
         return None
 
     def _enclosing_function(self, node) -> Optional[FuncInfo]:
-        """The innermost def around ``node`` (by the spans the engine computed)."""
-        pos = self.analysis.positions
-        where = pos.get(node)
-        if where is None:
-            return None
-        line = where.start.line
-        best, best_start = None, -1
-        for f in self.index.functions:
-            if f.is_lambda:
-                continue
-            span = pos.get(f.node)
-            if span is not None and span.start.line <= line <= span.end.line and span.start.line >= best_start:
-                best, best_start = f, span.start.line
-        return best
+        """The innermost def that holds ``node``, its signature and decorators included (the
+        function a finding about a parameter is in); a lambda is part of the code around it."""
+        if self._owners is None:
+            self._owners = {}
+            for f in self.index.functions:  # outer defs first: an inner def's nodes are its own
+                todo = [] if f.is_lambda else [f.node]
+                while todo:
+                    n = todo.pop()
+                    self._owners[id(n)] = f
+                    todo.extend(node_children(n))
+        return self._owners.get(id(node))
 
     # -- one report --------------------------------------------------------------------------
     def derive(self, node, frame, fields: dict, given: Optional[FindingFacts]) -> FindingFacts:
