@@ -315,17 +315,9 @@ def _enclosing_local(f: FuncInfo, site_scope: Scope) -> Optional[str]:
     if not f.is_lambda:
         v.names.discard(f.name)
     for n in sorted(v.names - v.params):
+        # the scopes seen from the function are its own and those around it
         owner = (f.body_scope or site_scope).lookup_scope(n)
-        if owner is None or owner.kind == "module":
-            continue
-        s: Optional[Scope] = owner
-        inside = False
-        while s is not None and f.body_scope is not None:
-            if s is f.body_scope:
-                inside = True
-                break
-            s = s.parent
-        if not inside:
+        if owner is not None and owner.kind != "module" and owner is not f.body_scope:
             return n
     return None
 
