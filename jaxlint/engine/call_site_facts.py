@@ -16,7 +16,7 @@ import libcst as cst
 from jaxlint.dynamic.examples.params import Param, bound_names, params_of
 from jaxlint.dynamic.examples.render import render
 from jaxlint.dynamic.examples.values import value_of_src
-from jaxlint.analysis.syntax.nodes import named_params
+from jaxlint.analysis.syntax.nodes import arguments_by_position, named_params
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 
@@ -138,16 +138,13 @@ class CallSiteFacts:
             return {"reason": f"the decorated {app.func.name}() is made by the code around it, not on its own"}
         if not isinstance(node, cst.Call):
             return None
-        call = None
-        for cand in (node, node.func):
-            if isinstance(cand, cst.Call) and self.examples.where(cand) is not None:
-                scope = self.examples.where(cand)[0]
-                if self.finder.transform_of(cand.func, scope) is not None:
-                    call = cand
-                    break
-        if call is None:
+        for call in (node, node.func):
+            where = self.examples.where(call) if isinstance(call, cst.Call) else None
+            if where is not None and self.finder.transform_of(call.func, where[0]) is not None:
+                scope = where[0]
+                break
+        else:
             return None
-        scope = self.examples.where(call)[0]
         if not call.args or call.args[0].keyword is not None:
             return {"reason": "could not find the function passed to jax.jit"}
         api = resolve(call.func, scope)
@@ -213,16 +210,9 @@ class CallSiteFacts:
 
 def _param_for_arg(call: cst.Call, arg: cst.Arg, params: List[Param]) -> Optional[str]:
     if arg.keyword is not None:
-        return arg.keyword.value
-    positional = [p for p in params if p.kind != "kw"]
-    i = 0
-    for a in call.args:
-        if a.keyword is not None or a.star:
-            break
-        if a is arg:
-            return positional[i].name if i < len(positional) else None
-        i += 1
-    return None
+        return arg.keyword.value  # even past a star argument
+    positional = [p.name for p in params if p.kind != "kw"]
+    return next((name for a, name in arguments_by_position(call, positional) if a is arg), None)
 
 
 class _NameReads(cst.CSTVisitor):
