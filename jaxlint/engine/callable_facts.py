@@ -26,18 +26,11 @@ class CallableFacts:
 
     def statics(self, app: Application) -> Tuple[set, bool]:
         names, opaque = self.analyzer.static_names(app)
-        names = set(names)
-        f = app.func
-        pos = [p.name.value for p in f.positional_params()]
-        skip = app.skipped
-        for i in app.unbatched:
-            if 0 <= i < len(pos) - skip:
-                names.add(pos[skip + i])
-        names |= set(app.bound_kw)
+        own = [p.name.value for p in app.func.positional_params()][app.skipped :]
+        names = set(names) | set(app.bound_kw) | {own[i] for i in app.unbatched if 0 <= i < len(own)}
         if app.transform.differentiated and app.argnums is not None:
             # jax.grad differentiates only its argnums: the others stay concrete values
-            callable_pos = pos[skip:]
-            names |= {n for i, n in enumerate(callable_pos) if i not in app.argnums}
+            names |= {n for i, n in enumerate(own) if i not in app.argnums}
         return names, opaque
 
     def target(self, f: FuncInfo) -> Optional[dict]:
