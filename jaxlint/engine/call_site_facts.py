@@ -153,14 +153,10 @@ class CallSiteFacts:
             return {"reason": f"only jax.jit is rebuilt, not {shown}"}
         jit_kw: Dict[str, str] = {}
         for a in call.args[1:]:
-            r = render(a.value, scope) if a.keyword is not None and not a.star else None
-            try:
-                ast.literal_eval(r) if r is not None else None
-            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-                r = None
-            if r is None:
+            lit = _literal(a.value, scope) if a.keyword is not None and not a.star else None
+            if lit is None:
                 return {"reason": "an argument of jax.jit(...) is not a literal"}
-            jit_kw[a.keyword.value] = r
+            jit_kw[a.keyword.value] = lit[0]
         fn_expr = call.args[0].value
         empty = cst.Module([])
         if isinstance(fn_expr, cst.Lambda):
@@ -253,31 +249,14 @@ def _loop_values(loop, var: str, scope: Scope) -> Tuple[List[str], str, bool]:
         and 1 <= len(it.args) <= 3
         and not any(a.keyword is not None or a.star for a in it.args)
     ):
-        nums = []
-        for a in it.args:
-            r = render(a.value, scope)
-            try:
-                n = ast.literal_eval(r) if r is not None else None
-            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-                n = None
-            if not isinstance(n, int) or isinstance(n, bool):
-                nums = None
-                break
-            nums.append(n)
-        if nums is not None and (len(nums) < 3 or nums[2] != 0):
+        nums = [(_literal(a.value, scope) or (None, None))[1] for a in it.args]
+        if all(isinstance(n, int) and not isinstance(n, bool) for n in nums) and (len(nums) < 3 or nums[2] != 0):
             vals = list(range(*nums)[:RETRACE_VALUES])
             return [repr(v) for v in vals], "the loop's values " + ", ".join(map(repr, vals)), True
     if counted and isinstance(it, (cst.List, cst.Tuple)):
-        srcs: Optional[List[str]] = []
-        for el in it.elements:
-            r = render(el.value, scope) if not isinstance(el, cst.StarredElement) else None
-            if r is None:
-                srcs = None
-                break
-            if r not in srcs:
-                srcs.append(r)
-        if srcs is not None:
-            srcs = srcs[:RETRACE_VALUES]
+        srcs = [render(el.value, scope) if not isinstance(el, cst.StarredElement) else None for el in it.elements]
+        if None not in srcs:
+            srcs = list(dict.fromkeys(srcs))[:RETRACE_VALUES]
             return srcs, "the loop's values " + ", ".join(srcs), True
     return ["0", "1", "2"], "the values 0, 1, 2", False
 
@@ -310,6 +289,15 @@ def _enclosing_local(f: FuncInfo, site_scope: Scope) -> Optional[str]:
         if owner is not None and owner.kind != "module" and owner is not f.body_scope:
             return n
     return None
+
+
+def _literal(expr, scope: Scope) -> Optional[Tuple[str, object]]:
+    """The source ``expr`` renders to in ``scope`` and its value, when that is a Python literal."""
+    r = render(expr, scope)
+    try:
+        return (r, ast.literal_eval(r)) if r is not None else None
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
 
 
 def _static_positions(jit_kw: Dict[str, str], params: List[Param]) -> set:
