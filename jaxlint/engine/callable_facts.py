@@ -94,12 +94,8 @@ class CallableFacts:
             return None
         hit = self._arg_of(node)
         calls = [hit[0]] if hit is not None and self._construction(hit[0], cls_name) is not None else [c for c, _s, _o in self.index.calls]
-        ctors: List[dict] = []
-        for call in calls:
-            built = self._construction(call, cls_name)
-            if built is not None and built not in ctors:
-                ctors.append(dict(built, line=self.line_of(call)))
-        return {"cls": cls_name, "attr": attr, "ctors": ctors[:4]}
+        built = [(call, self._construction(call, cls_name)) for call in calls]
+        return {"cls": cls_name, "attr": attr, "ctors": [dict(b, line=self.line_of(c)) for c, b in built if b is not None][:4]}
 
     def _app_called_by(self, call: cst.Call) -> Optional[Application]:
         """The application a call of host code calls: a call site of it, or a call of the

@@ -90,6 +90,7 @@ class FactsDeriver(CallableFacts, CallSiteFacts):
     # -- one report --------------------------------------------------------------------------
     def derive(self, node, frame, fields: dict, given: Optional[FindingFacts]) -> FindingFacts:
         out: Dict[str, object] = {}
+        related = fields.get("related")
         var = fields.get("var")
         if isinstance(var, str) and DOTTED_NAME.match(var):
             out["variable"] = var
@@ -111,7 +112,6 @@ class FactsDeriver(CallableFacts, CallSiteFacts):
                 out["parameter"] = node.name.value
         if given is not None and given.value_kind is not None:
             # where the value is built: the first related location, else the finding itself
-            related = fields.get("related")
             builder = self._builder(related[0][0] if related else node)
             if builder is not None:
                 out["builder"] = builder
@@ -133,7 +133,6 @@ class FactsDeriver(CallableFacts, CallSiteFacts):
             instance = self.instance(node, cls_name, var)
             if instance is not None:
                 out["instance"] = instance
-        related = fields.get("related")
         if frame is None and related:
             # a wrapper's call reaches the jitted callable through its call in the wrapper: the
             # rule names it (``jitted_call``), else it is the second related location
