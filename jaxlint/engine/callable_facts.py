@@ -100,13 +100,8 @@ class CallableFacts:
     def _app_called_by(self, call: cst.Call) -> Optional[Application]:
         """The application a call of host code calls: a call site of it, or a call of the
         method on an instance of its class (``obj.method(...)``, ``obj(...)`` for ``__call__``)."""
-        app = self._app_reached_by(call)
-        if app is not None:
-            return app
-        for a in self.finder.applications:
-            if a.func.cls is not None and any(c is call for c, _s in self.examples.call_sites(a.func, [])):
-                return a
-        return None
+        methods = (a for a in self.finder.applications if a.func.cls is not None)
+        return self._app_reached_by(call) or next((a for a in methods if any(c is call for c, _s in self.examples.call_sites(a.func, []))), None)
 
     def related_call(self, node, inner=()) -> Optional[dict]:
         """``node`` (a related location) as a call of a jitted callable: the callable and the

@@ -56,21 +56,14 @@ class FactsDeriver(CallableFacts, CallSiteFacts):
         return self._args.get(id(node))
 
     def _app_reached_by(self, call: cst.Call) -> Optional[Application]:
-        for a in self.finder.applications:
-            if a.transform.converts:
-                continue  # a custom derivative called on its own compiles nothing, hashes nothing
-            if call in self.analyzer.call_sites(a):
-                return a
-        return None
+        # not a custom derivative: called on its own it compiles nothing, hashes nothing
+        return next((a for a in self.finder.applications if not a.transform.converts and call in self.analyzer.call_sites(a)), None)
 
     def _app_declaring(self, node) -> Optional[Application]:
         """The application whose static spec or parameter list holds ``node``."""
-        for app in self.finder.applications:
-            if not app.transform.statics:
-                continue
-            nodes = [n for _, n in app.statics.nums] + [n for _, n in app.statics.names]
-            nodes += list(app.func.positional_params()) + list(app.func.params.kwonly_params)
-            if any(n is node for n in nodes):
+        for app in filter(lambda a: a.transform.statics, self.finder.applications):
+            held = [n for _, n in app.statics.nums + app.statics.names] + app.func.positional_params() + list(app.func.params.kwonly_params)
+            if any(n is node for n in held):
                 return app
         return None
 
