@@ -150,15 +150,10 @@ class CallableFacts:
         return {"target": target, "label": f"{app.transform.label} {f.qualname}()", "argsets": [], "guessed": []}
 
     def _in_main_block(self, node) -> bool:
-        where = self.analysis.positions.get(node)
-        if where is None:
-            return False
-        for stmt in self.analysis.module.body:
-            if isinstance(stmt, cst.If) and _is_main_test(stmt.test):
-                span = self.analysis.positions.get(stmt.body)
-                if span is not None and span.start.line <= where.start.line <= span.end.line:
-                    return True
-        return False
+        pos = self.analysis.positions
+        where = pos.get(node)
+        blocks = [pos.get(s.body) for s in self.analysis.module.body if isinstance(s, cst.If) and _is_main_test(s.test)]
+        return where is not None and any(b is not None and b.start.line <= where.start.line <= b.end.line for b in blocks)
 
     def _aliases(self, app: Application) -> List[str]:
         mid = id(self.index.module_scope)
