@@ -239,10 +239,9 @@ class CallableFacts:
 
     def site(self, app: Application) -> Optional[dict]:
         """The module-level function whose body applies the transform (``lax.scan(body, ...)``)."""
-        if isinstance(app.site, cst.Decorator):
-            holder = app.func.scope.func if app.func.scope.kind == "function" else None
-        else:
-            holder = app.site_scope.func if app.site_scope.kind == "function" else None
+        # a decorator applies where the def statement runs
+        scope = app.func.scope if isinstance(app.site, cst.Decorator) else app.site_scope
+        holder = scope.func if scope.kind == "function" else None
         d = self.runner(holder)
         if d is not None and isinstance(app.site, cst.Decorator) and app.func.scope.func is top_level(holder):
             # a factory that returns the jitted function: call what it returns
