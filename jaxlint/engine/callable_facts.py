@@ -345,18 +345,10 @@ def _is_main_test(test) -> bool:
 
 def top_level(f: Optional[FuncInfo]) -> Optional[FuncInfo]:
     """The module-level function (or method of a module-level class) that contains ``f``."""
-    cur = f
-    while cur is not None:
-        s = cur.scope
-        if s.kind == "module":
-            return cur
-        if s.kind == "class" and s.parent is not None and s.parent.kind == "module":
-            return cur
-        if s.kind == "function":
-            cur = s.func
-        else:
-            return None
-    return None
+    while f is not None and f.scope.kind == "function":
+        f = f.scope.func
+    s = f.scope if f is not None else None
+    return f if s is not None and (s.kind == "module" or s.kind == "class" and s.parent is not None and s.parent.kind == "module") else None
 
 
 def _stub(app: Application) -> str:
