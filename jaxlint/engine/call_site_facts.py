@@ -16,7 +16,7 @@ import libcst as cst
 from jaxlint.dynamic.examples.params import Param, bound_names, params_of
 from jaxlint.dynamic.examples.render import render
 from jaxlint.dynamic.examples.values import value_of_src
-from jaxlint.analysis.syntax.nodes import named_params
+from jaxlint.analysis.syntax.nodes import arguments_by_position, named_params
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 
@@ -138,16 +138,13 @@ class CallSiteFacts:
             return {"reason": f"the decorated {app.func.name}() is made by the code around it, not on its own"}
         if not isinstance(node, cst.Call):
             return None
-        call = None
-        for cand in (node, node.func):
-            if isinstance(cand, cst.Call) and self.examples.where(cand) is not None:
-                scope = self.examples.where(cand)[0]
-                if self.finder.transform_of(cand.func, scope) is not None:
-                    call = cand
-                    break
-        if call is None:
+        for call in (node, node.func):
+            where = self.examples.where(call) if isinstance(call, cst.Call) else None
+            if where is not None and self.finder.transform_of(call.func, where[0]) is not None:
+                scope = where[0]
+                break
+        else:
             return None
-        scope = self.examples.where(call)[0]
         if not call.args or call.args[0].keyword is not None:
             return {"reason": "could not find the function passed to jax.jit"}
         api = resolve(call.func, scope)
@@ -156,14 +153,10 @@ class CallSiteFacts:
             return {"reason": f"only jax.jit is rebuilt, not {shown}"}
         jit_kw: Dict[str, str] = {}
         for a in call.args[1:]:
-            r = render(a.value, scope) if a.keyword is not None and not a.star else None
-            try:
-                ast.literal_eval(r) if r is not None else None
-            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-                r = None
-            if r is None:
+            lit = _literal(a.value, scope) if a.keyword is not None and not a.star else None
+            if lit is None:
                 return {"reason": "an argument of jax.jit(...) is not a literal"}
-            jit_kw[a.keyword.value] = r
+            jit_kw[a.keyword.value] = lit[0]
         fn_expr = call.args[0].value
         empty = cst.Module([])
         if isinstance(fn_expr, cst.Lambda):
@@ -213,16 +206,9 @@ class CallSiteFacts:
 
 def _param_for_arg(call: cst.Call, arg: cst.Arg, params: List[Param]) -> Optional[str]:
     if arg.keyword is not None:
-        return arg.keyword.value
-    positional = [p for p in params if p.kind != "kw"]
-    i = 0
-    for a in call.args:
-        if a.keyword is not None or a.star:
-            break
-        if a is arg:
-            return positional[i].name if i < len(positional) else None
-        i += 1
-    return None
+        return arg.keyword.value  # even past a star argument
+    positional = [p.name for p in params if p.kind != "kw"]
+    return next((name for a, name in arguments_by_position(call, positional) if a is arg), None)
 
 
 class _NameReads(cst.CSTVisitor):
@@ -263,31 +249,14 @@ def _loop_values(loop, var: str, scope: Scope) -> Tuple[List[str], str, bool]:
         and 1 <= len(it.args) <= 3
         and not any(a.keyword is not None or a.star for a in it.args)
     ):
-        nums = []
-        for a in it.args:
-            r = render(a.value, scope)
-            try:
-                n = ast.literal_eval(r) if r is not None else None
-            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-                n = None
-            if not isinstance(n, int) or isinstance(n, bool):
-                nums = None
-                break
-            nums.append(n)
-        if nums is not None and (len(nums) < 3 or nums[2] != 0):
+        nums = [(_literal(a.value, scope) or (None, None))[1] for a in it.args]
+        if all(isinstance(n, int) and not isinstance(n, bool) for n in nums) and (len(nums) < 3 or nums[2] != 0):
             vals = list(range(*nums)[:RETRACE_VALUES])
             return [repr(v) for v in vals], "the loop's values " + ", ".join(map(repr, vals)), True
     if counted and isinstance(it, (cst.List, cst.Tuple)):
-        srcs: Optional[List[str]] = []
-        for el in it.elements:
-            r = render(el.value, scope) if not isinstance(el, cst.StarredElement) else None
-            if r is None:
-                srcs = None
-                break
-            if r not in srcs:
-                srcs.append(r)
-        if srcs is not None:
-            srcs = srcs[:RETRACE_VALUES]
+        srcs = [render(el.value, scope) if not isinstance(el, cst.StarredElement) else None for el in it.elements]
+        if None not in srcs:
+            srcs = list(dict.fromkeys(srcs))[:RETRACE_VALUES]
             return srcs, "the loop's values " + ", ".join(srcs), True
     return ["0", "1", "2"], "the values 0, 1, 2", False
 
@@ -315,19 +284,20 @@ def _enclosing_local(f: FuncInfo, site_scope: Scope) -> Optional[str]:
     if not f.is_lambda:
         v.names.discard(f.name)
     for n in sorted(v.names - v.params):
+        # the scopes seen from the function are its own and those around it
         owner = (f.body_scope or site_scope).lookup_scope(n)
-        if owner is None or owner.kind == "module":
-            continue
-        s: Optional[Scope] = owner
-        inside = False
-        while s is not None and f.body_scope is not None:
-            if s is f.body_scope:
-                inside = True
-                break
-            s = s.parent
-        if not inside:
+        if owner is not None and owner.kind != "module" and owner is not f.body_scope:
             return n
     return None
+
+
+def _literal(expr, scope: Scope) -> Optional[Tuple[str, object]]:
+    """The source ``expr`` renders to in ``scope`` and its value, when that is a Python literal."""
+    r = render(expr, scope)
+    try:
+        return (r, ast.literal_eval(r)) if r is not None else None
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
 
 
 def _static_positions(jit_kw: Dict[str, str], params: List[Param]) -> set:

@@ -26,18 +26,11 @@ class CallableFacts:
 
     def statics(self, app: Application) -> Tuple[set, bool]:
         names, opaque = self.analyzer.static_names(app)
-        names = set(names)
-        f = app.func
-        pos = [p.name.value for p in f.positional_params()]
-        skip = app.skipped
-        for i in app.unbatched:
-            if 0 <= i < len(pos) - skip:
-                names.add(pos[skip + i])
-        names |= set(app.bound_kw)
+        own = [p.name.value for p in app.func.positional_params()][app.skipped :]
+        names = set(names) | set(app.bound_kw) | {own[i] for i in app.unbatched if 0 <= i < len(own)}
         if app.transform.differentiated and app.argnums is not None:
             # jax.grad differentiates only its argnums: the others stay concrete values
-            callable_pos = pos[skip:]
-            names |= {n for i, n in enumerate(callable_pos) if i not in app.argnums}
+            names |= {n for i, n in enumerate(own) if i not in app.argnums}
         return names, opaque
 
     def target(self, f: FuncInfo) -> Optional[dict]:
@@ -101,23 +94,14 @@ class CallableFacts:
             return None
         hit = self._arg_of(node)
         calls = [hit[0]] if hit is not None and self._construction(hit[0], cls_name) is not None else [c for c, _s, _o in self.index.calls]
-        ctors: List[dict] = []
-        for call in calls:
-            built = self._construction(call, cls_name)
-            if built is not None and built not in ctors:
-                ctors.append(dict(built, line=self.line_of(call)))
-        return {"cls": cls_name, "attr": attr, "ctors": ctors[:4]}
+        built = [(call, self._construction(call, cls_name)) for call in calls]
+        return {"cls": cls_name, "attr": attr, "ctors": [dict(b, line=self.line_of(c)) for c, b in built if b is not None][:4]}
 
     def _app_called_by(self, call: cst.Call) -> Optional[Application]:
         """The application a call of host code calls: a call site of it, or a call of the
         method on an instance of its class (``obj.method(...)``, ``obj(...)`` for ``__call__``)."""
-        app = self._app_reached_by(call)
-        if app is not None:
-            return app
-        for a in self.finder.applications:
-            if a.func.cls is not None and any(c is call for c, _s in self.examples.call_sites(a.func, [])):
-                return a
-        return None
+        methods = (a for a in self.finder.applications if a.func.cls is not None)
+        return self._app_reached_by(call) or next((a for a in methods if any(c is call for c, _s in self.examples.call_sites(a.func, []))), None)
 
     def related_call(self, node, inner=()) -> Optional[dict]:
         """``node`` (a related location) as a call of a jitted callable: the callable and the
@@ -141,8 +125,7 @@ class CallableFacts:
         if host is None and self._in_main_block(node):
             # the script's ``if __name__ == "__main__":`` block makes the calls: it runs them
             return {"line": self.line_of(node), "callee": callee, "main": True}
-        top = top_level(host) if host is not None else None
-        runner = self.plain(top) if top is not None else None
+        runner = self.runner(host)
         if runner is None:
             return None
         return {"line": self.line_of(node), "callee": callee, "runner": runner}
@@ -167,15 +150,10 @@ class CallableFacts:
         return {"target": target, "label": f"{app.transform.label} {f.qualname}()", "argsets": [], "guessed": []}
 
     def _in_main_block(self, node) -> bool:
-        where = self.analysis.positions.get(node)
-        if where is None:
-            return False
-        for stmt in self.analysis.module.body:
-            if isinstance(stmt, cst.If) and _is_main_test(stmt.test):
-                span = self.analysis.positions.get(stmt.body)
-                if span is not None and span.start.line <= where.start.line <= span.end.line:
-                    return True
-        return False
+        pos = self.analysis.positions
+        where = pos.get(node)
+        blocks = [pos.get(s.body) for s in self.analysis.module.body if isinstance(s, cst.If) and _is_main_test(s.test)]
+        return where is not None and any(b is not None and b.start.line <= where.start.line <= b.end.line for b in blocks)
 
     def _aliases(self, app: Application) -> List[str]:
         mid = id(self.index.module_scope)
@@ -232,6 +210,11 @@ class CallableFacts:
             params = [p for p in params if p.name not in app.bound_kw]
         return params
 
+    def runner(self, f: Optional[FuncInfo]) -> Optional[dict]:
+        """The module-level function (or method) around ``f``, called as it is."""
+        top = top_level(f)
+        return self.plain(top) if top is not None else None
+
     def plain(self, f: FuncInfo) -> Optional[dict]:
         """A host function of the module, called as it is."""
         key = (id(f.node), "plain")
@@ -256,15 +239,11 @@ class CallableFacts:
 
     def site(self, app: Application) -> Optional[dict]:
         """The module-level function whose body applies the transform (``lax.scan(body, ...)``)."""
-        if isinstance(app.site, cst.Decorator):
-            holder = app.func.scope.func if app.func.scope.kind == "function" else None
-        else:
-            holder = app.site_scope.func if app.site_scope.kind == "function" else None
-        if holder is None:
-            return None
-        top = top_level(holder)
-        d = self.plain(top) if top is not None else None
-        if d is not None and isinstance(app.site, cst.Decorator) and app.func.scope.func is top:
+        # a decorator applies where the def statement runs
+        scope = app.func.scope if isinstance(app.site, cst.Decorator) else app.site_scope
+        holder = scope.func if scope.kind == "function" else None
+        d = self.runner(holder)
+        if d is not None and isinstance(app.site, cst.Decorator) and app.func.scope.func is top_level(holder):
             # a factory that returns the jitted function: call what it returns
             statics, _ = self.statics(app)
             params = params_of(app.func, statics, app.bound_pos)
@@ -364,20 +343,12 @@ def _is_main_test(test) -> bool:
     return len(names) == 1 and len(strings) == 1
 
 
-def top_level(f: FuncInfo) -> Optional[FuncInfo]:
+def top_level(f: Optional[FuncInfo]) -> Optional[FuncInfo]:
     """The module-level function (or method of a module-level class) that contains ``f``."""
-    cur = f
-    while cur is not None:
-        s = cur.scope
-        if s.kind == "module":
-            return cur
-        if s.kind == "class" and s.parent is not None and s.parent.kind == "module":
-            return cur
-        if s.kind == "function":
-            cur = s.func
-        else:
-            return None
-    return None
+    while f is not None and f.scope.kind == "function":
+        f = f.scope.func
+    s = f.scope if f is not None else None
+    return f if s is not None and (s.kind == "module" or s.kind == "class" and s.parent is not None and s.parent.kind == "module") else None
 
 
 def _stub(app: Application) -> str:

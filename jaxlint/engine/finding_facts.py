@@ -20,6 +20,7 @@ from typing import Dict, Optional, Tuple
 import libcst as cst
 
 from jaxlint.dynamic.examples.arguments import Examples
+from jaxlint.analysis.syntax.fast_walk import node_children
 from jaxlint.analysis.syntax.nodes import dotted_name, named_params
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.model.transforms import Application
@@ -39,6 +40,7 @@ class FactsDeriver(CallableFacts, CallSiteFacts):
         self.examples = Examples(analysis)
         self._args: Optional[Dict[int, Tuple[cst.Call, Scope, cst.Arg]]] = None
         self._callees: Dict[Tuple[int, str], Optional[dict]] = {}
+        self._owners: Optional[Dict[int, FuncInfo]] = None
 
     # -- positions and lookups ---------------------------------------------------------------
     def line_of(self, node) -> Optional[int]:
@@ -54,43 +56,34 @@ class FactsDeriver(CallableFacts, CallSiteFacts):
         return self._args.get(id(node))
 
     def _app_reached_by(self, call: cst.Call) -> Optional[Application]:
-        for a in self.finder.applications:
-            if a.transform.converts:
-                continue  # a custom derivative called on its own compiles nothing, hashes nothing
-            if call in self.analyzer.call_sites(a):
-                return a
-        return None
+        # not a custom derivative: called on its own it compiles nothing, hashes nothing
+        return next((a for a in self.finder.applications if not a.transform.converts and call in self.analyzer.call_sites(a)), None)
 
     def _app_declaring(self, node) -> Optional[Application]:
         """The application whose static spec or parameter list holds ``node``."""
-        for app in self.finder.applications:
-            if not app.transform.statics:
-                continue
-            nodes = [n for _, n in app.statics.nums] + [n for _, n in app.statics.names]
-            nodes += list(app.func.positional_params()) + list(app.func.params.kwonly_params)
-            if any(n is node for n in nodes):
+        for app in filter(lambda a: a.transform.statics, self.finder.applications):
+            held = [n for _, n in app.statics.nums + app.statics.names] + app.func.positional_params() + list(app.func.params.kwonly_params)
+            if any(n is node for n in held):
                 return app
         return None
 
     def _enclosing_function(self, node) -> Optional[FuncInfo]:
-        """The innermost def around ``node`` (by the spans the engine computed)."""
-        pos = self.analysis.positions
-        where = pos.get(node)
-        if where is None:
-            return None
-        line = where.start.line
-        best, best_start = None, -1
-        for f in self.index.functions:
-            if f.is_lambda:
-                continue
-            span = pos.get(f.node)
-            if span is not None and span.start.line <= line <= span.end.line and span.start.line >= best_start:
-                best, best_start = f, span.start.line
-        return best
+        """The innermost def that holds ``node``, its signature and decorators included (the
+        function a finding about a parameter is in); a lambda is part of the code around it."""
+        if self._owners is None:
+            self._owners = {}
+            for f in self.index.functions:  # outer defs first: an inner def's nodes are its own
+                todo = [] if f.is_lambda else [f.node]
+                while todo:
+                    n = todo.pop()
+                    self._owners[id(n)] = f
+                    todo.extend(node_children(n))
+        return self._owners.get(id(node))
 
     # -- one report --------------------------------------------------------------------------
     def derive(self, node, frame, fields: dict, given: Optional[FindingFacts]) -> FindingFacts:
         out: Dict[str, object] = {}
+        related = fields.get("related")
         var = fields.get("var")
         if isinstance(var, str) and DOTTED_NAME.match(var):
             out["variable"] = var
@@ -112,7 +105,6 @@ class FactsDeriver(CallableFacts, CallSiteFacts):
                 out["parameter"] = node.name.value
         if given is not None and given.value_kind is not None:
             # where the value is built: the first related location, else the finding itself
-            related = fields.get("related")
             builder = self._builder(related[0][0] if related else node)
             if builder is not None:
                 out["builder"] = builder
@@ -134,7 +126,6 @@ class FactsDeriver(CallableFacts, CallSiteFacts):
             instance = self.instance(node, cls_name, var)
             if instance is not None:
                 out["instance"] = instance
-        related = fields.get("related")
         if frame is None and related:
             # a wrapper's call reaches the jitted callable through its call in the wrapper: the
             # rule names it (``jitted_call``), else it is the second related location
@@ -147,9 +138,7 @@ class FactsDeriver(CallableFacts, CallSiteFacts):
                 out["related_call"] = rc
         loop_call = fields.get("repeated_by")
         if isinstance(loop_call, cst.Call):
-            around = self._enclosing_function(loop_call)
-            top = top_level(around) if around is not None else None
-            repeater = self.plain(top) if top is not None else None
+            repeater = self.runner(self._enclosing_function(loop_call))
             if repeater is not None:
                 out["repeater"] = repeater
         change = fields.get("convention")
@@ -200,11 +189,9 @@ class FactsDeriver(CallableFacts, CallSiteFacts):
     def _host_facts(self, node, out: Dict[str, object]) -> None:
         """For a finding in host code: the top-level function it is in, or the module level."""
         host = self._enclosing_function(node)
-        top = top_level(host) if host is not None else None
-        if top is not None:
-            plain = self.plain(top)
-            if plain is not None:
-                out["host"] = plain
+        runner = self.runner(host)
+        if runner is not None:
+            out["host"] = runner
         elif host is None:
             out["module_level"] = True
 
