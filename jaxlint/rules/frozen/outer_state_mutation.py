@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import copy
-
 import libcst as cst
 
 from jaxlint.analysis.facts.memo_guards import memoised
@@ -58,8 +56,6 @@ class OuterStateMutation(Rule):
         a second run would find it and write nothing), a ``nonlocal`` of a function that runs
         while tracing, written by a helper only it calls as plain Python (a fold over a
         pytree's leaves), and ``self.attr`` that only later code of the same run reads.
-        Under ``jax.grad`` and friends, ``eval_shape`` and ``make_jaxpr``, which stand for no
-        later compiled call, only a tracer stored so is flagged: it leaks all the same.
 
     Why is this bad?
         The write happens once per trace, not once per call: counters stop counting, logs stay
@@ -124,16 +120,8 @@ class OuterStateMutation(Rule):
         # Haiku's and Linen's frames written from inside a plain JAX trace
         report_frame_crossings(self, m)
 
-    def _say(self, ctx, node, what: str) -> None:
-        """Under a transform that is not run once per compiled call (``grad``, ``eval_shape``,
-        ``make_jaxpr``) only tracers reach here, and the bug is the leak, not the count."""
-        if ctx.frame.entry.transform.effects:
-            ctx.report(self, node, what=what)
-        else:
-            ctx.report(_LEAKS, node, what=what, under_grad=True)
-
     def on_name_write(self, ctx, target, name, v, stmt):
-        if not _counts(ctx, v.kind == TRACED):
+        if not ctx.frame.entry.transform.effects:
             return
         if v.kind != TRACED and (_runs_per_call(ctx) or _fills_memo(ctx, stmt)):
             return  # ``calls += 1`` under vmap alone: the function runs on every call
@@ -141,7 +129,7 @@ class OuterStateMutation(Rule):
         if nonlocal_ and _local_to_the_trace(ctx, name):
             return
         kind = "nonlocal" if nonlocal_ else "global"
-        self._say(ctx, stmt, what=f"Assignment to {kind} `{name}`")
+        ctx.report(self, stmt, what=f"Assignment to {kind} `{name}`")
 
     @staticmethod
     def _is_nonlocal(ctx, name):
@@ -151,15 +139,15 @@ class OuterStateMutation(Rule):
     def on_method(self, ctx, node, base, meth, argvals):
         # A tracer stored outside leaks, and any record kept past the trace is made once per
         # trace (``_records_past_the_trace``).
-        traced = any(v.kind == TRACED for _, v in argvals)
-        if meth not in MUTATING_METHODS or not _counts(ctx, traced):
+        if meth not in MUTATING_METHODS or not ctx.frame.entry.transform.effects:
             return
+        traced = any(v.kind == TRACED for _, v in argvals)
         obj = node.func.value
         if isinstance(obj, cst.Name) and meth in CONSUMING_METHODS and _taken_from_enclosing_trace(ctx, obj.value):
-            self._say(ctx, node, what=f"`{obj.value}.{meth}()` on `{obj.value}` of the enclosing function")
+            ctx.report(self, node, what=f"`{obj.value}.{meth}()` on `{obj.value}` of the enclosing function")
             return
         if isinstance(obj, cst.Name) and meth in PUSHES and traced and _escapes_to_enclosing_trace(ctx, obj.value):
-            self._say(ctx, node, what=f"`{obj.value}.{meth}()` of a tracer onto `{obj.value}` of the enclosing function")
+            ctx.report(self, node, what=f"`{obj.value}.{meth}()` of a tracer onto `{obj.value}` of the enclosing function")
             return
         if isinstance(obj, (cst.Name, cst.Subscript)):
             # ``STATE.append(x)``, or the same list through a local alias or a helper's parameter;
@@ -174,7 +162,7 @@ class OuterStateMutation(Rule):
             if _balanced(ctx, name):
                 return  # pushed and popped in one function: the stack is as it was
             shown = obj.value if isinstance(obj, cst.Name) else cst.Module([]).code_for_node(obj)
-            self._say(ctx, node, what=f"`{shown}.{meth}()` on outer `{name}`")
+            ctx.report(self, node, what=f"`{shown}.{meth}()` on outer `{name}`")
             return
         if not traced and meth not in CONSUMING_METHODS:
             return
@@ -186,15 +174,15 @@ class OuterStateMutation(Rule):
             # ``self.metrics`` is a dict (``self.tx.update(grads, state)`` is optax's, pure)
             and (meth in ("append", "extend", "insert", "appendleft") or self._holds_container(ctx, obj))
         ):
-            self._say(ctx, node, what=f"`self.{obj.attr.value}.{meth}()`")
+            ctx.report(self, node, what=f"`self.{obj.attr.value}.{meth}()`")
 
     def on_call(self, ctx, node, q, argvals):
-        if q == "builtins.setattr" and len(argvals) == 3:
+        if q == "builtins.setattr" and len(argvals) == 3 and ctx.frame.entry.transform.effects:
             # ``setattr(obj, name, x)`` of a tracer on an object from outside the trace (a
             # descriptor's ``__get__`` caching on the instance): the tracer leaks as with ``obj.attr = x``
             obj, v = argvals[0][1], argvals[2][1]
             if v.kind == TRACED and obj.kind == STATIC and obj.cls is not None and not obj.flags & MADE_IN_TRACE and not ctx.frame.entry.transform.opaque_attrs:
-                self._say(ctx, node, what=f"`setattr({cst.Module([]).code_for_node(argvals[0][0].value)}, ...)` of a tracer")
+                ctx.report(self, node, what=f"`setattr({cst.Module([]).code_for_node(argvals[0][0].value)}, ...)` of a tracer")
             return
         # ``next(it)`` advances an iterator as ``.pop()`` empties a list: once per trace, and
         # the compiled function (or every iteration of a loop body) replays the one value taken.
@@ -205,9 +193,9 @@ class OuterStateMutation(Rule):
             return
         name = arg.value.value
         if _taken_from_enclosing_trace(ctx, name):
-            self._say(ctx, node, what=f"`next({name})` on `{name}` of the enclosing function")
+            ctx.report(self, node, what=f"`next({name})` on `{name}` of the enclosing function")
         elif v.outer is not None and not _runs_per_call(ctx):
-            self._say(ctx, node, what=f"`next({name})` on outer `{name}`")
+            ctx.report(self, node, what=f"`next({name})` on outer `{name}`")
 
     def _holds_container(self, ctx, target) -> bool:
         """``self.cache`` is only ever bound to a list, dict or set (``self.cache = {}``)."""
@@ -231,7 +219,7 @@ class OuterStateMutation(Rule):
 
     def on_store(self, ctx, kind, target, base, idx, v, stmt, aug):
         obj = target.value
-        if not _counts(ctx, v.kind == TRACED):
+        if not ctx.frame.entry.transform.effects:
             return
         if (
             kind == "subscript"
@@ -245,21 +233,21 @@ class OuterStateMutation(Rule):
             # ``self.cache[key] = x``: the container lives on the Python object, past the trace
             # (the tracer leaks); ``self.counts[k] += 1`` counts traces.  So does an object of
             # a class of the module whose ``__setitem__`` the assignment runs.
-            self._say(ctx, stmt, what=f"Item assignment into `self.{obj.attr.value}`")
+            ctx.report(self, stmt, what=f"Item assignment into `self.{obj.attr.value}`")
             return
         if not isinstance(obj, cst.Name):
             return
         name = obj.value
         if v.kind == TRACED and _escapes_to_enclosing_trace(ctx, name) and _python_state(kind, base):
             where = "Attribute assignment of a tracer on" if kind == "attr" else "Item assignment of a tracer into"
-            self._say(ctx, stmt, what=f"{where} `{name}` of the enclosing function")
+            ctx.report(self, stmt, what=f"{where} `{name}` of the enclosing function")
             return
         if kind == "attr" and self._is_self(ctx, name):
             if ctx.frame.entry.transform.opaque_attrs:
                 return  # nnx modules carry mutable state through nnx transforms by design
             if v.kind != TRACED and _fills_memo(ctx, stmt) or _scratch_of_the_run(ctx, target.attr.value, stmt):
                 return
-            self._say(ctx, stmt, what=f"`self.{target.attr.value} = ...`")
+            ctx.report(self, stmt, what=f"`self.{target.attr.value} = ...`")
             return
         if base.outer is None:
             return
@@ -269,23 +257,9 @@ class OuterStateMutation(Rule):
             return
         outer = base.outer[1]
         if kind == "attr":
-            self._say(ctx, stmt, what=f"Attribute assignment on outer `{outer}`")
+            ctx.report(self, stmt, what=f"Attribute assignment on outer `{outer}`")
         else:
-            self._say(ctx, stmt, what=f"Item assignment into outer `{outer}`")
-
-
-# The same finding where only the leak is the bug (``_counts``)
-_LEAKS = copy.copy(OuterStateMutation())
-_LEAKS.message = "{what} in {where} leaks the tracer: it outlives the transformation (UnexpectedTracerError where it is used later)"
-
-
-def _counts(ctx, traced: bool) -> bool:
-    """A write matters: under every transform a tracer stored where it outlives the trace leaks
-    (``UnexpectedTracerError`` when it is used later; ``jax.grad`` and ``eval_shape`` included),
-    while a write of a Python value is a bug only where the trace stands for later calls
-    (``effects``: jit, pmap, lax bodies), not where the transform runs the function anew or is
-    asked for one trace."""
-    return traced or ctx.frame.entry.transform.effects
+            ctx.report(self, stmt, what=f"Item assignment into outer `{outer}`")
 
 
 def _sets_items(ctx, base) -> bool:
