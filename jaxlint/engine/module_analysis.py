@@ -72,7 +72,7 @@ class ModuleAnalysis:
 
     @cached_property
     def static_arguments(self) -> List[StaticArgument]:
-        return find_static_arguments(self.analyzer)
+        return find_static_arguments(self.analyzer, self.host_values)
 
     @cached_property
     def static_paths(self):

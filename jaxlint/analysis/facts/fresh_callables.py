@@ -197,6 +197,8 @@ def callable_slots(m) -> List[CallableSlot]:
     out: List[CallableSlot] = []
     seen_args = set()
     for app, arg, pname, scope, order, call in m.static_arguments:
+        if not app.transform.statics:
+            continue  # an equinox filter's Python scalar: its slot is the filtered one below
         seen_args.add(id(arg))
         if not app.transform.cached:
             continue

@@ -7,6 +7,8 @@ from typing import List, NamedTuple, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.facts.loop_updates import per_iteration_targets
+from jaxlint.analysis.host.host_value import SCALAR
+from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.traced.calls import Analyzer
@@ -22,11 +24,18 @@ class StaticArgument(NamedTuple):
     call: cst.Call  # the call site
 
 
-def find_static_arguments(analyzer: Analyzer) -> List[StaticArgument]:
-    """Every argument passed for a static parameter at a call site of a jitted function."""
+def find_static_arguments(analyzer: Analyzer, host: HostValues) -> List[StaticArgument]:
+    """Every argument passed for a static parameter at a call site of a jitted function, and
+    every Python scalar passed to an ``eqx.filter_jit`` function: it hashes each leaf that is
+    no array into its cache key, as ``static_argnums`` would."""
     found: List[StaticArgument] = []
     where = analyzer.module_ctx.call_sites.sites
-    for app, statics in analyzer.static_applications():
+    statics_of = dict((id(app), statics) for app, statics in analyzer.static_applications())
+    for app in analyzer.finder.applications:
+        statics = statics_of.get(id(app))
+        filtered = app.transform.filtered and app.transform.cached
+        if statics is None and not filtered:
+            continue
         pos = app.jit_positional()
         for call in analyzer.call_sites(app):
             so = where.get(id(call))
@@ -34,9 +43,15 @@ def find_static_arguments(analyzer: Analyzer) -> List[StaticArgument]:
                 continue
             scope, order = so
             for a, pname in arguments_by_parameter(app, call, pos):
-                if pname in statics:
+                if pname is not None and (pname in (statics or ()) or filtered and _python_scalar(host.value(a.value, scope, call))):
                     found.append(StaticArgument(app, a, pname, scope, order, call))
     return found
+
+
+def _python_scalar(v) -> bool:
+    """A Python number, string, bool or None: a leaf equinox's filters keep static (a NumPy
+    scalar is an array to them)."""
+    return v is not None and v.kind == SCALAR
 
 
 def counter_loop_of(scope: Scope, name: str, order: int) -> Optional[Tuple[int, bool]]:

@@ -24,7 +24,9 @@ class ChangingStaticArg(Rule):
         loop counter (``for step in range(1000): train(x, step)``), a variable the loop updates
         from itself (``lr = lr * 0.9``, ``n += 1``), also when it reaches the static parameter
         through a wrapper function's parameter, or through wrappers of the wrapper; and a Python ``int`` field of an
-        ``equinox.Module`` (static under ``eqx.filter_jit``) incremented on each step; and a
+        ``equinox.Module`` (static under ``eqx.filter_jit``) incremented on each step, or a
+        Python number passed to an ``eqx.filter_jit`` function itself (it keeps every leaf that
+        is no array static); and a
         loop over a literal list of different values (``for lr in (1e-2, 1e-3)``, through
         ``enumerate`` or ``zip``) when the jitted function only computes with the parameter
         (``w * (1 - lr)``), where a traced argument would compile once.  A static value the
@@ -101,7 +103,7 @@ class ChangingStaticArg(Rule):
             if m.finder.in_traced_code(scope):
                 continue  # a loop in traced code is traced once into the outer program
             v = arg.value
-            static = f"Static parameter `{pname}`"
+            static = f"Static parameter `{pname}`" if app.transform.statics else f"Parameter `{pname}` (a Python scalar: static under `eqx.filter_jit`)"
             loop = counter_loop_of(scope, v.value, order) if isinstance(v, cst.Name) else None
             if loop is not None and (not loop[1] or _could_be_traced(app, pname)):
                 m.report(self, v, static=static, func=app.func.name, what=f"the loop variable `{v.value}`")
