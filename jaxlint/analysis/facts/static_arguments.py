@@ -30,7 +30,7 @@ def find_static_arguments(analyzer: Analyzer, host: HostValues) -> List[StaticAr
     no array into its cache key, as ``static_argnums`` would."""
     found: List[StaticArgument] = []
     where = analyzer.module_ctx.call_sites.sites
-    statics_of = dict((id(app), statics) for app, statics in analyzer.static_applications())
+    statics_of = {id(app): statics for app, statics in analyzer.static_applications()}
     for app in analyzer.finder.applications:
         statics = statics_of.get(id(app))
         filtered = app.transform.filtered and app.transform.cached
