@@ -87,7 +87,7 @@ def _repeats(m, func, memo) -> Optional[cst.Call]:
             sites.append((call, scope, order))
     out = None
     # a call that fills a memo runs once per entry of the memo
-    sites = [(call, scope, order) for call, scope, order in sites if not memoised(m, call, scope)]
+    sites = [(call, scope, order) for call, scope, order in sites if not memoised(m, call, scope, order)]
     for call, scope, order in sites:
         # a loop span: a ``for``/``while`` statement's, or a comprehension's
         if any(a <= order <= b for a, b in scope.loops):

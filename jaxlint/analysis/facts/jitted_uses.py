@@ -48,8 +48,9 @@ def attribute_calls(m, scope, names) -> List[cst.Call]:
     return attribute_stores(m, scope, names)[1]
 
 
-def attribute_stores(m, scope, names) -> Tuple[FrozenSet[str], List[cst.Call]]:
-    """(the attributes of ``self`` the method ``scope`` stores one of ``names`` in, the calls
+def attribute_stores(m, scope, names, made=None) -> Tuple[FrozenSet[str], List[cst.Call]]:
+    """(the attributes of ``self`` the method ``scope`` stores one of ``names`` in, or the
+    object the expression ``made`` makes (``self._step = jax.jit(self._apply)``), the calls
     through them: ``attribute_calls``)."""
     func = scope.func if scope.kind == "function" else None
     if func is None or func.cls is None or not func.is_method:
@@ -57,7 +58,7 @@ def attribute_stores(m, scope, names) -> Tuple[FrozenSet[str], List[cst.Call]]:
     positional = func.positional_params()
     if not positional:
         return frozenset(), []
-    walk = _Stores(positional[0].name.value, names)
+    walk = _Stores(positional[0].name.value, names, made)
     walk.walk(func.node.body)
     if not walk.attributes:
         return frozenset(), []
@@ -75,15 +76,16 @@ def attribute_stores(m, scope, names) -> Tuple[FrozenSet[str], List[cst.Call]]:
 
 
 class _Stores(FastVisitor):
-    """``<receiver>.<attribute> = <one of names>`` in a method's own body."""
+    """``<receiver>.<attribute> = <one of names>`` (or ``= <made>``) in a method's own body."""
 
-    def __init__(self, receiver: str, names: Set[str]):
+    def __init__(self, receiver: str, names: Set[str], made=None):
         self.receiver = receiver
         self.names = names
+        self.made = made
         self.attributes: Set[str] = set()
 
     def visit_Assign(self, node) -> None:
-        if isinstance(node.value, cst.Name) and node.value.value in self.names:
+        if node.value is self.made or isinstance(node.value, cst.Name) and node.value.value in self.names:
             for t in node.targets:
                 target = t.target
                 if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == self.receiver:

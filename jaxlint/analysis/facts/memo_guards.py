@@ -30,10 +30,14 @@ Place = Tuple[str, Optional[str]]
 _LOOKUPS = frozenset({"get", "setdefault"})
 
 
-def memoised(m, node, scope: Scope) -> bool:
+def memoised(m, node, scope: Scope, order: Optional[int] = None) -> bool:
     """Does ``node``, in the body of ``scope``, run only when a lookup of a lasting memo
-    missed, with code on the same path that fills that memo with what ``node`` makes?"""
-    if scope.kind != "function" or not isinstance(scope.node, cst.FunctionDef):
+    missed, with code on the same path that fills that memo with what ``node`` makes?
+    ``order``: the place of ``node`` in ``scope`` when the question is about the iterations
+    of the loop around it; a variable of the scope lasts from one iteration to the next
+    (``if model is None: model = build()``) unless the loop binds it elsewhere too."""
+    kept = _kept_across_iterations(scope, order)
+    if not (kept or scope.kind == "function" and isinstance(scope.node, cst.FunctionDef)):
         return False
     body = scope_body(m.module, scope)
     found = guards(body, node, m.spans)
@@ -41,7 +45,7 @@ def memoised(m, node, scope: Scope) -> bool:
         return False
     carried = _results(body, node, m.spans)
     for test, runs_when, region in found:
-        filled = {p for p in _stored_places(region, scope, node, carried) if _lasting(p, scope)}
+        filled = {p for p in _stored_places(region, scope, node, carried, kept) if p[0] in kept or _lasting(p, scope)}
         if filled and _tests_memo(test, runs_when, filled, scope):
             return True
     return False
@@ -98,6 +102,16 @@ def _tested_places(test, scope: Scope) -> Set[Place]:
             if b.kind == "assign" and b.value is not None:
                 places |= _read_places(b.value)
     return places
+
+
+def _kept_across_iterations(scope: Scope, order: Optional[int]) -> Set[str]:
+    """The variables the innermost loop around ``order`` binds once: what one iteration
+    stores there, the next finds."""
+    spans = [(a, b) for a, b in scope.loops if order is not None and a <= order <= b]
+    if not spans:
+        return set()
+    start, end = max(spans)
+    return {name for name, binds in scope.bindings.items() if sum(1 for b in binds if b.order is not None and start <= b.order <= end) == 1}
 
 
 def _lasting(place: Place, scope: Scope) -> bool:
@@ -186,10 +200,11 @@ def _target_places(target) -> Set[Place]:
     return {place} if place is not None else set()
 
 
-def _stored_places(region: Sequence[cst.CSTNode], scope: Scope, node, carried: Set[Place]) -> Set[Place]:
+def _stored_places(region: Sequence[cst.CSTNode], scope: Scope, node, carried: Set[Place], kept: Set[str]) -> Set[Place]:
     """The places the region fills with what ``node`` makes (the value holds ``node`` or reads
-    a place in ``carried``): a flag set or a counter bumped is no entry of a memo."""
-    stores = _PlaceStores(scope.globals | scope.nonlocals, node, carried)
+    a place in ``carried``): a flag set or a counter bumped is no entry of a memo.  ``kept``:
+    variables of the scope that outlive the run asked about, as its globals do."""
+    stores = _PlaceStores(scope.globals | scope.nonlocals | kept, node, carried)
     for st in region:
         stores.walk(st)
     return stores.places

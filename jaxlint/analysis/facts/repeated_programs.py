@@ -74,7 +74,7 @@ def _search(m, func, params: FrozenSet[str], memo: Dict, depth: int, stored_in: 
     seen = set()
     for call, scope, target in m.finder.call_targets.callers(func):
         order = m.call_sites.order(call)
-        if id(call) in seen or order is None or memoised(m, call, scope) or _tests_stored(m, call, scope, stored_in):
+        if id(call) in seen or order is None or memoised(m, call, scope, order) or _tests_stored(m, call, scope, stored_in):
             continue  # a call that fills a memo runs once per entry of the memo
         seen.add(id(call))
         sites.append((call, scope, order, _passed(m, target, call, scope, params)))

@@ -12,6 +12,7 @@ from jaxlint.analysis.facts.repeated_programs import same_program_repetition
 from jaxlint.analysis.syntax.fast_walk import names_in
 from jaxlint.analysis.syntax.nodes import dotted_name
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
+from jaxlint.analysis.model.attribute_values import attribute_values
 from jaxlint.analysis.model.names import resolve
 
 from jaxlint.rules.base import Rule
@@ -265,7 +266,7 @@ class JitOfFreshFunction(Rule):
                 return False
             # Only when the jitted function is used right there, in the same iteration; a
             # loop that builds a table of jitted functions compiles each one once.
-            if (used_at_once or self._called_in(call, scope, loops[-1])) and not memoised(m, call, scope):
+            if (used_at_once or self._called_in(call, scope, loops[-1])) and not memoised(m, call, scope, order):
                 autofix = self._hoist(m, call, scope, fn_expr)
                 at, made = self._compiling_call(m, call, scope, loops[-1], used_at_once)
                 m.report(self, at, subject=f"`{api}` of a {fresh}", detail="", autofix=autofix, **made)
@@ -282,14 +283,22 @@ class JitOfFreshFunction(Rule):
                 fn_expr = bound[0]
         if built is None:
             return False
-        # Built on every call of the enclosing function and used there: a new compilation
-        # per call, which matters when that function itself runs repeatedly (in a loop).
+        # Built on every call of the enclosing function and used there, or stored on the
+        # object and called by its methods (``self._step = jax.jit(self._apply)`` in
+        # ``__init__``: one per instance): a new compilation per call, which matters when that
+        # function itself runs repeatedly (in a loop).
+        stored_in, stored = frozenset(), []
         if not (used_at_once or self._called_in(call, scope, (order, 1 << 62))):
-            return False
-        loop_call = same_program_repetition(m, scope.func, built[1])
+            stored_in, stored = attribute_stores(m, scope, (), call)
+            if not stored:
+                return False
+        loop_call = same_program_repetition(m, scope.func, built[1], stored_in)
         if loop_call is not None and not memoised(m, call, scope):
             detail = f" (a new object on every call of {scope.func.name}(), which {repetition(m, loop_call)})"
-            at, made = self._compiling_call(m, call, scope, (order, 1 << 62), used_at_once)
+            if stored:
+                at, made = stored[0], {"made_at": call, "related": [(call, "the jitted function, made anew here")]}
+            else:
+                at, made = self._compiling_call(m, call, scope, (order, 1 << 62), used_at_once)
             m.report(self, at, subject=f"`{api}` of a {built[0]}", detail=detail, repeated_by=loop_call, **made)
             return True
         return False
@@ -498,7 +507,7 @@ def _fresh_for_slot(m, expr, scope, order, kind):
             owner = f" inside {scope.func.name}()" if scope.kind == "function" and scope.func is not None else ""
             value, built_at, built = func.node, binds[0].order, (f"function `{expr.value}` defined{owner}", (func.node,))
     if built is None:
-        return None
+        return _stored_anew(m, expr, scope, kind) if isinstance(expr, cst.Attribute) else None
     loops = [(start, end) for start, end in scope.loops if start <= order <= end]
     # built before the loop around the call: one object, passed again and again in it,
     # yet a new one on each run of the code around the loop
@@ -510,6 +519,24 @@ def _fresh_for_slot(m, expr, scope, order, kind):
         return "on every call of " + scope.func.name + "()", built, expr
     if value is expr and not loops:
         return None, built, expr
+    return None
+
+
+def _stored_anew(m, expr, scope, kind):
+    """``self.cfg`` where every store of the attribute builds a new object in a method
+    (``self.cfg = Cfg(...)`` in ``__init__``): one per run of that method, so a new key for
+    each new instance when ``__init__`` runs again and again.  One store of an object made
+    once, or none known: None."""
+    stores = attribute_values(m.index, m.analyzer.classes).values(expr, scope)
+    found = []
+    for value, where in stores or ():
+        built = built_anew_for_slot(m, value, where, kind) if where.kind == "function" and where.func is not None else None
+        if built is None:
+            return None
+        found.append((where.func, built, value))
+    for func, built, value in found:
+        if same_program_repetition(m, func, built[1], frozenset({expr.attr.value})) is not None:
+            return f"on every call of {func.name}()", built, value
     return None
 
 
