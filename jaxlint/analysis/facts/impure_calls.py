@@ -1,4 +1,4 @@
-"""Python calls whose result differs from call to call (random numbers, clocks): under a trace
+"""Python calls whose result differs from call to call (random numbers, clocks: host_value.CLOCKS): under a trace
 they run once, and the compiled function replays the value they returned."""
 
 from __future__ import annotations
@@ -27,27 +27,6 @@ RANDOM_SETUP = frozenset(
         "random.SystemRandom",
         "secrets.SystemRandom",
         "secrets.compare_digest",
-    }
-)
-CLOCKS = frozenset(
-    {
-        "time.time",
-        "time.time_ns",
-        "time.perf_counter",
-        "time.perf_counter_ns",
-        "time.monotonic",
-        "time.monotonic_ns",
-        "time.process_time",
-        "datetime.datetime.now",
-        "datetime.datetime.utcnow",
-        "datetime.datetime.today",
-        "datetime.date.today",
-        "time.thread_time",
-        "time.thread_time_ns",
-        "uuid.uuid1",
-        "uuid.uuid4",
-        "os.urandom",
-        "os.getrandom",
     }
 )
 

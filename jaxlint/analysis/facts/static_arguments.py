@@ -6,7 +6,7 @@ from typing import List, NamedTuple, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.facts.loop_updates import per_iteration_targets
+from jaxlint.analysis.syntax.loop_targets import per_iteration_targets
 from jaxlint.analysis.host.host_value import SCALAR
 from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
@@ -72,26 +72,37 @@ def counter_loop_of(scope: Scope, name: str, order: int) -> Optional[Tuple[int, 
 ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Power, cst.MatrixMultiply)
 
 
-def used_only_in_arithmetic(func: cst.CSTNode, name: str) -> bool:
-    """Every read of ``name`` in ``func``'s body is an operand of arithmetic (``x * lr``): a
-    traced value would do, so a static parameter used so compiles per value for nothing.  A
-    read in a condition, a ``range``, a shape or a call may need the Python value."""
-    uses = _Uses(name)
-    uses.walk(func.body)
+def used_only_in_arithmetic(func: cst.CSTNode, name: str, attribute: bool = False) -> bool:
+    """Every read of ``name`` in ``func``'s body (``attribute``: of an attribute ``name`` of
+    any object, in all of ``func``) is an operand of arithmetic (``x * lr``) or of a comparison
+    whose result is no Python truth value (``jnp.arange(n) < k``): a traced value would do, so
+    a static value used so compiles per value for nothing.  A read in a test, a ``range``, a
+    shape or a call may need the Python value."""
+    uses = _Uses(name, attribute)
+    uses.walk(func.body if isinstance(func.body, cst.BaseSuite) else func)
     return uses.total > 0 and uses.total == uses.arithmetic
 
 
 class _Uses(FastVisitor):
-    def __init__(self, name: str):
+    def __init__(self, name: str, attribute: bool):
         self.name = name
+        self.attribute = attribute
         self.total = 0
         self.arithmetic = 0
+        self._tested = 0
+
+    def _reads(self, node) -> bool:
+        if self.attribute:
+            return isinstance(node, cst.Attribute) and node.attr.value == self.name
+        return isinstance(node, cst.Name) and node.value == self.name
 
     def visit_Name(self, node) -> None:
-        if node.value == self.name:
+        if self._reads(node):
             self.total += 1
 
     def visit_Attribute(self, node) -> bool:
+        if self._reads(node):
+            self.total += 1
         self.walk(node.value)  # ``x.lr`` reads ``x``, not ``lr``
         return False
 
@@ -101,6 +112,37 @@ class _Uses(FastVisitor):
 
     def visit_BinaryOperation(self, node) -> None:
         if isinstance(node.operator, ARITHMETIC):
-            for side in (node.left, node.right):
-                if isinstance(side, cst.Name) and side.value == self.name:
-                    self.arithmetic += 1
+            self.arithmetic += sum(1 for side in (node.left, node.right) if self._reads(side))
+
+    def visit_Comparison(self, node) -> None:
+        if not self._tested:
+            self.arithmetic += sum(1 for side in (node.left, *(c.comparator for c in node.comparisons)) if self._reads(side))
+
+    def _test(self, test, rest) -> bool:
+        """A test asks for the Python truth of what it reads."""
+        self._tested += 1
+        self.walk(test)
+        self._tested -= 1
+        for part in rest:
+            self.walk(part)
+        return False
+
+    def visit_If(self, node) -> bool:
+        return self._test(node.test, (node.body, node.orelse) if node.orelse is not None else (node.body,))
+
+    def visit_While(self, node) -> bool:
+        return self._test(node.test, (node.body,) if node.orelse is None else (node.body, node.orelse))
+
+    def visit_IfExp(self, node) -> bool:
+        return self._test(node.test, (node.body, node.orelse))
+
+    def visit_Assert(self, node) -> bool:
+        return self._test(node.test, ())
+
+    def visit_BooleanOperation(self, node) -> bool:
+        return self._test(node.left, ()) or self._test(node.right, ())
+
+    def visit_UnaryOperation(self, node) -> bool:
+        if isinstance(node.operator, cst.Not):
+            return self._test(node.expression, ())
+        return True

@@ -121,6 +121,9 @@ class HostCalls:
             return host_value.HostValue(host_value.NUMPY_GENERATOR, e) if q in GENERATOR_MAKERS else _draw(q[len("numpy.random.") :], e)
         if q.startswith("numpy.") and q[6:] in host_value.NUMPY_SCALAR_TYPES:
             return host_value.HostValue(host_value.NUMPY_SCALAR, e)
+        if q in host_value.CLOCKS:
+            # a clock read, a uuid: a new value on every call
+            return host_value.HostValue(host_value.SCALAR, e, varies=e)
         if q == "argparse.ArgumentParser":
             return host_value.HostValue(host_value.ARG_PARSER, e)
         if q == "argparse.Namespace":

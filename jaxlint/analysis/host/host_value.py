@@ -69,6 +69,28 @@ NUMPY_ARRAY_MAKERS = COMPUTED_NUMPY_ARRAY_MAKERS
 NUMPY_SCALAR_TYPES = frozenset(SCALAR_TYPES) - {"bfloat16"}
 SCALAR_BUILTINS = frozenset({"int", "float", "str", "bool", "len", "round", "abs", "repr", "hash", "range", "frozenset", "bytes", "complex", "id", "ord", "chr"})
 DATACLASS = frozenset({"dataclasses.dataclass"})
+# Calls whose result differs from call to call: clocks, uuids, OS randomness.
+CLOCKS = frozenset(
+    {
+        "time.time",
+        "time.time_ns",
+        "time.perf_counter",
+        "time.perf_counter_ns",
+        "time.monotonic",
+        "time.monotonic_ns",
+        "time.process_time",
+        "datetime.datetime.now",
+        "datetime.datetime.utcnow",
+        "datetime.datetime.today",
+        "datetime.date.today",
+        "time.thread_time",
+        "time.thread_time_ns",
+        "uuid.uuid1",
+        "uuid.uuid4",
+        "os.urandom",
+        "os.getrandom",
+    }
+)
 # Classes that are frozen dataclasses, or hash their fields: hashable exactly when the fields
 # are (a Linen module is made a dataclass with a field hash by ``Module.__init_subclass__``);
 # checked against the installed libraries in tests/slow/test_jax_tables.py.
@@ -83,9 +105,9 @@ HASH_BY_FIELDS = frozenset(
 class HostValue:
     """A value of host code.  ``node``: the expression that built it (for messages)."""
 
-    __slots__ = ("kind", "node", "cls", "items", "fields", "app", "bound", "name", "func", "meta", "typ")
+    __slots__ = ("kind", "node", "cls", "items", "fields", "app", "bound", "name", "func", "meta", "typ", "varies")
 
-    def __init__(self, kind: str, node=None, cls=None, items=None, fields=None, app=None, bound=(), name=None, func=None, meta=None, typ=None):
+    def __init__(self, kind: str, node=None, cls=None, items=None, fields=None, app=None, bound=(), name=None, func=None, meta=None, typ=None, varies=None):
         self.kind = kind
         self.node = node
         self.cls: Optional[ClassInfo] = cls
@@ -101,6 +123,10 @@ class HostValue:
         # SCALAR (a number) and JAX_ARRAY: the dtype kind and weak type (weak_types.Typ), when
         # the evaluator is asked for them and the expression shows them; JAX keys its cache on it
         self.typ = typ
+        # what makes the value new each time the code around it runs again: the loop whose
+        # iterations draw it (``for n in (3, 4, 5)``, ``for i in range(k)``), or the call that
+        # returns a new one on every call (``uuid.uuid4()``, ``time.time()``)
+        self.varies = varies
 
     def unhashable(self, classes: ClassModel) -> Optional[str]:
         """What makes the value fail ``hash()``: "a list", "a tuple holding a JAX array"...; None

@@ -14,6 +14,7 @@ import libcst as cst
 
 from jaxlint.analysis.host.host_value import JAX_ARRAY, LIST, NUMPY_ARRAY, PARAM, SCALAR, SCALAR_VAL, TUPLE, HostValue, join
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.loop_targets import per_iteration_targets
 from jaxlint.analysis.syntax.nodes import named_params, parallel_values, target_names
 from jaxlint.analysis.syntax.scopes import Scope
 
@@ -226,7 +227,7 @@ class ScopeRun:
         for _ in range(2 if self._loop_depth <= 3 else 1):
             start = dict(_join_env(env, after))
             if isinstance(st, cst.For):
-                self._assign(start, st.target, self._element(st.iter, env), None)
+                self._assign(start, st.target, self._element(st, env), None)
             self._loop_exits.append([])
             out = self.block(st.body.body, start)
             exits = self._loop_exits.pop()
@@ -296,8 +297,10 @@ class ScopeRun:
         cst.Match: _match,
     }
 
-    def _element(self, it, env: Env) -> Optional[HostValue]:
-        """A value of the loop variable of ``for x in it``."""
+    def _element(self, loop: cst.For, env: Env) -> Optional[HostValue]:
+        """A value of the loop variable of ``for x in it``; one that is new on every
+        iteration (a count, a literal of different values) carries the loop as what varies it."""
+        it = loop.iter
         if isinstance(it, (cst.List, cst.Tuple)) and it.elements:
             if any(isinstance(e, cst.StarredElement) for e in it.elements):
                 return None
@@ -305,9 +308,11 @@ class ScopeRun:
             out = vals[0]
             for v in vals[1:]:
                 out = join(out, v)
+            if out is not None and isinstance(loop.target, cst.Name) and dict(per_iteration_targets(loop)).get(loop.target.value):
+                out = HostValue(out.kind, out.node, out.cls, out.items, out.fields, out.app, out.bound, out.name, out.func, out.meta, out.typ, varies=loop)
             return out
         if isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "range" and self.scope.lookup_scope("range") is None:
-            return SCALAR_VAL
+            return HostValue(SCALAR, varies=loop)
         return None
 
     def eval(self, e, env: Env) -> Optional[HostValue]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.analysis.model.attribute_values import attribute_values
-from jaxlint.analysis.facts.impure_calls import CLOCKS, RANDOM_PREFIXES, RANDOM_SETUP, RNG_SETUP_METHODS, is_host_rng, is_rng_constructor
+from jaxlint.analysis.facts.impure_calls import RANDOM_PREFIXES, RANDOM_SETUP, RNG_SETUP_METHODS, is_host_rng, is_rng_constructor
+from jaxlint.analysis.host.host_value import CLOCKS
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import frozen
 

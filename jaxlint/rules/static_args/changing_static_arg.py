@@ -6,6 +6,7 @@ import libcst as cst
 
 from jaxlint.analysis.model.classes import annotated_names, class_named
 from jaxlint.analysis.facts.static_arguments import arguments_by_parameter, counter_loop_of, used_only_in_arithmetic
+from jaxlint.analysis.host.host_value import INSTANCE
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.syntax.functions import single_return
 from jaxlint.rules.base import Rule
@@ -99,6 +100,7 @@ class ChangingStaticArg(Rule):
             return  # no static argument, or nothing called in a loop
         call_of = {id(a): c for c, _s, _o in m.index.calls for a in c.args}
         updates = m.loop_updates
+        reported = set()
         for app, arg, pname, scope, order, _call in m.static_arguments:
             if m.finder.in_traced_code(scope):
                 continue  # a loop in traced code is traced once into the outer program
@@ -107,6 +109,7 @@ class ChangingStaticArg(Rule):
             loop = counter_loop_of(scope, v.value, order) if isinstance(v, cst.Name) else None
             if loop is not None and (not loop[1] or _could_be_traced(app, pname)):
                 m.report(self, v, static=static, func=app.func.name, what=f"the loop variable `{v.value}`")
+                reported.add(id(arg))
                 continue
             call = call_of.get(id(arg))
             if call is None:
@@ -114,11 +117,41 @@ class ChangingStaticArg(Rule):
             changing = _changing_name(v, call, updates, m, app, pname)
             if changing is not None:
                 m.report(self, v, static=static, func=app.func.name, what=changing[0] + changing[1])
+                reported.add(id(arg))
                 continue
             if isinstance(v, cst.Name):
                 self._through_wrapper(m, app, pname, v.value, scope, updates, (call,))
         if filtered:
             self._equinox_counters(m, updates)
+        self._varying_keys(m, reported)
+
+    def _varying_keys(self, m, reported):
+        """What JAX hashes of each argument of a jitted call in a loop (a static argument, the
+        static metadata of a pytree: its treedef compares them with ``==``), when it is a value
+        that the loop makes new on every iteration: drawn by the loop, or returned by a call
+        that gives a new one each time (``uuid.uuid4()``) made in the loop's body."""
+        for app, statics in m.analyzer.cached_applications():
+            for call, scope in m.analyzer.call_sites_with_scopes(app):
+                loops = m.loop_updates.loops.get(id(call))
+                if not loops or m.finder.in_traced_code(scope):
+                    continue
+                for a, pname in arguments_by_parameter(app, call, app.jit_positional()):
+                    if pname is None or id(a) in reported:
+                        continue
+                    v = m.host_values.value(a.value, scope, call)
+                    if v is None:
+                        continue
+                    parts = [(None, v)] if pname in statics else [(f, x) for f, x in (v.meta or {}).items()] if v.kind == INSTANCE else []
+                    for field, x in parts:
+                        why = _new_each_iteration(m, x, loops, app, pname, field)
+                        if why is None:
+                            continue
+                        if field is None:
+                            static = f"Static parameter `{pname}`"
+                        else:
+                            static = f"Static field `{field}` of the `{m.module.code_for_node(a.value)}` argument (metadata of `{v.cls.name}`, part of its treedef)"
+                        m.report(self, a.value, static=static, func=app.func.name, what=why)
+                        break
 
     def _through_wrapper(self, m, app, pname, param, scope, updates, chain, depth=WRAPPER_DEPTH):
         """``def train_step(x, lr): return step_jit(x, lr)`` called in a loop with a changing ``lr``,
@@ -184,6 +217,24 @@ def _could_be_traced(app, pname: str) -> bool:
     True)``), which is what static arguments are for."""
     node = getattr(app.func, "node", None)
     return isinstance(node, cst.FunctionDef) and used_only_in_arithmetic(node, pname)
+
+
+def _new_each_iteration(m, x, loops, app, pname, field):
+    """Why the value ``x`` that a jitted call inside ``loops`` hashes is new on every iteration,
+    or None.  One drawn from a literal of a few values (``for n in (3, 4, 5)``) is flagged only
+    where a traced value would do: the function (for a static field: every read of the field in
+    the module) only computes with it."""
+    if x is None or x.varies is None:
+        return None
+    if x.varies in loops:
+        literal = not isinstance(x.varies.iter, cst.Call)
+        if literal and not (_could_be_traced(app, pname) if field is None else used_only_in_arithmetic(m.module, field, attribute=True)):
+            return None
+        return f"a new value on every iteration of the loop over `{m.module.code_for_node(x.varies.iter)}`"
+    inner, made = m.spans.get(loops[-1]), m.spans.get(x.varies)
+    if isinstance(x.varies, cst.Call) and inner is not None and made is not None and inner[0] <= made[0] <= inner[1]:
+        return f"a new value on every iteration (`{m.module.code_for_node(x.varies)}` returns a new one on each call)"
+    return None
 
 
 def _changing_name(expr, call, updates, m, app, pname):
