@@ -16,7 +16,7 @@ from jaxlint.analysis.host.array_values import ARRAY_METHODS, functional_update,
 from jaxlint.analysis.host import host_value as host_value
 from jaxlint.analysis.host.scope_run import Env
 from jaxlint.analysis.jax.numpy_random_sizes import GENERATOR_MAKERS, size_argument
-from jaxlint.analysis.model.classes import class_named, qualified
+from jaxlint.analysis.model.classes import STATIC_FIELD, class_named, qualified
 from jaxlint.analysis.syntax.scopes import CONTAINER_CTORS, ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.syntax.functions import return_values
 from jaxlint.analysis.syntax.nodes import arguments_by_position
@@ -265,7 +265,10 @@ class HostCalls:
 
     def _field_excluded(self, cls: ClassInfo, name: str) -> bool:
         """A field left out of the hash (``field(compare=False)`` / ``hash=False``), or static
-        metadata of a pytree (hashed with the tree structure: not followed here)."""
+        metadata of a pytree (hashed with the tree structure: not followed here), however the
+        class declares it (``field(pytree_node=False)``, ``meta_fields=`` of its registration)."""
+        if self.classes.field_kind(cls, name) == STATIC_FIELD:
+            return True
         st = self._field_statement(cls, name)
         if st is None:
             return True
