@@ -205,8 +205,9 @@ SHOWN_WHEN_RUN = {
 # reaches the jitted call; the second of two equal callables (JAX401) compiles once at its own
 # line, which is the point; a nested def passed through a helper's parameter (JAX401) compiles
 # at the helper's jitted call; a static key made anew by a function its caller runs twice
-# (JAX401) compiles on the second run, which a check calling the function once never makes.
-# Unverified, never refuted; the oracle counts their compilations.
+# (JAX401) compiles on the second run, which a check calling the function once never makes; so
+# does an object an ``__init__`` keeps on ``self`` for a static parameter (JAX401), new with
+# the next instance.  Unverified, never refuted; the oracle counts their compilations.
 COMPILED_ELSEWHERE = {
     ("fresh_callables_reached.py", 50, "JAX401"),
     ("stale_through_calls.py", 165, "JAX401"),
@@ -215,6 +216,7 @@ COMPILED_ELSEWHERE = {
     ("fresh_static_callables.py", 187, "JAX404"),
     ("equal_static_callables.py", 112, "JAX401"),
     ("equal_static_callables.py", 124, "JAX401"),
+    ("per_instance_objects.py", 49, "JAX401"),
 }
 
 

@@ -49,7 +49,8 @@ class JitOfFreshFunction(Rule):
         result, a bound method (``jax.jit(self.apply)``: every attribute access binds a new
         method object) or a function defined in the loop, jitted (by call or ``@jax.jit``) and called
         inside a loop; the same (or a nested ``def``) jitted and called in a function that is
-        itself called in a loop; a name bound to one of these there
+        itself called in a loop, or stored on ``self`` there and called by the class's methods
+        (``self._step = jax.jit(self._apply)`` in an ``__init__`` of a class built in a loop); a name bound to one of these there
         (``grad_fn = jax.value_and_grad(loss_fn)``, then ``jax.jit(grad_fn)``).  Also a value
         that compares by identity, built anew in such a place (directly, or bound to a name
         there, also before a loop of a function that runs in a loop) for a static slot: a
@@ -58,7 +59,8 @@ class JitOfFreshFunction(Rule):
         a class hashed by its fields that holds one of these (given to it directly, or bound
         to a name right before; one its own ``__init__`` converts first is not held as it is),
         or any of these returned by a function of the module (its nested ``def`` is a new
-        function on each call).  A static slot is a static parameter, any argument of an
+        function on each call), or read from an attribute of ``self`` that a method runs again
+        and again stores such an object in.  A static slot is a static parameter, any argument of an
         ``eqx.filter_jit`` function (a callable is not an array, so it is static there), the
         function of a ``jax.tree_util.Partial`` (static treedef data; its arguments are
         leaves), or the optax transformation of an ``nnx.Optimizer`` passed to an ``nnx.jit``
@@ -533,10 +535,10 @@ def _stored_anew(m, expr, scope, kind):
         built = built_anew_for_slot(m, value, where, kind) if where.kind == "function" and where.func is not None else None
         if built is None:
             return None
-        found.append((where.func, built, value))
-    for func, built, value in found:
+        found.append((where.func, built))
+    for func, built in found:
         if same_program_repetition(m, func, built[1], frozenset({expr.attr.value})) is not None:
-            return f"on every call of {func.name}()", built, value
+            return f"on every call of {func.name}()", built, expr
     return None
 
 

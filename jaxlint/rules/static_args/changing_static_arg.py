@@ -33,7 +33,12 @@ class ChangingStaticArg(Rule):
         (``w * (1 - lr)``), where a traced argument would compile once.  A static value the
         function tests, counts with or passes on (``for causal in (False, True)`` then ``if
         causal:``) needs a program per value, and updates under an ``if`` (a schedule that
-        changes now and then) are what static arguments are for: neither is flagged.
+        changes now and then) are what static arguments are for: neither is flagged.  The same
+        holds of a static field of a pytree argument (``meta_fields``, ``pytree_node=False``:
+        part of the treedef, compared with ``==``) that the loop draws, where every read of
+        the field only computes; and a value that is new on every call (``uuid.uuid4()``,
+        ``time.time()``) made in the loop and passed for a static parameter is flagged
+        whatever the function does with it.
 
     Why is this bad?
         Each new static value is a new cache key: JAX traces and compiles the function again
