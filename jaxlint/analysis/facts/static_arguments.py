@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import List, NamedTuple, Optional, Tuple
+from typing import List, NamedTuple
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.loop_targets import per_iteration_targets
 from jaxlint.analysis.host.host_value import SCALAR
 from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
@@ -52,21 +51,6 @@ def _python_scalar(v) -> bool:
     """A Python number, string, bool or None: a leaf equinox's filters keep static (a NumPy
     scalar is an array to them)."""
     return v is not None and v.kind == SCALAR
-
-
-def counter_loop_of(scope: Scope, name: str, order: int) -> Optional[Tuple[int, bool]]:
-    """The order of the ``for`` statement or comprehension clause enclosing ``order`` whose target ``name`` takes a new
-    value on every iteration (``for name in range(...)``, ``for name, _ in enumerate(...)``,
-    ``for name in (0.1, 0.01)``: see ``per_iteration_targets``), and whether the values are
-    drawn from a literal."""
-    for b in scope.loop_bindings(name):
-        literal = dict(per_iteration_targets(b.value)).get(name)
-        if literal is None:
-            continue
-        for start, end in scope.loops:
-            if start == b.order and start <= order <= end:
-                return start, literal
-    return None
 
 
 ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Power, cst.MatrixMultiply)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.analysis.model.classes import annotated_names, class_named
-from jaxlint.analysis.facts.static_arguments import arguments_by_parameter, counter_loop_of, used_only_in_arithmetic
+from jaxlint.analysis.facts.static_arguments import arguments_by_parameter, used_only_in_arithmetic
 from jaxlint.analysis.host.host_value import INSTANCE
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.syntax.functions import single_return
@@ -100,9 +100,9 @@ class ChangingStaticArg(Rule):
     ]
 
     def check_module(self, m):
+        if not any(s.loops for _c, s, _o in m.index.calls):
+            return  # nothing called in a loop
         filtered = any(a.transform.cached and a.transform.filtered for a in m.finder.applications)
-        if not (m.static_arguments or filtered) or not any(s.loops for _c, s, _o in m.index.calls):
-            return  # no static argument, or nothing called in a loop
         call_of = {id(a): c for c, _s, _o in m.index.calls for a in c.args}
         updates = m.loop_updates
         reported = set()
@@ -111,11 +111,6 @@ class ChangingStaticArg(Rule):
                 continue  # a loop in traced code is traced once into the outer program
             v = arg.value
             static = f"Static parameter `{pname}`" if app.transform.statics else f"Parameter `{pname}` (a Python scalar: static under `eqx.filter_jit`)"
-            loop = counter_loop_of(scope, v.value, order) if isinstance(v, cst.Name) else None
-            if loop is not None and (not loop[1] or _could_be_traced(app, pname)):
-                m.report(self, v, static=static, func=app.func.name, what=f"the loop variable `{v.value}`")
-                reported.add(id(arg))
-                continue
             call = call_of.get(id(arg))
             if call is None:
                 continue
