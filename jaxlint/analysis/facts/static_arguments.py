@@ -59,7 +59,7 @@ ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, 
 def used_only_in_arithmetic(func: cst.CSTNode, name: str, attribute: bool = False) -> bool:
     """Every read of ``name`` in ``func``'s body (``attribute``: of an attribute ``name`` of
     any object, in all of ``func``) is an operand of arithmetic (``x * lr``) or of a comparison
-    whose result is no Python truth value (``jnp.arange(n) < k``): a traced value would do, so
+    with an array, outside a test (``jnp.arange(n) < k``): a traced value would do, so
     a static value used so compiles per value for nothing.  A read in a test, a ``range``, a
     shape or a call may need the Python value."""
     uses = _Uses(name, attribute)
@@ -99,8 +99,11 @@ class _Uses(FastVisitor):
             self.arithmetic += sum(1 for side in (node.left, node.right) if self._reads(side))
 
     def visit_Comparison(self, node) -> None:
-        if not self._tested:
-            self.arithmetic += sum(1 for side in (node.left, *(c.comparator for c in node.comparisons)) if self._reads(side))
+        sides = (node.left, *(c.comparator for c in node.comparisons))
+        # against an array made by a call (``jnp.arange(n) < k``), not a literal or a
+        # builtin's Python result: an array of truth values, which a traced value makes too
+        if not self._tested and any(isinstance(side, cst.Call) and isinstance(side.func, cst.Attribute) for side in sides):
+            self.arithmetic += sum(1 for side in sides if self._reads(side))
 
     def _test(self, test, rest) -> bool:
         """A test asks for the Python truth of what it reads."""
@@ -124,6 +127,7 @@ class _Uses(FastVisitor):
         return self._test(node.test, ())
 
     def visit_BooleanOperation(self, node) -> bool:
+        # ``and``/``or`` ask for the truth of each operand
         return self._test(node.left, ()) or self._test(node.right, ())
 
     def visit_UnaryOperation(self, node) -> bool:
