@@ -23,7 +23,7 @@ from typing import Callable, Dict, NamedTuple, Optional, Union
 import libcst as cst
 
 from jaxlint.analysis.model.callee_values import Passed, Target
-from jaxlint.analysis.model.classes import annotated_names, class_named
+from jaxlint.analysis.model.classes import annotated_names, class_named, is_classmethod
 from jaxlint.analysis.syntax.functions import single_return
 from jaxlint.analysis.syntax.nodes import arguments_by_position
 from jaxlint.analysis.syntax.scopes import Scope
@@ -74,6 +74,8 @@ SAME_KIND_UNARY = frozenset({"abs", "negative", "square", "clip", "positive"})
 FLOAT_UNARY = frozenset({"sin", "cos", "tanh", "exp", "log", "sqrt", "log1p", "expm1"})
 BINARY = frozenset({"maximum", "minimum", "add", "subtract", "multiply"})
 CONSTRUCTORS = frozenset({"zeros", "ones", "empty", "eye", "identity", "arange", "linspace"})
+# An array of the same dtype and weak type as the one they are given (unless given a dtype)
+LIKE = frozenset({"zeros_like", "ones_like", "empty_like", "full_like"})
 SCALAR_TYPES = {
     "bool_": BOOL,
     **{f"int{b}": INT for b in (8, 16, 32, 64)},
@@ -87,6 +89,7 @@ SCALAR_TYPES = {
 BUILTIN_DTYPES = {"bool": BOOL, "int": INT, "float": FLOAT, "complex": COMPLEX}
 # jax.numpy's constants are Python floats: weakly typed
 FLOAT_CONSTANTS = frozenset({"jax.numpy.inf", "jax.numpy.nan", "jax.numpy.pi", "jax.numpy.e", "jax.numpy.euler_gamma"})
+ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
 ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power)
 ARRAY_MODULES = ("jax.numpy.", "numpy.")
 
@@ -121,6 +124,14 @@ def promote(a: Value, b: Value, divide: bool = False) -> Optional[Typ]:
     if divide and out.low < FLOAT:
         out = Typ(FLOAT if out.kind is not None else None, out.weak, FLOAT)
     return out
+
+
+def compared(a: Value, b: Value) -> Optional[Typ]:
+    """The type of ``a < b`` (any ordering or equality): a bool, weakly typed when the two
+    sides promote to a weakly typed value (``int32 array < 1`` is strong, ``bool array < 1``
+    weak)."""
+    p = promote(a, b)
+    return Typ(BOOL, p.weak) if p is not None else None
 
 
 def _with_unknown(a: Value, b: Value) -> Optional[Typ]:
@@ -175,6 +186,8 @@ class TypeEvaluator:
             return self.of(expr.expression)
         if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, ARITHMETIC):
             return promote(self.of(expr.left), self.of(expr.right), isinstance(expr.operator, cst.Divide))
+        if isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1 and isinstance(expr.comparisons[0].operator, ORDERINGS):
+            return compared(self.of(expr.left), self.of(expr.comparisons[0].comparator))
         if isinstance(expr, cst.Attribute):
             if resolve(expr, self.scope) in FLOAT_CONSTANTS:
                 return Typ(FLOAT, True)
@@ -192,12 +205,22 @@ class TypeEvaluator:
             return Fields(TUPLE, {i: self.of(e.value) for i, e in enumerate(expr.elements)})
         return None
 
+    def item(self, unpacked) -> Value:
+        """The item a name takes of the value it unpacks (``Binding.unpacked``)."""
+        value, i, n = unpacked
+        v = self.of(value)
+        return v.fields.get(i) if isinstance(v, Fields) and v.cls is TUPLE and len(v.fields) == n else None
+
     def _call(self, call: cst.Call) -> Value:
         pos = [a.value for a in call.args if a.keyword is None and not a.star]
         kw = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
         if any(a.star for a in call.args):
             return None
         func = call.func
+        made_by = self.classes.class_method(func, self.scope) if isinstance(func, cst.Attribute) else None
+        if made_by is not None:
+            # ``Cls.create(...)``: the classmethod, its ``cls`` bound to the class
+            return self._follow(Target(made_by, None, (Passed(None, None, None, made_by.cls),)), call)
         if isinstance(func, cst.Attribute) and resolve(func, self.scope) is None:
             # a method of an array value: x.astype(d), x.sum(); or state._replace(count=...)
             recv = self.of(func.value)
@@ -239,7 +262,15 @@ class TypeEvaluator:
             dtype = pos[1] if len(pos) > 1 else kw.get("dtype")
             if dtype is not None:
                 return _cast(dtype_kind(dtype, self.scope))
+            if len(pos) == 1 and not kw and isinstance(pos[0], (cst.List, cst.Tuple)):
+                return _nested_numbers(pos[0])
             t = self.of(pos[0]) if len(pos) == 1 and not kw else None
+            return t if isinstance(t, Typ) else None
+        if name in LIKE and pos:
+            dtype = kw.get("dtype", pos[2] if name == "full_like" and len(pos) > 2 else pos[1] if name != "full_like" and len(pos) > 1 else None)
+            if dtype is not None:
+                return _cast(dtype_kind(dtype, self.scope))
+            t = self.of(pos[0])
             return t if isinstance(t, Typ) else None
         if name in REDUCTIONS and len(pos) == 1 and not kw:
             # a reduction gives a strong array of whatever it is given
@@ -307,8 +338,10 @@ class TypeEvaluator:
         if t is None or self.depth > 2 or t.app is not None or t.keywords:
             return None
         f = t.func
-        if f.is_lambda or f.body_scope is None or f.node.decorators or any(b.expr is not None for b in t.bound):
+        if f.is_lambda or f.body_scope is None or any(b.expr is not None for b in t.bound):
             return None  # (a partial's arguments are not followed)
+        if f.node.decorators and not (len(f.node.decorators) == 1 and is_classmethod(f)):
+            return None  # a wrapped function returns what its wrapper makes of it
         ret = single_return(f.node)
         names = [p.name.value for p in f.positional_params()]
         if ret is None or t.bound and not names:
@@ -331,6 +364,8 @@ class TypeEvaluator:
                 found = body.sole_binding(n)
                 if found is not None and found[1] is body:
                     memo[n] = inner.of(found[0])
+                elif body.unpacked_once(n) is not None and n not in body.mutations:
+                    memo[n] = inner.item(body.unpacked_once(n))
             return memo[n]
 
         inner = TypeEvaluator(body, names, self.classes, self.targets, self.depth + 1, self.receivers)
@@ -348,9 +383,15 @@ class TypeEvaluator:
     def _constructor(self, call) -> Value:
         """``State(count=0, w=w)``: a NamedTuple or a dataclass pytree of the module (its
         generated constructor), field by field."""
-        if not isinstance(call.func, cst.Name):
+        func = call.func
+        if isinstance(func, cst.Name):
+            cls = class_named(self.scope, func.value) or self.classes.made_by_cls(call, self.scope)
+        elif isinstance(func, cst.Call) and _is_builtin(func.func, "type", self.scope) and len(func.args) == 1:
+            # ``type(self)(...)``: the class of an instance whose class is known
+            inst = self.of(func.args[0].value)
+            cls = inst.cls if isinstance(inst, Fields) and inst.cls is not TUPLE else None
+        else:
             return None
-        cls = class_named(self.scope, call.func.value)
         if cls is None or self.classes.pytree_kind(cls) not in ("namedtuple", "dataclass"):
             return None
         given = self.classes.constructor_arguments(cls, call)
@@ -362,6 +403,25 @@ class TypeEvaluator:
             expr = given.get(n, defaults.get(n))
             fields[n] = self.of(expr) if expr is not None else None
         return Fields(cls, fields)
+
+
+def _is_builtin(expr, name: str, scope: Scope) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == name and scope.lookup_scope(name) is None
+
+
+def _nested_numbers(expr, depth: int = 0) -> Optional[Typ]:
+    """``jnp.array([[1, 2], [0.5, 1.0]])``: a strongly typed array of the highest kind of the
+    Python numbers it is made of; None when an element is anything else."""
+    kinds = []
+    for e in expr.elements:
+        if isinstance(e, cst.StarredElement) or depth > 4:
+            return None
+        v = e.value
+        t = _nested_numbers(v, depth + 1) if isinstance(v, (cst.List, cst.Tuple)) else literal_type(v)
+        if t is None:
+            return None
+        kinds.append(t.kind)
+    return Typ(max(kinds), False, max(kinds)) if kinds else None
 
 
 def _cast(kind: Optional[int]) -> Typ:

@@ -319,16 +319,18 @@ class ModuleIndex(FastVisitor):
             self.scope.imports[local] = f"{mod}{sep}{name}" if mod else name
             self.scope.bind(local, self.order, "import")
 
-    def _bind_target(self, target, kind: str, value) -> None:
+    def _bind_target(self, target, kind: str, value, unpacked=None) -> None:
         scope = self.scope
         if isinstance(target, cst.Name):
-            self._bind_name(target.value, kind, value, target)
+            self._bind_name(target.value, kind, value, target, unpacked)
         elif isinstance(target, (cst.Tuple, cst.List)):
             # ``a, b = f(), g()`` binds each name to its own element; any other value (a call,
-            # a name, a starred side) leaves the names without one
+            # a name) leaves the names without one, but each knows which item it unpacks
             values = parallel_values(target, value)
-            for i, el in enumerate(target.elements):
-                self._bind_target(el.value, kind, values[i] if values else None)
+            els = target.elements
+            whole = kind == "assign" and value is not None and values is None and not any(isinstance(el, cst.StarredElement) for el in els)
+            for i, el in enumerate(els):
+                self._bind_target(el.value, kind, values[i] if values else None, (value, i, len(els)) if whole else None)
         elif isinstance(target, cst.StarredElement):
             self._bind_target(target.value, kind, None)
         elif isinstance(target, (cst.Subscript, cst.Attribute)):
@@ -342,7 +344,7 @@ class ModuleIndex(FastVisitor):
                 self.subscript_stores.append((target, self._stmt, scope, kind == "aug"))
             self._attribute_write(target, value)
 
-    def _bind_name(self, name: str, kind: str, value, node: Optional[cst.CSTNode] = None) -> None:
+    def _bind_name(self, name: str, kind: str, value, node: Optional[cst.CSTNode] = None, unpacked=None) -> None:
         scope = self.scope
         owner = scope
         if scope.kind == "function" and name in scope.globals:
@@ -359,7 +361,7 @@ class ModuleIndex(FastVisitor):
                 owner.remote_writes.setdefault(name, []).append((scope, self.order, "nonlocal"))
                 kind = "nonlocal"
         else:
-            scope.bind(name, self.order, kind, value)
+            scope.bind(name, self.order, kind, value, unpacked)
         if owner is not None and node is not None:
             owner.writes.setdefault(name, []).append((node, scope, self.order, kind))
 

@@ -190,7 +190,7 @@ def _initial_type(m, scope, name: str, loop, order: int, call, classes):
     # what the name holds when the call is first reached, however it was bound (``state, ts =
     # env.reset(key)`` too): every later binding in the loop is the call's own
     t = weak_value(m.typed_host_values.first_value(cst.Name(name), scope, call))
-    if isinstance(t, Typ) and t.weak or _pytree(t, classes) and _weak_field(t, classes) is not None:
+    if isinstance(t, Typ) and t.kind is not None or _pytree(t, classes):
         return t, before.value
     return None
 
@@ -199,20 +199,6 @@ def _pytree(t, classes) -> bool:
     """An instance of a NamedTuple or dataclass pytree of the module: its fields are leaves
     (another object is no valid argument of a jitted function at all)."""
     return isinstance(t, Fields) and t.cls is not TUPLE and classes.pytree_kind(t.cls) in ("namedtuple", "dataclass")
-
-
-def _weak_field(t: Fields, classes, depth: int = 0):
-    """(path, type) of the first weakly typed leaf of ``t`` (a static field is no leaf)."""
-    for name, f in t.fields.items():
-        if t.cls is not None and classes.field_kind(t.cls, name) == STATIC_FIELD:
-            continue
-        if isinstance(f, Typ) and f.weak:
-            return name, f
-        if _pytree(f, classes) and depth < 3:
-            inner = _weak_field(f, classes, depth + 1)
-            if inner is not None:
-                return f"{name}.{inner[0]}", inner[1]
-    return None
 
 
 def _default_type(m, scope, name: str, classes):
@@ -292,8 +278,11 @@ def _output_type(m, app, expr, pname: str, init, args, host_scope, call, classes
         if body is not None and n in body.bindings:
             b = body.assigned_once(n)
             value = body.sole_value(n)
+            unpacked = body.unpacked_once(n)
             if value is not None and b is not None:
                 out = evaluator(b.order).of(value)
+            elif unpacked is not None and n not in body.mutations:
+                out = evaluator(body.bindings[n][0].order).item(unpacked)
         elif body is not None:
             owner = body.lookup_scope(n)
             out = weak_value(host.outer_value(n, owner)) if owner is not None else None
@@ -331,24 +320,35 @@ def _describe(t: Typ) -> str:
     return f"a weakly typed {kind}" if t.weak else f"a strongly typed {kind}"
 
 
+def _first(t: Typ) -> str:
+    return f"a Python {KIND_NAMES[t.kind]} (weakly typed)" if t.weak and t.kind is not None else _describe(t)
+
+
 def _flip(init, out, classes, strong_only: bool = False):
     """(what the first call gets, what the next ones get), or None when they are the same.
     ``strong_only``: only a strongly typed result counts (equinox's filter_jit hands a Python
     scalar result back as it is, so only a result that is surely an array changes the key)."""
     if isinstance(init, Typ):
         if isinstance(out, Typ) and _changed(init, out, strong_only):
-            return f"a Python {KIND_NAMES[init.kind]} (weakly typed)", _describe(out)
+            return _first(init), _describe(out)
         return None
     if isinstance(init, Fields):
         hit = _changed_field(init, out, classes, strong_only)
         if hit is not None:
             path, t, o = hit
-            return f"a {init.cls.name} whose `{path}` is a Python {KIND_NAMES[t.kind]} (weakly typed)", f"`{path}` {_describe(o)}"
+            return f"a {init.cls.name} whose `{path}` is {_first(t)}", f"`{path}` {_describe(o)}"
     return None
 
 
 def _changed(t: Typ, o: Typ, strong_only: bool) -> bool:
-    return t.weak and (not o.weak or (not strong_only and o.kind is not None and o.kind != t.kind))
+    """The cache key of ``t`` and ``o`` differ: the weak type, or the dtype's kind."""
+    if strong_only:
+        return t.weak and not o.weak
+    if t.weak != o.weak:
+        return True
+    if t.kind is not None and o.kind is not None:
+        return t.kind != o.kind
+    return t.kind is not None and o.least > t.kind or o.kind is not None and t.least > o.kind
 
 
 def _changed_field(init: Fields, out, classes, strong_only: bool, depth: int = 0):
