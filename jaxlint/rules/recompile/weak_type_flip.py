@@ -24,7 +24,11 @@ class WeakTypeFlip(Rule):
         ``State(count=0)``) and ``f`` returns it strongly typed or with another dtype: reduced
         (``jnp.sum``), cast (``astype``, ``jnp.asarray(x, jnp.float32)``) or mixed with a
         strongly typed array.  Results that stay weak (``x * 0.5``, ``jnp.sin(x)``,
-        ``state.count + 1``) compile once and are not flagged.  The same for ``nnx.jit``, and
+        ``state.count + 1``) compile once and are not flagged.  A value that starts as an
+        array is flagged when the result changes its dtype's kind (an ``int32`` count that
+        comes back ``float32``) or makes it weakly typed (``jnp.where(c, 1.0, 0.5)``); what a
+        jitted initialiser returns keeps its weak types (its Python numbers come out weakly
+        typed arrays).  The same for ``nnx.jit``, and
         for ``eqx.filter_jit``, which keeps a Python scalar static: there only a result that is
         surely an array (strongly typed) is flagged.
 
