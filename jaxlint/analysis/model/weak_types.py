@@ -18,14 +18,14 @@ silent on it.
 
 from __future__ import annotations
 
-from typing import Callable, Dict, NamedTuple, Optional, Union
+from typing import Callable, Dict, NamedTuple, Optional, Tuple, Union
 
 import libcst as cst
 
 from jaxlint.analysis.model.callee_values import Passed, Target
 from jaxlint.analysis.model.classes import annotated_names, class_named, is_classmethod
 from jaxlint.analysis.syntax.functions import single_return
-from jaxlint.analysis.syntax.nodes import arguments_by_position
+from jaxlint.analysis.syntax.nodes import arguments_by_position, named_params
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.model.names import resolve
 
@@ -48,6 +48,7 @@ class AnyArray:
 
 
 ANY_ARRAY = AnyArray()
+NOT_PASSED = object()  # a parameter the call leaves out
 
 
 class Fields(NamedTuple):
@@ -353,23 +354,7 @@ class TypeEvaluator:
                 return None  # into ``*args``
             if p in declared:  # (one that ``**kwargs`` takes is no name of the body)
                 bound[p] = self.of(a.value)
-        body = f.body_scope
-        memo: Dict[str, Value] = {}
-
-        def names(n: str) -> Value:
-            if n in bound:
-                return bound[n]
-            if n not in memo:
-                memo[n] = None  # a cycle answers "unknown"
-                found = body.sole_binding(n)
-                if found is not None and found[1] is body:
-                    memo[n] = inner.of(found[0])
-                elif body.unpacked_once(n) is not None and n not in body.mutations:
-                    memo[n] = inner.item(body.unpacked_once(n))
-            return memo[n]
-
-        inner = TypeEvaluator(body, names, self.classes, self.targets, self.depth + 1, self.receivers)
-        return inner.of(ret)
+        return returned_type(f, ret, lambda n: bound.get(n, NOT_PASSED), None, self.classes, self.targets, self.receivers, self.depth + 1)
 
     def _replaced(self, recv: Fields, kw) -> Value:
         """``state._replace(count=...)``, ``state.replace(...)``, ``dataclasses.replace(state, ...)``."""
@@ -403,6 +388,79 @@ class TypeEvaluator:
             expr = given.get(n, defaults.get(n))
             fields[n] = self.of(expr) if expr is not None else None
         return Fields(cls, fields)
+
+
+def returned_type(f, ret, incoming: Callable[[str], Value], outer, classes, targets, receivers, depth: int = 0) -> Value:
+    """The type of ``ret``, returned by the function ``f``, when each parameter ``n`` comes in
+    as ``incoming(n)`` (``NOT_PASSED``: it holds its literal default).  A name
+    of the body is the value of its one assignment (or the item it unpacks); a parameter the
+    body rebinds once, by a statement of its own, is that value after the statement;
+    ``outer(n, scope)`` is a name of an enclosing scope (None: not known)."""
+    body = f.body_scope
+    params = {} if f.is_lambda else {p.name.value: p for p in named_params(f.node.params)}
+    rebound = _parameter_rebindings(f, body, params)
+    memo: Dict[Tuple[str, float], Value] = {}
+    evaluators: Dict[float, TypeEvaluator] = {}
+
+    def given(n: str) -> Value:
+        v = incoming(n)
+        if v is NOT_PASSED:
+            return literal_type(params[n].default) if params[n].default is not None else None
+        return v
+
+    def names(n: str, at: float) -> Value:
+        """``n`` as a statement at order ``at`` of the body reads it (``inf``: the return)."""
+        if n in params:
+            if n not in rebound:
+                return given(n)
+            again = rebound[n]
+            if again is None:
+                return None  # rebound in a branch, a loop or more than once
+            order, value = again
+            return given(n) if at <= order else evaluator(order).of(value)
+        key = (n, at)
+        if key in memo:
+            return memo[key]
+        memo[key] = None  # a cycle answers "unknown"
+        out = None
+        if body is not None and n in body.bindings:
+            b = body.assigned_once(n)
+            value = body.sole_value(n)
+            unpacked = body.unpacked_once(n)
+            if value is not None and b is not None:
+                out = evaluator(b.order).of(value)
+            elif unpacked is not None and n not in body.mutations:
+                out = evaluator(body.bindings[n][0].order).item(unpacked)
+        elif body is not None and outer is not None:
+            owner = body.lookup_scope(n)
+            out = outer(n, owner) if owner is not None else None
+        memo[key] = out
+        return out
+
+    def evaluator(at: float) -> TypeEvaluator:
+        if at not in evaluators:
+            evaluators[at] = TypeEvaluator(body or f.scope, lambda n: names(n, at), classes, targets, depth, receivers)
+        return evaluators[at]
+
+    return evaluator(float("inf")).of(ret)
+
+
+def _parameter_rebindings(f, body, params) -> Dict[str, Optional[Tuple[int, cst.BaseExpression]]]:
+    """The parameters the body rebinds: (order, value) of the one plain assignment of the body's
+    own statements that does (``state = State(...)`` before ``return state``), None for any
+    other rebinding (in a branch or a loop, more than one, an augmented assignment)."""
+    if body is None or f.is_lambda:
+        return {}
+    top = {id(small.value) for st in f.node.body.body if isinstance(st, cst.SimpleStatementLine) for small in st.body if isinstance(small, cst.Assign)}
+    out: Dict[str, Optional[Tuple[int, cst.BaseExpression]]] = {}
+    for n in params:
+        later = [b for b in body.bindings.get(n, ()) if b.kind != "param"]
+        if not later:
+            continue
+        b = later[0]
+        sole = len(later) == 1 and b.kind == "assign" and b.order is not None and b.value is not None and id(b.value) in top
+        out[n] = (b.order, b.value) if sole else None
+    return out
 
 
 def _is_builtin(expr, name: str, scope: Scope) -> bool:

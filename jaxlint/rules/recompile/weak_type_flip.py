@@ -6,9 +6,8 @@ from typing import Dict, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.nodes import named_params
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
-from jaxlint.analysis.model.weak_types import ANY_ARRAY, KIND_NAMES, TUPLE, Fields, TypeEvaluator, Typ, literal_type
+from jaxlint.analysis.model.weak_types import ANY_ARRAY, KIND_NAMES, NOT_PASSED, TUPLE, Fields, Typ, literal_type, returned_type
 from jaxlint.analysis.syntax.functions import single_return
 from jaxlint.analysis.host.host_values import weak_value
 from jaxlint.analysis.model.classes import STATIC_FIELD
@@ -241,82 +240,24 @@ def _default_type(m, scope, name: str, classes):
 def _output_type(m, app, expr, pname: str, init, args, host_scope, call, classes):
     """The type of ``expr``, returned by the jitted function, when ``pname`` comes in as
     ``init`` and the other parameters as the call passes them."""
-    f = app.func
-    body = f.body_scope
     host = m.typed_host_values
     passed = {p: a.value for a, p in args if p is not None}
-    params = {}
-    if not isinstance(f.node, cst.Lambda):
-        ps = f.node.params
-        params = {p.name.value: p for p in named_params(ps)}
-    skipped = {p.name.value for p in f.positional_params()[: app.skipped]} | set(app.bound_kw)
-    rebound = _parameter_rebindings(f, body, params)
-    memo: Dict[Tuple[str, float], object] = {}
-    evaluators: Dict[float, TypeEvaluator] = {}
+    skipped = {p.name.value for p in app.func.positional_params()[: app.skipped]} | set(app.bound_kw)
 
     def incoming(n: str):
         if n == pname:
             return init
         if n in skipped:
             return None
-        if n in passed:
-            # a traced argument: an array inside, whatever its type on the host
-            return weak_value(host.value(passed[n], host_scope, call)) or ANY_ARRAY
-        return literal_type(params[n].default) if params[n].default is not None else None
+        if n not in passed:
+            return NOT_PASSED
+        # a traced argument: an array inside, whatever its type on the host
+        return weak_value(host.value(passed[n], host_scope, call)) or ANY_ARRAY
 
-    def names(n: str, at: float):
-        """``n`` as a statement at order ``at`` of the body reads it (``inf``: the return)."""
-        if n in params:
-            if n not in rebound:
-                return incoming(n)
-            again = rebound[n]
-            if again is None:
-                return None  # rebound in a branch, a loop or more than once
-            order, value = again
-            return incoming(n) if at <= order else evaluator(order).of(value)
-        key = (n, at)
-        if key in memo:
-            return memo[key]
-        memo[key] = None  # a cycle answers "unknown"
-        out = None
-        if body is not None and n in body.bindings:
-            b = body.assigned_once(n)
-            value = body.sole_value(n)
-            unpacked = body.unpacked_once(n)
-            if value is not None and b is not None:
-                out = evaluator(b.order).of(value)
-            elif unpacked is not None and n not in body.mutations:
-                out = evaluator(body.bindings[n][0].order).item(unpacked)
-        elif body is not None:
-            owner = body.lookup_scope(n)
-            out = weak_value(host.outer_value(n, owner)) if owner is not None else None
-        memo[key] = out
-        return out
+    def outer(n: str, owner):
+        return weak_value(host.outer_value(n, owner))
 
-    def evaluator(at: float) -> TypeEvaluator:
-        if at not in evaluators:
-            evaluators[at] = TypeEvaluator(body or f.scope, lambda n: names(n, at), classes, m.finder.call_targets, receivers=m.finder.receivers)
-        return evaluators[at]
-
-    return evaluator(float("inf")).of(expr)
-
-
-def _parameter_rebindings(f, body, params) -> Dict[str, Optional[Tuple[int, cst.BaseExpression]]]:
-    """The parameters the body rebinds: (order, value) of the one plain assignment of the body's
-    own statements that does (``state = State(...)`` before ``return state``), None for any
-    other rebinding (in a branch or a loop, more than one, an augmented assignment)."""
-    if body is None or isinstance(f.node, cst.Lambda):
-        return {}
-    top = {id(small.value) for st in f.node.body.body if isinstance(st, cst.SimpleStatementLine) for small in st.body if isinstance(small, cst.Assign)}
-    out: Dict[str, Optional[Tuple[int, cst.BaseExpression]]] = {}
-    for n in params:
-        later = [b for b in body.bindings.get(n, ()) if b.kind != "param"]
-        if not later:
-            continue
-        b = later[0]
-        sole = len(later) == 1 and b.kind == "assign" and b.order is not None and b.value is not None and id(b.value) in top
-        out[n] = (b.order, b.value) if sole else None
-    return out
+    return returned_type(app.func, expr, incoming, outer, classes, m.finder.call_targets, m.finder.receivers)
 
 
 def _describe(t: Typ) -> str:
