@@ -209,8 +209,7 @@ class TypeEvaluator:
     def item(self, unpacked) -> Value:
         """The item a name takes of the value it unpacks (``Binding.unpacked``)."""
         value, i, n = unpacked
-        v = self.of(value)
-        return v.fields.get(i) if isinstance(v, Fields) and v.cls is TUPLE and len(v.fields) == n else None
+        return item_of(self.of(value), i, n)
 
     def _call(self, call: cst.Call) -> Value:
         pos = [a.value for a in call.args if a.keyword is None and not a.star]
@@ -461,6 +460,11 @@ def _parameter_rebindings(f, body, params) -> Dict[str, Optional[Tuple[int, cst.
         sole = len(later) == 1 and b.kind == "assign" and b.order is not None and b.value is not None and id(b.value) in top
         out[n] = (b.order, b.value) if sole else None
     return out
+
+
+def item_of(v: Value, i: int, n: int) -> Value:
+    """Item ``i`` of ``v`` unpacked into ``n`` names: of a tuple of that length."""
+    return v.fields.get(i) if isinstance(v, Fields) and v.cls is TUPLE and len(v.fields) == n else None
 
 
 def _is_builtin(expr, name: str, scope: Scope) -> bool:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Dict, Optional, Tuple
+from typing import Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.fast_walk import FastVisitor
-from jaxlint.analysis.model.weak_types import ANY_ARRAY, KIND_NAMES, NOT_PASSED, TUPLE, Fields, Typ, literal_type, returned_type
+from jaxlint.analysis.model.weak_types import ANY_ARRAY, KIND_NAMES, NOT_PASSED, TUPLE, Fields, Typ, item_of, literal_type, returned_type
 from jaxlint.analysis.syntax.functions import single_return
 from jaxlint.analysis.host.host_values import weak_value
 from jaxlint.analysis.model.classes import STATIC_FIELD
@@ -92,7 +91,6 @@ class WeakTypeFlip(Rule):
     ]
 
     def check_module(self, m):
-        assigned = None
         classes = m.analyzer.classes
         returns = {}
         for lc in m.looped_calls:
@@ -109,31 +107,25 @@ class WeakTypeFlip(Rule):
             ret = returns[id(app)]
             if ret is None:
                 continue
-            if assigned is None:
-                assigned = _assigned_calls(m.module)  # only for modules with a jitted call in a loop
-            target = assigned.get(id(call))
-            if target is None:
-                continue
             loop = lc.innermost
             args = list(lc.arguments())
             for a, pname in args:
                 if pname is None or pname in statics or not isinstance(a.value, cst.Name):
                     continue
                 name = a.value.value
-                returned = _returned_for(target, name, ret)
-                if returned is None:
+                taken = _taken(scope, name, call)
+                if taken is None:
                     continue
-                out_expr, part = returned
+                part, width = taken
                 initial = _initial_type(m, scope, name, loop, order, call, classes)
                 if initial is None:
                     continue
                 init, start = initial
                 if t.opaque_attrs and not isinstance(init, Typ):
                     continue  # nnx.jit: attributes of an object argument may be static
-                out = _output_type(m, app, out_expr, pname, init, args, scope, call, classes)
+                out = _output_type(m, app, ret, pname, init, args, scope, call, classes)
                 if part is not None:
-                    # ``a, b = step(a, b)``: the item of the returned tuple
-                    out = out.fields.get(part) if isinstance(out, Fields) and out.cls is TUPLE and len(out.fields) == len(target.elements) else None
+                    out = item_of(out, part, width)  # ``a, b = step(a, b)``: the item of the returned tuple
                 change = _flip(init, out, classes, strong_only=t.filtered)
                 if change is not None:
                     was, now = change
@@ -142,32 +134,15 @@ class WeakTypeFlip(Rule):
                     m.report(self, a.value, arg=name, was=was, now=now, func=app.func.name, start=start, part=part, related=lc.related())
 
 
-class _Assigns(FastVisitor):
-    def __init__(self):
-        self.out: Dict[int, cst.BaseExpression] = {}
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        if len(node.targets) == 1 and isinstance(node.value, cst.Call):
-            self.out[id(node.value)] = node.targets[0].target
-
-
-def _assigned_calls(module) -> Dict[int, cst.BaseExpression]:
-    """id(call) -> the target of ``target = call(...)``."""
-    v = _Assigns()
-    v.walk(module)
-    return v.out
-
-
-def _returned_for(target, name: str, ret) -> Optional[Tuple[cst.BaseExpression, Optional[int]]]:
-    """The returned expression whose value (or whose item ``part``, a position in the returned
-    tuple) the assignment binds to ``name``; ``part`` None: the whole result."""
-    if isinstance(target, cst.Name):
-        return (ret, None) if target.value == name else None
-    if not isinstance(target, (cst.Tuple, cst.List)) or any(isinstance(e, cst.StarredElement) for e in target.elements):
-        return None
-    for i, e in enumerate(target.elements):
-        if isinstance(e.value, cst.Name) and e.value.value == name:
-            return ret, i
+def _taken(scope, name: str, call) -> Optional[Tuple[Optional[int], Optional[int]]]:
+    """How the assignment of ``call``'s result binds ``name``: (None, None) for the whole result
+    (``x = step(x)``), (position, how many names) for an item of it (``a, b = step(a, b)``);
+    None when it does not bind ``name``."""
+    for b in scope.bindings.get(name, ()):
+        if b.value is call:
+            return None, None
+        if b.unpacked is not None and b.unpacked[0] is call:
+            return b.unpacked[1:]
     return None
 
 
