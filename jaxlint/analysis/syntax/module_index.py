@@ -147,7 +147,10 @@ class ModuleIndex(FastVisitor):
         cls = parent.node_info if parent.kind == "class" else None
         info = FuncInfo(node, node.name.value, parent, body_scope, cls, self.order)
         body_scope.func = info
-        parent.defs[node.name.value] = info
+        if not _property_accessor(node):
+            # ``@x.setter def x`` (or ``.deleter``) gives the property another accessor; reading
+            # ``obj.x`` still runs the getter that ``parent.defs`` holds
+            parent.defs[node.name.value] = info
         parent.bind(node.name.value, self.order, "def")
         self.functions.append(info)
         self.func_by_node[id(node)] = info
@@ -464,3 +467,13 @@ class ModuleIndex(FastVisitor):
 
     visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension
 
+
+def _property_accessor(node: cst.FunctionDef) -> bool:
+    """``@x.setter`` / ``@x.deleter`` on ``def x``."""
+    return any(
+        isinstance(d.decorator, cst.Attribute)
+        and d.decorator.attr.value in ("setter", "deleter")
+        and isinstance(d.decorator.value, cst.Name)
+        and d.decorator.value.value == node.name.value
+        for d in node.decorators
+    )

@@ -42,9 +42,19 @@ def memoised(m, node, scope: Scope) -> bool:
     carried = _results(body, node, m.spans)
     for test, runs_when, region in found:
         filled = {p for p in _stored_places(region, scope, node, carried) if _lasting(p, scope)}
-        if filled and _tests_memo(test, runs_when, filled, scope):
+        if filled and (_tests_memo(test, runs_when, filled, scope) or _converts(test, runs_when, region, filled, scope)):
             return True
     return False
+
+
+def _converts(test, runs_when: bool, region, filled: Set[Place], scope: Scope) -> bool:
+    """``if isinstance(self._key, int): self._key = PRNGKey(self._key)``: a lazy conversion.
+    The code replaces the value it tested with one made from it, of another type (else it would
+    convert on every call), so the test that let it run fails from then on."""
+    if not runs_when or not (isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "isinstance" and test.args):
+        return False
+    place = _place_of(test.args[0].value)
+    return place is not None and place in filled and place in _stored_places(region, scope, test, {place})
 
 
 def _tests_memo(test, runs_when: bool, filled: Set[Place], scope: Scope) -> bool:
