@@ -61,7 +61,8 @@ NOT_CALLED = re.compile(
     r"custom_|stop_gradient$|optimization_barrier|key_impl|default_prng_impl|cache_)"
 )
 # Parameters that take a function, a named axis, a device or a file: a function with one of
-# these required is not called, and such an optional parameter is not probed.
+# these required is not called (unless ``_values`` has functions for it: the loop and branch
+# bodies of ``jax.lax``), and such an optional parameter is not probed.
 NOT_CALLED_PARAMS = re.compile(
     r"^(f|fn|fun|func|func1d|function|pyfunc|computation|body_fun|cond_fun|true_fun|false_fun|branches|"
     r"solve|tangent_solve|matvec|mask_func|jac|callback|axis_name|axis_names|device|devices|sharding|"
@@ -221,6 +222,12 @@ def _values():
         "condition": [np.array([True, False, True])], "condlist": [[np.array([True, False, True])]],
         "choicelist": [[vec]], "arrays": [[vec, vec]], "tup": [[vec, vec]], "operands": [[vec, vec]],
         "indices": [ivec, [0, 1]], "multi_index": [(ivec, ivec)],
+        # bodies in the calling conventions of lax's loops and branches, the likeliest first:
+        # scan's (carry, x) -> (carry, y), map's x -> y, fori_loop's (i, carry) -> carry,
+        # while_loop's carry -> carry and carry -> bool, cond's operands -> value
+        "f": [lambda carry, x: (carry, x), lambda x: x], "body_fun": [lambda i, carry: carry, lambda carry: carry],
+        "cond_fun": [lambda carry: False], "true_fun": [lambda *xs: 0.0], "false_fun": [lambda *xs: 1.0],
+        "branches": [[lambda *xs: 0.0, lambda *xs: 1.0]],
     }  # fmt: skip
     general = [vec, mat, ivec, 2, (2,), 0.5, np.array(0.5, np.float32)]
     return by_name, general
@@ -245,7 +252,7 @@ def _required_lists(sig, by_name, general, limit=60):
             var = p
             continue
         if p.default is inspect.Parameter.empty:
-            if NOT_CALLED_PARAMS.match(p.name):
+            if NOT_CALLED_PARAMS.match(p.name) and p.name not in by_name:
                 return []
             required.append(p)
     pools = [(by_name.get(p.name) or []) + [v for v in general if not any(v is w for w in by_name.get(p.name, ()))] for p in required]
@@ -304,8 +311,19 @@ def _bump(v):
 def _find_base(probe, sig, by_name, general):
     """A traced call of the function: ``(pos, kw, eager)``, ``eager`` when it traces only with
     its arrays concrete (its output size follows their values), or None."""
+    lists = _required_lists(sig, by_name, general)
+    found = _first_traced(probe, lists)
+    if found is not None:
+        return found
+    # A call that needs one of its optional arguments (``lax.scan`` with no ``xs`` needs its
+    # ``length``): the lists again with each such argument that has a value by its name.
+    optional = [p for p in sig.parameters.values() if p.default is None and p.name in by_name and p.kind != p.POSITIONAL_ONLY]
+    return _first_traced(probe, [(pos, dict(kw, **{p.name: by_name[p.name][0]})) for p in optional for pos, kw in lists])
+
+
+def _first_traced(probe, lists):
     fallback = None
-    for pos, kw in _required_lists(sig, by_name, general):
+    for pos, kw in lists:
         err = probe.run(pos, kw)
         if err is None:
             return pos, kw, False

@@ -14,7 +14,7 @@ from typing import List, NamedTuple, Optional
 
 import libcst as cst
 
-from jaxlint.analysis.facts.memo_guards import memoised
+from jaxlint.analysis.syntax.memo_guards import memoised
 from jaxlint.analysis.syntax.functions import single_return
 from jaxlint.analysis.host.host_value import STATEFUL_OPTAX, class_hash
 from jaxlint.analysis.model.classes import class_named, decorator_names, is_property

@@ -24,7 +24,7 @@ from typing import Dict, FrozenSet, Optional, Set
 import libcst as cst
 
 from jaxlint.analysis.facts.fresh_callables import is_float_literal, reads_loop_variables, second_call_in_a_block, walks_data
-from jaxlint.analysis.facts.memo_guards import memoised
+from jaxlint.analysis.syntax.memo_guards import memoised
 from jaxlint.analysis.host.host_shapes import may_follow
 from jaxlint.analysis.syntax.fast_walk import FastVisitor, names_in
 from jaxlint.analysis.syntax.nodes import named_params, parameter_names, target_names

@@ -83,7 +83,7 @@ class HostCalls:
         if callee is None:
             return None
         if callee.kind == host_value.JITTED:
-            return host_value.HostValue(host_value.JIT_RESULT, e) if _returns_value(callee.app.func) else None
+            return self._jit_result(callee, e)
         if callee.kind == host_value.OPT_INIT:
             return host_value.HostValue(host_value.OPT_STATE, e)
         if callee.kind == host_value.FUNCTION and not callee.func.is_lambda:
@@ -92,6 +92,17 @@ class HostCalls:
             method = self.classes.member(callee.cls, "__call__")  # calling an instance
             return self.returned(method) if method is not None and not method.is_lambda else None
         return None
+
+    def _jit_result(self, callee: host_value.HostValue, e: cst.Call) -> Optional[host_value.HostValue]:
+        """What calling the jitted ``callee`` gives: arrays, as the function returns them when
+        asked for types."""
+        f = callee.app.func
+        if not _returns_value(f):
+            return None
+        out = host_value.HostValue(host_value.JIT_RESULT, e)
+        if self.types and not callee.bound and not f.is_lambda:
+            return _as_outputs(self.returned(f), out, 0)
+        return out
 
     def _method_result(self, func: cst.Attribute, base: host_value.HostValue, scope: Scope) -> Optional[host_value.HostValue]:
         """What ``obj.method(...)`` returns, for an object whose class the module shows."""
@@ -106,7 +117,12 @@ class HostCalls:
                 method = self.classes.member(held.cls, "__call__")
             elif held is not None and held.kind == host_value.FUNCTION:
                 method = held.func
-        if method is None or method.is_lambda or method.node.decorators:
+        if method is None or method.is_lambda:
+            return None
+        if method.node.decorators:
+            jitted = self.function_value(method) if len(method.node.decorators) == 1 else None
+            if jitted is not None and jitted.kind == host_value.JITTED:
+                return self._jit_result(jitted, func.value)  # ``@partial(jax.jit, static_argnames="self")``
             return None  # a property, a classmethod or a wrapped method: not this def's result
         return self.returned(method)
 
@@ -297,6 +313,22 @@ def _without_arrays(v: Optional[host_value.HostValue], depth: int) -> Optional[h
         fields = {n: _without_arrays(f, depth + 1) for n, f in v.fields.items()}
         return host_value.HostValue(host_value.INSTANCE, v.node, cls=v.cls, fields=fields)
     return None
+
+
+def _as_outputs(v: Optional[host_value.HostValue], unknown: host_value.HostValue, depth: int) -> host_value.HostValue:
+    """What a jitted function hands back of what its body returns: each leaf an array of the
+    leaf's dtype and weak type (a Python number becomes a weakly typed array of its kind), the
+    tuples and pytree instances around them kept; a leaf not known is ``unknown``'s arrays."""
+    if v is None or depth > 4:
+        return unknown
+    if v.kind in (host_value.JAX_ARRAY, host_value.SCALAR) and v.typ is not None:
+        return host_value.HostValue(host_value.JAX_ARRAY, v.node, typ=v.typ)
+    if v.kind == host_value.TUPLE and v.items is not None:
+        return host_value.HostValue(host_value.TUPLE, v.node, items=tuple(_as_outputs(it, unknown, depth + 1) for it in v.items))
+    if v.kind == host_value.INSTANCE and v.fields is not None:
+        fields = {n: _as_outputs(f, unknown, depth + 1) for n, f in v.fields.items()}
+        return host_value.HostValue(host_value.INSTANCE, v.node, cls=v.cls, fields=fields, meta=v.meta)
+    return unknown
 
 
 def _draw(sampler: str, e: cst.Call) -> Optional[host_value.HostValue]:

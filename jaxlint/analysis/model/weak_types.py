@@ -18,14 +18,14 @@ silent on it.
 
 from __future__ import annotations
 
-from typing import Callable, Dict, NamedTuple, Optional, Union
+from typing import Callable, Dict, NamedTuple, Optional, Tuple, Union
 
 import libcst as cst
 
 from jaxlint.analysis.model.callee_values import Passed, Target
-from jaxlint.analysis.model.classes import annotated_names, class_named
+from jaxlint.analysis.model.classes import annotated_names, class_named, is_classmethod
 from jaxlint.analysis.syntax.functions import single_return
-from jaxlint.analysis.syntax.nodes import arguments_by_position
+from jaxlint.analysis.syntax.nodes import arguments_by_position, named_params
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.model.names import resolve
 
@@ -48,6 +48,7 @@ class AnyArray:
 
 
 ANY_ARRAY = AnyArray()
+NOT_PASSED = object()  # a parameter the call leaves out
 
 
 class Fields(NamedTuple):
@@ -74,6 +75,8 @@ SAME_KIND_UNARY = frozenset({"abs", "negative", "square", "clip", "positive"})
 FLOAT_UNARY = frozenset({"sin", "cos", "tanh", "exp", "log", "sqrt", "log1p", "expm1"})
 BINARY = frozenset({"maximum", "minimum", "add", "subtract", "multiply"})
 CONSTRUCTORS = frozenset({"zeros", "ones", "empty", "eye", "identity", "arange", "linspace"})
+# An array of the same dtype and weak type as the one they are given (unless given a dtype)
+LIKE = frozenset({"zeros_like", "ones_like", "empty_like", "full_like"})
 SCALAR_TYPES = {
     "bool_": BOOL,
     **{f"int{b}": INT for b in (8, 16, 32, 64)},
@@ -87,6 +90,7 @@ SCALAR_TYPES = {
 BUILTIN_DTYPES = {"bool": BOOL, "int": INT, "float": FLOAT, "complex": COMPLEX}
 # jax.numpy's constants are Python floats: weakly typed
 FLOAT_CONSTANTS = frozenset({"jax.numpy.inf", "jax.numpy.nan", "jax.numpy.pi", "jax.numpy.e", "jax.numpy.euler_gamma"})
+ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
 ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power)
 ARRAY_MODULES = ("jax.numpy.", "numpy.")
 
@@ -121,6 +125,14 @@ def promote(a: Value, b: Value, divide: bool = False) -> Optional[Typ]:
     if divide and out.low < FLOAT:
         out = Typ(FLOAT if out.kind is not None else None, out.weak, FLOAT)
     return out
+
+
+def compared(a: Value, b: Value) -> Optional[Typ]:
+    """The type of ``a < b`` (any ordering or equality): a bool, weakly typed when the two
+    sides promote to a weakly typed value (``int32 array < 1`` is strong, ``bool array < 1``
+    weak)."""
+    p = promote(a, b)
+    return Typ(BOOL, p.weak) if p is not None else None
 
 
 def _with_unknown(a: Value, b: Value) -> Optional[Typ]:
@@ -175,6 +187,8 @@ class TypeEvaluator:
             return self.of(expr.expression)
         if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, ARITHMETIC):
             return promote(self.of(expr.left), self.of(expr.right), isinstance(expr.operator, cst.Divide))
+        if isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1 and isinstance(expr.comparisons[0].operator, ORDERINGS):
+            return compared(self.of(expr.left), self.of(expr.comparisons[0].comparator))
         if isinstance(expr, cst.Attribute):
             if resolve(expr, self.scope) in FLOAT_CONSTANTS:
                 return Typ(FLOAT, True)
@@ -192,12 +206,21 @@ class TypeEvaluator:
             return Fields(TUPLE, {i: self.of(e.value) for i, e in enumerate(expr.elements)})
         return None
 
+    def item(self, unpacked) -> Value:
+        """The item a name takes of the value it unpacks (``Binding.unpacked``)."""
+        value, i, n = unpacked
+        return item_of(self.of(value), i, n)
+
     def _call(self, call: cst.Call) -> Value:
         pos = [a.value for a in call.args if a.keyword is None and not a.star]
         kw = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
         if any(a.star for a in call.args):
             return None
         func = call.func
+        made_by = self.classes.class_method(func, self.scope) if isinstance(func, cst.Attribute) else None
+        if made_by is not None:
+            # ``Cls.create(...)``: the classmethod, its ``cls`` bound to the class
+            return self._follow(Target(made_by, None, (Passed(None, None, None, made_by.cls),)), call)
         if isinstance(func, cst.Attribute) and resolve(func, self.scope) is None:
             # a method of an array value: x.astype(d), x.sum(); or state._replace(count=...)
             recv = self.of(func.value)
@@ -239,7 +262,15 @@ class TypeEvaluator:
             dtype = pos[1] if len(pos) > 1 else kw.get("dtype")
             if dtype is not None:
                 return _cast(dtype_kind(dtype, self.scope))
+            if len(pos) == 1 and not kw and isinstance(pos[0], (cst.List, cst.Tuple)):
+                return _nested_numbers(pos[0])
             t = self.of(pos[0]) if len(pos) == 1 and not kw else None
+            return t if isinstance(t, Typ) else None
+        if name in LIKE and pos:
+            dtype = kw.get("dtype", pos[2] if name == "full_like" and len(pos) > 2 else pos[1] if name != "full_like" and len(pos) > 1 else None)
+            if dtype is not None:
+                return _cast(dtype_kind(dtype, self.scope))
+            t = self.of(pos[0])
             return t if isinstance(t, Typ) else None
         if name in REDUCTIONS and len(pos) == 1 and not kw:
             # a reduction gives a strong array of whatever it is given
@@ -307,8 +338,10 @@ class TypeEvaluator:
         if t is None or self.depth > 2 or t.app is not None or t.keywords:
             return None
         f = t.func
-        if f.is_lambda or f.body_scope is None or f.node.decorators or any(b.expr is not None for b in t.bound):
+        if f.is_lambda or f.body_scope is None or any(b.expr is not None for b in t.bound):
             return None  # (a partial's arguments are not followed)
+        if f.node.decorators and not (len(f.node.decorators) == 1 and is_classmethod(f)):
+            return None  # a wrapped function returns what its wrapper makes of it
         ret = single_return(f.node)
         names = [p.name.value for p in f.positional_params()]
         if ret is None or t.bound and not names:
@@ -320,21 +353,7 @@ class TypeEvaluator:
                 return None  # into ``*args``
             if p in declared:  # (one that ``**kwargs`` takes is no name of the body)
                 bound[p] = self.of(a.value)
-        body = f.body_scope
-        memo: Dict[str, Value] = {}
-
-        def names(n: str) -> Value:
-            if n in bound:
-                return bound[n]
-            if n not in memo:
-                memo[n] = None  # a cycle answers "unknown"
-                found = body.sole_binding(n)
-                if found is not None and found[1] is body:
-                    memo[n] = inner.of(found[0])
-            return memo[n]
-
-        inner = TypeEvaluator(body, names, self.classes, self.targets, self.depth + 1, self.receivers)
-        return inner.of(ret)
+        return returned_type(f, ret, lambda n: bound.get(n, NOT_PASSED), None, self.classes, self.targets, self.receivers, self.depth + 1)
 
     def _replaced(self, recv: Fields, kw) -> Value:
         """``state._replace(count=...)``, ``state.replace(...)``, ``dataclasses.replace(state, ...)``."""
@@ -348,9 +367,15 @@ class TypeEvaluator:
     def _constructor(self, call) -> Value:
         """``State(count=0, w=w)``: a NamedTuple or a dataclass pytree of the module (its
         generated constructor), field by field."""
-        if not isinstance(call.func, cst.Name):
+        func = call.func
+        if isinstance(func, cst.Name):
+            cls = class_named(self.scope, func.value) or self.classes.made_by_cls(call, self.scope)
+        elif isinstance(func, cst.Call) and _is_builtin(func.func, "type", self.scope) and len(func.args) == 1:
+            # ``type(self)(...)``: the class of an instance whose class is known
+            inst = self.of(func.args[0].value)
+            cls = inst.cls if isinstance(inst, Fields) and inst.cls is not TUPLE else None
+        else:
             return None
-        cls = class_named(self.scope, call.func.value)
         if cls is None or self.classes.pytree_kind(cls) not in ("namedtuple", "dataclass"):
             return None
         given = self.classes.constructor_arguments(cls, call)
@@ -362,6 +387,103 @@ class TypeEvaluator:
             expr = given.get(n, defaults.get(n))
             fields[n] = self.of(expr) if expr is not None else None
         return Fields(cls, fields)
+
+
+def returned_type(f, ret, incoming: Callable[[str], Value], outer, classes, targets, receivers, depth: int = 0) -> Value:
+    """The type of ``ret``, returned by the function ``f``, when each parameter ``n`` comes in
+    as ``incoming(n)`` (``NOT_PASSED``: it holds its literal default).  A name
+    of the body is the value of its one assignment (or the item it unpacks); a parameter the
+    body rebinds once, by a statement of its own, is that value after the statement;
+    ``outer(n, scope)`` is a name of an enclosing scope (None: not known)."""
+    body = f.body_scope
+    params = {} if f.is_lambda else {p.name.value: p for p in named_params(f.node.params)}
+    rebound = _parameter_rebindings(f, body, params)
+    memo: Dict[Tuple[str, float], Value] = {}
+    evaluators: Dict[float, TypeEvaluator] = {}
+
+    def given(n: str) -> Value:
+        v = incoming(n)
+        if v is NOT_PASSED:
+            return literal_type(params[n].default) if params[n].default is not None else None
+        return v
+
+    def names(n: str, at: float) -> Value:
+        """``n`` as a statement at order ``at`` of the body reads it (``inf``: the return)."""
+        if n in params:
+            if n not in rebound:
+                return given(n)
+            again = rebound[n]
+            if again is None:
+                return None  # rebound in a branch, a loop or more than once
+            order, value = again
+            return given(n) if at <= order else evaluator(order).of(value)
+        key = (n, at)
+        if key in memo:
+            return memo[key]
+        memo[key] = None  # a cycle answers "unknown"
+        out = None
+        if body is not None and n in body.bindings:
+            b = body.assigned_once(n)
+            value = body.sole_value(n)
+            unpacked = body.unpacked_once(n)
+            if value is not None and b is not None:
+                out = evaluator(b.order).of(value)
+            elif unpacked is not None and n not in body.mutations:
+                out = evaluator(body.bindings[n][0].order).item(unpacked)
+        elif body is not None and outer is not None:
+            owner = body.lookup_scope(n)
+            out = outer(n, owner) if owner is not None else None
+        memo[key] = out
+        return out
+
+    def evaluator(at: float) -> TypeEvaluator:
+        if at not in evaluators:
+            evaluators[at] = TypeEvaluator(body or f.scope, lambda n: names(n, at), classes, targets, depth, receivers)
+        return evaluators[at]
+
+    return evaluator(float("inf")).of(ret)
+
+
+def _parameter_rebindings(f, body, params) -> Dict[str, Optional[Tuple[int, cst.BaseExpression]]]:
+    """The parameters the body rebinds: (order, value) of the one plain assignment of the body's
+    own statements that does (``state = State(...)`` before ``return state``), None for any
+    other rebinding (in a branch or a loop, more than one, an augmented assignment)."""
+    if body is None or f.is_lambda:
+        return {}
+    top = {id(small.value) for st in f.node.body.body if isinstance(st, cst.SimpleStatementLine) for small in st.body if isinstance(small, cst.Assign)}
+    out: Dict[str, Optional[Tuple[int, cst.BaseExpression]]] = {}
+    for n in params:
+        later = [b for b in body.bindings.get(n, ()) if b.kind != "param"]
+        if not later:
+            continue
+        b = later[0]
+        sole = len(later) == 1 and b.kind == "assign" and b.order is not None and b.value is not None and id(b.value) in top
+        out[n] = (b.order, b.value) if sole else None
+    return out
+
+
+def item_of(v: Value, i: int, n: int) -> Value:
+    """Item ``i`` of ``v`` unpacked into ``n`` names: of a tuple of that length."""
+    return v.fields.get(i) if isinstance(v, Fields) and v.cls is TUPLE and len(v.fields) == n else None
+
+
+def _is_builtin(expr, name: str, scope: Scope) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == name and scope.lookup_scope(name) is None
+
+
+def _nested_numbers(expr, depth: int = 0) -> Optional[Typ]:
+    """``jnp.array([[1, 2], [0.5, 1.0]])``: a strongly typed array of the highest kind of the
+    Python numbers it is made of; None when an element is anything else."""
+    kinds = []
+    for e in expr.elements:
+        if isinstance(e, cst.StarredElement) or depth > 4:
+            return None
+        v = e.value
+        t = _nested_numbers(v, depth + 1) if isinstance(v, (cst.List, cst.Tuple)) else literal_type(v)
+        if t is None:
+            return None
+        kinds.append(t.kind)
+    return Typ(max(kinds), False, max(kinds)) if kinds else None
 
 
 def _cast(kind: Optional[int]) -> Typ:

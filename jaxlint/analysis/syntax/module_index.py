@@ -147,7 +147,10 @@ class ModuleIndex(FastVisitor):
         cls = parent.node_info if parent.kind == "class" else None
         info = FuncInfo(node, node.name.value, parent, body_scope, cls, self.order)
         body_scope.func = info
-        parent.defs[node.name.value] = info
+        if not _property_accessor(node):
+            # ``@x.setter def x`` (or ``.deleter``) gives the property another accessor; reading
+            # ``obj.x`` still runs the getter that ``parent.defs`` holds
+            parent.defs[node.name.value] = info
         parent.bind(node.name.value, self.order, "def")
         self.functions.append(info)
         self.func_by_node[id(node)] = info
@@ -319,16 +322,18 @@ class ModuleIndex(FastVisitor):
             self.scope.imports[local] = f"{mod}{sep}{name}" if mod else name
             self.scope.bind(local, self.order, "import")
 
-    def _bind_target(self, target, kind: str, value) -> None:
+    def _bind_target(self, target, kind: str, value, unpacked=None) -> None:
         scope = self.scope
         if isinstance(target, cst.Name):
-            self._bind_name(target.value, kind, value, target)
+            self._bind_name(target.value, kind, value, target, unpacked)
         elif isinstance(target, (cst.Tuple, cst.List)):
             # ``a, b = f(), g()`` binds each name to its own element; any other value (a call,
-            # a name, a starred side) leaves the names without one
+            # a name) leaves the names without one, but each knows which item it unpacks
             values = parallel_values(target, value)
-            for i, el in enumerate(target.elements):
-                self._bind_target(el.value, kind, values[i] if values else None)
+            els = target.elements
+            whole = kind == "assign" and value is not None and values is None and not any(isinstance(el, cst.StarredElement) for el in els)
+            for i, el in enumerate(els):
+                self._bind_target(el.value, kind, values[i] if values else None, (value, i, len(els)) if whole else None)
         elif isinstance(target, cst.StarredElement):
             self._bind_target(target.value, kind, None)
         elif isinstance(target, (cst.Subscript, cst.Attribute)):
@@ -342,7 +347,7 @@ class ModuleIndex(FastVisitor):
                 self.subscript_stores.append((target, self._stmt, scope, kind == "aug"))
             self._attribute_write(target, value)
 
-    def _bind_name(self, name: str, kind: str, value, node: Optional[cst.CSTNode] = None) -> None:
+    def _bind_name(self, name: str, kind: str, value, node: Optional[cst.CSTNode] = None, unpacked=None) -> None:
         scope = self.scope
         owner = scope
         if scope.kind == "function" and name in scope.globals:
@@ -359,7 +364,7 @@ class ModuleIndex(FastVisitor):
                 owner.remote_writes.setdefault(name, []).append((scope, self.order, "nonlocal"))
                 kind = "nonlocal"
         else:
-            scope.bind(name, self.order, kind, value)
+            scope.bind(name, self.order, kind, value, unpacked)
         if owner is not None and node is not None:
             owner.writes.setdefault(name, []).append((node, scope, self.order, kind))
 
@@ -462,3 +467,13 @@ class ModuleIndex(FastVisitor):
 
     visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension
 
+
+def _property_accessor(node: cst.FunctionDef) -> bool:
+    """``@x.setter`` / ``@x.deleter`` on ``def x``."""
+    return any(
+        isinstance(d.decorator, cst.Attribute)
+        and d.decorator.attr.value in ("setter", "deleter")
+        and isinstance(d.decorator.value, cst.Name)
+        and d.decorator.value.value == node.name.value
+        for d in node.decorators
+    )

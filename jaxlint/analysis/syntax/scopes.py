@@ -28,12 +28,14 @@ CONTAINER_CTORS = frozenset(
 
 
 class Binding:
-    __slots__ = ("order", "kind", "value")
+    __slots__ = ("order", "kind", "value", "unpacked")
 
-    def __init__(self, order: Optional[int], kind: str, value: Optional[cst.BaseExpression]):
+    def __init__(self, order: Optional[int], kind: str, value: Optional[cst.BaseExpression], unpacked=None):
         self.order = order  # None: written from another function, at an unknown time
         self.kind = kind
         self.value = value
+        # ``a, b = f(x)``: (the value unpacked, this name's position, how many names)
+        self.unpacked: Optional[Tuple[cst.BaseExpression, int, int]] = unpacked
 
 
 class Scope:
@@ -104,12 +106,12 @@ class Scope:
         # (a handler, a ``finally`` or a context manager may carry on) is not recorded.
         self.exits: List[Tuple[int, int]] = []
 
-    def bind(self, name: str, order: Optional[int], kind: str, value=None) -> None:
+    def bind(self, name: str, order: Optional[int], kind: str, value=None, unpacked=None) -> None:
         lst = self.bindings.get(name)
         if lst is None:
-            self.bindings[name] = [Binding(order, kind, value)]
+            self.bindings[name] = [Binding(order, kind, value, unpacked)]
         else:
-            lst.append(Binding(order, kind, value))
+            lst.append(Binding(order, kind, value, unpacked))
 
     def bound_once(self, name: str) -> bool:
         """This scope binds ``name`` exactly once, by whatever statement (a def, a class, an
@@ -186,6 +188,12 @@ class Scope:
         if len(binds) != 1 or binds[0].kind != "assign" or binds[0].order is None or binds[0].value is None:
             return None
         return binds[0]
+
+    def unpacked_once(self, name: str) -> Optional[Tuple[cst.BaseExpression, int, int]]:
+        """``binding.unpacked`` of ``name`` when this scope binds it exactly once, at a known
+        point, by unpacking a value (``obs, state = env.reset(key)``)."""
+        binds = self.bindings.get(name, ())
+        return binds[0].unpacked if len(binds) == 1 and binds[0].order is not None else None
 
     def module(self) -> "Scope":
         s = self

@@ -45,6 +45,7 @@ EVENTS = (
     "compare_in",
     "subscript",
     "store",
+    "kept",
     "capture",
     "name_write",
     "format_spec",

@@ -27,6 +27,7 @@ from jaxlint.analysis.traced.values import (
     DICT,
     FALSE,
     JAXARR,
+    KEPT,
     KNOWN_CONSTANTS,
     MODULE,
     NONE,
@@ -68,7 +69,13 @@ class Expressions:
         m = getattr(self, "e_" + type(e).__name__, None)
         if m is None:
             return UNKNOWN_VAL
-        return m(e, in_test)
+        v = m(e, in_test)
+        if v.flags & KEPT:
+            # the call (or property read) ``e`` hands out what its memo keeps: reported here,
+            # where a later run reads the stale tracer, and once
+            self.emit("kept", self.frame, e, v)
+            v = v.with_flags(v.flags & ~KEPT)
+        return v
 
     def e_Integer(self, e, t) -> Val:
         return int_val(e.evaluated_value)
@@ -225,6 +232,11 @@ class Expressions:
             member = self.analyzer.instance_attribute(self.frame, base, attr, name)
             if member is not None:
                 return member
+        if base.fn is not None and base.fn[1] is None and base.fn[0].func.scope.kind == "module" and attr not in STATIC_ATTRS:
+            # an attribute of a function of the module (``fn._cache``): it lives as long as
+            # the module does, past any trace
+            f = base.fn[0].func
+            return Val(STATIC, None, 0, outer=(f.scope, f"{f.name}.{attr}", None))
         if attr in STATIC_ATTRS:
             if base.dims is not None and attr in ("shape", "ndim", "size"):
                 # the shape of an array the code shows: Python ints, under every transform

@@ -34,6 +34,7 @@ class Frame:
         "outer",
         "loop_body",
         "own_trace",
+        "keeps",
     )
 
     def __init__(self, func: FuncInfo, scope: Scope, where: str, entry: Application, cached: bool):
@@ -79,6 +80,10 @@ class Frame:
         # Traced by a transform applied inside the trace around it (a lax body, ``jax.remat(g)``
         # called in a jitted function): its tracers belong to its own trace, which ends first.
         self.own_trace = False
+        # (the memo's code, the tracer stored) where it filled a memo that outlives the trace
+        # with a tracer (jaxlint.analysis.traced.escapes): what it returns, later runs of it
+        # read back from that memo.
+        self.keeps = None
 
     @property
     def runs_per_call(self) -> bool:

@@ -18,6 +18,7 @@ from jaxlint.analysis.syntax.nodes import argument_for
 from jaxlint.analysis.syntax.scopes import FuncInfo
 from jaxlint.analysis.traced.annotations import annotation_container, is_ref_name, structure_uses
 from jaxlint.analysis.traced.frame import Frame
+from jaxlint.analysis.traced.escapes import holds_tracer
 from jaxlint.analysis.traced.expressions import parameter_default
 from jaxlint.analysis.traced.interpreter import Interp
 from jaxlint.analysis.traced import values as lattice
@@ -138,6 +139,8 @@ class FunctionCalls:
             result = self.run_frame(sub)
         finally:
             self.active.discard(key)
+        if sub.keeps is not None and holds_tracer(result, self.free_names):
+            result = result.with_flags(result.flags | lattice.KEPT)
         self.memo[key] = result
         if sub.refusals:
             self.refusing.add(key)

@@ -14,6 +14,7 @@ from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import FnRef
 from jaxlint.analysis.syntax.nodes import block_exits, dotted_name
 from jaxlint.analysis.traced.annotations import is_ref_name
+from jaxlint.analysis.traced.escapes import fills_memo
 from jaxlint.analysis.traced import values as lattice
 
 
@@ -85,7 +86,11 @@ class Statements:
             self.assign(t, v, st, n, aug=True)
 
     def x_Return(self, n, st) -> None:
-        self.frame.returns.append(self.eval(n.value) if n.value is not None else lattice.STATIC_VAL)
+        v = self.eval(n.value) if n.value is not None else lattice.STATIC_VAL
+        keeps = self.frame.keeps
+        if keeps is not None and n.value is not None and _code(n.value) == keeps[0]:
+            v = keeps[1]  # ``return self._key`` after the memo was filled: what was stored
+        self.frame.returns.append(v)
 
     def x_Assert(self, n, st) -> None:
         v = self.eval(n.test, True)
@@ -264,12 +269,18 @@ class Statements:
         f = self.analyzer.index.func_by_node.get(id(st))
         if f is None:
             return
-        for d in st.decorators:
-            self.eval(d.decorator)
+        decorators = [self.eval(d.decorator) for d in st.decorators]
         closure = [self.frame.env] + (self.frame.closure or [])
         ref = FnRef(f)
         fnval = (ref, closure, [], {})
-        self.frame.env[st.name.value] = lattice.Val(lattice.STATIC, st.name.value, 0, None, fnval)
+        made = lattice.Val(lattice.STATIC, st.name.value, 0, None, fnval)
+        for d in reversed(decorators):
+            if d.fn is not None:
+                # ``@cached_by(key)`` runs the decorator on the new function while tracing (what
+                # it does with it, a registry or cache filled, happens here); the name keeps the
+                # def's own value
+                self.analyzer.call_function(self.frame, None, d.fn, [(cst.Arg(st.name), made)])
+        self.frame.env[st.name.value] = made
         apps = self.analyzer.finder.by_func.get(id(st))
         if apps:
             for app in apps:
@@ -297,6 +308,7 @@ class Statements:
             name = target.value
             if name in self.frame.declared:
                 self.emit("name_write", self.frame, target, name, v, node or st)
+                self._keeps(target, lattice.STATIC_VAL, v, node or st)
             if v.kind == lattice.TRACED and v.fn is None and (v.name != name or is_ref_name(name)):
                 # messages name the variable the user wrote; ``*_ref`` variables are Pallas Refs
                 v = v.renamed(name, lattice.REF if is_ref_name(name) else 0)
@@ -332,6 +344,7 @@ class Statements:
             base = self.eval(target.value)
             idx = [self.eval_slice(s) for s in target.slice]
             self.emit("store", self.frame, "subscript", target, base, idx, v, node or st, aug)
+            self._keeps(target, base, v, node or st)
         elif isinstance(target, cst.Attribute):
             if isinstance(target.value, cst.Name):
                 self.receiver = target.value
@@ -339,6 +352,14 @@ class Statements:
             if base.attrs is not None:
                 base.attrs.store(target.attr.value, v)
             self.emit("store", self.frame, "attr", target, base, [], v, node or st, aug)
+            self._keeps(target, base, v, node or st)
+
+    def _keeps(self, target, base: lattice.Val, v: lattice.Val, stmt) -> None:
+        if self.frame.keeps is None and fills_memo(self, target, base, v, stmt):
+            self.frame.keeps = (_code(target), v)
+
+
+_code = cst.Module([]).code_for_node
 
 
 def _ends_by_raising(body) -> bool:

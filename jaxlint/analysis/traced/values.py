@@ -61,6 +61,9 @@ MADE_IN_TRACE = 131072
 NO_TRACER_IF_FALSE = 262144
 NO_TRACER_IF_TRUE = 524288
 TRACER_TEST = NO_TRACER_IF_FALSE | NO_TRACER_IF_TRUE
+# A tracer a memo keeps past the trace (the call that made it filled a lasting cache with it):
+# the memo's later reads hand back a tracer of a trace that has ended.
+KEPT = 1048576
 
 # The modules whose functions the interpreter knows, which code hands around as values.
 ARRAY_MODULES = frozenset({"numpy", "jax.numpy", "jax.lax", "jax.nn", "jax.random", "jax.scipy.special", "math"})
@@ -123,6 +126,9 @@ class Val:
 
     def renamed(self, name: str, extra: int = 0) -> "Val":
         return Val(self.kind, name, self.flags | extra, self.items, None, self.cls, self.keys, None, self.ext, self.elem, self.attrs, self.dims, self.const)
+
+    def with_flags(self, flags: int) -> "Val":
+        return Val(self.kind, self.name, flags, self.items, self.fn, self.cls, self.keys, self.outer, self.ext, self.elem, self.attrs, self.dims, self.const)
 
     @property
     def container(self) -> bool:

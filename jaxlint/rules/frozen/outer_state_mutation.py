@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.facts.memo_guards import memoised
+from jaxlint.analysis.syntax.memo_guards import memoised
 from jaxlint.analysis.model.name_mentions import module_mentions
 from jaxlint.analysis.model.attribute_values import attribute_values
 from jaxlint.analysis.host.expression_kinds import all_container_bindings, is_container_value

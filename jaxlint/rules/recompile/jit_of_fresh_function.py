@@ -6,7 +6,7 @@ import libcst as cst
 
 from jaxlint import fixes
 from jaxlint.analysis.facts.jitted_uses import attribute_calls, attribute_stores, uses
-from jaxlint.analysis.facts.memo_guards import memoised
+from jaxlint.analysis.syntax.memo_guards import memoised
 from jaxlint.analysis.facts.fresh_callables import FILTERED, GRAPH, PARTIALS, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, reads_loop_variables, repetition
 from jaxlint.analysis.facts.repeated_programs import same_program_repetition
 from jaxlint.analysis.syntax.fast_walk import names_in

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Dict, Optional, Tuple
+from typing import Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.nodes import named_params
-from jaxlint.analysis.syntax.fast_walk import FastVisitor
-from jaxlint.analysis.model.weak_types import ANY_ARRAY, KIND_NAMES, TUPLE, Fields, TypeEvaluator, Typ, literal_type
+from jaxlint.analysis.model.weak_types import ANY_ARRAY, KIND_NAMES, NOT_PASSED, TUPLE, Fields, Typ, item_of, literal_type, returned_type
 from jaxlint.analysis.syntax.functions import single_return
 from jaxlint.analysis.host.host_values import weak_value
 from jaxlint.analysis.model.classes import STATIC_FIELD
@@ -24,7 +22,11 @@ class WeakTypeFlip(Rule):
         ``State(count=0)``) and ``f`` returns it strongly typed or with another dtype: reduced
         (``jnp.sum``), cast (``astype``, ``jnp.asarray(x, jnp.float32)``) or mixed with a
         strongly typed array.  Results that stay weak (``x * 0.5``, ``jnp.sin(x)``,
-        ``state.count + 1``) compile once and are not flagged.  The same for ``nnx.jit``, and
+        ``state.count + 1``) compile once and are not flagged.  A value that starts as an
+        array is flagged when the result changes its dtype's kind (an ``int32`` count that
+        comes back ``float32``) or makes it weakly typed (``jnp.where(c, 1.0, 0.5)``); what a
+        jitted initialiser returns keeps its weak types (its Python numbers come out weakly
+        typed arrays).  The same for ``nnx.jit``, and
         for ``eqx.filter_jit``, which keeps a Python scalar static: there only a result that is
         surely an array (strongly typed) is flagged.
 
@@ -89,7 +91,6 @@ class WeakTypeFlip(Rule):
     ]
 
     def check_module(self, m):
-        assigned = None
         classes = m.analyzer.classes
         returns = {}
         for lc in m.looped_calls:
@@ -106,31 +107,25 @@ class WeakTypeFlip(Rule):
             ret = returns[id(app)]
             if ret is None:
                 continue
-            if assigned is None:
-                assigned = _assigned_calls(m.module)  # only for modules with a jitted call in a loop
-            target = assigned.get(id(call))
-            if target is None:
-                continue
             loop = lc.innermost
             args = list(lc.arguments())
             for a, pname in args:
                 if pname is None or pname in statics or not isinstance(a.value, cst.Name):
                     continue
                 name = a.value.value
-                returned = _returned_for(target, name, ret)
-                if returned is None:
+                taken = _taken(scope, name, call)
+                if taken is None:
                     continue
-                out_expr, part = returned
+                part, width = taken
                 initial = _initial_type(m, scope, name, loop, order, call, classes)
                 if initial is None:
                     continue
                 init, start = initial
                 if t.opaque_attrs and not isinstance(init, Typ):
                     continue  # nnx.jit: attributes of an object argument may be static
-                out = _output_type(m, app, out_expr, pname, init, args, scope, call, classes)
+                out = _output_type(m, app, ret, pname, init, args, scope, call, classes)
                 if part is not None:
-                    # ``a, b = step(a, b)``: the item of the returned tuple
-                    out = out.fields.get(part) if isinstance(out, Fields) and out.cls is TUPLE and len(out.fields) == len(target.elements) else None
+                    out = item_of(out, part, width)  # ``a, b = step(a, b)``: the item of the returned tuple
                 change = _flip(init, out, classes, strong_only=t.filtered)
                 if change is not None:
                     was, now = change
@@ -139,32 +134,15 @@ class WeakTypeFlip(Rule):
                     m.report(self, a.value, arg=name, was=was, now=now, func=app.func.name, start=start, part=part, related=lc.related())
 
 
-class _Assigns(FastVisitor):
-    def __init__(self):
-        self.out: Dict[int, cst.BaseExpression] = {}
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        if len(node.targets) == 1 and isinstance(node.value, cst.Call):
-            self.out[id(node.value)] = node.targets[0].target
-
-
-def _assigned_calls(module) -> Dict[int, cst.BaseExpression]:
-    """id(call) -> the target of ``target = call(...)``."""
-    v = _Assigns()
-    v.walk(module)
-    return v.out
-
-
-def _returned_for(target, name: str, ret) -> Optional[Tuple[cst.BaseExpression, Optional[int]]]:
-    """The returned expression whose value (or whose item ``part``, a position in the returned
-    tuple) the assignment binds to ``name``; ``part`` None: the whole result."""
-    if isinstance(target, cst.Name):
-        return (ret, None) if target.value == name else None
-    if not isinstance(target, (cst.Tuple, cst.List)) or any(isinstance(e, cst.StarredElement) for e in target.elements):
-        return None
-    for i, e in enumerate(target.elements):
-        if isinstance(e.value, cst.Name) and e.value.value == name:
-            return ret, i
+def _taken(scope, name: str, call) -> Optional[Tuple[Optional[int], Optional[int]]]:
+    """How the assignment of ``call``'s result binds ``name``: (None, None) for the whole result
+    (``x = step(x)``), (position, how many names) for an item of it (``a, b = step(a, b)``);
+    None when it does not bind ``name``."""
+    for b in scope.bindings.get(name, ()):
+        if b.value is call:
+            return None, None
+        if b.unpacked is not None and b.unpacked[0] is call:
+            return b.unpacked[1:]
     return None
 
 
@@ -190,7 +168,7 @@ def _initial_type(m, scope, name: str, loop, order: int, call, classes):
     # what the name holds when the call is first reached, however it was bound (``state, ts =
     # env.reset(key)`` too): every later binding in the loop is the call's own
     t = weak_value(m.typed_host_values.first_value(cst.Name(name), scope, call))
-    if isinstance(t, Typ) and t.weak or _pytree(t, classes) and _weak_field(t, classes) is not None:
+    if isinstance(t, Typ) and t.kind is not None or _pytree(t, classes):
         return t, before.value
     return None
 
@@ -199,20 +177,6 @@ def _pytree(t, classes) -> bool:
     """An instance of a NamedTuple or dataclass pytree of the module: its fields are leaves
     (another object is no valid argument of a jitted function at all)."""
     return isinstance(t, Fields) and t.cls is not TUPLE and classes.pytree_kind(t.cls) in ("namedtuple", "dataclass")
-
-
-def _weak_field(t: Fields, classes, depth: int = 0):
-    """(path, type) of the first weakly typed leaf of ``t`` (a static field is no leaf)."""
-    for name, f in t.fields.items():
-        if t.cls is not None and classes.field_kind(t.cls, name) == STATIC_FIELD:
-            continue
-        if isinstance(f, Typ) and f.weak:
-            return name, f
-        if _pytree(f, classes) and depth < 3:
-            inner = _weak_field(f, classes, depth + 1)
-            if inner is not None:
-                return f"{name}.{inner[0]}", inner[1]
-    return None
 
 
 def _default_type(m, scope, name: str, classes):
@@ -251,84 +215,33 @@ def _default_type(m, scope, name: str, classes):
 def _output_type(m, app, expr, pname: str, init, args, host_scope, call, classes):
     """The type of ``expr``, returned by the jitted function, when ``pname`` comes in as
     ``init`` and the other parameters as the call passes them."""
-    f = app.func
-    body = f.body_scope
     host = m.typed_host_values
     passed = {p: a.value for a, p in args if p is not None}
-    params = {}
-    if not isinstance(f.node, cst.Lambda):
-        ps = f.node.params
-        params = {p.name.value: p for p in named_params(ps)}
-    skipped = {p.name.value for p in f.positional_params()[: app.skipped]} | set(app.bound_kw)
-    rebound = _parameter_rebindings(f, body, params)
-    memo: Dict[Tuple[str, float], object] = {}
-    evaluators: Dict[float, TypeEvaluator] = {}
+    skipped = {p.name.value for p in app.func.positional_params()[: app.skipped]} | set(app.bound_kw)
 
     def incoming(n: str):
         if n == pname:
             return init
         if n in skipped:
             return None
-        if n in passed:
-            # a traced argument: an array inside, whatever its type on the host
-            return weak_value(host.value(passed[n], host_scope, call)) or ANY_ARRAY
-        return literal_type(params[n].default) if params[n].default is not None else None
+        if n not in passed:
+            return NOT_PASSED
+        # a traced argument: an array inside, whatever its type on the host
+        return weak_value(host.value(passed[n], host_scope, call)) or ANY_ARRAY
 
-    def names(n: str, at: float):
-        """``n`` as a statement at order ``at`` of the body reads it (``inf``: the return)."""
-        if n in params:
-            if n not in rebound:
-                return incoming(n)
-            again = rebound[n]
-            if again is None:
-                return None  # rebound in a branch, a loop or more than once
-            order, value = again
-            return incoming(n) if at <= order else evaluator(order).of(value)
-        key = (n, at)
-        if key in memo:
-            return memo[key]
-        memo[key] = None  # a cycle answers "unknown"
-        out = None
-        if body is not None and n in body.bindings:
-            b = body.assigned_once(n)
-            value = body.sole_value(n)
-            if value is not None and b is not None:
-                out = evaluator(b.order).of(value)
-        elif body is not None:
-            owner = body.lookup_scope(n)
-            out = weak_value(host.outer_value(n, owner)) if owner is not None else None
-        memo[key] = out
-        return out
+    def outer(n: str, owner):
+        return weak_value(host.outer_value(n, owner))
 
-    def evaluator(at: float) -> TypeEvaluator:
-        if at not in evaluators:
-            evaluators[at] = TypeEvaluator(body or f.scope, lambda n: names(n, at), classes, m.finder.call_targets, receivers=m.finder.receivers)
-        return evaluators[at]
-
-    return evaluator(float("inf")).of(expr)
-
-
-def _parameter_rebindings(f, body, params) -> Dict[str, Optional[Tuple[int, cst.BaseExpression]]]:
-    """The parameters the body rebinds: (order, value) of the one plain assignment of the body's
-    own statements that does (``state = State(...)`` before ``return state``), None for any
-    other rebinding (in a branch or a loop, more than one, an augmented assignment)."""
-    if body is None or isinstance(f.node, cst.Lambda):
-        return {}
-    top = {id(small.value) for st in f.node.body.body if isinstance(st, cst.SimpleStatementLine) for small in st.body if isinstance(small, cst.Assign)}
-    out: Dict[str, Optional[Tuple[int, cst.BaseExpression]]] = {}
-    for n in params:
-        later = [b for b in body.bindings.get(n, ()) if b.kind != "param"]
-        if not later:
-            continue
-        b = later[0]
-        sole = len(later) == 1 and b.kind == "assign" and b.order is not None and b.value is not None and id(b.value) in top
-        out[n] = (b.order, b.value) if sole else None
-    return out
+    return returned_type(app.func, expr, incoming, outer, classes, m.finder.call_targets, m.finder.receivers)
 
 
 def _describe(t: Typ) -> str:
     kind = KIND_NAMES.get(t.kind, "array")
     return f"a weakly typed {kind}" if t.weak else f"a strongly typed {kind}"
+
+
+def _first(t: Typ) -> str:
+    return f"a Python {KIND_NAMES[t.kind]} (weakly typed)" if t.weak and t.kind is not None else _describe(t)
 
 
 def _flip(init, out, classes, strong_only: bool = False):
@@ -337,18 +250,25 @@ def _flip(init, out, classes, strong_only: bool = False):
     scalar result back as it is, so only a result that is surely an array changes the key)."""
     if isinstance(init, Typ):
         if isinstance(out, Typ) and _changed(init, out, strong_only):
-            return f"a Python {KIND_NAMES[init.kind]} (weakly typed)", _describe(out)
+            return _first(init), _describe(out)
         return None
     if isinstance(init, Fields):
         hit = _changed_field(init, out, classes, strong_only)
         if hit is not None:
             path, t, o = hit
-            return f"a {init.cls.name} whose `{path}` is a Python {KIND_NAMES[t.kind]} (weakly typed)", f"`{path}` {_describe(o)}"
+            return f"a {init.cls.name} whose `{path}` is {_first(t)}", f"`{path}` {_describe(o)}"
     return None
 
 
 def _changed(t: Typ, o: Typ, strong_only: bool) -> bool:
-    return t.weak and (not o.weak or (not strong_only and o.kind is not None and o.kind != t.kind))
+    """The cache key of ``t`` and ``o`` differ: the weak type, or the dtype's kind."""
+    if strong_only:
+        return t.weak and not o.weak
+    if t.weak != o.weak:
+        return True
+    if t.kind is not None and o.kind is not None:
+        return t.kind != o.kind
+    return t.kind is not None and o.least > t.kind or o.kind is not None and t.least > o.kind
 
 
 def _changed_field(init: Fields, out, classes, strong_only: bool, depth: int = 0):

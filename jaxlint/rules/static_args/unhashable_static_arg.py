@@ -9,7 +9,6 @@ from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
 
 
-SCAN = frozenset({"jax.lax.scan"})
 # Equinox splits a pytree by a filter spec of Python bools (or callables); a traced leaf there
 # is refused (``ValueError: `filter_spec` leaf values cannot be traced arrays``).
 EQX_FILTERS = frozenset({"equinox.partition", "equinox.filter"})
@@ -61,7 +60,6 @@ class UnhashableStaticArg(Rule):
     prevents = raises(
         ErrorPattern("ValueError", r"Non-hashable static arguments are not supported"),
         ErrorPattern("UnexpectedTracerError", r"nondiff_argnums"),
-        ErrorPattern("ConcretizationTypeError", r"argument to `scan` expects a concrete"),
         ErrorPattern("ValueError", r"`filter_spec` leaf values cannot be traced arrays"),
         stage="call",
         description="ValueError: Non-hashable static arguments are not supported",
@@ -112,18 +110,6 @@ class UnhashableStaticArg(Rule):
     def on_call(self, ctx, node, q, argvals):
         if q in EQX_FILTERS:
             self._traced_filter_spec(ctx, q, argvals)
-            return
-        # lax.scan needs a Python int for length and unroll: it builds the loop from them.
-        if q not in SCAN:
-            return
-        for a, v in argvals:
-            if a.keyword is not None and a.keyword.value in ("length", "unroll") and surely_traced(v):
-                facts = FindingFacts(value_kind="tracer", entry=ctx.frame.entry.func.qualname, parameter=a.keyword.value)
-                ctx.report(
-                    self, a.value, what=f"Traced value `{v.name or a.keyword.value}`", var=a.keyword.value, func="lax.scan",
-                    via=": it must be a Python int", facts=facts,
-                )
-
     def _traced_filter_spec(self, ctx, q, argvals):
         """``eqx.partition(model, jax.tree.map(lambda w: w > 0, model))`` in traced code."""
         positional = [(a, v) for a, v in argvals if a.keyword is None and not a.star]

@@ -46,9 +46,19 @@ def memoised(m, node, scope: Scope, order: Optional[int] = None) -> bool:
     carried = _results(body, node, m.spans)
     for test, runs_when, region in found:
         filled = {p for p in _stored_places(region, scope, node, carried, kept) if p[0] in kept or _lasting(p, scope)}
-        if filled and _tests_memo(test, runs_when, filled, scope):
+        if filled and (_tests_memo(test, runs_when, filled, scope) or _converts(test, runs_when, region, filled, scope)):
             return True
     return False
+
+
+def _converts(test, runs_when: bool, region, filled: Set[Place], scope: Scope) -> bool:
+    """``if isinstance(self._key, int): self._key = PRNGKey(self._key)``: a lazy conversion.
+    The code replaces the value it tested with one made from it, of another type (else it would
+    convert on every call), so the test that let it run fails from then on."""
+    if not runs_when or not (isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "isinstance" and test.args):
+        return False
+    place = _place_of(test.args[0].value)
+    return place is not None and place in filled and place in _stored_places(region, scope, test, {place})
 
 
 def _tests_memo(test, runs_when: bool, filled: Set[Place], scope: Scope) -> bool:
@@ -200,7 +210,7 @@ def _target_places(target) -> Set[Place]:
     return {place} if place is not None else set()
 
 
-def _stored_places(region: Sequence[cst.CSTNode], scope: Scope, node, carried: Set[Place], kept: Set[str]) -> Set[Place]:
+def _stored_places(region: Sequence[cst.CSTNode], scope: Scope, node, carried: Set[Place], kept: Set[str] = frozenset()) -> Set[Place]:
     """The places the region fills with what ``node`` makes (the value holds ``node`` or reads
     a place in ``carried``): a flag set or a counter bumped is no entry of a memo.  ``kept``:
     variables of the scope that outlive the run asked about, as its globals do."""

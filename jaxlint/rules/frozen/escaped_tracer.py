@@ -1,6 +1,8 @@
-"""JAX309 escaped-tracer-closure."""
+"""JAX309 escaped-tracer."""
 
 from __future__ import annotations
+
+import libcst as cst
 
 from jaxlint.analysis.traced.escapes import captured_tracer
 from jaxlint.analysis.syntax.scopes import MUTATING_METHODS
@@ -9,7 +11,7 @@ from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
 
 
-class EscapedTracerClosure(Rule):
+class EscapedTracer(Rule):
     """
     What it does
         Flags a closure made inside a traced function that holds the trace's tracers (a
@@ -21,9 +23,15 @@ class EscapedTracerClosure(Rule):
         module-level arrays holds no tracer and is not flagged; neither is a closure that is
         called inside the trace.
 
+        Also flags a call (or property read) in traced code that fills a memo outliving the
+        trace with a tracer and returns it: ``if self._w is None: self._w = jnp.hanning(n)``
+        on an object from outside the trace, ``global _T; if _T is None: _T = ...``.  Every
+        later call returns the memo's tracer.  A memo the function applying the transform
+        filled on the host first (it called the same function before) holds a concrete array.
+
     Why is this bad?
-        The tracers belong to a trace that has ended.  Calling the closure later computes with
-        them and JAX raises ``UnexpectedTracerError``.
+        The tracers belong to a trace that has ended.  Calling the closure, or using what the
+        memo returns, later computes with them and JAX raises ``UnexpectedTracerError``.
 
     Example
         @eqx.filter_jit
@@ -36,20 +44,21 @@ class EscapedTracerClosure(Rule):
     Use instead
         Return the arrays and build the function outside the trace
         (``w = fit(...); predict = lambda x: w @ x``), or pass the values the closure needs as
-        arguments when it is called.
+        arguments when it is called.  Fill a memo on the host before tracing, or build the
+        value anew in each trace.
 
     References
         https://docs.jax.dev/en/latest/errors.html#jax.errors.UnexpectedTracerError
     """
 
     code = "JAX309"
-    name = "escaped-tracer-closure"
-    message = "{what} holds tracer `{var}` of {where} and is used after the trace ends"
-    fix = "return arrays from the traced function and build the callable outside it, or pass the values as arguments"
+    name = "escaped-tracer"
+    message = "{what} holds {held} of {where} and is used after the trace ends"
+    fix = "return arrays from the traced function and build the callable outside it, or pass the values as arguments; fill a memo before tracing"
     prevents = raises(
         ErrorPattern("UnexpectedTracerError"),
         stage="after",
-        description="UnexpectedTracerError when the closure is called after the trace",
+        description="UnexpectedTracerError when the closure or the memo is used after the trace",
         at="use",
     )
     bad = [
@@ -59,6 +68,13 @@ class EscapedTracerClosure(Rule):
         import jax.numpy as jnp
 
         CALLBACKS = []
+        _GRID = None
+
+        def grid():
+            global _GRID
+            if _GRID is None:
+                _GRID = jnp.linspace(0.0, 1.0, 3)
+            return _GRID
 
         @jax.jit
         def step(x):
@@ -66,12 +82,17 @@ class EscapedTracerClosure(Rule):
             CALLBACKS.append(lambda: y + 1.0)  # error: JAX309
             return y
 
+        def shifted(x):
+            return x + grid()  # error: JAX309
+
         @eqx.filter_jit
         def make_scaler(scale):
             return lambda v: v * scale  # error: JAX309
 
         step(jnp.ones(3))
         CALLBACKS[0]()
+        jax.eval_shape(shifted, jnp.ones(3))
+        grid() + 1.0
         make_scaler(jnp.float32(2.0))(jnp.ones(3))
         """
     ]
@@ -84,6 +105,13 @@ class EscapedTracerClosure(Rule):
 
         CALLBACKS = []
         TABLE = np.arange(3.0)
+        _GRID = None
+
+        def grid():
+            global _GRID
+            if _GRID is None:
+                _GRID = jnp.linspace(0.0, 1.0, 3)
+            return _GRID
 
         @jax.jit
         def step(x):
@@ -91,11 +119,19 @@ class EscapedTracerClosure(Rule):
             double = lambda v: v * 2.0
             return double(x)  # called inside the trace
 
+        def shifted(x):
+            return x + grid()
+
+        def shapes(x):
+            grid()  # filled on the host: the trace finds a concrete array
+            return jax.eval_shape(shifted, x)
+
         @eqx.filter_jit
         def make_scaler(scale: float):
             return lambda v: v * 2.0
 
         step(jnp.ones(3))
+        shapes(jnp.ones(3))
         CALLBACKS[0]()
         """
     ]
@@ -106,7 +142,7 @@ class EscapedTracerClosure(Rule):
         for _a, v in argvals:
             var = _captured(ctx.analyzer, v)
             if var is not None:
-                ctx.report(self, node, what=f"A closure stored by `{meth}()` on outer `{base.outer[1]}`", var=var)
+                ctx.report(self, node, what=f"A closure stored by `{meth}()` on outer `{base.outer[1]}`", var=var, held=f"tracer `{var}`")
                 return
 
     def on_store(self, ctx, kind, target, base, idx, v, stmt, aug):
@@ -114,12 +150,18 @@ class EscapedTracerClosure(Rule):
             return
         var = _captured(ctx.analyzer, v)
         if var is not None:
-            ctx.report(self, stmt, what=f"A closure stored on outer `{base.outer[1]}`", var=var)
+            ctx.report(self, stmt, what=f"A closure stored on outer `{base.outer[1]}`", var=var, held=f"tracer `{var}`")
 
     def on_name_write(self, ctx, target, name, v, stmt):
         var = _captured(ctx.analyzer, v)
         if var is not None:
-            ctx.report(self, stmt, what=f"A closure assigned to global `{name}`", var=var)
+            ctx.report(self, stmt, what=f"A closure assigned to global `{name}`", var=var, held=f"tracer `{var}`")
+
+    def on_kept(self, ctx, node, v):
+        # the memo outlives the trace: what the call returns now, it returns on later calls
+        what = "property" if isinstance(node, cst.Attribute) else "call"
+        held = f"tracer `{v.name}`" if v.name else "a tracer"
+        ctx.report(self, node, what=f"The memo that the {what} `{cst.Module([]).code_for_node(node)}` fills and returns", held=held)
 
     def check_module(self, m):
         for app, frame in m.analyzer.analyzed_entries:
@@ -131,7 +173,7 @@ class EscapedTracerClosure(Rule):
                     var = _captured(m.analyzer, item)
                     if var is not None:
                         node = item.fn[0].func.node
-                        m.report(self, node, entry=app, what="A closure returned from the trace", var=var)
+                        m.report(self, node, entry=app, what="A closure returned from the trace", var=var, held=f"tracer `{var}`")
 
 
 def _captured(analyzer, v):
