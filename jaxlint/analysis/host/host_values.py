@@ -286,6 +286,8 @@ class HostValues(HostCalls):
             base = self.eval(e.value, scope, env, shadow)
             if base is not None and base.kind == host_value.JAX_ARRAY:
                 return self.array(e, scope, env, shadow)  # indexing a JAX array gives an array
+            if base is not None and base.kind == host_value.NUMPY_ARRAY and any(isinstance(el.slice, cst.Slice) for el in e.slice):
+                return host_value.HostValue(base.kind, e)  # slicing a NumPy array gives one (an integer index, a scalar)
             if self.types and base is not None and base.kind == host_value.TUPLE and _is_shape(base.node):
                 return host_value.HostValue(host_value.SCALAR, e, typ=Typ(INT, True))  # ``x.shape[0]``: a Python int
             return None
@@ -408,8 +410,9 @@ class HostValues(HostCalls):
 
 
 # What a function's result is taken to be when its returns agree: a factory's jitted callable,
-# arrays (``return jnp.mean(values)``), a container made there; not an instance, a scalar or a
-# parameter, whose meaning at the caller is the callee's business.
+# arrays (``return jnp.mean(values)``), a container made there, an instance built there (by a
+# classmethod's ``cls(...)`` or a helper); not a scalar or a parameter, whose meaning at the
+# caller is the callee's business.
 RETURNED_KINDS = frozenset(
     {host_value.JITTED, host_value.JAX_ARRAY, host_value.NUMPY_ARRAY, host_value.JIT_RESULT, host_value.LIST, host_value.DICT, host_value.SET}
 )
@@ -436,4 +439,11 @@ def _returnable(v: Optional[host_value.HostValue], depth: int = 0) -> Optional[h
         return v
     if v.kind == host_value.TUPLE and v.items is not None and depth < 3:
         return host_value.HostValue(host_value.TUPLE, v.node, items=tuple(_returnable(it, depth + 1) for it in v.items))
+    if v.kind == host_value.INSTANCE and depth < 3:
+        # what the instance holds is what the callee gave it; only its parameters mean
+        # something else at the caller
+        def held(fields):
+            return {n: f if f is None or f.kind != host_value.PARAM else None for n, f in fields.items()} if fields is not None else None
+
+        return host_value.HostValue(host_value.INSTANCE, v.node, cls=v.cls, fields=held(v.fields), meta=held(v.meta))
     return None
