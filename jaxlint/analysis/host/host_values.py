@@ -293,6 +293,12 @@ class HostValues(HostCalls):
             return None
         if t is cst.BinaryOperation:
             return self._binary(e, scope, env, shadow)
+        if t is cst.Comparison and len(e.comparisons) == 1 and isinstance(e.comparisons[0].operator, ORDERINGS):
+            # an array compared element by element is an array of booleans, as arithmetic gives one
+            v = self.eval(e.left, scope, env, shadow)
+            if v is not None and v.kind in (host_value.JAX_ARRAY, host_value.NUMPY_ARRAY):
+                return self.array(e, scope, env, shadow) if v.kind == host_value.JAX_ARRAY else host_value.HostValue(v.kind, e)
+            return None
         if t is cst.UnaryOperation:
             v = self.eval(e.expression, scope, env, shadow)
             if isinstance(e.operator, cst.Not):
@@ -407,6 +413,9 @@ class HostValues(HostCalls):
             f = scope.sole_def(n)
             return self.function_value(f) if f is not None else None
         return self.outer_value(n, owner)
+
+
+ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
 
 
 # What a function's result is taken to be when its returns agree: a factory's jitted callable,
