@@ -190,7 +190,7 @@ class HostCalls:
         cls = class_named(owner, first.value.value, sole=True)
         return (cls, v, owner) if cls is not None else None
 
-    def _arguments(self, e: cst.Call, scope: Scope, ahead) -> Optional[cst.Call]:
+    def _arguments(self, e: cst.Call, scope: Scope, ahead) -> cst.Call:
         """The call as the constructor receives it: a partial's arguments ahead of the call's
         own (a keyword of the call replaces the partial's), and a ``**kwargs`` that is known
         to be empty left out."""
