@@ -448,11 +448,22 @@ def _returnable(v: Optional[host_value.HostValue], depth: int = 0) -> Optional[h
         return v
     if v.kind == host_value.TUPLE and v.items is not None and depth < 3:
         return host_value.HostValue(host_value.TUPLE, v.node, items=tuple(_returnable(it, depth + 1) for it in v.items))
-    if v.kind == host_value.INSTANCE and depth < 3:
-        # what the instance holds is what the callee gave it; only its parameters mean
-        # something else at the caller
-        def held(fields):
-            return {n: f if f is None or f.kind != host_value.PARAM else None for n, f in fields.items()} if fields is not None else None
-
-        return host_value.HostValue(host_value.INSTANCE, v.node, cls=v.cls, fields=held(v.fields), meta=held(v.meta))
+    if v.kind == host_value.INSTANCE:
+        return _held(v, depth)
     return None
+
+
+def _held(v: Optional[host_value.HostValue], depth: int) -> Optional[host_value.HostValue]:
+    """What a returned instance holds is what the callee gave it; only the callee's parameters
+    mean something else at the caller (not known there)."""
+    if v is None or v.kind == host_value.PARAM or depth > 3:
+        return None
+    if v.kind == host_value.TUPLE and v.items is not None:
+        return host_value.HostValue(host_value.TUPLE, v.node, items=tuple(_held(it, depth + 1) for it in v.items))
+    if v.kind == host_value.INSTANCE:
+
+        def each(fields):
+            return {n: _held(f, depth + 1) for n, f in fields.items()} if fields is not None else None
+
+        return host_value.HostValue(host_value.INSTANCE, v.node, cls=v.cls, fields=each(v.fields), meta=each(v.meta))
+    return v
