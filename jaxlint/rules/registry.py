@@ -7,8 +7,8 @@ A new rule is a new module in its family's folder; nothing else names it.
 from __future__ import annotations
 
 import importlib
-import pkgutil
-from typing import Dict, List, Sequence, Type
+import os
+from typing import Dict, Iterator, List, Sequence, Tuple, Type
 
 from jaxlint.rules.base import Rule
 from jaxlint.rules.measured import below_bar
@@ -22,18 +22,31 @@ class RegistryError(Exception):
     """Two rules share a code, or a rule module defines no rule or several."""
 
 
+def _entries(package) -> Iterator[Tuple[str, bool]]:
+    """(name, is a package) of the Python modules in ``package``'s folders, sorted by name: one
+    folder listing each (pkgutil.iter_modules costs a ``stat`` per entry, and its import)."""
+    found = {}
+    for folder in package.__path__:
+        for e in os.scandir(folder):
+            if e.name.endswith(".py") and e.name != "__init__.py":
+                found.setdefault(e.name[:-3], False)
+            elif e.is_dir() and "." not in e.name and os.path.isfile(os.path.join(e.path, "__init__.py")):
+                found.setdefault(e.name, True)
+    return iter(sorted(found.items()))
+
+
 def discover_rules(package: str = RULES_PACKAGE) -> List[Type[Rule]]:
     """Every rule of the family subpackages of ``package``, sorted by code."""
     root = importlib.import_module(package)
     found: Dict[str, Type[Rule]] = {}
-    for family in sorted(pkgutil.iter_modules(root.__path__), key=lambda m: m.name):
-        if not family.ispkg:
+    for family, ispkg in _entries(root):
+        if not ispkg:
             continue
-        fam = importlib.import_module(f"{package}.{family.name}")
-        for mod_info in sorted(pkgutil.iter_modules(fam.__path__), key=lambda m: m.name):
-            if mod_info.ispkg or mod_info.name.startswith("_"):
+        fam = importlib.import_module(f"{package}.{family}")
+        for name, ispkg in _entries(fam):
+            if ispkg or name.startswith("_"):
                 continue
-            module = importlib.import_module(f"{fam.__name__}.{mod_info.name}")
+            module = importlib.import_module(f"{fam.__name__}.{name}")
             rules = [
                 obj
                 for obj in vars(module).values()
