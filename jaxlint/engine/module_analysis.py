@@ -119,6 +119,8 @@ class ModuleAnalysis:
     @cached_property
     def looped_calls(self):
         """Calls of jitted callables inside Python loops (jaxlint.analysis.facts.looped_calls)."""
+        if not self.finder.applications:
+            return []  # nothing is jitted here: no call of a jitted callable, in a loop or not
         return facts.looped_calls.looped_calls(self.index, self.finder, self.analyzer)
 
     @cached_property
