@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 import os
-from typing import Dict, Iterator, List, Sequence, Tuple, Type
+from typing import Dict, List, Sequence, Type
 
 from jaxlint.rules.base import Rule
 from jaxlint.rules.measured import below_bar
@@ -22,29 +22,23 @@ class RegistryError(Exception):
     """Two rules share a code, or a rule module defines no rule or several."""
 
 
-def _entries(package) -> Iterator[Tuple[str, bool]]:
-    """(name, is a package) of the Python modules in ``package``'s folders, sorted by name: one
-    folder listing each (pkgutil.iter_modules costs a ``stat`` per entry, and its import)."""
-    found = {}
-    for folder in package.__path__:
-        for e in os.scandir(folder):
-            if e.name.endswith(".py") and e.name != "__init__.py":
-                found.setdefault(e.name[:-3], False)
-            elif e.is_dir() and "." not in e.name and os.path.isfile(os.path.join(e.path, "__init__.py")):
-                found.setdefault(e.name, True)
-    return iter(sorted(found.items()))
+def _listing(package, packages: bool) -> List[str]:
+    """The names of ``package``'s subpackages, or of its modules, sorted: one folder listing
+    (pkgutil.iter_modules costs a ``stat`` per entry, and its import)."""
+    entries = os.scandir(package.__path__[0])
+    if packages:
+        return sorted(e.name for e in entries if e.is_dir() and os.path.isfile(os.path.join(e.path, "__init__.py")))
+    return sorted(e.name[:-3] for e in entries if e.name.endswith(".py") and e.name != "__init__.py")
 
 
 def discover_rules(package: str = RULES_PACKAGE) -> List[Type[Rule]]:
     """Every rule of the family subpackages of ``package``, sorted by code."""
     root = importlib.import_module(package)
     found: Dict[str, Type[Rule]] = {}
-    for family, ispkg in _entries(root):
-        if not ispkg:
-            continue
+    for family in _listing(root, packages=True):
         fam = importlib.import_module(f"{package}.{family}")
-        for name, ispkg in _entries(fam):
-            if ispkg or name.startswith("_"):
+        for name in _listing(fam, packages=False):
+            if name.startswith("_"):
                 continue
             module = importlib.import_module(f"{fam.__name__}.{name}")
             rules = [
