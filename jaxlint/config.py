@@ -23,7 +23,7 @@ import os
 import re
 import sys
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from jaxlint import selection, selectors
 from jaxlint.selectors import RuleTable
@@ -454,8 +454,7 @@ def _read_extended(path: str, target: str, chain: Tuple[str, ...], rules: RuleTa
     return base if base is not None else Config(root=os.path.dirname(os.path.abspath(full)), source=relpath(full))
 
 
-@dataclass(frozen=True)
-class Overrides:
+class Overrides(NamedTuple):
     """What the command line says about selection; applied on top of every file's settings."""
 
     select: Optional[Tuple[str, ...]] = None

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, NamedTuple, Optional
 
 
-@dataclass(frozen=True)
-class FindingFacts:
+class FindingFacts(NamedTuple):
     """What the analysis knew when it reported, in plain JSON-able values, for the dynamic mode
     (not part of the output).  Derived for every finding by jaxlint.engine.finding_facts from
     the node, the traced frame and the fields its rule reported; the shapes of the callable

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import functools
 import os
-from dataclasses import dataclass
-from typing import Optional
+from typing import NamedTuple, Optional
 
 
 def relpath(path: str) -> str:
@@ -59,8 +58,7 @@ def _relative_folder(folder: str, base: str, _cwd: Optional[str]) -> Optional[st
         return None
 
 
-@dataclass(frozen=True)
-class SourcePath:
+class SourcePath(NamedTuple):
     """A file as linted: ``real``, where it is (absolute, or relative to the working folder),
     which the configuration's globs match relative to the configuration folder; and ``shown``,
     the path its findings report.  A face that shows another path than the file's real one (the

@@ -77,9 +77,9 @@ def reach_remote_entries(
                 why = f"its traced entry point, {label}, is in {where}, which was not found"
             else:
                 why = f"its traced entry point, {label}, cannot be reached from {where} after import (nested function or lambda)"
-            out.append(dataclasses.replace(f, facts=dataclasses.replace(facts, unreachable=why)))
+            out.append(dataclasses.replace(f, facts=facts._replace(unreachable=why)))
             continue
-        out.append(dataclasses.replace(f, facts=dataclasses.replace(facts, traced=traced, unreachable=None)))
+        out.append(dataclasses.replace(f, facts=facts._replace(traced=traced, unreachable=None)))
     return out
 
 

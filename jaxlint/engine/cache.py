@@ -28,7 +28,6 @@ import importlib.util
 import json
 import os
 import time
-from dataclasses import asdict
 from typing import Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from jaxlint.atomic import replace_through_temporary
@@ -206,7 +205,7 @@ def entry_key(settings: str, content: str, path: str, deps: Sequence[str] = ()) 
 
 def finding_to_json(f: Finding) -> dict:
     d = {k: getattr(f, k) for k in _FINDING_FIELDS}
-    d["facts"] = asdict(f.facts) if f.facts is not None else None
+    d["facts"] = f.facts._asdict() if f.facts is not None else None
     return d
 
 

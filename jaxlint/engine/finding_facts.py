@@ -104,8 +104,14 @@ class FactsDeriver(CallableFacts, CallSiteFacts):
             if isinstance(node, cst.Param):
                 out["parameter"] = node.name.value
         if given is not None and given.value_kind is not None:
-            # where the value is built: the first related location, else the finding itself
-            builder = self._builder(related[0][0] if related else node)
+            # where the value is built: the first related location, else the finding itself;
+            # built in another function (a helper that returns it), the function around the
+            # finding is what runs both
+            built = related[0][0] if related else node
+            maker = self._enclosing_function(built)
+            if maker is not None and maker is not self._enclosing_function(node):
+                built = node
+            builder = self._builder(built)
             if builder is not None:
                 out["builder"] = builder
         made_at = fields.get("made_at")

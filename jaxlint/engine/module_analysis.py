@@ -22,7 +22,6 @@ from jaxlint.analysis.facts.traced_self import TracedSelf
 from jaxlint.analysis.host.array_values import ArrayFacts
 from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.jax.jax_api_migrations import table as jax_release_table
-from jaxlint.analysis.facts.rebinding import Rebinding
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.statement_paths import TreeSpans
 from jaxlint.analysis.facts.static_arguments import StaticArgument, find_static_arguments
@@ -103,8 +102,8 @@ class ModuleAnalysis:
         return HostValues(self.index, self.finder, self.analyzer.classes, types=True, slices_hash=self.slices_hash)
 
     @cached_property
-    def rebinding(self) -> Rebinding:
-        return Rebinding(self)
+    def rebinding(self):
+        return facts.rebinding.Rebinding(self)
 
     @cached_property
     def static_objects(self):
@@ -119,6 +118,8 @@ class ModuleAnalysis:
     @cached_property
     def looped_calls(self):
         """Calls of jitted callables inside Python loops (jaxlint.analysis.facts.looped_calls)."""
+        if not self.finder.applications:
+            return []  # nothing is jitted here: no call of a jitted callable, in a loop or not
         return facts.looped_calls.looped_calls(self.index, self.finder, self.analyzer)
 
     @cached_property

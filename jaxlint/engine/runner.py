@@ -16,7 +16,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from jaxlint.config import Config
 from jaxlint.engine.collection import start_up
@@ -111,7 +111,7 @@ def _lint_one(
     summary = result.summary
     if summary is not None:
         # The summary depends on these bytes: the cache entries that use it are checked against them.
-        summary = replace(summary, digest=digest or content_digest(data))
+        summary = summary._replace(digest=digest or content_digest(data))
     return result.findings, result.calls, summary, result.cacheable, result.tree
 
 
@@ -318,7 +318,7 @@ class _Gathered:
             if path != "-" and self.calls[i]:
                 out.calls[show(path)] = self.calls[i]
             if self.summaries[i] is not None:
-                out.summaries[path] = replace(self.summaries[i], path=path)
+                out.summaries[path] = self.summaries[i]._replace(path=path)
             if self.results[i]:
                 out.findings.extend(self.results[i])
         return out

@@ -45,12 +45,10 @@ line) or ``"formatted-tracer"`` (a string formatted at trace time shows a tracer
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Sequence, Tuple
+from typing import NamedTuple, Sequence, Tuple
 
 
-@dataclass(frozen=True)
-class ErrorPattern:
+class ErrorPattern(NamedTuple):
     exception: str  # the class name; a subclass matches too
     message: str = ""  # a regular expression searched in str(exception); "" matches any
 
@@ -59,8 +57,7 @@ class ErrorPattern:
         return self.exception in class_names and (not self.message or re.search(self.message, text) is not None)
 
 
-@dataclass(frozen=True)
-class Prevents:
+class Prevents(NamedTuple):
     kind: str  # one of KINDS
     description: str  # for people: the --explain text and the README table
     errors: Tuple[ErrorPattern, ...] = ()

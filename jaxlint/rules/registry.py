@@ -7,7 +7,7 @@ A new rule is a new module in its family's folder; nothing else names it.
 from __future__ import annotations
 
 import importlib
-import pkgutil
+import os
 from typing import Dict, List, Sequence, Type
 
 from jaxlint.rules.base import Rule
@@ -22,18 +22,25 @@ class RegistryError(Exception):
     """Two rules share a code, or a rule module defines no rule or several."""
 
 
+def _listing(package, packages: bool) -> List[str]:
+    """The names of ``package``'s subpackages, or of its modules, sorted: one folder listing
+    (pkgutil.iter_modules costs a ``stat`` per entry, and its import)."""
+    entries = os.scandir(package.__path__[0])
+    if packages:
+        return sorted(e.name for e in entries if e.is_dir() and os.path.isfile(os.path.join(e.path, "__init__.py")))
+    return sorted(e.name[:-3] for e in entries if e.name.endswith(".py") and e.name != "__init__.py")
+
+
 def discover_rules(package: str = RULES_PACKAGE) -> List[Type[Rule]]:
     """Every rule of the family subpackages of ``package``, sorted by code."""
     root = importlib.import_module(package)
     found: Dict[str, Type[Rule]] = {}
-    for family in sorted(pkgutil.iter_modules(root.__path__), key=lambda m: m.name):
-        if not family.ispkg:
-            continue
-        fam = importlib.import_module(f"{package}.{family.name}")
-        for mod_info in sorted(pkgutil.iter_modules(fam.__path__), key=lambda m: m.name):
-            if mod_info.ispkg or mod_info.name.startswith("_"):
+    for family in _listing(root, packages=True):
+        fam = importlib.import_module(f"{package}.{family}")
+        for name in _listing(fam, packages=False):
+            if name.startswith("_"):
                 continue
-            module = importlib.import_module(f"{fam.__name__}.{mod_info.name}")
+            module = importlib.import_module(f"{fam.__name__}.{name}")
             rules = [
                 obj
                 for obj in vars(module).values()

@@ -110,6 +110,29 @@ def test_classes_said_to_hash_by_fields_do():
         assert hash(cls((1, 2))) == hash(cls((1, 2))), qualified
 
 
+def test_dataclass_decorators_decide_hash_as_said():
+    """Each entry of DATACLASS, applied bare, makes instances hashable by their fields exactly
+    when it freezes by default, and unhashable otherwise (eq without frozen)."""
+    import importlib
+
+    from jaxlint.analysis.host.host_value import DATACLASS
+
+    for qualified, frozen in sorted(DATACLASS.items()):
+        module, name = qualified.rsplit(".", 1)
+        try:
+            maker = getattr(importlib.import_module(module), name)
+        except ImportError:
+            continue
+        cls = maker(type("Holder", (), {"__annotations__": {"held": object}, "__module__": __name__}))
+        if frozen:
+            with pytest.raises(TypeError):
+                hash(cls([1, 2]))
+            assert hash(cls((1, 2))) == hash(cls((1, 2))), qualified
+        else:
+            with pytest.raises(TypeError):
+                hash(cls((1, 2)))
+
+
 def test_nnx_data_classes_are_variables_or_graph_nodes():
     nnx = pytest.importorskip("flax.nnx")
     from flax.nnx import graphlib

@@ -50,6 +50,9 @@ class HostCalls:
             cls = class_named(scope, func.value, sole=True) or self.classes.made_by_cls(e, scope)
             if cls is not None:
                 return self._construct(e, cls, scope, env, shadow)
+            ahead = self._class_partial(func.value, scope)
+            if ahead is not None:
+                return self._construct(e, ahead[0], scope, env, shadow, ahead[1:])
         elif isinstance(func, cst.Attribute):
             m = self.classes.class_method(func, scope)
             if m is not None:
@@ -190,18 +193,73 @@ class HostCalls:
         return host_value.HostValue(host_value.TUPLE, e, items=(None, static)) if static is not None else None
 
     # -- instances ---------------------------------------------------------------------
-    def _construct(self, e: cst.Call, cls: ClassInfo, scope: Scope, env: Env, shadow: frozenset) -> host_value.HostValue:
+    def _class_partial(self, name: str, scope: Scope):
+        """(class, the partial's call, its scope) for a name bound once to
+        ``functools.partial(Cls, ...)`` of a class of the module (``ResNet50 = partial(ResNet,
+        stage_sizes=[3, 4, 6, 3])``): calling it builds a ``Cls`` with those arguments ahead
+        of the call's own.  None otherwise."""
+        owner = scope.lookup_scope(name)
+        b = owner.assigned_once(name) if owner is not None and owner.kind != "class" else None
+        v = b.value if b is not None else None
+        if not isinstance(v, cst.Call) or resolve(v.func, owner) not in PARTIAL or not v.args:
+            return None
+        first = v.args[0]
+        if first.keyword is not None or first.star or not isinstance(first.value, cst.Name) or any(a.star for a in v.args):
+            return None
+        cls = class_named(owner, first.value.value, sole=True)
+        return (cls, v, owner) if cls is not None else None
+
+    def _arguments(self, e: cst.Call, scope: Scope, ahead) -> cst.Call:
+        """The call as the constructor receives it: a partial's arguments ahead of the call's
+        own (a keyword of the call replaces the partial's), and a ``**kwargs`` that is known
+        to be empty left out."""
+        args = list(e.args)
+        if ahead:
+            given = {a.keyword.value for a in args if a.keyword is not None}
+            bound = [a for a in ahead[0].args[1:] if a.keyword is None or a.keyword.value not in given]
+            args = [a for a in bound if a.keyword is None] + [a for a in args if a.keyword is None] + [a for a in bound if a.keyword is not None] + [a for a in args if a.keyword is not None]
+        kept = [a for a in args if a.star != "**" or not self._empty_kwargs(a.value, scope)]
+        if len(kept) == len(e.args) and not ahead:
+            return e
+        return e.with_changes(args=kept)
+
+    def _empty_kwargs(self, e, scope: Scope) -> bool:
+        """``e`` is the ``**kwargs`` parameter of the plain function ``scope`` runs, never
+        rebound, and every call of that function (all of them calls of its name) passes no
+        keyword beyond its named parameters: the dict is empty."""
+        f = scope.func if scope.kind == "function" else None
+        star = f.params.star_kwarg if f is not None and not f.is_lambda and not f.is_method else None
+        if not isinstance(star, cst.Param) or not isinstance(e, cst.Name) or e.value != star.name.value:
+            return False
+        if not scope.unrebound_param(e.value) or self.finder.is_traced_def(f):
+            return False
+        targets = self.finder.call_targets
+        sites = targets.callers(f)
+        if not sites or not targets.only_called(f):
+            return False
+        named = {p.name.value for p in f.params.params} | {p.name.value for p in f.params.kwonly_params}
+        return all(a.star != "**" and (a.keyword is None or a.keyword.value in named) for c, _s, _t in sites for a in c.args)
+
+    def _construct(self, e: cst.Call, cls: ClassInfo, scope: Scope, env: Env, shadow: frozenset, ahead=()) -> host_value.HostValue:
+        """The instance ``e`` builds; ``ahead``: the ``functools.partial`` call (and its scope)
+        whose arguments come first."""
         fields = meta = None
+        call = self._arguments(e, scope, ahead)
+        pre = {id(a.value): self.value(a.value, ahead[1], ahead[0]) for a in ahead[0].args[1:]} if ahead else {}
+
+        def value(a):
+            return pre[id(a)] if id(a) in pre else self.eval(a, scope, env, shadow)
+
         names = self.classes.field_names(cls)
         hashing = next((c.body_scope.defs["__hash__"] for c in self.classes.mro(cls) if "__hash__" in c.body_scope.defs), None)
         hashed = host_value.hashed_attributes(hashing) if hashing is not None else ()
-        if hashed and not any(a.star for a in e.args):
+        if hashed and not any(a.star for a in call.args):
             # its own __hash__ of a tuple of attributes: what hashing the instance reads
-            fields = self._init_fields(e, cls, hashed, scope, env, shadow, hashed=True)
+            fields = self._init_fields(call, cls, hashed, value, hashed=True)
         elif names and not self.classes.has_own_init(cls):
-            given = self.classes.constructor_arguments(cls, e)
+            given = self.classes.constructor_arguments(cls, call)
             if given is not None:
-                fields = {n: self.eval(a, scope, env, shadow) for n, a in given.items()}
+                fields = {n: value(a) for n, a in given.items()}
                 converted = self.classes.converted_fields(cls)
                 for n in names:
                     if n in converted:
@@ -209,11 +267,11 @@ class HostCalls:
                     elif n not in fields:
                         fields[n] = self._field_default(cls, n)
                 meta = {n: fields.pop(n) for n in list(fields) if self._field_excluded(cls, n)}
-        elif names and not any(a.star for a in e.args):
-            fields = self._init_fields(e, cls, names, scope, env, shadow)
+        elif names and not any(a.star for a in call.args):
+            fields = self._init_fields(call, cls, names, value)
         return host_value.HostValue(host_value.INSTANCE, e, cls=cls, fields=fields, meta=meta)
 
-    def _init_fields(self, e: cst.Call, cls: ClassInfo, names, scope: Scope, env: Env, shadow: frozenset, hashed: bool = False):
+    def _init_fields(self, e: cst.Call, cls: ClassInfo, names, value, hashed: bool = False):
         """The fields an own ``__init__`` copies from its parameters (``self.nested = nested``),
         with what the call passes for them; a field assigned anything else, or more than once,
         is not known.  ``hashed``: ``names`` are the attributes the class's ``__hash__`` reads,
@@ -248,7 +306,7 @@ class HostCalls:
             if len(ws) == 1 and not ws[0].in_place and isinstance(ws[0].value, cst.Name) and id(ws[0].value) in top:
                 p = ws[0].value.value
                 if init.body_scope.unrebound_param(p) and p in given:
-                    v = self.eval(given[p], scope, env, shadow)
+                    v = value(given[p])
             if hashed or not self._field_excluded(cls, n):
                 fields[n] = v
         return fields
@@ -291,7 +349,7 @@ class HostCalls:
         if not isinstance(st.value, cst.Call):
             return False
         for a in st.value.args:
-            if a.keyword is not None and a.keyword.value in ("compare", "hash", "static", "pytree_node"):
+            if a.keyword is not None and a.keyword.value in ("compare", "eq", "hash", "static", "pytree_node"):
                 return True
         return qualified(st.value.func, cls.scope).rsplit(".", 1)[-1] == "static_field"
 

@@ -68,7 +68,14 @@ NUMPY_ARRAY_MAKERS = COMPUTED_NUMPY_ARRAY_MAKERS
 # NumPy's scalar types are JAX's dtypes but bfloat16, which NumPy lacks
 NUMPY_SCALAR_TYPES = frozenset(SCALAR_TYPES) - {"bfloat16"}
 SCALAR_BUILTINS = frozenset({"int", "float", "str", "bool", "len", "round", "abs", "repr", "hash", "range", "frozenset", "bytes", "complex", "id", "ord", "chr"})
-DATACLASS = frozenset({"dataclasses.dataclass"})
+# Class decorators that generate ``__eq__`` and decide ``__hash__`` from ``eq`` / ``frozen`` /
+# ``unsafe_hash`` as dataclasses do, each with whether it freezes by default: attrs' modern
+# (``attrs.define``, ``attrs.frozen``) and classic (``attr.s``) APIs follow the same rule (eq
+# without frozen sets ``__hash__ = None``; eq and frozen hash the fields), verified with attrs 26.1.
+_ATTRS = {"define": False, "mutable": False, "frozen": True}
+DATACLASS = {"dataclasses.dataclass": False, "attr.s": False, "attr.attrs": False, "attr.dataclass": False} | {
+    f"{mod}.{name}": frozen for mod in ("attr", "attrs") for name, frozen in _ATTRS.items()
+}
 # Calls whose result differs from call to call: clocks, uuids, OS randomness.
 CLOCKS = frozenset(
     {
@@ -195,20 +202,23 @@ def is_number(v: Optional[HostValue]) -> bool:
 
 
 def _dataclass_options(cls: ClassInfo) -> Optional[Dict[str, bool]]:
-    """``@dataclass(eq=..., frozen=..., unsafe_hash=...)`` of the class itself, or None."""
+    """``@dataclass(eq=..., frozen=..., unsafe_hash=...)`` (or attrs' ``@define`` ...) of the
+    class itself, or None."""
     for d in cls.node.decorators:
         dec = d.decorator
-        if qualified(dec, cls.scope) not in DATACLASS:
+        frozen = DATACLASS.get(qualified(dec, cls.scope))
+        if frozen is None:
             continue
-        opts = {"eq": True, "frozen": False, "unsafe_hash": False}
-        if isinstance(dec, cst.Call):
-            for a in dec.args:
-                if a.keyword is None or a.keyword.value not in opts:
-                    continue
-                v = a.value
-                if not (isinstance(v, cst.Name) and v.value in ("True", "False")):
-                    return None  # computed options: not known
-                opts[a.keyword.value] = v.value == "True"
+        opts = {"eq": True, "frozen": frozen, "unsafe_hash": False}
+        for a in dec.args if isinstance(dec, cst.Call) else ():
+            if a.keyword is not None and a.keyword.value in ("hash", "cmp"):
+                return None  # attrs' older spellings: ``hash=False`` keeps an inherited __hash__
+            if a.keyword is None or a.keyword.value not in opts:
+                continue
+            v = a.value
+            if not (isinstance(v, cst.Name) and v.value in ("True", "False")):
+                return None  # computed options: not known
+            opts[a.keyword.value] = v.value == "True"
         return opts
     return None
 
@@ -242,12 +252,13 @@ def class_hash(cls: ClassInfo, classes: ClassModel) -> Tuple[Optional[str], str]
             if opts["unsafe_hash"] or (opts["eq"] and opts["frozen"]):
                 return "fields", ""
             if opts["eq"]:
-                return "none", f"`{c.name}` is a dataclass with eq and without frozen=True, so it has no __hash__"
+                kind = "a dataclass" if decorator_names(c.node, c.scope) & {"dataclasses.dataclass"} else "an attrs class"
+                return "none", f"`{c.name}` is {kind} with eq and without frozen=True, so it has no __hash__"
         elif decorator_names(c.node, c.scope) & HASH_BY_FIELDS or {qualified(b, c.scope) for b in c.bases} & HASH_BY_FIELDS:
             return "fields", ""
         if "__eq__" in own:
             return "none", f"`{c.name}` defines __eq__ without __hash__"
-        if decorator_names(c.node, c.scope) - {"", "dataclasses.dataclass"}:
+        if decorator_names(c.node, c.scope) - {""} - DATACLASS.keys():
             return None, ""  # another decorator may add a __hash__
     # every class of the MRO is of this module: is there a base from elsewhere?
     unhashable_base = None

@@ -286,11 +286,19 @@ class HostValues(HostCalls):
             base = self.eval(e.value, scope, env, shadow)
             if base is not None and base.kind == host_value.JAX_ARRAY:
                 return self.array(e, scope, env, shadow)  # indexing a JAX array gives an array
+            if base is not None and base.kind == host_value.NUMPY_ARRAY and any(isinstance(el.slice, cst.Slice) for el in e.slice):
+                return host_value.HostValue(base.kind, e)  # slicing a NumPy array gives one (an integer index, a scalar)
             if self.types and base is not None and base.kind == host_value.TUPLE and _is_shape(base.node):
                 return host_value.HostValue(host_value.SCALAR, e, typ=Typ(INT, True))  # ``x.shape[0]``: a Python int
             return None
         if t is cst.BinaryOperation:
             return self._binary(e, scope, env, shadow)
+        if t is cst.Comparison and len(e.comparisons) == 1 and isinstance(e.comparisons[0].operator, ORDERINGS):
+            # an array compared element by element is an array of booleans, as arithmetic gives one
+            v = self.eval(e.left, scope, env, shadow)
+            if v is not None and v.kind in (host_value.JAX_ARRAY, host_value.NUMPY_ARRAY):
+                return self.array(e, scope, env, shadow) if v.kind == host_value.JAX_ARRAY else host_value.HostValue(v.kind, e)
+            return None
         if t is cst.UnaryOperation:
             v = self.eval(e.expression, scope, env, shadow)
             if isinstance(e.operator, cst.Not):
@@ -407,9 +415,13 @@ class HostValues(HostCalls):
         return self.outer_value(n, owner)
 
 
+ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
+
+
 # What a function's result is taken to be when its returns agree: a factory's jitted callable,
-# arrays (``return jnp.mean(values)``), a container made there; not an instance, a scalar or a
-# parameter, whose meaning at the caller is the callee's business.
+# arrays (``return jnp.mean(values)``), a container made there, an instance built there (by a
+# classmethod's ``cls(...)`` or a helper); not a scalar or a parameter, whose meaning at the
+# caller is the callee's business.
 RETURNED_KINDS = frozenset(
     {host_value.JITTED, host_value.JAX_ARRAY, host_value.NUMPY_ARRAY, host_value.JIT_RESULT, host_value.LIST, host_value.DICT, host_value.SET}
 )
@@ -436,4 +448,22 @@ def _returnable(v: Optional[host_value.HostValue], depth: int = 0) -> Optional[h
         return v
     if v.kind == host_value.TUPLE and v.items is not None and depth < 3:
         return host_value.HostValue(host_value.TUPLE, v.node, items=tuple(_returnable(it, depth + 1) for it in v.items))
+    if v.kind == host_value.INSTANCE:
+        return _held(v, depth)
     return None
+
+
+def _held(v: Optional[host_value.HostValue], depth: int) -> Optional[host_value.HostValue]:
+    """What a returned instance holds is what the callee gave it; only the callee's parameters
+    mean something else at the caller (not known there)."""
+    if v is None or v.kind == host_value.PARAM or depth > 3:
+        return None
+    if v.kind == host_value.TUPLE and v.items is not None:
+        return host_value.HostValue(host_value.TUPLE, v.node, items=tuple(_held(it, depth + 1) for it in v.items))
+    if v.kind == host_value.INSTANCE:
+
+        def each(fields):
+            return {n: _held(f, depth + 1) for n, f in fields.items()} if fields is not None else None
+
+        return host_value.HostValue(host_value.INSTANCE, v.node, cls=v.cls, fields=each(v.fields), meta=each(v.meta))
+    return v

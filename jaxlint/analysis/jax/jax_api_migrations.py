@@ -25,14 +25,12 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
-from typing import Dict, FrozenSet, List, Optional, Tuple
+from typing import Dict, FrozenSet, List, NamedTuple, Optional, Tuple
 
 from jaxlint.versions import Version, parse_version
 
 
-@dataclass(frozen=True)
-class Migration:
+class Migration(NamedTuple):
     old: str
     new: Optional[str]  # the replacement's qualified name; None when there is no rename
     deprecated: Optional[str]  # the JAX release that deprecated it (None: removed without notice)

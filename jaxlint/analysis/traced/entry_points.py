@@ -30,8 +30,8 @@ from jaxlint.analysis.traced.factory_contexts import OuterCallables, factory_con
 from jaxlint.analysis.traced.frame import Frame
 from jaxlint.analysis.traced.tree_partials import passed_tree_partial
 from jaxlint.analysis.traced.from_host import guarded_not_none, structure_of
-from jaxlint.analysis.traced.expressions import parameter_default
 from jaxlint.analysis.traced.lax_operands import lax_operands
+from jaxlint.analysis import traced
 from jaxlint.analysis.traced import values as lattice
 
 
@@ -237,7 +237,7 @@ class EntryPoints:
             return lattice.UNKNOWN_VAL
         if param.default is not None and passed is not None and name not in passed:
             # JAX does not bind defaults the caller did not pass: they stay Python values.
-            return parameter_default(param.default, f.scope)
+            return traced.expressions.parameter_default(param.default, f.scope)
         if i >= 0 and i in app.unbatched and not app.opaque_axes:
             # vmap(in_axes=None) hands the value through untouched: an array every caller passes
             return self.concrete_passed(app, name) or lattice.UNKNOWN_VAL

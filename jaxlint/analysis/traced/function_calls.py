@@ -18,9 +18,7 @@ from jaxlint.analysis.syntax.nodes import argument_for
 from jaxlint.analysis.syntax.scopes import FuncInfo
 from jaxlint.analysis.traced.annotations import annotation_container, is_ref_name, structure_uses
 from jaxlint.analysis.traced.frame import Frame
-from jaxlint.analysis.traced.escapes import holds_tracer
-from jaxlint.analysis.traced.expressions import parameter_default
-from jaxlint.analysis.traced.interpreter import Interp
+from jaxlint.analysis import traced
 from jaxlint.analysis.traced import values as lattice
 
 
@@ -139,7 +137,7 @@ class FunctionCalls:
             result = self.run_frame(sub)
         finally:
             self.active.discard(key)
-        if sub.keeps is not None and holds_tracer(result, self.free_names):
+        if sub.keeps is not None and traced.escapes.holds_tracer(result, self.free_names):
             result = result.with_flags(result.flags | lattice.KEPT)
         self.memo[key] = result
         if sub.refusals:
@@ -229,9 +227,8 @@ class FunctionCalls:
     def run_frame(self, frame: Frame) -> lattice.Val:
         node = frame.func.node
         if isinstance(node, cst.Lambda):
-            v = Interp(self, frame).eval(node.body)
-            return v
-        Interp(self, frame).block(node.body)
+            return traced.interpreter.Interp(self, frame).eval(node.body)
+        traced.interpreter.Interp(self, frame).block(node.body)
         if not frame.returns:
             return lattice.STATIC_VAL
         return lattice.joinall(frame.returns)
@@ -354,7 +351,7 @@ def _bind_parameters(ref, bound_args, bound_kw, argvals: List[Tuple[cst.Arg, lat
                 # no default: the call gives it through ``**mapping`` (else it raises TypeError)
                 env[name] = entries[0] if len(entries) == 1 else lattice.UNKNOWN_VAL
             elif param.default is not None:
-                env[name] = parameter_default(param.default, f.scope)
+                env[name] = traced.expressions.parameter_default(param.default, f.scope)
             else:
                 env[name] = lattice.UNKNOWN_VAL
     if isinstance(p.star_arg, cst.Param):

@@ -12,24 +12,21 @@ the trees of the modules it interprets, not of every module it reads on the way.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Optional
+from typing import Dict, FrozenSet, NamedTuple, Optional
 
 
-@dataclass(frozen=True)
-class ClassSummary:
+class ClassSummary(NamedTuple):
     members: FrozenSet[str]  # functions of the class and of its bases in the module
     imported_base: Optional[str]  # ClassModel.imported_base
     pytree: bool  # ClassModel.pytree_kind is not None
 
 
-@dataclass(frozen=True)
-class ModuleSummary:
+class ModuleSummary(NamedTuple):
     path: str
     digest: Optional[str]  # of the contents read: the cache entries that used the summary depend on it
     functions: FrozenSet[str]  # what ``_Target.function`` finds in the module itself
-    imports: Dict[str, str] = field(default_factory=dict)  # name -> qualified name, as imported
-    classes: Dict[str, ClassSummary] = field(default_factory=dict)
+    imports: Dict[str, str]  # name -> qualified name, as imported
+    classes: Dict[str, ClassSummary]
 
 
 def summarise(analysis, path: str, digest: Optional[str]) -> ModuleSummary:

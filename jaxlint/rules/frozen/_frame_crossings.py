@@ -7,7 +7,7 @@ import copy
 
 import libcst as cst
 
-from jaxlint.analysis.facts.frame_crossings import FrameCrossings
+from jaxlint.analysis import facts
 from jaxlint.analysis.jax.library_frames import FRAME_NAMES, LIFTED
 
 MESSAGE = "{what} in {frame} from inside `{transform}`: a tracer of that trace stays there and leaks (UnexpectedTracerError)"
@@ -39,7 +39,7 @@ def report_frame_crossings(rule, m) -> None:
     """Report each crossing of ``m`` as ``rule`` (JAX303) with the wording of a frame write."""
     if not _uses_a_frame_library(m):
         return
-    crossings = FrameCrossings(m.index, m.finder).crossings()
+    crossings = facts.frame_crossings.FrameCrossings(m.index, m.finder).crossings()
     if not crossings:
         return
     worded = copy.copy(rule)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jaxlint.analysis.facts.captured_calls import CapturedCalls
+from jaxlint.analysis import facts
 from jaxlint.analysis.model.nnx_state import LIFTED, NnxState, mode_switched_objects, object_key
 from jaxlint.analysis.syntax.nodes import dotted_name
 from jaxlint.rules.base import Rule
@@ -150,7 +150,7 @@ class CapturedNnxModule(Rule):
     def check_module(self, m):
         if not m.finder.applications or not _uses_nnx(m):
             return
-        calls = CapturedCalls(m.index, m.finder)
+        calls = facts.captured_calls.CapturedCalls(m.index, m.finder)
         state = NnxState(m.finder.receivers)
         switched = None
         reported = set()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.traced.escapes import captured_tracer
+from jaxlint.analysis import traced
 from jaxlint.analysis.syntax.scopes import MUTATING_METHODS
 from jaxlint.analysis.traced.values import TRACED
 from jaxlint.rules.base import Rule
@@ -180,4 +180,4 @@ def _captured(analyzer, v):
     """The traced variable a closure value captures, when it is a closure that captures one."""
     if v is None or v.kind == TRACED or v.fn is None:
         return None
-    return captured_tracer(v, analyzer.free_names)
+    return traced.escapes.captured_tracer(v, analyzer.free_names)

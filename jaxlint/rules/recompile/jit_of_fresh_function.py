@@ -5,10 +5,9 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint import fixes
-from jaxlint.analysis.facts.jitted_uses import attribute_calls, attribute_stores, uses
+from jaxlint.analysis import facts
 from jaxlint.analysis.syntax.memo_guards import memoised
 from jaxlint.analysis.facts.fresh_callables import FILTERED, GRAPH, PARTIALS, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, reads_loop_variables, repetition
-from jaxlint.analysis.facts.repeated_programs import same_program_repetition
 from jaxlint.analysis.syntax.fast_walk import names_in
 from jaxlint.analysis.syntax.nodes import dotted_name
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
@@ -291,10 +290,10 @@ class JitOfFreshFunction(Rule):
         # function itself runs repeatedly (in a loop).
         stored_in, stored = frozenset(), []
         if not (used_at_once or self._called_in(call, scope, (order, 1 << 62))):
-            stored_in, stored = attribute_stores(m, scope, (), call)
+            stored_in, stored = facts.jitted_uses.attribute_stores(m, scope, (), call)
             if not stored:
                 return False
-        loop_call = same_program_repetition(m, scope.func, built[1], stored_in)
+        loop_call = facts.repeated_programs.same_program_repetition(m, scope.func, built[1], stored_in)
         if loop_call is not None and not memoised(m, call, scope):
             detail = f" (a new object on every call of {scope.func.name}(), which {repetition(m, loop_call)})"
             if stored:
@@ -317,8 +316,8 @@ class JitOfFreshFunction(Rule):
             if scope.kind not in ("function", "module") or m.finder.in_traced_code(scope):
                 continue
             order = self._def_order(scope, f)
-            calls = [o for _c, o in uses(m, scope, {f.name}, (order + 1, 1 << 62))] if scope.lookup_def(f.name) is f else []
-            if not calls and scope.lookup_def(f.name) is f and attribute_calls(m, scope, {f.name}):
+            calls = [o for _c, o in facts.jitted_uses.uses(m, scope, {f.name}, (order + 1, 1 << 62))] if scope.lookup_def(f.name) is f else []
+            if not calls and scope.lookup_def(f.name) is f and facts.jitted_uses.attribute_calls(m, scope, {f.name}):
                 calls = [order]  # stored on the object, called by its methods (below)
             if not calls:
                 continue
@@ -340,11 +339,11 @@ class JitOfFreshFunction(Rule):
             if at is site:
                 # stored on the object (``self._step = step``): compiled where a method calls
                 # it through that attribute
-                stored_in, stored = attribute_stores(m, scope, {f.name})
+                stored_in, stored = facts.jitted_uses.attribute_stores(m, scope, {f.name})
                 if not stored:
                     continue
                 at, made = stored[0], {"made_at": site, "related": [(site, "the jitted function, made anew here")]}
-            loop_call = same_program_repetition(m, scope.func, (f.node,), stored_in)
+            loop_call = facts.repeated_programs.same_program_repetition(m, scope.func, (f.node,), stored_in)
             if loop_call is not None:
                 m.report(
                     self,
@@ -464,7 +463,7 @@ class JitOfFreshFunction(Rule):
         when it is called, so the finding is at its first call by one of ``names`` in ``scope``
         within the order ``span``, with ``made`` as the related location (and the lines the
         dynamic mode runs); ``made`` itself when no such call is found."""
-        first = min(uses(m, scope, names, span), key=lambda use: use[1], default=None)
+        first = min(facts.jitted_uses.uses(m, scope, names, span), key=lambda use: use[1], default=None)
         if first is None:
             return made, {}
         return first[0], {"made_at": made, "related": [(made, "the jitted function, made anew here")]}
@@ -517,7 +516,7 @@ def _fresh_for_slot(m, expr, scope, order, kind):
         if reads_loop_variables(m, built[1], scope, loops[-1]):
             return None
         return "in every iteration", built, expr
-    if scope.kind == "function" and scope.func is not None and same_program_repetition(m, scope.func, built[1]) is not None:
+    if scope.kind == "function" and scope.func is not None and facts.repeated_programs.same_program_repetition(m, scope.func, built[1]) is not None:
         return "on every call of " + scope.func.name + "()", built, expr
     if value is expr and not loops:
         return None, built, expr
@@ -537,7 +536,7 @@ def _stored_anew(m, expr, scope, kind):
             return None
         found.append((where.func, built))
     for func, built in found:
-        if same_program_repetition(m, func, built[1], frozenset({expr.attr.value})) is not None:
+        if facts.repeated_programs.same_program_repetition(m, func, built[1], frozenset({expr.attr.value})) is not None:
             return f"on every call of {func.name}()", built, expr
     return None
 

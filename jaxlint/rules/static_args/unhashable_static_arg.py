@@ -19,9 +19,13 @@ class UnhashableStaticArg(Rule):
     What it does
         Flags a value that JAX must hash but cannot: a list, dict, set, JAX or NumPy array,
         optimiser state, a slice (unless ``requires-python`` starts at 3.12), or an instance
-        of a class without ``__hash__`` (a dataclass with eq and without ``frozen=True``, a
-        class defining ``__eq__`` only, a subclass of ``dict``,
-        ``list``, ``set`` or ``collections.OrderedDict`` that defines no ``__hash__``), passed for a static
+        of a class without ``__hash__`` (a dataclass with eq and without ``frozen=True``, an
+        attrs class made by ``@attrs.define`` or ``@attr.s`` without ``frozen=True``, a class
+        defining ``__eq__`` only, a subclass of ``dict``, ``list``, ``set`` or
+        ``collections.OrderedDict`` that defines no ``__hash__``), or of a class that hashes
+        its fields (a frozen dataclass or attrs class, a Linen module) holding one of those,
+        however the instance is built (in place, by a helper or classmethod constructor, by
+        ``functools.partial`` of the class), passed for a static
         parameter of a jitted function (``static_argnums``, ``static_argnames``, ``pmap``'s
         ``static_broadcasted_argnums``), for a static ``self``, or as a non-array leaf of an
         ``equinox.filter_jit`` argument; and a traced value passed for a static parameter.
