@@ -339,9 +339,10 @@ class HostCalls:
 
     def _field_excluded(self, cls: ClassInfo, name: str) -> bool:
         """A field left out of the hash (``field(compare=False)`` / ``hash=False``), or static
-        metadata of a pytree (hashed with the tree structure: not followed here), however the
-        class declares it (``field(pytree_node=False)``, ``meta_fields=`` of its registration)."""
-        if self.classes.field_kind(cls, name) == STATIC_FIELD:
+        metadata of a pytree with leaves (hashed with the tree structure: not followed here),
+        however the class declares it (``field(pytree_node=False)``, ``meta_fields=`` of its
+        registration).  An object that is static whole (a Linen module) hashes its fields."""
+        if self.classes.field_kind(cls, name) == STATIC_FIELD and self.classes.pytree_kind(cls) != "static":
             return True
         st = self._field_statement(cls, name)
         if st is None:
