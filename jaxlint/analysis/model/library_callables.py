@@ -46,10 +46,12 @@ RUN_AT_CALL = {
 }
 
 # A Linen module's ``self.param(name, init_fn, *init_args, **init_kwargs)`` calls
-# ``init_fn(rng, *init_args, **init_kwargs)`` when it creates the parameter (at ``init``), and
-# ``self.variable(col, name, init_fn, *init_args, **init_kwargs)`` calls
-# ``init_fn(*init_args, **init_kwargs)``: the initialiser runs in the trace of ``init``.
-# By method: (the position of ``init_fn``, whether an rng key goes before the arguments).
+# ``init_fn(rng, *init_args, **init_kwargs)`` on every call: where it creates the parameter (at
+# ``init``), in the caller's trace; where the parameter exists, under ``jax.eval_shape`` (with
+# ``random.key(0)``), to check its shape.  ``self.variable(col, name, init_fn, *init_args,
+# **init_kwargs)`` calls ``init_fn(*init_args, **init_kwargs)`` only where it creates the
+# variable (flax/core/scope.py, flax 0.12.8).  By method: (the position of ``init_fn``, whether
+# an rng key goes first and the call happens on every call).
 LINEN_INITIALISERS = {"param": (1, True), "variable": (2, False)}
 
 

@@ -546,8 +546,9 @@ class CallExpressions:
 
     def _linen_initialiser(self, e: cst.Call, meth: str, argvals) -> None:
         """``self.param(name, init_fn, *init_args)`` of a linen module: ``init_fn`` runs here,
-        on an rng key and the arguments that follow it (``LINEN_INITIALISERS``)."""
-        at, rng = LINEN_INITIALISERS[meth]
+        on an rng key and the arguments that follow it; ``self.variable``'s at ``init``
+        (``LINEN_INITIALISERS``)."""
+        at, every_call = LINEN_INITIALISERS[meth]
         pos = [(a, v) for a, v in argvals if a.keyword is None]
         if any(a.star for a, _ in argvals) or len(pos) <= at:
             return  # which argument is the initialiser is not known
@@ -555,10 +556,17 @@ class CallExpressions:
         if fn is None:
             return
         inputs = pos[at + 1 :] + [(a, v) for a, v in argvals if a.keyword is not None and a.keyword.value != "unbox"]
-        if rng:
-            # a key drawn from the module's rngs: an array, a tracer where the frame stages
+        if every_call:
+            # a key: an array, a tracer where the frame stages
             inputs.insert(0, (cst.Arg(value=cst.Name("_")), self.array_op([])))
-        self.analyzer.call_function(self.frame, e, fn, inputs)
+        # A variable's initialiser runs only where it creates the variable: surely under a
+        # transformed ``model.init``; reached another way (``apply``, the variables given), maybe not.
+        unsure = not every_call and self.frame.entry.leading != LINEN_LEADING["init"]
+        self.frame.unsure += unsure
+        try:
+            self.analyzer.call_function(self.frame, e, fn, inputs)
+        finally:
+            self.frame.unsure -= unsure
 
     def _traced_method(self, base: lattice.Val, meth: str, argvals) -> lattice.Val:
         """A method called on a traced value: an array's, or a pytree container's."""
