@@ -1,5 +1,6 @@
 """Callables a library makes from a function of the module, which call that function with the
-arguments that follow the library's own leading ones.
+arguments that follow the library's own leading ones; and library calls that run a function
+they are given right where they are called (``RUN_AT_CALL``, ``LINEN_INITIALISERS``).
 
 * A Flax Linen module's ``model.apply(variables, *inputs)`` and ``model.init(rngs, *inputs)``
   run its ``__call__`` on the inputs, bound to ``model``.
@@ -32,6 +33,26 @@ HAIKU_LEADING = {
 }
 HAIKU_WITHOUT_RNG = "haiku.without_apply_rng"
 HAIKU_METHODS = frozenset(m for methods in HAIKU_LEADING.values() for m in methods)
+
+# Library calls that run a function they are given right where they are called, on a tuple of
+# positional and a dict of keyword arguments they are also given: (the parameters holding the
+# function, the tuple, the dict).  NumPyro computes a model's density by running the model
+# under its effect handlers, ``trace(substitute(model, params)).get_trace(*args, **kwargs)``
+# (numpyro.infer.util), so the model's body runs in the caller's trace.
+RUN_AT_CALL = {
+    "numpyro.infer.util.log_density": ("model", "model_args", "model_kwargs"),
+    "numpyro.infer.util.compute_log_probs": ("model", "model_args", "model_kwargs"),
+    "numpyro.infer.util.potential_energy": ("model", "model_args", "model_kwargs"),
+}
+
+# A Linen module's ``self.param(name, init_fn, *init_args, **init_kwargs)`` calls
+# ``init_fn(rng, *init_args, **init_kwargs)`` on every call: where it creates the parameter (at
+# ``init``), in the caller's trace; where the parameter exists, under ``jax.eval_shape`` (with
+# ``random.key(0)``), to check its shape.  ``self.variable(col, name, init_fn, *init_args,
+# **init_kwargs)`` calls ``init_fn(*init_args, **init_kwargs)`` only where it creates the
+# variable (flax/core/scope.py, flax 0.12.8).  By method: (the position of ``init_fn``, whether
+# an rng key goes first and the call happens on every call).
+LINEN_INITIALISERS = {"param": (1, True), "variable": (2, False)}
 
 
 def library_callable(finder: "TransformFinder", expr, scope: "Scope") -> Optional[Tuple["FnRef", Tuple[str, ...]]]:

@@ -14,7 +14,7 @@ import libcst as cst
 
 from jaxlint.analysis.jax.jax_api import ARRAY_METHODS, DICT_METHODS, TRACER_TYPES, TREE_LEAVES, is_layer_class
 from jaxlint.analysis.model.classes import class_named, is_classmethod, is_property
-from jaxlint.analysis.model.library_callables import HAIKU_METHODS, LINEN_LEADING, haiku_callable
+from jaxlint.analysis.model.library_callables import HAIKU_METHODS, LINEN_INITIALISERS, LINEN_LEADING, haiku_callable
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import FnRef
 from jaxlint.analysis.syntax.nodes import string_literal, string_value
@@ -536,11 +536,37 @@ class CallExpressions:
             return self.layer_output(argvals)  # ``self.linear(x)`` with ``self.linear = nnx.Linear(...)``
         if meth in ("replace", "_replace") and self.analyzer.classes.pytree_kind(base.cls) is not None:
             return self.analyzer.replaced(base, argvals)
+        if method is None and meth in LINEN_INITIALISERS and self.analyzer.classes.is_linen_module(base.cls):
+            self._linen_initialiser(e, meth, argvals)
         if method is None:
             inherited = self.analyzer.classes.imported_base(base.cls)
             if inherited is not None:
                 self.foreign_member(e, base, meth, argvals, cls_name=inherited)
         return lattice.UNKNOWN_VAL
+
+    def _linen_initialiser(self, e: cst.Call, meth: str, argvals) -> None:
+        """``self.param(name, init_fn, *init_args)`` of a linen module: ``init_fn`` runs here,
+        on an rng key and the arguments that follow it; ``self.variable``'s at ``init``
+        (``LINEN_INITIALISERS``)."""
+        at, every_call = LINEN_INITIALISERS[meth]
+        pos = [(a, v) for a, v in argvals if a.keyword is None]
+        if any(a.star for a, _ in argvals) or len(pos) <= at:
+            return  # which argument is the initialiser is not known
+        fn = self.fn_from(pos[at][0].value)
+        if fn is None:
+            return
+        inputs = pos[at + 1 :] + [(a, v) for a, v in argvals if a.keyword is not None and a.keyword.value != "unbox"]
+        if every_call:
+            # a key: an array, a tracer where the frame stages
+            inputs.insert(0, (cst.Arg(value=cst.Name("_")), self.array_op([])))
+        # A variable's initialiser runs only where it creates the variable: surely under a
+        # transformed ``model.init``; reached another way (``apply``, the variables given), maybe not.
+        unsure = not every_call and self.frame.entry.leading != LINEN_LEADING["init"]
+        self.frame.unsure += unsure
+        try:
+            self.analyzer.call_function(self.frame, e, fn, inputs)
+        finally:
+            self.frame.unsure -= unsure
 
     def _traced_method(self, base: lattice.Val, meth: str, argvals) -> lattice.Val:
         """A method called on a traced value: an array's, or a pytree container's."""

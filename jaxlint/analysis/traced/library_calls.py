@@ -27,6 +27,7 @@ from jaxlint.analysis.jax.jax_api import (
     TRACED_PREFIXES,
     TREE_MAPS,
 )
+from jaxlint.analysis.model.library_callables import RUN_AT_CALL
 from jaxlint.analysis.model.names import PARTIAL
 from jaxlint.analysis.model.transform_arguments import StaticSpec, parse_statics
 from jaxlint.analysis.model.transform_table import PASS_THROUGH, TRANSFORMS, Transform
@@ -96,6 +97,8 @@ class LibraryCalls:
             return self._numpy_function(q, argvals)
         if q.startswith(("math.", "random.", "time.", "operator.", "builtins.")):
             return lattice.STATIC_VAL if all(v.kind == lattice.STATIC for _, v in argvals) else lattice.UNKNOWN_VAL
+        if q in RUN_AT_CALL:
+            self._run_at_call(e, RUN_AT_CALL[q], argvals)
         ext = self.analyzer.external
         if ext is not None and not fr.unsure and any(v.kind == lattice.TRACED for _, v in argvals):
             # (unsure: the tracers may never get there, see ``Frame.unsure``)
@@ -103,6 +106,28 @@ class LibraryCalls:
             if r is not None:
                 return r
         return self.generic(argvals)
+
+    def _run_at_call(self, e: cst.Call, params, argvals) -> None:
+        """A library call that runs the function it is given right here on the tuple and the
+        dict of arguments it is given (``RUN_AT_CALL``): the function's body runs in this
+        frame's trace.  Left alone where the arguments cannot be lined up."""
+        given = {}
+        for i, (a, v) in enumerate(argvals):
+            if a.star:
+                return
+            name = a.keyword.value if a.keyword is not None else params[i] if i < len(params) else None
+            given[name] = (a, v)
+        fn_param, args_param, kwargs_param = params
+        if fn_param not in given:
+            return
+        fn = self.fn_from(given[fn_param][0].value)
+        args = given[args_param][1] if args_param in given else lattice.Val(lattice.STATIC, None, lattice.PYSEQ, ())
+        kwargs = given[kwargs_param][1] if kwargs_param in given else lattice.keyed_dict((), (), None)
+        if fn is None or args.items is None or kwargs.keys is None or kwargs.elem is not None:
+            return
+        inputs = [(cst.Arg(value=cst.Name("_")), v) for v in args.items]
+        inputs += [(cst.Arg(value=cst.Name("_"), keyword=cst.Name(k)), v) for k, v in zip(kwargs.keys, kwargs.items)]
+        self.analyzer.call_function(self.frame, e, fn, inputs)
 
     def _partial(self, e: cst.Call, argvals) -> lattice.Val:
         """``functools.partial(f, ...)``: ``f`` with the arguments bound ahead of its calls."""
