@@ -75,3 +75,25 @@ def test_typed_start_compiles_once():
             state = step(state, jnp.ones(2))
     """
     assert findings(body) == []
+
+
+def test_a_gradient_is_not_typed_as_the_body_returns():
+    # jax.jit(jax.grad(f)) returns the gradient, whose weak type follows the computation (weak
+    # when every operand of the loss is weak, strong when an array is strong): not the loss's
+    # own return, so the carried value's next type is left unknown
+    body = """
+    def loss(w, scale):
+        return jnp.sum(w * scale)
+
+    grad_step = jax.jit(jax.grad(loss))
+    g = jax.grad(loss)
+    named_step = jax.jit(g)
+
+    if __name__ == "__main__":
+        w = 0.5
+        v = 0.5
+        for _ in range(3):
+            w = grad_step(w, 0.75)
+            v = named_step(v, 0.75)
+    """
+    assert findings(body) == []
