@@ -235,6 +235,10 @@ A_SINKS = [
         pad = jnp.zeros({{v}}){EFFECT}
         out = jnp.concatenate([x, pad])
         """, kind="i"),
+    # lax.scan builds its loop from a concrete length: a traced one is a ConcretizationTypeError
+    Sink("scan_length", "A", f"""
+        out, _ = lax.scan(lambda c, _: (c * 0.5, None), x, None, length={{v}}){EFFECT}
+        """, kind="i"),
     Sink("boolmask", "A", f"out = x[x > {{v}}]{EFFECT}"),
     # guards: the same decisions in forms that trace
     Sink("where", "A", f"out = jnp.where({{v}} > 0.5, x * 2.0, x - 1.0){EFFECT}", guard=True),
@@ -286,9 +290,6 @@ B_SINKS = [
         def scaled_by(values, factor):
             return values * factor
         """)),
-    Sink("scan_length", "B", f"""
-        out, _ = lax.scan(lambda c, _: (c * 0.5, None), x, None, length={{v}}){EFFECT}
-        """, kind="i"),
 ]
 
 
