@@ -100,6 +100,9 @@ _GRAD = Transform("differentiated", effects=False, differentiated=True, stages=F
 # also pass-through wrappers.  effects=False: called on its own it runs per call, as written.
 _CUSTOM_DERIVATIVE = Transform("custom-derivative function", effects=False, stages=False, converts=True)
 _NNX_VMAP = Transform("nnx-vmapped", in_axes=True, opaque_attrs=True, stages=False)
+# jax.vjp(f, *primals) and jax.linearize(f, *primals) differentiate f right where they are
+# called, with the primals that follow it there.
+_GRAD_AT_SITE = Transform("differentiated", effects=False, differentiated=True, stages=False, calls_at_site=True, arity=lambda n: n - 1)
 
 TRANSFORMS: Dict[str, Transform] = {
     "jax.jit": JIT,
@@ -149,6 +152,8 @@ TRANSFORMS: Dict[str, Transform] = {
     "jax.jacrev": _GRAD,
     "jax.jacobian": _GRAD,
     "jax.hessian": _GRAD,
+    "jax.vjp": _GRAD_AT_SITE,
+    "jax.linearize": _GRAD_AT_SITE,
     "jax.custom_jvp": _CUSTOM_DERIVATIVE,
     "jax.custom_vjp": _CUSTOM_DERIVATIVE,
 }

@@ -37,6 +37,8 @@ def lax_operands(q: str, argvals) -> Optional[List[Val]]:
         return [carried(p) for p in pos[start:]]
     if short == "map":
         return [Val(TRACED, None, ARRAY)]
+    if short in ("vjp", "linearize"):
+        return [carried(p) for p in pos[1:]]  # the primals, as JVP tracers
     return None
 
 

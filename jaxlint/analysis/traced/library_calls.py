@@ -208,10 +208,10 @@ class LibraryCalls:
 
     def call_transform(self, e, q: str, t: Transform, argvals) -> lattice.Val:
         fr = self.frame
-        # Transforms that return a function: jit, vmap, checkpoint, ...
-        if t.fn_args and t.fn_args[0][0] == 0 and t.fn_args[0][1] in ("fun",) or q in (
-            "jax.make_jaxpr",
-        ):
+        # Transforms that return a function: jit, vmap, checkpoint, ...  (vjp and linearize
+        # differentiate the function right here, with the primals that follow it)
+        returns_function = not (t.calls_at_site and t.differentiated)
+        if returns_function and (t.fn_args and t.fn_args[0][0] == 0 and t.fn_args[0][1] in ("fun",) or q in ("jax.make_jaxpr",)):
             if argvals and e.args[0].keyword is None:
                 fn = self.fn_from(e.args[0].value)
                 if fn is not None:
