@@ -32,8 +32,8 @@ class Transform:
     # parameters keep their defaults: Python values.
     arity: Optional[Callable[[int], int]] = None
     # jax.grad and friends alone: the differentiated arguments are JVP tracers with concrete
-    # primal values.  Python control flow and int()/float() work on them; only NumPy's
-    # __array__ conversion fails (TracerArrayConversionError).
+    # primal values.  Python control flow, int() and bool() work on them; float(), NumPy's
+    # __array__ conversion and the rest each rule's ``under_grad`` names fail.
     differentiated: bool = False
     # The function is traced to a jaxpr ("staged out"): every JAX operation in it gives a
     # tracer, even on concrete inputs (``jnp.sum(GLOBAL)``).  vmap and grad alone evaluate
