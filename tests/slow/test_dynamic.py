@@ -161,8 +161,6 @@ NOT_REBUILT = {
 NOT_CALLED = {
     ("linen_apply.py", 76, "JAX303"),
     ("linen_apply.py", 86, "JAX101"),
-    ("linen_initialisers.py", 21, "JAX104"),
-    ("linen_initialisers.py", 33, "JAX101"),
     ("nnx_state.py", 218, "JAX308"),
     ("nnx_state.py", 222, "JAX308"),
     ("filtered_arguments.py", 133, "JAX101"),
@@ -192,6 +190,8 @@ SHOWN_WHEN_RUN = {
     ("init_objects.py", 19, "JAX101"),
     ("linen_apply.py", 76, "JAX303"),
     ("linen_apply.py", 86, "JAX101"),
+    ("linen_initialisers.py", 21, "JAX104"),
+    ("linen_initialisers.py", 33, "JAX101"),
     ("nnx_state.py", 218, "JAX308"),
     ("nnx_state.py", 222, "JAX308"),
     ("staged_bodies.py", 40, "JAX108"),
