@@ -56,6 +56,7 @@ class Application:
         "stages",
         "leading",
         "fresh_per_call",
+        "gradient",
     )
 
     def __init__(self, func: FuncInfo, transform: Transform, site, site_scope: Scope):
@@ -73,6 +74,9 @@ class Application:
         self.fresh_per_call = False
         # jax.grad(f, argnums=...): the differentiated positions; None when they cannot be read
         self.argnums: Optional[Tuple[int, ...]] = (0,)
+        # this transform, or one stacked under it, differentiates (jax.grad(f),
+        # jax.jit(jax.grad(f))): a call returns gradients, not what the function's body returns
+        self.gradient = False
         self.bound_self = False  # jax.jit(self.method): self is a concrete Python object
         self.bound_pos = 0  # partial(f, a, b): the first parameters are bound
         self.bound_kw: FrozenSet[str] = frozenset()
@@ -112,7 +116,7 @@ def arguments_by_parameter(app: Application, call: cst.Call, pos: List[str]) -> 
 
 # What a function value has bound: the object of a bound method, and what ``functools.partial``
 # fixed.  A transform applied to the value keeps them, and so does a name for the result.
-BINDING = ("bound_self", "receiver_cls", "bound_pos", "bound_kw", "bound_set", "bound_false")
+BINDING = ("bound_self", "receiver_cls", "bound_pos", "bound_kw", "bound_set", "bound_false", "gradient")
 
 
 def copy_binding(target, source) -> None:
@@ -124,7 +128,7 @@ def copy_binding(target, source) -> None:
 class FnRef:
     """A function value as the analysis sees it: which def, and what is already bound."""
 
-    __slots__ = ("func", "bound_self", "bound_pos", "bound_kw", "bound_set", "bound_false", "jit", "receiver_cls", "stages", "own_trace")
+    __slots__ = ("func", "bound_self", "bound_pos", "bound_kw", "bound_set", "bound_false", "jit", "receiver_cls", "stages", "own_trace", "gradient")
 
     def __init__(self, func: FuncInfo, bound_self: bool = False, receiver_cls=None):
         self.func = func
@@ -139,6 +143,7 @@ class FnRef:
         # wrapped by a transform inside traced code (``jax.remat(g)()`` in a jitted function):
         # the transform traces it in a trace of its own, nested in the one around it
         self.own_trace = False
+        self.gradient = False  # wrapped by jax.grad and friends: a call returns gradients
 
     def copy(self) -> "FnRef":
         out = FnRef(self.func)
@@ -273,7 +278,11 @@ class TransformFinder:
             if fq is not None and TRANSFORMS.get(fq) is PALLAS:
                 return None  # a kernel is traced with Refs by pallas_call itself, not by outer transforms
             if fq in PASS_THROUGH or (fq is not None and fq in TRANSFORMS):
-                return self.resolve_fn(expr.args[0].value, scope, depth + 1)
+                inner = self.resolve_fn(expr.args[0].value, scope, depth + 1)
+                if inner is not None and fq in TRANSFORMS and TRANSFORMS[fq].differentiated:
+                    inner = inner.copy()
+                    inner.gradient = True
+                return inner
             return self._called_instance(expr, scope)
         return None
 
@@ -439,11 +448,13 @@ class TransformFinder:
         if not tracing:
             return
         # jax.jit over jax.grad traces: the differentiation does not change what jit sees.
+        gradient = any(x[0].differentiated for x in tracing)
         tracing = [x for x in tracing if not x[0].differentiated] or tracing
         # A custom derivative stacked with jit is what jit makes it (it hands its arguments on).
         tracing = [x for x in tracing if not x[0].converts] or tracing
         t, args, dec = tracing[-1] if len(tracing) == 1 else tracing[0]
         app = Application(f, t, dec, f.scope)
+        app.gradient = gradient
         parse_statics(args, app.statics, f.scope)
         if t.differentiated:
             app.argnums = parse_argnums(args, f.scope)
@@ -497,6 +508,7 @@ class TransformFinder:
             app = Application(ref.func, t, call, scope)
             app.leading = leading
             copy_binding(app, ref)
+            app.gradient = app.gradient or t.differentiated
             if t.statics:
                 parse_statics([a for a in args if a.keyword is not None], app.statics, scope)
             if t.differentiated:

@@ -10,8 +10,6 @@ from jaxlint.analysis.model.weak_types import ANY_ARRAY, KIND_NAMES, NOT_PASSED,
 from jaxlint.analysis.syntax.functions import single_return
 from jaxlint.analysis.host.host_values import weak_value
 from jaxlint.analysis.model.classes import STATIC_FIELD
-from jaxlint.analysis.model.names import resolve
-from jaxlint.analysis.model.transform_table import TRANSFORMS
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
 
@@ -106,7 +104,7 @@ class WeakTypeFlip(Rule):
             # filter_jit keeps it static, so an array result is a new signature either way
             if id(app) not in returns:
                 # jax.jit(jax.grad(f)) returns the gradients, not what f's body returns
-                returns[id(app)] = None if _differentiated(app) else single_return(app.func.node)
+                returns[id(app)] = None if app.gradient else single_return(app.func.node)
             ret = returns[id(app)]
             if ret is None:
                 continue
@@ -135,32 +133,6 @@ class WeakTypeFlip(Rule):
                     # start, part: what the first call gets and which part of the result the
                     # next ones get (the dynamic mode calls the function both ways)
                     m.report(self, a.value, arg=name, was=was, now=now, func=app.func.name, start=start, part=part, related=lc.related())
-
-
-def _differentiated(app) -> bool:
-    """A differentiating transform is stacked under the one applied (``jax.jit(jax.grad(f))``,
-    ``@jax.jit`` over ``@jax.grad``): what the call returns is not what the body returns."""
-    site = app.site
-    exprs = [d.decorator for d in getattr(app.func.node, "decorators", ())]
-    if isinstance(site, cst.Call) and site.args:
-        exprs.append(site.args[0].value)
-    for _ in range(8):
-        if not exprs:
-            break
-        e = exprs.pop()
-        if isinstance(e, cst.Name):
-            # ``step = jax.grad(f)`` before ``jax.jit(step)``
-            owner = app.site_scope.lookup_scope(e.value)
-            e = owner.sole_value(e.value) if owner is not None else None
-            if e is None:
-                continue
-        fq = resolve(e.func if isinstance(e, cst.Call) else e, app.site_scope)
-        t = TRANSFORMS.get(fq or "")
-        if t is not None and t.differentiated:
-            return True
-        if isinstance(e, cst.Call) and e.args and (t is not None or fq == "functools.partial"):
-            exprs.append(e.args[0].value)
-    return False
 
 
 def _taken(scope, name: str, call) -> Optional[Tuple[Optional[int], Optional[int]]]:
