@@ -129,7 +129,7 @@ class OuterStateMutation(Rule):
         if nonlocal_ and _local_to_the_trace(ctx, name):
             return
         kind = "nonlocal" if nonlocal_ else "global"
-        ctx.report(self, stmt, what=f"Assignment to {kind} `{name}`")
+        ctx.report_effect(self, stmt, target, stmt, what=f"Assignment to {kind} `{name}`")
 
     @staticmethod
     def _is_nonlocal(ctx, name):
@@ -162,7 +162,7 @@ class OuterStateMutation(Rule):
             if _balanced(ctx, name):
                 return  # pushed and popped in one function: the stack is as it was
             shown = obj.value if isinstance(obj, cst.Name) else cst.Module([]).code_for_node(obj)
-            ctx.report(self, node, what=f"`{shown}.{meth}()` on outer `{name}`")
+            ctx.report_effect(self, node, obj, what=f"`{shown}.{meth}()` on outer `{name}`")
             return
         if not traced and meth not in CONSUMING_METHODS:
             return
@@ -174,7 +174,7 @@ class OuterStateMutation(Rule):
             # ``self.metrics`` is a dict (``self.tx.update(grads, state)`` is optax's, pure)
             and (meth in ("append", "extend", "insert", "appendleft") or self._holds_container(ctx, obj))
         ):
-            ctx.report(self, node, what=f"`self.{obj.attr.value}.{meth}()`")
+            ctx.report_effect(self, node, obj, what=f"`self.{obj.attr.value}.{meth}()`")
 
     def on_call(self, ctx, node, q, argvals):
         if q == "builtins.setattr" and len(argvals) == 3 and ctx.frame.entry.transform.effects:
@@ -219,8 +219,8 @@ class OuterStateMutation(Rule):
 
     def on_store(self, ctx, kind, target, base, idx, v, stmt, aug):
         obj = target.value
-        if not ctx.frame.entry.transform.effects:
-            return
+        if not ctx.frame.entry.transform.effects or base.flags & REF:
+            return  # a Ref (``jax.new_ref``) is written in place by design, on every call
         if (
             kind == "subscript"
             and isinstance(obj, cst.Attribute)
@@ -233,7 +233,7 @@ class OuterStateMutation(Rule):
             # ``self.cache[key] = x``: the container lives on the Python object, past the trace
             # (the tracer leaks); ``self.counts[k] += 1`` counts traces.  So does an object of
             # a class of the module whose ``__setitem__`` the assignment runs.
-            ctx.report(self, stmt, what=f"Item assignment into `self.{obj.attr.value}`")
+            ctx.report_effect(self, stmt, obj, stmt, what=f"Item assignment into `self.{obj.attr.value}`")
             return
         if not isinstance(obj, cst.Name):
             return
@@ -247,7 +247,7 @@ class OuterStateMutation(Rule):
                 return  # nnx modules carry mutable state through nnx transforms by design
             if v.kind != TRACED and _fills_memo(ctx, stmt) or _scratch_of_the_run(ctx, target.attr.value, stmt):
                 return
-            ctx.report(self, stmt, what=f"`self.{target.attr.value} = ...`")
+            ctx.report_effect(self, stmt, target, stmt, what=f"`self.{target.attr.value} = ...`")
             return
         if base.outer is None:
             return
@@ -257,9 +257,9 @@ class OuterStateMutation(Rule):
             return
         outer = base.outer[1]
         if kind == "attr":
-            ctx.report(self, stmt, what=f"Attribute assignment on outer `{outer}`")
+            ctx.report_effect(self, stmt, target, stmt, what=f"Attribute assignment on outer `{outer}`")
         else:
-            ctx.report(self, stmt, what=f"Item assignment into outer `{outer}`")
+            ctx.report_effect(self, stmt, obj, stmt, what=f"Item assignment into outer `{outer}`")
 
 
 def _sets_items(ctx, base) -> bool:
