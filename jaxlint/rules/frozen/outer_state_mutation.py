@@ -56,6 +56,12 @@ class OuterStateMutation(Rule):
         a second run would find it and write nothing), a ``nonlocal`` of a function that runs
         while tracing, written by a helper only it calls as plain Python (a fold over a
         pytree's leaves), and ``self.attr`` that only later code of the same run reads.
+        Nor a write that later code of the same trace undoes on every path to its end: a value
+        put in a module's store and cleared (``CONTEXT.update(t=t)`` ... ``CONTEXT.clear()``),
+        a global or attribute assigned again or given back what it held (``saved = SCALE;
+        SCALE = s; ...; SCALE = saved``); nor one on a branch that the object's constructor
+        arguments make dead (``if self.record is not None:`` on an object built without
+        ``record``).  A Ref (``jax.new_ref``) is written in place on every call, by design.
 
     Why is this bad?
         The write happens once per trace, not once per call: counters stop counting, logs stay
