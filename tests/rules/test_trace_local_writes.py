@@ -252,3 +252,36 @@ def test_refs_are_written_in_place_by_design():
             return pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype), interpret=True)(x)
         """
     assert found(src, "JAX303") == [] and found(src, "JAX304") == []
+
+
+def test_scope_pushed_and_popped_by_other_functions_of_the_trace_is_silent():
+    src = """
+        SCOPES = []
+
+        def enter(name):
+            SCOPES.append(name)
+
+        def leave():
+            SCOPES.pop()
+
+        @jax.jit
+        def layer(x):
+            enter("layer")
+            y = x * len(SCOPES)
+            leave()
+            return y
+
+        def maybe_leave(flag):
+            if flag:
+                SCOPES.pop()
+
+        def other(x, flag):
+            enter("other")
+            maybe_leave(flag)
+            return x
+
+        f = jax.jit(other, static_argnums=1)
+        """
+    # the pop that only one path runs leaves the scope pushed on the other (the pop itself
+    # takes back what the trace pushed)
+    assert found(src, "JAX303") == [7]

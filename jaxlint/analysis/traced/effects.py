@@ -60,15 +60,17 @@ class Effects:
     def __init__(self) -> None:
         self.path: tuple = ()
         self.tokens = 0
-        # (state, path, finding): a write whose result may outlive the trace
-        self.pending: List[Tuple[tuple, tuple, tuple]] = []
-        # ("write", state, path, finding) / ("replace", state, path), in order: what a memoised
-        # call replays
+        # [state, path, finding, pushed, order]: a write whose result may outlive the trace; the
+        # finding None where no rule reports it (a push a pop may take back); ``pushed``: the
+        # id of the ``.append()`` call that made it
+        self.pending: List[list] = []
+        # ("write", entry) / ("replace", state, path) / ("undo", state, path), in order: what a
+        # memoised call replays
         self.log: List[tuple] = []
         # (id(frame), local) -> (state, len(log), frame): ``prev = self.mode`` kept what the
         # state held
-        self.snapshots: Dict[Tuple[int, str], Tuple[tuple, int]] = {}
-        self.restoring: set = set()  # ids of statements that write a snapshot back
+        self.snapshots: Dict[Tuple[int, str], tuple] = {}
+        self.restoring: set = set()  # ids of writes that put back what the state held
 
     @contextmanager
     def branch(self):
@@ -87,16 +89,49 @@ class Effects:
         self.tokens += 1
         self.path = self.path + (self.tokens,)
 
+    def _add(self, state: tuple, path: tuple, finding, pushed) -> list:
+        entry = [state, path, finding, pushed, len(self.log)]
+        self.pending.append(entry)
+        self.log.append(("write", entry))
+        return entry
+
     def write(self, state: Optional[tuple], finding: tuple, stmt=None) -> Optional[tuple]:
         """A write to ``state``; the finding to report if it outlives the trace.  Returns the
         finding when it cannot be held (the state is not known), else None."""
         if stmt is not None and id(stmt) in self.restoring:
-            return None  # the value the state held before, written back
+            return None  # what the state held before, put back
         if state is None:
             return finding
-        self.pending.append((state, self.path, finding))
-        self.log.append(("write", state, self.path, finding))
+        last = self.pending[-1] if self.pending else None
+        if last is not None and stmt is not None and last[3] == id(stmt) and last[2] is None:
+            last[2] = finding  # the push just recorded
+        else:
+            self._add(state, self.path, finding, None)
         return None
+
+    def push(self, state: Optional[tuple], call) -> None:
+        """``state.append(...)``: what a later ``.pop()`` takes back (a rule may report it)."""
+        if state is not None:
+            self._add(state, self.path, None, id(call))
+
+    def undo(self, state: Optional[tuple], call, path: Optional[tuple] = None) -> None:
+        """``state.pop()`` after this trace pushed onto ``state``: where every path to the pop
+        pushed, it takes back what the trace put there, not a value from before; where every
+        path after the push pops, the push does not outlive the trace."""
+        here = self.path if path is None else path
+        n = len(here)
+        for i in range(len(self.pending) - 1, -1, -1):
+            entry = self.pending[i]
+            if state is None or entry[3] is None or entry[0] != state:
+                continue
+            covers, after = here[: len(entry[1])] == entry[1], entry[1][:n] == here
+            if covers or after:
+                if after:
+                    del self.pending[i]
+                if covers and call is not None:
+                    self.restoring.add(id(call))
+                self.log.append(("undo", state, here))
+            return
 
     def replace(self, state: Optional[tuple], path: Optional[tuple] = None) -> None:
         """``state`` (and all it holds) is given a new value here: the writes to it made before,
@@ -124,8 +159,7 @@ class Effects:
         kept = self.snapshots.get((id(frame), value.value))
         if kept is None or kept[2] is not frame or kept[0] != state:
             return False
-        older = {id(op[3]) for op in self.log[: kept[1]] if op[0] == "write"}
-        if any(p[0][: len(state)] == state and id(p[2]) in older for p in self.pending):
+        if any(p[0][: len(state)] == state and p[4] < kept[1] for p in self.pending):
             return False
         self.restoring.add(id(stmt))
         return True
@@ -133,21 +167,29 @@ class Effects:
     def since(self, start: int, base: tuple) -> List[tuple]:
         """The log from ``start`` on, its paths made relative to ``base`` (what a call did)."""
         n = len(base)
-        return [op[:2] + (op[2][n:],) + op[3:] for op in self.log[start:] if op[2][:n] == base]
+        out = []
+        for op in self.log[start:]:
+            if op[0] == "write":
+                e = op[1]
+                out.append(("write", e[0], e[1][n:], e[2], e[3]))
+            else:
+                out.append((op[0], op[1], op[2][n:]))
+        return out
 
     def replay(self, ops: List[tuple]) -> None:
-        """A memoised call's writes and replacements, again at the current path."""
+        """A memoised call's writes and what took them back, again at the current path."""
         for op in ops:
             path = self.path + op[2]
             if op[0] == "write":
-                self.pending.append((op[1], path, op[3]))
-                self.log.append(("write", op[1], path, op[3]))
+                self._add(op[1], path, op[3], op[4])
+            elif op[0] == "undo":
+                self.undo(op[1], None, path)
             else:
                 self.replace(op[1], path)
 
     def end(self) -> List[tuple]:
         """The trace ended: the findings of the writes still held; all is reset."""
-        out = [p[2] for p in self.pending]
+        out = [p[2] for p in self.pending if p[2] is not None]
         self.pending, self.log, self.path = [], [], ()
         self.snapshots.clear()
         self.restoring.clear()
