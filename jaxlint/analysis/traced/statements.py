@@ -12,7 +12,7 @@ import libcst as cst
 from jaxlint.analysis.jax.jax_api import CONCRETE_CONTEXTS, TRACER_ERROR_CLASSES, TRACER_ERROR_HANDLERS
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import FnRef
-from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.functions import OwnCodeVisitor
 from jaxlint.analysis.syntax.nodes import block_exits, dotted_name
 from jaxlint.analysis.traced.annotations import is_ref_name
 from jaxlint.analysis.traced.effects import state_of
@@ -394,22 +394,16 @@ class Statements:
 _code = cst.Module([]).code_for_node
 
 
-class _Leaves(FastVisitor):
+class _Leaves(OwnCodeVisitor):
     """Finds a ``return``, ``break`` or ``continue`` of the function (not of a nested one)."""
 
-    def __init__(self) -> None:
-        self.found = False
+    found = False
 
     def visit_Return(self, node) -> bool:
         self.found = True
         return False
 
     visit_Break = visit_Continue = visit_Return
-
-    def visit_FunctionDef(self, node) -> bool:
-        return False
-
-    visit_ClassDef = visit_Lambda = visit_FunctionDef
 
 
 def may_leave(st, memo: dict) -> bool:
