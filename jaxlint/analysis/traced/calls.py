@@ -13,17 +13,20 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
 
 import libcst as cst
 
+from jaxlint.analysis.jax.jax_api import REF_MAKERS
 from jaxlint.analysis.model.classes import class_named
+from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import Application, TransformFinder
 from jaxlint.analysis.syntax.nodes import argument_for
 from jaxlint.analysis.syntax.module_index import ModuleIndex
+from jaxlint.analysis.traced.effects import Effects
 from jaxlint.analysis.traced.entry_points import EntryPoints
 from jaxlint.analysis.traced.events import Context
 from jaxlint.analysis.traced.frame import Frame
 from jaxlint.analysis.traced.function_calls import FunctionCalls
 from jaxlint.analysis.traced.instances import Instances
 from jaxlint.analysis.traced.passed_arguments import PassedArguments
-from jaxlint.analysis.traced.values import DICT as DICT_FLAG, JAXARR, NPARR, PYSEQ, STATIC, Val
+from jaxlint.analysis.traced.values import DICT as DICT_FLAG, JAXARR, NPARR, PYSEQ, REF, STATIC, Val
 from jaxlint.analysis.traced.traced_fields import TracedFields
 from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.host.host_value import DICT, JAX_ARRAY, LIST, NUMPY_ARRAY, TUPLE, PARAM, INSTANCE
@@ -47,6 +50,7 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         self._report = report
         self.external = external  # cross-module resolver, or None
         self.memo: Dict[tuple, Val] = {}
+        self.effect_memo: Dict[tuple, list] = {}  # what each memoised call wrote (``effects``)
         # the memo keys of the calls whose body refused a tracer (``Frame.refusals``)
         self.refusing: set = set()
         self.active: set = set()
@@ -59,6 +63,7 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         self._host_values = None
         self._outer_flags: Dict[Tuple[int, str], int] = {}
         self._outer_instances: Dict[Tuple[int, str], Optional[Val]] = {}
+        self._constructed_attrs: Dict[int, object] = {}
         # id(def or lambda node) -> the names it reads from the functions around it
         self.free_names: Dict[int, FrozenSet[str]] = {}
         # Classes of other modules, by the name this module imports them with: given by the
@@ -66,6 +71,8 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         self.foreign: Dict[str, object] = {}
         self._passed_arguments: Dict[Tuple[int, str], list] = {}
         self._traced_fields = None
+        self.effects = Effects()  # writes to Python state, held until the trace ends
+        self.leaves: Dict[int, bool] = {}  # compound statements that may ``return`` (``may_leave``)
 
     @property
     def traced_fields(self):
@@ -150,6 +157,8 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
                 v = self.host_values.passed_value(owner.func, v.name)
             flags = {JAX_ARRAY: JAXARR, NUMPY_ARRAY: NPARR, LIST: PYSEQ, TUPLE: PYSEQ, DICT: DICT_FLAG}
             known = self._outer_flags[key] = flags.get(v.kind, 0) if v is not None else 0
+            if binds and all(b.kind == "assign" and isinstance(b.value, cst.Call) and resolve(b.value.func, owner) in REF_MAKERS for b in binds):
+                known = self._outer_flags[key] = REF  # ``counter = jax.new_ref(...)``: written in place by design
         return known
 
     def outer_instance(self, name: str, owner) -> Optional[Val]:
@@ -165,7 +174,7 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
                 if known is None or known.cls is None:
                     # built by its own ``__init__``: a Python object of its class, whose
                     # attributes the class model reads (a JAX array stored there is concrete)
-                    known = Val(STATIC, None, 0, cls=v.cls)
+                    known = Val(STATIC, None, 0, cls=v.cls, attrs=self.constructed_attributes(v))
             self._outer_instances[key] = known
         return self._outer_instances[key]
 
@@ -177,7 +186,9 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         for h in hs:
             h(ctx, *args)
 
-    def report(self, rule, node, frame: Frame, fields) -> None:
+    def report(self, rule, node, frame: Frame, fields, state=None, stmt=None) -> None:
+        """``state``: the Python state the finding's write changes (``effects.state_of``); the
+        finding waits for the end of the trace, which may replace what was written."""
         # ``unhashable=True``: the value fails where JAX hashes it, tracer or concrete array; a
         # concrete array the caller passed fails where it fails anywhere
         unhashable = fields.pop("unhashable", False)
@@ -200,4 +211,9 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
             return  # ``try: int(x) except TypeError:``: the check only when concrete, on purpose
         if frame.unsure:
             return  # reached at trace time only if the code's own test for tracers is wrong
+        if state is not None:
+            left = self.effects.write(state, (rule, node, frame, fields), stmt)
+            if left is not None:
+                self._report(*left)
+            return
         self._report(rule, node, frame, fields)
