@@ -317,8 +317,9 @@ class _Phase:
         return self.cache.key(hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest(), "<cross-module>")
 
     def follow_one(self, module: str, group: list) -> tuple:
-        """(findings, silenced, records made, modules read: [path, digest]) of following one
-        round's records that lead into ``module``."""
+        """(findings, silenced, records made, modules read: [path, content digest] or, for one
+        only looked up, [path, content digest, summary digest]) of following one round's records
+        that lead into ``module``."""
         graph = self.graph
         graph.group_deps.clear()
         parts = graph.split_by_home(module, group)
@@ -330,12 +331,12 @@ class _Phase:
             part_found, part_quiet = self.harvest(keep=set(homes[i + 1 :]))
             found.extend(part_found)
             quiet.extend(part_quiet)
-        return found, quiet, produced, sorted([p, d] for p, d in graph.group_deps.items())
+        return found, quiet, produced, sorted([p, *dep] for p, dep in graph.group_deps.items())
 
     def cached(self, gkey: str) -> Optional[tuple]:
-        """The result of a group the cache holds, if every module it read is unchanged."""
+        """The result of a group the cache holds, if what it read of every module is unchanged."""
         hit = self.cache.get_json(gkey)
-        if hit is None or not all(self.graph.digest_of(p) == d for p, d in hit.get("deps", [])):
+        if hit is None or not all(self.graph.unchanged(*dep) for dep in hit.get("deps", [])):
             return None
         found = [finding_from_json(d) for d in hit["findings"]]
         produced = [(d, record_from_json(r)) for d, r in hit.get("next", [])]

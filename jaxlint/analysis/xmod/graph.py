@@ -4,12 +4,14 @@ class's bases, a wrapper or factory another module provides), following re-expor
 
 A lookup reads summaries, plain data; only a module whose code is interpreted is parsed and
 analysed (a target), and it is kept until its findings are harvested.  Every module a piece of
-work read is remembered with its digest (``group_deps``) so the work's cached result can be
-checked against the contents it depended on.
+work read is remembered (``group_deps``) so the work's cached result can be checked against what
+it depended on: the contents of a module it interpreted, the summary of one it only looked up
+(an edit that leaves a module's summary as it was leaves the work that looked it up valid).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from jaxlint.analysis.jax.jax_api import KNOWN_APIS
@@ -61,7 +63,11 @@ class ModuleGraph:
         self.targets: Dict[str, Optional[object]] = {}  # modules parsed, until harvested
         self.summaries: Dict[str, Optional[ModuleSummary]] = {}  # for the whole run: plain data
         self.digests: Dict[str, Optional[str]] = dict(known_digests or {})  # path -> digest, read once per run
-        self.group_deps: Dict[str, str] = {}  # path -> digest of the modules the current work read
+        # The modules the current work read, by path: [content digest] of one it interpreted (or
+        # read to summarise), [content digest, summary digest] of one whose summary it only read.
+        self.group_deps: Dict[str, List[str]] = {}
+        self.module_at = {path: name for name, (path, _) in self.by_module.items()}
+        self._summary_digests: Dict[str, str] = {}  # path -> digest of its summary
         self.grouping: List[str] = []  # the module whose records are being split by home, while they are
         # While a group's records are split by module: the first other module read for it (most
         # records of a group lead into one module), kept for its part.
@@ -86,6 +92,32 @@ class ModuleGraph:
 
     # -- modules read ---------------------------------------------------------------------
 
+    def depend(self, path: str, dep: List[str]) -> None:
+        """The current work read ``dep`` of the module at ``path``: its contents outweigh its summary."""
+        held = self.group_deps.get(path)
+        if held is None or len(held) > len(dep):
+            self.group_deps[path] = dep
+
+    def unchanged(self, path: str, digest: str, summarised: Optional[str] = None) -> bool:
+        """Whether what a piece of work read of the module at ``path`` is as it was then: its
+        contents (``digest``), or, where the work read only its summary, that (``summarised``)."""
+        if self.digest_of(path) == digest:
+            return True
+        name = self.module_at.get(path) if summarised is not None else None
+        if name is None:
+            return False
+        if name not in self.summaries:
+            self.summaries[name] = self._summary_of(name, held=False)  # outside any work: no tree kept
+        s = self.summaries[name]
+        return s is not None and self.summary_digest(s) == summarised
+
+    def summary_digest(self, s: ModuleSummary) -> str:
+        got = self._summary_digests.get(s.path)
+        if got is None:
+            blob = json.dumps(summary_to_json(s), sort_keys=True, separators=(",", ":"))
+            got = self._summary_digests[s.path] = self.digest(blob.encode("utf-8", "surrogatepass"))
+        return got
+
     def digest_of(self, path: str) -> Optional[str]:
         if path not in self.digests:
             try:
@@ -101,7 +133,8 @@ class ModuleGraph:
         path, display = loc
         try:
             data = self.read(path)
-            self.digests[path] = self.group_deps[path] = self.digest(data)
+            self.digests[path] = digest = self.digest(data)
+            self.depend(path, [digest])
             return self.open_target(path, display, data)
         except Exception:  # noqa: BLE001 - a file that fails here was already reported
             return None
@@ -122,10 +155,12 @@ class ModuleGraph:
             self.summaries[modname] = self._summary_of(modname)
         s = self.summaries[modname]
         if s is not None and s.digest is not None:
-            self.group_deps[s.path] = s.digest
+            self.depend(s.path, [s.digest, self.summary_digest(s)])
         return s
 
-    def _summary_of(self, modname: str) -> Optional[ModuleSummary]:
+    def _summary_of(self, modname: str, held: bool = True) -> Optional[ModuleSummary]:
+        """The module's summary: the per-file pass', the cache's, or made here (``held``: the
+        tree read for it may be kept for the work under way)."""
         loc = self.by_module.get(modname)
         if loc is None:
             return None
@@ -149,20 +184,27 @@ class ModuleGraph:
                         return summary_from_json(hit, path, digest)
                     except (KeyError, TypeError, ValueError, AttributeError):
                         pass  # a malformed entry: read the module and rewrite it
-        s = self._summarise(modname)
+        s = self._summarise(modname, held)
         if s is not None and skey is not None:
             cache.put_json(skey, summary_to_json(s))
         return s
 
-    def _summarise(self, modname: str) -> Optional[ModuleSummary]:
-        temporary = modname not in self.targets and bool(self.grouping) and self.grouping[0] != modname
+    def _summarise(self, modname: str, held: bool = True) -> Optional[ModuleSummary]:
+        temporary = modname not in self.targets and (not held or bool(self.grouping) and self.grouping[0] != modname)
+        path = self.by_module[modname][0]
+        before = self.group_deps.get(path)
         t = self._load(modname) if temporary else self.target(modname)
         if t is None:
             return None
         s = _summaries.summarise(t.analysis, t.path, self.digests.get(t.path))
-        if temporary and not self.first_read:
+        if temporary and held and not self.first_read:
             self.first_read[modname] = t
         elif temporary:
+            # Read for its summary alone: the work depends on that (``summary`` records it).
+            if before is None:
+                del self.group_deps[path]
+            else:
+                self.group_deps[path] = before
             del t
             self.collect()  # the analysis' cycles hold the tree: free it now
         return s
@@ -269,7 +311,8 @@ class ModuleGraph:
         following them interprets (the host calls and the classes a module uses are followed
         in the module itself): the group's own module first, then the others in the order they
         first appear.  Each part's trees can go before the next part is followed.  The first
-        other module read while splitting is kept when a part is followed there."""
+        other module read while splitting is kept when a part is followed there; one that no
+        part interprets goes, and the work depends on its summary alone."""
         self.grouping.append(module)
         try:
             parts: Dict[str, list] = {module: []}
@@ -280,19 +323,25 @@ class ModuleGraph:
             self.grouping.clear()
         split = [(where, part) for where, part in parts.items() if part]
         homes = {where for where, _ in split}
-        for modname, t in self.first_read.items():
-            if modname in homes:
-                self.targets[modname] = t
+        self.targets.update(self.first_read)
         self.first_read.clear()
+        summarised = [self.summaries.get(m) for m in self.targets if m not in homes]
+        for s in summarised:
+            if s is not None and s.digest is not None:
+                del self.targets[self.module_at[s.path]]
+                self.group_deps[s.path] = [s.digest, self.summary_digest(s)]
+        if summarised:
+            self.collect()  # the analysis' cycles hold the trees: free them now
         return split
 
     # -- what modules provide to host code ------------------------------------------------
 
-    def resolve_export(self, qual: str, hops: int = 0, read: Optional[Dict[str, str]] = None) -> Optional[dict]:
+    def resolve_export(self, qual: str, hops: int = 0, read: Optional[Dict[str, List[str]]] = None) -> Optional[dict]:
         """The wrapper or factory record ``qual`` names, following a package's re-exports."""
         if hops == 0 and qual in self.resolved_exports:
             found, known_from = self.resolved_exports[qual]
-            self.group_deps.update(known_from)
+            for path, dep in known_from.items():
+                self.depend(path, dep)
             return found
         read = {} if read is None else read
         mod, _, name = qual.rpartition(".")
@@ -302,12 +351,11 @@ class ModuleGraph:
             if is_package(path):
                 # a package re-exporting the function: ``from .utils import wrap``
                 package = self.summary(mod)
-                if path in self.digests:
-                    read[path] = self.digests[path]
+                if package is not None and package.digest is not None:
+                    read[path] = [package.digest, self.summary_digest(package)]
                 reexport = package.imports.get(name) if package is not None else None
                 if reexport is not None:
                     found = self.resolve_export(absolute(reexport, mod, True), hops + 1, read)
         if hops == 0:
             self.resolved_exports[qual] = (found, read)
-            self.group_deps.update(read)
         return found
