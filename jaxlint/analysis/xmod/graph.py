@@ -4,9 +4,11 @@ class's bases, a wrapper or factory another module provides), following re-expor
 
 A lookup reads summaries, plain data; only a module whose code is interpreted is parsed and
 analysed (a target), and it is kept until its findings are harvested.  Every module a piece of
-work read is remembered (``group_deps``) so the work's cached result can be checked against what
-it depended on: the contents of a module it interpreted, the summary of one it only looked up
-(an edit that leaves a module's summary as it was leaves the work that looked it up valid).
+piece of work asked of the run is remembered (:meth:`work_read`) so its cached result can be
+checked against what it depended on: the contents of a module it interpreted, the summary of one
+it only looked up (an edit that leaves a module's summary as it was leaves that work valid), the
+file each module name it asked for is (an added file matters only to work that asked for its
+name), and what it read of what modules provide to host code.
 """
 
 from __future__ import annotations
@@ -63,9 +65,11 @@ class ModuleGraph:
         self.targets: Dict[str, Optional[object]] = {}  # modules parsed, until harvested
         self.summaries: Dict[str, Optional[ModuleSummary]] = {}  # for the whole run: plain data
         self.digests: Dict[str, Optional[str]] = dict(known_digests or {})  # path -> digest, read once per run
-        # The modules the current work read, by path: [content digest] of one it interpreted (or
+        # What the current work read.  Modules by path: [content digest] of one it interpreted (or
         # read to summarise), [content digest, summary digest] of one whose summary it only read.
         self.group_deps: Dict[str, List[str]] = {}
+        self.names_read: Dict[str, Optional[list]] = {}  # module name -> [path, display] or None
+        self.exports_read: Dict[str, Optional[str]] = {}  # qualified name -> digest of the export or None
         self.module_at = {path: name for name, (path, _) in self.by_module.items()}
         self._summary_digests: Dict[str, str] = {}  # path -> digest of its summary
         self.grouping: List[str] = []  # the module whose records are being split by home, while they are
@@ -73,8 +77,6 @@ class ModuleGraph:
         # records of a group lead into one module), kept for its part.
         self.first_read: Dict[str, object] = {}
         self.exports = self._exports(records)
-        # qualified name -> (what it resolves to, the modules read to know it: path -> digest)
-        self.resolved_exports: Dict[str, Tuple[Optional[dict], Dict[str, str]]] = {}
 
     def name_of(self, path: str) -> str:
         return module_name(path, self.folders)
@@ -91,6 +93,33 @@ class ModuleGraph:
         return exports
 
     # -- modules read ---------------------------------------------------------------------
+
+    def begin_work(self) -> None:
+        self.group_deps.clear()
+        self.names_read.clear()
+        self.exports_read.clear()
+
+    def work_read(self) -> dict:
+        """What the work since :meth:`begin_work` read, as plain data (see :meth:`still_reads`)."""
+        deps = sorted([p, *dep] for p, dep in self.group_deps.items())
+        return {"deps": deps, "names": dict(self.names_read), "exports": dict(self.exports_read)}
+
+    def still_reads(self, read: dict) -> bool:
+        """Whether what a piece of work read (:meth:`work_read`) is as it was then."""
+        return (
+            all(self._named(name) == loc for name, loc in read["names"].items())
+            and all(self._export_digest(self.exports.get(tuple(q.rpartition(".")[::2]))) == d for q, d in read["exports"].items())
+            and all(self.unchanged(*dep) for dep in read["deps"])
+        )
+
+    def _named(self, modname: str) -> Optional[list]:
+        loc = self.by_module.get(modname)
+        return list(loc) if loc is not None else None
+
+    def _export_digest(self, export: Optional[dict]) -> Optional[str]:
+        if export is None:
+            return None
+        return self.digest(json.dumps(export, sort_keys=True, separators=(",", ":")).encode("utf-8", "surrogatepass"))
 
     def depend(self, path: str, dep: List[str]) -> None:
         """The current work read ``dep`` of the module at ``path``: its contents outweigh its summary."""
@@ -141,6 +170,7 @@ class ModuleGraph:
 
     def target(self, modname: str):
         """The module parsed and analysed, kept until the group's findings are harvested."""
+        self.names_read[modname] = self._named(modname)
         if modname not in self.targets:
             self.targets[modname] = self._load(modname)
         return self.targets[modname]
@@ -151,6 +181,7 @@ class ModuleGraph:
         module's and the first other one's, which the records usually reach; while they are
         followed, a tree read is kept with the part's other trees (the lookups there read the
         modules then interpreted)."""
+        self.names_read[modname] = self._named(modname)
         if modname not in self.summaries:
             self.summaries[modname] = self._summary_of(modname)
         s = self.summaries[modname]
@@ -336,26 +367,17 @@ class ModuleGraph:
 
     # -- what modules provide to host code ------------------------------------------------
 
-    def resolve_export(self, qual: str, hops: int = 0, read: Optional[Dict[str, List[str]]] = None) -> Optional[dict]:
+    def resolve_export(self, qual: str, hops: int = 0) -> Optional[dict]:
         """The wrapper or factory record ``qual`` names, following a package's re-exports."""
-        if hops == 0 and qual in self.resolved_exports:
-            found, known_from = self.resolved_exports[qual]
-            for path, dep in known_from.items():
-                self.depend(path, dep)
-            return found
-        read = {} if read is None else read
         mod, _, name = qual.rpartition(".")
         found = self.exports.get((mod, name))
-        if found is None and hops < MAX_HOPS and mod in self.by_module and not qual.startswith(KNOWN_APIS):
-            path = self.by_module[mod][0]
-            if is_package(path):
+        self.exports_read[qual] = self._export_digest(found)
+        if found is None and hops < MAX_HOPS and not qual.startswith(KNOWN_APIS):
+            self.names_read[mod] = loc = self._named(mod)
+            if loc is not None and is_package(loc[0]):
                 # a package re-exporting the function: ``from .utils import wrap``
                 package = self.summary(mod)
-                if package is not None and package.digest is not None:
-                    read[path] = [package.digest, self.summary_digest(package)]
                 reexport = package.imports.get(name) if package is not None else None
                 if reexport is not None:
-                    found = self.resolve_export(absolute(reexport, mod, True), hops + 1, read)
-        if hops == 0:
-            self.resolved_exports[qual] = (found, read)
+                    found = self.resolve_export(absolute(reexport, mod, True), hops + 1)
         return found
