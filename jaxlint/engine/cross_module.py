@@ -318,7 +318,8 @@ class _Phase:
         graph.begin_work()
         parts = graph.split_by_home(module, group)
         homes = [where for where, _ in parts]
-        found, quiet = self.harvest(keep=set(homes))  # what the lookups read, unless followed
+        found: List[Finding] = []
+        quiet: List[tuple] = []
         produced = []
         for i, (where, part) in enumerate(parts):
             produced.extend(follow_group(module, part, self.uses, graph))

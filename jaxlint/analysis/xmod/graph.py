@@ -65,8 +65,8 @@ class ModuleGraph:
         self.targets: Dict[str, Optional[object]] = {}  # modules parsed, until harvested
         self.summaries: Dict[str, Optional[ModuleSummary]] = {}  # for the whole run: plain data
         self.digests: Dict[str, Optional[str]] = dict(known_digests or {})  # path -> digest, read once per run
-        # What the current work read.  Modules by path: [content digest] of one it interpreted (or
-        # read to summarise), [content digest, summary digest] of one whose summary it only read.
+        # What the current work read.  Modules by path: [content digest] of one it interpreted,
+        # [content digest, summary digest] of one whose summary it only read.
         self.group_deps: Dict[str, List[str]] = {}
         self.names_read: Dict[str, Optional[list]] = {}  # module name -> [path, display] or None
         self.exports_read: Dict[str, Optional[str]] = {}  # qualified name -> digest of the export or None
@@ -222,8 +222,6 @@ class ModuleGraph:
 
     def _summarise(self, modname: str, held: bool = True) -> Optional[ModuleSummary]:
         temporary = modname not in self.targets and (not held or bool(self.grouping) and self.grouping[0] != modname)
-        path = self.by_module[modname][0]
-        before = self.group_deps.get(path)
         t = self._load(modname) if temporary else self.target(modname)
         if t is None:
             return None
@@ -231,11 +229,6 @@ class ModuleGraph:
         if temporary and held and not self.first_read:
             self.first_read[modname] = t
         elif temporary:
-            # Read for its summary alone: the work depends on that (``summary`` records it).
-            if before is None:
-                del self.group_deps[path]
-            else:
-                self.group_deps[path] = before
             del t
             self.collect()  # the analysis' cycles hold the tree: free it now
         return s
@@ -356,13 +349,16 @@ class ModuleGraph:
         homes = {where for where, _ in split}
         self.targets.update(self.first_read)
         self.first_read.clear()
-        summarised = [self.summaries.get(m) for m in self.targets if m not in homes]
-        for s in summarised:
-            if s is not None and s.digest is not None:
-                del self.targets[self.module_at[s.path]]
-                self.group_deps[s.path] = [s.digest, self.summary_digest(s)]
-        if summarised:
+        unused = [m for m in self.targets if m not in homes]
+        for modname in unused:
+            del self.targets[modname]
+        if unused:
             self.collect()  # the analysis' cycles hold the trees: free them now
+        for path, dep in self.group_deps.items():
+            name = self.module_at.get(path)
+            s = self.summaries.get(name)
+            if len(dep) == 1 and name not in homes and s is not None and s.digest is not None:
+                self.group_deps[path] = [s.digest, self.summary_digest(s)]  # read for its summary alone
         return split
 
     # -- what modules provide to host code ------------------------------------------------
