@@ -267,14 +267,9 @@ class _Phase:
         self.done: set = set()
         self.uses: Dict[str, List[str]] = {}
         # Incremental by dependency: the work on one target module (its records of one round) is
-        # cached on its own, keyed by those records and what the run knows of every module (names,
-        # and what each provides to host code), and checked on a hit against the contents of the
-        # modules that work read.  An edit re-runs only the work that read the edited module.
-        self.run_digest = ""
-        if cache is not None:
-            exports = sorted((list(k), v) for k, v in graph.exports.items())
-            blob = json.dumps([sorted(graph.info.items()), sorted(graph.by_module.items()), exports], sort_keys=True, separators=(",", ":"))
-            self.run_digest = hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()
+        # cached on its own, keyed by those records, and checked on a hit against what that work
+        # read of the run (ModuleGraph.work_read).  An edit, or a file added, re-runs only the
+        # work that read the edited module or asked for the added one.
 
     def harvest(self, keep=()) -> Tuple[List[Finding], List[tuple]]:
         # Findings of the modules read, then their parsed trees go (but those of ``keep``, the
@@ -313,30 +308,34 @@ class _Phase:
     def group_key(self, module: str, group: list) -> str:
         info = self.graph.info
         recs = [[qual, importer, info.get(importer), rec.to_json()] for qual, importer, rec in group]
-        blob = json.dumps([self.run_digest, module, recs, sorted(set(self.uses.get(module, ())))], sort_keys=True, separators=(",", ":"))
+        blob = json.dumps([module, recs, sorted(set(self.uses.get(module, ())))], sort_keys=True, separators=(",", ":"))
         return self.cache.key(hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest(), "<cross-module>")
 
     def follow_one(self, module: str, group: list) -> tuple:
-        """(findings, silenced, records made, modules read: [path, digest]) of following one
-        round's records that lead into ``module``."""
+        """(findings, silenced, records made, what it read: ModuleGraph.work_read) of following
+        one round's records that lead into ``module``."""
         graph = self.graph
-        graph.group_deps.clear()
+        graph.begin_work()
         parts = graph.split_by_home(module, group)
         homes = [where for where, _ in parts]
-        found, quiet = self.harvest(keep=set(homes))  # what the lookups read, unless followed
+        found: List[Finding] = []
+        quiet: List[tuple] = []
         produced = []
         for i, (where, part) in enumerate(parts):
             produced.extend(follow_group(module, part, self.uses, graph))
             part_found, part_quiet = self.harvest(keep=set(homes[i + 1 :]))
             found.extend(part_found)
             quiet.extend(part_quiet)
-        return found, quiet, produced, sorted([p, d] for p, d in graph.group_deps.items())
+        return found, quiet, produced, graph.work_read()
 
     def cached(self, gkey: str) -> Optional[tuple]:
-        """The result of a group the cache holds, if every module it read is unchanged."""
+        """The result of a group the cache holds, if what it read of the run is unchanged."""
         hit = self.cache.get_json(gkey)
-        if hit is None or not all(self.graph.digest_of(p) == d for p, d in hit.get("deps", [])):
-            return None
+        try:
+            if hit is None or not self.graph.still_reads(hit):
+                return None
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None  # a malformed entry: the work is done again and the entry rewritten
         found = [finding_from_json(d) for d in hit["findings"]]
         produced = [(d, record_from_json(r)) for d, r in hit.get("next", [])]
         return found, [tuple(x) for x in hit.get("silenced", [])], produced, None
@@ -360,14 +359,14 @@ class _Phase:
         for i, result in _follow_groups(self.follow_one, todo, jobs):
             results[i] = result
         next_work = []
-        for gkey, (found, quiet, produced, deps) in zip(keys, results):
+        for gkey, (found, quiet, produced, read) in zip(keys, results):
             self.keep(found, quiet)
             next_work.extend(produced)
-            if gkey is not None and deps is not None:
+            if gkey is not None and read is not None:
                 self.cache.put_json(
                     gkey,
                     {
-                        "deps": deps,
+                        **read,
                         "findings": [finding_to_json(f) for f in found],
                         "silenced": sorted(set(quiet)),
                         "next": [(d, r.to_json()) for d, r in produced],

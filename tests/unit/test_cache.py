@@ -414,6 +414,50 @@ def test_cross_module_work_is_redone_only_where_it_read_an_edited_module(tmp_pat
         assert phase() == (cold, again), name
 
 
+def test_work_is_redone_only_where_what_it_read_of_the_run_changed(tmp_path, monkeypatch):
+    """A module the phase passed through (a re-export between the package and the helper) is a
+    dependency by its summary: an edit that keeps the summary keeps that work, one that changes
+    it redoes it.  A file added matters only to the work that asked for its module.  The
+    findings stay those of a run without cache."""
+    from jaxlint.engine import cross_module
+    from jaxlint.engine.run import lint_files
+
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("from .api import clip\n")
+    (pkg / "api.py").write_text("from .helpers import clip\n")
+    (pkg / "helpers.py").write_text("def clip(x, hi):\n    if x > hi:\n        return hi\n    return x\n")
+    main = "import jax\n\nfrom pkg import clip\nfrom pkg.extra import halve\n\n\n@jax.jit\ndef step(x):\n    return clip(x, 1.0) + halve(x)\n"
+    (pkg / "main.py").write_text(main)
+    interpreted = []
+    init = cross_module._Target.__init__
+
+    def counting(self, path, *args):
+        interpreted.append(os.path.basename(path))
+        init(self, path, *args)
+
+    monkeypatch.setattr(cross_module._Target, "__init__", counting)
+
+    def run(cache=True):
+        interpreted.clear()
+        found = lint_files([str(pkg)], rule_config(), jobs=1, cache_dir=str(tmp_path / "cache") if cache else None).findings
+        return [(os.path.basename(f.path), f.line, f.code) for f in found], sorted(interpreted)
+
+    cold = run()
+    assert cold[0] == [("helpers.py", 2, "JAX101")] and "helpers.py" in cold[1]
+    api = pkg / "api.py"
+    api.write_text('"""The public names."""\n\nfrom .helpers import clip\n')
+    assert run() == (cold[0], ["api.py"])  # summarised again, and found as it was
+    api.write_text("from .helpers import clip\nfrom .main import step\n")
+    edited = run()
+    assert edited[0] == run(cache=False)[0] == cold[0] and "helpers.py" in edited[1]
+    (pkg / "unrelated.py").write_text("import jax\n\nSCALE = 2\n")
+    assert run() == (cold[0], [])
+    (pkg / "extra.py").write_text("def halve(x):\n    if x > 0:\n        return x / 2\n    return x\n")
+    added = run()
+    assert added[0] == run(cache=False)[0] == [("extra.py", 2, "JAX101"), ("helpers.py", 2, "JAX101")]
+
+
 def test_a_run_the_cache_answers_imports_neither_libcst_nor_the_analysis(tmp_path):
     import subprocess
     import sys

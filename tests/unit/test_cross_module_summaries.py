@@ -10,6 +10,7 @@ import shutil
 
 from clirun import ROOT
 from jaxlint.analysis.xmod import summaries
+from jaxlint.engine import pipeline  # noqa: F401 - imported first: the per-file pass keeps its own summarise, not the one patched below
 from fixture_units import rule_config
 from jaxlint.engine.run import lint_files
 

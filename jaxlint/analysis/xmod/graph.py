@@ -4,12 +4,16 @@ class's bases, a wrapper or factory another module provides), following re-expor
 
 A lookup reads summaries, plain data; only a module whose code is interpreted is parsed and
 analysed (a target), and it is kept until its findings are harvested.  Every module a piece of
-work read is remembered with its digest (``group_deps``) so the work's cached result can be
-checked against the contents it depended on.
+piece of work asked of the run is remembered (:meth:`work_read`) so its cached result can be
+checked against what it depended on: the contents of a module it interpreted, the summary of one
+it only looked up (an edit that leaves a module's summary as it was leaves that work valid), the
+file each module name it asked for is (an added file matters only to work that asked for its
+name), and what it read of what modules provide to host code.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from jaxlint.analysis.jax.jax_api import KNOWN_APIS
@@ -61,14 +65,18 @@ class ModuleGraph:
         self.targets: Dict[str, Optional[object]] = {}  # modules parsed, until harvested
         self.summaries: Dict[str, Optional[ModuleSummary]] = {}  # for the whole run: plain data
         self.digests: Dict[str, Optional[str]] = dict(known_digests or {})  # path -> digest, read once per run
-        self.group_deps: Dict[str, str] = {}  # path -> digest of the modules the current work read
+        # What the current work read.  Modules by path: [content digest] of one it interpreted,
+        # [content digest, summary digest] of one whose summary it only read.
+        self.group_deps: Dict[str, List[str]] = {}
+        self.names_read: Dict[str, Optional[list]] = {}  # module name -> [path, display] or None
+        self.exports_read: Dict[str, Optional[str]] = {}  # qualified name -> digest of the export or None
+        self.module_at = {path: name for name, (path, _) in self.by_module.items()}
+        self._summary_digests: Dict[str, str] = {}  # path -> digest of its summary
         self.grouping: List[str] = []  # the module whose records are being split by home, while they are
         # While a group's records are split by module: the first other module read for it (most
         # records of a group lead into one module), kept for its part.
         self.first_read: Dict[str, object] = {}
         self.exports = self._exports(records)
-        # qualified name -> (what it resolves to, the modules read to know it: path -> digest)
-        self.resolved_exports: Dict[str, Tuple[Optional[dict], Dict[str, str]]] = {}
 
     def name_of(self, path: str) -> str:
         return module_name(path, self.folders)
@@ -86,6 +94,59 @@ class ModuleGraph:
 
     # -- modules read ---------------------------------------------------------------------
 
+    def begin_work(self) -> None:
+        self.group_deps.clear()
+        self.names_read.clear()
+        self.exports_read.clear()
+
+    def work_read(self) -> dict:
+        """What the work since :meth:`begin_work` read, as plain data (see :meth:`still_reads`)."""
+        deps = sorted([p, *dep] for p, dep in self.group_deps.items())
+        return {"deps": deps, "names": dict(self.names_read), "exports": dict(self.exports_read)}
+
+    def still_reads(self, read: dict) -> bool:
+        """Whether what a piece of work read (:meth:`work_read`) is as it was then."""
+        return (
+            all(self._named(name) == loc for name, loc in read["names"].items())
+            and all(self._export_digest(self.exports.get(tuple(q.rpartition(".")[::2]))) == d for q, d in read["exports"].items())
+            and all(self.unchanged(*dep) for dep in read["deps"])
+        )
+
+    def _named(self, modname: str) -> Optional[list]:
+        loc = self.by_module.get(modname)
+        return list(loc) if loc is not None else None
+
+    def _export_digest(self, export: Optional[dict]) -> Optional[str]:
+        if export is None:
+            return None
+        return self.digest(json.dumps(export, sort_keys=True, separators=(",", ":")).encode("utf-8", "surrogatepass"))
+
+    def depend(self, path: str, dep: List[str]) -> None:
+        """The current work read ``dep`` of the module at ``path``: its contents outweigh its summary."""
+        held = self.group_deps.get(path)
+        if held is None or len(held) > len(dep):
+            self.group_deps[path] = dep
+
+    def unchanged(self, path: str, digest: str, summarised: Optional[str] = None) -> bool:
+        """Whether what a piece of work read of the module at ``path`` is as it was then: its
+        contents (``digest``), or, where the work read only its summary, that (``summarised``)."""
+        if self.digest_of(path) == digest:
+            return True
+        name = self.module_at.get(path) if summarised is not None else None
+        if name is None:
+            return False
+        if name not in self.summaries:
+            self.summaries[name] = self._summary_of(name, held=False)  # outside any work: no tree kept
+        s = self.summaries[name]
+        return s is not None and self.summary_digest(s) == summarised
+
+    def summary_digest(self, s: ModuleSummary) -> str:
+        got = self._summary_digests.get(s.path)
+        if got is None:
+            blob = json.dumps(summary_to_json(s), sort_keys=True, separators=(",", ":"))
+            got = self._summary_digests[s.path] = self.digest(blob.encode("utf-8", "surrogatepass"))
+        return got
+
     def digest_of(self, path: str) -> Optional[str]:
         if path not in self.digests:
             try:
@@ -101,13 +162,15 @@ class ModuleGraph:
         path, display = loc
         try:
             data = self.read(path)
-            self.digests[path] = self.group_deps[path] = self.digest(data)
+            self.digests[path] = digest = self.digest(data)
+            self.depend(path, [digest])
             return self.open_target(path, display, data)
         except Exception:  # noqa: BLE001 - a file that fails here was already reported
             return None
 
     def target(self, modname: str):
         """The module parsed and analysed, kept until the group's findings are harvested."""
+        self.names_read[modname] = self._named(modname)
         if modname not in self.targets:
             self.targets[modname] = self._load(modname)
         return self.targets[modname]
@@ -118,14 +181,17 @@ class ModuleGraph:
         module's and the first other one's, which the records usually reach; while they are
         followed, a tree read is kept with the part's other trees (the lookups there read the
         modules then interpreted)."""
+        self.names_read[modname] = self._named(modname)
         if modname not in self.summaries:
             self.summaries[modname] = self._summary_of(modname)
         s = self.summaries[modname]
         if s is not None and s.digest is not None:
-            self.group_deps[s.path] = s.digest
+            self.depend(s.path, [s.digest, self.summary_digest(s)])
         return s
 
-    def _summary_of(self, modname: str) -> Optional[ModuleSummary]:
+    def _summary_of(self, modname: str, held: bool = True) -> Optional[ModuleSummary]:
+        """The module's summary: the per-file pass', the cache's, or made here (``held``: the
+        tree read for it may be kept for the work under way)."""
         loc = self.by_module.get(modname)
         if loc is None:
             return None
@@ -149,18 +215,18 @@ class ModuleGraph:
                         return summary_from_json(hit, path, digest)
                     except (KeyError, TypeError, ValueError, AttributeError):
                         pass  # a malformed entry: read the module and rewrite it
-        s = self._summarise(modname)
+        s = self._summarise(modname, held)
         if s is not None and skey is not None:
             cache.put_json(skey, summary_to_json(s))
         return s
 
-    def _summarise(self, modname: str) -> Optional[ModuleSummary]:
-        temporary = modname not in self.targets and bool(self.grouping) and self.grouping[0] != modname
+    def _summarise(self, modname: str, held: bool = True) -> Optional[ModuleSummary]:
+        temporary = modname not in self.targets and (not held or bool(self.grouping) and self.grouping[0] != modname)
         t = self._load(modname) if temporary else self.target(modname)
         if t is None:
             return None
         s = _summaries.summarise(t.analysis, t.path, self.digests.get(t.path))
-        if temporary and not self.first_read:
+        if temporary and held and not self.first_read:
             self.first_read[modname] = t
         elif temporary:
             del t
@@ -269,7 +335,8 @@ class ModuleGraph:
         following them interprets (the host calls and the classes a module uses are followed
         in the module itself): the group's own module first, then the others in the order they
         first appear.  Each part's trees can go before the next part is followed.  The first
-        other module read while splitting is kept when a part is followed there."""
+        other module read while splitting is kept when a part is followed there; one that no
+        part interprets goes, and the work depends on its summary alone."""
         self.grouping.append(module)
         try:
             parts: Dict[str, list] = {module: []}
@@ -280,34 +347,33 @@ class ModuleGraph:
             self.grouping.clear()
         split = [(where, part) for where, part in parts.items() if part]
         homes = {where for where, _ in split}
-        for modname, t in self.first_read.items():
-            if modname in homes:
-                self.targets[modname] = t
+        self.targets.update(self.first_read)
         self.first_read.clear()
+        unused = [m for m in self.targets if m not in homes]
+        for modname in unused:
+            del self.targets[modname]
+        if unused:
+            self.collect()  # the analysis' cycles hold the trees: free them now
+        for path, dep in self.group_deps.items():
+            name = self.module_at.get(path)
+            s = self.summaries.get(name)
+            if len(dep) == 1 and name not in homes and s is not None and s.digest is not None:
+                self.group_deps[path] = [s.digest, self.summary_digest(s)]  # read for its summary alone
         return split
 
     # -- what modules provide to host code ------------------------------------------------
 
-    def resolve_export(self, qual: str, hops: int = 0, read: Optional[Dict[str, str]] = None) -> Optional[dict]:
+    def resolve_export(self, qual: str, hops: int = 0) -> Optional[dict]:
         """The wrapper or factory record ``qual`` names, following a package's re-exports."""
-        if hops == 0 and qual in self.resolved_exports:
-            found, known_from = self.resolved_exports[qual]
-            self.group_deps.update(known_from)
-            return found
-        read = {} if read is None else read
         mod, _, name = qual.rpartition(".")
         found = self.exports.get((mod, name))
-        if found is None and hops < MAX_HOPS and mod in self.by_module and not qual.startswith(KNOWN_APIS):
-            path = self.by_module[mod][0]
-            if is_package(path):
+        self.exports_read[qual] = self._export_digest(found)
+        if found is None and hops < MAX_HOPS and not qual.startswith(KNOWN_APIS):
+            self.names_read[mod] = loc = self._named(mod)
+            if loc is not None and is_package(loc[0]):
                 # a package re-exporting the function: ``from .utils import wrap``
                 package = self.summary(mod)
-                if path in self.digests:
-                    read[path] = self.digests[path]
                 reexport = package.imports.get(name) if package is not None else None
                 if reexport is not None:
-                    found = self.resolve_export(absolute(reexport, mod, True), hops + 1, read)
-        if hops == 0:
-            self.resolved_exports[qual] = (found, read)
-            self.group_deps.update(read)
+                    found = self.resolve_export(absolute(reexport, mod, True), hops + 1)
         return found
