@@ -23,10 +23,10 @@ from jaxlint.analysis.traced.frame import Frame
 from jaxlint.analysis.traced.function_calls import FunctionCalls
 from jaxlint.analysis.traced.instances import Instances
 from jaxlint.analysis.traced.passed_arguments import PassedArguments
-from jaxlint.analysis.traced.values import DICT as DICT_FLAG, JAXARR, NPARR, PYSEQ, STATIC, Val
+from jaxlint.analysis.traced.values import STATIC, Val
 from jaxlint.analysis.traced.traced_fields import TracedFields
 from jaxlint.analysis.host.host_values import HostValues
-from jaxlint.analysis.host.host_value import DICT, JAX_ARRAY, LIST, NUMPY_ARRAY, TUPLE, PARAM, INSTANCE
+from jaxlint.analysis.host.host_value import JAX_ARRAY, PARAM, INSTANCE
 from jaxlint.analysis.traced.from_host import host_val
 
 
@@ -148,8 +148,7 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
             elif v is not None and v.kind == PARAM:
                 # a parameter of the enclosing host function: what every call of it passes
                 v = self.host_values.passed_value(owner.func, v.name)
-            flags = {JAX_ARRAY: JAXARR, NUMPY_ARRAY: NPARR, LIST: PYSEQ, TUPLE: PYSEQ, DICT: DICT_FLAG}
-            known = self._outer_flags[key] = flags.get(v.kind, 0) if v is not None else 0
+            known = self._outer_flags[key] = host_val(v).flags
         return known
 
     def outer_instance(self, name: str, owner) -> Optional[Val]:
