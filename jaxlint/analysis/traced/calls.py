@@ -23,10 +23,10 @@ from jaxlint.analysis.traced.frame import Frame
 from jaxlint.analysis.traced.function_calls import FunctionCalls
 from jaxlint.analysis.traced.instances import Instances
 from jaxlint.analysis.traced.passed_arguments import PassedArguments
-from jaxlint.analysis.traced.values import STATIC, Val
+from jaxlint.analysis.traced.values import Val
 from jaxlint.analysis.traced.traced_fields import TracedFields
 from jaxlint.analysis.host.host_values import HostValues
-from jaxlint.analysis.host.host_value import JAX_ARRAY, PARAM, INSTANCE
+from jaxlint.analysis.host.host_value import JAX_ARRAY, PARAM
 from jaxlint.analysis.traced.from_host import host_val
 
 
@@ -58,7 +58,7 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         self._alias_by_app: Optional[Dict] = None
         self._host_values = None
         self._outer_flags: Dict[Tuple[int, str], int] = {}
-        self._outer_instances: Dict[Tuple[int, str], Optional[Val]] = {}
+        self._outer_values: Dict[Tuple[int, str], Val] = {}
         # id(def or lambda node) -> the names it reads from the functions around it
         self.free_names: Dict[int, FrozenSet[str]] = {}
         # Classes of other modules, by the name this module imports them with: given by the
@@ -114,8 +114,7 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
             and f is not None
             and f.name == "__init__"
             and f is self.classes.member(cls, "__init__")
-            and scope.bindings.get(value.value)
-            and all(b.kind == "param" for b in scope.bindings[value.value])
+            and scope.unrebound_param(value.value)
         ):
             params = [p.name.value for p in f.positional_params()[1:]]
             return self._constructed(cls, params, value.value) if value.value in params else [(None, scope)]
@@ -138,35 +137,28 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         rely on, wherever it reads it: JAXARR for one concrete JAX array (``W = jnp.ones(3)``
         at module level), NPARR for a NumPy array, PYSEQ for a Python list or tuple (indexing
         it needs a Python int), DICT for a Python dict (a key lookup hashes the key)."""
-        key = (id(owner), name)
-        known = self._outer_flags.get(key)
-        if known is None:
-            v = self.host_values.outer_value(name, owner)
-            binds = owner.bindings.get(name, ())
-            if v is None and owner.func is not None and binds and all(b.kind == "param" for b in binds):
-                v = self.host_values.passed_value(owner.func, name)
-            elif v is not None and v.kind == PARAM:
-                # a parameter of the enclosing host function: what every call of it passes
-                v = self.host_values.passed_value(owner.func, v.name)
-            known = self._outer_flags[key] = host_val(v).flags
-        return known
+        return self.outer_value(name, owner).flags
 
     def outer_instance(self, name: str, owner) -> Optional[Val]:
         """The global or closure variable ``name`` of ``owner`` when it holds one instance of a
-        class of the module built with known fields (``SGD = Optimizer(clip_update, 0.1)``):
-        that object, its fields as traced code sees them; None otherwise."""
+        class of the module (``SGD = Optimizer(clip_update, 0.1)``): that object, its fields
+        as traced code sees them where the construction shows them; None otherwise."""
+        v = self.outer_value(name, owner)
+        return v if v.cls is not None else None
+
+    def outer_value(self, name: str, owner) -> Val:
+        """What the global or closure variable ``name`` of ``owner`` holds wherever traced code
+        reads it, as host code made it (a parameter of the enclosing host function: what every
+        call of it passes)."""
         key = (id(owner), name)
-        if key not in self._outer_instances:
+        if key not in self._outer_values:
             v = self.host_values.outer_value(name, owner)
-            known = None
-            if v is not None and v.kind == INSTANCE and v.cls is not None:
-                known = host_val(v, self.classes) if v.fields is not None else None
-                if known is None or known.cls is None:
-                    # built by its own ``__init__``: a Python object of its class, whose
-                    # attributes the class model reads (a JAX array stored there is concrete)
-                    known = Val(STATIC, None, 0, cls=v.cls)
-            self._outer_instances[key] = known
-        return self._outer_instances[key]
+            if v is None and owner.func is not None and owner.unrebound_param(name):
+                v = self.host_values.passed_value(owner.func, name)
+            elif v is not None and v.kind == PARAM:
+                v = self.host_values.passed_value(owner.func, v.name)
+            self._outer_values[key] = host_val(v, self.classes)
+        return self._outer_values[key]
 
     def emit(self, event: str, frame: Frame, *args) -> None:
         hs = self.handlers.get(event)

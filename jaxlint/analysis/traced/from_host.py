@@ -123,10 +123,13 @@ def host_val(h, classes=None, traced=frozenset(), name=None, instance=None, dept
         # a def of the module held as a value (an optimiser's update rule in a field): calling
         # it traces its body with the arguments of the call
         return Val(STATIC, h.func.name, 0, None, (FnRef(h.func), None, [], {}))
-    if h.kind == INSTANCE and h.cls is not None and h.fields is not None and classes is not None:
-        names = classes.field_names(h.cls)
+    if h.kind == INSTANCE and h.cls is not None:
+        names = classes.field_names(h.cls) if h.fields is not None and classes is not None else None
         if names:
             held = dict(h.meta or {}, **h.fields)
             items = tuple(host_val(held.get(n), classes, depth=depth + 1) for n in names)
             return Val(STATIC, None, 0, items, None, h.cls)
+        # built by its own ``__init__``: a Python object of its class, whose attributes the
+        # class model reads (a JAX array stored there is concrete)
+        return Val(STATIC, None, 0, cls=h.cls)
     return UNKNOWN_VAL
