@@ -15,6 +15,7 @@ import libcst as cst
 from jaxlint.analysis.model.classes import annotation_class
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transform_table import BRANCHES, Transform
+from jaxlint.analysis.model.transform_arguments import false_keywords, not_none_keywords
 from jaxlint.analysis.model.transforms import Application
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.traced.annotations import (
@@ -149,10 +150,10 @@ class EntryPoints:
                 frame.env[name] = lattice.STATIC_VAL
                 continue
             j = i - app.bound_pos
-            if name in app.bound_false:
+            if name in false_keywords(app.ahead):
                 frame.env[name] = lattice.KNOWN_CONSTANTS["False"]
                 continue
-            if name in app.bound_set:
+            if name in not_none_keywords(app.ahead):
                 frame.env[name] = lattice.Val(lattice.STATIC, None, lattice.NOTNONE)
                 continue
             if nargs is not None and j >= nargs and param.default is not None:
@@ -218,9 +219,9 @@ class EntryPoints:
             if i < 0 or j not in app.argnums:
                 # not differentiated: the caller's concrete value (a JAX array stays one)
                 return self.concrete_passed(app, name) or lattice.STATIC_VAL
-        if name in app.bound_false:
+        if name in false_keywords(app.ahead):
             return lattice.KNOWN_CONSTANTS["False"]
-        if name in app.bound_set:
+        if name in not_none_keywords(app.ahead):
             return lattice.Val(lattice.STATIC, None, lattice.NOTNONE)
         if name in statics or name in app.bound_kw:
             if f.is_method and param is f.positional_params()[0]:
