@@ -150,13 +150,7 @@ class EntryPoints:
                 frame.env[name] = lattice.STATIC_VAL
                 continue
             j = i - app.bound_pos
-            if name in false_keywords(app.ahead):
-                frame.env[name] = lattice.KNOWN_CONSTANTS["False"]
-                continue
-            if name in not_none_keywords(app.ahead):
-                frame.env[name] = lattice.Val(lattice.STATIC, None, lattice.NOTNONE)
-                continue
-            if nargs is not None and j >= nargs and param.default is not None:
+            if nargs is not None and j >= nargs and param.default is not None and name not in app.bound_kw:
                 frame.env[name] = lattice.STATIC_VAL  # the primitive does not pass it: its default stays
                 continue
             if operands is not None and j < len(operands) and operands[j].cls is not None:
@@ -208,6 +202,12 @@ class EntryPoints:
 
     def _param_val(self, app, param, name, statics, opaque, passed, i, f) -> lattice.Val:
         t = app.transform
+        # a keyword ``functools.partial`` bound is the Python value it bound, whatever the
+        # transform does with the arguments it is given
+        if name in false_keywords(app.ahead):
+            return lattice.KNOWN_CONSTANTS["False"]
+        if name in not_none_keywords(app.ahead):
+            return lattice.Val(lattice.STATIC, None, lattice.NOTNONE)
         if t.converts:
             # called on its own, a custom derivative runs on concrete values: no tracers
             converted = app.argnums is not None and i >= 0 and i - app.bound_pos in app.argnums
@@ -219,10 +219,6 @@ class EntryPoints:
             if i < 0 or j not in app.argnums:
                 # not differentiated: the caller's concrete value (a JAX array stays one)
                 return self.concrete_passed(app, name) or lattice.STATIC_VAL
-        if name in false_keywords(app.ahead):
-            return lattice.KNOWN_CONSTANTS["False"]
-        if name in not_none_keywords(app.ahead):
-            return lattice.Val(lattice.STATIC, None, lattice.NOTNONE)
         if name in statics or name in app.bound_kw:
             if f.is_method and param is f.positional_params()[0]:
                 return lattice.Val(lattice.STATIC, None, 0, cls=f.cls)  # a static ``self``: its methods still resolve
