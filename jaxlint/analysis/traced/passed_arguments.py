@@ -16,6 +16,7 @@ import libcst as cst
 from jaxlint.analysis.jax.jax_api import KNOWN_APIS
 from jaxlint.analysis.model.transforms import Application, arguments_by_parameter
 from jaxlint.analysis.syntax.functions import rewrapped
+from jaxlint.analysis.syntax.nodes import arguments_by_position
 from jaxlint.analysis.syntax.scopes import ClassInfo, Scope
 from jaxlint.analysis.traced.from_host import FILTERED, host_val
 from jaxlint.analysis.traced import values as lattice
@@ -39,15 +40,9 @@ class PassedArguments:
         # ``jax.eval_shape(f, x)`` is itself the one call: what follows ``f`` there is passed
         calls = [app.site.with_changes(args=app.site.args[1:])] if at_site else self.call_sites(app)
         for call in calls:
-            npos = 0
-            for a in call.args:
-                if a.star:
-                    return None
-                if a.keyword is None:
-                    npos += 1
-                else:
-                    names.add(a.keyword.value)
-            names.update(callable_pos[:npos])
+            if any(a.star for a in call.args):
+                return None
+            names.update(p for _a, p in arguments_by_position(call, callable_pos) if p is not None)
         return names
 
     def call_sites(self, app: Application) -> List[cst.Call]:
