@@ -198,6 +198,11 @@ TREE_MAPS = frozenset(
     }
 )
 
+# Functions that make a mutable Ref (``jax.new_ref``): its ``ref[...] = v`` and the views of
+# ``ref.at[...]`` write it in place, inside a trace too, and JAX carries the writes through
+# jit as inputs and outputs of every call.
+REF_MAKERS = frozenset({"jax.new_ref", "jax.ref.new_ref", "jax.ref.empty_ref"})
+
 CALLBACKS = frozenset(
     {
         "jax.pure_callback",

@@ -19,6 +19,7 @@ from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import FnRef
 from jaxlint.analysis.syntax.nodes import string_literal, string_value
 from jaxlint.analysis.syntax.scopes import MUTATING_METHODS
+from jaxlint.analysis.traced.effects import state_of
 from jaxlint.analysis.traced.factory_contexts import callable_value
 from jaxlint.analysis.traced.traced_fields import LAYER
 from jaxlint.analysis.traced.shapes import SAME_SHAPE, known_int, known_len
@@ -484,7 +485,14 @@ class CallExpressions:
         if base.kind == lattice.STATIC and base.cls is None and base.fn is None and isinstance(base_expr, cst.Name) and fr.lookup(base_expr.value) is None:
             base = self._module_object(base, base_expr)
         argvals = self.args(e)
+        effects = self.analyzer.effects
+        if meth in ("append", "appendleft", "extend", "insert"):
+            effects.push(state_of(fr, base_expr), e)
+        elif meth == "pop" and not argvals or meth == "remove":
+            effects.undo(state_of(fr, base_expr), e)  # a push of this trace taken back
         self.emit("method", fr, e, base, meth, argvals)
+        if meth == "clear" and not argvals:
+            effects.replace(state_of(fr, base_expr))  # what the trace put there is gone
         if base.fn is not None:
             return lattice.STATIC_VAL
         if base.ext is not None and base.cls is None and base.kind != lattice.UNKNOWN and not base.flags & lattice.ARRAY:

@@ -13,17 +13,20 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
 
 import libcst as cst
 
+from jaxlint.analysis.jax.jax_api import REF_MAKERS
 from jaxlint.analysis.model.classes import class_named
+from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import Application, TransformFinder
 from jaxlint.analysis.syntax.nodes import argument_for
 from jaxlint.analysis.syntax.module_index import ModuleIndex
+from jaxlint.analysis.traced.effects import Effects
 from jaxlint.analysis.traced.entry_points import EntryPoints
 from jaxlint.analysis.traced.events import Context
 from jaxlint.analysis.traced.frame import Frame
 from jaxlint.analysis.traced.function_calls import FunctionCalls
 from jaxlint.analysis.traced.instances import Instances
 from jaxlint.analysis.traced.passed_arguments import PassedArguments
-from jaxlint.analysis.traced.values import Val
+from jaxlint.analysis.traced.values import REF, STATIC, Val
 from jaxlint.analysis.traced.traced_fields import TracedFields
 from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.host.host_value import JAX_ARRAY, PARAM
@@ -47,6 +50,7 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         self._report = report
         self.external = external  # cross-module resolver, or None
         self.memo: Dict[tuple, Val] = {}
+        self.effect_memo: Dict[tuple, list] = {}  # what each memoised call wrote (``effects``)
         # the memo keys of the calls whose body refused a tracer (``Frame.refusals``)
         self.refusing: set = set()
         self.active: set = set()
@@ -59,6 +63,7 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         self._host_values = None
         self._outer_flags: Dict[Tuple[int, str], int] = {}
         self._outer_values: Dict[Tuple[int, str], Val] = {}
+        self._constructed_attrs: Dict[int, object] = {}
         # id(def or lambda node) -> the names it reads from the functions around it
         self.free_names: Dict[int, FrozenSet[str]] = {}
         # Classes of other modules, by the name this module imports them with: given by the
@@ -66,6 +71,8 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         self.foreign: Dict[str, object] = {}
         self._passed_arguments: Dict[Tuple[int, str], list] = {}
         self._traced_fields = None
+        self.effects = Effects()  # writes to Python state, held until the trace ends
+        self.leaves: Dict[int, bool] = {}  # compound statements that may ``return`` (``may_leave``)
 
     @property
     def traced_fields(self):
@@ -153,11 +160,18 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         key = (id(owner), name)
         if key not in self._outer_values:
             v = self.host_values.outer_value(name, owner)
+            binds = owner.bindings.get(name, ())
             if v is None and owner.func is not None and owner.unrebound_param(name):
                 v = self.host_values.passed_value(owner.func, name)
             elif v is not None and v.kind == PARAM:
                 v = self.host_values.passed_value(owner.func, v.name)
-            self._outer_values[key] = host_val(v, self.classes)
+            known = host_val(v, self.classes)
+            if known.cls is not None and not known.items:
+                # built by its own ``__init__``: what its constructor stored there
+                known = Val(STATIC, None, known.flags, cls=known.cls, attrs=self.constructed_attributes(v))
+            if binds and all(b.kind == "assign" and isinstance(b.value, cst.Call) and resolve(b.value.func, owner) in REF_MAKERS for b in binds):
+                known = Val(STATIC, None, REF)  # ``counter = jax.new_ref(...)``: written in place by design
+            self._outer_values[key] = known
         return self._outer_values[key]
 
     def emit(self, event: str, frame: Frame, *args) -> None:
@@ -168,7 +182,9 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         for h in hs:
             h(ctx, *args)
 
-    def report(self, rule, node, frame: Frame, fields) -> None:
+    def report(self, rule, node, frame: Frame, fields, state=None, stmt=None) -> None:
+        """``state``: the Python state the finding's write changes (``effects.state_of``); the
+        finding waits for the end of the trace, which may replace what was written."""
         # ``unhashable=True``: the value fails where JAX hashes it, tracer or concrete array; a
         # concrete array the caller passed fails where it fails anywhere
         unhashable = fields.pop("unhashable", False)
@@ -191,4 +207,9 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
             return  # ``try: int(x) except TypeError:``: the check only when concrete, on purpose
         if frame.unsure:
             return  # reached at trace time only if the code's own test for tracers is wrong
+        if state is not None:
+            left = self.effects.write(state, (rule, node, frame, fields), stmt)
+            if left is not None:
+                self._report(*left)
+            return
         self._report(rule, node, frame, fields)

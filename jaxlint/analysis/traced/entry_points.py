@@ -187,7 +187,10 @@ class EntryPoints:
             # a branch made anew in the host function: its trace-time effects happen on each call
             frame.fresh = any(t is b for b in BRANCHES) and _made_in(f, app.site_scope)
         self.analyzed_entries.append((app, frame))
+        self.effects.end()
         self.run_frame(frame)
+        for finding in self.effects.end():
+            self._report(*finding)  # what the trace wrote and left there
 
     def carried_structure(self, expr, scope) -> lattice.Val:
         """What host code hands a lax primitive: the structure its literals show, or an

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from jaxlint.analysis.traced.effects import state_of
 from jaxlint.analysis.traced.frame import Frame
 from jaxlint.analysis.syntax.scopes import FuncInfo
 
@@ -35,6 +36,15 @@ class Context:
 
     def report(self, rule, node: cst.CSTNode, **fields) -> None:
         self.analyzer.report(rule, node, self.frame, fields)
+
+    def report_effect(self, rule, node: cst.CSTNode, written, stmt=None, **fields) -> None:
+        """A finding about a write to the Python state the expression ``written`` names: it
+        stands only if what was written is still there when the trace ends."""
+        state = state_of(self.frame, written) if written is not None else None
+        if state is None:
+            self.analyzer.report(rule, node, self.frame, fields)
+        else:
+            self.analyzer.report(rule, node, self.frame, fields, state, stmt)
 
 EVENTS = (
     "test",

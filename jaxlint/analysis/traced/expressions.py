@@ -13,6 +13,7 @@ import libcst as cst
 
 from jaxlint.analysis.jax.jax_api import ARRAY_ATTRS, DISABLE_JIT_FLAGS, STATIC_ATTRS
 from jaxlint.analysis.host.expression_kinds import container_element
+from jaxlint.analysis.host.host_value import INSTANCE as HOST_INSTANCE
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import FnRef
 from jaxlint.analysis.syntax.nodes import const_index, dotted_name, is_none_literal, is_string_literal, string_value
@@ -156,7 +157,9 @@ class Expressions:
             is_self = owner.func.is_method and bool(params) and params[0].name.value == name
             if flags or is_self or passed is not None:
                 node = e if e is self.receiver and self.deferring else None
-                return Val(STATIC, None, flags, outer=(owner, name, node))
+                attrs = self.analyzer.constructed_attributes(passed) if passed is not None and passed.kind == HOST_INSTANCE else None
+                # an object every call builds the same way: what its constructor stored
+                return Val(STATIC, None, flags, cls=passed.cls if attrs else None, outer=(owner, name, node), attrs=attrs)
         module = module_val(e, self.frame.scope)
         if module is not None:
             return module
@@ -169,7 +172,7 @@ class Expressions:
             if instance is not None:
                 # ``SGD = Optimizer(clip_update, 0.1)`` at module level: the object with the
                 # fields it was built with (``SGD.update(g)`` calls ``clip_update``)
-                return Val(STATIC, None, instance.flags, instance.items, None, instance.cls, outer=(owner, name, node))
+                return Val(STATIC, None, instance.flags, instance.items, None, instance.cls, outer=(owner, name, node), attrs=instance.attrs)
             return Val(STATIC, None, self.analyzer.outer_flags(name, owner), outer=(owner, name, node))
         return STATIC_VAL
 
@@ -253,7 +256,7 @@ class Expressions:
                 return Val(STATIC, None, JAXARR)
             return STATIC_VAL
         if base.kind == TRACED and not base.flags & OPAQUE and (base.flags & ARRAY or attr in ARRAY_ATTRS):
-            return Val(TRACED, name, ARRAY)
+            return Val(TRACED, name, ARRAY | (base.flags & REF if attr == "at" else 0))  # ``ref.at``: views of the Ref
         # A field of a pytree whose class the model cannot place: a leaf or static metadata,
         # only the class can tell.
         return UNKNOWN_VAL
@@ -303,7 +306,10 @@ class Expressions:
             # an element of a traced value that is not a container: of an array, an array; of
             # a parameter (a jit argument: every leaf a tracer), a leaf or a subtree of tracers
             dims = indexed_dims(base.dims, e.slice, idx) if base.dims is not None else None
-            return Val(TRACED, base.name, base.flags & ARRAY, dims=dims)
+            # ``ref.at[i]`` is a view of the Ref, written in place as the Ref is (reading
+            # ``ref[i]`` gives an array)
+            view = base.flags & REF if isinstance(e.value, cst.Attribute) and e.value.attr.value == "at" else 0
+            return Val(TRACED, base.name, base.flags & ARRAY | view, dims=dims)
         if base.kind == STATIC:
             if base.flags & JAXARR:
                 return self.array_op(idx)
@@ -371,7 +377,8 @@ class Expressions:
             decided = bool(a.flags & TRUE) == isinstance(e.operator, cst.Or)
             return a if decided else self.eval(e.right, t)
         names = self.narrow(e.left) if isinstance(e.operator, cst.And) else []
-        b = self._with_narrowed(e.left, names, lambda: self.eval(e.right, t)) if names else self.eval(e.right, t)
+        with self.analyzer.effects.branch():  # (not evaluated where ``e.left`` decides)
+            b = self._with_narrowed(e.left, names, lambda: self.eval(e.right, t)) if names else self.eval(e.right, t)
         self.emit("boolop", self.frame, e, a, b, t)
         v = join(a, b)
         # ``not traced and ok`` is true only where ``not traced`` is; ``traced or ok`` false

@@ -115,12 +115,15 @@ class FunctionCalls:
             frame.outer.key if frame.outer is not None else None,
             ref.own_trace,
         )
+        effects = self.effects
         if key in self.memo:
             frame.refusals += key in self.refusing
+            effects.replay(self.effect_memo.get(key, ()))
             return self.memo[key]
         if key in self.active:
             return lattice.UNKNOWN_VAL
         self.active.add(key)
+        start, base = len(effects.log), effects.path
         where = f"{f.name}(), called {'with traced values ' if with_traced else ''}from {frame.entry_name}"
         sub = Frame(f, f.body_scope or f.scope, where, frame.entry, frame.cached)
         sub.entry_name = frame.entry_name
@@ -140,6 +143,7 @@ class FunctionCalls:
         if sub.keeps is not None and traced.escapes.holds_tracer(result, self.free_names):
             result = result.with_flags(result.flags | lattice.KEPT)
         self.memo[key] = result
+        self.effect_memo[key] = effects.since(start, base)
         if sub.refusals:
             self.refusing.add(key)
             frame.refusals += 1
@@ -169,9 +173,13 @@ class FunctionCalls:
         staged = frame.staged or stages
         outer = frame.outer.key if frame.outer is not None else None
         key = (id(f.node), "inline", frame.cached, frame.fresh, staged, id(closure) if closure else 0, outer, loops, frame.unsure > 0)
-        if key in self.memo or key in self.active:
+        if key in self.memo:
+            self.effects.replay(self.effect_memo.get(key, ()))
+            return
+        if key in self.active:
             return
         self.active.add(key)
+        start, base = len(self.effects.log), self.effects.path
         sub = Frame(f, f.body_scope or f.scope, f"{label} {f.name}() inside {frame.entry_name}", frame.entry, frame.cached)
         sub.entry_name = frame.entry_name
         sub.closure = closure
@@ -223,6 +231,7 @@ class FunctionCalls:
         finally:
             self.active.discard(key)
         self.memo[key] = lattice.STATIC_VAL
+        self.effect_memo[key] = self.effects.since(start, base)
 
     def run_frame(self, frame: Frame) -> lattice.Val:
         node = frame.func.node

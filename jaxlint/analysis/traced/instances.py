@@ -14,6 +14,7 @@ import libcst as cst
 
 from jaxlint.analysis.model.classes import LEAF, STATIC_FIELD, class_named, is_cached_property, is_classmethod, is_property, reads_self_attribute
 from jaxlint.analysis.model.transforms import FnRef
+from jaxlint.analysis.syntax.nodes import argument_for, named_params
 from jaxlint.analysis.syntax.scopes import ClassInfo
 from jaxlint.analysis.traced.annotations import annotation_container
 from jaxlint.analysis.traced.frame import Frame
@@ -144,6 +145,42 @@ class Instances:
             if get is not None and get.is_method:
                 return get
         return None
+
+    def constructed_attributes(self, h) -> Optional[lattice.InstanceAttributes]:
+        """What an object host code built (``h``, an instance of a class of the module) holds
+        as Python constants from its construction: ``self.a = a`` in its class's ``__init__``,
+        given None, True or False or left to such a default, where nothing else in the module
+        assigns ``.a``.  Traced code reading ``obj.a`` reads that constant, so a test of it is
+        decided while tracing (``if self.fit_by is not None:`` with no ``fit_by`` given)."""
+        call, cls = h.node, h.cls
+        key = id(call)
+        if key in self._constructed_attrs:
+            return self._constructed_attrs[key]
+        self._constructed_attrs[key] = table = None
+        init = self.classes.member(cls, "__init__") if cls is not None else None
+        params = init.positional_params() if init is not None and init.is_method and init.body_scope is not None else None
+        # (``setattr`` may write any attribute: what the object holds is then not shown)
+        if isinstance(call, cst.Call) and params and not any(isinstance(c.func, cst.Name) and c.func.value == "setattr" for c, _s, _o in self.index.calls):
+            names = [p.name.value for p in params[1:]]
+            defaults = {p.name.value: p.default for p in named_params(init.node.params)}
+            top = {id(small.value) for st in init.node.body.body if isinstance(st, cst.SimpleStatementLine) for small in st.body if isinstance(small, cst.Assign)}
+            rebound: Dict[str, int] = {}
+            for w in self.index.attribute_writes:
+                if not w.in_place:
+                    rebound[w.attr] = rebound.get(w.attr, 0) + 1
+            table = lattice.InstanceAttributes(False)
+            for w in self.index.attribute_writes:
+                p = w.value.value if isinstance(w.value, cst.Name) else None
+                if w.scope is not init.body_scope or w.name != params[0].name.value or rebound.get(w.attr) != 1 or id(w.value) not in top:
+                    continue
+                if p not in defaults or not init.body_scope.unrebound_param(p):
+                    continue
+                a = argument_for(call, names, p)
+                given = a.value if isinstance(a, cst.Arg) else defaults[p] if a is None else None
+                if isinstance(given, cst.Name) and given.value in lattice.KNOWN_CONSTANTS:
+                    table[w.attr] = lattice.KNOWN_CONSTANTS[given.value]
+            table = self._constructed_attrs[key] = table or None
+        return table
 
     def stored_attribute(self, base: lattice.Val, attr: str) -> Optional[lattice.Val]:
         """``obj.attr`` of an object the trace built: what its code stored there; of an object

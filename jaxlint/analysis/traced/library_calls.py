@@ -21,6 +21,7 @@ from jaxlint.analysis.jax.jax_api import (
     NUMPY_SAFE,
     NUMPY_STATIC,
     PALLAS_TRACED,
+    REF_MAKERS,
     STATIC_FUNCS,
     STATIC_PREFIXES,
     TRACE_STATE_TESTS,
@@ -63,6 +64,8 @@ class LibraryCalls:
             return lattice.Val(lattice.TRACED, None) if any(v.kind == lattice.TRACED for _, v in argvals) else lattice.STATIC_VAL
         if q in STATIC_FUNCS:
             return lattice.STATIC_VAL
+        if q in REF_MAKERS:
+            return lattice.Val(lattice.TRACED, None, lattice.ARRAY | lattice.REF)  # mutable by design
         if q in ("jax.tree_util.tree_leaves", "jax.tree.leaves", "jax.tree_util.tree_flatten", "jax.tree.flatten"):
             k = max((v.kind for _, v in argvals), default=lattice.STATIC)
             leaves = lattice.Val(k, lattice.first_traced_name([v for _, v in argvals]), lattice.PYSEQ)

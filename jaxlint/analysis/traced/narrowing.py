@@ -140,6 +140,7 @@ class Narrowing:
         unsure = bool(test.kind == STATIC and test.flags & flag)
         self.frame.unsure += unsure
         try:
-            yield
+            with self.analyzer.effects.branch():  # (a branch of a test decided at run time)
+                yield
         finally:
             self.frame.unsure -= unsure

@@ -12,8 +12,10 @@ import libcst as cst
 from jaxlint.analysis.jax.jax_api import CONCRETE_CONTEXTS, TRACER_ERROR_CLASSES, TRACER_ERROR_HANDLERS
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import FnRef
+from jaxlint.analysis.syntax.functions import OwnCodeVisitor
 from jaxlint.analysis.syntax.nodes import block_exits, dotted_name
 from jaxlint.analysis.traced.annotations import is_ref_name
+from jaxlint.analysis.traced.effects import state_of
 from jaxlint.analysis.traced.escapes import fills_memo
 from jaxlint.analysis.traced import values as lattice
 
@@ -29,12 +31,17 @@ class Statements:
         else:
             stmts = body
         unsure = self.frame.unsure  # (an ``if`` may make the rest of the block unsure)
+        effects = self.analyzer.effects
+        path = effects.path
         try:
             for st in stmts:
                 if self.stmt(st):
                     break  # what follows cannot run at trace time
+                if not isinstance(st, cst.SimpleStatementLine) and may_leave(st, self.analyzer.leaves):
+                    effects.fork()  # the rest runs only where ``st`` did not return
         finally:
             self.frame.unsure = unsure
+            effects.path = path
 
     def stmt(self, st) -> bool:
         """Interpret ``st``; True when it surely leaves the block (a ``return`` or ``raise``, or
@@ -58,12 +65,17 @@ class Statements:
         self.eval(n.value)
 
     def x_Assign(self, n, st) -> None:
+        kept = None
         if len(n.targets) == 1 and isinstance(n.targets[0].target, cst.Name):
+            if isinstance(n.value, (cst.Name, cst.Attribute)):
+                kept = state_of(self.frame, n.value)  # ``prev = self.mode``: what the state holds now
             v = self.outer_object(n.value)  # ``buf = STATE``: read when ``buf`` is read
         else:
             v = self.eval(n.value)
         for t in n.targets:
             self.assign(t.target, v, st, n)
+        if kept is not None:
+            self.analyzer.effects.snapshot(self.frame, n.targets[0].target.value, kept)
 
     def x_AnnAssign(self, n, st) -> None:
         if n.value is not None:
@@ -177,13 +189,14 @@ class Statements:
         """A loop body twice at most (until the kinds stop changing), so that loop-carried
         values reach the next iteration; ``head`` runs before each pass."""
         before = dict(self.frame.env)
-        for _ in range(2):
-            head()
-            snapshot = dict(self.frame.env)
-            self.block(st.body)
-            self.frame.env = lattice.merge(before, self.frame.env)
-            if lattice.same_kinds(snapshot, self.frame.env):
-                break
+        with self.analyzer.effects.branch():  # (the body may not run at all)
+            for _ in range(2):
+                head()
+                snapshot = dict(self.frame.env)
+                self.block(st.body)
+                self.frame.env = lattice.merge(before, self.frame.env)
+                if lattice.same_kinds(snapshot, self.frame.env):
+                    break
         if st.orelse is not None:
             self.block(st.orelse.body)
 
@@ -192,13 +205,15 @@ class Statements:
         guarded = any(self.catches_tracer_errors(h) for h in st.handlers)
         self.frame.catches_tracer_errors += guarded
         refusals = self.frame.refusals
-        try:
-            self.block(st.body)
-        finally:
-            self.frame.catches_tracer_errors -= guarded
-        refused = self.frame.refusals > refusals
-        if st.orelse is not None:
-            self.block(st.orelse.body)
+        effects = self.analyzer.effects
+        with effects.branch():  # (it may raise part way, and a handler go on from there)
+            try:
+                self.block(st.body)
+            finally:
+                self.frame.catches_tracer_errors -= guarded
+            refused = self.frame.refusals > refusals
+            if st.orelse is not None:
+                self.block(st.orelse.body)
         envs = [self.frame.env]
         for h in st.handlers:
             self.frame.env = dict(before)
@@ -212,7 +227,8 @@ class Statements:
             unsure = self.catches_refusals(h) and not refused
             self.frame.unsure += unsure
             try:
-                self.block(h.body)
+                with effects.branch():
+                    self.block(h.body)
             finally:
                 self.frame.unsure -= unsure
             envs.append(self.frame.env)
@@ -297,7 +313,8 @@ class Statements:
         env = None
         for case in st.cases:
             self.frame.env = dict(before)
-            self.block(case.body)
+            with self.analyzer.effects.branch():
+                self.block(case.body)
             env = self.frame.env if env is None else lattice.merge(env, self.frame.env)
         if env is not None:
             self.frame.env = env
@@ -306,7 +323,9 @@ class Statements:
     def assign(self, target, v: lattice.Val, st, node, aug: bool = False) -> None:
         if isinstance(target, cst.Name):
             name = target.value
+            self.analyzer.effects.snapshot(self.frame, name, None)
             if name in self.frame.declared:
+                self._replaces(target, node or st, aug)
                 self.emit("name_write", self.frame, target, name, v, node or st)
                 self._keeps(target, lattice.STATIC_VAL, v, node or st)
             if v.kind == lattice.TRACED and v.fn is None and (v.name != name or is_ref_name(name)):
@@ -351,8 +370,21 @@ class Statements:
             base = self.eval(target.value)
             if base.attrs is not None:
                 base.attrs.store(target.attr.value, v)
+            self._replaces(target, node or st, aug)
             self.emit("store", self.frame, "attr", target, base, [], v, node or st, aug)
             self._keeps(target, base, v, node or st)
+
+    def _replaces(self, target, stmt, aug: bool) -> None:
+        """``target = ...`` gives the variable or attribute a new value: what the trace wrote
+        there before is gone (``effects``); writing back what it held before the trace
+        wrote it (``prev = self.mode`` ... ``self.mode = prev``) leaves it as it was."""
+        if aug:
+            return  # ``n += 1`` reads what was there
+        effects = self.analyzer.effects
+        state = state_of(self.frame, target)
+        value = stmt.value if isinstance(stmt, (cst.Assign, cst.AnnAssign)) else None
+        effects.restores(self.frame, state, value, stmt)
+        effects.replace(state)
 
     def _keeps(self, target, base: lattice.Val, v: lattice.Val, stmt) -> None:
         if self.frame.keeps is None and fills_memo(self, target, base, v, stmt):
@@ -360,6 +392,29 @@ class Statements:
 
 
 _code = cst.Module([]).code_for_node
+
+
+class _Leaves(OwnCodeVisitor):
+    """Finds a ``return``, ``break`` or ``continue`` of the function (not of a nested one)."""
+
+    found = False
+
+    def visit_Return(self, node) -> bool:
+        self.found = True
+        return False
+
+    visit_Break = visit_Continue = visit_Return
+
+
+def may_leave(st, memo: dict) -> bool:
+    """The compound statement ``st`` holds a ``return``, ``break`` or ``continue``: the
+    statements after it may not run."""
+    known = memo.get(id(st))
+    if known is None:
+        v = _Leaves()
+        v.walk(st)
+        known = memo[id(st)] = v.found
+    return known
 
 
 def _ends_by_raising(body) -> bool:

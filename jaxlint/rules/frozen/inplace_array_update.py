@@ -27,7 +27,8 @@ class InplaceArrayUpdate(Rule):
         ``jnp.*`` result (``self.buf = jnp.zeros(n)`` in ``__init__``).  A traced value whose
         structure is unknown (a parameter, or what one is passed on to) may be a dict of
         arrays: a store into it is flagged only under an index no dict key can be (a slice,
-        an integer, a tracer).
+        an integer, a tracer).  A Ref (``jax.new_ref``, a Pallas kernel's refs, and the views
+        ``ref.at[i]`` of one) is mutable: ``ref[...] = v`` is its API.
 
     Why is this bad?
         JAX arrays are immutable: ``TypeError: JAX arrays are immutable and do not support

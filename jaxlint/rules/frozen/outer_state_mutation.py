@@ -47,8 +47,7 @@ class OuterStateMutation(Rule):
         lifted transform (``hk.scan``, ``nn.remat``...), which carries the frame through.
         Not flagged: a list made again with each trace (one of the function around a
         ``lax.scan`` body, given Python values), an object the traced code builds itself (``rec = Recorder()``
-        in the jitted function: its methods' writes to ``self`` die with the trace), a stack
-        pushed and popped in the same function, a function pushed
+        in the jitted function: its methods' writes to ``self`` die with the trace), a function pushed
         (a hook: ``JAX309`` judges what it holds), and Python values under ``vmap`` alone,
         which traces on every call.  Nor a write whose result does not outlive the run or
         would be the same once per call: a Python value stored where a lookup of a lasting
@@ -56,6 +55,13 @@ class OuterStateMutation(Rule):
         a second run would find it and write nothing), a ``nonlocal`` of a function that runs
         while tracing, written by a helper only it calls as plain Python (a fold over a
         pytree's leaves), and ``self.attr`` that only later code of the same run reads.
+        Nor a write that later code of the same trace undoes on every path to its end: a scope
+        pushed onto a stack and popped, a value put in a module's store and cleared
+        (``CONTEXT.update(t=t)`` ... ``CONTEXT.clear()``),
+        a global or attribute assigned again or given back what it held (``saved = SCALE;
+        SCALE = s; ...; SCALE = saved``); nor one on a branch that the object's constructor
+        arguments make dead (``if self.record is not None:`` on an object built without
+        ``record``).  A Ref (``jax.new_ref``) is written in place on every call, by design.
 
     Why is this bad?
         The write happens once per trace, not once per call: counters stop counting, logs stay
@@ -129,7 +135,7 @@ class OuterStateMutation(Rule):
         if nonlocal_ and _local_to_the_trace(ctx, name):
             return
         kind = "nonlocal" if nonlocal_ else "global"
-        ctx.report(self, stmt, what=f"Assignment to {kind} `{name}`")
+        ctx.report_effect(self, stmt, target, stmt, what=f"Assignment to {kind} `{name}`")
 
     @staticmethod
     def _is_nonlocal(ctx, name):
@@ -159,10 +165,8 @@ class OuterStateMutation(Rule):
                 meth in PUSHES and _records_past_the_trace(ctx, owner) and _records_data(argvals)
             ):
                 return
-            if _balanced(ctx, name):
-                return  # pushed and popped in one function: the stack is as it was
             shown = obj.value if isinstance(obj, cst.Name) else cst.Module([]).code_for_node(obj)
-            ctx.report(self, node, what=f"`{shown}.{meth}()` on outer `{name}`")
+            ctx.report_effect(self, node, obj, node, what=f"`{shown}.{meth}()` on outer `{name}`")
             return
         if not traced and meth not in CONSUMING_METHODS:
             return
@@ -174,7 +178,7 @@ class OuterStateMutation(Rule):
             # ``self.metrics`` is a dict (``self.tx.update(grads, state)`` is optax's, pure)
             and (meth in ("append", "extend", "insert", "appendleft") or self._holds_container(ctx, obj))
         ):
-            ctx.report(self, node, what=f"`self.{obj.attr.value}.{meth}()`")
+            ctx.report_effect(self, node, obj, node, what=f"`self.{obj.attr.value}.{meth}()`")
 
     def on_call(self, ctx, node, q, argvals):
         if q == "builtins.setattr" and len(argvals) == 3 and ctx.frame.entry.transform.effects:
@@ -219,8 +223,8 @@ class OuterStateMutation(Rule):
 
     def on_store(self, ctx, kind, target, base, idx, v, stmt, aug):
         obj = target.value
-        if not ctx.frame.entry.transform.effects:
-            return
+        if not ctx.frame.entry.transform.effects or base.flags & REF:
+            return  # a Ref (``jax.new_ref``) is written in place by design, on every call
         if (
             kind == "subscript"
             and isinstance(obj, cst.Attribute)
@@ -233,7 +237,7 @@ class OuterStateMutation(Rule):
             # ``self.cache[key] = x``: the container lives on the Python object, past the trace
             # (the tracer leaks); ``self.counts[k] += 1`` counts traces.  So does an object of
             # a class of the module whose ``__setitem__`` the assignment runs.
-            ctx.report(self, stmt, what=f"Item assignment into `self.{obj.attr.value}`")
+            ctx.report_effect(self, stmt, obj, stmt, what=f"Item assignment into `self.{obj.attr.value}`")
             return
         if not isinstance(obj, cst.Name):
             return
@@ -247,7 +251,7 @@ class OuterStateMutation(Rule):
                 return  # nnx modules carry mutable state through nnx transforms by design
             if v.kind != TRACED and _fills_memo(ctx, stmt) or _scratch_of_the_run(ctx, target.attr.value, stmt):
                 return
-            ctx.report(self, stmt, what=f"`self.{target.attr.value} = ...`")
+            ctx.report_effect(self, stmt, target, stmt, what=f"`self.{target.attr.value} = ...`")
             return
         if base.outer is None:
             return
@@ -257,9 +261,9 @@ class OuterStateMutation(Rule):
             return
         outer = base.outer[1]
         if kind == "attr":
-            ctx.report(self, stmt, what=f"Attribute assignment on outer `{outer}`")
+            ctx.report_effect(self, stmt, target, stmt, what=f"Attribute assignment on outer `{outer}`")
         else:
-            ctx.report(self, stmt, what=f"Item assignment into outer `{outer}`")
+            ctx.report_effect(self, stmt, obj, stmt, what=f"Item assignment into outer `{outer}`")
 
 
 def _sets_items(ctx, base) -> bool:
@@ -314,26 +318,6 @@ def _records_data(argvals) -> bool:
 
 
 PUSHES = frozenset({"append", "appendleft", "extend", "insert"})
-POPS = frozenset({"pop", "popleft", "remove"})
-
-
-def _balanced(ctx, name) -> bool:
-    """The traced function both pushes onto and pops from the outer ``name`` (a stack of
-    contexts kept during one trace): the state after the trace is the state before it."""
-    scope = ctx.func.body_scope
-    if scope is None:
-        return False
-    index = ctx.analyzer.finder.index
-    memo = index.__dict__.setdefault("_jax303_methods", {})
-    methods = memo.get(id(scope))
-    if methods is None:
-        methods = memo[id(scope)] = {}
-        for call, where, _order in index.calls:
-            f = call.func
-            if where is scope and isinstance(f, cst.Attribute) and isinstance(f.value, cst.Name):
-                methods.setdefault(f.value.value, set()).add(f.attr.value)
-    called = methods.get(name, ())
-    return bool(PUSHES.intersection(called)) and bool(POPS.intersection(called))
 
 
 def _local_to_the_trace(ctx, name) -> bool:

@@ -257,7 +257,7 @@ def _flip(init, out, classes, strong_only: bool = False):
         hit = _changed_field(init, out, classes, strong_only)
         if hit is not None:
             path, t, o = hit
-            return f"a {init.cls.name} whose `{path}` is {_first(t)}", f"`{path}` {_describe(o)}"
+            return f"an instance of `{init.cls.name}` whose `{path}` is {_first(t)}", f"`{path}` {_describe(o)}"
     return None
 
 
