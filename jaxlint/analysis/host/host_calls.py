@@ -19,7 +19,7 @@ from jaxlint.analysis.jax.numpy_random_sizes import GENERATOR_MAKERS, size_argum
 from jaxlint.analysis.model.classes import STATIC_FIELD, class_named, qualified
 from jaxlint.analysis.syntax.scopes import CONTAINER_CTORS, ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.syntax.functions import return_values
-from jaxlint.analysis.syntax.nodes import arguments_by_position
+from jaxlint.analysis.syntax.nodes import arguments_by_position, received_arguments
 from jaxlint.analysis.model.transforms import Application
 from jaxlint.analysis.model.names import PARTIAL, resolve
 
@@ -213,11 +213,7 @@ class HostCalls:
         """The call as the constructor receives it: a partial's arguments ahead of the call's
         own (a keyword of the call replaces the partial's), and a ``**kwargs`` that is known
         to be empty left out."""
-        args = list(e.args)
-        if ahead:
-            given = {a.keyword.value for a in args if a.keyword is not None}
-            bound = [a for a in ahead[0].args[1:] if a.keyword is None or a.keyword.value not in given]
-            args = [a for a in bound if a.keyword is None] + [a for a in args if a.keyword is None] + [a for a in bound if a.keyword is not None] + [a for a in args if a.keyword is not None]
+        args = received_arguments(ahead[0].args[1:] if ahead else (), e.args)
         kept = [a for a in args if a.star != "**" or not self._empty_kwargs(a.value, scope)]
         if len(kept) == len(e.args) and not ahead:
             return e

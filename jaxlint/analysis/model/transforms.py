@@ -21,8 +21,6 @@ from jaxlint.analysis.model.receivers import ReceiverModel
 from jaxlint.analysis.model.transform_arguments import (
     StaticSpec,
     converted_positions,
-    false_keywords,
-    not_none_keywords,
     parse_argnums,
     parse_in_axes,
     parse_statics,
@@ -31,10 +29,29 @@ from jaxlint.analysis.model.transform_table import JIT, PALLAS, PASS_THROUGH, SW
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.syntax.functions import possible_returns, _undecorated
-from jaxlint.analysis.syntax.nodes import argument_for, arguments_by_position
+from jaxlint.analysis.syntax.nodes import argument_for, arguments_by_position, received_arguments
 
 
-class Application:
+class Bound:
+    """What ``functools.partial`` bound ahead of every call of a function value (``ahead``: its
+    arguments, as the function receives them), of an Application or a FnRef."""
+
+    __slots__ = ()
+
+    @property
+    def bound_pos(self) -> int:  # partial(f, a, b): the first parameters are bound
+        return sum(1 for a in self.ahead if a.keyword is None)
+
+    @property
+    def bound_kw(self) -> FrozenSet[str]:
+        return frozenset(a.keyword.value for a in self.ahead if a.keyword is not None)
+
+    def bind_ahead(self, args) -> None:
+        """``functools.partial(f, *args)``: ``args`` are bound ahead of every call of ``f``."""
+        self.ahead = received_arguments(self.ahead, args)
+
+
+class Application(Bound):
     """One way a function is traced: ``@jax.jit`` on it, ``lax.scan(it, ...)``, ..."""
 
     __slots__ = (
@@ -44,13 +61,10 @@ class Application:
         "site",
         "site_scope",
         "bound_self",
-        "bound_pos",
-        "bound_kw",
+        "ahead",
         "unbatched",
         "opaque_axes",
         "nargs",
-        "bound_set",
-        "bound_false",
         "argnums",
         "receiver_cls",
         "stages",
@@ -78,13 +92,10 @@ class Application:
         # jax.jit(jax.grad(f))): a call returns gradients, not what the function's body returns
         self.gradient = False
         self.bound_self = False  # jax.jit(self.method): self is a concrete Python object
-        self.bound_pos = 0  # partial(f, a, b): the first parameters are bound
-        self.bound_kw: FrozenSet[str] = frozenset()
+        self.ahead: Tuple[cst.Arg, ...] = ()  # partial(f, a, k=v): the arguments bound ahead
         self.unbatched: FrozenSet[int] = frozenset()  # vmap in_axes=None positions
         self.opaque_axes = False
         self.nargs: Optional[int] = None  # positional arguments the function receives, if known
-        self.bound_set: FrozenSet[str] = frozenset()
-        self.bound_false: FrozenSet[str] = frozenset()
         # The class of the object a bound method belongs to (``jax.jit(model.apply)`` with
         # ``model = Model(...)``): a subclass of the method's own class, or that class.
         self.receiver_cls = None
@@ -116,7 +127,7 @@ def arguments_by_parameter(app: Application, call: cst.Call, pos: List[str]) -> 
 
 # What a function value has bound: the object of a bound method, and what ``functools.partial``
 # fixed.  A transform applied to the value keeps them, and so does a name for the result.
-BINDING = ("bound_self", "receiver_cls", "bound_pos", "bound_kw", "bound_set", "bound_false", "gradient")
+BINDING = ("bound_self", "receiver_cls", "ahead", "gradient")
 
 
 def copy_binding(target, source) -> None:
@@ -125,18 +136,15 @@ def copy_binding(target, source) -> None:
         setattr(target, name, getattr(source, name))
 
 
-class FnRef:
+class FnRef(Bound):
     """A function value as the analysis sees it: which def, and what is already bound."""
 
-    __slots__ = ("func", "bound_self", "bound_pos", "bound_kw", "bound_set", "bound_false", "jit", "receiver_cls", "stages", "own_trace", "gradient")
+    __slots__ = ("func", "bound_self", "ahead", "jit", "receiver_cls", "stages", "own_trace", "gradient")
 
     def __init__(self, func: FuncInfo, bound_self: bool = False, receiver_cls=None):
         self.func = func
         self.bound_self = bound_self
-        self.bound_pos = 0
-        self.bound_kw: FrozenSet[str] = frozenset()
-        self.bound_set: FrozenSet[str] = frozenset()  # bound keywords whose value is not None
-        self.bound_false: FrozenSet[str] = frozenset()  # bound keywords whose value is False
+        self.ahead: Tuple[cst.Arg, ...] = ()
         self.jit: Optional[Application] = None
         self.receiver_cls = receiver_cls  # a bound method: the class of the object it is bound to
         self.stages = False  # wrapped by a staging transform where it was built (``jax.jit(g)``)
@@ -150,13 +158,6 @@ class FnRef:
         for slot in FnRef.__slots__[1:]:
             setattr(out, slot, getattr(self, slot))
         return out
-
-    def bind_ahead(self, args) -> None:
-        """``functools.partial(f, *args)``: ``args`` are bound ahead of every call of ``f``."""
-        self.bound_pos += sum(1 for a in args if a.keyword is None)
-        self.bound_kw = self.bound_kw | {a.keyword.value for a in args if a.keyword is not None}
-        self.bound_set = self.bound_set | not_none_keywords(args)
-        self.bound_false = self.bound_false | false_keywords(args)
 
 
 class TransformFinder:

@@ -80,6 +80,15 @@ def arguments_by_position(call: cst.Call, names: List[str], start: int = 0) -> I
             i += 1
 
 
+def received_arguments(ahead, args) -> Tuple[cst.Arg, ...]:
+    """The arguments a callee receives when ``functools.partial`` bound ``ahead`` and the call
+    passes ``args``: the partial's positional arguments first, then the call's, then the
+    partial's keywords that the call does not replace, then the call's."""
+    given = {a.keyword.value for a in args if a.keyword is not None}
+    bound = [a for a in ahead if a.keyword is None or a.keyword.value not in given]
+    return tuple(a for keyword in (False, True) for part in (bound, args) for a in part if (a.keyword is not None) == keyword)
+
+
 def argument_for(call: cst.Call, names: List[str], name: str):
     """The argument of ``call`` that lands on parameter ``name`` (``names``: the positional
     parameters as the call fills them): an Arg, None when the call leaves the parameter out, or

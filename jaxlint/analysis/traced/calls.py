@@ -26,10 +26,10 @@ from jaxlint.analysis.traced.frame import Frame
 from jaxlint.analysis.traced.function_calls import FunctionCalls
 from jaxlint.analysis.traced.instances import Instances
 from jaxlint.analysis.traced.passed_arguments import PassedArguments
-from jaxlint.analysis.traced.values import DICT as DICT_FLAG, JAXARR, NPARR, PYSEQ, REF, STATIC, Val
+from jaxlint.analysis.traced.values import REF, STATIC, Val
 from jaxlint.analysis.traced.traced_fields import TracedFields
 from jaxlint.analysis.host.host_values import HostValues
-from jaxlint.analysis.host.host_value import DICT, JAX_ARRAY, LIST, NUMPY_ARRAY, TUPLE, PARAM, INSTANCE
+from jaxlint.analysis.host.host_value import JAX_ARRAY, PARAM
 from jaxlint.analysis.traced.from_host import host_val
 
 
@@ -62,7 +62,7 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         self._alias_by_app: Optional[Dict] = None
         self._host_values = None
         self._outer_flags: Dict[Tuple[int, str], int] = {}
-        self._outer_instances: Dict[Tuple[int, str], Optional[Val]] = {}
+        self._outer_values: Dict[Tuple[int, str], Val] = {}
         self._constructed_attrs: Dict[int, object] = {}
         # id(def or lambda node) -> the names it reads from the functions around it
         self.free_names: Dict[int, FrozenSet[str]] = {}
@@ -121,8 +121,7 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
             and f is not None
             and f.name == "__init__"
             and f is self.classes.member(cls, "__init__")
-            and scope.bindings.get(value.value)
-            and all(b.kind == "param" for b in scope.bindings[value.value])
+            and scope.unrebound_param(value.value)
         ):
             params = [p.name.value for p in f.positional_params()[1:]]
             return self._constructed(cls, params, value.value) if value.value in params else [(None, scope)]
@@ -145,38 +144,35 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         rely on, wherever it reads it: JAXARR for one concrete JAX array (``W = jnp.ones(3)``
         at module level), NPARR for a NumPy array, PYSEQ for a Python list or tuple (indexing
         it needs a Python int), DICT for a Python dict (a key lookup hashes the key)."""
-        key = (id(owner), name)
-        known = self._outer_flags.get(key)
-        if known is None:
-            v = self.host_values.outer_value(name, owner)
-            binds = owner.bindings.get(name, ())
-            if v is None and owner.func is not None and binds and all(b.kind == "param" for b in binds):
-                v = self.host_values.passed_value(owner.func, name)
-            elif v is not None and v.kind == PARAM:
-                # a parameter of the enclosing host function: what every call of it passes
-                v = self.host_values.passed_value(owner.func, v.name)
-            flags = {JAX_ARRAY: JAXARR, NUMPY_ARRAY: NPARR, LIST: PYSEQ, TUPLE: PYSEQ, DICT: DICT_FLAG}
-            known = self._outer_flags[key] = flags.get(v.kind, 0) if v is not None else 0
-            if binds and all(b.kind == "assign" and isinstance(b.value, cst.Call) and resolve(b.value.func, owner) in REF_MAKERS for b in binds):
-                known = self._outer_flags[key] = REF  # ``counter = jax.new_ref(...)``: written in place by design
-        return known
+        return self.outer_value(name, owner).flags
 
     def outer_instance(self, name: str, owner) -> Optional[Val]:
         """The global or closure variable ``name`` of ``owner`` when it holds one instance of a
-        class of the module built with known fields (``SGD = Optimizer(clip_update, 0.1)``):
-        that object, its fields as traced code sees them; None otherwise."""
+        class of the module (``SGD = Optimizer(clip_update, 0.1)``): that object, its fields
+        as traced code sees them where the construction shows them; None otherwise."""
+        v = self.outer_value(name, owner)
+        return v if v.cls is not None else None
+
+    def outer_value(self, name: str, owner) -> Val:
+        """What the global or closure variable ``name`` of ``owner`` holds wherever traced code
+        reads it, as host code made it (a parameter of the enclosing host function: what every
+        call of it passes)."""
         key = (id(owner), name)
-        if key not in self._outer_instances:
+        if key not in self._outer_values:
             v = self.host_values.outer_value(name, owner)
-            known = None
-            if v is not None and v.kind == INSTANCE and v.cls is not None:
-                known = host_val(v, self.classes) if v.fields is not None else None
-                if known is None or known.cls is None:
-                    # built by its own ``__init__``: a Python object of its class, whose
-                    # attributes the class model reads (a JAX array stored there is concrete)
-                    known = Val(STATIC, None, 0, cls=v.cls, attrs=self.constructed_attributes(v))
-            self._outer_instances[key] = known
-        return self._outer_instances[key]
+            binds = owner.bindings.get(name, ())
+            if v is None and owner.func is not None and owner.unrebound_param(name):
+                v = self.host_values.passed_value(owner.func, name)
+            elif v is not None and v.kind == PARAM:
+                v = self.host_values.passed_value(owner.func, v.name)
+            known = host_val(v, self.classes)
+            if known.cls is not None and not known.items:
+                # built by its own ``__init__``: what its constructor stored there
+                known = Val(STATIC, None, known.flags, cls=known.cls, attrs=self.constructed_attributes(v))
+            if binds and all(b.kind == "assign" and isinstance(b.value, cst.Call) and resolve(b.value.func, owner) in REF_MAKERS for b in binds):
+                known = Val(STATIC, None, REF)  # ``counter = jax.new_ref(...)``: written in place by design
+            self._outer_values[key] = known
+        return self._outer_values[key]
 
     def emit(self, event: str, frame: Frame, *args) -> None:
         hs = self.handlers.get(event)

@@ -15,6 +15,7 @@ import libcst as cst
 from jaxlint.analysis.model.classes import annotation_class
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transform_table import BRANCHES, Transform
+from jaxlint.analysis.model.transform_arguments import false_keywords, not_none_keywords
 from jaxlint.analysis.model.transforms import Application
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.traced.annotations import (
@@ -149,13 +150,7 @@ class EntryPoints:
                 frame.env[name] = lattice.STATIC_VAL
                 continue
             j = i - app.bound_pos
-            if name in app.bound_false:
-                frame.env[name] = lattice.KNOWN_CONSTANTS["False"]
-                continue
-            if name in app.bound_set:
-                frame.env[name] = lattice.Val(lattice.STATIC, None, lattice.NOTNONE)
-                continue
-            if nargs is not None and j >= nargs and param.default is not None:
+            if nargs is not None and j >= nargs and param.default is not None and name not in app.bound_kw:
                 frame.env[name] = lattice.STATIC_VAL  # the primitive does not pass it: its default stays
                 continue
             if operands is not None and j < len(operands) and operands[j].cls is not None:
@@ -210,6 +205,12 @@ class EntryPoints:
 
     def _param_val(self, app, param, name, statics, opaque, passed, i, f) -> lattice.Val:
         t = app.transform
+        # a keyword ``functools.partial`` bound is the Python value it bound, whatever the
+        # transform does with the arguments it is given
+        if name in false_keywords(app.ahead):
+            return lattice.KNOWN_CONSTANTS["False"]
+        if name in not_none_keywords(app.ahead):
+            return lattice.Val(lattice.STATIC, None, lattice.NOTNONE)
         if t.converts:
             # called on its own, a custom derivative runs on concrete values: no tracers
             converted = app.argnums is not None and i >= 0 and i - app.bound_pos in app.argnums
@@ -221,10 +222,6 @@ class EntryPoints:
             if i < 0 or j not in app.argnums:
                 # not differentiated: the caller's concrete value (a JAX array stays one)
                 return self.concrete_passed(app, name) or lattice.STATIC_VAL
-        if name in app.bound_false:
-            return lattice.KNOWN_CONSTANTS["False"]
-        if name in app.bound_set:
-            return lattice.Val(lattice.STATIC, None, lattice.NOTNONE)
         if name in statics or name in app.bound_kw:
             if f.is_method and param is f.positional_params()[0]:
                 return lattice.Val(lattice.STATIC, None, 0, cls=f.cls)  # a static ``self``: its methods still resolve

@@ -126,7 +126,7 @@ class Expressions:
         if f is not None:
             return Val(STATIC, name, 0, None, (FnRef(f), None, [], {}))
         foreign = owner is not self.frame.scope or self.frame.func.is_lambda  # a lambda shares its scope
-        if binds and not variable and foreign and owner.func is not None and all(b.kind == "param" for b in binds):
+        if not variable and foreign and owner.func is not None and owner.unrebound_param(name):
             # A parameter of the host function around this one (a lax body reading it): what
             # every call of that function passes (a concrete JAX array is staged here too; the
             # function a factory is given is that function).
@@ -143,8 +143,9 @@ class Expressions:
                 # the callable the factory was given in the signature this frame is interpreted under
                 return Val(STATIC, name, 0, None, fn)
             passed = self.analyzer.host_values.passed_value(owner.func, name)
-            if passed is not None and passed.func is not None and not passed.func.is_lambda:
-                return Val(STATIC, name, 0, None, (FnRef(passed.func), None, [], {}))
+            fn = host_val(passed).fn
+            if fn is not None:
+                return Val(STATIC, name, 0, None, fn)
             # Otherwise an object the host function was given: it was there before the trace and
             # outlives it, as a variable of that function would (``self`` of the method around
             # a nested def: what the nested def writes to it stays after the trace).  Only when

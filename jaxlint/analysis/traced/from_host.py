@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.host.host_value import FUNCTION, INSTANCE, JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, SCALAR
+from jaxlint.analysis.host.host_value import DICT, FUNCTION, INSTANCE, JAX_ARRAY, LIST, NUMPY_ARRAY, NUMPY_SCALAR, SCALAR, TUPLE
 from jaxlint.analysis.model.classes import class_named
 from jaxlint.analysis.model.transforms import FnRef
 from jaxlint.analysis.syntax.nodes import block_exits, is_none_literal
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.syntax.scopes import Scope
-from jaxlint.analysis.traced.values import DICT, JAXARR, NPARR, PYSEQ, STATIC, STATIC_VAL, UNKNOWN, UNKNOWN_VAL, Val
+from jaxlint.analysis.traced.values import ARRAY, DICT as DICT_FLAG, JAXARR, NPARR, PYSEQ, STATIC, STATIC_VAL, TRACED, UNKNOWN, UNKNOWN_VAL, Val, first_traced_name
 
 
 class _ContainsCall(FastVisitor):
@@ -67,7 +67,7 @@ def structure_of(expr, scope: Scope, depth: int = 0) -> Val:
     if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
         return Val(STATIC, None, PYSEQ)
     if isinstance(expr, (cst.Dict, cst.DictComp)):
-        return Val(STATIC, None, DICT)
+        return Val(STATIC, None, DICT_FLAG)
     if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
         cls = class_named(scope, expr.func.value)
         if cls is not None:
@@ -87,27 +87,49 @@ def structure_of(expr, scope: Scope, depth: int = 0) -> Val:
     return Val(UNKNOWN)
 
 
-def host_val(h, classes=None) -> Val:
-    """A value host code hands over, as traced code sees it before any JAX operation.  With
-    the class model, an instance of a class of the module whose constructor fields are known
-    (``Options(jnp.float32(0.75))``) keeps them: a Python object whose fields are what it
-    was built with (a JAX array there stays concrete until a JAX operation stages it)."""
-    if h is None:
+# The host kinds of the leaves a transform traces, where it decides by what each leaf holds:
+# equinox's filters trace what ``eqx.is_array`` accepts (NumPy scalars too); an NNX module's
+# attributes are traced when they hold arrays (a NumPy scalar there stays a Python value).
+FILTERED = frozenset({JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR})
+NNX_ARRAYS = frozenset({JAX_ARRAY, NUMPY_ARRAY})
+
+
+def host_val(h, classes=None, traced=frozenset(), name=None, instance=None, depth: int = 0) -> Val:
+    """A value host code hands over, as traced code sees it.  ``traced``: the host kinds of the
+    leaves the transform traces (under ``name``), each other leaf handed over as the Python
+    value it is; by default none (before any JAX operation an array stays concrete).  With the
+    class model, an instance of a class of the module whose constructor fields are known
+    (``Options(jnp.float32(0.75))``) keeps them, each converted the same way;
+    ``instance(cls, name, fields)`` decides one where the transform reads its class (equinox's
+    filters)."""
+    if h is None or depth > 3:
         return UNKNOWN_VAL
-    if h.kind == JAX_ARRAY:
-        return Val(STATIC, None, JAXARR)
-    if h.kind == NUMPY_ARRAY:
-        return Val(STATIC, None, NPARR)
+    if h.kind in traced:
+        return Val(TRACED, name, ARRAY)
+    if h.kind in (JAX_ARRAY, NUMPY_ARRAY):
+        return Val(STATIC, None, JAXARR if h.kind == JAX_ARRAY else NPARR)
     if h.kind in (SCALAR, NUMPY_SCALAR):
         return STATIC_VAL  # a number as Python holds it (``np.float32(0.5)`` hashes, compares)
+    if h.kind == TUPLE and h.items is not None and traced:
+        items = tuple(host_val(it, classes, traced, name, instance, depth + 1) for it in h.items)
+        if all(v.kind != UNKNOWN for v in items):
+            return Val(max((v.kind for v in items), default=STATIC), first_traced_name(items), PYSEQ, items)
+    if h.kind in (LIST, TUPLE, DICT):
+        # a Python container; what it holds is not known
+        return Val(UNKNOWN, None, DICT_FLAG if h.kind == DICT else PYSEQ)
+    if traced:
+        return (instance(h.cls, name, h.fields) if h.kind == INSTANCE and instance is not None else None) or UNKNOWN_VAL
     if h.kind == FUNCTION and h.func is not None and not h.func.is_lambda:
         # a def of the module held as a value (an optimiser's update rule in a field): calling
         # it traces its body with the arguments of the call
         return Val(STATIC, h.func.name, 0, None, (FnRef(h.func), None, [], {}))
-    if h.kind == INSTANCE and h.cls is not None and h.fields is not None and classes is not None:
-        names = classes.field_names(h.cls)
+    if h.kind == INSTANCE and h.cls is not None:
+        names = classes.field_names(h.cls) if h.fields is not None and classes is not None else None
         if names:
             held = dict(h.meta or {}, **h.fields)
-            items = tuple(host_val(held.get(n), classes) for n in names)
+            items = tuple(host_val(held.get(n), classes, depth=depth + 1) for n in names)
             return Val(STATIC, None, 0, items, None, h.cls)
+        # built by its own ``__init__``: a Python object of its class, whose attributes the
+        # class model reads (a JAX array stored there is concrete)
+        return Val(STATIC, None, 0, cls=h.cls)
     return UNKNOWN_VAL

@@ -19,7 +19,7 @@ from jaxlint.analysis.syntax.scopes import ClassInfo
 from jaxlint.analysis.traced.annotations import annotation_container
 from jaxlint.analysis.traced.frame import Frame
 from jaxlint.analysis.traced import values as lattice
-from jaxlint.analysis.host.host_value import INSTANCE as HOST_INSTANCE, JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR, SCALAR
+from jaxlint.analysis.traced.from_host import FILTERED, host_val
 from jaxlint.analysis.traced.traced_fields import ARRAY as HOLDS_ARRAY, INSTANCE as HOLDS_INSTANCE, INSTANCES, LAYER, PYTHON, VARIABLE
 
 
@@ -43,15 +43,7 @@ class Instances:
                     v = self.filtered_field(cls, n, dotted)
                 else:
                     v = lattice.STATIC_VAL if self.classes.field_kind(cls, n) == STATIC_FIELD else None
-                h = fields.get(n)
-                if v is None and h is not None:
-                    if h.kind in (JAX_ARRAY, NUMPY_ARRAY, NUMPY_SCALAR):
-                        v = lattice.Val(lattice.TRACED, dotted, lattice.ARRAY)
-                    elif h.kind == SCALAR:
-                        v = lattice.STATIC_VAL
-                    elif h.kind == HOST_INSTANCE:
-                        v = self.filtered_instance(h.cls, dotted, h.fields)
-                out.append(v if v is not None else lattice.UNKNOWN_VAL)
+                out.append(v if v is not None else host_val(fields.get(n), self.classes, FILTERED, dotted, self.filtered_instance))
             items = tuple(out)
         return lattice.Val(lattice.TRACED, name, lattice.OPAQUE | lattice.ARRAYS_ONLY, items, None, cls)
 

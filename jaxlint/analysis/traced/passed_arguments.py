@@ -8,6 +8,7 @@ code, the calls around a traced function, never its body.
 
 from __future__ import annotations
 
+import functools
 from typing import List, Optional, Tuple
 
 import libcst as cst
@@ -15,8 +16,9 @@ import libcst as cst
 from jaxlint.analysis.jax.jax_api import KNOWN_APIS
 from jaxlint.analysis.model.transforms import Application, arguments_by_parameter
 from jaxlint.analysis.syntax.functions import rewrapped
+from jaxlint.analysis.syntax.nodes import arguments_by_position
 from jaxlint.analysis.syntax.scopes import ClassInfo, Scope
-from jaxlint.analysis.traced.from_host import host_val
+from jaxlint.analysis.traced.from_host import FILTERED, host_val
 from jaxlint.analysis.traced import values as lattice
 from jaxlint.analysis.host import host_value as host_value
 
@@ -38,15 +40,9 @@ class PassedArguments:
         # ``jax.eval_shape(f, x)`` is itself the one call: what follows ``f`` there is passed
         calls = [app.site.with_changes(args=app.site.args[1:])] if at_site else self.call_sites(app)
         for call in calls:
-            npos = 0
-            for a in call.args:
-                if a.star:
-                    return None
-                if a.keyword is None:
-                    npos += 1
-                else:
-                    names.add(a.keyword.value)
-            names.update(callable_pos[:npos])
+            if any(a.star for a in call.args):
+                return None
+            names.update(p for _a, p in arguments_by_position(call, callable_pos) if p is not None)
         return names
 
     def call_sites(self, app: Application) -> List[cst.Call]:
@@ -138,20 +134,12 @@ class PassedArguments:
         it over untouched; else None."""
 
         kind = self.passed_kind(app, name) if name in app.jit_positional() else None
-        if kind == host_value.JAX_ARRAY:
-            return lattice.Val(lattice.STATIC, None, lattice.JAXARR)
-        if kind == host_value.NUMPY_ARRAY:
-            return lattice.Val(lattice.STATIC, None, lattice.NPARR)
-        if kind == host_value.INSTANCE:
-            # an object of a class of the module, its fields as it was built (a JAX array in
-            # one stays concrete)
-            values = self.passed_values(app, name)
-            joined = values[0]
-            for v in values[1:]:
-                joined = host_value.join(joined, v)
-            inst = host_val(joined, self.classes)
-            return inst if inst.kind == lattice.STATIC else None
-        return None
+        if kind not in (host_value.JAX_ARRAY, host_value.NUMPY_ARRAY, host_value.INSTANCE):
+            return None
+        # an object of a class of the module, its fields as it was built (a JAX array in one
+        # stays concrete)
+        v = host_val(functools.reduce(host_value.join, self.passed_values(app, name)), self.classes)
+        return v if v.kind == lattice.STATIC else None
 
     def converted_passed(self, app: Application, name: str, converted: bool) -> Optional[lattice.Val]:
         """What a custom derivative called on its own receives for ``name``: a JAX array as
@@ -230,12 +218,9 @@ class PassedArguments:
         if h is not None and h.kind == host_value.PARAM:
             # a wrapper's parameter handed on: what every call of the wrapper passes
             h = self.host_values.passed_value(scope.func, h.name)
-        if h is not None and h.kind == host_value.INSTANCE:
-            return self.filtered_instance(h.cls, name, h.fields)
-        if h is not None:
-            v = _filtered_leaves(h, name)
-            if v is not None:
-                return v
+        v = host_val(h, self.classes, FILTERED, name, self.filtered_instance)
+        if v.kind != lattice.UNKNOWN:
+            return v
         r = self.receivers.receiver_of(expr, scope)
         if r is not None and r.cls is not None:
             return self.filtered_instance(r.cls, name, None)
@@ -309,26 +294,6 @@ class PassedArguments:
             for q in up:
                 out.append((q.call if q.call is not None else call, q.scope, cst.Arg(value=q.expr)))
         return out
-
-
-def _filtered_leaves(h, name: str, depth: int = 0) -> Optional[lattice.Val]:
-    """A host value as equinox's filters hand it over: an array (a NumPy scalar too) traced, a
-    Python scalar or string the Python value, a tuple each element so (``(0.75, 1.25)`` stays
-    Python floats); None for anything else."""
-
-    if h.kind in (host_value.JAX_ARRAY, host_value.NUMPY_ARRAY, host_value.NUMPY_SCALAR):
-        return lattice.Val(lattice.TRACED, name, lattice.ARRAY)  # equinox's filters trace NumPy scalars too
-    if h.kind == host_value.SCALAR:
-        return lattice.STATIC_VAL
-    if h.kind == host_value.TUPLE and h.items is not None and depth < 3:
-        items = []
-        for it in h.items:
-            v = _filtered_leaves(it, name, depth + 1) if it is not None else None
-            if v is None:
-                return None
-            items.append(v)
-        return lattice.Val(max((v.kind for v in items), default=lattice.STATIC), lattice.first_traced_name(items), lattice.PYSEQ, tuple(items))
-    return None
 
 
 _RULE_REGISTRARS = ("defjvp", "defvjp")

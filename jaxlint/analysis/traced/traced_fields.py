@@ -22,7 +22,8 @@ import libcst as cst
 
 from jaxlint.analysis.traced.annotations import is_array_annotation, is_scalar_annotation
 from jaxlint.analysis.model.classes import STATIC_FIELD, ClassModel, annotation_class
-from jaxlint.analysis.host.host_value import JAX_ARRAY, NUMPY_ARRAY, SCALAR
+from jaxlint.analysis.traced.from_host import FILTERED, NNX_ARRAYS, host_val
+from jaxlint.analysis.traced import values as lattice
 from jaxlint.analysis.jax.jax_api import is_layer_class
 from jaxlint.analysis.model.nnx_state import NNX_VARIABLE
 from jaxlint.analysis.model.receivers import ReceiverModel, element_annotation
@@ -123,11 +124,7 @@ class TracedFields:
             return self._instance(r.cls, nnx)
         if r is not None and is_layer_class(r.external):
             return (LAYER, None)
-        h = self._host_values().value(value, scope, value if isinstance(value, cst.Call) else None)
-        if h is None:
-            return None
-        if h.kind in (JAX_ARRAY, NUMPY_ARRAY):
-            return (ARRAY, None)
-        if h.kind == SCALAR:
+        v = host_val(self._host_values().value(value, scope, value if isinstance(value, cst.Call) else None), traced=NNX_ARRAYS if nnx else FILTERED)
+        if v is lattice.STATIC_VAL:
             return (PYTHON, None)
-        return None
+        return (ARRAY, None) if v.kind == lattice.TRACED and v.flags == lattice.ARRAY else None
