@@ -55,6 +55,10 @@ class Migration(NamedTuple):
 
 
 TABLE_FILE = os.path.join(os.path.dirname(__file__), "jax_history.json")
+# The table's old names alone, one a line, a module's followed by `.*` (it covers every name
+# inside it), written with the table: a module that names none of them (most modules) is
+# checked without reading the table.
+NAMES_FILE = os.path.join(os.path.dirname(__file__), "jax_history_names.txt")
 
 
 class _Table:
@@ -87,6 +91,22 @@ class _Table:
 
 
 _LOADED: List[_Table] = []
+_NAMES: List[Tuple[FrozenSet[str], FrozenSet[str]]] = []
+
+
+def old_names() -> Tuple[FrozenSet[str], FrozenSet[str]]:
+    """(every old name of the table, those of them that are modules), from the names file."""
+    if not _NAMES:
+        with open(NAMES_FILE, encoding="utf-8") as fh:
+            lines = fh.read().split()
+        modules = frozenset(line[:-2] for line in lines if line.endswith(".*"))
+        _NAMES.append((frozenset(line[:-2] if line.endswith(".*") else line for line in lines), modules))
+    return _NAMES[0]
+
+
+def names_text(entries: Dict[str, dict]) -> str:
+    """The names file of a table's entries (benchmarks/jax_history.py writes it with the table)."""
+    return "".join(f"{old}.*\n" if entry.get("module") else f"{old}\n" for old, entry in sorted(entries.items()))
 
 
 def table() -> _Table:
@@ -151,13 +171,12 @@ def __getattr__(name: str):
 
 def lookup(qualified: str) -> Optional[Tuple[Migration, str]]:
     """The entry for ``qualified`` (or for the module it lies in) and the matched prefix."""
-    t = table()
+    names, modules = old_names()
     parts = qualified.split(".")
     for n in range(len(parts), 1, -1):
         prefix = ".".join(parts[:n])
-        m = t.migration(prefix)
-        if m is not None and (n == len(parts) or m.module):
-            return m, prefix
+        if prefix in names and (n == len(parts) or prefix in modules):
+            return table().migration(prefix), prefix
     return None
 
 
