@@ -9,12 +9,11 @@ import functools
 from dataclasses import dataclass, field
 from typing import Callable, List, Mapping, Optional, Sequence, Union
 
-import hashlib
 import json
 
 from jaxlint.config import Config
 from jaxlint.engine import runner
-from jaxlint.engine.cache import Cache, StatIndex, build_digest, finding_from_json, finding_to_json
+from jaxlint.engine.cache import Cache, StatIndex, build_digest, finding_from_json, finding_to_json, sha256
 from jaxlint.engine.discovery import discover
 from jaxlint.findings import Finding
 from jaxlint.paths import relpath
@@ -134,7 +133,7 @@ class _RunMemo:
         blob = json.dumps(
             [self.facts, [(p, self.display(p), digests[p], self.config_for(p).key()) for p in self.files]], separators=(",", ":")
         )
-        key = self.cache.key(hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest(), "<run>")
+        key = self.cache.key(sha256(blob.encode("utf-8", "surrogatepass")).hexdigest(), "<run>")
         if key == self.key:
             return False
         self.key = key

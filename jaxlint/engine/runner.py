@@ -109,8 +109,9 @@ def _lint_one(
     if cache is not None and key is not None and result.cacheable:
         cache.put(key, result.findings, result.calls)
     summary = result.summary
-    if summary is not None:
-        # The summary depends on these bytes: the cache entries that use it are checked against them.
+    if summary is not None and cache is not None:
+        # The summary depends on these bytes: the cache entries that use it are checked against
+        # them (without a cache nothing is checked, and nothing is hashed).
         summary = summary._replace(digest=digest or content_digest(data))
     return result.findings, result.calls, summary, result.cacheable, result.tree
 
