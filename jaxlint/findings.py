@@ -57,6 +57,10 @@ class FindingFacts(NamedTuple):
 
 @dataclass(frozen=True)
 class Finding:
+    """A place in a file (lines and columns from 1, the end exclusive), the rule that flags it
+    and what it says.  (A dataclass without a docstring gets one made from its signature, at
+    import.)"""
+
     path: str
     line: int  # 1-based
     column: int  # 1-based
