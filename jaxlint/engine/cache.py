@@ -175,9 +175,8 @@ def libcst_version_source() -> bytes:
 
 
 def sha256(data: bytes = b""):
-    """A SHA-256 hash object.  ``hashlib`` is imported on use: it loads OpenSSL, and a run
-    without a cache hashes nothing."""
-    import hashlib
+    """A SHA-256 hash object."""
+    import hashlib  # imported on use: it loads OpenSSL, and a run without a cache hashes nothing
 
     return hashlib.sha256(data)
 
