@@ -91,16 +91,14 @@ class _Table:
 
 
 _LOADED: List[_Table] = []
-_NAMES: List[Tuple[FrozenSet[str], FrozenSet[str]]] = []
+_NAMES: List[FrozenSet[str]] = []
 
 
-def old_names() -> Tuple[FrozenSet[str], FrozenSet[str]]:
-    """(every old name of the table, those of them that are modules), from the names file."""
+def old_names() -> FrozenSet[str]:
+    """The lines of the names file: every old name of the table, a module's as ``name.*``."""
     if not _NAMES:
         with open(NAMES_FILE, encoding="utf-8") as fh:
-            lines = fh.read().split()
-        modules = frozenset(line[:-2] for line in lines if line.endswith(".*"))
-        _NAMES.append((frozenset(line[:-2] if line.endswith(".*") else line for line in lines), modules))
+            _NAMES.append(frozenset(fh.read().split()))
     return _NAMES[0]
 
 
@@ -171,11 +169,11 @@ def __getattr__(name: str):
 
 def lookup(qualified: str) -> Optional[Tuple[Migration, str]]:
     """The entry for ``qualified`` (or for the module it lies in) and the matched prefix."""
-    names, modules = old_names()
+    names = old_names()
     parts = qualified.split(".")
     for n in range(len(parts), 1, -1):
         prefix = ".".join(parts[:n])
-        if prefix in names and (n == len(parts) or prefix in modules):
+        if prefix + ".*" in names or (n == len(parts) and prefix in names):
             return table().migration(prefix), prefix
     return None
 
