@@ -1,7 +1,5 @@
 """The one record every face of jaxlint speaks: a finding."""
 
-from __future__ import annotations
-
 from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, List, NamedTuple, Optional
 

@@ -21,8 +21,6 @@ read).  A fix is downgraded to unsafe when the oldest JAX the code supports (``m
 predates it.
 """
 
-from __future__ import annotations
-
 import json
 import os
 from typing import Dict, FrozenSet, List, NamedTuple, Optional, Tuple
