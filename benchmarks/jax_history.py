@@ -42,6 +42,10 @@ import sys
 import zipfile
 from typing import Dict, List, Optional, Set, Tuple
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from jaxlint.analysis.jax.jax_api_migrations import names_text  # noqa: E402
+
 Version = Tuple[int, ...]
 
 SINCE_DEFAULT = "0.3.0"
@@ -668,6 +672,9 @@ def main(argv=None) -> int:
     with open(args.out, "w", encoding="utf-8") as fh:
         json.dump(table, fh, indent=1, sort_keys=False)
         fh.write("\n")
+    # The old names alone, which the linter reads first (most modules name none of them).
+    with open(os.path.join(os.path.dirname(args.out), "jax_history_names.txt"), "w", encoding="utf-8") as fh:
+        fh.write(names_text(table["entries"]))
     for v, removed, deprecated in sizes(table):
         print(f"{v:10s} removed {removed:5d}  deprecated {deprecated:4d}")
     print(f"{len(table['entries'])} entries", file=sys.stderr)

@@ -144,6 +144,8 @@ _KEYED = ("select", "ignore", "per_file_ignores", "extra_jit_decorators", "root"
 
 @dataclass(frozen=True)
 class Config:
+    """The settings that apply to a file: from its configuration file and the command line."""
+
     select: Tuple[str, ...] = ()
     ignore: Tuple[str, ...] = ()
     per_file_ignores: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()

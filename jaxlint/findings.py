@@ -1,7 +1,5 @@
 """The one record every face of jaxlint speaks: a finding."""
 
-from __future__ import annotations
-
 from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, List, NamedTuple, Optional
 
@@ -57,6 +55,10 @@ class FindingFacts(NamedTuple):
 
 @dataclass(frozen=True)
 class Finding:
+    """A place in a file (lines and columns from 1, the end exclusive), the rule that flags it
+    and what it says.  (A dataclass without a docstring gets one made from its signature, at
+    import.)"""
+
     path: str
     line: int  # 1-based
     column: int  # 1-based

@@ -9,7 +9,6 @@ identical lines of the same file (two ``if x > 0:`` lines in one file stay disti
 
 from __future__ import annotations
 
-import hashlib
 import os
 from typing import Dict, List, Optional, Sequence
 
@@ -109,6 +108,8 @@ def fingerprints(
     sources: Optional[SourceLines] = None,
 ) -> List[str]:
     """One fingerprint per finding, in the order given."""
+    import hashlib  # imported on use (it loads OpenSSL): only the formats that carry fingerprints ask
+
     sources = sources or SourceLines()
     order = sorted(range(len(findings)), key=lambda i: findings[i].sort_key())
     seen: Dict[tuple, int] = {}

@@ -28,9 +28,10 @@ from jaxlint.findings import Finding
 from jaxlint.selectors import RuleTable
 from jaxlint.source_text import LINE_END
 
-# flake8's own grammar (flake8.defaults.NOQA_INLINE_REGEXP and NOQA_FILE).
-INLINE_RE = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
-FILE_RE = re.compile(r"\s*# (?P<tool>flake8|jaxlint)[:=]\s*noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
+# flake8's own grammar (flake8.defaults.NOQA_INLINE_REGEXP and NOQA_FILE), as patterns that
+# ``re`` compiles (and keeps) once a module has a ``noqa``: most have none.
+INLINE = r"(?i)# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?"
+FILE = r"(?i)\s*# (?P<tool>flake8|jaxlint)[:=]\s*noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?"
 _ANY_RE = re.compile(r"noqa", re.IGNORECASE)
 _CODE_RE = re.compile(r"[^,\s]+")
 OWN_PREFIX = "JAX"
@@ -42,7 +43,7 @@ def codes_of(codes_str: str) -> Tuple[str, ...]:
 
 def inline_codes(line: str) -> Optional[Tuple[str, ...]]:
     """None: no ``# noqa`` on the line; (): a bare one (everything); else the codes listed."""
-    m = INLINE_RE.search(line)
+    m = re.search(INLINE, line)
     if m is None:
         return None
     if m.group("codes") is None:
@@ -82,7 +83,7 @@ class FileDirectives:
     def may_name_own_codes(self) -> bool:
         """False when no ``# noqa:`` anywhere in the text (comments or not) lists a code with
         jaxlint's prefix: then no comment can give JAX003 or JAX004."""
-        for m in INLINE_RE.finditer(self._text):
+        for m in re.finditer(INLINE, self._text):
             codes = m.group("codes")
             if codes is not None and OWN_PREFIX in codes.upper():
                 return True
@@ -90,7 +91,7 @@ class FileDirectives:
 
     def may_have_bare(self) -> bool:
         """Whether a bare ``# noqa`` (no codes) may be in the text."""
-        return any(m.group("codes") is None for m in INLINE_RE.finditer(self._text))
+        return any(m.group("codes") is None for m in re.finditer(INLINE, self._text))
 
     def _tokenized(self) -> Tuple[Dict[int, str], List[Tuple[int, int, str]]]:
         if self._tokens is None:
@@ -105,8 +106,9 @@ def scan(text: str) -> Optional[FileDirectives]:
     lines = text.splitlines(keepends=True)
     skip = False
     file_codes: List[str] = []
+    directive = re.compile(FILE)
     for line in lines:
-        m = FILE_RE.match(line)
+        m = directive.match(line)
         if m is None:
             continue
         if m.group("tool").lower() == "jaxlint" and m.group("codes"):
@@ -241,7 +243,7 @@ def directive_findings(
     out: List[Finding] = []
     lines = LINE_END.split(directives._text)  # numbered as the tokenizer numbers them
     for line, col0, comment in directives.comments:
-        m = INLINE_RE.search(comment)
+        m = re.search(INLINE, comment)
         if m is None:
             continue
         physical = lines[line - 1] if 0 < line <= len(lines) else comment

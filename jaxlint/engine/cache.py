@@ -23,7 +23,6 @@ write is ignored: the cache makes runs faster, never different, and never makes 
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import json
 import os
@@ -81,7 +80,7 @@ def build_digest(index: Optional["StatIndex"] = None) -> str:
     network filesystem each read is several system calls of a tenth of a millisecond)."""
     global _BUILD
     if _BUILD is None:
-        h = hashlib.sha256()
+        h = sha256()
         h.update(f"jaxlint {__version__}\0".encode())
         h.update(b"libcst " + _libcst_version_digest(index).encode() + b"\0")
         h.update(sources_digest(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), index).encode())
@@ -92,7 +91,7 @@ def build_digest(index: Optional["StatIndex"] = None) -> str:
 def sources_digest(root: str, index: Optional["StatIndex"] = None) -> str:
     """The digest of the build's source files under ``root`` (the jaxlint package): their paths
     and contents, each content known by ``index`` or read."""
-    h = hashlib.sha256()
+    h = sha256()
     for rel, full, st in _build_sources(root):
         digest = _file_digest(full, st, index)
         if digest is not None:
@@ -175,14 +174,21 @@ def libcst_version_source() -> bytes:
         return b""
 
 
+def sha256(data: bytes = b""):
+    """A SHA-256 hash object."""
+    import hashlib  # imported on use: it loads OpenSSL, and a run without a cache hashes nothing
+
+    return hashlib.sha256(data)
+
+
 def content_digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+    return sha256(data).hexdigest()
 
 
 def settings_digest(config_key: str, rule_codes: Iterable[str], facts: bool = False) -> str:
     """Everything about the run (not the file) that changes results (``facts``: whether the
     findings carry the dynamic mode's facts)."""
-    h = hashlib.sha256()
+    h = sha256()
     h.update(build_digest().encode() + b"\0")
     if facts:
         h.update(b"facts\0")
@@ -194,7 +200,7 @@ def settings_digest(config_key: str, rule_codes: Iterable[str], facts: bool = Fa
 def entry_key(settings: str, content: str, path: str, deps: Sequence[str] = ()) -> str:
     """The full key of one file's entry.  ``deps``: digests of what the findings depend on
     besides the file itself (order-insensitive); empty while the analysis is per-module."""
-    h = hashlib.sha256()
+    h = sha256()
     h.update(settings.encode() + b"\0")
     h.update(content.encode() + b"\0")
     h.update(path.encode("utf-8", "surrogatepass") + b"\0")

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from jaxlint.config import Config, ListedFolder
@@ -148,12 +147,12 @@ class GitIgnored:
         return full not in (dirs if is_dir else files)
 
 
-@dataclass
 class Discovery:
-    files: List[str] = field(default_factory=list)
-    missing: List[str] = field(default_factory=list)  # paths that do not exist or are not files
-    errors: List[str] = field(default_factory=list)  # "path: reason" for unreadable folders
-    warnings: List[str] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.files: List[str] = []
+        self.missing: List[str] = []  # paths that do not exist or are not files
+        self.errors: List[str] = []  # "path: reason" for unreadable folders
+        self.warnings: List[str] = []
 
 
 def discover(

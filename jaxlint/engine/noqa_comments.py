@@ -9,6 +9,7 @@ has ``# noqa: CODES`` gets the new codes added to its list.
 from __future__ import annotations
 
 import io
+import re
 import tokenize
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
@@ -16,7 +17,7 @@ from jaxlint.atomic import describe, write_bytes
 from jaxlint.engine.fixing import decode_file, encode_file, parse_error
 from jaxlint.engine.source import read_regular_file
 from jaxlint.findings import Finding
-from jaxlint.suppressions import INLINE_RE, codes_of
+from jaxlint.suppressions import INLINE, codes_of
 from jaxlint.rules import RULES_BY_CODE
 from jaxlint.source_text import LINE_END
 
@@ -53,7 +54,7 @@ def add_noqa(text: str, findings: Iterable) -> Tuple[str, int]:
         if line not in ok or line > len(parts):
             continue
         body = parts[line - 1]
-        m = INLINE_RE.search(body)
+        m = re.search(INLINE, body)
         if m and m.group("codes") is None:
             continue  # a bare ``# noqa`` silences every code already
         if m:

@@ -12,7 +12,6 @@ import signal
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
 from typing import List, Optional, Union
 
 import libcst as cst
@@ -35,22 +34,29 @@ from jaxlint.findings import Finding
 from jaxlint.rules import RULES_BY_CODE, rules_for
 
 
-@dataclass
 class ModuleResult:
     """What linting one module gives: its findings (sorted), and the calls its traced code makes
     with traced arguments into imported functions (records for the cross-module phase)."""
 
-    findings: List[Finding] = field(default_factory=list)
-    calls: List[dict] = field(default_factory=list)
-    # False when the result depends on more than the text and settings (the file ran out of its
-    # time budget on a busy machine): not to be cached.
-    cacheable: bool = True
-    # What the cross-module phase looks up in the module, made while its tree is at hand (when
-    # asked for, and the module was analysed): the phase then need not parse it for that.
-    summary: Optional[ModuleSummary] = None
-    # The parsed module, when asked for and the text parsed: the phase interprets it again
-    # without parsing it again.
-    tree: Optional[cst.Module] = None
+    def __init__(
+        self,
+        findings: Optional[List[Finding]] = None,
+        calls: Optional[List[dict]] = None,
+        cacheable: bool = True,
+        summary: Optional[ModuleSummary] = None,
+        tree: Optional[cst.Module] = None,
+    ):
+        self.findings = [] if findings is None else findings
+        self.calls = [] if calls is None else calls
+        # False when the result depends on more than the text and settings (the file ran out of
+        # its time budget on a busy machine): not to be cached.
+        self.cacheable = cacheable
+        # What the cross-module phase looks up in the module, made while its tree is at hand
+        # (when asked for, and the module was analysed): the phase then need not parse it for that.
+        self.summary = summary
+        # The parsed module, when asked for and the text parsed: the phase interprets it again
+        # without parsing it again.
+        self.tree = tree
 
 
 def lint_source(

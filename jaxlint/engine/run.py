@@ -6,27 +6,28 @@ call :func:`jaxlint.engine.pipeline.lint_source`."""
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
 from typing import Callable, List, Mapping, Optional, Sequence, Union
 
-import hashlib
 import json
 
 from jaxlint.config import Config
 from jaxlint.engine import runner
-from jaxlint.engine.cache import Cache, StatIndex, build_digest, finding_from_json, finding_to_json
+from jaxlint.engine.cache import Cache, StatIndex, build_digest, finding_from_json, finding_to_json, sha256
 from jaxlint.engine.discovery import discover
 from jaxlint.findings import Finding
 from jaxlint.paths import relpath
 
 
-@dataclass
 class RunResult:
-    findings: List[Finding] = field(default_factory=list)  # sorted
-    files: List[str] = field(default_factory=list)  # the files linted ("-" for standard input)
-    missing: List[str] = field(default_factory=list)  # paths that do not exist or are not files
-    warnings: List[str] = field(default_factory=list)  # e.g. a path that holds no Python file
-    errors: List[str] = field(default_factory=list)  # e.g. a folder that cannot be read
+    """What a run found.  (Plain classes, not dataclasses, for the records every run makes: a
+    dataclass compiles its methods when its module is imported, which a one-file run pays for.)"""
+
+    def __init__(self) -> None:
+        self.findings: List[Finding] = []  # sorted
+        self.files: List[str] = []  # the files linted ("-" for standard input)
+        self.missing: List[str] = []  # paths that do not exist or are not files
+        self.warnings: List[str] = []  # e.g. a path that holds no Python file
+        self.errors: List[str] = []  # e.g. a folder that cannot be read
 
 
 ConfigFor = Callable[[str], Config]
@@ -134,7 +135,7 @@ class _RunMemo:
         blob = json.dumps(
             [self.facts, [(p, self.display(p), digests[p], self.config_for(p).key()) for p in self.files]], separators=(",", ":")
         )
-        key = self.cache.key(hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest(), "<run>")
+        key = self.cache.key(sha256(blob.encode("utf-8", "surrogatepass")).hexdigest(), "<run>")
         if key == self.key:
             return False
         self.key = key

@@ -16,8 +16,6 @@ import sys
 import threading
 from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from dataclasses import dataclass, field
-
 from jaxlint.config import Config
 from jaxlint.engine.collection import start_up
 from jaxlint.engine.cache import Cache, StatIndex, build_digest, content_digest, record_codes, recorded_codes
@@ -49,19 +47,19 @@ def default_jobs() -> int:
 _W: dict = {}
 
 
-@dataclass
 class EachResult:
     """Every file's own findings, in file order, the cross-module call records of each file
     (by displayed path), and the summaries of the modules linted in this run (by path; a file
     the cache answered for has none)."""
 
-    findings: List[Finding] = field(default_factory=list)
-    calls: Dict[str, list] = field(default_factory=dict)
-    summaries: Dict[str, ModuleSummary] = field(default_factory=dict)
-    digests: Dict[str, str] = field(default_factory=dict)  # path -> content digest, where known
-    # path -> (bytes, parsed tree) of files linted in this process that a small run keeps
-    trees: Dict[str, tuple] = field(default_factory=dict)
-    cacheable: bool = True  # every file's result may be kept (none was stopped by its time budget)
+    def __init__(self, digests: Optional[Dict[str, str]] = None, trees: Optional[Dict[str, tuple]] = None, cacheable: bool = True):
+        self.findings: List[Finding] = []
+        self.calls: Dict[str, list] = {}
+        self.summaries: Dict[str, ModuleSummary] = {}
+        self.digests = {} if digests is None else digests  # path -> content digest, where known
+        # path -> (bytes, parsed tree) of files linted in this process that a small run keeps
+        self.trees = {} if trees is None else trees
+        self.cacheable = cacheable  # every file's result may be kept (none was stopped by its time budget)
 
 
 def _init_worker(config: Config, rule_codes: Tuple[str, ...], cache_dir: Optional[str], facts: bool = False) -> None:
@@ -109,8 +107,9 @@ def _lint_one(
     if cache is not None and key is not None and result.cacheable:
         cache.put(key, result.findings, result.calls)
     summary = result.summary
-    if summary is not None:
-        # The summary depends on these bytes: the cache entries that use it are checked against them.
+    if summary is not None and cache is not None:
+        # The summary depends on these bytes: the cache entries that use it are checked against
+        # them (without a cache nothing is checked, and nothing is hashed).
         summary = summary._replace(digest=digest or content_digest(data))
     return result.findings, result.calls, summary, result.cacheable, result.tree
 

@@ -100,10 +100,11 @@ MAX_EXPRESSION_DEPTH = 1000
 _WINDOW = 8192
 _WINDOW_OPS = 400
 _OP_TABLE = bytes(1 if chr(i) in "+-*/%&|^~<>@" else 0 for i in range(256))
-_OP_WORDS_RE = re.compile(rb"\b(?:and|or|not|if|else)\b")
+# Patterns (not compiled at import: ``re`` compiles and keeps them once a file dense enough
+# to need them comes).
+_OP_WORDS = rb"\b(?:and|or|not|if|else)\b"
 
-_SCAN_RE = re.compile(
-    r"""
+_SCAN = r"""(?x)
       (?P<s>(?:[rRbBuUfF]{1,2})?(?:\"\"\"(?:\\.|[^\\])*?\"\"\"|'''(?:\\.|[^\\])*?'''|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'))
      |(?P<c>\#[^\n]*)
      |(?P<cont>\\\r?\n)
@@ -112,9 +113,7 @@ _SCAN_RE = re.compile(
      |(?P<close>[)\]}])
      |(?P<sep>[,;]|:(?!=))
      |(?P<op>\*\*|//|<<|>>|<=|>=|==|!=|->|[-+*/%&|^~<>@]|\b(?:and|or|not|if|else|lambda|in|is|await)\b)
-    """,
-    re.X,
-)
+    """
 
 
 def _dense_window(text: str) -> bool:
@@ -129,7 +128,7 @@ def _dense_window(text: str) -> bool:
         return False
     words: List[int] = []
     if words_total >= _WINDOW_OPS // 4:
-        words = [m.start() for m in _OP_WORDS_RE.finditer(data)]
+        words = [m.start() for m in re.finditer(_OP_WORDS, data)]
     for start in range(0, len(data), _WINDOW // 2):
         end = start + _WINDOW
         n = marks.count(1, start, end)
@@ -148,7 +147,7 @@ def _deepest_expression(text: str) -> Tuple[int, int]:
     parses a long run of them in linear time).  Stops once past MAX_EXPRESSION_DEPTH."""
     stack = [0]
     total = best = where = 0
-    for m in _SCAN_RE.finditer(text):
+    for m in re.finditer(_SCAN, text):
         kind = m.lastgroup
         if kind == "op":
             stack[-1] += 1

@@ -42,8 +42,6 @@ does); for ``wrong-result``, ``"unchanged"`` (the variable is the same array aft
 line) or ``"formatted-tracer"`` (a string formatted at trace time shows a tracer).
 """
 
-from __future__ import annotations
-
 import re
 from typing import NamedTuple, Sequence, Tuple
 

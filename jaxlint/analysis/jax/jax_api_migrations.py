@@ -21,8 +21,6 @@ read).  A fix is downgraded to unsafe when the oldest JAX the code supports (``m
 predates it.
 """
 
-from __future__ import annotations
-
 import json
 import os
 from typing import Dict, FrozenSet, List, NamedTuple, Optional, Tuple
@@ -55,6 +53,10 @@ class Migration(NamedTuple):
 
 
 TABLE_FILE = os.path.join(os.path.dirname(__file__), "jax_history.json")
+# The table's old names alone, one a line, a module's followed by `.*` (it covers every name
+# inside it), written with the table: a module that names none of them (most modules) is
+# checked without reading the table.
+NAMES_FILE = os.path.join(os.path.dirname(__file__), "jax_history_names.txt")
 
 
 class _Table:
@@ -87,6 +89,20 @@ class _Table:
 
 
 _LOADED: List[_Table] = []
+_NAMES: List[FrozenSet[str]] = []
+
+
+def old_names() -> FrozenSet[str]:
+    """The lines of the names file: every old name of the table, a module's as ``name.*``."""
+    if not _NAMES:
+        with open(NAMES_FILE, encoding="utf-8") as fh:
+            _NAMES.append(frozenset(fh.read().split()))
+    return _NAMES[0]
+
+
+def names_text(entries: Dict[str, dict]) -> str:
+    """The names file of a table's entries (benchmarks/jax_history.py writes it with the table)."""
+    return "".join(f"{old}.*\n" if entry.get("module") else f"{old}\n" for old, entry in sorted(entries.items()))
 
 
 def table() -> _Table:
@@ -151,13 +167,12 @@ def __getattr__(name: str):
 
 def lookup(qualified: str) -> Optional[Tuple[Migration, str]]:
     """The entry for ``qualified`` (or for the module it lies in) and the matched prefix."""
-    t = table()
+    names = old_names()
     parts = qualified.split(".")
     for n in range(len(parts), 1, -1):
         prefix = ".".join(parts[:n])
-        m = t.migration(prefix)
-        if m is not None and (n == len(parts) or m.module):
-            return m, prefix
+        if prefix + ".*" in names or (n == len(parts) and prefix in names):
+            return table().migration(prefix), prefix
     return None
 
 

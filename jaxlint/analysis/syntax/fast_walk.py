@@ -49,11 +49,10 @@ _SKIP_FIELDS = frozenset(
 def _leaf_types() -> frozenset:
     """Node types whose subtrees hold no statement, call or binding: never entered."""
 
-    out = set()
-    for mod in (_op, _ws):
-        for v in vars(mod).values():
-            if isinstance(v, type) and issubclass(v, cst.CSTNode):
-                out.add(v)
+    # Read from the MRO: ``issubclass`` against the ABC ``CSTNode`` answers "no" for a class
+    # of these modules that is not a node (an enum, a typing alias) only after walking all
+    # of CSTNode's subclasses.
+    out = {v for mod in (_op, _ws) for v in vars(mod).values() if isinstance(v, type) and cst.CSTNode in v.__mro__}
     out.update(
         {
             cst.Name,

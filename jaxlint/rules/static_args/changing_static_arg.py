@@ -104,7 +104,6 @@ class ChangingStaticArg(Rule):
             return  # nothing called in a loop
         filtered = any(a.transform.cached and a.transform.filtered for a in m.finder.applications)
         call_of = {id(a): c for c, _s, _o in m.index.calls for a in c.args}
-        updates = m.loop_updates
         reported = set()
         for app, arg, pname, scope, order, _call in m.static_arguments:
             if m.finder.in_traced_code(scope):
@@ -114,15 +113,15 @@ class ChangingStaticArg(Rule):
             call = call_of.get(id(arg))
             if call is None:
                 continue
-            changing = _changing_name(v, call, updates, m, app, pname)
+            changing = _changing_name(v, call, m, app, pname)
             if changing is not None:
                 m.report(self, v, static=static, func=app.func.name, what=changing[0] + changing[1])
                 reported.add(id(arg))
                 continue
             if isinstance(v, cst.Name):
-                self._through_wrapper(m, app, pname, v.value, scope, updates, (call,))
+                self._through_wrapper(m, app, pname, v.value, scope, (call,))
         if filtered:
-            self._equinox_counters(m, updates)
+            self._equinox_counters(m)
         self._varying_keys(m, reported)
 
     def _varying_keys(self, m, reported):
@@ -153,7 +152,7 @@ class ChangingStaticArg(Rule):
                         m.report(self, a.value, static=static, func=app.func.name, what=why)
                         break
 
-    def _through_wrapper(self, m, app, pname, param, scope, updates, chain, depth=WRAPPER_DEPTH):
+    def _through_wrapper(self, m, app, pname, param, scope, chain, depth=WRAPPER_DEPTH):
         """``def train_step(x, lr): return step_jit(x, lr)`` called in a loop with a changing ``lr``,
         directly or through wrappers of the wrapper that hand their own parameter on
         (``chain``: the forwarding calls, outermost first, down to the call of the jitted
@@ -171,7 +170,7 @@ class ChangingStaticArg(Rule):
             passed = bound.get(param) if bound is not None else None
             if passed is None or passed.expr is None or passed.call is not call:
                 continue  # not this call's argument (a partial's, a default)
-            changing = _changing_name(passed.expr, call, updates, m, app, pname)
+            changing = _changing_name(passed.expr, call, m, app, pname)
             if changing is not None:
                 what = f"{changing[0]} through {g.name}(){changing[1]}"
                 related = [(c, "forwarded here") for c in chain[:-1]]
@@ -182,9 +181,9 @@ class ChangingStaticArg(Rule):
                 )
             elif depth > 1 and isinstance(passed.expr, cst.Name):
                 # the caller is a wrapper too, handing on its own parameter
-                self._through_wrapper(m, app, pname, passed.expr.value, s, updates, (call,) + chain, depth - 1)
+                self._through_wrapper(m, app, pname, passed.expr.value, s, (call,) + chain, depth - 1)
 
-    def _equinox_counters(self, m, updates):
+    def _equinox_counters(self, m):
         """An ``int`` field of an equinox Module, static under ``eqx.filter_jit``, incremented in the loop."""
         classes = m.analyzer.classes
         for app in m.finder.applications:
@@ -192,7 +191,7 @@ class ChangingStaticArg(Rule):
             if not (t.cached and t.filtered):
                 continue
             for call in m.analyzer.call_sites(app):
-                loops = updates.loops.get(id(call))
+                loops = m.loop_updates.loops.get(id(call))
                 if not loops:
                     continue
                 for a, _pname in arguments_by_parameter(app, call, app.jit_positional()):
@@ -237,14 +236,14 @@ def _new_each_iteration(m, x, loops, app, pname, field):
     return None
 
 
-def _changing_name(expr, call, updates, m, app, pname):
+def _changing_name(expr, call, m, app, pname):
     """``name``, or ``name + k``, where ``name`` changes on every iteration around ``call``."""
     core = expr
     while isinstance(core, cst.BinaryOperation) and isinstance(core.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)):
         core = core.left if isinstance(core.left, (cst.Name, cst.BinaryOperation)) else core.right
     if not isinstance(core, cst.Name):
         return None
-    u = updates.changing_at(call, core.value)
+    u = m.loop_updates.changing_at(call, core.value)
     if u is None or (u.from_literal and not _could_be_traced(app, pname)):
         return None
     if u.counter:
