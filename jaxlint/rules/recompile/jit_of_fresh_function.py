@@ -297,7 +297,7 @@ class JitOfFreshFunction(Rule):
         if loop_call is not None and not memoised(m, call, scope):
             detail = f" (a new object on every call of {scope.func.name}(), which {repetition(m, loop_call)})"
             if stored:
-                at, made = stored[0], {"made_at": call, "related": [(call, "the jitted function, made anew here")]}
+                at, made = _compiled_at(stored[0], call)
             else:
                 at, made = self._compiling_call(m, call, scope, (order, 1 << 62), used_at_once)
             m.report(self, at, subject=f"`{api}` of a {built[0]}", detail=detail, repeated_by=loop_call, **made)
@@ -342,7 +342,7 @@ class JitOfFreshFunction(Rule):
                 stored_in, stored = facts.jitted_uses.attribute_stores(m, scope, {f.name})
                 if not stored:
                     continue
-                at, made = stored[0], {"made_at": site, "related": [(site, "the jitted function, made anew here")]}
+                at, made = _compiled_at(stored[0], site)
             loop_call = facts.repeated_programs.same_program_repetition(m, scope.func, (f.node,), stored_in)
             if loop_call is not None:
                 m.report(
@@ -466,7 +466,7 @@ class JitOfFreshFunction(Rule):
         first = min(facts.jitted_uses.uses(m, scope, names, span), key=lambda use: use[1], default=None)
         if first is None:
             return made, {}
-        return first[0], {"made_at": made, "related": [(made, "the jitted function, made anew here")]}
+        return _compiled_at(first[0], made)
 
     @staticmethod
     def _called_in(call, scope, loop) -> bool:
@@ -483,6 +483,12 @@ class JitOfFreshFunction(Rule):
             if b.kind == "def" and b.order is not None:
                 return b.order
         return -1
+
+
+def _compiled_at(at, made):
+    """(node, fields) of a finding at ``at``, where the jitted object made at ``made`` compiles:
+    ``made`` is the related location (and where the dynamic mode starts running)."""
+    return at, {"made_at": made, "related": [(made, "the jitted function, made anew here")]}
 
 
 def _fresh_for_slot(m, expr, scope, order, kind):

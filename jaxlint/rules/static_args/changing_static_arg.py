@@ -140,7 +140,12 @@ class ChangingStaticArg(Rule):
                     v = m.host_values.value(a.value, scope, call)
                     if v is None:
                         continue
-                    parts = [(None, v)] if pname in statics else [(f, x) for f, x in (v.meta or {}).items()] if v.kind == INSTANCE else []
+                    if pname in statics:
+                        parts = [(None, v)]  # the value itself is hashed
+                    elif v.kind == INSTANCE and v.meta:
+                        parts = list(v.meta.items())  # its static fields, compared in the treedef
+                    else:
+                        continue
                     for field, x in parts:
                         why = _new_each_iteration(m, x, loops, app, pname, field)
                         if why is None:
