@@ -457,6 +457,11 @@ class ClassModel:
             if isinstance(st.value, cst.Call) and any(a.keyword is not None and a.keyword.value == "converter" for a in st.value.args)
         }
 
+    def is_dataclass(self, cls: ClassInfo) -> bool:
+        """Decorated with ``dataclasses.dataclass`` (itself or a base of the module): the
+        ``__init__`` it generates stores the fields."""
+        return any("dataclasses.dataclass" in decorator_names(c.node, c.scope) for c in self.mro(cls))
+
     def has_own_init(self, cls: ClassInfo) -> bool:
         return any("__init__" in c.body_scope.defs or "__new__" in c.body_scope.defs for c in self.mro(cls))
 
