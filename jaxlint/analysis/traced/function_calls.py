@@ -216,7 +216,7 @@ class FunctionCalls:
                     sub.env[name] = bound_kw.get(name, lattice.STATIC_VAL)
             elif operands is not None and j < len(operands):
                 v = operands[j]
-                sub.env[name] = lattice.Val(v.kind, name, v.flags | (lattice.REF if is_ref_name(name) else 0), v.items, None, v.cls) if v.kind == lattice.TRACED else v
+                sub.env[name] = v.renamed(name, lattice.REF if is_ref_name(name) else 0) if v.kind == lattice.TRACED else v
             elif operands is not None and param.default is not None:
                 sub.env[name] = lattice.STATIC_VAL
             else:

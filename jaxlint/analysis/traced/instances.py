@@ -102,6 +102,11 @@ class Instances:
             return lattice.Val(lattice.STATIC, attr, 0, None, (ref, None, [receiver], {}))
         if base.attrs is not None:
             stored = self.stored_attribute(base, attr)
+            if stored is not None and base.kind == lattice.TRACED:
+                # the object flattened into a traced function: a leaf field holds what was
+                # stored with every leaf a tracer (a tuple stays a tuple), metadata the value
+                kind = self.classes.field_kind(cls, attr)
+                stored = lattice.to_traced(stored) if kind == LEAF else stored if kind == STATIC_FIELD else None
             if stored is not None:
                 return stored
         if base.items is not None:
