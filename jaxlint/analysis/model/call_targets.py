@@ -240,15 +240,23 @@ class CallTargets:
             return v
         if isinstance(v, Instance):
             f = self.members.method(v.cls, "__call__", exact=True)
-            ok = f is not None and f.is_method and not f.is_lambda and _undecorated(f)
-            return Target(f, None, (Passed(None, None, None, v.cls),)) if ok else None
+            return self._method(f, v.cls) if f is not None else None  # ``type(obj).__call__(obj, ...)``
         if isinstance(v, ClassObject):
             if any("__new__" in c.body_scope.defs for c in self.classes.mro(v.cls)) or has_class_decorator(v.cls):
                 return None  # ``__new__`` or a class decorator: what is built, and how, is not read
             f = self.members.method(v.cls, "__init__", exact=True)
-            ok = f is not None and f.is_method and not f.is_lambda and _undecorated(f)
-            return Target(f, None, (Passed(None, None, None, v.cls),)) if ok else None
+            return self._method(f, v.cls) if f is not None and f.is_method else None
         return None
+
+    def _method(self, m: FuncInfo, cls: ClassInfo) -> Optional[Target]:
+        """What calling the method ``m`` through an instance of ``cls`` reaches."""
+        t = self._def(m) if not isinstance(m.node, cst.Lambda) else None
+        if t is None or not m.is_method:
+            return t  # a staticmethod: no receiver
+        if t.app is not None and t.app.transform.converts:
+            return None  # a custom_jvp/custom_vjp object is no descriptor: ``obj.f`` binds no ``self``
+        # a function, or what jit, vmap... made of one, binds the object as ``self``
+        return t._replace(bound=(Passed(None, None, None, cls),))
 
     def _value(self, expr, scope: Scope, depth: int, params: bool):
         """What a callee expression holds: a Target, an Instance, a ClassObject, or None."""
@@ -391,13 +399,7 @@ class CallTargets:
                 return None
         m = self.members.method(cls, attr, exact)
         if m is not None:
-            t = self._def(m) if not isinstance(m.node, cst.Lambda) else None
-            if t is None or not m.is_method:
-                return t  # a staticmethod: no receiver
-            if t.app is not None and t.app.transform.converts:
-                return None  # a custom_jvp/custom_vjp object is no descriptor: ``obj.f`` binds no ``self``
-            # a function, or what jit, vmap... made of one, binds the object as ``self``
-            return t._replace(bound=(Passed(None, None, None, cls),))
+            return self._method(m, cls)
         if not exact and self.members.overridden(cls, attr):
             return None
         if built is not None and built.built is not None:
