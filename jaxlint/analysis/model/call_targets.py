@@ -5,18 +5,19 @@ module proves it:
 
 * a def, or a name bound once to another callable (``run = step``);
 * a jitted callable (``@jax.jit``, ``step = jax.jit(f)``): the target carries its application;
-  so does what another transform makes by a call (``jax.vmap(f)``, ``jax.checkpoint(f)``);
+  so does what another transform makes (``jax.vmap(f)``, ``@jax.custom_jvp``);
 * a bound method of an instance of a class of the module (``Runner().apply``, ``obj.apply``
-  after ``obj = Runner()``, ``self.apply`` when no subclass overrides it);
+  after ``obj = Runner()``, ``self.apply`` when no subclass overrides it), jitted or not;
 * an instance (``obj(...)`` calls ``__call__``), and a class (``Runner(...)`` calls
   ``__init__``);
 * an attribute that every method of the class (and no code outside it) sets to one callable
   (``self._step = jax.jit(kernel)`` in ``__init__``, also through ``super().__init__``);
 * the closure a factory returns (``run = make_runner()`` reaches the inner ``def run``);
 * ``functools.partial(f, a, k=v)``: ``f`` with its leading parameters and keywords bound;
-* a parameter that every visible call of its function binds to the same callable
-  (``def apply_with(fn, x): return fn(x)``), through callers that forward their own
-  parameter (``Stage(step)`` in ``Pipeline.__init__(self, step)``), a few levels deep.
+* a parameter that every visible call of its function binds to the same callable (``def
+  apply_with(fn, x): return fn(x)``) or to instances of one class, through callers that
+  forward their own parameter (``Stage(step)`` in ``Pipeline.__init__(self, step)``), a few
+  levels deep.
 
 Anything else is unknown (None): two assignments or call sites that disagree, an attribute
 written from outside its class, star arguments, a callee of another module.  Every answer is
