@@ -252,3 +252,41 @@ def test_an_attribute_holding_an_instance_reaches_its_methods():
     assert out["self._builder.build(target)"] == ("Builder.build", False, False, {"self": "<Builder>", "target": "target"})
     # a Builder or an Other: unknown
     assert "self._builder.build(value)" not in out
+
+
+def test_transformed_defs_and_jitted_methods_are_called_like_their_functions():
+    out, _, _, _ = _targets(
+        '''
+        import jax
+
+
+        @jax.custom_jvp
+        def soft(x, k):
+            return x * k
+
+
+        class Engine:
+            @jax.jit
+            def prefill(self, tokens):
+                return tokens
+
+            @jax.custom_jvp
+            def smooth(self, x):
+                return x
+
+
+        def serve(engine, tokens):
+            return engine.prefill(tokens), engine.smooth(tokens)
+
+
+        def main():
+            soft(1.0, 2.0)
+            serve(Engine(), 3)
+        '''
+    )
+    # a custom_jvp object is called like its primal function
+    assert out["soft(1.0, 2.0)"] == ("soft", True, False, {"x": "1.0", "k": "2.0"})
+    # a jitted method binds the object as ``self``; ``engine`` is an Engine at every call of serve
+    assert out["engine.prefill(tokens)"] == ("Engine.prefill", True, False, {"self": "<Engine>", "tokens": "tokens"})
+    # a custom_jvp object is no descriptor: ``engine.smooth`` binds no ``self``
+    assert "engine.smooth(tokens)" not in out

@@ -183,12 +183,8 @@ def _object_of(callee, scope: Scope):
 
 def _is_the_jitted(expr, scope: Scope, app: Application, finder: TransformFinder) -> bool:
     """Is ``expr`` (the first argument of a ``partial``) the jitted callable ``app``?"""
-    if not isinstance(expr, cst.Name):
-        return False
-    owner = scope.lookup_scope(expr.value)
-    if owner is not None and finder.aliases.get((id(owner), expr.value)) is app:
-        return True
-    return isinstance(app.site, cst.Decorator) and scope.lookup_def(expr.value) is app.func
+    t = finder.call_targets.value(expr, scope)
+    return t is not None and t.app is app and not t.bound and not t.keywords
 
 
 def _other_structure(first: cst.CSTNode, first_scope: Scope, later: cst.CSTNode, scope: Scope) -> bool:

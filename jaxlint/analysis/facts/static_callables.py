@@ -156,11 +156,10 @@ def _rebuilt_for_jit(m, call: cst.Call, scope: Scope, depth: int):
                 return call, passed, repeated_by
     if depth < FACTORY_DEPTH and scope.kind == "function" and scope.func is not None and _returned(scope.func, call, names):
         # a factory: each of its calls makes a new instance
-        for fcall, fscope in m.index.calls_of(scope.func.name):
-            if fscope.lookup_def(scope.func.name) is scope.func:
-                found = _rebuilt_for_jit(m, fcall, fscope, depth + 1)
-                if found is not None:
-                    return found
+        for fcall, fscope, _t in m.finder.call_targets.callers(scope.func):
+            found = _rebuilt_for_jit(m, fcall, fscope, depth + 1)
+            if found is not None:
+                return found
     return None
 
 

@@ -32,7 +32,6 @@ from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.syntax.tested_names import tested_names
 from jaxlint.analysis.facts.outer_transforms import TRACING_LABELS, function_argument, outer_label, outer_static_positions, remedy, traces_position
 from jaxlint.analysis.facts.static_arguments import arguments_by_parameter
-from jaxlint.analysis.model.classes import is_classmethod
 from jaxlint.analysis.model.transforms import TransformFinder
 from jaxlint.analysis.model.names import resolve
 
@@ -95,7 +94,6 @@ class StaticPaths:
         self._jitted_values()
         self._outer_transforms()
         self._static_self()
-        self._instance_methods()
         self._filter_jit()
         self._record_imported_callees()
         self._record_exports()
@@ -406,37 +404,6 @@ class StaticPaths:
                 what = v.unhashable(self.hv.classes)
                 if what is not None:
                     self._add(receiver, what, f.positional_params()[0].name.value, f, v.node if v.node is not receiver else None, "")
-
-    # -- methods called on instances ---------------------------------------------------------
-    def _instance_methods(self) -> None:
-        """``t.f(arr, True)`` / ``Model().f(...)`` where ``f`` is a method decorated with a jit
-        whose static parameters follow ``self``: the call sites the jit itself knows are
-        ``self.f(...)`` inside the class; calls on instances built in host code are found here."""
-        for app in self.finder.applications:
-            f = app.func
-            if not isinstance(app.site, cst.Decorator) or not f.is_method or app.bound_self or not app.transform.statics:
-                continue
-            if is_classmethod(f):
-                continue
-            statics, opaque = self.analyzer.static_names(app)
-            pos = app.jit_positional()
-            if opaque or not statics - set(pos[:1]):
-                continue
-            for call, scope in self.index.calls_of("." + f.name):
-                if id(call) in self._reported or self.finder.in_traced_code(scope):
-                    continue
-                receiver = call.func.value
-                if isinstance(receiver, cst.Name) and receiver.value in ("self", "cls") or not _may_hold_instance(receiver, scope):
-                    continue
-                v = self.hv.value(receiver, scope, call)
-                if v is None or v.kind != INSTANCE or v.cls is None or self.hv.classes.member(v.cls, f.name) is not f:
-                    continue
-                if pos[0] not in statics and self.hv.classes.pytree_kind(v.cls) is None:
-                    continue  # a traced self that is no known pytree fails first (JAX209)
-                self._reported.add(id(call))
-                for a, pname in arguments_by_parameter(app, call, pos):
-                    if pname in statics and pname != pos[0]:
-                        self._check(a.value, scope, call, pname, f, a.value, "")
 
     # -- equinox filter_jit --------------------------------------------------------------
     def _filter_jit(self) -> None:

@@ -5,18 +5,19 @@ module proves it:
 
 * a def, or a name bound once to another callable (``run = step``);
 * a jitted callable (``@jax.jit``, ``step = jax.jit(f)``): the target carries its application;
-  so does what another transform makes by a call (``jax.vmap(f)``, ``jax.checkpoint(f)``);
+  so does what another transform makes (``jax.vmap(f)``, ``@jax.custom_jvp``);
 * a bound method of an instance of a class of the module (``Runner().apply``, ``obj.apply``
-  after ``obj = Runner()``, ``self.apply`` when no subclass overrides it);
+  after ``obj = Runner()``, ``self.apply`` when no subclass overrides it), jitted or not;
 * an instance (``obj(...)`` calls ``__call__``), and a class (``Runner(...)`` calls
   ``__init__``);
 * an attribute that every method of the class (and no code outside it) sets to one callable
   (``self._step = jax.jit(kernel)`` in ``__init__``, also through ``super().__init__``);
 * the closure a factory returns (``run = make_runner()`` reaches the inner ``def run``);
 * ``functools.partial(f, a, k=v)``: ``f`` with its leading parameters and keywords bound;
-* a parameter that every visible call of its function binds to the same callable
-  (``def apply_with(fn, x): return fn(x)``), through callers that forward their own
-  parameter (``Stage(step)`` in ``Pipeline.__init__(self, step)``), a few levels deep.
+* a parameter that every visible call of its function binds to the same callable (``def
+  apply_with(fn, x): return fn(x)``) or to instances of one class, through callers that
+  forward their own parameter (``Stage(step)`` in ``Pipeline.__init__(self, step)``), a few
+  levels deep.
 
 Anything else is unknown (None): two assignments or call sites that disagree, an attribute
 written from outside its class, star arguments, a callee of another module.  Every answer is
@@ -240,15 +241,23 @@ class CallTargets:
             return v
         if isinstance(v, Instance):
             f = self.members.method(v.cls, "__call__", exact=True)
-            ok = f is not None and f.is_method and not f.is_lambda and _undecorated(f)
-            return Target(f, None, (Passed(None, None, None, v.cls),)) if ok else None
+            return self._method(f, v.cls) if f is not None else None  # ``type(obj).__call__(obj, ...)``
         if isinstance(v, ClassObject):
             if any("__new__" in c.body_scope.defs for c in self.classes.mro(v.cls)) or has_class_decorator(v.cls):
                 return None  # ``__new__`` or a class decorator: what is built, and how, is not read
             f = self.members.method(v.cls, "__init__", exact=True)
-            ok = f is not None and f.is_method and not f.is_lambda and _undecorated(f)
-            return Target(f, None, (Passed(None, None, None, v.cls),)) if ok else None
+            return self._method(f, v.cls) if f is not None and f.is_method else None
         return None
+
+    def _method(self, m: FuncInfo, cls: ClassInfo) -> Optional[Target]:
+        """What calling the method ``m`` through an instance of ``cls`` reaches."""
+        t = self._def(m) if not isinstance(m.node, cst.Lambda) else None
+        if t is None or not m.is_method:
+            return t  # a staticmethod: no receiver
+        if t.app is not None and t.app.transform.converts:
+            return None  # a custom_jvp/custom_vjp object is no descriptor: ``obj.f`` binds no ``self``
+        # a function, or what jit, vmap... made of one, binds the object as ``self``
+        return t._replace(bound=(Passed(None, None, None, cls),))
 
     def _value(self, expr, scope: Scope, depth: int, params: bool):
         """What a callee expression holds: a Target, an Instance, a ClassObject, or None."""
@@ -313,11 +322,7 @@ class CallTargets:
             return ClassObject(cls) if cls is not None else None
         f = owner.sole_def(name)
         if f is not None:
-            decorated = [a for a in self.finder.by_func.get(id(f.node), ()) if isinstance(a.site, cst.Decorator)]
-            if decorated:
-                only = len(decorated) == 1 and decorated[0].transform.cached and not rewrapped(f, decorated[0].site, decorated)
-                return self._transformed(decorated[0]) if only else None
-            return Target(f) if _undecorated(f) else None
+            return self._def(f)
         binds = owner.bindings.get(name, ())
         if len(binds) != 1 or name in owner.globals or name in owner.nonlocals:
             return None
@@ -333,8 +338,18 @@ class CallTargets:
             return self._parameter_callable(name, owner, depth)
         return None
 
-    def _parameter_callable(self, name: str, scope: Scope, depth: int) -> Optional[Target]:
-        """A parameter called as a function: the callable every visible call binds to it."""
+    def _def(self, f: FuncInfo) -> Optional[Target]:
+        """What the name of the def ``f`` holds: the function, or what the one transform that
+        decorates it made of it (jit, vmap, custom_jvp...: a call of it calls ``f`` with the
+        same arguments); None under a decorator that is no transform's."""
+        decorated = [a for a in self.finder.by_func.get(id(f.node), ()) if isinstance(a.site, cst.Decorator)]
+        if decorated:
+            return self._transformed(decorated[0]) if len(decorated) == 1 and not rewrapped(f, decorated[0].site, decorated) else None
+        return Target(f) if _undecorated(f) else None
+
+    def _parameter_callable(self, name: str, scope: Scope, depth: int):
+        """A parameter: the callable, or an instance of the one class, that every visible call
+        binds to it (``def serve(engine): engine.step(x)`` after ``serve(Engine())``)."""
         f = self._forwarder_param(cst.Name(name), scope)
         if f is None or self._plain_callers is None:
             return None
@@ -349,21 +364,11 @@ class CallTargets:
             passed.append((b[name].expr, b[name].scope))
         return self._agreed(passed, depth, True)
 
-    def _agreed(self, values, depth: int, params: bool) -> Optional[Target]:
-        """The callable every (expression, scope) of ``values`` is, when each is one and they
-        are all the same; None when one is unknown (or missing) or two differ."""
-        found: Optional[Target] = None
-        for expr, scope in values:
-            if expr is None:
-                return None
-            v = self._value(expr, scope, depth + 1, params)
-            if not isinstance(v, Target):
-                return None
-            if found is None:
-                found = v
-            elif not found.same(v):
-                return None
-        return found
+    def _agreed(self, values, depth: int, params: bool):
+        """The one callable, or instances of one class, that every (expression, scope) of
+        ``values`` holds; None when one is unknown (or missing) or two differ."""
+        v = self._same([self._value(e, s, depth + 1, params) if e is not None else None for e, s in values])
+        return v if isinstance(v, (Target, Instance)) else None
 
     def _attribute(self, expr: cst.Attribute, scope: Scope, depth: int, params: bool):
         attr = expr.attr.value
@@ -395,14 +400,7 @@ class CallTargets:
                 return None
         m = self.members.method(cls, attr, exact)
         if m is not None:
-            if isinstance(m.node, cst.Lambda) or not _undecorated(m):
-                return None
-            if not m.is_method:
-                return Target(m)  # a staticmethod
-            decorated = [a for a in self.finder.by_func.get(id(m.node), ()) if isinstance(a.site, cst.Decorator)]
-            if decorated:
-                return None  # a jitted method: its own call sites are read with its transform
-            return Target(m, None, (Passed(None, None, None, cls),))
+            return self._method(m, cls)
         if not exact and self.members.overridden(cls, attr):
             return None
         if built is not None and built.built is not None:
@@ -464,13 +462,9 @@ class CallTargets:
         writes = self.finder.receivers.attribute_values(cls, attr)
         if not writes:
             return None
-        found = self._agreed(writes, depth, params)
-        if found is None and all(expr is not None for expr, _scope in writes):
-            # ``self._builder = Builder()`` in every write: an instance of that class, whose
-            # methods ``self._builder.build(...)`` calls
-            v = self._same([self._value(expr, scope, depth + 1, params) for expr, scope in writes])
-            return v if isinstance(v, Instance) else None
-        return found
+        # (``self._builder = Builder()`` in every write: an instance, whose methods
+        # ``self._builder.build(...)`` calls)
+        return self._agreed(writes, depth, params)
 
     def _partial(self, call: cst.Call, scope: Scope, depth: int, params: bool) -> Optional[Target]:
         args = call.args

@@ -28,7 +28,6 @@ import libcst as cst
 
 from jaxlint.analysis.model.classes import ClassModel, annotation_class, class_named, declared_annotation, decorator_names, is_classmethod
 from jaxlint.analysis.syntax.scopes import ClassInfo, Scope
-from jaxlint.analysis.syntax.nodes import STARRED, argument_for
 from jaxlint.analysis.syntax.sequences import element_expressions
 from jaxlint.analysis.syntax.functions import possible_returns, _undecorated
 from jaxlint.analysis.model.names import resolve
@@ -222,14 +221,13 @@ class ReceiverModel:
                 return Receiver(None, q) if q is not None else None
         if not any(p.name.value == name for p in positional) or depth >= _MAX_DEPTH:
             return None
-        if func.is_method:
-            return self._passed_to_method(func, name, depth)
         return self._passed_by_callers(func, name, depth)
 
-    def _passed_to_method(self, func, name: str, depth: int) -> Optional[Receiver]:
-        """An unannotated parameter of a method (``__init__``'s ``config``, ``fit``'s
-        ``batch``): the class of what every call reaching it passes, through instances,
-        bound methods and ``super().__init__``, when they agree."""
+    def _passed_by_callers(self, func, name: str, depth: int) -> Optional[Receiver]:
+        """An unannotated parameter (``__init__``'s ``config``, ``top_p(params, state)`` after
+        ``state = State(...)``): the class of what every call reaching the function passes,
+        by name, through instances, bound methods, partials and ``super().__init__``, when
+        they agree."""
         targets = self.call_targets
         if targets is None or func.body_scope is None:
             return None
@@ -242,25 +240,6 @@ class ReceiverModel:
             if p.expr is None or p.scope is None:
                 return None
             found.append(self._receiver_of(p.expr, p.scope, depth + 1))
-        return _agreed(found)
-
-    def _passed_by_callers(self, func, name: str, depth: int) -> Optional[Receiver]:
-        """An unannotated parameter of a plain function: the class of what every call of the
-        function in the module passes for it (``top_p(params, state)`` after ``state =
-        State(...)``), when they all agree."""
-        index = self.classes.index
-        if index is None:
-            return None
-        names = [p.name.value for p in func.positional_params()]
-        found: List[Optional[Receiver]] = []
-        for call, scope in index.calls_of(func.name):
-            if scope.lookup_def(func.name) is not func:
-                continue
-            arg = argument_for(call, names, name)
-            if arg is STARRED:
-                return None
-            if arg is not None:
-                found.append(self._receiver_of(arg.value, scope, depth + 1))
         return _agreed(found)
 
     def attribute_receiver(self, cls: ClassInfo, attr: str, depth: int = 0) -> Optional[Receiver]:

@@ -61,7 +61,6 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         self.receivers = finder.receivers
         self.container_cache: Dict[int, frozenset] = {}
         self.structure_cache: Dict[int, frozenset] = {}
-        self._alias_by_app: Optional[Dict] = None
         self._host_values = None
         self._outer_flags: Dict[Tuple[int, str], int] = {}
         self._outer_values: Dict[Tuple[int, str], Val] = {}

@@ -15,7 +15,6 @@ import libcst as cst
 
 from jaxlint.analysis.jax.jax_api import KNOWN_APIS
 from jaxlint.analysis.model.transforms import Application, arguments_by_parameter
-from jaxlint.analysis.syntax.functions import rewrapped
 from jaxlint.analysis.syntax.nodes import arguments_by_position
 from jaxlint.analysis.syntax.scopes import ClassInfo, Scope
 from jaxlint.analysis.traced.from_host import FILTERED, host_val
@@ -50,75 +49,16 @@ class PassedArguments:
         return [call for call, _scope in self.call_sites_with_scopes(app)]
 
     def call_sites_with_scopes(self, app: Application) -> List[Tuple[cst.Call, Scope]]:
-        """Calls of the traced callable within this module, with the scope each is in."""
-        out = []
-        f = app.func
-        site = app.site
-        calls_of = self.index.calls_of
-        candidates = list(calls_of(id(site)))
-        if isinstance(site, cst.Decorator) and not rewrapped(f, site, self.finder.by_func.get(id(f.node), ())):
-            candidates += calls_of(f.name)
-            if f.cls is not None:
-                candidates += calls_of("." + f.name)
-        candidates += [c for name, _app in self._alias_names(app) for c in calls_of(name)]
-        for call, scope in candidates:
-            func = call.func
-            if func is site:
-                out.append((call, scope))  # jax.jit(f)(...)
-                continue
-            if isinstance(func, cst.Name):
-                if isinstance(site, cst.Decorator) and scope.lookup_def(func.value) is f:
-                    out.append((call, scope))
-                else:
-                    owner = scope.lookup_scope(func.value)
-                    if owner is not None and self.finder.aliases.get((id(owner), func.value)) is app:
-                        out.append((call, scope))
-            elif (
-                isinstance(func, cst.Attribute)
-                and isinstance(site, cst.Decorator)
-                and f.cls is not None
-                and isinstance(func.value, cst.Name)
-                and func.attr.value == f.name
-                and self._reaches_method(func.value, scope, f)
-            ):
-                out.append((call, scope))
-        # calls through any other kind of callable: an attribute set in ``__init__``
-        # (``self._step(x)``), a parameter every caller binds to it (``fn(x)``), a partial
-        seen = {id(call) for call, _scope in out}
-        for call, scope, t in self.finder.call_targets.app_callers(app):
-            if id(call) in seen or t.bound or t.keywords:
-                continue
-            if isinstance(call.func, cst.Attribute) and f.is_method and not app.bound_self:
-                continue  # ``obj.step(...)`` of an unbound method: its first argument is ``obj``
-            seen.add(id(call))
-            out.append((call, scope))
+        """Calls of the traced callable within this module, with the scope each is in: every
+        call the call targets resolve to it (by its name, an alias, ``obj.method``, an
+        attribute or parameter bound to it) but through a partial (see ``_bound_passed``)."""
+        # (``arguments_by_parameter`` skips ``self`` in ``obj.step(...)`` of a method: a jitted
+        # unbound method kept in an attribute, ``self._f = jax.jit(Cls.f)``, binds none)
+        unbound = app.func.is_method and not app.bound_self
+        out = [(c, s) for c, s, t in self.finder.call_targets.app_callers(app) if not _partial(t) and bool(t.bound) == (unbound and isinstance(c.func, cst.Attribute))]
         if app.transform.converts:
             out = [(call, scope) for call, scope in out if not _reapplies_primals(call, scope, self.index)]
         return out
-
-    def _reaches_method(self, receiver: cst.Name, scope: Scope, f) -> bool:
-        """``<receiver>.<name>(...)`` calls the method ``f``: through ``self`` (or ``cls``) in a
-        method of a class that dispatches to it, or through an object known to be an instance
-        of a class whose member of that name is ``f`` (``model = Model(); model.step(x)``)."""
-        if receiver.value in ("self", "cls"):
-            return self._dispatches_to(scope.enclosing_class(), f)
-        known = self.finder.receivers.receiver_of(receiver, scope)
-        return known is not None and known.cls is not None and self.classes.member(known.cls, f.name) is f
-
-    def _dispatches_to(self, cls, f) -> bool:
-        """``self.<name>(...)`` in a method of ``cls`` may call the method ``f``: ``cls`` (or a
-        base of it) defines it, or ``f``'s class derives from ``cls`` (an override the instance
-        may have).  A method of another class of the same name is never reached."""
-        return cls is not None and (self.classes.member(cls, f.name) is f or cls in self.classes.mro(f.cls))
-
-    def _alias_names(self, app: Application):
-        names = self._alias_by_app
-        if names is None:
-            names = {}
-            for (_sid, name), a in self.finder.aliases.items():
-                names.setdefault(id(a), []).append((name, a))
-            self._alias_by_app = names
-        return names.get(id(app), [])
 
     def arrays_or_numbers_passed(self, app: Application, name: str) -> bool:
         """Every call site of the module passes a JAX or NumPy array or a Python number for
@@ -280,7 +220,7 @@ class PassedArguments:
         ct = self.finder.call_targets
         out: List[Tuple[cst.Call, Scope, Optional[cst.Arg]]] = []
         for call, scope, t in ct.app_callers(app):
-            if not (t.bound or t.keywords):
+            if not _partial(t):
                 continue  # a plain call: among the call sites
             b = ct.bind(t, call, scope)
             p = b.get(name) if b is not None else None
@@ -294,6 +234,11 @@ class PassedArguments:
             for q in up:
                 out.append((q.call if q.call is not None else call, q.scope, cst.Arg(value=q.expr)))
         return out
+
+
+def _partial(t) -> bool:
+    """A call target with arguments bound ahead by a partial (a method's receiver aside)."""
+    return bool(t.keywords) or any(p.expr is not None for p in t.bound)
 
 
 _RULE_REGISTRARS = ("defjvp", "defvjp")
