@@ -26,9 +26,11 @@ from jaxlint.analysis.syntax.nodes import arguments_by_position, named_params, p
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
 
-# Transforms whose result is a new function object on every evaluation.
+# Transforms whose result is a new function object on every evaluation, which compares by
+# identity (a ``jax.jit`` result too; ``eqx.filter_jit`` returns a Module that compares by its
+# fields: two of one function are equal).
 FRESH_TRANSFORMS = frozenset(
-    {"jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.hessian", "jax.vmap", "jax.checkpoint", "jax.remat"}
+    {"jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.hessian", "jax.vmap", "jax.checkpoint", "jax.remat", "jax.jit"}
 )
 PARTIALS = frozenset({"functools.partial", "jax.tree_util.Partial"})
 # optax's optimisers: a ``GradientTransformation``, a tuple of the ``init`` and ``update``
@@ -60,6 +62,38 @@ def built_anew(m, expr, scope, bound_methods: bool = True):
             return None
         return f"bound method `{expr.value.value}.{expr.attr.value}`", (expr.value,)
     return None
+
+
+class Made(NamedTuple):
+    """A callable that is a new object each time the code making it runs."""
+
+    what: str
+    reads: tuple  # the nodes whose names decide what it computes
+    node: cst.CSTNode  # what is evaluated to make it: the expression, a name's value, or a def
+    order: int  # where in the scope it is made
+
+
+def made_anew(m, expr, scope, order: int, build=None) -> Optional[Made]:
+    """``expr``, read at ``order`` of ``scope``, when it is a callable made anew each time the
+    code making it runs: built right there (``build``, by default ``built_anew``); or a name
+    the scope binds once, by an assignment of such a value (``loss_fn = partial(loss, w=1)``)
+    or by a ``def``, which makes a new function object each time the statement runs.  A
+    decorator that is no transform may hand back any object (one it keeps in a memo)."""
+    build = build or (lambda e, s: built_anew(m, e, s))
+    found = build(expr, scope)
+    if found is not None:
+        return Made(*found, expr, order)
+    if not isinstance(expr, cst.Name) or expr.value in scope.globals or expr.value in scope.nonlocals:
+        return None
+    b = scope.assigned_once(expr.value)
+    if b is not None:
+        found = build(b.value, scope)
+        return Made(*found, b.value, b.order) if found is not None else None
+    f = scope.sole_def(expr.value)
+    if f is None or not all(m.finder.transform_of(d.decorator, scope) is not None for d in f.node.decorators):
+        return None
+    owner = f" inside {scope.func.name}()" if scope.kind == "function" and scope.func is not None else ""
+    return Made(f"function `{expr.value}` defined{owner}", (f.node,), f.node, f.order)
 
 
 def runs_repeatedly(m, func) -> Optional[cst.Call]:

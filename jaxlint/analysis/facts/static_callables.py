@@ -30,16 +30,12 @@ import libcst as cst
 from jaxlint.analysis.facts.fresh_callables import built_anew, runs_repeatedly
 from jaxlint.analysis.facts.static_metadata import argument_for, self_assignments
 from jaxlint.analysis.model.classes import class_named
-from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import arguments_by_parameter
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.syntax.nodes import parameter_names
 from jaxlint.analysis.syntax.scopes import ClassInfo, Scope
 from jaxlint.analysis.syntax.statement_paths import conditional, scope_body, statement_path
 
-# Wrappers whose result is a new object with identity equality on every application.
-# (``eqx.filter_jit`` returns a Module that compares by its fields: two of one function are equal.)
-IDENTITY_WRAPPERS = frozenset({"jax.jit"})
 FACTORY_DEPTH = 2  # factories of factories followed
 
 
@@ -105,8 +101,6 @@ def _fresh(m, expr, scope: Scope) -> Optional[str]:
     built = built_anew(m, expr, scope, bound_methods=False)
     if built is not None:
         what, reads = built
-    elif isinstance(expr, cst.Call) and expr.args and resolve(expr.func, scope) in IDENTITY_WRAPPERS:
-        what, reads = f"`{resolve(expr.func, scope)}` result", tuple(a.value for a in expr.args)
     elif isinstance(expr, cst.Name) and scope.kind == "function" and expr.value in scope.defs and scope.func is not None:
         f = scope.sole_def(expr.value)
         if f is None:

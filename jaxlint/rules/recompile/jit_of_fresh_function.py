@@ -7,7 +7,7 @@ import libcst as cst
 from jaxlint import fixes
 from jaxlint.analysis import facts
 from jaxlint.analysis.syntax.memo_guards import memoised
-from jaxlint.analysis.facts.fresh_callables import FILTERED, GRAPH, PARTIALS, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, reads_loop_variables, repetition
+from jaxlint.analysis.facts.fresh_callables import FILTERED, GRAPH, PARTIALS, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, made_anew, reads_loop_variables, repetition
 from jaxlint.analysis.syntax.fast_walk import names_in
 from jaxlint.analysis.syntax.nodes import dotted_name
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
@@ -239,29 +239,15 @@ class JitOfFreshFunction(Rule):
         run of code that runs again and again, and say whether it did."""
         used_at_once = m.call_sites.is_called_at_once(call)
         loops = [(start, end) for start, end in scope.loops if start <= order <= end]
-        built = built_anew(m, fn_expr, scope)
-        if built is None and api in REWRAPPING_JITS:
-            # it wraps the function in a new one on every application: each result is a
-            # new cache, whatever the function
-            name = dotted_name(fn_expr)
-            rewrapped = f"function `{name}` that it wraps anew on each application" if name else "function it wraps anew on each application"
-            built = (rewrapped, (fn_expr,))
-        bound = _local_value(fn_expr, scope) if built is None else None
-        fresh, reads = None, ()
-        if loops:
-            if bound is not None and loops[-1][0] <= bound[1] <= loops[-1][1]:
-                # ``f = lambda v: ...`` in the loop body, then ``jax.jit(f)``
-                built = built_anew(m, bound[0], scope)
-            if built is not None:
-                fresh, reads = built[0] + ("" if api in REWRAPPING_JITS else " created in a loop"), built[1]
-            elif isinstance(fn_expr, cst.Name):
-                func = scope.defs.get(fn_expr.value)
-                if func is not None and any(start < self._def_order(scope, func) for start, _ in loops):
-                    fresh, reads = "function defined inside the loop", (func.node,)
-        # made anew in each iteration of the loop around the call; else, made before the
-        # loop, it is still new on each call of the function around it (below)
-        if fresh is not None:
-            if reads_loop_variables(m, reads, scope, loops[-1]):
+        rewraps = api in REWRAPPING_JITS
+        made = made_anew(m, fn_expr, scope, order, (lambda e, s: built_anew(m, e, s) or _rewrapped(e)) if rewraps else None)
+        if made is None:
+            return False
+        # made anew in each iteration of a loop around the call; else, made before the loop,
+        # it is still new on each call of the function around it (below)
+        loop = max((lp for lp in loops if lp[0] <= made.order <= lp[1]), default=None)
+        if loop is not None:
+            if reads_loop_variables(m, made.reads, scope, loop):
                 # Each iteration jits a different program (it reads the loop's variables): a
                 # compilation per iteration is what the code asks for.
                 return False
@@ -269,20 +255,12 @@ class JitOfFreshFunction(Rule):
             # loop that builds a table of jitted functions compiles each one once.
             if (used_at_once or self._called_in(call, scope, loops[-1])) and not memoised(m, call, scope, order):
                 autofix = self._hoist(m, call, scope, fn_expr)
-                at, made = self._compiling_call(m, call, scope, loops[-1], used_at_once)
-                m.report(self, at, subject=f"`{api}` of a {fresh}", detail="", autofix=autofix, **made)
+                at, made_at = self._compiling_call(m, call, scope, loops[-1], used_at_once)
+                fresh = "function defined inside the loop" if isinstance(made.node, cst.FunctionDef) else made.what + ("" if rewraps else " created in a loop")
+                m.report(self, at, subject=f"`{api}` of a {fresh}", detail="", autofix=autofix, **made_at)
                 return True
             return False
         if scope.kind != "function" or scope.func is None:
-            return False
-        if built is None and isinstance(fn_expr, cst.Name) and fn_expr.value in scope.defs:
-            built = (f"function `{fn_expr.value}` defined inside {scope.func.name}()", (scope.defs[fn_expr.value].node,))
-        if built is None and bound is not None:
-            # ``grad_fn = jax.value_and_grad(loss_fn)`` in the function, then ``jax.jit(grad_fn)``
-            built = built_anew(m, bound[0], scope)
-            if built is not None:
-                fn_expr = bound[0]
-        if built is None:
             return False
         # Built on every call of the enclosing function and used there, or stored on the
         # object and called by its methods (``self._step = jax.jit(self._apply)`` in
@@ -293,14 +271,14 @@ class JitOfFreshFunction(Rule):
             stored_in, stored = facts.jitted_uses.attribute_stores(m, scope, (), call)
             if not stored:
                 return False
-        loop_call = facts.repeated_programs.same_program_repetition(m, scope.func, built[1], stored_in)
+        loop_call = facts.repeated_programs.same_program_repetition(m, scope.func, made.reads, stored_in)
         if loop_call is not None and not memoised(m, call, scope):
             detail = f" (a new object on every call of {scope.func.name}(), which {repetition(m, loop_call)})"
             if stored:
-                at, made = _compiled_at(stored[0], call)
+                at, made_at = _compiled_at(stored[0], call)
             else:
-                at, made = self._compiling_call(m, call, scope, (order, 1 << 62), used_at_once)
-            m.report(self, at, subject=f"`{api}` of a {built[0]}", detail=detail, repeated_by=loop_call, **made)
+                at, made_at = self._compiling_call(m, call, scope, (order, 1 << 62), used_at_once)
+            m.report(self, at, subject=f"`{api}` of a {made.what}", detail=detail, repeated_by=loop_call, **made_at)
             return True
         return False
 
@@ -315,7 +293,7 @@ class JitOfFreshFunction(Rule):
             scope = f.scope
             if scope.kind not in ("function", "module") or m.finder.in_traced_code(scope):
                 continue
-            order = self._def_order(scope, f)
+            order = f.order
             calls = [o for _c, o in facts.jitted_uses.uses(m, scope, {f.name}, (order + 1, 1 << 62))] if scope.lookup_def(f.name) is f else []
             if not calls and scope.lookup_def(f.name) is f and facts.jitted_uses.attribute_calls(m, scope, {f.name}):
                 calls = [order]  # stored on the object, called by its methods (below)
@@ -477,13 +455,6 @@ class JitOfFreshFunction(Rule):
             isinstance(fx, cst.Name) and fx.value in names and start <= o <= end for fx, o in scope.calls
         )
 
-    @staticmethod
-    def _def_order(scope, f) -> int:
-        for b in scope.bindings.get(f.name, ()):
-            if b.kind == "def" and b.order is not None:
-                return b.order
-        return -1
-
 
 def _compiled_at(at, made):
     """(node, fields) of a finding at ``at``, where the jitted object made at ``made`` compiles:
@@ -496,36 +467,20 @@ def _fresh_for_slot(m, expr, scope, order, kind):
     callable built anew where it runs again and again: ``where`` says how often (None: built
     right at a call that runs once, for the check of equal callables at two calls); ``node``
     is ``expr``, where it is reported.  None when it is not such a callable."""
-    built_at, value = order, expr
-    built = built_anew_for_slot(m, expr, scope, kind)
-    if built is None:
-        # ``loss_fn = partial(loss, w=1)``, then ``step(x, loss_fn)``
-        bound = _local_value(expr, scope)
-        if bound is not None:
-            value, built_at = bound
-            built = built_anew_for_slot(m, value, scope, kind)
-    if built is None and isinstance(expr, cst.Name):
-        # ``def cond_fun(...)`` in this scope: a new function object each time the def runs
-        binds = scope.bindings.get(expr.value, ())
-        func = scope.defs.get(expr.value)
-        # a decorator that is no transform may hand back any object (one it keeps in a memo)
-        known = func is not None and all(m.finder.transform_of(d.decorator, scope) is not None for d in func.node.decorators)
-        if known and len(binds) == 1 and binds[0].kind == "def" and binds[0].order is not None:
-            owner = f" inside {scope.func.name}()" if scope.kind == "function" and scope.func is not None else ""
-            value, built_at, built = func.node, binds[0].order, (f"function `{expr.value}` defined{owner}", (func.node,))
-    if built is None:
+    made = made_anew(m, expr, scope, order, lambda e, s: built_anew_for_slot(m, e, s, kind))
+    if made is None:
         return _stored_anew(m, expr, scope, kind) if isinstance(expr, cst.Attribute) else None
     loops = [(start, end) for start, end in scope.loops if start <= order <= end]
     # built before the loop around the call: one object, passed again and again in it,
     # yet a new one on each run of the code around the loop
-    if loops and loops[-1][0] <= built_at <= loops[-1][1]:
-        if reads_loop_variables(m, built[1], scope, loops[-1]):
+    if loops and loops[-1][0] <= made.order <= loops[-1][1]:
+        if reads_loop_variables(m, made.reads, scope, loops[-1]):
             return None
-        return "in every iteration", built, expr
-    if scope.kind == "function" and scope.func is not None and facts.repeated_programs.same_program_repetition(m, scope.func, built[1]) is not None:
-        return "on every call of " + scope.func.name + "()", built, expr
-    if value is expr and not loops:
-        return None, built, expr
+        return "in every iteration", made, expr
+    if scope.kind == "function" and scope.func is not None and facts.repeated_programs.same_program_repetition(m, scope.func, made.reads) is not None:
+        return "on every call of " + scope.func.name + "()", made, expr
+    if made.node is expr and not loops:
+        return None, made, expr
     return None
 
 
@@ -568,12 +523,11 @@ def _rebound_between(nodes, scope, first: int, last: int) -> bool:
     return any(b.order is not None and first < b.order <= last for n in read for b in scope.bindings.get(n, ()))
 
 
-def _local_value(expr, scope):
-    """(value, order) of a name the scope binds exactly once, by a plain assignment."""
-    if not isinstance(expr, cst.Name) or expr.value in scope.globals or expr.value in scope.nonlocals:
-        return None
-    b = scope.assigned_once(expr.value)
-    return (b.value, b.order) if b is not None else None
+def _rewrapped(expr):
+    """What a jit that wraps the function in a new one on every application makes of ``expr``:
+    each result is a new cache, whatever the function."""
+    name = dotted_name(expr)
+    return (f"function `{name}` that it wraps anew on each application" if name else "function it wraps anew on each application"), (expr,)
 
 
 def _decorator_api(expr, scope) -> str:
