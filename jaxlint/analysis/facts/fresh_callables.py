@@ -396,7 +396,7 @@ def reads_loop_variables(m, nodes, scope, loop) -> bool:
         seen.add(id(node))
         # A lambda's or function's own parameters and locals are not the loop's variables,
         # even when they share a name (``def loss(params, batch)`` jitted in ``for batch in``).
-        found = (names_in(node) - _own_names(node, _body_scope_of(node, scope))) | _default_names(node)
+        found = free_names(m, node)
         read |= found
         # a function of this scope that the callable uses (``jax.grad(fun)``, ``partial(fun)``)
         # reads what its body reads
@@ -430,26 +430,16 @@ def is_float_literal(expr) -> bool:
     return isinstance(expr, cst.Float)
 
 
-def _body_scope_of(node, scope):
-    """The body scope of a function of ``scope`` whose node this is (None for others)."""
-    for f in scope.defs.values():
-        if f.node is node:
-            return f.body_scope
-    return None
-
-
-def _default_names(node) -> set:
-    """Names the parameter defaults of a lambda or def read: evaluated where it is built."""
+def free_names(m, node) -> set:
+    """The names ``node`` reads from where it is evaluated.  A lambda or def reads its own
+    parameters and locals (a name it assigns is local to all of its body, unless declared
+    ``global`` / ``nonlocal``) from its own frame, but its parameter defaults where the
+    ``lambda`` or ``def`` runs."""
     if not isinstance(node, (cst.Lambda, cst.FunctionDef)):
-        return set()
-    p = node.params
-    return {n for x in named_params(p) if x.default is not None for n in names_in(x.default)}
-
-
-def _own_names(node, body_scope) -> set:
-    """Names a lambda or def binds for itself: its parameters, and a def's local bindings."""
-    if isinstance(node, cst.Lambda):
-        return set(parameter_names(node.params))
-    if isinstance(node, cst.FunctionDef) and body_scope is not None:
-        return {n for n in body_scope.bindings if n not in body_scope.globals and n not in body_scope.nonlocals}
-    return set()
+        return names_in(node)
+    own = set(parameter_names(node.params))
+    f = m.index.func_by_node.get(id(node))
+    if f is not None and f.body_scope is not None:
+        body = f.body_scope
+        own |= {n for n in body.bindings if n not in body.globals and n not in body.nonlocals}
+    return (names_in(node) - own) | {n for x in named_params(node.params) if x.default is not None for n in names_in(x.default)}
