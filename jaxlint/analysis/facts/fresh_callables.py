@@ -18,7 +18,7 @@ from jaxlint.analysis.syntax.memo_guards import memoised
 from jaxlint.analysis.syntax.functions import single_return
 from jaxlint.analysis.host.host_value import STATEFUL_OPTAX, class_hash
 from jaxlint.analysis.model.classes import class_named, decorator_names, is_property
-from jaxlint.analysis.model.names import resolve
+from jaxlint.analysis.model.names import PARTIAL, resolve
 from jaxlint.analysis.model.nnx_state import OPTIMIZER
 from jaxlint.analysis.model.transforms import Application, arguments_by_parameter
 from jaxlint.analysis.syntax.fast_walk import FastVisitor, names_in
@@ -32,7 +32,6 @@ from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, state
 FRESH_TRANSFORMS = frozenset(
     {"jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.hessian", "jax.vmap", "jax.checkpoint", "jax.remat", "jax.jit"}
 )
-PARTIALS = frozenset({"functools.partial", "jax.tree_util.Partial"})
 # optax's optimisers: a ``GradientTransformation``, a tuple of the ``init`` and ``update``
 # closures the call makes, so two calls with the same settings neither hash nor compare equal.
 # How far a value is followed into the functions and constructors that build it.
@@ -47,7 +46,7 @@ def built_anew(m, expr, scope, bound_methods: bool = True):
         return "lambda", (expr,)
     if isinstance(expr, cst.Call):
         q = resolve(expr.func, scope)
-        if q in PARTIALS and expr.args:
+        if q in PARTIAL and expr.args:
             return ("`" + q.rsplit(".", 1)[-1] + "` object"), tuple(a.value for a in expr.args)
         if q in FRESH_TRANSFORMS and expr.args:
             return f"`{q}` result", tuple(a.value for a in expr.args)

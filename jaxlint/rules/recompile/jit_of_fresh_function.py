@@ -7,12 +7,12 @@ import libcst as cst
 from jaxlint import fixes
 from jaxlint.analysis import facts
 from jaxlint.analysis.syntax.memo_guards import memoised
-from jaxlint.analysis.facts.fresh_callables import FILTERED, GRAPH, PARTIALS, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, made_anew, reads_loop_variables, repetition
+from jaxlint.analysis.facts.fresh_callables import FILTERED, GRAPH, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, made_anew, reads_loop_variables, repetition
 from jaxlint.analysis.syntax.fast_walk import names_in
 from jaxlint.analysis.syntax.nodes import dotted_name
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
 from jaxlint.analysis.model.attribute_values import attribute_values
-from jaxlint.analysis.model.names import resolve
+from jaxlint.analysis.model.names import PARTIAL, resolve
 
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
@@ -532,7 +532,7 @@ def _rewrapped(expr):
 
 def _decorator_api(expr, scope) -> str:
     """The transform a decorator applies: ``jax.jit`` of ``@functools.partial(jax.jit, ...)``."""
-    if isinstance(expr, cst.Call) and resolve(expr.func, scope) in PARTIALS and expr.args:
+    if isinstance(expr, cst.Call) and resolve(expr.func, scope) in PARTIAL and expr.args:
         expr = expr.args[0].value
     if isinstance(expr, cst.Call):
         expr = expr.func
