@@ -7,7 +7,7 @@ import libcst as cst
 from jaxlint import fixes
 from jaxlint.analysis import facts
 from jaxlint.analysis.syntax.memo_guards import memoised
-from jaxlint.analysis.facts.fresh_callables import FILTERED, GRAPH, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, made_anew, reads_loop_variables, repetition
+from jaxlint.analysis.facts.fresh_callables import FILTERED, GRAPH, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, Made, made_anew, reads_loop_variables, repetition
 from jaxlint.analysis.syntax.fast_walk import names_in
 from jaxlint.analysis.syntax.nodes import dotted_name
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
@@ -237,50 +237,13 @@ class JitOfFreshFunction(Rule):
     def _check_application(self, m, call, scope, order, api, fn_expr) -> bool:
         """``jax.jit(fn_expr)`` at ``call``: report it when ``fn_expr`` is a new object on every
         run of code that runs again and again, and say whether it did."""
-        used_at_once = m.call_sites.is_called_at_once(call)
-        loops = [(start, end) for start, end in scope.loops if start <= order <= end]
         rewraps = api in REWRAPPING_JITS
         made = made_anew(m, fn_expr, scope, order, (lambda e, s: built_anew(m, e, s) or _rewrapped(e)) if rewraps else None)
         if made is None:
             return False
-        # made anew in each iteration of a loop around the call; else, made before the loop,
-        # it is still new on each call of the function around it (below)
-        loop = max((lp for lp in loops if lp[0] <= made.order <= lp[1]), default=None)
-        if loop is not None:
-            if reads_loop_variables(m, made.reads, scope, loop):
-                # Each iteration jits a different program (it reads the loop's variables): a
-                # compilation per iteration is what the code asks for.
-                return False
-            # Only when the jitted function is used right there, in the same iteration; a
-            # loop that builds a table of jitted functions compiles each one once.
-            if (used_at_once or self._called_in(call, scope, loops[-1])) and not memoised(m, call, scope, order):
-                autofix = self._hoist(m, call, scope, fn_expr)
-                at, made_at = self._compiling_call(m, call, scope, loops[-1], used_at_once)
-                fresh = "function defined inside the loop" if isinstance(made.node, cst.FunctionDef) else made.what + ("" if rewraps else " created in a loop")
-                m.report(self, at, subject=f"`{api}` of a {fresh}", detail="", autofix=autofix, **made_at)
-                return True
-            return False
-        if scope.kind != "function" or scope.func is None:
-            return False
-        # Built on every call of the enclosing function and used there, or stored on the
-        # object and called by its methods (``self._step = jax.jit(self._apply)`` in
-        # ``__init__``: one per instance): a new compilation per call, which matters when that
-        # function itself runs repeatedly (in a loop).
-        stored_in, stored = frozenset(), []
-        if not (used_at_once or self._called_in(call, scope, (order, 1 << 62))):
-            stored_in, stored = facts.jitted_uses.attribute_stores(m, scope, (), call)
-            if not stored:
-                return False
-        loop_call = facts.repeated_programs.same_program_repetition(m, scope.func, made.reads, stored_in)
-        if loop_call is not None and not memoised(m, call, scope):
-            detail = f" (a new object on every call of {scope.func.name}(), which {repetition(m, loop_call)})"
-            if stored:
-                at, made_at = _compiled_at(stored[0], call)
-            else:
-                at, made_at = self._compiling_call(m, call, scope, (order, 1 << 62), used_at_once)
-            m.report(self, at, subject=f"`{api}` of a {made.what}", detail=detail, repeated_by=loop_call, **made_at)
-            return True
-        return False
+        names = {n for n, binds in scope.bindings.items() for b in binds if b.value is call}
+        at_once = m.call_sites.is_called_at_once(call)
+        return self._check_made(m, call, call, scope, order, api, made, names, at_once, fn_expr, "" if rewraps else " created in a loop")
 
     def _check_decorated_defs(self, m):
         """``@jax.jit`` on a ``def`` that runs again and again: inside a function called in a
@@ -291,46 +254,55 @@ class JitOfFreshFunction(Rule):
             if not isinstance(site, cst.Decorator) or not app.transform.cached or f.is_lambda:
                 continue
             scope = f.scope
-            if scope.kind not in ("function", "module") or m.finder.in_traced_code(scope):
+            if scope.kind not in ("function", "module") or m.finder.in_traced_code(scope) or scope.lookup_def(f.name) is not f:
                 continue
-            order = f.order
-            calls = [o for _c, o in facts.jitted_uses.uses(m, scope, {f.name}, (order + 1, 1 << 62))] if scope.lookup_def(f.name) is f else []
-            if not calls and scope.lookup_def(f.name) is f and facts.jitted_uses.attribute_calls(m, scope, {f.name}):
-                calls = [order]  # stored on the object, called by its methods (below)
-            if not calls:
-                continue
+            owner = f" inside {scope.func.name}()" if scope.kind == "function" and scope.func is not None else ""
+            made = Made(f"function `{f.name}` defined{owner}", (f.node,), f.node, f.order)
             api = _decorator_api(site.decorator, scope)
-            loops = [(start, end) for start, end in scope.loops if start <= order <= end]
-            if scope.kind == "function" and memoised(m, f.node, scope):
-                continue
-            if loops:
-                loop = loops[-1]
-                if not any(loop[0] <= o <= loop[1] for o in calls) or reads_loop_variables(m, (f.node,), scope, loop):
-                    continue
-                at, made = self._first_call(m, site, scope, {f.name}, loop)
-                m.report(self, at, subject=f"`{api}` of a function defined inside the loop", detail="", **made)
-                continue
-            if scope.kind != "function" or scope.func is None:
-                continue
-            at, made = self._first_call(m, site, scope, {f.name}, (order, 1 << 62))
-            stored_in = frozenset()
-            if at is site:
-                # stored on the object (``self._step = step``): compiled where a method calls
-                # it through that attribute
-                stored_in, stored = facts.jitted_uses.attribute_stores(m, scope, {f.name})
-                if not stored:
-                    continue
-                at, made = _compiled_at(stored[0], site)
-            loop_call = facts.repeated_programs.same_program_repetition(m, scope.func, (f.node,), stored_in)
-            if loop_call is not None:
-                m.report(
-                    self,
-                    at,
-                    subject=f"`{api}` of function `{f.name}` defined inside {scope.func.name}()",
-                    detail=f" (a new object on every call of {scope.func.name}(), which {repetition(m, loop_call)})",
-                    repeated_by=loop_call,
-                    **made,
-                )
+            self._check_made(m, site, f.node, scope, f.order, api, made, {f.name}, subject=f"`{api}` of {made.what}")
+
+    def _check_made(self, m, site, memo, scope, order, api, made, names, at_once=False, fn_expr=None, in_loop=" created in a loop", subject=None) -> bool:
+        """The jit at ``site`` (at ``order`` of ``scope``) of the callable ``made``, its result
+        bound to ``names`` (or called ``at_once``): report it when ``made`` is new in every
+        iteration of a loop around the jit, or on every call of the function around it that
+        runs again and again, and the jitted object is called there; say whether it did.  A
+        jit run only when a memo (filled with ``memo``'s result) missed runs once per entry."""
+        loops = [(start, end) for start, end in scope.loops if start <= order <= end]
+        # made anew in each iteration of a loop around the jit; else, made before the loop,
+        # it is still new on each call of the function around it (below)
+        loop = max((lp for lp in loops if lp[0] <= made.order <= lp[1]), default=None)
+        if loop is not None:
+            if reads_loop_variables(m, made.reads, scope, loop):
+                # Each iteration jits a different program (it reads the loop's variables): a
+                # compilation per iteration is what the code asks for.
+                return False
+            # Only when the jitted function is used right there, in the same iteration; a
+            # loop that builds a table of jitted functions compiles each one once.
+            at, fields = (site, {}) if at_once else self._first_call(m, site, scope, names, loops[-1])
+            if at is site and not at_once or memoised(m, memo, scope, order):
+                return False
+            fresh = "function defined inside the loop" if isinstance(made.node, cst.FunctionDef) else made.what + in_loop
+            m.report(self, at, subject=f"`{api}` of a {fresh}", detail="", autofix=self._hoist(m, site, scope, fn_expr), **fields)
+            return True
+        if scope.kind != "function" or scope.func is None or memoised(m, memo, scope):
+            return False
+        # Built on every call of the enclosing function and used there, or stored on the
+        # object and called by its methods (``self._step = jax.jit(self._apply)`` in
+        # ``__init__``: one per instance): a new compilation per call, which matters when that
+        # function itself runs repeatedly (in a loop).
+        at, fields = (site, {}) if at_once else self._first_call(m, site, scope, names, (order, 1 << 62))
+        stored_in = frozenset()
+        if at is site and not at_once:
+            stored_in, stored = facts.jitted_uses.attribute_stores(m, scope, names, site)
+            if not stored:
+                return False
+            at, fields = _compiled_at(stored[0], site)
+        loop_call = facts.repeated_programs.same_program_repetition(m, scope.func, made.reads, stored_in)
+        if loop_call is None:
+            return False
+        detail = f" (a new object on every call of {scope.func.name}(), which {repetition(m, loop_call)})"
+        m.report(self, at, subject=subject or f"`{api}` of a {made.what}", detail=detail, repeated_by=loop_call, **fields)
+        return True
 
     def _check_static_callables(self, m):
         """A lambda or partial object passed for a static slot (a static parameter, an
@@ -426,15 +398,6 @@ class JitOfFreshFunction(Rule):
         tail = lines[rng.end.line - 1][rng.end.column :] if rng.end.line <= len(lines) else ""
         return fixes.hoist_jit.hoist_fix(call, loop, rng.start.column, taken, tail)
 
-    @classmethod
-    def _compiling_call(cls, m, call, scope, span, used_at_once):
-        """Where ``jax.jit(...)`` at ``call`` compiles: ``jax.jit(f)(x)`` there and then, or
-        the first call of the name it is bound to within ``span``."""
-        if used_at_once:
-            return call, {}
-        names = {n for n, binds in scope.bindings.items() for b in binds if b.value is call}
-        return cls._first_call(m, call, scope, names, span)
-
     @staticmethod
     def _first_call(m, made, scope, names, span):
         """(node, fields) of a finding about the jitted object made at ``made``: JAX compiles
@@ -445,15 +408,6 @@ class JitOfFreshFunction(Rule):
         if first is None:
             return made, {}
         return _compiled_at(first[0], made)
-
-    @staticmethod
-    def _called_in(call, scope, loop) -> bool:
-        """``g = jax.jit(...)`` then ``g(...)`` later in the same loop."""
-        start, end = loop
-        names = [n for n, binds in scope.bindings.items() for b in binds if b.value is call]
-        return any(
-            isinstance(fx, cst.Name) and fx.value in names and start <= o <= end for fx, o in scope.calls
-        )
 
 
 def _compiled_at(at, made):
