@@ -430,15 +430,48 @@ def is_float_literal(expr) -> bool:
 
 
 def free_names(m, node) -> set:
-    """The names ``node`` reads from where it is evaluated.  A lambda or def reads its own
-    parameters and locals (a name it assigns is local to all of its body, unless declared
-    ``global`` / ``nonlocal``) from its own frame, but its parameter defaults where the
-    ``lambda`` or ``def`` runs."""
-    if not isinstance(node, (cst.Lambda, cst.FunctionDef)):
-        return names_in(node)
-    own = set(parameter_names(node.params))
-    f = m.index.func_by_node.get(id(node))
-    if f is not None and f.body_scope is not None:
-        body = f.body_scope
-        own |= {n for n in body.bindings if n not in body.globals and n not in body.nonlocals}
-    return (names_in(node) - own) | {n for x in named_params(node.params) if x.default is not None for n in names_in(x.default)}
+    """The names ``node`` reads from where it is evaluated: not an attribute's name or a
+    keyword's, nor what a lambda or def in it binds for itself (its parameters, and a def's
+    locals: a name it assigns is local to all of its body unless declared ``global`` /
+    ``nonlocal``), though its parameter defaults and decorators are read where it runs."""
+    walk = _FreeNames(m)
+    walk.walk(node)
+    return walk.free
+
+
+class _FreeNames(FastVisitor):
+    def __init__(self, m):
+        self.m = m
+        self.free = set()
+        self._own: List[set] = []
+
+    def _function(self, node, body, outer) -> bool:
+        for x in outer:
+            self.walk(x)
+        own = set(parameter_names(node.params))
+        f = self.m.index.func_by_node.get(id(node))
+        if f is not None and f.body_scope is not None:
+            own |= {n for n in f.body_scope.bindings if n not in f.body_scope.globals and n not in f.body_scope.nonlocals}
+        self._own.append(own)
+        self.walk(body)
+        self._own.pop()
+        return False
+
+    def visit_Lambda(self, node) -> bool:
+        return self._function(node, node.body, [p.default for p in named_params(node.params) if p.default is not None])
+
+    def visit_FunctionDef(self, node) -> bool:
+        defaults = [p.default for p in named_params(node.params) if p.default is not None]
+        return self._function(node, node.body, [d.decorator for d in node.decorators] + defaults)
+
+    def visit_Attribute(self, node) -> bool:
+        self.walk(node.value)
+        return False
+
+    def visit_Arg(self, node) -> bool:
+        self.walk(node.value)  # not the keyword's name
+        return False
+
+    def visit_Name(self, node) -> None:
+        if not any(node.value in own for own in self._own):
+            self.free.add(node.value)
