@@ -243,7 +243,7 @@ class JitOfFreshFunction(Rule):
             return False
         names = {n for n, binds in scope.bindings.items() for b in binds if b.value is call}
         at_once = m.call_sites.is_called_at_once(call)
-        return self._check_made(m, call, call, scope, order, api, made, names, at_once, fn_expr, "" if rewraps else " created in a loop")
+        return self._check_made(m, call, scope, order, api, made, names, at_once, fn_expr, "" if rewraps else " created in a loop")
 
     def _check_decorated_defs(self, m):
         """``@jax.jit`` on a ``def`` that runs again and again: inside a function called in a
@@ -259,14 +259,14 @@ class JitOfFreshFunction(Rule):
             owner = f" inside {scope.func.name}()" if scope.kind == "function" and scope.func is not None else ""
             made = Made(f"function `{f.name}` defined{owner}", (f.node,), f.node, f.order)
             api = _decorator_api(site.decorator, scope)
-            self._check_made(m, site, f.node, scope, f.order, api, made, {f.name}, subject=f"`{api}` of {made.what}")
+            self._check_made(m, site, scope, f.order, api, made, {f.name}, subject=f"`{api}` of {made.what}")
 
-    def _check_made(self, m, site, memo, scope, order, api, made, names, at_once=False, fn_expr=None, in_loop=" created in a loop", subject=None) -> bool:
+    def _check_made(self, m, site, scope, order, api, made, names, at_once=False, fn_expr=None, in_loop=" created in a loop", subject=None) -> bool:
         """The jit at ``site`` (at ``order`` of ``scope``) of the callable ``made``, its result
         bound to ``names`` (or called ``at_once``): report it when ``made`` is new in every
         iteration of a loop around the jit, or on every call of the function around it that
         runs again and again, and the jitted object is called there; say whether it did.  A
-        jit run only when a memo (filled with ``memo``'s result) missed runs once per entry."""
+        jit run only when a lookup of a memo missed runs once per entry."""
         loops = [(start, end) for start, end in scope.loops if start <= order <= end]
         # made anew in each iteration of a loop around the jit; else, made before the loop,
         # it is still new on each call of the function around it (below)
@@ -279,12 +279,12 @@ class JitOfFreshFunction(Rule):
             # Only when the jitted function is used right there, in the same iteration; a
             # loop that builds a table of jitted functions compiles each one once.
             at, fields = (site, {}) if at_once else self._first_call(m, site, scope, names, loops[-1])
-            if at is site and not at_once or memoised(m, memo, scope, order):
+            if at is site and not at_once or memoised(m, site, scope, order):
                 return False
             fresh = "function defined inside the loop" if isinstance(made.node, cst.FunctionDef) else made.what + in_loop
             m.report(self, at, subject=f"`{api}` of a {fresh}", detail="", autofix=self._hoist(m, site, scope, fn_expr), **fields)
             return True
-        if scope.kind != "function" or scope.func is None or memoised(m, memo, scope):
+        if scope.kind != "function" or scope.func is None or memoised(m, site, scope):
             return False
         # Built on every call of the enclosing function and used there, or stored on the
         # object and called by its methods (``self._step = jax.jit(self._apply)`` in
