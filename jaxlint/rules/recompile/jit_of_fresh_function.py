@@ -230,20 +230,14 @@ class JitOfFreshFunction(Rule):
                 continue
             if m.finder.in_traced_code(scope):
                 continue  # a loop inside a traced function runs only while that one is traced
-            self._check_application(m, call, scope, order, api, fn_expr)
+            rewraps = api in REWRAPPING_JITS
+            made = made_anew(m, fn_expr, scope, order, (lambda e, s: built_anew(m, e, s) or _rewrapped(e)) if rewraps else None)
+            if made is not None:
+                names = {n for n, binds in scope.bindings.items() for b in binds if b.value is call}
+                at_once = m.call_sites.is_called_at_once(call)
+                self._check_made(m, call, scope, order, api, made, names, at_once, fn_expr, "" if rewraps else " created in a loop")
         self._check_decorated_defs(m)
         self._check_static_callables(m)
-
-    def _check_application(self, m, call, scope, order, api, fn_expr) -> bool:
-        """``jax.jit(fn_expr)`` at ``call``: report it when ``fn_expr`` is a new object on every
-        run of code that runs again and again, and say whether it did."""
-        rewraps = api in REWRAPPING_JITS
-        made = made_anew(m, fn_expr, scope, order, (lambda e, s: built_anew(m, e, s) or _rewrapped(e)) if rewraps else None)
-        if made is None:
-            return False
-        names = {n for n, binds in scope.bindings.items() for b in binds if b.value is call}
-        at_once = m.call_sites.is_called_at_once(call)
-        return self._check_made(m, call, scope, order, api, made, names, at_once, fn_expr, "" if rewraps else " created in a loop")
 
     def _check_decorated_defs(self, m):
         """``@jax.jit`` on a ``def`` that runs again and again: inside a function called in a
@@ -261,12 +255,12 @@ class JitOfFreshFunction(Rule):
             api = _decorator_api(site.decorator, scope)
             self._check_made(m, site, scope, f.order, api, made, {f.name}, subject=f"`{api}` of {made.what}")
 
-    def _check_made(self, m, site, scope, order, api, made, names, at_once=False, fn_expr=None, in_loop=" created in a loop", subject=None) -> bool:
-        """The jit at ``site`` (at ``order`` of ``scope``) of the callable ``made``, its result
-        bound to ``names`` (or called ``at_once``): report it when ``made`` is new in every
-        iteration of a loop around the jit, or on every call of the function around it that
-        runs again and again, and the jitted object is called there; say whether it did.  A
-        jit run only when a lookup of a memo missed runs once per entry."""
+    def _check_made(self, m, site, scope, order, api, made, names, at_once=False, fn_expr=None, in_loop=" created in a loop", subject=None) -> None:
+        """The jit at ``site`` (``jax.jit(...)`` or a decorator, at ``order`` of ``scope``) of
+        the callable ``made``, its result bound to ``names`` (or called ``at_once``): report it
+        when ``made`` is new in every iteration of a loop around the jit, or on every call of
+        the function around it that runs again and again, and the jitted object is called
+        there.  A jit run only when a lookup of a memo missed runs once per entry."""
         loops = [(start, end) for start, end in scope.loops if start <= order <= end]
         # made anew in each iteration of a loop around the jit; else, made before the loop,
         # it is still new on each call of the function around it (below)
@@ -275,17 +269,17 @@ class JitOfFreshFunction(Rule):
             if reads_loop_variables(m, made.reads, scope, loop):
                 # Each iteration jits a different program (it reads the loop's variables): a
                 # compilation per iteration is what the code asks for.
-                return False
+                return
             # Only when the jitted function is used right there, in the same iteration; a
             # loop that builds a table of jitted functions compiles each one once.
             at, fields = (site, {}) if at_once else self._first_call(m, site, scope, names, loops[-1])
             if at is site and not at_once or memoised(m, site, scope, order):
-                return False
+                return
             fresh = "function defined inside the loop" if isinstance(made.node, cst.FunctionDef) else made.what + in_loop
             m.report(self, at, subject=f"`{api}` of a {fresh}", detail="", autofix=self._hoist(m, site, scope, fn_expr), **fields)
-            return True
+            return
         if scope.kind != "function" or scope.func is None or memoised(m, site, scope):
-            return False
+            return
         # Built on every call of the enclosing function and used there, or stored on the
         # object and called by its methods (``self._step = jax.jit(self._apply)`` in
         # ``__init__``: one per instance): a new compilation per call, which matters when that
@@ -295,14 +289,12 @@ class JitOfFreshFunction(Rule):
         if at is site and not at_once:
             stored_in, stored = facts.jitted_uses.attribute_stores(m, scope, names, site)
             if not stored:
-                return False
+                return
             at, fields = _compiled_at(stored[0], site)
         loop_call = facts.repeated_programs.same_program_repetition(m, scope.func, made.reads, stored_in)
-        if loop_call is None:
-            return False
-        detail = f" (a new object on every call of {scope.func.name}(), which {repetition(m, loop_call)})"
-        m.report(self, at, subject=subject or f"`{api}` of a {made.what}", detail=detail, repeated_by=loop_call, **fields)
-        return True
+        if loop_call is not None:
+            detail = f" (a new object on every call of {scope.func.name}(), which {repetition(m, loop_call)})"
+            m.report(self, at, subject=subject or f"`{api}` of a {made.what}", detail=detail, repeated_by=loop_call, **fields)
 
     def _check_static_callables(self, m):
         """A lambda or partial object passed for a static slot (a static parameter, an
