@@ -34,9 +34,10 @@ FRESH_TRANSFORMS = frozenset(
 )
 # optax's optimisers: a ``GradientTransformation``, a tuple of the ``init`` and ``update``
 # closures the call makes, so two calls with the same settings neither hash nor compare equal.
+OPTAX_OPTIMIZERS = STATEFUL_OPTAX | frozenset({"sgd", "sign_sgd", "fromage", "chain"})
 # How far a value is followed into the functions and constructors that build it.
 MAX_FACTORY_DEPTH = 3
-OPTAX_OPTIMIZERS = STATEFUL_OPTAX | frozenset({"sgd", "sign_sgd", "fromage", "chain"})
+
 
 def built_anew(m, expr, scope, bound_methods: bool = True):
     """(what it is, the nodes it reads) when evaluating ``expr`` makes a new callable object
@@ -91,8 +92,13 @@ def made_anew(m, expr, scope, order: int, build=None) -> Optional[Made]:
     f = scope.sole_def(expr.value)
     if f is None or not all(m.finder.transform_of(d.decorator, scope) is not None for d in f.node.decorators):
         return None
-    owner = f" inside {scope.func.name}()" if scope.kind == "function" and scope.func is not None else ""
-    return Made(f"function `{expr.value}` defined{owner}", (f.node,), f.node, f.order)
+    return made_by_def(f)
+
+
+def made_by_def(f) -> Made:
+    """The function object the ``def`` of ``f`` makes each time the statement runs."""
+    owner = f" inside {f.scope.func.name}()" if f.scope.kind == "function" and f.scope.func is not None else ""
+    return Made(f"function `{f.name}` defined{owner}", (f.node,), f.node, f.order)
 
 
 def runs_repeatedly(m, func) -> Optional[cst.Call]:

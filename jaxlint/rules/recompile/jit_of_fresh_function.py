@@ -7,7 +7,7 @@ import libcst as cst
 from jaxlint import fixes
 from jaxlint.analysis import facts
 from jaxlint.analysis.syntax.memo_guards import memoised
-from jaxlint.analysis.facts.fresh_callables import FILTERED, GRAPH, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, Made, made_anew, reads_loop_variables, repetition
+from jaxlint.analysis.facts.fresh_callables import FILTERED, GRAPH, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, made_anew, made_by_def, reads_loop_variables, repetition
 from jaxlint.analysis.syntax.fast_walk import names_in
 from jaxlint.analysis.syntax.nodes import dotted_name
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
@@ -250,8 +250,7 @@ class JitOfFreshFunction(Rule):
             scope = f.scope
             if scope.kind not in ("function", "module") or m.finder.in_traced_code(scope) or scope.lookup_def(f.name) is not f:
                 continue
-            owner = f" inside {scope.func.name}()" if scope.kind == "function" and scope.func is not None else ""
-            made = Made(f"function `{f.name}` defined{owner}", (f.node,), f.node, f.order)
+            made = made_by_def(f)
             api = _decorator_api(site.decorator, scope)
             self._check_made(m, site, scope, f.order, api, made, {f.name}, subject=f"`{api}` of {made.what}")
 
