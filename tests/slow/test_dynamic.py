@@ -168,6 +168,7 @@ NOT_CALLED = {
 }
 # Of the findings above, those the fixture's driver shows when the file runs as a script.
 SHOWN_WHEN_RUN = {
+    ("attributes_named_like_loop_variables.py", 14, "JAX303"),
     ("fresh_programs.py", 17, "JAX303"),
     ("fresh_programs.py", 125, "JAX401"),
     ("fresh_programs.py", 141, "JAX401"),

@@ -38,9 +38,7 @@ import libcst as cst
 from jaxlint.analysis.syntax.nodes import is_none_literal
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.model.transforms import Application, TransformFinder, arguments_by_parameter
-from jaxlint.analysis.model.names import resolve
-
-PARTIALS = frozenset({"functools.partial", "jax.tree_util.Partial"})
+from jaxlint.analysis.model.names import PARTIAL, resolve
 
 
 @dataclass(frozen=True)
@@ -110,7 +108,7 @@ def convention_changes(index, finder: TransformFinder, analyzer) -> List[Convent
             if not finder.in_traced_code(scope):
                 sites.append((order.get(id(call), 1 << 30), call, scope, False))
         if partial_sites is None:
-            partial_sites = [(c, s) for c, s, _o in index.calls if c.args and resolve(c.func, s) in PARTIALS and not finder.in_traced_code(s)]
+            partial_sites = [(c, s) for c, s, _o in index.calls if c.args and resolve(c.func, s) in PARTIAL and not finder.in_traced_code(s)]
         for call, scope in partial_sites:
             if _is_the_jitted(call.args[0].value, scope, app, finder):
                 sites.append((order.get(id(call), 1 << 30), call, scope, True))

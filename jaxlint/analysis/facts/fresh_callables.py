@@ -18,7 +18,7 @@ from jaxlint.analysis.syntax.memo_guards import memoised
 from jaxlint.analysis.syntax.functions import single_return
 from jaxlint.analysis.host.host_value import STATEFUL_OPTAX, class_hash
 from jaxlint.analysis.model.classes import class_named, decorator_names, is_property
-from jaxlint.analysis.model.names import resolve
+from jaxlint.analysis.model.names import PARTIAL, resolve
 from jaxlint.analysis.model.nnx_state import OPTIMIZER
 from jaxlint.analysis.model.transforms import Application, arguments_by_parameter
 from jaxlint.analysis.syntax.fast_walk import FastVisitor, names_in
@@ -26,16 +26,18 @@ from jaxlint.analysis.syntax.nodes import arguments_by_position, named_params, p
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
 
-# Transforms whose result is a new function object on every evaluation.
+# Transforms whose result is a new function object on every evaluation, which compares by
+# identity (a ``jax.jit`` result too; ``eqx.filter_jit`` returns a Module that compares by its
+# fields: two of one function are equal).
 FRESH_TRANSFORMS = frozenset(
-    {"jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.hessian", "jax.vmap", "jax.checkpoint", "jax.remat"}
+    {"jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.hessian", "jax.vmap", "jax.checkpoint", "jax.remat", "jax.jit"}
 )
-PARTIALS = frozenset({"functools.partial", "jax.tree_util.Partial"})
 # optax's optimisers: a ``GradientTransformation``, a tuple of the ``init`` and ``update``
 # closures the call makes, so two calls with the same settings neither hash nor compare equal.
+OPTAX_OPTIMIZERS = STATEFUL_OPTAX | frozenset({"sgd", "sign_sgd", "fromage", "chain"})
 # How far a value is followed into the functions and constructors that build it.
 MAX_FACTORY_DEPTH = 3
-OPTAX_OPTIMIZERS = STATEFUL_OPTAX | frozenset({"sgd", "sign_sgd", "fromage", "chain"})
+
 
 def built_anew(m, expr, scope, bound_methods: bool = True):
     """(what it is, the nodes it reads) when evaluating ``expr`` makes a new callable object
@@ -45,7 +47,7 @@ def built_anew(m, expr, scope, bound_methods: bool = True):
         return "lambda", (expr,)
     if isinstance(expr, cst.Call):
         q = resolve(expr.func, scope)
-        if q in PARTIALS and expr.args:
+        if q in PARTIAL and expr.args:
             return ("`" + q.rsplit(".", 1)[-1] + "` object"), tuple(a.value for a in expr.args)
         if q in FRESH_TRANSFORMS and expr.args:
             return f"`{q}` result", tuple(a.value for a in expr.args)
@@ -60,6 +62,43 @@ def built_anew(m, expr, scope, bound_methods: bool = True):
             return None
         return f"bound method `{expr.value.value}.{expr.attr.value}`", (expr.value,)
     return None
+
+
+class Made(NamedTuple):
+    """A callable that is a new object each time the code making it runs."""
+
+    what: str
+    reads: tuple  # the nodes whose names decide what it computes
+    node: cst.CSTNode  # what is evaluated to make it: the expression, a name's value, or a def
+    order: int  # where in the scope it is made
+
+
+def made_anew(m, expr, scope, order: int, build=None) -> Optional[Made]:
+    """``expr``, read at ``order`` of ``scope``, when it is a callable made anew each time the
+    code making it runs: built right there (``build``, by default ``built_anew``); or a name
+    the scope binds once, by an assignment of such a value (``loss_fn = partial(loss, w=1)``)
+    or by a ``def``, which makes a new function object each time the statement runs.  A
+    decorator that is no transform may hand back any object (one it keeps in a memo)."""
+    build = build or (lambda e, s: built_anew(m, e, s))
+    found = build(expr, scope)
+    if found is not None:
+        return Made(*found, expr, order)
+    if not isinstance(expr, cst.Name) or expr.value in scope.globals or expr.value in scope.nonlocals:
+        return None
+    b = scope.assigned_once(expr.value)
+    if b is not None:
+        found = build(b.value, scope)
+        return Made(*found, b.value, b.order) if found is not None else None
+    f = scope.sole_def(expr.value)
+    if f is None or not all(m.finder.transform_of(d.decorator, scope) is not None for d in f.node.decorators):
+        return None
+    return made_by_def(f)
+
+
+def made_by_def(f) -> Made:
+    """The function object the ``def`` of ``f`` makes each time the statement runs."""
+    owner = f" inside {f.scope.func.name}()" if f.scope.kind == "function" and f.scope.func is not None else ""
+    return Made(f"function `{f.name}` defined{owner}", (f.node,), f.node, f.order)
 
 
 def runs_repeatedly(m, func) -> Optional[cst.Call]:
@@ -362,7 +401,7 @@ def reads_loop_variables(m, nodes, scope, loop) -> bool:
         seen.add(id(node))
         # A lambda's or function's own parameters and locals are not the loop's variables,
         # even when they share a name (``def loss(params, batch)`` jitted in ``for batch in``).
-        found = (names_in(node) - _own_names(node, _body_scope_of(node, scope))) | _default_names(node)
+        found = free_names(m, node)
         read |= found
         # a function of this scope that the callable uses (``jax.grad(fun)``, ``partial(fun)``)
         # reads what its body reads
@@ -396,26 +435,49 @@ def is_float_literal(expr) -> bool:
     return isinstance(expr, cst.Float)
 
 
-def _body_scope_of(node, scope):
-    """The body scope of a function of ``scope`` whose node this is (None for others)."""
-    for f in scope.defs.values():
-        if f.node is node:
-            return f.body_scope
-    return None
+def free_names(m, node) -> set:
+    """The names ``node`` reads from where it is evaluated: not an attribute's name or a
+    keyword's, nor what a lambda or def in it binds for itself (its parameters, and a def's
+    locals: a name it assigns is local to all of its body unless declared ``global`` /
+    ``nonlocal``), though its parameter defaults and decorators are read where it runs."""
+    walk = _FreeNames(m)
+    walk.walk(node)
+    return walk.free
 
 
-def _default_names(node) -> set:
-    """Names the parameter defaults of a lambda or def read: evaluated where it is built."""
-    if not isinstance(node, (cst.Lambda, cst.FunctionDef)):
-        return set()
-    p = node.params
-    return {n for x in named_params(p) if x.default is not None for n in names_in(x.default)}
+class _FreeNames(FastVisitor):
+    def __init__(self, m):
+        self.m = m
+        self.free = set()
+        self._own: List[set] = []
 
+    def _function(self, node, body, outer) -> bool:
+        for x in outer:
+            self.walk(x)
+        own = set(parameter_names(node.params))
+        f = self.m.index.func_by_node.get(id(node))
+        if f is not None and f.body_scope is not None:
+            own |= {n for n in f.body_scope.bindings if n not in f.body_scope.globals and n not in f.body_scope.nonlocals}
+        self._own.append(own)
+        self.walk(body)
+        self._own.pop()
+        return False
 
-def _own_names(node, body_scope) -> set:
-    """Names a lambda or def binds for itself: its parameters, and a def's local bindings."""
-    if isinstance(node, cst.Lambda):
-        return set(parameter_names(node.params))
-    if isinstance(node, cst.FunctionDef) and body_scope is not None:
-        return {n for n in body_scope.bindings if n not in body_scope.globals and n not in body_scope.nonlocals}
-    return set()
+    def visit_Lambda(self, node) -> bool:
+        return self._function(node, node.body, [p.default for p in named_params(node.params) if p.default is not None])
+
+    def visit_FunctionDef(self, node) -> bool:
+        defaults = [p.default for p in named_params(node.params) if p.default is not None]
+        return self._function(node, node.body, [d.decorator for d in node.decorators] + defaults)
+
+    def visit_Attribute(self, node) -> bool:
+        self.walk(node.value)
+        return False
+
+    def visit_Arg(self, node) -> bool:
+        self.walk(node.value)  # not the keyword's name
+        return False
+
+    def visit_Name(self, node) -> None:
+        if not any(node.value in own for own in self._own):
+            self.free.add(node.value)

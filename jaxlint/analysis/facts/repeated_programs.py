@@ -23,11 +23,11 @@ from typing import Dict, FrozenSet, Optional, Set
 
 import libcst as cst
 
-from jaxlint.analysis.facts.fresh_callables import is_float_literal, reads_loop_variables, second_call_in_a_block, walks_data
+from jaxlint.analysis.facts.fresh_callables import free_names, is_float_literal, reads_loop_variables, second_call_in_a_block, walks_data
 from jaxlint.analysis.syntax.memo_guards import memoised
 from jaxlint.analysis.host.host_shapes import may_follow
 from jaxlint.analysis.syntax.fast_walk import FastVisitor, names_in
-from jaxlint.analysis.syntax.nodes import named_params, parameter_names, target_names
+from jaxlint.analysis.syntax.nodes import parameter_names, target_names
 from jaxlint.analysis.syntax.statement_paths import guards, scope_body, statement_path
 
 # How many callers up a dependence is followed before the answer is "unknown" (no finding).
@@ -52,7 +52,7 @@ def dependent_parameters(m, func, nodes) -> FrozenSet[str]:
     own = set(parameter_names(func.params))
     todo = set()
     for node in nodes:
-        todo |= names_in(node) - _own_parameters(node)
+        todo |= free_names(m, node)
     seen: Set[str] = set()
     while todo:
         name = todo.pop()
@@ -148,7 +148,7 @@ def _changes_program(m, passed, call, scope, order, loops) -> bool:
 def _configuration_names(m, loop, scope, order) -> Set[str]:
     """The names bound in ``loop`` whose values change from one of its iterations to the next
     as a Python configuration (anything but data: a JAX array of a fixed shape, a float)."""
-    walk = _Sources(entries=True)
+    walk = _Sources(m, entries=True)
     walk.walk(loop.body)
     entries = walk.entries
     if isinstance(loop, cst.For):
@@ -219,7 +219,7 @@ def _local_sources(m, func) -> Dict[str, Set[str]]:
     memo = m.__dict__.setdefault("_local_sources", {})
     key = id(func.node)
     if key not in memo:
-        walk = _Sources()
+        walk = _Sources(m)
         walk.walk(func.node.body)
         memo[key] = walk.sources
     return memo[key]
@@ -230,7 +230,8 @@ class _Sources(FastVisitor):
     the values themselves, as (kind, expression): ``("for", iterable)`` for a loop target,
     ``("assign", None)`` where the value is not one expression."""
 
-    def __init__(self, entries: bool = False):
+    def __init__(self, m, entries: bool = False):
+        self.m = m
         self.sources: Dict[str, Set[str]] = {}
         self.entries: Dict[str, list] = {} if entries else None
         # the names the tests of the ``if`` / ``while`` statements around read: which value
@@ -282,7 +283,7 @@ class _Sources(FastVisitor):
 
     def visit_FunctionDef(self, node) -> bool:
         # a nested def reads, when called, what its body and its defaults read
-        self.sources.setdefault(node.name.value, set()).update((names_in(node.body) - _own_parameters(node)) | _default_reads(node))
+        self.sources.setdefault(node.name.value, set()).update(free_names(self.m, node))
         if self.entries is not None:
             self.entries.setdefault(node.name.value, []).append(("def", node, frozenset()))
         return False
@@ -290,41 +291,3 @@ class _Sources(FastVisitor):
     def visit_ClassDef(self, node) -> bool:
         self.sources.setdefault(node.name.value, set()).update(names_in(node))
         return False
-
-
-def _own_parameters(node) -> Set[str]:
-    """The names a lambda or def binds for itself (its parameters, and a def's locals: a name
-    it assigns is local to all of its body), not the enclosing function's."""
-    if isinstance(node, cst.Lambda):
-        return set(parameter_names(node.params))
-    if isinstance(node, cst.FunctionDef):
-        walk = _Sources()
-        walk.walk(node.body)
-        return set(parameter_names(node.params)) | set(walk.sources) - _declared_outer(node)
-    return set()
-
-
-def _declared_outer(node) -> Set[str]:
-    """Names a def declares ``global`` or ``nonlocal``: not its own, though it assigns them."""
-    walk = _Declared()
-    walk.walk(node.body)
-    return walk.names
-
-
-class _Declared(FastVisitor):
-    def __init__(self):
-        self.names: Set[str] = set()
-
-    def visit_Global(self, node) -> None:
-        self.names.update(n.name.value for n in node.names)
-
-    def visit_Nonlocal(self, node) -> None:
-        self.names.update(n.name.value for n in node.names)
-
-    def visit_FunctionDef(self, node) -> bool:
-        return False
-
-
-def _default_reads(node) -> Set[str]:
-    """What the defaults of a def's parameters read: evaluated where the def runs."""
-    return {n for p in named_params(node.params) if p.default is not None for n in names_in(p.default)}

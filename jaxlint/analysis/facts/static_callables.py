@@ -27,19 +27,13 @@ from typing import List, NamedTuple, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.facts.fresh_callables import built_anew, runs_repeatedly
+from jaxlint.analysis.facts.fresh_callables import built_anew, free_names, runs_repeatedly
 from jaxlint.analysis.facts.static_metadata import argument_for, self_assignments
 from jaxlint.analysis.model.classes import class_named
-from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import arguments_by_parameter
-from jaxlint.analysis.syntax.fast_walk import FastVisitor
-from jaxlint.analysis.syntax.nodes import parameter_names
 from jaxlint.analysis.syntax.scopes import ClassInfo, Scope
 from jaxlint.analysis.syntax.statement_paths import conditional, scope_body, statement_path
 
-# Wrappers whose result is a new object with identity equality on every application.
-# (``eqx.filter_jit`` returns a Module that compares by its fields: two of one function are equal.)
-IDENTITY_WRAPPERS = frozenset({"jax.jit"})
 FACTORY_DEPTH = 2  # factories of factories followed
 
 
@@ -105,8 +99,6 @@ def _fresh(m, expr, scope: Scope) -> Optional[str]:
     built = built_anew(m, expr, scope, bound_methods=False)
     if built is not None:
         what, reads = built
-    elif isinstance(expr, cst.Call) and expr.args and resolve(expr.func, scope) in IDENTITY_WRAPPERS:
-        what, reads = f"`{resolve(expr.func, scope)}` result", tuple(a.value for a in expr.args)
     elif isinstance(expr, cst.Name) and scope.kind == "function" and expr.value in scope.defs and scope.func is not None:
         f = scope.sole_def(expr.value)
         if f is None:
@@ -114,13 +106,11 @@ def _fresh(m, expr, scope: Scope) -> Optional[str]:
         what, reads = f"function `{expr.value}` defined in {scope.func.name}()", (f.node,)
     else:
         return None
-    return what if all(_reads_only_module_names(r, scope, m.index.module_scope) for r in reads) else None
+    return what if all(_reads_only_module_names(m, r, scope, m.index.module_scope) for r in reads) else None
 
 
-def _reads_only_module_names(node, scope: Scope, module: Scope) -> bool:
-    names = _FreeNames()
-    names.walk(node)
-    for n in names.free:
+def _reads_only_module_names(m, node, scope: Scope, module: Scope) -> bool:
+    for n in free_names(m, node):
         owner = scope.lookup_scope(n)
         if owner is None:
             if not hasattr(builtins, n):
@@ -192,47 +182,3 @@ def _returned(func, call, names) -> bool:
                 if isinstance(small, cst.Return) and small.value is not None and _is_instance(small.value, call, names):
                     return True
     return False
-
-
-class _FreeNames(FastVisitor):
-    """Names read by an expression, less the parameters of the lambdas and defs in it."""
-
-    def __init__(self):
-        self.free = set()
-        self._own: List[set] = []
-
-    def visit_Lambda(self, node) -> None:
-        self._own.append(set(parameter_names(node.params)))
-
-    def leave_Lambda(self, node) -> None:
-        self._own.pop()
-
-    def visit_FunctionDef(self, node) -> None:
-        own = set(parameter_names(node.params))
-        locals_ = _LocalNames()
-        locals_.walk(node.body)
-        self._own.append(own | locals_.bound)
-
-    def leave_FunctionDef(self, node) -> None:
-        self._own.pop()
-
-    def visit_Attribute(self, node) -> bool:
-        self.walk(node.value)
-        return False
-
-    def visit_Arg(self, node) -> bool:
-        self.walk(node.value)  # not the keyword's name
-        return False
-
-    def visit_Name(self, node) -> None:
-        if not any(node.value in own for own in self._own):
-            self.free.add(node.value)
-
-
-class _LocalNames(FastVisitor):
-    def __init__(self):
-        self.bound = set()
-
-    def visit_AssignTarget(self, node) -> None:
-        if isinstance(node.target, cst.Name):
-            self.bound.add(node.target.value)

@@ -7,12 +7,12 @@ import libcst as cst
 from jaxlint import fixes
 from jaxlint.analysis import facts
 from jaxlint.analysis.syntax.memo_guards import memoised
-from jaxlint.analysis.facts.fresh_callables import FILTERED, GRAPH, PARTIALS, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, reads_loop_variables, repetition
+from jaxlint.analysis.facts.fresh_callables import FILTERED, GRAPH, TREE_PARTIAL, built_anew, built_anew_for_slot, callable_slots, made_anew, made_by_def, reads_loop_variables, repetition
 from jaxlint.analysis.syntax.fast_walk import names_in
 from jaxlint.analysis.syntax.nodes import dotted_name
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
 from jaxlint.analysis.model.attribute_values import attribute_values
-from jaxlint.analysis.model.names import resolve
+from jaxlint.analysis.model.names import PARTIAL, resolve
 
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
@@ -230,79 +230,14 @@ class JitOfFreshFunction(Rule):
                 continue
             if m.finder.in_traced_code(scope):
                 continue  # a loop inside a traced function runs only while that one is traced
-            self._check_application(m, call, scope, order, api, fn_expr)
+            rewraps = api in REWRAPPING_JITS
+            made = made_anew(m, fn_expr, scope, order, (lambda e, s: built_anew(m, e, s) or _rewrapped(e)) if rewraps else None)
+            if made is not None:
+                names = {n for n, binds in scope.bindings.items() for b in binds if b.value is call}
+                at_once = m.call_sites.is_called_at_once(call)
+                self._check_made(m, call, scope, order, api, made, names, at_once, fn_expr, "" if rewraps else " created in a loop")
         self._check_decorated_defs(m)
         self._check_static_callables(m)
-
-    def _check_application(self, m, call, scope, order, api, fn_expr) -> bool:
-        """``jax.jit(fn_expr)`` at ``call``: report it when ``fn_expr`` is a new object on every
-        run of code that runs again and again, and say whether it did."""
-        used_at_once = m.call_sites.is_called_at_once(call)
-        loops = [(start, end) for start, end in scope.loops if start <= order <= end]
-        built = built_anew(m, fn_expr, scope)
-        if built is None and api in REWRAPPING_JITS:
-            # it wraps the function in a new one on every application: each result is a
-            # new cache, whatever the function
-            name = dotted_name(fn_expr)
-            rewrapped = f"function `{name}` that it wraps anew on each application" if name else "function it wraps anew on each application"
-            built = (rewrapped, (fn_expr,))
-        bound = _local_value(fn_expr, scope) if built is None else None
-        fresh, reads = None, ()
-        if loops:
-            if bound is not None and loops[-1][0] <= bound[1] <= loops[-1][1]:
-                # ``f = lambda v: ...`` in the loop body, then ``jax.jit(f)``
-                built = built_anew(m, bound[0], scope)
-            if built is not None:
-                fresh, reads = built[0] + ("" if api in REWRAPPING_JITS else " created in a loop"), built[1]
-            elif isinstance(fn_expr, cst.Name):
-                func = scope.defs.get(fn_expr.value)
-                if func is not None and any(start < self._def_order(scope, func) for start, _ in loops):
-                    fresh, reads = "function defined inside the loop", (func.node,)
-        # made anew in each iteration of the loop around the call; else, made before the
-        # loop, it is still new on each call of the function around it (below)
-        if fresh is not None:
-            if reads_loop_variables(m, reads, scope, loops[-1]):
-                # Each iteration jits a different program (it reads the loop's variables): a
-                # compilation per iteration is what the code asks for.
-                return False
-            # Only when the jitted function is used right there, in the same iteration; a
-            # loop that builds a table of jitted functions compiles each one once.
-            if (used_at_once or self._called_in(call, scope, loops[-1])) and not memoised(m, call, scope, order):
-                autofix = self._hoist(m, call, scope, fn_expr)
-                at, made = self._compiling_call(m, call, scope, loops[-1], used_at_once)
-                m.report(self, at, subject=f"`{api}` of a {fresh}", detail="", autofix=autofix, **made)
-                return True
-            return False
-        if scope.kind != "function" or scope.func is None:
-            return False
-        if built is None and isinstance(fn_expr, cst.Name) and fn_expr.value in scope.defs:
-            built = (f"function `{fn_expr.value}` defined inside {scope.func.name}()", (scope.defs[fn_expr.value].node,))
-        if built is None and bound is not None:
-            # ``grad_fn = jax.value_and_grad(loss_fn)`` in the function, then ``jax.jit(grad_fn)``
-            built = built_anew(m, bound[0], scope)
-            if built is not None:
-                fn_expr = bound[0]
-        if built is None:
-            return False
-        # Built on every call of the enclosing function and used there, or stored on the
-        # object and called by its methods (``self._step = jax.jit(self._apply)`` in
-        # ``__init__``: one per instance): a new compilation per call, which matters when that
-        # function itself runs repeatedly (in a loop).
-        stored_in, stored = frozenset(), []
-        if not (used_at_once or self._called_in(call, scope, (order, 1 << 62))):
-            stored_in, stored = facts.jitted_uses.attribute_stores(m, scope, (), call)
-            if not stored:
-                return False
-        loop_call = facts.repeated_programs.same_program_repetition(m, scope.func, built[1], stored_in)
-        if loop_call is not None and not memoised(m, call, scope):
-            detail = f" (a new object on every call of {scope.func.name}(), which {repetition(m, loop_call)})"
-            if stored:
-                at, made = _compiled_at(stored[0], call)
-            else:
-                at, made = self._compiling_call(m, call, scope, (order, 1 << 62), used_at_once)
-            m.report(self, at, subject=f"`{api}` of a {built[0]}", detail=detail, repeated_by=loop_call, **made)
-            return True
-        return False
 
     def _check_decorated_defs(self, m):
         """``@jax.jit`` on a ``def`` that runs again and again: inside a function called in a
@@ -313,46 +248,52 @@ class JitOfFreshFunction(Rule):
             if not isinstance(site, cst.Decorator) or not app.transform.cached or f.is_lambda:
                 continue
             scope = f.scope
-            if scope.kind not in ("function", "module") or m.finder.in_traced_code(scope):
+            if scope.kind not in ("function", "module") or m.finder.in_traced_code(scope) or scope.lookup_def(f.name) is not f:
                 continue
-            order = self._def_order(scope, f)
-            calls = [o for _c, o in facts.jitted_uses.uses(m, scope, {f.name}, (order + 1, 1 << 62))] if scope.lookup_def(f.name) is f else []
-            if not calls and scope.lookup_def(f.name) is f and facts.jitted_uses.attribute_calls(m, scope, {f.name}):
-                calls = [order]  # stored on the object, called by its methods (below)
-            if not calls:
-                continue
+            made = made_by_def(f)
             api = _decorator_api(site.decorator, scope)
-            loops = [(start, end) for start, end in scope.loops if start <= order <= end]
-            if scope.kind == "function" and memoised(m, f.node, scope):
-                continue
-            if loops:
-                loop = loops[-1]
-                if not any(loop[0] <= o <= loop[1] for o in calls) or reads_loop_variables(m, (f.node,), scope, loop):
-                    continue
-                at, made = self._first_call(m, site, scope, {f.name}, loop)
-                m.report(self, at, subject=f"`{api}` of a function defined inside the loop", detail="", **made)
-                continue
-            if scope.kind != "function" or scope.func is None:
-                continue
-            at, made = self._first_call(m, site, scope, {f.name}, (order, 1 << 62))
-            stored_in = frozenset()
-            if at is site:
-                # stored on the object (``self._step = step``): compiled where a method calls
-                # it through that attribute
-                stored_in, stored = facts.jitted_uses.attribute_stores(m, scope, {f.name})
-                if not stored:
-                    continue
-                at, made = _compiled_at(stored[0], site)
-            loop_call = facts.repeated_programs.same_program_repetition(m, scope.func, (f.node,), stored_in)
-            if loop_call is not None:
-                m.report(
-                    self,
-                    at,
-                    subject=f"`{api}` of function `{f.name}` defined inside {scope.func.name}()",
-                    detail=f" (a new object on every call of {scope.func.name}(), which {repetition(m, loop_call)})",
-                    repeated_by=loop_call,
-                    **made,
-                )
+            self._check_made(m, site, scope, f.order, api, made, {f.name}, subject=f"`{api}` of {made.what}")
+
+    def _check_made(self, m, site, scope, order, api, made, names, at_once=False, fn_expr=None, in_loop=" created in a loop", subject=None) -> None:
+        """The jit at ``site`` (``jax.jit(...)`` or a decorator, at ``order`` of ``scope``) of
+        the callable ``made``, its result bound to ``names`` (or called ``at_once``): report it
+        when ``made`` is new in every iteration of a loop around the jit, or on every call of
+        the function around it that runs again and again, and the jitted object is called
+        there.  A jit run only when a lookup of a memo missed runs once per entry."""
+        loops = [(start, end) for start, end in scope.loops if start <= order <= end]
+        # made anew in each iteration of a loop around the jit; else, made before the loop,
+        # it is still new on each call of the function around it (below)
+        loop = max((lp for lp in loops if lp[0] <= made.order <= lp[1]), default=None)
+        if loop is not None:
+            if reads_loop_variables(m, made.reads, scope, loop):
+                # Each iteration jits a different program (it reads the loop's variables): a
+                # compilation per iteration is what the code asks for.
+                return
+            # Only when the jitted function is used right there, in the same iteration; a
+            # loop that builds a table of jitted functions compiles each one once.
+            at, fields = (site, {}) if at_once else self._first_call(m, site, scope, names, loops[-1])
+            if at is site and not at_once or memoised(m, site, scope, order):
+                return
+            fresh = "function defined inside the loop" if isinstance(made.node, cst.FunctionDef) else made.what + in_loop
+            m.report(self, at, subject=f"`{api}` of a {fresh}", detail="", autofix=self._hoist(m, site, scope, fn_expr), **fields)
+            return
+        if scope.kind != "function" or scope.func is None or memoised(m, site, scope):
+            return
+        # Built on every call of the enclosing function and used there, or stored on the
+        # object and called by its methods (``self._step = jax.jit(self._apply)`` in
+        # ``__init__``: one per instance): a new compilation per call, which matters when that
+        # function itself runs repeatedly (in a loop).
+        at, fields = (site, {}) if at_once else self._first_call(m, site, scope, names, (order, 1 << 62))
+        stored_in = frozenset()
+        if at is site and not at_once:
+            stored_in, stored = facts.jitted_uses.attribute_stores(m, scope, names, site)
+            if not stored:
+                return
+            at, fields = _compiled_at(stored[0], site)
+        loop_call = facts.repeated_programs.same_program_repetition(m, scope.func, made.reads, stored_in)
+        if loop_call is not None:
+            detail = f" (a new object on every call of {scope.func.name}(), which {repetition(m, loop_call)})"
+            m.report(self, at, subject=subject or f"`{api}` of a {made.what}", detail=detail, repeated_by=loop_call, **fields)
 
     def _check_static_callables(self, m):
         """A lambda or partial object passed for a static slot (a static parameter, an
@@ -448,15 +389,6 @@ class JitOfFreshFunction(Rule):
         tail = lines[rng.end.line - 1][rng.end.column :] if rng.end.line <= len(lines) else ""
         return fixes.hoist_jit.hoist_fix(call, loop, rng.start.column, taken, tail)
 
-    @classmethod
-    def _compiling_call(cls, m, call, scope, span, used_at_once):
-        """Where ``jax.jit(...)`` at ``call`` compiles: ``jax.jit(f)(x)`` there and then, or
-        the first call of the name it is bound to within ``span``."""
-        if used_at_once:
-            return call, {}
-        names = {n for n, binds in scope.bindings.items() for b in binds if b.value is call}
-        return cls._first_call(m, call, scope, names, span)
-
     @staticmethod
     def _first_call(m, made, scope, names, span):
         """(node, fields) of a finding about the jitted object made at ``made``: JAX compiles
@@ -467,22 +399,6 @@ class JitOfFreshFunction(Rule):
         if first is None:
             return made, {}
         return _compiled_at(first[0], made)
-
-    @staticmethod
-    def _called_in(call, scope, loop) -> bool:
-        """``g = jax.jit(...)`` then ``g(...)`` later in the same loop."""
-        start, end = loop
-        names = [n for n, binds in scope.bindings.items() for b in binds if b.value is call]
-        return any(
-            isinstance(fx, cst.Name) and fx.value in names and start <= o <= end for fx, o in scope.calls
-        )
-
-    @staticmethod
-    def _def_order(scope, f) -> int:
-        for b in scope.bindings.get(f.name, ()):
-            if b.kind == "def" and b.order is not None:
-                return b.order
-        return -1
 
 
 def _compiled_at(at, made):
@@ -496,36 +412,20 @@ def _fresh_for_slot(m, expr, scope, order, kind):
     callable built anew where it runs again and again: ``where`` says how often (None: built
     right at a call that runs once, for the check of equal callables at two calls); ``node``
     is ``expr``, where it is reported.  None when it is not such a callable."""
-    built_at, value = order, expr
-    built = built_anew_for_slot(m, expr, scope, kind)
-    if built is None:
-        # ``loss_fn = partial(loss, w=1)``, then ``step(x, loss_fn)``
-        bound = _local_value(expr, scope)
-        if bound is not None:
-            value, built_at = bound
-            built = built_anew_for_slot(m, value, scope, kind)
-    if built is None and isinstance(expr, cst.Name):
-        # ``def cond_fun(...)`` in this scope: a new function object each time the def runs
-        binds = scope.bindings.get(expr.value, ())
-        func = scope.defs.get(expr.value)
-        # a decorator that is no transform may hand back any object (one it keeps in a memo)
-        known = func is not None and all(m.finder.transform_of(d.decorator, scope) is not None for d in func.node.decorators)
-        if known and len(binds) == 1 and binds[0].kind == "def" and binds[0].order is not None:
-            owner = f" inside {scope.func.name}()" if scope.kind == "function" and scope.func is not None else ""
-            value, built_at, built = func.node, binds[0].order, (f"function `{expr.value}` defined{owner}", (func.node,))
-    if built is None:
+    made = made_anew(m, expr, scope, order, lambda e, s: built_anew_for_slot(m, e, s, kind))
+    if made is None:
         return _stored_anew(m, expr, scope, kind) if isinstance(expr, cst.Attribute) else None
     loops = [(start, end) for start, end in scope.loops if start <= order <= end]
     # built before the loop around the call: one object, passed again and again in it,
     # yet a new one on each run of the code around the loop
-    if loops and loops[-1][0] <= built_at <= loops[-1][1]:
-        if reads_loop_variables(m, built[1], scope, loops[-1]):
+    if loops and loops[-1][0] <= made.order <= loops[-1][1]:
+        if reads_loop_variables(m, made.reads, scope, loops[-1]):
             return None
-        return "in every iteration", built, expr
-    if scope.kind == "function" and scope.func is not None and facts.repeated_programs.same_program_repetition(m, scope.func, built[1]) is not None:
-        return "on every call of " + scope.func.name + "()", built, expr
-    if value is expr and not loops:
-        return None, built, expr
+        return "in every iteration", made, expr
+    if scope.kind == "function" and scope.func is not None and facts.repeated_programs.same_program_repetition(m, scope.func, made.reads) is not None:
+        return "on every call of " + scope.func.name + "()", made, expr
+    if made.node is expr and not loops:
+        return None, made, expr
     return None
 
 
@@ -568,17 +468,16 @@ def _rebound_between(nodes, scope, first: int, last: int) -> bool:
     return any(b.order is not None and first < b.order <= last for n in read for b in scope.bindings.get(n, ()))
 
 
-def _local_value(expr, scope):
-    """(value, order) of a name the scope binds exactly once, by a plain assignment."""
-    if not isinstance(expr, cst.Name) or expr.value in scope.globals or expr.value in scope.nonlocals:
-        return None
-    b = scope.assigned_once(expr.value)
-    return (b.value, b.order) if b is not None else None
+def _rewrapped(expr):
+    """What a jit that wraps the function in a new one on every application makes of ``expr``:
+    each result is a new cache, whatever the function."""
+    name = dotted_name(expr)
+    return (f"function `{name}` that it wraps anew on each application" if name else "function it wraps anew on each application"), (expr,)
 
 
 def _decorator_api(expr, scope) -> str:
     """The transform a decorator applies: ``jax.jit`` of ``@functools.partial(jax.jit, ...)``."""
-    if isinstance(expr, cst.Call) and resolve(expr.func, scope) in PARTIALS and expr.args:
+    if isinstance(expr, cst.Call) and resolve(expr.func, scope) in PARTIAL and expr.args:
         expr = expr.args[0].value
     if isinstance(expr, cst.Call):
         expr = expr.func
