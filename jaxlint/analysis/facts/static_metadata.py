@@ -158,7 +158,7 @@ def argument_for(classes: ClassModel, cls: ClassInfo, init: Optional[FuncInfo], 
     if any(a.star for a in call.args):
         return None
     if init is None:
-        given = classes.constructor_arguments(cls, call)
+        given = classes.constructor_arguments(cls, call.args)
         return given.get(field) if given is not None else None
     params = [p.name.value for p in init.positional_params()][1:]
     sources = [src for target, value in self_assignments(init) if target == field for src in [_converted_parameter(value, init.body_scope)] if src]
