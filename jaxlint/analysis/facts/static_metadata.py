@@ -23,7 +23,6 @@ from jaxlint.analysis.host.array_values import functional_update
 from jaxlint.analysis.jax.numpy_random_sizes import size_argument
 from jaxlint.analysis.model.classes import STATIC_ANNOTATIONS, ClassModel, class_named, qualified
 from jaxlint.analysis.syntax.module_index import ModuleIndex
-from jaxlint.analysis.syntax.nodes import argument_for as parameter_argument
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import arguments_by_parameter
@@ -92,10 +91,8 @@ def _array_writes(classes: ClassModel, cls: ClassInfo, name: str, init, index: M
 
 def _annotated_array(classes: ClassModel, cls: ClassInfo, name: str, decl, init: Optional[FuncInfo]):
     """The declaration to report when the field's annotation says array."""
-    for c in classes.mro(cls):
-        ann = classes.annotated_fields(c).get(name)
-        if ann is None:
-            continue
+    c, ann = classes.field_declaration(cls, name)
+    if ann is not None:
         e = ann.annotation.annotation
         if isinstance(e, cst.Subscript) and qualified(e.value, c.scope) in STATIC_ANNOTATIONS and e.slice:
             inner = e.slice[0].slice
@@ -160,13 +157,8 @@ def argument_for(classes: ClassModel, cls: ClassInfo, init: Optional[FuncInfo], 
     if init is None:
         given = classes.constructor_arguments(cls, call.args)
         return given.get(field) if given is not None else None
-    params = [p.name.value for p in init.positional_params()][1:]
-    sources = [src for target, value in self_assignments(init) if target == field for src in [_converted_parameter(value, init.body_scope)] if src]
-    for src in sources:
-        arg = parameter_argument(call, params, src)
-        if isinstance(arg, cst.Arg):
-            return arg.value
-    return None
+    args = classes.parameter_arguments(cls, call.args) or {}
+    return next((args[p].value for target, value in self_assignments(init) if target == field for p in [_converted_parameter(value, init.body_scope)] if p in args), None)
 
 
 def _converted_parameter(value, scope: Scope) -> Optional[str]:

@@ -19,7 +19,7 @@ from jaxlint.analysis.jax.numpy_random_sizes import GENERATOR_MAKERS, size_argum
 from jaxlint.analysis.model.classes import STATIC_FIELD, class_named, qualified
 from jaxlint.analysis.syntax.scopes import CONTAINER_CTORS, ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.syntax.functions import return_values
-from jaxlint.analysis.syntax.nodes import received_arguments
+from jaxlint.analysis.syntax.nodes import keyword_value, received_arguments
 from jaxlint.analysis.model.transforms import Application
 from jaxlint.analysis.model.names import PARTIAL, resolve
 
@@ -283,30 +283,18 @@ class HostCalls:
                 fields[n] = v
         return fields
 
-    def _field_statement(self, cls: ClassInfo, name: str) -> Optional[cst.AnnAssign]:
-        for c in self.classes.mro(cls):
-            st = self.classes.annotated_fields(c).get(name)
-            if st is not None:
-                return st
-        return None
-
     def _field_default(self, cls: ClassInfo, name: str) -> Optional[host_value.HostValue]:
-        st = self._field_statement(cls, name)
+        st = self.classes.field_declaration(cls, name)[1]
         if st is None or st.value is None:
             return None
         v = st.value
         if isinstance(v, cst.Call):
             if qualified(v.func, cls.scope).rsplit(".", 1)[-1] != "field":
                 return None
-            for a in v.args:
-                if a.keyword is not None and a.keyword.value == "default_factory":
-                    f = a.value
-                    if isinstance(f, cst.Name) and cls.scope.lookup_scope(f.value) is None and f.value in ("list", "dict", "set"):
-                        return host_value.HostValue({"list": host_value.LIST, "dict": host_value.DICT, "set": host_value.SET}[f.value], a.value)
-                    return None
-                if a.keyword is not None and a.keyword.value == "default":
-                    return self.eval(a.value, cls.scope, {}, frozenset())
-            return None
+            f, default = keyword_value(v.args, "default_factory"), keyword_value(v.args, "default")
+            if isinstance(f, cst.Name) and cls.scope.lookup_scope(f.value) is None and f.value in ("list", "dict", "set"):
+                return host_value.HostValue({"list": host_value.LIST, "dict": host_value.DICT, "set": host_value.SET}[f.value], f)
+            return self.eval(default, cls.scope, {}, frozenset()) if default is not None and f is None else None
         return self.eval(v, cls.scope, {}, frozenset())
 
     def _field_excluded(self, cls: ClassInfo, name: str) -> bool:
@@ -316,7 +304,7 @@ class HostCalls:
         registration).  An object that is static whole (a Linen module) hashes its fields."""
         if self.classes.field_kind(cls, name) == STATIC_FIELD and self.classes.pytree_kind(cls) != "static":
             return True
-        st = self._field_statement(cls, name)
+        st = self.classes.field_declaration(cls, name)[1]
         if st is None:
             return True
         if not isinstance(st.value, cst.Call):

@@ -22,7 +22,7 @@ from typing import Dict, FrozenSet, Iterator, List, NamedTuple, Optional, Set, T
 import libcst as cst
 
 from jaxlint.analysis.syntax.module_index import ModuleIndex
-from jaxlint.analysis.syntax.nodes import dotted_name, string_value
+from jaxlint.analysis.syntax.nodes import dotted_name, keyword_value, string_value
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 
@@ -501,7 +501,7 @@ class ClassModel:
             name
             for c in self.mro(cls)
             for name, st in self.annotated_fields(c).items()
-            if isinstance(st.value, cst.Call) and any(a.keyword is not None and a.keyword.value == "converter" for a in st.value.args)
+            if _option(st.value, "converter") is not None
         }
 
     def is_dataclass(self, cls: ClassInfo) -> bool:
@@ -513,8 +513,9 @@ class ClassModel:
         return any("__init__" in c.body_scope.defs or "__new__" in c.body_scope.defs for c in self.mro(cls))
 
     def constructor(self, cls: ClassInfo) -> Optional[Constructor]:
-        """How ``cls(...)`` fills the instance (memoised), or None for a class with its own
-        ``__new__`` (it may return anything).  Without an ``__init__`` of the module's classes,
+        """How ``cls(...)`` fills the instance (memoised), or None when that is not known.
+        Python calls ``__init__`` on what ``__new__`` returns (an instance of the class), so a
+        class's own ``__new__`` does not change where ``__init__`` stores its arguments.  Without an ``__init__`` of the module's classes,
         the one a dataclass, NamedTuple, attrs class or equinox Module generates: a parameter
         per field in declaration order, bases first, each stored in its field; a field declared
         ``init=False`` takes no argument, keyword-only ones (``kw_only=True``, after
@@ -530,22 +531,21 @@ class ClassModel:
         return self._constructors[id(cls)]
 
     def _make_constructor(self, cls: ClassInfo) -> Optional[Constructor]:
-        if any("__new__" in c.body_scope.defs for c in self.mro(cls)):
-            return None
         init = self.member(cls, "__init__")
+        if init is None and any("__new__" in c.body_scope.defs for c in self.mro(cls)):
+            return None  # what its own ``__new__`` makes is not told by the fields
         if init is None:
             positional: List[str] = []
             keyword: List[str] = []
             stores: Dict[str, str] = {}
             for c in reversed(self.mro(cls)):
-                kw_only = any(isinstance(d.decorator, cst.Call) and _keyword_true(d.decorator, "kw_only") for d in c.node.decorators)
+                kw_only = any(_is_name(_option(d.decorator, "kw_only"), "True") for d in c.node.decorators)
                 for small in annotated_names(c):
                     name, head = small.target.value, _annotation_head(small, c.scope)
-                    call = small.value if isinstance(small.value, cst.Call) else None
                     if head.rsplit(".", 1)[-1] == "KW_ONLY":
                         kw_only = True  # ``_: KW_ONLY``: the fields after it are keyword-only
-                    elif head not in CLASSVAR and not (call is not None and _keyword_false(call, "init")) and name not in positional + keyword:
-                        (keyword if kw_only or call is not None and _keyword_true(call, "kw_only") else positional).append(name)
+                    elif head not in CLASSVAR and not _is_name(_option(small.value, "init"), "False") and name not in positional + keyword:
+                        (keyword if kw_only or _is_name(_option(small.value, "kw_only"), "True") else positional).append(name)
                         if head.rsplit(".", 1)[-1] != "InitVar":
                             stores[name] = name
             return Constructor(None, tuple(positional), frozenset(positional + keyword), stores, False, False)
@@ -595,13 +595,15 @@ class ClassModel:
         given = self.parameter_arguments(cls, args) if c is not None and c.init is None and not any(a.star for a in args) else None
         return None if given is None else {f: given[p].value for f, p in c.stores.items() if p in given}
 
+    def field_declaration(self, cls: ClassInfo, attr: str) -> Tuple[Optional[ClassInfo], Optional[cst.AnnAssign]]:
+        """The first class along the MRO of ``cls`` whose body annotates ``attr``, and that
+        annotated assignment (a subclass's declaration overrides its bases')."""
+        return next(((c, self.annotated_fields(c)[attr]) for c in self.mro(cls) if attr in self.annotated_fields(c)), (None, None))
+
     def field_class(self, cls: ClassInfo, attr: str) -> Optional[ClassInfo]:
         """The module class a field is annotated with (``params: Params``), if any."""
-        for c in self.mro(cls):
-            declared = declared_annotation(c, attr)
-            if declared is not None:
-                return annotation_class(declared, c.scope)
-        return None
+        c, decl = self.field_declaration(cls, attr)
+        return annotation_class(decl.annotation.annotation, c.scope) if decl is not None else None
 
 
 LINEN_MODULE_BASES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
@@ -639,19 +641,9 @@ def _static_field_call(value, scope: Scope) -> bool:
         return True
     if last not in FIELD_FUNCS:
         return False
-    for a in value.args:
-        if a.keyword is None:
-            continue
-        k, v = a.keyword.value, a.value
-        if k == "pytree_node" and isinstance(v, cst.Name) and v.value == "False":
-            return True
-        if k == "static" and isinstance(v, cst.Name) and v.value == "True":
-            return True
-        if k == "metadata":
-            entries = _mapping_entries(v, scope)
-            if _is_name(entries.get("static"), "True") or _is_name(entries.get("pytree_node"), "False"):
-                return True
-    return False
+    options = {a.keyword.value: a.value for a in value.args if a.keyword is not None}
+    # ``field(static=True)``, ``field(pytree_node=False)``, or the same in ``metadata=``
+    return any(_is_name(o.get("static"), "True") or _is_name(o.get("pytree_node"), "False") for o in (options, _mapping_entries(options.get("metadata"), scope)))
 
 
 def _mapping_entries(e, scope: Scope) -> Dict[str, cst.BaseExpression]:
@@ -697,9 +689,6 @@ def _is_classvar(decl: cst.AnnAssign, scope: Scope) -> bool:
     return _annotation_head(decl, scope) in CLASSVAR
 
 
-def _keyword_true(call: cst.Call, name: str) -> bool:
-    return any(a.keyword is not None and a.keyword.value == name and _is_name(a.value, "True") for a in call.args)
-
-
-def _keyword_false(call: cst.Call, name: str) -> bool:
-    return any(a.keyword is not None and a.keyword.value == name and _is_name(a.value, "False") for a in call.args)
+def _option(e, name: str) -> Optional[cst.BaseExpression]:
+    """What a call (``field(init=False)``, ``dataclass(kw_only=True)``) passes as ``name``."""
+    return keyword_value(e.args, name) if isinstance(e, cst.Call) else None

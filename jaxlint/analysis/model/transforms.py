@@ -29,7 +29,7 @@ from jaxlint.analysis.model.transform_table import JIT, PALLAS, PASS_THROUGH, SW
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.syntax.functions import possible_returns, _undecorated
-from jaxlint.analysis.syntax.nodes import argument_for, arguments_by_position, received_arguments
+from jaxlint.analysis.syntax.nodes import argument_for, arguments_by_position, keyword_value, received_arguments
 
 
 class Bound:
@@ -482,10 +482,7 @@ class TransformFinder:
         fn_exprs: List[cst.BaseExpression] = []
         pos = [a.value for a in args if a.keyword is None and not a.star]
         for i, kw in t.fn_args:
-            v = None
-            for a in args:
-                if a.keyword is not None and a.keyword.value == kw:
-                    v = a.value
+            v = keyword_value(args, kw)
             if v is None and i < len(pos):
                 v = pos[i]
             if v is None:

@@ -193,11 +193,8 @@ class Instances:
 
     def _container_field(self, cls, attr: str) -> int:
         """DICT / PYSEQ when the field's declaration says it holds a Python container."""
-        for c in self.classes.mro(cls):
-            decl = self.classes.annotated_fields(c).get(attr)
-            if decl is not None:
-                return annotation_container(decl.annotation)
-        return 0
+        decl = self.classes.field_declaration(cls, attr)[1]
+        return annotation_container(decl.annotation) if decl is not None else 0
 
     def construct(self, frame: Frame, call: cst.Call, cls, argvals) -> lattice.Val:
         """``Cls(...)`` in traced code: its ``__init__`` runs in the trace, on the arguments as
