@@ -215,7 +215,8 @@ class TransformFinder:
             if fq in PARTIAL and expr.args and expr.args[0].keyword is None:
                 inner = self.transform_of(expr.args[0].value, scope)
                 if inner is not None:
-                    return inner[0], list(expr.args[1:])
+                    # ``partial(partial(jax.jit, static_argnums=0), donate_argnums=1)``
+                    return inner[0], list(received_arguments(inner[1], expr.args[1:]))
             elif fq is not None:
                 t = TRANSFORMS.get(fq) or (JIT if fq in self.extra_jit else None)
                 # ``@eqx.filter_jit(donate="all")`` / ``@nnx.jit(static_argnums=1)`` style
