@@ -60,7 +60,7 @@ def arrays_in_metadata(index: ModuleIndex, classes: ClassModel) -> List[ArrayInM
             continue
         init = classes.member(cls, "__init__")
         for name, decl in fields.items():
-            writes = _array_writes(classes, cls, name, init, index)
+            writes = _array_writes(classes, cls, name, index)
             found = _annotated_array(classes, cls, name, decl, init)
             if found is not None:
                 hit = (found, "annotation")
@@ -74,7 +74,7 @@ def arrays_in_metadata(index: ModuleIndex, classes: ClassModel) -> List[ArrayInM
     return out
 
 
-def _array_writes(classes: ClassModel, cls: ClassInfo, name: str, init, index: ModuleIndex) -> List[Tuple[cst.CSTNode, str, str]]:
+def _array_writes(classes: ClassModel, cls: ClassInfo, name: str, index: ModuleIndex) -> List[Tuple[cst.CSTNode, str, str]]:
     """(value, what it is, evidence) for each assignment in ``__init__``/``__post_init__`` and
     each construction of the class that puts a shaped array into the field ``name``."""
     out: List[Tuple[cst.CSTNode, str, str]] = []
@@ -83,7 +83,7 @@ def _array_writes(classes: ClassModel, cls: ClassInfo, name: str, init, index: M
     for call, scope in index.calls_of(cls.name):
         if class_named(scope, call.func.value) is not cls:
             continue
-        arg = argument_for(classes, cls, init, call, name)
+        arg = argument_for(classes, cls, call, name)
         if arg is not None and is_shaped_array(arg, scope):
             out.append((arg, f"an array is passed for `{name}` here", "construction"))
     return out
@@ -150,15 +150,16 @@ def self_assignments(f: FuncInfo):
                     yield call.args[1].value.evaluated_value, call.args[2].value
 
 
-def argument_for(classes: ClassModel, cls: ClassInfo, init: Optional[FuncInfo], call: cst.Call, field: str):
-    """The argument of ``Cls(...)`` that becomes ``field``, when it can be told."""
-    if any(a.star for a in call.args):
+def argument_for(classes: ClassModel, cls: ClassInfo, call: cst.Call, field: str):
+    """The argument of ``Cls(...)`` that becomes ``field``, when it can be told: the one the
+    constructor stores there, or (an own ``__init__``) converts to an array of its shape."""
+    c = classes.constructor(cls)
+    args = classes.parameter_arguments(cls, call.args) if c is not None and not any(a.star for a in call.args) else None
+    if not args:
         return None
-    if init is None:
-        given = classes.constructor_arguments(cls, call.args)
-        return given.get(field) if given is not None else None
-    args = classes.parameter_arguments(cls, call.args) or {}
-    return next((args[p].value for target, value in self_assignments(init) if target == field for p in [_converted_parameter(value, init.body_scope)] if p in args), None)
+    if c.init is None:
+        return args[c.stores[field]].value if c.stores.get(field) in args else None
+    return next((args[p].value for target, value in self_assignments(c.init) if target == field for p in [_converted_parameter(value, c.init.body_scope)] if p in args), None)
 
 
 def _converted_parameter(value, scope: Scope) -> Optional[str]:
@@ -337,9 +338,8 @@ def _fresh_metadata_arrays(classes: ClassModel, call: cst.Call, scope: Scope, lo
     fields = classes.metadata_declarations(cls)
     if not fields:
         return
-    init = classes.member(cls, "__init__")
     for name in fields:
-        value = argument_for(classes, cls, init, call, name)
+        value = argument_for(classes, cls, call, name)
         if value is None or not is_shaped_array(value, scope):
             continue
         if isinstance(value, cst.Name):
