@@ -385,3 +385,61 @@ def test_subclass_of_dict_without_hash():
         tile(jnp.ones(3), HashedOptions(a=1))
     """
     assert findings(body) == [(line_of(body, "# here"), 23, "JAX202")]
+
+
+def test_dataclass_constructor_parameters():
+    """The generated ``__init__`` takes no argument for an ``init=False`` field, fills a
+    keyword-only field only by keyword, and takes an ``InitVar`` that is no field: what each
+    positional argument lands on (checked with jax: the first and third calls raise the
+    non-hashable error, the second compiles)."""
+    body = """
+    @dataclasses.dataclass(frozen=True)
+    class KwCfg:
+        flag: bool = dataclasses.field(default=False, kw_only=True)
+        reps: tuple = (1,)
+
+
+    @dataclasses.dataclass(frozen=True)
+    class SeedCfg:
+        seed: dataclasses.InitVar[list]
+        reps: tuple = (1,)
+
+
+    @dataclasses.dataclass(frozen=True)
+    class LaterCfg:
+        cache: list = dataclasses.field(default=None, init=False, compare=False)
+        reps: tuple = (1,)
+
+
+    def run(x):
+        a = tile(x, KwCfg([1, 2]))  # kw
+        b = tile(x, SeedCfg([1, 2], (2,)))
+        c = tile(x, LaterCfg([2]))  # later
+        return a, b, c
+    """
+    text = HEADER + textwrap.dedent(body)
+    found = [(f.line, f.message) for f in lint_source(text, "example.py", rule_config()).findings if f.code == "JAX202"]
+    assert [line for line, _ in found] == [line_of(body, "# kw"), line_of(body, "# later")]
+    assert all("whose field `reps` holds a list" in message for _, message in found)
+
+
+def test_partial_of_a_partial_jit_keeps_both_bindings():
+    """``partial(partial(jax.jit, static_argnums=(1,)), donate_argnums=(0,))`` jits with both
+    keywords (checked with jax: the list raises the non-hashable error)."""
+    text = textwrap.dedent(
+        """\
+        from functools import partial
+        import jax
+        import jax.numpy as jnp
+
+
+        @partial(partial(jax.jit, static_argnums=(1,)), donate_argnums=(0,))
+        def tile(x, reps):
+            return jnp.tile(x, reps)
+
+
+        def run():
+            return tile(jnp.ones(2), [1, 2])
+        """
+    )
+    assert [(f.line, f.code) for f in lint_source(text, "example.py", rule_config()).findings] == [(12, "JAX202")]

@@ -325,7 +325,7 @@ class NnxAttributes:
                 decl = self.static_declaration(cls, field)
                 if decl is None and self._declared_as(cls, field, NNX_DATA_MARKERS) is not None:
                     continue
-                arg = argument_for(self.classes, cls, None, call, field)
+                arg = argument_for(self.classes, cls, call, field)
                 if arg is None:
                     continue
                 what = self.container_data(arg, scope) or (self.data(arg, scope) if decl is not None else None)

@@ -56,7 +56,6 @@ def fresh_static_callables(m) -> List[FreshStaticCallable]:
         fields = classes.metadata_declarations(cls)
         if not fields:
             continue
-        init = classes.member(cls, "__init__")
         for name in fields:
             stored = _stored_by_constructor(m, cls, name)
             for call, scope in m.index.calls_of(cls.name):
@@ -64,7 +63,7 @@ def fresh_static_callables(m) -> List[FreshStaticCallable]:
                     continue
                 store = stored
                 if store is None:
-                    arg = argument_for(classes, cls, init, call, name)
+                    arg = argument_for(classes, cls, call, name)
                     what = _fresh(m, arg, scope) if arg is not None else None
                     store = (next(a for a in call.args if a.value is arg), what) if what is not None else None
                 if store is None:

@@ -23,7 +23,6 @@ from jaxlint.analysis.host.array_values import functional_update
 from jaxlint.analysis.jax.numpy_random_sizes import size_argument
 from jaxlint.analysis.model.classes import STATIC_ANNOTATIONS, ClassModel, class_named, qualified
 from jaxlint.analysis.syntax.module_index import ModuleIndex
-from jaxlint.analysis.syntax.nodes import argument_for as parameter_argument
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import arguments_by_parameter
@@ -61,7 +60,7 @@ def arrays_in_metadata(index: ModuleIndex, classes: ClassModel) -> List[ArrayInM
             continue
         init = classes.member(cls, "__init__")
         for name, decl in fields.items():
-            writes = _array_writes(classes, cls, name, init, index)
+            writes = _array_writes(classes, cls, name, index)
             found = _annotated_array(classes, cls, name, decl, init)
             if found is not None:
                 hit = (found, "annotation")
@@ -75,7 +74,7 @@ def arrays_in_metadata(index: ModuleIndex, classes: ClassModel) -> List[ArrayInM
     return out
 
 
-def _array_writes(classes: ClassModel, cls: ClassInfo, name: str, init, index: ModuleIndex) -> List[Tuple[cst.CSTNode, str, str]]:
+def _array_writes(classes: ClassModel, cls: ClassInfo, name: str, index: ModuleIndex) -> List[Tuple[cst.CSTNode, str, str]]:
     """(value, what it is, evidence) for each assignment in ``__init__``/``__post_init__`` and
     each construction of the class that puts a shaped array into the field ``name``."""
     out: List[Tuple[cst.CSTNode, str, str]] = []
@@ -84,7 +83,7 @@ def _array_writes(classes: ClassModel, cls: ClassInfo, name: str, init, index: M
     for call, scope in index.calls_of(cls.name):
         if class_named(scope, call.func.value) is not cls:
             continue
-        arg = argument_for(classes, cls, init, call, name)
+        arg = argument_for(classes, cls, call, name)
         if arg is not None and is_shaped_array(arg, scope):
             out.append((arg, f"an array is passed for `{name}` here", "construction"))
     return out
@@ -92,10 +91,8 @@ def _array_writes(classes: ClassModel, cls: ClassInfo, name: str, init, index: M
 
 def _annotated_array(classes: ClassModel, cls: ClassInfo, name: str, decl, init: Optional[FuncInfo]):
     """The declaration to report when the field's annotation says array."""
-    for c in classes.mro(cls):
-        ann = classes.annotated_fields(c).get(name)
-        if ann is None:
-            continue
+    c, ann = classes.field_declaration(cls, name)
+    if ann is not None:
         e = ann.annotation.annotation
         if isinstance(e, cst.Subscript) and qualified(e.value, c.scope) in STATIC_ANNOTATIONS and e.slice:
             inner = e.slice[0].slice
@@ -153,20 +150,16 @@ def self_assignments(f: FuncInfo):
                     yield call.args[1].value.evaluated_value, call.args[2].value
 
 
-def argument_for(classes: ClassModel, cls: ClassInfo, init: Optional[FuncInfo], call: cst.Call, field: str):
-    """The argument of ``Cls(...)`` that becomes ``field``, when it can be told."""
-    if any(a.star for a in call.args):
+def argument_for(classes: ClassModel, cls: ClassInfo, call: cst.Call, field: str):
+    """The argument of ``Cls(...)`` that becomes ``field``, when it can be told: the one the
+    constructor stores there, or (an own ``__init__``) converts to an array of its shape."""
+    c = classes.constructor(cls)
+    args = classes.parameter_arguments(cls, call.args) if c is not None and not any(a.star for a in call.args) else None
+    if not args:
         return None
-    if init is None:
-        given = classes.constructor_arguments(cls, call)
-        return given.get(field) if given is not None else None
-    params = [p.name.value for p in init.positional_params()][1:]
-    sources = [src for target, value in self_assignments(init) if target == field for src in [_converted_parameter(value, init.body_scope)] if src]
-    for src in sources:
-        arg = parameter_argument(call, params, src)
-        if isinstance(arg, cst.Arg):
-            return arg.value
-    return None
+    if c.init is None:
+        return args[c.stores[field]].value if c.stores.get(field) in args else None
+    return next((args[p].value for target, value in self_assignments(c.init) if target == field for p in [_converted_parameter(value, c.init.body_scope)] if p in args), None)
 
 
 def _converted_parameter(value, scope: Scope) -> Optional[str]:
@@ -345,9 +338,8 @@ def _fresh_metadata_arrays(classes: ClassModel, call: cst.Call, scope: Scope, lo
     fields = classes.metadata_declarations(cls)
     if not fields:
         return
-    init = classes.member(cls, "__init__")
     for name in fields:
-        value = argument_for(classes, cls, init, call, name)
+        value = argument_for(classes, cls, call, name)
         if value is None or not is_shaped_array(value, scope):
             continue
         if isinstance(value, cst.Name):

@@ -32,7 +32,7 @@ from jaxlint.analysis.facts.rebinding import Rebinding, use_before_stale_use
 from jaxlint.analysis.host.host_value import class_hash
 from jaxlint.analysis.syntax.fast_walk import holds, node_children
 from jaxlint.analysis.syntax.module_index import AttributeWrite, ModuleIndex
-from jaxlint.analysis.syntax.nodes import arguments_by_position, string_literal
+from jaxlint.analysis.syntax.nodes import string_literal
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.facts.static_arguments import arguments_by_parameter
 from jaxlint.analysis.model.transforms import Application
@@ -157,13 +157,13 @@ class StaticObjects:
         if not scope.unrebound_param(me) or not self._always_runs(call, m):
             return
         cls = m.cls
-        init_param = self._stored_from_init(cls, passed.attr.value)
-        if init_param is None:
+        # ``self.attr = param`` in ``__init__`` is the only binding of the attribute in the
+        # class's methods: the instance keeps the object passed for ``param``
+        c = self.classes.constructor(cls)
+        writes = self._self_writes(cls, passed.attr.value)
+        pname = c.stores.get(passed.attr.value) if c is not None and c.init is not None else None
+        if pname is None or len(writes) != 1 or writes[0].scope is not c.init.body_scope:
             return
-        init, pname = init_param
-        init_positional = [x.name.value for x in init.positional_params()][1:]
-        if pname not in init_positional and pname not in [x.name.value for x in init.params.kwonly_params]:
-            return  # ``**kwargs`` stored whole: no one argument is what the instance keeps
         for outer, oscope, order in self.index.calls:
             func = outer.func
             if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value == m.name:
@@ -173,11 +173,10 @@ class StaticObjects:
             else:
                 continue
             built = self._only_construction(obj, oscope, cls)
-            if built is None:
-                continue
-            for arg, name in arguments_by_position(built, init_positional):
-                if name == pname and isinstance(arg.value, cst.Name) and self._bound_once(arg.value.value, oscope):
-                    yield KeptCall(keeper, arg.value.value, outer, oscope, order, call, (call,))
+            args = self.classes.parameter_arguments(cls, built.args) if built is not None else None
+            arg = args.get(pname) if args is not None else None
+            if arg is not None and isinstance(arg.value, cst.Name) and self._bound_once(arg.value.value, oscope):
+                yield KeptCall(keeper, arg.value.value, outer, oscope, order, call, (call,))
 
     def _bound_once(self, name: str, scope: Scope) -> bool:
         """``name`` holds one object in ``scope`` (what the instance stored is what changes)."""
@@ -194,22 +193,6 @@ class StaticObjects:
             if isinstance(stmt, cst.SimpleStatementLine) and holds(stmt, call, _CONDITIONAL):
                 return True
         return False
-
-    def _stored_from_init(self, cls: ClassInfo, attr: str) -> Optional[Tuple[FuncInfo, str]]:
-        """(``__init__``, its parameter) when ``self.attr = param`` in ``__init__`` is the only
-        binding of the attribute in the class's methods."""
-        init = cls.body_scope.defs.get("__init__")
-        if init is None or init.body_scope is None:
-            return None
-        writes = self._self_writes(cls, attr)
-        if len(writes) != 1 or writes[0].scope is not init.body_scope or writes[0].in_place:
-            return None
-        value = writes[0].value
-        if not isinstance(value, cst.Name) or value.value not in init.all_param_names():
-            return None
-        if not init.body_scope.unrebound_param(value.value):
-            return None
-        return init, value.value
 
     def _only_construction(self, name: str, scope: Scope, cls: ClassInfo) -> Optional[cst.Call]:
         """The ``Cls(...)`` call that ``name``, bound once in ``scope``, holds."""

@@ -19,7 +19,7 @@ from jaxlint.analysis.jax.numpy_random_sizes import GENERATOR_MAKERS, size_argum
 from jaxlint.analysis.model.classes import STATIC_FIELD, class_named, qualified
 from jaxlint.analysis.syntax.scopes import CONTAINER_CTORS, ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.syntax.functions import return_values
-from jaxlint.analysis.syntax.nodes import arguments_by_position, received_arguments
+from jaxlint.analysis.syntax.nodes import keyword_value, received_arguments
 from jaxlint.analysis.model.transforms import Application
 from jaxlint.analysis.model.names import PARTIAL, resolve
 
@@ -253,7 +253,7 @@ class HostCalls:
             # its own __hash__ of a tuple of attributes: what hashing the instance reads
             fields = self._init_fields(call, cls, hashed, value, hashed=True)
         elif names and not self.classes.has_own_init(cls):
-            given = self.classes.constructor_arguments(cls, call)
+            given = self.classes.constructor_arguments(cls, call.args)
             if given is not None:
                 fields = {n: value(a) for n, a in given.items()}
                 converted = self.classes.converted_fields(cls)
@@ -272,65 +272,29 @@ class HostCalls:
         with what the call passes for them; a field assigned anything else, or more than once,
         is not known.  ``hashed``: ``names`` are the attributes the class's ``__hash__`` reads,
         all kept."""
-        if any("__new__" in c.body_scope.defs for c in self.classes.mro(cls)):
+        c = self.classes.constructor(cls)
+        given = self.classes.parameter_arguments(cls, e.args) if c is not None and c.init is not None else None
+        if given is None:
             return None
-        init = self.classes.member(cls, "__init__")
-        if init is None or init.body_scope is None or init.is_lambda:
-            return None
-        params = init.positional_params()
-        if not params:
-            return None
-        me = params[0].name.value
-        positional = [p.name.value for p in params[1:]]
-        given: Dict[str, cst.BaseExpression] = {}
-        for a, p in arguments_by_position(e, positional):
-            if p is None:
-                return None  # more arguments than parameters: *args
-            given[p] = a.value
-        writes: Dict[str, list] = {}
-        for w in self.index.attribute_writes:
-            if w.scope is init.body_scope and w.name == me:
-                writes.setdefault(w.attr, []).append(w)
-        top = set()
-        for st in init.node.body.body:
-            if isinstance(st, cst.SimpleStatementLine):
-                top.update(id(small.value) for small in st.body if isinstance(small, (cst.Assign, cst.AnnAssign)))
         fields: Dict[str, Optional[host_value.HostValue]] = {}
         for n in names:
-            ws = writes.get(n, ())
-            v = None
-            if len(ws) == 1 and not ws[0].in_place and isinstance(ws[0].value, cst.Name) and id(ws[0].value) in top:
-                p = ws[0].value.value
-                if init.body_scope.unrebound_param(p) and p in given:
-                    v = value(given[p])
+            v = value(given[c.stores[n]].value) if c.stores.get(n) in given else None
             if hashed or not self._field_excluded(cls, n):
                 fields[n] = v
         return fields
 
-    def _field_statement(self, cls: ClassInfo, name: str) -> Optional[cst.AnnAssign]:
-        for c in self.classes.mro(cls):
-            st = self.classes.annotated_fields(c).get(name)
-            if st is not None:
-                return st
-        return None
-
     def _field_default(self, cls: ClassInfo, name: str) -> Optional[host_value.HostValue]:
-        st = self._field_statement(cls, name)
+        st = self.classes.field_declaration(cls, name)[1]
         if st is None or st.value is None:
             return None
         v = st.value
         if isinstance(v, cst.Call):
             if qualified(v.func, cls.scope).rsplit(".", 1)[-1] != "field":
                 return None
-            for a in v.args:
-                if a.keyword is not None and a.keyword.value == "default_factory":
-                    f = a.value
-                    if isinstance(f, cst.Name) and cls.scope.lookup_scope(f.value) is None and f.value in ("list", "dict", "set"):
-                        return host_value.HostValue({"list": host_value.LIST, "dict": host_value.DICT, "set": host_value.SET}[f.value], a.value)
-                    return None
-                if a.keyword is not None and a.keyword.value == "default":
-                    return self.eval(a.value, cls.scope, {}, frozenset())
-            return None
+            f, default = keyword_value(v.args, "default_factory"), keyword_value(v.args, "default")
+            if isinstance(f, cst.Name) and cls.scope.lookup_scope(f.value) is None and f.value in ("list", "dict", "set"):
+                return host_value.HostValue({"list": host_value.LIST, "dict": host_value.DICT, "set": host_value.SET}[f.value], f)
+            return self.eval(default, cls.scope, {}, frozenset()) if default is not None and f is None else None
         return self.eval(v, cls.scope, {}, frozenset())
 
     def _field_excluded(self, cls: ClassInfo, name: str) -> bool:
@@ -340,7 +304,7 @@ class HostCalls:
         registration).  An object that is static whole (a Linen module) hashes its fields."""
         if self.classes.field_kind(cls, name) == STATIC_FIELD and self.classes.pytree_kind(cls) != "static":
             return True
-        st = self._field_statement(cls, name)
+        st = self.classes.field_declaration(cls, name)[1]
         if st is None:
             return True
         if not isinstance(st.value, cst.Call):

@@ -474,15 +474,15 @@ class CallTargets:
         if not isinstance(inner, Target):
             return None
         bound = list(inner.bound)
-        keywords = list(inner.keywords)
+        keywords = dict(inner.keywords)
         for a in args[1:]:
             if a.keyword is None:
                 if keywords:
                     return None  # positional after keywords: the order is not followed
                 bound.append(Passed(a.value, scope, None))
             else:
-                keywords.append((a.keyword.value, Passed(a.value, scope, None)))
-        return Target(inner.func, inner.app, tuple(bound), tuple(keywords), inner.closure)
+                keywords[a.keyword.value] = Passed(a.value, scope, None)  # bound again: replaces the inner partial's
+        return Target(inner.func, inner.app, tuple(bound), tuple(keywords.items()), inner.closure)
 
     def _returned(self, f: FuncInfo, depth: int, params: bool):
         """What a factory returns, when every ``return`` gives the same callable, or an

@@ -41,7 +41,7 @@ class ClassMembers:
 
     def constructor_field(self, inst: Instance, attr: str):
         """The expression a NamedTuple or dataclass constructor call gives field ``attr``."""
-        given = self.classes.constructor_arguments(inst.cls, inst.built)
+        given = self.classes.constructor_arguments(inst.cls, inst.built.args)
         return given.get(attr) if given is not None else None
 
     def attribute_kept(self, cls: ClassInfo, attr: str) -> bool:

@@ -17,12 +17,12 @@ A class the model cannot place (a plain class, a base class from another library
 
 from __future__ import annotations
 
-from typing import Dict, Iterator, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, Iterator, List, NamedTuple, Optional, Set, Tuple
 
 import libcst as cst
 
 from jaxlint.analysis.syntax.module_index import ModuleIndex
-from jaxlint.analysis.syntax.nodes import arguments_by_position, dotted_name, string_value
+from jaxlint.analysis.syntax.nodes import dotted_name, keyword_value, string_value
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 
@@ -49,6 +49,17 @@ REGISTER_CALLS = frozenset({"jax.tree_util.register_dataclass", "jax.tree_util.r
 FIELD_FUNCS = frozenset({"field", "static_field", "dataclass_field"})
 STATIC_ANNOTATIONS = frozenset({"jax_dataclasses.Static", "Static"})
 CLASSVAR = frozenset({"typing.ClassVar", "ClassVar"})
+
+
+class Constructor(NamedTuple):
+    """How a call of a class fills the instance it makes."""
+
+    init: Optional[FuncInfo]  # the ``__init__`` that runs; None for a generated one
+    positional: Tuple[str, ...]  # the parameters positional arguments fill, in order
+    named: FrozenSet[str]  # the parameters a keyword argument can name
+    stores: Dict[str, str]  # field -> the parameter whose argument it holds
+    star_args: bool  # ``*args`` takes positional arguments beyond ``positional``
+    star_kwargs: bool  # ``**kwargs`` takes other keywords
 
 
 def qualified(expr, scope: Scope) -> str:
@@ -148,6 +159,7 @@ class ClassModel:
         self._kind: Dict[int, Optional[str]] = {}
         self._fields: Dict[int, Dict[str, str]] = {}
         self._registrations: Optional[Dict[str, cst.Call]] = None
+        self._constructors: Dict[int, Optional[Constructor]] = {}
         # id(module scope) -> the ClassModel of another module whose classes this module's
         # analysis is given (the cross-module phase): their registrations are read there
         self.delegates: Dict[int, "ClassModel"] = {}
@@ -489,7 +501,7 @@ class ClassModel:
             name
             for c in self.mro(cls)
             for name, st in self.annotated_fields(c).items()
-            if isinstance(st.value, cst.Call) and any(a.keyword is not None and a.keyword.value == "converter" for a in st.value.args)
+            if _option(st.value, "converter") is not None
         }
 
     def is_dataclass(self, cls: ClassInfo) -> bool:
@@ -500,24 +512,98 @@ class ClassModel:
     def has_own_init(self, cls: ClassInfo) -> bool:
         return any("__init__" in c.body_scope.defs or "__new__" in c.body_scope.defs for c in self.mro(cls))
 
-    def constructor_arguments(self, cls: ClassInfo, call: cst.Call) -> Optional[Dict[str, cst.BaseExpression]]:
-        """{field: argument} of ``call``, a call of the constructor a NamedTuple or dataclass
-        generates (the class has no ``__init__`` or ``__new__`` of its own); a field left to its
-        default is absent.  None for a class with its own constructor, a star argument, or an
-        argument that lands on no field (the call raises)."""
-        if self.has_own_init(cls) or any(a.star for a in call.args):
+    def constructor(self, cls: ClassInfo) -> Optional[Constructor]:
+        """How ``cls(...)`` fills the instance (memoised), or None when that is not known.
+        Python calls ``__init__`` on what ``__new__`` returns (an instance of the class), so a
+        class's own ``__new__`` does not change where ``__init__`` stores its arguments.  Without an ``__init__`` of the module's classes,
+        the one a dataclass, NamedTuple, attrs class or equinox Module generates: a parameter
+        per field in declaration order, bases first, each stored in its field; a field declared
+        ``init=False`` takes no argument, keyword-only ones (``kw_only=True``, after
+        ``_: KW_ONLY``) come after the positional ones, and an ``InitVar`` is a parameter that
+        is no field.  With its own ``__init__``: the attributes its body sets to a parameter
+        (``self.a = a`` as a statement of its own, the one write of ``self.a`` there, the
+        parameter never rebound); other attributes are not known from the arguments."""
+        owner = self._owner(cls)
+        if owner is not self:
+            return owner.constructor(cls)
+        if id(cls) not in self._constructors:
+            self._constructors[id(cls)] = self._make_constructor(cls)
+        return self._constructors[id(cls)]
+
+    def _make_constructor(self, cls: ClassInfo) -> Optional[Constructor]:
+        init = self.member(cls, "__init__")
+        if init is None and any("__new__" in c.body_scope.defs for c in self.mro(cls)):
+            return None  # what its own ``__new__`` makes is not told by the fields
+        if init is None:
+            positional: List[str] = []
+            keyword: List[str] = []
+            stores: Dict[str, str] = {}
+            for c in reversed(self.mro(cls)):
+                kw_only = any(_is_name(_option(d.decorator, "kw_only"), "True") for d in c.node.decorators)
+                for small in annotated_names(c):
+                    name, head = small.target.value, _annotation_head(small, c.scope)
+                    if head.rsplit(".", 1)[-1] == "KW_ONLY":
+                        kw_only = True  # ``_: KW_ONLY``: the fields after it are keyword-only
+                    elif head not in CLASSVAR and not _is_name(_option(small.value, "init"), "False") and name not in positional + keyword:
+                        (keyword if kw_only or _is_name(_option(small.value, "kw_only"), "True") else positional).append(name)
+                        if head.rsplit(".", 1)[-1] != "InitVar":
+                            stores[name] = name
+            return Constructor(None, tuple(positional), frozenset(positional + keyword), stores, False, False)
+        if not init.is_method or init.is_lambda or init.body_scope is None or not init.positional_params():
             return None
-        names = self.field_names(cls)
-        given = {n: a.value for a, n in arguments_by_position(call, names)}
-        return None if None in given or any(n not in names for n in given) else given
+        params = init.node.params
+        me, *positional = [p.name.value for p in init.positional_params()]
+        named = [p.name.value for p in params.params if p.name.value != me] + [p.name.value for p in params.kwonly_params]
+        top = {id(small.value) for st in init.node.body.body if isinstance(st, cst.SimpleStatementLine) for small in st.body if isinstance(small, (cst.Assign, cst.AnnAssign))}
+        writes: Dict[str, list] = {}
+        for w in self.index.attribute_writes if self.index is not None else ():
+            if w.scope is init.body_scope and w.name == me:
+                writes.setdefault(w.attr, []).append(w)
+        stores = {}
+        for attr, ws in writes.items():
+            v = ws[0].value
+            if len(ws) == 1 and not ws[0].in_place and isinstance(v, cst.Name) and id(v) in top and v.value in positional + named and init.body_scope.unrebound_param(v.value):
+                stores[attr] = v.value
+        return Constructor(init, tuple(positional), frozenset(named), stores, isinstance(params.star_arg, cst.Param), isinstance(params.star_kwarg, cst.Param))
+
+    def parameter_arguments(self, cls: ClassInfo, args) -> Optional[Dict[str, cst.Arg]]:
+        """{parameter: argument} of a call of ``cls`` passing ``args``, up to the first star
+        argument (which may carry the parameters left out); None when the constructor is not
+        known or an argument lands on no parameter (the call raises)."""
+        c = self.constructor(cls)
+        if c is None:
+            return None
+        out: Dict[str, cst.Arg] = {}
+        i = 0
+        for a in args:
+            if a.star:
+                break
+            p = a.keyword.value if a.keyword is not None else c.positional[i] if i < len(c.positional) else None
+            i += a.keyword is None
+            if p is None or a.keyword is not None and p not in c.named:
+                if not (c.star_kwargs if a.keyword is not None else c.star_args):
+                    return None
+                continue  # into ``*args`` / ``**kwargs``
+            out[p] = a
+        return out
+
+    def constructor_arguments(self, cls: ClassInfo, args) -> Optional[Dict[str, cst.BaseExpression]]:
+        """{field: argument} of a call passing ``args`` to the constructor a dataclass or
+        NamedTuple generates; a field left to its default is absent.  None for a class with its
+        own constructor, a star argument, or an argument that lands on no field (the call raises)."""
+        c = self.constructor(cls)
+        given = self.parameter_arguments(cls, args) if c is not None and c.init is None and not any(a.star for a in args) else None
+        return None if given is None else {f: given[p].value for f, p in c.stores.items() if p in given}
+
+    def field_declaration(self, cls: ClassInfo, attr: str) -> Tuple[Optional[ClassInfo], Optional[cst.AnnAssign]]:
+        """The first class along the MRO of ``cls`` whose body annotates ``attr``, and that
+        annotated assignment (a subclass's declaration overrides its bases')."""
+        return next(((c, self.annotated_fields(c)[attr]) for c in self.mro(cls) if attr in self.annotated_fields(c)), (None, None))
 
     def field_class(self, cls: ClassInfo, attr: str) -> Optional[ClassInfo]:
         """The module class a field is annotated with (``params: Params``), if any."""
-        for c in self.mro(cls):
-            declared = declared_annotation(c, attr)
-            if declared is not None:
-                return annotation_class(declared, c.scope)
-        return None
+        c, decl = self.field_declaration(cls, attr)
+        return annotation_class(decl.annotation.annotation, c.scope) if decl is not None else None
 
 
 LINEN_MODULE_BASES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
@@ -555,19 +641,9 @@ def _static_field_call(value, scope: Scope) -> bool:
         return True
     if last not in FIELD_FUNCS:
         return False
-    for a in value.args:
-        if a.keyword is None:
-            continue
-        k, v = a.keyword.value, a.value
-        if k == "pytree_node" and isinstance(v, cst.Name) and v.value == "False":
-            return True
-        if k == "static" and isinstance(v, cst.Name) and v.value == "True":
-            return True
-        if k == "metadata":
-            entries = _mapping_entries(v, scope)
-            if _is_name(entries.get("static"), "True") or _is_name(entries.get("pytree_node"), "False"):
-                return True
-    return False
+    options = {a.keyword.value: a.value for a in value.args if a.keyword is not None}
+    # ``field(static=True)``, ``field(pytree_node=False)``, or the same in ``metadata=``
+    return any(_is_name(o.get("static"), "True") or _is_name(o.get("pytree_node"), "False") for o in (options, _mapping_entries(options.get("metadata"), scope)))
 
 
 def _mapping_entries(e, scope: Scope) -> Dict[str, cst.BaseExpression]:
@@ -603,7 +679,16 @@ def _registered_name(name: str, scope: Scope) -> str:
     return name
 
 
-def _is_classvar(decl: cst.AnnAssign, scope: Scope) -> bool:
+def _annotation_head(decl: cst.AnnAssign, scope: Scope) -> str:
+    """The resolved name of what an annotation subscripts (``typing.ClassVar`` of ``ClassVar[int]``)."""
     ann = decl.annotation.annotation
-    head = ann.value if isinstance(ann, cst.Subscript) else ann
-    return qualified(head, scope) in CLASSVAR
+    return qualified(ann.value if isinstance(ann, cst.Subscript) else ann, scope)
+
+
+def _is_classvar(decl: cst.AnnAssign, scope: Scope) -> bool:
+    return _annotation_head(decl, scope) in CLASSVAR
+
+
+def _option(e, name: str) -> Optional[cst.BaseExpression]:
+    """What a call (``field(init=False)``, ``dataclass(kw_only=True)``) passes as ``name``."""
+    return keyword_value(e.args, name) if isinstance(e, cst.Call) else None

@@ -24,7 +24,7 @@ from jaxlint.analysis.jax.jax_api import NNX_DATA_CLASSES
 from jaxlint.analysis.model.classes import NNX_MODULE_BASES, decorator_names
 from jaxlint.analysis.model.receivers import Receiver, ReceiverModel
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
-from jaxlint.analysis.syntax.nodes import dotted_name, is_none_literal
+from jaxlint.analysis.syntax.nodes import dotted_name, is_none_literal, keyword_value
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo
 from jaxlint.analysis.model.names import resolve
 
@@ -64,12 +64,7 @@ _MAX_DEPTH = 4
 
 
 def _keyword(call: Optional[cst.Call], name: str):
-    if call is None:
-        return None
-    for a in call.args:
-        if a.keyword is not None and a.keyword.value == name:
-            return a.value
-    return None
+    return keyword_value(call.args, name) if call is not None else None
 
 
 def _off_or_absent(call: Optional[cst.Call], name: str) -> bool:

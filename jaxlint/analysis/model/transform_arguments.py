@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, FrozenSet, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.nodes import int_value, string_literal
+from jaxlint.analysis.syntax.nodes import int_value, keyword_value, string_literal
 from jaxlint.analysis.syntax.scopes import Scope
 
 if TYPE_CHECKING:
@@ -85,10 +85,7 @@ def parse_in_axes(call_or_args, app: Application, pos_index: int = 1) -> None:
     """``in_axes`` given by keyword, or positionally at ``pos_index`` among the arguments
     (1 in ``vmap(f, in_axes)``; 0 in ``partial(vmap, in_axes)``), or through a name bound
     once to a literal."""
-    value = None
-    for a in call_or_args:
-        if a.keyword is not None and a.keyword.value == "in_axes":
-            value = a.value
+    value = keyword_value(call_or_args, "in_axes")
     if value is None:
         # positional in_axes: vmap(f, in_axes, out_axes)
         pos = [a for a in call_or_args if a.keyword is None]

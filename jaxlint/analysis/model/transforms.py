@@ -29,7 +29,7 @@ from jaxlint.analysis.model.transform_table import JIT, PALLAS, PASS_THROUGH, SW
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.syntax.functions import possible_returns, _undecorated
-from jaxlint.analysis.syntax.nodes import argument_for, arguments_by_position, received_arguments
+from jaxlint.analysis.syntax.nodes import argument_for, arguments_by_position, keyword_value, received_arguments
 
 
 class Bound:
@@ -215,7 +215,8 @@ class TransformFinder:
             if fq in PARTIAL and expr.args and expr.args[0].keyword is None:
                 inner = self.transform_of(expr.args[0].value, scope)
                 if inner is not None:
-                    return inner[0], list(expr.args[1:])
+                    # ``partial(partial(jax.jit, static_argnums=0), donate_argnums=1)``
+                    return inner[0], list(received_arguments(inner[1], expr.args[1:]))
             elif fq is not None:
                 t = TRANSFORMS.get(fq) or (JIT if fq in self.extra_jit else None)
                 # ``@eqx.filter_jit(donate="all")`` / ``@nnx.jit(static_argnums=1)`` style
@@ -482,10 +483,7 @@ class TransformFinder:
         fn_exprs: List[cst.BaseExpression] = []
         pos = [a.value for a in args if a.keyword is None and not a.star]
         for i, kw in t.fn_args:
-            v = None
-            for a in args:
-                if a.keyword is not None and a.keyword.value == kw:
-                    v = a.value
+            v = keyword_value(args, kw)
             if v is None and i < len(pos):
                 v = pos[i]
             if v is None:

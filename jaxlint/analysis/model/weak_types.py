@@ -378,7 +378,7 @@ class TypeEvaluator:
             return None
         if cls is None or self.classes.pytree_kind(cls) not in ("namedtuple", "dataclass"):
             return None
-        given = self.classes.constructor_arguments(cls, call)
+        given = self.classes.constructor_arguments(cls, call.args)
         if given is None:
             return None
         defaults = {st.target.value: st.value for st in annotated_names(cls) if st.value is not None}

@@ -89,6 +89,11 @@ def received_arguments(ahead, args) -> Tuple[cst.Arg, ...]:
     return tuple(a for keyword in (False, True) for part in (bound, args) for a in part if (a.keyword is not None) == keyword)
 
 
+def keyword_value(args, name: str) -> Optional[cst.BaseExpression]:
+    """What the arguments ``args`` pass by the keyword ``name`` (Python allows it once), else None."""
+    return next((a.value for a in args if a.keyword is not None and a.keyword.value == name), None)
+
+
 def argument_for(call: cst.Call, names: List[str], name: str):
     """The argument of ``call`` that lands on parameter ``name`` (``names``: the positional
     parameters as the call fills them): an Arg, None when the call leaves the parameter out, or

@@ -17,7 +17,6 @@ from jaxlint.analysis.jax.jax_api import REF_MAKERS
 from jaxlint.analysis.model.classes import class_named
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import Application, TransformFinder
-from jaxlint.analysis.syntax.nodes import argument_for
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.traced.effects import Effects
 from jaxlint.analysis.traced.entry_points import EntryPoints
@@ -102,10 +101,11 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         known = self._outer_flags.get(key)
         if known is None:
             writes = self.receivers.attribute_values(cls, attr)
-            if not writes and not self.classes.has_own_init(cls) and attr in self.classes.field_names(cls):
-                writes = self._constructed(cls, self.classes.field_names(cls), attr)
+            c = self.classes.constructor(cls)
+            if not writes and c is not None and c.init is None and attr in c.stores:
+                writes = self._constructed(cls, c.stores[attr])
             else:
-                writes = [w for value, scope in writes for w in self._copied_parameter(cls, value, scope)]
+                writes = [w for value, scope in writes for w in self._copied_parameter(c, cls, value, scope)]
             hv = self.host_values
             known = bool(writes) and all(
                 value is not None and (v := hv.value(value, scope)) is not None and v.kind == JAX_ARRAY for value, scope in writes
@@ -113,31 +113,23 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
             self._outer_flags[key] = known
         return bool(known)
 
-    def _copied_parameter(self, cls, value, scope) -> list:
-        """``self.a = a`` in ``__init__``: what the constructions pass for ``a``; any other write
-        as it is."""
-        f = scope.func
-        if (
-            isinstance(value, cst.Name)
-            and f is not None
-            and f.name == "__init__"
-            and f is self.classes.member(cls, "__init__")
-            and scope.unrebound_param(value.value)
-        ):
-            params = [p.name.value for p in f.positional_params()[1:]]
-            return self._constructed(cls, params, value.value) if value.value in params else [(None, scope)]
+    def _copied_parameter(self, c, cls, value, scope) -> list:
+        """``self.a = a`` in ``__init__`` (``c``: the class's constructor): what the
+        constructions pass for ``a``; any other write as it is."""
+        if isinstance(value, cst.Name) and c is not None and c.init is not None and scope is c.init.body_scope and scope.unrebound_param(value.value):
+            return self._constructed(cls, value.value)
         return [(value, scope)]
 
-    def _constructed(self, cls, names: List[str], name: str) -> list:
-        """(argument, scope) that each call of ``cls`` in the module passes for ``name`` (the
-        constructor's positional parameters: ``names``); an argument that cannot be told (left
-        to its default, in a ``*args``) as None."""
+    def _constructed(self, cls, name: str) -> list:
+        """(argument, scope) that each call of ``cls`` in the module passes for its
+        constructor's parameter ``name``; an argument that cannot be told (left to its default,
+        in a ``*args``) as None."""
         out = []
         for call, scope, _order in self.index.calls:
             if not isinstance(call.func, cst.Name) or class_named(scope, call.func.value) is not cls:
                 continue
-            a = argument_for(call, names, name)
-            out.append((a.value if isinstance(a, cst.Arg) else None, scope))
+            given = self.classes.parameter_arguments(cls, call.args) if not any(a.star for a in call.args) else None
+            out.append((given[name].value if given and name in given else None, scope))
         return out
 
     def outer_flags(self, name: str, owner) -> int:

@@ -14,7 +14,7 @@ import libcst as cst
 
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transform_arguments import literal_binding
-from jaxlint.analysis.syntax.nodes import argument_for
+from jaxlint.analysis.syntax.nodes import argument_for, received_arguments
 from jaxlint.analysis.syntax.scopes import FuncInfo
 from jaxlint.analysis.traced.annotations import annotation_container, is_ref_name, structure_uses
 from jaxlint.analysis.traced.frame import Frame
@@ -319,10 +319,10 @@ def _bind_parameters(ref, bound_args, bound_kw, argvals: List[Tuple[cst.Arg, lat
     if ref.bound_self and f.is_method and positional:
         env[positional[0].name.value] = self_val if self_val is not None else lattice.Val(lattice.STATIC, None, 0, cls=f.cls)
         idx = 1
-    for v in bound_args:
-        if idx < len(positional):
-            env[positional[idx].name.value] = v
-        idx += 1
+    # a partial's arguments as the callee receives them, ahead of the call's
+    ahead = [(cst.Arg(cst.Name("_")), v) for v in bound_args] + [(cst.Arg(cst.Name("_"), keyword=cst.Name(k)), v) for k, v in bound_kw.items()]
+    vals = {id(a): v for a, v in ahead + list(argvals)}
+    argvals = [(a, vals[id(a)]) for a in received_arguments([a for a, _ in ahead], [a for a, _ in argvals])]
     star_seen = False
     kwargs_seen = False
     entries: List[lattice.Val] = []  # what a ``**mapping`` of the call holds under a key it does not show
@@ -338,10 +338,8 @@ def _bind_parameters(ref, bound_args, bound_kw, argvals: List[Tuple[cst.Arg, lat
                 extra_kw[k] = v
             continue
         if a.keyword is not None:
-            if a.keyword.value in named or p.star_kwarg is None:
-                env[a.keyword.value] = v
-            else:
-                extra_kw[a.keyword.value] = v
+            # (a key a ``**mapping`` of the call gives replaces the partial's keyword)
+            (env if a.keyword.value in named or p.star_kwarg is None else extra_kw).setdefault(a.keyword.value, v)
             continue
         if a.star == "**":
             kwargs_seen = True
@@ -357,8 +355,6 @@ def _bind_parameters(ref, bound_args, bound_kw, argvals: List[Tuple[cst.Arg, lat
         else:
             extra_pos.append(v)
         idx += 1
-    for k, v in bound_kw.items():
-        env.setdefault(k, v)
     for param in positional + list(p.kwonly_params):
         name = param.name.value
         if name not in env:

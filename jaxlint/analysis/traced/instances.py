@@ -14,7 +14,7 @@ import libcst as cst
 
 from jaxlint.analysis.model.classes import LEAF, STATIC_FIELD, class_named, is_cached_property, is_classmethod, is_property, reads_self_attribute
 from jaxlint.analysis.model.transforms import FnRef
-from jaxlint.analysis.syntax.nodes import argument_for, named_params
+from jaxlint.analysis.syntax.nodes import named_params
 from jaxlint.analysis.syntax.scopes import ClassInfo
 from jaxlint.analysis.traced.annotations import annotation_container
 from jaxlint.analysis.traced.frame import Frame
@@ -162,28 +162,21 @@ class Instances:
         if key in self._constructed_attrs:
             return self._constructed_attrs[key]
         self._constructed_attrs[key] = table = None
-        init = self.classes.member(cls, "__init__") if cls is not None else None
-        params = init.positional_params() if init is not None and init.is_method and init.body_scope is not None else None
+        c = self.classes.constructor(cls) if cls is not None else None
+        args = self.classes.parameter_arguments(cls, call.args) if c is not None and c.init is not None and isinstance(call, cst.Call) else None
         # (``setattr`` may write any attribute: what the object holds is then not shown)
-        if isinstance(call, cst.Call) and params and not any(isinstance(c.func, cst.Name) and c.func.value == "setattr" for c, _s, _o in self.index.calls):
-            names = [p.name.value for p in params[1:]]
-            defaults = {p.name.value: p.default for p in named_params(init.node.params)}
-            top = {id(small.value) for st in init.node.body.body if isinstance(st, cst.SimpleStatementLine) for small in st.body if isinstance(small, cst.Assign)}
+        if args is not None and not any(isinstance(f.func, cst.Name) and f.func.value == "setattr" for f, _s, _o in self.index.calls):
+            defaults = {p.name.value: p.default for p in named_params(c.init.node.params)}
+            starred = any(a.star for a in call.args)  # may carry a parameter it does not name
             rebound: Dict[str, int] = {}
             for w in self.index.attribute_writes:
                 if not w.in_place:
                     rebound[w.attr] = rebound.get(w.attr, 0) + 1
             table = lattice.InstanceAttributes(False)
-            for w in self.index.attribute_writes:
-                p = w.value.value if isinstance(w.value, cst.Name) else None
-                if w.scope is not init.body_scope or w.name != params[0].name.value or rebound.get(w.attr) != 1 or id(w.value) not in top:
-                    continue
-                if p not in defaults or not init.body_scope.unrebound_param(p):
-                    continue
-                a = argument_for(call, names, p)
-                given = a.value if isinstance(a, cst.Arg) else defaults[p] if a is None else None
-                if isinstance(given, cst.Name) and given.value in lattice.KNOWN_CONSTANTS:
-                    table[w.attr] = lattice.KNOWN_CONSTANTS[given.value]
+            for attr, p in c.stores.items():
+                given = args[p].value if p in args else None if starred else defaults[p]
+                if rebound.get(attr) == 1 and isinstance(given, cst.Name) and given.value in lattice.KNOWN_CONSTANTS:
+                    table[attr] = lattice.KNOWN_CONSTANTS[given.value]
             table = self._constructed_attrs[key] = table or None
         return table
 
@@ -200,11 +193,8 @@ class Instances:
 
     def _container_field(self, cls, attr: str) -> int:
         """DICT / PYSEQ when the field's declaration says it holds a Python container."""
-        for c in self.classes.mro(cls):
-            decl = self.classes.annotated_fields(c).get(attr)
-            if decl is not None:
-                return annotation_container(decl.annotation)
-        return 0
+        decl = self.classes.field_declaration(cls, attr)[1]
+        return annotation_container(decl.annotation) if decl is not None else 0
 
     def construct(self, frame: Frame, call: cst.Call, cls, argvals) -> lattice.Val:
         """``Cls(...)`` in traced code: its ``__init__`` runs in the trace, on the arguments as
@@ -222,15 +212,10 @@ class Instances:
             return made
         names = self.classes.field_names(cls)
         pytree = self.classes.pytree_kind(cls)
-        generated = pytree in ("namedtuple", "dataclass", "equinox") or self.classes.is_dataclass(cls)
-        if generated and names and not self.classes.has_own_init(cls) and not any(a.star for a, _ in argvals):
-            given: Dict[str, lattice.Val] = {}
-            pos = [v for a, v in argvals if a.keyword is None]
-            for n, v in zip(names, pos):
-                given[n] = v
-            for a, v in argvals:
-                if a.keyword is not None:
-                    given[a.keyword.value] = v
+        given = self.classes.constructor_arguments(cls, [a for a, _ in argvals])
+        if (pytree in ("namedtuple", "dataclass", "equinox") or self.classes.is_dataclass(cls)) and names and given is not None:
+            vals = {id(a.value): v for a, v in argvals}
+            given = {n: vals[id(e)] for n, e in given.items()}
             for n in self.classes.converted_fields(cls):
                 given[n] = lattice.UNKNOWN_VAL  # what the field's converter made of the argument
             if pytree is None:

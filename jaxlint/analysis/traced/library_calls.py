@@ -32,7 +32,7 @@ from jaxlint.analysis.model.library_callables import RUN_AT_CALL
 from jaxlint.analysis.model.names import PARTIAL
 from jaxlint.analysis.model.transform_arguments import StaticSpec, parse_statics
 from jaxlint.analysis.model.transform_table import PASS_THROUGH, TRANSFORMS, Transform
-from jaxlint.analysis.syntax.nodes import is_none_literal
+from jaxlint.analysis.syntax.nodes import is_none_literal, keyword_value
 from jaxlint.analysis.traced.lax_operands import lax_operands
 from jaxlint.analysis.traced.shapes import result_dims
 from jaxlint.analysis.traced import values as lattice
@@ -239,10 +239,7 @@ class LibraryCalls:
         pos = [(a, v) for a, v in argvals if a.keyword is None and not a.star]
         fns = []
         for i, kw in t.fn_args:
-            expr = None
-            for a, _v in argvals:
-                if a.keyword is not None and a.keyword.value == kw:
-                    expr = a.value
+            expr = keyword_value([a for a, _v in argvals], kw)
             if expr is None and i < len(pos):
                 expr = pos[i][0].value
             if expr is None:

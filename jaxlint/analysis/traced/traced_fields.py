@@ -76,26 +76,22 @@ class TracedFields:
 
     def _declared(self, cls: ClassInfo, attr: str, nnx: bool) -> Optional[Held]:
         """From the annotation in the class body (``w: jax.Array``, ``n: int``)."""
-        for c in self.classes.mro(cls):
-            decl = self.classes.annotated_fields(c).get(attr)
-            if decl is None:
-                continue
-            ann = decl.annotation
-            if is_array_annotation(ann, c.scope):
-                return (ARRAY, None)
-            if is_scalar_annotation(ann) or isinstance(ann.annotation, cst.Name) and ann.annotation.value == "str":
-                return (PYTHON, None)
-            inner = annotation_class(ann.annotation, c.scope)
-            if inner is not None:
-                return self._instance(inner, nnx)
-            element = element_annotation(ann.annotation)
-            inner = annotation_class(element, c.scope) if element is not None else None
-            if inner is not None:
-                return self._elements(inner, nnx)
-            if is_layer_class(resolve(ann.annotation, c.scope)):
-                return (LAYER, None)
+        c, decl = self.classes.field_declaration(cls, attr)
+        if decl is None:
             return None
-        return None
+        ann = decl.annotation
+        if is_array_annotation(ann, c.scope):
+            return (ARRAY, None)
+        if is_scalar_annotation(ann) or isinstance(ann.annotation, cst.Name) and ann.annotation.value == "str":
+            return (PYTHON, None)
+        inner = annotation_class(ann.annotation, c.scope)
+        if inner is not None:
+            return self._instance(inner, nnx)
+        element = element_annotation(ann.annotation)
+        inner = annotation_class(element, c.scope) if element is not None else None
+        if inner is not None:
+            return self._elements(inner, nnx)
+        return (LAYER, None) if is_layer_class(resolve(ann.annotation, c.scope)) else None
 
     def _instance(self, cls: ClassInfo, nnx: bool) -> Optional[Held]:
         if nnx and self.classes.is_nnx_module(cls) or not nnx and self.classes.pytree_kind(cls) == "equinox":

@@ -306,7 +306,7 @@ def _rebuilt_fields(classes, expr, base: str, scope):
         if cls is None:
             return None
         numbers = _python_number_fields(classes, cls)
-        given = classes.constructor_arguments(cls, expr) or {}
+        given = classes.constructor_arguments(cls, expr.args) or {}
         for field in numbers:
             if field in given and _bumps(given[field], base, field):
                 return cls, field
@@ -379,6 +379,6 @@ def _initial_number(m, classes, scope, name: str, field: str, call):
     numbers = _python_number_fields(classes, cls)
     if field not in numbers:
         return None
-    given = classes.constructor_arguments(cls, value)
+    given = classes.constructor_arguments(cls, value.args)
     literal = given.get(field, numbers[field]) if given is not None else None
     return cls if literal is not None and _is_literal_number(literal) else None
