@@ -1,5 +1,5 @@
 """What kind of value an expression of the module builds, read from its syntax and the import
-table: a Python container (a JAX array is array_values's; what reaches a static parameter is
+table: a Python container (a JAX array is host_values's `is_array`; what reaches a static parameter is
 host_values's)."""
 
 from __future__ import annotations

@@ -31,8 +31,9 @@ class HostCalls:
     def _call(self, e: cst.Call, scope: Scope, env: Env, shadow: frozenset) -> Optional[host_value.HostValue]:
         func = e.func
         if functional_update(e) is not None:
-            base = self.eval(func.value.value.value, scope, env, shadow)
-            return self.array(e, scope, env, shadow) if base is not None and base.kind == host_value.JAX_ARRAY else None
+            # only a JAX array has ``.at[i].set(v)``, and what it gives is a new one, whatever
+            # is known of the receiver (a tracer, an attribute the class also updates this way)
+            return self.array(e, scope, env, shadow)
         if isinstance(func, cst.Name):
             owner = scope.lookup_scope(func.value)
             if owner is None:

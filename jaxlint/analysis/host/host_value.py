@@ -164,8 +164,9 @@ def join(a: Optional[HostValue], b: Optional[HostValue]) -> Optional[HostValue]:
     if a is None or b is None:
         return None
     if a.kind != b.kind:
-        # arrays either way (an optimiser state, then the state a jitted step returns): unhashable
-        return a if a.kind in ARRAY_KINDS and b.kind in ARRAY_KINDS else None
+        # arrays either way (an optimiser state, then the state a jitted step returns): unhashable;
+        # a JAX array on one path only is not certainly one (a NumPy array takes ``x[i] = v``)
+        return (b if a.kind == JAX_ARRAY else a) if a.kind in ARRAY_KINDS and b.kind in ARRAY_KINDS else None
     if a.kind == TUPLE:
         if a.items is None or b.items is None or len(a.items) != len(b.items):
             return HostValue(TUPLE, a.node)

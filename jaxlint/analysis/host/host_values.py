@@ -27,13 +27,14 @@ from typing import Dict, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.host.array_values import ARRAY_ATTRS
+from jaxlint.analysis.host.array_values import ARRAY_ATTRS, jax_array_type
 from jaxlint.analysis.host.host_calls import HostCalls, plain_jit
 from jaxlint.analysis.host import host_value as host_value
 from jaxlint.analysis.host.scope_run import Env, ScopeRun
 from jaxlint.analysis.model.weak_types import ANY_ARRAY, ARITHMETIC, INT, Fields, Typ, TypeEvaluator, literal_type, promote
 from jaxlint.analysis.model.classes import ClassModel
 from jaxlint.analysis.syntax.functions import return_values
+from jaxlint.analysis.syntax.nodes import named_params
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.transforms import Application, TransformFinder
@@ -89,6 +90,20 @@ class HostValues(HostCalls):
             # a lambda runs later: the names it reads may have been rebound since
             v = host_value.join(v, self.eval(expr, scope, run.final, shadow))
         return v
+
+    def is_array(self, expr, scope: Scope) -> bool:
+        """Is ``expr`` certainly a JAX array wherever ``scope`` reads it (a store ``x[i] = v``, a
+        loop over it): each name it reads holds an array in every value the scope binds it to,
+        and a parameter annotated ``jax.Array`` is one as received."""
+        run = self._run(scope)
+        env: Env = dict(run.assigned) if run is not None else {}
+        f = scope.func if scope.kind == "function" else None
+        for p in named_params(f.params) if f is not None else ():
+            if p.annotation is not None and jax_array_type(p.annotation.annotation, f.scope):
+                given = host_value.HostValue(host_value.JAX_ARRAY, p)
+                env[p.name.value] = host_value.join(given, env[p.name.value]) if p.name.value in env else given
+        v = self.eval(expr, scope, env, frozenset())
+        return v is not None and v.kind == host_value.JAX_ARRAY
 
     def first_value(self, expr, scope: Scope, call: cst.Call) -> Optional[host_value.HostValue]:
         """The value of ``expr`` the first time ``call`` is reached (in a loop: on its first
@@ -375,10 +390,10 @@ class HostValues(HostCalls):
             f = self.classes.operator_method(v.cls, e.operator, reflected) if v is not None and v.kind == host_value.INSTANCE and v.cls is not None else None
             if f is not None:
                 return self.returned(f)  # ``k1 + k2`` of instances: what their class's ``__add__`` returns
-        if a is None or b is None:
-            # an array on one side makes an array, whatever the other (a scalar, an array)
-            known = a or b
-            if known is not None and known.kind == host_value.JAX_ARRAY and not isinstance(e.operator, (cst.BitOr, cst.BitAnd)):
+        if a is None or b is None or host_value.PARAM in (a.kind, b.kind):
+            # an array on one side makes an array, whatever the other (a scalar, an array, a
+            # parameter as received)
+            if host_value.JAX_ARRAY in (a and a.kind, b and b.kind) and not isinstance(e.operator, (cst.BitOr, cst.BitAnd)):
                 return host_value.HostValue(host_value.JAX_ARRAY, e)
             return None
         kinds = {a.kind, b.kind}
