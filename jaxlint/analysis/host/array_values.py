@@ -1,12 +1,13 @@
 """Which calls and operations give a JAX array: the ``jax.numpy`` / ``jax.random`` functions
 that return one array, the functional update ``x.at[i].set(v)``, the array methods and
-attributes that give an array again, and the annotations that declare one.  The host evaluator
-(``host_values``) reads these tables; ``HostValues.is_array`` is the question rules ask.
+attributes that give an array again, and the annotations that declare one; and which array
+makers certainly build more than one element.  The host evaluator (``host_values``) reads
+these tables; ``HostValues.is_array`` is the question rules ask.
 """
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 import libcst as cst
 
@@ -132,3 +133,52 @@ def jax_array_type(ann, scope: Scope) -> bool:
         first = ann.slice[0].slice
         return isinstance(first, cst.Index) and jax_array_type(first.value, scope)
     return resolve(ann, scope) in ARRAY_TYPES
+
+
+# Constructors whose result has the shape they are given (never a 0-d array for a shape
+# argument, since ``shape=()`` is spelled out and rare).
+_SHAPED = frozenset({"ones", "zeros", "full", "empty", "arange", "linspace", "logspace", "eye", "identity", "tri"})
+# Functions whose result has the shape of their array argument(s).
+_LIKE = frozenset({"ones_like", "zeros_like", "full_like", "empty_like", "array", "asarray", "stack", "concatenate", "copy"})
+# jax.random samplers: ``normal(key, shape)``; without a shape the sample is a scalar.
+_SAMPLERS = frozenset({"normal", "uniform", "bernoulli", "randint", "truncated_normal", "choice", "permutation", "gumbel", "categorical"})
+# A raw key is a uint32 array of two words (``PRNGKey``), and ``split`` gives a stack of keys,
+# raw or typed; ``jax.random.key`` alone is a 0-d typed key, which compares like a bool.
+_KEY_ARRAYS = frozenset({"PRNGKey", "split"})
+# Array methods whose result has as many elements as the array.
+SIZE_KEEPING = frozenset({"astype", "copy", "transpose"})
+
+
+def many_elements(q: str, call: cst.Call, shaped: Callable[[cst.BaseExpression], bool]) -> bool:
+    """The JAX or NumPy array maker ``q`` certainly builds more than one element at ``call``:
+    compared with ``==``, the array is an array of booleans whose truth is ambiguous (a 0-d or
+    one-element array compares like a bool).  ``shaped``: whether an argument is such an array."""
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    if q.startswith("jax.random."):
+        name = q[len("jax.random.") :]
+        if name in _KEY_ARRAYS:
+            return True
+        shape = positional[1] if len(positional) >= 2 else None
+        return name in _SAMPLERS and (shape is not None and not empty_shape(shape) or any(a.keyword is not None and a.keyword.value == "shape" for a in call.args))
+    prefix = next((p for p in ("jax.numpy.", "numpy.") if q.startswith(p)), q)
+    name = q[len(prefix) :]
+    if name in _SHAPED:
+        return bool(positional) and not empty_shape(positional[0])
+    if name in _LIKE and positional:
+        first = positional[0]
+        if isinstance(first, (cst.List, cst.Tuple)):
+            # one element makes a one-element array, which compares like a bool
+            return len(first.elements) > 1 and not any(isinstance(el, cst.StarredElement) for el in first.elements)
+        return shaped(first)
+    return False
+
+
+def empty_shape(e) -> bool:
+    """``()`` or ``1`` / ``(1,)``: a shape whose array compares to a plain bool."""
+    if isinstance(e, (cst.Tuple, cst.List)):
+        return not e.elements or len(e.elements) == 1 and _one(e.elements[0].value)
+    return _one(e)
+
+
+def _one(e) -> bool:
+    return isinstance(e, cst.Integer) and e.value == "1"

@@ -93,17 +93,22 @@ class HostValues(HostCalls):
 
     def is_array(self, expr, scope: Scope) -> bool:
         """Is ``expr`` certainly a JAX array wherever ``scope`` reads it (a store ``x[i] = v``, a
-        loop over it): each name it reads holds an array in every value the scope binds it to,
-        and a parameter annotated ``jax.Array`` is one as received."""
+        loop over it)?  A parameter annotated ``jax.Array`` is one as received."""
+        v = self.bound_value(expr, scope, lambda ann, s: host_value.HostValue(host_value.JAX_ARRAY, ann) if jax_array_type(ann, s) else None)
+        return v is not None and v.kind == host_value.JAX_ARRAY
+
+    def bound_value(self, expr, scope: Scope, annotated) -> Optional[host_value.HostValue]:
+        """The value of ``expr`` wherever ``scope`` reads it: each name it reads holds what every
+        value the scope binds it to has in common, and a parameter what ``annotated(annotation,
+        scope)`` makes of its annotation (None: not known) as well."""
         run = self._run(scope)
         env: Env = dict(run.assigned) if run is not None else {}
         f = scope.func if scope.kind == "function" else None
         for p in named_params(f.params) if f is not None else ():
-            if p.annotation is not None and jax_array_type(p.annotation.annotation, f.scope):
-                given = host_value.HostValue(host_value.JAX_ARRAY, p)
+            given = annotated(p.annotation.annotation, f.scope) if p.annotation is not None else None
+            if given is not None:
                 env[p.name.value] = host_value.join(given, env[p.name.value]) if p.name.value in env else given
-        v = self.eval(expr, scope, env, frozenset())
-        return v is not None and v.kind == host_value.JAX_ARRAY
+        return self.eval(expr, scope, env, frozenset())
 
     def first_value(self, expr, scope: Scope, call: cst.Call) -> Optional[host_value.HostValue]:
         """The value of ``expr`` the first time ``call`` is reached (in a loop: on its first
@@ -410,12 +415,13 @@ class HostValues(HostCalls):
             return host_value.HostValue(host_value.TUPLE, e, items=a.items + b.items)
         return None
 
-    def array(self, e, scope: Scope, env: Env, shadow: frozenset) -> host_value.HostValue:
-        """The JAX array ``e`` makes, with its dtype kind and weak type when asked for types."""
+    def array(self, e, scope: Scope, env: Env, shadow: frozenset, shaped: bool = False) -> host_value.HostValue:
+        """The JAX array ``e`` makes, with its dtype kind and weak type when asked for types;
+        ``shaped``: it has more than one element."""
         typ = None
         if self.types:
             typ = TypeEvaluator(scope, lambda n: weak_value(self._name(cst.Name(n), scope, env, shadow)), self.classes, self.finder.call_targets).of(e)
-        return host_value.HostValue(host_value.JAX_ARRAY, e, typ=typ if isinstance(typ, Typ) else None)
+        return host_value.HostValue(host_value.JAX_ARRAY, e, typ=typ if isinstance(typ, Typ) else None, shaped=shaped)
 
     def _name(self, e: cst.Name, scope: Scope, env: Env, shadow: frozenset) -> Optional[host_value.HostValue]:
         n = e.value
