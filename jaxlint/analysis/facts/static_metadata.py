@@ -165,7 +165,7 @@ def _converted_parameter(value, scope: Scope) -> Optional[str]:
 
 def is_shaped_array(hv: HostValues, expr, scope: Scope) -> bool:
     """Is ``expr`` certainly a JAX or NumPy array of more than one element?  A parameter
-    annotated as an array is taken at its word."""
+    annotated as an array is taken at its word (either kind: both compare element-wise)."""
     v = hv.bound_value(expr, scope, lambda ann, s: HostValue(NUMPY_ARRAY, ann, shaped=True) if is_array_annotation(ann, s) else None)
     return v is not None and v.kind in (JAX_ARRAY, NUMPY_ARRAY) and v.shaped
 
