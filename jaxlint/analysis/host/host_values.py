@@ -34,7 +34,6 @@ from jaxlint.analysis.host.scope_run import Env, ScopeRun
 from jaxlint.analysis.model.weak_types import ANY_ARRAY, ARITHMETIC, INT, Fields, Typ, TypeEvaluator, literal_type, promote
 from jaxlint.analysis.model.classes import ClassModel
 from jaxlint.analysis.syntax.functions import return_values
-from jaxlint.analysis.syntax.nodes import named_params
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.transforms import Application, TransformFinder
@@ -99,15 +98,15 @@ class HostValues(HostCalls):
 
     def bound_value(self, expr, scope: Scope, annotated) -> Optional[host_value.HostValue]:
         """The value of ``expr`` wherever ``scope`` reads it: each name it reads holds what every
-        value the scope binds it to has in common, and a parameter what ``annotated(annotation,
-        scope)`` makes of its annotation (None: not known) as well."""
+        value the scope binds it to has in common, a parameter also what it receives, which is
+        what ``annotated(annotation, scope)`` makes of its annotation (None: not known)."""
         run = self._run(scope)
         env: Env = dict(run.assigned) if run is not None else {}
         f = scope.func if scope.kind == "function" else None
-        for p in named_params(f.params) if f is not None else ():
-            given = annotated(p.annotation.annotation, f.scope) if p.annotation is not None else None
-            if given is not None:
-                env[p.name.value] = host_value.join(given, env[p.name.value]) if p.name.value in env else given
+        for n in f.all_param_names() if f is not None else ():
+            p = f.param(n)
+            given = annotated(p.annotation.annotation, f.scope) if p is not None and p.annotation is not None else None
+            env[n] = host_value.join(given, env[n]) if n in env else given
         return self.eval(expr, scope, env, frozenset())
 
     def first_value(self, expr, scope: Scope, call: cst.Call) -> Optional[host_value.HostValue]:
@@ -158,6 +157,8 @@ class HostValues(HostCalls):
             last = max(b.order for b in binds)
             if not any(order < last and _calls_module_code(callee, owner) for callee, order in owner.calls):
                 return run.final[name]
+        if owner.func is not None and name in owner.func.all_param_names():
+            return None  # a parameter also holds what it was passed, not known here
         return run.assigned.get(name)
 
     # -- parameters of plain functions, from their call sites ------------------------------
