@@ -145,7 +145,7 @@ _SAMPLERS = frozenset({"normal", "uniform", "bernoulli", "randint", "truncated_n
 # A raw key is a uint32 array of two words (``PRNGKey``), and ``split`` gives a stack of keys,
 # raw or typed; ``jax.random.key`` alone is a 0-d typed key, which compares like a bool.
 _KEY_ARRAYS = frozenset({"PRNGKey", "split"})
-# Array methods whose result has as many elements as the array.
+# Array methods whose result is followed as having as many elements as the array.
 SIZE_KEEPING = frozenset({"astype", "copy", "transpose"})
 
 
