@@ -19,7 +19,6 @@ from jaxlint.analysis.facts.call_sites import CallSites
 from jaxlint.analysis.facts.loop_updates import LoopUpdates
 from jaxlint.analysis.facts.static_paths import StaticPaths
 from jaxlint.analysis.facts.traced_self import TracedSelf
-from jaxlint.analysis.host.array_values import ArrayFacts
 from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.jax.jax_api_migrations import table as jax_release_table
 from jaxlint.analysis.syntax.module_index import ModuleIndex
@@ -89,11 +88,6 @@ class ModuleAnalysis:
     def host_values(self):
         """Host-mode values of the module (``HostValues.value(expr, scope, call)``)."""
         return HostValues(self.index, self.finder, self.analyzer.classes, slices_hash=self.slices_hash)
-
-    @cached_property
-    def arrays(self) -> ArrayFacts:
-        """Which expressions are certainly JAX arrays, from the module's text alone."""
-        return ArrayFacts(self.index)
 
     @cached_property
     def typed_host_values(self):

@@ -107,6 +107,8 @@ NO_DYNAMIC_CHECK = {"JAX309"}
 # Findings of forms the dynamic checks do not rebuild yet: unverified, never refuted; the
 # oracle checks them against JAX.
 NOT_REBUILT = {
+    # a NumPy generator's draw passed to the constructor: no example the worker may evaluate
+    ("static_metadata_draws.py", 25, "JAX206"),
     # a helper's effect reached from several jitted entry points; the one the facts name
     # (run_decorated) returns its result, not the jitted function the check would call twice
     ("fresh_callables.py", 13, "JAX303"),

@@ -424,7 +424,7 @@ def walks_data(m, iterable, scope) -> bool:
     """Are the elements of ``iterable`` data, which a compiled function takes as arguments of
     one shape: the rows of a JAX array, or the floats of a literal sequence (a float is never
     a shape or a count; traced, it is a weak-typed scalar, one program for all values)?"""
-    if m.arrays.is_array(iterable, scope):
+    if m.host_values.is_array(iterable, scope):
         return True
     return isinstance(iterable, (cst.List, cst.Tuple)) and bool(iterable.elements) and all(is_float_literal(e.value) for e in iterable.elements)
 

@@ -183,7 +183,7 @@ def _data_valued(m, kind, value, config, scope, order) -> bool:
     if kind == "for":
         # the elements of a JAX array (rows of one shape), or of a literal sequence of floats
         return walks_data(m, value, scope) and not may_follow(value, config, scope, order, 0)
-    if m.arrays.is_array(value, scope) and not may_follow(value, config, scope, order, 0):
+    if m.host_values.is_array(value, scope) and not may_follow(value, config, scope, order, 0):
         return True  # also its parts (``key_a, key_b = jax.random.split(key)``)
     if kind == "part":
         return not (names_in(value) & config)
@@ -191,7 +191,7 @@ def _data_valued(m, kind, value, config, scope, order) -> bool:
 
 
 def _reads_configuration(m, expr, config, scope, order) -> bool:
-    if m.arrays.is_array(expr, scope) and not may_follow(expr, config, scope, order, 0):
+    if m.host_values.is_array(expr, scope) and not may_follow(expr, config, scope, order, 0):
         return False  # data: a hoisted jit takes it as an argument
     return bool(names_in(expr) & config)
 

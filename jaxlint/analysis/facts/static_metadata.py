@@ -19,26 +19,14 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.traced.annotations import is_array_annotation
-from jaxlint.analysis.host.array_values import functional_update
-from jaxlint.analysis.jax.numpy_random_sizes import size_argument
+from jaxlint.analysis.host.host_value import JAX_ARRAY, NUMPY_ARRAY, HostValue
+from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.model.classes import STATIC_ANNOTATIONS, ClassModel, class_named, qualified
-from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import arguments_by_parameter
 from jaxlint.analysis.syntax.statement_paths import block_key, conditional, scope_body, statement_path
 
-# Constructors whose result has the shape they are given (never a 0-d array for a shape
-# argument, since ``shape=()`` is spelled out and rare).
-_SHAPED = frozenset({"ones", "zeros", "full", "empty", "arange", "linspace", "logspace", "eye", "identity", "tri"})
-# Functions whose result has the shape of their array argument(s).
-_LIKE = frozenset({"ones_like", "zeros_like", "full_like", "empty_like", "array", "asarray", "stack", "concatenate", "copy"})
-# jax.random samplers: ``normal(key, shape)``; without a shape the sample is a scalar.
-_SAMPLERS = frozenset({"normal", "uniform", "bernoulli", "randint", "truncated_normal", "choice", "permutation", "gumbel", "categorical"})
-# A raw key is a uint32 array of two words (``PRNGKey``), and ``split`` gives a stack of keys,
-# raw or typed; ``jax.random.key`` alone is a 0-d typed key, which compares like a bool.
-_KEY_ARRAYS = frozenset({"PRNGKey", "split"})
-_ARRAY_METHODS = frozenset({"reshape", "astype", "copy", "transpose", "T"})
 _MODULES = ("jax.numpy.", "numpy.")
 
 
@@ -52,7 +40,8 @@ class ArrayInMetadata(NamedTuple):
     related: Tuple[Tuple[cst.CSTNode, str], ...] = ()
 
 
-def arrays_in_metadata(index: ModuleIndex, classes: ClassModel) -> List[ArrayInMetadata]:
+def arrays_in_metadata(hv: HostValues) -> List[ArrayInMetadata]:
+    index, classes = hv.index, hv.classes
     out: List[ArrayInMetadata] = []
     for cls in index.classes:
         fields = classes.metadata_declarations(cls)
@@ -60,7 +49,7 @@ def arrays_in_metadata(index: ModuleIndex, classes: ClassModel) -> List[ArrayInM
             continue
         init = classes.member(cls, "__init__")
         for name, decl in fields.items():
-            writes = _array_writes(classes, cls, name, index)
+            writes = _array_writes(hv, cls, name)
             found = _annotated_array(classes, cls, name, decl, init)
             if found is not None:
                 hit = (found, "annotation")
@@ -74,17 +63,17 @@ def arrays_in_metadata(index: ModuleIndex, classes: ClassModel) -> List[ArrayInM
     return out
 
 
-def _array_writes(classes: ClassModel, cls: ClassInfo, name: str, index: ModuleIndex) -> List[Tuple[cst.CSTNode, str, str]]:
+def _array_writes(hv: HostValues, cls: ClassInfo, name: str) -> List[Tuple[cst.CSTNode, str, str]]:
     """(value, what it is, evidence) for each assignment in ``__init__``/``__post_init__`` and
     each construction of the class that puts a shaped array into the field ``name``."""
     out: List[Tuple[cst.CSTNode, str, str]] = []
-    for value in _assigned_arrays(classes, cls, name):
+    for value in _assigned_arrays(hv, cls, name):
         out.append((value, f"an array is stored in `{name}` here", "assignment"))
-    for call, scope in index.calls_of(cls.name):
+    for call, scope in hv.index.calls_of(cls.name):
         if class_named(scope, call.func.value) is not cls:
             continue
-        arg = argument_for(classes, cls, call, name)
-        if arg is not None and is_shaped_array(arg, scope):
+        arg = argument_for(hv.classes, cls, call, name)
+        if arg is not None and is_shaped_array(hv, arg, scope):
             out.append((arg, f"an array is passed for `{name}` here", "construction"))
     return out
 
@@ -110,14 +99,14 @@ def _annotated_array(classes: ClassModel, cls: ClassInfo, name: str, decl, init:
     return None
 
 
-def _assigned_arrays(classes: ClassModel, cls: ClassInfo, name: str) -> List[cst.CSTNode]:
+def _assigned_arrays(hv: HostValues, cls: ClassInfo, name: str) -> List[cst.CSTNode]:
     out: List[cst.CSTNode] = []
     for method in ("__init__", "__post_init__"):
-        f = classes.member(cls, method)
+        f = hv.classes.member(cls, method)
         if f is None or f.body_scope is None:
             continue
         for target, value in self_assignments(f):
-            if target == name and not isinstance(value, cst.Name) and is_shaped_array(value, f.body_scope):
+            if target == name and not isinstance(value, cst.Name) and is_shaped_array(hv, value, f.body_scope):
                 out.append(value)
     return out
 
@@ -174,77 +163,11 @@ def _converted_parameter(value, scope: Scope) -> Optional[str]:
     return None
 
 
-def is_shaped_array(expr, scope: Scope, depth: int = 0) -> bool:
-    """Is ``expr`` certainly a JAX or NumPy array of one or more dimensions?"""
-    if depth > 4:
-        return False
-    if isinstance(expr, cst.Name):
-        owner = scope.lookup_scope(expr.value)
-        if owner is None or expr.value in owner.defs or expr.value in owner.classes or expr.value in owner.imports:
-            return False
-        binds = owner.bindings.get(expr.value, ())
-        if not binds:
-            return False
-        for b in binds:
-            if b.kind == "param":
-                f = owner.func
-                p = f.param(expr.value) if f is not None else None
-                if p is None or p.annotation is None or not is_array_annotation(p.annotation, f.scope):
-                    return False
-            elif b.kind != "assign" or b.value is None or not is_shaped_array(b.value, owner, depth + 1):
-                return False
-        return True
-    if not isinstance(expr, cst.Call):
-        return False
-    update = functional_update(expr)
-    if update is not None:
-        sub = update.func.value
-        return is_shaped_array(sub.value.value, scope, depth + 1)
-    func = expr.func
-    if isinstance(func, cst.Attribute) and func.attr.value in _ARRAY_METHODS and not _module_call(func, scope):
-        return func.attr.value != "reshape" and is_shaped_array(func.value, scope, depth + 1)
-    q = resolve(func, scope)
-    if q is None:
-        return False
-    positional = [a.value for a in expr.args if a.keyword is None and not a.star]
-    keywords = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
-    if q.startswith("jax.random."):
-        name = q[len("jax.random.") :]
-        if name in _KEY_ARRAYS:
-            return True
-        return name in _SAMPLERS and (len(positional) >= 2 and not _empty_shape(positional[1]) or "shape" in keywords)
-    if q.startswith("numpy.random."):
-        size = size_argument(q[len("numpy.random.") :], expr.args)
-        return size is not None and not _empty_shape(size)
-    for prefix in _MODULES:
-        if not q.startswith(prefix):
-            continue
-        name = q[len(prefix) :]
-        if name in _SHAPED:
-            return bool(positional) and not _empty_shape(positional[0])
-        if name in _LIKE and positional:
-            first = positional[0]
-            if isinstance(first, (cst.List, cst.Tuple)):
-                # one element makes a one-element array, which compares like a bool
-                return len(first.elements) > 1 and not any(isinstance(el, cst.StarredElement) for el in first.elements)
-            return is_shaped_array(first, scope, depth + 1)
-    return False
-
-
-def _module_call(func: cst.Attribute, scope: Scope) -> bool:
-    q = resolve(func, scope)
-    return q is not None and q.startswith(_MODULES)
-
-
-def _empty_shape(e) -> bool:
-    """``()`` or ``1`` / ``(1,)``: a shape whose array compares to a plain bool."""
-    if isinstance(e, (cst.Tuple, cst.List)):
-        return not e.elements or len(e.elements) == 1 and _one(e.elements[0].value)
-    return _one(e)
-
-
-def _one(e) -> bool:
-    return isinstance(e, cst.Integer) and e.value == "1"
+def is_shaped_array(hv: HostValues, expr, scope: Scope) -> bool:
+    """Is ``expr`` certainly a JAX or NumPy array of more than one element?  A parameter
+    annotated as an array is taken at its word (either kind: both compare element-wise)."""
+    v = hv.bound_value(expr, scope, lambda ann, s: HostValue(NUMPY_ARRAY, ann, shaped=True) if is_array_annotation(ann, s) else None)
+    return v is not None and v.kind in (JAX_ARRAY, NUMPY_ARRAY) and v.shaped
 
 
 class FreshMetadataArray(NamedTuple):
@@ -259,7 +182,7 @@ class FreshMetadataArray(NamedTuple):
     earlier: Optional[cst.CSTNode]  # the argument of the earlier call, outside a loop
 
 
-def fresh_arrays_at_calls(index: ModuleIndex, finder, analyzer, module: cst.Module, spans_of) -> List[FreshMetadataArray]:
+def fresh_arrays_at_calls(hv: HostValues, analyzer, module: cst.Module, spans_of) -> List[FreshMetadataArray]:
     """Calls of a cached jitted function, from host code, that pass an instance of a pytree
     class built there with a new shaped array in a static metadata field, and that run again
     with another such instance: in every iteration of the loop around the call, or at a later
@@ -267,14 +190,13 @@ def fresh_arrays_at_calls(index: ModuleIndex, finder, analyzer, module: cst.Modu
     with ``==``; for two distinct arrays that is an array, whose truth value is ambiguous, and
     the second call raises.  (The same array object passes: Python compares it by identity
     first.)"""
-    classes = analyzer.classes
     out: List[FreshMetadataArray] = []
     for app, statics in analyzer.cached_applications():
         pos = app.jit_positional()
         once: Dict[tuple, List[tuple]] = {}  # outside loops: by block, to pair two calls
         for call, scope in analyzer.call_sites_with_scopes(app):
             order = analyzer.module_ctx.call_sites.order(call)
-            if order is None or finder.in_traced_code(scope):
+            if order is None or hv.finder.in_traced_code(scope):
                 continue
             spans = spans_of()  # asked only here: they cost a walk of the module
             path = statement_path(scope_body(module, scope), call, spans)
@@ -288,7 +210,7 @@ def fresh_arrays_at_calls(index: ModuleIndex, finder, analyzer, module: cst.Modu
                 built = _construction(a.value, scope, order, loop, path, module, spans)
                 if built is None:
                     continue
-                for field, value in _fresh_metadata_arrays(classes, built, scope, loop):
+                for field, value in _fresh_metadata_arrays(hv, built, scope, loop):
                     cls = class_named(scope, built.func.value)
                     if loop is not None:
                         out.append(FreshMetadataArray(a.value, cls, field, app.func, value, None))
@@ -330,17 +252,18 @@ def _construction(expr, scope: Scope, order: int, loop, path, module, spans) -> 
     return expr if class_named(scope, expr.func.value) is not None else None
 
 
-def _fresh_metadata_arrays(classes: ClassModel, call: cst.Call, scope: Scope, loop):
+def _fresh_metadata_arrays(hv: HostValues, call: cst.Call, scope: Scope, loop):
     """(field, value) for each static metadata field that the construction ``call`` fills with
     a shaped array made by the construction itself (a call written there, or a name bound
     in the same loop iteration)."""
+    classes = hv.classes
     cls = class_named(scope, call.func.value)
     fields = classes.metadata_declarations(cls)
     if not fields:
         return
     for name in fields:
         value = argument_for(classes, cls, call, name)
-        if value is None or not is_shaped_array(value, scope):
+        if value is None or not is_shaped_array(hv, value, scope):
             continue
         if isinstance(value, cst.Name):
             binds = scope.bindings.get(value.value, ())

@@ -1,21 +1,17 @@
-"""Which expressions are certainly JAX arrays, from the module's text alone.
-
-Outside traced code jaxlint has no abstract interpreter, so this answers a narrow question
-precisely: an expression is an array when it is a call of a ``jax.numpy`` / ``jax.random``
-function that returns one array, a functional update ``x.at[i].set(v)``, an array method or
-arithmetic on an array, or a name every binding of which is one of those (a parameter counts
-when it is annotated ``jax.Array``, ``jnp.ndarray`` or ``jaxtyping.Array``).  Anything else is
-not known, and rules asking stay silent.
+"""Which calls and operations give a JAX array: the ``jax.numpy`` / ``jax.random`` functions
+that return one array, the functional update ``x.at[i].set(v)``, the array methods and
+attributes that give an array again, and the annotations that declare one; and which array
+makers certainly build more than one element.  The host evaluator (``host_values``) reads
+these tables; ``HostValues.is_array`` is the question rules ask.
 """
 
 from __future__ import annotations
 
-from typing import Dict, Optional
+from typing import Callable, Optional
 
 import libcst as cst
 
 from jaxlint.analysis.jax.jax_api import NUMPY_STATIC
-from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.model.names import resolve
 
@@ -99,16 +95,6 @@ ARRAY_METHODS = frozenset(
 ARRAY_ATTRS = frozenset({"T", "mT", "real", "imag"})
 AT_METHODS = frozenset({"set", "add", "multiply", "mul", "divide", "power", "min", "max", "apply", "get"})
 ARRAY_TYPES = frozenset({"jax.Array", "jax.numpy.ndarray", "jaxtyping.Array"})
-_ARITHMETIC = (
-    cst.Add,
-    cst.Subtract,
-    cst.Multiply,
-    cst.Divide,
-    cst.FloorDivide,
-    cst.Modulo,
-    cst.Power,
-    cst.MatrixMultiply,
-)
 
 
 def functional_update(expr) -> Optional[cst.Call]:
@@ -137,75 +123,62 @@ def returns_one_array(q: str, call: cst.Call) -> bool:
     return False
 
 
-class ArrayFacts:
-    def __init__(self, index: ModuleIndex):
-        self.index = index
-        self._names: Dict[tuple, bool] = {}
-
-    def is_array(self, expr, scope: Scope) -> bool:
-        if isinstance(expr, cst.Name):
-            return self._name_is_array(expr.value, scope)
-        if isinstance(expr, cst.Call):
-            if functional_update(expr) is not None:
-                return True
-            func = expr.func
-            if isinstance(func, cst.Attribute) and func.attr.value in ARRAY_METHODS:
-                if self.is_array(func.value, scope):
-                    return True
-            return self._call_returns_array(expr, scope)
-        if isinstance(expr, cst.Attribute) and expr.attr.value in ARRAY_ATTRS:
-            return self.is_array(expr.value, scope)
-        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, _ARITHMETIC):
-            return self.is_array(expr.left, scope) or self.is_array(expr.right, scope)
-        if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus, cst.BitInvert)):
-            return self.is_array(expr.expression, scope)
-        return False
-
-    def _call_returns_array(self, call: cst.Call, scope: Scope) -> bool:
-        q = resolve(call.func, scope)
-        return q is not None and returns_one_array(q, call)
-
-    def _name_is_array(self, name: str, scope: Scope) -> bool:
-        owner = scope.lookup_scope(name)
-        if owner is None:
+def jax_array_type(ann, scope: Scope) -> bool:
+    """``jax.Array``, ``jnp.ndarray``, ``jaxtyping.Array`` or a jaxtyping ``Float[Array, "n"]``
+    (not ``np.ndarray``: a NumPy array takes ``x[i] = v``)."""
+    if isinstance(ann, cst.Subscript):
+        q = resolve(ann.value, scope)
+        if q is None or not q.startswith("jaxtyping.") or not ann.slice:
             return False
-        key = (id(owner), name)
-        known = self._names.get(key)
-        if known is not None:
-            return known
-        self._names[key] = False  # a name defined through itself is not known
-        result = self._bindings_are_arrays(name, owner)
-        self._names[key] = result
-        return result
+        first = ann.slice[0].slice
+        return isinstance(first, cst.Index) and jax_array_type(first.value, scope)
+    return resolve(ann, scope) in ARRAY_TYPES
 
-    def _bindings_are_arrays(self, name: str, owner: Scope) -> bool:
-        binds = owner.bindings.get(name)
-        if not binds or name in owner.defs or name in owner.classes or name in owner.imports:
-            return False
-        for b in binds:
-            if b.kind == "aug":
-                continue  # ``x += 1`` keeps an array an array
-            if b.kind == "param":
-                if not self._annotated_array(name, owner):
-                    return False
-                continue
-            if b.kind not in ("assign", "walrus") or b.value is None:
-                return False
-            if not self.is_array(b.value, owner):
-                return False
-        return True
 
-    def _annotated_array(self, name: str, owner: Scope) -> bool:
-        func = owner.func
-        param = func.param(name) if func is not None else None
-        return param is not None and param.annotation is not None and self._array_type(param.annotation.annotation, func.scope)
+# Constructors whose result has the shape they are given (never a 0-d array for a shape
+# argument, since ``shape=()`` is spelled out and rare).
+_SHAPED = frozenset({"ones", "zeros", "full", "empty", "arange", "linspace", "logspace", "eye", "identity", "tri"})
+# Functions whose result has the shape of their array argument(s).
+_LIKE = frozenset({"ones_like", "zeros_like", "full_like", "empty_like", "array", "asarray", "stack", "concatenate", "copy"})
+# jax.random samplers: ``normal(key, shape)``; without a shape the sample is a scalar.
+_SAMPLERS = frozenset({"normal", "uniform", "bernoulli", "randint", "truncated_normal", "choice", "permutation", "gumbel", "categorical"})
+# A raw key is a uint32 array of two words (``PRNGKey``), and ``split`` gives a stack of keys,
+# raw or typed; ``jax.random.key`` alone is a 0-d typed key, which compares like a bool.
+_KEY_ARRAYS = frozenset({"PRNGKey", "split"})
+# Array methods whose result is followed as having as many elements as the array.
+SIZE_KEEPING = frozenset({"astype", "copy", "transpose"})
 
-    def _array_type(self, ann, scope: Scope) -> bool:
-        if isinstance(ann, cst.Subscript):
-            # jaxtyping: Float[Array, "n"]
-            q = resolve(ann.value, scope)
-            if q is None or not q.startswith("jaxtyping.") or not ann.slice:
-                return False
-            first = ann.slice[0].slice
-            return isinstance(first, cst.Index) and self._array_type(first.value, scope)
-        return resolve(ann, scope) in ARRAY_TYPES
+
+def many_elements(q: str, call: cst.Call, shaped: Callable[[cst.BaseExpression], bool]) -> bool:
+    """The JAX or NumPy array maker ``q`` certainly builds more than one element at ``call``:
+    compared with ``==``, the array is an array of booleans whose truth is ambiguous (a 0-d or
+    one-element array compares like a bool).  ``shaped``: whether an argument is such an array."""
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    if q.startswith("jax.random."):
+        name = q[len("jax.random.") :]
+        if name in _KEY_ARRAYS:
+            return True
+        shape = positional[1] if len(positional) >= 2 else None
+        return name in _SAMPLERS and (shape is not None and not empty_shape(shape) or any(a.keyword is not None and a.keyword.value == "shape" for a in call.args))
+    prefix = next((p for p in ("jax.numpy.", "numpy.") if q.startswith(p)), q)
+    name = q[len(prefix) :]
+    if name in _SHAPED:
+        return bool(positional) and not empty_shape(positional[0])
+    if name in _LIKE and positional:
+        first = positional[0]
+        if isinstance(first, (cst.List, cst.Tuple)):
+            # one element makes a one-element array, which compares like a bool
+            return len(first.elements) > 1 and not any(isinstance(el, cst.StarredElement) for el in first.elements)
+        return shaped(first)
+    return False
+
+
+def empty_shape(e) -> bool:
+    """``()`` or ``1`` / ``(1,)``: a shape whose array compares to a plain bool."""
+    if isinstance(e, (cst.Tuple, cst.List)):
+        return not e.elements or len(e.elements) == 1 and _one(e.elements[0].value)
+    return _one(e)
+
+
+def _one(e) -> bool:
+    return isinstance(e, cst.Integer) and e.value == "1"

@@ -1,6 +1,6 @@
 """What kind of value an expression of the module builds, read from its syntax and the import
-table: a Python container (a JAX array is array_values's; what reaches a static parameter is
-host_values's)."""
+table: a Python container (whether it is a JAX array, and what reaches a static parameter, are
+host_values's questions)."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from typing import Dict, Optional
 
 import libcst as cst
 
-from jaxlint.analysis.host.array_values import ARRAY_METHODS, functional_update, returns_one_array
+from jaxlint.analysis.host.array_values import ARRAY_METHODS, SIZE_KEEPING, empty_shape, functional_update, many_elements, returns_one_array
 from jaxlint.analysis.host import host_value as host_value
 from jaxlint.analysis.host.scope_run import Env
 from jaxlint.analysis.jax.numpy_random_sizes import GENERATOR_MAKERS, size_argument
@@ -31,8 +31,10 @@ class HostCalls:
     def _call(self, e: cst.Call, scope: Scope, env: Env, shadow: frozenset) -> Optional[host_value.HostValue]:
         func = e.func
         if functional_update(e) is not None:
+            # only a JAX array has ``.at[i].set(v)``, and what it gives is a new one, whatever
+            # is known of the receiver (a tracer, an attribute the class also updates this way)
             base = self.eval(func.value.value.value, scope, env, shadow)
-            return self.array(e, scope, env, shadow) if base is not None and base.kind == host_value.JAX_ARRAY else None
+            return self.array(e, scope, env, shadow, shaped=base is not None and base.shaped)
         if isinstance(func, cst.Name):
             owner = scope.lookup_scope(func.value)
             if owner is None:
@@ -67,7 +69,8 @@ class HostCalls:
             m = func.attr.value
             if base.kind in (host_value.JAX_ARRAY, host_value.NUMPY_ARRAY):
                 if m in ARRAY_METHODS:
-                    return self.array(e, scope, env, shadow) if base.kind == host_value.JAX_ARRAY else host_value.HostValue(base.kind, e)
+                    shaped = base.shaped and m in SIZE_KEEPING
+                    return self.array(e, scope, env, shadow, shaped) if base.kind == host_value.JAX_ARRAY else host_value.HostValue(base.kind, e, shaped=shaped)
                 return host_value.SCALAR_VAL if m == "item" else None
             if self.types and base.kind in (host_value.INSTANCE, host_value.PARAM):
                 return self._method_result(func, base, scope)
@@ -130,12 +133,16 @@ class HostCalls:
         return self.returned(method)
 
     def _api_call(self, e: cst.Call, q: str, scope: Scope, env: Env, shadow: frozenset) -> Optional[host_value.HostValue]:
+        def shaped(a) -> bool:
+            v = self.eval(a, scope, env, shadow)
+            return v is not None and v.shaped
+
         if returns_one_array(q, e):
-            return self.array(e, scope, env, shadow)
+            return self.array(e, scope, env, shadow, many_elements(q, e, shaped))
         if q.startswith(("jax.numpy.", "jax.random.")):
             return None
         if q.startswith("numpy.") and q[6:] in host_value.NUMPY_ARRAY_MAKERS:
-            return host_value.HostValue(host_value.NUMPY_ARRAY, e)
+            return host_value.HostValue(host_value.NUMPY_ARRAY, e, shaped=many_elements(q, e, shaped))
         if q.startswith("numpy.random."):
             return host_value.HostValue(host_value.NUMPY_GENERATOR, e) if q in GENERATOR_MAKERS else _draw(q[len("numpy.random.") :], e)
         if q.startswith("numpy.") and q[6:] in host_value.NUMPY_SCALAR_TYPES:
@@ -353,7 +360,8 @@ def _as_outputs(v: Optional[host_value.HostValue], unknown: host_value.HostValue
 def _draw(sampler: str, e: cst.Call) -> Optional[host_value.HostValue]:
     """A NumPy random draw (``rng.normal(size=3)``, ``np.random.rand(2, 3)``): an array when
     it is given a size; one scalar (or another method's result) is left unknown."""
-    return host_value.HostValue(host_value.NUMPY_ARRAY, e) if size_argument(sampler, e.args) is not None else None
+    size = size_argument(sampler, e.args)
+    return host_value.HostValue(host_value.NUMPY_ARRAY, e, shaped=not empty_shape(size)) if size is not None else None
 
 
 def plain_jit(app: Application) -> bool:

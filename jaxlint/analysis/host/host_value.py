@@ -112,9 +112,9 @@ HASH_BY_FIELDS = frozenset(
 class HostValue:
     """A value of host code.  ``node``: the expression that built it (for messages)."""
 
-    __slots__ = ("kind", "node", "cls", "items", "fields", "app", "bound", "name", "func", "meta", "typ", "varies")
+    __slots__ = ("kind", "node", "cls", "items", "fields", "app", "bound", "name", "func", "meta", "typ", "varies", "shaped")
 
-    def __init__(self, kind: str, node=None, cls=None, items=None, fields=None, app=None, bound=(), name=None, func=None, meta=None, typ=None, varies=None):
+    def __init__(self, kind: str, node=None, cls=None, items=None, fields=None, app=None, bound=(), name=None, func=None, meta=None, typ=None, varies=None, shaped=False):
         self.kind = kind
         self.node = node
         self.cls: Optional[ClassInfo] = cls
@@ -134,6 +134,9 @@ class HostValue:
         # iterations draw it (``for n in (3, 4, 5)``, ``for i in range(k)``), or the call that
         # returns a new one on every call (``uuid.uuid4()``, ``time.time()``)
         self.varies = varies
+        # JAX_ARRAY and NUMPY_ARRAY: certainly more than one element, so ``==`` on it gives an
+        # array whose truth value is ambiguous (a 0-d or one-element array compares like a bool)
+        self.shaped = shaped
 
     def unhashable(self, classes: ClassModel) -> Optional[str]:
         """What makes the value fail ``hash()``: "a list", "a tuple holding a JAX array"...; None
@@ -164,8 +167,12 @@ def join(a: Optional[HostValue], b: Optional[HostValue]) -> Optional[HostValue]:
     if a is None or b is None:
         return None
     if a.kind != b.kind:
-        # arrays either way (an optimiser state, then the state a jitted step returns): unhashable
-        return a if a.kind in ARRAY_KINDS and b.kind in ARRAY_KINDS else None
+        # arrays either way (an optimiser state, then the state a jitted step returns): unhashable;
+        # a JAX array on one path only is not certainly one (a NumPy array takes ``x[i] = v``)
+        if a.kind not in ARRAY_KINDS or b.kind not in ARRAY_KINDS:
+            return None
+        keep = b if a.kind == JAX_ARRAY else a
+        return keep if a.shaped == b.shaped else HostValue(keep.kind, keep.node)
     if a.kind == TUPLE:
         if a.items is None or b.items is None or len(a.items) != len(b.items):
             return HostValue(TUPLE, a.node)
@@ -188,8 +195,9 @@ def join(a: Optional[HostValue], b: Optional[HostValue]) -> Optional[HostValue]:
         return a if a.func is b.func else SCALAR_VAL
     if a.kind == SCALAR and is_number(a) != is_number(b):
         return SCALAR_VAL  # a number on one path, a string on the other: a scalar, no number
-    if a.typ != b.typ:
-        return HostValue(a.kind, a.node)  # ``0`` on one path, ``0.0`` on another: the type is not known
+    if a.typ != b.typ or a.shaped != b.shaped:
+        # ``0`` on one path, ``0.0`` on another: the type is not known; nor a shape one path gives
+        return HostValue(a.kind, a.node, typ=a.typ if a.typ == b.typ else None)
     return a
 
 

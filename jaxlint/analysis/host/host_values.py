@@ -27,7 +27,7 @@ from typing import Dict, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.host.array_values import ARRAY_ATTRS
+from jaxlint.analysis.host.array_values import ARRAY_ATTRS, jax_array_type
 from jaxlint.analysis.host.host_calls import HostCalls, plain_jit
 from jaxlint.analysis.host import host_value as host_value
 from jaxlint.analysis.host.scope_run import Env, ScopeRun
@@ -90,6 +90,25 @@ class HostValues(HostCalls):
             v = host_value.join(v, self.eval(expr, scope, run.final, shadow))
         return v
 
+    def is_array(self, expr, scope: Scope) -> bool:
+        """Is ``expr`` certainly a JAX array wherever ``scope`` reads it (a store ``x[i] = v``, a
+        loop over it)?  A parameter annotated ``jax.Array`` is one as received."""
+        v = self.bound_value(expr, scope, lambda ann, s: host_value.HostValue(host_value.JAX_ARRAY, ann) if jax_array_type(ann, s) else None)
+        return v is not None and v.kind == host_value.JAX_ARRAY
+
+    def bound_value(self, expr, scope: Scope, annotated) -> Optional[host_value.HostValue]:
+        """The value of ``expr`` wherever ``scope`` reads it: each name it reads holds what every
+        value the scope binds it to has in common, a parameter also what it receives, which is
+        what ``annotated(annotation, scope)`` makes of its annotation (None: not known)."""
+        run = self._run(scope)
+        env: Env = dict(run.assigned) if run is not None else {}
+        f = scope.func if scope.kind == "function" else None
+        for n in f.all_param_names() if f is not None else ():
+            p = f.param(n)
+            given = annotated(p.annotation.annotation, f.scope) if p is not None and p.annotation is not None else None
+            env[n] = host_value.join(given, env[n]) if n in env else given
+        return self.eval(expr, scope, env, frozenset())
+
     def first_value(self, expr, scope: Scope, call: cst.Call) -> Optional[host_value.HostValue]:
         """The value of ``expr`` the first time ``call`` is reached (in a loop: on its first
         iteration, where later ones may see a value the loop rebinds).  None when not known."""
@@ -138,6 +157,8 @@ class HostValues(HostCalls):
             last = max(b.order for b in binds)
             if not any(order < last and _calls_module_code(callee, owner) for callee, order in owner.calls):
                 return run.final[name]
+        if owner.func is not None and name in owner.func.all_param_names():
+            return None  # a parameter also holds what it was passed, not known here
         return run.assigned.get(name)
 
     # -- parameters of plain functions, from their call sites ------------------------------
@@ -375,10 +396,10 @@ class HostValues(HostCalls):
             f = self.classes.operator_method(v.cls, e.operator, reflected) if v is not None and v.kind == host_value.INSTANCE and v.cls is not None else None
             if f is not None:
                 return self.returned(f)  # ``k1 + k2`` of instances: what their class's ``__add__`` returns
-        if a is None or b is None:
-            # an array on one side makes an array, whatever the other (a scalar, an array)
-            known = a or b
-            if known is not None and known.kind == host_value.JAX_ARRAY and not isinstance(e.operator, (cst.BitOr, cst.BitAnd)):
+        if a is None or b is None or host_value.PARAM in (a.kind, b.kind):
+            # an array on one side makes an array, whatever the other (a scalar, an array, a
+            # parameter as received)
+            if host_value.JAX_ARRAY in (a and a.kind, b and b.kind) and not isinstance(e.operator, (cst.BitOr, cst.BitAnd)):
                 return host_value.HostValue(host_value.JAX_ARRAY, e)
             return None
         kinds = {a.kind, b.kind}
@@ -395,12 +416,13 @@ class HostValues(HostCalls):
             return host_value.HostValue(host_value.TUPLE, e, items=a.items + b.items)
         return None
 
-    def array(self, e, scope: Scope, env: Env, shadow: frozenset) -> host_value.HostValue:
-        """The JAX array ``e`` makes, with its dtype kind and weak type when asked for types."""
+    def array(self, e, scope: Scope, env: Env, shadow: frozenset, shaped: bool = False) -> host_value.HostValue:
+        """The JAX array ``e`` makes, with its dtype kind and weak type when asked for types;
+        ``shaped``: it has more than one element."""
         typ = None
         if self.types:
             typ = TypeEvaluator(scope, lambda n: weak_value(self._name(cst.Name(n), scope, env, shadow)), self.classes, self.finder.call_targets).of(e)
-        return host_value.HostValue(host_value.JAX_ARRAY, e, typ=typ if isinstance(typ, Typ) else None)
+        return host_value.HostValue(host_value.JAX_ARRAY, e, typ=typ if isinstance(typ, Typ) else None, shaped=shaped)
 
     def _name(self, e: cst.Name, scope: Scope, env: Env, shadow: frozenset) -> Optional[host_value.HostValue]:
         n = e.value

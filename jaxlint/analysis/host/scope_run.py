@@ -309,7 +309,7 @@ class ScopeRun:
             for v in vals[1:]:
                 out = join(out, v)
             if out is not None and isinstance(loop.target, cst.Name) and dict(per_iteration_targets(loop)).get(loop.target.value):
-                out = HostValue(out.kind, out.node, out.cls, out.items, out.fields, out.app, out.bound, out.name, out.func, out.meta, out.typ, varies=loop)
+                out = HostValue(out.kind, out.node, out.cls, out.items, out.fields, out.app, out.bound, out.name, out.func, out.meta, out.typ, loop, out.shaped)
             return out
         if isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "range" and self.scope.lookup_scope("range") is None:
             return HostValue(SCALAR, varies=loop)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint import fixes
-from jaxlint.analysis.model.attribute_values import attribute_values
 from jaxlint.analysis.traced.values import ARRAY, DICT, JAXARR, OPAQUE, PYSEQ, REF, STATIC, TRACED
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
@@ -107,21 +106,17 @@ class InplaceArrayUpdate(Rule):
         ctx.report(self, stmt, var=var, method=_at_method(stmt), autofix=fix)
 
     def check_module(self, m):
-        attr_arrays = None
         for target, stmt, scope, aug in m.index.subscript_stores:
             obj = target.value
             if isinstance(obj, cst.Attribute) and isinstance(obj.value, cst.Name) and stmt is not None:
-                if attr_arrays is None:
-                    attr_arrays = attribute_values(m.index, m.analyzer.classes)
-                values = attr_arrays.values(obj, scope)
-                if values and all(m.arrays.is_array(v, s) for v, s in values):
+                if m.host_values.is_array(obj, scope):
                     var = cst.Module([]).code_for_node(obj)
                     small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and stmt.body else stmt
                     m.report(self, small, var=var, method=_at_method(small))
                 continue
             if not isinstance(obj, cst.Name) or stmt is None:
                 continue
-            if m.arrays.is_array(obj, scope):
+            if m.host_values.is_array(obj, scope):
                 small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and stmt.body else stmt
                 # rebinding a name of an outer scope here would make it local to this one
                 local = scope.lookup_scope(obj.value) is scope

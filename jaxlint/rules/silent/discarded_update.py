@@ -133,7 +133,7 @@ class _DiscardedResults(ScopedVisitor):
             return _name_of(_receiver(call))
         func = call.func
         if isinstance(func, cst.Attribute) and func.attr.value in RESULT_ONLY_METHODS:
-            if self.m.arrays.is_array(func.value, self.scope):
+            if self.m.host_values.is_array(func.value, self.scope):
                 return _name_of(func.value)
             return None
         if resolve(func, self.scope) == "jax.numpy.where":

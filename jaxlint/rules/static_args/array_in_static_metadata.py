@@ -140,9 +140,9 @@ class ArrayInStaticMetadata(Rule):
     ]
 
     def check_module(self, m):
-        for hit in arrays_in_metadata(m.index, m.analyzer.classes):
+        for hit in arrays_in_metadata(m.host_values):
             m.report(self, hit.node, var=hit.field, cls=hit.cls.name, detail="", related=list(hit.related))
-        for call in fresh_arrays_at_calls(m.index, m.finder, m.analyzer, m.module, lambda: m.spans):
+        for call in fresh_arrays_at_calls(m.host_values, m.analyzer, m.module, lambda: m.spans):
             where = "the previous call" if call.earlier is None else "the earlier call"
             related = [(call.value, f"a new array is put into `{call.field}` here")]
             if call.earlier is not None:
