@@ -392,10 +392,6 @@ class HostValues(HostCalls):
     def _binary(self, e: cst.BinaryOperation, scope: Scope, env: Env, shadow: frozenset) -> Optional[host_value.HostValue]:
         a = self.eval(e.left, scope, env, shadow)
         b = self.eval(e.right, scope, env, shadow)
-        for v, reflected in ((a, False), (b, True)):
-            f = self.classes.operator_method(v.cls, e.operator, reflected) if v is not None and v.kind == host_value.INSTANCE and v.cls is not None else None
-            if f is not None:
-                return self.returned(f)  # ``k1 + k2`` of instances: what their class's ``__add__`` returns
         if a is None or b is None or host_value.PARAM in (a.kind, b.kind):
             # an array on one side makes an array, whatever the other (a scalar, an array, a
             # parameter as received)

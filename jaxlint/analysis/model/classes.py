@@ -123,32 +123,6 @@ def is_classmethod(func: FuncInfo) -> bool:
     return "classmethod" in decorator_names(func.node, func.scope)
 
 
-# The method Python calls for an operator on an instance of a class that defines it
-# (``a != b`` is ``type(a).__ne__(a, b)``), and the reflected one it tries on the right operand.
-OPERATOR_METHODS = {
-    cst.Add: ("__add__", "__radd__"),
-    cst.Subtract: ("__sub__", "__rsub__"),
-    cst.Multiply: ("__mul__", "__rmul__"),
-    cst.Divide: ("__truediv__", "__rtruediv__"),
-    cst.FloorDivide: ("__floordiv__", "__rfloordiv__"),
-    cst.Modulo: ("__mod__", "__rmod__"),
-    cst.Power: ("__pow__", "__rpow__"),
-    cst.MatrixMultiply: ("__matmul__", "__rmatmul__"),
-    cst.BitAnd: ("__and__", "__rand__"),
-    cst.BitOr: ("__or__", "__ror__"),
-    cst.BitXor: ("__xor__", "__rxor__"),
-    cst.Equal: ("__eq__", "__eq__"),
-    cst.NotEqual: ("__ne__", "__ne__"),
-    cst.LessThan: ("__lt__", "__gt__"),
-    cst.GreaterThan: ("__gt__", "__lt__"),
-    cst.LessThanEqual: ("__le__", "__ge__"),
-    cst.GreaterThanEqual: ("__ge__", "__le__"),
-    cst.Minus: ("__neg__", None),
-    cst.Plus: ("__pos__", None),
-    cst.BitInvert: ("__invert__", None),
-}
-
-
 class ClassModel:
     """The classes of one module: inheritance, members and the pytree field model (computed
     on demand, memoised)."""
@@ -237,15 +211,6 @@ class ClassModel:
             if f is not None:
                 return f
         return None
-
-    def operator_method(self, cls: ClassInfo, op, reflected: bool = False) -> Optional[FuncInfo]:
-        """The method of the class (or its bases in the module) that the operator ``op`` (a
-        LibCST operator node) runs with an instance on its left, or with ``reflected`` on its
-        right; None when the class does not define it (Python's default applies)."""
-        names = OPERATOR_METHODS.get(type(op))
-        name = names[reflected] if names is not None else None
-        f = self.member(cls, name) if name is not None else None
-        return f if f is not None and f.is_method else None
 
     # -- the pytree field model -------------------------------------------------------
     def registrations(self) -> Dict[str, cst.Call]:
@@ -503,11 +468,6 @@ class ClassModel:
             for name, st in self.annotated_fields(c).items()
             if _option(st.value, "converter") is not None
         }
-
-    def is_dataclass(self, cls: ClassInfo) -> bool:
-        """Decorated with ``dataclasses.dataclass`` (itself or a base of the module): the
-        ``__init__`` it generates stores the fields."""
-        return any("dataclasses.dataclass" in decorator_names(c.node, c.scope) for c in self.mro(cls))
 
     def has_own_init(self, cls: ClassInfo) -> bool:
         return any("__init__" in c.body_scope.defs or "__new__" in c.body_scope.defs for c in self.mro(cls))

@@ -50,8 +50,6 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         self.external = external  # cross-module resolver, or None
         self.memo: Dict[tuple, Val] = {}
         self.effect_memo: Dict[tuple, list] = {}  # what each memoised call wrote (``effects``)
-        # per memo key: what the call stored on the objects made in the trace it was given
-        self.memo_stores: Dict[tuple, Dict[str, dict]] = {}
         # the memo keys of the calls whose body refused a tracer (``Frame.refusals``)
         self.refusing: set = set()
         self.active: set = set()

@@ -14,7 +14,6 @@ import libcst as cst
 from jaxlint.analysis.jax.jax_api import ARRAY_ATTRS, DISABLE_JIT_FLAGS, STATIC_ATTRS
 from jaxlint.analysis.host.expression_kinds import container_element
 from jaxlint.analysis.host.host_value import INSTANCE as HOST_INSTANCE
-from jaxlint.analysis.model.classes import OPERATOR_METHODS
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import FnRef
 from jaxlint.analysis.syntax.nodes import const_index, dotted_name, is_none_literal, is_string_literal, string_value
@@ -324,22 +323,6 @@ class Expressions:
             return STATIC_VAL
         return UNKNOWN_VAL
 
-    def operator_method(self, op, left: Val, right_node=None, right: Optional[Val] = None) -> Optional[Val]:
-        """What an operator gives on an instance of a class of the module that defines its
-        method: that method run on the operands (the right operand's reflected one when the
-        left's class does not define it); None when neither class does."""
-        classes = self.analyzer.classes
-        for receiver, other, reflected in ((left, right, False), (right, left, True)):
-            if receiver is None or receiver.cls is None or receiver.kind == UNKNOWN:
-                continue
-            f = classes.operator_method(receiver.cls, op, reflected)
-            if f is None:
-                continue
-            given = right_node if not reflected and right_node is not None else cst.Name("other")
-            args = [] if other is None else [(cst.Arg(given), other)]
-            return self.analyzer.call_function(self.frame, None, (FnRef(f, True), None, [], {}), args, receiver)
-        return None
-
     def binop(self, a: Val, b: Val, op) -> Val:
         if a.kind == TRACED or b.kind == TRACED:
             if a.container and b.container and isinstance(op, (cst.Add, cst.AddAssign)):
@@ -368,8 +351,7 @@ class Expressions:
                 return Val(STATIC, traced.name, TEXT)
             return STATIC_VAL
         b = self.eval(e.right)
-        v = self.operator_method(e.operator, a, e.right, b)
-        return v if v is not None else self.binop(a, b, e.operator)
+        return self.binop(a, b, e.operator)
 
     def e_UnaryOperation(self, e, t) -> Val:
         v = self.eval(e.expression, t and isinstance(e.operator, cst.Not))
@@ -382,9 +364,6 @@ class Expressions:
             if v.kind == TRACED:
                 return Val(TRACED, v.name, BOOL | (v.flags & RAW))
             return negated_test(v)
-        r = self.operator_method(e.operator, v)
-        if r is not None:
-            return r
         if v.kind == TRACED:
             return Val(TRACED, v.name, v.flags & (ARRAY | BOOL))
         if v.flags & JAXARR:
@@ -417,12 +396,6 @@ class Expressions:
                 self.eval(c.comparator)
             return STATIC_VAL
         left = self.eval(e.left)
-        right = None
-        if len(e.comparisons) == 1 and type(e.comparisons[0].operator) in OPERATOR_METHODS:
-            right = self.eval(e.comparisons[0].comparator)
-            v = self.operator_method(e.comparisons[0].operator, left, e.comparisons[0].comparator, right)
-            if v is not None:
-                return v.renamed(dotted_name(e.left) or left.name) if v.kind == TRACED else v
         vals = [left]
         static = True
         arrays = False  # an elementwise comparison with a concrete JAX array
@@ -431,7 +404,7 @@ class Expressions:
             if isinstance(op, (cst.In, cst.NotIn)) and isinstance(c.comparator, cst.Name):
                 # ``key in REGISTRY``: a membership lookup in a table, not a value computed with
                 self.receiver = c.comparator
-            r = right if right is not None else self.eval(c.comparator)
+            r = self.eval(c.comparator)
             if isinstance(op, (cst.In, cst.NotIn)):
                 self.emit("compare_in", self.frame, e, vals[-1], r, c, t)
                 # A key lookup in a Python dict (``name in kwargs``) gives a Python bool: the

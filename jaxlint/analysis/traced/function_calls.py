@@ -116,15 +116,9 @@ class FunctionCalls:
             ref.own_trace,
         )
         effects = self.effects
-        # Objects the trace built, handed to the callee (``self`` of ``__init__``): what it
-        # stores on them is an effect of the call, replayed on the objects of a later call
-        # with the same signature, whose body the memo does not run again.
-        holders = {n: v.attrs for n, v in env.items() if v.attrs is not None}
         if key in self.memo:
             frame.refusals += key in self.refusing
             effects.replay(self.effect_memo.get(key, ()))
-            for n, stored in self.memo_stores.get(key, {}).items():
-                holders[n].update(stored)
             return self.memo[key]
         if key in self.active:
             return lattice.UNKNOWN_VAL
@@ -150,8 +144,6 @@ class FunctionCalls:
             result = result.with_flags(result.flags | lattice.KEPT)
         self.memo[key] = result
         self.effect_memo[key] = effects.since(start, base)
-        if holders:
-            self.memo_stores[key] = {n: dict(a) for n, a in holders.items()}
         if sub.refusals:
             self.refusing.add(key)
             frame.refusals += 1
@@ -216,7 +208,7 @@ class FunctionCalls:
                     sub.env[name] = bound_kw.get(name, lattice.STATIC_VAL)
             elif operands is not None and j < len(operands):
                 v = operands[j]
-                sub.env[name] = v.renamed(name, lattice.REF if is_ref_name(name) else 0) if v.kind == lattice.TRACED else v
+                sub.env[name] = lattice.Val(v.kind, name, v.flags | (lattice.REF if is_ref_name(name) else 0), v.items, None, v.cls) if v.kind == lattice.TRACED else v
             elif operands is not None and param.default is not None:
                 sub.env[name] = lattice.STATIC_VAL
             else:

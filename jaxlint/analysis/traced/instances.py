@@ -102,11 +102,6 @@ class Instances:
             return lattice.Val(lattice.STATIC, attr, 0, None, (ref, None, [receiver], {}))
         if base.attrs is not None:
             stored = self.stored_attribute(base, attr)
-            if stored is not None and base.kind == lattice.TRACED:
-                # the object flattened into a traced function: a leaf field holds what was
-                # stored with every leaf a tracer (a tuple stays a tuple), metadata the value
-                kind = self.classes.field_kind(cls, attr)
-                stored = lattice.to_traced(stored) if kind == LEAF else stored if kind == STATIC_FIELD else None
             if stored is not None:
                 return stored
         if base.items is not None:
@@ -205,30 +200,25 @@ class Instances:
         kind = max(kinds, default=lattice.STATIC)
         made = lattice.Val(lattice.STATIC, None, lattice.MADE_IN_TRACE, cls=cls)
         if init is not None and init.is_method:
-            # The object itself, whatever kind of class (a pytree too): its attributes are what
-            # ``__init__`` stored there (traced where it stored a tracer).
-            made.attrs = lattice.InstanceAttributes(kind != lattice.STATIC)
-            self.call_function(frame, call, (FnRef(init, True), None, [], {}), argvals, made)
-            return made
+            ref = FnRef(init, True)
+            if self.classes.pytree_kind(cls) is None:
+                # A plain Python object: the trace holds the object itself, and its attributes
+                # are what ``__init__`` stored there (traced where it stored a tracer).
+                made.attrs = lattice.InstanceAttributes(kind != lattice.STATIC)
+            self.call_function(frame, call, (ref, None, [], {}), argvals, made)
+            if made.attrs is not None:
+                return made
         names = self.classes.field_names(cls)
-        pytree = self.classes.pytree_kind(cls)
         given = self.classes.constructor_arguments(cls, [a for a, _ in argvals])
-        if (pytree in ("namedtuple", "dataclass", "equinox") or self.classes.is_dataclass(cls)) and names and given is not None:
+        if self.classes.pytree_kind(cls) in ("namedtuple", "dataclass", "equinox") and names and given is not None:
             vals = {id(a.value): v for a, v in argvals}
             given = {n: vals[id(e)] for n, e in given.items()}
             for n in self.classes.converted_fields(cls):
                 given[n] = lattice.UNKNOWN_VAL  # what the field's converter made of the argument
-            if pytree is None:
-                # a plain dataclass: a Python object, holding what its generated ``__init__``
-                # stored (a field left out keeps the class's default)
-                made.attrs = lattice.InstanceAttributes(kind != lattice.STATIC)
-                for n, v in given.items():
-                    made.attrs.store(n, v)
-                return made
             items = tuple(given.get(n, lattice.STATIC_VAL) for n in names)
             return lattice.Val(max((i.kind for i in items), default=lattice.STATIC), lattice.first_traced_name(items), 0, items, None, cls)
         if kind == lattice.STATIC:
-            return made
+            return lattice.Val(lattice.STATIC, None, lattice.MADE_IN_TRACE, cls=cls)
         return lattice.UNKNOWN_VAL
 
     def replaced(self, base: lattice.Val, argvals) -> lattice.Val:

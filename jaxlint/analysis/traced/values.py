@@ -261,14 +261,8 @@ def to_traced(v: Val) -> Val:
     """``v`` as a traced function receives it when JAX flattens it: every leaf a tracer."""
     if v.cls is not None and v.fn is None:
         # An instance of a class of the module (a NamedTuple or dataclass carry): which fields
-        # are leaves is the class model's to say, not the values it was built with.  An object
-        # the trace built keeps what it stored (a copy: the callee unflattens a new object),
-        # each a leaf or metadata as the class's model says where it is read.
-        attrs = None
-        if v.attrs is not None:
-            attrs = InstanceAttributes(v.attrs.fed_traced)
-            attrs.update(v.attrs)
-        return Val(TRACED, v.name, 0, None, None, v.cls, attrs=attrs)
+        # are leaves is the class model's to say, not the values it was built with.
+        return Val(TRACED, v.name, 0, None, None, v.cls)
     if v.items is not None:
         elem = to_traced(v.elem) if v.keys is not None and v.elem is not None else None
         return Val(TRACED, v.name, v.flags & (PYSEQ | DICT), tuple(to_traced(x) for x in v.items), None, None, v.keys, elem=elem)
