@@ -15,14 +15,14 @@ from typing import List, NamedTuple, Optional
 import libcst as cst
 
 from jaxlint.analysis.syntax.memo_guards import memoised
-from jaxlint.analysis.syntax.functions import single_return
+from jaxlint.analysis.syntax.functions import free_names, single_return
 from jaxlint.analysis.host.host_value import STATEFUL_OPTAX, class_hash
 from jaxlint.analysis.model.classes import class_named, decorator_names, is_property
 from jaxlint.analysis.model.names import PARTIAL, resolve
 from jaxlint.analysis.model.nnx_state import OPTIMIZER
 from jaxlint.analysis.model.transforms import Application, arguments_by_parameter
 from jaxlint.analysis.syntax.fast_walk import FastVisitor, names_in
-from jaxlint.analysis.syntax.nodes import arguments_by_position, named_params, parameter_names
+from jaxlint.analysis.syntax.nodes import arguments_by_position
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
 
@@ -401,7 +401,7 @@ def reads_loop_variables(m, nodes, scope, loop) -> bool:
         seen.add(id(node))
         # A lambda's or function's own parameters and locals are not the loop's variables,
         # even when they share a name (``def loss(params, batch)`` jitted in ``for batch in``).
-        found = free_names(m, node)
+        found = free_names(m.index, node)
         read |= found
         # a function of this scope that the callable uses (``jax.grad(fun)``, ``partial(fun)``)
         # reads what its body reads
@@ -433,51 +433,3 @@ def is_float_literal(expr) -> bool:
     if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
         expr = expr.expression
     return isinstance(expr, cst.Float)
-
-
-def free_names(m, node) -> set:
-    """The names ``node`` reads from where it is evaluated: not an attribute's name or a
-    keyword's, nor what a lambda or def in it binds for itself (its parameters, and a def's
-    locals: a name it assigns is local to all of its body unless declared ``global`` /
-    ``nonlocal``), though its parameter defaults and decorators are read where it runs."""
-    walk = _FreeNames(m)
-    walk.walk(node)
-    return walk.free
-
-
-class _FreeNames(FastVisitor):
-    def __init__(self, m):
-        self.m = m
-        self.free = set()
-        self._own: List[set] = []
-
-    def _function(self, node, body, outer) -> bool:
-        for x in outer:
-            self.walk(x)
-        own = set(parameter_names(node.params))
-        f = self.m.index.func_by_node.get(id(node))
-        if f is not None and f.body_scope is not None:
-            own |= {n for n in f.body_scope.bindings if n not in f.body_scope.globals and n not in f.body_scope.nonlocals}
-        self._own.append(own)
-        self.walk(body)
-        self._own.pop()
-        return False
-
-    def visit_Lambda(self, node) -> bool:
-        return self._function(node, node.body, [p.default for p in named_params(node.params) if p.default is not None])
-
-    def visit_FunctionDef(self, node) -> bool:
-        defaults = [p.default for p in named_params(node.params) if p.default is not None]
-        return self._function(node, node.body, [d.decorator for d in node.decorators] + defaults)
-
-    def visit_Attribute(self, node) -> bool:
-        self.walk(node.value)
-        return False
-
-    def visit_Arg(self, node) -> bool:
-        self.walk(node.value)  # not the keyword's name
-        return False
-
-    def visit_Name(self, node) -> None:
-        if not any(node.value in own for own in self._own):
-            self.free.add(node.value)

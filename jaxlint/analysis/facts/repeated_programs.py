@@ -23,10 +23,11 @@ from typing import Dict, FrozenSet, Optional, Set
 
 import libcst as cst
 
-from jaxlint.analysis.facts.fresh_callables import free_names, is_float_literal, reads_loop_variables, second_call_in_a_block, walks_data
+from jaxlint.analysis.facts.fresh_callables import is_float_literal, reads_loop_variables, second_call_in_a_block, walks_data
 from jaxlint.analysis.syntax.memo_guards import memoised
 from jaxlint.analysis.host.host_shapes import may_follow
 from jaxlint.analysis.syntax.fast_walk import FastVisitor, names_in
+from jaxlint.analysis.syntax.functions import free_names
 from jaxlint.analysis.syntax.nodes import parameter_names, target_names
 from jaxlint.analysis.syntax.statement_paths import guards, scope_body, statement_path
 
@@ -52,7 +53,7 @@ def dependent_parameters(m, func, nodes) -> FrozenSet[str]:
     own = set(parameter_names(func.params))
     todo = set()
     for node in nodes:
-        todo |= free_names(m, node)
+        todo |= free_names(m.index, node)
     seen: Set[str] = set()
     while todo:
         name = todo.pop()
@@ -283,7 +284,7 @@ class _Sources(FastVisitor):
 
     def visit_FunctionDef(self, node) -> bool:
         # a nested def reads, when called, what its body and its defaults read
-        self.sources.setdefault(node.name.value, set()).update(free_names(self.m, node))
+        self.sources.setdefault(node.name.value, set()).update(free_names(self.m.index, node))
         if self.entries is not None:
             self.entries.setdefault(node.name.value, []).append(("def", node, frozenset()))
         return False

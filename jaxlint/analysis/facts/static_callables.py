@@ -27,10 +27,11 @@ from typing import List, NamedTuple, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.facts.fresh_callables import built_anew, free_names, runs_repeatedly
+from jaxlint.analysis.facts.fresh_callables import built_anew, runs_repeatedly
 from jaxlint.analysis.facts.static_metadata import argument_for, self_assignments
 from jaxlint.analysis.model.classes import class_named
 from jaxlint.analysis.model.transforms import arguments_by_parameter
+from jaxlint.analysis.syntax.functions import free_names
 from jaxlint.analysis.syntax.scopes import ClassInfo, Scope
 from jaxlint.analysis.syntax.statement_paths import conditional, scope_body, statement_path
 
@@ -109,7 +110,7 @@ def _fresh(m, expr, scope: Scope) -> Optional[str]:
 
 
 def _reads_only_module_names(m, node, scope: Scope, module: Scope) -> bool:
-    for n in free_names(m, node):
+    for n in free_names(m.index, node):
         owner = scope.lookup_scope(n)
         if owner is None:
             if not hasattr(builtins, n):

@@ -1,5 +1,5 @@
-"""Questions about a def's own syntax: the values its ``return`` statements give, and whether a
-decorator may wrap it."""
+"""Questions about a def's own syntax: the values its ``return`` statements give, whether a
+decorator may wrap it, and the names it reads from where it is made."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ from typing import List, Optional
 
 import libcst as cst
 
+from jaxlint.analysis.syntax.comprehensions import clauses, repeated_parts
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.nodes import named_params, parameter_names, target_names
 from jaxlint.analysis.syntax.scopes import FuncInfo
 
 
@@ -111,3 +113,66 @@ def _undecorated(f: FuncInfo) -> bool:
     if f.is_lambda:
         return True
     return all(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod" for d in f.node.decorators)
+
+
+def free_names(index, node) -> set:
+    """The names ``node`` reads from where it is evaluated: not an attribute's name or a
+    keyword's, nor what a lambda, def or comprehension in it binds for itself (its parameters
+    or variables, and a def's locals: a name it assigns is local to all of its body unless
+    declared ``global`` / ``nonlocal``), though its parameter defaults, decorators and first
+    iterable are read where it runs.  ``index``: the module's, which knows each def's locals."""
+    walk = _FreeNames(index)
+    walk.walk(node)
+    return walk.free
+
+
+class _FreeNames(FastVisitor):
+    def __init__(self, index):
+        self.index = index
+        self.free = set()
+        self._own: List[set] = []
+
+    def _function(self, node, body, outer) -> bool:
+        for x in outer:
+            self.walk(x)
+        own = set(parameter_names(node.params))
+        f = self.index.func_by_node.get(id(node))
+        if f is not None and f.body_scope is not None:
+            own |= {n for n in f.body_scope.bindings if n not in f.body_scope.globals and n not in f.body_scope.nonlocals}
+        self._own.append(own)
+        self.walk(body)
+        self._own.pop()
+        return False
+
+    def visit_Lambda(self, node) -> bool:
+        return self._function(node, node.body, [p.default for p in named_params(node.params) if p.default is not None])
+
+    def visit_FunctionDef(self, node) -> bool:
+        defaults = [p.default for p in named_params(node.params) if p.default is not None]
+        return self._function(node, node.body, [d.decorator for d in node.decorators] + defaults)
+
+    def _comprehension(self, node) -> bool:
+        fors = clauses(node)
+        self.walk(fors[0].iter)
+        self._own.append({n for f in fors for n in target_names(f.target)})
+        for i, f in enumerate(fors):
+            for part in ([f.iter] if i else []) + [c.test for c in f.ifs]:
+                self.walk(part)
+        for part in repeated_parts(node):
+            self.walk(part)
+        self._own.pop()
+        return False
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension
+
+    def visit_Attribute(self, node) -> bool:
+        self.walk(node.value)
+        return False
+
+    def visit_Arg(self, node) -> bool:
+        self.walk(node.value)  # not the keyword's name
+        return False
+
+    def visit_Name(self, node) -> None:
+        if not any(node.value in own for own in self._own):
+            self.free.add(node.value)

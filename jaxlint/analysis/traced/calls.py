@@ -9,7 +9,7 @@ them and holds the state they share, the module's host values, and the events it
 
 from __future__ import annotations
 
-from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 import libcst as cst
 
@@ -63,7 +63,7 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         self._outer_values: Dict[Tuple[int, str], Val] = {}
         self._constructed_attrs: Dict[int, object] = {}
         # id(def or lambda node) -> the names it reads from the functions around it
-        self.free_names: Dict[int, FrozenSet[str]] = {}
+        self.free_names: Dict[int, List[str]] = {}
         # Classes of other modules, by the name this module imports them with: given by the
         # cross-module phase when it interprets the module again knowing them.
         self.foreign: Dict[str, object] = {}

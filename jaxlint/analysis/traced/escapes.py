@@ -15,65 +15,21 @@ every later read: the next call after the trace has ended computes with it.
 
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, Optional
+from typing import Optional
 
 import libcst as cst
 
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.functions import free_names
 from jaxlint.analysis.syntax.memo_guards import memoised
-from jaxlint.analysis.syntax.nodes import target_names
-from jaxlint.analysis.syntax.scopes import FuncInfo
 from jaxlint.analysis.traced.values import MADE_IN_TRACE, STATIC, TRACED, Val
 
 
-class _Names(FastVisitor):
-    """Names read in a function, and names bound anywhere in it (parameters of it and of the
-    functions nested in it, assignment, loop and ``with`` targets, comprehension variables)."""
-
-    def __init__(self):
-        self.read: set = set()
-        self.bound: set = set()
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self.read.add(node.value)
-
-    def visit_Attribute(self, node: cst.Attribute) -> bool:
-        self.walk(node.value)
-        return False
-
-    def visit_Param(self, node: cst.Param) -> None:
-        self.bound.add(node.name.value)
-
-    visit_FunctionDef = visit_Param
-
-    def _binds(self, node) -> None:
-        self.bound.update(target_names(node.name if isinstance(node, cst.AsName) else node.target))
-
-    visit_AssignTarget = visit_AnnAssign = visit_AugAssign = visit_For = visit_CompFor = visit_AsName = visit_NamedExpr = _binds
-
-    def _declares(self, node) -> None:
-        self.bound.update(n.name.value for n in node.names)
-
-    visit_Global = visit_Nonlocal = _declares
-
-
-def free_names(f: FuncInfo, cache: Dict[int, FrozenSet[str]]) -> FrozenSet[str]:
-    """The names ``f`` reads from the functions around it (computed once per function; the
-    cache lives as long as the module's analysis)."""
-    key = id(f.node)
-    known = cache.get(key)
-    if known is None:
-        v = _Names()
-        v.walk(f.node.params)
-        v.walk(f.node.body)
-        known = cache[key] = frozenset(v.read - v.bound)
-    return known
-
-
-def captured_tracer(v: Val, cache: Dict[int, FrozenSet[str]]) -> Optional[str]:
+def captured_tracer(v: Val, analyzer) -> Optional[str]:
     """The name of a tracer that the closure ``v`` holds: a variable of the enclosing traced
-    function it reads, or an argument ``functools.partial`` bound.  None for any other value,
-    and for a function of the module (it holds no trace's values)."""
+    function it reads (``free_names``, computed once per function), or an argument
+    ``functools.partial`` bound.  None for any other value, and for a function of the module
+    (it holds no trace's values)."""
     fn = v.fn
     if fn is None:
         return None
@@ -86,7 +42,10 @@ def captured_tracer(v: Val, cache: Dict[int, FrozenSet[str]]) -> Optional[str]:
     f = ref.func
     if f is None or getattr(f, "node", None) is None:
         return None
-    for name in sorted(free_names(f, cache)):
+    names = analyzer.free_names.get(id(f.node))
+    if names is None:
+        names = analyzer.free_names[id(f.node)] = sorted(free_names(analyzer.index, f.node))
+    for name in names:
         for env in closure:
             val = env.get(name)
             if val is not None:
@@ -96,9 +55,9 @@ def captured_tracer(v: Val, cache: Dict[int, FrozenSet[str]]) -> Optional[str]:
     return None
 
 
-def holds_tracer(v: Val, cache: Dict[int, FrozenSet[str]]) -> bool:
+def holds_tracer(v: Val, analyzer) -> bool:
     """A tracer, or a closure that holds one."""
-    return v.kind == TRACED or captured_tracer(v, cache) is not None
+    return v.kind == TRACED or captured_tracer(v, analyzer) is not None
 
 
 def fills_memo(interp, target, base: Val, v: Val, stmt) -> bool:
@@ -107,7 +66,7 @@ def fills_memo(interp, target, base: Val, v: Val, stmt) -> bool:
     variable, an object from outside the trace) and the store runs only when a lookup of it
     missed, so later runs read the stored tracer instead of making a new one."""
     frame = interp.frame
-    if not holds_tracer(v, interp.analyzer.free_names):
+    if not holds_tracer(v, interp.analyzer):
         return False
     root = target
     while isinstance(root, (cst.Attribute, cst.Subscript)):

@@ -140,7 +140,7 @@ class FunctionCalls:
             result = self.run_frame(sub)
         finally:
             self.active.discard(key)
-        if sub.keeps is not None and traced.escapes.holds_tracer(result, self.free_names):
+        if sub.keeps is not None and traced.escapes.holds_tracer(result, self):
             result = result.with_flags(result.flags | lattice.KEPT)
         self.memo[key] = result
         self.effect_memo[key] = effects.since(start, base)

@@ -180,4 +180,4 @@ def _captured(analyzer, v):
     """The traced variable a closure value captures, when it is a closure that captures one."""
     if v is None or v.kind == TRACED or v.fn is None:
         return None
-    return traced.escapes.captured_tracer(v, analyzer.free_names)
+    return traced.escapes.captured_tracer(v, analyzer)
