@@ -32,7 +32,6 @@ import libcst as cst
 
 from jaxlint.analysis.facts.static_metadata import argument_for
 from jaxlint.analysis.model.classes import ClassModel, class_named, decorator_names, is_classmethod, qualified
-from jaxlint.analysis.host.expression_kinds import is_container_value
 from jaxlint.analysis.host.host_value import JAX_ARRAY, NUMPY_ARRAY
 from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.jax.jax_api import NNX_DATA_CLASSES
@@ -345,7 +344,7 @@ class NnxAttributes:
                 by_attr.setdefault((id(f.node), w.attr), []).append((w, f, cls))
         for ws in by_attr.values():
             rebinds = [w for w, _f, _c in ws if not w.in_place]
-            if not rebinds or not all(is_container_value(w.value, w.scope) and self.container_data(w.value, w.scope) is None for w in rebinds):
+            if not rebinds or not all(self.hv.is_container(w.value, w.scope) and self.container_data(w.value, w.scope) is None for w in rebinds):
                 continue
             first = min(w.order for w in rebinds)
             for w, _f, cls in sorted(ws, key=lambda t: t[0].order):

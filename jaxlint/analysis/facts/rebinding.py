@@ -13,7 +13,6 @@ import libcst as cst
 
 from jaxlint.analysis.facts.call_sites import CallSites
 from jaxlint.analysis.facts.fresh_callables import runs_repeatedly
-from jaxlint.analysis.host.expression_kinds import all_container_bindings
 from jaxlint.analysis.syntax.fast_walk import node_children
 from jaxlint.analysis.syntax.scopes import VALUE_KINDS, Scope
 from jaxlint.analysis.model.transform_table import PASS_THROUGH, TRANSFORMS
@@ -305,7 +304,7 @@ class Rebinding:
         """A test of a mutation of ``name`` (bound in ``owner``) by its kind and the scope that
         makes it: does it change what a read of ``name`` (of ``name.attr``, given ``attr``)
         sees, made on the host?"""
-        containers = all_container_bindings(owner, name)
+        containers = self.module.host_values.only_containers(owner, name)
         finder = self.traced_callables.finder
 
         def changes_read(kind: str, where: Scope) -> bool:

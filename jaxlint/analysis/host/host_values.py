@@ -35,6 +35,7 @@ from jaxlint.analysis.model.weak_types import ANY_ARRAY, ARITHMETIC, INT, Fields
 from jaxlint.analysis.model.classes import ClassModel
 from jaxlint.analysis.syntax.functions import return_values
 from jaxlint.analysis.syntax.module_index import ModuleIndex
+from jaxlint.analysis.syntax.nodes import const_index, string_value
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.transforms import Application, TransformFinder
 
@@ -95,6 +96,36 @@ class HostValues(HostCalls):
         loop over it)?  A parameter annotated ``jax.Array`` is one as received."""
         v = self.bound_value(expr, scope, lambda ann, s: host_value.HostValue(host_value.JAX_ARRAY, ann) if jax_array_type(ann, s) else None)
         return v is not None and v.kind == host_value.JAX_ARRAY
+
+    def is_container(self, expr, scope: Scope) -> bool:
+        """Does evaluating ``expr`` give a list, a dict or a set?"""
+        v = self.eval(expr, scope, {}, frozenset())
+        return v is not None and v.kind in (host_value.LIST, host_value.DICT, host_value.SET)
+
+    def only_containers(self, owner: Scope, name: str) -> bool:
+        """Is every value ``owner`` binds to ``name`` a list, a dict or a set?"""
+        binds = owner.value_bindings(name)
+        return bool(binds) and all(b.value is not None and self.is_container(b.value, owner) for b in binds)
+
+    def container_element(self, owner: Scope, name: str, el: cst.SubscriptElement):
+        """The container display ``name[el]`` holds when ``name`` is bound once, to a literal that
+        shows it (``STATE = {"hist": []}`` and ``STATE["hist"]``, ``LOGS = [[], []]`` and
+        ``LOGS[0]``): an element alias keeps its link to the outer object.  Else None."""
+        binds = owner.value_bindings(name)
+        if len(binds) != 1 or binds[0].value is None or not isinstance(el.slice, cst.Index):
+            return None
+        outer, key = binds[0].value, el.slice.value
+        found = None
+        if isinstance(outer, cst.Dict) and isinstance(key, cst.SimpleString):
+            want = string_value(key)
+            for item in outer.elements:
+                if isinstance(item, cst.DictElement) and isinstance(item.key, cst.SimpleString) and string_value(item.key) == want:
+                    found = item.value
+        elif isinstance(outer, (cst.List, cst.Tuple)):
+            i = const_index(el)
+            if i is not None and not any(isinstance(x, cst.StarredElement) for x in outer.elements) and -len(outer.elements) <= i < len(outer.elements):
+                found = outer.elements[i].value
+        return found if found is not None and self.is_container(found, owner) else None
 
     def bound_value(self, expr, scope: Scope, annotated) -> Optional[host_value.HostValue]:
         """The value of ``expr`` wherever ``scope`` reads it: each name it reads holds what every

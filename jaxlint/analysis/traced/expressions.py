@@ -12,7 +12,6 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.analysis.jax.jax_api import ARRAY_ATTRS, DISABLE_JIT_FLAGS, STATIC_ATTRS
-from jaxlint.analysis.host.expression_kinds import container_element
 from jaxlint.analysis.host.host_value import INSTANCE as HOST_INSTANCE
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import FnRef
@@ -317,7 +316,7 @@ class Expressions:
                 return UNKNOWN_VAL
             if base.outer is not None and len(e.slice) == 1:
                 # ``STATE["hist"]`` of a global ``STATE = {"hist": []}``: the outer list itself
-                el = container_element(base.outer[0], base.outer[1], e.slice[0])
+                el = self.analyzer.host_values.container_element(base.outer[0], base.outer[1], e.slice[0])
                 if el is not None:
                     return Val(STATIC, None, DICT if isinstance(el, (cst.Dict, cst.DictComp)) else PYSEQ, outer=base.outer)
             return STATIC_VAL

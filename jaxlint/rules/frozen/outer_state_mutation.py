@@ -7,7 +7,6 @@ import libcst as cst
 from jaxlint.analysis.syntax.memo_guards import memoised
 from jaxlint.analysis.model.name_mentions import module_mentions
 from jaxlint.analysis.model.attribute_values import attribute_values
-from jaxlint.analysis.host.expression_kinds import all_container_bindings, is_container_value
 from jaxlint.analysis.syntax.scopes import MUTATING_METHODS
 from jaxlint.analysis.syntax.statement_paths import contains
 from jaxlint.analysis.traced.values import DICT, MADE_IN_TRACE, PYSEQ, REF, STATIC, TRACED
@@ -158,7 +157,7 @@ class OuterStateMutation(Rule):
         if isinstance(obj, (cst.Name, cst.Subscript)):
             # ``STATE.append(x)``, or the same list through a local alias or a helper's parameter;
             # ``SCHEDULE.pop(0)`` takes a value out once per trace, whatever it is called with
-            if base.outer is None or not all_container_bindings(*base.outer[:2]):
+            if base.outer is None or not ctx.analyzer.host_values.only_containers(*base.outer[:2]):
                 return
             owner, name = base.outer[:2]
             if not traced and meth not in CONSUMING_METHODS and not (
@@ -205,7 +204,7 @@ class OuterStateMutation(Rule):
         """``self.cache`` is only ever bound to a list, dict or set (``self.cache = {}``)."""
         known = attribute_values(ctx.analyzer.finder.index, ctx.analyzer.classes)
         values = known.values(target, ctx.func.body_scope or ctx.func.scope)
-        return bool(values) and all(is_container_value(v, s) for v, s in values)
+        return bool(values) and all(ctx.analyzer.host_values.is_container(v, s) for v, s in values)
 
     @staticmethod
     def _is_self(ctx, name: str) -> bool:
