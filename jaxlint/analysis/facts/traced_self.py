@@ -27,12 +27,13 @@ import libcst as cst
 
 from jaxlint.analysis.model.classes import ClassModel
 from jaxlint.analysis.host.host_value import FUNCTION, INSTANCE, PARAM, TUPLE, HostValue
+from jaxlint.analysis.host.host_calls import plain_jit
 from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo
 from jaxlint.analysis.facts.static_arguments import arguments_by_parameter
 from jaxlint.analysis.facts.static_paths import MAX_WRAPPERS, StaticPaths
-from jaxlint.analysis.model.transforms import Application, TransformFinder
+from jaxlint.analysis.model.transforms import TransformFinder
 
 
 class TracedSelfCall(NamedTuple):
@@ -43,11 +44,6 @@ class TracedSelfCall(NamedTuple):
     param: str  # the traced parameter it lands on
     built: object = None  # where the instance is built, when a caller passes it in through a parameter
     path: str = ""  # where the leaf sits in the argument (``.field``, ``[1]``); "" for the argument itself
-
-
-def _plain_jit(app: Application) -> bool:
-    t = app.transform
-    return t.cached and t.statics and not t.filtered and not t.opaque_attrs
 
 
 class TracedSelf:
@@ -64,7 +60,7 @@ class TracedSelf:
         methods = {}
         for app in self.finder.applications:
             f = app.func
-            if not isinstance(app.site, cst.Decorator) or not f.is_method or app.bound_self or not _plain_jit(app):
+            if not isinstance(app.site, cst.Decorator) or not f.is_method or app.bound_self or not plain_jit(app):
                 continue
             pos = app.jit_positional()
             statics, opaque = self.analyzer.static_names(app) if app.transform.statics else (set(), False)
@@ -100,7 +96,7 @@ class TracedSelf:
         function (``self`` excepted: a method's receiver is the loop above)."""
         where = self.analyzer.module_ctx.call_sites.sites
         for app in self.finder.applications:
-            if not _plain_jit(app) or app.leading:
+            if not plain_jit(app) or app.leading:
                 continue
             statics, opaque = self.analyzer.static_names(app)
             if opaque:
