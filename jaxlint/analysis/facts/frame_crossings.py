@@ -33,7 +33,7 @@ from jaxlint.analysis.jax.library_frames import (
     RUNNING_INIT,
     TRACING_CALLS,
 )
-from jaxlint.analysis.model.names import PARTIAL, resolve
+from jaxlint.analysis.model.names import PARTIAL, decorator_name, resolve
 from jaxlint.analysis.model.transform_table import TRANSFORMS
 from jaxlint.analysis.syntax.fast_walk import holds
 from jaxlint.analysis.syntax.functions import OwnCodeVisitor, return_values
@@ -140,7 +140,7 @@ class FrameCrossings:
         for app in self.finder.applications:
             if not isinstance(app.site, cst.Decorator) or not app.transform.stages:
                 continue
-            q = _decorator_name(app.site.decorator, app.site_scope)
+            q = decorator_name(app.site.decorator, app.site_scope)
             if q is None or q.startswith(LIFTED_PREFIXES):
                 continue
             yield app.site, q, [app.func], app.site_scope, None
@@ -408,14 +408,3 @@ def _argument(call: cst.Call, position: int, keyword: str):
         elif i == position:
             return a.value
     return None
-
-
-def _decorator_name(dec, scope: Scope) -> Optional[str]:
-    """The transform a decorator applies: ``@jax.jit``, ``@jax.jit(...)``,
-    ``@partial(jax.jit, ...)``."""
-    q = resolve(dec, scope)
-    if q is None and isinstance(dec, cst.Call):
-        q = resolve(dec.func, scope)
-        if q in PARTIAL and dec.args:
-            q = resolve(dec.args[0].value, scope)
-    return q

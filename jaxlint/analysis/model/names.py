@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+import libcst as cst
+
 from jaxlint.analysis.syntax.nodes import dotted_name, head_name
 from jaxlint.analysis.syntax.scopes import Scope
 
@@ -55,3 +57,14 @@ def resolve(expr, scope: Scope) -> Optional[str]:
         return None
     rest = dotted_name(expr).partition(".")[2]
     return normalise(q + ("." + rest if rest else ""))
+
+
+def decorator_name(dec, scope: Scope) -> Optional[str]:
+    """What a decorator applies, resolved: ``jax.jit`` of ``@jax.jit``, ``@jax.jit(...)`` and
+    ``@partial(jax.jit, ...)``."""
+    q = resolve(dec, scope)
+    if q is None and isinstance(dec, cst.Call):
+        q = resolve(dec.func, scope)
+        if q in PARTIAL and dec.args:
+            q = resolve(dec.args[0].value, scope)
+    return q

@@ -12,7 +12,7 @@ from jaxlint.analysis.syntax.fast_walk import names_in
 from jaxlint.analysis.syntax.nodes import dotted_name
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
 from jaxlint.analysis.model.attribute_values import attribute_values
-from jaxlint.analysis.model.names import PARTIAL, resolve
+from jaxlint.analysis.model.names import decorator_name, resolve
 
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
@@ -251,7 +251,7 @@ class JitOfFreshFunction(Rule):
             if scope.kind not in ("function", "module") or m.finder.in_traced_code(scope) or scope.lookup_def(f.name) is not f:
                 continue
             made = made_by_def(f)
-            api = _decorator_api(site.decorator, scope)
+            api = decorator_name(site.decorator, scope) or "jax.jit"
             self._check_made(m, site, scope, f.order, api, made, {f.name}, subject=f"`{api}` of {made.what}")
 
     def _check_made(self, m, site, scope, order, api, made, names, at_once=False, fn_expr=None, in_loop=" created in a loop", subject=None) -> None:
@@ -473,15 +473,6 @@ def _rewrapped(expr):
     each result is a new cache, whatever the function."""
     name = dotted_name(expr)
     return (f"function `{name}` that it wraps anew on each application" if name else "function it wraps anew on each application"), (expr,)
-
-
-def _decorator_api(expr, scope) -> str:
-    """The transform a decorator applies: ``jax.jit`` of ``@functools.partial(jax.jit, ...)``."""
-    if isinstance(expr, cst.Call) and resolve(expr.func, scope) in PARTIAL and expr.args:
-        expr = expr.args[0].value
-    if isinstance(expr, cst.Call):
-        expr = expr.func
-    return resolve(expr, scope) or "jax.jit"
 
 
 # Jits that wrap the function they are given in a new function on every application, so that
