@@ -22,7 +22,7 @@ from jaxlint.analysis.model.names import PARTIAL, resolve
 from jaxlint.analysis.model.nnx_state import OPTIMIZER
 from jaxlint.analysis.model.transforms import Application, arguments_by_parameter
 from jaxlint.analysis.syntax.fast_walk import FastVisitor, names_in
-from jaxlint.analysis.syntax.nodes import arguments_by_position
+from jaxlint.analysis.syntax.nodes import arguments_by_position, literal_value
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
 
@@ -426,10 +426,4 @@ def walks_data(m, iterable, scope) -> bool:
     a shape or a count; traced, it is a weak-typed scalar, one program for all values)?"""
     if m.host_values.is_array(iterable, scope):
         return True
-    return isinstance(iterable, (cst.List, cst.Tuple)) and bool(iterable.elements) and all(is_float_literal(e.value) for e in iterable.elements)
-
-
-def is_float_literal(expr) -> bool:
-    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
-        expr = expr.expression
-    return isinstance(expr, cst.Float)
+    return isinstance(iterable, (cst.List, cst.Tuple)) and bool(iterable.elements) and all(type(literal_value(e.value)) is float for e in iterable.elements)

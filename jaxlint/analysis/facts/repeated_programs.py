@@ -23,12 +23,12 @@ from typing import Dict, FrozenSet, Optional, Set
 
 import libcst as cst
 
-from jaxlint.analysis.facts.fresh_callables import is_float_literal, reads_loop_variables, second_call_in_a_block, walks_data
+from jaxlint.analysis.facts.fresh_callables import reads_loop_variables, second_call_in_a_block, walks_data
 from jaxlint.analysis.syntax.memo_guards import memoised
 from jaxlint.analysis.host.host_shapes import may_follow
 from jaxlint.analysis.syntax.fast_walk import FastVisitor, names_in
 from jaxlint.analysis.syntax.functions import free_names
-from jaxlint.analysis.syntax.nodes import parameter_names, target_names
+from jaxlint.analysis.syntax.nodes import literal_value, parameter_names, target_names
 from jaxlint.analysis.syntax.statement_paths import guards, scope_body, statement_path
 
 # How many callers up a dependence is followed before the answer is "unknown" (no finding).
@@ -188,7 +188,7 @@ def _data_valued(m, kind, value, config, scope, order) -> bool:
         return True  # also its parts (``key_a, key_b = jax.random.split(key)``)
     if kind == "part":
         return not (names_in(value) & config)
-    return is_float_literal(value) or not (names_in(value) & config)
+    return type(literal_value(value)) is float or not (names_in(value) & config)
 
 
 def _reads_configuration(m, expr, config, scope, order) -> bool:
