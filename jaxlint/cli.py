@@ -200,7 +200,7 @@ def lint_paths(
         files=files,
         jobs=getattr(args, "jobs", None),
         cache_dir=cache_dir,
-        display=relpath,
+        display=lambda path, cwd=os.getcwd(): relpath(path, cwd),
         stdin=lambda c, r: _lint_stdin(args, c, r),
         facts=bool(getattr(args, "dynamic", False)) if facts is None else facts,
         sources=sources,

@@ -8,8 +8,10 @@ import os
 from typing import NamedTuple, Optional
 
 
-def relpath(path: str) -> str:
-    cwd = os.getcwd()
+def relpath(path: str, cwd: Optional[str] = None) -> str:
+    """``path`` as shown; ``cwd``: the working folder, when the caller has asked for it (a run
+    over thousands of files asks once: on a network filesystem each time is a round trip)."""
+    cwd = cwd or os.getcwd()
     return _relative_to(path, cwd, None, cwd)
 
 

@@ -118,6 +118,7 @@ class _RunMemo:
         self.findings: Optional[List[Finding]] = None
         self.key: Optional[str] = None
         digests = {}
+        self.index.preload(files)
         for path in files:
             st = self.index.stat(path)
             digest = self.index.digest(path, st) if st is not None else None

@@ -63,6 +63,7 @@ class EachResult:
 
 
 def _init_worker(config: Config, rule_codes: Tuple[str, ...], cache_dir: Optional[str], facts: bool = False) -> None:
+    _pipeline()  # a worker that did not fork from a process that imported it starts up as one
     rules = [registry.RULES_BY_CODE[c] for c in rule_codes]
     _W["config"] = config
     _W["rules"] = rules
