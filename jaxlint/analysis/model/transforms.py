@@ -406,6 +406,11 @@ class TransformFinder:
             args = list(call.args)
             self._from_call(call, t, extra + args, scope)
         self._name_aliases()
+        # What a call reaches, and what an object is an instance of, may have been asked while
+        # the applications were still being found (``jax.jit(env.step)`` asks what ``env`` is,
+        # from the calls of its function): those answers saw only the jitted callables found
+        # so far, so they are asked again of the whole picture.
+        self._call_targets = self._receivers = None
 
     def _name_aliases(self) -> None:
         """``run = step``, bound once, where ``step`` is a jitted def (``@jax.jit``) or an alias
