@@ -204,6 +204,7 @@ SHOWN_WHEN_RUN = {
     ("staged_bodies.py", 133, "JAX304"),
     ("staged_bodies.py", 159, "JAX102"),
     ("pytree_structure.py", 53, "JAX101"),
+    ("jitted_after_bound_methods.py", 44, "JAX402"),
 }
 # Findings whose compilations happen at another line than the flagged one, which the checks
 # watch: a new callable stored in a static field (JAX404) compiles where the rebuilt instance
