@@ -53,6 +53,11 @@ def _calls_module_code(callee, module: Scope) -> bool:
     return name in module.bindings
 
 
+# How many calls deep a function's run with its parameters bound to what a call passes is
+# followed (each such run is one per call and environment: deeper, their number multiplies).
+ENTRY_DEPTH = 2
+
+
 class HostValues(HostCalls):
     """Host-mode values of one module, computed per scope on the first question."""
 
@@ -77,6 +82,7 @@ class HostValues(HostCalls):
         # passes (by the call, and the environment it is evaluated in: kept alive meanwhile)
         self._entered: Dict[Tuple[int, int], Optional[ScopeRun]] = {}
         self._kept: list = []
+        self._entering = 0  # such runs under way, one inside another
 
     # -- the API ---------------------------------------------------------------------
     def value(self, expr, scope: Scope, call: Optional[cst.Call] = None) -> Optional[host_value.HostValue]:
@@ -116,7 +122,7 @@ class HostValues(HostCalls):
         key = (id(scope), id(call) if env is None else id(env) ^ id(call))
         if key in self._entered:
             return self._entered[key]
-        if id(scope) in self._active or len(self._active) > 3:
+        if id(scope) in self._active or self._entering >= ENTRY_DEPTH:
             return None  # recursion, or calls nested too deep to follow
         targets = self.finder.call_targets
         t = targets.target(call, where)
@@ -133,10 +139,12 @@ class HostValues(HostCalls):
             self._entered[key] = None
             return None
         self._active.add(id(scope))
+        self._entering += 1
         try:
             run = ScopeRun(self, scope, given)
         finally:
             self._active.discard(id(scope))
+            self._entering -= 1
         self._entered[key] = run
         if env is not None:
             self._kept.append(env)  # its id is part of the key: not reused while kept
@@ -151,13 +159,22 @@ class HostValues(HostCalls):
             return None
         if self.finder.by_func.get(id(t.func.node)) or self.finder.is_traced_def(t.func) or t.func.node.decorators:
             return None
-        run = self._entered_run(t.func.body_scope, (e, scope), env, shadow)
+        body = t.func.body_scope
+        if id(body) in self._active or self._entering >= ENTRY_DEPTH:
+            return None  # recursion, or calls nested too deep to follow
+        run = self._entered_run(body, (e, scope), env, shadow)
         if run is None or not run.returns:
             return None
         out = None
-        for i, (r, renv) in enumerate(run.returns):
-            v = self.eval(r, t.func.body_scope, renv, frozenset())
-            out = v if i == 0 else host_value.join(out, v)
+        self._active.add(id(body))  # what the returns call is followed no deeper than the run
+        self._entering += 1
+        try:
+            for i, (r, renv) in enumerate(run.returns):
+                v = self.eval(r, body, renv, frozenset())
+                out = v if i == 0 else host_value.join(out, v)
+        finally:
+            self._active.discard(id(body))
+            self._entering -= 1
         return _held(out, 0)
 
     def is_array(self, expr, scope: Scope) -> bool:
