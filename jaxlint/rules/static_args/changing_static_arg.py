@@ -234,11 +234,12 @@ def _could_be_traced(app, pname: str) -> bool:
 
 def _entries(m, call, scope):
     """(the loops around, how to read an argument of ``call``, how the value gets there) for
-    each way loops repeat it: the loops of its own function around it, and each call of that
+    each way loops repeat it: the loops of its own function around it; else each call of that
     function made in a loop, its parameters bound to what that call passes."""
     loops = m.loop_updates.loops.get(id(call))
     if loops:
         yield loops, lambda e: m.host_values.value(e, scope, call), ""
+        return  # (a caller's loop around one of its own is left alone: the dynamic check reruns the inner one)
     f = scope.func if scope.kind == "function" else None
     for caller, where, _t in m.finder.call_targets.callers(f) if f is not None else ():
         around = m.loop_updates.loops.get(id(caller))
