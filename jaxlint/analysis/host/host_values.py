@@ -11,7 +11,9 @@ a parameter of the enclosing function (for wrappers that forward it).
 Statements are interpreted in order (``scope_run``), with reassignment (``n = 3`` then ``n = jnp.array(3)``),
 branches joined (``if``/``else`` that disagree give *unknown*), loops run to a fixpoint of two
 passes, and paths that ``return`` or ``raise`` left out of the join.  A scope is interpreted only
-when a question about one of its names is asked, once.  This module evaluates expressions and
+when a question about one of its names is asked, once; a function is also run with its
+parameters bound to what one call passes (``value_on_entry``; a call of a module function
+gives what it returns so, ``returned_on_entry``), a few calls deep.  This module evaluates expressions and
 answers the questions; the kinds and ``HostValue`` are in ``host_value``, calls in ``host_calls``.
 ``HostValues.value`` is the main question (``returned``, ``passed_value``, ``outer_value`` and
 ``star_values`` ask it of a function's returns, parameters, outer names and ``*args``)::
