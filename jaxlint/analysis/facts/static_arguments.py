@@ -9,6 +9,7 @@ import libcst as cst
 from jaxlint.analysis.host.host_value import SCALAR
 from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.nodes import subscript_key
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.traced.calls import Analyzer
 from jaxlint.analysis.model.transforms import Application, arguments_by_parameter
@@ -56,29 +57,46 @@ def _python_scalar(v) -> bool:
 ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Power, cst.MatrixMultiply)
 
 
-def used_only_in_arithmetic(func: cst.CSTNode, name: str, attribute: bool = False) -> bool:
-    """Every read of ``name`` in ``func``'s body (``attribute``: of an attribute ``name`` of
-    any object, in all of ``func``) is an operand of arithmetic (``x * lr``) or of a comparison
-    with an array, outside a test (``jnp.arange(n) < k``): a traced value would do, so
-    a static value used so compiles per value for nothing.  A read in a test, a ``range``, a
-    shape or a call may need the Python value."""
-    uses = _Uses(name, attribute)
+# what ``used_only_in_arithmetic`` reads: a name, an attribute, a dict's item by its key
+NAME, ATTRIBUTE, KEY = "name", "attribute", "key"
+
+
+def used_only_in_arithmetic(func: cst.CSTNode, name: str, part: str = NAME) -> bool:
+    """Every read of ``name`` in ``func``'s body (``part``: of an attribute ``name`` of any
+    object, or of the item under the key ``"name"`` of any dict, in all of ``func``) is an
+    operand of arithmetic (``x * lr``) or of a comparison with an array, outside a test
+    (``jnp.arange(n) < k``): a traced value would do, so a static value used so compiles per
+    value for nothing.  A read in a test, a ``range``, a shape or a call may need the Python
+    value; a store is no read."""
+    uses = _Uses(name, part)
     uses.walk(func.body if isinstance(func.body, cst.BaseSuite) else func)
     return uses.total > 0 and uses.total == uses.arithmetic
 
 
 class _Uses(FastVisitor):
-    def __init__(self, name: str, attribute: bool):
+    def __init__(self, name: str, part: str):
         self.name = name
-        self.attribute = attribute
+        self.part = part
         self.total = 0
         self.arithmetic = 0
         self._tested = 0
 
     def _reads(self, node) -> bool:
-        if self.attribute:
+        if self.part == ATTRIBUTE:
             return isinstance(node, cst.Attribute) and node.attr.value == self.name
+        if self.part == KEY:
+            return subscript_key(node) == self.name
         return isinstance(node, cst.Name) and node.value == self.name
+
+    def visit_AssignTarget(self, node) -> bool:
+        if self.part != NAME and self._reads(node.target):
+            self.walk(node.target.value)  # ``d["lr"] = v`` stores the item, it reads ``d``
+            return False
+        return True
+
+    def visit_Subscript(self, node) -> None:
+        if self.part == KEY and self._reads(node):
+            self.total += 1
 
     def visit_Name(self, node) -> None:
         if self._reads(node):

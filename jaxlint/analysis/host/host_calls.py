@@ -19,7 +19,7 @@ from jaxlint.analysis.jax.numpy_random_sizes import GENERATOR_MAKERS, size_argum
 from jaxlint.analysis.model.classes import STATIC_FIELD, class_named, qualified
 from jaxlint.analysis.syntax.scopes import CONTAINER_CTORS, ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.syntax.functions import return_values
-from jaxlint.analysis.syntax.nodes import keyword_value, received_arguments
+from jaxlint.analysis.syntax.nodes import keyword_value, received_arguments, string_literal
 from jaxlint.analysis.model.transforms import Application
 from jaxlint.analysis.model.names import PARTIAL, resolve
 
@@ -29,6 +29,15 @@ class HostCalls:
     ``finder``, ``classes``, ``index`` and the ``_sites`` cache of the class it is mixed into."""
 
     def _call(self, e: cst.Call, scope: Scope, env: Env, shadow: frozenset) -> Optional[host_value.HostValue]:
+        if not isinstance(e.func, (cst.Call, cst.Subscript)):
+            # a function or method of the module: what it returns with its parameters bound
+            # to what this call passes, where they are known
+            v = self.returned_on_entry(e, scope, env, shadow)
+            if v is not None:
+                return v
+        return self._call_value(e, scope, env, shadow)
+
+    def _call_value(self, e: cst.Call, scope: Scope, env: Env, shadow: frozenset) -> Optional[host_value.HostValue]:
         func = e.func
         if functional_update(e) is not None:
             # only a JAX array has ``.at[i].set(v)``, and what it gives is a new one, whatever
@@ -83,7 +92,10 @@ class HostCalls:
             if base.kind == host_value.ARG_PARSER and m == "parse_known_args":
                 return host_value.HostValue(host_value.TUPLE, e, items=(host_value.HostValue(host_value.NAMESPACE, e), host_value.HostValue(host_value.LIST, e)))
             if base.kind in (host_value.LIST, host_value.DICT, host_value.SET) and m == "copy":
-                return host_value.HostValue(base.kind, e)
+                return host_value.HostValue(base.kind, e, fields=base.fields)
+            if base.kind == host_value.DICT and base.fields is not None and m == "get" and e.args and not any(a.star or a.keyword for a in e.args):
+                # a key the dict is known to hold (a missing one would give the default: unknown)
+                return base.fields.get(string_literal(e.args[0].value))
             return None
         callee = self.eval(func, scope, env, shadow)
         if callee is None:

@@ -118,8 +118,10 @@ class HostValue:
         self.kind = kind
         self.node = node
         self.cls: Optional[ClassInfo] = cls
-        self.items: Optional[Tuple[Optional["HostValue"], ...]] = items  # a tuple's elements
-        self.fields: Optional[Dict[str, Optional["HostValue"]]] = fields  # an instance's constructor fields
+        # a tuple's elements; of a list, () when it is empty, else (what every element is,)
+        self.items: Optional[Tuple[Optional["HostValue"], ...]] = items
+        # an instance's constructor fields; a dict's items, when its keys are known strings
+        self.fields: Optional[Dict[str, Optional["HostValue"]]] = fields
         self.app: Optional[Application] = app  # JITTED: the jit; PARAM: None
         self.bound = bound  # JITTED: positional arguments bound by functools.partial, as (expr, value)
         self.name = name  # PARAM: the parameter
@@ -187,6 +189,15 @@ def join(a: Optional[HostValue], b: Optional[HostValue]) -> Optional[HostValue]:
                 meta = {k: join(v, b.meta[k]) for k, v in a.meta.items()}
             return HostValue(INSTANCE, a.node, a.cls, fields={k: join(v, b.fields[k]) for k, v in a.fields.items()}, meta=meta)
         return a if a.fields is None and b.fields is None else HostValue(INSTANCE, a.node, a.cls)
+    if a.kind == LIST and (a.items is not None or b.items is not None):
+        if a.items is None or b.items is None:
+            return HostValue(LIST, a.node)
+        return HostValue(LIST, a.node, items=tuple(join(x, y) for x, y in zip(a.items, b.items)) if a.items and b.items else a.items or b.items)
+    if a.kind == DICT and (a.fields is not None or b.fields is not None):
+        # ``{"lr": 0.1}`` on both paths: each item as far as the two agree
+        if a.fields is not None and b.fields is not None and a.fields.keys() == b.fields.keys():
+            return HostValue(DICT, a.node, fields={k: join(v, b.fields[k]) for k, v in a.fields.items()})
+        return HostValue(DICT, a.node)
     if a.kind == JITTED:
         return a if a.app is b.app and len(a.bound) == len(b.bound) and not a.bound else None
     if a.kind == PARAM:

@@ -11,7 +11,9 @@ a parameter of the enclosing function (for wrappers that forward it).
 Statements are interpreted in order (``scope_run``), with reassignment (``n = 3`` then ``n = jnp.array(3)``),
 branches joined (``if``/``else`` that disagree give *unknown*), loops run to a fixpoint of two
 passes, and paths that ``return`` or ``raise`` left out of the join.  A scope is interpreted only
-when a question about one of its names is asked, once.  This module evaluates expressions and
+when a question about one of its names is asked, once; a function is also run with its
+parameters bound to what one call passes (``value_on_entry``; a call of a module function
+gives what it returns so, ``returned_on_entry``), a few calls deep.  This module evaluates expressions and
 answers the questions; the kinds and ``HostValue`` are in ``host_value``, calls in ``host_calls``.
 ``HostValues.value`` is the main question (``returned``, ``passed_value``, ``outer_value`` and
 ``star_values`` ask it of a function's returns, parameters, outer names and ``*args``)::
@@ -34,6 +36,7 @@ from jaxlint.analysis.host.scope_run import Env, ScopeRun
 from jaxlint.analysis.model.weak_types import ANY_ARRAY, ARITHMETIC, INT, Fields, Typ, TypeEvaluator, literal_type, promote
 from jaxlint.analysis.model.classes import ClassModel
 from jaxlint.analysis.syntax.functions import return_values
+from jaxlint.analysis.syntax.nodes import string_literal, subscript_key
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.nodes import const_index, string_value
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
@@ -51,6 +54,11 @@ def _calls_module_code(callee, module: Scope) -> bool:
     if name in module.imports:
         return False
     return name in module.bindings
+
+
+# How many calls deep a function's run with its parameters bound to what a call passes is
+# followed (each such run is one per call and environment: deeper, their number multiplies).
+ENTRY_DEPTH = 2
 
 
 class HostValues(HostCalls):
@@ -73,6 +81,11 @@ class HostValues(HostCalls):
         self._sites: Optional[Dict[int, Application]] = None
         self._attributes: Dict[Tuple[int, str], Optional[host_value.HostValue]] = {}
         self._passed: Dict[Tuple[int, str], Optional[host_value.HostValue]] = {}
+        # runs of a function entered by one call, its parameters bound to what that call
+        # passes (by the call, and the environment it is evaluated in: kept alive meanwhile)
+        self._entered: Dict[Tuple[int, int], Optional[ScopeRun]] = {}
+        self._kept: list = []
+        self._entering = 0  # such runs under way, one inside another
 
     # -- the API ---------------------------------------------------------------------
     def value(self, expr, scope: Scope, call: Optional[cst.Call] = None) -> Optional[host_value.HostValue]:
@@ -90,6 +103,82 @@ class HostValues(HostCalls):
             # a lambda runs later: the names it reads may have been rebound since
             v = host_value.join(v, self.eval(expr, scope, run.final, shadow))
         return v
+
+    def value_on_entry(self, expr, scope: Scope, call: cst.Call, entry: Tuple[cst.Call, Scope]) -> Optional[host_value.HostValue]:
+        """The value of ``expr`` inside ``call`` of the function ``scope`` runs, on its runs
+        entered by the call ``entry`` (the caller's call and scope): the parameters hold what
+        that call passes (a loop's variable, a dict made there) instead of what every caller
+        may pass.  None when not known."""
+        run = self._entered_run(scope, entry)
+        env = run.at_call.get(id(call)) if run is not None else None
+        if env is None:
+            return None
+        return self.eval(expr, scope, env, run.shadow.get(id(call), frozenset()))
+
+    def _entered_run(self, scope: Scope, entry: Tuple[cst.Call, Scope], env: Optional[Env] = None, shadow: frozenset = frozenset()) -> Optional[ScopeRun]:
+        """``scope``'s function run with its parameters bound to what the call ``entry`` passes
+        (evaluated in ``env`` when given, else where the call is made)."""
+        call, where = entry
+        f = scope.func if scope.kind == "function" else None
+        if f is None or f.is_lambda or f.body_scope is not scope:
+            return None
+        key = (id(scope), id(call) if env is None else id(env) ^ id(call))
+        if key in self._entered:
+            return self._entered[key]
+        if id(scope) in self._active or self._entering >= ENTRY_DEPTH:
+            return None  # recursion, or calls nested too deep to follow
+        targets = self.finder.call_targets
+        t = targets.target(call, where)
+        bound = targets.bind(t, call, where) if t is not None and t.func is f and t.app is None else None
+        given: Env = {}
+        for name, passed in (bound or {}).items():
+            if passed.expr is None:
+                continue  # the receiver: what ``self`` holds is read from the class
+            if passed.call is call and env is not None:
+                given[name] = self.eval(passed.expr, where, env, shadow)
+            else:
+                given[name] = self.value(passed.expr, passed.scope, passed.call)
+        if not any(v is not None and v.kind != host_value.PARAM for v in given.values()):
+            self._entered[key] = None
+            return None
+        self._active.add(id(scope))
+        self._entering += 1
+        try:
+            run = ScopeRun(self, scope, given)
+        finally:
+            self._active.discard(id(scope))
+            self._entering -= 1
+        self._entered[key] = run
+        if env is not None:
+            self._kept.append(env)  # its id is part of the key: not reused while kept
+        return run
+
+    def returned_on_entry(self, e: cst.Call, scope: Scope, env: Env, shadow: frozenset) -> Optional[host_value.HostValue]:
+        """What the call ``e`` of a plain function or method of the module returns, its
+        parameters bound to what ``e`` passes (evaluated in ``env``): every ``return`` agrees
+        on it, and it holds nothing the function received unbound."""
+        t = self.finder.call_targets.target(e, scope)
+        if t is None or t.app is not None or t.func.is_lambda or t.func.body_scope is None:
+            return None
+        if self.finder.by_func.get(id(t.func.node)) or self.finder.is_traced_def(t.func) or t.func.node.decorators:
+            return None
+        body = t.func.body_scope
+        if id(body) in self._active or self._entering >= ENTRY_DEPTH:
+            return None  # recursion, or calls nested too deep to follow
+        run = self._entered_run(body, (e, scope), env, shadow)
+        if run is None or not run.returns:
+            return None
+        out = None
+        self._active.add(id(body))  # what the returns call is followed no deeper than the run
+        self._entering += 1
+        try:
+            for i, (r, renv) in enumerate(run.returns):
+                v = self.eval(r, body, renv, frozenset())
+                out = v if i == 0 else host_value.join(out, v)
+        finally:
+            self._active.discard(id(body))
+            self._entering -= 1
+        return _held(out, 0)
 
     def is_array(self, expr, scope: Scope) -> bool:
         """Is ``expr`` certainly a JAX array wherever ``scope`` reads it (a store ``x[i] = v``, a
@@ -303,9 +392,13 @@ class HostValues(HostCalls):
     # -- expressions -------------------------------------------------------------------
     def eval(self, e, scope: Scope, env: Env, shadow: frozenset) -> Optional[host_value.HostValue]:
         t = type(e)  # exact types: LibCST's concrete node classes have no subclasses
-        if t in (cst.List, cst.ListComp):
+        if t is cst.List:
+            return host_value.HostValue(host_value.LIST, e, items=self._elements(e, scope, env, shadow))
+        if t is cst.ListComp:
             return host_value.HostValue(host_value.LIST, e)
-        if t in (cst.Dict, cst.DictComp):
+        if t is cst.Dict:
+            return host_value.HostValue(host_value.DICT, e, fields=self._items(e, scope, env, shadow))
+        if t is cst.DictComp:
             return host_value.HostValue(host_value.DICT, e)
         if t in (cst.Set, cst.SetComp):
             return host_value.HostValue(host_value.SET, e)
@@ -338,6 +431,8 @@ class HostValues(HostCalls):
             base = self.eval(e.value, scope, env, shadow)
             if base is not None and base.kind == host_value.JAX_ARRAY:
                 return self.array(e, scope, env, shadow)  # indexing a JAX array gives an array
+            if base is not None and base.kind == host_value.DICT and base.fields is not None:
+                return base.fields.get(subscript_key(e))
             if base is not None and base.kind == host_value.NUMPY_ARRAY and any(isinstance(el.slice, cst.Slice) for el in e.slice):
                 return host_value.HostValue(base.kind, e)  # slicing a NumPy array gives one (an integer index, a scalar)
             if self.types and base is not None and base.kind == host_value.TUPLE and _is_shape(base.node):
@@ -363,6 +458,26 @@ class HostValues(HostCalls):
         if t is cst.IfExp:
             return host_value.join(self.eval(e.body, scope, env, shadow), self.eval(e.orelse, scope, env, shadow))
         return None
+
+    def _elements(self, e: cst.List, scope: Scope, env: Env, shadow: frozenset) -> Optional[tuple]:
+        """What every element of a list display is, as a list's ``items``."""
+        if any(isinstance(el, cst.StarredElement) for el in e.elements):
+            return None
+        out: tuple = ()
+        for el in e.elements:
+            v = self.eval(el.value, scope, env, shadow)
+            out = (host_value.join(out[0], v) if out else v,)
+        return out
+
+    def _items(self, e: cst.Dict, scope: Scope, env: Env, shadow: frozenset) -> Optional[Dict[str, Optional[host_value.HostValue]]]:
+        """The values of a dict display whose keys are all strings written out, by key."""
+        out: Dict[str, Optional[host_value.HostValue]] = {}
+        for el in e.elements:
+            key = string_literal(el.key) if isinstance(el, cst.DictElement) else None
+            if key is None:
+                return None
+            out[key] = self.eval(el.value, scope, env, shadow)
+        return out
 
     # -- objects -----------------------------------------------------------------------
     def _object_attribute(self, e: cst.Attribute, scope: Scope, env: Env, shadow: frozenset) -> Optional[host_value.HostValue]:
@@ -497,6 +612,8 @@ def _is_shape(node) -> bool:
 
 
 def _returnable(v: Optional[host_value.HostValue], depth: int = 0) -> Optional[host_value.HostValue]:
+    if v is not None and v.kind in (host_value.LIST, host_value.DICT):
+        return _held(v, depth)  # what it holds, as far as it is not the callee's parameters
     if v is None or v.kind in RETURNED_KINDS:
         return v
     if v.kind == host_value.TUPLE and v.items is not None and depth < 3:
@@ -513,6 +630,10 @@ def _held(v: Optional[host_value.HostValue], depth: int) -> Optional[host_value.
         return None
     if v.kind == host_value.TUPLE and v.items is not None:
         return host_value.HostValue(host_value.TUPLE, v.node, items=tuple(_held(it, depth + 1) for it in v.items))
+    if v.kind == host_value.DICT and v.fields is not None:
+        return host_value.HostValue(host_value.DICT, v.node, fields={k: _held(f, depth + 1) for k, f in v.fields.items()})
+    if v.kind == host_value.LIST and v.items:
+        return host_value.HostValue(host_value.LIST, v.node, items=(_held(v.items[0], depth + 1),))
     if v.kind == host_value.INSTANCE:
 
         def each(fields):

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.host.host_value import JAX_ARRAY, LIST, NUMPY_ARRAY, PARAM, SCALAR, SCALAR_VAL, TUPLE, HostValue, join
+from jaxlint.analysis.host.host_value import DICT, JAX_ARRAY, LIST, NUMPY_ARRAY, PARAM, SCALAR, SCALAR_VAL, TUPLE, HostValue, join
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.syntax.loop_targets import per_iteration_targets
-from jaxlint.analysis.syntax.nodes import named_params, parallel_values, target_names
+from jaxlint.analysis.syntax.nodes import named_params, parallel_values, subscript_key, target_names
 from jaxlint.analysis.syntax.scopes import Scope
 
 if TYPE_CHECKING:
@@ -68,6 +68,8 @@ class _CallCollector(FastVisitor):
 
 
 Env = Dict[str, Optional[HostValue]]
+# methods of a list or dict that change what it holds
+CONTAINER_MUTATORS = frozenset({"append", "extend", "insert", "update", "pop", "popitem", "setdefault", "clear", "remove"})
 _MISSING = object()
 
 
@@ -88,7 +90,9 @@ class ScopeRun:
     ``return`` statements give, and every value each name is bound to anywhere in the scope
     (what an inner function reading the name may see)."""
 
-    def __init__(self, hv: "HostValues", scope: Scope):
+    def __init__(self, hv: "HostValues", scope: Scope, given: Optional[Env] = None):
+        """``given``: what some parameters hold on one call of the function (what that call
+        passes); the others hold what they receive (``PARAM``)."""
         self.hv = hv
         self.scope = scope
         self.at_call: Dict[int, Env] = {}
@@ -105,7 +109,7 @@ class ScopeRun:
         func = scope.func
         if func is not None and not func.is_lambda:
             for n in func.all_param_names():
-                env[n] = HostValue(PARAM, name=n)
+                env[n] = given[n] if given and given.get(n) is not None else HostValue(PARAM, name=n)
         node = scope.node
         if isinstance(node, cst.Module):
             stmts = node.body
@@ -153,7 +157,28 @@ class ScopeRun:
                 self._assign(env, el.value, items[i] if items is not None else None, None)
         elif isinstance(target, cst.StarredElement):
             self._assign(env, target.value, None, None)
-        # attribute and subscript stores change no name's kind
+        elif isinstance(target, cst.Subscript):
+            self._store_item(env, target, v)
+        # attribute stores change no name's kind
+
+    def _store_item(self, env: Env, target, v) -> None:
+        """What a container holds after ``d["k"] = v`` (``target``: the subscript), or after
+        ``xs.append(v)`` or another of its methods changes it (``target``: the call): a dict's
+        item under a key written out is replaced, an appended value is one more element
+        (``v``: its value); any other change leaves what it holds unknown."""
+        call = target if isinstance(target, cst.Call) else None
+        base = target.func.value if call is not None else target.value
+        old = env.get(base.value) if isinstance(base, cst.Name) else None
+        if old is None or old.kind not in (LIST, DICT) or (old.items if old.kind == LIST else old.fields) is None:
+            return
+        new = HostValue(old.kind, old.node)
+        key = subscript_key(target) if call is None else None
+        if old.kind == DICT and key is not None and v is not _MISSING:
+            new = HostValue(DICT, old.node, fields={**old.fields, key: v})
+        elif old.kind == LIST and call is not None and call.func.attr.value == "append" and len(call.args) == 1 and not call.args[0].star:
+            v = self.eval(call.args[0].value, env)
+            new = HostValue(LIST, old.node, items=(join(old.items[0], v) if old.items else v,))
+        self._bind(env, base.value, new)
 
     def stmt(self, st, env: Env) -> Optional[Env]:
         """The environment after ``st`` (None: no path goes on).  A recorded environment is
@@ -179,16 +204,24 @@ class ScopeRun:
             if small.value is not None:
                 self._assign(env, small.target, self.eval(small.value, env), small.value)
         elif isinstance(small, cst.AugAssign):
-            if isinstance(small.target, cst.Name):
+            if isinstance(small.target, cst.Subscript):
+                self._store_item(env, small.target, _MISSING)
+            elif isinstance(small.target, cst.Name):
                 old = env.get(small.target.value)
                 rhs = self.eval(small.value, env)
                 keep = old is not None and (
                     old.kind in (LIST, JAX_ARRAY, NUMPY_ARRAY) or old.kind == SCALAR and rhs is not None and rhs.kind == SCALAR
                 )
-                self._bind(env, small.target.value, old if keep else None)
+                self._bind(env, small.target.value, (HostValue(LIST, old.node) if old.kind == LIST else old) if keep else None)  # ``xs += ys``: elements not known
         elif isinstance(small, cst.Del):
+            for el in small.target.elements if isinstance(small.target, cst.Tuple) else (small.target,):
+                t = el.value if isinstance(el, cst.Element) else el
+                if isinstance(t, cst.Subscript):
+                    self._store_item(env, t, _MISSING)
             for n in target_names(small.target):
                 env.pop(n, None)
+        elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and isinstance(small.value.func, cst.Attribute) and small.value.func.attr.value in CONTAINER_MUTATORS:
+            self._store_item(env, small.value, _MISSING)
         elif isinstance(small, cst.Return):
             if small.value is not None:
                 self.returns.append((small.value, env))

@@ -597,7 +597,7 @@ def _static_field_call(value, scope: Scope) -> bool:
         return False
     q = qualified(value.func, scope)
     last = q.rsplit(".", 1)[-1]
-    if last == "static_field":
+    if last == "static_field" or q == "jax.tree.static":  # ``field(metadata={"static": True})``
         return True
     if last not in FIELD_FUNCS:
         return False

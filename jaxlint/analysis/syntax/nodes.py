@@ -189,3 +189,10 @@ def parallel_values(target, value):
     if any(isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements)):
         return None
     return [e.value for e in value.elements]
+
+
+
+def subscript_key(node) -> Optional[str]:
+    """The string a subscript indexes with, written out (``d["lr"]``), else None."""
+    index = node.slice[0].slice if isinstance(node, cst.Subscript) and len(node.slice) == 1 else None
+    return string_literal(index.value) if isinstance(index, cst.Index) else None

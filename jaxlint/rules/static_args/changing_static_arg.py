@@ -5,8 +5,8 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.analysis.model.classes import annotated_names, class_named
-from jaxlint.analysis.facts.static_arguments import arguments_by_parameter, used_only_in_arithmetic
-from jaxlint.analysis.host.host_value import INSTANCE
+from jaxlint.analysis.facts.static_arguments import ATTRIBUTE, KEY, arguments_by_parameter, used_only_in_arithmetic
+from jaxlint.analysis.host.host_value import DICT, INSTANCE, LIST, SCALAR, TUPLE
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.syntax.functions import single_return
 from jaxlint.rules.base import Rule
@@ -36,9 +36,14 @@ class ChangingStaticArg(Rule):
         changes now and then) are what static arguments are for: neither is flagged.  The same
         holds of a static field of a pytree argument (``meta_fields``, ``pytree_node=False``:
         part of the treedef, compared with ``==``) that the loop draws, where every read of
-        the field only computes; and a value that is new on every call (``uuid.uuid4()``,
-        ``time.time()``) made in the loop and passed for a static parameter is flagged
-        whatever the function does with it.
+        the field only computes (also of the pytrees in a list or a dict passed), and of a
+        Python number in a dict item or a Module field under ``eqx.filter_jit``; and a value
+        that is new on every call (``uuid.uuid4()``, ``time.time()``) made in the loop and
+        passed for a static parameter is flagged whatever the function does with it.  The loop
+        may be in a caller of the function that makes the jitted call, handing it the value
+        (``for tol in (1e-4, 1e-3): solve(x, {"tol": tol})``, then ``Cfg(tol=opts["tol"])``
+        passed to the filter-jitted function), or in a caller of a helper that builds the
+        argument from its parameters.
 
     Why is this bad?
         Each new static value is a new cache key: JAX traces and compiles the function again
@@ -126,36 +131,40 @@ class ChangingStaticArg(Rule):
 
     def _varying_keys(self, m, reported):
         """What JAX hashes of each argument of a jitted call in a loop (a static argument, the
-        static metadata of a pytree: its treedef compares them with ``==``), when it is a value
-        that the loop makes new on every iteration: drawn by the loop, or returned by a call
-        that gives a new one each time (``uuid.uuid4()``) made in the loop's body."""
+        static metadata of a pytree: its treedef compares them with ``==``; under
+        ``eqx.filter_jit``, every leaf that is no array, in a dict or a Module too), when it is
+        a value that the loop makes new on every iteration: drawn by the loop, or returned by
+        a call that gives a new one each time (``uuid.uuid4()``) made in the loop's body.  The
+        loop may be around a call of the function that makes the jitted call, passing it the
+        value (read there with the parameters bound to what that call passes)."""
         for app, statics in m.analyzer.cached_applications():
             for call, scope in m.analyzer.call_sites_with_scopes(app):
-                loops = m.loop_updates.loops.get(id(call))
-                if not loops or m.finder.in_traced_code(scope):
+                if m.finder.in_traced_code(scope):
                     continue
-                for a, pname in arguments_by_parameter(app, call, app.jit_positional()):
-                    if pname is None or id(a) in reported:
-                        continue
-                    v = m.host_values.value(a.value, scope, call)
-                    if v is None:
-                        continue
-                    if pname in statics:
-                        parts = [(None, v)]  # the value itself is hashed
-                    elif v.kind == INSTANCE and v.meta:
-                        parts = list(v.meta.items())  # its static fields, compared in the treedef
-                    else:
-                        continue
-                    for field, x in parts:
-                        why = _new_each_iteration(m, x, loops, app, pname, field)
-                        if why is None:
+                for loops, value, through in _entries(m, call, scope):
+                    for a, pname in arguments_by_parameter(app, call, app.jit_positional()):
+                        if pname is None or id(a) in reported:
                             continue
-                        if field is None:
-                            static = f"Static parameter `{pname}`"
-                        else:
-                            static = f"Static field `{field}` of the `{m.module.code_for_node(a.value)}` argument (metadata of `{v.cls.name}`, part of its treedef)"
-                        m.report(self, a.value, static=static, func=app.func.name, what=why)
-                        break
+                        if through and pname in statics and isinstance(a.value, cst.Name) and scope.unrebound_param(a.value.value):
+                            continue  # a parameter handed on as it is: reported where it is passed
+                        v = value(a.value)
+                        if v is None:
+                            continue
+                        parts = [(None, v, None)] if pname in statics else _static_parts(m, v, None, 0, app.transform.filtered)
+                        for field, x, meta_of in parts:
+                            why = _new_each_iteration(m, x, loops, app, pname, field)
+                            if why is None:
+                                continue
+                            shown = m.module.code_for_node(a.value)
+                            if field is None:
+                                static = f"Static parameter `{pname}`" if pname in statics else f"Parameter `{pname}` (a Python scalar: static under `eqx.filter_jit`)"
+                            elif meta_of is None:
+                                static = f"`{field[2]}` of the `{shown}` argument (a Python scalar: static under `eqx.filter_jit`)"
+                            else:
+                                static = f"Static field `{field[2]}` of the `{shown}` argument (metadata of `{meta_of.name}`, part of its treedef)"
+                            m.report(self, a.value, static=static, func=app.func.name, what=why + through)
+                            reported.add(id(a))
+                            break
 
     def _through_wrapper(self, m, app, pname, param, scope, chain, depth=WRAPPER_DEPTH):
         """``def train_step(x, lr): return step_jit(x, lr)`` called in a loop with a changing ``lr``,
@@ -223,6 +232,45 @@ def _could_be_traced(app, pname: str) -> bool:
     return isinstance(node, cst.FunctionDef) and used_only_in_arithmetic(node, pname)
 
 
+def _entries(m, call, scope):
+    """(the loops around, how to read an argument of ``call``, how the value gets there) for
+    each way loops repeat it: the loops of its own function around it; else each call of that
+    function made in a loop, its parameters bound to what that call passes."""
+    loops = m.loop_updates.loops.get(id(call))
+    if loops:
+        yield loops, lambda e: m.host_values.value(e, scope, call), ""
+        return  # (a caller's loop around one of its own is left alone: the dynamic check reruns the inner one)
+    f = scope.func if scope.kind == "function" else None
+    for caller, where, _t in m.finder.call_targets.callers(f) if f is not None else ():
+        around = m.loop_updates.loops.get(id(caller))
+        if around and not m.finder.in_traced_code(where):
+            yield around, lambda e, entry=(caller, where): m.host_values.value_on_entry(e, scope, call, entry), f" (passed in by the call of {f.name}() there)"
+
+
+def _static_parts(m, v, path, depth, scalars):
+    """(how it is reached: (its last step's kind, name and the whole path shown), value, the
+    class whose metadata it is or None) of each part of ``v`` that a jitted function's cache
+    key compares: the static fields of the pytree instances in it, in lists, tuples, dicts
+    and fields of other pytrees; and with ``scalars`` (``eqx.filter_jit``) every Python
+    scalar there too, a leaf that is no array."""
+    if v is None or depth > 3:
+        return
+    if v.kind == SCALAR and scalars:
+        yield path, v, None
+    prefix = path[2] if path else ""
+    if v.kind in (LIST, TUPLE) and v.items:
+        for i, x in enumerate(v.items):
+            yield from _static_parts(m, x, (None, None, f"{prefix}[{i if v.kind == TUPLE else '...'}]"), depth + 1, scalars)
+    elif v.kind == DICT and v.fields is not None:
+        for k, x in v.fields.items():
+            yield from _static_parts(m, x, (KEY, k, f"{prefix}[{k!r}]"), depth + 1, scalars)
+    elif v.kind == INSTANCE and v.cls is not None and m.analyzer.classes.pytree_kind(v.cls) is not None:
+        for n, x in (v.meta or {}).items():
+            yield (ATTRIBUTE, n, f"{prefix}.{n}" if prefix else n), x, v.cls
+        for n, x in (v.fields or {}).items():
+            yield from _static_parts(m, x, (ATTRIBUTE, n, f"{prefix}.{n}" if prefix else n), depth + 1, scalars)
+
+
 def _new_each_iteration(m, x, loops, app, pname, field):
     """Why the value ``x`` that a jitted call inside ``loops`` hashes is new on every iteration,
     or None.  One drawn from a literal of a few values (``for n in (3, 4, 5)``) is flagged only
@@ -232,7 +280,7 @@ def _new_each_iteration(m, x, loops, app, pname, field):
         return None
     if x.varies in loops:
         literal = not isinstance(x.varies.iter, cst.Call)
-        if literal and not (_could_be_traced(app, pname) if field is None else used_only_in_arithmetic(m.module, field, attribute=True)):
+        if literal and not (_could_be_traced(app, pname) if field is None else used_only_in_arithmetic(m.module, field[1], field[0])):
             return None
         return f"a new value on every iteration of the loop over `{m.module.code_for_node(x.varies.iter)}`"
     inner, made = m.spans.get(loops[-1]), m.spans.get(x.varies)
