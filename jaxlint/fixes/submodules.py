@@ -52,6 +52,13 @@ def _imported_by(init_file: str, package: str) -> FrozenSet[str]:
             module = cst.parse_module(fh.read())
     except Exception:  # noqa: BLE001 - unreadable: it loads nothing we know of
         return frozenset()
+    return _top_imports(module, package)
+
+
+def _top_imports(module: cst.Module, package: Optional[str] = None) -> FrozenSet[str]:
+    """The modules the top-level imports of ``module`` load: of the ``__init__.py`` of
+    ``package``, or of a user's file (None), whose relative imports are not followed and whose
+    ``from mod import name`` may name a submodule of any ``mod``."""
     found = set()
     for stmt in module.body:
         if not isinstance(stmt, cst.SimpleStatementLine):
@@ -61,16 +68,18 @@ def _imported_by(init_file: str, package: str) -> FrozenSet[str]:
                 for alias in small.names:
                     name = dotted_name(alias.name) or ""
                     found.update(_prefixes(name))
-            elif isinstance(small, cst.ImportFrom) and small.module is not None:
+            elif not isinstance(small, cst.ImportFrom) or (small.relative and package is None):
+                continue
+            elif small.module is not None:
                 if small.relative:
                     mod = package + "." + (dotted_name(small.module) or "") if len(small.relative) == 1 else ""
                 else:
                     mod = dotted_name(small.module) or ""
                 found.update(_prefixes(mod))
-                if mod == package and not isinstance(small.names, cst.ImportStar):
+                if (package is None or mod == package) and not isinstance(small.names, cst.ImportStar):
                     # ``from jax import numpy as numpy``: a submodule, or a plain name (then unused)
                     found.update(f"{mod}.{dotted_name(a.name)}" for a in small.names)
-            elif isinstance(small, cst.ImportFrom) and small.relative and len(small.relative) == 1:
+            elif small.relative and len(small.relative) == 1:
                 if not isinstance(small.names, cst.ImportStar):
                     found.update(f"{package}.{dotted_name(a.name)}" for a in small.names)
     return frozenset(found)
@@ -107,30 +116,12 @@ def module_of(name: str) -> Tuple[Optional[str], Optional[str]]:
     return root, parts[0]
 
 
-def _file_imports(module: cst.Module, wanted: str) -> bool:
-    """A top-level statement of ``module`` loads ``wanted`` itself."""
-    for stmt in module.body:
-        if not isinstance(stmt, cst.SimpleStatementLine):
-            continue
-        for small in stmt.body:
-            if isinstance(small, cst.Import):
-                if any(wanted in _prefixes(dotted_name(a.name) or "") for a in small.names):
-                    return True
-            elif isinstance(small, cst.ImportFrom) and small.module is not None and not small.relative:
-                mod = dotted_name(small.module) or ""
-                if wanted in _prefixes(mod):
-                    return True
-                if not isinstance(small.names, cst.ImportStar) and any(f"{mod}.{dotted_name(a.name)}" == wanted for a in small.names):
-                    return True
-    return False
-
-
 def needed_import(name: str, module: cst.Module) -> Needed:
     """The module to ``import`` so that dotted ``name`` (``jax.extend.core.Primitive``) resolves
     in ``module``, "" when none is needed, None when that cannot be known."""
     root, mod = module_of(name)
     if root is None or mod is None:
         return None
-    if "." not in mod or _loaded_by_top_import(mod, root) or _file_imports(module, mod):
+    if "." not in mod or _loaded_by_top_import(mod, root) or mod in _top_imports(module):
         return ""
     return mod
