@@ -130,6 +130,22 @@ class Interceptor:
                 delattr(owner, key)
         self._restore.clear()
 
+    def verdict(self, changed, label, where, key="mine"):
+        """(status, detail) when the calls after the change decide the finding, else None:
+        a cached call that returned another result than the function run eagerly confirms it;
+        a new trace for arguments already compiled for refutes it.  ``changed`` says what
+        changed, ``where`` which run made the calls, ``key`` which flag marks the calls made
+        after the change."""
+        mine = [c for c in self.calls if c[key]]
+        if any(not c["traced"] and c["stale"] for c in mine):
+            return "confirmed", (
+                f"after {changed}, {label} reused the function compiled before and returned another result "
+                f"than the function run eagerly ({where})"
+            )
+        if any(c["traced"] and c["same_args"] for c in mine):
+            return "refuted", f"after {changed}, {label} traced again for arguments it had compiled for ({where})"
+        return None
+
 
 class StaleRecorder(Interceptor):
     """Records, for each call made after the watched lines ran: whether it traced, whether it
@@ -153,21 +169,6 @@ class StaleRecorder(Interceptor):
             if isinstance(d, dict) and any(v is o for v in d.values() for o in objs):
                 return True
         return False
-
-    def verdict(self, changed, label, where):
-        """(status, detail) when the calls after the change decide the finding, else None:
-        a cached call that returned another result than the function run eagerly confirms it;
-        a new trace for arguments already compiled for refutes it.  ``changed`` says what
-        changed, ``where`` which run made the calls."""
-        mine = [c for c in self.calls if c["mine"]]
-        if any(not c["traced"] and c["stale"] for c in mine):
-            return "confirmed", (
-                f"after {changed}, {label} reused the function compiled before and returned another result "
-                f"than the function run eagerly ({where})"
-            )
-        if any(c["traced"] and c["same_args"] for c in mine):
-            return "refuted", f"after {changed}, {label} traced again for arguments it had compiled for ({where})"
-        return None
 
     def record(self, real, bound, args, kw):
         changed = self.watch.passed > 0

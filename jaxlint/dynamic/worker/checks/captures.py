@@ -94,14 +94,10 @@ def check_capture_in_run(mod, path, check):
                         pass
             except Exception as e:  # noqa: BLE001 - the user's code may raise anything
                 err = e
+        decided = rec.verdict(f"`{var}` was rebound", shown, running, key="changed")
+        if decided is not None:
+            return decided
         changed = [c for c in rec.calls if c["changed"]]
-        if any(c["stale"] for c in changed):
-            return "confirmed", (
-                f"after `{var}` was rebound, {shown} reused the function compiled before and returned another "
-                f"result than the function run eagerly ({running})"
-            )
-        if any(c["traced"] and c["same_args"] for c in changed):
-            return "refuted", f"after `{var}` was rebound, {shown} traced again for arguments it had compiled for ({running})"
         why = raised(err)
         if any(c["traced"] for c in changed):
             notes.append(f"after `{var}` was rebound, {shown} traced again, for arguments of other shapes ({running})")
