@@ -358,9 +358,7 @@ class _Rounds(FastVisitor):
         if _same(node, self.step):
             self.mentions = True
 
-    def visit_Integer(self, node) -> None:
-        if _same(node, self.step):
-            self.mentions = True
+    visit_Integer = visit_Name
 
 
 def _cut_to_multiple(sub: cst.Subscript, step) -> bool:
