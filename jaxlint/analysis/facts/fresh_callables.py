@@ -362,7 +362,7 @@ def _held_arguments(m, cls, call) -> List[cst.Arg]:
         if isinstance(small, cst.Assign) and isinstance(small.value, cst.Name) and len(small.targets) == 1
         and isinstance(small.targets[0].target, cst.Attribute) and names_in(small.targets[0].target.value) == {params[0]}
     }
-    return [a for a, p in arguments_by_position(call, params, 1) if p in stored and init.body_scope.bound_once(p)]
+    return [a for a, p in arguments_by_position(call, params, 1) if p in stored and init.body_scope.only_binding(p) is not None]
 
 
 def _rebuilt_with(m, name, holder, scope):

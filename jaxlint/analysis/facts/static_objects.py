@@ -181,7 +181,7 @@ class StaticObjects:
     def _bound_once(self, name: str, scope: Scope) -> bool:
         """``name`` holds one object in ``scope`` (what the instance stored is what changes)."""
         owner = scope.lookup_scope(name)
-        return owner is not None and owner.kind != "class" and owner.bound_once(name)
+        return owner is not None and owner.kind != "class" and owner.only_binding(name) is not None
 
     def _always_runs(self, call: cst.Call, f: FuncInfo) -> bool:
         """``call`` is in a simple statement of ``f``'s body itself (not under an ``if``, a loop,

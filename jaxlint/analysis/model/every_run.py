@@ -43,7 +43,7 @@ def returns_result(g: FuncInfo, held: Optional[str]) -> bool:
     """Does ``g`` return the result of its call whose result goes to ``held``?"""
     if held == "":
         return True  # ``return step(x)``
-    if not held or not g.body_scope.bound_once(held):
+    if not held or g.body_scope.only_binding(held) is None:
         return False
     return _returned_name(g.node) == held
 
