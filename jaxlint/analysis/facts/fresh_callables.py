@@ -267,9 +267,8 @@ def _resolve_alias(expr, scope) -> Optional[str]:
     q = resolve(expr, scope)
     if q is not None or not isinstance(expr, cst.Name):
         return q
-    owner = scope.lookup_scope(expr.value)
-    b = owner.assigned_once(expr.value) if owner is not None and expr.value not in owner.globals else None
-    return resolve(b.value, owner) if b is not None and isinstance(b.value, (cst.Name, cst.Attribute)) else None
+    v, owner = scope.sole_binding(expr.value, mutable=True) or (None, None)
+    return resolve(v, owner) if isinstance(v, (cst.Name, cst.Attribute)) and expr.value not in owner.globals else None
 
 
 def _tree_partial(expr, scope) -> bool:

@@ -196,9 +196,8 @@ class StaticObjects:
 
     def _only_construction(self, name: str, scope: Scope, cls: ClassInfo) -> Optional[cst.Call]:
         """The ``Cls(...)`` call that ``name``, bound once in ``scope``, holds."""
-        b = scope.assigned_once(name) if scope.lookup_scope(name) is scope else None
-        value = b.value if b is not None else None
-        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
+        value, owner = scope.sole_binding(name, mutable=True) or (None, None)
+        if owner is not scope or not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
             return None
         if class_named(scope, value.func.value) is not cls:
             return None

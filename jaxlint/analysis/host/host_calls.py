@@ -217,10 +217,8 @@ class HostCalls:
         ``functools.partial(Cls, ...)`` of a class of the module (``ResNet50 = partial(ResNet,
         stage_sizes=[3, 4, 6, 3])``): calling it builds a ``Cls`` with those arguments ahead
         of the call's own.  None otherwise."""
-        owner = scope.lookup_scope(name)
-        b = owner.assigned_once(name) if owner is not None and owner.kind != "class" else None
-        v = b.value if b is not None else None
-        if not isinstance(v, cst.Call) or resolve(v.func, owner) not in PARTIAL or not v.args:
+        v, owner = scope.sole_binding(name, mutable=True) or (None, None)
+        if not isinstance(v, cst.Call) or owner.kind == "class" or resolve(v.func, owner) not in PARTIAL or not v.args:
             return None
         first = v.args[0]
         if first.keyword is not None or first.star or not isinstance(first.value, cst.Name) or any(a.star for a in v.args):

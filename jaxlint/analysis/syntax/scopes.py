@@ -165,10 +165,11 @@ class Scope:
         found = self.sole_binding(name)
         return found[0] if found is not None else None
 
-    def sole_binding(self, name: str) -> Optional[Tuple[cst.BaseExpression, "Scope"]]:
-        """``sole_value``, with the scope the expression is in (the one that owns ``name``)."""
+    def sole_binding(self, name: str, mutable: bool = False) -> Optional[Tuple[cst.BaseExpression, "Scope"]]:
+        """``sole_value``, with the scope the expression is in (the one that owns ``name``).
+        ``mutable``: also when the object is changed in place (asking what it was made as)."""
         owner = self.lookup_scope(name)
-        b = owner.assigned_once(name) if owner is not None and name not in owner.mutations else None
+        b = owner.assigned_once(name) if owner is not None and (mutable or name not in owner.mutations) else None
         return (b.value, owner) if b is not None else None
 
     def unrebound_param(self, name: str) -> bool:
