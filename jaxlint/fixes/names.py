@@ -84,8 +84,8 @@ def module_alias(scope, module_name: str) -> Optional[str]:
 
 def _plain_import_binding(top, name: str) -> bool:
     # Rebound later (``np = None``) or imported more than once: not trusted.
-    binds = top.bindings.get(name, ())
-    return len(binds) == 1 and binds[0].kind == "import"
+    b = top.only_binding(name)
+    return b is not None and b.kind == "import"
 
 
 def name_is_free(scope, name: str) -> bool:

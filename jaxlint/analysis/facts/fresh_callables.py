@@ -267,9 +267,8 @@ def _resolve_alias(expr, scope) -> Optional[str]:
     q = resolve(expr, scope)
     if q is not None or not isinstance(expr, cst.Name):
         return q
-    owner = scope.lookup_scope(expr.value)
-    b = owner.assigned_once(expr.value) if owner is not None and expr.value not in owner.globals else None
-    return resolve(b.value, owner) if b is not None and isinstance(b.value, (cst.Name, cst.Attribute)) else None
+    v, owner = scope.sole_binding(expr.value, mutable=True) or (None, None)
+    return resolve(v, owner) if isinstance(v, (cst.Name, cst.Attribute)) and expr.value not in owner.globals else None
 
 
 def _tree_partial(expr, scope) -> bool:
@@ -362,7 +361,7 @@ def _held_arguments(m, cls, call) -> List[cst.Arg]:
         if isinstance(small, cst.Assign) and isinstance(small.value, cst.Name) and len(small.targets) == 1
         and isinstance(small.targets[0].target, cst.Attribute) and names_in(small.targets[0].target.value) == {params[0]}
     }
-    return [a for a, p in arguments_by_position(call, params, 1) if p in stored and init.body_scope.bound_once(p)]
+    return [a for a, p in arguments_by_position(call, params, 1) if p in stored and init.body_scope.only_binding(p) is not None]
 
 
 def _rebuilt_with(m, name, holder, scope):

@@ -173,8 +173,8 @@ class NnxAttributes:
         return None
 
     def _single_assignment(self, name: str, scope: Scope):
-        b = scope.assigned_once(name) if scope.lookup_scope(name) is scope else None
-        return b.value if b is not None else None
+        found = scope.sole_binding(name, mutable=True)
+        return found[0] if found is not None and found[1] is scope else None
 
     def container_data(self, e, scope: Scope, depth: int = 0) -> Optional[str]:
         """``e`` is a plain list, dict or tuple holding data: "a list holding an nnx.Linear"."""

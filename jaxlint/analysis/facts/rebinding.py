@@ -242,7 +242,7 @@ class Rebinding:
         if not isinstance(parent, cst.Assign) or len(parent.targets) != 1 or not isinstance(parent.targets[0].target, cst.Name):
             return None
         name = parent.targets[0].target.value
-        if not owner.bound_once(name) or name in owner.nonlocals or name in owner.globals:
+        if owner.only_binding(name) is None or name in owner.nonlocals or name in owner.globals:
             return None
         orders: List[int] = []
         stack = node_children(owner.node.body)

@@ -181,7 +181,7 @@ class StaticObjects:
     def _bound_once(self, name: str, scope: Scope) -> bool:
         """``name`` holds one object in ``scope`` (what the instance stored is what changes)."""
         owner = scope.lookup_scope(name)
-        return owner is not None and owner.kind != "class" and owner.bound_once(name)
+        return owner is not None and owner.kind != "class" and owner.only_binding(name) is not None
 
     def _always_runs(self, call: cst.Call, f: FuncInfo) -> bool:
         """``call`` is in a simple statement of ``f``'s body itself (not under an ``if``, a loop,
@@ -196,9 +196,8 @@ class StaticObjects:
 
     def _only_construction(self, name: str, scope: Scope, cls: ClassInfo) -> Optional[cst.Call]:
         """The ``Cls(...)`` call that ``name``, bound once in ``scope``, holds."""
-        b = scope.assigned_once(name) if scope.lookup_scope(name) is scope else None
-        value = b.value if b is not None else None
-        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
+        value, owner = scope.sole_binding(name, mutable=True) or (None, None)
+        if owner is not scope or not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
             return None
         if class_named(scope, value.func.value) is not cls:
             return None

@@ -48,12 +48,8 @@ class HostCalls:
             owner = scope.lookup_scope(func.value)
             if owner is None:
                 b = func.value
-                if b in ("list", "sorted", "bytearray"):
-                    return host_value.HostValue(host_value.LIST, e)
-                if b == "dict":
-                    return host_value.HostValue(host_value.DICT, e)
-                if b == "set":
-                    return host_value.HostValue(host_value.SET, e)
+                if b in host_value.CONTAINER_BUILTINS:
+                    return host_value.HostValue(host_value.CONTAINER_BUILTINS[b], e)
                 if b == "slice":
                     # Python 3.12 made slices hashable: before it, hash() raises on one
                     return host_value.SCALAR_VAL if self.slices_hash else host_value.HostValue(host_value.SLICE, e)
@@ -217,10 +213,8 @@ class HostCalls:
         ``functools.partial(Cls, ...)`` of a class of the module (``ResNet50 = partial(ResNet,
         stage_sizes=[3, 4, 6, 3])``): calling it builds a ``Cls`` with those arguments ahead
         of the call's own.  None otherwise."""
-        owner = scope.lookup_scope(name)
-        b = owner.assigned_once(name) if owner is not None and owner.kind != "class" else None
-        v = b.value if b is not None else None
-        if not isinstance(v, cst.Call) or resolve(v.func, owner) not in PARTIAL or not v.args:
+        v, owner = scope.sole_binding(name, mutable=True) or (None, None)
+        if not isinstance(v, cst.Call) or owner.kind == "class" or resolve(v.func, owner) not in PARTIAL or not v.args:
             return None
         first = v.args[0]
         if first.keyword is not None or first.star or not isinstance(first.value, cst.Name) or any(a.star for a in v.args):
@@ -311,8 +305,8 @@ class HostCalls:
             if qualified(v.func, cls.scope).rsplit(".", 1)[-1] != "field":
                 return None
             f, default = keyword_value(v.args, "default_factory"), keyword_value(v.args, "default")
-            if isinstance(f, cst.Name) and cls.scope.lookup_scope(f.value) is None and f.value in ("list", "dict", "set"):
-                return host_value.HostValue({"list": host_value.LIST, "dict": host_value.DICT, "set": host_value.SET}[f.value], f)
+            if isinstance(f, cst.Name) and cls.scope.lookup_scope(f.value) is None and f.value in host_value.CONTAINER_BUILTINS:
+                return host_value.HostValue(host_value.CONTAINER_BUILTINS[f.value], f)
             return self.eval(default, cls.scope, {}, frozenset()) if default is not None and f is None else None
         return self.eval(v, cls.scope, {}, frozenset())
 

@@ -307,11 +307,10 @@ def takes_distinct_sizes(expr, scope) -> bool:
     same unknown integer at different offsets (``[ndev, ndev + 1]``, whatever ``ndev`` is).
     A loop over it hands each iteration another value."""
     if isinstance(expr, cst.Name):
-        owner = scope.lookup_scope(expr.value)
-        b = owner.assigned_once(expr.value) if owner is not None else None
-        if b is None:
+        found = scope.sole_binding(expr.value, mutable=True)
+        if found is None:
             return False
-        expr = b.value
+        expr = found[0]
     if not isinstance(expr, (cst.List, cst.Tuple)) or any(isinstance(e, cst.StarredElement) for e in expr.elements):
         return False
     forms = [_linear(e.value, scope, 0) for e in expr.elements]
@@ -335,9 +334,8 @@ def _linear(e, scope, depth: int):
         inner = _linear(e.expression, scope, depth)
         return (inner[0], -inner[1], -inner[2]) if inner is not None else None
     if isinstance(e, cst.Name):
-        owner = scope.lookup_scope(e.value)
-        b = owner.assigned_once(e.value) if owner is not None and depth < 3 else None
-        known = _linear(b.value, owner, depth + 1) if b is not None else None
+        found = scope.sole_binding(e.value, mutable=True) if depth < 3 else None
+        known = _linear(*found, depth + 1) if found is not None else None
         return known if known is not None else (e.value, 1, 0)
     if isinstance(e, cst.BinaryOperation):
         left, right = _linear(e.left, scope, depth), _linear(e.right, scope, depth)

@@ -67,6 +67,8 @@ STATEFUL_OPTAX = frozenset(
 NUMPY_ARRAY_MAKERS = COMPUTED_NUMPY_ARRAY_MAKERS
 # NumPy's scalar types are JAX's dtypes but bfloat16, which NumPy lacks
 NUMPY_SCALAR_TYPES = frozenset(SCALAR_TYPES) - {"bfloat16"}
+# What calling a builtin that makes a container gives (a list for ``sorted`` and ``bytearray``)
+CONTAINER_BUILTINS = {"list": LIST, "sorted": LIST, "bytearray": LIST, "dict": DICT, "set": SET}
 SCALAR_BUILTINS = frozenset({"int", "float", "str", "bool", "len", "round", "abs", "repr", "hash", "range", "frozenset", "bytes", "complex", "id", "ord", "chr"})
 # Class decorators that generate ``__eq__`` and decide ``__hash__`` from ``eq`` / ``frozen`` /
 # ``unsafe_hash`` as dataclasses do, each with whether it freezes by default: attrs' modern

@@ -29,7 +29,7 @@ class AttributeValues:
             return None
         f = scope.func if scope.kind == "function" else None
         me = target.value.value
-        if f is None or f.receiver != me or is_classmethod(f) or not scope.bound_once(me):
+        if f is None or f.receiver != me or is_classmethod(f) or scope.only_binding(me) is None:
             return None
         attr = target.attr.value
         mro = self.classes.mro(f.cls)

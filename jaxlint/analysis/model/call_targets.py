@@ -323,10 +323,9 @@ class CallTargets:
         f = owner.sole_def(name)
         if f is not None:
             return self._def(f)
-        binds = owner.bindings.get(name, ())
-        if len(binds) != 1 or name in owner.globals or name in owner.nonlocals:
+        b = owner.only_binding(name)
+        if b is None or name in owner.globals or name in owner.nonlocals:
             return None
-        b = binds[0]
         if b.order is None:
             return None  # written from another function
         if b.kind == "assign" and b.value is not None:

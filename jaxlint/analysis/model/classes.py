@@ -577,7 +577,7 @@ def class_named(scope: Scope, name: str, sole: bool = False) -> Optional[ClassIn
     binding (a rebinding may hold anything when it is read)."""
     owner = scope.lookup_scope(name)
     cls = owner.classes.get(name) if owner is not None else None
-    if cls is not None and sole and not owner.bound_once(name):
+    if cls is not None and sole and owner.only_binding(name) is None:
         return None
     return cls
 

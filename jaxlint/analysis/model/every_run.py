@@ -43,7 +43,7 @@ def returns_result(g: FuncInfo, held: Optional[str]) -> bool:
     """Does ``g`` return the result of its call whose result goes to ``held``?"""
     if held == "":
         return True  # ``return step(x)``
-    if not held or not g.body_scope.bound_once(held):
+    if not held or g.body_scope.only_binding(held) is None:
         return False
     return _returned_name(g.node) == held
 
@@ -111,9 +111,8 @@ def _non_empty(expr, scope: Scope, targets, depth: int) -> bool:
     if isinstance(expr, (cst.List, cst.Tuple)):
         return any(not isinstance(el, cst.StarredElement) for el in expr.elements)
     if isinstance(expr, cst.Name):
-        owner = scope.lookup_scope(expr.value)
-        b = owner.assigned_once(expr.value) if owner is not None else None
-        return b is not None and _non_empty(b.value, owner, targets, depth + 1)
+        found = scope.sole_binding(expr.value, mutable=True)
+        return found is not None and _non_empty(*found, targets, depth + 1)
     if isinstance(expr, cst.Attribute):
         cls, _exact = targets.members.self_class(expr.value, scope)
         attr = expr.attr.value

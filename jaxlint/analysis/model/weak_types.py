@@ -429,7 +429,7 @@ def returned_type(f, ret, incoming: Callable[[str], Value], outer, classes, targ
             if value is not None and b is not None:
                 out = evaluator(b.order).of(value)
             elif unpacked is not None and n not in body.mutations:
-                out = evaluator(body.bindings[n][0].order).item(unpacked)
+                out = evaluator(body.only_binding(n).order).item(unpacked)
         elif body is not None and outer is not None:
             owner = body.lookup_scope(n)
             out = outer(n, owner) if owner is not None else None

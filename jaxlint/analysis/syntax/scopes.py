@@ -113,10 +113,12 @@ class Scope:
         else:
             lst.append(Binding(order, kind, value, unpacked))
 
-    def bound_once(self, name: str) -> bool:
-        """This scope binds ``name`` exactly once, by whatever statement (a def, a class, an
-        assignment, a parameter, an import of a value): every read sees that one object."""
-        return len(self.bindings.get(name, ())) == 1
+    def only_binding(self, name: str) -> Optional[Binding]:
+        """The binding of ``name`` when this scope binds it exactly once, by whatever statement
+        (a def, a class, an assignment, a parameter, an import of a value): every read sees
+        that one object.  None otherwise."""
+        binds = self.bindings.get(name, ())
+        return binds[0] if len(binds) == 1 else None
 
     def value_bindings(self, name: str) -> List[Binding]:
         """The bindings of ``name`` that make it a variable (``VALUE_KINDS``)."""
@@ -163,37 +165,37 @@ class Scope:
         found = self.sole_binding(name)
         return found[0] if found is not None else None
 
-    def sole_binding(self, name: str) -> Optional[Tuple[cst.BaseExpression, "Scope"]]:
-        """``sole_value``, with the scope the expression is in (the one that owns ``name``)."""
+    def sole_binding(self, name: str, mutable: bool = False) -> Optional[Tuple[cst.BaseExpression, "Scope"]]:
+        """``sole_value``, with the scope the expression is in (the one that owns ``name``).
+        ``mutable``: also when the object is changed in place (asking what it was made as)."""
         owner = self.lookup_scope(name)
-        b = owner.assigned_once(name) if owner is not None and name not in owner.mutations else None
+        b = owner.assigned_once(name) if owner is not None and (mutable or name not in owner.mutations) else None
         return (b.value, owner) if b is not None else None
 
     def unrebound_param(self, name: str) -> bool:
         """``name`` is a parameter of this function that its body never rebinds: it holds what
         the caller passed, wherever it is read."""
-        return self.bound_once(name) and self.bindings[name][0].kind == "param"
+        b = self.only_binding(name)
+        return b is not None and b.kind == "param"
 
     def sole_def(self, name: str) -> Optional["FuncInfo"]:
         """The def of this scope that ``name`` stands for wherever it is read: its only
         binding (``f = jax.jit(f)`` or a second def rebinds it)."""
         f = self.defs.get(name)
-        return f if f is not None and self.bound_once(name) else None
+        return f if f is not None and self.only_binding(name) is not None else None
 
     def assigned_once(self, name: str) -> Optional[Binding]:
         """The binding of ``name`` when this scope binds it exactly once, by a plain assignment
         of a value, at a known point of its body (not from another function).  The object it
         holds may still be mutated: ``sole_binding`` also rules that out."""
-        binds = self.bindings.get(name, ())
-        if len(binds) != 1 or binds[0].kind != "assign" or binds[0].order is None or binds[0].value is None:
-            return None
-        return binds[0]
+        b = self.only_binding(name)
+        return b if b is not None and b.kind == "assign" and b.order is not None and b.value is not None else None
 
     def unpacked_once(self, name: str) -> Optional[Tuple[cst.BaseExpression, int, int]]:
         """``binding.unpacked`` of ``name`` when this scope binds it exactly once, at a known
         point, by unpacking a value (``obs, state = env.reset(key)``)."""
-        binds = self.bindings.get(name, ())
-        return binds[0].unpacked if len(binds) == 1 and binds[0].order is not None else None
+        b = self.only_binding(name)
+        return b.unpacked if b is not None and b.order is not None else None
 
     def module(self) -> "Scope":
         s = self

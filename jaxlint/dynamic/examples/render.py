@@ -33,7 +33,7 @@ def nearest_binding(owner: Scope, name: str, before: Optional[int]):
         if earlier and all(b.order is not None for b in binds):
             return max(earlier, key=lambda b: b.order)
         return None
-    return binds[0] if len(binds) == 1 else None
+    return owner.only_binding(name)
 
 
 def render(

@@ -316,16 +316,16 @@ def _divisible(base, step, scope) -> bool:
     or the array was cut to a multiple of the batch size (``x = x[: n // bs * bs]``)."""
     if not isinstance(base, cst.Name):
         return False
-    binds = scope.bindings.get(base.value, ())
-    for b in binds:
+    for b in scope.bindings.get(base.value, ()):
         if isinstance(b.value, cst.Subscript) and _cut_to_multiple(b.value, step):
             return True
     step = _literal(step, scope)
     if not isinstance(step, cst.Integer):
         return False
-    if len(binds) != 1 or binds[0].kind != "assign" or not isinstance(binds[0].value, cst.Call):
+    b = scope.only_binding(base.value)
+    if b is None or b.kind != "assign" or not isinstance(b.value, cst.Call):
         return False
-    ctor = binds[0].value
+    ctor = b.value
     q = _array_call(ctor, scope)
     if q not in SHAPE_FIRST and q not in ("arange",) or not ctor.args:
         return False
