@@ -7,7 +7,6 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.analysis.traced.values import TEXT, TRACED
-from jaxlint.fixes.names import code as _code
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, wrong_result
 
@@ -150,3 +149,7 @@ def _placeholder_call(node: cst.Call) -> Optional[str]:
     literal = quote + "".join(text) + fs.end
     func = _code(node.func)
     return f"{func}({', '.join([literal] + [f'{n}={n}' for n in names])})"
+
+
+def _code(node) -> str:
+    return cst.Module([]).code_for_node(node)
