@@ -443,3 +443,39 @@ def test_partial_of_a_partial_jit_keeps_both_bindings():
         """
     )
     assert [(f.line, f.code) for f in lint_source(text, "example.py", rule_config()).findings] == [(12, "JAX202")]
+
+
+def test_a_dict_handed_to_code_that_may_change_it_is_no_longer_known():
+    # ``normalize`` replaces the list with a tuple: what the display held is not what the jitted
+    # call receives, so neither is reported
+    body = """
+    def normalize(cfg):
+        cfg["reps"] = tuple(cfg["reps"])
+
+    def main():
+        cfg = {"reps": [1, 2]}
+        normalize(cfg)
+        tile(jnp.ones(3), cfg["reps"])
+
+    def main_through_an_alias():
+        cfg = {"reps": [1, 2]}
+        alias = cfg
+        alias["reps"] = (1, 2)
+        tile(jnp.ones(3), cfg["reps"])
+    """
+    assert findings(body) == []
+
+
+def test_a_dict_handed_to_a_jitted_function_keeps_its_items():
+    # a jitted function works on a flattened copy of its arguments: the dict is as it was
+    body = """
+    @jax.jit
+    def total(cfg):
+        return cfg["scale"] * 2.0
+
+    def main():
+        cfg = {"reps": [1, 2], "scale": 1.0}
+        total(cfg)
+        tile(jnp.ones(3), cfg["reps"])  # here
+    """
+    assert findings(body) == [(line_of(body, "# here"), 23, "JAX202")]

@@ -67,6 +67,28 @@ class _CallCollector(FastVisitor):
     visit_ClassDef = visit_FunctionDef
 
 
+class _SharedArguments(FastVisitor):
+    """The names a statement hands to calls as plain arguments (``f(d)``, ``f(cfg=d)``), but
+    not to a jitted function's call."""
+
+    def __init__(self, run: "ScopeRun", known: set, out: list):
+        self.run = run
+        self.known = known  # the names whose contents are known: no other is looked for
+        self.out = out
+
+    def visit_Call(self, node: cst.Call) -> None:
+        names = [a.value.value for a in node.args if isinstance(a.value, cst.Name) and not a.star and a.value.value in self.known]
+        if names:
+            t = self.run.hv.finder.call_targets.target(node, self.run.scope)
+            if t is None or t.app is None:
+                self.out.extend(names)
+
+    def visit_Lambda(self, node) -> bool:
+        return False
+
+    visit_FunctionDef = visit_ClassDef = visit_Lambda
+
+
 Env = Dict[str, Optional[HostValue]]
 # methods of a list or dict that change what it holds
 CONTAINER_MUTATORS = frozenset({"append", "extend", "insert", "update", "pop", "popitem", "setdefault", "clear", "remove"})
@@ -192,7 +214,26 @@ class ScopeRun:
         for small in st.body:
             if not self._small_statement(small, env):
                 return None
+            self._forget_shared(small, env)
         return env
+
+    def _forget_shared(self, small, env: Env) -> None:
+        """A list or dict whose contents are known stops being known once other code can change
+        it: after it is handed to a call (other than of a jitted function, which works on a
+        flattened copy) or bound to another name or place (an alias, which then knows no more).
+        What the call saw is recorded before."""
+        known = {n for n, v in env.items() if v is not None and v.kind in (LIST, DICT) and (v.items if v.kind == LIST else v.fields) is not None}
+        if not known:
+            return
+        shared = []
+        if isinstance(small, (cst.Assign, cst.AnnAssign)) and isinstance(small.value, cst.Name):
+            shared.append(small.value.value)
+        _SharedArguments(self, known, shared).walk(small)
+        for n in known.intersection(shared):
+            v = env[n]
+            forgotten = HostValue(v.kind, v.node)
+            for alias in [m for m, w in env.items() if w is v]:
+                env[alias] = forgotten
 
     def _small_statement(self, small, env: Env) -> bool:
         """Run one small statement on ``env`` in place; False when no path goes on after it."""
