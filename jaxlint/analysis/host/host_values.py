@@ -25,7 +25,8 @@ answers the questions; the kinds and ``HostValue`` are in ``host_value``, calls 
 
 from __future__ import annotations
 
-from typing import Dict, Optional, Tuple
+from contextlib import contextmanager
+from typing import Dict, Iterator, Optional, Tuple
 
 import libcst as cst
 
@@ -36,9 +37,8 @@ from jaxlint.analysis.host.scope_run import Env, ScopeRun
 from jaxlint.analysis.model.weak_types import ANY_ARRAY, ARITHMETIC, INT, Fields, Typ, TypeEvaluator, literal_type, promote
 from jaxlint.analysis.model.classes import ClassModel
 from jaxlint.analysis.syntax.functions import return_values
-from jaxlint.analysis.syntax.nodes import string_literal, subscript_key
 from jaxlint.analysis.syntax.module_index import ModuleIndex
-from jaxlint.analysis.syntax.nodes import const_index, string_value
+from jaxlint.analysis.syntax.nodes import const_index, string_literal, string_value, subscript_key
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.transforms import Application, TransformFinder
 
@@ -122,11 +122,11 @@ class HostValues(HostCalls):
         f = scope.func if scope.kind == "function" else None
         if f is None or f.is_lambda or f.body_scope is not scope:
             return None
-        key = (id(scope), id(call) if env is None else id(env) ^ id(call))
+        key = (id(scope), id(call), None if env is None else id(env))
         if key in self._entered:
             return self._entered[key]
-        if id(scope) in self._active or self._entering >= ENTRY_DEPTH:
-            return None  # recursion, or calls nested too deep to follow
+        if self._too_deep(scope):
+            return None
         targets = self.finder.call_targets
         t = targets.target(call, where)
         bound = targets.bind(t, call, where) if t is not None and t.func is f and t.app is None else None
@@ -141,13 +141,8 @@ class HostValues(HostCalls):
         if not any(v is not None and v.kind != host_value.PARAM for v in given.values()):
             self._entered[key] = None
             return None
-        self._active.add(id(scope))
-        self._entering += 1
-        try:
+        with self._entered_into(scope):
             run = ScopeRun(self, scope, given)
-        finally:
-            self._active.discard(id(scope))
-            self._entering -= 1
         self._entered[key] = run
         if env is not None:
             self._kept.append(env)  # its id is part of the key: not reused while kept
@@ -163,22 +158,29 @@ class HostValues(HostCalls):
         if self.finder.by_func.get(id(t.func.node)) or self.finder.is_traced_def(t.func) or t.func.node.decorators:
             return None
         body = t.func.body_scope
-        if id(body) in self._active or self._entering >= ENTRY_DEPTH:
-            return None  # recursion, or calls nested too deep to follow
-        run = self._entered_run(body, (e, scope), env, shadow)
+        run = None if self._too_deep(body) else self._entered_run(body, (e, scope), env, shadow)
         if run is None or not run.returns:
             return None
         out = None
-        self._active.add(id(body))  # what the returns call is followed no deeper than the run
-        self._entering += 1
-        try:
+        with self._entered_into(body):  # what the returns call is followed no deeper than the run
             for i, (r, renv) in enumerate(run.returns):
                 v = self.eval(r, body, renv, frozenset())
                 out = v if i == 0 else host_value.join(out, v)
+        return _held(out, 0)
+
+    def _too_deep(self, body: Scope) -> bool:
+        """Is ``body`` being run already (recursion), or are such runs nested too deep?"""
+        return id(body) in self._active or self._entering >= ENTRY_DEPTH
+
+    @contextmanager
+    def _entered_into(self, body: Scope) -> Iterator[None]:
+        self._active.add(id(body))
+        self._entering += 1
+        try:
+            yield
         finally:
             self._active.discard(id(body))
             self._entering -= 1
-        return _held(out, 0)
 
     def is_array(self, expr, scope: Scope) -> bool:
         """Is ``expr`` certainly a JAX array wherever ``scope`` reads it (a store ``x[i] = v``, a
