@@ -482,3 +482,21 @@ def test_a_run_the_cache_answers_imports_neither_libcst_nor_the_analysis(tmp_pat
     assert imported == "['jaxlint.analysis', 'jaxlint.engine.pipeline', 'libcst']" and cold
     warm, imported = run()
     assert (warm, imported) == (cold, "[]")
+
+
+def test_preloaded_stats_made_by_threads_are_the_stats_made_one_at_a_time(tmp_path, monkeypatch):
+    # every stat counts as slow, so all but the first PROBE are made by the threads
+    monkeypatch.setattr(cache_mod.StatIndex, "SLOW_STAT_S", 0.0)
+    paths = []
+    for i in range(3 * cache_mod.StatIndex.PROBE):
+        p = tmp_path / f"m{i}.py"
+        p.write_text("x = %d\n" % i * (i + 1))
+        paths.append(str(p))
+    paths.append(str(tmp_path / "missing.py"))
+    index = cache_mod.StatIndex(str(tmp_path / "cache"))
+    index.preload(paths)
+    assert set(index._stats) == set(paths)
+    for p in paths[:-1]:
+        st = os.stat(p)
+        assert (index._stats[p].st_size, index._stats[p].st_ino, index._stats[p].st_mtime_ns) == (st.st_size, st.st_ino, st.st_mtime_ns)
+    assert index._stats[paths[-1]] is None
