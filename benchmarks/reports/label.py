@@ -26,7 +26,7 @@ BENCH = os.path.dirname(HERE)
 sys.path.insert(0, BENCH)
 
 from difftest import truth  # noqa: E402
-from split import half, unit_of_source  # noqa: E402
+from split import report_half, unit_of_source  # noqa: E402
 
 CASES = os.path.join(HERE, "cases")
 MANIFEST = os.path.join(HERE, "manifest.json")
@@ -194,7 +194,7 @@ def manifest(paths: List[str], seen: Dict[str, dict]) -> dict:
             "fix": os.path.relpath(pair["fix"], HERE),
             "source": bug["source"],
             "unit": unit,
-            "split": half(unit),
+            "split": report_half(unit),
             "category": bug["category"],
             "via": [v.strip() for v in bug.get("via", "").split(",") if v.strip()],
             "sink": bug.get("sink", ""),
