@@ -1,0 +1,58 @@
+# source: https://github.com/joeryjoery/jit_env/issues/36
+# category: A
+# expect: ok
+# via: method, jit-call, class-attribute
+# sink: python-if
+"""`DiscreteArray` checks `num_values` with NumPy before it becomes a jax array, so building the
+action spec inside the environment's jitted `step` validates a concrete value and traces."""
+import jax
+import jax.numpy as _jnp
+import numpy as np
+
+
+class BoundedArray:
+    def __init__(self, shape, dtype, minimum, maximum, name=""):
+        self._shape, self._dtype, self._name = shape, dtype, name
+        self._minimum, self._maximum = minimum, maximum
+
+    @property
+    def maximum(self):
+        return self._maximum
+
+
+class DiscreteArray(BoundedArray):
+    """A variant of BoundedArray with strict integer values and minimum=0."""
+
+    def __init__(self, num_values, dtype=_jnp.int32, name=""):
+        if not _jnp.issubdtype(dtype, _jnp.integer):
+            raise ValueError(f"`dtype` must be integer, got {dtype}.")
+        if not (np.asarray(num_values) > 0).all():
+            raise ValueError(f"`num_values` may only contain positive integers, got {num_values}.")
+        num_values = _jnp.asarray(num_values, dtype)
+        super().__init__(shape=_jnp.shape(num_values), dtype=dtype, minimum=0,
+                         maximum=num_values - 1, name=name)
+
+
+class GridWorld:
+    num_actions = 4
+
+    def action_spec(self):
+        return DiscreteArray(num_values=self.num_actions, name="action")
+
+    def reset(self, key):
+        return _jnp.zeros(2, _jnp.int32)
+
+    def step(self, state, action):
+        spec = self.action_spec()
+        action = _jnp.clip(action, 0, spec.maximum)
+        moves = _jnp.array([[0, 1], [1, 0], [0, -1], [-1, 0]])
+        return _jnp.clip(state + moves[action], 0, 4)
+
+
+if __name__ == "__main__":
+    env = GridWorld()
+    step = jax.jit(env.step)
+    state = env.reset(jax.random.PRNGKey(0))
+    for a in [0, 1, 1, 3]:
+        state = step(state, _jnp.int32(a))
+    print(state)
