@@ -34,7 +34,7 @@ from jaxlint.analysis.host.array_values import ARRAY_ATTRS, jax_array_type
 from jaxlint.analysis.host.host_calls import HostCalls, plain_jit
 from jaxlint.analysis.host import host_value as host_value
 from jaxlint.analysis.host.scope_run import Env, ScopeRun
-from jaxlint.analysis.model.weak_types import ANY_ARRAY, ARITHMETIC, INT, Fields, Typ, TypeEvaluator, literal_type, promote
+from jaxlint.analysis.model.weak_types import ANY_ARRAY, ARITHMETIC, INT, Fields, Typ, TypeEvaluator, literal_type, promote, TUPLE
 from jaxlint.analysis.model.classes import ClassModel
 from jaxlint.analysis.syntax.functions import return_values
 from jaxlint.analysis.syntax.module_index import ModuleIndex
@@ -604,6 +604,8 @@ def weak_value(v: Optional[host_value.HostValue], depth: int = 0):
         return None
     if v.kind == host_value.INSTANCE and v.fields is not None:
         return Fields(v.cls, {n: weak_value(f, depth + 1) for n, f in v.fields.items()})
+    if v.kind == host_value.TUPLE and v.items is not None:
+        return Fields(TUPLE, {i: weak_value(it, depth + 1) for i, it in enumerate(v.items)})
     if v.kind == host_value.JIT_RESULT:
         return ANY_ARRAY
     return v.typ

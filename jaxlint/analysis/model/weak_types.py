@@ -397,7 +397,7 @@ def returned_type(f, ret, incoming: Callable[[str], Value], outer, classes, targ
     ``outer(n, scope)`` is a name of an enclosing scope (None: not known)."""
     body = f.body_scope
     params = {} if f.is_lambda else {p.name.value: p for p in named_params(f.node.params)}
-    rebound = _parameter_rebindings(f, body, params)
+    straight = _straight_line(f)
     memo: Dict[Tuple[str, float], Value] = {}
     evaluators: Dict[float, TypeEvaluator] = {}
 
@@ -409,27 +409,30 @@ def returned_type(f, ret, incoming: Callable[[str], Value], outer, classes, targ
 
     def names(n: str, at: float) -> Value:
         """``n`` as a statement at order ``at`` of the body reads it (``inf``: the return)."""
-        if n in params:
-            if n not in rebound:
-                return given(n)
-            again = rebound[n]
-            if again is None:
-                return None  # rebound in a branch, a loop or more than once
-            order, value = again
-            return given(n) if at <= order else evaluator(order).of(value)
         key = (n, at)
         if key in memo:
             return memo[key]
         memo[key] = None  # a cycle answers "unknown"
         out = None
         if body is not None and n in body.bindings:
-            b = body.assigned_once(n)
-            value = body.sole_value(n)
-            unpacked = body.unpacked_once(n)
-            if value is not None and b is not None:
-                out = evaluator(b.order).of(value)
-            elif unpacked is not None and n not in body.mutations:
-                out = evaluator(body.only_binding(n).order).item(unpacked)
+            binds = body.bindings[n]
+            b = None
+            if len(binds) == 1 and binds[0].kind != "param":
+                b = binds[0]  # bound once: every read sees it
+            elif all(b.kind == "param" or b.order is not None and id(_bound_by(b)) in straight for b in binds):
+                # the body's own statements run once each and in order: a read sees the last
+                # binding before it (a binding in a branch or a loop: which one is not known)
+                b = max((b for b in binds if b.kind == "param" or b.order < at), key=lambda b: -1 if b.kind == "param" else b.order, default=None)
+            if b is None or b.order is None and b.kind != "param":
+                pass
+            elif b.kind == "param":
+                out = given(n)
+            elif b.unpacked is not None:
+                out = evaluator(b.order).item(b.unpacked) if n not in body.mutations else None
+            elif b.kind == "assign" and b.value is not None:
+                out = evaluator(b.order).of(b.value)
+        elif n in params:
+            out = given(n)
         elif body is not None and outer is not None:
             owner = body.lookup_scope(n)
             out = outer(n, owner) if owner is not None else None
@@ -444,22 +447,17 @@ def returned_type(f, ret, incoming: Callable[[str], Value], outer, classes, targ
     return evaluator(float("inf")).of(ret)
 
 
-def _parameter_rebindings(f, body, params) -> Dict[str, Optional[Tuple[int, cst.BaseExpression]]]:
-    """The parameters the body rebinds: (order, value) of the one plain assignment of the body's
-    own statements that does (``state = State(...)`` before ``return state``), None for any
-    other rebinding (in a branch or a loop, more than one, an augmented assignment)."""
-    if body is None or f.is_lambda:
-        return {}
-    top = {id(small.value) for st in f.node.body.body if isinstance(st, cst.SimpleStatementLine) for small in st.body if isinstance(small, cst.Assign)}
-    out: Dict[str, Optional[Tuple[int, cst.BaseExpression]]] = {}
-    for n in params:
-        later = [b for b in body.bindings.get(n, ()) if b.kind != "param"]
-        if not later:
-            continue
-        b = later[0]
-        sole = len(later) == 1 and b.kind == "assign" and b.order is not None and b.value is not None and id(b.value) in top
-        out[n] = (b.order, b.value) if sole else None
-    return out
+def _straight_line(f) -> set:
+    """The values assigned by the plain assignments of the body's own statements (not in a
+    branch, a loop or a nested block), which run once each and in order."""
+    if f.is_lambda:
+        return set()
+    return {id(small.value) for st in f.node.body.body if isinstance(st, cst.SimpleStatementLine) for small in st.body if isinstance(small, cst.Assign)}
+
+
+def _bound_by(b):
+    """The expression a binding's statement assigns (the value it unpacks, for an unpacking)."""
+    return b.unpacked[0] if b.unpacked is not None else b.value
 
 
 def item_of(v: Value, i: int, n: int) -> Value:

@@ -175,9 +175,9 @@ def _initial_type(m, scope, name: str, loop, order: int, call, classes):
 
 
 def _pytree(t, classes) -> bool:
-    """An instance of a NamedTuple or dataclass pytree of the module: its fields are leaves
-    (another object is no valid argument of a jitted function at all)."""
-    return isinstance(t, Fields) and t.cls is not TUPLE and classes.pytree_kind(t.cls) in ("namedtuple", "dataclass")
+    """A tuple, or an instance of a NamedTuple or dataclass pytree of the module: its items and
+    fields are leaves (another object is no valid argument of a jitted function at all)."""
+    return isinstance(t, Fields) and (t.cls is TUPLE or classes.pytree_kind(t.cls) in ("namedtuple", "dataclass"))
 
 
 def _default_type(m, scope, name: str, classes):
@@ -257,7 +257,8 @@ def _flip(init, out, classes, strong_only: bool = False):
         hit = _changed_field(init, out, classes, strong_only)
         if hit is not None:
             path, t, o = hit
-            return f"an instance of `{init.cls.name}` whose `{path}` is {_first(t)}", f"`{path}` {_describe(o)}"
+            what = "a tuple" if init.cls is TUPLE else f"an instance of `{init.cls.name}`"
+            return f"{what} whose `{path}` is {_first(t)}", f"`{path}` {_describe(o)}"
     return None
 
 
@@ -279,13 +280,14 @@ def _changed_field(init: Fields, out, classes, strong_only: bool, depth: int = 0
     if not isinstance(out, Fields) or out.cls is not init.cls or depth > 3:
         return None
     for name, t in init.fields.items():
-        if classes.field_kind(init.cls, name) == STATIC_FIELD:
+        if init.cls is not TUPLE and classes.field_kind(init.cls, name) == STATIC_FIELD:
             continue
         o = out.fields.get(name)
+        name = f"[{name}]" if init.cls is TUPLE else name
         if isinstance(t, Typ) and isinstance(o, Typ) and _changed(t, o, strong_only):
             return name, t, o
         if _pytree(t, classes):
             inner = _changed_field(t, o, classes, strong_only, depth + 1)
             if inner is not None:
-                return (f"{name}.{inner[0]}",) + inner[1:]
+                return (f"{name}{'' if inner[0].startswith('[') else '.'}{inner[0]}",) + inner[1:]
     return None
