@@ -17,6 +17,7 @@ from jaxlint.analysis.model.classes import class_named, is_classmethod, is_prope
 from jaxlint.analysis.model.library_callables import HAIKU_METHODS, LINEN_INITIALISERS, LINEN_LEADING, haiku_callable
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import FnRef
+from jaxlint.analysis.model.weak_types import BOOL, dtype_kind
 from jaxlint.analysis.syntax.nodes import string_literal, string_value
 from jaxlint.analysis.syntax.scopes import MUTATING_METHODS
 from jaxlint.analysis.traced.effects import state_of
@@ -452,6 +453,8 @@ class CallExpressions:
         return out if leading[0] == "params" and "state" not in leading else lattice.UNKNOWN_VAL
 
     # Methods of ``x.at[i]``: functional updates, they return arrays.
+    # methods that rearrange an array's elements and keep its dtype
+    SAME_DTYPE = frozenset({"reshape", "ravel", "flatten", "transpose", "squeeze", "swapaxes", "copy", "repeat", "take"})
     _UPDATE_METHODS = frozenset({"set", "add", "multiply", "divide", "power", "min", "max", "apply", "get"})
 
     def call_attribute(self, e: cst.Call, func: cst.Attribute) -> lattice.Val:
@@ -604,7 +607,7 @@ class CallExpressions:
         if meth in self._UPDATE_METHODS and base.flags & lattice.ARRAY:
             # (``x.at[i]`` is an array's indexer; ``d.get(k)`` of a value that may be a dict is
             # no update)
-            return lattice.Val(lattice.TRACED, base.name, lattice.ARRAY)
+            return lattice.Val(lattice.TRACED, base.name, lattice.ARRAY | base.flags & lattice.BOOL)  # of the array's dtype
         if self.frame.concrete:
             return lattice.STATIC_VAL
         if not base.flags & lattice.ARRAY and meth not in ARRAY_METHODS:
@@ -612,6 +615,8 @@ class CallExpressions:
             # return anything (``model.number_of_links()`` reads a static field).
             return lattice.UNKNOWN_VAL
         flags = lattice.ARRAY
-        if meth in ("any", "all"):
+        if meth in ("any", "all") or meth in self.SAME_DTYPE and base.flags & lattice.BOOL:
+            flags |= lattice.BOOL
+        elif meth == "astype" and argvals and dtype_kind(argvals[0][0].value, self.frame.scope) == BOOL:
             flags |= lattice.BOOL
         return lattice.Val(lattice.TRACED, base.name, flags, dims=base.dims if meth in SAME_SHAPE else None)

@@ -59,6 +59,8 @@ from jaxlint.analysis.traced.values import (
     surely_not_none,
 )
 
+BITWISE_LOGICAL = (cst.BitAnd, cst.BitOr, cst.BitXor, cst.BitAndAssign, cst.BitOrAssign, cst.BitXorAssign)
+
 
 class Expressions:
     """The expression part of the interpreter (combined into ``Interp``)."""
@@ -255,7 +257,8 @@ class Expressions:
                 return Val(STATIC, None, JAXARR)
             return STATIC_VAL
         if base.kind == TRACED and not base.flags & OPAQUE and (base.flags & ARRAY or attr in ARRAY_ATTRS):
-            return Val(TRACED, name, ARRAY | (base.flags & REF if attr == "at" else 0))  # ``ref.at``: views of the Ref
+            # ``ref.at``: views of the Ref; ``mask.at``, ``mask.T``: of the array's dtype
+            return Val(TRACED, name, ARRAY | (base.flags & (REF | BOOL) if attr == "at" else base.flags & BOOL if attr in ("T", "mT") else 0))
         # A field of a pytree whose class the model cannot place: a leaf or static metadata,
         # only the class can tell.
         return UNKNOWN_VAL
@@ -308,7 +311,7 @@ class Expressions:
             # ``ref.at[i]`` is a view of the Ref, written in place as the Ref is (reading
             # ``ref[i]`` gives an array)
             view = base.flags & REF if isinstance(e.value, cst.Attribute) and e.value.attr.value == "at" else 0
-            return Val(TRACED, base.name, base.flags & ARRAY | view, dims=dims)
+            return Val(TRACED, base.name, base.flags & (ARRAY | BOOL) | view, dims=dims)
         if base.kind == STATIC:
             if base.flags & JAXARR:
                 return self.array_op(idx)
@@ -329,7 +332,9 @@ class Expressions:
             if a.flags & PYSEQ and isinstance(op, (cst.Multiply, cst.MultiplyAssign)):
                 return Val(TRACED, a.name, PYSEQ)  # [x] * n: a Python list
             name = a.name if a.kind == TRACED else b.name
-            return Val(TRACED, name, ARRAY)  # arithmetic on a tracer gives an array
+            # arithmetic on a tracer gives an array; ``&``, ``|`` and ``^`` of booleans a boolean
+            logical = isinstance(op, BITWISE_LOGICAL) and all(v.flags & (BOOL | TRUE | FALSE) for v in (a, b))
+            return Val(TRACED, name, ARRAY | BOOL if logical else ARRAY)
         if a.kind == UNKNOWN or b.kind == UNKNOWN:
             return UNKNOWN_VAL
         if (a.flags | b.flags) & JAXARR:

@@ -31,6 +31,7 @@ from jaxlint.analysis.jax.jax_api import (
 from jaxlint.analysis.model.library_callables import RUN_AT_CALL
 from jaxlint.analysis.model.names import PARTIAL
 from jaxlint.analysis.model.transform_arguments import StaticSpec, parse_statics
+from jaxlint.analysis.model.weak_types import BOOL, dtype_kind
 from jaxlint.analysis.model.transform_table import PASS_THROUGH, TRANSFORMS, Transform
 from jaxlint.analysis.syntax.nodes import is_none_literal, keyword_value
 from jaxlint.analysis.traced.lax_operands import lax_operands
@@ -188,6 +189,10 @@ class LibraryCalls:
             "signbit",
         ):
             flags |= lattice.BOOL
+        dtype = keyword_value([a for a, _ in argvals], "dtype")
+        if dtype is not None:
+            # ``jnp.ones(shape, dtype=bool)``: the dtype asked for, whatever the function's own
+            flags = lattice.BOOL if dtype_kind(dtype, self.frame.scope) == BOOL else 0
         if q in AXIS_DEPENDENT and not self.frame.concrete:
             return lattice.Val(lattice.TRACED, None, lattice.ARRAY)
         # Traced where the frame stages (even ``jnp.ones(3)``), else traced only when an
