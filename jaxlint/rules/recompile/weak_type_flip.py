@@ -18,8 +18,8 @@ class WeakTypeFlip(Rule):
     """
     What it does
         Flags a jitted function called in a loop as ``x = f(x)`` when ``x`` starts as a Python
-        scalar (``x = 0.0``, a parameter default, or a ``NamedTuple`` field such as
-        ``State(count=0)``) and ``f`` returns it strongly typed or with another dtype: reduced
+        scalar (``x = 0.0``, a parameter default, a ``NamedTuple`` field such as
+        ``State(count=0)``, or an item of a tuple such as ``(0.0, 0)``) and ``f`` returns it strongly typed or with another dtype: reduced
         (``jnp.sum``), cast (``astype``, ``jnp.asarray(x, jnp.float32)``) or mixed with a
         strongly typed array.  Results that stay weak (``x * 0.5``, ``jnp.sin(x)``,
         ``state.count + 1``) compile once and are not flagged.  A value that starts as an
