@@ -16,7 +16,7 @@ from jax.scipy.special import gamma as jax_gamma
 def mittag_leffler_e2(z, alpha, beta):
     z = jnp.atleast_1d(jnp.asarray(z))
     series = jnp.zeros_like(z)
-    for k in range(30):
+    for k in range(8):
         series = series + z**k / jax_gamma(alpha * k + beta)
     z_abs = jnp.maximum(jnp.abs(z), 1e-15)
     asymptotic_eq = jnp.sin(jnp.pi * alpha) / (jnp.pi * z_abs)
@@ -43,7 +43,7 @@ class FractionalMaxwellGel:
         G_pred = self._predict_relaxation(t, c_alpha, alpha, eta)
         return jnp.mean((jnp.log(G_pred) - jnp.log(G_data)) ** 2)
 
-    def fit(self, t, G_data, steps=3, lr=1e-3):
+    def fit(self, t, G_data, steps=1, lr=1e-3):
         grad_fn = jax.value_and_grad(self.loss)
         params = self.params
         for _ in range(steps):
