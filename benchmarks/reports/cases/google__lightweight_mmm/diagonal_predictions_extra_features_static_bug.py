@@ -100,6 +100,6 @@ if __name__ == "__main__":
         "coef_extra_features": 0.2 * jax.random.normal(ks[4], (4, 2)),
     }
     mmm = LightweightMMM(media, extra_features, trace)
-    curves = plot_response_curves(mmm, optimal_allocation_per_timeunit=jnp.array([1.2, 0.8, 1.5], dtype=jnp.float32))
+    curves = plot_response_curves(mmm, steps=10, optimal_allocation_per_timeunit=jnp.array([1.2, 0.8, 1.5], dtype=jnp.float32))
     print(curves["predictions"].shape, [round(float(x), 4) for x in curves["average"].ravel()],
           [round(float(x), 4) for x in curves["optimal"].ravel()])
