@@ -1,4 +1,4 @@
-# source: https://github.com/jordandeklerk/KernelJax/blob/09ff5568a6c5146de0d844094e001068fd4a0338/docs/source/user-guide/custom-criteria.md#where-settings-live
+# source: https://github.com/jordandeklerk/KernelJax/blob/7265c213b0cd62b22fb75adad8603aec66001bf4/docs/source/user-guide/custom-criteria.md#where-settings-live
 # category: B
 # expect: ok
 # via: static-argnums, partial-jit, dataclass, helper, lax-scan, grad
