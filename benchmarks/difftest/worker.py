@@ -272,6 +272,7 @@ def run_once(path, limit, eager=False, leaks=False):
     out = io.StringIO()
     err = None
     lines = []
+    settings = dict(jax.config.values)
     signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(limit)
     try:
@@ -296,7 +297,20 @@ def run_once(path, limit, eager=False, leaks=False):
         RUN_MESSAGE[0] = str(e)[:300]
     finally:
         signal.alarm(0)
+        _restore(settings)
     return out.getvalue(), err, lines
+
+
+def _restore(settings):
+    """Put back JAX's settings as they were before a program ran: one that turns on 64-bit
+    types (``jax.config.update("jax_enable_x64", True)``) must not change the programs run after
+    it in this worker."""
+    for name, value in settings.items():
+        if jax.config.values.get(name) != value:
+            try:
+                jax.config.update(name, value)
+            except Exception:  # noqa: BLE001 - a setting JAX no longer lets a program change back
+                pass
 
 
 def handle(req, limit):
