@@ -177,6 +177,8 @@ def score_reports(split: str, preview: bool, jobs: int, manifest: Optional[dict]
         "negatives": len(cases),
         "negatives_flagged": len(flagged),
         "flagged": flagged,
+        # how many fix files each code flags: a count that names no case (the test half's too)
+        "flagged_by_code": dict(sorted(collections.Counter(code for f in flagged for code in {x.split(":")[0] for x in f["findings"]}).items())),
         "misses_by_sink": group(misses, lambda c: [c.get("sink") or "?"]),
         "misses_by_via": group(misses, lambda c: c.get("via") or ["?"]),
         "dynamic": dict(verdicts) if DYNAMIC[0] else None,
@@ -267,7 +269,7 @@ def print_reports(r: dict) -> None:
     print(f"Reports: {r['cases']} cases from {r['units']} sources ({r['dropped']} dropped while labelling)")
     for k in CATEGORIES:
         print(f"  {k}: {r['found'].get(k, 0)}/{r['total'].get(k, 0)} found ({pct(r['recall'][k])})")
-    print(f"  negatives flagged: {r['negatives_flagged']}/{r['negatives']}")
+    print(f"  negatives flagged: {r['negatives_flagged']}/{r['negatives']}" + (f" ({', '.join(f'{k} {v}' for k, v in r['flagged_by_code'].items())})" if r["flagged_by_code"] else ""))
     if r.get("dynamic") is not None:
         print("  dynamic verdicts on the findings that find a bug:", ", ".join(f"{k} {v}" for k, v in sorted(r["dynamic"].items())))
         for line in r.get("dynamic_not_confirmed", ()):
@@ -347,6 +349,18 @@ def write_measured(world: dict, corpus: str) -> None:
         fh.write(text)
 
 
+def write_flagged_negatives(reports: dict) -> None:
+    """Record how many fixed files of the reports' test half each rule flags in
+    ``jaxlint/rules/measured.py`` (a rule that flags one is not on by default)."""
+    with open(MEASURED) as fh:
+        text = fh.read()
+    table = "{\n" + "".join(f'    "{code}": {n},\n' for code, n in sorted(reports["flagged_by_code"].items())) + "}"
+    text = re.sub(r"^NEGATIVES = .*$", lambda m: f"NEGATIVES = {reports['negatives']}", text, count=1, flags=re.M)
+    text = re.sub(r"^(FLAGGED_NEGATIVES: .*? = )\{(?:\}|\n.*?^\})", lambda m: m.group(1) + table, text, count=1, flags=re.M | re.S)
+    with open(MEASURED, "w") as fh:
+        fh.write(text)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reports", action="store_true", help="score the reduced bug reports")
@@ -357,7 +371,7 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--json", metavar="OUT", help="write the figures as JSON")
     ap.add_argument("--write-ci-subset", type=int, metavar="N", help="pick N development cases per category for the test suite")
-    ap.add_argument("--write-measured", action="store_true", help="with --world --split test: record each rule's precision in jaxlint/rules/measured.py")
+    ap.add_argument("--write-measured", action="store_true", help="with --split test: record each rule's precision on the world corpus, and the fixed files of the reports it flags, in jaxlint/rules/measured.py")
     ap.add_argument("--dynamic", action="store_true", help="with --reports: run jaxlint --dynamic and count the verdicts on the findings that find a bug")
     ap.add_argument("--runtime", action="store_true", help="with --reports: score what `jaxlint run` observes running each file")
     ap.add_argument("--check-stale", action="store_true", help="with --runtime: also run its opt-in check of stale values")
@@ -381,6 +395,10 @@ def main(argv=None) -> int:
             out["reports"]["flagged"] = []
             out["reports"]["dynamic_not_confirmed"] = []
         print_reports(out["reports"])
+        if args.write_measured:
+            if args.split != "test" or not args.preview:
+                ap.error("--write-measured takes the test half's figures with every rule (--split test --preview)")
+            write_flagged_negatives(out["reports"])
     if args.world:
         out["world"] = score_world(args.world, args.split, args.preview, args.jobs, args.world_findings)
         print_world(out["world"])
