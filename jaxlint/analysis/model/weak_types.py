@@ -391,10 +391,11 @@ class TypeEvaluator:
 
 def returned_type(f, ret, incoming: Callable[[str], Value], outer, classes, targets, receivers, depth: int = 0) -> Value:
     """The type of ``ret``, returned by the function ``f``, when each parameter ``n`` comes in
-    as ``incoming(n)`` (``NOT_PASSED``: it holds its literal default).  A name
-    of the body is the value of its one assignment (or the item it unpacks); a parameter the
-    body rebinds once, by a statement of its own, is that value after the statement;
-    ``outer(n, scope)`` is a name of an enclosing scope (None: not known)."""
+    as ``incoming(n)`` (``NOT_PASSED``: it holds its literal default).  A name of the body
+    bound once is the value of that assignment (or the item it unpacks); one bound (and a
+    parameter rebound) only by plain assignments among the body's own statements, which run in
+    order, is at each read the value of the last of them before it; ``outer(n, scope)`` is a
+    name of an enclosing scope (None: not known)."""
     body = f.body_scope
     params = {} if f.is_lambda else {p.name.value: p for p in named_params(f.node.params)}
     straight = _straight_line(f)
