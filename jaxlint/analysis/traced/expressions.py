@@ -332,8 +332,9 @@ class Expressions:
             if a.flags & PYSEQ and isinstance(op, (cst.Multiply, cst.MultiplyAssign)):
                 return Val(TRACED, a.name, PYSEQ)  # [x] * n: a Python list
             name = a.name if a.kind == TRACED else b.name
-            # arithmetic on a tracer gives an array; ``&``, ``|`` and ``^`` of booleans a boolean
-            logical = isinstance(op, BITWISE_LOGICAL) and all(v.flags & (BOOL | TRUE | FALSE) for v in (a, b))
+            # arithmetic on a tracer gives an array; ``&``, ``|`` and ``^`` of two boolean arrays
+            # a boolean one (with a Python int, ``mask & 1``, an integer array)
+            logical = isinstance(op, BITWISE_LOGICAL) and a.flags & b.flags & BOOL
             return Val(TRACED, name, ARRAY | BOOL if logical else ARRAY)
         if a.kind == UNKNOWN or b.kind == UNKNOWN:
             return UNKNOWN_VAL
