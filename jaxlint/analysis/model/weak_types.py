@@ -416,22 +416,12 @@ def returned_type(f, ret, incoming: Callable[[str], Value], outer, classes, targ
         memo[key] = None  # a cycle answers "unknown"
         out = None
         if body is not None and n in body.bindings:
-            binds = body.bindings[n]
-            b = None
-            if len(binds) == 1 and binds[0].kind != "param":
-                b = binds[0]  # bound once: every read sees it
-            elif all(b.kind == "param" or b.order is not None and id(_bound_by(b)) in straight for b in binds):
-                # the body's own statements run once each and in order: a read sees the last
-                # binding before it (a binding in a branch or a loop: which one is not known)
-                b = max((b for b in binds if b.kind == "param" or b.order < at), key=lambda b: -1 if b.kind == "param" else b.order, default=None)
-            if b is None or b.order is None and b.kind != "param":
-                pass
-            elif b.kind == "param":
+            b = _reaching(body.bindings[n], at, straight)
+            if b is not None and b.kind == "param":
                 out = given(n)
-            elif b.unpacked is not None:
-                out = evaluator(b.order).item(b.unpacked) if n not in body.mutations else None
-            elif b.kind == "assign" and b.value is not None:
-                out = evaluator(b.order).of(b.value)
+            elif b is not None and n not in body.mutations:
+                # an object changed in place after it was made is not what its statement made
+                out = evaluator(b.order).item(b.unpacked) if b.unpacked is not None else evaluator(b.order).of(b.value)
         elif n in params:
             out = given(n)
         elif body is not None and outer is not None:
@@ -454,6 +444,22 @@ def _straight_line(f) -> set:
     if f.is_lambda:
         return set()
     return {id(small.value) for st in f.node.body.body if isinstance(st, cst.SimpleStatementLine) for small in st.body if isinstance(small, cst.Assign)}
+
+
+def _reaching(binds, at: float, straight: set):
+    """The binding a read at order ``at`` sees, of a name with the bindings ``binds``: its only
+    assignment; or, when it is bound only as a parameter and by plain assignments among the
+    body's own statements (which run once each, in order), the last of them before ``at``.
+    None when not known (a binding in a branch, a loop or from elsewhere)."""
+    if len(binds) == 1 and binds[0].kind != "param":
+        b = binds[0]
+    elif all(b.kind == "param" or b.order is not None and id(_bound_by(b)) in straight for b in binds):
+        b = max((b for b in binds if b.kind == "param" or b.order < at), key=lambda b: -1 if b.kind == "param" else b.order, default=None)
+    else:
+        return None
+    if b is None or b.kind == "param":
+        return b
+    return b if b.order is not None and (b.unpacked is not None or b.kind == "assign" and b.value is not None) else None
 
 
 def _bound_by(b):
