@@ -387,7 +387,9 @@ class ScopeRun:
             return out
         if isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "range" and self.scope.lookup_scope("range") is None:
             return HostValue(SCALAR, varies=loop)
-        whole = self.eval(it, env)
+        # a row of an array matters only for its type (weak types' questions): others do not
+        # pay for evaluating the iterable
+        whole = self.eval(it, env) if self.hv.types else None
         if whole is not None and whole.kind in (JAX_ARRAY, NUMPY_ARRAY) and whole.typ is not None:
             return HostValue(whole.kind, it, typ=whole.typ)  # a row: an array of the same dtype and weak type
         return None
