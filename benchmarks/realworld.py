@@ -342,11 +342,16 @@ def write_measured(world: dict, corpus: str) -> None:
         right = c.get("true", 0) + c.get("intentional", 0)
         reviewed = right + c.get("false", 0)
         rows.append(f'    "{code}": ({right}, {reviewed}),\n')
-    table = "{\n" + "".join(rows) + "}"
     text = re.sub(r"^CORPUS = .*$", lambda m: f"CORPUS = {corpus!r}", text, count=1, flags=re.M)
-    text = re.sub(r"^(MEASURED: .*? = )\{(?:\}|\n.*?^\})", lambda m: m.group(1) + table, text, count=1, flags=re.M | re.S)
     with open(MEASURED, "w") as fh:
-        fh.write(text)
+        fh.write(_with_table(text, "MEASURED", rows))
+
+
+def _with_table(text: str, name: str, rows: List[str]) -> str:
+    """``text`` with the dict literal assigned to ``name`` (``NAME: type = {...}``) replaced by
+    one of ``rows``."""
+    table = "{\n" + "".join(rows) + "}"
+    return re.sub(rf"^({name}: .*? = )\{{(?:\}}|\n.*?^\}})", lambda m: m.group(1) + table, text, count=1, flags=re.M | re.S)
 
 
 def write_flagged_negatives(reports: dict) -> None:
@@ -354,11 +359,10 @@ def write_flagged_negatives(reports: dict) -> None:
     ``jaxlint/rules/measured.py`` (a rule that flags one is not on by default)."""
     with open(MEASURED) as fh:
         text = fh.read()
-    table = "{\n" + "".join(f'    "{code}": {n},\n' for code, n in sorted(reports["flagged_by_code"].items())) + "}"
+    rows = [f'    "{code}": {n},\n' for code, n in sorted(reports["flagged_by_code"].items())]
     text = re.sub(r"^NEGATIVES = .*$", lambda m: f"NEGATIVES = {reports['negatives']}", text, count=1, flags=re.M)
-    text = re.sub(r"^(FLAGGED_NEGATIVES: .*? = )\{(?:\}|\n.*?^\})", lambda m: m.group(1) + table, text, count=1, flags=re.M | re.S)
     with open(MEASURED, "w") as fh:
-        fh.write(text)
+        fh.write(_with_table(text, "FLAGGED_NEGATIVES", rows))
 
 
 def main(argv=None) -> int:
