@@ -16,7 +16,8 @@ import libcst as cst
 
 from jaxlint.analysis.syntax.memo_guards import memoised
 from jaxlint.analysis.syntax.functions import free_names, single_return
-from jaxlint.analysis.host.host_value import STATEFUL_OPTAX, class_hash
+from jaxlint.analysis.host.host_value import class_hash
+from jaxlint.analysis.jax.optax_transforms import OPTAX_TRANSFORMS
 from jaxlint.analysis.model.classes import class_named, decorator_names, is_property
 from jaxlint.analysis.model.names import PARTIAL, resolve
 from jaxlint.analysis.model.nnx_state import OPTIMIZER
@@ -32,9 +33,6 @@ from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, state
 FRESH_TRANSFORMS = frozenset(
     {"jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.hessian", "jax.vmap", "jax.checkpoint", "jax.remat", "jax.jit"}
 )
-# optax's optimisers: a ``GradientTransformation``, a tuple of the ``init`` and ``update``
-# closures the call makes, so two calls with the same settings neither hash nor compare equal.
-OPTAX_OPTIMIZERS = STATEFUL_OPTAX | frozenset({"sgd", "sign_sgd", "fromage", "chain"})
 # How far a value is followed into the functions and constructors that build it.
 MAX_FACTORY_DEPTH = 3
 
@@ -316,7 +314,9 @@ def _new_key(m, expr, scope, depth: int, factory=None):
         return built_anew(m, expr, scope, bound_methods=False)
     args = tuple(a.value for a in expr.args)
     q = _resolve_alias(expr.func, scope)
-    if q is not None and q.startswith("optax.") and q[len("optax.") :] in OPTAX_OPTIMIZERS and args:
+    if q is not None and q.startswith("optax.") and q[len("optax.") :] in OPTAX_TRANSFORMS and args:
+        # a ``GradientTransformation``: a tuple of the ``init`` and ``update`` closures the call
+        # makes, so two calls with the same settings neither hash nor compare equal
         return f"`{q}` optimiser (a tuple of new closures)", args
     if isinstance(expr.func, cst.Name) and q is None:
         cls = class_named(scope, expr.func.value)

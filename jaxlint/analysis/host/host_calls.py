@@ -15,6 +15,7 @@ import libcst as cst
 from jaxlint.analysis.host.array_values import ARRAY_METHODS, SIZE_KEEPING, empty_shape, functional_update, many_elements, returns_one_array
 from jaxlint.analysis.host import host_value as host_value
 from jaxlint.analysis.host.scope_run import Env
+from jaxlint.analysis.jax.optax_transforms import OPTAX_TRANSFORMS
 from jaxlint.analysis.jax.numpy_random_sizes import GENERATOR_MAKERS, size_argument
 from jaxlint.analysis.model.classes import STATIC_FIELD, class_named, qualified
 from jaxlint.analysis.syntax.scopes import CONTAINER_CTORS, ClassInfo, FuncInfo, Scope
@@ -165,9 +166,9 @@ class HostCalls:
         if q in CONTAINER_CTORS:
             return host_value.HostValue(host_value.LIST if q == "collections.deque" else host_value.DICT, e)
         if q.startswith("optax."):
-            name = q[6:]
-            if name in host_value.STATEFUL_OPTAX or name == "sgd" and any(
-                a.keyword is not None and a.keyword.value == "momentum" and not (isinstance(a.value, cst.Name) and a.value.value == "None")
+            stateful, stateful_with = OPTAX_TRANSFORMS.get(q[6:], (False, ()))
+            if stateful or any(
+                a.keyword is not None and a.keyword.value in stateful_with and not (isinstance(a.value, cst.Name) and a.value.value == "None")
                 for a in e.args
             ):
                 return host_value.HostValue(host_value.OPTIMIZER, e)

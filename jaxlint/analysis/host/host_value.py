@@ -53,15 +53,6 @@ _UNHASHABLE_KINDS = {
     SLICE: "a slice (hashable only from Python 3.12 on)",
 }
 
-# optax optimisers whose state holds arrays (step counts, moments): verified with optax; sgd
-# without momentum, sign_sgd and fromage keep only empty states, which hash.
-STATEFUL_OPTAX = frozenset(
-    {
-        "adam", "adamw", "adamax", "adamaxw", "nadam", "nadamw", "radam", "amsgrad", "adabelief",
-        "adagrad", "adadelta", "adafactor", "rmsprop", "lamb", "lars", "lion", "novograd", "yogi",
-        "sm3", "noisy_sgd", "rprop",
-    }
-)
 # What NumPy's array-making functions return is read from NumPy (numpy_array_makers.py);
 # its random draws give arrays when asked for a size (numpy_random_sizes.py).
 NUMPY_ARRAY_MAKERS = COMPUTED_NUMPY_ARRAY_MAKERS
