@@ -109,6 +109,8 @@ TRANSFORMS: Dict[str, Transform] = {
     "jax.pjit": JIT,
     "jax.experimental.pjit.pjit": JIT,
     "flax.linen.jit": JIT,
+    "flax.linen.remat": _REMAT,
+    "flax.linen.checkpoint": _REMAT,
     "jax.pmap": _PMAP,
     "jax.vmap": _VMAP,
     "jax.checkpoint": _JAX_REMAT,

@@ -29,7 +29,7 @@ from jaxlint.analysis.model.transform_table import JIT, PALLAS, PASS_THROUGH, SW
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.syntax.functions import possible_returns, _undecorated
-from jaxlint.analysis.syntax.nodes import argument_for, arguments_by_position, keyword_value, received_arguments
+from jaxlint.analysis.syntax.nodes import argument_for, arguments_by_position, keyword_value, received_arguments, string_literal
 
 
 class Bound:
@@ -507,24 +507,39 @@ class TransformFinder:
                 made = library_callable(self, e, at)
                 if made is not None:
                     ref, leading = made
-            if ref is None:
-                continue
-            app = Application(ref.func, t, call, scope)
-            app.leading = leading
-            copy_binding(app, ref)
-            app.gradient = app.gradient or t.differentiated
-            if t.statics:
-                parse_statics([a for a in args if a.keyword is not None], app.statics, scope)
-            if t.differentiated:
-                app.argnums = parse_argnums(args[1:], scope)
-            if t.converts:
-                app.argnums = converted_positions(args, len(ref.func.positional_params()) - ref.bound_pos, scope)
-            if t.in_axes:
-                parse_in_axes(args, app, 1)
-            if t.arity is not None:
-                app.nargs = t.arity(len(pos))
-            self._add(app)
-            self._record_alias(call, scope, app)
+            for ref in [ref] if ref is not None else self._lifted_methods(e, args, at) if t.statics else ():
+                app = Application(ref.func, t, call, scope)
+                app.leading = leading
+                copy_binding(app, ref)
+                app.gradient = app.gradient or t.differentiated
+                if t.statics:
+                    parse_statics([a for a in args if a.keyword is not None], app.statics, scope)
+                if t.differentiated:
+                    app.argnums = parse_argnums(args[1:], scope)
+                if t.converts:
+                    app.argnums = converted_positions(args, len(ref.func.positional_params()) - ref.bound_pos, scope)
+                if t.in_axes:
+                    parse_in_axes(args, app, 1)
+                if t.arity is not None:
+                    app.nargs = t.arity(len(pos))
+                self._add(app)
+                self._record_alias(call, scope, app)
+
+    def _lifted_methods(self, expr, args: List[cst.Arg], scope: Scope) -> List[FnRef]:
+        """A Linen module class handed to one of Flax's lifted transforms (``nn.remat(Block)``,
+        ``nn.jit(Block, static_argnums=2)``): the class it makes runs ``__call__``, or the
+        methods ``methods=`` names, under the transform, which traces every argument passed
+        to them but the static ones, counted with the module as argument 0 (as for a method
+        the transform decorates)."""
+        cls = class_named(scope, expr.value) if isinstance(expr, cst.Name) else None
+        if cls is None or not self.classes.is_linen_module(cls):
+            return []
+        listed = keyword_value(args, "methods")
+        names = [string_literal(el.value) for el in listed.elements] if isinstance(listed, (cst.List, cst.Tuple)) else ["__call__"]
+        methods = [self.classes.member(cls, n) if n is not None else None for n in names]
+        if listed is not None and not isinstance(listed, (cst.List, cst.Tuple)) or not all(m is not None and m.is_method for m in methods):
+            return []  # methods the class does not show
+        return [FnRef(m) for m in methods]
 
     def _record_alias(self, call: cst.Call, scope: Scope, app: Application) -> None:
         # ``g = jax.jit(f, ...)``: remember g so that its call sites can be checked.
