@@ -3,7 +3,8 @@
 An ``nnx.Module`` (any ``nnx.Pytree``) sorts its attributes when they are set: a value that is
 data (a JAX or NumPy array, an ``nnx.Variable`` such as ``nnx.Param``, another module, an
 ``nnx.Rngs``) becomes a pytree leaf; anything else, plain lists, dicts and tuples included, is
-static.  Flax checks the static ones (verified with flax 0.12.8):
+static.  Flax checks the static ones whoever sets them, a method of the class or code holding
+an instance (verified with flax 0.12.8):
 
 * a plain ``list`` / ``dict`` / ``tuple`` holding data raises ``ValueError: Found data on value
   of type '<class 'list'>' assigned to static attribute``, wherever it is assigned;
@@ -32,7 +33,7 @@ import libcst as cst
 
 from jaxlint.analysis.facts.static_metadata import argument_for
 from jaxlint.analysis.model.classes import ClassModel, class_named, decorator_names, is_classmethod, qualified
-from jaxlint.analysis.host.host_value import JAX_ARRAY, NUMPY_ARRAY
+from jaxlint.analysis.host.host_value import INSTANCE, JAX_ARRAY, NUMPY_ARRAY
 from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.jax.jax_api import NNX_DATA_CLASSES
 from jaxlint.analysis.model.nnx_state import _has_exit
@@ -64,6 +65,7 @@ class StaticDataWrite(NamedTuple):
     # what made the attribute static where no earlier assignment did: the ``nnx.static(...)``
     # the value is wrapped in, or the class-body declaration
     marked: Optional[cst.CSTNode] = None
+    owner: str = "self"  # the object written to: ``self``, or an instance outside its class
 
 
 class NnxAttributes:
@@ -126,8 +128,12 @@ class NnxAttributes:
 
     def _declared(self, cls: ClassInfo, attr: str) -> bool:
         """The class (or a base) declares the attribute in its body: ``layers: list =
-        nnx.data()``, ``layers: nnx.Data[list]``; its status is then what the declaration says."""
-        return self._declaration(cls, attr) is not None
+        nnx.data()``, ``layers: nnx.Data[list]``; its status is then what the declaration says.
+        A bare annotation (``data: nnx.Variable``) declares nothing: NNX sorts the value."""
+        found = self._declaration(cls, attr)
+        if found is None:
+            return False
+        return found[0].value is not None or self._declared_as(cls, attr, NNX_STATIC_MARKERS | NNX_DATA_MARKERS) is not None
 
     def _declared_as(self, cls: ClassInfo, attr: str, markers) -> Optional[cst.CSTNode]:
         """The declaration of ``attr`` when it marks the attribute with one of ``markers``, by
@@ -163,14 +169,12 @@ class NnxAttributes:
                 for prefix in NNX_PREFIXES:
                     if q.startswith(prefix) and q[len(prefix):] in NNX_DATA_CLASSES:
                         return f"an nnx.{q[len(prefix):]}"
-            v = self.hv.eval(e, scope, {}, frozenset())
-            if v is not None and v.kind in (JAX_ARRAY, NUMPY_ARRAY):
-                return "a " + v.kind
-            return None
-        if isinstance(e, cst.Name):
+        elif isinstance(e, cst.Name):
             b = self._single_assignment(e.value, scope)
             return self.data(b, scope, depth + 1) if b is not None else None
-        return None
+        # an array, however it is made (a call, a slice of one, arithmetic on one)
+        v = self.hv.eval(e, scope, {}, frozenset())
+        return "a " + v.kind if v is not None and v.kind in (JAX_ARRAY, NUMPY_ARRAY) else None
 
     def _single_assignment(self, name: str, scope: Scope):
         found = scope.sole_binding(name, mutable=True)
@@ -256,20 +260,44 @@ class NnxAttributes:
 
     # -- the writes -----------------------------------------------------------------------
     def _self_writes(self, in_place: bool = False, declared: bool = False) -> Iterator[tuple]:
-        """(write, method, class) for ``self.attr = value`` in methods of NNX pytree classes;
-        ``in_place``: also the changes of ``self.attr`` in place; ``declared``: also the
-        attributes the class body declares."""
+        """(write, method or None, class) for each attribute write that lands on an instance
+        of an NNX pytree class, whose ``__setattr__`` sorts it (unless the class overrides it):
+        ``self.attr = value`` in a method of the class, and ``obj.attr = value`` on an
+        instance the code shows; ``in_place``: also the changes of ``self.attr`` in place;
+        ``declared``: also the attributes the class body declares."""
         for w in self.index.attribute_writes:
             if not in_place and (w.in_place or w.value is None):
                 continue
             if w.in_place and not _direct(w):
                 continue
             f = w.method
-            if f is None or f.is_lambda or is_classmethod(f):
+            if f is None:
+                if w.in_place or not isinstance(w.node, cst.Attribute):
+                    continue
+                cls = self._instance_class(w)
+            elif f.is_lambda or is_classmethod(f):
                 continue
-            if not self.is_nnx_pytree(f.cls) or not declared and self._declared(f.cls, w.attr):
+            else:
+                cls = f.cls
+            if cls is None or not self.is_nnx_pytree(cls) or not declared and self._declared(cls, w.attr):
                 continue
-            yield w, f, f.cls
+            if any("__setattr__" in c.body_scope.defs for c in self.classes.mro(cls)):
+                continue  # the class's own __setattr__ decides what is stored
+            yield w, f, cls
+
+    def _instance_class(self, w: AttributeWrite) -> Optional[ClassInfo]:
+        """The class of ``obj`` in ``obj.attr = value`` outside the class's methods: every
+        binding of ``obj`` in the write's scope that can reach the write builds an instance
+        of that one class."""
+        found = set()
+        for b in w.scope.bindings.get(w.name, ()):
+            if b.order is not None and not w.scope.can_follow(b.order, w.order):
+                continue
+            v = self.hv.eval(b.value, w.scope, {}, frozenset()) if b.order is not None and b.value is not None and b.unpacked is None else None
+            if v is None or v.kind != INSTANCE or v.cls is None:
+                return None
+            found.add(v.cls)
+        return found.pop() if len(found) == 1 else None
 
     def static_data_writes(self) -> List[StaticDataWrite]:
         out: List[StaticDataWrite] = self._marked_static_data()
@@ -278,19 +306,20 @@ class NnxAttributes:
             return out
         firsts = {}
         for w, f, cls in writes:
-            if f.name == "__init__" and literal_value(w.value) is not NOT_LITERAL and _top_level(w, f):
+            if f is not None and f.name == "__init__" and literal_value(w.value) is not NOT_LITERAL and _top_level(w, f):
                 firsts.setdefault((id(cls), w.attr), w)
         for w, f, cls in writes:
             what = self.container_data(w.value, w.scope)
             if what is not None:
-                out.append(StaticDataWrite(w.value, w.attr, cls, what, None))
+                out.append(StaticDataWrite(w.value, w.attr, cls, what, None, owner=w.name))
                 continue
-            first = firsts.get((id(cls), w.attr))
-            if first is None or first is w or f.name == "__init__" and w.order < first.order:
+            # a write on an instance from outside comes after the constructor of its class
+            first = next((firsts[k] for c in self.classes.mro(cls) if (k := (id(c), w.attr)) in firsts), None)
+            if first is None or first is w or f is not None and f.name == "__init__" and w.order < first.order:
                 continue
             what = self.data(w.value, w.scope)
             if what is not None:
-                out.append(StaticDataWrite(w.value, w.attr, cls, what, first.value))
+                out.append(StaticDataWrite(w.value, w.attr, cls, what, first.value, owner=w.name))
         return out
 
 
@@ -340,7 +369,7 @@ class NnxAttributes:
         out: List[StaticDataWrite] = []
         by_attr: dict = {}
         for w, f, cls in self._self_writes(in_place=True):
-            if f.name == "__init__":
+            if f is not None and f.name == "__init__":
                 by_attr.setdefault((id(f.node), w.attr), []).append((w, f, cls))
         for ws in by_attr.values():
             rebinds = [w for w, _f, _c in ws if not w.in_place]

@@ -21,7 +21,8 @@ class NnxDataInStaticAttr(Rule):
         ``nnx.static(...)``; and data assigned to an attribute the class declares static
         (``a: jax.Array = nnx.static()``, ``a: nnx.Static[...]``), or passed for such a field
         to the constructor of an ``nnx.dataclass``.  NNX checks a value marked static when it
-        is set, whatever its type: a 0-d array is refused too.
+        is set, whatever its type: a 0-d array is refused too.  The write may be in a method of
+        the module or on an instance elsewhere.
 
     Why is this bad?
         NNX decides when an attribute is set whether it is data (a pytree leaf that
@@ -120,4 +121,4 @@ class NnxDataInStaticAttr(Rule):
                 where = m.positions.get(hit.first)
                 shown = m.module.code_for_node(hit.first)
                 how = f" after it was set to `{shown}`" + (f" at line {where.start.line}" if where is not None else "")
-            m.report(self, hit.node, var=f"self.{hit.attr}", cls=hit.cls.name, what=hit.what, how=how)
+            m.report(self, hit.node, var=f"{hit.owner}.{hit.attr}", cls=hit.cls.name, what=hit.what, how=how)
