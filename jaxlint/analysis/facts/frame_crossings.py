@@ -103,7 +103,7 @@ class FrameCrossings:
         out: List[Crossing] = []
         seen = set()
         for site, q, fns, scope, host in self._entries():
-            guarded = host is not None and self._runs_only_after_init(host, site)
+            guarded = host is not None and (self._runs_only_after_init(host, site) or self._never_initialises(host))
             for fn in fns:
                 # a function the host also runs as plain Python creates its parameters there
                 created = guarded or self._runs_plainly(host, fn)
@@ -358,6 +358,48 @@ class FrameCrossings:
         if not isinstance(body, cst.IndentedBlock):
             return False
         return _guarded(body.body, site, host.body_scope or host.scope)
+
+
+    def _never_initialises(self, host: FuncInfo) -> bool:
+        """A method of a Linen module that no ``init`` of the module runs.  ``init(...,
+        method=M)`` runs ``M`` (``__call__`` by default), ``setup`` and what they call on
+        ``self``, and only that creates parameters; ``apply(..., method=M)`` finds them made.
+        Known when every ``init`` of the module is called with its method shown, and the
+        method is named only where it is called on ``self`` or handed to ``method=``."""
+        cls = host.cls
+        if cls is None or not self.classes.is_linen_module(cls) or host.name in ("__call__", "setup"):
+            return False
+        roots = {"setup"}
+        for attr in ("init", "init_with_output"):
+            calls = self.index.calls_of("." + attr)
+            if self.targets.attribute_mentions(attr) != len(calls):
+                return False  # ``jax.jit(model.init)``: its calls are not read here
+            for call, _scope in calls:
+                method = _keyword(call, "method")
+                name = "__call__" if method is None else method.attr.value if isinstance(method, cst.Attribute) else None
+                if name is None:
+                    return False
+                roots.add(name)
+        if roots == {"setup"}:
+            return False  # not initialised in this module: where it is, is not known
+        named = sum(1 for c, _s, _o in self.index.calls if isinstance(_keyword(c, "method"), cst.Attribute) and _keyword(c, "method").attr.value == host.name)
+        on_self = [c for c, s in self.index.calls_of("." + host.name) if isinstance(c.func.value, cst.Name) and self._self_class(c.func.value.value, s) is cls]
+        if self.targets.attribute_mentions(host.name) != named + len(on_self):
+            return False
+        reached, todo = set(), list(roots)
+        while todo:
+            method = self.classes.member(cls, todo.pop())
+            if method is None or id(method.node) in reached:
+                continue
+            reached.add(id(method.node))
+            for c in self._own_code(method).calls:
+                if isinstance(c.func, cst.Attribute) and isinstance(c.func.value, cst.Name) and c.func.value.value == method.receiver:
+                    todo.append(c.func.attr.value)
+        return id(host.node) not in reached
+
+
+def _keyword(call: cst.Call, name: str):
+    return next((a.value for a in call.args if a.keyword is not None and a.keyword.value == name), None)
 
 
 def _receiver_class(f: Optional[FuncInfo], name: str) -> Optional[ClassInfo]:
