@@ -11,7 +11,8 @@ frame writer (``hk.next_rng_key()``, ``hk.set_state``, ``self.sow``), or calls a
 library module that creates parameters (``hk.Linear``, ``nn.Dense``), that call is a crossing.
 
 Creating parameters is a write only at ``init``: a trace that runs only where the frame is not
-initialising (after ``if hk.running_init(): ... return``) reads them, and so does a call of a
+initialising (after ``if hk.running_init(): ... return``, or in a Linen method that no ``init``
+of the module runs) reads them, and so does a call of a
 module instance that the function owning it has already called outside the trace (the
 parameters exist by then).  Functions handed to other callables are not followed: a library
 function may build its own frame inside the trace (``hk.transform(f).apply`` under ``jax.jit``).
