@@ -66,10 +66,16 @@ TUPLE = TupleClass()
 
 Value = Union[Typ, Fields, AnyArray, None]
 
-# Reductions return a strongly typed array even of a weak input.
-REDUCTIONS = frozenset({"sum", "prod", "max", "min", "amax", "amin", "mean", "std", "var", "nansum", "nanmean", "any", "all"})
+# Reductions, cumulative sums and index searches return a strongly typed array even of a weak
+# input (their ``axis`` and ``keepdims`` leave the type as it is).
+REDUCTIONS = frozenset(
+    {"sum", "prod", "max", "min", "amax", "amin", "mean", "std", "var", "nansum", "nanmean", "any", "all"}
+    | {"cumsum", "cumprod", "linalg.norm", "argmax", "argmin", "argsort"}
+)
 BOOL_REDUCTIONS = frozenset({"any", "all"})
-FLOAT_REDUCTIONS = frozenset({"mean", "std", "var", "nanmean"})
+FLOAT_REDUCTIONS = frozenset({"mean", "std", "var", "nanmean", "linalg.norm"})
+SUMS = frozenset({"sum", "prod", "nansum", "cumsum", "cumprod"})  # of bools: ints
+INDEX_REDUCTIONS = frozenset({"argmax", "argmin", "argsort"})  # int32 indices of any input
 # Element-wise functions keep the weak type of their input.
 SAME_KIND_UNARY = frozenset({"abs", "negative", "square", "clip", "positive"})
 FLOAT_UNARY = frozenset({"sin", "cos", "tanh", "exp", "log", "sqrt", "log1p", "expm1"})
@@ -88,6 +94,8 @@ SCALAR_TYPES = {
 }
 # Python's number types as dtypes (``x.astype(float)``): the default dtype of the kind
 BUILTIN_DTYPES = {"bool": BOOL, "int": INT, "float": FLOAT, "complex": COMPLEX}
+# Python's functions that return numbers of a kind: the number types, ``len``
+PYTHON_NUMBERS = {**BUILTIN_DTYPES, "len": INT}
 # jax.numpy's constants are Python floats: weakly typed
 FLOAT_CONSTANTS = frozenset({"jax.numpy.inf", "jax.numpy.nan", "jax.numpy.pi", "jax.numpy.e", "jax.numpy.euler_gamma"})
 ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
@@ -232,7 +240,7 @@ class TypeEvaluator:
                 return self._follow(self._method(recv.cls, name), call, recv)
             if recv is None:
                 callee = self._callee(call)
-                if callee is None and name in REDUCTIONS and not pos and not kw:
+                if callee is None and _reduces(name, pos, kw):
                     # no method of the module's: an array's reduction, strongly typed whatever
                     # the array was
                     return self._reduced(name, None)
@@ -241,9 +249,12 @@ class TypeEvaluator:
                 return None
             if name == "astype" and (pos or "dtype" in kw):
                 return _cast(dtype_kind(pos[0] if pos else kw["dtype"], self.scope))
-            if name in REDUCTIONS and not pos and not kw:
+            if _reduces(name, pos, kw):
                 return self._reduced(name, recv)
             return None
+        if isinstance(func, cst.Name) and func.value in PYTHON_NUMBERS and self.scope.lookup_scope(func.value) is None:
+            # ``float(x)``, ``len(xs)``: a Python number, weakly typed
+            return Typ(PYTHON_NUMBERS[func.value], True)
         q = resolve(func, self.scope)
         if q is None:
             returned = self._follow(self._callee(call), call)
@@ -253,6 +264,9 @@ class TypeEvaluator:
             return self._replaced(recv, kw) if isinstance(recv, Fields) else None
         if q == "jax.lax.convert_element_type" and len(pos) == 2:
             return _cast(dtype_kind(pos[1], self.scope))
+        if q in ("jax.numpy.where", "jax.lax.select") and len(pos) == 3 and not kw:
+            # weakly typed only when both branches are (the condition takes no part)
+            return promote(self.of(pos[1]), self.of(pos[2]))
         if not q.startswith("jax.numpy."):
             return None
         name = q[len("jax.numpy.") :]
@@ -272,7 +286,7 @@ class TypeEvaluator:
                 return _cast(dtype_kind(dtype, self.scope))
             t = self.of(pos[0])
             return t if isinstance(t, Typ) else None
-        if name in REDUCTIONS and len(pos) == 1 and not kw:
+        if _reduces(name, pos[1:], kw) and pos:
             # a reduction gives a strong array of whatever it is given
             return self._reduced(name, self.of(pos[0]))
         if name in SAME_KIND_UNARY and len(pos) >= 1:
@@ -285,8 +299,6 @@ class TypeEvaluator:
             return Typ(None if t.kind is None else max(t.kind, FLOAT), t.weak, max(t.low, FLOAT))
         if name in BINARY and len(pos) == 2 and not kw:
             return promote(self.of(pos[0]), self.of(pos[1]))
-        if name == "where" and len(pos) == 3 and not kw:
-            return promote(self.of(pos[1]), self.of(pos[2]))
         if name in CONSTRUCTORS:
             dtype = kw.get("dtype")
             if name in ("zeros", "ones", "empty") and len(pos) > 1:
@@ -295,8 +307,9 @@ class TypeEvaluator:
                 return _cast(dtype_kind(dtype, self.scope))
             if name != "arange":
                 return Typ(FLOAT, False)
-            literals = [literal_type(p) for p in pos]
-            return Typ(INT, False) if pos and all(t is not None and t.kind == INT for t in literals) else None
+            # of Python ints (``len(x)`` too) or int arrays: a strongly typed int32 array
+            ints = [self.of(p) for p in pos]
+            return Typ(INT, False) if pos and all(isinstance(t, Typ) and t.kind == INT for t in ints) else None
         return None
 
     @staticmethod
@@ -306,9 +319,9 @@ class TypeEvaluator:
         kind = t.kind if isinstance(t, Typ) else None
         least = t.low if isinstance(t, Typ) else BOOL
         # mean/std/var give floats; sum/prod of bools give ints; max/min keep the dtype
-        floor = FLOAT if name in FLOAT_REDUCTIONS else INT if name in ("sum", "prod", "nansum") else BOOL
-        if name in BOOL_REDUCTIONS:
-            return Typ(BOOL, False)
+        floor = FLOAT if name in FLOAT_REDUCTIONS else INT if name in SUMS else BOOL
+        if name in BOOL_REDUCTIONS or name in INDEX_REDUCTIONS:
+            return Typ(BOOL if name in BOOL_REDUCTIONS else INT, False)
         if kind is not None:
             kind = max(kind, floor)
         return Typ(kind, False, max(least, floor))
@@ -493,3 +506,9 @@ def _nested_numbers(expr, depth: int = 0) -> Optional[Typ]:
 
 def _cast(kind: Optional[int]) -> Typ:
     return Typ(kind, False, kind if kind is not None else BOOL)
+
+
+def _reduces(name: str, extra: list, kw: dict) -> bool:
+    """A reduction given, besides its array, at most one positional argument (the axis, a norm's
+    order) and keywords that leave its type as it is (no ``dtype``)."""
+    return name in REDUCTIONS and len(extra) <= 1 and all(k in ("axis", "keepdims") for k in kw)

@@ -20,7 +20,7 @@ class WeakTypeFlip(Rule):
         Flags a jitted function called in a loop as ``x = f(x)`` when ``x`` starts as a Python
         scalar (``x = 0.0``, a parameter default, a ``NamedTuple`` field such as
         ``State(count=0)``, or an item of a tuple such as ``(0.0, 0)``) and ``f`` returns it strongly typed or with another dtype: reduced
-        (``jnp.sum``), cast (``astype``, ``jnp.asarray(x, jnp.float32)``) or mixed with a
+        (``jnp.sum``, ``jnp.linalg.norm``, ``jnp.argmax``, ``cumsum``), cast (``astype``, ``jnp.asarray(x, jnp.float32)``) or mixed with a
         strongly typed array.  Results that stay weak (``x * 0.5``, ``jnp.sin(x)``,
         ``state.count + 1``) compile once and are not flagged.  A value that starts as an
         array is flagged when the result changes its dtype's kind (an ``int32`` count that
