@@ -60,13 +60,8 @@ def _updates_in(loop) -> Dict[str, cst.CSTNode]:
 
 def _makes_float(node) -> bool:
     """Does ``node`` convert something to a Python float (``float(x)``)?"""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == "float":
-            return True
-        stack.extend(node_children(n))
-    return False
+    is_float = type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "float"
+    return is_float or any(_makes_float(c) for c in node_children(node))
 
 
 class LoopUpdates(FastVisitor):
