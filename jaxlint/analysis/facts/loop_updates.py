@@ -4,7 +4,10 @@ A variable changes on every iteration when the loop counts it (``for step in ran
 it from a literal list of different values (``for lr in (0.1, 0.01)``), or
 when a statement directly in the loop's body (not under an ``if``: a schedule that changes
 now and then compiles a few times, which is what static arguments are for) updates it from
-itself (``lr = lr * 0.9``, ``n += 1``) or computes it from the counter (``t = step * dt``).
+itself (``lr = lr * 0.9``, ``n += 1``), computes it from the counter (``t = step * dt``), or
+makes a Python float of what the loop binds (``t = float(sol.ts[-1])``, ``tuple(float(v) for v
+in grid)``): a float read off the data or the count of each iteration is a new value each time
+(and never a shape or a count, which is what a static value may have to be).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from typing import Dict, List, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.syntax.comprehensions import clauses, repeated_parts
-from jaxlint.analysis.syntax.fast_walk import FastVisitor, names_in
+from jaxlint.analysis.syntax.fast_walk import FastVisitor, names_in, node_children
 from jaxlint.analysis.syntax.loop_targets import counter_of, per_iteration_targets
 
 UPDATE_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Power)
@@ -33,28 +36,32 @@ class LoopUpdate:
 
 
 def _updates_in(loop) -> Dict[str, cst.CSTNode]:
-    """Names the loop's body updates unconditionally, each from itself or from the counter (a
-    comprehension's clause has no statements: none)."""
+    """Names the loop's body updates unconditionally, each from itself or from the counter, or
+    to a float of what the loop binds (a comprehension's clause has no statements: none)."""
     counter = counter_of(loop)
     out: Dict[str, cst.CSTNode] = {}
-    for st in loop.body.body if isinstance(getattr(loop, "body", None), cst.IndentedBlock) else ():
-        if not isinstance(st, cst.SimpleStatementLine):
-            continue
-        for small in st.body:
-            if isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name) and isinstance(small.operator, AUG_OPERATORS):
-                out[small.target.value] = small
-            elif (
-                isinstance(small, cst.Assign)
-                and len(small.targets) == 1
-                and isinstance(small.targets[0].target, cst.Name)
-                and isinstance(small.value, cst.BinaryOperation)
-                and isinstance(small.value.operator, UPDATE_OPERATORS)
-            ):
-                name = small.targets[0].target.value
-                read = names_in(small.value)
+    body = loop.body.body if isinstance(getattr(loop, "body", None), cst.IndentedBlock) else ()
+    smalls = [small for st in body if isinstance(st, cst.SimpleStatementLine) for small in st.body]
+    bound = names_in(loop.target) if isinstance(loop, cst.For) else set()
+    bound.update(t.target.value for small in smalls if isinstance(small, cst.Assign) for t in small.targets if isinstance(t.target, cst.Name))
+    for small in smalls:
+        if isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name) and isinstance(small.operator, AUG_OPERATORS):
+            out[small.target.value] = small
+        elif isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+            name = small.targets[0].target.value
+            read = names_in(small.value)
+            if isinstance(small.value, cst.BinaryOperation) and isinstance(small.value.operator, UPDATE_OPERATORS):
                 if name in read or (counter is not None and counter in read):
                     out[name] = small
+            elif read & bound and _makes_float(small.value):
+                out[name] = small
     return out
+
+
+def _makes_float(node) -> bool:
+    """Does ``node`` convert something to a Python float (``float(x)``)?"""
+    is_float = type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "float"
+    return is_float or any(_makes_float(c) for c in node_children(node))
 
 
 class LoopUpdates(FastVisitor):

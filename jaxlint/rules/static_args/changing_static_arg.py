@@ -23,7 +23,8 @@ class ChangingStaticArg(Rule):
         Flags a value that changes on every iteration of a loop passed for a static parameter
         of a jitted (or pmapped, ``static_broadcasted_argnums``) function inside that loop: the
         loop counter (``for step in range(1000): train(x, step)``), a variable the loop updates
-        from itself (``lr = lr * 0.9``, ``n += 1``), also when it reaches the static parameter
+        from itself (``lr = lr * 0.9``, ``n += 1``) or sets to a Python float of what it binds
+        (``t0 = float(sol.ts[-1])``, read off each step's data), also when it reaches the static parameter
         through a wrapper function's parameter, or through wrappers of the wrapper; and a Python ``int`` field of an
         ``equinox.Module`` (static under ``eqx.filter_jit``) incremented on each step, or a
         Python number passed to an ``eqx.filter_jit`` function itself (it keeps every leaf that
