@@ -11,7 +11,8 @@ module proves it:
 * an instance (``obj(...)`` calls ``__call__``), and a class (``Runner(...)`` calls
   ``__init__``);
 * an attribute that every method of the class (and no code outside it) sets to one callable
-  (``self._step = jax.jit(kernel)`` in ``__init__``, also through ``super().__init__``);
+  (``self._step = jax.jit(kernel)`` in ``__init__``, also through ``super().__init__``), or
+  to ``None`` until then;
 * the closure a factory returns (``run = make_runner()`` reaches the inner ``def run``);
 * ``functools.partial(f, a, k=v)``: ``f`` with its leading parameters and keywords bound;
 * a parameter that every visible call of its function binds to the same callable (``def
@@ -458,7 +459,9 @@ class CallTargets:
         from outside the class."""
         if attr in self.members.outside_writes():
             return None
-        writes = self.finder.receivers.attribute_values(cls, attr)
+        # a ``None`` it starts as (``self._step = None`` until a method builds the function)
+        # is not what a call through it reaches: calling ``None`` raises
+        writes = [w for w in self.finder.receivers.attribute_values(cls, attr) if not (type(w[0]) is cst.Name and w[0].value == "None")]
         if not writes:
             return None
         # (``self._builder = Builder()`` in every write: an instance, whose methods
