@@ -124,6 +124,8 @@ class HostCalls:
         if cls is None:
             r = self.finder.receivers.receiver_of(func.value, scope)
             cls = r.cls if r is not None else None
+            if cls is not None and self.finder.call_targets.members.overridden(cls, func.attr.value):
+                return None  # ``self`` may be an instance of a subclass that defines it again
         method = self.classes.member(cls, func.attr.value) if cls is not None else None
         if method is None and cls is not None:
             held = self._object_attribute(func, scope, {}, frozenset())  # ``self.generator(key)``
