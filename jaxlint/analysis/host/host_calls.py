@@ -78,7 +78,7 @@ class HostCalls:
                     shaped = base.shaped and m in SIZE_KEEPING
                     return self.array(e, scope, env, shadow, shaped) if base.kind == host_value.JAX_ARRAY else host_value.HostValue(base.kind, e, shaped=shaped)
                 return host_value.SCALAR_VAL if m == "item" else None
-            if self.types and base.kind in (host_value.INSTANCE, host_value.PARAM):
+            if base.kind in (host_value.INSTANCE, host_value.PARAM):
                 return self._method_result(func, base, scope)
             if base.kind == host_value.NUMPY_GENERATOR:
                 return _draw(m, e)
@@ -103,7 +103,7 @@ class HostCalls:
             return host_value.HostValue(host_value.OPT_STATE, e)
         if callee.kind == host_value.FUNCTION and not callee.func.is_lambda:
             return self.returned(callee.func)
-        if self.types and callee.kind == host_value.INSTANCE and callee.cls is not None:
+        if callee.kind == host_value.INSTANCE and callee.cls is not None:
             method = self.classes.member(callee.cls, "__call__")  # calling an instance
             return self.returned(method) if method is not None and not method.is_lambda else None
         return None
@@ -125,6 +125,8 @@ class HostCalls:
         if cls is None:
             r = self.finder.receivers.receiver_of(func.value, scope)
             cls = r.cls if r is not None else None
+            if cls is not None and self.finder.call_targets.members.overridden(cls, func.attr.value):
+                return None  # ``self`` may be an instance of a subclass that defines it again
         method = self.classes.member(cls, func.attr.value) if cls is not None else None
         if method is None and cls is not None:
             held = self._object_attribute(func, scope, {}, frozenset())  # ``self.generator(key)``

@@ -435,6 +435,8 @@ class HostValues(HostCalls):
                 return self.array(e, scope, env, shadow)  # indexing a JAX array gives an array
             if base is not None and base.kind == host_value.DICT and base.fields is not None:
                 return base.fields.get(subscript_key(e))
+            if base is not None and base.kind == host_value.LIST and base.items and not any(isinstance(el.slice, cst.Slice) for el in e.slice):
+                return base.items[0]  # an element: what every element of the list is
             if base is not None and base.kind == host_value.NUMPY_ARRAY and any(isinstance(el.slice, cst.Slice) for el in e.slice):
                 return host_value.HostValue(base.kind, e)  # slicing a NumPy array gives one (an integer index, a scalar)
             if self.types and base is not None and base.kind == host_value.TUPLE and _is_shape(base.node):

@@ -283,7 +283,7 @@ def jit_output(v: Val) -> Val:
     every leaf a tracer (None is an empty pytree and stays None)."""
     if v.kind == STATIC and v.flags & NONE:
         return v
-    if v.kind == STATIC and v.items is not None and v.fn is None and v.cls is None:
+    if v.kind != UNKNOWN and v.items is not None and v.fn is None and v.cls is None:
         return Val(TRACED, v.name, v.flags & (PYSEQ | DICT), tuple(jit_output(x) for x in v.items), None, None, v.keys)
     if v.kind == STATIC and v.fn is None and v.cls is None and not v.flags & (PYSEQ | DICT | MODULE | TEXT):
         return Val(TRACED, v.name, ARRAY)  # a Python number handed back is a weakly typed array
