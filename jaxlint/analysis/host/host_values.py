@@ -280,7 +280,8 @@ class HostValues(HostCalls):
             if not any(order < last and _calls_module_code(callee, owner) for callee, order in owner.calls):
                 return run.final[name]
         if owner.func is not None and name in owner.func.all_param_names():
-            return None  # a parameter also holds what it was passed, not known here
+            # a parameter holds what every call of its function passes
+            return self.passed_value(owner.func, name) if owner.unrebound_param(name) else None
         return run.assigned.get(name)
 
     # -- parameters of plain functions, from their call sites ------------------------------

@@ -46,7 +46,7 @@ import libcst as cst
 from jaxlint.analysis.syntax.functions import possible_returns, rewrapped, _undecorated
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
-from jaxlint.analysis.syntax.nodes import arguments_by_position
+from jaxlint.analysis.syntax.nodes import arguments_by_position, named_params
 from jaxlint.analysis.syntax.sequences import element_expressions
 from jaxlint.analysis.model.callee_values import ClassObject, Instance, Passed, Target
 from jaxlint.analysis.model.classes import class_named
@@ -149,9 +149,11 @@ class CallTargets:
         out: List[Passed] = []
         for c, s, t in sites:
             b = self.bind(t, c, s)
-            if b is None or name not in b:
+            default = next((q.default for q in named_params(f.node.params) if q.name.value == name), None)
+            if b is None or name not in b and default is None:
                 return None
-            p = b[name]
+            # a parameter the call leaves out holds its default, evaluated where ``f`` is defined
+            p = b.get(name, Passed(default, f.scope, None))
             if p.expr is None:
                 return None  # the receiver: an object, not an argument
             up = self.origins(p.expr, p.scope, p.call, depth + 1, only_called) if p.call is not None else [p]
