@@ -52,8 +52,8 @@ def forwarded_applications(finder: "TransformFinder", call: cst.Call, found, sco
     transform ``call`` applies and the arguments a partial bound to it, or None when its callee
     is a parameter); None when ``call`` is not in a forwarder, or a call of it is not read."""
     f = scope.func if scope.kind == "function" else None
-    if f is None or f.is_lambda:
-        return None
+    if f is None or f.is_lambda or found is None and type(call.func) is not cst.Name:
+        return None  # no transform, and no call of a parameter
     params: Dict[str, cst.Param] = {p.name.value: p for p in named_params(f.params)}
     star_kwarg = f.params.star_kwarg.name.value if isinstance(f.params.star_kwarg, cst.Param) else None
     callee_param = isinstance(call.func, cst.Name) and call.func.value in params
