@@ -191,6 +191,8 @@ def fresh_arrays_at_calls(hv: HostValues, analyzer, module: cst.Module, spans_of
     the second call raises.  (The same array object passes: Python compares it by identity
     first.)"""
     out: List[FreshMetadataArray] = []
+    if not any(hv.classes.metadata_declarations(c) for c in hv.index.classes):
+        return out  # no class of the module has a static metadata field to fill
     for app, statics in analyzer.cached_applications():
         pos = app.jit_positional()
         once: Dict[tuple, List[tuple]] = {}  # outside loops: by block, to pair two calls

@@ -85,6 +85,9 @@ class HostValues(HostCalls):
         # passes (by the call, and the environment it is evaluated in: kept alive meanwhile)
         self._entered: Dict[Tuple[int, int], Optional[ScopeRun]] = {}
         self._kept: list = []
+        # id of a statement or expression -> (it, its calls) (ScopeRun._record): a loop's body and
+        # the functions entered once per call are run again over the same nodes
+        self.calls_in: Dict[int, tuple] = {}
         self._entering = 0  # such runs under way, one inside another
 
     # -- the API ---------------------------------------------------------------------

@@ -150,8 +150,14 @@ class ScopeRun:
         return env
 
     def _record(self, node, env: Env) -> None:
-        calls: Dict[int, frozenset] = {}
-        _CallCollector(calls, self.in_lambda).walk(node)
+        found = self.hv.calls_in.get(id(node))
+        if found is None or found[0] is not node:
+            calls: Dict[int, frozenset] = {}
+            in_lambda: Dict[int, bool] = {}
+            _CallCollector(calls, in_lambda).walk(node)
+            found = self.hv.calls_in[id(node)] = (node, calls, in_lambda)
+        _node, calls, in_lambda = found
+        self.in_lambda.update(in_lambda)
         for cid, shadow in calls.items():
             old = self.at_call.get(cid, _MISSING)
             self.at_call[cid] = env if old is _MISSING else _join_env(old, env)

@@ -52,8 +52,8 @@ def forwarded_applications(finder: "TransformFinder", call: cst.Call, found, sco
     transform ``call`` applies and the arguments a partial bound to it, or None when its callee
     is a parameter); None when ``call`` is not in a forwarder, or a call of it is not read."""
     f = scope.func if scope.kind == "function" else None
-    if f is None or f.is_lambda:
-        return None
+    if f is None or f.is_lambda or found is None and type(call.func) is not cst.Name:
+        return None  # no transform, and no call of a parameter
     params: Dict[str, cst.Param] = {p.name.value: p for p in named_params(f.params)}
     star_kwarg = f.params.star_kwarg.name.value if isinstance(f.params.star_kwarg, cst.Param) else None
     callee_param = isinstance(call.func, cst.Name) and call.func.value in params
@@ -125,10 +125,12 @@ def _calls(finder: "TransformFinder", f: FuncInfo) -> Optional[List[Tuple[cst.Ca
     hands it a def it does not forward): a function by its name; a method through ``self`` in
     a method of its class, or through a name bound once to an instance of its class, when no
     other def of the module has its name (``self.run(...)`` may reach an override).  None
-    when some use is not such a call."""
+    when some use is not such a call, or there is no call."""
     targets = finder.call_targets
     if not f.is_method:
         calls = [(c, s) for c, s in finder.index.calls_of(f.name) if s.lookup_def(f.name) is f]
+        if not calls:
+            return None  # no call to read (asked before counting the name's every mention)
         decorating = sum(
             1
             for g in finder.index.functions
@@ -139,6 +141,8 @@ def _calls(finder: "TransformFinder", f: FuncInfo) -> Optional[List[Tuple[cst.Ca
     if sum(1 for g in finder.index.functions if g.name == f.name) != 1:
         return None
     calls = finder.index.calls_of("." + f.name)
+    if not calls:
+        return None
     if targets.attribute_mentions(f.name) != len(calls):
         return None
     for c, s in calls:

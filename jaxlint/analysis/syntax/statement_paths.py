@@ -9,7 +9,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.fast_walk import child_fields
+from jaxlint.analysis.syntax.fast_walk import _LEAF_TYPES, child_fields
 
 BODY, ORELSE, HANDLER, FINALLY = "body", "orelse", "handler", "finally"
 
@@ -32,12 +32,17 @@ class TreeSpans:
     def __init__(self, root: cst.CSTNode):
         spans: Dict[int, Tuple[int, int]] = {}
         is_node = _IS_NODE
+        leaves = _LEAF_TYPES
         n = 0
         stack: list = [root]
         while stack:
             x = stack.pop()
             if type(x) is tuple:  # the end of a subtree: (the node's id, its number)
                 spans[x[0]] = (x[1], n - 1)
+                continue
+            if type(x) in leaves:  # nothing below it
+                spans[id(x)] = (n, n)
+                n += 1
                 continue
             stack.append((id(x), n))
             n += 1

@@ -9,6 +9,8 @@ both ask them.
 
 from __future__ import annotations
 
+from typing import Optional
+
 import libcst as cst
 
 from jaxlint.analysis.host.host_value import DICT, FUNCTION, INSTANCE, JAX_ARRAY, LIST, NUMPY_ARRAY, NUMPY_SCALAR, SCALAR, TUPLE
@@ -33,9 +35,13 @@ class _ContainsCall(FastVisitor):
 def guarded_not_none(func_node, site) -> frozenset:
     """Names that ``if name is None: ... return`` guards make non-None before ``site``, among
     the top-level statements of ``func_node``."""
+    body = func_node.body.body
+    last = max((i for i, st in enumerate(body) if _none_guard(st) is not None), default=None)
+    if last is None:
+        return frozenset()  # no guard: which statement holds the site does not matter
     out = set()
     alias = {}  # ``nbrs = neighbors``: a guard on one is a guard on the other
-    for st in func_node.body.body:
+    for st in body[: last + 1]:
         v = _ContainsCall(site)
         v.walk(st)
         if v.found:
@@ -44,19 +50,28 @@ def guarded_not_none(func_node, site) -> frozenset:
             a = st.body[0]
             if len(a.targets) == 1 and isinstance(a.targets[0].target, cst.Name) and isinstance(a.value, cst.Name):
                 alias[a.targets[0].target.value] = a.value.value
-        if isinstance(st, cst.If) and st.orelse is None and block_exits(st.body):
-            t = st.test
-            if (
-                isinstance(t, cst.Comparison)
-                and isinstance(t.left, cst.Name)
-                and len(t.comparisons) == 1
-                and isinstance(t.comparisons[0].operator, cst.Is)
-                and is_none_literal(t.comparisons[0].comparator)
-            ):
-                out.add(t.left.value)
-                if t.left.value in alias:
-                    out.add(alias[t.left.value])
+        name = _none_guard(st)
+        if name is not None:
+            out.add(name)
+            if name in alias:
+                out.add(alias[name])
     return frozenset(out)
+
+
+def _none_guard(st) -> Optional[str]:
+    """``x`` of ``if x is None: ... return`` (no ``else``, the body leaves); None otherwise."""
+    if isinstance(st, cst.If) and st.orelse is None:
+        t = st.test
+        if (
+            isinstance(t, cst.Comparison)
+            and isinstance(t.left, cst.Name)
+            and len(t.comparisons) == 1
+            and isinstance(t.comparisons[0].operator, cst.Is)
+            and is_none_literal(t.comparisons[0].comparator)
+            and block_exits(st.body)
+        ):
+            return t.left.value
+    return None
 
 
 def structure_of(expr, scope: Scope, depth: int = 0) -> Val:
