@@ -22,7 +22,7 @@ import libcst as cst
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.syntax.functions import free_names
 from jaxlint.analysis.syntax.memo_guards import memoised
-from jaxlint.analysis.traced.values import MADE_IN_TRACE, STATIC, TRACED, Val
+from jaxlint.analysis.traced.values import MADE_IN_TRACE, STATIC, TRACED, Val, carries_tracer
 
 
 def captured_tracer(v: Val, analyzer) -> Optional[str]:
@@ -56,8 +56,8 @@ def captured_tracer(v: Val, analyzer) -> Optional[str]:
 
 
 def holds_tracer(v: Val, analyzer) -> bool:
-    """A tracer, or a closure that holds one."""
-    return v.kind == TRACED or captured_tracer(v, analyzer) is not None
+    """A tracer, an object the trace built that keeps one, or a closure that holds one."""
+    return carries_tracer(v) or captured_tracer(v, analyzer) is not None
 
 
 def fills_memo(interp, target, base: Val, v: Val, stmt) -> bool:

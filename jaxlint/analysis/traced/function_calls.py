@@ -114,6 +114,9 @@ class FunctionCalls:
             id(closure) if closure else 0,
             frame.outer.key if frame.outer is not None else None,
             ref.own_trace,
+            # an object the trace built is one object: what the call stores on it, it stores on
+            # that object, not on another one of the same abstract value
+            tuple(id(v.attrs) for v in env.values() if v.attrs is not None),
         )
         effects = self.effects
         if key in self.memo:

@@ -162,6 +162,18 @@ UNKNOWN_VAL = Val(UNKNOWN)
 KNOWN_CONSTANTS = {"True": Val(STATIC, None, TRUE), "False": Val(STATIC, None, FALSE), "None": Val(STATIC, None, FALSE | NONE)}
 
 
+def carries_tracer(v: Val, depth: int = 0) -> bool:
+    """A tracer, or a Python object the trace built that keeps one: a list, tuple or dict
+    holding it, an object whose attributes were given it.  Kept past the trace, the object
+    keeps the tracer alive too."""
+    if v.kind == TRACED:
+        return True
+    if depth > 3:
+        return False
+    held = list(v.items or ()) + list(v.attrs.values() if v.attrs is not None else ())
+    return any(carries_tracer(x, depth + 1) for x in held)
+
+
 def negated_test(v: Val) -> Val:
     """``not v`` of an undecided Python bool: a test for tracers keeps where it rules them out."""
     flags = v.flags & TRACER_TEST

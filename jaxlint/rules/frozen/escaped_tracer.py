@@ -24,7 +24,7 @@ class EscapedTracer(Rule):
         called inside the trace.
 
         Also flags a call (or property read) in traced code that fills a memo outliving the
-        trace with a tracer and returns it: ``if self._w is None: self._w = jnp.hanning(n)``
+        trace with a tracer (or an object the trace built around one) and returns it: ``if self._w is None: self._w = jnp.hanning(n)``
         on an object from outside the trace, ``global _T; if _T is None: _T = ...``.  Every
         later call returns the memo's tracer.  A memo the function applying the transform
         filled on the host first (it called the same function before) holds a concrete array.

@@ -9,7 +9,7 @@ from jaxlint.analysis.model.name_mentions import module_mentions
 from jaxlint.analysis.model.attribute_values import attribute_values
 from jaxlint.analysis.syntax.scopes import MUTATING_METHODS
 from jaxlint.analysis.syntax.statement_paths import contains
-from jaxlint.analysis.traced.values import DICT, MADE_IN_TRACE, PYSEQ, REF, STATIC, TRACED
+from jaxlint.analysis.traced.values import DICT, MADE_IN_TRACE, PYSEQ, REF, STATIC, TRACED, carries_tracer
 from jaxlint.rules.base import Rule
 from jaxlint.rules.frozen._frame_crossings import report_frame_crossings
 from jaxlint.rules.prevents import frozen
@@ -24,7 +24,8 @@ class OuterStateMutation(Rule):
     What it does
         Flags writes to state outside a traced function, in it or in any function it calls:
         assignment to a ``global`` or ``nonlocal`` name; ``.append``/``.update``/``[k] = v``/
-        ``.attr = v`` of a traced value on a global or closure container or object, also through
+        ``.attr = v`` of a traced value (or of an object, tuple or dict the trace built around
+        one) on a global or closure container or object, also through
         a local alias (``buf = STATE; buf.append(x)``) or a helper's parameter
         (``add_to(STATE, x)``); ``COUNTS["calls"] += 1`` and ``.pop()``/``.popleft()`` on one,
         whatever the value; and ``self.attr = ...`` in a traced method, as well as
@@ -128,7 +129,7 @@ class OuterStateMutation(Rule):
     def on_name_write(self, ctx, target, name, v, stmt):
         if not ctx.frame.entry.transform.effects:
             return
-        if v.kind != TRACED and (_runs_per_call(ctx) or _fills_memo(ctx, stmt)):
+        if not carries_tracer(v) and (_runs_per_call(ctx) or _fills_memo(ctx, stmt)):
             return  # ``calls += 1`` under vmap alone: the function runs on every call
         nonlocal_ = self._is_nonlocal(ctx, name)
         if nonlocal_ and _local_to_the_trace(ctx, name):
@@ -146,7 +147,7 @@ class OuterStateMutation(Rule):
         # trace (``_records_past_the_trace``).
         if meth not in MUTATING_METHODS or not ctx.frame.entry.transform.effects:
             return
-        traced = any(v.kind == TRACED for _, v in argvals)
+        traced = any(carries_tracer(v) for _, v in argvals)
         obj = node.func.value
         if isinstance(obj, cst.Name) and meth in CONSUMING_METHODS and _taken_from_enclosing_trace(ctx, obj.value):
             ctx.report(self, node, what=f"`{obj.value}.{meth}()` on `{obj.value}` of the enclosing function")
@@ -184,7 +185,7 @@ class OuterStateMutation(Rule):
             # ``setattr(obj, name, x)`` of a tracer on an object from outside the trace (a
             # descriptor's ``__get__`` caching on the instance): the tracer leaks as with ``obj.attr = x``
             obj, v = argvals[0][1], argvals[2][1]
-            if v.kind == TRACED and obj.kind == STATIC and obj.cls is not None and not obj.flags & MADE_IN_TRACE and not ctx.frame.entry.transform.opaque_attrs:
+            if carries_tracer(v) and obj.kind == STATIC and obj.cls is not None and not obj.flags & MADE_IN_TRACE and not ctx.frame.entry.transform.opaque_attrs:
                 ctx.report(self, node, what=f"`setattr({cst.Module([]).code_for_node(argvals[0][0].value)}, ...)` of a tracer")
             return
         # ``next(it)`` advances an iterator as ``.pop()`` empties a list: once per trace, and
@@ -230,7 +231,7 @@ class OuterStateMutation(Rule):
             and isinstance(obj.value, cst.Name)
             and self._is_self(ctx, obj.value.value)
             and not ctx.frame.entry.transform.opaque_attrs
-            and (v.kind == TRACED or aug and not _runs_per_call(ctx))
+            and (carries_tracer(v) or aug and not _runs_per_call(ctx))
             and (base.flags & (DICT | PYSEQ) or self._holds_container(ctx, obj) or _sets_items(ctx, base))
         ):
             # ``self.cache[key] = x``: the container lives on the Python object, past the trace
@@ -241,14 +242,14 @@ class OuterStateMutation(Rule):
         if not isinstance(obj, cst.Name):
             return
         name = obj.value
-        if v.kind == TRACED and _escapes_to_enclosing_trace(ctx, name) and _python_state(kind, base):
+        if carries_tracer(v) and _escapes_to_enclosing_trace(ctx, name) and _python_state(kind, base):
             where = "Attribute assignment of a tracer on" if kind == "attr" else "Item assignment of a tracer into"
             ctx.report(self, stmt, what=f"{where} `{name}` of the enclosing function")
             return
         if kind == "attr" and self._is_self(ctx, name):
             if ctx.frame.entry.transform.opaque_attrs:
                 return  # nnx modules carry mutable state through nnx transforms by design
-            if v.kind != TRACED and _fills_memo(ctx, stmt) or _scratch_of_the_run(ctx, target.attr.value, stmt):
+            if not carries_tracer(v) and _fills_memo(ctx, stmt) or _scratch_of_the_run(ctx, target.attr.value, stmt):
                 return
             ctx.report_effect(self, stmt, target, stmt, what=f"`self.{target.attr.value} = ...`")
             return
@@ -256,7 +257,7 @@ class OuterStateMutation(Rule):
             return
         # A tracer stored outside leaks; ``COUNTS["calls"] += 1`` counts traces, not calls
         # (except where every call is a trace of its own).
-        if v.kind != TRACED and (not aug or _runs_per_call(ctx)):
+        if not carries_tracer(v) and (not aug or _runs_per_call(ctx)):
             return
         outer = base.outer[1]
         if kind == "attr":
