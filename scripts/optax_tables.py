@@ -17,6 +17,10 @@ arguments (a number each, and one ``optax.identity()`` for ``*transforms``), it 
 
 Every constructor's result is a new pair of closures, so two calls never give equal keys.
 
+It also lists optax's named tuples whose fields hold functions (``GradientTransformation``'s
+``init`` and ``update``, as their annotations say): ``tx.update(...)`` of one built in the
+module calls the function given for that field.
+
 The linter never imports optax: the table is data in the package, and a test checks a sample
 against the optax it runs with.
 """
@@ -98,7 +102,29 @@ def transforms(names=None):
     return optax.__version__, out
 
 
-def render(version, table) -> str:
+def records():
+    """NamedTuple classes of the ``optax`` namespace whose fields are annotated as functions
+    (a ``Callable`` or a callable protocol): name -> all their fields."""
+    import collections.abc
+    import typing
+
+    import optax
+
+    out = {}
+    for name in sorted(dir(optax)):
+        cls = getattr(optax, name)
+        if name.startswith("_") or not (inspect.isclass(cls) and issubclass(cls, tuple) and hasattr(cls, "_fields")):
+            continue
+        try:
+            hints = typing.get_type_hints(cls)
+        except Exception:  # noqa: BLE001 - an annotation that names what optax does not export
+            continue
+        if any(getattr(hints.get(f), "_is_protocol", False) or typing.get_origin(hints.get(f)) is collections.abc.Callable for f in cls._fields):
+            out[name] = tuple(cls._fields)
+    return out
+
+
+def render(version, table, named_tuples) -> str:
     lines = [
         '"""What optax\'s transformation constructors make (written by scripts/optax_tables.py from',
         f'optax {version}; tests/unit/test_optax_tables.py checks a sample against the installed optax).',
@@ -113,13 +139,15 @@ def render(version, table) -> str:
         "OPTAX_TRANSFORMS: Dict[str, Tuple[bool, Tuple[str, ...]]] = {",
     ]
     lines += [f'    "{n}": {table[n]!r},' for n in sorted(table)]
+    lines += ["}", "", "# named tuples whose fields hold functions: name -> their fields", "OPTAX_RECORDS: Dict[str, Tuple[str, ...]] = {"]
+    lines += [f'    "{n}": {named_tuples[n]!r},' for n in sorted(named_tuples)]
     lines += ["}", ""]
     return "\n".join(lines)
 
 
 def main(argv=None) -> int:
     version, table = transforms()
-    checked = write_or_check(TABLE, render(version, table), argv)
+    checked = write_or_check(TABLE, render(version, table, records()), argv)
     if checked is not None:
         return checked
     print(f"{len(table)} transformation constructors from optax {version}")

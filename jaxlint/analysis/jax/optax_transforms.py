@@ -91,3 +91,9 @@ OPTAX_TRANSFORMS: Dict[str, Tuple[bool, Tuple[str, ...]]] = {
     "yogi": (True, ()),
     "zero_nans": (True, ()),
 }
+
+# named tuples whose fields hold functions: name -> their fields
+OPTAX_RECORDS: Dict[str, Tuple[str, ...]] = {
+    "GradientTransformation": ('init', 'update'),
+    "GradientTransformationExtraArgs": ('init', 'update'),
+}

@@ -46,9 +46,10 @@ import libcst as cst
 from jaxlint.analysis.syntax.functions import possible_returns, rewrapped, _undecorated
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
-from jaxlint.analysis.syntax.nodes import arguments_by_position, named_params
+from jaxlint.analysis.syntax.nodes import argument_for, arguments_by_position, named_params
 from jaxlint.analysis.syntax.sequences import element_expressions
-from jaxlint.analysis.model.callee_values import ClassObject, Instance, Passed, Target
+from jaxlint.analysis.model.callee_values import ClassObject, Instance, Passed, Record, Target
+from jaxlint.analysis.jax.optax_transforms import OPTAX_RECORDS
 from jaxlint.analysis.model.classes import class_named
 from jaxlint.analysis.model.class_members import ClassMembers, has_class_decorator, is_super_call
 from jaxlint.analysis.model.name_mentions import module_mentions
@@ -294,8 +295,11 @@ class CallTargets:
             app = self.app_at(expr)
             if app is not None:
                 return self._transformed(app)
-            if resolve(expr.func, scope) in PARTIAL:
+            q = resolve(expr.func, scope)
+            if q in PARTIAL:
                 return self._partial(expr, scope, depth, params)
+            if q is not None and q.startswith("optax.") and q[len("optax.") :] in OPTAX_RECORDS:
+                return Record(OPTAX_RECORDS[q[len("optax.") :]], expr, scope)
             made = self.classes.made_by_cls(expr, scope)
             if made is not None:
                 return Instance(made, expr, scope)  # ``cls(...)`` in a classmethod
@@ -393,6 +397,10 @@ class CallTargets:
             if isinstance(v, Instance):
                 cls = v.cls
                 built = v
+            elif isinstance(v, Record):
+                # ``tx.update`` of ``GradientTransformation(init_fn, update_fn)``: the function given
+                given = argument_for(v.built, list(v.fields), attr) if attr in v.fields else None
+                return self._value(given.value, v.scope, depth + 1, params) if isinstance(given, cst.Arg) else None
             elif isinstance(v, ClassObject):
                 m = self.members.method(v.cls, attr, exact=True)
                 if m is not None and not m.is_method and _undecorated(m):

@@ -60,5 +60,14 @@ class Instance(NamedTuple):
     scope: Optional[Scope] = None
 
 
+class Record(NamedTuple):
+    """A named tuple of a library whose fields hold functions (``optax.GradientTransformation(
+    init_fn, update_fn)``): ``fields`` its fields in order, ``built`` the constructor call."""
+
+    fields: Tuple[str, ...]
+    built: cst.Call
+    scope: Scope
+
+
 class ClassObject(NamedTuple):
     cls: ClassInfo
