@@ -25,11 +25,10 @@ AUG_OPERATORS = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.Divi
 
 
 class LoopUpdate:
-    __slots__ = ("loop", "statement", "counter", "from_literal")
+    __slots__ = ("statement", "counter", "from_literal")
 
-    def __init__(self, loop, statement, counter: bool, from_literal: bool = False):
-        self.loop = loop  # the For/While node, or a comprehension's CompFor clause
-        self.statement = statement  # the updating statement (or the For itself for its counter)
+    def __init__(self, statement, counter: bool, from_literal: bool = False):
+        self.statement = statement  # the updating statement (or the loop itself for its counter)
         self.counter = counter
         # drawn from a literal list of a few values (``for lr in (0.1, 0.01)``), not counted
         self.from_literal = from_literal
@@ -124,9 +123,9 @@ class LoopUpdates(FastVisitor):
         self.loops[id(node)] = tuple(loop for loop, _u, _c in self._stack)
         for loop, updates, counters in self._stack:
             for counter, from_literal in counters:
-                found[counter] = LoopUpdate(loop, loop, True, from_literal)
+                found[counter] = LoopUpdate(loop, True, from_literal)
             for name, st in updates.items():
-                found[name] = LoopUpdate(loop, st, False)
+                found[name] = LoopUpdate(st, False)
         self.changing[id(node)] = found
 
     def changing_at(self, call: cst.Call, name: str) -> Optional[LoopUpdate]:
