@@ -19,6 +19,7 @@ import libcst as cst
 from jaxlint.analysis.syntax.comprehensions import clauses, repeated_parts
 from jaxlint.analysis.syntax.fast_walk import FastVisitor, names_in, node_children
 from jaxlint.analysis.syntax.loop_targets import counter_of, per_iteration_targets
+from jaxlint.analysis.syntax.nodes import simple_statements
 
 UPDATE_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Power)
 AUG_OPERATORS = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign, cst.FloorDivideAssign, cst.PowerAssign)
@@ -39,8 +40,7 @@ def _updates_in(loop) -> Dict[str, cst.CSTNode]:
     to a float of what the loop binds (a comprehension's clause has no statements: none)."""
     counter = counter_of(loop)
     out: Dict[str, cst.CSTNode] = {}
-    body = loop.body.body if isinstance(getattr(loop, "body", None), cst.IndentedBlock) else ()
-    smalls = [small for st in body if isinstance(st, cst.SimpleStatementLine) for small in st.body]
+    smalls = list(simple_statements(getattr(loop, "body", None)))
     bound = names_in(loop.target) if isinstance(loop, cst.For) else set()
     bound.update(t.target.value for small in smalls if isinstance(small, cst.Assign) for t in small.targets if isinstance(t.target, cst.Name))
     for small in smalls:

@@ -26,6 +26,7 @@ from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import arguments_by_parameter
 from jaxlint.analysis.syntax.statement_paths import block_key, conditional, scope_body, statement_path
+from jaxlint.analysis.syntax.nodes import simple_statements
 
 _MODULES = ("jax.numpy.", "numpy.")
 
@@ -117,26 +118,23 @@ def self_assignments(f: FuncInfo):
     if not params:
         return
     me = params[0].name.value
-    for st in f.node.body.body:
-        if not isinstance(st, cst.SimpleStatementLine):
-            continue
-        for small in st.body:
-            if isinstance(small, cst.Assign) and len(small.targets) == 1:
-                t = small.targets[0].target
-                if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == me:
-                    yield t.attr.value, small.value
-            # eqx/frozen dataclasses in __post_init__: object.__setattr__(self, "name", value)
-            if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
-                call = small.value
-                if (
-                    isinstance(call.func, cst.Attribute)
-                    and call.func.attr.value == "__setattr__"
-                    and len(call.args) == 3
-                    and isinstance(call.args[0].value, cst.Name)
-                    and call.args[0].value.value == me
-                    and isinstance(call.args[1].value, cst.SimpleString)
-                ):
-                    yield call.args[1].value.evaluated_value, call.args[2].value
+    for small in simple_statements(f.node.body):
+        if isinstance(small, cst.Assign) and len(small.targets) == 1:
+            t = small.targets[0].target
+            if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == me:
+                yield t.attr.value, small.value
+        # eqx/frozen dataclasses in __post_init__: object.__setattr__(self, "name", value)
+        if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+            call = small.value
+            if (
+                isinstance(call.func, cst.Attribute)
+                and call.func.attr.value == "__setattr__"
+                and len(call.args) == 3
+                and isinstance(call.args[0].value, cst.Name)
+                and call.args[0].value.value == me
+                and isinstance(call.args[1].value, cst.SimpleString)
+            ):
+                yield call.args[1].value.evaluated_value, call.args[2].value
 
 
 def argument_for(classes: ClassModel, cls: ClassInfo, call: cst.Call, field: str):
