@@ -346,8 +346,7 @@ def _held_arguments(m, cls, call) -> List[cst.Arg]:
     """The arguments of the construction ``call`` that the instance keeps as they are: all of
     them for a generated constructor; for an ``__init__`` of the class's own, those it stores
     unchanged (``self.optim = optim``), not one it converts first."""
-    classes = m.analyzer.classes
-    init = next((c.body_scope.defs["__init__"] for c in classes.mro(cls) if "__init__" in c.body_scope.defs), None)
+    init = m.analyzer.classes.member(cls, "__init__")
     if init is None:
         return list(call.args)
     params = [p.name.value for p in init.positional_params()]
