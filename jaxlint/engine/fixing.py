@@ -61,17 +61,15 @@ def apply_round(candidates: List[Finding], text: str) -> Tuple[str, List[Finding
     return new, [by_id[id(c)] for c in chosen], error
 
 
-def fix_source(source: str, lint: Callable[[str], List[Finding]], unsafe: bool = False, only=None) -> FixResult:
+def fix_source(source: str, lint: Callable[[str], List[Finding]], unsafe: bool = False) -> FixResult:
     """Fix ``source`` with the findings ``lint(text)`` gives.  Fixes that touch the same text
     are applied one per round; a round whose result does not parse is dropped (the source of
-    the round before is kept and the reason reported).
-
-    ``only``: a predicate on findings, to fix a subset (one finding's code action)."""
+    the round before is kept and the reason reported)."""
     result = FixResult(source)
     text = source
     findings = lint(text)
     for _ in range(MAX_ROUNDS):
-        candidates = [f for f in findings if f.fixable(unsafe) and (only is None or only(f))]
+        candidates = [f for f in findings if f.fixable(unsafe)]
         if not candidates:
             break
         new, fixed, error = apply_round(candidates, text)
@@ -83,8 +81,6 @@ def fix_source(source: str, lint: Callable[[str], List[Finding]], unsafe: bool =
         result.fixed.extend(fixed)
         text = new
         findings = lint(text)
-        if only is not None:
-            break  # one finding's fix: a single round
     result.source = text
     result.remaining = findings
     return result

@@ -183,7 +183,6 @@ def selected_codes(config: Config, cache_dir: Optional[str]) -> Tuple[str, ...]:
 def lint_each(
     files: Sequence[str],
     config: Config,
-    rules=None,
     jobs: Optional[int] = None,
     cache_dir: Optional[str] = None,
     display: Optional[Callable[[str], str]] = None,
@@ -200,10 +199,8 @@ def lint_each(
     the dynamic mode).  ``sources``: contents to lint instead of what the files hold, by path.
     ``index``: the cache's stat index, which spares reading a file whose stat is unchanged.
     Each file's cross-module call records are cached along with its findings."""
-    if rules is not None:
-        rule_codes = tuple(r.code for r in rules)
-    else:
-        rule_codes = selected_codes(config, cache_dir)
+    rule_codes = selected_codes(config, cache_dir)
+    rules = None
 
     def enabled_rules():
         nonlocal rules
@@ -385,7 +382,6 @@ def lint_configured(
         each = lint_each(
             members,
             config,
-            None,
             jobs=jobs,
             cache_dir=cache_dir,
             display=display,

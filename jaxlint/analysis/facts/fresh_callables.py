@@ -23,7 +23,7 @@ from jaxlint.analysis.model.names import PARTIAL, resolve
 from jaxlint.analysis.model.nnx_state import OPTIMIZER
 from jaxlint.analysis.model.transforms import Application, arguments_by_parameter
 from jaxlint.analysis.syntax.fast_walk import FastVisitor, names_in
-from jaxlint.analysis.syntax.nodes import arguments_by_position, literal_value
+from jaxlint.analysis.syntax.nodes import arguments_by_position, literal_value, simple_statements
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
 
@@ -346,8 +346,7 @@ def _held_arguments(m, cls, call) -> List[cst.Arg]:
     """The arguments of the construction ``call`` that the instance keeps as they are: all of
     them for a generated constructor; for an ``__init__`` of the class's own, those it stores
     unchanged (``self.optim = optim``), not one it converts first."""
-    classes = m.analyzer.classes
-    init = next((c.body_scope.defs["__init__"] for c in classes.mro(cls) if "__init__" in c.body_scope.defs), None)
+    init = m.analyzer.classes.member(cls, "__init__")
     if init is None:
         return list(call.args)
     params = [p.name.value for p in init.positional_params()]
@@ -355,9 +354,7 @@ def _held_arguments(m, cls, call) -> List[cst.Arg]:
         return []
     stored = {
         small.value.value
-        for st in init.node.body.body
-        if isinstance(st, cst.SimpleStatementLine)
-        for small in st.body
+        for small in simple_statements(init.node.body)
         if isinstance(small, cst.Assign) and isinstance(small.value, cst.Name) and len(small.targets) == 1
         and isinstance(small.targets[0].target, cst.Attribute) and names_in(small.targets[0].target.value) == {params[0]}
     }

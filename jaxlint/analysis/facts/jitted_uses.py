@@ -41,17 +41,10 @@ def function_arguments(call, transform):
                 yield a.value
 
 
-def attribute_calls(m, scope, names) -> List[cst.Call]:
-    """The calls, in the methods of the class of the method ``scope``, through the attributes of
-    ``self`` that ``scope`` stores one of ``names`` in (``self._step = step``, then
-    ``self._step(x)``), in the order of the file.  None stored: no calls."""
-    return attribute_stores(m, scope, names)[1]
-
-
 def attribute_stores(m, scope, names, made=None) -> Tuple[FrozenSet[str], List[cst.Call]]:
     """(the attributes of ``self`` the method ``scope`` stores one of ``names`` in, or the
     object the expression ``made`` makes (``self._step = jax.jit(self._apply)``), the calls
-    through them: ``attribute_calls``)."""
+    through them in the methods of its class, in the order of the file)."""
     func = scope.func if scope.kind == "function" else None
     if func is None or func.cls is None or not func.is_method:
         return frozenset(), []

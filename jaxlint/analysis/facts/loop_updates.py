@@ -19,17 +19,17 @@ import libcst as cst
 from jaxlint.analysis.syntax.comprehensions import clauses, repeated_parts
 from jaxlint.analysis.syntax.fast_walk import FastVisitor, names_in, node_children
 from jaxlint.analysis.syntax.loop_targets import counter_of, per_iteration_targets
+from jaxlint.analysis.syntax.nodes import simple_statements
 
 UPDATE_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Power)
 AUG_OPERATORS = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign, cst.FloorDivideAssign, cst.PowerAssign)
 
 
 class LoopUpdate:
-    __slots__ = ("loop", "statement", "counter", "from_literal")
+    __slots__ = ("statement", "counter", "from_literal")
 
-    def __init__(self, loop, statement, counter: bool, from_literal: bool = False):
-        self.loop = loop  # the For/While node, or a comprehension's CompFor clause
-        self.statement = statement  # the updating statement (or the For itself for its counter)
+    def __init__(self, statement, counter: bool, from_literal: bool = False):
+        self.statement = statement  # the updating statement (or the loop itself for its counter)
         self.counter = counter
         # drawn from a literal list of a few values (``for lr in (0.1, 0.01)``), not counted
         self.from_literal = from_literal
@@ -40,8 +40,7 @@ def _updates_in(loop) -> Dict[str, cst.CSTNode]:
     to a float of what the loop binds (a comprehension's clause has no statements: none)."""
     counter = counter_of(loop)
     out: Dict[str, cst.CSTNode] = {}
-    body = loop.body.body if isinstance(getattr(loop, "body", None), cst.IndentedBlock) else ()
-    smalls = [small for st in body if isinstance(st, cst.SimpleStatementLine) for small in st.body]
+    smalls = list(simple_statements(getattr(loop, "body", None)))
     bound = names_in(loop.target) if isinstance(loop, cst.For) else set()
     bound.update(t.target.value for small in smalls if isinstance(small, cst.Assign) for t in small.targets if isinstance(t.target, cst.Name))
     for small in smalls:
@@ -124,9 +123,9 @@ class LoopUpdates(FastVisitor):
         self.loops[id(node)] = tuple(loop for loop, _u, _c in self._stack)
         for loop, updates, counters in self._stack:
             for counter, from_literal in counters:
-                found[counter] = LoopUpdate(loop, loop, True, from_literal)
+                found[counter] = LoopUpdate(loop, True, from_literal)
             for name, st in updates.items():
-                found[name] = LoopUpdate(loop, st, False)
+                found[name] = LoopUpdate(st, False)
         self.changing[id(node)] = found
 
     def changing_at(self, call: cst.Call, name: str) -> Optional[LoopUpdate]:

@@ -38,7 +38,7 @@ from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.jax.jax_api import NNX_DATA_CLASSES
 from jaxlint.analysis.model.nnx_state import _has_exit
 from jaxlint.analysis.syntax.module_index import AttributeWrite, ModuleIndex
-from jaxlint.analysis.syntax.nodes import NOT_LITERAL, literal_value
+from jaxlint.analysis.syntax.nodes import NOT_LITERAL, literal_value, simple_statements
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 
@@ -119,7 +119,7 @@ class NnxAttributes:
         """(statement, class) of the class-body declaration of ``attr``, the nearest class
         first: ``layers: list = nnx.data()``, ``a: nnx.Static[int]``, ``count = 0``; None."""
         for c in self.classes.mro(cls):
-            for small in _body_statements(c):
+            for small in simple_statements(c.node.body):
                 if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.target.value == attr:
                     return small, c
                 if isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == attr for t in small.targets):
@@ -403,12 +403,6 @@ def _marker(e, scope: Scope, names) -> bool:
     """``e`` names one of NNX's markers ``names`` (``nnx.static``, ``nnx.Data``...)."""
     q = resolve(e, scope) or ""
     return any(q.startswith(prefix) and q[len(prefix):] in names for prefix in NNX_PREFIXES)
-
-
-def _body_statements(cls: ClassInfo):
-    for st in cls.node.body.body:
-        if isinstance(st, cst.SimpleStatementLine):
-            yield from st.body
 
 
 def _direct(w: AttributeWrite) -> bool:

@@ -34,6 +34,7 @@ from jaxlint.analysis.model.transforms import arguments_by_parameter
 from jaxlint.analysis.syntax.functions import free_names
 from jaxlint.analysis.syntax.scopes import ClassInfo, Scope
 from jaxlint.analysis.syntax.statement_paths import conditional, scope_body, statement_path
+from jaxlint.analysis.syntax.nodes import simple_statements
 
 FACTORY_DEPTH = 2  # factories of factories followed
 
@@ -176,9 +177,7 @@ def _returned(func, call, names) -> bool:
     """Does the function return the instance (``return Cls(...)`` or a name bound to it)?"""
     if func.is_lambda:
         return False
-    for st in func.node.body.body:
-        if isinstance(st, cst.SimpleStatementLine):
-            for small in st.body:
-                if isinstance(small, cst.Return) and small.value is not None and _is_instance(small.value, call, names):
-                    return True
+    for small in simple_statements(func.node.body):
+        if isinstance(small, cst.Return) and small.value is not None and _is_instance(small.value, call, names):
+            return True
     return False

@@ -26,6 +26,7 @@ from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import arguments_by_parameter
 from jaxlint.analysis.syntax.statement_paths import block_key, conditional, scope_body, statement_path
+from jaxlint.analysis.syntax.nodes import simple_statements
 
 _MODULES = ("jax.numpy.", "numpy.")
 
@@ -34,7 +35,6 @@ class ArrayInMetadata(NamedTuple):
     cls: ClassInfo
     field: str
     node: cst.CSTNode  # where to report: the declaration, or the value put into the field
-    evidence: str  # "annotation" | "assignment" | "construction"
     # the rest of the story: the declaration, and every write or construction that puts an
     # array into the field, each with what it is
     related: Tuple[Tuple[cst.CSTNode, str], ...] = ()
@@ -52,29 +52,28 @@ def arrays_in_metadata(hv: HostValues) -> List[ArrayInMetadata]:
             writes = _array_writes(hv, cls, name)
             found = _annotated_array(classes, cls, name, decl, init)
             if found is not None:
-                hit = (found, "annotation")
+                node, related = found, []
             elif writes:
-                hit = writes[0][:1] + (writes[0][2],)
+                node, related = writes[0][0], [(decl, f"`{name}` is declared static metadata here")]
             else:
                 continue
-            related = [(decl, f"`{name}` is declared static metadata here")] if hit[1] != "annotation" else []
-            related += [(node, what) for node, what, _ev in writes if node is not hit[0]]
-            out.append(ArrayInMetadata(cls, name, hit[0], hit[1], tuple(related)))
+            related += [(value, what) for value, what in writes if value is not node]
+            out.append(ArrayInMetadata(cls, name, node, tuple(related)))
     return out
 
 
-def _array_writes(hv: HostValues, cls: ClassInfo, name: str) -> List[Tuple[cst.CSTNode, str, str]]:
-    """(value, what it is, evidence) for each assignment in ``__init__``/``__post_init__`` and
-    each construction of the class that puts a shaped array into the field ``name``."""
-    out: List[Tuple[cst.CSTNode, str, str]] = []
+def _array_writes(hv: HostValues, cls: ClassInfo, name: str) -> List[Tuple[cst.CSTNode, str]]:
+    """(value, what it is) for each assignment in ``__init__``/``__post_init__`` and each
+    construction of the class that puts a shaped array into the field ``name``."""
+    out: List[Tuple[cst.CSTNode, str]] = []
     for value in _assigned_arrays(hv, cls, name):
-        out.append((value, f"an array is stored in `{name}` here", "assignment"))
+        out.append((value, f"an array is stored in `{name}` here"))
     for call, scope in hv.index.calls_of(cls.name):
         if class_named(scope, call.func.value) is not cls:
             continue
         arg = argument_for(hv.classes, cls, call, name)
         if arg is not None and is_shaped_array(hv, arg, scope):
-            out.append((arg, f"an array is passed for `{name}` here", "construction"))
+            out.append((arg, f"an array is passed for `{name}` here"))
     return out
 
 
@@ -117,26 +116,23 @@ def self_assignments(f: FuncInfo):
     if not params:
         return
     me = params[0].name.value
-    for st in f.node.body.body:
-        if not isinstance(st, cst.SimpleStatementLine):
-            continue
-        for small in st.body:
-            if isinstance(small, cst.Assign) and len(small.targets) == 1:
-                t = small.targets[0].target
-                if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == me:
-                    yield t.attr.value, small.value
-            # eqx/frozen dataclasses in __post_init__: object.__setattr__(self, "name", value)
-            if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
-                call = small.value
-                if (
-                    isinstance(call.func, cst.Attribute)
-                    and call.func.attr.value == "__setattr__"
-                    and len(call.args) == 3
-                    and isinstance(call.args[0].value, cst.Name)
-                    and call.args[0].value.value == me
-                    and isinstance(call.args[1].value, cst.SimpleString)
-                ):
-                    yield call.args[1].value.evaluated_value, call.args[2].value
+    for small in simple_statements(f.node.body):
+        if isinstance(small, cst.Assign) and len(small.targets) == 1:
+            t = small.targets[0].target
+            if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == me:
+                yield t.attr.value, small.value
+        # eqx/frozen dataclasses in __post_init__: object.__setattr__(self, "name", value)
+        if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+            call = small.value
+            if (
+                isinstance(call.func, cst.Attribute)
+                and call.func.attr.value == "__setattr__"
+                and len(call.args) == 3
+                and isinstance(call.args[0].value, cst.Name)
+                and call.args[0].value.value == me
+                and isinstance(call.args[1].value, cst.SimpleString)
+            ):
+                yield call.args[1].value.evaluated_value, call.args[2].value
 
 
 def argument_for(classes: ClassModel, cls: ClassInfo, call: cst.Call, field: str):

@@ -22,7 +22,7 @@ from typing import Dict, FrozenSet, Iterator, List, NamedTuple, Optional, Set, T
 import libcst as cst
 
 from jaxlint.analysis.syntax.module_index import ModuleIndex
-from jaxlint.analysis.syntax.nodes import dotted_name, keyword_value, string_value
+from jaxlint.analysis.syntax.nodes import dotted_name, keyword_value, simple_statements, string_value
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 
@@ -91,11 +91,9 @@ def is_cached_property(func: FuncInfo) -> bool:
 
 def annotated_names(cls: ClassInfo) -> Iterator[cst.AnnAssign]:
     """The annotated assignments to a name in the body of ``cls`` (``n: int = 3``), in order."""
-    for st in cls.node.body.body:
-        if isinstance(st, cst.SimpleStatementLine):
-            for small in st.body:
-                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-                    yield small
+    for small in simple_statements(cls.node.body):
+        if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+            yield small
 
 
 def declared_annotation(cls: ClassInfo, attr: str) -> Optional[cst.BaseExpression]:
@@ -110,12 +108,10 @@ def reads_self_attribute(func: FuncInfo, attr: str) -> bool:
     if not params or not isinstance(func.node.body, cst.IndentedBlock):
         return False
     me = params[0].name.value
-    for st in func.node.body.body:
-        if isinstance(st, cst.SimpleStatementLine):
-            for small in st.body:
-                v = small.value if isinstance(small, (cst.Expr, cst.Assign)) else None
-                if isinstance(v, cst.Attribute) and isinstance(v.value, cst.Name) and v.value.value == me and v.attr.value == attr:
-                    return True
+    for small in simple_statements(func.node.body):
+        v = small.value if isinstance(small, (cst.Expr, cst.Assign)) else None
+        if isinstance(v, cst.Attribute) and isinstance(v.value, cst.Name) and v.value.value == me and v.attr.value == attr:
+            return True
     return False
 
 
@@ -292,31 +288,28 @@ class ClassModel:
         out: Dict[str, str] = {}
         if kind == "static":
             return {name: STATIC_FIELD for name in self.annotated_fields(cls)}
-        for st in cls.node.body.body:
-            if not isinstance(st, cst.SimpleStatementLine):
+        for small in simple_statements(cls.node.body):
+            if isinstance(small, cst.Assign):
+                # a class attribute without an annotation is not a field: a Python value
+                for t in small.targets:
+                    if isinstance(t.target, cst.Name):
+                        out[t.target.value] = STATIC_FIELD
+            if not isinstance(small, cst.AnnAssign) or not isinstance(small.target, cst.Name):
                 continue
-            for small in st.body:
-                if isinstance(small, cst.Assign):
-                    # a class attribute without an annotation is not a field: a Python value
-                    for t in small.targets:
-                        if isinstance(t.target, cst.Name):
-                            out[t.target.value] = STATIC_FIELD
-                if not isinstance(small, cst.AnnAssign) or not isinstance(small.target, cst.Name):
-                    continue
-                name = small.target.value
-                ann = small.annotation.annotation
-                head = ann.value if isinstance(ann, cst.Subscript) else ann
-                hq = qualified(head, cls.scope)
-                if hq in CLASSVAR:
-                    out[name] = STATIC_FIELD
-                elif kind == "namedtuple":
-                    out[name] = LEAF
-                elif kind == "custom":
-                    continue  # decided by tree_flatten below
-                elif hq in STATIC_ANNOTATIONS or _static_field_call(small.value, cls.scope):
-                    out[name] = STATIC_FIELD
-                else:
-                    out[name] = LEAF
+            name = small.target.value
+            ann = small.annotation.annotation
+            head = ann.value if isinstance(ann, cst.Subscript) else ann
+            hq = qualified(head, cls.scope)
+            if hq in CLASSVAR:
+                out[name] = STATIC_FIELD
+            elif kind == "namedtuple":
+                out[name] = LEAF
+            elif kind == "custom":
+                continue  # decided by tree_flatten below
+            elif hq in STATIC_ANNOTATIONS or _static_field_call(small.value, cls.scope):
+                out[name] = STATIC_FIELD
+            else:
+                out[name] = LEAF
         if kind == "dataclass" and cls.name in self.registrations():
             call = self.registrations()[cls.name]
             for a in call.args:
@@ -351,16 +344,13 @@ class ClassModel:
             return out
         me = params[0].name.value
         local: Dict[str, cst.BaseExpression] = {}
-        for st in flatten.node.body.body:
-            if not isinstance(st, cst.SimpleStatementLine):
-                continue
-            for small in st.body:
-                if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
-                    local[small.targets[0].target.value] = small.value
-                if isinstance(small, cst.Return) and isinstance(small.value, cst.Tuple) and len(small.value.elements) == 2:
-                    children, aux = (el.value for el in small.value.elements)
-                    for part, kind in ((children, LEAF), (aux, STATIC_FIELD)):
-                        out.extend((name, kind, node) for name, node in self._held_attributes(cls, part, me, local, flatten.body_scope, 0))
+        for small in simple_statements(flatten.node.body):
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+                local[small.targets[0].target.value] = small.value
+            if isinstance(small, cst.Return) and isinstance(small.value, cst.Tuple) and len(small.value.elements) == 2:
+                children, aux = (el.value for el in small.value.elements)
+                for part, kind in ((children, LEAF), (aux, STATIC_FIELD)):
+                    out.extend((name, kind, node) for name, node in self._held_attributes(cls, part, me, local, flatten.body_scope, 0))
         return out
 
     def _flatten_function(self, cls: ClassInfo) -> Optional[FuncInfo]:
@@ -514,7 +504,7 @@ class ClassModel:
         params = init.node.params
         me, *positional = [p.name.value for p in init.positional_params()]
         named = [p.name.value for p in params.params if p.name.value != me] + [p.name.value for p in params.kwonly_params]
-        top = {id(small.value) for st in init.node.body.body if isinstance(st, cst.SimpleStatementLine) for small in st.body if isinstance(small, (cst.Assign, cst.AnnAssign))}
+        top = {id(small.value) for small in simple_statements(init.node.body) if isinstance(small, (cst.Assign, cst.AnnAssign))}
         writes: Dict[str, list] = {}
         for w in self.index.attribute_writes if self.index is not None else ():
             if w.scope is init.body_scope and w.name == me:

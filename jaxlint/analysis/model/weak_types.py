@@ -25,7 +25,7 @@ import libcst as cst
 from jaxlint.analysis.model.callee_values import Passed, Target
 from jaxlint.analysis.model.classes import annotated_names, class_named, is_classmethod
 from jaxlint.analysis.syntax.functions import single_return
-from jaxlint.analysis.syntax.nodes import arguments_by_position, named_params
+from jaxlint.analysis.syntax.nodes import arguments_by_position, named_params, simple_statements
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.model.names import resolve
 
@@ -456,7 +456,7 @@ def _straight_line(f) -> set:
     branch, a loop or a nested block), which run once each and in order."""
     if f.is_lambda:
         return set()
-    return {id(small.value) for st in f.node.body.body if isinstance(st, cst.SimpleStatementLine) for small in st.body if isinstance(small, cst.Assign)}
+    return {id(small.value) for small in simple_statements(f.node.body) if isinstance(small, cst.Assign)}
 
 
 def _reaching(binds, at: float, straight: set):

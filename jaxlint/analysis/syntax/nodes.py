@@ -116,6 +116,15 @@ def block_exits(block) -> bool:
     return False
 
 
+def simple_statements(block) -> Iterator[cst.BaseSmallStatement]:
+    """The small statements of the simple statement lines directly in ``block``, in order: an
+    indented block's own lines, not those of the compound statements in it (a one-line suite,
+    or anything but a block, gives none)."""
+    for st in block.body if isinstance(block, cst.IndentedBlock) else ():
+        if isinstance(st, cst.SimpleStatementLine):
+            yield from st.body
+
+
 def named_params(params: cst.Parameters) -> List[cst.Param]:
     """The parameters bound by name, in order: positional-only, positional, keyword-only."""
     return list(params.posonly_params) + list(params.params) + list(params.kwonly_params)

@@ -191,12 +191,6 @@ class Scope:
         b = self.only_binding(name)
         return b if b is not None and b.kind == "assign" and b.order is not None and b.value is not None else None
 
-    def unpacked_once(self, name: str) -> Optional[Tuple[cst.BaseExpression, int, int]]:
-        """``binding.unpacked`` of ``name`` when this scope binds it exactly once, at a known
-        point, by unpacking a value (``obs, state = env.reset(key)``)."""
-        b = self.only_binding(name)
-        return b.unpacked if b is not None and b.order is not None else None
-
     def module(self) -> "Scope":
         s = self
         while s.parent is not None:

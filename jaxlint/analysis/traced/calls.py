@@ -27,7 +27,6 @@ from jaxlint.analysis.traced.instances import Instances
 from jaxlint.analysis.traced.passed_arguments import PassedArguments
 from jaxlint.analysis.traced.values import REF, STATIC, Val
 from jaxlint.analysis.traced.traced_fields import TracedFields
-from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.host.host_value import JAX_ARRAY, PARAM
 from jaxlint.analysis.traced.from_host import host_val
 
@@ -58,7 +57,6 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
         self.receivers = finder.receivers
         self.container_cache: Dict[int, frozenset] = {}
         self.structure_cache: Dict[int, frozenset] = {}
-        self._host_values = None
         self._outer_flags: Dict[Tuple[int, str], int] = {}
         self._outer_values: Dict[Tuple[int, str], Val] = {}
         self._constructed_attrs: Dict[int, object] = {}
@@ -82,13 +80,8 @@ class Analyzer(EntryPoints, PassedArguments, FunctionCalls, Instances):
     # -- plumbing ----------------------------------------------------------------
     @property
     def host_values(self):
-        """Host-mode values of the module (the module analysis's, when there is one)."""
-        ctx = getattr(self, "module_ctx", None)
-        if ctx is not None:
-            return ctx.host_values
-        if self._host_values is None:
-            self._host_values = HostValues(self.index, self.finder, self.classes)
-        return self._host_values
+        """Host-mode values of the module (the module analysis's)."""
+        return self.module_ctx.host_values
 
     def attribute_is_jax_array(self, cls, attr: str) -> bool:
         """Every value ``self.attr`` is given is one JAX array: what the methods of ``cls``

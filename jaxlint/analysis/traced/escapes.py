@@ -81,8 +81,8 @@ def fills_memo(interp, target, base: Val, v: Val, stmt) -> bool:
     elif root.value not in frame.declared:
         return False
     scope = frame.func.body_scope
-    m = getattr(interp.analyzer, "module_ctx", None)
-    return scope is not None and m is not None and memoised(m, stmt, scope) and not _filled_before(m, frame.entry, frame.func.name)
+    m = interp.analyzer.module_ctx
+    return scope is not None and memoised(m, stmt, scope) and not _filled_before(m, frame.entry, frame.func.name)
 
 
 def _filled_before(m, entry, name: str) -> bool:

@@ -11,6 +11,7 @@ from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.model.names import resolve
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
+from jaxlint.analysis.syntax.nodes import simple_statements
 
 # Constructors whose shape is their first argument (for the batch arithmetic below).
 SHAPE_FIRST = frozenset({"zeros", "ones", "empty", "full", "eye", "identity"})
@@ -171,13 +172,6 @@ GROWING = frozenset({"concatenate", "append", "vstack", "hstack", "row_stack", "
 STACKING = frozenset({"stack", "array", "asarray", "concatenate", "vstack", "hstack"})
 
 
-def _loop_body(loop):
-    body = loop.body.body if isinstance(getattr(loop, "body", None), cst.IndentedBlock) else ()  # a comprehension has none
-    for st in body:
-        if isinstance(st, cst.SimpleStatementLine):
-            yield from st.body
-
-
 def _array_call(expr, scope) -> Optional[str]:
     """``jnp.concatenate`` -> "concatenate" (jax.numpy or numpy)."""
     if not isinstance(expr, cst.Call):
@@ -202,7 +196,7 @@ def _grows(expr, loop, span, scope) -> Optional[str]:
     start, end = span
     rebinds = [b for b in scope.bindings.get(name, ()) if b.order is None or start <= b.order <= end]
     changes = [mu for mu in scope.mutations.get(name, ()) if mu[0] is None or start <= mu[0] <= end]
-    for small in _loop_body(loop):
+    for small in simple_statements(getattr(loop, "body", None)):  # a comprehension has none
         if (
             isinstance(small, cst.Assign)
             and isinstance(expr, cst.Name)

@@ -11,6 +11,7 @@ from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.syntax.functions import single_return
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import recompiles
+from jaxlint.analysis.syntax.nodes import simple_statements
 
 
 # Wrappers of wrappers followed from the jitted call out to the call that changes the value.
@@ -370,21 +371,18 @@ def _incremented_field(m, classes, name: str, loop, call):
     if scope is None:
         return None
     bump = None
-    for st in loop.body.body if isinstance(getattr(loop, "body", None), cst.IndentedBlock) else ():
-        if not isinstance(st, cst.SimpleStatementLine):
+    for small in simple_statements(getattr(loop, "body", None)):
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1):
             continue
-        for small in st.body:
-            if not (isinstance(small, cst.Assign) and len(small.targets) == 1):
-                continue
-            t = small.targets[0].target
-            if not (isinstance(t, cst.Name) and t.value == name):
-                continue
-            found = _rebuilt_fields(classes, small.value, name, scope)
-            if found is None and isinstance(small.value, cst.Call):
-                found = _bumped_by_jitted(m, classes, small.value, name)
-            if found is None:
-                return None  # another rebinding in the loop: cannot tell
-            bump = found
+        t = small.targets[0].target
+        if not (isinstance(t, cst.Name) and t.value == name):
+            continue
+        found = _rebuilt_fields(classes, small.value, name, scope)
+        if found is None and isinstance(small.value, cst.Call):
+            found = _bumped_by_jitted(m, classes, small.value, name)
+        if found is None:
+            return None  # another rebinding in the loop: cannot tell
+        bump = found
     if bump is None:
         return None
     cls, field = bump
