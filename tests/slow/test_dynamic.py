@@ -208,6 +208,10 @@ SHOWN_WHEN_RUN = {
     ("staged_bodies.py", 159, "JAX102"),
     ("pytree_structure.py", 53, "JAX101"),
     ("jitted_after_bound_methods.py", 44, "JAX402"),
+    # a Linen module class lifted by nn.remat, called from another module's __call__, and a
+    # factory's closure jitted at module level: the checks build neither call
+    ("linen_lifted_transforms.py", 17, "JAX101"),
+    ("factory_defaults.py", 30, "JAX402"),
 }
 # Findings whose compilations happen at another line than the flagged one, which the checks
 # watch: a new callable stored in a static field (JAX404) compiles where the rebuilt instance
