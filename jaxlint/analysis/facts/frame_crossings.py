@@ -38,7 +38,7 @@ from jaxlint.analysis.model.names import PARTIAL, decorator_name, resolve
 from jaxlint.analysis.model.transform_table import TRANSFORMS
 from jaxlint.analysis.syntax.fast_walk import holds
 from jaxlint.analysis.syntax.functions import OwnCodeVisitor, return_values
-from jaxlint.analysis.syntax.nodes import argument_for, block_exits, head_name
+from jaxlint.analysis.syntax.nodes import argument_for, block_exits, head_name, keyword_value
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.syntax.statement_paths import statement_blocks
 
@@ -376,14 +376,14 @@ class FrameCrossings:
             if self.targets.attribute_mentions(attr) != len(calls):
                 return False  # ``jax.jit(model.init)``: its calls are not read here
             for call, _scope in calls:
-                method = _keyword(call, "method")
+                method = keyword_value(call.args, "method")
                 name = "__call__" if method is None else method.attr.value if isinstance(method, cst.Attribute) else None
                 if name is None:
                     return False
                 roots.add(name)
         if roots == {"setup"}:
             return False  # not initialised in this module: where it is, is not known
-        named = sum(1 for c, _s, _o in self.index.calls if isinstance(_keyword(c, "method"), cst.Attribute) and _keyword(c, "method").attr.value == host.name)
+        named = sum(1 for c, _s, _o in self.index.calls if _names_method(keyword_value(c.args, "method"), host.name))
         on_self = [c for c, s in self.index.calls_of("." + host.name) if isinstance(c.func.value, cst.Name) and self._self_class(c.func.value.value, s) is cls]
         if self.targets.attribute_mentions(host.name) != named + len(on_self):
             return False
@@ -399,8 +399,9 @@ class FrameCrossings:
         return id(host.node) not in reached
 
 
-def _keyword(call: cst.Call, name: str):
-    return next((a.value for a in call.args if a.keyword is not None and a.keyword.value == name), None)
+def _names_method(expr, name: str) -> bool:
+    """``method=Cls.name``: the method handed to ``init`` or ``apply``."""
+    return isinstance(expr, cst.Attribute) and expr.attr.value == name
 
 
 def _receiver_class(f: Optional[FuncInfo], name: str) -> Optional[ClassInfo]:

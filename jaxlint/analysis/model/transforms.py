@@ -535,9 +535,14 @@ class TransformFinder:
         if cls is None or not self.classes.is_linen_module(cls):
             return []
         listed = keyword_value(args, "methods")
-        names = [string_literal(el.value) for el in listed.elements] if isinstance(listed, (cst.List, cst.Tuple)) else ["__call__"]
+        if listed is None:
+            names = ["__call__"]
+        elif isinstance(listed, (cst.List, cst.Tuple)):
+            names = [string_literal(el.value) for el in listed.elements]
+        else:
+            return []  # methods named by a value the module does not show
         methods = [self.classes.member(cls, n) if n is not None else None for n in names]
-        if listed is not None and not isinstance(listed, (cst.List, cst.Tuple)) or not all(m is not None and m.is_method for m in methods):
+        if not all(m is not None and m.is_method for m in methods):
             return []  # methods the class does not show
         return [FnRef(m) for m in methods]
 

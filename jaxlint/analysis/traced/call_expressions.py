@@ -488,10 +488,11 @@ class CallExpressions:
         if base.kind == lattice.STATIC and base.cls is None and base.fn is None and isinstance(base_expr, cst.Name) and fr.lookup(base_expr.value) is None:
             base = self._module_object(base, base_expr)
         if base.cls is None and base.fn is None and not base.flags & lattice.ARRAY and isinstance(base_expr, cst.Name) and fr.lookup(base_expr.value) is None:
-            # a library's record of functions (``tx = optax.GradientTransformation(init_fn,
-            # update_fn)``): ``tx.update(...)`` calls the function given for the field
-            # (a def nested in the factory that built it reads the factory's locals as
-            # unknown, as a def held in an object's field does)
+            # a global whose class the module does not show, called through a member the call
+            # targets resolve (``tx.update(...)`` of ``tx = optax.GradientTransformation(
+            # init_fn, update_fn)`` calls the function given for that field); a def nested in
+            # the factory that built it reads the factory's locals as unknown, as a def held
+            # in an object's field does
             t = self.analyzer.finder.call_targets.target(e, fr.scope)
             plain = t is not None and t.app is None and not t.bound and not t.keywords and not t.func.is_method
             fn = (FnRef(t.func), None, [], {}) if plain else callable_value(self.analyzer, t) if t is not None else None
