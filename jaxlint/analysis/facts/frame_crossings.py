@@ -38,7 +38,7 @@ from jaxlint.analysis.model.names import PARTIAL, decorator_name, resolve
 from jaxlint.analysis.model.transform_table import TRANSFORMS
 from jaxlint.analysis.syntax.fast_walk import holds
 from jaxlint.analysis.syntax.functions import OwnCodeVisitor, return_values
-from jaxlint.analysis.syntax.nodes import argument_for, block_exits, head_name, keyword_value
+from jaxlint.analysis.syntax.nodes import argument_for, block_exits, function_arguments, head_name, keyword_value
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.syntax.statement_paths import statement_blocks
 
@@ -130,14 +130,7 @@ class FrameCrossings:
                 positions = (TRACING_CALLS[q],)
             else:
                 continue
-            fns = []
-            for i, kw in positions:
-                arg = _argument(call, i, kw)
-                if isinstance(arg, (cst.List, cst.Tuple)):  # lax.switch's branches
-                    fns.extend(el.value for el in arg.elements)
-                elif arg is not None:
-                    fns.append(arg)
-            yield call, q, [(e, scope) for e in fns], scope, scope.func
+            yield call, q, [(e, scope) for e in function_arguments(call.args, positions)], scope, scope.func
         for app in self.finder.applications:
             if not isinstance(app.site, cst.Decorator) or not app.transform.stages:
                 continue
@@ -439,16 +432,4 @@ def _is_init_test(test, scope: Scope) -> Optional[bool]:
         return negated
     if isinstance(test.func, cst.Attribute) and test.func.attr.value == LINEN_RUNNING_INIT:
         return negated
-    return None
-
-
-def _argument(call: cst.Call, position: int, keyword: str):
-    for i, a in enumerate(call.args):
-        if a.star:
-            return None
-        if a.keyword is not None:
-            if a.keyword.value == keyword:
-                return a.value
-        elif i == position:
-            return a.value
     return None

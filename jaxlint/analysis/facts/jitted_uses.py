@@ -12,6 +12,7 @@ from typing import FrozenSet, List, Set, Tuple
 import libcst as cst
 
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.nodes import argument_at
 
 
 def uses(m, scope, names, span) -> List[Tuple[cst.Call, int]]:
@@ -27,18 +28,10 @@ def uses(m, scope, names, span) -> List[Tuple[cst.Call, int]]:
             continue
         found = m.finder.transform_of(c.func, scope)
         if found is not None and (found[0].loops or found[0].branch) and any(
-            isinstance(fn, cst.Name) and fn.value in names for fn in function_arguments(c, found[0])
+            isinstance(fn, cst.Name) and fn.value in names for fn in (argument_at(c.args, *p) for p in found[0].fn_args)
         ):
             out.append((c, o))
     return out
-
-
-def function_arguments(call, transform):
-    """The arguments of a lax primitive's ``call`` that are the functions it runs."""
-    for position, keyword in transform.fn_args:
-        for i, a in enumerate(call.args):
-            if (a.keyword is None and i == position) or (a.keyword is not None and a.keyword.value == keyword):
-                yield a.value
 
 
 def attribute_stores(m, scope, names, made=None) -> Tuple[FrozenSet[str], List[cst.Call]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.syntax.nodes import dotted_name
+from jaxlint.analysis.syntax.nodes import argument_at, dotted_name, keyword_value
 from jaxlint.analysis.model.transforms import Application
 
 # Outer transforms that trace the positions they are given (unless told otherwise).
@@ -14,12 +14,7 @@ TRACING_LABELS = frozenset({"jitted", "make_jaxpr-traced", "vmapped", "different
 
 
 def function_argument(site: cst.Call):
-    for a in site.args:
-        if a.keyword is not None and a.keyword.value in ("fun", "f"):
-            return a.value
-    if site.args and site.args[0].keyword is None and not site.args[0].star:
-        return site.args[0].value
-    return None
+    return argument_at(site.args, 0, "fun") or keyword_value(site.args, "f")
 
 
 def outer_static_positions(outer: Application):

@@ -310,19 +310,14 @@ class ClassModel:
                 out[name] = STATIC_FIELD
             else:
                 out[name] = LEAF
-        if kind == "dataclass" and cls.name in self.registrations():
-            call = self.registrations()[cls.name]
+        calls = [self.registrations()[cls.name]] if kind == "dataclass" and cls.name in self.registrations() else []
+        # partial(register_dataclass, meta_fields=[...]) and alike
+        calls += [d.decorator for d in cls.node.decorators if isinstance(d.decorator, cst.Call)]
+        for call in calls:
             for a in call.args:
                 if a.keyword is not None and a.keyword.value in ("data_fields", "meta_fields"):
                     for name in _string_list(a.value):
                         out[name] = LEAF if a.keyword.value == "data_fields" else STATIC_FIELD
-        for d in cls.node.decorators:
-            dec = d.decorator
-            if isinstance(dec, cst.Call):  # partial(register_dataclass, meta_fields=[...]) and alike
-                for a in dec.args:
-                    if a.keyword is not None and a.keyword.value in ("data_fields", "meta_fields"):
-                        for name in _string_list(a.value):
-                            out[name] = LEAF if a.keyword.value == "data_fields" else STATIC_FIELD
         return out
 
     def flatten_parts(self, cls: ClassInfo) -> List[Tuple[str, str, cst.CSTNode]]:

@@ -29,7 +29,7 @@ from jaxlint.analysis.model.transform_table import JIT, PALLAS, PASS_THROUGH, SW
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.syntax.functions import possible_returns, _undecorated
-from jaxlint.analysis.syntax.nodes import argument_for, arguments_by_position, keyword_value, received_arguments, string_literal
+from jaxlint.analysis.syntax.nodes import argument_for, arguments_by_position, function_arguments, keyword_value, received_arguments, string_literal
 
 
 class Bound:
@@ -485,21 +485,8 @@ class TransformFinder:
         """Record the application of ``t`` by ``call`` (in ``scope``) to the functions among
         ``args``; ``arg_scopes``: where an argument is read when not in ``scope`` (a value a
         forwarder's caller gave it)."""
-        fn_exprs: List[cst.BaseExpression] = []
-        pos = [a.value for a in args if a.keyword is None and not a.star]
-        for i, kw in t.fn_args:
-            v = keyword_value(args, kw)
-            if v is None and i < len(pos):
-                v = pos[i]
-            if v is None:
-                continue
-            if t is SWITCH and isinstance(v, cst.Name):
-                v = scope.sole_value(v.value) or v  # ``branches = [f, g]`` before ``switch(i, branches, x)``
-            if t is SWITCH and isinstance(v, (cst.List, cst.Tuple)):
-                fn_exprs.extend(el.value for el in v.elements)
-            else:
-                fn_exprs.append(v)
-        for e in fn_exprs:
+        pos = [a for a in args if a.keyword is None and not a.star]
+        for e in function_arguments(args, t.fn_args, scope if t is SWITCH else None):
             at = arg_scopes.get(id(e), scope) if arg_scopes else scope
             ref = self.resolve_fn(e, at) or self._factory_argument(e, at)
             leading: Tuple[str, ...] = ()

@@ -94,6 +94,35 @@ def keyword_value(args, name: str) -> Optional[cst.BaseExpression]:
     return next((a.value for a in args if a.keyword is not None and a.keyword.value == name), None)
 
 
+def argument_at(args, position: int, keyword: str) -> Optional[cst.BaseExpression]:
+    """What ``args`` pass for the parameter at ``position`` named ``keyword``: by keyword, or
+    by position when no star argument comes before it; else None."""
+    found = keyword_value(args, keyword)
+    if found is None:
+        for i, a in enumerate(args):
+            if a.star or a.keyword is not None:
+                break
+            if i == position:
+                return a.value
+    return found
+
+
+def function_arguments(args, fn_args, scope=None) -> List[cst.BaseExpression]:
+    """The expressions ``args`` pass for the functions a transform runs (``fn_args``: the
+    (position, keyword) of each), the branches of a list or tuple (``lax.switch``) one by one;
+    with ``scope``, also of a name bound there once to the list (``branches = [f, g]``)."""
+    out: List[cst.BaseExpression] = []
+    for position, keyword in fn_args:
+        v = argument_at(args, position, keyword)
+        if scope is not None and isinstance(v, cst.Name):
+            v = scope.sole_value(v.value) or v
+        if isinstance(v, (cst.List, cst.Tuple)):
+            out.extend(el.value for el in v.elements)
+        elif v is not None:
+            out.append(v)
+    return out
+
+
 def argument_for(call: cst.Call, names: List[str], name: str):
     """The argument of ``call`` that lands on parameter ``name`` (``names``: the positional
     parameters as the call fills them): an Arg, None when the call leaves the parameter out, or

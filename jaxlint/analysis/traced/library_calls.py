@@ -33,7 +33,7 @@ from jaxlint.analysis.model.names import PARTIAL
 from jaxlint.analysis.model.transform_arguments import StaticSpec, parse_statics
 from jaxlint.analysis.model.weak_types import BOOL, dtype_kind
 from jaxlint.analysis.model.transform_table import PASS_THROUGH, TRANSFORMS, Transform
-from jaxlint.analysis.syntax.nodes import is_none_literal, keyword_value
+from jaxlint.analysis.syntax.nodes import function_arguments, is_none_literal, keyword_value
 from jaxlint.analysis.traced.lax_operands import lax_operands
 from jaxlint.analysis.traced.shapes import result_dims
 from jaxlint.analysis.traced import values as lattice
@@ -241,20 +241,8 @@ class LibraryCalls:
         if q == "jax.eval_shape" or q == "equinox.filter_eval_shape":
             return lattice.STATIC_VAL
         # Control flow primitives: they trace the functions they are given, right here.
-        pos = [(a, v) for a, v in argvals if a.keyword is None and not a.star]
-        fns = []
-        for i, kw in t.fn_args:
-            expr = keyword_value([a for a, _v in argvals], kw)
-            if expr is None and i < len(pos):
-                expr = pos[i][0].value
-            if expr is None:
-                continue
-            if isinstance(expr, (cst.List, cst.Tuple)):
-                fns.extend(el.value for el in expr.elements)
-            else:
-                fns.append(expr)
         operands = self.lax_operands(q, t, e, argvals)
-        for expr in fns:
+        for expr in function_arguments([a for a, _v in argvals], t.fn_args):
             fn = self.fn_from(expr)
             if fn is not None:
                 self.analyzer.trace_inline(fr, fn, t.label, frozenset(), operands, t.stages, t.refs, t.loops)

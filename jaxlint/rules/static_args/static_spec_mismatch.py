@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint import fixes
+from jaxlint.analysis.syntax.nodes import keyword_value
 from jaxlint.rules.base import Rule
 from jaxlint.rules.prevents import ErrorPattern, raises
 
@@ -144,7 +145,7 @@ def _applied_at(m, app, node, keyword: str, note: str):
     site = app.site.decorator if isinstance(app.site, cst.Decorator) else app.site
     if not isinstance(site, cst.Call):
         return node, ()
-    arg = next((a.value for a in site.args if a.keyword is not None and a.keyword.value == keyword), None)
+    arg = keyword_value(site.args, keyword)
     where, inside = m.positions.get(node), m.positions.get(arg) if arg is not None else None
     if where is None or inside is None or (inside.start.line, inside.start.column) <= (where.start.line, where.start.column) <= (inside.end.line, inside.end.column):
         return node, ()
