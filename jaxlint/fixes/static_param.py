@@ -14,6 +14,7 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.analysis.model.names import PARTIAL, resolve
+from jaxlint.analysis.syntax.functions import return_values
 from jaxlint.analysis.syntax.nodes import NOT_LITERAL, literal_value
 from jaxlint.analysis.traced.annotations import is_array_annotation
 from jaxlint.fixes.declare import UNSAFE, AddImport, Fix, Replace
@@ -127,19 +128,11 @@ def parameter_fix(ctx, expr, v) -> Optional[Fix]:
 def _returned_names(func_node) -> set:
     """Names read in the ``return`` values of a function (nested functions excluded)."""
     names: set = set()
-    stack = list(func_node.body.children) if isinstance(func_node, cst.FunctionDef) else [func_node.body]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (cst.FunctionDef, cst.ClassDef)):
-            continue
-        if isinstance(n, cst.Return) and n.value is not None:
-            sub = [n.value]
-            while sub:
-                e = sub.pop()
-                if isinstance(e, cst.Name):
-                    names.add(e.value)
-                elif not isinstance(e, cst.Lambda):
-                    sub.extend(e.children)
-            continue
-        stack.extend(n.children)
+    sub = [r for r in return_values(func_node) if r is not None]
+    while sub:
+        e = sub.pop()
+        if isinstance(e, cst.Name):
+            names.add(e.value)
+        elif not isinstance(e, cst.Lambda):
+            sub.extend(e.children)
     return names

@@ -14,6 +14,7 @@ import libcst as cst
 
 from jaxlint.analysis.host.host_value import DICT, JAX_ARRAY, LIST, NUMPY_ARRAY, PARAM, SCALAR, SCALAR_VAL, TUPLE, HostValue, join
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
+from jaxlint.analysis.syntax.functions import OwnCodeVisitor
 from jaxlint.analysis.syntax.loop_targets import per_iteration_targets
 from jaxlint.analysis.syntax.nodes import named_params, parallel_values, subscript_key, target_names
 from jaxlint.analysis.syntax.scopes import Scope
@@ -67,7 +68,7 @@ class _CallCollector(FastVisitor):
     visit_ClassDef = visit_FunctionDef
 
 
-class _SharedArguments(FastVisitor):
+class _SharedArguments(OwnCodeVisitor):
     """The names a statement hands to calls as plain arguments (``f(d)``, ``f(cfg=d)``), but
     not to a jitted function's call."""
 
@@ -82,11 +83,6 @@ class _SharedArguments(FastVisitor):
             t = self.run.hv.finder.call_targets.target(node, self.run.scope)
             if t is None or t.app is None:
                 self.out.extend(names)
-
-    def visit_Lambda(self, node) -> bool:
-        return False
-
-    visit_FunctionDef = visit_ClassDef = visit_Lambda
 
 
 Env = Dict[str, Optional[HostValue]]
