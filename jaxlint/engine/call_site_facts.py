@@ -208,7 +208,7 @@ def _param_for_arg(call: cst.Call, arg: cst.Arg, params: List[Param]) -> Optiona
     if arg.keyword is not None:
         return arg.keyword.value  # even past a star argument
     positional = [p.name for p in params if p.kind != "kw"]
-    return next((name for a, name in arguments_by_position(call, positional) if a is arg), None)
+    return next((name for a, name in arguments_by_position(call.args, positional) if a is arg), None)
 
 
 class _NameReads(cst.CSTVisitor):

@@ -23,7 +23,7 @@ from jaxlint.analysis.model.names import PARTIAL, resolve
 from jaxlint.analysis.model.nnx_state import OPTIMIZER
 from jaxlint.analysis.model.transforms import Application, arguments_by_parameter
 from jaxlint.analysis.syntax.fast_walk import FastVisitor, names_in
-from jaxlint.analysis.syntax.nodes import arguments_by_position, literal_value, simple_statements
+from jaxlint.analysis.syntax.nodes import argument_at, arguments_by_position, literal_value, simple_statements
 from jaxlint.analysis.syntax.scopes import Scope
 from jaxlint.analysis.syntax.statement_paths import block_key, scope_body, statement_path
 
@@ -288,7 +288,7 @@ def built_anew_for_slot(m, expr, scope, kind: str):
         # Variables are traced state
         if not isinstance(expr, cst.Call) or resolve(expr.func, scope) not in OPTIMIZER:
             return None
-        tx = next((a.value for a, p in arguments_by_position(expr, ["model", "tx"]) if p == "tx"), None)
+        tx = argument_at(expr.args, 1, "tx")
         tx = (_rebuilt_with(m, tx, expr, scope) or tx) if isinstance(tx, cst.Name) else tx
         inner = _new_key(m, tx, scope, 1) if tx is not None else None
         return (f"`nnx.Optimizer` holding a {inner[0]}", inner[1]) if inner is not None else None
@@ -358,7 +358,7 @@ def _held_arguments(m, cls, call) -> List[cst.Arg]:
         if isinstance(small, cst.Assign) and isinstance(small.value, cst.Name) and len(small.targets) == 1
         and isinstance(small.targets[0].target, cst.Attribute) and names_in(small.targets[0].target.value) == {params[0]}
     }
-    return [a for a, p in arguments_by_position(call, params, 1) if p in stored and init.body_scope.only_binding(p) is not None]
+    return [a for a, p in arguments_by_position(call.args, params, 1) if p in stored and init.body_scope.only_binding(p) is not None]
 
 
 def _rebuilt_with(m, name, holder, scope):

@@ -36,7 +36,7 @@ from jaxlint.analysis.model.classes import ClassModel, class_named, decorator_na
 from jaxlint.analysis.host.host_value import INSTANCE, JAX_ARRAY, NUMPY_ARRAY
 from jaxlint.analysis.host.host_values import HostValues
 from jaxlint.analysis.jax.jax_api import NNX_DATA_CLASSES
-from jaxlint.analysis.model.nnx_state import _has_exit
+from jaxlint.analysis.model.nnx_state import _unconditional
 from jaxlint.analysis.syntax.module_index import AttributeWrite, ModuleIndex
 from jaxlint.analysis.syntax.nodes import NOT_LITERAL, literal_value, simple_statements
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
@@ -415,17 +415,5 @@ def _direct(w: AttributeWrite) -> bool:
 
 
 def _top_level(w: AttributeWrite, f: FuncInfo) -> bool:
-    """The write is a statement of the function's own body, before any ``return``: it runs on
-    every call."""
-    for st in f.node.body.body:
-        if isinstance(st, cst.SimpleStatementLine):
-            for small in st.body:
-                if isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is w.value:
-                    return True
-                if isinstance(small, (cst.Return, cst.Raise)):
-                    return False
-        elif not isinstance(st, (cst.FunctionDef, cst.ClassDef)):
-            # statements after a branch still run, but a branch may return first
-            if _has_exit(st):
-                return False
-    return False
+    """The write is an assignment that runs on every call of the function."""
+    return any(isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is w.value for st in _unconditional(f.node.body.body) for small in st.body)

@@ -196,7 +196,7 @@ class StaticPaths:
             if returned:
                 func = _JittedElsewhere(*found["jitted"])
                 via = f" (the jitted function returned by {_origin(call.func, scope)})"
-                checks = [(a, pname, func) for a, pname in arguments_by_position(call, found["positional"]) if pname in found["statics"]]
+                checks = [(a, pname, func) for a, pname in arguments_by_position(call.args, found["positional"]) if pname in found["statics"]]
             else:
                 # JAX raises inside the wrapper, where the value reaches the slot: the path ends
                 # there, in the wrapper's module (``RemoteSlot``)

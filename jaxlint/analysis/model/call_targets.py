@@ -99,7 +99,7 @@ class CallTargets:
         names = t.app.jit_positional() if t.app is not None else [p.name.value for p in t.func.positional_params()]
         out: Dict[str, Passed] = dict(zip(names, t.bound))
         kwonly = {p.name.value for p in t.func.params.kwonly_params}
-        for a, k in arguments_by_position(call, names, len(t.bound)):
+        for a, k in arguments_by_position(call.args, names, len(t.bound)):
             if k is None or a.keyword is not None and k not in names and k not in kwonly:
                 return None  # into ``*args`` or ``**kwargs``
             out[k] = Passed(a.value, scope, call)

@@ -22,7 +22,7 @@ from typing import Dict, FrozenSet, Iterator, List, NamedTuple, Optional, Set, T
 import libcst as cst
 
 from jaxlint.analysis.syntax.module_index import ModuleIndex
-from jaxlint.analysis.syntax.nodes import dotted_name, keyword_value, simple_statements, string_value
+from jaxlint.analysis.syntax.nodes import arguments_by_position, dotted_name, keyword_value, simple_statements, string_value
 from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 
@@ -519,12 +519,7 @@ class ClassModel:
         if c is None:
             return None
         out: Dict[str, cst.Arg] = {}
-        i = 0
-        for a in args:
-            if a.star:
-                break
-            p = a.keyword.value if a.keyword is not None else c.positional[i] if i < len(c.positional) else None
-            i += a.keyword is None
+        for a, p in arguments_by_position(args, c.positional):
             if p is None or a.keyword is not None and p not in c.named:
                 if not (c.star_kwargs if a.keyword is not None else c.star_args):
                     return None

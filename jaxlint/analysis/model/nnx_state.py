@@ -246,11 +246,13 @@ def _lifted_by(f: FuncInfo) -> Optional[str]:
 
 
 def _unconditional(stmts):
-    """The statements of a body that run on every call: up to the first conditional exit,
-    entering ``with`` blocks; the bodies of ``if``, loops and ``try`` are not among them."""
+    """The statements of a body that run on every call: up to the first exit or conditional
+    exit, entering ``with`` blocks; the bodies of ``if``, loops and ``try`` are not among them."""
     for st in stmts:
         if isinstance(st, cst.SimpleStatementLine):
             yield st
+            if any(isinstance(small, (cst.Return, cst.Raise)) for small in st.body):
+                return
         elif isinstance(st, cst.With):
             yield from _unconditional(st.body.body)
         elif _has_exit(st):

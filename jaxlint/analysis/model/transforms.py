@@ -122,7 +122,7 @@ def arguments_by_parameter(app: Application, call: cst.Call, pos: List[str]) -> 
     (``app.jit_positional()``)."""
     # self.method(...) of a decorated method: self is bound, the arguments start after it
     start = 1 if isinstance(call.func, cst.Attribute) and app.func.is_method and not app.bound_self else 0
-    return arguments_by_position(call, pos, start)
+    return arguments_by_position(call.args, pos, start)
 
 
 # What a function value has bound: the object of a bound method, and what ``functools.partial``

@@ -361,7 +361,7 @@ class TypeEvaluator:
             return None
         bound: Dict[str, Value] = {names[0]: recv if recv is not None else Fields(t.bound[0].receiver, {})} if t.bound else {}
         declared = set(names) | {p.name.value for p in f.params.kwonly_params}
-        for a, p in arguments_by_position(call, names, len(bound)):
+        for a, p in arguments_by_position(call.args, names, len(bound)):
             if p is None:
                 return None  # into ``*args``
             if p in declared:  # (one that ``**kwargs`` takes is no name of the body)

@@ -66,11 +66,11 @@ def string_literal(e) -> Optional[str]:
 STARRED = object()
 
 
-def arguments_by_position(call: cst.Call, names: List[str], start: int = 0) -> Iterator[Tuple[cst.Arg, Optional[str]]]:
-    """(argument, the parameter it lands on, or None) for each argument of ``call``, up to the
-    first ``*args``/``**kwargs``; ``names``: the positional parameters, filled from ``start``."""
+def arguments_by_position(args, names: List[str], start: int = 0) -> Iterator[Tuple[cst.Arg, Optional[str]]]:
+    """(argument, the parameter it lands on, or None) for each of a call's arguments ``args``, up
+    to the first ``*args``/``**kwargs``; ``names``: the positional parameters, filled from ``start``."""
     i = start
-    for a in call.args:
+    for a in args:
         if a.star:
             return
         if a.keyword is not None:
@@ -127,7 +127,7 @@ def argument_for(call: cst.Call, names: List[str], name: str):
     """The argument of ``call`` that lands on parameter ``name`` (``names``: the positional
     parameters as the call fills them): an Arg, None when the call leaves the parameter out, or
     STARRED when a star argument before it may carry it."""
-    for a, lands_on in arguments_by_position(call, names):
+    for a, lands_on in arguments_by_position(call.args, names):
         if lands_on == name:
             return a
     return STARRED if any(a.star for a in call.args) else None

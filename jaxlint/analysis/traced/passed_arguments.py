@@ -41,7 +41,7 @@ class PassedArguments:
         for call in calls:
             if any(a.star for a in call.args):
                 return None
-            names.update(p for _a, p in arguments_by_position(call, callable_pos) if p is not None)
+            names.update(p for _a, p in arguments_by_position(call.args, callable_pos) if p is not None)
         return names
 
     def call_sites(self, app: Application) -> List[cst.Call]:
