@@ -190,7 +190,7 @@ class HostCalls:
         if self._sites is None:
             self._sites = {id(a.site): a for a in self.finder.applications if isinstance(a.site, cst.Call)}
         app = self._sites.get(id(e))
-        if app is not None and plain_jit(app) and not app.bound_pos and not app.bound_kw and not app.bound_self:
+        if app is not None and plain_jit(app) and not app.bound_pos and not app.bound_kw:
             return host_value.HostValue(host_value.JITTED, e, app=app)
         return None
 

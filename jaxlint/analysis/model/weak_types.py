@@ -7,7 +7,10 @@ arithmetic and element-wise functions on weak values (``x * 0.5``, ``jnp.sin(x)`
 (``x.astype(...)``, ``jnp.asarray(x, jnp.float32)``), typed constructors (``jnp.float32(0)``,
 ``jnp.zeros(())``) and mixing with a strong array of the same or a higher kind give strongly
 typed results.  Promotion with a weak operand of a higher kind keeps it weak (``int32 array +
-1.0`` is a weak float32).  Every case here was checked against jax 0.10.2.
+1.0`` is a weak float32).  ``jax.random`` samples are strongly typed.  A jitted or vmapped
+function returns what its body returns, leaf by leaf; ``jax.grad(f, has_aux=True)`` returns
+f's auxiliary output as f does; a lax loop returns its body's carry.  Every case here was
+checked against jax 0.10.2.
 
 A type is ``Typ(kind, weak, least)`` with ``kind`` one of BOOL < INT < FLOAT < COMPLEX, or None
 for an unknown dtype of kind ``least`` or higher (``x.mean()`` is at least a float); a
@@ -101,6 +104,19 @@ FLOAT_CONSTANTS = frozenset({"jax.numpy.inf", "jax.numpy.nan", "jax.numpy.pi", "
 ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
 ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power)
 ARRAY_MODULES = ("jax.numpy.", "numpy.")
+# jax.random's samplers, and the kind of the dtype they draw by default
+RANDOM_KINDS = {
+    **dict.fromkeys(("uniform", "normal", "truncated_normal", "exponential", "laplace", "logistic", "gumbel", "cauchy"), FLOAT),
+    "randint": INT,
+    "bernoulli": BOOL,
+}
+# The lax loops: (position and keyword of the body, and of the initial carry), the position
+# of the carry among the body's arguments and how many it takes
+LAX_LOOPS = {
+    "jax.lax.scan": ((0, "f"), (1, "init"), 0, 2),
+    "jax.lax.fori_loop": ((2, "body_fun"), (3, "init_val"), 1, 2),
+    "jax.lax.while_loop": ((1, "body_fun"), (2, "init_val"), 0, 1),
+}
 
 
 def literal_type(expr) -> Optional[Typ]:
@@ -215,9 +231,10 @@ class TypeEvaluator:
         return None
 
     def item(self, unpacked) -> Value:
-        """The item a name takes of the value it unpacks (``Binding.unpacked``)."""
+        """The item a name takes of the value it unpacks (``Binding.unpacked``), also of an item
+        unpacked again (``(a, b), c = f()``)."""
         value, i, n = unpacked
-        return item_of(self.of(value), i, n)
+        return item_of(self.item(value) if type(value) is tuple else self.of(value), i, n)
 
     def _call(self, call: cst.Call) -> Value:
         pos = [a.value for a in call.args if a.keyword is None and not a.star]
@@ -259,6 +276,8 @@ class TypeEvaluator:
         if q is None:
             returned = self._follow(self._callee(call), call)
             return returned if returned is not None else self._constructor(call)
+        if q in LAX_LOOPS:
+            return self._loop(q, call, pos, kw)
         if q == "dataclasses.replace" and len(pos) == 1:
             recv = self.of(pos[0])
             return self._replaced(recv, kw) if isinstance(recv, Fields) else None
@@ -267,6 +286,10 @@ class TypeEvaluator:
         if q in ("jax.numpy.where", "jax.lax.select") and len(pos) == 3 and not kw:
             # weakly typed only when both branches are (the condition takes no part)
             return promote(self.of(pos[1]), self.of(pos[2]))
+        if q.startswith("jax.random.") and q[len("jax.random.") :] in RANDOM_KINDS:
+            # a sample is a strongly typed array of its dtype (by default float32, int32, bool)
+            dtype = kw.get("dtype")
+            return _cast(dtype_kind(dtype, self.scope)) if dtype is not None else Typ(RANDOM_KINDS[q[len("jax.random.") :]], False)
         if not q.startswith("jax.numpy."):
             return None
         name = q[len("jax.numpy.") :]
@@ -344,16 +367,48 @@ class TypeEvaluator:
         m = self.classes.member(cls, name)
         return Target(m, None, (Passed(None, None, None, cls),)) if m is not None and m.is_method else None
 
-    def _follow(self, t: Optional[Target], call: cst.Call, recv: Value = None) -> Value:
+    def _loop(self, q: str, call: cst.Call, pos, kw) -> Value:
+        """What a lax loop returns: the carry as the body gives it back for the initial carry
+        (JAX makes a weakly typed initial carry strong where the body's result is, and traces
+        the body again), and for ``scan`` with it the stacked outputs, which keep the body's
+        weak types."""
+        (body_at, body_kw), (init_at, init_kw), carry_at, width = LAX_LOOPS[q]
+        body = pos[body_at] if len(pos) > body_at else kw.get(body_kw)
+        init = pos[init_at] if len(pos) > init_at else kw.get(init_kw)
+        if body is None or init is None:
+            return None
+        given = [None] * width
+        given[carry_at] = self.of(init)
+        return self._follow(self.targets.value(body, self.scope), call, given=given)
+
+    def _follow(self, t: Optional[Target], call: cst.Call, recv: Value = None, given=None) -> Value:
         """What the function ``call`` reaches returns, given the types of the arguments (``recv``:
         the instance a method is called on, else one whose fields are not known): the value of
-        its only ``return``, its own names bound once; parameters it is not given are not known."""
-        if t is None or self.depth > 2 or t.app is not None or t.keywords:
+        its only ``return``, its own names bound once; parameters it is not given are not known.
+        ``given``: the types of the positional arguments a JAX primitive calls it with."""
+        if t is None or self.depth > 2 or t.keywords:
             return None
+        app = t.app
+        derivative = None
+        if app is not None:
+            # jit, vmap, pmap... return what the function returns (vmap a batch of it), each
+            # leaf with its dtype and weak type; a gradient transform returns the gradients,
+            # and beside them what the function returns (see ``_differentiated``); not a
+            # library's callable
+            derivative = _derivative(app)
+            if app.gradient and derivative is None or app.leading or app.ahead:
+                return None
+            if not (app.transform.cached or app.transform.in_axes or derivative is not None):
+                return None
+            if app.bound_self and app.func.is_method and not t.bound:
+                if app.receiver_cls is None:
+                    return None
+                t = t._replace(bound=(Passed(None, None, None, app.receiver_cls),))
         f = t.func
         if f.is_lambda or f.body_scope is None or any(b.expr is not None for b in t.bound):
             return None  # (a partial's arguments are not followed)
-        if f.node.decorators and not (len(f.node.decorators) == 1 and is_classmethod(f)):
+        decorated = app is not None and isinstance(app.site, cst.Decorator)
+        if f.node.decorators and not (len(f.node.decorators) == 1 and (is_classmethod(f) or decorated)):
             return None  # a wrapped function returns what its wrapper makes of it
         ret = single_return(f.node)
         names = [p.name.value for p in f.positional_params()]
@@ -361,12 +416,17 @@ class TypeEvaluator:
             return None
         bound: Dict[str, Value] = {names[0]: recv if recv is not None else Fields(t.bound[0].receiver, {})} if t.bound else {}
         declared = set(names) | {p.name.value for p in f.params.kwonly_params}
-        for a, p in arguments_by_position(call.args, names, len(bound)):
+        if given is not None:
+            if len(given) > len(names) - len(bound):
+                return None
+            bound.update(zip(names[len(bound) :], given))
+        for a, p in arguments_by_position(call.args, names, len(bound)) if given is None else ():
             if p is None:
                 return None  # into ``*args``
             if p in declared:  # (one that ``**kwargs`` takes is no name of the body)
                 bound[p] = self.of(a.value)
-        return returned_type(f, ret, lambda n: bound.get(n, NOT_PASSED), None, self.classes, self.targets, self.receivers, self.depth + 1)
+        out = returned_type(f, ret, lambda n: bound.get(n, NOT_PASSED), None, self.classes, self.targets, self.receivers, self.depth + 1)
+        return _differentiated(derivative, out) if derivative is not None else out
 
     def _replaced(self, recv: Fields, kw) -> Value:
         """``state._replace(count=...)``, ``state.replace(...)``, ``dataclasses.replace(state, ...)``."""
@@ -451,6 +511,34 @@ def returned_type(f, ret, incoming: Callable[[str], Value], outer, classes, targ
     return evaluator(float("inf")).of(ret)
 
 
+def _derivative(app) -> Optional[Tuple[str, bool]]:
+    """(the API, has_aux) of ``jax.grad(f, ...)`` or ``jax.value_and_grad(f, ...)`` applied
+    at a call; None for another application."""
+    site = app.site
+    if not app.transform.differentiated or not isinstance(site, cst.Call):
+        return None
+    api = resolve(site.func, app.site_scope)
+    if api not in ("jax.grad", "jax.value_and_grad"):
+        return None
+    aux = next((a.value for a in site.args if a.keyword is not None and a.keyword.value == "has_aux"), None)
+    if aux is not None and not (isinstance(aux, cst.Name) and aux.value in ("True", "False")):
+        return None  # (a flag the text does not show)
+    return api, aux is not None and aux.value == "True"
+
+
+def _differentiated(derivative: Tuple[str, bool], out: Value) -> Value:
+    """What a gradient transform returns of the function that returns ``out``: the gradients
+    (not known here), with ``has_aux`` beside them the auxiliary output as the function
+    returns it, and for ``value_and_grad`` the value first (a strongly typed array)."""
+    api, has_aux = derivative
+    aux = item_of(out, 1, 2) if has_aux else None
+    if api == "jax.grad":
+        return Fields(TUPLE, {0: None, 1: aux}) if has_aux else None
+    value = item_of(out, 0, 2) if has_aux else out
+    value = Typ(value.kind, False, value.least) if isinstance(value, Typ) else None
+    return Fields(TUPLE, {0: Fields(TUPLE, {0: value, 1: aux}) if has_aux else value, 1: None})
+
+
 def _straight_line(f) -> set:
     """The values assigned by the plain assignments of the body's own statements (not in a
     branch, a loop or a nested block), which run once each and in order."""
@@ -477,7 +565,12 @@ def _reaching(binds, at: float, straight: set):
 
 def _bound_by(b):
     """The expression a binding's statement assigns (the value it unpacks, for an unpacking)."""
-    return b.unpacked[0] if b.unpacked is not None else b.value
+    if b.unpacked is None:
+        return b.value
+    value = b.unpacked[0]
+    while type(value) is tuple:
+        value = value[0]
+    return value
 
 
 def item_of(v: Value, i: int, n: int) -> Value:

@@ -328,12 +328,14 @@ class ModuleIndex(FastVisitor):
             self._bind_name(target.value, kind, value, target, unpacked)
         elif isinstance(target, (cst.Tuple, cst.List)):
             # ``a, b = f(), g()`` binds each name to its own element; any other value (a call,
-            # a name) leaves the names without one, but each knows which item it unpacks
+            # a name) leaves the names without one, but each knows which item it unpacks, also
+            # of an item that is unpacked again (``(a, b), c = f()``: item 0 of item 0)
             values = parallel_values(target, value)
             els = target.elements
-            whole = kind == "assign" and value is not None and values is None and not any(isinstance(el, cst.StarredElement) for el in els)
+            source = value if value is not None else unpacked
+            whole = kind == "assign" and source is not None and values is None and not any(isinstance(el, cst.StarredElement) for el in els)
             for i, el in enumerate(els):
-                self._bind_target(el.value, kind, values[i] if values else None, (value, i, len(els)) if whole else None)
+                self._bind_target(el.value, kind, values[i] if values else None, (source, i, len(els)) if whole else None)
         elif isinstance(target, cst.StarredElement):
             self._bind_target(target.value, kind, None)
         elif isinstance(target, (cst.Subscript, cst.Attribute)):

@@ -34,7 +34,8 @@ class Binding:
         self.order = order  # None: written from another function, at an unknown time
         self.kind = kind
         self.value = value
-        # ``a, b = f(x)``: (the value unpacked, this name's position, how many names)
+        # ``a, b = f(x)``: (the value unpacked, this name's position, how many names); the value
+        # is such a triple itself for a name of a nested target (``(a, b), c = f(x)``)
         self.unpacked: Optional[Tuple[cst.BaseExpression, int, int]] = unpacked
 
 
