@@ -642,11 +642,18 @@ def _returnable(v: Optional[host_value.HostValue], depth: int = 0) -> Optional[h
         return _held(v, depth)  # what it holds, as far as it is not the callee's parameters
     if v is None or v.kind in RETURNED_KINDS:
         return v
-    if v.kind == host_value.TUPLE and v.items is not None and depth < 3:
-        return host_value.HostValue(host_value.TUPLE, v.node, items=tuple(_returnable(it, depth + 1) for it in v.items))
+    if v.kind == host_value.TUPLE and (v.items is not None or v.every is not None) and depth < 3:
+        return _each_item(v, _returnable, depth)
     if v.kind == host_value.INSTANCE:
         return _held(v, depth)
     return None
+
+
+def _each_item(v: host_value.HostValue, f, depth: int) -> Optional[host_value.HostValue]:
+    """A tuple with ``f`` applied to what it holds: each item, or what every item is."""
+    if v.items is not None:
+        return host_value.HostValue(host_value.TUPLE, v.node, items=tuple(f(it, depth + 1) for it in v.items))
+    return host_value.HostValue(host_value.TUPLE, v.node, every=f(v.every, depth + 1) if v.every is not None else None)
 
 
 def _held(v: Optional[host_value.HostValue], depth: int) -> Optional[host_value.HostValue]:
@@ -654,8 +661,8 @@ def _held(v: Optional[host_value.HostValue], depth: int) -> Optional[host_value.
     mean something else at the caller (not known there)."""
     if v is None or v.kind == host_value.PARAM or depth > 3:
         return None
-    if v.kind == host_value.TUPLE and v.items is not None:
-        return host_value.HostValue(host_value.TUPLE, v.node, items=tuple(_held(it, depth + 1) for it in v.items))
+    if v.kind == host_value.TUPLE:
+        return _each_item(v, _held, depth)
     if v.kind == host_value.DICT and v.fields is not None:
         return host_value.HostValue(host_value.DICT, v.node, fields={k: _held(f, depth + 1) for k, f in v.fields.items()})
     if v.kind == host_value.LIST and v.items:
