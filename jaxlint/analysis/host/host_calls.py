@@ -24,6 +24,8 @@ from jaxlint.analysis.syntax.nodes import keyword_value, received_arguments, str
 from jaxlint.analysis.model.transforms import Application
 from jaxlint.analysis.model.names import PARTIAL, resolve
 
+NAMEDTUPLE_FACTORIES = frozenset({"collections.namedtuple", "typing.NamedTuple"})
+
 
 class HostCalls:
     """The calls of ``HostValues``' evaluator; reads ``eval``, ``returned``, ``function_value``,
@@ -49,6 +51,8 @@ class HostCalls:
             owner = scope.lookup_scope(func.value)
             if owner is None:
                 b = func.value
+                if b in ("tuple", "list") and len(e.args) == 1 and not e.args[0].star and e.args[0].keyword is None:
+                    return self._sequence(b, e, scope, env, shadow)
                 if b in host_value.CONTAINER_BUILTINS:
                     return host_value.HostValue(host_value.CONTAINER_BUILTINS[b], e)
                 if b == "slice":
@@ -61,6 +65,11 @@ class HostCalls:
             ahead = self._class_partial(func.value, scope)
             if ahead is not None:
                 return self._construct(e, ahead[0], scope, env, shadow, ahead[1:])
+            binds = owner.bindings.get(func.value, ())
+            made = binds[0].value if len(binds) == 1 and binds[0].kind == "assign" else None
+            if isinstance(made, cst.Call) and resolve(made.func, owner) in NAMEDTUPLE_FACTORIES and not any(a.star or a.keyword for a in e.args):
+                # an instance of a ``namedtuple(...)`` class is a tuple: it hashes its items
+                return host_value.HostValue(host_value.TUPLE, e, items=tuple(self.eval(a.value, scope, env, shadow) for a in e.args))
         elif isinstance(func, cst.Attribute):
             m = self.classes.class_method(func, scope)
             if m is not None:
@@ -107,6 +116,33 @@ class HostCalls:
             method = self.classes.member(callee.cls, "__call__")  # calling an instance
             return self.returned(method) if method is not None and not method.is_lambda else None
         return None
+
+    def _sequence(self, b: str, e: cst.Call, scope: Scope, env: Env, shadow: frozenset) -> Optional[host_value.HostValue]:
+        """``tuple(it)`` / ``list(it)``: a sequence of what iterating ``it`` gives, which a
+        tuple hashes element by element (``tuple(rules)`` of a list of lists does not hash)."""
+        el = self._iterated(e.args[0].value, scope, env, shadow)
+        if b == "list":
+            return host_value.HostValue(host_value.LIST, e, items=(el,) if el is not None else None)
+        v = self.eval(e.args[0].value, scope, env, shadow)
+        if v is not None and v.kind == host_value.TUPLE:
+            return v
+        return host_value.HostValue(host_value.TUPLE, e, every=el) if el is not None else None
+
+    def _iterated(self, it, scope: Scope, env: Env, shadow: frozenset) -> Optional[host_value.HostValue]:
+        """What every element of the iterable ``it`` is; ``map(tuple, rows)`` makes each one a
+        sequence of its own."""
+        if isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "map" and scope.lookup_scope("map") is None:
+            args = it.args
+            if len(args) == 2 and not any(a.star or a.keyword for a in args) and isinstance(args[0].value, cst.Name):
+                conv = args[0].value.value
+                if conv in ("tuple", "list") and scope.lookup_scope(conv) is None:
+                    el = self._iterated(args[1].value, scope, env, shadow)
+                    inner = host_value.element(el)
+                    if inner is None:
+                        return None
+                    return host_value.HostValue(host_value.LIST, it, items=(inner,)) if conv == "list" else host_value.HostValue(host_value.TUPLE, it, every=inner)
+            return None
+        return host_value.element(self.eval(it, scope, env, shadow))
 
     def _jit_result(self, callee: host_value.HostValue, e: cst.Call) -> Optional[host_value.HostValue]:
         """What calling the jitted ``callee`` gives: arrays, as the function returns them when

@@ -105,9 +105,9 @@ HASH_BY_FIELDS = frozenset(
 class HostValue:
     """A value of host code.  ``node``: the expression that built it (for messages)."""
 
-    __slots__ = ("kind", "node", "cls", "items", "fields", "app", "bound", "name", "func", "meta", "typ", "varies", "shaped")
+    __slots__ = ("kind", "node", "cls", "items", "fields", "app", "bound", "name", "func", "meta", "typ", "varies", "shaped", "every")
 
-    def __init__(self, kind: str, node=None, cls=None, items=None, fields=None, app=None, bound=(), name=None, func=None, meta=None, typ=None, varies=None, shaped=False):
+    def __init__(self, kind: str, node=None, cls=None, items=None, fields=None, app=None, bound=(), name=None, func=None, meta=None, typ=None, varies=None, shaped=False, every=None):
         self.kind = kind
         self.node = node
         self.cls: Optional[ClassInfo] = cls
@@ -132,6 +132,8 @@ class HostValue:
         # JAX_ARRAY and NUMPY_ARRAY: certainly more than one element, so ``==`` on it gives an
         # array whose truth value is ambiguous (a 0-d or one-element array compares like a bool)
         self.shaped = shaped
+        # TUPLE of a length not known (``tuple(rows)``): what every element is
+        self.every: Optional["HostValue"] = every
 
     def unhashable(self, classes: ClassModel) -> Optional[str]:
         """What makes the value fail ``hash()``: "a list", "a tuple holding a JAX array"...; None
@@ -139,11 +141,12 @@ class HostValue:
         text = _UNHASHABLE_KINDS.get(self.kind)
         if text is not None:
             return text
-        if self.kind == TUPLE and self.items is not None:
-            for it in self.items:
+        if self.kind == TUPLE and (self.items is not None or self.every is not None):
+            for it in self.items if self.items is not None else (self.every,):
                 inner = it.unhashable(classes) if it is not None else None
                 if inner is not None:
-                    return "a tuple holding " + inner.split(" (", 1)[0]
+                    inner = inner.split(" (", 1)[0]
+                    return inner if inner.startswith("a tuple holding ") else "a tuple holding " + inner
         if self.kind == INSTANCE and self.cls is not None:
             return instance_unhashable(self, classes)
         return None
@@ -153,6 +156,26 @@ class HostValue:
 
 
 SCALAR_VAL = HostValue(SCALAR)
+
+
+def element(v: Optional[HostValue]) -> Optional[HostValue]:
+    """What iterating ``v`` gives, when every element is known to be one kind: an element of a
+    list, of a tuple, or a row of a JAX array (itself a JAX array: JAX arrays do not hash, 0-d
+    ones neither).  A NumPy array's elements may be NumPy scalars, which hash: not known."""
+    if v is None:
+        return None
+    if v.kind == LIST and v.items:
+        return v.items[0]
+    if v.kind == TUPLE and v.items:
+        out = v.items[0]
+        for it in v.items[1:]:
+            out = join(out, it)
+        return out
+    if v.kind == TUPLE:
+        return v.every
+    if v.kind in (JAX_ARRAY, JIT_RESULT):
+        return HostValue(JAX_ARRAY, v.node)
+    return None
 
 
 def join(a: Optional[HostValue], b: Optional[HostValue]) -> Optional[HostValue]:

@@ -35,7 +35,7 @@ from jaxlint.analysis.host.host_calls import HostCalls, plain_jit
 from jaxlint.analysis.host import host_value as host_value
 from jaxlint.analysis.host.scope_run import Env, ScopeRun
 from jaxlint.analysis.model.weak_types import ANY_ARRAY, ARITHMETIC, INT, Fields, Typ, TypeEvaluator, literal_type, promote, TUPLE
-from jaxlint.analysis.model.classes import ClassModel
+from jaxlint.analysis.model.classes import ClassModel, declared_annotation
 from jaxlint.analysis.syntax.functions import return_values
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.nodes import const_index, string_literal, string_value, subscript_key
@@ -524,7 +524,7 @@ class HostValues(HostCalls):
                 return None  # a subclass writes it too
         writes = receivers.attribute_values(cls, attr)
         if not writes:
-            return None
+            return self._class_attribute(cls, attr)
         out: Optional[host_value.HostValue] = None
         for i, (value, scope) in enumerate(writes):
             if value is None:
@@ -542,6 +542,22 @@ class HostValues(HostCalls):
                 if out is None:
                     return None
         return out
+
+    def _class_attribute(self, cls: ClassInfo, attr: str) -> Optional[host_value.HostValue]:
+        """What an instance that never stores ``attr`` reads: the class attribute, bound once
+        in the body of its class or of a base (``rules = [...]``), unless a subclass binds it
+        again.  An annotated name is left out: a dataclass-like class makes it a field, which
+        the constructor sets."""
+        if any(c is not cls and cls in self.classes.mro(c) and attr in c.body_scope.bindings for c in self.index.classes):
+            return None
+        for c in self.classes.mro(cls):
+            binds = c.body_scope.bindings.get(attr)
+            if binds:
+                if declared_annotation(c, attr) is not None:
+                    return None
+                only = binds[0] if len(binds) == 1 and binds[0].kind == "assign" else None
+                return self.value(only.value, c.body_scope) if only is not None and only.value is not None else None
+        return None
 
     def _binary(self, e: cst.BinaryOperation, scope: Scope, env: Env, shadow: frozenset) -> Optional[host_value.HostValue]:
         a = self.eval(e.left, scope, env, shadow)
@@ -626,11 +642,18 @@ def _returnable(v: Optional[host_value.HostValue], depth: int = 0) -> Optional[h
         return _held(v, depth)  # what it holds, as far as it is not the callee's parameters
     if v is None or v.kind in RETURNED_KINDS:
         return v
-    if v.kind == host_value.TUPLE and v.items is not None and depth < 3:
-        return host_value.HostValue(host_value.TUPLE, v.node, items=tuple(_returnable(it, depth + 1) for it in v.items))
+    if v.kind == host_value.TUPLE and (v.items is not None or v.every is not None) and depth < 3:
+        return _each_item(v, _returnable, depth)
     if v.kind == host_value.INSTANCE:
         return _held(v, depth)
     return None
+
+
+def _each_item(v: host_value.HostValue, f, depth: int) -> Optional[host_value.HostValue]:
+    """A tuple with ``f`` applied to what it holds: each item, or what every item is."""
+    if v.items is not None:
+        return host_value.HostValue(host_value.TUPLE, v.node, items=tuple(f(it, depth + 1) for it in v.items))
+    return host_value.HostValue(host_value.TUPLE, v.node, every=f(v.every, depth + 1) if v.every is not None else None)
 
 
 def _held(v: Optional[host_value.HostValue], depth: int) -> Optional[host_value.HostValue]:
@@ -638,8 +661,8 @@ def _held(v: Optional[host_value.HostValue], depth: int) -> Optional[host_value.
     mean something else at the caller (not known there)."""
     if v is None or v.kind == host_value.PARAM or depth > 3:
         return None
-    if v.kind == host_value.TUPLE and v.items is not None:
-        return host_value.HostValue(host_value.TUPLE, v.node, items=tuple(_held(it, depth + 1) for it in v.items))
+    if v.kind == host_value.TUPLE:
+        return _each_item(v, _held, depth)
     if v.kind == host_value.DICT and v.fields is not None:
         return host_value.HostValue(host_value.DICT, v.node, fields={k: _held(f, depth + 1) for k, f in v.fields.items()})
     if v.kind == host_value.LIST and v.items:

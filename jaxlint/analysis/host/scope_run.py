@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.host.host_value import DICT, JAX_ARRAY, LIST, NUMPY_ARRAY, PARAM, SCALAR, SCALAR_VAL, TUPLE, HostValue, join
+from jaxlint.analysis.host.host_value import DICT, JAX_ARRAY, JIT_RESULT, LIST, NUMPY_ARRAY, PARAM, SCALAR, SCALAR_VAL, TUPLE, HostValue, join
 from jaxlint.analysis.syntax.fast_walk import FastVisitor
 from jaxlint.analysis.syntax.functions import OwnCodeVisitor
 from jaxlint.analysis.syntax.loop_targets import per_iteration_targets
@@ -177,6 +177,8 @@ class ScopeRun:
             starred = any(isinstance(el, cst.StarredElement) for el in els)
             if items is None and not starred and v is not None and v.kind == TUPLE and v.items is not None and len(v.items) == len(els):
                 items = list(v.items)
+            if items is None and not starred and v is not None and v.kind == JIT_RESULT:
+                items = [HostValue(JIT_RESULT, el.value) for el in els]  # each part of a jitted function's outputs: arrays
             for i, el in enumerate(els):
                 self._assign(env, el.value, items[i] if items is not None else None, None)
         elif isinstance(target, cst.StarredElement):
@@ -385,7 +387,7 @@ class ScopeRun:
             for v in vals[1:]:
                 out = join(out, v)
             if out is not None and isinstance(loop.target, cst.Name) and dict(per_iteration_targets(loop)).get(loop.target.value):
-                out = HostValue(out.kind, out.node, out.cls, out.items, out.fields, out.app, out.bound, out.name, out.func, out.meta, out.typ, loop, out.shaped)
+                out = HostValue(out.kind, out.node, out.cls, out.items, out.fields, out.app, out.bound, out.name, out.func, out.meta, out.typ, loop, out.shaped, out.every)
             return out
         if isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "range" and self.scope.lookup_scope("range") is None:
             return HostValue(SCALAR, varies=loop)

@@ -25,7 +25,9 @@ class UnhashableStaticArg(Rule):
         ``collections.OrderedDict`` that defines no ``__hash__``), or of a class that hashes
         its fields (a frozen dataclass or attrs class, a Linen module) holding one of those,
         however the instance is built (in place, by a helper or classmethod constructor, by
-        ``functools.partial`` of the class), passed for a static
+        ``functools.partial`` of the class), or a tuple holding one of those (a
+        ``namedtuple`` instance; ``tuple(rows)`` of a list of lists or of a JAX array, whose
+        elements are arrays), passed for a static
         parameter of a jitted function (``static_argnums``, ``static_argnames``, ``pmap``'s
         ``static_broadcasted_argnums``), for a static ``self``, or as a non-array leaf of an
         ``equinox.filter_jit`` argument; and a traced value passed for a static parameter.
