@@ -187,11 +187,13 @@ def _keep(name: str, module) -> Optional[tuple]:
     if "." not in name or type(getattr(spec, "loader", None)) is not SourceFileLoader:
         return None
     package = spec.submodule_search_locations is not None
+    # stamped before the code is read: a source edited in between is taken as changed next time
+    stamps = _stamp(_folder(spec.origin, package)), _stamp(spec.origin)
     try:
         code = marshal.dumps(spec.loader.get_code(name))
     except (ImportError, OSError, ValueError):
         return None
-    return spec.origin, package, _stamp(_folder(spec.origin, package)), _stamp(spec.origin), code
+    return (spec.origin, package, *stamps, code)
 
 
 @contextmanager
