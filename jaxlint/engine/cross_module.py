@@ -52,10 +52,10 @@ from jaxlint.analysis.facts.static_paths import RemoteSlot, StaticPaths, StaticP
 from jaxlint.engine.runner import pool_context
 
 MAX_ROUNDS = 3
-# Source bytes whose trees the phase keeps after their group is done (a tree takes about 50
-# bytes of memory for each byte of source): a module one group leads into is often one that a
-# later group, or a later round, leads into again.
-KEPT_TREES_BYTES = 512 * 1024
+# Source bytes whose trees the phase keeps after their group is done, the most recently opened
+# ones: a module one group leads into is often one that a later group, or a later round, leads
+# into again.  A tree takes about 50 bytes of memory for each byte of source (2 MB: 100 MB).
+KEPT_TREES_BYTES = 2 * 1024 * 1024
 
 
 class _Target:
