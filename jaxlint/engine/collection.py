@@ -189,6 +189,8 @@ def _keep(name: str, module) -> Optional[tuple]:
     package = spec.submodule_search_locations is not None
     # stamped before the code is read: a source edited in between is taken as changed next time
     stamps = _stamp(_folder(spec.origin, package)), _stamp(spec.origin)
+    if None in stamps:
+        return None
     try:
         code = marshal.dumps(spec.loader.get_code(name))
     except (ImportError, OSError, ValueError):
