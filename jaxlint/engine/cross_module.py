@@ -52,6 +52,10 @@ from jaxlint.analysis.facts.static_paths import RemoteSlot, StaticPaths, StaticP
 from jaxlint.engine.runner import pool_context
 
 MAX_ROUNDS = 3
+# Source bytes whose trees the phase keeps after their group is done, the most recently opened
+# ones: a module one group leads into is often one that a later group, or a later round, leads
+# into again.  A tree takes about 50 bytes of memory for each byte of source (2 MB: 100 MB).
+KEPT_TREES_BYTES = 2 * 1024 * 1024
 
 
 class _Target:
@@ -224,16 +228,22 @@ def cross_module_findings(
         with open(path, "rb") as fh:
             return fh.read()
 
+    parsed: Dict[str, tuple] = {}
+
     def open_target(path: str, display: str, data: bytes) -> _Target:
         text = decode_source(data)
         tconfig, trules = config, rules
         if config_for is not None:
             tconfig = config_for(path)
             trules = rules_for(tconfig)
-        kept = trees.get(path) if trees else None
-        # A tree is never changed by an analysis: the one the per-file pass parsed from the same
-        # bytes serves another.
+        kept = (trees.get(path) if trees else None) or parsed.pop(path, None)
+        # A tree is never changed by an analysis: the one the per-file pass, or an earlier
+        # group, parsed from the same bytes serves another.
         module = kept[1] if kept is not None and kept[0] == data else parse_module(text)
+        if len(data) <= KEPT_TREES_BYTES:
+            parsed[path] = (data, module)  # the most recently opened last
+            while sum(len(d) for d, _ in parsed.values()) > KEPT_TREES_BYTES:
+                del parsed[next(iter(parsed))]
         return _Target(path, display, module, text, tconfig, trules)
 
     # Each target module's tree goes at the next harvest: collect then, not while it is read.
