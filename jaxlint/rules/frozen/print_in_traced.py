@@ -27,12 +27,13 @@ def _debug_print_fix(ctx, node: cst.Call, argvals):
 class PrintInTraced(Rule):
     """
     What it does
-        Flags ``print()`` of a traced value inside a traced function.
+        Flags ``print()`` of a traced value inside a traced function, and a ``logging``
+        call (``logging.info``, ``logging.warning``, ...) given one.
 
     Why is this bad?
-        ``print`` runs while JAX traces: it shows ``Traced<ShapedArray(...)>`` instead of
-        numbers, and under ``jax.jit`` it runs only when the function is (re)compiled, not on
-        every call.
+        ``print`` and ``logging`` run while JAX traces: they show ``Traced<ShapedArray(...)>``
+        instead of numbers, and under ``jax.jit`` they run only when the function is
+        (re)compiled, not on every call.
 
     Example
         @jax.jit
@@ -49,7 +50,7 @@ class PrintInTraced(Rule):
 
     code = "JAX302"
     name = "print-in-traced"
-    message = "`print()` of traced value `{var}` in {where} runs only while tracing and shows a tracer, not its value"
+    message = "`{call}()` of traced value `{var}` in {where} runs only while tracing and shows a tracer, not its value"
     fix = 'use jax.debug.print("... {{}}", {var}) to print the runtime value on every call'
     prevents = frozen("debug output that shows tracers and disappears after the first call")
     fix_safety = "safe"
@@ -79,10 +80,16 @@ class PrintInTraced(Rule):
     ]
 
     def on_call(self, ctx, node, q, argvals):
-        if q != "builtins.print" or not ctx.frame.entry.transform.effects:
+        shown = "print" if q == "builtins.print" else q if q in LOGGING_CALLS else None
+        if shown is None or not ctx.frame.entry.transform.effects:
             return
         for a, v in argvals:
             if a.keyword is None and (v.kind == TRACED or v.flags & TEXT):
-                text, fix = _debug_print_fix(ctx, node, argvals)
-                ctx.report(self, node, var=v.name or a.value, suggestion=text, autofix=fix)
+                # ``jax.debug.print`` takes no logger's level nor %-format
+                text, fix = _debug_print_fix(ctx, node, argvals) if shown == "print" else (None, None)
+                ctx.report(self, node, call=shown, var=v.name or a.value, suggestion=text, autofix=fix)
                 return
+
+
+# The logging module's functions write their message once, when they run: at trace time.
+LOGGING_CALLS = frozenset(f"logging.{level}" for level in ("debug", "info", "warning", "error", "critical", "exception", "log"))
