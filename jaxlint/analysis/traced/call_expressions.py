@@ -12,7 +12,7 @@ from typing import List, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.jax.jax_api import ARRAY_METHODS, DICT_METHODS, TRACER_TYPES, TREE_LEAVES, is_layer_class
+from jaxlint.analysis.jax.jax_api import ARRAY_METHODS, DICT_METHODS, STATIC_ATTRS, TRACER_TYPES, TREE_LEAVES, is_layer_class
 from jaxlint.analysis.model.classes import class_named, is_classmethod, is_property
 from jaxlint.analysis.model.library_callables import HAIKU_METHODS, LINEN_INITIALISERS, LINEN_LEADING, haiku_callable
 from jaxlint.analysis.model.names import resolve
@@ -357,6 +357,10 @@ class CallExpressions:
                 # an attribute named at run time: what the object holds there, only it can tell
                 return lattice.STATIC_VAL if base.kind == lattice.STATIC else lattice.UNKNOWN_VAL
             got = self.attribute_of(base, attr, f"{base.name}.{attr}" if base.name else None)
+            if len(vals) >= 3 and base.kind == lattice.TRACED and attr in STATIC_ATTRS and not base.flags & lattice.OPAQUE:
+                # ``getattr(x, "shape", x)``: every tracer has the array's attributes, and the
+                # default serves only a value that is no array (a container of them, maybe)
+                return got if base.flags & lattice.ARRAY else lattice.UNKNOWN_VAL
             # with a default: the attribute where the object has it, else the default
             return lattice.join(got, vals[2]) if len(vals) >= 3 else got
         return self.generic(argvals)
