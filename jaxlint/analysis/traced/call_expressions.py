@@ -12,14 +12,14 @@ from typing import List, Optional, Tuple
 
 import libcst as cst
 
-from jaxlint.analysis.jax.jax_api import ARRAY_METHODS, DICT_METHODS, TRACER_TYPES, TREE_LEAVES, is_layer_class
+from jaxlint.analysis.jax.jax_api import ARRAY_METHODS, DICT_METHODS, STATIC_ATTRS, TRACER_TYPES, TREE_LEAVES, is_layer_class
 from jaxlint.analysis.model.classes import class_named, is_classmethod, is_property
 from jaxlint.analysis.model.library_callables import HAIKU_METHODS, LINEN_INITIALISERS, LINEN_LEADING, haiku_callable
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import FnRef
 from jaxlint.analysis.model.weak_types import BOOL, dtype_kind
 from jaxlint.analysis.syntax.nodes import string_literal, string_value
-from jaxlint.analysis.syntax.scopes import MUTATING_METHODS
+from jaxlint.analysis.syntax.scopes import MUTATING_METHODS, VALUE_KINDS
 from jaxlint.analysis.traced.effects import state_of
 from jaxlint.analysis.traced.factory_contexts import callable_value
 from jaxlint.analysis.traced.traced_fields import LAYER
@@ -188,6 +188,14 @@ class CallExpressions:
         cls = owner.classes.get(name)
         if cls is not None:
             return self.analyzer.construct(fr, e, cls, argvals)
+        fields = named_tuple_fields(owner, name)
+        if fields is not None:
+            # ``Pair = namedtuple("Pair", "a b")``: a tuple of what it is given, field by field
+            given = {a.keyword.value: v for a, v in argvals if a.keyword is not None}
+            positional = [v for a, v in argvals if a.keyword is None and not a.star]
+            if len(positional) + len(given) == len(fields) and not any(a.star for a, _ in argvals):
+                items = tuple(positional[:len(fields)]) + tuple(given.get(n, lattice.STATIC_VAL) for n in fields[len(positional):])
+                return lattice.Val(max(v.kind for v in items), lattice.first_traced_name(items), lattice.PYSEQ, items)
         if self._is_layer(func):
             return self.layer_output(argvals)  # a global ``mlp = eqx.nn.MLP(...)``
         return self.generic(argvals)
@@ -349,6 +357,10 @@ class CallExpressions:
                 # an attribute named at run time: what the object holds there, only it can tell
                 return lattice.STATIC_VAL if base.kind == lattice.STATIC else lattice.UNKNOWN_VAL
             got = self.attribute_of(base, attr, f"{base.name}.{attr}" if base.name else None)
+            if len(vals) >= 3 and base.kind == lattice.TRACED and attr in STATIC_ATTRS and not base.flags & lattice.OPAQUE:
+                # ``getattr(x, "shape", x)``: every tracer has the array's attributes, and the
+                # default serves only a value that is no array (a container of them, maybe)
+                return got if base.flags & lattice.ARRAY else lattice.UNKNOWN_VAL
             # with a default: the attribute where the object has it, else the default
             return lattice.join(got, vals[2]) if len(vals) >= 3 else got
         return self.generic(argvals)
@@ -631,3 +643,28 @@ class CallExpressions:
         elif meth == "astype" and argvals and dtype_kind(argvals[0][0].value, self.frame.scope) == BOOL:
             flags |= lattice.BOOL
         return lattice.Val(lattice.TRACED, base.name, flags, dims=base.dims if meth in SAME_SHAPE else None)
+
+
+NAMED_TUPLE_FACTORIES = frozenset({"collections.namedtuple", "typing.NamedTuple"})
+
+
+def named_tuple_fields(owner, name: str) -> Optional[List[str]]:
+    """The field names of ``name`` when its one binding in ``owner`` is a named tuple class made
+    by call (``namedtuple("P", ["a", "b"])``, ``namedtuple("P", "a b")``,
+    ``NamedTuple("P", [("a", int)])``); None otherwise."""
+    b = owner.only_binding(name)
+    call = b.value if b is not None and b.kind in VALUE_KINDS and b.unpacked is None else None
+    if not isinstance(call, cst.Call) or len(call.args) < 2 or resolve(call.func, owner) not in NAMED_TUPLE_FACTORIES:
+        return None
+    spec = call.args[1].value
+    text = string_value(spec) if isinstance(spec, (cst.SimpleString, cst.ConcatenatedString)) else None
+    if text is not None:
+        names = text.replace(",", " ").split()
+    elif isinstance(spec, (cst.List, cst.Tuple)):
+        names = []
+        for el in spec.elements:
+            v = el.value.elements[0].value if isinstance(el.value, cst.Tuple) and el.value.elements else el.value
+            names.append(string_value(v) if isinstance(v, (cst.SimpleString, cst.ConcatenatedString)) else None)
+    else:
+        return None
+    return names if names and all(n and n.isidentifier() for n in names) else None

@@ -17,6 +17,7 @@ from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transform_table import BRANCHES, Transform
 from jaxlint.analysis.model.transform_arguments import false_keywords, not_none_keywords
 from jaxlint.analysis.model.transforms import Application
+from jaxlint.analysis.syntax.fast_walk import node_children
 from jaxlint.analysis.syntax.scopes import FuncInfo, Scope
 from jaxlint.analysis.traced.annotations import (
     annotation_container,
@@ -62,6 +63,8 @@ class EntryPoints:
                 continue  # a lax body handed over inside traced code: interpreted there, with its operands
             if app.leading and self._runs_other_method(app):
                 continue
+            if self._never_applied(app):
+                continue
             for outer in factory_contexts(self, app):
                 self.analyze_entry(app, outer)
 
@@ -70,6 +73,30 @@ class EntryPoints:
         or keywords it cannot read): ``__call__`` is not surely what is traced."""
         for call in self.call_sites(app):
             if any(a.star == "**" or a.keyword is not None and a.keyword.value == "method" for a in call.args):
+                return True
+        return False
+
+    def _never_applied(self, app: Application) -> bool:
+        """The transform is applied on a branch of its host function that no call takes:
+        ``fn = f if disable_jit else jax.jit(f)`` (or ``if not disable_jit: ...``) where every
+        call of the function passes ``disable_jit=True``.  Nothing traces the function there."""
+        scope = app.site_scope
+        f = scope.func if scope is not None and scope.kind == "function" else None
+        if f is None or f.body_scope is None:
+            return False
+        spans = self.module_ctx.spans
+        at = spans.get(app.site) if isinstance(app.site, cst.Call) else None
+        if at is None:
+            return False
+        params = {p.name.value for p in f.positional_params()} | {p.name.value for p in f.params.kwonly_params}
+        for test, taken in branch_tests(f.node.body, spans, at):
+            negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
+            name = test.expression if negated else test
+            if not isinstance(name, cst.Name) or name.value not in params or not f.body_scope.unrebound_param(name.value):
+                continue
+            origins = self.finder.call_targets.param_origins(f, name.value, only_called=True)
+            truths = {_literal_truth(p.expr) for p in origins or ()}
+            if origins and truths == {not taken if not negated else taken}:
                 return True
         return False
 
@@ -321,3 +348,25 @@ class EntryPoints:
             return lattice.RAW
         return 0
 
+
+def _literal_truth(e) -> Optional[bool]:
+    """The truth of ``True``, ``False`` or ``None`` written out; None for anything else."""
+    return {"True": True, "False": False, "None": False}.get(e.value) if isinstance(e, cst.Name) else None
+
+
+def branch_tests(body, spans, at) -> Iterator[Tuple[cst.BaseExpression, bool]]:
+    """(test, whether the branch holding the node numbered ``at`` runs when the test is true)
+    for each ``if`` statement and conditional expression of ``body`` one of whose branches
+    holds that node."""
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        span = spans.get(node)
+        if span is not None and not span[0] <= at[0] <= span[1]:
+            continue
+        if isinstance(node, (cst.If, cst.IfExp)):
+            for branch, taken in ((node.body, True), (node.orelse, False)):
+                inner = spans.get(branch) if branch is not None else None
+                if inner is not None and inner[0] <= at[0] <= inner[1]:
+                    yield node.test, taken
+        stack.extend(node_children(node))
