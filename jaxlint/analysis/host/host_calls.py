@@ -17,14 +17,12 @@ from jaxlint.analysis.host import host_value as host_value
 from jaxlint.analysis.host.scope_run import Env
 from jaxlint.analysis.jax.optax_transforms import OPTAX_TRANSFORMS
 from jaxlint.analysis.jax.numpy_random_sizes import GENERATOR_MAKERS, size_argument
-from jaxlint.analysis.model.classes import STATIC_FIELD, class_named, qualified
+from jaxlint.analysis.model.classes import STATIC_FIELD, class_named, named_tuple_fields, qualified
 from jaxlint.analysis.syntax.scopes import CONTAINER_CTORS, ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.syntax.functions import return_values
 from jaxlint.analysis.syntax.nodes import keyword_value, received_arguments, string_literal
 from jaxlint.analysis.model.transforms import Application
 from jaxlint.analysis.model.names import PARTIAL, resolve
-
-NAMEDTUPLE_FACTORIES = frozenset({"collections.namedtuple", "typing.NamedTuple"})
 
 
 class HostCalls:
@@ -65,11 +63,13 @@ class HostCalls:
             ahead = self._class_partial(func.value, scope)
             if ahead is not None:
                 return self._construct(e, ahead[0], scope, env, shadow, ahead[1:])
-            binds = owner.bindings.get(func.value, ())
-            made = binds[0].value if len(binds) == 1 and binds[0].kind == "assign" else None
-            if isinstance(made, cst.Call) and resolve(made.func, owner) in NAMEDTUPLE_FACTORIES and not any(a.star or a.keyword for a in e.args):
+            fields = named_tuple_fields(owner, func.value)
+            if fields is not None and len(e.args) == len(fields) and not any(a.star for a in e.args):
                 # an instance of a ``namedtuple(...)`` class is a tuple: it hashes its items
-                return host_value.HostValue(host_value.TUPLE, e, items=tuple(self.eval(a.value, scope, env, shadow) for a in e.args))
+                given = {a.keyword.value: a.value for a in e.args if a.keyword is not None}
+                values = [a.value for a in e.args if a.keyword is None] + [given.get(n) for n in fields[len(e.args) - len(given) :]]
+                if all(v is not None for v in values):
+                    return host_value.HostValue(host_value.TUPLE, e, items=tuple(self.eval(v, scope, env, shadow) for v in values))
         elif isinstance(func, cst.Attribute):
             m = self.classes.class_method(func, scope)
             if m is not None:

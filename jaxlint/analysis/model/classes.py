@@ -23,7 +23,7 @@ import libcst as cst
 
 from jaxlint.analysis.syntax.module_index import ModuleIndex
 from jaxlint.analysis.syntax.nodes import arguments_by_position, dotted_name, keyword_value, simple_statements, string_value
-from jaxlint.analysis.syntax.scopes import ClassInfo, FuncInfo, Scope
+from jaxlint.analysis.syntax.scopes import VALUE_KINDS, ClassInfo, FuncInfo, Scope
 from jaxlint.analysis.model.names import resolve
 
 LEAF = "leaf"
@@ -632,3 +632,28 @@ def _is_classvar(decl: cst.AnnAssign, scope: Scope) -> bool:
 def _option(e, name: str) -> Optional[cst.BaseExpression]:
     """What a call (``field(init=False)``, ``dataclass(kw_only=True)``) passes as ``name``."""
     return keyword_value(e.args, name) if isinstance(e, cst.Call) else None
+
+
+NAMED_TUPLE_FACTORIES = frozenset({"collections.namedtuple", "typing.NamedTuple"})
+
+
+def named_tuple_fields(owner, name: str) -> Optional[List[str]]:
+    """The field names of ``name`` when its one binding in ``owner`` is a named tuple class made
+    by call (``namedtuple("P", ["a", "b"])``, ``namedtuple("P", "a b")``,
+    ``NamedTuple("P", [("a", int)])``); None otherwise."""
+    b = owner.only_binding(name)
+    call = b.value if b is not None and b.kind in VALUE_KINDS and b.unpacked is None else None
+    if not isinstance(call, cst.Call) or len(call.args) < 2 or resolve(call.func, owner) not in NAMED_TUPLE_FACTORIES:
+        return None
+    spec = call.args[1].value
+    text = string_value(spec) if isinstance(spec, (cst.SimpleString, cst.ConcatenatedString)) else None
+    if text is not None:
+        names = text.replace(",", " ").split()
+    elif isinstance(spec, (cst.List, cst.Tuple)):
+        names = []
+        for el in spec.elements:
+            v = el.value.elements[0].value if isinstance(el.value, cst.Tuple) and el.value.elements else el.value
+            names.append(string_value(v) if isinstance(v, (cst.SimpleString, cst.ConcatenatedString)) else None)
+    else:
+        return None
+    return names if names and all(n and n.isidentifier() for n in names) else None

@@ -13,13 +13,13 @@ from typing import List, Optional, Tuple
 import libcst as cst
 
 from jaxlint.analysis.jax.jax_api import ARRAY_METHODS, DICT_METHODS, STATIC_ATTRS, TRACER_TYPES, TREE_LEAVES, is_layer_class
-from jaxlint.analysis.model.classes import class_named, is_classmethod, is_property
+from jaxlint.analysis.model.classes import class_named, is_classmethod, is_property, named_tuple_fields
 from jaxlint.analysis.model.library_callables import HAIKU_METHODS, LINEN_INITIALISERS, LINEN_LEADING, haiku_callable
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import FnRef
 from jaxlint.analysis.model.weak_types import BOOL, dtype_kind
 from jaxlint.analysis.syntax.nodes import string_literal, string_value
-from jaxlint.analysis.syntax.scopes import MUTATING_METHODS, VALUE_KINDS
+from jaxlint.analysis.syntax.scopes import MUTATING_METHODS
 from jaxlint.analysis.traced.effects import state_of
 from jaxlint.analysis.traced.factory_contexts import callable_value
 from jaxlint.analysis.traced.traced_fields import LAYER
@@ -643,28 +643,3 @@ class CallExpressions:
         elif meth == "astype" and argvals and dtype_kind(argvals[0][0].value, self.frame.scope) == BOOL:
             flags |= lattice.BOOL
         return lattice.Val(lattice.TRACED, base.name, flags, dims=base.dims if meth in SAME_SHAPE else None)
-
-
-NAMED_TUPLE_FACTORIES = frozenset({"collections.namedtuple", "typing.NamedTuple"})
-
-
-def named_tuple_fields(owner, name: str) -> Optional[List[str]]:
-    """The field names of ``name`` when its one binding in ``owner`` is a named tuple class made
-    by call (``namedtuple("P", ["a", "b"])``, ``namedtuple("P", "a b")``,
-    ``NamedTuple("P", [("a", int)])``); None otherwise."""
-    b = owner.only_binding(name)
-    call = b.value if b is not None and b.kind in VALUE_KINDS and b.unpacked is None else None
-    if not isinstance(call, cst.Call) or len(call.args) < 2 or resolve(call.func, owner) not in NAMED_TUPLE_FACTORIES:
-        return None
-    spec = call.args[1].value
-    text = string_value(spec) if isinstance(spec, (cst.SimpleString, cst.ConcatenatedString)) else None
-    if text is not None:
-        names = text.replace(",", " ").split()
-    elif isinstance(spec, (cst.List, cst.Tuple)):
-        names = []
-        for el in spec.elements:
-            v = el.value.elements[0].value if isinstance(el.value, cst.Tuple) and el.value.elements else el.value
-            names.append(string_value(v) if isinstance(v, (cst.SimpleString, cst.ConcatenatedString)) else None)
-    else:
-        return None
-    return names if names and all(n and n.isidentifier() for n in names) else None
