@@ -195,6 +195,8 @@ SHOWN_WHEN_RUN = {
     ("linen_apply.py", 86, "JAX101"),
     ("linen_initialisers.py", 21, "JAX104"),
     ("linen_initialisers.py", 33, "JAX101"),
+    ("linen_variable_reads.py", 16, "JAX104"),
+    ("linen_variable_reads.py", 30, "JAX108"),
     ("nnx_state.py", 218, "JAX308"),
     ("nnx_state.py", 222, "JAX308"),
     ("static_values_through_calls.py", 33, "JAX204"),

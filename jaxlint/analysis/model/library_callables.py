@@ -54,6 +54,12 @@ RUN_AT_CALL = {
 # an rng key goes first and the call happens on every call).
 LINEN_INITIALISERS = {"param": (1, True), "variable": (2, False)}
 
+# ``self.param(...)`` and ``self.get_variable(col, name)`` hand out the array a collection holds:
+# what ``init``'s initialiser made, or what ``apply`` was given in ``variables``.  Where the
+# module runs under a transform that is a tracer (the variables are its arguments, or the
+# initialiser's output is a staged JAX operation).
+LINEN_VARIABLE_READS = frozenset({"param", "get_variable"})
+
 
 def library_callable(finder: "TransformFinder", expr, scope: "Scope") -> Optional[Tuple["FnRef", Tuple[str, ...]]]:
     """``(the function of the module run, the library's leading parameters)`` for ``expr`` a

@@ -14,7 +14,7 @@ import libcst as cst
 
 from jaxlint.analysis.jax.jax_api import ARRAY_METHODS, DICT_METHODS, STATIC_ATTRS, TRACER_TYPES, TREE_LEAVES, is_layer_class
 from jaxlint.analysis.model.classes import class_named, is_classmethod, is_property, named_tuple_fields
-from jaxlint.analysis.model.library_callables import HAIKU_METHODS, LINEN_INITIALISERS, LINEN_LEADING, haiku_callable
+from jaxlint.analysis.model.library_callables import HAIKU_METHODS, LINEN_INITIALISERS, LINEN_LEADING, LINEN_VARIABLE_READS, haiku_callable
 from jaxlint.analysis.model.names import resolve
 from jaxlint.analysis.model.transforms import FnRef
 from jaxlint.analysis.model.weak_types import BOOL, dtype_kind
@@ -570,8 +570,11 @@ class CallExpressions:
             return self.layer_output(argvals)  # ``self.linear(x)`` with ``self.linear = nnx.Linear(...)``
         if meth in ("replace", "_replace") and self.analyzer.classes.pytree_kind(base.cls) is not None:
             return self.analyzer.replaced(base, argvals)
-        if method is None and meth in LINEN_INITIALISERS and self.analyzer.classes.is_linen_module(base.cls):
-            self._linen_initialiser(e, meth, argvals)
+        if method is None and (meth in LINEN_INITIALISERS or meth in LINEN_VARIABLE_READS) and self.analyzer.classes.is_linen_module(base.cls):
+            if meth in LINEN_INITIALISERS:
+                self._linen_initialiser(e, meth, argvals)
+            if meth in LINEN_VARIABLE_READS:
+                return self.array_op([])
         if method is None:
             inherited = self.analyzer.classes.imported_base(base.cls)
             if inherited is not None:
