@@ -108,7 +108,7 @@ class FrameCrossings:
             for fn in fns:
                 # a function the host also runs as plain Python creates its parameters there
                 created = guarded or self._runs_plainly(host, fn)
-                for h in self._hits_of(fn, scope, site):
+                for h in self._hits_of(fn, site):
                     if h.kind == "param" and (created or self._called_before(h.owner)):
                         continue
                     if id(h.node) not in seen:
@@ -139,7 +139,7 @@ class FrameCrossings:
                 continue
             yield app.site, q, [app.func], app.site_scope, None
 
-    def _hits_of(self, fn, scope: Scope, site) -> List[_Hit]:
+    def _hits_of(self, fn, site) -> List[_Hit]:
         if isinstance(fn, FuncInfo):
             return self._walk(fn, 0)
         expr, where = fn

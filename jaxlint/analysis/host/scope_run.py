@@ -24,8 +24,8 @@ if TYPE_CHECKING:
 
 
 class _CallCollector(FastVisitor):
-    """The calls of one statement (not inside nested functions or classes), each with the
-    names that a lambda or comprehension around it binds (those shadow the scope's)."""
+    """The calls of one simple statement or expression (never holding a ``def`` or ``class``),
+    each with the names that a lambda or comprehension around it binds (those shadow the scope's)."""
 
     def __init__(self, out: Dict[int, frozenset], in_lambda: Dict[int, bool]):
         self.out = out
@@ -61,11 +61,6 @@ class _CallCollector(FastVisitor):
 
     visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comp
     leave_ListComp = leave_SetComp = leave_DictComp = leave_GeneratorExp = _uncomp
-
-    def visit_FunctionDef(self, node) -> bool:
-        return False
-
-    visit_ClassDef = visit_FunctionDef
 
 
 class _SharedArguments(OwnCodeVisitor):

@@ -254,7 +254,7 @@ class EntryPoints:
                 return lattice.Val(lattice.STATIC, None, 0, cls=f.cls)  # a static ``self``: its methods still resolve
             # the object itself, hashed as a cache key: an instance of the class every call
             # site builds it with, whose methods the trace runs
-            cls = self.passed_class(app, param, i, any_class=True) if name in statics else None
+            cls = self.passed_class(app, param, any_class=True) if name in statics else None
             if cls is not None:
                 return lattice.Val(lattice.STATIC, None, 0, cls=cls)
             # ``dim_size: int``: the callers pass one, so ``if dim_size is None:`` further down
@@ -303,7 +303,7 @@ class EntryPoints:
             cls, ext = self.annotated_class(param, f)
             ext = None if flags & lattice.ARRAY else ext
         else:
-            cls, ext = self.passed_class(app, param, i), None
+            cls, ext = self.passed_class(app, param), None
             if cls is None and not flags & lattice.ARRAY:
                 cls, ext = self.class_of_import(self.built_at_call_sites(app, name))
         return lattice.Val(lattice.TRACED, name, flags, cls=cls, ext=ext)

@@ -241,7 +241,7 @@ class LibraryCalls:
         if q == "jax.eval_shape" or q == "equinox.filter_eval_shape":
             return lattice.STATIC_VAL
         # Control flow primitives: they trace the functions they are given, right here.
-        operands = self.lax_operands(q, t, e, argvals)
+        operands = self.lax_operands(q, t, argvals)
         for expr in function_arguments([a for a, _v in argvals], t.fn_args):
             fn = self.fn_from(expr)
             if fn is not None:
@@ -250,7 +250,7 @@ class LibraryCalls:
             return lattice.STATIC_VAL  # run eagerly on concrete operands
         return lattice.Val(lattice.TRACED, lattice.first_traced_name([v for _, v in argvals]), 0)
 
-    def lax_operands(self, q: str, t: Transform, e: cst.Call, argvals) -> Optional[List[lattice.Val]]:
+    def lax_operands(self, q: str, t: Transform, argvals) -> Optional[List[lattice.Val]]:
         if t.arity is None:
             return None
         return lax_operands(q, argvals)

@@ -166,7 +166,7 @@ class PassedArguments:
             return self.filtered_instance(r.cls, name, None)
         return None
 
-    def passed_class(self, app: Application, param, i: int, any_class: bool = False) -> Optional[ClassInfo]:
+    def passed_class(self, app: Application, param, any_class: bool = False) -> Optional[ClassInfo]:
         """The pytree class of the module whose instances the call sites pass for ``param``
         (``run(Cfg(w, 3))``, or a name built as one), when every call site that shows what it
         passes agrees on one.  Each such call is a trace of its own, with that class.

@@ -7,6 +7,7 @@ import re
 
 import libcst as cst
 
+from jaxlint.analysis.syntax.nodes import string_value
 from jaxlint.analysis.traced.values import ARRAY, DICT, JAXARR, OPAQUE, PYSEQ, RAW, REF, STATIC, TRACED
 
 
@@ -63,13 +64,8 @@ _PERCENT_CONVERSION = re.compile(r"%(?:\([^)]*\))?[-+ 0#]*(?:\*|\d+)?(?:\.(?:\*|
 
 def string_conversions_only(template) -> bool:
     """Every %-conversion of the literal ``template`` is ``%s``/``%r``/``%a`` (or ``%%``)."""
-    if not isinstance(template, cst.SimpleString):
-        return False
-    try:
-        text = template.evaluated_value
-    except Exception:  # noqa: BLE001 - odd literals: unknown
-        return False
-    if not isinstance(text, str):
+    text = string_value(template) if isinstance(template, cst.SimpleString) else None
+    if text is None:
         return False
     kinds = [m.group(1) for m in _PERCENT_CONVERSION.finditer(text)]
     return bool(kinds) and all(k in "sra%" for k in kinds) and any(k != "%" for k in kinds)

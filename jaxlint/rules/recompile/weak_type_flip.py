@@ -163,7 +163,7 @@ def _initial_type(m, scope, name: str, loop, order: int, call, classes):
     if before is None:
         return None
     if before.kind == "param":
-        return _default_type(m, scope, name, classes)
+        return _default_type(m, scope, name)
     if before.kind != "assign":
         return None
     # what the name holds when the call is first reached, however it was bound (``state, ts =
@@ -180,7 +180,7 @@ def _pytree(t, classes) -> bool:
     return isinstance(t, Fields) and (t.cls is TUPLE or classes.pytree_kind(t.cls) in ("namedtuple", "dataclass"))
 
 
-def _default_type(m, scope, name: str, classes):
+def _default_type(m, scope, name: str):
     """A parameter whose literal default is used: the module never calls the function, or
     calls it somewhere without that argument."""
     f = scope.func
