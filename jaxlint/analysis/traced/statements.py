@@ -26,8 +26,10 @@ class Statements:
     __slots__ = ()
 
     def block(self, body) -> None:
-        if isinstance(body, cst.IndentedBlock) or isinstance(body, cst.SimpleStatementSuite):
+        if isinstance(body, cst.IndentedBlock):
             stmts = body.body
+        elif isinstance(body, cst.SimpleStatementSuite):
+            stmts = [body]  # ``def f(x): return int(x)``: the statements after the colon
         else:
             stmts = body
         unsure = self.frame.unsure  # (an ``if`` may make the rest of the block unsure)
