@@ -197,7 +197,13 @@ class EntryPoints:
         if isinstance(p.star_arg, cst.Param):
             k = lattice.UNKNOWN if (opaque or t.filtered or app.opaque_axes) else lattice.TRACED
             sname = p.star_arg.name.value
-            frame.env[sname] = lattice.Val(k, sname, lattice.PYSEQ | (lattice.REF if t.refs or is_ref_name(sname) else 0))
+            ref = lattice.REF if t.refs or is_ref_name(sname) else 0
+            npos = len(app.jit_positional())
+            beyond = any(not -npos <= i < npos for i, _node in app.statics.nums) or any(i >= len(positional) for i in app.unbatched)
+            # each argument ``*args`` takes is traced as a named parameter is, unless a static
+            # or unbatched position reaches past the named ones into it
+            elem = lattice.Val(k, sname, ref) if k == lattice.TRACED and not beyond else None
+            frame.env[sname] = lattice.Val(k, sname, lattice.PYSEQ | ref, elem=elem)
         if p.star_kwarg is not None:
             known = {x.name.value for x in positional} | {x.name.value for x in p.kwonly_params}
             k = lattice.UNKNOWN if (opaque or t.filtered or app.opaque_axes or app.bound_kw - known) else lattice.TRACED
