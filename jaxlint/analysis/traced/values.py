@@ -349,13 +349,17 @@ def dict_of(entries) -> Val:
 
 def default_val(default) -> Val:
     """A parameter left at its default: a Python value, known when it is a literal bool/None,
-    an int or an empty tuple or list."""
+    an int, or a tuple or list of such literals (indexing it with a tracer fails as a tuple
+    written in the body does)."""
     if isinstance(default, cst.Name) and default.value in KNOWN_CONSTANTS:
         return KNOWN_CONSTANTS[default.value]
     if isinstance(default, cst.Integer):
         return int_val(default.evaluated_value)
-    if isinstance(default, (cst.Tuple, cst.List)) and not default.elements:
-        return empty_sequence()
+    if isinstance(default, (cst.Tuple, cst.List)):
+        if not default.elements:
+            return empty_sequence()
+        if not any(isinstance(el, cst.StarredElement) for el in default.elements):
+            return Val(STATIC, None, PYSEQ, tuple(default_val(el.value) for el in default.elements))
     return STATIC_VAL
 
 
