@@ -126,7 +126,7 @@ class HostCalls:
         v = self.eval(e.args[0].value, scope, env, shadow)
         if v is not None and v.kind == host_value.TUPLE:
             return v
-        return host_value.HostValue(host_value.TUPLE, e, every=el) if el is not None else None
+        return host_value.HostValue(host_value.TUPLE, e, every=el)  # (every=None: a tuple of elements not known)
 
     def _iterated(self, it, scope: Scope, env: Env, shadow: frozenset) -> Optional[host_value.HostValue]:
         """What every element of the iterable ``it`` is; ``map(tuple, rows)`` makes each one a
