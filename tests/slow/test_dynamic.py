@@ -214,6 +214,7 @@ SHOWN_WHEN_RUN = {
     # factory's closure jitted at module level: the checks build neither call
     ("linen_lifted_transforms.py", 17, "JAX101"),
     ("factory_defaults.py", 30, "JAX402"),
+    ("traced_star_args.py", 11, "JAX104"),
 }
 # Findings whose compilations happen at another line than the flagged one, which the checks
 # watch: a new callable stored in a static field (JAX404) compiles where the rebuilt instance

@@ -37,6 +37,7 @@ class Migration(NamedTuple):
     fix: Optional[str] = "safe"
     advice: str = ""  # how to migrate when ``fix`` is None (or a caveat when unsafe)
     module: bool = False
+    added: Optional[str] = None  # the first release the table read that has it (the table's test checks it exists)
 
     @property
     def deprecated_version(self) -> Optional[Version]:
@@ -134,6 +135,7 @@ def _migration(old: str, entry: dict, first_release: str) -> Migration:
         fix=fix,
         advice=_advice(entry, new),
         module=bool(entry.get("module")),
+        added=entry.get("added"),
     )
 
 
