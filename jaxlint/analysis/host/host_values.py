@@ -548,7 +548,7 @@ class HostValues(HostCalls):
         in the body of its class or of a base (``rules = [...]``), unless a subclass binds it
         again.  An annotated name is left out: a dataclass-like class makes it a field, which
         the constructor sets."""
-        if any(c is not cls and cls in self.classes.mro(c) and attr in c.body_scope.bindings for c in self.index.classes):
+        if self.finder.call_targets.members.overridden(cls, attr):
             return None
         for c in self.classes.mro(cls):
             binds = c.body_scope.bindings.get(attr)

@@ -67,12 +67,13 @@ class ClassMembers:
         return m
 
     def overridden(self, cls: ClassInfo, name: str) -> bool:
-        """A subclass of the module defines ``name`` again (``self.name`` may reach it)."""
+        """A subclass of the module binds ``name`` again, by ``def`` or assignment (``self.name``
+        may reach it)."""
         key = (id(cls), name)
         known = self._overridden.get(key)
         if known is None:
             known = any(
-                c is not cls and cls in self.classes.mro(c) and name in c.body_scope.defs for c in self.index.classes
+                c is not cls and cls in self.classes.mro(c) and name in c.body_scope.bindings for c in self.index.classes
             )
             self._overridden[key] = known
         return known

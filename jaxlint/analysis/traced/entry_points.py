@@ -357,7 +357,8 @@ class EntryPoints:
 
 def _literal_truth(e) -> Optional[bool]:
     """The truth of ``True``, ``False`` or ``None`` written out; None for anything else."""
-    return {"True": True, "False": False, "None": False}.get(e.value) if isinstance(e, cst.Name) else None
+    v = lattice.KNOWN_CONSTANTS.get(e.value) if isinstance(e, cst.Name) else None
+    return bool(v.flags & lattice.TRUE) if v is not None else None
 
 
 def branch_tests(body, spans, at) -> Iterator[Tuple[cst.BaseExpression, bool]]:
